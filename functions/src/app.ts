@@ -1,0 +1,62 @@
+import cors from 'cors';
+import express from 'express';
+import helmet from 'helmet';
+import onHeaders from 'on-headers';
+import { auditRoutes } from './audit/routes';
+import { clientRoutes } from './clients/routes';
+import type { RuntimeConfig } from './config';
+import { auth, db } from './firestore/db';
+import { costHeaderValue, installCostMeter } from './firestore/costMeter';
+import { bodyGuard } from './http/bodyGuard';
+import { errorHandler, unknownRoute } from './http/errorHandler';
+import { requestContext } from './http/requestContext';
+import { mountRoutes, type RouteDefinition } from './http/route';
+import { openApiRoutes } from './openapi/routes';
+import { ipRateLimit } from './rateLimit/middleware';
+import { userRoutes } from './users/routes';
+
+export const allRoutes = (): RouteDefinition[] => [
+  ...openApiRoutes,
+  ...clientRoutes,
+  ...userRoutes,
+  ...auditRoutes,
+];
+
+export function createApp(config: RuntimeConfig): express.Express {
+  if (config.exposeCostHeader) installCostMeter(db, auth);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  // Clients cannot choose their rate-limit bucket: only the entries our own
+  // proxies appended to X-Forwarded-For are believed.
+  app.set('trust proxy', config.trustedProxyHops > 0 ? config.trustedProxyHops : false);
+
+  app.use(requestContext);
+  if (config.exposeCostHeader) {
+    app.use((_req, res, next) => {
+      onHeaders(res, () => res.setHeader('X-Debug-Cost', costHeaderValue() ?? ''));
+      next();
+    });
+  }
+  app.use(helmet());
+  app.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+  app.use(
+    cors({
+      origin: config.corsOrigins,
+      allowedHeaders: ['Authorization', 'Content-Type'],
+      exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Request-Id'],
+      maxAge: 600,
+    }),
+  );
+  app.use(ipRateLimit(config));
+  // The platform has usually parsed the body already; this covers running the app elsewhere.
+  app.use(express.json({ limit: config.maxJsonBodyBytes }));
+  app.use(bodyGuard(config));
+  app.use('/api', mountRoutes(allRoutes(), config));
+  app.use(unknownRoute);
+  app.use(errorHandler);
+  return app;
+}

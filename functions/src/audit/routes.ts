@@ -1,0 +1,24 @@
+import { tenantScope } from '../auth/policy';
+import { defineRoute } from '../http/route';
+import { AuditLogPage, ListAuditLogsQuery } from './schemas';
+import { listAuditRecords } from './store';
+
+export const auditRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/audit-logs',
+    summary: 'Read the audit log',
+    description:
+      'Newest first. A Super Admin sees every record (client_id optional); a Client Admin sees its own organization’s. ' +
+      'Refused tokens belong to no organization, so only a Super Admin sees them.',
+    tag: 'Audit',
+    access: ['super_admin', 'client_admin'],
+    query: ListAuditLogsQuery,
+    success: { status: 200, description: 'A page of audit records', schema: AuditLogPage },
+    handler: async ({ principal, query }) => {
+      const { page, limit, ...filters } = query;
+      const client_id = tenantScope(principal, filters.client_id, { optionalForSuperAdmin: true });
+      return { status: 200, body: await listAuditRecords({ ...filters, client_id }, { page, limit }) };
+    },
+  }),
+];

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { Pagination, pageQuery, queryBoolean } from '../shared/pagination';
+
+export const AUDIT_EVENT_TYPES = [
+  'login',
+  'token_rejected',
+  'user_created',
+  'role_changed',
+  'user_disabled',
+  'user_enabled',
+  'user_deleted',
+] as const;
+export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
+
+export const TOKEN_REJECTION_REASONS = ['missing', 'malformed', 'invalid', 'expired', 'revoked', 'disabled'] as const;
+export type TokenRejectionReason = (typeof TOKEN_REJECTION_REASONS)[number];
+
+export const AuditLog = z
+  .object({
+    id: z.string(),
+    event_type: z.enum(AUDIT_EVENT_TYPES),
+    user_id: z.string().describe('The user the event is about; for a refused token, the uid it claimed (unverified) or ""'),
+    ip_address: z.string(),
+    success: z.boolean(),
+    timestamp: z.string().describe('ISO 8601 UTC'),
+    client_id: z.string().nullable().describe('Organization of the user, when known from a verified token or the user record'),
+    actor_id: z.string().nullable().describe('Who performed a user-management event'),
+    reason: z.string().nullable().describe('Why a token was refused: expired, invalid, malformed, revoked or disabled'),
+    user_agent: z.string().nullable(),
+    request_id: z.string(),
+    details: z.record(z.string(), z.unknown()).nullable(),
+  })
+  .meta({ id: 'AuditLog' });
+export type AuditLog = z.infer<typeof AuditLog>;
+
+export const ListAuditLogsQuery = z.strictObject({
+  ...pageQuery,
+  client_id: z.string().min(1).optional(),
+  event_type: z.enum(AUDIT_EVENT_TYPES).optional(),
+  user_id: z.string().min(1).optional(),
+  success: queryBoolean.optional(),
+});
+
+export const AuditLogPage = z
+  .object({ data: z.array(AuditLog), pagination: Pagination })
+  .meta({ id: 'AuditLogPage' });

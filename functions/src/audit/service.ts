@@ -1,0 +1,84 @@
+import type { Request } from 'express';
+import type { WriteBatch } from 'firebase-admin/firestore';
+import type { Principal } from '../auth/principal';
+import { currentRequestId } from '../http/requestContext';
+import { clientIp } from '../rateLimit/middleware';
+import type { AuditEventType, AuditLog, TokenRejectionReason } from './schemas';
+import { createAuditRecordOnce, newAuditRef, writeAuditRecord } from './store';
+
+interface RequestMeta {
+  ip_address: string;
+  user_agent: string | null;
+  request_id: string;
+}
+
+export const requestMeta = (req: Request): RequestMeta => ({
+  ip_address: clientIp(req),
+  user_agent: req.header('user-agent')?.slice(0, 512) ?? null,
+  request_id: currentRequestId(),
+});
+
+// Sign-ins this instance has already recorded; the deterministic document id
+// makes the record unique across instances, this only saves the round trip.
+const recordedLogins = new Set<string>();
+const MAX_REMEMBERED_LOGINS = 50_000;
+
+/** One `login` record per sign-in (uid + auth_time), however many requests the token makes. */
+export async function recordLogin(principal: Principal, req: Request): Promise<void> {
+  const id = `login_${principal.uid}_${principal.authTime}`;
+  if (recordedLogins.has(id)) return;
+  await createAuditRecordOnce(id, {
+    event_type: 'login',
+    user_id: principal.uid,
+    success: true,
+    timestamp: new Date(principal.authTime * 1000).toISOString(),
+    client_id: principal.clientId,
+    actor_id: null,
+    reason: null,
+    details: { role: principal.role, guest: principal.guest, first_seen_at: new Date().toISOString() },
+    ...requestMeta(req),
+  });
+  if (recordedLogins.size >= MAX_REMEMBERED_LOGINS) recordedLogins.clear();
+  recordedLogins.add(id);
+}
+
+export async function recordTokenRejected(
+  req: Request,
+  reason: TokenRejectionReason,
+  claimedUid: string | null,
+): Promise<void> {
+  await writeAuditRecord({
+    event_type: 'token_rejected',
+    user_id: claimedUid ?? '',
+    success: false,
+    timestamp: new Date().toISOString(),
+    // A refused token's claims are not trusted, so the record belongs to no tenant.
+    client_id: null,
+    actor_id: null,
+    reason,
+    details: null,
+    ...requestMeta(req),
+  });
+}
+
+/** Adds a user-management record to the batch that makes the change, so both land or neither. */
+export function addUserEventToBatch(
+  batch: WriteBatch,
+  req: Request,
+  event: { type: AuditEventType; actor: Principal; userId: string; clientId: string | null; details?: Record<string, unknown> },
+): void {
+  const ref = newAuditRef();
+  const record: AuditLog = {
+    id: ref.id,
+    event_type: event.type,
+    user_id: event.userId,
+    success: true,
+    timestamp: new Date().toISOString(),
+    client_id: event.clientId,
+    actor_id: event.actor.uid,
+    reason: null,
+    details: event.details ?? null,
+    ...requestMeta(req),
+  };
+  batch.set(ref, record);
+}

@@ -1,0 +1,29 @@
+import type { DocumentReference } from 'firebase-admin/firestore';
+import { fetchPage } from '../firestore/pagedQuery';
+import { paths } from '../firestore/paths';
+import type { PageRequest } from '../shared/pagination';
+import { auditQuerySpec } from './auditQuery';
+import type { AuditLog } from './schemas';
+
+const ALREADY_EXISTS = 6;
+
+export const newAuditRef = (): DocumentReference => paths.auditLogs().doc();
+
+/** Writes a record under a deterministic id once; a second writer finds it there and stops. */
+export async function createAuditRecordOnce(id: string, record: Omit<AuditLog, 'id'>): Promise<void> {
+  try {
+    await paths.auditLog(id).create({ id, ...record });
+  } catch (err) {
+    if ((err as { code?: number }).code !== ALREADY_EXISTS) throw err;
+  }
+}
+
+export async function writeAuditRecord(record: Omit<AuditLog, 'id'>): Promise<void> {
+  const ref = newAuditRef();
+  await ref.set({ id: ref.id, ...record });
+}
+
+export async function listAuditRecords(filters: Parameters<typeof auditQuerySpec>[0], page: PageRequest) {
+  const { docs, pagination } = await fetchPage(paths.auditLogs(), auditQuerySpec(filters), page);
+  return { data: docs as AuditLog[], pagination };
+}

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { Pagination, pageQuery } from '../shared/pagination';
+
+const ActiveStatus = z.union([z.literal(0), z.literal(1)]).describe('1 = active, 0 = deactivated');
+const name = z.string().trim().min(1).max(200);
+const address = z.string().trim().min(1).max(500);
+const logoUrl = z.url({ protocol: /^https$/, hostname: z.regexes.domain, error: 'Must be an https URL' }).max(2048);
+
+export const Client = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    address: z.string(),
+    logo_url: z.string(),
+    active_status: ActiveStatus,
+    created_at: z.string().describe('ISO 8601 UTC'),
+    updated_at: z.string().describe('ISO 8601 UTC'),
+  })
+  .meta({ id: 'Client' });
+export type Client = z.infer<typeof Client>;
+
+export const CreateClientBody = z.strictObject({ name, address, logo_url: logoUrl }).meta({ id: 'CreateClient' });
+
+export const UpdateClientBody = z
+  .strictObject({
+    name: name.optional(),
+    address: address.optional(),
+    logo_url: logoUrl.optional(),
+    active_status: ActiveStatus.optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, { message: 'Send at least one field to change' })
+  .meta({ id: 'UpdateClient' });
+export type ClientChanges = z.infer<typeof UpdateClientBody>;
+
+export const ClientParams = z.strictObject({ clientId: z.string().min(1).max(128) });
+
+export const ListClientsQuery = z.strictObject({
+  ...pageQuery,
+  active_status: z.enum(['0', '1']).transform(Number).optional(),
+});
+
+export const ClientList = z
+  .object({ clients: z.array(Client), pagination: Pagination })
+  .meta({ id: 'ClientList' });
+
+/** Names are unique per platform regardless of case and spacing. */
+export const clientNameKey = (value: string): string =>
+  encodeURIComponent(value.trim().replace(/\s+/g, ' ').toLowerCase());

@@ -1,0 +1,52 @@
+import { fetchPage } from '../firestore/pagedQuery';
+import { db } from '../firestore/db';
+import { paths } from '../firestore/paths';
+import { conflict, notFound } from '../http/errors';
+import type { PageRequest } from '../shared/pagination';
+import { clientQuerySpec } from './clientQuery';
+import { clientNameKey, type Client, type ClientChanges } from './schemas';
+
+const ALREADY_EXISTS = 6;
+const duplicateName = (name: string) => conflict(`A client named "${name}" already exists`);
+
+export async function getClient(clientId: string): Promise<Client | undefined> {
+  const snap = await paths.client(clientId).get();
+  return snap.exists ? (snap.data() as Client) : undefined;
+}
+
+/** The name guard and the client are created together, so two racing creates cannot both win. */
+export async function insertClient(client: Client): Promise<void> {
+  const batch = db.batch();
+  batch.create(paths.clientName(clientNameKey(client.name)), { client_id: client.id });
+  batch.create(paths.client(client.id), client);
+  try {
+    await batch.commit();
+  } catch (err) {
+    if ((err as { code?: number }).code === ALREADY_EXISTS) throw duplicateName(client.name);
+    throw err;
+  }
+}
+
+export async function updateClient(clientId: string, changes: ClientChanges, now: string): Promise<Client> {
+  return db.runTransaction(async (tx) => {
+    const snap = await tx.get(paths.client(clientId));
+    if (!snap.exists) throw notFound('Client not found');
+    const current = snap.data() as Client;
+    const next: Client = { ...current, ...changes, updated_at: now };
+    const oldKey = clientNameKey(current.name);
+    const newKey = clientNameKey(next.name);
+    if (newKey !== oldKey) {
+      const taken = await tx.get(paths.clientName(newKey));
+      if (taken.exists) throw duplicateName(next.name);
+      tx.create(paths.clientName(newKey), { client_id: clientId });
+      tx.delete(paths.clientName(oldKey));
+    }
+    tx.set(paths.client(clientId), next);
+    return next;
+  });
+}
+
+export async function listClients(filters: { active_status?: number }, page: PageRequest) {
+  const { docs, pagination } = await fetchPage(paths.clients(), clientQuerySpec(filters), page);
+  return { clients: docs as Client[], pagination };
+}

@@ -1,0 +1,57 @@
+import { defineBoolean, defineInt, defineList } from 'firebase-functions/params';
+
+// Every tunable limit is a firebase-functions param: production takes the
+// defaults (or a deploy-time value), the emulators read functions/.env.<project>.
+export const params = {
+  ratePerMinute: defineInt('RATE_LIMIT_PER_MINUTE', {
+    default: 100,
+    description: 'Requests per minute per client IP',
+  }),
+  sensitivePerMinute: defineInt('RATE_LIMIT_SENSITIVE_PER_MINUTE', {
+    default: 10,
+    description: 'Sensitive operations per minute per signed-in user (per IP without one)',
+  }),
+  authFailuresPerMinute: defineInt('AUTH_FAILURES_PER_MINUTE', {
+    default: 10,
+    description: 'Failed authentications from one IP in a minute before that IP gets 429',
+  }),
+  trustedProxyHops: defineInt('TRUSTED_PROXY_HOPS', {
+    default: 1,
+    description: 'How many X-Forwarded-For entries, counted from the right, were added by trusted proxies',
+  }),
+  corsOrigins: defineList('CORS_ORIGINS', {
+    default: [],
+    description: 'Browser origins allowed to call the API cross-origin (same-origin Hosting needs none)',
+  }),
+  maxJsonBodyKb: defineInt('MAX_JSON_BODY_KB', {
+    default: 256,
+    description: 'Largest JSON request body accepted, in KiB',
+  }),
+  exposeCostHeader: defineBoolean('EXPOSE_COST_HEADER', {
+    default: false,
+    description: 'Adds X-Debug-Cost (Firestore reads/writes/round trips per request); for the emulator and benchmarks',
+  }),
+};
+
+export interface RuntimeConfig {
+  ratePerMinute: number;
+  sensitivePerMinute: number;
+  authFailuresPerMinute: number;
+  trustedProxyHops: number;
+  corsOrigins: string[];
+  maxJsonBodyBytes: number;
+  exposeCostHeader: boolean;
+}
+
+// Params are only readable at run time, not while the module loads for deploy.
+export function readConfig(): RuntimeConfig {
+  return {
+    ratePerMinute: params.ratePerMinute.value(),
+    sensitivePerMinute: params.sensitivePerMinute.value(),
+    authFailuresPerMinute: params.authFailuresPerMinute.value(),
+    trustedProxyHops: params.trustedProxyHops.value(),
+    corsOrigins: params.corsOrigins.value().filter((o) => o.length > 0),
+    maxJsonBodyBytes: params.maxJsonBodyKb.value() * 1024,
+    exposeCostHeader: params.exposeCostHeader.value(),
+  };
+}

@@ -1,0 +1,71 @@
+import { Firestore, Query, Transaction, WriteBatch } from 'firebase-admin/firestore';
+import type { Auth } from 'firebase-admin/auth';
+import { currentCost } from '../http/requestContext';
+
+// Counts Firestore reads, writes and round trips, and Auth calls, per request by
+// wrapping the SDK's entry points. Installed only when EXPOSE_COST_HEADER is on
+// (emulator, benchmark): production runs the SDK untouched.
+
+type AnyFn = (...args: any[]) => any;
+
+function wrap<T extends object>(proto: T, method: string, account: (self: any, args: any[], result: any) => void) {
+  const original = (proto as Record<string, AnyFn>)[method];
+  if (typeof original !== 'function' || (original as { metered?: boolean }).metered) return;
+  const metered = function (this: unknown, ...args: any[]) {
+    const result = original.apply(this, args);
+    if (result && typeof result.then === 'function') {
+      return result.then((value: unknown) => {
+        account(this, args, value);
+        return value;
+      });
+    }
+    account(this, args, result);
+    return result;
+  };
+  (metered as { metered?: boolean }).metered = true;
+  (proto as Record<string, AnyFn>)[method] = metered;
+}
+
+const add = (reads: number, writes: number) => {
+  const cost = currentCost();
+  if (!cost) return;
+  cost.firestoreRoundTrips += 1;
+  cost.firestoreReads += reads;
+  cost.firestoreWrites += writes;
+};
+
+let installed = false;
+
+export function installCostMeter(db: Firestore, auth: Auth): void {
+  if (installed) return;
+  installed = true;
+  // AggregateQuery is not exported; its prototype is reachable from an instance.
+  const aggregateQueryProto = Object.getPrototypeOf(db.collection('_').count());
+  // DocumentReference.get() goes through Firestore.getAll().
+  wrap(Firestore.prototype, 'getAll', (_self, args) => add(args.filter((a) => a && a.path).length, 0));
+  // A query is billed one read per document returned (at least one), plus skipped offsets.
+  wrap(Query.prototype, 'get', (self, _args, snap) =>
+    add(Math.max(1, snap?.size ?? 0) + (self._queryOptions?.offset ?? 0), 0),
+  );
+  wrap(aggregateQueryProto, 'get', () => add(1, 0));
+  wrap(Transaction.prototype, 'get', (_self, _args, snap) => add(Math.max(1, snap?.size ?? 1), 0));
+  wrap(Transaction.prototype, 'getAll', (_self, args) => add(args.filter((a) => a && a.path).length, 0));
+  // Every write path (set/create/update/delete, batches, transactions) commits through _commit.
+  wrap(WriteBatch.prototype, '_commit', (self) => add(0, self._ops?.length ?? 0));
+
+  for (const method of [
+    'getUser', 'getUserByEmail', 'createUser', 'updateUser', 'deleteUser',
+    'setCustomUserClaims', 'revokeRefreshTokens',
+  ]) {
+    wrap(auth, method, () => {
+      const cost = currentCost();
+      if (cost) cost.authCalls += 1;
+    });
+  }
+}
+
+export function costHeaderValue(): string | undefined {
+  const cost = currentCost();
+  if (!cost) return undefined;
+  return `reads=${cost.firestoreReads}; writes=${cost.firestoreWrites}; round_trips=${cost.firestoreRoundTrips}; auth_calls=${cost.authCalls}`;
+}

@@ -1,0 +1,25 @@
+import { db } from './db';
+
+// The one module that knows where documents live. Tenant data sits under its
+// client document, so every tenant read starts from a client id.
+export const paths = {
+  clients: () => db.collection('clients'),
+  client: (clientId: string) => db.collection('clients').doc(clientId),
+  clientName: (nameKey: string) => db.collection('client_names').doc(nameKey),
+  clientUsers: (clientId: string) => db.collection('clients').doc(clientId).collection('users'),
+  clientUser: (clientId: string, uid: string) =>
+    db.collection('clients').doc(clientId).collection('users').doc(uid),
+  superAdmins: () => db.collection('super_admins'),
+  superAdmin: (uid: string) => db.collection('super_admins').doc(uid),
+  auditLogs: () => db.collection('audit_logs'),
+  auditLog: (id: string) => db.collection('audit_logs').doc(id),
+  rateLimit: (key: string) => db.collection('rate_limits').doc(key),
+};
+
+/** Collection ids as they appear in firestore.indexes.json. */
+export const COLLECTION_IDS = {
+  clients: 'clients',
+  users: 'users',
+  superAdmins: 'super_admins',
+  auditLogs: 'audit_logs',
+} as const;

@@ -1,0 +1,37 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { logger } from 'firebase-functions';
+import { ApiError, badRequest, notFound } from './errors';
+import { currentRequestId } from './requestContext';
+
+export const unknownRoute: RequestHandler = (req, _res, next) => {
+  next(notFound(`No route for ${req.method} ${req.path}`));
+};
+
+/** The one error handler. Never leaks internals: unexpected errors become SERVER_ERROR with a request id. */
+export const errorHandler: ErrorRequestHandler = (err, _req, res, _next) => {
+  const apiError = err instanceof ApiError ? err : fromFrameworkError(err);
+  if (!apiError) {
+    const requestId = currentRequestId();
+    logger.error('Unhandled error', { requestId, error: err instanceof Error ? err.stack : String(err) });
+    const body = new ApiError('SERVER_ERROR', `Internal server error (request id ${requestId})`).toBody();
+    if (!res.headersSent) res.status(500).json(body);
+    return;
+  }
+  if (res.headersSent) return;
+  for (const [name, value] of Object.entries(apiError.headers ?? {})) res.setHeader(name, value);
+  res.status(apiError.status).json(apiError.toBody());
+};
+
+// body-parser and friends signal client mistakes with `type` and a 4xx `status`.
+function fromFrameworkError(err: unknown): ApiError | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const { type, status } = err as { type?: string; status?: number };
+  if (type === 'entity.too.large' || status === 413) {
+    return new ApiError('PAYLOAD_TOO_LARGE', 'Request body is too large');
+  }
+  if (type === 'entity.parse.failed') return badRequest('Malformed JSON in request body');
+  if (typeof status === 'number' && status >= 400 && status < 500 && typeof type === 'string') {
+    return badRequest(`Unreadable request body (${type})`);
+  }
+  return undefined;
+}

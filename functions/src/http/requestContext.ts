@@ -1,0 +1,34 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import type { RequestHandler } from 'express';
+
+/** What one request spent on the backends; read by the benchmark through X-Debug-Cost. */
+export interface RequestCost {
+  firestoreReads: number;
+  firestoreWrites: number;
+  firestoreRoundTrips: number;
+  authCalls: number;
+}
+
+interface RequestContext {
+  requestId: string;
+  cost: RequestCost;
+}
+
+const storage = new AsyncLocalStorage<RequestContext>();
+
+export const currentRequestId = (): string => storage.getStore()?.requestId ?? 'none';
+export const currentCost = (): RequestCost | undefined => storage.getStore()?.cost;
+
+// Cloud Run forwards the trace id; reusing it ties our logs to the platform's request log.
+function requestIdFrom(traceHeader: string | undefined): string {
+  const traceId = traceHeader?.split('/')[0];
+  return traceId && /^[0-9a-f]{16,32}$/i.test(traceId) ? traceId : randomUUID();
+}
+
+export const requestContext: RequestHandler = (req, res, next) => {
+  const requestId = requestIdFrom(req.header('x-cloud-trace-context'));
+  res.setHeader('X-Request-Id', requestId);
+  const cost = { firestoreReads: 0, firestoreWrites: 0, firestoreRoundTrips: 0, authCalls: 0 };
+  storage.run({ requestId, cost }, next);
+};

@@ -1,0 +1,132 @@
+import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import { z } from 'zod';
+import type { Principal } from '../auth/principal';
+import type { RuntimeConfig } from '../config';
+import { registry } from '../openapi/registry';
+import { sensitiveRateLimit } from '../rateLimit/middleware';
+import { authenticate, type Access } from './authenticate';
+import { badRequest, ERROR_STATUS, type ErrorCode } from './errors';
+import { validate } from './validate';
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+}
+
+export interface HandlerContext<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  /** Null only on public routes. */
+  principal: Principal;
+  req: Request;
+  res: Response;
+}
+
+export interface RouteDefinition<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
+  method: Method;
+  /** OpenAPI-style path below /api, e.g. /clients/{clientId}. */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  access: Access;
+  /** Counts against the strict per-user limit as well as the per-IP one. */
+  sensitive?: boolean;
+  params?: P;
+  query?: Q;
+  body?: B;
+  success: { status: number; description: string; schema?: z.ZodType };
+  /** Errors this route can answer beyond those every route of its kind can. */
+  errors?: ErrorCode[];
+  handler: (ctx: HandlerContext<z.infer<P>, z.infer<Q>, z.infer<B>>) => Promise<Reply>;
+}
+
+export const defineRoute = <P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(
+  route: RouteDefinition<P, Q, B>,
+): RouteDefinition => route as unknown as RouteDefinition;
+
+export const ErrorBody = z
+  .object({
+    error: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]),
+    message: z.string(),
+    status: z.number().int(),
+    details: z.array(z.object({ path: z.string(), message: z.string() }).catchall(z.unknown())).optional(),
+  })
+  .meta({ id: 'Error' });
+
+const EMPTY = z.strictObject({});
+
+function routeErrors(route: RouteDefinition): ErrorCode[] {
+  const codes = new Set<ErrorCode>(['RATE_LIMITED', 'SERVER_ERROR', ...(route.errors ?? [])]);
+  if (route.access !== 'public') ['UNAUTHORIZED', 'FORBIDDEN'].forEach((c) => codes.add(c as ErrorCode));
+  if (route.params || route.query || route.body) codes.add('VALIDATION_ERROR');
+  if (route.body) codes.add('PAYLOAD_TOO_LARGE');
+  return [...codes].sort((a, b) => ERROR_STATUS[a] - ERROR_STATUS[b]);
+}
+
+function openApiRoute(route: RouteDefinition): RouteConfig {
+  const responses: RouteConfig['responses'] = {
+    [route.success.status]: {
+      description: route.success.description,
+      ...(route.success.schema ? { content: { 'application/json': { schema: route.success.schema } } } : {}),
+    },
+  };
+  for (const code of routeErrors(route)) {
+    const status = ERROR_STATUS[code];
+    const existing = responses[status] as { description: string } | undefined;
+    responses[status] = {
+      description: existing ? `${existing.description}, ${code}` : code,
+      content: { 'application/json': { schema: ErrorBody } },
+    };
+  }
+  return {
+    method: route.method,
+    path: `/api${route.path}`,
+    summary: route.summary,
+    description: route.description,
+    tags: [route.tag],
+    security: route.access === 'public' ? [] : [{ bearerAuth: [] }],
+    request: {
+      params: route.params as never,
+      query: route.query as never,
+      body: route.body ? { required: true, content: { 'application/json': { schema: route.body } } } : undefined,
+    },
+    responses,
+  };
+}
+
+function requireJson(req: Request): void {
+  if (!req.is('application/json')) {
+    throw badRequest('Content-Type must be application/json');
+  }
+}
+
+function handle(route: RouteDefinition): RequestHandler {
+  return async (req, res) => {
+    if (route.body) requireJson(req);
+    const params = validate(route.params ?? EMPTY, req.params, 'params');
+    const query = validate(route.query ?? EMPTY, req.query, 'query');
+    const body = route.body ? validate(route.body, req.body, 'body') : undefined;
+    const reply = await route.handler({ params, query, body, principal: res.locals.principal, req, res });
+    if (reply.body === undefined) res.status(reply.status).end();
+    else res.status(reply.status).json(reply.body);
+  };
+}
+
+/** Mounts every route on one router and registers it in the OpenAPI document. */
+export function mountRoutes(routes: RouteDefinition[], config: RuntimeConfig): express.Router {
+  const router = express.Router();
+  for (const route of routes) {
+    registry.registerPath(openApiRoute(route));
+    const expressPath = route.path.replace(/\{(\w+)\}/g, ':$1');
+    const chain: RequestHandler[] = [authenticate(route.access, config)];
+    if (route.sensitive) chain.push(sensitiveRateLimit(config));
+    chain.push(handle(route));
+    router[route.method](expressPath, ...chain);
+  }
+  return router;
+}

@@ -1,0 +1,15 @@
+import { deferFrameworkBodyErrors } from './platform/frameworkBodyParser';
+deferFrameworkBodyErrors();
+
+import { onRequest } from 'firebase-functions/v2/https';
+import type { Express } from 'express';
+import { createApp } from './app';
+import { readConfig } from './config';
+
+let app: Express | undefined;
+
+/** The whole API: Hosting rewrites /api/** here. */
+export const api = onRequest({ region: 'us-central1', memory: '512MiB', concurrency: 80 }, (req, res) => {
+  app ??= createApp(readConfig());
+  return app(req, res);
+});

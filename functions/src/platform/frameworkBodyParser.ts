@@ -1,0 +1,49 @@
+import type { NextFunction, Request, Response } from 'express';
+
+// Cloud Functions (functions-framework) and the Functions emulator parse the
+// request body with body-parser before our app runs, and answer a malformed
+// JSON body themselves with an HTML page. Both build that parser after loading
+// this module, so wrapping the body-parser they already loaded lets the parse
+// error reach our error handler, which answers with the documented JSON body.
+
+type Middleware = (req: Request, res: Response, next: NextFunction) => void;
+type JsonFactory = ((options?: unknown) => Middleware) & { deferringErrors?: boolean };
+
+export interface DeferredBodyError {
+  type?: string;
+  status?: number;
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** A body the platform could not parse; reported by our error handler. */
+    deferredBodyError?: DeferredBodyError;
+  }
+}
+
+function deferErrors(json: JsonFactory): JsonFactory {
+  const wrapped: JsonFactory = (options) => {
+    const parse = json(options);
+    return (req, res, next) =>
+      parse(req, res, (err?: unknown) => {
+        if (err && typeof err === 'object' && 'type' in err) {
+          req.deferredBodyError = err as DeferredBodyError;
+          return next();
+        }
+        next(err);
+      });
+  };
+  wrapped.deferringErrors = true;
+  return wrapped;
+}
+
+export function deferFrameworkBodyErrors(): void {
+  for (const [file, loaded] of Object.entries(require.cache)) {
+    if (!loaded || !/[\\/]body-parser[\\/]index\.js$/.test(file)) continue;
+    const exports = loaded.exports as { json?: JsonFactory };
+    const json = exports.json;
+    if (typeof json !== 'function' || json.deferringErrors) continue;
+    // body-parser 1.x exposes its parsers as configurable getters.
+    Object.defineProperty(exports, 'json', { configurable: true, enumerable: true, value: deferErrors(json) });
+  }
+}

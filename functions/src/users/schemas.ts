@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { ROLES } from '../auth/principal';
+import { Pagination, pageQuery, queryBoolean } from '../shared/pagination';
+
+const Role = z.enum(ROLES);
+const displayName = z.string().trim().min(1).max(100);
+const password = z.string().min(8, 'Must be at least 8 characters').max(128);
+
+export const User = z
+  .object({
+    uid: z.string(),
+    email: z.string().nullable(),
+    display_name: z.string().nullable(),
+    role: Role.nullable(),
+    client_id: z.string().nullable(),
+    disabled: z.boolean(),
+    created_at: z.string().describe('ISO 8601 UTC'),
+    updated_at: z.string().describe('ISO 8601 UTC'),
+  })
+  .meta({ id: 'User' });
+export type User = z.infer<typeof User>;
+
+export const CreateUserBody = z
+  .strictObject({
+    email: z.email().max(254),
+    password,
+    display_name: displayName,
+    role: Role,
+    client_id: z.string().min(1).max(128).optional().describe('Required for client_admin and student (a Client Admin may omit it)'),
+  })
+  .meta({ id: 'CreateUser' });
+export type CreateUserInput = z.infer<typeof CreateUserBody>;
+
+export const UpdateUserBody = z
+  .strictObject({
+    display_name: displayName.optional(),
+    role: Role.optional(),
+    disabled: z.boolean().optional(),
+    password: password.optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, { message: 'Send at least one field to change' })
+  .meta({ id: 'UpdateUser' });
+export type UserChanges = z.infer<typeof UpdateUserBody>;
+
+export const UserParams = z.strictObject({ uid: z.string().min(1).max(128) });
+
+export const ListUsersQuery = z.strictObject({
+  ...pageQuery,
+  client_id: z.string().min(1).optional(),
+  role: Role.optional(),
+  disabled: queryBoolean.optional(),
+});
+
+export const UserPage = z.object({ data: z.array(User), pagination: Pagination }).meta({ id: 'UserPage' });
+
+export const Me = z
+  .object({
+    uid: z.string(),
+    email: z.string().nullable(),
+    role: z.enum([...ROLES, 'guest']).nullable().describe('null until an administrator assigns one'),
+    client_id: z.string().nullable(),
+    guest: z.boolean(),
+  })
+  .meta({ id: 'Me' });

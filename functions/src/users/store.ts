@@ -1,0 +1,30 @@
+import type { DocumentReference } from 'firebase-admin/firestore';
+import { fetchPage } from '../firestore/pagedQuery';
+import { paths } from '../firestore/paths';
+import type { Role } from '../auth/principal';
+import type { PageRequest } from '../shared/pagination';
+import type { User } from './schemas';
+import { superAdminQuerySpec, tenantUserQuerySpec } from './userQuery';
+
+/** Super Admins belong to no tenant; everyone else's profile lives under their client. */
+export const profileRef = (uid: string, role: Role | null, clientId: string | null): DocumentReference | undefined => {
+  if (role === 'super_admin') return paths.superAdmin(uid);
+  if (clientId) return paths.clientUser(clientId, uid);
+  return undefined;
+};
+
+export async function readProfile(ref: DocumentReference | undefined): Promise<Partial<User> | undefined> {
+  if (!ref) return undefined;
+  const snap = await ref.get();
+  return snap.exists ? (snap.data() as User) : undefined;
+}
+
+export async function listTenantUsers(clientId: string, filters: { role?: Role; disabled?: boolean }, page: PageRequest) {
+  const { docs, pagination } = await fetchPage(paths.clientUsers(clientId), tenantUserQuerySpec(filters), page);
+  return { data: docs as User[], pagination };
+}
+
+export async function listSuperAdmins(filters: { disabled?: boolean }, page: PageRequest) {
+  const { docs, pagination } = await fetchPage(paths.superAdmins(), superAdminQuerySpec(filters), page);
+  return { data: docs as User[], pagination };
+}

@@ -1,0 +1,336 @@
+// Firestore security rules tests (run against the Firestore emulator).
+//   FIRESTORE_EMULATOR_HOST=127.0.0.1:8181 npx mocha --import=tsx 'test/rules/**/*.test.ts'
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import {
+  assertFails,
+  assertSucceeds,
+  initializeTestEnvironment,
+  type RulesTestEnvironment,
+} from '@firebase/rules-unit-testing';
+import {
+  collection,
+  collectionGroup,
+  deleteDoc,
+  doc,
+  documentId,
+  getDoc,
+  getDocs,
+  query,
+  setDoc,
+  setLogLevel,
+  updateDoc,
+  where,
+  type Firestore,
+} from 'firebase/firestore';
+
+const RULES_PATH = resolve(__dirname, '../../firestore.rules');
+const [host, portText] = (process.env.FIRESTORE_EMULATOR_HOST || '127.0.0.1:8080').split(':');
+const port = Number(portText) || 8080;
+
+const ACME = 'acme';
+const GLOBEX = 'globex';
+
+// Every actor a browser could present itself as.
+type ActorName =
+  | 'unauthenticated'
+  | 'anonymous guest'
+  | 'anonymous guest carrying tenant claims'
+  | 'student of acme'
+  | 'student of globex'
+  | 'client_admin of acme'
+  | 'client_admin of globex'
+  | 'super_admin';
+const ACTORS: ActorName[] = [
+  'unauthenticated',
+  'anonymous guest',
+  'anonymous guest carrying tenant claims',
+  'student of acme',
+  'student of globex',
+  'client_admin of acme',
+  'client_admin of globex',
+  'super_admin',
+];
+
+// Existing documents of every collection in the data model (seeded before each test).
+const SEED: Record<string, Record<string, unknown>> = {
+  [`clients/${ACME}`]: { name: 'Acme', address: '1 Road', logo_url: '', active_status: 1, created_at: 1 },
+  [`clients/${GLOBEX}`]: { name: 'Globex', address: '2 Road', logo_url: '', active_status: 1, created_at: 1 },
+  [`clients/${ACME}/users/stuA`]: { uid: 'stuA', email: 'a@acme.test', display_name: 'Stu A', role: 'student', client_id: ACME, disabled: false, created_at: 1 },
+  [`clients/${ACME}/users/stuA2`]: { uid: 'stuA2', email: 'a2@acme.test', display_name: 'Stu A2', role: 'student', client_id: ACME, disabled: false, created_at: 1 },
+  [`clients/${ACME}/users/admA`]: { uid: 'admA', email: 'admin@acme.test', display_name: 'Adm A', role: 'client_admin', client_id: ACME, disabled: false, created_at: 1 },
+  [`clients/${GLOBEX}/users/stuB`]: { uid: 'stuB', email: 'b@globex.test', display_name: 'Stu B', role: 'student', client_id: GLOBEX, disabled: false, created_at: 1 },
+  [`clients/${GLOBEX}/users/admB`]: { uid: 'admB', email: 'admin@globex.test', display_name: 'Adm B', role: 'client_admin', client_id: GLOBEX, disabled: false, created_at: 1 },
+  [`clients/${ACME}/tests/t1`]: { title: 'Test 1' },
+  [`clients/${ACME}/questions/q1`]: { text: '2+2?', correct_answer: '4' },
+  [`clients/${ACME}/attempts/at1`]: { attempt_token_hash: 'hash', answers: {}, score: 3 },
+  [`clients/${ACME}/folders/f1`]: { name: 'Folder' },
+  [`clients/${ACME}/share_codes/CODE1`]: { test_id: 't1' },
+  [`clients/${ACME}/future_subcollection/x1`]: { secret: true },
+  'super_admins/sa1': { uid: 'sa1', email: 'sa1@root.test' },
+  'super_admins/sa2': { uid: 'sa2', email: 'sa2@root.test' },
+  'client_names/acme': { client_id: ACME },
+  'audit_logs/log1': { action: 'client.create', actor: 'sa1' },
+  'rate_limits/key1': { count: 1 },
+};
+
+let env: RulesTestEnvironment;
+const dbs = {} as Record<ActorName, Firestore>;
+const db = (actor: ActorName): Firestore => dbs[actor];
+
+// Asserts that `op` is denied for every actor (so a single allowed actor fails the test).
+async function deniedForAll(op: (fs: Firestore) => Promise<unknown>, actors: ActorName[] = ACTORS): Promise<void> {
+  for (const actor of actors) {
+    try {
+      await assertFails(op(db(actor)));
+    } catch (err) {
+      throw new Error(`expected denial for "${actor}": ${(err as Error).message}`);
+    }
+  }
+}
+
+describe('firestore.rules', function () {
+  this.timeout(60_000);
+
+  before(async () => {
+    setLogLevel('error'); // permission-denied warnings are expected noise here
+    env = await initializeTestEnvironment({
+      projectId: 'demo-exam-rules',
+      firestore: { rules: readFileSync(RULES_PATH, 'utf8'), host, port },
+    });
+    const anon = { firebase: { sign_in_provider: 'anonymous' as const } };
+    const make = {
+      'unauthenticated': () => env.unauthenticatedContext(),
+      'anonymous guest': () => env.authenticatedContext('guest1', anon),
+      // Guests never get claims, but even if one did, anonymity must win.
+      'anonymous guest carrying tenant claims': () =>
+        env.authenticatedContext('stuA', { ...anon, role: 'student', client_id: ACME }),
+      'student of acme': () => env.authenticatedContext('stuA', { role: 'student', client_id: ACME }),
+      'student of globex': () => env.authenticatedContext('stuB', { role: 'student', client_id: GLOBEX }),
+      'client_admin of acme': () => env.authenticatedContext('admA', { role: 'client_admin', client_id: ACME }),
+      'client_admin of globex': () => env.authenticatedContext('admB', { role: 'client_admin', client_id: GLOBEX }),
+      'super_admin': () => env.authenticatedContext('sa1', { role: 'super_admin' }),
+    } satisfies Record<ActorName, unknown>;
+    for (const actor of ACTORS) dbs[actor] = make[actor]().firestore() as unknown as Firestore;
+  });
+
+  beforeEach(async () => {
+    await env.clearFirestore();
+    await env.withSecurityRulesDisabled(async (ctx) => {
+      const admin = ctx.firestore() as unknown as Firestore;
+      for (const [path, data] of Object.entries(SEED)) await setDoc(doc(admin, path), data);
+    });
+  });
+
+  after(async () => {
+    await env?.cleanup();
+  });
+
+  describe('clients/{clientId}: only a client_admin or student of that client may get it; nobody may list clients', () => {
+    it('a student may get its own client doc', async () => {
+      await assertSucceeds(getDoc(doc(db('student of acme'), `clients/${ACME}`)));
+    });
+
+    it('a client_admin may get its own client doc', async () => {
+      await assertSucceeds(getDoc(doc(db('client_admin of acme'), `clients/${ACME}`)));
+    });
+
+    it('members of another client cannot get it', async () => {
+      await deniedForAll((fs) => getDoc(doc(fs, `clients/${ACME}`)), ['student of globex', 'client_admin of globex']);
+    });
+
+    it('unauthenticated users and anonymous guests (even with tenant claims) cannot get it', async () => {
+      await deniedForAll((fs) => getDoc(doc(fs, `clients/${ACME}`)), [
+        'unauthenticated',
+        'anonymous guest',
+        'anonymous guest carrying tenant claims',
+      ]);
+    });
+
+    it('a super_admin cannot get it (super admins use the API)', async () => {
+      await assertFails(getDoc(doc(db('super_admin'), `clients/${ACME}`)));
+    });
+
+    it('a signed-in user with the right client_id but no tenant role cannot get it', async () => {
+      const fs = env.authenticatedContext('x1', { role: 'other', client_id: ACME }).firestore() as unknown as Firestore;
+      await assertFails(getDoc(doc(fs, `clients/${ACME}`)));
+    });
+
+    it('no one can list clients, not even a member filtering to its own client', async () => {
+      await deniedForAll((fs) => getDocs(collection(fs, 'clients')));
+      await deniedForAll(
+        (fs) => getDocs(query(collection(fs, 'clients'), where(documentId(), '==', ACME))),
+        ['student of acme', 'client_admin of acme'],
+      );
+    });
+  });
+
+  describe('clients/{clientId}/users/{uid}: a user may get only its own profile, in the client of its claims', () => {
+    it('a student may get its own profile', async () => {
+      await assertSucceeds(getDoc(doc(db('student of acme'), `clients/${ACME}/users/stuA`)));
+    });
+
+    it('a client_admin may get its own profile', async () => {
+      await assertSucceeds(getDoc(doc(db('client_admin of acme'), `clients/${ACME}/users/admA`)));
+    });
+
+    it("a student cannot get another user's profile in its own client", async () => {
+      await assertFails(getDoc(doc(db('student of acme'), `clients/${ACME}/users/stuA2`)));
+      await assertFails(getDoc(doc(db('student of acme'), `clients/${ACME}/users/admA`)));
+    });
+
+    it("a client_admin cannot get a student's profile (admins use the API)", async () => {
+      await assertFails(getDoc(doc(db('client_admin of acme'), `clients/${ACME}/users/stuA`)));
+    });
+
+    it("no one can get a profile in another client", async () => {
+      await deniedForAll((fs) => getDoc(doc(fs, `clients/${GLOBEX}/users/stuB`)), [
+        'student of acme',
+        'client_admin of acme',
+        'super_admin',
+      ]);
+    });
+
+    it('a matching uid under a client other than its client_id claim is denied', async () => {
+      const fs = env.authenticatedContext('stuA', { role: 'student', client_id: GLOBEX }).firestore() as unknown as Firestore;
+      await assertFails(getDoc(doc(fs, `clients/${ACME}/users/stuA`)));
+    });
+
+    it('unauthenticated users, anonymous guests (even with matching uid and claims) and super admins cannot get it', async () => {
+      await deniedForAll((fs) => getDoc(doc(fs, `clients/${ACME}/users/stuA`)), [
+        'unauthenticated',
+        'anonymous guest',
+        'anonymous guest carrying tenant claims',
+        'super_admin',
+      ]);
+    });
+
+    it('no one can list users of a client or query users across clients', async () => {
+      await deniedForAll((fs) => getDocs(collection(fs, `clients/${ACME}/users`)));
+      await deniedForAll((fs) => getDocs(query(collection(fs, `clients/${ACME}/users`), where('uid', '==', 'stuA'))));
+      await deniedForAll((fs) => getDocs(collectionGroup(fs, 'users')));
+    });
+
+    it('a user cannot list even its own profile via a query on its own doc id (get only, not list)', async () => {
+      await assertFails(getDocs(query(collection(db('student of acme'), `clients/${ACME}/users`), where(documentId(), '==', 'stuA'))));
+      await assertFails(getDocs(query(collection(db('client_admin of acme'), `clients/${ACME}/users`), where(documentId(), 'in', ['admA']))));
+    });
+  });
+
+  describe('super_admins/{uid}: a super_admin may get only its own profile', () => {
+    it('a super_admin may get its own profile', async () => {
+      await assertSucceeds(getDoc(doc(db('super_admin'), 'super_admins/sa1')));
+    });
+
+    it("a super_admin cannot get another super admin's profile", async () => {
+      await assertFails(getDoc(doc(db('super_admin'), 'super_admins/sa2')));
+    });
+
+    it('a non-super-admin whose uid matches the doc id cannot get it', async () => {
+      const student = env.authenticatedContext('sa1', { role: 'student', client_id: ACME }).firestore() as unknown as Firestore;
+      const guest = env.authenticatedContext('sa1', { role: 'super_admin', firebase: { sign_in_provider: 'anonymous' } })
+        .firestore() as unknown as Firestore;
+      await assertFails(getDoc(doc(student, 'super_admins/sa1')));
+      await assertFails(getDoc(doc(guest, 'super_admins/sa1')));
+    });
+
+    it('no other actor can get it', async () => {
+      await deniedForAll(
+        (fs) => getDoc(doc(fs, 'super_admins/sa1')),
+        ACTORS.filter((a) => a !== 'super_admin'),
+      );
+    });
+
+    it('no one can list super admins', async () => {
+      await deniedForAll((fs) => getDocs(collection(fs, 'super_admins')));
+    });
+
+    it('a super_admin cannot list even its own profile via a query on its own doc id (get only, not list)', async () => {
+      await assertFails(getDocs(query(collection(db('super_admin'), 'super_admins'), where(documentId(), '==', 'sa1'))));
+    });
+  });
+
+  // Top-level service collections: never readable from a browser.
+  const serviceCollections: Array<[string, string, string]> = [
+    ['audit_logs', 'audit_logs/log1', 'audit records'],
+    ['rate_limits', 'rate_limits/key1', 'rate limit counters'],
+    ['client_names', 'client_names/acme', 'client name guards'],
+  ];
+  for (const [name, path, what] of serviceCollections) {
+    describe(`${name}: no one can read ${what}, not even a super admin`, () => {
+      it(`no one can get a doc in ${name}`, async () => {
+        await deniedForAll((fs) => getDoc(doc(fs, path)));
+      });
+      it(`no one can list ${name}`, async () => {
+        await deniedForAll((fs) => getDocs(collection(fs, name)));
+      });
+    });
+  }
+
+  // Tenant subcollections: never readable from a browser, not even by the tenant's own admin.
+  const tenantCollections: Array<[string, string, string]> = [
+    ['tests', 't1', 'tests'],
+    ['questions', 'q1', 'questions (answer keys)'],
+    ['attempts', 'at1', 'attempts (token hashes)'],
+    ['folders', 'f1', 'folders'],
+    ['share_codes', 'CODE1', 'share codes'],
+    ['future_subcollection', 'x1', 'subcollections added later'],
+  ];
+  for (const [name, id, what] of tenantCollections) {
+    describe(`clients/{clientId}/${name}: no one can read ${what}, not even the client's own admin or a super admin`, () => {
+      it(`no one can get a doc in ${name}`, async () => {
+        await deniedForAll((fs) => getDoc(doc(fs, `clients/${ACME}/${name}/${id}`)));
+      });
+      it(`no one can list ${name} of a client or query ${name} across clients`, async () => {
+        await deniedForAll((fs) => getDocs(collection(fs, `clients/${ACME}/${name}`)));
+        await deniedForAll((fs) => getDocs(collectionGroup(fs, name)));
+      });
+    });
+  }
+
+  describe('writes: no one can create, update or delete any document (all writes go through the API)', () => {
+    const existing = Object.keys(SEED);
+    // New doc ids per collection, incl. ids an actor might try to claim as "its own".
+    const creations = [
+      'clients/initech',
+      `clients/${ACME}/users/newUser`,
+      `clients/${ACME}/users/guest1`,
+      `clients/${ACME}/tests/t2`,
+      `clients/${ACME}/questions/q2`,
+      `clients/${ACME}/attempts/at2`,
+      `clients/${ACME}/folders/f2`,
+      `clients/${ACME}/share_codes/CODE2`,
+      `clients/${ACME}/future_subcollection/x2`,
+      'super_admins/stuA',
+      'client_names/initech',
+      'audit_logs/log2',
+      'rate_limits/key2',
+    ];
+
+    for (const path of creations) {
+      it(`no one can create ${path}`, async () => {
+        await deniedForAll((fs) => setDoc(doc(fs, path), { created_by_browser: true }));
+      });
+    }
+
+    for (const path of existing) {
+      it(`no one can update ${path}`, async () => {
+        await deniedForAll((fs) => updateDoc(doc(fs, path), { tampered: true }));
+        await deniedForAll((fs) => setDoc(doc(fs, path), { tampered: true }, { merge: true }));
+      });
+      it(`no one can delete ${path}`, async () => {
+        await deniedForAll((fs) => deleteDoc(doc(fs, path)));
+      });
+    }
+
+    it('a user cannot escalate its own role or re-enable itself by writing its own profile', async () => {
+      await assertFails(updateDoc(doc(db('student of acme'), `clients/${ACME}/users/stuA`), { role: 'client_admin' }));
+      await assertFails(updateDoc(doc(db('client_admin of acme'), `clients/${ACME}/users/admA`), { disabled: false }));
+    });
+
+    it('a user cannot create its own super_admins doc, and a super admin cannot edit its own', async () => {
+      await assertFails(setDoc(doc(db('student of acme'), 'super_admins/stuA'), { uid: 'stuA' }));
+      await assertFails(updateDoc(doc(db('super_admin'), 'super_admins/sa1'), { email: 'x@y.test' }));
+    });
+  });
+});
