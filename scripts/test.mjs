@@ -3,6 +3,8 @@
 import { buildFunctions, emulatorsExec } from './emulators.mjs';
 
 buildFunctions();
-const extra = process.argv.slice(2).map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-const code = await emulatorsExec('demo-exam-test', `npx mocha ${extra}`);
+// `npm test -- test/clients` runs a part; with no arguments, everything.
+const specs = process.argv.length > 2 ? process.argv.slice(2) : ['test/**/*.test.ts'];
+const quoted = specs.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+const code = await emulatorsExec('demo-exam-test', `npx mocha --recursive --extension ts ${quoted}`);
 process.exit(code);
