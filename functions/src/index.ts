@@ -9,7 +9,9 @@ import { readConfig } from './config';
 let app: Express | undefined;
 
 /** The whole API: Hosting rewrites /api/** here. */
-export const api = onRequest({ region: 'us-central1', memory: '512MiB', concurrency: 80 }, (req, res) => {
+// cors: false because the app applies its own allowlist; firebase-functions would
+// otherwise answer every origin in the emulator.
+export const api = onRequest({ region: 'us-central1', memory: '512MiB', concurrency: 80, cors: false }, (req, res) => {
   app ??= createApp(readConfig());
   return app(req, res);
 });

@@ -1,23 +1,29 @@
 // Keys already known to be over their limit for the current window. Answering
 // those from memory keeps a flood from turning into Firestore writes.
-const blockedUntil = new Map<string, number>();
-const MAX_ENTRIES = 10_000;
-
-export function isBlocked(key: string, nowMs: number): number | undefined {
-  const until = blockedUntil.get(key);
-  if (until === undefined) return undefined;
-  if (until <= nowMs) {
-    blockedUntil.delete(key);
-    return undefined;
-  }
-  return until;
+export interface Block {
+  untilMs: number;
+  message: string;
 }
 
-export function block(key: string, untilMs: number): void {
-  if (blockedUntil.size >= MAX_ENTRIES) {
-    const now = Date.now();
-    for (const [k, until] of blockedUntil) if (until <= now) blockedUntil.delete(k);
-    if (blockedUntil.size >= MAX_ENTRIES) blockedUntil.delete(blockedUntil.keys().next().value!);
+const blocks = new Map<string, Block>();
+const MAX_ENTRIES = 10_000;
+
+export function activeBlock(key: string, nowMs: number): Block | undefined {
+  const found = blocks.get(key);
+  if (found === undefined) return undefined;
+  if (found.untilMs <= nowMs) {
+    blocks.delete(key);
+    return undefined;
   }
-  blockedUntil.set(key, untilMs);
+  return found;
+}
+
+/** `message` says why, in words that stay true until `untilMs`. */
+export function block(key: string, untilMs: number, message: string): void {
+  if (blocks.size >= MAX_ENTRIES) {
+    const now = Date.now();
+    for (const [k, b] of blocks) if (b.untilMs <= now) blocks.delete(k);
+    if (blocks.size >= MAX_ENTRIES) blocks.delete(blocks.keys().next().value!);
+  }
+  blocks.set(key, { untilMs, message });
 }

@@ -1,15 +1,19 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { ApiError } from '../http/errors';
 import type { RuntimeConfig } from '../config';
-import { block, isBlocked } from './blockedKeys';
+import { activeBlock, block } from './blockedKeys';
 import { bumpCounter, incrementCounter } from './counterStore';
-import { counterKey, currentWindow, limitState, secondsUntil, type LimitState, type Window } from './window';
+import { counterKey, currentWindow, limitState, type LimitState, type Window } from './window';
 
 interface IpWindow {
   key: string;
   window: Window;
   authFailures: number;
 }
+
+const TOO_MANY_REQUESTS = 'Too many requests';
+const TOO_MANY_AUTH_FAILURES = 'Too many failed authentications from this address';
+const TOO_MANY_SENSITIVE = 'Too many sensitive operations';
 
 export const clientIp = (req: Request): string => req.ip ?? 'unknown';
 
@@ -19,8 +23,8 @@ function setLimitHeaders(res: Response, state: LimitState): void {
   res.setHeader('X-RateLimit-Reset', String(state.resetSeconds));
 }
 
-function rateLimited(message: string, state: LimitState): ApiError {
-  return new ApiError('RATE_LIMITED', message, undefined, {
+function rateLimited(reason: string, state: LimitState): ApiError {
+  return new ApiError('RATE_LIMITED', `${reason}; retry in ${state.resetSeconds} s`, undefined, {
     'Retry-After': String(state.resetSeconds),
     'X-RateLimit-Limit': String(state.limit),
     'X-RateLimit-Remaining': '0',
@@ -28,27 +32,34 @@ function rateLimited(message: string, state: LimitState): ApiError {
   });
 }
 
+/**
+ * Counts one request against `key`'s shared counter and refuses it past `limit`.
+ * Keys already over their limit are refused from memory until the window ends,
+ * so a flood costs no Firestore writes.
+ */
+async function consume(key: string, limit: number, res: Response, reason: string) {
+  const now = Date.now();
+  const blocked = activeBlock(key, now);
+  if (blocked) throw rateLimited(blocked.message, limitState(limit + 1, limit, blocked.untilMs, now));
+  const window = currentWindow(now);
+  const counters = await incrementCounter(key, 'requests', window);
+  const state = limitState(counters.requests, limit, window.resetAtMs, now);
+  setLimitHeaders(res, state);
+  if (state.exceeded) {
+    block(key, window.resetAtMs, reason);
+    throw rateLimited(reason, state);
+  }
+  return { window, counters, state };
+}
+
 /** Default limit per client IP, and the lock-out of IPs with too many failed authentications. */
 export function ipRateLimit(config: RuntimeConfig): RequestHandler {
   return async (req, res, next) => {
-    const now = Date.now();
-    const window = currentWindow(now);
-    const key = counterKey('ip', clientIp(req), window);
-    const blockedUntil = isBlocked(key, now);
-    if (blockedUntil !== undefined) {
-      const state = limitState(config.ratePerMinute + 1, config.ratePerMinute, blockedUntil, now);
-      throw rateLimited(`Too many requests; retry in ${state.resetSeconds} s`, state);
-    }
-    const counters = await incrementCounter(key, 'requests', window);
-    const state = limitState(counters.requests, config.ratePerMinute, window.resetAtMs, now);
-    setLimitHeaders(res, state);
+    const key = counterKey('ip', clientIp(req), currentWindow(Date.now()));
+    const { window, counters, state } = await consume(key, config.ratePerMinute, res, TOO_MANY_REQUESTS);
     if (counters.auth_failures >= config.authFailuresPerMinute) {
-      block(key, window.resetAtMs);
-      throw rateLimited(`Too many failed authentications from this address; retry in ${state.resetSeconds} s`, { ...state, remaining: 0 });
-    }
-    if (state.exceeded) {
-      block(key, window.resetAtMs);
-      throw rateLimited(`Too many requests; retry in ${state.resetSeconds} s`, state);
+      block(key, window.resetAtMs, TOO_MANY_AUTH_FAILURES);
+      throw rateLimited(TOO_MANY_AUTH_FAILURES, state);
     }
     const ipWindow: IpWindow = { key, window, authFailures: counters.auth_failures };
     res.locals.ipWindow = ipWindow;
@@ -62,28 +73,18 @@ export async function recordAuthFailure(res: Response, config: RuntimeConfig): P
   if (!ipWindow) return;
   await bumpCounter(ipWindow.key, 'auth_failures', ipWindow.window);
   ipWindow.authFailures += 1;
-  if (ipWindow.authFailures >= config.authFailuresPerMinute) block(ipWindow.key, ipWindow.window.resetAtMs);
+  if (ipWindow.authFailures >= config.authFailuresPerMinute) {
+    block(ipWindow.key, ipWindow.window.resetAtMs, TOO_MANY_AUTH_FAILURES);
+  }
 }
 
 /** The strict limit for sensitive operations: per signed-in user, per IP without one. */
 export function sensitiveRateLimit(config: RuntimeConfig): RequestHandler {
   return async (req, res, next) => {
-    const now = Date.now();
-    const window = currentWindow(now);
-    const subject = res.locals.principal?.uid ? `user:${res.locals.principal.uid}` : `ip:${clientIp(req)}`;
-    const key = counterKey('sensitive', subject, window);
-    const blockedUntil = isBlocked(key, now);
-    if (blockedUntil !== undefined) {
-      const state = limitState(config.sensitivePerMinute + 1, config.sensitivePerMinute, blockedUntil, now);
-      throw rateLimited(`Too many sensitive operations; retry in ${secondsUntil(blockedUntil, now)} s`, state);
-    }
-    const { requests } = await incrementCounter(key, 'requests', window);
-    const state = limitState(requests, config.sensitivePerMinute, window.resetAtMs, now);
-    setLimitHeaders(res, state);
-    if (state.exceeded) {
-      block(key, window.resetAtMs);
-      throw rateLimited(`Too many sensitive operations; retry in ${state.resetSeconds} s`, state);
-    }
+    const uid: string | undefined = res.locals.principal?.uid;
+    const subject = uid ? `user:${uid}` : `ip:${clientIp(req)}`;
+    const key = counterKey('sensitive', subject, currentWindow(Date.now()));
+    await consume(key, config.sensitivePerMinute, res, TOO_MANY_SENSITIVE);
     next();
   };
 }

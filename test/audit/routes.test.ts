@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { adminDb } from '../support/admin';
+import { createSuperAdmin, createTenant } from '../support/fixtures';
+import { freshIp, get } from '../support/http';
+import { expired } from '../support/tokens';
+
+describe('GET /api/audit-logs', () => {
+  let tenant: Awaited<ReturnType<typeof createTenant>>;
+  let other: Awaited<ReturnType<typeof createTenant>>;
+  let superAdmin: Awaited<ReturnType<typeof createSuperAdmin>>;
+
+  before(async () => {
+    [tenant, other, superAdmin] = await Promise.all([createTenant(), createTenant(), createSuperAdmin()]);
+    // One login each, and one refused token claiming the tenant's student.
+    await Promise.all([
+      get('/api/me', { token: tenant.admin.token }),
+      get('/api/me', { token: tenant.student.token }),
+      get('/api/me', { token: other.admin.token }),
+      get('/api/me', { ip: freshIp(), token: expired(tenant.student.token) }),
+    ]);
+  });
+
+  it('shows a Client Admin its own organization’s records only, newest first', async () => {
+    const res = await get('/api/audit-logs?limit=100', { token: tenant.admin.token });
+    assert.equal(res.status, 200, res.text);
+    assert.ok(res.body.data.length >= 2);
+    for (const record of res.body.data) assert.equal(record.client_id, tenant.clientId);
+    const times = res.body.data.map((r: { timestamp: string }) => r.timestamp);
+    assert.deepEqual(times, [...times].sort().reverse());
+    const users = new Set(res.body.data.map((r: { user_id: string }) => r.user_id));
+    assert.ok(users.has(tenant.admin.uid) && users.has(tenant.student.uid));
+  });
+
+  it('returns records with every documented field', async () => {
+    const res = await get(`/api/audit-logs?user_id=${tenant.student.uid}&event_type=login`, { token: tenant.admin.token });
+    assert.equal(res.body.data.length, 1);
+    const [record] = res.body.data;
+    assert.equal(record.event_type, 'login');
+    assert.equal(record.user_id, tenant.student.uid);
+    assert.equal(record.success, true);
+    assert.equal(typeof record.ip_address, 'string');
+    assert.match(record.timestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  });
+
+  it('refuses a Client Admin who names another organization (403)', async () => {
+    const res = await get(`/api/audit-logs?client_id=${other.clientId}`, { token: tenant.admin.token });
+    assert.equal(res.status, 403, res.text);
+  });
+
+  it('refuses Students (403) and callers without a token (401)', async () => {
+    assert.equal((await get('/api/audit-logs', { token: tenant.student.token })).status, 403);
+    assert.equal((await get('/api/audit-logs', { ip: freshIp() })).status, 401);
+  });
+
+  it('lets a Super Admin see refused tokens, which belong to no organization', async () => {
+    const res = await get(`/api/audit-logs?event_type=token_rejected&user_id=${tenant.student.uid}`, { token: superAdmin.token });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.data.length, 1);
+    assert.equal(res.body.data[0].reason, 'expired');
+    assert.equal(res.body.data[0].success, false);
+    const asAdmin = await get(`/api/audit-logs?event_type=token_rejected`, { token: tenant.admin.token });
+    assert.equal(asAdmin.body.data.length, 0);
+  });
+
+  it('filters by success', async () => {
+    const res = await get(`/api/audit-logs?success=false&user_id=${tenant.student.uid}`, { token: superAdmin.token });
+    assert.ok(res.body.data.length >= 1);
+    for (const record of res.body.data) assert.equal(record.success, false);
+  });
+
+  it('filters a Super Admin’s view by client_id', async () => {
+    const res = await get(`/api/audit-logs?client_id=${other.clientId}`, { token: superAdmin.token });
+    assert.equal(res.status, 200);
+    assert.ok(res.body.data.length >= 1);
+    for (const record of res.body.data) assert.equal(record.client_id, other.clientId);
+  });
+
+  it('paginates with page and limit, and counts the total', async () => {
+    const batch = adminDb.batch();
+    for (let i = 0; i < 5; i += 1) {
+      const ref = adminDb.collection('audit_logs').doc();
+      batch.set(ref, {
+        id: ref.id, event_type: 'login', user_id: `paged-${tenant.clientId}`, ip_address: 'x', success: true,
+        timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), client_id: tenant.clientId,
+        actor_id: null, reason: null, user_agent: null, request_id: 'seed', details: null,
+      });
+    }
+    await batch.commit();
+    const page2 = await get(`/api/audit-logs?user_id=paged-${tenant.clientId}&limit=2&page=2`, { token: tenant.admin.token });
+    assert.equal(page2.status, 200, page2.text);
+    assert.deepEqual(page2.body.pagination, { page: 2, limit: 2, total: 5, pages: 3 });
+    assert.deepEqual(page2.body.data.map((r: { timestamp: string }) => r.timestamp.slice(17, 19)), ['02', '01']);
+  });
+
+  it('rejects unknown filters and bad values with 400', async () => {
+    for (const query of ['event_type=party', 'success=yes', 'page=0', 'colour=blue']) {
+      const res = await get(`/api/audit-logs?${query}`, { token: tenant.admin.token });
+      assert.equal(res.status, 400, `${query}: ${res.text}`);
+      assert.equal(res.body.error, 'VALIDATION_ERROR');
+    }
+  });
+});

@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { auditQuerySpec } from '../../functions/src/audit/auditQuery';
+import { AUDIT_EVENT_TYPES } from '../../functions/src/audit/schemas';
+import { clientQuerySpec } from '../../functions/src/clients/clientQuery';
+import { isIndexed, type IndexFile, type QuerySpec } from '../../functions/src/shared/querySpec';
+import { superAdminQuerySpec, tenantUserQuerySpec } from '../../functions/src/users/userQuery';
+
+// The emulator serves any query; production refuses one without its index.
+// Every list endpoint builds its query from one of these spec functions, so
+// trying every combination of their filters covers every query shape sent.
+const indexFile: IndexFile = JSON.parse(readFileSync(join(__dirname, '..', '..', 'firestore.indexes.json'), 'utf8'));
+
+/** Every combination of present/absent filters. */
+function combinations<T extends Record<string, unknown>>(values: T): Array<Partial<T>> {
+  const keys = Object.keys(values) as Array<keyof T>;
+  return Array.from({ length: 2 ** keys.length }, (_, mask) =>
+    Object.fromEntries(keys.filter((_, i) => mask & (1 << i)).map((k) => [k, values[k]])) as Partial<T>,
+  );
+}
+
+const shapes: Array<[string, QuerySpec]> = [
+  ...combinations({ client_id: 'c', event_type: AUDIT_EVENT_TYPES[0], user_id: 'u', success: true }).map(
+    (f) => [`audit_logs ${JSON.stringify(f)}`, auditQuerySpec(f)] as [string, QuerySpec],
+  ),
+  ...combinations({ active_status: 1 }).map((f) => [`clients ${JSON.stringify(f)}`, clientQuerySpec(f)] as [string, QuerySpec]),
+  ...combinations({ role: 'student', disabled: false }).map(
+    (f) => [`users ${JSON.stringify(f)}`, tenantUserQuerySpec(f)] as [string, QuerySpec],
+  ),
+  ...combinations({ disabled: false }).map((f) => [`super_admins ${JSON.stringify(f)}`, superAdminQuerySpec(f)] as [string, QuerySpec]),
+];
+
+describe('firestore.indexes.json', () => {
+  for (const [name, spec] of shapes) {
+    it(`has an index for ${name}`, () => assert.ok(isIndexed(spec, indexFile), JSON.stringify(spec)));
+  }
+
+  it('expires rate-limit counters with a TTL policy', () => {
+    const overrides = (indexFile as unknown as { fieldOverrides: Array<{ collectionGroup: string; fieldPath: string; ttl?: boolean }> }).fieldOverrides;
+    assert.ok(overrides.some((o) => o.collectionGroup === 'rate_limits' && o.fieldPath === 'expires_at' && o.ttl));
+  });
+});
+
+describe('isIndexed', () => {
+  const spec: QuerySpec = { collectionId: 'things', equals: { a: 1, b: 'x' }, orderBy: [{ field: 't', direction: 'desc' }] };
+  const file = (fields: Array<[string, 'ASCENDING' | 'DESCENDING']>): IndexFile => ({
+    indexes: [{ collectionGroup: 'things', queryScope: 'COLLECTION', fields: fields.map(([fieldPath, order]) => ({ fieldPath, order })) }],
+  });
+
+  it('finds a composite index with the equality fields in any order, then the sort', () => {
+    assert.ok(isIndexed(spec, file([['b', 'ASCENDING'], ['a', 'ASCENDING'], ['t', 'DESCENDING']])));
+  });
+  it('refuses an index whose sort direction differs', () => {
+    assert.ok(!isIndexed(spec, file([['a', 'ASCENDING'], ['b', 'ASCENDING'], ['t', 'ASCENDING']])));
+  });
+  it('refuses an index missing an equality field', () => {
+    assert.ok(!isIndexed(spec, file([['a', 'ASCENDING'], ['t', 'DESCENDING']])));
+  });
+  it('needs no composite index for one sort alone or equality filters alone', () => {
+    assert.ok(isIndexed({ ...spec, equals: {} }, { indexes: [] }));
+    assert.ok(isIndexed({ ...spec, orderBy: [] }, { indexes: [] }));
+  });
+});

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import type { Request, Response } from 'express';
+import { errorHandler } from '../../functions/src/http/errorHandler';
+import { ApiError } from '../../functions/src/http/errors';
+
+function fakeResponse() {
+  const res = { statusCode: 0, body: undefined as any, headers: {} as Record<string, string>, headersSent: false };
+  const response = {
+    get headersSent() { return res.headersSent; },
+    status(code: number) { res.statusCode = code; return this; },
+    json(body: unknown) { res.body = body; return this; },
+    setHeader(name: string, value: string) { res.headers[name] = value; },
+  };
+  return { res, response: response as unknown as Response };
+}
+
+const run = (err: unknown) => {
+  const { res, response } = fakeResponse();
+  errorHandler(err, {} as Request, response, () => undefined);
+  return res;
+};
+
+describe('errorHandler', () => {
+  it('answers an ApiError with its code, message, status and headers', () => {
+    const res = run(new ApiError('RATE_LIMITED', 'slow down', undefined, { 'Retry-After': '7' }));
+    assert.equal(res.statusCode, 429);
+    assert.deepEqual(res.body, { error: 'RATE_LIMITED', message: 'slow down', status: 429 });
+    assert.equal(res.headers['Retry-After'], '7');
+  });
+
+  it('turns an unexpected error into SERVER_ERROR without leaking its message', () => {
+    const res = run(new Error('connection string postgres://secret'));
+    assert.equal(res.statusCode, 500);
+    assert.equal(res.body.error, 'SERVER_ERROR');
+    assert.equal(res.body.status, 500);
+    assert.match(res.body.message, /request id/);
+    assert.ok(!JSON.stringify(res.body).includes('secret'));
+  });
+
+  it('maps a body parser’s "too large" to PAYLOAD_TOO_LARGE', () => {
+    const res = run(Object.assign(new Error('too big'), { type: 'entity.too.large', status: 413 }));
+    assert.equal(res.statusCode, 413);
+    assert.equal(res.body.error, 'PAYLOAD_TOO_LARGE');
+  });
+
+  it('maps malformed JSON to VALIDATION_ERROR', () => {
+    const res = run(Object.assign(new SyntaxError('Unexpected token'), { type: 'entity.parse.failed', status: 400 }));
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.body.error, 'VALIDATION_ERROR');
+  });
+});

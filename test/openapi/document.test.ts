@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { get } from '../support/http';
+
+const ENDPOINTS = [
+  'get /api/openapi.json', 'get /api/health', 'get /api/me',
+  'get /api/clients', 'post /api/clients', 'get /api/clients/{clientId}', 'patch /api/clients/{clientId}',
+  'get /api/users', 'post /api/users', 'get /api/users/{uid}', 'patch /api/users/{uid}', 'delete /api/users/{uid}',
+  'get /api/audit-logs',
+];
+
+describe('GET /api/openapi.json', () => {
+  let doc: any;
+  before(async () => {
+    const res = await get('/api/openapi.json');
+    assert.equal(res.status, 200, res.text);
+    doc = res.body;
+  });
+
+  it('is an OpenAPI 3.1 document, public', () => {
+    assert.equal(doc.openapi, '3.1.0');
+    assert.ok(doc.components.securitySchemes.bearerAuth);
+  });
+
+  it('lists every endpoint built, and nothing else', () => {
+    const listed = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops as object).map((m) => `${m} ${path}`));
+    assert.deepEqual(listed.sort(), [...ENDPOINTS].sort());
+  });
+
+  it('documents the error body on every endpoint, with 429 everywhere and 401/403 where a token is needed', () => {
+    for (const [path, ops] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(ops)) {
+        const where = `${method} ${path}`;
+        assert.ok(op.responses['429'], `${where} documents 429`);
+        assert.ok(op.responses['500'], `${where} documents 500`);
+        const needsToken = (op.security ?? []).length > 0;
+        assert.equal(Boolean(op.responses['401']), needsToken, `${where} 401 iff it needs a token`);
+        for (const [status, response] of Object.entries<any>(op.responses)) {
+          if (Number(status) >= 400) assert.equal(response.content['application/json'].schema.$ref, '#/components/schemas/Error');
+        }
+      }
+    }
+  });
+
+  it('describes request bodies from the same schemas that validate them', () => {
+    const create = doc.paths['/api/clients'].post.requestBody.content['application/json'].schema;
+    assert.equal(create.$ref, '#/components/schemas/CreateClient');
+    assert.deepEqual(doc.components.schemas.CreateClient.required.sort(), ['address', 'logo_url', 'name']);
+    assert.equal(doc.components.schemas.CreateClient.additionalProperties, false);
+  });
+});
