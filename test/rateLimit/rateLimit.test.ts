@@ -72,24 +72,21 @@ describe('Default limit: 100 requests per minute per IP', () => {
     assert.equal(afterReset.headers.get('x-ratelimit-remaining'), '99');
   });
 
-  it('keeps the count in Firestore, so every function instance enforces the same limit', async () => {
+  /** As if another function instance had already served this address 100 times this minute. */
+  async function usedUpElsewhere(ip: string) {
     await freshWindow(5);
+    await adminDb.collection('rate_limits').doc(counterKey('ip', ip, currentWindow(Date.now()))).set({ requests: 100 });
+  }
+
+  it('keeps the count in Firestore, so every function instance enforces the same limit', async () => {
     const ip = freshIp();
-    // Another instance has already served this address 100 times this minute.
-    await adminDb
-      .collection('rate_limits')
-      .doc(counterKey('ip', ip, currentWindow(Date.now())))
-      .set({ requests: 100 });
+    await usedUpElsewhere(ip);
     assertRateLimited(await get('/api/health', { ip }));
   });
 
   it('takes the address the trusted front end appended, not one the client put in X-Forwarded-For', async () => {
-    await freshWindow(5);
     const realIp = freshIp();
-    await adminDb
-      .collection('rate_limits')
-      .doc(counterKey('ip', realIp, currentWindow(Date.now())))
-      .set({ requests: 100 });
+    await usedUpElsewhere(realIp);
     // The client claims to be someone else; the front end appends the address it really saw.
     const spoofed = await get('/api/health', { ip: `${freshIp()}, ${realIp}` });
     assertRateLimited(spoofed);
