@@ -104,3 +104,49 @@ export async function auditRecordsFor(userId: string, eventType?: string) {
   const snap = await query.get();
   return snap.docs.map((d) => d.data()).sort((a, b) => (a.timestamp < b.timestamp ? 1 : -1));
 }
+
+/** Everyone who can knock on a tenant endpoint: a Super Admin, two organizations, a Guest and a user with no role. */
+export async function createRoleMatrix() {
+  const [superAdmin, tenant, otherTenant, guest, noRole] = await Promise.all([
+    createSuperAdmin(),
+    createTenant(),
+    createTenant(),
+    signInAnonymously(),
+    createUser(null),
+  ]);
+  return { superAdmin, tenant, otherTenant, guest, noRole };
+}
+export type RoleMatrix = Awaited<ReturnType<typeof createRoleMatrix>>;
+
+/**
+ * Waits until the wall clock is past the second the token was signed in at.
+ * Firebase compares auth_time with the revocation time to the second, so only a
+ * token that predates the revocation's second is refused as revoked.
+ */
+export async function waitPastAuthTime(token: string): Promise<void> {
+  const authTime = Number(JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')).auth_time);
+  const waitMs = (authTime + 1) * 1000 - Date.now() + 50;
+  if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
+}
+
+/** Email/password sign-in keeping the refresh token, as the client SDK does. */
+export async function signInWithRefreshToken(email: string, password: string): Promise<{ idToken: string; refreshToken: string }> {
+  const json = await identityCall('signInWithPassword', { email, password, returnSecureToken: true });
+  return { idToken: json.idToken, refreshToken: json.refreshToken };
+}
+
+/**
+ * Exchanges a refresh token for a new ID token (the SDK's token refresh). Resolves
+ * with null when the exchange is refused. The Auth emulator does not refuse
+ * revoked refresh tokens here, but the ID token it returns keeps the original
+ * auth_time, so the service still sees it as revoked.
+ */
+export async function refreshIdToken(refreshToken: string): Promise<string | null> {
+  const res = await fetch(`http://${AUTH_HOST}/securetoken.googleapis.com/v1/token?key=demo-key`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }).toString(),
+  });
+  if (!res.ok) return null;
+  return ((await res.json()) as { id_token: string }).id_token;
+}

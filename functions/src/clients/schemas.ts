@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { Pagination, pageQuery } from '../shared/pagination';
 
@@ -43,6 +44,14 @@ export const ClientList = z
   .object({ clients: z.array(Client), pagination: Pagination })
   .meta({ id: 'ClientList' });
 
-/** Names are unique per platform regardless of case and spacing. */
+/** A name as compared for uniqueness: Unicode-normalized, spacing collapsed, case folded. */
+export const normalizedClientName = (value: string): string =>
+  value.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase().normalize('NFKC');
+
+/**
+ * Names are unique per platform regardless of case, spacing and Unicode form.
+ * The key is a digest, so any name (`..`, `__x__`, 200 CJK characters) makes a
+ * valid document id of fixed length.
+ */
 export const clientNameKey = (value: string): string =>
-  encodeURIComponent(value.trim().replace(/\s+/g, ' ').toLowerCase());
+  createHash('sha256').update(normalizedClientName(value), 'utf8').digest('hex');

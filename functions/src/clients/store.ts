@@ -9,7 +9,21 @@ import { clientNameKey, type Client, type ClientChanges } from './schemas';
 const ALREADY_EXISTS = 6;
 const duplicateName = (name: string) => conflict(`A client named "${name}" already exists`);
 
+/**
+ * Whether a client id could name a Firestore document. One that cannot (a `/`,
+ * `.` or `..`, `__reserved__`, too long) names no client: it is not found, never
+ * a server error.
+ */
+export const isDocumentId = (id: string): boolean =>
+  id.length > 0 &&
+  Buffer.byteLength(id, 'utf8') <= 1500 &&
+  !id.includes('/') &&
+  id !== '.' &&
+  id !== '..' &&
+  !/^__.*__$/.test(id);
+
 export async function getClient(clientId: string): Promise<Client | undefined> {
+  if (!isDocumentId(clientId)) return undefined;
   const snap = await paths.client(clientId).get();
   return snap.exists ? (snap.data() as Client) : undefined;
 }
@@ -28,6 +42,7 @@ export async function insertClient(client: Client): Promise<void> {
 }
 
 export async function updateClient(clientId: string, changes: ClientChanges, now: string): Promise<Client> {
+  if (!isDocumentId(clientId)) throw notFound('Client not found');
   return db.runTransaction(async (tx) => {
     const snap = await tx.get(paths.client(clientId));
     if (!snap.exists) throw notFound('Client not found');

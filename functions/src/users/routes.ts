@@ -29,11 +29,12 @@ export const userRoutes = [
     path: '/users',
     summary: 'List users of an organization',
     description:
-      'A Super Admin names client_id (or role=super_admin to list Super Admins); a Client Admin sees its own organization.',
+      'A Super Admin names client_id (404 when no such client exists; or role=super_admin to list Super Admins); a Client Admin sees its own organization.',
     tag: 'Users',
     access: ADMINS,
     query: ListUsersQuery,
     success: { status: 200, description: 'A page of users, by email', schema: UserPage },
+    errors: ['NOT_FOUND'],
     handler: async ({ principal, query }) => {
       const { page, limit, ...filters } = query;
       return { status: 200, body: await service.listUsers(principal, filters, { page, limit }) };
