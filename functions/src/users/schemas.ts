@@ -37,6 +37,12 @@ export const UpdateUserBody = z
     role: Role.optional(),
     disabled: z.boolean().optional(),
     password: password.optional(),
+    client_id: z
+      .string()
+      .min(1)
+      .max(128)
+      .optional()
+      .describe('Only with `role`, when giving a first role to a user who has none (e.g. one who signed up on its own)'),
   })
   .refine((body) => Object.keys(body).length > 0, { message: 'Send at least one field to change' })
   .meta({ id: 'UpdateUser' });

@@ -129,10 +129,40 @@ export async function listUsers(
     return store.listSuperAdmins({ disabled: query.disabled }, page);
   }
   const clientId = tenantScope(principal, query.client_id);
+  // A Client Admin's own organization exists (authentication checked it is active); a named one may not.
+  if (principal.role === 'super_admin' && !(await getClient(clientId))) throw notFound('Client not found');
   return store.listTenantUsers(clientId, { role: query.role, disabled: query.disabled }, page);
 }
 
 const isPlatformRole = (role: Role | null) => role === 'super_admin';
+
+/**
+ * The organization a user belongs to after `changes`. It is fixed once a user has
+ * a role; `client_id` names it only when giving a first role to a user with none
+ * (only a Super Admin can see such users).
+ */
+async function organizationAfter(user: User, changes: UserChanges): Promise<string | null> {
+  const firstRole = user.role === null && changes.role !== undefined;
+  if (!firstRole) {
+    if (changes.client_id !== undefined) {
+      throw badRequest('client_id can only be set together with a user’s first role', [
+        { path: 'body.client_id', message: 'A user’s organization cannot change' },
+      ]);
+    }
+    return user.client_id;
+  }
+  if (changes.role === 'super_admin') {
+    if (changes.client_id !== undefined) {
+      throw badRequest('A Super Admin belongs to no client', [{ path: 'body.client_id', message: 'Must be absent for super_admin' }]);
+    }
+    return null;
+  }
+  if (changes.client_id === undefined) {
+    throw badRequest('client_id is required to give this role', [{ path: 'body.client_id', message: 'Required' }]);
+  }
+  if (!(await getClient(changes.client_id))) throw notFound('Client not found');
+  return changes.client_id;
+}
 
 export async function updateUser(principal: Principal, uid: string, changes: UserChanges, req: Request): Promise<User> {
   const { user, record } = await loadUser(uid);
@@ -145,7 +175,8 @@ export async function updateUser(principal: Principal, uid: string, changes: Use
   if (uid === principal.uid && (roleChanges || changes.disabled === true)) {
     throw forbidden('You cannot change your own role or disable your own account');
   }
-  if (roleChanges && (user.role === null || isPlatformRole(user.role) !== isPlatformRole(changes.role!))) {
+  const clientId = await organizationAfter(user, changes);
+  if (roleChanges && user.role !== null && isPlatformRole(user.role) !== isPlatformRole(changes.role!)) {
     throw badRequest('A role can only change between client_admin and student; create a new account instead', [
       { path: 'body.role', message: 'Cannot move between platform and organization roles' },
     ]);
@@ -159,7 +190,9 @@ export async function updateUser(principal: Principal, uid: string, changes: Use
 
   try {
     if (Object.keys(authUpdate).length > 0) await auth.updateUser(uid, authUpdate);
-    if (roleChanges) await auth.setCustomUserClaims(uid, { ...previousClaims, role: changes.role });
+    if (roleChanges) {
+      await auth.setCustomUserClaims(uid, { ...previousClaims, role: changes.role, ...(clientId ? { client_id: clientId } : {}) });
+    }
   } catch (err) {
     throw translateAuthError(err);
   }
@@ -168,13 +201,16 @@ export async function updateUser(principal: Principal, uid: string, changes: Use
     ...user,
     display_name: changes.display_name ?? user.display_name,
     role: changes.role ?? user.role,
+    client_id: clientId,
     disabled: changes.disabled ?? user.disabled,
     updated_at: new Date().toISOString(),
   };
   try {
     const batch = db.batch();
-    batch.set(store.profileRef(uid, next.role, next.client_id)!, next);
-    const event = { actor: principal, userId: uid, clientId: user.client_id };
+    // A user with no role yet has no profile document: Auth is all there is to change.
+    const ref = store.profileRef(uid, next.role, next.client_id);
+    if (ref) batch.set(ref, next);
+    const event = { actor: principal, userId: uid, clientId };
     if (roleChanges) addUserEventToBatch(batch, req, { ...event, type: 'role_changed', details: { from: user.role, to: next.role } });
     if (changes.disabled !== undefined && changes.disabled !== user.disabled) {
       addUserEventToBatch(batch, req, { ...event, type: changes.disabled ? 'user_disabled' : 'user_enabled' });
