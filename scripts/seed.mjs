@@ -1,0 +1,294 @@
+// Seeds the demo data into the local emulators: one active client ("Demo
+// Academy"), a Super Admin, a Client Admin and two Students, with the custom
+// claims and profile documents exactly as the service keeps them.
+//
+// Idempotent: fixed ids, and every record is created or put back the way it is
+// documented, so seeding twice (or `npm start` twice) is harmless.
+//
+//   node scripts/seed.mjs          # against running emulators (ports from firebase.json,
+//                                  # or FIREBASE_JSON / FIRESTORE_EMULATOR_HOST / FIREBASE_AUTH_EMULATOR_HOST)
+//
+// It only ever talks to emulators and only to a `demo-` project.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { deleteApp, initializeApp } from 'firebase-admin/app';
+import { getAuth } from 'firebase-admin/auth';
+import { getFirestore } from 'firebase-admin/firestore';
+
+const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
+
+export const DEMO_PROJECT = 'demo-exam';
+/** One password for every demo account: this is local emulator data only. */
+export const DEMO_PASSWORD = 'demo-pass-1234';
+
+export const DEMO_CLIENT = {
+  id: 'demo-academy',
+  name: 'Demo Academy',
+  address: '1 Example Street, Springfield',
+  logo_url: 'https://example.com/demo-academy-logo.png',
+};
+
+export const DEMO_ACCOUNTS = [
+  { uid: 'demo-super-admin', email: 'superadmin@demo.example', display_name: 'Demo Super Admin', role: 'super_admin', client_id: null },
+  { uid: 'demo-academy-admin', email: 'admin@demo-academy.example', display_name: 'Demo Academy Admin', role: 'client_admin', client_id: DEMO_CLIENT.id },
+  { uid: 'demo-student-1', email: 'student1@demo-academy.example', display_name: 'Student One', role: 'student', client_id: DEMO_CLIENT.id },
+  { uid: 'demo-student-2', email: 'student2@demo-academy.example', display_name: 'Student Two', role: 'student', client_id: DEMO_CLIENT.id },
+].map((account) => ({ ...account, password: DEMO_PASSWORD }));
+
+/**
+ * The service's own key for the client-name guard (functions/src/clients/schemas.ts),
+ * from the compiled functions, so the seed can never disagree with the service.
+ */
+function clientNameKey(value) {
+  let schemas;
+  try {
+    schemas = createRequire(import.meta.url)(join(root, 'functions', 'lib', 'clients', 'schemas.js'));
+  } catch (err) {
+    if (err.code === 'MODULE_NOT_FOUND') throw new Error('functions/lib is missing: run `npm run build` first');
+    throw err;
+  }
+  return schemas.clientNameKey(value);
+}
+
+const connectHost = (host) => (host === '0.0.0.0' || host === '::' || !host ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host);
+
+/**
+ * Where the emulators of a firebase.json listen, as host:port strings a client can dial.
+ * FIREBASE_JSON picks another config (scripts/isolated-config.mjs).
+ */
+export function emulatorAddresses(configFile = process.env.FIREBASE_JSON ?? 'firebase.json') {
+  const config = JSON.parse(readFileSync(join(root, configFile), 'utf8'));
+  const addresses = {};
+  for (const [name, value] of Object.entries(config.emulators ?? {})) {
+    if (value && typeof value === 'object' && typeof value.port === 'number') {
+      addresses[name] = `${connectHost(value.host)}:${value.port}`;
+    }
+  }
+  return addresses;
+}
+
+const sameFields = (a, b, fields) => a !== undefined && fields.every((f) => JSON.stringify(a[f]) === JSON.stringify(b[f]));
+
+/** The client, its name guard, active. Fails clearly if another client already holds the name. */
+async function seedClient(db, now) {
+  const { id, name } = DEMO_CLIENT;
+  const clientRef = db.collection('clients').doc(id);
+  const guardRef = db.collection('client_names').doc(clientNameKey(name));
+  return db.runTransaction(async (tx) => {
+    const [clientSnap, guardSnap] = await tx.getAll(clientRef, guardRef);
+    if (guardSnap.exists && guardSnap.get('client_id') !== id) {
+      throw new Error(`Another client (${guardSnap.get('client_id')}) already uses the name "${name}"`);
+    }
+    const current = clientSnap.exists ? clientSnap.data() : undefined;
+    // Renamed since the last seed: release the old name, as the service would.
+    let oldGuardRef;
+    if (current?.name && clientNameKey(current.name) !== clientNameKey(name)) {
+      const candidate = db.collection('client_names').doc(clientNameKey(current.name));
+      const oldGuard = await tx.get(candidate);
+      if (oldGuard.exists && oldGuard.get('client_id') === id) oldGuardRef = candidate;
+    }
+    const wanted = { ...DEMO_CLIENT, active_status: 1 };
+    const unchanged = sameFields(current, wanted, ['id', 'name', 'address', 'logo_url', 'active_status']);
+    const client = unchanged
+      ? current
+      : { ...wanted, created_at: current?.created_at ?? now, updated_at: now };
+    if (!unchanged) tx.set(clientRef, client);
+    if (!guardSnap.exists) tx.set(guardRef, { client_id: id });
+    if (oldGuardRef) tx.delete(oldGuardRef);
+    return { client, changed: !unchanged || !guardSnap.exists };
+  });
+}
+
+/** Whether the documented password signs in, asked of the Auth emulator's REST API. */
+async function passwordWorks(email, password) {
+  const url = `http://${process.env.FIREBASE_AUTH_EMULATOR_HOST}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=demo-key`;
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password, returnSecureToken: false }),
+  });
+  await res.body?.cancel();
+  return res.ok;
+}
+
+/** An Auth account with the documented email, password and claims; found by uid, else by email. */
+async function seedAuthUser(auth, account) {
+  const find = async (lookup) => {
+    try {
+      return await lookup();
+    } catch (err) {
+      if (err.code === 'auth/user-not-found') return undefined;
+      throw err;
+    }
+  };
+  let record = (await find(() => auth.getUser(account.uid))) ?? (await find(() => auth.getUserByEmail(account.email)));
+  let created = false;
+  let changed = false;
+  if (!record) {
+    record = await auth.createUser({
+      uid: account.uid,
+      email: account.email,
+      password: account.password,
+      displayName: account.display_name,
+      emailVerified: true,
+    });
+    created = true;
+  } else {
+    // Put the account back as documented (someone may have changed it through the
+    // API), touching only what differs: a password change revokes the user's tokens.
+    const changes = {};
+    if (record.email !== account.email) changes.email = account.email;
+    if (record.displayName !== account.display_name) changes.displayName = account.display_name;
+    if (record.disabled) changes.disabled = false;
+    if (Object.keys(changes).length > 0) {
+      record = await auth.updateUser(record.uid, changes);
+      changed = true;
+    }
+    if (!(await passwordWorks(account.email, account.password))) {
+      record = await auth.updateUser(record.uid, { password: account.password });
+      changed = true;
+    }
+  }
+  const claims = account.client_id ? { role: account.role, client_id: account.client_id } : { role: account.role };
+  const current = record.customClaims ?? {};
+  const claimsChanged = current.role !== claims.role || (current.client_id ?? undefined) !== claims.client_id;
+  if (claimsChanged || Object.keys(current).length !== Object.keys(claims).length) {
+    await auth.setCustomUserClaims(record.uid, claims);
+    // A token minted with the old role must not outlive the change (as the service does).
+    if (!created) await auth.revokeRefreshTokens(record.uid);
+    changed = true;
+  }
+  return { uid: record.uid, created, changed: created || changed };
+}
+
+/** The profile document where the service keeps it, plus a user_created audit record for a new account. */
+async function seedProfile(db, account, uid, created, now) {
+  const ref =
+    account.role === 'super_admin'
+      ? db.collection('super_admins').doc(uid)
+      : db.collection('clients').doc(account.client_id).collection('users').doc(uid);
+  // A profile the account left behind in the other place (promoted, then seeded back).
+  const strayRef =
+    account.role === 'super_admin'
+      ? db.collection('clients').doc(DEMO_CLIENT.id).collection('users').doc(uid)
+      : db.collection('super_admins').doc(uid);
+  const [snap, straySnap] = await db.getAll(ref, strayRef);
+  const current = snap.exists ? snap.data() : undefined;
+  const wanted = {
+    uid,
+    email: account.email,
+    display_name: account.display_name,
+    role: account.role,
+    client_id: account.client_id,
+    disabled: false,
+  };
+  const batch = db.batch();
+  let writes = 0;
+  if (!sameFields(current, wanted, Object.keys(wanted))) {
+    batch.set(ref, { ...wanted, created_at: current?.created_at ?? now, updated_at: now });
+    writes += 1;
+  }
+  if (straySnap.exists) {
+    batch.delete(strayRef);
+    writes += 1;
+  }
+  if (created) {
+    const auditRef = db.collection('audit_logs').doc();
+    batch.set(auditRef, {
+      id: auditRef.id,
+      event_type: 'user_created',
+      user_id: uid,
+      ip_address: 'cli',
+      success: true,
+      timestamp: now,
+      client_id: account.client_id,
+      actor_id: null,
+      reason: null,
+      user_agent: 'seed',
+      request_id: 'seed',
+      details: { role: account.role },
+    });
+    writes += 1;
+  }
+  if (writes > 0) await batch.commit();
+  return writes > 0;
+}
+
+// ── Demo tests ─────────────────────────────────────────────────────────────
+// Tests (with their folders and questions) are not a resource yet; they come in
+// a later issue. When they do, seed one published demo test for Demo Academy
+// here, with a fixed id so reseeding finds it, and return it so that
+// scripts/start.mjs prints it with the accounts.
+async function seedDemoTests(_db, _clientId) {
+  return [];
+}
+
+/**
+ * Seeds the demo into the emulators named by FIRESTORE_EMULATOR_HOST and
+ * FIREBASE_AUTH_EMULATOR_HOST (both must be set). Returns what it made.
+ */
+export async function seedDemo({ projectId = DEMO_PROJECT } = {}) {
+  if (!process.env.FIRESTORE_EMULATOR_HOST || !process.env.FIREBASE_AUTH_EMULATOR_HOST) {
+    throw new Error('Seeding needs FIRESTORE_EMULATOR_HOST and FIREBASE_AUTH_EMULATOR_HOST: it only writes to emulators');
+  }
+  if (!projectId.startsWith('demo-')) {
+    throw new Error(`Refusing to seed project "${projectId}": demo data goes into a demo- project only`);
+  }
+  // Fail fast: the Firestore client would otherwise retry an absent emulator for minutes.
+  for (const [name, host] of [
+    ['Firestore', process.env.FIRESTORE_EMULATOR_HOST],
+    ['Auth', process.env.FIREBASE_AUTH_EMULATOR_HOST],
+  ]) {
+    try {
+      const res = await fetch(`http://${host}/`, { signal: AbortSignal.timeout(5000) });
+      await res.body?.cancel();
+    } catch (err) {
+      throw new Error(`the ${name} emulator does not answer at ${host} (${err.cause?.code ?? err.name})`);
+    }
+  }
+  // Emulators need no credentials: skip the Google Cloud metadata-server probe.
+  process.env.METADATA_SERVER_DETECTION ??= 'none';
+  const app = initializeApp({ projectId }, `seed-${Date.now()}`);
+  try {
+    const db = getFirestore(app);
+    const auth = getAuth(app);
+    const now = new Date().toISOString();
+    const { client, changed: clientChanged } = await seedClient(db, now);
+    const accounts = [];
+    for (const account of DEMO_ACCOUNTS) {
+      const { uid, created, changed } = await seedAuthUser(auth, account);
+      const profileChanged = await seedProfile(db, account, uid, created, now);
+      accounts.push({ ...account, uid, created, changed: changed || profileChanged });
+    }
+    const tests = await seedDemoTests(db, client.id);
+    return { projectId, client, clientChanged, accounts, tests };
+  } finally {
+    await deleteApp(app);
+  }
+}
+
+const isMain = process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1];
+if (isMain) {
+  const addresses = emulatorAddresses();
+  process.env.FIRESTORE_EMULATOR_HOST ??= addresses.firestore;
+  process.env.FIREBASE_AUTH_EMULATOR_HOST ??= addresses.auth;
+  const projectId = process.env.GCLOUD_PROJECT ?? DEMO_PROJECT;
+  try {
+    const result = await seedDemo({ projectId });
+    console.log(
+      `Seeded project ${result.projectId} (Firestore ${process.env.FIRESTORE_EMULATOR_HOST}, Auth ${process.env.FIREBASE_AUTH_EMULATOR_HOST})`,
+    );
+    console.log(`  client   ${result.client.id}  "${result.client.name}"  ${result.clientChanged ? '(written)' : '(unchanged)'}`);
+    for (const a of result.accounts) {
+      console.log(`  ${a.role.padEnd(12)} ${a.email.padEnd(32)} ${a.password}  ${a.created ? '(created)' : a.changed ? '(updated)' : '(unchanged)'}`);
+    }
+  } catch (err) {
+    console.error(`Seeding failed: ${err.message}`);
+    if (/does not answer|ECONNREFUSED|UNAVAILABLE|fetch failed/i.test(String(err.message) + String(err.code))) {
+      console.error('Are the emulators running? Start them with `npm start` (which also seeds).');
+    }
+    process.exit(1);
+  }
+}
