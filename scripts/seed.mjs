@@ -10,12 +10,12 @@
 //
 // It only ever talks to emulators and only to a `demo-` project.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deleteApp, initializeApp } from 'firebase-admin/app';
 import { getAuth } from 'firebase-admin/auth';
 import { getFirestore } from 'firebase-admin/firestore';
+import { clientNameKey } from './functions-lib.mjs';
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 
@@ -36,21 +36,6 @@ export const DEMO_ACCOUNTS = [
   { uid: 'demo-student-1', email: 'student1@demo-academy.example', display_name: 'Student One', role: 'student', client_id: DEMO_CLIENT.id },
   { uid: 'demo-student-2', email: 'student2@demo-academy.example', display_name: 'Student Two', role: 'student', client_id: DEMO_CLIENT.id },
 ].map((account) => ({ ...account, password: DEMO_PASSWORD }));
-
-/**
- * The service's own key for the client-name guard (functions/src/clients/schemas.ts),
- * from the compiled functions, so the seed can never disagree with the service.
- */
-function clientNameKey(value) {
-  let schemas;
-  try {
-    schemas = createRequire(import.meta.url)(join(root, 'functions', 'lib', 'clients', 'schemas.js'));
-  } catch (err) {
-    if (err.code === 'MODULE_NOT_FOUND') throw new Error('functions/lib is missing: run `npm run build` first');
-    throw err;
-  }
-  return schemas.clientNameKey(value);
-}
 
 const connectHost = (host) => (host === '0.0.0.0' || host === '::' || !host ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host);
 

@@ -1,0 +1,52 @@
+import { performance } from 'node:perf_hooks';
+import { BASE_URL } from './env.mjs';
+
+const COST_KEYS = new Set(['reads', 'writes', 'round_trips', 'auth_calls']);
+
+/** `reads=1; writes=0; round_trips=2; auth_calls=0` → { reads, writes, round_trips, auth_calls }, or null. */
+export function parseCost(header) {
+  if (!header) return null;
+  const cost = {};
+  for (const part of header.split(';')) {
+    const [key, value] = part.trim().split('=');
+    if (COST_KEYS.has(key) && /^\d+$/.test(value ?? '')) cost[key] = Number(value);
+  }
+  return Object.keys(cost).length === COST_KEYS.size ? cost : null;
+}
+
+/**
+ * One request through the Hosting emulator, timed from send to the last byte of
+ * the body. `ip` is the virtual client's address, as the trusted front end
+ * would append it to X-Forwarded-For. Never throws: a network error or timeout
+ * comes back as status 0 with `error`.
+ */
+export async function call({ method = 'GET', path, token, body, ip, timeoutMs = 30_000 }) {
+  const headers = { 'X-Forwarded-For': ip };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let payload;
+  if (body !== undefined) {
+    payload = JSON.stringify(body);
+    headers['Content-Type'] = 'application/json';
+  }
+  const started = performance.now();
+  try {
+    const res = await fetch(BASE_URL + path, {
+      method,
+      headers,
+      body: payload,
+      redirect: 'manual', // never follow anything off loopback
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const text = await res.text();
+    const ms = performance.now() - started;
+    let json;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, ms, cost: parseCost(res.headers.get('x-debug-cost')), json, text };
+  } catch (err) {
+    return { status: 0, ms: performance.now() - started, cost: null, json: undefined, text: '', error: err.message ?? String(err) };
+  }
+}
