@@ -145,7 +145,7 @@ describe('Audit log of authentication events', () => {
     assert.equal(login.success, true);
     assert.equal(login.client_id, tenant.clientId);
     assert.equal(login.timestamp, new Date(decodePayload(tenant.student.token).auth_time * 1000).toISOString());
-    assert.match(login.ip_address, /^2001:db8::/);
+    assert.match(login.ip_address, /^2001:db8:/);
     assert.ok(login.user_agent);
   });
 

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { addressBucket } from '../../functions/src/rateLimit/addressBucket';
 import { counterKey, currentWindow } from '../../functions/src/rateLimit/window';
 import { adminDb } from '../support/admin';
 import { createSuperAdmin, createTenant, uniqueName } from '../support/fixtures';
@@ -75,7 +76,7 @@ describe('Default limit: 100 requests per minute per IP', () => {
   /** As if another function instance had already served this address 100 times this minute. */
   async function usedUpElsewhere(ip: string) {
     await freshWindow(5);
-    await adminDb.collection('rate_limits').doc(counterKey('ip', ip, currentWindow(Date.now()))).set({ requests: 100 });
+    await adminDb.collection('rate_limits').doc(counterKey('ip', addressBucket(ip), currentWindow(Date.now()))).set({ requests: 100 });
   }
 
   it('keeps the count in Firestore, so every function instance enforces the same limit', async () => {
@@ -106,6 +107,17 @@ describe('Failed authentications: ten from one IP in a minute lock that IP out',
     assertRateLimited(locked);
     assert.match(locked.body.message, /failed authentications/);
     assert.equal((await get('/api/me', { ip: freshIp(), token: tenant.student.token })).status, 200);
+  });
+
+  it('locks out the whole IPv6 /64, so rotating addresses within it gains nothing', async () => {
+    await freshWindow();
+    const prefix = freshIp().split('::')[0];
+    for (let i = 0; i < 10; i += 1) {
+      const res = await get('/api/me', { ip: `${prefix}::${(i + 1).toString(16)}`, token: `rotating-${i}` });
+      assert.equal(res.status, 401, `attempt ${i + 1}: ${res.text}`);
+    }
+    assertRateLimited(await get('/api/me', { ip: `${prefix}::beef`, token: 'one-more' }));
+    assert.equal((await get('/api/health', { ip: freshIp() })).status, 200, 'another /64 is not affected');
   });
 
   it('stops recording refused tokens once the IP is locked out, so a flood cannot grow the audit log', async () => {

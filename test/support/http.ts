@@ -19,8 +19,12 @@ export interface RequestOptions {
   ip?: string;
 }
 
-/** A fresh documentation-range IPv6 address: each test can be its own caller for the rate limits. */
-export const freshIp = (): string => `2001:db8::${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}`;
+/**
+ * A fresh documentation-range IPv6 address in a /64 of its own (the service
+ * counts a /64 as one caller): each test can be its own caller for the rate limits.
+ */
+export const freshIp = (): string =>
+  `2001:db8:${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}::${randomBytes(2).toString('hex')}`;
 
 // Requests without an explicit ip share one per test process, so a run starts with a clean bucket.
 const defaultIp = freshIp();

@@ -2,6 +2,7 @@ import { fetchPage } from '../firestore/pagedQuery';
 import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
 import { conflict, notFound } from '../http/errors';
+import { forgetInRequest, readOncePerRequest } from '../http/requestContext';
 import type { PageRequest } from '../shared/pagination';
 import { clientQuerySpec } from './clientQuery';
 import { clientNameKey, type Client, type ClientChanges } from './schemas';
@@ -22,10 +23,15 @@ export const isDocumentId = (id: string): boolean =>
   id !== '..' &&
   !/^__.*__$/.test(id);
 
+const memoKey = (clientId: string) => `client:${clientId}`;
+
+/** Read at most once per request, however many checks need it. */
 export async function getClient(clientId: string): Promise<Client | undefined> {
   if (!isDocumentId(clientId)) return undefined;
-  const snap = await paths.client(clientId).get();
-  return snap.exists ? (snap.data() as Client) : undefined;
+  return readOncePerRequest(memoKey(clientId), async () => {
+    const snap = await paths.client(clientId).get();
+    return snap.exists ? (snap.data() as Client) : undefined;
+  });
 }
 
 /** The name guard and the client are created together, so two racing creates cannot both win. */
@@ -58,7 +64,7 @@ export async function updateClient(clientId: string, changes: ClientChanges, now
     }
     tx.set(paths.client(clientId), next);
     return next;
-  });
+  }).finally(() => forgetInRequest(memoKey(clientId)));
 }
 
 export async function listClients(filters: { active_status?: number }, page: PageRequest) {

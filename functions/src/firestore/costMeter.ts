@@ -14,10 +14,17 @@ function wrap<T extends object>(proto: T, method: string, account: (self: any, a
   const metered = function (this: unknown, ...args: any[]) {
     const result = original.apply(this, args);
     if (result && typeof result.then === 'function') {
-      return result.then((value: unknown) => {
-        account(this, args, value);
-        return value;
-      });
+      return result.then(
+        (value: unknown) => {
+          account(this, args, value);
+          return value;
+        },
+        (err: unknown) => {
+          // A refused call (ALREADY_EXISTS, say) still made its round trip.
+          account(this, args, undefined);
+          throw err;
+        },
+      );
     }
     account(this, args, result);
     return result;
@@ -47,11 +54,14 @@ export function installCostMeter(db: Firestore, auth: Auth): void {
   wrap(Query.prototype, 'get', (self, _args, snap) =>
     add(Math.max(1, snap?.size ?? 0) + (self._queryOptions?.offset ?? 0), 0),
   );
-  wrap(aggregateQueryProto, 'get', () => add(1, 0));
+  // Billed one read per 1,000 index entries counted.
+  wrap(aggregateQueryProto, 'get', (_self, _args, snap) =>
+    add(Math.max(1, Math.ceil(Number(snap?.data?.().count ?? 0) / 1000)), 0),
+  );
   wrap(Transaction.prototype, 'get', (_self, _args, snap) => add(Math.max(1, snap?.size ?? 1), 0));
   wrap(Transaction.prototype, 'getAll', (_self, args) => add(args.filter((a) => a && a.path).length, 0));
   // Every write path (set/create/update/delete, batches, transactions) commits through _commit.
-  wrap(WriteBatch.prototype, '_commit', (self) => add(0, self._ops?.length ?? 0));
+  wrap(WriteBatch.prototype, '_commit', (self, _args, result) => add(0, result === undefined ? 0 : (self._ops?.length ?? 0)));
 
   for (const method of [
     'getUser', 'getUserByEmail', 'createUser', 'updateUser', 'deleteUser',

@@ -5,7 +5,7 @@ import { assertRole } from '../auth/policy';
 import { principalFromClaims, type CallerRole, type Principal } from '../auth/principal';
 import type { RuntimeConfig } from '../config';
 import { auth } from '../firestore/db';
-import { paths } from '../firestore/paths';
+import { getClient } from '../clients/store';
 import { recordAuthFailure } from '../rateLimit/middleware';
 import { forbidden, unauthorized } from './errors';
 
@@ -64,10 +64,8 @@ async function verifiedPrincipal(req: Request): Promise<Principal | Rejection> {
 }
 
 async function assertClientActive(clientId: string): Promise<void> {
-  const client = await paths.client(clientId).get();
-  if (!client.exists || client.get('active_status') !== 1) {
-    throw forbidden('Your organization is not active');
-  }
+  const client = await getClient(clientId);
+  if (client?.active_status !== 1) throw forbidden('Your organization is not active');
 }
 
 /** The one auth middleware: verifies the ID token, records the sign-in, applies the route's access rule. */

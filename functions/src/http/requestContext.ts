@@ -13,12 +13,34 @@ export interface RequestCost {
 interface RequestContext {
   requestId: string;
   cost: RequestCost;
+  memo: Map<string, Promise<unknown>>;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();
 
 export const currentRequestId = (): string => storage.getStore()?.requestId ?? 'none';
 export const currentCost = (): RequestCost | undefined => storage.getStore()?.cost;
+
+/**
+ * Reads a value once per request: the auth middleware and the handler often
+ * need the same document. Outside a request it simply reads.
+ */
+export function readOncePerRequest<T>(key: string, read: () => Promise<T>): Promise<T> {
+  const memo = storage.getStore()?.memo;
+  if (!memo) return read();
+  let pending = memo.get(key) as Promise<T> | undefined;
+  if (!pending) {
+    pending = read();
+    memo.set(key, pending);
+    pending.catch(() => memo.delete(key));
+  }
+  return pending;
+}
+
+/** Drops a value read earlier in this request, after the request changed it. */
+export const forgetInRequest = (key: string): void => {
+  storage.getStore()?.memo.delete(key);
+};
 
 // Cloud Run forwards the trace id; reusing it ties our logs to the platform's request log.
 function requestIdFrom(traceHeader: string | undefined): string {
@@ -30,5 +52,5 @@ export const requestContext: RequestHandler = (req, res, next) => {
   const requestId = requestIdFrom(req.header('x-cloud-trace-context'));
   res.setHeader('X-Request-Id', requestId);
   const cost = { firestoreReads: 0, firestoreWrites: 0, firestoreRoundTrips: 0, authCalls: 0 };
-  storage.run({ requestId, cost }, next);
+  storage.run({ requestId, cost, memo: new Map() }, next);
 };

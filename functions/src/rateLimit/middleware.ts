@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { ApiError } from '../http/errors';
 import type { RuntimeConfig } from '../config';
+import { addressBucket } from './addressBucket';
 import { activeBlock, block } from './blockedKeys';
 import { bumpCounter, incrementCounter } from './counterStore';
 import { counterKey, currentWindow, limitState, type LimitState, type Window } from './window';
@@ -55,7 +56,7 @@ async function consume(key: string, limit: number, res: Response, reason: string
 /** Default limit per client IP, and the lock-out of IPs with too many failed authentications. */
 export function ipRateLimit(config: RuntimeConfig): RequestHandler {
   return async (req, res, next) => {
-    const key = counterKey('ip', clientIp(req), currentWindow(Date.now()));
+    const key = counterKey('ip', addressBucket(clientIp(req)), currentWindow(Date.now()));
     const { window, counters, state } = await consume(key, config.ratePerMinute, res, TOO_MANY_REQUESTS);
     if (counters.auth_failures >= config.authFailuresPerMinute) {
       block(key, window.resetAtMs, TOO_MANY_AUTH_FAILURES);
@@ -82,7 +83,7 @@ export async function recordAuthFailure(res: Response, config: RuntimeConfig): P
 export function sensitiveRateLimit(config: RuntimeConfig): RequestHandler {
   return async (req, res, next) => {
     const uid: string | undefined = res.locals.principal?.uid;
-    const subject = uid ? `user:${uid}` : `ip:${clientIp(req)}`;
+    const subject = uid ? `user:${uid}` : `ip:${addressBucket(clientIp(req))}`;
     const key = counterKey('sensitive', subject, currentWindow(Date.now()));
     await consume(key, config.sensitivePerMinute, res, TOO_MANY_SENSITIVE);
     next();
