@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { adminDb } from '../support/admin';
-import { createSuperAdmin, createTenant } from '../support/fixtures';
+import { createSuperAdmin, createTenant, createUser, signInAnonymously } from '../support/fixtures';
 import { freshIp, get } from '../support/http';
 import { expired } from '../support/tokens';
 
@@ -50,6 +50,15 @@ describe('GET /api/audit-logs', () => {
   it('refuses Students (403) and callers without a token (401)', async () => {
     assert.equal((await get('/api/audit-logs', { token: tenant.student.token })).status, 403);
     assert.equal((await get('/api/audit-logs', { ip: freshIp() })).status, 401);
+  });
+
+  it('refuses an anonymous Guest, a user with no role, and the admin of a deactivated client (403)', async () => {
+    const [guest, noRole, inactive] = await Promise.all([signInAnonymously(), createUser(null), createTenant({ active_status: 0 })]);
+    for (const token of [guest.token, noRole.token, inactive.admin.token]) {
+      const res = await get('/api/audit-logs', { token });
+      assert.equal(res.status, 403, res.text);
+      assert.equal(res.body.error, 'FORBIDDEN');
+    }
   });
 
   it('lets a Super Admin see refused tokens, which belong to no organization', async () => {

@@ -1,0 +1,23 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import firebaseFunctionsTest from 'firebase-functions-test';
+
+// What `firebase deploy` will create, read from the function definition offline.
+describe('the exported api function', () => {
+  const testEnv = firebaseFunctionsTest();
+  after(() => testEnv.cleanup());
+
+  it('is one 2nd-gen HTTPS function in us-central1, where Hosting rewrites /api/**', async () => {
+    const { api } = await import('../../functions/src/index');
+    const endpoint = (api as unknown as { __endpoint: Record<string, any> }).__endpoint;
+    assert.equal(endpoint.platform, 'gcfv2');
+    assert.ok(endpoint.httpsTrigger, 'an HTTPS trigger');
+    assert.deepEqual(endpoint.region, ['us-central1']);
+    assert.equal(endpoint.concurrency, 80);
+    const config = JSON.parse(readFileSync(join(__dirname, '..', '..', 'firebase.json'), 'utf8'));
+    const rewrite = config.hosting.rewrites.find((r: { source: string }) => r.source === '/api/**');
+    assert.deepEqual(rewrite.function, { functionId: 'api', region: endpoint.region[0] });
+    assert.equal(config.functions[0].runtime, 'nodejs22');
+  });
+});
