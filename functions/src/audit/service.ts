@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { WriteBatch } from 'firebase-admin/firestore';
+import type { DocumentReference, WriteBatch } from 'firebase-admin/firestore';
 import type { Principal } from '../auth/principal';
 import { currentRequestId } from '../http/requestContext';
 import { clientIp } from '../rateLimit/middleware';
@@ -66,7 +66,7 @@ export function addUserEventToBatch(
   batch: WriteBatch,
   req: Request,
   event: { type: AuditEventType; actor: Principal; userId: string; clientId: string | null; details?: Record<string, unknown> },
-): void {
+): DocumentReference {
   const ref = newAuditRef();
   const record: AuditLog = {
     id: ref.id,
@@ -81,4 +81,5 @@ export function addUserEventToBatch(
     ...requestMeta(req),
   };
   batch.set(ref, record);
+  return ref;
 }

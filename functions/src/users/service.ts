@@ -49,7 +49,7 @@ function toUser(record: UserRecord, profile: Partial<User> | undefined): User {
   };
 }
 
-async function loadUser(uid: string): Promise<{ user: User; record: UserRecord }> {
+async function loadUser(uid: string): Promise<{ user: User; record: UserRecord; profile?: store.StoredProfile }> {
   let record: UserRecord;
   try {
     record = await auth.getUser(uid);
@@ -58,7 +58,7 @@ async function loadUser(uid: string): Promise<{ user: User; record: UserRecord }
     throw err;
   }
   const profile = await store.readProfile(store.profileRef(uid, roleOf(record), clientOf(record)));
-  return { user: toUser(record, profile), record };
+  return { user: toUser(record, profile?.data), record, profile };
 }
 
 /** 404 when no such user, 403 when it is not in the caller's organization. */
@@ -136,6 +136,9 @@ export async function listUsers(
 
 const isPlatformRole = (role: Role | null) => role === 'super_admin';
 
+// Firestore's answers when a conditional write finds the document changed or taken.
+const CONCURRENT_CHANGE = [5 /* NOT_FOUND */, 6 /* ALREADY_EXISTS */, 9 /* FAILED_PRECONDITION */];
+
 /**
  * The organization a user belongs to after `changes`. It is fixed once a user has
  * a role; `client_id` names it only when giving a first role to a user with none
@@ -165,7 +168,7 @@ async function organizationAfter(user: User, changes: UserChanges): Promise<stri
 }
 
 export async function updateUser(principal: Principal, uid: string, changes: UserChanges, req: Request): Promise<User> {
-  const { user, record } = await loadUser(uid);
+  const { user, record, profile } = await loadUser(uid);
   assertCanSee(principal, user);
   if (principal.role === 'student') throw forbidden('Students cannot change user accounts');
   if (changes.role === 'super_admin' && principal.role !== 'super_admin') {
@@ -182,21 +185,6 @@ export async function updateUser(principal: Principal, uid: string, changes: Use
     ]);
   }
 
-  const authUpdate: { displayName?: string; disabled?: boolean; password?: string } = {};
-  if (changes.display_name !== undefined) authUpdate.displayName = changes.display_name;
-  if (changes.disabled !== undefined) authUpdate.disabled = changes.disabled;
-  if (changes.password !== undefined) authUpdate.password = changes.password;
-  const previousClaims = record.customClaims ?? {};
-
-  try {
-    if (Object.keys(authUpdate).length > 0) await auth.updateUser(uid, authUpdate);
-    if (roleChanges) {
-      await auth.setCustomUserClaims(uid, { ...previousClaims, role: changes.role, ...(clientId ? { client_id: clientId } : {}) });
-    }
-  } catch (err) {
-    throw translateAuthError(err);
-  }
-
   const next: User = {
     ...user,
     display_name: changes.display_name ?? user.display_name,
@@ -205,24 +193,47 @@ export async function updateUser(principal: Principal, uid: string, changes: Use
     disabled: changes.disabled ?? user.disabled,
     updated_at: new Date().toISOString(),
   };
+
+  // The profile is written first, on condition that nobody changed it since we
+  // read it: of two concurrent changes to one user, the second gets 409 before
+  // touching Auth, so Auth and the profile never end up telling different stories.
+  const batch = db.batch();
+  const ref = store.profileRef(uid, next.role, next.client_id);
+  if (ref && profile) batch.update(ref, next, { lastUpdateTime: profile.updateTime });
+  else if (ref) batch.create(ref, next);
+  const event = { actor: principal, userId: uid, clientId };
+  const auditRefs = [];
+  if (roleChanges) auditRefs.push(addUserEventToBatch(batch, req, { ...event, type: 'role_changed', details: { from: user.role, to: next.role } }));
+  if (changes.disabled !== undefined && changes.disabled !== user.disabled) {
+    auditRefs.push(addUserEventToBatch(batch, req, { ...event, type: changes.disabled ? 'user_disabled' : 'user_enabled' }));
+  }
   try {
-    const batch = db.batch();
-    // A user with no role yet has no profile document: Auth is all there is to change.
-    const ref = store.profileRef(uid, next.role, next.client_id);
-    if (ref) batch.set(ref, next);
-    const event = { actor: principal, userId: uid, clientId };
-    if (roleChanges) addUserEventToBatch(batch, req, { ...event, type: 'role_changed', details: { from: user.role, to: next.role } });
-    if (changes.disabled !== undefined && changes.disabled !== user.disabled) {
-      addUserEventToBatch(batch, req, { ...event, type: changes.disabled ? 'user_disabled' : 'user_enabled' });
-    }
     await batch.commit();
   } catch (err) {
-    // Put Auth back as it was, so Auth and the profile never disagree.
-    await Promise.all([
-      auth.updateUser(uid, { displayName: record.displayName ?? null, disabled: record.disabled }),
-      roleChanges ? auth.setCustomUserClaims(uid, previousClaims) : undefined,
-    ]).catch(() => undefined);
+    if (CONCURRENT_CHANGE.includes((err as { code?: number }).code!)) {
+      throw conflict('This user was changed by another request at the same moment; read it again and retry');
+    }
     throw err;
+  }
+
+  const authUpdate: { displayName?: string; disabled?: boolean; password?: string } = {};
+  if (changes.display_name !== undefined) authUpdate.displayName = changes.display_name;
+  if (changes.disabled !== undefined) authUpdate.disabled = changes.disabled;
+  if (changes.password !== undefined) authUpdate.password = changes.password;
+  try {
+    if (Object.keys(authUpdate).length > 0) await auth.updateUser(uid, authUpdate);
+    if (roleChanges) {
+      const claims = { ...(record.customClaims ?? {}), role: changes.role, ...(clientId ? { client_id: clientId } : {}) };
+      await auth.setCustomUserClaims(uid, claims);
+    }
+  } catch (err) {
+    // Auth refused: take the profile and the audit records back, so nothing half-happened.
+    const undo = db.batch();
+    if (ref && profile) undo.set(ref, profile.data);
+    else if (ref) undo.delete(ref);
+    for (const auditRef of auditRefs) undo.delete(auditRef);
+    await undo.commit().catch(() => undefined);
+    throw translateAuthError(err);
   }
   // The old role (or a disabled account) must not outlive this change in a refresh token.
   if (roleChanges || changes.disabled === true || changes.password !== undefined) await auth.revokeRefreshTokens(uid);

@@ -1,4 +1,4 @@
-import type { DocumentReference } from 'firebase-admin/firestore';
+import type { DocumentReference, Timestamp } from 'firebase-admin/firestore';
 import { fetchPage } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';
 import type { Role } from '../auth/principal';
@@ -13,10 +13,16 @@ export const profileRef = (uid: string, role: Role | null, clientId: string | nu
   return undefined;
 };
 
-export async function readProfile(ref: DocumentReference | undefined): Promise<Partial<User> | undefined> {
+export interface StoredProfile {
+  data: Partial<User>;
+  /** The version read, so a write can insist nobody changed it since. */
+  updateTime: Timestamp;
+}
+
+export async function readProfile(ref: DocumentReference | undefined): Promise<StoredProfile | undefined> {
   if (!ref) return undefined;
   const snap = await ref.get();
-  return snap.exists ? (snap.data() as User) : undefined;
+  return snap.exists ? { data: snap.data() as User, updateTime: snap.updateTime! } : undefined;
 }
 
 export async function listTenantUsers(clientId: string, filters: { role?: Role; disabled?: boolean }, page: PageRequest) {
