@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { Request } from 'express';
 import type { Principal } from '../../functions/src/auth/principal';
 import { ApiError } from '../../functions/src/http/errors';
-import { updateUser } from '../../functions/src/users/service';
+import { deleteUser, updateUser } from '../../functions/src/users/service';
 import { adminAuth, adminDb } from '../support/admin';
 import { createTenant, createUser } from '../support/fixtures';
 
@@ -37,5 +37,22 @@ describe('users service: two changes to one user at the same moment', () => {
     const audit = await adminDb.collection('audit_logs').where('user_id', '==', tenant.student.uid).get();
     const events = audit.docs.map((d) => d.get('event_type')).filter((t) => t !== 'login');
     assert.equal(events.length, 1, `only the winner's change is audited: ${events}`);
+  });
+});
+
+describe('users service: two deletes of one user at the same moment', () => {
+  it('deletes once: the other finds the user gone (NOT_FOUND), and one user_deleted record is written', async () => {
+    const tenant = await createTenant();
+    const secondAdmin = await createUser('client_admin', tenant.clientId);
+    const results = await Promise.allSettled([
+      deleteUser(asPrincipal(tenant.admin, 'client_admin'), tenant.student.uid, request),
+      deleteUser(asPrincipal(secondAdmin, 'client_admin'), tenant.student.uid, request),
+    ]);
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    assert.equal(refused.length, 1, JSON.stringify(results.map((r) => r.status)));
+    assert.ok(refused[0].reason instanceof ApiError && refused[0].reason.code === 'NOT_FOUND', String(refused[0].reason));
+    await assert.rejects(adminAuth.getUser(tenant.student.uid), /no user record/i);
+    const deleted = await adminDb.collection('audit_logs').where('user_id', '==', tenant.student.uid).where('event_type', '==', 'user_deleted').get();
+    assert.equal(deleted.size, 1);
   });
 });

@@ -4,6 +4,7 @@ import type { Principal } from '../auth/principal';
 import { currentRequestId } from '../http/requestContext';
 import { clientIp } from '../rateLimit/middleware';
 import type { AuditEventType, AuditLog, TokenRejectionReason } from './schemas';
+import { paths } from '../firestore/paths';
 import { createAuditRecordOnce, newAuditRef, writeAuditRecord } from './store';
 
 interface RequestMeta {
@@ -61,13 +62,18 @@ export async function recordTokenRejected(
   });
 }
 
-/** Adds a user-management record to the batch that makes the change, so both land or neither. */
+/**
+ * Adds a user-management record to the batch that makes the change, so both
+ * land or neither. With `onceId` the record can be written only once: a second
+ * batch carrying it fails, which makes it a guard against doing the change twice.
+ */
 export function addUserEventToBatch(
   batch: WriteBatch,
   req: Request,
   event: { type: AuditEventType; actor: Principal; userId: string; clientId: string | null; details?: Record<string, unknown> },
+  onceId?: string,
 ): DocumentReference {
-  const ref = newAuditRef();
+  const ref = onceId ? paths.auditLog(onceId) : newAuditRef();
   const record: AuditLog = {
     id: ref.id,
     event_type: event.type,
@@ -80,6 +86,7 @@ export function addUserEventToBatch(
     details: event.details ?? null,
     ...requestMeta(req),
   };
-  batch.set(ref, record);
+  if (onceId) batch.create(ref, record);
+  else batch.set(ref, record);
   return ref;
 }

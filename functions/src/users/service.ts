@@ -137,7 +137,8 @@ export async function listUsers(
 const isPlatformRole = (role: Role | null) => role === 'super_admin';
 
 // Firestore's answers when a conditional write finds the document changed or taken.
-const CONCURRENT_CHANGE = [5 /* NOT_FOUND */, 6 /* ALREADY_EXISTS */, 9 /* FAILED_PRECONDITION */];
+const ALREADY_EXISTS = 6;
+const CONCURRENT_CHANGE = [5 /* NOT_FOUND */, ALREADY_EXISTS, 9 /* FAILED_PRECONDITION */];
 
 /**
  * The organization a user belongs to after `changes`. It is fixed once a user has
@@ -241,15 +242,28 @@ export async function updateUser(principal: Principal, uid: string, changes: Use
 }
 
 export async function deleteUser(principal: Principal, uid: string, req: Request): Promise<void> {
-  const { user } = await loadUser(uid);
+  const { user, record } = await loadUser(uid);
   assertCanSee(principal, user);
   if (principal.role === 'student') throw forbidden('Students cannot delete user accounts');
   if (uid === principal.uid) throw forbidden('You cannot delete your own account');
-  // Profile and audit record first: if Auth then fails, the retry finds the user and finishes.
+  // Profile and audit record first: if Auth then fails, the retry finds the user
+  // and finishes. The record's id names this account (uid and creation time), so
+  // of two concurrent deletes only one is recorded; the other finds the user gone.
   const batch = db.batch();
   const ref = store.profileRef(uid, user.role, user.client_id);
   if (ref) batch.delete(ref);
-  addUserEventToBatch(batch, req, { type: 'user_deleted', actor: principal, userId: uid, clientId: user.client_id, details: { email: user.email } });
-  await batch.commit();
-  await auth.deleteUser(uid);
+  const deletionId = `user_deleted_${uid}_${Date.parse(record.metadata.creationTime)}`;
+  addUserEventToBatch(batch, req, { type: 'user_deleted', actor: principal, userId: uid, clientId: user.client_id, details: { email: user.email } }, deletionId);
+  try {
+    await batch.commit();
+  } catch (err) {
+    // Already recorded: another delete is under way, or an earlier one stopped before Auth.
+    if ((err as { code?: number }).code !== ALREADY_EXISTS) throw err;
+  }
+  try {
+    await auth.deleteUser(uid);
+  } catch (err) {
+    if (authCode(err) === 'auth/user-not-found') throw notFound('User not found');
+    throw err;
+  }
 }
