@@ -1,8 +1,12 @@
 // `npm test`: builds, starts the emulators (project demo-exam-test, so test
 // data never mixes with the `npm start` demo) and runs every mocha test.
-import { buildFunctions, emulatorsExec } from './emulators.mjs';
+import { spawnSync } from 'node:child_process';
+import { buildFunctions, emulatorsExec, root } from './emulators.mjs';
 
 buildFunctions();
+// tsx runs the tests without looking at their types; tsc does, before anything starts.
+const typecheck = spawnSync('npx', ['tsc', '-p', 'test/tsconfig.json'], { cwd: root, stdio: 'inherit' });
+if (typecheck.status !== 0) process.exit(typecheck.status ?? 1);
 // `npm test -- test/clients` runs a part; with no arguments, everything.
 const specs = process.argv.length > 2 ? process.argv.slice(2) : ['test/**/*.test.ts'];
 const quoted = specs.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');

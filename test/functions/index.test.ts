@@ -2,10 +2,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import firebaseFunctionsTest from 'firebase-functions-test';
+import { PROJECT_ID } from '../support/env';
 
 // What `firebase deploy` will create, read from the function definition offline.
 describe('the exported api function', () => {
-  const testEnv = firebaseFunctionsTest();
+  // The emulators' project: this process also calls the service in-process (test/users/service.test.ts).
+  const testEnv = firebaseFunctionsTest({ projectId: PROJECT_ID });
   after(() => testEnv.cleanup());
 
   it('is one 2nd-gen HTTPS function in us-central1, where Hosting rewrites /api/**', async () => {

@@ -1,15 +1,7 @@
 import assert from 'node:assert/strict';
 import { createSuperAdmin, createTenant, uniqueName } from '../support/fixtures';
-import { api, freshIp, get, post, type ApiResponse } from '../support/http';
-
-function assertErrorBody(res: ApiResponse, status: number, code: string) {
-  assert.equal(res.status, status, res.text);
-  assert.match(res.headers.get('content-type') ?? '', /application\/json/);
-  assert.equal(res.body.error, code);
-  assert.equal(res.body.status, status);
-  assert.equal(typeof res.body.message, 'string');
-  assert.ok(!/at .+\.js:\d+/.test(res.text), 'no stack trace leaks');
-}
+import { expectError } from '../support/assertions';
+import { api, freshIp, get, post } from '../support/http';
 
 describe('Error body {error, message, status}', () => {
   let superAdmin: Awaited<ReturnType<typeof createSuperAdmin>>;
@@ -20,7 +12,7 @@ describe('Error body {error, message, status}', () => {
 
   it('400 VALIDATION_ERROR with details [{path, message}] for invalid input', async () => {
     const res = await post('/api/clients', { name: '', address: 'x', logo_url: 'http://insecure.example.com/l.png', extra: 1 }, { token: superAdmin.token });
-    assertErrorBody(res, 400, 'VALIDATION_ERROR');
+    expectError(res, 400, 'VALIDATION_ERROR');
     const paths = res.body.details.map((d: { path: string }) => d.path);
     assert.ok(paths.includes('body.name'), JSON.stringify(res.body.details));
     assert.ok(paths.includes('body.logo_url'), JSON.stringify(res.body.details));
@@ -29,59 +21,59 @@ describe('Error body {error, message, status}', () => {
 
   it('400 VALIDATION_ERROR for malformed JSON, never the platform’s HTML page', async () => {
     const res = await api('POST', '/api/clients', { token: superAdmin.token, rawBody: '{"name": ', contentType: 'application/json' });
-    assertErrorBody(res, 400, 'VALIDATION_ERROR');
+    expectError(res, 400, 'VALIDATION_ERROR');
     assert.match(res.body.message, /Malformed JSON/);
   });
 
   it('400 VALIDATION_ERROR for a body that is not JSON', async () => {
     const res = await api('POST', '/api/clients', { token: superAdmin.token, rawBody: 'name=x', contentType: 'text/plain' });
-    assertErrorBody(res, 400, 'VALIDATION_ERROR');
+    expectError(res, 400, 'VALIDATION_ERROR');
     assert.match(res.body.message, /application\/json/);
   });
 
   it('400 VALIDATION_ERROR for a query parameter out of range', async () => {
     const res = await get('/api/clients?limit=101', { token: superAdmin.token });
-    assertErrorBody(res, 400, 'VALIDATION_ERROR');
+    expectError(res, 400, 'VALIDATION_ERROR');
     assert.equal(res.body.details[0].path, 'query.limit');
   });
 
   it('401 UNAUTHORIZED for a missing token', async () => {
-    assertErrorBody(await get('/api/clients', { ip: freshIp() }), 401, 'UNAUTHORIZED');
+    expectError(await get('/api/clients', { ip: freshIp() }), 401, 'UNAUTHORIZED');
   });
 
   it('403 FORBIDDEN when the role does not allow the endpoint', async () => {
-    assertErrorBody(await get('/api/clients', { token: tenant.admin.token }), 403, 'FORBIDDEN');
+    expectError(await get('/api/clients', { token: tenant.admin.token }), 403, 'FORBIDDEN');
   });
 
   it('403 FORBIDDEN for a resource of another organization', async () => {
     const other = await createTenant();
-    assertErrorBody(await get(`/api/clients/${other.clientId}`, { token: tenant.admin.token }), 403, 'FORBIDDEN');
+    expectError(await get(`/api/clients/${other.clientId}`, { token: tenant.admin.token }), 403, 'FORBIDDEN');
   });
 
   it('404 NOT_FOUND for a resource that does not exist', async () => {
-    assertErrorBody(await get('/api/clients/no-such-client', { token: superAdmin.token }), 404, 'NOT_FOUND');
+    expectError(await get('/api/clients/no-such-client', { token: superAdmin.token }), 404, 'NOT_FOUND');
   });
 
   it('404 NOT_FOUND for an unknown route, with or without a token', async () => {
-    assertErrorBody(await get('/api/nothing-here'), 404, 'NOT_FOUND');
-    assertErrorBody(await api('DELETE', '/api/clients', { token: superAdmin.token }), 404, 'NOT_FOUND');
+    expectError(await get('/api/nothing-here'), 404, 'NOT_FOUND');
+    expectError(await api('DELETE', '/api/clients', { token: superAdmin.token }), 404, 'NOT_FOUND');
   });
 
   it('409 CONFLICT when the resource already exists', async () => {
     const body = { name: uniqueName('Conflict School'), address: 'x', logo_url: 'https://example.com/l.png' };
     assert.equal((await post('/api/clients', body, { token: superAdmin.token })).status, 201);
-    assertErrorBody(await post('/api/clients', body, { token: superAdmin.token }), 409, 'CONFLICT');
+    expectError(await post('/api/clients', body, { token: superAdmin.token }), 409, 'CONFLICT');
   });
 
   it('413 PAYLOAD_TOO_LARGE for a JSON body over the limit', async () => {
     const body = { name: 'x'.repeat(300 * 1024), address: 'x', logo_url: 'https://example.com/l.png' };
-    assertErrorBody(await post('/api/clients', body, { token: superAdmin.token }), 413, 'PAYLOAD_TOO_LARGE');
+    expectError(await post('/api/clients', body, { token: superAdmin.token }), 413, 'PAYLOAD_TOO_LARGE');
   });
 
   it('429 RATE_LIMITED past the limit (see the rate limit tests for the rules)', async () => {
     const ip = freshIp();
     for (let i = 0; i < 10; i += 1) await get('/api/me', { ip, token: 'bad' });
-    assertErrorBody(await get('/api/health', { ip }), 429, 'RATE_LIMITED');
+    expectError(await get('/api/health', { ip }), 429, 'RATE_LIMITED');
   });
 
   it('every response says which request it was, for support', async () => {

@@ -12,7 +12,7 @@ export interface RequestOptions {
   token?: string;
   body?: unknown;
   /** Sent as-is, with no JSON encoding. */
-  rawBody?: string | Buffer;
+  rawBody?: string;
   contentType?: string;
   headers?: Record<string, string>;
   /** The caller's address, as the trusted front end would append it to X-Forwarded-For. */
@@ -32,7 +32,7 @@ const defaultIp = freshIp();
 export async function api<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { 'X-Forwarded-For': options.ip ?? defaultIp, ...options.headers };
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
-  let body: string | Buffer | undefined;
+  let body: string | undefined;
   if (options.rawBody !== undefined) {
     body = options.rawBody;
     if (options.contentType) headers['Content-Type'] = options.contentType;

@@ -15,6 +15,7 @@ import {
   type TestUser,
 } from '../support/fixtures';
 import { freshIp, get, patch, post, del, type ApiResponse } from '../support/http';
+import { expectError, expectValidation, ISO_UTC } from '../support/assertions';
 
 // Users endpoints over real HTTP, with real Auth-emulator tokens.
 // User writes are sensitive (10 per minute per user): tests that write use
@@ -22,33 +23,7 @@ import { freshIp, get, patch, post, del, type ApiResponse } from '../support/htt
 
 type Tenant = Awaited<ReturnType<typeof createTenant>>;
 
-const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const USER_FIELDS = ['client_id', 'created_at', 'disabled', 'display_name', 'email', 'role', 'uid', 'updated_at'];
-
-function expectError(res: ApiResponse, status: number, code: string): void {
-  assert.equal(res.status, status, res.text);
-  assert.equal(res.body?.error, code, res.text);
-  assert.equal(res.body.status, status, res.text);
-  assert.equal(typeof res.body.message, 'string');
-  assert.ok(res.body.message.length > 0, 'the error has a message');
-  const extra = Object.keys(res.body).filter((k) => !['error', 'message', 'status', 'details'].includes(k));
-  assert.deepEqual(extra, [], `no fields beyond {error, message, status, details}: ${res.text}`);
-}
-
-/** 400 VALIDATION_ERROR whose details name every path given (and mention every word given). */
-function expectValidation(res: ApiResponse, paths: string[], mentions: string[] = []): void {
-  expectError(res, 400, 'VALIDATION_ERROR');
-  const details = res.body.details as Array<{ path: string; message: string }>;
-  assert.ok(Array.isArray(details) && details.length > 0, `details is a non-empty array: ${res.text}`);
-  for (const d of details) {
-    assert.equal(typeof d.path, 'string', res.text);
-    assert.equal(typeof d.message, 'string', res.text);
-  }
-  for (const path of paths) assert.ok(details.some((d) => d.path === path), `a detail at ${path}: ${res.text}`);
-  for (const word of mentions) {
-    assert.ok(details.some((d) => `${d.path} ${d.message}`.includes(word)), `a detail mentions ${word}: ${res.text}`);
-  }
-}
 
 function assertUser(body: any): void {
   assert.deepEqual(Object.keys(body).sort(), USER_FIELDS, JSON.stringify(body));

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { RuntimeConfig } from '../config';
+import type { WithDeferredBodyError } from '../platform/frameworkBodyParser';
 import { ApiError } from './errors';
 
 /** Rejects bodies the platform parsed but we will not take: too large, or unparseable. */
@@ -9,7 +10,8 @@ export function bodyGuard(config: RuntimeConfig): RequestHandler {
     if (req.is('application/json') && length > config.maxJsonBodyBytes) {
       throw new ApiError('PAYLOAD_TOO_LARGE', `JSON body is larger than ${config.maxJsonBodyBytes} bytes`);
     }
-    if (req.deferredBodyError) throw req.deferredBodyError;
+    const { deferredBodyError } = req as WithDeferredBodyError;
+    if (deferredBodyError) throw deferredBodyError;
     next();
   };
 }

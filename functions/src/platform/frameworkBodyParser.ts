@@ -14,11 +14,9 @@ export interface DeferredBodyError {
   status?: number;
 }
 
-declare module 'express-serve-static-core' {
-  interface Request {
-    /** A body the platform could not parse; reported by our error handler. */
-    deferredBodyError?: DeferredBodyError;
-  }
+/** A request whose body the platform could not parse; our error handler reports it. */
+export interface WithDeferredBodyError {
+  deferredBodyError?: DeferredBodyError;
 }
 
 function deferErrors(json: JsonFactory): JsonFactory {
@@ -27,7 +25,7 @@ function deferErrors(json: JsonFactory): JsonFactory {
     return (req, res, next) =>
       parse(req, res, (err?: unknown) => {
         if (err && typeof err === 'object' && 'type' in err) {
-          req.deferredBodyError = err as DeferredBodyError;
+          (req as WithDeferredBodyError).deferredBodyError = err as DeferredBodyError;
           return next();
         }
         next(err);
