@@ -1,11 +1,10 @@
 import type { DocumentReference } from 'firebase-admin/firestore';
 import { fetchPage } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';
+import { ALREADY_EXISTS, hasStatus } from '../firestore/statusCodes';
 import type { PageRequest } from '../shared/pagination';
 import { auditQuerySpec } from './auditQuery';
 import type { AuditLog } from './schemas';
-
-const ALREADY_EXISTS = 6;
 
 export const newAuditRef = (): DocumentReference => paths.auditLogs().doc();
 
@@ -14,7 +13,7 @@ export async function createAuditRecordOnce(id: string, record: Omit<AuditLog, '
   try {
     await paths.auditLog(id).create({ id, ...record });
   } catch (err) {
-    if ((err as { code?: number }).code !== ALREADY_EXISTS) throw err;
+    if (!hasStatus(err, ALREADY_EXISTS)) throw err;
   }
 }
 

@@ -1,13 +1,13 @@
 import { fetchPage } from '../firestore/pagedQuery';
 import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
+import { ALREADY_EXISTS, hasStatus } from '../firestore/statusCodes';
 import { conflict, notFound } from '../http/errors';
 import { forgetInRequest, readOncePerRequest } from '../http/requestContext';
 import type { PageRequest } from '../shared/pagination';
 import { clientQuerySpec } from './clientQuery';
 import { clientNameKey, type Client, type ClientChanges } from './schemas';
 
-const ALREADY_EXISTS = 6;
 const duplicateName = (name: string) => conflict(`A client named "${name}" already exists`);
 
 /**
@@ -42,7 +42,7 @@ export async function insertClient(client: Client): Promise<void> {
   try {
     await batch.commit();
   } catch (err) {
-    if ((err as { code?: number }).code === ALREADY_EXISTS) throw duplicateName(client.name);
+    if (hasStatus(err, ALREADY_EXISTS)) throw duplicateName(client.name);
     throw err;
   }
 }

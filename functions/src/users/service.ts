@@ -5,6 +5,7 @@ import { assertTenantAccess, tenantScope } from '../auth/policy';
 import type { Principal, Role } from '../auth/principal';
 import { getClient } from '../clients/store';
 import { auth, db } from '../firestore/db';
+import { ALREADY_EXISTS, FAILED_PRECONDITION, hasStatus, NOT_FOUND } from '../firestore/statusCodes';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors';
 import type { PageRequest } from '../shared/pagination';
 import type { CreateUserInput, User, UserChanges } from './schemas';
@@ -137,8 +138,7 @@ export async function listUsers(
 const isPlatformRole = (role: Role | null) => role === 'super_admin';
 
 // Firestore's answers when a conditional write finds the document changed or taken.
-const ALREADY_EXISTS = 6;
-const CONCURRENT_CHANGE = [5 /* NOT_FOUND */, ALREADY_EXISTS, 9 /* FAILED_PRECONDITION */];
+const CONCURRENT_CHANGE = [NOT_FOUND, ALREADY_EXISTS, FAILED_PRECONDITION];
 
 /**
  * The organization a user belongs to after `changes`. It is fixed once a user has
@@ -211,7 +211,7 @@ export async function updateUser(principal: Principal, uid: string, changes: Use
   try {
     await batch.commit();
   } catch (err) {
-    if (CONCURRENT_CHANGE.includes((err as { code?: number }).code!)) {
+    if (hasStatus(err, ...CONCURRENT_CHANGE)) {
       throw conflict('This user was changed by another request at the same moment; read it again and retry');
     }
     throw err;
@@ -258,7 +258,7 @@ export async function deleteUser(principal: Principal, uid: string, req: Request
     await batch.commit();
   } catch (err) {
     // Already recorded: another delete is under way, or an earlier one stopped before Auth.
-    if ((err as { code?: number }).code !== ALREADY_EXISTS) throw err;
+    if (!hasStatus(err, ALREADY_EXISTS)) throw err;
   }
   try {
     await auth.deleteUser(uid);
