@@ -11,6 +11,7 @@ import {
 } from '../support/fixtures';
 import { api, freshIp, get, patch, post, type ApiResponse } from '../support/http';
 import { expectError, expectValidation, ISO_UTC } from '../support/assertions';
+import { awayFromWindowEdge } from '../support/windows';
 
 // Clients endpoints over real HTTP, with real Auth-emulator tokens.
 // POST /api/clients is sensitive (10 per minute per user), so tests that create
@@ -56,12 +57,6 @@ async function allClientPages(token: string, ip: string, limit: number, query = 
 // Firestore orders strings by UTF-8 bytes, which for these ASCII names is code-unit order.
 const isSortedByName = (clients: Array<{ name: string }>) =>
   clients.every((c, i) => i === 0 || clients[i - 1].name <= c.name);
-
-/** Fixed one-minute windows: a test that counts to a limit starts well inside one. */
-async function awayFromWindowEdge(marginMs = 8000): Promise<void> {
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 100));
-}
 
 describe('GET /api/clients', () => {
   let m: RoleMatrix;

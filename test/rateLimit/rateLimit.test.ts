@@ -2,16 +2,11 @@ import assert from 'node:assert/strict';
 import { addressBucket } from '../../functions/src/rateLimit/addressBucket';
 import { counterKey, currentWindow } from '../../functions/src/rateLimit/window';
 import { adminDb } from '../support/admin';
+import { awayFromWindowEdge } from '../support/windows';
 import { createSuperAdmin, createTenant, uniqueName } from '../support/fixtures';
 import { freshIp, get, post, type ApiResponse } from '../support/http';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Starts a test early in a window, so a burst cannot straddle two windows. */
-async function freshWindow(minSecondsLeft = 15) {
-  const left = currentWindow(Date.now()).resetAtMs - Date.now();
-  if (left < minSecondsLeft * 1000) await sleep(left + 200);
-}
 
 function assertLimitHeaders(res: ApiResponse, limit: number) {
   assert.equal(res.headers.get('x-ratelimit-limit'), String(limit), `limit header on ${res.status}`);
@@ -45,7 +40,7 @@ describe('Rate limit headers', () => {
   });
 
   it('count down X-RateLimit-Remaining one request at a time', async () => {
-    await freshWindow();
+    await awayFromWindowEdge(15_000);
     const ip = freshIp();
     const first = await get('/api/health', { ip });
     const second = await get('/api/health', { ip });
@@ -57,7 +52,7 @@ describe('Rate limit headers', () => {
 describe('Default limit: 100 requests per minute per IP', () => {
   it('answers the 101st request with 429 RATE_LIMITED and Retry-After, and then resets with the window', async function () {
     this.timeout(120_000);
-    await freshWindow(20);
+    await awayFromWindowEdge(20_000);
     const ip = freshIp();
     for (let i = 0; i < 100; i += 1) {
       const res = await get('/api/health', { ip });
@@ -75,7 +70,7 @@ describe('Default limit: 100 requests per minute per IP', () => {
 
   /** As if another function instance had already served this address 100 times this minute. */
   async function usedUpElsewhere(ip: string) {
-    await freshWindow(5);
+    await awayFromWindowEdge(5_000);
     await adminDb.collection('rate_limits').doc(counterKey('ip', addressBucket(ip), currentWindow(Date.now()))).set({ requests: 100 });
   }
 
@@ -96,7 +91,7 @@ describe('Default limit: 100 requests per minute per IP', () => {
 
 describe('Failed authentications: ten from one IP in a minute lock that IP out', () => {
   it('answers 429 to the eleventh request, even one with a valid token, for the rest of the minute', async () => {
-    await freshWindow();
+    await awayFromWindowEdge(15_000);
     const ip = freshIp();
     const tenant = await createTenant();
     for (let i = 0; i < 10; i += 1) {
@@ -110,7 +105,7 @@ describe('Failed authentications: ten from one IP in a minute lock that IP out',
   });
 
   it('locks out the whole IPv6 /64, so rotating addresses within it gains nothing', async () => {
-    await freshWindow();
+    await awayFromWindowEdge(15_000);
     const prefix = freshIp().split('::')[0];
     for (let i = 0; i < 10; i += 1) {
       const res = await get('/api/me', { ip: `${prefix}::${(i + 1).toString(16)}`, token: `rotating-${i}` });
@@ -121,7 +116,7 @@ describe('Failed authentications: ten from one IP in a minute lock that IP out',
   });
 
   it('stops recording refused tokens once the IP is locked out, so a flood cannot grow the audit log', async () => {
-    await freshWindow();
+    await awayFromWindowEdge(15_000);
     const ip = freshIp();
     for (let i = 0; i < 25; i += 1) await get('/api/me', { ip, token: `flood-${i}` });
     const records = await adminDb.collection('audit_logs').where('ip_address', '==', ip).get();
@@ -131,7 +126,7 @@ describe('Failed authentications: ten from one IP in a minute lock that IP out',
 
 describe('Sensitive operations: 10 per minute per signed-in user', () => {
   it('answers the eleventh POST /api/clients with 429 while the same user can still read', async () => {
-    await freshWindow(20);
+    await awayFromWindowEdge(20_000);
     const superAdmin = await createSuperAdmin();
     for (let i = 0; i < 10; i += 1) {
       const res = await post('/api/clients', { name: uniqueName('Rate School'), address: 'x', logo_url: 'https://example.com/l.png' }, { ip: freshIp(), token: superAdmin.token });

@@ -16,6 +16,7 @@ import {
 } from '../support/fixtures';
 import { freshIp, get, patch, post, del, type ApiResponse } from '../support/http';
 import { expectError, expectValidation, ISO_UTC } from '../support/assertions';
+import { awayFromWindowEdge } from '../support/windows';
 
 // Users endpoints over real HTTP, with real Auth-emulator tokens.
 // User writes are sensitive (10 per minute per user): tests that write use
@@ -91,12 +92,6 @@ function assertAudit(record: any, expected: { event_type: string; user_id: strin
   assert.equal(record.ip_address, expected.ip);
   assert.match(record.timestamp, ISO_UTC);
   assert.ok(Date.now() - Date.parse(record.timestamp) < 60_000, 'recorded just now');
-}
-
-/** Fixed one-minute windows: a test that counts to a limit starts well inside one. */
-async function awayFromWindowEdge(marginMs = 8000): Promise<void> {
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 100));
 }
 
 describe('GET /api/me', () => {
