@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { logger } from 'firebase-functions';
-import { ApiError, badRequest, notFound } from './errors';
+import { errorText, log } from '../platform/log';
+import { isBackendFault } from '../platform/backendFaults';
+import { ApiError, badRequest, notFound, serviceUnavailable } from './errors';
 import { currentRequestId } from './requestContext';
 
 export const unknownRoute: RequestHandler = (req, _res, next) => {
@@ -9,10 +10,10 @@ export const unknownRoute: RequestHandler = (req, _res, next) => {
 
 /** The one error handler. Never leaks internals: unexpected errors become SERVER_ERROR with a request id. */
 export const errorHandler: ErrorRequestHandler = (err, _req, res, _next) => {
-  const apiError = err instanceof ApiError ? err : fromFrameworkError(err);
+  const apiError = err instanceof ApiError ? err : (fromBackendFault(err) ?? fromFrameworkError(err));
   if (!apiError) {
     const requestId = currentRequestId();
-    logger.error('Unhandled error', { requestId, error: err instanceof Error ? err.stack : String(err) });
+    log.error('Unhandled error', { requestId, error: err instanceof Error ? err.stack : String(err) });
     const body = new ApiError('SERVER_ERROR', `Internal server error (request id ${requestId})`).toBody();
     if (!res.headersSent) res.status(500).json(body);
     return;
@@ -21,6 +22,13 @@ export const errorHandler: ErrorRequestHandler = (err, _req, res, _next) => {
   for (const [name, value] of Object.entries(apiError.headers ?? {})) res.setHeader(name, value);
   res.status(apiError.status).json(apiError.toBody());
 };
+
+// Firestore or Auth failing is not the caller's fault and not a server bug: 503, retry later.
+function fromBackendFault(err: unknown): ApiError | undefined {
+  if (!isBackendFault(err)) return undefined;
+  log.error('Backend unavailable', { requestId: currentRequestId(), error: errorText(err) });
+  return serviceUnavailable();
+}
 
 // body-parser and friends signal client mistakes with `type` and a 4xx `status`.
 function fromFrameworkError(err: unknown): ApiError | undefined {

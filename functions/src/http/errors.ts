@@ -8,7 +8,11 @@ export const ERROR_STATUS = {
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   SERVER_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
 } as const;
+
+/** Seconds a caller is asked to wait after a 503 before retrying. */
+export const RETRY_AFTER_UNAVAILABLE_SECONDS = 5;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
@@ -47,3 +51,6 @@ export const unauthorized = (message: string) => new ApiError('UNAUTHORIZED', me
 export const forbidden = (message: string) => new ApiError('FORBIDDEN', message);
 export const notFound = (message: string) => new ApiError('NOT_FOUND', message);
 export const conflict = (message: string) => new ApiError('CONFLICT', message);
+/** A backend we depend on (Firestore, Auth) failed or timed out: the caller may retry, nothing was decided about it. */
+export const serviceUnavailable = (message = 'A backend service is temporarily unavailable; retry shortly') =>
+  new ApiError('SERVICE_UNAVAILABLE', message, undefined, { 'Retry-After': String(RETRY_AFTER_UNAVAILABLE_SECONDS) });

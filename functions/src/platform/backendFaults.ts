@@ -1,0 +1,50 @@
+// Pure: tells a failing backend apart from a caller's mistake. A fault is
+// answered 503 SERVICE_UNAVAILABLE, never 401/403, and never counts against the
+// caller (no failed-login count, no token_rejected record).
+
+// gRPC status codes with which Firestore says "not now" rather than "not you".
+const FIRESTORE_FAULT_CODES = new Set([
+  1, // CANCELLED
+  2, // UNKNOWN
+  4, // DEADLINE_EXCEEDED
+  8, // RESOURCE_EXHAUSTED (quota)
+  10, // ABORTED (a transaction that kept losing to contention)
+  13, // INTERNAL
+  14, // UNAVAILABLE
+]);
+
+// Auth errors that are about the token or the account. Everything else the Auth
+// SDK throws (internal-error when Google's keys cannot be fetched, network
+// errors, quota) is the backend's problem.
+export const TOKEN_PROBLEM_CODES = new Set([
+  'auth/argument-error',
+  'auth/invalid-id-token',
+  'auth/id-token-expired',
+  'auth/id-token-revoked',
+  'auth/user-disabled',
+  'auth/user-not-found',
+]);
+
+const codeOf = (err: unknown): unknown => (typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined);
+
+export const isTokenProblem = (err: unknown): boolean => TOKEN_PROBLEM_CODES.has(codeOf(err) as string);
+
+// Auth and app-level codes (and socket errors) for a backend that did not answer properly.
+const AUTH_FAULT_CODES = new Set([
+  'auth/internal-error',
+  'auth/quota-exceeded',
+  'auth/too-many-requests',
+  'app/network-error',
+  'app/network-timeout',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+]);
+
+/** Whether `err` is Firestore or Auth failing (unavailable, timed out, quota, internal), not a verdict on the request. */
+export function isBackendFault(err: unknown): boolean {
+  const code = codeOf(err);
+  if (typeof code === 'number') return FIRESTORE_FAULT_CODES.has(code);
+  return typeof code === 'string' && AUTH_FAULT_CODES.has(code);
+}
