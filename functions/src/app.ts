@@ -2,25 +2,50 @@ import cors from 'cors';
 import express from 'express';
 import helmet from 'helmet';
 import onHeaders from 'on-headers';
+import { recordLogin, recordTokenRejected } from './audit/service';
 import { auditRoutes } from './audit/routes';
+import { authenticate, awaitAccountCheck, type AuthenticationEffects } from './auth/authenticate';
+import { getClient } from './clients/store';
 import { clientRoutes } from './clients/routes';
 import type { RuntimeConfig } from './config';
 import { auth, db } from './firestore/db';
 import { costHeaderValue, installCostMeter } from './firestore/costMeter';
 import { bodyGuard } from './http/bodyGuard';
+import { trustedProxy } from './http/clientIp';
 import { errorHandler, unknownRoute } from './http/errorHandler';
 import { requestContext } from './http/requestContext';
-import { mountRoutes, type RouteDefinition } from './http/route';
+import { mountRoutes, type Guards, type RouteDefinition } from './http/route';
 import { openApiRoutes } from './openapi/routes';
-import { ipRateLimit } from './rateLimit/middleware';
+import { countFailedAuthentication, ipRateLimit, sensitiveRateLimit } from './rateLimit/middleware';
 import { userRoutes } from './users/routes';
+import { folderRoutes } from './folders/routes';
+import { questionRoutes } from './questions/routes';
+import { testRoutes } from './tests/routes';
 
 export const allRoutes = (): RouteDefinition[] => [
   ...openApiRoutes,
   ...clientRoutes,
   ...userRoutes,
   ...auditRoutes,
+  ...folderRoutes,
+  ...questionRoutes,
+  ...testRoutes,
 ];
+
+/** The composition root: what authentication does to the audit log, the limiter and the clients. */
+function guards(config: RuntimeConfig): Guards {
+  const effects: AuthenticationEffects = {
+    recordLogin,
+    recordTokenRejected,
+    countFailedAuthentication: (req) => countFailedAuthentication(req, config),
+    isClientActive: async (clientId) => (await getClient(clientId))?.active_status === 1,
+  };
+  return {
+    authenticate: (access) => authenticate(access, effects),
+    sensitive: sensitiveRateLimit(config),
+    runHandler: awaitAccountCheck,
+  };
+}
 
 export function createApp(config: RuntimeConfig): express.Express {
   if (config.exposeCostHeader) installCostMeter(db, auth);
@@ -28,8 +53,8 @@ export function createApp(config: RuntimeConfig): express.Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   // Clients cannot choose their rate-limit bucket: only the entries our own
-  // proxies appended to X-Forwarded-For are believed.
-  app.set('trust proxy', config.trustedProxyHops > 0 ? config.trustedProxyHops : false);
+  // proxies appended to X-Forwarded-For are believed (http/clientIp.ts).
+  app.set('trust proxy', trustedProxy(config.trustedProxyHops, config.trustedProxyRanges));
 
   app.use(requestContext);
   if (config.exposeCostHeader) {
@@ -55,7 +80,7 @@ export function createApp(config: RuntimeConfig): express.Express {
   // The platform has usually parsed the body already; this covers running the app elsewhere.
   app.use(express.json({ limit: config.maxJsonBodyBytes }));
   app.use(bodyGuard(config));
-  app.use('/api', mountRoutes(allRoutes(), config));
+  app.use('/api', mountRoutes(allRoutes(), guards(config)));
   app.use(unknownRoute);
   app.use(errorHandler);
   return app;

@@ -19,6 +19,15 @@ export const params = {
     default: 1,
     description: 'How many X-Forwarded-For entries, counted from the right, were added by trusted proxies',
   }),
+  trustedProxyRanges: defineList('TRUSTED_PROXY_RANGES', {
+    default: [],
+    description:
+      'CIDR ranges of proxies in front of the function that append to X-Forwarded-For beyond the counted hops (e.g. the Hosting edge); see README',
+  }),
+  maxInstances: defineInt('MAX_INSTANCES', {
+    default: 20,
+    description: 'Most instances of the api function at once: the cost ceiling of a flood (each serves up to 80 requests at a time)',
+  }),
   corsOrigins: defineList('CORS_ORIGINS', {
     default: [],
     description: 'Browser origins allowed to call the API cross-origin (same-origin Hosting needs none)',
@@ -38,6 +47,7 @@ export interface RuntimeConfig {
   sensitivePerMinute: number;
   authFailuresPerMinute: number;
   trustedProxyHops: number;
+  trustedProxyRanges: string[];
   corsOrigins: string[];
   maxJsonBodyBytes: number;
   exposeCostHeader: boolean;
@@ -50,6 +60,7 @@ export function readConfig(): RuntimeConfig {
     sensitivePerMinute: params.sensitivePerMinute.value(),
     authFailuresPerMinute: params.authFailuresPerMinute.value(),
     trustedProxyHops: params.trustedProxyHops.value(),
+    trustedProxyRanges: params.trustedProxyRanges.value().filter((r) => r.length > 0),
     corsOrigins: params.corsOrigins.value().filter((o) => o.length > 0),
     maxJsonBodyBytes: params.maxJsonBodyKb.value() * 1024,
     exposeCostHeader: params.exposeCostHeader.value(),

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { adminDb } from '../support/admin';
 import { createSuperAdmin, createTenant, createUser, signInAnonymously } from '../support/fixtures';
-import { freshIp, get } from '../support/http';
+import { expectValidation } from '../support/assertions';
+import { freshIp, get, type ApiResponse } from '../support/http';
 import { expired } from '../support/tokens';
 
 describe('GET /api/audit-logs', () => {
@@ -97,8 +98,74 @@ describe('GET /api/audit-logs', () => {
     await batch.commit();
     const page2 = await get(`/api/audit-logs?user_id=paged-${tenant.clientId}&limit=2&page=2`, { token: tenant.admin.token });
     assert.equal(page2.status, 200, page2.text);
-    assert.deepEqual(page2.body.pagination, { page: 2, limit: 2, total: 5, pages: 3 });
+    const { next_cursor, ...numbers } = page2.body.pagination;
+    assert.deepEqual(numbers, { page: 2, limit: 2, total: 5, pages: 3 });
+    assert.equal(typeof next_cursor, 'string', 'a page before the last offers a cursor to the next');
     assert.deepEqual(page2.body.data.map((r: { timestamp: string }) => r.timestamp.slice(17, 19)), ['02', '01']);
+  });
+
+  /** Five records for one made-up user, at 00:00:00..04 (or all at one instant), to page through. */
+  async function seedRecords(userId: string, sameInstant = false) {
+    const batch = adminDb.batch();
+    for (let i = 0; i < 5; i += 1) {
+      const ref = adminDb.collection('audit_logs').doc();
+      batch.set(ref, {
+        id: ref.id, event_type: 'login', user_id: userId, ip_address: 'x', success: true,
+        timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, sameInstant ? 0 : i)).toISOString(), client_id: tenant.clientId,
+        actor_id: null, reason: null, user_agent: null, request_id: 'seed', details: null,
+      });
+    }
+    await batch.commit();
+  }
+
+  /** Follows next_cursor from page 1 to the end. */
+  async function walk(query: string) {
+    const ids: string[] = [];
+    const pages: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const res: ApiResponse = await get(`/api/audit-logs?${query}${cursor ? `&cursor=${cursor}` : ''}`, { token: tenant.admin.token });
+      assert.equal(res.status, 200, res.text);
+      ids.push(...res.body.data.map((r: { id: string }) => r.id));
+      pages.push(res.body.pagination.page);
+      cursor = res.body.pagination.next_cursor;
+    } while (cursor);
+    return { ids, pages };
+  }
+
+  it('walks every record exactly once by following next_cursor, newest first, numbering the pages', async () => {
+    const userId = `cursor-${tenant.clientId}`;
+    await seedRecords(userId);
+    const { ids, pages } = await walk(`user_id=${userId}&limit=2`);
+    assert.deepEqual(pages, [1, 2, 3]);
+    assert.equal(new Set(ids).size, 5);
+    const byOffset = await get(`/api/audit-logs?user_id=${userId}&limit=5`, { token: tenant.admin.token });
+    assert.deepEqual(ids, byOffset.body.data.map((r: { id: string }) => r.id), 'the same order as by offset');
+  });
+
+  it('walks records that share a timestamp without skipping or repeating any', async () => {
+    const userId = `tied-${tenant.clientId}`;
+    await seedRecords(userId, true);
+    const { ids } = await walk(`user_id=${userId}&limit=1`);
+    assert.equal(ids.length, 5);
+    assert.equal(new Set(ids).size, 5);
+  });
+
+  it('answers 400 naming query.page and the cap of 1,000 items for a page past it, and serves the page that ends at it', async () => {
+    expectValidation(await get('/api/audit-logs?page=52&limit=20', { token: tenant.admin.token }), ['query.page'], ['1000']);
+    expectValidation(await get('/api/audit-logs?page=99999999999999999999', { token: tenant.admin.token }), ['query.page']);
+    assert.equal((await get('/api/audit-logs?page=51&limit=20', { token: tenant.admin.token })).status, 200);
+  });
+
+  it('answers 400 to a cursor it did not issue, and to a cursor sent with a page', async () => {
+    expectValidation(await get('/api/audit-logs?cursor=not-a-cursor', { token: tenant.admin.token }), ['query.cursor']);
+    expectValidation(await get(`/api/audit-logs?cursor=${'A'.repeat(2000)}`, { token: tenant.admin.token }), ['query.cursor']);
+    expectValidation(await get('/api/audit-logs?cursor=WzEsIngiLCJ5Il0&page=2', { token: tenant.admin.token }), ['query.page']);
+  });
+
+  it('answers 400 naming the field to a user_id or client_id over 128 characters, never 500', async () => {
+    expectValidation(await get(`/api/audit-logs?user_id=${'u'.repeat(3000)}`, { token: tenant.admin.token }), ['query.user_id']);
+    expectValidation(await get(`/api/audit-logs?client_id=${'c'.repeat(3000)}`, { token: superAdmin.token }), ['query.client_id']);
   });
 
   it('rejects unknown filters and bad values with 400', async () => {

@@ -1,5 +1,15 @@
 import assert from 'node:assert/strict';
-import { assertRole, assertTenantAccess, tenantScope } from '../../functions/src/auth/policy';
+import {
+  assertCanChangeClient,
+  assertCanChangeUser,
+  assertCanDeleteUser,
+  assertCanReadUser,
+  assertCanUseAttempt,
+  assertRole,
+  assertTenantAccess,
+  organizationForNewUser,
+  tenantScope,
+} from '../../functions/src/auth/policy';
 import type { Principal } from '../../functions/src/auth/principal';
 import { ApiError } from '../../functions/src/http/errors';
 
@@ -36,4 +46,92 @@ describe('policy: assertTenantAccess', () => {
   it('admits the owner organization', () => assert.doesNotThrow(() => assertTenantAccess(admin, 'acme')));
   it('refuses another organization', () => throwsCode(() => assertTenantAccess(student, 'globex'), 'FORBIDDEN'));
   it('admits a Super Admin anywhere', () => assert.doesNotThrow(() => assertTenantAccess(superAdmin, 'globex')));
+});
+
+describe('policy: assertTenantAccess for callers without an organization', () => {
+  it('refuses a guest, even for a resource that names no organization', () => throwsCode(() => assertTenantAccess(principal('guest'), null), 'FORBIDDEN'));
+  it('refuses a user with no role', () => throwsCode(() => assertTenantAccess(principal(null), 'acme'), 'FORBIDDEN'));
+});
+
+describe('policy: clients', () => {
+  it('lets a Client Admin change its own organization’s details', () => assert.doesNotThrow(() => assertCanChangeClient(admin, 'acme', {})));
+  it('refuses a Client Admin changing active_status', () => throwsCode(() => assertCanChangeClient(admin, 'acme', { active_status: 0 }), 'FORBIDDEN'));
+  it('refuses a Client Admin changing another organization', () => throwsCode(() => assertCanChangeClient(admin, 'globex', {}), 'FORBIDDEN'));
+  it('lets a Super Admin change active_status anywhere', () => assert.doesNotThrow(() => assertCanChangeClient(superAdmin, 'globex', { active_status: 0 })));
+});
+
+describe('policy: users', () => {
+  const someone = (role: 'super_admin' | 'client_admin' | 'student' | null, clientId: string | null, uid = 'u2') => ({ uid, role, clientId });
+
+  it('lets a Client Admin read users of its organization only', () => {
+    assert.doesNotThrow(() => assertCanReadUser(admin, someone('student', 'acme')));
+    throwsCode(() => assertCanReadUser(admin, someone('student', 'globex')), 'FORBIDDEN');
+  });
+  it('refuses a Client Admin a user who has no organization (no role, or a Super Admin)', () => {
+    throwsCode(() => assertCanReadUser(admin, someone(null, null)), 'FORBIDDEN');
+    throwsCode(() => assertCanReadUser(admin, someone('super_admin', null)), 'FORBIDDEN');
+  });
+  it('lets a Student read only itself', () => {
+    assert.doesNotThrow(() => assertCanReadUser(student, someone('student', 'acme', 'u1')));
+    throwsCode(() => assertCanReadUser(student, someone('student', 'acme')), 'FORBIDDEN');
+  });
+  it('refuses guests and users without a role', () => {
+    throwsCode(() => assertCanReadUser(principal('guest'), someone('student', 'acme')), 'FORBIDDEN');
+    throwsCode(() => assertCanReadUser(principal(null), someone(null, null, 'u1')), 'FORBIDDEN');
+  });
+
+  it('gives a Client Admin’s new user its own organization, and refuses another one named in the body', () => {
+    assert.equal(organizationForNewUser(admin, 'student', undefined), 'acme');
+    throwsCode(() => organizationForNewUser(admin, 'student', 'globex'), 'FORBIDDEN');
+    throwsCode(() => organizationForNewUser(admin, 'super_admin', undefined), 'FORBIDDEN');
+  });
+
+  it('refuses a first role in another organization named in the body, whoever the target is', () => {
+    throwsCode(() => assertCanChangeUser(admin, someone(null, null), { role: 'client_admin', client_id: 'globex' }), 'FORBIDDEN');
+    throwsCode(() => assertCanChangeUser(admin, someone('student', 'acme'), { client_id: 'globex' }), 'FORBIDDEN');
+    assert.doesNotThrow(() => assertCanChangeUser(superAdmin, someone(null, null), { role: 'client_admin', client_id: 'globex' }));
+  });
+
+  it('lets a password be set by its owner or a strictly higher rank only', () => {
+    const password = 'a-new-password';
+    assert.doesNotThrow(() => assertCanChangeUser(admin, someone('student', 'acme'), { password }));
+    assert.doesNotThrow(() => assertCanChangeUser(admin, someone('client_admin', 'acme', 'u1'), { password }), 'its own');
+    throwsCode(() => assertCanChangeUser(admin, someone('client_admin', 'acme'), { password }), 'FORBIDDEN');
+    assert.doesNotThrow(() => assertCanChangeUser(superAdmin, someone('client_admin', 'acme'), { password }));
+    throwsCode(() => assertCanChangeUser(superAdmin, someone('super_admin', null), { password }), 'FORBIDDEN');
+  });
+
+  it('refuses changing one’s own role or disabling oneself, and a Client Admin granting super_admin', () => {
+    throwsCode(() => assertCanChangeUser(admin, someone('client_admin', 'acme', 'u1'), { role: 'student' }), 'FORBIDDEN');
+    throwsCode(() => assertCanChangeUser(admin, someone('client_admin', 'acme', 'u1'), { disabled: true }), 'FORBIDDEN');
+    throwsCode(() => assertCanChangeUser(admin, someone('student', 'acme'), { role: 'super_admin' }), 'FORBIDDEN');
+    throwsCode(() => assertCanChangeUser(student, someone('student', 'acme', 'u1'), { display_name: 'x' }), 'FORBIDDEN');
+  });
+
+  it('refuses deleting oneself, and Students deleting anyone', () => {
+    throwsCode(() => assertCanDeleteUser(admin, someone('client_admin', 'acme', 'u1')), 'FORBIDDEN');
+    throwsCode(() => assertCanDeleteUser(student, someone('student', 'acme', 'u1')), 'FORBIDDEN');
+    assert.doesNotThrow(() => assertCanDeleteUser(admin, someone('student', 'acme')));
+  });
+});
+
+describe('policy: attempts', () => {
+  const attempt = { id: 'a1', clientId: 'acme', studentId: 'u1' };
+  it('opens an attempt to the holder of its own attempt token only', () => {
+    assert.doesNotThrow(() => assertCanUseAttempt({ attemptTokenFor: 'a1' }, attempt));
+    throwsCode(() => assertCanUseAttempt({ attemptTokenFor: 'a2' }, attempt), 'FORBIDDEN');
+  });
+  it('opens it to its student, not to another student of the organization', () => {
+    assert.doesNotThrow(() => assertCanUseAttempt(student, attempt));
+    throwsCode(() => assertCanUseAttempt({ ...student, uid: 'u9' }, attempt), 'FORBIDDEN');
+  });
+  it('opens it to a signed-in Guest whose uid took it, and to no other guest', () => {
+    assert.doesNotThrow(() => assertCanUseAttempt({ ...principal('guest'), uid: 'u1' }, attempt));
+    throwsCode(() => assertCanUseAttempt({ ...principal('guest'), uid: 'u9' }, attempt), 'FORBIDDEN');
+  });
+  it('opens it to its organization’s Client Admin and to a Super Admin, not to another organization’s admin', () => {
+    assert.doesNotThrow(() => assertCanUseAttempt(admin, attempt));
+    assert.doesNotThrow(() => assertCanUseAttempt(superAdmin, attempt));
+    throwsCode(() => assertCanUseAttempt(principal('client_admin', 'globex'), attempt), 'FORBIDDEN');
+  });
 });

@@ -46,7 +46,10 @@ async function allClientPages(token: string, ip: string, limit: number, query = 
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(Object.keys(res.body).sort(), ['clients', 'pagination']);
     if (page === 1) ({ pages, total } = res.body.pagination);
-    assert.deepEqual(res.body.pagination, { page, limit, total, pages: Math.ceil(total / limit) });
+    const { next_cursor, ...numbers } = res.body.pagination;
+    assert.deepEqual(numbers, { page, limit, total, pages: Math.ceil(total / limit) });
+    if (page < pages) assert.equal(typeof next_cursor, 'string', `page ${page} of ${pages} offers a cursor`);
+    else assert.equal(next_cursor, null, 'the last page offers no cursor');
     const expected = page < pages ? limit : total - (pages - 1) * limit;
     assert.equal(res.body.clients.length, expected, `page ${page} of ${pages} holds ${expected}`);
     clients.push(...res.body.clients);
@@ -74,7 +77,9 @@ describe('GET /api/clients', () => {
     assert.deepEqual(Object.keys(res.body).sort(), ['clients', 'pagination']);
     const { total } = res.body.pagination;
     assert.ok(total >= 2, 'the two organizations of the fixture are counted');
-    assert.deepEqual(res.body.pagination, { page: 1, limit: 20, total, pages: Math.ceil(total / 20) });
+    const { next_cursor, ...numbers } = res.body.pagination;
+    assert.deepEqual(numbers, { page: 1, limit: 20, total, pages: Math.ceil(total / 20) });
+    assert.equal(next_cursor === null, total <= 20, 'a cursor exactly when there is a next page');
     assert.equal(res.body.clients.length, Math.min(20, total));
     res.body.clients.forEach(assertClient);
   });
@@ -103,7 +108,7 @@ describe('GET /api/clients', () => {
     const { total, pages } = first.body.pagination;
     const res = await get(`/api/clients?limit=5&page=${pages + 1}`, { token: m.superAdmin.token, ip });
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body, { clients: [], pagination: { page: pages + 1, limit: 5, total, pages } });
+    assert.deepEqual(res.body, { clients: [], pagination: { page: pages + 1, limit: 5, total, pages, next_cursor: null } });
   });
 
   it('filters by active_status', async () => {

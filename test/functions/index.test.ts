@@ -10,13 +10,15 @@ describe('the exported api function', () => {
   const testEnv = firebaseFunctionsTest({ projectId: PROJECT_ID });
   after(() => testEnv.cleanup());
 
-  it('is one 2nd-gen HTTPS function in us-central1, where Hosting rewrites /api/**', async () => {
+  it('is one 2nd-gen HTTPS function in us-central1, capped at MAX_INSTANCES instances, where Hosting rewrites /api/**', async () => {
     const { api } = await import('../../functions/src/index');
     const endpoint = (api as unknown as { __endpoint: Record<string, any> }).__endpoint;
     assert.equal(endpoint.platform, 'gcfv2');
     assert.ok(endpoint.httpsTrigger, 'an HTTPS trigger');
     assert.deepEqual(endpoint.region, ['us-central1']);
     assert.equal(endpoint.concurrency, 80);
+    // A param, so each deployment sets its own cost ceiling; 20 unless set.
+    assert.match(JSON.stringify(endpoint.maxInstances), /MAX_INSTANCES/);
     const config = JSON.parse(readFileSync(join(__dirname, '..', '..', 'firebase.json'), 'utf8'));
     const rewrite = config.hosting.rewrites.find((r: { source: string }) => r.source === '/api/**');
     assert.deepEqual(rewrite.function, { functionId: 'api', region: endpoint.region[0] });

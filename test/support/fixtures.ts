@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { claimsFor } from '../../functions/src/auth/claims';
+import { newProfile } from '../../functions/src/users/profiles';
+import { profileRef } from '../../functions/src/users/store';
 import { adminAuth, adminDb } from './admin';
 import { AUTH_HOST } from './env';
 
@@ -64,23 +67,10 @@ export async function createUser(role: Role | null, clientId: string | null = nu
   const password = 'correct-horse-battery';
   const record = await adminAuth.createUser({ email, password, displayName: `Test ${role ?? 'user'}` });
   if (role) {
-    await adminAuth.setCustomUserClaims(record.uid, clientId ? { role, client_id: clientId } : { role });
-    const now = new Date().toISOString();
-    const profile = {
-      uid: record.uid,
-      email,
-      display_name: `Test ${role}`,
-      role,
-      client_id: clientId,
-      disabled: false,
-      created_at: now,
-      updated_at: now,
-    };
-    const ref =
-      role === 'super_admin'
-        ? adminDb.collection('super_admins').doc(record.uid)
-        : adminDb.collection('clients').doc(clientId!).collection('users').doc(record.uid);
-    await ref.set(profile);
+    // The same claims and profile shapes the users service writes.
+    await adminAuth.setCustomUserClaims(record.uid, claimsFor(role, clientId));
+    const profile = newProfile({ uid: record.uid, email, display_name: `Test ${role}`, role, client_id: clientId }, new Date().toISOString());
+    await profileRef(record.uid, role, clientId)!.set(profile);
   }
   return { uid: record.uid, email, password, role, clientId, token: await signIn(email, password) };
 }

@@ -17,6 +17,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** The caller's address, as the trusted front end would append it to X-Forwarded-For. */
   ip?: string;
+  /** Another server than the Hosting emulator, e.g. the app served in-process (support/inProcessApi). */
+  baseUrl?: string;
 }
 
 /**
@@ -40,7 +42,7 @@ export async function api<T = any>(method: string, path: string, options: Reques
     body = JSON.stringify(options.body);
     headers['Content-Type'] = options.contentType ?? 'application/json';
   }
-  const res = await fetch(`${BASE_URL}${path}`, { method, headers, body });
+  const res = await fetch(`${options.baseUrl ?? BASE_URL}${path}`, { method, headers, body });
   const text = await res.text();
   let parsed: any = undefined;
   try {

@@ -173,7 +173,7 @@ describe('GET /api/users', () => {
     const res = await list(`?client_id=${m.tenant.clientId}`, m.superAdmin.token);
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(Object.keys(res.body).sort(), ['data', 'pagination']);
-    assert.deepEqual(res.body.pagination, { page: 1, limit: 20, total: 2, pages: 1 });
+    assert.deepEqual(res.body.pagination, { page: 1, limit: 20, total: 2, pages: 1, next_cursor: null });
     res.body.data.forEach(assertUser);
     const expected = [m.tenant.admin, m.tenant.student].map(expectedUser).sort((a, b) => (a.email < b.email ? -1 : 1));
     assert.deepEqual(res.body.data.map(withoutTimes), expected, 'both users, by email');
@@ -243,13 +243,15 @@ describe('GET /api/users', () => {
     for (const page of [1, 2, 3]) {
       const res = await list(`?page=${page}&limit=2`, tenant.admin.token);
       assert.equal(res.status, 200, res.text);
-      assert.deepEqual(res.body.pagination, { page, limit: 2, total: 5, pages: 3 });
+      const { next_cursor, ...numbers } = res.body.pagination;
+      assert.deepEqual(numbers, { page, limit: 2, total: 5, pages: 3 });
+      assert.equal(typeof next_cursor === 'string', page < 3, `page ${page}: a cursor exactly when there is a next page`);
       assert.equal(res.body.data.length, page < 3 ? 2 : 1);
       seen.push(...res.body.data.map((u: any) => u.email));
     }
     assert.deepEqual(seen, everyone, 'every user once, by email');
     const past = await list('?page=4&limit=2', tenant.admin.token);
-    assert.deepEqual(past.body, { data: [], pagination: { page: 4, limit: 2, total: 5, pages: 3 } });
+    assert.deepEqual(past.body, { data: [], pagination: { page: 4, limit: 2, total: 5, pages: 3, next_cursor: null } });
   });
 
   it('answers 403 FORBIDDEN to a Student', async () => {
@@ -834,6 +836,56 @@ describe('PATCH /api/users/{uid}', () => {
     expectError(await change(noRole.uid, { role: 'student', client_id: `no-such-client-${randomUUID()}` }, superAdmin.token), 404, 'NOT_FOUND');
     expectValidation(await change(noRole.uid, { role: 'super_admin', client_id: tenant.clientId }, superAdmin.token), ['body.client_id']);
     assert.equal((await claimsOf(noRole.uid))?.role, undefined, 'nothing was granted');
+  });
+
+  it('answers 403 FORBIDDEN to a Client Admin giving a first role in another organization to a user whose claims name its own, and grants nothing', async () => {
+    // A user with a client_id claim but no role belongs to no organization.
+    const drifter = await createUser(null);
+    await adminAuth.setCustomUserClaims(drifter.uid, { client_id: tenant.clientId });
+    const res = await change(drifter.uid, { role: 'client_admin', client_id: m.otherTenant.clientId }, tenant.admin.token);
+    expectError(res, 403, 'FORBIDDEN');
+    expectError(await change(drifter.uid, { role: 'student', client_id: tenant.clientId }, tenant.admin.token), 403, 'FORBIDDEN');
+    assert.deepEqual(await claimsOf(drifter.uid), { client_id: tenant.clientId }, 'no role was granted anywhere');
+    assert.equal((await profileDoc(drifter.uid, m.otherTenant.clientId).get()).exists, false);
+    expectError(await get(`/api/users/${drifter.uid}`, { token: tenant.admin.token, ip }), 403, 'FORBIDDEN');
+  });
+
+  it('answers 403 FORBIDDEN to a Client Admin setting another Client Admin’s password, which keeps working', async () => {
+    const colleague = await createUser('client_admin', tenant.clientId);
+    expectError(await change(colleague.uid, { password: 'taken-over-password' }, tenant.admin.token), 403, 'FORBIDDEN');
+    assert.ok(await signIn(colleague.email, colleague.password), 'the old password still signs in');
+    assert.equal((await auditRecordsFor(colleague.uid, 'password_changed')).length, 0);
+  });
+
+  it('answers 403 FORBIDDEN to a Super Admin setting another Super Admin’s password', async () => {
+    const other = await createSuperAdmin();
+    expectError(await change(other.uid, { password: 'taken-over-password' }, superAdmin.token), 403, 'FORBIDDEN');
+    assert.ok(await signIn(other.email, other.password));
+  });
+
+  it('records a password_changed event, without the password, when a Super Admin sets a Client Admin’s password', async () => {
+    const res = await change(tenant.admin.uid, { password: 'set-by-the-platform' }, superAdmin.token);
+    assert.equal(res.status, 200, res.text);
+    const record = await onlyAuditRecord(tenant.admin.uid, 'password_changed');
+    assertAudit(record, { event_type: 'password_changed', user_id: tenant.admin.uid, actor_id: superAdmin.uid, client_id: tenant.clientId, ip });
+    assert.ok(!JSON.stringify(record).includes('set-by-the-platform'), 'the password is never stored');
+    assert.ok(await signIn(tenant.admin.email, 'set-by-the-platform'));
+  });
+
+  it('records a password_changed event when a Client Admin sets a Student’s password, and when an admin sets its own', async () => {
+    assert.equal((await change(tenant.student.uid, { password: 'set-by-the-school' }, tenant.admin.token)).status, 200);
+    assert.equal((await onlyAuditRecord(tenant.student.uid, 'password_changed')).actor_id, tenant.admin.uid);
+    assert.equal((await change(tenant.admin.uid, { password: 'my-own-new-password' }, tenant.admin.token)).status, 200);
+    assert.equal((await onlyAuditRecord(tenant.admin.uid, 'password_changed')).actor_id, tenant.admin.uid);
+  });
+
+  it('records a profile_changed event with the old and new name when a user is renamed, and none when the name is unchanged', async () => {
+    assert.equal((await change(tenant.student.uid, { display_name: 'Ada Lovelace' }, tenant.admin.token)).status, 200);
+    const record = await onlyAuditRecord(tenant.student.uid, 'profile_changed');
+    assertAudit(record, { event_type: 'profile_changed', user_id: tenant.student.uid, actor_id: tenant.admin.uid, client_id: tenant.clientId, ip });
+    assert.deepEqual(record.details, { display_name: { from: 'Test student', to: 'Ada Lovelace' } });
+    assert.equal((await change(tenant.student.uid, { display_name: 'Ada Lovelace' }, tenant.admin.token)).status, 200);
+    assert.equal((await auditRecordsFor(tenant.student.uid, 'profile_changed')).length, 1);
   });
 
   it('answers 400 naming body.client_id when anyone tries to move a user with a role to another organization', async () => {

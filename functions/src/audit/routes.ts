@@ -1,5 +1,6 @@
-import { tenantScope } from '../auth/policy';
+import { auditScope } from '../auth/policy';
 import { defineRoute } from '../http/route';
+import { splitPageQuery } from '../shared/pagination';
 import { AuditLogPage, ListAuditLogsQuery } from './schemas';
 import { listAuditRecords } from './store';
 
@@ -16,9 +17,9 @@ export const auditRoutes = [
     query: ListAuditLogsQuery,
     success: { status: 200, description: 'A page of audit records', schema: AuditLogPage },
     handler: async ({ principal, query }) => {
-      const { page, limit, ...filters } = query;
-      const client_id = tenantScope(principal, filters.client_id, { optionalForSuperAdmin: true });
-      return { status: 200, body: await listAuditRecords({ ...filters, client_id }, { page, limit }) };
+      const { page, filters } = splitPageQuery(query);
+      const client_id = auditScope(principal, filters.client_id);
+      return { status: 200, body: await listAuditRecords({ ...filters, client_id }, page) };
     },
   }),
 ];

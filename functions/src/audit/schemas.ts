@@ -1,19 +1,20 @@
 import { z } from 'zod';
-import { Pagination, pageQuery, queryBoolean } from '../shared/pagination';
+import { ClientId, Uid } from '../shared/ids';
+import { pagedQuery, Pagination, queryBoolean } from '../shared/pagination';
 
 export const AUDIT_EVENT_TYPES = [
   'login',
   'token_rejected',
   'user_created',
   'role_changed',
+  'password_changed',
+  'profile_changed',
   'user_disabled',
   'user_enabled',
   'user_deleted',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 
-export const TOKEN_REJECTION_REASONS = ['missing', 'malformed', 'invalid', 'expired', 'revoked', 'disabled'] as const;
-export type TokenRejectionReason = (typeof TOKEN_REJECTION_REASONS)[number];
 
 export const AuditLog = z
   .object({
@@ -33,11 +34,10 @@ export const AuditLog = z
   .meta({ id: 'AuditLog' });
 export type AuditLog = z.infer<typeof AuditLog>;
 
-export const ListAuditLogsQuery = z.strictObject({
-  ...pageQuery,
-  client_id: z.string().min(1).optional(),
+export const ListAuditLogsQuery = pagedQuery({
+  client_id: ClientId.optional(),
   event_type: z.enum(AUDIT_EVENT_TYPES).optional(),
-  user_id: z.string().min(1).optional(),
+  user_id: Uid.optional(),
   success: queryBoolean.optional(),
 });
 

@@ -2,8 +2,9 @@ import type { Request } from 'express';
 import type { DocumentReference, WriteBatch } from 'firebase-admin/firestore';
 import type { Principal } from '../auth/principal';
 import { currentRequestId } from '../http/requestContext';
-import { clientIp } from '../rateLimit/middleware';
-import type { AuditEventType, AuditLog, TokenRejectionReason } from './schemas';
+import { clientIp } from '../http/clientIp';
+import type { TokenRejectionReason } from '../auth/tokenRejection';
+import type { AuditEventType, AuditLog } from './schemas';
 import { paths } from '../firestore/paths';
 import { createAuditRecordOnce, newAuditRef, writeAuditRecord } from './store';
 

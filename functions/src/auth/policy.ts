@@ -1,7 +1,12 @@
 import { badRequest, forbidden } from '../http/errors';
-import type { CallerRole, Principal } from './principal';
+import type { CallerRole, Principal, Role } from './principal';
 
-// Pure authorization policy: every tenant decision in the service is made here.
+// Pure authorization policy: every access decision of the service is made
+// here, so a reviewer reads one file to know who may do what. Services call it
+// with what they loaded; nothing here touches Firestore or Auth.
+
+/** Who may call a route: anyone, any signed-in user (even without a role), or these roles. */
+export type Access = 'public' | 'signed_in' | readonly CallerRole[];
 
 export function assertRole(principal: Principal, allowed: readonly CallerRole[]): void {
   if (principal.role === null) {
@@ -12,21 +17,25 @@ export function assertRole(principal: Principal, allowed: readonly CallerRole[])
   }
 }
 
+// ---------------------------------------------------------------- tenants
+
 /**
- * The client a tenant query runs against. A Super Admin names it (required
- * unless `optionalForSuperAdmin`); everyone else gets their own organization
- * and may not name another.
+ * The client a tenant query or write runs against, from a `client_id` the
+ * caller sent (query or body). A Super Admin names it (required unless
+ * `optionalForSuperAdmin`); everyone else gets their own organization and may
+ * not name another. A caller without an organization (a Guest, a user with no
+ * role) has none to act in.
  */
-export function tenantScope(principal: Principal, requested: string | undefined, opts?: { optionalForSuperAdmin?: false }): string;
-export function tenantScope(principal: Principal, requested: string | undefined, opts: { optionalForSuperAdmin: true }): string | undefined;
+export function tenantScope(principal: Principal, requested: string | undefined, opts?: { optionalForSuperAdmin?: false; field?: string }): string;
+export function tenantScope(principal: Principal, requested: string | undefined, opts: { optionalForSuperAdmin: true; field?: string }): string | undefined;
 export function tenantScope(
   principal: Principal,
   requested: string | undefined,
-  opts: { optionalForSuperAdmin?: boolean } = {},
+  opts: { optionalForSuperAdmin?: boolean; field?: string } = {},
 ): string | undefined {
   if (principal.role === 'super_admin') {
     if (requested === undefined && !opts.optionalForSuperAdmin) {
-      throw badRequest('client_id is required for a Super Admin', [{ path: 'query.client_id', message: 'Required' }]);
+      throw badRequest('client_id is required for a Super Admin', [{ path: opts.field ?? 'query.client_id', message: 'Required' }]);
     }
     return requested;
   }
@@ -38,7 +47,141 @@ export function tenantScope(
 }
 
 /** Object-level check: the resource's owner must be the caller's organization. */
-export function assertTenantAccess(principal: Principal, resourceClientId: string): void {
+export function assertTenantAccess(principal: Principal, resourceClientId: string | null): void {
   if (principal.role === 'super_admin') return;
-  if (principal.clientId !== resourceClientId) throw forbidden('You cannot access another organization');
+  if (!principal.clientId || principal.clientId !== resourceClientId) throw forbidden('You cannot access another organization');
+}
+
+// ---------------------------------------------------------------- clients
+
+export const assertCanReadClient = (principal: Principal, clientId: string): void => assertTenantAccess(principal, clientId);
+
+export function assertCanChangeClient(principal: Principal, clientId: string, changes: { active_status?: number }): void {
+  assertTenantAccess(principal, clientId);
+  if (principal.role !== 'super_admin' && changes.active_status !== undefined) {
+    throw forbidden('Only a Super Admin can activate or deactivate a client');
+  }
+}
+
+// ---------------------------------------------------------------- audit log
+
+/** Super Admins read every record (optionally one organization's); a Client Admin only its own organization's. */
+export const auditScope = (principal: Principal, requested: string | undefined): string | undefined =>
+  tenantScope(principal, requested, { optionalForSuperAdmin: true });
+
+// ---------------------------------------------------------------- users
+
+/** A user account as authorization sees it. `clientId` is null unless the user holds an organization role. */
+export interface UserSubject {
+  uid: string;
+  role: Role | null;
+  clientId: string | null;
+}
+
+const RANK: Record<Role, number> = { super_admin: 3, client_admin: 2, student: 1 };
+const rank = (role: CallerRole | null): number => (role && role !== 'guest' ? RANK[role] : 0);
+
+/** 403 unless the caller may see this user: Super Admin anyone, Client Admin its organization, Student itself. */
+export function assertCanReadUser(principal: Principal, target: UserSubject): void {
+  if (principal.role === 'super_admin') return;
+  if (principal.role === 'student') {
+    if (principal.uid !== target.uid) throw forbidden('Students can only read their own profile');
+    return;
+  }
+  if (principal.role !== 'client_admin') throw forbidden('You cannot access user accounts');
+  if (!target.clientId) throw forbidden('You cannot access users outside your organization');
+  assertTenantAccess(principal, target.clientId);
+}
+
+/** The organization a new account joins, or null for a Super Admin; 403/400 when the caller may not create it. */
+export function organizationForNewUser(principal: Principal, role: Role, requestedClientId: string | undefined): string | null {
+  if (role === 'super_admin') {
+    if (principal.role !== 'super_admin') throw forbidden('Only a Super Admin can create a Super Admin');
+    if (requestedClientId !== undefined) {
+      throw badRequest('A Super Admin belongs to no client', [{ path: 'body.client_id', message: 'Must be absent for super_admin' }]);
+    }
+    return null;
+  }
+  return tenantScope(principal, requestedClientId, { field: 'body.client_id' });
+}
+
+export interface UserChangeRequest {
+  role?: Role;
+  disabled?: boolean;
+  password?: string;
+  display_name?: string;
+  client_id?: string;
+}
+
+/**
+ * 403 unless the caller may make these changes. Besides seeing the user:
+ * - only a Super Admin grants super_admin;
+ * - nobody changes its own role or disables itself;
+ * - a password is set by its owner or by a strictly higher rank (Super Admin
+ *   over Client Admins and Students, Client Admin over its Students), so no
+ *   administrator can silently take over another of the same rank;
+ * - a first role's organization (`client_id`) goes through the tenant check
+ *   like any other client_id a caller sends.
+ */
+export function assertCanChangeUser(principal: Principal, target: UserSubject, changes: UserChangeRequest): void {
+  assertCanReadUser(principal, target);
+  if (principal.role === 'student') throw forbidden('Students cannot change user accounts');
+  if (changes.role === 'super_admin' && principal.role !== 'super_admin') {
+    throw forbidden('Only a Super Admin can grant super_admin');
+  }
+  const self = target.uid === principal.uid;
+  if (self && ((changes.role !== undefined && changes.role !== target.role) || changes.disabled === true)) {
+    throw forbidden('You cannot change your own role or disable your own account');
+  }
+  if (changes.password !== undefined && !self && rank(principal.role) <= rank(target.role)) {
+    throw forbidden('Only the account’s owner or a higher-ranking administrator can set its password');
+  }
+  if (changes.client_id !== undefined) tenantScope(principal, changes.client_id, { field: 'body.client_id' });
+}
+
+export function assertCanDeleteUser(principal: Principal, target: UserSubject): void {
+  assertCanReadUser(principal, target);
+  if (principal.role === 'student') throw forbidden('Students cannot delete user accounts');
+  if (target.uid === principal.uid) throw forbidden('You cannot delete your own account');
+}
+
+// ---------------------------------------------------------------- folders and questions
+
+// ---------------------------------------------------------------- tests and share codes
+
+// ---------------------------------------------------------------- attempts
+
+/**
+ * Whoever holds a valid attempt token for this attempt, without signing in: a
+ * Guest's way in. It belongs to no organization and opens this attempt only.
+ */
+export interface AttemptTokenHolder {
+  attemptTokenFor: string;
+}
+
+export interface AttemptSubject {
+  id: string;
+  clientId: string;
+  studentId: string;
+}
+
+/**
+ * Super Admin any attempt; Client Admin its organization's; a Student or a
+ * signed-in Guest its own; an attempt-token holder only the attempt the token
+ * was issued for.
+ */
+export function assertCanUseAttempt(caller: Principal | AttemptTokenHolder, attempt: AttemptSubject): void {
+  if ('attemptTokenFor' in caller) {
+    if (caller.attemptTokenFor !== attempt.id) throw forbidden('This attempt token belongs to another attempt');
+    return;
+  }
+  if (caller.role === 'super_admin') return;
+  if (caller.role === 'client_admin') return assertTenantAccess(caller, attempt.clientId);
+  if (caller.role === 'student') {
+    assertTenantAccess(caller, attempt.clientId);
+    if (caller.uid !== attempt.studentId) throw forbidden('This attempt belongs to another student');
+    return;
+  }
+  if (caller.role === 'guest' && caller.uid === attempt.studentId) return;
+  throw forbidden('You cannot access this attempt');
 }

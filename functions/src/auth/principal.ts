@@ -1,6 +1,7 @@
+import { organizationFromClaims, roleFromClaims, type Role } from './claims';
+
 // Pure: who is calling, as established from a verified ID token.
-export const ROLES = ['super_admin', 'client_admin', 'student'] as const;
-export type Role = (typeof ROLES)[number];
+export { ROLES, type Role } from './claims';
 /** Roles a route can admit; `guest` is an anonymous sign-in, not a claim. */
 export type CallerRole = Role | 'guest';
 
@@ -22,17 +23,15 @@ export interface TokenClaims {
   firebase?: { sign_in_provider?: string };
 }
 
-const isRole = (value: unknown): value is Role => ROLES.includes(value as Role);
-
 export function principalFromClaims(claims: TokenClaims): Principal {
   const base = { uid: claims.uid, email: claims.email ?? null, authTime: claims.auth_time };
   if (claims.firebase?.sign_in_provider === 'anonymous') {
     return { ...base, role: 'guest', clientId: null, guest: true };
   }
-  const role = isRole(claims.role) ? claims.role : null;
-  const clientId = typeof claims.client_id === 'string' && claims.client_id ? claims.client_id : null;
-  // A tenant role without its tenant is as good as no role.
+  const role = roleFromClaims({ ...claims });
+  const clientId = organizationFromClaims({ ...claims });
   if (role === 'super_admin') return { ...base, role, clientId: null, guest: false };
+  // A tenant role without its tenant is as good as no role.
   if (role && clientId) return { ...base, role, clientId, guest: false };
   return { ...base, role: null, clientId: null, guest: false };
 }

@@ -1,4 +1,5 @@
 import { defineRoute } from '../http/route';
+import { splitPageQuery } from '../shared/pagination';
 import { Client, ClientList, ClientParams, CreateClientBody, ListClientsQuery, UpdateClientBody } from './schemas';
 import * as service from './service';
 
@@ -12,8 +13,8 @@ export const clientRoutes = [
     query: ListClientsQuery,
     success: { status: 200, description: 'A page of clients, by name', schema: ClientList },
     handler: async ({ query }) => {
-      const { page, limit, ...filters } = query;
-      return { status: 200, body: await service.listClients(filters, { page, limit }) };
+      const { page, filters } = splitPageQuery(query);
+      return { status: 200, body: await service.listClients(filters, page) };
     },
   }),
   defineRoute({

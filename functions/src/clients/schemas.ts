@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { Pagination, pageQuery } from '../shared/pagination';
+import { ClientId } from '../shared/ids';
+import { pagedQuery, Pagination } from '../shared/pagination';
 
 const ActiveStatus = z.union([z.literal(0), z.literal(1)]).describe('1 = active, 0 = deactivated');
 const name = z.string().trim().min(1).max(200);
@@ -33,10 +34,9 @@ export const UpdateClientBody = z
   .meta({ id: 'UpdateClient' });
 export type ClientChanges = z.infer<typeof UpdateClientBody>;
 
-export const ClientParams = z.strictObject({ clientId: z.string().min(1).max(128) });
+export const ClientParams = z.strictObject({ clientId: ClientId });
 
-export const ListClientsQuery = z.strictObject({
-  ...pageQuery,
+export const ListClientsQuery = pagedQuery({
   active_status: z.enum(['0', '1']).transform(Number).optional(),
 });
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { assertTenantAccess } from '../auth/policy';
+import { assertCanChangeClient, assertCanReadClient } from '../auth/policy';
 import type { Principal } from '../auth/principal';
-import { forbidden, notFound } from '../http/errors';
+import { notFound } from '../http/errors';
 import type { Client, ClientChanges } from './schemas';
 import * as store from './store';
 
@@ -16,15 +16,14 @@ export async function createClient(input: { name: string; address: string; logo_
 export async function readClient(principal: Principal, clientId: string): Promise<Client> {
   const client = await store.getClient(clientId);
   if (!client) throw notFound('Client not found');
-  assertTenantAccess(principal, clientId);
+  assertCanReadClient(principal, clientId);
   return client;
 }
 
 export async function changeClient(principal: Principal, clientId: string, changes: ClientChanges): Promise<Client> {
-  if (principal.role !== 'super_admin') {
-    await readClient(principal, clientId);
-    if (changes.active_status !== undefined) throw forbidden('Only a Super Admin can activate or deactivate a client');
-  }
+  // Another organization's id answers 403 only if it exists; one that does not is 404 for everyone.
+  if (principal.role !== 'super_admin') await readClient(principal, clientId);
+  assertCanChangeClient(principal, clientId, changes);
   return store.updateClient(clientId, changes, new Date().toISOString());
 }
 

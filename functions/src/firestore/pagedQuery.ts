@@ -1,6 +1,7 @@
-import type { CollectionReference, DocumentData, Query } from 'firebase-admin/firestore';
+import { FieldPath, type CollectionReference, type DocumentData, type Query } from 'firebase-admin/firestore';
+import { badRequest } from '../http/errors';
+import { decodeCursor, encodeCursor, pageInfo, type CursorValue, type PageInfo, type PageRequest } from '../shared/pagination';
 import { activeEquals, type QuerySpec } from '../shared/querySpec';
-import { pageInfo, type PageInfo, type PageRequest } from '../shared/pagination';
 
 export function buildQuery(collection: CollectionReference, spec: QuerySpec): Query {
   let query: Query = collection;
@@ -9,22 +10,37 @@ export function buildQuery(collection: CollectionReference, spec: QuerySpec): Qu
   return query;
 }
 
-/** One page plus the total, fetched in parallel: two round trips whatever the page. */
+const invalidCursor = () => badRequest('cursor is not valid for this list', [{ path: 'query.cursor', message: 'Not a cursor from this list; start again from page 1' }]);
+
+/**
+ * One page plus the total, fetched in parallel: two round trips whatever the
+ * page. A page is found by offset (capped, see MAX_PAGE_OFFSET) or, at any
+ * depth, by cursor: the sort values and id of the previous page's last item.
+ * The document id breaks ties, in the direction of the last sort (so the
+ * query's index already serves it).
+ */
 export async function fetchPage(
   collection: CollectionReference,
   spec: QuerySpec,
-  page: PageRequest,
+  request: PageRequest,
 ): Promise<{ docs: DocumentData[]; pagination: PageInfo }> {
-  const query = buildQuery(collection, spec);
-  const [countSnap, pageSnap] = await Promise.all([
-    query.count().get(),
-    query
-      .offset((page.page - 1) * page.limit)
-      .limit(page.limit)
-      .get(),
-  ]);
-  return {
-    docs: pageSnap.docs.map((d) => d.data()),
-    pagination: pageInfo(page, countSnap.data().count),
-  };
+  const filtered = buildQuery(collection, spec);
+  const lastDirection = spec.orderBy[spec.orderBy.length - 1]?.direction ?? 'asc';
+  const ordered = filtered.orderBy(FieldPath.documentId(), lastDirection);
+  let pageNumber = request.page ?? 1;
+  let pageQuery = ordered.offset((pageNumber - 1) * request.limit);
+  if (request.cursor !== undefined) {
+    const cursor = decodeCursor(request.cursor, spec.orderBy.length);
+    if (!cursor) throw invalidCursor();
+    pageNumber = cursor.page + 1;
+    pageQuery = ordered.startAfter(...cursor.after);
+  }
+  const [countSnap, pageSnap] = await Promise.all([filtered.count().get(), pageQuery.limit(request.limit).get()]);
+  const total = countSnap.data().count;
+  const last = pageSnap.docs[pageSnap.docs.length - 1];
+  const more = last !== undefined && pageSnap.size === request.limit && pageNumber * request.limit < total;
+  const nextCursor = more
+    ? encodeCursor({ page: pageNumber, after: [...spec.orderBy.map(({ field }) => (last.get(field) ?? null) as CursorValue), last.id] })
+    : null;
+  return { docs: pageSnap.docs.map((d) => d.data()), pagination: pageInfo(pageNumber, request.limit, total, nextCursor) };
 }

@@ -14,6 +14,17 @@ export const paths = {
   auditLogs: () => db.collection('audit_logs'),
   auditLog: (id: string) => db.collection('audit_logs').doc(id),
   rateLimit: (key: string) => db.collection('rate_limits').doc(key),
+  // ---- folders and questions (issue 6)
+  clientFolders: (clientId: string) => db.collection('clients').doc(clientId).collection('folders'),
+  clientFolder: (clientId: string, folderId: string) => db.collection('clients').doc(clientId).collection('folders').doc(folderId),
+  clientQuestions: (clientId: string) => db.collection('clients').doc(clientId).collection('questions'),
+  clientQuestion: (clientId: string, questionId: string) =>
+    db.collection('clients').doc(clientId).collection('questions').doc(questionId),
+  // ---- tests, frozen versions and share codes (issue 6)
+  clientTests: (clientId: string) => db.collection('clients').doc(clientId).collection('tests'),
+  clientTest: (clientId: string, testId: string) => db.collection('clients').doc(clientId).collection('tests').doc(testId),
+  // Attempts arrive with the attempts issue; tests need to know whether any exist.
+  clientAttempts: (clientId: string) => db.collection('clients').doc(clientId).collection('attempts'),
 };
 
 /** Collection ids as they appear in firestore.indexes.json. */

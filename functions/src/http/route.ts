@@ -1,11 +1,10 @@
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
+import { log } from '../platform/log';
+import type { Access } from '../auth/policy';
 import type { Principal } from '../auth/principal';
-import type { RuntimeConfig } from '../config';
 import { registry } from '../openapi/registry';
-import { sensitiveRateLimit } from '../rateLimit/middleware';
-import { authenticate, type Access } from './authenticate';
 import { badRequest, ERROR_STATUS, type ErrorCode } from './errors';
 import { validate } from './validate';
 
@@ -105,27 +104,56 @@ function requireJson(req: Request): void {
   }
 }
 
-function handle(route: RouteDefinition): RequestHandler {
+/**
+ * A reply leaves only through its route's schema: fields the schema does not
+ * name (an answer key, a token hash, anything a store adds later) are stripped,
+ * and a reply that does not fit is a bug, answered 500 rather than sent.
+ */
+function outgoing(route: RouteDefinition, body: unknown): unknown {
+  const schema = route.success.schema;
+  if (!schema || body === undefined) return body;
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  log.error('Reply does not match its schema', { route: `${route.method.toUpperCase()} ${route.path}`, issues: result.error.issues.slice(0, 5) });
+  throw new Error(`Reply of ${route.method.toUpperCase()} ${route.path} does not match its schema`);
+}
+
+function handle(route: RouteDefinition, runHandler: Guards['runHandler']): RequestHandler {
   return async (req, res) => {
     if (route.body) requireJson(req);
     const params = validate(route.params ?? EMPTY, req.params, 'params');
     const query = validate(route.query ?? EMPTY, req.query, 'query');
     const body = route.body ? validate(route.body, req.body, 'body') : undefined;
-    const reply = await route.handler({ params, query, body, principal: res.locals.principal, req, res });
-    if (reply.body === undefined) res.status(reply.status).end();
-    else res.status(reply.status).json(reply.body);
+    const reply = await runHandler(res, route.handler({ params, query, body, principal: res.locals.principal, req, res }));
+    const payload = outgoing(route, reply.body);
+    if (payload === undefined) res.status(reply.status).end();
+    else res.status(reply.status).json(payload);
   };
 }
 
+/** What every route is wrapped in, built by the app from auth and the rate limiter. */
+export interface Guards {
+  authenticate(access: Access): RequestHandler;
+  sensitive: RequestHandler;
+  /** Runs a handler's work beside checks authentication started (the admin account re-check). */
+  runHandler<T>(res: Response, work: Promise<T>): Promise<T>;
+}
+
+// A route is described once however many apps mount it (tests build several in one process).
+const documented = new WeakSet<RouteDefinition>();
+
 /** Mounts every route on one router and registers it in the OpenAPI document. */
-export function mountRoutes(routes: RouteDefinition[], config: RuntimeConfig): express.Router {
+export function mountRoutes(routes: RouteDefinition[], guards: Guards): express.Router {
   const router = express.Router();
   for (const route of routes) {
-    registry.registerPath(openApiRoute(route));
+    if (!documented.has(route)) {
+      documented.add(route);
+      registry.registerPath(openApiRoute(route));
+    }
     const expressPath = route.path.replace(/\{(\w+)\}/g, ':$1');
-    const chain: RequestHandler[] = [authenticate(route.access, config)];
-    if (route.sensitive) chain.push(sensitiveRateLimit(config));
-    chain.push(handle(route));
+    const chain: RequestHandler[] = [guards.authenticate(route.access)];
+    if (route.sensitive) chain.push(guards.sensitive);
+    chain.push(handle(route, guards.runHandler));
     router[route.method](expressPath, ...chain);
   }
   return router;

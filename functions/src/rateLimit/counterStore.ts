@@ -1,34 +1,44 @@
 import { FieldValue, Timestamp } from 'firebase-admin/firestore';
+import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
 import { WINDOW_MS, type Window } from './window';
 
 export type CounterField = 'requests' | 'auth_failures';
 export type Counters = Record<CounterField, number>;
 
+// The raw answer of Firestore's Commit RPC: each write's transform results are
+// the values its increments produced. The SDK's public commit() drops them;
+// its WriteBatch._commit() (pinned firebase-admin 13.9) returns the raw answer.
+interface RawCommit {
+  _commit(): Promise<{ writeResults: Array<{ transformResults?: Array<{ integerValue?: string | number }> }> }>;
+}
+
 /**
- * Shared fixed-window counters in Firestore. An atomic increment never aborts
- * under contention (a transaction would), and reading the document back
- * afterwards sees our own increment, so a limit is never exceeded; at worst a
- * request racing at the boundary is refused one early.
+ * Adds to the shared fixed-window counters of `key` and answers both counters
+ * as they stand right after this change, in one round trip. An increment never
+ * aborts under contention (a transaction would), and its result is this
+ * request's own position: of forty requests at once, exactly the first ten see
+ * a count of ten or less. Incrementing by 0 reads a counter atomically.
  */
-export async function incrementCounter(key: string, field: CounterField, window: Window): Promise<Counters> {
-  const ref = paths.rateLimit(key);
-  await ref.set(
+export async function addToCounters(key: string, add: Partial<Counters>, window: Window): Promise<Counters> {
+  const batch = db.batch();
+  batch.set(
+    paths.rateLimit(key),
     {
-      [field]: FieldValue.increment(1),
+      // Field order is transform order: transformResults[0] is requests, [1] auth_failures.
+      requests: FieldValue.increment(add.requests ?? 0),
+      auth_failures: FieldValue.increment(add.auth_failures ?? 0),
       // A TTL policy on expires_at (firestore.indexes.json) deletes old windows.
       expires_at: Timestamp.fromMillis(window.resetAtMs + WINDOW_MS),
     },
     { merge: true },
   );
-  const data = (await ref.get()).data() ?? {};
-  return { requests: Number(data.requests ?? 0), auth_failures: Number(data.auth_failures ?? 0) };
-}
-
-/** Bumps a counter without reading it back, for events whose outcome is already decided. */
-export async function bumpCounter(key: string, field: CounterField, window: Window): Promise<void> {
-  await paths.rateLimit(key).set(
-    { [field]: FieldValue.increment(1), expires_at: Timestamp.fromMillis(window.resetAtMs + WINDOW_MS) },
-    { merge: true },
-  );
+  const response = await (batch as unknown as RawCommit)._commit();
+  const results = response.writeResults[0]?.transformResults ?? [];
+  const value = (i: number) => Number(results[i]?.integerValue);
+  const counters = { requests: value(0), auth_failures: value(1) };
+  if (!Number.isFinite(counters.requests) || !Number.isFinite(counters.auth_failures)) {
+    throw new Error(`Rate-limit commit answered no counter values: ${JSON.stringify(results)}`);
+  }
+  return counters;
 }

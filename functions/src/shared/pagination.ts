@@ -3,9 +3,16 @@ import { z } from 'zod';
 // Pure: no Firebase here, so list endpoints and tests share one definition of a page.
 export const DEFAULT_PAGE_LIMIT = 20;
 export const MAX_PAGE_LIMIT = 100;
+/**
+ * The deepest item `page` can reach. Firestore bills an offset for every item
+ * it skips, so page 500 of a long list would cost 50,000 reads; past this,
+ * `cursor` walks on at the cost of one page.
+ */
+export const MAX_PAGE_OFFSET = 1_000;
+export const MAX_CURSOR_LENGTH = 1_024;
 
-export const pageQuery = {
-  page: z.coerce.number().int().min(1).default(1).describe('Page number, from 1'),
+const pageFields = {
+  page: z.coerce.number().int().min(1).max(MAX_PAGE_OFFSET + 1).optional().describe(`Page number, from 1 (default 1); (page − 1) × limit may be at most ${MAX_PAGE_OFFSET}`),
   limit: z.coerce
     .number()
     .int()
@@ -13,7 +20,33 @@ export const pageQuery = {
     .max(MAX_PAGE_LIMIT)
     .default(DEFAULT_PAGE_LIMIT)
     .describe(`Items per page, 1 to ${MAX_PAGE_LIMIT}`),
+  cursor: z
+    .string()
+    .min(1)
+    .max(MAX_CURSOR_LENGTH)
+    .optional()
+    .describe('`pagination.next_cursor` of the previous page: the page after it, at any depth (send it without `page`)'),
 };
+
+/**
+ * A list endpoint's query: its filters plus page, limit and cursor, with the
+ * offset cap checked. Unknown parameters are refused.
+ */
+export function pagedQuery<Shape extends z.ZodRawShape>(filters: Shape) {
+  return z.strictObject({ ...pageFields, ...filters }).superRefine((query, ctx) => {
+    const { page, limit, cursor } = query as { page?: number; limit: number; cursor?: string };
+    if (cursor !== undefined && page !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['page'], message: 'Send either page or cursor, not both' });
+    }
+    if (page !== undefined && (page - 1) * limit > MAX_PAGE_OFFSET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['page'],
+        message: `(page − 1) × limit may be at most ${MAX_PAGE_OFFSET}; walk further with cursor (pagination.next_cursor) or narrow the filters`,
+      });
+    }
+  });
+}
 
 export const Pagination = z
   .object({
@@ -21,15 +54,48 @@ export const Pagination = z
     limit: z.number().int(),
     total: z.number().int().describe('Total number of items'),
     pages: z.number().int().describe('Total number of pages'),
+    next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page'),
   })
   .meta({ id: 'Pagination' });
 
-export type PageRequest = { page: number; limit: number };
+export type PageRequest = { page?: number; limit: number; cursor?: string };
 export type PageInfo = z.infer<typeof Pagination>;
 
-export function pageInfo({ page, limit }: PageRequest, total: number): PageInfo {
-  return { page, limit, total, pages: Math.ceil(total / limit) };
+/** Splits a validated list query into its page request and its filters. */
+export function splitPageQuery<Q extends PageRequest>(query: Q): { page: PageRequest; filters: Omit<Q, 'page' | 'limit' | 'cursor'> } {
+  const { page, limit, cursor, ...filters } = query;
+  return { page: { page, limit, cursor }, filters };
+}
+
+export function pageInfo(pageNumber: number, limit: number, total: number, nextCursor: string | null): PageInfo {
+  return { page: pageNumber, limit, total, pages: Math.ceil(total / limit), next_cursor: nextCursor };
 }
 
 /** Query-string booleans arrive as text; only the two obvious spellings are accepted. */
 export const queryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+// ---- cursors: opaque to callers; they carry the last item's sort values and id, and the page number.
+
+export type CursorValue = string | number | boolean | null;
+export interface Cursor {
+  page: number;
+  after: CursorValue[];
+}
+
+export const encodeCursor = (cursor: Cursor): string => Buffer.from(JSON.stringify([cursor.page, ...cursor.after]), 'utf8').toString('base64url');
+
+/** The cursor, or undefined when it is not one this service issued for a query of `sortFields` sort fields. */
+export function decodeCursor(text: string, sortFields: number): Cursor | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(parsed) || parsed.length !== sortFields + 2) return undefined;
+  const [page, ...after] = parsed;
+  if (!Number.isInteger(page) || page < 1) return undefined;
+  if (!after.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v))) return undefined;
+  if (typeof after[after.length - 1] !== 'string') return undefined; // the document id
+  return { page, after };
+}

@@ -1,4 +1,5 @@
 import { defineRoute } from '../http/route';
+import { splitPageQuery } from '../shared/pagination';
 import { CreateUserBody, ListUsersQuery, Me, UpdateUserBody, User, UserPage, UserParams } from './schemas';
 import * as service from './service';
 
@@ -36,8 +37,8 @@ export const userRoutes = [
     success: { status: 200, description: 'A page of users, by email', schema: UserPage },
     errors: ['NOT_FOUND'],
     handler: async ({ principal, query }) => {
-      const { page, limit, ...filters } = query;
-      return { status: 200, body: await service.listUsers(principal, filters, { page, limit }) };
+      const { page, filters } = splitPageQuery(query);
+      return { status: 200, body: await service.listUsers(principal, filters, page) };
     },
   }),
   defineRoute({

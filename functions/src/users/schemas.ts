@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ROLES } from '../auth/principal';
-import { Pagination, pageQuery, queryBoolean } from '../shared/pagination';
+import { pagedQuery, Pagination, queryBoolean } from '../shared/pagination';
+import { ClientId, Uid } from '../shared/ids';
 
 const Role = z.enum(ROLES);
 const displayName = z.string().trim().min(1).max(100);
@@ -26,7 +27,7 @@ export const CreateUserBody = z
     password,
     display_name: displayName,
     role: Role,
-    client_id: z.string().min(1).max(128).optional().describe('Required for client_admin and student (a Client Admin may omit it)'),
+    client_id: ClientId.optional().describe('Required for client_admin and student (a Client Admin may omit it)'),
   })
   .meta({ id: 'CreateUser' });
 export type CreateUserInput = z.infer<typeof CreateUserBody>;
@@ -37,22 +38,17 @@ export const UpdateUserBody = z
     role: Role.optional(),
     disabled: z.boolean().optional(),
     password: password.optional(),
-    client_id: z
-      .string()
-      .min(1)
-      .max(128)
-      .optional()
+    client_id: ClientId.optional()
       .describe('Only with `role`, when giving a first role to a user who has none (e.g. one who signed up on its own)'),
   })
   .refine((body) => Object.keys(body).length > 0, { message: 'Send at least one field to change' })
   .meta({ id: 'UpdateUser' });
 export type UserChanges = z.infer<typeof UpdateUserBody>;
 
-export const UserParams = z.strictObject({ uid: z.string().min(1).max(128) });
+export const UserParams = z.strictObject({ uid: Uid });
 
-export const ListUsersQuery = z.strictObject({
-  ...pageQuery,
-  client_id: z.string().min(1).optional(),
+export const ListUsersQuery = pagedQuery({
+  client_id: ClientId.optional(),
   role: Role.optional(),
   disabled: queryBoolean.optional(),
 });

@@ -1,19 +1,30 @@
 import type { Request } from 'express';
 import type { UserRecord } from 'firebase-admin/auth';
+import { errorText, log } from '../platform/log';
 import { addUserEventToBatch } from '../audit/service';
-import { assertTenantAccess, tenantScope } from '../auth/policy';
+import {
+  assertCanChangeUser,
+  assertCanDeleteUser,
+  assertCanReadUser,
+  organizationForNewUser,
+  tenantScope,
+  type UserSubject,
+} from '../auth/policy';
 import type { Principal, Role } from '../auth/principal';
 import { getClient } from '../clients/store';
 import { auth, db } from '../firestore/db';
 import { ALREADY_EXISTS, FAILED_PRECONDITION, hasStatus, NOT_FOUND } from '../firestore/statusCodes';
-import { badRequest, conflict, forbidden, notFound } from '../http/errors';
+import { badRequest, conflict, notFound } from '../http/errors';
 import type { PageRequest } from '../shared/pagination';
+import { claimsFor, organizationFromClaims, roleFromClaims } from '../auth/claims';
+import { newProfile } from './profiles';
 import type { CreateUserInput, User, UserChanges } from './schemas';
 import * as store from './store';
 
 // Auth holds identity (email, disabled, role claims); the profile document
-// mirrors it for listing. Every change writes Auth first and then the profile
-// with its audit record in one batch; a failed batch undoes the Auth change.
+// mirrors it for listing. Records come before privileges: the profile and its
+// audit record are committed before any claim is granted, so a crash at any
+// point leaves no privileged account that the audit log does not know about.
 
 const authCode = (err: unknown) => (err as { code?: string }).code;
 
@@ -30,12 +41,9 @@ function translateAuthError(err: unknown): unknown {
   }
 }
 
-const roleOf = (record: UserRecord): Role | null => {
-  const role = record.customClaims?.role;
-  return role === 'super_admin' || role === 'client_admin' || role === 'student' ? role : null;
-};
-const clientOf = (record: UserRecord): string | null =>
-  typeof record.customClaims?.client_id === 'string' ? record.customClaims.client_id : null;
+const roleOf = (record: UserRecord): Role | null => roleFromClaims(record.customClaims);
+const clientOf = (record: UserRecord): string | null => organizationFromClaims(record.customClaims);
+const subject = (user: User): UserSubject => ({ uid: user.uid, role: user.role, clientId: user.client_id });
 
 function toUser(record: UserRecord, profile: Partial<User> | undefined): User {
   return {
@@ -62,62 +70,59 @@ async function loadUser(uid: string): Promise<{ user: User; record: UserRecord; 
   return { user: toUser(record, profile?.data), record, profile };
 }
 
-/** 404 when no such user, 403 when it is not in the caller's organization. */
-function assertCanSee(principal: Principal, user: User): void {
-  if (principal.role === 'super_admin') return;
-  if (principal.role === 'student' && principal.uid !== user.uid) throw forbidden('Students can only read their own profile');
-  if (!user.client_id) throw forbidden('You cannot access users outside your organization');
-  assertTenantAccess(principal, user.client_id);
-}
-
 export async function createUser(principal: Principal, input: CreateUserInput, req: Request): Promise<User> {
-  let clientId: string | null = null;
-  if (input.role === 'super_admin') {
-    if (principal.role !== 'super_admin') throw forbidden('Only a Super Admin can create a Super Admin');
-    if (input.client_id !== undefined) {
-      throw badRequest('A Super Admin belongs to no client', [{ path: 'body.client_id', message: 'Must be absent for super_admin' }]);
-    }
-  } else {
-    if (principal.role === 'super_admin' && input.client_id === undefined) {
-      throw badRequest('client_id is required for this role', [{ path: 'body.client_id', message: 'Required' }]);
-    }
-    clientId = tenantScope(principal, input.client_id);
-    if (!(await getClient(clientId))) throw notFound('Client not found');
+  if (input.role !== 'super_admin' && principal.role === 'super_admin' && input.client_id === undefined) {
+    throw badRequest('client_id is required for this role', [{ path: 'body.client_id', message: 'Required' }]);
   }
+  const clientId = organizationForNewUser(principal, input.role, input.client_id);
+  if (clientId && !(await getClient(clientId))) throw notFound('Client not found');
 
+  // 1. The account, with no claims: until step 3 it can do nothing but GET /api/me.
   let record: UserRecord;
   try {
     record = await auth.createUser({ email: input.email, password: input.password, displayName: input.display_name });
   } catch (err) {
     throw translateAuthError(err);
   }
-  const now = new Date().toISOString();
-  const user: User = {
-    uid: record.uid,
-    email: record.email ?? input.email,
-    display_name: input.display_name,
-    role: input.role,
-    client_id: clientId,
-    disabled: false,
-    created_at: now,
-    updated_at: now,
-  };
+  const user = newProfile(
+    { uid: record.uid, email: record.email ?? input.email, display_name: input.display_name, role: input.role, client_id: clientId },
+    new Date().toISOString(),
+  );
+  // 2. The profile and its user_created record, together.
+  const ref = store.profileRef(user.uid, user.role, clientId)!;
+  const batch = db.batch();
+  batch.create(ref, user);
+  const auditRef = addUserEventToBatch(batch, req, { type: 'user_created', actor: principal, userId: user.uid, clientId, details: { role: user.role } });
   try {
-    await auth.setCustomUserClaims(record.uid, clientId ? { role: input.role, client_id: clientId } : { role: input.role });
-    const batch = db.batch();
-    batch.create(store.profileRef(user.uid, user.role, clientId)!, user);
-    addUserEventToBatch(batch, req, { type: 'user_created', actor: principal, userId: user.uid, clientId, details: { role: user.role } });
     await batch.commit();
   } catch (err) {
-    await auth.deleteUser(record.uid).catch(() => undefined);
+    await auth.deleteUser(record.uid).catch((cleanupErr) => logCleanupFailure('unprivileged account left behind', record.uid, cleanupErr));
+    throw err;
+  }
+  // 3. Only now the privileges, which the record above already announces.
+  try {
+    await auth.setCustomUserClaims(record.uid, claimsFor(input.role, clientId));
+  } catch (err) {
+    // Take the account back. If that fails too, what is left is recorded and holds no role.
+    const undo = db.batch();
+    undo.delete(ref);
+    undo.delete(auditRef);
+    await Promise.all([
+      undo.commit().catch((cleanupErr) => logCleanupFailure('profile and record left for an account without claims', record.uid, cleanupErr)),
+      auth.deleteUser(record.uid).catch((cleanupErr) => logCleanupFailure('unprivileged account left behind', record.uid, cleanupErr)),
+    ]);
     throw err;
   }
   return user;
 }
 
+function logCleanupFailure(what: string, uid: string, err: unknown): void {
+  log.error(`User creation undone only in part: ${what}`, { uid, error: errorText(err) });
+}
+
 export async function readUser(principal: Principal, uid: string): Promise<User> {
   const { user } = await loadUser(uid);
-  assertCanSee(principal, user);
+  assertCanReadUser(principal, subject(user));
   return user;
 }
 
@@ -143,7 +148,7 @@ const CONCURRENT_CHANGE = [NOT_FOUND, ALREADY_EXISTS, FAILED_PRECONDITION];
 /**
  * The organization a user belongs to after `changes`. It is fixed once a user has
  * a role; `client_id` names it only when giving a first role to a user with none
- * (only a Super Admin can see such users).
+ * (the policy has already checked the caller may name it).
  */
 async function organizationAfter(user: User, changes: UserChanges): Promise<string | null> {
   const firstRole = user.role === null && changes.role !== undefined;
@@ -170,17 +175,11 @@ async function organizationAfter(user: User, changes: UserChanges): Promise<stri
 
 export async function updateUser(principal: Principal, uid: string, changes: UserChanges, req: Request): Promise<User> {
   const { user, record, profile } = await loadUser(uid);
-  assertCanSee(principal, user);
-  if (principal.role === 'student') throw forbidden('Students cannot change user accounts');
-  if (changes.role === 'super_admin' && principal.role !== 'super_admin') {
-    throw forbidden('Only a Super Admin can grant super_admin');
-  }
+  assertCanChangeUser(principal, subject(user), changes);
   const roleChanges = changes.role !== undefined && changes.role !== user.role;
-  if (uid === principal.uid && (roleChanges || changes.disabled === true)) {
-    throw forbidden('You cannot change your own role or disable your own account');
-  }
+  const firstRole = roleChanges && user.role === null;
   const clientId = await organizationAfter(user, changes);
-  if (roleChanges && user.role !== null && isPlatformRole(user.role) !== isPlatformRole(changes.role!)) {
+  if (roleChanges && !firstRole && isPlatformRole(user.role) !== isPlatformRole(changes.role!)) {
     throw badRequest('A role can only change between client_admin and student; create a new account instead', [
       { path: 'body.role', message: 'Cannot move between platform and organization roles' },
     ]);
@@ -195,18 +194,30 @@ export async function updateUser(principal: Principal, uid: string, changes: Use
     updated_at: new Date().toISOString(),
   };
 
-  // The profile is written first, on condition that nobody changed it since we
-  // read it: of two concurrent changes to one user, the second gets 409 before
-  // touching Auth, so Auth and the profile never end up telling different stories.
+  // The profile and the audit records are written first, on condition that
+  // nobody changed the profile since we read it: of two concurrent changes to
+  // one user, the second gets 409 before touching Auth, so Auth and the profile
+  // never end up telling different stories, and no privilege is granted unrecorded.
   const batch = db.batch();
   const ref = store.profileRef(uid, next.role, next.client_id);
   if (ref && profile) batch.update(ref, next, { lastUpdateTime: profile.updateTime });
   else if (ref) batch.create(ref, next);
   const event = { actor: principal, userId: uid, clientId };
   const auditRefs = [];
-  if (roleChanges) auditRefs.push(addUserEventToBatch(batch, req, { ...event, type: 'role_changed', details: { from: user.role, to: next.role } }));
+  if (roleChanges) {
+    // A first role can be granted once: the record's fixed id makes a concurrent
+    // second grant (to another organization, say) fail as a whole.
+    const onceId = firstRole ? `first_role_${uid}` : undefined;
+    auditRefs.push(addUserEventToBatch(batch, req, { ...event, type: 'role_changed', details: { from: user.role, to: next.role } }, onceId));
+  }
   if (changes.disabled !== undefined && changes.disabled !== user.disabled) {
     auditRefs.push(addUserEventToBatch(batch, req, { ...event, type: changes.disabled ? 'user_disabled' : 'user_enabled' }));
+  }
+  if (changes.password !== undefined) auditRefs.push(addUserEventToBatch(batch, req, { ...event, type: 'password_changed' }));
+  if (changes.display_name !== undefined && changes.display_name !== user.display_name) {
+    auditRefs.push(
+      addUserEventToBatch(batch, req, { ...event, type: 'profile_changed', details: { display_name: { from: user.display_name, to: next.display_name } } }),
+    );
   }
   try {
     await batch.commit();
@@ -223,29 +234,29 @@ export async function updateUser(principal: Principal, uid: string, changes: Use
   if (changes.password !== undefined) authUpdate.password = changes.password;
   try {
     if (Object.keys(authUpdate).length > 0) await auth.updateUser(uid, authUpdate);
-    if (roleChanges) {
-      const claims = { ...(record.customClaims ?? {}), role: changes.role, ...(clientId ? { client_id: clientId } : {}) };
-      await auth.setCustomUserClaims(uid, claims);
-    }
+    if (roleChanges) await auth.setCustomUserClaims(uid, { ...(record.customClaims ?? {}), ...claimsFor(next.role!, clientId) });
   } catch (err) {
     // Auth refused: take the profile and the audit records back, so nothing half-happened.
     const undo = db.batch();
     if (ref && profile) undo.set(ref, profile.data);
     else if (ref) undo.delete(ref);
     for (const auditRef of auditRefs) undo.delete(auditRef);
-    await undo.commit().catch(() => undefined);
+    await undo.commit().catch((undoErr) =>
+      log.error('User change undone only in part: the profile and records say more than Auth did', {
+        uid,
+        error: errorText(undoErr),
+      }),
+    );
     throw translateAuthError(err);
   }
-  // The old role (or a disabled account) must not outlive this change in a refresh token.
+  // The old role (or a disabled account, or an old password) must not outlive this change in a refresh token.
   if (roleChanges || changes.disabled === true || changes.password !== undefined) await auth.revokeRefreshTokens(uid);
   return next;
 }
 
 export async function deleteUser(principal: Principal, uid: string, req: Request): Promise<void> {
   const { user, record } = await loadUser(uid);
-  assertCanSee(principal, user);
-  if (principal.role === 'student') throw forbidden('Students cannot delete user accounts');
-  if (uid === principal.uid) throw forbidden('You cannot delete your own account');
+  assertCanDeleteUser(principal, subject(user));
   // Profile and audit record first: if Auth then fails, the retry finds the user
   // and finishes. The record's id names this account (uid and creation time), so
   // of two concurrent deletes only one is recorded; the other finds the user gone.

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { adminAuth } from '../support/admin';
+import { adminAuth, adminDb } from '../support/admin';
 import { auditRecordsFor, createTenant, createUser, signIn, signInAnonymously } from '../support/fixtures';
 import { freshIp, get, patch } from '../support/http';
 import { decodePayload, expired, withAlgorithm, withClaims, withForgedSignature, wrongAudience } from '../support/tokens';
@@ -11,6 +11,12 @@ function assertUnauthorized(res: { status: number; body: any; text: string }, me
   assert.equal(res.body.error, 'UNAUTHORIZED');
   assert.equal(res.body.status, 401);
   if (messagePattern) assert.match(res.body.message, messagePattern);
+}
+
+/** token_rejected records written for requests from this address. */
+async function rejectionsFrom(ip: string) {
+  const snap = await adminDb.collection('audit_logs').where('ip_address', '==', ip).where('event_type', '==', 'token_rejected').get();
+  return snap.docs.map((d) => d.data());
 }
 
 /** The newest token_rejected record that claims this uid, once it is written. */
@@ -32,8 +38,10 @@ describe('Authentication: Authorization: Bearer <ID token>', () => {
   });
 
   it('answers 401 without an Authorization header, and records no token', async () => {
-    const res = await get('/api/me', { ip: freshIp() });
+    const ip = freshIp();
+    const res = await get('/api/me', { ip });
     assertUnauthorized(res, /Authorization/);
+    assert.deepEqual(await rejectionsFrom(ip), []);
   });
 
   it('answers 401 to a header that is not "Bearer <token>"', async () => {
@@ -74,8 +82,10 @@ describe('Authentication: Authorization: Bearer <ID token>', () => {
   });
 
   it('answers 401 with reason "invalid" recorded for a token without a subject', async () => {
+    const ip = freshIp();
     const token = withClaims(tenant.student.token, { sub: '', user_id: '' });
-    assertUnauthorized(await get('/api/me', { ip: freshIp(), token }));
+    assertUnauthorized(await get('/api/me', { ip, token }));
+    assert.deepEqual((await rejectionsFrom(ip)).map((r) => [r.reason, r.user_id]), [['invalid', '']]);
   });
 
   // Under the emulator firebase-admin checks revocation on every verification, so

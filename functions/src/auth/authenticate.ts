@@ -1,0 +1,175 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { errorText, log } from '../platform/log';
+import { auth } from '../firestore/db';
+import { ApiError, forbidden, serviceUnavailable, unauthorized } from '../http/errors';
+import { isTokenProblem } from '../platform/backendFaults';
+import { accountVerdict, ACCOUNT_RECHECK_MS, needsAccountCheck, type AccountFacts } from './accountStatus';
+import { assertRole, type Access } from './policy';
+import { principalFromClaims, type Principal } from './principal';
+import { claimedUid, rejectionReason, REJECTION_MESSAGES, type TokenRejectionReason } from './tokenRejection';
+
+/**
+ * What authentication does to the rest of the service, handed to it by the app
+ * (audit log, failure counting, client status) so that auth reaches for no feature.
+ */
+export interface AuthenticationEffects {
+  /** Records the first request of a sign-in (uid + auth_time). */
+  recordLogin(principal: Principal, req: Request): Promise<void>;
+  recordTokenRejected(req: Request, reason: TokenRejectionReason, claimedUid: string | null): Promise<void>;
+  /**
+   * Counts one refused credential against the caller's address and throws
+   * RATE_LIMITED when, counted after its own increment, it is past the limit:
+   * however many arrive at once, at most the limit are ever answered 401.
+   */
+  countFailedAuthentication(req: Request): Promise<void>;
+  isClientActive(clientId: string): Promise<boolean>;
+}
+
+type Rejection = { reason: TokenRejectionReason; claimedUid: string | null };
+
+// Reads keep accepting a token until it expires (admins: see accountStatus);
+// anything that changes data also asks Auth whether it was revoked or the user disabled.
+const checksRevocation = (method: string) => method !== 'GET' && method !== 'HEAD';
+
+/**
+ * A write whose outcome must not depend on it (the audit of a refused token,
+ * a failure count, a login record): if it fails, it is logged at ERROR with
+ * what it would have written, and the request goes on. RATE_LIMITED and other
+ * answers the effect itself decides still reach the caller.
+ */
+async function failOpen(what: string, req: Request, detail: Record<string, unknown>, write: () => Promise<void>): Promise<void> {
+  try {
+    await write();
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    log.error(`${what} failed; the request goes on without it`, {
+      ...detail,
+      ip: req.ip,
+      path: req.path,
+      error: errorText(err),
+    });
+  }
+}
+
+async function verifiedPrincipal(req: Request): Promise<Principal | Rejection> {
+  const header = req.header('authorization');
+  if (!header) return { reason: 'missing', claimedUid: null };
+  const match = /^Bearer ([A-Za-z0-9._~+/=-]{1,8192})$/.exec(header.trim());
+  if (!match) return { reason: 'malformed', claimedUid: null };
+  try {
+    const decoded = await auth.verifyIdToken(match[1], checksRevocation(req.method));
+    return principalFromClaims(decoded);
+  } catch (err) {
+    // Only a verdict on the token is the caller's failure. Auth being unreachable,
+    // out of quota or failing inside is ours: 503, not counted, not audited.
+    if (!isTokenProblem(err)) {
+      log.warn('Token verification failed for a reason that is not the token', { error: errorText(err) });
+      throw serviceUnavailable('Sign-in could not be checked right now; retry shortly');
+    }
+    return { reason: rejectionReason((err as { code?: unknown }).code), claimedUid: claimedUid(match[1]) };
+  }
+}
+
+// ------------------------------------------------------------ account re-check
+
+interface CachedFacts {
+  fetchedAtMs: number;
+  facts: Promise<AccountFacts>;
+}
+const accountFacts = new Map<string, CachedFacts>();
+const MAX_CACHED_ACCOUNTS = 10_000;
+
+async function fetchAccountFacts(uid: string): Promise<AccountFacts> {
+  try {
+    const user = await auth.getUser(uid);
+    return {
+      exists: true,
+      disabled: user.disabled,
+      validAfterMs: user.tokensValidAfterTime ? Date.parse(user.tokensValidAfterTime) : null,
+      claims: user.customClaims,
+    };
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 'auth/user-not-found') return { exists: false, disabled: false, validAfterMs: null, claims: undefined };
+    throw err;
+  }
+}
+
+/** The account as Auth described it at most ACCOUNT_RECHECK_MS ago: one Auth call per admin per instance per minute. */
+function recentAccountFacts(uid: string, nowMs: number): Promise<AccountFacts> {
+  const cached = accountFacts.get(uid);
+  if (cached && nowMs - cached.fetchedAtMs < ACCOUNT_RECHECK_MS) return cached.facts;
+  if (accountFacts.size >= MAX_CACHED_ACCOUNTS) accountFacts.clear();
+  const facts = fetchAccountFacts(uid);
+  accountFacts.set(uid, { fetchedAtMs: nowMs, facts });
+  facts.catch(() => accountFacts.delete(uid));
+  return facts;
+}
+
+/** Test hook: forget every account description (as a fresh instance would). */
+export const forgetAccountFacts = (): void => accountFacts.clear();
+
+// ------------------------------------------------------------ the middleware
+
+/**
+ * The one auth middleware: verifies the ID token, records the sign-in and
+ * applies the route's access rule. For an admin's read it also starts the
+ * account re-check, which the route awaits beside its handler (see
+ * `awaitAccountCheck`), so it costs no sequential round trip.
+ */
+export function authenticate(access: Access, effects: AuthenticationEffects): RequestHandler {
+  const refuse = async (req: Request, rejection: Rejection): Promise<never> => {
+    // No header at all is no guess at a credential (a school's many signed-out
+    // pages share one address): not counted, nothing to record.
+    if (rejection.reason !== 'missing') {
+      await failOpen('Counting a failed authentication', req, { reason: rejection.reason }, () => effects.countFailedAuthentication(req));
+      await failOpen('Recording a refused token', req, { event: 'token_rejected', reason: rejection.reason, claimed_uid: rejection.claimedUid }, () =>
+        effects.recordTokenRejected(req, rejection.reason, rejection.claimedUid),
+      );
+    }
+    throw unauthorized(REJECTION_MESSAGES[rejection.reason]);
+  };
+
+  return async (req, res, next) => {
+    if (access === 'public') return next();
+    const result = await verifiedPrincipal(req);
+    if ('reason' in result) return refuse(req, result);
+    res.locals.principal = result;
+    if (!checksRevocation(req.method) && needsAccountCheck(result)) {
+      const check = recentAccountFacts(result.uid, Date.now()).then(async (facts) => {
+        const reason = accountVerdict(facts, result);
+        if (reason) await refuse(req, { reason, claimedUid: result.uid });
+      });
+      check.catch(() => undefined); // awaited by the route; never an unhandled rejection
+      (res.locals as AccountCheckLocals).accountCheck = check;
+    }
+    await Promise.all([
+      failOpen('Recording a login', req, { event: 'login', uid: result.uid, auth_time: result.authTime }, () => effects.recordLogin(result, req)),
+      access === 'signed_in' ? undefined : authorize(result, access, effects),
+    ]);
+    next();
+  };
+}
+
+async function authorize(principal: Principal, access: Exclude<Access, 'public' | 'signed_in'>, effects: AuthenticationEffects): Promise<void> {
+  assertRole(principal, access);
+  // Tenant routes are closed to users of a deactivated organization. A failed read here is a 503, never an open door.
+  if (principal.clientId && !(await effects.isClientActive(principal.clientId))) throw forbidden('Your organization is not active');
+}
+
+interface AccountCheckLocals {
+  accountCheck?: Promise<void>;
+}
+
+/**
+ * Runs the handler beside the admin account re-check started by `authenticate`.
+ * A refused account wins over whatever the handler produced, so a revoked admin
+ * learns nothing, not even a 404.
+ */
+export async function awaitAccountCheck<T>(res: Response, work: Promise<T>): Promise<T> {
+  const check = (res.locals as AccountCheckLocals).accountCheck;
+  if (!check) return work;
+  const [checked, done] = await Promise.allSettled([check, work]);
+  if (checked.status === 'rejected') throw checked.reason;
+  if (done.status === 'rejected') throw done.reason;
+  return done.value;
+}

@@ -1,0 +1,37 @@
+// Pure: why a credential was refused, as the audit log and the 401 message say it.
+export const TOKEN_REJECTION_REASONS = ['missing', 'malformed', 'invalid', 'expired', 'revoked', 'disabled'] as const;
+export type TokenRejectionReason = (typeof TOKEN_REJECTION_REASONS)[number];
+
+export const REJECTION_MESSAGES: Record<TokenRejectionReason, string> = {
+  missing: 'Missing Authorization header; send "Authorization: Bearer <ID token>"',
+  malformed: 'Authorization header must be "Bearer <ID token>"',
+  invalid: 'ID token is invalid',
+  expired: 'ID token has expired; obtain a fresh ID token and retry',
+  revoked: 'ID token has been revoked; sign in again',
+  disabled: 'This user account has been disabled',
+};
+
+/** The reason for a token-problem error code from firebase-admin (see platform/backendFaults for the others). */
+export function rejectionReason(code: unknown): TokenRejectionReason {
+  switch (code) {
+    case 'auth/id-token-expired':
+      return 'expired';
+    case 'auth/id-token-revoked':
+    case 'auth/user-not-found': // the account was deleted after the token was issued
+      return 'revoked';
+    case 'auth/user-disabled':
+      return 'disabled';
+    default:
+      return 'invalid';
+  }
+}
+
+/** The uid a refused token claims, for the investigator; never trusted for anything else. */
+export function claimedUid(token: string): string | null {
+  try {
+    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'));
+    return typeof payload.sub === 'string' ? payload.sub.slice(0, 128) : null;
+  } catch {
+    return null;
+  }
+}

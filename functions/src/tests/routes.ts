@@ -1,0 +1,3 @@
+import type { RouteDefinition } from '../http/route';
+
+export const testRoutes: RouteDefinition[] = [];

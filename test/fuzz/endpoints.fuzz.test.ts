@@ -1,0 +1,269 @@
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { ERROR_STATUS } from '../../functions/src/http/errors';
+import { createRoleMatrix } from '../support/fixtures';
+import { freshIp } from '../support/http';
+import { startInProcessApi, type InProcessApi } from '../support/inProcessApi';
+import { seeds as core } from './seeds/core';
+import { seeds as foldersAndQuestions } from './seeds/foldersAndQuestions';
+import { seeds as testsAndShareCodes } from './seeds/testsAndShareCodes';
+import type { FuzzRequest, FuzzSeed, FuzzSeedGroup, FuzzWorld } from './seeds/types';
+
+// Property-based fuzzing of every endpoint in the OpenAPI document. Each run
+// takes a valid request (its seed) and replaces one part of it (a path
+// parameter, a query parameter, a body field, the whole body, the token, an
+// uploaded file) with a hostile value: huge, empty, NUL, emoji, NaN, arrays,
+// nested objects, unknown keys. Whatever comes back must not be a 5xx, and an
+// error must be exactly the documented body. Runs against the app in-process,
+// with rate limits lifted so that every run reaches the handler.
+// FUZZ_RUNS sets the runs per endpoint; FUZZ_SEED replays a failure.
+
+const GROUPS: FuzzSeedGroup[] = [core, foldersAndQuestions, testsAndShareCodes];
+const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
+const FUZZ_SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
+
+// ---------------------------------------------------------------- hostile values
+
+const hostileText = fc.oneof(
+  fc.constantFrom('', ' ', '\u0000', 'a\u0000b', 'NaN', 'null', 'undefined', 'true', '-1', '0', '1e309', '-0', '0x10', '1.5', '[]', '{}'),
+  fc.constantFrom('..', '.', '__proto__', 'constructor', '__name__', '__x__', 'a/b', '../../etc/passwd', '%00', '%2F', '\\', "'; DROP TABLE x;--", '<script>'),
+  fc.constantFrom('😀'.repeat(200), '\u202e\u200b', 'ﷺ'.repeat(50), '\ud800', 'x'.repeat(129), 'x'.repeat(1025), 'x'.repeat(3000), 'x'.repeat(7000)),
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 20 }),
+);
+const hostileJson: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    hostileText,
+    fc.constantFrom(null, true, false, 0, -1, 1.5, 1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, NaN, Infinity),
+    fc.integer(),
+    fc.double(),
+    fc.constant('x'.repeat(300_000)),
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(fc.constantFrom('a', '$gt', '__proto__', 'constructor', ''), tie('value'), { maxKeys: 3 }),
+  ),
+})).value;
+/** A query value arrives as text, or as repeated keys (an array). */
+const hostileQueryValue = fc.oneof(hostileText, fc.array(hostileText, { minLength: 2, maxLength: 3 }));
+// A header carries Latin-1 only (HTTP clients refuse anything else before it is sent).
+const hostileToken = fc
+  .oneof(hostileText, fc.constantFrom('a.b.c', 'eyJhbGciOiJub25lIn0.e30.', 'Bearer', 'x'.repeat(9000)))
+  .map((token) => token.replace(/[^\x20-\x7e\xa0-\xff]/g, '~'));
+const hostileCsv = fc.oneof(
+  hostileText,
+  fc.constantFrom('question_text,question_type\n"unclosed', '\u0000\u0001\u0002', 'a,b\n1,2,3\n', '\ufeff', 'x'.repeat(6 * 1024 * 1024)),
+  fc.string({ maxLength: 200 }),
+);
+
+// ---------------------------------------------------------------- the document
+
+interface Operation {
+  key: string;
+  path: string;
+  method: string;
+  pathParams: string[];
+  queryParams: string[];
+  bodyFields: string[];
+}
+
+function operationsOf(doc: any): Operation[] {
+  const resolve = (schema: any): any => (schema?.$ref ? doc.components.schemas[schema.$ref.split('/').pop()] : schema);
+  const ops: Operation[] = [];
+  for (const [path, item] of Object.entries<any>(doc.paths)) {
+    for (const [method, op] of Object.entries<any>(item)) {
+      const params: any[] = op.parameters ?? [];
+      const body = resolve(op.requestBody?.content?.['application/json']?.schema);
+      ops.push({
+        key: `${method} ${path}`,
+        path,
+        method: method.toUpperCase(),
+        pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
+        queryParams: params.filter((p) => p.in === 'query').map((p) => p.name),
+        bodyFields: Object.keys(body?.properties ?? {}),
+      });
+    }
+  }
+  return ops;
+}
+
+// ---------------------------------------------------------------- requests
+
+type Mutation =
+  | { part: 'path'; name: string; value: string }
+  | { part: 'query'; name: string; value: string | string[] }
+  | { part: 'body'; name: string; value: unknown }
+  | { part: 'wholeBody'; value: unknown }
+  | { part: 'rawBody'; value: string }
+  | { part: 'token'; value: string }
+  | { part: 'file'; value: string }
+  | { part: 'fileField'; value: string };
+
+function mutations(op: Operation, seed: FuzzRequest): fc.Arbitrary<Mutation> {
+  const options: Array<fc.Arbitrary<Mutation>> = [
+    hostileToken.map((value) => ({ part: 'token' as const, value })),
+    fc.tuple(fc.constantFrom(...op.queryParams, 'zz_unknown'), hostileQueryValue).map(([name, value]) => ({ part: 'query' as const, name, value })),
+  ];
+  if (op.pathParams.length > 0) {
+    options.push(fc.tuple(fc.constantFrom(...op.pathParams), hostileText).map(([name, value]) => ({ part: 'path' as const, name, value })));
+  }
+  if (seed.body) {
+    options.push(
+      fc.tuple(fc.constantFrom(...op.bodyFields, 'zz_unknown'), hostileJson).map(([name, value]) => ({ part: 'body' as const, name, value })),
+      hostileJson.map((value) => ({ part: 'wholeBody' as const, value })),
+      fc.constantFrom('{', '{"a":', 'not json', '\u0000', '{"a":1}}', '[1,2', '{"__proto__":{"x":1}}').map((value) => ({ part: 'rawBody' as const, value })),
+    );
+  }
+  if (seed.multipart) {
+    options.push(
+      hostileCsv.map((value) => ({ part: 'file' as const, value })),
+      fc.constantFrom('', 'files', 'file[]', 'FILE').map((value) => ({ part: 'fileField' as const, value })),
+    );
+  }
+  return fc.oneof(...options);
+}
+
+// The classic hostile values, each tried on every field of every endpoint.
+const CLASSIC_TEXT = ['', ' ', '\u0000', 'NaN', '-1', '1e309', '..', '__x__', 'a/b', '%00', '😀'.repeat(200), 'x'.repeat(129), 'x'.repeat(3000), 'x'.repeat(7000)];
+const CLASSIC_JSON: unknown[] = [...CLASSIC_TEXT, null, true, -1, 0, 1.5, 1e308, [], ['a', 'b'], {}, { a: { b: { c: [] } } }, 'x'.repeat(300_000)];
+
+/** Every part of the request, broken with every classic value: a sweep no random run can miss. */
+function sweep(op: Operation, seed: FuzzRequest): Mutation[] {
+  const all: Mutation[] = [];
+  for (const value of CLASSIC_TEXT) {
+    for (const name of op.pathParams) all.push({ part: 'path', name, value });
+    for (const name of [...op.queryParams, 'zz_unknown']) all.push({ part: 'query', name, value });
+    all.push({ part: 'token', value: value.replace(/[^\x20-\x7e\xa0-\xff]/g, '~') });
+    if (seed.multipart) all.push({ part: 'file', value });
+  }
+  for (const name of op.queryParams) all.push({ part: 'query', name, value: ['1', '2'] });
+  if (seed.body) {
+    for (const value of CLASSIC_JSON) {
+      for (const name of [...op.bodyFields, 'zz_unknown']) all.push({ part: 'body', name, value });
+      all.push({ part: 'wholeBody', value });
+    }
+  }
+  return all;
+}
+
+const describeMutation = (mutation: Mutation) =>
+  `${mutation.part} ${'name' in mutation ? mutation.name : ''} = ${JSON.stringify('value' in mutation ? mutation.value : '').slice(0, 120)}`;
+
+function multipartBody(part: NonNullable<FuzzRequest['multipart']>): { body: string; contentType: string } {
+  const boundary = '----fuzz' + Math.random().toString(16).slice(2);
+  const body =
+    `--${boundary}\r\nContent-Disposition: form-data; name="${part.field}"; filename="${part.filename}"\r\n` +
+    `Content-Type: ${part.contentType}\r\n\r\n${part.content}\r\n--${boundary}--\r\n`;
+  return { body, contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+async function send(server: InProcessApi, op: Operation, seed: FuzzRequest, mutation: Mutation) {
+  const params = { ...seed.params };
+  const query: Record<string, string | string[]> = { ...seed.query };
+  let body: unknown = seed.body ? { ...seed.body } : undefined;
+  let raw: string | undefined;
+  let token = seed.token;
+  let multipart = seed.multipart ? { ...seed.multipart } : undefined;
+  switch (mutation.part) {
+    case 'path': params[mutation.name] = mutation.value; break;
+    case 'query': query[mutation.name] = mutation.value; break;
+    case 'body': (body as Record<string, unknown>)[mutation.name] = mutation.value; break;
+    case 'wholeBody': body = mutation.value; break;
+    case 'rawBody': raw = mutation.value; break;
+    case 'token': token = mutation.value; break;
+    case 'file': multipart = { ...multipart!, content: mutation.value }; break;
+    case 'fileField': multipart = { ...multipart!, field: mutation.value }; break;
+  }
+  // A lone surrogate cannot be put in a URL by any client; it becomes U+FFFD as a browser would make it.
+  const path = op.path.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent((params[name] ?? '').replace(/[\ud800-\udfff]/gu, '\ufffd')));
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) for (const v of [value].flat()) search.append(name, v);
+  const headers: Record<string, string> = { 'X-Forwarded-For': freshIp() };
+  if (token !== undefined) headers.Authorization = `Bearer ${token}`;
+  let payload: string | undefined;
+  if (multipart) {
+    const built = multipartBody(multipart);
+    payload = built.body;
+    headers['Content-Type'] = built.contentType;
+  } else if (raw !== undefined || body !== undefined) {
+    payload = raw ?? JSON.stringify(body);
+    headers['Content-Type'] = 'application/json';
+  }
+  const url = `${server.baseUrl}${path}${search.size > 0 ? `?${search}` : ''}`;
+  const res = await fetch(url, { method: op.method, headers, body: payload });
+  return { status: res.status, contentType: res.headers.get('content-type') ?? '', text: await res.text() };
+}
+
+function assertDocumentedAnswer(answer: { status: number; contentType: string; text: string }, context: string): void {
+  assert.ok(answer.status < 500, `${context} → ${answer.status} ${answer.text.slice(0, 300)}`);
+  if (answer.status < 400) return;
+  assert.match(answer.contentType, /application\/json/, `${context}: an error is JSON`);
+  const body = JSON.parse(answer.text);
+  const allowed = ['error', 'message', 'status', 'details'];
+  assert.deepEqual(Object.keys(body).filter((k) => !allowed.includes(k)), [], `${context}: ${answer.text.slice(0, 300)}`);
+  assert.equal(ERROR_STATUS[body.error as keyof typeof ERROR_STATUS], answer.status, `${context}: error code matches status: ${answer.text.slice(0, 300)}`);
+  assert.equal(body.status, answer.status);
+  assert.equal(typeof body.message, 'string');
+  if (body.details !== undefined) {
+    assert.ok(Array.isArray(body.details), context);
+    for (const d of body.details) assert.ok(typeof d.path === 'string' && typeof d.message === 'string', `${context}: ${JSON.stringify(d)}`);
+  }
+}
+
+// ---------------------------------------------------------------- the test
+
+describe('fuzz: hostile values at every parameter and body field of every endpoint', function () {
+  this.timeout(600_000);
+  let server: InProcessApi;
+  let world: FuzzWorld;
+  let operations: Operation[];
+  const prepared = new Map<FuzzSeedGroup, unknown>();
+  const seedFor = new Map<string, { seed: FuzzSeed; group: FuzzSeedGroup }>();
+  for (const group of GROUPS) for (const seed of group.seeds) seedFor.set(seed.operation, { seed, group });
+
+  before(async () => {
+    server = await startInProcessApi({ ratePerMinute: 1_000_000, sensitivePerMinute: 1_000_000, authFailuresPerMinute: 1_000_000 });
+    world = await createRoleMatrix();
+    for (const group of GROUPS) prepared.set(group, await group.prepare(world));
+    operations = operationsOf(await (await fetch(`${server.baseUrl}/api/openapi.json`)).json());
+  });
+  after(() => server.close());
+
+  it('has a seed for every operation in the OpenAPI document, and none for an operation it lacks', () => {
+    const documented = operations.map((op) => op.key).sort();
+    assert.deepEqual(documented.filter((key) => !seedFor.has(key)), [], 'operations without a fuzz seed');
+    assert.deepEqual([...seedFor.keys()].filter((key) => !documented.includes(key)), [], 'seeds for operations that do not exist');
+  });
+
+  it('answers every field broken with each classic hostile value below 500, with the documented error body', async () => {
+    const failures: string[] = [];
+    for (const op of operations) {
+      const entry = seedFor.get(op.key);
+      if (!entry) continue; // reported by the coverage test above
+      const state = prepared.get(entry.group);
+      for (const mutation of sweep(op, entry.seed.request(world, state))) {
+        const answer = await send(server, op, entry.seed.request(world, state), mutation);
+        try {
+          assertDocumentedAnswer(answer, `${op.key} with ${describeMutation(mutation)}`);
+        } catch (err) {
+          failures.push((err as Error).message.split('\n')[0]);
+        }
+      }
+    }
+    assert.deepEqual(failures, []);
+  });
+
+  it('answers random hostile requests below 500, with the documented error body', async () => {
+    for (const op of operations) {
+      const entry = seedFor.get(op.key);
+      if (!entry) continue;
+      const state = prepared.get(entry.group);
+      await fc.assert(
+        fc.asyncProperty(mutations(op, entry.seed.request(world, state)), async (mutation) => {
+          const answer = await send(server, op, entry.seed.request(world, state), mutation);
+          assertDocumentedAnswer(answer, `${op.key} with ${describeMutation(mutation)}`);
+        }),
+        { numRuns: RUNS, seed: FUZZ_SEED, endOnFailure: true },
+      );
+    }
+  });
+});

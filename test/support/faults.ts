@@ -1,0 +1,101 @@
+import { auth, db } from '../../functions/src/firestore/db';
+import { captureLog, type LogEntry } from '../../functions/src/platform/log';
+
+// Make the service's own Firestore and Auth clients fail, in this process, the
+// way a real outage does: a commit is refused whole, a read throws, an Auth call
+// throws. Each returns the function that heals it.
+
+const UNAVAILABLE = 14;
+export const firestoreUnavailable = () => Object.assign(new Error('14 UNAVAILABLE: injected Firestore outage'), { code: UNAVAILABLE });
+export const authInternalError = () => Object.assign(new Error('injected Auth outage'), { code: 'auth/internal-error' });
+
+type AnyFn = (...args: any[]) => any;
+function patch(target: object, method: string, replacement: (original: AnyFn) => AnyFn): () => void {
+  const original = (target as Record<string, AnyFn>)[method];
+  (target as Record<string, AnyFn>)[method] = replacement(original);
+  return () => {
+    (target as Record<string, AnyFn>)[method] = original;
+  };
+}
+
+// The classes of the functions' own copy of the SDK, reached through instances.
+const writeBatchProto = Object.getPrototypeOf(db.batch());
+const firestoreProto = Object.getPrototypeOf(db);
+const queryProto = Object.getPrototypeOf(Object.getPrototypeOf(db.collection('x')));
+const aggregateProto = Object.getPrototypeOf(db.collection('x').count());
+
+/**
+ * Every commit (set, create, batch, transaction) that touches a document whose
+ * path matches fails whole, after the first `skip` such commits went through.
+ */
+export function failWrites(paths: RegExp, { skip = 0 }: { skip?: number } = {}): () => void {
+  let passed = 0;
+  return patch(writeBatchProto, '_commit', (original) =>
+    function (this: { _ops: Array<{ docPath: string }> }, ...args: unknown[]) {
+      if (this._ops.some((op) => paths.test(op.docPath)) && passed++ >= skip) return Promise.reject(firestoreUnavailable());
+      return original.apply(this, args);
+    },
+  );
+}
+
+/**
+ * Holds the document reads of matching paths until `count` of them are
+ * waiting, then lets them all go: callers that race are made to read before
+ * any of them writes, every time.
+ */
+export function readTogether(paths: RegExp, count: number): () => void {
+  const waiting: Array<() => void> = [];
+  return patch(firestoreProto, 'getAll', (original) =>
+    async function (this: unknown, ...refs: Array<{ path?: string }>) {
+      if (waiting.length < count && refs.some((r) => typeof r?.path === 'string' && paths.test(r.path))) {
+        const arrived = new Promise<void>((resolve) => waiting.push(resolve));
+        if (waiting.length === count) waiting.forEach((release) => release());
+        await arrived;
+      }
+      return original.apply(this, refs);
+    },
+  );
+}
+
+/** Document reads and queries on paths that match fail. */
+export function failReads(paths: RegExp): () => void {
+  const collectionPath = (query: { _queryOptions: { parentPath: { relativeName: string }; collectionId: string } }) =>
+    `${query._queryOptions.parentPath.relativeName}/${query._queryOptions.collectionId}`.replace(/^\//, '');
+  const heals = [
+    patch(firestoreProto, 'getAll', (original) =>
+      function (this: unknown, ...refs: Array<{ path?: string }>) {
+        if (refs.some((r) => typeof r?.path === 'string' && paths.test(r.path))) return Promise.reject(firestoreUnavailable());
+        return original.apply(this, refs);
+      },
+    ),
+    patch(queryProto, 'get', (original) =>
+      function (this: any, ...args: unknown[]) {
+        if (paths.test(collectionPath(this))) return Promise.reject(firestoreUnavailable());
+        return original.apply(this, args);
+      },
+    ),
+    patch(aggregateProto, 'get', (original) =>
+      function (this: any, ...args: unknown[]) {
+        if (paths.test(collectionPath(this._query))) return Promise.reject(firestoreUnavailable());
+        return original.apply(this, args);
+      },
+    ),
+  ];
+  return () => heals.forEach((heal) => heal());
+}
+
+/** The service's Auth client answers `method` with `fail()` (or whatever `replacement` does). */
+export function replaceAuth(method: 'verifyIdToken' | 'getUser' | 'createUser' | 'setCustomUserClaims' | 'deleteUser' | 'updateUser', replacement: (original: AnyFn) => AnyFn): () => void {
+  return patch(auth, method, (original) => replacement(original.bind(auth)));
+}
+
+/** What the service logs while `work` runs, instead of printing it. */
+export async function loggedDuring<T>(work: () => Promise<T>): Promise<{ result: T; entries: LogEntry[] }> {
+  const entries: LogEntry[] = [];
+  const release = captureLog((entry) => entries.push(entry));
+  try {
+    return { result: await work(), entries };
+  } finally {
+    release();
+  }
+}
