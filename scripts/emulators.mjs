@@ -1,6 +1,8 @@
 // Shared by start, test and bench: build the functions and run a command under
 // the Emulator Suite with an offline Firestore emulator.
 import { spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { firestoreEmulatorEnv } from './firestore-emulator.mjs';
@@ -25,14 +27,33 @@ export function emulatorEnv() {
   }
 }
 
-/** Runs `command` once the emulators are up; resolves with its exit code. */
-export function emulatorsExec(projectId, command) {
+// Lines the emulators print for every request; the command's own output shares their stream.
+const REQUEST_NOISE = [/^\[hosting\] Rewriting /, /^i {2}functions: Loaded environment variables/];
+
+/**
+ * Runs `command` once the emulators are up; resolves with its exit code.
+ * With `quiet`, the emulators log only what goes wrong and per-request lines
+ * are dropped from the terminal, so a test run reads as a test report; the
+ * whole stream is kept in `logFile`.
+ */
+export function emulatorsExec(projectId, command, { quiet = false, logFile } = {}) {
   return new Promise((resolve) => {
+    const verbosity = quiet ? ['--log-verbosity', 'SILENT'] : [];
     const child = spawn(
       firebaseBin,
-      ['emulators:exec', ...configArgs, '--only', EMULATORS, '--project', projectId, command],
-      { cwd: root, env: emulatorEnv(), stdio: ['ignore', 'inherit', 'inherit'] },
+      ['emulators:exec', ...configArgs, '--only', EMULATORS, '--project', projectId, ...verbosity, command],
+      { cwd: root, env: emulatorEnv(), stdio: ['ignore', quiet ? 'pipe' : 'inherit', quiet ? 'pipe' : 'inherit'] },
     );
+    if (quiet) {
+      mkdirSync(dirname(logFile), { recursive: true });
+      const log = createWriteStream(logFile);
+      for (const [stream, out] of [[child.stdout, process.stdout], [child.stderr, process.stderr]]) {
+        createInterface({ input: stream }).on('line', (line) => {
+          log.write(`${line}\n`);
+          if (!REQUEST_NOISE.some((noise) => noise.test(line))) out.write(`${line}\n`);
+        });
+      }
+    }
     child.on('exit', (code) => resolve(code ?? 1));
   });
 }
