@@ -188,6 +188,21 @@ async function main() {
           request: () => ({ path: `${list.path}?page=${lastPage}&limit=20`, ...as[list.who] }),
         });
         scaling.push({ data_set: label, items_in_collection: total, page: lastPage, ...deep.summary });
+        // The same last page reached by cursor: it costs one page, whatever the depth.
+        let cursor = null;
+        for (let page = 1; page < lastPage; page++) {
+          const res = await call({ path: `${list.path}?limit=20${cursor ? `&cursor=${cursor}` : ''}`, ...as[list.who] });
+          cursor = res.json?.pagination?.next_cursor;
+          if (!cursor) throw new Error(`${list.name}: no next_cursor on page ${page} of ${lastPage}`);
+        }
+        const byCursor = await measure({
+          name: `${list.name} page=${lastPage} by cursor`,
+          expected: 200,
+          n: 10,
+          warmup: 1,
+          request: () => ({ path: `${list.path}?limit=20&cursor=${cursor}`, ...as[list.who] }),
+        });
+        scaling.push({ data_set: label, items_in_collection: total, page: `${lastPage} (cursor)`, ...byCursor.summary });
       }
     }
   }
