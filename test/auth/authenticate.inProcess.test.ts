@@ -4,9 +4,9 @@ import { addressBucket } from '../../functions/src/rateLimit/addressBucket';
 import { counterKey, currentWindow } from '../../functions/src/rateLimit/window';
 import { adminAuth, adminDb } from '../support/admin';
 import { expectError } from '../support/assertions';
-import { authInternalError, failReads, failWrites, loggedDuring, replaceAuth } from '../support/faults';
+import { authInternalError, duringFault, failReads, failWrites, replaceAuth } from '../support/faults';
 import { createSuperAdmin, createTenant, uniqueName } from '../support/fixtures';
-import { api, freshIp, type ApiResponse } from '../support/http';
+import { api, freshIp } from '../support/http';
 import { startInProcessApi, type InProcessApi } from '../support/inProcessApi';
 import { decodePayload } from '../support/tokens';
 import { awayFromWindowEdge } from '../support/windows';
@@ -56,16 +56,11 @@ describe('Authentication: Auth failing is 503, never 401', () => {
   it('answers 503 SERVICE_UNAVAILABLE with Retry-After when token verification fails inside Auth, and counts and records nothing', async () => {
     const tenant = await createTenant();
     const ip = freshIp();
-    const heal = replaceAuth('verifyIdToken', () => async () => {
-      throw authInternalError();
-    });
-    let res: ApiResponse;
-    let entries;
-    try {
-      ({ result: res, entries } = await loggedDuring(() => call('GET', '/api/me', { ip, token: tenant.student.token })));
-    } finally {
-      heal();
-    }
+    const failVerification = () =>
+      replaceAuth('verifyIdToken', () => async () => {
+        throw authInternalError();
+      });
+    const { result: res, entries } = await duringFault(failVerification, () => call('GET', '/api/me', { ip, token: tenant.student.token }));
     expectError(res, 503, 'SERVICE_UNAVAILABLE');
     assert.ok(Number(res.headers.get('retry-after')) >= 1, 'Retry-After is set');
     assert.equal(await authFailuresOf(ip), 0, 'not counted as a failed authentication');
@@ -76,31 +71,26 @@ describe('Authentication: Auth failing is 503, never 401', () => {
   it('answers 503 when the admin account re-check cannot reach Auth', async () => {
     forgetAccountFacts();
     const tenant = await createTenant();
-    const heal = replaceAuth('getUser', () => async () => {
-      throw authInternalError();
-    });
-    // verifyIdToken checks revocation itself under the emulator; let it through so the re-check is what fails.
-    const healVerify = replaceAuth('verifyIdToken', () => async (token: string) => emulatorClaims(token));
-    try {
-      const { result } = await loggedDuring(() => call('GET', '/api/users', { token: tenant.admin.token }));
-      expectError(result, 503, 'SERVICE_UNAVAILABLE');
-    } finally {
-      heal();
-      healVerify();
-    }
+    const failAccountLookup = () => {
+      const healGetUser = replaceAuth('getUser', () => async () => {
+        throw authInternalError();
+      });
+      // verifyIdToken checks revocation itself under the emulator; let it through so the re-check is what fails.
+      const healVerify = replaceAuth('verifyIdToken', () => async (token: string) => emulatorClaims(token));
+      return () => {
+        healGetUser();
+        healVerify();
+      };
+    };
+    const { result } = await duringFault(failAccountLookup, () => call('GET', '/api/users', { token: tenant.admin.token }));
+    expectError(result, 503, 'SERVICE_UNAVAILABLE');
   });
 });
 
 describe('Authentication: writes the outcome does not depend on', () => {
   it('still answers 401 when the token_rejected record cannot be written, and logs the lost record at ERROR', async () => {
     const ip = freshIp();
-    const heal = failWrites(/^audit_logs\//);
-    let outcome;
-    try {
-      outcome = await loggedDuring(() => call('GET', '/api/me', { ip, token: 'not-a-jwt' }));
-    } finally {
-      heal();
-    }
+    const outcome = await duringFault(() => failWrites(/^audit_logs\//), () => call('GET', '/api/me', { ip, token: 'not-a-jwt' }));
     expectError(outcome.result, 401, 'UNAUTHORIZED');
     const lost = outcome.entries.find((e) => e.severity === 'ERROR' && /refused token/.test(e.message));
     assert.ok(lost, JSON.stringify(outcome.entries));
@@ -110,13 +100,7 @@ describe('Authentication: writes the outcome does not depend on', () => {
 
   it('still answers 200 when the login record cannot be written, logs it at ERROR, and records the login on a later request', async () => {
     const tenant = await createTenant();
-    const heal = failWrites(/^audit_logs\//);
-    let outcome;
-    try {
-      outcome = await loggedDuring(() => call('GET', '/api/me', { token: tenant.student.token }));
-    } finally {
-      heal();
-    }
+    const outcome = await duringFault(() => failWrites(/^audit_logs\//), () => call('GET', '/api/me', { token: tenant.student.token }));
     assert.equal(outcome.result.status, 200, outcome.result.text);
     assert.ok(outcome.entries.some((e) => e.severity === 'ERROR' && e.data.event === 'login'), JSON.stringify(outcome.entries));
     assert.equal((await adminDb.collection('audit_logs').where('user_id', '==', tenant.student.uid).get()).size, 0);
@@ -128,13 +112,7 @@ describe('Authentication: writes the outcome does not depend on', () => {
   it('still answers 401 when the failure counter cannot be written, and logs it at ERROR', async () => {
     const ip = freshIp();
     // The request's own per-IP counter shares the document: it fails open too (WARNING).
-    const heal = failWrites(/^rate_limits\//);
-    let outcome;
-    try {
-      outcome = await loggedDuring(() => call('GET', '/api/me', { ip, token: 'not-a-jwt-either' }));
-    } finally {
-      heal();
-    }
+    const outcome = await duringFault(() => failWrites(/^rate_limits\//), () => call('GET', '/api/me', { ip, token: 'not-a-jwt-either' }));
     expectError(outcome.result, 401, 'UNAUTHORIZED');
     assert.ok(outcome.entries.some((e) => e.severity === 'ERROR' && /Counting a failed authentication/.test(e.message)), JSON.stringify(outcome.entries));
     assert.ok(outcome.entries.some((e) => e.severity === 'WARNING' && /Per-IP rate limit not applied/.test(e.message)), JSON.stringify(outcome.entries));
@@ -142,13 +120,7 @@ describe('Authentication: writes the outcome does not depend on', () => {
 
   it('serves a request whose per-IP counter cannot be written (fails open, WARNING)', async () => {
     const tenant = await createTenant();
-    const heal = failWrites(/^rate_limits\//);
-    let outcome;
-    try {
-      outcome = await loggedDuring(() => call('GET', `/api/clients/${tenant.clientId}`, { token: tenant.admin.token }));
-    } finally {
-      heal();
-    }
+    const outcome = await duringFault(() => failWrites(/^rate_limits\//), () => call('GET', `/api/clients/${tenant.clientId}`, { token: tenant.admin.token }));
     assert.equal(outcome.result.status, 200, outcome.result.text);
     assert.equal(outcome.result.headers.get('x-ratelimit-limit'), null, 'no limit headers when the limit could not be counted');
   });
@@ -156,15 +128,11 @@ describe('Authentication: writes the outcome does not depend on', () => {
   it('refuses a sensitive operation whose counter cannot be written with 503 (fails closed), and creates nothing', async () => {
     const superAdmin = await createSuperAdmin();
     const name = uniqueName('Closed School');
-    const heal = failWrites(/^rate_limits\/sensitive_/);
-    let outcome;
-    try {
-      outcome = await loggedDuring(() =>
+    const outcome = await duringFault(
+      () => failWrites(/^rate_limits\/sensitive_/),
+      () =>
         call('POST', '/api/clients', { token: superAdmin.token, body: { name, address: '1 Road', logo_url: 'https://example.com/l.png' } }),
-      );
-    } finally {
-      heal();
-    }
+    );
     expectError(outcome.result, 503, 'SERVICE_UNAVAILABLE');
     assert.equal((await adminDb.collection('clients').where('name', '==', name).get()).size, 0);
   });
@@ -173,26 +141,14 @@ describe('Authentication: writes the outcome does not depend on', () => {
 describe('Authentication: Firestore failing is 503, never 401 or 403', () => {
   it('answers 503 when the organization status cannot be read, rather than letting the caller in or out', async () => {
     const tenant = await createTenant();
-    const heal = failReads(new RegExp(`^clients/${tenant.clientId}$`));
-    let outcome;
-    try {
-      outcome = await loggedDuring(() => call('GET', '/api/users', { token: tenant.admin.token }));
-    } finally {
-      heal();
-    }
+    const outcome = await duringFault(() => failReads(new RegExp(`^clients/${tenant.clientId}$`)), () => call('GET', '/api/users', { token: tenant.admin.token }));
     expectError(outcome.result, 503, 'SERVICE_UNAVAILABLE');
     assert.ok(outcome.entries.some((e) => e.severity === 'ERROR' && /Backend unavailable/.test(e.message)));
   });
 
   it('answers 503 when a list query fails', async () => {
     const tenant = await createTenant();
-    const heal = failReads(/\/users$/);
-    let outcome;
-    try {
-      outcome = await loggedDuring(() => call('GET', '/api/users', { token: tenant.admin.token }));
-    } finally {
-      heal();
-    }
+    const outcome = await duringFault(() => failReads(/\/users$/), () => call('GET', '/api/users', { token: tenant.admin.token }));
     expectError(outcome.result, 503, 'SERVICE_UNAVAILABLE');
   });
 });

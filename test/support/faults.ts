@@ -99,3 +99,13 @@ export async function loggedDuring<T>(work: () => Promise<T>): Promise<{ result:
     release();
   }
 }
+
+/** Runs `work` with a fault injected (`inject` returns the healer), healing it whatever happens; returns what was logged too. */
+export async function duringFault<T>(inject: () => () => void, work: () => Promise<T>): Promise<{ result: T; entries: LogEntry[] }> {
+  const heal = inject();
+  try {
+    return await loggedDuring(work);
+  } finally {
+    heal();
+  }
+}
