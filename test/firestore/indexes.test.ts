@@ -5,6 +5,11 @@ import { auditQuerySpec } from '../../functions/src/audit/auditQuery';
 import { AUDIT_EVENT_TYPES } from '../../functions/src/audit/schemas';
 import { clientQuerySpec } from '../../functions/src/clients/clientQuery';
 import { isIndexed, type IndexFile, type QuerySpec } from '../../functions/src/shared/querySpec';
+import { folderQuerySpec } from '../../functions/src/folders/folderQuery';
+import { questionQuerySpec } from '../../functions/src/questions/questionQuery';
+import type { QuestionFilters } from '../../functions/src/questions/schemas';
+import { shareCodeQuerySpec } from '../../functions/src/tests/shareCodeQuery';
+import { testQuerySpec } from '../../functions/src/tests/testQuery';
 import { superAdminQuerySpec, tenantUserQuerySpec } from '../../functions/src/users/userQuery';
 
 // The emulator serves any query; production refuses one without its index.
@@ -30,12 +35,26 @@ const shapes: Array<[string, QuerySpec]> = [
   ),
   ...combinations({ disabled: false }).map((f) => [`super_admins ${JSON.stringify(f)}`, superAdminQuerySpec(f)] as [string, QuerySpec]),
   // ---- folders and questions (issue 6)
+  ...combinations({ folder_id: 'f', difficulty: 'easy', question_type: 'numeric' }).map(
+    (f) => [`questions ${JSON.stringify(f)}`, questionQuerySpec(f as QuestionFilters)] as [string, QuerySpec],
+  ),
+  ['folders', folderQuerySpec()],
   // ---- tests and share codes (issue 6)
+  ...combinations({ status: 'published', folder_id: 'f' }).map((f) => [`tests ${JSON.stringify(f)}`, testQuerySpec(f)] as [string, QuerySpec]),
+  ['share_codes of one test', shareCodeQuerySpec({ client_id: 'c', test_id: 't' })],
 ];
 
 describe('firestore.indexes.json', () => {
   for (const [name, spec] of shapes) {
     it(`has an index for ${name}`, () => assert.ok(isIndexed(spec, indexFile), JSON.stringify(spec)));
+  }
+
+  // Finding a test, question or folder by id across organizations is a collection-group query on `id`.
+  for (const group of ['tests', 'questions', 'folders']) {
+    it(`indexes ${group}.id for collection-group queries`, () => {
+      const overrides = (indexFile as unknown as { fieldOverrides: Array<{ collectionGroup: string; fieldPath: string; indexes: Array<{ queryScope: string }> }> }).fieldOverrides;
+      assert.ok(overrides.some((o) => o.collectionGroup === group && o.fieldPath === 'id' && o.indexes.some((i) => i.queryScope === 'COLLECTION_GROUP')));
+    });
   }
 
   it('expires rate-limit counters with a TTL policy', () => {

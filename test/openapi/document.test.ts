@@ -6,6 +6,12 @@ const ENDPOINTS = [
   'get /api/clients', 'post /api/clients', 'get /api/clients/{clientId}', 'patch /api/clients/{clientId}',
   'get /api/users', 'post /api/users', 'get /api/users/{uid}', 'patch /api/users/{uid}', 'delete /api/users/{uid}',
   'get /api/audit-logs',
+  'get /api/folders', 'post /api/folders', 'patch /api/folders/{folderId}', 'delete /api/folders/{folderId}',
+  'get /api/questions', 'post /api/questions', 'post /api/questions/import',
+  'get /api/questions/{questionId}', 'put /api/questions/{questionId}', 'patch /api/questions/{questionId}', 'delete /api/questions/{questionId}',
+  'get /api/tests', 'post /api/tests', 'get /api/tests/{testId}', 'put /api/tests/{testId}', 'delete /api/tests/{testId}',
+  'post /api/tests/{testId}/publish', 'post /api/tests/{testId}/archive', 'post /api/tests/{testId}/restore',
+  'post /api/tests/{testId}/share-codes', 'get /api/tests/{testId}/share-codes', 'delete /api/tests/{testId}/share-codes/{code}',
 ];
 
 describe('GET /api/openapi.json', () => {
@@ -26,7 +32,7 @@ describe('GET /api/openapi.json', () => {
     assert.deepEqual(listed.sort(), [...ENDPOINTS].sort());
   });
 
-  it('documents the error body on every endpoint, with 429 everywhere and 401/403 where a token is needed', () => {
+  it('documents the error body on every endpoint, with 429 everywhere and 401/403/503 where a token is needed', () => {
     for (const [path, ops] of Object.entries<any>(doc.paths)) {
       for (const [method, op] of Object.entries<any>(ops)) {
         const where = `${method} ${path}`;
@@ -34,11 +40,19 @@ describe('GET /api/openapi.json', () => {
         assert.ok(op.responses['500'], `${where} documents 500`);
         const needsToken = (op.security ?? []).length > 0;
         assert.equal(Boolean(op.responses['401']), needsToken, `${where} 401 iff it needs a token`);
+        assert.equal(Boolean(op.responses['503']), needsToken, `${where} 503 (Auth or Firestore down) iff it needs a token`);
         for (const [status, response] of Object.entries<any>(op.responses)) {
           if (Number(status) >= 400) assert.equal(response.content['application/json'].schema.$ref, '#/components/schemas/Error');
         }
       }
     }
+  });
+
+  it('describes the CSV import as a multipart upload with one file part named "file"', () => {
+    const upload = doc.paths['/api/questions/import'].post.requestBody.content['multipart/form-data'].schema;
+    assert.deepEqual(Object.keys(upload.properties), ['file']);
+    assert.equal(upload.properties.file.format, 'binary');
+    assert.ok(doc.paths['/api/questions/import'].post.responses['413'], 'documents 413 for a file over 5 MB');
   });
 
   it('describes request bodies from the same schemas that validate them', () => {

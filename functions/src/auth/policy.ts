@@ -147,7 +147,72 @@ export function assertCanDeleteUser(principal: Principal, target: UserSubject): 
 
 // ---------------------------------------------------------------- folders and questions
 
+/**
+ * Folders and the question bank are authored by administrators: Super Admins
+ * for any organization, Client Admins for their own. Students and Guests meet
+ * questions only inside attempts (never with answer keys), so every folder and
+ * question-bank endpoint refuses them with 403.
+ */
+export const QUESTION_BANK_ROLES = ['super_admin', 'client_admin'] as const;
+
+/** The organization a folder or question-bank request acts in (`client_id` from query or body). */
+export function questionBankScope(principal: Principal, requested: string | undefined, field: string): string {
+  assertRole(principal, QUESTION_BANK_ROLES);
+  return tenantScope(principal, requested, { field });
+}
+
+/** Object-level check on a folder or question already loaded: 403 when it belongs to another organization. */
+export function assertCanManageQuestionBank(principal: Principal, resourceClientId: string): void {
+  assertRole(principal, QUESTION_BANK_ROLES);
+  assertTenantAccess(principal, resourceClientId);
+}
+
 // ---------------------------------------------------------------- tests and share codes
+
+const TEST_AUTHORS = ['super_admin', 'client_admin'] as const;
+
+/** Who writes tests and share codes: a Super Admin anywhere, a Client Admin in its own organization. */
+export function assertCanAuthorTests(principal: Principal, clientId: string): void {
+  assertRole(principal, TEST_AUTHORS);
+  assertTenantAccess(principal, clientId);
+}
+
+export const assertCanManageShareCodes = assertCanAuthorTests;
+
+/** Authors see a test whole (question_ids included); students see its public fields. */
+export const testViewFor = (principal: Principal): 'author' | 'student' =>
+  principal.role === 'super_admin' || principal.role === 'client_admin' ? 'author' : 'student';
+
+/**
+ * The organization and status a test listing covers. Students see published
+ * tests only: asking for drafts or archived tests is refused (403) rather than
+ * answered with an empty page that would look like "there are none".
+ */
+export function testListScope(principal: Principal, requested: { client_id?: string; status?: string }): { clientId: string; status?: string } {
+  assertRole(principal, ['super_admin', 'client_admin', 'student']);
+  const clientId = tenantScope(principal, requested.client_id);
+  if (principal.role !== 'student') return { clientId, status: requested.status };
+  if (requested.status !== undefined && requested.status !== 'published') throw forbidden('Students see published tests only');
+  return { clientId, status: 'published' };
+}
+
+/** 403 for another organization's test. */
+export function assertCanReadTest(principal: Principal, test: { clientId: string }): void {
+  assertRole(principal, ['super_admin', 'client_admin', 'student']);
+  assertTenantAccess(principal, test.clientId);
+}
+
+/** Whether the caller may know the test exists at all: a student sees its organization's published tests only (else 404). */
+export const testVisibleTo = (principal: Principal, test: { status: string }): boolean =>
+  testViewFor(principal) === 'author' || test.status === 'published';
+
+/** A test draws its questions and folder from its own organization only: another's, named in a body, is 403. */
+export function assertSameOrganizationReferences(testClientId: string, references: Array<{ field: string; id: string; clientId: string }>): void {
+  const foreign = references.filter((r) => r.clientId !== testClientId);
+  if (foreign.length > 0) {
+    throw forbidden(`A test cannot use another organization's ${foreign.map((r) => `${r.field} ${r.id}`).join(', ')}`);
+  }
+}
 
 // ---------------------------------------------------------------- attempts
 

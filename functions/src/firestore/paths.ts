@@ -20,9 +20,32 @@ export const paths = {
   clientQuestions: (clientId: string) => db.collection('clients').doc(clientId).collection('questions'),
   clientQuestion: (clientId: string, questionId: string) =>
     db.collection('clients').doc(clientId).collection('questions').doc(questionId),
+  /** One document per folder name (normalized) of a client: names are unique within an organization. */
+  clientFolderName: (clientId: string, nameKey: string) => db.collection('clients').doc(clientId).collection('folder_names').doc(nameKey),
+  /** One document per imported file (keyed by its SHA-256): the import's state, and the guard against importing it twice. */
+  clientQuestionImports: (clientId: string) => db.collection('clients').doc(clientId).collection('question_imports'),
+  clientQuestionImport: (clientId: string, importId: string) =>
+    db.collection('clients').doc(clientId).collection('question_imports').doc(importId),
+  /** An import's validated questions, staged in a few large documents before any question becomes visible. */
+  clientQuestionImportChunk: (clientId: string, importId: string, index: number) =>
+    db.collection('clients').doc(clientId).collection('question_imports').doc(importId).collection('chunks').doc(String(index)),
   // ---- tests, frozen versions and share codes (issue 6)
   clientTests: (clientId: string) => db.collection('clients').doc(clientId).collection('tests'),
   clientTest: (clientId: string, testId: string) => db.collection('clients').doc(clientId).collection('tests').doc(testId),
+  /** Every organization's tests at once: finding a test by id alone (a Super Admin's, or a 403 instead of a 404). */
+  allTests: () => db.collectionGroup('tests'),
+  testVersions: (clientId: string, testId: string) =>
+    db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('versions'),
+  testVersion: (clientId: string, testId: string, version: number) =>
+    db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('versions').doc(String(version)),
+  /** Every organization's questions and folders: telling "another organization's" from "no such" for ids in a body. */
+  allQuestions: () => db.collectionGroup('questions'),
+  allFolders: () => db.collectionGroup('folders'),
+  // Share codes are redeemed by code alone, so they live at the top level.
+  shareCodes: () => db.collection('share_codes'),
+  shareCode: (code: string) => db.collection('share_codes').doc(code),
+  shareCodeSeats: (code: string) => db.collection('share_codes').doc(code).collection('seats'),
+  shareCodeSeat: (code: string, shard: number) => db.collection('share_codes').doc(code).collection('seats').doc(String(shard)),
   // Attempts arrive with the attempts issue; tests need to know whether any exist.
   clientAttempts: (clientId: string) => db.collection('clients').doc(clientId).collection('attempts'),
 };

@@ -38,6 +38,8 @@ export interface RouteDefinition<P extends z.ZodType = z.ZodType, Q extends z.Zo
   params?: P;
   query?: Q;
   body?: B;
+  /** A multipart/form-data upload instead of a JSON body: the file part's name and what it holds. */
+  upload?: { field: string; description: string };
   success: { status: number; description: string; schema?: z.ZodType };
   /** Errors this route can answer beyond those every route of its kind can. */
   errors?: ErrorCode[];
@@ -61,9 +63,11 @@ const EMPTY = z.strictObject({});
 
 function routeErrors(route: RouteDefinition): ErrorCode[] {
   const codes = new Set<ErrorCode>(['RATE_LIMITED', 'SERVER_ERROR', ...(route.errors ?? [])]);
-  if (route.access !== 'public') ['UNAUTHORIZED', 'FORBIDDEN'].forEach((c) => codes.add(c as ErrorCode));
+  // A token is checked with Auth and the request's work needs Firestore: either may be down (503).
+  if (route.access !== 'public') ['UNAUTHORIZED', 'FORBIDDEN', 'SERVICE_UNAVAILABLE'].forEach((c) => codes.add(c as ErrorCode));
   if (route.params || route.query || route.body) codes.add('VALIDATION_ERROR');
-  if (route.body) codes.add('PAYLOAD_TOO_LARGE');
+  if (route.body || route.upload) codes.add('PAYLOAD_TOO_LARGE');
+  if (route.upload) codes.add('VALIDATION_ERROR');
   return [...codes].sort((a, b) => ERROR_STATUS[a] - ERROR_STATUS[b]);
 }
 
@@ -92,7 +96,18 @@ function openApiRoute(route: RouteDefinition): RouteConfig {
     request: {
       params: route.params as never,
       query: route.query as never,
-      body: route.body ? { required: true, content: { 'application/json': { schema: route.body } } } : undefined,
+      body: route.body
+        ? { required: true, content: { 'application/json': { schema: route.body } } }
+        : route.upload
+          ? {
+              required: true,
+              content: {
+                'multipart/form-data': {
+                  schema: z.object({ [route.upload.field]: z.string().meta({ format: 'binary', description: route.upload.description }) }),
+                },
+              },
+            }
+          : undefined,
     },
     responses,
   };

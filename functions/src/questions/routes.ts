@@ -1,3 +1,142 @@
-import type { RouteDefinition } from '../http/route';
+import { QUESTION_BANK_ROLES } from '../auth/policy';
+import { defineRoute, type RouteDefinition } from '../http/route';
+import { splitPageQuery } from '../shared/pagination';
+import { REQUIRED_COLUMNS, OPTIONAL_COLUMNS } from './csvRows';
+import { importQuestions } from './importService';
+import {
+  AdminQuestion,
+  ImportQuery,
+  ImportResult,
+  ListQuestionsQuery,
+  MAX_IMPORT_ROWS,
+  QuestionInput,
+  QuestionPage,
+  QuestionParams,
+  UpdateQuestionBody,
+} from './schemas';
+import * as service from './service';
 
-export const questionRoutes: RouteDefinition[] = [];
+const WHO =
+  'The question bank is for administrators: Students and Guests get 403 on every question endpoint (they see questions only inside ' +
+  'attempts, without answer keys). Replies carry the answer key (correct_answer, tolerance). A question of another organization answers 403, an unknown one 404.';
+const FOLDER = 'folder_id must name a folder of the question’s organization: another organization’s folder answers 403 (400 for a Super Admin), an unknown one 404.';
+
+export const questionRoutes: RouteDefinition[] = [
+  defineRoute({
+    method: 'get',
+    path: '/questions',
+    summary: 'List questions',
+    description:
+      `Newest first. A Super Admin names client_id (400 without it); a Client Admin may omit it, and naming another organization answers 403. ` +
+      `Filters: folder_id (a folder of the organization: 403/404 as for bodies), difficulty, question_type. ${WHO}`,
+    tag: 'Questions',
+    access: QUESTION_BANK_ROLES,
+    query: ListQuestionsQuery,
+    success: { status: 200, description: 'A page of questions, newest first', schema: QuestionPage },
+    errors: ['NOT_FOUND'],
+    handler: async ({ principal, query }) => {
+      const { page, filters } = splitPageQuery(query);
+      return { status: 200, body: await service.listQuestions(principal, filters, page) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/questions',
+    summary: 'Create a question',
+    description:
+      'question_type decides the shape: multiple_choice (2–10 distinct options, correct_answer one of them), multiple_select ' +
+      '(correct_answer: the correct options joined by "|"), true_false (options True, False; may be omitted), short_answer (no options; ' +
+      'answers compared trimmed, case- and space-insensitively), numeric (no options; correct_answer a number as text, optional tolerance). ' +
+      `A Super Admin names client_id. ${FOLDER} ${WHO}`,
+    tag: 'Questions',
+    access: QUESTION_BANK_ROLES,
+    body: QuestionInput,
+    success: { status: 201, description: 'The new question', schema: AdminQuestion },
+    errors: ['NOT_FOUND'],
+    handler: async ({ principal, body }) => ({ status: 201, body: await service.createQuestion(principal, body) }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/questions/import',
+    summary: 'Import questions from a CSV file',
+    description:
+      `multipart/form-data with exactly one file part named "file": UTF-8 CSV (a BOM, CRLF line ends, quoted fields with commas, quotes and ` +
+      `line breaks, blank lines and blank spreadsheet rows are fine), at most 5 MB (413 PAYLOAD_TOO_LARGE) and ${MAX_IMPORT_ROWS} rows (400). ` +
+      `Header row: ${REQUIRED_COLUMNS.join(', ')}, optionally ${OPTIONAL_COLUMNS.join(', ')}, in any order; options separated by "|". ` +
+      'Each row is checked exactly as POST /api/questions checks a body. All or nothing by default: any invalid row answers 400 ' +
+      'VALIDATION_ERROR whose details list every problem (row = the file line, field, message, path "row <line>.<field>") and nothing is written. ' +
+      '?mode=partial writes the valid rows and reports the others; ?dry_run=true checks everything and writes nothing. ' +
+      'The import becomes visible whole: a failure (or a crash) before its commit point leaves nothing, one after it is finished by the next import. ' +
+      'A file is identified by its SHA-256 per organization: sending a file that was already imported answers 409 CONFLICT naming the earlier import ' +
+      '(change the file to import its questions again), as does a second upload while the first is still running. ' +
+      `A Super Admin names client_id in the query. ${WHO}`,
+    tag: 'Questions',
+    access: QUESTION_BANK_ROLES,
+    sensitive: true,
+    query: ImportQuery,
+    upload: { field: 'file', description: 'The CSV file (UTF-8, at most 5 MB)' },
+    success: { status: 201, description: 'What was imported (for a dry run, what would be)', schema: ImportResult },
+    errors: ['NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE'],
+    handler: async ({ principal, query, req }) => ({ status: 201, body: await importQuestions(principal, query, req) }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/questions/{questionId}',
+    summary: 'Read a question',
+    description: WHO,
+    tag: 'Questions',
+    access: QUESTION_BANK_ROLES,
+    params: QuestionParams,
+    success: { status: 200, description: 'The question with its answer key', schema: AdminQuestion },
+    errors: ['NOT_FOUND'],
+    handler: async ({ principal, params }) => ({ status: 200, body: await service.readQuestion(principal, params.questionId) }),
+  }),
+  defineRoute({
+    method: 'put',
+    path: '/questions/{questionId}',
+    summary: 'Replace a question',
+    description:
+      'The body is a whole question, checked as for POST; folder_id and tolerance left out are cleared. A question cannot move to another ' +
+      `organization (client_id, if sent, must be its own). Published tests keep the version they froze. ${FOLDER} ${WHO}`,
+    tag: 'Questions',
+    access: QUESTION_BANK_ROLES,
+    params: QuestionParams,
+    body: QuestionInput,
+    success: { status: 200, description: 'The question as replaced', schema: AdminQuestion },
+    errors: ['NOT_FOUND'],
+    handler: async ({ principal, params, body }) => ({ status: 200, body: await service.replaceQuestion(principal, params.questionId, body) }),
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/questions/{questionId}',
+    summary: 'Change a question',
+    description:
+      'Only the fields sent change; the result must be a valid question of its (possibly new) type, checked as for POST. Changing question_type ' +
+      'to one without options drops the old options and tolerance unless sent. Send folder_id or tolerance null to clear them. ' +
+      `Published tests keep the version they froze. ${FOLDER} ${WHO}`,
+    tag: 'Questions',
+    access: QUESTION_BANK_ROLES,
+    params: QuestionParams,
+    body: UpdateQuestionBody,
+    success: { status: 200, description: 'The question as changed', schema: AdminQuestion },
+    errors: ['NOT_FOUND'],
+    handler: async ({ principal, params, body }) => ({ status: 200, body: await service.updateQuestion(principal, params.questionId, body) }),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/questions/{questionId}',
+    summary: 'Delete a question',
+    description:
+      'Published tests keep the version they froze; a draft test that still names the question cannot be published until it is removed from it. ' +
+      WHO,
+    tag: 'Questions',
+    access: QUESTION_BANK_ROLES,
+    params: QuestionParams,
+    success: { status: 204, description: 'Deleted' },
+    errors: ['NOT_FOUND'],
+    handler: async ({ principal, params }) => {
+      await service.deleteQuestion(principal, params.questionId);
+      return { status: 204 };
+    },
+  }),
+];

@@ -1,3 +1,183 @@
-import type { RouteDefinition } from '../http/route';
+import { defineRoute, type RouteDefinition } from '../http/route';
+import { splitPageQuery } from '../shared/pagination';
+import {
+  CreateShareCodeBody,
+  CreateTestBody,
+  ListShareCodesQuery,
+  ListTestsQuery,
+  ReplaceTestBody,
+  ShareCode,
+  ShareCodePage,
+  ShareCodeParams,
+  Test,
+  TestPageReply,
+  TestParams,
+  TestReply,
+} from './schemas';
+import * as service from './service';
 
-export const testRoutes: RouteDefinition[] = [];
+const AUTHORS = ['super_admin', 'client_admin'] as const;
+const READERS = ['super_admin', 'client_admin', 'student'] as const;
+
+const moveRoute = (move: 'archive' | 'restore', summary: string, description: string) =>
+  defineRoute({
+    method: 'post',
+    path: `/tests/{testId}/${move}`,
+    summary,
+    description,
+    tag: 'Tests',
+    access: AUTHORS,
+    params: TestParams,
+    success: { status: 200, description: 'The test after the move', schema: Test },
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    handler: async ({ principal, params }) => ({ status: 200, body: await service.moveTest(principal, params.testId, move) }),
+  });
+
+const testRoutesList = [
+  defineRoute({
+    method: 'get',
+    path: '/tests',
+    summary: 'List tests',
+    description:
+      'Newest first. client_id is required for a Super Admin (404 when no such client); a Client Admin or Student may omit it, and naming another organization is 403. ' +
+      'Students see published tests only, without question_ids; a Student asking for status draft or archived gets 403. ' +
+      'A folder_id of another organization is 403.',
+    tag: 'Tests',
+    access: READERS,
+    query: ListTestsQuery,
+    success: { status: 200, description: 'A page of tests (StudentTestPage for a Student)', schema: TestPageReply },
+    errors: ['NOT_FOUND'],
+    handler: async ({ principal, query }) => {
+      const { page, filters } = splitPageQuery(query);
+      return { status: 200, body: await service.listTests(principal, filters, page) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/tests',
+    summary: 'Create a test (a draft)',
+    description:
+      'A test is created as a draft; only status "draft" is accepted. question_ids are questions of the same organization, in order, without repeats; ' +
+      'folder_id a folder of the same organization. Another organization’s question or folder is 403; one that does not exist is 400 naming it. ' +
+      'A Super Admin names client_id.',
+    tag: 'Tests',
+    access: AUTHORS,
+    body: CreateTestBody,
+    success: { status: 201, description: 'The new draft', schema: Test },
+    errors: ['NOT_FOUND'],
+    handler: async ({ principal, body }) => ({ status: 201, body: await service.createTest(principal, body) }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/tests/{testId}',
+    summary: 'Read a test',
+    description:
+      'Authors get the whole test; a Student gets a published test’s public fields (no question_ids, never answer keys), and 404 for a draft or archived test.',
+    tag: 'Tests',
+    access: READERS,
+    params: TestParams,
+    success: { status: 200, description: 'The test (StudentTest for a Student)', schema: TestReply },
+    errors: ['NOT_FOUND'],
+    handler: async ({ principal, params }) => ({ status: 200, body: await service.readTest(principal, params.testId) }),
+  }),
+  defineRoute({
+    method: 'put',
+    path: '/tests/{testId}',
+    summary: 'Replace a draft’s fields',
+    description:
+      'Replaces every editable field (absent optional fields return to their defaults); status, version and times are kept. ' +
+      'Only a draft is edited: a published or archived test answers 409 (archive it, restore it to a draft, edit, and publish the next version; ' +
+      'attempts keep the version they started on).',
+    tag: 'Tests',
+    access: AUTHORS,
+    params: TestParams,
+    body: ReplaceTestBody,
+    success: { status: 200, description: 'The test as replaced', schema: Test },
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    handler: async ({ principal, params, body }) => ({ status: 200, body: await service.replaceTest(principal, params.testId, body) }),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/tests/{testId}',
+    summary: 'Delete a test',
+    description: 'A test with attempts cannot be deleted (409; archive it instead). Its frozen versions and share codes go with it.',
+    tag: 'Tests',
+    access: AUTHORS,
+    params: TestParams,
+    success: { status: 204, description: 'Deleted' },
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    handler: async ({ principal, params }) => {
+      await service.deleteTest(principal, params.testId);
+      return { status: 204 };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/tests/{testId}/publish',
+    summary: 'Publish a draft',
+    description:
+      'draft → published. Needs at least one question, every question still existing in the organization, and a timer (else 400 naming what is missing); ' +
+      'from another state 409. Freezes the next version of the test with its questions: attempts use it whatever is edited later.',
+    tag: 'Tests',
+    access: AUTHORS,
+    params: TestParams,
+    success: { status: 200, description: 'The published test, with its new version number', schema: Test },
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    handler: async ({ principal, params }) => ({ status: 200, body: await service.publishTest(principal, params.testId) }),
+  }),
+  moveRoute('archive', 'Archive a test', 'draft or published → archived; from archived 409. An archived test takes no new attempts.'),
+  moveRoute('restore', 'Restore an archived test to a draft', 'archived → draft, to be edited and published as the next version; from another state 409.'),
+];
+
+const shareCodeRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/tests/{testId}/share-codes',
+    summary: 'Issue a share code',
+    description:
+      'For a published test (else 409). The code is 13 characters of Crockford base32 (0-9, A-Z without I, L, O, U: 65 random bits). ' +
+      'expires_at: in the future and at most a year ahead, absent = never; max_uses: 1 to 100000, absent = unlimited.',
+    tag: 'Share codes',
+    access: AUTHORS,
+    sensitive: true,
+    params: TestParams,
+    body: CreateShareCodeBody,
+    success: { status: 201, description: 'The new code', schema: ShareCode },
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    handler: async ({ principal, params, body }) => ({ status: 201, body: await service.createShareCode(principal, params.testId, body) }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/tests/{testId}/share-codes',
+    summary: 'List a test’s share codes',
+    description: 'Newest first, revoked ones included (revoked: true).',
+    tag: 'Share codes',
+    access: AUTHORS,
+    params: TestParams,
+    query: ListShareCodesQuery,
+    success: { status: 200, description: 'A page of share codes', schema: ShareCodePage },
+    errors: ['NOT_FOUND'],
+    handler: async ({ principal, params, query }) => {
+      const { page } = splitPageQuery(query);
+      return { status: 200, body: await service.listShareCodes(principal, params.testId, page) };
+    },
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/tests/{testId}/share-codes/{code}',
+    summary: 'Revoke a share code',
+    description: 'The code is accepted in lower case and with hyphens. Revoking is final; revoking again is 204. A code of another test is 404.',
+    tag: 'Share codes',
+    access: AUTHORS,
+    sensitive: true,
+    params: ShareCodeParams,
+    success: { status: 204, description: 'Revoked' },
+    errors: ['NOT_FOUND'],
+    handler: async ({ principal, params }) => {
+      await service.revokeShareCode(principal, params.testId, params.code);
+      return { status: 204 };
+    },
+  }),
+];
+
+export const testRoutes: RouteDefinition[] = [...testRoutesList, ...shareCodeRoutes];

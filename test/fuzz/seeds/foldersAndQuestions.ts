@@ -1,4 +1,87 @@
-import type { FuzzSeedGroup } from './types';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { StoredQuestion } from '../../../functions/src/questions/schemas';
+import { adminDb } from '../../support/admin';
+import type { FuzzSeedGroup, FuzzWorld } from './types';
 
-// Seeds for the issue-6 endpoints of this group (filled in with them).
-export const seeds: FuzzSeedGroup = { prepare: async () => undefined, seeds: [] };
+// Seeds for folders, the question bank and the CSV import, all as the tenant's
+// Client Admin. Documents are written straight into Firestore in the shapes the
+// service stores; later runs may meet 404 (deleted) or 409 (already imported).
+
+interface Prepared {
+  folderId: string;
+  questionIds: string[];
+}
+
+const EXAMPLE_CSV = readFileSync(join(__dirname, '..', '..', '..', 'examples', 'questions.csv'), 'utf8');
+
+async function prepare(world: FuzzWorld): Promise<Prepared> {
+  const clientId = world.tenant.clientId;
+  const client = adminDb.collection('clients').doc(clientId);
+  const now = new Date().toISOString();
+  const folderId = randomUUID();
+  const name = `Fuzz folder ${folderId.slice(0, 8)}`;
+  await client.collection('folders').doc(folderId).set({ id: folderId, client_id: clientId, name, name_sort: name.toLowerCase(), created_at: now, updated_at: now });
+  const questionIds: string[] = [];
+  for (let n = 0; n < 6; n++) {
+    const q: StoredQuestion = {
+      id: randomUUID(), client_id: clientId, folder_id: null, question_text: `Fuzz question ${n}`, question_type: 'multiple_choice',
+      options: ['A', 'B'], correct_answer: 'A', tolerance: null, marks: 1, difficulty: 'easy', created_at: now, updated_at: now,
+    };
+    await client.collection('questions').doc(q.id).set(q);
+    questionIds.push(q.id);
+  }
+  return { folderId, questionIds };
+}
+
+const validQuestion = (folderId: string) => ({
+  question_type: 'multiple_choice', question_text: 'Fuzzed?', options: ['Yes', 'No'], correct_answer: 'Yes', marks: 2, difficulty: 'medium', folder_id: folderId,
+});
+
+export const seeds: FuzzSeedGroup = {
+  prepare,
+  seeds: [
+    { operation: 'get /api/folders', request: (w) => ({ token: w.tenant.admin.token, query: { page: '1', limit: '10' } }) },
+    { operation: 'post /api/folders', request: (w) => ({ token: w.tenant.admin.token, body: { name: `Fuzz ${randomUUID()}` } }) },
+    {
+      operation: 'patch /api/folders/{folderId}',
+      request: (w, p: Prepared) => ({ token: w.tenant.admin.token, params: { folderId: p.folderId }, body: { name: `Renamed ${randomUUID()}` } }),
+    },
+    {
+      operation: 'delete /api/folders/{folderId}',
+      // A fresh id: 404 unless the fuzzer found something; the prepared folder is kept for the question seeds.
+      request: (w) => ({ token: w.tenant.admin.token, params: { folderId: randomUUID() } }),
+    },
+    {
+      operation: 'get /api/questions',
+      request: (w, p: Prepared) => ({ token: w.tenant.admin.token, query: { folder_id: p.folderId, difficulty: 'easy', question_type: 'multiple_choice', limit: '5' } }),
+    },
+    { operation: 'post /api/questions', request: (w, p: Prepared) => ({ token: w.tenant.admin.token, body: validQuestion(p.folderId) }) },
+    {
+      operation: 'get /api/questions/{questionId}',
+      request: (w, p: Prepared) => ({ token: w.tenant.admin.token, params: { questionId: p.questionIds[0] } }),
+    },
+    {
+      operation: 'put /api/questions/{questionId}',
+      request: (w, p: Prepared) => ({ token: w.tenant.admin.token, params: { questionId: p.questionIds[1] }, body: validQuestion(p.folderId) }),
+    },
+    {
+      operation: 'patch /api/questions/{questionId}',
+      request: (w, p: Prepared) => ({ token: w.tenant.admin.token, params: { questionId: p.questionIds[2] }, body: { marks: 3, difficulty: 'hard' } }),
+    },
+    {
+      operation: 'delete /api/questions/{questionId}',
+      request: (w, p: Prepared) => ({ token: w.tenant.admin.token, params: { questionId: p.questionIds[3] } }),
+    },
+    {
+      operation: 'post /api/questions/import',
+      // A dry run of the example file: valid every time, writes nothing.
+      request: (w) => ({
+        token: w.tenant.admin.token,
+        query: { dry_run: 'true', mode: 'partial' },
+        multipart: { field: 'file', filename: 'questions.csv', contentType: 'text/csv', content: EXAMPLE_CSV },
+      }),
+    },
+  ],
+};

@@ -1,4 +1,112 @@
-import type { FuzzSeedGroup } from './types';
+import { randomUUID } from 'node:crypto';
+import { seatShardCapacities } from '../../../functions/src/tests/seats';
+import { generateShareCode } from '../../../functions/src/tests/shareCodeText';
+import type { StoredShareCode, StoredTest } from '../../../functions/src/tests/store';
+import { adminDb } from '../../support/admin';
+import type { FuzzSeedGroup, FuzzWorld } from './types';
 
-// Seeds for the issue-6 endpoints of this group (filled in with them).
-export const seeds: FuzzSeedGroup = { prepare: async () => undefined, seeds: [] };
+// Seeds for tests (exam definitions) and their share codes. Everything is
+// written straight into Firestore in the shapes the service stores, one test
+// per state a move starts from, so each seed is valid at least on its first run
+// (later runs may meet 409 or 404 once the test has moved or gone).
+
+interface Prepared {
+  questionIds: string[];
+  draft: string;
+  toPublish: string;
+  published: string;
+  toArchive: string;
+  archived: string;
+  toDelete: string;
+  code: string;
+}
+
+const clientRef = (clientId: string) => adminDb.collection('clients').doc(clientId);
+
+async function writeQuestion(clientId: string, n: number): Promise<string> {
+  const id = randomUUID();
+  const now = new Date().toISOString();
+  await clientRef(clientId).collection('questions').doc(id).set({
+    id, client_id: clientId, folder_id: null, question_text: `Fuzz question ${n}`, question_type: 'multiple_choice',
+    options: ['A', 'B'], correct_answer: 'A', tolerance: null, marks: 1, difficulty: 'easy', created_at: now, updated_at: now,
+  });
+  return id;
+}
+
+async function writeTest(clientId: string, questionIds: string[], status: StoredTest['status']): Promise<string> {
+  const now = new Date().toISOString();
+  const published = status !== 'draft';
+  const test: StoredTest = {
+    id: randomUUID(), client_id: clientId, test_name: `Fuzz ${status} test`, timer: 30, shuffle: 0, allow_review: 1, negative_marking: 0,
+    status, folder_id: null, question_ids: questionIds, description: null, max_attempts: null, negative_mark_ratio: 0.25,
+    created_at: now, updated_at: now, published_at: published ? now : null, version: published ? 1 : null,
+  };
+  await clientRef(clientId).collection('tests').doc(test.id).set(test);
+  return test.id;
+}
+
+async function writeShareCode(clientId: string, testId: string, createdBy: string): Promise<string> {
+  const code: StoredShareCode = {
+    code: generateShareCode(), client_id: clientId, test_id: testId, expires_at: null, max_uses: 50, seat_shards: 0,
+    revoked: false, revoked_at: null, created_by: createdBy, created_at: new Date().toISOString(),
+  };
+  const capacities = seatShardCapacities(code.max_uses);
+  code.seat_shards = capacities.length;
+  const batch = adminDb.batch();
+  const ref = adminDb.collection('share_codes').doc(code.code);
+  batch.set(ref, code);
+  capacities.forEach((capacity, k) => batch.set(ref.collection('seats').doc(String(k)), { capacity, used: 0 }));
+  await batch.commit();
+  return code.code;
+}
+
+const testBody = (p: Prepared) => ({
+  test_name: 'Fuzz test', timer: 20, shuffle: 1, allow_review: 0, negative_marking: 1, status: 'draft',
+  question_ids: p.questionIds, description: 'Written by the fuzzer', max_attempts: 3, negative_mark_ratio: 0.5, folder_id: null,
+});
+
+export const seeds: FuzzSeedGroup = {
+  async prepare(world: FuzzWorld): Promise<Prepared> {
+    const clientId = world.tenant.clientId;
+    const questionIds = await Promise.all([1, 2].map((n) => writeQuestion(clientId, n)));
+    const [draft, toPublish, published, toArchive, archived, toDelete] = await Promise.all([
+      writeTest(clientId, questionIds, 'draft'),
+      writeTest(clientId, questionIds, 'draft'),
+      writeTest(clientId, questionIds, 'published'),
+      writeTest(clientId, questionIds, 'published'),
+      writeTest(clientId, questionIds, 'archived'),
+      writeTest(clientId, questionIds, 'draft'),
+    ]);
+    const code = await writeShareCode(clientId, published, world.tenant.admin.uid);
+    return { questionIds, draft, toPublish, published, toArchive, archived, toDelete, code };
+  },
+  seeds: [
+    {
+      operation: 'get /api/tests',
+      request: (w) => ({ token: w.superAdmin.token, query: { client_id: w.tenant.clientId, status: 'published', folder_id: 'none', page: '1', limit: '5' } }),
+    },
+    { operation: 'post /api/tests', request: (w, p: Prepared) => ({ token: w.tenant.admin.token, body: testBody(p) }) },
+    { operation: 'get /api/tests/{testId}', request: (w, p: Prepared) => ({ token: w.tenant.student.token, params: { testId: p.published } }) },
+    { operation: 'put /api/tests/{testId}', request: (w, p: Prepared) => ({ token: w.tenant.admin.token, params: { testId: p.draft }, body: testBody(p) }) },
+    { operation: 'delete /api/tests/{testId}', request: (w, p: Prepared) => ({ token: w.tenant.admin.token, params: { testId: p.toDelete } }) },
+    { operation: 'post /api/tests/{testId}/publish', request: (w, p: Prepared) => ({ token: w.tenant.admin.token, params: { testId: p.toPublish } }) },
+    { operation: 'post /api/tests/{testId}/archive', request: (w, p: Prepared) => ({ token: w.tenant.admin.token, params: { testId: p.toArchive } }) },
+    { operation: 'post /api/tests/{testId}/restore', request: (w, p: Prepared) => ({ token: w.tenant.admin.token, params: { testId: p.archived } }) },
+    {
+      operation: 'post /api/tests/{testId}/share-codes',
+      request: (w, p: Prepared) => ({
+        token: w.tenant.admin.token,
+        params: { testId: p.published },
+        body: { expires_at: new Date(Date.now() + 7 * 86_400_000).toISOString(), max_uses: 30 },
+      }),
+    },
+    {
+      operation: 'get /api/tests/{testId}/share-codes',
+      request: (w, p: Prepared) => ({ token: w.tenant.admin.token, params: { testId: p.published }, query: { page: '1', limit: '5' } }),
+    },
+    {
+      operation: 'delete /api/tests/{testId}/share-codes/{code}',
+      request: (w, p: Prepared) => ({ token: w.tenant.admin.token, params: { testId: p.published, code: p.code } }),
+    },
+  ],
+};

@@ -1,0 +1,197 @@
+import { randomUUID } from 'node:crypto';
+import { db } from '../firestore/db';
+import { paths } from '../firestore/paths';
+import { getFolderInTransaction } from '../folders/store';
+import { conflict } from '../http/errors';
+import { MissingFolder, toStoredQuestion } from './store';
+import type { StoredQuestion } from './schemas';
+
+// How an import of thousands of questions becomes visible all at once although
+// Firestore commits at most 500 writes together:
+//
+// 1. claim: the import record (id = the file's SHA-256) is created in a
+//    transaction, status `staging`, with a lease. Two imports of one file at
+//    once: one creates it, the other gets 409. A completed record stays, so a
+//    re-sent file is refused with 409 naming the earlier import.
+// 2. stage: the validated questions are written as a few large JSON chunk
+//    documents under the record. No question is visible yet.
+// 3. commit (the one atomic step): a transaction checks the claim is still
+//    ours and every folder the rows name still exists, and flips the record to
+//    `committed`. Before this, a crash leaves only invisible staging data,
+//    which the next import of the organization removes once the lease ran out.
+// 4. publish: the questions are written in batches of ≤ 500 (set, so writing
+//    them twice writes the same documents). A crash here leaves a committed
+//    import that the next import of the organization finishes from the
+//    staged chunks (roll forward), never a half import rolled back or left.
+// 5. complete: the record is marked `complete` and the chunks are deleted.
+
+export const LEASE_MS = 3 * 60 * 1000;
+export const BATCH_LIMIT = 500;
+/** Largest JSON payload of one staged chunk: Firestore documents hold at most 1 MiB. */
+const CHUNK_BYTES = 700 * 1024;
+/** Chunks per commit, keeping a commit well under Firestore's 10 MiB request limit. */
+const CHUNKS_PER_COMMIT = 4;
+/** Batches committed at once while publishing. */
+const PARALLEL_COMMITS = 3;
+
+export type ImportStatus = 'staging' | 'committed' | 'complete';
+
+export interface ImportRecord {
+  id: string;
+  client_id: string;
+  status: ImportStatus;
+  /** Changes whenever the import changes hands (claimed, taken over): a stale worker cannot commit. */
+  claim: string;
+  question_ids: string[];
+  /** Folders the import writes into until it is complete: a folder delete treats them as contents. */
+  pending_folder_ids: string[];
+  chunk_count: number;
+  imported: number;
+  failed: number;
+  created_by: string;
+  created_at: string;
+  lease_expires_at: string | null;
+  completed_at: string | null;
+}
+
+const alreadyImported = (record: ImportRecord) =>
+  conflict(
+    `This file was already imported (import ${record.id}, ${record.imported} questions, ${record.completed_at ?? record.created_at}); ` +
+      'change the file to import its questions again',
+  );
+const inProgress = (record: ImportRecord) => conflict(`An import of this file is in progress (import ${record.id}); retry in a few minutes`);
+
+export const leaseFrom = (now: number): string => new Date(now + LEASE_MS).toISOString();
+const leaseExpired = (record: ImportRecord, now: number): boolean => record.lease_expires_at !== null && Date.parse(record.lease_expires_at) <= now;
+
+/** The import's questions as chunk payloads of bounded size, in file order. */
+export function chunkQuestions(questions: StoredQuestion[]): string[] {
+  const chunks: string[] = [];
+  let current: string[] = [];
+  let size = 2;
+  for (const q of questions) {
+    const json = JSON.stringify(q);
+    const length = Buffer.byteLength(json, 'utf8') + 1;
+    if (current.length > 0 && size + length > CHUNK_BYTES) {
+      chunks.push(`[${current.join(',')}]`);
+      current = [];
+      size = 2;
+    }
+    current.push(json);
+    size += length;
+  }
+  if (current.length > 0) chunks.push(`[${current.join(',')}]`);
+  return chunks;
+}
+
+export async function readImport(clientId: string, importId: string): Promise<ImportRecord | undefined> {
+  const snap = await paths.clientQuestionImport(clientId, importId).get();
+  return snap.exists ? (snap.data() as ImportRecord) : undefined;
+}
+
+/** 409 when this file was imported before, or is being imported now. */
+export function assertNotImported(record: ImportRecord | undefined): void {
+  if (!record) return;
+  throw record.status === 'complete' ? alreadyImported(record) : inProgress(record);
+}
+
+/** Step 1: the record, created only if no import of this file exists (see recoverStaleImports for dead ones). */
+export async function claimImport(record: Omit<ImportRecord, 'claim'>): Promise<ImportRecord> {
+  const claimed: ImportRecord = { ...record, claim: randomUUID() };
+  const ref = paths.clientQuestionImport(record.client_id, record.id);
+  await db.runTransaction(async (tx) => {
+    const snap = await tx.get(ref);
+    assertNotImported(snap.exists ? (snap.data() as ImportRecord) : undefined);
+    tx.create(ref, claimed);
+  });
+  return claimed;
+}
+
+/** Step 2. */
+export async function stageChunks(clientId: string, importId: string, chunks: string[]): Promise<void> {
+  for (let start = 0; start < chunks.length; start += CHUNKS_PER_COMMIT) {
+    const batch = db.batch();
+    chunks.slice(start, start + CHUNKS_PER_COMMIT).forEach((payload, offset) => {
+      batch.set(paths.clientQuestionImportChunk(clientId, importId, start + offset), { payload });
+    });
+    await batch.commit();
+  }
+}
+
+/** Step 3: the commit point. Throws MissingFolder when a folder was deleted meanwhile, CONFLICT when the claim was lost. */
+export async function commitImport(record: ImportRecord, folderIds: string[], now: number): Promise<void> {
+  const ref = paths.clientQuestionImport(record.client_id, record.id);
+  await db.runTransaction(async (tx) => {
+    const snap = await tx.get(ref);
+    const current = snap.exists ? (snap.data() as ImportRecord) : undefined;
+    if (!current || current.claim !== record.claim || current.status !== 'staging') {
+      throw conflict('The import was interrupted and taken over; retry it');
+    }
+    for (const folderId of folderIds) {
+      if (!(await getFolderInTransaction(tx, record.client_id, folderId))) throw new MissingFolder(folderId);
+    }
+    tx.update(ref, { status: 'committed', pending_folder_ids: folderIds, lease_expires_at: leaseFrom(now) });
+  });
+}
+
+/** Step 4: idempotent, so a roll forward may repeat batches already written. */
+export async function publishQuestions(clientId: string, questions: StoredQuestion[]): Promise<void> {
+  const batches: StoredQuestion[][] = [];
+  for (let i = 0; i < questions.length; i += BATCH_LIMIT) batches.push(questions.slice(i, i + BATCH_LIMIT));
+  let next = 0;
+  const worker = async () => {
+    while (next < batches.length) {
+      const batch = db.batch();
+      for (const q of batches[next++]) batch.set(paths.clientQuestion(clientId, q.id), q);
+      await batch.commit();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL_COMMITS, batches.length) }, worker));
+}
+
+/** Step 5. */
+export async function completeImport(record: Pick<ImportRecord, 'client_id' | 'id' | 'chunk_count'>, now: number): Promise<void> {
+  const batch = db.batch();
+  batch.update(paths.clientQuestionImport(record.client_id, record.id), {
+    status: 'complete',
+    pending_folder_ids: [],
+    lease_expires_at: null,
+    completed_at: new Date(now).toISOString(),
+  });
+  for (let i = 0; i < record.chunk_count; i++) batch.delete(paths.clientQuestionImportChunk(record.client_id, record.id, i));
+  await batch.commit();
+}
+
+/** Undoes steps 1–2 of an import that never committed: nothing of it was visible. */
+export async function abandonImport(record: Pick<ImportRecord, 'client_id' | 'id' | 'chunk_count' | 'claim'>): Promise<void> {
+  const ref = paths.clientQuestionImport(record.client_id, record.id);
+  await db.runTransaction(async (tx) => {
+    const snap = await tx.get(ref);
+    if (!snap.exists || (snap.data() as ImportRecord).claim !== record.claim || snap.get('status') !== 'staging') return;
+    tx.delete(ref);
+    for (let i = 0; i < record.chunk_count; i++) tx.delete(paths.clientQuestionImportChunk(record.client_id, record.id, i));
+  });
+}
+
+async function rollForward(record: ImportRecord, now: number): Promise<void> {
+  const refs = Array.from({ length: record.chunk_count }, (_, i) => paths.clientQuestionImportChunk(record.client_id, record.id, i));
+  const snaps = refs.length > 0 ? await db.getAll(...refs) : [];
+  const questions = snaps.flatMap((s) => (s.exists ? (JSON.parse(s.get('payload') as string) as unknown[]).map((q) => toStoredQuestion(q as never)) : []));
+  await publishQuestions(record.client_id, questions);
+  await completeImport(record, now);
+}
+
+/**
+ * Finishes committed imports whose worker died (roll forward) and removes
+ * staged ones that never committed, once their lease has run out. Run before
+ * every import of the organization; returns how many it handled.
+ */
+export async function recoverStaleImports(clientId: string, now: number): Promise<number> {
+  const snap = await paths.clientQuestionImports(clientId).where('status', 'in', ['staging', 'committed']).limit(20).get();
+  const stale = snap.docs.map((d) => d.data() as ImportRecord).filter((r) => leaseExpired(r, now));
+  for (const record of stale) {
+    if (record.status === 'committed') await rollForward(record, now);
+    else await abandonImport(record);
+  }
+  return stale.length;
+}

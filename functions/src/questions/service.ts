@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import { assertCanManageQuestionBank, questionBankScope } from '../auth/policy';
+import type { Principal } from '../auth/principal';
+import { requireClient } from '../folders/service';
+import { findFolderOwner, getFolder } from '../folders/store';
+import { badRequest, forbidden, notFound } from '../http/errors';
+import { validate } from '../http/validate';
+import type { PageRequest } from '../shared/pagination';
+import {
+  applyChanges,
+  normalizeQuestion,
+  QuestionInput,
+  type Difficulty,
+  type QuestionChanges,
+  type QuestionType,
+  type StoredQuestion,
+} from './schemas';
+import * as store from './store';
+
+/**
+ * Why a folder_id does not name a folder of `clientId`: 403 for a Client Admin
+ * naming another organization's folder, 400 for a Super Admin filing a
+ * question into a folder of a different organization than the question's, 404
+ * when no organization has it.
+ */
+export async function refuseFolder(principal: Principal, clientId: string, folderId: string, field: string): Promise<never> {
+  const owner = await findFolderOwner(folderId);
+  if (!owner) throw notFound(`Folder ${folderId} not found`);
+  if (principal.role !== 'super_admin') throw forbidden('That folder belongs to another organization');
+  throw badRequest('folder_id names a folder of another organization', [{ path: field, message: 'Must be a folder of the question’s organization' }]);
+}
+
+async function assertFolderOf(principal: Principal, clientId: string, folderId: string, field: string): Promise<void> {
+  if (!(await getFolder(clientId, folderId))) await refuseFolder(principal, clientId, folderId, field);
+}
+
+async function withFolderCheck<T>(principal: Principal, clientId: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (err instanceof store.MissingFolder) return refuseFolder(principal, clientId, err.folderId, 'body.folder_id');
+    throw err;
+  }
+}
+
+/** The question, from the caller's own organization (one read) or found across organizations: 403 when another's, 404 when none. */
+async function loadQuestion(principal: Principal, questionId: string): Promise<StoredQuestion> {
+  if (principal.role !== 'super_admin' && principal.clientId) {
+    const own = await store.getQuestion(principal.clientId, questionId);
+    if (own) return own;
+  }
+  const found = await store.findQuestionAnywhere(questionId);
+  if (!found) throw notFound('Question not found');
+  assertCanManageQuestionBank(principal, found.client_id);
+  return found;
+}
+
+export async function listQuestions(
+  principal: Principal,
+  filters: { client_id?: string; folder_id?: string; difficulty?: Difficulty; question_type?: QuestionType },
+  page: PageRequest,
+) {
+  const clientId = questionBankScope(principal, filters.client_id, 'query.client_id');
+  await requireClient(clientId);
+  if (filters.folder_id !== undefined) await assertFolderOf(principal, clientId, filters.folder_id, 'query.folder_id');
+  return store.listQuestions(clientId, { folder_id: filters.folder_id, difficulty: filters.difficulty, question_type: filters.question_type }, page);
+}
+
+export async function createQuestion(principal: Principal, input: QuestionInput): Promise<StoredQuestion> {
+  const clientId = questionBankScope(principal, input.client_id, 'body.client_id');
+  await requireClient(clientId);
+  const now = new Date().toISOString();
+  const question: StoredQuestion = {
+    id: randomUUID(),
+    client_id: clientId,
+    folder_id: input.folder_id ?? null,
+    ...normalizeQuestion(input),
+    created_at: now,
+    updated_at: now,
+  };
+  await withFolderCheck(principal, clientId, () => store.insertQuestion(question));
+  return question;
+}
+
+export const readQuestion = loadQuestion;
+
+function assertSameOrganization(question: StoredQuestion, requested: string | undefined): void {
+  if (requested !== undefined && requested !== question.client_id) {
+    throw badRequest('A question cannot move to another organization', [{ path: 'body.client_id', message: 'Must be the question’s organization or absent' }]);
+  }
+}
+
+/** PUT: the question is replaced whole; folder_id and tolerance left out are cleared. */
+export async function replaceQuestion(principal: Principal, questionId: string, input: QuestionInput): Promise<StoredQuestion> {
+  const question = await loadQuestion(principal, questionId);
+  assertSameOrganization(question, input.client_id);
+  const now = new Date().toISOString();
+  return withFolderCheck(principal, question.client_id, () =>
+    store.updateQuestion(question.client_id, questionId, (current) => ({
+      ...current,
+      ...normalizeQuestion(input),
+      folder_id: input.folder_id ?? null,
+      updated_at: now,
+    })),
+  );
+}
+
+export async function updateQuestion(principal: Principal, questionId: string, changes: QuestionChanges): Promise<StoredQuestion> {
+  const question = await loadQuestion(principal, questionId);
+  const now = new Date().toISOString();
+  return withFolderCheck(principal, question.client_id, () =>
+    store.updateQuestion(question.client_id, questionId, (current) => {
+      const input = validate(QuestionInput, applyChanges(current, changes), 'body');
+      return { ...current, ...normalizeQuestion(input), folder_id: input.folder_id ?? null, updated_at: now };
+    }),
+  );
+}
+
+export async function deleteQuestion(principal: Principal, questionId: string): Promise<void> {
+  const question = await loadQuestion(principal, questionId);
+  await store.deleteQuestion(question.client_id, questionId);
+}

@@ -1,0 +1,108 @@
+import type { DocumentData } from 'firebase-admin/firestore';
+import { isDocumentId } from '../clients/store';
+import { db } from '../firestore/db';
+import { fetchPage } from '../firestore/pagedQuery';
+import { paths } from '../firestore/paths';
+import { hasStatus, NOT_FOUND } from '../firestore/statusCodes';
+import { getFolderInTransaction } from '../folders/store';
+import { notFound } from '../http/errors';
+import type { PageRequest } from '../shared/pagination';
+import { questionQuerySpec } from './questionQuery';
+import type { QuestionFilters, StoredQuestion } from './schemas';
+
+const questionNotFound = () => notFound('Question not found');
+
+/** Thrown inside a write's transaction when its folder_id names no folder of the question's organization. */
+export class MissingFolder extends Error {
+  constructor(readonly folderId: string) {
+    super(`Folder ${folderId} not found`);
+  }
+}
+
+/** Exactly the stored fields, whatever else a document carries. */
+export const toStoredQuestion = (d: DocumentData): StoredQuestion => ({
+  id: d.id,
+  client_id: d.client_id,
+  folder_id: d.folder_id ?? null,
+  question_text: d.question_text,
+  question_type: d.question_type,
+  options: d.options ?? [],
+  correct_answer: d.correct_answer,
+  tolerance: d.tolerance ?? null,
+  marks: d.marks,
+  difficulty: d.difficulty,
+  created_at: d.created_at,
+  updated_at: d.updated_at,
+});
+
+/**
+ * Questions of one client by id, in one round trip. Ids that name no question
+ * of this client (or no document at all) are absent from the map.
+ */
+export async function getQuestionsByIds(clientId: string, ids: string[]): Promise<Map<string, StoredQuestion>> {
+  const found = new Map<string, StoredQuestion>();
+  const wanted = [...new Set(ids)].filter(isDocumentId);
+  if (wanted.length === 0 || !isDocumentId(clientId)) return found;
+  const snaps = await db.getAll(...wanted.map((id) => paths.clientQuestion(clientId, id)));
+  for (const snap of snaps) {
+    if (snap.exists) found.set(snap.id, toStoredQuestion(snap.data()!));
+  }
+  return found;
+}
+
+export async function getQuestion(clientId: string, questionId: string): Promise<StoredQuestion | undefined> {
+  if (!isDocumentId(clientId) || !isDocumentId(questionId)) return undefined;
+  const snap = await paths.clientQuestion(clientId, questionId).get();
+  return snap.exists ? toStoredQuestion(snap.data()!) : undefined;
+}
+
+/** The question with this id in whichever organization holds it (one query read). */
+export async function findQuestionAnywhere(questionId: string): Promise<StoredQuestion | undefined> {
+  if (!isDocumentId(questionId)) return undefined;
+  const snap = await paths.allQuestions().where('id', '==', questionId).limit(1).get();
+  return snap.empty ? undefined : toStoredQuestion(snap.docs[0].data());
+}
+
+/** Creates the question; one filed in a folder is created in a transaction that reads the folder (see deleteFolder). */
+export async function insertQuestion(question: StoredQuestion): Promise<void> {
+  const ref = paths.clientQuestion(question.client_id, question.id);
+  if (question.folder_id === null) {
+    await ref.create(question);
+    return;
+  }
+  const folderId = question.folder_id;
+  await db.runTransaction(async (tx) => {
+    if (!(await getFolderInTransaction(tx, question.client_id, folderId))) throw new MissingFolder(folderId);
+    tx.create(ref, question);
+  });
+}
+
+/** Replaces a question with what `change` makes of it, in a transaction (with its folder read, as for a create). */
+export async function updateQuestion(clientId: string, questionId: string, change: (current: StoredQuestion) => StoredQuestion): Promise<StoredQuestion> {
+  if (!isDocumentId(questionId)) throw questionNotFound();
+  const ref = paths.clientQuestion(clientId, questionId);
+  return db.runTransaction(async (tx) => {
+    const snap = await tx.get(ref);
+    if (!snap.exists) throw questionNotFound();
+    const next = change(toStoredQuestion(snap.data()!));
+    if (next.folder_id !== null && !(await getFolderInTransaction(tx, clientId, next.folder_id))) throw new MissingFolder(next.folder_id);
+    tx.set(ref, next);
+    return next;
+  });
+}
+
+/** One write with a precondition: of two deletes at once, one answers 404. */
+export async function deleteQuestion(clientId: string, questionId: string): Promise<void> {
+  if (!isDocumentId(questionId)) throw questionNotFound();
+  try {
+    await paths.clientQuestion(clientId, questionId).delete({ exists: true });
+  } catch (err) {
+    if (hasStatus(err, NOT_FOUND)) throw questionNotFound();
+    throw err;
+  }
+}
+
+export async function listQuestions(clientId: string, filters: QuestionFilters, page: PageRequest) {
+  const { docs, pagination } = await fetchPage(paths.clientQuestions(clientId), questionQuerySpec(filters), page);
+  return { data: docs.map(toStoredQuestion), pagination };
+}

@@ -1,0 +1,156 @@
+import { z } from 'zod';
+import { ClientId, MAX_ID_LENGTH } from '../shared/ids';
+import { pagedQuery, Pagination } from '../shared/pagination';
+import { TEST_STATUSES } from './lifecycle';
+import { MAX_SHARE_CODE_INPUT, SHARE_CODE_ALPHABET, SHARE_CODE_LENGTH } from './shareCodeText';
+
+// A frozen version holds every question in full in one document (≤ 1 MiB), so
+// a test is bounded: 500 questions, and the publish step measures the document
+// before writing it (versionSize.ts).
+export const MAX_QUESTIONS_PER_TEST = 500;
+export const MAX_TIMER_MINUTES = 1440;
+export const MAX_ATTEMPTS_LIMIT = 1000;
+export const MAX_SHARE_CODE_USES = 100_000;
+export const MAX_SHARE_CODE_LIFETIME_MS = 366 * 24 * 60 * 60 * 1000;
+
+/**
+ * A document id the service made or accepts: letters, digits, `_` and `-`,
+ * not of Firestore's reserved form `__…__`. Anything else (a `/`, `..`,
+ * `__proto__`) could not name a document, so it is refused as input.
+ */
+export const DocumentId = (what: string) =>
+  z
+    .string()
+    .min(1)
+    .max(MAX_ID_LENGTH)
+    .regex(/^[A-Za-z0-9_-]+$/, 'Must be letters, digits, "_" or "-"')
+    .refine((id) => !/^__.*__$/.test(id), 'Must not begin and end with "__"')
+    .describe(`A ${what} id, 1 to ${MAX_ID_LENGTH} letters, digits, "_" or "-" (not "__…__")`);
+
+export const TestId = DocumentId('test');
+export const QuestionId = DocumentId('question');
+export const FolderId = DocumentId('folder');
+
+const Flag = z.union([z.literal(0), z.literal(1)]);
+const TestStatus = z.enum(TEST_STATUSES);
+
+// ---- requests
+
+const testFields = {
+  test_name: z.string().trim().min(1).max(200),
+  timer: z.int().min(1).max(MAX_TIMER_MINUTES).nullable().optional().describe(`Minutes, 1 to ${MAX_TIMER_MINUTES}; required to publish`),
+  shuffle: Flag.default(0).describe('1: questions and options are shuffled per attempt'),
+  allow_review: Flag.default(0).describe('1: a submitted attempt shows the answer keys'),
+  negative_marking: Flag.default(0).describe('1: a wrong answer costs negative_mark_ratio of its marks'),
+  status: z
+    .literal('draft', { error: 'A test is written as a draft; publish it with POST /api/tests/{testId}/publish' })
+    .optional()
+    .describe('Only "draft": the moves publish, archive and restore change it'),
+  question_ids: z
+    .array(QuestionId)
+    .max(MAX_QUESTIONS_PER_TEST)
+    .default([])
+    .superRefine((ids, ctx) => {
+      const seen = new Set<string>();
+      const repeated = new Set(ids.filter((id) => seen.size === seen.add(id).size));
+      if (repeated.size > 0) ctx.addIssue({ code: 'custom', message: `Each question may appear once; repeated: ${[...repeated].join(', ')}` });
+    })
+    .describe(`Questions of the same organization, in order, without repeats (at most ${MAX_QUESTIONS_PER_TEST})`),
+  description: z.string().trim().max(5000).nullable().optional(),
+  max_attempts: z.int().min(1).max(MAX_ATTEMPTS_LIMIT).nullable().optional().describe('Attempts per student; absent or null = unlimited'),
+  negative_mark_ratio: z.number().min(0).max(1).default(0.25).describe('Share of a question’s marks a wrong answer costs (0 to 1)'),
+  folder_id: FolderId.nullable().optional().describe('A folder of the same organization'),
+};
+
+export const CreateTestBody = z
+  .strictObject({ ...testFields, client_id: ClientId.optional().describe('Required for a Super Admin; a Client Admin may omit it') })
+  .meta({ id: 'CreateTest' });
+export type CreateTestInput = z.infer<typeof CreateTestBody>;
+
+export const ReplaceTestBody = z.strictObject(testFields).meta({ id: 'ReplaceTest' });
+export type TestFieldsInput = z.infer<typeof ReplaceTestBody>;
+
+export const TestParams = z.strictObject({ testId: TestId });
+
+export const ListTestsQuery = pagedQuery({
+  client_id: ClientId.optional().describe('Required for a Super Admin'),
+  status: TestStatus.optional().describe('Students see published tests only'),
+  folder_id: FolderId.optional(),
+});
+
+// ---- replies
+
+const publicTestFields = {
+  id: z.string(),
+  test_name: z.string(),
+  timer: z.number().int().nullable().describe('Minutes; null in a draft that has none yet'),
+  shuffle: Flag,
+  allow_review: Flag,
+  negative_marking: Flag,
+  status: TestStatus,
+  client_id: z.string(),
+  folder_id: z.string().nullable(),
+  question_count: z.number().int(),
+  description: z.string().nullable(),
+  max_attempts: z.number().int().nullable().describe('null = unlimited'),
+  negative_mark_ratio: z.number(),
+  created_at: z.string().describe('ISO 8601 UTC'),
+  updated_at: z.string().describe('ISO 8601 UTC'),
+  published_at: z.string().nullable().describe('When the latest version was published; null until the first'),
+  version: z.number().int().nullable().describe('Number of the latest published version; null until the first publish'),
+};
+
+/** A test as its authors see it. */
+export const Test = z.object({ ...publicTestFields, question_ids: z.array(z.string()) }).meta({ id: 'Test' });
+export type Test = z.infer<typeof Test>;
+
+/** A published test as a student sees it: which questions it holds is learned by starting an attempt. */
+export const StudentTest = z.object(publicTestFields).meta({ id: 'StudentTest' });
+export type StudentTest = z.infer<typeof StudentTest>;
+
+// The author's shape first: a student's reply lacks question_ids, fails it, and is read as StudentTest.
+export const TestReply = z.union([Test, StudentTest]);
+
+export const TestPage = z.object({ data: z.array(Test), pagination: Pagination }).meta({ id: 'TestPage' });
+export const StudentTestPage = z.object({ data: z.array(StudentTest), pagination: Pagination }).meta({ id: 'StudentTestPage' });
+export const TestPageReply = z.union([TestPage, StudentTestPage]);
+
+// ---- share codes
+
+export const ShareCodeText = z
+  .string()
+  .min(1)
+  .max(MAX_SHARE_CODE_INPUT)
+  .describe(`${SHARE_CODE_LENGTH} characters of ${SHARE_CODE_ALPHABET}; lower case and hyphens are accepted`);
+
+export const ShareCodeParams = z.strictObject({ testId: TestId, code: ShareCodeText });
+
+export const CreateShareCodeBody = z
+  .strictObject({
+    expires_at: z.iso
+      .datetime({ offset: true })
+      .refine((text) => Date.parse(text) > Date.now(), 'Must be in the future')
+      .refine((text) => Date.parse(text) <= Date.now() + MAX_SHARE_CODE_LIFETIME_MS, 'Must be at most a year ahead')
+      .optional()
+      .describe('ISO 8601; in the future and at most a year ahead. Absent: the code does not expire'),
+    max_uses: z.int().min(1).max(MAX_SHARE_CODE_USES).optional().describe(`1 to ${MAX_SHARE_CODE_USES}; absent: unlimited`),
+  })
+  .meta({ id: 'CreateShareCode' });
+export type CreateShareCodeInput = z.infer<typeof CreateShareCodeBody>;
+
+export const ListShareCodesQuery = pagedQuery({});
+
+export const ShareCode = z
+  .object({
+    code: z.string(),
+    test_id: z.string(),
+    expires_at: z.string().nullable().describe('ISO 8601 UTC; null = never'),
+    max_uses: z.number().int().nullable().describe('null = unlimited'),
+    uses: z.number().int(),
+    revoked: z.boolean(),
+    created_at: z.string().describe('ISO 8601 UTC'),
+  })
+  .meta({ id: 'ShareCode' });
+export type ShareCode = z.infer<typeof ShareCode>;
+
+export const ShareCodePage = z.object({ data: z.array(ShareCode), pagination: Pagination }).meta({ id: 'ShareCodePage' });

@@ -1,0 +1,217 @@
+import { randomUUID } from 'node:crypto';
+import {
+  assertCanAuthorTests,
+  assertCanManageShareCodes,
+  assertCanReadTest,
+  assertSameOrganizationReferences,
+  tenantScope,
+  testListScope,
+  testViewFor,
+  testVisibleTo,
+} from '../auth/policy';
+import type { Principal } from '../auth/principal';
+import { getClient } from '../clients/store';
+import { badRequest, conflict, notFound, type ErrorDetail } from '../http/errors';
+import type { PageRequest } from '../shared/pagination';
+import { isEditable, type TestStatus } from './lifecycle';
+import type { CreateShareCodeInput, CreateTestInput, ShareCode, StudentTest, Test, TestFieldsInput } from './schemas';
+import { canonicalShareCode } from './shareCodeText';
+import * as store from './store';
+import type { StoredShareCode, StoredTest } from './store';
+
+// ---------------------------------------------------------------- views
+
+const authorView = (test: StoredTest): Test => ({ ...test, question_count: test.question_ids.length });
+
+function studentView(test: StoredTest): StudentTest {
+  const { question_ids, ...publicFields } = test;
+  return { ...publicFields, question_count: question_ids.length };
+}
+
+const viewFor = (principal: Principal) => (testViewFor(principal) === 'author' ? authorView : studentView);
+
+// ---------------------------------------------------------------- loading
+
+/**
+ * The test with this id and its organization. A Client Admin's or Student's
+ * own organization is read directly (one read); a Super Admin's test, or one
+ * not found there, is looked up across organizations, so that another
+ * organization's test can be told (403, by the policy) from none at all (404).
+ */
+async function locateTest(principal: Principal, testId: string): Promise<StoredTest> {
+  if (principal.clientId) {
+    const own = await store.getTest(principal.clientId, testId);
+    if (own) return own;
+  }
+  const anywhere = await store.findTestAnywhere(testId);
+  if (!anywhere) throw notFound('Test not found');
+  return anywhere;
+}
+
+/** A client a Super Admin names must exist; a tenant user's own organization does (authentication checked it). */
+async function assertClientExists(principal: Principal, clientId: string): Promise<void> {
+  if (principal.role === 'super_admin' && !(await getClient(clientId))) throw notFound('Client not found');
+}
+
+/**
+ * Every question and the folder must be the test's organization's: another
+ * organization's is 403 (policy), one that exists nowhere is 400 naming it.
+ * Costs one round trip when all is well.
+ */
+async function checkReferences(clientId: string, questionIds: string[], folderId: string | null | undefined): Promise<void> {
+  const [found, folderFound] = await Promise.all([
+    store.existingQuestionIds(clientId, questionIds),
+    folderId ? store.folderExists(clientId, folderId) : Promise.resolve(true),
+  ]);
+  const missing = questionIds.filter((id) => !found.has(id));
+  if (missing.length === 0 && folderFound) return;
+  const [questionOwners, folderOwners] = await Promise.all([
+    missing.length > 0 ? store.questionOwners(missing) : Promise.resolve(new Map<string, string>()),
+    folderFound ? Promise.resolve(new Map<string, string>()) : store.folderOwners([folderId!]),
+  ]);
+  assertSameOrganizationReferences(clientId, [
+    ...[...questionOwners].map(([id, owner]) => ({ field: 'question', id, clientId: owner })),
+    ...[...folderOwners].map(([id, owner]) => ({ field: 'folder', id, clientId: owner })),
+  ]);
+  const details: ErrorDetail[] = [];
+  if (missing.length > 0) {
+    details.push({ path: 'body.question_ids', message: `No such questions in this organization: ${missing.join(', ')}`, question_ids: missing });
+  }
+  if (!folderFound) details.push({ path: 'body.folder_id', message: `No such folder in this organization: ${folderId}` });
+  throw badRequest(`The test names what does not exist: ${details.map((d) => d.message).join('; ')}`, details);
+}
+
+const editableFields = (input: TestFieldsInput) => ({
+  test_name: input.test_name,
+  timer: input.timer ?? null,
+  shuffle: input.shuffle,
+  allow_review: input.allow_review,
+  negative_marking: input.negative_marking,
+  folder_id: input.folder_id ?? null,
+  question_ids: input.question_ids,
+  description: input.description ?? null,
+  max_attempts: input.max_attempts ?? null,
+  negative_mark_ratio: input.negative_mark_ratio,
+});
+
+// ---------------------------------------------------------------- tests
+
+export async function listTests(
+  principal: Principal,
+  query: { client_id?: string; status?: TestStatus; folder_id?: string },
+  page: PageRequest,
+) {
+  const scope = testListScope(principal, query);
+  await assertClientExists(principal, scope.clientId);
+  if (query.folder_id !== undefined && !(await store.folderExists(scope.clientId, query.folder_id))) {
+    const owners = await store.folderOwners([query.folder_id]);
+    assertSameOrganizationReferences(scope.clientId, [...owners].map(([id, owner]) => ({ field: 'folder', id, clientId: owner })));
+  }
+  const { data, pagination } = await store.listTests(scope.clientId, { status: scope.status as TestStatus | undefined, folder_id: query.folder_id }, page);
+  return { data: data.map(viewFor(principal)), pagination };
+}
+
+export async function readTest(principal: Principal, testId: string): Promise<Test | StudentTest> {
+  const test = await locateTest(principal, testId);
+  assertCanReadTest(principal, { clientId: test.client_id });
+  if (!testVisibleTo(principal, test)) throw notFound('Test not found');
+  return viewFor(principal)(test);
+}
+
+export async function createTest(principal: Principal, input: CreateTestInput): Promise<Test> {
+  const clientId = tenantScope(principal, input.client_id, { field: 'body.client_id' });
+  assertCanAuthorTests(principal, clientId);
+  await assertClientExists(principal, clientId);
+  await checkReferences(clientId, input.question_ids, input.folder_id);
+  const now = new Date().toISOString();
+  const test: StoredTest = {
+    id: randomUUID(),
+    client_id: clientId,
+    ...editableFields(input),
+    status: 'draft',
+    created_at: now,
+    updated_at: now,
+    published_at: null,
+    version: null,
+  };
+  await store.insertTest(test);
+  return authorView(test);
+}
+
+/**
+ * PUT replaces every editable field of a draft (absent optional fields return to
+ * their defaults). A published or archived test is not edited in place (409):
+ * archive it, restore it to a draft, edit, and publish the next version.
+ */
+export async function replaceTest(principal: Principal, testId: string, input: TestFieldsInput): Promise<Test> {
+  const test = await locateTest(principal, testId);
+  assertCanAuthorTests(principal, test.client_id);
+  if (!isEditable(test.status)) {
+    throw conflict(`Only a draft can be edited; this test is ${test.status}. Archive it and restore it to a draft, then publish again as a new version`);
+  }
+  await checkReferences(test.client_id, input.question_ids, input.folder_id);
+  const now = new Date().toISOString();
+  const next = await store.replaceDraft(test.client_id, testId, (current) => ({ ...current, ...editableFields(input), updated_at: now }));
+  return authorView(next);
+}
+
+export async function publishTest(principal: Principal, testId: string): Promise<Test> {
+  const test = await locateTest(principal, testId);
+  assertCanAuthorTests(principal, test.client_id);
+  return authorView(await store.publishTest(test.client_id, testId, new Date().toISOString(), principal.uid));
+}
+
+export async function moveTest(principal: Principal, testId: string, move: 'archive' | 'restore'): Promise<Test> {
+  const test = await locateTest(principal, testId);
+  assertCanAuthorTests(principal, test.client_id);
+  return authorView(await store.moveTest(test.client_id, testId, move, new Date().toISOString()));
+}
+
+export async function deleteTest(principal: Principal, testId: string): Promise<void> {
+  const test = await locateTest(principal, testId);
+  assertCanAuthorTests(principal, test.client_id);
+  await store.deleteTestWithoutAttempts(test.client_id, testId);
+}
+
+// ---------------------------------------------------------------- share codes
+
+const shareCodeView = (code: StoredShareCode, uses: number): ShareCode => ({
+  code: code.code,
+  test_id: code.test_id,
+  expires_at: code.expires_at,
+  max_uses: code.max_uses,
+  uses,
+  revoked: code.revoked,
+  created_at: code.created_at,
+});
+
+export async function createShareCode(principal: Principal, testId: string, input: CreateShareCodeInput): Promise<ShareCode> {
+  const test = await locateTest(principal, testId);
+  assertCanManageShareCodes(principal, test.client_id);
+  if (test.status !== 'published') throw conflict(`Share codes are issued for published tests only; this test is ${test.status}`);
+  const code = await store.insertShareCode(test.client_id, testId, {
+    expires_at: input.expires_at === undefined ? null : new Date(input.expires_at).toISOString(),
+    max_uses: input.max_uses ?? null,
+    created_by: principal.uid,
+    created_at: new Date().toISOString(),
+  });
+  return shareCodeView(code, 0);
+}
+
+export async function listShareCodes(principal: Principal, testId: string, page: PageRequest) {
+  const test = await locateTest(principal, testId);
+  assertCanManageShareCodes(principal, test.client_id);
+  const { data, pagination } = await store.listShareCodes(test.client_id, testId, page);
+  const uses = await Promise.all(data.map((code) => store.usesOf(code.code)));
+  return { data: data.map((code, i) => shareCodeView(code, uses[i])), pagination };
+}
+
+/** 404 for a code that is not this test's; revoking a revoked code again changes nothing. */
+export async function revokeShareCode(principal: Principal, testId: string, codeText: string): Promise<void> {
+  const test = await locateTest(principal, testId);
+  assertCanManageShareCodes(principal, test.client_id);
+  const canonical = canonicalShareCode(codeText);
+  const code = canonical === undefined ? undefined : await store.getShareCode(canonical);
+  if (!code || code.test_id !== testId || code.client_id !== test.client_id) throw notFound('Share code not found');
+  if (!code.revoked) await store.revokeShareCode(code.code, new Date().toISOString());
+}

@@ -1,0 +1,348 @@
+import { AggregateField, type DocumentData, type DocumentReference, type Transaction } from 'firebase-admin/firestore';
+import { db } from '../firestore/db';
+import { findFolderOwner, getFolderInTransaction } from '../folders/store';
+import { fetchPage } from '../firestore/pagedQuery';
+import { paths } from '../firestore/paths';
+import { ALREADY_EXISTS, hasStatus } from '../firestore/statusCodes';
+import { badRequest, conflict, notFound } from '../http/errors';
+import { errorText, log } from '../platform/log';
+import type { PageRequest } from '../shared/pagination';
+import { applyMove, isEditable, publishProblems, takesAttempts, type TestMove, type TestStatus } from './lifecycle';
+import { seatShardCapacities } from './seats';
+import { shareCodeQuerySpec } from './shareCodeQuery';
+import { generateShareCode } from './shareCodeText';
+import { testQuerySpec } from './testQuery';
+import { documentSize, MAX_DOCUMENT_BYTES } from './versionSize';
+
+// ---------------------------------------------------------------- stored shapes
+
+/** clients/{clientId}/tests/{testId}. `version` is the latest published version's number (null before the first). */
+export interface StoredTest {
+  id: string;
+  client_id: string;
+  test_name: string;
+  timer: number | null;
+  shuffle: 0 | 1;
+  allow_review: 0 | 1;
+  negative_marking: 0 | 1;
+  status: TestStatus;
+  folder_id: string | null;
+  question_ids: string[];
+  description: string | null;
+  max_attempts: number | null;
+  negative_mark_ratio: number;
+  created_at: string;
+  updated_at: string;
+  published_at: string | null;
+  version: number | null;
+}
+
+/** A question as frozen into a version: everything needed to show and to score it. */
+export interface FrozenQuestion {
+  id: string;
+  question_text: string;
+  question_type: string;
+  options: string[];
+  correct_answer: string;
+  tolerance: number | null;
+  marks: number;
+  difficulty: string;
+}
+
+/**
+ * clients/{clientId}/tests/{testId}/versions/{n}: the test as published, with
+ * its questions in order and their answer keys. Starting an attempt reads this
+ * one document; nothing edits it after it is written. Server side only.
+ */
+export interface TestVersion {
+  version: number;
+  test_id: string;
+  client_id: string;
+  published_at: string;
+  published_by: string;
+  test: Pick<
+    StoredTest,
+    'test_name' | 'timer' | 'shuffle' | 'allow_review' | 'negative_marking' | 'description' | 'max_attempts' | 'negative_mark_ratio' | 'question_ids'
+  >;
+  questions: FrozenQuestion[];
+  total_marks: number;
+}
+
+/**
+ * share_codes/{code}. Its uses are counted on its seat shards
+ * (share_codes/{code}/seats/{k}: `capacity`, `used`), never on this document,
+ * which a class redeeming at once would overload (see seats.ts).
+ */
+export interface StoredShareCode {
+  code: string;
+  client_id: string;
+  test_id: string;
+  expires_at: string | null;
+  max_uses: number | null;
+  seat_shards: number;
+  revoked: boolean;
+  revoked_at: string | null;
+  created_by: string;
+  created_at: string;
+}
+
+// ---------------------------------------------------------------- tests
+
+export async function getTest(clientId: string, testId: string): Promise<StoredTest | undefined> {
+  const snap = await paths.clientTest(clientId, testId).get();
+  return snap.exists ? (snap.data() as StoredTest) : undefined;
+}
+
+/** The test with this id in whichever organization holds it: one query, one read. */
+export async function findTestAnywhere(testId: string): Promise<StoredTest | undefined> {
+  const snap = await paths.allTests().where('id', '==', testId).limit(1).get();
+  return snap.empty ? undefined : (snap.docs[0].data() as StoredTest);
+}
+
+export async function listTests(clientId: string, filters: { status?: TestStatus; folder_id?: string }, page: PageRequest) {
+  const { docs, pagination } = await fetchPage(paths.clientTests(clientId), testQuerySpec(filters), page);
+  return { data: docs as StoredTest[], pagination };
+}
+
+/** Which of these question ids exist in the organization: one round trip. */
+export async function existingQuestionIds(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const snaps = await db.getAll(...ids.map((id) => paths.clientQuestion(clientId, id)));
+  return new Set(snaps.filter((s) => s.exists).map((s) => s.id));
+}
+
+const IN_LIMIT = 30;
+
+/** Of these question ids, the organization holding each, wherever it is (one query per 30 ids). */
+export async function questionOwners(ids: readonly string[]): Promise<Map<string, string>> {
+  const owners = new Map<string, string>();
+  const chunks = Array.from({ length: Math.ceil(ids.length / IN_LIMIT) }, (_, i) => ids.slice(i * IN_LIMIT, (i + 1) * IN_LIMIT));
+  const snaps = await Promise.all(chunks.map((chunk) => paths.allQuestions().where('id', 'in', chunk).select('id', 'client_id').get()));
+  for (const snap of snaps) for (const doc of snap.docs) owners.set(doc.get('id'), doc.get('client_id'));
+  return owners;
+}
+
+/** The organization holding a folder with this id, if any. */
+export async function folderOwners(ids: readonly string[]): Promise<Map<string, string>> {
+  const owners = await Promise.all(ids.map(async (id) => [id, await findFolderOwner(id)] as const));
+  return new Map(owners.filter((e): e is readonly [string, string] => e[1] !== undefined));
+}
+
+export async function folderExists(clientId: string, folderId: string): Promise<boolean> {
+  return (await paths.clientFolder(clientId, folderId).get()).exists;
+}
+
+/**
+ * The test's folder, read inside the writing transaction: deleting a folder
+ * looks for its tests in a transaction of its own, so a test filed into it at
+ * the same moment either lands first (and the delete answers 409) or finds
+ * the folder gone (400 here).
+ */
+async function assertFolderInTransaction(tx: Transaction, clientId: string, folderId: string | null): Promise<void> {
+  if (folderId !== null && !(await getFolderInTransaction(tx, clientId, folderId))) {
+    throw badRequest(`No such folder in this organization: ${folderId}`, [{ path: 'body.folder_id', message: `No such folder in this organization: ${folderId}` }]);
+  }
+}
+
+export async function insertTest(test: StoredTest): Promise<void> {
+  await db.runTransaction(async (tx) => {
+    await assertFolderInTransaction(tx, test.client_id, test.folder_id);
+    tx.create(paths.clientTest(test.client_id, test.id), test);
+  });
+}
+
+async function readInTransaction(tx: Transaction, clientId: string, testId: string): Promise<{ ref: DocumentReference; test: StoredTest }> {
+  const ref = paths.clientTest(clientId, testId);
+  const snap = await tx.get(ref);
+  if (!snap.exists) throw notFound('Test not found');
+  return { ref, test: snap.data() as StoredTest };
+}
+
+/**
+ * Replaces a draft's editable fields. Read and write are one transaction, so a
+ * publish that lands in between makes this one retry, find the test published,
+ * and refuse: a frozen version never differs from what its test said.
+ */
+export async function replaceDraft(clientId: string, testId: string, build: (current: StoredTest) => StoredTest): Promise<StoredTest> {
+  return db.runTransaction(async (tx) => {
+    const { ref, test } = await readInTransaction(tx, clientId, testId);
+    if (!isEditable(test.status)) {
+      throw conflict(`Only a draft can be edited; this test is ${test.status}. Archive it and restore it to a draft, then publish again as a new version`);
+    }
+    const next = build(test);
+    await assertFolderInTransaction(tx, clientId, next.folder_id);
+    tx.set(ref, next);
+    return next;
+  });
+}
+
+/** archive or restore, in a transaction: of two concurrent moves one sees the other's result. */
+export async function moveTest(clientId: string, testId: string, move: Exclude<TestMove, 'publish'>, now: string): Promise<StoredTest> {
+  return db.runTransaction(async (tx) => {
+    const { ref, test } = await readInTransaction(tx, clientId, testId);
+    const outcome = applyMove(move, test.status);
+    if (!outcome.ok) throw conflict(outcome.reason);
+    const next: StoredTest = { ...test, status: outcome.next, updated_at: now };
+    tx.set(ref, next);
+    return next;
+  });
+}
+
+const freeze = (id: string, data: DocumentData): FrozenQuestion => ({
+  id,
+  question_text: data.question_text,
+  question_type: data.question_type,
+  options: data.options ?? [],
+  correct_answer: data.correct_answer,
+  tolerance: data.tolerance ?? null,
+  marks: data.marks,
+  difficulty: data.difficulty,
+});
+
+/**
+ * draft → published, freezing version n+1, all in one transaction: the test,
+ * its questions and the version number are read together, so two publishes at
+ * once cannot both succeed (the second retries, finds the test published, and
+ * gets 409), and the version is created (never overwritten) besides.
+ */
+export async function publishTest(clientId: string, testId: string, now: string, publishedBy: string): Promise<StoredTest> {
+  return db.runTransaction(async (tx) => {
+    const { ref, test } = await readInTransaction(tx, clientId, testId);
+    const outcome = applyMove('publish', test.status);
+    if (!outcome.ok) throw conflict(outcome.reason);
+    const questionRefs = test.question_ids.map((id) => paths.clientQuestion(clientId, id));
+    const snaps = questionRefs.length > 0 ? await tx.getAll(...questionRefs) : [];
+    const found = new Map(snaps.filter((s) => s.exists).map((s) => [s.id, s.data()!]));
+    const problems = publishProblems(test, new Set(found.keys()));
+    if (problems.length > 0) {
+      throw badRequest(`This test cannot be published yet: ${problems.map((p) => p.message).join('; ')}`, problems);
+    }
+    const number = (test.version ?? 0) + 1;
+    const questions = test.question_ids.map((id) => freeze(id, found.get(id)!));
+    const version: TestVersion = {
+      version: number,
+      test_id: testId,
+      client_id: clientId,
+      published_at: now,
+      published_by: publishedBy,
+      test: {
+        test_name: test.test_name,
+        timer: test.timer,
+        shuffle: test.shuffle,
+        allow_review: test.allow_review,
+        negative_marking: test.negative_marking,
+        description: test.description,
+        max_attempts: test.max_attempts,
+        negative_mark_ratio: test.negative_mark_ratio,
+        question_ids: test.question_ids,
+      },
+      questions,
+      total_marks: questions.reduce((sum, q) => sum + (typeof q.marks === 'number' ? q.marks : 0), 0),
+    };
+    const versionRef = paths.testVersion(clientId, testId, number);
+    const size = documentSize(versionRef.path, version as unknown as Record<string, unknown>);
+    if (size > MAX_DOCUMENT_BYTES) {
+      throw badRequest('The test’s questions are too large to publish together; split it into smaller tests', [
+        { path: 'question_ids', message: `The frozen version would take ${size} bytes; at most ${MAX_DOCUMENT_BYTES} fit` },
+      ]);
+    }
+    const next: StoredTest = { ...test, status: outcome.next, version: number, published_at: now, updated_at: now };
+    tx.create(versionRef, version);
+    tx.set(ref, next);
+    return next;
+  });
+}
+
+export async function getVersion(clientId: string, testId: string, version: number): Promise<TestVersion | undefined> {
+  const snap = await paths.testVersion(clientId, testId, version).get();
+  return snap.exists ? (snap.data() as TestVersion) : undefined;
+}
+
+/**
+ * Deletes a test that has no attempts, in a transaction that reads the test and
+ * looks for an attempt together. Starting an attempt reads the test (it must be
+ * published) in its own transaction, so under Firestore's serializable
+ * transactions an attempt cannot slip in between this look and the delete.
+ * Its versions and share codes go afterwards; should that fail, what is left
+ * names a test that no longer exists and leads nowhere.
+ */
+export async function deleteTestWithoutAttempts(clientId: string, testId: string): Promise<void> {
+  await db.runTransaction(async (tx) => {
+    const { ref, test } = await readInTransaction(tx, clientId, testId);
+    const attempts = await tx.get(paths.clientAttempts(clientId).where('test_id', '==', testId).limit(1));
+    if (!attempts.empty) {
+      const hint = takesAttempts(test.status) ? 'archive it instead' : 'it stays archived';
+      throw conflict(`This test has attempts and cannot be deleted; ${hint}`);
+    }
+    tx.delete(ref);
+  });
+  try {
+    const codes = await paths.shareCodes().where('client_id', '==', clientId).where('test_id', '==', testId).get();
+    await Promise.all([db.recursiveDelete(paths.testVersions(clientId, testId)), ...codes.docs.map((d) => db.recursiveDelete(d.ref))]);
+  } catch (err) {
+    log.error('Deleted test left versions or share codes behind', { clientId, testId, error: errorText(err) });
+  }
+}
+
+// ---------------------------------------------------------------- share codes
+
+const CODE_ATTEMPTS = 3;
+
+/**
+ * A new code with its seat shards, for a test that is published when the
+ * transaction commits (an archive at the same moment makes one of them wait
+ * for the other). A code already taken (1 in 2^65 per code) is drawn again.
+ */
+export async function insertShareCode(
+  clientId: string,
+  testId: string,
+  fields: { expires_at: string | null; max_uses: number | null; created_by: string; created_at: string },
+): Promise<StoredShareCode> {
+  for (let attempt = 1; ; attempt++) {
+    const capacities = seatShardCapacities(fields.max_uses);
+    const shareCode: StoredShareCode = {
+      code: generateShareCode(),
+      client_id: clientId,
+      test_id: testId,
+      expires_at: fields.expires_at,
+      max_uses: fields.max_uses,
+      seat_shards: capacities.length,
+      revoked: false,
+      revoked_at: null,
+      created_by: fields.created_by,
+      created_at: fields.created_at,
+    };
+    try {
+      await db.runTransaction(async (tx) => {
+        const { test } = await readInTransaction(tx, clientId, testId);
+        if (test.status !== 'published') throw conflict(`Share codes are issued for published tests only; this test is ${test.status}`);
+        tx.create(paths.shareCode(shareCode.code), shareCode);
+        capacities.forEach((capacity, k) => tx.create(paths.shareCodeSeat(shareCode.code, k), { capacity, used: 0 }));
+      });
+      return shareCode;
+    } catch (err) {
+      if (!hasStatus(err, ALREADY_EXISTS) || attempt >= CODE_ATTEMPTS) throw err;
+    }
+  }
+}
+
+export async function getShareCode(code: string): Promise<StoredShareCode | undefined> {
+  const snap = await paths.shareCode(code).get();
+  return snap.exists ? (snap.data() as StoredShareCode) : undefined;
+}
+
+/** Seats taken so far: the sum over the code's shards, as one aggregation. */
+export async function usesOf(code: string): Promise<number> {
+  const snap = await paths.shareCodeSeats(code).aggregate({ used: AggregateField.sum('used') }).get();
+  return snap.data().used ?? 0;
+}
+
+export async function listShareCodes(clientId: string, testId: string, page: PageRequest) {
+  const { docs, pagination } = await fetchPage(paths.shareCodes(), shareCodeQuerySpec({ client_id: clientId, test_id: testId }), page);
+  return { data: docs as StoredShareCode[], pagination };
+}
+
+/** Revoking is final and idempotent: a revoked code stays revoked. */
+export async function revokeShareCode(code: string, now: string): Promise<void> {
+  await paths.shareCode(code).update({ revoked: true, revoked_at: now });
+}

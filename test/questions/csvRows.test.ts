@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { parseHeader, recordStartLine, rowFields, validateRow, type HeaderColumns } from '../../functions/src/questions/csvRows';
+
+// Pure: CSV row → question, no emulator needed.
+
+const HEADER = ['question_text', 'question_type', 'options', 'correct_answer', 'marks', 'difficulty'];
+const columns = (cells = HEADER): HeaderColumns => {
+  const parsed = parseHeader(cells);
+  if ('error' in parsed) throw new Error(parsed.error);
+  return parsed.columns;
+};
+
+describe('csvRows.parseHeader', () => {
+  it('accepts the columns in any order and case, the optional ones, and blank trailing cells of a spreadsheet', () => {
+    assert.deepEqual(columns([' Difficulty', 'MARKS', 'correct_answer', 'options', 'question_type', 'question_text', 'folder_id', 'tolerance', '', '']), [
+      'difficulty', 'marks', 'correct_answer', 'options', 'question_type', 'question_text', 'folder_id', 'tolerance', null, null,
+    ]);
+  });
+
+  it('names unknown, duplicated and missing columns', () => {
+    const parsed = parseHeader(['question_text', 'question_text', 'kind', 'options']);
+    assert.ok('error' in parsed);
+    assert.match(parsed.error, /unknown column "kind"/);
+    assert.match(parsed.error, /"question_text" appears twice/);
+    assert.match(parsed.error, /missing columns question_type, correct_answer, marks, difficulty/);
+  });
+
+  it('refuses a nameless column before named ones, and client_id (never a CSV column)', () => {
+    assert.ok('error' in parseHeader([...HEADER.slice(0, 2), '', ...HEADER.slice(2)]));
+    assert.ok('error' in parseHeader([...HEADER, 'client_id']));
+  });
+});
+
+describe('csvRows.rowFields', () => {
+  it('splits options on "|", trims cells, reads numbers, and leaves blank cells out', () => {
+    assert.deepEqual(rowFields(columns([...HEADER, 'tolerance', 'folder_id']), [' Q? ', 'numeric', '', '3.5', ' 2 ', 'easy', '0.1', '']), {
+      question_text: 'Q?', question_type: 'numeric', correct_answer: '3.5', marks: 2, difficulty: 'easy', tolerance: 0.1,
+    });
+    assert.deepEqual(rowFields(columns(), ['Q', 'multiple_choice', ' a | b |c', 'a', 'two', 'easy']).options, ['a', 'b', 'c']);
+    assert.equal(rowFields(columns(), ['Q', 'multiple_choice', 'a|b', 'a', 'two', 'easy']).marks, 'two');
+  });
+});
+
+describe('csvRows.validateRow', () => {
+  it('validates every type with the POST schema', () => {
+    const rows = [
+      ['Capital?', 'multiple_choice', 'Paris|Rome', 'paris', '1', 'easy'],
+      ['Primes?', 'multiple_select', '2|3|4', '3|2', '2', 'medium'],
+      ['Sky blue?', 'true_false', '', 'TRUE', '1', 'hard'],
+      ['Sky blue?', 'true_false', 'True|False', 'false', '1', 'hard'],
+      ['Gold?', 'short_answer', '', 'Au', '1', 'easy'],
+      ['Pi?', 'numeric', '', '3.14', '1', 'easy'],
+    ];
+    for (const [i, cells] of rows.entries()) {
+      const result = validateRow(i + 2, columns(), cells);
+      assert.ok(result.ok, JSON.stringify(result));
+    }
+  });
+
+  it('names the line, the field and the problem of each error, in the documented shape', () => {
+    const result = validateRow(7, columns(), ['', 'multiple_choice', 'a|A', 'b', '0', 'extreme']);
+    assert.ok(!result.ok);
+    const fields = result.errors.map((e) => e.field);
+    assert.deepEqual([...new Set(fields)].sort(), ['difficulty', 'marks', 'question_text']);
+    for (const e of result.errors) {
+      assert.equal(e.row, 7);
+      assert.equal(e.path, `row 7.${e.field}`);
+      assert.ok(e.message.length > 0);
+    }
+  });
+
+  it('reports a wrong answer and duplicate options once the row is otherwise valid', () => {
+    const result = validateRow(3, columns(), ['Q', 'multiple_choice', 'a|A|b', 'c', '1', 'easy']);
+    assert.ok(!result.ok);
+    assert.deepEqual(result.errors.map((e) => e.path).sort(), ['row 3.correct_answer', 'row 3.options']);
+    assert.match(result.errors.find((e) => e.field === 'options')!.message, /option 2/);
+  });
+
+  it('names tolerance on a question that is not numeric, and an unknown type', () => {
+    const tolerance = validateRow(4, columns([...HEADER, 'tolerance']), ['Q', 'short_answer', '', 'a', '1', 'easy', '1']);
+    assert.ok(!tolerance.ok);
+    assert.deepEqual(tolerance.errors.map((e) => e.path), ['row 4.tolerance']);
+    const type = validateRow(5, columns(), ['Q', 'essay', '', 'a', '1', 'easy']);
+    assert.ok(!type.ok);
+    assert.deepEqual(type.errors.map((e) => e.path), ['row 5.question_type']);
+  });
+});
+
+describe('csvRows.recordStartLine', () => {
+  it('finds where a record starts from where it ends, past blank lines before it and line breaks inside it', () => {
+    assert.equal(recordStartLine(5, '\n4,5,6\n'), 5);
+    assert.equal(recordStartLine(9, '\n7,8,"9\n\n10"\n'), 7);
+    assert.equal(recordStartLine(2, 'a,b\n'), 2);
+  });
+});

@@ -1,0 +1,274 @@
+import assert from 'node:assert/strict';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { adminDb } from '../support/admin';
+import { createRoleMatrix, createTenant, createUser, uniqueName, type RoleMatrix } from '../support/fixtures';
+import { freshIp, get, post } from '../support/http';
+import { expectError, expectValidation } from '../support/assertions';
+import { csvUpload, importCsv, multipartBody, postBytes } from '../support/multipart';
+
+// POST /api/questions/import over real HTTP: the Functions emulator hands the
+// body over as req.rawBody, as Cloud Functions does. The import is sensitive
+// (10 per minute per user), so each test uploads as an administrator of its own.
+
+const HEADER = 'question_text,question_type,options,correct_answer,marks,difficulty';
+const EXAMPLE = readFileSync(join(__dirname, '..', '..', 'examples', 'questions.csv'));
+/** Makes a file unique, so that no test trips over another's earlier import of the same bytes. */
+const unique = (csv: string, extraColumns = 0) => `${csv.replace(/\n*$/, '')}\nUnique ${randomUUID()}?,short_answer,,x,1,easy${','.repeat(extraColumns)}\n`;
+
+type Tenant = Awaited<ReturnType<typeof createTenant>>;
+let m: RoleMatrix;
+let tenant: Tenant;
+before(async () => {
+  [m, tenant] = await Promise.all([createRoleMatrix(), createTenant()]);
+});
+
+/** A fresh Client Admin of the tenant: a rate-limit bucket of its own. */
+const admin = async (t: Tenant = tenant) => (await createUser('client_admin', t.clientId)).token;
+
+const questionCount = async (clientId: string) => (await adminDb.collection(`clients/${clientId}/questions`).count().get()).data().count;
+const importCount = async (clientId: string) => (await adminDb.collection(`clients/${clientId}/question_imports`).count().get()).data().count;
+
+/** Runs `act` and checks that it wrote no question and no import record. */
+async function writesNothing(clientId: string, act: () => Promise<void>) {
+  const [questions, imports] = await Promise.all([questionCount(clientId), importCount(clientId)]);
+  await act();
+  assert.equal(await questionCount(clientId), questions, 'no question written');
+  assert.equal(await importCount(clientId), imports, 'no import record written');
+}
+
+describe('POST /api/questions/import', () => {
+  describe('a valid file', () => {
+    it('imports examples/questions.csv (every type) whole: 201 with the ids, in file order, stored as POST stores them', async () => {
+      const t = await createTenant();
+      const res = await importCsv(EXAMPLE, { token: t.admin.token });
+      assert.equal(res.status, 201, res.text);
+      assert.deepEqual(Object.keys(res.body).sort(), ['dry_run', 'errors', 'failed', 'import_id', 'imported', 'question_ids']);
+      assert.equal(res.body.imported, 10);
+      assert.equal(res.body.failed, 0);
+      assert.deepEqual(res.body.errors, []);
+      assert.equal(res.body.dry_run, false);
+      assert.match(res.body.import_id, /^[0-9a-f]{64}$/);
+      const snaps = await adminDb.getAll(...res.body.question_ids.map((id: string) => adminDb.doc(`clients/${t.clientId}/questions/${id}`)));
+      const stored = snaps.map((s) => s.data()!);
+      assert.deepEqual(stored.map((q) => q.question_type), [
+        'multiple_choice', 'multiple_select', 'true_false', 'short_answer', 'numeric', 'multiple_choice', 'multiple_select', 'true_false', 'numeric', 'short_answer',
+      ]);
+      assert.equal(stored[1].correct_answer, '2|3|11');
+      assert.equal(stored[4].tolerance, 0.005);
+      assert.equal(stored[3].question_text, 'Name the chemical symbol for gold, in one or two letters.');
+      assert.equal(stored[5].question_text, 'Which word completes the phrase "to be or not to ___"?');
+      assert.equal(stored[6].question_text, 'Which of these are programming languages?\n(Choose all that apply.)');
+      assert.deepEqual(stored[7].options, ['True', 'False']);
+      for (const q of stored) {
+        assert.deepEqual(Object.keys(q).sort(), ['client_id', 'correct_answer', 'created_at', 'difficulty', 'folder_id', 'id', 'marks', 'options', 'question_text', 'question_type', 'tolerance', 'updated_at']);
+        assert.equal(q.client_id, t.clientId);
+      }
+      const listed = await get('/api/questions?limit=100', { token: t.admin.token, ip: freshIp() });
+      assert.equal(listed.body.pagination.total, 10);
+    });
+
+    it('refuses the same file sent again with 409 naming the earlier import, leaving the bank as it was', async () => {
+      const token = await admin();
+      const csv = unique(`${HEADER}\nQ1?,short_answer,,a,1,easy`);
+      const first = await importCsv(csv, { token });
+      assert.equal(first.status, 201, first.text);
+      await writesNothing(tenant.clientId, async () => {
+        const again = await importCsv(csv, { token });
+        expectError(again, 409, 'CONFLICT');
+        assert.ok(again.body.message.includes(first.body.import_id), again.text);
+      });
+    });
+
+    it('reads a spreadsheet export: BOM, CRLF, quoted commas, quotes and line breaks, blank rows and trailing blank lines', async () => {
+      const token = await admin();
+      const rows = [
+        `${HEADER}`,
+        '"Commas, here?",multiple_choice,"a, b|c",c,1,easy',
+        '"He said ""hi"".",short_answer,,"""hi""",1,medium',
+        '"Two',
+        'lines?",true_false,,TRUE,1,hard',
+        ',,,,,',
+        '  What is 2+2?  ,numeric,,4,1.5,easy',
+      ];
+      const csv = `\ufeff${rows.join('\r\n')}\r\n\r\n\r\n`;
+      const res = await importCsv(unique(csv).replace(/\n/g, '\r\n').replace(/\r\r/g, '\r'), { token });
+      assert.equal(res.status, 201, res.text);
+      assert.equal(res.body.imported, 5);
+      const snaps = await adminDb.getAll(...res.body.question_ids.map((id: string) => adminDb.doc(`clients/${tenant.clientId}/questions/${id}`)));
+      const [commas, quotes, lines, numeric] = snaps.map((s) => s.data()!);
+      assert.deepEqual(commas.options, ['a, b', 'c']);
+      assert.equal(quotes.question_text, 'He said "hi".');
+      assert.equal(quotes.correct_answer, '"hi"');
+      assert.equal(lines.question_text, 'Two\nlines?');
+      assert.equal(lines.correct_answer, 'True');
+      assert.equal(numeric.question_text, 'What is 2+2?');
+      assert.equal(numeric.marks, 1.5);
+    });
+
+    it('files rows into the folder named in the folder_id column, with tolerance as an optional column', async () => {
+      const token = await admin();
+      const folder = await post('/api/folders', { name: uniqueName('Imported') }, { token, ip: freshIp() });
+      const csv = unique(`${HEADER},folder_id,tolerance\nPi?,numeric,,3.14,1,easy,${folder.body.id},0.1\nFree?,short_answer,,x,1,easy,,`, 2);
+      const res = await importCsv(csv, { token });
+      assert.equal(res.status, 201, res.text);
+      const [pi, free] = (await adminDb.getAll(...res.body.question_ids.slice(0, 2).map((id: string) => adminDb.doc(`clients/${tenant.clientId}/questions/${id}`)))).map((s) => s.data()!);
+      assert.equal(pi.folder_id, folder.body.id);
+      assert.equal(pi.tolerance, 0.1);
+      assert.equal(free.folder_id, null);
+      const listed = await get(`/api/questions?folder_id=${folder.body.id}`, { token, ip: freshIp() });
+      assert.equal(listed.body.pagination.total, 1);
+    });
+  });
+
+  describe('invalid rows', () => {
+    const bad = [
+      `${HEADER}`,
+      'Fine?,short_answer,,a,1,easy',
+      'Zero marks?,short_answer,,a,0,easy',
+      '"Multi',
+      'line?",multiple_choice,a|b,c,1,easy',
+      'Bad type?,essay,,a,1,easy',
+      'Bad difficulty?,true_false,,True,1,extreme',
+      'Tolerance on text?,short_answer,,a,1,easy',
+    ].join('\n');
+
+    it('refuses the whole file by default (400) listing every bad row by file line and field, and writes nothing', async () => {
+      const token = await admin();
+      await writesNothing(tenant.clientId, async () => {
+        const res = await importCsv(unique(bad), { token });
+        expectValidation(res, ['row 3.marks', 'row 4.correct_answer', 'row 6.question_type', 'row 7.difficulty']);
+        const details = res.body.details as Array<{ row: number; field: string; path: string }>;
+        assert.ok(details.every((d) => typeof d.row === 'number' && typeof d.field === 'string'), res.text);
+        assert.ok(!details.some((d) => d.row === 2), 'the valid row is not listed');
+        assert.match(res.body.message, /4 of 7 rows are invalid/);
+      });
+    });
+
+    it('writes the valid rows with ?mode=partial and reports the others', async () => {
+      const token = await admin();
+      const before = await questionCount(tenant.clientId);
+      const res = await importCsv(unique(bad), { token, query: 'mode=partial' });
+      assert.equal(res.status, 201, res.text);
+      assert.equal(res.body.imported, 3);
+      assert.equal(res.body.failed, 4);
+      assert.equal(res.body.question_ids.length, 3);
+      assert.deepEqual([...new Set(res.body.errors.map((e: any) => e.row))], [3, 4, 6, 7]);
+      assert.equal(await questionCount(tenant.clientId), before + 3);
+    });
+
+    it('refuses a tolerance on a question that is not numeric, and a folder_id naming no folder of the organization', async () => {
+      const token = await admin();
+      const csv = unique(`${HEADER},tolerance,folder_id\nText?,short_answer,,a,1,easy,0.5,\nIn nowhere?,short_answer,,a,1,easy,,${randomUUID()}`, 2);
+      await writesNothing(tenant.clientId, async () => {
+        expectValidation(await importCsv(csv, { token }), ['row 2.tolerance', 'row 3.folder_id']);
+      });
+    });
+
+    it('refuses a Client Admin naming another organization’s folder (403), writing nothing', async () => {
+      const token = await admin();
+      const theirs = await post('/api/folders', { name: uniqueName('Theirs') }, { token: m.otherTenant.admin.token, ip: freshIp() });
+      await writesNothing(tenant.clientId, async () => {
+        expectError(await importCsv(unique(`${HEADER},folder_id\nQ?,short_answer,,a,1,easy,${theirs.body.id}`, 1), { token }), 403, 'FORBIDDEN');
+      });
+    });
+  });
+
+  describe('?dry_run=true', () => {
+    it('checks the file and writes nothing, then the real import goes through', async () => {
+      const token = await admin();
+      const csv = unique(`${HEADER}\nA?,short_answer,,a,1,easy\nB?,true_false,,False,1,easy`);
+      await writesNothing(tenant.clientId, async () => {
+        const dry = await importCsv(csv, { token, query: 'dry_run=true' });
+        assert.equal(dry.status, 201, dry.text);
+        assert.deepEqual(dry.body, { import_id: null, dry_run: true, imported: 3, failed: 0, errors: [], question_ids: [] });
+      });
+      assert.equal((await importCsv(csv, { token })).status, 201);
+      expectError(await importCsv(csv, { token, query: 'dry_run=true' }), 409, 'CONFLICT');
+    });
+
+    it('refuses an unknown mode or dry_run value (400)', async () => {
+      const token = await admin();
+      expectValidation(await importCsv(EXAMPLE, { token, query: 'mode=some' }), ['query.mode']);
+      expectValidation(await importCsv(EXAMPLE, { token, query: 'dry_run=yes' }), ['query.dry_run']);
+    });
+  });
+
+  describe('broken files and uploads', () => {
+    const broken: Array<[string, () => { body: Buffer; contentType: string }, RegExp]> = [
+      ['an unclosed quote', () => csvUpload(`${HEADER}\n"Open quote?,short_answer,,a,1,easy\n`), /not valid CSV/],
+      ['a wrong header', () => csvUpload('question,type,answer\nQ?,short_answer,a\n'), /header row/],
+      ['a row with a column too many', () => csvUpload(`${HEADER}\nQ?,short_answer,,a,1,easy,extra\n`), /line 2/],
+      ['binary bytes', () => csvUpload(Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0xfe]), randomBytes(512)])), /not UTF-8 text/],
+      ['text with NUL characters', () => csvUpload(`${HEADER}\nQ\u0000?,short_answer,,a,1,easy\n`), /not UTF-8 text/],
+      ['an empty file', () => csvUpload(''), /empty/],
+      ['a header and no rows', () => csvUpload(`${HEADER}\n\n`), /no questions/],
+      ['two file parts', () => multipartBody([{ field: 'file', filename: 'a.csv', content: EXAMPLE }, { field: 'file', filename: 'b.csv', content: EXAMPLE }]), /exactly one/],
+      ['no part named file', () => multipartBody([{ field: 'upload', filename: 'a.csv', content: EXAMPLE }]), /named "file"/],
+      ['a text field besides the file', () => multipartBody([{ field: 'note', content: 'hello' }, { field: 'file', filename: 'a.csv', content: EXAMPLE }]), /only the file part/],
+      ['a truncated multipart body', () => { const u = csvUpload(EXAMPLE); return { ...u, body: u.body.subarray(0, u.body.length - 60) }; }, /malformed|Unexpected end/],
+      ['a multipart body with no parts at all', () => ({ body: Buffer.from('--x--\r\n'), contentType: 'multipart/form-data; boundary=x' }), /No file part/],
+      ['a CSV sent as text/csv instead of multipart', () => ({ body: EXAMPLE, contentType: 'text/csv' }), /multipart\/form-data/],
+      ['multipart without a boundary', () => ({ body: csvUpload(EXAMPLE).body, contentType: 'multipart/form-data' }), /multipart/],
+    ];
+    for (const [what, build, message] of broken) {
+      it(`answers 400 with a clear message for ${what}, writing nothing`, async () => {
+        const token = await admin();
+        await writesNothing(tenant.clientId, async () => {
+          const upload = build();
+          const res = await postBytes('/api/questions/import', upload.body, upload.contentType, { token });
+          expectError(res, 400, 'VALIDATION_ERROR');
+          assert.match(res.body.message, message);
+        });
+      });
+    }
+
+    it('answers 400 for JSON sent instead of a file', async () => {
+      const res = await post('/api/questions/import', { questions: [] }, { token: await admin(), ip: freshIp() });
+      expectError(res, 400, 'VALIDATION_ERROR');
+    });
+
+    it('answers 413 for a file over 5 MB, writing nothing', async () => {
+      const token = await admin();
+      const row = 'A question that is long enough to fill the file quickly?,short_answer,,a,1,easy\n';
+      const big = HEADER + '\n' + row.repeat(Math.ceil((5 * 1024 * 1024 + 1) / row.length));
+      await writesNothing(tenant.clientId, async () => {
+        expectError(await importCsv(big, { token }), 413, 'PAYLOAD_TOO_LARGE');
+      });
+    });
+
+    it('answers 400 for more than 5,000 rows, writing nothing', async () => {
+      const token = await admin();
+      const rows = Array.from({ length: 5001 }, (_, i) => `Q${i}?,short_answer,,a,1,easy`);
+      await writesNothing(tenant.clientId, async () => {
+        const res = await importCsv(`${HEADER}\n${rows.join('\n')}\n`, { token });
+        expectError(res, 400, 'VALIDATION_ERROR');
+        assert.match(res.body.message, /more than 5000/);
+      });
+    });
+  });
+
+  describe('who may import', () => {
+    it('refuses Students, Guests, users without a role (403) and no token (401)', async () => {
+      for (const token of [tenant.student.token, m.guest.token, m.noRole.token]) {
+        expectError(await importCsv(EXAMPLE, { token }), 403, 'FORBIDDEN');
+      }
+      expectError(await importCsv(EXAMPLE, {}), 401, 'UNAUTHORIZED');
+    });
+
+    it('refuses a Client Admin naming another organization (403)', async () => {
+      await writesNothing(m.otherTenant.clientId, async () => {
+        expectError(await importCsv(EXAMPLE, { token: await admin(), query: `client_id=${m.otherTenant.clientId}` }), 403, 'FORBIDDEN');
+      });
+    });
+
+    it('needs client_id from a Super Admin (400), and imports into the organization it names', async () => {
+      expectValidation(await importCsv(EXAMPLE, { token: m.superAdmin.token }), ['query.client_id']);
+      const t = await createTenant();
+      const res = await importCsv(EXAMPLE, { token: m.superAdmin.token, query: `client_id=${t.clientId}` });
+      assert.equal(res.status, 201, res.text);
+      assert.equal(await questionCount(t.clientId), 10);
+    });
+  });
+});
