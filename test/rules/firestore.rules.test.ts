@@ -72,6 +72,13 @@ const SEED: Record<string, Record<string, unknown>> = {
   'client_names/acme': { client_id: ACME },
   'audit_logs/log1': { action: 'client.create', actor: 'sa1' },
   'rate_limits/key1': { count: 1 },
+  // Issue 6: frozen test versions (answer keys), share codes and their seats, import staging, name guards.
+  [`clients/${ACME}/tests/t1/versions/1`]: { questions: [{ correct_answer: '4' }] },
+  [`clients/${ACME}/folder_names/folder`]: { folder_id: 'f1' },
+  [`clients/${ACME}/question_imports/imp1`]: { status: 'pending' },
+  [`clients/${ACME}/question_imports/imp1/chunks/0`]: { questions: [{ correct_answer: '4' }] },
+  'share_codes/CODE2': { client_id: ACME, test_id: 't1', max_uses: 30, uses: 0 },
+  'share_codes/CODE2/seats/0': { remaining: 30 },
 };
 
 let env: RulesTestEnvironment;
@@ -255,6 +262,7 @@ describe('firestore.rules', function () {
     ['audit_logs', 'audit_logs/log1', 'audit records'],
     ['rate_limits', 'rate_limits/key1', 'rate limit counters'],
     ['client_names', 'client_names/acme', 'client name guards'],
+    ['share_codes', 'share_codes/CODE2', 'share codes (redeemed through the API only)'],
   ];
   for (const [name, path, what] of serviceCollections) {
     describe(`${name}: no one can read ${what}, not even a super admin`, () => {
@@ -274,6 +282,8 @@ describe('firestore.rules', function () {
     ['attempts', 'at1', 'attempts (token hashes)'],
     ['folders', 'f1', 'folders'],
     ['share_codes', 'CODE1', 'share codes'],
+    ['folder_names', 'folder', 'folder name guards'],
+    ['question_imports', 'imp1', 'question imports'],
     ['future_subcollection', 'x1', 'subcollections added later'],
   ];
   for (const [name, id, what] of tenantCollections) {
@@ -283,6 +293,23 @@ describe('firestore.rules', function () {
       });
       it(`no one can list ${name} of a client or query ${name} across clients`, async () => {
         await deniedForAll((fs) => getDocs(collection(fs, `clients/${ACME}/${name}`)));
+        await deniedForAll((fs) => getDocs(collectionGroup(fs, name)));
+      });
+    });
+  }
+
+  // Below a tenant's or a code's document: never readable either, however deep.
+  const nestedCollections: Array<[string, string, string]> = [
+    [`clients/${ACME}/tests/t1/versions`, '1', 'frozen test versions (answer keys)'],
+    [`clients/${ACME}/question_imports/imp1/chunks`, '0', 'staged import chunks (answer keys)'],
+    ['share_codes/CODE2/seats', '0', 'share-code seats'],
+  ];
+  for (const [path, id, what] of nestedCollections) {
+    const name = path.split('/').pop()!;
+    describe(`${path}: no one can read ${what}`, () => {
+      it(`no one can get a doc or list ${name}, here or across the database`, async () => {
+        await deniedForAll((fs) => getDoc(doc(fs, `${path}/${id}`)));
+        await deniedForAll((fs) => getDocs(collection(fs, path)));
         await deniedForAll((fs) => getDocs(collectionGroup(fs, name)));
       });
     });
@@ -301,6 +328,10 @@ describe('firestore.rules', function () {
       `clients/${ACME}/folders/f2`,
       `clients/${ACME}/share_codes/CODE2`,
       `clients/${ACME}/future_subcollection/x2`,
+      `clients/${ACME}/tests/t1/versions/2`,
+      'share_codes/CODE3',
+      'share_codes/CODE2/seats/1',
+      `clients/${ACME}/question_imports/imp2`,
       'super_admins/stuA',
       'client_names/initech',
       'audit_logs/log2',
