@@ -28,7 +28,13 @@ export function emulatorEnv() {
 }
 
 // Lines the emulators print for every request; the command's own output shares their stream.
-const REQUEST_NOISE = [/^\[hosting\] Rewriting /, /^i {2}functions: Loaded environment variables/];
+const REQUEST_NOISE = [
+  /^\[hosting\] Rewriting /,
+  /^i {2}functions: Loaded environment variables/,
+  // A new function worker announcing itself.
+  /^✔ {2}functions: Using node@\d+ from host/,
+  /^Serving at port \d+$/,
+];
 
 /**
  * Runs `command` once the emulators are up; resolves with its exit code.

@@ -1,6 +1,8 @@
 // Seeds the demo data into the local emulators: one active client ("Demo
 // Academy"), a Super Admin, a Client Admin and two Students, with the custom
-// claims and profile documents exactly as the service keeps them.
+// claims and profile documents exactly as the service keeps them; then, through
+// the API, Demo Academy's folder, questions, published test and share code
+// (scripts/seed-exams.mjs).
 //
 // Idempotent: fixed ids, and every record is created or put back the way it is
 // documented, so seeding twice (or `npm start` twice) is harmless.
@@ -16,6 +18,7 @@ import { deleteApp, initializeApp } from 'firebase-admin/app';
 import { getAuth } from 'firebase-admin/auth';
 import { getFirestore } from 'firebase-admin/firestore';
 import { clientNameKey } from './functions-lib.mjs';
+import { seedDemoExams } from './seed-exams.mjs';
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 
@@ -201,20 +204,12 @@ async function seedProfile(db, account, uid, created, now) {
   return writes > 0;
 }
 
-// ── Demo tests ─────────────────────────────────────────────────────────────
-// Tests (with their folders and questions) are not a resource yet; they come in
-// a later issue. When they do, seed one published demo test for Demo Academy
-// here, with a fixed id so reseeding finds it, and return it so that
-// scripts/start.mjs prints it with the accounts.
-async function seedDemoTests(_db, _clientId) {
-  return [];
-}
 
 /**
  * Seeds the demo into the emulators named by FIRESTORE_EMULATOR_HOST and
  * FIREBASE_AUTH_EMULATOR_HOST (both must be set). Returns what it made.
  */
-export async function seedDemo({ projectId = DEMO_PROJECT } = {}) {
+export async function seedDemo({ projectId = DEMO_PROJECT, baseUrl } = {}) {
   if (!process.env.FIRESTORE_EMULATOR_HOST || !process.env.FIREBASE_AUTH_EMULATOR_HOST) {
     throw new Error('Seeding needs FIRESTORE_EMULATOR_HOST and FIREBASE_AUTH_EMULATOR_HOST: it only writes to emulators');
   }
@@ -247,7 +242,9 @@ export async function seedDemo({ projectId = DEMO_PROJECT } = {}) {
       const profileChanged = await seedProfile(db, account, uid, created, now);
       accounts.push({ ...account, uid, created, changed: changed || profileChanged });
     }
-    const tests = await seedDemoTests(db, client.id);
+    // Exam content goes through the API (scripts/seed-exams.mjs), as the Client Admin.
+    const admin = accounts.find((a) => a.role === 'client_admin');
+    const tests = baseUrl ? await seedDemoExams({ baseUrl, authHost: process.env.FIREBASE_AUTH_EMULATOR_HOST, admin }) : [];
     return { projectId, client, clientChanged, accounts, tests };
   } finally {
     await deleteApp(app);
@@ -261,7 +258,7 @@ if (isMain) {
   process.env.FIREBASE_AUTH_EMULATOR_HOST ??= addresses.auth;
   const projectId = process.env.GCLOUD_PROJECT ?? DEMO_PROJECT;
   try {
-    const result = await seedDemo({ projectId });
+    const result = await seedDemo({ projectId, baseUrl: `http://${addresses.hosting}` });
     console.log(
       `Seeded project ${result.projectId} (Firestore ${process.env.FIRESTORE_EMULATOR_HOST}, Auth ${process.env.FIREBASE_AUTH_EMULATOR_HOST})`,
     );
@@ -269,6 +266,7 @@ if (isMain) {
     for (const a of result.accounts) {
       console.log(`  ${a.role.padEnd(12)} ${a.email.padEnd(32)} ${a.password}  ${a.created ? '(created)' : a.changed ? '(updated)' : '(unchanged)'}`);
     }
+    for (const t of result.tests) console.log(`  test     ${t.id}  "${t.test_name}" (${t.status}), ${t.questions} questions, share code ${t.share_code}`);
   } catch (err) {
     console.error(`Seeding failed: ${err.message}`);
     if (/does not answer|ECONNREFUSED|UNAVAILABLE|fetch failed/i.test(String(err.message) + String(err.code))) {

@@ -168,7 +168,7 @@ process.env.FIRESTORE_EMULATOR_HOST = addresses.firestore;
 process.env.FIREBASE_AUTH_EMULATOR_HOST = addresses.auth;
 let seeded;
 try {
-  seeded = await seedDemo({ projectId: DEMO_PROJECT });
+  seeded = await seedDemo({ projectId: DEMO_PROJECT, baseUrl });
 } catch (err) {
   if (stopping) await forever(); // interrupted by Ctrl-C
   await abort(`seeding the demo data failed: ${err.stack ?? err}`);
@@ -202,7 +202,10 @@ for (const a of accounts) say(`  ${pad(a.role, 13)} ${pad(a.email, 31)} ${pad(a.
 if (tests.length > 0) {
   say();
   say('Demo tests:');
-  for (const t of tests) say(`  ${t.id}  ${t.test_name}  (${t.status})`);
+  for (const t of tests) {
+    say(`  ${t.id}  "${t.test_name}"  (${t.status}, ${t.questions} questions of every type, folder ${t.folder})`);
+    say(`  share code for guests: ${t.share_code}`);
+  }
 }
 say();
 say('Try it: sign in as the Super Admin, then call the API with the ID token:');
