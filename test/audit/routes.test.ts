@@ -163,6 +163,21 @@ describe('GET /api/audit-logs', () => {
     expectValidation(await get('/api/audit-logs?cursor=WzEsIngiLCJ5Il0&page=2', { token: tenant.admin.token }), ['query.page']);
   });
 
+  it('answers 400, never 500, to a well-formed cursor whose contents were forged', async () => {
+    const forge = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    for (const forged of [
+      [1, 'x', 'a/b'], // an id no document can have
+      [1, 'x', '__x__'],
+      [1, 'x', ''],
+      [9007199254740992, 'x', 'z'], // a page past any walk
+      [1, { nested: true }, 'z'],
+    ]) {
+      expectValidation(await get(`/api/audit-logs?cursor=${forge(forged)}`, { token: tenant.admin.token }), ['query.cursor']);
+    }
+    const loneSurrogate = Buffer.from('[1,"\\ud800","z"]').toString('base64url');
+    expectValidation(await get(`/api/audit-logs?cursor=${loneSurrogate}`, { token: tenant.admin.token }), ['query.cursor']);
+  });
+
   it('answers 400 naming the field to a user_id or client_id over 128 characters, never 500', async () => {
     expectValidation(await get(`/api/audit-logs?user_id=${'u'.repeat(3000)}`, { token: tenant.admin.token }), ['query.user_id']);
     expectValidation(await get(`/api/audit-logs?client_id=${'c'.repeat(3000)}`, { token: superAdmin.token }), ['query.client_id']);

@@ -108,6 +108,12 @@ describe('policy: users', () => {
     throwsCode(() => assertCanChangeUser(student, someone('student', 'acme', 'u1'), { display_name: 'x' }), 'FORBIDDEN');
   });
 
+  it('lets only a strictly higher rank change an administrator’s role, so a peer cannot be demoted and then taken over', () => {
+    throwsCode(() => assertCanChangeUser(admin, someone('client_admin', 'acme'), { role: 'student' }), 'FORBIDDEN');
+    assert.doesNotThrow(() => assertCanChangeUser(admin, someone('student', 'acme'), { role: 'client_admin' }), 'promoting a Student');
+    assert.doesNotThrow(() => assertCanChangeUser(superAdmin, someone('client_admin', 'acme'), { role: 'student' }));
+  });
+
   it('refuses deleting oneself, and Students deleting anyone', () => {
     throwsCode(() => assertCanDeleteUser(admin, someone('client_admin', 'acme', 'u1')), 'FORBIDDEN');
     throwsCode(() => assertCanDeleteUser(student, someone('student', 'acme', 'u1')), 'FORBIDDEN');

@@ -124,7 +124,20 @@ function mutations(op: Operation, seed: FuzzRequest): fc.Arbitrary<Mutation> {
 
 // The classic hostile values, each tried on every field of every endpoint.
 const CLASSIC_TEXT = ['', ' ', '\u0000', 'NaN', '-1', '1e309', '..', '__x__', 'a/b', '%00', '😀'.repeat(200), 'x'.repeat(129), 'x'.repeat(3000), 'x'.repeat(7000)];
-const CLASSIC_JSON: unknown[] = [...CLASSIC_TEXT, null, true, -1, 0, 1.5, 1e308, [], ['a', 'b'], {}, { a: { b: { c: [] } } }, 'x'.repeat(300_000)];
+// Lone surrogates travel only in JSON (a URL or header turns them into U+FFFD on the way).
+const CLASSIC_JSON: unknown[] = [...CLASSIC_TEXT, '\ud800', 'a\udc00b', null, true, -1, 0, 1.5, 1e308, [], ['a', 'b'], {}, { a: { b: { c: [] } } }, 'x'.repeat(300_000)];
+/** Cursors that decode, but were never issued: their ids, pages and values forged. */
+const forgedCursor = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const FORGED_CURSORS = [
+  forgedCursor([1, 'x', 'a/b']),
+  forgedCursor([1, 'x', '__x__']),
+  forgedCursor([1, 'x', '']),
+  forgedCursor([9007199254740992, 'x', 'z']),
+  forgedCursor([1, 'x', 'y', 'z']),
+  forgedCursor([1, { a: 1 }, 'z']),
+  forgedCursor([1, 'x'.repeat(600), 'z']),
+  Buffer.from('[1,"\\ud800","z"]').toString('base64url'),
+];
 
 /** Every part of the request, broken with every classic value: a sweep no random run can miss. */
 function sweep(op: Operation, seed: FuzzRequest): Mutation[] {
@@ -136,6 +149,8 @@ function sweep(op: Operation, seed: FuzzRequest): Mutation[] {
     if (seed.multipart) all.push({ part: 'file', value });
   }
   for (const name of op.queryParams) all.push({ part: 'query', name, value: ['1', '2'] });
+  if (op.queryParams.includes('cursor')) for (const value of FORGED_CURSORS) all.push({ part: 'query', name: 'cursor', value });
+  if (seed.multipart) for (const value of ['', 'files', 'file[]', 'FILE', '\u0000']) all.push({ part: 'fileField', value });
   if (seed.body) {
     for (const value of CLASSIC_JSON) {
       for (const name of [...op.bodyFields, 'zz_unknown']) all.push({ part: 'body', name, value });

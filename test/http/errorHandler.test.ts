@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { Request, Response } from 'express';
 import { errorHandler } from '../../functions/src/http/errorHandler';
 import { ApiError } from '../../functions/src/http/errors';
+import { captureLog } from '../../functions/src/platform/log';
 
 function fakeResponse() {
   const res = { statusCode: 0, body: undefined as any, headers: {} as Record<string, string>, headersSent: false };
@@ -14,9 +15,15 @@ function fakeResponse() {
   return { res, response: response as unknown as Response };
 }
 
+/** The handler's answer to `err`; what it logs is kept out of the test report. */
 const run = (err: unknown) => {
   const { res, response } = fakeResponse();
-  errorHandler(err, {} as Request, response, () => undefined);
+  const release = captureLog(() => undefined);
+  try {
+    errorHandler(err, {} as Request, response, () => undefined);
+  } finally {
+    release();
+  }
   return res;
 };
 
@@ -41,6 +48,21 @@ describe('errorHandler', () => {
     const res = run(Object.assign(new Error('too big'), { type: 'entity.too.large', status: 413 }));
     assert.equal(res.statusCode, 413);
     assert.equal(res.body.error, 'PAYLOAD_TOO_LARGE');
+  });
+
+  it('maps a path Express cannot decode (URIError) to VALIDATION_ERROR', () => {
+    const res = run(Object.assign(new URIError("Failed to decode param '%E0%A4%A'"), { status: 400 }));
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.body.error, 'VALIDATION_ERROR');
+    assert.match(res.body.message, /percent-encoding/);
+  });
+
+  it('maps Firestore UNAVAILABLE to SERVICE_UNAVAILABLE with Retry-After', () => {
+    const res = run(Object.assign(new Error('14 UNAVAILABLE: no connection'), { code: 14 }));
+    assert.equal(res.statusCode, 503);
+    assert.equal(res.body.error, 'SERVICE_UNAVAILABLE');
+    assert.ok(Number(res.headers['Retry-After']) >= 1);
+    assert.ok(!JSON.stringify(res.body).includes('no connection'), 'the backend’s message is not passed on');
   });
 
   it('maps malformed JSON to VALIDATION_ERROR', () => {

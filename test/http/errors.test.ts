@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { createSuperAdmin, createTenant, uniqueName } from '../support/fixtures';
 import { expectError } from '../support/assertions';
+import { adminDb } from '../support/admin';
 import { api, freshIp, get, post } from '../support/http';
+import { startInProcessApi, type InProcessApi } from '../support/inProcessApi';
 
 describe('Error body {error, message, status}', () => {
   let superAdmin: Awaited<ReturnType<typeof createSuperAdmin>>;
@@ -104,5 +106,32 @@ describe('Security headers and CORS', () => {
     });
     assert.equal(res.status, 204);
     assert.match(res.headers.get('access-control-allow-headers') ?? '', /Authorization/i);
+  });
+});
+
+describe('Error body for inputs the platform or Firestore would choke on (app in-process)', () => {
+  let server: InProcessApi;
+  let superAdmin: Awaited<ReturnType<typeof createSuperAdmin>>;
+  before(async () => {
+    [server, superAdmin] = await Promise.all([startInProcessApi(), createSuperAdmin()]);
+  });
+  after(() => server.close());
+
+  it('400 VALIDATION_ERROR for a path parameter with a broken percent-escape, before any token is looked at', async () => {
+    const res = await api('GET', '/api/tests/%E0%A4%A', { baseUrl: server.baseUrl });
+    expectError(res, 400, 'VALIDATION_ERROR');
+  });
+
+  it('400 VALIDATION_ERROR naming the field for a lone UTF-16 surrogate in a body, and nothing is written', async () => {
+    const name = `Surrogate School ${Date.now()}`;
+    const res = await api('POST', '/api/clients', {
+      baseUrl: server.baseUrl,
+      token: superAdmin.token,
+      rawBody: `{"name":"${name}\\ud800","address":"1 Road","logo_url":"https://example.com/l.png"}`,
+      contentType: 'application/json',
+    });
+    expectError(res, 400, 'VALIDATION_ERROR');
+    assert.equal(res.body.details[0].path, 'body.name');
+    assert.equal((await adminDb.collection('clients').where('address', '==', '1 Road').where('name', '>=', name).get()).size, 0);
   });
 });

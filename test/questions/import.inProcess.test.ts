@@ -8,6 +8,7 @@ import { LEASE_MS, recoverStaleImports } from '../../functions/src/questions/imp
 import { createQuestion } from '../../functions/src/questions/service';
 import { adminDb } from '../support/admin';
 import { createTenant, createUser } from '../support/fixtures';
+import { api } from '../support/http';
 import { startInProcessApi, type InProcessApi } from '../support/inProcessApi';
 import { importCsv } from '../support/multipart';
 
@@ -109,6 +110,40 @@ describe('POST /api/questions/import, in-process', () => {
     const stored = await adminDb.getAll(...completed.question_ids.map((id: string) => adminDb.doc(`clients/${tenant.clientId}/questions/${id}`)));
     assert.ok(stored.every((s) => s.exists), 'every question the record names exists');
     assert.equal((await adminDb.collection(`clients/${tenant.clientId}/question_imports/${completed.id}/chunks`).get()).size, 0, 'staged chunks are removed');
+  });
+  /** An import of `rows` rows whose worker dies after its first publishing batch; its lease is then made to have run out. */
+  async function crashedImport(tenant: Awaited<ReturnType<typeof createTenant>>, rows: number) {
+    const heal = failCommits(/\/questions\//, 1);
+    try {
+      const res = await importCsv(csvOf(rows), { token: tenant.admin.token, baseUrl: server.baseUrl });
+      assert.equal(res.status, 503, res.text);
+    } finally {
+      heal();
+    }
+    const [record] = await importDocs(tenant.clientId);
+    await adminDb.doc(`clients/${tenant.clientId}/question_imports/${record.id}`).update({ lease_expires_at: new Date(Date.now() - 1000).toISOString() });
+    return record;
+  }
+
+  it('a roll forward writes only the batches the dead import had not written: a question deleted meanwhile stays deleted', async () => {
+    const tenant = await createTenant();
+    const record = await crashedImport(tenant, 1200);
+    const written = (await adminDb.getAll(...record.question_ids.map((id: string) => adminDb.doc(`clients/${tenant.clientId}/questions/${id}`)))).filter((s) => s.exists);
+    assert.equal(written.length, 499, 'the first batch was written before the crash');
+    await written[0].ref.delete(); // an admin removes one of them meanwhile
+    assert.equal(await recoverStaleImports(tenant.clientId, Date.now()), 1);
+    assert.equal(await questionCount(tenant.clientId), 1199, 'everything else is there, the deleted question is not back');
+    assert.equal((await written[0].ref.get()).exists, false);
+  });
+
+  it('listing the questions finishes an import whose worker died, and shows it whole', async () => {
+    const tenant = await createTenant();
+    await crashedImport(tenant, 700);
+    const res = await api('GET', '/api/questions?limit=1', { token: tenant.admin.token, baseUrl: server.baseUrl });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.pagination.total, 700);
+    const [record] = await importDocs(tenant.clientId);
+    assert.equal(record.status, 'complete');
   });
 });
 

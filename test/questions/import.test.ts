@@ -166,6 +166,14 @@ describe('POST /api/questions/import', () => {
       });
     });
 
+    it('refuses a file naming more than 100 different folders (400: each costs a read), writing nothing', async () => {
+      const token = await admin();
+      const rows = Array.from({ length: 101 }, (_, i) => `Q${i}?,short_answer,,a,1,easy,folder-${i}-${randomUUID().slice(0, 8)}`);
+      await writesNothing(tenant.clientId, async () => {
+        expectValidation(await importCsv(unique(`${HEADER},folder_id\n${rows.join('\n')}`, 1), { token }), ['file.folder_id'], ['100']);
+      });
+    });
+
     it('refuses a Client Admin naming another organization’s folder (403), writing nothing', async () => {
       const token = await admin();
       const theirs = await post('/api/folders', { name: uniqueName('Theirs') }, { token: m.otherTenant.admin.token, ip: freshIp() });

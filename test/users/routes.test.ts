@@ -857,6 +857,13 @@ describe('PATCH /api/users/{uid}', () => {
     assert.equal((await auditRecordsFor(colleague.uid, 'password_changed')).length, 0);
   });
 
+  it('answers 403 FORBIDDEN to a Client Admin demoting another Client Admin (the first step of taking it over), and changes nothing', async () => {
+    const colleague = await createUser('client_admin', tenant.clientId);
+    expectError(await change(colleague.uid, { role: 'student' }, tenant.admin.token), 403, 'FORBIDDEN');
+    assert.deepEqual(await claimsOf(colleague.uid), { role: 'client_admin', client_id: tenant.clientId });
+    assert.equal((await auditRecordsFor(colleague.uid, 'role_changed')).length, 0);
+  });
+
   it('answers 403 FORBIDDEN to a Super Admin setting another Super Admin’s password', async () => {
     const other = await createSuperAdmin();
     expectError(await change(other.uid, { password: 'taken-over-password' }, superAdmin.token), 403, 'FORBIDDEN');

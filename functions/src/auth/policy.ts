@@ -120,6 +120,8 @@ export interface UserChangeRequest {
  * - a password is set by its owner or by a strictly higher rank (Super Admin
  *   over Client Admins and Students, Client Admin over its Students), so no
  *   administrator can silently take over another of the same rank;
+ * - likewise only a strictly higher rank changes an administrator's role: a
+ *   Client Admin cannot demote a peer (and then set its password as a Student's);
  * - a first role's organization (`client_id`) goes through the tenant check
  *   like any other client_id a caller sends.
  */
@@ -135,6 +137,11 @@ export function assertCanChangeUser(principal: Principal, target: UserSubject, c
   }
   if (changes.password !== undefined && !self && rank(principal.role) <= rank(target.role)) {
     throw forbidden('Only the account’s owner or a higher-ranking administrator can set its password');
+  }
+  // A Super Admin's role never changes here at all (the service answers 400), so this concerns Client Admins.
+  const demotable = target.role === 'client_admin';
+  if (changes.role !== undefined && changes.role !== target.role && !self && demotable && rank(principal.role) <= rank(target.role)) {
+    throw forbidden('Only a higher-ranking administrator can change the role of an administrator of your rank');
   }
   if (changes.client_id !== undefined) tenantScope(principal, changes.client_id, { field: 'body.client_id' });
 }

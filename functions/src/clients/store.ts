@@ -5,23 +5,11 @@ import { ALREADY_EXISTS, hasStatus } from '../firestore/statusCodes';
 import { conflict, notFound } from '../http/errors';
 import { forgetInRequest, readOncePerRequest } from '../http/requestContext';
 import type { PageRequest } from '../shared/pagination';
+import { isDocumentId } from '../shared/ids';
 import { clientQuerySpec } from './clientQuery';
 import { clientNameKey, type Client, type ClientChanges } from './schemas';
 
 const duplicateName = (name: string) => conflict(`A client named "${name}" already exists`);
-
-/**
- * Whether a client id could name a Firestore document. One that cannot (a `/`,
- * `.` or `..`, `__reserved__`, too long) names no client: it is not found, never
- * a server error.
- */
-export const isDocumentId = (id: string): boolean =>
-  id.length > 0 &&
-  Buffer.byteLength(id, 'utf8') <= 1500 &&
-  !id.includes('/') &&
-  id !== '.' &&
-  id !== '..' &&
-  !/^__.*__$/.test(id);
 
 const memoKey = (clientId: string) => `client:${clientId}`;
 

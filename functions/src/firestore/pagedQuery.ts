@@ -33,7 +33,11 @@ export async function fetchPage(
     const cursor = decodeCursor(request.cursor, spec.orderBy.length);
     if (!cursor) throw invalidCursor();
     pageNumber = cursor.page + 1;
-    pageQuery = ordered.startAfter(...cursor.after);
+    try {
+      pageQuery = ordered.startAfter(...cursor.after);
+    } catch {
+      throw invalidCursor(); // values the SDK refuses for these sort fields
+    }
   }
   const [countSnap, pageSnap] = await Promise.all([filtered.count().get(), pageQuery.limit(request.limit).get()]);
   const total = countSnap.data().count;

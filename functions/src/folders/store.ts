@@ -1,5 +1,5 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { isDocumentId } from '../clients/store';
+import { isDocumentId } from '../shared/ids';
 import { db } from '../firestore/db';
 import { fetchPage } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';

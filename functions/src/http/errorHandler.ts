@@ -38,6 +38,8 @@ function fromFrameworkError(err: unknown): ApiError | undefined {
     return new ApiError('PAYLOAD_TOO_LARGE', 'Request body is too large');
   }
   if (type === 'entity.parse.failed') return badRequest('Malformed JSON in request body');
+  // Express cannot decode a path parameter such as %E0%A4%A: the address itself is malformed.
+  if (err instanceof URIError) return badRequest('Malformed percent-encoding in the request path');
   if (typeof status === 'number' && status >= 400 && status < 500 && typeof type === 'string') {
     return badRequest(`Unreadable request body (${type})`);
   }

@@ -98,7 +98,8 @@ export function readCsvUpload(req: Request, limits: UploadLimits, onRecord: (rec
     form.on('file', (name, file, info) => {
       if (name !== FILE_FIELD) {
         file.resume();
-        return fail(uploadError(`The file part must be named "${FILE_FIELD}" (got "${name.slice(0, 40)}")`));
+        // A part may come without a name at all.
+        return fail(uploadError(`The file part must be named "${FILE_FIELD}" (got "${String(name ?? '').slice(0, 40)}")`));
       }
       fileSeen = true;
       const csv = parse({
@@ -171,7 +172,7 @@ export function readCsvUpload(req: Request, limits: UploadLimits, onRecord: (rec
         csv.end();
       });
     });
-    form.on('field', (name) => fail(uploadError(`Unexpected form field "${name.slice(0, 40)}": send only the file part "${FILE_FIELD}"`)));
+    form.on('field', (name) => fail(uploadError(`Unexpected form field "${String(name ?? '').slice(0, 40)}": send only the file part "${FILE_FIELD}"`)));
     form.on('filesLimit', () => fail(uploadError(`Send exactly one file part, "${FILE_FIELD}"`)));
     form.on('fieldsLimit', () => fail(uploadError(`Send only the file part "${FILE_FIELD}"`)));
     form.on('error', (err: Error) => fail(uploadError(`The multipart body is malformed: ${err.message}`)));

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
 import { questionBankScope } from '../auth/policy';
 import type { Principal } from '../auth/principal';
-import { isDocumentId } from '../clients/store';
+import { isDocumentId } from '../shared/ids';
 import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
 import { requireClient } from '../folders/service';
@@ -37,6 +37,9 @@ async function readRows(req: Request): Promise<{ sha256: string; rows: RowResult
   return { sha256, rows };
 }
 
+/** Each folder a file names costs a read; a file may name this many at most. */
+export const MAX_FOLDERS_PER_IMPORT = 100;
+
 /**
  * Folders the valid rows name must be folders of the organization. Read in one
  * round trip; rows naming a folder that does not exist fail. A Client Admin
@@ -45,6 +48,12 @@ async function readRows(req: Request): Promise<{ sha256: string; rows: RowResult
 async function checkFolders(principal: Principal, clientId: string, rows: RowResult[]): Promise<RowResult[]> {
   const named = [...new Set(rows.flatMap((r) => (r.ok && r.question.folder_id ? [r.question.folder_id] : [])))];
   if (named.length === 0) return rows;
+  // Each named folder costs a read: a file may not make an import read thousands.
+  if (named.length > MAX_FOLDERS_PER_IMPORT) {
+    throw badRequest(`A file may name at most ${MAX_FOLDERS_PER_IMPORT} different folders; it names ${named.length}`, [
+      { path: 'file.folder_id', message: `At most ${MAX_FOLDERS_PER_IMPORT} different folders per file` },
+    ]);
+  }
   const valid = named.filter(isDocumentId);
   const snaps = valid.length > 0 ? await db.getAll(...valid.map((id) => paths.clientFolder(clientId, id))) : [];
   const existing = new Set(snaps.filter((s) => s.exists).map((s) => s.id));
@@ -120,7 +129,7 @@ export async function importQuestions(principal: Principal, options: ImportOptio
     throw err;
   }
   // Committed: from here on the import is finished, now or by a later roll forward.
-  await imports.publishQuestions(clientId, questions);
+  await imports.publishQuestions(record, questions);
   await imports.completeImport(record, Date.now());
   return { import_id: importId, dry_run: false, imported: questions.length, failed, errors, question_ids: questions.map((q) => q.id) };
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { FieldValue } from 'firebase-admin/firestore';
 import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
 import { getFolderInTransaction } from '../folders/store';
@@ -19,10 +20,12 @@ import type { StoredQuestion } from './schemas';
 //    ours and every folder the rows name still exists, and flips the record to
 //    `committed`. Before this, a crash leaves only invisible staging data,
 //    which the next import of the organization removes once the lease ran out.
-// 4. publish: the questions are written in batches of ≤ 500 (set, so writing
-//    them twice writes the same documents). A crash here leaves a committed
-//    import that the next import of the organization finishes from the
-//    staged chunks (roll forward), never a half import rolled back or left.
+// 4. publish: the questions are written in batches of ≤ 499, each batch also
+//    recording its number in the import record, in the same commit. A crash
+//    here leaves a committed import that is finished from the staged chunks
+//    (roll forward) by the organization's next import or next listing of its
+//    questions once the lease ran out: only the batches not yet recorded are
+//    written, so a question deleted meanwhile is never brought back.
 // 5. complete: the record is marked `complete` and the chunks are deleted.
 
 export const LEASE_MS = 3 * 60 * 1000;
@@ -52,6 +55,8 @@ export interface ImportRecord {
   created_at: string;
   lease_expires_at: string | null;
   completed_at: string | null;
+  /** Publishing batches already written (step 4), so a roll forward writes only the rest. */
+  published_batches?: number[];
 }
 
 const alreadyImported = (record: ImportRecord) =>
@@ -134,19 +139,32 @@ export async function commitImport(record: ImportRecord, folderIds: string[], no
   });
 }
 
-/** Step 4: idempotent, so a roll forward may repeat batches already written. */
-export async function publishQuestions(clientId: string, questions: StoredQuestion[]): Promise<void> {
-  const batches: StoredQuestion[][] = [];
-  for (let i = 0; i < questions.length; i += BATCH_LIMIT) batches.push(questions.slice(i, i + BATCH_LIMIT));
+/**
+ * Step 4. Batch k holds questions [k·499, (k+1)·499) of the import's order (the
+ * same from the live run and from the staged chunks) and records k in the
+ * import record as it commits; batches already recorded are skipped.
+ */
+export async function publishQuestions(
+  record: Pick<ImportRecord, 'client_id' | 'id'>,
+  questions: StoredQuestion[],
+  alreadyPublished: readonly number[] = [],
+): Promise<void> {
+  const perBatch = BATCH_LIMIT - 1; // one write of each batch is the progress mark
+  const done = new Set(alreadyPublished);
+  const pending: number[] = [];
+  for (let k = 0; k * perBatch < questions.length; k++) if (!done.has(k)) pending.push(k);
+  const importRef = paths.clientQuestionImport(record.client_id, record.id);
   let next = 0;
   const worker = async () => {
-    while (next < batches.length) {
+    while (next < pending.length) {
+      const k = pending[next++];
       const batch = db.batch();
-      for (const q of batches[next++]) batch.set(paths.clientQuestion(clientId, q.id), q);
+      for (const q of questions.slice(k * perBatch, (k + 1) * perBatch)) batch.set(paths.clientQuestion(record.client_id, q.id), q);
+      batch.update(importRef, { published_batches: FieldValue.arrayUnion(k) });
       await batch.commit();
     }
   };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL_COMMITS, batches.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(PARALLEL_COMMITS, pending.length) }, worker));
 }
 
 /** Step 5. */
@@ -177,14 +195,15 @@ async function rollForward(record: ImportRecord, now: number): Promise<void> {
   const refs = Array.from({ length: record.chunk_count }, (_, i) => paths.clientQuestionImportChunk(record.client_id, record.id, i));
   const snaps = refs.length > 0 ? await db.getAll(...refs) : [];
   const questions = snaps.flatMap((s) => (s.exists ? (JSON.parse(s.get('payload') as string) as unknown[]).map((q) => toStoredQuestion(q as never)) : []));
-  await publishQuestions(record.client_id, questions);
+  await publishQuestions(record, questions, record.published_batches ?? []);
   await completeImport(record, now);
 }
 
 /**
  * Finishes committed imports whose worker died (roll forward) and removes
  * staged ones that never committed, once their lease has run out. Run before
- * every import of the organization; returns how many it handled.
+ * every import of the organization and beside every listing of its questions;
+ * returns how many it handled.
  */
 export async function recoverStaleImports(clientId: string, now: number): Promise<number> {
   const snap = await paths.clientQuestionImports(clientId).where('status', 'in', ['staging', 'committed']).limit(20).get();

@@ -5,6 +5,7 @@ import { requireClient } from '../folders/service';
 import { findFolderOwner, getFolder } from '../folders/store';
 import { badRequest, forbidden, notFound } from '../http/errors';
 import { validate } from '../http/validate';
+import { errorText, log } from '../platform/log';
 import type { PageRequest } from '../shared/pagination';
 import {
   applyChanges,
@@ -15,6 +16,7 @@ import {
   type QuestionType,
   type StoredQuestion,
 } from './schemas';
+import { recoverStaleImports } from './importStore';
 import * as store from './store';
 
 /**
@@ -63,7 +65,15 @@ export async function listQuestions(
   const clientId = questionBankScope(principal, filters.client_id, 'query.client_id');
   await requireClient(clientId);
   if (filters.folder_id !== undefined) await assertFolderOf(principal, clientId, filters.folder_id, 'query.folder_id');
-  return store.listQuestions(clientId, { folder_id: filters.folder_id, difficulty: filters.difficulty, question_type: filters.question_type }, page);
+  const list = () => store.listQuestions(clientId, { folder_id: filters.folder_id, difficulty: filters.difficulty, question_type: filters.question_type }, page);
+  // An import whose worker died after its commit point is finished here, beside the listing
+  // (one small query when there is none); the page is read again only if one was.
+  const recovery = recoverStaleImports(clientId, Date.now()).catch((err) => {
+    log.warn('Could not finish a stale import while listing questions', { clientId, error: errorText(err) });
+    return 0;
+  });
+  const [finished, result] = await Promise.all([recovery, list()]);
+  return finished > 0 ? list() : result;
 }
 
 export async function createQuestion(principal: Principal, input: QuestionInput): Promise<StoredQuestion> {

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { isDocumentId } from './ids';
+import { isWellFormedText } from './text';
 
 // Pure: no Firebase here, so list endpoints and tests share one definition of a page.
 export const DEFAULT_PAGE_LIMIT = 20;
@@ -10,6 +12,8 @@ export const MAX_PAGE_LIMIT = 100;
  */
 export const MAX_PAGE_OFFSET = 1_000;
 export const MAX_CURSOR_LENGTH = 1_024;
+/** No walk goes deeper than this many pages (a million items at the smallest page). */
+export const MAX_CURSOR_PAGE = 1_000_000;
 
 const pageFields = {
   page: z.coerce.number().int().min(1).max(MAX_PAGE_OFFSET + 1).optional().describe(`Page number, from 1 (default 1); (page − 1) × limit may be at most ${MAX_PAGE_OFFSET}`),
@@ -94,8 +98,12 @@ export function decodeCursor(text: string, sortFields: number): Cursor | undefin
   }
   if (!Array.isArray(parsed) || parsed.length !== sortFields + 2) return undefined;
   const [page, ...after] = parsed;
-  if (!Number.isInteger(page) || page < 1) return undefined;
-  if (!after.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v))) return undefined;
-  if (typeof after[after.length - 1] !== 'string') return undefined; // the document id
+  // A cursor is only ever walked to from page 1, one page at a time.
+  if (!Number.isInteger(page) || page < 1 || page > MAX_CURSOR_PAGE) return undefined;
+  const wellFormed = (v: unknown) =>
+    v === null || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && isWellFormedText(v));
+  if (!after.every(wellFormed)) return undefined;
+  const id = after[after.length - 1];
+  if (typeof id !== 'string' || !isDocumentId(id)) return undefined;
   return { page, after };
 }
