@@ -13,6 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { BASE_URL, PROJECT_ID } from './lib/env.mjs';
 import { call } from './lib/http.mjs';
 import { buildWatcher, cpuBusy } from './lib/guard.mjs';
+import { compiledFunctions } from '../scripts/functions-lib.mjs';
+import { examSteps, measureImport, prepareExamLists } from './exams.mjs';
 import { runLoad } from './lib/load.mjs';
 import { costCell, ms, section, statusCell, table } from './lib/report.mjs';
 import {
@@ -31,14 +33,14 @@ import { latencySummary, summarize } from './lib/stats.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const startedAt = Date.now();
 let cpuBusyAtStart = null; // share of all CPUs busy just before the first request
-const HARD_LIMIT_MS = 10 * 60_000; // a run that takes longer than this is broken; stop it
+const HARD_LIMIT_MS = 25 * 60_000; // a run that takes longer than this is broken; stop it (5,000-item lists and imports take a while on 2 cores)
 const NOTE =
   'All figures are from the local Firebase Emulator Suite on this machine (Hosting -> Functions -> Firestore/Auth emulators): ' +
   'latency is emulator latency, not production latency. Reads/writes/round trips/auth calls come from X-Debug-Cost ' +
   'and are what one request costs the service.';
 
 const SMALL = 25; // a full first page (limit 20) even in the small data set
-const LARGE = 500;
+const LARGE = 5000;
 // Warm-up: users join one by one (bounded by rampTimeoutMs), then all run for settleMs before the measured window.
 const LOAD = { vus: 20, durationMs: 15_000, settleMs: 3_000, rampTimeoutMs: 120_000, maxRequests: 30_000 };
 
@@ -152,11 +154,16 @@ async function main() {
     }
   }
 
+  // ---- One of each exam resource through the API: the prototypes the exam lists are grown from.
+  log('creating a folder, a question, a published test and a share code through the API');
+  const exams = await prepareExamLists({ tenantId: tenant.id, as });
+
   // ---- Cost must not grow with data: list endpoints with SMALL and with LARGE items.
   const lists = [
     { name: 'GET /api/clients (super_admin)', path: '/api/clients', who: 'super', count: () => countDocs(adminDb.collection('clients')), seed: (k, label) => seedClients(k, label) },
     { name: 'GET /api/users (client_admin, own org)', path: '/api/users', who: 'admin', count: () => countDocs(adminDb.collection('clients').doc(tenant.id).collection('users')), seed: (k, label) => seedUserProfiles(tenant.id, k, label) },
     { name: 'GET /api/audit-logs (super_admin, all)', path: '/api/audit-logs', who: 'super', count: () => countDocs(adminDb.collection('audit_logs')), seed: (k) => seedAuditRecords(tenant.id, k) },
+    ...exams.lists,
   ];
   const scaling = [];
   for (const [label, target] of [['small', SMALL], ['large', LARGE]]) {
@@ -178,8 +185,8 @@ async function main() {
       const total = first?.json?.pagination?.total ?? null;
       scaling.push({ data_set: label, items_in_collection: total, page: 1, ...summary });
       if (label === 'large' && total) {
-        // Offset pagination: the last page of the large set, for reference (not part of the check).
-        const lastPage = Math.ceil(total / 20);
+        // The deepest page an offset may reach ((page - 1) x 20 = 1,000, the cap), for reference (not part of the check).
+        const lastPage = Math.min(Math.ceil(total / 20), 51);
         const deep = await measure({
           name: `${list.name} page=${lastPage}`,
           expected: 200,
@@ -188,7 +195,7 @@ async function main() {
           request: () => ({ path: `${list.path}?page=${lastPage}&limit=20`, ...as[list.who] }),
         });
         scaling.push({ data_set: label, items_in_collection: total, page: lastPage, ...deep.summary });
-        // The same last page reached by cursor: it costs one page, whatever the depth.
+        // The same page reached by cursor: it costs one page, whatever the depth.
         let cursor = null;
         for (let page = 1; page < lastPage; page++) {
           const res = await call({ path: `${list.path}?limit=20${cursor ? `&cursor=${cursor}` : ''}`, ...as[list.who] });
@@ -297,6 +304,8 @@ async function main() {
       request: (i) => ({ path: '/api/me', token: badToken, ip: rejectedIp(i) }),
     },
   ];
+  log('preparing the exam-authoring steps (their victims are made through the API)');
+  steps.push(...(await examSteps({ as, made: exams })));
   const endpoints = [];
   for (const step of steps) {
     endpoints.push((await measure(step)).summary);
@@ -320,8 +329,12 @@ async function main() {
   const directGet = await timeDirect(100, 10, () => tenantRef.get());
   const { FieldValue, Timestamp } = await import('firebase-admin/firestore');
   const counterRef = adminDb.collection('rate_limits').doc(`bench-direct-${RUN_ID}`);
-  const limiterPattern = await timeDirect(100, 10, async () => {
-    // What the limiter does per request (rateLimit/counterStore.ts): a merge-increment, then a read back.
+  // What the limiter does per request: the service's own addToCounters, one commit that returns the new count.
+  const { addToCounters } = compiledFunctions('rateLimit/counterStore.js');
+  const { currentWindow } = compiledFunctions('rateLimit/window.js');
+  const limiterPattern = await timeDirect(100, 10, () => addToCounters(`bench-direct-${RUN_ID}`, { requests: 1 }, currentWindow(Date.now())));
+  // The pattern it replaced, for comparison: a merge-increment, then a read back.
+  const previousPattern = await timeDirect(100, 10, async () => {
     await counterRef.set({ requests: FieldValue.increment(1), expires_at: Timestamp.fromMillis(Date.now() + 120_000) }, { merge: true });
     await counterRef.get();
   });
@@ -329,7 +342,8 @@ async function main() {
   const limiter = {
     health_endpoint: { latency_ms: healthRow.latency_ms, cost: healthRow.cost },
     direct_firestore_doc_get: directGet,
-    direct_limiter_pattern_set_then_get: limiterPattern,
+    direct_limiter_one_commit: limiterPattern,
+    direct_previous_pattern_set_then_get: previousPattern,
     limiter_share_of_health_p50:
       healthRow.latency_ms.p50 && limiterPattern.latency_ms.p50
         ? Number((limiterPattern.latency_ms.p50 / healthRow.latency_ms.p50).toFixed(2))
@@ -362,10 +376,21 @@ async function main() {
   }
   if (load.warmup.users_joined !== LOAD.vus) failures.push(`load: only ${load.warmup.users_joined} of ${LOAD.vus} virtual users got an answer within the warm-up`);
 
-  return { tenant, endpoints, scaling, scale_checks, limiter, load, client_address };
+  // ---- The CSV import at size: wall time, cost, and how far the serving process's memory rose.
+  log('importing CSV files of 1,000 and 5,000 rows');
+  const imports = [];
+  for (const rows of [1000, 5000]) {
+    const result = await measureImport(rows, as.admin);
+    if (result.status !== 201 || result.imported !== rows) failures.push(`import of ${rows} rows: ${result.status} ${result.error ?? ''} (imported ${result.imported})`);
+    imports.push(result);
+    log(`import ${rows} rows: ${result.status} in ${result.wall_ms} ms, peak RSS rise ${result.peak_rss_rise_mb} MB, cost ${JSON.stringify(result.cost)}`);
+  }
+  checkBuild('the import measurement');
+
+  return { tenant, endpoints, scaling, scale_checks, limiter, load, client_address, imports };
 }
 
-function print({ endpoints, scaling, scale_checks, limiter, load, client_address }) {
+function print({ endpoints, scaling, scale_checks, limiter, load, client_address, imports }) {
   const out = [];
   out.push('\n# Benchmark results');
   out.push(`\nNOTE: ${NOTE}`);
@@ -409,6 +434,15 @@ function print({ endpoints, scaling, scale_checks, limiter, load, client_address
   out.push('(the meter adds the offset), so a deep page costs reads in proportion to its depth. The meter counts a count()');
   out.push('aggregation as 1 read; Firestore bills 1 read per 1,000 index entries counted, so the total also costs more past 1,000 items.');
 
+  out.push(section('CSV import at size (through Hosting, one request each)'));
+  out.push(
+    table(
+      ['rows', 'file', 'status', 'wall ms', 'reads', 'writes', 'round trips (commits + reads)', 'peak RSS rise of the serving process', 'its peak RSS'],
+      imports.map((i) => [i.rows, `${(i.file_bytes / 1024).toFixed(0)} KiB`, i.status, i.wall_ms, i.cost?.reads ?? '-', i.cost?.writes ?? '-', i.cost?.round_trips ?? '-', i.peak_rss_rise_mb === null ? 'n/a' : `${i.peak_rss_rise_mb} MB`, i.peak_rss_mb === null ? 'n/a' : `${i.peak_rss_mb} MB`]),
+      { rightAlign: [0, 1, 3, 4, 5, 6, 7, 8] },
+    ),
+  );
+
   out.push(section('Rate limiter cost (shared Firestore counter)'));
   const h = limiter.health_endpoint;
   out.push(
@@ -417,14 +451,15 @@ function print({ endpoints, scaling, scale_checks, limiter, load, client_address
       [
         ['GET /api/health through Hosting (only the limiter touches Firestore)', endpoints[0].n, ms(h.latency_ms.p50), ms(h.latency_ms.p99), `${costCell(h.cost.round_trips)} (reads ${costCell(h.cost.reads)}, writes ${costCell(h.cost.writes)})`],
         ['one Firestore doc get, Admin SDK from the bench process', limiter.direct_firestore_doc_get.n, ms(limiter.direct_firestore_doc_get.latency_ms.p50), ms(limiter.direct_firestore_doc_get.latency_ms.p99), '1'],
-        ['the limiter pattern (merge-increment, then get), Admin SDK direct', limiter.direct_limiter_pattern_set_then_get.n, ms(limiter.direct_limiter_pattern_set_then_get.latency_ms.p50), ms(limiter.direct_limiter_pattern_set_then_get.latency_ms.p99), '2 (sequential)'],
+        ['the limiter (one commit returning the new count), Admin SDK direct', limiter.direct_limiter_one_commit.n, ms(limiter.direct_limiter_one_commit.latency_ms.p50), ms(limiter.direct_limiter_one_commit.latency_ms.p99), '1'],
+        ['the pattern it replaced (merge-increment, then get)', limiter.direct_previous_pattern_set_then_get.n, ms(limiter.direct_previous_pattern_set_then_get.latency_ms.p50), ms(limiter.direct_previous_pattern_set_then_get.latency_ms.p99), '2 (sequential)'],
       ],
       { rightAlign: [1, 2, 3] },
     ),
   );
   out.push(
-    `The limiter adds ${costCell(h.cost.round_trips)} sequential Firestore round trips to every request (sensitive routes add 2 more);` +
-      ` measured directly that is ~${ms(limiter.direct_limiter_pattern_set_then_get.latency_ms.p50)} ms, about ${Math.round((limiter.limiter_share_of_health_p50 ?? 0) * 100)}% of the p50 of GET /api/health.`,
+    `The limiter adds ${costCell(h.cost.round_trips)} Firestore round trip to every request (sensitive routes add 1 more);` +
+      ` measured directly that is ~${ms(limiter.direct_limiter_one_commit.latency_ms.p50)} ms, about ${Math.round((limiter.limiter_share_of_health_p50 ?? 0) * 100)}% of the p50 of GET /api/health.`,
   );
 
   out.push(section(`Load: ${load.virtual_users} concurrent virtual users (own token and address each), mixed reads, ${load.duration_s} s measured${load.repeated_after_rebuild ? ' (second attempt: functions/lib was rebuilt during the first)' : ''}`));

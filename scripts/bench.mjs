@@ -3,8 +3,12 @@
 // and runs bench/run.mjs against it. Exits with the benchmark's code.
 // Run beside someone else: FIREBASE_JSON=firebase.<name>.json API_BASE_URL=http://127.0.0.1:<port>
 // (see scripts/isolated-config.mjs); without them the default ports (Hosting on 5000) are used.
-import { buildFunctions, emulatorsExec } from './emulators.mjs';
+import { join } from 'node:path';
+import { buildFunctions, emulatorsExec, root } from './emulators.mjs';
 
 buildFunctions();
-const code = await emulatorsExec('demo-exam-bench', 'node bench/run.mjs');
+// The emulators' request log goes to a file; the terminal shows the benchmark's progress and tables.
+const logFile = join(root, '.emulators', 'bench-emulators.log');
+const code = await emulatorsExec('demo-exam-bench', 'node bench/run.mjs', { quiet: true, logFile });
+if (code !== 0) console.error(`Emulator log: ${logFile}`);
 process.exit(code);

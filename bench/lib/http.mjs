@@ -18,13 +18,17 @@ export function parseCost(header) {
  * One request through the Hosting emulator, timed from send to the last byte of
  * the body. `ip` is the virtual client's address, as the trusted front end
  * would append it to X-Forwarded-For. Never throws: a network error or timeout
- * comes back as status 0 with `error`.
+ * comes back as status 0 with `error`. `rawBody` with `contentType` is sent as it is.
  */
-export async function call({ method = 'GET', path, token, body, ip, timeoutMs = 30_000 }) {
+export async function call({ method = 'GET', path, token, body, rawBody, contentType, ip, timeoutMs = 30_000 }) {
   const headers = { 'X-Forwarded-For': ip };
   if (token) headers.Authorization = `Bearer ${token}`;
   let payload;
-  if (body !== undefined) {
+  if (rawBody !== undefined) {
+    // Sent as it is (a multipart upload, say).
+    payload = rawBody;
+    headers['Content-Type'] = contentType;
+  } else if (body !== undefined) {
     payload = JSON.stringify(body);
     headers['Content-Type'] = 'application/json';
   }
