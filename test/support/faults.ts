@@ -39,20 +39,23 @@ export function failWrites(paths: RegExp, { skip = 0 }: { skip?: number } = {}):
 }
 
 /**
- * Holds the document reads of matching paths until `count` of them are
- * waiting, then lets them all go: callers that race are made to read before
- * any of them writes, every time.
+ * Holds the results of the first `count` document reads of matching paths
+ * until all of them have completed: callers that race have all read before
+ * any of them can write, every time.
  */
 export function readTogether(paths: RegExp, count: number): () => void {
-  const waiting: Array<() => void> = [];
+  const done: Array<() => void> = [];
+  let taken = 0;
   return patch(firestoreProto, 'getAll', (original) =>
     async function (this: unknown, ...refs: Array<{ path?: string }>) {
-      if (waiting.length < count && refs.some((r) => typeof r?.path === 'string' && paths.test(r.path))) {
-        const arrived = new Promise<void>((resolve) => waiting.push(resolve));
-        if (waiting.length === count) waiting.forEach((release) => release());
-        await arrived;
-      }
-      return original.apply(this, refs);
+      const held = taken < count && refs.some((r) => typeof r?.path === 'string' && paths.test(r.path));
+      if (!held) return original.apply(this, refs);
+      taken += 1;
+      const result = await original.apply(this, refs);
+      const allRead = new Promise<void>((resolve) => done.push(resolve));
+      if (done.length === count) done.forEach((release) => release());
+      await allRead;
+      return result;
     },
   );
 }
