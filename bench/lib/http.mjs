@@ -1,9 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import { BASE_URL } from './env.mjs';
 
-const COST_KEYS = new Set(['reads', 'writes', 'round_trips', 'auth_calls']);
+const COST_KEYS = new Set(['reads', 'writes', 'round_trips', 'sequential_round_trips', 'auth_calls']);
 
-/** `reads=1; writes=0; round_trips=2; auth_calls=0` → { reads, writes, round_trips, auth_calls }, or null. */
+/** `reads=1; writes=0; round_trips=2; sequential_round_trips=1; auth_calls=0` → an object of those, or null. */
 export function parseCost(header) {
   if (!header) return null;
   const cost = {};

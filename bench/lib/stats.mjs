@@ -34,7 +34,7 @@ export function summarize(samples, expectedStatus) {
   for (const s of samples) statuses[s.status] = (statuses[s.status] ?? 0) + 1;
   const withCost = samples.filter((s) => s.cost);
   const cost = {};
-  for (const key of ['reads', 'writes', 'round_trips', 'auth_calls']) cost[key] = counterSummary(withCost.map((s) => s.cost[key]));
+  for (const key of ['reads', 'writes', 'round_trips', 'sequential_round_trips', 'auth_calls']) cost[key] = counterSummary(withCost.map((s) => s.cost[key]));
   const unexpected = samples.filter((s) => s.status !== expectedStatus);
   return {
     n: samples.length,
