@@ -1,10 +1,10 @@
 import cors from 'cors';
-import express from 'express';
+import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import onHeaders from 'on-headers';
 import { recordLogin, recordTokenRejected } from './audit/service';
 import { auditRoutes } from './audit/routes';
-import { authenticate, awaitAccountCheck, type AuthenticationEffects } from './auth/authenticate';
+import { authenticate, awaitAccountCheck, awaitAuthorization, type AuthenticationEffects } from './auth/authenticate';
 import { getClient } from './clients/store';
 import { clientRoutes } from './clients/routes';
 import type { RuntimeConfig } from './config';
@@ -16,11 +16,12 @@ import { errorHandler, unknownRoute } from './http/errorHandler';
 import { requestContext } from './http/requestContext';
 import { mountRoutes, type Guards, type RouteDefinition } from './http/route';
 import { openApiRoutes } from './openapi/routes';
-import { countFailedAuthentication, ipRateLimit, sensitiveRateLimit } from './rateLimit/middleware';
+import { countFailedAuthentication, ipLimitPassed, ipRateLimit, sensitiveRateLimit, startIpCount } from './rateLimit/middleware';
 import { userRoutes } from './users/routes';
 import { folderRoutes } from './folders/routes';
 import { questionRoutes } from './questions/routes';
 import { testRoutes } from './tests/routes';
+import { attemptRoutes } from './attempts/routes';
 
 export const allRoutes = (): RouteDefinition[] => [
   ...openApiRoutes,
@@ -30,6 +31,7 @@ export const allRoutes = (): RouteDefinition[] => [
   ...folderRoutes,
   ...questionRoutes,
   ...testRoutes,
+  ...attemptRoutes,
 ];
 
 /** The composition root: what authentication does to the audit log, the limiter and the clients. */
@@ -37,15 +39,46 @@ function guards(config: RuntimeConfig): Guards {
   const effects: AuthenticationEffects = {
     recordLogin,
     recordTokenRejected,
-    countFailedAuthentication: (req) => countFailedAuthentication(req, config),
+    // After this request's own per-IP verdict (which may already be 429), so that
+    // verdict never counts this request's failure against itself.
+    countFailedAuthentication: async (req, res) => {
+      await ipLimitPassed(res);
+      await countFailedAuthentication(req, config);
+    },
     isClientActive: async (clientId) => (await getClient(clientId))?.active_status === 1,
+    prefetchClient: (clientId) => void getClient(clientId).catch(() => undefined),
   };
   return {
+    countRequest: startIpCount,
     authenticate: (access) => authenticate(access, effects),
     sensitive: sensitiveRateLimit(config),
     runHandler: awaitAccountCheck,
+    beforeHandler: (res) => firstRefusal(ipLimitPassed(res), awaitAuthorization(res)),
   };
 }
+
+/** Waits for every check; the first one's refusal wins (a 429 over a 403). */
+async function firstRefusal(...checks: Array<Promise<void>>): Promise<void> {
+  for (const settled of await Promise.allSettled(checks)) if (settled.status === 'rejected') throw settled.reason;
+}
+
+/**
+ * Every answer waits for the per-IP limit that started counting when the
+ * request arrived: its headers go on every response, and its 429 wins over
+ * whatever else the request would have been answered.
+ */
+const withIpLimit: ErrorRequestHandler = async (err, _req, res, next) => {
+  try {
+    await ipLimitPassed(res);
+    next(err);
+  } catch (refusal) {
+    next(refusal);
+  }
+};
+const ipLimitFirst: RequestHandler = async (_req, res, next) => {
+  await ipLimitPassed(res);
+  next();
+};
 
 export function createApp(config: RuntimeConfig): express.Express {
   if (config.exposeCostHeader) installCostMeter(db, auth);
@@ -81,7 +114,7 @@ export function createApp(config: RuntimeConfig): express.Express {
   app.use(express.json({ limit: config.maxJsonBodyBytes }));
   app.use(bodyGuard(config));
   app.use('/api', mountRoutes(allRoutes(), guards(config)));
-  app.use(unknownRoute);
-  app.use(errorHandler);
+  app.use(ipLimitFirst, unknownRoute);
+  app.use(withIpLimit, errorHandler);
   return app;
 }

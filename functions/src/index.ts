@@ -5,6 +5,8 @@ import { onRequest } from 'firebase-functions/v2/https';
 import type { Express } from 'express';
 import { createApp } from './app';
 import { params, readConfig } from './config';
+import { onSchedule } from 'firebase-functions/v2/scheduler';
+import { closeOverdueAttempts as closeOverdue } from './attempts/service';
 
 let app: Express | undefined;
 
@@ -15,4 +17,12 @@ let app: Express | undefined;
 export const api = onRequest({ region: 'us-central1', memory: '512MiB', concurrency: 80, maxInstances: params.maxInstances, cors: false }, (req, res) => {
   app ??= createApp(readConfig());
   return app(req, res);
+});
+
+/**
+ * Every 5 minutes: submits attempts left in progress past their deadline
+ * (expires_at + 30 s), scoring the answers saved in time, in bounded batches.
+ */
+export const closeOverdueAttempts = onSchedule({ schedule: 'every 5 minutes', region: 'us-central1', timeoutSeconds: 300 }, async () => {
+  await closeOverdue(Date.now(), 200);
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { attemptQuerySpec, OVERDUE_QUERY } from '../../functions/src/attempts/attemptQuery';
 import { auditQuerySpec } from '../../functions/src/audit/auditQuery';
 import { AUDIT_EVENT_TYPES } from '../../functions/src/audit/schemas';
 import { clientQuerySpec } from '../../functions/src/clients/clientQuery';
@@ -42,6 +43,10 @@ const shapes: Array<[string, QuerySpec]> = [
   // ---- tests and share codes (issue 6)
   ...combinations({ status: 'published', folder_id: 'f' }).map((f) => [`tests ${JSON.stringify(f)}`, testQuerySpec(f)] as [string, QuerySpec]),
   ['share_codes of one test', shareCodeQuerySpec({ client_id: 'c', test_id: 't' })],
+  // ---- attempts (issue 7)
+  ...combinations({ test_id: 't', student_id: 'u', status: 'submitted' }).map(
+    (f) => [`attempts ${JSON.stringify(f)}`, attemptQuerySpec(f)] as [string, QuerySpec],
+  ),
 ];
 
 describe('firestore.indexes.json', () => {
@@ -81,5 +86,36 @@ describe('isIndexed', () => {
   it('needs no composite index for one sort alone or equality filters alone', () => {
     assert.ok(isIndexed({ ...spec, equals: {} }, { indexes: [] }));
     assert.ok(isIndexed({ ...spec, orderBy: [] }, { indexes: [] }));
+  });
+});
+
+// ---- attempts (issue 7): the collection-group queries (a Guest's own attempts across organizations; the overdue closer).
+describe('firestore.indexes.json: attempts collection-group queries', () => {
+  const groupIndexes: IndexFile = {
+    indexes: indexFile.indexes.filter((i) => i.queryScope === 'COLLECTION_GROUP').map((i) => ({ ...i, queryScope: 'COLLECTION' })),
+  };
+  for (const f of combinations({ test_id: 't', status: 'submitted' })) {
+    it(`has a collection-group index for a Guest's attempts ${JSON.stringify(f)}`, () => {
+      const spec = attemptQuerySpec({ ...f, student_id: 'guest-uid' });
+      // Without filters a single-field index would do; a Guest's list always filters on student_id.
+      assert.ok(
+        groupIndexes.indexes.some(
+          (i) =>
+            i.collectionGroup === 'attempts' &&
+            i.fields.length === Object.keys(f).length + 2 &&
+            isIndexed(spec, { indexes: [i] }),
+        ),
+        JSON.stringify(spec),
+      );
+    });
+  }
+  it('has a collection-group index for the overdue closer (status ==, expires_at <, by expires_at)', () => {
+    assert.ok(
+      groupIndexes.indexes.some(
+        (i) =>
+          i.collectionGroup === OVERDUE_QUERY.collectionId &&
+          i.fields.map((f) => `${f.fieldPath} ${f.order}`).join(',') === 'status ASCENDING,expires_at ASCENDING',
+      ),
+    );
   });
 });

@@ -13,12 +13,14 @@ import { loggedDuring } from '../support/faults';
 // error handler, and guards that let everyone in as a fixed principal.
 const caller: Principal = { uid: 'u1', email: null, role: 'client_admin', clientId: 'acme', guest: false, authTime: 0 };
 const openGuards: Guards = {
+  countRequest: (_req, _res, next) => next(),
   authenticate: () => (_req, res, next) => {
     res.locals.principal = caller;
     next();
   },
   sensitive: (_req, _res, next) => next(),
   runHandler: (_res, work) => work,
+  beforeHandler: async () => undefined,
 };
 
 const Question = z.object({ id: z.string(), question_text: z.string() });

@@ -12,6 +12,7 @@ const ENDPOINTS = [
   'get /api/tests', 'post /api/tests', 'get /api/tests/{testId}', 'put /api/tests/{testId}', 'delete /api/tests/{testId}',
   'post /api/tests/{testId}/publish', 'post /api/tests/{testId}/archive', 'post /api/tests/{testId}/restore',
   'post /api/tests/{testId}/share-codes', 'get /api/tests/{testId}/share-codes', 'delete /api/tests/{testId}/share-codes/{code}',
+  'post /api/attempts', 'get /api/attempts', 'get /api/attempts/{attemptId}', 'post /api/attempts/{attemptId}/answers', 'post /api/attempts/{attemptId}/submit',
 ];
 
 describe('GET /api/openapi.json', () => {

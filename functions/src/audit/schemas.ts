@@ -12,6 +12,11 @@ export const AUDIT_EVENT_TYPES = [
   'user_disabled',
   'user_enabled',
   'user_deleted',
+  // ---- attempts (issue 7)
+  'attempt_started',
+  'attempt_resumed',
+  'share_code_redeemed',
+  'attempt_submitted',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 

@@ -6,7 +6,7 @@ import { isTokenProblem } from '../platform/backendFaults';
 import { accountVerdict, ACCOUNT_RECHECK_MS, needsAccountCheck, type AccountFacts } from './accountStatus';
 import { assertRole, type Access } from './policy';
 import { principalFromClaims, type Principal } from './principal';
-import { claimedUid, rejectionReason, REJECTION_MESSAGES, type TokenRejectionReason } from './tokenRejection';
+import { claimedClientId, claimedUid, rejectionReason, REJECTION_MESSAGES, type TokenRejectionReason } from './tokenRejection';
 
 /**
  * What authentication does to the rest of the service, handed to it by the app
@@ -21,8 +21,14 @@ export interface AuthenticationEffects {
    * RATE_LIMITED when, counted after its own increment, it is past the limit:
    * however many arrive at once, at most the limit are ever answered 401.
    */
-  countFailedAuthentication(req: Request): Promise<void>;
+  countFailedAuthentication(req: Request, res: Response): Promise<void>;
   isClientActive(clientId: string): Promise<boolean>;
+  /**
+   * Starts reading an organization the unverified token names, beside the
+   * token's verification; `isClientActive` then finds it read (per request).
+   * A speculation only: nothing is decided on it.
+   */
+  prefetchClient(clientId: string): void;
 }
 
 type Rejection = { reason: TokenRejectionReason; claimedUid: string | null };
@@ -51,11 +57,13 @@ async function failOpen(what: string, req: Request, detail: Record<string, unkno
   }
 }
 
-async function verifiedPrincipal(req: Request): Promise<Principal | Rejection> {
+async function verifiedPrincipal(req: Request, prefetch?: (clientId: string) => void): Promise<Principal | Rejection> {
   const header = req.header('authorization');
   if (!header) return { reason: 'missing', claimedUid: null };
   const match = /^Bearer ([A-Za-z0-9._~+/=-]{1,8192})$/.exec(header.trim());
   if (!match) return { reason: 'malformed', claimedUid: null };
+  const speculativeClient = claimedClientId(match[1]);
+  if (speculativeClient) prefetch?.(speculativeClient);
   try {
     const decoded = await auth.verifyIdToken(match[1], checksRevocation(req.method));
     return principalFromClaims(decoded);
@@ -117,11 +125,11 @@ export const forgetAccountFacts = (): void => accountFacts.clear();
  * `awaitAccountCheck`), so it costs no sequential round trip.
  */
 export function authenticate(access: Access, effects: AuthenticationEffects): RequestHandler {
-  const refuse = async (req: Request, rejection: Rejection): Promise<never> => {
+  const refuse = async (req: Request, res: Response, rejection: Rejection): Promise<never> => {
     // No header at all is no guess at a credential (a school's many signed-out
     // pages share one address): not counted, nothing to record.
     if (rejection.reason !== 'missing') {
-      await failOpen('Counting a failed authentication', req, { reason: rejection.reason }, () => effects.countFailedAuthentication(req));
+      await failOpen('Counting a failed authentication', req, { reason: rejection.reason }, () => effects.countFailedAuthentication(req, res));
       await failOpen('Recording a refused token', req, { event: 'token_rejected', reason: rejection.reason, claimed_uid: rejection.claimedUid }, () =>
         effects.recordTokenRejected(req, rejection.reason, rejection.claimedUid),
       );
@@ -131,33 +139,44 @@ export function authenticate(access: Access, effects: AuthenticationEffects): Re
 
   return async (req, res, next) => {
     if (access === 'public') return next();
-    const result = await verifiedPrincipal(req);
-    if ('reason' in result) return refuse(req, result);
+    const result = await verifiedPrincipal(req, effects.prefetchClient);
+    if ('reason' in result) return refuse(req, res, result);
     res.locals.principal = result;
     if (!checksRevocation(req.method) && needsAccountCheck(result)) {
       const check = recentAccountFacts(result.uid, Date.now()).then(async (facts) => {
         const reason = accountVerdict(facts, result);
-        if (reason) await refuse(req, { reason, claimedUid: result.uid });
+        if (reason) await refuse(req, res, { reason, claimedUid: result.uid });
       });
       check.catch(() => undefined); // awaited by the route; never an unhandled rejection
       (res.locals as AccountCheckLocals).accountCheck = check;
     }
-    await Promise.all([
+    if (access !== 'signed_in') assertRole(result, access);
+    // The login record and the organization's status are read and written
+    // beside whatever runs next (the sensitive-operation counter); the route
+    // waits for both before its handler (awaitAuthorization).
+    const gate = Promise.all([
       failOpen('Recording a login', req, { event: 'login', uid: result.uid, auth_time: result.authTime }, () => effects.recordLogin(result, req)),
-      access === 'signed_in' ? undefined : authorize(result, access, effects),
-    ]);
+      access === 'signed_in' ? undefined : assertClientActive(result, effects),
+    ]).then(() => undefined);
+    gate.catch(() => undefined); // awaited by the route; never an unhandled rejection
+    (res.locals as AccountCheckLocals).authorization = gate;
     next();
   };
 }
 
-async function authorize(principal: Principal, access: Exclude<Access, 'public' | 'signed_in'>, effects: AuthenticationEffects): Promise<void> {
-  assertRole(principal, access);
-  // Tenant routes are closed to users of a deactivated organization. A failed read here is a 503, never an open door.
+// Tenant routes are closed to users of a deactivated organization. A failed read here is a 503, never an open door.
+async function assertClientActive(principal: Principal, effects: AuthenticationEffects): Promise<void> {
   if (principal.clientId && !(await effects.isClientActive(principal.clientId))) throw forbidden('Your organization is not active');
 }
 
 interface AccountCheckLocals {
   accountCheck?: Promise<void>;
+  authorization?: Promise<void>;
+}
+
+/** Waits for what `authenticate` left running (the organization's status, the login record); throws its 403 or 503. */
+export async function awaitAuthorization(res: Response): Promise<void> {
+  await (res.locals as AccountCheckLocals).authorization;
 }
 
 /**

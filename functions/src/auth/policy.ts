@@ -257,3 +257,67 @@ export function assertCanUseAttempt(caller: Principal | AttemptTokenHolder, atte
   if (caller.role === 'guest' && caller.uid === attempt.studentId) return;
   throw forbidden('You cannot access this attempt');
 }
+
+/** Whose attempt a start makes, as far as the caller's role decides it (the store checks the rest). */
+export type AttemptStarter =
+  /** A Student for itself, in its organization. */
+  | { kind: 'self'; studentId: string; clientId: string }
+  /** An administrator for a student: its own organization, or (Super Admin) the test's. */
+  | { kind: 'for_student'; studentId: string; clientId: string | undefined }
+  /** A Guest redeeming a share code, for its anonymous uid. */
+  | { kind: 'guest'; studentId: string };
+
+/**
+ * POST /attempts: a Student starts for itself only (student_id omitted or its
+ * own uid); a Client Admin or Super Admin names the student (which must be a
+ * student of the test's organization: checked when it is read); a Guest comes
+ * with a share code, for itself. Share codes are the Guests' way in only.
+ */
+export function attemptStarter(principal: Principal, body: { test_id?: string; student_id?: string; share_code?: string }): AttemptStarter {
+  assertRole(principal, ['super_admin', 'client_admin', 'student', 'guest']);
+  if (principal.role === 'guest') {
+    if (body.share_code === undefined) throw forbidden('A Guest starts an attempt with a share code');
+    if (body.student_id !== undefined && body.student_id !== principal.uid) throw forbidden('A Guest starts attempts for itself only');
+    return { kind: 'guest', studentId: principal.uid };
+  }
+  if (body.share_code !== undefined) throw forbidden('Share codes are redeemed by Guests; signed-in users start with test_id');
+  if (principal.role === 'student') {
+    if (body.student_id !== undefined && body.student_id !== principal.uid) throw forbidden('Students start attempts for themselves only');
+    return { kind: 'self', studentId: principal.uid, clientId: principal.clientId! };
+  }
+  if (body.student_id === undefined) {
+    throw badRequest('An administrator names the student the attempt is for', [{ path: 'body.student_id', message: 'Required' }]);
+  }
+  return { kind: 'for_student', studentId: body.student_id, clientId: principal.role === 'super_admin' ? undefined : principal.clientId! };
+}
+
+/** What an attempt listing covers: one organization's attempts, or (a Guest) its own wherever they are. */
+export type AttemptListScope = { scope: 'tenant'; clientId: string; studentId?: string } | { scope: 'guest'; studentId: string };
+
+/**
+ * GET /attempts: Super Admin any organization (client_id required), Client
+ * Admin its own, Student its own attempts, Guest its own attempts. Naming
+ * someone else's student_id as a Student or Guest is 403, not an empty page.
+ */
+export function attemptListScope(principal: Principal, query: { client_id?: string; student_id?: string }): AttemptListScope {
+  assertRole(principal, ['super_admin', 'client_admin', 'student', 'guest']);
+  const ownOnly = principal.role === 'student' || principal.role === 'guest';
+  if (ownOnly && query.student_id !== undefined && query.student_id !== principal.uid) throw forbidden('You can list your own attempts only');
+  if (principal.role === 'guest') {
+    if (query.client_id !== undefined) throw forbidden('A Guest lists its own attempts; it names no organization');
+    return { scope: 'guest', studentId: principal.uid };
+  }
+  const clientId = tenantScope(principal, query.client_id);
+  return { scope: 'tenant', clientId, studentId: ownOnly ? principal.uid : query.student_id };
+}
+
+/**
+ * Review (answers, correctness, keys) of a submitted attempt: for its taker
+ * only when the test allows review; for administrators who may see the attempt,
+ * always. Never before submission.
+ */
+export function mayReviewAttempt(caller: Principal | AttemptTokenHolder, attempt: { submitted: boolean; allowReview: boolean }): boolean {
+  if (!attempt.submitted) return false;
+  if (attempt.allowReview) return true;
+  return !('attemptTokenFor' in caller) && (caller.role === 'super_admin' || caller.role === 'client_admin');
+}

@@ -26,12 +26,24 @@ export function rejectionReason(code: unknown): TokenRejectionReason {
   }
 }
 
-/** The uid a refused token claims, for the investigator; never trusted for anything else. */
-export function claimedUid(token: string): string | null {
+/** A token's claims as written, before any check: for logging and prefetching only, never for a decision. */
+function unverifiedClaims(token: string): Record<string, unknown> {
   try {
     const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'));
-    return typeof payload.sub === 'string' ? payload.sub.slice(0, 128) : null;
+    return payload && typeof payload === 'object' ? payload : {};
   } catch {
-    return null;
+    return {};
   }
+}
+
+/** The uid a refused token claims, for the investigator; never trusted for anything else. */
+export function claimedUid(token: string): string | null {
+  const sub = unverifiedClaims(token).sub;
+  return typeof sub === 'string' ? sub.slice(0, 128) : null;
+}
+
+/** The organization a token claims, so its status can be read while the token is verified; trusted for nothing. */
+export function claimedClientId(token: string): string | null {
+  const clientId = unverifiedClaims(token).client_id;
+  return typeof clientId === 'string' && clientId.length > 0 && clientId.length <= 128 ? clientId : null;
 }

@@ -48,6 +48,13 @@ export const paths = {
   shareCodeSeat: (code: string, shard: number) => db.collection('share_codes').doc(code).collection('seats').doc(String(shard)),
   // Attempts arrive with the attempts issue; tests need to know whether any exist.
   clientAttempts: (clientId: string) => db.collection('clients').doc(clientId).collection('attempts'),
+  // ---- attempts (issue 7)
+  clientAttempt: (clientId: string, attemptId: string) => db.collection('clients').doc(clientId).collection('attempts').doc(attemptId),
+  /** Every organization's attempts: an attempt is opened by id alone (a token holder, a Guest, a Super Admin). */
+  allAttempts: () => db.collectionGroup('attempts'),
+  /** One per (test, student): how many attempts it started and which is in progress, so starts never scan attempts. */
+  attemptSlot: (clientId: string, testId: string, studentId: string) =>
+    db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('attempt_slots').doc(studentId),
 };
 
 /** Collection ids as they appear in firestore.indexes.json. */

@@ -8,6 +8,8 @@ export interface RequestCost {
   firestoreWrites: number;
   firestoreRoundTrips: number;
   authCalls: number;
+  /** When each Firestore round trip started and ended (ms), to find the critical path. */
+  roundTripSpans: Array<[number, number]>;
 }
 
 interface RequestContext {
@@ -51,6 +53,6 @@ function requestIdFrom(traceHeader: string | undefined): string {
 export const requestContext: RequestHandler = (req, res, next) => {
   const requestId = requestIdFrom(req.header('x-cloud-trace-context'));
   res.setHeader('X-Request-Id', requestId);
-  const cost = { firestoreReads: 0, firestoreWrites: 0, firestoreRoundTrips: 0, authCalls: 0 };
+  const cost: RequestCost = { firestoreReads: 0, firestoreWrites: 0, firestoreRoundTrips: 0, authCalls: 0, roundTripSpans: [] };
   storage.run({ requestId, cost, memo: new Map() }, next);
 };

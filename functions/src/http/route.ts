@@ -35,6 +35,12 @@ export interface RouteDefinition<P extends z.ZodType = z.ZodType, Q extends z.Zo
   access: Access;
   /** Counts against the strict per-user limit as well as the per-IP one. */
   sensitive?: boolean;
+  /**
+   * Also open to a request with `?attempt_token=` and no Authorization header
+   * (a Guest's way into its attempt): it reaches the handler without a
+   * principal, and the handler checks the token.
+   */
+  attemptToken?: boolean;
   params?: P;
   query?: Q;
   body?: B;
@@ -92,7 +98,7 @@ function openApiRoute(route: RouteDefinition): RouteConfig {
     summary: route.summary,
     description: route.description,
     tags: [route.tag],
-    security: route.access === 'public' ? [] : [{ bearerAuth: [] }],
+    security: route.access === 'public' ? [] : route.attemptToken ? [{ bearerAuth: [] }, {}] : [{ bearerAuth: [] }],
     request: {
       params: route.params as never,
       query: route.query as never,
@@ -133,12 +139,14 @@ function outgoing(route: RouteDefinition, body: unknown): unknown {
   throw new Error(`Reply of ${route.method.toUpperCase()} ${route.path} does not match its schema`);
 }
 
-function handle(route: RouteDefinition, runHandler: Guards['runHandler']): RequestHandler {
+function handle(route: RouteDefinition, { beforeHandler, runHandler }: Guards): RequestHandler {
   return async (req, res) => {
     if (route.body) requireJson(req);
     const params = validate(route.params ?? EMPTY, req.params, 'params');
     const query = validate(route.query ?? EMPTY, req.query, 'query');
     const body = route.body ? validate(route.body, req.body, 'body') : undefined;
+    // Nothing a handler does (a write least of all) starts before the checks that ran beside authentication pass.
+    await beforeHandler(res);
     const reply = await runHandler(res, route.handler({ params, query, body, principal: res.locals.principal, req, res }));
     const payload = outgoing(route, reply.body);
     if (payload === undefined) res.status(reply.status).end();
@@ -148,11 +156,21 @@ function handle(route: RouteDefinition, runHandler: Guards['runHandler']): Reque
 
 /** What every route is wrapped in, built by the app from auth and the rate limiter. */
 export interface Guards {
+  /** Starts counting the request (per-IP limit) without waiting; a sensitive route counts it with the user's instead. */
+  countRequest: RequestHandler;
   authenticate(access: Access): RequestHandler;
   sensitive: RequestHandler;
   /** Runs a handler's work beside checks authentication started (the admin account re-check). */
   runHandler<T>(res: Response, work: Promise<T>): Promise<T>;
+  /** Waits for the checks started before the route (per-IP limit, organization status); throws their refusal. */
+  beforeHandler(res: Response): Promise<void>;
 }
+
+/** Lets a request that carries `?attempt_token=` and no Authorization header past authentication: its handler checks the token. */
+const orAttemptToken =
+  (authentication: RequestHandler): RequestHandler =>
+  (req, res, next) =>
+    req.query.attempt_token !== undefined && req.header('authorization') === undefined ? next() : authentication(req, res, next);
 
 // A route is described once however many apps mount it (tests build several in one process).
 const documented = new WeakSet<RouteDefinition>();
@@ -166,9 +184,11 @@ export function mountRoutes(routes: RouteDefinition[], guards: Guards): express.
       registry.registerPath(openApiRoute(route));
     }
     const expressPath = route.path.replace(/\{(\w+)\}/g, ':$1');
-    const chain: RequestHandler[] = [guards.authenticate(route.access)];
+    const authentication = guards.authenticate(route.access);
+    const chain: RequestHandler[] = [route.attemptToken ? orAttemptToken(authentication) : authentication];
     if (route.sensitive) chain.push(guards.sensitive);
-    chain.push(handle(route, guards.runHandler));
+    else chain.unshift(guards.countRequest);
+    chain.push(handle(route, guards));
     router[route.method](expressPath, ...chain);
   }
   return router;

@@ -6,8 +6,8 @@ import { ApiError } from '../http/errors';
 import { isBackendFault } from '../platform/backendFaults';
 import { addressBucket } from './addressBucket';
 import { activeBlock, block } from './blockedKeys';
-import { addToCounters } from './counterStore';
-import { counterKey, currentWindow, limitState, type LimitState } from './window';
+import { addToCounters, addToManyCounters, type Counters } from './counterStore';
+import { counterKey, currentWindow, limitState, type LimitState, type Window } from './window';
 
 const TOO_MANY_REQUESTS = 'Too many requests';
 const TOO_MANY_AUTH_FAILURES = 'Too many failed authentications from this address';
@@ -16,7 +16,16 @@ const TOO_MANY_SENSITIVE = 'Too many sensitive operations';
 /** The counter document of the caller's address (IPv6 per /64) for the current minute. */
 const ipKey = (req: Request, nowMs: number): string => counterKey('ip', addressBucket(clientIp(req)), currentWindow(nowMs));
 
-function setLimitHeaders(res: Response, state: LimitState): void {
+// A sensitive operation reports its stricter limit: the per-IP counter, which now
+// finishes whenever its round trip does, must not overwrite it.
+interface HeaderLocals {
+  strictLimitReported?: boolean;
+}
+
+function setLimitHeaders(res: Response, state: LimitState, strict: boolean): void {
+  const locals = res.locals as HeaderLocals;
+  if (res.headersSent || (!strict && locals.strictLimitReported)) return;
+  if (strict) locals.strictLimitReported = true;
   res.setHeader('X-RateLimit-Limit', String(state.limit));
   res.setHeader('X-RateLimit-Remaining', String(state.remaining));
   res.setHeader('X-RateLimit-Reset', String(state.resetSeconds));
@@ -36,19 +45,31 @@ function rateLimited(reason: string, state: LimitState): ApiError {
  * Keys already over their limit are refused from memory until the window ends,
  * so a flood costs no Firestore writes.
  */
-async function consume(key: string, limit: number, res: Response, reason: string) {
+async function consume(key: string, limit: number, res: Response, reason: string, strict = false) {
   const now = Date.now();
   const blocked = activeBlock(key, now);
   if (blocked) throw rateLimited(blocked.message, limitState(limit + 1, limit, blocked.untilMs, now));
   const window = currentWindow(now);
   const counters = await addToCounters(key, { requests: 1 }, window);
+  return judge(key, counters, limit, window, now, res, reason, strict);
+}
+
+/** The verdict on counters just read back: limit headers set, a 429 thrown past the limit. */
+function judge(key: string, counters: Counters, limit: number, window: Window, now: number, res: Response, reason: string, strict: boolean) {
   const state = limitState(counters.requests, limit, window.resetAtMs, now);
-  setLimitHeaders(res, state);
+  setLimitHeaders(res, state, strict);
   if (state.exceeded) {
     block(key, window.resetAtMs, reason);
     throw rateLimited(reason, state);
   }
   return { window, counters, state };
+}
+
+interface IpLimitLocals {
+  /** This request's per-IP verdict, once its counting started. */
+  ipLimit?: Promise<ApiError | undefined>;
+  ipKey?: string;
+  startIpCount?: () => Promise<ApiError | undefined>;
 }
 
 /**
@@ -57,24 +78,65 @@ async function consume(key: string, limit: number, res: Response, reason: string
  * goes on (logged at WARNING) without rate-limit headers, because the work it
  * asks for needs the same Firestore and answers 503 itself if it is down, and a
  * counter hiccup should not turn into an outage for every caller.
+ *
+ * It only refuses keys already known to be over their limit here; the counting
+ * starts as the route begins (`startIpCount`: beside token verification), or,
+ * on a sensitive route, in the same commit as the user's count
+ * (`sensitiveRateLimit`), and its verdict is awaited (`ipLimitPassed`) before
+ * anything is answered: every path that answers starts it if nothing did.
  */
 export function ipRateLimit(config: RuntimeConfig): RequestHandler {
-  return async (req, res, next) => {
-    const key = ipKey(req, Date.now());
-    let outcome: Awaited<ReturnType<typeof consume>>;
-    try {
-      outcome = await consume(key, config.ratePerMinute, res, TOO_MANY_REQUESTS);
-    } catch (err) {
-      if (!isBackendFault(err)) throw err;
-      log.warn('Per-IP rate limit not applied: its counter could not be written', { error: errorText(err) });
-      return next();
-    }
-    if (outcome.counters.auth_failures >= config.authFailuresPerMinute) {
-      block(key, outcome.window.resetAtMs, TOO_MANY_AUTH_FAILURES);
-      throw rateLimited(TOO_MANY_AUTH_FAILURES, outcome.state);
-    }
+  return (req, res, next) => {
+    const locals = res.locals as IpLimitLocals & RefusalLocals;
+    locals.authFailuresPerMinute = config.authFailuresPerMinute;
+    const now = Date.now();
+    const key = ipKey(req, now);
+    const blocked = activeBlock(key, now);
+    if (blocked) throw rateLimited(blocked.message, limitState(config.ratePerMinute + 1, config.ratePerMinute, blocked.untilMs, now));
+    locals.ipKey = key;
+    locals.startIpCount = () => (locals.ipLimit ??= ipLimitOutcome(key, config, res, () => consume(key, config.ratePerMinute, res, TOO_MANY_REQUESTS)));
     next();
   };
+}
+
+/** The per-IP verdict from a count (started by `count`): a 429 to answer, or nothing. Never rejects. */
+async function ipLimitOutcome(
+  key: string,
+  config: RuntimeConfig,
+  res: Response,
+  count: () => Promise<Awaited<ReturnType<typeof consume>>>,
+): Promise<ApiError | undefined> {
+  let outcome: Awaited<ReturnType<typeof consume>>;
+  try {
+    outcome = await count();
+  } catch (err) {
+    if (err instanceof ApiError) return err;
+    // Not a backend fault is a bug here: still open, but loud.
+    (isBackendFault(err) ? log.warn : log.error)('Per-IP rate limit not applied: its counter could not be written', { error: errorText(err) });
+    return undefined;
+  }
+  if (outcome.counters.auth_failures >= config.authFailuresPerMinute) {
+    block(key, outcome.window.resetAtMs, TOO_MANY_AUTH_FAILURES);
+    return rateLimited(TOO_MANY_AUTH_FAILURES, outcome.state);
+  }
+  return undefined;
+}
+
+const startedIpCount = (res: Response): Promise<ApiError | undefined> => {
+  const locals = res.locals as IpLimitLocals;
+  return locals.ipLimit ?? locals.startIpCount?.() ?? Promise.resolve(undefined);
+};
+
+/** Starts this request's per-IP count without waiting for it: token verification runs beside it. */
+export const startIpCount: RequestHandler = (_req, res, next) => {
+  void startedIpCount(res);
+  next();
+};
+
+/** Waits for this request's per-IP verdict (starting the count if nothing did) and throws its 429, if any. */
+export async function ipLimitPassed(res: Response): Promise<void> {
+  const refusal = await startedIpCount(res);
+  if (refusal) throw refusal;
 }
 
 /**
@@ -82,7 +144,7 @@ export function ipRateLimit(config: RuntimeConfig): RequestHandler {
  * after this increment decides: the failures numbered 1 to the limit are
  * answered 401, every later one 429, however many arrive at once.
  */
-export async function countFailedAuthentication(req: Request, config: RuntimeConfig): Promise<void> {
+export async function countFailedAuthentication(req: Request, config: Pick<RuntimeConfig, 'authFailuresPerMinute'>): Promise<void> {
   const now = Date.now();
   const window = currentWindow(now);
   const key = ipKey(req, now);
@@ -91,6 +153,24 @@ export async function countFailedAuthentication(req: Request, config: RuntimeCon
   if (auth_failures > config.authFailuresPerMinute) {
     throw rateLimited(TOO_MANY_AUTH_FAILURES, limitState(auth_failures, config.authFailuresPerMinute, window.resetAtMs, now));
   }
+}
+
+/** The limit ipRateLimit leaves for handlers that refuse a credential themselves. */
+interface RefusalLocals {
+  authFailuresPerMinute?: number;
+}
+const DEFAULT_AUTH_FAILURES_PER_MINUTE = 10;
+
+/**
+ * Counts a credential a handler refused (an unknown, expired, revoked or used-up
+ * share code; an attempt token that does not open the attempt) on the same
+ * per-IP counter as failed authentications: together, the limit of them in a
+ * minute make the address 429 for the rest of the minute (CONTRACT: "Failed
+ * authentications and refused share codes").
+ */
+export async function countRefusedCredential(req: Request, res: Response): Promise<void> {
+  const limit = (res.locals as RefusalLocals).authFailuresPerMinute ?? DEFAULT_AUTH_FAILURES_PER_MINUTE;
+  await countFailedAuthentication(req, { authFailuresPerMinute: limit });
 }
 
 /**
@@ -102,8 +182,24 @@ export function sensitiveRateLimit(config: RuntimeConfig): RequestHandler {
   return async (req, res, next) => {
     const uid: string | undefined = res.locals.principal?.uid;
     const subject = uid ? `user:${uid}` : `ip:${addressBucket(clientIp(req))}`;
-    const key = counterKey('sensitive', subject, currentWindow(Date.now()));
-    await consume(key, config.sensitivePerMinute, res, TOO_MANY_SENSITIVE);
+    const now = Date.now();
+    const window = currentWindow(now);
+    const key = counterKey('sensitive', subject, window);
+    const locals = res.locals as IpLimitLocals;
+    if (locals.ipLimit !== undefined || locals.ipKey === undefined) {
+      await consume(key, config.sensitivePerMinute, res, TOO_MANY_SENSITIVE, true);
+      return next();
+    }
+    // The address's count and the user's in one commit: one round trip for both limits.
+    const blocked = activeBlock(key, now);
+    if (blocked) throw rateLimited(blocked.message, limitState(config.sensitivePerMinute + 1, config.sensitivePerMinute, blocked.untilMs, now));
+    const addressKey = locals.ipKey;
+    const both = addToManyCounters([{ key: addressKey, add: { requests: 1 } }, { key, add: { requests: 1 } }], window);
+    locals.ipLimit = ipLimitOutcome(addressKey, config, res, async () =>
+      judge(addressKey, (await both)[0], config.ratePerMinute, window, now, res, TOO_MANY_REQUESTS, false),
+    );
+    const [, counters] = await both; // fails closed: a counter that cannot be written is a 503
+    judge(key, counters, config.sensitivePerMinute, window, now, res, TOO_MANY_SENSITIVE, true);
     next();
   };
 }

@@ -1,0 +1,18 @@
+import type { QuerySpec } from '../shared/querySpec';
+
+// Pure: the shape of the attempt listing, newest first. A tenant's list runs on
+// clients/{c}/attempts; a Guest's on every organization's attempts (a
+// collection-group query), always with its own student_id.
+export const attemptQuerySpec = (filters: { test_id?: string; student_id?: string; status?: string }): QuerySpec => ({
+  collectionId: 'attempts',
+  equals: { test_id: filters.test_id, student_id: filters.student_id, status: filters.status },
+  orderBy: [{ field: 'started_at', direction: 'desc' }],
+});
+
+/** The scheduled closer's query (collection group): in progress, expired before `before`, oldest first. */
+export const OVERDUE_QUERY = {
+  collectionId: 'attempts',
+  equals: { status: 'in_progress' },
+  range: { field: 'expires_at', op: '<' as const },
+  orderBy: [{ field: 'expires_at', direction: 'asc' as const }],
+};

@@ -1,0 +1,192 @@
+import { scoreAttempt, type QuestionResult, type ScoringQuestion } from './scoring';
+import { orderForAttempt } from './shuffle';
+import type { AttemptStatus, AttemptQuestion, TestDetails } from './schemas';
+
+// Pure: the rules of an attempt's life (deadline, grace, closing, what the
+// taker sees), shared by the request handlers and the scheduled closer. No
+// Firebase import.
+
+/** Answers are taken until this long after expires_at, by the server's clock only. */
+export const GRACE_MS = 30_000;
+
+export interface StoredAnswer {
+  answer: string;
+  saved_at: string;
+}
+
+/** clients/{clientId}/attempts/{attemptId}. `token_hash` and `results` never leave the server as such. */
+export interface StoredAttempt {
+  id: string;
+  client_id: string;
+  test_id: string;
+  version: number;
+  student_id: string;
+  guest: boolean;
+  guest_name: string | null;
+  share_code: string | null;
+  started_by: string;
+  status: AttemptStatus;
+  started_at: string;
+  expires_at: string;
+  submitted_at: string | null;
+  auto_submitted: boolean;
+  /** questionId → the last answer saved for it. Updated one field path at a time. */
+  answers: Record<string, StoredAnswer>;
+  /** The question ids in this attempt's order (the order is also a pure function of the id: shuffle.ts). */
+  question_order: string[];
+  /** SHA-256 of the current attempt token (hex); a new start of the same attempt replaces it. */
+  token_hash: string;
+  score: number | null;
+  total_marks: number;
+  results: QuestionResult[] | null;
+}
+
+/** clients/{clientId}/tests/{testId}/attempt_slots/{studentId}: the per-(test, student) counter. */
+export interface AttemptSlot {
+  test_id: string;
+  student_id: string;
+  client_id: string;
+  /** Attempts ever started on the test by the student: max_attempts is checked against it. */
+  count: number;
+  /** The attempt in progress, if any: a start while it runs resumes it. */
+  in_progress: { attempt_id: string; version: number; started_at: string; expires_at: string } | null;
+}
+
+/** The frozen version as attempts use it (tests/store.ts TestVersion, the fields read here). */
+export interface VersionForAttempt {
+  version: number;
+  test_id: string;
+  test: {
+    test_name: string;
+    timer: number | null;
+    shuffle: 0 | 1;
+    allow_review: 0 | 1;
+    negative_marking: 0 | 1;
+    description: string | null;
+    max_attempts: number | null;
+    negative_mark_ratio: number;
+  };
+  questions: Array<{
+    id: string;
+    question_text: string;
+    question_type: string;
+    options: string[];
+    correct_answer: string;
+    tolerance: number | null;
+    marks: number;
+  }>;
+  total_marks: number;
+}
+
+export const expiresAt = (startedAtMs: number, timerMinutes: number): string => new Date(startedAtMs + timerMinutes * 60_000).toISOString();
+
+/** The last instant (ms) an answer or a submit is taken for an attempt expiring at `expiresAtIso`. */
+export const deadlineMs = (expiresAtIso: string): number => Date.parse(expiresAtIso) + GRACE_MS;
+
+/** In progress and past its deadline: the next read or write closes it first. */
+export const isOverdue = (attempt: { status: AttemptStatus; expires_at: string }, nowMs: number): boolean =>
+  attempt.status === 'in_progress' && nowMs > deadlineMs(attempt.expires_at);
+
+/** The answers that count: saved (server clock) by the deadline. Saving refuses later ones; this makes sure. */
+export function answersInTime(attempt: Pick<StoredAttempt, 'answers' | 'expires_at'>): Record<string, string> {
+  const deadline = deadlineMs(attempt.expires_at);
+  const counted: Record<string, string> = {};
+  for (const [questionId, saved] of Object.entries(attempt.answers ?? {})) {
+    if (saved && typeof saved.answer === 'string' && Date.parse(saved.saved_at) <= deadline) counted[questionId] = saved.answer;
+  }
+  return counted;
+}
+
+/**
+ * The fields that submit an attempt: scored on the version it started on,
+ * with the answers saved in time. An attempt closed by the service after its
+ * deadline is dated at its expiry (time ran out then) and marked automatic.
+ */
+export function submission(attempt: StoredAttempt, version: VersionForAttempt, nowMs: number, automatic: boolean) {
+  const scored = scoreAttempt(version.questions as ScoringQuestion[], answersInTime(attempt), {
+    negativeMarking: version.test.negative_marking === 1,
+    negativeMarkRatio: version.test.negative_mark_ratio,
+  });
+  const submittedAt = automatic ? attempt.expires_at : new Date(nowMs).toISOString();
+  return {
+    status: 'submitted' as const,
+    submitted_at: submittedAt,
+    auto_submitted: automatic,
+    score: scored.score,
+    total_marks: scored.total_marks,
+    results: scored.results,
+  };
+}
+
+/** The attempt's questions in its order, without answer keys. */
+export function questionsForTaker(attemptId: string, version: VersionForAttempt): AttemptQuestion[] {
+  const ordered = version.test.shuffle === 1 ? orderForAttempt(attemptId, version.questions) : version.questions;
+  return ordered.map((q) => ({ id: q.id, question_text: q.question_text, question_type: q.question_type, options: [...q.options], marks: q.marks }));
+}
+
+export function testDetails(attemptId: string, version: VersionForAttempt): TestDetails {
+  return {
+    test_id: version.test_id,
+    version: version.version,
+    test_name: version.test.test_name,
+    description: version.test.description ?? null,
+    timer: version.test.timer ?? 0,
+    shuffle: version.test.shuffle,
+    allow_review: version.test.allow_review,
+    negative_marking: version.test.negative_marking,
+    negative_mark_ratio: version.test.negative_mark_ratio,
+    max_attempts: version.test.max_attempts ?? null,
+    question_count: version.questions.length,
+    total_marks: version.total_marks,
+    questions: questionsForTaker(attemptId, version),
+  };
+}
+
+/** The question ids in this attempt's order. */
+export const questionOrder = (attemptId: string, version: VersionForAttempt): string[] =>
+  (version.test.shuffle === 1 ? orderForAttempt(attemptId, version.questions) : version.questions).map((q) => q.id);
+
+export function summaryOf(attempt: StoredAttempt) {
+  return {
+    attempt_id: attempt.id,
+    test_id: attempt.test_id,
+    version: attempt.version,
+    client_id: attempt.client_id,
+    student_id: attempt.student_id,
+    guest: attempt.guest,
+    guest_name: attempt.guest_name,
+    status: attempt.status,
+    started_at: attempt.started_at,
+    expires_at: attempt.expires_at,
+    submitted_at: attempt.submitted_at,
+    auto_submitted: attempt.auto_submitted ?? false,
+    score: attempt.score,
+    total_marks: attempt.total_marks,
+  };
+}
+
+export function savedAnswers(attempt: StoredAttempt) {
+  const answers = attempt.answers ?? {};
+  return attempt.question_order
+    .filter((id) => answers[id] !== undefined)
+    .map((id) => ({ question_id: id, student_answer: answers[id].answer, saved_at: answers[id].saved_at }));
+}
+
+/** Per question, in the attempt's order: the answer, its result and the key. Only for a submitted attempt. */
+export function reviewOf(attempt: StoredAttempt, version: VersionForAttempt) {
+  const keys = new Map(version.questions.map((q) => [q.id, q]));
+  const results = new Map((attempt.results ?? []).map((r) => [r.question_id, r]));
+  return attempt.question_order.map((id) => {
+    const result = results.get(id);
+    const key = keys.get(id);
+    return {
+      question_id: id,
+      student_answer: attempt.answers?.[id]?.answer ?? null,
+      answered: result?.answered ?? false,
+      correct: result?.correct ?? false,
+      marks_awarded: result?.marks_awarded ?? 0,
+      correct_answer: key?.correct_answer ?? '',
+      tolerance: key?.tolerance ?? null,
+    };
+  });
+}

@@ -1,0 +1,201 @@
+import { z } from 'zod';
+import { ClientId, MAX_ID_LENGTH, Uid } from '../shared/ids';
+import { pagedQuery, Pagination } from '../shared/pagination';
+import { isWellFormedText } from '../shared/text';
+import { QuestionId, ShareCodeText, TestId } from '../tests/schemas';
+
+// Request and reply shapes of the attempts endpoints. No reply schema but
+// `ReviewedAttempt` names an answer key (`correct_answer`, `tolerance`), and the
+// route only chooses it after submission when review is allowed: a student's
+// reply physically cannot carry a key before that.
+
+export const MAX_ANSWER_LENGTH = 2000;
+export const MAX_GUEST_NAME_LENGTH = 100;
+/** 32 random bytes in base64url are 43 characters; anything longer is no token of ours. */
+export const MAX_ATTEMPT_TOKEN_LENGTH = 128;
+export const ATTEMPT_STATUSES = ['in_progress', 'submitted'] as const;
+export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
+
+const wellFormed = (schema: z.ZodString) => schema.refine(isWellFormedText, 'Must be well-formed text (no lone surrogates)');
+
+/**
+ * `<clientId>.<random>`: an attempt's id says where it lives (attempts/store.ts).
+ * Only its length is checked here; any other id simply names no attempt (404).
+ */
+export const AttemptId = z
+  .string()
+  .min(1)
+  .max(2 * MAX_ID_LENGTH + 1)
+  .describe('An attempt id as POST /api/attempts answered it: the organization id, ".", then 22 random characters');
+
+// ---- requests
+
+export const StartAttemptBody = z
+  .strictObject({
+    test_id: TestId.optional().describe('The published test to take; a Guest sends share_code instead'),
+    student_id: Uid.optional().describe(
+      'Whose attempt: a Student omits it or names itself; a Client Admin or Super Admin names a student of the test’s organization',
+    ),
+    share_code: ShareCodeText.optional().describe('A Guest’s way in, instead of test_id'),
+    guest_name: wellFormed(z.string().trim().min(1).max(MAX_GUEST_NAME_LENGTH))
+      .optional()
+      .describe(`A Guest’s name as the proctor will see it, 1 to ${MAX_GUEST_NAME_LENGTH} characters`),
+  })
+  .superRefine((body, ctx) => {
+    if ((body.test_id === undefined) === (body.share_code === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['test_id'], message: 'Send exactly one of test_id and share_code' });
+    }
+    if (body.guest_name !== undefined && body.share_code === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['guest_name'], message: 'guest_name goes with share_code' });
+    }
+  })
+  .meta({ id: 'StartAttempt' });
+export type StartAttemptInput = z.infer<typeof StartAttemptBody>;
+
+export const AttemptTokenQuery = z.strictObject({
+  attempt_token: z
+    .string()
+    .min(1)
+    .max(MAX_ATTEMPT_TOKEN_LENGTH)
+    .optional()
+    .describe('The attempt_token from POST /api/attempts: opens this attempt without an Authorization header'),
+});
+
+export const AttemptParams = z.strictObject({ attemptId: AttemptId });
+
+export const SaveAnswerBody = z
+  .strictObject({
+    question_id: QuestionId,
+    student_answer: wellFormed(z.string().max(MAX_ANSWER_LENGTH)).describe(
+      `At most ${MAX_ANSWER_LENGTH} characters. A choice is the option’s text; several choices are joined by "|"; "" clears the answer`,
+    ),
+  })
+  .meta({ id: 'SaveAnswer' });
+export type SaveAnswerInput = z.infer<typeof SaveAnswerBody>;
+
+export const ListAttemptsQuery = pagedQuery({
+  client_id: ClientId.optional().describe('Required for a Super Admin; others may omit it (own organization)'),
+  test_id: TestId.optional(),
+  student_id: Uid.optional().describe('A Student and a Guest see their own attempts only'),
+  status: z.enum(ATTEMPT_STATUSES).optional(),
+});
+export type ListAttemptsFilters = { client_id?: string; test_id?: string; student_id?: string; status?: AttemptStatus };
+
+// ---- replies
+
+/** A question as a test taker sees it: no correct_answer, no tolerance. */
+export const AttemptQuestion = z
+  .object({
+    id: z.string(),
+    question_text: z.string(),
+    question_type: z.string(),
+    options: z.array(z.string()).describe('In this attempt’s order'),
+    marks: z.number(),
+  })
+  .meta({ id: 'AttemptQuestion' });
+export type AttemptQuestion = z.infer<typeof AttemptQuestion>;
+
+const Flag = z.union([z.literal(0), z.literal(1)]);
+
+export const TestDetails = z
+  .object({
+    test_id: z.string(),
+    version: z.number().int().describe('The published version this attempt takes; later edits never change it'),
+    test_name: z.string(),
+    description: z.string().nullable(),
+    timer: z.number().int().describe('Minutes'),
+    shuffle: Flag,
+    allow_review: Flag,
+    negative_marking: Flag,
+    negative_mark_ratio: z.number(),
+    max_attempts: z.number().int().nullable(),
+    question_count: z.number().int(),
+    total_marks: z.number(),
+    questions: z.array(AttemptQuestion).describe('In this attempt’s order (shuffled per attempt when shuffle is 1, the same on every read)'),
+  })
+  .meta({ id: 'TestDetails' });
+export type TestDetails = z.infer<typeof TestDetails>;
+
+const times = {
+  started_at: z.string().describe('ISO 8601 UTC'),
+  expires_at: z.string().describe('ISO 8601 UTC: started_at + timer. Answers are accepted until 30 s after it (server clock)'),
+};
+
+export const StartedAttempt = z
+  .object({
+    attempt_id: z.string(),
+    attempt_token: z.string().describe('Opens this attempt with ?attempt_token= (no Authorization header); a later start of the same attempt replaces it'),
+    status: z.enum(ATTEMPT_STATUSES),
+    ...times,
+    resumed: z.boolean().describe('true: the attempt already in progress on this test, with a fresh token (GET it for the saved answers)'),
+    test_details: TestDetails,
+  })
+  .meta({ id: 'StartedAttempt' });
+export type StartedAttempt = z.infer<typeof StartedAttempt>;
+
+export const SavedAnswer = z
+  .object({ question_id: z.string(), student_answer: z.string(), saved_at: z.string().describe('ISO 8601 UTC, server clock') })
+  .meta({ id: 'SavedAnswer' });
+export type SavedAnswer = z.infer<typeof SavedAnswer>;
+
+export const SubmittedAttempt = z
+  .object({
+    status: z.literal('submitted'),
+    score: z.number(),
+    total_marks: z.number(),
+    submitted_at: z.string().describe('ISO 8601 UTC'),
+  })
+  .meta({ id: 'SubmittedAttempt' });
+export type SubmittedAttempt = z.infer<typeof SubmittedAttempt>;
+
+const summaryFields = {
+  attempt_id: z.string(),
+  test_id: z.string(),
+  version: z.number().int(),
+  client_id: z.string(),
+  student_id: z.string(),
+  guest: z.boolean(),
+  guest_name: z.string().nullable(),
+  status: z.enum(ATTEMPT_STATUSES),
+  ...times,
+  submitted_at: z.string().nullable().describe('ISO 8601 UTC; null while in progress'),
+  auto_submitted: z.boolean().describe('true: the service closed it after its deadline (submitted_at is then expires_at)'),
+  score: z.number().nullable().describe('null while in progress'),
+  total_marks: z.number(),
+};
+
+export const AttemptSummary = z.object(summaryFields).meta({ id: 'AttemptSummary' });
+export type AttemptSummary = z.infer<typeof AttemptSummary>;
+
+export const AttemptPage = z.object({ data: z.array(AttemptSummary), pagination: Pagination }).meta({ id: 'AttemptPage' });
+
+const attemptFields = {
+  ...summaryFields,
+  answers: z.array(SavedAnswer).describe('Every saved answer, in the attempt’s question order'),
+  test_details: TestDetails,
+};
+
+/** An attempt as its taker sees it, without any answer key. */
+export const Attempt = z.object(attemptFields).meta({ id: 'Attempt' });
+export type Attempt = z.infer<typeof Attempt>;
+
+export const ReviewItem = z
+  .object({
+    question_id: z.string(),
+    student_answer: z.string().nullable(),
+    answered: z.boolean(),
+    correct: z.boolean(),
+    marks_awarded: z.number(),
+    correct_answer: z.string(),
+    tolerance: z.number().nullable(),
+  })
+  .meta({ id: 'ReviewItem' });
+
+/** A submitted attempt with its review: only when the test allows review (or for its organization's administrators). */
+export const ReviewedAttempt = z
+  .object({ ...attemptFields, review: z.array(ReviewItem).describe('Per question, in the attempt’s order: the answer, whether it was right, the key') })
+  .meta({ id: 'ReviewedAttempt' });
+export type ReviewedAttempt = z.infer<typeof ReviewedAttempt>;
+
+// The reviewed shape first: a reply without `review` fails it and is read as Attempt.
+export const AttemptReply = z.union([ReviewedAttempt, Attempt]);

@@ -1,0 +1,130 @@
+import { comparable, OPTION_SEPARATOR, parseNumberText } from '../questions/schemas';
+
+// Pure: the marking scheme. No Firebase import; the submit transaction and the
+// overdue closer both call scoreAttempt on the frozen questions and the saved answers.
+//
+// - A correct answer earns the question's marks.
+// - A wrong answer earns 0, or -(negativeMarkRatio × marks) when negativeMarking is on.
+// - An unanswered question (absent, not a string, or blank after trimming) earns 0.
+// - The attempt's score is the sum, raised to 0 when below 0 (per-question results keep their sign).
+// - Every figure is rounded to 4 decimals so sums of fractional marks carry no float noise.
+//
+// How an answer is compared with the key, per question type:
+// - multiple_choice: the chosen option equals the key compared with `comparable`
+//   (NFKC, trimmed, inner spacing collapsed, case folded).
+// - true_false: "true"/"false" in any case and spacing, equal to the key.
+// - short_answer: equal to the key compared with `comparable` (CONTRACT: trimmed, case- and space-insensitive).
+// - numeric: the answer must be a plain finite number ("+1.5", "-2", "1e3", ".5"; no thousands
+//   separators, no "NaN"/"Infinity", no hex), within `tolerance` (0 when null) of the key; a tiny
+//   relative slack absorbs binary float error (1.0 vs key 1.1 with tolerance 0.1 is correct).
+//   A non-numeric answer is wrong, never an error.
+// - multiple_select: ALL-OR-NOTHING. The answer is the chosen options joined by "|"; each part is
+//   compared with `comparable`, empty parts are ignored and repeats count once. It is correct only
+//   when the chosen set equals the key's set exactly; any missing or extra option makes it wrong,
+//   and a wrong multiple_select answer costs negative marks like any other wrong answer.
+//   No partial credit: partial credit with negative marking rewards guessing every option.
+
+export type ScoringQuestionType = 'multiple_choice' | 'multiple_select' | 'true_false' | 'short_answer' | 'numeric';
+
+export interface ScoringQuestion {
+  id: string;
+  question_type: ScoringQuestionType;
+  options: string[];
+  correct_answer: string;
+  tolerance: number | null;
+  marks: number;
+}
+
+export interface ScoringRules {
+  negativeMarking: boolean;
+  negativeMarkRatio: number;
+}
+
+export interface QuestionResult {
+  question_id: string;
+  answered: boolean;
+  correct: boolean;
+  marks_awarded: number;
+}
+
+export interface AttemptScore {
+  score: number;
+  total_marks: number;
+  results: QuestionResult[];
+}
+
+const DECIMALS = 1e4;
+/** Rounds to 4 decimals; never returns -0. */
+export const roundMarks = (value: number): number => Math.round(value * DECIMALS) / DECIMALS + 0;
+
+/** Relative slack for numeric comparisons: far below any tolerance a teacher writes, above float error. */
+const NUMERIC_EPSILON = 1e-9;
+
+function choiceSet(text: string): Set<string> {
+  return new Set(
+    text
+      .split(OPTION_SEPARATOR)
+      .map(comparable)
+      .filter((part) => part.length > 0),
+  );
+}
+
+function sameSet(a: Set<string>, b: Set<string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const item of a) if (!b.has(item)) return false;
+  return true;
+}
+
+function numericCorrect(answer: string, key: string, tolerance: number | null): boolean {
+  const given = parseNumberText(answer);
+  const expected = parseNumberText(key);
+  if (given === undefined || expected === undefined) return false;
+  const allowed = Math.max(0, tolerance ?? 0);
+  const slack = NUMERIC_EPSILON * Math.max(1, Math.abs(given), Math.abs(expected));
+  return Math.abs(given - expected) <= allowed + slack;
+}
+
+/** Whether a non-blank answer is correct for the question. */
+export function isCorrectAnswer(question: ScoringQuestion, answer: string): boolean {
+  switch (question.question_type) {
+    case 'multiple_choice':
+    case 'short_answer':
+      return comparable(answer) === comparable(question.correct_answer);
+    case 'true_false': {
+      const given = comparable(answer);
+      return (given === 'true' || given === 'false') && given === comparable(question.correct_answer);
+    }
+    case 'numeric':
+      return numericCorrect(answer, question.correct_answer, question.tolerance);
+    case 'multiple_select': {
+      const given = choiceSet(answer);
+      return given.size > 0 && sameSet(given, choiceSet(question.correct_answer));
+    }
+    default:
+      return false;
+  }
+}
+
+/** The answer saved for a question, or undefined when it counts as unanswered. */
+function answerFor(answers: Record<string, string>, questionId: string): string | undefined {
+  if (!Object.prototype.hasOwnProperty.call(answers, questionId)) return undefined;
+  const value: unknown = answers[questionId];
+  if (typeof value !== 'string' || value.trim().length === 0) return undefined;
+  return value;
+}
+
+export function scoreAttempt(questions: ScoringQuestion[], answers: Record<string, string>, rules: ScoringRules): AttemptScore {
+  const ratio = rules.negativeMarking && Number.isFinite(rules.negativeMarkRatio) ? Math.max(0, rules.negativeMarkRatio) : 0;
+  let sum = 0;
+  let totalMarks = 0;
+  const results = questions.map((question): QuestionResult => {
+    totalMarks += question.marks;
+    const answer = answerFor(answers, question.id);
+    if (answer === undefined) return { question_id: question.id, answered: false, correct: false, marks_awarded: 0 };
+    const correct = isCorrectAnswer(question, answer);
+    const marksAwarded = roundMarks(correct ? question.marks : -ratio * question.marks);
+    sum += marksAwarded;
+    return { question_id: question.id, answered: true, correct, marks_awarded: marksAwarded };
+  });
+  return { score: roundMarks(Math.max(0, sum)), total_marks: roundMarks(totalMarks), results };
+}

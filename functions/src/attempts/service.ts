@@ -1,0 +1,197 @@
+import type { Request, Response } from 'express';
+import { requestMeta } from '../audit/service';
+import { assertCanUseAttempt, attemptListScope, attemptStarter, mayReviewAttempt, type AttemptTokenHolder } from '../auth/policy';
+import type { Principal } from '../auth/principal';
+import { getClient } from '../clients/store';
+import { ApiError, conflict, forbidden, notFound } from '../http/errors';
+import { errorText, log } from '../platform/log';
+import { countRefusedCredential } from '../rateLimit/middleware';
+import { isDocumentId } from '../shared/ids';
+import type { PageRequest } from '../shared/pagination';
+import { canonicalShareCode } from '../tests/shareCodeText';
+import { refusedCredential, RefusedCredential, TestMissing } from './refusals';
+import { isOverdue, reviewOf, savedAnswers, summaryOf, testDetails, type StoredAttempt } from './rules';
+import type { Attempt, AttemptStatus, ReviewedAttempt, SavedAnswer, SaveAnswerInput, StartAttemptInput, StartedAttempt, SubmittedAttempt } from './schemas';
+import * as store from './store';
+import { tokenOpens } from './tokens';
+
+/** Who is acting on an attempt: a signed-in principal, or whoever holds an attempt token (`?attempt_token=`). */
+export type AttemptCaller = { principal: Principal; token?: undefined } | { principal?: Principal; token: string };
+
+export interface HttpContext {
+  req: Request;
+  res: Response;
+}
+
+/**
+ * Runs `work`; a credential it refused (share code, attempt token) is counted
+ * against the caller's address first, which turns it into 429 past the limit.
+ */
+async function countingRefusals<T>(http: HttpContext, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof RefusedCredential) {
+      try {
+        await countRefusedCredential(http.req, http.res);
+      } catch (countErr) {
+        if (countErr instanceof ApiError) throw countErr;
+        log.error('Counting a refused credential failed; the refusal stands', { error: errorText(countErr) });
+      }
+    }
+    throw err;
+  }
+}
+
+const subject = (attempt: StoredAttempt) => ({ id: attempt.id, clientId: attempt.client_id, studentId: attempt.student_id });
+
+/** The policy's caller: a token holder once the token is checked against this attempt's hash. */
+function policyCaller(caller: AttemptCaller, attempt: StoredAttempt): Principal | AttemptTokenHolder {
+  if (caller.token === undefined) return caller.principal;
+  if (!tokenOpens(caller.token, attempt.token_hash)) throw refusedCredential('FORBIDDEN', 'This attempt token does not open this attempt');
+  return { attemptTokenFor: attempt.id };
+}
+
+const authorizer = (caller: AttemptCaller) => (attempt: StoredAttempt) => assertCanUseAttempt(policyCaller(caller, attempt), subject(attempt));
+
+// ---------------------------------------------------------------- start
+
+/** The test's organization for a Super Admin (found by id), else the caller's own. */
+async function organizationOfTest(clientId: string | undefined, testId: string): Promise<string> {
+  if (clientId) return clientId;
+  const test = await store.testExistsElsewhere(testId);
+  if (!test) throw notFound('Test not found');
+  return test.client_id;
+}
+
+export async function startAttempt(principal: Principal, input: StartAttemptInput, http: HttpContext): Promise<{ created: boolean; body: StartedAttempt }> {
+  const starter = attemptStarter(principal, input);
+  const meta = requestMeta(http.req);
+  return countingRefusals(http, async () => {
+    let plan: store.StartPlan;
+    if (starter.kind === 'guest') {
+      const canonical = canonicalShareCode(input.share_code!);
+      const target = canonical === undefined ? undefined : await store.shareCodeTarget(canonical);
+      if (!target) throw refusedCredential('NOT_FOUND', 'No such share code');
+      plan = {
+        clientId: target.client_id,
+        testId: target.test_id,
+        studentId: starter.studentId,
+        guest: { target, name: input.guest_name ?? null },
+        checkStudentProfile: false,
+        startedBy: principal.uid,
+        meta,
+      };
+    } else {
+      const testId = input.test_id!;
+      if (!isDocumentId(starter.studentId)) throw notFound('No such student in this organization');
+      plan = {
+        clientId: starter.kind === 'self' ? starter.clientId : await organizationOfTest(starter.clientId, testId),
+        testId,
+        studentId: starter.studentId,
+        guest: null,
+        checkStudentProfile: starter.kind === 'for_student',
+        startedBy: principal.uid,
+        meta,
+      };
+    }
+    let outcome: store.StartOutcome;
+    try {
+      outcome = await store.startAttempt(plan);
+    } catch (err) {
+      // Not in this organization: another's test is 403, none at all 404.
+      if (err instanceof TestMissing) {
+        const elsewhere = await store.testExistsElsewhere(plan.testId);
+        if (elsewhere && elsewhere.client_id !== plan.clientId) throw forbidden('This test belongs to another organization');
+        throw notFound('Test not found');
+      }
+      throw err;
+    }
+    return {
+      created: !outcome.resumed,
+      body: {
+        attempt_id: outcome.attemptId,
+        attempt_token: outcome.token,
+        status: 'in_progress',
+        started_at: outcome.startedAt,
+        expires_at: outcome.expiresAt,
+        resumed: outcome.resumed,
+        test_details: testDetails(outcome.attemptId, outcome.version),
+      },
+    };
+  });
+}
+
+// ---------------------------------------------------------------- read
+
+export async function readAttempt(caller: AttemptCaller, attemptId: string, http: HttpContext): Promise<Attempt | ReviewedAttempt> {
+  return countingRefusals(http, async () => {
+    const found = await store.findAttempt(attemptId);
+    if (!found) throw notFound('Attempt not found');
+    const policy = policyCaller(caller, found.attempt);
+    assertCanUseAttempt(policy, subject(found.attempt));
+    const nowMs = Date.now();
+    const attempt = isOverdue(found.attempt, nowMs) ? await store.closeIfOverdue(attemptId, nowMs, requestMeta(http.req)) : found.attempt;
+    const version = await store.versionOf(attempt.client_id, attempt.test_id, attempt.version);
+    if (!version) throw new Error(`Frozen version ${attempt.version} of test ${attempt.test_id} is missing`);
+    const view: Attempt = { ...summaryOf(attempt), answers: savedAnswers(attempt), test_details: testDetails(attempt.id, version) };
+    if (!mayReviewAttempt(policy, { submitted: attempt.status === 'submitted', allowReview: version.test.allow_review === 1 })) return view;
+    return { ...view, review: reviewOf(attempt, version) };
+  });
+}
+
+// ---------------------------------------------------------------- answer and submit
+
+export async function saveAnswer(caller: AttemptCaller, attemptId: string, input: SaveAnswerInput, http: HttpContext): Promise<SavedAnswer> {
+  return countingRefusals(http, async () => {
+    const outcome = await store.saveAnswer(attemptId, authorizer(caller), input, requestMeta(http.req));
+    if (!outcome.saved) {
+      throw conflict('Time is up: the attempt passed its deadline (expires_at + 30 s) and was submitted with the answers saved in time');
+    }
+    return { question_id: input.question_id, student_answer: input.student_answer, saved_at: outcome.savedAt };
+  });
+}
+
+export async function submitAttempt(caller: AttemptCaller, attemptId: string, http: HttpContext): Promise<SubmittedAttempt> {
+  return countingRefusals(http, async () => {
+    const attempt = await store.submitAttempt(attemptId, authorizer(caller), caller.principal?.uid ?? null, requestMeta(http.req));
+    return { status: 'submitted', score: attempt.score ?? 0, total_marks: attempt.total_marks, submitted_at: attempt.submitted_at! };
+  });
+}
+
+// ---------------------------------------------------------------- list
+
+export async function listAttempts(
+  principal: Principal,
+  query: { client_id?: string; test_id?: string; student_id?: string; status?: AttemptStatus },
+  page: PageRequest,
+  http: HttpContext,
+) {
+  const scope = attemptListScope(principal, query);
+  if (scope.scope === 'tenant' && principal.role === 'super_admin' && !(await getClient(scope.clientId))) throw notFound('Client not found');
+  const filters = { test_id: query.test_id, student_id: scope.studentId, status: query.status };
+  const target: store.ListTarget = scope.scope === 'tenant' ? { scope: 'tenant', clientId: scope.clientId } : { scope: 'guest' };
+  const { data, pagination } = await store.listAttempts(target, filters, page);
+  // Reading an overdue attempt closes it first, in lists too.
+  const nowMs = Date.now();
+  const meta = requestMeta(http.req);
+  const current = await Promise.all(data.map((a) => (isOverdue(a, nowMs) ? store.closeIfOverdue(a.id, nowMs, meta) : a)));
+  return { data: current.map(summaryOf), pagination };
+}
+
+// ---------------------------------------------------------------- scheduled
+
+/**
+ * Closes attempts left open past their deadline, in batches of at most
+ * `maxCount` per query, until none is left or `maxBatches` ran. The scheduled
+ * function calls this; each close scores the answers saved in time.
+ */
+export async function closeOverdueAttempts(nowMs: number, maxCount: number, maxBatches = 20): Promise<{ closed: number }> {
+  let closed = 0;
+  for (let batch = 0; batch < maxBatches; batch++) {
+    const result = await store.closeOverdue(nowMs, maxCount);
+    closed += result.closed;
+    if (result.found < maxCount) break;
+  }
+  return { closed };
+}

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { createTenant } from '../support/fixtures';
+import { freshIp, get, post, type ApiResponse } from '../support/http';
+import { as } from '../tests/fixtures';
+import { publishTest, startOk, tokenQuery } from './fixtures';
+
+// The hot path's sequential Firestore round trips, read from X-Debug-Cost (the
+// emulator runs with EXPOSE_COST_HEADER): `sequential_round_trips` is the
+// longest chain of round trips the request waited for one after another (rate
+// limiter, client check, the handler's own); `round_trips` counts them all.
+
+function cost(res: ApiResponse): Record<string, number> {
+  const header = res.headers.get('x-debug-cost') ?? '';
+  return Object.fromEntries(header.split(';').map((part) => part.trim().split('=')).map(([k, v]) => [k, Number(v)]));
+}
+
+// Issue 7's budgets, everything included (the per-IP limiter, the client's active check, the strict limiter on a start).
+const BUDGET = { start: 3, save: 3, submit: 3, readByToken: 2, readSignedIn: 2 };
+
+describe('the exam hot path: Firestore round trips per request (X-Debug-Cost)', function () {
+  this.timeout(60_000);
+
+  it('waits for at most 3 sequential round trips to start, save or submit and 2 to read, with 5 and with 200 questions alike', async () => {
+    const tenant = await createTenant();
+    const figures: Record<string, Record<string, number>> = {};
+    for (const count of [5, 200]) {
+      const { test } = await publishTest(tenant.admin.token, tenant.clientId, { count });
+      // A first start warms the instance's cache of the frozen version, as any earlier taker of the test would.
+      const warm = await startOk(tenant.admin.token, { test_id: test.id, student_id: tenant.student.uid });
+      await post(`/api/attempts/${warm.attempt_id}/submit`, undefined, as(tenant.student.token));
+      const started = await post('/api/attempts', { test_id: test.id }, as(tenant.student.token));
+      assert.equal(started.status, 201, started.text);
+      const q = started.body.test_details.questions[0];
+      const id = started.body.attempt_id;
+      const saved = await post(`/api/attempts/${id}/answers`, { question_id: q.id, student_answer: 'x' }, as(tenant.student.token));
+      const readByToken = await get(`/api/attempts/${id}${tokenQuery(started.body.attempt_token)}`, { ip: freshIp() });
+      const readSignedIn = await get(`/api/attempts/${id}`, as(tenant.student.token));
+      const submitted = await post(`/api/attempts/${id}/submit`, undefined, as(tenant.student.token));
+      for (const r of [saved, readByToken, readSignedIn, submitted]) assert.equal(r.status, 200, r.text);
+      const steps = { start: cost(started), save: cost(saved), submit: cost(submitted), readByToken: cost(readByToken), readSignedIn: cost(readSignedIn) };
+      figures[count] = Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, v.sequential_round_trips]));
+      const reads = Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, v.reads]));
+      for (const [step, limit] of Object.entries(BUDGET)) {
+        assert.ok(figures[count][step] <= limit, `${step}: ${figures[count][step]} sequential round trips > ${limit} (${JSON.stringify(steps)})`);
+      }
+      figures[`${count} reads`] = reads;
+    }
+    assert.deepEqual(figures[200], figures[5], 'the same round trips with 200 questions as with 5');
+    assert.deepEqual(figures['200 reads'], figures['5 reads'], 'the same reads with 200 questions as with 5');
+  });
+});

@@ -1,0 +1,186 @@
+import assert from 'node:assert/strict';
+import { scoreAttempt, type ScoringQuestion } from '../../functions/src/attempts/scoring';
+
+// Pure: the marking scheme, no emulator needed. Each title is one rule of the scheme.
+
+const plain = { negativeMarking: false, negativeMarkRatio: 0.25 };
+const negative = { negativeMarking: true, negativeMarkRatio: 0.25 };
+
+const q = (over: Partial<ScoringQuestion> & Pick<ScoringQuestion, 'question_type' | 'correct_answer'>): ScoringQuestion => ({
+  id: 'q1',
+  options: [],
+  tolerance: null,
+  marks: 2,
+  ...over,
+});
+
+/** The marks one answer earns for one question. */
+const mark = (question: ScoringQuestion, answer: string | undefined, rules = plain): number => {
+  const answers: Record<string, string> = answer === undefined ? {} : { [question.id]: answer };
+  return scoreAttempt([question], answers, rules).results[0].marks_awarded;
+};
+
+describe('attempts/scoring multiple_choice', () => {
+  const question = q({ question_type: 'multiple_choice', options: ['Paris', 'Rome', 'New  York'], correct_answer: 'Paris' });
+
+  it('awards the marks for the correct option, whatever its case and spacing', () => {
+    for (const answer of ['Paris', ' paris ', 'PARIS', '\tParis\n']) assert.equal(mark(question, answer), 2, answer);
+  });
+
+  it('compares after Unicode NFKC normalization (full-width letters match)', () => {
+    assert.equal(mark(question, 'Ｐａｒｉｓ'), 2);
+  });
+
+  it('collapses spacing inside an option', () => {
+    assert.equal(mark(q({ question_type: 'multiple_choice', options: ['New  York', 'Rome'], correct_answer: 'New  York' }), 'new york'), 2);
+  });
+
+  it('awards nothing for another option, or text that is no option', () => {
+    assert.equal(mark(question, 'Rome'), 0);
+    assert.equal(mark(question, 'Pari'), 0);
+  });
+});
+
+describe('attempts/scoring multiple_select (all-or-nothing)', () => {
+  const question = q({ question_type: 'multiple_select', options: ['a', 'b', 'c', 'd'], correct_answer: 'a|c' });
+
+  it('awards the marks when exactly the correct set is chosen, in any order, case and spacing', () => {
+    for (const answer of ['a|c', 'c|a', ' A | C ', 'C|a']) assert.equal(mark(question, answer), 2, answer);
+  });
+
+  it('ignores empty parts and counts a repeated option once', () => {
+    assert.equal(mark(question, 'a||c|'), 2);
+    assert.equal(mark(question, 'a|c|a'), 2);
+  });
+
+  it('all-or-nothing: a missing option makes the answer wrong, with no partial credit', () => {
+    assert.equal(mark(question, 'a'), 0);
+  });
+
+  it('all-or-nothing: an extra option makes the answer wrong, with no partial credit', () => {
+    assert.equal(mark(question, 'a|b|c'), 0);
+    assert.equal(mark(question, 'a|b|c|d'), 0);
+  });
+
+  it('all-or-nothing: a wrong selection costs negative marks like any wrong answer', () => {
+    assert.equal(mark(question, 'a', negative), -0.5);
+    assert.equal(mark(question, 'a|b|c|d', negative), -0.5);
+  });
+
+  it('counts an answer of only separators as answered and wrong (it is not blank, but chooses nothing)', () => {
+    const result = scoreAttempt([question], { q1: ' | ' }, negative).results[0];
+    assert.deepEqual([result.answered, result.correct, result.marks_awarded], [true, false, -0.5]);
+  });
+});
+
+describe('attempts/scoring true_false', () => {
+  const question = q({ question_type: 'true_false', options: ['True', 'False'], correct_answer: 'False' });
+
+  it('awards the marks for "true"/"false" in any case and spacing', () => {
+    for (const answer of ['False', 'false', ' FALSE ']) assert.equal(mark(question, answer), 2, answer);
+  });
+
+  it('awards nothing for the other value or for anything else ("no", "0", "f")', () => {
+    for (const answer of ['True', 'no', '0', 'f']) assert.equal(mark(question, answer), 0, answer);
+  });
+});
+
+describe('attempts/scoring short_answer', () => {
+  const question = q({ question_type: 'short_answer', correct_answer: 'Photo synthesis' });
+
+  it('awards the marks for the key trimmed, case-insensitive, with inner spacing collapsed', () => {
+    for (const answer of ['Photo synthesis', '  photo   SYNTHESIS ', 'photo\tsynthesis']) assert.equal(mark(question, answer), 2, answer);
+  });
+
+  it('awards nothing when the words differ (spaces are collapsed, not removed)', () => {
+    assert.equal(mark(question, 'photosynthesis'), 0);
+    assert.equal(mark(question, 'photo synthesis.'), 0);
+  });
+});
+
+describe('attempts/scoring numeric', () => {
+  const exact = q({ question_type: 'numeric', correct_answer: '42' });
+  const within = q({ question_type: 'numeric', correct_answer: '3.14', tolerance: 0.01 });
+
+  it('awards the marks for the same number however it is written (+, decimals, exponent)', () => {
+    for (const answer of ['42', ' 42 ', '+42', '42.0', '4.2e1', '420E-1']) assert.equal(mark(exact, answer), 2, answer);
+  });
+
+  it('with no tolerance, any difference is wrong', () => {
+    assert.equal(mark(exact, '42.0001'), 0);
+  });
+
+  it('awards the marks within the tolerance, boundaries included', () => {
+    for (const answer of ['3.14', '3.13', '3.15', '3.145']) assert.equal(mark(within, answer), 2, answer);
+    assert.equal(mark(within, '3.16'), 0);
+    assert.equal(mark(within, '3.12'), 0);
+  });
+
+  it('does not let binary float error push a boundary answer out (1.0 vs 1.1 ± 0.1)', () => {
+    assert.equal(mark(q({ question_type: 'numeric', correct_answer: '1.1', tolerance: 0.1 }), '1.0'), 2);
+  });
+
+  it('treats a non-numeric answer as wrong, not an error (thousands separators included)', () => {
+    const thousand = q({ question_type: 'numeric', correct_answer: '1000' });
+    for (const answer of ['1,000', '1 000', 'forty-two', 'NaN', 'Infinity', '0x2A', '42abc']) {
+      assert.equal(mark(thousand, answer, negative), -0.5, answer);
+    }
+  });
+});
+
+describe('attempts/scoring totals', () => {
+  const questions: ScoringQuestion[] = [
+    q({ id: 'a', question_type: 'true_false', correct_answer: 'True', marks: 1 }),
+    q({ id: 'b', question_type: 'short_answer', correct_answer: 'x', marks: 2 }),
+    q({ id: 'c', question_type: 'numeric', correct_answer: '7', marks: 4 }),
+  ];
+
+  it('adds the marks of correct answers; total_marks is the sum of all marks', () => {
+    const result = scoreAttempt(questions, { a: 'true', b: 'X', c: '7' }, plain);
+    assert.deepEqual([result.score, result.total_marks], [7, 7]);
+  });
+
+  it('without negative marking a wrong answer scores 0', () => {
+    const result = scoreAttempt(questions, { a: 'false', b: 'X', c: '8' }, plain);
+    assert.equal(result.score, 2);
+    assert.deepEqual(result.results.map((r) => r.marks_awarded), [0, 2, 0]);
+  });
+
+  it('with negative marking a wrong answer costs negative_mark_ratio × its marks', () => {
+    const result = scoreAttempt(questions, { a: 'true', b: 'y', c: '7' }, { negativeMarking: true, negativeMarkRatio: 0.5 });
+    assert.deepEqual(result.results.map((r) => r.marks_awarded), [1, -1, 4]);
+    assert.equal(result.score, 4);
+  });
+
+  it('unanswered questions (absent, empty or blank) score 0, even with negative marking', () => {
+    const result = scoreAttempt(questions, { a: '', b: '   ' }, negative);
+    assert.deepEqual(result.results.map((r) => [r.answered, r.marks_awarded]), [[false, 0], [false, 0], [false, 0]]);
+    assert.equal(result.score, 0);
+  });
+
+  it('raises a negative total to 0 while the per-question results keep their sign', () => {
+    const result = scoreAttempt(questions, { a: 'false', b: 'y', c: '0' }, negative);
+    assert.deepEqual(result.results.map((r) => r.marks_awarded), [-0.25, -0.5, -1]);
+    assert.equal(result.score, 0);
+  });
+
+  it('rounds to 4 decimals, so fractional marks add up without float noise', () => {
+    const tenths = Array.from({ length: 3 }, (_, i) => q({ id: `t${i}`, question_type: 'true_false', correct_answer: 'True', marks: 0.1 }));
+    const result = scoreAttempt(tenths, { t0: 'true', t1: 'true', t2: 'true' }, plain);
+    assert.deepEqual([result.score, result.total_marks], [0.3, 0.3]);
+    const third = scoreAttempt([q({ question_type: 'true_false', correct_answer: 'True', marks: 1 })], { q1: 'false' }, { negativeMarking: true, negativeMarkRatio: 1 / 3 });
+    assert.equal(third.results[0].marks_awarded, -0.3333);
+  });
+
+  it('ignores answers to questions that are not in the attempt (and inherited keys)', () => {
+    const result = scoreAttempt(questions, { zzz: 'x', toString: 'x' } as Record<string, string>, negative);
+    assert.equal(result.score, 0);
+    assert.ok(result.results.every((r) => !r.answered));
+    const proto = scoreAttempt([q({ id: 'toString', question_type: 'short_answer', correct_answer: 'x' })], {}, negative);
+    assert.equal(proto.results[0].answered, false);
+  });
+
+  it('an attempt with no questions scores 0 of 0', () => {
+    assert.deepEqual(scoreAttempt([], {}, negative), { score: 0, total_marks: 0, results: [] });
+  });
+});

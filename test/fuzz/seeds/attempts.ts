@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import { hashAttemptToken, newAttemptToken } from '../../../functions/src/attempts/tokens';
+import { seatShardCapacities } from '../../../functions/src/tests/seats';
+import { generateShareCode } from '../../../functions/src/tests/shareCodeText';
+import type { StoredTest, TestVersion } from '../../../functions/src/tests/store';
+import { adminDb } from '../../support/admin';
+import type { FuzzSeedGroup, FuzzWorld } from './types';
+
+// Seeds for attempts. A published test with its frozen version, a share code,
+// and attempts in progress (with known tokens) are written straight into
+// Firestore in the shapes the service stores. The submit seed has an attempt
+// of its own: after its first run it answers 409, as a submitted attempt should.
+
+interface Prepared {
+  testId: string;
+  questionIds: string[];
+  code: string;
+  answering: { id: string; token: string };
+  submitting: { id: string; token: string };
+}
+
+const clientRef = (clientId: string) => adminDb.collection('clients').doc(clientId);
+
+async function publishedTest(clientId: string, publishedBy: string): Promise<{ testId: string; questionIds: string[] }> {
+  const now = new Date().toISOString();
+  const questions = [1, 2].map((n) => ({
+    id: randomUUID(), question_text: `Fuzz attempt question ${n}`, question_type: 'multiple_choice', options: ['A', 'B'],
+    correct_answer: 'A', tolerance: null, marks: 1, difficulty: 'easy',
+  }));
+  const test: StoredTest = {
+    id: randomUUID(), client_id: clientId, test_name: 'Fuzz attempts test', timer: 60, shuffle: 1, allow_review: 1, negative_marking: 0,
+    status: 'published', folder_id: null, question_ids: questions.map((q) => q.id), description: null, max_attempts: null,
+    negative_mark_ratio: 0.25, created_at: now, updated_at: now, published_at: now, version: 1,
+  };
+  const version: TestVersion = {
+    version: 1, test_id: test.id, client_id: clientId, published_at: now, published_by: publishedBy,
+    test: {
+      test_name: test.test_name, timer: test.timer, shuffle: test.shuffle, allow_review: test.allow_review, negative_marking: test.negative_marking,
+      description: null, max_attempts: null, negative_mark_ratio: 0.25, question_ids: test.question_ids,
+    },
+    questions, total_marks: 2,
+  };
+  const testRef = clientRef(clientId).collection('tests').doc(test.id);
+  await Promise.all([testRef.set(test), testRef.collection('versions').doc('1').set(version)]);
+  return { testId: test.id, questionIds: test.question_ids };
+}
+
+async function attemptInProgress(clientId: string, testId: string, questionIds: string[], studentId: string) {
+  const id = randomUUID();
+  const token = newAttemptToken();
+  const started = new Date();
+  const expires = new Date(started.getTime() + 60 * 60_000);
+  await clientRef(clientId).collection('attempts').doc(id).set({
+    id, client_id: clientId, test_id: testId, version: 1, student_id: studentId, guest: false, guest_name: null, share_code: null,
+    started_by: studentId, status: 'in_progress', started_at: started.toISOString(), expires_at: expires.toISOString(), submitted_at: null,
+    auto_submitted: false, answers: {}, question_order: questionIds, token_hash: hashAttemptToken(token), score: null, total_marks: 2, results: null,
+  });
+  return { id, token };
+}
+
+async function shareCode(clientId: string, testId: string): Promise<string> {
+  const code = generateShareCode();
+  const capacities = seatShardCapacities(null);
+  const ref = adminDb.collection('share_codes').doc(code);
+  const batch = adminDb.batch();
+  batch.set(ref, {
+    code, client_id: clientId, test_id: testId, expires_at: null, max_uses: null, seat_shards: capacities.length, revoked: false,
+    revoked_at: null, created_by: 'fuzz', created_at: new Date().toISOString(),
+  });
+  capacities.forEach((capacity, k) => batch.set(ref.collection('seats').doc(String(k)), { capacity, used: 0 }));
+  await batch.commit();
+  return code;
+}
+
+export const seeds: FuzzSeedGroup = {
+  async prepare(world: FuzzWorld): Promise<Prepared> {
+    const clientId = world.tenant.clientId;
+    const { testId, questionIds } = await publishedTest(clientId, world.tenant.admin.uid);
+    const other = await publishedTest(clientId, world.tenant.admin.uid);
+    const [code, answering, submitting] = await Promise.all([
+      shareCode(clientId, testId),
+      attemptInProgress(clientId, testId, questionIds, world.tenant.student.uid),
+      attemptInProgress(clientId, other.testId, other.questionIds, world.tenant.student.uid),
+    ]);
+    return { testId, questionIds, code, answering, submitting };
+  },
+  seeds: [
+    { operation: 'post /api/attempts', request: (w, p: Prepared) => ({ token: w.guest.token, body: { share_code: p.code, guest_name: 'Fuzz guest' } }) },
+    {
+      operation: 'get /api/attempts',
+      request: (w, p: Prepared) => ({
+        token: w.superAdmin.token,
+        query: { client_id: w.tenant.clientId, test_id: p.testId, student_id: w.tenant.student.uid, status: 'in_progress', page: '1', limit: '5' },
+      }),
+    },
+    {
+      operation: 'get /api/attempts/{attemptId}',
+      request: (w, p: Prepared) => ({ token: w.tenant.student.token, params: { attemptId: p.answering.id }, query: { attempt_token: p.answering.token } }),
+    },
+    {
+      operation: 'post /api/attempts/{attemptId}/answers',
+      request: (w, p: Prepared) => ({
+        token: w.tenant.student.token,
+        params: { attemptId: p.answering.id },
+        query: { attempt_token: p.answering.token },
+        body: { question_id: p.questionIds[0], student_answer: 'A' },
+      }),
+    },
+    {
+      operation: 'post /api/attempts/{attemptId}/submit',
+      request: (w, p: Prepared) => ({ token: w.tenant.student.token, params: { attemptId: p.submitting.id }, query: { attempt_token: p.submitting.token } }),
+    },
+  ],
+};
