@@ -50,7 +50,9 @@ function guards(config: RuntimeConfig): Guards {
   };
   return {
     countRequest: startIpCount,
-    authenticate: (access) => authenticate(access, effects),
+    // A route that is not sensitive starts its per-IP count as it begins, so reading the organization while the
+    // token is verified overlaps that count; a sensitive one counts after verification, and reads beside that commit.
+    authenticate: (access, options) => authenticate(access, effects, options),
     sensitive: sensitiveRateLimit(config),
     runHandler: awaitAccountCheck,
     beforeHandler: (res) => firstRefusal(ipLimitPassed(res), awaitAuthorization(res)),

@@ -124,7 +124,7 @@ export const forgetAccountFacts = (): void => accountFacts.clear();
  * account re-check, which the route awaits beside its handler (see
  * `awaitAccountCheck`), so it costs no sequential round trip.
  */
-export function authenticate(access: Access, effects: AuthenticationEffects): RequestHandler {
+export function authenticate(access: Access, effects: AuthenticationEffects, { prefetchClient = true }: { prefetchClient?: boolean } = {}): RequestHandler {
   const refuse = async (req: Request, res: Response, rejection: Rejection): Promise<never> => {
     // No header at all is no guess at a credential (a school's many signed-out
     // pages share one address): not counted, nothing to record.
@@ -139,7 +139,8 @@ export function authenticate(access: Access, effects: AuthenticationEffects): Re
 
   return async (req, res, next) => {
     if (access === 'public') return next();
-    const result = await verifiedPrincipal(req, effects.prefetchClient);
+    // A sensitive route reads the organization beside its counters' commit instead (both start after verification).
+    const result = await verifiedPrincipal(req, prefetchClient ? effects.prefetchClient : undefined);
     if ('reason' in result) return refuse(req, res, result);
     res.locals.principal = result;
     if (!checksRevocation(req.method) && needsAccountCheck(result)) {

@@ -158,7 +158,8 @@ function handle(route: RouteDefinition, { beforeHandler, runHandler }: Guards): 
 export interface Guards {
   /** Starts counting the request (per-IP limit) without waiting; a sensitive route counts it with the user's instead. */
   countRequest: RequestHandler;
-  authenticate(access: Access): RequestHandler;
+  /** `prefetchClient`: read the token's organization while the token is verified (off on sensitive routes, see app.ts). */
+  authenticate(access: Access, options?: { prefetchClient?: boolean }): RequestHandler;
   sensitive: RequestHandler;
   /** Runs a handler's work beside checks authentication started (the admin account re-check). */
   runHandler<T>(res: Response, work: Promise<T>): Promise<T>;
@@ -184,7 +185,7 @@ export function mountRoutes(routes: RouteDefinition[], guards: Guards): express.
       registry.registerPath(openApiRoute(route));
     }
     const expressPath = route.path.replace(/\{(\w+)\}/g, ':$1');
-    const authentication = guards.authenticate(route.access);
+    const authentication = guards.authenticate(route.access, { prefetchClient: !route.sensitive });
     const chain: RequestHandler[] = [route.attemptToken ? orAttemptToken(authentication) : authentication];
     if (route.sensitive) chain.push(guards.sensitive);
     else chain.unshift(guards.countRequest);
