@@ -1,6 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { FieldPath, type CollectionReference, type DocumentReference, type DocumentSnapshot, type Transaction } from 'firebase-admin/firestore';
-import type { AuditEventType, AuditLog } from '../audit/schemas';
+import type { AuditEventType } from '../audit/schemas';
+import { eventRecord, type RequestMeta } from '../audit/service';
 import { newAuditRef } from '../audit/store';
 import { db } from '../firestore/db';
 import { fetchPage } from '../firestore/pagedQuery';
@@ -36,11 +37,7 @@ import { hashAttemptToken, newAttemptToken } from './tokens';
 // ---------------------------------------------------------------- audit
 
 /** Where a change came from: the request's address, agent and id, or the scheduler. */
-export interface AuditMeta {
-  ip_address: string;
-  user_agent: string | null;
-  request_id: string;
-}
+export type AuditMeta = RequestMeta;
 
 export const SCHEDULER_META: AuditMeta = { ip_address: '', user_agent: 'scheduler', request_id: 'close-overdue-attempts' };
 
@@ -50,19 +47,7 @@ function addAudit(
   event: { type: AuditEventType; userId: string; clientId: string; actorId: string | null; details: Record<string, unknown> },
 ): void {
   const ref = newAuditRef();
-  const record: AuditLog = {
-    id: ref.id,
-    event_type: event.type,
-    user_id: event.userId,
-    success: true,
-    timestamp: new Date().toISOString(),
-    client_id: event.clientId,
-    actor_id: event.actorId,
-    reason: null,
-    details: event.details,
-    ...meta,
-  };
-  tx.create(ref, record);
+  tx.create(ref, eventRecord(ref.id, event, meta));
 }
 
 // ---------------------------------------------------------------- immutable documents, read once per instance

@@ -8,7 +8,7 @@ import type { AuditEventType, AuditLog } from './schemas';
 import { paths } from '../firestore/paths';
 import { createAuditRecordOnce, newAuditRef, writeAuditRecord } from './store';
 
-interface RequestMeta {
+export interface RequestMeta {
   ip_address: string;
   user_agent: string | null;
   request_id: string;
@@ -68,6 +68,26 @@ export async function recordTokenRejected(
  * land or neither. With `onceId` the record can be written only once: a second
  * batch carrying it fails, which makes it a guard against doing the change twice.
  */
+/** An event record as the audit log keeps it: who it is about, who did it, from where, and when. */
+export function eventRecord(
+  id: string,
+  event: { type: AuditEventType; userId: string; clientId: string | null; actorId: string | null; details: Record<string, unknown> | null },
+  meta: RequestMeta,
+): AuditLog {
+  return {
+    id,
+    event_type: event.type,
+    user_id: event.userId,
+    success: true,
+    timestamp: new Date().toISOString(),
+    client_id: event.clientId,
+    actor_id: event.actorId,
+    reason: null,
+    details: event.details,
+    ...meta,
+  };
+}
+
 export function addUserEventToBatch(
   batch: WriteBatch,
   req: Request,
@@ -75,18 +95,7 @@ export function addUserEventToBatch(
   onceId?: string,
 ): DocumentReference {
   const ref = onceId ? paths.auditLog(onceId) : newAuditRef();
-  const record: AuditLog = {
-    id: ref.id,
-    event_type: event.type,
-    user_id: event.userId,
-    success: true,
-    timestamp: new Date().toISOString(),
-    client_id: event.clientId,
-    actor_id: event.actor.uid,
-    reason: null,
-    details: event.details ?? null,
-    ...requestMeta(req),
-  };
+  const record = eventRecord(ref.id, { ...event, actorId: event.actor.uid, details: event.details ?? null }, requestMeta(req));
   if (onceId) batch.create(ref, record);
   else batch.set(ref, record);
   return ref;
