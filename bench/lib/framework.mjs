@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { parseCost } from './http.mjs';
+import { call } from './http.mjs';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
@@ -129,36 +129,8 @@ export async function startFramework({ target, source, port, env = {}, readyPath
   };
 }
 
-/**
- * One request to `baseUrl`, timed from send to the last byte of the body; like
- * bench/lib/http.mjs `call`, never throws (a network error is status 0).
- * `ip` travels as X-Forwarded-For, which the one trusted hop (the front end) would add.
- */
-export async function callAt(baseUrl, { method = 'GET', path, token, body, ip, timeoutMs = 30_000 }) {
-  const headers = {};
-  if (ip) headers['X-Forwarded-For'] = ip;
-  if (token) headers.Authorization = `Bearer ${token}`;
-  let payload;
-  if (body !== undefined) {
-    payload = JSON.stringify(body);
-    headers['Content-Type'] = 'application/json';
-  }
-  const started = performance.now();
-  try {
-    const res = await fetch(baseUrl + path, { method, headers, body: payload, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
-    const text = await res.text();
-    const ms = performance.now() - started;
-    let json;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, ms, cost: parseCost(res.headers.get('x-debug-cost')), json, text };
-  } catch (err) {
-    return { status: 0, ms: performance.now() - started, cost: null, json: undefined, text: '', error: err.message ?? String(err) };
-  }
-}
+/** One request to `baseUrl` (bench/lib/http.mjs `call`: timed, never throws; `ip` travels as X-Forwarded-For). */
+export const callAt = (baseUrl, options) => call({ ...options, baseUrl });
 
 /**
  * Closed loop of `count` requests with `concurrency` in flight, against a

@@ -18,10 +18,12 @@ export function parseCost(header) {
  * One request through the Hosting emulator, timed from send to the last byte of
  * the body. `ip` is the virtual client's address, as the trusted front end
  * would append it to X-Forwarded-For. Never throws: a network error or timeout
- * comes back as status 0 with `error`. `rawBody` with `contentType` is sent as it is.
+ * comes back as status 0 with `error`. `rawBody` with `contentType` is sent as it is;
+ * `baseUrl` sends it elsewhere than the Hosting emulator.
  */
-export async function call({ method = 'GET', path, token, body, rawBody, contentType, ip, timeoutMs = 30_000 }) {
-  const headers = { 'X-Forwarded-For': ip };
+export async function call({ method = 'GET', path, token, body, rawBody, contentType, ip, timeoutMs = 30_000, baseUrl = BASE_URL }) {
+  const headers = {};
+  if (ip) headers['X-Forwarded-For'] = ip;
   if (token) headers.Authorization = `Bearer ${token}`;
   let payload;
   if (rawBody !== undefined) {
@@ -34,7 +36,7 @@ export async function call({ method = 'GET', path, token, body, rawBody, content
   }
   const started = performance.now();
   try {
-    const res = await fetch(BASE_URL + path, {
+    const res = await fetch(baseUrl + path, {
       method,
       headers,
       body: payload,
