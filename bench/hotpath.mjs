@@ -248,6 +248,11 @@ async function runHotpath() {
     // ---- report
     const steps = ['start', 'answer', 'submit'].map((name) => ({ step: name, ...summarize(samples[name], expected[name]) }));
     const readStep = { step: 'read back (after the load)', ...summarize(reads, 200) };
+    // Each student lists its own attempts (GET /api/attempts), one at a time.
+    const lists = [];
+    for (const student of students) lists.push(await call({ path: '/api/attempts', token: student.token, ip: student.ip }));
+    const listStep = { step: 'list own attempts (after the load)', ...summarize(lists, 200) };
+    if (listStep.unexpected) failures.push(`GET /api/attempts: ${listStep.unexpected} unexpected answers`);
     const errors = steps.reduce((n, s) => n + s.unexpected, 0);
     const result = {
       generated_at: new Date().toISOString(),
@@ -268,6 +273,7 @@ async function runHotpath() {
       latency_ms_all: latencySummary([...samples.start, ...samples.answer, ...samples.submit].map((s) => s.ms)),
       steps,
       read_back: readStep,
+      list: listStep,
       errors,
       answers_expected: STUDENTS * ROUNDS * created.length,
       lost_answers: lostAnswers,
@@ -307,7 +313,7 @@ async function runHotpath() {
     out.push(
       table(
         ['step', 'n', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'reads', 'round trips', 'errors'],
-        [...steps, readStep].map((s) => [s.step, s.n, ms(s.latency_ms.p50), ms(s.latency_ms.p95), ms(s.latency_ms.p99), ms(s.latency_ms.max), costCell(s.cost.reads), costCell(s.cost.round_trips), s.unexpected]),
+        [...steps, readStep, listStep].map((s) => [s.step, s.n, ms(s.latency_ms.p50), ms(s.latency_ms.p95), ms(s.latency_ms.p99), ms(s.latency_ms.max), costCell(s.cost.reads), costCell(s.cost.round_trips), s.unexpected]),
         { rightAlign: [1, 2, 3, 4, 5, 6, 7, 8] },
       ),
     );
