@@ -65,9 +65,9 @@ async function firstRefusal(...checks: Array<Promise<void>>): Promise<void> {
 }
 
 /**
- * Every answer waits for the per-IP limit that started counting when the
- * request arrived: its headers go on every response, and its 429 wins over
- * whatever else the request would have been answered.
+ * Every answer waits for this request's per-IP count (started by its route, or
+ * here when no route took it): the limit headers go on every response, and a
+ * 429 wins over whatever else the request would have been answered.
  */
 const withIpLimit: ErrorRequestHandler = async (err, _req, res, next) => {
   try {
