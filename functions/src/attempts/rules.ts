@@ -1,10 +1,11 @@
 import { scoreAttempt, type QuestionResult, type ScoringQuestion } from './scoring';
 import { orderForAttempt } from './shuffle';
+import type { TestVersion } from '../tests/store';
 import type { AttemptStatus, AttemptQuestion, TestDetails } from './schemas';
 
 // Pure: the rules of an attempt's life (deadline, grace, closing, what the
 // taker sees), shared by the request handlers and the scheduled closer. No
-// Firebase import.
+// Firebase import (the one from tests/store is a type, erased when compiled).
 
 /** Answers are taken until this long after expires_at, by the server's clock only. */
 export const GRACE_MS = 30_000;
@@ -52,31 +53,8 @@ export interface AttemptSlot {
   in_progress: { attempt_id: string; version: number; started_at: string; expires_at: string } | null;
 }
 
-/** The frozen version as attempts use it (tests/store.ts TestVersion, the fields read here). */
-export interface VersionForAttempt {
-  version: number;
-  test_id: string;
-  test: {
-    test_name: string;
-    timer: number | null;
-    shuffle: 0 | 1;
-    allow_review: 0 | 1;
-    negative_marking: 0 | 1;
-    description: string | null;
-    max_attempts: number | null;
-    negative_mark_ratio: number;
-  };
-  questions: Array<{
-    id: string;
-    question_text: string;
-    question_type: string;
-    options: string[];
-    correct_answer: string;
-    tolerance: number | null;
-    marks: number;
-  }>;
-  total_marks: number;
-}
+/** The frozen version as attempts use it: the parts of tests/store.ts TestVersion read here. */
+export type VersionForAttempt = Pick<TestVersion, 'version' | 'test_id' | 'test' | 'questions' | 'total_marks'>;
 
 export const expiresAt = (startedAtMs: number, timerMinutes: number): string => new Date(startedAtMs + timerMinutes * 60_000).toISOString();
 

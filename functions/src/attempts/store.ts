@@ -78,7 +78,7 @@ export function versionOf(clientId: string, testId: string, version: number): Pr
   const ref = paths.testVersion(clientId, testId, version);
   return versions(ref.path, async () => {
     const snap = await ref.get();
-    return snap.exists ? (snap.data() as TestVersion as unknown as VersionForAttempt) : undefined;
+    return snap.exists ? (snap.data() as TestVersion) : undefined;
   });
 }
 
