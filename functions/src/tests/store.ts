@@ -3,6 +3,7 @@ import { db } from '../firestore/db';
 import { findFolderOwner, getFolderInTransaction } from '../folders/store';
 import { fetchPage } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';
+import { toStoredQuestion } from '../questions/store';
 import { ALREADY_EXISTS, hasStatus } from '../firestore/statusCodes';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { errorText, log } from '../platform/log';
@@ -188,16 +189,11 @@ export async function moveTest(clientId: string, testId: string, move: Exclude<T
   });
 }
 
-const freeze = (id: string, data: DocumentData): FrozenQuestion => ({
-  id,
-  question_text: data.question_text,
-  question_type: data.question_type,
-  options: data.options ?? [],
-  correct_answer: data.correct_answer,
-  tolerance: data.tolerance ?? null,
-  marks: data.marks,
-  difficulty: data.difficulty,
-});
+/** A question as the bank stores it (questions/store.ts), less what a version does not keep. */
+function freeze(id: string, data: DocumentData): FrozenQuestion {
+  const { client_id: _client, folder_id: _folder, created_at: _created, updated_at: _updated, ...frozen } = toStoredQuestion({ ...data, id });
+  return frozen;
+}
 
 /**
  * draft → published, freezing version n+1, all in one transaction: the test,
