@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { seatShardCapacities } from '../../../functions/src/tests/seats';
-import { generateShareCode } from '../../../functions/src/tests/shareCodeText';
-import type { StoredShareCode, StoredTest } from '../../../functions/src/tests/store';
+import type { StoredTest } from '../../../functions/src/tests/store';
+import { writeShareCode } from '../../attempts/fixtures';
 import { adminDb } from '../../support/admin';
 import type { FuzzSeedGroup, FuzzWorld } from './types';
 
@@ -45,20 +44,6 @@ async function writeTest(clientId: string, questionIds: string[], status: Stored
   return test.id;
 }
 
-async function writeShareCode(clientId: string, testId: string, createdBy: string): Promise<string> {
-  const code: StoredShareCode = {
-    code: generateShareCode(), client_id: clientId, test_id: testId, expires_at: null, max_uses: 50, seat_shards: 0,
-    revoked: false, revoked_at: null, created_by: createdBy, created_at: new Date().toISOString(),
-  };
-  const capacities = seatShardCapacities(code.max_uses);
-  code.seat_shards = capacities.length;
-  const batch = adminDb.batch();
-  const ref = adminDb.collection('share_codes').doc(code.code);
-  batch.set(ref, code);
-  capacities.forEach((capacity, k) => batch.set(ref.collection('seats').doc(String(k)), { capacity, used: 0 }));
-  await batch.commit();
-  return code.code;
-}
 
 const testBody = (p: Prepared) => ({
   test_name: 'Fuzz test', timer: 20, shuffle: 1, allow_review: 0, negative_marking: 1, status: 'draft',
@@ -77,7 +62,7 @@ export const seeds: FuzzSeedGroup = {
       writeTest(clientId, questionIds, 'archived'),
       writeTest(clientId, questionIds, 'draft'),
     ]);
-    const code = await writeShareCode(clientId, published, world.tenant.admin.uid);
+    const code = await writeShareCode(clientId, published, { max_uses: 50 });
     return { questionIds, draft, toPublish, published, toArchive, archived, toDelete, code };
   },
   seeds: [
