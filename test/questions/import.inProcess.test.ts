@@ -75,7 +75,7 @@ describe('POST /api/questions/import, in-process', () => {
   it('imports more than 500 rows in batches, and a failure before the commit point leaves nothing behind', async () => {
     const tenant = await createTenant();
     const csv = csvOf(1200);
-    const heal = failCommits(/\/chunks\//, 0, 1);
+    const heal = failCommits(new RegExp(`^clients/${tenant.clientId}/question_imports/[^/]+/chunks/`), 0, 1);
     let res;
     try {
       res = await importCsv(csv, { token: tenant.admin.token, baseUrl: server.baseUrl });
@@ -92,7 +92,7 @@ describe('POST /api/questions/import, in-process', () => {
 
   it('an import that dies while publishing is finished from its staged rows once its lease runs out', async () => {
     const tenant = await createTenant();
-    const heal = failCommits(/\/questions\//, 1);
+    const heal = failCommits(new RegExp(`^clients/${tenant.clientId}/questions/`), 1);
     let res;
     try {
       res = await importCsv(csvOf(1200), { token: tenant.admin.token, baseUrl: server.baseUrl });
@@ -113,7 +113,7 @@ describe('POST /api/questions/import, in-process', () => {
   });
   /** An import of `rows` rows whose worker dies after its first publishing batch; its lease is then made to have run out. */
   async function crashedImport(tenant: Awaited<ReturnType<typeof createTenant>>, rows: number) {
-    const heal = failCommits(/\/questions\//, 1);
+    const heal = failCommits(new RegExp(`^clients/${tenant.clientId}/questions/`), 1);
     try {
       const res = await importCsv(csvOf(rows), { token: tenant.admin.token, baseUrl: server.baseUrl });
       assert.equal(res.status, 503, res.text);
