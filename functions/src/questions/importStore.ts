@@ -155,16 +155,24 @@ export async function publishQuestions(
   for (let k = 0; k * perBatch < questions.length; k++) if (!done.has(k)) pending.push(k);
   const importRef = paths.clientQuestionImport(record.client_id, record.id);
   let next = 0;
+  let failure: { error: unknown } | undefined;
+  // After a failure no worker takes another batch, and the failure is reported
+  // only once every commit in flight has settled: nothing lands after the answer.
   const worker = async () => {
-    while (next < pending.length) {
+    while (next < pending.length && !failure) {
       const k = pending[next++];
       const batch = db.batch();
       for (const q of questions.slice(k * perBatch, (k + 1) * perBatch)) batch.set(paths.clientQuestion(record.client_id, q.id), q);
       batch.update(importRef, { published_batches: FieldValue.arrayUnion(k) });
-      await batch.commit();
+      try {
+        await batch.commit();
+      } catch (error) {
+        failure ??= { error };
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(PARALLEL_COMMITS, pending.length) }, worker));
+  if (failure) throw failure.error;
 }
 
 /** Step 5. */
