@@ -22,6 +22,7 @@ import { folderRoutes } from './folders/routes';
 import { questionRoutes } from './questions/routes';
 import { testRoutes } from './tests/routes';
 import { attemptRoutes } from './attempts/routes';
+import { analyticsRoutes } from './analytics/routes';
 
 export const allRoutes = (): RouteDefinition[] => [
   ...openApiRoutes,
@@ -32,6 +33,7 @@ export const allRoutes = (): RouteDefinition[] => [
   ...questionRoutes,
   ...testRoutes,
   ...attemptRoutes,
+  ...analyticsRoutes,
 ];
 
 /** The composition root: what authentication does to the audit log, the limiter and the clients. */

@@ -1,3 +1,4 @@
+import { percentageOf } from '../analytics/statistics';
 import { scoreAttempt, type QuestionResult, type ScoringQuestion } from './scoring';
 import { orderForAttempt } from './shuffle';
 import type { TestVersion } from '../tests/store';
@@ -20,6 +21,8 @@ export interface StoredAttempt {
   id: string;
   client_id: string;
   test_id: string;
+  /** The version's test_name, kept on the attempt so a student's results list needs no version reads. */
+  test_name?: string;
   version: number;
   student_id: string;
   guest: boolean;
@@ -39,6 +42,8 @@ export interface StoredAttempt {
   token_hash: string;
   score: number | null;
   total_marks: number;
+  /** score / total_marks × 100 once submitted: a student's averages and best are index aggregations over it. */
+  percentage?: number | null;
   results: QuestionResult[] | null;
 }
 
@@ -92,6 +97,7 @@ export function submission(attempt: StoredAttempt, version: VersionForAttempt, n
     auto_submitted: automatic,
     score: scored.score,
     total_marks: scored.total_marks,
+    percentage: percentageOf(scored.score, scored.total_marks),
     results: scored.results,
   };
 }

@@ -1,5 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { FieldPath, type CollectionReference, type DocumentReference, type DocumentSnapshot, type Transaction } from 'firebase-admin/firestore';
+import { recordStart, recordSubmission } from '../analytics/store';
 import type { AuditEventType } from '../audit/schemas';
 import { eventRecord, type RequestMeta } from '../audit/service';
 import { newAuditRef } from '../audit/store';
@@ -14,6 +15,7 @@ import type { StoredShareCode, StoredTest, TestVersion } from '../tests/store';
 import { attemptQuerySpec } from './attemptQuery';
 import {
   expiresAt,
+  answersInTime,
   GRACE_MS,
   isOverdue,
   questionOrder,
@@ -164,6 +166,14 @@ async function closeInTransaction(
   const version = await requireVersion(attempt.client_id, attempt.test_id, attempt.version);
   const fields = submission(attempt, version, nowMs, automatic);
   tx.update(ref, fields);
+  // The version's analytics, in the same transaction: counted exactly once, with the submit.
+  recordSubmission(tx, { clientId: attempt.client_id, testId: attempt.test_id, version: attempt.version }, version.questions, {
+    score: fields.score,
+    total_marks: fields.total_marks,
+    automatic,
+    results: fields.results,
+    answers: answersInTime(attempt),
+  });
   // The slot's attempt in progress is this one (a new start waits for it to close): free it.
   if (freeSlot) tx.set(paths.attemptSlot(attempt.client_id, attempt.test_id, attempt.student_id), { in_progress: null }, { merge: true });
   addAudit(tx, meta, {
@@ -346,6 +356,7 @@ export async function startAttempt(plan: StartPlan): Promise<StartOutcome> {
       id: attemptId,
       client_id: plan.clientId,
       test_id: plan.testId,
+      test_name: version.test.test_name,
       version: version.version,
       student_id: plan.studentId,
       guest: plan.guest !== null,
@@ -365,6 +376,7 @@ export async function startAttempt(plan: StartPlan): Promise<StartOutcome> {
       results: null,
     };
     tx.create(paths.clientAttempt(plan.clientId, attemptId), attempt);
+    recordStart(tx, { clientId: plan.clientId, testId: plan.testId, version: version.version });
     const nextSlot: AttemptSlot = {
       ...slot,
       count: slot.count + 1,

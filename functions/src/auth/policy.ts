@@ -321,3 +321,23 @@ export function mayReviewAttempt(caller: Principal | AttemptTokenHolder, attempt
   if (attempt.allowReview) return true;
   return !('attemptTokenFor' in caller) && (caller.role === 'super_admin' || caller.role === 'client_admin');
 }
+
+// ---------------------------------------------------------------- analytics
+
+/** A test's analytics, its results export and its repair: a Super Admin any test, a Client Admin its organization's. Students and Guests never. */
+export function assertCanReadTestAnalytics(principal: Principal, test: { clientId: string }): void {
+  assertRole(principal, ['super_admin', 'client_admin']);
+  assertTenantAccess(principal, test.clientId);
+}
+
+/**
+ * A student's analytics: a Super Admin anyone's (in the organization it names,
+ * or the student's own), a Client Admin its organization's students, a Student
+ * only itself; Guests nothing. Answers the organization whose attempts are read
+ * (undefined: a Super Admin named none; the student's account says which).
+ */
+export function studentAnalyticsScope(principal: Principal, studentId: string, requestedClientId: string | undefined): string | undefined {
+  assertRole(principal, ['super_admin', 'client_admin', 'student']);
+  if (principal.role === 'student' && studentId !== principal.uid) throw forbidden('A student sees its own analytics only');
+  return tenantScope(principal, requestedClientId, { optionalForSuperAdmin: true });
+}

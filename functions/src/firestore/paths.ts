@@ -55,6 +55,20 @@ export const paths = {
   /** One per (test, student): how many attempts it started and which is in progress, so starts never scan attempts. */
   attemptSlot: (clientId: string, testId: string, studentId: string) =>
     db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('attempt_slots').doc(studentId),
+  // ---- analytics (issue 8)
+  /** A version's running sums, split over shards so a class submitting at once spreads its writes. */
+  testStatsShards: (clientId: string, testId: string, version: number) =>
+    db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('versions').doc(String(version)).collection('stats_shards'),
+  testStatsShard: (clientId: string, testId: string, version: number, shard: number) =>
+    db
+      .collection('clients')
+      .doc(clientId)
+      .collection('tests')
+      .doc(testId)
+      .collection('versions')
+      .doc(String(version))
+      .collection('stats_shards')
+      .doc(String(shard)),
 };
 
 /** Collection ids as they appear in firestore.indexes.json. */

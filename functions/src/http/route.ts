@@ -13,6 +13,13 @@ type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export interface Reply {
   status: number;
   body?: unknown;
+  /**
+   * A streamed reply (a file) instead of a JSON body: written only once every
+   * check has passed. What can fail (the first read) should fail in the handler,
+   * before this, so it is still answered with an error body; a failure while
+   * streaming can only cut the response short.
+   */
+  stream?: { contentType: string; fileName?: string; write: (res: Response) => Promise<void> };
 }
 
 export interface HandlerContext<P, Q, B> {
@@ -46,7 +53,7 @@ export interface RouteDefinition<P extends z.ZodType = z.ZodType, Q extends z.Zo
   body?: B;
   /** A multipart/form-data upload instead of a JSON body: the file part's name and what it holds. */
   upload?: { field: string; description: string };
-  success: { status: number; description: string; schema?: z.ZodType };
+  success: { status: number; description: string; schema?: z.ZodType; mediaType?: string };
   /** Errors this route can answer beyond those every route of its kind can. */
   errors?: ErrorCode[];
   handler: (ctx: HandlerContext<z.infer<P>, z.infer<Q>, z.infer<B>>) => Promise<Reply>;
@@ -81,7 +88,7 @@ function openApiRoute(route: RouteDefinition): RouteConfig {
   const responses: RouteConfig['responses'] = {
     [route.success.status]: {
       description: route.success.description,
-      ...(route.success.schema ? { content: { 'application/json': { schema: route.success.schema } } } : {}),
+      ...(route.success.schema ? { content: { [route.success.mediaType ?? 'application/json']: { schema: route.success.schema } } } : {}),
     },
   };
   for (const code of routeErrors(route)) {
@@ -148,10 +155,24 @@ function handle(route: RouteDefinition, { beforeHandler, runHandler }: Guards): 
     // Nothing a handler does (a write least of all) starts before the checks that ran beside authentication pass.
     await beforeHandler(res);
     const reply = await runHandler(res, route.handler({ params, query, body, principal: res.locals.principal, req, res }));
+    if (reply.stream) return streamReply(res, reply.status, reply.stream);
     const payload = outgoing(route, reply.body);
     if (payload === undefined) res.status(reply.status).end();
     else res.status(reply.status).json(payload);
   };
+}
+
+async function streamReply(res: Response, status: number, stream: NonNullable<Reply['stream']>): Promise<void> {
+  res.status(status).type(stream.contentType);
+  if (stream.fileName) res.attachment(stream.fileName);
+  try {
+    await stream.write(res);
+    res.end();
+  } catch (err) {
+    // The status line has gone: cut the response so the client sees an incomplete file, never a complete-looking one.
+    log.error('A streamed reply failed part way', { error: err instanceof Error ? err.message : String(err) });
+    res.destroy(err instanceof Error ? err : new Error(String(err)));
+  }
 }
 
 /** What every route is wrapped in, built by the app from auth and the rate limiter. */

@@ -38,7 +38,7 @@ const viewFor = (principal: Principal) => (testViewFor(principal) === 'author' ?
  * not found there, is looked up across organizations, so that another
  * organization's test can be told (403, by the policy) from none at all (404).
  */
-async function locateTest(principal: Principal, testId: string): Promise<StoredTest> {
+export async function locateTest(principal: Principal, testId: string): Promise<StoredTest> {
   if (principal.clientId) {
     const own = await store.getTest(principal.clientId, testId);
     if (own) return own;

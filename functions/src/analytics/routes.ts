@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { defineRoute, type RouteDefinition } from '../http/route';
+import { splitPageQuery } from '../shared/pagination';
+import { resultsCsv } from './resultsExport';
+import {
+  RecomputeReply,
+  ResultsCsvQuery,
+  StudentAnalytics,
+  StudentAnalyticsParams,
+  StudentAnalyticsQuery,
+  TestAnalytics,
+  TestAnalyticsParams,
+  VersionQuery,
+} from './schemas';
+import * as service from './service';
+import { studentAnalytics } from './studentService';
+
+const TEST_READERS = ['super_admin', 'client_admin'] as const;
+
+export const analyticsRoutes: RouteDefinition[] = [
+  defineRoute({
+    method: 'get',
+    path: '/analytics/tests/{testId}',
+    summary: 'Analytics of a test (one frozen version)',
+    description:
+      'What a teacher reviewing the exam needs: attempts, scores and their spread, a ten-band distribution, Cronbach’s alpha, and per question how often it was answered, ' +
+      'answered correctly and each option chosen, with Moodle’s facility and discrimination indices (formulas on each field). ' +
+      'The figures describe one frozen version (default: the latest published; ?version= picks another), read from sums the submit maintains: the cost is the same whatever the number of attempts. ' +
+      'A measure that is undefined (too few attempts, no spread) is null. Super Admin any test, Client Admin its organization’s (another’s → 403); Students and Guests → 403.',
+    tag: 'Analytics',
+    access: TEST_READERS,
+    params: TestAnalyticsParams,
+    query: VersionQuery,
+    success: { status: 200, description: 'The version’s analytics', schema: TestAnalytics },
+    errors: ['NOT_FOUND'],
+    handler: async ({ principal, params, query }) => ({ status: 200, body: await service.testAnalytics(principal, params.testId, query.version) }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/analytics/tests/{testId}/recompute',
+    summary: 'Recompute a test version’s analytics from its attempts (repair)',
+    description:
+      'Reads every attempt of the version and replaces the maintained sums with the recomputed ones, in one transaction (starts and submits meanwhile are ordered before or after it, never lost). ' +
+      'For repairs only: its cost grows with the attempts. Answers whether the maintained sums had drifted, and the analytics as recomputed. ' +
+      'Super Admin any test, Client Admin its organization’s. No body; ?version= as for the analytics.',
+    tag: 'Analytics',
+    access: TEST_READERS,
+    sensitive: true,
+    params: TestAnalyticsParams,
+    query: VersionQuery,
+    success: { status: 200, description: 'The recomputed analytics', schema: RecomputeReply },
+    errors: ['NOT_FOUND'],
+    handler: async ({ principal, params, query }) => ({
+      status: 200,
+      body: await service.recomputeTestAnalytics(principal, params.testId, query.version),
+    }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/analytics/tests/{testId}/results.csv',
+    summary: 'Results of a test version as CSV',
+    description:
+      'One row per submitted attempt, oldest submission first, streamed: attempt_id, student_id, student_name, score, total_marks, percentage, submitted_at, auto_submitted, ' +
+      'then one column per question (in the version’s order) with the marks awarded, empty when unanswered. ' +
+      'Safe to open in a spreadsheet: a cell beginning with =, +, -, @, tab or carriage return is prefixed with a quote (csv-stringify’s formula escaping). ' +
+      'Super Admin any test, Client Admin its organization’s; ?version= as for the analytics.',
+    tag: 'Analytics',
+    access: TEST_READERS,
+    params: TestAnalyticsParams,
+    query: ResultsCsvQuery,
+    success: { status: 200, description: 'text/csv, UTF-8, header row first', schema: z.string(), mediaType: 'text/csv' },
+    errors: ['NOT_FOUND'],
+    handler: async ({ principal, params, query }) => ({ status: 200, stream: await resultsCsv(principal, params.testId, query.version) }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/analytics/students/{studentId}',
+    summary: 'Analytics of a student',
+    description:
+      'The student’s attempts (total and submitted), average score and percentage, best percentage, and one row per submitted attempt, newest submission first, paginated. ' +
+      'Super Admin any student (client_id names the organization when the account has none, e.g. a Guest’s), Client Admin its organization’s (another’s → 403), ' +
+      'a Student only itself (another → 403); Guests → 403.',
+    tag: 'Analytics',
+    access: ['super_admin', 'client_admin', 'student'],
+    params: StudentAnalyticsParams,
+    query: StudentAnalyticsQuery,
+    success: { status: 200, description: 'The student’s analytics and a page of its submitted attempts', schema: StudentAnalytics },
+    errors: ['NOT_FOUND'],
+    handler: async ({ principal, params, query }) => {
+      const { page, filters } = splitPageQuery(query);
+      return { status: 200, body: await studentAnalytics(principal, params.studentId, filters.client_id, page) };
+    },
+  }),
+];

@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { ClientId, Uid } from '../shared/ids';
+import { pagedQuery, Pagination } from '../shared/pagination';
+import { TestId } from '../tests/schemas';
+
+// Request and reply shapes of the analytics endpoints. Every formula is in the
+// field's description (and so in the OpenAPI document); statistics.ts holds
+// the same formulas as code.
+
+const nullableNumber = (description: string) => z.number().nullable().describe(description);
+
+export const VersionQuery = z.strictObject({
+  version: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .optional()
+    .describe('The frozen version the figures describe (default: the latest published version). Versions are numbered 1, 2, … on each publish.'),
+});
+
+export const TestAnalyticsParams = z.strictObject({ testId: TestId });
+
+const OptionCount = z.object({ option: z.string(), count: z.number().int().describe('Submitted attempts whose counted answer chose this option') });
+
+export const QuestionAnalytics = z
+  .object({
+    position: z.number().int().describe('1-based position in the version (before any per-attempt shuffle)'),
+    question_id: z.string(),
+    question_text: z.string(),
+    question_type: z.string(),
+    difficulty: z.string(),
+    marks: z.number().describe('The question’s maximum mark'),
+    times_answered: z.number().int().describe('Submitted attempts with a non-blank answer counted for the question'),
+    times_correct: z.number().int().describe('Submitted attempts that answered it correctly'),
+    mean_mark: nullableNumber('Σx / n over every submitted attempt (unanswered = 0; negative with negative marking); null when n = 0'),
+    facility_index: nullableNumber(
+      'Moodle’s facility index as a fraction: mean_mark / marks. 1 = everyone earned full marks, 0 = nobody earned any (Moodle shows it × 100 %). Null when n = 0.',
+    ),
+    discrimination_index: nullableNumber(
+      'Moodle’s discrimination index: 100 · Cov(x, X) / √(V(x) · V(X)), x = the mark on this question, X = the rest of the test (the raw total T minus x), ' +
+        'variances and covariance over (n − 1), from running sums: V(x) = (Σx² − (Σx)²/n)/(n − 1), Cov(x, T) = (Σx·T − Σx·ΣT/n)/(n − 1), ' +
+        'Cov(x, X) = Cov(x, T) − V(x), V(X) = V(T) − 2·Cov(x, T) + V(x). From −100 to 100; below about 20 the question does not separate strong from weak takers. ' +
+        'Null when n < 2 or V(x) = 0 or V(X) = 0.',
+    ),
+    option_counts: z
+      .array(OptionCount)
+      .nullable()
+      .describe('How often each option was chosen (multiple select: every option ticked counts); null for short answer and numeric questions'),
+    other_choices: z.number().int().nullable().describe('Choices matching none of the options; null for short answer and numeric questions'),
+  })
+  .meta({ id: 'QuestionAnalytics' });
+
+const DifficultyFigures = z.object({
+  questions: z.number().int().describe('Questions of this difficulty in the version'),
+  answered: z.number().int().describe('Σ times_answered over those questions'),
+  correct: z.number().int().describe('Σ times_correct over those questions'),
+  correct_rate: nullableNumber('correct / answered; null when nothing was answered'),
+});
+
+export const TestAnalytics = z
+  .object({
+    test_id: z.string(),
+    client_id: z.string(),
+    test_name: z.string().describe('As frozen in the version'),
+    version: z.number().int().nullable().describe('The frozen version the figures describe; null when the test was never published'),
+    latest_version: z.number().int().nullable().describe('The latest published version; pick another with ?version='),
+    total_marks: z.number().nullable(),
+    question_count: z.number().int(),
+    total_attempts: z.number().int().describe('Attempts started on the version (in progress and submitted)'),
+    completed: z.number().int().describe('Attempts submitted, by the taker or automatically at the deadline'),
+    in_progress: z.number().int().describe('total_attempts − completed'),
+    auto_submitted: z.number().int().describe('Of completed, submitted automatically at the deadline'),
+    average_score: nullableNumber('Σ score / completed over submitted attempts (score is never below 0); null when none'),
+    average_percentage: nullableNumber('average_score / total_marks × 100; null when none'),
+    highest_score: nullableNumber('Highest score of a submitted attempt; null when none'),
+    lowest_score: nullableNumber('Lowest score of a submitted attempt; null when none'),
+    standard_deviation: nullableNumber('Sample standard deviation of the scores: √((Σs² − (Σs)²/n)/(n − 1)); null when n < 2'),
+    score_distribution: z
+      .array(z.object({ from_percent: z.number(), to_percent: z.number(), count: z.number().int() }))
+      .describe('Ten bands of score / total_marks × 100: [0,10), [10,20) … [90,100] (the last band includes 100)'),
+    cronbach_alpha: nullableNumber(
+      'Cronbach’s alpha over the k questions: k/(k − 1) · (1 − Σ V(x_i) / V(T)), T = the raw total (Σ of the marks per question, before the floor at 0), ' +
+        'variances over (n − 1). Null when k < 2, n < 2 or V(T) = 0.',
+    ),
+    difficulty_analysis: z.record(z.string(), DifficultyFigures).describe('Keyed by the questions’ difficulty (easy, medium, hard)'),
+    questions: z.array(QuestionAnalytics).describe('Per question, in the version’s order'),
+  })
+  .meta({ id: 'TestAnalytics' });
+export type TestAnalytics = z.infer<typeof TestAnalytics>;
+
+export const RecomputeReply = z
+  .object({
+    test_id: z.string(),
+    version: z.number().int(),
+    attempts_read: z.number().int().describe('Attempts of the version the figures were recomputed from'),
+    changed: z.boolean().describe('Whether the maintained sums differed from the recomputed ones (beyond float rounding)'),
+    analytics: TestAnalytics,
+  })
+  .meta({ id: 'AnalyticsRecompute' });
+
+// ---- students
+
+export const StudentAnalyticsParams = z.strictObject({ studentId: Uid });
+
+export const StudentAnalyticsQuery = pagedQuery({
+  client_id: ClientId.optional().describe('A Super Admin names the student’s organization when the student’s account has none (a Guest)'),
+});
+
+export const StudentAttemptRow = z
+  .object({
+    attempt_id: z.string(),
+    test_id: z.string(),
+    test_name: z.string(),
+    version: z.number().int(),
+    score: z.number(),
+    total_marks: z.number(),
+    percentage: z.number().describe('score / total_marks × 100'),
+    submitted_at: z.string(),
+    auto_submitted: z.boolean(),
+  })
+  .meta({ id: 'StudentAttemptRow' });
+
+export const StudentAnalytics = z
+  .object({
+    student_id: z.string(),
+    client_id: z.string(),
+    total_attempts: z.number().int().describe('Attempts the student started (in progress and submitted)'),
+    completed: z.number().int().describe('Attempts submitted'),
+    average_score: nullableNumber('Mean score over submitted attempts; null when none'),
+    average_percentage: nullableNumber('Mean of score / total_marks × 100 over submitted attempts; null when none'),
+    best_percentage: nullableNumber('Highest score / total_marks × 100 of a submitted attempt; null when none'),
+    data: z.array(StudentAttemptRow).describe('One row per submitted attempt, newest submission first'),
+    pagination: Pagination,
+  })
+  .meta({ id: 'StudentAnalytics' });
+export type StudentAnalytics = z.infer<typeof StudentAnalytics>;
+
+// ---- results export
+
+export const ResultsCsvQuery = VersionQuery;

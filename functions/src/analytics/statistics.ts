@@ -1,0 +1,322 @@
+import { comparable, OPTION_SEPARATOR } from '../questions/schemas';
+
+// Pure: what one submitted attempt adds to its test version's running sums,
+// and the statistics read back from those sums. No Firebase import; the
+// submit transaction, the repair and the unit tests all call these.
+//
+// Two totals, on purpose:
+// - the attempt's *score* is what the taker got (never below 0): the average,
+//   highest, lowest, standard deviation and distribution describe it;
+// - its *raw total* T is the plain sum of the marks awarded per question (it
+//   may be below 0 with negative marking), so that "the rest of the test"
+//   X = T − x is exactly the other questions' marks: the item statistics and
+//   Cronbach's alpha use T.
+//
+// Formulas (n = submitted attempts of the version, sums kept per question i):
+//   mean(x)      = Σx / n
+//   V(x)         = (Σx² − (Σx)²/n) / (n − 1)                      (n ≥ 2)
+//   Cov(x, T)    = (Σ x·T − Σx·ΣT/n) / (n − 1)
+//   Cov(x, X)    = Cov(x, T) − V(x)                                 (X = T − x)
+//   V(X)         = V(T) − 2·Cov(x, T) + V(x)
+//   facility     = mean(x) / marks_i                                (Moodle: markaverage / maxmark)
+//   discrimination = 100 · Cov(x, X) / √(V(x)·V(X))                (Moodle's discrimination index)
+//   alpha        = k/(k − 1) · (1 − Σ V(x_i) / V(T))               (Cronbach, k questions)
+//   sd(score)    = √V(score)                                       (sample, n − 1)
+// A measure that is undefined (n too small, a zero variance, k < 2) is null.
+
+/** Per question: answered, correct, Σx, Σx², Σx·T, and per option how often it was chosen ("x": matching no option). */
+export interface QuestionSums {
+  a: number;
+  c: number;
+  s: number;
+  ss: number;
+  st: number;
+  o: Record<string, number>;
+}
+
+/** The running sums of one frozen version of a test. Keys are short: they are stored on every shard. */
+export interface VersionSums {
+  /** Attempts started on the version. */
+  started: number;
+  /** Attempts submitted (by the taker or automatically). */
+  n: number;
+  /** Of which submitted automatically at the deadline. */
+  auto: number;
+  /** Σ score, Σ score². */
+  score: { s: number; ss: number };
+  /** Σ T, Σ T² (raw totals). */
+  raw: { s: number; ss: number };
+  /** Ten percentage bands "0".."9": [0,10), [10,20) … [90,100]. */
+  bands: Record<string, number>;
+  /** Keyed by the question's position in the version ("0", "1", …). */
+  q: Record<string, QuestionSums>;
+}
+
+/** The parts of a frozen question the statistics need. */
+export interface StatQuestion {
+  id: string;
+  question_text: string;
+  question_type: string;
+  options: string[];
+  marks: number;
+  difficulty: string;
+}
+
+/** What the scoring recorded for one question of a submitted attempt (version order). */
+export interface ScoredQuestion {
+  question_id: string;
+  answered: boolean;
+  correct: boolean;
+  marks_awarded: number;
+}
+
+export interface SubmittedAttemptFacts {
+  score: number;
+  total_marks: number;
+  automatic: boolean;
+  /** One per question of the version, in the version's order. */
+  results: ScoredQuestion[];
+  /** The answers that counted (saved in time), by question id. */
+  answers: Record<string, string>;
+}
+
+export const BAND_COUNT = 10;
+export const OTHER_OPTION = 'x';
+const DECIMALS = 1e4;
+
+/** Rounds a reported figure to 4 decimals; never -0. */
+export const round4 = (value: number): number => Math.round(value * DECIMALS) / DECIMALS + 0;
+
+/** The attempt's percentage of the version's total marks (0 when the total is 0). */
+export const percentageOf = (score: number, totalMarks: number): number => (totalMarks > 0 ? round4((score / totalMarks) * 100) : 0);
+
+/** Band 0..9 of a score: [0,10) % … [90,100] %; the slack absorbs float error at a band's lower edge. */
+export function bandOf(score: number, totalMarks: number): number {
+  if (!(totalMarks > 0)) return 0;
+  const tenths = Math.floor((score * BAND_COUNT) / totalMarks + 1e-9);
+  return Math.min(BAND_COUNT - 1, Math.max(0, tenths));
+}
+
+/** The option keys an answer chose: option positions ("0", "1", …), or "x" for a choice matching no option. Empty for free-text types. */
+export function chosenOptions(question: Pick<StatQuestion, 'question_type' | 'options'>, answer: string): string[] {
+  if (question.options.length === 0) return [];
+  const parts = question.question_type === 'multiple_select' ? answer.split(OPTION_SEPARATOR) : [answer];
+  const keys = new Set<string>();
+  for (const part of parts) {
+    const wanted = comparable(part);
+    if (wanted.length === 0) continue;
+    const at = question.options.findIndex((option) => comparable(option) === wanted);
+    keys.add(at >= 0 ? String(at) : OTHER_OPTION);
+  }
+  return [...keys];
+}
+
+export const emptySums = (): VersionSums => ({ started: 0, n: 0, auto: 0, score: { s: 0, ss: 0 }, raw: { s: 0, ss: 0 }, bands: {}, q: {} });
+
+/**
+ * What one submitted attempt adds to its version's sums (only the non-zero
+ * parts, which become increments). `questions` are the version's, in order;
+ * `facts.results` follow the same order.
+ */
+export function submissionContribution(questions: StatQuestion[], facts: SubmittedAttemptFacts): VersionSums {
+  const byId = new Map(facts.results.map((r) => [r.question_id, r]));
+  const marks = questions.map((q) => byId.get(q.id)?.marks_awarded ?? 0);
+  const total = marks.reduce((sum, x) => sum + x, 0);
+  const add: VersionSums = {
+    ...emptySums(),
+    n: 1,
+    auto: facts.automatic ? 1 : 0,
+    score: { s: facts.score, ss: facts.score * facts.score },
+    raw: { s: total, ss: total * total },
+    bands: { [String(bandOf(facts.score, facts.total_marks))]: 1 },
+  };
+  questions.forEach((question, i) => {
+    const result = byId.get(question.id);
+    const x = marks[i];
+    const answer = facts.answers[question.id];
+    const options: Record<string, number> = {};
+    if (result?.answered && typeof answer === 'string') for (const key of chosenOptions(question, answer)) options[key] = 1;
+    add.q[String(i)] = { a: result?.answered ? 1 : 0, c: result?.correct ? 1 : 0, s: x, ss: x * x, st: x * total, o: options };
+  });
+  return add;
+}
+
+/** The sums of an attempt started (counted when it starts, whatever happens to it later). */
+export const startContribution = (): VersionSums => ({ ...emptySums(), started: 1 });
+
+const addRecords = (a: Record<string, number>, b: Record<string, number>): Record<string, number> => {
+  const out = { ...a };
+  for (const [k, v] of Object.entries(b)) out[k] = (out[k] ?? 0) + v;
+  return out;
+};
+
+/** a + b, field by field; missing fields count as 0 (a shard never written is empty). */
+export function addSums(a: VersionSums, b: Partial<VersionSums>): VersionSums {
+  const q: Record<string, QuestionSums> = { ...a.q };
+  for (const [key, add] of Object.entries(b.q ?? {})) {
+    const had = q[key] ?? { a: 0, c: 0, s: 0, ss: 0, st: 0, o: {} };
+    q[key] = {
+      a: had.a + (add.a ?? 0),
+      c: had.c + (add.c ?? 0),
+      s: had.s + (add.s ?? 0),
+      ss: had.ss + (add.ss ?? 0),
+      st: had.st + (add.st ?? 0),
+      o: addRecords(had.o ?? {}, add.o ?? {}),
+    };
+  }
+  return {
+    started: a.started + (b.started ?? 0),
+    n: a.n + (b.n ?? 0),
+    auto: a.auto + (b.auto ?? 0),
+    score: { s: a.score.s + (b.score?.s ?? 0), ss: a.score.ss + (b.score?.ss ?? 0) },
+    raw: { s: a.raw.s + (b.raw?.s ?? 0), ss: a.raw.ss + (b.raw?.ss ?? 0) },
+    bands: addRecords(a.bands, b.bands ?? {}),
+    q,
+  };
+}
+
+// ---------------------------------------------------------------- reading the sums back
+
+/** A sample variance from running sums; null below two values; 0 when only float noise is left. */
+export function sampleVariance(sum: number, sumSquares: number, n: number): number | null {
+  if (n < 2) return null;
+  const centered = sumSquares - (sum * sum) / n;
+  // Cancellation leaves noise of about 1e-16 of Σx²: below 1e-13 of it the values were all equal.
+  if (centered <= 1e-13 * Math.abs(sumSquares)) return 0;
+  return centered / (n - 1);
+}
+
+export const sampleCovariance = (sumX: number, sumY: number, sumXY: number, n: number): number | null =>
+  n < 2 ? null : (sumXY - (sumX * sumY) / n) / (n - 1);
+
+const positive = (v: number | null): v is number => v !== null && v > 0;
+const maybe = (v: number | null): number | null => (v === null || !Number.isFinite(v) ? null : round4(v));
+
+export interface OptionCount {
+  option: string;
+  count: number;
+}
+
+export interface QuestionStatistics {
+  position: number;
+  question_id: string;
+  question_text: string;
+  question_type: string;
+  difficulty: string;
+  marks: number;
+  times_answered: number;
+  times_correct: number;
+  mean_mark: number | null;
+  facility_index: number | null;
+  discrimination_index: number | null;
+  option_counts: OptionCount[] | null;
+  other_choices: number | null;
+}
+
+export interface DifficultyFigures {
+  questions: number;
+  answered: number;
+  correct: number;
+  correct_rate: number | null;
+}
+
+export interface VersionStatistics {
+  total_attempts: number;
+  completed: number;
+  in_progress: number;
+  auto_submitted: number;
+  average_score: number | null;
+  average_percentage: number | null;
+  standard_deviation: number | null;
+  score_distribution: Array<{ from_percent: number; to_percent: number; count: number }>;
+  cronbach_alpha: number | null;
+  difficulty_analysis: Record<string, DifficultyFigures>;
+  questions: QuestionStatistics[];
+}
+
+/** Moodle's discrimination index of one question from the sums; null when a variance is 0 or undefined. */
+export function discriminationIndex(item: QuestionSums, raw: { s: number; ss: number }, n: number): number | null {
+  const vx = sampleVariance(item.s, item.ss, n);
+  const vt = sampleVariance(raw.s, raw.ss, n);
+  const covXT = sampleCovariance(item.s, raw.s, item.st, n);
+  if (vx === null || vt === null || covXT === null || vx === 0) return null;
+  // V(X) for X = T − x, from the same sums; the rest of the test has no spread → undefined.
+  const restSum = raw.s - item.s;
+  const restSquares = raw.ss - 2 * item.st + item.ss;
+  const vRest = sampleVariance(restSum, restSquares, n);
+  if (!positive(vRest)) return null;
+  const covRest = covXT - vx;
+  return (100 * covRest) / Math.sqrt(vx * vRest);
+}
+
+/** Cronbach's alpha over the version's k questions; null when k < 2, n < 2 or the totals have no spread. */
+export function cronbachAlpha(sums: VersionSums, questionCount: number): number | null {
+  const k = questionCount;
+  if (k < 2 || sums.n < 2) return null;
+  const vt = sampleVariance(sums.raw.s, sums.raw.ss, sums.n);
+  if (!positive(vt)) return null;
+  let itemVariances = 0;
+  for (let i = 0; i < k; i++) {
+    const item = sums.q[String(i)];
+    itemVariances += item ? (sampleVariance(item.s, item.ss, sums.n) ?? 0) : 0;
+  }
+  return (k / (k - 1)) * (1 - itemVariances / vt);
+}
+
+/** Every figure of a version from its sums. `totalMarks` is the version's; `questions` in version order. */
+export function versionStatistics(sums: VersionSums, questions: StatQuestion[], totalMarks: number): VersionStatistics {
+  const n = sums.n;
+  const averageScore = n > 0 ? sums.score.s / n : null;
+  const scoreVariance = sampleVariance(sums.score.s, sums.score.ss, n);
+  const difficulty: Record<string, DifficultyFigures> = {};
+  const items = questions.map((question, i): QuestionStatistics => {
+    const item = sums.q[String(i)] ?? { a: 0, c: 0, s: 0, ss: 0, st: 0, o: {} };
+    const figures = (difficulty[question.difficulty] ??= { questions: 0, answered: 0, correct: 0, correct_rate: null });
+    figures.questions += 1;
+    figures.answered += item.a;
+    figures.correct += item.c;
+    const mean = n > 0 ? item.s / n : null;
+    const hasOptions = question.options.length > 0;
+    return {
+      position: i + 1,
+      question_id: question.id,
+      question_text: question.question_text,
+      question_type: question.question_type,
+      difficulty: question.difficulty,
+      marks: question.marks,
+      times_answered: item.a,
+      times_correct: item.c,
+      mean_mark: maybe(mean),
+      facility_index: mean !== null && question.marks > 0 ? maybe(mean / question.marks) : null,
+      discrimination_index: maybe(discriminationIndex(item, sums.raw, n)),
+      option_counts: hasOptions ? question.options.map((option, j) => ({ option, count: item.o?.[String(j)] ?? 0 })) : null,
+      other_choices: hasOptions ? (item.o?.[OTHER_OPTION] ?? 0) : null,
+    };
+  });
+  for (const figures of Object.values(difficulty)) figures.correct_rate = figures.answered > 0 ? round4(figures.correct / figures.answered) : null;
+  return {
+    total_attempts: sums.started,
+    completed: n,
+    in_progress: Math.max(0, sums.started - n),
+    auto_submitted: sums.auto,
+    average_score: maybe(averageScore),
+    average_percentage: averageScore !== null && totalMarks > 0 ? maybe((averageScore / totalMarks) * 100) : null,
+    standard_deviation: scoreVariance === null ? null : maybe(Math.sqrt(scoreVariance)),
+    score_distribution: Array.from({ length: BAND_COUNT }, (_, b) => ({ from_percent: b * 10, to_percent: b * 10 + 10, count: sums.bands[String(b)] ?? 0 })),
+    cronbach_alpha: maybe(cronbachAlpha(sums, questions.length)),
+    difficulty_analysis: difficulty,
+    questions: items,
+  };
+}
+
+/** Whether two sums agree, numbers compared within a relative 1e-9 (float sums depend on the order they were added in). */
+export function sameSums(a: VersionSums, b: VersionSums): boolean {
+  const close = (x: number, y: number) => Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(x), Math.abs(y));
+  const walk = (x: unknown, y: unknown): boolean => {
+    if (typeof x === 'number' || typeof y === 'number') return close(typeof x === 'number' ? x : 0, typeof y === 'number' ? y : 0);
+    const xo = (x ?? {}) as Record<string, unknown>;
+    const yo = (y ?? {}) as Record<string, unknown>;
+    return [...new Set([...Object.keys(xo), ...Object.keys(yo)])].every((k) => walk(xo[k], yo[k]));
+  };
+  return walk(a, b);
+}

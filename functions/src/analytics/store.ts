@@ -1,0 +1,139 @@
+import { randomInt } from 'node:crypto';
+import { FieldValue, type Transaction } from 'firebase-admin/firestore';
+import { answersInTime, type StoredAttempt } from '../attempts/rules';
+import { db } from '../firestore/db';
+import { paths } from '../firestore/paths';
+import {
+  addSums,
+  emptySums,
+  startContribution,
+  submissionContribution,
+  type StatQuestion,
+  type SubmittedAttemptFacts,
+  type VersionSums,
+} from './statistics';
+
+// Firestore access for a test version's running sums
+// (clients/{c}/tests/{t}/versions/{v}/stats_shards/{k}).
+//
+// - Maintained inside the transaction that starts or submits the attempt: a
+//   submit happens exactly once (its transaction moves the attempt from
+//   in_progress to submitted), so its increments land exactly once, with no
+//   trigger to be delivered twice. The write is blind (no read), so it adds
+//   no round trip.
+// - Spread over STATS_SHARDS shards picked at random: a class of hundreds
+//   submitting within a second puts a few writes on each document, not
+//   hundreds on one. Reading adds the shards up: STATS_SHARDS reads, whatever
+//   the number of attempts.
+
+export const STATS_SHARDS = 32;
+
+/** Non-zero numbers of a sums object as FieldValue increments, in the same nesting (for a merge-set). */
+function asIncrements(value: unknown): unknown {
+  if (typeof value === 'number') return value === 0 ? undefined : FieldValue.increment(value);
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) {
+      const converted = asIncrements(inner);
+      if (converted !== undefined) out[key] = converted;
+    }
+    return Object.keys(out).length > 0 ? out : undefined;
+  }
+  return undefined;
+}
+
+function addToRandomShard(tx: Transaction, at: VersionAt, add: VersionSums): void {
+  const increments = asIncrements(add) as Record<string, unknown> | undefined;
+  if (!increments) return;
+  tx.set(paths.testStatsShard(at.clientId, at.testId, at.version, randomInt(STATS_SHARDS)), increments, { merge: true });
+}
+
+export interface VersionAt {
+  clientId: string;
+  testId: string;
+  version: number;
+}
+
+/** Counts an attempt started on the version, in the start's transaction. */
+export function recordStart(tx: Transaction, at: VersionAt): void {
+  addToRandomShard(tx, at, startContribution());
+}
+
+/** Adds a submitted attempt to the version's sums, in the submit's transaction. */
+export function recordSubmission(tx: Transaction, at: VersionAt, questions: StatQuestion[], facts: SubmittedAttemptFacts): void {
+  addToRandomShard(tx, at, submissionContribution(questions, facts));
+}
+
+/** The version's sums: every shard, read in one round trip. */
+export async function readSums(at: VersionAt): Promise<VersionSums> {
+  const refs = Array.from({ length: STATS_SHARDS }, (_, k) => paths.testStatsShard(at.clientId, at.testId, at.version, k));
+  const snaps = await db.getAll(...refs);
+  return snaps.reduce((sums, snap) => (snap.exists ? addSums(sums, snap.data() as Partial<VersionSums>) : sums), emptySums());
+}
+
+const submittedOfVersion = (at: VersionAt) =>
+  paths.clientAttempts(at.clientId).where('test_id', '==', at.testId).where('version', '==', at.version).where('status', '==', 'submitted');
+
+/** The highest and lowest score of the version's submitted attempts: two one-document index reads. */
+export async function scoreExtremes(at: VersionAt): Promise<{ highest: number | null; lowest: number | null }> {
+  const one = (direction: 'asc' | 'desc') => submittedOfVersion(at).orderBy('score', direction).limit(1).select('score').get();
+  const [top, bottom] = await Promise.all([one('desc'), one('asc')]);
+  const scoreOf = (snap: FirebaseFirestore.QuerySnapshot) => (snap.empty ? null : ((snap.docs[0].get('score') as number | null) ?? null));
+  return { highest: scoreOf(top), lowest: scoreOf(bottom) };
+}
+
+/** The facts of a stored submitted attempt, as its submit recorded them. */
+export function factsOf(attempt: Pick<StoredAttempt, 'score' | 'total_marks' | 'auto_submitted' | 'results' | 'answers' | 'expires_at'>): SubmittedAttemptFacts {
+  return {
+    score: attempt.score ?? 0,
+    total_marks: attempt.total_marks,
+    automatic: attempt.auto_submitted === true,
+    results: attempt.results ?? [],
+    answers: answersInTime(attempt),
+  };
+}
+
+/** The version's sums recomputed from its attempts (pure over what was read). */
+export function sumsOfAttempts(attempts: StoredAttempt[], questions: StatQuestion[]): VersionSums {
+  let sums = emptySums();
+  for (const attempt of attempts) {
+    sums = addSums(sums, startContribution());
+    if (attempt.status === 'submitted') sums = addSums(sums, submissionContribution(questions, factsOf(attempt)));
+  }
+  return sums;
+}
+
+const RECOMPUTE_FIELDS = ['status', 'score', 'total_marks', 'auto_submitted', 'results', 'answers', 'expires_at'] as const;
+
+/**
+ * The repair: recomputes the version's sums from its attempts and replaces the
+ * shards with them, in one transaction. Every shard is read first, so a start
+ * or submit committing meanwhile (each writes one shard) is ordered either
+ * before the repair (its attempt is in the query) or after it (its increment
+ * lands on the rewritten shards). Reads every attempt of the version: a repair,
+ * not a request path.
+ */
+export async function recomputeSums(at: VersionAt, questions: StatQuestion[]): Promise<{ before: VersionSums; after: VersionSums; attempts: number }> {
+  const refs = Array.from({ length: STATS_SHARDS }, (_, k) => paths.testStatsShard(at.clientId, at.testId, at.version, k));
+  return db.runTransaction(
+    async (tx) => {
+      const shards = await tx.getAll(...refs);
+      const before = shards.reduce((sums, snap) => (snap.exists ? addSums(sums, snap.data() as Partial<VersionSums>) : sums), emptySums());
+      const attempts = await tx.get(
+        paths
+          .clientAttempts(at.clientId)
+          .where('test_id', '==', at.testId)
+          .where('version', '==', at.version)
+          .select(...RECOMPUTE_FIELDS),
+      );
+      const after = sumsOfAttempts(
+        attempts.docs.map((d) => d.data() as StoredAttempt),
+        questions,
+      );
+      tx.set(refs[0], after);
+      for (const ref of refs.slice(1)) tx.delete(ref);
+      return { before, after, attempts: attempts.size };
+    },
+    { maxAttempts: 5 },
+  );
+}
