@@ -136,7 +136,7 @@ export function submissionContribution(questions: StatQuestion[], facts: Submitt
     const answer = facts.answers[question.id];
     const options: Record<string, number> = {};
     if (result?.answered && typeof answer === 'string') for (const key of chosenOptions(question, answer)) options[key] = 1;
-    add.q[String(i)] = { a: result?.answered ? 1 : 0, c: result?.correct ? 1 : 0, s: x, ss: x * x, st: x * total, o: options };
+    add.q[String(i)] = { a: result?.answered ? 1 : 0, c: result?.correct ? 1 : 0, s: x, ss: x * x, st: x * total + 0, o: options };
   });
   return add;
 }
