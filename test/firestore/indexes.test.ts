@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import {
+  resultsExportSpec,
+  scoreExtremeSpec,
+  studentAttemptsSpec,
+  studentAverageSpec,
+  studentBestSpec,
+  studentRowsSpec,
+} from '../../functions/src/analytics/analyticsQuery';
 import { attemptQuerySpec, OVERDUE_QUERY } from '../../functions/src/attempts/attemptQuery';
 import { auditQuerySpec } from '../../functions/src/audit/auditQuery';
 import { AUDIT_EVENT_TYPES } from '../../functions/src/audit/schemas';
@@ -47,6 +55,16 @@ const shapes: Array<[string, QuerySpec]> = [
   ...combinations({ test_id: 't', student_id: 'u', status: 'submitted' }).map(
     (f) => [`attempts ${JSON.stringify(f)}`, attemptQuerySpec(f)] as [string, QuerySpec],
   ),
+  // ---- analytics (issue 8)
+  ['attempts: a version\'s highest score', scoreExtremeSpec({ testId: 't', version: 1 }, 'desc')],
+  ['attempts: a version\'s lowest score', scoreExtremeSpec({ testId: 't', version: 1 }, 'asc')],
+  ['attempts: a version\'s results export', resultsExportSpec({ testId: 't', version: 1 })],
+  ['attempts: a student\'s submitted attempts, newest first', studentRowsSpec('u')],
+  ['attempts: a student\'s best percentage', studentBestSpec('u')],
+  ['attempts: a student\'s attempts (count)', studentAttemptsSpec('u')],
+  ['attempts: a student\'s submitted attempts (count)', studentAttemptsSpec('u', 'submitted')],
+  ['attempts: a student\'s average score', studentAverageSpec('u', 'score')],
+  ['attempts: a student\'s average percentage', studentAverageSpec('u', 'percentage')],
 ];
 
 describe('firestore.indexes.json', () => {
@@ -61,6 +79,13 @@ describe('firestore.indexes.json', () => {
       assert.ok(overrides.some((o) => o.collectionGroup === group && o.fieldPath === 'id' && o.indexes.some((i) => i.queryScope === 'COLLECTION_GROUP')));
     });
   }
+
+  it('does not index the analytics shards\' per-question sums (never queried; keeps each submit\'s write small)', () => {
+    const overrides = (indexFile as unknown as { fieldOverrides: Array<{ collectionGroup: string; fieldPath: string; indexes: unknown[] }> }).fieldOverrides;
+    for (const field of ['q', 'bands']) {
+      assert.ok(overrides.some((o) => o.collectionGroup === 'stats_shards' && o.fieldPath === field && o.indexes.length === 0), field);
+    }
+  });
 
   it('expires rate-limit counters with a TTL policy', () => {
     const overrides = (indexFile as unknown as { fieldOverrides: Array<{ collectionGroup: string; fieldPath: string; ttl?: boolean }> }).fieldOverrides;

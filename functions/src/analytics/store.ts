@@ -2,7 +2,9 @@ import { randomInt } from 'node:crypto';
 import { FieldValue, type Transaction } from 'firebase-admin/firestore';
 import { answersInTime, type StoredAttempt } from '../attempts/rules';
 import { db } from '../firestore/db';
+import { buildQuery } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';
+import { scoreExtremeSpec } from './analyticsQuery';
 import {
   addSums,
   emptySums,
@@ -71,12 +73,9 @@ export async function readSums(at: VersionAt): Promise<VersionSums> {
   return snaps.reduce((sums, snap) => (snap.exists ? addSums(sums, snap.data() as Partial<VersionSums>) : sums), emptySums());
 }
 
-const submittedOfVersion = (at: VersionAt) =>
-  paths.clientAttempts(at.clientId).where('test_id', '==', at.testId).where('version', '==', at.version).where('status', '==', 'submitted');
-
 /** The highest and lowest score of the version's submitted attempts: two one-document index reads. */
 export async function scoreExtremes(at: VersionAt): Promise<{ highest: number | null; lowest: number | null }> {
-  const one = (direction: 'asc' | 'desc') => submittedOfVersion(at).orderBy('score', direction).limit(1).select('score').get();
+  const one = (direction: 'asc' | 'desc') => buildQuery(paths.clientAttempts(at.clientId), scoreExtremeSpec(at, direction)).limit(1).select('score').get();
   const [top, bottom] = await Promise.all([one('desc'), one('asc')]);
   const scoreOf = (snap: FirebaseFirestore.QuerySnapshot) => (snap.empty ? null : ((snap.docs[0].get('score') as number | null) ?? null));
   return { highest: scoreOf(top), lowest: scoreOf(bottom) };

@@ -1,0 +1,56 @@
+import type { QuerySpec } from '../shared/querySpec';
+
+// Pure: the shapes of the analytics queries on clients/{c}/attempts. The index
+// test checks each against firestore.indexes.json (the emulator serves any query;
+// production refuses one without its index).
+
+/** A version's submitted attempts by score: the highest (desc) and the lowest (asc), one document each. */
+export const scoreExtremeSpec = (at: { testId: string; version: number }, direction: 'asc' | 'desc'): QuerySpec => ({
+  collectionId: 'attempts',
+  equals: { test_id: at.testId, version: at.version, status: 'submitted' },
+  orderBy: [{ field: 'score', direction }],
+});
+
+/** A version's submitted attempts, oldest submission first (the results export), ties by id. */
+export const resultsExportSpec = (at: { testId: string; version: number }): QuerySpec => ({
+  collectionId: 'attempts',
+  equals: { test_id: at.testId, version: at.version, status: 'submitted' },
+  orderBy: [{ field: 'submitted_at', direction: 'asc' }],
+});
+
+/** A student's submitted attempts, newest submission first (its analytics rows). */
+export const studentRowsSpec = (studentId: string): QuerySpec => ({
+  collectionId: 'attempts',
+  equals: { student_id: studentId, status: 'submitted' },
+  orderBy: [{ field: 'submitted_at', direction: 'desc' }],
+});
+
+/** A student's best submitted attempt by percentage. */
+export const studentBestSpec = (studentId: string): QuerySpec => ({
+  collectionId: 'attempts',
+  equals: { student_id: studentId, status: 'submitted' },
+  orderBy: [{ field: 'percentage', direction: 'desc' }],
+});
+
+/**
+ * A student's attempts in an organization, all of them or those of one status,
+ * in no order: counted (total_attempts) and aggregated (count, average score and
+ * percentage of the submitted ones). Equality filters only: served by merging
+ * single-field indexes; the averages scan the entries of `score` and `percentage`.
+ */
+export const studentAttemptsSpec = (studentId: string, status?: 'submitted'): QuerySpec => ({
+  collectionId: 'attempts',
+  equals: { student_id: studentId, status },
+  orderBy: [],
+});
+
+/**
+ * A student's submitted attempts averaged over `field` (score or percentage).
+ * Firestore computes average() by scanning an index that holds the field, so
+ * the shape is written as the sort such an index serves; one aggregation per field.
+ */
+export const studentAverageSpec = (studentId: string, field: 'score' | 'percentage'): QuerySpec => ({
+  collectionId: 'attempts',
+  equals: { student_id: studentId, status: 'submitted' },
+  orderBy: [{ field, direction: 'asc' }],
+});
