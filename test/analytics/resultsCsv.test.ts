@@ -1,0 +1,380 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { parse } from '../../functions/node_modules/csv-parse/dist/cjs/sync.cjs';
+import { EXPORT_PAGE_SIZE, resultsCsv } from '../../functions/src/analytics/resultsExport';
+import { FIXED_COLUMNS } from '../../functions/src/analytics/resultsRows';
+import type { StoredAttempt } from '../../functions/src/attempts/rules';
+import type { Principal } from '../../functions/src/auth/principal';
+import type { Reply } from '../../functions/src/http/route';
+import { adminDb } from '../support/admin';
+import { expectError } from '../support/assertions';
+import { createRoleMatrix, createUser, signInAnonymously, type RoleMatrix } from '../support/fixtures';
+import { failReads, duringFault } from '../support/faults';
+import { api, freshIp, get, post, type ApiResponse } from '../support/http';
+import { startInProcessApi } from '../support/inProcessApi';
+import { attemptDoc, expire, publishTest, startOk, writeShareCode } from '../attempts/fixtures';
+import { as, clientDoc, createTestAs, validTest, writeQuestion, type QuestionFixture } from '../tests/fixtures';
+
+// The results export over HTTP (Hosting → Functions emulator → Firestore
+// emulator). Attempts are taken through the API where their path matters and
+// written straight into Firestore, in attempts/rules.ts StoredAttempt's shape,
+// where only their number or their stored text does. A Firestore outage is
+// injected in-process, and the streaming loop is driven with a stand-in
+// response to check backpressure and disconnects.
+
+let m: RoleMatrix;
+
+const csvPath = (testId: string, query = '') => `/api/analytics/tests/${testId}/results.csv${query}`;
+const readCsv = (testId: string, token: string | undefined, query = '') => get(csvPath(testId, query), as(token));
+const rowsOf = (res: ApiResponse): string[][] => parse(res.text);
+
+function expectCsv(res: ApiResponse): string[][] {
+  assert.equal(res.status, 200, res.text);
+  assert.match(res.headers.get('content-type') ?? '', /^text\/csv; charset=utf-8$/i);
+  return rowsOf(res);
+}
+
+/** Content-Disposition: attachment, named (quoted or not: both are the same header). */
+function expectAttachment(res: ApiResponse, fileName: string): void {
+  const header = res.headers.get('content-disposition') ?? '';
+  assert.ok([`attachment; filename=${fileName}`, `attachment; filename="${fileName}"`].includes(header), header);
+}
+
+const submit = (attemptId: string, token: string) => post(`/api/attempts/${attemptId}/submit`, undefined, as(token));
+const answer = (attemptId: string, token: string, questionId: string, text: string) =>
+  post(`/api/attempts/${attemptId}/answers`, { question_id: questionId, student_answer: text }, as(token));
+
+async function submitted(token: string, body: Record<string, unknown>, answers: Array<[string, string]>): Promise<string> {
+  const started = await startOk(token, body);
+  for (const [questionId, text] of answers) assert.equal((await answer(started.attempt_id, token, questionId, text)).status, 200);
+  const res = await submit(started.attempt_id, token);
+  assert.equal(res.status, 200, res.text);
+  return started.attempt_id;
+}
+
+const setDisplayName = (clientId: string, uid: string, name: string) => clientDoc(clientId).collection('users').doc(uid).update({ display_name: name });
+
+let sequence = 0;
+/** A submitted attempt as the submit stores it, written directly (only what the export reads varies). */
+function storedAttempt(clientId: string, test: { id: string; version: number }, question: QuestionFixture, o: Partial<StoredAttempt>): StoredAttempt {
+  sequence += 1;
+  const id = o.id ?? `${clientId}.fixture${String(sequence).padStart(15, '0')}`;
+  const submittedAt = o.submitted_at ?? new Date().toISOString();
+  const marks = o.score ?? 0;
+  return {
+    id,
+    client_id: clientId,
+    test_id: test.id,
+    test_name: 'Algebra midterm',
+    version: test.version,
+    student_id: `student-${sequence}`,
+    guest: false,
+    guest_name: null,
+    share_code: null,
+    started_by: `student-${sequence}`,
+    status: 'submitted',
+    started_at: new Date(Date.parse(submittedAt) - 60_000).toISOString(),
+    expires_at: new Date(Date.parse(submittedAt) + 60_000).toISOString(),
+    submitted_at: submittedAt,
+    auto_submitted: false,
+    answers: {},
+    question_order: [question.id],
+    token_hash: 'f'.repeat(64),
+    score: marks,
+    total_marks: question.marks,
+    percentage: (marks / question.marks) * 100,
+    results: [{ question_id: question.id, answered: marks > 0, correct: marks > 0, marks_awarded: marks }],
+    ...o,
+  };
+}
+
+async function writeAttempts(clientId: string, attempts: StoredAttempt[]): Promise<void> {
+  for (let i = 0; i < attempts.length; i += 500) {
+    const batch = adminDb.batch();
+    for (const attempt of attempts.slice(i, i + 500)) batch.set(attemptDoc(clientId, attempt.id), attempt);
+    await batch.commit();
+  }
+}
+
+/** A published test with one question worth 2 marks, for attempts written directly. */
+async function oneQuestionTest(): Promise<{ test: any; question: QuestionFixture }> {
+  const question = await writeQuestion(m.tenant.clientId, { question_text: 'Only question', marks: 2 });
+  const { test } = await publishTest(m.tenant.admin.token, m.tenant.clientId, { questions: [question] });
+  return { test, question };
+}
+
+before(async function () {
+  this.timeout(60_000);
+  m = await createRoleMatrix();
+});
+
+describe('GET /api/analytics/tests/{testId}/results.csv', function () {
+  this.timeout(120_000);
+
+  it('answers one row per submitted attempt, oldest submission first, with names, figures and marks per question', async () => {
+    const { clientId } = m.tenant;
+    const questions = await Promise.all([
+      writeQuestion(clientId, { question_text: '  Capital\nof France? ', options: ['Paris', 'Rome'], correct_answer: 'Paris', marks: 1 }),
+      writeQuestion(clientId, { question_text: 'Spell cat', question_type: 'short_answer', options: [], correct_answer: 'cat', marks: 2 }),
+      writeQuestion(clientId, { question_text: `A long question ${'x'.repeat(80)}`, question_type: 'true_false', options: ['True', 'False'], correct_answer: 'True', marks: 1 }),
+    ]);
+    const [france, cat, long] = questions;
+    const { test } = await publishTest(m.tenant.admin.token, clientId, { questions });
+    const [ada, bob, cleo, dan] = await Promise.all([1, 2, 3, 4].map(() => createUser('student', clientId)));
+    await Promise.all([setDisplayName(clientId, ada.uid, 'Ada Lovelace'), setDisplayName(clientId, cleo.uid, 'Cleo')]);
+
+    // Cleo's time ran out a minute ago: closed automatically, dated at its expiry, so it is the oldest submission.
+    const cleoStarted = await startOk(cleo.token, { test_id: test.id });
+    await answer(cleoStarted.attempt_id, cleo.token, france.id, 'Paris');
+    const adaAttempt = await submitted(ada.token, { test_id: test.id }, [[france.id, 'Paris'], [cat.id, 'dog']]);
+    const code = await writeShareCode(clientId, test.id);
+    const guest = await signInAnonymously();
+    const guestAttempt = await submitted(guest.token, { share_code: code, guest_name: 'Grace Hopper' }, [[france.id, 'Rome'], [cat.id, 'CAT'], [long.id, 'true']]);
+    const danAttempt = await submitted(dan.token, { test_id: test.id }, [[long.id, 'false']]);
+    await clientDoc(clientId).collection('users').doc(dan.uid).delete(); // a student whose profile is gone: no name
+    await expire(clientId, cleoStarted.attempt_id);
+    assert.equal((await get(`/api/attempts/${cleoStarted.attempt_id}`, as(cleo.token))).status, 200);
+    await startOk(bob.token, { test_id: test.id }); // in progress: not a result
+
+    const res = await readCsv(test.id, m.tenant.admin.token);
+    const rows = expectCsv(res);
+    expectAttachment(res, `results-${test.id}-v1.csv`);
+    assert.ok(!res.text.startsWith('\uFEFF'), 'no byte order mark');
+    assert.deepEqual(rows[0], [...FIXED_COLUMNS, 'Q1 Capital of France?', 'Q2 Spell cat', `Q3 A long question ${'x'.repeat(43)}…`]);
+    assert.equal(rows.length, 5, res.text);
+
+    const stored = await Promise.all([cleoStarted.attempt_id, adaAttempt, guestAttempt, danAttempt].map(async (id) => (await attemptDoc(clientId, id).get()).data()!));
+    const [cleoDoc, adaDoc, guestDoc, danDoc] = stored;
+    assert.deepEqual(
+      rows.slice(1).map((r) => r[0]),
+      [cleoDoc, adaDoc, guestDoc, danDoc].map((d) => d.id),
+      'ordered by submitted_at',
+    );
+    assert.deepEqual(rows[1], [cleoDoc.id, cleo.uid, 'Cleo', '1', '4', '25', cleoDoc.submitted_at, 'true', '1', '', '']);
+    assert.deepEqual(rows[2], [adaDoc.id, ada.uid, 'Ada Lovelace', '1', '4', '25', adaDoc.submitted_at, 'false', '1', '0', '']);
+    assert.deepEqual(rows[3], [guestDoc.id, guest.uid, 'Grace Hopper', '3', '4', '75', guestDoc.submitted_at, 'false', '0', '2', '1']);
+    assert.deepEqual(rows[4], [danDoc.id, dan.uid, '', '0', '4', '0', danDoc.submitted_at, 'false', '', '', '0']);
+  });
+
+  it('answers only the header for a published test nobody has submitted yet', async () => {
+    const { test } = await oneQuestionTest();
+    const rows = expectCsv(await readCsv(test.id, m.tenant.admin.token));
+    assert.deepEqual(rows, [[...FIXED_COLUMNS, 'Q1 Only question']]);
+  });
+
+  it('neutralises a name beginning with =, +, -, @, tab or carriage return with a leading quote, as csv-stringify does', async () => {
+    const { test, question } = await oneQuestionTest();
+    // The API trims a guest_name, so a leading tab or CR can only come from stored data: written directly.
+    const names = ['=HYPERLINK("http://evil.example","x")', '+1+1', '-2+3', '@SUM(A1:A2)', '\tcmd', '\rcmd', 'Plain, "quoted" name'];
+    const base = Date.parse('2024-05-01T10:00:00.000Z');
+    const written = names.map((name, i) =>
+      storedAttempt(m.tenant.clientId, test, question, {
+        guest: true,
+        guest_name: name,
+        submitted_at: new Date(base + i * 1000).toISOString(),
+        score: 2,
+        results: [{ question_id: question.id, answered: true, correct: false, marks_awarded: -0.5 }],
+      }),
+    );
+    await writeAttempts(m.tenant.clientId, written);
+    // And one through the API, as a Guest would type it.
+    const guest = await signInAnonymously();
+    const code = await writeShareCode(m.tenant.clientId, test.id);
+    await submitted(guest.token, { share_code: code, guest_name: '=1+2' }, []);
+
+    const rows = expectCsv(await readCsv(test.id, m.tenant.admin.token)).slice(1);
+    assert.deepEqual(
+      rows.map((r) => r[2]),
+      ["'=HYPERLINK(\"http://evil.example\",\"x\")", "'+1+1", "'-2+3", "'@SUM(A1:A2)", "'\tcmd", "'\rcmd", 'Plain, "quoted" name', "'=1+2"],
+    );
+    assert.equal(rows[0][FIXED_COLUMNS.length], '-0.5', 'a negative mark is a number, not escaped');
+  });
+
+  it('streams more than one page: 1,050 attempts, each exactly once, in (submitted_at, id) order', async function () {
+    this.timeout(300_000);
+    const { test, question } = await oneQuestionTest();
+    const count = 2 * EXPORT_PAGE_SIZE + 50;
+    const base = Date.parse('2024-06-01T08:00:00.000Z');
+    // Seven attempts share each second, so ties (broken by id) straddle the page boundaries.
+    const attempts = Array.from({ length: count }, (_, i) =>
+      storedAttempt(m.tenant.clientId, test, question, {
+        submitted_at: new Date(base + Math.floor(i / 7) * 1000).toISOString(),
+        score: i % 3,
+        guest: i % 5 === 0,
+        guest_name: i % 5 === 0 ? `Guest ${i}` : null,
+        student_id: i % 5 === 0 ? `guest-${i}` : m.tenant.student.uid,
+      }),
+    );
+    await writeAttempts(m.tenant.clientId, attempts);
+
+    const res = await readCsv(test.id, m.tenant.admin.token);
+    const rows = expectCsv(res).slice(1);
+    const expected = [...attempts].sort((a, b) => (a.submitted_at! < b.submitted_at! ? -1 : a.submitted_at! > b.submitted_at! ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    assert.equal(rows.length, count);
+    assert.deepEqual(
+      rows.map((r) => r[0]),
+      expected.map((a) => a.id),
+    );
+    const byId = new Map(attempts.map((a) => [a.id, a]));
+    for (const row of rows) {
+      const a = byId.get(row[0])!;
+      assert.equal(row[2], a.guest ? a.guest_name : 'Test student');
+      assert.equal(row[3], String(a.score));
+      assert.equal(row[FIXED_COLUMNS.length], a.score ? String(a.score) : '');
+    }
+  });
+
+  it('describes the latest published version by default and another with ?version=; an unknown version is 404', async () => {
+    const { clientId } = m.tenant;
+    const token = m.tenant.admin.token;
+    const [q1, q2] = await Promise.all([
+      writeQuestion(clientId, { question_text: 'First edition question', marks: 1 }),
+      writeQuestion(clientId, { question_text: 'Second edition question', marks: 3 }),
+    ]);
+    const test = await createTestAs(token, validTest([q1.id], { shuffle: 0 }));
+    assert.equal((await post(`/api/tests/${test.id}/publish`, undefined, as(token))).status, 200);
+    const [first, second] = await Promise.all([createUser('student', clientId), createUser('student', clientId)]);
+    const v1Attempt = await submitted(first.token, { test_id: test.id }, [[q1.id, '4']]);
+    assert.equal((await post(`/api/tests/${test.id}/archive`, undefined, as(token))).status, 200);
+    assert.equal((await post(`/api/tests/${test.id}/restore`, undefined, as(token))).status, 200);
+    const edited = await api('PUT', `/api/tests/${test.id}`, { ...as(token), body: validTest([q1.id, q2.id], { shuffle: 0 }) });
+    assert.equal(edited.status, 200, edited.text);
+    const republished = await post(`/api/tests/${test.id}/publish`, undefined, as(token));
+    assert.equal(republished.body.version, 2, republished.text);
+    const v2Attempt = await submitted(second.token, { test_id: test.id }, [[q2.id, '4']]);
+
+    const latest = await readCsv(test.id, token);
+    expectAttachment(latest, `results-${test.id}-v2.csv`);
+    assert.deepEqual(
+      expectCsv(latest).map((r) => [r[0], ...r.slice(FIXED_COLUMNS.length)]),
+      [
+        ['attempt_id', 'Q1 First edition question', 'Q2 Second edition question'],
+        [v2Attempt, '', '3'],
+      ],
+    );
+    const v1 = await readCsv(test.id, token, '?version=1');
+    expectAttachment(v1, `results-${test.id}-v1.csv`);
+    assert.deepEqual(
+      expectCsv(v1).map((r) => [r[0], r[4], ...r.slice(FIXED_COLUMNS.length)]),
+      [
+        ['attempt_id', 'total_marks', 'Q1 First edition question'],
+        [v1Attempt, '1', '1'],
+      ],
+    );
+    expectError(await readCsv(test.id, token, '?version=3'), 404, 'NOT_FOUND');
+    expectError(await readCsv(test.id, token, '?version=0'), 400, 'VALIDATION_ERROR');
+  });
+
+  it('lets a Super Admin export any organization’s test; refuses Students, Guests and another organization’s Client Admin with 403', async () => {
+    const { test } = await oneQuestionTest();
+    expectCsv(await readCsv(test.id, m.superAdmin.token));
+    expectError(await readCsv(test.id, m.tenant.student.token), 403, 'FORBIDDEN');
+    expectError(await readCsv(test.id, m.guest.token), 403, 'FORBIDDEN');
+    expectError(await readCsv(test.id, m.otherTenant.admin.token), 403, 'FORBIDDEN');
+    expectError(await readCsv(test.id, m.otherTenant.student.token), 403, 'FORBIDDEN');
+    expectError(await readCsv(test.id, undefined), 401, 'UNAUTHORIZED');
+  });
+
+  it('answers 404 for an unknown test and for a test never published', async () => {
+    expectError(await readCsv(randomUUID(), m.tenant.admin.token), 404, 'NOT_FOUND');
+    expectError(await readCsv(randomUUID(), m.superAdmin.token), 404, 'NOT_FOUND');
+    const draft = await createTestAs(m.tenant.admin.token, validTest([(await writeQuestion(m.tenant.clientId)).id]));
+    expectError(await readCsv(draft.id, m.tenant.admin.token), 404, 'NOT_FOUND');
+  });
+
+  it('answers 503 SERVICE_UNAVAILABLE as a JSON error when the first page cannot be read', async () => {
+    const { test, question } = await oneQuestionTest();
+    await writeAttempts(m.tenant.clientId, [storedAttempt(m.tenant.clientId, test, question, { score: 2 })]);
+    const server = await startInProcessApi();
+    try {
+      const read = () => get(csvPath(test.id), { token: m.tenant.admin.token, ip: freshIp(), baseUrl: server.baseUrl });
+      const outcome = await duringFault(() => failReads(new RegExp(`^clients/${m.tenant.clientId}/attempts$`)), read);
+      expectError(outcome.result, 503, 'SERVICE_UNAVAILABLE');
+      assert.ok(outcome.result.headers.get('retry-after'), 'Retry-After is set');
+      assert.equal(outcome.result.headers.get('content-disposition'), null, 'no file was started');
+      // Healed, the same request answers the file.
+      assert.equal(expectCsv(await read()).length, 2);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+type StreamTarget = Parameters<NonNullable<Reply['stream']>['write']>[0];
+
+/** A response that accepts writes only when told to, and can hang up. */
+class StandInResponse extends EventEmitter {
+  chunks: string[] = [];
+  destroyed = false;
+  constructor(private readonly accept: (chunkIndex: number) => boolean) {
+    super();
+  }
+  write(chunk: string): boolean {
+    this.chunks.push(chunk);
+    return this.accept(this.chunks.length - 1);
+  }
+  hangUp(): void {
+    this.destroyed = true;
+    this.emit('close');
+  }
+}
+
+describe('results export streaming (in-process)', function () {
+  this.timeout(120_000);
+  const superAdmin = (): Principal => ({ uid: m.superAdmin.uid, email: m.superAdmin.email, role: 'super_admin', clientId: null, guest: false, authTime: 0 });
+  let test: any;
+  const count = EXPORT_PAGE_SIZE + 10;
+
+  before(async function () {
+    this.timeout(120_000);
+    const made = await oneQuestionTest();
+    test = made.test;
+    const base = Date.parse('2024-07-01T08:00:00.000Z');
+    await writeAttempts(
+      m.tenant.clientId,
+      Array.from({ length: count }, (_, i) => storedAttempt(m.tenant.clientId, test, made.question, { submitted_at: new Date(base + i * 1000).toISOString() })),
+    );
+  });
+
+  it('waits for drain whenever a write is refused, then writes the rest: the header, then one chunk per page', async () => {
+    const stream = await resultsCsv(superAdmin(), test.id, undefined);
+    let waiting = 0;
+    const res: StandInResponse = new StandInResponse(() => {
+      waiting += 1;
+      setTimeout(() => {
+        waiting -= 1;
+        res.emit('drain');
+      }, 5);
+      return false;
+    });
+    await stream.write(res as unknown as StreamTarget);
+    assert.equal(res.chunks.length, 3);
+    assert.equal(waiting, 0, 'every refused write was waited for');
+    const rows: string[][] = parse(res.chunks.join(''));
+    assert.equal(rows.length, count + 1);
+    assert.equal(new Set(rows.slice(1).map((r) => r[0])).size, count);
+  });
+
+  it('stops reading when the client hangs up while a write waits', async () => {
+    const stream = await resultsCsv(superAdmin(), test.id, undefined);
+    const res: StandInResponse = new StandInResponse(() => {
+      setTimeout(() => res.hangUp(), 5);
+      return false;
+    });
+    await stream.write(res as unknown as StreamTarget);
+    assert.equal(res.chunks.length, 1, 'only the header was written');
+  });
+
+  it('fails the write when a later page cannot be read, so the route cuts the response instead of ending it', async () => {
+    const stream = await resultsCsv(superAdmin(), test.id, undefined);
+    const res = new StandInResponse(() => true);
+    const heal = failReads(new RegExp(`^clients/${m.tenant.clientId}/attempts$`));
+    try {
+      await assert.rejects(stream.write(res as unknown as StreamTarget), /UNAVAILABLE/);
+    } finally {
+      heal();
+    }
+    assert.equal(res.chunks.length, 2, 'the header and the first page went out before the failure');
+  });
+});

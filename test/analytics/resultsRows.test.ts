@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict';
+import { parse } from '../../functions/node_modules/csv-parse/dist/cjs/sync.cjs';
+import {
+  FIXED_COLUMNS,
+  headerRow,
+  questionHeader,
+  resultRow,
+  shortText,
+  studentNameOf,
+  studentsToName,
+  toCsv,
+  type ExportedAttempt,
+} from '../../functions/src/analytics/resultsRows';
+
+// The results export's rows and CSV text, without Firestore.
+
+const QUESTIONS = [
+  { id: 'q1', question_text: 'Capital of France?' },
+  { id: 'q2', question_text: 'Primes?' },
+  { id: 'q3', question_text: 'Spell cat' },
+];
+
+const attempt = (overrides: Partial<ExportedAttempt> = {}): ExportedAttempt => ({
+  id: 'a1',
+  student_id: 's1',
+  guest: false,
+  guest_name: null,
+  score: 3,
+  total_marks: 4,
+  percentage: 75,
+  submitted_at: '2025-01-02T03:04:05.000Z',
+  auto_submitted: false,
+  results: [
+    { question_id: 'q1', answered: true, correct: true, marks_awarded: 1 },
+    { question_id: 'q2', answered: true, correct: true, marks_awarded: 2 },
+    { question_id: 'q3', answered: false, correct: false, marks_awarded: 0 },
+  ],
+  ...overrides,
+});
+
+const names = new Map([['s1', 'Ada Lovelace']]);
+const parsed = (text: string): string[][] => parse(text);
+
+describe('shortText and questionHeader', () => {
+  it('collapses spacing, trims, and cuts a long text to 60 characters ending with …', () => {
+    assert.equal(shortText('  What\n is\t 2 + 2? '), 'What is 2 + 2?');
+    assert.equal(shortText('x'.repeat(60)), 'x'.repeat(60));
+    assert.equal(shortText('x'.repeat(61)), `${'x'.repeat(59)}…`);
+    assert.equal(Array.from(shortText('😀'.repeat(80))).length, 60, 'counted in characters, never splitting one');
+    assert.equal(questionHeader(3, 'Spell cat'), 'Q3 Spell cat');
+    assert.equal(questionHeader(1, '   '), 'Q1');
+  });
+
+  it('heads the fixed columns, then one column per question in the version’s order', () => {
+    assert.deepEqual(headerRow(QUESTIONS), [...FIXED_COLUMNS, 'Q1 Capital of France?', 'Q2 Primes?', 'Q3 Spell cat']);
+    assert.deepEqual(FIXED_COLUMNS, ['attempt_id', 'student_id', 'student_name', 'score', 'total_marks', 'percentage', 'submitted_at', 'auto_submitted']);
+  });
+});
+
+describe('student names', () => {
+  it('names a Guest’s attempt by its guest_name and anyone else’s by the profile, empty when neither exists', () => {
+    assert.equal(studentNameOf(attempt(), names), 'Ada Lovelace');
+    assert.equal(studentNameOf(attempt({ student_id: 'nobody' }), names), '');
+    assert.equal(studentNameOf(attempt({ guest: true, guest_name: 'Visitor', student_id: 's1' }), names), 'Visitor');
+    assert.equal(studentNameOf(attempt({ guest: true, guest_name: null }), names), '');
+  });
+
+  it('reads profiles only for non-guest students, each once', () => {
+    const page = [attempt({ student_id: 'b' }), attempt({ student_id: 'a' }), attempt({ student_id: 'b' }), attempt({ student_id: 'g', guest: true })];
+    assert.deepEqual(studentsToName(page), ['b', 'a']);
+  });
+});
+
+describe('resultRow', () => {
+  it('holds the attempt’s figures and each question’s marks awarded, empty when unanswered', () => {
+    assert.deepEqual(resultRow(attempt(), QUESTIONS, names), ['a1', 's1', 'Ada Lovelace', 3, 4, 75, '2025-01-02T03:04:05.000Z', false, 1, 2, null]);
+  });
+
+  it('keeps 0 for an answered wrong question and negative marks as numbers', () => {
+    const row = resultRow(
+      attempt({
+        score: 0,
+        results: [
+          { question_id: 'q1', answered: true, correct: false, marks_awarded: 0 },
+          { question_id: 'q2', answered: true, correct: false, marks_awarded: -0.5 },
+        ],
+      }),
+      QUESTIONS,
+      names,
+    );
+    assert.deepEqual(row.slice(FIXED_COLUMNS.length), [0, -0.5, null]);
+  });
+
+  it('computes the percentage of an attempt stored before percentage was kept, and follows the version’s questions, not the results’ order', () => {
+    const old = attempt({ percentage: undefined, score: 1, total_marks: 3, results: [...attempt().results!].reverse() });
+    const row = resultRow(old, QUESTIONS, names);
+    assert.equal(row[5], 33.3333);
+    assert.deepEqual(row.slice(FIXED_COLUMNS.length), [1, 2, null]);
+    assert.deepEqual(resultRow(attempt({ results: null }), QUESTIONS, names).slice(FIXED_COLUMNS.length), [null, null, null]);
+  });
+});
+
+describe('toCsv', () => {
+  it('writes a header and rows that parse back to the same cells, booleans as true/false, no BOM', async () => {
+    const text = await toCsv([headerRow(QUESTIONS), resultRow(attempt(), QUESTIONS, names), resultRow(attempt({ auto_submitted: true }), QUESTIONS, names)]);
+    assert.ok(!text.startsWith('\uFEFF'));
+    assert.ok(text.endsWith('\n'));
+    assert.deepEqual(parsed(text), [
+      headerRow(QUESTIONS),
+      ['a1', 's1', 'Ada Lovelace', '3', '4', '75', '2025-01-02T03:04:05.000Z', 'false', '1', '2', ''],
+      ['a1', 's1', 'Ada Lovelace', '3', '4', '75', '2025-01-02T03:04:05.000Z', 'true', '1', '2', ''],
+    ]);
+    assert.equal(await toCsv([]), '');
+  });
+
+  it('prefixes a quote to a text beginning with =, +, -, @, tab or carriage return, and only to text', async () => {
+    const dangerous = ['=HYPERLINK("http://x")', '+1+2', '-2+3', '@SUM(A1)', '\tTab', '\rReturn', '＝1+1'];
+    const rows = dangerous.map((name) => resultRow(attempt({ guest: true, guest_name: name, score: 0 }), QUESTIONS, names));
+    const cells = parsed(await toCsv(rows)).map((row) => row[2]);
+    assert.deepEqual(cells, dangerous.map((name) => `'${name}`));
+    const negative = parsed(await toCsv([resultRow(attempt({ results: [{ question_id: 'q1', answered: true, correct: false, marks_awarded: -0.25 }] }), QUESTIONS, names)]));
+    assert.equal(negative[0][FIXED_COLUMNS.length], '-0.25', 'a negative mark stays a number');
+    const harmless = parsed(await toCsv([resultRow(attempt({ guest: true, guest_name: 'Ann = Bob, "the" 2nd\nline\r' }), QUESTIONS, names)]));
+    assert.equal(harmless.length, 1, 'line breaks inside a cell are quoted, never a new row');
+    assert.equal(harmless[0][2], 'Ann = Bob, "the" 2nd\nline\r');
+  });
+});
