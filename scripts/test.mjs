@@ -1,7 +1,7 @@
 // `npm test`: builds, starts the emulators (project demo-exam-test, so test
 // data never mixes with the `npm start` demo) and runs every mocha test.
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { buildFunctions, emulatorsExec, root } from './emulators.mjs';
 
 buildFunctions();
@@ -11,8 +11,10 @@ if (typecheck.status !== 0) process.exit(typecheck.status ?? 1);
 // `npm test -- test/clients` runs a part; with no arguments, everything.
 const specs = process.argv.length > 2 ? process.argv.slice(2) : ['test/**/*.test.ts'];
 const quoted = specs.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-// The emulators' own log goes to .emulators/test-emulators.log; the terminal shows the test report.
-const logFile = join(root, '.emulators', 'test-emulators.log');
+// The emulators' own log goes to .emulators/test-emulators.log (one per FIREBASE_JSON config, so
+// runs on isolated ports keep theirs apart); the terminal shows the test report.
+const config = process.env.FIREBASE_JSON ? `-${basename(process.env.FIREBASE_JSON, '.json')}` : '';
+const logFile = join(root, '.emulators', `test-emulators${config}.log`);
 const code = await emulatorsExec('demo-exam-test', `npx mocha --recursive --extension ts ${quoted}`, { quiet: true, logFile });
 if (code !== 0) console.error(`Emulator log: ${logFile}`);
 process.exit(code);
