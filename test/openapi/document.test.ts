@@ -13,6 +13,8 @@ const ENDPOINTS = [
   'post /api/tests/{testId}/publish', 'post /api/tests/{testId}/archive', 'post /api/tests/{testId}/restore',
   'post /api/tests/{testId}/share-codes', 'get /api/tests/{testId}/share-codes', 'delete /api/tests/{testId}/share-codes/{code}',
   'post /api/attempts', 'get /api/attempts', 'get /api/attempts/{attemptId}', 'post /api/attempts/{attemptId}/answers', 'post /api/attempts/{attemptId}/submit',
+  'get /api/analytics/tests/{testId}', 'post /api/analytics/tests/{testId}/recompute', 'get /api/analytics/tests/{testId}/results.csv',
+  'get /api/analytics/students/{studentId}',
 ];
 
 describe('GET /api/openapi.json', () => {
@@ -54,6 +56,22 @@ describe('GET /api/openapi.json', () => {
     assert.deepEqual(Object.keys(upload.properties), ['file']);
     assert.equal(upload.properties.file.format, 'binary');
     assert.ok(doc.paths['/api/questions/import'].post.responses['413'], 'documents 413 for a file over 5 MB');
+  });
+
+  it('documents every analytics formula in the analytics reply', () => {
+    const question = doc.components.schemas.QuestionAnalytics.properties;
+    const test = doc.components.schemas.TestAnalytics.properties;
+    assert.match(question.facility_index.description, /mean_mark \/ marks/);
+    assert.match(question.discrimination_index.description, /100 · Cov\(x, X\) \/ √\(V\(x\) · V\(X\)\)/);
+    assert.match(question.discrimination_index.description, /\(n − 1\)/);
+    assert.match(test.cronbach_alpha.description, /k\/\(k − 1\) · \(1 − Σ V\(x_i\) \/ V\(T\)\)/);
+    assert.match(test.standard_deviation.description, /\(n − 1\)/);
+    assert.match(test.score_distribution.description, /Ten bands/);
+    for (const field of ['facility_index', 'discrimination_index', 'mean_mark']) assert.match(question[field].description, /[Nn]ull when/, field);
+  });
+
+  it('describes the results export as text/csv', () => {
+    assert.ok(doc.paths['/api/analytics/tests/{testId}/results.csv'].get.responses['200'].content['text/csv']);
   });
 
   it('describes request bodies from the same schemas that validate them', () => {

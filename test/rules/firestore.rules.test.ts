@@ -79,6 +79,9 @@ const SEED: Record<string, Record<string, unknown>> = {
   [`clients/${ACME}/question_imports/imp1/chunks/0`]: { questions: [{ correct_answer: '4' }] },
   'share_codes/CODE2': { client_id: ACME, test_id: 't1', max_uses: 30, uses: 0 },
   'share_codes/CODE2/seats/0': { remaining: 30 },
+  // Issue 8: a version's analytics shards and the per-(test, student) attempt slots.
+  [`clients/${ACME}/tests/t1/versions/1/stats_shards/0`]: { n: 3, score: { s: 5, ss: 11 } },
+  [`clients/${ACME}/tests/t1/attempt_slots/stuA`]: { count: 1, in_progress: null },
 };
 
 let env: RulesTestEnvironment;
@@ -303,6 +306,8 @@ describe('firestore.rules', function () {
     [`clients/${ACME}/tests/t1/versions`, '1', 'frozen test versions (answer keys)'],
     [`clients/${ACME}/question_imports/imp1/chunks`, '0', 'staged import chunks (answer keys)'],
     ['share_codes/CODE2/seats', '0', 'share-code seats'],
+    [`clients/${ACME}/tests/t1/versions/1/stats_shards`, '0', 'a version\'s analytics sums'],
+    [`clients/${ACME}/tests/t1/attempt_slots`, 'stuA', 'attempt slots'],
   ];
   for (const [path, id, what] of nestedCollections) {
     const name = path.split('/').pop()!;
@@ -331,6 +336,8 @@ describe('firestore.rules', function () {
       `clients/${ACME}/tests/t1/versions/2`,
       'share_codes/CODE3',
       'share_codes/CODE2/seats/1',
+      `clients/${ACME}/tests/t1/versions/1/stats_shards/1`,
+      `clients/${ACME}/tests/t1/attempt_slots/stuB`,
       `clients/${ACME}/question_imports/imp2`,
       'super_admins/stuA',
       'client_names/initech',

@@ -21,7 +21,7 @@ interface Prepared {
 
 const clientRef = (clientId: string) => adminDb.collection('clients').doc(clientId);
 
-async function publishedTest(clientId: string, publishedBy: string): Promise<{ testId: string; questionIds: string[] }> {
+export async function publishedTest(clientId: string, publishedBy: string): Promise<{ testId: string; questionIds: string[] }> {
   const now = new Date().toISOString();
   const questions = [1, 2].map((n) => ({
     id: randomUUID(), question_text: `Fuzz attempt question ${n}`, question_type: 'multiple_choice', options: ['A', 'B'],
