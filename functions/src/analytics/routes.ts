@@ -41,7 +41,7 @@ export const analyticsRoutes: RouteDefinition[] = [
     summary: 'Recompute a test version’s analytics from its attempts (repair)',
     description:
       'Reads every attempt of the version and replaces the maintained sums with the recomputed ones, in one transaction (starts and submits meanwhile are ordered before or after it, never lost). ' +
-      'For repairs only: its cost grows with the attempts. Answers whether the maintained sums had drifted, and the analytics as recomputed. ' +
+      'For repairs only: its cost grows with the attempts, so it counts against the strict per-user limit. Answers whether the maintained sums had drifted, and the analytics as recomputed. ' +
       'Super Admin any test, Client Admin its organization’s. No body; ?version= as for the analytics.',
     tag: 'Analytics',
     access: TEST_READERS,
@@ -63,9 +63,10 @@ export const analyticsRoutes: RouteDefinition[] = [
       'One row per submitted attempt, oldest submission first, streamed: attempt_id, student_id, student_name, score, total_marks, percentage, submitted_at, auto_submitted, ' +
       'then one column per question (in the version’s order) with the marks awarded, empty when unanswered. ' +
       'Safe to open in a spreadsheet: a cell beginning with =, +, -, @, tab or carriage return is prefixed with a quote (csv-stringify’s formula escaping). ' +
-      'Super Admin any test, Client Admin its organization’s; ?version= as for the analytics.',
+      'Super Admin any test, Client Admin its organization’s; ?version= as for the analytics. It reads every submitted attempt of the version, so it counts against the strict per-user limit.',
     tag: 'Analytics',
     access: TEST_READERS,
+    sensitive: true,
     params: TestAnalyticsParams,
     query: ResultsCsvQuery,
     success: { status: 200, description: 'text/csv, UTF-8, header row first', schema: z.string(), mediaType: 'text/csv' },
