@@ -87,6 +87,32 @@ export function failReads(paths: RegExp): () => void {
   return () => heals.forEach((heal) => heal());
 }
 
+/**
+ * Holds the result of the first query on a matching collection path for `ms`
+ * before handing it back (inside a transaction too: both reach Query._get).
+ * `reached` resolves once that query has read, so a test can act in the window
+ * between a read and the write that follows it.
+ */
+export function holdFirstQuery(paths: RegExp, ms: number): { reached: Promise<void>; heal: () => void } {
+  let held = false;
+  let signal: () => void = () => {};
+  const reached = new Promise<void>((resolve) => (signal = resolve));
+  const collectionPath = (query: { _queryOptions: { parentPath: { relativeName: string }; collectionId: string } }) =>
+    `${query._queryOptions.parentPath.relativeName}/${query._queryOptions.collectionId}`.replace(/^\//, '');
+  const heal = patch(queryProto, '_get', (original) =>
+    async function (this: any, ...args: unknown[]) {
+      const result = await original.apply(this, args);
+      if (!held && paths.test(collectionPath(this))) {
+        held = true;
+        signal();
+        await new Promise((resolve) => setTimeout(resolve, ms));
+      }
+      return result;
+    },
+  );
+  return { reached, heal };
+}
+
 /** The service's Auth client answers `method` with `fail()` (or whatever `replacement` does). */
 export function replaceAuth(method: 'verifyIdToken' | 'getUser' | 'createUser' | 'setCustomUserClaims' | 'deleteUser' | 'updateUser', replacement: (original: AnyFn) => AnyFn): () => void {
   return patch(auth, method, (original) => replacement(original.bind(auth)));
