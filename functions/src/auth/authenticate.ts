@@ -120,9 +120,10 @@ export const forgetAccountFacts = (): void => accountFacts.clear();
 
 /**
  * The one auth middleware: verifies the ID token, records the sign-in and
- * applies the route's access rule. For an admin's read it also starts the
- * account re-check, which the route awaits beside its handler (see
- * `awaitAccountCheck`), so it costs no sequential round trip.
+ * applies the route's access rule. For an admin it also starts the account
+ * re-check: a read awaits it beside its handler (see `awaitAccountCheck`), a
+ * write before its handler, beside the login record and the organization's
+ * status; either way it costs no sequential round trip.
  */
 export function authenticate(access: Access, effects: AuthenticationEffects, { prefetchClient = true }: { prefetchClient?: boolean } = {}): RequestHandler {
   const refuse = async (req: Request, res: Response, rejection: Rejection): Promise<never> => {
@@ -143,13 +144,18 @@ export function authenticate(access: Access, effects: AuthenticationEffects, { p
     const result = await verifiedPrincipal(req, prefetchClient ? effects.prefetchClient : undefined);
     if ('reason' in result) return refuse(req, res, result);
     res.locals.principal = result;
-    if (!checksRevocation(req.method) && needsAccountCheck(result)) {
-      const check = recentAccountFacts(result.uid, Date.now()).then(async (facts) => {
+    // An admin's account is re-checked (claims changed, disabled, deleted) on
+    // every request: a read runs it beside its handler; a write waits for it
+    // before its handler starts (with the gate below), so nothing is written,
+    // and nothing a write answers is sent, on a stale claim.
+    let accountCheck: Promise<void> | undefined;
+    if (needsAccountCheck(result)) {
+      accountCheck = recentAccountFacts(result.uid, Date.now()).then(async (facts) => {
         const reason = accountVerdict(facts, result);
         if (reason) await refuse(req, res, { reason, claimedUid: result.uid });
       });
-      check.catch(() => undefined); // awaited by the route; never an unhandled rejection
-      (res.locals as AccountCheckLocals).accountCheck = check;
+      accountCheck.catch(() => undefined); // awaited by the route; never an unhandled rejection
+      if (!checksRevocation(req.method)) (res.locals as AccountCheckLocals).accountCheck = accountCheck;
     }
     if (access !== 'signed_in') assertRole(result, access);
     // The login record and the organization's status are read and written
@@ -158,6 +164,7 @@ export function authenticate(access: Access, effects: AuthenticationEffects, { p
     const gate = Promise.all([
       failOpen('Recording a login', req, { event: 'login', uid: result.uid, auth_time: result.authTime }, () => effects.recordLogin(result, req)),
       access === 'signed_in' ? undefined : assertClientActive(result, effects),
+      checksRevocation(req.method) ? accountCheck : undefined,
     ]).then(() => undefined);
     gate.catch(() => undefined); // awaited by the route; never an unhandled rejection
     (res.locals as AccountCheckLocals).authorization = gate;
