@@ -42,6 +42,7 @@ export const analyticsRoutes: RouteDefinition[] = [
     description:
       'Reads every attempt of the version and replaces the maintained sums with the recomputed ones, in one transaction (starts and submits meanwhile are ordered before or after it, never lost). ' +
       'For repairs only: its cost grows with the attempts, so it counts against the strict per-user limit. Answers whether the maintained sums had drifted, and the analytics as recomputed. ' +
+      'It also writes percentage and test_name on submitted attempts that predate them, so a student’s averages and best count those too. ' +
       'Super Admin any test, Client Admin its organization’s. No body; ?version= as for the analytics.',
     tag: 'Analytics',
     access: TEST_READERS,

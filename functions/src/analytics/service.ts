@@ -72,7 +72,7 @@ export async function recomputeTestAnalytics(principal: Principal, testId: strin
   if (version === null) throw notFound('This test was never published: it has no analytics to recompute');
   const at = { clientId: test.client_id, testId: test.id, version };
   const frozen = await frozenVersion(test, version);
-  const { before, after, attempts } = await store.recomputeSums(at, frozen.questions);
+  const { before, after, attempts } = await store.recomputeSums(at, frozen.questions, frozen.test.test_name);
   const extremes = await store.scoreExtremes(at);
   return { test_id: test.id, version, attempts_read: attempts, changed: !sameSums(before, after), analytics: compose(test, frozen, after, extremes) };
 }

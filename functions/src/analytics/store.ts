@@ -8,6 +8,7 @@ import { scoreExtremeSpec } from './analyticsQuery';
 import {
   addSums,
   emptySums,
+  percentageOf,
   startContribution,
   submissionContribution,
   type StatQuestion,
@@ -102,7 +103,7 @@ export function sumsOfAttempts(attempts: StoredAttempt[], questions: StatQuestio
   return sums;
 }
 
-const RECOMPUTE_FIELDS = ['status', 'score', 'total_marks', 'auto_submitted', 'results', 'answers', 'expires_at'] as const;
+const RECOMPUTE_FIELDS = ['status', 'score', 'total_marks', 'auto_submitted', 'results', 'answers', 'expires_at', 'percentage', 'test_name'] as const;
 
 /**
  * The repair: recomputes the version's sums from its attempts and replaces the
@@ -110,9 +111,10 @@ const RECOMPUTE_FIELDS = ['status', 'score', 'total_marks', 'auto_submitted', 'r
  * or submit committing meanwhile (each writes one shard) is ordered either
  * before the repair (its attempt is in the query) or after it (its increment
  * lands on the rewritten shards). Reads every attempt of the version: a repair,
- * not a request path.
+ * not a request path. It also backfills `percentage` and `test_name` on
+ * submitted attempts that predate them.
  */
-export async function recomputeSums(at: VersionAt, questions: StatQuestion[]): Promise<{ before: VersionSums; after: VersionSums; attempts: number }> {
+export async function recomputeSums(at: VersionAt, questions: StatQuestion[], testName: string): Promise<{ before: VersionSums; after: VersionSums; attempts: number }> {
   const refs = Array.from({ length: STATS_SHARDS }, (_, k) => paths.testStatsShard(at.clientId, at.testId, at.version, k));
   return db.runTransaction(
     async (tx) => {
@@ -130,6 +132,16 @@ export async function recomputeSums(at: VersionAt, questions: StatQuestion[]): P
         questions,
       );
       tx.set(refs[0], after);
+      // Attempts submitted before the percentage and the test's name were kept on them: a student's averages
+      // and best (index aggregations over `percentage`) count them once they carry it.
+      for (const doc of attempts.docs) {
+        const attempt = doc.data() as StoredAttempt;
+        if (attempt.status !== 'submitted') continue;
+        const missing: Partial<StoredAttempt> = {};
+        if (typeof attempt.percentage !== 'number') missing.percentage = percentageOf(attempt.score ?? 0, attempt.total_marks);
+        if (typeof attempt.test_name !== 'string') missing.test_name = testName;
+        if (Object.keys(missing).length > 0) tx.update(doc.ref, missing);
+      }
       for (const ref of refs.slice(1)) tx.delete(ref);
       return { before, after, attempts: attempts.size };
     },
