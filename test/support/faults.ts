@@ -60,10 +60,12 @@ export function readTogether(paths: RegExp, count: number): () => void {
   );
 }
 
+/** The path of the collection a query runs on, as the patterns below match it. */
+const collectionPath = (query: { _queryOptions: { parentPath: { relativeName: string }; collectionId: string } }) =>
+  `${query._queryOptions.parentPath.relativeName}/${query._queryOptions.collectionId}`.replace(/^\//, '');
+
 /** Document reads and queries on paths that match fail. */
 export function failReads(paths: RegExp): () => void {
-  const collectionPath = (query: { _queryOptions: { parentPath: { relativeName: string }; collectionId: string } }) =>
-    `${query._queryOptions.parentPath.relativeName}/${query._queryOptions.collectionId}`.replace(/^\//, '');
   const heals = [
     patch(firestoreProto, 'getAll', (original) =>
       function (this: unknown, ...refs: Array<{ path?: string }>) {
@@ -97,8 +99,6 @@ export function holdFirstQuery(paths: RegExp, ms: number): { reached: Promise<vo
   let held = false;
   let signal: () => void = () => {};
   const reached = new Promise<void>((resolve) => (signal = resolve));
-  const collectionPath = (query: { _queryOptions: { parentPath: { relativeName: string }; collectionId: string } }) =>
-    `${query._queryOptions.parentPath.relativeName}/${query._queryOptions.collectionId}`.replace(/^\//, '');
   const heal = patch(queryProto, '_get', (original) =>
     async function (this: any, ...args: unknown[]) {
       const result = await original.apply(this, args);
