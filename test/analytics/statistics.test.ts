@@ -6,7 +6,6 @@ import {
   emptySums,
   percentageOf,
   sameSums,
-  startContribution,
   submissionContribution,
   versionStatistics,
   type StatQuestion,
@@ -86,9 +85,8 @@ const facts = (questions: StatQuestion[], row: Cell[], automatic = false): Submi
 };
 
 /** The running sums of the table's attempts, added in the given order of rows. */
-const sumsOf = (questions: StatQuestion[], rows: Cell[][], order = rows.map((_, i) => i), started = rows.length): VersionSums => {
+const sumsOf = (questions: StatQuestion[], rows: Cell[][], order = rows.map((_, i) => i)): VersionSums => {
   let sums = emptySums();
-  for (let i = 0; i < started; i++) sums = addSums(sums, startContribution());
   // Row 2 (index 1) stands for an attempt submitted automatically at the deadline.
   for (const i of order) sums = addSums(sums, submissionContribution(questions, facts(questions, rows[i], i === 1)));
   return sums;
@@ -132,11 +130,12 @@ const ROWS: Cell[][] = [
   [[undefined, 0], ['a|c', 3], ['Dumas', -0.25], ['11', -1]],
 ];
 const N = ROWS.length;
-const STARTED = 8; // two attempts are still in progress
+const IN_PROGRESS = 2; // two attempts are still in progress (counted when read, not kept in the sums)
+const STARTED = 6 + IN_PROGRESS;
 
 describe('analytics/statistics worked example (6 attempts × 4 questions, negative marking)', () => {
-  const sums = sumsOf(QUESTIONS, ROWS, undefined, STARTED);
-  const stats = versionStatistics(sums, QUESTIONS, TOTAL_MARKS);
+  const sums = sumsOf(QUESTIONS, ROWS);
+  const stats = versionStatistics(sums, QUESTIONS, TOTAL_MARKS, IN_PROGRESS);
   const totals = rawTotals(ROWS);
   const scores = totals.map((t) => Math.max(0, t));
 
@@ -265,14 +264,14 @@ describe('analytics/statistics worked example (6 attempts × 4 questions, negati
   });
 
   it('gives the same statistics whatever order the attempts were added in, or however they were split over shards', () => {
-    const shuffled = sumsOf(QUESTIONS, ROWS, [4, 1, 5, 0, 3, 2], STARTED);
+    const shuffled = sumsOf(QUESTIONS, ROWS, [4, 1, 5, 0, 3, 2]);
     assert.ok(sameSums(shuffled, sums));
-    assert.deepEqual(versionStatistics(shuffled, QUESTIONS, TOTAL_MARKS), stats);
+    assert.deepEqual(versionStatistics(shuffled, QUESTIONS, TOTAL_MARKS, IN_PROGRESS), stats);
     // Three shards, each the sum of some attempts, then added together.
-    const shards = [[0, 3], [1, 4], [2, 5]].map((part) => sumsOf(QUESTIONS, ROWS, part, 0));
-    const merged = shards.reduce((all, shard) => addSums(all, shard), sumsOf(QUESTIONS, ROWS, [], STARTED));
+    const shards = [[0, 3], [1, 4], [2, 5]].map((part) => sumsOf(QUESTIONS, ROWS, part));
+    const merged = shards.reduce((all, shard) => addSums(all, shard), emptySums());
     assert.ok(sameSums(merged, sums));
-    assert.deepEqual(versionStatistics(merged, QUESTIONS, TOTAL_MARKS), stats);
+    assert.deepEqual(versionStatistics(merged, QUESTIONS, TOTAL_MARKS, IN_PROGRESS), stats);
   });
 });
 
@@ -284,7 +283,7 @@ describe('analytics/statistics undefined measures', () => {
   };
 
   it('with no attempt submitted, every measure is null (not 0, not NaN) and every count 0', () => {
-    const stats = versionStatistics(addSums(emptySums(), startContribution()), QUESTIONS, TOTAL_MARKS);
+    const stats = versionStatistics(emptySums(), QUESTIONS, TOTAL_MARKS, 1);
     assert.deepEqual([stats.total_attempts, stats.completed, stats.in_progress], [1, 0, 1]);
     assert.equal(stats.average_score, null);
     assert.equal(stats.average_percentage, null);
@@ -305,7 +304,7 @@ describe('analytics/statistics undefined measures', () => {
   });
 
   it('with one attempt, the averages are its own figures and the spread measures are null', () => {
-    const stats = versionStatistics(sumsOf(QUESTIONS, [ROWS[3]]), QUESTIONS, TOTAL_MARKS);
+    const stats = versionStatistics(sumsOf(QUESTIONS, [ROWS[3]]), QUESTIONS, TOTAL_MARKS, 0);
     close(stats.average_score, 6.25, 'average_score');
     close(stats.average_percentage, 62.5, 'average_percentage');
     assert.equal(stats.standard_deviation, null);
@@ -322,7 +321,7 @@ describe('analytics/statistics undefined measures', () => {
     const same = question({ id: 'same', question_type: 'true_false', options: ['True', 'False'], marks: 1, difficulty: 'easy' });
     const questions = [...QUESTIONS, same];
     const rows = ROWS.map((row): Cell[] => [...row, ['True', 1]]);
-    const stats = versionStatistics(sumsOf(questions, rows), questions, TOTAL_MARKS + 1);
+    const stats = versionStatistics(sumsOf(questions, rows), questions, TOTAL_MARKS + 1, 0);
     assert.equal(stats.questions[4].discrimination_index, null);
     close(stats.questions[4].facility_index, 1, 'facility_index');
     const items = questions.map((_, i) => column(rows, i));
@@ -344,7 +343,7 @@ describe('analytics/statistics undefined measures', () => {
       [[undefined, 0], ['yes', 1]],
       [['yes', 1], [undefined, 0]],
     ];
-    const stats = versionStatistics(sumsOf([a, b], rows), [a, b], 2);
+    const stats = versionStatistics(sumsOf([a, b], rows), [a, b], 2, 0);
     assert.equal(stats.cronbach_alpha, null);
     close(stats.standard_deviation, 0, 'standard_deviation');
     // Each question is exactly the opposite of the rest of the test: r = −1.
@@ -359,7 +358,7 @@ describe('analytics/statistics undefined measures', () => {
   it('with a single question, alpha is null (k = 1) and so is the discrimination index (no rest of the test)', () => {
     const only = question({ id: 'only', question_type: 'numeric', marks: 2 });
     const rows: Cell[][] = [[['1', 2]], [['0', -0.5]], [[undefined, 0]], [['1', 2]]];
-    const stats = versionStatistics(sumsOf([only], rows), [only], 2);
+    const stats = versionStatistics(sumsOf([only], rows), [only], 2, 0);
     assert.equal(stats.cronbach_alpha, null);
     assert.equal(stats.questions[0].discrimination_index, null);
     close(stats.standard_deviation, Math.sqrt(variance([2, 0, 0, 2])), 'standard_deviation');
@@ -367,7 +366,7 @@ describe('analytics/statistics undefined measures', () => {
   });
 
   it('with a total of 0 marks, the average percentage is null rather than a division by zero', () => {
-    const stats = versionStatistics(sumsOf(QUESTIONS, ROWS), QUESTIONS, 0);
+    const stats = versionStatistics(sumsOf(QUESTIONS, ROWS), QUESTIONS, 0, 0);
     assert.equal(stats.average_percentage, null);
     noNaN(stats);
   });
@@ -475,7 +474,7 @@ describe('analytics/statistics chosenOptions', () => {
 describe('analytics/statistics submissionContribution', () => {
   it('adds the score, the raw total T and, per question, Σx, Σx² and Σx·T of one attempt', () => {
     const add = submissionContribution(QUESTIONS, facts(QUESTIONS, ROWS[1], true));
-    assert.deepEqual([add.n, add.auto, add.started], [1, 1, 0]);
+    assert.deepEqual([add.n, add.auto], [1, 1]);
     assert.deepEqual(add.score, { s: 0, ss: 0 });
     assert.deepEqual(add.raw, { s: -2.25, ss: 2.25 * 2.25 });
     assert.deepEqual(add.bands, { '0': 1 });

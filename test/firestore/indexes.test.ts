@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  openAttemptsSpec,
   resultsExportSpec,
   scoreExtremeSpec,
   studentAttemptsSpec,
@@ -59,6 +60,7 @@ const shapes: Array<[string, QuerySpec]> = [
   ['attempts: a version\'s highest score', scoreExtremeSpec({ testId: 't', version: 1 }, 'desc')],
   ['attempts: a version\'s lowest score', scoreExtremeSpec({ testId: 't', version: 1 }, 'asc')],
   ['attempts: a version\'s results export', resultsExportSpec({ testId: 't', version: 1 })],
+  ['attempts: a version\'s attempts in progress (count)', openAttemptsSpec({ testId: 't', version: 1 })],
   ['attempts: a student\'s submitted attempts, newest first', studentRowsSpec('u')],
   ['attempts: a student\'s best percentage', studentBestSpec('u')],
   ['attempts: a student\'s attempts (count)', studentAttemptsSpec('u')],

@@ -11,6 +11,13 @@ export const scoreExtremeSpec = (at: { testId: string; version: number }, direct
   orderBy: [{ field: 'score', direction }],
 });
 
+/** A version's attempts in progress (counted: total_attempts = completed + these). */
+export const openAttemptsSpec = (at: { testId: string; version: number }): QuerySpec => ({
+  collectionId: 'attempts',
+  equals: { test_id: at.testId, version: at.version, status: 'in_progress' },
+  orderBy: [],
+});
+
 /** A version's submitted attempts, oldest submission first (the results export), ties by id. */
 export const resultsExportSpec = (at: { testId: string; version: number }): QuerySpec => ({
   collectionId: 'attempts',

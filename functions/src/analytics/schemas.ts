@@ -67,9 +67,12 @@ export const TestAnalytics = z
     latest_version: z.number().int().nullable().describe('The latest published version; pick another with ?version='),
     total_marks: z.number().nullable(),
     question_count: z.number().int(),
-    total_attempts: z.number().int().describe('Attempts started on the version (in progress and submitted)'),
+    total_attempts: z.number().int().describe('Attempts started on the version: completed + in_progress'),
     completed: z.number().int().describe('Attempts submitted, by the taker or automatically at the deadline'),
-    in_progress: z.number().int().describe('total_attempts − completed'),
+    in_progress: z
+      .number()
+      .int()
+      .describe('Attempts started and not yet submitted (one past its deadline counts until it is closed: by the next read or write that meets it, or the 5-minute closer)'),
     auto_submitted: z.number().int().describe('Of completed, submitted automatically at the deadline'),
     average_score: nullableNumber('Σ score / completed over submitted attempts (score is never below 0); null when none'),
     average_percentage: nullableNumber('average_score / total_marks × 100; null when none'),

@@ -10,8 +10,8 @@ import { emptySums, sameSums, versionStatistics, type VersionSums } from './stat
 import * as store from './store';
 
 // A test's analytics: located and authorized like the test itself, then the
-// version's shards, its frozen questions (cached per instance) and its two
-// score extremes, read side by side. The cost is the same with 10 attempts or
+// version's shards, its frozen questions (cached per instance), its two score
+// extremes and the count of its attempts in progress, read side by side. The cost is the same with 10 attempts or
 // 10,000: no attempt is read.
 
 export interface VersionTarget {
@@ -42,6 +42,7 @@ function compose(
   frozen: VersionForAttempt | undefined,
   sums: VersionSums,
   extremes: { highest: number | null; lowest: number | null },
+  inProgress: number,
 ): TestAnalytics {
   const questions = frozen?.questions ?? [];
   return {
@@ -52,7 +53,7 @@ function compose(
     latest_version: test.version,
     total_marks: frozen?.total_marks ?? null,
     question_count: questions.length,
-    ...versionStatistics(sums, questions, frozen?.total_marks ?? 0),
+    ...versionStatistics(sums, questions, frozen?.total_marks ?? 0, inProgress),
     highest_score: extremes.highest,
     lowest_score: extremes.lowest,
   };
@@ -60,10 +61,15 @@ function compose(
 
 export async function testAnalytics(principal: Principal, testId: string, requestedVersion: number | undefined): Promise<TestAnalytics> {
   const { test, version } = await analyticsTarget(principal, testId, requestedVersion);
-  if (version === null) return compose(test, undefined, emptySums(), { highest: null, lowest: null });
+  if (version === null) return compose(test, undefined, emptySums(), { highest: null, lowest: null }, 0);
   const at = { clientId: test.client_id, testId: test.id, version };
-  const [frozen, sums, extremes] = await Promise.all([frozenVersion(test, version), store.readSums(at), store.scoreExtremes(at)]);
-  return compose(test, frozen, sums, extremes);
+  const [frozen, sums, extremes, inProgress] = await Promise.all([
+    frozenVersion(test, version),
+    store.readSums(at),
+    store.scoreExtremes(at),
+    store.inProgressCount(at),
+  ]);
+  return compose(test, frozen, sums, extremes, inProgress);
 }
 
 /** The repair: the version's sums recomputed from its attempts, replacing the maintained ones. */
@@ -72,7 +78,13 @@ export async function recomputeTestAnalytics(principal: Principal, testId: strin
   if (version === null) throw notFound('This test was never published: it has no analytics to recompute');
   const at = { clientId: test.client_id, testId: test.id, version };
   const frozen = await frozenVersion(test, version);
-  const { before, after, attempts } = await store.recomputeSums(at, frozen.questions, frozen.test.test_name);
+  const { before, after, attempts, inProgress } = await store.recomputeSums(at, frozen.questions, frozen.test.test_name);
   const extremes = await store.scoreExtremes(at);
-  return { test_id: test.id, version, attempts_read: attempts, changed: !sameSums(before, after), analytics: compose(test, frozen, after, extremes) };
+  return {
+    test_id: test.id,
+    version,
+    attempts_read: attempts,
+    changed: !sameSums(before, after),
+    analytics: compose(test, frozen, after, extremes, inProgress),
+  };
 }

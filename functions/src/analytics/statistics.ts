@@ -34,10 +34,12 @@ export interface QuestionSums {
   o: Record<string, number>;
 }
 
-/** The running sums of one frozen version of a test. Keys are short: they are stored on every shard. */
+/**
+ * The running sums of one frozen version's submitted attempts. Keys are short:
+ * they are stored on every shard. (Attempts in progress are counted when read,
+ * by an aggregation over the open ones only: starting an attempt writes nothing here.)
+ */
 export interface VersionSums {
-  /** Attempts started on the version. */
-  started: number;
   /** Attempts submitted (by the taker or automatically). */
   n: number;
   /** Of which submitted automatically at the deadline. */
@@ -111,7 +113,7 @@ export function chosenOptions(question: Pick<StatQuestion, 'question_type' | 'op
   return [...keys];
 }
 
-export const emptySums = (): VersionSums => ({ started: 0, n: 0, auto: 0, score: { s: 0, ss: 0 }, raw: { s: 0, ss: 0 }, bands: {}, q: {} });
+export const emptySums = (): VersionSums => ({ n: 0, auto: 0, score: { s: 0, ss: 0 }, raw: { s: 0, ss: 0 }, bands: {}, q: {} });
 
 /**
  * What one submitted attempt adds to its version's sums (only the non-zero
@@ -141,9 +143,6 @@ export function submissionContribution(questions: StatQuestion[], facts: Submitt
   return add;
 }
 
-/** The sums of an attempt started (counted when it starts, whatever happens to it later). */
-export const startContribution = (): VersionSums => ({ ...emptySums(), started: 1 });
-
 const addRecords = (a: Record<string, number>, b: Record<string, number>): Record<string, number> => {
   const out = { ...a };
   for (const [k, v] of Object.entries(b)) out[k] = (out[k] ?? 0) + v;
@@ -165,7 +164,6 @@ export function addSums(a: VersionSums, b: Partial<VersionSums>): VersionSums {
     };
   }
   return {
-    started: a.started + (b.started ?? 0),
     n: a.n + (b.n ?? 0),
     auto: a.auto + (b.auto ?? 0),
     score: { s: a.score.s + (b.score?.s ?? 0), ss: a.score.ss + (b.score?.ss ?? 0) },
@@ -263,8 +261,8 @@ export function cronbachAlpha(sums: VersionSums, questionCount: number): number 
   return (k / (k - 1)) * (1 - itemVariances / vt);
 }
 
-/** Every figure of a version from its sums. `totalMarks` is the version's; `questions` in version order. */
-export function versionStatistics(sums: VersionSums, questions: StatQuestion[], totalMarks: number): VersionStatistics {
+/** Every figure of a version from its sums and its attempts in progress. `totalMarks` is the version's; `questions` in version order. */
+export function versionStatistics(sums: VersionSums, questions: StatQuestion[], totalMarks: number, inProgress: number): VersionStatistics {
   const n = sums.n;
   const averageScore = n > 0 ? sums.score.s / n : null;
   const scoreVariance = sampleVariance(sums.score.s, sums.score.ss, n);
@@ -295,9 +293,9 @@ export function versionStatistics(sums: VersionSums, questions: StatQuestion[], 
   });
   for (const figures of Object.values(difficulty)) figures.correct_rate = figures.answered > 0 ? round4(figures.correct / figures.answered) : null;
   return {
-    total_attempts: sums.started,
+    total_attempts: n + inProgress,
     completed: n,
-    in_progress: Math.max(0, sums.started - n),
+    in_progress: inProgress,
     auto_submitted: sums.auto,
     average_score: maybe(averageScore),
     average_percentage: averageScore !== null && totalMarks > 0 ? maybe((averageScore / totalMarks) * 100) : null,

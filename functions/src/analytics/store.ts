@@ -4,12 +4,11 @@ import { answersInTime, type StoredAttempt } from '../attempts/rules';
 import { db } from '../firestore/db';
 import { buildQuery } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';
-import { scoreExtremeSpec } from './analyticsQuery';
+import { openAttemptsSpec, scoreExtremeSpec } from './analyticsQuery';
 import {
   addSums,
   emptySums,
   percentageOf,
-  startContribution,
   submissionContribution,
   type StatQuestion,
   type SubmittedAttemptFacts,
@@ -19,7 +18,7 @@ import {
 // Firestore access for a test version's running sums
 // (clients/{c}/tests/{t}/versions/{v}/stats_shards/{k}).
 //
-// - Maintained inside the transaction that starts or submits the attempt: a
+// - Maintained inside the transaction that submits the attempt: a
 //   submit happens exactly once (its transaction moves the attempt from
 //   in_progress to submitted), so its increments land exactly once, with no
 //   trigger to be delivered twice. The write is blind (no read), so it adds
@@ -57,11 +56,6 @@ export interface VersionAt {
   version: number;
 }
 
-/** Counts an attempt started on the version, in the start's transaction. */
-export function recordStart(tx: Transaction, at: VersionAt): void {
-  addToRandomShard(tx, at, startContribution());
-}
-
 /** Adds a submitted attempt to the version's sums, in the submit's transaction. */
 export function recordSubmission(tx: Transaction, at: VersionAt, questions: StatQuestion[], facts: SubmittedAttemptFacts): void {
   addToRandomShard(tx, at, submissionContribution(questions, facts));
@@ -82,6 +76,15 @@ export async function scoreExtremes(at: VersionAt): Promise<{ highest: number | 
   return { highest: scoreOf(top), lowest: scoreOf(bottom) };
 }
 
+/**
+ * The version's attempts in progress: a count over the open ones only, so it
+ * stays one billed read however many were submitted. Counted when read rather
+ * than kept by the start, which then writes nothing beyond its own documents.
+ */
+export async function inProgressCount(at: VersionAt): Promise<number> {
+  return (await buildQuery(paths.clientAttempts(at.clientId), openAttemptsSpec(at)).count().get()).data().count;
+}
+
 /** The facts of a stored submitted attempt, as its submit recorded them. */
 export function factsOf(attempt: Pick<StoredAttempt, 'score' | 'total_marks' | 'auto_submitted' | 'results' | 'answers' | 'expires_at'>): SubmittedAttemptFacts {
   return {
@@ -97,7 +100,6 @@ export function factsOf(attempt: Pick<StoredAttempt, 'score' | 'total_marks' | '
 export function sumsOfAttempts(attempts: StoredAttempt[], questions: StatQuestion[]): VersionSums {
   let sums = emptySums();
   for (const attempt of attempts) {
-    sums = addSums(sums, startContribution());
     if (attempt.status === 'submitted') sums = addSums(sums, submissionContribution(questions, factsOf(attempt)));
   }
   return sums;
@@ -114,7 +116,7 @@ const RECOMPUTE_FIELDS = ['status', 'score', 'total_marks', 'auto_submitted', 'r
  * not a request path. It also backfills `percentage` and `test_name` on
  * submitted attempts that predate them.
  */
-export async function recomputeSums(at: VersionAt, questions: StatQuestion[], testName: string): Promise<{ before: VersionSums; after: VersionSums; attempts: number }> {
+export async function recomputeSums(at: VersionAt, questions: StatQuestion[], testName: string): Promise<{ before: VersionSums; after: VersionSums; attempts: number; inProgress: number }> {
   const refs = Array.from({ length: STATS_SHARDS }, (_, k) => paths.testStatsShard(at.clientId, at.testId, at.version, k));
   return db.runTransaction(
     async (tx) => {
@@ -143,7 +145,8 @@ export async function recomputeSums(at: VersionAt, questions: StatQuestion[], te
         if (Object.keys(missing).length > 0) tx.update(doc.ref, missing);
       }
       for (const ref of refs.slice(1)) tx.delete(ref);
-      return { before, after, attempts: attempts.size };
+      const inProgress = attempts.docs.filter((d) => d.get('status') === 'in_progress').length;
+      return { before, after, attempts: attempts.size, inProgress };
     },
     { maxAttempts: 5 },
   );

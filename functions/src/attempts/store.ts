@@ -1,6 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { FieldPath, type CollectionReference, type DocumentReference, type DocumentSnapshot, type Transaction } from 'firebase-admin/firestore';
-import { recordStart, recordSubmission } from '../analytics/store';
+import { recordSubmission } from '../analytics/store';
 import type { AuditEventType } from '../audit/schemas';
 import { eventRecord, type RequestMeta } from '../audit/service';
 import { newAuditRef } from '../audit/store';
@@ -376,7 +376,6 @@ export async function startAttempt(plan: StartPlan): Promise<StartOutcome> {
       results: null,
     };
     tx.create(paths.clientAttempt(plan.clientId, attemptId), attempt);
-    recordStart(tx, { clientId: plan.clientId, testId: plan.testId, version: version.version });
     const nextSlot: AttemptSlot = {
       ...slot,
       count: slot.count + 1,
