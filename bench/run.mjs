@@ -2,9 +2,11 @@
 // Seeds its own data through the Admin SDK, signs in for real ID tokens, then
 // measures every endpoint through the Hosting emulator: latency, and the
 // Firestore/Auth cost the service reports in X-Debug-Cost. Also checks that
-// list costs do not grow with the data, measures the rate limiter's own cost
-// and runs a short concurrent load. Prints tables; writes .bench/results.json.
-// Exits 1 if any request got a status other than the one expected.
+// list costs do not grow with the data, measures the rate limiter's own cost,
+// runs a short concurrent load, and checks that a test's analytics cost the
+// same with 100 and with 10,000 attempts (bench/analytics.mjs). Prints tables;
+// writes .bench/results.json.
+// Exits 1 if any request got a status other than the one expected, or a cost grew with the data.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -14,6 +16,7 @@ import { BASE_URL, PROJECT_ID } from './lib/env.mjs';
 import { call } from './lib/http.mjs';
 import { buildWatcher, cpuBusy } from './lib/guard.mjs';
 import { compiledFunctions } from '../scripts/functions-lib.mjs';
+import { analyticsReport, measureAnalytics } from './analytics.mjs';
 import { examSteps, measureImport, prepareExamLists } from './exams.mjs';
 import { runLoad } from './lib/load.mjs';
 import { costCell, ms, section, statusCell, table } from './lib/report.mjs';
@@ -397,10 +400,16 @@ async function main() {
   }
   checkBuild('the import measurement');
 
-  return { tenant, endpoints, scaling, scale_checks, limiter, load, client_address, imports };
+  // ---- Analytics: the same request on a test with 100 and with 10,000 submitted attempts (bench/analytics.mjs).
+  log('analytics: two tests, with 100 and 10,000 submitted attempts');
+  checkTime();
+  const analytics = await measureAnalytics({ tenantId: tenant.id, as, measure, log, failures, warnings });
+  checkBuild('the analytics measurement');
+
+  return { tenant, endpoints, scaling, scale_checks, limiter, load, client_address, imports, analytics };
 }
 
-function print({ endpoints, scaling, scale_checks, limiter, load, client_address, imports }) {
+function print({ endpoints, scaling, scale_checks, limiter, load, client_address, imports, analytics }) {
   const out = [];
   out.push('\n# Benchmark results');
   out.push(`\nNOTE: ${NOTE}`);
@@ -453,6 +462,7 @@ function print({ endpoints, scaling, scale_checks, limiter, load, client_address
       { rightAlign: [0, 1, 3, 4, 5, 6, 7, 8] },
     ),
   );
+  out.push(analyticsReport(analytics));
 
   out.push(section('Rate limiter cost (shared Firestore counter)'));
   const h = limiter.health_endpoint;

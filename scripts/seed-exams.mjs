@@ -1,10 +1,20 @@
 // Seeds Demo Academy's exam content through the API itself, as its Client
 // Admin: a folder, questions of every type, a published test (shuffle and review
-// on) and a share code. Going through the API means the demo is made by exactly
-// the code that serves it: answer keys, frozen versions, seat shards and all.
+// on) and a share code; then takers who sit the test, so that its analytics
+// show every measure: twelve guests through the share code (anonymous sign-in,
+// start, answers, submit) and Student One, with strong, middling and weak
+// answer patterns. Going through the API means the demo is made by exactly
+// the code that serves it: answer keys, frozen versions, seat shards, scores
+// and the analytics sums the submit keeps, all.
 //
 // Idempotent by name: a second run finds the folder, the questions and the
-// published test and only issues a share code if none is still usable.
+// published test, only issues a share code if none is still usable, and only
+// sends the takers who have no submitted attempt on the test yet.
+//
+// Locally every caller shares one rate-limit bucket (100 requests a minute,
+// README "Rate limits"), and the takers need about 150 requests: on a 429 the
+// seed waits for the Retry-After the service names and sends the request again
+// (a 429 is decided before the handler runs, so nothing happened).
 
 export const DEMO_FOLDER = 'Demo Folder';
 export const DEMO_TEST = 'Demo General Knowledge';
@@ -22,6 +32,29 @@ export const DEMO_QUESTIONS = [
   { question_text: 'What is π to two decimal places?', question_type: 'numeric', correct_answer: '3.14', tolerance: 0.005, marks: 3, difficulty: 'hard' },
 ];
 
+// The demo test's takers. `answers` follows DEMO_QUESTIONS (null: left blank), from the strongest to the weakest.
+// Everyone gets "The Earth orbits the Sun." right, so its discrimination index is null (no variance); "Water boils
+// at 50 °C" is answered right and wrong regardless of strength, so its index is near 0: the kind of question the
+// analytics are there to show. One guest types an answer that is none of the options (other_choices).
+export const DEMO_TAKERS = [
+  { guest_name: 'Demo taker 01', answers: ['Paris', 'Mars', '2|3|11', 'Python|Rust', 'True', 'False', 'Au', '56', '3.14'] },
+  { guest_name: 'Demo taker 02', answers: ['Paris', 'Mars', '2|3|11', 'Python|Rust', 'True', 'True', 'au', '56', '3.14'] },
+  { guest_name: 'Demo taker 03', answers: ['Paris', 'Mars', '2|3|11', 'Python|Rust', 'True', 'False', 'Au', '56', '3.1'] },
+  { guest_name: 'Demo taker 04', answers: ['Paris', 'Mars', '11|3|2', 'Python', 'True', 'False', 'AU', '56', '3.142'] },
+  { guest_name: 'Demo taker 05', answers: ['Paris', 'Mars', '2|3', 'Python|Rust', 'True', 'True', 'Au', '56', null] },
+  { guest_name: 'Demo taker 06', answers: ['Paris', 'Mars', '2|3|11', 'Rust|Python', 'True', 'False', 'Ag', '56', '3.2'] },
+  { guest_name: 'Demo taker 07', answers: ['Paris', 'Venus', '2|3|9|11', 'Python|Rust', 'True', 'False', 'Au', '54', null] },
+  { guest_name: 'Demo taker 08', answers: ['Paris', 'Mars', '2|3', 'Python|HTML|Rust', 'True', 'True', 'Fe', '56', '3'] },
+  { guest_name: 'Demo taker 09', answers: ['Berlin', 'Mars', '3|11', 'Python|Rust', 'True', 'False', null, '48', null] },
+  { guest_name: 'Demo taker 10', answers: ['Paris', 'Jupiter', '2|9', 'Python', 'True', 'False', 'Ag', null, '22/7'] },
+  { guest_name: 'Demo taker 11', answers: ['Madrid', 'Pluto', '2|3|4', 'HTML|CSS', 'True', 'True', 'Ag', '54', null] },
+  { guest_name: 'Demo taker 12', answers: ['Rome', null, '2', 'Python|HTML', 'True', 'False', null, '42', null] },
+];
+/** Student One (a demo account) sits it too, so GET /api/analytics/students/demo-student-1 has a row. */
+export const DEMO_STUDENT_ANSWERS = ['Paris', 'Mars', '2|3|11', 'Python', 'True', 'False', 'Au', '56', '3.2'];
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
 async function signIn(authHost, email, password) {
   const res = await fetch(`http://${authHost}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=demo-key`, {
     method: 'POST',
@@ -33,17 +66,83 @@ async function signIn(authHost, email, password) {
   return json.idToken;
 }
 
+/** An anonymous sign-in at the Auth emulator: a Guest's ID token. */
+async function signInAsGuest(authHost) {
+  const res = await fetch(`http://${authHost}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=demo-key`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ returnSecureToken: true }),
+  });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`anonymous sign-in failed: ${JSON.stringify(json)}`);
+  return json.idToken;
+}
+
+const MAX_RATE_LIMIT_WAITS = 5;
+let waitingUntil = 0; // the takers run a few at a time: say so once per wait, not once per taker
+
+/** Calls the API with `token` (null: none); a 429 is waited out (Retry-After) and the request sent again. */
 function apiClient(baseUrl, token) {
   return async (method, path, body, expected) => {
-    const res = await fetch(`${baseUrl}${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${token}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const text = await res.text();
-    if (res.status !== expected) throw new Error(`${method} ${path} answered ${res.status}, expected ${expected}: ${text}`);
-    return text ? JSON.parse(text) : undefined;
+    for (let waits = 0; ; waits++) {
+      const res = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body ? { 'Content-Type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      const text = await res.text();
+      if (res.status === 429 && waits < MAX_RATE_LIMIT_WAITS) {
+        const seconds = Number(res.headers.get('retry-after')) || 5;
+        if (Date.now() >= waitingUntil) {
+          process.stderr.write(`seed: the local address's rate limit is reached; waiting ${seconds} s (the demo's takers need about 150 requests)\n`);
+          waitingUntil = Date.now() + seconds * 1000;
+        }
+        await sleep(seconds * 1000 + 200);
+        continue;
+      }
+      if (![expected].flat().includes(res.status)) throw new Error(`${method} ${path} answered ${res.status}, expected ${expected}: ${text}`);
+      return text ? JSON.parse(text) : undefined;
+    }
   };
+}
+
+/** Answers every question of a started attempt as `answers` (aligned with DEMO_QUESTIONS) says, then submits. */
+async function sitAttempt(api, started, answers, query = '') {
+  for (const question of started.test_details.questions) {
+    const answer = answers[DEMO_QUESTIONS.findIndex((q) => q.question_text === question.question_text)];
+    if (answer === null || answer === undefined) continue;
+    await api('POST', `/api/attempts/${started.attempt_id}/answers${query}`, { question_id: question.id, student_answer: answer }, 200);
+  }
+  await api('POST', `/api/attempts/${started.attempt_id}/submit${query}`, undefined, 200);
+}
+
+/**
+ * The demo takers who have not submitted an attempt on the test yet sit it: the guests through the share
+ * code with their attempt token alone, Student One signed in. A few at a time.
+ */
+async function seedTakers({ api, baseUrl, authHost, test, shareCode, student }) {
+  const submitted = await listAll(api, `/api/attempts?test_id=${encodeURIComponent(test.id)}&status=submitted`);
+  const guestsDone = new Set(submitted.map((a) => a.guest_name).filter(Boolean));
+  const jobs = DEMO_TAKERS.filter((t) => !guestsDone.has(t.guest_name)).map((taker) => async () => {
+    const guest = apiClient(baseUrl, await signInAsGuest(authHost));
+    const started = await guest('POST', '/api/attempts', { share_code: shareCode.code, guest_name: taker.guest_name }, 201);
+    // After the start the attempt token alone is enough (as a guest's browser would do).
+    await sitAttempt(apiClient(baseUrl, null), started, taker.answers, `?attempt_token=${encodeURIComponent(started.attempt_token)}`);
+  });
+  if (student && !submitted.some((a) => a.student_id === student.uid)) {
+    jobs.push(async () => {
+      const asStudent = apiClient(baseUrl, await signIn(authHost, student.email, student.password));
+      // 201 for a new attempt, 200 when an earlier run left one in progress (it is resumed).
+      const started = await asStudent('POST', '/api/attempts', { test_id: test.id }, [201, 200]);
+      await sitAttempt(asStudent, started, DEMO_STUDENT_ANSWERS);
+    });
+  }
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) await jobs[next++]();
+  };
+  await Promise.all(Array.from({ length: Math.min(3, jobs.length) }, worker));
+  return submitted.length + jobs.length;
 }
 
 /** Every item of a list endpoint, following next_cursor. */
@@ -63,9 +162,11 @@ const usable = (code, now) => !code.revoked && (code.expires_at === null || Date
 
 /**
  * Seeds (or finds) the demo exam content of `clientId` through the API at
- * `baseUrl`, signed in as `admin`. Returns the demo test with its share code.
+ * `baseUrl`, signed in as `admin`, and has the demo takers (and `student`)
+ * sit the test. Returns the demo test with its share code and its number of
+ * submitted attempts.
  */
-export async function seedDemoExams({ baseUrl, authHost, admin }) {
+export async function seedDemoExams({ baseUrl, authHost, admin, student }) {
   const api = apiClient(baseUrl, await signIn(authHost, admin.email, admin.password));
 
   const folders = await listAll(api, '/api/folders');
@@ -106,5 +207,6 @@ export async function seedDemoExams({ baseUrl, authHost, admin }) {
   const codes = await listAll(api, `/api/tests/${test.id}/share-codes`);
   const now = Date.now();
   const shareCode = codes.find((c) => usable(c, now)) ?? (await api('POST', `/api/tests/${test.id}/share-codes`, { max_uses: 500 }, 201));
-  return [{ id: test.id, test_name: test.test_name, status: test.status, folder: folder.id, questions: questions.length, share_code: shareCode.code }];
+  const submittedAttempts = await seedTakers({ api, baseUrl, authHost, test, shareCode, student });
+  return [{ id: test.id, test_name: test.test_name, status: test.status, folder: folder.id, questions: questions.length, share_code: shareCode.code, submitted_attempts: submittedAttempts }];
 }

@@ -1,8 +1,8 @@
 // Seeds the demo data into the local emulators: one active client ("Demo
 // Academy"), a Super Admin, a Client Admin and two Students, with the custom
 // claims and profile documents exactly as the service keeps them; then, through
-// the API, Demo Academy's folder, questions, published test and share code
-// (scripts/seed-exams.mjs).
+// the API, Demo Academy's folder, questions, published test and share code, and
+// the submitted attempts its analytics are computed from (scripts/seed-exams.mjs).
 //
 // Idempotent: fixed ids, and every record is created or put back the way it is
 // documented, so seeding twice (or `npm start` twice) is harmless.
@@ -244,7 +244,8 @@ export async function seedDemo({ projectId = DEMO_PROJECT, baseUrl } = {}) {
     }
     // Exam content goes through the API (scripts/seed-exams.mjs), as the Client Admin.
     const admin = accounts.find((a) => a.role === 'client_admin');
-    const tests = baseUrl ? await seedDemoExams({ baseUrl, authHost: process.env.FIREBASE_AUTH_EMULATOR_HOST, admin }) : [];
+    const student = accounts.find((a) => a.uid === 'demo-student-1');
+    const tests = baseUrl ? await seedDemoExams({ baseUrl, authHost: process.env.FIREBASE_AUTH_EMULATOR_HOST, admin, student }) : [];
     return { projectId, client, clientChanged, accounts, tests };
   } finally {
     await deleteApp(app);
@@ -266,7 +267,7 @@ if (isMain) {
     for (const a of result.accounts) {
       console.log(`  ${a.role.padEnd(12)} ${a.email.padEnd(32)} ${a.password}  ${a.created ? '(created)' : a.changed ? '(updated)' : '(unchanged)'}`);
     }
-    for (const t of result.tests) console.log(`  test     ${t.id}  "${t.test_name}" (${t.status}), ${t.questions} questions, share code ${t.share_code}`);
+    for (const t of result.tests) console.log(`  test     ${t.id}  "${t.test_name}" (${t.status}), ${t.questions} questions, share code ${t.share_code}, ${t.submitted_attempts} submitted attempts`);
   } catch (err) {
     console.error(`Seeding failed: ${err.message}`);
     if (/does not answer|ECONNREFUSED|UNAVAILABLE|fetch failed/i.test(String(err.message) + String(err.code))) {

@@ -205,6 +205,7 @@ if (tests.length > 0) {
   for (const t of tests) {
     say(`  ${t.id}  "${t.test_name}"  (${t.status}, ${t.questions} questions of every type, folder ${t.folder})`);
     say(`  share code for guests: ${t.share_code}`);
+    say(`  ${t.submitted_attempts} submitted attempts, so its analytics show every measure (README "Analytics")`);
   }
 }
 say();
@@ -214,11 +215,12 @@ for (const line of signInCommand(superAdmin)) say(`  ${line}`);
 say(`  curl -s -w '\\n' ${baseUrl}/api/me -H "Authorization: Bearer $TOKEN"`);
 say(`  curl -s -w '\\n' ${baseUrl}/api/clients -H "Authorization: Bearer $TOKEN"`);
 say();
-say(`As the Client Admin of ${client.name}: its users, and the audit log of its organization:`);
+say(`As the Client Admin of ${client.name}: its users, the audit log of its organization, and the demo test's analytics:`);
 say();
 for (const line of signInCommand(clientAdmin)) say(`  ${line}`);
 say(`  curl -s -w '\\n' ${baseUrl}/api/users -H "Authorization: Bearer $TOKEN"`);
 say(`  curl -s -w '\\n' '${baseUrl}/api/audit-logs?limit=5' -H "Authorization: Bearer $TOKEN"`);
+if (tests.length > 0) say(`  curl -s -w '\\n' ${baseUrl}/api/analytics/tests/${tests[0].id} -H "Authorization: Bearer $TOKEN"`);
 say();
 say('Ctrl-C stops the emulators (the data lives in memory and is gone).');
 say(rule);

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { adminDb } from '../support/admin';
 import { BASE_URL, PROJECT_ID } from '../support/env';
+import { signIn } from '../support/fixtures';
+import { freshIp, get } from '../support/http';
 
 // The seed `npm start` runs, against the test emulators (a demo- project too).
 const run = promisify(execFile);
@@ -14,8 +16,11 @@ const seed = () =>
     console.log(JSON.stringify(result.tests));
   `], { env: process.env });
 
+const attemptsOfDemoAcademy = async () => (await adminDb.collection('clients').doc('demo-academy').collection('attempts').count().get()).data().count;
+
 describe('the demo seed (npm start)', function () {
-  this.timeout(120_000);
+  // The takers' ~150 requests share one address: the seed waits out the rate limit (100 a minute) once.
+  this.timeout(300_000);
 
   it('seeds a published test with shuffle and review on, questions of every type in a folder, and a usable share code', async () => {
     const [test] = JSON.parse((await seed()).stdout);
@@ -36,9 +41,44 @@ describe('the demo seed (npm start)', function () {
   it('is idempotent: a second run finds the same test, questions and share code and adds nothing', async () => {
     const [first] = JSON.parse((await seed()).stdout);
     const questionsBefore = (await adminDb.collection('clients').doc('demo-academy').collection('questions').count().get()).data().count;
+    const attemptsBefore = await attemptsOfDemoAcademy();
     const [second] = JSON.parse((await seed()).stdout);
     assert.deepEqual(second, first);
     const questionsAfter = (await adminDb.collection('clients').doc('demo-academy').collection('questions').count().get()).data().count;
     assert.equal(questionsAfter, questionsBefore);
+    assert.equal(await attemptsOfDemoAcademy(), attemptsBefore, 'no taker sits the test twice');
+  });
+
+  it('seeds submitted attempts on the demo test through the API, so that its analytics show every measure', async () => {
+    const [test] = JSON.parse((await seed()).stdout);
+    assert.ok(test.submitted_attempts >= 12, `${test.submitted_attempts} submitted attempts`);
+    const token = await signIn('admin@demo-academy.example', 'demo-pass-1234');
+    const res = await get(`/api/analytics/tests/${test.id}`, { token, ip: freshIp() });
+    assert.equal(res.status, 200, res.text);
+    const analytics = res.body;
+    assert.equal(analytics.completed, test.submitted_attempts);
+    assert.equal(analytics.in_progress, 0);
+    assert.notEqual(analytics.cronbach_alpha, null);
+    assert.ok(analytics.cronbach_alpha > 0, `alpha ${analytics.cronbach_alpha}`);
+    assert.notEqual(analytics.standard_deviation, null);
+    assert.ok(analytics.highest_score > analytics.lowest_score);
+    const bands = analytics.score_distribution.filter((band: { count: number }) => band.count > 0).length;
+    assert.ok(bands >= 5, `${bands} distribution bands in use`);
+    // Every question but the one everybody gets right (no variance: null) has a discrimination index.
+    const everyoneRight = analytics.questions.find((q: any) => q.question_text === 'The Earth orbits the Sun.');
+    assert.equal(everyoneRight.facility_index, 1);
+    assert.equal(everyoneRight.discrimination_index, null);
+    const others = analytics.questions.filter((q: any) => q !== everyoneRight);
+    assert.ok(others.every((q: any) => typeof q.discrimination_index === 'number'), JSON.stringify(others.map((q: any) => q.discrimination_index)));
+    for (const q of analytics.questions.filter((q: any) => q.option_counts !== null)) {
+      const chosen = q.option_counts.reduce((sum: number, o: { count: number }) => sum + o.count, 0) + q.other_choices;
+      assert.ok(chosen >= q.times_answered, `${q.question_text}: ${chosen} choices for ${q.times_answered} answers`);
+    }
+    assert.ok(analytics.questions.some((q: any) => q.other_choices > 0), 'an answer matching none of the options');
+    // Student One sat it too: its own analytics have a row.
+    const student = await get('/api/analytics/students/demo-student-1', { token, ip: freshIp() });
+    assert.equal(student.status, 200, student.text);
+    assert.equal(student.body.completed, 1);
+    assert.equal(student.body.data[0].test_id, test.id);
   });
 });
