@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { FieldValue, type Transaction } from 'firebase-admin/firestore';
+import { FieldValue, type DocumentSnapshot, type Transaction } from 'firebase-admin/firestore';
 import { answersInTime, type StoredAttempt } from '../attempts/rules';
 import { db } from '../firestore/db';
 import { buildQuery } from '../firestore/pagedQuery';
@@ -61,11 +61,15 @@ export function recordSubmission(tx: Transaction, at: VersionAt, questions: Stat
   addToRandomShard(tx, at, submissionContribution(questions, facts));
 }
 
+const shardRefs = (at: VersionAt) => Array.from({ length: STATS_SHARDS }, (_, k) => paths.testStatsShard(at.clientId, at.testId, at.version, k));
+
+/** The shards added up; a shard never written counts as empty. */
+const sumOfShards = (snaps: DocumentSnapshot[]): VersionSums =>
+  snaps.reduce((sums, snap) => (snap.exists ? addSums(sums, snap.data() as Partial<VersionSums>) : sums), emptySums());
+
 /** The version's sums: every shard, read in one round trip. */
 export async function readSums(at: VersionAt): Promise<VersionSums> {
-  const refs = Array.from({ length: STATS_SHARDS }, (_, k) => paths.testStatsShard(at.clientId, at.testId, at.version, k));
-  const snaps = await db.getAll(...refs);
-  return snaps.reduce((sums, snap) => (snap.exists ? addSums(sums, snap.data() as Partial<VersionSums>) : sums), emptySums());
+  return sumOfShards(await db.getAll(...shardRefs(at)));
 }
 
 /** The highest and lowest score of the version's submitted attempts: two one-document index reads. */
@@ -109,19 +113,18 @@ const RECOMPUTE_FIELDS = ['status', 'score', 'total_marks', 'auto_submitted', 'r
 
 /**
  * The repair: recomputes the version's sums from its attempts and replaces the
- * shards with them, in one transaction. Every shard is read first, so a start
- * or submit committing meanwhile (each writes one shard) is ordered either
- * before the repair (its attempt is in the query) or after it (its increment
+ * shards with them, in one transaction. Every shard is read first, so a submit
+ * committing meanwhile (it writes one shard) is ordered either before the
+ * repair (its attempt is in the query, submitted) or after it (its increment
  * lands on the rewritten shards). Reads every attempt of the version: a repair,
  * not a request path. It also backfills `percentage` and `test_name` on
  * submitted attempts that predate them.
  */
 export async function recomputeSums(at: VersionAt, questions: StatQuestion[], testName: string): Promise<{ before: VersionSums; after: VersionSums; attempts: number; inProgress: number }> {
-  const refs = Array.from({ length: STATS_SHARDS }, (_, k) => paths.testStatsShard(at.clientId, at.testId, at.version, k));
+  const refs = shardRefs(at);
   return db.runTransaction(
     async (tx) => {
-      const shards = await tx.getAll(...refs);
-      const before = shards.reduce((sums, snap) => (snap.exists ? addSums(sums, snap.data() as Partial<VersionSums>) : sums), emptySums());
+      const before = sumOfShards(await tx.getAll(...refs));
       const attempts = await tx.get(
         paths
           .clientAttempts(at.clientId)

@@ -1,6 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { FieldPath, type CollectionReference, type DocumentReference, type DocumentSnapshot, type Transaction } from 'firebase-admin/firestore';
-import { recordSubmission } from '../analytics/store';
+import { factsOf, recordSubmission } from '../analytics/store';
 import type { AuditEventType } from '../audit/schemas';
 import { eventRecord, type RequestMeta } from '../audit/service';
 import { newAuditRef } from '../audit/store';
@@ -15,7 +15,6 @@ import type { StoredShareCode, StoredTest, TestVersion } from '../tests/store';
 import { attemptQuerySpec } from './attemptQuery';
 import {
   expiresAt,
-  answersInTime,
   GRACE_MS,
   isOverdue,
   questionOrder,
@@ -167,13 +166,8 @@ async function closeInTransaction(
   const fields = submission(attempt, version, nowMs, automatic);
   tx.update(ref, fields);
   // The version's analytics, in the same transaction: counted exactly once, with the submit.
-  recordSubmission(tx, { clientId: attempt.client_id, testId: attempt.test_id, version: attempt.version }, version.questions, {
-    score: fields.score,
-    total_marks: fields.total_marks,
-    automatic,
-    results: fields.results,
-    answers: answersInTime(attempt),
-  });
+  // Its facts are read off the submitted attempt exactly as the repair reads them (factsOf).
+  recordSubmission(tx, { clientId: attempt.client_id, testId: attempt.test_id, version: attempt.version }, version.questions, factsOf({ ...attempt, ...fields }));
   // The slot's attempt in progress is this one (a new start waits for it to close): free it.
   if (freeSlot) tx.set(paths.attemptSlot(attempt.client_id, attempt.test_id, attempt.student_id), { in_progress: null }, { merge: true });
   addAudit(tx, meta, {

@@ -57,8 +57,6 @@ export const paths = {
     db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('attempt_slots').doc(studentId),
   // ---- analytics (issue 8)
   /** A version's running sums, split over shards so a class submitting at once spreads its writes. */
-  testStatsShards: (clientId: string, testId: string, version: number) =>
-    db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('versions').doc(String(version)).collection('stats_shards'),
   testStatsShard: (clientId: string, testId: string, version: number, shard: number) =>
     db
       .collection('clients')

@@ -1,7 +1,7 @@
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
-import { log } from '../platform/log';
+import { errorText, log } from '../platform/log';
 import type { Access } from '../auth/policy';
 import type { Principal } from '../auth/principal';
 import { registry } from '../openapi/registry';
@@ -170,7 +170,7 @@ async function streamReply(res: Response, status: number, stream: NonNullable<Re
     res.end();
   } catch (err) {
     // The status line has gone: cut the response so the client sees an incomplete file, never a complete-looking one.
-    log.error('A streamed reply failed part way', { error: err instanceof Error ? err.message : String(err) });
+    log.error('A streamed reply failed part way', { error: errorText(err) });
     res.destroy(err instanceof Error ? err : new Error(String(err)));
   }
 }
