@@ -24,6 +24,7 @@ export const ANALYTICS_SIZES = [
   { label: 'large', attempts: 10_000 },
 ];
 const REAL_SUBMITS = 3; // per test, through the API, after the measurement
+const STUDENT_SIZES = [25, 500]; // submitted attempts of one student (both above one page of 20 rows), for GET /api/analytics/students/{id}
 const SAMPLES = 30;
 const BATCH = 400; // attempt documents per batch (Firestore allows 500 writes)
 const SLOW_MS = 300_000; // the repair and the export read every attempt: give them time
@@ -268,21 +269,15 @@ export async function measureAnalytics({ tenantId, as, measure, log, failures, w
       highest: await medianMs(10, () => extreme('desc')),
       lowest: await medianMs(10, () => extreme('asc')),
       // The attempts in progress, counted when read (total_attempts = completed + these).
-      in_progress: openAttemptsSpec ? await medianMs(10, () => buildQuery(attempts, openAttemptsSpec(at)).count().get()) : null,
+      in_progress: await medianMs(10, () => buildQuery(attempts, openAttemptsSpec(at)).count().get()),
     };
   }
   // Both tests' attempts share the organization's attempts collection.
   const attemptsInCollection = (await adminDb.collection('clients').doc(tenantId).collection('attempts').count().get()).data().count;
 
-  // ---- The results export, one row per attempt (its cost grows, by design). Skipped while it is a stub.
+  // ---- The results export, one row per attempt (its cost grows, by design).
   for (const size of sizes) {
     const path = `/api/analytics/tests/${size.testId}/results.csv`;
-    const probe = await call({ path, timeoutMs: SLOW_MS, ...as.admin });
-    if (probe.status === 500) {
-      size.csv = { skipped: `answered 500 (${probe.text.slice(0, 120)}): not implemented yet?` };
-      warnings.push(`results.csv (${size.attempts} attempts) answered 500; not measured`);
-      continue;
-    }
     const { summary, first } = await measure({ name: `GET ${'/api/analytics/tests/{id}/results.csv'} (${size.attempts} attempts)`, expected: 200, n: size.attempts > 1000 ? 3 : 10, warmup: 1, request: () => ({ path, timeoutMs: SLOW_MS, ...as.admin }) });
     const rows = first?.text ? first.text.split(/\r?\n/).filter((line) => line.length > 0).length - 1 : null;
     size.csv = { summary, rows, bytes: first?.text ? Buffer.byteLength(first.text) : null };
@@ -312,6 +307,27 @@ export async function measureAnalytics({ tenantId, as, measure, log, failures, w
   small.second_recompute = { status: again.status, ms: Math.round(again.ms), changed: again.json?.changed ?? null, attempts_read: again.json?.attempts_read ?? null };
   if (again.status !== 200 || again.json.changed !== false) failures.push(`analytics: a second recompute after ${REAL_SUBMITS} real submits found drift (or failed): ${JSON.stringify(small.second_recompute)}`);
 
+  // ---- A student's analytics with few and with many submitted attempts: index aggregations and one page
+  // of rows, so the same reads. (Written last, straight into the large test: nothing reads its sums after this.)
+  const largeVersion = (await adminDb.collection('clients').doc(tenantId).collection('tests').doc(sizes[1].testId).collection('versions').doc('1').get()).data();
+  const students = [];
+  for (const [k, count] of STUDENT_SIZES.entries()) {
+    const studentId = `bench-student-${RUN_ID}-${count}`;
+    const docs = buildAttempts(tenantId, largeVersion, count, 100 + k, bankByKey).map((d) => ({ ...d, student_id: studentId, started_by: studentId }));
+    await writeAttempts(tenantId, docs);
+    const { summary, first } = await measure({
+      name: `GET /api/analytics/students/{id} (${count} attempts)`,
+      expected: 200,
+      n: SAMPLES,
+      warmup: 3,
+      request: () => ({ path: `/api/analytics/students/${studentId}`, ...as.admin }),
+    });
+    students.push({ attempts: count, get: summary });
+    if (first?.json && first.json.completed !== count) failures.push(`student analytics (${count} attempts): completed ${first.json.completed}`);
+  }
+  const sameStudentCost = ['reads', 'writes', 'round_trips', 'sequential_round_trips'].every((key) => students[0].get.cost[key]?.median === students[1].get.cost[key]?.median);
+  if (!sameStudentCost) failures.push(`cost of GET /api/analytics/students/{id} grows with the student's attempts: ${JSON.stringify(students.map((x) => x.get.cost))}`);
+
   // ---- Cost must not grow with the attempts.
   const [a, b] = sizes;
   // Medians, as the list check in run.mjs: a request served by a fresh instance also reads the frozen version
@@ -326,11 +342,11 @@ export async function measureAnalytics({ tenantId, as, measure, log, failures, w
   };
   if (!check.constant) failures.push(`cost of GET /api/analytics/tests/{id} grows with the attempts: ${JSON.stringify(check)}`);
   if (check.p50_ratio !== null && check.p50_ratio > 1.5) warnings.push(`GET /api/analytics/tests/{id}: p50 with ${b.attempts} attempts is ${check.p50_ratio}x the p50 with ${a.attempts} (same reads: the emulator or the machine?)`);
-  return { sizes: sizes.map(({ expected, ...rest }) => rest), check, attempts_in_collection: attemptsInCollection };
+  return { sizes: sizes.map(({ expected, ...rest }) => rest), check, attempts_in_collection: attemptsInCollection, students, same_student_cost: sameStudentCost };
 }
 
 /** The report section. */
-export function analyticsReport({ sizes, check, attempts_in_collection: inCollection }) {
+export function analyticsReport({ sizes, check, attempts_in_collection: inCollection, students, same_student_cost: sameStudentCost }) {
   const out = [];
   out.push(section(`Analytics: the same test with ${sizes.map((s) => s.attempts.toLocaleString('en-US')).join(' and with ')} submitted attempts`));
   const [a, b] = sizes;
@@ -358,8 +374,7 @@ export function analyticsReport({ sizes, check, attempts_in_collection: inCollec
       `p50 ratio ${check.p50_ratio} (${b.attempts} / ${a.attempts} attempts).`,
   );
   out.push(`Reads: the test, the ${STATS_SHARDS} stats shards (one getAll; every shard is counted, whether it exists or not), the highest and lowest score`);
-  if (a.direct.in_progress !== null) out.push('(two one-document index queries), the count of attempts in progress (a count() aggregation: 1 read per 1,000 open attempts)');
-  else out.push('(two one-document index queries)');
+  out.push('(two one-document index queries), the count of attempts in progress (a count() aggregation: 1 read per 1,000 open attempts)');
   out.push('and the organization\'s status; a fresh instance also reads the frozen version once (cached afterwards).');
   out.push(`\nWhere the time goes: the request's Firestore calls timed directly from this process (Admin SDK, median of 10); both tests' attempts`);
   out.push(`share the organization's attempts collection (${inCollection} documents):`);
@@ -371,7 +386,7 @@ export function analyticsReport({ sizes, check, attempts_in_collection: inCollec
         ['the frozen version', `${ms(a.direct.version)} ms`, `${ms(b.direct.version)} ms`],
         ['highest score (query, limit 1)', `${ms(a.direct.highest)} ms`, `${ms(b.direct.highest)} ms`],
         ['lowest score (query, limit 1)', `${ms(a.direct.lowest)} ms`, `${ms(b.direct.lowest)} ms`],
-        ...(a.direct.in_progress === null ? [] : [['attempts in progress (count())', `${ms(a.direct.in_progress)} ms`, `${ms(b.direct.in_progress)} ms`]]),
+        ['attempts in progress (count())', `${ms(a.direct.in_progress)} ms`, `${ms(b.direct.in_progress)} ms`],
       ],
       { rightAlign: [1, 2] },
     ),
@@ -392,11 +407,7 @@ export function analyticsReport({ sizes, check, attempts_in_collection: inCollec
   out.push(
     table(
       ['attempts', 'n', 'p50 ms', 'max ms', 'rows', 'bytes', 'reads before streaming', 'round trips before streaming'],
-      sizes.map((s) =>
-        s.csv?.skipped
-          ? [s.attempts, '-', '-', '-', '-', '-', '-', s.csv.skipped]
-          : [s.attempts, s.csv.summary.n, ms(s.csv.summary.latency_ms.p50), ms(s.csv.summary.latency_ms.max), s.csv.rows, s.csv.bytes, costCell(s.csv.summary.cost.reads), costCell(s.csv.summary.cost.round_trips)],
-      ),
+      sizes.map((s) => [s.attempts, s.csv.summary.n, ms(s.csv.summary.latency_ms.p50), ms(s.csv.summary.latency_ms.max), s.csv.rows, s.csv.bytes, costCell(s.csv.summary.cost.reads), costCell(s.csv.summary.cost.round_trips)]),
       { rightAlign: [0, 1, 2, 3, 4, 5, 6] },
     ),
   );
@@ -408,5 +419,22 @@ export function analyticsReport({ sizes, check, attempts_in_collection: inCollec
   }
   const second = sizes[0].second_recompute;
   if (second) out.push(`${second.changed === false ? 'OK  ' : 'FAIL'} A second recompute of the ${sizes[0].attempts}-attempt test after them: changed ${second.changed} (the maintained sums equal the recomputed ones), ${second.ms} ms.`);
+  const [few, many] = students;
+  const studentCost = (x, key) => costCell(x.get.cost[key]);
+  out.push(`\nGET /api/analytics/students/{id}: one student with ${few.attempts} and with ${many.attempts} submitted attempts (figures by count/average aggregations, one page of rows):`);
+  out.push(
+    table(
+      ['GET /api/analytics/students/{id}', `${few.attempts} attempts`, `${many.attempts} attempts`],
+      [
+        ['p50 ms', ms(few.get.latency_ms.p50), ms(many.get.latency_ms.p50)],
+        ['p95 ms', ms(few.get.latency_ms.p95), ms(many.get.latency_ms.p95)],
+        ['document reads', studentCost(few, 'reads'), studentCost(many, 'reads')],
+        ['round trips', studentCost(few, 'round_trips'), studentCost(many, 'round_trips')],
+        ['sequential round trips', studentCost(few, 'sequential_round_trips'), studentCost(many, 'sequential_round_trips')],
+      ],
+      { rightAlign: [1, 2] },
+    ),
+  );
+  out.push(`${sameStudentCost ? 'OK  ' : 'FAIL'} the same reads and round trips with ${few.attempts} and with ${many.attempts} attempts.`);
   return out.join('\n');
 }
