@@ -20,7 +20,7 @@ import { countFailedAuthentication, ipLimitPassed, ipRateLimit, sensitiveRateLim
 import { userRoutes } from './users/routes';
 import { folderRoutes } from './folders/routes';
 import { questionRoutes } from './questions/routes';
-import { testRoutes } from './tests/routes';
+import { testRoutes } from './exams/routes';
 import { attemptRoutes } from './attempts/routes';
 import { analyticsRoutes } from './analytics/routes';
 

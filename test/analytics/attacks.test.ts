@@ -11,7 +11,7 @@ import { authInternalError, duringFault, failReads, failWrites, replaceAuth } fr
 import { createRoleMatrix, createTenant, createUser, signIn, waitPastAuthTime, type RoleMatrix, type TestUser } from '../support/fixtures';
 import { api, freshIp, get, patch, post, type ApiResponse, type RequestOptions } from '../support/http';
 import { startInProcessApi, type InProcessApi } from '../support/inProcessApi';
-import { as, clientDoc, testDoc, writeQuestion } from '../tests/fixtures';
+import { as, clientDoc, testDoc, writeQuestion } from '../exams/fixtures';
 import { attemptDoc, expire, mixedQuestions, publishTest, RIGHT, slotDoc, startOk, tokenQuery, writeShareCode } from '../attempts/fixtures';
 
 // A hostile review of the analytics endpoints (issue 8), with real requests:

@@ -14,7 +14,7 @@ import { failReads, duringFault } from '../support/faults';
 import { api, freshIp, get, post, type ApiResponse } from '../support/http';
 import { startInProcessApi } from '../support/inProcessApi';
 import { attemptDoc, expire, publishTest, startOk, writeShareCode } from '../attempts/fixtures';
-import { as, clientDoc, createTestAs, validTest, writeQuestion, type QuestionFixture } from '../tests/fixtures';
+import { as, clientDoc, createTestAs, validTest, writeQuestion, type QuestionFixture } from '../exams/fixtures';
 
 // The results export over HTTP (Hosting → Functions emulator → Firestore
 // emulator). Attempts are taken through the API where their path matters and

@@ -5,7 +5,7 @@ import { expectError, expectValidation, ISO_UTC } from '../support/assertions';
 import { createRoleMatrix, createUser, signInAnonymously, type RoleMatrix } from '../support/fixtures';
 import { freshIp, get, post } from '../support/http';
 import { attemptDoc, publishTest, startOk, tokenQuery, writeShareCode } from '../attempts/fixtures';
-import { as } from '../tests/fixtures';
+import { as } from '../exams/fixtures';
 
 // GET /api/analytics/students/{studentId} over HTTP (Hosting → Functions
 // emulator → Firestore and Auth emulators), with real tokens. Attempts are

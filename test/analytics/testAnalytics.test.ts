@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { expectError } from '../support/assertions';
 import { createTenant, createUser, signInAnonymously, type TestUser } from '../support/fixtures';
 import { get, post, type ApiResponse } from '../support/http';
-import { as, clientDoc, draftWithQuestions } from '../tests/fixtures';
+import { as, clientDoc, draftWithQuestions } from '../exams/fixtures';
 import { expire, mixedQuestions, publishTest, RIGHT, startOk, writeShareCode } from '../attempts/fixtures';
 
 // GET /api/analytics/tests/{testId} and its repair, through the emulators with

@@ -5,7 +5,7 @@ import { closeOverdueAttempts as closeOverdue } from '../../functions/src/attemp
 import { PROJECT_ID } from '../support/env';
 import { auditRecordsFor, createTenant } from '../support/fixtures';
 import { post } from '../support/http';
-import { as } from '../tests/fixtures';
+import { as } from '../exams/fixtures';
 import { attemptDoc, expire, publishTest, slotDoc, startOk } from './fixtures';
 
 // The scheduled closer: attempts left open past expires_at + 30 s are

@@ -3,7 +3,7 @@ import { adminDb } from '../support/admin';
 import { createTenant, createUser, signInAnonymously } from '../support/fixtures';
 import { freshIp, post, type RequestOptions } from '../support/http';
 import { startInProcessApi, type InProcessApi } from '../support/inProcessApi';
-import { writeQuestion } from '../tests/fixtures';
+import { writeQuestion } from '../exams/fixtures';
 import { attemptDoc, publishTest, seatsUsed, slotDoc, writeShareCode } from './fixtures';
 
 // Requests that truly overlap: the real app served in-process (the Functions

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createTenant } from '../support/fixtures';
 import { freshIp, get, post, type ApiResponse } from '../support/http';
-import { as } from '../tests/fixtures';
+import { as } from '../exams/fixtures';
 import { publishTest, startOk, tokenQuery } from './fixtures';
 
 // The hot path's sequential Firestore round trips, read from X-Debug-Cost (the

@@ -1,9 +1,9 @@
-import { seatShardCapacities } from '../../functions/src/tests/seats';
-import { generateShareCode } from '../../functions/src/tests/shareCodeText';
-import type { StoredShareCode } from '../../functions/src/tests/store';
+import { seatShardCapacities } from '../../functions/src/exams/seats';
+import { generateShareCode } from '../../functions/src/exams/shareCodeText';
+import type { StoredShareCode } from '../../functions/src/exams/store';
 import { adminDb } from '../support/admin';
 import { get, post, type ApiResponse, type RequestOptions } from '../support/http';
-import { as, clientDoc, createTestAs, validTest, writeQuestion, type QuestionFixture } from '../tests/fixtures';
+import { as, clientDoc, createTestAs, validTest, writeQuestion, type QuestionFixture } from '../exams/fixtures';
 
 // Published tests, share codes and attempts for the attempts tests. Questions
 // and share codes are written straight into Firestore in their features'

@@ -3,7 +3,7 @@ import { adminDb } from '../support/admin';
 import { expectError, expectValidation, ISO_UTC } from '../support/assertions';
 import { auditRecordsFor, createRoleMatrix, createUser, signInAnonymously, type RoleMatrix } from '../support/fixtures';
 import { freshIp, get, post } from '../support/http';
-import { as } from '../tests/fixtures';
+import { as } from '../exams/fixtures';
 import { attemptDoc, expire, mixedQuestions, publishTest, RIGHT, seatsUsed, start, startOk, tokenQuery, writeShareCode } from './fixtures';
 
 // The attempts endpoints over HTTP (Hosting → Functions emulator → Firestore

@@ -11,7 +11,7 @@ import {
   tenantScope,
 } from '../../functions/src/auth/policy';
 import type { Principal } from '../../functions/src/auth/principal';
-import { ApiError } from '../../functions/src/http/errors';
+import { ApiError } from '../../functions/src/shared/errors';
 
 const principal = (role: Principal['role'], clientId: string | null = null): Principal => ({
   uid: 'u1', email: null, role, clientId, guest: role === 'guest', authTime: 0,

@@ -18,8 +18,8 @@ import { isIndexed, type IndexFile, type QuerySpec } from '../../functions/src/s
 import { folderQuerySpec } from '../../functions/src/folders/folderQuery';
 import { questionQuerySpec } from '../../functions/src/questions/questionQuery';
 import type { QuestionFilters } from '../../functions/src/questions/schemas';
-import { shareCodeQuerySpec } from '../../functions/src/tests/shareCodeQuery';
-import { testQuerySpec } from '../../functions/src/tests/testQuery';
+import { shareCodeQuerySpec } from '../../functions/src/exams/shareCodeQuery';
+import { testQuerySpec } from '../../functions/src/exams/testQuery';
 import { superAdminQuerySpec, tenantUserQuerySpec } from '../../functions/src/users/userQuery';
 
 // The emulator serves any query; production refuses one without its index.

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { ERROR_STATUS } from '../../functions/src/http/errors';
+import { ERROR_STATUS } from '../../functions/src/shared/errors';
 import { createRoleMatrix } from '../support/fixtures';
 import { freshIp } from '../support/http';
 import { startInProcessApi, type InProcessApi } from '../support/inProcessApi';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Request, Response } from 'express';
 import { errorHandler } from '../../functions/src/http/errorHandler';
-import { ApiError } from '../../functions/src/http/errors';
+import { ApiError } from '../../functions/src/shared/errors';
 import { captureLog } from '../../functions/src/platform/log';
 
 function fakeResponse() {

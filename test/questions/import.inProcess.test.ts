@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../functions/src/auth/principal';
 import { db } from '../../functions/src/firestore/db';
 import { createFolder, deleteFolder } from '../../functions/src/folders/service';
-import { ApiError } from '../../functions/src/http/errors';
+import { ApiError } from '../../functions/src/shared/errors';
 import { LEASE_MS, recoverStaleImports } from '../../functions/src/questions/importStore';
 import { createQuestion } from '../../functions/src/questions/service';
 import { adminDb } from '../support/admin';

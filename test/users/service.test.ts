@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Request } from 'express';
 import type { Principal } from '../../functions/src/auth/principal';
-import { ApiError } from '../../functions/src/http/errors';
+import { ApiError } from '../../functions/src/shared/errors';
 import { createUser as createUser_, deleteUser, updateUser } from '../../functions/src/users/service';
 import { authInternalError, failWrites, loggedDuring, readTogether, replaceAuth } from '../support/faults';
 import { adminAuth, adminDb } from '../support/admin';

@@ -4,7 +4,7 @@ import type { Principal } from '../auth/principal';
 import { db } from '../firestore/db';
 import { buildQuery } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';
-import { notFound } from '../http/errors';
+import { notFound } from '../shared/errors';
 import type { Reply } from '../http/route';
 import { resultsExportSpec } from './analyticsQuery';
 import { EXPORTED_FIELDS, headerRow, resultRow, studentsToName, toCsv, type ExportedAttempt, type ExportedQuestion } from './resultsRows';

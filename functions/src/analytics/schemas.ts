@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ClientId, Uid } from '../shared/ids';
 import { pagedQuery, Pagination } from '../shared/pagination';
-import { TestId } from '../tests/schemas';
+import { TestId } from '../exams/schemas';
 
 // Request and reply shapes of the analytics endpoints. Every formula is in the
 // field's description (and so in the OpenAPI document); statistics.ts holds

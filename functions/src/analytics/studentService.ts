@@ -3,7 +3,7 @@ import { studentAnalyticsScope } from '../auth/policy';
 import type { Principal } from '../auth/principal';
 import { getClient } from '../clients/store';
 import { auth } from '../firestore/db';
-import { badRequest, forbidden, notFound } from '../http/errors';
+import { badRequest, forbidden, notFound } from '../shared/errors';
 import { isDocumentId } from '../shared/ids';
 import type { PageRequest } from '../shared/pagination';
 import type { StudentAnalytics } from './schemas';

@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors';
+import { ApiError } from '../shared/errors';
 
 // Pure: refusals of a credential the attempts handlers check themselves (a
 // share code, an attempt token). Each is counted against the caller's address

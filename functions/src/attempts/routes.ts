@@ -1,5 +1,5 @@
 import type { Principal } from '../auth/principal';
-import { unauthorized } from '../http/errors';
+import { unauthorized } from '../shared/errors';
 import { defineRoute, type RouteDefinition } from '../http/route';
 import { splitPageQuery } from '../shared/pagination';
 import {

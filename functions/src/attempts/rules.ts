@@ -1,7 +1,7 @@
 import { percentageOf } from '../analytics/statistics';
 import { scoreAttempt, type QuestionResult, type ScoringQuestion } from './scoring';
 import { orderForAttempt } from './shuffle';
-import type { TestVersion } from '../tests/store';
+import type { TestVersion } from '../exams/store';
 import type { AttemptStatus, AttemptQuestion, TestDetails } from './schemas';
 
 // Pure: the rules of an attempt's life (deadline, grace, closing, what the

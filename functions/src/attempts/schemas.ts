@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ClientId, MAX_ID_LENGTH, Uid } from '../shared/ids';
 import { pagedQuery, Pagination } from '../shared/pagination';
 import { isWellFormedText } from '../shared/text';
-import { QuestionId, ShareCodeText, TestId } from '../tests/schemas';
+import { QuestionId, ShareCodeText, TestId } from '../exams/schemas';
 
 // Request and reply shapes of the attempts endpoints. No reply schema but
 // `ReviewedAttempt` names an answer key (`correct_answer`, `tolerance`), and the

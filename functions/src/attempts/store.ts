@@ -8,10 +8,10 @@ import { db } from '../firestore/db';
 import { fetchPage } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';
 import { isDocumentId } from '../shared/ids';
-import { badRequest, conflict, notFound } from '../http/errors';
+import { badRequest, conflict, notFound } from '../shared/errors';
 import { refusedCredential, TestMissing } from './refusals';
 import type { PageRequest } from '../shared/pagination';
-import type { StoredShareCode, StoredTest, TestVersion } from '../tests/store';
+import type { StoredShareCode, StoredTest, TestVersion } from '../exams/store';
 import { attemptQuerySpec } from './attemptQuery';
 import {
   expiresAt,

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { errorText, log } from '../platform/log';
 import { auth } from '../firestore/db';
-import { ApiError, forbidden, serviceUnavailable, unauthorized } from '../http/errors';
+import { ApiError, forbidden, serviceUnavailable, unauthorized } from '../shared/errors';
 import { isTokenProblem } from '../platform/backendFaults';
 import { accountVerdict, ACCOUNT_RECHECK_MS, needsAccountCheck, type AccountFacts } from './accountStatus';
 import { assertRole, type Access } from './policy';

@@ -1,4 +1,4 @@
-import { badRequest, forbidden } from '../http/errors';
+import { badRequest, forbidden } from '../shared/errors';
 import type { CallerRole, Principal, Role } from './principal';
 
 // Pure authorization policy: every access decision of the service is made

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { assertCanChangeClient, assertCanReadClient } from '../auth/policy';
 import type { Principal } from '../auth/principal';
-import { notFound } from '../http/errors';
+import { notFound } from '../shared/errors';
 import type { Client, ClientChanges } from './schemas';
 import * as store from './store';
 

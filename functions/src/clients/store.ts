@@ -2,7 +2,7 @@ import { fetchPage } from '../firestore/pagedQuery';
 import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
 import { ALREADY_EXISTS, hasStatus } from '../firestore/statusCodes';
-import { conflict, notFound } from '../http/errors';
+import { conflict, notFound } from '../shared/errors';
 import { forgetInRequest, readOncePerRequest } from '../http/requestContext';
 import type { PageRequest } from '../shared/pagination';
 import { isDocumentId } from '../shared/ids';

@@ -1,5 +1,5 @@
 import { FieldPath, type CollectionReference, type DocumentData, type Query } from 'firebase-admin/firestore';
-import { badRequest } from '../http/errors';
+import { badRequest } from '../shared/errors';
 import { decodeCursor, encodeCursor, pageInfo, type CursorValue, type PageInfo, type PageRequest } from '../shared/pagination';
 import { activeEquals, type QuerySpec } from '../shared/querySpec';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { assertCanManageQuestionBank, questionBankScope } from '../auth/policy';
 import type { Principal } from '../auth/principal';
 import { getClient } from '../clients/store';
-import { notFound } from '../http/errors';
+import { notFound } from '../shared/errors';
 import type { PageRequest } from '../shared/pagination';
 import type { CreateFolderInput, Folder } from './schemas';
 import * as store from './store';

@@ -4,7 +4,7 @@ import { db } from '../firestore/db';
 import { fetchPage } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';
 import { ALREADY_EXISTS, hasStatus } from '../firestore/statusCodes';
-import { conflict, notFound } from '../http/errors';
+import { conflict, notFound } from '../shared/errors';
 import type { PageRequest } from '../shared/pagination';
 import { folderQuerySpec } from './folderQuery';
 import { folderNameKey, normalizedFolderName, type Folder } from './schemas';

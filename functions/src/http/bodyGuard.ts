@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { RuntimeConfig } from '../config';
 import type { WithDeferredBodyError } from '../platform/frameworkBodyParser';
-import { ApiError } from './errors';
+import { ApiError } from '../shared/errors';
 
 /** Rejects bodies the platform parsed but we will not take: too large, or unparseable. */
 export function bodyGuard(config: RuntimeConfig): RequestHandler {

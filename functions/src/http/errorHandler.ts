@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { errorText, log } from '../platform/log';
 import { isBackendFault } from '../platform/backendFaults';
-import { ApiError, badRequest, notFound, serviceUnavailable } from './errors';
+import { ApiError, badRequest, notFound, serviceUnavailable } from '../shared/errors';
 import { currentRequestId } from './requestContext';
 
 export const unknownRoute: RequestHandler = (req, _res, next) => {

@@ -5,7 +5,7 @@ import { errorText, log } from '../platform/log';
 import type { Access } from '../auth/policy';
 import type { Principal } from '../auth/principal';
 import { registry } from '../openapi/registry';
-import { badRequest, ERROR_STATUS, type ErrorCode } from './errors';
+import { badRequest, ERROR_STATUS, type ErrorCode } from '../shared/errors';
 import { validate } from './validate';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';

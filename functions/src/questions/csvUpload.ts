@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { parse } from 'csv-parse';
 import type { Request } from 'express';
-import { ApiError, badRequest } from '../http/errors';
+import { ApiError, badRequest } from '../shared/errors';
 import { recordStartLine } from './csvRows';
 
 // No Firebase here: a multipart upload streamed through busboy into csv-parse,

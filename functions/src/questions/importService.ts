@@ -7,7 +7,7 @@ import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
 import { requireClient } from '../folders/service';
 import { findFolderOwner } from '../folders/store';
-import { badRequest, forbidden } from '../http/errors';
+import { badRequest, forbidden } from '../shared/errors';
 import { errorText, log } from '../platform/log';
 import { parseHeader, rowError, validateRow, type HeaderColumns, type RowResult } from './csvRows';
 import { readCsvUpload } from './csvUpload';

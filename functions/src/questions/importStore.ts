@@ -3,7 +3,7 @@ import { FieldValue } from 'firebase-admin/firestore';
 import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
 import { getFolderInTransaction } from '../folders/store';
-import { conflict } from '../http/errors';
+import { conflict } from '../shared/errors';
 import { MissingFolder, toStoredQuestion } from './store';
 import type { StoredQuestion } from './schemas';
 

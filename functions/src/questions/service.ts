@@ -3,7 +3,7 @@ import { assertCanManageQuestionBank, questionBankScope } from '../auth/policy';
 import type { Principal } from '../auth/principal';
 import { requireClient } from '../folders/service';
 import { findFolderOwner, getFolder } from '../folders/store';
-import { badRequest, forbidden, notFound } from '../http/errors';
+import { badRequest, forbidden, notFound } from '../shared/errors';
 import { validate } from '../http/validate';
 import { errorText, log } from '../platform/log';
 import type { PageRequest } from '../shared/pagination';

@@ -5,7 +5,7 @@ import { fetchPage } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';
 import { hasStatus, NOT_FOUND } from '../firestore/statusCodes';
 import { getFolderInTransaction } from '../folders/store';
-import { notFound } from '../http/errors';
+import { notFound } from '../shared/errors';
 import type { PageRequest } from '../shared/pagination';
 import { questionQuerySpec } from './questionQuery';
 import type { QuestionFilters, StoredQuestion } from './schemas';

@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { errorText, log } from '../platform/log';
 import type { RuntimeConfig } from '../config';
 import { clientIp } from '../http/clientIp';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../shared/errors';
 import { isBackendFault } from '../platform/backendFaults';
 import { addressBucket } from './addressBucket';
 import { activeBlock, block } from './blockedKeys';

@@ -14,7 +14,7 @@ import type { Principal, Role } from '../auth/principal';
 import { getClient } from '../clients/store';
 import { auth, db } from '../firestore/db';
 import { ALREADY_EXISTS, FAILED_PRECONDITION, hasStatus, NOT_FOUND } from '../firestore/statusCodes';
-import { badRequest, conflict, notFound } from '../http/errors';
+import { badRequest, conflict, notFound } from '../shared/errors';
 import type { PageRequest } from '../shared/pagination';
 import { claimsFor, organizationFromClaims, roleFromClaims } from '../auth/claims';
 import { newProfile } from './profiles';

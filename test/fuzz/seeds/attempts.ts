@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { hashAttemptToken, newAttemptToken } from '../../../functions/src/attempts/tokens';
-import { seatShardCapacities } from '../../../functions/src/tests/seats';
-import { generateShareCode } from '../../../functions/src/tests/shareCodeText';
-import type { StoredTest, TestVersion } from '../../../functions/src/tests/store';
+import { seatShardCapacities } from '../../../functions/src/exams/seats';
+import { generateShareCode } from '../../../functions/src/exams/shareCodeText';
+import type { StoredTest, TestVersion } from '../../../functions/src/exams/store';
 import { adminDb } from '../../support/admin';
 import type { FuzzSeedGroup, FuzzWorld } from './types';
 

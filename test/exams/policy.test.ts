@@ -8,7 +8,7 @@ import {
   testVisibleTo,
 } from '../../functions/src/auth/policy';
 import type { Principal } from '../../functions/src/auth/principal';
-import { ApiError } from '../../functions/src/http/errors';
+import { ApiError } from '../../functions/src/shared/errors';
 
 // The tests-and-share-codes section of the policy module, as pure functions.
 

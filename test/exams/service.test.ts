@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Principal } from '../../functions/src/auth/principal';
-import { ApiError } from '../../functions/src/http/errors';
-import { createShareCode, moveTest, publishTest } from '../../functions/src/tests/service';
+import { ApiError } from '../../functions/src/shared/errors';
+import { createShareCode, moveTest, publishTest } from '../../functions/src/exams/service';
 import { adminDb } from '../support/admin';
 import { createTenant } from '../support/fixtures';
 import { draftWithQuestions, publishedTest, testDoc } from './fixtures';

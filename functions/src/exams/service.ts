@@ -11,7 +11,7 @@ import {
 } from '../auth/policy';
 import type { Principal } from '../auth/principal';
 import { getClient } from '../clients/store';
-import { badRequest, conflict, notFound, type ErrorDetail } from '../http/errors';
+import { badRequest, conflict, notFound, type ErrorDetail } from '../shared/errors';
 import type { PageRequest } from '../shared/pagination';
 import { isEditable, type TestStatus } from './lifecycle';
 import type { CreateShareCodeInput, CreateTestInput, ShareCode, StudentTest, Test, TestFieldsInput } from './schemas';

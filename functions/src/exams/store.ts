@@ -5,7 +5,7 @@ import { fetchPage } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';
 import { toStoredQuestion } from '../questions/store';
 import { ALREADY_EXISTS, hasStatus } from '../firestore/statusCodes';
-import { badRequest, conflict, notFound } from '../http/errors';
+import { badRequest, conflict, notFound } from '../shared/errors';
 import { errorText, log } from '../platform/log';
 import type { PageRequest } from '../shared/pagination';
 import { applyMove, isEditable, publishProblems, takesAttempts, type TestMove, type TestStatus } from './lifecycle';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { applyMove, publishProblems } from '../../functions/src/tests/lifecycle';
-import { MAX_SEAT_SHARDS, seatShardCapacities } from '../../functions/src/tests/seats';
-import { canonicalShareCode, generateShareCode, SHARE_CODE_ALPHABET, SHARE_CODE_BITS, SHARE_CODE_LENGTH } from '../../functions/src/tests/shareCodeText';
-import { documentSize, valueSize } from '../../functions/src/tests/versionSize';
+import { applyMove, publishProblems } from '../../functions/src/exams/lifecycle';
+import { MAX_SEAT_SHARDS, seatShardCapacities } from '../../functions/src/exams/seats';
+import { canonicalShareCode, generateShareCode, SHARE_CODE_ALPHABET, SHARE_CODE_BITS, SHARE_CODE_LENGTH } from '../../functions/src/exams/shareCodeText';
+import { documentSize, valueSize } from '../../functions/src/exams/versionSize';
 
 describe('applyMove', () => {
   it('allows exactly draft → published, draft/published → archived, archived → draft', () => {
