@@ -12,8 +12,10 @@ import {
   type AttemptTokenHolder,
 } from '../auth/policy';
 import type { Principal } from '../auth/principal';
+import type { Client } from '../clients/schemas';
 import { getClient } from '../clients/store';
-import { ApiError, conflict, forbidden, notFound } from '../shared/errors';
+import { ApiError, conflict, forbidden, notFound, serviceUnavailable } from '../shared/errors';
+import { isBackendFault } from '../platform/backendFaults';
 import { errorText, log } from '../platform/log';
 import { countRefusedCredential } from '../rateLimit/middleware';
 import { isDocumentId } from '../shared/ids';
@@ -70,6 +72,21 @@ function policyCaller(caller: AttemptCaller, attempt: StoredAttempt): Principal 
 }
 
 /**
+ * The organization, read beside a transaction that awaits it. Firestore failing
+ * there is 503 at once: thrown as it is, the transaction would retry it five
+ * times as if it were contention.
+ */
+function organizationBeside(clientId: string): Promise<Client | undefined> {
+  const read = getClient(clientId).catch((err) => {
+    if (!isBackendFault(err)) throw err;
+    log.error('Backend unavailable', { error: errorText(err) });
+    throw serviceUnavailable();
+  });
+  read.catch(() => undefined); // awaited by the transaction; never an unhandled rejection
+  return read;
+}
+
+/**
  * Starts, beside the attempt's own read, what the caller's credential left
  * unchecked (policy: attemptChecks): the organization's status, read on every
  * request as bearer requests read theirs (the attempt id names it). The
@@ -79,8 +96,7 @@ function policyCaller(caller: AttemptCaller, attempt: StoredAttempt): Principal 
  */
 function startChecks(caller: AttemptCaller, attemptId: string): (attempt: StoredAttempt) => Promise<void> {
   const needs = attemptChecks(caller.token !== undefined ? { attemptTokenFor: attemptId } : caller.principal);
-  const organization = needs.organization ? getClient(organizationOfAttemptId(attemptId) ?? '') : undefined;
-  organization?.catch(() => undefined); // awaited below; never an unhandled rejection
+  const organization = needs.organization ? organizationBeside(organizationOfAttemptId(attemptId) ?? '') : undefined;
   return async (attempt) => {
     const [client, account] = await Promise.all([organization, needs.takerAccount ? recentAccountFacts(attempt.student_id, Date.now()) : undefined]);
     const refusal = account && takerAccountRefusal(account);
@@ -118,8 +134,7 @@ export async function startAttempt(principal: Principal, input: StartAttemptInpu
       const target = canonical === undefined ? undefined : await store.shareCodeTarget(canonical);
       if (!target) throw refusedCredential('NOT_FOUND', 'No such share code');
       // A Guest has no organization claim: the code's organization must be active, read beside the start's transaction.
-      const organization = attemptChecks(principal).organization ? getClient(target.client_id) : undefined;
-      organization?.catch(() => undefined); // awaited by the transaction; never an unhandled rejection
+      const organization = attemptChecks(principal).organization ? organizationBeside(target.client_id) : undefined;
       plan = {
         gate: async () => {
           if (organization) assertOrganizationActive(await organization, 'share code’s');
