@@ -48,4 +48,18 @@ describe('the exam hot path: Firestore round trips per request (X-Debug-Cost)', 
     assert.deepEqual(figures[200], figures[5], 'the same round trips with 200 questions as with 5');
     assert.deepEqual(figures['200 reads'], figures['5 reads'], 'the same reads with 200 questions as with 5');
   });
+
+  it('waits for no more sequential round trips to save and submit with an attempt token: its organization is read beside the attempt', async () => {
+    const tenant = await createTenant();
+    const { test } = await publishTest(tenant.admin.token, tenant.clientId, { count: 5 });
+    const started = await post('/api/attempts', { test_id: test.id }, as(tenant.student.token));
+    assert.equal(started.status, 201, started.text);
+    const id = started.body.attempt_id;
+    const q = started.body.test_details.questions[0];
+    const saved = await post(`/api/attempts/${id}/answers${tokenQuery(started.body.attempt_token)}`, { question_id: q.id, student_answer: 'x' }, { ip: freshIp() });
+    const submitted = await post(`/api/attempts/${id}/submit${tokenQuery(started.body.attempt_token)}`, undefined, { ip: freshIp() });
+    for (const r of [saved, submitted]) assert.equal(r.status, 200, r.text);
+    assert.ok(cost(saved).sequential_round_trips <= BUDGET.save, JSON.stringify(cost(saved)));
+    assert.ok(cost(submitted).sequential_round_trips <= BUDGET.submit, JSON.stringify(cost(submitted)));
+  });
 });

@@ -5,9 +5,12 @@ import {
   assertCanDeleteUser,
   assertCanReadUser,
   assertCanUseAttempt,
+  assertOrganizationActive,
   assertRole,
   assertTenantAccess,
+  attemptChecks,
   organizationForNewUser,
+  takerAccountRefusal,
   tenantScope,
 } from '../../functions/src/auth/policy';
 import type { Principal } from '../../functions/src/auth/principal';
@@ -140,4 +143,32 @@ describe('policy: attempts', () => {
     assert.doesNotThrow(() => assertCanUseAttempt(superAdmin, attempt));
     throwsCode(() => assertCanUseAttempt(principal('client_admin', 'globex'), attempt), 'FORBIDDEN');
   });
+});
+
+describe('policy: attemptChecks (what every way into an attempt still checks)', () => {
+  it('checks the organization and the taker’s account for an attempt-token holder', () =>
+    assert.deepEqual(attemptChecks({ attemptTokenFor: 'acme.a1' }), { organization: true, takerAccount: true }));
+  it('checks the attempt’s organization for a Guest, which has no organization claim', () =>
+    assert.deepEqual(attemptChecks(principal('guest')), { organization: true, takerAccount: false }));
+  it('leaves a Student’s and a Client Admin’s organization to authentication (it is the attempt’s)', () => {
+    assert.deepEqual(attemptChecks(student), { organization: false, takerAccount: false });
+    assert.deepEqual(attemptChecks(admin), { organization: false, takerAccount: false });
+  });
+  it('checks nothing more for a Super Admin, who works across organizations', () =>
+    assert.deepEqual(attemptChecks(superAdmin), { organization: false, takerAccount: false }));
+});
+
+describe('policy: assertOrganizationActive', () => {
+  it('admits an active organization', () => assert.doesNotThrow(() => assertOrganizationActive({ active_status: 1 }, 'attempt’s')));
+  it('refuses an inactive organization with FORBIDDEN, saying it is not active', () => {
+    throwsCode(() => assertOrganizationActive({ active_status: 0 }, 'attempt’s'), 'FORBIDDEN');
+    assert.throws(() => assertOrganizationActive({ active_status: 0 }, 'attempt’s'), /organization is not active/);
+  });
+  it('refuses an organization that no longer exists', () => throwsCode(() => assertOrganizationActive(undefined, 'share code’s'), 'FORBIDDEN'));
+});
+
+describe('policy: takerAccountRefusal', () => {
+  it('lets an existing, enabled account through', () => assert.equal(takerAccountRefusal({ exists: true, disabled: false }), null));
+  it('refuses a disabled account as "disabled"', () => assert.equal(takerAccountRefusal({ exists: true, disabled: true }), 'disabled'));
+  it('refuses a deleted account as "revoked"', () => assert.equal(takerAccountRefusal({ exists: false, disabled: false }), 'revoked'));
 });

@@ -10,7 +10,7 @@ import {
   studentBestSpec,
   studentRowsSpec,
 } from '../../functions/src/analytics/analyticsQuery';
-import { attemptQuerySpec, OVERDUE_QUERY } from '../../functions/src/attempts/attemptQuery';
+import { attemptQuerySpec, openAttemptsOfSpec, OVERDUE_QUERY } from '../../functions/src/attempts/attemptQuery';
 import { auditQuerySpec } from '../../functions/src/audit/auditQuery';
 import { AUDIT_EVENT_TYPES } from '../../functions/src/audit/schemas';
 import { clientQuerySpec } from '../../functions/src/clients/clientQuery';
@@ -56,6 +56,8 @@ const shapes: Array<[string, QuerySpec]> = [
   ...combinations({ test_id: 't', student_id: 'u', status: 'submitted' }).map(
     (f) => [`attempts ${JSON.stringify(f)}`, attemptQuerySpec(f)] as [string, QuerySpec],
   ),
+  ['attempts: a test\'s attempts in progress (stopped by an archive)', openAttemptsOfSpec({ test_id: 't' })],
+  ['attempts: a share code\'s attempts in progress (stopped by a revocation)', openAttemptsOfSpec({ share_code: 'c' })],
   // ---- analytics (issue 8)
   ['attempts: a version\'s highest score', scoreExtremeSpec({ testId: 't', version: 1 }, 'desc')],
   ['attempts: a version\'s lowest score', scoreExtremeSpec({ testId: 't', version: 1 }, 'asc')],

@@ -16,3 +16,10 @@ export const OVERDUE_QUERY = {
   range: { field: 'expires_at', op: '<' as const },
   orderBy: [{ field: 'expires_at', direction: 'asc' as const }],
 };
+
+/** The attempts in progress that archiving a test or revoking a share code stops (clients/{c}/attempts; equality only). */
+export const openAttemptsOfSpec = (of: { test_id: string } | { share_code: string }): QuerySpec => ({
+  collectionId: 'attempts',
+  equals: { ...of, status: 'in_progress' },
+  orderBy: [],
+});

@@ -26,7 +26,10 @@ function callerOf(principal: Principal | undefined, token: string | undefined): 
 }
 
 const TOKEN_NOTE =
-  ' A Guest may send ?attempt_token= (from POST /api/attempts) instead of an Authorization header; a token of another attempt, or one replaced by a later start, is 403.';
+  ' A Guest may send ?attempt_token= (from POST /api/attempts) instead of an Authorization header; a token of another attempt, or one replaced by a later start, is 403.' +
+  ' Every way in checks who and where: with an attempt token, or a Guest’s ID token, the attempt’s organization must be active (else 403, as for bearer requests of a deactivated organization);' +
+  ' with an attempt token, the taker’s account must still exist and be enabled (else 401, recorded as token_rejected and counted against the address like a failed authentication).' +
+  ' The organization’s status is read on every request, as for bearer requests; the account is as Auth described it at most 60 s earlier.';
 
 export const attemptRoutes: RouteDefinition[] = [
   defineRoute({
@@ -38,7 +41,9 @@ export const attemptRoutes: RouteDefinition[] = [
       'A Guest (anonymous sign-in) sends share_code (and optionally guest_name) instead of test_id. The test must be published (else 409). ' +
       'While an attempt on the test is in progress, starting again answers that attempt (200, resumed: true) with a fresh attempt_token; the old token stops working. ' +
       'max_attempts reached → 409. Share codes: unknown → 404, expired or revoked → 403, used up (max_uses) → 409; each such refusal counts against the caller’s address like a failed ' +
-      'authentication (ten in a minute → 429). A Guest starting again with the same code resumes without taking a second use. test_details never carries answer keys.',
+      'authentication (ten in a minute → 429). A Guest starting again with the same code resumes without taking a second use. ' +
+      'The code’s organization must be active (else 403); its status is read on every request, as for bearer requests. ' +
+      'A test archived while an attempt is in progress refuses its resume too (409). test_details never carries answer keys.',
     tag: 'Attempts',
     access: TAKERS,
     sensitive: true,
@@ -94,7 +99,8 @@ export const attemptRoutes: RouteDefinition[] = [
     summary: 'Save one answer',
     description:
       'Upserts the answer to one question (the last one saved wins); saved and durable when 200 is sent. A question not in the attempt → 400. ' +
-      'After submission, or past expires_at + 30 s by the server’s clock → 409 (an attempt found past its deadline is submitted then, with the answers saved in time).' +
+      'After submission, or past expires_at + 30 s by the server’s clock → 409 (an attempt found past its deadline is submitted then, with the answers saved in time). ' +
+      'An attempt whose test was archived, or whose share code was revoked, takes no more answers (409 naming which); it can still be read and submitted.' +
       TOKEN_NOTE,
     tag: 'Attempts',
     access: TAKERS,
@@ -116,7 +122,7 @@ export const attemptRoutes: RouteDefinition[] = [
     description:
       'Scores the attempt once, in a transaction: a second (or concurrent) submit → 409 and the stored score is unchanged. Unanswered questions score 0; ' +
       'a wrong answer costs negative_mark_ratio × marks when negative_marking is 1; the total is never below 0. Multiple select is all-or-nothing. ' +
-      'Only answers saved by expires_at + 30 s count. No body.' +
+      'Only answers saved by expires_at + 30 s count. An attempt stopped by its test’s archive or its share code’s revocation is still submitted, with the answers saved so far. No body.' +
       TOKEN_NOTE,
     tag: 'Attempts',
     access: TAKERS,

@@ -45,6 +45,31 @@ export interface StoredAttempt {
   /** score / total_marks × 100 once submitted: a student's averages and best are index aggregations over it. */
   percentage?: number | null;
   results: QuestionResult[] | null;
+  /** Set while in progress when its test was archived or its share code revoked: no more answers, submitting still scores it. */
+  stopped?: { reason: StopReason; at: string } | null;
+}
+
+/** Why an attempt in progress takes no more answers, though it can still be submitted. */
+export type StopReason = 'test_archived' | 'share_code_revoked';
+
+const STOP_MESSAGES: Record<StopReason, string> = {
+  test_archived: 'This test has been archived: no more answers are taken; submit the attempt to have the answers saved so far scored',
+  share_code_revoked:
+    'The share code this attempt was started with has been revoked: no more answers are taken; submit the attempt to have the answers saved so far scored',
+};
+
+/** Why answers to this attempt are refused (409), or null while it takes them (as far as being stopped goes). */
+export const stopMessage = (attempt: Pick<StoredAttempt, 'stopped'>): string | null => (attempt.stopped ? STOP_MESSAGES[attempt.stopped.reason] : null);
+
+/**
+ * The organization an attempt id names: ids are `<clientId>.<random>`, so the
+ * attempt's organization is known before the attempt is read. Undefined for an
+ * id of another shape (which names no attempt).
+ */
+export function organizationOfAttemptId(attemptId: string): string | undefined {
+  const at = attemptId.lastIndexOf('.');
+  if (at <= 0 || at === attemptId.length - 1) return undefined;
+  return attemptId.slice(0, at);
 }
 
 /** clients/{clientId}/tests/{testId}/attempt_slots/{studentId}: the per-(test, student) counter. */

@@ -1,16 +1,28 @@
 import type { Request, Response } from 'express';
-import { requestMeta } from '../audit/service';
-import { assertCanUseAttempt, attemptListScope, attemptStarter, mayReviewAttempt, type AttemptTokenHolder } from '../auth/policy';
+import { recordTokenRejected, requestMeta } from '../audit/service';
+import { recentAccountFacts } from '../auth/authenticate';
+import {
+  assertCanUseAttempt,
+  assertOrganizationActive,
+  attemptChecks,
+  attemptListScope,
+  attemptStarter,
+  mayReviewAttempt,
+  takerAccountRefusal,
+  type AttemptTokenHolder,
+} from '../auth/policy';
 import type { Principal } from '../auth/principal';
+import type { Client } from '../clients/schemas';
 import { getClient } from '../clients/store';
-import { ApiError, conflict, forbidden, notFound } from '../shared/errors';
+import { ApiError, conflict, forbidden, notFound, serviceUnavailable } from '../shared/errors';
+import { isBackendFault } from '../platform/backendFaults';
 import { errorText, log } from '../platform/log';
 import { countRefusedCredential } from '../rateLimit/middleware';
 import { isDocumentId } from '../shared/ids';
 import type { PageRequest } from '../shared/pagination';
 import { canonicalShareCode } from '../exams/shareCodeText';
-import { refusedCredential, RefusedCredential, TestMissing } from './refusals';
-import { isOverdue, reviewOf, savedAnswers, summaryOf, testDetails, type StoredAttempt } from './rules';
+import { RefusedAccount, refusedCredential, RefusedCredential, TestMissing } from './refusals';
+import { isOverdue, organizationOfAttemptId, reviewOf, savedAnswers, summaryOf, testDetails, type StoredAttempt } from './rules';
 import type { Attempt, AttemptStatus, ReviewedAttempt, SavedAnswer, SaveAnswerInput, StartAttemptInput, StartedAttempt, SubmittedAttempt } from './schemas';
 import * as store from './store';
 import { tokenOpens } from './tokens';
@@ -39,6 +51,13 @@ async function countingRefusals<T>(http: HttpContext, work: () => Promise<T>): P
         log.error('Counting a refused credential failed; the refusal stands', { error: errorText(countErr) });
       }
     }
+    if (err instanceof RefusedAccount) {
+      try {
+        await recordTokenRejected(http.req, err.reason, err.uid);
+      } catch (recordErr) {
+        log.error('Recording a refused token failed; the refusal stands', { event: 'token_rejected', reason: err.reason, claimed_uid: err.uid, error: errorText(recordErr) });
+      }
+    }
     throw err;
   }
 }
@@ -52,7 +71,48 @@ function policyCaller(caller: AttemptCaller, attempt: StoredAttempt): Principal 
   return { attemptTokenFor: attempt.id };
 }
 
-const authorizer = (caller: AttemptCaller) => (attempt: StoredAttempt) => assertCanUseAttempt(policyCaller(caller, attempt), subject(attempt));
+/**
+ * The organization, read beside a transaction that awaits it. Firestore failing
+ * there is 503 at once: thrown as it is, the transaction would retry it five
+ * times as if it were contention.
+ */
+function organizationBeside(clientId: string): Promise<Client | undefined> {
+  const read = getClient(clientId).catch((err) => {
+    if (!isBackendFault(err)) throw err;
+    log.error('Backend unavailable', { error: errorText(err) });
+    throw serviceUnavailable();
+  });
+  read.catch(() => undefined); // awaited by the transaction; never an unhandled rejection
+  return read;
+}
+
+/**
+ * Starts, beside the attempt's own read, what the caller's credential left
+ * unchecked (policy: attemptChecks): the organization's status, read on every
+ * request as bearer requests read theirs (the attempt id names it). The
+ * function returned finishes them once the attempt is read and the caller
+ * allowed onto it: the taker's account (Auth, at most ACCOUNT_RECHECK_MS old)
+ * and the organization; a refused account wins, as it does on the bearer path.
+ */
+function startChecks(caller: AttemptCaller, attemptId: string): (attempt: StoredAttempt) => Promise<void> {
+  const needs = attemptChecks(caller.token !== undefined ? { attemptTokenFor: attemptId } : caller.principal);
+  const organization = needs.organization ? organizationBeside(organizationOfAttemptId(attemptId) ?? '') : undefined;
+  return async (attempt) => {
+    const [client, account] = await Promise.all([organization, needs.takerAccount ? recentAccountFacts(attempt.student_id, Date.now()) : undefined]);
+    const refusal = account && takerAccountRefusal(account);
+    if (refusal) throw new RefusedAccount(refusal, attempt.student_id);
+    if (needs.organization) assertOrganizationActive(client, 'attempt’s');
+  };
+}
+
+/** Who may use the attempt, then what their credential left unchecked (see startChecks). */
+function authorizer(caller: AttemptCaller, attemptId: string): (attempt: StoredAttempt) => Promise<void> {
+  const checks = startChecks(caller, attemptId);
+  return async (attempt) => {
+    assertCanUseAttempt(policyCaller(caller, attempt), subject(attempt));
+    await checks(attempt);
+  };
+}
 
 // ---------------------------------------------------------------- start
 
@@ -73,7 +133,12 @@ export async function startAttempt(principal: Principal, input: StartAttemptInpu
       const canonical = canonicalShareCode(input.share_code!);
       const target = canonical === undefined ? undefined : await store.shareCodeTarget(canonical);
       if (!target) throw refusedCredential('NOT_FOUND', 'No such share code');
+      // A Guest has no organization claim: the code's organization must be active, read beside the start's transaction.
+      const organization = attemptChecks(principal).organization ? organizationBeside(target.client_id) : undefined;
       plan = {
+        gate: async () => {
+          if (organization) assertOrganizationActive(await organization, 'share code’s');
+        },
         clientId: target.client_id,
         testId: target.test_id,
         studentId: starter.studentId,
@@ -126,10 +191,12 @@ export async function startAttempt(principal: Principal, input: StartAttemptInpu
 
 export async function readAttempt(caller: AttemptCaller, attemptId: string, http: HttpContext): Promise<Attempt | ReviewedAttempt> {
   return countingRefusals(http, async () => {
+    const checks = startChecks(caller, attemptId);
     const found = await store.findAttempt(attemptId);
     if (!found) throw notFound('Attempt not found');
     const policy = policyCaller(caller, found.attempt);
     assertCanUseAttempt(policy, subject(found.attempt));
+    await checks(found.attempt);
     const nowMs = Date.now();
     const attempt = isOverdue(found.attempt, nowMs) ? await store.closeIfOverdue(attemptId, nowMs, requestMeta(http.req)) : found.attempt;
     const version = await store.versionOf(attempt.client_id, attempt.test_id, attempt.version);
@@ -144,7 +211,7 @@ export async function readAttempt(caller: AttemptCaller, attemptId: string, http
 
 export async function saveAnswer(caller: AttemptCaller, attemptId: string, input: SaveAnswerInput, http: HttpContext): Promise<SavedAnswer> {
   return countingRefusals(http, async () => {
-    const outcome = await store.saveAnswer(attemptId, authorizer(caller), input, requestMeta(http.req));
+    const outcome = await store.saveAnswer(attemptId, authorizer(caller, attemptId), input, requestMeta(http.req));
     if (!outcome.saved) {
       throw conflict('Time is up: the attempt passed its deadline (expires_at + 30 s) and was submitted with the answers saved in time');
     }
@@ -154,7 +221,7 @@ export async function saveAnswer(caller: AttemptCaller, attemptId: string, input
 
 export async function submitAttempt(caller: AttemptCaller, attemptId: string, http: HttpContext): Promise<SubmittedAttempt> {
   return countingRefusals(http, async () => {
-    const attempt = await store.submitAttempt(attemptId, authorizer(caller), caller.principal?.uid ?? null, requestMeta(http.req));
+    const attempt = await store.submitAttempt(attemptId, authorizer(caller, attemptId), caller.principal?.uid ?? null, requestMeta(http.req));
     return { status: 'submitted', score: attempt.score ?? 0, total_marks: attempt.total_marks, submitted_at: attempt.submitted_at! };
   });
 }

@@ -17,7 +17,9 @@ import {
   expiresAt,
   GRACE_MS,
   isOverdue,
+  organizationOfAttemptId,
   questionOrder,
+  stopMessage,
   submission,
   type AttemptSlot,
   type StoredAttempt,
@@ -122,9 +124,8 @@ const refusedShareCode = (code: 'FORBIDDEN' | 'CONFLICT', message: string) => re
  * out on each other's locks). An id that names no possible document names no attempt.
  */
 function attemptRef(attemptId: string): DocumentReference | undefined {
-  const at = attemptId.lastIndexOf('.');
-  if (at <= 0 || at === attemptId.length - 1 || !isDocumentId(attemptId)) return undefined;
-  const clientId = attemptId.slice(0, at);
+  const clientId = organizationOfAttemptId(attemptId);
+  if (clientId === undefined || !isDocumentId(attemptId)) return undefined;
   return isDocumentId(clientId) ? paths.clientAttempt(clientId, attemptId) : undefined;
 }
 
@@ -239,6 +240,8 @@ export interface StartPlan {
   checkStudentProfile: boolean;
   startedBy: string;
   meta: AuditMeta;
+  /** Checks started beside the transaction (the organization's status): awaited before anything is written. */
+  gate?: () => Promise<void>;
 }
 
 export interface StartOutcome {
@@ -290,6 +293,7 @@ export async function startAttempt(plan: StartPlan): Promise<StartOutcome> {
   return db.runTransaction(async (tx) => {
     const refs = [testRef, slotRef, ...(profileRef ? [profileRef] : []), ...shareRefs];
     const snaps = await tx.getAll(...refs);
+    await plan.gate?.();
     const [testSnap, slotSnap] = snaps;
     const nowMs = Date.now();
     if (plan.guest) checkShareCode(snaps[refs.length - 2], nowMs);
@@ -403,16 +407,18 @@ export type SaveOutcome = { saved: true; savedAt: string } | { saved: false; att
  */
 export async function saveAnswer(
   attemptId: string,
-  authorize: (attempt: StoredAttempt) => void,
+  authorize: (attempt: StoredAttempt) => void | Promise<void>,
   answer: { question_id: string; student_answer: string },
   meta: AuditMeta,
 ): Promise<SaveOutcome> {
   return db.runTransaction(async (tx) => {
     const found = await findAttemptInTransaction(tx, attemptId);
-    authorize(found.attempt);
+    await authorize(found.attempt);
     if (found.attempt.status !== 'in_progress') throw conflict('This attempt has been submitted; no more answers are taken');
     const nowMs = Date.now();
     if (isOverdue(found.attempt, nowMs)) return { saved: false, attempt: await closeInTransaction(tx, found, nowMs, true, meta, null) };
+    const stopped = stopMessage(found.attempt);
+    if (stopped) throw conflict(stopped);
     if (!found.attempt.question_order.includes(answer.question_id)) {
       throw badRequest('This question is not part of the attempt', [{ path: 'body.question_id', message: 'Not a question of this attempt' }]);
     }
@@ -425,13 +431,13 @@ export async function saveAnswer(
 /** Scores and submits, exactly once: a second submit (or one that lost the race) finds it submitted → 409. */
 export async function submitAttempt(
   attemptId: string,
-  authorize: (attempt: StoredAttempt) => void,
+  authorize: (attempt: StoredAttempt) => void | Promise<void>,
   actorId: string | null,
   meta: AuditMeta,
 ): Promise<StoredAttempt> {
   return db.runTransaction(async (tx) => {
     const found = await findAttemptInTransaction(tx, attemptId);
-    authorize(found.attempt);
+    await authorize(found.attempt);
     if (found.attempt.status !== 'in_progress') throw conflict('This attempt has already been submitted');
     const nowMs = Date.now();
     // Submitting after the deadline is the automatic close, with the answers saved in time.

@@ -102,8 +102,12 @@ async function fetchAccountFacts(uid: string): Promise<AccountFacts> {
   }
 }
 
-/** The account as Auth described it at most ACCOUNT_RECHECK_MS ago: one Auth call per admin per instance per minute. */
-function recentAccountFacts(uid: string, nowMs: number): Promise<AccountFacts> {
+/**
+ * The account as Auth described it at most ACCOUNT_RECHECK_MS ago: one Auth
+ * call per account per instance per minute. Admins' bearer requests and every
+ * use of an attempt token (its taker's account) are checked against it.
+ */
+export function recentAccountFacts(uid: string, nowMs: number): Promise<AccountFacts> {
   const cached = accountFacts.get(uid);
   if (cached && nowMs - cached.fetchedAtMs < ACCOUNT_RECHECK_MS) return cached.facts;
   if (accountFacts.size >= MAX_CACHED_ACCOUNTS) accountFacts.clear();

@@ -1,4 +1,5 @@
 import { badRequest, forbidden } from '../shared/errors';
+import type { AccountFacts } from './accountStatus';
 import type { CallerRole, Principal, Role } from './principal';
 
 // Pure authorization policy: every access decision of the service is made
@@ -256,6 +257,34 @@ export function assertCanUseAttempt(caller: Principal | AttemptTokenHolder, atte
   }
   if (caller.role === 'guest' && caller.uid === attempt.studentId) return;
   throw forbidden('You cannot access this attempt');
+}
+
+/**
+ * What must still be checked before `caller` uses an attempt, because nothing
+ * before the handler checked it (every way into an attempt checks who and where):
+ * - `organization`: the attempt's organization must be active. Authentication
+ *   checks a Student's and a Client Admin's own organization, which is the
+ *   attempt's (assertCanUseAttempt); a Guest has no organization claim and an
+ *   attempt-token holder no ID token at all, so theirs is checked here. A Super
+ *   Admin works across organizations, active or not.
+ * - `takerAccount`: the taker's account (the attempt's student_id) must still
+ *   exist and be enabled. A bearer token's writes are checked by Auth itself; an
+ *   attempt token speaks for the taker without any.
+ */
+export function attemptChecks(caller: Principal | AttemptTokenHolder): { organization: boolean; takerAccount: boolean } {
+  if ('attemptTokenFor' in caller) return { organization: true, takerAccount: true };
+  return { organization: caller.role === 'guest', takerAccount: false };
+}
+
+/** 403 unless the organization (as just read; undefined: it no longer exists) is active. `what` says whose: "attempt’s", "share code’s". */
+export function assertOrganizationActive(client: { active_status: number } | undefined, what: string): void {
+  if (client?.active_status !== 1) throw forbidden(`This ${what} organization is not active`);
+}
+
+/** Why an attempt's taker may no longer use it ('disabled', 'revoked' for a deleted account), or null while its account stands. */
+export function takerAccountRefusal(facts: Pick<AccountFacts, 'exists' | 'disabled'>): 'disabled' | 'revoked' | null {
+  if (!facts.exists) return 'revoked';
+  return facts.disabled ? 'disabled' : null;
 }
 
 /** Whose attempt a start makes, as far as the caller's role decides it (the store checks the rest). */

@@ -125,7 +125,13 @@ const testRoutesList = [
     errors: ['NOT_FOUND', 'CONFLICT'],
     handler: async ({ principal, params }) => ({ status: 200, body: await service.publishTest(principal, params.testId) }),
   }),
-  moveRoute('archive', 'Archive a test', 'draft or published → archived; from archived 409. An archived test takes no new attempts.'),
+  moveRoute(
+    'archive',
+    'Archive a test',
+    'draft or published → archived; from archived 409. An archived test takes no new attempts, and no resumes (409). Its attempts in progress are stopped: ' +
+      'they take no more answers (409 naming the archive) but can still be read and submitted, which scores the answers saved so far (or the deadline closes them). ' +
+      'Restoring the test does not reopen them. Should stopping them fail part way the answer is 503, and archiving again (409) finishes it.',
+  ),
   moveRoute('restore', 'Restore an archived test to a draft', 'archived → draft, to be edited and published as the next version; from another state 409.'),
 ];
 
@@ -166,7 +172,11 @@ const shareCodeRoutes = [
     method: 'delete',
     path: '/tests/{testId}/share-codes/{code}',
     summary: 'Revoke a share code',
-    description: 'The code is accepted in lower case and with hyphens. Revoking is final; revoking again is 204. A code of another test is 404.',
+    description:
+      'The code is accepted in lower case and with hyphens. Revoking is final; revoking again is 204. A code of another test is 404. ' +
+      'The attempts in progress started with the code are stopped: they take no more answers (409 naming the revocation) but can still be read and submitted, ' +
+      'which scores the answers saved so far (or the deadline closes them); a Guest cannot resume with the code (403). ' +
+      'Should stopping them fail part way the answer is 503, and revoking again (204) finishes it.',
     tag: 'Share codes',
     access: AUTHORS,
     sensitive: true,

@@ -10,6 +10,7 @@ import {
   testVisibleTo,
 } from '../auth/policy';
 import type { Principal } from '../auth/principal';
+import { stopOpenAttempts } from '../attempts/stopStore';
 import { getClient } from '../clients/store';
 import { badRequest, conflict, notFound, type ErrorDetail } from '../shared/errors';
 import type { PageRequest } from '../shared/pagination';
@@ -165,10 +166,26 @@ export async function publishTest(principal: Principal, testId: string): Promise
   return authorView(await store.publishTest(test.client_id, testId, new Date().toISOString(), principal.uid));
 }
 
+/**
+ * Archiving also stops the test's attempts in progress (no more answers; a
+ * submit still scores them), once the archive has committed. Archiving an
+ * archived test again (409) finishes a stop that an outage cut short.
+ */
 export async function moveTest(principal: Principal, testId: string, move: 'archive' | 'restore'): Promise<Test> {
   const test = await locateTest(principal, testId);
   assertCanAuthorTests(principal, test.client_id);
-  return authorView(await store.moveTest(test.client_id, testId, move, new Date().toISOString()));
+  const now = new Date().toISOString();
+  if (move === 'restore') return authorView(await store.moveTest(test.client_id, testId, move, now));
+  const stop = () => stopOpenAttempts(test.client_id, { test_id: testId }, 'test_archived', now);
+  let archived: StoredTest;
+  try {
+    archived = await store.moveTest(test.client_id, testId, move, now);
+  } catch (err) {
+    if (test.status === 'archived') await stop();
+    throw err;
+  }
+  await stop();
+  return authorView(archived);
 }
 
 export async function deleteTest(principal: Principal, testId: string): Promise<void> {
@@ -210,12 +227,19 @@ export async function listShareCodes(principal: Principal, testId: string, page:
   return { data: data.map((code, i) => shareCodeView(code, uses[i])), pagination };
 }
 
-/** 404 for a code that is not this test's; revoking a revoked code again changes nothing. */
+/**
+ * 404 for a code that is not this test's. Revoking also stops the attempts in
+ * progress started with the code (no more answers; a submit still scores them),
+ * once the revocation is written; revoking again (204) finishes a stop that an
+ * outage cut short, and changes nothing else.
+ */
 export async function revokeShareCode(principal: Principal, testId: string, codeText: string): Promise<void> {
   const test = await locateTest(principal, testId);
   assertCanManageShareCodes(principal, test.client_id);
   const canonical = canonicalShareCode(codeText);
   const code = canonical === undefined ? undefined : await store.getShareCode(canonical);
   if (!code || code.test_id !== testId || code.client_id !== test.client_id) throw notFound('Share code not found');
-  if (!code.revoked) await store.revokeShareCode(code.code, new Date().toISOString());
+  const now = new Date().toISOString();
+  if (!code.revoked) await store.revokeShareCode(code.code, now);
+  await stopOpenAttempts(code.client_id, { share_code: code.code }, 'share_code_revoked', code.revoked_at ?? now);
 }
