@@ -124,16 +124,19 @@ describe('Console: change custom claims without revoking refresh tokens', () => 
   it('refuses a demoted Client Admin’s reads and writes with 401 within 60 s', async function () {
     this.timeout(120_000);
     const tenant = await createTenant();
-    expectOk(await get('/api/users', as(tenant.admin.token))); // the account is now described to the service
+    // The service describes the account to itself during this read, and trusts that description for at most 60 s.
+    const describedFrom = Date.now();
+    expectOk(await get('/api/users', as(tenant.admin.token)));
     await adminAuth.setCustomUserClaims(tenant.admin.uid, { role: 'student', client_id: tenant.clientId });
-    const changedAt = Date.now();
+    let sentAt = Date.now();
     let read = await get('/api/users', as(tenant.admin.token));
-    while (read.status === 200 && Date.now() - changedAt < 65_000) {
-      await sleep(3000);
+    while (read.status === 200) {
+      assert.ok(sentAt - describedFrom < 60_000, `a read sent ${sentAt - describedFrom} ms after the account was described was still served`);
+      await sleep(1000);
+      sentAt = Date.now();
       read = await get('/api/users', as(tenant.admin.token));
     }
     expectRefusedToken(read, /revoked/);
-    assert.ok(Date.now() - changedAt < 64_000, `refused ${Date.now() - changedAt} ms after the change`);
     expectRefusedToken(await patch(`/api/clients/${tenant.clientId}`, { address: '5 New Street' }, as(tenant.admin.token)), /revoked/);
   });
 
