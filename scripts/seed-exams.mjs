@@ -12,7 +12,7 @@
 // sends the takers who have no submitted attempt on the test yet.
 //
 // Locally every caller shares one rate-limit bucket (100 requests a minute,
-// README "Rate limits"), and the takers need about 150 requests: on a 429 the
+// docs/security.md "Rate limits"), and the takers need about 150 requests: on a 429 the
 // seed waits for the Retry-After the service names and sends the request again
 // (a 429 is decided before the handler runs, so nothing happened).
 

@@ -205,7 +205,7 @@ if (tests.length > 0) {
   for (const t of tests) {
     say(`  ${t.id}  "${t.test_name}"  (${t.status}, ${t.questions} questions of every type, folder ${t.folder})`);
     say(`  share code for guests: ${t.share_code}`);
-    say(`  ${t.submitted_attempts} submitted attempts, so its analytics show every measure (README "Analytics")`);
+    say(`  ${t.submitted_attempts} submitted attempts, so its analytics show every measure (docs/analytics.md)`);
   }
 }
 say();
