@@ -216,6 +216,21 @@ describe('POST /api/analytics/tests/{testId}/recompute', function () {
     assert.deepEqual(left.docs.map((d) => d.id), ['0'], 'the recomputed sums sit on one shard');
   });
 
+  it('refuses with 409 CONFLICT while another recompute of the version holds its claim, takes over a claim left behind expired, and releases its own', async () => {
+    const claim = clientDoc(tenant.clientId).collection('tests').doc(test.id).collection('versions').doc('1').collection('stats_leases').doc('recompute');
+    await claim.set({ expires_at: new Date(Date.now() + 60_000).toISOString() });
+    const refused = await recompute(tenant.admin.token, test.id);
+    expectError(refused, 409, 'CONFLICT');
+    assert.match(refused.body.message, /recompute of version 1 of this test is running/);
+    // A claim whose holder died (never released) stops nobody once it has expired.
+    await claim.set({ expires_at: new Date(Date.now() - 1_000).toISOString() });
+    const ran = await recompute(tenant.admin.token, test.id);
+    assert.equal(ran.status, 200, ran.text);
+    assert.equal(ran.body.attempts_read, 3);
+    assert.equal((await claim.get()).exists, false, 'released after the recompute');
+    assert.equal((await recompute(tenant.admin.token, test.id)).status, 200, 'the next recompute is not refused');
+  });
+
   it('is for administrators of the test’s organization only', async () => {
     const other = await createTenant();
     expectError(await recompute(other.admin.token, test.id), 403, 'FORBIDDEN');

@@ -65,6 +65,20 @@ describe('errorHandler', () => {
     assert.ok(!JSON.stringify(res.body).includes('no connection'), 'the backend’s message is not passed on');
   });
 
+  it('maps a transaction Firestore closed under contention (INVALID_ARGUMENT "Transaction is invalid or closed") to SERVICE_UNAVAILABLE with Retry-After', () => {
+    const res = run(Object.assign(new Error('3 INVALID_ARGUMENT: Transaction is invalid or closed.'), { code: 3 }));
+    assert.equal(res.statusCode, 503);
+    assert.equal(res.body.error, 'SERVICE_UNAVAILABLE');
+    assert.ok(Number(res.headers['Retry-After']) >= 1);
+  });
+
+  it('maps a transaction that ran out of retries under contention (ABORTED) to SERVICE_UNAVAILABLE with Retry-After', () => {
+    const res = run(Object.assign(new Error('10 ABORTED: Too much contention on these documents. Please try again.'), { code: 10 }));
+    assert.equal(res.statusCode, 503);
+    assert.equal(res.body.error, 'SERVICE_UNAVAILABLE');
+    assert.ok(Number(res.headers['Retry-After']) >= 1);
+  });
+
   it('maps malformed JSON to VALIDATION_ERROR', () => {
     const res = run(Object.assign(new SyntaxError('Unexpected token'), { type: 'entity.parse.failed', status: 400 }));
     assert.equal(res.statusCode, 400);

@@ -10,6 +10,18 @@ describe('isBackendFault', () => {
   for (const [name, code] of [['NOT_FOUND', 5], ['ALREADY_EXISTS', 6], ['FAILED_PRECONDITION', 9], ['INVALID_ARGUMENT', 3]] as const) {
     it(`does not count Firestore ${name}, an answer about the request`, () => assert.equal(isBackendFault(withCode(code)), false));
   }
+  // The messages exactly as Firestore sends them: the emulator's after a lock wait timed out and the client
+  // library re-sent the read, and production's for an expired transaction. The SDK's runner retries neither.
+  for (const message of ['3 INVALID_ARGUMENT: Transaction is invalid or closed.', '3 INVALID_ARGUMENT: The referenced transaction has expired or is no longer valid.']) {
+    it(`counts a transaction Firestore closed or expired under the caller (${message}) as the backend failing`, () => {
+      assert.equal(isBackendFault(Object.assign(new Error(message), { code: 3 })), true);
+    });
+  }
+  it('does not count any other INVALID_ARGUMENT, nor that message without the code', () => {
+    assert.equal(isBackendFault(Object.assign(new Error('3 INVALID_ARGUMENT: too many index entries for entity'), { code: 3 })), false);
+    assert.equal(isBackendFault(new Error('Transaction is invalid or closed.')), false);
+    assert.equal(isBackendFault(Object.assign(new Error('9 FAILED_PRECONDITION: Transaction is invalid or closed.'), { code: 9 })), false);
+  });
   it('counts Auth internal errors, quota and network failures', () => {
     for (const code of ['auth/internal-error', 'auth/quota-exceeded', 'app/network-error', 'app/network-timeout', 'ECONNREFUSED']) {
       assert.equal(isBackendFault(withCode(code)), true, code);

@@ -43,6 +43,8 @@ export const analyticsRoutes: RouteDefinition[] = [
       'Reads every attempt of the version and replaces the maintained sums with the recomputed ones, in one transaction (starts and submits meanwhile are ordered before or after it, never lost). ' +
       'For repairs only: its cost grows with the attempts, so it counts against the strict per-user limit. Answers whether the maintained sums had drifted, and the analytics as recomputed. ' +
       'It also writes percentage and test_name on submitted attempts that predate them, so a student’s averages and best count those too. ' +
+      'One recompute of a version at a time: another asked while one runs → 409 CONFLICT (retry when it has finished); ' +
+      'Firestore giving up on the transaction (contention, timeouts) → 503 with Retry-After. ' +
       'Super Admin any test, Client Admin its organization’s. No body; ?version= as for the analytics.',
     tag: 'Analytics',
     access: TEST_READERS,
@@ -50,7 +52,7 @@ export const analyticsRoutes: RouteDefinition[] = [
     params: TestAnalyticsParams,
     query: VersionQuery,
     success: { status: 200, description: 'The recomputed analytics', schema: RecomputeReply },
-    errors: ['NOT_FOUND'],
+    errors: ['NOT_FOUND', 'CONFLICT'],
     handler: async ({ principal, params, query }) => ({
       status: 200,
       body: await service.recomputeTestAnalytics(principal, params.testId, query.version),

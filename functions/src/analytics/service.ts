@@ -2,7 +2,7 @@ import { versionOf } from '../attempts/store';
 import type { VersionForAttempt } from '../attempts/rules';
 import { assertCanReadTestAnalytics } from '../auth/policy';
 import type { Principal } from '../auth/principal';
-import { notFound } from '../shared/errors';
+import { conflict, notFound } from '../shared/errors';
 import type { StoredTest } from '../exams/store';
 import { locateTest } from '../exams/service';
 import type { TestAnalytics } from './schemas';
@@ -72,13 +72,25 @@ export async function testAnalytics(principal: Principal, testId: string, reques
   return compose(test, frozen, sums, extremes, inProgress);
 }
 
-/** The repair: the version's sums recomputed from its attempts, replacing the maintained ones. */
+/**
+ * The repair: the version's sums recomputed from its attempts, replacing the
+ * maintained ones. One at a time per version: a second while one runs is
+ * refused (409) rather than left to contend with it for the same locks.
+ */
 export async function recomputeTestAnalytics(principal: Principal, testId: string, requestedVersion: number | undefined) {
   const { test, version } = await analyticsTarget(principal, testId, requestedVersion);
   if (version === null) throw notFound('This test was never published: it has no analytics to recompute');
   const at = { clientId: test.client_id, testId: test.id, version };
   const frozen = await frozenVersion(test, version);
-  const { before, after, attempts, inProgress } = await store.recomputeSums(at, frozen.questions, frozen.test.test_name);
+  const lease = await store.claimRecompute(at);
+  if (!lease) throw conflict(`A recompute of version ${version} of this test is running; retry when it has finished`);
+  let recomputed;
+  try {
+    recomputed = await store.recomputeSums(at, frozen.questions, frozen.test.test_name);
+  } finally {
+    await store.releaseRecompute(lease);
+  }
+  const { before, after, attempts, inProgress } = recomputed;
   const extremes = await store.scoreExtremes(at);
   return {
     test_id: test.id,

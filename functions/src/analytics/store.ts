@@ -1,9 +1,11 @@
 import { randomInt } from 'node:crypto';
-import { FieldValue, type DocumentSnapshot, type Transaction } from 'firebase-admin/firestore';
+import { FieldValue, type DocumentReference, type DocumentSnapshot, type Timestamp, type Transaction } from 'firebase-admin/firestore';
 import { answersInTime, type StoredAttempt } from '../attempts/rules';
 import { db } from '../firestore/db';
 import { buildQuery } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';
+import { ALREADY_EXISTS, FAILED_PRECONDITION, hasStatus, NOT_FOUND } from '../firestore/statusCodes';
+import { errorText, log } from '../platform/log';
 import { openAttemptsSpec, scoreExtremeSpec } from './analyticsQuery';
 import {
   addSums,
@@ -113,18 +115,21 @@ const RECOMPUTE_FIELDS = ['status', 'score', 'total_marks', 'auto_submitted', 'r
 
 /**
  * The repair: recomputes the version's sums from its attempts and replaces the
- * shards with them, in one transaction. Every shard is read first, so a submit
- * committing meanwhile (it writes one shard) is ordered either before the
- * repair (its attempt is in the query, submitted) or after it (its increment
- * lands on the rewritten shards). Reads every attempt of the version: a repair,
- * not a request path. It also backfills `percentage` and `test_name` on
- * submitted attempts that predate them.
+ * shards with them, in one transaction. It reads the attempts and every shard,
+ * so a submit committing meanwhile (it writes its attempt and one shard) is
+ * ordered either before the repair (its attempt is in the query, submitted) or
+ * after it (its increment lands on the rewritten shards). The attempts are
+ * read first, in the order a submit's commit takes its locks (its attempt, then
+ * a shard): a submit the repair waits for never waits for the repair's shards,
+ * so neither gives up on a lock and the repair's transaction is not closed
+ * under it. Reads every attempt of the version: a repair, not a request path,
+ * run one at a time per version (claimRecompute). It also backfills
+ * `percentage` and `test_name` on submitted attempts that predate them.
  */
 export async function recomputeSums(at: VersionAt, questions: StatQuestion[], testName: string): Promise<{ before: VersionSums; after: VersionSums; attempts: number; inProgress: number }> {
   const refs = shardRefs(at);
   return db.runTransaction(
     async (tx) => {
-      const before = sumOfShards(await tx.getAll(...refs));
       const attempts = await tx.get(
         paths
           .clientAttempts(at.clientId)
@@ -132,6 +137,7 @@ export async function recomputeSums(at: VersionAt, questions: StatQuestion[], te
           .where('version', '==', at.version)
           .select(...RECOMPUTE_FIELDS),
       );
+      const before = sumOfShards(await tx.getAll(...refs));
       const after = sumsOfAttempts(
         attempts.docs.map((d) => d.data() as StoredAttempt),
         questions,
@@ -153,4 +159,55 @@ export async function recomputeSums(at: VersionAt, questions: StatQuestion[], te
     },
     { maxAttempts: 5 },
   );
+}
+
+/**
+ * How long a recompute's claim on its version stands if it is never released
+ * (its instance died): past it, the next recompute takes the claim over.
+ */
+const RECOMPUTE_LEASE_MS = 2 * 60_000;
+
+export interface RecomputeLease {
+  ref: DocumentReference;
+  writeTime: Timestamp;
+}
+
+/**
+ * Claims the version's recompute for this caller; undefined while another
+ * recompute's claim stands. Recomputes of one version all read the same
+ * attempts and rewrite the same 32 shards: run together, each waits on the
+ * others' locks until Firestore gives up on them. The claim keeps them apart;
+ * their transactions, not the claim, keep the sums right.
+ */
+export async function claimRecompute(at: VersionAt, nowMs = Date.now()): Promise<RecomputeLease | undefined> {
+  const ref = paths.testStatsRecomputeLease(at.clientId, at.testId, at.version);
+  const lease = { expires_at: new Date(nowMs + RECOMPUTE_LEASE_MS).toISOString() };
+  try {
+    return { ref, writeTime: (await ref.create(lease)).writeTime };
+  } catch (err) {
+    if (!hasStatus(err, ALREADY_EXISTS)) throw err;
+  }
+  const held = await ref.get();
+  if (held.exists && Date.parse(held.get('expires_at') as string) > nowMs) return undefined;
+  // Gone meanwhile, or left behind expired: taken over unless another caller takes it first.
+  try {
+    const written = held.exists ? await ref.update(lease, { lastUpdateTime: held.updateTime! }) : await ref.create(lease);
+    return { ref, writeTime: written.writeTime };
+  } catch (err) {
+    if (hasStatus(err, ALREADY_EXISTS, FAILED_PRECONDITION, NOT_FOUND)) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Ends the claim, unless another recompute took it over after it expired.
+ * Never throws: the recompute is done, and a claim left behind expires.
+ */
+export async function releaseRecompute(lease: RecomputeLease): Promise<void> {
+  try {
+    await lease.ref.delete({ lastUpdateTime: lease.writeTime });
+  } catch (err) {
+    if (hasStatus(err, FAILED_PRECONDITION, NOT_FOUND)) return;
+    log.warn('A recompute claim was not released; it expires on its own', { path: lease.ref.path, error: errorText(err) });
+  }
 }

@@ -67,6 +67,9 @@ export const paths = {
       .doc(String(version))
       .collection('stats_shards')
       .doc(String(shard)),
+  /** A version's recompute claim: one recompute of a version at a time (outside stats_shards, which holds shards only). */
+  testStatsRecomputeLease: (clientId: string, testId: string, version: number) =>
+    db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('versions').doc(String(version)).collection('stats_leases').doc('recompute'),
 };
 
 /** Collection ids as they appear in firestore.indexes.json. */

@@ -27,6 +27,21 @@ export const TOKEN_PROBLEM_CODES = new Set([
 
 const codeOf = (err: unknown): unknown => (typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined);
 
+// INVALID_ARGUMENT is about the request, except when Firestore says the
+// transaction it was sent in is gone: expired ("The referenced transaction has
+// expired or is no longer valid"), or closed under it after a lock wait timed
+// out (the emulator's "Transaction is invalid or closed", met when the client
+// library re-sends a read of a transaction that was aborted meanwhile). That is
+// contention, not the caller's mistake, and the SDK gives up on it.
+const INVALID_ARGUMENT = 3;
+const GONE_TRANSACTION = /transaction (has expired|is invalid or closed|is no longer valid)/i;
+
+/** Whether `err` is Firestore refusing a transaction it has expired or closed (contention, timeouts), whatever the code it used. */
+function isLostTransaction(err: unknown): boolean {
+  const message = err instanceof Error ? err.message : '';
+  return codeOf(err) === INVALID_ARGUMENT && GONE_TRANSACTION.test(message);
+}
+
 export const isTokenProblem = (err: unknown): boolean => TOKEN_PROBLEM_CODES.has(codeOf(err) as string);
 
 // Auth and app-level codes (and socket errors) for a backend that did not answer properly.
@@ -45,6 +60,6 @@ const AUTH_FAULT_CODES = new Set([
 /** Whether `err` is Firestore or Auth failing (unavailable, timed out, quota, internal), not a verdict on the request. */
 export function isBackendFault(err: unknown): boolean {
   const code = codeOf(err);
-  if (typeof code === 'number') return FIRESTORE_FAULT_CODES.has(code);
+  if (typeof code === 'number') return FIRESTORE_FAULT_CODES.has(code) || isLostTransaction(err);
   return typeof code === 'string' && AUTH_FAULT_CODES.has(code);
 }
