@@ -2,6 +2,7 @@ import type { Principal } from '../auth/principal';
 import { unauthorized } from '../shared/errors';
 import { defineRoute, type RouteDefinition } from '../http/route';
 import { splitPageQuery } from '../shared/pagination';
+import { ATTEMPT_BUDGET_BYTES } from './rules';
 import {
   AttemptPage,
   AttemptParams,
@@ -61,7 +62,8 @@ export const attemptRoutes: RouteDefinition[] = [
     summary: 'List attempts',
     description:
       'Newest first. A Super Admin names client_id (required); a Client Admin sees its organization’s; a Student and a Guest see their own (naming another student_id → 403). ' +
-      'Filters: test_id, student_id, status. Attempts past their deadline are closed (submitted) as they are read.',
+      'Filters: test_id, student_id, status. Attempts past their deadline are closed (submitted) as they are read; one that cannot be closed ' +
+      '(too large to score, stored before attempts had a size budget) is listed as it stands, and the scheduled closer tries it again.',
     tag: 'Attempts',
     access: TAKERS,
     query: ListAttemptsQuery,
@@ -79,7 +81,7 @@ export const attemptRoutes: RouteDefinition[] = [
     description:
       'The attempt with its saved answers and its questions (in its order, without keys), so a reloaded page restores its state; after submission also score, total_marks, submitted_at. ' +
       '`review` (answers, correctness and keys) only after submission, and for the taker only when the test has allow_review 1 (its organization’s administrators always). ' +
-      'An attempt past its deadline is submitted first, with the answers saved in time. Super Admin any attempt, Client Admin its organization’s (another’s → 403), Student and Guest their own.' +
+      'An attempt past its deadline is submitted first, with the answers saved in time (one that cannot be, being too large to score, is answered as it stands). Super Admin any attempt, Client Admin its organization’s (another’s → 403), Student and Guest their own.' +
       TOKEN_NOTE,
     tag: 'Attempts',
     access: TAKERS,
@@ -100,7 +102,10 @@ export const attemptRoutes: RouteDefinition[] = [
     description:
       'Upserts the answer to one question (the last one saved wins); saved and durable when 200 is sent. A question not in the attempt → 400. ' +
       'After submission, or past expires_at + 30 s by the server’s clock → 409 (an attempt found past its deadline is submitted then, with the answers saved in time). ' +
-      'An attempt whose test was archived, or whose share code was revoked, takes no more answers (409 naming which); it can still be read and submitted.' +
+      'An attempt whose test was archived, or whose share code was revoked, takes no more answers (409 naming which); it can still be read and submitted. ' +
+      `An attempt has a storage budget of ${ATTEMPT_BUDGET_BYTES} bytes (answers included, as Firestore counts them: a character takes 1 to 4 bytes), so that it still fits ` +
+      'in one document once scored; the limits allow more (500 questions × 2,000 characters). An answer that would take the attempt past it → 413 PAYLOAD_TOO_LARGE ' +
+      '(details: body.student_answer) and nothing is written: the answers saved before stay, and submit works. Shorter answers, or clearing others, make room.' +
       TOKEN_NOTE,
     tag: 'Attempts',
     access: TAKERS,
@@ -109,7 +114,7 @@ export const attemptRoutes: RouteDefinition[] = [
     query: AttemptTokenQuery,
     body: SaveAnswerBody,
     success: { status: 200, description: 'The answer as saved', schema: SavedAnswer },
-    errors: ['NOT_FOUND', 'CONFLICT'],
+    errors: ['NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE'],
     handler: async ({ principal, params, query, body, req, res }) => ({
       status: 200,
       body: await service.saveAnswer(callerOf(principal, query.attempt_token), params.attemptId, body, { req, res }),
@@ -122,7 +127,9 @@ export const attemptRoutes: RouteDefinition[] = [
     description:
       'Scores the attempt once, in a transaction: a second (or concurrent) submit → 409 and the stored score is unchanged. Unanswered questions score 0; ' +
       'a wrong answer costs negative_mark_ratio × marks when negative_marking is 1; the total is never below 0. Multiple select is all-or-nothing. ' +
-      'Only answers saved by expires_at + 30 s count. An attempt stopped by its test’s archive or its share code’s revocation is still submitted, with the answers saved so far. No body.' +
+      'Only answers saved by expires_at + 30 s count. An attempt stopped by its test’s archive or its share code’s revocation is still submitted, with the answers saved so far. ' +
+      'An attempt too large to be scored in one document (stored before attempts had a size budget) → 409 ' +
+      'and stays as it is (while in progress, shortening answers makes room). No body.' +
       TOKEN_NOTE,
     tag: 'Attempts',
     access: TAKERS,

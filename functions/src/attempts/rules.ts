@@ -1,4 +1,5 @@
 import { percentageOf } from '../analytics/statistics';
+import { documentSize, MAX_DOCUMENT_BYTES } from '../exams/versionSize';
 import { scoreAttempt, type QuestionResult, type ScoringQuestion } from './scoring';
 import { orderForAttempt } from './shuffle';
 import type { TestVersion } from '../exams/store';
@@ -71,6 +72,36 @@ export function organizationOfAttemptId(attemptId: string): string | undefined {
   if (at <= 0 || at === attemptId.length - 1) return undefined;
   return attemptId.slice(0, at);
 }
+
+/**
+ * The most an attempt in progress may weigh in Firestore (documentSize), so
+ * that it still fits in one document (1 MiB) once submitted. The limits allow
+ * far more answers than any document holds: 500 questions × 2,000 characters
+ * of 3 UTF-8 bytes is 3 MB. So a save that would take the attempt past this
+ * budget is refused (413), and the taker keeps every answer saved before it.
+ * Submitting adds at most: one result per question, 500 × 182 bytes with
+ * 128-character ids (91 KB), and the score fields (under 100 bytes); 900,000
+ * plus those leaves about 57 KB of 1 MiB to spare (test/attempts/sizeBudget).
+ */
+export const ATTEMPT_BUDGET_BYTES = 900_000;
+
+/** The stored size of an attempt at `path` (clients/c/attempts/id). */
+export const attemptBytes = (path: string, attempt: StoredAttempt | Record<string, unknown>): number =>
+  documentSize(path, attempt as Record<string, unknown>);
+
+/**
+ * Whether saving `answer` would take the attempt past its budget. A save that
+ * does not make it larger is always taken, so an attempt already past its
+ * budget (stored before there was one) can still be shortened and submitted.
+ */
+export function answerOverBudget(path: string, attempt: StoredAttempt, questionId: string, answer: StoredAnswer): boolean {
+  const before = attemptBytes(path, attempt);
+  const after = attemptBytes(path, { ...attempt, answers: { ...attempt.answers, [questionId]: answer } });
+  return after > ATTEMPT_BUDGET_BYTES && after > before;
+}
+
+/** Whether the submitted attempt (with its results) fits in one Firestore document. */
+export const fitsInOneDocument = (path: string, submitted: StoredAttempt): boolean => attemptBytes(path, submitted) <= MAX_DOCUMENT_BYTES;
 
 /** clients/{clientId}/tests/{testId}/attempt_slots/{studentId}: the per-(test, student) counter. */
 export interface AttemptSlot {

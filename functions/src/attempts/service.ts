@@ -189,6 +189,27 @@ export async function startAttempt(principal: Principal, input: StartAttemptInpu
 
 // ---------------------------------------------------------------- read
 
+/**
+ * An overdue attempt closed, or, when it cannot be (too large to score, its
+ * version missing), as it stands, in progress: the failure is logged with its
+ * path and the scheduled closer tries again. A backend fault is thrown (503)
+ * when asked to; a list shows the row as it stands whatever failed.
+ */
+async function closedOrAsItStands(
+  attempt: StoredAttempt,
+  nowMs: number,
+  meta: store.AuditMeta,
+  { backendFaults }: { backendFaults: 'throw' | 'keep' },
+): Promise<StoredAttempt> {
+  try {
+    return await store.closeIfOverdue(attempt.id, nowMs, meta);
+  } catch (err) {
+    if (backendFaults === 'throw' && isBackendFault(err)) throw err;
+    log.error('Closing an overdue attempt failed; it is answered as it stands', { path: store.attemptPath(attempt), error: errorText(err) });
+    return attempt;
+  }
+}
+
 export async function readAttempt(caller: AttemptCaller, attemptId: string, http: HttpContext): Promise<Attempt | ReviewedAttempt> {
   return countingRefusals(http, async () => {
     const checks = startChecks(caller, attemptId);
@@ -198,9 +219,9 @@ export async function readAttempt(caller: AttemptCaller, attemptId: string, http
     assertCanUseAttempt(policy, subject(found.attempt));
     await checks(found.attempt);
     const nowMs = Date.now();
-    const attempt = isOverdue(found.attempt, nowMs) ? await store.closeIfOverdue(attemptId, nowMs, requestMeta(http.req)) : found.attempt;
+    const attempt = isOverdue(found.attempt, nowMs) ? await closedOrAsItStands(found.attempt, nowMs, requestMeta(http.req), { backendFaults: 'throw' }) : found.attempt;
     const version = await store.versionOf(attempt.client_id, attempt.test_id, attempt.version);
-    if (!version) throw new Error(`Frozen version ${attempt.version} of test ${attempt.test_id} is missing`);
+    if (!version) throw store.versionMissing(attempt.client_id, attempt.test_id, attempt.version);
     const view: Attempt = { ...summaryOf(attempt), answers: savedAnswers(attempt), test_details: testDetails(attempt.id, version) };
     if (!mayReviewAttempt(policy, { submitted: attempt.status === 'submitted', allowReview: version.test.allow_review === 1 })) return view;
     return { ...view, review: reviewOf(attempt, version) };
@@ -239,10 +260,12 @@ export async function listAttempts(
   const filters = { test_id: query.test_id, student_id: scope.studentId, status: query.status };
   const target: store.ListTarget = scope.scope === 'tenant' ? { scope: 'tenant', clientId: scope.clientId } : { scope: 'guest' };
   const { data, pagination } = await store.listAttempts(target, filters, page);
-  // Reading an overdue attempt closes it first, in lists too.
+  // Reading an overdue attempt closes it first, in lists too; one that cannot be closed is listed as it stands.
   const nowMs = Date.now();
   const meta = requestMeta(http.req);
-  const current = await Promise.all(data.map((a) => (isOverdue(a, nowMs) ? store.closeIfOverdue(a.id, nowMs, meta) : a)));
+  const current = await Promise.all(
+    data.map((a) => (isOverdue(a, nowMs) ? closedOrAsItStands(a, nowMs, meta, { backendFaults: 'keep' }) : a)),
+  );
   return { data: current.map(summaryOf), pagination };
 }
 
@@ -251,14 +274,20 @@ export async function listAttempts(
 /**
  * Closes attempts left open past their deadline, in batches of at most
  * `maxCount` per query, until none is left or `maxBatches` ran. The scheduled
- * function calls this; each close scores the answers saved in time.
+ * function calls this; each close scores the answers saved in time. Each
+ * batch starts after the previous one's last attempt: attempts that failed to
+ * close (logged) are tried once per run, and never starve those behind them.
  */
-export async function closeOverdueAttempts(nowMs: number, maxCount: number, maxBatches = 20): Promise<{ closed: number }> {
+export async function closeOverdueAttempts(nowMs: number, maxCount: number, maxBatches = 20): Promise<{ closed: number; failed: number }> {
   let closed = 0;
+  let failed = 0;
+  let after: store.OverdueBatch['last'];
   for (let batch = 0; batch < maxBatches; batch++) {
-    const result = await store.closeOverdue(nowMs, maxCount);
+    const result = await store.closeOverdue(nowMs, maxCount, after);
     closed += result.closed;
+    failed += result.failed;
     if (result.found < maxCount) break;
+    after = result.last;
   }
-  return { closed };
+  return { closed, failed };
 }

@@ -8,13 +8,18 @@ import { db } from '../firestore/db';
 import { fetchPage } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';
 import { isDocumentId } from '../shared/ids';
-import { badRequest, conflict, notFound } from '../shared/errors';
+import { ApiError, badRequest, conflict, notFound, serviceUnavailable } from '../shared/errors';
+import { isBackendFault } from '../platform/backendFaults';
+import { errorText, log } from '../platform/log';
 import { refusedCredential, TestMissing } from './refusals';
 import type { PageRequest } from '../shared/pagination';
 import type { StoredShareCode, StoredTest, TestVersion } from '../exams/store';
 import { attemptQuerySpec } from './attemptQuery';
 import {
+  answerOverBudget,
+  ATTEMPT_BUDGET_BYTES,
   expiresAt,
+  fitsInOneDocument,
   GRACE_MS,
   isOverdue,
   organizationOfAttemptId,
@@ -85,9 +90,15 @@ export function versionOf(clientId: string, testId: string, version: number): Pr
   });
 }
 
+/** Versions are never deleted: one missing is the backend's data gone wrong, not the caller's (503, logged with its path). */
+export function versionMissing(clientId: string, testId: string, version: number): ApiError {
+  log.error('A frozen version an attempt was taken on is missing', { path: paths.testVersion(clientId, testId, version).path });
+  return serviceUnavailable('The test version this attempt was taken on cannot be read; retry later');
+}
+
 async function requireVersion(clientId: string, testId: string, version: number): Promise<VersionForAttempt> {
   const found = await versionOf(clientId, testId, version);
-  if (!found) throw new Error(`Frozen version ${version} of test ${testId} is missing`);
+  if (!found) throw versionMissing(clientId, testId, version);
   return found;
 }
 
@@ -129,6 +140,9 @@ function attemptRef(attemptId: string): DocumentReference | undefined {
   return isDocumentId(clientId) ? paths.clientAttempt(clientId, attemptId) : undefined;
 }
 
+/** Where an attempt is stored, for a log line. */
+export const attemptPath = (attempt: Pick<StoredAttempt, 'client_id' | 'id'>): string => paths.clientAttempt(attempt.client_id, attempt.id).path;
+
 export const newAttemptId = (clientId: string): string => `${clientId}.${randomBytes(16).toString('base64url')}`;
 
 export interface FoundAttempt {
@@ -165,6 +179,12 @@ async function closeInTransaction(
   const { ref, attempt } = found;
   const version = await requireVersion(attempt.client_id, attempt.test_id, attempt.version);
   const fields = submission(attempt, version, nowMs, automatic);
+  // Measured before writing: Firestore would refuse the whole commit (stored before the budget, or written by hand).
+  if (!fitsInOneDocument(ref.path, { ...attempt, ...fields })) {
+    throw conflict(
+      'This attempt’s saved answers are too large to be scored in one document; while it is in progress, shortening or clearing some answers lets it be submitted',
+    );
+  }
   tx.update(ref, fields);
   // The version's analytics, in the same transaction: counted exactly once, with the submit.
   // Its facts are read off the submitted attempt exactly as the repair reads them (factsOf).
@@ -201,31 +221,54 @@ async function closeRefIfOverdue(ref: DocumentReference, nowMs: number): Promise
   });
 }
 
+export interface OverdueBatch {
+  found: number;
+  closed: number;
+  /** Closes that failed: logged with the attempt's path, left in progress for the next run. */
+  failed: number;
+  /** The batch's last attempt: the next batch starts after it, so attempts that failed are not found again in this run. */
+  last: DocumentSnapshot | undefined;
+}
+
 /**
  * Up to `maxCount` attempts in progress whose deadline (expires_at + grace) has
- * passed, oldest first, each closed in its own transaction (ten at a time).
+ * passed, oldest first (after `after`, when given), each closed in its own
+ * transaction (ten at a time). A close that fails belongs to its attempt
+ * (too large, its version missing): logged, skipped, retried on the next run,
+ * so one attempt never stops the others. A backend fault (Firestore
+ * unavailable) would fail every close alike: no further close starts, and it
+ * is thrown once those under way are done.
  */
-export async function closeOverdue(nowMs: number, maxCount: number): Promise<{ found: number; closed: number }> {
+export async function closeOverdue(nowMs: number, maxCount: number, after?: DocumentSnapshot): Promise<OverdueBatch> {
   const before = new Date(nowMs - GRACE_MS).toISOString();
-  const snap = await paths
+  let query = paths
     .allAttempts()
     .where('status', '==', 'in_progress')
     .where('expires_at', '<', before)
-    .orderBy('expires_at', 'asc')
-    .limit(maxCount)
-    .select()
-    .get();
+    .orderBy('expires_at', 'asc');
+  if (after) query = query.startAfter(after);
+  // expires_at is the one field read: the cursor of the next batch.
+  const snap = await query.limit(maxCount).select('expires_at').get();
   const refs = snap.docs.map((d) => d.ref);
   let closed = 0;
+  let failed = 0;
+  let fault: unknown;
   let next = 0;
   const worker = async () => {
-    while (next < refs.length) {
+    while (next < refs.length && fault === undefined) {
       const ref = refs[next++];
-      if (await closeRefIfOverdue(ref, nowMs)) closed++;
+      try {
+        if (await closeRefIfOverdue(ref, nowMs)) closed++;
+      } catch (err) {
+        failed++;
+        log.error('Closing an overdue attempt failed; it stays in progress and is retried on the next run', { path: ref.path, error: errorText(err) });
+        if (isBackendFault(err)) fault ??= err;
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(10, refs.length) }, worker));
-  return { found: refs.length, closed };
+  if (fault !== undefined) throw fault;
+  return { found: refs.length, closed, failed, last: snap.docs[snap.docs.length - 1] };
 }
 
 // ---------------------------------------------------------------- starting
@@ -423,7 +466,14 @@ export async function saveAnswer(
       throw badRequest('This question is not part of the attempt', [{ path: 'body.question_id', message: 'Not a question of this attempt' }]);
     }
     const savedAt = new Date(nowMs).toISOString();
-    tx.update(found.ref, new FieldPath('answers', answer.question_id), { answer: answer.student_answer, saved_at: savedAt });
+    const saved = { answer: answer.student_answer, saved_at: savedAt };
+    // Measured on the attempt this transaction read: no extra round trip.
+    if (answerOverBudget(found.ref.path, found.attempt, answer.question_id, saved)) {
+      throw new ApiError('PAYLOAD_TOO_LARGE', `This answer would take the attempt past its ${ATTEMPT_BUDGET_BYTES} bytes of storage; shorten it or other answers`, [
+        { path: 'body.student_answer', message: 'Too large for what is left of the attempt’s storage' },
+      ]);
+    }
+    tx.update(found.ref, new FieldPath('answers', answer.question_id), saved);
     return { saved: true, savedAt };
   });
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { answerOverBudget, ATTEMPT_BUDGET_BYTES, attemptBytes, type StoredAnswer, type StoredAttempt } from '../../../functions/src/attempts/rules';
 import { hashAttemptToken, newAttemptToken } from '../../../functions/src/attempts/tokens';
 import { seatShardCapacities } from '../../../functions/src/exams/seats';
 import { generateShareCode } from '../../../functions/src/exams/shareCodeText';
@@ -10,20 +11,23 @@ import type { FuzzSeedGroup, FuzzWorld } from './types';
 // and attempts in progress (with known tokens) are written straight into
 // Firestore in the shapes the service stores. The submit seed has an attempt
 // of its own: after its first run it answers 409, as a submitted attempt should.
+// The answering attempt sits a few hundred bytes under its size budget (long
+// answers to a test of 160 questions), so that a hostile answer the schema
+// lets through meets the size refusal (413) as well as the save.
 
 interface Prepared {
   testId: string;
   questionIds: string[];
   code: string;
-  answering: { id: string; token: string };
+  answering: { id: string; token: string; questionId: string };
   submitting: { id: string; token: string };
 }
 
 const clientRef = (clientId: string) => adminDb.collection('clients').doc(clientId);
 
-export async function publishedTest(clientId: string, publishedBy: string): Promise<{ testId: string; questionIds: string[] }> {
+export async function publishedTest(clientId: string, publishedBy: string, count = 2): Promise<{ testId: string; questionIds: string[] }> {
   const now = new Date().toISOString();
-  const questions = [1, 2].map((n) => ({
+  const questions = Array.from({ length: count }, (_, i) => i + 1).map((n) => ({
     id: randomUUID(), question_text: `Fuzz attempt question ${n}`, question_type: 'multiple_choice', options: ['A', 'B'],
     correct_answer: 'A', tolerance: null, marks: 1, difficulty: 'easy',
   }));
@@ -38,25 +42,45 @@ export async function publishedTest(clientId: string, publishedBy: string): Prom
       test_name: test.test_name, timer: test.timer, shuffle: test.shuffle, allow_review: test.allow_review, negative_marking: test.negative_marking,
       description: null, max_attempts: null, negative_mark_ratio: 0.25, question_ids: test.question_ids,
     },
-    questions, total_marks: 2,
+    questions, total_marks: count,
   };
   const testRef = clientRef(clientId).collection('tests').doc(test.id);
   await Promise.all([testRef.set(test), testRef.collection('versions').doc('1').set(version)]);
   return { testId: test.id, questionIds: test.question_ids };
 }
 
-async function attemptInProgress(clientId: string, testId: string, questionIds: string[], studentId: string) {
+async function attemptInProgress(clientId: string, testId: string, questionIds: string[], studentId: string, fill?: (path: string, attempt: StoredAttempt) => void) {
   const id = randomUUID();
   const token = newAttemptToken();
   const started = new Date();
   const expires = new Date(started.getTime() + 60 * 60_000);
-  await clientRef(clientId).collection('attempts').doc(id).set({
+  const attempt: StoredAttempt = {
     id, client_id: clientId, test_id: testId, version: 1, student_id: studentId, guest: false, guest_name: null, share_code: null,
     started_by: studentId, status: 'in_progress', started_at: started.toISOString(), expires_at: expires.toISOString(), submitted_at: null,
-    auto_submitted: false, answers: {}, question_order: questionIds, token_hash: hashAttemptToken(token), score: null, total_marks: 2, results: null,
-  });
+    auto_submitted: false, answers: {}, question_order: questionIds, token_hash: hashAttemptToken(token), score: null, total_marks: questionIds.length, results: null,
+  };
+  const ref = clientRef(clientId).collection('attempts').doc(id);
+  fill?.(ref.path, attempt);
+  await ref.set(attempt);
   return { id, token };
 }
+
+/** Answers to every question but the first, as long as the limits allow, until the attempt is `headroom` bytes under its budget. */
+const nearBudget = (headroom: number) => (path: string, attempt: StoredAttempt) => {
+  const savedAt = new Date().toISOString();
+  const longest = '語'.repeat(2000);
+  const fits = (questionId: string, answer: StoredAnswer) =>
+    !answerOverBudget(path, attempt, questionId, answer) &&
+    attemptBytes(path, { ...attempt, answers: { ...attempt.answers, [questionId]: answer } }) <= ATTEMPT_BUDGET_BYTES - headroom;
+  for (const questionId of attempt.question_order.slice(1)) {
+    let length = longest.length;
+    while (length > 0 && !fits(questionId, { answer: longest.slice(0, length), saved_at: savedAt })) length = Math.max(0, length - 50);
+    if (length === 0) break;
+    attempt.answers[questionId] = { answer: longest.slice(0, length), saved_at: savedAt };
+  }
+  const size = attemptBytes(path, attempt);
+  if (size < ATTEMPT_BUDGET_BYTES - headroom - 300) throw new Error(`the fuzz attempt is ${size} bytes, not near its budget`);
+};
 
 async function shareCode(clientId: string, testId: string): Promise<string> {
   const code = generateShareCode();
@@ -77,12 +101,13 @@ export const seeds: FuzzSeedGroup = {
     const clientId = world.tenant.clientId;
     const { testId, questionIds } = await publishedTest(clientId, world.tenant.admin.uid);
     const other = await publishedTest(clientId, world.tenant.admin.uid);
+    const many = await publishedTest(clientId, world.tenant.admin.uid, 160);
     const [code, answering, submitting] = await Promise.all([
       shareCode(clientId, testId),
-      attemptInProgress(clientId, testId, questionIds, world.tenant.student.uid),
+      attemptInProgress(clientId, many.testId, many.questionIds, world.tenant.student.uid, nearBudget(400)),
       attemptInProgress(clientId, other.testId, other.questionIds, world.tenant.student.uid),
     ]);
-    return { testId, questionIds, code, answering, submitting };
+    return { testId, questionIds, code, answering: { ...answering, questionId: many.questionIds[0] }, submitting };
   },
   seeds: [
     { operation: 'post /api/attempts', request: (w, p: Prepared) => ({ token: w.guest.token, body: { share_code: p.code, guest_name: 'Fuzz guest' } }) },
@@ -103,7 +128,7 @@ export const seeds: FuzzSeedGroup = {
         token: w.tenant.student.token,
         params: { attemptId: p.answering.id },
         query: { attempt_token: p.answering.token },
-        body: { question_id: p.questionIds[0], student_answer: 'A' },
+        body: { question_id: p.answering.questionId, student_answer: 'A' },
       }),
     },
     {
