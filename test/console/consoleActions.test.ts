@@ -232,6 +232,18 @@ describe('Console: delete an attempt', () => {
     expectError(again, 409, 'CONFLICT');
     assert.match(again.body.message, /attempts allowed/);
   });
+
+  it('lets the student start afresh (201, a new attempt) when the attempt deleted was still in progress', async () => {
+    const tenant = await createTenant();
+    const test = await publishedTestOf(tenant);
+    const running = await startOk(tenant.student.token, { test_id: test.id });
+    await attemptDoc(tenant.clientId, running.attempt_id).delete();
+    const again = await post('/api/attempts', { test_id: test.id }, as(tenant.student.token));
+    expectOk(again, 201);
+    assert.notEqual(again.body.attempt_id, running.attempt_id);
+    assert.equal(again.body.resumed, false);
+    expectOk(await post(`/api/attempts/${again.body.attempt_id}/submit`, undefined, as(tenant.student.token)));
+  });
 });
 
 describe('Console: revoke a share code by setting revoked: true', () => {

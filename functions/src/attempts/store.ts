@@ -7,6 +7,7 @@ import { newAuditRef } from '../audit/store';
 import { db } from '../firestore/db';
 import { fetchPage } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';
+import { hasStatus, NOT_FOUND } from '../firestore/statusCodes';
 import { isDocumentId } from '../shared/ids';
 import { ApiError, badRequest, conflict, notFound, serviceUnavailable } from '../shared/errors';
 import { isBackendFault } from '../platform/backendFaults';
@@ -328,6 +329,17 @@ function checkShareCode(snap: DocumentSnapshot, nowMs: number): void {
  * frozen version comes from the instance's cache (one read the first time).
  */
 export async function startAttempt(plan: StartPlan): Promise<StartOutcome> {
+  try {
+    return await startInTransaction(plan, { readRunning: false });
+  } catch (err) {
+    // The slot names an attempt in progress whose document is gone (deleted in the
+    // console), so resuming it failed: read it this time, and start afresh without it.
+    if (!hasStatus(err, NOT_FOUND)) throw err;
+    return startInTransaction(plan, { readRunning: true });
+  }
+}
+
+async function startInTransaction(plan: StartPlan, { readRunning }: { readRunning: boolean }): Promise<StartOutcome> {
   const testRef = paths.clientTest(plan.clientId, plan.testId);
   const slotRef = paths.attemptSlot(plan.clientId, plan.testId, plan.studentId);
   const profileRef = plan.checkStudentProfile ? paths.clientUser(plan.clientId, plan.studentId) : undefined;
@@ -356,7 +368,8 @@ export async function startAttempt(plan: StartPlan): Promise<StartOutcome> {
     const running = slot.in_progress;
     if (running) {
       const attemptRef = paths.clientAttempt(plan.clientId, running.attempt_id);
-      if (!isOverdue({ status: 'in_progress', expires_at: running.expires_at }, nowMs)) {
+      const gone = readRunning && !(await tx.get(attemptRef)).exists;
+      if (!gone && !isOverdue({ status: 'in_progress', expires_at: running.expires_at }, nowMs)) {
         // Resume: the same attempt, a new token; the old one stops working.
         tx.update(attemptRef, { token_hash: hashAttemptToken(token) });
         addAudit(tx, plan.meta, {
