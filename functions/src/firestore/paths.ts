@@ -69,10 +69,3 @@ export const paths = {
       .doc(String(shard)),
 };
 
-/** Collection ids as they appear in firestore.indexes.json. */
-export const COLLECTION_IDS = {
-  clients: 'clients',
-  users: 'users',
-  superAdmins: 'super_admins',
-  auditLogs: 'audit_logs',
-} as const;
