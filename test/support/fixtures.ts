@@ -22,7 +22,7 @@ export interface TestUser {
   token: string;
 }
 
-/** Email/password sign-in, exactly as the interface documents it. */
+/** Email/password sign-in, exactly as a client app does it. */
 export const signIn = async (email: string, password: string): Promise<string> => (await signInWithPassword(AUTH_HOST, email, password)).idToken;
 
 /** Anonymous sign-in (a Guest): accounts:signUp with no email or password. */
