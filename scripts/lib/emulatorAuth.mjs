@@ -13,34 +13,34 @@ export const identityToolkitUrl = (authHost, method) =>
   `http://${authHost}/identitytoolkit.googleapis.com/v1/accounts:${method}?key=demo-key`;
 
 /**
- * POSTs `body` and returns the JSON reply, or throws with the emulator's answer.
- * Never follows a redirect (only the emulator is meant to answer) and gives up after 30 s.
+ * POSTs `body`, never following a redirect (only the emulator is meant to answer)
+ * and giving up after 30 s.
  * @param {string} url
  * @param {string} body
  * @param {string} contentType
- * @param {string} what names the call in the error
- * @returns {Promise<any>}
  */
-async function post(url, body, contentType, what) {
-  const res = await fetch(url, {
+const send = (url, body, contentType) =>
+  fetch(url, {
     method: 'POST',
     headers: { 'Content-Type': contentType },
     body,
     redirect: 'manual',
     signal: AbortSignal.timeout(30_000),
   });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${what} failed (${res.status}): ${text}`);
-  return JSON.parse(text);
-}
 
 /**
+ * Calls `accounts:<method>` and returns its JSON reply, or throws with the emulator's answer.
  * @param {string} authHost
  * @param {string} method
  * @param {unknown} body
+ * @returns {Promise<any>}
  */
-const identityCall = (authHost, method, body) =>
-  post(identityToolkitUrl(authHost, method), JSON.stringify(body), 'application/json', `accounts:${method}`);
+async function identityCall(authHost, method, body) {
+  const res = await send(identityToolkitUrl(authHost, method), JSON.stringify(body), 'application/json');
+  const text = await res.text();
+  if (!res.ok) throw new Error(`accounts:${method} failed (${res.status}): ${text}`);
+  return JSON.parse(text);
+}
 
 /**
  * @typedef {object} Session
@@ -78,13 +78,8 @@ export async function signInWithPassword(authHost, email, password) {
  * @returns {Promise<boolean>}
  */
 export async function passwordSignsIn(authHost, email, password) {
-  const res = await fetch(identityToolkitUrl(authHost, 'signInWithPassword'), {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password, returnSecureToken: false }),
-    redirect: 'manual',
-    signal: AbortSignal.timeout(30_000),
-  });
+  const body = JSON.stringify({ email, password, returnSecureToken: false });
+  const res = await send(identityToolkitUrl(authHost, 'signInWithPassword'), body, 'application/json');
   await res.body?.cancel();
   return res.ok;
 }
@@ -108,9 +103,10 @@ export async function signInAnonymously(authHost) {
 export async function refreshIdToken(authHost, refreshToken) {
   const url = `http://${authHost}/securetoken.googleapis.com/v1/token?key=demo-key`;
   const form = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }).toString();
-  try {
-    return (await post(url, form, 'application/x-www-form-urlencoded', 'token refresh')).id_token;
-  } catch {
+  const res = await send(url, form, 'application/x-www-form-urlencoded');
+  if (!res.ok) {
+    await res.body?.cancel();
     return null;
   }
+  return (await res.json()).id_token;
 }
