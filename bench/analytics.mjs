@@ -1,4 +1,4 @@
-// The analytics half of the benchmark (issue 8 "Performance"): one published
+// The analytics half of the benchmark: one published
 // test with 100 submitted attempts and another with 10,000, and the cost of
 // GET /api/analytics/tests/{testId} at both sizes, which must be the same: the
 // request reads the version's stats shards, never an attempt.

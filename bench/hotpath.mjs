@@ -1,4 +1,4 @@
-// `npm run bench:hotpath`: the exam hot path (issue 7 "Performance") on the
+// `npm run bench:hotpath`: the exam hot path on the
 // Functions Framework, the server Cloud Functions runs in production, against
 // the Auth and Firestore emulators. The shape of Moodle's quiz load test: a
 // class of students start one 16-question test at once, answer every

@@ -16,6 +16,8 @@
 // seed waits for the Retry-After the service names and sends the request again
 // (a 429 is decided before the handler runs, so nothing happened).
 
+import { signInAnonymously, signInWithPassword } from './lib/emulatorAuth.mjs';
+
 export const DEMO_FOLDER = 'Demo Folder';
 export const DEMO_TEST = 'Demo General Knowledge';
 
@@ -55,28 +57,9 @@ export const DEMO_STUDENT_ANSWERS = ['Paris', 'Mars', '2|3|11', 'Python', 'True'
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function signIn(authHost, email, password) {
-  const res = await fetch(`http://${authHost}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=demo-key`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password, returnSecureToken: true }),
-  });
-  const json = await res.json();
-  if (!res.ok) throw new Error(`signing in ${email} failed: ${JSON.stringify(json)}`);
-  return json.idToken;
-}
-
+const signIn = async (authHost, email, password) => (await signInWithPassword(authHost, email, password)).idToken;
 /** An anonymous sign-in at the Auth emulator: a Guest's ID token. */
-async function signInAsGuest(authHost) {
-  const res = await fetch(`http://${authHost}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=demo-key`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ returnSecureToken: true }),
-  });
-  const json = await res.json();
-  if (!res.ok) throw new Error(`anonymous sign-in failed: ${JSON.stringify(json)}`);
-  return json.idToken;
-}
+const signInAsGuest = async (authHost) => (await signInAnonymously(authHost)).idToken;
 
 const MAX_RATE_LIMIT_WAITS = 5;
 let waitingUntil = 0; // the takers run a few at a time: say so once per wait, not once per taker

@@ -18,6 +18,7 @@ import { deleteApp, initializeApp } from 'firebase-admin/app';
 import { getAuth } from 'firebase-admin/auth';
 import { getFirestore } from 'firebase-admin/firestore';
 import { clientNameKey } from './functions-lib.mjs';
+import { passwordSignsIn } from './lib/emulatorAuth.mjs';
 import { seedDemoExams } from './seed-exams.mjs';
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
@@ -89,18 +90,6 @@ async function seedClient(db, now) {
   });
 }
 
-/** Whether the documented password signs in, asked of the Auth emulator's REST API. */
-async function passwordWorks(email, password) {
-  const url = `http://${process.env.FIREBASE_AUTH_EMULATOR_HOST}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=demo-key`;
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password, returnSecureToken: false }),
-  });
-  await res.body?.cancel();
-  return res.ok;
-}
-
 /** An Auth account with the documented email, password and claims; found by uid, else by email. */
 async function seedAuthUser(auth, account) {
   const find = async (lookup) => {
@@ -134,7 +123,7 @@ async function seedAuthUser(auth, account) {
       record = await auth.updateUser(record.uid, changes);
       changed = true;
     }
-    if (!(await passwordWorks(account.email, account.password))) {
+    if (!(await passwordSignsIn(process.env.FIREBASE_AUTH_EMULATOR_HOST, account.email, account.password))) {
       record = await auth.updateUser(record.uid, { password: account.password });
       changed = true;
     }

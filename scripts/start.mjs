@@ -9,6 +9,7 @@ import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildFunctions, emulatorsStart } from './emulators.mjs';
+import { identityToolkitUrl } from './lib/emulatorAuth.mjs';
 import { DEMO_PROJECT, emulatorAddresses, seedDemo } from './seed.mjs';
 
 const timeoutSeconds = Number(process.env.START_TIMEOUT_SECONDS ?? 180);
@@ -180,7 +181,7 @@ const superAdmin = accounts.find((a) => a.role === 'super_admin');
 const clientAdmin = accounts.find((a) => a.role === 'client_admin');
 const pad = (text, width) => String(text).padEnd(width);
 const signInCommand = (account) => [
-  `TOKEN=$(curl -s '${authUrl}/v1/accounts:signInWithPassword?key=demo-key' \\`,
+  `TOKEN=$(curl -s '${identityToolkitUrl(addresses.auth, 'signInWithPassword')}' \\`,
   `  -H 'Content-Type: application/json' \\`,
   `  -d '{"email":"${account.email}","password":"${account.password}","returnSecureToken":true}' \\`,
   `  | node -pe 'JSON.parse(require("fs").readFileSync(0, "utf8")).idToken')`,

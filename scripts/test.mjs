@@ -8,6 +8,9 @@ buildFunctions();
 // tsx runs the tests without looking at their types; tsc does, before anything starts.
 const typecheck = spawnSync('npx', ['tsc', '-p', 'test/tsconfig.json'], { cwd: root, stdio: 'inherit' });
 if (typecheck.status !== 0) process.exit(typecheck.status ?? 1);
+// Unused exports and files (knip.jsonc) fail the run too: dead code is found while it is still small.
+const unused = spawnSync('npx', ['knip'], { cwd: root, stdio: 'inherit' });
+if (unused.status !== 0) process.exit(unused.status ?? 1);
 // `npm test -- test/clients` runs a part; with no arguments, everything.
 const specs = process.argv.length > 2 ? process.argv.slice(2) : ['test/**/*.test.ts'];
 const quoted = specs.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');

@@ -6,6 +6,7 @@ import { getApps, initializeApp } from 'firebase-admin/app';
 import { getAuth } from 'firebase-admin/auth';
 import { getFirestore } from 'firebase-admin/firestore';
 import { clientNameKey } from '../../scripts/functions-lib.mjs';
+import { signInWithPassword } from '../../scripts/lib/emulatorAuth.mjs';
 import { AUTH_HOST, PROJECT_ID } from './env.mjs';
 
 if (getApps().length === 0) initializeApp({ projectId: PROJECT_ID });
@@ -120,21 +121,7 @@ export async function seedAuditRecords(clientId, count) {
 export const countDocs = async (query) => (await query.count().get()).data().count;
 
 /** Sign-in at the Auth emulator, exactly as a client would (email/password REST call). */
-export async function signIn(email, password) {
-  const res = await fetch(
-    `http://${AUTH_HOST}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=demo-key`,
-    {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email, password, returnSecureToken: true }),
-      redirect: 'manual',
-      signal: AbortSignal.timeout(30_000),
-    },
-  );
-  const json = await res.json();
-  if (!res.ok) throw new Error(`sign-in of ${email} failed: ${JSON.stringify(json)}`);
-  return json.idToken;
-}
+export const signIn = async (email, password) => (await signInWithPassword(AUTH_HOST, email, password)).idToken;
 
 /** A real Auth user with role claims and its profile document. `signedIn` also fetches an ID token. */
 export async function createUser(role, clientId, label, { signedIn = true } = {}) {

@@ -24,17 +24,21 @@ import { testRoutes } from './exams/routes';
 import { attemptRoutes } from './attempts/routes';
 import { analyticsRoutes } from './analytics/routes';
 
-export const allRoutes = (): RouteDefinition[] => [
-  ...openApiRoutes,
-  ...clientRoutes,
-  ...userRoutes,
-  ...auditRoutes,
-  ...folderRoutes,
-  ...questionRoutes,
-  ...testRoutes,
-  ...attemptRoutes,
-  ...analyticsRoutes,
-];
+/** Every route the app mounts; the OpenAPI document describes this same list. */
+export function allRoutes(): RouteDefinition[] {
+  const routes: RouteDefinition[] = [
+    ...openApiRoutes(() => routes),
+    ...clientRoutes,
+    ...userRoutes,
+    ...auditRoutes,
+    ...folderRoutes,
+    ...questionRoutes,
+    ...testRoutes,
+    ...attemptRoutes,
+    ...analyticsRoutes,
+  ];
+  return routes;
+}
 
 /** The composition root: what authentication does to the audit log, the limiter and the clients. */
 function guards(config: RuntimeConfig): Guards {

@@ -14,7 +14,7 @@ import { startInProcessApi, type InProcessApi } from '../support/inProcessApi';
 import { as, clientDoc, testDoc, writeQuestion } from '../exams/fixtures';
 import { attemptDoc, expire, mixedQuestions, publishTest, RIGHT, slotDoc, startOk, tokenQuery, writeShareCode } from '../attempts/fixtures';
 
-// A hostile review of the analytics endpoints (issue 8), with real requests:
+// A hostile review of the analytics endpoints, with real requests:
 // through Hosting → Functions emulator for what a caller can send, and with the
 // app in-process (requests that truly overlap, faults underneath) for races and
 // outages. Each `it` states the property it attacks. Written by an attacker

@@ -14,7 +14,7 @@ function cost(res: ApiResponse): Record<string, number> {
   return Object.fromEntries(header.split(';').map((part) => part.trim().split('=')).map(([k, v]) => [k, Number(v)]));
 }
 
-// Issue 7's budgets, everything included (the per-IP limiter, the client's active check, the strict limiter on a start).
+// The hot path's budgets of Firestore round trips, everything included (the per-IP limiter, the client's active check, the strict limiter on a start).
 const BUDGET = { start: 3, save: 3, submit: 3, readByToken: 2, readSignedIn: 2 };
 
 describe('the exam hot path: Firestore round trips per request (X-Debug-Cost)', function () {

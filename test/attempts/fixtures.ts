@@ -2,7 +2,7 @@ import { seatShardCapacities } from '../../functions/src/exams/seats';
 import { generateShareCode } from '../../functions/src/exams/shareCodeText';
 import type { StoredShareCode } from '../../functions/src/exams/store';
 import { adminDb } from '../support/admin';
-import { get, post, type ApiResponse, type RequestOptions } from '../support/http';
+import { post, type ApiResponse, type RequestOptions } from '../support/http';
 import { as, clientDoc, createTestAs, validTest, writeQuestion, type QuestionFixture } from '../exams/fixtures';
 
 // Published tests, share codes and attempts for the attempts tests. Questions
@@ -112,4 +112,3 @@ export async function expire(clientId: string, attemptId: string, secondsAgo = 6
 
 export const tokenQuery = (token: string) => `?attempt_token=${encodeURIComponent(token)}`;
 
-export const readAs = (path: string, token?: string) => get(path, as(token));

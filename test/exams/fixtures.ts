@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { adminDb } from '../support/admin';
-import { freshIp, get, post, type ApiResponse, type RequestOptions } from '../support/http';
+import { freshIp, post, type RequestOptions } from '../support/http';
 
 // Questions and folders are written straight through the Admin SDK in the
 // shapes their feature stores, so these tests do not depend on its endpoints.
@@ -95,4 +95,3 @@ export async function writeAttempt(clientId: string, testId: string): Promise<st
   return id;
 }
 
-export const readTest = (token: string, testId: string): Promise<ApiResponse> => get(`/api/tests/${testId}`, as(token));

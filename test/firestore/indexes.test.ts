@@ -44,21 +44,21 @@ const shapes: Array<[string, QuerySpec]> = [
     (f) => [`users ${JSON.stringify(f)}`, tenantUserQuerySpec(f)] as [string, QuerySpec],
   ),
   ...combinations({ disabled: false }).map((f) => [`super_admins ${JSON.stringify(f)}`, superAdminQuerySpec(f)] as [string, QuerySpec]),
-  // ---- folders and questions (issue 6)
+  // ---- folders and questions
   ...combinations({ folder_id: 'f', difficulty: 'easy', question_type: 'numeric' }).map(
     (f) => [`questions ${JSON.stringify(f)}`, questionQuerySpec(f as QuestionFilters)] as [string, QuerySpec],
   ),
   ['folders', folderQuerySpec()],
-  // ---- tests and share codes (issue 6)
+  // ---- tests and share codes
   ...combinations({ status: 'published', folder_id: 'f' }).map((f) => [`tests ${JSON.stringify(f)}`, testQuerySpec(f)] as [string, QuerySpec]),
   ['share_codes of one test', shareCodeQuerySpec({ client_id: 'c', test_id: 't' })],
-  // ---- attempts (issue 7)
+  // ---- attempts
   ...combinations({ test_id: 't', student_id: 'u', status: 'submitted' }).map(
     (f) => [`attempts ${JSON.stringify(f)}`, attemptQuerySpec(f)] as [string, QuerySpec],
   ),
   ['attempts: a test\'s attempts in progress (stopped by an archive)', openAttemptsOfSpec({ test_id: 't' })],
   ['attempts: a share code\'s attempts in progress (stopped by a revocation)', openAttemptsOfSpec({ share_code: 'c' })],
-  // ---- analytics (issue 8)
+  // ---- analytics
   ['attempts: a version\'s highest score', scoreExtremeSpec({ testId: 't', version: 1 }, 'desc')],
   ['attempts: a version\'s lowest score', scoreExtremeSpec({ testId: 't', version: 1 }, 'asc')],
   ['attempts: a version\'s results export', resultsExportSpec({ testId: 't', version: 1 })],
@@ -118,7 +118,7 @@ describe('isIndexed', () => {
   });
 });
 
-// ---- attempts (issue 7): the collection-group queries (a Guest's own attempts across organizations; the overdue closer).
+// ---- attempts: the collection-group queries (a Guest's own attempts across organizations; the overdue closer).
 describe('firestore.indexes.json: attempts collection-group queries', () => {
   const groupIndexes: IndexFile = {
     indexes: indexFile.indexes.filter((i) => i.queryScope === 'COLLECTION_GROUP').map((i) => ({ ...i, queryScope: 'COLLECTION' })),

@@ -72,14 +72,14 @@ const SEED: Record<string, Record<string, unknown>> = {
   'client_names/acme': { client_id: ACME },
   'audit_logs/log1': { action: 'client.create', actor: 'sa1' },
   'rate_limits/key1': { count: 1 },
-  // Issue 6: frozen test versions (answer keys), share codes and their seats, import staging, name guards.
+  // Frozen test versions (answer keys), share codes and their seats, import staging, name guards.
   [`clients/${ACME}/tests/t1/versions/1`]: { questions: [{ correct_answer: '4' }] },
   [`clients/${ACME}/folder_names/folder`]: { folder_id: 'f1' },
   [`clients/${ACME}/question_imports/imp1`]: { status: 'pending' },
   [`clients/${ACME}/question_imports/imp1/chunks/0`]: { questions: [{ correct_answer: '4' }] },
   'share_codes/CODE2': { client_id: ACME, test_id: 't1', max_uses: 30, uses: 0 },
   'share_codes/CODE2/seats/0': { remaining: 30 },
-  // Issue 8: a version's analytics shards and the per-(test, student) attempt slots.
+  // A version's analytics shards and the per-(test, student) attempt slots.
   [`clients/${ACME}/tests/t1/versions/1/stats_shards/0`]: { n: 3, score: { s: 5, ss: 11 } },
   [`clients/${ACME}/tests/t1/attempt_slots/stuA`]: { count: 1, in_progress: null },
 };

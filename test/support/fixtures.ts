@@ -3,6 +3,11 @@ import { claimsFor } from '../../functions/src/auth/claims';
 import { newProfile } from '../../functions/src/users/profiles';
 import { profileRef } from '../../functions/src/users/store';
 import { adminAuth, adminDb } from './admin';
+import {
+  refreshIdToken as emulatorRefreshIdToken,
+  signInAnonymously as emulatorSignInAnonymously,
+  signInWithPassword,
+} from '../../scripts/lib/emulatorAuth.mjs';
 import { AUTH_HOST } from './env';
 
 export type Role = 'super_admin' | 'client_admin' | 'student';
@@ -17,30 +22,13 @@ export interface TestUser {
   token: string;
 }
 
-const identityToolkit = (method: string) =>
-  `http://${AUTH_HOST}/identitytoolkit.googleapis.com/v1/accounts:${method}?key=demo-key`;
-
-async function identityCall(method: string, body: unknown): Promise<any> {
-  const res = await fetch(identityToolkit(method), {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const json = await res.json();
-  if (!res.ok) throw new Error(`${method} failed: ${JSON.stringify(json)}`);
-  return json;
-}
-
-/** Email/password sign-in, exactly as the interface documents it. */
-export async function signIn(email: string, password: string): Promise<string> {
-  const json = await identityCall('signInWithPassword', { email, password, returnSecureToken: true });
-  return json.idToken;
-}
+/** Email/password sign-in, exactly as a client app does it. */
+export const signIn = async (email: string, password: string): Promise<string> => (await signInWithPassword(AUTH_HOST, email, password)).idToken;
 
 /** Anonymous sign-in (a Guest): accounts:signUp with no email or password. */
 export async function signInAnonymously(): Promise<{ uid: string; token: string }> {
-  const json = await identityCall('signUp', { returnSecureToken: true });
-  return { uid: json.localId, token: json.idToken };
+  const { uid, idToken } = await emulatorSignInAnonymously(AUTH_HOST);
+  return { uid, token: idToken };
 }
 
 export const uniqueName = (prefix: string) => `${prefix} ${randomUUID().slice(0, 8)}`;
@@ -121,8 +109,8 @@ export async function waitPastAuthTime(token: string): Promise<void> {
 
 /** Email/password sign-in keeping the refresh token, as the client SDK does. */
 export async function signInWithRefreshToken(email: string, password: string): Promise<{ idToken: string; refreshToken: string }> {
-  const json = await identityCall('signInWithPassword', { email, password, returnSecureToken: true });
-  return { idToken: json.idToken, refreshToken: json.refreshToken };
+  const { idToken, refreshToken } = await signInWithPassword(AUTH_HOST, email, password);
+  return { idToken, refreshToken };
 }
 
 /**
@@ -131,12 +119,4 @@ export async function signInWithRefreshToken(email: string, password: string): P
  * revoked refresh tokens here, but the ID token it returns keeps the original
  * auth_time, so the service still sees it as revoked.
  */
-export async function refreshIdToken(refreshToken: string): Promise<string | null> {
-  const res = await fetch(`http://${AUTH_HOST}/securetoken.googleapis.com/v1/token?key=demo-key`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }).toString(),
-  });
-  if (!res.ok) return null;
-  return ((await res.json()) as { id_token: string }).id_token;
-}
+export const refreshIdToken = (refreshToken: string): Promise<string | null> => emulatorRefreshIdToken(AUTH_HOST, refreshToken);

@@ -141,4 +141,5 @@ export type StudentAnalytics = z.infer<typeof StudentAnalytics>;
 
 // ---- results export
 
+/** @alias The export takes the same query as the report it exports. */
 export const ResultsCsvQuery = VersionQuery;

@@ -2,7 +2,7 @@ import { ApiError } from '../shared/errors';
 
 // Pure: refusals of a credential the attempts handlers check themselves (a
 // share code, an attempt token). Each is counted against the caller's address
-// like a failed authentication (CONTRACT: refused share codes), so guessing
+// like a failed authentication, so guessing
 // codes or tokens from one address stops at the limit with 429.
 export class RefusedCredential extends ApiError {}
 

@@ -79,7 +79,6 @@ export const ListAttemptsQuery = pagedQuery({
   student_id: Uid.optional().describe('A Student and a Guest see their own attempts only'),
   status: z.enum(ATTEMPT_STATUSES).optional(),
 });
-export type ListAttemptsFilters = { client_id?: string; test_id?: string; student_id?: string; status?: AttemptStatus };
 
 // ---- replies
 

@@ -13,7 +13,7 @@ import { comparable, OPTION_SEPARATOR, parseNumberText } from '../questions/sche
 // - multiple_choice: the chosen option equals the key compared with `comparable`
 //   (NFKC, trimmed, inner spacing collapsed, case folded).
 // - true_false: "true"/"false" in any case and spacing, equal to the key.
-// - short_answer: equal to the key compared with `comparable` (CONTRACT: trimmed, case- and space-insensitive).
+// - short_answer: equal to the key compared with `comparable` (trimmed, case- and space-insensitive: casing or spacing never makes an answer wrong).
 // - numeric: the answer must be a plain finite number ("+1.5", "-2", "1e3", ".5"; no thousands
 //   separators, no "NaN"/"Infinity", no hex), within `tolerance` (0 when null) of the key; a tiny
 //   relative slack absorbs binary float error (1.0 vs key 1.1 with tolerance 0.1 is correct).

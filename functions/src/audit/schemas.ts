@@ -12,7 +12,7 @@ export const AUDIT_EVENT_TYPES = [
   'user_disabled',
   'user_enabled',
   'user_deleted',
-  // ---- attempts (issue 7)
+  // ---- attempts
   'attempt_started',
   'attempt_resumed',
   'share_code_redeemed',

@@ -185,6 +185,7 @@ export function assertCanAuthorTests(principal: Principal, clientId: string): vo
   assertTenantAccess(principal, clientId);
 }
 
+/** @alias Share codes are managed by whoever may author the test: the same rule, named for its callers. */
 export const assertCanManageShareCodes = assertCanAuthorTests;
 
 /** Authors see a test whole (question_ids included); students see its public fields. */

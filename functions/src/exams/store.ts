@@ -249,11 +249,6 @@ export async function publishTest(clientId: string, testId: string, now: string,
   });
 }
 
-export async function getVersion(clientId: string, testId: string, version: number): Promise<TestVersion | undefined> {
-  const snap = await paths.testVersion(clientId, testId, version).get();
-  return snap.exists ? (snap.data() as TestVersion) : undefined;
-}
-
 /**
  * Deletes a test that has no attempts, in a transaction that reads the test and
  * looks for an attempt together. Starting an attempt reads the test (it must be

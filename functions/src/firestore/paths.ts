@@ -14,7 +14,7 @@ export const paths = {
   auditLogs: () => db.collection('audit_logs'),
   auditLog: (id: string) => db.collection('audit_logs').doc(id),
   rateLimit: (key: string) => db.collection('rate_limits').doc(key),
-  // ---- folders and questions (issue 6)
+  // ---- folders and questions
   clientFolders: (clientId: string) => db.collection('clients').doc(clientId).collection('folders'),
   clientFolder: (clientId: string, folderId: string) => db.collection('clients').doc(clientId).collection('folders').doc(folderId),
   clientQuestions: (clientId: string) => db.collection('clients').doc(clientId).collection('questions'),
@@ -29,7 +29,7 @@ export const paths = {
   /** An import's validated questions, staged in a few large documents before any question becomes visible. */
   clientQuestionImportChunk: (clientId: string, importId: string, index: number) =>
     db.collection('clients').doc(clientId).collection('question_imports').doc(importId).collection('chunks').doc(String(index)),
-  // ---- tests, frozen versions and share codes (issue 6)
+  // ---- tests, frozen versions and share codes
   clientTests: (clientId: string) => db.collection('clients').doc(clientId).collection('tests'),
   clientTest: (clientId: string, testId: string) => db.collection('clients').doc(clientId).collection('tests').doc(testId),
   /** Every organization's tests at once: finding a test by id alone (a Super Admin's, or a 403 instead of a 404). */
@@ -46,16 +46,16 @@ export const paths = {
   shareCode: (code: string) => db.collection('share_codes').doc(code),
   shareCodeSeats: (code: string) => db.collection('share_codes').doc(code).collection('seats'),
   shareCodeSeat: (code: string, shard: number) => db.collection('share_codes').doc(code).collection('seats').doc(String(shard)),
-  // Attempts arrive with the attempts issue; tests need to know whether any exist.
+  // Here with the tests: a test's delete looks for an attempt of it.
   clientAttempts: (clientId: string) => db.collection('clients').doc(clientId).collection('attempts'),
-  // ---- attempts (issue 7)
+  // ---- attempts
   clientAttempt: (clientId: string, attemptId: string) => db.collection('clients').doc(clientId).collection('attempts').doc(attemptId),
   /** Every organization's attempts: an attempt is opened by id alone (a token holder, a Guest, a Super Admin). */
   allAttempts: () => db.collectionGroup('attempts'),
   /** One per (test, student): how many attempts it started and which is in progress, so starts never scan attempts. */
   attemptSlot: (clientId: string, testId: string, studentId: string) =>
     db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('attempt_slots').doc(studentId),
-  // ---- analytics (issue 8)
+  // ---- analytics
   /** A version's running sums, split over shards so a class submitting at once spreads its writes. */
   testStatsShard: (clientId: string, testId: string, version: number, shard: number) =>
     db
@@ -72,10 +72,3 @@ export const paths = {
     db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('versions').doc(String(version)).collection('stats_leases').doc('recompute'),
 };
 
-/** Collection ids as they appear in firestore.indexes.json. */
-export const COLLECTION_IDS = {
-  clients: 'clients',
-  users: 'users',
-  superAdmins: 'super_admins',
-  auditLogs: 'audit_logs',
-} as const;

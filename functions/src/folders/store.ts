@@ -30,10 +30,6 @@ export async function getFolder(clientId: string, folderId: string): Promise<Sto
   return snap.exists ? toFolder(snap.data() as StoredFolderDoc) : undefined;
 }
 
-export async function readFolder(clientId: string, folderId: string): Promise<Folder | undefined> {
-  return (await getFolder(clientId, folderId)) as Folder | undefined;
-}
-
 /**
  * The folder, read inside the caller's transaction. A write that files
  * something into a folder reads it this way, so a concurrent delete of the

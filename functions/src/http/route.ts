@@ -1,11 +1,9 @@
-import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import { errorText, log } from '../platform/log';
 import type { Access } from '../auth/policy';
 import type { Principal } from '../auth/principal';
-import { registry } from '../openapi/registry';
-import { badRequest, ERROR_STATUS, type ErrorCode } from '../shared/errors';
+import { badRequest, type ErrorCode } from '../shared/errors';
 import { validate } from './validate';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -63,68 +61,7 @@ export const defineRoute = <P extends z.ZodType, Q extends z.ZodType, B extends 
   route: RouteDefinition<P, Q, B>,
 ): RouteDefinition => route as unknown as RouteDefinition;
 
-export const ErrorBody = z
-  .object({
-    error: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]),
-    message: z.string(),
-    status: z.number().int(),
-    details: z.array(z.object({ path: z.string(), message: z.string() }).catchall(z.unknown())).optional(),
-  })
-  .meta({ id: 'Error' });
-
 const EMPTY = z.strictObject({});
-
-function routeErrors(route: RouteDefinition): ErrorCode[] {
-  const codes = new Set<ErrorCode>(['RATE_LIMITED', 'SERVER_ERROR', ...(route.errors ?? [])]);
-  // A token is checked with Auth and the request's work needs Firestore: either may be down (503).
-  if (route.access !== 'public') ['UNAUTHORIZED', 'FORBIDDEN', 'SERVICE_UNAVAILABLE'].forEach((c) => codes.add(c as ErrorCode));
-  if (route.params || route.query || route.body) codes.add('VALIDATION_ERROR');
-  if (route.body || route.upload) codes.add('PAYLOAD_TOO_LARGE');
-  if (route.upload) codes.add('VALIDATION_ERROR');
-  return [...codes].sort((a, b) => ERROR_STATUS[a] - ERROR_STATUS[b]);
-}
-
-function openApiRoute(route: RouteDefinition): RouteConfig {
-  const responses: RouteConfig['responses'] = {
-    [route.success.status]: {
-      description: route.success.description,
-      ...(route.success.schema ? { content: { [route.success.mediaType ?? 'application/json']: { schema: route.success.schema } } } : {}),
-    },
-  };
-  for (const code of routeErrors(route)) {
-    const status = ERROR_STATUS[code];
-    const existing = responses[status] as { description: string } | undefined;
-    responses[status] = {
-      description: existing ? `${existing.description}, ${code}` : code,
-      content: { 'application/json': { schema: ErrorBody } },
-    };
-  }
-  return {
-    method: route.method,
-    path: `/api${route.path}`,
-    summary: route.summary,
-    description: route.description,
-    tags: [route.tag],
-    security: route.access === 'public' ? [] : route.attemptToken ? [{ bearerAuth: [] }, {}] : [{ bearerAuth: [] }],
-    request: {
-      params: route.params as never,
-      query: route.query as never,
-      body: route.body
-        ? { required: true, content: { 'application/json': { schema: route.body } } }
-        : route.upload
-          ? {
-              required: true,
-              content: {
-                'multipart/form-data': {
-                  schema: z.object({ [route.upload.field]: z.string().meta({ format: 'binary', description: route.upload.description }) }),
-                },
-              },
-            }
-          : undefined,
-    },
-    responses,
-  };
-}
 
 function requireJson(req: Request): void {
   if (!req.is('application/json')) {
@@ -194,17 +131,10 @@ const orAttemptToken =
   (req, res, next) =>
     req.query.attempt_token !== undefined && req.header('authorization') === undefined ? next() : authentication(req, res, next);
 
-// A route is described once however many apps mount it (tests build several in one process).
-const documented = new WeakSet<RouteDefinition>();
-
-/** Mounts every route on one router and registers it in the OpenAPI document. */
+/** Mounts every route on one router. */
 export function mountRoutes(routes: RouteDefinition[], guards: Guards): express.Router {
   const router = express.Router();
   for (const route of routes) {
-    if (!documented.has(route)) {
-      documented.add(route);
-      registry.registerPath(openApiRoute(route));
-    }
     const expressPath = route.path.replace(/\{(\w+)\}/g, ':$1');
     const authentication = guards.authenticate(route.access, { prefetchClient: !route.sensitive });
     const chain: RequestHandler[] = [route.attemptToken ? orAttemptToken(authentication) : authentication];

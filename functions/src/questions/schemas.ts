@@ -182,8 +182,6 @@ export const QuestionInput = z
   .meta({ id: 'QuestionInput' });
 export type QuestionInput = z.infer<typeof QuestionInput>;
 
-export type CreateQuestionInput = QuestionInput;
-
 export const UpdateQuestionBody = z
   .strictObject({
     question_text: z.string().max(MAX_QUESTION_TEXT * 2).optional(),

@@ -35,21 +35,6 @@ export const toStoredQuestion = (d: DocumentData): StoredQuestion => ({
   updated_at: d.updated_at,
 });
 
-/**
- * Questions of one client by id, in one round trip. Ids that name no question
- * of this client (or no document at all) are absent from the map.
- */
-export async function getQuestionsByIds(clientId: string, ids: string[]): Promise<Map<string, StoredQuestion>> {
-  const found = new Map<string, StoredQuestion>();
-  const wanted = [...new Set(ids)].filter(isDocumentId);
-  if (wanted.length === 0 || !isDocumentId(clientId)) return found;
-  const snaps = await db.getAll(...wanted.map((id) => paths.clientQuestion(clientId, id)));
-  for (const snap of snaps) {
-    if (snap.exists) found.set(snap.id, toStoredQuestion(snap.data()!));
-  }
-  return found;
-}
-
 export async function getQuestion(clientId: string, questionId: string): Promise<StoredQuestion | undefined> {
   if (!isDocumentId(clientId) || !isDocumentId(questionId)) return undefined;
   const snap = await paths.clientQuestion(clientId, questionId).get();

@@ -165,8 +165,8 @@ const DEFAULT_AUTH_FAILURES_PER_MINUTE = 10;
  * Counts a credential a handler refused (an unknown, expired, revoked or used-up
  * share code; an attempt token that does not open the attempt) on the same
  * per-IP counter as failed authentications: together, the limit of them in a
- * minute make the address 429 for the rest of the minute (CONTRACT: "Failed
- * authentications and refused share codes").
+ * minute make the address 429 for the rest of the minute, so guessing share
+ * codes is throttled like guessing passwords.
  */
 export async function countRefusedCredential(req: Request, res: Response): Promise<void> {
   const limit = (res.locals as RefusalLocals).authFailuresPerMinute ?? DEFAULT_AUTH_FAILURES_PER_MINUTE;

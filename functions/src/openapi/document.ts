@@ -1,0 +1,89 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import type { RouteDefinition } from '../http/route';
+import { ERROR_STATUS, type ErrorCode } from '../shared/errors';
+
+const ErrorBody = z
+  .object({
+    error: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]),
+    message: z.string(),
+    status: z.number().int(),
+    details: z.array(z.object({ path: z.string(), message: z.string() }).catchall(z.unknown())).optional(),
+  })
+  .meta({ id: 'Error' });
+
+function routeErrors(route: RouteDefinition): ErrorCode[] {
+  const codes = new Set<ErrorCode>(['RATE_LIMITED', 'SERVER_ERROR', ...(route.errors ?? [])]);
+  // A token is checked with Auth and the request's work needs Firestore: either may be down (503).
+  if (route.access !== 'public') ['UNAUTHORIZED', 'FORBIDDEN', 'SERVICE_UNAVAILABLE'].forEach((c) => codes.add(c as ErrorCode));
+  if (route.params || route.query || route.body) codes.add('VALIDATION_ERROR');
+  if (route.body || route.upload) codes.add('PAYLOAD_TOO_LARGE');
+  if (route.upload) codes.add('VALIDATION_ERROR');
+  return [...codes].sort((a, b) => ERROR_STATUS[a] - ERROR_STATUS[b]);
+}
+
+function openApiRoute(route: RouteDefinition): RouteConfig {
+  const responses: RouteConfig['responses'] = {
+    [route.success.status]: {
+      description: route.success.description,
+      ...(route.success.schema ? { content: { [route.success.mediaType ?? 'application/json']: { schema: route.success.schema } } } : {}),
+    },
+  };
+  for (const code of routeErrors(route)) {
+    const status = ERROR_STATUS[code];
+    const existing = responses[status] as { description: string } | undefined;
+    responses[status] = {
+      description: existing ? `${existing.description}, ${code}` : code,
+      content: { 'application/json': { schema: ErrorBody } },
+    };
+  }
+  return {
+    method: route.method,
+    path: `/api${route.path}`,
+    summary: route.summary,
+    description: route.description,
+    tags: [route.tag],
+    security: route.access === 'public' ? [] : route.attemptToken ? [{ bearerAuth: [] }, {}] : [{ bearerAuth: [] }],
+    request: {
+      params: route.params as never,
+      query: route.query as never,
+      body: route.body
+        ? { required: true, content: { 'application/json': { schema: route.body } } }
+        : route.upload
+          ? {
+              required: true,
+              content: {
+                'multipart/form-data': {
+                  schema: z.object({ [route.upload.field]: z.string().meta({ format: 'binary', description: route.upload.description }) }),
+                },
+              },
+            }
+          : undefined,
+    },
+    responses,
+  };
+}
+
+/** The OpenAPI document of exactly these routes (the list the app mounts), described from their own definitions. */
+export function openApiDocument(routes: RouteDefinition[]): unknown {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'Firebase ID token',
+    description: 'An ID token from Firebase Authentication (email/password or anonymous sign-in)',
+  });
+  for (const route of routes) registry.registerPath(openApiRoute(route));
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Exam backend API',
+      version: '1.0.0',
+      description:
+        'Multi-tenant online examination backend. Every endpoint but this document and the health check ' +
+        'needs `Authorization: Bearer <Firebase ID token>`. Errors are `{error, message, status}`; ' +
+        'every response carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (seconds).',
+    },
+    servers: [{ url: '/' }],
+  });
+}
