@@ -116,6 +116,7 @@ export const attemptRoutes: RouteDefinition[] = [
     description:
       'Scores the attempt once, in a transaction: a second (or concurrent) submit → 409 and the stored score is unchanged. Unanswered questions score 0; ' +
       'a wrong answer costs negative_mark_ratio × marks when negative_marking is 1; the total is never below 0. Multiple select is all-or-nothing. ' +
+      'A numeric answer is correct within the question\'s tolerance plus only the floating-point representation error of the parsed decimals (see tolerance). ' +
       'Only answers saved by expires_at + 30 s count. No body.' +
       TOKEN_NOTE,
     tag: 'Attempts',
