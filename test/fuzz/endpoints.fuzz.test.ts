@@ -223,7 +223,7 @@ function assertDocumentedAnswer(answer: { status: number; contentType: string; t
   if (answer.status < 400) return;
   assert.match(answer.contentType, /application\/json/, `${context}: an error is JSON`);
   const body = JSON.parse(answer.text);
-  const allowed = ['error', 'message', 'status', 'details'];
+  const allowed = ['error', 'message', 'status', 'details', 'details_total'];
   assert.deepEqual(Object.keys(body).filter((k) => !allowed.includes(k)), [], `${context}: ${answer.text.slice(0, 300)}`);
   assert.equal(ERROR_STATUS[body.error as keyof typeof ERROR_STATUS], answer.status, `${context}: error code matches status: ${answer.text.slice(0, 300)}`);
   assert.equal(body.status, answer.status);

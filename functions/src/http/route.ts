@@ -5,7 +5,7 @@ import { errorText, log } from '../platform/log';
 import type { Access } from '../auth/policy';
 import type { Principal } from '../auth/principal';
 import { registry } from '../openapi/registry';
-import { badRequest, ERROR_STATUS, type ErrorCode } from '../shared/errors';
+import { badRequest, ERROR_STATUS, MAX_ERROR_DETAILS, MAX_ERROR_TEXT, type ErrorCode } from '../shared/errors';
 import { validate } from './validate';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -66,9 +66,26 @@ export const defineRoute = <P extends z.ZodType, Q extends z.ZodType, B extends 
 export const ErrorBody = z
   .object({
     error: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]),
-    message: z.string(),
+    message: z.string().max(MAX_ERROR_TEXT).describe(`At most ${MAX_ERROR_TEXT} characters (a longer one is cut, ending in "…")`),
     status: z.number().int(),
-    details: z.array(z.object({ path: z.string(), message: z.string() }).catchall(z.unknown())).optional(),
+    details: z
+      .array(
+        z
+          .object({
+            path: z.string().max(MAX_ERROR_TEXT),
+            message: z.string().max(MAX_ERROR_TEXT),
+          })
+          .catchall(z.unknown())
+          .describe(`path, message and any other text are each at most ${MAX_ERROR_TEXT} characters`),
+      )
+      .max(MAX_ERROR_DETAILS)
+      .optional()
+      .describe(`At most the first ${MAX_ERROR_DETAILS} problems; details_total says how many there were when there were more`),
+    details_total: z
+      .number()
+      .int()
+      .optional()
+      .describe(`Present only when details lists the first ${MAX_ERROR_DETAILS} of more problems: how many there were in all`),
   })
   .meta({ id: 'Error' });
 
