@@ -643,7 +643,7 @@ describe('analytics under attack (review)', function () {
       expectError((await duringFault(fail, () => get(studentPath(stranger.uid), at(superAdmin.token)))).result, 503, 'SERVICE_UNAVAILABLE');
     });
 
-    it('reads failing (the organization, the test, its shards, its versions, the attempts): 503 JSON on each endpoint', async () => {
+    it('reads failing (the organization, the test, its shards, the attempts, the users): each endpoint answers 503 JSON where it needs the read, else 200, never another status; a frozen version failing is 503', async () => {
       const c = tenant.clientId;
       const faults: Array<[string, RegExp]> = [
         ['organization', new RegExp(`^clients/${c}$`)],
