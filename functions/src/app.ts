@@ -16,6 +16,7 @@ import { errorHandler, unknownRoute } from './http/errorHandler';
 import { requestContext } from './http/requestContext';
 import { mountRoutes, type Guards, type RouteDefinition } from './http/route';
 import { openApiRoutes } from './openapi/routes';
+import { deferBodyErrors } from './platform/frameworkBodyParser';
 import { countFailedAuthentication, ipLimitPassed, ipRateLimit, sensitiveRateLimit, startIpCount } from './rateLimit/middleware';
 import { userRoutes } from './users/routes';
 import { folderRoutes } from './folders/routes';
@@ -119,7 +120,8 @@ export function createApp(config: RuntimeConfig): express.Express {
   );
   app.use(ipRateLimit(config));
   // The platform has usually parsed the body already; this covers running the app elsewhere.
-  app.use(express.json({ limit: config.maxJsonBodyBytes }));
+  // Its errors wait for bodyGuard, which answers every parser's error the same way.
+  app.use(deferBodyErrors(express.json({ limit: config.maxJsonBodyBytes })));
   app.use(bodyGuard(config));
   app.use('/api', mountRoutes(allRoutes(), guards(config)));
   app.use(ipLimitFirst, unknownRoute);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { adminDb } from '../support/admin';
 import { expectError, expectValidation, ISO_UTC } from '../support/assertions';
 import { auditRecordsFor, createRoleMatrix, createUser, signInAnonymously, type RoleMatrix } from '../support/fixtures';
-import { freshIp, get, post } from '../support/http';
+import { freshIp, get, post, type ApiResponse } from '../support/http';
 import { as } from '../exams/fixtures';
 import { attemptDoc, expire, mixedQuestions, publishTest, RIGHT, seatsUsed, start, startOk, tokenQuery, writeShareCode } from './fixtures';
 
@@ -408,5 +408,67 @@ describe('GET /api/attempts', () => {
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.body.data.map((x: any) => x.attempt_id), [started.attempt_id]);
     expectError(await get(`/api/attempts?client_id=${m.tenant.clientId}`, as(guest.token)), 403, 'FORBIDDEN');
+  });
+
+  describe('a Guest paging by cursor (a collection-group list across organizations)', () => {
+    let guest: Awaited<ReturnType<typeof signInAnonymously>>;
+    let newestFirst: string[];
+    let othersAttempt: { clientId: string; attemptId: string; startedAt: string };
+    const cursorOf = (page: number, startedAt: string, key: string) => Buffer.from(JSON.stringify([page, startedAt, key])).toString('base64url');
+
+    before(async function () {
+      this.timeout(60_000);
+      // Three attempts: two tests of one organization and one of another.
+      const [{ test: second }, { test: elsewhere }] = await Promise.all([
+        publishTest(m.tenant.admin.token, m.tenant.clientId),
+        publishTest(m.otherTenant.admin.token, m.otherTenant.clientId),
+      ]);
+      const codes = await Promise.all([
+        writeShareCode(m.tenant.clientId, test.id),
+        writeShareCode(m.tenant.clientId, second.id),
+        writeShareCode(m.otherTenant.clientId, elsewhere.id),
+      ]);
+      guest = await signInAnonymously();
+      const started: string[] = [];
+      for (const code of codes) started.push((await startOk(guest.token, { share_code: code })).attempt_id);
+      newestFirst = started.reverse();
+      const stranger = await createUser('student', m.otherTenant.clientId);
+      const theirs = await startOk(stranger.token, { test_id: elsewhere.id });
+      othersAttempt = { clientId: m.otherTenant.clientId, attemptId: theirs.attempt_id, startedAt: theirs.started_at };
+    });
+
+    it('walks its 3 attempts with limit=1 by next_cursor, each exactly once, newest first, the last page with next_cursor null', async () => {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      for (let page = 1; page <= 3; page += 1) {
+        const res: ApiResponse = await get(`/api/attempts?limit=1${cursor ? `&cursor=${cursor}` : ''}`, as(guest.token));
+        assert.equal(res.status, 200, res.text);
+        assert.equal(res.body.pagination.page, page);
+        assert.equal(res.body.pagination.total, 3);
+        seen.push(...res.body.data.map((x: any) => x.attempt_id));
+        cursor = res.body.pagination.next_cursor;
+        if (page < 3) assert.equal(typeof cursor, 'string', res.text);
+      }
+      assert.equal(cursor, null);
+      assert.deepEqual(seen, newestFirst);
+    });
+
+    it('a cursor forged to point at another organization’s attempt only moves where its own list resumes: 200 with its own attempts only', async () => {
+      const forged = cursorOf(1, '9999-12-31T00:00:00.000Z', `clients/${othersAttempt.clientId}/attempts/${othersAttempt.attemptId}`);
+      const res = await get(`/api/attempts?limit=100&cursor=${forged}`, as(guest.token));
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(res.body.data.map((x: any) => x.attempt_id), newestFirst);
+      for (const item of res.body.data) assert.equal(item.student_id, guest.uid);
+      const atTheirs = cursorOf(1, othersAttempt.startedAt, `clients/${othersAttempt.clientId}/attempts/${othersAttempt.attemptId}`);
+      const resumed = await get(`/api/attempts?limit=100&cursor=${atTheirs}`, as(guest.token));
+      assert.equal(resumed.status, 200, resumed.text);
+      assert.ok(resumed.body.data.every((x: any) => x.student_id === guest.uid && x.attempt_id !== othersAttempt.attemptId), resumed.text);
+    });
+
+    it('refuses a cursor whose key is a bare id or not a document path (400 VALIDATION_ERROR at query.cursor)', async () => {
+      for (const key of [newestFirst[0], `clients/${m.tenant.clientId}/attempts`, `clients//attempts/${newestFirst[0]}`]) {
+        expectValidation(await get(`/api/attempts?limit=1&cursor=${cursorOf(1, '2026-01-01T00:00:00.000Z', key)}`, as(guest.token)), ['query.cursor']);
+      }
+    });
   });
 });

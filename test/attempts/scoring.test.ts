@@ -120,6 +120,33 @@ describe('attempts/scoring numeric', () => {
     assert.equal(mark(q({ question_type: 'numeric', correct_answer: '1.1', tolerance: 0.1 }), '1.0'), 2);
   });
 
+  it('with no tolerance, marks wrong a large answer off by a few units (4294967300 vs 4294967296, 1e15 + 1e6 vs 1e15)', () => {
+    assert.equal(mark(q({ question_type: 'numeric', correct_answer: '4294967296' }), '4294967300'), 0);
+    assert.equal(mark(q({ question_type: 'numeric', correct_answer: '1e15' }), '1000000001000000'), 0);
+    assert.equal(mark(q({ question_type: 'numeric', correct_answer: '1e15' }), '1000000000000001'), 0);
+  });
+
+  it('with no tolerance, marks wrong a small answer off by 10% (1.1e-12 vs 1e-12) and any nonzero answer to a key of 0', () => {
+    assert.equal(mark(q({ question_type: 'numeric', correct_answer: '1e-12' }), '1.1e-12'), 0);
+    assert.equal(mark(q({ question_type: 'numeric', correct_answer: '1e-300' }), '1.000001e-300'), 0);
+    assert.equal(mark(q({ question_type: 'numeric', correct_answer: '0' }), '1e-300'), 0);
+  });
+
+  it('with no tolerance, forgives only the representation error of the parsed decimals (a few ulps)', () => {
+    // 0.1 + 0.2 is the double next to 0.3: one ulp apart.
+    assert.equal(mark(q({ question_type: 'numeric', correct_answer: '0.30000000000000004' }), '0.3'), 2);
+    // Both decimals parse to the same double (2^53).
+    assert.equal(mark(q({ question_type: 'numeric', correct_answer: '9007199254740992' }), '9007199254740993'), 2);
+    assert.equal(mark(q({ question_type: 'numeric', correct_answer: '1e-12' }), '1.0000000000000001e-12'), 2);
+    // Ten ulps off is more than representation error.
+    assert.equal(mark(q({ question_type: 'numeric', correct_answer: '9007199254740992' }), '9007199254741012'), 0);
+  });
+
+  it('with a tolerance, still lets float error keep a boundary answer in at large magnitudes (1000 vs 1000.1 ± 0.1)', () => {
+    assert.equal(mark(q({ question_type: 'numeric', correct_answer: '1000.1', tolerance: 0.1 }), '1000'), 2);
+    assert.equal(mark(q({ question_type: 'numeric', correct_answer: '1000.1', tolerance: 0.1 }), '999.9999'), 0);
+  });
+
   it('treats a non-numeric answer as wrong, not an error (thousands separators included)', () => {
     const thousand = q({ question_type: 'numeric', correct_answer: '1000' });
     for (const answer of ['1,000', '1 000', 'forty-two', 'NaN', 'Infinity', '0x2A', '42abc']) {

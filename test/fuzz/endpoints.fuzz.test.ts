@@ -4,6 +4,7 @@ import { ERROR_STATUS } from '../../functions/src/shared/errors';
 import { createRoleMatrix } from '../support/fixtures';
 import { freshIp } from '../support/http';
 import { startInProcessApi, type InProcessApi } from '../support/inProcessApi';
+import { expectNoInternals, UNREADABLE_BODIES, type BodyCase } from '../support/unreadableBodies';
 import { seeds as core } from './seeds/core';
 import { seeds as foldersAndQuestions } from './seeds/foldersAndQuestions';
 import { seeds as testsAndShareCodes } from './seeds/testsAndShareCodes';
@@ -96,6 +97,7 @@ type Mutation =
   | { part: 'body'; name: string; value: unknown }
   | { part: 'wholeBody'; value: unknown }
   | { part: 'rawBody'; value: string }
+  | { part: 'unreadableBody'; value: BodyCase }
   | { part: 'token'; value: string }
   | { part: 'file'; value: string }
   | { part: 'fileField'; value: string };
@@ -163,7 +165,9 @@ function sweep(op: Operation, seed: FuzzRequest): Mutation[] {
 }
 
 const describeMutation = (mutation: Mutation) =>
-  `${mutation.part} ${'name' in mutation ? mutation.name : ''} = ${JSON.stringify('value' in mutation ? mutation.value : '').slice(0, 120)}`;
+  mutation.part === 'unreadableBody'
+    ? `${mutation.part} ${mutation.value.title}`
+    : `${mutation.part} ${'name' in mutation ? mutation.name : ''} = ${JSON.stringify('value' in mutation ? mutation.value : '').slice(0, 120)}`;
 
 function multipartBody(part: NonNullable<FuzzRequest['multipart']>): { body: string; contentType: string } {
   const boundary = '----fuzz' + Math.random().toString(16).slice(2);
@@ -186,6 +190,7 @@ async function send(server: InProcessApi, op: Operation, seed: FuzzRequest, muta
     case 'body': (body as Record<string, unknown>)[mutation.name] = mutation.value; break;
     case 'wholeBody': body = mutation.value; break;
     case 'rawBody': raw = mutation.value; break;
+    case 'unreadableBody': multipart = undefined; break;
     case 'token': token = mutation.value; break;
     case 'file': multipart = { ...multipart!, content: mutation.value }; break;
     case 'fileField': multipart = { ...multipart!, field: mutation.value }; break;
@@ -201,6 +206,9 @@ async function send(server: InProcessApi, op: Operation, seed: FuzzRequest, muta
     const built = multipartBody(multipart);
     payload = built.body;
     headers['Content-Type'] = built.contentType;
+  } else if (mutation.part === 'unreadableBody') {
+    payload = mutation.value.body;
+    Object.assign(headers, mutation.value.headers);
   } else if (raw !== undefined || body !== undefined) {
     payload = raw ?? JSON.stringify(body);
     headers['Content-Type'] = 'application/json';
@@ -215,7 +223,7 @@ function assertDocumentedAnswer(answer: { status: number; contentType: string; t
   if (answer.status < 400) return;
   assert.match(answer.contentType, /application\/json/, `${context}: an error is JSON`);
   const body = JSON.parse(answer.text);
-  const allowed = ['error', 'message', 'status', 'details'];
+  const allowed = ['error', 'message', 'status', 'details', 'details_total'];
   assert.deepEqual(Object.keys(body).filter((k) => !allowed.includes(k)), [], `${context}: ${answer.text.slice(0, 300)}`);
   assert.equal(ERROR_STATUS[body.error as keyof typeof ERROR_STATUS], answer.status, `${context}: error code matches status: ${answer.text.slice(0, 300)}`);
   assert.equal(body.status, answer.status);
@@ -237,13 +245,18 @@ describe('fuzz: hostile values at every parameter and body field of every endpoi
   const seedFor = new Map<string, { seed: FuzzSeed; group: FuzzSeedGroup }>();
   for (const group of GROUPS) for (const seed of group.seeds) seedFor.set(seed.operation, { seed, group });
 
+  let framework: InProcessApi;
+  const unlimited = { ratePerMinute: 1_000_000, sensitivePerMinute: 1_000_000, authFailuresPerMinute: 1_000_000 };
+
   before(async () => {
-    server = await startInProcessApi({ ratePerMinute: 1_000_000, sensitivePerMinute: 1_000_000, authFailuresPerMinute: 1_000_000 });
+    server = await startInProcessApi(unlimited);
+    // Production's path: the Functions Framework's body parsers read the body before the app.
+    framework = await startInProcessApi(unlimited, { framework: true });
     world = await createRoleMatrix();
     for (const group of GROUPS) prepared.set(group, await group.prepare(world));
     operations = operationsOf(await (await fetch(`${server.baseUrl}/api/openapi.json`)).json());
   });
-  after(() => server.close());
+  after(() => Promise.all([server.close(), framework.close()]));
 
   it('has a seed for every operation in the OpenAPI document, and none for an operation it lacks', () => {
     const documented = operations.map((op) => op.key).sort();
@@ -266,6 +279,36 @@ describe('fuzz: hostile values at every parameter and body field of every endpoi
         }
       }
     }
+    assert.deepEqual(failures, []);
+  });
+
+  it('answers every unreadable body (bad Content-Encoding or charset, over-deep or over-long form) on every endpoint that takes a body with its one documented error, no stack, through the Functions Framework and bare', async () => {
+    const failures: string[] = [];
+    let swept = 0;
+    for (const op of operations) {
+      const entry = seedFor.get(op.key);
+      if (!entry) continue;
+      const state = prepared.get(entry.group);
+      const seed = entry.seed.request(world, state);
+      if (!seed.body && !seed.multipart) continue;
+      for (const value of UNREADABLE_BODIES) {
+        // The bare app parses JSON only; other types go on to the route, which the sweep above covers.
+        for (const target of value.json ? [framework, server] : [framework]) {
+          const context = `${op.key} with ${describeMutation({ part: 'unreadableBody', value })}${target === framework ? ' (framework)' : ' (bare)'}`;
+          const answer = await send(target, op, entry.seed.request(world, state), { part: 'unreadableBody', value });
+          swept += 1;
+          try {
+            assertDocumentedAnswer(answer, context);
+            assert.equal(answer.status, value.status, `${context} → ${answer.status} ${answer.text.slice(0, 300)}`);
+            assert.equal(JSON.parse(answer.text).error, value.code, context);
+            expectNoInternals(answer);
+          } catch (err) {
+            failures.push((err as Error).message.split('\n')[0]);
+          }
+        }
+      }
+    }
+    assert.ok(swept > 0, 'some endpoint takes a body');
     assert.deepEqual(failures, []);
   });
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Request, Response } from 'express';
 import { errorHandler } from '../../functions/src/http/errorHandler';
-import { ApiError } from '../../functions/src/shared/errors';
+import { ApiError, badRequest, clipText, MAX_ERROR_DETAILS, MAX_ERROR_TEXT } from '../../functions/src/shared/errors';
 import { captureLog } from '../../functions/src/platform/log';
 
 function fakeResponse() {
@@ -83,5 +83,50 @@ describe('errorHandler', () => {
     const res = run(Object.assign(new SyntaxError('Unexpected token'), { type: 'entity.parse.failed', status: 400 }));
     assert.equal(res.statusCode, 400);
     assert.equal(res.body.error, 'VALIDATION_ERROR');
+  });
+});
+
+describe('ApiError reply bounds (every error reply, whatever the endpoint)', () => {
+  it('lists at most the first 100 details, in order, with details_total the count of all of them', () => {
+    const details = Array.from({ length: 5000 }, (_, i) => ({ path: `row ${i + 2}.marks`, message: 'Greater than 0', row: i + 2 }));
+    const body = run(badRequest('5000 of 5000 rows are invalid', details)).body;
+    assert.equal(MAX_ERROR_DETAILS, 100);
+    assert.deepEqual(body.details, details.slice(0, 100));
+    assert.equal(body.details_total, 5000);
+  });
+
+  it('leaves details_total out when every detail is listed (100 or fewer)', () => {
+    const details = Array.from({ length: 100 }, (_, i) => ({ path: `p${i}`, message: 'm' }));
+    const body = run(badRequest('x', details)).body;
+    assert.equal(body.details.length, 100);
+    assert.ok(!('details_total' in body));
+  });
+
+  it('cuts the message, each detail path and message, and any other text in a detail to 500 characters ending in "…"', () => {
+    const long = 'c,'.repeat(400_000);
+    const body = run(badRequest(long, [{ path: long, message: long, field: long, row: 1 }])).body;
+    assert.equal(MAX_ERROR_TEXT, 500);
+    for (const text of [body.message, body.details[0].path, body.details[0].message, body.details[0].field]) {
+      assert.equal(text.length, 500);
+      assert.ok(text.endsWith('…'));
+      assert.ok(long.startsWith(text.slice(0, -1)));
+    }
+    assert.equal(body.details[0].row, 1);
+    assert.ok(JSON.stringify(body).length < 3000);
+  });
+
+  it('never splits a surrogate pair when cutting', () => {
+    const cut = clipText(`${'x'.repeat(498)}😀😀`);
+    assert.equal(cut, `${'x'.repeat(498)}…`);
+    assert.ok(!/[\ud800-\udfff]/.test(cut));
+  });
+
+  it('keeps short texts as they are', () => {
+    assert.deepEqual(run(badRequest('short', [{ path: 'body.a', message: 'bad' }])).body, {
+      error: 'VALIDATION_ERROR',
+      message: 'short',
+      status: 400,
+      details: [{ path: 'body.a', message: 'bad' }],
+    });
   });
 });

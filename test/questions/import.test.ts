@@ -257,6 +257,35 @@ describe('POST /api/questions/import', () => {
     });
   });
 
+  describe('bounded error replies', () => {
+    it('answers a header of 20,000 unknown columns with 400 and a message cut to 500 characters (a reply under 4 KB), writing nothing', async () => {
+      const token = await admin();
+      const header = Array.from({ length: 20_000 }, (_, i) => `c${i}`).join(',');
+      await writesNothing(tenant.clientId, async () => {
+        const res = await importCsv(`${header}\n${'x,'.repeat(19_999)}x\n`, { token });
+        expectError(res, 400, 'VALIDATION_ERROR');
+        assert.match(res.body.message, /header row/);
+        assert.ok(res.body.message.length <= 500, `message of ${res.body.message.length} characters`);
+        for (const d of res.body.details ?? []) assert.ok(d.message.length <= 500 && d.path.length <= 500, JSON.stringify(d).slice(0, 200));
+        assert.ok(res.text.length < 4096, `reply of ${res.text.length} bytes`);
+      });
+    });
+
+    it('answers 5,000 bad rows with 400 listing the first 100 in file order and details_total 5000 (a reply under 64 KB), writing nothing', async () => {
+      const token = await admin();
+      const rows = Array.from({ length: 5000 }, (_, i) => `Zero marks ${i} ${randomUUID()}?,short_answer,,a,0,easy`);
+      await writesNothing(tenant.clientId, async () => {
+        const res = await importCsv(`${HEADER}\n${rows.join('\n')}\n`, { token });
+        expectError(res, 400, 'VALIDATION_ERROR');
+        assert.match(res.body.message, /5000 of 5000 rows are invalid/);
+        assert.equal(res.body.details.length, 100);
+        assert.equal(res.body.details_total, 5000);
+        assert.deepEqual(res.body.details.map((d: any) => d.row), Array.from({ length: 100 }, (_, i) => i + 2));
+        assert.ok(res.text.length < 64 * 1024, `reply of ${res.text.length} bytes`);
+      });
+    });
+  });
+
   describe('who may import', () => {
     it('refuses Students, Guests, users without a role (403) and no token (401)', async () => {
       for (const token of [tenant.student.token, m.guest.token, m.noRole.token]) {

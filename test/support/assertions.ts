@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { MAX_ERROR_DETAILS, MAX_ERROR_TEXT } from '../../functions/src/shared/errors';
 import type { ApiResponse } from './http';
 
 export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
@@ -11,8 +12,10 @@ export function expectError(res: ApiResponse, status: number, code: string): voi
   assert.equal(res.body.status, status, res.text);
   assert.equal(typeof res.body.message, 'string');
   assert.ok(res.body.message.length > 0, 'the error has a message');
-  const extra = Object.keys(res.body).filter((k) => !['error', 'message', 'status', 'details'].includes(k));
-  assert.deepEqual(extra, [], `no fields beyond {error, message, status, details}: ${res.text}`);
+  const extra = Object.keys(res.body).filter((k) => !['error', 'message', 'status', 'details', 'details_total'].includes(k));
+  assert.deepEqual(extra, [], `no fields beyond {error, message, status, details, details_total}: ${res.text}`);
+  assert.ok(res.body.message.length <= MAX_ERROR_TEXT, `the message is at most ${MAX_ERROR_TEXT} characters`);
+  if (res.body.details !== undefined) assert.ok(res.body.details.length <= MAX_ERROR_DETAILS, `at most ${MAX_ERROR_DETAILS} details`);
   assert.ok(!/at .+\.js:\d+/.test(res.text), 'no stack trace leaks');
 }
 

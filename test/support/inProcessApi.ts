@@ -1,6 +1,9 @@
 import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
+import * as functionsFramework from '@google-cloud/functions-framework';
+import { getTestServer } from '@google-cloud/functions-framework/testing';
 import { createApp } from '../../functions/src/app';
+import { deferFrameworkBodyErrors } from '../../functions/src/platform/frameworkBodyParser';
 import type { RuntimeConfig } from '../../functions/src/config';
 import { captureLog, type LogEntry } from '../../functions/src/platform/log';
 
@@ -27,8 +30,26 @@ export interface InProcessApi {
   close(): Promise<void>;
 }
 
-export async function startInProcessApi(overrides: Partial<RuntimeConfig> = {}): Promise<InProcessApi> {
-  const server = createServer(createApp({ ...TEST_CONFIG, ...overrides }));
+export interface ServeOptions {
+  /**
+   * Serve through the real Functions Framework, as production does: its body parsers
+   * (json, text, urlencoded, raw) read the body before the app, as functions/src/index.ts arranges.
+   */
+  framework?: boolean;
+}
+
+let frameworkApps = 0;
+
+function frameworkServer(app: ReturnType<typeof createApp>): Server {
+  deferFrameworkBodyErrors();
+  const name = `api-in-process-${(frameworkApps += 1)}`;
+  functionsFramework.http(name, app);
+  return getTestServer(name) as unknown as Server;
+}
+
+export async function startInProcessApi(overrides: Partial<RuntimeConfig> = {}, serve: ServeOptions = {}): Promise<InProcessApi> {
+  const app = createApp({ ...TEST_CONFIG, ...overrides });
+  const server = serve.framework ? frameworkServer(app) : createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const logs: LogEntry[] = [];

@@ -15,8 +15,9 @@ import * as store from './studentStore';
 // the cost does not grow with the student's attempts. Which organization:
 // - a Student: its own (only itself, policy.ts);
 // - a Client Admin: its own. A uid with neither a profile nor an attempt there
-//   is looked up in Auth: another organization's user → 403, no user → 404
-//   (a Guest who took the organization's tests has attempts there);
+//   is looked up in Auth: another organization's user → 403, no user or an
+//   account of no organization → 404 (a Guest who took the organization's
+//   tests has attempts there);
 // - a Super Admin: the client_id it names, else the one in the student's
 //   claims; an account with none (a Guest) needs client_id (400).
 // Auth failing propagates, and is answered 503 (platform/backendFaults.ts).
@@ -90,8 +91,11 @@ export async function studentAnalytics(principal: Principal, studentId: string, 
     // Neither a member nor a taker here: tell "another organization's" (403) from "no such user" (404).
     const organization = await accountOrganization(studentId);
     if (organization === undefined) throw noSuchStudent();
-    if (principal.role !== 'super_admin' && organization !== null && organization !== target.clientId) {
-      throw forbidden('This student belongs to another organization');
+    if (principal.role !== 'super_admin') {
+      // An account of no organization (a Super Admin, a Guest who never took its tests) is no student of
+      // this one, and whether it exists is not this organization's business: the same 404 as an unknown uid.
+      if (organization === null) throw noSuchStudent();
+      if (organization !== target.clientId) throw forbidden('This student belongs to another organization');
     }
   }
   return {

@@ -15,8 +15,13 @@ import { comparable, OPTION_SEPARATOR, parseNumberText } from '../questions/sche
 // - true_false: "true"/"false" in any case and spacing, equal to the key.
 // - short_answer: equal to the key compared with `comparable` (trimmed, case- and space-insensitive: casing or spacing never makes an answer wrong).
 // - numeric: the answer must be a plain finite number ("+1.5", "-2", "1e3", ".5"; no thousands
-//   separators, no "NaN"/"Infinity", no hex), within `tolerance` (0 when null) of the key; a tiny
-//   relative slack absorbs binary float error (1.0 vs key 1.1 with tolerance 0.1 is correct).
+//   separators, no "NaN"/"Infinity", no hex), within `tolerance` (0 when null) of the key.
+//   The only slack beyond the tolerance is the representation error of the parsed decimals:
+//   NUMERIC_ULPS units in the last place of the largest of |answer|, |key|, tolerance, i.e.
+//   4 × Number.EPSILON relative (about 9e-16). So 1.0 vs key 1.1 with tolerance 0.1 is correct,
+//   "0.3" vs key "0.30000000000000004" is correct (one double apart), 4294967300 vs 4294967296
+//   and 1e-12 vs 1.1e-12 are wrong, and decimals that parse to the same double
+//   (9007199254740993 and 9007199254740992) are equal. There is no absolute floor: 0 vs 1e-300 is wrong.
 //   A non-numeric answer is wrong, never an error.
 // - multiple_select: ALL-OR-NOTHING. The answer is the chosen options joined by "|"; each part is
 //   compared with `comparable`, empty parts are ignored and repeats count once. It is correct only
@@ -57,8 +62,11 @@ const DECIMALS = 1e4;
 /** Rounds to 4 decimals; never returns -0. */
 export const roundMarks = (value: number): number => Math.round(value * DECIMALS) / DECIMALS + 0;
 
-/** Relative slack for numeric comparisons: far below any tolerance a teacher writes, above float error. */
-const NUMERIC_EPSILON = 1e-9;
+/**
+ * Units in the last place allowed beyond the tolerance: each parsed decimal is off by at most half
+ * an ulp, the tolerance by half of its own, the subtraction by one more; 4 covers them with room.
+ */
+const NUMERIC_ULPS = 4;
 
 function choiceSet(text: string): Set<string> {
   return new Set(
@@ -80,7 +88,8 @@ function numericCorrect(answer: string, key: string, tolerance: number | null): 
   const expected = parseNumberText(key);
   if (given === undefined || expected === undefined) return false;
   const allowed = Math.max(0, tolerance ?? 0);
-  const slack = NUMERIC_EPSILON * Math.max(1, Math.abs(given), Math.abs(expected));
+  // Number.EPSILON × x is between one and two ulps of x, so this is 4 to 8 ulps of the largest figure.
+  const slack = NUMERIC_ULPS * Number.EPSILON * Math.max(Math.abs(given), Math.abs(expected), allowed);
   return Math.abs(given - expected) <= allowed + slack;
 }
 

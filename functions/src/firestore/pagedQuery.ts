@@ -1,9 +1,12 @@
-import { FieldPath, type CollectionReference, type DocumentData, type Query } from 'firebase-admin/firestore';
+import { CollectionReference, FieldPath, type CollectionGroup, type DocumentData, type Query } from 'firebase-admin/firestore';
 import { badRequest } from '../shared/errors';
-import { decodeCursor, encodeCursor, pageInfo, type CursorValue, type PageInfo, type PageRequest } from '../shared/pagination';
+import { decodeCursor, encodeCursor, isDocumentPath, pageInfo, type CursorValue, type PageInfo, type PageRequest } from '../shared/pagination';
 import { activeEquals, type QuerySpec } from '../shared/querySpec';
 
-export function buildQuery(collection: CollectionReference, spec: QuerySpec): Query {
+/** A collection, or a collection group (the same collection id under every parent). */
+export type Listable = CollectionReference | CollectionGroup;
+
+export function buildQuery(collection: Listable, spec: QuerySpec): Query {
   let query: Query = collection;
   for (const [field, value] of activeEquals(spec)) query = query.where(field, '==', value);
   for (const { field, direction } of spec.orderBy) query = query.orderBy(field, direction);
@@ -17,20 +20,23 @@ const invalidCursor = () => badRequest('cursor is not valid for this list', [{ p
  * page. A page is found by offset (capped, see MAX_PAGE_OFFSET) or, at any
  * depth, by cursor: the sort values and id of the previous page's last item.
  * The document id breaks ties, in the direction of the last sort (so the
- * query's index already serves it).
+ * query's index already serves it). A collection group orders by the full
+ * document path, so its cursors carry the path; the query keeps its filters,
+ * so a forged path only moves where the caller's own list resumes.
  */
 export async function fetchPage(
-  collection: CollectionReference,
+  collection: Listable,
   spec: QuerySpec,
   request: PageRequest,
 ): Promise<{ docs: DocumentData[]; pagination: PageInfo }> {
+  const group = !(collection instanceof CollectionReference);
   const filtered = buildQuery(collection, spec);
   const lastDirection = spec.orderBy[spec.orderBy.length - 1]?.direction ?? 'asc';
   const ordered = filtered.orderBy(FieldPath.documentId(), lastDirection);
   let pageNumber = request.page ?? 1;
   let pageQuery = ordered.offset((pageNumber - 1) * request.limit);
   if (request.cursor !== undefined) {
-    const cursor = decodeCursor(request.cursor, spec.orderBy.length);
+    const cursor = decodeCursor(request.cursor, spec.orderBy.length, group ? isDocumentPath : undefined);
     if (!cursor) throw invalidCursor();
     pageNumber = cursor.page + 1;
     try {
@@ -44,7 +50,7 @@ export async function fetchPage(
   const last = pageSnap.docs[pageSnap.docs.length - 1];
   const more = last !== undefined && pageSnap.size === request.limit && pageNumber * request.limit < total;
   const nextCursor = more
-    ? encodeCursor({ page: pageNumber, after: [...spec.orderBy.map(({ field }) => (last.get(field) ?? null) as CursorValue), last.id] })
+    ? encodeCursor({ page: pageNumber, after: [...spec.orderBy.map(({ field }) => (last.get(field) ?? null) as CursorValue), group ? last.ref.path : last.id] })
     : null;
   return { docs: pageSnap.docs.map((d) => d.data()), pagination: pageInfo(pageNumber, request.limit, total, nextCursor) };
 }

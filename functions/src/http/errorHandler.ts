@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { errorText, log } from '../platform/log';
 import { isBackendFault } from '../platform/backendFaults';
 import { ApiError, badRequest, notFound, serviceUnavailable } from '../shared/errors';
+import { bodyParseError } from './bodyGuard';
 import { currentRequestId } from './requestContext';
 
 export const unknownRoute: RequestHandler = (req, _res, next) => {
@@ -30,18 +31,13 @@ function fromBackendFault(err: unknown): ApiError | undefined {
   return serviceUnavailable();
 }
 
-// body-parser and friends signal client mistakes with `type` and a 4xx `status`.
+// body-parser and friends signal client mistakes with `type` and a 4xx `status`
+// (their errors normally arrive through bodyGuard; this catches any parser mounted elsewhere).
 function fromFrameworkError(err: unknown): ApiError | undefined {
   if (typeof err !== 'object' || err === null) return undefined;
-  const { type, status } = err as { type?: string; status?: number };
-  if (type === 'entity.too.large' || status === 413) {
-    return new ApiError('PAYLOAD_TOO_LARGE', 'Request body is too large');
-  }
-  if (type === 'entity.parse.failed') return badRequest('Malformed JSON in request body');
   // Express cannot decode a path parameter such as %E0%A4%A: the address itself is malformed.
   if (err instanceof URIError) return badRequest('Malformed percent-encoding in the request path');
-  if (typeof status === 'number' && status >= 400 && status < 500 && typeof type === 'string') {
-    return badRequest(`Unreadable request body (${type})`);
-  }
+  const { type, status } = err as { type?: string; status?: number };
+  if (typeof type === 'string' && typeof status === 'number' && status >= 400 && status < 500) return bodyParseError({ type, status });
   return undefined;
 }

@@ -1,14 +1,31 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import type { RouteDefinition } from '../http/route';
-import { ERROR_STATUS, type ErrorCode } from '../shared/errors';
+import { ERROR_STATUS, MAX_ERROR_DETAILS, MAX_ERROR_TEXT, type ErrorCode } from '../shared/errors';
 
 const ErrorBody = z
   .object({
     error: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]),
-    message: z.string(),
+    message: z.string().max(MAX_ERROR_TEXT).describe(`At most ${MAX_ERROR_TEXT} characters (a longer one is cut, ending in "…")`),
     status: z.number().int(),
-    details: z.array(z.object({ path: z.string(), message: z.string() }).catchall(z.unknown())).optional(),
+    details: z
+      .array(
+        z
+          .object({
+            path: z.string().max(MAX_ERROR_TEXT),
+            message: z.string().max(MAX_ERROR_TEXT),
+          })
+          .catchall(z.unknown())
+          .describe(`path, message and any other text are each at most ${MAX_ERROR_TEXT} characters`),
+      )
+      .max(MAX_ERROR_DETAILS)
+      .optional()
+      .describe(`At most the first ${MAX_ERROR_DETAILS} problems; details_total says how many there were when there were more`),
+    details_total: z
+      .number()
+      .int()
+      .optional()
+      .describe(`Present only when details lists the first ${MAX_ERROR_DETAILS} of more problems: how many there were in all`),
   })
   .meta({ id: 'Error' });
 

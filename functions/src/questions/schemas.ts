@@ -165,7 +165,11 @@ export const NumericInput = z
     ...common,
     options: noOptions,
     correct_answer: z.string().trim().min(1).max(64).describe('A finite number written as text, e.g. "3.14", "-2", "1e3"'),
-    tolerance: z.number().min(0).max(MAX_TOLERANCE).nullable().optional().describe('Accepted absolute difference (default 0); numeric questions only'),
+    tolerance: z.number().min(0).max(MAX_TOLERANCE).nullable().optional().describe(
+        'Accepted absolute difference (default 0); numeric questions only. An answer is correct when |answer − correct_answer| ≤ tolerance + ' +
+          '4 × 2^-52 × max(|answer|, |correct_answer|, tolerance): beyond the tolerance only the floating-point representation error of the ' +
+          'parsed decimals is forgiven (about 9e-16 relative), so with tolerance 0, 4294967300 is wrong for 4294967296 and 1.1e-12 wrong for 1e-12.',
+      ),
   })
   .superRefine((q, ctx) => {
     if (parseNumberText(q.correct_answer) === undefined) {

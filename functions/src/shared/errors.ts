@@ -22,6 +22,25 @@ export interface ErrorDetail {
   [extra: string]: unknown;
 }
 
+/** An error reply lists at most this many details, and says how many there were (`details_total`). */
+export const MAX_ERROR_DETAILS = 100;
+/** Longest message, detail path or detail text in an error reply: a reply stays small whatever the input was. */
+export const MAX_ERROR_TEXT = 500;
+
+/** Cut to `max` UTF-16 units with "…", never splitting a surrogate pair. */
+export function clipText(text: string, max = MAX_ERROR_TEXT): string {
+  if (text.length <= max) return text;
+  let cut = text.slice(0, max - 1);
+  if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);
+  return `${cut}…`;
+}
+
+function clipDetail(detail: ErrorDetail): ErrorDetail {
+  const clipped: ErrorDetail = { ...detail, path: clipText(String(detail.path)), message: clipText(String(detail.message)) };
+  for (const [key, value] of Object.entries(clipped)) if (typeof value === 'string') clipped[key] = clipText(value);
+  return clipped;
+}
+
 /** The one error type: anything thrown as ApiError reaches the client as the documented body. */
 export class ApiError extends Error {
   readonly status: number;
@@ -35,12 +54,15 @@ export class ApiError extends Error {
     this.status = ERROR_STATUS[code];
   }
 
+  /** The reply, bounded here once for every endpoint: long texts are cut, and only the first details listed. */
   toBody(): Record<string, unknown> {
+    const details = this.details;
     return {
       error: this.code,
-      message: this.message,
+      message: clipText(this.message),
       status: this.status,
-      ...(this.details ? { details: this.details } : {}),
+      ...(details ? { details: details.slice(0, MAX_ERROR_DETAILS).map(clipDetail) } : {}),
+      ...(details && details.length > MAX_ERROR_DETAILS ? { details_total: details.length } : {}),
     };
   }
 }

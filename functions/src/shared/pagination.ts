@@ -88,8 +88,17 @@ export interface Cursor {
 
 export const encodeCursor = (cursor: Cursor): string => Buffer.from(JSON.stringify([cursor.page, ...cursor.after]), 'utf8').toString('base64url');
 
-/** The cursor, or undefined when it is not one this service issued for a query of `sortFields` sort fields. */
-export function decodeCursor(text: string, sortFields: number): Cursor | undefined {
+/** A document path ("clients/c1/attempts/a1"): collection and document ids in pairs. */
+export function isDocumentPath(text: string): boolean {
+  const segments = text.split('/');
+  return segments.length >= 2 && segments.length % 2 === 0 && segments.every(isDocumentId);
+}
+
+/**
+ * The cursor, or undefined when it is not one this service issued for a query of `sortFields` sort fields.
+ * Its last value is the document's id, or for a collection group (isKey = isDocumentPath) its path.
+ */
+export function decodeCursor(text: string, sortFields: number, isKey: (key: string) => boolean = isDocumentId): Cursor | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
@@ -104,6 +113,6 @@ export function decodeCursor(text: string, sortFields: number): Cursor | undefin
     v === null || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && isWellFormedText(v));
   if (!after.every(wellFormed)) return undefined;
   const id = after[after.length - 1];
-  if (typeof id !== 'string' || !isDocumentId(id)) return undefined;
+  if (typeof id !== 'string' || !isKey(id)) return undefined;
   return { page, after };
 }
