@@ -16,7 +16,13 @@ const toCloudLogging = (entry: LogEntry): void => {
   else logger.warn(entry.message, entry.data);
 };
 
-let sink: (entry: LogEntry) => void = toCloudLogging;
+// Test captures: while any is open, entries go to every one of them instead of Cloud Logging.
+const captures = new Set<(entry: LogEntry) => void>();
+
+function sink(entry: LogEntry): void {
+  if (captures.size === 0) return toCloudLogging(entry);
+  for (const capture of captures) capture(entry);
+}
 
 export const log = {
   error: (message: string, data: Record<string, unknown> = {}): void => sink({ severity: 'ERROR', message, data }),
@@ -26,11 +32,15 @@ export const log = {
 /** An error as a log field: its message, never a stack sent to a caller. */
 export const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
-/** Test hook: send entries to `capture` instead of where they went, until the returned function puts that back. */
+/**
+ * Test hook: send entries to `capture` (and to any other capture open at the same
+ * time) instead of Cloud Logging, until the returned function is called. Captures
+ * may close in any order: several in-process servers can be open at once.
+ */
 export function captureLog(capture: (entry: LogEntry) => void): () => void {
-  const previous = sink;
-  sink = capture;
+  const own = (entry: LogEntry) => capture(entry);
+  captures.add(own);
   return () => {
-    sink = previous;
+    captures.delete(own);
   };
 }
