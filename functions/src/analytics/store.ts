@@ -6,11 +6,11 @@ import { buildQuery } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';
 import { ALREADY_EXISTS, FAILED_PRECONDITION, hasStatus, NOT_FOUND } from '../firestore/statusCodes';
 import { errorText, log } from '../platform/log';
+import { percentageOf } from '../shared/scores';
 import { openAttemptsSpec, scoreExtremeSpec } from './analyticsQuery';
 import {
   addSums,
   emptySums,
-  percentageOf,
   submissionContribution,
   type StatQuestion,
   type SubmittedAttemptFacts,

@@ -1,7 +1,7 @@
-import { percentageOf } from '../analytics/statistics';
 import { documentSize, MAX_DOCUMENT_BYTES } from '../exams/versionSize';
 import { scoreAttempt, type QuestionResult, type ScoringQuestion } from './scoring';
 import { orderForAttempt } from './shuffle';
+import { percentageOf } from '../shared/scores';
 import type { TestVersion } from '../exams/store';
 import type { AttemptStatus, AttemptQuestion, TestDetails } from './schemas';
 
