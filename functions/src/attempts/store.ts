@@ -1,6 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { FieldPath, type CollectionReference, type DocumentReference, type DocumentSnapshot, type Transaction } from 'firebase-admin/firestore';
-import { factsOf, recordSubmission } from '../analytics/store';
 import type { AuditEventType } from '../audit/schemas';
 import { eventRecord, type RequestMeta } from '../audit/service';
 import { newAuditRef } from '../audit/store';
@@ -32,6 +31,7 @@ import {
   type VersionForAttempt,
 } from './rules';
 import type { AttemptStatus } from './schemas';
+import { submissionEffects } from './submissionEffects';
 import { hashAttemptToken, newAttemptToken } from './tokens';
 
 // Firestore access for attempts. Every change of an attempt is one
@@ -186,10 +186,12 @@ async function closeInTransaction(
       'This attempt’s saved answers are too large to be scored in one document; while it is in progress, shortening or clearing some answers lets it be submitted',
     );
   }
+  const submitted: StoredAttempt = { ...attempt, ...fields };
+  // Looked up before the first write: a missing hook fails the close with nothing written.
+  const effects = submissionEffects();
   tx.update(ref, fields);
   // The version's analytics, in the same transaction: counted exactly once, with the submit.
-  // Its facts are read off the submitted attempt exactly as the repair reads them (factsOf).
-  recordSubmission(tx, { clientId: attempt.client_id, testId: attempt.test_id, version: attempt.version }, version.questions, factsOf({ ...attempt, ...fields }));
+  effects.recordSubmission(tx, submitted, version);
   // The slot's attempt in progress is this one (a new start waits for it to close): free it.
   if (freeSlot) tx.set(paths.attemptSlot(attempt.client_id, attempt.test_id, attempt.student_id), { in_progress: null }, { merge: true });
   addAudit(tx, meta, {
@@ -199,7 +201,7 @@ async function closeInTransaction(
     actorId,
     details: { attempt_id: attempt.id, test_id: attempt.test_id, guest: attempt.guest, automatic, score: fields.score, total_marks: fields.total_marks },
   });
-  return { ...attempt, ...fields };
+  return submitted;
 }
 
 /** Closes an attempt past its deadline, if it still is; answers it as it stands either way. */
