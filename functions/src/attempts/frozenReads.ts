@@ -1,6 +1,7 @@
 import type { StoredShareCode, TestVersion } from '../exams/store';
 import { paths } from '../firestore/paths';
 import { log } from '../platform/log';
+import { readCache } from '../shared/cache';
 import { type ApiError, serviceUnavailable } from '../shared/errors';
 import type { VersionForAttempt } from './rules';
 
@@ -9,21 +10,7 @@ import type { VersionForAttempt } from './rules';
 
 const MAX_CACHED = 500;
 
-function boundedCache<T>() {
-  const entries = new Map<string, Promise<T>>();
-  return (key: string, read: () => Promise<T>): Promise<T> => {
-    let pending = entries.get(key);
-    if (!pending) {
-      if (entries.size >= MAX_CACHED) entries.delete(entries.keys().next().value as string);
-      pending = read();
-      entries.set(key, pending);
-      pending.then((value) => value === undefined && entries.delete(key), () => entries.delete(key));
-    }
-    return pending;
-  };
-}
-
-const versions = boundedCache<VersionForAttempt | undefined>();
+const versions = readCache<VersionForAttempt | undefined>({ max: MAX_CACHED });
 
 /**
  * A frozen version: nothing ever edits one after publishing, so each instance
@@ -31,7 +18,7 @@ const versions = boundedCache<VersionForAttempt | undefined>();
  */
 export function versionOf(clientId: string, testId: string, version: number): Promise<VersionForAttempt | undefined> {
   const ref = paths.testVersion(clientId, testId, version);
-  return versions(ref.path, async () => {
+  return versions.get(ref.path, async () => {
     const snap = await ref.get();
     return snap.exists ? (snap.data() as TestVersion) : undefined;
   });
@@ -56,10 +43,10 @@ export interface ShareCodeTarget {
   test_id: string;
   seat_shards: number;
 }
-const shareCodeTargets = boundedCache<ShareCodeTarget | undefined>();
+const shareCodeTargets = readCache<ShareCodeTarget | undefined>({ max: MAX_CACHED });
 
 export function shareCodeTarget(code: string): Promise<ShareCodeTarget | undefined> {
-  return shareCodeTargets(code, async () => {
+  return shareCodeTargets.get(code, async () => {
     const snap = await paths.shareCode(code).get();
     if (!snap.exists) return undefined;
     const data = snap.data() as StoredShareCode;

@@ -104,7 +104,7 @@ function startChecks(caller: AttemptCaller, attemptId: string): (attempt: Stored
   const needs = attemptChecks(caller.token !== undefined ? { attemptTokenFor: attemptId } : caller.principal);
   const organization = needs.organization ? organizationBeside(organizationOfAttemptId(attemptId) ?? '') : undefined;
   return async (attempt) => {
-    const [client, account] = await Promise.all([organization, needs.takerAccount ? recentAccountFacts(attempt.student_id, Date.now()) : undefined]);
+    const [client, account] = await Promise.all([organization, needs.takerAccount ? recentAccountFacts(attempt.student_id) : undefined]);
     const refusal = account && takerAccountRefusal(account);
     if (refusal) throw new RefusedAccount(refusal, attempt.student_id);
     if (needs.organization) assertOrganizationActive(client, 'attempt’s');
