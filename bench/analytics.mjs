@@ -115,7 +115,7 @@ function buildAttempts(tenantId, version, count, seed, bankByKey) {
       total_marks: version.total_marks,
       results: null,
     };
-    docs.push({ ...attempt, ...submission(attempt, version, submittedMs, automatic) });
+    docs.push({ ...attempt, ...submission(attempt, version, { nowMs: submittedMs, automatic }) });
   }
   return docs;
 }

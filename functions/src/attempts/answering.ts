@@ -29,7 +29,7 @@ export async function saveAnswer(
     await authorize(found.attempt);
     if (found.attempt.status !== 'in_progress') throw conflict('This attempt has been submitted; no more answers are taken');
     const nowMs = Date.now();
-    if (isOverdue(found.attempt, nowMs)) return { saved: false, attempt: await closeInTransaction(tx, found, nowMs, true, meta, null) };
+    if (isOverdue(found.attempt, nowMs)) return { saved: false, attempt: await closeInTransaction(tx, found, { nowMs, automatic: true, meta, actorId: null }) };
     const stopped = stopMessage(found.attempt);
     if (stopped) throw conflict(stopped);
     if (!found.attempt.question_order.includes(answer.question_id)) {
@@ -61,6 +61,6 @@ export async function submitAttempt(
     if (found.attempt.status !== 'in_progress') throw conflict('This attempt has already been submitted');
     const nowMs = Date.now();
     // Submitting after the deadline is the automatic close, with the answers saved in time.
-    return closeInTransaction(tx, found, nowMs, isOverdue(found.attempt, nowMs), meta, actorId);
+    return closeInTransaction(tx, found, { nowMs, automatic: isOverdue(found.attempt, nowMs), meta, actorId });
   });
 }

@@ -14,19 +14,26 @@ import { submissionEffects } from './submissionEffects';
 // its submit, by the first read or save past its deadline, by a start over it,
 // or by the scheduled closer.
 
+export interface CloseOptions {
+  nowMs: number;
+  /** Closed past its deadline (dated at its expiry, answers saved in time), rather than submitted in time. */
+  automatic: boolean;
+  meta: AuditMeta;
+  /** Who submitted, for the audit record: null for the service, or a token holder. */
+  actorId: string | null;
+  /** Free the (test, student) slot: false when the caller rewrites the slot itself (a start). Default true. */
+  freeSlot?: boolean;
+}
+
 /** Submits `attempt` in `tx` (scored, slot freed, audited) and answers the attempt as it now stands. */
 export async function closeInTransaction(
   tx: Transaction,
   found: FoundAttempt,
-  nowMs: number,
-  automatic: boolean,
-  meta: AuditMeta,
-  actorId: string | null,
-  freeSlot = true,
+  { nowMs, automatic, meta, actorId, freeSlot = true }: CloseOptions,
 ): Promise<StoredAttempt> {
   const { ref, attempt } = found;
   const version = await requireVersion(attempt.client_id, attempt.test_id, attempt.version);
-  const fields = submission(attempt, version, nowMs, automatic);
+  const fields = submission(attempt, version, { nowMs, automatic });
   // Measured before writing: Firestore would refuse the whole commit (stored before the budget, or written by hand).
   if (!fitsInOneDocument(ref.path, { ...attempt, ...fields })) {
     throw conflict(
@@ -55,7 +62,7 @@ export async function closeIfOverdue(attemptId: string, nowMs: number, meta: Aud
   return db.runTransaction(async (tx) => {
     const found = await findAttemptInTransaction(tx, attemptId);
     if (!isOverdue(found.attempt, nowMs)) return found.attempt;
-    return closeInTransaction(tx, found, nowMs, true, meta, null);
+    return closeInTransaction(tx, found, { nowMs, automatic: true, meta, actorId: null });
   });
 }
 
@@ -65,7 +72,7 @@ async function closeRefIfOverdue(ref: DocumentReference, nowMs: number): Promise
     if (!snap.exists) return false;
     const attempt = snap.data() as StoredAttempt;
     if (!isOverdue(attempt, nowMs)) return false;
-    await closeInTransaction(tx, { ref, attempt }, nowMs, true, SCHEDULER_META, null);
+    await closeInTransaction(tx, { ref, attempt }, { nowMs, automatic: true, meta: SCHEDULER_META, actorId: null });
     return true;
   });
 }

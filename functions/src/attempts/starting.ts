@@ -148,7 +148,7 @@ async function startInTransaction(plan: StartPlan, { readRunning }: { readRunnin
     // Every read comes before the first write (a Firestore transaction's rule).
     const seat = plan.guest ? await findSeat(tx, plan.guest.target, drawn, snaps[refs.length - 1]) : undefined;
     // (The slot is rewritten below, so the close leaves it alone.)
-    if (overdue) await closeInTransaction(tx, { ref: overdueSnap!.ref, attempt: overdue }, nowMs, true, plan.meta, null, false);
+    if (overdue) await closeInTransaction(tx, { ref: overdueSnap!.ref, attempt: overdue }, { nowMs, automatic: true, meta: plan.meta, actorId: null, freeSlot: false });
     if (seat) tx.update(seat.ref, { used: (seat.get('used') as number) + 1 });
 
     const attemptId = newAttemptId(plan.clientId);
