@@ -5,7 +5,7 @@ import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
 import { hasStatus, NOT_FOUND } from '../firestore/statusCodes';
 import { badRequest, conflict, notFound } from '../shared/errors';
-import { newAttemptId } from './attemptLookup';
+import { newAttemptId, type FoundAttempt } from './attemptLookup';
 import { addAudit, type AuditMeta } from './auditTrail';
 import { closeInTransaction } from './closing';
 import { requireVersion, type ShareCodeTarget } from './frozenReads';
@@ -51,8 +51,8 @@ const hasRoom = (seat: DocumentSnapshot): boolean => {
 };
 
 /** A seat with room: the shard drawn at random, else the others (read together, only when it is full). Reads only. */
-async function findSeat(tx: Transaction, target: ShareCodeTarget, drawn: number, drawnSnap: DocumentSnapshot): Promise<DocumentSnapshot> {
-  let seat: DocumentSnapshot | undefined = hasRoom(drawnSnap) ? drawnSnap : undefined;
+async function findSeat(tx: Transaction, target: ShareCodeTarget, drawn: number, drawnSnap: DocumentSnapshot | undefined): Promise<DocumentSnapshot> {
+  let seat: DocumentSnapshot | undefined = drawnSnap && hasRoom(drawnSnap) ? drawnSnap : undefined;
   if (!seat) {
     const others = Array.from({ length: target.seat_shards }, (_, k) => k).filter((k) => k !== drawn);
     const snaps = others.length > 0 ? await tx.getAll(...others.map((k) => paths.shareCodeSeat(target.code, k))) : [];
@@ -62,8 +62,8 @@ async function findSeat(tx: Transaction, target: ShareCodeTarget, drawn: number,
   return seat;
 }
 
-function checkShareCode(snap: DocumentSnapshot, nowMs: number): void {
-  const code = snap.data() as StoredShareCode | undefined;
+function checkShareCode(snap: DocumentSnapshot | undefined, nowMs: number): void {
+  const code = snap?.data() as StoredShareCode | undefined;
   if (!code) throw refusedShareCode('FORBIDDEN', 'This share code is not valid');
   if (code.revoked) throw refusedShareCode('FORBIDDEN', 'This share code has been revoked');
   if (code.expires_at !== null && Date.parse(code.expires_at) <= nowMs) throw refusedShareCode('FORBIDDEN', 'This share code has expired');
@@ -91,21 +91,20 @@ async function startInTransaction(plan: StartPlan, { readRunning }: { readRunnin
   const slotRef = paths.attemptSlot(plan.clientId, plan.testId, plan.studentId);
   const profileRef = plan.checkStudentProfile ? paths.clientUser(plan.clientId, plan.studentId) : undefined;
   const drawn = plan.guest ? randomInt(Math.max(1, plan.guest.target.seat_shards)) : 0;
-  const shareRefs = plan.guest ? [paths.shareCode(plan.guest.target.code), paths.shareCodeSeat(plan.guest.target.code, drawn)] : [];
+  const guestRefs = plan.guest ? [paths.shareCode(plan.guest.target.code), paths.shareCodeSeat(plan.guest.target.code, drawn)] : [];
   return db.runTransaction(async (tx) => {
-    const refs = [testRef, slotRef, ...(profileRef ? [profileRef] : []), ...shareRefs];
-    const snaps = await tx.getAll(...refs);
+    // One round trip: the profile only when it is checked, the share code and its drawn seat only for a Guest.
+    const [testSnap, slotSnap, ...optional] = await tx.getAll(testRef, slotRef, ...(profileRef ? [profileRef] : []), ...guestRefs);
+    const [profileSnap, shareCodeSnap, drawnSeatSnap] = profileRef ? optional : [undefined, ...optional];
     await plan.gate?.();
-    const [testSnap, slotSnap] = snaps;
     const nowMs = Date.now();
-    if (plan.guest) checkShareCode(snaps[refs.length - 2], nowMs);
+    if (plan.guest) checkShareCode(shareCodeSnap, nowMs);
     if (!testSnap.exists) throw new TestMissing('NOT_FOUND', 'Test not found');
     const test = testSnap.data() as StoredTest;
     if (test.status !== 'published' || test.version === null) throw conflict(`Attempts are taken on published tests only; this test is ${test.status}`);
-    if (profileRef) {
-      const profile = snaps[2];
-      if (!profile.exists) throw notFound('No such student in this organization');
-      if (profile.get('role') !== 'student') throw badRequest('student_id must name a student', [{ path: 'body.student_id', message: 'Not a student' }]);
+    if (profileSnap) {
+      if (!profileSnap.exists) throw notFound('No such student in this organization');
+      if (profileSnap.get('role') !== 'student') throw badRequest('student_id must name a student', [{ path: 'body.student_id', message: 'Not a student' }]);
     }
     const slot: AttemptSlot = slotSnap.exists
       ? (slotSnap.data() as AttemptSlot)
@@ -138,7 +137,8 @@ async function startInTransaction(plan: StartPlan, { readRunning }: { readRunnin
     }
     // Left open past its deadline: it closes first (below), with the answers saved in time.
     const overdueSnap = running ? await tx.get(paths.clientAttempt(plan.clientId, running.attempt_id)) : undefined;
-    const overdue = overdueSnap?.exists && overdueSnap.get('status') === 'in_progress' ? (overdueSnap.data() as StoredAttempt) : undefined;
+    const overdue: FoundAttempt | undefined =
+      overdueSnap?.exists && overdueSnap.get('status') === 'in_progress' ? { ref: overdueSnap.ref, attempt: overdueSnap.data() as StoredAttempt } : undefined;
 
     const version = await requireVersion(plan.clientId, plan.testId, test.version);
     const maxAttempts = version.test.max_attempts;
@@ -146,9 +146,9 @@ async function startInTransaction(plan: StartPlan, { readRunning }: { readRunnin
       throw conflict(`All ${maxAttempts} attempts allowed on this test have been used`);
     }
     // Every read comes before the first write (a Firestore transaction's rule).
-    const seat = plan.guest ? await findSeat(tx, plan.guest.target, drawn, snaps[refs.length - 1]) : undefined;
+    const seat = plan.guest ? await findSeat(tx, plan.guest.target, drawn, drawnSeatSnap) : undefined;
     // (The slot is rewritten below, so the close leaves it alone.)
-    if (overdue) await closeInTransaction(tx, { ref: overdueSnap!.ref, attempt: overdue }, { nowMs, automatic: true, meta: plan.meta, actorId: null, freeSlot: false });
+    if (overdue) await closeInTransaction(tx, overdue, { nowMs, automatic: true, meta: plan.meta, actorId: null, freeSlot: false });
     if (seat) tx.update(seat.ref, { used: (seat.get('used') as number) + 1 });
 
     const attemptId = newAttemptId(plan.clientId);
