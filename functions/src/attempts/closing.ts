@@ -1,9 +1,10 @@
-import type { DocumentReference, DocumentSnapshot, Transaction } from 'firebase-admin/firestore';
+import type { DocumentReference, DocumentSnapshot, Query, Transaction } from 'firebase-admin/firestore';
 import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
 import { isBackendFault } from '../platform/backendFaults';
 import { errorText, log } from '../platform/log';
 import { conflict } from '../shared/errors';
+import { OVERDUE_QUERY } from './attemptQuery';
 import { findAttemptInTransaction, type FoundAttempt } from './attemptLookup';
 import { addAudit, SCHEDULER_META, type AuditMeta } from './auditTrail';
 import { requireVersion } from './frozenReads';
@@ -77,6 +78,16 @@ async function closeRefIfOverdue(ref: DocumentReference, nowMs: number): Promise
   });
 }
 
+/** OVERDUE_QUERY (the shape the index test checks) bounded by `before`: in progress, expired before it, oldest first. */
+function overdueQuery(before: string): Query {
+  const { equals, range, orderBy } = OVERDUE_QUERY;
+  let query: Query = paths.allAttempts();
+  for (const [field, value] of Object.entries(equals)) query = query.where(field, '==', value);
+  query = query.where(range.field, range.op, before);
+  for (const { field, direction } of orderBy) query = query.orderBy(field, direction);
+  return query;
+}
+
 export interface OverdueBatch {
   found: number;
   closed: number;
@@ -96,12 +107,7 @@ export interface OverdueBatch {
  * is thrown once those under way are done.
  */
 export async function closeOverdue(nowMs: number, maxCount: number, after?: DocumentSnapshot): Promise<OverdueBatch> {
-  const before = new Date(nowMs - GRACE_MS).toISOString();
-  let query = paths
-    .allAttempts()
-    .where('status', '==', 'in_progress')
-    .where('expires_at', '<', before)
-    .orderBy('expires_at', 'asc');
+  let query = overdueQuery(new Date(nowMs - GRACE_MS).toISOString());
   if (after) query = query.startAfter(after);
   // expires_at is the one field read: the cursor of the next batch.
   const snap = await query.limit(maxCount).select('expires_at').get();
