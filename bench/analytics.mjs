@@ -85,7 +85,7 @@ function buildAttempts(tenantId, version, count, seed, bankByKey) {
   const base = Date.now() - (count + 10) * 60_000; // started a minute apart, all in the past
   const docs = [];
   for (let i = 0; i < count; i++) {
-    const id = `${tenantId}.${randomBytes(16).toString('base64url')}`; // attempts/store.ts newAttemptId
+    const id = `${tenantId}.${randomBytes(16).toString('base64url')}`; // attempts/attemptLookup.ts newAttemptId
     const studentId = `bench-taker-${RUN_ID}-${seed}-${i}`;
     const startedMs = base + i * 60_000;
     const given = answersOf(rand, version.questions, bankByKey);
@@ -115,7 +115,7 @@ function buildAttempts(tenantId, version, count, seed, bankByKey) {
       total_marks: version.total_marks,
       results: null,
     };
-    docs.push({ ...attempt, ...submission(attempt, version, submittedMs, automatic) });
+    docs.push({ ...attempt, ...submission(attempt, version, { nowMs: submittedMs, automatic }) });
   }
   return docs;
 }

@@ -24,6 +24,8 @@ import { questionRoutes } from './questions/routes';
 import { testRoutes } from './exams/routes';
 import { attemptRoutes } from './attempts/routes';
 import { analyticsRoutes } from './analytics/routes';
+import { recordSubmission } from './analytics/store';
+import { provideSubmissionEffects } from './attempts/submissionEffects';
 
 /** Every route the app mounts; the OpenAPI document describes this same list. */
 export function allRoutes(): RouteDefinition[] {
@@ -39,6 +41,16 @@ export function allRoutes(): RouteDefinition[] {
     ...analyticsRoutes,
   ];
   return routes;
+}
+
+/**
+ * The composition root's effects between features that must not import each
+ * other: a submit adds the attempt to its version's analytics. Run by
+ * createApp and by the scheduled closer (index.ts), which runs without the app;
+ * closing an attempt before it is an error, never a submit without analytics.
+ */
+export function provideEffects(): void {
+  provideSubmissionEffects({ recordSubmission });
 }
 
 /** The composition root: what authentication does to the audit log, the limiter and the clients. */
@@ -91,6 +103,7 @@ const ipLimitFirst: RequestHandler = async (_req, res, next) => {
 
 export function createApp(config: RuntimeConfig): express.Express {
   if (config.exposeCostHeader) installCostMeter(db, auth);
+  provideEffects();
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);

@@ -3,7 +3,7 @@ deferFrameworkBodyErrors();
 
 import { onRequest } from 'firebase-functions/v2/https';
 import type { Express } from 'express';
-import { createApp } from './app';
+import { createApp, provideEffects } from './app';
 import { params, readConfig } from './config';
 import { onSchedule } from 'firebase-functions/v2/scheduler';
 import { closeOverdueAttempts as closeOverdue } from './attempts/service';
@@ -24,5 +24,6 @@ export const api = onRequest({ region: 'us-central1', memory: '512MiB', concurre
  * (expires_at + 30 s), scoring the answers saved in time, in bounded batches.
  */
 export const closeOverdueAttempts = onSchedule({ schedule: 'every 5 minutes', region: 'us-central1', timeoutSeconds: 300 }, async () => {
+  provideEffects();
   await closeOverdue(Date.now(), 200);
 });

@@ -4,7 +4,6 @@ import {
   bandOf,
   chosenOptions,
   emptySums,
-  percentageOf,
   sameSums,
   submissionContribution,
   versionStatistics,
@@ -404,22 +403,6 @@ describe('analytics/statistics bandOf', () => {
     assert.equal(bandOf(-1, 10), 0);
     assert.equal(bandOf(12, 10), 9);
     assert.equal(bandOf(3, 0), 0);
-  });
-});
-
-describe('analytics/statistics percentageOf', () => {
-  it('is score / total × 100, rounded to 4 decimals', () => {
-    assert.equal(percentageOf(7, 10), 70);
-    assert.equal(percentageOf(10, 10), 100);
-    assert.equal(percentageOf(0, 10), 0);
-    assert.equal(percentageOf(1, 3), 33.3333);
-    assert.equal(percentageOf(2, 3), 66.6667);
-    assert.equal(percentageOf(0.7, 1), 70);
-  });
-
-  it('is 0 when the total is 0', () => {
-    assert.equal(percentageOf(5, 0), 0);
-    assert.equal(percentageOf(0, 0), 0);
   });
 });
 

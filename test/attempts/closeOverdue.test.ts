@@ -1,7 +1,11 @@
 import '../support/admin';
 import assert from 'node:assert/strict';
 import firebaseFunctionsTest from 'firebase-functions-test';
+import { provideEffects } from '../../functions/src/app';
 import { closeOverdueAttempts as closeOverdue } from '../../functions/src/attempts/service';
+import { SCHEDULER_META } from '../../functions/src/attempts/auditTrail';
+import { closeIfOverdue } from '../../functions/src/attempts/closing';
+import { provideSubmissionEffects } from '../../functions/src/attempts/submissionEffects';
 import { PROJECT_ID } from '../support/env';
 import { auditRecordsFor, createTenant } from '../support/fixtures';
 import { post } from '../support/http';
@@ -20,6 +24,8 @@ describe('closeOverdueAttempts (scheduled every 5 minutes)', function () {
   let tenant: Awaited<ReturnType<typeof createTenant>>;
   let test: any;
   before(async () => {
+    // As the scheduled function does (index.ts): these tests call the closer without the app.
+    provideEffects();
     tenant = await createTenant();
     ({ test } = await publishTest(tenant.admin.token, tenant.clientId, { count: 2 }));
   });
@@ -72,5 +78,20 @@ describe('closeOverdueAttempts (scheduled every 5 minutes)', function () {
     // Batches of one: three queries (plus one that finds none) close all three.
     await closeOverdue(Date.now(), 1);
     for (const id of ids) assert.equal((await attemptDoc(tenant.clientId, id).get()).get('status'), 'submitted');
+  });
+
+  it('without the composition root’s SubmissionEffects, refuses to close (throws) and leaves the attempt in progress, never submitted without its analytics', async () => {
+    const attemptId = await abandoned(45);
+    provideSubmissionEffects(undefined);
+    try {
+      await assert.rejects(closeIfOverdue(attemptId, Date.now(), SCHEDULER_META), /No SubmissionEffects provided/);
+    } finally {
+      provideEffects();
+    }
+    assert.equal((await attemptDoc(tenant.clientId, attemptId).get()).get('status'), 'in_progress');
+    const records = await auditRecordsFor(tenant.student.uid, 'attempt_submitted');
+    assert.equal(records.filter((r) => r.details.attempt_id === attemptId).length, 0);
+    // With the effects provided again, the same close goes through.
+    assert.equal((await closeIfOverdue(attemptId, Date.now(), SCHEDULER_META)).status, 'submitted');
   });
 });

@@ -8,7 +8,7 @@ import { attemptDoc, publishTest, seatsUsed, slotDoc, writeShareCode } from './f
 
 // Requests that truly overlap: the real app served in-process (the Functions
 // emulator runs one request at a time per worker, so nothing would race there).
-// Each guarantee here is guarded by one transaction in attempts/store.ts; with
+// Each guarantee here is guarded by one transaction in attempts/ (starting.ts, answering.ts, closing.ts); with
 // that transaction replaced by plain reads and a batch, each test fails.
 
 let server: InProcessApi;

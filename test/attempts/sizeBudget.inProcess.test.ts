@@ -122,7 +122,7 @@ describe('attempt size budget (rule)', () => {
     attempt.answers[questionIds[next]] = { answer: LONGEST.slice(0, length), saved_at: savedAt };
     const inProgress = attemptBytes(path, attempt);
     assert.ok(inProgress <= ATTEMPT_BUDGET_BYTES && inProgress > ATTEMPT_BUDGET_BYTES - 10, `${inProgress} bytes in progress`);
-    const submitted = { ...attempt, ...submission(attempt, version, Date.now(), false) };
+    const submitted = { ...attempt, ...submission(attempt, version, { nowMs: Date.now(), automatic: false }) };
     assert.equal(submitted.results.length, MAX_QUESTIONS_PER_TEST);
     const size = attemptBytes(path, submitted);
     assert.ok(size < MAX_DOCUMENT_BYTES, `submitted: ${size} bytes, at most ${MAX_DOCUMENT_BYTES} fit`);

@@ -147,4 +147,17 @@ describe('firestore.indexes.json: attempts collection-group queries', () => {
       ),
     );
   });
+  it('has a collection-group index for OVERDUE_QUERY as the closer builds its query from it (equality fields, then the range field it sorts on)', () => {
+    const { equals, range, orderBy } = OVERDUE_QUERY;
+    assert.deepEqual(
+      orderBy.map((o) => o.field),
+      [range.field],
+      'a range query sorts on its range field alone',
+    );
+    const wanted = [...Object.keys(equals).map((f) => `${f} ASCENDING`), ...orderBy.map((o) => `${o.field} ${o.direction === 'asc' ? 'ASCENDING' : 'DESCENDING'}`)];
+    assert.ok(
+      groupIndexes.indexes.some((i) => i.collectionGroup === OVERDUE_QUERY.collectionId && i.fields.map((f) => `${f.fieldPath} ${f.order}`).join(',') === wanted.join(',')),
+      wanted.join(','),
+    );
+  });
 });

@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify';
 import type { StoredAttempt } from '../attempts/rules';
-import { percentageOf } from './statistics';
+import { percentageOf } from '../shared/scores';
 
 // Pure: the rows of a test version's results export and their CSV text. No
 // Firebase import (StoredAttempt is a type, erased when compiled).

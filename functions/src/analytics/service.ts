@@ -1,4 +1,4 @@
-import { versionOf } from '../attempts/store';
+import { versionOf } from '../attempts/frozenReads';
 import type { VersionForAttempt } from '../attempts/rules';
 import { assertCanReadTestAnalytics } from '../auth/policy';
 import type { Principal } from '../auth/principal';

@@ -1,4 +1,5 @@
 import { comparable, OPTION_SEPARATOR } from '../questions/schemas';
+import { round4 } from '../shared/scores';
 
 // Pure: what one submitted attempt adds to its test version's running sums,
 // and the statistics read back from those sums. No Firebase import; the
@@ -84,14 +85,6 @@ export interface SubmittedAttemptFacts {
 
 export const BAND_COUNT = 10;
 export const OTHER_OPTION = 'x';
-const DECIMALS = 1e4;
-
-/** Rounds a reported figure to 4 decimals; never -0. */
-export const round4 = (value: number): number => Math.round(value * DECIMALS) / DECIMALS + 0;
-
-/** The attempt's percentage of the version's total marks (0 when the total is 0). */
-export const percentageOf = (score: number, totalMarks: number): number => (totalMarks > 0 ? round4((score / totalMarks) * 100) : 0);
-
 /** Band 0..9 of a score: [0,10) % … [90,100] %; the slack absorbs float error at a band's lower edge. */
 export function bandOf(score: number, totalMarks: number): number {
   if (!(totalMarks > 0)) return 0;

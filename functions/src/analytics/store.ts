@@ -6,11 +6,11 @@ import { buildQuery } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';
 import { ALREADY_EXISTS, FAILED_PRECONDITION, hasStatus, NOT_FOUND } from '../firestore/statusCodes';
 import { errorText, log } from '../platform/log';
+import { percentageOf } from '../shared/scores';
 import { openAttemptsSpec, scoreExtremeSpec } from './analyticsQuery';
 import {
   addSums,
   emptySums,
-  percentageOf,
   submissionContribution,
   type StatQuestion,
   type SubmittedAttemptFacts,
@@ -58,9 +58,14 @@ export interface VersionAt {
   version: number;
 }
 
-/** Adds a submitted attempt to the version's sums, in the submit's transaction. */
-export function recordSubmission(tx: Transaction, at: VersionAt, questions: StatQuestion[], facts: SubmittedAttemptFacts): void {
-  addToRandomShard(tx, at, submissionContribution(questions, facts));
+/**
+ * Adds a submitted attempt to its version's sums, in the submit's transaction
+ * (attempts' SubmissionEffects, wired in app.ts). Its facts are read off the
+ * submitted attempt exactly as the repair reads them (factsOf).
+ */
+export function recordSubmission(tx: Transaction, submitted: StoredAttempt, version: { questions: StatQuestion[] }): void {
+  const at = { clientId: submitted.client_id, testId: submitted.test_id, version: submitted.version };
+  addToRandomShard(tx, at, submissionContribution(version.questions, factsOf(submitted)));
 }
 
 const shardRefs = (at: VersionAt) => Array.from({ length: STATS_SHARDS }, (_, k) => paths.testStatsShard(at.clientId, at.testId, at.version, k));

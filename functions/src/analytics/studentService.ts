@@ -7,7 +7,7 @@ import { badRequest, forbidden, notFound } from '../shared/errors';
 import { isDocumentId } from '../shared/ids';
 import type { PageRequest } from '../shared/pagination';
 import type { StudentAnalytics } from './schemas';
-import { percentageOf, round4 } from './statistics';
+import { percentageOf, round4 } from '../shared/scores';
 import * as store from './studentStore';
 
 // A student's analytics in one organization. The figures are index

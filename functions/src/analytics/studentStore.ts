@@ -1,6 +1,6 @@
 import { AggregateField } from 'firebase-admin/firestore';
 import type { StoredAttempt } from '../attempts/rules';
-import { versionOf } from '../attempts/store';
+import { versionOf } from '../attempts/frozenReads';
 import { buildQuery, fetchPage } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';
 import { isDocumentId } from '../shared/ids';

@@ -1,7 +1,7 @@
-import { percentageOf } from '../analytics/statistics';
 import { documentSize, MAX_DOCUMENT_BYTES } from '../exams/versionSize';
 import { scoreAttempt, type QuestionResult, type ScoringQuestion } from './scoring';
 import { orderForAttempt } from './shuffle';
+import { percentageOf } from '../shared/scores';
 import type { TestVersion } from '../exams/store';
 import type { AttemptStatus, AttemptQuestion, TestDetails } from './schemas';
 
@@ -141,7 +141,7 @@ export function answersInTime(attempt: Pick<StoredAttempt, 'answers' | 'expires_
  * with the answers saved in time. An attempt closed by the service after its
  * deadline is dated at its expiry (time ran out then) and marked automatic.
  */
-export function submission(attempt: StoredAttempt, version: VersionForAttempt, nowMs: number, automatic: boolean) {
+export function submission(attempt: StoredAttempt, version: VersionForAttempt, { nowMs, automatic }: { nowMs: number; automatic: boolean }) {
   const scored = scoreAttempt(version.questions as ScoringQuestion[], answersInTime(attempt), {
     negativeMarking: version.test.negative_marking === 1,
     negativeMarkRatio: version.test.negative_mark_ratio,

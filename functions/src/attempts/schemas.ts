@@ -19,7 +19,7 @@ export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
 const wellFormed = (schema: z.ZodString) => schema.refine(isWellFormedText, 'Must be well-formed text (no lone surrogates)');
 
 /**
- * `<clientId>.<random>`: an attempt's id says where it lives (attempts/store.ts).
+ * `<clientId>.<random>`: an attempt's id says where it lives (attempts/attemptLookup.ts).
  * Only its length is checked here; any other id simply names no attempt (404).
  */
 export const AttemptId = z

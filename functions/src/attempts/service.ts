@@ -24,7 +24,13 @@ import { canonicalShareCode } from '../exams/shareCodeText';
 import { RefusedAccount, refusedCredential, RefusedCredential, TestMissing } from './refusals';
 import { isOverdue, organizationOfAttemptId, reviewOf, savedAnswers, summaryOf, testDetails, type StoredAttempt } from './rules';
 import type { Attempt, AttemptStatus, ReviewedAttempt, SavedAnswer, SaveAnswerInput, StartAttemptInput, StartedAttempt, SubmittedAttempt } from './schemas';
-import * as store from './store';
+import * as answering from './answering';
+import { attemptPath, findAttempt } from './attemptLookup';
+import type { AuditMeta } from './auditTrail';
+import { closeIfOverdue, closeOverdue, type OverdueBatch } from './closing';
+import { shareCodeTarget, versionMissing, versionOf } from './frozenReads';
+import * as listing from './listing';
+import * as starting from './starting';
 import { tokenOpens } from './tokens';
 
 /** Who is acting on an attempt: a signed-in principal, or whoever holds an attempt token (`?attempt_token=`). */
@@ -98,7 +104,7 @@ function startChecks(caller: AttemptCaller, attemptId: string): (attempt: Stored
   const needs = attemptChecks(caller.token !== undefined ? { attemptTokenFor: attemptId } : caller.principal);
   const organization = needs.organization ? organizationBeside(organizationOfAttemptId(attemptId) ?? '') : undefined;
   return async (attempt) => {
-    const [client, account] = await Promise.all([organization, needs.takerAccount ? recentAccountFacts(attempt.student_id, Date.now()) : undefined]);
+    const [client, account] = await Promise.all([organization, needs.takerAccount ? recentAccountFacts(attempt.student_id) : undefined]);
     const refusal = account && takerAccountRefusal(account);
     if (refusal) throw new RefusedAccount(refusal, attempt.student_id);
     if (needs.organization) assertOrganizationActive(client, 'attempt’s');
@@ -119,7 +125,7 @@ function authorizer(caller: AttemptCaller, attemptId: string): (attempt: StoredA
 /** The test's organization for a Super Admin (found by id), else the caller's own. */
 async function organizationOfTest(clientId: string | undefined, testId: string): Promise<string> {
   if (clientId) return clientId;
-  const test = await store.testExistsElsewhere(testId);
+  const test = await starting.testExistsElsewhere(testId);
   if (!test) throw notFound('Test not found');
   return test.client_id;
 }
@@ -128,10 +134,10 @@ export async function startAttempt(principal: Principal, input: StartAttemptInpu
   const starter = attemptStarter(principal, input);
   const meta = requestMeta(http.req);
   return countingRefusals(http, async () => {
-    let plan: store.StartPlan;
+    let plan: starting.StartPlan;
     if (starter.kind === 'guest') {
       const canonical = canonicalShareCode(input.share_code!);
-      const target = canonical === undefined ? undefined : await store.shareCodeTarget(canonical);
+      const target = canonical === undefined ? undefined : await shareCodeTarget(canonical);
       if (!target) throw refusedCredential('NOT_FOUND', 'No such share code');
       // A Guest has no organization claim: the code's organization must be active, read beside the start's transaction.
       const organization = attemptChecks(principal).organization ? organizationBeside(target.client_id) : undefined;
@@ -160,13 +166,13 @@ export async function startAttempt(principal: Principal, input: StartAttemptInpu
         meta,
       };
     }
-    let outcome: store.StartOutcome;
+    let outcome: starting.StartOutcome;
     try {
-      outcome = await store.startAttempt(plan);
+      outcome = await starting.startAttempt(plan);
     } catch (err) {
       // Not in this organization: another's test is 403, none at all 404.
       if (err instanceof TestMissing) {
-        const elsewhere = await store.testExistsElsewhere(plan.testId);
+        const elsewhere = await starting.testExistsElsewhere(plan.testId);
         if (elsewhere && elsewhere.client_id !== plan.clientId) throw forbidden('This test belongs to another organization');
         throw notFound('Test not found');
       }
@@ -198,14 +204,14 @@ export async function startAttempt(principal: Principal, input: StartAttemptInpu
 async function closedOrAsItStands(
   attempt: StoredAttempt,
   nowMs: number,
-  meta: store.AuditMeta,
+  meta: AuditMeta,
   { backendFaults }: { backendFaults: 'throw' | 'keep' },
 ): Promise<StoredAttempt> {
   try {
-    return await store.closeIfOverdue(attempt.id, nowMs, meta);
+    return await closeIfOverdue(attempt.id, nowMs, meta);
   } catch (err) {
     if (backendFaults === 'throw' && isBackendFault(err)) throw err;
-    log.error('Closing an overdue attempt failed; it is answered as it stands', { path: store.attemptPath(attempt), error: errorText(err) });
+    log.error('Closing an overdue attempt failed; it is answered as it stands', { path: attemptPath(attempt), error: errorText(err) });
     return attempt;
   }
 }
@@ -213,15 +219,15 @@ async function closedOrAsItStands(
 export async function readAttempt(caller: AttemptCaller, attemptId: string, http: HttpContext): Promise<Attempt | ReviewedAttempt> {
   return countingRefusals(http, async () => {
     const checks = startChecks(caller, attemptId);
-    const found = await store.findAttempt(attemptId);
+    const found = await findAttempt(attemptId);
     if (!found) throw notFound('Attempt not found');
     const policy = policyCaller(caller, found.attempt);
     assertCanUseAttempt(policy, subject(found.attempt));
     await checks(found.attempt);
     const nowMs = Date.now();
     const attempt = isOverdue(found.attempt, nowMs) ? await closedOrAsItStands(found.attempt, nowMs, requestMeta(http.req), { backendFaults: 'throw' }) : found.attempt;
-    const version = await store.versionOf(attempt.client_id, attempt.test_id, attempt.version);
-    if (!version) throw store.versionMissing(attempt.client_id, attempt.test_id, attempt.version);
+    const version = await versionOf(attempt.client_id, attempt.test_id, attempt.version);
+    if (!version) throw versionMissing(attempt.client_id, attempt.test_id, attempt.version);
     const view: Attempt = { ...summaryOf(attempt), answers: savedAnswers(attempt), test_details: testDetails(attempt.id, version) };
     if (!mayReviewAttempt(policy, { submitted: attempt.status === 'submitted', allowReview: version.test.allow_review === 1 })) return view;
     return { ...view, review: reviewOf(attempt, version) };
@@ -232,7 +238,7 @@ export async function readAttempt(caller: AttemptCaller, attemptId: string, http
 
 export async function saveAnswer(caller: AttemptCaller, attemptId: string, input: SaveAnswerInput, http: HttpContext): Promise<SavedAnswer> {
   return countingRefusals(http, async () => {
-    const outcome = await store.saveAnswer(attemptId, authorizer(caller, attemptId), input, requestMeta(http.req));
+    const outcome = await answering.saveAnswer(attemptId, authorizer(caller, attemptId), input, requestMeta(http.req));
     if (!outcome.saved) {
       throw conflict('Time is up: the attempt passed its deadline (expires_at + 30 s) and was submitted with the answers saved in time');
     }
@@ -242,7 +248,7 @@ export async function saveAnswer(caller: AttemptCaller, attemptId: string, input
 
 export async function submitAttempt(caller: AttemptCaller, attemptId: string, http: HttpContext): Promise<SubmittedAttempt> {
   return countingRefusals(http, async () => {
-    const attempt = await store.submitAttempt(attemptId, authorizer(caller, attemptId), caller.principal?.uid ?? null, requestMeta(http.req));
+    const attempt = await answering.submitAttempt(attemptId, authorizer(caller, attemptId), caller.principal?.uid ?? null, requestMeta(http.req));
     return { status: 'submitted', score: attempt.score ?? 0, total_marks: attempt.total_marks, submitted_at: attempt.submitted_at! };
   });
 }
@@ -258,8 +264,8 @@ export async function listAttempts(
   const scope = attemptListScope(principal, query);
   if (scope.scope === 'tenant' && principal.role === 'super_admin' && !(await getClient(scope.clientId))) throw notFound('Client not found');
   const filters = { test_id: query.test_id, student_id: scope.studentId, status: query.status };
-  const target: store.ListTarget = scope.scope === 'tenant' ? { scope: 'tenant', clientId: scope.clientId } : { scope: 'guest' };
-  const { data, pagination } = await store.listAttempts(target, filters, page);
+  const target: listing.ListTarget = scope.scope === 'tenant' ? { scope: 'tenant', clientId: scope.clientId } : { scope: 'guest' };
+  const { data, pagination } = await listing.listAttempts(target, filters, page);
   // Reading an overdue attempt closes it first, in lists too; one that cannot be closed is listed as it stands.
   const nowMs = Date.now();
   const meta = requestMeta(http.req);
@@ -281,9 +287,9 @@ export async function listAttempts(
 export async function closeOverdueAttempts(nowMs: number, maxCount: number, maxBatches = 20): Promise<{ closed: number; failed: number }> {
   let closed = 0;
   let failed = 0;
-  let after: store.OverdueBatch['last'];
+  let after: OverdueBatch['last'];
   for (let batch = 0; batch < maxBatches; batch++) {
-    const result = await store.closeOverdue(nowMs, maxCount, after);
+    const result = await closeOverdue(nowMs, maxCount, after);
     closed += result.closed;
     failed += result.failed;
     if (result.found < maxCount) break;

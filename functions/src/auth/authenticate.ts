@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { errorText, log } from '../platform/log';
 import { auth } from '../firestore/db';
+import { readCache } from '../shared/cache';
 import { ApiError, forbidden, serviceUnavailable, unauthorized } from '../shared/errors';
 import { isTokenProblem } from '../platform/backendFaults';
 import { accountVerdict, ACCOUNT_RECHECK_MS, needsAccountCheck, type AccountFacts } from './accountStatus';
@@ -80,12 +81,9 @@ async function verifiedPrincipal(req: Request, prefetch?: (clientId: string) => 
 
 // ------------------------------------------------------------ account re-check
 
-interface CachedFacts {
-  fetchedAtMs: number;
-  facts: Promise<AccountFacts>;
-}
-const accountFacts = new Map<string, CachedFacts>();
 const MAX_CACHED_ACCOUNTS = 10_000;
+// Fresh for ACCOUNT_RECHECK_MS from when Auth was asked; a failed read is forgotten at once.
+const accountFacts = readCache<AccountFacts>({ max: MAX_CACHED_ACCOUNTS, ttlMs: ACCOUNT_RECHECK_MS });
 
 async function fetchAccountFacts(uid: string): Promise<AccountFacts> {
   try {
@@ -107,14 +105,8 @@ async function fetchAccountFacts(uid: string): Promise<AccountFacts> {
  * call per account per instance per minute. Admins' bearer requests and every
  * use of an attempt token (its taker's account) are checked against it.
  */
-export function recentAccountFacts(uid: string, nowMs: number): Promise<AccountFacts> {
-  const cached = accountFacts.get(uid);
-  if (cached && nowMs - cached.fetchedAtMs < ACCOUNT_RECHECK_MS) return cached.facts;
-  if (accountFacts.size >= MAX_CACHED_ACCOUNTS) accountFacts.clear();
-  const facts = fetchAccountFacts(uid);
-  accountFacts.set(uid, { fetchedAtMs: nowMs, facts });
-  facts.catch(() => accountFacts.delete(uid));
-  return facts;
+export function recentAccountFacts(uid: string): Promise<AccountFacts> {
+  return accountFacts.get(uid, () => fetchAccountFacts(uid));
 }
 
 /** Test hook: forget every account description (as a fresh instance would). */
@@ -154,7 +146,7 @@ export function authenticate(access: Access, effects: AuthenticationEffects, { p
     // and nothing a write answers is sent, on a stale claim.
     let accountCheck: Promise<void> | undefined;
     if (needsAccountCheck(result)) {
-      accountCheck = recentAccountFacts(result.uid, Date.now()).then(async (facts) => {
+      accountCheck = recentAccountFacts(result.uid).then(async (facts) => {
         const reason = accountVerdict(facts, result);
         if (reason) await refuse(req, res, { reason, claimedUid: result.uid });
       });

@@ -1,0 +1,20 @@
+import type { Transaction } from 'firebase-admin/firestore';
+import type { AuditEventType } from '../audit/schemas';
+import { eventRecord, type RequestMeta } from '../audit/service';
+import { newAuditRef } from '../audit/store';
+
+// The audit record every change of an attempt writes in its own transaction.
+
+/** Where a change came from: the request's address, agent and id, or the scheduler. */
+export type AuditMeta = RequestMeta;
+
+export const SCHEDULER_META: AuditMeta = { ip_address: '', user_agent: 'scheduler', request_id: 'close-overdue-attempts' };
+
+export function addAudit(
+  tx: Transaction,
+  meta: AuditMeta,
+  event: { type: AuditEventType; userId: string; clientId: string; actorId: string | null; details: Record<string, unknown> },
+): void {
+  const ref = newAuditRef();
+  tx.create(ref, eventRecord(ref.id, event, meta));
+}

@@ -1,0 +1,205 @@
+import { randomInt } from 'node:crypto';
+import type { DocumentSnapshot, Transaction } from 'firebase-admin/firestore';
+import type { StoredShareCode, StoredTest } from '../exams/store';
+import { db } from '../firestore/db';
+import { paths } from '../firestore/paths';
+import { hasStatus, NOT_FOUND } from '../firestore/statusCodes';
+import { badRequest, conflict, notFound } from '../shared/errors';
+import { newAttemptId, type FoundAttempt } from './attemptLookup';
+import { addAudit, type AuditMeta } from './auditTrail';
+import { closeInTransaction } from './closing';
+import { requireVersion, type ShareCodeTarget } from './frozenReads';
+import { refusedCredential, TestMissing } from './refusals';
+import { expiresAt, isOverdue, questionOrder, type AttemptSlot, type StoredAttempt, type VersionForAttempt } from './rules';
+import { hashAttemptToken, newAttemptToken } from './tokens';
+
+// Starting an attempt: one transaction reads the test, the (test, student)
+// slot and, for a Guest, the share code and one seat shard together (one round
+// trip) → max_attempts, resume, max_uses and "published" hold exactly under
+// parallel starts.
+
+/** A share code refused (expired, revoked, used up): counted against the caller's address as a refused credential. */
+const refusedShareCode = (code: 'FORBIDDEN' | 'CONFLICT', message: string) => refusedCredential(code, message);
+
+export interface StartPlan {
+  clientId: string;
+  testId: string;
+  studentId: string;
+  /** Set for a Guest: the code it redeems (its seats are taken here). */
+  guest: { target: ShareCodeTarget; name: string | null } | null;
+  /** An administrator starts for a student: the student's profile is read and must be a student's. */
+  checkStudentProfile: boolean;
+  startedBy: string;
+  meta: AuditMeta;
+  /** Checks started beside the transaction (the organization's status): awaited before anything is written. */
+  gate?: () => Promise<void>;
+}
+
+export interface StartOutcome {
+  resumed: boolean;
+  attemptId: string;
+  startedAt: string;
+  expiresAt: string;
+  token: string;
+  version: VersionForAttempt;
+}
+
+const hasRoom = (seat: DocumentSnapshot): boolean => {
+  if (!seat.exists) return false;
+  const { capacity, used } = seat.data() as { capacity: number | null; used: number };
+  return capacity === null || used < capacity;
+};
+
+/** A seat with room: the shard drawn at random, else the others (read together, only when it is full). Reads only. */
+async function findSeat(tx: Transaction, target: ShareCodeTarget, drawn: number, drawnSnap: DocumentSnapshot | undefined): Promise<DocumentSnapshot> {
+  let seat: DocumentSnapshot | undefined = drawnSnap && hasRoom(drawnSnap) ? drawnSnap : undefined;
+  if (!seat) {
+    const others = Array.from({ length: target.seat_shards }, (_, k) => k).filter((k) => k !== drawn);
+    const snaps = others.length > 0 ? await tx.getAll(...others.map((k) => paths.shareCodeSeat(target.code, k))) : [];
+    seat = snaps.find(hasRoom);
+  }
+  if (!seat) throw refusedShareCode('CONFLICT', 'This share code has been used as many times as it allows');
+  return seat;
+}
+
+function checkShareCode(snap: DocumentSnapshot | undefined, nowMs: number): void {
+  const code = snap?.data() as StoredShareCode | undefined;
+  if (!code) throw refusedShareCode('FORBIDDEN', 'This share code is not valid');
+  if (code.revoked) throw refusedShareCode('FORBIDDEN', 'This share code has been revoked');
+  if (code.expires_at !== null && Date.parse(code.expires_at) <= nowMs) throw refusedShareCode('FORBIDDEN', 'This share code has expired');
+}
+
+/**
+ * Starts an attempt, or resumes the one in progress with a fresh token. One
+ * transaction: the test (published?), the slot (count, in progress) and, for
+ * a Guest, the share code and a seat shard are read in one round trip; the
+ * frozen version comes from the instance's cache (one read the first time).
+ */
+export async function startAttempt(plan: StartPlan): Promise<StartOutcome> {
+  try {
+    return await startInTransaction(plan, { readRunning: false });
+  } catch (err) {
+    // The slot names an attempt in progress whose document is gone (deleted in the
+    // console), so resuming it failed: read it this time, and start afresh without it.
+    if (!hasStatus(err, NOT_FOUND)) throw err;
+    return startInTransaction(plan, { readRunning: true });
+  }
+}
+
+async function startInTransaction(plan: StartPlan, { readRunning }: { readRunning: boolean }): Promise<StartOutcome> {
+  const testRef = paths.clientTest(plan.clientId, plan.testId);
+  const slotRef = paths.attemptSlot(plan.clientId, plan.testId, plan.studentId);
+  const profileRef = plan.checkStudentProfile ? paths.clientUser(plan.clientId, plan.studentId) : undefined;
+  const drawn = plan.guest ? randomInt(Math.max(1, plan.guest.target.seat_shards)) : 0;
+  const guestRefs = plan.guest ? [paths.shareCode(plan.guest.target.code), paths.shareCodeSeat(plan.guest.target.code, drawn)] : [];
+  return db.runTransaction(async (tx) => {
+    // One round trip: the profile only when it is checked, the share code and its drawn seat only for a Guest.
+    const [testSnap, slotSnap, ...optional] = await tx.getAll(testRef, slotRef, ...(profileRef ? [profileRef] : []), ...guestRefs);
+    const [profileSnap, shareCodeSnap, drawnSeatSnap] = profileRef ? optional : [undefined, ...optional];
+    await plan.gate?.();
+    const nowMs = Date.now();
+    if (plan.guest) checkShareCode(shareCodeSnap, nowMs);
+    if (!testSnap.exists) throw new TestMissing('NOT_FOUND', 'Test not found');
+    const test = testSnap.data() as StoredTest;
+    if (test.status !== 'published' || test.version === null) throw conflict(`Attempts are taken on published tests only; this test is ${test.status}`);
+    if (profileSnap) {
+      if (!profileSnap.exists) throw notFound('No such student in this organization');
+      if (profileSnap.get('role') !== 'student') throw badRequest('student_id must name a student', [{ path: 'body.student_id', message: 'Not a student' }]);
+    }
+    const slot: AttemptSlot = slotSnap.exists
+      ? (slotSnap.data() as AttemptSlot)
+      : { test_id: plan.testId, student_id: plan.studentId, client_id: plan.clientId, count: 0, in_progress: null };
+
+    const token = newAttemptToken();
+    const running = slot.in_progress;
+    if (running) {
+      const attemptRef = paths.clientAttempt(plan.clientId, running.attempt_id);
+      const gone = readRunning && !(await tx.get(attemptRef)).exists;
+      if (!gone && !isOverdue({ status: 'in_progress', expires_at: running.expires_at }, nowMs)) {
+        // Resume: the same attempt, a new token; the old one stops working.
+        tx.update(attemptRef, { token_hash: hashAttemptToken(token) });
+        addAudit(tx, plan.meta, {
+          type: 'attempt_resumed',
+          userId: plan.studentId,
+          clientId: plan.clientId,
+          actorId: plan.startedBy,
+          details: { attempt_id: running.attempt_id, test_id: plan.testId, guest: plan.guest !== null },
+        });
+        return {
+          resumed: true,
+          attemptId: running.attempt_id,
+          startedAt: running.started_at,
+          expiresAt: running.expires_at,
+          token,
+          version: await requireVersion(plan.clientId, plan.testId, running.version),
+        };
+      }
+    }
+    // Left open past its deadline: it closes first (below), with the answers saved in time.
+    const overdueSnap = running ? await tx.get(paths.clientAttempt(plan.clientId, running.attempt_id)) : undefined;
+    const overdue: FoundAttempt | undefined =
+      overdueSnap?.exists && overdueSnap.get('status') === 'in_progress' ? { ref: overdueSnap.ref, attempt: overdueSnap.data() as StoredAttempt } : undefined;
+
+    const version = await requireVersion(plan.clientId, plan.testId, test.version);
+    const maxAttempts = version.test.max_attempts;
+    if (maxAttempts !== null && maxAttempts !== undefined && slot.count >= maxAttempts) {
+      throw conflict(`All ${maxAttempts} attempts allowed on this test have been used`);
+    }
+    // Every read comes before the first write (a Firestore transaction's rule).
+    const seat = plan.guest ? await findSeat(tx, plan.guest.target, drawn, drawnSeatSnap) : undefined;
+    // (The slot is rewritten below, so the close leaves it alone.)
+    if (overdue) await closeInTransaction(tx, overdue, { nowMs, automatic: true, meta: plan.meta, actorId: null, freeSlot: false });
+    if (seat) tx.update(seat.ref, { used: (seat.get('used') as number) + 1 });
+
+    const attemptId = newAttemptId(plan.clientId);
+    const startedAt = new Date(nowMs).toISOString();
+    const attempt: StoredAttempt = {
+      id: attemptId,
+      client_id: plan.clientId,
+      test_id: plan.testId,
+      test_name: version.test.test_name,
+      version: version.version,
+      student_id: plan.studentId,
+      guest: plan.guest !== null,
+      guest_name: plan.guest?.name ?? null,
+      share_code: plan.guest?.target.code ?? null,
+      started_by: plan.startedBy,
+      status: 'in_progress',
+      started_at: startedAt,
+      expires_at: expiresAt(nowMs, version.test.timer ?? 0),
+      submitted_at: null,
+      auto_submitted: false,
+      answers: {},
+      question_order: questionOrder(attemptId, version),
+      token_hash: hashAttemptToken(token),
+      score: null,
+      total_marks: version.total_marks,
+      results: null,
+    };
+    tx.create(paths.clientAttempt(plan.clientId, attemptId), attempt);
+    const nextSlot: AttemptSlot = {
+      ...slot,
+      count: slot.count + 1,
+      in_progress: { attempt_id: attemptId, version: version.version, started_at: startedAt, expires_at: attempt.expires_at },
+    };
+    tx.set(slotRef, nextSlot);
+    const details = { attempt_id: attemptId, test_id: plan.testId, version: version.version, guest: plan.guest !== null, expires_at: attempt.expires_at };
+    addAudit(tx, plan.meta, { type: 'attempt_started', userId: plan.studentId, clientId: plan.clientId, actorId: plan.startedBy, details });
+    if (plan.guest) {
+      addAudit(tx, plan.meta, {
+        type: 'share_code_redeemed',
+        userId: plan.studentId,
+        clientId: plan.clientId,
+        actorId: plan.startedBy,
+        details: { ...details, share_code: plan.guest.target.code, guest_name: attempt.guest_name },
+      });
+    }
+    return { resumed: false, attemptId, startedAt, expiresAt: attempt.expires_at, token, version };
+  });
+}
+
+/** Whether a test with this id exists in another organization than `clientId` (403 rather than 404). */
+export async function testExistsElsewhere(testId: string): Promise<StoredTest | undefined> {
+  const snap = await paths.allTests().where('id', '==', testId).limit(1).get();
+  return snap.empty ? undefined : (snap.docs[0].data() as StoredTest);
+}
