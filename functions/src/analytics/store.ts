@@ -70,7 +70,7 @@ const sumOfShards = (snaps: DocumentSnapshot[]): VersionSums =>
   snaps.reduce((sums, snap) => (snap.exists ? addSums(sums, snap.data() as Partial<VersionSums>) : sums), emptySums());
 
 /** The version's sums: every shard, read in one round trip. */
-export async function readSums(at: VersionAt): Promise<VersionSums> {
+export async function sumsOf(at: VersionAt): Promise<VersionSums> {
   return sumOfShards(await db.getAll(...shardRefs(at)));
 }
 

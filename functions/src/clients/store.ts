@@ -14,7 +14,7 @@ const duplicateName = (name: string) => conflict(`A client named "${name}" alrea
 const memoKey = (clientId: string) => `client:${clientId}`;
 
 /** Read at most once per request, however many checks need it. */
-export async function getClient(clientId: string): Promise<Client | undefined> {
+export async function findClient(clientId: string): Promise<Client | undefined> {
   if (!isDocumentId(clientId)) return undefined;
   return readOncePerRequest(memoKey(clientId), async () => {
     const snap = await paths.client(clientId).get();

@@ -1,6 +1,6 @@
 import { AggregateField, type DocumentData, type DocumentReference, type Transaction } from 'firebase-admin/firestore';
 import { db } from '../firestore/db';
-import { findFolderOwner, getFolderInTransaction } from '../folders/store';
+import { findFolderOwner, findFolderInTransaction } from '../folders/store';
 import { fetchPage } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';
 import { toStoredQuestion } from '../questions/store';
@@ -89,7 +89,7 @@ export interface StoredShareCode {
 
 // ---------------------------------------------------------------- tests
 
-export async function getTest(clientId: string, testId: string): Promise<StoredTest | undefined> {
+export async function findTest(clientId: string, testId: string): Promise<StoredTest | undefined> {
   const snap = await paths.clientTest(clientId, testId).get();
   return snap.exists ? (snap.data() as StoredTest) : undefined;
 }
@@ -140,7 +140,7 @@ export async function folderExists(clientId: string, folderId: string): Promise<
  * the folder gone (400 here).
  */
 async function assertFolderInTransaction(tx: Transaction, clientId: string, folderId: string | null): Promise<void> {
-  if (folderId !== null && !(await getFolderInTransaction(tx, clientId, folderId))) {
+  if (folderId !== null && !(await findFolderInTransaction(tx, clientId, folderId))) {
     throw badRequest(`No such folder in this organization: ${folderId}`, [{ path: 'body.folder_id', message: `No such folder in this organization: ${folderId}` }]);
   }
 }
@@ -152,7 +152,7 @@ export async function insertTest(test: StoredTest): Promise<void> {
   });
 }
 
-async function readInTransaction(tx: Transaction, clientId: string, testId: string): Promise<{ ref: DocumentReference; test: StoredTest }> {
+async function requireTestInTransaction(tx: Transaction, clientId: string, testId: string): Promise<{ ref: DocumentReference; test: StoredTest }> {
   const ref = paths.clientTest(clientId, testId);
   const snap = await tx.get(ref);
   if (!snap.exists) throw notFound('Test not found');
@@ -166,7 +166,7 @@ async function readInTransaction(tx: Transaction, clientId: string, testId: stri
  */
 export async function replaceDraft(clientId: string, testId: string, build: (current: StoredTest) => StoredTest): Promise<StoredTest> {
   return db.runTransaction(async (tx) => {
-    const { ref, test } = await readInTransaction(tx, clientId, testId);
+    const { ref, test } = await requireTestInTransaction(tx, clientId, testId);
     if (!isEditable(test.status)) {
       throw conflict(`Only a draft can be edited; this test is ${test.status}. Archive it and restore it to a draft, then publish again as a new version`);
     }
@@ -180,7 +180,7 @@ export async function replaceDraft(clientId: string, testId: string, build: (cur
 /** archive or restore, in a transaction: of two concurrent moves one sees the other's result. */
 export async function moveTest(clientId: string, testId: string, move: Exclude<TestMove, 'publish'>, now: string): Promise<StoredTest> {
   return db.runTransaction(async (tx) => {
-    const { ref, test } = await readInTransaction(tx, clientId, testId);
+    const { ref, test } = await requireTestInTransaction(tx, clientId, testId);
     const outcome = applyMove(move, test.status);
     if (!outcome.ok) throw conflict(outcome.reason);
     const next: StoredTest = { ...test, status: outcome.next, updated_at: now };
@@ -203,7 +203,7 @@ function freeze(id: string, data: DocumentData): FrozenQuestion {
  */
 export async function publishTest(clientId: string, testId: string, now: string, publishedBy: string): Promise<StoredTest> {
   return db.runTransaction(async (tx) => {
-    const { ref, test } = await readInTransaction(tx, clientId, testId);
+    const { ref, test } = await requireTestInTransaction(tx, clientId, testId);
     const outcome = applyMove('publish', test.status);
     if (!outcome.ok) throw conflict(outcome.reason);
     const questionRefs = test.question_ids.map((id) => paths.clientQuestion(clientId, id));
@@ -259,7 +259,7 @@ export async function publishTest(clientId: string, testId: string, now: string,
  */
 export async function deleteTestWithoutAttempts(clientId: string, testId: string): Promise<void> {
   await db.runTransaction(async (tx) => {
-    const { ref, test } = await readInTransaction(tx, clientId, testId);
+    const { ref, test } = await requireTestInTransaction(tx, clientId, testId);
     const attempts = await tx.get(paths.clientAttempts(clientId).where('test_id', '==', testId).limit(1));
     if (!attempts.empty) {
       const hint = takesAttempts(test.status) ? 'archive it instead' : 'it stays archived';
@@ -305,7 +305,7 @@ export async function insertShareCode(
     };
     try {
       await db.runTransaction(async (tx) => {
-        const { test } = await readInTransaction(tx, clientId, testId);
+        const { test } = await requireTestInTransaction(tx, clientId, testId);
         if (test.status !== 'published') throw conflict(`Share codes are issued for published tests only; this test is ${test.status}`);
         tx.create(paths.shareCode(shareCode.code), shareCode);
         capacities.forEach((capacity, k) => tx.create(paths.shareCodeSeat(shareCode.code, k), { capacity, used: 0 }));
@@ -317,7 +317,7 @@ export async function insertShareCode(
   }
 }
 
-export async function getShareCode(code: string): Promise<StoredShareCode | undefined> {
+export async function findShareCode(code: string): Promise<StoredShareCode | undefined> {
   const snap = await paths.shareCode(code).get();
   return snap.exists ? (snap.data() as StoredShareCode) : undefined;
 }

@@ -24,7 +24,7 @@ const folderNotFound = () => notFound('Folder not found');
 const toFolder = ({ id, client_id, name, created_at, updated_at }: StoredFolderDoc): Folder => ({ id, client_id, name, created_at, updated_at });
 
 /** The folder of this client, or undefined when there is none by that id. */
-export async function getFolder(clientId: string, folderId: string): Promise<StoredFolder | undefined> {
+export async function findFolder(clientId: string, folderId: string): Promise<StoredFolder | undefined> {
   if (!isDocumentId(clientId) || !isDocumentId(folderId)) return undefined;
   const snap = await paths.clientFolder(clientId, folderId).get();
   return snap.exists ? toFolder(snap.data() as StoredFolderDoc) : undefined;
@@ -36,7 +36,7 @@ export async function getFolder(clientId: string, folderId: string): Promise<Sto
  * folder (which reads what the folder holds in its own transaction) and the
  * write cannot both succeed.
  */
-export async function getFolderInTransaction(tx: Transaction, clientId: string, folderId: string): Promise<StoredFolder | undefined> {
+export async function findFolderInTransaction(tx: Transaction, clientId: string, folderId: string): Promise<StoredFolder | undefined> {
   if (!isDocumentId(clientId) || !isDocumentId(folderId)) return undefined;
   const snap = await tx.get(paths.clientFolder(clientId, folderId));
   return snap.exists ? toFolder(snap.data() as StoredFolderDoc) : undefined;
@@ -85,7 +85,7 @@ export async function renameFolder(clientId: string, folderId: string, name: str
 /**
  * Deletes an empty folder. What it holds is read in the same transaction as
  * the delete, and every write that files a question into a folder reads the
- * folder in its own transaction (getFolderInTransaction), so a question filed
+ * folder in its own transaction (findFolderInTransaction), so a question filed
  * at the same moment either lands first (and the delete answers 409) or finds
  * the folder gone. Imports that are still writing into it count as contents.
  */

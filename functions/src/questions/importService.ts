@@ -87,7 +87,7 @@ export async function importQuestions(principal: Principal, options: ImportOptio
 
   const importId = read.sha256;
   if (options.dry_run) {
-    imports.assertNotImported(await imports.readImport(clientId, importId));
+    imports.assertNotImported(await imports.findImport(clientId, importId));
     return { import_id: null, dry_run: true, imported: valid.length, failed, errors, question_ids: [] };
   }
 

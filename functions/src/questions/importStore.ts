@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { FieldValue } from 'firebase-admin/firestore';
 import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
-import { getFolderInTransaction } from '../folders/store';
+import { findFolderInTransaction } from '../folders/store';
 import { conflict } from '../shared/errors';
 import { MissingFolder, toStoredQuestion } from './store';
 import type { StoredQuestion } from './schemas';
@@ -89,7 +89,7 @@ export function chunkQuestions(questions: StoredQuestion[]): string[] {
   return chunks;
 }
 
-export async function readImport(clientId: string, importId: string): Promise<ImportRecord | undefined> {
+export async function findImport(clientId: string, importId: string): Promise<ImportRecord | undefined> {
   const snap = await paths.clientQuestionImport(clientId, importId).get();
   return snap.exists ? (snap.data() as ImportRecord) : undefined;
 }
@@ -133,7 +133,7 @@ export async function commitImport(record: ImportRecord, folderIds: string[], no
       throw conflict('The import was interrupted and taken over; retry it');
     }
     for (const folderId of folderIds) {
-      if (!(await getFolderInTransaction(tx, record.client_id, folderId))) throw new MissingFolder(folderId);
+      if (!(await findFolderInTransaction(tx, record.client_id, folderId))) throw new MissingFolder(folderId);
     }
     tx.update(ref, { status: 'committed', pending_folder_ids: folderIds, lease_expires_at: leaseFrom(now) });
   });

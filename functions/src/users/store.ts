@@ -19,7 +19,7 @@ export interface StoredProfile {
   updateTime: Timestamp;
 }
 
-export async function readProfile(ref: DocumentReference | undefined): Promise<StoredProfile | undefined> {
+export async function findProfile(ref: DocumentReference | undefined): Promise<StoredProfile | undefined> {
   if (!ref) return undefined;
   const snap = await ref.get();
   return snap.exists ? { data: snap.data() as User, updateTime: snap.updateTime! } : undefined;
