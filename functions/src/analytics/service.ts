@@ -3,7 +3,7 @@ import type { VersionForAttempt } from '../attempts/rules';
 import { assertCanReadTestAnalytics } from '../auth/policy';
 import type { Principal } from '../auth/principal';
 import { conflict, notFound } from '../shared/errors';
-import type { StoredTest } from '../exams/store';
+import type { StoredTest } from '../exams/documents';
 import { requireTest } from '../exams/service';
 import type { TestAnalytics } from './schemas';
 import { emptySums, sameSums, versionStatistics, type VersionSums } from './statistics';

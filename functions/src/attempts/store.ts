@@ -14,7 +14,7 @@ import { isBackendFault } from '../platform/backendFaults';
 import { errorText, log } from '../platform/log';
 import { refusedCredential, TestMissing } from './refusals';
 import type { PageRequest } from '../shared/pagination';
-import type { StoredShareCode, StoredTest, TestVersion } from '../exams/store';
+import type { StoredShareCode, StoredTest, TestVersion } from '../exams/documents';
 import { attemptQuerySpec } from './attemptQuery';
 import {
   answerOverBudget,

@@ -18,7 +18,7 @@ import { isEditable, type TestStatus } from './lifecycle';
 import type { CreateShareCodeInput, CreateTestInput, ShareCode, StudentTest, Test, TestFieldsInput } from './schemas';
 import { canonicalShareCode } from './shareCodeText';
 import * as store from './store';
-import type { StoredShareCode, StoredTest } from './store';
+import type { StoredShareCode, StoredTest } from './documents';
 
 // ---------------------------------------------------------------- views
 

@@ -8,84 +8,13 @@ import { ALREADY_EXISTS, hasStatus } from '../firestore/statusCodes';
 import { badRequest, conflict, notFound } from '../shared/errors';
 import { errorText, log } from '../platform/log';
 import type { PageRequest } from '../shared/pagination';
+import type { FrozenQuestion, StoredSeat, StoredShareCode, StoredTest, TestVersion } from './documents';
 import { applyMove, isEditable, publishProblems, takesAttempts, type TestMove, type TestStatus } from './lifecycle';
 import { seatShardCapacities } from './seats';
 import { shareCodeQuerySpec } from './shareCodeQuery';
 import { generateShareCode } from './shareCodeText';
 import { testQuerySpec } from './testQuery';
 import { documentSize, MAX_DOCUMENT_BYTES } from './versionSize';
-
-// ---------------------------------------------------------------- stored shapes
-
-/** clients/{clientId}/tests/{testId}. `version` is the latest published version's number (null before the first). */
-export interface StoredTest {
-  id: string;
-  client_id: string;
-  test_name: string;
-  timer: number | null;
-  shuffle: 0 | 1;
-  allow_review: 0 | 1;
-  negative_marking: 0 | 1;
-  status: TestStatus;
-  folder_id: string | null;
-  question_ids: string[];
-  description: string | null;
-  max_attempts: number | null;
-  negative_mark_ratio: number;
-  created_at: string;
-  updated_at: string;
-  published_at: string | null;
-  version: number | null;
-}
-
-/** A question as frozen into a version: everything needed to show and to score it. */
-export interface FrozenQuestion {
-  id: string;
-  question_text: string;
-  question_type: string;
-  options: string[];
-  correct_answer: string;
-  tolerance: number | null;
-  marks: number;
-  difficulty: string;
-}
-
-/**
- * clients/{clientId}/tests/{testId}/versions/{n}: the test as published, with
- * its questions in order and their answer keys. Starting an attempt reads this
- * one document; nothing edits it after it is written. Server side only.
- */
-export interface TestVersion {
-  version: number;
-  test_id: string;
-  client_id: string;
-  published_at: string;
-  published_by: string;
-  test: Pick<
-    StoredTest,
-    'test_name' | 'timer' | 'shuffle' | 'allow_review' | 'negative_marking' | 'description' | 'max_attempts' | 'negative_mark_ratio' | 'question_ids'
-  >;
-  questions: FrozenQuestion[];
-  total_marks: number;
-}
-
-/**
- * share_codes/{code}. Its uses are counted on its seat shards
- * (share_codes/{code}/seats/{k}: `capacity`, `used`), never on this document,
- * which a class redeeming at once would overload (see seats.ts).
- */
-export interface StoredShareCode {
-  code: string;
-  client_id: string;
-  test_id: string;
-  expires_at: string | null;
-  max_uses: number | null;
-  seat_shards: number;
-  revoked: boolean;
-  revoked_at: string | null;
-  created_by: string;
-  created_at: string;
-}
 
 // ---------------------------------------------------------------- tests
 
@@ -308,7 +237,7 @@ export async function insertShareCode(
         const { test } = await requireTestInTransaction(tx, clientId, testId);
         if (test.status !== 'published') throw conflict(`Share codes are issued for published tests only; this test is ${test.status}`);
         tx.create(paths.shareCode(shareCode.code), shareCode);
-        capacities.forEach((capacity, k) => tx.create(paths.shareCodeSeat(shareCode.code, k), { capacity, used: 0 }));
+        capacities.forEach((capacity, k) => tx.create(paths.shareCodeSeat(shareCode.code, k), { capacity, used: 0 } satisfies StoredSeat));
       });
       return shareCode;
     } catch (err) {
