@@ -12,7 +12,8 @@ import { errorText, log } from '../platform/log';
 import { parseHeader, rowError, validateRow, type HeaderColumns, type RowResult } from './csvRows';
 import { readCsvUpload } from './csvUpload';
 import * as imports from './importStore';
-import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, normalizeQuestion, type ImportResult, type RowError, type StoredQuestion } from './schemas';
+import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, normalizeQuestion, type ImportResult, type RowError } from './schemas';
+import type { StoredQuestion } from './documents';
 import { MissingFolder } from './store';
 
 export interface ImportOptions {

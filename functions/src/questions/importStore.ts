@@ -5,7 +5,7 @@ import { paths } from '../firestore/paths';
 import { findFolderInTransaction } from '../folders/store';
 import { conflict } from '../shared/errors';
 import { MissingFolder, toStoredQuestion } from './store';
-import type { StoredQuestion } from './schemas';
+import type { ImportRecord, StoredImportChunk, StoredQuestion } from './documents';
 
 // How an import of thousands of questions becomes visible all at once although
 // Firestore commits at most 500 writes together:
@@ -36,28 +36,6 @@ const CHUNK_BYTES = 700 * 1024;
 const CHUNKS_PER_COMMIT = 4;
 /** Batches committed at once while publishing. */
 const PARALLEL_COMMITS = 3;
-
-export type ImportStatus = 'staging' | 'committed' | 'complete';
-
-export interface ImportRecord {
-  id: string;
-  client_id: string;
-  status: ImportStatus;
-  /** Changes whenever the import changes hands (claimed, taken over): a stale worker cannot commit. */
-  claim: string;
-  question_ids: string[];
-  /** Folders the import writes into until it is complete: a folder delete treats them as contents. */
-  pending_folder_ids: string[];
-  chunk_count: number;
-  imported: number;
-  failed: number;
-  created_by: string;
-  created_at: string;
-  lease_expires_at: string | null;
-  completed_at: string | null;
-  /** Publishing batches already written (step 4), so a roll forward writes only the rest. */
-  published_batches?: number[];
-}
 
 const alreadyImported = (record: ImportRecord) =>
   conflict(
@@ -117,7 +95,7 @@ export async function stageChunks(clientId: string, importId: string, chunks: st
   for (let start = 0; start < chunks.length; start += CHUNKS_PER_COMMIT) {
     const batch = db.batch();
     chunks.slice(start, start + CHUNKS_PER_COMMIT).forEach((payload, offset) => {
-      batch.set(paths.clientQuestionImportChunk(clientId, importId, start + offset), { payload });
+      batch.set(paths.clientQuestionImportChunk(clientId, importId, start + offset), { payload } satisfies StoredImportChunk);
     });
     await batch.commit();
   }

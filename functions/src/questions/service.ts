@@ -14,8 +14,8 @@ import {
   type Difficulty,
   type QuestionChanges,
   type QuestionType,
-  type StoredQuestion,
 } from './schemas';
+import type { StoredQuestion } from './documents';
 import { recoverStaleImports } from './importStore';
 import * as store from './store';
 

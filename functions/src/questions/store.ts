@@ -8,7 +8,8 @@ import { findFolderInTransaction } from '../folders/store';
 import { notFound } from '../shared/errors';
 import type { PageRequest } from '../shared/pagination';
 import { questionQuerySpec } from './questionQuery';
-import type { QuestionFilters, StoredQuestion } from './schemas';
+import type { StoredQuestion } from './documents';
+import type { QuestionFilters } from './schemas';
 
 const questionNotFound = () => notFound('Question not found');
 
