@@ -58,7 +58,7 @@ function toUser(record: UserRecord, profile: Partial<User> | undefined): User {
   };
 }
 
-async function requireUser(uid: string): Promise<{ user: User; record: UserRecord; profile?: store.StoredProfile }> {
+async function requireUser(uid: string): Promise<{ user: User; record: UserRecord; profile?: store.ProfileRead }> {
   let record: UserRecord;
   try {
     record = await auth.getUser(uid);
