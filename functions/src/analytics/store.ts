@@ -7,6 +7,7 @@ import { paths } from '../firestore/paths';
 import { ALREADY_EXISTS, FAILED_PRECONDITION, hasStatus, NOT_FOUND } from '../firestore/statusCodes';
 import { errorText, log } from '../platform/log';
 import { openAttemptsSpec, scoreExtremeSpec } from './analyticsQuery';
+import type { StoredRecomputeLease, StoredStatsShard } from './documents';
 import {
   addSums,
   emptySums,
@@ -67,7 +68,7 @@ const shardRefs = (at: VersionAt) => Array.from({ length: STATS_SHARDS }, (_, k)
 
 /** The shards added up; a shard never written counts as empty. */
 const sumOfShards = (snaps: DocumentSnapshot[]): VersionSums =>
-  snaps.reduce((sums, snap) => (snap.exists ? addSums(sums, snap.data() as Partial<VersionSums>) : sums), emptySums());
+  snaps.reduce((sums, snap) => (snap.exists ? addSums(sums, snap.data() as StoredStatsShard) : sums), emptySums());
 
 /** The version's sums: every shard, read in one round trip. */
 export async function sumsOf(at: VersionAt): Promise<VersionSums> {
@@ -181,7 +182,7 @@ export interface RecomputeLease {
  */
 export async function claimRecompute(at: VersionAt, nowMs = Date.now()): Promise<RecomputeLease | undefined> {
   const ref = paths.testStatsRecomputeLease(at.clientId, at.testId, at.version);
-  const lease = { expires_at: new Date(nowMs + RECOMPUTE_LEASE_MS).toISOString() };
+  const lease = { expires_at: new Date(nowMs + RECOMPUTE_LEASE_MS).toISOString() } satisfies StoredRecomputeLease;
   try {
     return { ref, writeTime: (await ref.create(lease)).writeTime };
   } catch (err) {
