@@ -5,7 +5,7 @@ import onHeaders from 'on-headers';
 import { recordLogin, recordTokenRejected } from './audit/service';
 import { auditRoutes } from './audit/routes';
 import { authenticate, awaitAccountCheck, awaitAuthorization, type AuthenticationEffects } from './auth/authenticate';
-import { getClient } from './clients/store';
+import { findClient } from './clients/store';
 import { clientRoutes } from './clients/routes';
 import type { RuntimeConfig } from './config';
 import { auth, db } from './firestore/db';
@@ -64,8 +64,8 @@ function guards(config: RuntimeConfig): Guards {
       await ipLimitPassed(res);
       await countFailedAuthentication(req, config);
     },
-    isClientActive: async (clientId) => (await getClient(clientId))?.active_status === 1,
-    prefetchClient: (clientId) => void getClient(clientId).catch(() => undefined),
+    isClientActive: async (clientId) => (await findClient(clientId))?.active_status === 1,
+    prefetchClient: (clientId) => void findClient(clientId).catch(() => undefined),
   };
   return {
     countRequest: startIpCount,

@@ -1,6 +1,6 @@
 import { seatShardCapacities } from '../../functions/src/exams/seats';
 import { generateShareCode } from '../../functions/src/exams/shareCodeText';
-import type { StoredShareCode } from '../../functions/src/exams/store';
+import type { StoredShareCode } from '../../functions/src/exams/documents';
 import { adminDb } from '../support/admin';
 import { post, type ApiResponse, type RequestOptions } from '../support/http';
 import { as, clientDoc, createTestAs, validTest, writeQuestion, type QuestionFixture } from '../exams/fixtures';

@@ -13,7 +13,7 @@ import {
 import { hashAttemptToken, newAttemptToken } from '../../functions/src/attempts/tokens';
 import { MAX_ANSWER_LENGTH } from '../../functions/src/attempts/schemas';
 import { MAX_QUESTIONS_PER_TEST } from '../../functions/src/exams/schemas';
-import type { FrozenQuestion, StoredTest, TestVersion } from '../../functions/src/exams/store';
+import type { FrozenQuestion, StoredTest, TestVersion } from '../../functions/src/exams/documents';
 import { MAX_DOCUMENT_BYTES } from '../../functions/src/exams/versionSize';
 import { MAX_ID_LENGTH } from '../../functions/src/shared/ids';
 import { expectError } from '../support/assertions';

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { AdminQuestion, applyChanges, normalizeQuestion, PublicQuestion, QuestionInput, type StoredQuestion } from '../../functions/src/questions/schemas';
+import { AdminQuestion, applyChanges, normalizeQuestion, PublicQuestion, QuestionInput } from '../../functions/src/questions/schemas';
+import type { StoredQuestion } from '../../functions/src/questions/documents';
 
 // Pure: the question schemas, no emulator needed.
 

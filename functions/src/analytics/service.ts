@@ -3,8 +3,8 @@ import type { VersionForAttempt } from '../attempts/rules';
 import { assertCanReadTestAnalytics } from '../auth/policy';
 import type { Principal } from '../auth/principal';
 import { conflict, notFound } from '../shared/errors';
-import type { StoredTest } from '../exams/store';
-import { locateTest } from '../exams/service';
+import type { StoredTest } from '../exams/documents';
+import { requireTest } from '../exams/service';
 import type { TestAnalytics } from './schemas';
 import { emptySums, sameSums, versionStatistics, type VersionSums } from './statistics';
 import * as store from './store';
@@ -21,7 +21,7 @@ export interface VersionTarget {
 
 /** The test (authorized) and the version asked for: the latest published by default; one never published → 404. */
 export async function analyticsTarget(principal: Principal, testId: string, requestedVersion: number | undefined): Promise<VersionTarget> {
-  const test = await locateTest(principal, testId);
+  const test = await requireTest(principal, testId);
   assertCanReadTestAnalytics(principal, { clientId: test.client_id });
   if (requestedVersion === undefined) return { test, version: test.version };
   if (test.version === null || requestedVersion > test.version) {
@@ -65,7 +65,7 @@ export async function testAnalytics(principal: Principal, testId: string, reques
   const at = { clientId: test.client_id, testId: test.id, version };
   const [frozen, sums, extremes, inProgress] = await Promise.all([
     frozenVersion(test, version),
-    store.readSums(at),
+    store.sumsOf(at),
     store.scoreExtremes(at),
     store.inProgressCount(at),
   ]);

@@ -8,6 +8,7 @@ import { ALREADY_EXISTS, FAILED_PRECONDITION, hasStatus, NOT_FOUND } from '../fi
 import { errorText, log } from '../platform/log';
 import { percentageOf } from '../shared/scores';
 import { openAttemptsSpec, scoreExtremeSpec } from './analyticsQuery';
+import type { StoredRecomputeLease, StoredStatsShard } from './documents';
 import {
   addSums,
   emptySums,
@@ -72,10 +73,10 @@ const shardRefs = (at: VersionAt) => Array.from({ length: STATS_SHARDS }, (_, k)
 
 /** The shards added up; a shard never written counts as empty. */
 const sumOfShards = (snaps: DocumentSnapshot[]): VersionSums =>
-  snaps.reduce((sums, snap) => (snap.exists ? addSums(sums, snap.data() as Partial<VersionSums>) : sums), emptySums());
+  snaps.reduce((sums, snap) => (snap.exists ? addSums(sums, snap.data() as StoredStatsShard) : sums), emptySums());
 
 /** The version's sums: every shard, read in one round trip. */
-export async function readSums(at: VersionAt): Promise<VersionSums> {
+export async function sumsOf(at: VersionAt): Promise<VersionSums> {
   return sumOfShards(await db.getAll(...shardRefs(at)));
 }
 
@@ -186,7 +187,7 @@ export interface RecomputeLease {
  */
 export async function claimRecompute(at: VersionAt, nowMs = Date.now()): Promise<RecomputeLease | undefined> {
   const ref = paths.testStatsRecomputeLease(at.clientId, at.testId, at.version);
-  const lease = { expires_at: new Date(nowMs + RECOMPUTE_LEASE_MS).toISOString() };
+  const lease = { expires_at: new Date(nowMs + RECOMPUTE_LEASE_MS).toISOString() } satisfies StoredRecomputeLease;
   try {
     return { ref, writeTime: (await ref.create(lease)).writeTime };
   } catch (err) {

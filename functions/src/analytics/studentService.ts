@@ -1,7 +1,7 @@
 import { organizationFromClaims } from '../auth/claims';
 import { studentAnalyticsScope } from '../auth/policy';
 import type { Principal } from '../auth/principal';
-import { getClient } from '../clients/store';
+import { findClient } from '../clients/store';
 import { auth } from '../firestore/db';
 import { badRequest, forbidden, notFound } from '../shared/errors';
 import { isDocumentId } from '../shared/ids';
@@ -45,7 +45,7 @@ interface Target {
 }
 
 /** The organization whose attempts are read. */
-async function locate(principal: Principal, studentId: string, requestedClientId: string | undefined): Promise<Target> {
+async function requireTarget(principal: Principal, studentId: string, requestedClientId: string | undefined): Promise<Target> {
   const scoped = studentAnalyticsScope(principal, studentId, requestedClientId);
   if (principal.role === 'student') return { clientId: scoped!, checkExists: false, named: false };
   if (scoped !== undefined) {
@@ -79,9 +79,9 @@ const toRow = (a: store.SubmittedAttempt): StudentAnalytics['data'][number] => (
 const rounded = (value: number | null): number | null => (value === null ? null : round4(value));
 
 export async function studentAnalytics(principal: Principal, studentId: string, clientId: string | undefined, page: PageRequest): Promise<StudentAnalytics> {
-  const target = await locate(principal, studentId, clientId);
+  const target = await requireTarget(principal, studentId, clientId);
   const [client, profile, figures, rows] = await Promise.all([
-    target.named ? getClient(target.clientId) : Promise.resolve(true),
+    target.named ? findClient(target.clientId) : Promise.resolve(true),
     target.checkExists ? store.hasProfile(target.clientId, studentId) : Promise.resolve(true),
     store.studentFigures(target.clientId, studentId),
     store.studentAttemptsPage(target.clientId, studentId, page),

@@ -1,4 +1,4 @@
-import type { StoredShareCode, TestVersion } from '../exams/store';
+import type { StoredShareCode, TestVersion } from '../exams/documents';
 import { paths } from '../firestore/paths';
 import { log } from '../platform/log';
 import { readCache } from '../shared/cache';

@@ -2,7 +2,7 @@ import { documentSize, MAX_DOCUMENT_BYTES } from '../exams/versionSize';
 import { scoreAttempt, type QuestionResult, type ScoringQuestion } from './scoring';
 import { orderForAttempt } from './shuffle';
 import { percentageOf } from '../shared/scores';
-import type { TestVersion } from '../exams/store';
+import type { TestVersion } from '../exams/documents';
 import type { AttemptStatus, AttemptQuestion, TestDetails } from './schemas';
 
 // Pure: the rules of an attempt's life (deadline, grace, closing, what the

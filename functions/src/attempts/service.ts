@@ -13,7 +13,7 @@ import {
 } from '../auth/policy';
 import type { Principal } from '../auth/principal';
 import type { Client } from '../clients/schemas';
-import { getClient } from '../clients/store';
+import { findClient } from '../clients/store';
 import { ApiError, conflict, forbidden, notFound, serviceUnavailable } from '../shared/errors';
 import { isBackendFault } from '../platform/backendFaults';
 import { errorText, log } from '../platform/log';
@@ -83,7 +83,7 @@ function policyCaller(caller: AttemptCaller, attempt: StoredAttempt): Principal 
  * times as if it were contention.
  */
 function organizationBeside(clientId: string): Promise<Client | undefined> {
-  const read = getClient(clientId).catch((err) => {
+  const read = findClient(clientId).catch((err) => {
     if (!isBackendFault(err)) throw err;
     log.error('Backend unavailable', { error: errorText(err) });
     throw serviceUnavailable();
@@ -262,7 +262,7 @@ export async function listAttempts(
   http: HttpContext,
 ) {
   const scope = attemptListScope(principal, query);
-  if (scope.scope === 'tenant' && principal.role === 'super_admin' && !(await getClient(scope.clientId))) throw notFound('Client not found');
+  if (scope.scope === 'tenant' && principal.role === 'super_admin' && !(await findClient(scope.clientId))) throw notFound('Client not found');
   const filters = { test_id: query.test_id, student_id: scope.studentId, status: query.status };
   const target: listing.ListTarget = scope.scope === 'tenant' ? { scope: 'tenant', clientId: scope.clientId } : { scope: 'guest' };
   const { data, pagination } = await listing.listAttempts(target, filters, page);

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { DocumentSnapshot, Transaction } from 'firebase-admin/firestore';
-import type { StoredShareCode, StoredTest } from '../exams/store';
+import type { StoredShareCode, StoredTest } from '../exams/documents';
 import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
 import { hasStatus, NOT_FOUND } from '../firestore/statusCodes';

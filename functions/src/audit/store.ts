@@ -4,12 +4,12 @@ import { paths } from '../firestore/paths';
 import { ALREADY_EXISTS, hasStatus } from '../firestore/statusCodes';
 import type { PageRequest } from '../shared/pagination';
 import { auditQuerySpec } from './auditQuery';
-import type { AuditLog } from './schemas';
+import type { StoredAuditLog } from './documents';
 
 export const newAuditRef = (): DocumentReference => paths.auditLogs().doc();
 
 /** Writes a record under a deterministic id once; a second writer finds it there and stops. */
-export async function createAuditRecordOnce(id: string, record: Omit<AuditLog, 'id'>): Promise<void> {
+export async function createAuditRecordOnce(id: string, record: Omit<StoredAuditLog, 'id'>): Promise<void> {
   try {
     await paths.auditLog(id).create({ id, ...record });
   } catch (err) {
@@ -17,12 +17,12 @@ export async function createAuditRecordOnce(id: string, record: Omit<AuditLog, '
   }
 }
 
-export async function writeAuditRecord(record: Omit<AuditLog, 'id'>): Promise<void> {
+export async function writeAuditRecord(record: Omit<StoredAuditLog, 'id'>): Promise<void> {
   const ref = newAuditRef();
   await ref.set({ id: ref.id, ...record });
 }
 
 export async function listAuditRecords(filters: Parameters<typeof auditQuerySpec>[0], page: PageRequest) {
   const { docs, pagination } = await fetchPage(paths.auditLogs(), auditQuerySpec(filters), page);
-  return { data: docs as AuditLog[], pagination };
+  return { data: docs as StoredAuditLog[], pagination };
 }

@@ -14,7 +14,7 @@ export async function createClient(input: { name: string; address: string; logo_
 
 /** 404 when it does not exist, 403 when it belongs to someone else. */
 export async function readClient(principal: Principal, clientId: string): Promise<Client> {
-  const client = await store.getClient(clientId);
+  const client = await store.findClient(clientId);
   if (!client) throw notFound('Client not found');
   assertCanReadClient(principal, clientId);
   return client;

@@ -11,14 +11,14 @@ import {
 } from '../auth/policy';
 import type { Principal } from '../auth/principal';
 import { stopOpenAttempts } from '../attempts/stopStore';
-import { getClient } from '../clients/store';
+import { findClient } from '../clients/store';
 import { badRequest, conflict, notFound, type ErrorDetail } from '../shared/errors';
 import type { PageRequest } from '../shared/pagination';
 import { isEditable, type TestStatus } from './lifecycle';
 import type { CreateShareCodeInput, CreateTestInput, ShareCode, StudentTest, Test, TestFieldsInput } from './schemas';
 import { canonicalShareCode } from './shareCodeText';
 import * as store from './store';
-import type { StoredShareCode, StoredTest } from './store';
+import type { StoredShareCode, StoredTest } from './documents';
 
 // ---------------------------------------------------------------- views
 
@@ -39,9 +39,9 @@ const viewFor = (principal: Principal) => (testViewFor(principal) === 'author' ?
  * not found there, is looked up across organizations, so that another
  * organization's test can be told (403, by the policy) from none at all (404).
  */
-export async function locateTest(principal: Principal, testId: string): Promise<StoredTest> {
+export async function requireTest(principal: Principal, testId: string): Promise<StoredTest> {
   if (principal.clientId) {
-    const own = await store.getTest(principal.clientId, testId);
+    const own = await store.findTest(principal.clientId, testId);
     if (own) return own;
   }
   const anywhere = await store.findTestAnywhere(testId);
@@ -51,7 +51,7 @@ export async function locateTest(principal: Principal, testId: string): Promise<
 
 /** A client a Super Admin names must exist; a tenant user's own organization does (authentication checked it). */
 async function assertClientExists(principal: Principal, clientId: string): Promise<void> {
-  if (principal.role === 'super_admin' && !(await getClient(clientId))) throw notFound('Client not found');
+  if (principal.role === 'super_admin' && !(await findClient(clientId))) throw notFound('Client not found');
 }
 
 const OWNER_LOOKUP_LIMIT = 30;
@@ -117,7 +117,7 @@ export async function listTests(
 }
 
 export async function readTest(principal: Principal, testId: string): Promise<Test | StudentTest> {
-  const test = await locateTest(principal, testId);
+  const test = await requireTest(principal, testId);
   assertCanReadTest(principal, { clientId: test.client_id });
   if (!testVisibleTo(principal, test)) throw notFound('Test not found');
   return viewFor(principal)(test);
@@ -149,7 +149,7 @@ export async function createTest(principal: Principal, input: CreateTestInput): 
  * archive it, restore it to a draft, edit, and publish the next version.
  */
 export async function replaceTest(principal: Principal, testId: string, input: TestFieldsInput): Promise<Test> {
-  const test = await locateTest(principal, testId);
+  const test = await requireTest(principal, testId);
   assertCanAuthorTests(principal, test.client_id);
   if (!isEditable(test.status)) {
     throw conflict(`Only a draft can be edited; this test is ${test.status}. Archive it and restore it to a draft, then publish again as a new version`);
@@ -161,7 +161,7 @@ export async function replaceTest(principal: Principal, testId: string, input: T
 }
 
 export async function publishTest(principal: Principal, testId: string): Promise<Test> {
-  const test = await locateTest(principal, testId);
+  const test = await requireTest(principal, testId);
   assertCanAuthorTests(principal, test.client_id);
   return authorView(await store.publishTest(test.client_id, testId, new Date().toISOString(), principal.uid));
 }
@@ -172,7 +172,7 @@ export async function publishTest(principal: Principal, testId: string): Promise
  * archived test again (409) finishes a stop that an outage cut short.
  */
 export async function moveTest(principal: Principal, testId: string, move: 'archive' | 'restore'): Promise<Test> {
-  const test = await locateTest(principal, testId);
+  const test = await requireTest(principal, testId);
   assertCanAuthorTests(principal, test.client_id);
   const now = new Date().toISOString();
   if (move === 'restore') return authorView(await store.moveTest(test.client_id, testId, move, now));
@@ -189,7 +189,7 @@ export async function moveTest(principal: Principal, testId: string, move: 'arch
 }
 
 export async function deleteTest(principal: Principal, testId: string): Promise<void> {
-  const test = await locateTest(principal, testId);
+  const test = await requireTest(principal, testId);
   assertCanAuthorTests(principal, test.client_id);
   await store.deleteTestWithoutAttempts(test.client_id, testId);
 }
@@ -207,7 +207,7 @@ const shareCodeView = (code: StoredShareCode, uses: number): ShareCode => ({
 });
 
 export async function createShareCode(principal: Principal, testId: string, input: CreateShareCodeInput): Promise<ShareCode> {
-  const test = await locateTest(principal, testId);
+  const test = await requireTest(principal, testId);
   assertCanManageShareCodes(principal, test.client_id);
   if (test.status !== 'published') throw conflict(`Share codes are issued for published tests only; this test is ${test.status}`);
   const code = await store.insertShareCode(test.client_id, testId, {
@@ -220,7 +220,7 @@ export async function createShareCode(principal: Principal, testId: string, inpu
 }
 
 export async function listShareCodes(principal: Principal, testId: string, page: PageRequest) {
-  const test = await locateTest(principal, testId);
+  const test = await requireTest(principal, testId);
   assertCanManageShareCodes(principal, test.client_id);
   const { data, pagination } = await store.listShareCodes(test.client_id, testId, page);
   const uses = await Promise.all(data.map((code) => store.usesOf(code.code)));
@@ -234,10 +234,10 @@ export async function listShareCodes(principal: Principal, testId: string, page:
  * outage cut short, and changes nothing else.
  */
 export async function revokeShareCode(principal: Principal, testId: string, codeText: string): Promise<void> {
-  const test = await locateTest(principal, testId);
+  const test = await requireTest(principal, testId);
   assertCanManageShareCodes(principal, test.client_id);
   const canonical = canonicalShareCode(codeText);
-  const code = canonical === undefined ? undefined : await store.getShareCode(canonical);
+  const code = canonical === undefined ? undefined : await store.findShareCode(canonical);
   if (!code || code.test_id !== testId || code.client_id !== test.client_id) throw notFound('Share code not found');
   const now = new Date().toISOString();
   if (!code.revoked) await store.revokeShareCode(code.code, now);

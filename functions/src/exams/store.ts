@@ -1,6 +1,6 @@
 import { AggregateField, type DocumentData, type DocumentReference, type Transaction } from 'firebase-admin/firestore';
 import { db } from '../firestore/db';
-import { findFolderOwner, getFolderInTransaction } from '../folders/store';
+import { findFolderOwner, findFolderInTransaction } from '../folders/store';
 import { fetchPage } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';
 import { toStoredQuestion } from '../questions/store';
@@ -8,6 +8,7 @@ import { ALREADY_EXISTS, hasStatus } from '../firestore/statusCodes';
 import { badRequest, conflict, notFound } from '../shared/errors';
 import { errorText, log } from '../platform/log';
 import type { PageRequest } from '../shared/pagination';
+import type { FrozenQuestion, StoredSeat, StoredShareCode, StoredTest, TestVersion } from './documents';
 import { applyMove, isEditable, publishProblems, takesAttempts, type TestMove, type TestStatus } from './lifecycle';
 import { seatShardCapacities } from './seats';
 import { shareCodeQuerySpec } from './shareCodeQuery';
@@ -15,81 +16,9 @@ import { generateShareCode } from './shareCodeText';
 import { testQuerySpec } from './testQuery';
 import { documentSize, MAX_DOCUMENT_BYTES } from './versionSize';
 
-// ---------------------------------------------------------------- stored shapes
-
-/** clients/{clientId}/tests/{testId}. `version` is the latest published version's number (null before the first). */
-export interface StoredTest {
-  id: string;
-  client_id: string;
-  test_name: string;
-  timer: number | null;
-  shuffle: 0 | 1;
-  allow_review: 0 | 1;
-  negative_marking: 0 | 1;
-  status: TestStatus;
-  folder_id: string | null;
-  question_ids: string[];
-  description: string | null;
-  max_attempts: number | null;
-  negative_mark_ratio: number;
-  created_at: string;
-  updated_at: string;
-  published_at: string | null;
-  version: number | null;
-}
-
-/** A question as frozen into a version: everything needed to show and to score it. */
-export interface FrozenQuestion {
-  id: string;
-  question_text: string;
-  question_type: string;
-  options: string[];
-  correct_answer: string;
-  tolerance: number | null;
-  marks: number;
-  difficulty: string;
-}
-
-/**
- * clients/{clientId}/tests/{testId}/versions/{n}: the test as published, with
- * its questions in order and their answer keys. Starting an attempt reads this
- * one document; nothing edits it after it is written. Server side only.
- */
-export interface TestVersion {
-  version: number;
-  test_id: string;
-  client_id: string;
-  published_at: string;
-  published_by: string;
-  test: Pick<
-    StoredTest,
-    'test_name' | 'timer' | 'shuffle' | 'allow_review' | 'negative_marking' | 'description' | 'max_attempts' | 'negative_mark_ratio' | 'question_ids'
-  >;
-  questions: FrozenQuestion[];
-  total_marks: number;
-}
-
-/**
- * share_codes/{code}. Its uses are counted on its seat shards
- * (share_codes/{code}/seats/{k}: `capacity`, `used`), never on this document,
- * which a class redeeming at once would overload (see seats.ts).
- */
-export interface StoredShareCode {
-  code: string;
-  client_id: string;
-  test_id: string;
-  expires_at: string | null;
-  max_uses: number | null;
-  seat_shards: number;
-  revoked: boolean;
-  revoked_at: string | null;
-  created_by: string;
-  created_at: string;
-}
-
 // ---------------------------------------------------------------- tests
 
-export async function getTest(clientId: string, testId: string): Promise<StoredTest | undefined> {
+export async function findTest(clientId: string, testId: string): Promise<StoredTest | undefined> {
   const snap = await paths.clientTest(clientId, testId).get();
   return snap.exists ? (snap.data() as StoredTest) : undefined;
 }
@@ -140,7 +69,7 @@ export async function folderExists(clientId: string, folderId: string): Promise<
  * the folder gone (400 here).
  */
 async function assertFolderInTransaction(tx: Transaction, clientId: string, folderId: string | null): Promise<void> {
-  if (folderId !== null && !(await getFolderInTransaction(tx, clientId, folderId))) {
+  if (folderId !== null && !(await findFolderInTransaction(tx, clientId, folderId))) {
     throw badRequest(`No such folder in this organization: ${folderId}`, [{ path: 'body.folder_id', message: `No such folder in this organization: ${folderId}` }]);
   }
 }
@@ -152,7 +81,7 @@ export async function insertTest(test: StoredTest): Promise<void> {
   });
 }
 
-async function readInTransaction(tx: Transaction, clientId: string, testId: string): Promise<{ ref: DocumentReference; test: StoredTest }> {
+async function requireTestInTransaction(tx: Transaction, clientId: string, testId: string): Promise<{ ref: DocumentReference; test: StoredTest }> {
   const ref = paths.clientTest(clientId, testId);
   const snap = await tx.get(ref);
   if (!snap.exists) throw notFound('Test not found');
@@ -166,7 +95,7 @@ async function readInTransaction(tx: Transaction, clientId: string, testId: stri
  */
 export async function replaceDraft(clientId: string, testId: string, build: (current: StoredTest) => StoredTest): Promise<StoredTest> {
   return db.runTransaction(async (tx) => {
-    const { ref, test } = await readInTransaction(tx, clientId, testId);
+    const { ref, test } = await requireTestInTransaction(tx, clientId, testId);
     if (!isEditable(test.status)) {
       throw conflict(`Only a draft can be edited; this test is ${test.status}. Archive it and restore it to a draft, then publish again as a new version`);
     }
@@ -180,7 +109,7 @@ export async function replaceDraft(clientId: string, testId: string, build: (cur
 /** archive or restore, in a transaction: of two concurrent moves one sees the other's result. */
 export async function moveTest(clientId: string, testId: string, move: Exclude<TestMove, 'publish'>, now: string): Promise<StoredTest> {
   return db.runTransaction(async (tx) => {
-    const { ref, test } = await readInTransaction(tx, clientId, testId);
+    const { ref, test } = await requireTestInTransaction(tx, clientId, testId);
     const outcome = applyMove(move, test.status);
     if (!outcome.ok) throw conflict(outcome.reason);
     const next: StoredTest = { ...test, status: outcome.next, updated_at: now };
@@ -203,7 +132,7 @@ function freeze(id: string, data: DocumentData): FrozenQuestion {
  */
 export async function publishTest(clientId: string, testId: string, now: string, publishedBy: string): Promise<StoredTest> {
   return db.runTransaction(async (tx) => {
-    const { ref, test } = await readInTransaction(tx, clientId, testId);
+    const { ref, test } = await requireTestInTransaction(tx, clientId, testId);
     const outcome = applyMove('publish', test.status);
     if (!outcome.ok) throw conflict(outcome.reason);
     const questionRefs = test.question_ids.map((id) => paths.clientQuestion(clientId, id));
@@ -259,7 +188,7 @@ export async function publishTest(clientId: string, testId: string, now: string,
  */
 export async function deleteTestWithoutAttempts(clientId: string, testId: string): Promise<void> {
   await db.runTransaction(async (tx) => {
-    const { ref, test } = await readInTransaction(tx, clientId, testId);
+    const { ref, test } = await requireTestInTransaction(tx, clientId, testId);
     const attempts = await tx.get(paths.clientAttempts(clientId).where('test_id', '==', testId).limit(1));
     if (!attempts.empty) {
       const hint = takesAttempts(test.status) ? 'archive it instead' : 'it stays archived';
@@ -305,10 +234,10 @@ export async function insertShareCode(
     };
     try {
       await db.runTransaction(async (tx) => {
-        const { test } = await readInTransaction(tx, clientId, testId);
+        const { test } = await requireTestInTransaction(tx, clientId, testId);
         if (test.status !== 'published') throw conflict(`Share codes are issued for published tests only; this test is ${test.status}`);
         tx.create(paths.shareCode(shareCode.code), shareCode);
-        capacities.forEach((capacity, k) => tx.create(paths.shareCodeSeat(shareCode.code, k), { capacity, used: 0 }));
+        capacities.forEach((capacity, k) => tx.create(paths.shareCodeSeat(shareCode.code, k), { capacity, used: 0 } satisfies StoredSeat));
       });
       return shareCode;
     } catch (err) {
@@ -317,7 +246,7 @@ export async function insertShareCode(
   }
 }
 
-export async function getShareCode(code: string): Promise<StoredShareCode | undefined> {
+export async function findShareCode(code: string): Promise<StoredShareCode | undefined> {
   const snap = await paths.shareCode(code).get();
   return snap.exists ? (snap.data() as StoredShareCode) : undefined;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { assertCanManageQuestionBank, questionBankScope } from '../auth/policy';
 import type { Principal } from '../auth/principal';
-import { getClient } from '../clients/store';
+import { findClient } from '../clients/store';
 import { notFound } from '../shared/errors';
 import type { PageRequest } from '../shared/pagination';
 import type { CreateFolderInput, Folder } from './schemas';
@@ -9,7 +9,7 @@ import * as store from './store';
 
 /** 404 when a Super Admin names an organization that does not exist (read once per request). */
 export async function requireClient(clientId: string): Promise<void> {
-  if (!(await getClient(clientId))) throw notFound('Client not found');
+  if (!(await findClient(clientId))) throw notFound('Client not found');
 }
 
 /**
@@ -19,7 +19,7 @@ export async function requireClient(clientId: string): Promise<void> {
  * across organizations.
  */
 export async function folderOwner(principal: Principal, folderId: string): Promise<string> {
-  if (principal.role !== 'super_admin' && principal.clientId && (await store.getFolder(principal.clientId, folderId))) {
+  if (principal.role !== 'super_admin' && principal.clientId && (await store.findFolder(principal.clientId, folderId))) {
     return principal.clientId;
   }
   const owner = await store.findFolderOwner(folderId);

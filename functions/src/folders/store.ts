@@ -6,28 +6,20 @@ import { paths } from '../firestore/paths';
 import { ALREADY_EXISTS, hasStatus } from '../firestore/statusCodes';
 import { conflict, notFound } from '../shared/errors';
 import type { PageRequest } from '../shared/pagination';
+import type { StoredFolder, StoredFolderName } from './documents';
 import { folderQuerySpec } from './folderQuery';
 import { folderNameKey, normalizedFolderName, type Folder } from './schemas';
-
-/** A folder document: the reply's fields plus the sort key of its name. */
-type StoredFolderDoc = Folder & { name_sort: string };
-
-export interface StoredFolder {
-  id: string;
-  client_id: string;
-  name: string;
-}
 
 const duplicateName = (name: string) => conflict(`A folder named "${name}" already exists in this organization`);
 const folderNotFound = () => notFound('Folder not found');
 
-const toFolder = ({ id, client_id, name, created_at, updated_at }: StoredFolderDoc): Folder => ({ id, client_id, name, created_at, updated_at });
+const toFolder = ({ id, client_id, name, created_at, updated_at }: StoredFolder): Folder => ({ id, client_id, name, created_at, updated_at });
 
 /** The folder of this client, or undefined when there is none by that id. */
-export async function getFolder(clientId: string, folderId: string): Promise<StoredFolder | undefined> {
+export async function findFolder(clientId: string, folderId: string): Promise<Folder | undefined> {
   if (!isDocumentId(clientId) || !isDocumentId(folderId)) return undefined;
   const snap = await paths.clientFolder(clientId, folderId).get();
-  return snap.exists ? toFolder(snap.data() as StoredFolderDoc) : undefined;
+  return snap.exists ? toFolder(snap.data() as StoredFolder) : undefined;
 }
 
 /**
@@ -36,10 +28,10 @@ export async function getFolder(clientId: string, folderId: string): Promise<Sto
  * folder (which reads what the folder holds in its own transaction) and the
  * write cannot both succeed.
  */
-export async function getFolderInTransaction(tx: Transaction, clientId: string, folderId: string): Promise<StoredFolder | undefined> {
+export async function findFolderInTransaction(tx: Transaction, clientId: string, folderId: string): Promise<Folder | undefined> {
   if (!isDocumentId(clientId) || !isDocumentId(folderId)) return undefined;
   const snap = await tx.get(paths.clientFolder(clientId, folderId));
-  return snap.exists ? toFolder(snap.data() as StoredFolderDoc) : undefined;
+  return snap.exists ? toFolder(snap.data() as StoredFolder) : undefined;
 }
 
 /** The organization that owns a folder id, whichever it is: tells "another organization's" (403) from "none" (404). */
@@ -52,7 +44,7 @@ export async function findFolderOwner(folderId: string): Promise<string | undefi
 /** The name guard and the folder are created together, so two racing creates of one name cannot both win. */
 export async function insertFolder(folder: Folder): Promise<void> {
   const batch = db.batch();
-  batch.create(paths.clientFolderName(folder.client_id, folderNameKey(folder.name)), { folder_id: folder.id });
+  batch.create(paths.clientFolderName(folder.client_id, folderNameKey(folder.name)), { folder_id: folder.id } satisfies StoredFolderName);
   batch.create(paths.clientFolder(folder.client_id, folder.id), { ...folder, name_sort: normalizedFolderName(folder.name) });
   try {
     await batch.commit();
@@ -67,16 +59,16 @@ export async function renameFolder(clientId: string, folderId: string, name: str
   return db.runTransaction(async (tx) => {
     const snap = await tx.get(paths.clientFolder(clientId, folderId));
     if (!snap.exists) throw folderNotFound();
-    const current = snap.data() as StoredFolderDoc;
+    const current = snap.data() as StoredFolder;
     const oldKey = folderNameKey(current.name);
     const newKey = folderNameKey(name);
     if (newKey !== oldKey) {
       const taken = await tx.get(paths.clientFolderName(clientId, newKey));
       if (taken.exists) throw duplicateName(name);
-      tx.create(paths.clientFolderName(clientId, newKey), { folder_id: folderId });
+      tx.create(paths.clientFolderName(clientId, newKey), { folder_id: folderId } satisfies StoredFolderName);
       tx.delete(paths.clientFolderName(clientId, oldKey));
     }
-    const next: StoredFolderDoc = { ...current, name, name_sort: normalizedFolderName(name), updated_at: now };
+    const next: StoredFolder = { ...current, name, name_sort: normalizedFolderName(name), updated_at: now };
     tx.set(paths.clientFolder(clientId, folderId), next);
     return toFolder(next);
   });
@@ -85,7 +77,7 @@ export async function renameFolder(clientId: string, folderId: string, name: str
 /**
  * Deletes an empty folder. What it holds is read in the same transaction as
  * the delete, and every write that files a question into a folder reads the
- * folder in its own transaction (getFolderInTransaction), so a question filed
+ * folder in its own transaction (findFolderInTransaction), so a question filed
  * at the same moment either lands first (and the delete answers 409) or finds
  * the folder gone. Imports that are still writing into it count as contents.
  */
@@ -103,11 +95,11 @@ export async function deleteFolder(clientId: string, folderId: string): Promise<
     if (!tests.empty) throw conflict('The folder holds tests; move or delete them first');
     if (!questions.empty || !imports.empty) throw conflict('The folder holds questions; move or delete them first');
     tx.delete(ref);
-    tx.delete(paths.clientFolderName(clientId, folderNameKey((snap.data() as StoredFolderDoc).name)));
+    tx.delete(paths.clientFolderName(clientId, folderNameKey((snap.data() as StoredFolder).name)));
   });
 }
 
 export async function listFolders(clientId: string, page: PageRequest) {
   const { docs, pagination } = await fetchPage(paths.clientFolders(clientId), folderQuerySpec(), page);
-  return { data: (docs as StoredFolderDoc[]).map(toFolder), pagination };
+  return { data: (docs as StoredFolder[]).map(toFolder), pagination };
 }

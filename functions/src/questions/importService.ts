@@ -12,7 +12,8 @@ import { errorText, log } from '../platform/log';
 import { parseHeader, rowError, validateRow, type HeaderColumns, type RowResult } from './csvRows';
 import { readCsvUpload } from './csvUpload';
 import * as imports from './importStore';
-import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, normalizeQuestion, type ImportResult, type RowError, type StoredQuestion } from './schemas';
+import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, normalizeQuestion, type ImportResult, type RowError } from './schemas';
+import type { StoredQuestion } from './documents';
 import { MissingFolder } from './store';
 
 export interface ImportOptions {
@@ -87,7 +88,7 @@ export async function importQuestions(principal: Principal, options: ImportOptio
 
   const importId = read.sha256;
   if (options.dry_run) {
-    imports.assertNotImported(await imports.readImport(clientId, importId));
+    imports.assertNotImported(await imports.findImport(clientId, importId));
     return { import_id: null, dry_run: true, imported: valid.length, failed, errors, question_ids: [] };
   }
 

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { FieldValue } from 'firebase-admin/firestore';
 import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
-import { getFolderInTransaction } from '../folders/store';
+import { findFolderInTransaction } from '../folders/store';
 import { conflict } from '../shared/errors';
 import { MissingFolder, toStoredQuestion } from './store';
-import type { StoredQuestion } from './schemas';
+import type { ImportRecord, StoredImportChunk, StoredQuestion } from './documents';
 
 // How an import of thousands of questions becomes visible all at once although
 // Firestore commits at most 500 writes together:
@@ -37,28 +37,6 @@ const CHUNKS_PER_COMMIT = 4;
 /** Batches committed at once while publishing. */
 const PARALLEL_COMMITS = 3;
 
-export type ImportStatus = 'staging' | 'committed' | 'complete';
-
-export interface ImportRecord {
-  id: string;
-  client_id: string;
-  status: ImportStatus;
-  /** Changes whenever the import changes hands (claimed, taken over): a stale worker cannot commit. */
-  claim: string;
-  question_ids: string[];
-  /** Folders the import writes into until it is complete: a folder delete treats them as contents. */
-  pending_folder_ids: string[];
-  chunk_count: number;
-  imported: number;
-  failed: number;
-  created_by: string;
-  created_at: string;
-  lease_expires_at: string | null;
-  completed_at: string | null;
-  /** Publishing batches already written (step 4), so a roll forward writes only the rest. */
-  published_batches?: number[];
-}
-
 const alreadyImported = (record: ImportRecord) =>
   conflict(
     `This file was already imported (import ${record.id}, ${record.imported} questions, ${record.completed_at ?? record.created_at}); ` +
@@ -89,7 +67,7 @@ export function chunkQuestions(questions: StoredQuestion[]): string[] {
   return chunks;
 }
 
-export async function readImport(clientId: string, importId: string): Promise<ImportRecord | undefined> {
+export async function findImport(clientId: string, importId: string): Promise<ImportRecord | undefined> {
   const snap = await paths.clientQuestionImport(clientId, importId).get();
   return snap.exists ? (snap.data() as ImportRecord) : undefined;
 }
@@ -117,7 +95,7 @@ export async function stageChunks(clientId: string, importId: string, chunks: st
   for (let start = 0; start < chunks.length; start += CHUNKS_PER_COMMIT) {
     const batch = db.batch();
     chunks.slice(start, start + CHUNKS_PER_COMMIT).forEach((payload, offset) => {
-      batch.set(paths.clientQuestionImportChunk(clientId, importId, start + offset), { payload });
+      batch.set(paths.clientQuestionImportChunk(clientId, importId, start + offset), { payload } satisfies StoredImportChunk);
     });
     await batch.commit();
   }
@@ -133,7 +111,7 @@ export async function commitImport(record: ImportRecord, folderIds: string[], no
       throw conflict('The import was interrupted and taken over; retry it');
     }
     for (const folderId of folderIds) {
-      if (!(await getFolderInTransaction(tx, record.client_id, folderId))) throw new MissingFolder(folderId);
+      if (!(await findFolderInTransaction(tx, record.client_id, folderId))) throw new MissingFolder(folderId);
     }
     tx.update(ref, { status: 'committed', pending_folder_ids: folderIds, lease_expires_at: leaseFrom(now) });
   });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ClientId, MAX_ID_LENGTH } from '../shared/ids';
 import { pagedQuery, Pagination } from '../shared/pagination';
+import type { StoredQuestion } from './documents';
 
 // Pure: what a question is. One zod schema per question type, joined in a
 // discriminated union on question_type, validates POST/PUT bodies, every CSV
@@ -21,22 +22,6 @@ export const MAX_TOLERANCE = 1e9;
 /** Options are joined by `|` in a CSV cell and in a multiple_select answer, so no option may contain it. */
 export const OPTION_SEPARATOR = '|';
 export const TRUE_FALSE_OPTIONS = ['True', 'False'] as const;
-
-/** A question as stored in clients/{clientId}/questions/{id}: exactly these fields. */
-export type StoredQuestion = {
-  id: string;
-  client_id: string;
-  folder_id: string | null;
-  question_text: string;
-  question_type: QuestionType;
-  options: string[];
-  correct_answer: string;
-  tolerance: number | null;
-  marks: number;
-  difficulty: Difficulty;
-  created_at: string;
-  updated_at: string;
-};
 
 export const QuestionId = z.string().min(1).max(MAX_ID_LENGTH).describe(`A question id, 1 to ${MAX_ID_LENGTH} characters`);
 export const FolderIdRef = z.string().trim().min(1).max(MAX_ID_LENGTH).describe('A folder of the same organization');

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { assertCanManageQuestionBank, questionBankScope } from '../auth/policy';
 import type { Principal } from '../auth/principal';
 import { requireClient } from '../folders/service';
-import { findFolderOwner, getFolder } from '../folders/store';
+import { findFolderOwner, findFolder } from '../folders/store';
 import { badRequest, forbidden, notFound } from '../shared/errors';
 import { validate } from '../http/validate';
 import { errorText, log } from '../platform/log';
@@ -14,8 +14,8 @@ import {
   type Difficulty,
   type QuestionChanges,
   type QuestionType,
-  type StoredQuestion,
 } from './schemas';
+import type { StoredQuestion } from './documents';
 import { recoverStaleImports } from './importStore';
 import * as store from './store';
 
@@ -33,7 +33,7 @@ export async function refuseFolder(principal: Principal, clientId: string, folde
 }
 
 async function assertFolderOf(principal: Principal, clientId: string, folderId: string, field: string): Promise<void> {
-  if (!(await getFolder(clientId, folderId))) await refuseFolder(principal, clientId, folderId, field);
+  if (!(await findFolder(clientId, folderId))) await refuseFolder(principal, clientId, folderId, field);
 }
 
 async function withFolderCheck<T>(principal: Principal, clientId: string, write: () => Promise<T>): Promise<T> {
@@ -46,9 +46,9 @@ async function withFolderCheck<T>(principal: Principal, clientId: string, write:
 }
 
 /** The question, from the caller's own organization (one read) or found across organizations: 403 when another's, 404 when none. */
-async function loadQuestion(principal: Principal, questionId: string): Promise<StoredQuestion> {
+export async function readQuestion(principal: Principal, questionId: string): Promise<StoredQuestion> {
   if (principal.role !== 'super_admin' && principal.clientId) {
-    const own = await store.getQuestion(principal.clientId, questionId);
+    const own = await store.findQuestion(principal.clientId, questionId);
     if (own) return own;
   }
   const found = await store.findQuestionAnywhere(questionId);
@@ -92,8 +92,6 @@ export async function createQuestion(principal: Principal, input: QuestionInput)
   return question;
 }
 
-export const readQuestion = loadQuestion;
-
 function assertSameOrganization(question: StoredQuestion, requested: string | undefined): void {
   if (requested !== undefined && requested !== question.client_id) {
     throw badRequest('A question cannot move to another organization', [{ path: 'body.client_id', message: 'Must be the question’s organization or absent' }]);
@@ -102,7 +100,7 @@ function assertSameOrganization(question: StoredQuestion, requested: string | un
 
 /** PUT: the question is replaced whole; folder_id and tolerance left out are cleared. */
 export async function replaceQuestion(principal: Principal, questionId: string, input: QuestionInput): Promise<StoredQuestion> {
-  const question = await loadQuestion(principal, questionId);
+  const question = await readQuestion(principal, questionId);
   assertSameOrganization(question, input.client_id);
   const now = new Date().toISOString();
   return withFolderCheck(principal, question.client_id, () =>
@@ -116,7 +114,7 @@ export async function replaceQuestion(principal: Principal, questionId: string, 
 }
 
 export async function updateQuestion(principal: Principal, questionId: string, changes: QuestionChanges): Promise<StoredQuestion> {
-  const question = await loadQuestion(principal, questionId);
+  const question = await readQuestion(principal, questionId);
   const now = new Date().toISOString();
   return withFolderCheck(principal, question.client_id, () =>
     store.updateQuestion(question.client_id, questionId, (current) => {
@@ -127,6 +125,6 @@ export async function updateQuestion(principal: Principal, questionId: string, c
 }
 
 export async function deleteQuestion(principal: Principal, questionId: string): Promise<void> {
-  const question = await loadQuestion(principal, questionId);
+  const question = await readQuestion(principal, questionId);
   await store.deleteQuestion(question.client_id, questionId);
 }

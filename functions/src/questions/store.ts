@@ -4,11 +4,12 @@ import { db } from '../firestore/db';
 import { fetchPage } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';
 import { hasStatus, NOT_FOUND } from '../firestore/statusCodes';
-import { getFolderInTransaction } from '../folders/store';
+import { findFolderInTransaction } from '../folders/store';
 import { notFound } from '../shared/errors';
 import type { PageRequest } from '../shared/pagination';
 import { questionQuerySpec } from './questionQuery';
-import type { QuestionFilters, StoredQuestion } from './schemas';
+import type { StoredQuestion } from './documents';
+import type { QuestionFilters } from './schemas';
 
 const questionNotFound = () => notFound('Question not found');
 
@@ -35,7 +36,7 @@ export const toStoredQuestion = (d: DocumentData): StoredQuestion => ({
   updated_at: d.updated_at,
 });
 
-export async function getQuestion(clientId: string, questionId: string): Promise<StoredQuestion | undefined> {
+export async function findQuestion(clientId: string, questionId: string): Promise<StoredQuestion | undefined> {
   if (!isDocumentId(clientId) || !isDocumentId(questionId)) return undefined;
   const snap = await paths.clientQuestion(clientId, questionId).get();
   return snap.exists ? toStoredQuestion(snap.data()!) : undefined;
@@ -57,7 +58,7 @@ export async function insertQuestion(question: StoredQuestion): Promise<void> {
   }
   const folderId = question.folder_id;
   await db.runTransaction(async (tx) => {
-    if (!(await getFolderInTransaction(tx, question.client_id, folderId))) throw new MissingFolder(folderId);
+    if (!(await findFolderInTransaction(tx, question.client_id, folderId))) throw new MissingFolder(folderId);
     tx.create(ref, question);
   });
 }
@@ -70,7 +71,7 @@ export async function updateQuestion(clientId: string, questionId: string, chang
     const snap = await tx.get(ref);
     if (!snap.exists) throw questionNotFound();
     const next = change(toStoredQuestion(snap.data()!));
-    if (next.folder_id !== null && !(await getFolderInTransaction(tx, clientId, next.folder_id))) throw new MissingFolder(next.folder_id);
+    if (next.folder_id !== null && !(await findFolderInTransaction(tx, clientId, next.folder_id))) throw new MissingFolder(next.folder_id);
     tx.set(ref, next);
     return next;
   });

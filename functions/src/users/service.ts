@@ -11,7 +11,7 @@ import {
   type UserSubject,
 } from '../auth/policy';
 import type { Principal, Role } from '../auth/principal';
-import { getClient } from '../clients/store';
+import { findClient } from '../clients/store';
 import { auth, db } from '../firestore/db';
 import { ALREADY_EXISTS, FAILED_PRECONDITION, hasStatus, NOT_FOUND } from '../firestore/statusCodes';
 import { badRequest, conflict, notFound } from '../shared/errors';
@@ -58,7 +58,7 @@ function toUser(record: UserRecord, profile: Partial<User> | undefined): User {
   };
 }
 
-async function loadUser(uid: string): Promise<{ user: User; record: UserRecord; profile?: store.StoredProfile }> {
+async function requireUser(uid: string): Promise<{ user: User; record: UserRecord; profile?: store.ProfileRead }> {
   let record: UserRecord;
   try {
     record = await auth.getUser(uid);
@@ -66,7 +66,7 @@ async function loadUser(uid: string): Promise<{ user: User; record: UserRecord; 
     if (authCode(err) === 'auth/user-not-found') throw notFound('User not found');
     throw err;
   }
-  const profile = await store.readProfile(store.profileRef(uid, roleOf(record), clientOf(record)));
+  const profile = await store.findProfile(store.profileRef(uid, roleOf(record), clientOf(record)));
   return { user: toUser(record, profile?.data), record, profile };
 }
 
@@ -75,7 +75,7 @@ export async function createUser(principal: Principal, input: CreateUserInput, r
     throw badRequest('client_id is required for this role', [{ path: 'body.client_id', message: 'Required' }]);
   }
   const clientId = organizationForNewUser(principal, input.role, input.client_id);
-  if (clientId && !(await getClient(clientId))) throw notFound('Client not found');
+  if (clientId && !(await findClient(clientId))) throw notFound('Client not found');
 
   // 1. The account, with no claims: until step 3 it can do nothing but GET /api/me.
   let record: UserRecord;
@@ -121,7 +121,7 @@ function logCleanupFailure(what: string, uid: string, err: unknown): void {
 }
 
 export async function readUser(principal: Principal, uid: string): Promise<User> {
-  const { user } = await loadUser(uid);
+  const { user } = await requireUser(uid);
   assertCanReadUser(principal, subject(user));
   return user;
 }
@@ -136,7 +136,7 @@ export async function listUsers(
   }
   const clientId = tenantScope(principal, query.client_id);
   // A Client Admin's own organization exists (authentication checked it is active); a named one may not.
-  if (principal.role === 'super_admin' && !(await getClient(clientId))) throw notFound('Client not found');
+  if (principal.role === 'super_admin' && !(await findClient(clientId))) throw notFound('Client not found');
   return store.listTenantUsers(clientId, { role: query.role, disabled: query.disabled }, page);
 }
 
@@ -169,12 +169,12 @@ async function organizationAfter(user: User, changes: UserChanges): Promise<stri
   if (changes.client_id === undefined) {
     throw badRequest('client_id is required to give this role', [{ path: 'body.client_id', message: 'Required' }]);
   }
-  if (!(await getClient(changes.client_id))) throw notFound('Client not found');
+  if (!(await findClient(changes.client_id))) throw notFound('Client not found');
   return changes.client_id;
 }
 
 export async function updateUser(principal: Principal, uid: string, changes: UserChanges, req: Request): Promise<User> {
-  const { user, record, profile } = await loadUser(uid);
+  const { user, record, profile } = await requireUser(uid);
   assertCanChangeUser(principal, subject(user), changes);
   const roleChanges = changes.role !== undefined && changes.role !== user.role;
   const firstRole = roleChanges && user.role === null;
@@ -255,7 +255,7 @@ export async function updateUser(principal: Principal, uid: string, changes: Use
 }
 
 export async function deleteUser(principal: Principal, uid: string, req: Request): Promise<void> {
-  const { user, record } = await loadUser(uid);
+  const { user, record } = await requireUser(uid);
   assertCanDeleteUser(principal, subject(user));
   // Profile and audit record first: if Auth then fails, the retry finds the user
   // and finishes. The record's id names this account (uid and creation time), so

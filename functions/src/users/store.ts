@@ -3,6 +3,7 @@ import { fetchPage } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';
 import type { Role } from '../auth/principal';
 import type { PageRequest } from '../shared/pagination';
+import type { StoredProfile } from './documents';
 import type { User } from './schemas';
 import { superAdminQuerySpec, tenantUserQuerySpec } from './userQuery';
 
@@ -13,16 +14,17 @@ export const profileRef = (uid: string, role: Role | null, clientId: string | nu
   return undefined;
 };
 
-export interface StoredProfile {
-  data: Partial<User>;
+/** A profile as read, with the version it was read at. */
+export interface ProfileRead {
+  data: Partial<StoredProfile>;
   /** The version read, so a write can insist nobody changed it since. */
   updateTime: Timestamp;
 }
 
-export async function readProfile(ref: DocumentReference | undefined): Promise<StoredProfile | undefined> {
+export async function findProfile(ref: DocumentReference | undefined): Promise<ProfileRead | undefined> {
   if (!ref) return undefined;
   const snap = await ref.get();
-  return snap.exists ? { data: snap.data() as User, updateTime: snap.updateTime! } : undefined;
+  return snap.exists ? { data: snap.data() as StoredProfile, updateTime: snap.updateTime! } : undefined;
 }
 
 export async function listTenantUsers(clientId: string, filters: { role?: Role; disabled?: boolean }, page: PageRequest) {

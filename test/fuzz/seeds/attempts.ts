@@ -3,7 +3,7 @@ import { answerOverBudget, ATTEMPT_BUDGET_BYTES, attemptBytes, type StoredAnswer
 import { hashAttemptToken, newAttemptToken } from '../../../functions/src/attempts/tokens';
 import { seatShardCapacities } from '../../../functions/src/exams/seats';
 import { generateShareCode } from '../../../functions/src/exams/shareCodeText';
-import type { StoredTest, TestVersion } from '../../../functions/src/exams/store';
+import type { StoredTest, TestVersion } from '../../../functions/src/exams/documents';
 import { adminDb } from '../../support/admin';
 import type { FuzzSeedGroup, FuzzWorld } from './types';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { StoredQuestion } from '../../../functions/src/questions/schemas';
+import type { StoredQuestion } from '../../../functions/src/questions/documents';
 import { adminDb } from '../../support/admin';
 import type { FuzzSeedGroup, FuzzWorld } from './types';
 

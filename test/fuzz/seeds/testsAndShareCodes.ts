@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { StoredTest } from '../../../functions/src/exams/store';
+import type { StoredTest } from '../../../functions/src/exams/documents';
 import { writeShareCode } from '../../attempts/fixtures';
 import { adminDb } from '../../support/admin';
 import type { FuzzSeedGroup, FuzzWorld } from './types';

@@ -1,0 +1,78 @@
+import type { TestStatus } from './lifecycle';
+
+// Pure: the Firestore documents the exams feature owns (where they live: firestore/paths.ts).
+
+/** clients/{clientId}/tests/{testId}. `version` is the latest published version's number (null before the first). */
+export interface StoredTest {
+  id: string;
+  client_id: string;
+  test_name: string;
+  timer: number | null;
+  shuffle: 0 | 1;
+  allow_review: 0 | 1;
+  negative_marking: 0 | 1;
+  status: TestStatus;
+  folder_id: string | null;
+  question_ids: string[];
+  description: string | null;
+  max_attempts: number | null;
+  negative_mark_ratio: number;
+  created_at: string;
+  updated_at: string;
+  published_at: string | null;
+  version: number | null;
+}
+
+/** A question as frozen into a version: everything needed to show and to score it. */
+export interface FrozenQuestion {
+  id: string;
+  question_text: string;
+  question_type: string;
+  options: string[];
+  correct_answer: string;
+  tolerance: number | null;
+  marks: number;
+  difficulty: string;
+}
+
+/**
+ * clients/{clientId}/tests/{testId}/versions/{n}: the test as published, with
+ * its questions in order and their answer keys. Starting an attempt reads this
+ * one document; nothing edits it after it is written. Server side only.
+ */
+export interface TestVersion {
+  version: number;
+  test_id: string;
+  client_id: string;
+  published_at: string;
+  published_by: string;
+  test: Pick<
+    StoredTest,
+    'test_name' | 'timer' | 'shuffle' | 'allow_review' | 'negative_marking' | 'description' | 'max_attempts' | 'negative_mark_ratio' | 'question_ids'
+  >;
+  questions: FrozenQuestion[];
+  total_marks: number;
+}
+
+/**
+ * share_codes/{code}. Its uses are counted on its seat shards (StoredSeat),
+ * never on this document, which a class redeeming at once would overload (see seats.ts).
+ */
+export interface StoredShareCode {
+  code: string;
+  client_id: string;
+  test_id: string;
+  expires_at: string | null;
+  max_uses: number | null;
+  seat_shards: number;
+  revoked: boolean;
+  revoked_at: string | null;
+  created_by: string;
+  created_at: string;
+}
+
+/** share_codes/{code}/seats/{k}: one shard of a code's seats; `capacity` null when the code has no limit. */
+export interface StoredSeat {
+  capacity: number | null;
+  used: number;
+}
