@@ -4,7 +4,7 @@
 // request reads the version's stats shards, never an attempt.
 //
 // The attempts are written straight through the Admin SDK, in batches, in the
-// shape the service stores (attempts/rules.ts StoredAttempt): each is built as
+// shape the service stores (attempts/documents.ts StoredAttempt): each is built as
 // the start builds it and submitted with the service's own compiled
 // `submission()` (attempts/rules.js), so score, percentage and the per-question
 // results are exactly what a submit would have written. Writing them that way

@@ -4,7 +4,7 @@ import { EventEmitter } from 'node:events';
 import { parse } from '../../functions/node_modules/csv-parse/dist/cjs/sync.cjs';
 import { EXPORT_PAGE_SIZE, resultsCsv } from '../../functions/src/analytics/resultsExport';
 import { FIXED_COLUMNS } from '../../functions/src/analytics/resultsRows';
-import type { StoredAttempt } from '../../functions/src/attempts/rules';
+import type { StoredAttempt } from '../../functions/src/attempts/documents';
 import type { Principal } from '../../functions/src/auth/principal';
 import type { Reply } from '../../functions/src/http/route';
 import { adminDb } from '../support/admin';

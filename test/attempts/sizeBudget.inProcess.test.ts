@@ -1,15 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { closeOverdueAttempts } from '../../functions/src/attempts/service';
-import {
-  answerOverBudget,
-  ATTEMPT_BUDGET_BYTES,
-  attemptBytes,
-  submission,
-  type StoredAnswer,
-  type StoredAttempt,
-  type VersionForAttempt,
-} from '../../functions/src/attempts/rules';
+import { answerOverBudget, ATTEMPT_BUDGET_BYTES, attemptBytes, submission, type VersionForAttempt } from '../../functions/src/attempts/rules';
+import type { StoredAnswer, StoredAttempt } from '../../functions/src/attempts/documents';
 import { hashAttemptToken, newAttemptToken } from '../../functions/src/attempts/tokens';
 import { MAX_ANSWER_LENGTH } from '../../functions/src/attempts/schemas';
 import { MAX_QUESTIONS_PER_TEST } from '../../functions/src/exams/schemas';

@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify';
-import type { StoredAttempt } from '../attempts/rules';
+import type { StoredAttempt } from '../attempts/documents';
 import { percentageOf } from '../shared/scores';
 
 // Pure: the rows of a test version's results export and their CSV text. No

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { FieldValue, type DocumentReference, type DocumentSnapshot, type Timestamp, type Transaction } from 'firebase-admin/firestore';
-import { answersInTime, type StoredAttempt } from '../attempts/rules';
+import { answersInTime } from '../attempts/rules';
+import type { StoredAttempt } from '../attempts/documents';
 import { db } from '../firestore/db';
 import { buildQuery } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';

@@ -1,5 +1,5 @@
 import { AggregateField } from 'firebase-admin/firestore';
-import type { StoredAttempt } from '../attempts/rules';
+import type { StoredAttempt } from '../attempts/documents';
 import { versionOf } from '../attempts/frozenReads';
 import { buildQuery, fetchPage } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';

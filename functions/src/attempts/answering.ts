@@ -1,10 +1,11 @@
 import { FieldPath } from 'firebase-admin/firestore';
 import { db } from '../firestore/db';
 import { ApiError, badRequest, conflict } from '../shared/errors';
-import { findAttemptInTransaction } from './attemptLookup';
+import { requireAttemptInTransaction } from './attemptLookup';
 import type { AuditMeta } from './auditTrail';
 import { closeInTransaction } from './closing';
-import { answerOverBudget, ATTEMPT_BUDGET_BYTES, isOverdue, stopMessage, type StoredAttempt } from './rules';
+import { answerOverBudget, ATTEMPT_BUDGET_BYTES, isOverdue, stopMessage } from './rules';
+import type { StoredAttempt } from './documents';
 
 // Saving answers and submitting, each a transaction on the attempt itself: an
 // answer racing the submit is either in the score or refused, and a submit
@@ -25,7 +26,7 @@ export async function saveAnswer(
   meta: AuditMeta,
 ): Promise<SaveOutcome> {
   return db.runTransaction(async (tx) => {
-    const found = await findAttemptInTransaction(tx, attemptId);
+    const found = await requireAttemptInTransaction(tx, attemptId);
     await authorize(found.attempt);
     if (found.attempt.status !== 'in_progress') throw conflict('This attempt has been submitted; no more answers are taken');
     const nowMs = Date.now();
@@ -56,7 +57,7 @@ export async function submitAttempt(
   meta: AuditMeta,
 ): Promise<StoredAttempt> {
   return db.runTransaction(async (tx) => {
-    const found = await findAttemptInTransaction(tx, attemptId);
+    const found = await requireAttemptInTransaction(tx, attemptId);
     await authorize(found.attempt);
     if (found.attempt.status !== 'in_progress') throw conflict('This attempt has already been submitted');
     const nowMs = Date.now();

@@ -3,7 +3,8 @@ import type { DocumentReference, Transaction } from 'firebase-admin/firestore';
 import { paths } from '../firestore/paths';
 import { notFound } from '../shared/errors';
 import { isDocumentId } from '../shared/ids';
-import { organizationOfAttemptId, type StoredAttempt } from './rules';
+import { organizationOfAttemptId } from './rules';
+import type { StoredAttempt } from './documents';
 
 // An attempt's id, where it lives, and finding it.
 
@@ -37,7 +38,7 @@ export async function findAttempt(attemptId: string): Promise<FoundAttempt | und
   return snap.exists ? { ref, attempt: snap.data() as StoredAttempt } : undefined;
 }
 
-export async function findAttemptInTransaction(tx: Transaction, attemptId: string): Promise<FoundAttempt> {
+export async function requireAttemptInTransaction(tx: Transaction, attemptId: string): Promise<FoundAttempt> {
   const ref = attemptRef(attemptId);
   const snap = ref ? await tx.get(ref) : undefined;
   if (!ref || !snap?.exists) throw notFound('Attempt not found');

@@ -5,10 +5,11 @@ import { isBackendFault } from '../platform/backendFaults';
 import { errorText, log } from '../platform/log';
 import { conflict } from '../shared/errors';
 import { OVERDUE_QUERY } from './attemptQuery';
-import { findAttemptInTransaction, type FoundAttempt } from './attemptLookup';
+import { requireAttemptInTransaction, type FoundAttempt } from './attemptLookup';
 import { addAudit, SCHEDULER_META, type AuditMeta } from './auditTrail';
 import { requireVersion } from './frozenReads';
-import { fitsInOneDocument, GRACE_MS, isOverdue, submission, type StoredAttempt } from './rules';
+import { fitsInOneDocument, GRACE_MS, isOverdue, submission } from './rules';
+import type { StoredAttempt } from './documents';
 import { submissionEffects } from './submissionEffects';
 
 // Closing an attempt: scored once, in a transaction on the attempt itself, by
@@ -61,7 +62,7 @@ export async function closeInTransaction(
 /** Closes an attempt past its deadline, if it still is; answers it as it stands either way. */
 export async function closeIfOverdue(attemptId: string, nowMs: number, meta: AuditMeta): Promise<StoredAttempt> {
   return db.runTransaction(async (tx) => {
-    const found = await findAttemptInTransaction(tx, attemptId);
+    const found = await requireAttemptInTransaction(tx, attemptId);
     if (!isOverdue(found.attempt, nowMs)) return found.attempt;
     return closeInTransaction(tx, found, { nowMs, automatic: true, meta, actorId: null });
   });

@@ -3,7 +3,7 @@ import { fetchPage } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';
 import type { PageRequest } from '../shared/pagination';
 import { attemptQuerySpec } from './attemptQuery';
-import type { StoredAttempt } from './rules';
+import type { StoredAttempt } from './documents';
 import type { AttemptStatus } from './schemas';
 
 // Listing attempts: one page of a tenant's, or of a Guest's across organizations.

@@ -1,57 +1,17 @@
 import { documentSize, MAX_DOCUMENT_BYTES } from '../exams/versionSize';
-import { scoreAttempt, type QuestionResult, type ScoringQuestion } from './scoring';
+import { scoreAttempt, type ScoringQuestion } from './scoring';
 import { orderForAttempt } from './shuffle';
 import { percentageOf } from '../shared/scores';
 import type { TestVersion } from '../exams/documents';
+import type { StopReason, StoredAnswer, StoredAttempt } from './documents';
 import type { AttemptStatus, AttemptQuestion, TestDetails } from './schemas';
 
 // Pure: the rules of an attempt's life (deadline, grace, closing, what the
 // taker sees), shared by the request handlers and the scheduled closer. No
-// Firebase import (the one from tests/store is a type, erased when compiled).
+// Firebase import.
 
 /** Answers are taken until this long after expires_at, by the server's clock only. */
 export const GRACE_MS = 30_000;
-
-export interface StoredAnswer {
-  answer: string;
-  saved_at: string;
-}
-
-/** clients/{clientId}/attempts/{attemptId}. `token_hash` and `results` never leave the server as such. */
-export interface StoredAttempt {
-  id: string;
-  client_id: string;
-  test_id: string;
-  /** The version's test_name, kept on the attempt so a student's results list needs no version reads. */
-  test_name?: string;
-  version: number;
-  student_id: string;
-  guest: boolean;
-  guest_name: string | null;
-  share_code: string | null;
-  started_by: string;
-  status: AttemptStatus;
-  started_at: string;
-  expires_at: string;
-  submitted_at: string | null;
-  auto_submitted: boolean;
-  /** questionId → the last answer saved for it. Updated one field path at a time. */
-  answers: Record<string, StoredAnswer>;
-  /** The question ids in this attempt's order (the order is also a pure function of the id: shuffle.ts). */
-  question_order: string[];
-  /** SHA-256 of the current attempt token (hex); a new start of the same attempt replaces it. */
-  token_hash: string;
-  score: number | null;
-  total_marks: number;
-  /** score / total_marks × 100 once submitted: a student's averages and best are index aggregations over it. */
-  percentage?: number | null;
-  results: QuestionResult[] | null;
-  /** Set while in progress when its test was archived or its share code revoked: no more answers, submitting still scores it. */
-  stopped?: { reason: StopReason; at: string } | null;
-}
-
-/** Why an attempt in progress takes no more answers, though it can still be submitted. */
-export type StopReason = 'test_archived' | 'share_code_revoked';
 
 const STOP_MESSAGES: Record<StopReason, string> = {
   test_archived: 'This test has been archived: no more answers are taken; submit the attempt to have the answers saved so far scored',
@@ -103,18 +63,7 @@ export function answerOverBudget(path: string, attempt: StoredAttempt, questionI
 /** Whether the submitted attempt (with its results) fits in one Firestore document. */
 export const fitsInOneDocument = (path: string, submitted: StoredAttempt): boolean => attemptBytes(path, submitted) <= MAX_DOCUMENT_BYTES;
 
-/** clients/{clientId}/tests/{testId}/attempt_slots/{studentId}: the per-(test, student) counter. */
-export interface AttemptSlot {
-  test_id: string;
-  student_id: string;
-  client_id: string;
-  /** Attempts ever started on the test by the student: max_attempts is checked against it. */
-  count: number;
-  /** The attempt in progress, if any: a start while it runs resumes it. */
-  in_progress: { attempt_id: string; version: number; started_at: string; expires_at: string } | null;
-}
-
-/** The frozen version as attempts use it: the parts of tests/store.ts TestVersion read here. */
+/** The frozen version as attempts use it: the parts of exams/documents.ts TestVersion read here. */
 export type VersionForAttempt = Pick<TestVersion, 'version' | 'test_id' | 'test' | 'questions' | 'total_marks'>;
 
 export const expiresAt = (startedAtMs: number, timerMinutes: number): string => new Date(startedAtMs + timerMinutes * 60_000).toISOString();

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { DocumentSnapshot, Transaction } from 'firebase-admin/firestore';
-import type { StoredShareCode, StoredTest } from '../exams/documents';
+import type { StoredSeat, StoredShareCode, StoredTest } from '../exams/documents';
 import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
 import { hasStatus, NOT_FOUND } from '../firestore/statusCodes';
@@ -10,7 +10,8 @@ import { addAudit, type AuditMeta } from './auditTrail';
 import { closeInTransaction } from './closing';
 import { requireVersion, type ShareCodeTarget } from './frozenReads';
 import { refusedCredential, TestMissing } from './refusals';
-import { expiresAt, isOverdue, questionOrder, type AttemptSlot, type StoredAttempt, type VersionForAttempt } from './rules';
+import { expiresAt, isOverdue, questionOrder, type VersionForAttempt } from './rules';
+import type { AttemptSlot, StoredAttempt } from './documents';
 import { hashAttemptToken, newAttemptToken } from './tokens';
 
 // Starting an attempt: one transaction reads the test, the (test, student)
@@ -46,7 +47,7 @@ export interface StartOutcome {
 
 const hasRoom = (seat: DocumentSnapshot): boolean => {
   if (!seat.exists) return false;
-  const { capacity, used } = seat.data() as { capacity: number | null; used: number };
+  const { capacity, used } = seat.data() as StoredSeat;
   return capacity === null || used < capacity;
 };
 

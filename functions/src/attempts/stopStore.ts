@@ -3,7 +3,7 @@ import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
 import { activeEquals } from '../shared/querySpec';
 import { openAttemptsOfSpec } from './attemptQuery';
-import type { StopReason } from './rules';
+import type { StopReason } from './documents';
 
 // Stopping the attempts in progress of an archived test or a revoked share
 // code: each is marked `stopped` on its own document, which every save reads

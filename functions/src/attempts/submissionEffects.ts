@@ -1,5 +1,6 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import type { StoredAttempt, VersionForAttempt } from './rules';
+import type { VersionForAttempt } from './rules';
+import type { StoredAttempt } from './documents';
 
 /**
  * What submitting an attempt does beyond the attempt itself (the version's

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { answerOverBudget, ATTEMPT_BUDGET_BYTES, attemptBytes, type StoredAnswer, type StoredAttempt } from '../../../functions/src/attempts/rules';
+import { answerOverBudget, ATTEMPT_BUDGET_BYTES, attemptBytes } from '../../../functions/src/attempts/rules';
+import type { StoredAnswer, StoredAttempt } from '../../../functions/src/attempts/documents';
 import { hashAttemptToken, newAttemptToken } from '../../../functions/src/attempts/tokens';
 import { seatShardCapacities } from '../../../functions/src/exams/seats';
 import { generateShareCode } from '../../../functions/src/exams/shareCodeText';

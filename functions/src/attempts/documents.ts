@@ -1,0 +1,56 @@
+import type { QuestionResult } from './scoring';
+import type { AttemptStatus } from './schemas';
+
+// Pure: the Firestore documents the attempts feature owns (where they live: firestore/paths.ts).
+
+export interface StoredAnswer {
+  answer: string;
+  saved_at: string;
+}
+
+/** clients/{clientId}/attempts/{attemptId}. `token_hash` and `results` never leave the server as such. */
+export interface StoredAttempt {
+  id: string;
+  client_id: string;
+  test_id: string;
+  /** The version's test_name, kept on the attempt so a student's results list needs no version reads. */
+  test_name?: string;
+  version: number;
+  student_id: string;
+  guest: boolean;
+  guest_name: string | null;
+  share_code: string | null;
+  started_by: string;
+  status: AttemptStatus;
+  started_at: string;
+  expires_at: string;
+  submitted_at: string | null;
+  auto_submitted: boolean;
+  /** questionId → the last answer saved for it. Updated one field path at a time. */
+  answers: Record<string, StoredAnswer>;
+  /** The question ids in this attempt's order (the order is also a pure function of the id: shuffle.ts). */
+  question_order: string[];
+  /** SHA-256 of the current attempt token (hex); a new start of the same attempt replaces it. */
+  token_hash: string;
+  score: number | null;
+  total_marks: number;
+  /** score / total_marks × 100 once submitted: a student's averages and best are index aggregations over it. */
+  percentage?: number | null;
+  results: QuestionResult[] | null;
+  /** Set while in progress when its test was archived or its share code revoked: no more answers, submitting still scores it. */
+  stopped?: { reason: StopReason; at: string } | null;
+}
+
+/** Why an attempt in progress takes no more answers, though it can still be submitted. */
+export type StopReason = 'test_archived' | 'share_code_revoked';
+
+/** clients/{clientId}/tests/{testId}/attempt_slots/{studentId}: the per-(test, student) counter. */
+export interface AttemptSlot {
+  test_id: string;
+  student_id: string;
+  client_id: string;
+  /** Attempts ever started on the test by the student: max_attempts is checked against it. */
+  count: number;
+  /** The attempt in progress, if any: a start while it runs resumes it. */
+  in_progress: { attempt_id: string; version: number; started_at: string; expires_at: string } | null;
+}
