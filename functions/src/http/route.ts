@@ -4,6 +4,7 @@ import { errorText, log } from '../platform/log';
 import type { Access } from '../auth/policy';
 import type { Principal } from '../auth/principal';
 import { badRequest, type ErrorCode } from '../shared/errors';
+import { requestState } from './requestState';
 import { validate } from './validate';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -24,7 +25,7 @@ export interface HandlerContext<P, Q, B> {
   params: P;
   query: Q;
   body: B;
-  /** Null only on public routes. */
+  /** Absent (despite its type) on public routes and on requests that came in with an attempt token. */
   principal: Principal;
   req: Request;
   res: Response;
@@ -91,7 +92,9 @@ function handle(route: RouteDefinition, { beforeHandler, runHandler }: Guards): 
     const body = route.body ? validate(route.body, req.body, 'body') : undefined;
     // Nothing a handler does (a write least of all) starts before the checks that ran beside authentication pass.
     await beforeHandler(res);
-    const reply = await runHandler(res, route.handler({ params, query, body, principal: res.locals.principal, req, res }));
+    // Authentication set the principal on every route but public ones and attempt-token requests, whose handlers do not rely on it.
+    const principal = requestState(res).principal!;
+    const reply = await runHandler(res, route.handler({ params, query, body, principal, req, res }));
     if (reply.stream) return streamReply(res, reply.status, reply.stream);
     const payload = outgoing(route, reply.body);
     if (payload === undefined) res.status(reply.status).end();

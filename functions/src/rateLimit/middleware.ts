@@ -2,6 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { errorText, log } from '../platform/log';
 import type { RuntimeConfig } from '../config';
 import { clientIp } from '../http/clientIp';
+import { requestState } from '../http/requestState';
 import { ApiError } from '../shared/errors';
 import { isBackendFault } from '../platform/backendFaults';
 import { addressBucket } from './addressBucket';
@@ -18,14 +19,10 @@ const ipKey = (req: Request, nowMs: number): string => counterKey('ip', addressB
 
 // A sensitive operation reports its stricter limit: the per-IP counter, which now
 // finishes whenever its round trip does, must not overwrite it.
-interface HeaderLocals {
-  strictLimitReported?: boolean;
-}
-
 function setLimitHeaders(res: Response, state: LimitState, strict: boolean): void {
-  const locals = res.locals as HeaderLocals;
-  if (res.headersSent || (!strict && locals.strictLimitReported)) return;
-  if (strict) locals.strictLimitReported = true;
+  const perRequest = requestState(res);
+  if (res.headersSent || (!strict && perRequest.strictLimitReported)) return;
+  if (strict) perRequest.strictLimitReported = true;
   res.setHeader('X-RateLimit-Limit', String(state.limit));
   res.setHeader('X-RateLimit-Remaining', String(state.remaining));
   res.setHeader('X-RateLimit-Reset', String(state.resetSeconds));
@@ -65,13 +62,6 @@ function judge(key: string, counters: Counters, limit: number, window: Window, n
   return { window, counters, state };
 }
 
-interface IpLimitLocals {
-  /** This request's per-IP verdict, once its counting started. */
-  ipLimit?: Promise<ApiError | undefined>;
-  ipKey?: string;
-  startIpCount?: () => Promise<ApiError | undefined>;
-}
-
 /**
  * Default limit per client IP, and the lock-out of IPs with too many failed
  * authentications. Fails open: if the counter cannot be written the request
@@ -87,14 +77,14 @@ interface IpLimitLocals {
  */
 export function ipRateLimit(config: RuntimeConfig): RequestHandler {
   return (req, res, next) => {
-    const locals = res.locals as IpLimitLocals & RefusalLocals;
-    locals.authFailuresPerMinute = config.authFailuresPerMinute;
+    const perRequest = requestState(res);
+    perRequest.authFailuresPerMinute = config.authFailuresPerMinute;
     const now = Date.now();
     const key = ipKey(req, now);
     const blocked = activeBlock(key, now);
     if (blocked) throw rateLimited(blocked.message, limitState(config.ratePerMinute + 1, config.ratePerMinute, blocked.untilMs, now));
-    locals.ipKey = key;
-    locals.startIpCount = () => (locals.ipLimit ??= ipLimitOutcome(key, config, res, () => consume(key, config.ratePerMinute, res, TOO_MANY_REQUESTS)));
+    perRequest.ipKey = key;
+    perRequest.startIpCount = () => (perRequest.ipLimit ??= ipLimitOutcome(key, config, res, () => consume(key, config.ratePerMinute, res, TOO_MANY_REQUESTS)));
     next();
   };
 }
@@ -123,8 +113,8 @@ async function ipLimitOutcome(
 }
 
 const startedIpCount = (res: Response): Promise<ApiError | undefined> => {
-  const locals = res.locals as IpLimitLocals;
-  return locals.ipLimit ?? locals.startIpCount?.() ?? Promise.resolve(undefined);
+  const perRequest = requestState(res);
+  return perRequest.ipLimit ?? perRequest.startIpCount?.() ?? Promise.resolve(undefined);
 };
 
 /** Starts this request's per-IP count without waiting for it: token verification runs beside it. */
@@ -155,10 +145,6 @@ export async function countFailedAuthentication(req: Request, config: Pick<Runti
   }
 }
 
-/** The limit ipRateLimit leaves for handlers that refuse a credential themselves. */
-interface RefusalLocals {
-  authFailuresPerMinute?: number;
-}
 const DEFAULT_AUTH_FAILURES_PER_MINUTE = 10;
 
 /**
@@ -169,7 +155,7 @@ const DEFAULT_AUTH_FAILURES_PER_MINUTE = 10;
  * codes is throttled like guessing passwords.
  */
 export async function countRefusedCredential(req: Request, res: Response): Promise<void> {
-  const limit = (res.locals as RefusalLocals).authFailuresPerMinute ?? DEFAULT_AUTH_FAILURES_PER_MINUTE;
+  const limit = requestState(res).authFailuresPerMinute ?? DEFAULT_AUTH_FAILURES_PER_MINUTE;
   await countFailedAuthentication(req, { authFailuresPerMinute: limit });
 }
 
@@ -180,22 +166,22 @@ export async function countRefusedCredential(req: Request, res: Response): Promi
  */
 export function sensitiveRateLimit(config: RuntimeConfig): RequestHandler {
   return async (req, res, next) => {
-    const uid: string | undefined = res.locals.principal?.uid;
+    const perRequest = requestState(res);
+    const uid = perRequest.principal?.uid;
     const subject = uid ? `user:${uid}` : `ip:${addressBucket(clientIp(req))}`;
     const now = Date.now();
     const window = currentWindow(now);
     const key = counterKey('sensitive', subject, window);
-    const locals = res.locals as IpLimitLocals;
-    if (locals.ipLimit !== undefined || locals.ipKey === undefined) {
+    if (perRequest.ipLimit !== undefined || perRequest.ipKey === undefined) {
       await consume(key, config.sensitivePerMinute, res, TOO_MANY_SENSITIVE, true);
       return next();
     }
     // The address's count and the user's in one commit: one round trip for both limits.
     const blocked = activeBlock(key, now);
     if (blocked) throw rateLimited(blocked.message, limitState(config.sensitivePerMinute + 1, config.sensitivePerMinute, blocked.untilMs, now));
-    const addressKey = locals.ipKey;
+    const addressKey = perRequest.ipKey;
     const both = addToManyCounters([{ key: addressKey, add: { requests: 1 } }, { key, add: { requests: 1 } }], window);
-    locals.ipLimit = ipLimitOutcome(addressKey, config, res, async () =>
+    perRequest.ipLimit = ipLimitOutcome(addressKey, config, res, async () =>
       judge(addressKey, (await both)[0], config.ratePerMinute, window, now, res, TOO_MANY_REQUESTS, false),
     );
     const [, counters] = await both; // fails closed: a counter that cannot be written is a 503
