@@ -13,10 +13,10 @@ import { costHeaderValue, installCostMeter } from './firestore/costMeter';
 import { bodyGuard } from './http/bodyGuard';
 import { trustedProxy } from './http/clientIp';
 import { errorHandler, unknownRoute } from './http/errorHandler';
-import { requestContext } from './http/requestContext';
+import { requestContext, requestOrigin } from './http/requestContext';
 import { mountRoutes, type Guards, type RouteDefinition } from './http/route';
 import { openApiRoutes } from './openapi/routes';
-import { countFailedAuthentication, ipLimitPassed, ipRateLimit, sensitiveRateLimit, startIpCount } from './rateLimit/middleware';
+import { countFailedAuthentication, countRefusedCredential, ipLimitPassed, ipRateLimit, sensitiveRateLimit, startIpCount } from './rateLimit/middleware';
 import { userRoutes } from './users/routes';
 import { folderRoutes } from './folders/routes';
 import { questionRoutes } from './questions/routes';
@@ -43,8 +43,8 @@ export function allRoutes(): RouteDefinition[] {
 /** The composition root: what authentication does to the audit log, the limiter and the clients. */
 function guards(config: RuntimeConfig): Guards {
   const effects: AuthenticationEffects = {
-    recordLogin,
-    recordTokenRejected,
+    recordLogin: (principal, req) => recordLogin(principal, requestOrigin(req)),
+    recordTokenRejected: (req, reason, claimedUid) => recordTokenRejected(requestOrigin(req), reason, claimedUid),
     // After this request's own per-IP verdict (which may already be 429), so that
     // verdict never counts this request's failure against itself.
     countFailedAuthentication: async (req, res) => {
@@ -62,6 +62,7 @@ function guards(config: RuntimeConfig): Guards {
     sensitive: sensitiveRateLimit(config),
     runHandler: awaitAccountCheck,
     beforeHandler: (res) => firstRefusal(ipLimitPassed(res), awaitAuthorization(res)),
+    countRefusedCredential,
   };
 }
 

@@ -1,6 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
+import type { RequestOrigin } from '../shared/callContext';
+import { clientIp } from './clientIp';
 
 /** What one request spent on the backends; read by the benchmark through X-Debug-Cost. */
 export interface RequestCost {
@@ -49,6 +51,13 @@ function requestIdFrom(traceHeader: string | undefined): string {
   const traceId = traceHeader?.split('/')[0];
   return traceId && /^[0-9a-f]{16,32}$/i.test(traceId) ? traceId : randomUUID();
 }
+
+/** Where this request came from: its address, user agent and id. */
+export const requestOrigin = (req: Request): RequestOrigin => ({
+  ip: clientIp(req),
+  userAgent: req.header('user-agent') ?? null,
+  requestId: currentRequestId(),
+});
 
 export const requestContext: RequestHandler = (req, res, next) => {
   const requestId = requestIdFrom(req.header('x-cloud-trace-context'));

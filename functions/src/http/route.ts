@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { errorText, log } from '../platform/log';
 import type { Access } from '../auth/policy';
 import type { Principal } from '../auth/principal';
+import type { CallContext } from '../shared/callContext';
 import { badRequest, type ErrorCode } from '../shared/errors';
+import { requestOrigin } from './requestContext';
 import { requestState } from './requestState';
 import { validate } from './validate';
 
@@ -27,6 +29,8 @@ export interface HandlerContext<P, Q, B> {
   body: B;
   /** Absent (despite its type) on public routes and on requests that came in with an attempt token. */
   principal: Principal;
+  /** Who is calling from where, and the refusal counter: all a service may know of the request. */
+  call: CallContext;
   req: Request;
   res: Response;
 }
@@ -84,7 +88,7 @@ function outgoing(route: RouteDefinition, body: unknown): unknown {
   throw new Error(`Reply of ${route.method.toUpperCase()} ${route.path} does not match its schema`);
 }
 
-function handle(route: RouteDefinition, { beforeHandler, runHandler }: Guards): RequestHandler {
+function handle(route: RouteDefinition, { beforeHandler, runHandler, countRefusedCredential }: Guards): RequestHandler {
   return async (req, res) => {
     if (route.body) requireJson(req);
     const params = validate(route.params ?? EMPTY, req.params, 'params');
@@ -94,7 +98,8 @@ function handle(route: RouteDefinition, { beforeHandler, runHandler }: Guards): 
     await beforeHandler(res);
     // Authentication set the principal on every route but public ones and attempt-token requests, whose handlers do not rely on it.
     const principal = requestState(res).principal!;
-    const reply = await runHandler(res, route.handler({ params, query, body, principal, req, res }));
+    const call: CallContext = { ...requestOrigin(req), countRefusedCredential: () => countRefusedCredential(req, res) };
+    const reply = await runHandler(res, route.handler({ params, query, body, principal, call, req, res }));
     if (reply.stream) return streamReply(res, reply.status, reply.stream);
     const payload = outgoing(route, reply.body);
     if (payload === undefined) res.status(reply.status).end();
@@ -126,6 +131,8 @@ export interface Guards {
   runHandler<T>(res: Response, work: Promise<T>): Promise<T>;
   /** Waits for the checks started before the route (per-IP limit, organization status); throws their refusal. */
   beforeHandler(res: Response): Promise<void>;
+  /** Counts a credential a handler refused against the caller's address (the rate limiter's count of failed authentications). */
+  countRefusedCredential(req: Request, res: Response): Promise<void>;
 }
 
 /** Lets a request that carries `?attempt_token=` and no Authorization header past authentication: its handler checks the token. */
