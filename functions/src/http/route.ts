@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { errorText, log } from '../platform/log';
 import type { Access } from '../auth/policy';
 import type { Principal } from '../auth/principal';
-import type { CallContext } from '../shared/callContext';
+import type { CallContext, UploadBody } from '../shared/callContext';
 import { badRequest, type ErrorCode } from '../shared/errors';
 import { requestOrigin } from './requestContext';
 import { requestState } from './requestState';
@@ -31,8 +31,8 @@ export interface HandlerContext<P, Q, B> {
   principal: Principal;
   /** Who is calling from where, and the refusal counter: all a service may know of the request. */
   call: CallContext;
-  req: Request;
-  res: Response;
+  /** The multipart body, on routes that declare `upload`. */
+  upload?: UploadBody;
 }
 
 export interface RouteDefinition<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
@@ -88,6 +88,14 @@ function outgoing(route: RouteDefinition, body: unknown): unknown {
   throw new Error(`Reply of ${route.method.toUpperCase()} ${route.path} does not match its schema`);
 }
 
+// The platform (Cloud Functions, the emulator) reads the body into req.rawBody before Express sees it.
+const uploadBody = (req: Request): UploadBody => ({
+  headers: req.headers,
+  multipart: Boolean(req.is('multipart/form-data')),
+  rawBody: 'rawBody' in req && Buffer.isBuffer(req.rawBody) ? req.rawBody : undefined,
+  stream: req,
+});
+
 function handle(route: RouteDefinition, { beforeHandler, runHandler, countRefusedCredential }: Guards): RequestHandler {
   return async (req, res) => {
     if (route.body) requireJson(req);
@@ -99,7 +107,8 @@ function handle(route: RouteDefinition, { beforeHandler, runHandler, countRefuse
     // Authentication set the principal on every route but public ones and attempt-token requests, whose handlers do not rely on it.
     const principal = requestState(res).principal!;
     const call: CallContext = { ...requestOrigin(req), countRefusedCredential: () => countRefusedCredential(req, res) };
-    const reply = await runHandler(res, route.handler({ params, query, body, principal, call, req, res }));
+    const upload = route.upload ? uploadBody(req) : undefined;
+    const reply = await runHandler(res, route.handler({ params, query, body, principal, call, upload }));
     if (reply.stream) return streamReply(res, reply.status, reply.stream);
     const payload = outgoing(route, reply.body);
     if (payload === undefined) res.status(reply.status).end();
