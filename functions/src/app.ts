@@ -16,7 +16,7 @@ import { errorHandler, unknownRoute } from './http/errorHandler';
 import { requestContext, requestOrigin } from './http/requestContext';
 import { mountRoutes, type Guards, type RouteDefinition } from './http/route';
 import { openApiRoutes } from './openapi/routes';
-import { countFailedAuthentication, countRefusedCredential, ipLimitPassed, ipRateLimit, sensitiveRateLimit, startIpCount } from './rateLimit/middleware';
+import { ipLimitPassed, rateLimiter, startIpCount, type RateLimiter } from './rateLimit/middleware';
 import { userRoutes } from './users/routes';
 import { folderRoutes } from './folders/routes';
 import { questionRoutes } from './questions/routes';
@@ -41,7 +41,7 @@ export function allRoutes(): RouteDefinition[] {
 }
 
 /** The composition root: what authentication does to the audit log, the limiter and the clients. */
-function guards(config: RuntimeConfig): Guards {
+function guards(limiter: RateLimiter): Guards {
   const effects: AuthenticationEffects = {
     recordLogin: (principal, req) => recordLogin(principal, requestOrigin(req)),
     recordTokenRejected: (req, reason, claimedUid) => recordTokenRejected(requestOrigin(req), reason, claimedUid),
@@ -49,7 +49,7 @@ function guards(config: RuntimeConfig): Guards {
     // verdict never counts this request's failure against itself.
     countFailedAuthentication: async (req, res) => {
       await ipLimitPassed(res);
-      await countFailedAuthentication(req, config);
+      await limiter.countRefusedCredential(req);
     },
     isClientActive: async (clientId) => (await getClient(clientId))?.active_status === 1,
     prefetchClient: (clientId) => void getClient(clientId).catch(() => undefined),
@@ -59,10 +59,10 @@ function guards(config: RuntimeConfig): Guards {
     // A route that is not sensitive starts its per-IP count as it begins, so reading the organization while the
     // token is verified overlaps that count; a sensitive one counts after verification, and reads beside that commit.
     authenticate: (access, options) => authenticate(access, effects, options),
-    sensitive: sensitiveRateLimit(config),
+    sensitive: limiter.sensitive,
     runHandler: awaitAccountCheck,
     beforeHandler: (res) => firstRefusal(ipLimitPassed(res), awaitAuthorization(res)),
-    countRefusedCredential,
+    countRefusedCredential: limiter.countRefusedCredential,
   };
 }
 
@@ -118,11 +118,12 @@ export function createApp(config: RuntimeConfig): express.Express {
       maxAge: 600,
     }),
   );
-  app.use(ipRateLimit(config));
+  const limiter = rateLimiter(config);
+  app.use(limiter.perAddress);
   // The platform has usually parsed the body already; this covers running the app elsewhere.
   app.use(express.json({ limit: config.maxJsonBodyBytes }));
   app.use(bodyGuard(config));
-  app.use('/api', mountRoutes(allRoutes(), guards(config)));
+  app.use('/api', mountRoutes(allRoutes(), guards(limiter)));
   app.use(ipLimitFirst, unknownRoute);
   app.use(withIpLimit, errorHandler);
   return app;

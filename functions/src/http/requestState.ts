@@ -21,8 +21,6 @@ export interface RequestState {
   startIpCount?: () => Promise<ApiError | undefined>;
   /** A sensitive operation reported its stricter limit: the per-IP count must not overwrite its headers. */
   strictLimitReported?: boolean;
-  /** The limit ipRateLimit leaves for handlers that refuse a credential themselves. */
-  authFailuresPerMinute?: number;
 }
 
 /** This request's state; kept in `res.locals`, which lives exactly as long as the request. */

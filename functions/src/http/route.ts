@@ -106,7 +106,7 @@ function handle(route: RouteDefinition, { beforeHandler, runHandler, countRefuse
     await beforeHandler(res);
     // Authentication set the principal on every route but public ones and attempt-token requests, whose handlers do not rely on it.
     const principal = requestState(res).principal!;
-    const call: CallContext = { ...requestOrigin(req), countRefusedCredential: () => countRefusedCredential(req, res) };
+    const call: CallContext = { ...requestOrigin(req), countRefusedCredential: () => countRefusedCredential(req) };
     const upload = route.upload ? uploadBody(req) : undefined;
     const reply = await runHandler(res, route.handler({ params, query, body, principal, call, upload }));
     if (reply.stream) return streamReply(res, reply.status, reply.stream);
@@ -140,8 +140,8 @@ export interface Guards {
   runHandler<T>(res: Response, work: Promise<T>): Promise<T>;
   /** Waits for the checks started before the route (per-IP limit, organization status); throws their refusal. */
   beforeHandler(res: Response): Promise<void>;
-  /** Counts a credential a handler refused against the caller's address (the rate limiter's count of failed authentications). */
-  countRefusedCredential(req: Request, res: Response): Promise<void>;
+  /** Counts a credential a handler refused against the caller's address, as the rate limiter counts failed authentications. */
+  countRefusedCredential(req: Request): Promise<void>;
 }
 
 /** Lets a request that carries `?attempt_token=` and no Authorization header past authentication: its handler checks the token. */

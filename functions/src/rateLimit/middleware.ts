@@ -14,6 +14,29 @@ const TOO_MANY_REQUESTS = 'Too many requests';
 const TOO_MANY_AUTH_FAILURES = 'Too many failed authentications from this address';
 const TOO_MANY_SENSITIVE = 'Too many sensitive operations';
 
+/** The rate limiter, made once by the app from its config: each part reads the config it was made with. */
+export interface RateLimiter {
+  /** The per-IP limit and the lock-out of addresses with too many failed authentications (see `ipRateLimit`). */
+  perAddress: RequestHandler;
+  /** The strict limit for sensitive operations (see `sensitiveRateLimit`). */
+  sensitive: RequestHandler;
+  /**
+   * Counts a refused credential against the caller's address: a failed
+   * authentication, or a credential a handler refused (an unknown, expired,
+   * revoked or used-up share code; an attempt token that does not open the
+   * attempt). Together, the limit of them in a minute make the address 429 for
+   * the rest of the minute, so guessing share codes is throttled like guessing
+   * passwords.
+   */
+  countRefusedCredential(req: Request): Promise<void>;
+}
+
+export const rateLimiter = (config: RuntimeConfig): RateLimiter => ({
+  perAddress: ipRateLimit(config),
+  sensitive: sensitiveRateLimit(config),
+  countRefusedCredential: (req) => countFailedAuthentication(req, config),
+});
+
 /** The counter document of the caller's address (IPv6 per /64) for the current minute. */
 const ipKey = (req: Request, nowMs: number): string => counterKey('ip', addressBucket(clientIp(req)), currentWindow(nowMs));
 
@@ -75,10 +98,9 @@ function judge(key: string, counters: Counters, limit: number, window: Window, n
  * (`sensitiveRateLimit`), and its verdict is awaited (`ipLimitPassed`) before
  * anything is answered: every path that answers starts it if nothing did.
  */
-export function ipRateLimit(config: RuntimeConfig): RequestHandler {
+function ipRateLimit(config: RuntimeConfig): RequestHandler {
   return (req, res, next) => {
     const perRequest = requestState(res);
-    perRequest.authFailuresPerMinute = config.authFailuresPerMinute;
     const now = Date.now();
     const key = ipKey(req, now);
     const blocked = activeBlock(key, now);
@@ -134,7 +156,7 @@ export async function ipLimitPassed(res: Response): Promise<void> {
  * after this increment decides: the failures numbered 1 to the limit are
  * answered 401, every later one 429, however many arrive at once.
  */
-export async function countFailedAuthentication(req: Request, config: Pick<RuntimeConfig, 'authFailuresPerMinute'>): Promise<void> {
+async function countFailedAuthentication(req: Request, config: RuntimeConfig): Promise<void> {
   const now = Date.now();
   const window = currentWindow(now);
   const key = ipKey(req, now);
@@ -145,26 +167,12 @@ export async function countFailedAuthentication(req: Request, config: Pick<Runti
   }
 }
 
-const DEFAULT_AUTH_FAILURES_PER_MINUTE = 10;
-
-/**
- * Counts a credential a handler refused (an unknown, expired, revoked or used-up
- * share code; an attempt token that does not open the attempt) on the same
- * per-IP counter as failed authentications: together, the limit of them in a
- * minute make the address 429 for the rest of the minute, so guessing share
- * codes is throttled like guessing passwords.
- */
-export async function countRefusedCredential(req: Request, res: Response): Promise<void> {
-  const limit = requestState(res).authFailuresPerMinute ?? DEFAULT_AUTH_FAILURES_PER_MINUTE;
-  await countFailedAuthentication(req, { authFailuresPerMinute: limit });
-}
-
 /**
  * The strict limit for sensitive operations: per signed-in user, per IP without
  * one. Fails closed: if the counter cannot be written, the operation is refused
  * with 503, since these are the operations worth abusing.
  */
-export function sensitiveRateLimit(config: RuntimeConfig): RequestHandler {
+function sensitiveRateLimit(config: RuntimeConfig): RequestHandler {
   return async (req, res, next) => {
     const perRequest = requestState(res);
     const uid = perRequest.principal?.uid;
