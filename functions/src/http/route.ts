@@ -7,7 +7,7 @@ import type { CallContext, UploadBody } from '../shared/callContext';
 import { badRequest, type ErrorCode } from '../shared/errors';
 import { requestOrigin } from './requestContext';
 import { requestState } from './requestState';
-import { validate } from './validate';
+import { validate } from '../shared/validate';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
