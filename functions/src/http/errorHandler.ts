@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { errorText, log } from '../platform/log';
 import { isBackendFault } from '../platform/backendFaults';
 import { ApiError, badRequest, notFound, serviceUnavailable } from '../shared/errors';
-import { currentRequestId } from './requestContext';
+import { currentRequestId } from '../platform/requestScope';
 
 export const unknownRoute: RequestHandler = (req, _res, next) => {
   next(notFound(`No route for ${req.method} ${req.path}`));
