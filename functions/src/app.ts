@@ -13,11 +13,11 @@ import { costHeaderValue, installCostMeter } from './firestore/costMeter';
 import { bodyGuard } from './http/bodyGuard';
 import { trustedProxy } from './http/clientIp';
 import { errorHandler, unknownRoute } from './http/errorHandler';
-import { requestContext } from './http/requestContext';
+import { requestContext, requestOrigin } from './http/requestContext';
 import { mountRoutes, type Guards, type RouteDefinition } from './http/route';
 import { openApiRoutes } from './openapi/routes';
 import { deferBodyErrors } from './platform/frameworkBodyParser';
-import { countFailedAuthentication, ipLimitPassed, ipRateLimit, sensitiveRateLimit, startIpCount } from './rateLimit/middleware';
+import { ipLimitPassed, rateLimiter, startIpCount, type RateLimiter } from './rateLimit/middleware';
 import { userRoutes } from './users/routes';
 import { folderRoutes } from './folders/routes';
 import { questionRoutes } from './questions/routes';
@@ -54,15 +54,15 @@ export function provideEffects(): void {
 }
 
 /** The composition root: what authentication does to the audit log, the limiter and the clients. */
-function guards(config: RuntimeConfig): Guards {
+function guards(limiter: RateLimiter): Guards {
   const effects: AuthenticationEffects = {
-    recordLogin,
-    recordTokenRejected,
+    recordLogin: (principal, req) => recordLogin(principal, requestOrigin(req)),
+    recordTokenRejected: (req, reason, claimedUid) => recordTokenRejected(requestOrigin(req), reason, claimedUid),
     // After this request's own per-IP verdict (which may already be 429), so that
     // verdict never counts this request's failure against itself.
     countFailedAuthentication: async (req, res) => {
       await ipLimitPassed(res);
-      await countFailedAuthentication(req, config);
+      await limiter.countRefusedCredential(req);
     },
     isClientActive: async (clientId) => (await findClient(clientId))?.active_status === 1,
     prefetchClient: (clientId) => void findClient(clientId).catch(() => undefined),
@@ -72,9 +72,10 @@ function guards(config: RuntimeConfig): Guards {
     // A route that is not sensitive starts its per-IP count as it begins, so reading the organization while the
     // token is verified overlaps that count; a sensitive one counts after verification, and reads beside that commit.
     authenticate: (access, options) => authenticate(access, effects, options),
-    sensitive: sensitiveRateLimit(config),
+    sensitive: limiter.sensitive,
     runHandler: awaitAccountCheck,
     beforeHandler: (res) => firstRefusal(ipLimitPassed(res), awaitAuthorization(res)),
+    countRefusedCredential: limiter.countRefusedCredential,
   };
 }
 
@@ -131,12 +132,13 @@ export function createApp(config: RuntimeConfig): express.Express {
       maxAge: 600,
     }),
   );
-  app.use(ipRateLimit(config));
+  const limiter = rateLimiter(config);
+  app.use(limiter.perAddress);
   // The platform has usually parsed the body already; this covers running the app elsewhere.
   // Its errors wait for bodyGuard, which answers every parser's error the same way.
   app.use(deferBodyErrors(express.json({ limit: config.maxJsonBodyBytes })));
   app.use(bodyGuard(config));
-  app.use('/api', mountRoutes(allRoutes(), guards(config)));
+  app.use('/api', mountRoutes(allRoutes(), guards(limiter)));
   app.use(ipLimitFirst, unknownRoute);
   app.use(withIpLimit, errorHandler);
   return app;

@@ -21,6 +21,7 @@ const openGuards: Guards = {
   sensitive: (_req, _res, next) => next(),
   runHandler: (_res, work) => work,
   beforeHandler: async () => undefined,
+  countRefusedCredential: async () => undefined,
 };
 
 const Question = z.object({ id: z.string(), question_text: z.string() });

@@ -16,6 +16,7 @@ const pass: Guards = {
   sensitive: (_req, _res, next) => next(),
   runHandler: (_res, work) => work,
   beforeHandler: async () => undefined,
+  countRefusedCredential: async () => undefined,
 };
 
 /** `method /api/path` of every route on the app's routers, read from Express itself. */

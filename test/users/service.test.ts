@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import type { Request } from 'express';
 import type { Principal } from '../../functions/src/auth/principal';
+import type { RequestOrigin } from '../../functions/src/shared/callContext';
 import { ApiError } from '../../functions/src/shared/errors';
 import { createUser as createUser_, deleteUser, updateUser } from '../../functions/src/users/service';
 import { authInternalError, failWrites, loggedDuring, readTogether, replaceAuth } from '../support/faults';
@@ -15,7 +15,7 @@ import { createTenant, createUser } from '../support/fixtures';
 const asPrincipal = (user: { uid: string; clientId: string | null }, role: Principal['role']): Principal => ({
   uid: user.uid, email: null, role, clientId: user.clientId, guest: false, authTime: 0,
 });
-const request = { ip: '2001:db8:77::1', header: () => undefined } as unknown as Request;
+const request: RequestOrigin = { ip: '2001:db8:77::1', userAgent: null, requestId: 'none' };
 
 describe('users service: two changes to one user at the same moment', () => {
   it('lets one win and refuses the other with CONFLICT, so Auth and the profile agree', async () => {

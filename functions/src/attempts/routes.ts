@@ -51,8 +51,8 @@ export const attemptRoutes: RouteDefinition[] = [
     body: StartAttemptBody,
     success: { status: 201, description: 'The new attempt (200: the attempt already in progress, with a fresh token)', schema: StartedAttempt },
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async ({ principal, body, req, res }) => {
-      const { created, body: reply } = await service.startAttempt(principal, body, { req, res });
+    handler: async ({ principal, body, call }) => {
+      const { created, body: reply } = await service.startAttempt(principal, body, call);
       return { status: created ? 201 : 200, body: reply };
     },
   }),
@@ -69,9 +69,9 @@ export const attemptRoutes: RouteDefinition[] = [
     query: ListAttemptsQuery,
     success: { status: 200, description: 'A page of attempts (no answers, no keys)', schema: AttemptPage },
     errors: ['NOT_FOUND'],
-    handler: async ({ principal, query, req, res }) => {
+    handler: async ({ principal, query, call }) => {
       const { page, filters } = splitPageQuery(query);
-      return { status: 200, body: await service.listAttempts(principal, filters, page, { req, res }) };
+      return { status: 200, body: await service.listAttempts(principal, filters, page, call) };
     },
   }),
   defineRoute({
@@ -90,9 +90,9 @@ export const attemptRoutes: RouteDefinition[] = [
     query: AttemptTokenQuery,
     success: { status: 200, description: 'The attempt (ReviewedAttempt when review is allowed)', schema: AttemptReply },
     errors: ['NOT_FOUND'],
-    handler: async ({ principal, params, query, req, res }) => ({
+    handler: async ({ principal, params, query, call }) => ({
       status: 200,
-      body: await service.readAttempt(callerOf(principal, query.attempt_token), params.attemptId, { req, res }),
+      body: await service.readAttempt(callerOf(principal, query.attempt_token), params.attemptId, call),
     }),
   }),
   defineRoute({
@@ -115,9 +115,9 @@ export const attemptRoutes: RouteDefinition[] = [
     body: SaveAnswerBody,
     success: { status: 200, description: 'The answer as saved', schema: SavedAnswer },
     errors: ['NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE'],
-    handler: async ({ principal, params, query, body, req, res }) => ({
+    handler: async ({ principal, params, query, body, call }) => ({
       status: 200,
-      body: await service.saveAnswer(callerOf(principal, query.attempt_token), params.attemptId, body, { req, res }),
+      body: await service.saveAnswer(callerOf(principal, query.attempt_token), params.attemptId, body, call),
     }),
   }),
   defineRoute({
@@ -139,9 +139,9 @@ export const attemptRoutes: RouteDefinition[] = [
     query: AttemptTokenQuery,
     success: { status: 200, description: 'The score', schema: SubmittedAttempt },
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async ({ principal, params, query, req, res }) => ({
+    handler: async ({ principal, params, query, call }) => ({
       status: 200,
-      body: await service.submitAttempt(callerOf(principal, query.attempt_token), params.attemptId, { req, res }),
+      body: await service.submitAttempt(callerOf(principal, query.attempt_token), params.attemptId, call),
     }),
   }),
 ];

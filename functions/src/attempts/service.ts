@@ -1,4 +1,3 @@
-import type { Request, Response } from 'express';
 import { recordTokenRejected, requestMeta } from '../audit/service';
 import { recentAccountFacts } from '../auth/authenticate';
 import {
@@ -17,7 +16,7 @@ import { findClient } from '../clients/store';
 import { ApiError, conflict, forbidden, notFound, serviceUnavailable } from '../shared/errors';
 import { isBackendFault } from '../platform/backendFaults';
 import { errorText, log } from '../platform/log';
-import { countRefusedCredential } from '../rateLimit/middleware';
+import type { CallContext } from '../shared/callContext';
 import { isDocumentId } from '../shared/ids';
 import type { PageRequest } from '../shared/pagination';
 import { canonicalShareCode } from '../exams/shareCodeText';
@@ -37,22 +36,17 @@ import { tokenOpens } from './tokens';
 /** Who is acting on an attempt: a signed-in principal, or whoever holds an attempt token (`?attempt_token=`). */
 export type AttemptCaller = { principal: Principal; token?: undefined } | { principal?: Principal; token: string };
 
-export interface HttpContext {
-  req: Request;
-  res: Response;
-}
-
 /**
  * Runs `work`; a credential it refused (share code, attempt token) is counted
  * against the caller's address first, which turns it into 429 past the limit.
  */
-async function countingRefusals<T>(http: HttpContext, work: () => Promise<T>): Promise<T> {
+async function countingRefusals<T>(call: CallContext, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
     if (err instanceof RefusedCredential) {
       try {
-        await countRefusedCredential(http.req, http.res);
+        await call.countRefusedCredential();
       } catch (countErr) {
         if (countErr instanceof ApiError) throw countErr;
         log.error('Counting a refused credential failed; the refusal stands', { error: errorText(countErr) });
@@ -60,7 +54,7 @@ async function countingRefusals<T>(http: HttpContext, work: () => Promise<T>): P
     }
     if (err instanceof RefusedAccount) {
       try {
-        await recordTokenRejected(http.req, err.reason, err.uid);
+        await recordTokenRejected(call, err.reason, err.uid);
       } catch (recordErr) {
         log.error('Recording a refused token failed; the refusal stands', { event: 'token_rejected', reason: err.reason, claimed_uid: err.uid, error: errorText(recordErr) });
       }
@@ -131,10 +125,10 @@ async function organizationOfTest(clientId: string | undefined, testId: string):
   return test.client_id;
 }
 
-export async function startAttempt(principal: Principal, input: StartAttemptInput, http: HttpContext): Promise<{ created: boolean; body: StartedAttempt }> {
+export async function startAttempt(principal: Principal, input: StartAttemptInput, call: CallContext): Promise<{ created: boolean; body: StartedAttempt }> {
   const starter = attemptStarter(principal, input);
-  const meta = requestMeta(http.req);
-  return countingRefusals(http, async () => {
+  const meta = requestMeta(call);
+  return countingRefusals(call, async () => {
     let plan: starting.StartPlan;
     if (starter.kind === 'guest') {
       const canonical = canonicalShareCode(input.share_code!);
@@ -217,8 +211,8 @@ async function closedOrAsItStands(
   }
 }
 
-export async function readAttempt(caller: AttemptCaller, attemptId: string, http: HttpContext): Promise<Attempt | ReviewedAttempt> {
-  return countingRefusals(http, async () => {
+export async function readAttempt(caller: AttemptCaller, attemptId: string, call: CallContext): Promise<Attempt | ReviewedAttempt> {
+  return countingRefusals(call, async () => {
     const checks = startChecks(caller, attemptId);
     const found = await findAttempt(attemptId);
     if (!found) throw notFound('Attempt not found');
@@ -226,7 +220,7 @@ export async function readAttempt(caller: AttemptCaller, attemptId: string, http
     assertCanUseAttempt(policy, subject(found.attempt));
     await checks(found.attempt);
     const nowMs = Date.now();
-    const attempt = isOverdue(found.attempt, nowMs) ? await closedOrAsItStands(found.attempt, nowMs, requestMeta(http.req), { backendFaults: 'throw' }) : found.attempt;
+    const attempt = isOverdue(found.attempt, nowMs) ? await closedOrAsItStands(found.attempt, nowMs, requestMeta(call), { backendFaults: 'throw' }) : found.attempt;
     const version = await versionOf(attempt.client_id, attempt.test_id, attempt.version);
     if (!version) throw versionMissing(attempt.client_id, attempt.test_id, attempt.version);
     const view: Attempt = { ...summaryOf(attempt), answers: savedAnswers(attempt), test_details: testDetails(attempt.id, version) };
@@ -237,9 +231,9 @@ export async function readAttempt(caller: AttemptCaller, attemptId: string, http
 
 // ---------------------------------------------------------------- answer and submit
 
-export async function saveAnswer(caller: AttemptCaller, attemptId: string, input: SaveAnswerInput, http: HttpContext): Promise<SavedAnswer> {
-  return countingRefusals(http, async () => {
-    const outcome = await answering.saveAnswer(attemptId, authorizer(caller, attemptId), input, requestMeta(http.req));
+export async function saveAnswer(caller: AttemptCaller, attemptId: string, input: SaveAnswerInput, call: CallContext): Promise<SavedAnswer> {
+  return countingRefusals(call, async () => {
+    const outcome = await answering.saveAnswer(attemptId, authorizer(caller, attemptId), input, requestMeta(call));
     if (!outcome.saved) {
       throw conflict('Time is up: the attempt passed its deadline (expires_at + 30 s) and was submitted with the answers saved in time');
     }
@@ -247,9 +241,9 @@ export async function saveAnswer(caller: AttemptCaller, attemptId: string, input
   });
 }
 
-export async function submitAttempt(caller: AttemptCaller, attemptId: string, http: HttpContext): Promise<SubmittedAttempt> {
-  return countingRefusals(http, async () => {
-    const attempt = await answering.submitAttempt(attemptId, authorizer(caller, attemptId), caller.principal?.uid ?? null, requestMeta(http.req));
+export async function submitAttempt(caller: AttemptCaller, attemptId: string, call: CallContext): Promise<SubmittedAttempt> {
+  return countingRefusals(call, async () => {
+    const attempt = await answering.submitAttempt(attemptId, authorizer(caller, attemptId), caller.principal?.uid ?? null, requestMeta(call));
     return { status: 'submitted', score: attempt.score ?? 0, total_marks: attempt.total_marks, submitted_at: attempt.submitted_at! };
   });
 }
@@ -260,7 +254,7 @@ export async function listAttempts(
   principal: Principal,
   query: { client_id?: string; test_id?: string; student_id?: string; status?: AttemptStatus },
   page: PageRequest,
-  http: HttpContext,
+  call: CallContext,
 ) {
   const scope = attemptListScope(principal, query);
   if (scope.scope === 'tenant' && principal.role === 'super_admin' && !(await findClient(scope.clientId))) throw notFound('Client not found');
@@ -269,7 +263,7 @@ export async function listAttempts(
   const { data, pagination } = await listing.listAttempts(target, filters, page);
   // Reading an overdue attempt closes it first, in lists too; one that cannot be closed is listed as it stands.
   const nowMs = Date.now();
-  const meta = requestMeta(http.req);
+  const meta = requestMeta(call);
   const current = await Promise.all(
     data.map((a) => (isOverdue(a, nowMs) ? closedOrAsItStands(a, nowMs, meta, { backendFaults: 'keep' }) : a)),
   );

@@ -1,8 +1,6 @@
-import type { Request } from 'express';
 import type { DocumentReference, WriteBatch } from 'firebase-admin/firestore';
 import type { Principal } from '../auth/principal';
-import { currentRequestId } from '../http/requestContext';
-import { clientIp } from '../http/clientIp';
+import type { RequestOrigin } from '../shared/callContext';
 import type { TokenRejectionReason } from '../auth/tokenRejection';
 import type { AuditEventType, AuditLog } from './schemas';
 import { paths } from '../firestore/paths';
@@ -14,10 +12,10 @@ export interface RequestMeta {
   request_id: string;
 }
 
-export const requestMeta = (req: Request): RequestMeta => ({
-  ip_address: clientIp(req),
-  user_agent: req.header('user-agent')?.slice(0, 512) ?? null,
-  request_id: currentRequestId(),
+export const requestMeta = (origin: RequestOrigin): RequestMeta => ({
+  ip_address: origin.ip,
+  user_agent: origin.userAgent?.slice(0, 512) ?? null,
+  request_id: origin.requestId,
 });
 
 // Sign-ins this instance has already recorded; the deterministic document id
@@ -26,7 +24,7 @@ const recordedLogins = new Set<string>();
 const MAX_REMEMBERED_LOGINS = 50_000;
 
 /** One `login` record per sign-in (uid + auth_time), however many requests the token makes. */
-export async function recordLogin(principal: Principal, req: Request): Promise<void> {
+export async function recordLogin(principal: Principal, origin: RequestOrigin): Promise<void> {
   const id = `login_${principal.uid}_${principal.authTime}`;
   if (recordedLogins.has(id)) return;
   await createAuditRecordOnce(id, {
@@ -38,14 +36,14 @@ export async function recordLogin(principal: Principal, req: Request): Promise<v
     actor_id: null,
     reason: null,
     details: { role: principal.role, guest: principal.guest, first_seen_at: new Date().toISOString() },
-    ...requestMeta(req),
+    ...requestMeta(origin),
   });
   if (recordedLogins.size >= MAX_REMEMBERED_LOGINS) recordedLogins.clear();
   recordedLogins.add(id);
 }
 
 export async function recordTokenRejected(
-  req: Request,
+  origin: RequestOrigin,
   reason: TokenRejectionReason,
   claimedUid: string | null,
 ): Promise<void> {
@@ -59,7 +57,7 @@ export async function recordTokenRejected(
     actor_id: null,
     reason,
     details: null,
-    ...requestMeta(req),
+    ...requestMeta(origin),
   });
 }
 
@@ -90,12 +88,12 @@ export function eventRecord(
 
 export function addUserEventToBatch(
   batch: WriteBatch,
-  req: Request,
+  origin: RequestOrigin,
   event: { type: AuditEventType; actor: Principal; userId: string; clientId: string | null; details?: Record<string, unknown> },
   onceId?: string,
 ): DocumentReference {
   const ref = onceId ? paths.auditLog(onceId) : newAuditRef();
-  const record = eventRecord(ref.id, { ...event, actorId: event.actor.uid, details: event.details ?? null }, requestMeta(req));
+  const record = eventRecord(ref.id, { ...event, actorId: event.actor.uid, details: event.details ?? null }, requestMeta(origin));
   if (onceId) batch.create(ref, record);
   else batch.set(ref, record);
   return ref;

@@ -2,6 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { errorText, log } from '../platform/log';
 import { auth } from '../firestore/db';
 import { readCache } from '../shared/cache';
+import { requestState } from '../http/requestState';
 import { ApiError, forbidden, serviceUnavailable, unauthorized } from '../shared/errors';
 import { isTokenProblem } from '../platform/backendFaults';
 import { accountVerdict, ACCOUNT_RECHECK_MS, needsAccountCheck, type AccountFacts } from './accountStatus';
@@ -139,7 +140,8 @@ export function authenticate(access: Access, effects: AuthenticationEffects, { p
     // A sensitive route reads the organization beside its counters' commit instead (both start after verification).
     const result = await verifiedPrincipal(req, prefetchClient ? effects.prefetchClient : undefined);
     if ('reason' in result) return refuse(req, res, result);
-    res.locals.principal = result;
+    const state = requestState(res);
+    state.principal = result;
     // An admin's account is re-checked (claims changed, disabled, deleted) on
     // every request: a read runs it beside its handler; a write waits for it
     // before its handler starts (with the gate below), so nothing is written,
@@ -151,7 +153,7 @@ export function authenticate(access: Access, effects: AuthenticationEffects, { p
         if (reason) await refuse(req, res, { reason, claimedUid: result.uid });
       });
       accountCheck.catch(() => undefined); // awaited by the route; never an unhandled rejection
-      if (!checksRevocation(req.method)) (res.locals as AccountCheckLocals).accountCheck = accountCheck;
+      if (!checksRevocation(req.method)) state.accountCheck = accountCheck;
     }
     if (access !== 'signed_in') assertRole(result, access);
     // The login record and the organization's status are read and written
@@ -163,7 +165,7 @@ export function authenticate(access: Access, effects: AuthenticationEffects, { p
       checksRevocation(req.method) ? accountCheck : undefined,
     ]).then(() => undefined);
     gate.catch(() => undefined); // awaited by the route; never an unhandled rejection
-    (res.locals as AccountCheckLocals).authorization = gate;
+    state.authorization = gate;
     next();
   };
 }
@@ -173,14 +175,9 @@ async function assertClientActive(principal: Principal, effects: AuthenticationE
   if (principal.clientId && !(await effects.isClientActive(principal.clientId))) throw forbidden('Your organization is not active');
 }
 
-interface AccountCheckLocals {
-  accountCheck?: Promise<void>;
-  authorization?: Promise<void>;
-}
-
 /** Waits for what `authenticate` left running (the organization's status, the login record); throws its 403 or 503. */
 export async function awaitAuthorization(res: Response): Promise<void> {
-  await (res.locals as AccountCheckLocals).authorization;
+  await requestState(res).authorization;
 }
 
 /**
@@ -189,7 +186,7 @@ export async function awaitAuthorization(res: Response): Promise<void> {
  * learns nothing, not even a 404.
  */
 export async function awaitAccountCheck<T>(res: Response, work: Promise<T>): Promise<T> {
-  const check = (res.locals as AccountCheckLocals).accountCheck;
+  const check = requestState(res).accountCheck;
   if (!check) return work;
   const [checked, done] = await Promise.allSettled([check, work]);
   if (checked.status === 'rejected') throw checked.reason;

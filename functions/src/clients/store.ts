@@ -3,7 +3,7 @@ import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
 import { ALREADY_EXISTS, hasStatus } from '../firestore/statusCodes';
 import { conflict, notFound } from '../shared/errors';
-import { forgetInRequest, readOncePerRequest } from '../http/requestContext';
+import { forgetInRequest, readOncePerRequest } from '../platform/requestScope';
 import type { PageRequest } from '../shared/pagination';
 import { isDocumentId } from '../shared/ids';
 import { clientQuerySpec } from './clientQuery';

@@ -1,6 +1,6 @@
 import { Firestore, Query, Transaction, WriteBatch } from 'firebase-admin/firestore';
 import type { Auth } from 'firebase-admin/auth';
-import { currentCost } from '../http/requestContext';
+import { currentCost } from '../platform/requestScope';
 
 // Counts Firestore reads, writes and round trips, and Auth calls, per request by
 // wrapping the SDK's entry points. Installed only when EXPOSE_COST_HEADER is on

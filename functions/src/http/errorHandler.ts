@@ -3,7 +3,7 @@ import { errorText, log } from '../platform/log';
 import { isBackendFault } from '../platform/backendFaults';
 import { ApiError, badRequest, notFound, serviceUnavailable } from '../shared/errors';
 import { bodyParseError } from './bodyGuard';
-import { currentRequestId } from './requestContext';
+import { currentRequestId } from '../platform/requestScope';
 
 export const unknownRoute: RequestHandler = (req, _res, next) => {
   next(notFound(`No route for ${req.method} ${req.path}`));

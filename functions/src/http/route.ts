@@ -3,8 +3,11 @@ import { z } from 'zod';
 import { errorText, log } from '../platform/log';
 import type { Access } from '../auth/policy';
 import type { Principal } from '../auth/principal';
+import type { CallContext, UploadBody } from '../shared/callContext';
 import { badRequest, type ErrorCode } from '../shared/errors';
-import { validate } from './validate';
+import { requestOrigin } from './requestContext';
+import { requestState } from './requestState';
+import { validate } from '../shared/validate';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -24,10 +27,12 @@ export interface HandlerContext<P, Q, B> {
   params: P;
   query: Q;
   body: B;
-  /** Null only on public routes. */
+  /** Absent (despite its type) on public routes and on requests that came in with an attempt token. */
   principal: Principal;
-  req: Request;
-  res: Response;
+  /** Who is calling from where, and the refusal counter: all a service may know of the request. */
+  call: CallContext;
+  /** The multipart body, on routes that declare `upload`. */
+  upload?: UploadBody;
 }
 
 export interface RouteDefinition<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
@@ -83,7 +88,15 @@ function outgoing(route: RouteDefinition, body: unknown): unknown {
   throw new Error(`Reply of ${route.method.toUpperCase()} ${route.path} does not match its schema`);
 }
 
-function handle(route: RouteDefinition, { beforeHandler, runHandler }: Guards): RequestHandler {
+// The platform (Cloud Functions, the emulator) reads the body into req.rawBody before Express sees it.
+const uploadBody = (req: Request): UploadBody => ({
+  headers: req.headers,
+  multipart: Boolean(req.is('multipart/form-data')),
+  rawBody: 'rawBody' in req && Buffer.isBuffer(req.rawBody) ? req.rawBody : undefined,
+  stream: req,
+});
+
+function handle(route: RouteDefinition, { beforeHandler, runHandler, countRefusedCredential }: Guards): RequestHandler {
   return async (req, res) => {
     if (route.body) requireJson(req);
     const params = validate(route.params ?? EMPTY, req.params, 'params');
@@ -91,7 +104,11 @@ function handle(route: RouteDefinition, { beforeHandler, runHandler }: Guards): 
     const body = route.body ? validate(route.body, req.body, 'body') : undefined;
     // Nothing a handler does (a write least of all) starts before the checks that ran beside authentication pass.
     await beforeHandler(res);
-    const reply = await runHandler(res, route.handler({ params, query, body, principal: res.locals.principal, req, res }));
+    // Authentication set the principal on every route but public ones and attempt-token requests, whose handlers do not rely on it.
+    const principal = requestState(res).principal!;
+    const call: CallContext = { ...requestOrigin(req), countRefusedCredential: () => countRefusedCredential(req) };
+    const upload = route.upload ? uploadBody(req) : undefined;
+    const reply = await runHandler(res, route.handler({ params, query, body, principal, call, upload }));
     if (reply.stream) return streamReply(res, reply.status, reply.stream);
     const payload = outgoing(route, reply.body);
     if (payload === undefined) res.status(reply.status).end();
@@ -123,6 +140,8 @@ export interface Guards {
   runHandler<T>(res: Response, work: Promise<T>): Promise<T>;
   /** Waits for the checks started before the route (per-IP limit, organization status); throws their refusal. */
   beforeHandler(res: Response): Promise<void>;
+  /** Counts a credential a handler refused against the caller's address, as the rate limiter counts failed authentications. */
+  countRefusedCredential(req: Request): Promise<void>;
 }
 
 /** Lets a request that carries `?attempt_token=` and no Authorization header past authentication: its handler checks the token. */

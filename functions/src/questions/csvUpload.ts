@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { parse } from 'csv-parse';
-import type { Request } from 'express';
+import type { UploadBody } from '../shared/callContext';
 import { ApiError, badRequest } from '../shared/errors';
 import { recordStartLine } from './csvRows';
 
@@ -47,11 +47,11 @@ const uploadError = (message: string) => badRequest(message, [{ path: FILE_FIELD
  * 400 (malformed upload or CSV, too many rows) or 413 (too large) as soon as
  * that is known, having read no further.
  */
-export function readCsvUpload(req: Request, limits: UploadLimits, onRecord: (record: CsvRecord) => void): Promise<UploadSummary> {
-  if (!req.is('multipart/form-data')) {
+export function readCsvUpload(upload: UploadBody, limits: UploadLimits, onRecord: (record: CsvRecord) => void): Promise<UploadSummary> {
+  if (!upload.multipart) {
     return Promise.reject(uploadError(`Send the CSV as multipart/form-data with one file part named "${FILE_FIELD}"`));
   }
-  const declared = Number(req.header('content-length') ?? 0);
+  const declared = Number(upload.headers['content-length'] ?? 0);
   if (declared > limits.maxBytes + ENVELOPE_BYTES) return Promise.reject(tooLarge(limits));
 
   return new Promise<UploadSummary>((resolve, reject) => {
@@ -88,7 +88,7 @@ export function readCsvUpload(req: Request, limits: UploadLimits, onRecord: (rec
     let form: busboy.Busboy;
     try {
       form = busboy({
-        headers: req.headers,
+        headers: upload.headers,
         limits: { fileSize: limits.maxBytes, files: 1, fields: 0, headerPairs: 16, fieldNameSize: 100 },
       });
     } catch (err) {
@@ -181,15 +181,15 @@ export function readCsvUpload(req: Request, limits: UploadLimits, onRecord: (rec
       finishIfDone();
     });
 
-    // The platform (Cloud Functions, the emulator) has already read the body into
-    // req.rawBody; served any other way, the request stream is still unread.
-    const rawBody = (req as { rawBody?: unknown }).rawBody;
-    if (Buffer.isBuffer(rawBody)) {
+    // The platform (Cloud Functions, the emulator) has usually read the body
+    // already; served any other way, the request stream is still unread.
+    const { rawBody } = upload;
+    if (rawBody) {
       if (rawBody.length > limits.maxBytes + ENVELOPE_BYTES) return fail(tooLarge(limits));
       form.end(rawBody);
     } else {
-      source = req;
-      req.pipe(form);
+      source = upload.stream;
+      upload.stream.pipe(form);
     }
   });
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Request } from 'express';
 import { questionBankScope } from '../auth/policy';
 import type { Principal } from '../auth/principal';
+import type { UploadBody } from '../shared/callContext';
 import { isDocumentId } from '../shared/ids';
 import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
@@ -23,10 +23,10 @@ export interface ImportOptions {
 }
 
 /** Reads and validates every row while the upload streams in; holds only the validated rows. */
-async function readRows(req: Request): Promise<{ sha256: string; rows: RowResult[] }> {
+async function readRows(upload: UploadBody): Promise<{ sha256: string; rows: RowResult[] }> {
   let columns: HeaderColumns | undefined;
   const rows: RowResult[] = [];
-  const { sha256 } = await readCsvUpload(req, { maxBytes: MAX_IMPORT_BYTES, maxRows: MAX_IMPORT_ROWS }, (record) => {
+  const { sha256 } = await readCsvUpload(upload, { maxBytes: MAX_IMPORT_BYTES, maxRows: MAX_IMPORT_ROWS }, (record) => {
     if (!columns) {
       const header = parseHeader(record.cells);
       if ('error' in header) throw badRequest(header.error, [{ path: 'row 1', message: header.error }]);
@@ -72,10 +72,10 @@ async function checkFolders(principal: Principal, clientId: string, rows: RowRes
   );
 }
 
-export async function importQuestions(principal: Principal, options: ImportOptions, req: Request): Promise<ImportResult> {
+export async function importQuestions(principal: Principal, options: ImportOptions, upload: UploadBody): Promise<ImportResult> {
   const clientId = questionBankScope(principal, options.client_id, 'query.client_id');
   await requireClient(clientId);
-  const read = await readRows(req);
+  const read = await readRows(upload);
   const rows = await checkFolders(principal, clientId, read.rows);
 
   const errors: RowError[] = rows.flatMap((r) => (r.ok ? [] : r.errors));

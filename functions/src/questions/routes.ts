@@ -77,7 +77,8 @@ export const questionRoutes: RouteDefinition[] = [
     upload: { field: 'file', description: 'The CSV file (UTF-8, at most 5 MB)' },
     success: { status: 201, description: 'What was imported (for a dry run, what would be)', schema: ImportResult },
     errors: ['NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE'],
-    handler: async ({ principal, query, req }) => ({ status: 201, body: await importQuestions(principal, query, req) }),
+    // A route that declares `upload` is always handed one.
+    handler: async ({ principal, query, upload }) => ({ status: 201, body: await importQuestions(principal, query, upload!) }),
   }),
   defineRoute({
     method: 'get',

@@ -4,7 +4,7 @@ import type { Principal } from '../auth/principal';
 import { requireClient } from '../folders/service';
 import { findFolderOwner, findFolder } from '../folders/store';
 import { badRequest, forbidden, notFound } from '../shared/errors';
-import { validate } from '../http/validate';
+import { validate } from '../shared/validate';
 import { errorText, log } from '../platform/log';
 import type { PageRequest } from '../shared/pagination';
 import {

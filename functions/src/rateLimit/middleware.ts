@@ -2,6 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { errorText, log } from '../platform/log';
 import type { RuntimeConfig } from '../config';
 import { clientIp } from '../http/clientIp';
+import { requestState } from '../http/requestState';
 import { ApiError } from '../shared/errors';
 import { isBackendFault } from '../platform/backendFaults';
 import { addressBucket } from './addressBucket';
@@ -13,19 +14,38 @@ const TOO_MANY_REQUESTS = 'Too many requests';
 const TOO_MANY_AUTH_FAILURES = 'Too many failed authentications from this address';
 const TOO_MANY_SENSITIVE = 'Too many sensitive operations';
 
+/** The rate limiter, made once by the app from its config: each part reads the config it was made with. */
+export interface RateLimiter {
+  /** The per-IP limit and the lock-out of addresses with too many failed authentications (see `ipRateLimit`). */
+  perAddress: RequestHandler;
+  /** The strict limit for sensitive operations (see `sensitiveRateLimit`). */
+  sensitive: RequestHandler;
+  /**
+   * Counts a refused credential against the caller's address: a failed
+   * authentication, or a credential a handler refused (an unknown, expired,
+   * revoked or used-up share code; an attempt token that does not open the
+   * attempt). Together, the limit of them in a minute make the address 429 for
+   * the rest of the minute, so guessing share codes is throttled like guessing
+   * passwords.
+   */
+  countRefusedCredential(req: Request): Promise<void>;
+}
+
+export const rateLimiter = (config: RuntimeConfig): RateLimiter => ({
+  perAddress: ipRateLimit(config),
+  sensitive: sensitiveRateLimit(config),
+  countRefusedCredential: (req) => countFailedAuthentication(req, config),
+});
+
 /** The counter document of the caller's address (IPv6 per /64) for the current minute. */
 const ipKey = (req: Request, nowMs: number): string => counterKey('ip', addressBucket(clientIp(req)), currentWindow(nowMs));
 
 // A sensitive operation reports its stricter limit: the per-IP counter, which now
 // finishes whenever its round trip does, must not overwrite it.
-interface HeaderLocals {
-  strictLimitReported?: boolean;
-}
-
 function setLimitHeaders(res: Response, state: LimitState, strict: boolean): void {
-  const locals = res.locals as HeaderLocals;
-  if (res.headersSent || (!strict && locals.strictLimitReported)) return;
-  if (strict) locals.strictLimitReported = true;
+  const perRequest = requestState(res);
+  if (res.headersSent || (!strict && perRequest.strictLimitReported)) return;
+  if (strict) perRequest.strictLimitReported = true;
   res.setHeader('X-RateLimit-Limit', String(state.limit));
   res.setHeader('X-RateLimit-Remaining', String(state.remaining));
   res.setHeader('X-RateLimit-Reset', String(state.resetSeconds));
@@ -65,13 +85,6 @@ function judge(key: string, counters: Counters, limit: number, window: Window, n
   return { window, counters, state };
 }
 
-interface IpLimitLocals {
-  /** This request's per-IP verdict, once its counting started. */
-  ipLimit?: Promise<ApiError | undefined>;
-  ipKey?: string;
-  startIpCount?: () => Promise<ApiError | undefined>;
-}
-
 /**
  * Default limit per client IP, and the lock-out of IPs with too many failed
  * authentications. Fails open: if the counter cannot be written the request
@@ -85,16 +98,15 @@ interface IpLimitLocals {
  * (`sensitiveRateLimit`), and its verdict is awaited (`ipLimitPassed`) before
  * anything is answered: every path that answers starts it if nothing did.
  */
-export function ipRateLimit(config: RuntimeConfig): RequestHandler {
+function ipRateLimit(config: RuntimeConfig): RequestHandler {
   return (req, res, next) => {
-    const locals = res.locals as IpLimitLocals & RefusalLocals;
-    locals.authFailuresPerMinute = config.authFailuresPerMinute;
+    const perRequest = requestState(res);
     const now = Date.now();
     const key = ipKey(req, now);
     const blocked = activeBlock(key, now);
     if (blocked) throw rateLimited(blocked.message, limitState(config.ratePerMinute + 1, config.ratePerMinute, blocked.untilMs, now));
-    locals.ipKey = key;
-    locals.startIpCount = () => (locals.ipLimit ??= ipLimitOutcome(key, config, res, () => consume(key, config.ratePerMinute, res, TOO_MANY_REQUESTS)));
+    perRequest.ipKey = key;
+    perRequest.startIpCount = () => (perRequest.ipLimit ??= ipLimitOutcome(key, config, res, () => consume(key, config.ratePerMinute, res, TOO_MANY_REQUESTS)));
     next();
   };
 }
@@ -123,8 +135,8 @@ async function ipLimitOutcome(
 }
 
 const startedIpCount = (res: Response): Promise<ApiError | undefined> => {
-  const locals = res.locals as IpLimitLocals;
-  return locals.ipLimit ?? locals.startIpCount?.() ?? Promise.resolve(undefined);
+  const perRequest = requestState(res);
+  return perRequest.ipLimit ?? perRequest.startIpCount?.() ?? Promise.resolve(undefined);
 };
 
 /** Starts this request's per-IP count without waiting for it: token verification runs beside it. */
@@ -144,7 +156,7 @@ export async function ipLimitPassed(res: Response): Promise<void> {
  * after this increment decides: the failures numbered 1 to the limit are
  * answered 401, every later one 429, however many arrive at once.
  */
-export async function countFailedAuthentication(req: Request, config: Pick<RuntimeConfig, 'authFailuresPerMinute'>): Promise<void> {
+async function countFailedAuthentication(req: Request, config: RuntimeConfig): Promise<void> {
   const now = Date.now();
   const window = currentWindow(now);
   const key = ipKey(req, now);
@@ -155,47 +167,29 @@ export async function countFailedAuthentication(req: Request, config: Pick<Runti
   }
 }
 
-/** The limit ipRateLimit leaves for handlers that refuse a credential themselves. */
-interface RefusalLocals {
-  authFailuresPerMinute?: number;
-}
-const DEFAULT_AUTH_FAILURES_PER_MINUTE = 10;
-
-/**
- * Counts a credential a handler refused (an unknown, expired, revoked or used-up
- * share code; an attempt token that does not open the attempt) on the same
- * per-IP counter as failed authentications: together, the limit of them in a
- * minute make the address 429 for the rest of the minute, so guessing share
- * codes is throttled like guessing passwords.
- */
-export async function countRefusedCredential(req: Request, res: Response): Promise<void> {
-  const limit = (res.locals as RefusalLocals).authFailuresPerMinute ?? DEFAULT_AUTH_FAILURES_PER_MINUTE;
-  await countFailedAuthentication(req, { authFailuresPerMinute: limit });
-}
-
 /**
  * The strict limit for sensitive operations: per signed-in user, per IP without
  * one. Fails closed: if the counter cannot be written, the operation is refused
  * with 503, since these are the operations worth abusing.
  */
-export function sensitiveRateLimit(config: RuntimeConfig): RequestHandler {
+function sensitiveRateLimit(config: RuntimeConfig): RequestHandler {
   return async (req, res, next) => {
-    const uid: string | undefined = res.locals.principal?.uid;
+    const perRequest = requestState(res);
+    const uid = perRequest.principal?.uid;
     const subject = uid ? `user:${uid}` : `ip:${addressBucket(clientIp(req))}`;
     const now = Date.now();
     const window = currentWindow(now);
     const key = counterKey('sensitive', subject, window);
-    const locals = res.locals as IpLimitLocals;
-    if (locals.ipLimit !== undefined || locals.ipKey === undefined) {
+    if (perRequest.ipLimit !== undefined || perRequest.ipKey === undefined) {
       await consume(key, config.sensitivePerMinute, res, TOO_MANY_SENSITIVE, true);
       return next();
     }
     // The address's count and the user's in one commit: one round trip for both limits.
     const blocked = activeBlock(key, now);
     if (blocked) throw rateLimited(blocked.message, limitState(config.sensitivePerMinute + 1, config.sensitivePerMinute, blocked.untilMs, now));
-    const addressKey = locals.ipKey;
+    const addressKey = perRequest.ipKey;
     const both = addToManyCounters([{ key: addressKey, add: { requests: 1 } }, { key, add: { requests: 1 } }], window);
-    locals.ipLimit = ipLimitOutcome(addressKey, config, res, async () =>
+    perRequest.ipLimit = ipLimitOutcome(addressKey, config, res, async () =>
       judge(addressKey, (await both)[0], config.ratePerMinute, window, now, res, TOO_MANY_REQUESTS, false),
     );
     const [, counters] = await both; // fails closed: a counter that cannot be written is a 503

@@ -52,7 +52,7 @@ export const userRoutes = [
     body: CreateUserBody,
     success: { status: 201, description: 'The new user', schema: User },
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async ({ principal, body, req }) => ({ status: 201, body: await service.createUser(principal, body, req) }),
+    handler: async ({ principal, body, call }) => ({ status: 201, body: await service.createUser(principal, body, call) }),
   }),
   defineRoute({
     method: 'get',
@@ -78,9 +78,9 @@ export const userRoutes = [
     body: UpdateUserBody,
     success: { status: 200, description: 'The user as changed', schema: User },
     errors: ['NOT_FOUND'],
-    handler: async ({ principal, params, body, req }) => ({
+    handler: async ({ principal, params, body, call }) => ({
       status: 200,
-      body: await service.updateUser(principal, params.uid, body, req),
+      body: await service.updateUser(principal, params.uid, body, call),
     }),
   }),
   defineRoute({
@@ -93,8 +93,8 @@ export const userRoutes = [
     params: UserParams,
     success: { status: 204, description: 'Deleted' },
     errors: ['NOT_FOUND'],
-    handler: async ({ principal, params, req }) => {
-      await service.deleteUser(principal, params.uid, req);
+    handler: async ({ principal, params, call }) => {
+      await service.deleteUser(principal, params.uid, call);
       return { status: 204 };
     },
   }),

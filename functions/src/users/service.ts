@@ -1,4 +1,3 @@
-import type { Request } from 'express';
 import type { UserRecord } from 'firebase-admin/auth';
 import { errorText, log } from '../platform/log';
 import { addUserEventToBatch } from '../audit/service';
@@ -14,6 +13,7 @@ import type { Principal, Role } from '../auth/principal';
 import { findClient } from '../clients/store';
 import { auth, db } from '../firestore/db';
 import { ALREADY_EXISTS, FAILED_PRECONDITION, hasStatus, NOT_FOUND } from '../firestore/statusCodes';
+import type { RequestOrigin } from '../shared/callContext';
 import { badRequest, conflict, notFound } from '../shared/errors';
 import type { PageRequest } from '../shared/pagination';
 import { claimsFor, organizationFromClaims, roleFromClaims } from '../auth/claims';
@@ -70,7 +70,7 @@ async function requireUser(uid: string): Promise<{ user: User; record: UserRecor
   return { user: toUser(record, profile?.data), record, profile };
 }
 
-export async function createUser(principal: Principal, input: CreateUserInput, req: Request): Promise<User> {
+export async function createUser(principal: Principal, input: CreateUserInput, origin: RequestOrigin): Promise<User> {
   if (input.role !== 'super_admin' && principal.role === 'super_admin' && input.client_id === undefined) {
     throw badRequest('client_id is required for this role', [{ path: 'body.client_id', message: 'Required' }]);
   }
@@ -92,7 +92,7 @@ export async function createUser(principal: Principal, input: CreateUserInput, r
   const ref = store.profileRef(user.uid, user.role, clientId)!;
   const batch = db.batch();
   batch.create(ref, user);
-  const auditRef = addUserEventToBatch(batch, req, { type: 'user_created', actor: principal, userId: user.uid, clientId, details: { role: user.role } });
+  const auditRef = addUserEventToBatch(batch, origin, { type: 'user_created', actor: principal, userId: user.uid, clientId, details: { role: user.role } });
   try {
     await batch.commit();
   } catch (err) {
@@ -173,7 +173,7 @@ async function organizationAfter(user: User, changes: UserChanges): Promise<stri
   return changes.client_id;
 }
 
-export async function updateUser(principal: Principal, uid: string, changes: UserChanges, req: Request): Promise<User> {
+export async function updateUser(principal: Principal, uid: string, changes: UserChanges, origin: RequestOrigin): Promise<User> {
   const { user, record, profile } = await requireUser(uid);
   assertCanChangeUser(principal, subject(user), changes);
   const roleChanges = changes.role !== undefined && changes.role !== user.role;
@@ -208,15 +208,15 @@ export async function updateUser(principal: Principal, uid: string, changes: Use
     // A first role can be granted once: the record's fixed id makes a concurrent
     // second grant (to another organization, say) fail as a whole.
     const onceId = firstRole ? `first_role_${uid}` : undefined;
-    auditRefs.push(addUserEventToBatch(batch, req, { ...event, type: 'role_changed', details: { from: user.role, to: next.role } }, onceId));
+    auditRefs.push(addUserEventToBatch(batch, origin, { ...event, type: 'role_changed', details: { from: user.role, to: next.role } }, onceId));
   }
   if (changes.disabled !== undefined && changes.disabled !== user.disabled) {
-    auditRefs.push(addUserEventToBatch(batch, req, { ...event, type: changes.disabled ? 'user_disabled' : 'user_enabled' }));
+    auditRefs.push(addUserEventToBatch(batch, origin, { ...event, type: changes.disabled ? 'user_disabled' : 'user_enabled' }));
   }
-  if (changes.password !== undefined) auditRefs.push(addUserEventToBatch(batch, req, { ...event, type: 'password_changed' }));
+  if (changes.password !== undefined) auditRefs.push(addUserEventToBatch(batch, origin, { ...event, type: 'password_changed' }));
   if (changes.display_name !== undefined && changes.display_name !== user.display_name) {
     auditRefs.push(
-      addUserEventToBatch(batch, req, { ...event, type: 'profile_changed', details: { display_name: { from: user.display_name, to: next.display_name } } }),
+      addUserEventToBatch(batch, origin, { ...event, type: 'profile_changed', details: { display_name: { from: user.display_name, to: next.display_name } } }),
     );
   }
   try {
@@ -254,7 +254,7 @@ export async function updateUser(principal: Principal, uid: string, changes: Use
   return next;
 }
 
-export async function deleteUser(principal: Principal, uid: string, req: Request): Promise<void> {
+export async function deleteUser(principal: Principal, uid: string, origin: RequestOrigin): Promise<void> {
   const { user, record } = await requireUser(uid);
   assertCanDeleteUser(principal, subject(user));
   // Profile and audit record first: if Auth then fails, the retry finds the user
@@ -264,7 +264,7 @@ export async function deleteUser(principal: Principal, uid: string, req: Request
   const ref = store.profileRef(uid, user.role, user.client_id);
   if (ref) batch.delete(ref);
   const deletionId = `user_deleted_${uid}_${Date.parse(record.metadata.creationTime)}`;
-  addUserEventToBatch(batch, req, { type: 'user_deleted', actor: principal, userId: uid, clientId: user.client_id, details: { email: user.email } }, deletionId);
+  addUserEventToBatch(batch, origin, { type: 'user_deleted', actor: principal, userId: uid, clientId: user.client_id, details: { email: user.email } }, deletionId);
   try {
     await batch.commit();
   } catch (err) {

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { isWellFormedText } from '../shared/text';
-import { badRequest } from '../shared/errors';
+import { isWellFormedText } from './text';
+import { badRequest } from './errors';
 
 /** The path of the first string (key or value) in `value` that is not well-formed text, or undefined. */
 function malformedText(value: unknown, path: string[], depth = 0): string[] | undefined {

@@ -1,0 +1,35 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+
+/** Where a request came from, as the audit log records it. */
+export interface RequestOrigin {
+  /** The caller's address as our trusted proxies reported it (`unknown` when none did). */
+  ip: string;
+  /** The User-Agent header as sent, if any. */
+  userAgent: string | null;
+  requestId: string;
+}
+
+/**
+ * What a service knows of the request it serves, built once per request by the
+ * http layer, so that services never see Express's req or res.
+ */
+export interface CallContext extends RequestOrigin {
+  /**
+   * Counts a credential the service refused (a share code, an attempt token)
+   * against the caller's address, like a failed authentication; throws
+   * RATE_LIMITED once the address is past its limit.
+   */
+  countRefusedCredential(): Promise<void>;
+}
+
+/** A multipart upload as a service reads it: its headers and its body, nothing else of the request. */
+export interface UploadBody {
+  headers: IncomingHttpHeaders;
+  /** Whether the request says it carries a multipart/form-data body (as Express's `req.is` decides). */
+  multipart: boolean;
+  /** The body as the platform (Cloud Functions, the emulator) already read it; then `stream` is spent. */
+  rawBody?: Buffer;
+  /** The body as it arrives, when nothing read it before. */
+  stream: Readable;
+}
