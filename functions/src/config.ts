@@ -22,7 +22,7 @@ export const params = {
   trustedProxyRanges: defineList('TRUSTED_PROXY_RANGES', {
     default: [],
     description:
-      'CIDR ranges of proxies in front of the function that append to X-Forwarded-For beyond the counted hops (e.g. the Hosting edge); see README',
+      'CIDR ranges of proxies in front of the function that append to X-Forwarded-For beyond the counted hops (e.g. the Hosting edge); see docs/security.md',
   }),
   maxInstances: defineInt('MAX_INSTANCES', {
     default: 20,
