@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { auth, db } from '../../functions/src/firestore/db';
 import { captureLog, type LogEntry } from '../../functions/src/platform/log';
 
@@ -23,6 +25,9 @@ const writeBatchProto = Object.getPrototypeOf(db.batch());
 const firestoreProto = Object.getPrototypeOf(db);
 const queryProto = Object.getPrototypeOf(Object.getPrototypeOf(db.collection('x')));
 const aggregateProto = Object.getPrototypeOf(db.collection('x').count());
+// A transaction's reads go through its own class, only reached through the functions' copy of the SDK.
+const transactionProto = (createRequire(join(__dirname, '../../functions/package.json'))('firebase-admin/firestore') as { Transaction: { prototype: object } })
+  .Transaction.prototype;
 
 /**
  * Every commit (set, create, batch, transaction) that touches a document whose
@@ -64,10 +69,16 @@ export function readTogether(paths: RegExp, count: number): () => void {
 const collectionPath = (query: { _queryOptions: { parentPath: { relativeName: string }; collectionId: string } }) =>
   `${query._queryOptions.parentPath.relativeName}/${query._queryOptions.collectionId}`.replace(/^\//, '');
 
-/** Document reads and queries on paths that match fail. */
+/** Document reads (in and out of transactions) and queries on paths that match fail. */
 export function failReads(paths: RegExp): () => void {
   const heals = [
     patch(firestoreProto, 'getAll', (original) =>
+      function (this: unknown, ...refs: Array<{ path?: string }>) {
+        if (refs.some((r) => typeof r?.path === 'string' && paths.test(r.path))) return Promise.reject(firestoreUnavailable());
+        return original.apply(this, refs);
+      },
+    ),
+    patch(transactionProto, 'getAll', (original) =>
       function (this: unknown, ...refs: Array<{ path?: string }>) {
         if (refs.some((r) => typeof r?.path === 'string' && paths.test(r.path))) return Promise.reject(firestoreUnavailable());
         return original.apply(this, refs);

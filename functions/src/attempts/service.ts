@@ -134,12 +134,9 @@ export async function startAttempt(principal: Principal, input: StartAttemptInpu
       const canonical = canonicalShareCode(input.share_code!);
       const target = canonical === undefined ? undefined : await shareCodeTarget(canonical);
       if (!target) throw refusedCredential('NOT_FOUND', 'No such share code');
-      // A Guest has no organization claim: the code's organization must be active, read beside the start's transaction.
-      const organization = attemptChecks(principal).organization ? organizationBeside(target.client_id) : undefined;
+      // A Guest has no organization claim: the code's organization must be active, read in the start's transaction.
       plan = {
-        gate: async () => {
-          if (organization) assertOrganizationActive(await organization, 'share code’s');
-        },
+        checkOrganization: attemptChecks(principal).organization ? (client) => assertOrganizationActive(client, 'share code’s') : undefined,
         clientId: target.client_id,
         testId: target.test_id,
         studentId: starter.studentId,

@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { DocumentSnapshot, Transaction } from 'firebase-admin/firestore';
+import type { StoredClient } from '../clients/documents';
 import type { StoredSeat, StoredShareCode, StoredTest } from '../exams/documents';
 import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
@@ -32,8 +33,11 @@ export interface StartPlan {
   checkStudentProfile: boolean;
   startedBy: string;
   meta: AuditMeta;
-  /** Checks started beside the transaction (the organization's status): awaited before anything is written. */
-  gate?: () => Promise<void>;
+  /**
+   * Set when nothing before the start checked the organization (a Guest has no organization claim):
+   * its document is read in the transaction's first round trip and handed here before anything is written.
+   */
+  checkOrganization?: (client: StoredClient | undefined) => void;
 }
 
 export interface StartOutcome {
@@ -95,9 +99,12 @@ async function startInTransaction(plan: StartPlan, { readRunning }: { readRunnin
   const guestRefs = plan.guest ? [paths.shareCode(plan.guest.target.code), paths.shareCodeSeat(plan.guest.target.code, drawn)] : [];
   return db.runTransaction(async (tx) => {
     // One round trip: the profile only when it is checked, the share code and its drawn seat only for a Guest.
-    const [testSnap, slotSnap, ...optional] = await tx.getAll(testRef, slotRef, ...(profileRef ? [profileRef] : []), ...guestRefs);
+    // Waiting on nothing else while holding the reads: a class redeeming one code at once contends for its seats.
+    const organizationRefs = plan.checkOrganization ? [paths.client(plan.clientId)] : [];
+    const [testSnap, slotSnap, ...optional] = await tx.getAll(testRef, slotRef, ...organizationRefs, ...(profileRef ? [profileRef] : []), ...guestRefs);
+    const organizationSnap = plan.checkOrganization ? optional.shift() : undefined;
     const [profileSnap, shareCodeSnap, drawnSeatSnap] = profileRef ? optional : [undefined, ...optional];
-    await plan.gate?.();
+    if (plan.checkOrganization) plan.checkOrganization(organizationSnap?.exists ? (organizationSnap.data() as StoredClient) : undefined);
     const nowMs = Date.now();
     if (plan.guest) checkShareCode(shareCodeSnap, nowMs);
     if (!testSnap.exists) throw new TestMissing('NOT_FOUND', 'Test not found');
