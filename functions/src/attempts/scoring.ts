@@ -1,4 +1,5 @@
 import { comparable, OPTION_SEPARATOR, parseNumberText } from '../questions/schemas';
+import { round4 } from '../shared/scores';
 
 // Pure: the marking scheme. No Firebase import; the submit transaction and the
 // overdue closer both call scoreAttempt on the frozen questions and the saved answers.
@@ -58,9 +59,6 @@ export interface AttemptScore {
   results: QuestionResult[];
 }
 
-const DECIMALS = 1e4;
-/** Rounds to 4 decimals; never returns -0. */
-export const roundMarks = (value: number): number => Math.round(value * DECIMALS) / DECIMALS + 0;
 
 /**
  * Units in the last place allowed beyond the tolerance: each parsed decimal is off by at most half
@@ -131,9 +129,9 @@ export function scoreAttempt(questions: ScoringQuestion[], answers: Record<strin
     const answer = answerFor(answers, question.id);
     if (answer === undefined) return { question_id: question.id, answered: false, correct: false, marks_awarded: 0 };
     const correct = isCorrectAnswer(question, answer);
-    const marksAwarded = roundMarks(correct ? question.marks : -ratio * question.marks);
+    const marksAwarded = round4(correct ? question.marks : -ratio * question.marks);
     sum += marksAwarded;
     return { question_id: question.id, answered: true, correct, marks_awarded: marksAwarded };
   });
-  return { score: roundMarks(Math.max(0, sum)), total_marks: roundMarks(totalMarks), results };
+  return { score: round4(Math.max(0, sum)), total_marks: round4(totalMarks), results };
 }
