@@ -24,6 +24,7 @@ import { questionRoutes } from './questions/routes';
 import { testRoutes } from './exams/routes';
 import { attemptRoutes } from './attempts/routes';
 import { analyticsRoutes } from './analytics/routes';
+import { sittingRoutes } from './sittings/routes';
 import { recordSubmission } from './analytics/store';
 import { provideSubmissionEffects } from './attempts/submissionEffects';
 
@@ -38,6 +39,7 @@ export function allRoutes(): RouteDefinition[] {
     ...questionRoutes,
     ...testRoutes,
     ...attemptRoutes,
+    ...sittingRoutes,
     ...analyticsRoutes,
   ];
   return routes;

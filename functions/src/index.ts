@@ -7,6 +7,7 @@ import { createApp, provideEffects } from './app';
 import { params, readConfig } from './config';
 import { onSchedule } from 'firebase-functions/v2/scheduler';
 import { closeOverdueAttempts as closeOverdue } from './attempts/service';
+import { resumeStaleSweeps } from './attempts/deadlines';
 
 let app: Express | undefined;
 
@@ -20,10 +21,13 @@ export const api = onRequest({ region: 'us-central1', memory: '512MiB', concurre
 });
 
 /**
- * Every 5 minutes: submits attempts left in progress past their deadline
- * (expires_at + 30 s), scoring the answers saved in time, in bounded batches.
+ * Every 5 minutes: finishes deadline changes whose runner stopped part way
+ * (a moved closes_at, an accommodation, a sitting-wide extension), then
+ * submits attempts left in progress past their deadline (expires_at + 30 s),
+ * scoring the answers saved in time, in bounded batches.
  */
 export const closeOverdueAttempts = onSchedule({ schedule: 'every 5 minutes', region: 'us-central1', timeoutSeconds: 300 }, async () => {
   provideEffects();
+  await resumeStaleSweeps(Date.now());
   await closeOverdue(Date.now(), 200);
 });

@@ -22,8 +22,9 @@ import {
 // Questions and folders are written straight into Firestore (fixtures.ts).
 
 const AUTHOR_FIELDS = [
-  'allow_review', 'client_id', 'created_at', 'description', 'folder_id', 'id', 'max_attempts', 'negative_mark_ratio', 'negative_marking',
-  'published_at', 'question_count', 'question_ids', 'shuffle', 'status', 'test_name', 'timer', 'updated_at', 'version',
+  'access_code_required', 'allow_review', 'attempt_cooldown_minutes', 'client_id', 'closes_at', 'created_at', 'description', 'folder_id', 'id', 'max_attempts',
+  'negative_mark_ratio', 'negative_marking', 'opens_at', 'published_at', 'question_count', 'question_ids', 'review_opens_at', 'shuffle', 'status', 'test_name',
+  'timer', 'updated_at', 'version',
 ];
 const STUDENT_FIELDS = AUTHOR_FIELDS.filter((f) => f !== 'question_ids');
 

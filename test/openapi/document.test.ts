@@ -12,7 +12,11 @@ const ENDPOINTS = [
   'get /api/tests', 'post /api/tests', 'get /api/tests/{testId}', 'put /api/tests/{testId}', 'delete /api/tests/{testId}',
   'post /api/tests/{testId}/publish', 'post /api/tests/{testId}/archive', 'post /api/tests/{testId}/restore',
   'post /api/tests/{testId}/share-codes', 'get /api/tests/{testId}/share-codes', 'delete /api/tests/{testId}/share-codes/{code}',
+  'patch /api/tests/{testId}', 'post /api/tests/{testId}/extend',
+  'put /api/tests/{testId}/overrides/{studentId}', 'get /api/tests/{testId}/overrides', 'delete /api/tests/{testId}/overrides/{studentId}',
+  'get /api/users/{uid}/accommodations', 'put /api/users/{uid}/accommodations',
   'post /api/attempts', 'get /api/attempts', 'get /api/attempts/{attemptId}', 'post /api/attempts/{attemptId}/answers', 'post /api/attempts/{attemptId}/submit',
+  'post /api/attempts/{attemptId}/extend',
   'get /api/analytics/tests/{testId}', 'post /api/analytics/tests/{testId}/recompute', 'get /api/analytics/tests/{testId}/results.csv',
   'get /api/analytics/students/{studentId}',
 ];

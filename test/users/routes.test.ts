@@ -109,33 +109,33 @@ describe('GET /api/me', () => {
   it('answers a Super Admin with its uid, email and role, and no organization', async () => {
     const res = await me(m.superAdmin.token);
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body, { uid: m.superAdmin.uid, email: m.superAdmin.email, role: 'super_admin', client_id: null, guest: false });
+    assert.deepEqual(res.body, { uid: m.superAdmin.uid, email: m.superAdmin.email, role: 'super_admin', client_id: null, guest: false, accommodation: null });
   });
 
   it('answers a Client Admin with its role and organization', async () => {
     const { admin, clientId } = m.tenant;
     const res = await me(admin.token);
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body, { uid: admin.uid, email: admin.email, role: 'client_admin', client_id: clientId, guest: false });
+    assert.deepEqual(res.body, { uid: admin.uid, email: admin.email, role: 'client_admin', client_id: clientId, guest: false, accommodation: null });
   });
 
   it('answers a Student with its role and organization', async () => {
     const { student, clientId } = m.tenant;
     const res = await me(student.token);
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body, { uid: student.uid, email: student.email, role: 'student', client_id: clientId, guest: false });
+    assert.deepEqual(res.body, { uid: student.uid, email: student.email, role: 'student', client_id: clientId, guest: false, accommodation: null });
   });
 
   it('answers an anonymous Guest as a guest, with no email and no organization', async () => {
     const res = await me(m.guest.token);
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body, { uid: m.guest.uid, email: null, role: 'guest', client_id: null, guest: true });
+    assert.deepEqual(res.body, { uid: m.guest.uid, email: null, role: 'guest', client_id: null, guest: true, accommodation: null });
   });
 
   it('answers a signed-in user with no role with role null', async () => {
     const res = await me(m.noRole.token);
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body, { uid: m.noRole.uid, email: m.noRole.email, role: null, client_id: null, guest: false });
+    assert.deepEqual(res.body, { uid: m.noRole.uid, email: m.noRole.email, role: null, client_id: null, guest: false, accommodation: null });
   });
 
   it('still answers the users of a deactivated client, who get 403 elsewhere', async () => {
@@ -143,7 +143,7 @@ describe('GET /api/me', () => {
     for (const user of [inactive.admin, inactive.student]) {
       const res = await me(user.token);
       assert.equal(res.status, 200, res.text);
-      assert.deepEqual(res.body, { uid: user.uid, email: user.email, role: user.role, client_id: inactive.clientId, guest: false });
+      assert.deepEqual(res.body, { uid: user.uid, email: user.email, role: user.role, client_id: inactive.clientId, guest: false, accommodation: null });
       expectError(await get(`/api/users/${user.uid}`, { token: user.token, ip }), 403, 'FORBIDDEN');
     }
   });
@@ -341,7 +341,7 @@ describe('POST /api/users', () => {
     });
     const token = await signIn(input.email, input.password);
     const me = await get('/api/me', { token, ip });
-    assert.deepEqual(me.body, { uid: res.body.uid, email: input.email, role: 'student', client_id: tenant.clientId, guest: false });
+    assert.deepEqual(me.body, { uid: res.body.uid, email: input.email, role: 'student', client_id: tenant.clientId, guest: false, accommodation: null });
     const read = await get(`/api/users/${res.body.uid}`, { token: tenant.admin.token, ip });
     assert.deepEqual(read.body, res.body);
   });
@@ -355,7 +355,7 @@ describe('POST /api/users', () => {
     assert.ok((await profileDoc(res.body.uid, null).get()).exists);
     const token = await signIn(input.email, input.password);
     const me = await get('/api/me', { token, ip });
-    assert.deepEqual(me.body, { uid: res.body.uid, email: input.email, role: 'super_admin', client_id: null, guest: false });
+    assert.deepEqual(me.body, { uid: res.body.uid, email: input.email, role: 'super_admin', client_id: null, guest: false, accommodation: null });
     assert.equal((await get('/api/clients', { token, ip })).status, 200, 'the new Super Admin can list clients');
   });
 
@@ -660,7 +660,7 @@ describe('PATCH /api/users/{uid}', () => {
 
     const fresh = await signIn(student.email, student.password);
     const me = await get('/api/me', { token: fresh, ip });
-    assert.deepEqual(me.body, { uid: student.uid, email: student.email, role: 'client_admin', client_id: tenant.clientId, guest: false });
+    assert.deepEqual(me.body, { uid: student.uid, email: student.email, role: 'client_admin', client_id: tenant.clientId, guest: false, accommodation: null });
     assert.equal((await get('/api/users', { token: fresh, ip })).status, 200, 'the new role works at once');
   });
 

@@ -53,7 +53,7 @@ export async function saveAnswer(
 export async function submitAttempt(
   attemptId: string,
   authorize: (attempt: StoredAttempt) => void | Promise<void>,
-  actorId: string | null,
+  actor: { id: string | null; submitter: (attempt: StoredAttempt) => 'taker' | 'admin' },
   meta: AuditMeta,
 ): Promise<StoredAttempt> {
   return db.runTransaction(async (tx) => {
@@ -62,6 +62,12 @@ export async function submitAttempt(
     if (found.attempt.status !== 'in_progress') throw conflict('This attempt has already been submitted');
     const nowMs = Date.now();
     // Submitting after the deadline is the automatic close, with the answers saved in time.
-    return closeInTransaction(tx, found, { nowMs, automatic: isOverdue(found.attempt, nowMs), meta, actorId });
+    return closeInTransaction(tx, found, {
+      nowMs,
+      automatic: isOverdue(found.attempt, nowMs),
+      meta,
+      actorId: actor.id,
+      submitter: actor.submitter(found.attempt),
+    });
   });
 }

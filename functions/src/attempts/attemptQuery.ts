@@ -17,8 +17,12 @@ export const OVERDUE_QUERY = {
   orderBy: [{ field: 'expires_at', direction: 'asc' as const }],
 };
 
-/** The attempts in progress that archiving a test or revoking a share code stops (clients/{c}/attempts; equality only). */
-export const openAttemptsOfSpec = (of: { test_id: string } | { share_code: string }): QuerySpec => ({
+/**
+ * The attempts in progress that archiving a test or revoking a share code
+ * stops, and that a change of deadline concerns (a test's, a student's, or
+ * one student's on one test): clients/{c}/attempts, equality only.
+ */
+export const openAttemptsOfSpec = (of: { test_id?: string; student_id?: string } | { share_code: string }): QuerySpec => ({
   collectionId: 'attempts',
   equals: { ...of, status: 'in_progress' },
   orderBy: [],

@@ -23,19 +23,23 @@ export interface CloseOptions {
   meta: AuditMeta;
   /** Who submitted, for the audit record: null for the service, or a token holder. */
   actorId: string | null;
+  /** Who closed it in time (`submitted_by`): its taker, or an administrator of its organization. Ignored when automatic ('deadline'). */
+  submitter?: 'taker' | 'admin';
   /** Free the (test, student) slot: false when the caller rewrites the slot itself (a start). Default true. */
   freeSlot?: boolean;
+  /** Fields of `found.attempt` changed by the caller before closing it, written with the submission (one write per document). */
+  changed?: Partial<StoredAttempt>;
 }
 
 /** Submits `attempt` in `tx` (scored, slot freed, audited) and answers the attempt as it now stands. */
 export async function closeInTransaction(
   tx: Transaction,
   found: FoundAttempt,
-  { nowMs, automatic, meta, actorId, freeSlot = true }: CloseOptions,
+  { nowMs, automatic, meta, actorId, submitter = 'taker', freeSlot = true, changed = {} }: CloseOptions,
 ): Promise<StoredAttempt> {
   const { ref, attempt } = found;
   const version = await requireVersion(attempt.client_id, attempt.test_id, attempt.version);
-  const fields = submission(attempt, version, { nowMs, automatic });
+  const fields = { ...changed, ...submission(attempt, version, { nowMs, automatic, submitter }) };
   // Measured before writing: Firestore would refuse the whole commit (stored before the budget, or written by hand).
   if (!fitsInOneDocument(ref.path, { ...attempt, ...fields })) {
     throw conflict(
@@ -48,14 +52,24 @@ export async function closeInTransaction(
   tx.update(ref, fields);
   // The version's analytics, in the same transaction: counted exactly once, with the submit.
   effects.recordSubmission(tx, submitted, version);
-  // The slot's attempt in progress is this one (a new start waits for it to close): free it.
-  if (freeSlot) tx.set(paths.attemptSlot(attempt.client_id, attempt.test_id, attempt.student_id), { in_progress: null }, { merge: true });
+  // The slot's attempt in progress is this one (a new start waits for it to close): free it, and start the cooldown.
+  if (freeSlot) {
+    tx.set(paths.attemptSlot(attempt.client_id, attempt.test_id, attempt.student_id), { in_progress: null, last_submitted_at: fields.submitted_at }, { merge: true });
+  }
   addAudit(tx, meta, {
     type: 'attempt_submitted',
     userId: attempt.student_id,
     clientId: attempt.client_id,
     actorId,
-    details: { attempt_id: attempt.id, test_id: attempt.test_id, guest: attempt.guest, automatic, score: fields.score, total_marks: fields.total_marks },
+    details: {
+      attempt_id: attempt.id,
+      test_id: attempt.test_id,
+      guest: attempt.guest,
+      automatic,
+      submitted_by: fields.submitted_by,
+      score: fields.score,
+      total_marks: fields.total_marks,
+    },
   });
   return submitted;
 }

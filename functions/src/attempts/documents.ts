@@ -26,6 +26,8 @@ export interface StoredAttempt {
   expires_at: string;
   submitted_at: string | null;
   auto_submitted: boolean;
+  /** Who submitted it (absent on attempts submitted before it was recorded: see rules.ts submittedBy). */
+  submitted_by?: SubmittedBy | null;
   /** questionId → the last answer saved for it. Updated one field path at a time. */
   answers: Record<string, StoredAnswer>;
   /** The question ids in this attempt's order (the order is also a pure function of the id: shuffle.ts). */
@@ -39,7 +41,12 @@ export interface StoredAttempt {
   results: QuestionResult[] | null;
   /** Set while in progress when its test was archived or its share code revoked: no more answers, submitting still scores it. */
   stopped?: { reason: StopReason; at: string } | null;
+  /** Extra time granted while in progress: extension id → minutes (kept by id, so applying one twice extends once). */
+  extensions?: Record<string, number>;
 }
+
+/** `taker`, `deadline` (closed by the service) or `admin` (an administrator of its organization submitted it). */
+export type SubmittedBy = 'taker' | 'deadline' | 'admin';
 
 /** Why an attempt in progress takes no more answers, though it can still be submitted. */
 export type StopReason = 'test_archived' | 'share_code_revoked';
@@ -53,4 +60,6 @@ export interface AttemptSlot {
   count: number;
   /** The attempt in progress, if any: a start while it runs resumes it. */
   in_progress: { attempt_id: string; version: number; started_at: string; expires_at: string } | null;
+  /** When the student's last attempt of the test was submitted: the cooldown counts from it. */
+  last_submitted_at?: string | null;
 }

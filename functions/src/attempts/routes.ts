@@ -130,7 +130,9 @@ export const attemptRoutes: RouteDefinition[] = [
       'A numeric answer is correct within the question\'s tolerance plus only the floating-point representation error of the parsed decimals (see tolerance). ' +
             'Only answers saved by expires_at + 30 s count. An attempt stopped by its test’s archive or its share code’s revocation is still submitted, with the answers saved so far. ' +
       'An attempt too large to be scored in one document (stored before attempts had a size budget) → 409 ' +
-      'and stays as it is (while in progress, shortening answers makes room). No body.' +
+      'and stays as it is (while in progress, shortening answers makes room). ' +
+      'An administrator of the attempt’s organization may submit a taker’s attempt with its own token (a proctor closing a paper): submitted_by is then "admin"; ' +
+      'the taker’s own submit is "taker", the service’s close past the deadline "deadline". No body.' +
       TOKEN_NOTE,
     tag: 'Attempts',
     access: TAKERS,

@@ -3,7 +3,7 @@ import { scoreAttempt, type ScoringQuestion } from './scoring';
 import { orderForAttempt } from './shuffle';
 import { percentageOf } from '../shared/scores';
 import type { TestVersion } from '../exams/documents';
-import type { StopReason, StoredAnswer, StoredAttempt } from './documents';
+import type { StopReason, StoredAnswer, StoredAttempt, SubmittedBy } from './documents';
 import type { AttemptStatus, AttemptQuestion, TestDetails } from './schemas';
 
 // Pure: the rules of an attempt's life (deadline, grace, closing, what the
@@ -66,8 +66,6 @@ export const fitsInOneDocument = (path: string, submitted: StoredAttempt): boole
 /** The frozen version as attempts use it: the parts of exams/documents.ts TestVersion read here. */
 export type VersionForAttempt = Pick<TestVersion, 'version' | 'test_id' | 'test' | 'questions' | 'total_marks'>;
 
-export const expiresAt = (startedAtMs: number, timerMinutes: number): string => new Date(startedAtMs + timerMinutes * 60_000).toISOString();
-
 /** The last instant (ms) an answer or a submit is taken for an attempt expiring at `expiresAtIso`. */
 export const deadlineMs = (expiresAtIso: string): number => Date.parse(expiresAtIso) + GRACE_MS;
 
@@ -90,7 +88,11 @@ export function answersInTime(attempt: Pick<StoredAttempt, 'answers' | 'expires_
  * with the answers saved in time. An attempt closed by the service after its
  * deadline is dated at its expiry (time ran out then) and marked automatic.
  */
-export function submission(attempt: StoredAttempt, version: VersionForAttempt, { nowMs, automatic }: { nowMs: number; automatic: boolean }) {
+export function submission(
+  attempt: StoredAttempt,
+  version: VersionForAttempt,
+  { nowMs, automatic, submitter = 'taker' }: { nowMs: number; automatic: boolean; submitter?: 'taker' | 'admin' },
+) {
   const scored = scoreAttempt(version.questions as ScoringQuestion[], answersInTime(attempt), {
     negativeMarking: version.test.negative_marking === 1,
     negativeMarkRatio: version.test.negative_mark_ratio,
@@ -100,6 +102,7 @@ export function submission(attempt: StoredAttempt, version: VersionForAttempt, {
     status: 'submitted' as const,
     submitted_at: submittedAt,
     auto_submitted: automatic,
+    submitted_by: (automatic ? 'deadline' : submitter) as SubmittedBy,
     score: scored.score,
     total_marks: scored.total_marks,
     percentage: percentageOf(scored.score, scored.total_marks),
@@ -135,6 +138,12 @@ export function testDetails(attemptId: string, version: VersionForAttempt): Test
 export const questionOrder = (attemptId: string, version: VersionForAttempt): string[] =>
   (version.test.shuffle === 1 ? orderForAttempt(attemptId, version.questions) : version.questions).map((q) => q.id);
 
+/** Who submitted: stored since sittings; before, an automatic close was the deadline's and any other its taker's. */
+export function submittedBy(attempt: Pick<StoredAttempt, 'status' | 'submitted_by' | 'auto_submitted'>): SubmittedBy | null {
+  if (attempt.status !== 'submitted') return null;
+  return attempt.submitted_by ?? (attempt.auto_submitted ? 'deadline' : 'taker');
+}
+
 export function summaryOf(attempt: StoredAttempt) {
   return {
     attempt_id: attempt.id,
@@ -149,6 +158,7 @@ export function summaryOf(attempt: StoredAttempt) {
     expires_at: attempt.expires_at,
     submitted_at: attempt.submitted_at,
     auto_submitted: attempt.auto_submitted ?? false,
+    submitted_by: submittedBy(attempt),
     score: attempt.score,
     total_marks: attempt.total_marks,
   };

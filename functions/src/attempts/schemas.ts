@@ -3,6 +3,7 @@ import { ClientId, MAX_ID_LENGTH, Uid } from '../shared/ids';
 import { pagedQuery, Pagination } from '../shared/pagination';
 import { isWellFormedText } from '../shared/text';
 import { QuestionId, ShareCodeText, TestId } from '../exams/schemas';
+import { AccessCodeInput } from '../sittings/deliverySchemas';
 
 // Request and reply shapes of the attempts endpoints. No reply schema but
 // `ReviewedAttempt` names an answer key (`correct_answer`, `tolerance`), and the
@@ -40,6 +41,9 @@ export const StartAttemptBody = z
     guest_name: wellFormed(z.string().trim().min(1).max(MAX_GUEST_NAME_LENGTH))
       .optional()
       .describe(`A Guest’s name as the proctor will see it, 1 to ${MAX_GUEST_NAME_LENGTH} characters`),
+    access_code: AccessCodeInput.optional().describe(
+      'The test’s access code, when it requires one (access_code_required): needed to start a new attempt, not to resume one. Missing or wrong: 403, counted like a refused share code',
+    ),
   })
   .superRefine((body, ctx) => {
     if ((body.test_id === undefined) === (body.share_code === undefined)) {
@@ -117,7 +121,12 @@ export type TestDetails = z.infer<typeof TestDetails>;
 
 const times = {
   started_at: z.string().describe('ISO 8601 UTC'),
-  expires_at: z.string().describe('ISO 8601 UTC: started_at + timer. Answers are accepted until 30 s after it (server clock)'),
+  expires_at: z
+    .string()
+    .describe(
+      'ISO 8601 UTC: the earlier of started_at + the effective timer (the student’s override or the version’s, with its accommodation added) and the effective closes_at, ' +
+        'plus any extension. Answers are accepted until 30 s after it (server clock). Changes to closes_at, overrides, accommodations and extensions move it while in progress',
+    ),
 };
 
 export const StartedAttempt = z
@@ -159,6 +168,10 @@ const summaryFields = {
   ...times,
   submitted_at: z.string().nullable().describe('ISO 8601 UTC; null while in progress'),
   auto_submitted: z.boolean().describe('true: the service closed it after its deadline (submitted_at is then expires_at)'),
+  submitted_by: z
+    .enum(['taker', 'deadline', 'admin'])
+    .nullable()
+    .describe('Who submitted: its taker, the deadline (closed by the service), or an administrator of its organization; null while in progress'),
   score: z.number().nullable().describe('null while in progress'),
   total_marks: z.number(),
 };

@@ -6,7 +6,8 @@ import {
   attemptChecks,
   attemptListScope,
   attemptStarter,
-  mayReviewAttempt,
+  reviewAccess,
+  submitterOf,
   takerAccountRefusal,
   type AttemptTokenHolder,
 } from '../auth/policy';
@@ -25,6 +26,8 @@ import { isOverdue, organizationOfAttemptId, reviewOf, savedAnswers, summaryOf, 
 import type { StoredAttempt } from './documents';
 import type { Attempt, AttemptStatus, ReviewedAttempt, SavedAnswer, SaveAnswerInput, StartAttemptInput, StartedAttempt, SubmittedAttempt } from './schemas';
 import * as answering from './answering';
+import { findTest } from '../exams/store';
+import { reviewReleased } from '../sittings/deadline';
 import { attemptPath, findAttempt } from './attemptLookup';
 import type { AuditMeta } from './auditTrail';
 import { closeIfOverdue, closeOverdue, type OverdueBatch } from './closing';
@@ -142,6 +145,7 @@ export async function startAttempt(principal: Principal, input: StartAttemptInpu
         studentId: starter.studentId,
         guest: { target, name: input.guest_name ?? null },
         checkStudentProfile: false,
+        accessCode: input.access_code,
         startedBy: principal.uid,
         meta,
       };
@@ -154,6 +158,7 @@ export async function startAttempt(principal: Principal, input: StartAttemptInpu
         studentId: starter.studentId,
         guest: null,
         checkStudentProfile: starter.kind === 'for_student',
+        accessCode: starter.kind === 'for_student' ? null : input.access_code,
         startedBy: principal.uid,
         meta,
       };
@@ -221,7 +226,11 @@ export async function readAttempt(caller: AttemptCaller, attemptId: string, call
     const version = await versionOf(attempt.client_id, attempt.test_id, attempt.version);
     if (!version) throw versionMissing(attempt.client_id, attempt.test_id, attempt.version);
     const view: Attempt = { ...summaryOf(attempt), answers: savedAnswers(attempt), test_details: testDetails(attempt.id, version) };
-    if (!mayReviewAttempt(policy, { submitted: attempt.status === 'submitted', allowReview: version.test.allow_review === 1 })) return view;
+    const access = reviewAccess(policy, { submitted: attempt.status === 'submitted', allowReview: version.test.allow_review === 1 });
+    // The release date is a delivery setting (the test's, not the version's): read only when it decides.
+    if (access === 'never' || (access === 'when_released' && !reviewReleased((await findTest(attempt.client_id, attempt.test_id))?.review_opens_at, Date.now()))) {
+      return view;
+    }
     return { ...view, review: reviewOf(attempt, version) };
   });
 }
@@ -240,7 +249,11 @@ export async function saveAnswer(caller: AttemptCaller, attemptId: string, input
 
 export async function submitAttempt(caller: AttemptCaller, attemptId: string, call: CallContext): Promise<SubmittedAttempt> {
   return countingRefusals(call, async () => {
-    const attempt = await answering.submitAttempt(attemptId, authorizer(caller, attemptId), caller.principal?.uid ?? null, requestMeta(call));
+    const actor = {
+      id: caller.principal?.uid ?? null,
+      submitter: (attempt: StoredAttempt) => submitterOf(caller.token !== undefined ? { attemptTokenFor: attemptId } : caller.principal, subject(attempt)),
+    };
+    const attempt = await answering.submitAttempt(attemptId, authorizer(caller, attemptId), actor, requestMeta(call));
     return { status: 'submitted', score: attempt.score ?? 0, total_marks: attempt.total_marks, submitted_at: attempt.submitted_at! };
   });
 }

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { DocumentSnapshot, Transaction } from 'firebase-admin/firestore';
+import type { DocumentReference, DocumentSnapshot, Transaction } from 'firebase-admin/firestore';
 import type { StoredClient } from '../clients/documents';
 import type { StoredSeat, StoredShareCode, StoredTest } from '../exams/documents';
 import { db } from '../firestore/db';
@@ -11,7 +11,10 @@ import { addAudit, type AuditMeta } from './auditTrail';
 import { closeInTransaction } from './closing';
 import { requireVersion, type ShareCodeTarget } from './frozenReads';
 import { refusedCredential, TestMissing } from './refusals';
-import { expiresAt, isOverdue, questionOrder, type VersionForAttempt } from './rules';
+import { isOverdue, questionOrder, type VersionForAttempt } from './rules';
+import { accessCodeMatches } from '../sittings/accessCode';
+import { cooldownEnds, deadlineMs, effective, startWindow, windowRefusal } from '../sittings/deadline';
+import type { StoredAccommodation, StoredOverride } from '../sittings/documents';
 import type { AttemptSlot, StoredAttempt } from './documents';
 import { hashAttemptToken, newAttemptToken } from './tokens';
 
@@ -31,6 +34,12 @@ export interface StartPlan {
   guest: { target: ShareCodeTarget; name: string | null } | null;
   /** An administrator starts for a student: the student's profile is read and must be a student's. */
   checkStudentProfile: boolean;
+  /**
+   * The access code the taker sent, checked when the test requires one. Null
+   * when an administrator starts for a student: the code keeps strangers out of
+   * the room, and the proctor is not one.
+   */
+  accessCode: string | undefined | null;
   startedBy: string;
   meta: AuditMeta;
   /**
@@ -94,26 +103,36 @@ export async function startAttempt(plan: StartPlan): Promise<StartOutcome> {
 async function startInTransaction(plan: StartPlan, { readRunning }: { readRunning: boolean }): Promise<StartOutcome> {
   const testRef = paths.clientTest(plan.clientId, plan.testId);
   const slotRef = paths.attemptSlot(plan.clientId, plan.testId, plan.studentId);
-  const profileRef = plan.checkStudentProfile ? paths.clientUser(plan.clientId, plan.studentId) : undefined;
   const drawn = plan.guest ? randomInt(Math.max(1, plan.guest.target.seat_shards)) : 0;
-  const guestRefs = plan.guest ? [paths.shareCode(plan.guest.target.code), paths.shareCodeSeat(plan.guest.target.code, drawn)] : [];
+  // One round trip reads all that decides the start; optional documents only when they matter. A Guest is
+  // nobody's student, so it has no override or accommodation to read.
+  const named: Record<string, DocumentReference | undefined> = {
+    organization: plan.checkOrganization ? paths.client(plan.clientId) : undefined,
+    profile: plan.checkStudentProfile ? paths.clientUser(plan.clientId, plan.studentId) : undefined,
+    override: plan.guest ? undefined : paths.testOverride(plan.clientId, plan.testId, plan.studentId),
+    accommodation: plan.guest ? undefined : paths.accommodation(plan.clientId, plan.studentId),
+    shareCode: plan.guest ? paths.shareCode(plan.guest.target.code) : undefined,
+    drawnSeat: plan.guest ? paths.shareCodeSeat(plan.guest.target.code, drawn) : undefined,
+  };
+  const wanted = Object.entries(named).filter((e): e is [string, DocumentReference] => e[1] !== undefined);
   return db.runTransaction(async (tx) => {
-    // One round trip: the profile only when it is checked, the share code and its drawn seat only for a Guest.
     // Waiting on nothing else while holding the reads: a class redeeming one code at once contends for its seats.
-    const organizationRefs = plan.checkOrganization ? [paths.client(plan.clientId)] : [];
-    const [testSnap, slotSnap, ...optional] = await tx.getAll(testRef, slotRef, ...organizationRefs, ...(profileRef ? [profileRef] : []), ...guestRefs);
-    const organizationSnap = plan.checkOrganization ? optional.shift() : undefined;
-    const [profileSnap, shareCodeSnap, drawnSeatSnap] = profileRef ? optional : [undefined, ...optional];
-    if (plan.checkOrganization) plan.checkOrganization(organizationSnap?.exists ? (organizationSnap.data() as StoredClient) : undefined);
+    const [testSnap, slotSnap, ...snaps] = await tx.getAll(testRef, slotRef, ...wanted.map(([, ref]) => ref));
+    const read = Object.fromEntries(wanted.map(([name], i) => [name, snaps[i]])) as Record<string, DocumentSnapshot | undefined>;
+    if (plan.checkOrganization) plan.checkOrganization(read.organization?.exists ? (read.organization.data() as StoredClient) : undefined);
     const nowMs = Date.now();
-    if (plan.guest) checkShareCode(shareCodeSnap, nowMs);
+    if (plan.guest) checkShareCode(read.shareCode, nowMs);
     if (!testSnap.exists) throw new TestMissing('NOT_FOUND', 'Test not found');
     const test = testSnap.data() as StoredTest;
     if (test.status !== 'published' || test.version === null) throw conflict(`Attempts are taken on published tests only; this test is ${test.status}`);
+    const profileSnap = read.profile;
     if (profileSnap) {
       if (!profileSnap.exists) throw notFound('No such student in this organization');
       if (profileSnap.get('role') !== 'student') throw badRequest('student_id must name a student', [{ path: 'body.student_id', message: 'Not a student' }]);
     }
+    const override = read.override?.exists ? (read.override.data() as StoredOverride) : undefined;
+    const accommodation = read.accommodation?.exists ? (read.accommodation.data() as StoredAccommodation) : undefined;
+    const drawnSeatSnap = read.drawnSeat;
     const slot: AttemptSlot = slotSnap.exists
       ? (slotSnap.data() as AttemptSlot)
       : { test_id: plan.testId, student_id: plan.studentId, client_id: plan.clientId, count: 0, in_progress: null };
@@ -148,8 +167,18 @@ async function startInTransaction(plan: StartPlan, { readRunning }: { readRunnin
     const overdue: FoundAttempt | undefined =
       overdueSnap?.exists && overdueSnap.get('status') === 'in_progress' ? { ref: overdueSnap.ref, attempt: overdueSnap.data() as StoredAttempt } : undefined;
 
+    // A new attempt: inside the student's window, past its cooldown, with the access code, within its attempts.
+    const refusal = windowRefusal(startWindow(test, override), nowMs);
+    if (refusal) throw conflict(refusal);
+    const lastSubmittedAt = overdue ? overdue.attempt.expires_at : slot.last_submitted_at;
+    const cooldownEnd = cooldownEnds(lastSubmittedAt, test.attempt_cooldown_minutes ?? 0, nowMs);
+    if (cooldownEnd) throw conflict(`The next attempt on this test can start at ${cooldownEnd}, once the cooldown after the last one is over`);
+    if (test.access_code_hash && plan.accessCode !== null) {
+      if (plan.accessCode === undefined) throw refusedCredential('FORBIDDEN', 'This test requires its access code: send access_code');
+      if (!(await accessCodeMatches(test.access_code_hash, plan.accessCode))) throw refusedCredential('FORBIDDEN', 'This access code is not valid for this test');
+    }
     const version = await requireVersion(plan.clientId, plan.testId, test.version);
-    const maxAttempts = version.test.max_attempts;
+    const maxAttempts = effective(override, 'max_attempts', version.test.max_attempts ?? null);
     if (maxAttempts !== null && maxAttempts !== undefined && slot.count >= maxAttempts) {
       throw conflict(`All ${maxAttempts} attempts allowed on this test have been used`);
     }
@@ -174,12 +203,22 @@ async function startInTransaction(plan: StartPlan, { readRunning }: { readRunnin
       started_by: plan.startedBy,
       status: 'in_progress',
       started_at: startedAt,
-      expires_at: expiresAt(nowMs, version.test.timer ?? 0),
+      expires_at: new Date(
+        deadlineMs({
+          startedAtMs: nowMs,
+          versionTimer: version.test.timer ?? 0,
+          testClosesAt: test.closes_at ?? null,
+          override,
+          accommodation,
+          extensionMinutes: 0,
+        }),
+      ).toISOString(),
       submitted_at: null,
       auto_submitted: false,
       answers: {},
       question_order: questionOrder(attemptId, version),
       token_hash: hashAttemptToken(token),
+      submitted_by: null,
       score: null,
       total_marks: version.total_marks,
       results: null,
@@ -188,6 +227,7 @@ async function startInTransaction(plan: StartPlan, { readRunning }: { readRunnin
     const nextSlot: AttemptSlot = {
       ...slot,
       count: slot.count + 1,
+      last_submitted_at: lastSubmittedAt ?? null,
       in_progress: { attempt_id: attemptId, version: version.version, started_at: startedAt, expires_at: attempt.expires_at },
     };
     tx.set(slotRef, nextSlot);

@@ -17,6 +17,13 @@ export const AUDIT_EVENT_TYPES = [
   'attempt_resumed',
   'share_code_redeemed',
   'attempt_submitted',
+  // ---- sittings
+  'test_settings_changed',
+  'override_set',
+  'override_deleted',
+  'accommodation_set',
+  'attempt_extended',
+  'test_extended',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 

@@ -188,6 +188,16 @@ export function assertCanAuthorTests(principal: Principal, clientId: string): vo
 /** @alias Share codes are managed by whoever may author the test: the same rule, named for its callers. */
 export const assertCanManageShareCodes = assertCanAuthorTests;
 
+/**
+ * A sitting's settings and people (delivery settings, overrides, accommodations,
+ * extra time, submitting for a taker): a Super Admin anywhere, a Client Admin in
+ * its own organization. Students and Guests change nothing of a sitting.
+ */
+export function assertCanManageSitting(principal: Principal, clientId: string): void {
+  assertRole(principal, TEST_AUTHORS);
+  assertTenantAccess(principal, clientId);
+}
+
 /** Authors see a test whole (question_ids included); students see its public fields. */
 export const testViewFor = (principal: Principal): 'author' | 'student' =>
   principal.role === 'super_admin' || principal.role === 'client_admin' ? 'author' : 'student';
@@ -341,15 +351,30 @@ export function attemptListScope(principal: Principal, query: { client_id?: stri
   return { scope: 'tenant', clientId, studentId: ownOnly ? principal.uid : query.student_id };
 }
 
+const isAdministrator = (caller: Principal | AttemptTokenHolder): boolean =>
+  !('attemptTokenFor' in caller) && (caller.role === 'super_admin' || caller.role === 'client_admin');
+
 /**
- * Review (answers, correctness, keys) of a submitted attempt: for its taker
- * only when the test allows review; for administrators who may see the attempt,
- * always. Never before submission.
+ * Review (answers, correctness, keys) of a submitted attempt: for
+ * administrators who may see the attempt, always; for its taker only when the
+ * test allows review, and then only once review_opens_at has come (so early
+ * finishers cannot hand the key to a later sitting). Never before submission.
+ * 'when_released': the taker's, once the release date (read by the caller) has come.
  */
-export function mayReviewAttempt(caller: Principal | AttemptTokenHolder, attempt: { submitted: boolean; allowReview: boolean }): boolean {
-  if (!attempt.submitted) return false;
-  if (attempt.allowReview) return true;
-  return !('attemptTokenFor' in caller) && (caller.role === 'super_admin' || caller.role === 'client_admin');
+export function reviewAccess(caller: Principal | AttemptTokenHolder, attempt: { submitted: boolean; allowReview: boolean }): 'never' | 'always' | 'when_released' {
+  if (!attempt.submitted) return 'never';
+  if (isAdministrator(caller)) return 'always';
+  return attempt.allowReview ? 'when_released' : 'never';
+}
+
+/**
+ * Who a submit is recorded as (`submitted_by`): its taker (the token holder, or
+ * the student or Guest itself), or an administrator of its organization closing
+ * the paper with its own token. assertCanUseAttempt has allowed the caller.
+ */
+export function submitterOf(caller: Principal | AttemptTokenHolder, attempt: AttemptSubject): 'taker' | 'admin' {
+  if ('attemptTokenFor' in caller || caller.uid === attempt.studentId) return 'taker';
+  return isAdministrator(caller) ? 'admin' : 'taker';
 }
 
 // ---------------------------------------------------------------- analytics

@@ -1,3 +1,4 @@
+import type { AccessCodeHash } from '../sittings/accessCode';
 import type { TestStatus } from './lifecycle';
 
 // Pure: the Firestore documents the exams feature owns (where they live: firestore/paths.ts).
@@ -21,6 +22,13 @@ export interface StoredTest {
   updated_at: string;
   published_at: string | null;
   version: number | null;
+  // Delivery settings: never frozen into a version; PATCH changes them at any time (absent on tests stored before them).
+  opens_at?: string | null;
+  closes_at?: string | null;
+  /** Write-only: the access code as a salted hash (sittings/accessCode.ts); never in a reply. */
+  access_code_hash?: AccessCodeHash | null;
+  attempt_cooldown_minutes?: number;
+  review_opens_at?: string | null;
 }
 
 /** A question as frozen into a version: everything needed to show and to score it. */

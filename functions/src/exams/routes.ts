@@ -14,6 +14,7 @@ import {
   TestParams,
   TestReply,
 } from './schemas';
+import { PatchTestBody } from '../sittings/deliverySchemas';
 import * as service from './service';
 
 const AUTHORS = ['super_admin', 'client_admin'] as const;
@@ -94,7 +95,26 @@ const testRoutesList = [
     body: ReplaceTestBody,
     success: { status: 200, description: 'The test as replaced', schema: Test },
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async ({ principal, params, body }) => ({ status: 200, body: await service.replaceTest(principal, params.testId, body) }),
+    handler: async ({ principal, params, body, call }) => ({ status: 200, body: await service.replaceTest(principal, params.testId, body, call) }),
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/tests/{testId}',
+    summary: 'Change a test’s delivery settings',
+    description:
+      'opens_at, closes_at, access_code, attempt_cooldown_minutes, review_opens_at: on a draft or a published test, at any time; absent fields are left as they are. ' +
+      'They are not frozen into versions: attempts in progress follow them. Moving closes_at recomputes expires_at of the test’s attempts in progress ' +
+      '(the earlier of started_at + effective timer and the effective closes_at, plus extensions), before the reply; one whose new deadline has already passed is closed ' +
+      'now with every answer saved so far (submitted_by "deadline"). A window that closes before it opens, as it would stand, is 400 naming the field. ' +
+      'Audited as test_settings_changed (the access code only as set or cleared). Should carrying the change to the attempts be cut short by an outage, the answer is 503; ' +
+      'the change stands and the scheduled closer finishes carrying it within minutes. Content (questions, timer, marking) is changed with PUT on a draft.',
+    tag: 'Tests',
+    access: AUTHORS,
+    params: TestParams,
+    body: PatchTestBody,
+    success: { status: 200, description: 'The test with its new settings', schema: Test },
+    errors: ['NOT_FOUND'],
+    handler: async ({ principal, params, body, call }) => ({ status: 200, body: await service.patchTest(principal, params.testId, body, call) }),
   }),
   defineRoute({
     method: 'delete',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ClientId, MAX_ID_LENGTH } from '../shared/ids';
 import { pagedQuery, Pagination } from '../shared/pagination';
+import { deliveryFields, deliveryReplyFields, refineWindow } from '../sittings/deliverySchemas';
 import { TEST_STATUSES } from './lifecycle';
 import { MAX_SHARE_CODE_INPUT, SHARE_CODE_ALPHABET, SHARE_CODE_LENGTH } from './shareCodeText';
 
@@ -60,14 +61,16 @@ const testFields = {
   max_attempts: z.int().min(1).max(MAX_ATTEMPTS_LIMIT).nullable().optional().describe('Attempts per student; absent or null = unlimited'),
   negative_mark_ratio: z.number().min(0).max(1).default(0.25).describe('Share of a question’s marks a wrong answer costs (0 to 1)'),
   folder_id: FolderId.nullable().optional().describe('A folder of the same organization'),
+  ...deliveryFields,
 };
 
 export const CreateTestBody = z
   .strictObject({ ...testFields, client_id: ClientId.optional().describe('Required for a Super Admin; a Client Admin may omit it') })
+  .superRefine(refineWindow)
   .meta({ id: 'CreateTest' });
 export type CreateTestInput = z.infer<typeof CreateTestBody>;
 
-export const ReplaceTestBody = z.strictObject(testFields).meta({ id: 'ReplaceTest' });
+export const ReplaceTestBody = z.strictObject(testFields).superRefine(refineWindow).meta({ id: 'ReplaceTest' });
 export type TestFieldsInput = z.infer<typeof ReplaceTestBody>;
 
 export const TestParams = z.strictObject({ testId: TestId });
@@ -98,6 +101,7 @@ const publicTestFields = {
   updated_at: z.string().describe('ISO 8601 UTC'),
   published_at: z.string().nullable().describe('When the latest version was published; null until the first'),
   version: z.number().int().nullable().describe('Number of the latest published version; null until the first publish'),
+  ...deliveryReplyFields,
 };
 
 /** A test as its authors see it. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   assertCanAuthorTests,
   assertCanManageShareCodes,
+  assertCanManageSitting,
   assertCanReadTest,
   assertSameOrganizationReferences,
   tenantScope,
@@ -10,7 +11,13 @@ import {
   testVisibleTo,
 } from '../auth/policy';
 import type { Principal } from '../auth/principal';
+import { addAudit } from '../attempts/auditTrail';
+import { recordSweep, runSweep } from '../attempts/deadlines';
 import { stopOpenAttempts } from '../attempts/stopStore';
+import { requestMeta } from '../audit/service';
+import type { CallContext } from '../shared/callContext';
+import { hashAccessCode, type AccessCodeHash } from '../sittings/accessCode';
+import type { PatchTestInput } from '../sittings/deliverySchemas';
 import { findClient } from '../clients/store';
 import { badRequest, conflict, notFound, type ErrorDetail } from '../shared/errors';
 import type { PageRequest } from '../shared/pagination';
@@ -22,11 +29,23 @@ import type { StoredShareCode, StoredTest } from './documents';
 
 // ---------------------------------------------------------------- views
 
-const authorView = (test: StoredTest): Test => ({ ...test, question_count: test.question_ids.length });
+/** The delivery settings as replies carry them: the access code only as whether there is one. */
+const deliveryView = (test: StoredTest) => ({
+  opens_at: test.opens_at ?? null,
+  closes_at: test.closes_at ?? null,
+  access_code_required: Boolean(test.access_code_hash),
+  attempt_cooldown_minutes: test.attempt_cooldown_minutes ?? 0,
+  review_opens_at: test.review_opens_at ?? null,
+});
+
+function authorView(test: StoredTest): Test {
+  const { access_code_hash: _hash, ...fields } = test;
+  return { ...fields, ...deliveryView(test), question_count: test.question_ids.length };
+}
 
 function studentView(test: StoredTest): StudentTest {
-  const { question_ids, ...publicFields } = test;
-  return { ...publicFields, question_count: question_ids.length };
+  const { question_ids, access_code_hash: _hash, ...publicFields } = test;
+  return { ...publicFields, ...deliveryView(test), question_count: question_ids.length };
 }
 
 const viewFor = (principal: Principal) => (testViewFor(principal) === 'author' ? authorView : studentView);
@@ -99,6 +118,57 @@ const editableFields = (input: TestFieldsInput) => ({
   negative_mark_ratio: input.negative_mark_ratio,
 });
 
+// ---------------------------------------------------------------- delivery settings
+
+const iso = (text: string | null | undefined): string | null | undefined => (text ? new Date(text).toISOString() : text);
+
+/** The access code as stored: hashed; undefined when the input leaves it as it is. */
+async function accessCodeHashOf(input: { access_code?: string | null }): Promise<AccessCodeHash | null | undefined> {
+  if (input.access_code === undefined) return undefined;
+  return input.access_code === null ? null : hashAccessCode(input.access_code);
+}
+
+/** Delivery settings as a create or a replace stores them: absent ones at their defaults, the access code kept unless sent. */
+const deliveryDefaults = (input: PatchTestInput, hash: AccessCodeHash | null | undefined, current: StoredTest | undefined) => ({
+  opens_at: iso(input.opens_at) ?? null,
+  closes_at: iso(input.closes_at) ?? null,
+  access_code_hash: hash === undefined ? (current?.access_code_hash ?? null) : hash,
+  attempt_cooldown_minutes: input.attempt_cooldown_minutes ?? 0,
+  review_opens_at: iso(input.review_opens_at) ?? null,
+});
+
+/** 400 when the window, as it will stand, closes before it opens (naming the field sent). */
+function assertWindow(test: StoredTest, sent: PatchTestInput): void {
+  if (test.opens_at && test.closes_at && Date.parse(test.closes_at) <= Date.parse(test.opens_at)) {
+    const field = sent.closes_at !== undefined ? 'closes_at' : 'opens_at';
+    const message = `closes_at (${test.closes_at}) must be after opens_at (${test.opens_at})`;
+    throw badRequest(message, [{ path: `body.${field}`, message }]);
+  }
+}
+
+const DELIVERY_KEYS = ['opens_at', 'closes_at', 'access_code_hash', 'attempt_cooldown_minutes', 'review_opens_at'] as const;
+
+/**
+ * The recorder of a delivery change: an audit record naming what changed (the
+ * access code only as set or cleared) and, when closes_at moved, a sweep of
+ * the test's attempts in progress, which end by it.
+ */
+function deliveryRecorder(principal: Principal, call: CallContext): store.DeliveryChangeRecorder {
+  return (tx, before, after) => {
+    const changed = DELIVERY_KEYS.filter((key) => JSON.stringify(before[key] ?? null) !== JSON.stringify(after[key] ?? null));
+    if (changed.length === 0) return undefined;
+    const meta = requestMeta(call);
+    const details: Record<string, unknown> = { test_id: after.id };
+    for (const key of changed) {
+      if (key === 'access_code_hash') details.access_code = after.access_code_hash ? 'set' : 'cleared';
+      else details[key] = { from: before[key] ?? null, to: after[key] ?? null };
+    }
+    addAudit(tx, meta, { type: 'test_settings_changed', userId: principal.uid, clientId: after.client_id, actorId: principal.uid, details });
+    if (!changed.includes('closes_at')) return undefined;
+    return recordSweep(tx, { clientId: after.client_id, testId: after.id, reason: 'closes_at_changed', by: principal.uid, meta }, after.updated_at);
+  };
+}
+
 // ---------------------------------------------------------------- tests
 
 export async function listTests(
@@ -133,6 +203,7 @@ export async function createTest(principal: Principal, input: CreateTestInput): 
     id: randomUUID(),
     client_id: clientId,
     ...editableFields(input),
+    ...deliveryDefaults(input, await accessCodeHashOf(input), undefined),
     status: 'draft',
     created_at: now,
     updated_at: now,
@@ -148,7 +219,7 @@ export async function createTest(principal: Principal, input: CreateTestInput): 
  * their defaults). A published or archived test is not edited in place (409):
  * archive it, restore it to a draft, edit, and publish the next version.
  */
-export async function replaceTest(principal: Principal, testId: string, input: TestFieldsInput): Promise<Test> {
+export async function replaceTest(principal: Principal, testId: string, input: TestFieldsInput, call: CallContext): Promise<Test> {
   const test = await requireTest(principal, testId);
   assertCanAuthorTests(principal, test.client_id);
   if (!isEditable(test.status)) {
@@ -156,7 +227,44 @@ export async function replaceTest(principal: Principal, testId: string, input: T
   }
   await checkReferences(test.client_id, input.question_ids, input.folder_id);
   const now = new Date().toISOString();
-  const next = await store.replaceDraft(test.client_id, testId, (current) => ({ ...current, ...editableFields(input), updated_at: now }));
+  const hash = await accessCodeHashOf(input);
+  const { test: next, sweepId } = await store.replaceDraft(
+    test.client_id,
+    testId,
+    (current) => ({ ...current, ...editableFields(input), ...deliveryDefaults(input, hash, current), updated_at: now }),
+    deliveryRecorder(principal, call),
+  );
+  if (sweepId) await runSweep(sweepId);
+  return authorView(next);
+}
+
+/**
+ * PATCH: the delivery settings alone, on a draft or a published test alike;
+ * a field absent is left as it is. Moving closes_at brings the deadlines of
+ * the test's attempts in progress in line before answering (a sweep recorded
+ * with the change: should it be cut short, the scheduled closer finishes it).
+ */
+export async function patchTest(principal: Principal, testId: string, input: PatchTestInput, call: CallContext): Promise<Test> {
+  const test = await requireTest(principal, testId);
+  assertCanManageSitting(principal, test.client_id);
+  const hash = await accessCodeHashOf(input);
+  const now = new Date().toISOString();
+  const { test: next, sweepId } = await store.patchDelivery(
+    test.client_id,
+    testId,
+    (current) => {
+      const patched: StoredTest = { ...current, updated_at: now };
+      if (input.opens_at !== undefined) patched.opens_at = iso(input.opens_at);
+      if (input.closes_at !== undefined) patched.closes_at = iso(input.closes_at);
+      if (hash !== undefined) patched.access_code_hash = hash;
+      if (input.attempt_cooldown_minutes !== undefined) patched.attempt_cooldown_minutes = input.attempt_cooldown_minutes;
+      if (input.review_opens_at !== undefined) patched.review_opens_at = iso(input.review_opens_at);
+      assertWindow(patched, input);
+      return patched;
+    },
+    deliveryRecorder(principal, call),
+  );
+  if (sweepId) await runSweep(sweepId);
   return authorView(next);
 }
 

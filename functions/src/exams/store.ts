@@ -93,7 +93,12 @@ async function requireTestInTransaction(tx: Transaction, clientId: string, testI
  * publish that lands in between makes this one retry, find the test published,
  * and refuse: a frozen version never differs from what its test said.
  */
-export async function replaceDraft(clientId: string, testId: string, build: (current: StoredTest) => StoredTest): Promise<StoredTest> {
+export async function replaceDraft(
+  clientId: string,
+  testId: string,
+  build: (current: StoredTest) => StoredTest,
+  recordChange: DeliveryChangeRecorder,
+): Promise<{ test: StoredTest; sweepId: string | undefined }> {
   return db.runTransaction(async (tx) => {
     const { ref, test } = await requireTestInTransaction(tx, clientId, testId);
     if (!isEditable(test.status)) {
@@ -102,7 +107,30 @@ export async function replaceDraft(clientId: string, testId: string, build: (cur
     const next = build(test);
     await assertFolderInTransaction(tx, clientId, next.folder_id);
     tx.set(ref, next);
-    return next;
+    return { test: next, sweepId: recordChange(tx, test, next) };
+  });
+}
+
+/**
+ * What a change of delivery settings records in its own transaction (the
+ * audit record; the deadline sweep when closes_at moved): answers the sweep's
+ * id, if one is needed. A restored draft may still have stopped attempts in
+ * progress, so a replace records it too.
+ */
+export type DeliveryChangeRecorder = (tx: Transaction, before: StoredTest, after: StoredTest) => string | undefined;
+
+/** Changes a test's delivery settings, on a draft or a published test alike, in one transaction with what the change records. */
+export async function patchDelivery(
+  clientId: string,
+  testId: string,
+  apply: (current: StoredTest) => StoredTest,
+  recordChange: DeliveryChangeRecorder,
+): Promise<{ test: StoredTest; sweepId: string | undefined }> {
+  return db.runTransaction(async (tx) => {
+    const { ref, test } = await requireTestInTransaction(tx, clientId, testId);
+    const next = apply(test);
+    tx.set(ref, next);
+    return { test: next, sweepId: recordChange(tx, test, next) };
   });
 }
 

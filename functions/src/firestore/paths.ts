@@ -55,6 +55,19 @@ export const paths = {
   /** One per (test, student): how many attempts it started and which is in progress, so starts never scan attempts. */
   attemptSlot: (clientId: string, testId: string, studentId: string) =>
     db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('attempt_slots').doc(studentId),
+  // ---- sittings
+  testOverrides: (clientId: string, testId: string) => db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('overrides'),
+  testOverride: (clientId: string, testId: string, studentId: string) =>
+    db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('overrides').doc(studentId),
+  /** How many overrides the test holds: its bound is checked here. */
+  testOverrideCount: (clientId: string, testId: string) =>
+    db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('sitting_counts').doc('overrides'),
+  accommodation: (clientId: string, studentId: string) => db.collection('clients').doc(clientId).collection('accommodations').doc(studentId),
+  /** How many accommodations the organization holds: its bound is checked here. */
+  accommodationCount: (clientId: string) => db.collection('clients').doc(clientId).collection('sitting_counts').doc('accommodations'),
+  /** Changes still being carried to the attempts in progress they concern; top level, so the closer finds unfinished ones in one query. */
+  deadlineSweeps: () => db.collection('deadline_sweeps'),
+  deadlineSweep: (id: string) => db.collection('deadline_sweeps').doc(id),
   // ---- analytics
   /** A version's running sums, split over shards so a class submitting at once spreads its writes. */
   testStatsShard: (clientId: string, testId: string, version: number, shard: number) =>

@@ -1,6 +1,7 @@
 import { defineRoute } from '../http/route';
 import { splitPageQuery } from '../shared/pagination';
 import { CreateUserBody, ListUsersQuery, Me, UpdateUserBody, User, UserPage, UserParams } from './schemas';
+import { ownAccommodation } from '../sittings/service';
 import * as service from './service';
 
 const ADMINS = ['super_admin', 'client_admin'] as const;
@@ -10,7 +11,9 @@ export const userRoutes = [
     method: 'get',
     path: '/me',
     summary: 'Who am I',
-    description: 'Open to any signed-in user, including one with no role yet and anonymous guests.',
+    description:
+      'Open to any signed-in user, including one with no role yet and anonymous guests. A student also sees its standing accommodation (null when none): ' +
+      'the extra time it gets on every test of its organization.',
     tag: 'Users',
     access: 'signed_in',
     success: { status: 200, description: 'The caller as the service sees it', schema: Me },
@@ -22,6 +25,7 @@ export const userRoutes = [
         role: principal.role,
         client_id: principal.clientId,
         guest: principal.guest,
+        accommodation: await ownAccommodation(principal),
       },
     }),
   }),

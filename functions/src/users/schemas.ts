@@ -62,5 +62,9 @@ export const Me = z
     role: z.enum([...ROLES, 'guest']).nullable().describe('null until an administrator assigns one'),
     client_id: z.string().nullable(),
     guest: z.boolean(),
+    accommodation: z
+      .object({ extra_time_percent: z.number().int(), extra_minutes: z.number().int() })
+      .nullable()
+      .describe('A student’s standing extra time on every test of its organization; null when none (and for every other role)'),
   })
   .meta({ id: 'Me' });

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { isWellFormedText } from '../shared/text';
+
+// A test's delivery settings (when and how it is sat): not frozen by
+// publishing, so they are given on create and replace and changed by PATCH at
+// any time. Imported by the tests' schemas; imports nothing of theirs.
+
+export const MAX_COOLDOWN_MINUTES = 10_080;
+export const ACCESS_CODE_MIN = 4;
+export const ACCESS_CODE_MAX = 64;
+
+/** An instant in ISO 8601 with an offset; stored and answered in UTC. */
+const Instant = (what: string) =>
+  z.iso
+    .datetime({ offset: true })
+    .refine((text) => Number.isFinite(Date.parse(text)), 'Must be a real instant')
+    .describe(`${what}: ISO 8601 with an offset (stored and answered in UTC)`);
+
+export const AccessCodeInput = z
+  .string()
+  .min(ACCESS_CODE_MIN)
+  .max(ACCESS_CODE_MAX)
+  .refine(isWellFormedText, 'Must be well-formed text (no lone surrogates)');
+
+/** Delivery settings: not frozen by publishing; given on create and replace, changed by PATCH at any time. */
+export const deliveryFields = {
+  opens_at: Instant('No new attempt starts before it').nullable().optional().describe('ISO 8601; no new attempt starts before it. null or absent: open'),
+  closes_at: Instant('No new attempt starts from it on, and attempts in progress end by it')
+    .nullable()
+    .optional()
+    .describe(
+      'ISO 8601, after opens_at: no new attempt starts from it on, and every attempt in progress ends by it (expires_at is the earlier of started_at + timer and closes_at). ' +
+        'Moving it recomputes the deadlines of the attempts in progress. null or absent: none',
+    ),
+  access_code: AccessCodeInput.nullable()
+    .optional()
+    .describe(
+      `Write-only, ${ACCESS_CODE_MIN} to ${ACCESS_CODE_MAX} characters: a taker starting a new attempt must send it (403 otherwise, counted like a refused share code). ` +
+        'Stored as a salted hash and never answered (replies carry access_code_required). null clears it; absent keeps it (on PUT too)',
+    ),
+  attempt_cooldown_minutes: z
+    .int()
+    .min(0)
+    .max(MAX_COOLDOWN_MINUTES)
+    .optional()
+    .describe(`0 to ${MAX_COOLDOWN_MINUTES}: the least time between a student’s last submitted attempt of the test and its next start (default 0)`),
+  review_opens_at: Instant('Takers see their review from then')
+    .nullable()
+    .optional()
+    .describe('ISO 8601: with allow_review 1, takers see their review only from then (administrators always). null or absent: on submission'),
+};
+
+/** closes_at after opens_at when both are sent (PATCH checks the stored values too). */
+export function refineWindow(body: { opens_at?: string | null; closes_at?: string | null }, ctx: z.RefinementCtx): void {
+  if (body.opens_at && body.closes_at && Date.parse(body.closes_at) <= Date.parse(body.opens_at)) {
+    ctx.addIssue({ code: 'custom', path: ['closes_at'], message: 'Must be after opens_at' });
+  }
+}
+
+export const PatchTestBody = z
+  .strictObject(deliveryFields)
+  .superRefine(refineWindow)
+  .refine((body) => Object.keys(body).length > 0, { message: 'Send at least one delivery setting to change' })
+  .meta({ id: 'PatchTest', description: 'Delivery settings only; a test’s content (questions, timer, marking) is changed with PUT on a draft' });
+export type PatchTestInput = z.infer<typeof PatchTestBody>;
+
+/** Delivery settings as every reader of a test sees them (never the access code). */
+export const deliveryReplyFields = {
+  opens_at: z.string().nullable().describe('ISO 8601 UTC; null: open'),
+  closes_at: z.string().nullable().describe('ISO 8601 UTC; null: no closing time'),
+  access_code_required: z.boolean().describe('true: starting a new attempt needs the test’s access code'),
+  attempt_cooldown_minutes: z.number().int().describe('Least minutes between a student’s last submission and its next start'),
+  review_opens_at: z.string().nullable().describe('ISO 8601 UTC; with allow_review 1, takers see reviews from then. null: on submission'),
+};
+

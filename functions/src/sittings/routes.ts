@@ -1,0 +1,145 @@
+import { defineRoute, type RouteDefinition } from '../http/route';
+import { splitPageQuery } from '../shared/pagination';
+import { AttemptParams } from '../attempts/schemas';
+import { TestParams } from '../exams/schemas';
+import {
+  Accommodation,
+  AccommodationParams,
+  ExtendBody,
+  ExtendedAttempt,
+  ExtendedTest,
+  ListOverridesQuery,
+  MAX_ACCOMMODATIONS_PER_CLIENT,
+  MAX_EXTENSIONS_PER_ATTEMPT,
+  MAX_OVERRIDES_PER_TEST,
+  Override,
+  OverrideParams,
+  OverridePage,
+  PutAccommodationBody,
+  PutOverrideBody,
+} from './schemas';
+import * as service from './service';
+
+const ADMINS = ['super_admin', 'client_admin'] as const;
+const DEADLINE_NOTE =
+  ' expires_at of the attempts in progress it concerns is recomputed before the reply, from their started_at: the earlier of started_at + the effective timer ' +
+  '(the override’s or the version’s, with the accommodation added: ceil(timer × 60 × (1 + extra_time_percent / 100)) s + extra_minutes × 60 s) and the effective closes_at, ' +
+  'plus extensions. One whose new deadline has already passed is closed at once with every answer saved so far (submitted_by "deadline").';
+
+export const sittingRoutes: RouteDefinition[] = [
+  defineRoute({
+    method: 'put',
+    path: '/tests/{testId}/overrides/{studentId}',
+    summary: 'Set a student’s override on a test',
+    description:
+      'Replaces the test’s opens_at, closes_at, timer (the accommodation is still added) or max_attempts for one student; a field absent is the test’s own again, null lifts the limit. ' +
+      `studentId must be a student of the test’s organization (else 400 naming params.studentId). A test holds at most ${MAX_OVERRIDES_PER_TEST} overrides (409 beyond). ` +
+      'Audited as override_set.' +
+      DEADLINE_NOTE,
+    tag: 'Sittings',
+    access: ADMINS,
+    params: OverrideParams,
+    body: PutOverrideBody,
+    success: { status: 200, description: 'The override as stored', schema: Override },
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    handler: async ({ principal, params, body, call }) => ({
+      status: 200,
+      body: await service.putOverride(principal, params.testId, params.studentId, body, call),
+    }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/tests/{testId}/overrides',
+    summary: 'List a test’s overrides',
+    description: 'By student id.',
+    tag: 'Sittings',
+    access: ADMINS,
+    params: TestParams,
+    query: ListOverridesQuery,
+    success: { status: 200, description: 'A page of overrides', schema: OverridePage },
+    errors: ['NOT_FOUND'],
+    handler: async ({ principal, params, query }) => {
+      const { page } = splitPageQuery(query);
+      return { status: 200, body: await service.listOverrides(principal, params.testId, page) };
+    },
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/tests/{testId}/overrides/{studentId}',
+    summary: 'Delete a student’s override',
+    description: 'The student takes the test’s own settings again (404 when it had no override). Audited as override_deleted.' + DEADLINE_NOTE,
+    tag: 'Sittings',
+    access: ADMINS,
+    params: OverrideParams,
+    success: { status: 204, description: 'Deleted' },
+    errors: ['NOT_FOUND'],
+    handler: async ({ principal, params, call }) => {
+      await service.deleteOverride(principal, params.testId, params.studentId, call);
+      return { status: 204 };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/users/{uid}/accommodations',
+    summary: 'Read a student’s accommodation',
+    description:
+      'A student’s standing extra time on every test of its organization (0 and 0 when none). Client Admin of its organization or Super Admin; ' +
+      'a student sees its own in GET /api/me. A user who is not a student → 400 naming params.uid.',
+    tag: 'Sittings',
+    access: ADMINS,
+    params: AccommodationParams,
+    success: { status: 200, description: 'The accommodation', schema: Accommodation },
+    errors: ['NOT_FOUND'],
+    handler: async ({ principal, params }) => ({ status: 200, body: await service.readAccommodation(principal, params.uid) }),
+  }),
+  defineRoute({
+    method: 'put',
+    path: '/users/{uid}/accommodations',
+    summary: 'Set a student’s accommodation',
+    description:
+      'extra_time_percent (0 to 400) and extra_minutes (0 to 1440), both sent; 0 and 0 removes it. Set once, it applies to every test of the organization, ' +
+      `the student’s overrides included. An organization holds at most ${MAX_ACCOMMODATIONS_PER_CLIENT} accommodations (409 beyond). Audited as accommodation_set.` +
+      DEADLINE_NOTE,
+    tag: 'Sittings',
+    access: ADMINS,
+    params: AccommodationParams,
+    body: PutAccommodationBody,
+    success: { status: 200, description: 'The accommodation as stored', schema: Accommodation },
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    handler: async ({ principal, params, body, call }) => ({ status: 200, body: await service.putAccommodation(principal, params.uid, body, call) }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/attempts/{attemptId}/extend',
+    summary: 'Give one attempt in progress extra time',
+    description:
+      'minutes (1 to 1440) are added to its deadline, after the closing time (a proctor’s extension outlasts closes_at). ' +
+      `An attempt already submitted, or past its deadline and grace (which closes it now, with the answers saved in time), → 409. At most ${MAX_EXTENSIONS_PER_ATTEMPT} extensions per attempt. ` +
+      'Administrators of the attempt’s organization only. Audited as attempt_extended.',
+    tag: 'Sittings',
+    access: ADMINS,
+    params: AttemptParams,
+    body: ExtendBody,
+    success: { status: 200, description: 'The new deadline', schema: ExtendedAttempt },
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    handler: async ({ principal, params, body, call }) => ({ status: 200, body: await service.extendAttempt(principal, params.attemptId, body.minutes, call) }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/tests/{testId}/extend',
+    summary: 'Give every attempt in progress of a test extra time',
+    description:
+      'What a proctor presses when the fire alarm goes off: every attempt in progress of the test, started before the press, gets the minutes once ' +
+      '(kept by the extension’s id on each attempt, so a sweep resumed after a crash never gives them twice); saves and submits landing at the same moment are kept. ' +
+      'Answers when all are extended. Audited as test_extended, and attempt_extended per attempt. Should an outage cut it short, the answer is 503 saying the extension is ' +
+      'recorded: the scheduled closer finishes it, and pressing again would extend again. Sensitive: counts against the strict per-user limit.',
+    tag: 'Sittings',
+    access: ADMINS,
+    sensitive: true,
+    params: TestParams,
+    body: ExtendBody,
+    success: { status: 200, description: 'How many attempts received the time', schema: ExtendedTest },
+    errors: ['NOT_FOUND'],
+    handler: async ({ principal, params, body, call }) => ({ status: 200, body: await service.extendTest(principal, params.testId, body.minutes, call) }),
+  }),
+];

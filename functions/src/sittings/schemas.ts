@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { Uid } from '../shared/ids';
+import { pagedQuery, Pagination } from '../shared/pagination';
+import { MAX_ATTEMPTS_LIMIT, MAX_TIMER_MINUTES, TestId } from '../exams/schemas';
+import { deliveryFields, refineWindow } from './deliverySchemas';
+
+// Request and reply shapes of a sitting's people and time: overrides per
+// student, standing accommodations, and extra time on running attempts.
+
+export const MAX_EXTRA_TIME_PERCENT = 400;
+export const MAX_EXTRA_MINUTES = 1440;
+export const MAX_EXTENSION_MINUTES = 1440;
+/** Bounds that keep a test's overrides and an organization's accommodations listable and their counters honest. */
+export const MAX_OVERRIDES_PER_TEST = 5_000;
+export const MAX_ACCOMMODATIONS_PER_CLIENT = 50_000;
+/** Extensions one attempt may carry (each is kept by id, so a sweep run twice extends once). */
+export const MAX_EXTENSIONS_PER_ATTEMPT = 100;
+
+// ---- overrides
+
+export const OverrideParams = z.strictObject({ testId: TestId, studentId: Uid });
+
+export const PutOverrideBody = z
+  .strictObject({
+    opens_at: deliveryFields.opens_at.describe('Replaces the test’s opens_at for this student; null: open any time'),
+    closes_at: deliveryFields.closes_at.describe('Replaces the test’s closes_at for this student (and ends its attempt in progress by it); null: no closing time'),
+    timer: z.int().min(1).max(MAX_TIMER_MINUTES).optional().describe(`Minutes, 1 to ${MAX_TIMER_MINUTES}: replaces the version’s timer (the accommodation is still added)`),
+    max_attempts: z.int().min(1).max(MAX_ATTEMPTS_LIMIT).nullable().optional().describe('Replaces the test’s max_attempts; null: unlimited'),
+  })
+  .superRefine(refineWindow)
+  .refine((body) => Object.keys(body).length > 0, { message: 'Send at least one of opens_at, closes_at, timer, max_attempts' })
+  .meta({ id: 'PutOverride', description: 'Replaces the whole override: a field absent here is the test’s own value again' });
+export type PutOverrideInput = z.infer<typeof PutOverrideBody>;
+
+export const Override = z
+  .object({
+    test_id: z.string(),
+    student_id: z.string(),
+    opens_at: z.string().nullable().optional().describe('Present when overridden; null: open any time'),
+    closes_at: z.string().nullable().optional().describe('Present when overridden; null: no closing time'),
+    timer: z.number().int().optional().describe('Present when overridden'),
+    max_attempts: z.number().int().nullable().optional().describe('Present when overridden; null: unlimited'),
+    set_by: z.string(),
+    updated_at: z.string().describe('ISO 8601 UTC'),
+  })
+  .meta({ id: 'Override' });
+export type Override = z.infer<typeof Override>;
+
+export const OverridePage = z.object({ data: z.array(Override), pagination: Pagination }).meta({ id: 'OverridePage' });
+export const ListOverridesQuery = pagedQuery({});
+
+// ---- accommodations
+
+export const AccommodationParams = z.strictObject({ uid: Uid });
+
+export const PutAccommodationBody = z
+  .strictObject({
+    extra_time_percent: z.int().min(0).max(MAX_EXTRA_TIME_PERCENT).describe(`0 to ${MAX_EXTRA_TIME_PERCENT}`),
+    extra_minutes: z.int().min(0).max(MAX_EXTRA_MINUTES).describe(`0 to ${MAX_EXTRA_MINUTES}`),
+  })
+  .meta({ id: 'PutAccommodation', description: 'Both fields; 0 and 0 removes the accommodation' });
+export type PutAccommodationInput = z.infer<typeof PutAccommodationBody>;
+
+export const Accommodation = z
+  .object({
+    student_id: z.string(),
+    extra_time_percent: z.number().int(),
+    extra_minutes: z.number().int(),
+    updated_at: z.string().nullable().describe('ISO 8601 UTC; null when none was ever set'),
+  })
+  .meta({
+    id: 'Accommodation',
+    description: 'A student’s standing extra time on every test of its organization: effective timer = ceil(timer × 60 × (1 + extra_time_percent / 100)) s + extra_minutes × 60 s',
+  });
+export type Accommodation = z.infer<typeof Accommodation>;
+
+// ---- extra time
+
+export const ExtendBody = z
+  .strictObject({ minutes: z.int().min(1).max(MAX_EXTENSION_MINUTES).describe(`1 to ${MAX_EXTENSION_MINUTES}`) })
+  .meta({ id: 'Extend' });
+
+export const ExtendedAttempt = z
+  .object({ attempt_id: z.string(), expires_at: z.string().describe('The new deadline, ISO 8601 UTC') })
+  .meta({ id: 'ExtendedAttempt' });
+
+export const ExtendedTest = z
+  .object({ extended: z.number().int().describe('Attempts in progress that received the extra time') })
+  .meta({ id: 'ExtendedTest' });

@@ -1,0 +1,226 @@
+import { FieldValue, type DocumentSnapshot, type Transaction } from 'firebase-admin/firestore';
+import { addAudit, type AuditMeta } from '../attempts/auditTrail';
+import { applyDeadline, recordSweep, sourcesFrom, type DeadlineChange, type DeadlineSources } from '../attempts/deadlines';
+import type { AttemptSlot, StoredAttempt } from '../attempts/documents';
+import type { StoredTest } from '../exams/documents';
+import { db } from '../firestore/db';
+import { fetchPage } from '../firestore/pagedQuery';
+import { paths } from '../firestore/paths';
+import { badRequest, conflict, notFound } from '../shared/errors';
+import type { PageRequest } from '../shared/pagination';
+import type { QuerySpec } from '../shared/querySpec';
+import { startWindow } from './deadline';
+import type { StoredAccommodation, StoredCount, StoredOverride } from './documents';
+import { MAX_ACCOMMODATIONS_PER_CLIENT, MAX_OVERRIDES_PER_TEST } from './schemas';
+
+// Overrides and accommodations, each written in one transaction with its
+// bound's counter, its audit record, and what it changes on running attempts:
+// an override concerns at most one attempt (the slot names it), brought in
+// line in the same transaction; an accommodation every attempt in progress of
+// the student, through a recorded sweep the caller runs after the commit.
+
+/** The overrides list's shape: by student id (one automatic single-field index). */
+export const overrideQuerySpec = (): QuerySpec => ({ collectionId: 'overrides', equals: {}, orderBy: [{ field: 'student_id', direction: 'asc' }] });
+
+const countOf = (snap: DocumentSnapshot): number => (snap.exists ? ((snap.data() as StoredCount).count ?? 0) : 0);
+
+function assertStudent(profile: DocumentSnapshot, field: string): void {
+  if (!profile.exists || profile.get('role') !== 'student') {
+    throw badRequest('Overrides and accommodations are for students of this organization', [{ path: field, message: 'Not a student of this organization' }]);
+  }
+}
+
+/**
+ * The student's attempt in progress on the test (the slot names it), brought
+ * to the deadline the new override gives it, in `tx`. Reads the attempt (the
+ * second read of the transaction); writes nothing when there is none.
+ */
+async function applyToRunning(
+  tx: Transaction,
+  clientId: string,
+  slot: AttemptSlot | undefined,
+  sources: DeadlineSources,
+  meta: AuditMeta,
+): Promise<DeadlineChange | undefined> {
+  const running = slot?.in_progress;
+  if (!running) return undefined;
+  const ref = paths.clientAttempt(clientId, running.attempt_id);
+  const snap = await tx.get(ref);
+  if (!snap.exists) return undefined;
+  return applyDeadline(tx, { ref, attempt: snap.data() as StoredAttempt }, sources, { nowMs: Date.now(), meta });
+}
+
+export interface OverrideWrite {
+  clientId: string;
+  testId: string;
+  studentId: string;
+  /** The override's values, whole (PUT), or null to delete it. */
+  values: Pick<StoredOverride, 'opens_at' | 'closes_at' | 'timer' | 'max_attempts'> | null;
+  by: string;
+  meta: AuditMeta;
+}
+
+/**
+ * Sets (or deletes) an override and brings the student's attempt in progress
+ * on the test to its new deadline, in one transaction: of two overrides racing,
+ * the attempt follows the one that lands last.
+ */
+export async function writeOverride(write: OverrideWrite): Promise<{ override: StoredOverride | null; attempt: DeadlineChange | undefined }> {
+  const { clientId, testId, studentId } = write;
+  return db.runTransaction(async (tx) => {
+    const refs = {
+      test: paths.clientTest(clientId, testId),
+      override: paths.testOverride(clientId, testId, studentId),
+      accommodation: paths.accommodation(clientId, studentId),
+      slot: paths.attemptSlot(clientId, testId, studentId),
+      profile: paths.clientUser(clientId, studentId),
+      count: paths.testOverrideCount(clientId, testId),
+    };
+    const [testSnap, overrideSnap, accommodationSnap, slotSnap, profileSnap, countSnap] = await tx.getAll(
+      refs.test,
+      refs.override,
+      refs.accommodation,
+      refs.slot,
+      refs.profile,
+      refs.count,
+    );
+    if (!testSnap.exists) throw notFound('Test not found');
+    const test = testSnap.data() as StoredTest;
+    const now = new Date().toISOString();
+    let override: StoredOverride | null = null;
+    if (write.values === null) {
+      if (!overrideSnap.exists) throw notFound('This student has no override on this test');
+      tx.delete(refs.override);
+      tx.set(refs.count, { count: FieldValue.increment(-1) }, { merge: true });
+    } else {
+      assertStudent(profileSnap, 'params.studentId');
+      const values = Object.fromEntries(Object.entries(write.values).filter(([, v]) => v !== undefined));
+      const window = startWindow(test, values);
+      if (window.opensAt && window.closesAt && Date.parse(window.closesAt) <= Date.parse(window.opensAt)) {
+        const field = values.closes_at !== undefined ? 'closes_at' : 'opens_at';
+        const message = `For this student the test would close (${window.closesAt}) before it opens (${window.opensAt})`;
+        throw badRequest(message, [{ path: `body.${field}`, message }]);
+      }
+      if (!overrideSnap.exists) {
+        if (countOf(countSnap) >= MAX_OVERRIDES_PER_TEST) throw conflict(`A test holds at most ${MAX_OVERRIDES_PER_TEST} overrides; delete one first`);
+        tx.set(refs.count, { count: FieldValue.increment(1) }, { merge: true });
+      }
+      override = { ...values, test_id: testId, student_id: studentId, client_id: clientId, set_by: write.by, updated_at: now };
+      tx.set(refs.override, override);
+    }
+    // The settings as this transaction leaves them: the override just written (or none).
+    const sources: DeadlineSources = { ...sourcesFrom([testSnap, overrideSnap, accommodationSnap, slotSnap]), override: override ?? undefined };
+    const attempt = await applyToRunning(tx, clientId, sources.slot, sources, write.meta);
+    addAudit(tx, write.meta, {
+      type: override ? 'override_set' : 'override_deleted',
+      userId: studentId,
+      clientId,
+      actorId: write.by,
+      details: {
+        test_id: testId,
+        ...(override ? { override: write.values } : {}),
+        ...(attempt && attempt.outcome !== 'unchanged' ? { attempt_id: attempt.attempt.id, expires_at: attempt.attempt.expires_at, attempt_outcome: attempt.outcome } : {}),
+      },
+    });
+    return { override, attempt };
+  });
+}
+
+export async function listOverrides(clientId: string, testId: string, page: PageRequest) {
+  const { docs, pagination } = await fetchPage(paths.testOverrides(clientId, testId), overrideQuerySpec(), page);
+  return { data: docs as StoredOverride[], pagination };
+}
+
+// ---------------------------------------------------------------- accommodations
+
+export async function findAccommodation(clientId: string, studentId: string): Promise<StoredAccommodation | undefined> {
+  const snap = await paths.accommodation(clientId, studentId).get();
+  return snap.exists ? (snap.data() as StoredAccommodation) : undefined;
+}
+
+/**
+ * Sets a student's accommodation (0 and 0 deletes it), with its audit record
+ * and, when it changed, a sweep of the student's attempts in progress, in one
+ * transaction. Answers the accommodation as stored and the sweep's id.
+ */
+export async function writeAccommodation(write: {
+  clientId: string;
+  studentId: string;
+  extra_time_percent: number;
+  extra_minutes: number;
+  by: string;
+  meta: AuditMeta;
+}): Promise<{ accommodation: StoredAccommodation | null; sweepId: string | undefined }> {
+  const { clientId, studentId } = write;
+  return db.runTransaction(async (tx) => {
+    const ref = paths.accommodation(clientId, studentId);
+    const countRef = paths.accommodationCount(clientId);
+    const [snap, profileSnap, countSnap] = await tx.getAll(ref, paths.clientUser(clientId, studentId), countRef);
+    assertStudent(profileSnap, 'params.uid');
+    const before = snap.exists ? (snap.data() as StoredAccommodation) : undefined;
+    const removing = write.extra_time_percent === 0 && write.extra_minutes === 0;
+    const now = new Date().toISOString();
+    let accommodation: StoredAccommodation | null = null;
+    if (removing) {
+      if (before) {
+        tx.delete(ref);
+        tx.set(countRef, { count: FieldValue.increment(-1) }, { merge: true });
+      }
+    } else {
+      if (!before) {
+        if (countOf(countSnap) >= MAX_ACCOMMODATIONS_PER_CLIENT) {
+          throw conflict(`An organization holds at most ${MAX_ACCOMMODATIONS_PER_CLIENT} accommodations; remove one first`);
+        }
+        tx.set(countRef, { count: FieldValue.increment(1) }, { merge: true });
+      }
+      accommodation = {
+        student_id: studentId,
+        client_id: clientId,
+        extra_time_percent: write.extra_time_percent,
+        extra_minutes: write.extra_minutes,
+        set_by: write.by,
+        updated_at: now,
+      };
+      tx.set(ref, accommodation);
+    }
+    const changed =
+      (before?.extra_time_percent ?? 0) !== write.extra_time_percent || (before?.extra_minutes ?? 0) !== write.extra_minutes;
+    addAudit(tx, write.meta, {
+      type: 'accommodation_set',
+      userId: studentId,
+      clientId,
+      actorId: write.by,
+      details: {
+        extra_time_percent: { from: before?.extra_time_percent ?? 0, to: write.extra_time_percent },
+        extra_minutes: { from: before?.extra_minutes ?? 0, to: write.extra_minutes },
+      },
+    });
+    const sweepId = changed
+      ? recordSweep(tx, { clientId, studentId, reason: 'accommodation_changed', by: write.by, meta: write.meta }, now)
+      : undefined;
+    return { accommodation, sweepId };
+  });
+}
+
+// ---------------------------------------------------------------- extensions
+
+/** Records a sitting-wide extension (its sweep and its audit record) on an existing test, in one transaction. */
+export async function recordTestExtension(write: { clientId: string; testId: string; minutes: number; by: string; meta: AuditMeta }): Promise<string> {
+  return db.runTransaction(async (tx) => {
+    const testSnap = await tx.get(paths.clientTest(write.clientId, write.testId));
+    if (!testSnap.exists) throw notFound('Test not found');
+    const sweepId = recordSweep(
+      tx,
+      { clientId: write.clientId, testId: write.testId, extensionMinutes: write.minutes, reason: 'test_extended', by: write.by, meta: write.meta },
+      new Date().toISOString(),
+    );
+    addAudit(tx, write.meta, {
+      type: 'test_extended',
+      userId: write.by,
+      clientId: write.clientId,
+      actorId: write.by,
+      details: { test_id: write.testId, minutes: write.minutes, sweep_id: sweepId },
+    });
+    return sweepId;
+  });
+}
