@@ -95,6 +95,11 @@ describe('firestore.indexes.json', () => {
     const overrides = (indexFile as unknown as { fieldOverrides: Array<{ collectionGroup: string; fieldPath: string; ttl?: boolean }> }).fieldOverrides;
     assert.ok(overrides.some((o) => o.collectionGroup === 'rate_limits' && o.fieldPath === 'expires_at' && o.ttl));
   });
+
+  it('expires finished deadline sweeps with a TTL policy (expires_at is set when a sweep is done)', () => {
+    const overrides = (indexFile as unknown as { fieldOverrides: Array<{ collectionGroup: string; fieldPath: string; ttl?: boolean }> }).fieldOverrides;
+    assert.ok(overrides.some((o) => o.collectionGroup === 'deadline_sweeps' && o.fieldPath === 'expires_at' && o.ttl));
+  });
 });
 
 describe('isIndexed', () => {
