@@ -118,7 +118,8 @@ export async function writeOverride(write: OverrideWrite): Promise<{ override: S
       actorId: write.by,
       details: {
         test_id: testId,
-        ...(override ? { override: write.values } : {}),
+        // The fields sent only: an absent one is undefined here, which Firestore refuses to store.
+        ...(override ? { override: Object.fromEntries(Object.entries(write.values ?? {}).filter(([, v]) => v !== undefined)) } : {}),
         ...(attempt && attempt.outcome !== 'unchanged' ? { attempt_id: attempt.attempt.id, expires_at: attempt.attempt.expires_at, attempt_outcome: attempt.outcome } : {}),
       },
     });
