@@ -166,6 +166,11 @@ describe('POST /api/tests', () => {
       negative_mark_ratio: 0.25,
       published_at: null,
       version: null,
+      opens_at: null,
+      closes_at: null,
+      access_code_required: false,
+      attempt_cooldown_minutes: 0,
+      review_opens_at: null,
     });
     assert.equal((await testDoc(m.tenant.clientId, id).get()).get('status'), 'draft');
   });
