@@ -3,7 +3,7 @@ import { expectError, expectValidation, ISO_UTC } from '../support/assertions';
 import { createRoleMatrix, createUser, type RoleMatrix } from '../support/fixtures';
 import { api, get, post } from '../support/http';
 import { as, draftWithQuestions, validTest, writeQuestion } from '../exams/fixtures';
-import { startOk } from '../attempts/fixtures';
+import { slotDoc, startOk } from '../attempts/fixtures';
 import { auditOf, backdate, fromNow, MIN, msBetween, patchTest, saveAnswer, sittingTest, storedAttempt, storedTest } from './httpFixtures';
 
 // A test's delivery settings over HTTP: given on create and replace, changed
@@ -61,6 +61,23 @@ describe('POST /api/tests (delivery settings)', () => {
     for (const closes of ['2030-05-01T09:00:00Z', '2030-05-01T10:00:00Z']) {
       const res = await post('/api/tests', { ...validTest([]), opens_at: '2030-05-01T10:00:00Z', closes_at: closes }, as(m.tenant.admin.token));
       expectValidation(res, ['body.closes_at']);
+    }
+  });
+
+  it('answers 400 naming the field for a cooldown of -1, 10081 or 1.5, an access code of 3 or 65 characters and a window closing as it opens, on POST and on PUT', async () => {
+    const q = await writeQuestion(m.tenant.clientId);
+    const draft = await post('/api/tests', validTest([q.id]), as(m.tenant.admin.token));
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ attempt_cooldown_minutes: -1 }, 'body.attempt_cooldown_minutes'],
+      [{ attempt_cooldown_minutes: 10081 }, 'body.attempt_cooldown_minutes'],
+      [{ attempt_cooldown_minutes: 1.5 }, 'body.attempt_cooldown_minutes'],
+      [{ access_code: 'abc' }, 'body.access_code'],
+      [{ access_code: 'x'.repeat(65) }, 'body.access_code'],
+      [{ opens_at: '2030-05-01T10:00:00Z', closes_at: '2030-05-01T10:00:00Z' }, 'body.closes_at'],
+    ];
+    for (const [extra, path] of cases) {
+      expectValidation(await post('/api/tests', validTest([q.id], extra), as(m.tenant.admin.token)), [path]);
+      expectValidation(await api('PUT', `/api/tests/${draft.body.id}`, { ...as(m.tenant.admin.token), body: validTest([q.id], extra) }), [path]);
     }
   });
 });
@@ -221,8 +238,22 @@ describe('PATCH /api/tests/{testId}', () => {
     const closes = fromNow(10 * MIN);
     assert.equal((await patchTest(m.tenant.admin.token, test.id, { closes_at: closes })).status, 200);
     assert.equal((await storedAttempt(m.tenant.clientId, started.attempt_id)).expires_at, closes);
+    assert.equal((await slotDoc(m.tenant.clientId, test.id, student.uid).get()).get('in_progress.expires_at'), closes, 'the slot keeps the deadline a resume decides on');
     const read = await get(`/api/attempts/${started.attempt_id}`, as(student.token));
     assert.equal(read.body.expires_at, closes);
+  });
+
+  it('gives an attempt cut short by closes_at its timer back when closes_at moves later or is cleared', async () => {
+    const closes = fromNow(10 * MIN);
+    const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId, { closes_at: closes });
+    const student = await createUser('student', m.tenant.clientId);
+    const started = await startOk(student.token, { test_id: test.id });
+    assert.equal(started.expires_at, closes);
+    assert.equal((await patchTest(m.tenant.admin.token, test.id, { closes_at: fromNow(20 * MIN) })).status, 200);
+    assert.ok(msBetween(started.started_at, (await storedAttempt(m.tenant.clientId, started.attempt_id)).expires_at) < 30 * MIN);
+    assert.equal((await patchTest(m.tenant.admin.token, test.id, { closes_at: null })).status, 200);
+    const stored = await storedAttempt(m.tenant.clientId, started.attempt_id);
+    assert.equal(msBetween(stored.started_at, stored.expires_at), 30 * MIN);
   });
 
   it('closes an attempt in progress at once when closes_at moves before now, with its saved answers counted (submitted_by deadline)', async () => {

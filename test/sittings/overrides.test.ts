@@ -12,6 +12,7 @@ import {
   listOverrides,
   MIN,
   msBetween,
+  patchTest,
   putAccommodation,
   putOverride,
   saveAnswer,
@@ -211,6 +212,17 @@ describe('Overrides on an attempt in progress', () => {
     assert.equal(read.body.submitted_by, 'deadline');
     // The slot is free: the student may start again (no max_attempts).
     assert.equal((await start(student.token, { test_id: test.id })).status, 201);
+  });
+
+  it('keeps a student’s later closes_at when the test’s closes_at moves earlier: only the others are cut short', async () => {
+    const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId);
+    const [excused, other] = await Promise.all([newStudent(), newStudent()]);
+    assert.equal((await putOverride(m.tenant.admin.token, test.id, excused.uid, { closes_at: fromNow(120 * MIN) })).status, 200);
+    const [theirs, others] = await Promise.all([startOk(excused.token, { test_id: test.id }), startOk(other.token, { test_id: test.id })]);
+    const closes = fromNow(5 * MIN);
+    assert.equal((await patchTest(m.tenant.admin.token, test.id, { closes_at: closes })).status, 200);
+    assert.equal((await storedAttempt(m.tenant.clientId, theirs.attempt_id)).expires_at, theirs.expires_at);
+    assert.equal((await storedAttempt(m.tenant.clientId, others.attempt_id)).expires_at, closes);
   });
 
   it('leaves another student’s attempt on the test untouched', async () => {

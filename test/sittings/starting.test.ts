@@ -3,7 +3,7 @@ import { expectError, expectValidation } from '../support/assertions';
 import { auditRecordsFor, createRoleMatrix, createUser, signInAnonymously, type RoleMatrix } from '../support/fixtures';
 import { freshIp } from '../support/http';
 import { awayFromWindowEdge } from '../support/windows';
-import { start, startOk, writeShareCode } from '../attempts/fixtures';
+import { attemptDoc, expire, start, startOk, writeShareCode } from '../attempts/fixtures';
 import { fromNow, MIN, msBetween, patchTest, setLastSubmitted, sittingTest, submit } from './httpFixtures';
 
 // POST /api/attempts under a test's delivery settings: its window, its access
@@ -88,15 +88,16 @@ describe('POST /api/attempts: the access code', () => {
     expectValidation(await start((await newStudent()).token, { test_id: test.id, access_code: 'abc' }), ['body.access_code']);
   });
 
-  it('counts wrong codes toward the refused-credential lockout shared with share codes: after 10 refusals from one address, the 11th request is 429', async function () {
+  it('counts wrong and missing codes toward the refused-credential lockout shared with share codes: after 10 refusals from one address, the 11th request is 429', async function () {
     this.timeout(60_000);
     await awayFromWindowEdge(15_000);
     const ip = freshIp();
     const student = await newStudent();
     const guests = await Promise.all(Array.from({ length: 5 }, () => signInAnonymously()));
-    // Five refused share codes and five wrong access codes from the same address: one count.
+    // Five refused share codes, three wrong access codes and two missing ones from the same address: one count.
     for (const guest of guests) expectError(await start(guest.token, { share_code: 'ZZZZZZZZZZZZZ' }, { ip }), 404, 'NOT_FOUND');
-    for (let i = 0; i < 5; i++) expectError(await start(student.token, { test_id: test.id, access_code: `wrong-${i}` }, { ip }), 403, 'FORBIDDEN');
+    for (let i = 0; i < 3; i++) expectError(await start(student.token, { test_id: test.id, access_code: `wrong-${i}` }, { ip }), 403, 'FORBIDDEN');
+    for (let i = 0; i < 2; i++) expectError(await start(student.token, { test_id: test.id }, { ip }), 403, 'FORBIDDEN');
     expectError(await start(student.token, { test_id: test.id, access_code: CODE }, { ip }), 429, 'RATE_LIMITED');
     // Another address is not locked out.
     assert.equal((await start(student.token, { test_id: test.id, access_code: CODE }, { ip: freshIp() })).status, 201);
@@ -126,6 +127,17 @@ describe('POST /api/attempts: the cooldown', () => {
     // As if the submission had been 10 minutes and a second ago.
     await setLastSubmitted(m.tenant.clientId, test.id, student.uid, fromNow(-10 * MIN - 1000));
     assert.equal((await start(student.token, { test_id: test.id })).status, 201);
+  });
+
+  it('counts from the deadline of an attempt left open past it: the start that closes it is refused, naming deadline + cooldown', async () => {
+    const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId, { attempt_cooldown_minutes: 10 });
+    const student = await newStudent();
+    const first = await startOk(student.token, { test_id: test.id });
+    await expire(m.tenant.clientId, first.attempt_id, 60);
+    const { expires_at: deadline } = (await attemptDoc(m.tenant.clientId, first.attempt_id).get()).data()!;
+    const refused = await start(student.token, { test_id: test.id });
+    expectError(refused, 409, 'CONFLICT');
+    assert.ok(refused.body.message.includes(new Date(Date.parse(deadline) + 10 * MIN).toISOString()), refused.text);
   });
 
   it('counts from the last submission of this student only: another student starts at once', async () => {
