@@ -83,10 +83,16 @@ describe('POST /api/tests (delivery settings)', () => {
 });
 
 describe('PATCH /api/tests/{testId}', () => {
+  // PATCH is a sensitive operation (a strict limit per user): each test acts as an administrator of its own.
+  let admin: Awaited<ReturnType<typeof createUser>>;
+  beforeEach(async () => {
+    admin = await createUser('client_admin', m.tenant.clientId);
+  });
+
   it('changes the delivery settings of a draft: 200 with the test, its content untouched', async () => {
-    const { test } = await draftWithQuestions(m.tenant.admin.token, m.tenant.clientId, 1);
+    const { test } = await draftWithQuestions(admin.token, m.tenant.clientId, 1);
     const opens = fromNow(60 * MIN);
-    const res = await patchTest(m.tenant.admin.token, test.id, { opens_at: opens, attempt_cooldown_minutes: 15 });
+    const res = await patchTest(admin.token, test.id, { opens_at: opens, attempt_cooldown_minutes: 15 });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.status, 'draft');
     assert.equal(res.body.opens_at, opens);
@@ -97,9 +103,9 @@ describe('PATCH /api/tests/{testId}', () => {
   });
 
   it('changes the delivery settings of a published test: 200, still published, same version', async () => {
-    const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId);
+    const { test } = await sittingTest(admin.token, m.tenant.clientId);
     const closes = fromNow(24 * 60 * MIN);
-    const res = await patchTest(m.tenant.admin.token, test.id, { closes_at: closes, access_code: CODE });
+    const res = await patchTest(admin.token, test.id, { closes_at: closes, access_code: CODE });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.status, 'published');
     assert.equal(res.body.version, test.version);
@@ -109,10 +115,10 @@ describe('PATCH /api/tests/{testId}', () => {
   });
 
   it('leaves every field absent from the body as it was', async () => {
-    const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId);
+    const { test } = await sittingTest(admin.token, m.tenant.clientId);
     const first = { opens_at: fromNow(-60 * MIN), closes_at: fromNow(60 * MIN), access_code: CODE, attempt_cooldown_minutes: 5, review_opens_at: fromNow(120 * MIN) };
-    assert.equal((await patchTest(m.tenant.admin.token, test.id, first)).status, 200);
-    const res = await patchTest(m.tenant.admin.token, test.id, { attempt_cooldown_minutes: 10 });
+    assert.equal((await patchTest(admin.token, test.id, first)).status, 200);
+    const res = await patchTest(admin.token, test.id, { attempt_cooldown_minutes: 10 });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.opens_at, first.opens_at);
     assert.equal(res.body.closes_at, first.closes_at);
@@ -122,9 +128,9 @@ describe('PATCH /api/tests/{testId}', () => {
   });
 
   it('clears opens_at, closes_at, review_opens_at and the access code with null', async () => {
-    const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId);
-    await patchTest(m.tenant.admin.token, test.id, { opens_at: fromNow(-MIN), closes_at: fromNow(MIN * 90), review_opens_at: fromNow(MIN), access_code: CODE });
-    const res = await patchTest(m.tenant.admin.token, test.id, { opens_at: null, closes_at: null, review_opens_at: null, access_code: null });
+    const { test } = await sittingTest(admin.token, m.tenant.clientId);
+    await patchTest(admin.token, test.id, { opens_at: fromNow(-MIN), closes_at: fromNow(MIN * 90), review_opens_at: fromNow(MIN), access_code: CODE });
+    const res = await patchTest(admin.token, test.id, { opens_at: null, closes_at: null, review_opens_at: null, access_code: null });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.opens_at, null);
     assert.equal(res.body.closes_at, null);
@@ -134,10 +140,10 @@ describe('PATCH /api/tests/{testId}', () => {
   });
 
   it('never answers the access code: not in PATCH, GET (author or student) nor the list', async () => {
-    const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId);
-    const patched = await patchTest(m.tenant.admin.token, test.id, { access_code: CODE });
+    const { test } = await sittingTest(admin.token, m.tenant.clientId);
+    const patched = await patchTest(admin.token, test.id, { access_code: CODE });
     assertNoCode(patched.text);
-    for (const token of [m.tenant.admin.token, m.tenant.student.token, m.superAdmin.token]) {
+    for (const token of [admin.token, m.tenant.student.token, m.superAdmin.token]) {
       const read = await get(`/api/tests/${test.id}`, as(token));
       assert.equal(read.status, 200, read.text);
       assert.equal(read.body.access_code_required, true);
@@ -149,51 +155,51 @@ describe('PATCH /api/tests/{testId}', () => {
   });
 
   it('answers 400 naming body.closes_at for closes_at not after opens_at in one body', async () => {
-    const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId);
+    const { test } = await sittingTest(admin.token, m.tenant.clientId);
     const opens = fromNow(60 * MIN);
-    expectValidation(await patchTest(m.tenant.admin.token, test.id, { opens_at: opens, closes_at: fromNow(30 * MIN) }), ['body.closes_at']);
-    expectValidation(await patchTest(m.tenant.admin.token, test.id, { opens_at: opens, closes_at: opens }), ['body.closes_at']);
+    expectValidation(await patchTest(admin.token, test.id, { opens_at: opens, closes_at: fromNow(30 * MIN) }), ['body.closes_at']);
+    expectValidation(await patchTest(admin.token, test.id, { opens_at: opens, closes_at: opens }), ['body.closes_at']);
   });
 
   it('answers 400 naming the field sent when, merged with the stored values, the window would close before it opens; nothing changes', async () => {
-    const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId);
+    const { test } = await sittingTest(admin.token, m.tenant.clientId);
     const opens = fromNow(60 * MIN);
     const closes = fromNow(120 * MIN);
-    assert.equal((await patchTest(m.tenant.admin.token, test.id, { opens_at: opens, closes_at: closes })).status, 200);
-    expectValidation(await patchTest(m.tenant.admin.token, test.id, { closes_at: fromNow(30 * MIN) }), ['body.closes_at']);
-    expectValidation(await patchTest(m.tenant.admin.token, test.id, { opens_at: fromNow(180 * MIN) }), ['body.opens_at']);
+    assert.equal((await patchTest(admin.token, test.id, { opens_at: opens, closes_at: closes })).status, 200);
+    expectValidation(await patchTest(admin.token, test.id, { closes_at: fromNow(30 * MIN) }), ['body.closes_at']);
+    expectValidation(await patchTest(admin.token, test.id, { opens_at: fromNow(180 * MIN) }), ['body.opens_at']);
     const stored = await storedTest(m.tenant.clientId, test.id);
     assert.equal(stored.opens_at, opens);
     assert.equal(stored.closes_at, closes);
   });
 
   it('answers 400 naming body.attempt_cooldown_minutes for -1, 10081 and 1.5', async () => {
-    const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId);
+    const { test } = await sittingTest(admin.token, m.tenant.clientId);
     for (const value of [-1, 10081, 1.5]) {
-      expectValidation(await patchTest(m.tenant.admin.token, test.id, { attempt_cooldown_minutes: value }), ['body.attempt_cooldown_minutes']);
+      expectValidation(await patchTest(admin.token, test.id, { attempt_cooldown_minutes: value }), ['body.attempt_cooldown_minutes']);
     }
-    assert.equal((await patchTest(m.tenant.admin.token, test.id, { attempt_cooldown_minutes: 10080 })).status, 200, 'the bound itself is accepted');
+    assert.equal((await patchTest(admin.token, test.id, { attempt_cooldown_minutes: 10080 })).status, 200, 'the bound itself is accepted');
   });
 
   it('answers 400 naming body.access_code for a code of 3 or 65 characters; 4 and 64 are accepted', async () => {
-    const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId);
-    for (const code of ['abc', 'x'.repeat(65)]) expectValidation(await patchTest(m.tenant.admin.token, test.id, { access_code: code }), ['body.access_code']);
-    for (const code of ['abcd', 'y'.repeat(64)]) assert.equal((await patchTest(m.tenant.admin.token, test.id, { access_code: code })).status, 200);
+    const { test } = await sittingTest(admin.token, m.tenant.clientId);
+    for (const code of ['abc', 'x'.repeat(65)]) expectValidation(await patchTest(admin.token, test.id, { access_code: code }), ['body.access_code']);
+    for (const code of ['abcd', 'y'.repeat(64)]) assert.equal((await patchTest(admin.token, test.id, { access_code: code })).status, 200);
   });
 
   it('answers 400 for a field that is not a delivery setting (content, or unknown), naming it', async () => {
-    const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId);
-    expectValidation(await patchTest(m.tenant.admin.token, test.id, { surprise: 1 }), ['body'], ['surprise']);
-    expectValidation(await patchTest(m.tenant.admin.token, test.id, { timer: 10 }), ['body'], ['timer']);
+    const { test } = await sittingTest(admin.token, m.tenant.clientId);
+    expectValidation(await patchTest(admin.token, test.id, { surprise: 1 }), ['body'], ['surprise']);
+    expectValidation(await patchTest(admin.token, test.id, { timer: 10 }), ['body'], ['timer']);
   });
 
   it('answers 400 to an empty body', async () => {
-    const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId);
-    expectValidation(await patchTest(m.tenant.admin.token, test.id, {}), ['body']);
+    const { test } = await sittingTest(admin.token, m.tenant.clientId);
+    expectValidation(await patchTest(admin.token, test.id, {}), ['body']);
   });
 
   it('answers 403 to a Student, a Guest and another organization’s Client Admin, changing nothing', async () => {
-    const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId);
+    const { test } = await sittingTest(admin.token, m.tenant.clientId);
     for (const token of [m.tenant.student.token, m.guest.token, m.otherTenant.admin.token]) {
       expectError(await patchTest(token, test.id, { attempt_cooldown_minutes: 99 }), 403, 'FORBIDDEN');
     }
@@ -201,7 +207,7 @@ describe('PATCH /api/tests/{testId}', () => {
   });
 
   it('answers 404 for a test that does not exist', async () => {
-    expectError(await patchTest(m.tenant.admin.token, 'no-such-test', { attempt_cooldown_minutes: 1 }), 404, 'NOT_FOUND');
+    expectError(await patchTest(admin.token, 'no-such-test', { attempt_cooldown_minutes: 1 }), 404, 'NOT_FOUND');
   });
 
   it('lets a Super Admin change any organization’s test: 200', async () => {
@@ -212,31 +218,31 @@ describe('PATCH /api/tests/{testId}', () => {
   });
 
   it('records test_settings_changed with the actor and what changed (the access code only as set or cleared)', async () => {
-    const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId);
+    const { test } = await sittingTest(admin.token, m.tenant.clientId);
     const closes = fromNow(300 * MIN);
-    assert.equal((await patchTest(m.tenant.admin.token, test.id, { closes_at: closes, access_code: CODE })).status, 200);
+    assert.equal((await patchTest(admin.token, test.id, { closes_at: closes, access_code: CODE })).status, 200);
     const record = (await auditOf(m.tenant.clientId, 'test_settings_changed')).find((r) => r.details.test_id === test.id)!;
     assert.ok(record, 'a record for this test');
-    assert.equal(record.actor_id, m.tenant.admin.uid);
-    assert.equal(record.user_id, m.tenant.admin.uid);
+    assert.equal(record.actor_id, admin.uid);
+    assert.equal(record.user_id, admin.uid);
     assert.equal(record.client_id, m.tenant.clientId);
     assert.deepEqual(record.details.closes_at, { from: null, to: closes });
     assert.equal(record.details.access_code, 'set');
     assert.equal(record.details.opens_at, undefined, 'unchanged fields are not listed');
     assert.ok(!JSON.stringify(record).includes(CODE));
-    assert.equal((await patchTest(m.tenant.admin.token, test.id, { access_code: null })).status, 200);
+    assert.equal((await patchTest(admin.token, test.id, { access_code: null })).status, 200);
     const cleared = (await auditOf(m.tenant.clientId, 'test_settings_changed')).filter((r) => r.details.test_id === test.id);
     assert.equal(cleared.length, 2);
     assert.equal(cleared[0].details.access_code, 'cleared');
   });
 
   it('recomputes the deadline of an attempt in progress when closes_at moves before it', async () => {
-    const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId);
+    const { test } = await sittingTest(admin.token, m.tenant.clientId);
     const student = await createUser('student', m.tenant.clientId);
     const started = await startOk(student.token, { test_id: test.id });
     assert.equal(msBetween(started.started_at, started.expires_at), 30 * MIN);
     const closes = fromNow(10 * MIN);
-    assert.equal((await patchTest(m.tenant.admin.token, test.id, { closes_at: closes })).status, 200);
+    assert.equal((await patchTest(admin.token, test.id, { closes_at: closes })).status, 200);
     assert.equal((await storedAttempt(m.tenant.clientId, started.attempt_id)).expires_at, closes);
     assert.equal((await slotDoc(m.tenant.clientId, test.id, student.uid).get()).get('in_progress.expires_at'), closes, 'the slot keeps the deadline a resume decides on');
     const read = await get(`/api/attempts/${started.attempt_id}`, as(student.token));
@@ -245,26 +251,26 @@ describe('PATCH /api/tests/{testId}', () => {
 
   it('gives an attempt cut short by closes_at its timer back when closes_at moves later or is cleared', async () => {
     const closes = fromNow(10 * MIN);
-    const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId, { closes_at: closes });
+    const { test } = await sittingTest(admin.token, m.tenant.clientId, { closes_at: closes });
     const student = await createUser('student', m.tenant.clientId);
     const started = await startOk(student.token, { test_id: test.id });
     assert.equal(started.expires_at, closes);
-    assert.equal((await patchTest(m.tenant.admin.token, test.id, { closes_at: fromNow(20 * MIN) })).status, 200);
+    assert.equal((await patchTest(admin.token, test.id, { closes_at: fromNow(20 * MIN) })).status, 200);
     assert.ok(msBetween(started.started_at, (await storedAttempt(m.tenant.clientId, started.attempt_id)).expires_at) < 30 * MIN);
-    assert.equal((await patchTest(m.tenant.admin.token, test.id, { closes_at: null })).status, 200);
+    assert.equal((await patchTest(admin.token, test.id, { closes_at: null })).status, 200);
     const stored = await storedAttempt(m.tenant.clientId, started.attempt_id);
     assert.equal(msBetween(stored.started_at, stored.expires_at), 30 * MIN);
   });
 
   it('closes an attempt in progress at once when closes_at moves before now, with its saved answers counted (submitted_by deadline)', async () => {
-    const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId);
+    const { test } = await sittingTest(admin.token, m.tenant.clientId);
     const student = await createUser('student', m.tenant.clientId);
     const started = await startOk(student.token, { test_id: test.id });
     const [q] = started.test_details.questions;
     assert.equal((await saveAnswer(student.token, started.attempt_id, q.id, '4')).status, 200);
     await backdate(m.tenant.clientId, started.attempt_id, 20 * MIN);
     // The window now ended a minute ago: the attempt, started 20 minutes back, is past it.
-    const res = await patchTest(m.tenant.admin.token, test.id, { closes_at: fromNow(-MIN) });
+    const res = await patchTest(admin.token, test.id, { closes_at: fromNow(-MIN) });
     assert.equal(res.status, 200, res.text);
     const stored = await storedAttempt(m.tenant.clientId, started.attempt_id);
     assert.equal(stored.status, 'submitted');

@@ -88,28 +88,39 @@ describe('POST /api/attempts: the access code', () => {
     expectValidation(await start((await newStudent()).token, { test_id: test.id, access_code: 'abc' }), ['body.access_code']);
   });
 
+  // POST /api/attempts is also limited per user (the strict limit of sensitive operations): each
+  // request below comes from another student, so only the address's refusals can make the 429.
+  const lockedOut = (res: Awaited<ReturnType<typeof start>>) => {
+    expectError(res, 429, 'RATE_LIMITED');
+    assert.match(res.body.message, /failed authentications from this address/);
+  };
+
   it('counts wrong and missing codes toward the refused-credential lockout shared with share codes: after 10 refusals from one address, the 11th request is 429', async function () {
     this.timeout(60_000);
     await awayFromWindowEdge(15_000);
     const ip = freshIp();
-    const student = await newStudent();
-    const guests = await Promise.all(Array.from({ length: 5 }, () => signInAnonymously()));
+    const [guests, students] = await Promise.all([
+      Promise.all(Array.from({ length: 5 }, () => signInAnonymously())),
+      Promise.all(Array.from({ length: 7 }, () => newStudent())),
+    ]);
     // Five refused share codes, three wrong access codes and two missing ones from the same address: one count.
     for (const guest of guests) expectError(await start(guest.token, { share_code: 'ZZZZZZZZZZZZZ' }, { ip }), 404, 'NOT_FOUND');
-    for (let i = 0; i < 3; i++) expectError(await start(student.token, { test_id: test.id, access_code: `wrong-${i}` }, { ip }), 403, 'FORBIDDEN');
-    for (let i = 0; i < 2; i++) expectError(await start(student.token, { test_id: test.id }, { ip }), 403, 'FORBIDDEN');
-    expectError(await start(student.token, { test_id: test.id, access_code: CODE }, { ip }), 429, 'RATE_LIMITED');
+    for (const s of students.slice(0, 3)) expectError(await start(s.token, { test_id: test.id, access_code: `wrong-${s.uid}` }, { ip }), 403, 'FORBIDDEN');
+    for (const s of students.slice(3, 5)) expectError(await start(s.token, { test_id: test.id }, { ip }), 403, 'FORBIDDEN');
+    lockedOut(await start(students[5].token, { test_id: test.id, access_code: CODE }, { ip }));
     // Another address is not locked out.
-    assert.equal((await start(student.token, { test_id: test.id, access_code: CODE }, { ip: freshIp() })).status, 201);
+    assert.equal((await start(students[6].token, { test_id: test.id, access_code: CODE }, { ip: freshIp() })).status, 201);
   });
 
   it('locks out wrong access codes alone the same way: 10 refusals from one address, then 429', async function () {
     this.timeout(60_000);
     await awayFromWindowEdge(15_000);
     const ip = freshIp();
-    const student = await newStudent();
-    for (let i = 0; i < 10; i++) expectError(await start(student.token, { test_id: test.id, access_code: `guess-${i}` }, { ip }), 403, 'FORBIDDEN');
-    expectError(await start(student.token, { test_id: test.id, access_code: 'guess-10' }, { ip }), 429, 'RATE_LIMITED');
+    const students = await Promise.all(Array.from({ length: 11 }, () => newStudent()));
+    for (const [i, s] of students.slice(0, 10).entries()) {
+      expectError(await start(s.token, { test_id: test.id, access_code: `guess-${i}` }, { ip }), 403, 'FORBIDDEN');
+    }
+    lockedOut(await start(students[10].token, { test_id: test.id, access_code: `guess-10` }, { ip }));
   });
 });
 
