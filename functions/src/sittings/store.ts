@@ -8,9 +8,9 @@ import { fetchPage } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';
 import { badRequest, conflict, notFound } from '../shared/errors';
 import type { PageRequest } from '../shared/pagination';
-import type { QuerySpec } from '../shared/querySpec';
 import { startWindow } from './deadline';
 import type { StoredAccommodation, StoredCount, StoredOverride } from './documents';
+import { overrideQuerySpec } from './overrideQuery';
 import { MAX_ACCOMMODATIONS_PER_CLIENT, MAX_OVERRIDES_PER_TEST } from './schemas';
 
 // Overrides and accommodations, each written in one transaction with its
@@ -18,9 +18,6 @@ import { MAX_ACCOMMODATIONS_PER_CLIENT, MAX_OVERRIDES_PER_TEST } from './schemas
 // an override concerns at most one attempt (the slot names it), brought in
 // line in the same transaction; an accommodation every attempt in progress of
 // the student, through a recorded sweep the caller runs after the commit.
-
-/** The overrides list's shape: by student id (one automatic single-field index). */
-export const overrideQuerySpec = (): QuerySpec => ({ collectionId: 'overrides', equals: {}, orderBy: [{ field: 'student_id', direction: 'asc' }] });
 
 const countOf = (snap: DocumentSnapshot): number => (snap.exists ? ((snap.data() as StoredCount).count ?? 0) : 0);
 
