@@ -8,10 +8,11 @@ import { db } from '../firestore/db';
 import { fetchPage } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';
 import { badRequest, conflict, notFound } from '../shared/errors';
+import { isDocumentId } from '../shared/ids';
 import type { PageRequest } from '../shared/pagination';
-import type { QuerySpec } from '../shared/querySpec';
 import { startWindow } from './deadline';
 import type { StoredAccommodation, StoredCount, StoredOverride } from './documents';
+import { overrideQuerySpec } from './overrideQuery';
 import { MAX_ACCOMMODATIONS_PER_CLIENT, MAX_OVERRIDES_PER_TEST } from './schemas';
 
 // Overrides and accommodations, each written in one transaction with its
@@ -20,13 +21,10 @@ import { MAX_ACCOMMODATIONS_PER_CLIENT, MAX_OVERRIDES_PER_TEST } from './schemas
 // line in the same transaction; an accommodation every attempt in progress of
 // the student, through a recorded sweep the caller runs after the commit.
 
-/** The overrides list's shape: by student id (one automatic single-field index). */
-export const overrideQuerySpec = (): QuerySpec => ({ collectionId: 'overrides', equals: {}, orderBy: [{ field: 'student_id', direction: 'asc' }] });
-
 const countOf = (snap: DocumentSnapshot): number => (snap.exists ? ((snap.data() as StoredCount).count ?? 0) : 0);
 
-function assertStudent(profile: DocumentSnapshot, field: string): void {
-  if (!profile.exists || profile.get('role') !== 'student') {
+function assertStudent(profile: DocumentSnapshot | undefined, field: string): void {
+  if (!profile?.exists || profile.get('role') !== 'student') {
     throw badRequest('Overrides and accommodations are for students of this organization', [{ path: field, message: 'Not a student of this organization' }]);
   }
 }
@@ -61,6 +59,11 @@ export interface OverrideWrite {
  */
 export async function writeOverride(write: OverrideWrite): Promise<{ override: StoredOverride | null; attempt: DeadlineChange | undefined }> {
   const { clientId, testId, studentId } = write;
+  // An id that could name no document names no student of the organization, and has no override.
+  if (!isDocumentId(studentId)) {
+    if (write.values === null) throw notFound('This student has no override on this test');
+    assertStudent(undefined, 'params.studentId');
+  }
   return db.runTransaction(async (tx) => {
     const refs = {
       test: paths.clientTest(clientId, testId),
