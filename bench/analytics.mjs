@@ -79,7 +79,11 @@ function answersOf(rand, frozenQuestions, bankByKey) {
  * submitted with the service's own submission() (score, percentage, results per question).
  */
 function buildAttempts(tenantId, version, count, seed, bankByKey) {
-  const { expiresAt, questionOrder, submission } = compiledFunctions('attempts/rules.js');
+  const { questionOrder, submission } = compiledFunctions('attempts/rules.js');
+  // The deadline as a start computes it (no window, override, accommodation or extension here).
+  const { deadlineMs } = compiledFunctions('sittings/deadline.js');
+  const expiresAt = (startedAtMs, timer) =>
+    new Date(deadlineMs({ startedAtMs, versionTimer: timer, testClosesAt: null, override: undefined, accommodation: undefined, extensionMinutes: 0 })).toISOString();
   const rand = random(seed);
   const timer = version.test.timer ?? 30;
   const base = Date.now() - (count + 10) * 60_000; // started a minute apart, all in the past

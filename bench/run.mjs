@@ -4,8 +4,10 @@
 // Firestore/Auth cost the service reports in X-Debug-Cost. Also checks that
 // list costs do not grow with the data, measures the rate limiter's own cost,
 // runs a short concurrent load, and checks that a test's analytics cost the
-// same with 100 and with 10,000 attempts (bench/analytics.mjs). Prints tables;
-// writes .bench/results.json.
+// same with 100 and with 10,000 attempts (bench/analytics.mjs), and measures the
+// sittings: start, save and submit with and without a sitting's settings, and the
+// sitting-wide extension at 100 and 1,000 attempts in progress (bench/sittings.mjs).
+// Prints tables; writes .bench/results.json.
 // Exits 1 if any request got a status other than the one expected, or a cost grew with the data.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -18,6 +20,7 @@ import { buildWatcher, cpuBusy } from './lib/guard.mjs';
 import { compiledFunctions } from '../scripts/functions-lib.mjs';
 import { analyticsReport, measureAnalytics } from './analytics.mjs';
 import { examSteps, measureImport, prepareExamLists } from './exams.mjs';
+import { measureSittings, sittingsReport } from './sittings.mjs';
 import { runLoad } from './lib/load.mjs';
 import { costCell, ms, section, statusCell, table } from './lib/report.mjs';
 import {
@@ -406,10 +409,16 @@ async function main() {
   const analytics = await measureAnalytics({ tenantId: tenant.id, as, measure, log, failures, warnings });
   checkBuild('the analytics measurement');
 
-  return { tenant, endpoints, scaling, scale_checks, limiter, load, client_address, imports, analytics };
+  // ---- Sittings: the hot path with and without a sitting's settings, and the sitting-wide extension (bench/sittings.mjs).
+  log('sittings: start, save and submit with and without settings; POST /api/tests/{id}/extend at 100 and 1,000 attempts');
+  checkTime();
+  const sittings = await measureSittings({ tenantId: tenant.id, as, log, failures });
+  checkBuild('the sittings measurement');
+
+  return { tenant, endpoints, scaling, scale_checks, limiter, load, client_address, imports, analytics, sittings };
 }
 
-function print({ endpoints, scaling, scale_checks, limiter, load, client_address, imports, analytics }) {
+function print({ endpoints, scaling, scale_checks, limiter, load, client_address, imports, analytics, sittings }) {
   const out = [];
   out.push('\n# Benchmark results');
   out.push(`\nNOTE: ${NOTE}`);
@@ -463,6 +472,7 @@ function print({ endpoints, scaling, scale_checks, limiter, load, client_address
     ),
   );
   out.push(analyticsReport(analytics));
+  out.push(sittingsReport(sittings));
 
   out.push(section('Rate limiter cost (shared Firestore counter)'));
   const h = limiter.health_endpoint;

@@ -7,19 +7,41 @@
 // the code that serves it: answer keys, frozen versions, seat shards, scores
 // and the analytics sums the submit keeps, all.
 //
+// Then a second published test for the sittings features: a window that opens
+// two minutes after the seed and closes a day later, an access code, a share
+// code, and Student Two's standing accommodation of +50% (PUT through the API).
+//
 // Idempotent by name: a second run finds the folder, the questions and the
-// published test, only issues a share code if none is still usable, and only
-// sends the takers who have no submitted attempt on the test yet.
+// published tests, only issues a share code if none is still usable, and only
+// sends the takers who have no submitted attempt on the test yet. The sitting
+// keeps its window until it has closed (then it gets a fresh one), and its
+// access code and the accommodation are put back only when they differ.
 //
 // Locally every caller shares one rate-limit bucket (100 requests a minute,
 // docs/security.md "Rate limits"), and the takers need about 150 requests: on a 429 the
 // seed waits for the Retry-After the service names and sends the request again
 // (a 429 is decided before the handler runs, so nothing happened).
 
+import { compiledFunctions } from './functions-lib.mjs';
 import { signInAnonymously, signInWithPassword } from './lib/emulatorAuth.mjs';
 
 export const DEMO_FOLDER = 'Demo Folder';
 export const DEMO_TEST = 'Demo General Knowledge';
+
+/**
+ * The sitting: a published test with a window that opens OPENS_IN_MS after the
+ * seed and stays open OPEN_FOR_MS, a 10-minute timer, an access code, reviews
+ * released when the window closes; Student Two has +50% on every test of Demo
+ * Academy, so 15 minutes on this one.
+ */
+export const DEMO_SITTING = {
+  test_name: 'Demo Timed Sitting',
+  timer: 10,
+  access_code: 'BLUE-OWL-42',
+  opensInMs: 2 * 60_000,
+  openForMs: 24 * 60 * 60_000,
+};
+export const DEMO_ACCOMMODATION = { uid: 'demo-student-2', extra_time_percent: 50, extra_minutes: 0 };
 
 // Every question type; marks and difficulties vary so analytics have something to show.
 export const DEMO_QUESTIONS = [
@@ -143,13 +165,94 @@ async function listAll(api, path) {
 
 const usable = (code, now) => !code.revoked && (code.expires_at === null || Date.parse(code.expires_at) > now) && (code.max_uses === null || code.uses < code.max_uses);
 
+/** A usable share code of the test, or a new one (500 uses). */
+async function shareCodeOf(api, testId) {
+  const codes = await listAll(api, `/api/tests/${testId}/share-codes`);
+  const now = Date.now();
+  return codes.find((c) => usable(c, now)) ?? (await api('POST', `/api/tests/${testId}/share-codes`, { max_uses: 500 }, 201));
+}
+
+/** The published test named `name`, else a draft of that name published, else `body` created and published. */
+async function publishedTest(api, published, name, body) {
+  const found = published.find((t) => t.test_name === name);
+  if (found) return found;
+  const drafts = await listAll(api, '/api/tests?status=draft');
+  const draft = drafts.find((t) => t.test_name === name) ?? (await api('POST', '/api/tests', body, 201));
+  return api('POST', `/api/tests/${draft.id}/publish`, undefined, 200);
+}
+
+/** A window that opens DEMO_SITTING.opensInMs from now (whole seconds) and stays open DEMO_SITTING.openForMs. */
+function freshWindow() {
+  const opens = Math.ceil((Date.now() + DEMO_SITTING.opensInMs) / 1000) * 1000;
+  const closes = opens + DEMO_SITTING.openForMs;
+  return { opens_at: new Date(opens).toISOString(), closes_at: new Date(closes).toISOString() };
+}
+
+/**
+ * The sitting's test, its delivery settings as documented (a window not yet
+ * closed is kept; the access code is checked against the stored hash with the
+ * service's own compiled code and sent again only when it differs), its share
+ * code, and Student Two's accommodation.
+ */
+async function seedSitting({ api, db, folder, questions }) {
+  const window = freshWindow();
+  const delivery = (w) => ({ ...w, review_opens_at: w.closes_at, attempt_cooldown_minutes: 0 });
+  const published = await listAll(api, '/api/tests?status=published');
+  let test = await publishedTest(api, published, DEMO_SITTING.test_name, {
+    test_name: DEMO_SITTING.test_name,
+    description: 'A timed sitting: it opens two minutes after the demo is seeded, needs its access code, and gives accommodated students their extra time.',
+    timer: DEMO_SITTING.timer,
+    shuffle: 1,
+    allow_review: 1,
+    negative_marking: 0,
+    status: 'draft',
+    folder_id: folder.id,
+    question_ids: questions.map((q) => q.id),
+    ...delivery(window),
+    access_code: DEMO_SITTING.access_code,
+  });
+  const open = test.closes_at !== null && Date.parse(test.closes_at) > Date.now() && test.opens_at !== null;
+  const wanted = delivery(open ? { opens_at: test.opens_at, closes_at: test.closes_at } : window);
+  const stored = (await db.collection('clients').doc(test.client_id).collection('tests').doc(test.id).get()).get('access_code_hash');
+  const { accessCodeMatches } = compiledFunctions('sittings/accessCode.js');
+  const codeKept = Boolean(stored) && (await accessCodeMatches(stored, DEMO_SITTING.access_code));
+  const patch = Object.fromEntries(Object.entries(wanted).filter(([key, value]) => test[key] !== value));
+  if (!codeKept) patch.access_code = DEMO_SITTING.access_code;
+  if (Object.keys(patch).length > 0) test = await api('PATCH', `/api/tests/${test.id}`, patch, 200);
+
+  const shareCode = await shareCodeOf(api, test.id);
+
+  const { uid, extra_time_percent, extra_minutes } = DEMO_ACCOMMODATION;
+  const current = await api('GET', `/api/users/${uid}/accommodations`, undefined, 200);
+  const accommodation =
+    current.extra_time_percent === extra_time_percent && current.extra_minutes === extra_minutes
+      ? current
+      : await api('PUT', `/api/users/${uid}/accommodations`, { extra_time_percent, extra_minutes }, 200);
+  return {
+    id: test.id,
+    test_name: test.test_name,
+    status: test.status,
+    folder: folder.id,
+    questions: test.question_count,
+    timer: test.timer,
+    share_code: shareCode.code,
+    access_code: DEMO_SITTING.access_code,
+    opens_at: test.opens_at,
+    closes_at: test.closes_at,
+    review_opens_at: test.review_opens_at,
+    accommodation: { student_id: uid, extra_time_percent: accommodation.extra_time_percent, extra_minutes: accommodation.extra_minutes },
+  };
+}
+
 /**
  * Seeds (or finds) the demo exam content of `clientId` through the API at
  * `baseUrl`, signed in as `admin`, and has the demo takers (and `student`)
- * sit the test. Returns the demo test with its share code and its number of
- * submitted attempts.
+ * sit the test; then the sitting (`db`, the Admin SDK's Firestore, only reads
+ * its stored access code hash). Returns the demo test with its share code and
+ * its number of submitted attempts, and the sitting with its window, codes and
+ * accommodated student.
  */
-export async function seedDemoExams({ baseUrl, authHost, admin, student }) {
+export async function seedDemoExams({ baseUrl, authHost, admin, student, db }) {
   const api = apiClient(baseUrl, await signIn(authHost, admin.email, admin.password));
 
   const folders = await listAll(api, '/api/folders');
@@ -163,33 +266,24 @@ export async function seedDemoExams({ baseUrl, authHost, admin, student }) {
   }
 
   const published = await listAll(api, '/api/tests?status=published');
-  let test = published.find((t) => t.test_name === DEMO_TEST);
-  if (!test) {
-    const drafts = await listAll(api, '/api/tests?status=draft');
-    test =
-      drafts.find((t) => t.test_name === DEMO_TEST) ??
-      (await api(
-        'POST',
-        '/api/tests',
-        {
-          test_name: DEMO_TEST,
-          description: 'A short quiz with one question of every kind. Wrong answers cost a quarter of their marks.',
-          timer: 20,
-          shuffle: 1,
-          allow_review: 1,
-          negative_marking: 1,
-          status: 'draft',
-          folder_id: folder.id,
-          question_ids: questions.map((q) => q.id),
-        },
-        201,
-      ));
-    test = await api('POST', `/api/tests/${test.id}/publish`, undefined, 200);
-  }
+  const test = await publishedTest(api, published, DEMO_TEST, {
+    test_name: DEMO_TEST,
+    description: 'A short quiz with one question of every kind. Wrong answers cost a quarter of their marks.',
+    timer: 20,
+    shuffle: 1,
+    allow_review: 1,
+    negative_marking: 1,
+    status: 'draft',
+    folder_id: folder.id,
+    question_ids: questions.map((q) => q.id),
+  });
 
-  const codes = await listAll(api, `/api/tests/${test.id}/share-codes`);
-  const now = Date.now();
-  const shareCode = codes.find((c) => usable(c, now)) ?? (await api('POST', `/api/tests/${test.id}/share-codes`, { max_uses: 500 }, 201));
+  const shareCode = await shareCodeOf(api, test.id);
   const submittedAttempts = await seedTakers({ api, baseUrl, authHost, test, shareCode, student });
-  return [{ id: test.id, test_name: test.test_name, status: test.status, folder: folder.id, questions: questions.length, share_code: shareCode.code, submitted_attempts: submittedAttempts }];
+  // Last, so that its window opens two minutes after the seed has finished.
+  const sitting = await seedSitting({ api, db, folder, questions });
+  return [
+    { id: test.id, test_name: test.test_name, status: test.status, folder: folder.id, questions: questions.length, share_code: shareCode.code, submitted_attempts: submittedAttempts },
+    sitting,
+  ];
 }

@@ -2,7 +2,9 @@
 // Academy"), a Super Admin, a Client Admin and two Students, with the custom
 // claims and profile documents exactly as the service keeps them; then, through
 // the API, Demo Academy's folder, questions, published test and share code, and
-// the submitted attempts its analytics are computed from (scripts/seed-exams.mjs).
+// the submitted attempts its analytics are computed from, and a second test
+// for the sittings features (a window, an access code, Student Two's standing
+// +50%) (scripts/seed-exams.mjs).
 //
 // Idempotent: fixed ids, and every record is created or put back the way it is
 // documented, so seeding twice (or `npm start` twice) is harmless.
@@ -234,7 +236,7 @@ export async function seedDemo({ projectId = DEMO_PROJECT, baseUrl } = {}) {
     // Exam content goes through the API (scripts/seed-exams.mjs), as the Client Admin.
     const admin = accounts.find((a) => a.role === 'client_admin');
     const student = accounts.find((a) => a.uid === 'demo-student-1');
-    const tests = baseUrl ? await seedDemoExams({ baseUrl, authHost: process.env.FIREBASE_AUTH_EMULATOR_HOST, admin, student }) : [];
+    const tests = baseUrl ? await seedDemoExams({ baseUrl, authHost: process.env.FIREBASE_AUTH_EMULATOR_HOST, admin, student, db }) : [];
     return { projectId, client, clientChanged, accounts, tests };
   } finally {
     await deleteApp(app);
@@ -256,7 +258,12 @@ if (isMain) {
     for (const a of result.accounts) {
       console.log(`  ${a.role.padEnd(12)} ${a.email.padEnd(32)} ${a.password}  ${a.created ? '(created)' : a.changed ? '(updated)' : '(unchanged)'}`);
     }
-    for (const t of result.tests) console.log(`  test     ${t.id}  "${t.test_name}" (${t.status}), ${t.questions} questions, share code ${t.share_code}, ${t.submitted_attempts} submitted attempts`);
+    const [test, sitting] = result.tests;
+    if (test) console.log(`  test     ${test.id}  "${test.test_name}" (${test.status}), ${test.questions} questions, share code ${test.share_code}, ${test.submitted_attempts} submitted attempts`);
+    if (sitting) {
+      console.log(`  test     ${sitting.id}  "${sitting.test_name}" (${sitting.status}), ${sitting.questions} questions, share code ${sitting.share_code}, access code ${sitting.access_code}`);
+      console.log(`           open from ${sitting.opens_at} to ${sitting.closes_at}; ${sitting.accommodation.student_id} has +${sitting.accommodation.extra_time_percent}% on every test`);
+    }
   } catch (err) {
     console.error(`Seeding failed: ${err.message}`);
     if (/does not answer|ECONNREFUSED|UNAVAILABLE|fetch failed/i.test(String(err.message) + String(err.code))) {

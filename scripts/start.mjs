@@ -200,14 +200,23 @@ say();
 say(`Demo accounts (client ${client.id} = "${client.name}"):`);
 say(`  ${pad('role', 13)} ${pad('email', 31)} ${pad('password', 15)} client`);
 for (const a of accounts) say(`  ${pad(a.role, 13)} ${pad(a.email, 31)} ${pad(a.password, 15)} ${a.client_id ?? '-'}`);
-if (tests.length > 0) {
+const [demoTest, sitting] = tests;
+if (demoTest) {
   say();
   say('Demo tests:');
-  for (const t of tests) {
-    say(`  ${t.id}  "${t.test_name}"  (${t.status}, ${t.questions} questions of every type, folder ${t.folder})`);
-    say(`  share code for guests: ${t.share_code}`);
-    say(`  ${t.submitted_attempts} submitted attempts, so its analytics show every measure (docs/analytics.md)`);
-  }
+  say(`  ${demoTest.id}  "${demoTest.test_name}"  (${demoTest.status}, ${demoTest.questions} questions of every type, folder ${demoTest.folder})`);
+  say(`  share code for guests: ${demoTest.share_code}`);
+  say(`  ${demoTest.submitted_attempts} submitted attempts, so its analytics show every measure (docs/analytics.md)`);
+}
+const accommodated = sitting && accounts.find((a) => a.uid === sitting.accommodation.student_id);
+if (sitting) {
+  const extra = sitting.accommodation.extra_time_percent;
+  say();
+  say(`  ${sitting.id}  "${sitting.test_name}"  (${sitting.status}, a ${sitting.timer}-minute timer, ${sitting.questions} questions)`);
+  say(`  open from ${sitting.opens_at} to ${sitting.closes_at} (before that a start answers 409); reviews from the closing time`);
+  say(`  share code for guests: ${sitting.share_code}   access code: ${sitting.access_code} (needed to start, beside test_id or share_code)`);
+  say(`  ${accommodated.display_name} (${accommodated.email}) has a standing accommodation of +${extra}%: ` +
+    `${(sitting.timer * (100 + extra)) / 100} minutes on it instead of ${sitting.timer}`);
 }
 say();
 say('Try it: sign in as the Super Admin, then call the API with the ID token:');
@@ -221,7 +230,16 @@ say();
 for (const line of signInCommand(clientAdmin)) say(`  ${line}`);
 say(`  curl -s -w '\\n' ${baseUrl}/api/users -H "Authorization: Bearer $TOKEN"`);
 say(`  curl -s -w '\\n' '${baseUrl}/api/audit-logs?limit=5' -H "Authorization: Bearer $TOKEN"`);
-if (tests.length > 0) say(`  curl -s -w '\\n' ${baseUrl}/api/analytics/tests/${tests[0].id} -H "Authorization: Bearer $TOKEN"`);
+if (demoTest) say(`  curl -s -w '\\n' ${baseUrl}/api/analytics/tests/${demoTest.id} -H "Authorization: Bearer $TOKEN"`);
+if (sitting) {
+  say();
+  say(`As ${accommodated.display_name}, from ${sitting.opens_at} on: its accommodation, then the sitting started with its access code (expires_at ${(100 + sitting.accommodation.extra_time_percent) / 100}x the timer after started_at):`);
+  say();
+  for (const line of signInCommand(accommodated)) say(`  ${line}`);
+  say(`  curl -s -w '\\n' ${baseUrl}/api/me -H "Authorization: Bearer $TOKEN"`);
+  say(`  curl -s -w '\\n' ${baseUrl}/api/attempts -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\`);
+  say(`    -d '{"test_id":"${sitting.id}","access_code":"${sitting.access_code}"}'`);
+}
 say();
 say('Ctrl-C stops the emulators (the data lives in memory and is gone).');
 say(rule);

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { adminDb } from '../support/admin';
 import { BASE_URL, PROJECT_ID } from '../support/env';
+import { expectError } from '../support/assertions';
 import { signIn } from '../support/fixtures';
-import { freshIp, get } from '../support/http';
+import { api, freshIp, get, post } from '../support/http';
 
 // The seed `npm start` runs, against the test emulators (a demo- project too).
 const run = promisify(execFile);
@@ -15,6 +16,9 @@ const seed = () =>
     const result = await seedDemo({ projectId: ${JSON.stringify(PROJECT_ID)}, baseUrl: ${JSON.stringify(BASE_URL)} });
     console.log(JSON.stringify(result.tests));
   `], { env: process.env });
+
+const testDoc = (testId: string) => adminDb.collection('clients').doc('demo-academy').collection('tests').doc(testId);
+const DAY_MS = 24 * 60 * 60_000;
 
 const attemptsOfDemoAcademy = async () => (await adminDb.collection('clients').doc('demo-academy').collection('attempts').count().get()).data().count;
 
@@ -39,11 +43,12 @@ describe('the demo seed (npm start)', function () {
   });
 
   it('is idempotent: a second run finds the same test, questions and share code and adds nothing', async () => {
-    const [first] = JSON.parse((await seed()).stdout);
+    const [first, firstSitting] = JSON.parse((await seed()).stdout);
     const questionsBefore = (await adminDb.collection('clients').doc('demo-academy').collection('questions').count().get()).data().count;
     const attemptsBefore = await attemptsOfDemoAcademy();
-    const [second] = JSON.parse((await seed()).stdout);
+    const [second, secondSitting] = JSON.parse((await seed()).stdout);
     assert.deepEqual(second, first);
+    assert.deepEqual(secondSitting, firstSitting, 'the sitting keeps its window, codes and accommodation');
     const questionsAfter = (await adminDb.collection('clients').doc('demo-academy').collection('questions').count().get()).data().count;
     assert.equal(questionsAfter, questionsBefore);
     assert.equal(await attemptsOfDemoAcademy(), attemptsBefore, 'no taker sits the test twice');
@@ -80,5 +85,40 @@ describe('the demo seed (npm start)', function () {
     assert.equal(student.status, 200, student.text);
     assert.equal(student.body.completed, 1);
     assert.equal(student.body.data[0].test_id, test.id);
+  });
+
+  it('seeds a sitting: a window opening two minutes after the seed (when none is open) for a day, an access code, reviews from its close, a share code, and Student Two’s standing +50%', async () => {
+    const [, sitting] = JSON.parse((await seed()).stdout);
+    // Put the sitting's settings and the accommodation out of line, as an administrator might: the next seed puts them back.
+    await testDoc(sitting.id).update({ opens_at: new Date(Date.now() - 2 * DAY_MS).toISOString(), closes_at: new Date(Date.now() - DAY_MS).toISOString() });
+    const admin = await signIn('admin@demo-academy.example', 'demo-pass-1234');
+    const removed = await api('PUT', '/api/users/demo-student-2/accommodations', { token: admin, ip: freshIp(), body: { extra_time_percent: 0, extra_minutes: 0 } });
+    assert.equal(removed.status, 200, removed.text);
+    const before = Date.now();
+    const [, seeded] = JSON.parse((await seed()).stdout);
+    const after = Date.now();
+
+    assert.equal(seeded.id, sitting.id, 'the same test, found by name');
+    assert.equal(seeded.status, 'published');
+    const opensAt = Date.parse(seeded.opens_at);
+    assert.ok(opensAt >= before + 120_000 && opensAt <= after + 121_000, `opens_at ${seeded.opens_at} is two minutes after the seed`);
+    assert.equal(Date.parse(seeded.closes_at) - opensAt, DAY_MS);
+    assert.equal(seeded.review_opens_at, seeded.closes_at);
+    assert.equal(seeded.timer, 10);
+    assert.equal(seeded.access_code, 'BLUE-OWL-42');
+    const stored = (await testDoc(seeded.id).get()).data()!;
+    assert.equal(stored.access_code_hash.algorithm, 'scrypt', 'stored as a hash');
+    assert.ok(!JSON.stringify(stored).includes(seeded.access_code), 'never in clear');
+    const code = (await adminDb.collection('share_codes').doc(seeded.share_code).get()).data()!;
+    assert.equal(code.test_id, seeded.id);
+    assert.deepEqual(seeded.accommodation, { student_id: 'demo-student-2', extra_time_percent: 50, extra_minutes: 0 });
+
+    const student = await signIn('student2@demo-academy.example', 'demo-pass-1234');
+    const me = await get('/api/me', { token: student, ip: freshIp() });
+    assert.equal(me.status, 200, me.text);
+    assert.deepEqual(me.body.accommodation, { extra_time_percent: 50, extra_minutes: 0 });
+    const early = await post('/api/attempts', { test_id: seeded.id, access_code: seeded.access_code }, { token: student, ip: freshIp() });
+    expectError(early, 409, 'CONFLICT');
+    assert.equal(early.body.message, `This test opens at ${seeded.opens_at}`);
   });
 });

@@ -269,7 +269,9 @@ export async function runSweep(sweepId: string): Promise<SweepResult> {
     const done = page.size < PAGE && fault === undefined;
     const now = new Date();
     await ref.update({
-      cursor: done && failed > 0 ? null : (last?.id ?? cursor),
+      // A fault stops the workers part way through the page: keep the cursor before it, so a resumed
+      // sweep goes over the whole page again (every step is idempotent) and misses none of it.
+      cursor: fault !== undefined ? cursor : done && failed > 0 ? null : (last?.id ?? cursor),
       changed: FieldValue.increment(counted.changed),
       closed: FieldValue.increment(counted.closed),
       updated_at: now.toISOString(),
