@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { expectError, expectValidation, ISO_UTC } from '../support/assertions';
 import { createRoleMatrix, createUser, type RoleMatrix } from '../support/fixtures';
-import { get } from '../support/http';
-import { as } from '../exams/fixtures';
+import { api, get } from '../support/http';
+import { as, testDoc } from '../exams/fixtures';
 import { start, startOk } from '../attempts/fixtures';
 import {
   auditOf,
@@ -316,5 +316,18 @@ describe('DELETE /api/tests/{testId}/overrides/{studentId}', () => {
     assert.ok(record, 'an override_deleted record about the student');
     assert.equal(record.actor_id, m.superAdmin.uid);
     assert.equal(record.details.test_id, test.id);
+  });
+});
+
+describe('DELETE /api/tests/{testId} with overrides', () => {
+  it('deletes the test’s overrides and their counter with it', async () => {
+    const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId);
+    const student = await newStudent();
+    assert.equal((await putOverride(m.tenant.admin.token, test.id, student.uid, { timer: 45 })).status, 200);
+    const res = await api('DELETE', `/api/tests/${test.id}`, as(m.tenant.admin.token));
+    assert.equal(res.status, 204, res.text);
+    assert.equal(await storedOverride(m.tenant.clientId, test.id, student.uid), undefined);
+    const counters = await testDoc(m.tenant.clientId, test.id).collection('sitting_counts').get();
+    assert.equal(counters.size, 0);
   });
 });
