@@ -203,6 +203,12 @@ async function sweepOne(doc: DocumentSnapshot, sweepId: string, sweep: StoredSwe
     if (sweep.extension_minutes !== null) {
       // Started after the extension was pressed (commit order, by Firestore's own clock): not this sitting's.
       if (attemptSnap.createTime!.toMillis() > sweepCreated.toMillis()) return { outcome: 'not_concerned', extended: false };
+      const held = found.attempt.extensions ?? {};
+      // At its bound already: a sitting-wide extension passes it by (logged) rather than failing the whole sweep for ever.
+      if (held[sweepId] === undefined && Object.keys(held).length >= MAX_EXTENSIONS_PER_ATTEMPT) {
+        log.warn('An attempt at its bound of extensions did not receive a sitting-wide one', { path: doc.ref.path, sweep: sweepId });
+        return { outcome: 'not_concerned', extended: false };
+      }
       extension = { id: sweepId, minutes: sweep.extension_minutes };
     }
     const change = await applyDeadline(tx, found, sourcesFrom(sourceSnaps), { nowMs: Date.now(), meta: sweep.meta, extension });
