@@ -1,4 +1,5 @@
 import { FieldValue, type DocumentSnapshot, type Transaction } from 'firebase-admin/firestore';
+import type { FoundAttempt } from '../attempts/attemptLookup';
 import { addAudit, type AuditMeta } from '../attempts/auditTrail';
 import { applyDeadline, recordSweep, sourcesFrom, type DeadlineChange, type DeadlineSources } from '../attempts/deadlines';
 import type { AttemptSlot, StoredAttempt } from '../attempts/documents';
@@ -31,23 +32,16 @@ function assertStudent(profile: DocumentSnapshot, field: string): void {
 }
 
 /**
- * The student's attempt in progress on the test (the slot names it), brought
- * to the deadline the new override gives it, in `tx`. Reads the attempt (the
- * second read of the transaction); writes nothing when there is none.
+ * The student's attempt in progress on the test (the slot names it), read in
+ * `tx` (its second read; none when there is none). Read before the first
+ * write, as a Firestore transaction requires.
  */
-async function applyToRunning(
-  tx: Transaction,
-  clientId: string,
-  slot: AttemptSlot | undefined,
-  sources: DeadlineSources,
-  meta: AuditMeta,
-): Promise<DeadlineChange | undefined> {
+async function readRunning(tx: Transaction, clientId: string, slot: AttemptSlot | undefined): Promise<FoundAttempt | undefined> {
   const running = slot?.in_progress;
   if (!running) return undefined;
   const ref = paths.clientAttempt(clientId, running.attempt_id);
   const snap = await tx.get(ref);
-  if (!snap.exists) return undefined;
-  return applyDeadline(tx, { ref, attempt: snap.data() as StoredAttempt }, sources, { nowMs: Date.now(), meta });
+  return snap.exists ? { ref, attempt: snap.data() as StoredAttempt } : undefined;
 }
 
 export interface OverrideWrite {
@@ -86,15 +80,17 @@ export async function writeOverride(write: OverrideWrite): Promise<{ override: S
     );
     if (!testSnap.exists) throw notFound('Test not found');
     const test = testSnap.data() as StoredTest;
+    const running = await readRunning(tx, clientId, slotSnap.exists ? (slotSnap.data() as AttemptSlot) : undefined);
     const now = new Date().toISOString();
     let override: StoredOverride | null = null;
-    if (write.values === null) {
+    // The fields sent (absent ones are the test's own): Firestore takes no undefined value.
+    const values = write.values && Object.fromEntries(Object.entries(write.values).filter(([, v]) => v !== undefined));
+    if (values === null) {
       if (!overrideSnap.exists) throw notFound('This student has no override on this test');
       tx.delete(refs.override);
       tx.set(refs.count, { count: FieldValue.increment(-1) }, { merge: true });
     } else {
       assertStudent(profileSnap, 'params.studentId');
-      const values = Object.fromEntries(Object.entries(write.values).filter(([, v]) => v !== undefined));
       const window = startWindow(test, values);
       if (window.opensAt && window.closesAt && Date.parse(window.closesAt) <= Date.parse(window.opensAt)) {
         const field = values.closes_at !== undefined ? 'closes_at' : 'opens_at';
@@ -110,7 +106,7 @@ export async function writeOverride(write: OverrideWrite): Promise<{ override: S
     }
     // The settings as this transaction leaves them: the override just written (or none).
     const sources: DeadlineSources = { ...sourcesFrom([testSnap, overrideSnap, accommodationSnap, slotSnap]), override: override ?? undefined };
-    const attempt = await applyToRunning(tx, clientId, sources.slot, sources, write.meta);
+    const attempt = running ? await applyDeadline(tx, running, sources, { nowMs: Date.now(), meta: write.meta }) : undefined;
     addAudit(tx, write.meta, {
       type: override ? 'override_set' : 'override_deleted',
       userId: studentId,
@@ -118,7 +114,7 @@ export async function writeOverride(write: OverrideWrite): Promise<{ override: S
       actorId: write.by,
       details: {
         test_id: testId,
-        ...(override ? { override: write.values } : {}),
+        ...(values ? { override: values } : {}),
         ...(attempt && attempt.outcome !== 'unchanged' ? { attempt_id: attempt.attempt.id, expires_at: attempt.attempt.expires_at, attempt_outcome: attempt.outcome } : {}),
       },
     });
