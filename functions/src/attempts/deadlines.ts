@@ -269,7 +269,9 @@ export async function runSweep(sweepId: string): Promise<SweepResult> {
     const done = page.size < PAGE && fault === undefined;
     const now = new Date();
     await ref.update({
-      cursor: done && failed > 0 ? null : (last?.id ?? cursor),
+      // Cut short by a fault, the page's attempts after the one that failed were not handled: a resumed
+      // sweep starts this page again (every step is idempotent), not after its last attempt.
+      cursor: fault !== undefined ? cursor : done && failed > 0 ? null : (last?.id ?? cursor),
       changed: FieldValue.increment(counted.changed),
       closed: FieldValue.increment(counted.closed),
       updated_at: now.toISOString(),
