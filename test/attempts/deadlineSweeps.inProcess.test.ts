@@ -43,4 +43,23 @@ describe('Deadline sweeps: resumed after a backend fault', function () {
       assert.equal(attempt.expires_at, new Date(Date.parse(expiresAt) + 5 * 60_000).toISOString(), `${attemptId}'s deadline moved by 5 minutes`);
     }
   });
+
+  it('passes by an attempt already holding 100 extensions, and finishes (not pending) with the others extended', async () => {
+    const tenant = await createTenant();
+    const { test } = await publishTest(tenant.admin.token, tenant.clientId, { count: 1 });
+    const [full, other] = await Promise.all([createUser('student', tenant.clientId), createUser('student', tenant.clientId)]);
+    const fullAttempt = await startOk(tenant.admin.token, { test_id: test.id, student_id: full.uid });
+    const otherAttempt = await startOk(tenant.admin.token, { test_id: test.id, student_id: other.uid });
+    const held = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`earlier-${i}`, 0]));
+    await attemptDoc(tenant.clientId, fullAttempt.attempt_id).update({ extensions: held });
+
+    const sweepId = await recordTestExtension({ clientId: tenant.clientId, testId: test.id, minutes: 5, by: tenant.admin.uid, meta: META });
+    const result = await runSweep(sweepId);
+    assert.equal(result.changed, 1);
+    assert.equal((await adminDb.collection('deadline_sweeps').doc(sweepId).get()).get('pending'), false);
+    const passedBy = (await attemptDoc(tenant.clientId, fullAttempt.attempt_id).get()).data()!;
+    assert.deepEqual(passedBy.extensions, held);
+    assert.equal(passedBy.expires_at, fullAttempt.expires_at);
+    assert.deepEqual((await attemptDoc(tenant.clientId, otherAttempt.attempt_id).get()).get('extensions'), { [sweepId]: 5 });
+  });
 });

@@ -113,7 +113,7 @@ describe('Roles from custom claims', () => {
     const guest = await signInAnonymously();
     const res = await get('/api/me', { token: guest.token });
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body, { uid: guest.uid, email: null, role: 'guest', client_id: null, guest: true });
+    assert.deepEqual(res.body, { uid: guest.uid, email: null, role: 'guest', client_id: null, guest: true, accommodation: null });
   });
 
   it('lets a signed-in user with no role call GET /api/me and nothing else', async () => {

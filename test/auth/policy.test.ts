@@ -3,6 +3,7 @@ import {
   assertCanChangeClient,
   assertCanChangeUser,
   assertCanDeleteUser,
+  assertCanManageSitting,
   assertCanReadUser,
   assertCanUseAttempt,
   assertOrganizationActive,
@@ -10,6 +11,8 @@ import {
   assertTenantAccess,
   attemptChecks,
   organizationForNewUser,
+  reviewAccess,
+  submitterOf,
   takerAccountRefusal,
   tenantScope,
 } from '../../functions/src/auth/policy';
@@ -171,4 +174,49 @@ describe('policy: takerAccountRefusal', () => {
   it('lets an existing, enabled account through', () => assert.equal(takerAccountRefusal({ exists: true, disabled: false }), null));
   it('refuses a disabled account as "disabled"', () => assert.equal(takerAccountRefusal({ exists: true, disabled: true }), 'disabled'));
   it('refuses a deleted account as "revoked"', () => assert.equal(takerAccountRefusal({ exists: false, disabled: false }), 'revoked'));
+});
+
+describe('policy: assertCanManageSitting', () => {
+  it('lets a Client Admin manage its own organization’s sittings', () => assert.doesNotThrow(() => assertCanManageSitting(admin, 'acme')));
+  it('refuses a Client Admin another organization’s sittings with FORBIDDEN', () => throwsCode(() => assertCanManageSitting(admin, 'globex'), 'FORBIDDEN'));
+  it('lets a Super Admin manage any organization’s sittings', () => assert.doesNotThrow(() => assertCanManageSitting(superAdmin, 'globex')));
+  it('refuses a Student, even in its own organization', () => throwsCode(() => assertCanManageSitting(student, 'acme'), 'FORBIDDEN'));
+  it('refuses a Guest', () => throwsCode(() => assertCanManageSitting(principal('guest'), 'acme'), 'FORBIDDEN'));
+  it('refuses a user with no role', () => throwsCode(() => assertCanManageSitting(principal(null, 'acme'), 'acme'), 'FORBIDDEN'));
+});
+
+describe('policy: reviewAccess', () => {
+  const submitted = { submitted: true, allowReview: true };
+  it('gives nobody the review of an attempt not yet submitted, administrators included', () => {
+    for (const caller of [superAdmin, admin, student, { attemptTokenFor: 'a1' }]) {
+      assert.equal(reviewAccess(caller, { submitted: false, allowReview: true }), 'never');
+    }
+  });
+  it('gives a Client Admin and a Super Admin the review of a submitted attempt always, even when the test allows none', () => {
+    for (const caller of [superAdmin, admin]) {
+      assert.equal(reviewAccess(caller, submitted), 'always');
+      assert.equal(reviewAccess(caller, { submitted: true, allowReview: false }), 'always');
+    }
+  });
+  it('gives the taker (Student, Guest) its review once released, when the test allows review', () => {
+    assert.equal(reviewAccess(student, submitted), 'when_released');
+    assert.equal(reviewAccess(principal('guest'), submitted), 'when_released');
+  });
+  it('gives an attempt-token holder what the taker gets: the review once released', () =>
+    assert.equal(reviewAccess({ attemptTokenFor: 'a1' }, submitted), 'when_released'));
+  it('gives the taker no review when the test does not allow it', () => {
+    assert.equal(reviewAccess(student, { submitted: true, allowReview: false }), 'never');
+    assert.equal(reviewAccess({ attemptTokenFor: 'a1' }, { submitted: true, allowReview: false }), 'never');
+  });
+});
+
+describe('policy: submitterOf', () => {
+  const attempt = { id: 'a1', clientId: 'acme', studentId: 'u1' };
+  it('records an attempt-token holder as the taker', () => assert.equal(submitterOf({ attemptTokenFor: 'a1' }, attempt), 'taker'));
+  it('records the student submitting its own attempt as the taker', () => assert.equal(submitterOf(student, attempt), 'taker'));
+  it('records a Guest submitting its own attempt as the taker', () => assert.equal(submitterOf({ ...principal('guest'), uid: 'u1' }, attempt), 'taker'));
+  it('records a Client Admin of the organization submitting a student’s attempt as admin', () =>
+    assert.equal(submitterOf({ ...admin, uid: 'admin-1' }, attempt), 'admin'));
+  it('records a Super Admin submitting a student’s attempt as admin', () => assert.equal(submitterOf({ ...superAdmin, uid: 'root-1' }, attempt), 'admin'));
+  it('records an administrator submitting an attempt it took itself as the taker', () => assert.equal(submitterOf(admin, attempt), 'taker'));
 });

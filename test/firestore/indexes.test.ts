@@ -10,7 +10,7 @@ import {
   studentBestSpec,
   studentRowsSpec,
 } from '../../functions/src/analytics/analyticsQuery';
-import { attemptQuerySpec, openAttemptsOfSpec, OVERDUE_QUERY } from '../../functions/src/attempts/attemptQuery';
+import { attemptQuerySpec, openAttemptsOfSpec, OVERDUE_QUERY, PENDING_SWEEPS_QUERY } from '../../functions/src/attempts/attemptQuery';
 import { auditQuerySpec } from '../../functions/src/audit/auditQuery';
 import { AUDIT_EVENT_TYPES } from '../../functions/src/audit/schemas';
 import { clientQuerySpec } from '../../functions/src/clients/clientQuery';
@@ -19,6 +19,7 @@ import { folderQuerySpec } from '../../functions/src/folders/folderQuery';
 import { questionQuerySpec } from '../../functions/src/questions/questionQuery';
 import type { QuestionFilters } from '../../functions/src/questions/schemas';
 import { shareCodeQuerySpec } from '../../functions/src/exams/shareCodeQuery';
+import { overrideQuerySpec } from '../../functions/src/sittings/overrideQuery';
 import { testQuerySpec } from '../../functions/src/exams/testQuery';
 import { superAdminQuerySpec, tenantUserQuerySpec } from '../../functions/src/users/userQuery';
 
@@ -58,6 +59,11 @@ const shapes: Array<[string, QuerySpec]> = [
   ),
   ['attempts: a test\'s attempts in progress (stopped by an archive)', openAttemptsOfSpec({ test_id: 't' })],
   ['attempts: a share code\'s attempts in progress (stopped by a revocation)', openAttemptsOfSpec({ share_code: 'c' })],
+  // ---- sittings: the deadline sweeps page through these by document id, the order of every index within equal values
+  ['attempts: a student\'s attempts in progress (swept when its accommodation changes)', openAttemptsOfSpec({ student_id: 'u' })],
+  ['attempts: a student\'s attempt in progress on one test (swept when its override changes)', openAttemptsOfSpec({ test_id: 't', student_id: 'u' })],
+  ['overrides of one test, by student id', overrideQuerySpec()],
+  ['deadline_sweeps left pending (resumed by the scheduled closer)', PENDING_SWEEPS_QUERY],
   // ---- analytics
   ['attempts: a version\'s highest score', scoreExtremeSpec({ testId: 't', version: 1 }, 'desc')],
   ['attempts: a version\'s lowest score', scoreExtremeSpec({ testId: 't', version: 1 }, 'asc')],
@@ -96,9 +102,23 @@ describe('firestore.indexes.json', () => {
     assert.ok(overrides.some((o) => o.collectionGroup === 'rate_limits' && o.fieldPath === 'expires_at' && o.ttl));
   });
 
-  it('expires finished deadline sweeps with a TTL policy (expires_at is set when a sweep is done)', () => {
+  it('expires finished deadline sweeps with a TTL policy', () => {
     const overrides = (indexFile as unknown as { fieldOverrides: Array<{ collectionGroup: string; fieldPath: string; ttl?: boolean }> }).fieldOverrides;
     assert.ok(overrides.some((o) => o.collectionGroup === 'deadline_sweeps' && o.fieldPath === 'expires_at' && o.ttl));
+  });
+
+  // Never queried: indexing them would only add index entries to every write (an attempt's extensions are a map keyed by extension id).
+  for (const [group, field] of [['attempts', 'answers'], ['attempts', 'extensions'], ['deadline_sweeps', 'meta']]) {
+    it(`does not index ${group}.${field} (never queried)`, () => {
+      const overrides = (indexFile as unknown as { fieldOverrides: Array<{ collectionGroup: string; fieldPath: string; indexes: unknown[] }> }).fieldOverrides;
+      assert.ok(overrides.some((o) => o.collectionGroup === group && o.fieldPath === field && o.indexes.length === 0));
+    });
+  }
+
+  it('keeps the automatic single-field index on deadline_sweeps.pending, which the scheduled closer queries', () => {
+    const overrides = (indexFile as unknown as { fieldOverrides: Array<{ collectionGroup: string; fieldPath: string }> }).fieldOverrides;
+    assert.deepEqual(Object.keys(PENDING_SWEEPS_QUERY.equals), ['pending']);
+    assert.ok(!overrides.some((o) => o.collectionGroup === 'deadline_sweeps' && o.fieldPath === 'pending'));
   });
 });
 

@@ -78,6 +78,52 @@ describe('GET /api/openapi.json', () => {
     assert.ok(doc.paths['/api/analytics/tests/{testId}/results.csv'].get.responses['200'].content['text/csv']);
   });
 
+  // Every status a sitting operation can answer with an error: 400 (its params or body), 401/403/503 (a token, the policy, an outage),
+  // 404 (the test, attempt or user), 409 only where a bound or a state refuses (overrides and accommodations full, an attempt
+  // already submitted, a start outside its window or cooldown), 413 where a body is read, and 429 and 500 everywhere.
+  const SITTING_ERRORS: Record<string, string[]> = {
+    'patch /api/tests/{testId}': ['400', '401', '403', '404', '413', '429', '500', '503'],
+    'put /api/tests/{testId}/overrides/{studentId}': ['400', '401', '403', '404', '409', '413', '429', '500', '503'],
+    'get /api/tests/{testId}/overrides': ['400', '401', '403', '404', '429', '500', '503'],
+    'delete /api/tests/{testId}/overrides/{studentId}': ['400', '401', '403', '404', '429', '500', '503'],
+    'get /api/users/{uid}/accommodations': ['400', '401', '403', '404', '429', '500', '503'],
+    'put /api/users/{uid}/accommodations': ['400', '401', '403', '404', '409', '413', '429', '500', '503'],
+    'post /api/attempts/{attemptId}/extend': ['400', '401', '403', '404', '409', '413', '429', '500', '503'],
+    'post /api/tests/{testId}/extend': ['400', '401', '403', '404', '413', '429', '500', '503'],
+    'post /api/attempts': ['400', '401', '403', '404', '409', '413', '429', '500', '503'],
+  };
+  for (const [operation, statuses] of Object.entries(SITTING_ERRORS)) {
+    it(`lists exactly the error statuses of ${operation}: ${statuses.join(', ')}`, () => {
+      const [method, path] = operation.split(' ');
+      const responses = doc.paths[path][method].responses;
+      assert.deepEqual(Object.keys(responses).filter((status) => Number(status) >= 400).sort(), statuses);
+    });
+  }
+
+  it('answers a test with access_code_required, never its access code or the code\'s hash', () => {
+    for (const name of ['Test', 'StudentTest']) {
+      const properties = doc.components.schemas[name].properties;
+      assert.equal(properties.access_code_required.type, 'boolean', name);
+      assert.ok(doc.components.schemas[name].required.includes('access_code_required'), name);
+      assert.equal(properties.access_code, undefined, name);
+      assert.equal(properties.access_code_hash, undefined, name);
+    }
+  });
+
+  it('takes access_code on create, replace and PATCH as a write-only field of 4 to 64 characters, or null to clear it', () => {
+    for (const name of ['CreateTest', 'ReplaceTest', 'PatchTest']) {
+      const field = doc.components.schemas[name].properties.access_code;
+      assert.equal(field.writeOnly, true, name);
+      assert.deepEqual(field.type, ['string', 'null'], name);
+      assert.equal(field.minLength, 4, name);
+      assert.equal(field.maxLength, 64, name);
+      assert.equal(doc.components.schemas[name].properties.access_code_hash, undefined, name);
+    }
+    const start = doc.components.schemas.StartAttempt.properties.access_code;
+    assert.equal(start.type, 'string');
+    assert.equal(start.maxLength, 64);
+  });
+
   it('describes request bodies from the same schemas that validate them', () => {
     const create = doc.paths['/api/clients'].post.requestBody.content['application/json'].schema;
     assert.equal(create.$ref, '#/components/schemas/CreateClient');

@@ -82,6 +82,16 @@ const SEED: Record<string, Record<string, unknown>> = {
   // A version's analytics shards and the per-(test, student) attempt slots.
   [`clients/${ACME}/tests/t1/versions/1/stats_shards/0`]: { n: 3, score: { s: 5, ss: 11 } },
   [`clients/${ACME}/tests/t1/attempt_slots/stuA`]: { count: 1, in_progress: null },
+  // A sitting's documents: a test with an access code (its hash), a student's override and accommodation, their bounds' counters, a deadline sweep.
+  [`clients/${ACME}/tests/t2`]: {
+    test_name: 'Test 2', status: 'published', access_code_required: true,
+    access_code_hash: { algorithm: 'scrypt', n: 16384, r: 8, p: 1, salt: 'c2FsdA==', hash: 'aGFzaA==' },
+  },
+  [`clients/${ACME}/tests/t1/overrides/stuA`]: { test_id: 't1', student_id: 'stuA', client_id: ACME, timer: 90, set_by: 'admA', updated_at: 't' },
+  [`clients/${ACME}/accommodations/stuA`]: { student_id: 'stuA', client_id: ACME, extra_time_percent: 50, extra_minutes: 0, set_by: 'admA', updated_at: 't' },
+  [`clients/${ACME}/sitting_counts/accommodations`]: { count: 1 },
+  [`clients/${ACME}/tests/t1/sitting_counts/overrides`]: { count: 1 },
+  'deadline_sweeps/sw1': { client_id: ACME, test_id: 't1', student_id: null, pending: true, cursor: null, meta: { ip: '1.2.3.4' } },
 };
 
 let env: RulesTestEnvironment;
@@ -266,6 +276,7 @@ describe('firestore.rules', function () {
     ['rate_limits', 'rate_limits/key1', 'rate limit counters'],
     ['client_names', 'client_names/acme', 'client name guards'],
     ['share_codes', 'share_codes/CODE2', 'share codes (redeemed through the API only)'],
+    ['deadline_sweeps', 'deadline_sweeps/sw1', 'deadline sweeps (who changed a deadline, from which address)'],
   ];
   for (const [name, path, what] of serviceCollections) {
     describe(`${name}: no one can read ${what}, not even a super admin`, () => {
@@ -287,6 +298,8 @@ describe('firestore.rules', function () {
     ['share_codes', 'CODE1', 'share codes'],
     ['folder_names', 'folder', 'folder name guards'],
     ['question_imports', 'imp1', 'question imports'],
+    ['accommodations', 'stuA', 'students\' accommodations'],
+    ['sitting_counts', 'accommodations', 'an organization\'s accommodation counter'],
     ['future_subcollection', 'x1', 'subcollections added later'],
   ];
   for (const [name, id, what] of tenantCollections) {
@@ -308,6 +321,8 @@ describe('firestore.rules', function () {
     ['share_codes/CODE2/seats', '0', 'share-code seats'],
     [`clients/${ACME}/tests/t1/versions/1/stats_shards`, '0', 'a version\'s analytics sums'],
     [`clients/${ACME}/tests/t1/attempt_slots`, 'stuA', 'attempt slots'],
+    [`clients/${ACME}/tests/t1/overrides`, 'stuA', 'a test\'s overrides per student'],
+    [`clients/${ACME}/tests/t1/sitting_counts`, 'overrides', 'a test\'s override counter'],
   ];
   for (const [path, id, what] of nestedCollections) {
     const name = path.split('/').pop()!;
@@ -319,6 +334,48 @@ describe('firestore.rules', function () {
       });
     });
   }
+
+  describe('a sitting\'s documents: no student, admin of the organization or guest reads or writes them from a browser', () => {
+    const sittingDocs = [
+      `clients/${ACME}/tests/t1/overrides/stuA`,
+      `clients/${ACME}/accommodations/stuA`,
+      `clients/${ACME}/sitting_counts/accommodations`,
+      `clients/${ACME}/tests/t1/sitting_counts/overrides`,
+      'deadline_sweeps/sw1',
+    ];
+    const browsers: ActorName[] = ['student of acme', 'client_admin of acme', 'anonymous guest', 'anonymous guest carrying tenant claims'];
+
+    it('the student cannot read its own override or accommodation, nor the admin of its organization', async () => {
+      for (const path of sittingDocs) await deniedForAll((fs) => getDoc(doc(fs, path)), browsers);
+    });
+
+    it('none of them can list overrides, accommodations, counters or sweeps, by collection or across the database', async () => {
+      for (const path of [`clients/${ACME}/tests/t1/overrides`, `clients/${ACME}/accommodations`, `clients/${ACME}/sitting_counts`, `clients/${ACME}/tests/t1/sitting_counts`, 'deadline_sweeps']) {
+        await deniedForAll((fs) => getDocs(collection(fs, path)), browsers);
+      }
+      await deniedForAll((fs) => getDocs(query(collectionGroup(fs, 'overrides'), where('student_id', '==', 'stuA'))), browsers);
+      await deniedForAll((fs) => getDocs(query(collectionGroup(fs, 'accommodations'), where('student_id', '==', 'stuA'))), browsers);
+      await deniedForAll((fs) => getDocs(query(collection(fs, 'deadline_sweeps'), where('pending', '==', true))), browsers);
+    });
+
+    it('none of them can raise the student\'s extra time or timer, reset a counter, or forge or finish a sweep', async () => {
+      await deniedForAll((fs) => updateDoc(doc(fs, `clients/${ACME}/accommodations/stuA`), { extra_time_percent: 400 }), browsers);
+      await deniedForAll((fs) => setDoc(doc(fs, `clients/${ACME}/tests/t1/overrides/stuA`), { timer: 1440, max_attempts: null }), browsers);
+      await deniedForAll((fs) => setDoc(doc(fs, `clients/${ACME}/tests/t2/overrides/stuA`), { closes_at: null }), browsers);
+      await deniedForAll((fs) => setDoc(doc(fs, `clients/${ACME}/accommodations/stuA2`), { extra_minutes: 1440 }), browsers);
+      await deniedForAll((fs) => setDoc(doc(fs, `clients/${ACME}/sitting_counts/accommodations`), { count: 0 }), browsers);
+      await deniedForAll((fs) => updateDoc(doc(fs, `clients/${ACME}/tests/t1/sitting_counts/overrides`), { count: 0 }), browsers);
+      await deniedForAll((fs) => setDoc(doc(fs, 'deadline_sweeps/sw2'), { client_id: ACME, test_id: 't1', extension_minutes: 1440, pending: true }), browsers);
+      await deniedForAll((fs) => updateDoc(doc(fs, 'deadline_sweeps/sw1'), { pending: false }), browsers);
+      for (const path of sittingDocs) await deniedForAll((fs) => deleteDoc(doc(fs, path)), browsers);
+    });
+
+    it('a student cannot read its own organization\'s test that holds an access code\'s hash, by id or by a query on it', async () => {
+      await assertFails(getDoc(doc(db('student of acme'), `clients/${ACME}/tests/t2`)));
+      await assertFails(getDocs(query(collection(db('student of acme'), `clients/${ACME}/tests`), where('access_code_required', '==', true))));
+      await assertFails(getDocs(query(collectionGroup(db('student of acme'), 'tests'), where(documentId(), '==', `clients/${ACME}/tests/t2`))));
+    });
+  });
 
   describe('writes: no one can create, update or delete any document (all writes go through the API)', () => {
     const existing = Object.keys(SEED);
@@ -338,6 +395,11 @@ describe('firestore.rules', function () {
       'share_codes/CODE2/seats/1',
       `clients/${ACME}/tests/t1/versions/1/stats_shards/1`,
       `clients/${ACME}/tests/t1/attempt_slots/stuB`,
+      `clients/${ACME}/tests/t1/overrides/stuA2`,
+      `clients/${ACME}/tests/t1/sitting_counts/x`,
+      `clients/${ACME}/accommodations/stuA2`,
+      `clients/${ACME}/sitting_counts/x`,
+      'deadline_sweeps/sw2',
       `clients/${ACME}/question_imports/imp2`,
       'super_admins/stuA',
       'client_names/initech',

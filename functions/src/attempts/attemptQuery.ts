@@ -18,9 +18,21 @@ export const OVERDUE_QUERY = {
 };
 
 /**
+ * The scheduled closer's other query: deadline sweeps left pending (top level,
+ * across organizations), equality alone, so one automatic single-field index.
+ */
+export const PENDING_SWEEPS_QUERY: QuerySpec = {
+  collectionId: 'deadline_sweeps',
+  equals: { pending: true },
+  orderBy: [],
+};
+
+/**
  * The attempts in progress that archiving a test or revoking a share code
  * stops, and that a change of deadline concerns (a test's, a student's, or
- * one student's on one test): clients/{c}/attempts, equality only.
+ * one student's on one test): clients/{c}/attempts, equality only. A deadline
+ * sweep pages through them by document id, ascending: the order every index
+ * keeps its entries in within equal values, so it needs no index of its own.
  */
 export const openAttemptsOfSpec = (of: { test_id?: string; student_id?: string } | { share_code: string }): QuerySpec => ({
   collectionId: 'attempts',

@@ -10,7 +10,7 @@ import { activeEquals } from '../shared/querySpec';
 import { deadlineMs, extensionMinutes, type Accommodation, type OverrideValues } from '../sittings/deadline';
 import type { StoredAccommodation, StoredOverride, StoredSweep, SweepReason } from '../sittings/documents';
 import { MAX_EXTENSIONS_PER_ATTEMPT } from '../sittings/schemas';
-import { openAttemptsOfSpec } from './attemptQuery';
+import { openAttemptsOfSpec, PENDING_SWEEPS_QUERY } from './attemptQuery';
 import { requireAttemptInTransaction, type FoundAttempt } from './attemptLookup';
 import { addAudit, type AuditMeta } from './auditTrail';
 import { closeInTransaction } from './closing';
@@ -203,6 +203,12 @@ async function sweepOne(doc: DocumentSnapshot, sweepId: string, sweep: StoredSwe
     if (sweep.extension_minutes !== null) {
       // Started after the extension was pressed (commit order, by Firestore's own clock): not this sitting's.
       if (attemptSnap.createTime!.toMillis() > sweepCreated.toMillis()) return { outcome: 'not_concerned', extended: false };
+      const held = found.attempt.extensions ?? {};
+      // At its bound already: a sitting-wide extension passes it by (logged) rather than failing the whole sweep for ever.
+      if (held[sweepId] === undefined && Object.keys(held).length >= MAX_EXTENSIONS_PER_ATTEMPT) {
+        log.warn('An attempt at its bound of extensions did not receive a sitting-wide one', { path: doc.ref.path, sweep: sweepId });
+        return { outcome: 'not_concerned', extended: false };
+      }
       extension = { id: sweepId, minutes: sweep.extension_minutes };
     }
     const change = await applyDeadline(tx, found, sourcesFrom(sourceSnaps), { nowMs: Date.now(), meta: sweep.meta, extension });
@@ -285,7 +291,9 @@ export async function runSweep(sweepId: string): Promise<SweepResult> {
 
 /** Sweeps left pending by a runner that stopped (a crash, an outage): resumed by the scheduled closer. Answers how many it finished. */
 export async function resumeStaleSweeps(nowMs: number, max = 50): Promise<number> {
-  const snap = await paths.deadlineSweeps().where('pending', '==', true).limit(max).get();
+  let query = paths.deadlineSweeps().limit(max);
+  for (const [field, value] of activeEquals(PENDING_SWEEPS_QUERY)) query = query.where(field, '==', value);
+  const snap = await query.get();
   const stale = snap.docs.filter((doc) => Date.parse(doc.get('updated_at') as string) < nowMs - STALE_SWEEP_MS);
   let finished = 0;
   for (const doc of stale) {

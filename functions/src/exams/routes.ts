@@ -107,9 +107,11 @@ const testRoutesList = [
       '(the earlier of started_at + effective timer and the effective closes_at, plus extensions), before the reply; one whose new deadline has already passed is closed ' +
       'now with every answer saved so far (submitted_by "deadline"). A window that closes before it opens, as it would stand, is 400 naming the field. ' +
       'Audited as test_settings_changed (the access code only as set or cleared). Should carrying the change to the attempts be cut short by an outage, the answer is 503; ' +
-      'the change stands and the scheduled closer finishes carrying it within minutes. Content (questions, timer, marking) is changed with PUT on a draft.',
+      'the change stands and the scheduled closer finishes carrying it within minutes. Content (questions, timer, marking) is changed with PUT on a draft. ' +
+      'Sensitive: counts against the strict per-user limit (each change may sweep every attempt in progress of the test).',
     tag: 'Tests',
     access: AUTHORS,
+    sensitive: true,
     params: TestParams,
     body: PatchTestBody,
     success: { status: 200, description: 'The test with its new settings', schema: Test },

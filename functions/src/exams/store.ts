@@ -226,9 +226,15 @@ export async function deleteTestWithoutAttempts(clientId: string, testId: string
   });
   try {
     const codes = await paths.shareCodes().where('client_id', '==', clientId).where('test_id', '==', testId).get();
-    await Promise.all([db.recursiveDelete(paths.testVersions(clientId, testId)), ...codes.docs.map((d) => db.recursiveDelete(d.ref))]);
+    await Promise.all([
+      db.recursiveDelete(paths.testVersions(clientId, testId)),
+      // Overrides can be set on a draft: they and their counter go with it.
+      db.recursiveDelete(paths.testOverrides(clientId, testId)),
+      db.recursiveDelete(paths.testOverrideCount(clientId, testId).parent),
+      ...codes.docs.map((d) => db.recursiveDelete(d.ref)),
+    ]);
   } catch (err) {
-    log.error('Deleted test left versions or share codes behind', { clientId, testId, error: errorText(err) });
+    log.error('Deleted test left versions, overrides or share codes behind', { clientId, testId, error: errorText(err) });
   }
 }
 

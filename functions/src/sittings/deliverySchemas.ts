@@ -37,7 +37,8 @@ export const deliveryFields = {
     .describe(
       `Write-only, ${ACCESS_CODE_MIN} to ${ACCESS_CODE_MAX} characters: a taker starting a new attempt must send it (403 otherwise, counted like a refused share code). ` +
         'Stored as a salted hash and never answered (replies carry access_code_required). null clears it; absent keeps it (on PUT too)',
-    ),
+    )
+    .meta({ writeOnly: true }),
   attempt_cooldown_minutes: z
     .int()
     .min(0)

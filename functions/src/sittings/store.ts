@@ -1,16 +1,18 @@
 import { FieldValue, type DocumentSnapshot, type Transaction } from 'firebase-admin/firestore';
 import { addAudit, type AuditMeta } from '../attempts/auditTrail';
 import { applyDeadline, recordSweep, sourcesFrom, type DeadlineChange, type DeadlineSources } from '../attempts/deadlines';
+import type { FoundAttempt } from '../attempts/attemptLookup';
 import type { AttemptSlot, StoredAttempt } from '../attempts/documents';
 import type { StoredTest } from '../exams/documents';
 import { db } from '../firestore/db';
 import { fetchPage } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';
 import { badRequest, conflict, notFound } from '../shared/errors';
+import { isDocumentId } from '../shared/ids';
 import type { PageRequest } from '../shared/pagination';
-import type { QuerySpec } from '../shared/querySpec';
 import { startWindow } from './deadline';
 import type { StoredAccommodation, StoredCount, StoredOverride } from './documents';
+import { overrideQuerySpec } from './overrideQuery';
 import { MAX_ACCOMMODATIONS_PER_CLIENT, MAX_OVERRIDES_PER_TEST } from './schemas';
 
 // Overrides and accommodations, each written in one transaction with its
@@ -19,35 +21,25 @@ import { MAX_ACCOMMODATIONS_PER_CLIENT, MAX_OVERRIDES_PER_TEST } from './schemas
 // line in the same transaction; an accommodation every attempt in progress of
 // the student, through a recorded sweep the caller runs after the commit.
 
-/** The overrides list's shape: by student id (one automatic single-field index). */
-export const overrideQuerySpec = (): QuerySpec => ({ collectionId: 'overrides', equals: {}, orderBy: [{ field: 'student_id', direction: 'asc' }] });
-
 const countOf = (snap: DocumentSnapshot): number => (snap.exists ? ((snap.data() as StoredCount).count ?? 0) : 0);
 
-function assertStudent(profile: DocumentSnapshot, field: string): void {
-  if (!profile.exists || profile.get('role') !== 'student') {
+function assertStudent(profile: DocumentSnapshot | undefined, field: string): void {
+  if (!profile?.exists || profile.get('role') !== 'student') {
     throw badRequest('Overrides and accommodations are for students of this organization', [{ path: field, message: 'Not a student of this organization' }]);
   }
 }
 
 /**
- * The student's attempt in progress on the test (the slot names it), brought
- * to the deadline the new override gives it, in `tx`. Reads the attempt (the
- * second read of the transaction); writes nothing when there is none.
+ * The student's attempt in progress on the test (the slot names it), read in
+ * `tx` before anything is written (a Firestore transaction reads first): the
+ * second read of the transaction, made only when there is one.
  */
-async function applyToRunning(
-  tx: Transaction,
-  clientId: string,
-  slot: AttemptSlot | undefined,
-  sources: DeadlineSources,
-  meta: AuditMeta,
-): Promise<DeadlineChange | undefined> {
+async function readRunning(tx: Transaction, clientId: string, slot: AttemptSlot | undefined): Promise<FoundAttempt | undefined> {
   const running = slot?.in_progress;
   if (!running) return undefined;
   const ref = paths.clientAttempt(clientId, running.attempt_id);
   const snap = await tx.get(ref);
-  if (!snap.exists) return undefined;
-  return applyDeadline(tx, { ref, attempt: snap.data() as StoredAttempt }, sources, { nowMs: Date.now(), meta });
+  return snap.exists ? { ref, attempt: snap.data() as StoredAttempt } : undefined;
 }
 
 export interface OverrideWrite {
@@ -67,6 +59,11 @@ export interface OverrideWrite {
  */
 export async function writeOverride(write: OverrideWrite): Promise<{ override: StoredOverride | null; attempt: DeadlineChange | undefined }> {
   const { clientId, testId, studentId } = write;
+  // An id that could name no document names no student of the organization, and has no override.
+  if (!isDocumentId(studentId)) {
+    if (write.values === null) throw notFound('This student has no override on this test');
+    assertStudent(undefined, 'params.studentId');
+  }
   return db.runTransaction(async (tx) => {
     const refs = {
       test: paths.clientTest(clientId, testId),
@@ -86,15 +83,17 @@ export async function writeOverride(write: OverrideWrite): Promise<{ override: S
     );
     if (!testSnap.exists) throw notFound('Test not found');
     const test = testSnap.data() as StoredTest;
+    const running = await readRunning(tx, clientId, slotSnap.exists ? (slotSnap.data() as AttemptSlot) : undefined);
     const now = new Date().toISOString();
+    // The fields sent (an absent one is the test's value; Firestore stores no undefined).
+    const values = write.values && Object.fromEntries(Object.entries(write.values).filter(([, v]) => v !== undefined));
     let override: StoredOverride | null = null;
-    if (write.values === null) {
+    if (values === null) {
       if (!overrideSnap.exists) throw notFound('This student has no override on this test');
       tx.delete(refs.override);
       tx.set(refs.count, { count: FieldValue.increment(-1) }, { merge: true });
     } else {
       assertStudent(profileSnap, 'params.studentId');
-      const values = Object.fromEntries(Object.entries(write.values).filter(([, v]) => v !== undefined));
       const window = startWindow(test, values);
       if (window.opensAt && window.closesAt && Date.parse(window.closesAt) <= Date.parse(window.opensAt)) {
         const field = values.closes_at !== undefined ? 'closes_at' : 'opens_at';
@@ -110,7 +109,7 @@ export async function writeOverride(write: OverrideWrite): Promise<{ override: S
     }
     // The settings as this transaction leaves them: the override just written (or none).
     const sources: DeadlineSources = { ...sourcesFrom([testSnap, overrideSnap, accommodationSnap, slotSnap]), override: override ?? undefined };
-    const attempt = await applyToRunning(tx, clientId, sources.slot, sources, write.meta);
+    const attempt = running ? await applyDeadline(tx, running, sources, { nowMs: Date.now(), meta: write.meta }) : undefined;
     addAudit(tx, write.meta, {
       type: override ? 'override_set' : 'override_deleted',
       userId: studentId,
@@ -118,8 +117,7 @@ export async function writeOverride(write: OverrideWrite): Promise<{ override: S
       actorId: write.by,
       details: {
         test_id: testId,
-        // The fields sent only: an absent one is undefined here, which Firestore refuses to store.
-        ...(override ? { override: Object.fromEntries(Object.entries(write.values ?? {}).filter(([, v]) => v !== undefined)) } : {}),
+        ...(override ? { override: values } : {}),
         ...(attempt && attempt.outcome !== 'unchanged' ? { attempt_id: attempt.attempt.id, expires_at: attempt.attempt.expires_at, attempt_outcome: attempt.outcome } : {}),
       },
     });

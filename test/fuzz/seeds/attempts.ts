@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { newAttemptId } from '../../../functions/src/attempts/attemptLookup';
 import { answerOverBudget, ATTEMPT_BUDGET_BYTES, attemptBytes } from '../../../functions/src/attempts/rules';
 import type { StoredAnswer, StoredAttempt } from '../../../functions/src/attempts/documents';
 import { hashAttemptToken, newAttemptToken } from '../../../functions/src/attempts/tokens';
 import { seatShardCapacities } from '../../../functions/src/exams/seats';
 import { generateShareCode } from '../../../functions/src/exams/shareCodeText';
 import type { StoredTest, TestVersion } from '../../../functions/src/exams/documents';
+import { hashAccessCode } from '../../../functions/src/sittings/accessCode';
+import type { StoredOverride } from '../../../functions/src/sittings/documents';
 import { adminDb } from '../../support/admin';
 import type { FuzzSeedGroup, FuzzWorld } from './types';
 
@@ -15,8 +18,14 @@ import type { FuzzSeedGroup, FuzzWorld } from './types';
 // The answering attempt sits a few hundred bytes under its size budget (long
 // answers to a test of 160 questions), so that a hostile answer the schema
 // lets through meets the size refusal (413) as well as the save.
+// The start seed sends the access code its tests require, and takes turns: a
+// Guest redeeming a share code (started once, then resumed), and a student
+// whose override allows one attempt, already used, so that every run reaches
+// the access code's check (right: 409 for the used attempt; wrong: 403).
 
 interface Prepared {
+  starts: number;
+  spentTestId: string;
   testId: string;
   questionIds: string[];
   code: string;
@@ -51,7 +60,8 @@ export async function publishedTest(clientId: string, publishedBy: string, count
 }
 
 async function attemptInProgress(clientId: string, testId: string, questionIds: string[], studentId: string, fill?: (path: string, attempt: StoredAttempt) => void) {
-  const id = randomUUID();
+  // An id as the service makes it (`<clientId>.<random>`): the attempt is found from its id alone.
+  const id = newAttemptId(clientId);
   const token = newAttemptToken();
   const started = new Date();
   const expires = new Date(started.getTime() + 60 * 60_000);
@@ -97,21 +107,51 @@ async function shareCode(clientId: string, testId: string): Promise<string> {
   return code;
 }
 
+const ACCESS_CODE = 'fuzz-room-7';
+
+/** Makes a test require ACCESS_CODE to start a new attempt. */
+async function requireAccessCode(clientId: string, testId: string): Promise<void> {
+  const access_code_hash = await hashAccessCode(ACCESS_CODE);
+  await clientRef(clientId).collection('tests').doc(testId).update({ access_code_hash });
+}
+
+/** The student has used the one attempt its override allows on the test (none in progress). */
+async function attemptsSpent(clientId: string, testId: string, studentId: string): Promise<void> {
+  const now = new Date().toISOString();
+  const override: StoredOverride = { test_id: testId, student_id: studentId, client_id: clientId, max_attempts: 1, set_by: 'fuzz', updated_at: now };
+  const testRef = clientRef(clientId).collection('tests').doc(testId);
+  await Promise.all([
+    testRef.collection('overrides').doc(studentId).set(override),
+    testRef.collection('sitting_counts').doc('overrides').set({ count: 1 }),
+    testRef.collection('attempt_slots').doc(studentId).set({ test_id: testId, student_id: studentId, client_id: clientId, count: 1, in_progress: null, last_submitted_at: null }),
+  ]);
+}
+
 export const seeds: FuzzSeedGroup = {
   async prepare(world: FuzzWorld): Promise<Prepared> {
     const clientId = world.tenant.clientId;
     const { testId, questionIds } = await publishedTest(clientId, world.tenant.admin.uid);
     const other = await publishedTest(clientId, world.tenant.admin.uid);
     const many = await publishedTest(clientId, world.tenant.admin.uid, 160);
+    const spent = await publishedTest(clientId, world.tenant.admin.uid);
     const [code, answering, submitting] = await Promise.all([
       shareCode(clientId, testId),
       attemptInProgress(clientId, many.testId, many.questionIds, world.tenant.student.uid, nearBudget(400)),
       attemptInProgress(clientId, other.testId, other.questionIds, world.tenant.student.uid),
+      requireAccessCode(clientId, testId),
+      requireAccessCode(clientId, spent.testId),
+      attemptsSpent(clientId, spent.testId, world.tenant.student.uid),
     ]);
-    return { testId, questionIds, code, answering: { ...answering, questionId: many.questionIds[0] }, submitting };
+    return { starts: 0, spentTestId: spent.testId, testId, questionIds, code, answering: { ...answering, questionId: many.questionIds[0] }, submitting };
   },
   seeds: [
-    { operation: 'post /api/attempts', request: (w, p: Prepared) => ({ token: w.guest.token, body: { share_code: p.code, guest_name: 'Fuzz guest' } }) },
+    {
+      operation: 'post /api/attempts',
+      request: (w, p: Prepared) =>
+        p.starts++ % 2 === 0
+          ? { token: w.guest.token, body: { share_code: p.code, guest_name: 'Fuzz guest', access_code: ACCESS_CODE } }
+          : { token: w.tenant.student.token, body: { test_id: p.spentTestId, access_code: ACCESS_CODE } },
+    },
     {
       operation: 'get /api/attempts',
       request: (w, p: Prepared) => ({

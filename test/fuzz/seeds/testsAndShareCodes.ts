@@ -45,9 +45,12 @@ async function writeTest(clientId: string, questionIds: string[], status: Stored
 }
 
 
+// With every delivery setting, so that a valid run hashes an access code and checks a window.
 const testBody = (p: Prepared) => ({
   test_name: 'Fuzz test', timer: 20, shuffle: 1, allow_review: 0, negative_marking: 1, status: 'draft',
   question_ids: p.questionIds, description: 'Written by the fuzzer', max_attempts: 3, negative_mark_ratio: 0.5, folder_id: null,
+  opens_at: '2030-01-01T09:00:00+02:00', closes_at: '2030-01-01T11:00:00Z', access_code: 'fuzz-room-1',
+  attempt_cooldown_minutes: 60, review_opens_at: '2030-01-02T00:00:00Z',
 });
 
 export const seeds: FuzzSeedGroup = {

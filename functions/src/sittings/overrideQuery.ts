@@ -1,0 +1,8 @@
+import type { QuerySpec } from '../shared/querySpec';
+
+// Pure: the shape of a test's overrides listing, by student id (one automatic single-field index).
+export const overrideQuerySpec = (): QuerySpec => ({
+  collectionId: 'overrides',
+  equals: {},
+  orderBy: [{ field: 'student_id', direction: 'asc' }],
+});
