@@ -14,6 +14,9 @@ export const paths = {
   auditLogs: () => db.collection('audit_logs'),
   auditLog: (id: string) => db.collection('audit_logs').doc(id),
   rateLimit: (key: string) => db.collection('rate_limits').doc(key),
+  /** An organization's registered networks (one document), and every organization's at once for each instance's registry. */
+  clientNetworks: (clientId: string) => db.collection('clients').doc(clientId).collection('networks').doc('registered'),
+  allNetworks: () => db.collectionGroup('networks'),
   // ---- folders and questions
   clientFolders: (clientId: string) => db.collection('clients').doc(clientId).collection('folders'),
   clientFolder: (clientId: string, folderId: string) => db.collection('clients').doc(clientId).collection('folders').doc(folderId),
