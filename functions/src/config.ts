@@ -15,6 +15,11 @@ export const params = {
     default: 10,
     description: 'Failed authentications from one IP in a minute before that IP gets 429',
   }),
+  authFailuresPerNetworkAddressPerMinute: defineInt('AUTH_FAILURES_PER_NETWORK_ADDRESS_PER_MINUTE', {
+    default: 200,
+    description:
+      'Failed authentications and refused credentials without an identity, from one address inside a registered organization network, in a minute before that address gets 429 (a hall shares it)',
+  }),
   trustedProxyHops: defineInt('TRUSTED_PROXY_HOPS', {
     default: 1,
     description: 'How many X-Forwarded-For entries, counted from the right, were added by trusted proxies',
@@ -46,6 +51,7 @@ export interface RuntimeConfig {
   ratePerMinute: number;
   sensitivePerMinute: number;
   authFailuresPerMinute: number;
+  authFailuresPerNetworkAddressPerMinute: number;
   trustedProxyHops: number;
   trustedProxyRanges: string[];
   corsOrigins: string[];
@@ -59,6 +65,7 @@ export function readConfig(): RuntimeConfig {
     ratePerMinute: params.ratePerMinute.value(),
     sensitivePerMinute: params.sensitivePerMinute.value(),
     authFailuresPerMinute: params.authFailuresPerMinute.value(),
+    authFailuresPerNetworkAddressPerMinute: params.authFailuresPerNetworkAddressPerMinute.value(),
     trustedProxyHops: params.trustedProxyHops.value(),
     trustedProxyRanges: params.trustedProxyRanges.value().filter((r) => r.length > 0),
     corsOrigins: params.corsOrigins.value().filter((o) => o.length > 0),

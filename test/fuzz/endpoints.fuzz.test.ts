@@ -247,7 +247,7 @@ describe('fuzz: hostile values at every parameter and body field of every endpoi
   for (const group of GROUPS) for (const seed of group.seeds) seedFor.set(seed.operation, { seed, group });
 
   let framework: InProcessApi;
-  const unlimited = { ratePerMinute: 1_000_000, sensitivePerMinute: 1_000_000, authFailuresPerMinute: 1_000_000 };
+  const unlimited = { ratePerMinute: 1_000_000, sensitivePerMinute: 1_000_000, authFailuresPerMinute: 1_000_000, authFailuresPerNetworkAddressPerMinute: 1_000_000 };
 
   before(async () => {
     server = await startInProcessApi(unlimited);

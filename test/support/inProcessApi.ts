@@ -16,6 +16,7 @@ export const TEST_CONFIG: RuntimeConfig = {
   ratePerMinute: 100,
   sensitivePerMinute: 10,
   authFailuresPerMinute: 10,
+  authFailuresPerNetworkAddressPerMinute: 200,
   trustedProxyHops: 1,
   trustedProxyRanges: [],
   corsOrigins: [],
