@@ -4,25 +4,34 @@ import { ApiError, badRequest, conflict } from '../shared/errors';
 import { requireAttemptInTransaction } from './attemptLookup';
 import type { AuditMeta } from './auditTrail';
 import { closeInTransaction } from './closing';
-import { answerOverBudget, ATTEMPT_BUDGET_BYTES, isOverdue, stopMessage } from './rules';
+import { judgeAnswers, type IncomingAnswer, type Judged } from './answerMerge';
+import { ATTEMPT_BUDGET_BYTES, firstOverBudget, isOverdue, stopMessage } from './rules';
 import type { StoredAttempt } from './documents';
 
 // Saving answers and submitting, each a transaction on the attempt itself: an
 // answer racing the submit is either in the score or refused, and a submit
 // scores once.
 
-export type SaveOutcome = { saved: true; savedAt: string } | { saved: false; attempt: StoredAttempt };
+export type SaveOutcome = { closed: false; savedAt: string; judged: Judged[] } | { closed: true; attempt: StoredAttempt };
+
+/** Where a save's problems are named in an error's details: `body.question_id` for one answer, `body.answers.3.question_id` in a batch. */
+export type DetailPath = (index: number, field: 'question_id' | 'student_answer') => string;
 
 /**
- * Saves one answer in a transaction on the attempt: the answer lands only while
- * the attempt is in progress and before its deadline, under its own field path
- * (answers.<questionId>), so answers to other questions saved at the same time
- * are kept. An overdue attempt is closed instead ({saved: false}).
+ * Saves answers (one, or a batch to distinct questions) in one transaction on
+ * the attempt: one read, one write, one commit. They land only while the
+ * attempt is in progress and before its deadline, each under its own field
+ * path (answers.<questionId>), so answers to other questions saved at the same
+ * time are kept. They are taken whole or not at all: a question not in the
+ * attempt (400), or the storage budget (413), refuses every one. An answer
+ * whose client_seq is not above the stored one is stale: judged, not written.
+ * An overdue attempt is closed instead ({closed: true}).
  */
-export async function saveAnswer(
+export async function saveAnswers(
   attemptId: string,
   authorize: (attempt: StoredAttempt) => void | Promise<void>,
-  answer: { question_id: string; student_answer: string },
+  answers: readonly IncomingAnswer[],
+  pathOf: DetailPath,
   meta: AuditMeta,
 ): Promise<SaveOutcome> {
   return db.runTransaction(async (tx) => {
@@ -30,22 +39,29 @@ export async function saveAnswer(
     await authorize(found.attempt);
     if (found.attempt.status !== 'in_progress') throw conflict('This attempt has been submitted; no more answers are taken');
     const nowMs = Date.now();
-    if (isOverdue(found.attempt, nowMs)) return { saved: false, attempt: await closeInTransaction(tx, found, { nowMs, automatic: true, meta, actorId: null }) };
+    if (isOverdue(found.attempt, nowMs)) return { closed: true, attempt: await closeInTransaction(tx, found, { nowMs, automatic: true, meta, actorId: null }) };
     const stopped = stopMessage(found.attempt);
     if (stopped) throw conflict(stopped);
-    if (!found.attempt.question_order.includes(answer.question_id)) {
-      throw badRequest('This question is not part of the attempt', [{ path: 'body.question_id', message: 'Not a question of this attempt' }]);
-    }
+    const inAttempt = new Set(found.attempt.question_order);
+    const foreign = answers.flatMap((answer, i) => (inAttempt.has(answer.question_id) ? [] : [{ path: pathOf(i, 'question_id'), message: 'Not a question of this attempt' }]));
+    if (foreign.length > 0) throw badRequest(foreign.length === 1 && answers.length === 1 ? 'This question is not part of the attempt' : 'Some questions are not part of the attempt; nothing was saved', foreign);
     const savedAt = new Date(nowMs).toISOString();
-    const saved = { answer: answer.student_answer, saved_at: savedAt };
+    const judged = judgeAnswers(found.attempt.answers, answers, savedAt);
+    const applied = judged.flatMap((j) => (j.applied ? [j] : []));
     // Measured on the attempt this transaction read: no extra round trip.
-    if (answerOverBudget(found.ref.path, found.attempt, answer.question_id, saved)) {
+    const over = firstOverBudget(found.ref.path, found.attempt, applied);
+    if (over >= 0) {
+      const index = judged.indexOf(applied[over]);
       throw new ApiError('PAYLOAD_TOO_LARGE', `This answer would take the attempt past its ${ATTEMPT_BUDGET_BYTES} bytes of storage; shorten it or other answers`, [
-        { path: 'body.student_answer', message: 'Too large for what is left of the attempt’s storage' },
+        { path: pathOf(index, 'student_answer'), message: 'Too large for what is left of the attempt’s storage; nothing was saved' },
       ]);
     }
-    tx.update(found.ref, new FieldPath('answers', answer.question_id), saved);
-    return { saved: true, savedAt };
+    // One write for the whole batch; a batch of stale answers only writes nothing.
+    if (applied.length > 0) {
+      const [head, ...more] = applied;
+      tx.update(found.ref, new FieldPath('answers', head.questionId), head.answer, ...more.flatMap((j) => [new FieldPath('answers', j.questionId), j.answer]));
+    }
+    return { closed: false, savedAt, judged };
   });
 }
 

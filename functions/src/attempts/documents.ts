@@ -6,6 +6,12 @@ import type { AttemptStatus } from './schemas';
 export interface StoredAnswer {
   answer: string;
   saved_at: string;
+  /**
+   * The client's own counter for this question, from the last save that sent
+   * one (a save without it keeps it): a save whose client_seq is not above it is
+   * stale and not applied (answerMerge.ts). Absent until a save sends one.
+   */
+  client_seq?: number;
 }
 
 /** clients/{clientId}/attempts/{attemptId}. `token_hash` and `results` never leave the server as such. */
@@ -41,6 +47,13 @@ export interface StoredAttempt {
   results: QuestionResult[] | null;
   /** Set while in progress when its test was archived or its share code revoked: no more answers, submitting still scores it. */
   stopped?: { reason: StopReason; at: string } | null;
+  /**
+   * The test's on_site_only as it stood when the attempt started (or was last
+   * resumed): 1, its answers and its submit come only from the organization's
+   * registered networks. Read with the attempt, so saves and submits read
+   * nothing more for it. Absent on attempts started before the setting (0).
+   */
+  on_site_only?: 0 | 1;
   /** Extra time granted while in progress: extension id → minutes (kept by id, so applying one twice extends once). */
   extensions?: Record<string, number>;
 }

@@ -9,8 +9,9 @@ import {
   AttemptReply,
   AttemptTokenQuery,
   ListAttemptsQuery,
-  SaveAnswerBody,
-  SavedAnswer,
+  MAX_BATCH_ANSWERS,
+  SaveAnswersBody,
+  SaveAnswersReply,
   StartAttemptBody,
   StartedAttempt,
   SubmittedAttempt,
@@ -98,26 +99,33 @@ export const attemptRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'post',
     path: '/attempts/{attemptId}/answers',
-    summary: 'Save one answer',
+    summary: 'Save answers: one, or a batch',
     description:
-      'Upserts the answer to one question (the last one saved wins); saved and durable when 200 is sent. A question not in the attempt → 400. ' +
-      'After submission, or past expires_at + 30 s by the server’s clock → 409 (an attempt found past its deadline is submitted then, with the answers saved in time). ' +
+      'Upserts the answer to one question ({question_id, student_answer}), or to up to ' +
+      `${MAX_BATCH_ANSWERS} questions at once ({answers: [{question_id, student_answer, client_seq?}, …]}, each question once); saved and durable when 200 is sent. ` +
+      'A batch is validated whole and stored in one write: one bad item → 400 naming it (details: body.answers.<i>.<field>), a question not in the attempt → 400 naming the item, and nothing is saved. ' +
+      'client_seq (optional, an integer ≥ 0) is the client’s own counter for the question: an answer whose client_seq is not above the one stored for the question is stale, not applied, and reported, ' +
+      'so an offline queue replayed late or out of order never overwrites a newer answer. An answer without client_seq is always applied (the last one saved wins) and keeps the stored client_seq. ' +
+      'Replies: one answer without client_seq → SavedAnswer, as ever; one answer with client_seq → SequencedAnswer, 200 whether applied or stale (stale: true shows the stored answer that stays); ' +
+      'a batch → SavedAnswerBatch, {saved: [{question_id, saved_at}], stale: [question_id]}. ' +
+      'After submission, or past expires_at + 30 s by the server’s clock → 409, for a batch whole (an attempt found past its deadline is submitted then, with the answers saved in time). ' +
       'An attempt whose test was archived, or whose share code was revoked, takes no more answers (409 naming which); it can still be read and submitted. ' +
       `An attempt has a storage budget of ${ATTEMPT_BUDGET_BYTES} bytes (answers included, as Firestore counts them: a character takes 1 to 4 bytes), so that it still fits ` +
       'in one document once scored; the limits allow more (500 questions × 2,000 characters). An answer that would take the attempt past it → 413 PAYLOAD_TOO_LARGE ' +
-      '(details: body.student_answer) and nothing is written: the answers saved before stay, and submit works. Shorter answers, or clearing others, make room.' +
+      '(details: body.student_answer, or body.answers.<i>.student_answer for the item of a batch that takes it past) and nothing is written: the answers saved before stay, and submit works. ' +
+      'Shorter answers, or clearing others, make room.' +
       TOKEN_NOTE,
     tag: 'Attempts',
     access: TAKERS,
     attemptToken: true,
     params: AttemptParams,
     query: AttemptTokenQuery,
-    body: SaveAnswerBody,
-    success: { status: 200, description: 'The answer as saved', schema: SavedAnswer },
+    body: SaveAnswersBody,
+    success: { status: 200, description: 'The answer as saved (SavedAnswer, or SequencedAnswer when client_seq was sent), or for a batch what was saved and what was stale', schema: SaveAnswersReply },
     errors: ['NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE'],
     handler: async ({ principal, params, query, body, call }) => ({
       status: 200,
-      body: await service.saveAnswer(callerOf(principal, query.attempt_token), params.attemptId, body, call),
+      body: await service.saveAnswers(callerOf(principal, query.attempt_token), params.attemptId, body, call),
     }),
   }),
   defineRoute({

@@ -1,4 +1,4 @@
-import { documentSize, MAX_DOCUMENT_BYTES } from '../exams/versionSize';
+import { documentSize, MAX_DOCUMENT_BYTES, valueSize } from '../exams/versionSize';
 import { scoreAttempt, type ScoringQuestion } from './scoring';
 import { orderForAttempt } from './shuffle';
 import { percentageOf } from '../shared/scores';
@@ -58,6 +58,28 @@ export function answerOverBudget(path: string, attempt: StoredAttempt, questionI
   const before = attemptBytes(path, attempt);
   const after = attemptBytes(path, { ...attempt, answers: { ...attempt.answers, [questionId]: answer } });
   return after > ATTEMPT_BUDGET_BYTES && after > before;
+}
+
+/** Stored bytes of one entry of the answers map: its key and its value. */
+const answerEntryBytes = (questionId: string, answer: StoredAnswer): number => valueSize({ [questionId]: answer });
+
+/**
+ * The first of `changes` (answers to distinct questions, applied in order)
+ * that takes the attempt past its budget, by the rule of answerOverBudget
+ * applied to the attempt as the changes before it left it; -1 when all fit.
+ * The attempt is measured once, then each change by what it adds.
+ */
+export function firstOverBudget(path: string, attempt: StoredAttempt, changes: ReadonlyArray<{ questionId: string; answer: StoredAnswer }>): number {
+  const answers = attempt.answers ?? {};
+  let size = attemptBytes(path, { ...attempt, answers });
+  for (let i = 0; i < changes.length; i++) {
+    const { questionId, answer } = changes[i];
+    const before = answers[questionId];
+    const after = size + answerEntryBytes(questionId, answer) - (before ? answerEntryBytes(questionId, before) : 0);
+    if (after > ATTEMPT_BUDGET_BYTES && after > size) return i;
+    size = after;
+  }
+  return -1;
 }
 
 /** Whether the submitted attempt (with its results) fits in one Firestore document. */
@@ -168,7 +190,10 @@ export function savedAnswers(attempt: StoredAttempt) {
   const answers = attempt.answers ?? {};
   return attempt.question_order
     .filter((id) => answers[id] !== undefined)
-    .map((id) => ({ question_id: id, student_answer: answers[id].answer, saved_at: answers[id].saved_at }));
+    .map((id) => {
+      const { answer, saved_at, client_seq } = answers[id];
+      return { question_id: id, student_answer: answer, saved_at, ...(client_seq !== undefined ? { client_seq } : {}) };
+    });
 }
 
 /** Per question, in the attempt's order: the answer, its result and the key. Only for a submitted attempt. */

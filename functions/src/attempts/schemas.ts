@@ -67,15 +67,52 @@ export const AttemptTokenQuery = z.strictObject({
 
 export const AttemptParams = z.strictObject({ attemptId: AttemptId });
 
+/** The most answers one batch carries. */
+export const MAX_BATCH_ANSWERS = 100;
+
+const ClientSeq = z
+  .int()
+  .min(0)
+  .describe(
+    'Optional: the client’s own counter for this question, raised with each of its saves of it. An answer whose client_seq is not above the one stored for the question is stale: ' +
+      'not applied, and reported. Without it the answer is always applied (as saves always were), and the client_seq stored for the question is kept',
+  );
+
 export const SaveAnswerBody = z
   .strictObject({
     question_id: QuestionId,
     student_answer: wellFormed(z.string().max(MAX_ANSWER_LENGTH)).describe(
       `At most ${MAX_ANSWER_LENGTH} characters. A choice is the option’s text; several choices are joined by "|"; "" clears the answer`,
     ),
+    client_seq: ClientSeq.optional(),
   })
   .meta({ id: 'SaveAnswer' });
 export type SaveAnswerInput = z.infer<typeof SaveAnswerBody>;
+
+export const SaveAnswerBatchBody = z
+  .strictObject({
+    answers: z
+      .array(SaveAnswerBody)
+      .min(1)
+      .max(MAX_BATCH_ANSWERS)
+      .describe(`1 to ${MAX_BATCH_ANSWERS} answers, each to a different question of the attempt`),
+  })
+  .superRefine((body, ctx) => {
+    const first = new Map<string, number>();
+    body.answers.forEach((item, i) => {
+      const earlier = first.get(item.question_id);
+      if (earlier === undefined) first.set(item.question_id, i);
+      else ctx.addIssue({ code: 'custom', path: ['answers', i, 'question_id'], message: `The same question as answers.${earlier}: a batch answers each question once` });
+    });
+  })
+  .meta({ id: 'SaveAnswerBatch' });
+export type SaveAnswerBatchInput = z.infer<typeof SaveAnswerBatchBody>;
+
+/** One answer, or a batch of them. */
+export const SaveAnswersBody = z.union([SaveAnswerBatchBody, SaveAnswerBody], {
+  error: 'Send one answer {question_id, student_answer, client_seq?} or a batch {answers: [...]}',
+});
+export type SaveAnswersInput = z.infer<typeof SaveAnswersBody>;
 
 export const ListAttemptsQuery = pagedQuery({
   client_id: ClientId.optional().describe('Required for a Super Admin; others may omit it (own organization)'),
@@ -146,6 +183,45 @@ export const SavedAnswer = z
   .meta({ id: 'SavedAnswer' });
 export type SavedAnswer = z.infer<typeof SavedAnswer>;
 
+/** The reply to one answer sent with client_seq: applied, or stale with the answer that stays. */
+export const SequencedAnswer = z
+  .object({
+    question_id: z.string(),
+    student_answer: z.string().describe('The answer stored for the question now: the one sent, or (stale) the newer one that stays'),
+    saved_at: z.string().describe('ISO 8601 UTC, server clock: when the stored answer was saved'),
+    client_seq: z.number().int().describe('The client_seq stored for the question now'),
+    stale: z.boolean().describe('true: the answer sent was not applied, its client_seq not being above the stored one; the reply shows the answer that stays'),
+  })
+  .meta({ id: 'SequencedAnswer' });
+export type SequencedAnswer = z.infer<typeof SequencedAnswer>;
+
+export const SavedAnswerBatch = z
+  .object({
+    saved: z
+      .array(z.object({ question_id: z.string(), saved_at: z.string().describe('ISO 8601 UTC, server clock') }))
+      .describe('The answers applied, in the order sent'),
+    stale: z.array(z.string()).describe('The question ids of the answers not applied, their client_seq not being above the stored one, in the order sent'),
+  })
+  .meta({ id: 'SavedAnswerBatch' });
+export type SavedAnswerBatch = z.infer<typeof SavedAnswerBatch>;
+
+// The most specific first: a union answers with the first shape that fits, and stripping keys makes SavedAnswer fit a SequencedAnswer.
+export const SaveAnswersReply = z.union([SequencedAnswer, SavedAnswerBatch, SavedAnswer]);
+
+/** A saved answer as a read of the attempt shows it: with the client_seq stored for it, if any. */
+export const StoredAnswerView = z
+  .object({
+    question_id: z.string(),
+    student_answer: z.string(),
+    saved_at: z.string().describe('ISO 8601 UTC, server clock'),
+    client_seq: z
+      .number()
+      .int()
+      .optional()
+      .describe('The client_seq stored for the question, when a save sent one: a client that lost its counter goes on from it'),
+  })
+  .meta({ id: 'StoredAnswer' });
+
 export const SubmittedAttempt = z
   .object({
     status: z.literal('submitted'),
@@ -183,7 +259,7 @@ export const AttemptPage = z.object({ data: z.array(AttemptSummary), pagination:
 
 const attemptFields = {
   ...summaryFields,
-  answers: z.array(SavedAnswer).describe('Every saved answer, in the attempt’s question order'),
+  answers: z.array(StoredAnswerView).describe('Every saved answer, in the attempt’s question order'),
   test_details: TestDetails,
 };
 

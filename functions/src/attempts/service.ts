@@ -24,7 +24,18 @@ import { canonicalShareCode } from '../exams/shareCodeText';
 import { RefusedAccount, refusedCredential, RefusedCredential, TestMissing } from './refusals';
 import { isOverdue, organizationOfAttemptId, reviewOf, savedAnswers, summaryOf, testDetails } from './rules';
 import type { StoredAttempt } from './documents';
-import type { Attempt, AttemptStatus, ReviewedAttempt, SavedAnswer, SaveAnswerInput, StartAttemptInput, StartedAttempt, SubmittedAttempt } from './schemas';
+import type {
+  Attempt,
+  AttemptStatus,
+  ReviewedAttempt,
+  SavedAnswer,
+  SavedAnswerBatch,
+  SaveAnswersInput,
+  SequencedAnswer,
+  StartAttemptInput,
+  StartedAttempt,
+  SubmittedAttempt,
+} from './schemas';
 import * as answering from './answering';
 import { findTest } from '../exams/store';
 import { reviewReleased } from '../sittings/deadline';
@@ -237,13 +248,36 @@ export async function readAttempt(caller: AttemptCaller, attemptId: string, call
 
 // ---------------------------------------------------------------- answer and submit
 
-export async function saveAnswer(caller: AttemptCaller, attemptId: string, input: SaveAnswerInput, call: CallContext): Promise<SavedAnswer> {
+const TIME_IS_UP = 'Time is up: the attempt passed its deadline (expires_at + 30 s) and was submitted with the answers saved in time';
+
+/**
+ * One answer, or a batch. A single answer without client_seq answers exactly
+ * as saves always did (SavedAnswer); with one, it also says whether it was
+ * stale, showing the answer that stays (SequencedAnswer). A batch answers what
+ * was applied and what was stale (SavedAnswerBatch).
+ */
+export async function saveAnswers(
+  caller: AttemptCaller,
+  attemptId: string,
+  input: SaveAnswersInput,
+  call: CallContext,
+): Promise<SavedAnswer | SequencedAnswer | SavedAnswerBatch> {
   return countingRefusals(call, async () => {
-    const outcome = await answering.saveAnswer(attemptId, authorizer(caller, attemptId), input, requestMeta(call));
-    if (!outcome.saved) {
-      throw conflict('Time is up: the attempt passed its deadline (expires_at + 30 s) and was submitted with the answers saved in time');
+    const batch = 'answers' in input;
+    const items = batch ? input.answers : [input];
+    const pathOf: answering.DetailPath = batch ? (i, field) => `body.answers.${i}.${field}` : (_, field) => `body.${field}`;
+    const outcome = await answering.saveAnswers(attemptId, authorizer(caller, attemptId), items, pathOf, requestMeta(call));
+    if (outcome.closed) throw conflict(TIME_IS_UP);
+    if (batch) {
+      return {
+        saved: outcome.judged.flatMap((j) => (j.applied ? [{ question_id: j.questionId, saved_at: j.answer.saved_at }] : [])),
+        stale: outcome.judged.flatMap((j) => (j.applied ? [] : [j.questionId])),
+      };
     }
-    return { question_id: input.question_id, student_answer: input.student_answer, saved_at: outcome.savedAt };
+    const [judged] = outcome.judged;
+    if (input.client_seq === undefined) return { question_id: input.question_id, student_answer: input.student_answer, saved_at: outcome.savedAt };
+    const now = judged.applied ? judged.answer : judged.stored;
+    return { question_id: input.question_id, student_answer: now.answer, saved_at: now.saved_at, client_seq: now.client_seq!, stale: !judged.applied };
   });
 }
 
