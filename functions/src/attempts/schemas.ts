@@ -87,7 +87,6 @@ export const SaveAnswerBody = z
     client_seq: ClientSeq.optional(),
   })
   .meta({ id: 'SaveAnswer' });
-export type SaveAnswerInput = z.infer<typeof SaveAnswerBody>;
 
 export const SaveAnswerBatchBody = z
   .strictObject({
@@ -106,7 +105,6 @@ export const SaveAnswerBatchBody = z
     });
   })
   .meta({ id: 'SaveAnswerBatch' });
-export type SaveAnswerBatchInput = z.infer<typeof SaveAnswerBatchBody>;
 
 /** One answer, or a batch of them. */
 export const SaveAnswersBody = z.union([SaveAnswerBatchBody, SaveAnswerBody], {
