@@ -13,10 +13,11 @@ import { seeds as analytics } from './seeds/analytics';
 import { seeds as sittings } from './seeds/sittings';
 import type { FuzzRequest, FuzzSeed, FuzzSeedGroup, FuzzWorld } from './seeds/types';
 
-// Property-based fuzzing of every endpoint in the OpenAPI document. Each run
+// Property-based fuzzing of every endpoint in the OpenAPI document, and of
+// each shape of a body that takes several (one answer, or a batch). Each run
 // takes a valid request (its seed) and replaces one part of it (a path
-// parameter, a query parameter, a body field, the whole body, the token, an
-// uploaded file) with a hostile value: huge, empty, NUL, emoji, NaN, arrays,
+// parameter, a query parameter, a body field or a field of a list's first
+// item, the whole body, the token, an uploaded file) with a hostile value: huge, empty, NUL, emoji, NaN, arrays,
 // nested objects, unknown keys. Whatever comes back must not be a 5xx, and an
 // error must be exactly the documented body. Runs against the app in-process,
 // with rate limits lifted so that every run reaches the handler.
@@ -63,31 +64,62 @@ const hostileCsv = fc.oneof(
 
 interface Operation {
   key: string;
+  /** The body's shape, when the body is one of several (a union): its schema's name, e.g. SaveAnswerBatch. */
+  shape?: string;
+  /** What a seed is found by: the operation, and its body's shape when it has several. */
+  seedKey: string;
   path: string;
   method: string;
   pathParams: string[];
   queryParams: string[];
+  /** The body's fields, and those of the first item of a list of objects (`answers.0.question_id`). */
   bodyFields: string[];
 }
 
+/** One operation per shape of its body: a body that is one of several shapes is fuzzed in each, from a seed of its own. */
 function operationsOf(doc: any): Operation[] {
   const resolve = (schema: any): any => (schema?.$ref ? doc.components.schemas[schema.$ref.split('/').pop()] : schema);
+  const fieldsOf = (body: any): string[] =>
+    Object.entries<any>(body?.properties ?? {}).flatMap(([name, property]) => {
+      const items = property.type === 'array' ? resolve(property.items) : undefined;
+      return [name, ...Object.keys(items?.properties ?? {}).map((field) => `${name}.0.${field}`)];
+    });
   const ops: Operation[] = [];
   for (const [path, item] of Object.entries<any>(doc.paths)) {
     for (const [method, op] of Object.entries<any>(item)) {
       const params: any[] = op.parameters ?? [];
-      const body = resolve(op.requestBody?.content?.['application/json']?.schema);
-      ops.push({
-        key: `${method} ${path}`,
-        path,
-        method: method.toUpperCase(),
-        pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
-        queryParams: params.filter((p) => p.in === 'query').map((p) => p.name),
-        bodyFields: Object.keys(body?.properties ?? {}),
-      });
+      const schema = op.requestBody?.content?.['application/json']?.schema;
+      const members: any[] | undefined = resolve(schema)?.anyOf ?? resolve(schema)?.oneOf;
+      const shapes = members
+        ? members.map((member) => ({ shape: member.$ref?.split('/').pop() ?? 'unnamed', body: resolve(member) }))
+        : [{ shape: undefined, body: resolve(schema) }];
+      for (const { shape, body } of shapes) {
+        const key = `${method} ${path}`;
+        ops.push({
+          key,
+          shape,
+          seedKey: shape ? `${key} ${shape}` : key,
+          path,
+          method: method.toUpperCase(),
+          pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
+          queryParams: params.filter((p) => p.in === 'query').map((p) => p.name),
+          bodyFields: fieldsOf(body),
+        });
+      }
     }
   }
   return ops;
+}
+
+/** Sets `value` at a dotted path (`answers.0.client_seq`), making the containers on the way as needed. */
+function setPath(target: Record<string, any>, path: string, value: unknown): void {
+  const [head, ...rest] = path.split('.');
+  if (rest.length === 0) {
+    target[head] = value;
+    return;
+  }
+  if (target[head] === null || typeof target[head] !== 'object') target[head] = /^\d+$/.test(rest[0]) ? [] : {};
+  setPath(target[head], rest.join('.'), value);
 }
 
 // ---------------------------------------------------------------- requests
@@ -181,14 +213,14 @@ function multipartBody(part: NonNullable<FuzzRequest['multipart']>): { body: str
 async function send(server: InProcessApi, op: Operation, seed: FuzzRequest, mutation: Mutation) {
   const params = { ...seed.params };
   const query: Record<string, string | string[]> = { ...seed.query };
-  let body: unknown = seed.body ? { ...seed.body } : undefined;
+  let body: unknown = seed.body ? structuredClone(seed.body) : undefined;
   let raw: string | undefined;
   let token = seed.token;
   let multipart = seed.multipart ? { ...seed.multipart } : undefined;
   switch (mutation.part) {
     case 'path': params[mutation.name] = mutation.value; break;
     case 'query': query[mutation.name] = mutation.value; break;
-    case 'body': (body as Record<string, unknown>)[mutation.name] = mutation.value; break;
+    case 'body': setPath(body as Record<string, unknown>, mutation.name, mutation.value); break;
     case 'wholeBody': body = mutation.value; break;
     case 'rawBody': raw = mutation.value; break;
     case 'unreadableBody': multipart = undefined; break;
@@ -244,7 +276,7 @@ describe('fuzz: hostile values at every parameter and body field of every endpoi
   let operations: Operation[];
   const prepared = new Map<FuzzSeedGroup, unknown>();
   const seedFor = new Map<string, { seed: FuzzSeed; group: FuzzSeedGroup }>();
-  for (const group of GROUPS) for (const seed of group.seeds) seedFor.set(seed.operation, { seed, group });
+  for (const group of GROUPS) for (const seed of group.seeds) seedFor.set(seed.shape ? `${seed.operation} ${seed.shape}` : seed.operation, { seed, group });
 
   let framework: InProcessApi;
   const unlimited = { ratePerMinute: 1_000_000, sensitivePerMinute: 1_000_000, authFailuresPerMinute: 1_000_000, authFailuresPerNetworkAddressPerMinute: 1_000_000 };
@@ -259,8 +291,8 @@ describe('fuzz: hostile values at every parameter and body field of every endpoi
   });
   after(() => Promise.all([server.close(), framework.close()]));
 
-  it('has a seed for every operation in the OpenAPI document, and none for an operation it lacks', () => {
-    const documented = operations.map((op) => op.key).sort();
+  it('has a seed for every operation in the OpenAPI document (for each shape of a body that has several), and none for an operation it lacks', () => {
+    const documented = operations.map((op) => op.seedKey).sort();
     assert.deepEqual(documented.filter((key) => !seedFor.has(key)), [], 'operations without a fuzz seed');
     assert.deepEqual([...seedFor.keys()].filter((key) => !documented.includes(key)), [], 'seeds for operations that do not exist');
   });
@@ -268,13 +300,13 @@ describe('fuzz: hostile values at every parameter and body field of every endpoi
   it('answers every field broken with each classic hostile value below 500, with the documented error body', async () => {
     const failures: string[] = [];
     for (const op of operations) {
-      const entry = seedFor.get(op.key);
+      const entry = seedFor.get(op.seedKey);
       if (!entry) continue; // reported by the coverage test above
       const state = prepared.get(entry.group);
       for (const mutation of sweep(op, entry.seed.request(world, state))) {
         const answer = await send(server, op, entry.seed.request(world, state), mutation);
         try {
-          assertDocumentedAnswer(answer, `${op.key} with ${describeMutation(mutation)}`);
+          assertDocumentedAnswer(answer, `${op.seedKey} with ${describeMutation(mutation)}`);
         } catch (err) {
           failures.push((err as Error).message.split('\n')[0]);
         }
@@ -287,7 +319,7 @@ describe('fuzz: hostile values at every parameter and body field of every endpoi
     const failures: string[] = [];
     let swept = 0;
     for (const op of operations) {
-      const entry = seedFor.get(op.key);
+      const entry = seedFor.get(op.seedKey);
       if (!entry) continue;
       const state = prepared.get(entry.group);
       const seed = entry.seed.request(world, state);
@@ -295,7 +327,7 @@ describe('fuzz: hostile values at every parameter and body field of every endpoi
       for (const value of UNREADABLE_BODIES) {
         // The bare app parses JSON only; other types go on to the route, which the sweep above covers.
         for (const target of value.json ? [framework, server] : [framework]) {
-          const context = `${op.key} with ${describeMutation({ part: 'unreadableBody', value })}${target === framework ? ' (framework)' : ' (bare)'}`;
+          const context = `${op.seedKey} with ${describeMutation({ part: 'unreadableBody', value })}${target === framework ? ' (framework)' : ' (bare)'}`;
           const answer = await send(target, op, entry.seed.request(world, state), { part: 'unreadableBody', value });
           swept += 1;
           try {
@@ -315,13 +347,13 @@ describe('fuzz: hostile values at every parameter and body field of every endpoi
 
   it('answers random hostile requests below 500, with the documented error body', async () => {
     for (const op of operations) {
-      const entry = seedFor.get(op.key);
+      const entry = seedFor.get(op.seedKey);
       if (!entry) continue;
       const state = prepared.get(entry.group);
       await fc.assert(
         fc.asyncProperty(mutations(op, entry.seed.request(world, state)), async (mutation) => {
           const answer = await send(server, op, entry.seed.request(world, state), mutation);
-          assertDocumentedAnswer(answer, `${op.key} with ${describeMutation(mutation)}`);
+          assertDocumentedAnswer(answer, `${op.seedKey} with ${describeMutation(mutation)}`);
         }),
         { numRuns: RUNS, seed: FUZZ_SEED, endOnFailure: true },
       );

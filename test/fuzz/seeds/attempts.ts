@@ -17,7 +17,9 @@ import type { FuzzSeedGroup, FuzzWorld } from './types';
 // of its own: after its first run it answers 409, as a submitted attempt should.
 // The answering attempt sits a few hundred bytes under its size budget (long
 // answers to a test of 160 questions), so that a hostile answer the schema
-// lets through meets the size refusal (413) as well as the save.
+// lets through meets the size refusal (413) as well as the save. Its answers
+// are fuzzed in both shapes of the body: one answer, and a batch of two, each
+// with a client_seq newer than the last.
 // The start seed sends the access code its tests require, and takes turns: a
 // Guest redeeming a share code (started once, then resumed), and a student
 // whose override allows one attempt, already used, so that every run reaches
@@ -25,11 +27,13 @@ import type { FuzzSeedGroup, FuzzWorld } from './types';
 
 interface Prepared {
   starts: number;
+  /** The client_seq of the next answer sent: each seed's answers are newer than the last. */
+  seq: number;
   spentTestId: string;
   testId: string;
   questionIds: string[];
   code: string;
-  answering: { id: string; token: string; questionId: string };
+  answering: { id: string; token: string; questionId: string; otherQuestionId: string; otherAnswer: string };
   submitting: { id: string; token: string };
 }
 
@@ -142,7 +146,17 @@ export const seeds: FuzzSeedGroup = {
       requireAccessCode(clientId, spent.testId),
       attemptsSpent(clientId, spent.testId, world.tenant.student.uid),
     ]);
-    return { starts: 0, spentTestId: spent.testId, testId, questionIds, code, answering: { ...answering, questionId: many.questionIds[0] }, submitting };
+    const stored = (await clientRef(clientId).collection('attempts').doc(answering.id).get()).data() as StoredAttempt;
+    return {
+      starts: 0,
+      seq: 0,
+      spentTestId: spent.testId,
+      testId,
+      questionIds,
+      code,
+      answering: { ...answering, questionId: many.questionIds[0], otherQuestionId: many.questionIds[1], otherAnswer: stored.answers[many.questionIds[1]].answer },
+      submitting,
+    };
   },
   seeds: [
     {
@@ -165,11 +179,28 @@ export const seeds: FuzzSeedGroup = {
     },
     {
       operation: 'post /api/attempts/{attemptId}/answers',
+      shape: 'SaveAnswer',
       request: (w, p: Prepared) => ({
         token: w.tenant.student.token,
         params: { attemptId: p.answering.id },
         query: { attempt_token: p.answering.token },
-        body: { question_id: p.answering.questionId, student_answer: 'A' },
+        body: { question_id: p.answering.questionId, student_answer: 'A', client_seq: (p.seq += 1) },
+      }),
+    },
+    {
+      // Two items: one to the unanswered question, one sending the long answer stored again (the attempt stays near its budget).
+      operation: 'post /api/attempts/{attemptId}/answers',
+      shape: 'SaveAnswerBatch',
+      request: (w, p: Prepared) => ({
+        token: w.tenant.student.token,
+        params: { attemptId: p.answering.id },
+        query: { attempt_token: p.answering.token },
+        body: {
+          answers: [
+            { question_id: p.answering.questionId, student_answer: 'A', client_seq: (p.seq += 1) },
+            { question_id: p.answering.otherQuestionId, student_answer: p.answering.otherAnswer },
+          ],
+        },
       }),
     },
     {

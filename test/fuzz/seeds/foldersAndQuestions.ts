@@ -39,6 +39,15 @@ const validQuestion = (folderId: string) => ({
   question_type: 'multiple_choice', question_text: 'Fuzzed?', options: ['Yes', 'No'], correct_answer: 'Yes', marks: 2, difficulty: 'medium', folder_id: folderId,
 });
 
+/** A valid question of every type, by the name of its shape in the document: each shape of the body is fuzzed from its own. */
+const QUESTION_SHAPES: Record<string, (folderId: string) => Record<string, unknown>> = {
+  MultipleChoiceQuestionInput: validQuestion,
+  MultipleSelectQuestionInput: (folderId) => ({ ...validQuestion(folderId), question_type: 'multiple_select', options: ['2', '3', '4'], correct_answer: '2|3' }),
+  TrueFalseQuestionInput: (folderId) => ({ ...validQuestion(folderId), question_type: 'true_false', options: ['True', 'False'], correct_answer: 'True' }),
+  ShortAnswerQuestionInput: (folderId) => ({ ...validQuestion(folderId), question_type: 'short_answer', options: [], correct_answer: 'cat' }),
+  NumericQuestionInput: (folderId) => ({ ...validQuestion(folderId), question_type: 'numeric', options: [], correct_answer: '3.14', tolerance: 0.01 }),
+};
+
 export const seeds: FuzzSeedGroup = {
   prepare,
   seeds: [
@@ -57,15 +66,20 @@ export const seeds: FuzzSeedGroup = {
       operation: 'get /api/questions',
       request: (w, p: Prepared) => ({ token: w.tenant.admin.token, query: { folder_id: p.folderId, difficulty: 'easy', question_type: 'multiple_choice', limit: '5' } }),
     },
-    { operation: 'post /api/questions', request: (w, p: Prepared) => ({ token: w.tenant.admin.token, body: validQuestion(p.folderId) }) },
+    ...Object.entries(QUESTION_SHAPES).map(([shape, body]) => ({
+      operation: 'post /api/questions',
+      shape,
+      request: (w: FuzzWorld, p: Prepared) => ({ token: w.tenant.admin.token, body: body(p.folderId) }),
+    })),
     {
       operation: 'get /api/questions/{questionId}',
       request: (w, p: Prepared) => ({ token: w.tenant.admin.token, params: { questionId: p.questionIds[0] } }),
     },
-    {
+    ...Object.entries(QUESTION_SHAPES).map(([shape, body]) => ({
       operation: 'put /api/questions/{questionId}',
-      request: (w, p: Prepared) => ({ token: w.tenant.admin.token, params: { questionId: p.questionIds[1] }, body: validQuestion(p.folderId) }),
-    },
+      shape,
+      request: (w: FuzzWorld, p: Prepared) => ({ token: w.tenant.admin.token, params: { questionId: p.questionIds[1] }, body: body(p.folderId) }),
+    })),
     {
       operation: 'patch /api/questions/{questionId}',
       request: (w, p: Prepared) => ({ token: w.tenant.admin.token, params: { questionId: p.questionIds[2] }, body: { marks: 3, difficulty: 'hard' } }),

@@ -23,6 +23,12 @@ export interface FuzzSeed {
   /** As in the OpenAPI document: lower-case method, space, path, e.g. `post /api/questions`. */
   operation: string;
   /**
+   * For an operation whose body is one of several shapes (a union in the
+   * document): the name of the shape this seed sends, e.g. `SaveAnswerBatch`.
+   * Every shape needs a seed.
+   */
+  shape?: string;
+  /**
    * A request that would succeed (or fail only for reasons of state, such as
    * 404 after an earlier fuzz run deleted the thing). Called before every run,
    * so it may hand out fresh ids.
