@@ -6,6 +6,7 @@ import {
   assertCanManageSitting,
   assertCanReadUser,
   assertCanUseAttempt,
+  assertOnSite,
   assertOrganizationActive,
   assertRole,
   assertTenantAccess,
@@ -219,4 +220,21 @@ describe('policy: submitterOf', () => {
     assert.equal(submitterOf({ ...admin, uid: 'admin-1' }, attempt), 'admin'));
   it('records a Super Admin submitting a student’s attempt as admin', () => assert.equal(submitterOf({ ...superAdmin, uid: 'root-1' }, attempt), 'admin'));
   it('records an administrator submitting an attempt it took itself as the taker', () => assert.equal(submitterOf(admin, attempt), 'taker'));
+});
+
+describe('policy: assertOnSite (on_site_only)', () => {
+  it('refuses an on-site-only sitting from outside the networks: 403 "This test can be taken only on site"', () => {
+    assert.throws(
+      () => assertOnSite({ onSiteOnly: true }, () => false),
+      (err: unknown) => err instanceof ApiError && err.code === 'FORBIDDEN' && err.message === 'This test can be taken only on site',
+    );
+  });
+  it('allows an on-site-only sitting from inside the networks', () => assert.doesNotThrow(() => assertOnSite({ onSiteOnly: true }, () => true)));
+  it('allows a sitting that is not on site only from anywhere, without asking where the caller is', () => {
+    assert.doesNotThrow(() =>
+      assertOnSite({ onSiteOnly: false }, () => {
+        throw new Error('asked');
+      }),
+    );
+  });
 });

@@ -23,7 +23,7 @@ import {
 
 const AUTHOR_FIELDS = [
   'access_code_required', 'allow_review', 'attempt_cooldown_minutes', 'client_id', 'closes_at', 'created_at', 'description', 'folder_id', 'id', 'max_attempts',
-  'negative_mark_ratio', 'negative_marking', 'opens_at', 'published_at', 'question_count', 'question_ids', 'review_opens_at', 'shuffle', 'status', 'test_name',
+  'negative_mark_ratio', 'negative_marking', 'on_site_only', 'opens_at', 'published_at', 'question_count', 'question_ids', 'review_opens_at', 'shuffle', 'status', 'test_name',
   'timer', 'updated_at', 'version',
 ];
 const STUDENT_FIELDS = AUTHOR_FIELDS.filter((f) => f !== 'question_ids');
@@ -171,6 +171,7 @@ describe('POST /api/tests', () => {
       access_code_required: false,
       attempt_cooldown_minutes: 0,
       review_opens_at: null,
+      on_site_only: 0,
     });
     assert.equal((await testDoc(m.tenant.clientId, id).get()).get('status'), 'draft');
   });

@@ -124,6 +124,30 @@ describe('GET /api/openapi.json', () => {
     assert.equal(start.maxLength, 64);
   });
 
+  it('shows both shapes of the answers body, one answer and a batch of 1 to 100, and the three replies', () => {
+    const op = doc.paths['/api/attempts/{attemptId}/answers'].post;
+    const refs = (schema: any) => (schema.anyOf ?? schema.oneOf).map((s: any) => s.$ref.split('/').pop()).sort();
+    assert.deepEqual(refs(op.requestBody.content['application/json'].schema), ['SaveAnswer', 'SaveAnswerBatch']);
+    assert.deepEqual(refs(op.responses['200'].content['application/json'].schema), ['SavedAnswer', 'SavedAnswerBatch', 'SequencedAnswer']);
+    const { SaveAnswer, SaveAnswerBatch } = doc.components.schemas;
+    assert.deepEqual(SaveAnswer.required.sort(), ['question_id', 'student_answer']);
+    assert.equal(SaveAnswer.properties.client_seq.type, 'integer');
+    assert.equal(SaveAnswer.properties.client_seq.minimum, 0);
+    assert.equal(SaveAnswerBatch.properties.answers.items.$ref, '#/components/schemas/SaveAnswer');
+    assert.equal(SaveAnswerBatch.properties.answers.minItems, 1);
+    assert.equal(SaveAnswerBatch.properties.answers.maxItems, 100);
+    assert.deepEqual(doc.components.schemas.SavedAnswer.required.sort(), ['question_id', 'saved_at', 'student_answer']);
+  });
+
+  it('takes and answers on_site_only (0 or 1) with the delivery settings', () => {
+    for (const name of ['CreateTest', 'ReplaceTest', 'PatchTest', 'Test', 'StudentTest']) {
+      const field = doc.components.schemas[name].properties.on_site_only;
+      assert.ok(field, name);
+      assert.match(field.description, /only on site/, name);
+    }
+    assert.ok(doc.components.schemas.Test.required.includes('on_site_only'));
+  });
+
   it('describes request bodies from the same schemas that validate them', () => {
     const create = doc.paths['/api/clients'].post.requestBody.content['application/json'].schema;
     assert.equal(create.$ref, '#/components/schemas/CreateClient');

@@ -10,7 +10,7 @@ import { auditOf, backdate, fromNow, MIN, msBetween, patchTest, saveAnswer, sitt
 // by PATCH at any time, the access code write-only.
 
 const CODE = 'Hall-B-2030';
-const DELIVERY_REPLY_FIELDS = ['access_code_required', 'attempt_cooldown_minutes', 'closes_at', 'opens_at', 'review_opens_at'];
+const DELIVERY_REPLY_FIELDS = ['access_code_required', 'attempt_cooldown_minutes', 'closes_at', 'on_site_only', 'opens_at', 'review_opens_at'];
 
 let m: RoleMatrix;
 
@@ -50,11 +50,21 @@ describe('POST /api/tests (delivery settings)', () => {
     assert.ok(!JSON.stringify(stored).includes(CODE), 'only a hash is stored');
   });
 
+  it('takes on_site_only 1 on create and shows it; a replace without it returns it to 0', async () => {
+    const q = await writeQuestion(m.tenant.clientId);
+    const created = await post('/api/tests', { ...validTest([q.id]), on_site_only: 1 }, as(m.tenant.admin.token));
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.body.on_site_only, 1);
+    const replaced = await api('PUT', `/api/tests/${created.body.id}`, { ...as(m.tenant.admin.token), body: validTest([q.id]) });
+    assert.equal(replaced.status, 200, replaced.text);
+    assert.equal(replaced.body.on_site_only, 0);
+  });
+
   it('defaults the delivery settings when none is sent: open, no code, no cooldown, review on submission', async () => {
     const res = await post('/api/tests', validTest([]), as(m.tenant.admin.token));
     assert.equal(res.status, 201, res.text);
     const delivery = Object.fromEntries(DELIVERY_REPLY_FIELDS.map((k) => [k, res.body[k]]));
-    assert.deepEqual(delivery, { access_code_required: false, attempt_cooldown_minutes: 0, closes_at: null, opens_at: null, review_opens_at: null });
+    assert.deepEqual(delivery, { access_code_required: false, attempt_cooldown_minutes: 0, closes_at: null, on_site_only: 0, opens_at: null, review_opens_at: null });
   });
 
   it('answers 400 naming body.closes_at when closes_at is not after opens_at in the same body (before or equal)', async () => {
@@ -125,6 +135,22 @@ describe('PATCH /api/tests/{testId}', () => {
     assert.equal(res.body.review_opens_at, first.review_opens_at);
     assert.equal(res.body.access_code_required, true);
     assert.equal(res.body.attempt_cooldown_minutes, 10);
+  });
+
+  it('sets and clears on_site_only (0 or 1) on a published test, audited; anything else is 400 naming body.on_site_only', async () => {
+    const { test } = await sittingTest(admin.token, m.tenant.clientId);
+    assert.equal(test.on_site_only, 0);
+    const on = await patchTest(admin.token, test.id, { on_site_only: 1 });
+    assert.equal(on.status, 200, on.text);
+    assert.equal(on.body.on_site_only, 1);
+    assert.equal((await storedTest(m.tenant.clientId, test.id)).on_site_only, 1);
+    const student = await get(`/api/tests/${test.id}`, as(m.tenant.student.token));
+    assert.equal(student.body.on_site_only, 1, 'a student sees it too');
+    const [record] = (await auditOf(m.tenant.clientId, 'test_settings_changed')).filter((r: any) => r.details.test_id === test.id);
+    assert.deepEqual(record.details.on_site_only, { from: 0, to: 1 });
+    for (const value of [2, -1, true, '1', null]) expectValidation(await patchTest(admin.token, test.id, { on_site_only: value }), ['body.on_site_only']);
+    const off = await patchTest(admin.token, test.id, { on_site_only: 0 });
+    assert.equal(off.body.on_site_only, 0);
   });
 
   it('clears opens_at, closes_at, review_opens_at and the access code with null', async () => {

@@ -2,6 +2,7 @@ import { recordTokenRejected, requestMeta } from '../audit/service';
 import { recentAccountFacts } from '../auth/authenticate';
 import {
   assertCanUseAttempt,
+  assertOnSite,
   assertOrganizationActive,
   attemptChecks,
   attemptListScope,
@@ -21,6 +22,7 @@ import type { CallContext } from '../shared/callContext';
 import { isDocumentId } from '../shared/ids';
 import type { PageRequest } from '../shared/pagination';
 import { canonicalShareCode } from '../exams/shareCodeText';
+import { registeredNetworks, type NetworkIndex } from '../networks/registry';
 import { RefusedAccount, refusedCredential, RefusedCredential, TestMissing } from './refusals';
 import { isOverdue, organizationOfAttemptId, reviewOf, savedAnswers, summaryOf, testDetails } from './rules';
 import type { StoredAttempt } from './documents';
@@ -120,12 +122,38 @@ function startChecks(caller: AttemptCaller, attemptId: string): (attempt: Stored
   };
 }
 
-/** Who may use the attempt, then what their credential left unchecked (see startChecks). */
-function authorizer(caller: AttemptCaller, attemptId: string): (attempt: StoredAttempt) => Promise<void> {
+/**
+ * on_site_only (policy: assertOnSite): the caller's address must be inside the
+ * organization's registered networks. They are answered from the instance's
+ * memory (the rate limiter has read them before any route runs), so this adds
+ * no round trip. Should they never have been read on this instance, the
+ * sitting is refused with 503, failing closed; a sitting not on site only
+ * never asks.
+ */
+async function assertTakenOnSite(sitting: { onSiteOnly: boolean; clientId: string }, call: CallContext): Promise<void> {
+  if (!sitting.onSiteOnly) return;
+  let networks: NetworkIndex;
+  try {
+    networks = await registeredNetworks();
+  } catch (err) {
+    log.error('Registered networks unreadable: an on-site-only sitting is refused', { client_id: sitting.clientId, error: errorText(err) });
+    throw serviceUnavailable();
+  }
+  assertOnSite(sitting, () => networks.onNetworkOf(sitting.clientId, call.ip));
+}
+
+/**
+ * Who may use the attempt, then what their credential left unchecked (see
+ * startChecks), then where from: an attempt of an on-site-only sitting (as it
+ * stood at the attempt's start, kept on the attempt, so nothing more is read)
+ * is answered and submitted from the organization's networks only.
+ */
+function authorizer(caller: AttemptCaller, attemptId: string, call: CallContext): (attempt: StoredAttempt) => Promise<void> {
   const checks = startChecks(caller, attemptId);
   return async (attempt) => {
     assertCanUseAttempt(policyCaller(caller, attempt), subject(attempt));
     await checks(attempt);
+    await assertTakenOnSite({ onSiteOnly: attempt.on_site_only === 1, clientId: attempt.client_id }, call);
   };
 }
 
@@ -157,6 +185,7 @@ export async function startAttempt(principal: Principal, input: StartAttemptInpu
         guest: { target, name: input.guest_name ?? null },
         checkStudentProfile: false,
         accessCode: input.access_code,
+        checkOnSite: (sitting) => assertTakenOnSite(sitting, call),
         startedBy: principal.uid,
         meta,
       };
@@ -170,6 +199,7 @@ export async function startAttempt(principal: Principal, input: StartAttemptInpu
         guest: null,
         checkStudentProfile: starter.kind === 'for_student',
         accessCode: starter.kind === 'for_student' ? null : input.access_code,
+        checkOnSite: (sitting) => assertTakenOnSite(sitting, call),
         startedBy: principal.uid,
         meta,
       };
@@ -266,7 +296,7 @@ export async function saveAnswers(
     const batch = 'answers' in input;
     const items = batch ? input.answers : [input];
     const pathOf: answering.DetailPath = batch ? (i, field) => `body.answers.${i}.${field}` : (_, field) => `body.${field}`;
-    const outcome = await answering.saveAnswers(attemptId, authorizer(caller, attemptId), items, pathOf, requestMeta(call));
+    const outcome = await answering.saveAnswers(attemptId, authorizer(caller, attemptId, call), items, pathOf, requestMeta(call));
     if (outcome.closed) throw conflict(TIME_IS_UP);
     if (batch) {
       return {
@@ -287,7 +317,7 @@ export async function submitAttempt(caller: AttemptCaller, attemptId: string, ca
       id: caller.principal?.uid ?? null,
       submitter: (attempt: StoredAttempt) => submitterOf(caller.token !== undefined ? { attemptTokenFor: attemptId } : caller.principal, subject(attempt)),
     };
-    const attempt = await answering.submitAttempt(attemptId, authorizer(caller, attemptId), actor, requestMeta(call));
+    const attempt = await answering.submitAttempt(attemptId, authorizer(caller, attemptId, call), actor, requestMeta(call));
     return { status: 'submitted', score: attempt.score ?? 0, total_marks: attempt.total_marks, submitted_at: attempt.submitted_at! };
   });
 }

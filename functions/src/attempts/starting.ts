@@ -40,6 +40,11 @@ export interface StartPlan {
    * the room, and the proctor is not one.
    */
   accessCode: string | undefined | null;
+  /**
+   * Refuses a start from outside the organization's networks when the test is
+   * on site only (policy: assertOnSite), answered from memory: no round trip.
+   */
+  checkOnSite: (sitting: { onSiteOnly: boolean; clientId: string }) => Promise<void>;
   startedBy: string;
   meta: AuditMeta;
   /**
@@ -125,6 +130,9 @@ async function startInTransaction(plan: StartPlan, { readRunning }: { readRunnin
     if (!testSnap.exists) throw new TestMissing('NOT_FOUND', 'Test not found');
     const test = testSnap.data() as StoredTest;
     if (test.status !== 'published' || test.version === null) throw conflict(`Attempts are taken on published tests only; this test is ${test.status}`);
+    // Resuming is starting too: an on-site-only test is started and resumed on site only.
+    const onSiteOnly = test.on_site_only ?? 0;
+    await plan.checkOnSite({ onSiteOnly: onSiteOnly === 1, clientId: plan.clientId });
     const profileSnap = read.profile;
     if (profileSnap) {
       if (!profileSnap.exists) throw notFound('No such student in this organization');
@@ -144,7 +152,8 @@ async function startInTransaction(plan: StartPlan, { readRunning }: { readRunnin
       const gone = readRunning && !(await tx.get(attemptRef)).exists;
       if (!gone && !isOverdue({ status: 'in_progress', expires_at: running.expires_at }, nowMs)) {
         // Resume: the same attempt, a new token; the old one stops working.
-        tx.update(attemptRef, { token_hash: hashAttemptToken(token) });
+        // The test's on_site_only as it stands now: a resume brings the attempt in line with a change made since its start.
+        tx.update(attemptRef, { token_hash: hashAttemptToken(token), on_site_only: onSiteOnly });
         addAudit(tx, plan.meta, {
           type: 'attempt_resumed',
           userId: plan.studentId,
@@ -218,6 +227,7 @@ async function startInTransaction(plan: StartPlan, { readRunning }: { readRunnin
       answers: {},
       question_order: questionOrder(attemptId, version),
       token_hash: hashAttemptToken(token),
+      on_site_only: onSiteOnly,
       submitted_by: null,
       score: null,
       total_marks: version.total_marks,

@@ -298,6 +298,19 @@ export function takerAccountRefusal(facts: Pick<AccountFacts, 'exists' | 'disabl
   return facts.disabled ? 'disabled' : null;
 }
 
+/**
+ * on_site_only: a sitting taken in the hall. With it set, starting (or
+ * resuming), answering and submitting are allowed only from an address inside
+ * the test organization's registered networks, whoever calls: a taker, its
+ * attempt token, or an administrator starting for a student or closing a paper
+ * (a proctor does that from the hall). Reading is never bound: administrators
+ * read results, and takers their attempts, from anywhere. `onNetwork` is asked
+ * only when the setting is on.
+ */
+export function assertOnSite(sitting: { onSiteOnly: boolean }, onNetwork: () => boolean): void {
+  if (sitting.onSiteOnly && !onNetwork()) throw forbidden('This test can be taken only on site');
+}
+
 /** Whose attempt a start makes, as far as the caller's role decides it (the store checks the rest). */
 export type AttemptStarter =
   /** A Student for itself, in its organization. */

@@ -29,6 +29,8 @@ export interface StoredTest {
   access_code_hash?: AccessCodeHash | null;
   attempt_cooldown_minutes?: number;
   review_opens_at?: string | null;
+  /** 1: started, answered and submitted only from the organization's registered networks (copied onto each attempt at its start). */
+  on_site_only?: 0 | 1;
 }
 
 /** A question as frozen into a version: everything needed to show and to score it. */

@@ -102,8 +102,8 @@ const testRoutesList = [
     path: '/tests/{testId}',
     summary: 'Change a test’s delivery settings',
     description:
-      'opens_at, closes_at, access_code, attempt_cooldown_minutes, review_opens_at: on a draft or a published test, at any time; absent fields are left as they are. ' +
-      'They are not frozen into versions: attempts in progress follow them. Moving closes_at recomputes expires_at of the test’s attempts in progress ' +
+      'opens_at, closes_at, access_code, attempt_cooldown_minutes, review_opens_at, on_site_only: on a draft or a published test, at any time; absent fields are left as they are. ' +
+      'They are not frozen into versions: attempts in progress follow them, but for on_site_only, which an attempt keeps from its start until it is resumed (started again). Moving closes_at recomputes expires_at of the test’s attempts in progress ' +
       '(the earlier of started_at + effective timer and the effective closes_at, plus extensions), before the reply; one whose new deadline has already passed is closed ' +
       'now with every answer saved so far (submitted_by "deadline"). A window that closes before it opens, as it would stand, is 400 naming the field. ' +
       'Audited as test_settings_changed (the access code only as set or cleared). Should carrying the change to the attempts be cut short by an outage, the answer is 503; ' +

@@ -36,6 +36,7 @@ const deliveryView = (test: StoredTest) => ({
   access_code_required: Boolean(test.access_code_hash),
   attempt_cooldown_minutes: test.attempt_cooldown_minutes ?? 0,
   review_opens_at: test.review_opens_at ?? null,
+  on_site_only: test.on_site_only ?? 0,
 });
 
 function authorView(test: StoredTest): Test {
@@ -135,6 +136,7 @@ const deliveryDefaults = (input: PatchTestInput, hash: AccessCodeHash | null | u
   access_code_hash: hash === undefined ? (current?.access_code_hash ?? null) : hash,
   attempt_cooldown_minutes: input.attempt_cooldown_minutes ?? 0,
   review_opens_at: iso(input.review_opens_at) ?? null,
+  on_site_only: input.on_site_only ?? 0,
 });
 
 /** 400 when the window, as it will stand, closes before it opens (naming the field sent). */
@@ -146,7 +148,7 @@ function assertWindow(test: StoredTest, sent: PatchTestInput): void {
   }
 }
 
-const DELIVERY_KEYS = ['opens_at', 'closes_at', 'access_code_hash', 'attempt_cooldown_minutes', 'review_opens_at'] as const;
+const DELIVERY_KEYS = ['opens_at', 'closes_at', 'access_code_hash', 'attempt_cooldown_minutes', 'review_opens_at', 'on_site_only'] as const;
 
 /**
  * The recorder of a delivery change: an audit record naming what changed (the
@@ -259,6 +261,7 @@ export async function patchTest(principal: Principal, testId: string, input: Pat
       if (hash !== undefined) patched.access_code_hash = hash;
       if (input.attempt_cooldown_minutes !== undefined) patched.attempt_cooldown_minutes = input.attempt_cooldown_minutes;
       if (input.review_opens_at !== undefined) patched.review_opens_at = iso(input.review_opens_at);
+      if (input.on_site_only !== undefined) patched.on_site_only = input.on_site_only;
       assertWindow(patched, input);
       return patched;
     },

@@ -9,6 +9,14 @@ export const MAX_COOLDOWN_MINUTES = 10_080;
 export const ACCESS_CODE_MIN = 4;
 export const ACCESS_CODE_MAX = 64;
 
+const Flag = z.union([z.literal(0), z.literal(1)]);
+
+/** What on_site_only means, as the request and reply schemas describe it. */
+const ON_SITE_ONLY_TEXT =
+  '0 or 1 (default 0). 1: starting, answering and submitting are taken only from an address inside the test organization’s registered networks ' +
+  '(GET/PUT /api/clients/{clientId}/networks); from any other address → 403 FORBIDDEN "This test can be taken only on site". Reading is never bound (administrators reading results, takers reading their attempt). ' +
+  'An attempt keeps the value it started with: a change reaches attempts started, or resumed by starting again, after it';
+
 /** An instant in ISO 8601 with an offset; stored and answered in UTC. */
 const Instant = (what: string) =>
   z.iso
@@ -49,6 +57,7 @@ export const deliveryFields = {
     .nullable()
     .optional()
     .describe('ISO 8601: with allow_review 1, takers see their review only from then (administrators always). null or absent: on submission'),
+  on_site_only: Flag.optional().describe(ON_SITE_ONLY_TEXT),
 };
 
 /** closes_at after opens_at when both are sent (PATCH checks the stored values too). */
@@ -72,5 +81,6 @@ export const deliveryReplyFields = {
   access_code_required: z.boolean().describe('true: starting a new attempt needs the test’s access code'),
   attempt_cooldown_minutes: z.number().int().describe('Least minutes between a student’s last submission and its next start'),
   review_opens_at: z.string().nullable().describe('ISO 8601 UTC; with allow_review 1, takers see reviews from then. null: on submission'),
+  on_site_only: Flag.describe(ON_SITE_ONLY_TEXT),
 };
 
