@@ -88,6 +88,20 @@ describe('Requests with an identity from a registered network', function () {
     assert.deepEqual(statusCounts(responses), { 200: 100, 429: 50 });
   });
 
+  it('count a write (a save, whose token Auth is asked about) against the student too, and no counter of the address', async () => {
+    await awayFromWindowEdge(10_000);
+    const hall = await registeredHall();
+    const [student] = await students(1);
+    const { test, questions } = await publishTest(tenant.admin.token, tenant.clientId, { count: 1 });
+    const started = await post('/api/attempts', { test_id: test.id }, from(hall, student.token));
+    assert.equal(started.status, 201, started.text);
+    const saved = await post(`/api/attempts/${started.body.attempt_id}/answers`, { question_id: questions[0].id, student_answer: 'x' }, from(hall, student.token));
+    assert.equal(saved.status, 200, saved.text);
+    assert.equal(saved.headers.get('x-ratelimit-limit'), '100');
+    assert.equal(saved.headers.get('x-ratelimit-remaining'), '98', 'the start and the save, both the student’s');
+    assert.equal((await addressCounter(hall).get()).exists, false);
+  });
+
   it('still hold one student to the default rate: of 101 at once exactly one is 429, and the student beside it is answered', async () => {
     await awayFromWindowEdge(20_000);
     const hall = await registeredHall();
