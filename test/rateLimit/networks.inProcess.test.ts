@@ -5,6 +5,7 @@ import { counterKey, currentWindow } from '../../functions/src/rateLimit/window'
 import { writeNetworks } from '../../functions/src/networks/store';
 import { forgetRegisteredNetworks } from '../../functions/src/networks/registry';
 import { adminDb } from '../support/admin';
+import { failReads } from '../support/faults';
 import { createTenant, createUser, signInAnonymously, type TestUser } from '../support/fixtures';
 import { get, post, type ApiResponse, type RequestOptions } from '../support/http';
 import { startInProcessApi, type InProcessApi } from '../support/inProcessApi';
@@ -174,5 +175,30 @@ describe('Attempt-token requests from a registered network', function () {
     const own = await Promise.all(Array.from({ length: 100 }, () => readWith(hall, attemptId, token)));
     assert.deepEqual(statusCounts(own), { 200: 100 });
     assert.equal((await readWith(hall, attemptId, token)).status, 429, 'the holder’s own 101st is refused');
+  });
+});
+
+describe('Registered networks that cannot be read', function () {
+  this.timeout(120_000);
+
+  it('leave requests counted against their address, as if none were registered, with a warning; once readable, identities count again', async () => {
+    await awayFromWindowEdge(20_000);
+    const hall = await registeredHall();
+    const class11 = await students(11);
+    forgetRegisteredNetworks();
+    const heal = failReads(/^networks$/);
+    let responses: ApiResponse[];
+    try {
+      responses = await Promise.all(class11.flatMap((s, i) => Array.from({ length: i === 0 ? 1 : 10 }, () => get('/api/me', from(hall, s.token)))));
+    } finally {
+      heal();
+    }
+    assert.deepEqual(statusCounts(responses), { 200: 100, 429: 1 });
+    assert.ok(server.logs.some((e) => e.severity === 'WARNING' && /Registered networks unreadable/.test(e.message)));
+    forgetRegisteredNetworks();
+    const [fresh] = await students(1);
+    const again = await get('/api/me', from(hall, fresh.token));
+    assert.equal(again.status, 200, again.text);
+    assert.equal(again.headers.get('x-ratelimit-remaining'), '99', 'counted against the student again');
   });
 });
