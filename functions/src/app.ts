@@ -17,7 +17,7 @@ import { requestContext, requestOrigin } from './http/requestContext';
 import { mountRoutes, type Guards, type RouteDefinition } from './http/route';
 import { openApiRoutes } from './openapi/routes';
 import { deferBodyErrors } from './platform/frameworkBodyParser';
-import { ipLimitPassed, rateLimiter, startIdentifiedCount, startIpCount, type RateLimiter } from './rateLimit/middleware';
+import { ipLimitPassed, rateLimiter, startCountAs, startIdentifiedCount, startIpCount, type RateLimiter } from './rateLimit/middleware';
 import { userRoutes } from './users/routes';
 import { registeredNetworks } from './networks/registry';
 import { folderRoutes } from './folders/routes';
@@ -69,6 +69,7 @@ function guards(limiter: RateLimiter): Guards {
     },
     isClientActive: async (clientId) => (await findClient(clientId))?.active_status === 1,
     prefetchClient: (clientId) => void findClient(clientId).catch(() => undefined),
+    signed: startCountAs,
   };
   return {
     countRequest: startIpCount,

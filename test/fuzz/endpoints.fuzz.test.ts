@@ -17,8 +17,8 @@ import type { FuzzRequest, FuzzSeed, FuzzSeedGroup, FuzzWorld } from './seeds/ty
 // each shape of a body that takes several (one answer, or a batch). Each run
 // takes a valid request (its seed) and replaces one part of it (a path
 // parameter, a query parameter, a body field or a field of a list's first
-// item, the whole body, the token, an uploaded file) with a hostile value: huge, empty, NUL, emoji, NaN, arrays,
-// nested objects, unknown keys. Whatever comes back must not be a 5xx, and an
+// item, the whole body, the token, an uploaded file) with a hostile value:
+// huge, empty, NUL, emoji, NaN, arrays, nested objects, unknown keys. Whatever comes back must not be a 5xx, and an
 // error must be exactly the documented body. Runs against the app in-process,
 // with rate limits lifted so that every run reaches the handler.
 // FUZZ_RUNS sets the runs per endpoint; FUZZ_SEED replays a failure.
@@ -74,6 +74,8 @@ interface Operation {
   queryParams: string[];
   /** The body's fields, and those of the first item of a list of objects (`answers.0.question_id`). */
   bodyFields: string[];
+  /** Opens with X-Attempt-Token as well as with a bearer token. */
+  attemptTokenHeader: boolean;
 }
 
 /** One operation per shape of its body: a body that is one of several shapes is fuzzed in each, from a seed of its own. */
@@ -104,6 +106,7 @@ function operationsOf(doc: any): Operation[] {
           pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
           queryParams: params.filter((p) => p.in === 'query').map((p) => p.name),
           bodyFields: fieldsOf(body),
+          attemptTokenHeader: (op.security ?? []).some((alternative: Record<string, unknown>) => 'attemptToken' in alternative),
         });
       }
     }
@@ -132,6 +135,7 @@ type Mutation =
   | { part: 'rawBody'; value: string }
   | { part: 'unreadableBody'; value: BodyCase }
   | { part: 'token'; value: string }
+  | { part: 'attemptTokenHeader'; value: string }
   | { part: 'file'; value: string }
   | { part: 'fileField'; value: string };
 
@@ -140,6 +144,7 @@ function mutations(op: Operation, seed: FuzzRequest): fc.Arbitrary<Mutation> {
     hostileToken.map((value) => ({ part: 'token' as const, value })),
     fc.tuple(fc.constantFrom(...op.queryParams, 'zz_unknown'), hostileQueryValue).map(([name, value]) => ({ part: 'query' as const, name, value })),
   ];
+  if (op.attemptTokenHeader) options.push(hostileToken.map((value) => ({ part: 'attemptTokenHeader' as const, value })));
   if (op.pathParams.length > 0) {
     options.push(fc.tuple(fc.constantFrom(...op.pathParams), hostileText).map(([name, value]) => ({ part: 'path' as const, name, value })));
   }
@@ -183,6 +188,7 @@ function sweep(op: Operation, seed: FuzzRequest): Mutation[] {
     for (const name of op.pathParams) all.push({ part: 'path', name, value });
     for (const name of [...op.queryParams, 'zz_unknown']) all.push({ part: 'query', name, value });
     all.push({ part: 'token', value: value.replace(/[^\x20-\x7e\xa0-\xff]/g, '~') });
+    if (op.attemptTokenHeader) all.push({ part: 'attemptTokenHeader', value: value.replace(/[^\x20-\x7e\xa0-\xff]/g, '~') });
     if (seed.multipart) all.push({ part: 'file', value });
   }
   for (const name of op.queryParams) all.push({ part: 'query', name, value: ['1', '2'] });
@@ -216,6 +222,7 @@ async function send(server: InProcessApi, op: Operation, seed: FuzzRequest, muta
   let body: unknown = seed.body ? structuredClone(seed.body) : undefined;
   let raw: string | undefined;
   let token = seed.token;
+  let attemptTokenHeader: string | undefined;
   let multipart = seed.multipart ? { ...seed.multipart } : undefined;
   switch (mutation.part) {
     case 'path': params[mutation.name] = mutation.value; break;
@@ -225,6 +232,7 @@ async function send(server: InProcessApi, op: Operation, seed: FuzzRequest, muta
     case 'rawBody': raw = mutation.value; break;
     case 'unreadableBody': multipart = undefined; break;
     case 'token': token = mutation.value; break;
+    case 'attemptTokenHeader': attemptTokenHeader = mutation.value; break;
     case 'file': multipart = { ...multipart!, content: mutation.value }; break;
     case 'fileField': multipart = { ...multipart!, field: mutation.value }; break;
   }
@@ -234,6 +242,7 @@ async function send(server: InProcessApi, op: Operation, seed: FuzzRequest, muta
   for (const [name, value] of Object.entries(query)) for (const v of [value].flat()) search.append(name, v);
   const headers: Record<string, string> = { 'X-Forwarded-For': freshIp() };
   if (token !== undefined) headers.Authorization = `Bearer ${token}`;
+  if (attemptTokenHeader !== undefined) headers['X-Attempt-Token'] = attemptTokenHeader;
   let payload: string | undefined;
   if (multipart) {
     const built = multipartBody(multipart);

@@ -5,6 +5,7 @@ import { counterKey, currentWindow } from '../../functions/src/rateLimit/window'
 import { writeNetworks } from '../../functions/src/networks/store';
 import { forgetRegisteredNetworks } from '../../functions/src/networks/registry';
 import { adminDb } from '../support/admin';
+import { failReads } from '../support/faults';
 import { createTenant, createUser, signInAnonymously, type TestUser } from '../support/fixtures';
 import { get, post, type ApiResponse, type RequestOptions } from '../support/http';
 import { startInProcessApi, type InProcessApi } from '../support/inProcessApi';
@@ -88,6 +89,20 @@ describe('Requests with an identity from a registered network', function () {
     assert.deepEqual(statusCounts(responses), { 200: 100, 429: 50 });
   });
 
+  it('count a write (a save, whose token Auth is asked about) against the student too, and no counter of the address', async () => {
+    await awayFromWindowEdge(10_000);
+    const hall = await registeredHall();
+    const [student] = await students(1);
+    const { test, questions } = await publishTest(tenant.admin.token, tenant.clientId, { count: 1 });
+    const started = await post('/api/attempts', { test_id: test.id }, from(hall, student.token));
+    assert.equal(started.status, 201, started.text);
+    const saved = await post(`/api/attempts/${started.body.attempt_id}/answers`, { question_id: questions[0].id, student_answer: 'x' }, from(hall, student.token));
+    assert.equal(saved.status, 200, saved.text);
+    assert.equal(saved.headers.get('x-ratelimit-limit'), '100');
+    assert.equal(saved.headers.get('x-ratelimit-remaining'), '98', 'the start and the save, both the student’s');
+    assert.equal((await addressCounter(hall).get()).exists, false);
+  });
+
   it('still hold one student to the default rate: of 101 at once exactly one is 429, and the student beside it is answered', async () => {
     await awayFromWindowEdge(20_000);
     const hall = await registeredHall();
@@ -160,5 +175,30 @@ describe('Attempt-token requests from a registered network', function () {
     const own = await Promise.all(Array.from({ length: 100 }, () => readWith(hall, attemptId, token)));
     assert.deepEqual(statusCounts(own), { 200: 100 });
     assert.equal((await readWith(hall, attemptId, token)).status, 429, 'the holder’s own 101st is refused');
+  });
+});
+
+describe('Registered networks that cannot be read', function () {
+  this.timeout(120_000);
+
+  it('leave requests counted against their address, as if none were registered, with a warning; once readable, identities count again', async () => {
+    await awayFromWindowEdge(20_000);
+    const hall = await registeredHall();
+    const class11 = await students(11);
+    forgetRegisteredNetworks();
+    const heal = failReads(/^networks$/);
+    let responses: ApiResponse[];
+    try {
+      responses = await Promise.all(class11.flatMap((s, i) => Array.from({ length: i === 0 ? 1 : 10 }, () => get('/api/me', from(hall, s.token)))));
+    } finally {
+      heal();
+    }
+    assert.deepEqual(statusCounts(responses), { 200: 100, 429: 1 });
+    assert.ok(server.logs.some((e) => e.severity === 'WARNING' && /Registered networks unreadable/.test(e.message)));
+    forgetRegisteredNetworks();
+    const [fresh] = await students(1);
+    const again = await get('/api/me', from(hall, fresh.token));
+    assert.equal(again.status, 200, again.text);
+    assert.equal(again.headers.get('x-ratelimit-remaining'), '99', 'counted against the student again');
   });
 });

@@ -15,6 +15,8 @@ export interface RequestState {
   authorization?: Promise<void>;
   /** This request's per-IP verdict, once its counting started. */
   ipLimit?: Promise<ApiError | undefined>;
+  /** The uid of a token whose signature is verified, while Auth is still asked whether it was revoked. */
+  signedUid?: string;
   /** The caller's address is inside a registered organization network: an identified request is counted against its identity. */
   onNetwork?: boolean;
   /** Starts the per-IP count, at most once. */

@@ -150,8 +150,12 @@ export interface Guards {
   countRequest: RequestHandler;
   /** After authentication: starts the count if it waited to know whom to count (a registered network counts identities). */
   countIdentified: RequestHandler;
-  /** `prefetchClient`: read the token's organization while the token is verified (off on sensitive routes, see app.ts). */
-  authenticate(access: Access, options?: { prefetchClient?: boolean }): RequestHandler;
+  /**
+   * `prefetchClient`: read the token's organization while the token is verified; `countWhenSigned`: start the
+   * request's count (by uid on a registered network) once the signature is verified, beside a write's revocation
+   * check. Both off on sensitive routes, which count after verification, in one commit with the user's (see app.ts).
+   */
+  authenticate(access: Access, options?: { prefetchClient?: boolean; countWhenSigned?: boolean }): RequestHandler;
   sensitive: RequestHandler;
   /** Runs a handler's work beside checks authentication started (the admin account re-check). */
   runHandler<T>(res: Response, work: Promise<T>): Promise<T>;
@@ -172,7 +176,7 @@ export function mountRoutes(routes: RouteDefinition[], guards: Guards): express.
   const router = express.Router();
   for (const route of routes) {
     const expressPath = route.path.replace(/\{(\w+)\}/g, ':$1');
-    const authentication = guards.authenticate(route.access, { prefetchClient: !route.sensitive });
+    const authentication = guards.authenticate(route.access, { prefetchClient: !route.sensitive, countWhenSigned: !route.sensitive });
     const chain: RequestHandler[] = [route.attemptToken ? orAttemptToken(authentication) : authentication];
     if (route.sensitive) {
       chain.push(guards.sensitive);

@@ -75,8 +75,8 @@ const addressSubject = (req: Request, res: Response, config: RuntimeConfig, wind
  * against the address, see `failureSubject`).
  */
 function identityOf(req: Request, res: Response): string | undefined {
-  const principal = requestState(res).principal;
-  if (principal) return `user:${principal.uid}`;
+  const uid = requestState(res).principal?.uid ?? requestState(res).signedUid;
+  if (uid) return `user:${uid}`;
   const attemptId = req.params.attemptId;
   const token = attemptTokenOf(req);
   if (!usesAttemptToken(req) || typeof attemptId !== 'string' || token === undefined) return undefined;
@@ -241,6 +241,13 @@ export const startIdentifiedCount: RequestHandler = (_req, res, next) => {
   void startedIpCount(res);
   next();
 };
+
+/** On a registered network, starts the count against `uid` as soon as its token's signature is verified (a write's revocation check runs beside it). */
+export function startCountAs(res: Response, uid: string): void {
+  const perRequest = requestState(res);
+  perRequest.signedUid = uid;
+  void startedIpCount(res);
+}
 
 /** Waits for this request's per-IP verdict (starting the count if nothing did) and throws its 429, if any. */
 export async function ipLimitPassed(res: Response): Promise<void> {
