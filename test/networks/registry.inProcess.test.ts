@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Timestamp } from 'firebase-admin/firestore';
 import { REFRESH_MS, applyLocally, forgetRegisteredNetworks, registeredNetworks, type NetworkIndex } from '../../functions/src/networks/registry';
 import { writeNetworks } from '../../functions/src/networks/store';
 import { captureLog, type LogEntry } from '../../functions/src/platform/log';
-import { countQueries, failReads, holdFirstQuery } from '../support/faults';
+import { countQueries, failReads, holdFirstQuery, loggedDuring } from '../support/faults';
+import { adminDb } from '../support/admin';
 import { createTenant } from '../support/fixtures';
 import { api, freshIp } from '../support/http';
 import { startInProcessApi, type InProcessApi } from '../support/inProcessApi';
@@ -128,6 +130,22 @@ describe('networks registry: every organization\'s networks, per instance', () =
     await callAfterRefreshInterval();
     await until((index) => index.onNetworkOf(added.org, added.inside), 'the change made before the failed refresh');
     assert.ok((await registeredNetworks()).onNetworkOf(kept.org, kept.inside));
+  });
+
+  it('reads a document edited by hand (the console): bad entries are left out and logged, the organization is the one its path names, and the others still load', async () => {
+    const [edited, broken, fine] = [randomUUID(), randomUUID(), randomUUID()];
+    const [good, alsoFine] = [uniqueNetwork(), uniqueNetwork()];
+    const now = Timestamp.now();
+    await adminDb.doc(`clients/${edited}/networks/registered`).set({ networks: [good.cidr, 'not-a-network', '10.0.0.0/8', 5, `${good.cidr.slice(0, -3)}1/48`], updated_at: now });
+    await adminDb.doc(`clients/${broken}/networks/registered`).set({ client_id: broken, networks: '203.0.113.0/24', updated_at: now });
+    await writeNetworks(fine, [alsoFine.cidr], 'another-instance');
+    const { result: index, entries } = await loggedDuring(() => registeredNetworks());
+    assert.ok(index.onNetworkOf(edited, good.inside), 'the valid network of the hand-made document, under the organization of its path');
+    assert.ok(!index.onAnyNetwork('10.1.2.3'), 'a network wider than /16 is not taken');
+    assert.ok(index.onNetworkOf(fine, alsoFine.inside), 'the other organizations load');
+    const ignored = entries.filter((e) => e.severity === 'ERROR' && e.data.client_id === edited).map((e) => e.data.network);
+    assert.deepEqual(ignored, ['not-a-network', '10.0.0.0/8', '5', `${good.cidr.slice(0, -3)}1/48`]);
+    assert.ok(entries.some((e) => e.severity === 'ERROR' && e.data.client_id === broken && /no list/.test(e.message)));
   });
 
   describe('PUT /api/clients/{clientId}/networks, served in-process', () => {

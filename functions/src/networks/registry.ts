@@ -1,6 +1,6 @@
 import type { Timestamp } from 'firebase-admin/firestore';
 import { errorText, log } from '../platform/log';
-import { NetworkSet } from './cidr';
+import { NetworkSet, parseNetwork } from './cidr';
 import { networksChangedSince, type NetworksChange } from './store';
 
 /**
@@ -38,6 +38,26 @@ interface Loaded {
 /** A change as the registry applies it; without `updatedAt` it is applied whatever this instance knew. */
 type Change = Omit<NetworksChange, 'updatedAt'> & { updatedAt?: Timestamp };
 
+/**
+ * The networks of a document as the API would have stored them. One edited in
+ * the console may hold a typo, a network wider than the bounds or no list at
+ * all: those are left out (logged), and never stop the organizations around them
+ * from being read (a throw here would fail every refresh of every instance).
+ */
+function usableNetworks(clientId: string, networks: unknown): string[] {
+  if (!Array.isArray(networks)) {
+    log.error('Registered networks ignored: the document holds no list of networks', { client_id: clientId });
+    return [];
+  }
+  const usable: string[] = [];
+  for (const network of networks) {
+    const verdict = typeof network === 'string' ? parseNetwork(network) : undefined;
+    if (verdict?.ok) usable.push(verdict.cidr);
+    else log.error('A registered network is ignored: the API would not accept it', { client_id: clientId, network: String(network).slice(0, 100), why: verdict?.message ?? 'not text' });
+  }
+  return usable;
+}
+
 const EMPTY: Loaded = { byClient: new Map(), versions: new Map(), any: new NetworkSet([]), since: undefined, loadedAtMs: 0 };
 
 let loaded: Loaded | undefined;
@@ -59,12 +79,13 @@ function withChanges(state: Loaded, changes: readonly Change[]): Pick<Loaded, 'b
   const byClient = new Map(state.byClient);
   const versions = new Map(state.versions);
   let applied = 0;
-  for (const { clientId, networks, updatedAt } of changes) {
+  for (const { clientId, networks: stored, updatedAt } of changes) {
     const known = versions.get(clientId);
     if (known && updatedAt && !notOlder(updatedAt, known)) continue;
     if (updatedAt) versions.set(clientId, updatedAt);
     else versions.delete(clientId);
     applied += 1;
+    const networks = usableNetworks(clientId, stored);
     if (networks.length === 0) byClient.delete(clientId);
     else if (byClient.has(clientId) || byClient.size < MAX_ORGANIZATIONS) byClient.set(clientId, new NetworkSet(networks));
     else log.error('Registered networks not applied: this instance holds the most organizations it keeps', { client_id: clientId, max: MAX_ORGANIZATIONS });

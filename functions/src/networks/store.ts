@@ -1,14 +1,19 @@
-import { FieldValue, type Timestamp, type WriteBatch } from 'firebase-admin/firestore';
+import { FieldValue, Timestamp, type WriteBatch } from 'firebase-admin/firestore';
 import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
 import type { StoredNetworks } from './documents';
 import { NETWORKS_CHANGED_QUERY } from './networkQuery';
 
-/** One organization's networks as read, with when they were written (its document's updated_at). */
+/**
+ * One organization's networks as read, with when they were written (its
+ * document's updated_at). A document edited in the console may hold anything:
+ * `networks` is as stored (the registry checks it), and `updatedAt` undefined
+ * when updated_at is not a timestamp.
+ */
 export interface NetworksChange {
   clientId: string;
-  networks: string[];
-  updatedAt: Timestamp;
+  networks: unknown;
+  updatedAt: Timestamp | undefined;
 }
 
 const PAGE = 1_000;
@@ -29,8 +34,10 @@ export async function networksChangedSince(since: Timestamp | undefined): Promis
     const snap = await (last ? query.startAfter(last) : query).limit(PAGE).get();
     readTime ??= snap.readTime;
     for (const doc of snap.docs) {
-      const stored = doc.data() as StoredNetworks;
-      changes.push({ clientId: stored.client_id, networks: stored.networks, updatedAt: stored.updated_at });
+      const stored = doc.data() as Partial<StoredNetworks>;
+      // The organization is the one the path names (clients/{clientId}/networks/registered), whatever a hand-made document says.
+      const clientId = doc.ref.parent.parent?.id ?? stored.client_id ?? '';
+      changes.push({ clientId, networks: stored.networks, updatedAt: stored.updated_at instanceof Timestamp ? stored.updated_at : undefined });
     }
     if (snap.size < PAGE) break;
     last = snap.docs[snap.docs.length - 1];
