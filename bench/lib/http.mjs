@@ -19,10 +19,11 @@ export function parseCost(header) {
  * the body. `ip` is the virtual client's address, as the trusted front end
  * would append it to X-Forwarded-For. Never throws: a network error or timeout
  * comes back as status 0 with `error`. `rawBody` with `contentType` is sent as it is;
- * `baseUrl` sends it elsewhere than the Hosting emulator.
+ * `baseUrl` sends it elsewhere than the Hosting emulator; `headers` are added as they are.
+ * The answer carries `rateLimit` (X-RateLimit-Limit) and `retryAfter` (Retry-After, s) when sent.
  */
-export async function call({ method = 'GET', path, token, body, rawBody, contentType, ip, timeoutMs = 30_000, baseUrl = BASE_URL }) {
-  const headers = {};
+export async function call({ method = 'GET', path, token, body, rawBody, contentType, ip, timeoutMs = 30_000, baseUrl = BASE_URL, headers: extraHeaders = {} }) {
+  const headers = { ...extraHeaders };
   if (ip) headers['X-Forwarded-For'] = ip;
   if (token) headers.Authorization = `Bearer ${token}`;
   let payload;
@@ -51,7 +52,9 @@ export async function call({ method = 'GET', path, token, body, rawBody, content
     } catch {
       json = undefined;
     }
-    return { status: res.status, ms, cost: parseCost(res.headers.get('x-debug-cost')), json, text };
+    const rateLimit = res.headers.get('x-ratelimit-limit');
+    const retryAfter = res.headers.get('retry-after');
+    return { status: res.status, ms, cost: parseCost(res.headers.get('x-debug-cost')), json, text, rateLimit: rateLimit === null ? null : Number(rateLimit), retryAfter: retryAfter === null ? null : Number(retryAfter) };
   } catch (err) {
     return { status: 0, ms: performance.now() - started, cost: null, json: undefined, text: '', error: err.message ?? String(err) };
   }

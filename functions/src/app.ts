@@ -17,8 +17,9 @@ import { requestContext, requestOrigin } from './http/requestContext';
 import { mountRoutes, type Guards, type RouteDefinition } from './http/route';
 import { openApiRoutes } from './openapi/routes';
 import { deferBodyErrors } from './platform/frameworkBodyParser';
-import { ipLimitPassed, rateLimiter, startIpCount, type RateLimiter } from './rateLimit/middleware';
+import { ipLimitPassed, rateLimiter, startCountAs, startIdentifiedCount, startIpCount, type RateLimiter } from './rateLimit/middleware';
 import { userRoutes } from './users/routes';
+import { registeredNetworks } from './networks/registry';
 import { folderRoutes } from './folders/routes';
 import { questionRoutes } from './questions/routes';
 import { testRoutes } from './exams/routes';
@@ -66,13 +67,15 @@ function guards(limiter: RateLimiter): Guards {
     // verdict never counts this request's failure against itself.
     countFailedAuthentication: async (req, res) => {
       await ipLimitPassed(res);
-      await limiter.countRefusedCredential(req);
+      await limiter.countRefusedCredential(req, res);
     },
     isClientActive: async (clientId) => (await findClient(clientId))?.active_status === 1,
     prefetchClient: (clientId) => void findClient(clientId).catch(() => undefined),
+    signed: startCountAs,
   };
   return {
     countRequest: startIpCount,
+    countIdentified: startIdentifiedCount,
     // A route that is not sensitive starts its per-IP count as it begins, so reading the organization while the
     // token is verified overlaps that count; a sensitive one counts after verification, and reads beside that commit.
     authenticate: (access, options) => authenticate(access, effects, options),
@@ -131,12 +134,14 @@ export function createApp(config: RuntimeConfig): express.Express {
   app.use(
     cors({
       origin: config.corsOrigins,
-      allowedHeaders: ['Authorization', 'Content-Type'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'X-Attempt-Token'],
       exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Request-Id'],
       maxAge: 600,
     }),
   );
   const limiter = rateLimiter(config);
+  // Read the registered networks now, so the first requests seldom wait for them.
+  registeredNetworks().catch(() => undefined);
   app.use(limiter.perAddress);
   // The platform has usually parsed the body already; this covers running the app elsewhere.
   // Its errors wait for bodyGuard, which answers every parser's error the same way.

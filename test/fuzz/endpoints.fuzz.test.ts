@@ -69,6 +69,8 @@ interface Operation {
   pathParams: string[];
   queryParams: string[];
   bodyFields: string[];
+  /** Opens with X-Attempt-Token as well as with a bearer token. */
+  attemptTokenHeader: boolean;
 }
 
 function operationsOf(doc: any): Operation[] {
@@ -85,6 +87,7 @@ function operationsOf(doc: any): Operation[] {
         pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
         queryParams: params.filter((p) => p.in === 'query').map((p) => p.name),
         bodyFields: Object.keys(body?.properties ?? {}),
+        attemptTokenHeader: (op.security ?? []).some((alternative: Record<string, unknown>) => 'attemptToken' in alternative),
       });
     }
   }
@@ -101,6 +104,7 @@ type Mutation =
   | { part: 'rawBody'; value: string }
   | { part: 'unreadableBody'; value: BodyCase }
   | { part: 'token'; value: string }
+  | { part: 'attemptTokenHeader'; value: string }
   | { part: 'file'; value: string }
   | { part: 'fileField'; value: string };
 
@@ -109,6 +113,7 @@ function mutations(op: Operation, seed: FuzzRequest): fc.Arbitrary<Mutation> {
     hostileToken.map((value) => ({ part: 'token' as const, value })),
     fc.tuple(fc.constantFrom(...op.queryParams, 'zz_unknown'), hostileQueryValue).map(([name, value]) => ({ part: 'query' as const, name, value })),
   ];
+  if (op.attemptTokenHeader) options.push(hostileToken.map((value) => ({ part: 'attemptTokenHeader' as const, value })));
   if (op.pathParams.length > 0) {
     options.push(fc.tuple(fc.constantFrom(...op.pathParams), hostileText).map(([name, value]) => ({ part: 'path' as const, name, value })));
   }
@@ -152,6 +157,7 @@ function sweep(op: Operation, seed: FuzzRequest): Mutation[] {
     for (const name of op.pathParams) all.push({ part: 'path', name, value });
     for (const name of [...op.queryParams, 'zz_unknown']) all.push({ part: 'query', name, value });
     all.push({ part: 'token', value: value.replace(/[^\x20-\x7e\xa0-\xff]/g, '~') });
+    if (op.attemptTokenHeader) all.push({ part: 'attemptTokenHeader', value: value.replace(/[^\x20-\x7e\xa0-\xff]/g, '~') });
     if (seed.multipart) all.push({ part: 'file', value });
   }
   for (const name of op.queryParams) all.push({ part: 'query', name, value: ['1', '2'] });
@@ -185,6 +191,7 @@ async function send(server: InProcessApi, op: Operation, seed: FuzzRequest, muta
   let body: unknown = seed.body ? { ...seed.body } : undefined;
   let raw: string | undefined;
   let token = seed.token;
+  let attemptTokenHeader: string | undefined;
   let multipart = seed.multipart ? { ...seed.multipart } : undefined;
   switch (mutation.part) {
     case 'path': params[mutation.name] = mutation.value; break;
@@ -194,6 +201,7 @@ async function send(server: InProcessApi, op: Operation, seed: FuzzRequest, muta
     case 'rawBody': raw = mutation.value; break;
     case 'unreadableBody': multipart = undefined; break;
     case 'token': token = mutation.value; break;
+    case 'attemptTokenHeader': attemptTokenHeader = mutation.value; break;
     case 'file': multipart = { ...multipart!, content: mutation.value }; break;
     case 'fileField': multipart = { ...multipart!, field: mutation.value }; break;
   }
@@ -203,6 +211,7 @@ async function send(server: InProcessApi, op: Operation, seed: FuzzRequest, muta
   for (const [name, value] of Object.entries(query)) for (const v of [value].flat()) search.append(name, v);
   const headers: Record<string, string> = { 'X-Forwarded-For': freshIp() };
   if (token !== undefined) headers.Authorization = `Bearer ${token}`;
+  if (attemptTokenHeader !== undefined) headers['X-Attempt-Token'] = attemptTokenHeader;
   let payload: string | undefined;
   if (multipart) {
     const built = multipartBody(multipart);

@@ -106,6 +106,7 @@ describe('Security headers and CORS', () => {
     });
     assert.equal(res.status, 204);
     assert.match(res.headers.get('access-control-allow-headers') ?? '', /Authorization/i);
+    assert.match(res.headers.get('access-control-allow-headers') ?? '', /X-Attempt-Token/i, 'a browser may send the attempt token as a header');
   });
 });
 

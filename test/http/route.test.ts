@@ -22,6 +22,7 @@ const openGuards: Guards = {
   runHandler: (_res, work) => work,
   beforeHandler: async () => undefined,
   countRefusedCredential: async () => undefined,
+  countIdentified: (_req, _res, next) => next(),
 };
 
 const Question = z.object({ id: z.string(), question_text: z.string() });

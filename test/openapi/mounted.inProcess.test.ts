@@ -17,6 +17,7 @@ const pass: Guards = {
   runHandler: (_res, work) => work,
   beforeHandler: async () => undefined,
   countRefusedCredential: async () => undefined,
+  countIdentified: (_req, _res, next) => next(),
 };
 
 /** `method /api/path` of every route on the app's routers, read from Express itself. */

@@ -27,7 +27,7 @@ function callerOf(principal: Principal | undefined, token: string | undefined): 
 }
 
 const TOKEN_NOTE =
-  ' A Guest may send ?attempt_token= (from POST /api/attempts) instead of an Authorization header; a token of another attempt, or one replaced by a later start, is 403.' +
+  ' A Guest may send its attempt_token (from POST /api/attempts) as the header X-Attempt-Token, or as ?attempt_token=, instead of an Authorization header; a token of another attempt, or one replaced by a later start, is 403.' +
   ' Every way in checks who and where: with an attempt token, or a Guest’s ID token, the attempt’s organization must be active (else 403, as for bearer requests of a deactivated organization);' +
   ' with an attempt token, the taker’s account must still exist and be enabled (else 401, recorded as token_rejected and counted against the address like a failed authentication).' +
   ' The organization’s status is read on every request, as for bearer requests; the account is as Auth described it at most 60 s earlier.';

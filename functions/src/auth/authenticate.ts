@@ -31,6 +31,12 @@ export interface AuthenticationEffects {
    * A speculation only: nothing is decided on it.
    */
   prefetchClient(clientId: string): void;
+  /**
+   * The token's signature and expiry are verified (its revocation may still be
+   * being asked of Auth): the rate limiter may count the request against this
+   * uid now, beside that check, instead of after it.
+   */
+  signed(res: Response, uid: string): void;
 }
 
 type Rejection = { reason: TokenRejectionReason; claimedUid: string | null };
@@ -59,7 +65,7 @@ async function failOpen(what: string, req: Request, detail: Record<string, unkno
   }
 }
 
-async function verifiedPrincipal(req: Request, prefetch?: (clientId: string) => void): Promise<Principal | Rejection> {
+async function verifiedPrincipal(req: Request, prefetch?: (clientId: string) => void, signed?: (uid: string) => void): Promise<Principal | Rejection> {
   const header = req.header('authorization');
   if (!header) return { reason: 'missing', claimedUid: null };
   const match = /^Bearer ([A-Za-z0-9._~+/=-]{1,8192})$/.exec(header.trim());
@@ -67,7 +73,10 @@ async function verifiedPrincipal(req: Request, prefetch?: (clientId: string) => 
   const speculativeClient = claimedClientId(match[1]);
   if (speculativeClient) prefetch?.(speculativeClient);
   try {
-    const decoded = await auth.verifyIdToken(match[1], checksRevocation(req.method));
+    const checkRevoked = checksRevocation(req.method);
+    // A write's revocation check is a call to Auth: what needs only a verified uid starts before it.
+    if (signed) signed((await auth.verifyIdToken(match[1], false)).uid);
+    const decoded = await auth.verifyIdToken(match[1], checkRevoked);
     return principalFromClaims(decoded);
   } catch (err) {
     // Only a verdict on the token is the caller's failure. Auth being unreachable,
@@ -122,7 +131,11 @@ export const forgetAccountFacts = (): void => accountFacts.clear();
  * write before its handler, beside the login record and the organization's
  * status; either way it costs no sequential round trip.
  */
-export function authenticate(access: Access, effects: AuthenticationEffects, { prefetchClient = true }: { prefetchClient?: boolean } = {}): RequestHandler {
+export function authenticate(
+  access: Access,
+  effects: AuthenticationEffects,
+  { prefetchClient = true, countWhenSigned = true }: { prefetchClient?: boolean; countWhenSigned?: boolean } = {},
+): RequestHandler {
   const refuse = async (req: Request, res: Response, rejection: Rejection): Promise<never> => {
     // No header at all is no guess at a credential (a school's many signed-out
     // pages share one address): not counted, nothing to record.
@@ -138,7 +151,12 @@ export function authenticate(access: Access, effects: AuthenticationEffects, { p
   return async (req, res, next) => {
     if (access === 'public') return next();
     // A sensitive route reads the organization beside its counters' commit instead (both start after verification).
-    const result = await verifiedPrincipal(req, prefetchClient ? effects.prefetchClient : undefined);
+    const result = await verifiedPrincipal(
+      req,
+      prefetchClient ? effects.prefetchClient : undefined,
+      // Only a registered network's count waits for a uid; elsewhere it started before verification.
+      countWhenSigned && checksRevocation(req.method) && requestState(res).onNetwork ? (uid) => effects.signed(res, uid) : undefined,
+    );
     if ('reason' in result) return refuse(req, res, result);
     const state = requestState(res);
     state.principal = result;

@@ -15,8 +15,10 @@ export interface RequestState {
   authorization?: Promise<void>;
   /** This request's per-IP verdict, once its counting started. */
   ipLimit?: Promise<ApiError | undefined>;
-  /** The per-IP counter of the caller's address for the current minute. */
-  ipKey?: string;
+  /** The uid of a token whose signature is verified, while Auth is still asked whether it was revoked. */
+  signedUid?: string;
+  /** The caller's address is inside a registered organization network: an identified request is counted against its identity. */
+  onNetwork?: boolean;
   /** Starts the per-IP count, at most once. */
   startIpCount?: () => Promise<ApiError | undefined>;
   /** A sensitive operation reported its stricter limit: the per-IP count must not overwrite its headers. */

@@ -5,6 +5,7 @@ import type { Access } from '../auth/policy';
 import type { Principal } from '../auth/principal';
 import type { CallContext, UploadBody } from '../shared/callContext';
 import { badRequest, type ErrorCode } from '../shared/errors';
+import { ATTEMPT_TOKEN_HEADER, usesAttemptToken } from './attemptToken';
 import { requestOrigin } from './requestContext';
 import { requestState } from './requestState';
 import { validate } from '../shared/validate';
@@ -46,9 +47,10 @@ export interface RouteDefinition<P extends z.ZodType = z.ZodType, Q extends z.Zo
   /** Counts against the strict per-user limit as well as the per-IP one. */
   sensitive?: boolean;
   /**
-   * Also open to a request with `?attempt_token=` and no Authorization header
-   * (a Guest's way into its attempt): it reaches the handler without a
-   * principal, and the handler checks the token.
+   * Also open to a request with an attempt token (header X-Attempt-Token or
+   * `?attempt_token=`) and no Authorization header (a Guest's way into its
+   * attempt): it reaches the handler without a principal, the token in
+   * `query.attempt_token`, and the handler checks the token.
    */
   attemptToken?: boolean;
   params?: P;
@@ -96,17 +98,30 @@ const uploadBody = (req: Request): UploadBody => ({
   stream: req,
 });
 
+/**
+ * The query with the X-Attempt-Token header's token as `attempt_token`, so the
+ * route's schema validates it however it came; both, differing, are refused.
+ */
+function withHeaderToken(req: Request): unknown {
+  const header = req.header(ATTEMPT_TOKEN_HEADER);
+  if (header === undefined) return req.query;
+  if (req.query.attempt_token !== undefined && req.query.attempt_token !== header) {
+    throw badRequest('X-Attempt-Token and ?attempt_token= differ; send one', [{ path: 'header.x-attempt-token', message: 'Differs from query.attempt_token' }]);
+  }
+  return { ...req.query, attempt_token: header };
+}
+
 function handle(route: RouteDefinition, { beforeHandler, runHandler, countRefusedCredential }: Guards): RequestHandler {
   return async (req, res) => {
     if (route.body) requireJson(req);
     const params = validate(route.params ?? EMPTY, req.params, 'params');
-    const query = validate(route.query ?? EMPTY, req.query, 'query');
+    const query = validate(route.query ?? EMPTY, route.attemptToken ? withHeaderToken(req) : req.query, 'query');
     const body = route.body ? validate(route.body, req.body, 'body') : undefined;
     // Nothing a handler does (a write least of all) starts before the checks that ran beside authentication pass.
     await beforeHandler(res);
     // Authentication set the principal on every route but public ones and attempt-token requests, whose handlers do not rely on it.
     const principal = requestState(res).principal!;
-    const call: CallContext = { ...requestOrigin(req), countRefusedCredential: () => countRefusedCredential(req) };
+    const call: CallContext = { ...requestOrigin(req), countRefusedCredential: () => countRefusedCredential(req, res) };
     const upload = route.upload ? uploadBody(req) : undefined;
     const reply = await runHandler(res, route.handler({ params, query, body, principal, call, upload }));
     if (reply.stream) return streamReply(res, reply.status, reply.stream);
@@ -133,32 +148,42 @@ async function streamReply(res: Response, status: number, stream: NonNullable<Re
 export interface Guards {
   /** Starts counting the request (per-IP limit) without waiting; a sensitive route counts it with the user's instead. */
   countRequest: RequestHandler;
-  /** `prefetchClient`: read the token's organization while the token is verified (off on sensitive routes, see app.ts). */
-  authenticate(access: Access, options?: { prefetchClient?: boolean }): RequestHandler;
+  /** After authentication: starts the count if it waited to know whom to count (a registered network counts identities). */
+  countIdentified: RequestHandler;
+  /**
+   * `prefetchClient`: read the token's organization while the token is verified; `countWhenSigned`: start the
+   * request's count (by uid on a registered network) once the signature is verified, beside a write's revocation
+   * check. Both off on sensitive routes, which count after verification, in one commit with the user's (see app.ts).
+   */
+  authenticate(access: Access, options?: { prefetchClient?: boolean; countWhenSigned?: boolean }): RequestHandler;
   sensitive: RequestHandler;
   /** Runs a handler's work beside checks authentication started (the admin account re-check). */
   runHandler<T>(res: Response, work: Promise<T>): Promise<T>;
   /** Waits for the checks started before the route (per-IP limit, organization status); throws their refusal. */
   beforeHandler(res: Response): Promise<void>;
-  /** Counts a credential a handler refused against the caller's address, as the rate limiter counts failed authentications. */
-  countRefusedCredential(req: Request): Promise<void>;
+  /** Counts a credential a handler refused, as the rate limiter counts failed authentications. */
+  countRefusedCredential(req: Request, res: Response): Promise<void>;
 }
 
-/** Lets a request that carries `?attempt_token=` and no Authorization header past authentication: its handler checks the token. */
+/** Lets a request that carries an attempt token and no Authorization header past authentication: its handler checks the token. */
 const orAttemptToken =
   (authentication: RequestHandler): RequestHandler =>
   (req, res, next) =>
-    req.query.attempt_token !== undefined && req.header('authorization') === undefined ? next() : authentication(req, res, next);
+    usesAttemptToken(req) ? next() : authentication(req, res, next);
 
 /** Mounts every route on one router. */
 export function mountRoutes(routes: RouteDefinition[], guards: Guards): express.Router {
   const router = express.Router();
   for (const route of routes) {
     const expressPath = route.path.replace(/\{(\w+)\}/g, ':$1');
-    const authentication = guards.authenticate(route.access, { prefetchClient: !route.sensitive });
+    const authentication = guards.authenticate(route.access, { prefetchClient: !route.sensitive, countWhenSigned: !route.sensitive });
     const chain: RequestHandler[] = [route.attemptToken ? orAttemptToken(authentication) : authentication];
-    if (route.sensitive) chain.push(guards.sensitive);
-    else chain.unshift(guards.countRequest);
+    if (route.sensitive) {
+      chain.push(guards.sensitive);
+    } else {
+      chain.unshift(guards.countRequest);
+      chain.push(guards.countIdentified);
+    }
     chain.push(handle(route, guards));
     router[route.method](expressPath, ...chain);
   }

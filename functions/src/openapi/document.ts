@@ -60,7 +60,7 @@ function openApiRoute(route: RouteDefinition): RouteConfig {
     summary: route.summary,
     description: route.description,
     tags: [route.tag],
-    security: route.access === 'public' ? [] : route.attemptToken ? [{ bearerAuth: [] }, {}] : [{ bearerAuth: [] }],
+    security: route.access === 'public' ? [] : route.attemptToken ? [{ bearerAuth: [] }, { attemptToken: [] }, {}] : [{ bearerAuth: [] }],
     request: {
       params: route.params as never,
       query: route.query as never,
@@ -90,6 +90,12 @@ export function openApiDocument(routes: RouteDefinition[]): unknown {
     bearerFormat: 'Firebase ID token',
     description: 'An ID token from Firebase Authentication (email/password or anonymous sign-in)',
   });
+  registry.registerComponent('securitySchemes', 'attemptToken', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Attempt-Token',
+    description: 'The attempt_token from POST /api/attempts: opens that attempt only (also accepted as ?attempt_token=, which URLs and access logs keep)',
+  });
   for (const route of routes) registry.registerPath(openApiRoute(route));
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
@@ -99,7 +105,8 @@ export function openApiDocument(routes: RouteDefinition[]): unknown {
       description:
         'Multi-tenant online examination backend. Every endpoint but this document and the health check ' +
         'needs `Authorization: Bearer <Firebase ID token>`. Errors are `{error, message, status}`; ' +
-        'every response carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (seconds).',
+        'every response carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (seconds). ' +
+        'Limits count per address; from inside an organization’s registered networks, per signed-in user or attempt token instead.',
     },
     servers: [{ url: '/' }],
   });

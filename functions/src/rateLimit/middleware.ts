@@ -1,10 +1,13 @@
+import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { errorText, log } from '../platform/log';
 import type { RuntimeConfig } from '../config';
+import { attemptTokenOf, usesAttemptToken } from '../http/attemptToken';
 import { clientIp } from '../http/clientIp';
 import { requestState } from '../http/requestState';
 import { ApiError } from '../shared/errors';
 import { isBackendFault } from '../platform/backendFaults';
+import { registeredNetworks } from '../networks/registry';
 import { addressBucket } from './addressBucket';
 import { activeBlock, block } from './blockedKeys';
 import { addToCounters, addToManyCounters, type Counters } from './counterStore';
@@ -12,6 +15,7 @@ import { counterKey, currentWindow, limitState, type LimitState, type Window } f
 
 const TOO_MANY_REQUESTS = 'Too many requests';
 const TOO_MANY_AUTH_FAILURES = 'Too many failed authentications from this address';
+const TOO_MANY_REFUSED_CREDENTIALS = 'Too many refused credentials for this account';
 const TOO_MANY_SENSITIVE = 'Too many sensitive operations';
 
 /** The rate limiter, made once by the app from its config: each part reads the config it was made with. */
@@ -21,24 +25,89 @@ export interface RateLimiter {
   /** The strict limit for sensitive operations (see `sensitiveRateLimit`). */
   sensitive: RequestHandler;
   /**
-   * Counts a refused credential against the caller's address: a failed
-   * authentication, or a credential a handler refused (an unknown, expired,
-   * revoked or used-up share code; an attempt token that does not open the
-   * attempt). Together, the limit of them in a minute make the address 429 for
-   * the rest of the minute, so guessing share codes is throttled like guessing
-   * passwords.
+   * Counts a refused credential: a failed authentication, or a credential a
+   * handler refused (an unknown, expired, revoked or used-up share code; an
+   * attempt token that does not open the attempt; a wrong access code).
+   * Counted against the caller's address, or, on a registered network, against
+   * the signed-in caller who made the mistake (see `countFailedAuthentication`).
+   * Past the limit in a minute, the address (or that caller) gets 429 for the
+   * rest of the minute, so guessing codes is throttled like guessing passwords.
    */
-  countRefusedCredential(req: Request): Promise<void>;
+  countRefusedCredential(req: Request, res: Response): Promise<void>;
 }
 
 export const rateLimiter = (config: RuntimeConfig): RateLimiter => ({
   perAddress: ipRateLimit(config),
   sensitive: sensitiveRateLimit(config),
-  countRefusedCredential: (req) => countFailedAuthentication(req, config),
+  countRefusedCredential: (req, res) => countFailedAuthentication(req, res, config),
 });
 
-/** The counter document of the caller's address (IPv6 per /64) for the current minute. */
-const ipKey = (req: Request, nowMs: number): string => counterKey('ip', addressBucket(clientIp(req)), currentWindow(nowMs));
+// ------------------------------------------------------------ who is counted
+
+/**
+ * What a request is counted against. Off the registered networks, and without
+ * an identity on them, its address (IPv6 per /64), as the interface says. On a
+ * registered network (a school hall behind one address), an identified request
+ * is counted against its identity instead, and the address is locked out only
+ * after many more failures than usual, so one student's mistakes never lock out
+ * the room (see docs/security.md).
+ */
+interface Subject {
+  key: string;
+  /** Refused credentials in a minute at which the subject is locked out. */
+  failureLimit: number;
+  /** What a lock-out of this subject says. */
+  failureMessage: string;
+}
+
+const addressSubject = (req: Request, res: Response, config: RuntimeConfig, window: Window): Subject => ({
+  key: counterKey('ip', addressBucket(clientIp(req)), window),
+  failureLimit: requestState(res).onNetwork ? config.authFailuresPerNetworkAddressPerMinute : config.authFailuresPerMinute,
+  failureMessage: TOO_MANY_AUTH_FAILURES,
+});
+
+/**
+ * The identity a request on a registered network is counted against: its
+ * verified user, or the attempt its token names. An attempt token is checked
+ * by its handler, after counting: it is keyed with a digest of the token
+ * itself, so a wrong token for someone else's attempt lands in a bucket of its
+ * own and cannot spend that attempt's allowance (its refusal is then counted
+ * against the address, see `failureSubject`).
+ */
+function identityOf(req: Request, res: Response): string | undefined {
+  const uid = requestState(res).principal?.uid ?? requestState(res).signedUid;
+  if (uid) return `user:${uid}`;
+  const attemptId = req.params.attemptId;
+  const token = attemptTokenOf(req);
+  if (!usesAttemptToken(req) || typeof attemptId !== 'string' || token === undefined) return undefined;
+  return `attempt:${attemptId}:${createHash('sha256').update(token).digest('hex').slice(0, 16)}`;
+}
+
+/** The subject of this request's count: its identity on a registered network, else its address. */
+function requestSubject(req: Request, res: Response, config: RuntimeConfig, window: Window): Subject {
+  const identity = requestState(res).onNetwork ? identityOf(req, res) : undefined;
+  if (identity === undefined) return addressSubject(req, res, config, window);
+  return { key: counterKey('id', identity, window), failureLimit: config.authFailuresPerMinute, failureMessage: TOO_MANY_REFUSED_CREDENTIALS };
+}
+
+/**
+ * Whom a refused credential is counted against: on a registered network, the
+ * signed-in caller who presented it; an attempt token that was refused
+ * identifies no one, so that, like a failed authentication, counts against
+ * the address (at the network's higher limit).
+ */
+function failureSubject(req: Request, res: Response, config: RuntimeConfig, window: Window): Subject {
+  const principal = requestState(res).principal;
+  if (requestState(res).onNetwork && principal) {
+    return { key: counterKey('id', `user:${principal.uid}`, window), failureLimit: config.authFailuresPerMinute, failureMessage: TOO_MANY_REFUSED_CREDENTIALS };
+  }
+  return addressSubject(req, res, config, window);
+}
+
+/** Locked-out subjects are blocked under a key of their own: on a registered network, an address over its request count still lets identified requests through. */
+const lockoutKey = (key: string): string => `${key}#lockout`;
+
+// ------------------------------------------------------------ counting
 
 // A sensitive operation reports its stricter limit: the per-IP counter, which now
 // finishes whenever its round trip does, must not overwrite it.
@@ -60,6 +129,12 @@ function rateLimited(reason: string, state: LimitState): ApiError {
   });
 }
 
+/** Refuses from memory a key already known to be over its limit, or locked out, in this window. */
+function refuseBlocked(key: string, limit: number, nowMs: number, { lockoutOnly = false } = {}): void {
+  const blocked = activeBlock(lockoutKey(key), nowMs) ?? (lockoutOnly ? undefined : activeBlock(key, nowMs));
+  if (blocked) throw rateLimited(blocked.message, limitState(limit + 1, limit, blocked.untilMs, nowMs));
+}
+
 /**
  * Counts one request against `key`'s shared counter and refuses it past `limit`.
  * Keys already over their limit are refused from memory until the window ends,
@@ -67,8 +142,7 @@ function rateLimited(reason: string, state: LimitState): ApiError {
  */
 async function consume(key: string, limit: number, res: Response, reason: string, strict = false) {
   const now = Date.now();
-  const blocked = activeBlock(key, now);
-  if (blocked) throw rateLimited(blocked.message, limitState(limit + 1, limit, blocked.untilMs, now));
+  refuseBlocked(key, limit, now);
   const window = currentWindow(now);
   const counters = await addToCounters(key, { requests: 1 }, window);
   return judge(key, counters, limit, window, now, res, reason, strict);
@@ -85,39 +159,52 @@ function judge(key: string, counters: Counters, limit: number, window: Window, n
   return { window, counters, state };
 }
 
+/** Whether the caller's address is inside an organization's registered networks; if they cannot be read, it is counted as any address is. */
+async function onRegisteredNetwork(req: Request): Promise<boolean> {
+  try {
+    return (await registeredNetworks()).onAnyNetwork(clientIp(req));
+  } catch (err) {
+    (isBackendFault(err) ? log.warn : log.error)('Registered networks unreadable: the request is counted against its address', { error: errorText(err) });
+    return false;
+  }
+}
+
 /**
- * Default limit per client IP, and the lock-out of IPs with too many failed
- * authentications. Fails open: if the counter cannot be written the request
- * goes on (logged at WARNING) without rate-limit headers, because the work it
- * asks for needs the same Firestore and answers 503 itself if it is down, and a
- * counter hiccup should not turn into an outage for every caller.
+ * Default limit per client IP (per identity on a registered network), and the
+ * lock-out of IPs with too many failed authentications. Fails open: if the
+ * counter cannot be written the request goes on (logged at WARNING) without
+ * rate-limit headers, because the work it asks for needs the same Firestore and
+ * answers 503 itself if it is down, and a counter hiccup should not turn into an
+ * outage for every caller.
  *
  * It only refuses keys already known to be over their limit here; the counting
- * starts as the route begins (`startIpCount`: beside token verification), or,
- * on a sensitive route, in the same commit as the user's count
- * (`sensitiveRateLimit`), and its verdict is awaited (`ipLimitPassed`) before
- * anything is answered: every path that answers starts it if nothing did.
+ * starts as the route begins (`startIpCount`: beside token verification; on a
+ * registered network once authentication has said who is calling,
+ * `startIdentifiedCount`), or, on a sensitive route, in the same commit as the
+ * user's count (`sensitiveRateLimit`), and its verdict is awaited
+ * (`ipLimitPassed`) before anything is answered: every path that answers starts
+ * it if nothing did.
  */
 function ipRateLimit(config: RuntimeConfig): RequestHandler {
-  return (req, res, next) => {
+  return async (req, res, next) => {
     const perRequest = requestState(res);
+    // Answered from memory but for an instance's first request, which reads the networks once.
+    perRequest.onNetwork = await onRegisteredNetwork(req);
     const now = Date.now();
-    const key = ipKey(req, now);
-    const blocked = activeBlock(key, now);
-    if (blocked) throw rateLimited(blocked.message, limitState(config.ratePerMinute + 1, config.ratePerMinute, blocked.untilMs, now));
-    perRequest.ipKey = key;
-    perRequest.startIpCount = () => (perRequest.ipLimit ??= ipLimitOutcome(key, config, res, () => consume(key, config.ratePerMinute, res, TOO_MANY_REQUESTS)));
+    const address = addressSubject(req, res, config, currentWindow(now));
+    // On a registered network only a locked-out address is refused before we know who calls.
+    refuseBlocked(address.key, config.ratePerMinute, now, { lockoutOnly: perRequest.onNetwork });
+    perRequest.startIpCount = () =>
+      (perRequest.ipLimit ??= (() => {
+        const subject = requestSubject(req, res, config, currentWindow(Date.now()));
+        return ipLimitOutcome(subject, res, () => consume(subject.key, config.ratePerMinute, res, TOO_MANY_REQUESTS));
+      })());
     next();
   };
 }
 
-/** The per-IP verdict from a count (started by `count`): a 429 to answer, or nothing. Never rejects. */
-async function ipLimitOutcome(
-  key: string,
-  config: RuntimeConfig,
-  res: Response,
-  count: () => Promise<Awaited<ReturnType<typeof consume>>>,
-): Promise<ApiError | undefined> {
+/** The request's verdict from a count (started by `count`): a 429 to answer, or nothing. Never rejects. */
+async function ipLimitOutcome(subject: Subject, res: Response, count: () => Promise<Awaited<ReturnType<typeof consume>>>): Promise<ApiError | undefined> {
   let outcome: Awaited<ReturnType<typeof consume>>;
   try {
     outcome = await count();
@@ -127,9 +214,9 @@ async function ipLimitOutcome(
     (isBackendFault(err) ? log.warn : log.error)('Per-IP rate limit not applied: its counter could not be written', { error: errorText(err) });
     return undefined;
   }
-  if (outcome.counters.auth_failures >= config.authFailuresPerMinute) {
-    block(key, outcome.window.resetAtMs, TOO_MANY_AUTH_FAILURES);
-    return rateLimited(TOO_MANY_AUTH_FAILURES, outcome.state);
+  if (outcome.counters.auth_failures >= subject.failureLimit) {
+    block(lockoutKey(subject.key), outcome.window.resetAtMs, subject.failureMessage);
+    return rateLimited(subject.failureMessage, outcome.state);
   }
   return undefined;
 }
@@ -139,11 +226,28 @@ const startedIpCount = (res: Response): Promise<ApiError | undefined> => {
   return perRequest.ipLimit ?? perRequest.startIpCount?.() ?? Promise.resolve(undefined);
 };
 
-/** Starts this request's per-IP count without waiting for it: token verification runs beside it. */
+/**
+ * Starts this request's count without waiting for it, before authentication:
+ * token verification runs beside it. On a registered network the count waits
+ * for authentication to say whom to count (`startIdentifiedCount`).
+ */
 export const startIpCount: RequestHandler = (_req, res, next) => {
+  if (!requestState(res).onNetwork) void startedIpCount(res);
+  next();
+};
+
+/** After authentication (or the attempt-token bypass of it): starts the count if nothing did, now that the caller is known. */
+export const startIdentifiedCount: RequestHandler = (_req, res, next) => {
   void startedIpCount(res);
   next();
 };
+
+/** On a registered network, starts the count against `uid` as soon as its token's signature is verified (a write's revocation check runs beside it). */
+export function startCountAs(res: Response, uid: string): void {
+  const perRequest = requestState(res);
+  perRequest.signedUid = uid;
+  void startedIpCount(res);
+}
 
 /** Waits for this request's per-IP verdict (starting the count if nothing did) and throws its 429, if any. */
 export async function ipLimitPassed(res: Response): Promise<void> {
@@ -152,18 +256,19 @@ export async function ipLimitPassed(res: Response): Promise<void> {
 }
 
 /**
- * Counts a refused credential against the caller's address. The count read back
- * after this increment decides: the failures numbered 1 to the limit are
- * answered 401, every later one 429, however many arrive at once.
+ * Counts a refused credential against its subject (`failureSubject`). The
+ * count read back after this increment decides: the failures numbered 1 to the
+ * limit are answered as refused (401, 403, 404…), every later one 429, however
+ * many arrive at once.
  */
-async function countFailedAuthentication(req: Request, config: RuntimeConfig): Promise<void> {
+async function countFailedAuthentication(req: Request, res: Response, config: RuntimeConfig): Promise<void> {
   const now = Date.now();
   const window = currentWindow(now);
-  const key = ipKey(req, now);
-  const { auth_failures } = await addToCounters(key, { auth_failures: 1 }, window);
-  if (auth_failures >= config.authFailuresPerMinute) block(key, window.resetAtMs, TOO_MANY_AUTH_FAILURES);
-  if (auth_failures > config.authFailuresPerMinute) {
-    throw rateLimited(TOO_MANY_AUTH_FAILURES, limitState(auth_failures, config.authFailuresPerMinute, window.resetAtMs, now));
+  const subject = failureSubject(req, res, config, window);
+  const { auth_failures } = await addToCounters(subject.key, { auth_failures: 1 }, window);
+  if (auth_failures >= subject.failureLimit) block(lockoutKey(subject.key), window.resetAtMs, subject.failureMessage);
+  if (auth_failures > subject.failureLimit) {
+    throw rateLimited(subject.failureMessage, limitState(auth_failures, subject.failureLimit, window.resetAtMs, now));
   }
 }
 
@@ -176,21 +281,20 @@ function sensitiveRateLimit(config: RuntimeConfig): RequestHandler {
   return async (req, res, next) => {
     const perRequest = requestState(res);
     const uid = perRequest.principal?.uid;
-    const subject = uid ? `user:${uid}` : `ip:${addressBucket(clientIp(req))}`;
     const now = Date.now();
     const window = currentWindow(now);
-    const key = counterKey('sensitive', subject, window);
-    if (perRequest.ipLimit !== undefined || perRequest.ipKey === undefined) {
+    const key = counterKey('sensitive', uid ? `user:${uid}` : `ip:${addressBucket(clientIp(req))}`, window);
+    if (perRequest.ipLimit !== undefined || perRequest.startIpCount === undefined) {
       await consume(key, config.sensitivePerMinute, res, TOO_MANY_SENSITIVE, true);
       return next();
     }
-    // The address's count and the user's in one commit: one round trip for both limits.
-    const blocked = activeBlock(key, now);
-    if (blocked) throw rateLimited(blocked.message, limitState(config.sensitivePerMinute + 1, config.sensitivePerMinute, blocked.untilMs, now));
-    const addressKey = perRequest.ipKey;
-    const both = addToManyCounters([{ key: addressKey, add: { requests: 1 } }, { key, add: { requests: 1 } }], window);
-    perRequest.ipLimit = ipLimitOutcome(addressKey, config, res, async () =>
-      judge(addressKey, (await both)[0], config.ratePerMinute, window, now, res, TOO_MANY_REQUESTS, false),
+    // The request's own count (address, or identity on a registered network) and the user's in one commit: one round trip for both limits.
+    refuseBlocked(key, config.sensitivePerMinute, now);
+    const subject = requestSubject(req, res, config, window);
+    refuseBlocked(subject.key, config.ratePerMinute, now);
+    const both = addToManyCounters([{ key: subject.key, add: { requests: 1 } }, { key, add: { requests: 1 } }], window);
+    perRequest.ipLimit = ipLimitOutcome(subject, res, async () =>
+      judge(subject.key, (await both)[0], config.ratePerMinute, window, now, res, TOO_MANY_REQUESTS, false),
     );
     const [, counters] = await both; // fails closed: a counter that cannot be written is a 503
     judge(key, counters, config.sensitivePerMinute, window, now, res, TOO_MANY_SENSITIVE, true);
