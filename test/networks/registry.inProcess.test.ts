@@ -93,7 +93,7 @@ describe('networks registry: every organization\'s networks, per instance', () =
     assert.ok(!index.onNetworkOf(org, net.inside));
   });
 
-  it('rejects the first call when Firestore fails at the first read, and reads again on the next call', async () => {
+  it('rejects the first call when Firestore fails at the first read, refuses without reading for 5 s after it, then reads again', async () => {
     const org = randomUUID();
     const net = uniqueNetwork();
     await writeNetworks(org, [net.cidr], 'another-instance');
@@ -103,7 +103,14 @@ describe('networks registry: every organization\'s networks, per instance', () =
     } finally {
       heal();
     }
-    assert.ok((await registeredNetworks()).onNetworkOf(org, net.inside));
+    await assert.rejects(registeredNetworks(), /failed moments ago/, 'an outage is not met with a read per request');
+    const realNow = Date.now;
+    Date.now = () => realNow() + 5_000;
+    try {
+      assert.ok((await registeredNetworks()).onNetworkOf(org, net.inside));
+    } finally {
+      Date.now = realNow;
+    }
   });
 
   it('keeps the last index when a refresh fails (logged), and the next refresh reads what changed since the last good read', async () => {
@@ -140,6 +147,8 @@ describe('networks registry: every organization\'s networks, per instance', () =
     await adminDb.doc(`clients/${broken}/networks/registered`).set({ client_id: broken, networks: '203.0.113.0/24', updated_at: now });
     await writeNetworks(fine, [alsoFine.cidr], 'another-instance');
     const { result: index, entries } = await loggedDuring(() => registeredNetworks());
+    // Every later first read in this test run would log them again.
+    await Promise.all([edited, broken].map((org) => adminDb.doc(`clients/${org}/networks/registered`).delete()));
     assert.ok(index.onNetworkOf(edited, good.inside), 'the valid network of the hand-made document, under the organization of its path');
     assert.ok(!index.onAnyNetwork('10.1.2.3'), 'a network wider than /16 is not taken');
     assert.ok(index.onNetworkOf(fine, alsoFine.inside), 'the other organizations load');

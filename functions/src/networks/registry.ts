@@ -120,11 +120,27 @@ function startRefresh(): Promise<Loaded> {
  * (callers decide whether that fails open or closed).
  */
 export async function registeredNetworks(): Promise<NetworkIndex> {
-  if (!loaded) return indexOf(await startRefresh());
-  if (Date.now() - loaded.loadedAtMs >= REFRESH_MS) {
-    startRefresh().catch((err) => log.warn('Registered networks could not be refreshed; the last ones read stay in use', { error: errorText(err) }));
+  const now = Date.now();
+  // After a failed read, the next waits RETRY_AFTER_FAILURE_MS: an outage is not met with a read per request.
+  const backingOff = now - lastFailureMs < RETRY_AFTER_FAILURE_MS;
+  if (!loaded) {
+    if (backingOff && !refreshing) throw new Error('Registered networks unreadable: the last read failed moments ago');
+    return indexOf(await recordingFailure(startRefresh()));
+  }
+  if (now - loaded.loadedAtMs >= REFRESH_MS && !backingOff) {
+    recordingFailure(startRefresh()).catch((err) => log.warn('Registered networks could not be refreshed; the last ones read stay in use', { error: errorText(err) }));
   }
   return indexOf(loaded);
+}
+
+const RETRY_AFTER_FAILURE_MS = 5_000;
+let lastFailureMs = Number.NEGATIVE_INFINITY;
+
+function recordingFailure<T>(read: Promise<T>): Promise<T> {
+  return read.catch((err: unknown) => {
+    lastFailureMs = Date.now();
+    throw err;
+  });
 }
 
 /**
@@ -144,6 +160,7 @@ export function applyLocally(clientId: string, networks: string[], updatedAt?: T
 
 /** Test hook: forget everything read (as a fresh instance would). */
 export function forgetRegisteredNetworks(): void {
+  lastFailureMs = Number.NEGATIVE_INFINITY;
   loaded = undefined;
   refreshing = undefined;
   writtenDuringFirstRead = [];
