@@ -26,6 +26,7 @@ import { testRoutes } from './exams/routes';
 import { attemptRoutes } from './attempts/routes';
 import { analyticsRoutes } from './analytics/routes';
 import { sittingRoutes } from './sittings/routes';
+import { networkRoutes } from './networks/routes';
 import { recordSubmission } from './analytics/store';
 import { provideSubmissionEffects } from './attempts/submissionEffects';
 
@@ -34,6 +35,7 @@ export function allRoutes(): RouteDefinition[] {
   const routes: RouteDefinition[] = [
     ...openApiRoutes(() => routes),
     ...clientRoutes,
+    ...networkRoutes,
     ...userRoutes,
     ...auditRoutes,
     ...folderRoutes,

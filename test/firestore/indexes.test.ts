@@ -16,6 +16,7 @@ import { AUDIT_EVENT_TYPES } from '../../functions/src/audit/schemas';
 import { clientQuerySpec } from '../../functions/src/clients/clientQuery';
 import { isIndexed, type IndexFile, type QuerySpec } from '../../functions/src/shared/querySpec';
 import { folderQuerySpec } from '../../functions/src/folders/folderQuery';
+import { NETWORKS_CHANGED_QUERY } from '../../functions/src/networks/networkQuery';
 import { questionQuerySpec } from '../../functions/src/questions/questionQuery';
 import type { QuestionFilters } from '../../functions/src/questions/schemas';
 import { shareCodeQuerySpec } from '../../functions/src/exams/shareCodeQuery';
@@ -95,6 +96,21 @@ describe('firestore.indexes.json', () => {
     for (const field of ['q', 'bands']) {
       assert.ok(overrides.some((o) => o.collectionGroup === 'stats_shards' && o.fieldPath === field && o.indexes.length === 0), field);
     }
+  });
+
+  // Each instance's registry of networks asks, every 30 s, for every organization's networks changed since its last read.
+  it('has a collection-group single-field index for the networks registry (updated_at > its last read, by updated_at)', () => {
+    const { collectionId, scope, range, orderBy } = NETWORKS_CHANGED_QUERY;
+    assert.equal(scope, 'COLLECTION_GROUP');
+    assert.deepEqual(orderBy.map((o) => o.field), [range.field], 'one field, range and order alike: a single-field index serves it');
+    const overrides = (indexFile as unknown as { fieldOverrides: Array<{ collectionGroup: string; fieldPath: string; indexes: Array<{ queryScope: string; order?: string }> }> }).fieldOverrides;
+    const wanted = orderBy[0].direction === 'asc' ? 'ASCENDING' : 'DESCENDING';
+    assert.ok(
+      overrides.some(
+        (o) => o.collectionGroup === collectionId && o.fieldPath === range.field && o.indexes.some((i) => i.queryScope === 'COLLECTION_GROUP' && i.order === wanted),
+      ),
+      `${collectionId}.${range.field} ${wanted} COLLECTION_GROUP`,
+    );
   });
 
   it('expires rate-limit counters with a TTL policy', () => {

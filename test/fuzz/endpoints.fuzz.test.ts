@@ -11,6 +11,7 @@ import { seeds as testsAndShareCodes } from './seeds/testsAndShareCodes';
 import { seeds as attempts } from './seeds/attempts';
 import { seeds as analytics } from './seeds/analytics';
 import { seeds as sittings } from './seeds/sittings';
+import { seeds as networks } from './seeds/networks';
 import type { FuzzRequest, FuzzSeed, FuzzSeedGroup, FuzzWorld } from './seeds/types';
 
 // Property-based fuzzing of every endpoint in the OpenAPI document, and of
@@ -23,7 +24,7 @@ import type { FuzzRequest, FuzzSeed, FuzzSeedGroup, FuzzWorld } from './seeds/ty
 // with rate limits lifted so that every run reaches the handler.
 // FUZZ_RUNS sets the runs per endpoint; FUZZ_SEED replays a failure.
 
-const GROUPS: FuzzSeedGroup[] = [core, foldersAndQuestions, testsAndShareCodes, attempts, analytics, sittings];
+const GROUPS: FuzzSeedGroup[] = [core, foldersAndQuestions, testsAndShareCodes, attempts, analytics, sittings, networks];
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 const FUZZ_SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
 

@@ -4,6 +4,7 @@ import { get } from '../support/http';
 const ENDPOINTS = [
   'get /api/openapi.json', 'get /api/health', 'get /api/me',
   'get /api/clients', 'post /api/clients', 'get /api/clients/{clientId}', 'patch /api/clients/{clientId}',
+  'get /api/clients/{clientId}/networks', 'put /api/clients/{clientId}/networks',
   'get /api/users', 'post /api/users', 'get /api/users/{uid}', 'patch /api/users/{uid}', 'delete /api/users/{uid}',
   'get /api/audit-logs',
   'get /api/folders', 'post /api/folders', 'patch /api/folders/{folderId}', 'delete /api/folders/{folderId}',

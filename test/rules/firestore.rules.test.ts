@@ -92,6 +92,8 @@ const SEED: Record<string, Record<string, unknown>> = {
   [`clients/${ACME}/sitting_counts/accommodations`]: { count: 1 },
   [`clients/${ACME}/tests/t1/sitting_counts/overrides`]: { count: 1 },
   'deadline_sweeps/sw1': { client_id: ACME, test_id: 't1', student_id: null, pending: true, cursor: null, meta: { ip: '1.2.3.4' } },
+  // An organization's registered networks: who is counted by identity, where on-site-only tests may be taken.
+  [`clients/${ACME}/networks/registered`]: { client_id: ACME, networks: ['203.0.113.0/24'], updated_at: 1, updated_by: 'admA' },
 };
 
 let env: RulesTestEnvironment;
@@ -377,6 +379,25 @@ describe('firestore.rules', function () {
     });
   });
 
+  describe('clients/{clientId}/networks: no one reads or writes an organization\'s registered networks from a browser, not even its own admin', () => {
+    const registered = `clients/${ACME}/networks/registered`;
+
+    it('no one can get them, list them, or query every organization\'s', async () => {
+      await deniedForAll((fs) => getDoc(doc(fs, registered)));
+      await deniedForAll((fs) => getDocs(collection(fs, `clients/${ACME}/networks`)));
+      await deniedForAll((fs) => getDocs(collectionGroup(fs, 'networks')));
+      await deniedForAll((fs) => getDocs(query(collectionGroup(fs, 'networks'), where('client_id', '==', ACME))));
+    });
+
+    it('no one can widen them, replace them, empty them or register another organization\'s', async () => {
+      await deniedForAll((fs) => updateDoc(doc(fs, registered), { networks: ['0.0.0.0/0'] }));
+      await deniedForAll((fs) => setDoc(doc(fs, registered), { client_id: ACME, networks: ['198.51.100.0/24'] }));
+      await deniedForAll((fs) => deleteDoc(doc(fs, registered)));
+      await deniedForAll((fs) => setDoc(doc(fs, `clients/${GLOBEX}/networks/registered`), { client_id: GLOBEX, networks: ['198.51.100.0/24'] }));
+      await deniedForAll((fs) => setDoc(doc(fs, `clients/${ACME}/networks/another`), { client_id: ACME, networks: ['198.51.100.0/24'] }));
+    });
+  });
+
   describe('writes: no one can create, update or delete any document (all writes go through the API)', () => {
     const existing = Object.keys(SEED);
     // New doc ids per collection, incl. ids an actor might try to claim as "its own".
@@ -400,6 +421,7 @@ describe('firestore.rules', function () {
       `clients/${ACME}/accommodations/stuA2`,
       `clients/${ACME}/sitting_counts/x`,
       'deadline_sweeps/sw2',
+      `clients/${GLOBEX}/networks/registered`,
       `clients/${ACME}/question_imports/imp2`,
       'super_admins/stuA',
       'client_names/initech',

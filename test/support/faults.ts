@@ -124,6 +124,22 @@ export function holdFirstQuery(paths: RegExp, ms: number): { reached: Promise<vo
   return { reached, heal };
 }
 
+/** Counts the queries run on matching collection paths, and the documents they answered, until healed. */
+export function countQueries(paths: RegExp): { queries: number; documents: number; heal: () => void } {
+  const counts = { queries: 0, documents: 0, heal: () => {} };
+  counts.heal = patch(queryProto, 'get', (original) =>
+    async function (this: any, ...args: unknown[]) {
+      const snap = await original.apply(this, args);
+      if (paths.test(collectionPath(this))) {
+        counts.queries += 1;
+        counts.documents += snap.size;
+      }
+      return snap;
+    },
+  );
+  return counts;
+}
+
 /** The service's Auth client answers `method` with `fail()` (or whatever `replacement` does). */
 export function replaceAuth(method: 'verifyIdToken' | 'getUser' | 'createUser' | 'setCustomUserClaims' | 'deleteUser' | 'updateUser', replacement: (original: AnyFn) => AnyFn): () => void {
   return patch(auth, method, (original) => replacement(original.bind(auth)));

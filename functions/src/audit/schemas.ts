@@ -24,6 +24,8 @@ export const AUDIT_EVENT_TYPES = [
   'accommodation_set',
   'attempt_extended',
   'test_extended',
+  // ---- the exam hall
+  'networks_set',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 

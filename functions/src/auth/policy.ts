@@ -64,6 +64,19 @@ export function assertCanChangeClient(principal: Principal, clientId: string, ch
   }
 }
 
+// ---------------------------------------------------------------- networks
+
+/**
+ * An organization's registered networks, read or replaced: a Super Admin any
+ * organization's, a Client Admin its own. They decide how the organization's
+ * requests are rate limited and where its on-site-only tests may be taken, so
+ * Students and Guests neither see nor set them.
+ */
+export function assertCanManageNetworks(principal: Principal, clientId: string): void {
+  assertRole(principal, ['super_admin', 'client_admin']);
+  assertTenantAccess(principal, clientId);
+}
+
 // ---------------------------------------------------------------- audit log
 
 /** Super Admins read every record (optionally one organization's); a Client Admin only its own organization's. */

@@ -17,7 +17,14 @@ export type CidrVerdict = { ok: true; cidr: string } | { ok: false; message: str
  */
 export function parseNetwork(text: string): CidrVerdict {
   if (!ipaddr.isValidCIDR(text)) return { ok: false, message: 'Not a CIDR prefix such as 203.0.113.0/24 or 2001:db8:1::/48' };
+  // ipaddr.js also reads 010.1.0.0 as octal (8.1.0.0), 0xcb.0.113.0 as hex and 203.0.113 as three parts:
+  // each would register another network than the one the admin read, so only dotted decimal is taken.
+  const addressText = text.slice(0, text.lastIndexOf('/'));
+  if (addressText.includes('%')) return { ok: false, message: 'A network has no zone index (%…)' };
   const [address, bits] = ipaddr.parseCIDR(text);
+  if (address.kind() === 'ipv4' && !ipaddr.IPv4.isValidFourPartDecimal(addressText)) {
+    return { ok: false, message: 'Write an IPv4 network as four decimal numbers without leading zeros, such as 203.0.113.0/24' };
+  }
   if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) {
     return { ok: false, message: 'Write an IPv4 network in IPv4 notation' };
   }

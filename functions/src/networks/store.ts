@@ -1,6 +1,20 @@
-import { FieldValue, type Timestamp } from 'firebase-admin/firestore';
+import { FieldValue, Timestamp, type WriteBatch } from 'firebase-admin/firestore';
+import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
 import type { StoredNetworks } from './documents';
+import { NETWORKS_CHANGED_QUERY } from './networkQuery';
+
+/**
+ * One organization's networks as read, with when they were written (its
+ * document's updated_at). A document edited in the console may hold anything:
+ * `networks` is as stored (the registry checks it), and `updatedAt` undefined
+ * when updated_at is not a timestamp.
+ */
+export interface NetworksChange {
+  clientId: string;
+  networks: unknown;
+  updatedAt: Timestamp | undefined;
+}
 
 const PAGE = 1_000;
 
@@ -9,18 +23,21 @@ const PAGE = 1_000;
  * it), and the read time to ask from next time. Paged by updated_at; a change
  * made while paging is read again next time, which is harmless.
  */
-export async function networksChangedSince(since: Timestamp | undefined): Promise<{ changes: Array<{ clientId: string; networks: string[] }>; readTime: Timestamp | undefined }> {
-  const changes: Array<{ clientId: string; networks: string[] }> = [];
+export async function networksChangedSince(since: Timestamp | undefined): Promise<{ changes: NetworksChange[]; readTime: Timestamp | undefined }> {
+  const changes: NetworksChange[] = [];
   let readTime: Timestamp | undefined;
-  let query = paths.allNetworks().orderBy('updated_at');
-  if (since) query = query.where('updated_at', '>', since);
+  const { range, orderBy } = NETWORKS_CHANGED_QUERY;
+  let query = paths.allNetworks().orderBy(orderBy[0].field, orderBy[0].direction);
+  if (since) query = query.where(range.field, range.op, since);
   let last: FirebaseFirestore.QueryDocumentSnapshot | undefined;
   for (;;) {
     const snap = await (last ? query.startAfter(last) : query).limit(PAGE).get();
     readTime ??= snap.readTime;
     for (const doc of snap.docs) {
-      const stored = doc.data() as StoredNetworks;
-      changes.push({ clientId: stored.client_id, networks: stored.networks });
+      const stored = doc.data() as Partial<StoredNetworks>;
+      // The organization is the one the path names (clients/{clientId}/networks/registered), whatever a hand-made document says.
+      const clientId = doc.ref.parent.parent?.id ?? stored.client_id ?? '';
+      changes.push({ clientId, networks: stored.networks, updatedAt: stored.updated_at instanceof Timestamp ? stored.updated_at : undefined });
     }
     if (snap.size < PAGE) break;
     last = snap.docs[snap.docs.length - 1];
@@ -33,6 +50,16 @@ export async function findNetworks(clientId: string): Promise<StoredNetworks | u
   return snap.exists ? (snap.data() as StoredNetworks) : undefined;
 }
 
-export async function writeNetworks(clientId: string, networks: string[], updatedBy: string): Promise<void> {
-  await paths.clientNetworks(clientId).set({ client_id: clientId, networks, updated_at: FieldValue.serverTimestamp(), updated_by: updatedBy });
+/**
+ * Replaces the organization's networks, with whatever `alongside` adds to the
+ * same batch (its audit record): all of it lands or none. Answers the commit
+ * time, which is the document's updated_at: the registry orders what it learns
+ * by it (registry.ts applyLocally).
+ */
+export async function writeNetworks(clientId: string, networks: string[], updatedBy: string, alongside?: (batch: WriteBatch) => void): Promise<Timestamp> {
+  const batch = db.batch();
+  batch.set(paths.clientNetworks(clientId), { client_id: clientId, networks, updated_at: FieldValue.serverTimestamp(), updated_by: updatedBy });
+  alongside?.(batch);
+  const [written] = await batch.commit();
+  return written.writeTime;
 }

@@ -1,0 +1,37 @@
+import { addUserEventToBatch } from '../audit/service';
+import { assertCanManageNetworks } from '../auth/policy';
+import type { Principal } from '../auth/principal';
+import { findClient } from '../clients/store';
+import type { CallContext } from '../shared/callContext';
+import { notFound } from '../shared/errors';
+import { applyLocally } from './registry';
+import type { Networks } from './schemas';
+import * as store from './store';
+
+// An organization's registered networks: read, and replaced whole. Every
+// instance's registry (registry.ts) reads them; the one that wrote sees them at once.
+
+/** 404 for an organization that does not exist, whoever asks; 403 for another organization's, by the policy. */
+async function requireOrganization(principal: Principal, clientId: string): Promise<void> {
+  if (!(await findClient(clientId))) throw notFound('Client not found');
+  assertCanManageNetworks(principal, clientId);
+}
+
+export async function readNetworks(principal: Principal, clientId: string): Promise<Networks> {
+  await requireOrganization(principal, clientId);
+  return { networks: (await store.findNetworks(clientId))?.networks ?? [] };
+}
+
+/**
+ * Replaces the organization's networks (canonical, validated by the schema),
+ * audited as networks_set with them and those they replaced, in one commit.
+ */
+export async function setNetworks(principal: Principal, clientId: string, networks: string[], call: CallContext): Promise<Networks> {
+  await requireOrganization(principal, clientId);
+  const previous = (await store.findNetworks(clientId))?.networks ?? [];
+  const updatedAt = await store.writeNetworks(clientId, networks, principal.uid, (batch) =>
+    addUserEventToBatch(batch, call, { type: 'networks_set', actor: principal, userId: principal.uid, clientId, details: { networks, previous } }),
+  );
+  applyLocally(clientId, networks, updatedAt);
+  return { networks };
+}
