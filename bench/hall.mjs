@@ -24,6 +24,7 @@
 // the same hall without it: the control, which shows the 429s that counting by
 // identity removes.
 //
+// Students send their ID token, guests their attempt token alone (X-Attempt-Token).
 // Until batches and client_seq are served (a 400 to the probe), the offline
 // queue is replayed as a client can today: single saves without client_seq, so a
 // late replay overwrites a newer answer; the run reports that as lost answers.
