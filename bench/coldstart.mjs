@@ -27,7 +27,9 @@
 // app and floor), COLDSTART_ROUNDS (3: load rounds of (c)), COLDSTART_SAVES
 // (400 per round), COLDSTART_CONCURRENCY (20: students saving at once),
 // COLDSTART_CPU_PROF=1 (profile the (c) processes with --cpu-prof and print
-// their top self-time frames; the profiler inflates that run's CPU figures).
+// their top self-time frames; the profiler inflates that run's CPU figures),
+// COLDSTART_APP_ENV (NAME=value pairs, space-separated, for the app's processes
+// only: FIRESTORE_PREFER_REST=false puts its Firestore client back on gRPC, say).
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -96,16 +98,17 @@ async function runColdstart() {
     FIREBASE_AUTH_EMULATOR_HOST: AUTH_HOST,
     GCLOUD_PROJECT: PROJECT_ID,
   };
+  const appEnv = Object.fromEntries((process.env.COLDSTART_APP_ENV ?? '').split(/\s+/).filter(Boolean).map((pair) => pair.split(/=(.*)/s).slice(0, 2)));
   const targets = {
-    app: { target: 'api', source: join(root, 'functions'), module: join(root, 'functions', 'lib', 'index.js'), readyPath: '/api/health' },
-    floor: { target: 'floor', source: join(root, 'bench', 'floorFunction'), module: join(root, 'bench', 'floorFunction', 'index.js'), readyPath: '/' },
+    app: { target: 'api', env: { ...env, ...appEnv }, source: join(root, 'functions'), module: join(root, 'functions', 'lib', 'index.js'), readyPath: '/api/health' },
+    floor: { target: 'floor', env, source: join(root, 'bench', 'floorFunction'), module: join(root, 'bench', 'floorFunction', 'index.js'), readyPath: '/' },
   };
   const order = (trial) => (trial % 2 === 0 ? ['app', 'floor'] : ['floor', 'app']);
 
   try {
     // ---- a tenant, its admin, the class, a published test and one started attempt per student
     const setupPort = await freePort();
-    const setup = await startFramework({ ...targets.app, port: setupPort, env, logPrefix: 'setup' });
+    const setup = await startFramework({ ...targets.app, port: setupPort, logPrefix: 'setup' });
     running.add(setup);
     log(`seeding a tenant, a client admin and ${CONCURRENCY} students, each with a started attempt`);
     const [tenant] = await seedClients(1, 'coldstart');
@@ -152,16 +155,16 @@ async function runColdstart() {
     log(`(a) require: ${TRIALS} fresh processes each`);
     const requireMs = { app: [], floor: [] };
     const requireScript = "const { performance } = require('node:perf_hooks'); const t = performance.now(); require(process.argv[1]); process.stdout.write(String(performance.now() - t)); process.exit(0);";
-    const requireOnce = (module) =>
+    const requireOnce = ({ module, env: targetEnv }) =>
       new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, ['-e', requireScript, module], { cwd: root, env: { ...process.env, ...env, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(process.execPath, ['-e', requireScript, module], { cwd: root, env: { ...process.env, ...targetEnv, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'pipe'] });
         let out = '';
         let err = '';
         child.stdout.on('data', (c) => (out += c));
         child.stderr.on('data', (c) => (err += c));
         child.on('exit', (code) => (code === 0 && Number(out) > 0 ? resolve(Number(out)) : reject(new Error(`require ${module}: exit ${code} ${err.slice(-500)}`))));
       });
-    for (let trial = 0; trial < TRIALS; trial++) for (const kind of order(trial)) requireMs[kind].push(await requireOnce(targets[kind].module));
+    for (let trial = 0; trial < TRIALS; trial++) for (const kind of order(trial)) requireMs[kind].push(await requireOnce(targets[kind]));
 
     // ---- (b) new process → first saved answer
     log(`(b) new process -> first saved answer: ${TRIALS} fresh processes each`);
@@ -169,7 +172,7 @@ async function runColdstart() {
     const firstSave = async (kind, trial) => {
       const port = await freePort();
       const t0 = performance.now();
-      const server = spawnFramework({ ...targets[kind], port, env });
+      const server = spawnFramework({ ...targets[kind], port });
       running.add(server);
       try {
         for (;;) {
@@ -198,7 +201,7 @@ async function runColdstart() {
     const servers = {};
     for (const kind of ['app', 'floor']) {
       const nodeArgs = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(profDir, kind)}`] : [];
-      servers[kind] = await startFramework({ ...targets[kind], port: await freePort(), env, nodeArgs, logPrefix: kind });
+      servers[kind] = await startFramework({ ...targets[kind], port: await freePort(), nodeArgs, logPrefix: kind });
       running.add(servers[kind]);
     }
     const load = async (kind, count) => {
@@ -265,6 +268,7 @@ async function runColdstart() {
       cpus: cpus().length,
       cpu_busy_before: busyBefore,
       cpu_profiled: CPU_PROF,
+      app_env: appEnv,
       trials: TRIALS,
       rounds: ROUNDS,
       saves_per_round: SAVES,
@@ -280,7 +284,7 @@ async function runColdstart() {
       runtime_s: Math.round((Date.now() - startedAt) / 1000),
     };
     console.log(`\n# Cold start and CPU per save: app against the floor\n`);
-    console.log(`Medians: (a) and (b) of ${TRIALS} fresh processes each, (c) of ${ROUNDS} rounds of ${SAVES} saves with ${CONCURRENCY} in flight; ${cpus().length} cores, ${Math.round(busyBefore * 100)}% busy before the start.${CPU_PROF ? ' PROFILED: the CPU figures of (c) include the profiler.' : ''}\n`);
+    console.log(`Medians: (a) and (b) of ${TRIALS} fresh processes each, (c) of ${ROUNDS} rounds of ${SAVES} saves with ${CONCURRENCY} in flight; ${cpus().length} cores, ${Math.round(busyBefore * 100)}% busy before the start.${CPU_PROF ? ' PROFILED: the CPU figures of (c) include the profiler.' : ''}${Object.keys(appEnv).length ? ` The app ran with ${JSON.stringify(appEnv)}.` : ''}\n`);
     console.log(table(['figure', 'app', 'floor', 'app/floor', 'goal'], rows, { rightAlign: [1, 2, 3] }));
     for (const kind of ['app', 'floor']) {
       console.log(`\n${kind}: require ${requireMs[kind].map((x) => x.toFixed(0)).join(', ')} ms; first save ${cold[kind].map((c) => c.total_ms.toFixed(0)).join(', ')} ms; CPU per save ${loadRuns[kind].map((r) => r.cpu_ms_per_save).join(', ')} ms`);
