@@ -70,12 +70,13 @@ export function bareExpressSource() {
 }
 
 /**
- * Starts `functions-framework --target=<target> --source=<source> --port=<port>`
+ * Spawns `functions-framework --target=<target> --source=<source> --port=<port>`
  * (the framework's own entry point run by Node directly, so the pid is the
- * serving process) and waits until `readyPath` answers.
+ * serving process) without waiting for it. `nodeArgs` go to Node itself
+ * (`--cpu-prof`, say).
  */
-export async function startFramework({ target, source, port, env = {}, readyPath = '/', timeoutMs = 60_000, logPrefix = target }) {
-  const child = spawn(process.execPath, [frameworkMain, `--target=${target}`, `--source=${source}`, `--port=${port}`, '--signature-type=http'], {
+export function spawnFramework({ target, source, port, env = {}, nodeArgs = [] }) {
+  const child = spawn(process.execPath, [...nodeArgs, frameworkMain, `--target=${target}`, `--source=${source}`, `--port=${port}`, '--signature-type=http'], {
     cwd: root,
     env: { ...process.env, ...env, NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -91,31 +92,13 @@ export async function startFramework({ target, source, port, env = {}, readyPath
   child.on('exit', (code, signal) => {
     exited = { code, signal };
   });
-
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    if (exited) throw new Error(`${logPrefix}: functions-framework exited (${JSON.stringify(exited)}):\n${output.join('').slice(-2000)}`);
-    try {
-      const res = await fetch(baseUrl + readyPath, { signal: AbortSignal.timeout(5_000), headers: { 'X-Forwarded-For': '127.0.0.1' } });
-      await res.arrayBuffer();
-      if (res.status < 500) break;
-    } catch {
-      // not listening yet
-    }
-    if (performance.now() > deadline) {
-      child.kill('SIGTERM');
-      throw new Error(`${logPrefix}: functions-framework did not answer ${readyPath} on port ${port} within ${timeoutMs} ms:\n${output.join('').slice(-2000)}`);
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-
   return {
     pid: child.pid,
     port,
-    baseUrl,
+    baseUrl: `http://127.0.0.1:${port}`,
     cpuSeconds: () => cpuSeconds(child.pid),
     output: () => output.join(''),
+    exited: () => exited,
     stop: () =>
       new Promise((resolve) => {
         if (exited) return resolve(exited);
@@ -127,6 +110,30 @@ export async function startFramework({ target, source, port, env = {}, readyPath
         child.kill('SIGTERM');
       }),
   };
+}
+
+/** spawnFramework, then waits until `readyPath` answers. */
+export async function startFramework({ target, source, port, env = {}, nodeArgs = [], readyPath = '/', timeoutMs = 60_000, logPrefix = target }) {
+  const server = spawnFramework({ target, source, port, env, nodeArgs });
+  const { baseUrl, output } = server;
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const exited = server.exited();
+    if (exited) throw new Error(`${logPrefix}: functions-framework exited (${JSON.stringify(exited)}):\n${output().slice(-2000)}`);
+    try {
+      const res = await fetch(baseUrl + readyPath, { signal: AbortSignal.timeout(5_000), headers: { 'X-Forwarded-For': '127.0.0.1' } });
+      await res.arrayBuffer();
+      if (res.status < 500) break;
+    } catch {
+      // not listening yet
+    }
+    if (performance.now() > deadline) {
+      await server.stop();
+      throw new Error(`${logPrefix}: functions-framework did not answer ${readyPath} on port ${port} within ${timeoutMs} ms:\n${output().slice(-2000)}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return server;
 }
 
 /** One request to `baseUrl` (bench/lib/http.mjs `call`: timed, never throws; `ip` travels as X-Forwarded-For). */

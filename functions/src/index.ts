@@ -14,11 +14,22 @@ let app: Express | undefined;
 /** The whole API: Hosting rewrites /api/** here. */
 // cors: false because the app applies its own allowlist; firebase-functions would
 // otherwise answer every origin in the emulator.
-// maxInstances caps what a flood can cost: at most MAX_INSTANCES × 80 requests in flight.
-export const api = onRequest({ region: 'us-central1', memory: '512MiB', concurrency: 80, maxInstances: params.maxInstances, cors: false }, (req, res) => {
-  app ??= createApp(readConfig());
-  return app(req, res);
-});
+// maxInstances caps what a flood can cost: at most MAX_INSTANCES × CONCURRENCY requests in flight.
+// minInstances keeps instances warm for a sitting's synchronized start (docs/operations.md).
+export const api = onRequest(
+  {
+    region: 'us-central1',
+    memory: '512MiB',
+    concurrency: params.concurrency,
+    minInstances: params.minInstances,
+    maxInstances: params.maxInstances,
+    cors: false,
+  },
+  (req, res) => {
+    app ??= createApp(readConfig());
+    return app(req, res);
+  },
+);
 
 /**
  * Every 5 minutes: finishes deadline changes whose runner stopped part way

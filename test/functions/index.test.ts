@@ -16,9 +16,14 @@ describe('the exported api function', () => {
     assert.equal(endpoint.platform, 'gcfv2');
     assert.ok(endpoint.httpsTrigger, 'an HTTPS trigger');
     assert.deepEqual(endpoint.region, ['us-central1']);
-    assert.equal(endpoint.concurrency, 80);
-    // A param, so each deployment sets its own cost ceiling; 20 unless set.
+    // Params, so each deployment sets its own cost ceiling and what it keeps warm before a sitting:
+    // 80 requests at once per instance, none kept warm and at most 20 instances unless set.
+    assert.match(JSON.stringify(endpoint.concurrency), /CONCURRENCY/);
+    assert.match(JSON.stringify(endpoint.minInstances), /MIN_INSTANCES/);
     assert.match(JSON.stringify(endpoint.maxInstances), /MAX_INSTANCES/);
+    const { params } = await import('../../functions/src/config');
+    const defaults = Object.fromEntries([params.concurrency, params.minInstances, params.maxInstances].map((p) => [p.name, p.options.default]));
+    assert.deepEqual(defaults, { CONCURRENCY: 80, MIN_INSTANCES: 0, MAX_INSTANCES: 20 });
     const config = JSON.parse(readFileSync(join(__dirname, '..', '..', 'firebase.json'), 'utf8'));
     const rewrite = config.hosting.rewrites.find((r: { source: string }) => r.source === '/api/**');
     assert.deepEqual(rewrite.function, { functionId: 'api', region: endpoint.region[0] });

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, type RouteDefinition } from '../http/route';
 import { splitPageQuery } from '../shared/pagination';
-import { resultsCsv } from './resultsExport';
 import {
   RecomputeReply,
   ResultsCsvQuery,
@@ -74,7 +73,11 @@ export const analyticsRoutes: RouteDefinition[] = [
     query: ResultsCsvQuery,
     success: { status: 200, description: 'text/csv, UTF-8, header row first', schema: z.string(), mediaType: 'text/csv' },
     errors: ['NOT_FOUND'],
-    handler: async ({ principal, params, query }) => ({ status: 200, stream: await resultsCsv(principal, params.testId, query.version) }),
+    // The export (its CSV writer) loads on its first use, not in every cold instance.
+    handler: async ({ principal, params, query }) => {
+      const { resultsCsv } = await import('./resultsExport');
+      return { status: 200, stream: await resultsCsv(principal, params.testId, query.version) };
+    },
   }),
   defineRoute({
     method: 'get',

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { defineRoute, type RouteDefinition } from '../http/route';
-import { openApiDocument } from './document';
 
 /**
  * `mounted` is the app's whole route list, these two included: handed in by the
  * composition root (so this folder never imports the features), and read on the
- * first request, once the list is complete. The document is built once per app.
+ * first request, once the list is complete. The document is built once per app;
+ * its generator loads with that first request, not in every cold instance.
  */
 export function openApiRoutes(mounted: () => RouteDefinition[]): RouteDefinition[] {
   let document: unknown;
@@ -17,7 +17,13 @@ export function openApiRoutes(mounted: () => RouteDefinition[]): RouteDefinition
       tag: 'System',
       access: 'public',
       success: { status: 200, description: 'The OpenAPI document' },
-      handler: async () => ({ status: 200, body: (document ??= openApiDocument(mounted())) }),
+      handler: async () => {
+        if (document === undefined) {
+          const { openApiDocument } = await import('./document');
+          document ??= openApiDocument(mounted());
+        }
+        return { status: 200, body: document };
+      },
     }),
     defineRoute({
       method: 'get',

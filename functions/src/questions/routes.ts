@@ -2,7 +2,6 @@ import { QUESTION_BANK_ROLES } from '../auth/policy';
 import { defineRoute, type RouteDefinition } from '../http/route';
 import { splitPageQuery } from '../shared/pagination';
 import { REQUIRED_COLUMNS, OPTIONAL_COLUMNS } from './csvRows';
-import { importQuestions } from './importService';
 import {
   AdminQuestion,
   ImportQuery,
@@ -77,8 +76,12 @@ export const questionRoutes: RouteDefinition[] = [
     upload: { field: 'file', description: 'The CSV file (UTF-8, at most 5 MB)' },
     success: { status: 201, description: 'What was imported (for a dry run, what would be)', schema: ImportResult },
     errors: ['NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE'],
-    // A route that declares `upload` is always handed one.
-    handler: async ({ principal, query, upload }) => ({ status: 201, body: await importQuestions(principal, query, upload!) }),
+    // A route that declares `upload` is always handed one. The import (CSV parser, multipart reader) loads on
+    // its first use: a cold instance that serves an exam never pays for it.
+    handler: async ({ principal, query, upload }) => {
+      const { importQuestions } = await import('./importService');
+      return { status: 201, body: await importQuestions(principal, query, upload!) };
+    },
   }),
   defineRoute({
     method: 'get',
