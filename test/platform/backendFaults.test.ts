@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { isBackendFault, isTokenProblem } from '../../functions/src/platform/backendFaults';
+import { isBackendFault, isContention, isTokenProblem } from '../../functions/src/platform/backendFaults';
 
 const withCode = (code: unknown) => Object.assign(new Error('x'), { code });
 
@@ -38,5 +38,15 @@ describe('isTokenProblem', () => {
   });
   it('is false for Auth failing, so such a failure is never counted against the caller', () => {
     for (const code of ['auth/internal-error', 'app/network-error', undefined]) assert.equal(isTokenProblem(withCode(code)), false, String(code));
+  });
+});
+
+describe('isContention', () => {
+  it('is true for a transaction that lost to contention: ABORTED, or expired or closed under it', () => {
+    assert.equal(isContention(withCode(10)), true);
+    assert.equal(isContention(Object.assign(new Error('3 INVALID_ARGUMENT: Transaction is invalid or closed'), { code: 3 })), true);
+  });
+  it('is false for an outage and for a request Firestore refused', () => {
+    for (const code of [14, 4, 3, 'auth/internal-error', undefined]) assert.equal(isContention(withCode(code)), false, String(code));
   });
 });

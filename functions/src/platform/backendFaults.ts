@@ -42,6 +42,9 @@ function isLostTransaction(err: unknown): boolean {
   return codeOf(err) === INVALID_ARGUMENT && GONE_TRANSACTION.test(message);
 }
 
+/** Whether `err` is a transaction that lost to contention (aborted, or expired/closed under it): worth running again. */
+export const isContention = (err: unknown): boolean => codeOf(err) === 10 || isLostTransaction(err);
+
 export const isTokenProblem = (err: unknown): boolean => TOKEN_PROBLEM_CODES.has(codeOf(err) as string);
 
 // Auth and app-level codes (and socket errors) for a backend that did not answer properly.
