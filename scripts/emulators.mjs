@@ -1,9 +1,9 @@
 // Shared by start, test and bench: build the functions and run a command under
 // the Emulator Suite with an offline Firestore emulator.
 import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { firestoreEmulatorEnv } from './firestore-emulator.mjs';
 
@@ -16,6 +16,21 @@ const configArgs = process.env.FIREBASE_JSON ? ['--config', process.env.FIREBASE
 export function buildFunctions() {
   const result = spawnSync('npm', ['--prefix', 'functions', 'run', 'build'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+/** The web app (web/dist), which the Hosting emulator serves at / beside the API. */
+export function buildWeb() {
+  // Into the folder the config's Hosting serves, so runs on isolated ports never rebuild each other's files.
+  const config = JSON.parse(readFileSync(join(root, process.env.FIREBASE_JSON || 'firebase.json'), 'utf8'));
+  const outDir = relative(join(root, 'web'), join(root, config.hosting.public));
+  const result = spawnSync('npm', ['--workspace', 'web', 'run', 'build', '--silent', '--', '--outDir', outDir], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (result.status !== 0) {
+    console.error('Building the web app failed: npm --workspace web run build shows why.');
+    process.exit(result.status ?? 1);
+  }
 }
 
 export function emulatorEnv() {

@@ -19,6 +19,8 @@ for (const [key, value] of Object.entries(emulators)) {
 emulators.firestore.websocketPort = 9150 + offset;
 emulators.eventarc = { host: '127.0.0.1', port: 9299 + offset };
 emulators.tasks = { host: '127.0.0.1', port: 9499 + offset };
+// Its own build of the web app: `npm start` / `npm test` on this config build into it.
+config.hosting.public = `web/dist-${name}`;
 const file = `firebase.${name}.json`;
 writeFileSync(join(root, file), JSON.stringify(config, null, 2) + '\n');
 console.log(`FIREBASE_JSON=${file} API_BASE_URL=http://127.0.0.1:${emulators.hosting.port}`);

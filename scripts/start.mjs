@@ -8,7 +8,7 @@
 import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { buildFunctions, emulatorsStart } from './emulators.mjs';
+import { buildFunctions, buildWeb, emulatorsStart } from './emulators.mjs';
 import { identityToolkitUrl } from './lib/emulatorAuth.mjs';
 import { DEMO_PROJECT, emulatorAddresses, seedDemo } from './seed.mjs';
 
@@ -61,6 +61,7 @@ if (busy.length > 0) {
 }
 
 buildFunctions();
+buildWeb();
 
 // ── The emulators, their output passed through with a prefix ────────────────
 // The emulators get their own addresses from the config; a stray value in our

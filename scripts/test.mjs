@@ -2,9 +2,10 @@
 // data never mixes with the `npm start` demo) and runs every mocha test.
 import { spawnSync } from 'node:child_process';
 import { basename, join } from 'node:path';
-import { buildFunctions, emulatorsExec, root } from './emulators.mjs';
+import { buildFunctions, buildWeb, emulatorsExec, root } from './emulators.mjs';
 
 buildFunctions();
+buildWeb();
 // tsx runs the tests without looking at their types; tsc does, before anything starts.
 const typecheck = spawnSync('npx', ['tsc', '-p', 'test/tsconfig.json'], { cwd: root, stdio: 'inherit' });
 if (typecheck.status !== 0) process.exit(typecheck.status ?? 1);

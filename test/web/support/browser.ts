@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { BASE_URL } from '../../support/env';
+import { freshIp } from '../../support/http';
+
+// The browser tests drive Debian's Chromium (installed by .ci/run), never a browser a tool downloads.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Where each test leaves a screenshot of every page it visits, for a person to look at. */
+export const SCREENSHOTS = join(__dirname, '..', '..', '..', '.screenshots');
+const AXE_SOURCE = readFileSync(createRequire(__filename).resolve('axe-core/axe.min.js'), 'utf8');
+
+let browser: Promise<Browser> | undefined;
+function sharedBrowser(): Promise<Browser> {
+  browser ??= chromium.launch({
+    executablePath: CHROMIUM,
+    // As root in a sandbox with no network: no sandbox, no GPU, and none of Chromium's own calls home.
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  return browser;
+}
+after(async () => {
+  if (browser) await (await browser).close();
+});
+
+export interface Visitor {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors and uncaught exceptions of the page, for assertions. */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh browser profile (its own IndexedDB, storage and service worker) acting as
+ * one address: the test front end trusts one X-Forwarded-For hop, as production's does.
+ */
+export async function openBrowser(): Promise<Visitor> {
+  const context = await (await sharedBrowser()).newContext({
+    baseURL: BASE_URL,
+    extraHTTPHeaders: { 'X-Forwarded-For': freshIp() },
+    viewport: { width: 1280, height: 900 },
+  });
+  context.setDefaultTimeout(20_000);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  return { context, page, errors, close: () => context.close() };
+}
+
+const fileSafe = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-|-$/g, '').slice(0, 80);
+
+/**
+ * Checks the page as it is now: a screenshot under .screenshots/<test>/<name>.png, and
+ * axe-core's automated accessibility check with no serious or critical violation.
+ */
+export async function checkPage(page: Page, test: Mocha.Context, name: string): Promise<void> {
+  const folder = join(SCREENSHOTS, fileSafe(test.test?.fullTitle() ?? 'page'));
+  mkdirSync(folder, { recursive: true });
+  await page.screenshot({ path: join(folder, `${fileSafe(name)}.png`), fullPage: true });
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE_SOURCE });
+  const violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: unknown }> }> = await page.evaluate(async () => {
+    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n: any) => ({ target: n.target })) }));
+  });
+  const grave = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(
+    grave.map((v) => `${v.impact} ${v.id}: ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`),
+    [],
+    `${name}: accessibility violations`,
+  );
+}
+
+/** Email and password sign-in through the app's own form, then waits for the signed-in page. */
+export async function signInAs(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+}

@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { DEMO_QUESTIONS } from '../../../scripts/seed-exams.mjs';
+import { createTenant, uniqueName } from '../../support/fixtures';
+import { post } from '../../support/http';
+
+type Tenant = Awaited<ReturnType<typeof createTenant>>;
+
+/** Creates `questions` in the organization and a test of them, published unless told otherwise: its id. */
+export async function createTestWith(
+  tenant: Tenant,
+  { questions = DEMO_QUESTIONS, publish = true, settings = {} }: { questions?: Array<Record<string, unknown>>; publish?: boolean; settings?: Record<string, unknown> } = {},
+): Promise<{ id: string; test_name: string; question_ids: string[] }> {
+  const token = tenant.admin.token;
+  const question_ids: string[] = [];
+  for (const question of questions) {
+    const res = await post('/api/questions', question, { token });
+    assert.equal(res.status, 201, res.text);
+    question_ids.push(res.body.id);
+  }
+  const test_name = uniqueName('Browser Test');
+  const created = await post(
+    '/api/tests',
+    { test_name, timer: 30, shuffle: 0, allow_review: 1, negative_marking: 0, status: 'draft', question_ids, ...settings },
+    { token },
+  );
+  assert.equal(created.status, 201, created.text);
+  if (publish) {
+    const published = await post(`/api/tests/${created.body.id}/publish`, undefined, { token });
+    assert.equal(published.status, 200, published.text);
+  }
+  return { id: created.body.id, test_name, question_ids };
+}
+
+export { DEMO_QUESTIONS };

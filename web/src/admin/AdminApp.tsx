@@ -1,0 +1,45 @@
+import { Navigate, NavLink, Route, Routes } from 'react-router';
+import { useSession } from '../session';
+import { AnalyticsPage } from './analytics/AnalyticsPage';
+import { StudentPage } from './analytics/StudentPage';
+import { AuditPage } from './audit/AuditPage';
+import { LivePage } from './live/LivePage';
+import { OrgPicker, OrgProvider } from './org';
+import { OrganizationsPage } from './organizations/OrganizationsPage';
+import { ImportPage } from './questions/ImportPage';
+import { QuestionsPage } from './questions/QuestionsPage';
+import { TestPage } from './tests/TestPage';
+import { TestsPage } from './tests/TestsPage';
+
+/** The admin pages: one chunk, loaded only when an administrator opens them. */
+export default function AdminApp() {
+  const { me } = useSession();
+  return (
+    <OrgProvider>
+      <div className="admin">
+        <nav aria-label="Administration" className="side">
+          <OrgPicker />
+          <NavLink to="/admin/tests">Tests</NavLink>
+          <NavLink to="/admin/questions">Question bank</NavLink>
+          <NavLink to="/admin/import">Import CSV</NavLink>
+          <NavLink to="/admin/audit">Audit log</NavLink>
+          {me?.role === 'super_admin' && <NavLink to="/admin/organizations">Organizations</NavLink>}
+        </nav>
+        <main>
+          <Routes>
+            <Route index element={<Navigate to="/admin/tests" replace />} />
+            <Route path="tests" element={<TestsPage />} />
+            <Route path="tests/:testId" element={<TestPage />} />
+            <Route path="tests/:testId/live" element={<LivePage />} />
+            <Route path="tests/:testId/analytics" element={<AnalyticsPage />} />
+            <Route path="students/:studentId" element={<StudentPage />} />
+            <Route path="questions" element={<QuestionsPage />} />
+            <Route path="import" element={<ImportPage />} />
+            <Route path="audit" element={<AuditPage />} />
+            <Route path="organizations" element={<OrganizationsPage />} />
+          </Routes>
+        </main>
+      </div>
+    </OrgProvider>
+  );
+}

@@ -1,0 +1,4 @@
+/** Student */
+export function StudentPage() {
+  return <h1>Student</h1>;
+}

@@ -1,0 +1,4 @@
+/** Organizations */
+export function OrganizationsPage() {
+  return <h1>Organizations</h1>;
+}

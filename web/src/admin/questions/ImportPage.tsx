@@ -1,0 +1,4 @@
+/** Import questions */
+export function ImportPage() {
+  return <h1>Import questions</h1>;
+}

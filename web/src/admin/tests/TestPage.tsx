@@ -1,0 +1,4 @@
+/** Test */
+export function TestPage() {
+  return <h1>Test</h1>;
+}

@@ -1,0 +1,89 @@
+import type { Auth } from 'firebase/auth';
+import createClient, { type Middleware } from 'openapi-fetch';
+import type { components, paths } from './schema';
+
+export type Schemas = components['schemas'];
+
+/** The API's error body (every 4xx and 5xx), as a thrown error the pages show as it is. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: Array<{ path: string; message: string; [key: string]: unknown }> = [],
+  ) {
+    super(message);
+  }
+}
+
+/** The browser cannot reach the API at all (offline, or the network dropped). */
+export class OfflineError extends Error {
+  constructor() {
+    super('You are offline: the service cannot be reached');
+  }
+}
+
+/**
+ * Server time minus browser time, in ms, from the Date header of the API's answers.
+ * Timers count down from the server's expires_at with it, never trusting the browser's clock alone.
+ */
+let clockOffsetMs = 0;
+export const serverNow = () => Date.now() + clockOffsetMs;
+
+function learnClock(response: Response, sentAt: number): void {
+  const date = Date.parse(response.headers.get('Date') ?? '');
+  if (Number.isNaN(date)) return;
+  // The header has whole seconds: the server's clock was somewhere in [date, date + 1 s) while answering.
+  const receivedAt = Date.now();
+  clockOffsetMs = date + 500 - (sentAt + receivedAt) / 2;
+}
+
+const attemptTokenKey = (attemptId: string) => `attempt-token:${attemptId}`;
+/** A Guest's attempt token, kept for its tab's reload and for a closed tab reopened on this browser. */
+export const attemptTokens = {
+  get: (attemptId: string) => localStorage.getItem(attemptTokenKey(attemptId)),
+  set: (attemptId: string, token: string) => localStorage.setItem(attemptTokenKey(attemptId), token),
+};
+
+export function createApi(auth: Auth) {
+  const api = createClient<paths>({ baseUrl: location.origin });
+  const sentAt = new WeakMap<Request, number>();
+  const middleware: Middleware = {
+    async onRequest({ request }) {
+      const user = auth.currentUser;
+      if (user && !request.headers.has('X-Attempt-Token')) request.headers.set('Authorization', `Bearer ${await user.getIdToken()}`);
+      sentAt.set(request, Date.now());
+      return request;
+    },
+    onResponse({ request, response }) {
+      learnClock(response, sentAt.get(request) ?? Date.now());
+      return response;
+    },
+  };
+  api.use(middleware);
+  return api;
+}
+
+export type Api = ReturnType<typeof createApi>;
+
+/**
+ * The answer's data, or the API's error thrown as an ApiError; a request that
+ * never reached the service throws OfflineError.
+ */
+export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  let result;
+  try {
+    result = await call;
+  } catch (err) {
+    if (err instanceof TypeError) throw new OfflineError();
+    throw err;
+  }
+  if (result.response.ok) return result.data as T;
+  const body = result.error as { error?: string; message?: string; details?: ApiError['details'] } | undefined;
+  throw new ApiError(
+    result.response.status,
+    body?.error ?? 'SERVER_ERROR',
+    body?.message ?? `The service answered ${result.response.status}`,
+    body?.details ?? [],
+  );
+}

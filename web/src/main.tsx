@@ -1,0 +1,26 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createApi } from './api/client';
+import { App } from './App';
+import { startFirebase } from './firebase';
+import { SessionProvider } from './session';
+import './styles.css';
+
+const root = createRoot(document.getElementById('root')!);
+startFirebase().then(
+  (auth) =>
+    root.render(
+      <StrictMode>
+        <SessionProvider auth={auth} api={createApi(auth)}>
+          <App />
+        </SessionProvider>
+      </StrictMode>,
+    ),
+  (err: Error) =>
+    root.render(
+      <main>
+        <h1>Exam</h1>
+        <p role="alert">The app could not start: {err.message}</p>
+      </main>,
+    ),
+);

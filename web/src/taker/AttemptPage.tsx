@@ -1,0 +1,178 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { attemptTokens, OfflineError, unwrap, type Schemas } from '../api/client';
+import { useSession } from '../session';
+import { ErrorMessage, Loading, useAction } from '../ui';
+import { rememberAttempt, rememberedAttempt } from './answerQueue';
+import { AnswerSync, type SyncState } from './answerSync';
+import { QuestionView } from './QuestionView';
+import { Countdown } from './Countdown';
+
+type Attempt = Schemas['Attempt'] | Schemas['ReviewedAttempt'];
+
+/** Taking an attempt: start, resume after a reload or a closed tab, save, submit, then the score and the review. */
+export function AttemptPage() {
+  const { attemptId = '' } = useParams();
+  const { api } = useSession();
+  const token = attemptTokens.get(attemptId);
+  const headers = useMemo(() => (token ? { 'X-Attempt-Token': token } : undefined), [token]);
+  const [attempt, setAttempt] = useState<Attempt | null>(null);
+  const [offlineCopy, setOfflineCopy] = useState(false);
+  const [loadError, setLoadError] = useState<unknown>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const read = (await unwrap(api.GET('/api/attempts/{attemptId}', { params: { path: { attemptId } }, headers }))) as Attempt;
+      setAttempt(read);
+      setOfflineCopy(false);
+      setLoadError(null);
+      await rememberAttempt(attemptId, read);
+    } catch (err) {
+      const copy = err instanceof OfflineError ? ((await rememberedAttempt(attemptId)) as Attempt | undefined) : undefined;
+      if (copy) {
+        setAttempt(copy);
+        setOfflineCopy(true);
+      } else setLoadError(err);
+    }
+  }, [api, attemptId, headers]);
+  useEffect(() => void load(), [load]);
+
+  if (loadError) return <main><h1>Attempt</h1><ErrorMessage error={loadError} /><Link to="/">Back to your tests</Link></main>;
+  if (!attempt) return <main><Loading what="Loading your attempt" /></main>;
+  if (attempt.status === 'submitted') return <SubmittedView attempt={attempt} />;
+  return <Taking attempt={attempt} headers={headers} offlineCopy={offlineCopy} onSubmitted={load} />;
+}
+
+function Taking({ attempt, headers, offlineCopy, onSubmitted }: { attempt: Attempt; headers?: Record<string, string>; offlineCopy: boolean; onSubmitted: () => Promise<void> }) {
+  const { api } = useSession();
+  const attemptId = attempt.attempt_id;
+  const [answers, setAnswers] = useState<Record<string, string>>(() => Object.fromEntries(attempt.answers.map((a) => [a.question_id, a.student_answer])));
+  const [sync, setSync] = useState<SyncState>({ kind: 'saved' });
+  const [timeUp, setTimeUp] = useState(false);
+  const syncRef = useRef<AnswerSync | null>(null);
+
+  useEffect(() => {
+    const answerSync = new AnswerSync(
+      attemptId,
+      (batch) => unwrap(api.POST('/api/attempts/{attemptId}/answers', { params: { path: { attemptId } }, headers, body: { answers: batch } })),
+      setSync,
+    );
+    syncRef.current = answerSync;
+    for (const a of attempt.answers) answerSync.knowSeq(a.client_seq);
+    // What this browser queued and the service has not confirmed is newer than what the service holds.
+    void answerSync.pending().then((queued) => {
+      for (const q of queued) answerSync.knowSeq(q.client_seq);
+      if (queued.length > 0) setAnswers((current) => ({ ...current, ...Object.fromEntries(queued.map((q) => [q.question_id, q.student_answer])) }));
+      void answerSync.flush();
+    });
+    return () => answerSync.stop();
+  }, [api, attemptId, headers, attempt.answers]);
+
+  const answer = (questionId: string, value: string) => {
+    setAnswers((current) => ({ ...current, [questionId]: value }));
+    void syncRef.current?.save(questionId, value);
+  };
+
+  const questions = attempt.test_details.questions;
+  const unanswered = questions.filter((q) => !answers[q.id]).length;
+  const locked = timeUp;
+
+  return (
+    <main className="attempt">
+      <div className="attempt-bar">
+        <h1>{attempt.test_details.test_name}</h1>
+        <Countdown expiresAt={attempt.expires_at} onTimeUp={() => setTimeUp(true)} />
+        <SyncBadge state={sync} />
+      </div>
+      {offlineCopy && <p className="note" role="status">You are offline: these are the questions as last loaded. Your answers are kept in this browser and sent when the network is back.</p>}
+      {timeUp && <p className="error" role="alert">Time is up. Your saved answers will be scored.</p>}
+      <ol className="questions">
+        {questions.map((q, index) => (
+          <li key={q.id}>
+            <QuestionView question={q} number={index + 1} value={answers[q.id] ?? ''} disabled={locked} onAnswer={(value) => answer(q.id, value)} />
+          </li>
+        ))}
+      </ol>
+      {!locked && <SubmitPanel attemptId={attemptId} headers={headers} unanswered={unanswered} sync={sync} answerSync={syncRef} onSubmitted={onSubmitted} />}
+    </main>
+  );
+}
+
+function SyncBadge({ state }: { state: SyncState }) {
+  const text =
+    state.kind === 'saved' ? 'All answers saved'
+    : state.kind === 'saving' ? `Saving ${state.pending} ${state.pending === 1 ? 'answer' : 'answers'}…`
+    : state.kind === 'offline' ? `Offline: ${state.pending} ${state.pending === 1 ? 'answer' : 'answers'} kept in this browser`
+    : `Not saved: ${state.error.message}`;
+  return (
+    <p className={`sync sync-${state.kind}`} role="status" aria-live="polite" data-sync={state.kind}>
+      {text}
+    </p>
+  );
+}
+
+function SubmitPanel({ attemptId, headers, unanswered, sync, answerSync, onSubmitted }: {
+  attemptId: string; headers?: Record<string, string>; unanswered: number; sync: SyncState;
+  answerSync: React.RefObject<AnswerSync | null>; onSubmitted: () => Promise<void>;
+}) {
+  const { api } = useSession();
+  const [confirming, setConfirming] = useState(false);
+  const action = useAction();
+  const unsynced = sync.kind === 'saved' ? 0 : sync.pending;
+  const submit = () =>
+    action.run(async () => {
+      await answerSync.current?.flush();
+      const left = (await answerSync.current?.pending())?.length ?? 0;
+      if (left > 0) throw new Error(`${left} ${left === 1 ? 'answer is' : 'answers are'} not saved yet: reconnect before you submit, or they will not count.`);
+      await unwrap(api.POST('/api/attempts/{attemptId}/submit', { params: { path: { attemptId } }, headers }));
+      await onSubmitted();
+    });
+  return (
+    <section className="submit" aria-labelledby="submit-heading">
+      <h2 id="submit-heading">Finish</h2>
+      {!confirming ? (
+        <button type="button" onClick={() => setConfirming(true)}>Submit the test</button>
+      ) : (
+        <div role="group" aria-label="Confirm submission">
+          {unanswered > 0 && <p className="warning">{unanswered} {unanswered === 1 ? 'question is' : 'questions are'} unanswered.</p>}
+          {unsynced > 0 && <p className="warning">{unsynced} {unsynced === 1 ? 'answer is' : 'answers are'} not saved on the server yet.</p>}
+          <p>Once submitted, answers cannot be changed.</p>
+          <button type="button" onClick={() => void submit()} disabled={action.busy}>Submit now</button>{' '}
+          <button type="button" onClick={() => setConfirming(false)}>Keep working</button>
+        </div>
+      )}
+      <ErrorMessage error={action.error} />
+    </section>
+  );
+}
+
+function SubmittedView({ attempt }: { attempt: Attempt }) {
+  const review = 'review' in attempt ? attempt.review : undefined;
+  const questions = new Map(attempt.test_details.questions.map((q) => [q.id, q]));
+  return (
+    <main>
+      <h1>{attempt.test_details.test_name}</h1>
+      <p className="score" role="status">
+        Your score: <strong>{attempt.score}</strong> of {attempt.total_marks}
+        {attempt.submitted_by === 'deadline' ? ' (submitted when the time ran out)' : ''}
+      </p>
+      {review ? (
+        <section aria-labelledby="review-heading">
+          <h2 id="review-heading">Review</h2>
+          <ol className="questions">
+            {review.map((item) => (
+              <li key={item.question_id} className={item.correct ? 'right' : 'wrong'}>
+                <p>{questions.get(item.question_id)?.question_text}</p>
+                <p>Your answer: {item.answered ? item.student_answer : <em>none</em>} — {item.correct ? 'correct' : 'not correct'}, {item.marks_awarded} marks</p>
+                <p>Correct answer: {item.correct_answer}{item.tolerance ? ` (± ${item.tolerance})` : ''}</p>
+              </li>
+            ))}
+          </ol>
+        </section>
+      ) : attempt.test_details.allow_review ? (
+        <p>The review of your answers is not released yet.</p>
+      ) : null}
+      <Link to="/">Back to your tests</Link>
+    </main>
+  );
+}

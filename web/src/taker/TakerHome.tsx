@@ -1,0 +1,99 @@
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { unwrap, type Schemas } from '../api/client';
+import { useSession } from '../session';
+import { ErrorMessage, Field, formatTime, Loading, useAction, useLoad } from '../ui';
+
+/** A student's published tests with their windows, its attempts in progress and its results. */
+export function TakerHome() {
+  const { api, me } = useSession();
+  const tests = useLoad(() => unwrap(api.GET('/api/tests', { params: { query: { status: 'published', limit: 100 } } })), [api]);
+  const attempts = useLoad(() => unwrap(api.GET('/api/attempts', { params: { query: { limit: 100 } } })), [api]);
+  const accommodation = me?.accommodation;
+  const inProgress = new Map((attempts.data?.data ?? []).filter((a) => a.status === 'in_progress').map((a) => [a.test_id, a]));
+  const submitted = (attempts.data?.data ?? []).filter((a) => a.status === 'submitted');
+  return (
+    <main>
+      <h1>Your tests</h1>
+      {accommodation && (accommodation.extra_time_percent > 0 || accommodation.extra_minutes > 0) && (
+        <p className="note">
+          Your accommodation: +{accommodation.extra_time_percent}% time
+          {accommodation.extra_minutes > 0 ? ` and ${accommodation.extra_minutes} extra minutes` : ''} on every test.
+        </p>
+      )}
+      <ErrorMessage error={tests.error ?? attempts.error} />
+      {tests.loading && !tests.data ? <Loading what="Loading your tests" /> : null}
+      {tests.data && tests.data.data.length === 0 ? <p>No test is published for you yet.</p> : null}
+      <ul className="cards">
+        {tests.data?.data.map((test) => <TestCard key={test.id} test={test as Schemas['StudentTest']} running={inProgress.get(test.id)} />)}
+      </ul>
+      {submitted.length > 0 && (
+        <section aria-labelledby="results-heading">
+          <h2 id="results-heading">Your results</h2>
+          <table>
+            <thead>
+              <tr><th scope="col">Test</th><th scope="col">Submitted</th><th scope="col">Score</th><th scope="col"><span className="sr-only">Open</span></th></tr>
+            </thead>
+            <tbody>
+              {submitted.map((a) => (
+                <tr key={a.attempt_id}>
+                  <td>{tests.data?.data.find((t) => t.id === a.test_id)?.test_name ?? a.test_id}</td>
+                  <td>{formatTime(a.submitted_at)}</td>
+                  <td>{a.score ?? '—'} / {a.total_marks}</td>
+                  <td><Link to={`/attempts/${encodeURIComponent(a.attempt_id)}`}>Open</Link></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+    </main>
+  );
+}
+
+function windowText(test: Schemas['StudentTest']): string {
+  if (test.opens_at && test.closes_at) return `Open ${formatTime(test.opens_at)} to ${formatTime(test.closes_at)}`;
+  if (test.opens_at) return `Opens ${formatTime(test.opens_at)}`;
+  if (test.closes_at) return `Closes ${formatTime(test.closes_at)}`;
+  return 'Open now';
+}
+
+function TestCard({ test, running }: { test: Schemas['StudentTest']; running?: Schemas['AttemptSummary'] }) {
+  const { api } = useSession();
+  const navigate = useNavigate();
+  const [accessCode, setAccessCode] = useState('');
+  const action = useAction();
+  const start = () =>
+    action.run(async () => {
+      const started = await unwrap(
+        api.POST('/api/attempts', { body: { test_id: test.id, ...(accessCode ? { access_code: accessCode } : {}) } }),
+      );
+      navigate(`/attempts/${encodeURIComponent(started.attempt_id)}`);
+    });
+  const headingId = `test-${test.id}`;
+  return (
+    <li className="card" aria-labelledby={headingId}>
+      <h2 id={headingId}>{test.test_name}</h2>
+      {test.description ? <p>{test.description}</p> : null}
+      <p>
+        {test.question_count} questions · {test.timer} minutes · {windowText(test)}
+        {test.max_attempts ? ` · at most ${test.max_attempts} attempts` : ''}
+      </p>
+      {running ? (
+        <button type="button" onClick={() => navigate(`/attempts/${encodeURIComponent(running.attempt_id)}`)}>
+          Resume {test.test_name}
+        </button>
+      ) : (
+        <form onSubmit={(e) => { e.preventDefault(); void start(); }}>
+          {test.access_code_required && (
+            <Field label={`Access code for ${test.test_name}`}>
+              <input required autoComplete="off" value={accessCode} onChange={(e) => setAccessCode(e.target.value)} />
+            </Field>
+          )}
+          <button type="submit" disabled={action.busy}>Start {test.test_name}</button>
+        </form>
+      )}
+      <ErrorMessage error={action.error} />
+    </li>
+  );
+}

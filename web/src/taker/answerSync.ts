@@ -1,0 +1,96 @@
+import { ApiError, OfflineError, type Schemas } from '../api/client';
+import { enqueue, pendingAnswers, settle, type PendingAnswer } from './answerQueue';
+
+export type SyncState =
+  | { kind: 'saved' }
+  | { kind: 'saving'; pending: number }
+  | { kind: 'offline'; pending: number }
+  | { kind: 'refused'; pending: number; error: Error };
+
+type SendBatch = (answers: Array<Schemas['SaveAnswer']>) => Promise<unknown>;
+
+const BATCH = 100; // the most one request takes
+const RETRY_MS = 5_000;
+
+/**
+ * Every answer goes to the IndexedDB queue first, then to the service in
+ * batches with client_seq: a reload, a closed tab or a dropped network loses
+ * nothing, and a late replay never overwrites a newer answer (the service
+ * reports it stale, and the queue drops it).
+ */
+export class AnswerSync {
+  private flushing: Promise<void> | null = null;
+  private again = false;
+  private lastSeq = 0;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private readonly onOnline = () => void this.flush();
+
+  constructor(
+    private readonly attemptId: string,
+    private readonly send: SendBatch,
+    private readonly onState: (state: SyncState) => void,
+  ) {
+    window.addEventListener('online', this.onOnline);
+    this.timer = setInterval(() => void this.flush(), RETRY_MS);
+  }
+
+  stop(): void {
+    window.removeEventListener('online', this.onOnline);
+    clearInterval(this.timer);
+  }
+
+  /** Raises the counter above every client_seq the service or the queue already holds. */
+  knowSeq(seq: number | undefined): void {
+    if (seq !== undefined && seq > this.lastSeq) this.lastSeq = seq;
+  }
+
+  async save(questionId: string, answer: string): Promise<void> {
+    // Time-based, so a counter lost with its tab still starts above what the service stored.
+    this.lastSeq = Math.max(this.lastSeq + 1, Date.now());
+    await enqueue({ attempt_id: this.attemptId, question_id: questionId, student_answer: answer, client_seq: this.lastSeq });
+    await this.flush();
+  }
+
+  pending(): Promise<PendingAnswer[]> {
+    return pendingAnswers(this.attemptId);
+  }
+
+  /** Sends everything queued; resolves when the queue is empty or the network or service refused. */
+  flush(): Promise<void> {
+    if (this.flushing) {
+      this.again = true;
+      return this.flushing;
+    }
+    this.flushing = this.drain().finally(() => {
+      this.flushing = null;
+    });
+    return this.flushing;
+  }
+
+  private async drain(): Promise<void> {
+    do {
+      this.again = false;
+      const queued = await this.pending();
+      if (queued.length === 0) {
+        this.onState({ kind: 'saved' });
+        return;
+      }
+      this.onState({ kind: 'saving', pending: queued.length });
+      try {
+        for (let i = 0; i < queued.length; i += BATCH) {
+          const batch = queued.slice(i, i + BATCH);
+          await this.send(batch.map(({ question_id, student_answer, client_seq }) => ({ question_id, student_answer, client_seq })));
+          // Saved or stale alike: the service holds this answer or a newer one.
+          await settle(batch);
+        }
+      } catch (err) {
+        const left = (await this.pending()).length;
+        if (err instanceof OfflineError || (err instanceof ApiError && err.status === 503)) this.onState({ kind: 'offline', pending: left });
+        else this.onState({ kind: 'refused', pending: left, error: err as Error });
+        return;
+      }
+    } while (this.again);
+    const left = (await this.pending()).length;
+    this.onState(left === 0 ? { kind: 'saved' } : { kind: 'saving', pending: left });
+  }
+}
