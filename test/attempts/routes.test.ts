@@ -381,12 +381,17 @@ describe('GET /api/attempts', () => {
     expectError(await get(`/api/attempts?student_id=${b.uid}`, as(a.token)), 403, 'FORBIDDEN');
   });
 
-  it('shows a Client Admin its organization’s attempts, filtered by test, student and status; another organization is 403', async () => {
+  it('shows a Client Admin its organization’s attempts, filtered by test, student and status, each with how many answers it saved; another organization is 403', async () => {
     const student = await newStudent();
     const started = await startOk(student.token, { test_id: test.id });
+    for (const q of started.test_details.questions.slice(0, 2)) {
+      const saved = await post(`/api/attempts/${started.attempt_id}/answers`, { question_id: q.id, student_answer: 'x' }, as(student.token));
+      assert.equal(saved.status, 200, saved.text);
+    }
     const res = await get(`/api/attempts?test_id=${test.id}&student_id=${student.uid}&status=in_progress`, as(m.tenant.admin.token));
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.body.data.map((x: any) => x.attempt_id), [started.attempt_id]);
+    assert.equal(res.body.data[0].answered, 2);
     assert.equal(res.body.pagination.total, 1);
     const submitted = await get(`/api/attempts?student_id=${student.uid}&status=submitted`, as(m.tenant.admin.token));
     assert.equal(submitted.body.data.length, 0);

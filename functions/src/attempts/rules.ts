@@ -186,6 +186,12 @@ export function summaryOf(attempt: StoredAttempt) {
   };
 }
 
+/** A listed attempt: its summary and how many of its questions have a saved answer. */
+export function listedSummaryOf(attempt: StoredAttempt) {
+  const answers = attempt.answers ?? {};
+  return { ...summaryOf(attempt), answered: attempt.question_order.filter((id) => answers[id] !== undefined).length };
+}
+
 export function savedAnswers(attempt: StoredAttempt) {
   const answers = attempt.answers ?? {};
   return attempt.question_order

@@ -250,7 +250,15 @@ const summaryFields = {
   total_marks: z.number(),
 };
 
-export const AttemptSummary = z.object(summaryFields).meta({ id: 'AttemptSummary' });
+export const AttemptSummary = z
+  .object({
+    ...summaryFields,
+    answered: z
+      .number()
+      .int()
+      .describe('How many of its questions have a saved answer (from the attempt document itself: no extra read)'),
+  })
+  .meta({ id: 'AttemptSummary' });
 export type AttemptSummary = z.infer<typeof AttemptSummary>;
 
 export const AttemptPage = z.object({ data: z.array(AttemptSummary), pagination: Pagination }).meta({ id: 'AttemptPage' });

@@ -24,7 +24,7 @@ import type { PageRequest } from '../shared/pagination';
 import { canonicalShareCode } from '../exams/shareCodeText';
 import { registeredNetworks, type NetworkIndex } from '../networks/registry';
 import { RefusedAccount, refusedCredential, RefusedCredential, TestMissing } from './refusals';
-import { isOverdue, organizationOfAttemptId, reviewOf, savedAnswers, summaryOf, testDetails } from './rules';
+import { isOverdue, listedSummaryOf, organizationOfAttemptId, reviewOf, savedAnswers, summaryOf, testDetails } from './rules';
 import type { StoredAttempt } from './documents';
 import type {
   Attempt,
@@ -341,7 +341,7 @@ export async function listAttempts(
   const current = await Promise.all(
     data.map((a) => (isOverdue(a, nowMs) ? closedOrAsItStands(a, nowMs, meta, { backendFaults: 'keep' }) : a)),
   );
-  return { data: current.map(summaryOf), pagination };
+  return { data: current.map(listedSummaryOf), pagination };
 }
 
 // ---------------------------------------------------------------- scheduled
