@@ -6413,6 +6413,8 @@ export type components = {
             /** @description null while in progress */
             score: number | null;
             total_marks: number;
+            /** @description How many of its questions have a saved answer (from the attempt document itself: no extra read) */
+            answered: number;
         };
         ReviewedAttempt: {
             attempt_id: string;

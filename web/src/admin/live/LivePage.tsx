@@ -1,4 +1,162 @@
-/** Live sitting */
+import { useEffect, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { serverNow, unwrap, type Schemas } from '../../api/client';
+import { useSession } from '../../session';
+import { ErrorMessage, Field, Loading, useAction, useLoad } from '../../ui';
+import { Pager } from '../audit/Pager';
+import { useOrg } from '../org';
+
+const REFRESH_MS = 5_000;
+const PAGE_SIZE = 50;
+
+/** Minutes and seconds left until `expiresAt` on the server's clock. */
+function timeLeft(expiresAt: string, now: number): string {
+  const ms = Date.parse(expiresAt) - now;
+  if (ms <= 0) return 'Time is up';
+  const total = Math.floor(ms / 1000);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const mmss = `${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}`;
+  return h > 0 ? `${h}:${mmss}` : mmss;
+}
+
+const takerOf = (a: Schemas['AttemptSummary']) => (a.guest ? `${a.guest_name ?? 'Guest'} (guest)` : a.student_id);
+
+/** A live view of a sitting: the test's attempts in progress, refreshed every 5 seconds, with extend and submit. */
 export function LivePage() {
-  return <h1>Live sitting</h1>;
+  const { testId = '' } = useParams();
+  const { api, me } = useSession();
+  const { clientId } = useOrg();
+  const [page, setPage] = useState(1);
+  const [now, setNow] = useState(serverNow);
+  const [message, setMessage] = useState('');
+  const everyone = useAction();
+  const [everyoneMinutes, setEveryoneMinutes] = useState('5');
+
+  const test = useLoad(() => unwrap(api.GET('/api/tests/{testId}', { params: { path: { testId } } })), [api, testId]);
+  const clientParam = me?.role === 'super_admin' && clientId ? { client_id: clientId } : {};
+  const attempts = useLoad(
+    () => unwrap(api.GET('/api/attempts', { params: { query: { test_id: testId, status: 'in_progress', page, limit: PAGE_SIZE, ...clientParam } } })),
+    [api, testId, page, clientId],
+  );
+  const { reload } = attempts;
+
+  useEffect(() => {
+    const refresh = setInterval(reload, REFRESH_MS);
+    const tick = setInterval(() => setNow(serverNow()), 1_000);
+    return () => {
+      clearInterval(refresh);
+      clearInterval(tick);
+    };
+  }, [reload]);
+
+  const extendEveryone = (e: React.FormEvent) => {
+    e.preventDefault();
+    void everyone.run(async () => {
+      const r = await unwrap(api.POST('/api/tests/{testId}/extend', { params: { path: { testId } }, body: { minutes: Number(everyoneMinutes) } }));
+      setMessage(`Extended ${r.extended} attempt${r.extended === 1 ? '' : 's'} by ${everyoneMinutes} minutes.`);
+      reload();
+    });
+  };
+
+  const rows = attempts.data?.data ?? [];
+  return (
+    <>
+      <h1>Live sitting{test.data ? `: ${test.data.test_name}` : ''}</h1>
+      <p>
+        <Link to={`/admin/tests/${encodeURIComponent(testId)}`}>Back to the test</Link> ·{' '}
+        <Link to={`/admin/tests/${encodeURIComponent(testId)}/analytics`}>Analytics</Link>
+      </p>
+      <ErrorMessage error={test.error} />
+      <p className="note">Attempts in progress, refreshed every 5 seconds. Time left is counted on the server’s clock.</p>
+
+      <form className="row card" onSubmit={extendEveryone} aria-label="Extend everyone">
+        <Field label="Minutes to give everyone">
+          <input type="number" min={1} max={1440} required value={everyoneMinutes} onChange={(e) => setEveryoneMinutes(e.target.value)} />
+        </Field>
+        <button type="submit" disabled={everyone.busy}>Extend everyone</button>
+      </form>
+      <ErrorMessage error={everyone.error} />
+      <p role="status" aria-live="polite">{message}</p>
+
+      <ErrorMessage error={attempts.error} />
+      {!attempts.data && attempts.loading ? (
+        <Loading what="Loading the attempts in progress" />
+      ) : (
+        <table>
+          <caption className="sr-only">Attempts in progress</caption>
+          <thead>
+            <tr>
+              <th scope="col">Taker</th>
+              <th scope="col">Time left</th>
+              <th scope="col">Answers saved</th>
+              <th scope="col">Extend</th>
+              <th scope="col">Submit</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.length === 0 && (
+              <tr>
+                <td colSpan={5}>No attempt is in progress.</td>
+              </tr>
+            )}
+            {rows.map((a) => (
+              <AttemptRow key={a.attempt_id} attempt={a} now={now} onChanged={reload} onMessage={setMessage} />
+            ))}
+          </tbody>
+        </table>
+      )}
+      <Pager pagination={attempts.data?.pagination} page={page} onPage={setPage} what="attempts in progress" />
+    </>
+  );
+}
+
+function AttemptRow({ attempt, now, onChanged, onMessage }: { attempt: Schemas['AttemptSummary']; now: number; onChanged: () => void; onMessage: (m: string) => void }) {
+  const { api } = useSession();
+  const action = useAction();
+  const [minutes, setMinutes] = useState('5');
+  const taker = takerOf(attempt);
+  const attemptId = attempt.attempt_id;
+
+  const extend = (e: React.FormEvent) => {
+    e.preventDefault();
+    void action.run(async () => {
+      const r = await unwrap(api.POST('/api/attempts/{attemptId}/extend', { params: { path: { attemptId } }, body: { minutes: Number(minutes) } }));
+      onMessage(`Extended ${taker} by ${minutes} minutes: now ends ${new Date(r.expires_at).toLocaleTimeString()}.`);
+      onChanged();
+    });
+  };
+  const submit = () => {
+    if (!window.confirm(`Submit the attempt of ${taker} now? It is scored with the answers saved so far.`)) return;
+    void action.run(async () => {
+      const r = await unwrap(api.POST('/api/attempts/{attemptId}/submit', { params: { path: { attemptId } } }));
+      onMessage(`Submitted the attempt of ${taker}: ${r.score} of ${r.total_marks}.`);
+      onChanged();
+    });
+  };
+
+  return (
+    <tr>
+      <td>
+        {attempt.guest ? taker : <Link to={`/admin/students/${encodeURIComponent(attempt.student_id)}`}>{taker}</Link>}
+        <ErrorMessage error={action.error} />
+      </td>
+      <td className="countdown-cell">{timeLeft(attempt.expires_at, now)}</td>
+      <td>{attempt.answered}</td>
+      <td>
+        <form className="row" onSubmit={extend}>
+          <Field label={`Minutes for ${taker}`}>
+            <input type="number" min={1} max={1440} required value={minutes} onChange={(e) => setMinutes(e.target.value)} size={4} />
+          </Field>
+          <button type="submit" disabled={action.busy}>Extend</button>
+        </form>
+      </td>
+      <td>
+        <button type="button" className="danger" disabled={action.busy} onClick={submit}>
+          Submit<span className="sr-only"> the attempt of {taker}</span>
+        </button>
+      </td>
+    </tr>
+  );
 }
