@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createTenant } from '../support/fixtures';
-import { get } from '../support/http';
-import { checkPage, openBrowser, signInAs, type Visitor } from './support/browser';
+import { get, post } from '../support/http';
+import { checkPage, keepFailure, openBrowser, signInAs, type Visitor } from './support/browser';
 import { createTestWith } from './support/exams';
 
 async function savedAnswers(attemptId: string, token: string): Promise<Record<string, string>> {
@@ -24,7 +24,10 @@ describe('web app: a student takes a test', function () {
   beforeEach(async () => {
     visitor = await openBrowser();
   });
-  afterEach(async () => visitor.close());
+  afterEach(async function () {
+    await keepFailure(visitor, this);
+    await visitor.close();
+  });
 
   it('reloads half way and finds every answer, then submits and sees the score', async function () {
     const { page } = visitor;
@@ -63,6 +66,106 @@ describe('web app: a student takes a test', function () {
     await page.getByText(/Your score:/).waitFor();
     assert.match(await page.getByText(/Your score:/).innerText(), /Your score: 9 of 18/);
     await checkPage(page, this, 'submitted with review');
+    assert.deepEqual(visitor.errors, []);
+  });
+});
+
+describe('web app: a student loses the network', function () {
+  this.timeout(120_000);
+  let visitor: Visitor;
+  let tenant: Awaited<ReturnType<typeof createTenant>>;
+  let test: Awaited<ReturnType<typeof createTestWith>>;
+  before(async () => {
+    tenant = await createTenant();
+    test = await createTestWith(tenant);
+  });
+  beforeEach(async () => {
+    visitor = await openBrowser();
+  });
+  afterEach(async function () {
+    await keepFailure(visitor, this);
+    await visitor.close();
+  });
+
+  it('keeps three answers given offline through a reload, and saves them all once back online', async function () {
+    const { page, context } = visitor;
+    await signInAs(page, tenant.student.email, tenant.student.password);
+    await page.getByRole('button', { name: `Start ${test.test_name}` }).click();
+    await page.getByRole('timer').waitFor();
+    // The service worker must hold the app shell before the network goes.
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    const attemptId = attemptIdOf(page.url());
+
+    await context.setOffline(true);
+    await page.getByRole('group', { name: /capital of France/ }).getByLabel('Paris').check();
+    await page.getByRole('group', { name: /Red Planet/ }).getByLabel('Mars').check();
+    await page.getByRole('textbox', { name: 'Answer to question 7' }).fill('Au');
+    await page.getByRole('textbox', { name: 'Answer to question 7' }).blur();
+    await page.getByText('Offline: 3 answers kept in this browser').waitFor();
+    await checkPage(page, this, 'offline with three answers queued');
+
+    await page.reload();
+    await page.getByRole('timer').waitFor();
+    await page.getByText(/You are offline/).waitFor();
+    assert.equal(await page.getByRole('group', { name: /capital of France/ }).getByLabel('Paris').isChecked(), true);
+    assert.equal(await page.getByRole('group', { name: /Red Planet/ }).getByLabel('Mars').isChecked(), true);
+    assert.equal(await page.getByRole('textbox', { name: 'Answer to question 7' }).inputValue(), 'Au');
+    assert.deepEqual(await savedAnswers(attemptId, tenant.student.token), {}, 'nothing reached the service while offline');
+    await checkPage(page, this, 'reloaded offline');
+
+    await context.setOffline(false);
+    await page.getByText('All answers saved').waitFor();
+    assert.deepEqual(Object.values(await savedAnswers(attemptId, tenant.student.token)).sort(), ['Au', 'Mars', 'Paris']);
+    await checkPage(page, this, 'back online, all saved');
+  });
+});
+
+describe('web app: a guest with a share code', function () {
+  this.timeout(120_000);
+  let visitor: Visitor;
+  let tenant: Awaited<ReturnType<typeof createTenant>>;
+  let test: Awaited<ReturnType<typeof createTestWith>>;
+  let code: string;
+  before(async () => {
+    tenant = await createTenant();
+    test = await createTestWith(tenant);
+    const issued = await post(`/api/tests/${test.id}/share-codes`, {}, { token: tenant.admin.token });
+    assert.equal(issued.status, 201, issued.text);
+    code = issued.body.code;
+  });
+  beforeEach(async () => {
+    visitor = await openBrowser();
+  });
+  afterEach(async function () {
+    await keepFailure(visitor, this);
+    await visitor.close();
+  });
+
+  it('gets in with the share code and a name, answers and submits', async function () {
+    const { page } = visitor;
+    await page.goto('/');
+    await checkPage(page, this, 'sign-in page');
+    await page.getByLabel('Share code').fill(code);
+    await page.getByLabel('Your name').fill('Grace Guest');
+    await page.getByRole('button', { name: 'Start as guest' }).click();
+    await page.getByRole('timer').waitFor();
+    const attemptId = attemptIdOf(page.url());
+    await page.getByRole('group', { name: /capital of France/ }).getByLabel('Paris').check();
+    await page.getByText('All answers saved').waitFor();
+    await checkPage(page, this, 'guest attempt');
+    await page.getByRole('button', { name: 'Submit the test' }).click();
+    await page.getByRole('button', { name: 'Submit now' }).click();
+    await page.getByText(/Your score:/).waitFor();
+    assert.match(await page.getByText(/Your score:/).innerText(), /Your score: 2 of 18/);
+    await checkPage(page, this, 'guest score');
+
+    const listed = await get(`/api/attempts?test_id=${test.id}`, { token: tenant.admin.token });
+    assert.equal(listed.status, 200, listed.text);
+    const attempt = listed.body.data.find((a: { attempt_id: string }) => a.attempt_id === attemptId);
+    assert.equal(attempt.guest, true);
+    assert.equal(attempt.guest_name, 'Grace Guest');
+    assert.equal(attempt.status, 'submitted');
+    assert.equal(attempt.score, 2);
     assert.deepEqual(visitor.errors, []);
   });
 });

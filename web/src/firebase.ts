@@ -10,10 +10,11 @@ import { connectAuthEmulator, getAuth, type Auth } from 'firebase/auth';
  */
 export async function startFirebase(): Promise<Auth> {
   const config = await fetchJson('/__/firebase/init.json');
+  const demo = typeof config.projectId === 'string' && config.projectId.startsWith('demo-');
+  // Known before Auth starts: it restores the signed-in user at once, and must not reach the real service first.
+  const emulator = demo ? await authEmulatorUrl() : null;
   const auth = getAuth(initializeApp(config));
-  if (typeof config.projectId === 'string' && config.projectId.startsWith('demo-')) {
-    connectAuthEmulator(auth, await authEmulatorUrl(), { disableWarnings: true });
-  }
+  if (emulator) connectAuthEmulator(auth, emulator, { disableWarnings: true });
   return auth;
 }
 

@@ -33,6 +33,15 @@ export interface Visitor {
   close(): Promise<void>;
 }
 
+/** Leaves a screenshot of where a failed test stopped, beside its other pages. */
+export async function keepFailure(visitor: Visitor | undefined, test: Mocha.Context): Promise<void> {
+  const current = test.currentTest;
+  if (!visitor || current?.state !== 'failed') return;
+  const folder = join(SCREENSHOTS, fileSafe(current.fullTitle()));
+  mkdirSync(folder, { recursive: true });
+  await visitor.page.screenshot({ path: join(folder, 'failure.png'), fullPage: true }).catch(() => undefined);
+}
+
 /**
  * A fresh browser profile (its own IndexedDB, storage and service worker) acting as
  * one address: the test front end trusts one X-Forwarded-For hop, as production's does.

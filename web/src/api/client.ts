@@ -27,7 +27,9 @@ export class OfflineError extends Error {
  * Server time minus browser time, in ms, from the Date header of the API's answers.
  * Timers count down from the server's expires_at with it, never trusting the browser's clock alone.
  */
-let clockOffsetMs = 0;
+const OFFSET_KEY = 'server-clock-offset-ms';
+// The last offset learnt, so a reload while offline still counts on the server's clock.
+let clockOffsetMs = Number(localStorage.getItem(OFFSET_KEY)) || 0;
 export const serverNow = () => Date.now() + clockOffsetMs;
 
 function learnClock(response: Response, sentAt: number): void {
@@ -36,6 +38,7 @@ function learnClock(response: Response, sentAt: number): void {
   // The header has whole seconds: the server's clock was somewhere in [date, date + 1 s) while answering.
   const receivedAt = Date.now();
   clockOffsetMs = date + 500 - (sentAt + receivedAt) / 2;
+  localStorage.setItem(OFFSET_KEY, String(Math.round(clockOffsetMs)));
 }
 
 const attemptTokenKey = (attemptId: string) => `attempt-token:${attemptId}`;

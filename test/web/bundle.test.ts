@@ -1,0 +1,26 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { bundleSizes, TAKER_BUDGET_BYTES } from '../../bench/webBundle.mjs';
+
+// The build npm test made: the folder this run's Hosting serves.
+const root = join(__dirname, '..', '..');
+const config = JSON.parse(readFileSync(join(root, process.env.FIREBASE_JSON || 'firebase.json'), 'utf8'));
+const dist = join(root, config.hosting.public);
+
+describe('web app bundle', () => {
+  const sizes = bundleSizes(dist);
+
+  it(`keeps a taker's first load within ${TAKER_BUDGET_BYTES / 1024} KB of gzipped JavaScript and CSS`, () => {
+    assert.ok(sizes.taker.gzipBytes > 0);
+    assert.ok(sizes.taker.gzipBytes <= TAKER_BUDGET_BYTES, `${sizes.taker.gzipBytes} bytes`);
+  });
+
+  it('keeps the admin pages out of what a taker loads, and out of what its service worker precaches', () => {
+    assert.ok(sizes.admin.files.some((file) => /AdminApp-/.test(file)), JSON.stringify(sizes.admin.files));
+    for (const file of sizes.admin.files) {
+      assert.ok(!sizes.taker.files.includes(file), file);
+      assert.ok(!readFileSync(join(dist, 'sw.js'), 'utf8').includes(file), `sw.js precaches ${file}`);
+    }
+  });
+});
