@@ -193,6 +193,8 @@ say();
 say(rule);
 say(`Exam backend is running on the emulators (project ${seeded.projectId}).`);
 say();
+say(`  Web app    ${baseUrl}/   (sign in with an account below; guests use a share code)`);
+say(`  API docs   ${baseUrl}/docs`);
 say(`  Base URL   ${baseUrl}   (API under /api: ${baseUrl}/api/health, ${baseUrl}/api/openapi.json)`);
 say(`  Auth URL   ${authUrl}`);
 say(`  Admin SDK  FIREBASE_AUTH_EMULATOR_HOST=${addresses.auth} FIRESTORE_EMULATOR_HOST=${addresses.firestore}`);
