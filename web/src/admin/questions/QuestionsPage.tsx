@@ -1,4 +1,173 @@
+import { useState } from 'react';
+import { unwrap, type Schemas } from '../../api/client';
+import { useSession } from '../../session';
+import { ErrorMessage, Field, Loading, useAction, useLoad } from '../../ui';
+import { NeedsOrg } from '../org';
+import { DIFFICULTIES, QUESTION_TYPES, QuestionForm, type Difficulty, type QuestionType } from './QuestionForm';
+
+const PAGE_SIZE = 20;
+
 /** Question bank */
 export function QuestionsPage() {
-  return <h1>Question bank</h1>;
+  return (
+    <>
+      <h1>Question bank</h1>
+      <NeedsOrg>{(clientId) => <Bank key={clientId} clientId={clientId} />}</NeedsOrg>
+    </>
+  );
+}
+
+const typeLabel = (t: QuestionType) => QUESTION_TYPES.find((x) => x.value === t)?.label ?? t;
+
+function Bank({ clientId }: { clientId: string }) {
+  const { api } = useSession();
+  const [folderId, setFolderId] = useState('');
+  const [type, setType] = useState<QuestionType | ''>('');
+  const [difficulty, setDifficulty] = useState<Difficulty | ''>('');
+  const [page, setPage] = useState(1);
+  const [editing, setEditing] = useState<Schemas['Question'] | 'new' | null>(null);
+  const [notice, setNotice] = useState('');
+  const action = useAction();
+
+  const folders = useLoad(() => unwrap(api.GET('/api/folders', { params: { query: { client_id: clientId, limit: 100 } } })), [api, clientId]);
+  const questions = useLoad(
+    () =>
+      unwrap(
+        api.GET('/api/questions', {
+          params: {
+            query: {
+              client_id: clientId,
+              page,
+              limit: PAGE_SIZE,
+              ...(folderId ? { folder_id: folderId } : {}),
+              ...(type ? { question_type: type } : {}),
+              ...(difficulty ? { difficulty } : {}),
+            },
+          },
+        }),
+      ),
+    [api, clientId, page, folderId, type, difficulty],
+  );
+  const folderList = folders.data?.data ?? [];
+  const folderName = (id: string | null) => (id ? (folderList.find((f) => f.id === id)?.name ?? id) : '—');
+
+  const save = (input: Schemas['QuestionInput']) =>
+    action.run(async () => {
+      if (editing && editing !== 'new') {
+        await unwrap(api.PUT('/api/questions/{questionId}', { params: { path: { questionId: editing.id } }, body: input }));
+        setNotice('Question saved.');
+      } else {
+        await unwrap(api.POST('/api/questions', { body: input }));
+        setNotice('Question created.');
+      }
+      setEditing(null);
+      questions.reload();
+    });
+  const remove = (q: Schemas['Question']) =>
+    action.run(async () => {
+      if (!confirm(`Delete the question "${q.question_text}"?`)) return;
+      await unwrap(api.DELETE('/api/questions/{questionId}', { params: { path: { questionId: q.id } } }));
+      setNotice('Question deleted.');
+      questions.reload();
+    });
+  const filter = (fn: () => void) => {
+    fn();
+    setPage(1);
+  };
+  const pagination = questions.data?.pagination;
+
+  return (
+    <>
+      <ErrorMessage error={folders.error} />
+      {editing ? (
+        <QuestionForm
+          key={editing === 'new' ? 'new' : editing.id}
+          question={editing === 'new' ? undefined : editing}
+          folders={folderList}
+          clientId={clientId}
+          busy={action.busy}
+          onSave={save}
+          onCancel={() => {
+            setEditing(null);
+            action.clear();
+          }}
+        />
+      ) : (
+        <p>
+          <button type="button" onClick={() => { setNotice(''); action.clear(); setEditing('new'); }}>New question</button>
+        </p>
+      )}
+      <ErrorMessage error={action.error} />
+      {notice && <p role="status" className="note">{notice}</p>}
+      <section aria-labelledby="bank-heading">
+        <h2 id="bank-heading">Questions</h2>
+        <div className="row">
+          <Field label="Folder">
+            <select value={folderId} onChange={(e) => filter(() => setFolderId(e.target.value))}>
+              <option value="">All folders</option>
+              {folderList.map((f) => <option key={f.id} value={f.id}>{f.name}</option>)}
+            </select>
+          </Field>
+          <Field label="Question type">
+            <select value={type} onChange={(e) => filter(() => setType(e.target.value as QuestionType | ''))}>
+              <option value="">All types</option>
+              {QUESTION_TYPES.map((t) => <option key={t.value} value={t.value}>{t.label}</option>)}
+            </select>
+          </Field>
+          <Field label="Difficulty">
+            <select value={difficulty} onChange={(e) => filter(() => setDifficulty(e.target.value as Difficulty | ''))}>
+              <option value="">All difficulties</option>
+              {DIFFICULTIES.map((x) => <option key={x} value={x}>{x}</option>)}
+            </select>
+          </Field>
+        </div>
+        <ErrorMessage error={questions.error} />
+        {questions.loading && !questions.data ? <Loading what="Loading the questions" /> : null}
+        {questions.data && questions.data.data.length === 0 ? <p>No question matches.</p> : null}
+        {questions.data && questions.data.data.length > 0 && (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Question</th>
+                <th scope="col">Type</th>
+                <th scope="col">Answer</th>
+                <th scope="col">Marks</th>
+                <th scope="col">Difficulty</th>
+                <th scope="col">Folder</th>
+                <th scope="col"><span className="sr-only">Actions</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              {questions.data.data.map((q) => (
+                <tr key={q.id}>
+                  <td>
+                    {q.question_text}
+                    {q.options.length > 0 && q.question_type !== 'true_false' ? <><br /><small>{q.options.join(' · ')}</small></> : null}
+                  </td>
+                  <td>{typeLabel(q.question_type)}</td>
+                  <td>{q.correct_answer}{q.tolerance != null ? ` ± ${q.tolerance}` : ''}</td>
+                  <td>{q.marks}</td>
+                  <td>{q.difficulty}</td>
+                  <td>{folderName(q.folder_id)}</td>
+                  <td>
+                    <div className="row">
+                      <button type="button" className="secondary" onClick={() => { setNotice(''); action.clear(); setEditing(q); }} aria-label={`Edit ${q.question_text}`}>Edit</button>
+                      <button type="button" className="danger" onClick={() => void remove(q)} aria-label={`Delete ${q.question_text}`}>Delete</button>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {pagination && pagination.pages > 1 && (
+          <nav aria-label="Pages" className="row">
+            <button type="button" className="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>Previous page</button>
+            <span>Page {pagination.page} of {pagination.pages} ({pagination.total} questions)</span>
+            <button type="button" className="secondary" disabled={page >= pagination.pages} onClick={() => setPage(page + 1)}>Next page</button>
+          </nav>
+        )}
+      </section>
+    </>
+  );
 }

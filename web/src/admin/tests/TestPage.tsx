@@ -1,4 +1,66 @@
+import { useEffect, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { unwrap, type Schemas } from '../../api/client';
+import { useSession } from '../../session';
+import { ErrorMessage, formatTime, Loading, useAction, useLoad } from '../../ui';
+import { ShareCodes } from './ShareCodes';
+import { SittingSettings } from './Sitting';
+import { Students } from './Students';
+import { TestContent } from './TestContent';
+
+type Test = Schemas['Test'];
+
 /** Test */
 export function TestPage() {
-  return <h1>Test</h1>;
+  const { testId = '' } = useParams();
+  const { api } = useSession();
+  // Administrators get the admin shape (Test); StudentTest is the takers'.
+  const loaded = useLoad(async () => (await unwrap(api.GET('/api/tests/{testId}', { params: { path: { testId } } }))) as Test, [api, testId]);
+  const [test, setTest] = useState<Test | null>(null);
+  useEffect(() => {
+    if (loaded.data) setTest(loaded.data);
+  }, [loaded.data]);
+  const action = useAction();
+
+  if (loaded.error) return <><h1>Test</h1><ErrorMessage error={loaded.error} /></>;
+  if (!test) return <><h1>Test</h1><Loading what="Loading the test" /></>;
+
+  const move = (to: 'publish' | 'archive' | 'restore') =>
+    action.run(async () => {
+      const path = { params: { path: { testId: test.id } } };
+      const updated =
+        to === 'publish'
+          ? await unwrap(api.POST('/api/tests/{testId}/publish', path))
+          : to === 'archive'
+            ? await unwrap(api.POST('/api/tests/{testId}/archive', path))
+            : await unwrap(api.POST('/api/tests/{testId}/restore', path));
+      setTest(updated);
+    });
+  const base = `/admin/tests/${encodeURIComponent(test.id)}`;
+
+  return (
+    <>
+      <p><Link to="/admin/tests">All tests</Link></p>
+      <h1>{test.test_name}</h1>
+      <p>
+        Status: <strong data-testid="test-status">{test.status}</strong>
+        {test.version != null ? ` · version ${test.version}, published ${formatTime(test.published_at)}` : ''} · {test.question_count} questions
+      </p>
+      <nav aria-label="This test" className="row">
+        <Link to={`${base}/live`}>Live sitting</Link>
+        <Link to={`${base}/analytics`}>Analytics</Link>
+      </nav>
+      <div className="row moves">
+        {test.status === 'draft' && <button type="button" disabled={action.busy} onClick={() => void move('publish')}>Publish</button>}
+        {test.status !== 'archived' && <button type="button" className="secondary" disabled={action.busy} onClick={() => void move('archive')}>Archive</button>}
+        {test.status === 'archived' && <button type="button" className="secondary" disabled={action.busy} onClick={() => void move('restore')}>Restore to draft</button>}
+      </div>
+      <ErrorMessage error={action.error} />
+      {/* Keyed by status: a move reloads the content form from the test as it now is. */}
+      <TestContent key={`content-${test.status}`} test={test} onSaved={setTest} />
+      <ShareCodes key={`codes-${test.status}`} test={test} />
+      <SittingSettings test={test} onSaved={setTest} />
+      <Students test={test} />
+    </>
+  );
 }

@@ -1,0 +1,181 @@
+import { useEffect, useState } from 'react';
+import { unwrap, type Schemas } from '../../api/client';
+import { useSession } from '../../session';
+import { ErrorMessage, Field, Loading, useAction, useLoad } from '../../ui';
+
+type Test = Schemas['Test'];
+type Question = Schemas['Question'];
+const BANK_PAGE = 50;
+
+/** The body of PUT /api/tests/{id}: the test as it is, with `changes`; the delivery settings are kept as they are. */
+function replaceBody(test: Test, changes: Partial<Schemas['ReplaceTest']>): Schemas['ReplaceTest'] {
+  return {
+    test_name: test.test_name,
+    timer: test.timer,
+    shuffle: test.shuffle,
+    allow_review: test.allow_review,
+    negative_marking: test.negative_marking,
+    question_ids: test.question_ids,
+    description: test.description,
+    max_attempts: test.max_attempts,
+    negative_mark_ratio: test.negative_mark_ratio,
+    folder_id: test.folder_id,
+    opens_at: test.opens_at,
+    closes_at: test.closes_at,
+    attempt_cooldown_minutes: test.attempt_cooldown_minutes,
+    review_opens_at: test.review_opens_at,
+    on_site_only: test.on_site_only,
+    ...changes,
+  };
+}
+
+/** A test's fields and its ordered questions: editable while it is a draft (PUT), read only otherwise. */
+export function TestContent({ test, onSaved }: { test: Test; onSaved: (test: Test) => void }) {
+  const { api } = useSession();
+  const editable = test.status === 'draft';
+  const action = useAction();
+  const [saved, setSaved] = useState(false);
+  const [name, setName] = useState(test.test_name);
+  const [description, setDescription] = useState(test.description ?? '');
+  const [timer, setTimer] = useState(test.timer == null ? '' : String(test.timer));
+  const [maxAttempts, setMaxAttempts] = useState(test.max_attempts == null ? '' : String(test.max_attempts));
+  const [shuffle, setShuffle] = useState(test.shuffle === 1);
+  const [allowReview, setAllowReview] = useState(test.allow_review === 1);
+  const [negative, setNegative] = useState(test.negative_marking === 1);
+  const [ratio, setRatio] = useState(String(test.negative_mark_ratio));
+  const [ids, setIds] = useState<string[]>(test.question_ids);
+  const [known, setKnown] = useState<Map<string, Question>>(new Map());
+
+  const [bankPage, setBankPage] = useState(1);
+  const bank = useLoad(
+    () => (editable ? unwrap(api.GET('/api/questions', { params: { query: { client_id: test.client_id, page: bankPage, limit: BANK_PAGE } } })) : Promise.resolve(undefined)),
+    [api, test.client_id, bankPage, editable],
+  );
+  useEffect(() => {
+    if (bank.data) setKnown((prev) => new Map([...prev, ...bank.data!.data.map((q) => [q.id, q] as const)]));
+  }, [bank.data]);
+  // The chosen questions not on the bank's page: read one by one, for their text.
+  const [missingError, setMissingError] = useState<unknown>(null);
+  useEffect(() => {
+    const missing = ids.filter((id) => !known.has(id));
+    if (missing.length === 0) return;
+    let live = true;
+    Promise.all(missing.map((id) => unwrap(api.GET('/api/questions/{questionId}', { params: { path: { questionId: id } } })))).then(
+      (qs) => live && setKnown((prev) => new Map([...prev, ...qs.map((q) => [q.id, q] as const)])),
+      (err) => live && setMissingError(err),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, ids, known]);
+
+  const move = (index: number, by: number) =>
+    setIds((prev) => {
+      const next = [...prev];
+      const [id] = next.splice(index, 1);
+      next.splice(index + by, 0, id);
+      return next;
+    });
+  const save = () =>
+    action.run(async () => {
+      setSaved(false);
+      const updated = await unwrap(
+        api.PUT('/api/tests/{testId}', {
+          params: { path: { testId: test.id } },
+          body: replaceBody(test, {
+            test_name: name,
+            description: description || null,
+            timer: timer ? Number(timer) : null,
+            max_attempts: maxAttempts ? Number(maxAttempts) : null,
+            shuffle: shuffle ? 1 : 0,
+            allow_review: allowReview ? 1 : 0,
+            negative_marking: negative ? 1 : 0,
+            negative_mark_ratio: Number(ratio),
+            question_ids: ids,
+          }),
+        }),
+      );
+      setSaved(true);
+      onSaved(updated);
+    });
+  const textOf = (id: string) => known.get(id)?.question_text ?? id;
+
+  return (
+    <section className="card" aria-labelledby="content-heading">
+      <h2 id="content-heading">Content</h2>
+      {!editable && <p className="note">Only a draft can be edited: restore an archived test to a draft to change it.</p>}
+      <form onSubmit={(e) => { e.preventDefault(); void save(); }}>
+        <fieldset disabled={!editable}>
+          <legend>Test fields</legend>
+          <div className="row">
+            <Field label="Test name"><input required value={name} onChange={(e) => setName(e.target.value)} /></Field>
+            <Field label="Timer (minutes)"><input type="number" min="1" max="1440" value={timer} onChange={(e) => setTimer(e.target.value)} /></Field>
+            <Field label="Attempts per student" hint="Empty: unlimited"><input type="number" min="1" value={maxAttempts} onChange={(e) => setMaxAttempts(e.target.value)} /></Field>
+            <Field label="Negative mark ratio"><input type="number" min="0" max="1" step="0.05" value={ratio} onChange={(e) => setRatio(e.target.value)} /></Field>
+          </div>
+          <Field label="Description"><textarea rows={2} value={description} onChange={(e) => setDescription(e.target.value)} /></Field>
+          <label className="option"><input type="checkbox" checked={shuffle} onChange={(e) => setShuffle(e.target.checked)} /> Shuffle questions and options</label>
+          <label className="option"><input type="checkbox" checked={allowReview} onChange={(e) => setAllowReview(e.target.checked)} /> Allow review after submission</label>
+          <label className="option"><input type="checkbox" checked={negative} onChange={(e) => setNegative(e.target.checked)} /> Negative marking</label>
+        </fieldset>
+        <h3>Questions of the test ({ids.length})</h3>
+        <ErrorMessage error={missingError} />
+        {ids.length === 0 ? <p>No question yet{editable ? ': add some from the bank below.' : '.'}</p> : (
+          <ol>
+            {ids.map((id, i) => (
+              <li key={id}>
+                {textOf(id)}
+                {editable && (
+                  <span className="row inline-actions">
+                    <button type="button" className="secondary" disabled={i === 0} onClick={() => move(i, -1)} aria-label={`Move up: ${textOf(id)}`}>Move up</button>
+                    <button type="button" className="secondary" disabled={i === ids.length - 1} onClick={() => move(i, 1)} aria-label={`Move down: ${textOf(id)}`}>Move down</button>
+                    <button type="button" className="danger" onClick={() => setIds(ids.filter((x) => x !== id))} aria-label={`Remove: ${textOf(id)}`}>Remove</button>
+                  </span>
+                )}
+              </li>
+            ))}
+          </ol>
+        )}
+        {editable && <button type="submit" disabled={action.busy}>Save test</button>}
+        {saved && <p role="status">Test saved.</p>}
+        <ErrorMessage error={action.error} />
+      </form>
+      {editable && (
+        <>
+          <h3>Add from the bank</h3>
+          <ErrorMessage error={bank.error} />
+          {bank.loading && !bank.data ? <Loading what="Loading the question bank" /> : null}
+          {bank.data && bank.data.data.length === 0 ? <p>The bank is empty.</p> : null}
+          {bank.data && bank.data.data.length > 0 && (
+            <table>
+              <thead>
+                <tr><th scope="col">Question</th><th scope="col">Type</th><th scope="col">Marks</th><th scope="col"><span className="sr-only">Add</span></th></tr>
+              </thead>
+              <tbody>
+                {bank.data.data.map((q) => (
+                  <tr key={q.id}>
+                    <td>{q.question_text}</td>
+                    <td>{q.question_type}</td>
+                    <td>{q.marks}</td>
+                    <td>
+                      <button type="button" className="secondary" disabled={ids.includes(q.id)} onClick={() => setIds([...ids, q.id])} aria-label={`${ids.includes(q.id) ? 'Added' : 'Add'}: ${q.question_text}`}>
+                        {ids.includes(q.id) ? 'Added' : 'Add'}
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          {bank.data && bank.data.pagination.pages > 1 && (
+            <nav aria-label="Bank pages" className="row">
+              <button type="button" className="secondary" disabled={bankPage <= 1} onClick={() => setBankPage(bankPage - 1)}>Previous page</button>
+              <span>Page {bankPage} of {bank.data.pagination.pages}</span>
+              <button type="button" className="secondary" disabled={bankPage >= bank.data.pagination.pages} onClick={() => setBankPage(bankPage + 1)}>Next page</button>
+            </nav>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
