@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { BASE_URL } from '../support/env';
 import { createTenant } from '../support/fixtures';
 import { get, post } from '../support/http';
 import { checkPage, keepFailure, openBrowser, signInAs, type Visitor } from './support/browser';
@@ -167,5 +168,32 @@ describe('web app: a guest with a share code', function () {
     assert.equal(attempt.status, 'submitted');
     assert.equal(attempt.score, 2);
     assert.deepEqual(visitor.errors, []);
+  });
+});
+
+describe('web app: the API reference at /docs', function () {
+  this.timeout(60_000);
+  let visitor: Visitor;
+  beforeEach(async () => {
+    visitor = await openBrowser();
+  });
+  afterEach(async function () {
+    await keepFailure(visitor, this);
+    await visitor.close();
+  });
+
+  it('renders the served OpenAPI document with the bundled viewer, loading nothing from another host', async function () {
+    const { page } = visitor;
+    const foreign: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).origin !== new URL(BASE_URL).origin) foreign.push(request.url());
+    });
+    await page.goto('/docs');
+    const served = await get('/api/openapi.json');
+    await page.getByRole('heading', { name: new RegExp(served.body.info.title) }).first().waitFor();
+    await page.getByText('/api/attempts/{attemptId}/answers').first().waitFor();
+    // Swagger UI's own markup nests its controls and colours its method badges below contrast (docs/web.md).
+    await checkPage(page, this, 'api reference', { knownViolations: ['nested-interactive', 'color-contrast'] });
+    assert.deepEqual(foreign, []);
   });
 });

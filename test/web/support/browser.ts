@@ -63,9 +63,10 @@ const fileSafe = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '-').replac
 
 /**
  * Checks the page as it is now: a screenshot under .screenshots/<test>/<name>.png, and
- * axe-core's automated accessibility check with no serious or critical violation.
+ * axe-core's automated accessibility check with no serious or critical violation
+ * (but the `knownViolations` rule ids named by a page we do not write, each said in docs/web.md).
  */
-export async function checkPage(page: Page, test: Mocha.Context, name: string): Promise<void> {
+export async function checkPage(page: Page, test: Mocha.Context, name: string, { knownViolations = [] as string[] } = {}): Promise<void> {
   const folder = join(SCREENSHOTS, fileSafe(test.test?.fullTitle() ?? 'page'));
   mkdirSync(folder, { recursive: true });
   await page.screenshot({ path: join(folder, `${fileSafe(name)}.png`), fullPage: true });
@@ -74,7 +75,7 @@ export async function checkPage(page: Page, test: Mocha.Context, name: string): 
     const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
     return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n: any) => ({ target: n.target })) }));
   });
-  const grave = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const grave = violations.filter((v) => (v.impact === 'serious' || v.impact === 'critical') && !knownViolations.includes(v.id));
   assert.deepEqual(
     grave.map((v) => `${v.impact} ${v.id}: ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`),
     [],
