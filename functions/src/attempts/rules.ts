@@ -1,5 +1,5 @@
 import { documentSize, MAX_DOCUMENT_BYTES, valueSize } from '../exams/versionSize';
-import { scoreAttempt, type ScoringQuestion } from './scoring';
+import { isAnswer, scoreAttempt, type ScoringQuestion } from './scoring';
 import { orderForAttempt } from './shuffle';
 import { percentageOf } from '../shared/scores';
 import type { TestVersion } from '../exams/documents';
@@ -186,10 +186,10 @@ export function summaryOf(attempt: StoredAttempt) {
   };
 }
 
-/** A listed attempt: its summary and how many of its questions have a saved answer. */
+/** A listed attempt: its summary and how many of its questions have an answer, counted as scoring counts them. */
 export function listedSummaryOf(attempt: StoredAttempt) {
   const answers = attempt.answers ?? {};
-  return { ...summaryOf(attempt), answered: attempt.question_order.filter((id) => answers[id] !== undefined).length };
+  return { ...summaryOf(attempt), answered: attempt.question_order.filter((id) => isAnswer(answers[id]?.answer)).length };
 }
 
 export function savedAnswers(attempt: StoredAttempt) {

@@ -256,7 +256,7 @@ export const AttemptSummary = z
     answered: z
       .number()
       .int()
-      .describe('How many of its questions have a saved answer (from the attempt document itself: no extra read)'),
+      .describe('How many of its questions have a saved answer that is not blank, as scoring counts them (from the attempt document itself: no extra read)'),
   })
   .meta({ id: 'AttemptSummary' });
 export type AttemptSummary = z.infer<typeof AttemptSummary>;

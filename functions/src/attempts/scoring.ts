@@ -112,12 +112,14 @@ export function isCorrectAnswer(question: ScoringQuestion, answer: string): bool
   }
 }
 
+/** Whether a saved value counts as an answer: a string not blank after trimming. */
+export const isAnswer = (value: unknown): value is string => typeof value === 'string' && value.trim().length > 0;
+
 /** The answer saved for a question, or undefined when it counts as unanswered. */
 function answerFor(answers: Record<string, string>, questionId: string): string | undefined {
   if (!Object.prototype.hasOwnProperty.call(answers, questionId)) return undefined;
   const value: unknown = answers[questionId];
-  if (typeof value !== 'string' || value.trim().length === 0) return undefined;
-  return value;
+  return isAnswer(value) ? value : undefined;
 }
 
 export function scoreAttempt(questions: ScoringQuestion[], answers: Record<string, string>, rules: ScoringRules): AttemptScore {

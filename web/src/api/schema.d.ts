@@ -6413,7 +6413,7 @@ export type components = {
             /** @description null while in progress */
             score: number | null;
             total_marks: number;
-            /** @description How many of its questions have a saved answer (from the attempt document itself: no extra read) */
+            /** @description How many of its questions have a saved answer that is not blank, as scoring counts them (from the attempt document itself: no extra read) */
             answered: number;
         };
         ReviewedAttempt: {
