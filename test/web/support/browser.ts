@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { BASE_URL } from '../../support/env';
+import { BASE_URL, FIRESTORE_HOST } from '../../support/env';
 import { freshIp } from '../../support/http';
 
 // The browser tests drive Debian's Chromium (installed by .ci/run), never a browser a tool downloads.
@@ -13,6 +13,7 @@ export const SCREENSHOTS = join(__dirname, '..', '..', '..', '.screenshots');
 const AXE_SOURCE = readFileSync(createRequire(__filename).resolve('axe-core/axe.min.js'), 'utf8');
 
 let browser: Promise<Browser> | undefined;
+const visitors = new WeakMap<Page, Visitor>();
 function sharedBrowser(): Promise<Browser> {
   browser ??= chromium.launch({
     executablePath: CHROMIUM,
@@ -30,6 +31,8 @@ export interface Visitor {
   page: Page;
   /** Console errors and uncaught exceptions of the page, for assertions. */
   errors: string[];
+  /** Requests the page sent to Firestore: the app must send none (the rules deny browsers; it uses the API). */
+  firestoreRequests: string[];
   close(): Promise<void>;
 }
 
@@ -56,17 +59,25 @@ export async function openBrowser(): Promise<Visitor> {
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(err.message));
-  return { context, page, errors, close: () => context.close() };
+  const firestoreRequests: string[] = [];
+  context.on('request', (request) => {
+    const { host } = new URL(request.url());
+    if (host === FIRESTORE_HOST || host.startsWith('firestore.')) firestoreRequests.push(request.url());
+  });
+  const visitor: Visitor = { context, page, errors, firestoreRequests, close: () => context.close() };
+  visitors.set(page, visitor);
+  return visitor;
 }
 
 const fileSafe = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-|-$/g, '').slice(0, 80);
 
 /**
- * Checks the page as it is now: a screenshot under .screenshots/<test>/<name>.png, and
+ * Checks the page as it is now: no request of it went to Firestore, a screenshot under .screenshots/<test>/<name>.png, and
  * axe-core's automated accessibility check with no serious or critical violation
  * (but the `knownViolations` rule ids named by a page we do not write, each said in docs/web.md).
  */
 export async function checkPage(page: Page, test: Mocha.Context, name: string, { knownViolations = [] as string[] } = {}): Promise<void> {
+  assert.deepEqual(visitors.get(page)?.firestoreRequests, [], `${name}: the page reached Firestore directly`);
   const folder = join(SCREENSHOTS, fileSafe(test.test?.fullTitle() ?? 'page'));
   mkdirSync(folder, { recursive: true });
   await page.screenshot({ path: join(folder, `${fileSafe(name)}.png`), fullPage: true });
