@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { BASE_URL } from '../support/env';
-import { createTenant } from '../support/fixtures';
 import { get, post } from '../support/http';
-import { checkPage, keepFailure, openBrowser, signInAs, type Visitor } from './support/browser';
-import { createTestWith } from './support/exams';
+import { browserPerTest, checkPage, signInAs } from './support/browser';
+import { tenantWithPublishedTest } from './support/exams';
 
 async function savedAnswers(attemptId: string, token: string): Promise<Record<string, string>> {
   const res = await get(`/api/attempts/${attemptId}`, { token });
@@ -15,23 +14,13 @@ const attemptIdOf = (url: string) => decodeURIComponent(new URL(url).pathname.sp
 
 describe('web app: a student takes a test', function () {
   this.timeout(120_000);
-  let visitor: Visitor;
-  let tenant: Awaited<ReturnType<typeof createTenant>>;
-  let test: Awaited<ReturnType<typeof createTestWith>>;
-  before(async () => {
-    tenant = await createTenant();
-    test = await createTestWith(tenant);
-  });
-  beforeEach(async () => {
-    visitor = await openBrowser();
-  });
-  afterEach(async function () {
-    await keepFailure(visitor, this);
-    await visitor.close();
-  });
+  const browser = browserPerTest();
+  const sitting = tenantWithPublishedTest();
 
   it('reloads half way and finds every answer, then submits and sees the score', async function () {
+    const visitor = browser();
     const { page } = visitor;
+    const { tenant, test } = sitting();
     await signInAs(page, tenant.student.email, tenant.student.password);
     await page.getByRole('heading', { name: 'Your tests' }).waitFor();
     await page.getByRole('heading', { name: test.test_name }).waitFor();
@@ -73,23 +62,12 @@ describe('web app: a student takes a test', function () {
 
 describe('web app: a student loses the network', function () {
   this.timeout(120_000);
-  let visitor: Visitor;
-  let tenant: Awaited<ReturnType<typeof createTenant>>;
-  let test: Awaited<ReturnType<typeof createTestWith>>;
-  before(async () => {
-    tenant = await createTenant();
-    test = await createTestWith(tenant);
-  });
-  beforeEach(async () => {
-    visitor = await openBrowser();
-  });
-  afterEach(async function () {
-    await keepFailure(visitor, this);
-    await visitor.close();
-  });
+  const browser = browserPerTest();
+  const sitting = tenantWithPublishedTest();
 
   it('keeps three answers given offline through a reload, and saves them all once back online', async function () {
-    const { page, context } = visitor;
+    const { page, context } = browser();
+    const { tenant, test } = sitting();
     await signInAs(page, tenant.student.email, tenant.student.password);
     await page.getByRole('button', { name: `Start ${test.test_name}` }).click();
     await page.getByRole('timer').waitFor();
@@ -123,27 +101,20 @@ describe('web app: a student loses the network', function () {
 
 describe('web app: a guest with a share code', function () {
   this.timeout(120_000);
-  let visitor: Visitor;
-  let tenant: Awaited<ReturnType<typeof createTenant>>;
-  let test: Awaited<ReturnType<typeof createTestWith>>;
+  const browser = browserPerTest();
+  const sitting = tenantWithPublishedTest();
   let code: string;
   before(async () => {
-    tenant = await createTenant();
-    test = await createTestWith(tenant);
+    const { tenant, test } = sitting();
     const issued = await post(`/api/tests/${test.id}/share-codes`, {}, { token: tenant.admin.token });
     assert.equal(issued.status, 201, issued.text);
     code = issued.body.code;
   });
-  beforeEach(async () => {
-    visitor = await openBrowser();
-  });
-  afterEach(async function () {
-    await keepFailure(visitor, this);
-    await visitor.close();
-  });
 
   it('gets in with the share code and a name, answers and submits', async function () {
+    const visitor = browser();
     const { page } = visitor;
+    const { tenant, test } = sitting();
     await page.goto('/');
     await checkPage(page, this, 'sign-in page');
     await page.getByLabel('Share code').fill(code);
@@ -173,17 +144,10 @@ describe('web app: a guest with a share code', function () {
 
 describe('web app: the API reference at /docs', function () {
   this.timeout(60_000);
-  let visitor: Visitor;
-  beforeEach(async () => {
-    visitor = await openBrowser();
-  });
-  afterEach(async function () {
-    await keepFailure(visitor, this);
-    await visitor.close();
-  });
+  const browser = browserPerTest();
 
   it('renders the served OpenAPI document with the bundled viewer, loading nothing from another host', async function () {
-    const { page } = visitor;
+    const { page } = browser();
     const foreign: string[] = [];
     page.on('request', (request) => {
       if (new URL(request.url()).origin !== new URL(BASE_URL).origin) foreign.push(request.url());

@@ -102,3 +102,16 @@ export async function signInAs(page: Page, email: string, password: string): Pro
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
 }
+
+/** A fresh browser for each test of the enclosing describe, closed after it (keeping a failure's screenshot). */
+export function browserPerTest(): () => Visitor {
+  let visitor: Visitor | undefined;
+  beforeEach(async () => {
+    visitor = await openBrowser();
+  });
+  afterEach(async function () {
+    await keepFailure(visitor, this);
+    await visitor?.close();
+  });
+  return () => visitor!;
+}

@@ -31,4 +31,14 @@ export async function createTestWith(
   return { id: created.body.id, test_name, question_ids };
 }
 
+/** An organization and a published test of the demo questions, made once for the enclosing describe. */
+export function tenantWithPublishedTest(): () => { tenant: Tenant; test: Awaited<ReturnType<typeof createTestWith>> } {
+  let made: { tenant: Tenant; test: Awaited<ReturnType<typeof createTestWith>> } | undefined;
+  before(async () => {
+    const tenant = await createTenant();
+    made = { tenant, test: await createTestWith(tenant) };
+  });
+  return () => made!;
+}
+
 export { DEMO_QUESTIONS };
