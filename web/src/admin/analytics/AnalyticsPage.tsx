@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router';
 import { unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
 import { ErrorMessage, formatTime, Loading, useAction, useLoad } from '../../ui';
-import { Pager } from '../audit/Pager';
+import { Pager } from '../Pager';
 import { useOrg } from '../org';
 import { ScoreChart } from './ScoreChart';
 

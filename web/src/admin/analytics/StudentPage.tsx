@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router';
 import { unwrap } from '../../api/client';
 import { useSession } from '../../session';
 import { ErrorMessage, formatTime, Loading, useLoad } from '../../ui';
-import { Pager } from '../audit/Pager';
+import { Pager } from '../Pager';
 import { useOrg } from '../org';
 
 const num = (n: number | null) => (n === null ? '—' : String(Number(n.toFixed(2))));

@@ -4,7 +4,7 @@ import type { paths } from '../../api/schema';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, formatTime, Loading, useLoad } from '../../ui';
 import { useOrg } from '../org';
-import { Pager } from './Pager';
+import { Pager } from '../Pager';
 
 type AuditQuery = NonNullable<paths['/api/audit-logs']['get']['parameters']['query']>;
 type EventType = NonNullable<AuditQuery['event_type']>;

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, formatTime, Loading, useAction, useLoad } from '../../ui';
-import { Pager } from '../audit/Pager';
+import { Pager } from '../Pager';
 
 const EMPTY: Schemas['CreateClient'] = { name: '', address: '', logo_url: '' };
 

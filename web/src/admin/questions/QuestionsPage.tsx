@@ -4,6 +4,7 @@ import { useSession } from '../../session';
 import { ErrorMessage, Field, Loading, useAction, useLoad } from '../../ui';
 import { NeedsOrg } from '../org';
 import { DIFFICULTIES, QUESTION_TYPES, QuestionForm, type Difficulty, type QuestionType } from './QuestionForm';
+import { Pager } from '../Pager';
 
 const PAGE_SIZE = 20;
 
@@ -160,13 +161,7 @@ function Bank({ clientId }: { clientId: string }) {
             </tbody>
           </table>
         )}
-        {pagination && pagination.pages > 1 && (
-          <nav aria-label="Pages" className="row">
-            <button type="button" className="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>Previous page</button>
-            <span>Page {pagination.page} of {pagination.pages} ({pagination.total} questions)</span>
-            <button type="button" className="secondary" disabled={page >= pagination.pages} onClick={() => setPage(page + 1)}>Next page</button>
-          </nav>
-        )}
+        {pagination && pagination.pages > 1 && <Pager pagination={pagination} page={page} onPage={setPage} what="questions" />}
       </section>
     </>
   );

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, Loading, useAction, useLoad } from '../../ui';
+import { Pager } from '../Pager';
 
 type Test = Schemas['Test'];
 type Question = Schemas['Question'];
@@ -168,11 +169,7 @@ export function TestContent({ test, onSaved }: { test: Test; onSaved: (test: Tes
             </table>
           )}
           {bank.data && bank.data.pagination.pages > 1 && (
-            <nav aria-label="Bank pages" className="row">
-              <button type="button" className="secondary" disabled={bankPage <= 1} onClick={() => setBankPage(bankPage - 1)}>Previous page</button>
-              <span>Page {bankPage} of {bank.data.pagination.pages}</span>
-              <button type="button" className="secondary" disabled={bankPage >= bank.data.pagination.pages} onClick={() => setBankPage(bankPage + 1)}>Next page</button>
-            </nav>
+            <Pager pagination={bank.data.pagination} page={bankPage} onPage={setBankPage} what="the question bank" />
           )}
         </>
       )}

@@ -4,6 +4,7 @@ import { unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, formatTime, Loading, useAction, useLoad } from '../../ui';
 import { NeedsOrg } from '../org';
+import { Pager } from '../Pager';
 
 type Status = Schemas['Test']['status'];
 const PAGE_SIZE = 20;
@@ -69,13 +70,7 @@ function Tests({ clientId }: { clientId: string }) {
             </tbody>
           </table>
         )}
-        {pagination && pagination.pages > 1 && (
-          <nav aria-label="Pages" className="row">
-            <button type="button" className="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>Previous page</button>
-            <span>Page {pagination.page} of {pagination.pages}</span>
-            <button type="button" className="secondary" disabled={page >= pagination.pages} onClick={() => setPage(page + 1)}>Next page</button>
-          </nav>
-        )}
+        {pagination && pagination.pages > 1 && <Pager pagination={pagination} page={page} onPage={setPage} what="tests" />}
       </section>
     </>
   );
