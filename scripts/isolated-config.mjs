@@ -17,8 +17,12 @@ for (const [key, value] of Object.entries(emulators)) {
   if (value && typeof value === 'object' && typeof value.port === 'number') value.port += offset;
 }
 emulators.firestore.websocketPort = 9150 + offset;
-emulators.eventarc = { host: '127.0.0.1', port: 9299 + offset };
-emulators.tasks = { host: '127.0.0.1', port: 9499 + offset };
+// Far from the other ports: 9299 + offset and 9499 + offset would be another offset's auth or eventarc port,
+emulators.eventarc = { host: '127.0.0.1', port: 20000 + offset };
+emulators.tasks = { host: '127.0.0.1', port: 21000 + offset };
+// The hub and logging ports are 100 apart: with offsets 200 apart they would land on another offset's hosting port.
+emulators.hub.port = 22000 + offset;
+emulators.logging.port = 23000 + offset;
 // Its own build of the web app: `npm start` / `npm test` on this config build into it.
 config.hosting.public = `web/dist-${name}`;
 const file = `firebase.${name}.json`;

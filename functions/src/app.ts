@@ -25,9 +25,11 @@ import { questionRoutes } from './questions/routes';
 import { testRoutes } from './exams/routes';
 import { attemptRoutes } from './attempts/routes';
 import { analyticsRoutes } from './analytics/routes';
+import { gradingRoutes } from './grading/routes';
+import { regradingRoutes } from './regrading/routes';
 import { sittingRoutes } from './sittings/routes';
 import { networkRoutes } from './networks/routes';
-import { recordSubmission } from './analytics/store';
+import { recordScoreChange, recordScoreChanges } from './analytics/store';
 import { provideSubmissionEffects } from './attempts/submissionEffects';
 
 /** Every route the app mounts; the OpenAPI document describes this same list. */
@@ -44,6 +46,8 @@ export function allRoutes(): RouteDefinition[] {
     ...attemptRoutes,
     ...sittingRoutes,
     ...analyticsRoutes,
+    ...gradingRoutes,
+    ...regradingRoutes,
   ];
   return routes;
 }
@@ -55,7 +59,7 @@ export function allRoutes(): RouteDefinition[] {
  * closing an attempt before it is an error, never a submit without analytics.
  */
 export function provideEffects(): void {
-  provideSubmissionEffects({ recordSubmission });
+  provideSubmissionEffects({ recordScoreChange, recordScoreChanges });
 }
 
 /** The composition root: what authentication does to the audit log, the limiter and the clients. */

@@ -16,6 +16,7 @@ import { AUDIT_EVENT_TYPES } from '../../functions/src/audit/schemas';
 import { clientQuerySpec } from '../../functions/src/clients/clientQuery';
 import { isIndexed, type IndexFile, type QuerySpec } from '../../functions/src/shared/querySpec';
 import { folderQuerySpec } from '../../functions/src/folders/folderQuery';
+import { gradingQueueSpec } from '../../functions/src/grading/gradingQuery';
 import { NETWORKS_CHANGED_QUERY } from '../../functions/src/networks/networkQuery';
 import { questionQuerySpec } from '../../functions/src/questions/questionQuery';
 import type { QuestionFilters } from '../../functions/src/questions/schemas';
@@ -76,6 +77,8 @@ const shapes: Array<[string, QuerySpec]> = [
   ['attempts: a student\'s submitted attempts (count)', studentAttemptsSpec('u', 'submitted')],
   ['attempts: a student\'s average score', studentAverageSpec('u', 'score')],
   ['attempts: a student\'s average percentage', studentAverageSpec('u', 'percentage')],
+  // ---- grading
+  ...combinations({ question_id: 'q' }).map((f) => [`grading_queue ${JSON.stringify(f)}`, gradingQueueSpec(f)] as [string, QuerySpec]),
 ];
 
 describe('firestore.indexes.json', () => {

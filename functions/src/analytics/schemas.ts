@@ -31,6 +31,10 @@ export const QuestionAnalytics = z
     question_type: z.string(),
     difficulty: z.string(),
     marks: z.number().describe('The question’s maximum mark'),
+    times_seen: z
+      .number()
+      .int()
+      .describe('Complete attempts that held the question: every one for a fixed question; with pools, those that drew it. Its figures are over these attempts'),
     times_answered: z.number().int().describe('Submitted attempts with a non-blank answer counted for the question'),
     times_correct: z.number().int().describe('Submitted attempts that answered it correctly'),
     mean_mark: nullableNumber('Σx / n over every submitted attempt (unanswered = 0; negative with negative marking); null when n = 0'),
@@ -66,16 +70,17 @@ export const TestAnalytics = z
     version: z.number().int().nullable().describe('The frozen version the figures describe; null when the test was never published'),
     latest_version: z.number().int().nullable().describe('The latest published version; pick another with ?version='),
     total_marks: z.number().nullable(),
-    question_count: z.number().int(),
-    total_attempts: z.number().int().describe('Attempts started on the version: completed + in_progress'),
-    completed: z.number().int().describe('Attempts submitted, by the taker or automatically at the deadline'),
+    question_count: z.number().int().describe('The questions each attempt holds (the fixed ones and every pool’s draw)'),
+    total_attempts: z.number().int().describe('Attempts started on the version: completed + pending_grading + in_progress'),
+    completed: z.number().int().describe('Attempts submitted, by the taker or automatically at the deadline, whose score is complete (every essay graded): every other figure is over these'),
+    pending_grading: z.number().int().describe('Attempts submitted whose essays are not all graded yet: counted in the figures once their last grade is given'),
     in_progress: z
       .number()
       .int()
       .describe('Attempts started and not yet submitted (one past its deadline counts until it is closed: by the next read or write that meets it, or the 5-minute closer)'),
     auto_submitted: z.number().int().describe('Of completed, submitted automatically at the deadline'),
     average_score: nullableNumber('Σ score / completed over submitted attempts (score is never below 0); null when none'),
-    average_percentage: nullableNumber('average_score / total_marks × 100; null when none'),
+    average_percentage: nullableNumber('average_score / total_marks × 100; with pools, the mean of each attempt’s score over its own total × 100; null when none'),
     highest_score: nullableNumber('Highest score of a submitted attempt; null when none'),
     lowest_score: nullableNumber('Lowest score of a submitted attempt; null when none'),
     standard_deviation: nullableNumber('Sample standard deviation of the scores: √((Σs² − (Σs)²/n)/(n − 1)); null when n < 2'),
@@ -84,10 +89,10 @@ export const TestAnalytics = z
       .describe('Ten bands of score / total_marks × 100: [0,10), [10,20) … [90,100] (the last band includes 100)'),
     cronbach_alpha: nullableNumber(
       'Cronbach’s alpha over the k questions: k/(k − 1) · (1 − Σ V(x_i) / V(T)), T = the raw total (Σ of the marks per question, before the floor at 0), ' +
-        'variances over (n − 1). Null when k < 2, n < 2 or V(T) = 0.',
+        'variances over (n − 1). Null when k < 2, n < 2 or V(T) = 0, and for a version with pools (attempts answer different questions).',
     ),
     difficulty_analysis: z.record(z.string(), DifficultyFigures).describe('Keyed by the questions’ difficulty (easy, medium, hard)'),
-    questions: z.array(QuestionAnalytics).describe('Per question, in the version’s order'),
+    questions: z.array(QuestionAnalytics).describe('Per question, in the version’s order: the fixed questions, then the pool questions some complete attempt drew'),
   })
   .meta({ id: 'TestAnalytics' });
 export type TestAnalytics = z.infer<typeof TestAnalytics>;

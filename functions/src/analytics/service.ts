@@ -1,12 +1,13 @@
-import { versionOf } from '../attempts/frozenReads';
-import type { VersionForAttempt } from '../attempts/rules';
+import type { StoredAttempt } from '../attempts/documents';
+import { poolQuestions, versionOf } from '../attempts/frozenReads';
+import { paperOf, universePositions, type VersionForAttempt } from '../attempts/rules';
 import { assertCanReadTestAnalytics } from '../auth/policy';
 import type { Principal } from '../auth/principal';
 import { conflict, notFound } from '../shared/errors';
 import type { StoredTest } from '../exams/documents';
 import { requireTest } from '../exams/service';
 import type { TestAnalytics } from './schemas';
-import { emptySums, sameSums, versionStatistics, type VersionSums } from './statistics';
+import { emptySums, sameSums, versionStatistics, type StatQuestion, type VersionSums } from './statistics';
 import * as store from './store';
 
 // A test's analytics: located and authorized like the test itself, then the
@@ -30,11 +31,37 @@ export async function analyticsTarget(principal: Principal, testId: string, requ
   return { test, version: requestedVersion };
 }
 
-/** The frozen version, which must exist for a published version number. */
+/** The frozen version, which must exist for a published version number (as recent as its last regrade). */
 export async function frozenVersion(test: StoredTest, version: number): Promise<VersionForAttempt> {
-  const frozen = await versionOf(test.client_id, test.id, version);
+  const frozen = await versionOf(test.client_id, test.id, version, test.key_revisions?.[String(version)] ?? 0);
   if (!frozen) throw new Error(`Frozen version ${version} of test ${test.id} is missing`);
   return frozen;
+}
+
+const isPooled = (frozen: VersionForAttempt | undefined): boolean => (frozen?.pools ?? []).length > 0;
+
+/** How many blocks the version's per-question sums span (store.blockCount of the fixed and pool questions). */
+const blocksOf = (frozen: VersionForAttempt): number => store.blockCount(universePositions(frozen).size);
+
+/**
+ * The questions the analytics list, at their positions in the version: every
+ * fixed question, and the pool questions some submitted attempt saw (read
+ * through the instance's cache of frozen pool questions).
+ */
+async function listedQuestions(test: StoredTest, frozen: VersionForAttempt, sums: VersionSums): Promise<{ questions: StatQuestion[]; positions: number[] }> {
+  const fixed = frozen.questions;
+  const positions = fixed.map((_, i) => i);
+  if (!isPooled(frozen)) return { questions: fixed, positions };
+  const seen = [...universePositions(frozen)].filter(([, position]) => position >= fixed.length && (sums.q[String(position)]?.n ?? 0) > 0);
+  const drawn = await poolQuestions(frozen, test.client_id, seen.map(([id]) => id));
+  return { questions: [...fixed, ...drawn], positions: [...positions, ...seen.map(([, position]) => position)] };
+}
+
+/** Each attempt's paper, its drawn questions read together (cached per instance). */
+export async function papersFor(test: StoredTest, frozen: VersionForAttempt, attempts: StoredAttempt[]): Promise<(attempt: StoredAttempt) => VersionForAttempt> {
+  const ids = [...new Set(attempts.flatMap((a) => a.drawn ?? []))];
+  const byId = new Map((await poolQuestions(frozen, test.client_id, ids)).map((q) => [q.id, q]));
+  return (attempt) => ((attempt.drawn ?? []).length > 0 ? paperOf(frozen, attempt.drawn!.map((id) => byId.get(id)!)) : frozen);
 }
 
 function compose(
@@ -43,8 +70,10 @@ function compose(
   sums: VersionSums,
   extremes: { highest: number | null; lowest: number | null },
   inProgress: number,
+  listed: { questions: StatQuestion[]; positions: number[] } = { questions: frozen?.questions ?? [], positions: (frozen?.questions ?? []).map((_, i) => i) },
 ): TestAnalytics {
   const questions = frozen?.questions ?? [];
+  const draws = (frozen?.pools ?? []).reduce((sum, pool) => sum + pool.draw, 0);
   return {
     test_id: test.id,
     client_id: test.client_id,
@@ -52,8 +81,8 @@ function compose(
     version: frozen?.version ?? null,
     latest_version: test.version,
     total_marks: frozen?.total_marks ?? null,
-    question_count: questions.length,
-    ...versionStatistics(sums, questions, frozen?.total_marks ?? 0, inProgress),
+    question_count: questions.length + draws,
+    ...versionStatistics(sums, listed.questions, frozen?.total_marks ?? 0, inProgress, { pooled: isPooled(frozen), positions: listed.positions }),
     highest_score: extremes.highest,
     lowest_score: extremes.lowest,
   };
@@ -63,13 +92,9 @@ export async function testAnalytics(principal: Principal, testId: string, reques
   const { test, version } = await analyticsTarget(principal, testId, requestedVersion);
   if (version === null) return compose(test, undefined, emptySums(), { highest: null, lowest: null }, 0);
   const at = { clientId: test.client_id, testId: test.id, version };
-  const [frozen, sums, extremes, inProgress] = await Promise.all([
-    frozenVersion(test, version),
-    store.sumsOf(at),
-    store.scoreExtremes(at),
-    store.inProgressCount(at),
-  ]);
-  return compose(test, frozen, sums, extremes, inProgress);
+  const frozen = await frozenVersion(test, version);
+  const [sums, extremes, inProgress] = await Promise.all([store.sumsOf(at, blocksOf(frozen)), store.scoreExtremes(at), store.inProgressCount(at)]);
+  return compose(test, frozen, sums, extremes, inProgress, await listedQuestions(test, frozen, sums));
 }
 
 /**
@@ -86,7 +111,7 @@ export async function recomputeTestAnalytics(principal: Principal, testId: strin
   if (!lease) throw conflict(`A recompute of version ${version} of this test is running; retry when it has finished`);
   let recomputed;
   try {
-    recomputed = await store.recomputeSums(at, frozen.questions, frozen.test.test_name);
+    recomputed = await store.recomputeSums(at, frozen.test.test_name, (attempts) => papersFor(test, frozen, attempts), blocksOf(frozen));
   } finally {
     await store.releaseRecompute(lease);
   }
@@ -97,6 +122,6 @@ export async function recomputeTestAnalytics(principal: Principal, testId: strin
     version,
     attempts_read: attempts,
     changed: !sameSums(before, after),
-    analytics: compose(test, frozen, after, extremes, inProgress),
+    analytics: compose(test, frozen, after, extremes, inProgress, await listedQuestions(test, frozen, after)),
   };
 }

@@ -25,7 +25,11 @@ import { round4 } from '../shared/scores';
 //   sd(score)    = √V(score)                                       (sample, n − 1)
 // A measure that is undefined (n too small, a zero variance, k < 2) is null.
 
-/** Per question: answered, correct, Σx, Σx², Σx·T, and per option how often it was chosen ("x": matching no option). */
+/**
+ * Per question: answered, correct, Σx, Σx², Σx·T, and per option how often it
+ * was chosen ("x": matching no option). In a version with pools, also over
+ * the attempts that saw the question: how many (`n`), Σ T and Σ T² (`t`, `tt`).
+ */
 export interface QuestionSums {
   a: number;
   c: number;
@@ -33,6 +37,9 @@ export interface QuestionSums {
   ss: number;
   st: number;
   o: Record<string, number>;
+  n?: number;
+  t?: number;
+  tt?: number;
 }
 
 /**
@@ -51,8 +58,12 @@ export interface VersionSums {
   raw: { s: number; ss: number };
   /** Ten percentage bands "0".."9": [0,10), [10,20) … [90,100]. */
   bands: Record<string, number>;
-  /** Keyed by the question's position in the version ("0", "1", …). */
+  /** Keyed by the question's position in the version ("0", "1", …): the fixed questions, then each pool's. */
   q: Record<string, QuestionSums>;
+  /** Submitted attempts whose essays are not all graded yet: counted here only, until their score is complete. */
+  p?: number;
+  /** Σ percentage (each attempt's score over its own total). */
+  pc?: number;
 }
 
 /** The parts of a frozen question the statistics need. */
@@ -110,10 +121,15 @@ export const emptySums = (): VersionSums => ({ n: 0, auto: 0, score: { s: 0, ss:
 
 /**
  * What one submitted attempt adds to its version's sums (only the non-zero
- * parts, which become increments). `questions` are the version's, in order;
- * `facts.results` follow the same order.
+ * parts, which become increments). `questions` are the attempt's, each at its
+ * position in the version (`positionOf`, default: its index); with `pooled`,
+ * each question also counts the attempt as one that saw it.
  */
-export function submissionContribution(questions: StatQuestion[], facts: SubmittedAttemptFacts): VersionSums {
+export function submissionContribution(
+  questions: StatQuestion[],
+  facts: SubmittedAttemptFacts,
+  { positionOf = (_id: string, i: number) => i, pooled = false }: { positionOf?: (id: string, index: number) => number; pooled?: boolean } = {},
+): VersionSums {
   const byId = new Map(facts.results.map((r) => [r.question_id, r]));
   const marks = questions.map((q) => byId.get(q.id)?.marks_awarded ?? 0);
   const total = marks.reduce((sum, x) => sum + x, 0);
@@ -124,6 +140,7 @@ export function submissionContribution(questions: StatQuestion[], facts: Submitt
     score: { s: facts.score, ss: facts.score * facts.score },
     raw: { s: total, ss: total * total },
     bands: { [String(bandOf(facts.score, facts.total_marks))]: 1 },
+    pc: facts.total_marks > 0 ? (facts.score / facts.total_marks) * 100 : 0,
   };
   questions.forEach((question, i) => {
     const result = byId.get(question.id);
@@ -131,9 +148,21 @@ export function submissionContribution(questions: StatQuestion[], facts: Submitt
     const answer = facts.answers[question.id];
     const options: Record<string, number> = {};
     if (result?.answered && typeof answer === 'string') for (const key of chosenOptions(question, answer)) options[key] = 1;
-    add.q[String(i)] = { a: result?.answered ? 1 : 0, c: result?.correct ? 1 : 0, s: x, ss: x * x, st: x * total + 0, o: options };
+    const item: QuestionSums = { a: result?.answered ? 1 : 0, c: result?.correct ? 1 : 0, s: x, ss: x * x, st: x * total + 0, o: options };
+    if (pooled) Object.assign(item, { n: 1, t: total, tt: total * total });
+    add.q[String(positionOf(question.id, i))] = item;
   });
   return add;
+}
+
+/** Every number of `sums` negated: what taking an attempt's contribution back adds. */
+export function negatedSums(sums: VersionSums): VersionSums {
+  const negate = (value: unknown): unknown => {
+    if (typeof value === 'number') return -value;
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, negate(v)]));
+    return value;
+  };
+  return negate(sums) as VersionSums;
 }
 
 const addRecords = (a: Record<string, number>, b: Record<string, number>): Record<string, number> => {
@@ -155,8 +184,15 @@ export function addSums(a: VersionSums, b: Partial<VersionSums>): VersionSums {
       st: had.st + (add.st ?? 0),
       o: addRecords(had.o ?? {}, add.o ?? {}),
     };
+    if (had.n !== undefined || add.n !== undefined) {
+      Object.assign(q[key], { n: (had.n ?? 0) + (add.n ?? 0), t: (had.t ?? 0) + (add.t ?? 0), tt: (had.tt ?? 0) + (add.tt ?? 0) });
+    }
   }
+  const extra: Partial<VersionSums> = {};
+  if (a.p !== undefined || b.p !== undefined) extra.p = (a.p ?? 0) + (b.p ?? 0);
+  if (a.pc !== undefined || b.pc !== undefined) extra.pc = (a.pc ?? 0) + (b.pc ?? 0);
   return {
+    ...extra,
     n: a.n + (b.n ?? 0),
     auto: a.auto + (b.auto ?? 0),
     score: { s: a.score.s + (b.score?.s ?? 0), ss: a.score.ss + (b.score?.ss ?? 0) },
@@ -195,6 +231,7 @@ export interface QuestionStatistics {
   question_type: string;
   difficulty: string;
   marks: number;
+  times_seen: number;
   times_answered: number;
   times_correct: number;
   mean_mark: number | null;
@@ -215,6 +252,7 @@ export interface VersionStatistics {
   total_attempts: number;
   completed: number;
   in_progress: number;
+  pending_grading: number;
   auto_submitted: number;
   average_score: number | null;
   average_percentage: number | null;
@@ -254,47 +292,68 @@ export function cronbachAlpha(sums: VersionSums, questionCount: number): number 
   return (k / (k - 1)) * (1 - itemVariances / vt);
 }
 
-/** Every figure of a version from its sums and its attempts in progress. `totalMarks` is the version's; `questions` in version order. */
-export function versionStatistics(sums: VersionSums, questions: StatQuestion[], totalMarks: number, inProgress: number): VersionStatistics {
+/**
+ * Every figure of a version from its sums and its attempts in progress.
+ * `totalMarks` is the version's; `questions` in version order, at `positions`
+ * (default: their index). With `pooled`, attempts hold different questions:
+ * each question's figures are over the attempts that saw it (its own n, Σ T
+ * and Σ T²), the average percentage is over each attempt's own total, and
+ * Cronbach's alpha (undefined with items missing by design) is null.
+ */
+export function versionStatistics(
+  sums: VersionSums,
+  questions: StatQuestion[],
+  totalMarks: number,
+  inProgress: number,
+  { pooled = false, positions }: { pooled?: boolean; positions?: number[] } = {},
+): VersionStatistics {
   const n = sums.n;
   const averageScore = n > 0 ? sums.score.s / n : null;
   const scoreVariance = sampleVariance(sums.score.s, sums.score.ss, n);
   const difficulty: Record<string, DifficultyFigures> = {};
   const items = questions.map((question, i): QuestionStatistics => {
-    const item = sums.q[String(i)] ?? { a: 0, c: 0, s: 0, ss: 0, st: 0, o: {} };
+    const position = positions?.[i] ?? i;
+    const item = sums.q[String(position)] ?? { a: 0, c: 0, s: 0, ss: 0, st: 0, o: {} };
+    const seen = pooled ? (item.n ?? 0) : n;
+    const rest = pooled ? { s: item.t ?? 0, ss: item.tt ?? 0 } : sums.raw;
     const figures = (difficulty[question.difficulty] ??= { questions: 0, answered: 0, correct: 0, correct_rate: null });
     figures.questions += 1;
     figures.answered += item.a;
     figures.correct += item.c;
-    const mean = n > 0 ? item.s / n : null;
+    const mean = seen > 0 ? item.s / seen : null;
     const hasOptions = question.options.length > 0;
     return {
-      position: i + 1,
+      position: position + 1,
       question_id: question.id,
       question_text: question.question_text,
       question_type: question.question_type,
       difficulty: question.difficulty,
       marks: question.marks,
+      times_seen: seen,
       times_answered: item.a,
       times_correct: item.c,
       mean_mark: maybe(mean),
       facility_index: mean !== null && question.marks > 0 ? maybe(mean / question.marks) : null,
-      discrimination_index: maybe(discriminationIndex(item, sums.raw, n)),
+      discrimination_index: maybe(discriminationIndex(item, rest, seen)),
       option_counts: hasOptions ? question.options.map((option, j) => ({ option, count: item.o?.[String(j)] ?? 0 })) : null,
       other_choices: hasOptions ? (item.o?.[OTHER_OPTION] ?? 0) : null,
     };
   });
   for (const figures of Object.values(difficulty)) figures.correct_rate = figures.answered > 0 ? round4(figures.correct / figures.answered) : null;
+  const averagePercentage = pooled
+    ? n > 0 ? (sums.pc ?? 0) / n : null
+    : averageScore !== null && totalMarks > 0 ? (averageScore / totalMarks) * 100 : null;
   return {
-    total_attempts: n + inProgress,
+    total_attempts: n + inProgress + (sums.p ?? 0),
     completed: n,
     in_progress: inProgress,
+    pending_grading: sums.p ?? 0,
     auto_submitted: sums.auto,
     average_score: maybe(averageScore),
-    average_percentage: averageScore !== null && totalMarks > 0 ? maybe((averageScore / totalMarks) * 100) : null,
+    average_percentage: maybe(averagePercentage),
     standard_deviation: scoreVariance === null ? null : maybe(Math.sqrt(scoreVariance)),
     score_distribution: Array.from({ length: BAND_COUNT }, (_, b) => ({ from_percent: b * 10, to_percent: b * 10 + 10, count: sums.bands[String(b)] ?? 0 })),
-    cronbach_alpha: maybe(cronbachAlpha(sums, questions.length)),
+    cronbach_alpha: pooled ? null : maybe(cronbachAlpha(sums, questions.length)),
     difficulty_analysis: difficulty,
     questions: items,
   };

@@ -10,14 +10,8 @@ import { errorText, log } from '../platform/log';
 import { percentageOf } from '../shared/scores';
 import { openAttemptsSpec, scoreExtremeSpec } from './analyticsQuery';
 import type { StoredRecomputeLease, StoredStatsShard } from './documents';
-import {
-  addSums,
-  emptySums,
-  submissionContribution,
-  type StatQuestion,
-  type SubmittedAttemptFacts,
-  type VersionSums,
-} from './statistics';
+import { universePositions, type VersionForAttempt } from '../attempts/rules';
+import { addSums, emptySums, negatedSums, submissionContribution, type SubmittedAttemptFacts, type VersionSums } from './statistics';
 
 // Firestore access for a test version's running sums
 // (clients/{c}/tests/{t}/versions/{v}/stats_shards/{k}).
@@ -48,10 +42,33 @@ function asIncrements(value: unknown): unknown {
   return undefined;
 }
 
+/** Positions per block of per-question sums: block 0 sits on the shard itself, the others in stats_blocks. */
+export const STATS_BLOCK_SIZE = 500;
+
+/** How many blocks a version's per-question sums span: one unless pools make its questions many. */
+export const blockCount = (universeSize: number): number => Math.max(1, Math.ceil(universeSize / STATS_BLOCK_SIZE));
+
+/** The sums split by block: the head (every total) and block 0 together, each other block its questions only. */
+function splitByBlock(sums: VersionSums): Map<number, Partial<VersionSums>> {
+  const { q, ...head } = sums;
+  const parts = new Map<number, Partial<VersionSums>>([[0, { ...head, q: {} }]]);
+  for (const [position, item] of Object.entries(q)) {
+    const block = Math.floor(Number(position) / STATS_BLOCK_SIZE);
+    if (!parts.has(block)) parts.set(block, { q: {} });
+    parts.get(block)!.q![position] = item;
+  }
+  return parts;
+}
+
+const blockRef = (at: VersionAt, block: number, shard: number) =>
+  block === 0 ? paths.testStatsShard(at.clientId, at.testId, at.version, shard) : paths.testStatsBlock(at.clientId, at.testId, at.version, block, shard);
+
 function addToRandomShard(tx: Transaction, at: VersionAt, add: VersionSums): void {
-  const increments = asIncrements(add) as Record<string, unknown> | undefined;
-  if (!increments) return;
-  tx.set(paths.testStatsShard(at.clientId, at.testId, at.version, randomInt(STATS_SHARDS)), increments, { merge: true });
+  const shard = randomInt(STATS_SHARDS);
+  for (const [block, part] of splitByBlock(add)) {
+    const increments = asIncrements(part) as Record<string, unknown> | undefined;
+    if (increments) tx.set(blockRef(at, block, shard), increments, { merge: true });
+  }
 }
 
 export interface VersionAt {
@@ -61,24 +78,48 @@ export interface VersionAt {
 }
 
 /**
- * Adds a submitted attempt to its version's sums, in the submit's transaction
- * (attempts' SubmissionEffects, wired in app.ts). Its facts are read off the
- * submitted attempt exactly as the repair reads them (factsOf).
+ * What a stored attempt contributes to its version's sums: nothing while in
+ * progress; a count of pending grading while an essay awaits its grade; its
+ * full figures once its score is complete. Its questions are its paper's,
+ * each at its position in the version (fixed ones, then the pools').
  */
-export function recordSubmission(tx: Transaction, submitted: StoredAttempt, version: { questions: StatQuestion[] }): void {
-  const at = { clientId: submitted.client_id, testId: submitted.test_id, version: submitted.version };
-  addToRandomShard(tx, at, submissionContribution(version.questions, factsOf(submitted)));
+export function contributionOf(attempt: StoredAttempt, paper: VersionForAttempt): VersionSums {
+  if (attempt.status !== 'submitted') return emptySums();
+  if (attempt.grading === 'pending') return { ...emptySums(), p: 1 };
+  const positions = universePositions(paper);
+  const pooled = (paper.pools ?? []).length > 0;
+  return submissionContribution(paper.questions, factsOf(attempt), { positionOf: (id, i) => positions.get(id) ?? i, pooled });
 }
 
-const shardRefs = (at: VersionAt) => Array.from({ length: STATS_SHARDS }, (_, k) => paths.testStatsShard(at.clientId, at.testId, at.version, k));
+/**
+ * Moves a version's sums by what an attempt contributes now minus what it
+ * contributed before (attempts' SubmissionEffects, wired in app.ts), in the
+ * transaction that changed it: a submit (before: in progress, nothing), a
+ * grade, a regrade. Each change is counted exactly once, and the sums stay
+ * equal to a recomputation from the attempts.
+ */
+export function recordScoreChange(tx: Transaction, { before, after, paper }: { before: StoredAttempt; after: StoredAttempt; paper: VersionForAttempt }): void {
+  const at = { clientId: after.client_id, testId: after.test_id, version: after.version };
+  addToRandomShard(tx, at, addSums(contributionOf(after, paper), negatedSums(contributionOf(before, paper))));
+}
+
+/** Several attempts' changes in one transaction, added together first: one write per block of one shard. */
+export function recordScoreChanges(tx: Transaction, at: VersionAt, changes: ReadonlyArray<{ before: StoredAttempt; after: StoredAttempt; paper: VersionForAttempt }>): void {
+  let delta = emptySums();
+  for (const { before, after, paper } of changes) delta = addSums(addSums(delta, contributionOf(after, paper)), negatedSums(contributionOf(before, paper)));
+  addToRandomShard(tx, at, delta);
+}
+
+const shardRefs = (at: VersionAt, blocks = 1) =>
+  Array.from({ length: blocks }, (_, b) => Array.from({ length: STATS_SHARDS }, (_, k) => blockRef(at, b, k))).flat();
 
 /** The shards added up; a shard never written counts as empty. */
 const sumOfShards = (snaps: DocumentSnapshot[]): VersionSums =>
   snaps.reduce((sums, snap) => (snap.exists ? addSums(sums, snap.data() as StoredStatsShard) : sums), emptySums());
 
-/** The version's sums: every shard, read in one round trip. */
-export async function sumsOf(at: VersionAt): Promise<VersionSums> {
-  return sumOfShards(await db.getAll(...shardRefs(at)));
+/** The version's sums: every shard of every block, read in one round trip. */
+export async function sumsOf(at: VersionAt, blocks = 1): Promise<VersionSums> {
+  return sumOfShards(await db.getAll(...shardRefs(at, blocks)));
 }
 
 /** The highest and lowest score of the version's submitted attempts: two one-document index reads. */
@@ -109,16 +150,14 @@ export function factsOf(attempt: Pick<StoredAttempt, 'score' | 'total_marks' | '
   };
 }
 
-/** The version's sums recomputed from its attempts (pure over what was read). */
-export function sumsOfAttempts(attempts: StoredAttempt[], questions: StatQuestion[]): VersionSums {
+/** The version's sums recomputed from its attempts (pure over what was read), each on its own paper. */
+export function sumsOfAttempts(attempts: StoredAttempt[], paperFor: (attempt: StoredAttempt) => VersionForAttempt): VersionSums {
   let sums = emptySums();
-  for (const attempt of attempts) {
-    if (attempt.status === 'submitted') sums = addSums(sums, submissionContribution(questions, factsOf(attempt)));
-  }
+  for (const attempt of attempts) sums = addSums(sums, contributionOf(attempt, paperFor(attempt)));
   return sums;
 }
 
-const RECOMPUTE_FIELDS = ['status', 'score', 'total_marks', 'auto_submitted', 'results', 'answers', 'expires_at', 'percentage', 'test_name'] as const;
+const RECOMPUTE_FIELDS = ['status', 'score', 'total_marks', 'auto_submitted', 'results', 'answers', 'expires_at', 'percentage', 'test_name', 'grading', 'drawn', 'client_id', 'test_id', 'version'] as const;
 
 /**
  * The repair: recomputes the version's sums from its attempts and replaces the
@@ -132,9 +171,15 @@ const RECOMPUTE_FIELDS = ['status', 'score', 'total_marks', 'auto_submitted', 'r
  * under it. Reads every attempt of the version: a repair, not a request path,
  * run one at a time per version (claimRecompute). It also backfills
  * `percentage` and `test_name` on submitted attempts that predate them.
+ * `papersFor` gives each attempt its paper (drawn questions are read, cached, beside the transaction).
  */
-export async function recomputeSums(at: VersionAt, questions: StatQuestion[], testName: string): Promise<{ before: VersionSums; after: VersionSums; attempts: number; inProgress: number }> {
-  const refs = shardRefs(at);
+export async function recomputeSums(
+  at: VersionAt,
+  testName: string,
+  papersFor: (attempts: StoredAttempt[]) => Promise<(attempt: StoredAttempt) => VersionForAttempt>,
+  blocks = 1,
+): Promise<{ before: VersionSums; after: VersionSums; attempts: number; inProgress: number }> {
+  const refs = shardRefs(at, blocks);
   return db.runTransaction(
     async (tx) => {
       const attempts = await tx.get(
@@ -145,11 +190,10 @@ export async function recomputeSums(at: VersionAt, questions: StatQuestion[], te
           .select(...RECOMPUTE_FIELDS),
       );
       const before = sumOfShards(await tx.getAll(...refs));
-      const after = sumsOfAttempts(
-        attempts.docs.map((d) => d.data() as StoredAttempt),
-        questions,
-      );
-      tx.set(refs[0], after);
+      const stored = attempts.docs.map((d) => d.data() as StoredAttempt);
+      const after = sumsOfAttempts(stored, await papersFor(stored));
+      const parts = splitByBlock(after);
+      for (const [block, part] of parts) tx.set(blockRef(at, block, 0), part);
       // Attempts submitted before the percentage and the test's name were kept on them: a student's averages
       // and best (index aggregations over `percentage`) count them once they carry it.
       for (const doc of attempts.docs) {
@@ -160,7 +204,8 @@ export async function recomputeSums(at: VersionAt, questions: StatQuestion[], te
         if (typeof attempt.test_name !== 'string') missing.test_name = testName;
         if (Object.keys(missing).length > 0) tx.update(doc.ref, missing);
       }
-      for (const ref of refs.slice(1)) tx.delete(ref);
+      const written = new Set([...parts.keys()].map((block) => blockRef(at, block, 0).path));
+      for (const ref of refs) if (!written.has(ref.path)) tx.delete(ref);
       const inProgress = attempts.docs.filter((d) => d.get('status') === 'in_progress').length;
       return { before, after, attempts: attempts.size, inProgress };
     },

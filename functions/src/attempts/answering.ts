@@ -5,7 +5,8 @@ import { requireAttemptInTransaction } from './attemptLookup';
 import type { AuditMeta } from './auditTrail';
 import { closeInTransaction } from './closing';
 import { judgeAnswers, type IncomingAnswer, type Judged } from './answerMerge';
-import { ATTEMPT_BUDGET_BYTES, firstOverBudget, isOverdue, stopMessage } from './rules';
+import { requirePaper } from './frozenReads';
+import { answerProblems, ATTEMPT_BUDGET_BYTES, firstOverBudget, isOverdue, stopMessage } from './rules';
 import type { StoredAttempt } from './documents';
 
 // Saving answers and submitting, each a transaction on the attempt itself: an
@@ -45,6 +46,11 @@ export async function saveAnswers(
     const inAttempt = new Set(found.attempt.question_order);
     const foreign = answers.flatMap((answer, i) => (inAttempt.has(answer.question_id) ? [] : [{ path: pathOf(i, 'question_id'), message: 'Not a question of this attempt' }]));
     if (foreign.length > 0) throw badRequest(foreign.length === 1 && answers.length === 1 ? 'This question is not part of the attempt' : 'Some questions are not part of the attempt; nothing was saved', foreign);
+    // The paper (cached per instance) says each question's type: an essay takes longer answers, within its max_words.
+    const problems = answerProblems(await requirePaper(found.attempt), answers);
+    if (problems.length > 0) {
+      throw badRequest(problems.length === 1 && answers.length === 1 ? problems[0].message : 'Some answers are too long for their questions; nothing was saved', problems.map((p) => ({ path: pathOf(p.index, 'student_answer'), message: p.message })));
+    }
     const savedAt = new Date(nowMs).toISOString();
     const judged = judgeAnswers(found.attempt.answers, answers, savedAt);
     const applied = judged.flatMap((j) => (j.applied ? [j] : []));

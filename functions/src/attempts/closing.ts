@@ -7,8 +7,8 @@ import { conflict } from '../shared/errors';
 import { OVERDUE_QUERY } from './attemptQuery';
 import { requireAttemptInTransaction, type FoundAttempt } from './attemptLookup';
 import { addAudit, SCHEDULER_META, type AuditMeta } from './auditTrail';
-import { requireVersion } from './frozenReads';
-import { fitsInOneDocument, GRACE_MS, isOverdue, submission } from './rules';
+import { requirePaper } from './frozenReads';
+import { fitsInOneDocument, GRACE_MS, gradingItems, isOverdue, submission } from './rules';
 import type { StoredAttempt } from './documents';
 import { submissionEffects } from './submissionEffects';
 
@@ -38,7 +38,7 @@ export async function closeInTransaction(
   { nowMs, automatic, meta, actorId, submitter = 'taker', freeSlot = true, changed = {} }: CloseOptions,
 ): Promise<StoredAttempt> {
   const { ref, attempt } = found;
-  const version = await requireVersion(attempt.client_id, attempt.test_id, attempt.version);
+  const version = await requirePaper(attempt);
   const fields = { ...changed, ...submission(attempt, version, { nowMs, automatic, submitter }) };
   // Measured before writing: Firestore would refuse the whole commit (stored before the budget, or written by hand).
   if (!fitsInOneDocument(ref.path, { ...attempt, ...fields })) {
@@ -51,7 +51,9 @@ export async function closeInTransaction(
   const effects = submissionEffects();
   tx.update(ref, fields);
   // The version's analytics, in the same transaction: counted exactly once, with the submit.
-  effects.recordSubmission(tx, submitted, version);
+  effects.recordScoreChange(tx, { before: attempt, after: submitted, paper: version });
+  // Each answered essay waits in the test's grading queue until a grade takes it out.
+  for (const item of gradingItems(submitted, version)) tx.set(paths.gradingQueueItem(attempt.client_id, attempt.test_id, item.attempt_id, item.question_id), item);
   // The slot's attempt in progress is this one (a new start waits for it to close): free it, and start the cooldown.
   if (freeSlot) {
     tx.set(paths.attemptSlot(attempt.client_id, attempt.test_id, attempt.student_id), { in_progress: null, last_submitted_at: fields.submitted_at }, { merge: true });
@@ -69,6 +71,7 @@ export async function closeInTransaction(
       submitted_by: fields.submitted_by,
       score: fields.score,
       total_marks: fields.total_marks,
+      ...(fields.grading ? { grading: fields.grading, pending_marks: fields.pending_marks } : {}),
     },
   });
   return submitted;

@@ -1,4 +1,4 @@
-import type { QuestionResult } from './scoring';
+import type { EssayGrade, QuestionResult } from './scoring';
 import type { AttemptStatus } from './schemas';
 
 // Pure: the Firestore documents the attempts feature owns (where they live: firestore/paths.ts).
@@ -56,6 +56,38 @@ export interface StoredAttempt {
   on_site_only?: 0 | 1;
   /** Extra time granted while in progress: extension id → minutes (kept by id, so applying one twice extends once). */
   extensions?: Record<string, number>;
+  /** The pool questions drawn at its start, pool after pool (absent: none); its questions are the version's fixed ones and these. */
+  drawn?: string[];
+  /** The version's revision this attempt is shown and scored with at least: raised by a regrade while it is in progress (absent: 0). */
+  key_revision?: number;
+  /** null or absent without essays; "pending" until every answered essay is graded, then "complete". */
+  grading?: 'pending' | 'complete' | null;
+  /** The marks of the answered essays still to be graded. */
+  pending_marks?: number;
+  /** The essays' grades, by question id. */
+  grades?: Record<string, StoredGrade>;
+}
+
+export interface StoredGrade extends EssayGrade {
+  feedback: string | null;
+  graded_by: string;
+  graded_at: string;
+}
+
+/** clients/{c}/tests/{t}/grading_queue/{attemptId}~{questionId}: an answered essay of a submitted attempt, waiting for its grade. */
+export interface StoredGradingItem {
+  attempt_id: string;
+  question_id: string;
+  client_id: string;
+  test_id: string;
+  version: number;
+  student_id: string;
+  guest_name: string | null;
+  question_text: string;
+  marks: number;
+  max_words: number | null;
+  student_answer: string;
+  submitted_at: string;
 }
 
 /** `taker`, `deadline` (closed by the service) or `admin` (an administrator of its organization submitted it). */
@@ -72,7 +104,9 @@ export interface AttemptSlot {
   /** Attempts ever started on the test by the student: max_attempts is checked against it. */
   count: number;
   /** The attempt in progress, if any: a start while it runs resumes it. */
-  in_progress: { attempt_id: string; version: number; started_at: string; expires_at: string } | null;
+  in_progress: { attempt_id: string; version: number; started_at: string; expires_at: string; drawn?: string[] } | null;
   /** When the student's last attempt of the test was submitted: the cooldown counts from it. */
   last_submitted_at?: string | null;
+  /** Pool questions the student was given in its attempts of the test (draw.ts): the next draw prefers the others. */
+  seen?: string[];
 }

@@ -2,9 +2,10 @@ import { documentSize, MAX_DOCUMENT_BYTES, valueSize } from '../exams/versionSiz
 import { isAnswer, scoreAttempt, type ScoringQuestion } from './scoring';
 import { orderForAttempt } from './shuffle';
 import { percentageOf } from '../shared/scores';
-import type { TestVersion } from '../exams/documents';
-import type { StopReason, StoredAnswer, StoredAttempt, SubmittedBy } from './documents';
-import type { AttemptStatus, AttemptQuestion, TestDetails } from './schemas';
+import type { FrozenQuestion, TestVersion } from '../exams/documents';
+import { round4 } from '../shared/scores';
+import type { StopReason, StoredAnswer, StoredAttempt, StoredGradingItem, SubmittedBy } from './documents';
+import { MAX_ANSWER_LENGTH, type AttemptStatus, type AttemptQuestion, type TestDetails } from './schemas';
 
 // Pure: the rules of an attempt's life (deadline, grace, closing, what the
 // taker sees), shared by the request handlers and the scheduled closer. No
@@ -86,7 +87,29 @@ export function firstOverBudget(path: string, attempt: StoredAttempt, changes: R
 export const fitsInOneDocument = (path: string, submitted: StoredAttempt): boolean => attemptBytes(path, submitted) <= MAX_DOCUMENT_BYTES;
 
 /** The frozen version as attempts use it: the parts of exams/documents.ts TestVersion read here. */
-export type VersionForAttempt = Pick<TestVersion, 'version' | 'test_id' | 'test' | 'questions' | 'total_marks'>;
+export type VersionForAttempt = Pick<TestVersion, 'version' | 'test_id' | 'test' | 'questions' | 'total_marks'> &
+  Partial<Pick<TestVersion, 'pools' | 'pool_freeze_id' | 'revision'>> & {
+    /** On an attempt's paper: how many of `questions` are the version's fixed ones (the rest were drawn). Absent: all. */
+    fixed_count?: number;
+  };
+
+/**
+ * An attempt's paper: its version with the questions it drew added after the
+ * fixed ones, and its own total. Everything that shows or scores an attempt
+ * works on this, so a drawn question is one of its questions like any other.
+ */
+export function paperOf(version: VersionForAttempt, drawn: readonly FrozenQuestion[]): VersionForAttempt {
+  const questions = [...version.questions, ...drawn];
+  return { ...version, questions, fixed_count: version.questions.length, total_marks: round4(questions.reduce((sum, q) => sum + (typeof q.marks === 'number' ? q.marks : 0), 0)) };
+}
+
+/** Where each question of the version stands among all it may show: the fixed ones, then each pool's, in order. */
+export function universePositions(version: Pick<VersionForAttempt, 'questions' | 'pools' | 'fixed_count'>): Map<string, number> {
+  const positions = new Map<string, number>();
+  version.questions.slice(0, version.fixed_count ?? version.questions.length).forEach((q, i) => positions.set(q.id, i));
+  for (const pool of version.pools ?? []) for (const id of pool.question_ids) if (!positions.has(id)) positions.set(id, positions.size);
+  return positions;
+}
 
 /** The last instant (ms) an answer or a submit is taken for an attempt expiring at `expiresAtIso`. */
 export const deadlineMs = (expiresAtIso: string): number => Date.parse(expiresAtIso) + GRACE_MS;
@@ -115,27 +138,49 @@ export function submission(
   version: VersionForAttempt,
   { nowMs, automatic, submitter = 'taker' }: { nowMs: number; automatic: boolean; submitter?: 'taker' | 'admin' },
 ) {
-  const scored = scoreAttempt(version.questions as ScoringQuestion[], answersInTime(attempt), {
-    negativeMarking: version.test.negative_marking === 1,
-    negativeMarkRatio: version.test.negative_mark_ratio,
-  });
   const submittedAt = automatic ? attempt.expires_at : new Date(nowMs).toISOString();
   return {
     status: 'submitted' as const,
     submitted_at: submittedAt,
     auto_submitted: automatic,
     submitted_by: (automatic ? 'deadline' : submitter) as SubmittedBy,
+    ...scoredFields(attempt, version),
+  };
+}
+
+/**
+ * The score of a submitted attempt (or one being submitted) on `paper`, with
+ * the grades its essays have: what a submit, a grade and a regrade write.
+ */
+export function scoredFields(attempt: Pick<StoredAttempt, 'answers' | 'expires_at' | 'grades'>, paper: VersionForAttempt) {
+  const grades = Object.fromEntries(Object.entries(attempt.grades ?? {}).map(([id, grade]) => [id, { marks: grade.marks }]));
+  const scored = scoreAttempt(
+    paper.questions as ScoringQuestion[],
+    answersInTime(attempt),
+    { negativeMarking: paper.test.negative_marking === 1, negativeMarkRatio: paper.test.negative_mark_ratio },
+    grades,
+  );
+  return {
     score: scored.score,
     total_marks: scored.total_marks,
     percentage: percentageOf(scored.score, scored.total_marks),
     results: scored.results,
+    grading: scored.grading,
+    pending_marks: scored.pending_marks,
   };
 }
 
 /** The attempt's questions in its order, without answer keys. */
 export function questionsForTaker(attemptId: string, version: VersionForAttempt): AttemptQuestion[] {
   const ordered = version.test.shuffle === 1 ? orderForAttempt(attemptId, version.questions) : version.questions;
-  return ordered.map((q) => ({ id: q.id, question_text: q.question_text, question_type: q.question_type, options: [...q.options], marks: q.marks }));
+  return ordered.map((q) => ({
+    id: q.id,
+    question_text: q.question_text,
+    question_type: q.question_type,
+    options: [...q.options],
+    marks: q.marks,
+    ...(q.question_type === 'essay' ? { max_words: q.max_words ?? null } : {}),
+  }));
 }
 
 export function testDetails(attemptId: string, version: VersionForAttempt): TestDetails {
@@ -183,6 +228,8 @@ export function summaryOf(attempt: StoredAttempt) {
     submitted_by: submittedBy(attempt),
     score: attempt.score,
     total_marks: attempt.total_marks,
+    grading: attempt.grading ?? null,
+    pending_marks: attempt.pending_marks ?? 0,
   };
 }
 
@@ -209,14 +256,64 @@ export function reviewOf(attempt: StoredAttempt, version: VersionForAttempt) {
   return attempt.question_order.map((id) => {
     const result = results.get(id);
     const key = keys.get(id);
+    const essay = key?.question_type === 'essay';
     return {
       question_id: id,
       student_answer: attempt.answers?.[id]?.answer ?? null,
       answered: result?.answered ?? false,
       correct: result?.correct ?? false,
       marks_awarded: result?.marks_awarded ?? 0,
-      correct_answer: key?.correct_answer ?? '',
+      correct_answer: essay ? null : (key?.correct_answer ?? ''),
       tolerance: key?.tolerance ?? null,
+      pending: result?.pending === true,
+      feedback: essay ? (attempt.grades?.[id]?.feedback ?? null) : null,
     };
+  });
+}
+
+/** The grading queue's items for a submitted attempt: each answered essay still pending, with what a grader reads. */
+export function gradingItems(attempt: StoredAttempt, paper: VersionForAttempt): StoredGradingItem[] {
+  const questions = new Map(paper.questions.map((q) => [q.id, q]));
+  return (attempt.results ?? []).flatMap((result) => {
+    const question = questions.get(result.question_id);
+    if (!result.pending || !question) return [];
+    return [
+      {
+        attempt_id: attempt.id,
+        question_id: question.id,
+        client_id: attempt.client_id,
+        test_id: attempt.test_id,
+        version: attempt.version,
+        student_id: attempt.student_id,
+        guest_name: attempt.guest_name,
+        question_text: question.question_text,
+        marks: question.marks,
+        max_words: question.max_words ?? null,
+        student_answer: attempt.answers?.[question.id]?.answer ?? '',
+        submitted_at: attempt.submitted_at ?? attempt.expires_at,
+      },
+    ];
+  });
+}
+
+/** Words as an essay's max_words counts them: runs of characters between white space. */
+export const wordCount = (text: string): number => text.split(/\s+/u).filter((word) => word.length > 0).length;
+
+/**
+ * What is wrong with answers for their questions' types: an answer longer
+ * than its type takes (an essay's 10,000 characters, any other's 2,000), or an
+ * essay past its max_words. By index of `answers`.
+ */
+export function answerProblems(paper: VersionForAttempt, answers: ReadonlyArray<{ question_id: string; student_answer: string }>): Array<{ index: number; message: string }> {
+  const questions = new Map(paper.questions.map((q) => [q.id, q]));
+  return answers.flatMap((answer, index) => {
+    const question = questions.get(answer.question_id);
+    if (!question) return [];
+    if (question.question_type !== 'essay') {
+      return answer.student_answer.length > MAX_ANSWER_LENGTH ? [{ index, message: `At most ${MAX_ANSWER_LENGTH} characters for a ${question.question_type} question` }] : [];
+    }
+    const limit = question.max_words ?? null;
+    const words = wordCount(answer.student_answer);
+    return limit !== null && words > limit ? [{ index, message: `This essay takes at most ${limit} words; the answer has ${words}` }] : [];
   });
 }

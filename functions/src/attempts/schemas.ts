@@ -11,6 +11,8 @@ import { AccessCodeInput } from '../sittings/deliverySchemas';
 // reply physically cannot carry a key before that.
 
 export const MAX_ANSWER_LENGTH = 2000;
+/** An essay's answer may be this long; every other answer MAX_ANSWER_LENGTH. */
+export const MAX_ESSAY_ANSWER_LENGTH = 10_000;
 export const MAX_GUEST_NAME_LENGTH = 100;
 /** 32 random bytes in base64url are 43 characters; anything longer is no token of ours. */
 export const MAX_ATTEMPT_TOKEN_LENGTH = 128;
@@ -81,8 +83,8 @@ const ClientSeq = z
 export const SaveAnswerBody = z
   .strictObject({
     question_id: QuestionId,
-    student_answer: wellFormed(z.string().max(MAX_ANSWER_LENGTH)).describe(
-      `At most ${MAX_ANSWER_LENGTH} characters. A choice is the option’s text; several choices are joined by "|"; "" clears the answer`,
+    student_answer: wellFormed(z.string().max(MAX_ESSAY_ANSWER_LENGTH)).describe(
+      `At most ${MAX_ANSWER_LENGTH} characters (an essay’s: ${MAX_ESSAY_ANSWER_LENGTH}, and at most its max_words words). A choice is the option’s text; several choices are joined by "|"; "" clears the answer`,
     ),
     client_seq: ClientSeq.optional(),
   })
@@ -129,6 +131,7 @@ export const AttemptQuestion = z
     question_type: z.string(),
     options: z.array(z.string()).describe('In this attempt’s order'),
     marks: z.number(),
+    max_words: z.number().int().nullable().optional().describe('Essays only: the most words the answer may have (null: no limit)'),
   })
   .meta({ id: 'AttemptQuestion' });
 export type AttemptQuestion = z.infer<typeof AttemptQuestion>;
@@ -147,8 +150,8 @@ export const TestDetails = z
     negative_marking: Flag,
     negative_mark_ratio: z.number(),
     max_attempts: z.number().int().nullable(),
-    question_count: z.number().int(),
-    total_marks: z.number(),
+    question_count: z.number().int().describe('This attempt’s questions: the fixed ones and those drawn from pools'),
+    total_marks: z.number().describe('This attempt’s own total (with pools, the drawn questions’ marks)'),
     questions: z.array(AttemptQuestion).describe('In this attempt’s order (shuffled per attempt when shuffle is 1, the same on every read)'),
   })
   .meta({ id: 'TestDetails' });
@@ -220,12 +223,21 @@ export const StoredAnswerView = z
   })
   .meta({ id: 'StoredAnswer' });
 
+const gradingFields = {
+  grading: z
+    .enum(['pending', 'complete'])
+    .nullable()
+    .describe('null without essays (or while in progress); "pending": some answered essays await a person’s grade, and score is not final; "complete": every essay is graded'),
+  pending_marks: z.number().describe('The marks of the answered essays not graded yet (0 when none)'),
+};
+
 export const SubmittedAttempt = z
   .object({
     status: z.literal('submitted'),
-    score: z.number(),
+    score: z.number().describe('With essays pending, the score so far (see grading)'),
     total_marks: z.number(),
     submitted_at: z.string().describe('ISO 8601 UTC'),
+    ...gradingFields,
   })
   .meta({ id: 'SubmittedAttempt' });
 export type SubmittedAttempt = z.infer<typeof SubmittedAttempt>;
@@ -246,8 +258,9 @@ const summaryFields = {
     .enum(['taker', 'deadline', 'admin'])
     .nullable()
     .describe('Who submitted: its taker, the deadline (closed by the service), or an administrator of its organization; null while in progress'),
-  score: z.number().nullable().describe('null while in progress'),
-  total_marks: z.number(),
+  score: z.number().nullable().describe('null while in progress; with essays pending, the score so far (see grading)'),
+  total_marks: z.number().describe('The attempt’s own total (with pools, of the questions it drew)'),
+  ...gradingFields,
 };
 
 export const AttemptSummary = z
@@ -280,8 +293,10 @@ export const ReviewItem = z
     answered: z.boolean(),
     correct: z.boolean(),
     marks_awarded: z.number(),
-    correct_answer: z.string(),
+    correct_answer: z.string().nullable().describe('null for an essay (graded by a person)'),
     tolerance: z.number().nullable(),
+    pending: z.boolean().describe('An answered essay not graded yet'),
+    feedback: z.string().nullable().describe('An essay’s grader’s feedback, once graded'),
   })
   .meta({ id: 'ReviewItem' });
 

@@ -29,8 +29,11 @@ import { round4 } from '../shared/scores';
 //   when the chosen set equals the key's set exactly; any missing or extra option makes it wrong,
 //   and a wrong multiple_select answer costs negative marks like any other wrong answer.
 //   No partial credit: partial credit with negative marking rewards guessing every option.
+// - essay: graded by a person. An answered essay earns the marks its grade gives (0 to its marks,
+//   never negative) and is `pending` until graded; an unanswered one earns 0 and needs no grade.
+//   The score counts the grades given so far; `pending_marks` are the marks of the essays still to grade.
 
-export type ScoringQuestionType = 'multiple_choice' | 'multiple_select' | 'true_false' | 'short_answer' | 'numeric';
+export type ScoringQuestionType = 'multiple_choice' | 'multiple_select' | 'true_false' | 'short_answer' | 'numeric' | 'essay';
 
 export interface ScoringQuestion {
   id: string;
@@ -51,12 +54,23 @@ export interface QuestionResult {
   answered: boolean;
   correct: boolean;
   marks_awarded: number;
+  /** An answered essay with no grade yet (absent otherwise). */
+  pending?: boolean;
+}
+
+/** A person's grade of an essay answer. */
+export interface EssayGrade {
+  marks: number;
 }
 
 export interface AttemptScore {
   score: number;
   total_marks: number;
   results: QuestionResult[];
+  /** The marks of the answered essays not graded yet. */
+  pending_marks: number;
+  /** null without essays; otherwise whether every answered essay has its grade. */
+  grading: 'pending' | 'complete' | null;
 }
 
 
@@ -122,18 +136,42 @@ function answerFor(answers: Record<string, string>, questionId: string): string 
   return isAnswer(value) ? value : undefined;
 }
 
-export function scoreAttempt(questions: ScoringQuestion[], answers: Record<string, string>, rules: ScoringRules): AttemptScore {
+export function scoreAttempt(
+  questions: ScoringQuestion[],
+  answers: Record<string, string>,
+  rules: ScoringRules,
+  grades: Record<string, EssayGrade> = {},
+): AttemptScore {
   const ratio = rules.negativeMarking && Number.isFinite(rules.negativeMarkRatio) ? Math.max(0, rules.negativeMarkRatio) : 0;
   let sum = 0;
   let totalMarks = 0;
+  let pendingMarks = 0;
+  let essays = 0;
   const results = questions.map((question): QuestionResult => {
     totalMarks += question.marks;
     const answer = answerFor(answers, question.id);
+    if (question.question_type === 'essay') essays++;
     if (answer === undefined) return { question_id: question.id, answered: false, correct: false, marks_awarded: 0 };
+    if (question.question_type === 'essay') {
+      const grade = Object.prototype.hasOwnProperty.call(grades, question.id) ? grades[question.id] : undefined;
+      if (!grade) {
+        pendingMarks += question.marks;
+        return { question_id: question.id, answered: true, correct: false, marks_awarded: 0, pending: true };
+      }
+      const awarded = round4(Math.min(question.marks, Math.max(0, grade.marks)));
+      sum += awarded;
+      return { question_id: question.id, answered: true, correct: awarded >= question.marks, marks_awarded: awarded };
+    }
     const correct = isCorrectAnswer(question, answer);
     const marksAwarded = round4(correct ? question.marks : -ratio * question.marks);
     sum += marksAwarded;
     return { question_id: question.id, answered: true, correct, marks_awarded: marksAwarded };
   });
-  return { score: round4(Math.max(0, sum)), total_marks: round4(totalMarks), results };
+  return {
+    score: round4(Math.max(0, sum)),
+    total_marks: round4(totalMarks),
+    results,
+    pending_marks: round4(pendingMarks),
+    grading: essays === 0 ? null : pendingMarks > 0 ? 'pending' : 'complete',
+  };
 }

@@ -44,7 +44,7 @@ import { reviewReleased } from '../sittings/deadline';
 import { attemptPath, findAttempt } from './attemptLookup';
 import type { AuditMeta } from './auditTrail';
 import { closeIfOverdue, closeOverdue, type OverdueBatch } from './closing';
-import { shareCodeTarget, versionMissing, versionOf } from './frozenReads';
+import { requirePaper, shareCodeTarget } from './frozenReads';
 import * as listing from './listing';
 import * as starting from './starting';
 import { tokenOpens } from './tokens';
@@ -264,8 +264,7 @@ export async function readAttempt(caller: AttemptCaller, attemptId: string, call
     await checks(found.attempt);
     const nowMs = Date.now();
     const attempt = isOverdue(found.attempt, nowMs) ? await closedOrAsItStands(found.attempt, nowMs, requestMeta(call), { backendFaults: 'throw' }) : found.attempt;
-    const version = await versionOf(attempt.client_id, attempt.test_id, attempt.version);
-    if (!version) throw versionMissing(attempt.client_id, attempt.test_id, attempt.version);
+    const version = await requirePaper(attempt);
     const view: Attempt = { ...summaryOf(attempt), answers: savedAnswers(attempt), test_details: testDetails(attempt.id, version) };
     const access = reviewAccess(policy, { submitted: attempt.status === 'submitted', allowReview: version.test.allow_review === 1 });
     // The release date is a delivery setting (the test's, not the version's): read only when it decides.
@@ -318,7 +317,14 @@ export async function submitAttempt(caller: AttemptCaller, attemptId: string, ca
       submitter: (attempt: StoredAttempt) => submitterOf(caller.token !== undefined ? { attemptTokenFor: attemptId } : caller.principal, subject(attempt)),
     };
     const attempt = await answering.submitAttempt(attemptId, authorizer(caller, attemptId, call), actor, requestMeta(call));
-    return { status: 'submitted', score: attempt.score ?? 0, total_marks: attempt.total_marks, submitted_at: attempt.submitted_at! };
+    return {
+      status: 'submitted',
+      score: attempt.score ?? 0,
+      total_marks: attempt.total_marks,
+      submitted_at: attempt.submitted_at!,
+      grading: attempt.grading ?? null,
+      pending_marks: attempt.pending_marks ?? 0,
+    };
   });
 }
 

@@ -9,9 +9,10 @@ import { badRequest, conflict, notFound } from '../shared/errors';
 import { newAttemptId, type FoundAttempt } from './attemptLookup';
 import { addAudit, type AuditMeta } from './auditTrail';
 import { closeInTransaction } from './closing';
-import { requireVersion, type ShareCodeTarget } from './frozenReads';
+import { drawFromPools } from './draw';
+import { poolQuestions, requirePaper, requireVersion, type ShareCodeTarget } from './frozenReads';
 import { refusedCredential, TestMissing } from './refusals';
-import { isOverdue, questionOrder, type VersionForAttempt } from './rules';
+import { isOverdue, paperOf, questionOrder, type VersionForAttempt } from './rules';
 import { accessCodeMatches } from '../sittings/accessCode';
 import { cooldownEnds, deadlineMs, effective, startWindow, windowRefusal } from '../sittings/deadline';
 import type { StoredAccommodation, StoredOverride } from '../sittings/documents';
@@ -167,7 +168,13 @@ async function startInTransaction(plan: StartPlan, { readRunning }: { readRunnin
           startedAt: running.started_at,
           expiresAt: running.expires_at,
           token,
-          version: await requireVersion(plan.clientId, plan.testId, running.version),
+          version: await requirePaper({
+            client_id: plan.clientId,
+            test_id: plan.testId,
+            version: running.version,
+            drawn: running.drawn,
+            key_revision: keyRevisionOf(test, running.version),
+          }),
         };
       }
     }
@@ -186,7 +193,11 @@ async function startInTransaction(plan: StartPlan, { readRunning }: { readRunnin
       if (plan.accessCode === undefined) throw refusedCredential('FORBIDDEN', 'This test requires its access code: send access_code');
       if (!(await accessCodeMatches(test.access_code_hash, plan.accessCode))) throw refusedCredential('FORBIDDEN', 'This access code is not valid for this test');
     }
-    const version = await requireVersion(plan.clientId, plan.testId, test.version);
+    const keyRevision = keyRevisionOf(test, test.version);
+    const version = await requireVersion(plan.clientId, plan.testId, test.version, keyRevision);
+    // The draw: this attempt's own questions from each pool, preferring those the student has not seen.
+    const draw = drawFromPools(version.pools ?? [], slot.seen ?? []);
+    const paper = draw.drawn.length > 0 ? paperOf(version, await poolQuestions(version, plan.clientId, draw.drawn)) : version;
     const maxAttempts = effective(override, 'max_attempts', version.test.max_attempts ?? null);
     if (maxAttempts !== null && maxAttempts !== undefined && slot.count >= maxAttempts) {
       throw conflict(`All ${maxAttempts} attempts allowed on this test have been used`);
@@ -225,20 +236,29 @@ async function startInTransaction(plan: StartPlan, { readRunning }: { readRunnin
       submitted_at: null,
       auto_submitted: false,
       answers: {},
-      question_order: questionOrder(attemptId, version),
+      question_order: questionOrder(attemptId, paper),
       token_hash: hashAttemptToken(token),
       on_site_only: onSiteOnly,
       submitted_by: null,
       score: null,
-      total_marks: version.total_marks,
+      total_marks: paper.total_marks,
       results: null,
+      ...(draw.drawn.length > 0 ? { drawn: draw.drawn } : {}),
+      key_revision: version.revision ?? 0,
     };
     tx.create(paths.clientAttempt(plan.clientId, attemptId), attempt);
     const nextSlot: AttemptSlot = {
       ...slot,
       count: slot.count + 1,
       last_submitted_at: lastSubmittedAt ?? null,
-      in_progress: { attempt_id: attemptId, version: version.version, started_at: startedAt, expires_at: attempt.expires_at },
+      in_progress: {
+        attempt_id: attemptId,
+        version: version.version,
+        started_at: startedAt,
+        expires_at: attempt.expires_at,
+        ...(draw.drawn.length > 0 ? { drawn: draw.drawn } : {}),
+      },
+      ...((version.pools ?? []).length > 0 ? { seen: draw.seen } : {}),
     };
     tx.set(slotRef, nextSlot);
     const details = { attempt_id: attemptId, test_id: plan.testId, version: version.version, guest: plan.guest !== null, expires_at: attempt.expires_at };
@@ -252,9 +272,12 @@ async function startInTransaction(plan: StartPlan, { readRunning }: { readRunnin
         details: { ...details, share_code: plan.guest.target.code, guest_name: attempt.guest_name },
       });
     }
-    return { resumed: false, attemptId, startedAt, expiresAt: attempt.expires_at, token, version };
+    return { resumed: false, attemptId, startedAt, expiresAt: attempt.expires_at, token, version: paper };
   });
 }
+
+/** The revision a regrade brought the test's version to (its cached copy must be at least as recent). */
+const keyRevisionOf = (test: StoredTest, version: number): number => test.key_revisions?.[String(version)] ?? 0;
 
 /** Whether a test with this id exists in another organization than `clientId` (403 rather than 404). */
 export async function testExistsElsewhere(testId: string): Promise<StoredTest | undefined> {

@@ -10,8 +10,19 @@ import type { StoredAttempt } from './documents';
  * calls it inside its own transaction: counted exactly once, with the submit.
  */
 export interface SubmissionEffects {
-  /** Writes only (no read): the submit's transaction has done its reads. */
-  recordSubmission(tx: Transaction, submitted: StoredAttempt, version: VersionForAttempt): void;
+  /**
+   * Writes only (no read): the transaction has done its reads. Moves the
+   * version's analytics by what the attempt contributes as `after` minus what
+   * it contributed as `before` (a submit, a grade, a regrade), on `paper`, the
+   * attempt's questions.
+   */
+  recordScoreChange(tx: Transaction, change: { before: StoredAttempt; after: StoredAttempt; paper: VersionForAttempt }): void;
+  /** Several attempts of one version changed in one transaction: their differences added together, then written once. */
+  recordScoreChanges(
+    tx: Transaction,
+    at: { clientId: string; testId: string; version: number },
+    changes: ReadonlyArray<{ before: StoredAttempt; after: StoredAttempt; paper: VersionForAttempt }>,
+  ): void;
 }
 
 let provided: SubmissionEffects | undefined;

@@ -26,6 +26,10 @@ export const AUDIT_EVENT_TYPES = [
   'test_extended',
   // ---- the exam hall
   'networks_set',
+  // ---- grading and regrading
+  'essay_graded',
+  'version_regraded',
+  'attempt_regraded',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 

@@ -403,6 +403,20 @@ export function submitterOf(caller: Principal | AttemptTokenHolder, attempt: Att
   return isAdministrator(caller) ? 'admin' : 'taker';
 }
 
+// ---------------------------------------------------------------- grading and regrading
+
+/**
+ * Grading essays (the queue, and a grade): a Super Admin any test's, a Client
+ * Admin its organization's. Students and Guests never, not even their own.
+ */
+export function assertCanGrade(principal: Principal, test: { clientId: string }): void {
+  assertRole(principal, ['super_admin', 'client_admin']);
+  assertTenantAccess(principal, test.clientId);
+}
+
+/** Regrading a published version (a key fix rescoring its attempts): as authoring the test. */
+export const assertCanRegrade = (principal: Principal, test: { clientId: string }): void => assertCanAuthorTests(principal, test.clientId);
+
 // ---------------------------------------------------------------- analytics
 
 /** A test's analytics, its results export and its repair: a Super Admin any test, a Client Admin its organization's. Students and Guests never. */

@@ -31,6 +31,22 @@ export interface StoredTest {
   review_opens_at?: string | null;
   /** 1: started, answered and submitted only from the organization's registered networks (copied onto each attempt at its start). */
   on_site_only?: 0 | 1;
+  /** Random draws beside the fixed question_ids (absent on tests stored before pools: none). */
+  pools?: TestPool[];
+  /** Per published version ("1", "2", …): the revision its regrades brought it to (absent: 0). Read by every start. */
+  key_revisions?: Record<string, number>;
+}
+
+/** A pool of a test: `draw` questions drawn per attempt from a folder (of one difficulty, when named). */
+export interface TestPool {
+  folder_id: string;
+  difficulty: string | null;
+  draw: number;
+}
+
+/** A pool as a version froze it: the ids of the questions it draws from (disjoint from the fixed ones and the other pools'). */
+export interface VersionPool extends TestPool {
+  question_ids: string[];
 }
 
 /** A question as frozen into a version: everything needed to show and to score it. */
@@ -43,6 +59,8 @@ export interface FrozenQuestion {
   tolerance: number | null;
   marks: number;
   difficulty: string;
+  /** Essays only: the most words an answer may have (null: no limit). Absent on versions frozen before essays. */
+  max_words?: number | null;
 }
 
 /**
@@ -60,8 +78,15 @@ export interface TestVersion {
     StoredTest,
     'test_name' | 'timer' | 'shuffle' | 'allow_review' | 'negative_marking' | 'description' | 'max_attempts' | 'negative_mark_ratio' | 'question_ids'
   >;
+  /** The fixed questions. */
   questions: FrozenQuestion[];
+  /** The fixed questions' marks; an attempt that draws from pools has its own total. */
   total_marks: number;
+  /** The pools, frozen; each pool's questions are documents of pool_freezes/{pool_freeze_id}/questions. */
+  pools?: VersionPool[];
+  pool_freeze_id?: string | null;
+  /** Raised by each regrade that changed a frozen question (absent: 0): caches older than an attempt's key_revision are read again. */
+  revision?: number;
 }
 
 /**

@@ -36,9 +36,9 @@ export type PublishProblem = {
  * What stops a draft from being published: no questions, no timer, or
  * questions that no longer exist in the organization. Empty when it can be.
  */
-export function publishProblems(test: { timer: number | null; question_ids: string[] }, foundQuestionIds: ReadonlySet<string>): PublishProblem[] {
+export function publishProblems(test: { timer: number | null; question_ids: string[]; pools?: readonly unknown[] }, foundQuestionIds: ReadonlySet<string>): PublishProblem[] {
   const problems: PublishProblem[] = [];
-  if (test.question_ids.length === 0) {
+  if (test.question_ids.length === 0 && (test.pools ?? []).length === 0) {
     problems.push({ path: 'question_ids', message: 'A test needs at least one question to be published' });
   }
   const missing = test.question_ids.filter((id) => !foundQuestionIds.has(id));
@@ -51,4 +51,33 @@ export function publishProblems(test: { timer: number | null; question_ids: stri
   }
   if (test.timer === null) problems.push({ path: 'timer', message: 'A test needs a timer (minutes) to be published' });
   return problems;
+}
+
+/**
+ * Each pool's questions as a version freezes them, from the questions its
+ * folder (and difficulty) held: a question also fixed, or in an earlier pool,
+ * stays there only, so pools never overlap and a draw never repeats a question.
+ * Problems name the pool whose draw is larger than what it holds, or the
+ * pools together holding more than `maxTotal`.
+ */
+export function freezePools<P extends { draw: number }>(
+  pools: readonly P[],
+  candidates: ReadonlyArray<readonly string[]>,
+  fixedIds: readonly string[],
+  maxTotal: number,
+): { pools: Array<P & { question_ids: string[] }>; problems: PublishProblem[] } {
+  const taken = new Set(fixedIds);
+  const frozen = pools.map((pool, i) => {
+    const question_ids = [...new Set(candidates[i])].filter((id) => !taken.has(id)).sort();
+    for (const id of question_ids) taken.add(id);
+    return { ...pool, question_ids };
+  });
+  const problems: PublishProblem[] = frozen.flatMap((pool, i) =>
+    pool.draw > pool.question_ids.length
+      ? [{ path: `pools.${i}`, message: `Pool ${i + 1} draws ${pool.draw} questions but holds ${pool.question_ids.length} (its folder’s, less any also fixed or in an earlier pool)` }]
+      : [],
+  );
+  const total = frozen.reduce((sum, pool) => sum + pool.question_ids.length, 0);
+  if (total > maxTotal) problems.push({ path: 'pools', message: `The pools hold ${total} questions together; at most ${maxTotal} can be frozen into a version` });
+  return { pools: frozen, problems };
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ClientId, MAX_ID_LENGTH } from '../shared/ids';
 import { pagedQuery, Pagination } from '../shared/pagination';
 import { deliveryFields, deliveryReplyFields, refineWindow } from '../sittings/deliverySchemas';
+import { DIFFICULTIES } from '../questions/schemas';
 import { TEST_STATUSES } from './lifecycle';
 import { MAX_SHARE_CODE_INPUT, SHARE_CODE_ALPHABET, SHARE_CODE_LENGTH } from './shareCodeText';
 
@@ -9,6 +10,9 @@ import { MAX_SHARE_CODE_INPUT, SHARE_CODE_ALPHABET, SHARE_CODE_LENGTH } from './
 // a test is bounded: 500 questions, and the publish step measures the document
 // before writing it (versionSize.ts).
 export const MAX_QUESTIONS_PER_TEST = 500;
+export const MAX_POOLS = 20;
+/** Every pool of a version together freezes at most this many questions. */
+export const MAX_POOL_QUESTIONS = 5_000;
 export const MAX_TIMER_MINUTES = 1440;
 export const MAX_ATTEMPTS_LIMIT = 1000;
 export const MAX_SHARE_CODE_USES = 100_000;
@@ -34,6 +38,24 @@ export const FolderId = DocumentId('folder');
 
 const Flag = z.union([z.literal(0), z.literal(1)]);
 const TestStatus = z.enum(TEST_STATUSES);
+
+export const PoolInput = z
+  .strictObject({
+    folder_id: FolderId.describe('The folder whose questions are drawn from (the test’s organization’s)'),
+    difficulty: z.enum(DIFFICULTIES).nullable().optional().describe('Only the folder’s questions of this difficulty; absent or null: all of them'),
+    draw: z.int().min(1).max(MAX_QUESTIONS_PER_TEST).describe('How many questions each attempt draws from the pool'),
+  })
+  .meta({ id: 'TestPoolInput' });
+
+const Pools = z
+  .array(PoolInput)
+  .max(MAX_POOLS)
+  .default([])
+  .describe(
+    `Random draws beside question_ids (at most ${MAX_POOLS}): each attempt draws its own \`draw\` questions from each pool at start, never repeating a question, ` +
+      'preferring those the student has not seen in its earlier attempts of the test. Publishing freezes each pool’s questions (a question also fixed, or in an earlier pool, belongs there only); ' +
+      'a draw larger than its pool is refused then (400 naming the pool)',
+  );
 
 // ---- requests
 
@@ -61,16 +83,26 @@ const testFields = {
   max_attempts: z.int().min(1).max(MAX_ATTEMPTS_LIMIT).nullable().optional().describe('Attempts per student; absent or null = unlimited'),
   negative_mark_ratio: z.number().min(0).max(1).default(0.25).describe('Share of a question’s marks a wrong answer costs (0 to 1)'),
   folder_id: FolderId.nullable().optional().describe('A folder of the same organization'),
+  pools: Pools,
   ...deliveryFields,
 };
+
+/** An attempt holds the fixed questions and every pool's draw: together at most MAX_QUESTIONS_PER_TEST. */
+function refineQuestionCount(body: { question_ids: string[]; pools: Array<{ draw: number }> }, ctx: z.core.$RefinementCtx): void {
+  const count = body.question_ids.length + body.pools.reduce((sum, pool) => sum + pool.draw, 0);
+  if (count > MAX_QUESTIONS_PER_TEST) {
+    ctx.addIssue({ code: 'custom', path: ['pools'], message: `An attempt would hold ${count} questions (question_ids and every draw); at most ${MAX_QUESTIONS_PER_TEST}` });
+  }
+}
 
 export const CreateTestBody = z
   .strictObject({ ...testFields, client_id: ClientId.optional().describe('Required for a Super Admin; a Client Admin may omit it') })
   .superRefine(refineWindow)
+  .superRefine(refineQuestionCount)
   .meta({ id: 'CreateTest' });
 export type CreateTestInput = z.infer<typeof CreateTestBody>;
 
-export const ReplaceTestBody = z.strictObject(testFields).superRefine(refineWindow).meta({ id: 'ReplaceTest' });
+export const ReplaceTestBody = z.strictObject(testFields).superRefine(refineWindow).superRefine(refineQuestionCount).meta({ id: 'ReplaceTest' });
 export type TestFieldsInput = z.infer<typeof ReplaceTestBody>;
 
 export const TestParams = z.strictObject({ testId: TestId });
@@ -93,7 +125,7 @@ const publicTestFields = {
   status: TestStatus,
   client_id: z.string(),
   folder_id: z.string().nullable(),
-  question_count: z.number().int(),
+  question_count: z.number().int().describe('The questions each attempt holds: question_ids and every pool’s draw'),
   description: z.string().nullable(),
   max_attempts: z.number().int().nullable().describe('null = unlimited'),
   negative_mark_ratio: z.number(),
@@ -105,7 +137,11 @@ const publicTestFields = {
 };
 
 /** A test as its authors see it. */
-export const Test = z.object({ ...publicTestFields, question_ids: z.array(z.string()) }).meta({ id: 'Test' });
+export const TestPool = z
+  .object({ folder_id: z.string(), difficulty: z.enum(DIFFICULTIES).nullable(), draw: z.number().int() })
+  .meta({ id: 'TestPool' });
+
+export const Test = z.object({ ...publicTestFields, question_ids: z.array(z.string()), pools: z.array(TestPool) }).meta({ id: 'Test' });
 export type Test = z.infer<typeof Test>;
 
 /** A published test as a student sees it: which questions it holds is learned by starting an attempt. */

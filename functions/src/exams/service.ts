@@ -21,8 +21,8 @@ import type { PatchTestInput } from '../sittings/deliverySchemas';
 import { findClient } from '../clients/store';
 import { badRequest, conflict, notFound, type ErrorDetail } from '../shared/errors';
 import type { PageRequest } from '../shared/pagination';
-import { isEditable, type TestStatus } from './lifecycle';
-import type { CreateShareCodeInput, CreateTestInput, ShareCode, StudentTest, Test, TestFieldsInput } from './schemas';
+import { applyMove, freezePools, isEditable, type TestStatus } from './lifecycle';
+import { MAX_POOL_QUESTIONS, type CreateShareCodeInput, type CreateTestInput, type ShareCode, type StudentTest, type Test, type TestFieldsInput } from './schemas';
 import { canonicalShareCode } from './shareCodeText';
 import * as store from './store';
 import type { StoredShareCode, StoredTest } from './documents';
@@ -39,14 +39,18 @@ const deliveryView = (test: StoredTest) => ({
   on_site_only: test.on_site_only ?? 0,
 });
 
+/** The questions each attempt holds: the fixed ones and every pool's draw. */
+const questionCount = (test: StoredTest): number => test.question_ids.length + (test.pools ?? []).reduce((sum, pool) => sum + pool.draw, 0);
+
 function authorView(test: StoredTest): Test {
-  const { access_code_hash: _hash, ...fields } = test;
-  return { ...fields, ...deliveryView(test), question_count: test.question_ids.length };
+  const { access_code_hash: _hash, key_revisions: _revisions, ...fields } = test;
+  const pools = (test.pools ?? []).map((pool) => ({ folder_id: pool.folder_id, difficulty: (pool.difficulty ?? null) as Test['pools'][number]['difficulty'], draw: pool.draw }));
+  return { ...fields, ...deliveryView(test), pools, question_count: questionCount(test) };
 }
 
 function studentView(test: StoredTest): StudentTest {
-  const { question_ids, access_code_hash: _hash, ...publicFields } = test;
-  return { ...publicFields, ...deliveryView(test), question_count: question_ids.length };
+  const { question_ids: _ids, pools: _pools, key_revisions: _revisions, access_code_hash: _hash, ...publicFields } = test;
+  return { ...publicFields, ...deliveryView(test), question_count: questionCount(test) };
 }
 
 const viewFor = (principal: Principal) => (testViewFor(principal) === 'author' ? authorView : studentView);
@@ -81,18 +85,21 @@ const OWNER_LOOKUP_LIMIT = 30;
  * organization's is 403 (policy), one that exists nowhere is 400 naming it.
  * Costs one round trip when all is well.
  */
-async function checkReferences(clientId: string, questionIds: string[], folderId: string | null | undefined): Promise<void> {
-  const [found, folderFound] = await Promise.all([
+async function checkReferences(clientId: string, questionIds: string[], folderId: string | null | undefined, pools: ReadonlyArray<{ folder_id: string }> = []): Promise<void> {
+  const poolFolders = [...new Set(pools.map((pool) => pool.folder_id))];
+  const [found, folderFound, poolFoldersFound] = await Promise.all([
     store.existingQuestionIds(clientId, questionIds),
     folderId ? store.folderExists(clientId, folderId) : Promise.resolve(true),
+    Promise.all(poolFolders.map((id) => store.folderExists(clientId, id))),
   ]);
   const missing = questionIds.filter((id) => !found.has(id));
-  if (missing.length === 0 && folderFound) return;
+  const missingPoolFolders = poolFolders.filter((_, i) => !poolFoldersFound[i]);
+  if (missing.length === 0 && folderFound && missingPoolFolders.length === 0) return;
   const [questionOwners, folderOwners] = await Promise.all([
     // Whose they are is asked for one query's worth (30) at most: a body of 500
     // unknown ids must not buy 17 cross-organization queries.
     missing.length > 0 ? store.questionOwners(missing.slice(0, OWNER_LOOKUP_LIMIT)) : Promise.resolve(new Map<string, string>()),
-    folderFound ? Promise.resolve(new Map<string, string>()) : store.folderOwners([folderId!]),
+    store.folderOwners([...(folderFound ? [] : [folderId!]), ...missingPoolFolders]),
   ]);
   assertSameOrganizationReferences(clientId, [
     ...[...questionOwners].map(([id, owner]) => ({ field: 'question', id, clientId: owner })),
@@ -103,6 +110,9 @@ async function checkReferences(clientId: string, questionIds: string[], folderId
     details.push({ path: 'body.question_ids', message: `No such questions in this organization: ${missing.join(', ')}`, question_ids: missing });
   }
   if (!folderFound) details.push({ path: 'body.folder_id', message: `No such folder in this organization: ${folderId}` });
+  pools.forEach((pool, i) => {
+    if (missingPoolFolders.includes(pool.folder_id)) details.push({ path: `body.pools.${i}.folder_id`, message: `No such folder in this organization: ${pool.folder_id}` });
+  });
   throw badRequest(`The test names what does not exist: ${details.map((d) => d.message).join('; ')}`, details);
 }
 
@@ -117,6 +127,7 @@ const editableFields = (input: TestFieldsInput) => ({
   description: input.description ?? null,
   max_attempts: input.max_attempts ?? null,
   negative_mark_ratio: input.negative_mark_ratio,
+  pools: input.pools.map((pool) => ({ folder_id: pool.folder_id, difficulty: pool.difficulty ?? null, draw: pool.draw })),
 });
 
 // ---------------------------------------------------------------- delivery settings
@@ -199,7 +210,7 @@ export async function createTest(principal: Principal, input: CreateTestInput): 
   const clientId = tenantScope(principal, input.client_id, { field: 'body.client_id' });
   assertCanAuthorTests(principal, clientId);
   await assertClientExists(principal, clientId);
-  await checkReferences(clientId, input.question_ids, input.folder_id);
+  await checkReferences(clientId, input.question_ids, input.folder_id, input.pools);
   const now = new Date().toISOString();
   const test: StoredTest = {
     id: randomUUID(),
@@ -227,7 +238,7 @@ export async function replaceTest(principal: Principal, testId: string, input: T
   if (!isEditable(test.status)) {
     throw conflict(`Only a draft can be edited; this test is ${test.status}. Archive it and restore it to a draft, then publish again as a new version`);
   }
-  await checkReferences(test.client_id, input.question_ids, input.folder_id);
+  await checkReferences(test.client_id, input.question_ids, input.folder_id, input.pools);
   const now = new Date().toISOString();
   const hash = await accessCodeHashOf(input);
   const { test: next, sweepId } = await store.replaceDraft(
@@ -274,7 +285,30 @@ export async function patchTest(principal: Principal, testId: string, input: Pat
 export async function publishTest(principal: Principal, testId: string): Promise<Test> {
   const test = await requireTest(principal, testId);
   assertCanAuthorTests(principal, test.client_id);
-  return authorView(await store.publishTest(test.client_id, testId, new Date().toISOString(), principal.uid));
+  if (!isEditable(test.status)) throw conflict(applyMoveReason(test.status));
+  const frozenPools = (test.pools ?? []).length > 0 ? await freezeTestPools(test) : undefined;
+  return authorView(await store.publishTest(test.client_id, testId, new Date().toISOString(), principal.uid, frozenPools));
+}
+
+const applyMoveReason = (status: TestStatus): string => {
+  const outcome = applyMove('publish', status);
+  return outcome.ok ? '' : outcome.reason;
+};
+
+/**
+ * The pools' questions as the bank holds them now, frozen (copied) before the
+ * publish's transaction, which checks that the test did not change meanwhile.
+ * A draw larger than its pool is 400 naming the pool, with nothing written.
+ */
+async function freezeTestPools(test: StoredTest): Promise<store.FrozenPools> {
+  const pools = test.pools ?? [];
+  const read = await Promise.all(pools.map((pool) => store.poolCandidates(test.client_id, pool)));
+  const { pools: frozen, problems } = freezePools(pools, read.map((r) => r.ids), test.question_ids, MAX_POOL_QUESTIONS);
+  if (problems.length > 0) throw badRequest(`This test cannot be published yet: ${problems.map((p) => p.message).join('; ')}`, problems);
+  const byId = new Map(read.flatMap((r) => r.snaps.map((snap) => [snap.id, snap.data()] as const)));
+  const questions = frozen.flatMap((pool) => pool.question_ids.map((id) => ({ id, data: byId.get(id)! })));
+  const freezeId = await store.writePoolFreeze(test.client_id, test.id, questions);
+  return { freezeId, pools: frozen, testUpdatedAt: test.updated_at };
 }
 
 /**

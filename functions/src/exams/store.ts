@@ -8,7 +8,8 @@ import { ALREADY_EXISTS, hasStatus } from '../firestore/statusCodes';
 import { badRequest, conflict, notFound } from '../shared/errors';
 import { errorText, log } from '../platform/log';
 import type { PageRequest } from '../shared/pagination';
-import type { FrozenQuestion, StoredSeat, StoredShareCode, StoredTest, TestVersion } from './documents';
+import { randomUUID } from 'node:crypto';
+import type { FrozenQuestion, StoredSeat, StoredShareCode, StoredTest, TestVersion, VersionPool } from './documents';
 import { applyMove, isEditable, publishProblems, takesAttempts, type TestMove, type TestStatus } from './lifecycle';
 import { seatShardCapacities } from './seats';
 import { shareCodeQuerySpec } from './shareCodeQuery';
@@ -152,17 +153,53 @@ function freeze(id: string, data: DocumentData): FrozenQuestion {
   return frozen;
 }
 
+const IN_BATCH = 400;
+
+/** The ids of the questions a pool draws from, as the bank holds them now (its folder, of its difficulty). */
+export async function poolCandidates(clientId: string, pool: { folder_id: string; difficulty: string | null }): Promise<{ ids: string[]; snaps: FirebaseFirestore.QueryDocumentSnapshot[] }> {
+  let query = paths.clientQuestions(clientId).where('folder_id', '==', pool.folder_id);
+  if (pool.difficulty) query = query.where('difficulty', '==', pool.difficulty);
+  const snap = await query.get();
+  return { ids: snap.docs.map((d) => d.id), snaps: snap.docs };
+}
+
+/**
+ * Copies pool questions, frozen, under a fresh freeze id before the version
+ * naming it is written: a publish that then fails leaves copies nothing
+ * names. Batched writes of 400; returns the freeze id.
+ */
+export async function writePoolFreeze(clientId: string, testId: string, questions: ReadonlyArray<{ id: string; data: DocumentData }>): Promise<string> {
+  const freezeId = randomUUID();
+  for (let i = 0; i < questions.length; i += IN_BATCH) {
+    const batch = db.batch();
+    for (const { id, data } of questions.slice(i, i + IN_BATCH)) batch.create(paths.poolFrozenQuestion(clientId, testId, freezeId, id), freeze(id, data));
+    await batch.commit();
+  }
+  return freezeId;
+}
+
+/** What a publish froze of the pools before its transaction: the version names them. */
+export interface FrozenPools {
+  freezeId: string;
+  pools: VersionPool[];
+  /** The test as it stood when the pools were read: a publish finding it changed since refuses (409). */
+  testUpdatedAt: string;
+}
+
 /**
  * draft → published, freezing version n+1, all in one transaction: the test,
  * its questions and the version number are read together, so two publishes at
  * once cannot both succeed (the second retries, finds the test published, and
  * gets 409), and the version is created (never overwritten) besides.
  */
-export async function publishTest(clientId: string, testId: string, now: string, publishedBy: string): Promise<StoredTest> {
+export async function publishTest(clientId: string, testId: string, now: string, publishedBy: string, frozenPools?: FrozenPools): Promise<StoredTest> {
   return db.runTransaction(async (tx) => {
     const { ref, test } = await requireTestInTransaction(tx, clientId, testId);
     const outcome = applyMove('publish', test.status);
     if (!outcome.ok) throw conflict(outcome.reason);
+    if ((test.pools ?? []).length > 0 && (!frozenPools || frozenPools.testUpdatedAt !== test.updated_at)) {
+      throw conflict('The test changed while its pools were being frozen; publish it again');
+    }
     const questionRefs = test.question_ids.map((id) => paths.clientQuestion(clientId, id));
     const snaps = questionRefs.length > 0 ? await tx.getAll(...questionRefs) : [];
     const found = new Map(snaps.filter((s) => s.exists).map((s) => [s.id, s.data()!]));
@@ -191,6 +228,9 @@ export async function publishTest(clientId: string, testId: string, now: string,
       },
       questions,
       total_marks: questions.reduce((sum, q) => sum + (typeof q.marks === 'number' ? q.marks : 0), 0),
+      pools: frozenPools?.pools ?? [],
+      pool_freeze_id: frozenPools?.freezeId ?? null,
+      revision: 0,
     };
     const versionRef = paths.testVersion(clientId, testId, number);
     const size = documentSize(versionRef.path, version as unknown as Record<string, unknown>);
@@ -228,6 +268,7 @@ export async function deleteTestWithoutAttempts(clientId: string, testId: string
     const codes = await paths.shareCodes().where('client_id', '==', clientId).where('test_id', '==', testId).get();
     await Promise.all([
       db.recursiveDelete(paths.testVersions(clientId, testId)),
+      db.recursiveDelete(paths.poolFreezes(clientId, testId)),
       // Overrides can be set on a draft: they and their counter go with it.
       db.recursiveDelete(paths.testOverrides(clientId, testId)),
       db.recursiveDelete(paths.testOverrideCount(clientId, testId).parent),

@@ -41,6 +41,14 @@ export const paths = {
     db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('versions'),
   testVersion: (clientId: string, testId: string, version: number) =>
     db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('versions').doc(String(version)),
+  /** A pool's questions as a publish froze them, one document each, so a start reads only the ones it draws. */
+  poolFrozenQuestion: (clientId: string, testId: string, freezeId: string, questionId: string) =>
+    db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('pool_freezes').doc(freezeId).collection('questions').doc(questionId),
+  poolFreezes: (clientId: string, testId: string) => db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('pool_freezes'),
+  /** The essays of submitted attempts waiting for a grade: one document per (attempt, question), deleted by its grade. */
+  gradingQueue: (clientId: string, testId: string) => db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('grading_queue'),
+  gradingQueueItem: (clientId: string, testId: string, attemptId: string, questionId: string) =>
+    db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('grading_queue').doc(`${attemptId}~${questionId}`),
   /** Every organization's questions and folders: telling "another organization's" from "no such" for ids in a body. */
   allQuestions: () => db.collectionGroup('questions'),
   allFolders: () => db.collectionGroup('folders'),
@@ -83,6 +91,20 @@ export const paths = {
       .doc(String(version))
       .collection('stats_shards')
       .doc(String(shard)),
+  /**
+   * A version's per-question sums for positions at or past STATS_BLOCK_SIZE (pool questions of a large
+   * universe), block b ≥ 1 of shard k: each document stays far below 1 MiB however large the pools.
+   */
+  testStatsBlock: (clientId: string, testId: string, version: number, block: number, shard: number) =>
+    db
+      .collection('clients')
+      .doc(clientId)
+      .collection('tests')
+      .doc(testId)
+      .collection('versions')
+      .doc(String(version))
+      .collection('stats_blocks')
+      .doc(`${block}-${shard}`),
   /** A version's recompute claim: one recompute of a version at a time (outside stats_shards, which holds shards only). */
   testStatsRecomputeLease: (clientId: string, testId: string, version: number) =>
     db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('versions').doc(String(version)).collection('stats_leases').doc('recompute'),

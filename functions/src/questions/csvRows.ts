@@ -6,7 +6,7 @@ import { OPTION_SEPARATOR, parseNumberText, QuestionInput, type RowError } from 
 // the problem.
 
 export const REQUIRED_COLUMNS = ['question_text', 'question_type', 'options', 'correct_answer', 'marks', 'difficulty'] as const;
-export const OPTIONAL_COLUMNS = ['folder_id', 'tolerance'] as const;
+export const OPTIONAL_COLUMNS = ['folder_id', 'tolerance', 'max_words'] as const;
 export type CsvColumn = (typeof REQUIRED_COLUMNS)[number] | (typeof OPTIONAL_COLUMNS)[number];
 const KNOWN = new Set<string>([...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS]);
 
@@ -44,7 +44,7 @@ export function rowFields(columns: HeaderColumns, cells: string[]): Record<strin
     const cell = (cells[i] ?? '').trim();
     if (column === null || cell === '') return;
     if (column === 'options') fields.options = cell.split(OPTION_SEPARATOR).map((o) => o.trim());
-    else if (column === 'marks' || column === 'tolerance') fields[column] = numberOrText(cell);
+    else if (column === 'marks' || column === 'tolerance' || column === 'max_words') fields[column] = numberOrText(cell);
     else fields[column] = cell;
   });
   return fields;

@@ -10,8 +10,11 @@ export type StoredQuestion = {
   question_text: string;
   question_type: QuestionType;
   options: string[];
+  /** Empty for an essay (graded by a person; replies say null). */
   correct_answer: string;
   tolerance: number | null;
+  /** Essays only: the most words an answer may have (null: no limit, and for every other type). */
+  max_words: number | null;
   marks: number;
   difficulty: Difficulty;
   created_at: string;

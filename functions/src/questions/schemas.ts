@@ -7,7 +7,7 @@ import type { StoredQuestion } from './documents';
 // discriminated union on question_type, validates POST/PUT bodies, every CSV
 // row of an import, and documents both in OpenAPI.
 
-export const QUESTION_TYPES = ['multiple_choice', 'multiple_select', 'true_false', 'short_answer', 'numeric'] as const;
+export const QUESTION_TYPES = ['multiple_choice', 'multiple_select', 'true_false', 'short_answer', 'numeric', 'essay'] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
 export const DIFFICULTIES = ['easy', 'medium', 'hard'] as const;
 export type Difficulty = (typeof DIFFICULTIES)[number];
@@ -19,6 +19,8 @@ export const MAX_OPTIONS = 10;
 export const MAX_ANSWER_LENGTH = 500;
 export const MAX_MARKS = 1_000;
 export const MAX_TOLERANCE = 1e9;
+/** The most an essay's max_words may be. */
+export const MAX_ESSAY_WORDS = 10_000;
 /** Options are joined by `|` in a CSV cell and in a multiple_select answer, so no option may contain it. */
 export const OPTION_SEPARATOR = '|';
 export const TRUE_FALSE_OPTIONS = ['True', 'False'] as const;
@@ -65,12 +67,15 @@ const common = {
 
 type Ctx = z.core.$RefinementCtx;
 
-/** Unknown keys are refused; `tolerance` on a question that is not numeric is named as such. */
+/** Unknown keys are refused; `tolerance` on a question that is not numeric, and `max_words` on one that is not an essay, are named as such. */
 const refuseUnknownKeys = {
-  error: (issue: z.core.$ZodRawIssue) =>
-    issue.code === 'unrecognized_keys' && (issue.keys as string[]).includes('tolerance')
-      ? 'tolerance is allowed only for numeric questions'
-      : undefined,
+  error: (issue: z.core.$ZodRawIssue) => {
+    if (issue.code !== 'unrecognized_keys') return undefined;
+    const keys = issue.keys as string[];
+    if (keys.includes('tolerance')) return 'tolerance is allowed only for numeric questions';
+    if (keys.includes('max_words')) return 'max_words is allowed only for essays';
+    return undefined;
+  },
 };
 
 function checkDistinct(options: string[], ctx: Ctx): void {
@@ -155,7 +160,7 @@ export const NumericInput = z
           '4 × 2^-52 × max(|answer|, |correct_answer|, tolerance): beyond the tolerance only the floating-point representation error of the ' +
           'parsed decimals is forgiven (about 9e-16 relative), so with tolerance 0, 4294967300 is wrong for 4294967296 and 1.1e-12 wrong for 1e-12.',
       ),
-  })
+  }, refuseUnknownKeys)
   .superRefine((q, ctx) => {
     if (parseNumberText(q.correct_answer) === undefined) {
       ctx.addIssue({ code: 'custom', path: ['correct_answer'], message: 'Must be a finite number, e.g. "3.14"' });
@@ -163,9 +168,32 @@ export const NumericInput = z
   })
   .meta({ id: 'NumericQuestionInput', description: 'A number; a student answer within tolerance of correct_answer is correct' });
 
+const ESSAY_HAS_NO_ANSWER = 'An essay has no correct_answer; it is graded by a person';
+
+export const EssayInput = z
+  .strictObject({
+    question_type: z.literal('essay'),
+    ...common,
+    options: noOptions,
+    correct_answer: z
+      .string()
+      .refine((a) => a.trim() === '', ESSAY_HAS_NO_ANSWER)
+      .optional()
+      .describe('Absent or empty: an essay is graded by a person'),
+    max_words: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_ESSAY_WORDS)
+      .nullable()
+      .optional()
+      .describe(`Essays only: the most words an answer may have, 1 to ${MAX_ESSAY_WORDS} (absent or null: no limit beyond the answer's 10,000 characters)`),
+  }, refuseUnknownKeys)
+  .meta({ id: 'EssayQuestionInput', description: 'A free-text answer (up to 10,000 characters) graded by a person: no options, no correct_answer' });
+
 /** The body of POST and PUT /api/questions, and the contents of one CSV row. */
 export const QuestionInput = z
-  .discriminatedUnion('question_type', [MultipleChoiceInput, MultipleSelectInput, TrueFalseInput, ShortAnswerInput, NumericInput], {
+  .discriminatedUnion('question_type', [MultipleChoiceInput, MultipleSelectInput, TrueFalseInput, ShortAnswerInput, NumericInput, EssayInput], {
     error: (issue) => (issue.code === 'invalid_union' ? `question_type must be one of ${QUESTION_TYPES.join(', ')}` : undefined),
   })
   .meta({ id: 'QuestionInput' });
@@ -178,6 +206,7 @@ export const UpdateQuestionBody = z
     options: z.array(z.string().max(MAX_OPTION_LENGTH * 2)).max(MAX_OPTIONS * 2).optional(),
     correct_answer: z.string().max(MAX_OPTIONS * (MAX_OPTION_LENGTH + 1)).optional(),
     tolerance: z.number().nullable().optional(),
+    max_words: z.number().nullable().optional(),
     marks: z.number().optional(),
     difficulty: z.string().max(20).optional(),
     folder_id: FolderIdRef.nullable().optional(),
@@ -187,13 +216,17 @@ export const UpdateQuestionBody = z
     id: 'UpdateQuestion',
     description:
       'The fields to change; the question as changed must then be a valid question of its (possibly new) type, checked as PUT would. ' +
-      'Send folder_id or tolerance null to clear them.',
+      'Changing question_type drops what the new type cannot have (options, tolerance, max_words, and an essay\'s empty correct_answer or the ' +
+      'correct_answer of a question made an essay) unless sent. ' +
+      'Send folder_id, tolerance or max_words null to clear them.',
   });
 export type QuestionChanges = z.infer<typeof UpdateQuestionBody>;
 
 /** The stored, normalized fields of a validated question: options and answers spelled as the options are. */
-export function normalizeQuestion(input: QuestionInput): Pick<StoredQuestion, 'question_text' | 'question_type' | 'options' | 'correct_answer' | 'tolerance' | 'marks' | 'difficulty'> {
-  const base = { question_text: input.question_text, marks: input.marks, difficulty: input.difficulty };
+export function normalizeQuestion(
+  input: QuestionInput,
+): Pick<StoredQuestion, 'question_text' | 'question_type' | 'options' | 'correct_answer' | 'tolerance' | 'max_words' | 'marks' | 'difficulty'> {
+  const base = { question_text: input.question_text, marks: input.marks, difficulty: input.difficulty, max_words: null };
   const spelledAsOption = (options: string[], value: string) => options.find((o) => comparable(o) === comparable(value)) ?? value.trim();
   switch (input.question_type) {
     case 'multiple_choice':
@@ -209,6 +242,9 @@ export function normalizeQuestion(input: QuestionInput): Pick<StoredQuestion, 'q
       return { ...base, question_type: input.question_type, options: [], correct_answer: input.correct_answer, tolerance: null };
     case 'numeric':
       return { ...base, question_type: input.question_type, options: [], correct_answer: input.correct_answer.trim(), tolerance: input.tolerance ?? null };
+    case 'essay':
+      // Stored as an empty string (every stored question has a string key); replies say null.
+      return { ...base, question_type: input.question_type, options: [], correct_answer: '', tolerance: null, max_words: input.max_words ?? null };
   }
 }
 
@@ -224,6 +260,7 @@ export function questionAsInput(q: StoredQuestion): Record<string, unknown> {
     folder_id: q.folder_id,
   };
   if (q.question_type === 'numeric' && q.tolerance !== null) input.tolerance = q.tolerance;
+  if (q.question_type === 'essay' && q.max_words !== null) input.max_words = q.max_words;
   return input;
 }
 
@@ -232,10 +269,14 @@ export function applyChanges(current: StoredQuestion, changes: QuestionChanges):
   const merged: Record<string, unknown> = { ...questionAsInput(current), ...changes };
   const typeChanged = changes.question_type !== undefined && changes.question_type !== current.question_type;
   if (typeChanged && changes.options === undefined) {
-    if (['true_false', 'short_answer', 'numeric'].includes(changes.question_type!)) delete merged.options;
+    if (['true_false', 'short_answer', 'numeric', 'essay'].includes(changes.question_type!)) delete merged.options;
   }
+  // An essay has no answer key, and an essay's empty one is no answer key for another type.
+  if (typeChanged && changes.correct_answer === undefined && (changes.question_type === 'essay' || current.question_type === 'essay')) delete merged.correct_answer;
   if (typeChanged && changes.tolerance === undefined) delete merged.tolerance;
+  if (typeChanged && changes.max_words === undefined) delete merged.max_words;
   if (merged.tolerance === null) delete merged.tolerance;
+  if (merged.max_words === null) delete merged.max_words;
   return merged;
 }
 
@@ -250,6 +291,7 @@ const questionFields = {
   options: z.array(z.string()),
   marks: z.number(),
   difficulty: z.enum(DIFFICULTIES),
+  max_words: z.number().int().nullable().describe('essay only: the most words an answer may have (null: no limit); null for every other type'),
   created_at: z.string().describe('ISO 8601 UTC'),
   updated_at: z.string().describe('ISO 8601 UTC'),
 };
@@ -258,10 +300,14 @@ const questionFields = {
 export const AdminQuestion = z
   .object({
     ...questionFields,
-    correct_answer: z.string().describe('multiple_select: the correct options joined by "|"; numeric: a number as text'),
+    correct_answer: z.string().nullable().describe('multiple_select: the correct options joined by "|"; numeric: a number as text; essay: null (graded by a person)'),
     tolerance: z.number().nullable().describe('numeric only; null otherwise'),
   })
   .meta({ id: 'Question' });
+export type AdminQuestion = z.infer<typeof AdminQuestion>;
+
+/** A stored question as an administrator's reply shows it: an essay's (empty) answer key is null. */
+export const adminQuestion = (q: StoredQuestion): AdminQuestion => (q.question_type === 'essay' ? { ...q, correct_answer: null } : q);
 
 /** A question as a Student or Guest may see it: no answer key can pass through this schema. */
 export const PublicQuestion = z.object(questionFields).meta({ id: 'PublicQuestion' });

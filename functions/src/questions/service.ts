@@ -8,8 +8,10 @@ import { validate } from '../shared/validate';
 import { errorText, log } from '../platform/log';
 import type { PageRequest } from '../shared/pagination';
 import {
+  adminQuestion,
   applyChanges,
   normalizeQuestion,
+  type AdminQuestion,
   QuestionInput,
   type Difficulty,
   type QuestionChanges,
@@ -46,15 +48,15 @@ async function withFolderCheck<T>(principal: Principal, clientId: string, write:
 }
 
 /** The question, from the caller's own organization (one read) or found across organizations: 403 when another's, 404 when none. */
-export async function readQuestion(principal: Principal, questionId: string): Promise<StoredQuestion> {
+export async function readQuestion(principal: Principal, questionId: string): Promise<AdminQuestion> {
   if (principal.role !== 'super_admin' && principal.clientId) {
     const own = await store.findQuestion(principal.clientId, questionId);
-    if (own) return own;
+    if (own) return adminQuestion(own);
   }
   const found = await store.findQuestionAnywhere(questionId);
   if (!found) throw notFound('Question not found');
   assertCanManageQuestionBank(principal, found.client_id);
-  return found;
+  return adminQuestion(found);
 }
 
 export async function listQuestions(
@@ -73,10 +75,11 @@ export async function listQuestions(
     return 0;
   });
   const [finished, result] = await Promise.all([recovery, list()]);
-  return finished > 0 ? list() : result;
+  const { data, pagination } = finished > 0 ? await list() : result;
+  return { data: data.map(adminQuestion), pagination };
 }
 
-export async function createQuestion(principal: Principal, input: QuestionInput): Promise<StoredQuestion> {
+export async function createQuestion(principal: Principal, input: QuestionInput): Promise<AdminQuestion> {
   const clientId = questionBankScope(principal, input.client_id, 'body.client_id');
   await requireClient(clientId);
   const now = new Date().toISOString();
@@ -89,21 +92,21 @@ export async function createQuestion(principal: Principal, input: QuestionInput)
     updated_at: now,
   };
   await withFolderCheck(principal, clientId, () => store.insertQuestion(question));
-  return question;
+  return adminQuestion(question);
 }
 
-function assertSameOrganization(question: StoredQuestion, requested: string | undefined): void {
+function assertSameOrganization(question: { client_id: string }, requested: string | undefined): void {
   if (requested !== undefined && requested !== question.client_id) {
     throw badRequest('A question cannot move to another organization', [{ path: 'body.client_id', message: 'Must be the question’s organization or absent' }]);
   }
 }
 
 /** PUT: the question is replaced whole; folder_id and tolerance left out are cleared. */
-export async function replaceQuestion(principal: Principal, questionId: string, input: QuestionInput): Promise<StoredQuestion> {
+export async function replaceQuestion(principal: Principal, questionId: string, input: QuestionInput): Promise<AdminQuestion> {
   const question = await readQuestion(principal, questionId);
   assertSameOrganization(question, input.client_id);
   const now = new Date().toISOString();
-  return withFolderCheck(principal, question.client_id, () =>
+  const replaced = await withFolderCheck(principal, question.client_id, () =>
     store.updateQuestion(question.client_id, questionId, (current) => ({
       ...current,
       ...normalizeQuestion(input),
@@ -111,17 +114,19 @@ export async function replaceQuestion(principal: Principal, questionId: string, 
       updated_at: now,
     })),
   );
+  return adminQuestion(replaced);
 }
 
-export async function updateQuestion(principal: Principal, questionId: string, changes: QuestionChanges): Promise<StoredQuestion> {
+export async function updateQuestion(principal: Principal, questionId: string, changes: QuestionChanges): Promise<AdminQuestion> {
   const question = await readQuestion(principal, questionId);
   const now = new Date().toISOString();
-  return withFolderCheck(principal, question.client_id, () =>
+  const updated = await withFolderCheck(principal, question.client_id, () =>
     store.updateQuestion(question.client_id, questionId, (current) => {
       const input = validate(QuestionInput, applyChanges(current, changes), 'body');
       return { ...current, ...normalizeQuestion(input), folder_id: input.folder_id ?? null, updated_at: now };
     }),
   );
+  return adminQuestion(updated);
 }
 
 export async function deleteQuestion(principal: Principal, questionId: string): Promise<void> {

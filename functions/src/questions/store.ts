@@ -30,6 +30,7 @@ export const toStoredQuestion = (d: DocumentData): StoredQuestion => ({
   options: d.options ?? [],
   correct_answer: d.correct_answer,
   tolerance: d.tolerance ?? null,
+  max_words: d.max_words ?? null,
   marks: d.marks,
   difficulty: d.difficulty,
   created_at: d.created_at,

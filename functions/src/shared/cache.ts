@@ -12,6 +12,8 @@ export interface ReadCache<T> {
   get(key: string, read: () => Promise<T>): Promise<T>;
   /** Forgets every entry (as a fresh instance would). */
   clear(): void;
+  /** Forgets one entry: the next get reads again. */
+  forget(key: string): void;
 }
 
 export function readCache<T>({ max, ttlMs }: { max: number; ttlMs?: number }): ReadCache<T> {
@@ -28,5 +30,6 @@ export function readCache<T>({ max, ttlMs }: { max: number; ttlMs?: number }): R
       return pending;
     },
     clear: () => entries.clear(),
+    forget: (key) => void entries.delete(key),
   };
 }

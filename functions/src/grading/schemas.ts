@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { AttemptId } from '../attempts/schemas';
+import { QuestionId, TestId } from '../exams/schemas';
+import { pagedQuery, Pagination, queryBoolean } from '../shared/pagination';
+import { isWellFormedText } from '../shared/text';
+
+// Request and reply shapes of grading essays: the test's queue and a grade.
+
+export const MAX_FEEDBACK_LENGTH = 2_000;
+
+export const GradingQueueParams = z.strictObject({ testId: TestId });
+
+export const GradingQueueQuery = pagedQuery({
+  question_id: QuestionId.optional().describe('Only this essay question’s answers (grading question by question)'),
+  blind: queryBoolean.optional().describe('true: leave out who wrote each answer (student_id and guest_name are null), so a grader is not swayed by names'),
+});
+
+export const GradingItem = z
+  .object({
+    attempt_id: z.string().describe('POST /api/attempts/{attempt_id}/grades grades it'),
+    question_id: z.string(),
+    test_id: z.string(),
+    version: z.number().int(),
+    student_id: z.string().nullable().describe('null when blind'),
+    guest_name: z.string().nullable().describe('null when blind, or for a student'),
+    question_text: z.string(),
+    marks: z.number().describe('The question’s marks: a grade is 0 to these'),
+    max_words: z.number().int().nullable(),
+    student_answer: z.string(),
+    submitted_at: z.string().describe('ISO 8601 UTC; the queue is oldest first'),
+  })
+  .meta({ id: 'GradingItem' });
+export type GradingItem = z.infer<typeof GradingItem>;
+
+export const GradingPage = z.object({ data: z.array(GradingItem), pagination: Pagination }).meta({ id: 'GradingPage' });
+
+export const GradeParams = z.strictObject({ attemptId: AttemptId });
+
+export const GradeBody = z
+  .strictObject({
+    question_id: QuestionId.describe('An essay of the attempt that was answered'),
+    marks: z.number().min(0).describe('0 to the question’s marks (more → 400)'),
+    feedback: z
+      .string()
+      .trim()
+      .max(MAX_FEEDBACK_LENGTH)
+      .refine(isWellFormedText, 'Must be well-formed text (no lone surrogates)')
+      .nullable()
+      .optional()
+      .describe(`Shown to the taker with the review; up to ${MAX_FEEDBACK_LENGTH} characters`),
+  })
+  .meta({ id: 'Grade' });
+export type GradeInput = z.infer<typeof GradeBody>;
+
+export const GradedAttempt = z
+  .object({
+    attempt_id: z.string(),
+    question_id: z.string(),
+    marks: z.number(),
+    feedback: z.string().nullable(),
+    previous_marks: z.number().nullable().describe('The grade this one replaced; null for the first'),
+    score: z.number().describe('The attempt’s score with this grade'),
+    total_marks: z.number(),
+    grading: z.enum(['pending', 'complete']).describe('"complete" once every answered essay of the attempt is graded'),
+    pending_marks: z.number(),
+  })
+  .meta({ id: 'GradedAttempt' });
+export type GradedAttempt = z.infer<typeof GradedAttempt>;

@@ -1,0 +1,72 @@
+import { db } from '../firestore/db';
+import { fetchPage } from '../firestore/pagedQuery';
+import { paths } from '../firestore/paths';
+import { requireAttemptInTransaction } from '../attempts/attemptLookup';
+import { addAudit, type AuditMeta } from '../attempts/auditTrail';
+import type { StoredAttempt, StoredGradingItem } from '../attempts/documents';
+import { requirePaper } from '../attempts/frozenReads';
+import { scoredFields } from '../attempts/rules';
+import { submissionEffects } from '../attempts/submissionEffects';
+import type { PageRequest } from '../shared/pagination';
+import { gradingQueueSpec } from './gradingQuery';
+
+// Firestore access for grading: the queue (written by the submit, in
+// attempts/closing.ts) and the grade's transaction on the attempt.
+
+export async function listGradingQueue(clientId: string, testId: string, filters: { question_id?: string }, page: PageRequest) {
+  const { docs, pagination } = await fetchPage(paths.gradingQueue(clientId, testId), gradingQueueSpec(filters), page);
+  return { data: docs as StoredGradingItem[], pagination };
+}
+
+export interface GradeRequest {
+  attemptId: string;
+  questionId: string;
+  marks: number;
+  feedback: string | null;
+  gradedBy: string;
+  meta: AuditMeta;
+  /** Checks the attempt read (the caller may grade its organization's, and it is submitted): throws to refuse, before anything is written. */
+  check: (attempt: StoredAttempt, question: { question_type: string; marks: number } | undefined) => void;
+}
+
+/**
+ * A grade, in one transaction on the attempt: the grade stored, the attempt
+ * rescored with it, its analytics moved by the difference (counted once the
+ * score is complete, never twice), its queue item removed and the grade
+ * audited. Two graders at once are ordered by the transaction: the one that
+ * gives the last missing grade completes the attempt, exactly once.
+ */
+export async function gradeEssay(request: GradeRequest): Promise<{ attempt: StoredAttempt; previous: number | null }> {
+  return db.runTransaction(async (tx) => {
+    const found = await requireAttemptInTransaction(tx, request.attemptId);
+    const before = found.attempt;
+    const paper = await requirePaper(before);
+    request.check(before, paper.questions.find((q) => q.id === request.questionId));
+    const now = new Date().toISOString();
+    const previous = before.grades?.[request.questionId]?.marks ?? null;
+    const grades = { ...(before.grades ?? {}), [request.questionId]: { marks: request.marks, feedback: request.feedback, graded_by: request.gradedBy, graded_at: now } };
+    const fields = { grades, ...scoredFields({ ...before, grades }, paper) };
+    const after: StoredAttempt = { ...before, ...fields };
+    // Looked up before the first write: a missing hook fails the grade with nothing written.
+    const effects = submissionEffects();
+    tx.update(found.ref, fields);
+    effects.recordScoreChange(tx, { before, after, paper });
+    tx.delete(paths.gradingQueueItem(before.client_id, before.test_id, before.id, request.questionId));
+    addAudit(tx, request.meta, {
+      type: 'essay_graded',
+      userId: before.student_id,
+      clientId: before.client_id,
+      actorId: request.gradedBy,
+      details: {
+        attempt_id: before.id,
+        test_id: before.test_id,
+        question_id: request.questionId,
+        marks: request.marks,
+        previous_marks: previous,
+        score: after.score,
+        grading: after.grading,
+      },
+    });
+    return { attempt: after, previous };
+  });
+}

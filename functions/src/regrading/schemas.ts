@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { QuestionId, TestId } from '../exams/schemas';
+import { MAX_OPTIONS, MAX_OPTION_LENGTH } from '../questions/schemas';
+
+// Request and reply shapes of regrading a published version after a key fix.
+
+export const RegradeParams = z.strictObject({
+  testId: TestId,
+  version: z.coerce.number().int().min(1).max(1_000_000).describe('The published version whose frozen question is corrected'),
+});
+
+export const RegradeBody = z
+  .strictObject({
+    question_id: QuestionId.describe('A question of the version: a fixed one or one of its pools’'),
+    correct_answer: z
+      .string()
+      .max(MAX_OPTIONS * (MAX_OPTION_LENGTH + 1))
+      .optional()
+      .describe('The corrected key, written as the bank takes it for the question’s type'),
+    tolerance: z.number().nullable().optional().describe('numeric only: the corrected tolerance (null: 0)'),
+    marks: z.number().optional().describe('The corrected marks (greater than 0)'),
+    dry_run: z.boolean().default(false).describe('true: list the attempts whose score would change, and write nothing'),
+  })
+  .refine((body) => body.correct_answer !== undefined || body.tolerance !== undefined || body.marks !== undefined, {
+    message: 'Send at least one of correct_answer, tolerance and marks',
+  })
+  .meta({ id: 'Regrade' });
+export type RegradeInput = z.infer<typeof RegradeBody>;
+
+const ScoreFigures = z.object({ score: z.number(), total_marks: z.number(), percentage: z.number() });
+
+export const RegradedAttempt = z
+  .object({
+    attempt_id: z.string(),
+    student_id: z.string(),
+    guest_name: z.string().nullable(),
+    before: ScoreFigures,
+    after: ScoreFigures,
+  })
+  .meta({ id: 'RegradedAttempt' });
+export type RegradedAttempt = z.infer<typeof RegradedAttempt>;
+
+export const RegradeReply = z
+  .object({
+    test_id: z.string(),
+    version: z.number().int(),
+    question_id: z.string(),
+    dry_run: z.boolean(),
+    revision: z.number().int().describe('The version’s revision after the correction (a dry run: as it stands)'),
+    corrected: z.boolean().describe('Whether the frozen question changed now (false: it already held this correction, as when a regrade is sent again)'),
+    attempts_checked: z.number().int().describe('Submitted attempts of the version rescored'),
+    changed: z.array(RegradedAttempt).describe('Every attempt whose score changes (a dry run: would change), before and after'),
+  })
+  .meta({ id: 'RegradeResult' });
+export type RegradeReply = z.infer<typeof RegradeReply>;

@@ -1,0 +1,189 @@
+import { FieldPath } from 'firebase-admin/firestore';
+import { addAudit, type AuditMeta } from '../attempts/auditTrail';
+import type { StoredAttempt } from '../attempts/documents';
+import { scoredFields, type VersionForAttempt } from '../attempts/rules';
+import { submissionEffects } from '../attempts/submissionEffects';
+import type { FrozenQuestion, TestVersion } from '../exams/documents';
+import { db } from '../firestore/db';
+import { paths } from '../firestore/paths';
+import { notFound } from '../shared/errors';
+import { sameKey } from './correction';
+
+// Firestore access for a regrade: the correction of the frozen question (one
+// transaction), the stamp on attempts in progress, and the rescoring of the
+// submitted attempts in pages, one transaction per page.
+
+/** Submitted attempts rescored per transaction: a bounded transaction whatever the number of attempts. */
+export const REGRADE_PAGE = 100;
+/** Attempts in progress stamped per batched write. */
+const STAMP_BATCH = 400;
+
+/** Where the question sits in the version: among the fixed ones (its index), or in a pool (its frozen document). */
+export type QuestionPlace = { kind: 'fixed'; index: number } | { kind: 'pool'; freezeId: string };
+
+export function placeOf(version: TestVersion, questionId: string): QuestionPlace | undefined {
+  const index = version.questions.findIndex((q) => q.id === questionId);
+  if (index >= 0) return { kind: 'fixed', index };
+  const inPool = (version.pools ?? []).some((pool) => pool.question_ids.includes(questionId));
+  return inPool && version.pool_freeze_id ? { kind: 'pool', freezeId: version.pool_freeze_id } : undefined;
+}
+
+/** The version as stored now (not the instance's cache: a regrade works on the latest revision). */
+export async function readVersion(clientId: string, testId: string, version: number): Promise<TestVersion | undefined> {
+  const snap = await paths.testVersion(clientId, testId, version).get();
+  return snap.exists ? (snap.data() as TestVersion) : undefined;
+}
+
+export async function readFrozenQuestion(clientId: string, testId: string, version: TestVersion, questionId: string): Promise<FrozenQuestion | undefined> {
+  const place = placeOf(version, questionId);
+  if (!place) return undefined;
+  if (place.kind === 'fixed') return version.questions[place.index];
+  const snap = await paths.poolFrozenQuestion(clientId, testId, place.freezeId, questionId).get();
+  return snap.exists ? (snap.data() as FrozenQuestion) : undefined;
+}
+
+/**
+ * Writes the corrected question into the version and raises its revision, with
+ * the test's key_revisions (read by every start) and an audit record, in one
+ * transaction. A version that already holds this correction is left as it is
+ * (a regrade sent again after a crash): answers its revision and whether it changed.
+ */
+export async function applyCorrection(
+  clientId: string,
+  testId: string,
+  versionNumber: number,
+  questionId: string,
+  correct: (current: FrozenQuestion) => FrozenQuestion,
+  audit: { meta: AuditMeta; actorId: string },
+): Promise<{ version: TestVersion; changed: boolean }> {
+  return db.runTransaction(async (tx) => {
+    const versionRef = paths.testVersion(clientId, testId, versionNumber);
+    const versionSnap = await tx.get(versionRef);
+    if (!versionSnap.exists) throw notFound('Test version not found');
+    const version = versionSnap.data() as TestVersion;
+    const place = placeOf(version, questionId);
+    if (!place) throw notFound('No such question in this version');
+    const poolRef = place.kind === 'pool' ? paths.poolFrozenQuestion(clientId, testId, place.freezeId, questionId) : undefined;
+    const poolSnap = poolRef ? await tx.get(poolRef) : undefined;
+    const current = place.kind === 'fixed' ? version.questions[place.index] : (poolSnap?.data() as FrozenQuestion | undefined);
+    if (!current) throw notFound('No such question in this version');
+    const corrected = correct(current);
+    if (sameKey(current, corrected)) return { version, changed: false };
+    const revision = (version.revision ?? 0) + 1;
+    const next: TestVersion = { ...version, revision };
+    if (place.kind === 'fixed') {
+      next.questions = version.questions.map((q, i) => (i === place.index ? corrected : q));
+      next.total_marks = next.questions.reduce((sum, q) => sum + q.marks, 0);
+      tx.update(versionRef, { questions: next.questions, total_marks: next.total_marks, revision });
+    } else {
+      tx.set(poolRef!, corrected);
+      tx.update(versionRef, { revision });
+    }
+    tx.update(paths.clientTest(clientId, testId), new FieldPath('key_revisions', String(versionNumber)), revision);
+    addAudit(tx, audit.meta, {
+      type: 'version_regraded',
+      userId: audit.actorId,
+      clientId,
+      actorId: audit.actorId,
+      details: {
+        test_id: testId,
+        version: versionNumber,
+        question_id: questionId,
+        revision,
+        from: { correct_answer: current.correct_answer, tolerance: current.tolerance ?? null, marks: current.marks },
+        to: { correct_answer: corrected.correct_answer, tolerance: corrected.tolerance ?? null, marks: corrected.marks },
+      },
+    });
+    return { version: next, changed: true };
+  });
+}
+
+const versionAttempts = (clientId: string, testId: string, version: number, status: 'in_progress' | 'submitted') =>
+  paths.clientAttempts(clientId).where('test_id', '==', testId).where('version', '==', version).where('status', '==', status);
+
+/**
+ * Stamps every attempt of the version in progress with the revision: its next
+ * read, save or submit, on any instance, then reloads a cached version older
+ * than it. Blind batched writes: a submit ordered after a stamp sees it; one
+ * ordered before it is submitted when the rescoring pages come by.
+ */
+export async function stampInProgress(clientId: string, testId: string, version: number, revision: number): Promise<number> {
+  const snap = await versionAttempts(clientId, testId, version, 'in_progress').select().get();
+  for (let i = 0; i < snap.docs.length; i += STAMP_BATCH) {
+    const batch = db.batch();
+    for (const doc of snap.docs.slice(i, i + STAMP_BATCH)) batch.update(doc.ref, { key_revision: revision });
+    await batch.commit();
+  }
+  return snap.size;
+}
+
+/** One page of the version's submitted attempts' ids, after `after` (a document id), in id order. */
+export async function submittedPage(clientId: string, testId: string, version: number, after: string | undefined): Promise<string[]> {
+  let query = versionAttempts(clientId, testId, version, 'submitted').orderBy(FieldPath.documentId()).select();
+  if (after !== undefined) query = query.startAfter(after);
+  return (await query.limit(REGRADE_PAGE).get()).docs.map((d) => d.id);
+}
+
+/** The attempts of a page as stored now (a dry run reads them outside any transaction). */
+export async function readAttempts(clientId: string, ids: readonly string[]): Promise<StoredAttempt[]> {
+  if (ids.length === 0) return [];
+  const snaps = await db.getAll(...ids.map((id) => paths.clientAttempt(clientId, id)));
+  return snaps.filter((s) => s.exists).map((s) => s.data() as StoredAttempt);
+}
+
+export interface Rescored {
+  before: StoredAttempt;
+  after: StoredAttempt;
+}
+
+/**
+ * Rescores one page of submitted attempts in one transaction: each read again,
+ * scored on its paper (`paperFor`, the corrected version); one whose result
+ * changes is rewritten and audited (attempt_regraded), and the page's
+ * analytics move by the sum of the differences (one write). One whose result
+ * is the same is not written, so a page rescored twice writes nothing the second time.
+ */
+export async function rescorePage(
+  clientId: string,
+  testId: string,
+  version: number,
+  ids: readonly string[],
+  paperFor: (attempt: StoredAttempt) => Promise<VersionForAttempt>,
+  audit: { meta: AuditMeta; actorId: string; questionId: string; revision: number },
+): Promise<Rescored[]> {
+  if (ids.length === 0) return [];
+  return db.runTransaction(async (tx) => {
+    const snaps = await tx.getAll(...ids.map((id) => paths.clientAttempt(clientId, id)));
+    // Looked up before the first write: a missing hook fails the page with nothing written.
+    const effects = submissionEffects();
+    const changes: Array<Rescored & { paper: VersionForAttempt }> = [];
+    for (const snap of snaps) {
+      if (!snap.exists) continue;
+      const before = snap.data() as StoredAttempt;
+      if (before.status !== 'submitted') continue;
+      const paper = await paperFor(before);
+      const fields = scoredFields(before, paper);
+      if (JSON.stringify([fields.score, fields.total_marks, fields.results]) === JSON.stringify([before.score, before.total_marks, before.results])) continue;
+      const after: StoredAttempt = { ...before, ...fields };
+      changes.push({ before, after, paper });
+      tx.update(snap.ref, fields);
+      addAudit(tx, audit.meta, {
+        type: 'attempt_regraded',
+        userId: before.student_id,
+        clientId,
+        actorId: audit.actorId,
+        details: {
+          attempt_id: before.id,
+          test_id: testId,
+          version,
+          question_id: audit.questionId,
+          revision: audit.revision,
+          before: { score: before.score, total_marks: before.total_marks },
+          after: { score: after.score, total_marks: after.total_marks },
+        },
+      });
+    }
+    if (changes.length > 0) effects.recordScoreChanges(tx, { clientId, testId, version }, changes);
+    return changes.map(({ before, after }) => ({ before, after }));
+  });
+}
