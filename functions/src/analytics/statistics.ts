@@ -184,7 +184,8 @@ export function addSums(a: VersionSums, b: Partial<VersionSums>): VersionSums {
       st: had.st + (add.st ?? 0),
       o: addRecords(had.o ?? {}, add.o ?? {}),
     };
-    if (had.n !== undefined || add.n !== undefined) {
+    // A shard may hold t and tt of a question without its n (an increment carries only what changed).
+    if ([had.n, had.t, had.tt, add.n, add.t, add.tt].some((v) => v !== undefined)) {
       Object.assign(q[key], { n: (had.n ?? 0) + (add.n ?? 0), t: (had.t ?? 0) + (add.t ?? 0), tt: (had.tt ?? 0) + (add.tt ?? 0) });
     }
   }
