@@ -41,6 +41,17 @@ export const DEMO_SITTING = {
   opensInMs: 2 * 60_000,
   openForMs: 24 * 60 * 60_000,
 };
+/** The third test: each attempt draws three questions from the Demo Folder, and ends with an essay a person grades. */
+export const DEMO_POOL_TEST = 'Demo Pool and Essay';
+export const DEMO_ESSAY = {
+  question_text: 'In a few sentences, explain why the seasons change.',
+  question_type: 'essay',
+  marks: 5,
+  difficulty: 'medium',
+  max_words: 150,
+};
+const DEMO_ESSAY_ANSWER = 'The Earth’s axis is tilted, so through the year each hemisphere leans towards the Sun and then away from it.';
+
 export const DEMO_ACCOMMODATION = { uid: 'demo-student-2', extra_time_percent: 50, extra_minutes: 0 };
 
 // Every question type; marks and difficulties vary so analytics have something to show.
@@ -280,10 +291,51 @@ export async function seedDemoExams({ baseUrl, authHost, admin, student, db }) {
 
   const shareCode = await shareCodeOf(api, test.id);
   const submittedAttempts = await seedTakers({ api, baseUrl, authHost, test, shareCode, student });
+  const pooled = await seedPoolAndEssay({ api, baseUrl, authHost, folder, published });
   // Last, so that its window opens two minutes after the seed has finished.
   const sitting = await seedSitting({ api, db, folder, questions });
   return [
     { id: test.id, test_name: test.test_name, status: test.status, folder: folder.id, questions: questions.length, share_code: shareCode.code, submitted_attempts: submittedAttempts },
     sitting,
+    pooled,
   ];
+}
+
+/**
+ * The pool-and-essay test: an essay (outside the Demo Folder) and a pool drawing three of the folder's
+ * questions per attempt; one guest has sat it, so its essay waits in the grading queue.
+ */
+async function seedPoolAndEssay({ api, baseUrl, authHost, folder, published }) {
+  const essays = await listAll(api, '/api/questions?question_type=essay');
+  const essay = essays.find((q) => q.question_text === DEMO_ESSAY.question_text) ?? (await api('POST', '/api/questions', DEMO_ESSAY, 201));
+  const test = await publishedTest(api, published, DEMO_POOL_TEST, {
+    test_name: DEMO_POOL_TEST,
+    description: 'Three questions drawn at random from the Demo Folder for each attempt, then an essay graded by a teacher.',
+    timer: 30,
+    shuffle: 0,
+    allow_review: 1,
+    negative_marking: 0,
+    status: 'draft',
+    question_ids: [essay.id],
+    pools: [{ folder_id: folder.id, draw: 3 }],
+  });
+  const shareCode = await shareCodeOf(api, test.id);
+  const submitted = await listAll(api, `/api/attempts?test_id=${encodeURIComponent(test.id)}&status=submitted`);
+  if (submitted.length === 0) {
+    const guest = apiClient(baseUrl, await signInAsGuest(authHost));
+    const started = await guest('POST', '/api/attempts', { share_code: shareCode.code, guest_name: 'Essay Writer' }, 201);
+    const query = `?attempt_token=${encodeURIComponent(started.attempt_token)}`;
+    const asToken = apiClient(baseUrl, null);
+    await asToken('POST', `/api/attempts/${started.attempt_id}/answers${query}`, { question_id: essay.id, student_answer: DEMO_ESSAY_ANSWER }, 200);
+    await asToken('POST', `/api/attempts/${started.attempt_id}/submit${query}`, undefined, 200);
+  }
+  const queue = await api('GET', `/api/tests/${test.id}/grading?limit=1`, undefined, 200);
+  return {
+    id: test.id,
+    test_name: test.test_name,
+    status: test.status,
+    questions: test.question_count,
+    share_code: shareCode.code,
+    essays_to_grade: queue.pagination.total,
+  };
 }

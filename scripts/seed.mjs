@@ -258,12 +258,13 @@ if (isMain) {
     for (const a of result.accounts) {
       console.log(`  ${a.role.padEnd(12)} ${a.email.padEnd(32)} ${a.password}  ${a.created ? '(created)' : a.changed ? '(updated)' : '(unchanged)'}`);
     }
-    const [test, sitting] = result.tests;
+    const [test, sitting, pooled] = result.tests;
     if (test) console.log(`  test     ${test.id}  "${test.test_name}" (${test.status}), ${test.questions} questions, share code ${test.share_code}, ${test.submitted_attempts} submitted attempts`);
     if (sitting) {
       console.log(`  test     ${sitting.id}  "${sitting.test_name}" (${sitting.status}), ${sitting.questions} questions, share code ${sitting.share_code}, access code ${sitting.access_code}`);
       console.log(`           open from ${sitting.opens_at} to ${sitting.closes_at}; ${sitting.accommodation.student_id} has +${sitting.accommodation.extra_time_percent}% on every test`);
     }
+    if (pooled) console.log(`  test     ${pooled.id}  "${pooled.test_name}" (${pooled.status}), ${pooled.questions} questions, share code ${pooled.share_code}, ${pooled.essays_to_grade} essays to grade`);
   } catch (err) {
     console.error(`Seeding failed: ${err.message}`);
     if (/does not answer|ECONNREFUSED|UNAVAILABLE|fetch failed/i.test(String(err.message) + String(err.code))) {

@@ -203,7 +203,7 @@ say();
 say(`Demo accounts (client ${client.id} = "${client.name}"):`);
 say(`  ${pad('role', 13)} ${pad('email', 31)} ${pad('password', 15)} client`);
 for (const a of accounts) say(`  ${pad(a.role, 13)} ${pad(a.email, 31)} ${pad(a.password, 15)} ${a.client_id ?? '-'}`);
-const [demoTest, sitting] = tests;
+const [demoTest, sitting, pooled] = tests;
 if (demoTest) {
   say();
   say('Demo tests:');
@@ -220,6 +220,11 @@ if (sitting) {
   say(`  share code for guests: ${sitting.share_code}   access code: ${sitting.access_code} (needed to start, beside test_id or share_code)`);
   say(`  ${accommodated.display_name} (${accommodated.email}) has a standing accommodation of +${extra}%: ` +
     `${(sitting.timer * (100 + extra)) / 100} minutes on it instead of ${sitting.timer}`);
+}
+if (pooled) {
+  say();
+  say(`  ${pooled.id}  "${pooled.test_name}"  (${pooled.status}, ${pooled.questions} questions: three drawn per attempt from the Demo Folder, then an essay)`);
+  say(`  share code for guests: ${pooled.share_code}   essays waiting for a grade: ${pooled.essays_to_grade} (the web app: Tests → the test → Grading)`);
 }
 say();
 say('Try it: sign in as the Super Admin, then call the API with the ID token:');

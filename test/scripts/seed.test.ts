@@ -43,11 +43,12 @@ describe('the demo seed (npm start)', function () {
   });
 
   it('is idempotent: a second run finds the same test, questions and share code and adds nothing', async () => {
-    const [first, firstSitting] = JSON.parse((await seed()).stdout);
+    const [first, firstSitting, firstPooled] = JSON.parse((await seed()).stdout);
     const questionsBefore = (await adminDb.collection('clients').doc('demo-academy').collection('questions').count().get()).data().count;
     const attemptsBefore = await attemptsOfDemoAcademy();
-    const [second, secondSitting] = JSON.parse((await seed()).stdout);
+    const [second, secondSitting, secondPooled] = JSON.parse((await seed()).stdout);
     assert.deepEqual(second, first);
+    assert.deepEqual(secondPooled, firstPooled, 'the pool-and-essay test is found, not made again');
     assert.deepEqual(secondSitting, firstSitting, 'the sitting keeps its window, codes and accommodation');
     const questionsAfter = (await adminDb.collection('clients').doc('demo-academy').collection('questions').count().get()).data().count;
     assert.equal(questionsAfter, questionsBefore);
@@ -85,6 +86,17 @@ describe('the demo seed (npm start)', function () {
     assert.equal(student.status, 200, student.text);
     assert.equal(student.body.completed, 1);
     assert.equal(student.body.data[0].test_id, test.id);
+  });
+
+  it('seeds a test that draws three questions from the Demo Folder per attempt and ends with an essay waiting in the grading queue', async () => {
+    const [demo, , pooled] = JSON.parse((await seed()).stdout);
+    const stored = (await testDoc(pooled.id).get()).data()!;
+    assert.equal(stored.status, 'published');
+    assert.deepEqual(stored.pools, [{ folder_id: demo.folder, difficulty: null, draw: 3 }]);
+    assert.equal(pooled.questions, 4);
+    const essay = (await adminDb.collection('clients').doc('demo-academy').collection('questions').doc(stored.question_ids[0]).get()).data()!;
+    assert.equal(essay.question_type, 'essay');
+    assert.equal(pooled.essays_to_grade, 1);
   });
 
   it('seeds a sitting: a window opening two minutes after the seed (when none is open) for a day, an access code, reviews from its close, a share code, and Student Two’s standing +50%', async () => {
