@@ -5,7 +5,8 @@ import { requireAttemptInTransaction } from '../attempts/attemptLookup';
 import { addAudit, type AuditMeta } from '../attempts/auditTrail';
 import type { StoredAttempt, StoredGradingItem } from '../attempts/documents';
 import { requirePaper } from '../attempts/frozenReads';
-import { scoredFields } from '../attempts/rules';
+import { fitsInOneDocument, scoredFields } from '../attempts/rules';
+import { ApiError } from '../shared/errors';
 import { submissionEffects } from '../attempts/submissionEffects';
 import type { PageRequest } from '../shared/pagination';
 import { gradingQueueSpec } from './gradingQuery';
@@ -47,6 +48,12 @@ export async function gradeEssay(request: GradeRequest): Promise<{ attempt: Stor
     const grades = { ...(before.grades ?? {}), [request.questionId]: { marks: request.marks, feedback: request.feedback, graded_by: request.gradedBy, graded_at: now } };
     const fields = { grades, ...scoredFields({ ...before, grades }, paper) };
     const after: StoredAttempt = { ...before, ...fields };
+    // Feedback adds to a document already near its budget: measured before writing, as Firestore would refuse the whole commit.
+    if (!fitsInOneDocument(found.ref.path, after)) {
+      throw new ApiError('PAYLOAD_TOO_LARGE', 'This feedback would take the attempt past the 1 MiB a document holds; shorten it', [
+        { path: 'body.feedback', message: 'Too large for what is left of the attempt’s storage; nothing was saved' },
+      ]);
+    }
     // Looked up before the first write: a missing hook fails the grade with nothing written.
     const effects = submissionEffects();
     tx.update(found.ref, fields);

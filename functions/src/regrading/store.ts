@@ -6,7 +6,7 @@ import { submissionEffects } from '../attempts/submissionEffects';
 import type { FrozenQuestion, TestVersion } from '../exams/documents';
 import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
-import { notFound } from '../shared/errors';
+import { conflict, notFound } from '../shared/errors';
 import { sameKey } from './correction';
 
 // Firestore access for a regrade: the correction of the frozen question (one
@@ -153,7 +153,11 @@ export async function rescorePage(
 ): Promise<Rescored[]> {
   if (ids.length === 0) return [];
   return db.runTransaction(async (tx) => {
-    const snaps = await tx.getAll(...ids.map((id) => paths.clientAttempt(clientId, id)));
+    const [testSnap, ...snaps] = await tx.getAll(paths.clientTest(clientId, testId), ...ids.map((id) => paths.clientAttempt(clientId, id)));
+    // A later correction of the version (its revision is on the test, written with it) rescores every attempt itself:
+    // this one stops rather than write its older key over what the later one wrote.
+    const current = (testSnap.get('key_revisions') as Record<string, number> | undefined)?.[String(version)] ?? 0;
+    if (current !== audit.revision) throw conflict('A later regrade of this version has corrected it again; that regrade rescores its attempts');
     // Looked up before the first write: a missing hook fails the page with nothing written.
     const effects = submissionEffects();
     const changes: Array<Rescored & { paper: VersionForAttempt }> = [];
