@@ -3,6 +3,7 @@ import { useSession } from '../session';
 import { AnalyticsPage } from './analytics/AnalyticsPage';
 import { StudentPage } from './analytics/StudentPage';
 import { AuditPage } from './audit/AuditPage';
+import { GradingPage } from './grading/GradingPage';
 import { LivePage } from './live/LivePage';
 import { OrgPicker, OrgProvider } from './org';
 import { OrganizationsPage } from './organizations/OrganizationsPage';
@@ -32,6 +33,7 @@ export default function AdminApp() {
             <Route path="tests/:testId" element={<TestPage />} />
             <Route path="tests/:testId/live" element={<LivePage />} />
             <Route path="tests/:testId/analytics" element={<AnalyticsPage />} />
+            <Route path="tests/:testId/grading" element={<GradingPage />} />
             <Route path="students/:studentId" element={<StudentPage />} />
             <Route path="questions" element={<QuestionsPage />} />
             <Route path="import" element={<ImportPage />} />

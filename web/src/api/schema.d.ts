@@ -1344,7 +1344,7 @@ export type paths = {
                     cursor?: string;
                     /** @description A client id, 1 to 128 characters */
                     client_id?: string;
-                    event_type?: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "networks_set";
+                    event_type?: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "networks_set" | "essay_graded" | "version_regraded" | "attempt_regraded";
                     /** @description A user id (uid), 1 to 128 characters */
                     user_id?: string;
                     success?: "true" | "false";
@@ -1895,7 +1895,7 @@ export type paths = {
                     /** @description A folder of the same organization */
                     folder_id?: string;
                     difficulty?: "easy" | "medium" | "hard";
-                    question_type?: "multiple_choice" | "multiple_select" | "true_false" | "short_answer" | "numeric";
+                    question_type?: "multiple_choice" | "multiple_select" | "true_false" | "short_answer" | "numeric" | "essay";
                 };
                 header?: never;
                 path?: never;
@@ -2095,7 +2095,7 @@ export type paths = {
         put?: never;
         /**
          * Import questions from a CSV file
-         * @description multipart/form-data with exactly one file part named "file": UTF-8 CSV (a BOM, CRLF line ends, quoted fields with commas, quotes and line breaks, blank lines and blank spreadsheet rows are fine), at most 5 MB (413 PAYLOAD_TOO_LARGE) and 5000 rows (400). Header row: question_text, question_type, options, correct_answer, marks, difficulty, optionally folder_id, tolerance, in any order; options separated by "|". Each row is checked exactly as POST /api/questions checks a body. All or nothing by default: any invalid row answers 400 VALIDATION_ERROR whose details list every problem (row = the file line, field, message, path "row <line>.<field>") and nothing is written. ?mode=partial writes the valid rows and reports the others; ?dry_run=true checks everything and writes nothing. The import becomes visible whole: a failure (or a crash) before its commit point leaves nothing, one after it is finished by the next import. A file is identified by its SHA-256 per organization: sending a file that was already imported answers 409 CONFLICT naming the earlier import (change the file to import its questions again), as does a second upload while the first is still running. A Super Admin names client_id in the query. The question bank is for administrators: Students and Guests get 403 on every question endpoint (they see questions only inside attempts, without answer keys). Replies carry the answer key (correct_answer, tolerance). A question of another organization answers 403, an unknown one 404.
+         * @description multipart/form-data with exactly one file part named "file": UTF-8 CSV (a BOM, CRLF line ends, quoted fields with commas, quotes and line breaks, blank lines and blank spreadsheet rows are fine), at most 5 MB (413 PAYLOAD_TOO_LARGE) and 5000 rows (400). Header row: question_text, question_type, options, correct_answer, marks, difficulty, optionally folder_id, tolerance, max_words, in any order; options separated by "|". Each row is checked exactly as POST /api/questions checks a body. All or nothing by default: any invalid row answers 400 VALIDATION_ERROR whose details list every problem (row = the file line, field, message, path "row <line>.<field>") and nothing is written. ?mode=partial writes the valid rows and reports the others; ?dry_run=true checks everything and writes nothing. The import becomes visible whole: a failure (or a crash) before its commit point leaves nothing, one after it is finished by the next import. A file is identified by its SHA-256 per organization: sending a file that was already imported answers 409 CONFLICT naming the earlier import (change the file to import its questions again), as does a second upload while the first is still running. A Super Admin names client_id in the query. The question bank is for administrators: Students and Guests get 403 on every question endpoint (they see questions only inside attempts, without answer keys). Replies carry the answer key (correct_answer, tolerance). A question of another organization answers 403, an unknown one 404.
          */
         post: {
             parameters: {
@@ -5732,6 +5732,369 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/tests/{testId}/grading": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The test’s essays waiting for a grade
+         * @description Every answered essay of a submitted attempt that has no grade yet, oldest submission first, paged; each item holds the answer, so a grader reads one at a time without opening the attempt. ?question_id= grades question by question; ?blind=true leaves out student_id and guest_name. A grade takes the item out of the queue. Super Admin any test, Client Admin its organization’s (another’s → 403); Students and Guests → 403.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, from 1 (default 1); (page − 1) × limit may be at most 1000 */
+                    page?: number;
+                    /** @description Items per page, 1 to 100 */
+                    limit?: number;
+                    /** @description `pagination.next_cursor` of the previous page: the page after it, at any depth (send it without `page`) */
+                    cursor?: string;
+                    /** @description Only this essay question’s answers (grading question by question) */
+                    question_id?: string;
+                    /** @description true: leave out who wrote each answer (student_id and guest_name are null), so a grader is not swayed by names */
+                    blind?: "true" | "false";
+                };
+                header?: never;
+                path: {
+                    /** @description A test id, 1 to 128 letters, digits, "_" or "-" (not "__…__") */
+                    testId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of the queue */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["GradingPage"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/attempts/{attemptId}/grades": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Grade an essay of a submitted attempt
+         * @description Sets the marks (0 to the question’s) and optional feedback (up to 2000 characters, shown with the review) of one answered essay, and rescores the attempt in the same transaction: its score counts the grade, pending_marks drops, and with the last missing grade its grading becomes "complete" and its score enters the analytics, exactly once even when two graders post at once. A grade may be changed later the same way; the analytics follow by the difference. Audited as essay_graded. An attempt in progress → 409; an essay not answered (it earns 0 and needs no grade) → 409; a question that is not an essay of the attempt → 400. Super Admin any attempt, Client Admin its organization’s (another’s → 403); Students and Guests → 403.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description An attempt id as POST /api/attempts answered it: the organization id, ".", then 22 random characters */
+                    attemptId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["Grade"];
+                };
+            };
+            responses: {
+                /** @description The grade and the attempt’s score with it */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["GradedAttempt"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tests/{testId}/versions/{version}/regrade": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Correct one question of a published version and rescore its attempts
+         * @description Corrects the key, tolerance or marks of one frozen question of the version (a fixed one or a pool’s), validated as the bank validates a question of its type (an essay → 400: it is graded, not regraded). dry_run: true lists every submitted attempt whose score would change, before and after, and writes nothing. Otherwise the frozen question is corrected and the version’s revision raised (one transaction, audited as version_regraded); its attempts in progress are marked so that they are scored with the correction; and every submitted attempt is rescored in pages of 100 (one transaction each, never one giant one): each whose result changes is rewritten, its analytics moved by the difference (they stay equal to a recomputation), and audited as attempt_regraded. The reply lists the attempts whose score changed. Safe to send again after a failure half way: the question is found corrected (corrected: false) and the rescoring finishes; an attempt already rescored comes out the same and is not written again. Its cost grows with the version’s attempts, so it counts against the strict per-user limit. Super Admin any test, Client Admin its organization’s (another’s → 403); a version or question the test does not have → 404.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A test id, 1 to 128 letters, digits, "_" or "-" (not "__…__") */
+                    testId: string;
+                    /** @description The published version whose frozen question is corrected */
+                    version: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["Regrade"];
+                };
+            };
+            responses: {
+                /** @description The attempts whose score changed (or would change) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RegradeResult"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = Record<string, never>;
 export type components = {
@@ -5860,7 +6223,7 @@ export type components = {
         AuditLog: {
             id: string;
             /** @enum {string} */
-            event_type: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "networks_set";
+            event_type: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "networks_set" | "essay_graded" | "version_regraded" | "attempt_regraded";
             /** @description The user the event is about; for a refused token, the uid it claimed (unverified) or "" */
             user_id: string;
             ip_address: string;
@@ -5912,21 +6275,23 @@ export type components = {
             folder_id: string | null;
             question_text: string;
             /** @enum {string} */
-            question_type: "multiple_choice" | "multiple_select" | "true_false" | "short_answer" | "numeric";
+            question_type: "multiple_choice" | "multiple_select" | "true_false" | "short_answer" | "numeric" | "essay";
             options: string[];
             marks: number;
             /** @enum {string} */
             difficulty: "easy" | "medium" | "hard";
+            /** @description essay only: the most words an answer may have (null: no limit); null for every other type */
+            max_words: number | null;
             /** @description ISO 8601 UTC */
             created_at: string;
             /** @description ISO 8601 UTC */
             updated_at: string;
-            /** @description multiple_select: the correct options joined by "|"; numeric: a number as text */
-            correct_answer: string;
+            /** @description multiple_select: the correct options joined by "|"; numeric: a number as text; essay: null (graded by a person) */
+            correct_answer: string | null;
             /** @description numeric only; null otherwise */
             tolerance: number | null;
         };
-        QuestionInput: components["schemas"]["MultipleChoiceQuestionInput"] | components["schemas"]["MultipleSelectQuestionInput"] | components["schemas"]["TrueFalseQuestionInput"] | components["schemas"]["ShortAnswerQuestionInput"] | components["schemas"]["NumericQuestionInput"];
+        QuestionInput: components["schemas"]["MultipleChoiceQuestionInput"] | components["schemas"]["MultipleSelectQuestionInput"] | components["schemas"]["TrueFalseQuestionInput"] | components["schemas"]["ShortAnswerQuestionInput"] | components["schemas"]["NumericQuestionInput"] | components["schemas"]["EssayQuestionInput"];
         /** @description One correct option */
         MultipleChoiceQuestionInput: {
             /**
@@ -6039,6 +6404,30 @@ export type components = {
             /** @description Accepted absolute difference (default 0); numeric questions only. An answer is correct when |answer − correct_answer| ≤ tolerance + 4 × 2^-52 × max(|answer|, |correct_answer|, tolerance): beyond the tolerance only the floating-point representation error of the parsed decimals is forgiven (about 9e-16 relative), so with tolerance 0, 4294967300 is wrong for 4294967296 and 1.1e-12 wrong for 1e-12. */
             tolerance?: number | null;
         };
+        /** @description A free-text answer (up to 10,000 characters) graded by a person: no options, no correct_answer */
+        EssayQuestionInput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            question_type: "essay";
+            /** @description 1 to 2000 characters */
+            question_text: string;
+            /** @description Greater than 0, at most 1000 */
+            marks: number;
+            /** @enum {string} */
+            difficulty: "easy" | "medium" | "hard";
+            /** @description A folder of the same organization */
+            folder_id?: string | null;
+            /** @description The organization: required for a Super Admin creating a question, otherwise optional and must be the caller’s (never a CSV column) */
+            client_id?: string;
+            /** @description Absent or empty */
+            options?: string[];
+            /** @description Absent or empty: an essay is graded by a person */
+            correct_answer?: string;
+            /** @description Essays only: the most words an answer may have, 1 to 10000 (absent or null: no limit beyond the answer's 10,000 characters) */
+            max_words?: number | null;
+        };
         QuestionImportResult: {
             /** @description The import record (the file’s SHA-256); null for a dry run */
             import_id: string | null;
@@ -6060,14 +6449,15 @@ export type components = {
             field: string;
             message: string;
         };
-        /** @description The fields to change; the question as changed must then be a valid question of its (possibly new) type, checked as PUT would. Send folder_id or tolerance null to clear them. */
+        /** @description The fields to change; the question as changed must then be a valid question of its (possibly new) type, checked as PUT would. Changing question_type drops what the new type cannot have (options, tolerance, max_words, and an essay's empty correct_answer or the correct_answer of a question made an essay) unless sent. Send folder_id, tolerance or max_words null to clear them. */
         UpdateQuestion: {
             question_text?: string;
             /** @enum {string} */
-            question_type?: "multiple_choice" | "multiple_select" | "true_false" | "short_answer" | "numeric";
+            question_type?: "multiple_choice" | "multiple_select" | "true_false" | "short_answer" | "numeric" | "essay";
             options?: string[];
             correct_answer?: string;
             tolerance?: number | null;
+            max_words?: number | null;
             marks?: number;
             difficulty?: string;
             /** @description A folder of the same organization */
@@ -6089,6 +6479,7 @@ export type components = {
             status: "draft" | "published" | "archived";
             client_id: string;
             folder_id: string | null;
+            /** @description The questions each attempt holds: question_ids and every pool’s draw */
             question_count: number;
             description: string | null;
             /** @description null = unlimited */
@@ -6115,6 +6506,13 @@ export type components = {
             /** @description 0 or 1 (default 0). 1: starting, answering and submitting are taken only from an address inside the test organization’s registered networks (GET/PUT /api/clients/{clientId}/networks); from any other address → 403 FORBIDDEN "This test can be taken only on site". Reading is never bound (administrators reading results, takers reading their attempt). An attempt keeps the value it started with: a change reaches attempts started, or resumed by starting again, after it */
             on_site_only: 0 | 1;
             question_ids: string[];
+            pools: components["schemas"]["TestPool"][];
+        };
+        TestPool: {
+            folder_id: string;
+            /** @enum {string|null} */
+            difficulty: "easy" | "medium" | "hard" | null;
+            draw: number;
         };
         StudentTestPage: {
             data: components["schemas"]["StudentTest"][];
@@ -6132,6 +6530,7 @@ export type components = {
             status: "draft" | "published" | "archived";
             client_id: string;
             folder_id: string | null;
+            /** @description The questions each attempt holds: question_ids and every pool’s draw */
             question_count: number;
             description: string | null;
             /** @description null = unlimited */
@@ -6198,6 +6597,11 @@ export type components = {
             /** @description A folder of the same organization */
             folder_id?: string | null;
             /**
+             * @description Random draws beside question_ids (at most 20): each attempt draws its own `draw` questions from each pool at start, never repeating a question, preferring those the student has not seen in its earlier attempts of the test. Publishing freezes each pool’s questions (a question also fixed, or in an earlier pool, belongs there only); a draw larger than its pool is refused then (400 naming the pool)
+             * @default []
+             */
+            pools: components["schemas"]["TestPoolInput"][];
+            /**
              * Format: date-time
              * @description ISO 8601; no new attempt starts before it. null or absent: open
              */
@@ -6220,6 +6624,17 @@ export type components = {
             on_site_only?: 0 | 1;
             /** @description Required for a Super Admin; a Client Admin may omit it */
             client_id?: string;
+        };
+        TestPoolInput: {
+            /** @description The folder whose questions are drawn from (the test’s organization’s) */
+            folder_id: string;
+            /**
+             * @description Only the folder’s questions of this difficulty; absent or null: all of them
+             * @enum {string|null}
+             */
+            difficulty?: "easy" | "medium" | "hard" | null;
+            /** @description How many questions each attempt draws from the pool */
+            draw: number;
         };
         ReplaceTest: {
             test_name: string;
@@ -6260,6 +6675,11 @@ export type components = {
             negative_mark_ratio: number;
             /** @description A folder of the same organization */
             folder_id?: string | null;
+            /**
+             * @description Random draws beside question_ids (at most 20): each attempt draws its own `draw` questions from each pool at start, never repeating a question, preferring those the student has not seen in its earlier attempts of the test. Publishing freezes each pool’s questions (a question also fixed, or in an earlier pool, belongs there only); a draw larger than its pool is refused then (400 naming the pool)
+             * @default []
+             */
+            pools: components["schemas"]["TestPoolInput"][];
             /**
              * Format: date-time
              * @description ISO 8601; no new attempt starts before it. null or absent: open
@@ -6358,7 +6778,9 @@ export type components = {
             negative_marking: 0 | 1;
             negative_mark_ratio: number;
             max_attempts: number | null;
+            /** @description This attempt’s questions: the fixed ones and those drawn from pools */
             question_count: number;
+            /** @description This attempt’s own total (with pools, the drawn questions’ marks) */
             total_marks: number;
             /** @description In this attempt’s order (shuffled per attempt when shuffle is 1, the same on every read) */
             questions: components["schemas"]["AttemptQuestion"][];
@@ -6370,6 +6792,8 @@ export type components = {
             /** @description In this attempt’s order */
             options: string[];
             marks: number;
+            /** @description Essays only: the most words the answer may have (null: no limit) */
+            max_words?: number | null;
         };
         StartAttempt: {
             /** @description The published test to take; a Guest sends share_code instead */
@@ -6410,9 +6834,17 @@ export type components = {
              * @enum {string|null}
              */
             submitted_by: "taker" | "deadline" | "admin" | null;
-            /** @description null while in progress */
+            /** @description null while in progress; with essays pending, the score so far (see grading) */
             score: number | null;
+            /** @description The attempt’s own total (with pools, of the questions it drew) */
             total_marks: number;
+            /**
+             * @description null without essays (or while in progress); "pending": some answered essays await a person’s grade, and score is not final; "complete": every essay is graded
+             * @enum {string|null}
+             */
+            grading: "pending" | "complete" | null;
+            /** @description The marks of the answered essays not graded yet (0 when none) */
+            pending_marks: number;
             /** @description How many of its questions have a saved answer that is not blank, as scoring counts them (from the attempt document itself: no extra read) */
             answered: number;
         };
@@ -6439,9 +6871,17 @@ export type components = {
              * @enum {string|null}
              */
             submitted_by: "taker" | "deadline" | "admin" | null;
-            /** @description null while in progress */
+            /** @description null while in progress; with essays pending, the score so far (see grading) */
             score: number | null;
+            /** @description The attempt’s own total (with pools, of the questions it drew) */
             total_marks: number;
+            /**
+             * @description null without essays (or while in progress); "pending": some answered essays await a person’s grade, and score is not final; "complete": every essay is graded
+             * @enum {string|null}
+             */
+            grading: "pending" | "complete" | null;
+            /** @description The marks of the answered essays not graded yet (0 when none) */
+            pending_marks: number;
             /** @description Every saved answer, in the attempt’s question order */
             answers: components["schemas"]["StoredAnswer"][];
             test_details: components["schemas"]["TestDetails"];
@@ -6462,8 +6902,13 @@ export type components = {
             answered: boolean;
             correct: boolean;
             marks_awarded: number;
-            correct_answer: string;
+            /** @description null for an essay (graded by a person) */
+            correct_answer: string | null;
             tolerance: number | null;
+            /** @description An answered essay not graded yet */
+            pending: boolean;
+            /** @description An essay’s grader’s feedback, once graded */
+            feedback: string | null;
         };
         Attempt: {
             attempt_id: string;
@@ -6488,9 +6933,17 @@ export type components = {
              * @enum {string|null}
              */
             submitted_by: "taker" | "deadline" | "admin" | null;
-            /** @description null while in progress */
+            /** @description null while in progress; with essays pending, the score so far (see grading) */
             score: number | null;
+            /** @description The attempt’s own total (with pools, of the questions it drew) */
             total_marks: number;
+            /**
+             * @description null without essays (or while in progress); "pending": some answered essays await a person’s grade, and score is not final; "complete": every essay is graded
+             * @enum {string|null}
+             */
+            grading: "pending" | "complete" | null;
+            /** @description The marks of the answered essays not graded yet (0 when none) */
+            pending_marks: number;
             /** @description Every saved answer, in the attempt’s question order */
             answers: components["schemas"]["StoredAnswer"][];
             test_details: components["schemas"]["TestDetails"];
@@ -6529,7 +6982,7 @@ export type components = {
         SaveAnswer: {
             /** @description A question id, 1 to 128 letters, digits, "_" or "-" (not "__…__") */
             question_id: string;
-            /** @description At most 2000 characters. A choice is the option’s text; several choices are joined by "|"; "" clears the answer */
+            /** @description At most 2000 characters (an essay’s: 10000, and at most its max_words words). A choice is the option’s text; several choices are joined by "|"; "" clears the answer */
             student_answer: string;
             /** @description Optional: the client’s own counter for this question, raised with each of its saves of it. An answer whose client_seq is not above the one stored for the question is stale: not applied, and reported. Without it the answer is always applied (as saves always were), and the client_seq stored for the question is kept */
             client_seq?: number;
@@ -6537,10 +6990,18 @@ export type components = {
         SubmittedAttempt: {
             /** @enum {string} */
             status: "submitted";
+            /** @description With essays pending, the score so far (see grading) */
             score: number;
             total_marks: number;
             /** @description ISO 8601 UTC */
             submitted_at: string;
+            /**
+             * @description null without essays (or while in progress); "pending": some answered essays await a person’s grade, and score is not final; "complete": every essay is graded
+             * @enum {string|null}
+             */
+            grading: "pending" | "complete" | null;
+            /** @description The marks of the answered essays not graded yet (0 when none) */
+            pending_marks: number;
         };
         Override: {
             test_id: string;
@@ -6616,18 +7077,21 @@ export type components = {
             /** @description The latest published version; pick another with ?version= */
             latest_version: number | null;
             total_marks: number | null;
+            /** @description The questions each attempt holds (the fixed ones and every pool’s draw) */
             question_count: number;
-            /** @description Attempts started on the version: completed + in_progress */
+            /** @description Attempts started on the version: completed + pending_grading + in_progress */
             total_attempts: number;
-            /** @description Attempts submitted, by the taker or automatically at the deadline */
+            /** @description Attempts submitted, by the taker or automatically at the deadline, whose score is complete (every essay graded): every other figure is over these */
             completed: number;
+            /** @description Attempts submitted whose essays are not all graded yet: counted in the figures once their last grade is given */
+            pending_grading: number;
             /** @description Attempts started and not yet submitted (one past its deadline counts until it is closed: by the next read or write that meets it, or the 5-minute closer) */
             in_progress: number;
             /** @description Of completed, submitted automatically at the deadline */
             auto_submitted: number;
             /** @description Σ score / completed over submitted attempts (score is never below 0); null when none */
             average_score: number | null;
-            /** @description average_score / total_marks × 100; null when none */
+            /** @description average_score / total_marks × 100; with pools, the mean of each attempt’s score over its own total × 100; null when none */
             average_percentage: number | null;
             /** @description Highest score of a submitted attempt; null when none */
             highest_score: number | null;
@@ -6641,7 +7105,7 @@ export type components = {
                 to_percent: number;
                 count: number;
             }[];
-            /** @description Cronbach’s alpha over the k questions: k/(k − 1) · (1 − Σ V(x_i) / V(T)), T = the raw total (Σ of the marks per question, before the floor at 0), variances over (n − 1). Null when k < 2, n < 2 or V(T) = 0. */
+            /** @description Cronbach’s alpha over the k questions: k/(k − 1) · (1 − Σ V(x_i) / V(T)), T = the raw total (Σ of the marks per question, before the floor at 0), variances over (n − 1). Null when k < 2, n < 2 or V(T) = 0, and for a version with pools (attempts answer different questions). */
             cronbach_alpha: number | null;
             /** @description Keyed by the questions’ difficulty (easy, medium, hard) */
             difficulty_analysis: {
@@ -6656,7 +7120,7 @@ export type components = {
                     correct_rate: number | null;
                 };
             };
-            /** @description Per question, in the version’s order */
+            /** @description Per question, in the version’s order: the fixed questions, then the pool questions some complete attempt drew */
             questions: components["schemas"]["QuestionAnalytics"][];
         };
         QuestionAnalytics: {
@@ -6668,6 +7132,8 @@ export type components = {
             difficulty: string;
             /** @description The question’s maximum mark */
             marks: number;
+            /** @description Complete attempts that held the question: every one for a fixed question; with pools, those that drew it. Its figures are over these attempts */
+            times_seen: number;
             /** @description Submitted attempts with a non-blank answer counted for the question */
             times_answered: number;
             /** @description Submitted attempts that answered it correctly */
@@ -6724,6 +7190,97 @@ export type components = {
             percentage: number;
             submitted_at: string;
             auto_submitted: boolean;
+        };
+        GradingPage: {
+            data: components["schemas"]["GradingItem"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        GradingItem: {
+            /** @description POST /api/attempts/{attempt_id}/grades grades it */
+            attempt_id: string;
+            question_id: string;
+            test_id: string;
+            version: number;
+            /** @description null when blind */
+            student_id: string | null;
+            /** @description null when blind, or for a student */
+            guest_name: string | null;
+            question_text: string;
+            /** @description The question’s marks: a grade is 0 to these */
+            marks: number;
+            max_words: number | null;
+            student_answer: string;
+            /** @description ISO 8601 UTC; the queue is oldest first */
+            submitted_at: string;
+        };
+        GradedAttempt: {
+            attempt_id: string;
+            question_id: string;
+            marks: number;
+            feedback: string | null;
+            /** @description The grade this one replaced; null for the first */
+            previous_marks: number | null;
+            /** @description The attempt’s score with this grade */
+            score: number;
+            total_marks: number;
+            /**
+             * @description "complete" once every answered essay of the attempt is graded
+             * @enum {string}
+             */
+            grading: "pending" | "complete";
+            pending_marks: number;
+        };
+        Grade: {
+            /** @description An essay of the attempt that was answered */
+            question_id: string;
+            /** @description 0 to the question’s marks (more → 400) */
+            marks: number;
+            /** @description Shown to the taker with the review; up to 2000 characters */
+            feedback?: string | null;
+        };
+        RegradeResult: {
+            test_id: string;
+            version: number;
+            question_id: string;
+            dry_run: boolean;
+            /** @description The version’s revision after the correction (a dry run: as it stands) */
+            revision: number;
+            /** @description Whether the frozen question changed now (false: it already held this correction, as when a regrade is sent again) */
+            corrected: boolean;
+            /** @description Submitted attempts of the version rescored */
+            attempts_checked: number;
+            /** @description Every attempt whose score changes (a dry run: would change), before and after */
+            changed: components["schemas"]["RegradedAttempt"][];
+        };
+        RegradedAttempt: {
+            attempt_id: string;
+            student_id: string;
+            guest_name: string | null;
+            before: {
+                score: number;
+                total_marks: number;
+                percentage: number;
+            };
+            after: {
+                score: number;
+                total_marks: number;
+                percentage: number;
+            };
+        };
+        Regrade: {
+            /** @description A question of the version: a fixed one or one of its pools’ */
+            question_id: string;
+            /** @description The corrected key, written as the bank takes it for the question’s type */
+            correct_answer?: string;
+            /** @description numeric only: the corrected tolerance (null: 0) */
+            tolerance?: number | null;
+            /** @description The corrected marks (greater than 0) */
+            marks?: number;
+            /**
+             * @description true: list the attempts whose score would change, and write nothing
+             * @default false
+             */
+            dry_run: boolean;
         };
     };
     responses: never;

@@ -156,17 +156,32 @@ function SubmittedView({ attempt }: { attempt: Attempt }) {
         Your score: <strong>{attempt.score}</strong> of {attempt.total_marks}
         {attempt.submitted_by === 'deadline' ? ' (submitted when the time ran out)' : ''}
       </p>
+      <NotFinal attempt={attempt} />
       {review ? (
         <section aria-labelledby="review-heading">
           <h2 id="review-heading">Review</h2>
           <ol className="questions">
-            {review.map((item) => (
-              <li key={item.question_id} className={item.correct ? 'right' : 'wrong'}>
-                <p>{questions.get(item.question_id)?.question_text}</p>
-                <p>Your answer: {item.answered ? item.student_answer : <em>none</em>} — {item.correct ? 'correct' : 'not correct'}, {item.marks_awarded} marks</p>
-                <p>Correct answer: {item.correct_answer}{item.tolerance ? ` (± ${item.tolerance})` : ''}</p>
-              </li>
-            ))}
+            {review.map((item) => {
+              const question = questions.get(item.question_id);
+              const essay = question?.question_type === 'essay' || item.correct_answer === null;
+              return (
+                <li key={item.question_id} className={essay ? undefined : item.correct ? 'right' : 'wrong'}>
+                  <p>{question?.question_text}</p>
+                  {essay ? (
+                    <>
+                      <p>Your answer: {item.answered ? <span style={{ whiteSpace: 'pre-wrap' }}>{item.student_answer}</span> : <em>none</em>}</p>
+                      <p>{item.pending ? <strong>Awaiting grading</strong> : `${item.marks_awarded} of ${question?.marks ?? '?'} marks`}</p>
+                      {item.feedback ? <p>Feedback: {item.feedback}</p> : null}
+                    </>
+                  ) : (
+                    <>
+                      <p>Your answer: {item.answered ? item.student_answer : <em>none</em>} — {item.correct ? 'correct' : 'not correct'}, {item.marks_awarded} marks</p>
+                      <p>Correct answer: {item.correct_answer}{item.tolerance ? ` (± ${item.tolerance})` : ''}</p>
+                    </>
+                  )}
+                </li>
+              );
+            })}
           </ol>
         </section>
       ) : attempt.test_details.allow_review ? (
@@ -174,5 +189,16 @@ function SubmittedView({ attempt }: { attempt: Attempt }) {
       ) : null}
       <Link to="/">Back to your tests</Link>
     </main>
+  );
+}
+
+/** With essays not yet graded, the score so far is not the result. */
+function NotFinal({ attempt }: { attempt: { grading?: 'pending' | 'complete' | null; pending_marks?: number } }) {
+  if (attempt.grading !== 'pending') return null;
+  const marks = attempt.pending_marks ?? 0;
+  return (
+    <p className="warning">
+      Score not final: {marks} {marks === 1 ? 'mark' : 'marks'} awaiting grading.
+    </p>
   );
 }

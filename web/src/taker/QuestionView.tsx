@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Schemas } from '../api/client';
+import { wordCount } from './wordCount';
 
 const TEXT_SAVE_DELAY_MS = 600;
 
@@ -49,14 +50,25 @@ export function QuestionView({ question, number, value, disabled, onAnswer }: {
       return (
         <fieldset disabled={disabled}>
           {legend}
-          <TextAnswer label={`Answer to question ${number}`} numeric={question.question_type === 'numeric'} multiline={question.question_type === 'essay'} value={value} onAnswer={onAnswer} />
+          <TextAnswer
+            label={`Answer to question ${number}`}
+            numeric={question.question_type === 'numeric'}
+            essay={question.question_type === 'essay' ? { id: `${name}-words`, maxWords: question.max_words ?? null } : null}
+            value={value}
+            onAnswer={onAnswer}
+          />
         </fieldset>
       );
   }
 }
 
-/** Saves after a pause in typing and when the field is left, not at every keystroke. */
-function TextAnswer({ label, numeric, multiline, value, onAnswer }: { label: string; numeric: boolean; multiline: boolean; value: string; onAnswer: (value: string) => void }) {
+/**
+ * Saves after a pause in typing and when the field is left, not at every keystroke. An essay shows
+ * its word count (and its limit); past the limit it is not sent, since the service would refuse it.
+ */
+function TextAnswer({ label, numeric, essay, value, onAnswer }: {
+  label: string; numeric: boolean; essay: { id: string; maxWords: number | null } | null; value: string; onAnswer: (value: string) => void;
+}) {
   const [text, setText] = useState(value);
   const saved = useRef(value);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -67,9 +79,10 @@ function TextAnswer({ label, numeric, multiline, value, onAnswer }: { label: str
       setText(value);
     }
   }, [value]);
+  const tooLong = (text: string) => essay !== null && essay.maxWords !== null && wordCount(text) > essay.maxWords;
   const commit = (next: string) => {
     clearTimeout(timer.current);
-    if (next === saved.current) return;
+    if (next === saved.current || tooLong(next)) return;
     saved.current = next;
     onAnswer(next);
   };
@@ -79,5 +92,17 @@ function TextAnswer({ label, numeric, multiline, value, onAnswer }: { label: str
     timer.current = setTimeout(() => commit(next), TEXT_SAVE_DELAY_MS);
   };
   const props = { 'aria-label': label, value: text, onChange: (e: { target: { value: string } }) => change(e.target.value), onBlur: () => commit(text) };
-  return multiline ? <textarea rows={8} maxLength={10000} {...props} /> : <input type="text" inputMode={numeric ? 'decimal' : 'text'} autoComplete="off" {...props} />;
+  if (!essay) return <input type="text" inputMode={numeric ? 'decimal' : 'text'} autoComplete="off" {...props} />;
+  const words = wordCount(text);
+  const over = tooLong(text);
+  return (
+    <>
+      <textarea rows={8} maxLength={10000} style={{ width: '100%' }} aria-describedby={essay.id} aria-invalid={over || undefined} {...props} />
+      <p id={essay.id} className={over ? 'warning' : undefined} data-testid="word-count">
+        {words} {words === 1 ? 'word' : 'words'}
+        {essay.maxWords !== null ? ` of at most ${essay.maxWords}` : ''}
+        {over ? ': too long, shorten it to save it' : ''}
+      </p>
+    </>
+  );
 }

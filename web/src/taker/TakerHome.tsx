@@ -39,7 +39,10 @@ export function TakerHome() {
                 <tr key={a.attempt_id}>
                   <td>{tests.data?.data.find((t) => t.id === a.test_id)?.test_name ?? a.test_id}</td>
                   <td>{formatTime(a.submitted_at)}</td>
-                  <td>{a.score ?? '—'} / {a.total_marks}</td>
+                  <td>
+                    {a.score ?? '—'} / {a.total_marks}
+                    {a.grading === 'pending' ? <><br /><small className="warning">Score not final: {a.pending_marks} {a.pending_marks === 1 ? 'mark' : 'marks'} awaiting grading</small></> : null}
+                  </td>
                   <td><Link to={`/attempts/${encodeURIComponent(a.attempt_id)}`}>Open</Link></td>
                 </tr>
               ))}

@@ -4,6 +4,7 @@ import { unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
 import { ErrorMessage, formatTime, Loading, useAction, useLoad } from '../../ui';
 import { Pager } from '../Pager';
+import { RegradeDialog } from '../grading/RegradeDialog';
 import { useOrg } from '../org';
 import { ScoreChart } from './ScoreChart';
 
@@ -37,12 +38,16 @@ export function AnalyticsPage() {
   const { api } = useSession();
   const analytics = useLoad(() => unwrap(api.GET('/api/analytics/tests/{testId}', { params: { path: { testId } } })), [api, testId]);
   const a = analytics.data;
+  const [regrading, setRegrading] = useState<QuestionAnalytics | null>(null);
+  // Raised by an applied regrade: the figures and the attempts' scores are read again.
+  const [regrades, setRegrades] = useState(0);
   return (
     <>
       <h1>Analytics{a ? `: ${a.test_name}` : ''}</h1>
       <p>
         <Link to={`/admin/tests/${encodeURIComponent(testId)}`}>Back to the test</Link> ·{' '}
-        <Link to={`/admin/tests/${encodeURIComponent(testId)}/live`}>Live sitting</Link>
+        <Link to={`/admin/tests/${encodeURIComponent(testId)}/live`}>Live sitting</Link> ·{' '}
+        <Link to={`/admin/tests/${encodeURIComponent(testId)}/grading`}>Grade essays</Link>
       </p>
       <ErrorMessage error={analytics.error} />
       {!a && analytics.loading && <Loading what="Loading the analytics" />}
@@ -52,9 +57,12 @@ export function AnalyticsPage() {
           <CsvDownload testId={testId} testName={a.test_name} />
           <Distribution a={a} />
           <Difficulty a={a} />
-          <Questions questions={a.questions} />
-          <Takers testId={testId} />
+          <Questions questions={a.questions} onRegrade={a.version === null ? undefined : setRegrading} />
+          <Takers key={regrades} testId={testId} />
         </>
+      )}
+      {a && a.version !== null && regrading && (
+        <RegradeDialog testId={testId} version={a.version} question={regrading} onClose={() => setRegrading(null)} onApplied={() => { analytics.reload(); setRegrades((n) => n + 1); }} />
       )}
     </>
   );
@@ -67,6 +75,7 @@ function Headline({ a }: { a: Schemas['TestAnalytics'] }) {
     ['Total marks', num(a.total_marks)],
     ['Attempts', String(a.total_attempts)],
     ['Submitted', String(a.completed)],
+    ['Awaiting grading', String(a.pending_grading)],
     ['In progress', String(a.in_progress)],
     ['Closed at the deadline', String(a.auto_submitted)],
     ['Average score', num(a.average_score)],
@@ -87,6 +96,12 @@ function Headline({ a }: { a: Schemas['TestAnalytics'] }) {
           </div>
         ))}
       </dl>
+      {a.pending_grading > 0 && (
+        <p className="note">
+          {a.pending_grading} submitted {a.pending_grading === 1 ? 'attempt has' : 'attempts have'} essays awaiting a grade: the figures count{' '}
+          {a.pending_grading === 1 ? 'it' : 'them'} once graded. <Link to={`/admin/tests/${encodeURIComponent(a.test_id)}/grading`}>Grade them</Link>
+        </p>
+      )}
       {a.cronbach_alpha !== null && a.cronbach_alpha < 0.7 && (
         <p className="warning">Cronbach’s alpha is below 0.7: the questions may not measure the same thing (or there are few takers).</p>
       )}
@@ -182,7 +197,7 @@ function Difficulty({ a }: { a: Schemas['TestAnalytics'] }) {
   );
 }
 
-function Questions({ questions }: { questions: QuestionAnalytics[] }) {
+function Questions({ questions, onRegrade }: { questions: QuestionAnalytics[]; onRegrade?: (question: QuestionAnalytics) => void }) {
   return (
     <section aria-labelledby="per-question" className="card">
       <h2 id="per-question">Per question</h2>
@@ -196,12 +211,14 @@ function Questions({ questions }: { questions: QuestionAnalytics[] }) {
             <th scope="col">#</th>
             <th scope="col">Question</th>
             <th scope="col">Difficulty</th>
+            <th scope="col">Seen</th>
             <th scope="col">Answered</th>
             <th scope="col">Correct</th>
             <th scope="col">Facility</th>
             <th scope="col">Discrimination</th>
             <th scope="col">Options chosen</th>
             <th scope="col">Flags</th>
+            {onRegrade && <th scope="col"><span className="sr-only">Regrade</span></th>}
           </tr>
         </thead>
         <tbody>
@@ -216,6 +233,7 @@ function Questions({ questions }: { questions: QuestionAnalytics[] }) {
                   <small>{q.question_type.replace(/_/g, ' ')} · {q.marks} marks</small>
                 </td>
                 <td>{q.difficulty}</td>
+                <td>{q.times_seen}</td>
                 <td>{q.times_answered}</td>
                 <td>{q.times_correct}</td>
                 <td>{num(q.facility_index)}</td>
@@ -235,6 +253,17 @@ function Questions({ questions }: { questions: QuestionAnalytics[] }) {
                   )}
                 </td>
                 <td>{flags.length > 0 ? flags.join('; ') : 'None'}</td>
+                {onRegrade && (
+                  <td>
+                    {q.question_type === 'essay' ? (
+                      <small>Graded by a person</small>
+                    ) : (
+                      <button type="button" className="secondary" onClick={() => onRegrade(q)} aria-label={`Regrade question ${q.position}`}>
+                        Regrade…
+                      </button>
+                    )}
+                  </td>
+                )}
               </tr>
             );
           })}

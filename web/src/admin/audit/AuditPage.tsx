@@ -14,6 +14,7 @@ const EVENT_TYPES = Object.keys({
   login: 1, token_rejected: 1, user_created: 1, role_changed: 1, password_changed: 1, profile_changed: 1, user_disabled: 1, user_enabled: 1,
   user_deleted: 1, attempt_started: 1, attempt_resumed: 1, share_code_redeemed: 1, attempt_submitted: 1, test_settings_changed: 1,
   override_set: 1, override_deleted: 1, accommodation_set: 1, attempt_extended: 1, test_extended: 1, networks_set: 1,
+  essay_graded: 1, version_regraded: 1, attempt_regraded: 1,
 } satisfies Record<EventType, 1>) as EventType[];
 
 interface Filters {

@@ -6,7 +6,21 @@ import { Pager } from '../Pager';
 
 type Test = Schemas['Test'];
 type Question = Schemas['Question'];
+type Difficulty = NonNullable<Schemas['TestPoolInput']['difficulty']>;
 const BANK_PAGE = 50;
+const DIFFICULTIES: Difficulty[] = ['easy', 'medium', 'hard'];
+
+/** A pool as the form holds it: the draw as typed, the difficulty '' for any. */
+interface PoolDraft {
+  key: number;
+  folder_id: string;
+  difficulty: Difficulty | '';
+  draw: string;
+}
+let nextPoolKey = 1;
+const draftOf = (pool: Schemas['TestPool']): PoolDraft => ({ key: nextPoolKey++, folder_id: pool.folder_id, difficulty: pool.difficulty ?? '', draw: String(pool.draw) });
+const poolInput = (pool: PoolDraft): Schemas['TestPoolInput'] => ({ folder_id: pool.folder_id, difficulty: pool.difficulty || null, draw: Number(pool.draw) });
+const drawOf = (pool: PoolDraft) => (Number.isFinite(Number(pool.draw)) ? Number(pool.draw) : 0);
 
 /** The body of PUT /api/tests/{id}: the test as it is, with `changes`; the delivery settings are kept as they are. */
 function replaceBody(test: Test, changes: Partial<Schemas['ReplaceTest']>): Schemas['ReplaceTest'] {
@@ -17,6 +31,7 @@ function replaceBody(test: Test, changes: Partial<Schemas['ReplaceTest']>): Sche
     allow_review: test.allow_review,
     negative_marking: test.negative_marking,
     question_ids: test.question_ids,
+    pools: test.pools,
     description: test.description,
     max_attempts: test.max_attempts,
     negative_mark_ratio: test.negative_mark_ratio,
@@ -46,6 +61,7 @@ export function TestContent({ test, onSaved }: { test: Test; onSaved: (test: Tes
   const [ratio, setRatio] = useState(String(test.negative_mark_ratio));
   const [ids, setIds] = useState<string[]>(test.question_ids);
   const [known, setKnown] = useState<Map<string, Question>>(new Map());
+  const [pools, setPools] = useState<PoolDraft[]>(() => test.pools.map(draftOf));
 
   const [bankPage, setBankPage] = useState(1);
   const bank = useLoad(
@@ -93,6 +109,7 @@ export function TestContent({ test, onSaved }: { test: Test; onSaved: (test: Tes
             negative_marking: negative ? 1 : 0,
             negative_mark_ratio: Number(ratio),
             question_ids: ids,
+            pools: pools.map(poolInput),
           }),
         }),
       );
@@ -137,6 +154,11 @@ export function TestContent({ test, onSaved }: { test: Test; onSaved: (test: Tes
             ))}
           </ol>
         )}
+        <Pools clientId={test.client_id} pools={pools} onChange={setPools} editable={editable} />
+        <p data-testid="question-count">
+          Each attempt holds <strong>{ids.length + pools.reduce((sum, p) => sum + drawOf(p), 0)}</strong> questions: {ids.length} fixed
+          {pools.length > 0 ? ` and ${pools.reduce((sum, p) => sum + drawOf(p), 0)} drawn at random` : ''}.
+        </p>
         {editable && <button type="submit" disabled={action.busy}>Save test</button>}
         {saved && <p role="status">Test saved.</p>}
         <ErrorMessage error={action.error} />
@@ -172,6 +194,59 @@ export function TestContent({ test, onSaved }: { test: Test; onSaved: (test: Tes
             <Pager pagination={bank.data.pagination} page={bankPage} onPage={setBankPage} what="the question bank" />
           )}
         </>
+      )}
+    </section>
+  );
+}
+
+/**
+ * The test's random draws: each attempt draws `draw` questions from a folder (of one difficulty, or any).
+ * Publishing freezes each pool's questions; a draw larger than its pool is refused then, naming pools.<i>.
+ */
+function Pools({ clientId, pools, onChange, editable }: { clientId: string; pools: PoolDraft[]; onChange: (pools: PoolDraft[]) => void; editable: boolean }) {
+  const { api } = useSession();
+  const folders = useLoad(() => unwrap(api.GET('/api/folders', { params: { query: { client_id: clientId, limit: 100 } } })), [api, clientId]);
+  const list = folders.data?.data ?? [];
+  const nameOf = (id: string) => list.find((f) => f.id === id)?.name ?? id;
+  const update = (key: number, changes: Partial<PoolDraft>) => onChange(pools.map((p) => (p.key === key ? { ...p, ...changes } : p)));
+  const add = () => onChange([...pools, { key: nextPoolKey++, folder_id: list[0]?.id ?? '', difficulty: '', draw: '1' }]);
+  return (
+    <section aria-labelledby="pools-heading">
+      <h3 id="pools-heading">Random draws ({pools.length})</h3>
+      <p className="note">Each attempt draws its own questions from every pool, preferring those the student has not seen before. Publishing freezes the pools’ questions.</p>
+      <ErrorMessage error={folders.error} />
+      {pools.length === 0 && <p>No random draw{editable ? ': add one to draw questions from a folder.' : '.'}</p>}
+      {pools.map((pool, i) => (
+        <fieldset key={pool.key} disabled={!editable} className="row" style={{ marginBottom: '.6rem' }}>
+          <legend>Pool {i + 1}</legend>
+          <Field label="Folder">
+            <select required value={pool.folder_id} onChange={(e) => update(pool.key, { folder_id: e.target.value })}>
+              <option value="" disabled>Choose a folder…</option>
+              {!list.some((f) => f.id === pool.folder_id) && pool.folder_id && <option value={pool.folder_id}>{nameOf(pool.folder_id)}</option>}
+              {list.map((f) => <option key={f.id} value={f.id}>{f.name}</option>)}
+            </select>
+          </Field>
+          <Field label="Difficulty">
+            <select value={pool.difficulty} onChange={(e) => update(pool.key, { difficulty: e.target.value as PoolDraft['difficulty'] })}>
+              <option value="">Any</option>
+              {DIFFICULTIES.map((d) => <option key={d} value={d}>{d[0].toUpperCase() + d.slice(1)}</option>)}
+            </select>
+          </Field>
+          <Field label="Questions drawn">
+            <input type="number" required min="1" max="500" value={pool.draw} onChange={(e) => update(pool.key, { draw: e.target.value })} />
+          </Field>
+          {editable && (
+            <button type="button" className="danger" onClick={() => onChange(pools.filter((p) => p.key !== pool.key))} aria-label={`Remove pool ${i + 1}`}>
+              Remove
+            </button>
+          )}
+        </fieldset>
+      ))}
+      {editable && (
+        <p>
+          <button type="button" className="secondary" onClick={add} disabled={folders.loading && !folders.data}>Add a random draw</button>
+          {folders.data && list.length === 0 ? <small> The organization has no folder yet: pools draw from a folder’s questions.</small> : null}
+        </p>
       )}
     </section>
   );

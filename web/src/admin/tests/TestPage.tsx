@@ -44,11 +44,13 @@ export function TestPage() {
       <h1>{test.test_name}</h1>
       <p>
         Status: <strong data-testid="test-status">{test.status}</strong>
-        {test.version != null ? ` · version ${test.version}, published ${formatTime(test.published_at)}` : ''} · {test.question_count} questions
+        {test.version != null ? ` · version ${test.version}, published ${formatTime(test.published_at)}` : ''} · <span data-testid="test-question-count">{test.question_count}</span> questions per attempt
+        {test.pools.length > 0 ? ` (${test.question_ids.length} fixed, ${test.pools.length} random ${test.pools.length === 1 ? 'draw' : 'draws'})` : ''}
       </p>
       <nav aria-label="This test" className="row">
         <Link to={`${base}/live`}>Live sitting</Link>
         <Link to={`${base}/analytics`}>Analytics</Link>
+        <Link to={`${base}/grading`}>Grade essays</Link>
       </nav>
       <div className="row moves">
         {test.status === 'draft' && <button type="button" disabled={action.busy} onClick={() => void move('publish')}>Publish</button>}

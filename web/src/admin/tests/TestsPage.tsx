@@ -98,6 +98,7 @@ function CreateTest({ clientId }: { clientId: string }) {
             negative_marking: negative ? 1 : 0,
             negative_mark_ratio: 0.25,
             question_ids: [],
+            pools: [],
           },
         }),
       );
