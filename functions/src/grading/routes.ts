@@ -33,14 +33,14 @@ export const gradingRoutes: RouteDefinition[] = [
       `Sets the marks (0 to the question’s) and optional feedback (up to ${MAX_FEEDBACK_LENGTH} characters, shown with the review) of one answered essay, and rescores the attempt in the same transaction: ` +
       'its score counts the grade, pending_marks drops, and with the last missing grade its grading becomes "complete" and its score enters the analytics, exactly once even when two graders post at once. ' +
       'A grade may be changed later the same way; the analytics follow by the difference. Audited as essay_graded. ' +
-      'An attempt in progress → 409; an essay not answered (it earns 0 and needs no grade) → 409; a question that is not an essay of the attempt → 400. ' +
+      'Feedback that would take the attempt past the 1 MiB a document holds → 413. An attempt in progress → 409; an essay not answered (it earns 0 and needs no grade) → 409; a question that is not an essay of the attempt → 400. ' +
       'Super Admin any attempt, Client Admin its organization’s (another’s → 403); Students and Guests → 403.',
     tag: 'Grading',
     access: GRADERS,
     params: GradeParams,
     body: GradeBody,
     success: { status: 200, description: 'The grade and the attempt’s score with it', schema: GradedAttempt },
-    errors: ['NOT_FOUND', 'CONFLICT'],
+    errors: ['NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE'],
     handler: async ({ principal, params, body, call }) => ({ status: 200, body: await service.gradeAttempt(principal, params.attemptId, body, call) }),
   }),
 ];

@@ -15,7 +15,7 @@ export const regradingRoutes: RouteDefinition[] = [
       'Otherwise the frozen question is corrected and the version’s revision raised (one transaction, audited as version_regraded); its attempts in progress are marked so that they are scored with the correction; ' +
       'and every submitted attempt is rescored in pages of 100 (one transaction each, never one giant one): each whose result changes is rewritten, its analytics moved by the difference (they stay equal to a recomputation), ' +
       'and audited as attempt_regraded. The reply lists the attempts whose score changed. ' +
-      'Safe to send again after a failure half way: the question is found corrected (corrected: false) and the rescoring finishes; an attempt already rescored comes out the same and is not written again. ' +
+      'A regrade overtaken by a later correction of the same version stops with 409 (the later one rescores every attempt). Safe to send again after a failure half way: the question is found corrected (corrected: false) and the rescoring finishes; an attempt already rescored comes out the same and is not written again. ' +
       'Its cost grows with the version’s attempts, so it counts against the strict per-user limit. Super Admin any test, Client Admin its organization’s (another’s → 403); a version or question the test does not have → 404.',
     tag: 'Grading',
     access: AUTHORS,
@@ -23,7 +23,7 @@ export const regradingRoutes: RouteDefinition[] = [
     params: RegradeParams,
     body: RegradeBody,
     success: { status: 200, description: 'The attempts whose score changed (or would change)', schema: RegradeReply },
-    errors: ['NOT_FOUND'],
+    errors: ['NOT_FOUND', 'CONFLICT'],
     handler: async ({ principal, params, body, call }) => ({ status: 200, body: await service.regrade(principal, params.testId, params.version, body, call) }),
   }),
 ];
