@@ -45,7 +45,7 @@ describe('POST /api/questions/import', () => {
       const res = await importCsv(EXAMPLE, { token: t.admin.token });
       assert.equal(res.status, 201, res.text);
       assert.deepEqual(Object.keys(res.body).sort(), ['dry_run', 'errors', 'failed', 'import_id', 'imported', 'question_ids']);
-      assert.equal(res.body.imported, 10);
+      assert.equal(res.body.imported, 11);
       assert.equal(res.body.failed, 0);
       assert.deepEqual(res.body.errors, []);
       assert.equal(res.body.dry_run, false);
@@ -53,7 +53,7 @@ describe('POST /api/questions/import', () => {
       const snaps = await adminDb.getAll(...res.body.question_ids.map((id: string) => adminDb.doc(`clients/${t.clientId}/questions/${id}`)));
       const stored = snaps.map((s) => s.data()!);
       assert.deepEqual(stored.map((q) => q.question_type), [
-        'multiple_choice', 'multiple_select', 'true_false', 'short_answer', 'numeric', 'multiple_choice', 'multiple_select', 'true_false', 'numeric', 'short_answer',
+        'multiple_choice', 'multiple_select', 'true_false', 'short_answer', 'numeric', 'multiple_choice', 'multiple_select', 'true_false', 'numeric', 'short_answer', 'essay',
       ]);
       assert.equal(stored[1].correct_answer, '2|3|11');
       assert.equal(stored[4].tolerance, 0.005);
@@ -61,12 +61,17 @@ describe('POST /api/questions/import', () => {
       assert.equal(stored[5].question_text, 'Which word completes the phrase "to be or not to ___"?');
       assert.equal(stored[6].question_text, 'Which of these are programming languages?\n(Choose all that apply.)');
       assert.deepEqual(stored[7].options, ['True', 'False']);
+      assert.deepEqual([stored[10].options, stored[10].correct_answer, stored[10].max_words, stored[10].marks], [[], '', 300, 10]);
+      assert.ok(stored.slice(0, 10).every((q) => q.max_words === null));
       for (const q of stored) {
-        assert.deepEqual(Object.keys(q).sort(), ['client_id', 'correct_answer', 'created_at', 'difficulty', 'folder_id', 'id', 'marks', 'options', 'question_text', 'question_type', 'tolerance', 'updated_at']);
+        assert.deepEqual(Object.keys(q).sort(), [
+          'client_id', 'correct_answer', 'created_at', 'difficulty', 'folder_id', 'id', 'marks', 'max_words', 'options', 'question_text', 'question_type', 'tolerance', 'updated_at',
+        ]);
         assert.equal(q.client_id, t.clientId);
       }
       const listed = await get('/api/questions?limit=100', { token: t.admin.token, ip: freshIp() });
-      assert.equal(listed.body.pagination.total, 10);
+      assert.equal(listed.body.pagination.total, 11);
+      assert.equal(listed.body.data.find((q: any) => q.question_type === 'essay').correct_answer, null);
     });
 
     it('refuses the same file sent again with 409 naming the earlier import, leaving the bank as it was', async () => {
@@ -120,6 +125,31 @@ describe('POST /api/questions/import', () => {
       const listed = await get(`/api/questions?folder_id=${folder.body.id}`, { token, ip: freshIp() });
       assert.equal(listed.body.pagination.total, 1);
     });
+
+    it('imports essays, with max_words as an optional column, and refuses an essay row with a correct_answer', async () => {
+      const token = await admin();
+      const header = `${HEADER},max_words`;
+      const answered = unique(`${header}
+Essay with a key?,essay,,Anything,5,hard,
+Fine?,short_answer,,a,1,easy,`, 1);
+      await writesNothing(tenant.clientId, async () => {
+        const res = await importCsv(answered, { token });
+        expectValidation(res, ['row 2.correct_answer']);
+        assert.match(res.text, /An essay has no correct_answer; it is graded by a person/);
+      });
+      const csv = unique(`${header}
+Explain photosynthesis.,essay,,,5,hard,200
+Describe your town.,essay,,,3,easy,`, 1);
+      const res = await importCsv(csv, { token });
+      assert.equal(res.status, 201, res.text);
+      assert.equal(res.body.imported, 3);
+      const [limited, open] = (await adminDb.getAll(...res.body.question_ids.slice(0, 2).map((id: string) => adminDb.doc(`clients/${tenant.clientId}/questions/${id}`)))).map((s) => s.data()!);
+      assert.deepEqual([limited.question_type, limited.options, limited.correct_answer, limited.max_words, limited.tolerance], ['essay', [], '', 200, null]);
+      assert.deepEqual([open.question_type, open.max_words], ['essay', null]);
+      const read = await get(`/api/questions/${limited.id}`, { token, ip: freshIp() });
+      assert.equal(read.status, 200, read.text);
+      assert.deepEqual([read.body.correct_answer, read.body.max_words], [null, 200]);
+    });
   });
 
   describe('invalid rows', () => {
@@ -129,7 +159,7 @@ describe('POST /api/questions/import', () => {
       'Zero marks?,short_answer,,a,0,easy',
       '"Multi',
       'line?",multiple_choice,a|b,c,1,easy',
-      'Bad type?,essay,,a,1,easy',
+      'Bad type?,matching,,a,1,easy',
       'Bad difficulty?,true_false,,True,1,extreme',
       'Tolerance on text?,short_answer,,a,1,easy',
     ].join('\n');
@@ -305,7 +335,7 @@ describe('POST /api/questions/import', () => {
       const t = await createTenant();
       const res = await importCsv(EXAMPLE, { token: m.superAdmin.token, query: `client_id=${t.clientId}` });
       assert.equal(res.status, 201, res.text);
-      assert.equal(await questionCount(t.clientId), 10);
+      assert.equal(await questionCount(t.clientId), 11);
     });
   });
 });

@@ -8,7 +8,7 @@ import { expectError, expectValidation, ISO_UTC } from '../support/assertions';
 // The question bank over real HTTP with real Auth-emulator tokens.
 
 const QUESTION_FIELDS = [
-  'client_id', 'correct_answer', 'created_at', 'difficulty', 'folder_id', 'id', 'marks', 'options', 'question_text', 'question_type', 'tolerance', 'updated_at',
+  'client_id', 'correct_answer', 'created_at', 'difficulty', 'folder_id', 'id', 'marks', 'max_words', 'options', 'question_text', 'question_type', 'tolerance', 'updated_at',
 ];
 
 const samples = {
@@ -17,6 +17,7 @@ const samples = {
   true_false: { question_type: 'true_false', question_text: 'The sky is blue.', correct_answer: 'true', marks: 1, difficulty: 'easy' },
   short_answer: { question_type: 'short_answer', question_text: 'Symbol for gold?', correct_answer: 'Au', marks: 1, difficulty: 'hard' },
   numeric: { question_type: 'numeric', question_text: 'Pi to two places?', correct_answer: '3.14', tolerance: 0.005, marks: 2, difficulty: 'medium' },
+  essay: { question_type: 'essay', question_text: 'Why do the seasons change?', max_words: 300, marks: 10, difficulty: 'hard' },
 } as const;
 
 let m: RoleMatrix;
@@ -44,12 +45,13 @@ const folderFor = async (token: string) => {
 
 describe('POST /api/questions', () => {
   it('creates one question of every type, stored with exactly the documented fields and normalized answers', async () => {
-    const expected: Record<string, { options: string[]; correct_answer: string; tolerance: number | null }> = {
-      multiple_choice: { options: ['Paris', 'London', 'Berlin'], correct_answer: 'Paris', tolerance: null },
-      multiple_select: { options: ['2', '3', '4', '9'], correct_answer: '2|3', tolerance: null },
-      true_false: { options: ['True', 'False'], correct_answer: 'True', tolerance: null },
-      short_answer: { options: [], correct_answer: 'Au', tolerance: null },
-      numeric: { options: [], correct_answer: '3.14', tolerance: 0.005 },
+    const expected: Record<string, { options: string[]; correct_answer: string | null; tolerance: number | null; max_words: number | null }> = {
+      multiple_choice: { options: ['Paris', 'London', 'Berlin'], correct_answer: 'Paris', tolerance: null, max_words: null },
+      multiple_select: { options: ['2', '3', '4', '9'], correct_answer: '2|3', tolerance: null, max_words: null },
+      true_false: { options: ['True', 'False'], correct_answer: 'True', tolerance: null, max_words: null },
+      short_answer: { options: [], correct_answer: 'Au', tolerance: null, max_words: null },
+      numeric: { options: [], correct_answer: '3.14', tolerance: 0.005, max_words: null },
+      essay: { options: [], correct_answer: null, tolerance: null, max_words: 300 },
     };
     for (const [type, body] of Object.entries(samples)) {
       const q = await create(m.tenant.admin.token, body);
@@ -58,9 +60,10 @@ describe('POST /api/questions', () => {
       assert.equal(q.client_id, m.tenant.clientId);
       assert.equal(q.folder_id, null);
       assert.match(q.created_at, ISO_UTC);
-      assert.deepEqual({ options: q.options, correct_answer: q.correct_answer, tolerance: q.tolerance }, expected[type]);
+      assert.deepEqual({ options: q.options, correct_answer: q.correct_answer, tolerance: q.tolerance, max_words: q.max_words }, expected[type]);
       const stored = (await adminDb.doc(`clients/${m.tenant.clientId}/questions/${q.id}`).get()).data();
-      assert.deepEqual(stored, q, 'stored exactly as answered');
+      // An essay's empty answer key is stored as '' and answered as null.
+      assert.deepEqual(stored, type === 'essay' ? { ...q, correct_answer: '' } : q, 'stored exactly as answered');
     }
   });
 
@@ -91,7 +94,7 @@ describe('POST /api/questions', () => {
   });
 
   const invalid: Array<[string, Record<string, unknown>, string[]]> = [
-    ['an unknown question_type', { ...samples.short_answer, question_type: 'essay' }, ['body.question_type']],
+    ['an unknown question_type', { ...samples.short_answer, question_type: 'matching' }, ['body.question_type']],
     ['marks of 0', { ...samples.short_answer, marks: 0 }, ['body.marks']],
     ['marks above 1000', { ...samples.short_answer, marks: 1001 }, ['body.marks']],
     ['marks as text', { ...samples.short_answer, marks: '1' }, ['body.marks']],
@@ -113,6 +116,13 @@ describe('POST /api/questions', () => {
     ['numeric with a non-number answer', { ...samples.numeric, correct_answer: 'three' }, ['body.correct_answer']],
     ['numeric with an infinite answer', { ...samples.numeric, correct_answer: '1e999' }, ['body.correct_answer']],
     ['numeric with a negative tolerance', { ...samples.numeric, tolerance: -1 }, ['body.tolerance']],
+    ['an essay with a correct_answer', { ...samples.essay, correct_answer: 'Axial tilt' }, ['body.correct_answer']],
+    ['an essay with options', { ...samples.essay, options: ['a', 'b'] }, ['body.options']],
+    ['an essay with max_words of 0', { ...samples.essay, max_words: 0 }, ['body.max_words']],
+    ['an essay with max_words above 10000', { ...samples.essay, max_words: 10_001 }, ['body.max_words']],
+    ['an essay with a fractional max_words', { ...samples.essay, max_words: 2.5 }, ['body.max_words']],
+    ['an essay with a tolerance', { ...samples.essay, tolerance: 1 }, ['body']],
+    ['max_words on a question that is not an essay', { ...samples.short_answer, max_words: 100 }, ['body']],
     ['an unknown field', { ...samples.short_answer, hint: 'gold' }, ['body']],
   ];
   for (const [what, body, paths] of invalid) {
@@ -178,7 +188,7 @@ describe('GET /api/questions', () => {
     expectError(await get(`/api/questions?folder_id=${folderId}`, { token: m.tenant.admin.token, ip }), 403, 'FORBIDDEN');
     expectError(await get(`/api/questions?folder_id=${randomUUID()}`, { token: tenant.admin.token, ip }), 404, 'NOT_FOUND');
     expectValidation(await get('/api/questions?difficulty=extreme', { token: tenant.admin.token, ip }), ['query.difficulty']);
-    expectValidation(await get('/api/questions?question_type=essay', { token: tenant.admin.token, ip }), ['query.question_type']);
+    expectValidation(await get('/api/questions?question_type=matching', { token: tenant.admin.token, ip }), ['query.question_type']);
     expectValidation(await get('/api/questions?limit=101', { token: tenant.admin.token, ip }), ['query.limit']);
   });
 
@@ -279,6 +289,67 @@ describe('PATCH /api/questions/{questionId}', () => {
     expectError(await patch(`/api/questions/${q.id}`, { marks: 2 }, { token: m.tenant.student.token, ip }), 403, 'FORBIDDEN');
     const stored = (await adminDb.doc(`clients/${m.tenant.clientId}/questions/${q.id}`).get()).data();
     assert.deepEqual(stored, q, 'nothing changed');
+  });
+});
+
+describe('essays in the question bank', () => {
+  const storedOf = async (id: string) => (await adminDb.doc(`clients/${m.tenant.clientId}/questions/${id}`).get()).data()!;
+
+  it('creates an essay and reads it back with correct_answer null and its max_words, in the list too', async () => {
+    const q = await create(m.tenant.admin.token, samples.essay);
+    const res = await get(`/api/questions/${q.id}`, { token: m.tenant.admin.token, ip });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.body, q);
+    assert.deepEqual([res.body.question_type, res.body.options, res.body.correct_answer, res.body.max_words, res.body.tolerance], ['essay', [], null, 300, null]);
+    const stored = await storedOf(q.id);
+    assert.deepEqual([stored.correct_answer, stored.max_words], ['', 300]);
+    const listed = await get('/api/questions?question_type=essay&limit=100', { token: m.tenant.admin.token, ip });
+    assert.equal(listed.status, 200, listed.text);
+    const item = listed.body.data.find((x: any) => x.id === q.id);
+    assert.deepEqual(item, q);
+    assert.ok(listed.body.data.every((x: any) => x.question_type === 'essay' && x.correct_answer === null));
+    const open = await create(m.tenant.admin.token, { ...samples.essay, max_words: undefined, correct_answer: '', options: [] });
+    assert.deepEqual([open.correct_answer, open.max_words], [null, null]);
+  });
+
+  it('PATCH changes max_words and clears it with null; a correct_answer is refused with a clear message', async () => {
+    const q = await create(m.tenant.admin.token, samples.essay);
+    const changed = await patch(`/api/questions/${q.id}`, { max_words: 150 }, { token: m.tenant.admin.token, ip });
+    assert.equal(changed.status, 200, changed.text);
+    assert.deepEqual([changed.body.max_words, changed.body.correct_answer, changed.body.marks], [150, null, 10]);
+    const marks = await patch(`/api/questions/${q.id}`, { marks: 12 }, { token: m.tenant.admin.token, ip });
+    assert.deepEqual([marks.body.max_words, marks.body.marks], [150, 12], 'max_words kept when not sent');
+    const cleared = await patch(`/api/questions/${q.id}`, { max_words: null }, { token: m.tenant.admin.token, ip });
+    assert.equal(cleared.status, 200, cleared.text);
+    assert.equal(cleared.body.max_words, null);
+    assert.equal((await storedOf(q.id)).max_words, null);
+    const keyed = await patch(`/api/questions/${q.id}`, { correct_answer: 'Axial tilt' }, { token: m.tenant.admin.token, ip });
+    expectValidation(keyed, ['body.correct_answer'], ['An essay has no correct_answer; it is graded by a person']);
+    expectValidation(await patch(`/api/questions/${q.id}`, { max_words: 10_001 }, { token: m.tenant.admin.token, ip }), ['body.max_words']);
+  });
+
+  it('PATCH makes a question an essay (dropping its answer key) and an essay another type (dropping max_words); max_words elsewhere is refused', async () => {
+    const q = await create(m.tenant.admin.token, samples.short_answer);
+    expectValidation(await patch(`/api/questions/${q.id}`, { max_words: 100 }, { token: m.tenant.admin.token, ip }), ['body'], ['max_words']);
+    const essay = await patch(`/api/questions/${q.id}`, { question_type: 'essay', max_words: 80 }, { token: m.tenant.admin.token, ip });
+    assert.equal(essay.status, 200, essay.text);
+    assert.deepEqual([essay.body.question_type, essay.body.correct_answer, essay.body.max_words], ['essay', null, 80]);
+    expectValidation(await patch(`/api/questions/${q.id}`, { question_type: 'short_answer' }, { token: m.tenant.admin.token, ip }), ['body.correct_answer']);
+    const back = await patch(`/api/questions/${q.id}`, { question_type: 'short_answer', correct_answer: 'Au' }, { token: m.tenant.admin.token, ip });
+    assert.equal(back.status, 200, back.text);
+    assert.deepEqual([back.body.question_type, back.body.correct_answer, back.body.max_words], ['short_answer', 'Au', null]);
+    assert.deepEqual(await storedOf(q.id), back.body);
+  });
+
+  it('PUT replaces a question with an essay, and max_words left out is cleared', async () => {
+    const q = await create(m.tenant.admin.token, samples.numeric);
+    const essay = await put(`/api/questions/${q.id}`, samples.essay, { token: m.tenant.admin.token, ip });
+    assert.equal(essay.status, 200, essay.text);
+    assert.deepEqual([essay.body.question_type, essay.body.correct_answer, essay.body.tolerance, essay.body.max_words], ['essay', null, null, 300]);
+    const { max_words: _dropped, ...withoutLimit } = samples.essay;
+    const open = await put(`/api/questions/${q.id}`, withoutLimit, { token: m.tenant.admin.token, ip });
+    assert.equal(open.status, 200, open.text);
+    assert.equal(open.body.max_words, null);
   });
 });
 

@@ -197,7 +197,15 @@ describe('web app: an admin writes questions in the bank', function () {
       await form.getByLabel('Tolerance').fill('0.001');
       await form.getByLabel('Difficulty').selectOption('hard');
     });
-    await checkPage(page, this, 'bank with five questions');
+    await create('Essay', 'Why do leaves change colour?', async () => {
+      // An essay has no options and no correct answer to write, only an optional limit on words.
+      assert.equal(await form.getByLabel('Correct answer').count(), 0);
+      assert.equal(await form.getByLabel(/^Options/).count(), 0);
+      assert.equal(await form.getByLabel('Tolerance').count(), 0);
+      await form.getByLabel('Max words').fill('400');
+    });
+    await page.getByRole('cell', { name: 'Graded by a person (at most 400 words)', exact: true }).waitFor();
+    await checkPage(page, this, 'bank with six questions');
 
     await page.getByRole('button', { name: 'Edit Symbol for sodium?', exact: true }).click();
     const edit = page.getByRole('form', { name: 'Edit question' });
@@ -207,6 +215,15 @@ describe('web app: an admin writes questions in the bank', function () {
     await edit.getByRole('button', { name: 'Save question' }).click();
     await page.getByRole('button', { name: 'Edit Chemical symbol for sodium?', exact: true }).waitFor();
 
+    await page.getByRole('button', { name: 'Edit Why do leaves change colour?', exact: true }).click();
+    const essayForm = page.getByRole('form', { name: 'Edit question' });
+    assert.equal(await essayForm.getByLabel('Type').inputValue(), 'essay');
+    assert.equal(await essayForm.getByLabel('Max words').inputValue(), '400');
+    await essayForm.getByLabel('Max words').fill('250');
+    await checkPage(page, this, 'editing an essay');
+    await essayForm.getByRole('button', { name: 'Save question' }).click();
+    await page.getByRole('cell', { name: 'Graded by a person (at most 250 words)', exact: true }).waitFor();
+
     await page.getByRole('combobox', { name: /^Question type/ }).selectOption({ label: 'Numeric' });
     await page.getByRole('button', { name: 'Edit Square root of 2?', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Edit Largest ocean?', exact: true }).waitFor({ state: 'detached' });
@@ -214,7 +231,7 @@ describe('web app: an admin writes questions in the bank', function () {
 
     const bank = await bankOf(tenant);
     const byText = new Map(bank.map((q) => [q.question_text, q]));
-    assert.equal(bank.length, 5);
+    assert.equal(bank.length, 6);
     assert.deepEqual(
       { ...pick(byText.get('Largest ocean?')) },
       { question_type: 'multiple_choice', options: ['Atlantic', 'Pacific', 'Indian'], correct_answer: 'Pacific', marks: 2, tolerance: null },
@@ -230,6 +247,8 @@ describe('web app: an admin writes questions in the bank', function () {
     assert.equal(numeric?.correct_answer, '1.414');
     assert.equal(numeric?.tolerance, 0.001);
     assert.equal(numeric?.difficulty, 'hard');
+    const essay = byText.get('Why do leaves change colour?');
+    assert.deepEqual({ ...pick(essay), max_words: essay?.max_words }, { question_type: 'essay', options: [], correct_answer: null, marks: 2, tolerance: null, max_words: 250 });
     assert.deepEqual(visitor.errors, []);
   });
 });

@@ -5859,7 +5859,7 @@ export type paths = {
         put?: never;
         /**
          * Grade an essay of a submitted attempt
-         * @description Sets the marks (0 to the question’s) and optional feedback (up to 2000 characters, shown with the review) of one answered essay, and rescores the attempt in the same transaction: its score counts the grade, pending_marks drops, and with the last missing grade its grading becomes "complete" and its score enters the analytics, exactly once even when two graders post at once. A grade may be changed later the same way; the analytics follow by the difference. Audited as essay_graded. An attempt in progress → 409; an essay not answered (it earns 0 and needs no grade) → 409; a question that is not an essay of the attempt → 400. Super Admin any attempt, Client Admin its organization’s (another’s → 403); Students and Guests → 403.
+         * @description Sets the marks (0 to the question’s) and optional feedback (up to 2000 characters, shown with the review) of one answered essay, and rescores the attempt in the same transaction: its score counts the grade, pending_marks drops, and with the last missing grade its grading becomes "complete" and its score enters the analytics, exactly once even when two graders post at once. A grade may be changed later the same way; the analytics follow by the difference. Audited as essay_graded. Feedback that would take the attempt past the 1 MiB a document holds → 413. An attempt in progress → 409; an essay not answered (it earns 0 and needs no grade) → 409; a question that is not an essay of the attempt → 400. Super Admin any attempt, Client Admin its organization’s (another’s → 403); Students and Guests → 403.
          */
         post: {
             parameters: {
@@ -5986,7 +5986,7 @@ export type paths = {
         put?: never;
         /**
          * Correct one question of a published version and rescore its attempts
-         * @description Corrects the key, tolerance or marks of one frozen question of the version (a fixed one or a pool’s), validated as the bank validates a question of its type (an essay → 400: it is graded, not regraded). dry_run: true lists every submitted attempt whose score would change, before and after, and writes nothing. Otherwise the frozen question is corrected and the version’s revision raised (one transaction, audited as version_regraded); its attempts in progress are marked so that they are scored with the correction; and every submitted attempt is rescored in pages of 100 (one transaction each, never one giant one): each whose result changes is rewritten, its analytics moved by the difference (they stay equal to a recomputation), and audited as attempt_regraded. The reply lists the attempts whose score changed. Safe to send again after a failure half way: the question is found corrected (corrected: false) and the rescoring finishes; an attempt already rescored comes out the same and is not written again. Its cost grows with the version’s attempts, so it counts against the strict per-user limit. Super Admin any test, Client Admin its organization’s (another’s → 403); a version or question the test does not have → 404.
+         * @description Corrects the key, tolerance or marks of one frozen question of the version (a fixed one or a pool’s), validated as the bank validates a question of its type (an essay → 400: it is graded, not regraded). dry_run: true lists every submitted attempt whose score would change, before and after, and writes nothing. Otherwise the frozen question is corrected and the version’s revision raised (one transaction, audited as version_regraded); its attempts in progress are marked so that they are scored with the correction; and every submitted attempt is rescored in pages of 100 (one transaction each, never one giant one): each whose result changes is rewritten, its analytics moved by the difference (they stay equal to a recomputation), and audited as attempt_regraded. The reply lists the attempts whose score changed. A regrade overtaken by a later correction of the same version stops with 409 (the later one rescores every attempt). Safe to send again after a failure half way: the question is found corrected (corrected: false) and the rescoring finishes; an attempt already rescored comes out the same and is not written again. Its cost grows with the version’s attempts, so it counts against the strict per-user limit. Super Admin any test, Client Admin its organization’s (another’s → 403); a version or question the test does not have → 404.
          */
         post: {
             parameters: {
@@ -6044,6 +6044,15 @@ export type paths = {
                 };
                 /** @description NOT_FOUND */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description CONFLICT */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -12,7 +12,10 @@ export const QUESTION_TYPES: Array<{ value: QuestionType; label: string }> = [
   { value: 'true_false', label: 'True / false' },
   { value: 'short_answer', label: 'Short answer' },
   { value: 'numeric', label: 'Numeric' },
+  { value: 'essay', label: 'Essay' },
 ];
+/** The most an essay's "Max words" may be (the API's MAX_ESSAY_WORDS). */
+const MAX_ESSAY_WORDS = 10_000;
 export const DIFFICULTIES: Difficulty[] = ['easy', 'medium', 'hard'];
 
 const hasOptions = (type: QuestionType) => type === 'multiple_choice' || type === 'multiple_select';
@@ -27,6 +30,7 @@ interface Draft {
   correct_text: string;
   true_false: 'True' | 'False';
   tolerance: string;
+  max_words: string;
   marks: string;
   difficulty: Difficulty;
   folder_id: string;
@@ -41,8 +45,9 @@ function draftOf(q?: Question): Draft {
     correct_choice: type === 'multiple_choice' ? (q?.correct_answer ?? '') : '',
     correct_choices: type === 'multiple_select' ? (q?.correct_answer ?? '').split('|').filter(Boolean) : [],
     correct_text: type === 'short_answer' || type === 'numeric' ? (q?.correct_answer ?? '') : '',
-    true_false: q && type === 'true_false' && q.correct_answer.toLowerCase() === 'false' ? 'False' : 'True',
+    true_false: q && type === 'true_false' && (q.correct_answer ?? '').toLowerCase() === 'false' ? 'False' : 'True',
     tolerance: q?.tolerance == null ? '' : String(q.tolerance),
+    max_words: q?.max_words == null ? '' : String(q.max_words),
     marks: q ? String(q.marks) : '1',
     difficulty: q?.difficulty ?? 'medium',
     folder_id: q?.folder_id ?? '',
@@ -69,6 +74,8 @@ function inputOf(d: Draft, clientId: string): Schemas['QuestionInput'] {
       return { ...base, question_type: 'short_answer', correct_answer: d.correct_text };
     case 'numeric':
       return { ...base, question_type: 'numeric', correct_answer: d.correct_text, tolerance: d.tolerance.trim() === '' ? null : Number(d.tolerance) };
+    case 'essay':
+      return { ...base, question_type: 'essay', max_words: d.max_words.trim() === '' ? null : Number(d.max_words) };
   }
 }
 
@@ -171,6 +178,11 @@ export function QuestionForm({
       {d.question_type === 'numeric' && (
         <Field label="Tolerance" hint="Accepted absolute difference; empty for exact">
           <input type="number" min="0" step="any" value={d.tolerance} onChange={(e) => set('tolerance', e.target.value)} />
+        </Field>
+      )}
+      {d.question_type === 'essay' && (
+        <Field label="Max words" hint={`Graded by a person. 1 to ${MAX_ESSAY_WORDS.toLocaleString('en')}; empty for no limit`}>
+          <input type="number" min="1" max={MAX_ESSAY_WORDS} step="1" value={d.max_words} onChange={(e) => set('max_words', e.target.value)} />
         </Field>
       )}
       <div className="row">

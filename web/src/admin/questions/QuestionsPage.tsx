@@ -20,6 +20,12 @@ export function QuestionsPage() {
 
 const typeLabel = (t: QuestionType) => QUESTION_TYPES.find((x) => x.value === t)?.label ?? t;
 
+/** The answer key as the bank's table shows it; an essay has none (a person grades it). */
+const answerOf = (q: Schemas['Question']): string => {
+  if (q.correct_answer === null) return q.max_words != null ? `Graded by a person (at most ${q.max_words} words)` : 'Graded by a person';
+  return `${q.correct_answer}${q.tolerance != null ? ` ± ${q.tolerance}` : ''}`;
+};
+
 function Bank({ clientId }: { clientId: string }) {
   const { api } = useSession();
   const [folderId, setFolderId] = useState('');
@@ -146,7 +152,7 @@ function Bank({ clientId }: { clientId: string }) {
                     {q.options.length > 0 && q.question_type !== 'true_false' ? <><br /><small>{q.options.join(' · ')}</small></> : null}
                   </td>
                   <td>{typeLabel(q.question_type)}</td>
-                  <td>{q.correct_answer}{q.tolerance != null ? ` ± ${q.tolerance}` : ''}</td>
+                  <td>{answerOf(q)}</td>
                   <td>{q.marks}</td>
                   <td>{q.difficulty}</td>
                   <td>{folderName(q.folder_id)}</td>
