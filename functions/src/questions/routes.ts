@@ -17,7 +17,7 @@ import * as service from './service';
 
 const WHO =
   'The question bank is for administrators: Students and Guests get 403 on every question endpoint (they see questions only inside ' +
-  'attempts, without answer keys). Replies carry the answer key (correct_answer, tolerance). A question of another organization answers 403, an unknown one 404.';
+  'attempts, without answer keys). Replies carry the answer key (correct_answer, tolerance; an essay has none: correct_answer null, and its optional max_words). A question of another organization answers 403, an unknown one 404.';
 const FOLDER = 'folder_id must name a folder of the question’s organization: another organization’s folder answers 403 (400 for a Super Admin), an unknown one 404.';
 
 export const questionRoutes: RouteDefinition[] = [

@@ -1879,7 +1879,7 @@ export type paths = {
         };
         /**
          * List questions
-         * @description Newest first. A Super Admin names client_id (400 without it); a Client Admin may omit it, and naming another organization answers 403. Filters: folder_id (a folder of the organization: 403/404 as for bodies), difficulty, question_type. The question bank is for administrators: Students and Guests get 403 on every question endpoint (they see questions only inside attempts, without answer keys). Replies carry the answer key (correct_answer, tolerance). A question of another organization answers 403, an unknown one 404.
+         * @description Newest first. A Super Admin names client_id (400 without it); a Client Admin may omit it, and naming another organization answers 403. Filters: folder_id (a folder of the organization: 403/404 as for bodies), difficulty, question_type. The question bank is for administrators: Students and Guests get 403 on every question endpoint (they see questions only inside attempts, without answer keys). Replies carry the answer key (correct_answer, tolerance; an essay has none: correct_answer null, and its optional max_words). A question of another organization answers 403, an unknown one 404.
          */
         get: {
             parameters: {
@@ -1980,7 +1980,7 @@ export type paths = {
         put?: never;
         /**
          * Create a question
-         * @description question_type decides the shape: multiple_choice (2–10 distinct options, correct_answer one of them), multiple_select (correct_answer: the correct options joined by "|"), true_false (options True, False; may be omitted), short_answer (no options; answers compared trimmed, case- and space-insensitively), numeric (no options; correct_answer a number as text, optional tolerance). A Super Admin names client_id. folder_id must name a folder of the question’s organization: another organization’s folder answers 403 (400 for a Super Admin), an unknown one 404. The question bank is for administrators: Students and Guests get 403 on every question endpoint (they see questions only inside attempts, without answer keys). Replies carry the answer key (correct_answer, tolerance). A question of another organization answers 403, an unknown one 404.
+         * @description question_type decides the shape: multiple_choice (2–10 distinct options, correct_answer one of them), multiple_select (correct_answer: the correct options joined by "|"), true_false (options True, False; may be omitted), short_answer (no options; answers compared trimmed, case- and space-insensitively), numeric (no options; correct_answer a number as text, optional tolerance). A Super Admin names client_id. folder_id must name a folder of the question’s organization: another organization’s folder answers 403 (400 for a Super Admin), an unknown one 404. The question bank is for administrators: Students and Guests get 403 on every question endpoint (they see questions only inside attempts, without answer keys). Replies carry the answer key (correct_answer, tolerance; an essay has none: correct_answer null, and its optional max_words). A question of another organization answers 403, an unknown one 404.
          */
         post: {
             parameters: {
@@ -2095,7 +2095,7 @@ export type paths = {
         put?: never;
         /**
          * Import questions from a CSV file
-         * @description multipart/form-data with exactly one file part named "file": UTF-8 CSV (a BOM, CRLF line ends, quoted fields with commas, quotes and line breaks, blank lines and blank spreadsheet rows are fine), at most 5 MB (413 PAYLOAD_TOO_LARGE) and 5000 rows (400). Header row: question_text, question_type, options, correct_answer, marks, difficulty, optionally folder_id, tolerance, max_words, in any order; options separated by "|". Each row is checked exactly as POST /api/questions checks a body. All or nothing by default: any invalid row answers 400 VALIDATION_ERROR whose details list every problem (row = the file line, field, message, path "row <line>.<field>") and nothing is written. ?mode=partial writes the valid rows and reports the others; ?dry_run=true checks everything and writes nothing. The import becomes visible whole: a failure (or a crash) before its commit point leaves nothing, one after it is finished by the next import. A file is identified by its SHA-256 per organization: sending a file that was already imported answers 409 CONFLICT naming the earlier import (change the file to import its questions again), as does a second upload while the first is still running. A Super Admin names client_id in the query. The question bank is for administrators: Students and Guests get 403 on every question endpoint (they see questions only inside attempts, without answer keys). Replies carry the answer key (correct_answer, tolerance). A question of another organization answers 403, an unknown one 404.
+         * @description multipart/form-data with exactly one file part named "file": UTF-8 CSV (a BOM, CRLF line ends, quoted fields with commas, quotes and line breaks, blank lines and blank spreadsheet rows are fine), at most 5 MB (413 PAYLOAD_TOO_LARGE) and 5000 rows (400). Header row: question_text, question_type, options, correct_answer, marks, difficulty, optionally folder_id, tolerance, max_words, in any order; options separated by "|". Each row is checked exactly as POST /api/questions checks a body. All or nothing by default: any invalid row answers 400 VALIDATION_ERROR whose details list every problem (row = the file line, field, message, path "row <line>.<field>") and nothing is written. ?mode=partial writes the valid rows and reports the others; ?dry_run=true checks everything and writes nothing. The import becomes visible whole: a failure (or a crash) before its commit point leaves nothing, one after it is finished by the next import. A file is identified by its SHA-256 per organization: sending a file that was already imported answers 409 CONFLICT naming the earlier import (change the file to import its questions again), as does a second upload while the first is still running. A Super Admin names client_id in the query. The question bank is for administrators: Students and Guests get 403 on every question endpoint (they see questions only inside attempts, without answer keys). Replies carry the answer key (correct_answer, tolerance; an essay has none: correct_answer null, and its optional max_words). A question of another organization answers 403, an unknown one 404.
          */
         post: {
             parameters: {
@@ -2230,7 +2230,7 @@ export type paths = {
         };
         /**
          * Read a question
-         * @description The question bank is for administrators: Students and Guests get 403 on every question endpoint (they see questions only inside attempts, without answer keys). Replies carry the answer key (correct_answer, tolerance). A question of another organization answers 403, an unknown one 404.
+         * @description The question bank is for administrators: Students and Guests get 403 on every question endpoint (they see questions only inside attempts, without answer keys). Replies carry the answer key (correct_answer, tolerance; an essay has none: correct_answer null, and its optional max_words). A question of another organization answers 403, an unknown one 404.
          */
         get: {
             parameters: {
@@ -2320,7 +2320,7 @@ export type paths = {
         };
         /**
          * Replace a question
-         * @description The body is a whole question, checked as for POST; folder_id and tolerance left out are cleared. A question cannot move to another organization (client_id, if sent, must be its own). Published tests keep the version they froze. folder_id must name a folder of the question’s organization: another organization’s folder answers 403 (400 for a Super Admin), an unknown one 404. The question bank is for administrators: Students and Guests get 403 on every question endpoint (they see questions only inside attempts, without answer keys). Replies carry the answer key (correct_answer, tolerance). A question of another organization answers 403, an unknown one 404.
+         * @description The body is a whole question, checked as for POST; folder_id and tolerance left out are cleared. A question cannot move to another organization (client_id, if sent, must be its own). Published tests keep the version they froze. folder_id must name a folder of the question’s organization: another organization’s folder answers 403 (400 for a Super Admin), an unknown one 404. The question bank is for administrators: Students and Guests get 403 on every question endpoint (they see questions only inside attempts, without answer keys). Replies carry the answer key (correct_answer, tolerance; an essay has none: correct_answer null, and its optional max_words). A question of another organization answers 403, an unknown one 404.
          */
         put: {
             parameters: {
@@ -2424,7 +2424,7 @@ export type paths = {
         post?: never;
         /**
          * Delete a question
-         * @description Published tests keep the version they froze; a draft test that still names the question cannot be published until it is removed from it. The question bank is for administrators: Students and Guests get 403 on every question endpoint (they see questions only inside attempts, without answer keys). Replies carry the answer key (correct_answer, tolerance). A question of another organization answers 403, an unknown one 404.
+         * @description Published tests keep the version they froze; a draft test that still names the question cannot be published until it is removed from it. The question bank is for administrators: Students and Guests get 403 on every question endpoint (they see questions only inside attempts, without answer keys). Replies carry the answer key (correct_answer, tolerance; an essay has none: correct_answer null, and its optional max_words). A question of another organization answers 403, an unknown one 404.
          */
         delete: {
             parameters: {
@@ -2514,7 +2514,7 @@ export type paths = {
         head?: never;
         /**
          * Change a question
-         * @description Only the fields sent change; the result must be a valid question of its (possibly new) type, checked as for POST. Changing question_type to one without options drops the old options and tolerance unless sent. Send folder_id or tolerance null to clear them. Published tests keep the version they froze. folder_id must name a folder of the question’s organization: another organization’s folder answers 403 (400 for a Super Admin), an unknown one 404. The question bank is for administrators: Students and Guests get 403 on every question endpoint (they see questions only inside attempts, without answer keys). Replies carry the answer key (correct_answer, tolerance). A question of another organization answers 403, an unknown one 404.
+         * @description Only the fields sent change; the result must be a valid question of its (possibly new) type, checked as for POST. Changing question_type to one without options drops the old options and tolerance unless sent. Send folder_id or tolerance null to clear them. Published tests keep the version they froze. folder_id must name a folder of the question’s organization: another organization’s folder answers 403 (400 for a Super Admin), an unknown one 404. The question bank is for administrators: Students and Guests get 403 on every question endpoint (they see questions only inside attempts, without answer keys). Replies carry the answer key (correct_answer, tolerance; an essay has none: correct_answer null, and its optional max_words). A question of another organization answers 403, an unknown one 404.
          */
         patch: {
             parameters: {
