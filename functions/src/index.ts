@@ -16,10 +16,13 @@ let app: Express | undefined;
 // otherwise answer every origin in the emulator.
 // maxInstances caps what a flood can cost: at most MAX_INSTANCES × CONCURRENCY requests in flight.
 // minInstances keeps instances warm for a sitting's synchronized start (docs/operations.md).
+// timeoutSeconds: a regrade rescores every attempt of a version in pages within its request
+// (10,000 attempts took about a minute on the emulator, bench/README.md); sent again it finishes.
 export const api = onRequest(
   {
     region: 'us-central1',
     memory: '512MiB',
+    timeoutSeconds: 540,
     concurrency: params.concurrency,
     minInstances: params.minInstances,
     maxInstances: params.maxInstances,

@@ -121,6 +121,23 @@ describe('POST /api/tests/{testId}/versions/{version}/regrade', () => {
     assert.equal(recomputed.body.changed, false, recomputed.text);
   });
 
+  it('keeps the correction when an essay of a rescored attempt is graded afterwards (a cached version is not used)', async () => {
+    const choice = await writeQuestion(tenant.client.id, { options: ['3', '4'], correct_answer: '4', marks: 2 });
+    const essay = await essayQuestion(tenant.client.id, { marks: 10 });
+    const { test } = await publishTest(tenant.admin.token, tenant.client.id, { questions: [choice, essay] });
+    const student = await createUser('student', tenant.client.id);
+    const started = await startOk(student.token, { test_id: test.id });
+    const answers = [{ question_id: choice.id, student_answer: '4' }, { question_id: essay.id, student_answer: 'An essay' }];
+    await post(`/api/attempts/${started.attempt_id}/answers`, { answers }, as(student.token));
+    assert.equal((await post(`/api/attempts/${started.attempt_id}/submit`, undefined, as(student.token))).body.score, 2);
+    assert.equal((await regrade(test.id, { question_id: choice.id, correct_answer: '3' })).status, 200);
+    const graded = await post(`/api/attempts/${started.attempt_id}/grades`, { question_id: essay.id, marks: 5 }, as(tenant.admin.token));
+    assert.equal(graded.status, 200, graded.text);
+    assert.equal(graded.body.score, 5);
+    const review = await get(`/api/attempts/${started.attempt_id}`, as(tenant.admin.token));
+    assert.equal(review.body.review.find((r: { question_id: string }) => r.question_id === choice.id).correct_answer, '3');
+  });
+
   it('refuses an invalid key for the type (400), an essay (400), nothing to change (400), a question or version the test lacks (404)', async () => {
     const { test, wrong } = await wronglyKeyed();
     expectValidation(await regrade(test.id, { question_id: wrong.id, correct_answer: 'seven' }), ['body.correct_answer']);

@@ -45,6 +45,8 @@ export async function gradeAttempt(principal: Principal, attemptId: string, inpu
   const feedback = input.feedback ? input.feedback : null;
   const { attempt, previous } = await store.gradeEssay({
     attemptId,
+    clientId: found.attempt.client_id,
+    testId: found.attempt.test_id,
     questionId: input.question_id,
     marks: input.marks,
     feedback,

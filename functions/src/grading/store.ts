@@ -1,12 +1,11 @@
 import { db } from '../firestore/db';
 import { fetchPage } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';
-import { requireAttemptInTransaction } from '../attempts/attemptLookup';
 import { addAudit, type AuditMeta } from '../attempts/auditTrail';
 import type { StoredAttempt, StoredGradingItem } from '../attempts/documents';
 import { requirePaper } from '../attempts/frozenReads';
 import { fitsInOneDocument, scoredFields } from '../attempts/rules';
-import { ApiError } from '../shared/errors';
+import { ApiError, notFound } from '../shared/errors';
 import { submissionEffects } from '../attempts/submissionEffects';
 import type { PageRequest } from '../shared/pagination';
 import { gradingQueueSpec } from './gradingQuery';
@@ -21,6 +20,9 @@ export async function listGradingQueue(clientId: string, testId: string, filters
 
 export interface GradeRequest {
   attemptId: string;
+  /** The attempt's organization and test, as read before the transaction (an attempt never changes either). */
+  clientId: string;
+  testId: string;
   questionId: string;
   marks: number;
   feedback: string | null;
@@ -39,9 +41,15 @@ export interface GradeRequest {
  */
 export async function gradeEssay(request: GradeRequest): Promise<{ attempt: StoredAttempt; previous: number | null }> {
   return db.runTransaction(async (tx) => {
-    const found = await requireAttemptInTransaction(tx, request.attemptId);
+    // The test beside the attempt, in one round trip: its key_revisions say whether a regrade corrected the
+    // version since this instance cached it (a submitted attempt carries no stamp of it).
+    const ref = paths.clientAttempt(request.clientId, request.attemptId);
+    const [attemptSnap, testSnap] = await tx.getAll(ref, paths.clientTest(request.clientId, request.testId));
+    if (!attemptSnap.exists) throw notFound('Attempt not found');
+    const found = { ref, attempt: attemptSnap.data() as StoredAttempt };
     const before = found.attempt;
-    const paper = await requirePaper(before);
+    const regraded = (testSnap.get('key_revisions') as Record<string, number> | undefined)?.[String(before.version)] ?? 0;
+    const paper = await requirePaper({ ...before, key_revision: Math.max(before.key_revision ?? 0, regraded) });
     request.check(before, paper.questions.find((q) => q.id === request.questionId));
     const now = new Date().toISOString();
     const previous = before.grades?.[request.questionId]?.marks ?? null;

@@ -7,6 +7,7 @@ import type { FrozenQuestion, TestVersion } from '../exams/documents';
 import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
 import { conflict, notFound } from '../shared/errors';
+import { round4 } from '../shared/scores';
 import { sameKey } from './correction';
 
 // Firestore access for a regrade: the correction of the frozen question (one
@@ -73,7 +74,7 @@ export async function applyCorrection(
     const next: TestVersion = { ...version, revision };
     if (place.kind === 'fixed') {
       next.questions = version.questions.map((q, i) => (i === place.index ? corrected : q));
-      next.total_marks = next.questions.reduce((sum, q) => sum + q.marks, 0);
+      next.total_marks = round4(next.questions.reduce((sum, q) => sum + q.marks, 0));
       tx.update(versionRef, { questions: next.questions, total_marks: next.total_marks, revision });
     } else {
       tx.set(poolRef!, corrected);
@@ -166,7 +167,8 @@ export async function rescorePage(
       const before = snap.data() as StoredAttempt;
       if (before.status !== 'submitted') continue;
       const paper = await paperFor(before);
-      const fields = scoredFields(before, paper);
+      // A rewritten attempt carries the revision it was scored with: its reads, on any instance, show the corrected version.
+      const fields = { ...scoredFields(before, paper), key_revision: audit.revision };
       if (JSON.stringify([fields.score, fields.total_marks, fields.results]) === JSON.stringify([before.score, before.total_marks, before.results])) continue;
       const after: StoredAttempt = { ...before, ...fields };
       changes.push({ before, after, paper });
