@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { universePositions } from '../../functions/src/attempts/rules';
 import {
   addSums,
   bandOf,
   chosenOptions,
   emptySums,
+  negatedSums,
   sameSums,
   submissionContribution,
   versionStatistics,
@@ -504,5 +507,338 @@ describe('analytics/statistics sameSums', () => {
     assert.equal(sameSums(sums, sumsOf([tenths, other], changed)), false);
     const extraOption = addSums(sums, { q: { '0': { a: 0, c: 0, s: 0, ss: 0, st: 0, o: { x: 1 } } } });
     assert.equal(sameSums(sums, extraOption), false);
+  });
+});
+
+// ---------------------------------------------------------------- pools: attempts that hold different questions
+
+/** One cell of a pooled attempt: the question it held, the answer that counted (undefined: not answered) and the mark it earned. */
+type PooledCell = [id: string, answer: string | undefined, mark: number];
+
+/** The facts of one attempt of a version with pools: its own questions, its own total. */
+const pooledFacts = (byId: Map<string, StatQuestion>, row: PooledCell[], automatic = false): SubmittedAttemptFacts => {
+  const total = sum(row.map(([, , mark]) => mark));
+  const answers: Record<string, string> = {};
+  for (const [id, answer] of row) if (answer !== undefined) answers[id] = answer;
+  return {
+    score: Math.max(0, total),
+    total_marks: sum(row.map(([id]) => byId.get(id)!.marks)),
+    automatic,
+    results: row.map(([id, answer, mark]) => ({ question_id: id, answered: answer !== undefined, correct: mark === byId.get(id)!.marks, marks_awarded: mark })),
+    answers,
+  };
+};
+
+/** What one pooled attempt adds, as analytics/store.ts contributionOf computes it: each question at its position in the version. */
+const pooledContribution = (byId: Map<string, StatQuestion>, positions: Map<string, number>, row: PooledCell[], automatic = false): VersionSums =>
+  submissionContribution(
+    row.map(([id]) => byId.get(id)!),
+    pooledFacts(byId, row, automatic),
+    { positionOf: (id, i) => positions.get(id) ?? i, pooled: true },
+  );
+
+const pooledSumsOf = (byId: Map<string, StatQuestion>, positions: Map<string, number>, rows: PooledCell[][]): VersionSums =>
+  rows.reduce((sums, row, i) => addSums(sums, pooledContribution(byId, positions, row, i === 1)), emptySums());
+
+/** A question's figures computed directly over the attempts that held it, by the textbook definitions above. */
+function directFigures(q: StatQuestion, rows: PooledCell[][]) {
+  const saw = rows.filter((row) => row.some(([id]) => id === q.id));
+  const cells = saw.map((row) => row.find(([id]) => id === q.id)!);
+  const x = cells.map(([, , mark]) => mark);
+  const totals = saw.map((row) => sum(row.map(([, , mark]) => mark)));
+  const rest = totals.map((t, a) => t - x[a]);
+  const spread = (values: number[]) => values.length >= 2 && values.some((v) => v !== values[0]);
+  return {
+    times_seen: saw.length,
+    times_answered: cells.filter(([, answer]) => answer !== undefined).length,
+    times_correct: cells.filter(([, , mark]) => mark === q.marks).length,
+    mean_mark: saw.length > 0 ? mean(x) : null,
+    facility_index: saw.length > 0 ? mean(x) / q.marks : null,
+    discrimination_index: spread(x) && spread(rest) ? 100 * pearson(x, rest) : null,
+  };
+}
+
+const closeOrNull = (actual: number | null, expected: number | null, label: string): void => {
+  if (expected === null) assert.equal(actual, null, `${label}: expected null, got ${actual}`);
+  else close(actual, expected, label);
+};
+
+function assertDirectFigures(stats: ReturnType<typeof versionStatistics>, universe: StatQuestion[], rows: PooledCell[][]): void {
+  universe.forEach((q, i) => {
+    const got = stats.questions[i];
+    const want = directFigures(q, rows);
+    assert.equal(got.question_id, q.id);
+    assert.deepEqual([got.times_seen, got.times_answered, got.times_correct], [want.times_seen, want.times_answered, want.times_correct], q.id);
+    closeOrNull(got.mean_mark, want.mean_mark, `${q.id} mean_mark`);
+    closeOrNull(got.facility_index, want.facility_index, `${q.id} facility_index`);
+    closeOrNull(got.discrimination_index, want.discrimination_index, `${q.id} discrimination_index`);
+  });
+}
+
+// Two fixed questions, then pool 1 (p1 … p4, 2 drawn per attempt) and pool 2 (r1 … r3, 1 drawn); r3 is never drawn.
+// Negative marking at 0.25. Each attempt's total is its own: 2 + 1 + its two p's + 3.
+const f1 = question({ id: 'f1', question_type: 'true_false', options: ['True', 'False'], marks: 2, difficulty: 'easy' });
+const f2 = question({ id: 'f2', question_type: 'short_answer', marks: 1, difficulty: 'hard' });
+const pq = (id: string, marks: number) => question({ id, question_type: 'multiple_choice', options: ['A', 'B', 'C'], marks });
+const [p1, p2, p3, p4] = [pq('p1', 1), pq('p2', 2), pq('p3', 1), pq('p4', 1)];
+const rq = (id: string) => question({ id, question_type: 'numeric', marks: 3, difficulty: 'hard' });
+const [r1, r2, r3] = [rq('r1'), rq('r2'), rq('r3')];
+const UNIVERSE = [f1, f2, p1, p2, p3, p4, r1, r2, r3];
+const BY_ID = new Map(UNIVERSE.map((q) => [q.id, q]));
+const POOLED_VERSION = {
+  questions: [f1, f2].map((q) => ({ ...q, correct_answer: '', tolerance: null })),
+  pools: [
+    { folder_id: 'fa', difficulty: null, draw: 2, question_ids: ['p1', 'p2', 'p3', 'p4'] },
+    { folder_id: 'fb', difficulty: null, draw: 1, question_ids: ['r1', 'r2', 'r3'] },
+  ],
+};
+const POSITIONS = universePositions(POOLED_VERSION);
+const POOLED_ROWS: PooledCell[][] = [
+  [['f1', 'True', 2], ['f2', 'x', 1], ['p1', 'A', 1], ['p3', 'B', -0.25], ['r1', '1', 3]],
+  [['f1', 'False', -0.5], ['f2', undefined, 0], ['p2', 'A', 2], ['p4', 'C', -0.25], ['r2', '0', -0.75]],
+  [['f1', 'True', 2], ['f2', 'y', -0.25], ['p1', 'B', -0.25], ['p2', 'A', 2], ['r1', '2', -0.75]],
+  [['f1', undefined, 0], ['f2', 'x', 1], ['p4', 'A', 1], ['p3', 'A', 1], ['r1', '1', 3]],
+  [['f1', 'True', 2], ['f2', 'x', 1], ['p1', 'A', 1], ['p4', undefined, 0], ['r2', '5', 3]],
+  [['f1', 'False', -0.5], ['f2', 'z', -0.25], ['p2', 'Lyon', -0.5], ['p3', undefined, 0], ['r2', '0', -0.75]],
+];
+const ownTotal = (row: PooledCell[]) => sum(row.map(([id]) => BY_ID.get(id)!.marks));
+
+describe('analytics/statistics a version with pools (6 attempts, each with its own questions)', () => {
+  const sums = pooledSumsOf(BY_ID, POSITIONS, POOLED_ROWS);
+  const positions = UNIVERSE.map((q) => POSITIONS.get(q.id)!);
+  const stats = versionStatistics(sums, UNIVERSE, 7, 1, { pooled: true, positions });
+  const scores = POOLED_ROWS.map((row) => Math.max(0, sum(row.map(([, , mark]) => mark))));
+
+  it('the example exercises what it claims: attempts of different totals, a negative raw total, a pool question never drawn', () => {
+    assert.deepEqual(POOLED_ROWS.map(ownTotal), [8, 9, 9, 8, 8, 9]);
+    assert.ok(sum(POOLED_ROWS[5].map(([, , mark]) => mark)) < 0);
+    assert.ok(POOLED_ROWS.every((row) => row.every(([id]) => id !== 'r3')));
+  });
+
+  it('gives each question its figures over the attempts that saw it: times seen, answered, correct, mean mark, facility and discrimination', () => {
+    assertDirectFigures(stats, UNIVERSE, POOLED_ROWS);
+    // Spelled out for one: p1 was drawn by attempts 1, 3 and 5 only.
+    assert.equal(stats.questions[2].times_seen, 3);
+    close(stats.questions[2].mean_mark, (1 - 0.25 + 1) / 3, 'p1 mean_mark');
+  });
+
+  it('sees every fixed question in every attempt', () => {
+    assert.deepEqual([stats.questions[0].times_seen, stats.questions[1].times_seen], [6, 6]);
+  });
+
+  it('gives a pool question never drawn no figures (times_seen 0, every measure null), not a division by zero', () => {
+    const never = stats.questions[8];
+    assert.deepEqual([never.question_id, never.times_seen, never.times_answered, never.mean_mark, never.facility_index, never.discrimination_index], ['r3', 0, 0, null, null, null]);
+  });
+
+  it('numbers each question by its position in the version: the fixed ones, then each pool’s in order', () => {
+    assert.deepEqual(stats.questions.map((q) => [q.question_id, q.position]), UNIVERSE.map((q, i) => [q.id, i + 1]));
+  });
+
+  it('counts the options chosen among the attempts that saw the question', () => {
+    // p2: attempts 2 and 3 chose A, attempt 6 wrote "Lyon".
+    assert.deepEqual(stats.questions[3].option_counts?.map((o) => o.count), [2, 0, 0]);
+    assert.equal(stats.questions[3].other_choices, 1);
+  });
+
+  it('averages each attempt’s percentage of its own total, not of the version’s fixed total', () => {
+    const percentages = scores.map((s, a) => (s / ownTotal(POOLED_ROWS[a])) * 100);
+    close(stats.average_percentage, mean(percentages), 'average_percentage');
+    close(stats.average_score, mean(scores), 'average_score');
+    close(stats.standard_deviation, Math.sqrt(variance(scores)), 'standard_deviation');
+    assert.deepEqual(
+      stats.score_distribution.map((b) => b.count),
+      bandCounts(percentages),
+    );
+  });
+
+  it("has no Cronbach's alpha: it is undefined when attempts answer different items", () => {
+    assert.equal(stats.cronbach_alpha, null);
+  });
+
+  it('counts attempts started, completed, in progress and submitted automatically as without pools', () => {
+    assert.deepEqual([stats.total_attempts, stats.completed, stats.in_progress, stats.pending_grading, stats.auto_submitted], [7, 6, 1, 0, 1]);
+  });
+
+  it('gives the same figures whatever order the attempts were added in, or however they were split over shards', () => {
+    // Attempt 2 (index 1) is the automatic one, whatever order it is added in.
+    const add = (order: number[]) => order.reduce((all, i) => addSums(all, pooledContribution(BY_ID, POSITIONS, POOLED_ROWS[i], i === 1)), emptySums());
+    const shuffled = add([5, 0, 3, 1, 4, 2]);
+    assert.ok(sameSums(shuffled, sums));
+    assert.deepEqual(versionStatistics(shuffled, UNIVERSE, 7, 1, { pooled: true, positions }), stats);
+    const split = [[5, 0], [3], [1, 4, 2]].map(add).reduce((all, shard) => addSums(all, shard), emptySums());
+    assert.ok(sameSums(split, sums));
+    assert.deepEqual(versionStatistics(split, UNIVERSE, 7, 1, { pooled: true, positions }), stats);
+  });
+
+  it('read without pooled, a fixed question gets the same figures (every attempt saw it)', () => {
+    const plain = versionStatistics(sums, UNIVERSE, 7, 1, { positions });
+    for (const i of [0, 1]) {
+      assert.deepEqual(
+        [plain.questions[i].times_seen, plain.questions[i].mean_mark, plain.questions[i].discrimination_index],
+        [stats.questions[i].times_seen, stats.questions[i].mean_mark, stats.questions[i].discrimination_index],
+      );
+    }
+  });
+});
+
+describe('analytics/statistics a version with pools: property (fast-check)', () => {
+  /** A random pooled version: fixed questions, pools, and attempts that each draw from every pool and earn marks on what they hold. */
+  const world = fc
+    .record({
+      fixed: fc.integer({ min: 0, max: 3 }),
+      pools: fc.array(fc.record({ size: fc.integer({ min: 1, max: 5 }), draw: fc.integer({ min: 1, max: 5 }) }), { minLength: 1, maxLength: 3 }),
+      marks: fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 20, maxLength: 20 }),
+    })
+    .chain(({ fixed, pools, marks }) => {
+      const fixedQs = Array.from({ length: fixed }, (_, i) => question({ id: `f${i}`, question_type: 'short_answer', marks: marks[i] }));
+      const poolIds = pools.map((p, k) => Array.from({ length: p.size }, (_, j) => `p${k}-${j}`));
+      const poolQs = poolIds.flat().map((id, j) => question({ id, question_type: 'short_answer', marks: marks[(fixed + j) % marks.length] }));
+      const universe = [...fixedQs, ...poolQs];
+      const cell = (q: StatQuestion): fc.Arbitrary<PooledCell> =>
+        fc.constantFrom<PooledCell>([q.id, undefined, 0], [q.id, 'right', q.marks], [q.id, 'wrong', -0.25 * q.marks], [q.id, 'half', q.marks / 2]);
+      const attempt = fc
+        .tuple(...poolIds.map((ids, k) => fc.shuffledSubarray(ids, { minLength: Math.min(pools[k].draw, ids.length), maxLength: Math.min(pools[k].draw, ids.length) })))
+        .map((drawn) => [...fixedQs.map((q) => q.id), ...drawn.flat()])
+        .chain((ids) => fc.tuple(...ids.map((id) => cell(universe.find((q) => q.id === id)!))));
+      return fc.record({
+        universe: fc.constant(universe),
+        version: fc.constant({
+          questions: fixedQs.map((q) => ({ ...q, correct_answer: '', tolerance: null })),
+          pools: poolIds.map((ids, k) => ({ folder_id: `f${k}`, difficulty: null, draw: pools[k].draw, question_ids: ids })),
+        }),
+        rows: fc.array(attempt, { minLength: 0, maxLength: 8 }),
+      });
+    });
+
+  it('gives every question the figures computed directly over the attempts that saw it, and alpha null', () => {
+    fc.assert(
+      fc.property(world, ({ universe, version, rows }) => {
+        const byId = new Map(universe.map((q) => [q.id, q]));
+        const positions = universePositions(version);
+        const sums = pooledSumsOf(byId, positions, rows as PooledCell[][]);
+        const stats = versionStatistics(sums, universe, 1, 0, { pooled: true, positions: universe.map((q) => positions.get(q.id)!) });
+        assertDirectFigures(stats, universe, rows as PooledCell[][]);
+        assert.equal(stats.cronbach_alpha, null);
+        assert.equal(stats.completed, rows.length);
+        if (rows.length > 0) {
+          const percentages = (rows as PooledCell[][]).map((row) => (Math.max(0, sum(row.map(([, , m]) => m))) / sum(row.map(([id]) => byId.get(id)!.marks))) * 100);
+          close(stats.average_percentage, mean(percentages), 'average_percentage');
+        } else {
+          assert.equal(stats.average_percentage, null);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('analytics/statistics negatedSums and addSums: a change moves the sums by its difference', () => {
+  const contribution = addSums(pooledContribution(BY_ID, POSITIONS, POOLED_ROWS[0], true), { ...emptySums(), p: 1 });
+
+  it('negates every number, with the nesting kept (n, t, tt, p, pc, bands and options included)', () => {
+    const negated = negatedSums(contribution);
+    assert.deepEqual(numbersIn(negated), numbersIn(contribution).map(([path, value]) => [path, -value]));
+    assert.equal(negated.q['2'].n, -1);
+    assert.equal(negated.p, -1);
+    assert.ok(typeof negated.pc === 'number' && negated.pc < 0);
+  });
+
+  it('leaves the sums it negates untouched', () => {
+    const before = structuredClone(contribution);
+    negatedSums(contribution);
+    assert.deepEqual(contribution, before);
+  });
+
+  it('returns to zero: a contribution plus its negation is empty in every field', () => {
+    const zero = addSums(contribution, negatedSums(contribution));
+    for (const [path, value] of numbersIn(zero)) assert.equal(value + 0, 0, path);
+    assert.ok(sameSums(zero, emptySums()));
+  });
+
+  it('returns the sums to what they were: an attempt added then taken back changes nothing', () => {
+    const sums = pooledSumsOf(BY_ID, POSITIONS, POOLED_ROWS);
+    const extra = pooledContribution(BY_ID, POSITIONS, POOLED_ROWS[2]);
+    assert.ok(sameSums(addSums(addSums(sums, extra), negatedSums(extra)), sums));
+  });
+
+  it('moved by (after − before), equals a recomputation with the attempt as it is now (a regrade or a grade)', () => {
+    const sums = pooledSumsOf(BY_ID, POSITIONS, POOLED_ROWS);
+    const rescored: PooledCell[] = POOLED_ROWS[3].map(([id, answer, mark]) => (id === 'p3' ? [id, answer, -0.25] : [id, answer, mark]));
+    const moved = addSums(sums, addSums(pooledContribution(BY_ID, POSITIONS, rescored), negatedSums(pooledContribution(BY_ID, POSITIONS, POOLED_ROWS[3]))));
+    const rows = POOLED_ROWS.map((row, i) => (i === 3 ? rescored : row));
+    assert.ok(sameSums(moved, pooledSumsOf(BY_ID, POSITIONS, rows)));
+  });
+
+  it('moved by a difference stored as increments (zero parts left out), still equals a recomputation: t and tt may come without n', () => {
+    // analytics/store.ts writes only the non-zero numbers of a change: a regrade that keeps which questions an attempt
+    // saw moves a question's t and tt (its total changed) with n unchanged, so the shard gets t and tt without n.
+    const nonZero = (value: unknown): unknown => {
+      if (typeof value === 'number') return value === 0 ? undefined : value;
+      if (!value || typeof value !== 'object') return undefined;
+      const kept = Object.entries(value).flatMap(([k, v]) => {
+        const inner = nonZero(v);
+        return inner === undefined ? [] : [[k, inner]];
+      });
+      return kept.length > 0 ? Object.fromEntries(kept) : undefined;
+    };
+    const before = POOLED_ROWS[3];
+    const after: PooledCell[] = before.map(([id, answer, mark]) => (id === 'p3' ? [id, answer, -0.25] : [id, answer, mark]));
+    const delta = nonZero(addSums(pooledContribution(BY_ID, POSITIONS, after), negatedSums(pooledContribution(BY_ID, POSITIONS, before)))) as Partial<VersionSums>;
+    const f1At = String(POSITIONS.get('f1'));
+    assert.equal(delta.q?.[f1At]?.n, undefined, 'the example stores t and tt without n');
+    assert.ok(typeof delta.q?.[f1At]?.t === 'number');
+    const stored = nonZero(pooledSumsOf(BY_ID, POSITIONS, POOLED_ROWS)) as VersionSums;
+    const rows = POOLED_ROWS.map((row, i) => (i === 3 ? after : row));
+    // The change on the shard that holds the attempts, or on a shard of its own (read first or last).
+    for (const parts of [[stored, delta], [delta, stored]]) {
+      const moved = parts.reduce<VersionSums>((all, part) => addSums(all, part), emptySums());
+      assert.ok(sameSums(moved, pooledSumsOf(BY_ID, POSITIONS, rows)));
+    }
+    // A shard holding only that change, read on its own, keeps it too.
+    assert.equal(addSums(emptySums(), delta).q[f1At].t, delta.q![f1At].t);
+  });
+
+  it('keeps n, t and tt of a question when only one side has them, and adds neither p nor pc where neither side has them', () => {
+    const plainItem = { a: 1, c: 1, s: 2, ss: 4, st: 8, o: {} };
+    const pooled = addSums({ ...emptySums(), q: { '0': plainItem } }, { q: { '0': { ...plainItem, n: 1, t: 4, tt: 16 } } });
+    assert.deepEqual(pooled.q['0'], { a: 2, c: 2, s: 4, ss: 8, st: 16, o: {}, n: 1, t: 4, tt: 16 });
+    const plain = addSums({ ...emptySums(), q: { '0': plainItem } }, { q: { '0': plainItem } });
+    assert.equal('n' in plain.q['0'], false);
+    assert.equal('p' in plain, false);
+    assert.equal('pc' in plain, false);
+    assert.deepEqual(addSums(emptySums(), { p: 2, pc: 50 }).p, 2);
+  });
+});
+
+describe('analytics/statistics attempts pending grading', () => {
+  const sums = pooledSumsOf(BY_ID, POSITIONS, POOLED_ROWS);
+  const positions = UNIVERSE.map((q) => POSITIONS.get(q.id)!);
+  /** What an attempt whose essays are not all graded contributes (analytics/store.ts contributionOf): a count, nothing else. */
+  const pending: VersionSums = { ...emptySums(), p: 1 };
+
+  it('counts a pending attempt in pending_grading and total_attempts, never in completed or any figure', () => {
+    const withPending = addSums(addSums(sums, pending), pending);
+    const stats = versionStatistics(withPending, UNIVERSE, 7, 1, { pooled: true, positions });
+    const without = versionStatistics(sums, UNIVERSE, 7, 1, { pooled: true, positions });
+    assert.deepEqual([stats.pending_grading, stats.total_attempts, stats.completed, stats.in_progress], [2, 9, 6, 1]);
+    assert.deepEqual({ ...stats, pending_grading: 0, total_attempts: 0 }, { ...without, pending_grading: 0, total_attempts: 0 });
+  });
+
+  it('counts pending attempts without pools as well', () => {
+    const stats = versionStatistics(addSums(sumsOf(QUESTIONS, ROWS), pending), QUESTIONS, TOTAL_MARKS, IN_PROGRESS);
+    assert.deepEqual([stats.pending_grading, stats.total_attempts, stats.completed], [1, N + IN_PROGRESS + 1, N]);
+  });
+
+  it('says pending_grading 0 for sums kept before essays (no p)', () => {
+    assert.equal(versionStatistics(sumsOf(QUESTIONS, ROWS), QUESTIONS, TOTAL_MARKS, 0).pending_grading, 0);
+  });
+
+  it('moves a graded attempt from pending into the figures: the sums then equal a recomputation', () => {
+    const before = addSums(pooledSumsOf(BY_ID, POSITIONS, POOLED_ROWS.slice(0, 5)), pending);
+    const graded = addSums(before, addSums(pooledContribution(BY_ID, POSITIONS, POOLED_ROWS[5]), negatedSums(pending)));
+    const recomputed = pooledSumsOf(BY_ID, POSITIONS, [...POOLED_ROWS.slice(0, 5), POOLED_ROWS[5]]);
+    assert.ok(sameSums(graded, recomputed));
+    assert.equal(versionStatistics(graded, UNIVERSE, 7, 0, { pooled: true, positions }).pending_grading, 0);
   });
 });

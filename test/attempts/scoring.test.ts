@@ -207,7 +207,83 @@ describe('attempts/scoring totals', () => {
     assert.equal(proto.results[0].answered, false);
   });
 
-  it('an attempt with no questions scores 0 of 0', () => {
-    assert.deepEqual(scoreAttempt([], {}, negative), { score: 0, total_marks: 0, results: [] });
+  it('an attempt with no questions scores 0 of 0, with nothing to grade', () => {
+    assert.deepEqual(scoreAttempt([], {}, negative), { score: 0, total_marks: 0, results: [], pending_marks: 0, grading: null });
+  });
+});
+
+describe('attempts/scoring essay (graded by a person)', () => {
+  const essay = (over: Partial<ScoringQuestion> = {}): ScoringQuestion => q({ id: 'e1', question_type: 'essay', correct_answer: '', marks: 5, ...over });
+  const choice = q({ id: 'c1', question_type: 'true_false', correct_answer: 'True', marks: 2 });
+
+  it('leaves an answered essay without a grade pending: 0 marks so far, its marks in pending_marks, grading "pending"', () => {
+    const result = scoreAttempt([choice, essay()], { c1: 'true', e1: 'My essay' }, plain);
+    assert.deepEqual(result.results[1], { question_id: 'e1', answered: true, correct: false, marks_awarded: 0, pending: true });
+    assert.deepEqual([result.score, result.total_marks, result.pending_marks, result.grading], [2, 7, 5, 'pending']);
+  });
+
+  it('gives an unanswered essay (absent, empty or blank) 0 with nothing to grade: not pending, grading "complete"', () => {
+    for (const answers of [{}, { e1: '' }, { e1: ' \n\t ' }] as Array<Record<string, string>>) {
+      const result = scoreAttempt([essay()], answers, negative);
+      assert.deepEqual(result.results[0], { question_id: 'e1', answered: false, correct: false, marks_awarded: 0 }, JSON.stringify(answers));
+      assert.deepEqual([result.score, result.pending_marks, result.grading], [0, 0, 'complete']);
+    }
+  });
+
+  it('ignores a grade given to an essay left unanswered: it earns 0 and is not pending', () => {
+    const result = scoreAttempt([essay()], { e1: '   ' }, plain, { e1: { marks: 5 } });
+    assert.deepEqual([result.results[0].marks_awarded, result.results[0].answered, result.score, result.grading], [0, false, 0, 'complete']);
+  });
+
+  it('awards a graded essay the grade’s marks, adds them to the score and completes the attempt once every essay is graded', () => {
+    const result = scoreAttempt([choice, essay(), essay({ id: 'e2', marks: 3 })], { c1: 'true', e1: 'one', e2: 'two' }, plain, { e1: { marks: 3.5 }, e2: { marks: 3 } });
+    assert.deepEqual(result.results.map((r) => r.marks_awarded), [2, 3.5, 3]);
+    assert.ok(result.results.every((r) => r.pending === undefined));
+    assert.deepEqual([result.score, result.total_marks, result.pending_marks, result.grading], [8.5, 10, 0, 'complete']);
+  });
+
+  it('stays "pending" with the ungraded essays’ marks while some essays of the attempt are graded and others not', () => {
+    const result = scoreAttempt([essay(), essay({ id: 'e2', marks: 3 })], { e1: 'one', e2: 'two' }, plain, { e1: { marks: 4 } });
+    assert.deepEqual([result.score, result.pending_marks, result.grading], [4, 3, 'pending']);
+    assert.deepEqual(result.results.map((r) => r.pending === true), [false, true]);
+  });
+
+  it('counts a graded essay as correct only at full marks', () => {
+    assert.equal(scoreAttempt([essay()], { e1: 'x' }, plain, { e1: { marks: 5 } }).results[0].correct, true);
+    assert.equal(scoreAttempt([essay()], { e1: 'x' }, plain, { e1: { marks: 4.9999 } }).results[0].correct, false);
+  });
+
+  it('keeps a grade between 0 and the essay’s marks: never negative, never above its marks', () => {
+    assert.equal(scoreAttempt([essay()], { e1: 'x' }, plain, { e1: { marks: -2 } }).results[0].marks_awarded, 0);
+    assert.equal(scoreAttempt([essay()], { e1: 'x' }, plain, { e1: { marks: 9 } }).results[0].marks_awarded, 5);
+  });
+
+  it('never costs negative marks: an essay graded 0 or still pending earns 0 with negative marking on', () => {
+    const rules = { negativeMarking: true, negativeMarkRatio: 1 };
+    assert.equal(scoreAttempt([essay()], { e1: 'x' }, rules).results[0].marks_awarded, 0);
+    assert.equal(scoreAttempt([essay()], { e1: 'x' }, rules, { e1: { marks: 0 } }).results[0].marks_awarded, 0);
+  });
+
+  it('never marks an essay by its key: any answer is pending until graded, even one equal to correct_answer', () => {
+    const result = scoreAttempt([essay({ correct_answer: 'Paris' })], { e1: 'Paris' }, plain);
+    assert.deepEqual([result.results[0].marks_awarded, result.results[0].pending, result.score], [0, true, 0]);
+  });
+
+  it('rounds a fractional grade, the score and pending_marks to 4 decimals', () => {
+    const result = scoreAttempt([essay({ marks: 0.1 }), essay({ id: 'e2', marks: 0.2 }), essay({ id: 'e3', marks: 0.1 })], { e1: 'a', e2: 'b', e3: 'c' }, plain, {
+      e1: { marks: 1 / 30 },
+    });
+    assert.equal(result.results[0].marks_awarded, 0.0333);
+    assert.equal(result.pending_marks, 0.3);
+  });
+
+  it('reads grades by own keys only: an essay named like an inherited property is pending, not graded by the prototype', () => {
+    const result = scoreAttempt([essay({ id: 'toString' })], { toString: 'an answer' } as Record<string, string>, plain, {});
+    assert.deepEqual([result.results[0].pending, result.grading], [true, 'pending']);
+  });
+
+  it('says grading null for an attempt without essays, and "complete" for one whose essays were all left unanswered', () => {
+    assert.equal(scoreAttempt([choice], { c1: 'true' }, plain).grading, null);
+    assert.equal(scoreAttempt([choice, essay()], { c1: 'true' }, plain).grading, 'complete');
   });
 });

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import {
   assertCanChangeClient,
+  assertCanGrade,
+  assertCanRegrade,
   assertCanChangeUser,
   assertCanDeleteUser,
   assertCanManageSitting,
@@ -237,4 +239,22 @@ describe('policy: assertOnSite (on_site_only)', () => {
       }),
     );
   });
+});
+
+describe('policy: assertCanGrade (the grading queue and a grade)', () => {
+  it('lets a Super Admin grade any organization’s essays', () => assert.doesNotThrow(() => assertCanGrade(superAdmin, { clientId: 'globex' })));
+  it('lets a Client Admin grade its own organization’s essays', () => assert.doesNotThrow(() => assertCanGrade(admin, { clientId: 'acme' })));
+  it('refuses a Client Admin another organization’s essays with FORBIDDEN', () => throwsCode(() => assertCanGrade(admin, { clientId: 'globex' }), 'FORBIDDEN'));
+  it('refuses a Student, even its own organization’s (its own essays included)', () => throwsCode(() => assertCanGrade(student, { clientId: 'acme' }), 'FORBIDDEN'));
+  it('refuses a Guest', () => throwsCode(() => assertCanGrade(principal('guest'), { clientId: 'acme' }), 'FORBIDDEN'));
+  it('refuses a user with no role', () => throwsCode(() => assertCanGrade(principal(null, 'acme'), { clientId: 'acme' }), 'FORBIDDEN'));
+});
+
+describe('policy: assertCanRegrade (correcting a published version)', () => {
+  it('lets a Super Admin regrade any organization’s test', () => assert.doesNotThrow(() => assertCanRegrade(superAdmin, { clientId: 'globex' })));
+  it('lets a Client Admin regrade its own organization’s test', () => assert.doesNotThrow(() => assertCanRegrade(admin, { clientId: 'acme' })));
+  it('refuses a Client Admin another organization’s test with FORBIDDEN', () => throwsCode(() => assertCanRegrade(admin, { clientId: 'globex' }), 'FORBIDDEN'));
+  it('refuses a Student, even in its own organization', () => throwsCode(() => assertCanRegrade(student, { clientId: 'acme' }), 'FORBIDDEN'));
+  it('refuses a Guest', () => throwsCode(() => assertCanRegrade(principal('guest'), { clientId: 'acme' }), 'FORBIDDEN'));
+  it('refuses a user with no role', () => throwsCode(() => assertCanRegrade(principal(null, 'acme'), { clientId: 'acme' }), 'FORBIDDEN'));
 });

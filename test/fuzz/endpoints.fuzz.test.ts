@@ -12,6 +12,7 @@ import { seeds as attempts } from './seeds/attempts';
 import { seeds as analytics } from './seeds/analytics';
 import { seeds as sittings } from './seeds/sittings';
 import { seeds as networks } from './seeds/networks';
+import { seeds as grading } from './seeds/grading';
 import type { FuzzRequest, FuzzSeed, FuzzSeedGroup, FuzzWorld } from './seeds/types';
 
 // Property-based fuzzing of every endpoint in the OpenAPI document, and of
@@ -24,7 +25,7 @@ import type { FuzzRequest, FuzzSeed, FuzzSeedGroup, FuzzWorld } from './seeds/ty
 // with rate limits lifted so that every run reaches the handler.
 // FUZZ_RUNS sets the runs per endpoint; FUZZ_SEED replays a failure.
 
-const GROUPS: FuzzSeedGroup[] = [core, foldersAndQuestions, testsAndShareCodes, attempts, analytics, sittings, networks];
+const GROUPS: FuzzSeedGroup[] = [core, foldersAndQuestions, testsAndShareCodes, attempts, analytics, sittings, networks, grading];
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 const FUZZ_SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
 
@@ -129,6 +130,7 @@ function setPath(target: Record<string, any>, path: string, value: unknown): voi
 // ---------------------------------------------------------------- requests
 
 type Mutation =
+  | { part: 'none' }
   | { part: 'path'; name: string; value: string }
   | { part: 'query'; name: string; value: string | string[] }
   | { part: 'body'; name: string; value: unknown }
@@ -226,6 +228,7 @@ async function send(server: InProcessApi, op: Operation, seed: FuzzRequest, muta
   let attemptTokenHeader: string | undefined;
   let multipart = seed.multipart ? { ...seed.multipart } : undefined;
   switch (mutation.part) {
+    case 'none': break;
     case 'path': params[mutation.name] = mutation.value; break;
     case 'query': query[mutation.name] = mutation.value; break;
     case 'body': setPath(body as Record<string, unknown>, mutation.name, mutation.value); break;
@@ -368,5 +371,22 @@ describe('fuzz: hostile values at every parameter and body field of every endpoi
         { numRuns: RUNS, seed: FUZZ_SEED, endOnFailure: true },
       );
     }
+  });
+
+  // Last: after every run above, answered or refused, and a few valid requests sent as a client would carry on,
+  // nothing a request started is left half done or inconsistent.
+  it('leaves nothing half done in what the seeds prepared (each group’s own checks, after its valid requests once more)', async () => {
+    const problems: string[] = [];
+    for (const group of GROUPS) {
+      const state = prepared.get(group);
+      for (const { operation, request } of group.afterRuns?.(world, state) ?? []) {
+        const op = operations.find((o) => o.seedKey === operation);
+        assert.ok(op, `no operation ${operation}`);
+        const answer = await send(server, op, request, { part: 'none' });
+        assert.ok(answer.status < 400, `${operation} after the runs → ${answer.status} ${answer.text.slice(0, 300)}`);
+      }
+      if (group.problems) problems.push(...(await group.problems(world, state)));
+    }
+    assert.deepEqual(problems, []);
   });
 });

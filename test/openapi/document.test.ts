@@ -20,6 +20,7 @@ const ENDPOINTS = [
   'post /api/attempts/{attemptId}/extend',
   'get /api/analytics/tests/{testId}', 'post /api/analytics/tests/{testId}/recompute', 'get /api/analytics/tests/{testId}/results.csv',
   'get /api/analytics/students/{studentId}',
+  'get /api/tests/{testId}/grading', 'post /api/attempts/{attemptId}/grades', 'post /api/tests/{testId}/versions/{version}/regrade',
 ];
 
 describe('GET /api/openapi.json', () => {
@@ -147,6 +148,44 @@ describe('GET /api/openapi.json', () => {
       assert.match(field.description, /only on site/, name);
     }
     assert.ok(doc.components.schemas.Test.required.includes('on_site_only'));
+  });
+
+  it('tags the grading queue, a grade and a regrade "Grading", for administrators only, with the errors each can answer', () => {
+    const operations: Record<string, string[]> = {
+      'get /api/tests/{testId}/grading': ['400', '401', '403', '404', '429', '500', '503'],
+      'post /api/attempts/{attemptId}/grades': ['400', '401', '403', '404', '409', '413', '429', '500', '503'],
+      'post /api/tests/{testId}/versions/{version}/regrade': ['400', '401', '403', '404', '409', '413', '429', '500', '503'],
+    };
+    for (const [operation, statuses] of Object.entries(operations)) {
+      const [method, path] = operation.split(' ');
+      const op = doc.paths[path][method];
+      assert.deepEqual(op.tags, ['Grading'], operation);
+      assert.deepEqual(op.security, [{ bearerAuth: [] }], operation);
+      assert.deepEqual(Object.keys(op.responses).filter((status) => Number(status) >= 400).sort(), statuses, operation);
+    }
+  });
+
+  it('takes pools (at most 20, each a folder and a draw of 1 to 500) on create and replace, and answers them on a test', () => {
+    for (const name of ['CreateTest', 'ReplaceTest']) {
+      const pools = doc.components.schemas[name].properties.pools;
+      assert.equal(pools.maxItems, 20, name);
+      assert.equal(pools.items.$ref, '#/components/schemas/TestPoolInput', name);
+    }
+    const input = doc.components.schemas.TestPoolInput;
+    assert.deepEqual(input.required.sort(), ['draw', 'folder_id']);
+    assert.deepEqual([input.properties.draw.minimum, input.properties.draw.maximum], [1, 500]);
+    assert.equal(input.additionalProperties, false);
+    assert.equal(doc.components.schemas.Test.properties.pools.items.$ref, '#/components/schemas/TestPool');
+    assert.ok(doc.components.schemas.Test.required.includes('pools'));
+  });
+
+  it('takes an essay with max_words (1 to 10,000) among the question types, and an answer of up to 10,000 characters', () => {
+    const refs = (schema: any) => (schema.anyOf ?? schema.oneOf).map((s: any) => s.$ref.split('/').pop());
+    assert.ok(refs(doc.components.schemas.QuestionInput).includes('EssayQuestionInput'));
+    const essay = doc.components.schemas.EssayQuestionInput.properties;
+    assert.deepEqual([essay.max_words.minimum, essay.max_words.maximum], [1, 10_000]);
+    assert.ok(doc.components.schemas.Question.properties.question_type.enum.includes('essay'));
+    assert.equal(doc.components.schemas.SaveAnswer.properties.student_answer.maxLength, 10_000);
   });
 
   it('describes request bodies from the same schemas that validate them', () => {

@@ -9,6 +9,7 @@ import type { StoredTest, TestVersion } from '../../../functions/src/exams/docum
 import { hashAccessCode } from '../../../functions/src/sittings/accessCode';
 import type { StoredOverride } from '../../../functions/src/sittings/documents';
 import { adminDb } from '../../support/admin';
+import { pooledAttempt, pooledEssayTest, versionProblems, type PooledEssayTest } from './grading';
 import type { FuzzSeedGroup, FuzzWorld } from './types';
 
 // Seeds for attempts. A published test with its frozen version, a share code,
@@ -24,6 +25,10 @@ import type { FuzzSeedGroup, FuzzWorld } from './types';
 // Guest redeeming a share code (started once, then resumed), and a student
 // whose override allows one attempt, already used, so that every run reaches
 // the access code's check (right: 409 for the used attempt; wrong: 403).
+// Every seed also takes its turn on a test with a pool and an essay
+// (seeds/grading.ts): a start draws from the pool; answers go to an essay, 10,000
+// characters of 2,000 words (both at their limits), and to the question the
+// attempt drew; a submit leaves its essay pending in the grading queue.
 
 interface Prepared {
   starts: number;
@@ -35,7 +40,17 @@ interface Prepared {
   code: string;
   answering: { id: string; token: string; questionId: string; otherQuestionId: string; otherAnswer: string };
   submitting: { id: string; token: string };
+  /** Turns of the answering and submit seeds: even on the attempts above, odd on the pooled test's. */
+  saves: number;
+  batches: number;
+  submits: number;
+  pooled: PooledEssayTest;
+  essayAnswering: { id: string; token: string; drawn: string };
+  essaySubmitting: { id: string; token: string };
 }
+
+/** An essay answer at both of its limits: 10,000 characters, 2,000 words. */
+const LONGEST_ESSAY = 'word '.repeat(2_000);
 
 const clientRef = (clientId: string) => adminDb.collection('clients').doc(clientId);
 
@@ -147,7 +162,19 @@ export const seeds: FuzzSeedGroup = {
       attemptsSpent(clientId, spent.testId, world.tenant.student.uid),
     ]);
     const stored = (await clientRef(clientId).collection('attempts').doc(answering.id).get()).data() as StoredAttempt;
+    const pooled = await pooledEssayTest(clientId, world.tenant.admin.uid, 2_000);
+    const [poolChoice, poolNumber] = pooled.poolIds;
+    const essayAnswering = await pooledAttempt(pooled, clientId, world.tenant.student.uid, poolChoice, {}, 'in_progress');
+    const essaySubmitting = await pooledAttempt(
+      pooled, clientId, world.tenant.student.uid, poolNumber, { [pooled.choiceId]: 'A', [pooled.essayId]: 'An essay to grade.', [poolNumber]: '3.14' }, 'in_progress',
+    );
     return {
+      saves: 0,
+      batches: 0,
+      submits: 0,
+      pooled,
+      essayAnswering: { ...essayAnswering, drawn: poolChoice },
+      essaySubmitting,
       starts: 0,
       seq: 0,
       spentTestId: spent.testId,
@@ -162,9 +189,12 @@ export const seeds: FuzzSeedGroup = {
     {
       operation: 'post /api/attempts',
       request: (w, p: Prepared) =>
-        p.starts++ % 2 === 0
-          ? { token: w.guest.token, body: { share_code: p.code, guest_name: 'Fuzz guest', access_code: ACCESS_CODE } }
-          : { token: w.tenant.student.token, body: { test_id: p.spentTestId, access_code: ACCESS_CODE } },
+        [
+          { token: w.guest.token, body: { share_code: p.code, guest_name: 'Fuzz guest', access_code: ACCESS_CODE } },
+          { token: w.tenant.student.token, body: { test_id: p.spentTestId, access_code: ACCESS_CODE } },
+          // The pooled test: drawn at the first start, resumed after.
+          { token: w.tenant.student.token, body: { test_id: p.pooled.testId } },
+        ][p.starts++ % 3],
     },
     {
       operation: 'get /api/attempts',
@@ -180,32 +210,59 @@ export const seeds: FuzzSeedGroup = {
     {
       operation: 'post /api/attempts/{attemptId}/answers',
       shape: 'SaveAnswer',
-      request: (w, p: Prepared) => ({
-        token: w.tenant.student.token,
-        params: { attemptId: p.answering.id },
-        query: { attempt_token: p.answering.token },
-        body: { question_id: p.answering.questionId, student_answer: 'A', client_seq: (p.seq += 1) },
-      }),
+      request: (w, p: Prepared) =>
+        p.saves++ % 2 === 0
+          ? {
+              token: w.tenant.student.token,
+              params: { attemptId: p.answering.id },
+              query: { attempt_token: p.answering.token },
+              body: { question_id: p.answering.questionId, student_answer: 'A', client_seq: (p.seq += 1) },
+            }
+          : {
+              token: w.tenant.student.token,
+              params: { attemptId: p.essayAnswering.id },
+              query: { attempt_token: p.essayAnswering.token },
+              body: { question_id: p.pooled.essayId, student_answer: LONGEST_ESSAY, client_seq: (p.seq += 1) },
+            },
     },
     {
       // Two items: one to the unanswered question, one sending the long answer stored again (the attempt stays near its budget).
       operation: 'post /api/attempts/{attemptId}/answers',
       shape: 'SaveAnswerBatch',
-      request: (w, p: Prepared) => ({
-        token: w.tenant.student.token,
-        params: { attemptId: p.answering.id },
-        query: { attempt_token: p.answering.token },
-        body: {
-          answers: [
-            { question_id: p.answering.questionId, student_answer: 'A', client_seq: (p.seq += 1) },
-            { question_id: p.answering.otherQuestionId, student_answer: p.answering.otherAnswer },
-          ],
-        },
-      }),
+      request: (w, p: Prepared) =>
+        p.batches++ % 2 === 0
+          ? {
+              token: w.tenant.student.token,
+              params: { attemptId: p.answering.id },
+              query: { attempt_token: p.answering.token },
+              body: {
+                answers: [
+                  { question_id: p.answering.questionId, student_answer: 'A', client_seq: (p.seq += 1) },
+                  { question_id: p.answering.otherQuestionId, student_answer: p.answering.otherAnswer },
+                ],
+              },
+            }
+          : {
+              // The essay at its limits, and the question the attempt drew from the pool.
+              token: w.tenant.student.token,
+              params: { attemptId: p.essayAnswering.id },
+              query: { attempt_token: p.essayAnswering.token },
+              body: {
+                answers: [
+                  { question_id: p.pooled.essayId, student_answer: LONGEST_ESSAY, client_seq: (p.seq += 1) },
+                  { question_id: p.essayAnswering.drawn, student_answer: 'B' },
+                ],
+              },
+            },
     },
     {
       operation: 'post /api/attempts/{attemptId}/submit',
-      request: (w, p: Prepared) => ({ token: w.tenant.student.token, params: { attemptId: p.submitting.id }, query: { attempt_token: p.submitting.token } }),
+      request: (w, p: Prepared) => {
+        const attempt = p.submits++ % 2 === 0 ? p.submitting : p.essaySubmitting;
+        return { token: w.tenant.student.token, params: { attemptId: attempt.id }, query: { attempt_token: attempt.token } };
+      },
     },
   ],
+  // The pooled test's submit and its answers: scored, queued and counted in its analytics as a recomputation would.
+  problems: (world: FuzzWorld, p: Prepared) => versionProblems(world.tenant.clientId, p.pooled.testId),
 };

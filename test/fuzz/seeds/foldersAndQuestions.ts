@@ -27,7 +27,7 @@ async function prepare(world: FuzzWorld): Promise<Prepared> {
   for (let n = 0; n < 6; n++) {
     const q: StoredQuestion = {
       id: randomUUID(), client_id: clientId, folder_id: null, question_text: `Fuzz question ${n}`, question_type: 'multiple_choice',
-      options: ['A', 'B'], correct_answer: 'A', tolerance: null, marks: 1, difficulty: 'easy', created_at: now, updated_at: now,
+      options: ['A', 'B'], correct_answer: 'A', tolerance: null, max_words: null, marks: 1, difficulty: 'easy', created_at: now, updated_at: now,
     };
     await client.collection('questions').doc(q.id).set(q);
     questionIds.push(q.id);
@@ -46,6 +46,7 @@ const QUESTION_SHAPES: Record<string, (folderId: string) => Record<string, unkno
   TrueFalseQuestionInput: (folderId) => ({ ...validQuestion(folderId), question_type: 'true_false', options: ['True', 'False'], correct_answer: 'True' }),
   ShortAnswerQuestionInput: (folderId) => ({ ...validQuestion(folderId), question_type: 'short_answer', options: [], correct_answer: 'cat' }),
   NumericQuestionInput: (folderId) => ({ ...validQuestion(folderId), question_type: 'numeric', options: [], correct_answer: '3.14', tolerance: 0.01 }),
+  EssayQuestionInput: (folderId) => ({ ...validQuestion(folderId), question_type: 'essay', options: [], correct_answer: '', max_words: 250 }),
 };
 
 export const seeds: FuzzSeedGroup = {

@@ -7,10 +7,14 @@ import type { FuzzSeedGroup, FuzzWorld } from './types';
 // Seeds for tests (exam definitions) and their share codes. Everything is
 // written straight into Firestore in the shapes the service stores, one test
 // per state a move starts from, so each seed is valid at least on its first run
-// (later runs may meet 409 or 404 once the test has moved or gone).
+// (later runs may meet 409 or 404 once the test has moved or gone). Tests are
+// created and replaced with a pool, and the draft to publish has one, so that a
+// publish freezes it.
 
 interface Prepared {
   questionIds: string[];
+  /** A folder of three questions (two easy): the pools' folder. */
+  folderId: string;
   draft: string;
   toPublish: string;
   published: string;
@@ -22,33 +26,42 @@ interface Prepared {
 
 const clientRef = (clientId: string) => adminDb.collection('clients').doc(clientId);
 
-async function writeQuestion(clientId: string, n: number): Promise<string> {
+async function writeQuestion(clientId: string, n: number, folderId: string | null = null, difficulty = 'easy'): Promise<string> {
   const id = randomUUID();
   const now = new Date().toISOString();
   await clientRef(clientId).collection('questions').doc(id).set({
-    id, client_id: clientId, folder_id: null, question_text: `Fuzz question ${n}`, question_type: 'multiple_choice',
-    options: ['A', 'B'], correct_answer: 'A', tolerance: null, marks: 1, difficulty: 'easy', created_at: now, updated_at: now,
+    id, client_id: clientId, folder_id: folderId, question_text: `Fuzz question ${n}`, question_type: 'multiple_choice',
+    options: ['A', 'B'], correct_answer: 'A', tolerance: null, max_words: null, marks: 1, difficulty, created_at: now, updated_at: now,
   });
   return id;
 }
 
-async function writeTest(clientId: string, questionIds: string[], status: StoredTest['status']): Promise<string> {
+async function writeFolder(clientId: string): Promise<string> {
+  const id = randomUUID();
+  const now = new Date().toISOString();
+  const name = `Fuzz pool folder ${id.slice(0, 8)}`;
+  await clientRef(clientId).collection('folders').doc(id).set({ id, client_id: clientId, name, name_sort: name.toLowerCase(), created_at: now, updated_at: now });
+  return id;
+}
+
+async function writeTest(clientId: string, questionIds: string[], status: StoredTest['status'], pools: StoredTest['pools'] = []): Promise<string> {
   const now = new Date().toISOString();
   const published = status !== 'draft';
   const test: StoredTest = {
     id: randomUUID(), client_id: clientId, test_name: `Fuzz ${status} test`, timer: 30, shuffle: 0, allow_review: 1, negative_marking: 0,
     status, folder_id: null, question_ids: questionIds, description: null, max_attempts: null, negative_mark_ratio: 0.25,
-    created_at: now, updated_at: now, published_at: published ? now : null, version: published ? 1 : null,
+    created_at: now, updated_at: now, published_at: published ? now : null, version: published ? 1 : null, pools,
   };
   await clientRef(clientId).collection('tests').doc(test.id).set(test);
   return test.id;
 }
 
 
-// With every delivery setting, so that a valid run hashes an access code and checks a window.
+// With every delivery setting, so that a valid run hashes an access code and checks a window, and a pool (its folder checked).
 const testBody = (p: Prepared) => ({
   test_name: 'Fuzz test', timer: 20, shuffle: 1, allow_review: 0, negative_marking: 1, status: 'draft',
   question_ids: p.questionIds, description: 'Written by the fuzzer', max_attempts: 3, negative_mark_ratio: 0.5, folder_id: null,
+  pools: [{ folder_id: p.folderId, difficulty: 'easy', draw: 2 }],
   opens_at: '2030-01-01T09:00:00+02:00', closes_at: '2030-01-01T11:00:00Z', access_code: 'fuzz-room-1',
   attempt_cooldown_minutes: 60, review_opens_at: '2030-01-02T00:00:00Z',
 });
@@ -57,16 +70,19 @@ export const seeds: FuzzSeedGroup = {
   async prepare(world: FuzzWorld): Promise<Prepared> {
     const clientId = world.tenant.clientId;
     const questionIds = await Promise.all([1, 2].map((n) => writeQuestion(clientId, n)));
+    const folderId = await writeFolder(clientId);
+    await Promise.all([writeQuestion(clientId, 3, folderId), writeQuestion(clientId, 4, folderId), writeQuestion(clientId, 5, folderId, 'hard')]);
     const [draft, toPublish, published, toArchive, archived, toDelete] = await Promise.all([
       writeTest(clientId, questionIds, 'draft'),
-      writeTest(clientId, questionIds, 'draft'),
+      // Published with a pool of the folder: the publish freezes it.
+      writeTest(clientId, questionIds, 'draft', [{ folder_id: folderId, difficulty: null, draw: 2 }]),
       writeTest(clientId, questionIds, 'published'),
       writeTest(clientId, questionIds, 'published'),
       writeTest(clientId, questionIds, 'archived'),
       writeTest(clientId, questionIds, 'draft'),
     ]);
     const code = await writeShareCode(clientId, published, { max_uses: 50 });
-    return { questionIds, draft, toPublish, published, toArchive, archived, toDelete, code };
+    return { questionIds, folderId, draft, toPublish, published, toArchive, archived, toDelete, code };
   },
   seeds: [
     {

@@ -40,4 +40,14 @@ export interface FuzzSeedGroup {
   /** Creates what the seeds need (documents, ids), once, through the API or the Admin SDK. */
   prepare(world: FuzzWorld): Promise<unknown>;
   seeds: FuzzSeed[];
+  /**
+   * Valid requests sent once every run is over, in order, each to answer below
+   * 400: the state the fuzz left, carried on as a client would (e.g. a grade after a regrade).
+   */
+  afterRuns?(world: FuzzWorld, prepared: any): Array<{ operation: string; request: FuzzRequest }>;
+  /**
+   * Checked last (after afterRuns): what no request, answered or refused, may
+   * have left half done or inconsistent in what `prepare` made (each problem a sentence; none: []).
+   */
+  problems?(world: FuzzWorld, prepared: any): Promise<string[]>;
 }
