@@ -330,7 +330,9 @@ describe('POST /api/attempts/{attemptId}/submit', () => {
     }
     const res = await post(`/api/attempts/${started.attempt_id}/submit`, undefined, as(student.token));
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(Object.keys(res.body).sort(), ['score', 'status', 'submitted_at', 'total_marks']);
+    assert.deepEqual(Object.keys(res.body).sort(), ['grading', 'pending_marks', 'score', 'status', 'submitted_at', 'total_marks']);
+    assert.equal(res.body.grading, null, 'no essays: nothing to grade');
+    assert.equal(res.body.pending_marks, 0);
     assert.equal(res.body.status, 'submitted');
     assert.equal(res.body.score, 6);
     assert.equal(res.body.total_marks, 6);

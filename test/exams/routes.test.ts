@@ -23,10 +23,11 @@ import {
 
 const AUTHOR_FIELDS = [
   'access_code_required', 'allow_review', 'attempt_cooldown_minutes', 'client_id', 'closes_at', 'created_at', 'description', 'folder_id', 'id', 'max_attempts',
-  'negative_mark_ratio', 'negative_marking', 'on_site_only', 'opens_at', 'published_at', 'question_count', 'question_ids', 'review_opens_at', 'shuffle', 'status', 'test_name',
-  'timer', 'updated_at', 'version',
+  'negative_mark_ratio', 'negative_marking', 'on_site_only', 'opens_at', 'pools', 'published_at', 'question_count', 'question_ids', 'review_opens_at', 'shuffle', 'status',
+  'test_name', 'timer', 'updated_at', 'version',
 ];
-const STUDENT_FIELDS = AUTHOR_FIELDS.filter((f) => f !== 'question_ids');
+// Which questions a test holds, fixed or drawn, a student learns only by starting an attempt.
+const STUDENT_FIELDS = AUTHOR_FIELDS.filter((f) => f !== 'question_ids' && f !== 'pools');
 
 const put = (path: string, body: unknown, token?: string) => api('PUT', path, { ...as(token), body });
 const publish = (testId: string, token?: string) => post(`/api/tests/${testId}/publish`, undefined, as(token));
@@ -172,6 +173,7 @@ describe('POST /api/tests', () => {
       attempt_cooldown_minutes: 0,
       review_opens_at: null,
       on_site_only: 0,
+      pools: [],
     });
     assert.equal((await testDoc(m.tenant.clientId, id).get()).get('status'), 'draft');
   });
