@@ -12,7 +12,8 @@ import { paperOf, type VersionForAttempt } from './rules';
 // on, the pool questions they drew, and what a share code leads to.
 
 const MAX_CACHED = 500;
-const MAX_CACHED_POOL_QUESTIONS = 20_000;
+/** Up to ~20 KB each at the bank's limits: bounded to stay far below the instance's memory whatever the pools hold. */
+const MAX_CACHED_POOL_QUESTIONS = 5_000;
 
 const versions = readCache<VersionForAttempt | undefined>({ max: MAX_CACHED });
 

@@ -287,7 +287,12 @@ export async function publishTest(principal: Principal, testId: string): Promise
   assertCanAuthorTests(principal, test.client_id);
   if (!isEditable(test.status)) throw conflict(applyMoveReason(test.status));
   const frozenPools = (test.pools ?? []).length > 0 ? await freezeTestPools(test) : undefined;
-  return authorView(await store.publishTest(test.client_id, testId, new Date().toISOString(), principal.uid, frozenPools));
+  try {
+    return authorView(await store.publishTest(test.client_id, testId, new Date().toISOString(), principal.uid, frozenPools));
+  } catch (err) {
+    if (frozenPools) await store.deletePoolFreeze(test.client_id, testId, frozenPools.freezeId);
+    throw err;
+  }
 }
 
 const applyMoveReason = (status: TestStatus): string => {
@@ -302,13 +307,19 @@ const applyMoveReason = (status: TestStatus): string => {
  */
 async function freezeTestPools(test: StoredTest): Promise<store.FrozenPools> {
   const pools = test.pools ?? [];
-  const read = await Promise.all(pools.map((pool) => store.poolCandidates(test.client_id, pool)));
-  const { pools: frozen, problems } = freezePools(pools, read.map((r) => r.ids), test.question_ids, MAX_POOL_QUESTIONS);
-  if (problems.length > 0) throw badRequest(`This test cannot be published yet: ${problems.map((p) => p.message).join('; ')}`, problems);
-  const byId = new Map(read.flatMap((r) => r.snaps.map((snap) => [snap.id, snap.data()] as const)));
-  const questions = frozen.flatMap((pool) => pool.question_ids.map((id) => ({ id, data: byId.get(id)! })));
-  const freezeId = await store.writePoolFreeze(test.client_id, test.id, questions);
-  return { freezeId, pools: frozen, testUpdatedAt: test.updated_at };
+  // One more than the most a version freezes: a larger folder is refused without being read whole.
+  const candidates = await Promise.all(pools.map((pool) => store.poolCandidates(test.client_id, pool, MAX_POOL_QUESTIONS + 1)));
+  const planned = freezePools(pools, candidates, test.question_ids, MAX_POOL_QUESTIONS);
+  const refuse = (problems: typeof planned.problems) => badRequest(`This test cannot be published yet: ${problems.map((p) => p.message).join('; ')}`, problems);
+  if (planned.problems.length > 0) throw refuse(planned.problems);
+  const { freezeId, frozen } = await store.writePoolFreeze(test.client_id, test.id, planned.pools.flatMap((pool) => pool.question_ids));
+  // A question deleted between the query and its copy is not frozen: the draws are checked against what was.
+  const { pools: kept, problems } = freezePools(pools, planned.pools.map((pool) => pool.question_ids.filter((id) => frozen.has(id))), test.question_ids, MAX_POOL_QUESTIONS);
+  if (problems.length > 0) {
+    await store.deletePoolFreeze(test.client_id, test.id, freezeId);
+    throw refuse(problems);
+  }
+  return { freezeId, pools: kept, testUpdatedAt: test.updated_at };
 }
 
 /**

@@ -155,27 +155,45 @@ function freeze(id: string, data: DocumentData): FrozenQuestion {
 
 const IN_BATCH = 400;
 
-/** The ids of the questions a pool draws from, as the bank holds them now (its folder, of its difficulty). */
-export async function poolCandidates(clientId: string, pool: { folder_id: string; difficulty: string | null }): Promise<{ ids: string[]; snaps: FirebaseFirestore.QueryDocumentSnapshot[] }> {
+/**
+ * The ids of the questions a pool draws from, as the bank holds them now (its
+ * folder, of its difficulty): ids only, and at most `limit`, so a folder of any
+ * size costs a bounded read.
+ */
+export async function poolCandidates(clientId: string, pool: { folder_id: string; difficulty: string | null }, limit: number): Promise<string[]> {
   let query = paths.clientQuestions(clientId).where('folder_id', '==', pool.folder_id);
   if (pool.difficulty) query = query.where('difficulty', '==', pool.difficulty);
-  const snap = await query.get();
-  return { ids: snap.docs.map((d) => d.id), snaps: snap.docs };
+  return (await query.select().limit(limit).get()).docs.map((d) => d.id);
 }
 
 /**
  * Copies pool questions, frozen, under a fresh freeze id before the version
- * naming it is written: a publish that then fails leaves copies nothing
- * names. Batched writes of 400; returns the freeze id.
+ * naming it is written: read and written 400 at a time. Returns the freeze id;
+ * a question deleted meanwhile is left out of `frozen` (the caller checks the draws again).
  */
-export async function writePoolFreeze(clientId: string, testId: string, questions: ReadonlyArray<{ id: string; data: DocumentData }>): Promise<string> {
+export async function writePoolFreeze(clientId: string, testId: string, ids: readonly string[]): Promise<{ freezeId: string; frozen: Set<string> }> {
   const freezeId = randomUUID();
-  for (let i = 0; i < questions.length; i += IN_BATCH) {
+  const frozen = new Set<string>();
+  for (let i = 0; i < ids.length; i += IN_BATCH) {
+    const snaps = await db.getAll(...ids.slice(i, i + IN_BATCH).map((id) => paths.clientQuestion(clientId, id)));
     const batch = db.batch();
-    for (const { id, data } of questions.slice(i, i + IN_BATCH)) batch.create(paths.poolFrozenQuestion(clientId, testId, freezeId, id), freeze(id, data));
+    for (const snap of snaps) {
+      if (!snap.exists) continue;
+      batch.create(paths.poolFrozenQuestion(clientId, testId, freezeId, snap.id), freeze(snap.id, snap.data()!));
+      frozen.add(snap.id);
+    }
     await batch.commit();
   }
-  return freezeId;
+  return { freezeId, frozen };
+}
+
+/** A freeze that no version names (its publish failed): removed, best effort (what is left is never read). */
+export async function deletePoolFreeze(clientId: string, testId: string, freezeId: string): Promise<void> {
+  try {
+    await db.recursiveDelete(paths.poolFreezes(clientId, testId).doc(freezeId));
+  } catch (err) {
+    log.warn('A pool freeze no version names was left behind', { clientId, testId, freezeId, error: errorText(err) });
+  }
 }
 
 /** What a publish froze of the pools before its transaction: the version names them. */

@@ -54,7 +54,7 @@ export async function gradeEssay(request: GradeRequest): Promise<{ attempt: Stor
     const now = new Date().toISOString();
     const previous = before.grades?.[request.questionId]?.marks ?? null;
     const grades = { ...(before.grades ?? {}), [request.questionId]: { marks: request.marks, feedback: request.feedback, graded_by: request.gradedBy, graded_at: now } };
-    const fields = { grades, ...scoredFields({ ...before, grades }, paper) };
+    const fields = { grades, ...scoredFields({ ...before, grades }, paper), key_revision: paper.revision ?? 0 };
     const after: StoredAttempt = { ...before, ...fields };
     // Feedback adds to a document already near its budget: measured before writing, as Firestore would refuse the whole commit.
     if (!fitsInOneDocument(found.ref.path, after)) {

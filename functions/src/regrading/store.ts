@@ -6,7 +6,8 @@ import { submissionEffects } from '../attempts/submissionEffects';
 import type { FrozenQuestion, TestVersion } from '../exams/documents';
 import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
-import { conflict, notFound } from '../shared/errors';
+import { documentSize, MAX_DOCUMENT_BYTES } from '../exams/versionSize';
+import { ApiError, conflict, notFound } from '../shared/errors';
 import { round4 } from '../shared/scores';
 import { sameKey } from './correction';
 
@@ -14,10 +15,13 @@ import { sameKey } from './correction';
 // transaction), the stamp on attempts in progress, and the rescoring of the
 // submitted attempts in pages, one transaction per page.
 
-/** Submitted attempts rescored per transaction: a bounded transaction whatever the number of attempts. */
-export const REGRADE_PAGE = 100;
-/** Attempts in progress stamped per batched write. */
-const STAMP_BATCH = 400;
+/**
+ * Submitted attempts rescored per transaction: a bounded transaction whatever the number of attempts.
+ * An attempt may weigh up to 1 MiB (its answers' budget is 900 KB), so a page holds at most ~50 MB in memory.
+ */
+export const REGRADE_PAGE = 50;
+/** Attempts in progress stamped per transaction: small, as they contend with the takers' saves. */
+const STAMP_BATCH = 50;
 
 /** Where the question sits in the version: among the fixed ones (its index), or in a pool (its frozen document). */
 export type QuestionPlace = { kind: 'fixed'; index: number } | { kind: 'pool'; freezeId: string };
@@ -75,6 +79,12 @@ export async function applyCorrection(
     if (place.kind === 'fixed') {
       next.questions = version.questions.map((q, i) => (i === place.index ? corrected : q));
       next.total_marks = round4(next.questions.reduce((sum, q) => sum + q.marks, 0));
+      // A longer key on a version published near its limit: measured, as Firestore would refuse the whole commit.
+      if (documentSize(versionRef.path, next as unknown as Record<string, unknown>) > MAX_DOCUMENT_BYTES) {
+        throw new ApiError('PAYLOAD_TOO_LARGE', 'The corrected key would take the frozen version past the 1 MiB a document holds', [
+          { path: 'body.correct_answer', message: 'Too long for what is left of the version’s storage' },
+        ]);
+      }
       tx.update(versionRef, { questions: next.questions, total_marks: next.total_marks, revision });
     } else {
       tx.set(poolRef!, corrected);
@@ -105,17 +115,30 @@ const versionAttempts = (clientId: string, testId: string, version: number, stat
 /**
  * Stamps every attempt of the version in progress with the revision: its next
  * read, save or submit, on any instance, then reloads a cached version older
- * than it. Blind batched writes: a submit ordered after a stamp sees it; one
- * ordered before it is submitted when the rescoring pages come by.
+ * than it. A submit ordered after a stamp sees it; one ordered before it is
+ * submitted when the rescoring pages come by. Each batch is a transaction that
+ * reads the test's revision and the attempts: a stamp never lowers an
+ * attempt's revision, and a regrade overtaken by a later correction stops (409).
  */
 export async function stampInProgress(clientId: string, testId: string, version: number, revision: number): Promise<number> {
   const snap = await versionAttempts(clientId, testId, version, 'in_progress').select().get();
   for (let i = 0; i < snap.docs.length; i += STAMP_BATCH) {
-    const batch = db.batch();
-    for (const doc of snap.docs.slice(i, i + STAMP_BATCH)) batch.update(doc.ref, { key_revision: revision });
-    await batch.commit();
+    const refs = snap.docs.slice(i, i + STAMP_BATCH).map((doc) => doc.ref);
+    await db.runTransaction(async (tx) => {
+      const [testSnap, ...attempts] = await tx.getAll(paths.clientTest(clientId, testId), ...refs);
+      assertCurrentRevision(testSnap, version, revision);
+      for (const attempt of attempts) {
+        if (attempt.exists && (attempt.get('key_revision') ?? 0) < revision) tx.update(attempt.ref, { key_revision: revision });
+      }
+    });
   }
   return snap.size;
+}
+
+/** 409 when the test names a later revision of the version than this regrade's: the later regrade does the work. */
+function assertCurrentRevision(testSnap: FirebaseFirestore.DocumentSnapshot, version: number, revision: number): void {
+  const current = (testSnap.get('key_revisions') as Record<string, number> | undefined)?.[String(version)] ?? 0;
+  if (current !== revision) throw conflict('A later regrade of this version has corrected it again; that regrade rescores its attempts');
 }
 
 /** One page of the version's submitted attempts' ids, after `after` (a document id), in id order. */
@@ -157,8 +180,7 @@ export async function rescorePage(
     const [testSnap, ...snaps] = await tx.getAll(paths.clientTest(clientId, testId), ...ids.map((id) => paths.clientAttempt(clientId, id)));
     // A later correction of the version (its revision is on the test, written with it) rescores every attempt itself:
     // this one stops rather than write its older key over what the later one wrote.
-    const current = (testSnap.get('key_revisions') as Record<string, number> | undefined)?.[String(version)] ?? 0;
-    if (current !== audit.revision) throw conflict('A later regrade of this version has corrected it again; that regrade rescores its attempts');
+    assertCurrentRevision(testSnap, version, audit.revision);
     // Looked up before the first write: a missing hook fails the page with nothing written.
     const effects = submissionEffects();
     const changes: Array<Rescored & { paper: VersionForAttempt }> = [];
