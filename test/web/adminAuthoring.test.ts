@@ -8,7 +8,7 @@ type Tenant = Awaited<ReturnType<typeof createTenant>>;
 
 /** All questions of the tenant's bank, through the API. */
 async function bankOf(tenant: Tenant): Promise<Array<Record<string, any>>> {
-  const res = await get(`/api/questions?limit=100`, { token: tenant.admin.token });
+  const res = await get(`/api/questions?limit=100`, { token: tenant.admin.token, ip: freshIp() });
   assert.equal(res.status, 200, res.text);
   return res.body.data;
 }
@@ -97,7 +97,7 @@ describe('web app: an admin builds, publishes and shares a test', function () {
       const res = await post(
         '/api/questions',
         { question_text: text, question_type: 'short_answer', correct_answer: 'yes', marks: 1, difficulty: 'easy' },
-        { token: tenant.admin.token },
+        { token: tenant.admin.token, ip: freshIp() },
       );
       assert.equal(res.status, 201, res.text);
       questions.push(res.body);
@@ -126,7 +126,7 @@ describe('web app: an admin builds, publishes and shares a test', function () {
     await page.getByRole('button', { name: 'Save test' }).click();
     await page.getByText('Test saved.').waitFor();
     await checkPage(page, this, 'draft test');
-    const draft = await get(`/api/tests/${testId}`, { token: tenant.admin.token });
+    const draft = await get(`/api/tests/${testId}`, { token: tenant.admin.token, ip: freshIp() });
     assert.deepEqual(draft.body.question_ids, [questions[1].id, questions[0].id]);
     assert.equal(draft.body.timer, 20);
 
@@ -137,10 +137,10 @@ describe('web app: an admin builds, publishes and shares a test', function () {
     await page.getByRole('cell', { name: shown, exact: true }).waitFor();
     await checkPage(page, this, 'published with a share code');
 
-    const test = await get(`/api/tests/${testId}`, { token: tenant.admin.token });
+    const test = await get(`/api/tests/${testId}`, { token: tenant.admin.token, ip: freshIp() });
     assert.equal(test.status, 200, test.text);
     assert.equal(test.body.status, 'published');
-    const codes = await get(`/api/tests/${testId}/share-codes`, { token: tenant.admin.token });
+    const codes = await get(`/api/tests/${testId}/share-codes`, { token: tenant.admin.token, ip: freshIp() });
     assert.equal(codes.status, 200, codes.text);
     assert.deepEqual(codes.body.data.map((c: { code: string }) => c.code), [shown]);
     assert.deepEqual(visitor.errors, []);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createSuperAdmin, createTenant, createUser } from '../support/fixtures';
-import { get, post } from '../support/http';
+import { freshIp, get, post } from '../support/http';
 import { checkPage, openBrowser, signInAs, type Visitor } from './support/browser';
 import { createTestWith, DEMO_QUESTIONS } from './support/exams';
 
@@ -10,15 +10,15 @@ type Tenant = Awaited<ReturnType<typeof createTenant>>;
 /** A student of the organization starts the test, answers its first `right` questions correctly and submits. */
 async function sitAndSubmit(tenant: Tenant, testId: string, questionIds: string[], right: number): Promise<string> {
   const student = await createUser('student', tenant.clientId);
-  const started = await post('/api/attempts', { test_id: testId }, { token: student.token });
+  const started = await post('/api/attempts', { test_id: testId }, { token: student.token, ip: freshIp() });
   assert.equal(started.status, 201, started.text);
   const attemptId: string = started.body.attempt_id;
   const answers = questionIds.slice(0, right).map((question_id, i) => ({ question_id, student_answer: String(DEMO_QUESTIONS[i].correct_answer) }));
   if (answers.length > 0) {
-    const saved = await post(`/api/attempts/${attemptId}/answers`, { answers }, { token: student.token });
+    const saved = await post(`/api/attempts/${attemptId}/answers`, { answers }, { token: student.token, ip: freshIp() });
     assert.equal(saved.status, 200, saved.text);
   }
-  const submitted = await post(`/api/attempts/${attemptId}/submit`, undefined, { token: student.token });
+  const submitted = await post(`/api/attempts/${attemptId}/submit`, undefined, { token: student.token, ip: freshIp() });
   assert.equal(submitted.status, 200, submitted.text);
   return student.uid;
 }
@@ -73,12 +73,12 @@ describe('web app: an administrator reads results and runs a sitting', function 
 
   it('shows a running attempt in the live sitting view with its saved answers, and extends it by the minutes given', async function () {
     const { page } = visitor;
-    const started = await post('/api/attempts', { test_id: test.id }, { token: tenant.student.token });
+    const started = await post('/api/attempts', { test_id: test.id }, { token: tenant.student.token, ip: freshIp() });
     assert.equal(started.status, 201, started.text);
     const attemptId: string = started.body.attempt_id;
     const answers = test.question_ids.slice(0, 2).map((question_id, i) => ({ question_id, student_answer: String(DEMO_QUESTIONS[i].correct_answer) }));
-    assert.equal((await post(`/api/attempts/${attemptId}/answers`, { answers }, { token: tenant.student.token })).status, 200);
-    const before = await get(`/api/attempts/${attemptId}`, { token: tenant.admin.token });
+    assert.equal((await post(`/api/attempts/${attemptId}/answers`, { answers }, { token: tenant.student.token, ip: freshIp() })).status, 200);
+    const before = await get(`/api/attempts/${attemptId}`, { token: tenant.admin.token, ip: freshIp() });
     assert.equal(before.status, 200, before.text);
 
     await signInAs(page, tenant.admin.email, tenant.admin.password);
@@ -92,7 +92,7 @@ describe('web app: an administrator reads results and runs a sitting', function 
     await row.getByLabel(/Minutes for/).fill('10');
     await row.getByRole('button', { name: 'Extend' }).click();
     await page.getByText(/Extended .* by 10 minutes/).waitFor();
-    const after = await get(`/api/attempts/${attemptId}`, { token: tenant.admin.token });
+    const after = await get(`/api/attempts/${attemptId}`, { token: tenant.admin.token, ip: freshIp() });
     assert.equal(Date.parse(after.body.expires_at) - Date.parse(before.body.expires_at), 10 * 60_000);
     await checkPage(page, this, 'live sitting extended');
     assert.deepEqual(visitor.errors, []);
@@ -143,7 +143,7 @@ describe('web app: an administrator reads results and runs a sitting', function 
     await page.getByText(`Saved 2 networks for ${name}.`).waitFor();
     await checkPage(page, this, 'networks saved');
 
-    const saved = await get(`/api/clients/${clientId}/networks`, { token: superAdmin.token });
+    const saved = await get(`/api/clients/${clientId}/networks`, { token: superAdmin.token, ip: freshIp() });
     assert.equal(saved.status, 200, saved.text);
     assert.deepEqual(saved.body.networks, ['203.0.113.0/24', '2001:db8:1::/48']);
     assert.deepEqual(visitor.errors, []);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createTenant, createUser, uniqueName } from '../support/fixtures';
-import { get, post } from '../support/http';
+import { freshIp, get, post } from '../support/http';
 import { browserPerTest, checkPage, keepFailure, openBrowser, signInAs, type Visitor } from './support/browser';
 import { createTestWith } from './support/exams';
 
@@ -16,7 +16,7 @@ describe('web app: random draws from question pools', function () {
   let test: Awaited<ReturnType<typeof createTestWith>>;
   before(async () => {
     tenant = await createTenant();
-    const made = await post('/api/folders', { name: uniqueName('Algebra pool') }, { token: tenant.admin.token });
+    const made = await post('/api/folders', { name: uniqueName('Algebra pool') }, { token: tenant.admin.token, ip: freshIp() });
     assert.equal(made.status, 201, made.text);
     folder = made.body;
     // Two easy questions and one hard in the folder.
@@ -24,7 +24,7 @@ describe('web app: random draws from question pools', function () {
       const res = await post(
         '/api/questions',
         { question_text: `Pool question ${i + 1}?`, question_type: 'short_answer', correct_answer: 'x', marks: 1, difficulty, folder_id: folder.id },
-        { token: tenant.admin.token },
+        { token: tenant.admin.token, ip: freshIp() },
       );
       assert.equal(res.status, 201, res.text);
     }
@@ -68,7 +68,7 @@ describe('web app: random draws from question pools', function () {
     assert.equal(await page.getByRole('group', { name: 'Pool 1' }).getByLabel('Questions drawn').inputValue(), '2');
     await checkPage(page, this, 'published with a pool');
 
-    const read = await get(`/api/tests/${test.id}`, { token: tenant.admin.token });
+    const read = await get(`/api/tests/${test.id}`, { token: tenant.admin.token, ip: freshIp() });
     assert.equal(read.status, 200, read.text);
     assert.equal(read.body.status, 'published');
     assert.deepEqual(read.body.pools, [{ folder_id: folder.id, difficulty: 'easy', draw: 2 }]);
@@ -123,7 +123,7 @@ describe('web app: essays graded in the grading queue', function () {
     await page.getByText('Score not final: 5 marks awaiting grading').waitFor();
     await checkPage(page, this, 'results, not final');
 
-    const pending = await get(`/api/attempts/${attemptId}`, { token: tenant.student.token });
+    const pending = await get(`/api/attempts/${attemptId}`, { token: tenant.student.token, ip: freshIp() });
     assert.equal(pending.status, 200, pending.text);
     assert.equal(pending.body.grading, 'pending');
     assert.equal(pending.body.pending_marks, 5);
@@ -158,7 +158,7 @@ describe('web app: essays graded in the grading queue', function () {
       await admin.close();
     }
 
-    const graded = await get(`/api/attempts/${attemptId}`, { token: tenant.student.token });
+    const graded = await get(`/api/attempts/${attemptId}`, { token: tenant.student.token, ip: freshIp() });
     assert.equal(graded.status, 200, graded.text);
     assert.equal(graded.body.grading, 'complete');
     assert.equal(graded.body.pending_marks, 0);
@@ -190,11 +190,11 @@ describe('web app: regrading a question after a wrong key', function () {
     });
     const sit = async (answers: Array<{ question_id: string; student_answer: string }>) => {
       const student = await createUser('student', tenant.clientId);
-      const started = await post('/api/attempts', { test_id: test.id }, { token: student.token });
+      const started = await post('/api/attempts', { test_id: test.id }, { token: student.token, ip: freshIp() });
       assert.equal(started.status, 201, started.text);
       const attemptId: string = started.body.attempt_id;
-      assert.equal((await post(`/api/attempts/${attemptId}/answers`, { answers }, { token: student.token })).status, 200);
-      const submitted = await post(`/api/attempts/${attemptId}/submit`, undefined, { token: student.token });
+      assert.equal((await post(`/api/attempts/${attemptId}/answers`, { answers }, { token: student.token, ip: freshIp() })).status, 200);
+      const submitted = await post(`/api/attempts/${attemptId}/submit`, undefined, { token: student.token, ip: freshIp() });
       assert.equal(submitted.status, 200, submitted.text);
       return { uid: student.uid, attemptId };
     };
@@ -206,7 +206,7 @@ describe('web app: regrading a question after a wrong key', function () {
   it('previews the attempts a corrected key changes, then applies it', async function () {
     const visitor = browser();
     const { page } = visitor;
-    const before = await get(`/api/attempts/${fixedBy.attemptId}`, { token: tenant.admin.token });
+    const before = await get(`/api/attempts/${fixedBy.attemptId}`, { token: tenant.admin.token, ip: freshIp() });
     assert.equal(before.body.score, 1);
 
     await signInAs(page, tenant.admin.email, tenant.admin.password);
@@ -222,7 +222,7 @@ describe('web app: regrading a question after a wrong key', function () {
     assert.deepEqual(await row.getByRole('cell').allInnerTexts(), [`Student ${fixedBy.uid}`, '1 of 3 (33.3%)', '3 of 3 (100%)']);
     await checkPage(page, this, 'regrade preview');
     // A preview writes nothing.
-    assert.equal((await get(`/api/attempts/${fixedBy.attemptId}`, { token: tenant.admin.token })).body.score, 1);
+    assert.equal((await get(`/api/attempts/${fixedBy.attemptId}`, { token: tenant.admin.token, ip: freshIp() })).body.score, 1);
 
     await dialog.getByRole('button', { name: 'Apply' }).click();
     await dialog.getByText(/^Applied: 1 of 2 submitted attempts changed\. Version 1 is now at revision \d+\.$/).waitFor();
@@ -233,7 +233,7 @@ describe('web app: regrading a question after a wrong key', function () {
     // The submitted attempts are read again: the corrected score is listed.
     await page.getByRole('row', { name: new RegExp(`Student ${fixedBy.uid} 3 of 3`) }).waitFor();
 
-    const after = await get(`/api/attempts/${fixedBy.attemptId}`, { token: tenant.admin.token });
+    const after = await get(`/api/attempts/${fixedBy.attemptId}`, { token: tenant.admin.token, ip: freshIp() });
     assert.equal(after.status, 200, after.text);
     assert.equal(after.body.score, 3);
     assert.deepEqual(visitor.errors, []);

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { BASE_URL } from '../support/env';
-import { get, post } from '../support/http';
+import { freshIp, get, post } from '../support/http';
 import { browserPerTest, checkPage, signInAs } from './support/browser';
 import { tenantWithPublishedTest } from './support/exams';
 
 async function savedAnswers(attemptId: string, token: string): Promise<Record<string, string>> {
-  const res = await get(`/api/attempts/${attemptId}`, { token });
+  const res = await get(`/api/attempts/${attemptId}`, { token, ip: freshIp() });
   assert.equal(res.status, 200, res.text);
   return Object.fromEntries(res.body.answers.map((a: { question_id: string; student_answer: string }) => [a.question_id, a.student_answer]));
 }
@@ -106,7 +106,7 @@ describe('web app: a guest with a share code', function () {
   let code: string;
   before(async () => {
     const { tenant, test } = sitting();
-    const issued = await post(`/api/tests/${test.id}/share-codes`, {}, { token: tenant.admin.token });
+    const issued = await post(`/api/tests/${test.id}/share-codes`, {}, { token: tenant.admin.token, ip: freshIp() });
     assert.equal(issued.status, 201, issued.text);
     code = issued.body.code;
   });
@@ -131,7 +131,7 @@ describe('web app: a guest with a share code', function () {
     assert.match(await page.getByText(/Your score:/).innerText(), /Your score: 2 of 18/);
     await checkPage(page, this, 'guest score');
 
-    const listed = await get(`/api/attempts?test_id=${test.id}`, { token: tenant.admin.token });
+    const listed = await get(`/api/attempts?test_id=${test.id}`, { token: tenant.admin.token, ip: freshIp() });
     assert.equal(listed.status, 200, listed.text);
     const attempt = listed.body.data.find((a: { attempt_id: string }) => a.attempt_id === attemptId);
     assert.equal(attempt.guest, true);
@@ -153,7 +153,7 @@ describe('web app: the API reference at /docs', function () {
       if (new URL(request.url()).origin !== new URL(BASE_URL).origin) foreign.push(request.url());
     });
     await page.goto('/docs');
-    const served = await get('/api/openapi.json');
+    const served = await get('/api/openapi.json', { ip: freshIp() });
     await page.getByRole('heading', { name: new RegExp(served.body.info.title) }).first().waitFor();
     await page.getByText('/api/attempts/{attemptId}/answers').first().waitFor();
     // Swagger UI's own markup nests its controls and colours its method badges below contrast (docs/web.md).

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { DEMO_QUESTIONS } from '../../../scripts/seed-exams.mjs';
 import { createTenant, uniqueName } from '../../support/fixtures';
-import { post } from '../../support/http';
+import { freshIp, post } from '../../support/http';
 
 type Tenant = Awaited<ReturnType<typeof createTenant>>;
 
@@ -13,7 +13,7 @@ export async function createTestWith(
   const token = tenant.admin.token;
   const question_ids: string[] = [];
   for (const question of questions) {
-    const res = await post('/api/questions', question, { token });
+    const res = await post('/api/questions', question, { token, ip: freshIp() });
     assert.equal(res.status, 201, res.text);
     question_ids.push(res.body.id);
   }
@@ -21,11 +21,11 @@ export async function createTestWith(
   const created = await post(
     '/api/tests',
     { test_name, timer: 30, shuffle: 0, allow_review: 1, negative_marking: 0, status: 'draft', question_ids, ...settings },
-    { token },
+    { token, ip: freshIp() },
   );
   assert.equal(created.status, 201, created.text);
   if (publish) {
-    const published = await post(`/api/tests/${created.body.id}/publish`, undefined, { token });
+    const published = await post(`/api/tests/${created.body.id}/publish`, undefined, { token, ip: freshIp() });
     assert.equal(published.status, 200, published.text);
   }
   return { id: created.body.id, test_name, question_ids };
