@@ -5,7 +5,8 @@ import { assertCanReadTestAnalytics } from '../auth/policy';
 import type { Principal } from '../auth/principal';
 import { conflict, notFound } from '../shared/errors';
 import type { StoredTest } from '../exams/documents';
-import { requireTest } from '../exams/service';
+import { keyRevisionOf } from '../exams/lifecycle';
+import { assertHasVersion, requireTest } from '../exams/service';
 import type { TestAnalytics } from './schemas';
 import { emptySums, sameSums, versionStatistics, type StatQuestion, type VersionSums } from './statistics';
 import * as store from './store';
@@ -25,15 +26,13 @@ export async function analyticsTarget(principal: Principal, testId: string, requ
   const test = await requireTest(principal, testId);
   assertCanReadTestAnalytics(principal, { clientId: test.client_id });
   if (requestedVersion === undefined) return { test, version: test.version };
-  if (test.version === null || requestedVersion > test.version) {
-    throw notFound(`This test has no version ${requestedVersion}${test.version === null ? ' (it was never published)' : `; its versions are 1 to ${test.version}`}`);
-  }
+  assertHasVersion(test, requestedVersion);
   return { test, version: requestedVersion };
 }
 
 /** The frozen version, which must exist for a published version number (as recent as its last regrade). */
 export async function frozenVersion(test: StoredTest, version: number): Promise<VersionForAttempt> {
-  const frozen = await versionOf(test.client_id, test.id, version, test.key_revisions?.[String(version)] ?? 0);
+  const frozen = await versionOf(test.client_id, test.id, version, keyRevisionOf(test, version));
   if (!frozen) throw new Error(`Frozen version ${version} of test ${test.id} is missing`);
   return frozen;
 }

@@ -86,9 +86,12 @@ export async function poolQuestions(version: VersionForAttempt & { client_id?: s
  */
 export async function requirePaper(attempt: Pick<StoredAttempt, 'client_id' | 'test_id' | 'version' | 'drawn' | 'key_revision'>): Promise<VersionForAttempt> {
   const version = await requireVersion(attempt.client_id, attempt.test_id, attempt.version, attempt.key_revision ?? 0);
-  const drawn = attempt.drawn ?? [];
-  if (drawn.length === 0) return version;
-  return paperOf(version, await poolQuestions(version, attempt.client_id, drawn));
+  return paperWith(version, attempt.client_id, attempt.drawn ?? []);
+}
+
+/** `version` with the pool questions `drawn` added (read through the cache): an attempt's paper; the version itself when nothing was drawn. */
+export async function paperWith(version: VersionForAttempt, clientId: string, drawn: readonly string[]): Promise<VersionForAttempt> {
+  return drawn.length === 0 ? version : paperOf(version, await poolQuestions(version, clientId, drawn));
 }
 
 /** What a share code leads to never changes (only `revoked` does, and that is read in the start transaction). */

@@ -10,9 +10,10 @@ import { newAttemptId, type FoundAttempt } from './attemptLookup';
 import { addAudit, type AuditMeta } from './auditTrail';
 import { closeInTransaction } from './closing';
 import { drawFromPools } from './draw';
-import { poolQuestions, requirePaper, requireVersion, type ShareCodeTarget } from './frozenReads';
+import { paperWith, requirePaper, requireVersion, type ShareCodeTarget } from './frozenReads';
+import { keyRevisionOf } from '../exams/lifecycle';
 import { refusedCredential, TestMissing } from './refusals';
-import { isOverdue, paperOf, questionOrder, type VersionForAttempt } from './rules';
+import { isOverdue, questionOrder, type VersionForAttempt } from './rules';
 import { accessCodeMatches } from '../sittings/accessCode';
 import { cooldownEnds, deadlineMs, effective, startWindow, windowRefusal } from '../sittings/deadline';
 import type { StoredAccommodation, StoredOverride } from '../sittings/documents';
@@ -197,7 +198,7 @@ async function startInTransaction(plan: StartPlan, { readRunning }: { readRunnin
     const version = await requireVersion(plan.clientId, plan.testId, test.version, keyRevision);
     // The draw: this attempt's own questions from each pool, preferring those the student has not seen.
     const draw = drawFromPools(version.pools ?? [], slot.seen ?? []);
-    const paper = draw.drawn.length > 0 ? paperOf(version, await poolQuestions(version, plan.clientId, draw.drawn)) : version;
+    const paper = await paperWith(version, plan.clientId, draw.drawn);
     const maxAttempts = effective(override, 'max_attempts', version.test.max_attempts ?? null);
     if (maxAttempts !== null && maxAttempts !== undefined && slot.count >= maxAttempts) {
       throw conflict(`All ${maxAttempts} attempts allowed on this test have been used`);
@@ -275,9 +276,6 @@ async function startInTransaction(plan: StartPlan, { readRunning }: { readRunnin
     return { resumed: false, attemptId, startedAt, expiresAt: attempt.expires_at, token, version: paper };
   });
 }
-
-/** The revision a regrade brought the test's version to (its cached copy must be at least as recent). */
-const keyRevisionOf = (test: StoredTest, version: number): number => test.key_revisions?.[String(version)] ?? 0;
 
 /** Whether a test with this id exists in another organization than `clientId` (403 rather than 404). */
 export async function testExistsElsewhere(testId: string): Promise<StoredTest | undefined> {

@@ -20,6 +20,9 @@ export function applyMove(move: TestMove, current: TestStatus): { ok: true; next
   return { ok: false, reason: `Cannot ${move} a ${current} test: ${rule.hint}` };
 }
 
+/** The revision a regrade brought a version to, as its test records it (0: never corrected). Every cached copy must be at least this recent. */
+export const keyRevisionOf = (test: { key_revisions?: Record<string, number> } | undefined, version: number): number => test?.key_revisions?.[String(version)] ?? 0;
+
 /** Only drafts are edited: what a published test shows is what its frozen version holds. */
 export const isEditable = (status: TestStatus): boolean => status === 'draft';
 

@@ -73,6 +73,13 @@ export async function requireTest(principal: Principal, testId: string): Promise
   return anywhere;
 }
 
+/** 404 unless the test has published this version (versions are 1 to `test.version`). */
+export function assertHasVersion(test: StoredTest, version: number): void {
+  if (test.version === null || version > test.version) {
+    throw notFound(`This test has no version ${version}${test.version === null ? ' (it was never published)' : `; its versions are 1 to ${test.version}`}`);
+  }
+}
+
 /** A client a Super Admin names must exist; a tenant user's own organization does (authentication checked it). */
 async function assertClientExists(principal: Principal, clientId: string): Promise<void> {
   if (principal.role === 'super_admin' && !(await findClient(clientId))) throw notFound('Client not found');

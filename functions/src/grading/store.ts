@@ -8,6 +8,8 @@ import { fitsInOneDocument, scoredFields } from '../attempts/rules';
 import { ApiError, notFound } from '../shared/errors';
 import { submissionEffects } from '../attempts/submissionEffects';
 import type { PageRequest } from '../shared/pagination';
+import type { StoredTest } from '../exams/documents';
+import { keyRevisionOf } from '../exams/lifecycle';
 import { gradingQueueSpec } from './gradingQuery';
 
 // Firestore access for grading: the queue (written by the submit, in
@@ -48,7 +50,7 @@ export async function gradeEssay(request: GradeRequest): Promise<{ attempt: Stor
     if (!attemptSnap.exists) throw notFound('Attempt not found');
     const found = { ref, attempt: attemptSnap.data() as StoredAttempt };
     const before = found.attempt;
-    const regraded = (testSnap.get('key_revisions') as Record<string, number> | undefined)?.[String(before.version)] ?? 0;
+    const regraded = keyRevisionOf(testSnap.data() as StoredTest | undefined, before.version);
     const paper = await requirePaper({ ...before, key_revision: Math.max(before.key_revision ?? 0, regraded) });
     request.check(before, paper.questions.find((q) => q.id === request.questionId));
     const now = new Date().toISOString();

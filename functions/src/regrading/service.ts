@@ -1,11 +1,11 @@
 import type { StoredAttempt } from '../attempts/documents';
-import { poolQuestions } from '../attempts/frozenReads';
-import { paperOf, scoredFields, type VersionForAttempt } from '../attempts/rules';
+import { paperWith } from '../attempts/frozenReads';
+import { scoredFields, type VersionForAttempt } from '../attempts/rules';
 import { requestMeta } from '../audit/service';
 import { assertCanRegrade } from '../auth/policy';
 import type { Principal } from '../auth/principal';
 import type { TestVersion } from '../exams/documents';
-import { requireTest } from '../exams/service';
+import { assertHasVersion, requireTest } from '../exams/service';
 import type { CallContext } from '../shared/callContext';
 import { badRequest, notFound } from '../shared/errors';
 import { correctQuestion, withCorrection, type Correction } from './correction';
@@ -43,9 +43,7 @@ function corrected(current: Parameters<typeof correctQuestion>[0], correction: C
 export async function regrade(principal: Principal, testId: string, versionNumber: number, input: RegradeInput, call: CallContext): Promise<RegradeReply> {
   const test = await requireTest(principal, testId);
   assertCanRegrade(principal, { clientId: test.client_id });
-  if (test.version === null || versionNumber > test.version) {
-    throw notFound(`This test has no version ${versionNumber}${test.version === null ? ' (it was never published)' : `; its versions are 1 to ${test.version}`}`);
-  }
+  assertHasVersion(test, versionNumber);
   const clientId = test.client_id;
   const stored = await store.readVersion(clientId, testId, versionNumber);
   if (!stored) throw notFound('Test version not found');
@@ -69,8 +67,7 @@ export async function regrade(principal: Principal, testId: string, versionNumbe
 
   // Each attempt's paper on the version as corrected: applied, the stored version is; a dry run lays the correction over it.
   const paperFor = async (attempt: StoredAttempt): Promise<VersionForAttempt> => {
-    const drawn = attempt.drawn ?? [];
-    const paper = drawn.length > 0 ? paperOf(version, await poolQuestions(version, clientId, drawn)) : version;
+    const paper = await paperWith(version, clientId, attempt.drawn ?? []);
     return input.dry_run ? { ...paper, ...withCorrection(paper.questions, preview) } : paper;
   };
 

@@ -3,7 +3,8 @@ import { addAudit, type AuditMeta } from '../attempts/auditTrail';
 import type { StoredAttempt } from '../attempts/documents';
 import { scoredFields, type VersionForAttempt } from '../attempts/rules';
 import { submissionEffects } from '../attempts/submissionEffects';
-import type { FrozenQuestion, TestVersion } from '../exams/documents';
+import type { FrozenQuestion, StoredTest, TestVersion } from '../exams/documents';
+import { keyRevisionOf } from '../exams/lifecycle';
 import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
 import { documentSize, MAX_DOCUMENT_BYTES } from '../exams/versionSize';
@@ -137,8 +138,7 @@ export async function stampInProgress(clientId: string, testId: string, version:
 
 /** 409 when the test names a later revision of the version than this regrade's: the later regrade does the work. */
 function assertCurrentRevision(testSnap: FirebaseFirestore.DocumentSnapshot, version: number, revision: number): void {
-  const current = (testSnap.get('key_revisions') as Record<string, number> | undefined)?.[String(version)] ?? 0;
-  if (current !== revision) throw conflict('A later regrade of this version has corrected it again; that regrade rescores its attempts');
+  if (keyRevisionOf(testSnap.data() as StoredTest | undefined, version) !== revision) throw conflict('A later regrade of this version has corrected it again; that regrade rescores its attempts');
 }
 
 /** One page of the version's submitted attempts' ids, after `after` (a document id), in id order. */
