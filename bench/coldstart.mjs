@@ -68,7 +68,7 @@ if (!process.env.FIRESTORE_EMULATOR_HOST) {
 }
 
 async function runColdstart() {
-  const { createServer } = await import('node:net');
+  const { freePort } = await import('./lib/ports.mjs');
   const { PROJECT_ID, AUTH_HOST, FIRESTORE_HOST } = await import('./lib/env.mjs');
   const { createUser, mapLimit, seedClients, RUN_ID } = await import('./lib/seed.mjs');
   const { latencySummary } = await import('./lib/stats.mjs');
@@ -77,15 +77,6 @@ async function runColdstart() {
   const { cpuBusy } = await import('./lib/guard.mjs');
   const { topSelfTime } = await import('./lib/profile.mjs');
 
-  const freePort = () =>
-    new Promise((resolve, reject) => {
-      const server = createServer();
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => {
-        const { port } = server.address();
-        server.close(() => resolve(port));
-      });
-    });
   const log = (line) => console.log(`[coldstart] ${line}`);
   const failures = [];
   const running = new Set();

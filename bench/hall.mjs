@@ -39,11 +39,11 @@
 // Bounded: every client stops by the deadline; only loopback is targeted.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { questionBank } from './lib/examContent.mjs';
+import { freePort } from './lib/ports.mjs';
 
 const STUDENTS = Number(process.env.HALL_STUDENTS ?? 300);
 const GUESTS = Number(process.env.HALL_GUESTS ?? 30);
@@ -59,17 +59,6 @@ const PROBE_IP = '198.51.100.20';
 const ACCESS_CODE = 'HALL-ROOM-7';
 const PROJECT = 'demo-exam-bench';
 const GRACE_S = 30;
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 const rand = (lo, hi) => lo + Math.random() * (hi - lo);

@@ -16,11 +16,11 @@
 // token: the attempt_token after the start).
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { questionBank, savedAnswers } from './lib/examContent.mjs';
+import { freePort } from './lib/ports.mjs';
 
 const STUDENTS = Number(process.env.HOTPATH_STUDENTS ?? 50);
 const ROUNDS = Number(process.env.HOTPATH_ROUNDS ?? 1);
@@ -43,18 +43,6 @@ if (!process.env.FIRESTORE_EMULATOR_HOST) {
   child.on('exit', (code) => process.exit(code ?? 1));
 } else {
   process.exitCode = await runHotpath();
-}
-
-/** A free TCP port on loopback (asked of the OS, then released). */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function runHotpath() {

@@ -27,10 +27,10 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { freePort } from './lib/ports.mjs';
 
 const PROJECT = 'demo-exam-bench';
 const SIZES = [50, 5000];
@@ -52,17 +52,6 @@ if (!process.env.FIRESTORE_EMULATOR_HOST) {
   child.on('exit', (code) => process.exit(code ?? 1));
 } else {
   process.exitCode = await runPools();
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function runPools() {

@@ -29,11 +29,11 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { FieldPath } from 'firebase-admin/firestore';
+import { freePort } from './lib/ports.mjs';
 
 const PROJECT = 'demo-exam-bench';
 const SIZES = (process.env.REGRADE_SIZES ?? '100,10000').split(',').map(Number);
@@ -41,17 +41,6 @@ const BATCH = 400;
 const SLOW_MS = 900_000;
 const WRONG_KEY = 'A';
 const RIGHT_KEY = 'B';
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** mulberry32: the same attempts on every run. */
 function random(seed) {
