@@ -18,8 +18,9 @@
 // 3. applied again (a rerun: nothing may be written to an attempt).
 // Each: wall time, reads, writes, round trips, `attempts_checked`, `changed.length`.
 // Every attempt is read back after each step (its update time tells whether it was
-// rewritten); the rewritten ones must be exactly those `changed` lists, each with the
-// score submission() gives on the corrected version; the attempt_regraded audit
+// rewritten); applied, every attempt is written (those `changed` lists rescored, the
+// others with their key_revision alone), each with the score submission() gives on
+// the corrected version and the version's revision; the attempt_regraded audit
 // records are counted. Finally the repair must find the sums equal to a recomputation
 // (`changed: false`).
 //
@@ -216,11 +217,12 @@ async function runRegrade() {
         if (res.json.attempts_checked !== size) failures.push(`regrade ${step} (${size}): attempts_checked ${res.json.attempts_checked}, expected ${size}`);
         const wantChanged = step === 'rerun' ? 0 : expectedChanged;
         if (changed.length !== wantChanged) failures.push(`regrade ${step} (${size}): changed.length ${changed.length}, expected ${wantChanged}`);
-        const wantWritten = step === 'apply' ? expectedChanged : 0;
+        // Applied, every attempt is written: those listed rescored, the others with the revision alone (key_revision), so their reviews show the corrected key.
+        const wantWritten = step === 'apply' ? size : 0;
         if (written.length !== wantWritten) failures.push(`regrade ${step} (${size}): ${written.length} attempts rewritten, expected ${wantWritten}`);
         if (step === 'apply') {
-          const listed = new Set(changed.map((c) => c.attempt_id));
-          if (written.some((id) => !listed.has(id))) failures.push(`regrade apply (${size}): an attempt was rewritten that the reply does not list`);
+          const writtenNow = new Set(written);
+          if (changed.some((c) => !writtenNow.has(c.attempt_id))) failures.push(`regrade apply (${size}): an attempt the reply lists was not rewritten`);
           if (audits !== expectedChanged) failures.push(`regrade apply (${size}): ${audits} attempt_regraded audit records, expected ${expectedChanged}`);
           if (res.json.corrected !== true) failures.push(`regrade apply (${size}): corrected ${res.json.corrected}, expected true`);
         }
@@ -236,11 +238,11 @@ async function runRegrade() {
         for (const snap of snaps) {
           const stored = snap.data();
           const want = scoredFields(stored, corrected);
-          if (stored.score !== want.score || stored.percentage !== want.percentage || stored.total_marks !== want.total_marks) wrongScores++;
+          if (stored.score !== want.score || stored.percentage !== want.percentage || stored.total_marks !== want.total_marks || stored.key_revision !== corrected.revision) wrongScores++;
         }
       }
       row.wrong_scores = wrongScores;
-      if (wrongScores) failures.push(`after the regrade (${size}): ${wrongScores} attempts do not score as the corrected version scores them`);
+      if (wrongScores) failures.push(`after the regrade (${size}): ${wrongScores} attempts do not score as the corrected version scores them, or do not name its revision`);
       if (corrected.questions[0].correct_answer !== RIGHT_KEY || corrected.revision !== 1) failures.push(`after the regrade (${size}): the frozen key is ${corrected.questions[0].correct_answer}, revision ${corrected.revision}`);
 
       // ---- Where a page's time goes: its parts timed with the Admin SDK against the same emulator (median of 3).

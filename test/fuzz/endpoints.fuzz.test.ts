@@ -35,6 +35,8 @@ const hostileText = fc.oneof(
   fc.constantFrom('', ' ', '\u0000', 'a\u0000b', 'NaN', 'null', 'undefined', 'true', '-1', '0', '1e309', '-0', '0x10', '1.5', '[]', '{}'),
   fc.constantFrom('..', '.', '__proto__', 'constructor', '__name__', '__x__', 'a/b', '../../etc/passwd', '%00', '%2F', '\\', "'; DROP TABLE x;--", '<script>'),
   fc.constantFrom('😀'.repeat(200), '\u202e\u200b', 'ﷺ'.repeat(50), '\ud800', 'x'.repeat(129), 'x'.repeat(1025), 'x'.repeat(3000), 'x'.repeat(7000)),
+  // Instants valid with their offset but outside years 0000 to 9999 in UTC, and as they would be answered.
+  fc.constantFrom('9999-12-31T23:30:00-01:00', '0000-01-01T00:30:00+01:00', '+010000-01-01T00:30:00.000Z', '-000001-12-31T23:30:00.000Z'),
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 20 }),
 );

@@ -90,6 +90,20 @@ describe('POST /api/tests (delivery settings)', () => {
       expectValidation(await api('PUT', `/api/tests/${draft.body.id}`, { ...as(m.tenant.admin.token), body: validTest([q.id], extra) }), [path]);
     }
   });
+
+  it('answers 400 naming body.opens_at for an instant whose UTC year falls outside 0000 to 9999, and takes back what it answered for one just inside', async () => {
+    const q = await writeQuestion(m.tenant.clientId);
+    for (const opens of ['9999-12-31T23:30:00-01:00', '0000-01-01T00:30:00+01:00']) {
+      expectValidation(await post('/api/tests', validTest([q.id], { opens_at: opens }), as(m.tenant.admin.token)), ['body.opens_at'], ['0000 to 9999']);
+    }
+    const inside = await post('/api/tests', validTest([q.id], { opens_at: '0000-01-01T00:30:00-01:00', closes_at: '9999-12-31T23:30:00+01:00' }), as(m.tenant.admin.token));
+    assert.equal(inside.status, 201, inside.text);
+    assert.equal(inside.body.opens_at, '0000-01-01T01:30:00.000Z');
+    assert.equal(inside.body.closes_at, '9999-12-31T22:30:00.000Z');
+    // The API takes back what it answered.
+    const again = await api('PUT', `/api/tests/${inside.body.id}`, { ...as(m.tenant.admin.token), body: validTest([q.id], { opens_at: inside.body.opens_at, closes_at: inside.body.closes_at }) });
+    assert.equal(again.status, 200, again.text);
+  });
 });
 
 describe('PATCH /api/tests/{testId}', () => {

@@ -165,7 +165,8 @@ export interface Rescored {
  * scored on its paper (`paperFor`, the corrected version); one whose result
  * changes is rewritten and audited (attempt_regraded), and the page's
  * analytics move by the sum of the differences (one write). One whose result
- * is the same is not written, so a page rescored twice writes nothing the second time.
+ * is the same gets only the revision (`key_revision`), not audited, so its
+ * review shows the corrected key; a page rescored twice writes nothing the second time.
  */
 export async function rescorePage(
   clientId: string,
@@ -189,9 +190,14 @@ export async function rescorePage(
       const before = snap.data() as StoredAttempt;
       if (before.status !== 'submitted') continue;
       const paper = await paperFor(before);
-      // A rewritten attempt carries the revision it was scored with: its reads, on any instance, show the corrected version.
+      // Every attempt carries the revision it was scored with, so its reads (the review's key, on any instance)
+      // reload a cached version older than that: the cost of a corrected key is paid here, once per attempt, not by each read.
       const fields = { ...scoredFields(before, paper), key_revision: audit.revision };
-      if (JSON.stringify([fields.score, fields.total_marks, fields.results]) === JSON.stringify([before.score, before.total_marks, before.results])) continue;
+      if (JSON.stringify([fields.score, fields.total_marks, fields.results]) === JSON.stringify([before.score, before.total_marks, before.results])) {
+        // The same result: only the revision is written, and only once (a page rescored again writes nothing).
+        if ((before.key_revision ?? 0) < audit.revision) tx.update(snap.ref, { key_revision: audit.revision });
+        continue;
+      }
       const after: StoredAttempt = { ...before, ...fields };
       changes.push({ before, after, paper });
       tx.update(snap.ref, fields);

@@ -17,12 +17,17 @@ const ON_SITE_ONLY_TEXT =
   '(GET/PUT /api/clients/{clientId}/networks); from any other address → 403 FORBIDDEN "This test can be taken only on site". Reading is never bound (administrators reading results, takers reading their attempt). ' +
   'An attempt keeps the value it started with: a change reaches attempts started, or resumed by starting again, after it';
 
-/** An instant in ISO 8601 with an offset; stored and answered in UTC. */
+/** Years 0000 to 9999 in UTC: beyond them an instant is written `+010000-…` or `-000001-…`, which no ISO 8601 reader (this one included) takes back. */
+const FIRST_INSTANT_MS = Date.parse('0000-01-01T00:00:00.000Z');
+const LAST_INSTANT_MS = Date.parse('9999-12-31T23:59:59.999Z');
+
+/** An instant in ISO 8601 with an offset; stored and answered in UTC, so it must fall within years 0000 to 9999 in UTC. */
 const Instant = (what: string) =>
   z.iso
     .datetime({ offset: true })
     .refine((text) => Number.isFinite(Date.parse(text)), 'Must be a real instant')
-    .describe(`${what}: ISO 8601 with an offset (stored and answered in UTC)`);
+    .refine((text) => !(Date.parse(text) < FIRST_INSTANT_MS || Date.parse(text) > LAST_INSTANT_MS), 'Must fall within years 0000 to 9999 in UTC')
+    .describe(`${what}: ISO 8601 with an offset, within years 0000 to 9999 in UTC (stored and answered in UTC)`);
 
 export const AccessCodeInput = z
   .string()
