@@ -9,7 +9,7 @@ import { adminDb, RUN_ID } from './lib/seed.mjs';
 const BATCH = 400;
 
 /** Writes `count` copies of `prototype` into `collection`, each with a fresh id and its own sort key. */
-async function cloneInto(collection, prototype, count, label, { sortField, docId = (i) => collection.doc().id } = {}) {
+async function cloneInto(collection, prototype, count, label, { sortField, docId = () => collection.doc().id } = {}) {
   const base = Date.parse(prototype.created_at ?? new Date().toISOString());
   for (let start = 0; start < count; start += BATCH) {
     const batch = adminDb.batch();

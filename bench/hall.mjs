@@ -312,7 +312,10 @@ async function runHall() {
               const res = await sendAttempt('batch', { method: 'POST', path, body: { answers: batch }, token: bearer, headers });
               if (res.status === 200) {
                 const staleIds = new Set(res.json?.stale ?? []);
-                for (const item of batch) (staleIds.has(item.question_id) ? r.stale.push(item) : ack(item));
+                for (const item of batch) {
+                  if (staleIds.has(item.question_id)) r.stale.push(item);
+                  else ack(item);
+                }
               } else r.refused += batch.length;
               await sleep(rand(300, 800));
             }

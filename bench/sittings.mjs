@@ -36,10 +36,7 @@ const EXTEND_MINUTES = 5;
 const EXTEND_TIMER = 120; // minutes: every seeded attempt stays in progress through the runs
 const BATCH = 400; // writes per batch (Firestore allows 500)
 const ACCESS_CODE = 'BENCH-ROOM-7';
-const COST_KEYS = ['reads', 'writes', 'round_trips', 'sequential_round_trips'];
 
-/** The medians of `summary`'s cost counters, for comparisons. */
-const medians = (summary) => Object.fromEntries(COST_KEYS.map((k) => [k, summary.cost[k]?.median ?? null]));
 const sameCost = (a, b, keys) => keys.every((k) => a.cost[k]?.median === b.cost[k]?.median);
 
 /**

@@ -12,6 +12,14 @@ if (typecheck.status !== 0) process.exit(typecheck.status ?? 1);
 // Unused exports and files (knip.jsonc) fail the run too: dead code is found while it is still small.
 const unused = spawnSync('npx', ['knip'], { cwd: root, stdio: 'inherit' });
 if (unused.status !== 0) process.exit(unused.status ?? 1);
+// Lint (eslint.config.mjs) and format (.prettierrc.json) are part of the test: `npm run format` fixes the latter.
+for (const [tool, ...args] of [['eslint', '.'], ['prettier', '--check', '--log-level', 'warn', '.']]) {
+  const check = spawnSync('npx', [tool, ...args], { cwd: root, stdio: 'inherit' });
+  if (check.status !== 0) {
+    console.error(`${tool} found problems${tool === 'prettier' ? ': `npm run format` rewrites the files listed above' : ''}`);
+    process.exit(check.status ?? 1);
+  }
+}
 // `npm test -- test/clients` runs a part; with no arguments, everything.
 const specs = process.argv.length > 2 ? process.argv.slice(2) : ['test/**/*.test.ts'];
 const quoted = specs.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
