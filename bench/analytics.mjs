@@ -1,3 +1,4 @@
+// @ts-check
 // The analytics half of the benchmark: one published
 // test with 100 submitted attempts and another with 10,000, and the cost of
 // GET /api/analytics/tests/{testId} at both sizes, which must be the same: the
@@ -196,6 +197,7 @@ export async function measureAnalytics({ tenantId, as, measure, log, failures, w
   }
   const bankByKey = new Map(BANK.map((q, i) => [`Analytics ${RUN_ID} Q${i + 1} key ${q.body.correct_answer}`, q]));
 
+  /** @type {any[]} the sizes, each gathering its figures as the bench goes */
   const sizes = [];
   for (const [k, size] of ANALYTICS_SIZES.entries()) {
     const draft = await post('/api/tests', {

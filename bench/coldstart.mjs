@@ -1,3 +1,4 @@
+// @ts-check
 // `npm run bench:coldstart`: what a cold instance and a save cost, beside a
 // floor. Three figures, each for our `api` function and for the floor
 // (bench/floorFunction: a function that only verifies the ID token with
@@ -41,7 +42,6 @@ const ROUNDS = Number(process.env.COLDSTART_ROUNDS ?? 3);
 const SAVES = Number(process.env.COLDSTART_SAVES ?? 400);
 const CONCURRENCY = Number(process.env.COLDSTART_CONCURRENCY ?? 20);
 const CPU_PROF = process.env.COLDSTART_CPU_PROF === '1';
-const PROJECT = 'demo-exam-bench';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const median = (values) => {
@@ -52,27 +52,15 @@ const median = (values) => {
 const round1 = (x) => Number(x.toFixed(1));
 const ratio = (app, floor) => (floor > 0 ? Number((app / floor).toFixed(2)) : null);
 
-if (!process.env.FIRESTORE_EMULATOR_HOST) {
-  // Outside the emulators: build, then run this file again under Auth + Firestore emulators.
-  const { buildFunctions, emulatorEnv, root } = await import('../scripts/emulators.mjs');
-  buildFunctions();
-  const config = process.env.FIREBASE_JSON ? ['--config', process.env.FIREBASE_JSON] : [];
-  const child = spawn(
-    join(root, 'node_modules', '.bin', 'firebase'),
-    ['emulators:exec', ...config, '--only', 'auth,firestore', '--project', PROJECT, 'node bench/coldstart.mjs'],
-    { cwd: root, env: emulatorEnv(), stdio: 'inherit' },
-  );
-  child.on('exit', (code) => process.exit(code ?? 1));
-} else {
-  process.exitCode = await runColdstart();
-}
+// scripts/bench.mjs starts the emulators this bench needs (npm run bench:coldstart).
+process.exitCode = await runColdstart();
 
 async function runColdstart() {
   const { freePort } = await import('./lib/ports.mjs');
   const { PROJECT_ID, AUTH_HOST, FIRESTORE_HOST } = await import('./lib/env.mjs');
   const { createUser, mapLimit, seedClients, RUN_ID } = await import('./lib/seed.mjs');
   const { latencySummary } = await import('./lib/stats.mjs');
-  const { table } = await import('./lib/report.mjs');
+  const { table, verdict } = await import('./lib/report.mjs');
   const { callAt, paramsEnv, root, spawnFramework, startFramework } = await import('./lib/framework.mjs');
   const { cpuBusy } = await import('./lib/guard.mjs');
   const { topSelfTime } = await import('./lib/profile.mjs');
@@ -302,10 +290,5 @@ async function runColdstart() {
       await server.stop();
     }
   }
-  if (failures.length) {
-    console.log(`\nCOLD START BENCH FAILED (${failures.length}):`);
-    for (const f of failures) console.log(`- ${f}`);
-    return 1;
-  }
-  return 0;
+  return verdict('Cold start bench', { failures, passed: 'no check failed.' });
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The exam-authoring half of the benchmark: folders, questions, the CSV import,
 // tests and share codes. Lists are grown by cloning one document the API itself
 // created (new id, distinct sort key), so the stored shape is the service's own.
@@ -8,13 +9,21 @@ import { adminDb, RUN_ID } from './lib/seed.mjs';
 
 const BATCH = 400;
 
-/** Writes `count` copies of `prototype` into `collection`, each with a fresh id and its own sort key. */
-async function cloneInto(collection, prototype, count, label, { sortField, docId = (i) => collection.doc().id } = {}) {
+/**
+ * Writes `count` copies of `prototype` into `collection`, each with a fresh id and its own sort key.
+ * @param {any} collection
+ * @param {Record<string, any>} prototype
+ * @param {number} count
+ * @param {string} [label]
+ * @param {{ sortField?: string, docId?: (i: number) => string }} [options]
+ */
+async function cloneInto(collection, prototype, count, label, { sortField, docId = (_i) => collection.doc().id } = {}) {
   const base = Date.parse(prototype.created_at ?? new Date().toISOString());
   for (let start = 0; start < count; start += BATCH) {
     const batch = adminDb.batch();
     for (let i = start; i < Math.min(count, start + BATCH); i++) {
       const id = docId(i);
+      /** @type {Record<string, any>} */
       const clone = { ...prototype, id, created_at: new Date(base - (i + 1) * 1000).toISOString() };
       if ('code' in prototype) clone.code = id;
       if (sortField === 'name_sort') Object.assign(clone, { name: `${label} ${i}`, name_sort: `${label} ${String(i).padStart(6, '0')}`.toLowerCase() });

@@ -1,3 +1,4 @@
+// @ts-check
 // `npm run bench:hall`: the exam hall. One organization's class behind one
 // address, as a school's NAT shows it, on the Functions Framework (one process,
 // as Cloud Functions serves it) against the Auth and Firestore emulators, with
@@ -37,7 +38,6 @@
 // with the busiest document's writes per second.
 //
 // Bounded: every client stops by the deadline; only loopback is targeted.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
@@ -57,7 +57,6 @@ const HALL_NETWORK = '203.0.113.0/24';
 const ADMIN_IP = '198.51.100.10';
 const PROBE_IP = '198.51.100.20';
 const ACCESS_CODE = 'HALL-ROOM-7';
-const PROJECT = 'demo-exam-bench';
 const GRACE_S = 30;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
@@ -97,7 +96,7 @@ async function runHall() {
   const { PROJECT_ID, AUTH_HOST } = await import('./lib/env.mjs');
   const { adminDb, createUser, mapLimit, seedClients, RUN_ID } = await import('./lib/seed.mjs');
   const { latencySummary } = await import('./lib/stats.mjs');
-  const { ms, table } = await import('./lib/report.mjs');
+  const { ms, table, verdict } = await import('./lib/report.mjs');
   const { bareExpressSource, callAt, measureCpu, paramsEnv, root, startFramework } = await import('./lib/framework.mjs');
   const { compiledFunctions } = await import('../scripts/functions-lib.mjs');
   const { signInAnonymously } = await import('../scripts/lib/emulatorAuth.mjs');
@@ -312,7 +311,10 @@ async function runHall() {
               const res = await sendAttempt('batch', { method: 'POST', path, body: { answers: batch }, token: bearer, headers });
               if (res.status === 200) {
                 const staleIds = new Set(res.json?.stale ?? []);
-                for (const item of batch) (staleIds.has(item.question_id) ? r.stale.push(item) : ack(item));
+                for (const item of batch) {
+                  if (staleIds.has(item.question_id)) r.stale.push(item);
+                  else ack(item);
+                }
               } else r.refused += batch.length;
               await sleep(rand(300, 800));
             }
@@ -554,26 +556,11 @@ async function runHall() {
     }
     bare?.cleanup();
   }
-  if (failures.length) {
-    console.log(`\nHALL ${CONTROL ? 'CONTROL ' : ''}FAILED (${failures.length}):`);
-    for (const f of failures) console.log(`- ${f}`);
-    return 1;
-  }
-  console.log(CONTROL ? '\nControl done: the hall behind one unregistered address is refused.' : '\nHall passed: no 429, no 5xx, no answer lost, no stale replay applied.');
-  return 0;
+  return CONTROL
+    ? verdict('Hall control', { failures, passed: 'the hall behind one unregistered address is refused.' })
+    : verdict('Hall', { failures, passed: 'no 429, no 5xx, no answer lost, no stale replay applied.' });
 }
 
 // Last, so every helper above is initialised before the run starts.
-if (!process.env.FIRESTORE_EMULATOR_HOST) {
-  const { buildFunctions, emulatorEnv, root } = await import('../scripts/emulators.mjs');
-  buildFunctions();
-  const config = process.env.FIREBASE_JSON ? ['--config', process.env.FIREBASE_JSON] : [];
-  const child = spawn(
-    join(root, 'node_modules', '.bin', 'firebase'),
-    ['emulators:exec', ...config, '--only', 'auth,firestore', '--project', PROJECT, 'node bench/hall.mjs'],
-    { cwd: root, env: emulatorEnv(), stdio: 'inherit' },
-  );
-  child.on('exit', (code) => process.exit(code ?? 1));
-} else {
-  process.exitCode = await runHall();
-}
+// scripts/bench.mjs starts the emulators this bench needs (npm run bench:hall).
+process.exitCode = await runHall();

@@ -1,3 +1,4 @@
+// @ts-check
 // `npm run bench:hotpath`: the exam hot path on the
 // Functions Framework, the server Cloud Functions runs in production, against
 // the Auth and Firestore emulators. The shape of Moodle's quiz load test: a
@@ -14,7 +15,6 @@
 // Knobs: HOTPATH_STUDENTS (50), HOTPATH_ROUNDS (1: attempts per student, one
 // after the other), HOTPATH_AUTH (bearer: the student's ID token on every call;
 // token: the attempt_token after the start).
-import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
@@ -28,28 +28,15 @@ const AUTH_MODE = process.env.HOTPATH_AUTH === 'token' ? 'token' : 'bearer';
 // HOTPATH_SHARED_IP=1: the whole class behind one address (a school's NAT), its limit raised by the
 // bench params: the shared counter must hold with no contention errors and count every request exactly.
 const SHARED_IP = process.env.HOTPATH_SHARED_IP === '1' ? '2001:db8:7:5c00::1' : null;
-const PROJECT = 'demo-exam-bench';
 
-if (!process.env.FIRESTORE_EMULATOR_HOST) {
-  // Outside the emulators: build, then run this file again under Auth + Firestore emulators.
-  const { buildFunctions, emulatorEnv, root } = await import('../scripts/emulators.mjs');
-  buildFunctions();
-  const config = process.env.FIREBASE_JSON ? ['--config', process.env.FIREBASE_JSON] : [];
-  const child = spawn(
-    join(root, 'node_modules', '.bin', 'firebase'),
-    ['emulators:exec', ...config, '--only', 'auth,firestore', '--project', PROJECT, 'node bench/hotpath.mjs'],
-    { cwd: root, env: emulatorEnv(), stdio: 'inherit' },
-  );
-  child.on('exit', (code) => process.exit(code ?? 1));
-} else {
-  process.exitCode = await runHotpath();
-}
+// scripts/bench.mjs starts the emulators this bench needs (npm run bench:hotpath).
+process.exitCode = await runHotpath();
 
 async function runHotpath() {
   const { PROJECT_ID, AUTH_HOST, FIRESTORE_HOST } = await import('./lib/env.mjs');
   const { adminDb, createUser, mapLimit, seedClients, RUN_ID } = await import('./lib/seed.mjs');
   const { latencySummary, summarize } = await import('./lib/stats.mjs');
-  const { costCell, ms, table } = await import('./lib/report.mjs');
+  const { costCell, ms, table, verdict } = await import('./lib/report.mjs');
   const { bareExpressSource, callAt, measureCpu, paramsEnv, root, startFramework } = await import('./lib/framework.mjs');
   const { compiledFunctions } = await import('../scripts/functions-lib.mjs');
   const { cpuBusy } = await import('./lib/guard.mjs');
@@ -289,11 +276,5 @@ async function runHotpath() {
     }
     bare?.cleanup();
   }
-  if (failures.length) {
-    console.log(`\nHOT PATH FAILED (${failures.length}):`);
-    for (const f of failures) console.log(`- ${f}`);
-    return 1;
-  }
-  console.log('\nHot path passed: no errors, no lost answers, every score as scoring.ts computes it.');
-  return 0;
+  return verdict('Hot path', { failures, passed: 'no errors, no lost answers, every score as scoring.ts computes it.' });
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // `npm run bench:pools`: what a question pool costs a start, and what freezing one
 // costs a publish, on the Functions Framework (the server Cloud Functions runs in
 // production: one process, restarted here to get a cold instance) against the Auth
@@ -24,7 +25,6 @@
 //
 // Alone: `npm run bench:pools` (builds, starts the Auth and Firestore emulators of
 // project demo-exam-bench). Beside someone else: FIREBASE_JSON=firebase.<name>.json.
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -32,7 +32,6 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { freePort } from './lib/ports.mjs';
 
-const PROJECT = 'demo-exam-bench';
 const SIZES = [50, 5000];
 const DRAW = 20;
 const COLD_RUNS = Number(process.env.POOLS_COLD_RUNS ?? 8); // fresh instances
@@ -40,25 +39,14 @@ const WARMUP = 3;
 const WARM_STARTS = Number(process.env.POOLS_WARM_STARTS ?? 30); // per test, on one warm instance
 const BATCH = 400;
 
-if (!process.env.FIRESTORE_EMULATOR_HOST) {
-  const { buildFunctions, emulatorEnv, root } = await import('../scripts/emulators.mjs');
-  buildFunctions();
-  const config = process.env.FIREBASE_JSON ? ['--config', process.env.FIREBASE_JSON] : [];
-  const child = spawn(join(root, 'node_modules', '.bin', 'firebase'), ['emulators:exec', ...config, '--only', 'auth,firestore', '--project', PROJECT, 'node bench/pools.mjs'], {
-    cwd: root,
-    env: emulatorEnv(),
-    stdio: 'inherit',
-  });
-  child.on('exit', (code) => process.exit(code ?? 1));
-} else {
-  process.exitCode = await runPools();
-}
+// scripts/bench.mjs starts the emulators this bench needs (npm run bench:pools).
+process.exitCode = await runPools();
 
 async function runPools() {
   const { PROJECT_ID, AUTH_HOST, FIRESTORE_HOST } = await import('./lib/env.mjs');
   const { adminDb, createUser, mapLimit, seedClients, RUN_ID } = await import('./lib/seed.mjs');
   const { summarize } = await import('./lib/stats.mjs');
-  const { costCell, ms, table } = await import('./lib/report.mjs');
+  const { costCell, ms, table, verdict } = await import('./lib/report.mjs');
   const { callAt, paramsEnv, root, startFramework } = await import('./lib/framework.mjs');
   const { cpuBusy } = await import('./lib/guard.mjs');
 
@@ -263,11 +251,5 @@ async function runPools() {
   } finally {
     if (api) await api.stop();
   }
-  if (failures.length) {
-    console.log(`\nPOOLS BENCH FAILED (${failures.length}):`);
-    for (const f of failures) console.log(`- ${f}`);
-    return 1;
-  }
-  console.log('\nPools bench passed.');
-  return 0;
+  return verdict('Pools bench', { failures, passed: 'no check failed.' });
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // `npm run bench:regrade`: regrading a published version after a wrong key, on the
 // Functions Framework (the server Cloud Functions runs in production) against the
 // Auth and Firestore emulators, with X-Debug-Cost.
@@ -27,7 +28,6 @@
 // Alone: `npm run bench:regrade` (builds, starts the Auth and Firestore emulators of
 // project demo-exam-bench). Beside someone else: FIREBASE_JSON=firebase.<name>.json.
 // REGRADE_SIZES=100,10000 (default) changes the sizes.
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -36,7 +36,6 @@ import { performance } from 'node:perf_hooks';
 import { FieldPath } from 'firebase-admin/firestore';
 import { freePort } from './lib/ports.mjs';
 
-const PROJECT = 'demo-exam-bench';
 const SIZES = (process.env.REGRADE_SIZES ?? '100,10000').split(',').map(Number);
 const BATCH = 400;
 const SLOW_MS = 900_000;
@@ -72,7 +71,7 @@ const BANK = [
 async function runRegrade() {
   const { PROJECT_ID, AUTH_HOST, FIRESTORE_HOST } = await import('./lib/env.mjs');
   const { adminDb, createUser, mapLimit, seedClients, RUN_ID } = await import('./lib/seed.mjs');
-  const { table } = await import('./lib/report.mjs');
+  const { table, verdict } = await import('./lib/report.mjs');
   const { callAt, paramsEnv, root, startFramework } = await import('./lib/framework.mjs');
   const { cpuBusy } = await import('./lib/guard.mjs');
   const { compiledFunctions } = await import('../scripts/functions-lib.mjs');
@@ -300,26 +299,9 @@ async function runRegrade() {
   } finally {
     if (api) await api.stop();
   }
-  if (failures.length) {
-    console.log(`\nREGRADE BENCH FAILED (${failures.length}):`);
-    for (const f of failures) console.log(`- ${f}`);
-    return 1;
-  }
-  console.log('\nRegrade bench passed.');
-  return 0;
+  return verdict('Regrade bench', { failures, passed: 'no check failed.' });
 }
 
 // Run last: everything above is defined by then.
-if (!process.env.FIRESTORE_EMULATOR_HOST) {
-  const { buildFunctions, emulatorEnv, root } = await import('../scripts/emulators.mjs');
-  buildFunctions();
-  const config = process.env.FIREBASE_JSON ? ['--config', process.env.FIREBASE_JSON] : [];
-  const child = spawn(join(root, 'node_modules', '.bin', 'firebase'), ['emulators:exec', ...config, '--only', 'auth,firestore', '--project', PROJECT, 'node bench/regrade.mjs'], {
-    cwd: root,
-    env: emulatorEnv(),
-    stdio: 'inherit',
-  });
-  child.on('exit', (code) => process.exit(code ?? 1));
-} else {
-  process.exitCode = await runRegrade();
-}
+// scripts/bench.mjs starts the emulators this bench needs (npm run bench:regrade).
+process.exitCode = await runRegrade();

@@ -1,3 +1,4 @@
+// @ts-check
 // The benchmark proper, run by `npm run bench` under emulators:exec.
 // Seeds its own data through the Admin SDK, signs in for real ID tokens, then
 // measures every endpoint through the Hosting emulator: latency, and the
@@ -22,7 +23,7 @@ import { analyticsReport, measureAnalytics } from './analytics.mjs';
 import { examSteps, measureImport, prepareExamLists } from './exams.mjs';
 import { measureSittings, sittingsReport } from './sittings.mjs';
 import { runLoad } from './lib/load.mjs';
-import { costCell, ms, section, statusCell, table } from './lib/report.mjs';
+import { costCell, ms, section, statusCell, table, verdict } from './lib/report.mjs';
 import {
   adminDb,
   countDocs,
@@ -102,6 +103,7 @@ async function measure({ name, expected, n, warmup = 5, request }) {
     const res = await call(request(i));
     samples.push({ status: res.status, ms: res.ms, cost: res.cost, text: res.text, error: res.error, json: res.json });
   }
+  /** @type {Record<string, any>} */
   const summary = { endpoint: name, ...summarize(samples, expected), samples_ms: samples.map((s) => Number(s.ms.toFixed(1))) };
   if (warmupErrors.length) {
     summary.warmup_unexpected = warmupErrors.length;
@@ -172,11 +174,11 @@ async function main() {
     ...exams.lists,
   ];
   const scaling = [];
-  for (const [label, target] of [['small', SMALL], ['large', LARGE]]) {
+  for (const [label, target] of /** @type {const} */ ([['small', SMALL], ['large', LARGE]])) {
     log(`data set "${label}": topping up clients, tenant users and audit records to ${target} each`);
     await Promise.all(
       lists.map(async (list) => {
-        const missing = target - (await list.count());
+        const missing = target - Number(await list.count());
         if (missing > 0) await list.seed(missing, label);
       }),
     );
@@ -542,15 +544,5 @@ try {
 } catch (err) {
   failures.push(`aborted: ${err.stack ?? err}`);
 }
-if (warnings.length) {
-  console.log(`\nWARNINGS (${warnings.length}):`);
-  for (const w of warnings) console.log(`- ${w}`);
-}
-if (failures.length) {
-  console.log(`\nBENCH FAILED (${failures.length}):`);
-  for (const f of failures) console.log(`- ${f}`);
-  exitCode = 1;
-} else {
-  console.log('\nBench passed: every request got its expected status.');
-}
+if (verdict('Bench', { failures, warnings, passed: 'every request got its expected status.' })) exitCode = 1;
 process.exit(exitCode);

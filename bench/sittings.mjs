@@ -1,3 +1,4 @@
+// @ts-check
 // The sittings half of the benchmark, through the Hosting emulator with X-Debug-Cost:
 //
 // 1. The hot path with and without a sitting's settings: start, save and submit on
@@ -23,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { compiledFunctions } from '../scripts/functions-lib.mjs';
 import { BASE_URL, PROJECT_ID } from './lib/env.mjs';
 import { call } from './lib/http.mjs';
-import { costCell, ms, section, table } from './lib/report.mjs';
+import { costCell, ms, section, table, verdict } from './lib/report.mjs';
 import { adminDb, createUser, mapLimit, RUN_ID, seedClients } from './lib/seed.mjs';
 import { summarize } from './lib/stats.mjs';
 import { cpuBusy } from './lib/guard.mjs';
@@ -36,10 +37,7 @@ const EXTEND_MINUTES = 5;
 const EXTEND_TIMER = 120; // minutes: every seeded attempt stays in progress through the runs
 const BATCH = 400; // writes per batch (Firestore allows 500)
 const ACCESS_CODE = 'BENCH-ROOM-7';
-const COST_KEYS = ['reads', 'writes', 'round_trips', 'sequential_round_trips'];
 
-/** The medians of `summary`'s cost counters, for comparisons. */
-const medians = (summary) => Object.fromEntries(COST_KEYS.map((k) => [k, summary.cost[k]?.median ?? null]));
 const sameCost = (a, b, keys) => keys.every((k) => a.cost[k]?.median === b.cost[k]?.median);
 
 /**
@@ -285,10 +283,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   } catch (err) {
     failures.push(`aborted: ${err.stack ?? err}`);
   }
-  if (failures.length) {
-    console.log(`\nBENCH FAILED (${failures.length}):`);
-    for (const f of failures) console.log(`- ${f}`);
-    code = 1;
-  } else console.log('\nSittings bench passed.');
+  if (verdict('Sittings bench', { failures, passed: 'no check failed.' })) code = 1;
   process.exit(code);
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // `npm run bench:web`: builds the web app and reports the gzip size of the JavaScript
 // a taker's browser loads (the entry chunk and what it imports statically) and of
 // what only an admin's loads (the chunks behind the admin pages' dynamic import),

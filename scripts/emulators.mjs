@@ -56,19 +56,23 @@ const REQUEST_NOISE = [
  * With `quiet`, the emulators log only what goes wrong and per-request lines
  * are dropped from the terminal, so a test run reads as a test report; the
  * whole stream is kept in `logFile`.
+ * @param {string} projectId
+ * @param {string} command
+ * @param {{ quiet?: boolean, logFile?: string, only?: string }} [options] `only`: the emulators to start (all four by default)
+ * @returns {Promise<number>}
  */
-export function emulatorsExec(projectId, command, { quiet = false, logFile } = {}) {
+export function emulatorsExec(projectId, command, { quiet = false, logFile, only = EMULATORS } = {}) {
   return new Promise((resolve) => {
     const verbosity = quiet ? ['--log-verbosity', 'SILENT'] : [];
     const child = spawn(
       firebaseBin,
-      ['emulators:exec', ...configArgs, '--only', EMULATORS, '--project', projectId, ...verbosity, command],
+      ['emulators:exec', ...configArgs, '--only', only, '--project', projectId, ...verbosity, command],
       { cwd: root, env: emulatorEnv(), stdio: ['ignore', quiet ? 'pipe' : 'inherit', quiet ? 'pipe' : 'inherit'] },
     );
     if (quiet) {
       mkdirSync(dirname(logFile), { recursive: true });
       const log = createWriteStream(logFile);
-      for (const [stream, out] of [[child.stdout, process.stdout], [child.stderr, process.stderr]]) {
+      for (const [stream, out] of /** @type {const} */ ([[child.stdout, process.stdout], [child.stderr, process.stderr]])) {
         createInterface({ input: stream }).on('line', (line) => {
           log.write(`${line}\n`);
           if (!REQUEST_NOISE.some((noise) => noise.test(line))) out.write(`${line}\n`);

@@ -13,7 +13,7 @@ if (!name || !Number.isInteger(offset) || offset <= 0) {
 }
 const config = JSON.parse(readFileSync(join(root, 'firebase.json'), 'utf8'));
 const emulators = config.emulators;
-for (const [key, value] of Object.entries(emulators)) {
+for (const value of Object.values(emulators)) {
   if (value && typeof value === 'object' && typeof value.port === 'number') value.port += offset;
 }
 emulators.firestore.websocketPort = 9150 + offset;

@@ -216,7 +216,7 @@ export async function seedDemo({ projectId = DEMO_PROJECT, baseUrl } = {}) {
       const res = await fetch(`http://${host}/`, { signal: AbortSignal.timeout(5000) });
       await res.body?.cancel();
     } catch (err) {
-      throw new Error(`the ${name} emulator does not answer at ${host} (${err.cause?.code ?? err.name})`);
+      throw new Error(`the ${name} emulator does not answer at ${host} (${err.cause?.code ?? err.name})`, { cause: err });
     }
   }
   // Emulators need no credentials: skip the Google Cloud metadata-server probe.

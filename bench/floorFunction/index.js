@@ -1,3 +1,4 @@
+// @ts-check
 // The floor of `npm run bench:coldstart`: the least a function can do for a
 // saved answer, written the plain way, and served like `api` (the Functions
 // Framework loading a firebase-functions `onRequest` export). It verifies the

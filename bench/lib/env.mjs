@@ -1,3 +1,4 @@
+// @ts-check
 // Where the benchmark sends its traffic. Only loopback addresses are accepted:
 // the benchmark refuses to start if any target is elsewhere.
 
@@ -19,7 +20,7 @@ function loopbackUrl(value, what) {
 
 function loopbackHostPort(name) {
   const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set: run the benchmark through \`npm run bench\` (emulators:exec sets it)`);
+  if (!value) throw new Error(`${name} is not set: run the benchmark through \`npm run bench\` or \`npm run bench:<name>\` (scripts/bench.mjs starts the emulators)`);
   loopbackUrl(`http://${value}`, name);
   return value;
 }

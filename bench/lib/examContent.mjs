@@ -1,3 +1,4 @@
+// @ts-check
 // The exam the hot-path and hall benchmarks give: 16 questions of every type, with
 // the answers students give, and reading saved answers back from an attempt.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The function served the way Cloud Functions serves it in production: the
 // Functions Framework (@google-cloud/functions-framework), one Node process,
 // many requests in flight at once, against the Auth and Firestore emulators.

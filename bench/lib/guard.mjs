@@ -1,3 +1,4 @@
+// @ts-check
 // The Functions emulator reloads (and cold-starts every worker) whenever
 // functions/lib changes. Someone else building in the same working tree during
 // a run therefore distorts its latencies; this notices it. So does other work

@@ -1,3 +1,4 @@
+// @ts-check
 import { performance } from 'node:perf_hooks';
 import { BASE_URL } from './env.mjs';
 
@@ -21,6 +22,8 @@ export function parseCost(header) {
  * comes back as status 0 with `error`. `rawBody` with `contentType` is sent as it is;
  * `baseUrl` sends it elsewhere than the Hosting emulator; `headers` are added as they are.
  * The answer carries `rateLimit` (X-RateLimit-Limit) and `retryAfter` (Retry-After, s) when sent.
+ * @param {{ method?: string, path: string, token?: string, body?: unknown, rawBody?: any, contentType?: string,
+ *   ip?: string, timeoutMs?: number, baseUrl?: string, headers?: Record<string, string> }} request
  */
 export async function call({ method = 'GET', path, token, body, rawBody, contentType, ip, timeoutMs = 30_000, baseUrl = BASE_URL, headers: extraHeaders = {} }) {
   const headers = { ...extraHeaders };

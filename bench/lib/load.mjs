@@ -1,3 +1,4 @@
+// @ts-check
 import { performance } from 'node:perf_hooks';
 import { call } from './http.mjs';
 import { latencySummary, summarize } from './stats.mjs';

@@ -1,3 +1,4 @@
+// @ts-check
 import { createServer } from 'node:net';
 
 /** A free TCP port on loopback (asked of the OS, then released). */
@@ -6,7 +7,7 @@ export function freePort() {
     const server = createServer();
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
       server.close(() => resolve(port));
     });
   });

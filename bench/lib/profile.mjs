@@ -1,3 +1,4 @@
+// @ts-check
 // Reads the V8 CPU profiles `node --cpu-prof` wrote into a folder and sums their
 // self time: by package (node_modules/<name>, "ours" for functions/lib, Node's
 // own, native) and by frame (function, file and line).

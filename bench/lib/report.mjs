@@ -1,3 +1,4 @@
+// @ts-check
 // Plain-text tables (also valid Markdown) for stdout.
 
 export function table(headers, rows, { rightAlign = [] } = {}) {
@@ -25,4 +26,25 @@ export const ms = (x) => (x === null || x === undefined ? 'n/a' : x.toFixed(1));
 
 export function section(title) {
   return `\n## ${title}\n`;
+}
+
+/**
+ * Every bench ends the same way: its warnings, then its failures or the line that says it passed.
+ * Answers the exit code (1 on any failure).
+ * @param {string} name the bench, as its verdict names it ("Hall", "Pools bench")
+ * @param {{ failures: string[], warnings?: string[], passed: string }} outcome `passed` says what passing proved
+ * @returns {number}
+ */
+export function verdict(name, { failures, warnings = [], passed }) {
+  if (warnings.length) {
+    console.log(`\nWARNINGS (${warnings.length}):`);
+    for (const w of warnings) console.log(`- ${w}`);
+  }
+  if (failures.length) {
+    console.log(`\n${name.toUpperCase()} FAILED (${failures.length}):`);
+    for (const f of failures) console.log(`- ${f}`);
+    return 1;
+  }
+  console.log(`\n${name} passed: ${passed}`);
+  return 0;
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Benchmark data, written straight through the Admin SDK as an operator would
 // (the same document shapes the service keeps). Everything measured is then
 // reached over HTTP.

@@ -1,3 +1,4 @@
+// @ts-check
 // Nearest-rank percentiles: with n < 100 samples p99 is the slowest sample.
 export function percentile(sortedValues, p) {
   if (sortedValues.length === 0) return null;

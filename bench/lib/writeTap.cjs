@@ -1,3 +1,4 @@
+// @ts-check
 // Counts Firestore writes per document path in the process that loads it, for
 // `npm run bench:hall`. The emulator does not enforce Firestore's ~1 write per
 // second per document, so the bench measures the rate instead.

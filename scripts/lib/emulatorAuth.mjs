@@ -66,7 +66,7 @@ export async function signInWithPassword(authHost, email, password) {
   try {
     return sessionOf(await identityCall(authHost, 'signInWithPassword', { email, password, returnSecureToken: true }));
   } catch (err) {
-    throw new Error(`signing in ${email}: ${err instanceof Error ? err.message : err}`);
+    throw new Error(`signing in ${email}: ${err instanceof Error ? err.message : err}`, { cause: err });
   }
 }
 

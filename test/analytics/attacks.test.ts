@@ -12,7 +12,7 @@ import { createRoleMatrix, createTenant, createUser, signIn, signInAnonymously, 
 import { api, freshIp, get, patch, post, type ApiResponse, type RequestOptions } from '../support/http';
 import { startInProcessApi, type InProcessApi } from '../support/inProcessApi';
 import { as, clientDoc, testDoc, writeQuestion } from '../exams/fixtures';
-import { attemptDoc, expire, mixedQuestions, publishTest, RIGHT, slotDoc, startOk, tokenQuery, writeShareCode } from '../attempts/fixtures';
+import { attemptDoc, expire, mixedQuestions, publishTest, RIGHT, startOk, tokenQuery, writeShareCode } from '../attempts/fixtures';
 
 // A hostile review of the analytics endpoints, with real requests:
 // through Hosting → Functions emulator for what a caller can send, and with the

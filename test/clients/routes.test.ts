@@ -9,7 +9,7 @@ import {
   type RoleMatrix,
   type TestUser,
 } from '../support/fixtures';
-import { api, freshIp, get, patch, post, type ApiResponse } from '../support/http';
+import { api, freshIp, get, patch, post } from '../support/http';
 import { expectError, expectValidation, ISO_UTC } from '../support/assertions';
 import { awayFromWindowEdge } from '../support/windows';
 

@@ -111,7 +111,10 @@ describe('The exam hall: 30 students behind one registered address, with the def
             const res = await send('batch', 'POST', path, student.token, { answers: batch }, headers);
             if (res.status !== 200) continue;
             const staleIds = new Set<string>(res.body.stale);
-            for (const item of batch) (staleIds.has(item.question_id) ? stale.push(item) : ack(item));
+            for (const item of batch) {
+              if (staleIds.has(item.question_id)) stale.push(item);
+              else ack(item);
+            }
           }
         }
         await send('submit', 'POST', `/api/attempts/${attemptId}/submit`, student.token, undefined, headers);

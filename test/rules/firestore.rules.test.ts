@@ -106,7 +106,7 @@ async function deniedForAll(op: (fs: Firestore) => Promise<unknown>, actors: Act
     try {
       await assertFails(op(db(actor)));
     } catch (err) {
-      throw new Error(`expected denial for "${actor}": ${(err as Error).message}`);
+      throw new Error(`expected denial for "${actor}": ${(err as Error).message}`, { cause: err });
     }
   }
 }

@@ -44,7 +44,7 @@ export async function api<T = any>(method: string, path: string, options: Reques
   }
   const res = await fetch(`${options.baseUrl ?? BASE_URL}${path}`, { method, headers, body });
   const text = await res.text();
-  let parsed: any = undefined;
+  let parsed: any;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {

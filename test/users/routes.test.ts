@@ -14,7 +14,7 @@ import {
   type RoleMatrix,
   type TestUser,
 } from '../support/fixtures';
-import { freshIp, get, patch, post, del, type ApiResponse } from '../support/http';
+import { freshIp, get, patch, post, del } from '../support/http';
 import { expectError, expectValidation, ISO_UTC } from '../support/assertions';
 import { awayFromWindowEdge } from '../support/windows';
 

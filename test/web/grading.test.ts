@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createTenant, createUser, uniqueName } from '../support/fixtures';
 import { freshIp, get, post } from '../support/http';
-import { browserPerTest, checkPage, keepFailure, openBrowser, signInAs, type Visitor } from './support/browser';
+import { browserPerTest, checkPage, keepFailure, openBrowser, signInAs } from './support/browser';
 import { createTestWith } from './support/exams';
 
 type Tenant = Awaited<ReturnType<typeof createTenant>>;

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- it wraps SDK methods of every signature */
 import { Firestore, Query, Transaction, WriteBatch } from 'firebase-admin/firestore';
 import type { Auth } from 'firebase-admin/auth';
 import { currentCost } from '../platform/requestScope';
