@@ -1,12 +1,14 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { attemptTokens, OfflineError, unwrap, type Schemas } from '../api/client';
+import { attemptTokens, OfflineError, serverNow, unwrap, type Schemas } from '../api/client';
 import { useSession } from '../session';
 import { ErrorMessage, Loading, useAction } from '../ui';
 import { rememberAttempt, rememberedAttempt } from './answerQueue';
 import { AnswerSync, type SyncState } from './answerSync';
 import { QuestionView } from './QuestionView';
 import { Countdown } from './Countdown';
+import { secondsLeft } from './countdown';
+import { useDeadlineWatch } from './deadlineWatch';
 
 type Attempt = Schemas['Attempt'] | Schemas['ReviewedAttempt'];
 
@@ -17,6 +19,8 @@ export function AttemptPage() {
   const token = attemptTokens.get(attemptId);
   const headers = useMemo(() => (token ? { 'X-Attempt-Token': token } : undefined), [token]);
   const [attempt, setAttempt] = useState<Attempt | null>(null);
+  // The newest deadline read: an admin's extra time or a moved closing time reaches the open page.
+  const [expiresAt, setExpiresAt] = useState('');
   const [offlineCopy, setOfflineCopy] = useState(false);
   const [loadError, setLoadError] = useState<unknown>(null);
 
@@ -24,6 +28,7 @@ export function AttemptPage() {
     try {
       const read = (await unwrap(api.GET('/api/attempts/{attemptId}', { params: { path: { attemptId } }, headers }))) as Attempt;
       setAttempt(read);
+      setExpiresAt(read.expires_at);
       setOfflineCopy(false);
       setLoadError(null);
       await rememberAttempt(attemptId, read);
@@ -31,25 +36,42 @@ export function AttemptPage() {
       const copy = err instanceof OfflineError ? ((await rememberedAttempt(attemptId)) as Attempt | undefined) : undefined;
       if (copy) {
         setAttempt(copy);
+        setExpiresAt(copy.expires_at);
         setOfflineCopy(true);
       } else setLoadError(err);
     }
   }, [api, attemptId, headers]);
   useEffect(() => void load(), [load]);
 
+  /** The light read of an open attempt: its deadline, or the score once the service closed it. Throws when it fails. */
+  const refresh = useCallback(async () => {
+    const read = (await unwrap(api.GET('/api/attempts/{attemptId}', { params: { path: { attemptId } }, headers }))) as Attempt;
+    await rememberAttempt(attemptId, read);
+    setOfflineCopy(false);
+    if (read.status === 'submitted') setAttempt(read);
+    else setExpiresAt(read.expires_at);
+  }, [api, attemptId, headers]);
+
   if (loadError) return <main><h1>Attempt</h1><ErrorMessage error={loadError} /><Link to="/">Back to your tests</Link></main>;
   if (!attempt) return <main><Loading what="Loading your attempt" /></main>;
   if (attempt.status === 'submitted') return <SubmittedView attempt={attempt} />;
-  return <Taking attempt={attempt} headers={headers} offlineCopy={offlineCopy} onSubmitted={load} />;
+  return <Taking attempt={attempt} expiresAt={expiresAt || attempt.expires_at} refresh={refresh} headers={headers} offlineCopy={offlineCopy} onSubmitted={load} />;
 }
 
-function Taking({ attempt, headers, offlineCopy, onSubmitted }: { attempt: Attempt; headers?: Record<string, string>; offlineCopy: boolean; onSubmitted: () => Promise<void> }) {
+function Taking({ attempt, expiresAt, refresh, headers, offlineCopy, onSubmitted }: {
+  attempt: Attempt; expiresAt: string; refresh: () => Promise<void>; headers?: Record<string, string>; offlineCopy: boolean; onSubmitted: () => Promise<void>;
+}) {
   const { api } = useSession();
   const attemptId = attempt.attempt_id;
   const [answers, setAnswers] = useState<Record<string, string>>(() => Object.fromEntries(attempt.answers.map((a) => [a.question_id, a.student_answer])));
   const [sync, setSync] = useState<SyncState>({ kind: 'saved' });
   const [timeUp, setTimeUp] = useState(false);
   const syncRef = useRef<AnswerSync | null>(null);
+  useDeadlineWatch(expiresAt, refresh);
+  // Time given after 0:00 (within the service's grace) opens the page again.
+  useEffect(() => {
+    if (secondsLeft(expiresAt, serverNow()) > 0) setTimeUp(false);
+  }, [expiresAt]);
 
   useEffect(() => {
     const answerSync = new AnswerSync(
@@ -81,7 +103,7 @@ function Taking({ attempt, headers, offlineCopy, onSubmitted }: { attempt: Attem
     <main className="attempt">
       <div className="attempt-bar">
         <h1>{attempt.test_details.test_name}</h1>
-        <Countdown expiresAt={attempt.expires_at} onTimeUp={() => setTimeUp(true)} />
+        <Countdown expiresAt={expiresAt} onTimeUp={() => setTimeUp(true)} />
         <SyncBadge state={sync} />
       </div>
       {offlineCopy && <p className="note" role="status">You are offline: these are the questions as last loaded. Your answers are kept in this browser and sent when the network is back.</p>}

@@ -4,7 +4,8 @@ import { describeLeft, formatClock, markCrossed, secondsLeft } from './countdown
 
 /**
  * Counts down from the service's expires_at on the service's clock (the Date
- * header's offset), and announces the time left at set marks, not every second.
+ * header's offset), and announces the time left at set marks, not every second,
+ * and when `expiresAt` moves.
  */
 export function Countdown({ expiresAt, onTimeUp }: { expiresAt: string; onTimeUp: () => void }) {
   const [left, setLeft] = useState(() => secondsLeft(expiresAt, serverNow()));
@@ -12,7 +13,11 @@ export function Countdown({ expiresAt, onTimeUp }: { expiresAt: string; onTimeUp
   const previous = useRef(left);
   const timeUp = useRef(onTimeUp);
   timeUp.current = onTimeUp;
+  const shownFor = useRef(expiresAt);
   useEffect(() => {
+    // A deadline moved while the page is open (extra time, a closing time moved) is said at once.
+    const moved = shownFor.current !== expiresAt;
+    shownFor.current = expiresAt;
     const tick = () => {
       const now = secondsLeft(expiresAt, serverNow());
       const mark = markCrossed(previous.current, now);
@@ -22,6 +27,7 @@ export function Countdown({ expiresAt, onTimeUp }: { expiresAt: string; onTimeUp
       setLeft(now);
     };
     tick();
+    if (moved) setAnnouncement(`The end time changed: ${describeLeft(previous.current)}`);
     const id = setInterval(tick, 1000);
     return () => clearInterval(id);
   }, [expiresAt]);
