@@ -71,9 +71,7 @@ describe('web app: signing out on a shared computer', function () {
   });
 
   it('sends a guest\'s queued answer with its token and forgets it when another user signs in without a sign-out', async function () {
-    const visitor = browser();
-    const { context } = visitor;
-    let page = visitor.page;
+    const { page, context } = browser();
     const { tenant } = sitting();
     const first = await startAsGuest(page, await shareCode(), 'Leaving Guest');
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
@@ -85,10 +83,8 @@ describe('web app: signing out on a shared computer', function () {
     await page.getByRole('group', { name: /Red Planet/ }).getByLabel('Mars').check();
     await page.getByText('Offline: 1 answer kept in this browser').waitFor();
     // The guest's session ends without the button (its sign-in lost): the queued answer was never sent.
-    await page.close();
+    await page.goto('about:blank');
     await context.setOffline(false);
-    page = await context.newPage();
-    visitor.page = page;
     await page.goto('/__/firebase/init.json');
     await page.evaluate(() => new Promise((resolve, reject) => {
       const request = indexedDB.deleteDatabase('firebaseLocalStorageDb');

@@ -1,9 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { attemptTokens, OfflineError, unwrap, type Schemas } from '../api/client';
+import { OfflineError, unwrap, type Schemas } from '../api/client';
 import { useSession } from '../session';
 import { ErrorMessage, Loading, useAction } from '../ui';
-import { rememberAttempt, rememberedAttempt } from './answerQueue';
 import { AnswerSync, type SyncState } from './answerSync';
 import { QuestionView } from './QuestionView';
 import { Countdown } from './Countdown';
@@ -13,7 +12,9 @@ type Attempt = Schemas['Attempt'] | Schemas['ReviewedAttempt'];
 /** Taking an attempt: start, resume after a reload or a closed tab, save, submit, then the score and the review. */
 export function AttemptPage() {
   const { attemptId = '' } = useParams();
-  const { api } = useSession();
+  const { api, data } = useSession();
+  // Within <SignedIn>: there is a user, and only its own tokens and cached attempts are read.
+  const { attemptTokens, answers: queue } = data!;
   const token = attemptTokens.get(attemptId);
   const headers = useMemo(() => (token ? { 'X-Attempt-Token': token } : undefined), [token]);
   const [attempt, setAttempt] = useState<Attempt | null>(null);
@@ -26,15 +27,15 @@ export function AttemptPage() {
       setAttempt(read);
       setOfflineCopy(false);
       setLoadError(null);
-      await rememberAttempt(attemptId, read);
+      await queue.rememberAttempt(attemptId, read);
     } catch (err) {
-      const copy = err instanceof OfflineError ? ((await rememberedAttempt(attemptId)) as Attempt | undefined) : undefined;
+      const copy = err instanceof OfflineError ? ((await queue.rememberedAttempt(attemptId)) as Attempt | undefined) : undefined;
       if (copy) {
         setAttempt(copy);
         setOfflineCopy(true);
       } else setLoadError(err);
     }
-  }, [api, attemptId, headers]);
+  }, [api, attemptId, headers, queue]);
   useEffect(() => void load(), [load]);
 
   if (loadError) return <main><h1>Attempt</h1><ErrorMessage error={loadError} /><Link to="/">Back to your tests</Link></main>;
@@ -44,7 +45,8 @@ export function AttemptPage() {
 }
 
 function Taking({ attempt, headers, offlineCopy, onSubmitted }: { attempt: Attempt; headers?: Record<string, string>; offlineCopy: boolean; onSubmitted: () => Promise<void> }) {
-  const { api } = useSession();
+  const { api, data } = useSession();
+  const queue = data!.answers;
   const attemptId = attempt.attempt_id;
   const [answers, setAnswers] = useState<Record<string, string>>(() => Object.fromEntries(attempt.answers.map((a) => [a.question_id, a.student_answer])));
   const [sync, setSync] = useState<SyncState>({ kind: 'saved' });
@@ -53,6 +55,7 @@ function Taking({ attempt, headers, offlineCopy, onSubmitted }: { attempt: Attem
 
   useEffect(() => {
     const answerSync = new AnswerSync(
+      queue,
       attemptId,
       (batch) => unwrap(api.POST('/api/attempts/{attemptId}/answers', { params: { path: { attemptId } }, headers, body: { answers: batch } })),
       setSync,
@@ -66,7 +69,7 @@ function Taking({ attempt, headers, offlineCopy, onSubmitted }: { attempt: Attem
       void answerSync.flush();
     });
     return () => answerSync.stop();
-  }, [api, attemptId, headers, attempt.answers]);
+  }, [api, attemptId, headers, attempt.answers, queue]);
 
   const answer = (questionId: string, value: string) => {
     setAnswers((current) => ({ ...current, [questionId]: value }));
