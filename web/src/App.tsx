@@ -1,11 +1,10 @@
-import { signOut } from 'firebase/auth';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { BrowserRouter, Link, Navigate, Route, Routes } from 'react-router';
 import { isAdmin, useSession } from './session';
 import { SignInPage } from './SignInPage';
 import { AttemptPage } from './taker/AttemptPage';
 import { TakerHome } from './taker/TakerHome';
-import { ErrorMessage, Loading } from './ui';
+import { ErrorMessage, Loading, useAction } from './ui';
 
 // Admin code is its own chunk: a taker's browser never downloads it.
 const AdminApp = lazy(() => import('./admin/AdminApp'));
@@ -34,7 +33,7 @@ export function App() {
 }
 
 function Header() {
-  const { auth, me, user } = useSession();
+  const { me, user } = useSession();
   return (
     <header className="top">
       <Link to="/" className="brand">Exam</Link>
@@ -43,11 +42,39 @@ function Header() {
         {user && (
           <>
             <span className="who">{me?.guest ? 'Guest' : (me?.email ?? user.email ?? 'Signed in')}{me?.role ? ` · ${me.role.replace('_', ' ')}` : ''}</span>
-            <button type="button" onClick={() => signOut(auth)}>Sign out</button>
+            <SignOut />
           </>
         )}
       </nav>
     </header>
+  );
+}
+
+/** Signing out removes what the session kept in this browser; an answer never sent is lost only when the person says so. */
+function SignOut() {
+  const { signOut } = useSession();
+  const [unsent, setUnsent] = useState(0);
+  const action = useAction();
+  const leave = (loseUnsent: boolean) => action.run(async () => setUnsent(await signOut({ loseUnsent })));
+  if (unsent === 0) {
+    return (
+      <>
+        <button type="button" onClick={() => void leave(false)} disabled={action.busy}>Sign out</button>
+        <ErrorMessage error={action.error} />
+      </>
+    );
+  }
+  const them = unsent === 1 ? 'it' : 'them';
+  return (
+    <div role="group" aria-label="Confirm sign-out" className="signout-confirm">
+      <p className="warning" role="alert">
+        {unsent} {unsent === 1 ? 'answer is' : 'answers are'} not saved on the server yet. Signing out deletes {them} from this browser: {unsent === 1 ? 'it' : 'they'} will not count.
+      </p>
+      <button type="button" onClick={() => void leave(false)} disabled={action.busy}>Try to send {them} again</button>{' '}
+      <button type="button" onClick={() => setUnsent(0)} disabled={action.busy}>Stay signed in</button>{' '}
+      <button type="button" onClick={() => void leave(true)} disabled={action.busy}>Sign out and lose {them}</button>
+      <ErrorMessage error={action.error} />
+    </div>
   );
 }
 

@@ -1,7 +1,8 @@
 import { signInAnonymously, signInWithEmailAndPassword } from 'firebase/auth';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { attemptTokens, unwrap } from './api/client';
+import { unwrap } from './api/client';
+import { userData } from './localData';
 import { useSession } from './session';
 import { ErrorMessage, Field, useAction } from './ui';
 
@@ -69,7 +70,7 @@ function GuestEntry() {
           body: { share_code: shareCode.trim(), guest_name: name.trim(), ...(accessCode ? { access_code: accessCode } : {}) },
         }),
       );
-      attemptTokens.set(started.attempt_id, started.attempt_token);
+      userData(auth.currentUser!.uid).attemptTokens.set(started.attempt_id, started.attempt_token);
       navigate(`/attempts/${encodeURIComponent(started.attempt_id)}`);
     });
   };

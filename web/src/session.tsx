@@ -1,9 +1,8 @@
 import type { Auth, User } from 'firebase/auth';
-import { onIdTokenChanged } from 'firebase/auth';
-import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { onIdTokenChanged, signOut } from 'firebase/auth';
+import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
 import { OfflineError, unwrap, type Api, type Schemas } from './api/client';
-
-const meKey = (uid: string) => `me:${uid}`;
+import { forgetOtherUsers, forgetUser, sendQueuedAnswers, setSignedInUser, userData, type UserData } from './localData';
 
 export interface Session {
   auth: Auth;
@@ -14,30 +13,59 @@ export interface Session {
   /** Whether the first auth state (persisted in IndexedDB) has been read. */
   ready: boolean;
   error: Error | null;
+  /** What this browser keeps for the signed-in user (tokens, answer queue); null while signed out. */
+  data: UserData | null;
+  /**
+   * Sends the queued answers, then signs out and removes everything the session kept in
+   * this browser. With answers still unsent it refuses (resolving with how many) unless
+   * `loseUnsent`: the person must have been told they are lost.
+   */
+  signOut(options?: { loseUnsent?: boolean }): Promise<number>;
 }
 
 const SessionContext = createContext<Session | null>(null);
 
 export function SessionProvider({ auth, api, children }: { auth: Auth; api: Api; children: ReactNode }) {
-  const [state, setState] = useState<Omit<Session, 'auth' | 'api'>>({ user: null, me: null, ready: false, error: null });
+  const [state, setState] = useState<Omit<Session, 'auth' | 'api' | 'data' | 'signOut'>>({ user: null, me: null, ready: false, error: null });
   useEffect(
     () =>
       onIdTokenChanged(auth, async (user) => {
+        // A sign-in lost without the button (expired, revoked) keeps the user's queue for its return, unreadable to others.
+        setSignedInUser(user?.uid ?? null);
         if (!user) return setState({ user: null, me: null, ready: true, error: null });
+        // Another session on this browser that ended without signing out leaves nothing for this one.
+        void forgetOtherUsers(api, user.uid);
+        const data = userData(user.uid);
         try {
           const me = await unwrap(api.GET('/api/me'));
-          localStorage.setItem(meKey(user.uid), JSON.stringify(me));
+          data.me.set(me);
           setState({ user, me, ready: true, error: null });
         } catch (error) {
           // Offline (a reload in a hall whose Wi-Fi dropped): who this user was when last online.
-          const known = error instanceof OfflineError ? localStorage.getItem(meKey(user.uid)) : null;
-          if (known) setState({ user, me: JSON.parse(known), ready: true, error: null });
+          const known = error instanceof OfflineError ? data.me.get() : null;
+          if (known) setState({ user, me: known, ready: true, error: null });
           else setState({ user, me: null, ready: true, error: error as Error });
         }
       }),
     [auth, api],
   );
-  return <SessionContext.Provider value={{ auth, api, ...state }}>{children}</SessionContext.Provider>;
+  const uid = state.user?.uid;
+  const leave = useCallback(
+    async ({ loseUnsent = false } = {}) => {
+      if (!uid) return 0;
+      const left = await sendQueuedAnswers(api, uid);
+      if (left > 0 && !loseUnsent) return left;
+      await forgetUser(uid);
+      await signOut(auth);
+      return 0;
+    },
+    [api, auth, uid],
+  );
+  return (
+    <SessionContext.Provider value={{ auth, api, ...state, data: uid ? userData(uid) : null, signOut: leave }}>
+      {children}
+    </SessionContext.Provider>
+  );
 }
 
 export function useSession(): Session {

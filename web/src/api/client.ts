@@ -41,13 +41,6 @@ function learnClock(response: Response, sentAt: number): void {
   localStorage.setItem(OFFSET_KEY, String(Math.round(clockOffsetMs)));
 }
 
-const attemptTokenKey = (attemptId: string) => `attempt-token:${attemptId}`;
-/** A Guest's attempt token, kept for its tab's reload and for a closed tab reopened on this browser. */
-export const attemptTokens = {
-  get: (attemptId: string) => localStorage.getItem(attemptTokenKey(attemptId)),
-  set: (attemptId: string, token: string) => localStorage.setItem(attemptTokenKey(attemptId), token),
-};
-
 export function createApi(auth: Auth) {
   const api = createClient<paths>({ baseUrl: location.origin });
   const sentAt = new WeakMap<Request, number>();

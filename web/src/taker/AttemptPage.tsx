@@ -1,9 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { attemptTokens, OfflineError, serverNow, unwrap, type Schemas } from '../api/client';
+import { OfflineError, serverNow, unwrap, type Schemas } from '../api/client';
 import { useSession } from '../session';
 import { ErrorMessage, Loading, useAction } from '../ui';
-import { rememberAttempt, rememberedAttempt } from './answerQueue';
 import { AnswerSync, type SyncState } from './answerSync';
 import { QuestionView } from './QuestionView';
 import { Countdown } from './Countdown';
@@ -15,7 +14,9 @@ type Attempt = Schemas['Attempt'] | Schemas['ReviewedAttempt'];
 /** Taking an attempt: start, resume after a reload or a closed tab, save, submit, then the score and the review. */
 export function AttemptPage() {
   const { attemptId = '' } = useParams();
-  const { api } = useSession();
+  const { api, data } = useSession();
+  // Within <SignedIn>: there is a user, and only its own tokens and cached attempts are read.
+  const { attemptTokens, answers: queue } = data!;
   const token = attemptTokens.get(attemptId);
   const headers = useMemo(() => (token ? { 'X-Attempt-Token': token } : undefined), [token]);
   const [attempt, setAttempt] = useState<Attempt | null>(null);
@@ -31,26 +32,26 @@ export function AttemptPage() {
       setExpiresAt(read.expires_at);
       setOfflineCopy(false);
       setLoadError(null);
-      await rememberAttempt(attemptId, read);
+      await queue.rememberAttempt(attemptId, read);
     } catch (err) {
-      const copy = err instanceof OfflineError ? ((await rememberedAttempt(attemptId)) as Attempt | undefined) : undefined;
+      const copy = err instanceof OfflineError ? ((await queue.rememberedAttempt(attemptId)) as Attempt | undefined) : undefined;
       if (copy) {
         setAttempt(copy);
         setExpiresAt(copy.expires_at);
         setOfflineCopy(true);
       } else setLoadError(err);
     }
-  }, [api, attemptId, headers]);
+  }, [api, attemptId, headers, queue]);
   useEffect(() => void load(), [load]);
 
   /** The light read of an open attempt: its deadline, or the score once the service closed it. Throws when it fails. */
   const refresh = useCallback(async () => {
     const read = (await unwrap(api.GET('/api/attempts/{attemptId}', { params: { path: { attemptId } }, headers }))) as Attempt;
-    await rememberAttempt(attemptId, read);
+    await queue.rememberAttempt(attemptId, read);
     setOfflineCopy(false);
     if (read.status === 'submitted') setAttempt(read);
     else setExpiresAt(read.expires_at);
-  }, [api, attemptId, headers]);
+  }, [api, attemptId, headers, queue]);
 
   if (loadError) return <main><h1>Attempt</h1><ErrorMessage error={loadError} /><Link to="/">Back to your tests</Link></main>;
   if (!attempt) return <main><Loading what="Loading your attempt" /></main>;
@@ -61,7 +62,8 @@ export function AttemptPage() {
 function Taking({ attempt, expiresAt, refresh, headers, offlineCopy, onSubmitted }: {
   attempt: Attempt; expiresAt: string; refresh: () => Promise<void>; headers?: Record<string, string>; offlineCopy: boolean; onSubmitted: () => Promise<void>;
 }) {
-  const { api } = useSession();
+  const { api, data } = useSession();
+  const queue = data!.answers;
   const attemptId = attempt.attempt_id;
   const [answers, setAnswers] = useState<Record<string, string>>(() => Object.fromEntries(attempt.answers.map((a) => [a.question_id, a.student_answer])));
   const [sync, setSync] = useState<SyncState>({ kind: 'saved' });
@@ -75,6 +77,7 @@ function Taking({ attempt, expiresAt, refresh, headers, offlineCopy, onSubmitted
 
   useEffect(() => {
     const answerSync = new AnswerSync(
+      queue,
       attemptId,
       (batch) => unwrap(api.POST('/api/attempts/{attemptId}/answers', { params: { path: { attemptId } }, headers, body: { answers: batch } })),
       setSync,
@@ -88,7 +91,7 @@ function Taking({ attempt, expiresAt, refresh, headers, offlineCopy, onSubmitted
       void answerSync.flush();
     });
     return () => answerSync.stop();
-  }, [api, attemptId, headers, attempt.answers]);
+  }, [api, attemptId, headers, attempt.answers, queue]);
 
   const answer = (questionId: string, value: string) => {
     setAnswers((current) => ({ ...current, [questionId]: value }));

@@ -1,4 +1,4 @@
-import { openDB, type IDBPDatabase } from 'idb';
+import { deleteDB, openDB, type IDBPDatabase } from 'idb';
 
 /** An answer given in this browser and not yet confirmed by the service. */
 export interface PendingAnswer {
@@ -14,44 +14,92 @@ interface QueueSchema {
   attempts: { key: string; value: { attempt_id: string; attempt: unknown } };
 }
 
-let database: Promise<IDBPDatabase<QueueSchema>> | undefined;
-function db() {
-  database ??= openDB<QueueSchema>('exam-answers', 1, {
-    upgrade(db) {
-      db.createObjectStore('pending', { keyPath: ['attempt_id', 'question_id'] }).createIndex('by_attempt', 'attempt_id');
-      db.createObjectStore('attempts', { keyPath: 'attempt_id' });
-    },
-  });
+/** One database per signed-in user, so no other session on this browser opens it; '' is the unscoped one of earlier builds. */
+const PREFIX = 'exam-answers';
+const databaseName = (uid: string) => (uid ? `${PREFIX}:${uid}` : PREFIX);
+
+const databases = new Map<string, Promise<IDBPDatabase<QueueSchema>>>();
+function db(uid: string) {
+  let database = databases.get(uid);
+  if (!database) {
+    database = openDB<QueueSchema>(databaseName(uid), 1, {
+      upgrade(db) {
+        db.createObjectStore('pending', { keyPath: ['attempt_id', 'question_id'] }).createIndex('by_attempt', 'attempt_id');
+        db.createObjectStore('attempts', { keyPath: 'attempt_id' });
+      },
+      // Another tab removing this user's data: let it.
+      blocking() {
+        void database?.then((open) => open.close());
+        databases.delete(uid);
+      },
+    });
+    databases.set(uid, database);
+  }
   return database;
 }
 
-/** Keeps the newest answer per question: a newer one replaces the one still queued. */
-export async function enqueue(answer: PendingAnswer): Promise<void> {
-  await (await db()).put('pending', answer);
+/** A user's queue and cached attempts. Once `live()` is false (its user signed out) it neither reads nor writes. */
+export interface AnswerQueue {
+  /** Keeps the newest answer per question: a newer one replaces the one still queued. */
+  enqueue(answer: PendingAnswer): Promise<void>;
+  pending(attemptId: string): Promise<PendingAnswer[]>;
+  /** Every attempt with answers still queued. */
+  attemptsWithPending(): Promise<string[]>;
+  /** Drops what the service has answered for, unless a newer answer was queued meanwhile. */
+  settle(sent: PendingAnswer[]): Promise<void>;
+  /** The last attempt read from the service, so a reload while offline still shows the questions. */
+  rememberAttempt(attemptId: string, attempt: unknown): Promise<void>;
+  rememberedAttempt(attemptId: string): Promise<unknown>;
+  forgetAttempts(): Promise<void>;
 }
 
-export async function pendingAnswers(attemptId: string): Promise<PendingAnswer[]> {
-  return (await db()).getAllFromIndex('pending', 'by_attempt', attemptId);
+export function answerQueue(uid: string, live: () => boolean = () => true): AnswerQueue {
+  return {
+    async enqueue(answer) {
+      if (live()) await (await db(uid)).put('pending', answer);
+    },
+    async pending(attemptId) {
+      return live() ? (await db(uid)).getAllFromIndex('pending', 'by_attempt', attemptId) : [];
+    },
+    async attemptsWithPending() {
+      if (!live()) return [];
+      return [...new Set((await (await db(uid)).getAll('pending')).map((a) => a.attempt_id))];
+    },
+    async settle(sent) {
+      if (!live()) return;
+      const tx = (await db(uid)).transaction('pending', 'readwrite');
+      await Promise.all(
+        sent.map(async (answer) => {
+          const key: [string, string] = [answer.attempt_id, answer.question_id];
+          const current = await tx.store.get(key);
+          if (current && current.client_seq <= answer.client_seq) await tx.store.delete(key);
+        }),
+      );
+      await tx.done;
+    },
+    async rememberAttempt(attemptId, attempt) {
+      if (live()) await (await db(uid)).put('attempts', { attempt_id: attemptId, attempt });
+    },
+    async rememberedAttempt(attemptId) {
+      return live() ? (await (await db(uid)).get('attempts', attemptId))?.attempt : undefined;
+    },
+    async forgetAttempts() {
+      if (live()) await (await db(uid)).clear('attempts');
+    },
+  };
 }
 
-/** Drops what the service has answered for, unless a newer answer was queued meanwhile. */
-export async function settle(sent: PendingAnswer[]): Promise<void> {
-  const tx = (await db()).transaction('pending', 'readwrite');
-  await Promise.all(
-    sent.map(async (answer) => {
-      const key: [string, string] = [answer.attempt_id, answer.question_id];
-      const current = await tx.store.get(key);
-      if (current && current.client_seq <= answer.client_seq) await tx.store.delete(key);
-    }),
-  );
-  await tx.done;
+/** Removes a user's queue and cached attempts from this browser. */
+export async function deleteAnswerQueue(uid: string): Promise<void> {
+  const open = databases.get(uid);
+  databases.delete(uid);
+  if (open) (await open.catch(() => undefined))?.close();
+  await deleteDB(databaseName(uid));
 }
 
-/** The last attempt read from the service, so a reload while offline still shows the questions. */
-export async function rememberAttempt(attemptId: string, attempt: unknown): Promise<void> {
-  await (await db()).put('attempts', { attempt_id: attemptId, attempt });
-}
-
-export async function rememberedAttempt(attemptId: string): Promise<unknown> {
-  return (await (await db()).get('attempts', attemptId))?.attempt;
+/** The users (by uid; '' for the unscoped database) with a queue in this browser. */
+export async function answerQueueOwners(): Promise<string[]> {
+  // Every browser the app supports lists its databases; one that cannot is treated as having none.
+  const listed = (await indexedDB.databases?.().catch(() => [])) ?? [];
+  return listed.flatMap(({ name }) => (name === PREFIX ? [''] : name?.startsWith(`${PREFIX}:`) ? [name.slice(PREFIX.length + 1)] : []));
 }

@@ -1,5 +1,5 @@
 import { ApiError, OfflineError, type Schemas } from '../api/client';
-import { enqueue, pendingAnswers, settle, type PendingAnswer } from './answerQueue';
+import type { AnswerQueue, PendingAnswer } from './answerQueue';
 
 export type SyncState =
   | { kind: 'saved' }
@@ -26,6 +26,7 @@ export class AnswerSync {
   private readonly onOnline = () => void this.flush();
 
   constructor(
+    private readonly queue: AnswerQueue,
     private readonly attemptId: string,
     private readonly send: SendBatch,
     private readonly onState: (state: SyncState) => void,
@@ -47,12 +48,12 @@ export class AnswerSync {
   async save(questionId: string, answer: string): Promise<void> {
     // Time-based, so a counter lost with its tab still starts above what the service stored.
     this.lastSeq = Math.max(this.lastSeq + 1, Date.now());
-    await enqueue({ attempt_id: this.attemptId, question_id: questionId, student_answer: answer, client_seq: this.lastSeq });
+    await this.queue.enqueue({ attempt_id: this.attemptId, question_id: questionId, student_answer: answer, client_seq: this.lastSeq });
     await this.flush();
   }
 
   pending(): Promise<PendingAnswer[]> {
-    return pendingAnswers(this.attemptId);
+    return this.queue.pending(this.attemptId);
   }
 
   /** Sends everything queued; resolves when the queue is empty or the network or service refused. */
@@ -81,7 +82,7 @@ export class AnswerSync {
           const batch = queued.slice(i, i + BATCH);
           await this.send(batch.map(({ question_id, student_answer, client_seq }) => ({ question_id, student_answer, client_seq })));
           // Saved or stale alike: the service holds this answer or a newer one.
-          await settle(batch);
+          await this.queue.settle(batch);
         }
       } catch (err) {
         const left = (await this.pending()).length;

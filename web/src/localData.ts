@@ -1,0 +1,144 @@
+import { ApiError, OfflineError, unwrap, type Api, type Schemas } from './api/client';
+import { answerQueue, answerQueueOwners, deleteAnswerQueue, type AnswerQueue, type PendingAnswer } from './taker/answerQueue';
+
+/*
+ * What this browser keeps for a signed-in user: a Guest's attempt tokens and the last
+ * GET /api/me (localStorage), the answer queue and the last reading of each attempt
+ * (IndexedDB, one database per user). Every key names the user's uid, so another session
+ * on a shared computer never reads them; the user's data stops being read or written the
+ * moment it is no longer the one signed in. See docs/web.md, "Sign-out on a shared computer".
+ */
+
+let signedInUid: string | null = null;
+const isSignedIn = (uid: string) => signedInUid === uid;
+
+// '' is the owner of the unscoped keys of earlier builds (`attempt-token:<attempt id>`).
+const tokenKey = (uid: string, attemptId: string) => (uid ? `attempt-token:${uid}:${attemptId}` : `attempt-token:${attemptId}`);
+const meKey = (uid: string) => `me:${uid}`;
+
+/** A signed-in user's own data in this browser. */
+export interface UserData {
+  /** A Guest's attempt tokens, kept for its tab's reload and for a closed tab reopened on this browser. */
+  attemptTokens: { get(attemptId: string): string | null; set(attemptId: string, token: string): void };
+  /** Who this user was when last online, for a reload without network. */
+  me: { get(): Schemas['Me'] | null; set(me: Schemas['Me']): void };
+  answers: AnswerQueue;
+}
+
+const scopes = new Map<string, UserData>();
+export function userData(uid: string): UserData {
+  let scope = scopes.get(uid);
+  if (!scope) {
+    scope = {
+      attemptTokens: {
+        get: (attemptId) => (isSignedIn(uid) ? localStorage.getItem(tokenKey(uid, attemptId)) : null),
+        set: (attemptId, token) => isSignedIn(uid) && localStorage.setItem(tokenKey(uid, attemptId), token),
+      },
+      me: {
+        get: () => {
+          const known = isSignedIn(uid) ? localStorage.getItem(meKey(uid)) : null;
+          return known ? (JSON.parse(known) as Schemas['Me']) : null;
+        },
+        set: (me) => isSignedIn(uid) && localStorage.setItem(meKey(uid), JSON.stringify(me)),
+      },
+      answers: answerQueue(uid, () => isSignedIn(uid)),
+    };
+    scopes.set(uid, scope);
+  }
+  return scope;
+}
+
+/** Who is signed in now (null: nobody); called by the session on every change of the signed-in user. */
+export function setSignedInUser(uid: string | null): void {
+  signedInUid = uid;
+}
+
+/** The attempt ids this user holds a token for, by reading the keys themselves. */
+function tokenKeysOf(uid: string): Array<{ key: string; attemptId: string }> {
+  const prefix = uid ? `attempt-token:${uid}:` : 'attempt-token:';
+  return Object.keys(localStorage).flatMap((key) => {
+    if (!key.startsWith(prefix)) return [];
+    const attemptId = key.slice(prefix.length);
+    // A scoped key read as an unscoped one would have a ':' left in it.
+    return uid === '' && attemptId.includes(':') ? [] : [{ key, attemptId }];
+  });
+}
+
+function storedOwners(): string[] {
+  return Object.keys(localStorage).flatMap((key) => {
+    const token = /^attempt-token:(?:([^:]*):)?[^:]+$/.exec(key);
+    if (token) return [token[1] ?? ''];
+    return key.startsWith('me:') ? [key.slice(3)] : [];
+  });
+}
+
+type Sent = 'sent' | 'offline' | 'refused';
+
+/** Sends one attempt's queued answers, in batches of 100 (the most one request takes); a token sends them as its Guest. */
+async function sendAttempt(api: Api, queue: AnswerQueue, attemptId: string, token: string | null): Promise<Sent> {
+  const headers = token ? { 'X-Attempt-Token': token } : undefined;
+  const queued: PendingAnswer[] = await queue.pending(attemptId);
+  try {
+    for (let i = 0; i < queued.length; i += 100) {
+      const batch = queued.slice(i, i + 100);
+      const answers = batch.map(({ question_id, student_answer, client_seq }) => ({ question_id, student_answer, client_seq }));
+      await unwrap(api.POST('/api/attempts/{attemptId}/answers', { params: { path: { attemptId } }, headers, body: { answers } }));
+      await queue.settle(batch);
+    }
+    return 'sent';
+  } catch (err) {
+    return err instanceof OfflineError || (err instanceof ApiError && err.status === 503) ? 'offline' : 'refused';
+  }
+}
+
+/** Sends what the signed-in user has queued; resolves with how many answers are still not on the service. */
+export async function sendQueuedAnswers(api: Api, uid: string): Promise<number> {
+  const { answers, attemptTokens } = userData(uid);
+  let left = 0;
+  for (const attemptId of await answers.attemptsWithPending()) {
+    await sendAttempt(api, answers, attemptId, attemptTokens.get(attemptId));
+    left += (await answers.pending(attemptId)).length;
+  }
+  return left;
+}
+
+/** Signing out: removes every token, queued answer, cached attempt and profile of this user from the browser. */
+export async function forgetUser(uid: string): Promise<void> {
+  if (signedInUid === uid) signedInUid = null;
+  for (const { key } of tokenKeysOf(uid)) localStorage.removeItem(key);
+  localStorage.removeItem(meKey(uid));
+  await deleteAnswerQueue(uid);
+}
+
+/**
+ * A user signed in: what other sessions left (their sign-out skipped, or their sign-in
+ * lost) goes. A Guest's queued answers are sent first with its attempt token (its
+ * anonymous account never signs in again) and kept, unreadable to this session, only
+ * while the service cannot be reached; a student's unsent answers wait for that student
+ * under its uid. Nothing else of theirs stays: tokens, cached attempts, profiles.
+ */
+let forgetting: Promise<void> = Promise.resolve();
+export function forgetOtherUsers(api: Api, uid: string): Promise<void> {
+  forgetting = forgetting.then(async () => {
+    const owners = new Set([...storedOwners(), ...(await answerQueueOwners())]);
+    owners.delete(uid);
+    for (const owner of owners) await forgetOther(api, owner).catch(() => undefined);
+  });
+  return forgetting;
+}
+
+async function forgetOther(api: Api, owner: string): Promise<void> {
+  localStorage.removeItem(meKey(owner));
+  const queue = answerQueue(owner);
+  const queued = new Set(await queue.attemptsWithPending());
+  for (const { key, attemptId } of tokenKeysOf(owner)) {
+    const token = localStorage.getItem(key);
+    const kept = queued.has(attemptId) && (await sendAttempt(api, queue, attemptId, token)) === 'offline';
+    if (kept) continue;
+    // Sent, or refused for good (the attempt is over): nobody could send these answers again.
+    for (const answer of await queue.pending(attemptId)) await queue.settle([answer]);
+    localStorage.removeItem(key);
+  }
+  if ((await queue.attemptsWithPending()).length === 0) await deleteAnswerQueue(owner);
+  else await queue.forgetAttempts();
+}
