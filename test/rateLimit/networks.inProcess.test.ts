@@ -178,6 +178,86 @@ describe('Attempt-token requests from a registered network', function () {
   });
 });
 
+describe('Attempt tokens that open nothing, from a registered network', function () {
+  this.timeout(180_000);
+  const madeUpAttemptId = (clientId: string = tenant.clientId) => `${clientId}.${randomBytes(16).toString('base64url')}`;
+  const addressFailures = async (ip: string) => (await addressCounter(ip).get()).data()?.auth_failures;
+
+  it('a token for an attempt that does not exist counts against the address: 200 at once are 404, the 201st is 429, and so is a student beside them', async () => {
+    await awayFromWindowEdge(30_000);
+    const hall = await registeredHall();
+    const [student] = await students(1);
+    const madeUp = await Promise.all(Array.from({ length: 200 }, (_, i) => readWith(hall, madeUpAttemptId(), `made-up-${i}`)));
+    assert.deepEqual(statusCounts(madeUp), { 404: 200 });
+    assert.equal(await addressFailures(hall), 200);
+    const locked = await readWith(hall, madeUpAttemptId(), 'made-up-one-more');
+    assert.equal(locked.status, 429, locked.text);
+    assert.match(locked.body.message, /failed authentications from this address/);
+    assert.equal((await get('/api/me', from(hall, student.token))).status, 429);
+  });
+
+  it('every way a token can fail to open its attempt counts against the address once: too long, an unknown or another organization’s attempt, a bad body, header and query differing, beside a Guest’s bearer token', async () => {
+    await awayFromWindowEdge(30_000);
+    const hall = await registeredHall();
+    const other = await createTenant();
+    const { test } = await publishTest(other.admin.token, other.clientId, { count: 1 });
+    const othersGuest = await signInAnonymously();
+    const othersAttempt = await post('/api/attempts', { share_code: await writeShareCode(other.clientId, test.id) }, { token: othersGuest.token, baseUrl: server.baseUrl, ip: unregisteredAddress() });
+    assert.equal(othersAttempt.status, 201, othersAttempt.text);
+    const guest = await signInAnonymously();
+    const ten = (send: (i: number) => Promise<ApiResponse>) => Promise.all(Array.from({ length: 10 }, (_, i) => send(i)));
+    const [tooLong, unknownOrganization, notAnId, othersOrganization, badBody, differing, withBearer] = await Promise.all([
+      ten(() => readWith(hall, madeUpAttemptId(), 'x'.repeat(129))),
+      ten((i) => readWith(hall, madeUpAttemptId('no-such-organization'), `made-up-${i}`)),
+      ten((i) => readWith(hall, `not-an-attempt-id-${i}`, `made-up-${i}`)),
+      ten((i) => readWith(hall, othersAttempt.body.attempt_id, `made-up-${i}`)),
+      ten((i) => post(`/api/attempts/${madeUpAttemptId()}/answers`, { nonsense: i }, { ...from(hall), headers: { 'X-Attempt-Token': `made-up-${i}` } })),
+      ten((i) => get(`/api/attempts/${madeUpAttemptId()}?attempt_token=one-${i}`, { ...from(hall), headers: { 'X-Attempt-Token': `other-${i}` } })),
+      ten((i) => get(`/api/attempts/${madeUpAttemptId()}`, { ...from(hall, guest.token), headers: { 'X-Attempt-Token': `made-up-${i}` } })),
+    ]);
+    assert.deepEqual(statusCounts(tooLong), { 400: 10 });
+    assert.deepEqual(statusCounts(unknownOrganization), { 404: 10 });
+    assert.deepEqual(statusCounts(notAnId), { 404: 10 });
+    assert.deepEqual(statusCounts(othersOrganization), { 403: 10 });
+    assert.deepEqual(statusCounts(badBody), { 400: 10 });
+    assert.deepEqual(statusCounts(differing), { 400: 10 });
+    assert.deepEqual(statusCounts(withBearer), { 404: 10 });
+    assert.equal(await addressFailures(hall), 70);
+  });
+});
+
+describe('Refused access codes from a registered network', function () {
+  this.timeout(240_000);
+  const CODE = 'Hall 7 code';
+
+  it('count toward the address whoever sends them: 22 fresh Guests × 10 wrong codes at once are 200 × 403 and 20 × 429, then a fresh Guest with the right code is 429', async () => {
+    await awayFromWindowEdge(40_000);
+    const hall = await registeredHall();
+    const { test } = await publishTest(tenant.admin.token, tenant.clientId, { count: 1, extra: { access_code: CODE } });
+    const code = await writeShareCode(tenant.clientId, test.id);
+    const guests = await Promise.all(Array.from({ length: 23 }, () => signInAnonymously()));
+    const fresh = guests.pop()!;
+    const guesses = await Promise.all(
+      guests.flatMap((g) => Array.from({ length: 10 }, (_, i) => post('/api/attempts', { share_code: code, access_code: `wrong ${i}` }, from(hall, g.token)))),
+    );
+    assert.deepEqual(statusCounts(guesses), { 403: 200, 429: 20 });
+    const started = await post('/api/attempts', { share_code: code, access_code: CODE }, from(hall, fresh.token));
+    assert.equal(started.status, 429, started.text);
+    assert.match(started.body.message, /failed authentications from this address/);
+  });
+
+  it('leave a room of honest students alone: 50 students each mistyping the code once are 403, and then all 50 start with the right code', async () => {
+    await awayFromWindowEdge(40_000);
+    const hall = await registeredHall();
+    const { test } = await publishTest(tenant.admin.token, tenant.clientId, { count: 1, extra: { access_code: CODE } });
+    const room = await students(50);
+    const mistyped = await Promise.all(room.map((s) => post('/api/attempts', { test_id: test.id, access_code: 'Hall 7 cod' }, from(hall, s.token))));
+    assert.deepEqual(statusCounts(mistyped), { 403: 50 });
+    const started = await Promise.all(room.map((s) => post('/api/attempts', { test_id: test.id, access_code: CODE }, from(hall, s.token))));
+    assert.deepEqual(statusCounts(started), { 201: 50 });
+  });
+});
+
 describe('Registered networks that cannot be read', function () {
   this.timeout(120_000);
 

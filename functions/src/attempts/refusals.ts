@@ -1,9 +1,8 @@
 import { ApiError } from '../shared/errors';
 
 // Pure: refusals of a credential the attempts handlers check themselves (a
-// share code, an attempt token). Each is counted against the caller's address
-// like a failed authentication, so guessing
-// codes or tokens from one address stops at the limit with 429.
+// share code, an attempt token, an access code). Each is counted toward the
+// lockout as docs/security.md#rate-limits says, so guessing stops with 429.
 export class RefusedCredential extends ApiError {}
 
 export const refusedCredential = (code: 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT', message: string): RefusedCredential => new RefusedCredential(code, message);

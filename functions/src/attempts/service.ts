@@ -53,8 +53,9 @@ import { tokenOpens } from './tokens';
 export type AttemptCaller = { principal: Principal; token?: undefined } | { principal?: Principal; token: string };
 
 /**
- * Runs `work`; a credential it refused (share code, attempt token) is counted
- * against the caller's address first, which turns it into 429 past the limit.
+ * Runs `work`; a credential it refused (share code, attempt token, access
+ * code) is counted first (docs/security.md#rate-limits), which turns it into
+ * 429 past the limit.
  */
 async function countingRefusals<T>(call: CallContext, work: () => Promise<T>): Promise<T> {
   try {
@@ -82,9 +83,10 @@ async function countingRefusals<T>(call: CallContext, work: () => Promise<T>): P
 const subject = (attempt: StoredAttempt) => ({ id: attempt.id, clientId: attempt.client_id, studentId: attempt.student_id });
 
 /** The policy's caller: a token holder once the token is checked against this attempt's hash. */
-function policyCaller(caller: AttemptCaller, attempt: StoredAttempt): Principal | AttemptTokenHolder {
+function policyCaller(caller: AttemptCaller, attempt: StoredAttempt, call: CallContext): Principal | AttemptTokenHolder {
   if (caller.token === undefined) return caller.principal;
   if (!tokenOpens(caller.token, attempt.token_hash)) throw refusedCredential('FORBIDDEN', 'This attempt token does not open this attempt');
+  call.attemptTokenOpened();
   return { attemptTokenFor: attempt.id };
 }
 
@@ -151,7 +153,7 @@ async function assertTakenOnSite(sitting: { onSiteOnly: boolean; clientId: strin
 function authorizer(caller: AttemptCaller, attemptId: string, call: CallContext): (attempt: StoredAttempt) => Promise<void> {
   const checks = startChecks(caller, attemptId);
   return async (attempt) => {
-    assertCanUseAttempt(policyCaller(caller, attempt), subject(attempt));
+    assertCanUseAttempt(policyCaller(caller, attempt, call), subject(attempt));
     await checks(attempt);
     await assertTakenOnSite({ onSiteOnly: attempt.on_site_only === 1, clientId: attempt.client_id }, call);
   };
@@ -259,7 +261,7 @@ export async function readAttempt(caller: AttemptCaller, attemptId: string, call
     const checks = startChecks(caller, attemptId);
     const found = await findAttempt(attemptId);
     if (!found) throw notFound('Attempt not found');
-    const policy = policyCaller(caller, found.attempt);
+    const policy = policyCaller(caller, found.attempt, call);
     assertCanUseAttempt(policy, subject(found.attempt));
     await checks(found.attempt);
     const nowMs = Date.now();

@@ -21,6 +21,10 @@ export interface RequestState {
   onNetwork?: boolean;
   /** Starts the per-IP count, at most once. */
   startIpCount?: () => Promise<ApiError | undefined>;
+  /** The attempt token this request carried opened its attempt: until then it identifies no one (see `countUnopenedToken`). */
+  attemptTokenOpened?: boolean;
+  /** This request's refused credential was counted (once per request, whichever step refused it). */
+  refusalCounted?: boolean;
   /** A sensitive operation reported its stricter limit: the per-IP count must not overwrite its headers. */
   strictLimitReported?: boolean;
 }

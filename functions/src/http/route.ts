@@ -5,7 +5,7 @@ import type { Access } from '../auth/policy';
 import type { Principal } from '../auth/principal';
 import type { CallContext, UploadBody } from '../shared/callContext';
 import { badRequest, type ErrorCode } from '../shared/errors';
-import { ATTEMPT_TOKEN_HEADER, usesAttemptToken } from './attemptToken';
+import { ATTEMPT_TOKEN_HEADER, tokenOpenedNothing, usesAttemptToken } from './attemptToken';
 import { requestOrigin } from './requestContext';
 import { requestState } from './requestState';
 import { validate } from '../shared/validate';
@@ -113,23 +113,40 @@ function withHeaderToken(req: Request): unknown {
 
 function handle(route: RouteDefinition, { beforeHandler, runHandler, countRefusedCredential }: Guards): RequestHandler {
   return async (req, res) => {
-    if (route.body) requireJson(req);
-    const params = validate(route.params ?? EMPTY, req.params, 'params');
-    const query = validate(route.query ?? EMPTY, route.attemptToken ? withHeaderToken(req) : req.query, 'query');
-    const body = route.body ? validate(route.body, req.body, 'body') : undefined;
-    // Nothing a handler does (a write least of all) starts before the checks that ran beside authentication pass.
-    await beforeHandler(res);
-    // Authentication set the principal on every route but public ones and attempt-token requests, whose handlers do not rely on it.
-    const principal = requestState(res).principal!;
-    const call: CallContext = { ...requestOrigin(req), countRefusedCredential: () => countRefusedCredential(req, res) };
-    const upload = route.upload ? uploadBody(req) : undefined;
-    const reply = await runHandler(res, route.handler({ params, query, body, principal, call, upload }));
-    if (reply.stream) return streamReply(res, reply.status, reply.stream);
-    const payload = outgoing(route, reply.body);
-    if (payload === undefined) res.status(reply.status).end();
-    else res.status(reply.status).json(payload);
+    let checksPassed = false;
+    try {
+      if (route.body) requireJson(req);
+      const params = validate(route.params ?? EMPTY, req.params, 'params');
+      const query = validate(route.query ?? EMPTY, route.attemptToken ? withHeaderToken(req) : req.query, 'query');
+      const body = route.body ? validate(route.body, req.body, 'body') : undefined;
+      // Nothing a handler does (a write least of all) starts before the checks that ran beside authentication pass.
+      await beforeHandler(res);
+      checksPassed = true;
+      // Authentication set the principal on every route but public ones and attempt-token requests, whose handlers do not rely on it.
+      const principal = requestState(res).principal!;
+      const call: CallContext = {
+        ...requestOrigin(req),
+        countRefusedCredential: () => countRefusedCredential(req, res),
+        attemptTokenOpened: () => void (requestState(res).attemptTokenOpened = true),
+      };
+      const upload = route.upload ? uploadBody(req) : undefined;
+      const reply = await runHandler(res, route.handler({ params, query, body, principal, call, upload }));
+      if (reply.stream) return streamReply(res, reply.status, reply.stream);
+      const payload = outgoing(route, reply.body);
+      if (payload === undefined) res.status(reply.status).end();
+      else res.status(reply.status).json(payload);
+    } catch (err) {
+      // An attempt token that opened nothing is a refused credential; counted after this request's own checks
+      // (as a refused ID token is), and not when those refused it: that refusal is the caller's, not its token's.
+      if (route.attemptToken && tokenOpenedNothing(req, res, err) && (checksPassed || (await passes(beforeHandler(res))))) {
+        await countRefusedCredential(req, res);
+      }
+      throw err;
+    }
   };
 }
+
+const passes = (check: Promise<void>): Promise<boolean> => check.then(() => true, () => false);
 
 async function streamReply(res: Response, status: number, stream: NonNullable<Reply['stream']>): Promise<void> {
   res.status(status).type(stream.contentType);

@@ -27,11 +27,8 @@ export interface RateLimiter {
   /**
    * Counts a refused credential: a failed authentication, or a credential a
    * handler refused (an unknown, expired, revoked or used-up share code; an
-   * attempt token that does not open the attempt; a wrong access code).
-   * Counted against the caller's address, or, on a registered network, against
-   * the signed-in caller who made the mistake (see `countFailedAuthentication`).
-   * Past the limit in a minute, the address (or that caller) gets 429 for the
-   * rest of the minute, so guessing codes is throttled like guessing passwords.
+   * attempt token that opens nothing; a wrong access code). Whom it counts
+   * against, and the limits: docs/security.md#rate-limits (`failureSubjects`).
    */
   countRefusedCredential(req: Request, res: Response): Promise<void>;
 }
@@ -71,8 +68,9 @@ const addressSubject = (req: Request, res: Response, config: RuntimeConfig, wind
  * verified user, or the attempt its token names. An attempt token is checked
  * by its handler, after counting: it is keyed with a digest of the token
  * itself, so a wrong token for someone else's attempt lands in a bucket of its
- * own and cannot spend that attempt's allowance (its refusal is then counted
- * against the address, see `failureSubject`).
+ * own and cannot spend that attempt's allowance. A token that then opens
+ * nothing is counted as a refused credential against the address
+ * (`failureSubjects`; when: `tokenOpenedNothing`, http/attemptToken.ts).
  */
 function identityOf(req: Request, res: Response): string | undefined {
   const uid = requestState(res).principal?.uid ?? requestState(res).signedUid;
@@ -91,17 +89,17 @@ function requestSubject(req: Request, res: Response, config: RuntimeConfig, wind
 }
 
 /**
- * Whom a refused credential is counted against: on a registered network, the
- * signed-in caller who presented it; an attempt token that was refused
- * identifies no one, so that, like a failed authentication, counts against
- * the address (at the network's higher limit).
+ * Whom a refused credential is counted against: always the address (at the
+ * network's higher limit on a registered network), whoever the caller, so
+ * that limit holds however many accounts share the guessing; on a registered
+ * network also the signed-in caller who presented it, who alone is locked out
+ * at the lower limit. A refused token identifies no one: only the address.
  */
-function failureSubject(req: Request, res: Response, config: RuntimeConfig, window: Window): Subject {
+function failureSubjects(req: Request, res: Response, config: RuntimeConfig, window: Window): Subject[] {
+  const address = addressSubject(req, res, config, window);
   const principal = requestState(res).principal;
-  if (requestState(res).onNetwork && principal) {
-    return { key: counterKey('id', `user:${principal.uid}`, window), failureLimit: config.authFailuresPerMinute, failureMessage: TOO_MANY_REFUSED_CREDENTIALS };
-  }
-  return addressSubject(req, res, config, window);
+  if (!requestState(res).onNetwork || !principal) return [address];
+  return [address, { key: counterKey('id', `user:${principal.uid}`, window), failureLimit: config.authFailuresPerMinute, failureMessage: TOO_MANY_REFUSED_CREDENTIALS }];
 }
 
 /** Locked-out subjects are blocked under a key of their own: on a registered network, an address over its request count still lets identified requests through. */
@@ -256,20 +254,26 @@ export async function ipLimitPassed(res: Response): Promise<void> {
 }
 
 /**
- * Counts a refused credential against its subject (`failureSubject`). The
- * count read back after this increment decides: the failures numbered 1 to the
- * limit are answered as refused (401, 403, 404…), every later one 429, however
- * many arrive at once.
+ * Counts a refused credential against its subjects (`failureSubjects`), at
+ * most once per request, in one commit. The counts read back after this
+ * increment decide: the failures numbered 1 to a subject's limit are answered
+ * as refused (401, 403, 404…), every later one 429, however many arrive at once.
  */
 async function countFailedAuthentication(req: Request, res: Response, config: RuntimeConfig): Promise<void> {
+  const perRequest = requestState(res);
+  if (perRequest.refusalCounted) return;
+  perRequest.refusalCounted = true;
   const now = Date.now();
   const window = currentWindow(now);
-  const subject = failureSubject(req, res, config, window);
-  const { auth_failures } = await addToCounters(subject.key, { auth_failures: 1 }, window);
-  if (auth_failures >= subject.failureLimit) block(lockoutKey(subject.key), window.resetAtMs, subject.failureMessage);
-  if (auth_failures > subject.failureLimit) {
-    throw rateLimited(subject.failureMessage, limitState(auth_failures, subject.failureLimit, window.resetAtMs, now));
-  }
+  const subjects = failureSubjects(req, res, config, window);
+  const counted = await addToManyCounters(subjects.map(({ key }) => ({ key, add: { auth_failures: 1 } })), window);
+  let refusal: ApiError | undefined;
+  subjects.forEach((subject, i) => {
+    const { auth_failures } = counted[i];
+    if (auth_failures >= subject.failureLimit) block(lockoutKey(subject.key), window.resetAtMs, subject.failureMessage);
+    if (auth_failures > subject.failureLimit) refusal ??= rateLimited(subject.failureMessage, limitState(auth_failures, subject.failureLimit, window.resetAtMs, now));
+  });
+  if (refusal) throw refusal;
 }
 
 /**

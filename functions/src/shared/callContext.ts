@@ -16,11 +16,13 @@ export interface RequestOrigin {
  */
 export interface CallContext extends RequestOrigin {
   /**
-   * Counts a credential the service refused (a share code, an attempt token)
-   * against the caller's address, like a failed authentication; throws
-   * RATE_LIMITED once the address is past its limit.
+   * Counts a credential the service refused (a share code, an attempt token,
+   * an access code) as docs/security.md#rate-limits says; throws RATE_LIMITED
+   * past the limit.
    */
   countRefusedCredential(): Promise<void>;
+  /** The attempt token opened its attempt: the request is no refused credential for having carried it. */
+  attemptTokenOpened(): void;
 }
 
 /** A multipart upload as a service reads it: its headers and its body, nothing else of the request. */
