@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bundleSizes, TAKER_BUDGET_BYTES } from '../../bench/webBundle.mjs';
+import { bundleSizes, TAKER_BUDGET_BYTES } from '../../bench/lib/webBundleSizes.mjs';
 
 // The build npm test made: the folder this run's Hosting serves.
 const root = join(__dirname, '..', '..');
