@@ -30,7 +30,7 @@ function callerOf(principal: Principal | undefined, token: string | undefined): 
 const TOKEN_NOTE =
   ' A Guest may send its attempt_token (from POST /api/attempts) as the header X-Attempt-Token, or as ?attempt_token=, instead of an Authorization header; a token of another attempt, or one replaced by a later start, is 403.' +
   ' Every way in checks who and where: with an attempt token, or a Guest’s ID token, the attempt’s organization must be active (else 403, as for bearer requests of a deactivated organization);' +
-  ' with an attempt token, the taker’s account must still exist and be enabled (else 401, recorded as token_rejected and counted against the address like a failed authentication).' +
+  ' with an attempt token, the taker’s account must still exist and be enabled (else 401, recorded as token_rejected: a refused credential, counted as docs/security.md#rate-limits says).' +
   ' The organization’s status is read on every request, as for bearer requests; the account is as Auth described it at most 60 s earlier.';
 
 export const attemptRoutes: RouteDefinition[] = [
@@ -42,8 +42,8 @@ export const attemptRoutes: RouteDefinition[] = [
       'A Student starts for itself (student_id omitted or its own uid; another → 403). A Client Admin names a student of its organization; a Super Admin names a student of the test’s organization. ' +
       'A Guest (anonymous sign-in) sends share_code (and optionally guest_name) instead of test_id. The test must be published (else 409). ' +
       'While an attempt on the test is in progress, starting again answers that attempt (200, resumed: true) with a fresh attempt_token; the old token stops working. ' +
-      'max_attempts reached → 409. Share codes: unknown → 404, expired or revoked → 403, used up (max_uses) → 409; each such refusal counts against the caller’s address like a failed ' +
-      'authentication (ten in a minute → 429). A Guest starting again with the same code resumes without taking a second use. ' +
+      'max_attempts reached → 409. Share codes: unknown → 404, expired or revoked → 403, used up (max_uses) → 409; each such refusal is a refused credential, counted toward the lockout as ' +
+      'docs/security.md#rate-limits says (then 429). A Guest starting again with the same code resumes without taking a second use. ' +
       'The code’s organization must be active (else 403); its status is read on every request, as for bearer requests. ' +
       'A test archived while an attempt is in progress refuses its resume too (409). test_details never carries answer keys.',
     tag: 'Attempts',

@@ -44,7 +44,7 @@ export const StartAttemptBody = z
       .optional()
       .describe(`A Guest’s name as the proctor will see it, 1 to ${MAX_GUEST_NAME_LENGTH} characters`),
     access_code: AccessCodeInput.optional().describe(
-      'The test’s access code, when it requires one (access_code_required): needed to start a new attempt, not to resume one. Missing or wrong: 403, counted like a refused share code',
+      'The test’s access code, when it requires one (access_code_required): needed to start a new attempt, not to resume one. Missing or wrong: 403, a refused credential (docs/security.md#rate-limits)',
     ),
   })
   .superRefine((body, ctx) => {

@@ -48,7 +48,7 @@ export const deliveryFields = {
   access_code: AccessCodeInput.nullable()
     .optional()
     .describe(
-      `Write-only, ${ACCESS_CODE_MIN} to ${ACCESS_CODE_MAX} characters: a taker starting a new attempt must send it (403 otherwise, counted like a refused share code). ` +
+      `Write-only, ${ACCESS_CODE_MIN} to ${ACCESS_CODE_MAX} characters: a taker starting a new attempt must send it (403 otherwise: a refused credential, docs/security.md#rate-limits). ` +
         'Stored as a salted hash and never answered (replies carry access_code_required). null clears it; absent keeps it (on PUT too)',
     )
     .meta({ writeOnly: true }),
