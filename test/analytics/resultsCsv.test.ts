@@ -14,7 +14,8 @@ import { failReads, duringFault } from '../support/faults';
 import { api, freshIp, get, post, type ApiResponse } from '../support/http';
 import { startInProcessApi } from '../support/inProcessApi';
 import { attemptDoc, expire, publishTest, startOk, writeShareCode } from '../attempts/fixtures';
-import { as, clientDoc, createTestAs, validTest, writeQuestion, type QuestionFixture } from '../exams/fixtures';
+import { as, clientDoc, createTestAs, validTest, versionDoc, writeFolder, writeQuestion, type QuestionFixture } from '../exams/fixtures';
+import { essayTest } from '../grading/fixtures';
 
 // The results export over HTTP (Hosting → Functions emulator → Firestore
 // emulator). Attempts are taken through the API where their path matters and
@@ -154,10 +155,75 @@ describe('GET /api/analytics/tests/{testId}/results.csv', function () {
       [cleoDoc, adaDoc, guestDoc, danDoc].map((d) => d.id),
       'ordered by submitted_at',
     );
-    assert.deepEqual(rows[1], [cleoDoc.id, cleo.uid, 'Cleo', '1', '4', '25', cleoDoc.submitted_at, 'true', '1', '', '']);
-    assert.deepEqual(rows[2], [adaDoc.id, ada.uid, 'Ada Lovelace', '1', '4', '25', adaDoc.submitted_at, 'false', '1', '0', '']);
-    assert.deepEqual(rows[3], [guestDoc.id, guest.uid, 'Grace Hopper', '3', '4', '75', guestDoc.submitted_at, 'false', '0', '2', '1']);
-    assert.deepEqual(rows[4], [danDoc.id, dan.uid, '', '0', '4', '0', danDoc.submitted_at, 'false', '', '', '0']);
+    assert.deepEqual(rows[1], [cleoDoc.id, cleo.uid, 'Cleo', '1', '4', '25', cleoDoc.submitted_at, 'true', '', '1', '', '']);
+    assert.deepEqual(rows[2], [adaDoc.id, ada.uid, 'Ada Lovelace', '1', '4', '25', adaDoc.submitted_at, 'false', '', '1', '0', '']);
+    assert.deepEqual(rows[3], [guestDoc.id, guest.uid, 'Grace Hopper', '3', '4', '75', guestDoc.submitted_at, 'false', '', '0', '2', '1']);
+    assert.deepEqual(rows[4], [danDoc.id, dan.uid, '', '0', '4', '0', danDoc.submitted_at, 'false', '', '', '', '0']);
+  });
+
+  it('says pending for an attempt whose essay awaits its grade, with that essay’s cell and the percentage empty, and the grade once given', async () => {
+    const { clientId } = m.tenant;
+    const { test, essays, choice } = await essayTest(m.tenant.admin.token, clientId);
+    const student = await createUser('student', clientId);
+    const attemptId = await submitted(student.token, { test_id: test.id }, [[choice.id, '4'], [essays[0].id, 'Plants turn light into sugar.']]);
+    const column = (rows: string[][], name: string) => rows[0].indexOf(name);
+
+    let rows = expectCsv(await readCsv(test.id, await exporter()));
+    assert.equal(rows.length, 2, rows.join('\n'));
+    assert.notEqual(column(rows, 'grading'), -1, `a grading column: ${rows[0].join(',')}`);
+    assert.equal(rows[1][column(rows, 'grading')], 'pending');
+    assert.equal(rows[1][column(rows, 'score')], '2', 'the marks so far, which the cells add up to');
+    assert.equal(rows[1][column(rows, 'percentage')], '', 'no percentage until the score is final');
+    assert.deepEqual(rows[1].slice(-2), ['2', ''], 'the ungraded essay’s cell is empty, not 0');
+
+    assert.equal((await post(`/api/attempts/${attemptId}/grades`, { question_id: essays[0].id, marks: 0 }, as(m.tenant.admin.token))).status, 200);
+    rows = expectCsv(await readCsv(test.id, await exporter()));
+    assert.equal(rows[1][column(rows, 'grading')], 'complete');
+    assert.equal(rows[1][column(rows, 'percentage')], '16.6667');
+    assert.deepEqual(rows[1].slice(-2), ['2', '0'], 'graded 0 is a 0');
+  });
+
+  it('gives a pooled version a column for every question its attempts can hold: an undrawn one is empty, and each row’s cells add up to its score', async () => {
+    const { clientId } = m.tenant;
+    const folder = await writeFolder(clientId, `Pool ${randomUUID()}`);
+    const pool = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => writeQuestion(clientId, { folder_id: folder.id, question_text: `Pool ${i}`, marks: 1 + (i % 3) })),
+    );
+    const fixed = await writeQuestion(clientId, { question_text: 'Fixed', marks: 5 });
+    const draft = await createTestAs(m.tenant.admin.token, validTest([fixed.id], { shuffle: 0, pools: [{ folder_id: folder.id, draw: 2 }] }));
+    assert.equal((await post(`/api/tests/${draft.id}/publish`, undefined, as(m.tenant.admin.token))).status, 200);
+    const version = (await versionDoc(clientId, draft.id, 1).get()).data()!;
+    const poolIds: string[] = version.pools[0].question_ids;
+    const texts = new Map(pool.map((q) => [q.id, q.question_text]));
+    const takers = await Promise.all([1, 2, 3].map(() => createUser('student', clientId)));
+    const attempts: Array<{ id: string; drawn: string[] }> = [];
+    for (const taker of takers) {
+      const started = await startOk(taker.token, { test_id: draft.id });
+      const ids: string[] = started.test_details.questions.map((q: { id: string }) => q.id);
+      // The fixed question and the first drawn one right, the other drawn one left blank.
+      for (const id of ids.slice(0, 2)) assert.equal((await answer(started.attempt_id, taker.token, id, '4')).status, 200);
+      assert.equal((await submit(started.attempt_id, taker.token)).status, 200);
+      attempts.push({ id: started.attempt_id, drawn: ids.filter((id) => id !== fixed.id) });
+    }
+
+    const rows = expectCsv(await readCsv(draft.id, await exporter()));
+    const questionColumns = rows[0].slice(rows[0].indexOf('auto_submitted') + 1).filter((name) => /^Q\d+ /.test(name));
+    assert.deepEqual(questionColumns, ['Q1 Fixed', ...poolIds.map((id, i) => `Q${i + 2} ${texts.get(id)}`)]);
+    const first = rows[0].length - questionColumns.length;
+    assert.equal(rows.length, 4);
+    for (const row of rows.slice(1)) {
+      const attempt = attempts.find((a) => a.id === row[0])!;
+      const stored = (await attemptDoc(clientId, attempt.id).get()).data()!;
+      const cells = row.slice(first);
+      const sum = cells.reduce((total, cell) => total + (cell === '' ? 0 : Number(cell)), 0);
+      assert.equal(sum, stored.score, `the cells of ${row[0]} add up to its score`);
+      assert.equal(row[rows[0].indexOf('score')], String(stored.score));
+      poolIds.forEach((id, i) => {
+        if (!attempt.drawn.includes(id)) assert.equal(cells[i + 1], '', `${id} was not drawn: empty`);
+      });
+      assert.equal(cells[0], '5');
+      assert.notEqual(cells[1 + poolIds.indexOf(attempt.drawn[0])], '', 'the drawn question answered has its marks');
+    }
   });
 
   it('answers only the header for a published test nobody has submitted yet', async () => {

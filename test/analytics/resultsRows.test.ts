@@ -53,7 +53,7 @@ describe('shortText and questionHeader', () => {
 
   it('heads the fixed columns, then one column per question in the version’s order', () => {
     assert.deepEqual(headerRow(QUESTIONS), [...FIXED_COLUMNS, 'Q1 Capital of France?', 'Q2 Primes?', 'Q3 Spell cat']);
-    assert.deepEqual(FIXED_COLUMNS, ['attempt_id', 'student_id', 'student_name', 'score', 'total_marks', 'percentage', 'submitted_at', 'auto_submitted']);
+    assert.deepEqual(FIXED_COLUMNS, ['attempt_id', 'student_id', 'student_name', 'score', 'total_marks', 'percentage', 'submitted_at', 'auto_submitted', 'grading']);
   });
 });
 
@@ -73,7 +73,7 @@ describe('student names', () => {
 
 describe('resultRow', () => {
   it('holds the attempt’s figures and each question’s marks awarded, empty when unanswered', () => {
-    assert.deepEqual(resultRow(attempt(), QUESTIONS, names), ['a1', 's1', 'Ada Lovelace', 3, 4, 75, '2025-01-02T03:04:05.000Z', false, 1, 2, null]);
+    assert.deepEqual(resultRow(attempt(), QUESTIONS, names), ['a1', 's1', 'Ada Lovelace', 3, 4, 75, '2025-01-02T03:04:05.000Z', false, null, 1, 2, null]);
   });
 
   it('keeps 0 for an answered wrong question and negative marks as numbers', () => {
@@ -100,6 +100,53 @@ describe('resultRow', () => {
   });
 });
 
+describe('pending essays and pools', () => {
+  const ESSAY = [
+    { id: 'q1', question_text: 'Capital of France?' },
+    { id: 'e1', question_text: 'Explain photosynthesis' },
+  ];
+  const graded = (marks: number | null): ExportedAttempt =>
+    ({
+      ...attempt({
+        score: 1 + (marks ?? 0),
+        total_marks: 11,
+        percentage: marks === null ? null : Math.round(((1 + marks) / 11) * 1e6) / 1e4,
+        results: [
+          { question_id: 'q1', answered: true, correct: true, marks_awarded: 1 },
+          { question_id: 'e1', answered: true, correct: false, marks_awarded: marks ?? 0, ...(marks === null ? { pending: true } : {}) },
+        ],
+      }),
+      grading: marks === null ? 'pending' : 'complete',
+    }) as ExportedAttempt;
+  const at = (name: string) => (FIXED_COLUMNS as readonly string[]).indexOf(name);
+
+  it('says pending in the grading column, leaving the ungraded essay’s cell and the percentage empty: unlike an essay graded 0', () => {
+    assert.notEqual(at('grading'), -1, 'a grading column');
+    const pending = resultRow(graded(null), ESSAY, names);
+    const zero = resultRow(graded(0), ESSAY, names);
+    assert.deepEqual([pending[at('grading')], pending[at('score')], pending[at('percentage')]], ['pending', 1, null]);
+    assert.deepEqual(pending.slice(FIXED_COLUMNS.length), [1, null]);
+    assert.deepEqual([zero[at('grading')], zero[at('percentage')]], ['complete', 9.0909]);
+    assert.deepEqual(zero.slice(FIXED_COLUMNS.length), [1, 0]);
+    assert.equal(resultRow(attempt(), QUESTIONS, names)[at('grading')], null, 'an attempt without essays: empty');
+  });
+
+  it('leaves the cell of every question the attempt did not draw empty, so its cells add up to its score', () => {
+    const universe = [{ id: 'f1', question_text: 'Fixed' }, ...['p1', 'p2', 'p3', 'p4'].map((id) => ({ id, question_text: id }))];
+    const drew = attempt({
+      score: 3,
+      results: [
+        { question_id: 'f1', answered: true, correct: true, marks_awarded: 2 },
+        { question_id: 'p3', answered: true, correct: true, marks_awarded: 1 },
+        { question_id: 'p1', answered: false, correct: false, marks_awarded: 0 },
+      ],
+    });
+    const cells = resultRow(drew, universe, names).slice(FIXED_COLUMNS.length);
+    assert.deepEqual(cells, [2, null, null, 1, null]);
+    assert.deepEqual(headerRow(universe).slice(FIXED_COLUMNS.length), ['Q1 Fixed', 'Q2 p1', 'Q3 p2', 'Q4 p3', 'Q5 p4']);
+  });
+});
+
 describe('toCsv', () => {
   it('writes a header and rows that parse back to the same cells, booleans as true/false, no BOM', async () => {
     const text = await toCsv([headerRow(QUESTIONS), resultRow(attempt(), QUESTIONS, names), resultRow(attempt({ auto_submitted: true }), QUESTIONS, names)]);
@@ -107,8 +154,8 @@ describe('toCsv', () => {
     assert.ok(text.endsWith('\n'));
     assert.deepEqual(parsed(text), [
       headerRow(QUESTIONS),
-      ['a1', 's1', 'Ada Lovelace', '3', '4', '75', '2025-01-02T03:04:05.000Z', 'false', '1', '2', ''],
-      ['a1', 's1', 'Ada Lovelace', '3', '4', '75', '2025-01-02T03:04:05.000Z', 'true', '1', '2', ''],
+      ['a1', 's1', 'Ada Lovelace', '3', '4', '75', '2025-01-02T03:04:05.000Z', 'false', '', '1', '2', ''],
+      ['a1', 's1', 'Ada Lovelace', '3', '4', '75', '2025-01-02T03:04:05.000Z', 'true', '', '1', '2', ''],
     ]);
     assert.equal(await toCsv([]), '');
   });

@@ -6,6 +6,7 @@ import { createRoleMatrix, createUser, signInAnonymously, type RoleMatrix } from
 import { freshIp, get, post } from '../support/http';
 import { attemptDoc, publishTest, startOk, tokenQuery, writeShareCode } from '../attempts/fixtures';
 import { as } from '../exams/fixtures';
+import { essayTest } from '../grading/fixtures';
 
 // GET /api/analytics/students/{studentId} over HTTP (Hosting → Functions
 // emulator → Firestore and Auth emulators), with real tokens. Attempts are
@@ -76,7 +77,7 @@ describe('GET /api/analytics/students/{studentId}', () => {
     assert.equal(res.status, 200, res.text);
     const body = res.body;
     assert.deepEqual(Object.keys(body).sort(), [
-      'average_percentage', 'average_score', 'best_percentage', 'client_id', 'completed', 'data', 'pagination', 'student_id', 'total_attempts',
+      'average_percentage', 'average_score', 'best_percentage', 'client_id', 'completed', 'data', 'pagination', 'pending_grading', 'student_id', 'total_attempts',
     ]);
     assert.equal(body.student_id, busy.uid);
     assert.equal(body.client_id, m.tenant.clientId);
@@ -92,7 +93,7 @@ describe('GET /api/analytics/students/{studentId}', () => {
 
     const newest = submitted[submitted.length - 1];
     const row = body.data[0];
-    assert.deepEqual(Object.keys(row).sort(), ['attempt_id', 'auto_submitted', 'percentage', 'score', 'submitted_at', 'test_id', 'test_name', 'total_marks', 'version']);
+    assert.deepEqual(Object.keys(row).sort(), ['attempt_id', 'auto_submitted', 'grading', 'pending_marks', 'percentage', 'score', 'submitted_at', 'test_id', 'test_name', 'total_marks', 'version']);
     assert.equal(row.attempt_id, newest.attempt_id);
     assert.equal(row.test_id, testB.id);
     assert.equal(row.test_name, 'Geometry final');
@@ -223,6 +224,7 @@ describe('GET /api/analytics/students/{studentId}', () => {
           client_id: m.tenant.clientId,
           total_attempts: 0,
           completed: 0,
+          pending_grading: 0,
           average_score: null,
           average_percentage: null,
           best_percentage: null,
@@ -233,6 +235,45 @@ describe('GET /api/analytics/students/{studentId}', () => {
       assert.equal(res.body.pagination.total, 0);
       assert.equal(res.body.pagination.next_cursor, null);
     }
+  });
+
+  it('leaves an attempt awaiting an essay grade out of completed, the averages and the best (pending_grading), and counts it once when graded', async function () {
+    this.timeout(30_000);
+    const student = await newStudent();
+    const final = await take(student.token, testA, 1); // 2 / 4 = 50 %
+    const { test, essays, choice } = await essayTest(m.tenant.admin.token, m.tenant.clientId);
+    const started = await startOk(student.token, { test_id: test.id });
+    const answers = [{ question_id: choice.id, student_answer: '4' }, { question_id: essays[0].id, student_answer: 'Plants turn light into sugar.' }];
+    assert.equal((await post(`/api/attempts/${started.attempt_id}/answers`, { answers }, as(student.token))).status, 200);
+    const done = await post(`/api/attempts/${started.attempt_id}/submit`, undefined, as(student.token));
+    assert.deepEqual([done.body.score, done.body.total_marks, done.body.grading], [2, 12, 'pending']);
+
+    const pending = await read(m.tenant.admin.token, student.uid);
+    assert.equal(pending.status, 200, pending.text);
+    assert.equal(pending.body.total_attempts, 2);
+    assert.equal(pending.body.completed, 1, 'the pending attempt is not complete');
+    assert.equal(pending.body.pending_grading, 1);
+    assert.equal(pending.body.average_score, final.score);
+    assert.equal(pending.body.average_percentage, 50);
+    assert.equal(pending.body.best_percentage, 50);
+    const [pendingRow, finalRow] = pending.body.data;
+    assert.equal(pendingRow.attempt_id, started.attempt_id);
+    assert.equal(pendingRow.grading, 'pending');
+    assert.equal(pendingRow.pending_marks, 10);
+    assert.equal(pendingRow.percentage, null, 'no percentage until the score is final');
+    assert.equal(finalRow.grading, null);
+
+    const graded = await post(`/api/attempts/${started.attempt_id}/grades`, { question_id: essays[0].id, marks: 10 }, as(m.tenant.admin.token));
+    assert.equal(graded.status, 200, graded.text);
+    const after = await read(m.tenant.admin.token, student.uid);
+    assert.equal(after.body.total_attempts, 2);
+    assert.equal(after.body.completed, 2);
+    assert.equal(after.body.pending_grading, 0);
+    assert.equal(after.body.average_score, 7); // (2 + 12) / 2
+    assert.equal(after.body.average_percentage, 75); // (50 + 100) / 2
+    assert.equal(after.body.best_percentage, 100);
+    assert.equal(after.body.data[0].grading, 'complete');
+    assert.equal(after.body.data[0].percentage, 100);
   });
 
   it('names the test and figures the percentage of an older attempt stored without them', async () => {

@@ -2,12 +2,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  legacyScoreExtremeSpec,
   openAttemptsSpec,
   resultsExportSpec,
   scoreExtremeSpec,
   studentAttemptsSpec,
   studentAverageSpec,
   studentBestSpec,
+  studentPendingSpec,
   studentRowsSpec,
 } from '../../functions/src/analytics/analyticsQuery';
 import { attemptQuerySpec, openAttemptsOfSpec, OVERDUE_QUERY, PENDING_SWEEPS_QUERY } from '../../functions/src/attempts/attemptQuery';
@@ -69,6 +71,8 @@ const shapes: Array<[string, QuerySpec]> = [
   // ---- analytics
   ['attempts: a version\'s highest score', scoreExtremeSpec({ testId: 't', version: 1 }, 'desc')],
   ['attempts: a version\'s lowest score', scoreExtremeSpec({ testId: 't', version: 1 }, 'asc')],
+  ['attempts: a version\'s highest score before final_score was kept', legacyScoreExtremeSpec({ testId: 't', version: 1 }, 'desc')],
+  ['attempts: a version\'s lowest score before final_score was kept', legacyScoreExtremeSpec({ testId: 't', version: 1 }, 'asc')],
   ['attempts: a version\'s results export', resultsExportSpec({ testId: 't', version: 1 })],
   ['attempts: a version\'s attempts in progress (count)', openAttemptsSpec({ testId: 't', version: 1 })],
   ['attempts: a student\'s submitted attempts, newest first', studentRowsSpec('u')],
@@ -77,6 +81,8 @@ const shapes: Array<[string, QuerySpec]> = [
   ['attempts: a student\'s submitted attempts (count)', studentAttemptsSpec('u', 'submitted')],
   ['attempts: a student\'s average score', studentAverageSpec('u', 'score')],
   ['attempts: a student\'s average percentage', studentAverageSpec('u', 'percentage')],
+  ['attempts: a student\'s attempts pending grading, their scores', studentPendingSpec('u', 'score')],
+  ['attempts: a student\'s attempts pending grading, their percentages', studentPendingSpec('u', 'percentage')],
   // ---- grading
   ...combinations({ question_id: 'q' }).map((f) => [`grading_queue ${JSON.stringify(f)}`, gradingQueueSpec(f)] as [string, QuerySpec]),
 ];

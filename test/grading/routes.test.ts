@@ -129,6 +129,34 @@ describe('Essays, GET /api/tests/{testId}/grading and POST /api/attempts/{attemp
     assert.equal(item.marks_awarded, 7.5);
   });
 
+  it('leaves a pending attempt out of the highest and lowest scores, the distribution and the item analysis, then counts it once when graded', async () => {
+    const { test, essays, choice } = await essayTest(tenant.admin.token, tenant.client.id);
+    const { attemptId } = await submitted(test.id, [essays[0].id], choice.id); // 2 so far, the essay pending
+    const blank = await createUser('student', tenant.client.id);
+    const other = await startOk(blank.token, { test_id: test.id });
+    assert.equal((await post(`/api/attempts/${other.attempt_id}/submit`, undefined, as(blank.token))).body.score, 0); // nothing answered: complete, 0
+    const count = (bands: Array<{ count: number }>) => bands.reduce((sum, band) => sum + band.count, 0);
+    const question = (body: any, id: string) => body.questions.find((q: { question_id: string }) => q.question_id === id);
+
+    let analytics = (await get(`/api/analytics/tests/${test.id}`, as(tenant.admin.token))).body;
+    assert.deepEqual([analytics.total_attempts, analytics.completed, analytics.pending_grading], [2, 1, 1]);
+    assert.deepEqual([analytics.average_score, analytics.highest_score, analytics.lowest_score], [0, 0, 0], 'only the complete attempt');
+    assert.equal(count(analytics.score_distribution), 1);
+    assert.deepEqual([question(analytics, choice.id).times_seen, question(analytics, choice.id).times_answered], [1, 0]);
+    assert.equal(question(analytics, essays[0].id).times_answered, 0);
+
+    assert.equal((await post(`/api/attempts/${attemptId}/grades`, { question_id: essays[0].id, marks: 5 }, as(tenant.admin.token))).status, 200);
+    analytics = (await get(`/api/analytics/tests/${test.id}`, as(tenant.admin.token))).body;
+    assert.deepEqual([analytics.total_attempts, analytics.completed, analytics.pending_grading], [2, 2, 0]);
+    assert.deepEqual([analytics.average_score, analytics.highest_score, analytics.lowest_score], [3.5, 7, 0]);
+    assert.equal(count(analytics.score_distribution), 2);
+    assert.deepEqual([question(analytics, choice.id).times_seen, question(analytics, choice.id).times_answered], [2, 1]);
+    assert.deepEqual([question(analytics, essays[0].id).times_answered, question(analytics, essays[0].id).mean_mark], [1, 2.5]);
+    const recomputed = await post(`/api/analytics/tests/${test.id}/recompute`, undefined, as(tenant.admin.token));
+    assert.equal(recomputed.body.changed, false, recomputed.text);
+    assert.equal(recomputed.body.analytics.highest_score, 7);
+  });
+
   it('changes a grade later: the analytics follow without counting the attempt twice (equal to a recompute)', async () => {
     const { test, essays, choice } = await essayTest(tenant.admin.token, tenant.client.id);
     const { attemptId } = await submitted(test.id, [essays[0].id], choice.id);

@@ -4,8 +4,18 @@ import type { QuerySpec } from '../shared/querySpec';
 // test checks each against firestore.indexes.json (the emulator serves any query;
 // production refuses one without its index).
 
-/** A version's submitted attempts by score: the highest (desc) and the lowest (asc), one document each. */
+/**
+ * A version's attempts with a final score, by it: the highest (desc) and the lowest (asc), one document each.
+ * An attempt waiting for an essay grade has no final_score, so it is in neither.
+ */
 export const scoreExtremeSpec = (at: { testId: string; version: number }, direction: 'asc' | 'desc'): QuerySpec => ({
+  collectionId: 'attempts',
+  equals: { test_id: at.testId, version: at.version, status: 'submitted' },
+  orderBy: [{ field: 'final_score', direction }],
+});
+
+/** The same by score, for a version whose attempts were all submitted before final_score was kept (see the repair). */
+export const legacyScoreExtremeSpec = (at: { testId: string; version: number }, direction: 'asc' | 'desc'): QuerySpec => ({
   collectionId: 'attempts',
   equals: { test_id: at.testId, version: at.version, status: 'submitted' },
   orderBy: [{ field: 'score', direction }],
@@ -59,5 +69,15 @@ export const studentAttemptsSpec = (studentId: string, status?: 'submitted'): Qu
 export const studentAverageSpec = (studentId: string, field: 'score' | 'percentage'): QuerySpec => ({
   collectionId: 'attempts',
   equals: { student_id: studentId, status: 'submitted' },
+  orderBy: [{ field, direction: 'asc' }],
+});
+
+/**
+ * A student's submitted attempts still waiting for an essay grade, summed over `field` (score or
+ * percentage): taken away from the submitted ones' count and sums, which leaves the final ones.
+ */
+export const studentPendingSpec = (studentId: string, field: 'score' | 'percentage'): QuerySpec => ({
+  collectionId: 'attempts',
+  equals: { student_id: studentId, status: 'submitted', grading: 'pending' },
   orderBy: [{ field, direction: 'asc' }],
 });

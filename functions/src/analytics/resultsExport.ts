@@ -7,7 +7,9 @@ import { paths } from '../firestore/paths';
 import { notFound } from '../shared/errors';
 import type { Reply } from '../http/route';
 import { resultsExportSpec } from './analyticsQuery';
-import { EXPORTED_FIELDS, headerRow, resultRow, studentsToName, toCsv, type ExportedAttempt, type ExportedQuestion } from './resultsRows';
+import { universePositions, type VersionForAttempt } from '../attempts/rules';
+import { versionMissing } from '../attempts/frozenReads';
+import { csvCells, EXPORTED_FIELDS, FIXED_COLUMNS, questionHeaders, resultRow, studentsToName, toCsv, type ExportedAttempt } from './resultsRows';
 import { analyticsTarget, frozenVersion } from './service';
 import type { VersionAt } from './store';
 
@@ -22,8 +24,18 @@ import type { VersionAt } from './store';
 //   at any depth, and memory holds one page whatever the number of attempts.
 // - A write the connection cannot take yet is waited for ('drain'); a client
 //   gone away stops the reading.
+// - A pooled version has a column for every question its attempts can hold:
+//   up to 500 fixed and 5,000 frozen pool questions. The version lists the
+//   pool ids; their texts (for the header) are read HEADER_CHUNK at a time,
+//   only the text, and each chunk of the header written before the next is
+//   read. Rows are made and written ROW_CELLS cells at a time: memory stays
+//   bounded however wide the table.
 
 export const EXPORT_PAGE_SIZE = 500;
+/** Pool questions whose header text is read (and written) together. */
+export const HEADER_CHUNK = 500;
+/** About how many cells are made into CSV text at once: 500 rows of a small test, a few dozen of a 5,500-question one. */
+const ROW_CELLS = 250_000;
 
 interface Page {
   attempts: ExportedAttempt[];
@@ -65,8 +77,35 @@ async function readPage(at: VersionAt, after: [string, string] | null): Promise<
   };
 }
 
-const pageCsv = (page: Page, questions: ExportedQuestion[]): Promise<string> =>
-  toCsv(page.attempts.map((attempt) => resultRow(attempt, questions, page.displayNames)));
+/** Every question id the version's attempts can hold, in its order: the fixed ones, then each pool's. */
+const columnIds = (frozen: VersionForAttempt): Array<{ id: string }> => [...universePositions(frozen).keys()].map((id) => ({ id }));
+
+/**
+ * The header's text, a piece at a time (the last one ends the line): the fixed columns and questions
+ * first, then the pool questions' headers, their texts read HEADER_CHUNK at a time (only question_text).
+ */
+async function* headerPieces(clientId: string, frozen: VersionForAttempt, columns: Array<{ id: string }>): AsyncGenerator<string> {
+  const fixed = frozen.questions.length;
+  const end = (from: number) => (from >= columns.length ? '\n' : '');
+  yield `${await csvCells([...FIXED_COLUMNS, ...questionHeaders(frozen.questions, 1)])}${end(fixed)}`;
+  const freezeId = frozen.pool_freeze_id;
+  for (let from = fixed; from < columns.length; from += HEADER_CHUNK) {
+    if (!freezeId) throw versionMissing(clientId, frozen.test_id, frozen.version);
+    const ids = columns.slice(from, from + HEADER_CHUNK).map((c) => c.id);
+    const snaps = await db.getAll(...ids.map((id) => paths.poolFrozenQuestion(clientId, frozen.test_id, freezeId, id)), { fieldMask: ['question_text'] });
+    if (snaps.some((snap) => !snap.exists)) throw versionMissing(clientId, frozen.test_id, frozen.version);
+    const texts = snaps.map((snap, i) => ({ id: ids[i], question_text: (snap.get('question_text') as string | undefined) ?? '' }));
+    yield `,${await csvCells(questionHeaders(texts, from + 1))}${end(from + HEADER_CHUNK)}`;
+  }
+}
+
+/** A page's rows as CSV text, a few rows at a time (ROW_CELLS cells). */
+async function* pageCsv(page: Page, columns: Array<{ id: string }>): AsyncGenerator<string> {
+  const perChunk = Math.max(1, Math.floor(ROW_CELLS / (FIXED_COLUMNS.length + columns.length)));
+  for (let i = 0; i < page.attempts.length; i += perChunk) {
+    yield await toCsv(page.attempts.slice(i, i + perChunk).map((attempt) => resultRow(attempt, columns, page.displayNames)));
+  }
+}
 
 /** Writes `text`, waiting while the connection's buffer is full; false once the client has gone. */
 async function send(res: Response, text: string, gone: () => boolean): Promise<boolean> {
@@ -90,7 +129,7 @@ export async function resultsCsv(principal: Principal, testId: string, requested
   if (version === null) throw notFound('This test was never published: it has no results to export');
   const at: VersionAt = { clientId: test.client_id, testId: test.id, version };
   const [frozen, first] = await Promise.all([frozenVersion(test, version), readPage(at, null)]);
-  const questions: ExportedQuestion[] = frozen.questions.map((q) => ({ id: q.id, question_text: q.question_text }));
+  const columns = columnIds(frozen);
   let firstPage: Page | undefined = first;
   return {
     contentType: 'text/csv; charset=utf-8',
@@ -101,14 +140,13 @@ export async function resultsCsv(principal: Principal, testId: string, requested
         closed = true;
       });
       const gone = () => closed || res.destroyed;
-      if (!(await send(res, await toCsv([headerRow(questions)]), gone))) return;
+      for await (const piece of headerPieces(test.client_id, frozen, columns)) if (!(await send(res, piece, gone))) return;
       let page: Page | undefined = firstPage;
       firstPage = undefined;
       while (page) {
         const { after } = page;
-        const text = await pageCsv(page, questions);
-        page = undefined; // the page's CSV text is all that is held while it is written and the next is read
-        if (!(await send(res, text, gone))) return;
+        for await (const text of pageCsv(page, columns)) if (!(await send(res, text, gone))) return;
+        page = undefined; // written: only the next page is held while it is read
         if (after) page = await readPage(at, after);
       }
     },

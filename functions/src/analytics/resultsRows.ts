@@ -6,11 +6,19 @@ import { percentageOf } from '../shared/scores';
 // Firebase import (StoredAttempt is a type, erased when compiled).
 //
 // - Columns: attempt_id, student_id, student_name, score, total_marks,
-//   percentage, submitted_at, auto_submitted, then one per question of the
-//   frozen version in its order, headed `Q<position> <question text>` (spacing
-//   collapsed, cut to QUESTION_HEADER_CHARS characters).
-// - A question's cell is the marks the submit awarded (negative with negative
-//   marking), empty when the question was left unanswered.
+//   percentage, submitted_at, auto_submitted, grading, then one per question
+//   the version's attempts can hold, in the version's order (its fixed
+//   questions, then every question of each pool), headed
+//   `Q<position> <question text>` (spacing collapsed, cut to
+//   QUESTION_HEADER_CHARS characters).
+// - A question's cell is the marks the attempt was awarded (negative with
+//   negative marking), so a row's cells add up to its score (before the floor
+//   at 0). It is empty when the question was left unanswered, when the attempt
+//   did not draw it from its pool, and while it is an essay waiting for its
+//   grade (a grade of 0 is a 0).
+// - grading: `pending` while an answered essay waits for its grade (score is
+//   then the marks so far and percentage is empty: not final), `complete` once
+//   every essay is graded, empty for an attempt without essays.
 // - student_name: a Guest's attempt carries the name the Guest gave; anyone
 //   else's is the profile's display name, empty when there is none.
 // - Every cell, header included, goes through csv-stringify's formula escaping:
@@ -27,6 +35,7 @@ export const FIXED_COLUMNS = [
   'percentage',
   'submitted_at',
   'auto_submitted',
+  'grading',
 ] as const;
 
 export const QUESTION_HEADER_CHARS = 60;
@@ -34,7 +43,7 @@ export const QUESTION_HEADER_CHARS = 60;
 /** What a results row reads of a stored attempt (the export selects only these fields). */
 export type ExportedAttempt = Pick<
   StoredAttempt,
-  'id' | 'student_id' | 'guest' | 'guest_name' | 'score' | 'total_marks' | 'percentage' | 'submitted_at' | 'auto_submitted' | 'results'
+  'id' | 'student_id' | 'guest' | 'guest_name' | 'score' | 'total_marks' | 'percentage' | 'submitted_at' | 'auto_submitted' | 'results' | 'grading'
 >;
 
 export const EXPORTED_FIELDS = [
@@ -48,6 +57,7 @@ export const EXPORTED_FIELDS = [
   'submitted_at',
   'auto_submitted',
   'results',
+  'grading',
 ] as const satisfies ReadonlyArray<keyof ExportedAttempt>;
 
 /** A frozen question as the export needs it. */
@@ -71,8 +81,12 @@ export function shortText(text: string, max = QUESTION_HEADER_CHARS): string {
 
 export const questionHeader = (position: number, text: string): string => `Q${position} ${shortText(text)}`.trimEnd();
 
+/** The headers of `questions`, the first at `firstPosition` (1-based): a long header is written a chunk at a time. */
+export const questionHeaders = (questions: ReadonlyArray<ExportedQuestion>, firstPosition = 1): string[] =>
+  questions.map((q, i) => questionHeader(firstPosition + i, q.question_text));
+
 export function headerRow(questions: ReadonlyArray<ExportedQuestion>): string[] {
-  return [...FIXED_COLUMNS, ...questions.map((q, i) => questionHeader(i + 1, q.question_text))];
+  return [...FIXED_COLUMNS, ...questionHeaders(questions)];
 }
 
 /** Non-guest students whose display names a page of attempts needs, each once, in first-seen order. */
@@ -85,13 +99,28 @@ export function studentNameOf(attempt: Pick<ExportedAttempt, 'student_id' | 'gue
   return displayNames.get(attempt.student_id) ?? '';
 }
 
-/** One attempt's row, in the columns of `headerRow(questions)`. */
-export function resultRow(attempt: ExportedAttempt, questions: ReadonlyArray<ExportedQuestion>, displayNames: ReadonlyMap<string, string>): Cell[] {
+/** Each column's index by question id, made once per list of columns (thousands with large pools), not once per row. */
+const columnIndexes = new WeakMap<ReadonlyArray<{ id: string }>, Map<string, number>>();
+function columnsOf(questions: ReadonlyArray<{ id: string }>): Map<string, number> {
+  let index = columnIndexes.get(questions);
+  if (!index) {
+    index = new Map(questions.map((q, i) => [q.id, i]));
+    columnIndexes.set(questions, index);
+  }
+  return index;
+}
+
+/** One attempt's row, in the columns of `headerRow(questions)`: `questions` are every question the version's attempts can hold. */
+export function resultRow(attempt: ExportedAttempt, questions: ReadonlyArray<{ id: string }>, displayNames: ReadonlyMap<string, string>): Cell[] {
   const score = attempt.score ?? 0;
-  const percentage = typeof attempt.percentage === 'number' ? attempt.percentage : percentageOf(score, attempt.total_marks);
-  const awarded = new Map<string, number>();
+  const pending = attempt.grading === 'pending';
+  const percentage = pending ? null : typeof attempt.percentage === 'number' ? attempt.percentage : percentageOf(score, attempt.total_marks);
+  const columns = columnsOf(questions);
+  const cells: Cell[] = new Array<Cell>(questions.length).fill(null);
   for (const result of attempt.results ?? []) {
-    if (result.answered && typeof result.marks_awarded === 'number') awarded.set(result.question_id, result.marks_awarded);
+    const at = columns.get(result.question_id);
+    if (at === undefined || !result.answered || result.pending === true || typeof result.marks_awarded !== 'number') continue;
+    cells[at] = result.marks_awarded;
   }
   return [
     attempt.id,
@@ -102,7 +131,8 @@ export function resultRow(attempt: ExportedAttempt, questions: ReadonlyArray<Exp
     percentage,
     attempt.submitted_at ?? '',
     attempt.auto_submitted === true,
-    ...questions.map((q) => awarded.get(q.id) ?? null),
+    attempt.grading ?? null,
+    ...cells,
   ];
 }
 
@@ -121,4 +151,9 @@ export function toCsv(records: Cell[][]): Promise<string> {
   return new Promise((resolve, reject) => {
     stringify(records, CSV_OPTIONS, (err, output) => (err ? reject(err) : resolve(output)));
   });
+}
+
+/** One record's cells as CSV text without its line end: a header too long to hold whole is written in such pieces, joined by commas. */
+export async function csvCells(cells: Cell[]): Promise<string> {
+  return (await toCsv([cells])).replace(/\n$/, '');
 }

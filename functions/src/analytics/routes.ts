@@ -63,7 +63,9 @@ export const analyticsRoutes: RouteDefinition[] = [
     summary: 'Results of a test version as CSV',
     description:
       'One row per submitted attempt, oldest submission first, streamed: attempt_id, student_id, student_name, score, total_marks, percentage, submitted_at, auto_submitted, ' +
-      'then one column per question (in the version’s order) with the marks awarded, empty when unanswered. ' +
+      'grading (pending while an essay waits for its grade: score is then the marks so far and percentage is empty; complete once graded; empty without essays), ' +
+      'then one column per question the version’s attempts can hold (the fixed ones, then every frozen question of each pool, in the version’s order) with the marks awarded, ' +
+      'so a row’s cells add up to its score: empty when unanswered, not drawn by the attempt, or an essay not yet graded. ' +
       'Safe to open in a spreadsheet: a cell beginning with =, +, -, @, tab or carriage return is prefixed with a quote (csv-stringify’s formula escaping). ' +
       'Super Admin any test, Client Admin its organization’s; ?version= as for the analytics. It reads every submitted attempt of the version, so it counts against the strict per-user limit.',
     tag: 'Analytics',
@@ -84,7 +86,8 @@ export const analyticsRoutes: RouteDefinition[] = [
     path: '/analytics/students/{studentId}',
     summary: 'Analytics of a student',
     description:
-      'The student’s attempts (total and submitted), average score and percentage, best percentage, and one row per submitted attempt, newest submission first, paginated. ' +
+      'The student’s attempts (total, completed and pending_grading), average score and percentage and best percentage over the completed ones (an attempt whose essays await a grade is not final), ' +
+      'and one row per submitted attempt, newest submission first, paginated. ' +
       'Super Admin any student (client_id names the organization when the account has none, e.g. a Guest’s), Client Admin its organization’s (another’s → 403), ' +
       'a Student only itself (another → 403); Guests → 403.',
     tag: 'Analytics',

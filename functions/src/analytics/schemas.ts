@@ -79,10 +79,10 @@ export const TestAnalytics = z
       .int()
       .describe('Attempts started and not yet submitted (one past its deadline counts until it is closed: by the next read or write that meets it, or the 5-minute closer)'),
     auto_submitted: z.number().int().describe('Of completed, submitted automatically at the deadline'),
-    average_score: nullableNumber('Σ score / completed over submitted attempts (score is never below 0); null when none'),
+    average_score: nullableNumber('Σ score / completed over the completed attempts (score is never below 0); null when none'),
     average_percentage: nullableNumber('average_score / total_marks × 100; with pools, the mean of each attempt’s score over its own total × 100; null when none'),
-    highest_score: nullableNumber('Highest score of a submitted attempt; null when none'),
-    lowest_score: nullableNumber('Lowest score of a submitted attempt; null when none'),
+    highest_score: nullableNumber('Highest score of a completed attempt (one pending grading is not final); null when none'),
+    lowest_score: nullableNumber('Lowest score of a completed attempt (one pending grading is not final); null when none'),
     standard_deviation: nullableNumber('Sample standard deviation of the scores: √((Σs² − (Σs)²/n)/(n − 1)); null when n < 2'),
     score_distribution: z
       .array(z.object({ from_percent: z.number(), to_percent: z.number(), count: z.number().int() }))
@@ -121,11 +121,16 @@ export const StudentAttemptRow = z
     test_id: z.string(),
     test_name: z.string(),
     version: z.number().int(),
-    score: z.number(),
+    score: z.number().describe('The score, or while grading is pending the marks awarded so far'),
     total_marks: z.number(),
-    percentage: z.number().describe('score / total_marks × 100'),
+    percentage: z.number().nullable().describe('score / total_marks × 100; null while grading is pending (the score is not final)'),
     submitted_at: z.string(),
     auto_submitted: z.boolean(),
+    grading: z
+      .enum(['pending', 'complete'])
+      .nullable()
+      .describe('null without essays; "pending" while an answered essay waits for its grade (not counted in the figures), then "complete"'),
+    pending_marks: z.number().describe('The marks of the essays still to be graded (0 unless pending)'),
   })
   .meta({ id: 'StudentAttemptRow' });
 
@@ -133,12 +138,16 @@ export const StudentAnalytics = z
   .object({
     student_id: z.string(),
     client_id: z.string(),
-    total_attempts: z.number().int().describe('Attempts the student started (in progress and submitted)'),
-    completed: z.number().int().describe('Attempts submitted'),
-    average_score: nullableNumber('Mean score over submitted attempts; null when none'),
-    average_percentage: nullableNumber('Mean of score / total_marks × 100 over submitted attempts; null when none'),
-    best_percentage: nullableNumber('Highest score / total_marks × 100 of a submitted attempt; null when none'),
-    data: z.array(StudentAttemptRow).describe('One row per submitted attempt, newest submission first'),
+    total_attempts: z.number().int().describe('Attempts the student started: in progress, pending_grading and completed'),
+    completed: z.number().int().describe('Attempts submitted whose score is final (every answered essay graded): the averages and the best are over these'),
+    pending_grading: z
+      .number()
+      .int()
+      .describe('Attempts submitted whose essays are not all graded yet: in no average or best until their last grade, then counted once in completed'),
+    average_score: nullableNumber('Mean score over the completed attempts; null when none'),
+    average_percentage: nullableNumber('Mean of score / total_marks × 100 over the completed attempts; null when none'),
+    best_percentage: nullableNumber('Highest score / total_marks × 100 of a completed attempt; null when none'),
+    data: z.array(StudentAttemptRow).describe('One row per submitted attempt (pending ones too, marked by grading), newest submission first'),
     pagination: Pagination,
   })
   .meta({ id: 'StudentAnalytics' });

@@ -93,7 +93,8 @@ export async function testAnalytics(principal: Principal, testId: string, reques
   const at = { clientId: test.client_id, testId: test.id, version };
   const frozen = await frozenVersion(test, version);
   const [sums, extremes, inProgress] = await Promise.all([store.sumsOf(at, blocksOf(frozen)), store.scoreExtremes(at), store.inProgressCount(at)]);
-  return compose(test, frozen, sums, extremes, inProgress, await listedQuestions(test, frozen, sums));
+  const [listed, checked] = await Promise.all([listedQuestions(test, frozen, sums), store.withLegacyExtremes(at, extremes, sums.n)]);
+  return compose(test, frozen, sums, checked, inProgress, listed);
 }
 
 /**

@@ -8,7 +8,7 @@ import { paths } from '../firestore/paths';
 import { ALREADY_EXISTS, FAILED_PRECONDITION, hasStatus, NOT_FOUND } from '../firestore/statusCodes';
 import { errorText, log } from '../platform/log';
 import { percentageOf } from '../shared/scores';
-import { openAttemptsSpec, scoreExtremeSpec } from './analyticsQuery';
+import { legacyScoreExtremeSpec, openAttemptsSpec, scoreExtremeSpec } from './analyticsQuery';
 import type { StoredRecomputeLease, StoredStatsShard } from './documents';
 import { universePositions, type VersionForAttempt } from '../attempts/rules';
 import { addSums, emptySums, negatedSums, submissionContribution, type SubmittedAttemptFacts, type VersionSums } from './statistics';
@@ -122,12 +122,29 @@ export async function sumsOf(at: VersionAt, blocks = 1): Promise<VersionSums> {
   return sumOfShards(await db.getAll(...shardRefs(at, blocks)));
 }
 
-/** The highest and lowest score of the version's submitted attempts: two one-document index reads. */
-export async function scoreExtremes(at: VersionAt): Promise<{ highest: number | null; lowest: number | null }> {
-  const one = (direction: 'asc' | 'desc') => buildQuery(paths.clientAttempts(at.clientId), scoreExtremeSpec(at, direction)).limit(1).select('score').get();
+type Extremes = { highest: number | null; lowest: number | null };
+
+async function extremesBy(at: VersionAt, spec: typeof scoreExtremeSpec, field: string): Promise<Extremes> {
+  const one = (direction: 'asc' | 'desc') => buildQuery(paths.clientAttempts(at.clientId), spec(at, direction)).limit(1).select(field).get();
   const [top, bottom] = await Promise.all([one('desc'), one('asc')]);
-  const scoreOf = (snap: FirebaseFirestore.QuerySnapshot) => (snap.empty ? null : ((snap.docs[0].get('score') as number | null) ?? null));
-  return { highest: scoreOf(top), lowest: scoreOf(bottom) };
+  const valueOf = (snap: FirebaseFirestore.QuerySnapshot) => (snap.empty ? null : ((snap.docs[0].get(field) as number | null) ?? null));
+  return { highest: valueOf(top), lowest: valueOf(bottom) };
+}
+
+/**
+ * The highest and lowest final score of the version's attempts: two one-document index reads over
+ * final_score, which an attempt waiting for an essay grade does not have.
+ */
+export const scoreExtremes = (at: VersionAt): Promise<Extremes> => extremesBy(at, scoreExtremeSpec, 'final_score');
+
+/**
+ * `extremes` as read, unless the sums count complete attempts (`completed`) and none had a final_score:
+ * then they were all submitted before it was kept (and before essays), and are read by score until the
+ * repair writes it. One more round trip, for such versions only.
+ */
+export async function withLegacyExtremes(at: VersionAt, extremes: Extremes, completed: number): Promise<Extremes> {
+  if (extremes.highest !== null || completed === 0) return extremes;
+  return extremesBy(at, legacyScoreExtremeSpec, 'score');
 }
 
 /**
@@ -157,7 +174,7 @@ export function sumsOfAttempts(attempts: StoredAttempt[], paperFor: (attempt: St
   return sums;
 }
 
-const RECOMPUTE_FIELDS = ['status', 'score', 'total_marks', 'auto_submitted', 'results', 'answers', 'expires_at', 'percentage', 'test_name', 'grading', 'drawn', 'client_id', 'test_id', 'version'] as const;
+const RECOMPUTE_FIELDS = ['status', 'score', 'final_score', 'total_marks', 'auto_submitted', 'results', 'answers', 'expires_at', 'percentage', 'test_name', 'grading', 'drawn', 'client_id', 'test_id', 'version'] as const;
 
 /**
  * The repair: recomputes the version's sums from its attempts and replaces the
@@ -170,7 +187,8 @@ const RECOMPUTE_FIELDS = ['status', 'score', 'total_marks', 'auto_submitted', 'r
  * so neither gives up on a lock and the repair's transaction is not closed
  * under it. Reads every attempt of the version: a repair, not a request path,
  * run one at a time per version (claimRecompute). It also backfills
- * `percentage` and `test_name` on submitted attempts that predate them.
+ * `percentage`, `final_score` and `test_name` on submitted attempts that predate them (and takes the
+ * percentage off one still waiting for an essay grade).
  * `papersFor` gives each attempt its paper (drawn questions are read, cached, beside the transaction).
  */
 export async function recomputeSums(
@@ -200,7 +218,13 @@ export async function recomputeSums(
         const attempt = doc.data() as StoredAttempt;
         if (attempt.status !== 'submitted') continue;
         const missing: Partial<StoredAttempt> = {};
-        if (typeof attempt.percentage !== 'number') missing.percentage = percentageOf(attempt.score ?? 0, attempt.total_marks);
+        if (attempt.grading === 'pending') {
+          // Submitted before a pending score was kept out of the figures: no percentage until graded.
+          if (attempt.percentage !== null) missing.percentage = null;
+        } else {
+          if (typeof attempt.percentage !== 'number') missing.percentage = percentageOf(attempt.score ?? 0, attempt.total_marks);
+          if (typeof attempt.final_score !== 'number') missing.final_score = attempt.score ?? 0;
+        }
         if (typeof attempt.test_name !== 'string') missing.test_name = testName;
         if (Object.keys(missing).length > 0) tx.update(doc.ref, missing);
       }

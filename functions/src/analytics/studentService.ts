@@ -71,9 +71,12 @@ const toRow = (a: store.SubmittedAttempt): StudentAnalytics['data'][number] => (
   version: a.version,
   score: a.score ?? 0,
   total_marks: a.total_marks,
-  percentage: a.percentage ?? percentageOf(a.score ?? 0, a.total_marks),
+  // Not final while an essay waits for its grade: no percentage to compare.
+  percentage: a.grading === 'pending' ? null : (a.percentage ?? percentageOf(a.score ?? 0, a.total_marks)),
   submitted_at: a.submitted_at ?? '',
   auto_submitted: a.auto_submitted === true,
+  grading: a.grading ?? null,
+  pending_marks: a.pending_marks ?? 0,
 });
 
 const rounded = (value: number | null): number | null => (value === null ? null : round4(value));
@@ -103,6 +106,7 @@ export async function studentAnalytics(principal: Principal, studentId: string, 
     client_id: target.clientId,
     total_attempts: figures.total,
     completed: figures.completed,
+    pending_grading: figures.pending,
     average_score: rounded(figures.averageScore),
     average_percentage: rounded(figures.averagePercentage),
     best_percentage: rounded(figures.bestPercentage),

@@ -5,7 +5,7 @@ import { buildQuery, fetchPage } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';
 import { isDocumentId } from '../shared/ids';
 import type { PageInfo, PageRequest } from '../shared/pagination';
-import { studentAttemptsSpec, studentBestSpec, studentRowsSpec } from './analyticsQuery';
+import { studentAttemptsSpec, studentBestSpec, studentPendingSpec, studentRowsSpec } from './analyticsQuery';
 
 // Firestore access for a student's analytics in one organization
 // (clients/{c}/attempts where student_id = the student). Nothing here reads
@@ -15,14 +15,16 @@ import { studentAttemptsSpec, studentBestSpec, studentRowsSpec } from './analyti
 
 /** The student's figures in the organization, before rounding. */
 export interface StudentFigures {
-  /** Attempts started (in progress and submitted). */
+  /** Attempts started (in progress, pending and complete). */
   total: number;
-  /** Attempts submitted. */
+  /** Attempts submitted with a final score (every essay graded). */
   completed: number;
-  /** Means over the submitted attempts; null when there is none. */
+  /** Attempts submitted whose essays are not all graded yet. */
+  pending: number;
+  /** Means over the complete attempts; null when there is none. */
   averageScore: number | null;
   averagePercentage: number | null;
-  /** The highest stored percentage of a submitted attempt; null when there is none. */
+  /** The highest stored percentage of a complete attempt; null when there is none. */
   bestPercentage: number | null;
 }
 
@@ -33,26 +35,33 @@ export async function hasProfile(clientId: string, uid: string): Promise<boolean
 }
 
 /**
- * Four aggregation-priced queries in parallel: the count of all; the count and
- * average score of the submitted; their average percentage; the best one.
- * Firestore's average() scans an index holding the averaged field, so each
- * average has its own query and its own index (studentAverageSpec).
+ * Aggregation-priced queries in parallel: the count of all; the count and sums of the submitted, and
+ * of those of them still waiting for an essay grade (the complete ones are the difference, so a pending
+ * score is never averaged as final); the best one (a pending attempt has no percentage: it sorts last).
+ * Firestore sums by scanning an index holding the summed field, so each sum has its own query and its
+ * own index (studentAverageSpec, studentPendingSpec).
  */
 export async function studentFigures(clientId: string, studentId: string): Promise<StudentFigures> {
   const attempts = paths.clientAttempts(clientId);
   const submitted = buildQuery(attempts, studentAttemptsSpec(studentId, 'submitted'));
-  const [all, scores, percentages, best] = await Promise.all([
+  const waiting = buildQuery(attempts, { ...studentPendingSpec(studentId, 'score'), orderBy: [] });
+  const [all, scores, percentages, pendingScores, pendingPercentages, best] = await Promise.all([
     buildQuery(attempts, studentAttemptsSpec(studentId)).count().get(),
-    submitted.aggregate({ completed: AggregateField.count(), average: AggregateField.average('score') }).get(), // studentAverageSpec(…, 'score')
-    submitted.aggregate({ average: AggregateField.average('percentage') }).get(), // studentAverageSpec(…, 'percentage')
+    submitted.aggregate({ submitted: AggregateField.count(), sum: AggregateField.sum('score') }).get(), // studentAverageSpec(…, 'score')
+    submitted.aggregate({ sum: AggregateField.sum('percentage') }).get(), // studentAverageSpec(…, 'percentage')
+    waiting.aggregate({ pending: AggregateField.count(), sum: AggregateField.sum('score') }).get(), // studentPendingSpec(…, 'score')
+    waiting.aggregate({ sum: AggregateField.sum('percentage') }).get(), // studentPendingSpec(…, 'percentage')
     buildQuery(attempts, studentBestSpec(studentId)).limit(1).select('percentage').get(),
   ]);
-  const completed = scores.data().completed;
+  const pendingCount = pendingScores.data().pending;
+  const completed = Math.max(0, scores.data().submitted - pendingCount);
+  const mean = (sum: number | null, minus: number | null) => (completed > 0 ? ((sum ?? 0) - (minus ?? 0)) / completed : null);
   return {
     total: all.data().count,
     completed,
-    averageScore: completed > 0 ? (scores.data().average ?? null) : null,
-    averagePercentage: completed > 0 ? (percentages.data().average ?? null) : null,
+    pending: pendingCount,
+    averageScore: mean(scores.data().sum, pendingScores.data().sum),
+    averagePercentage: mean(percentages.data().sum, pendingPercentages.data().sum),
     bestPercentage: best.empty ? null : ((best.docs[0].get('percentage') as number | null | undefined) ?? null),
   };
 }
@@ -60,7 +69,7 @@ export async function studentFigures(clientId: string, studentId: string): Promi
 /** A submitted attempt as a row needs it, with the test's name (read from the frozen version when an older attempt lacks it). */
 export type SubmittedAttempt = Pick<
   StoredAttempt,
-  'id' | 'test_id' | 'version' | 'score' | 'total_marks' | 'percentage' | 'submitted_at' | 'auto_submitted'
+  'id' | 'test_id' | 'version' | 'score' | 'total_marks' | 'percentage' | 'submitted_at' | 'auto_submitted' | 'grading' | 'pending_marks'
 > & { test_name: string };
 
 /** One page of the student's submitted attempts, newest submission first. */

@@ -42,8 +42,13 @@ export interface StoredAttempt {
   token_hash: string;
   score: number | null;
   total_marks: number;
-  /** score / total_marks × 100 once submitted: a student's averages and best are index aggregations over it. */
+  /** score / total_marks × 100 once submitted with a final score (null while an essay awaits its grade): a student's averages and best are index aggregations over it. */
   percentage?: number | null;
+  /**
+   * The score once it is final (submitted, every essay graded); absent while in progress or pending.
+   * A version's highest and lowest scores are read from an index over it. An attempt never goes back to pending.
+   */
+  final_score?: number;
   results: QuestionResult[] | null;
   /** Set while in progress when its test was archived or its share code revoked: no more answers, submitting still scores it. */
   stopped?: { reason: StopReason; at: string } | null;

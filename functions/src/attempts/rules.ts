@@ -160,10 +160,14 @@ export function scoredFields(attempt: Pick<StoredAttempt, 'answers' | 'expires_a
     { negativeMarking: paper.test.negative_marking === 1, negativeMarkRatio: paper.test.negative_mark_ratio },
     grades,
   );
+  // While an essay waits for its grade the score is not final: no percentage, and no final_score (the
+  // analytics aggregate over these, so a pending attempt is never averaged or ranked as final).
+  const final = scored.grading !== 'pending';
   return {
     score: scored.score,
     total_marks: scored.total_marks,
-    percentage: percentageOf(scored.score, scored.total_marks),
+    percentage: final ? percentageOf(scored.score, scored.total_marks) : null,
+    ...(final ? { final_score: scored.score } : {}),
     results: scored.results,
     grading: scored.grading,
     pending_marks: scored.pending_marks,

@@ -8,6 +8,7 @@ import type { TestVersion } from '../exams/documents';
 import { assertHasVersion, requireTest } from '../exams/service';
 import type { CallContext } from '../shared/callContext';
 import { badRequest, notFound } from '../shared/errors';
+import { percentageOf } from '../shared/scores';
 import { correctQuestion, withCorrection, type Correction } from './correction';
 import type { RegradedAttempt, RegradeInput, RegradeReply } from './schemas';
 import * as store from './store';
@@ -22,7 +23,8 @@ import * as store from './store';
 const figures = (attempt: Pick<StoredAttempt, 'score' | 'total_marks' | 'percentage'>) => ({
   score: attempt.score ?? 0,
   total_marks: attempt.total_marks,
-  percentage: attempt.percentage ?? 0,
+  // An attempt waiting for an essay grade keeps no percentage (it is not final): figured from its score so far.
+  percentage: attempt.percentage ?? percentageOf(attempt.score ?? 0, attempt.total_marks),
 });
 
 const regraded = (before: StoredAttempt, after: Pick<StoredAttempt, 'score' | 'total_marks' | 'percentage'>): RegradedAttempt => ({

@@ -5519,7 +5519,7 @@ export type paths = {
         };
         /**
          * Results of a test version as CSV
-         * @description One row per submitted attempt, oldest submission first, streamed: attempt_id, student_id, student_name, score, total_marks, percentage, submitted_at, auto_submitted, then one column per question (in the version’s order) with the marks awarded, empty when unanswered. Safe to open in a spreadsheet: a cell beginning with =, +, -, @, tab or carriage return is prefixed with a quote (csv-stringify’s formula escaping). Super Admin any test, Client Admin its organization’s; ?version= as for the analytics. It reads every submitted attempt of the version, so it counts against the strict per-user limit.
+         * @description One row per submitted attempt, oldest submission first, streamed: attempt_id, student_id, student_name, score, total_marks, percentage, submitted_at, auto_submitted, grading (pending while an essay waits for its grade: score is then the marks so far and percentage is empty; complete once graded; empty without essays), then one column per question the version’s attempts can hold (the fixed ones, then every frozen question of each pool, in the version’s order) with the marks awarded, so a row’s cells add up to its score: empty when unanswered, not drawn by the attempt, or an essay not yet graded. Safe to open in a spreadsheet: a cell beginning with =, +, -, @, tab or carriage return is prefixed with a quote (csv-stringify’s formula escaping). Super Admin any test, Client Admin its organization’s; ?version= as for the analytics. It reads every submitted attempt of the version, so it counts against the strict per-user limit.
          */
         get: {
             parameters: {
@@ -5627,7 +5627,7 @@ export type paths = {
         };
         /**
          * Analytics of a student
-         * @description The student’s attempts (total and submitted), average score and percentage, best percentage, and one row per submitted attempt, newest submission first, paginated. Super Admin any student (client_id names the organization when the account has none, e.g. a Guest’s), Client Admin its organization’s (another’s → 403), a Student only itself (another → 403); Guests → 403.
+         * @description The student’s attempts (total, completed and pending_grading), average score and percentage and best percentage over the completed ones (an attempt whose essays await a grade is not final), and one row per submitted attempt, newest submission first, paginated. Super Admin any student (client_id names the organization when the account has none, e.g. a Guest’s), Client Admin its organization’s (another’s → 403), a Student only itself (another → 403); Guests → 403.
          */
         get: {
             parameters: {
@@ -7098,13 +7098,13 @@ export type components = {
             in_progress: number;
             /** @description Of completed, submitted automatically at the deadline */
             auto_submitted: number;
-            /** @description Σ score / completed over submitted attempts (score is never below 0); null when none */
+            /** @description Σ score / completed over the completed attempts (score is never below 0); null when none */
             average_score: number | null;
             /** @description average_score / total_marks × 100; with pools, the mean of each attempt’s score over its own total × 100; null when none */
             average_percentage: number | null;
-            /** @description Highest score of a submitted attempt; null when none */
+            /** @description Highest score of a completed attempt (one pending grading is not final); null when none */
             highest_score: number | null;
-            /** @description Lowest score of a submitted attempt; null when none */
+            /** @description Lowest score of a completed attempt (one pending grading is not final); null when none */
             lowest_score: number | null;
             /** @description Sample standard deviation of the scores: √((Σs² − (Σs)²/n)/(n − 1)); null when n < 2 */
             standard_deviation: number | null;
@@ -7174,17 +7174,19 @@ export type components = {
         StudentAnalytics: {
             student_id: string;
             client_id: string;
-            /** @description Attempts the student started (in progress and submitted) */
+            /** @description Attempts the student started: in progress, pending_grading and completed */
             total_attempts: number;
-            /** @description Attempts submitted */
+            /** @description Attempts submitted whose score is final (every answered essay graded): the averages and the best are over these */
             completed: number;
-            /** @description Mean score over submitted attempts; null when none */
+            /** @description Attempts submitted whose essays are not all graded yet: in no average or best until their last grade, then counted once in completed */
+            pending_grading: number;
+            /** @description Mean score over the completed attempts; null when none */
             average_score: number | null;
-            /** @description Mean of score / total_marks × 100 over submitted attempts; null when none */
+            /** @description Mean of score / total_marks × 100 over the completed attempts; null when none */
             average_percentage: number | null;
-            /** @description Highest score / total_marks × 100 of a submitted attempt; null when none */
+            /** @description Highest score / total_marks × 100 of a completed attempt; null when none */
             best_percentage: number | null;
-            /** @description One row per submitted attempt, newest submission first */
+            /** @description One row per submitted attempt (pending ones too, marked by grading), newest submission first */
             data: components["schemas"]["StudentAttemptRow"][];
             pagination: components["schemas"]["Pagination"];
         };
@@ -7193,12 +7195,20 @@ export type components = {
             test_id: string;
             test_name: string;
             version: number;
+            /** @description The score, or while grading is pending the marks awarded so far */
             score: number;
             total_marks: number;
-            /** @description score / total_marks × 100 */
-            percentage: number;
+            /** @description score / total_marks × 100; null while grading is pending (the score is not final) */
+            percentage: number | null;
             submitted_at: string;
             auto_submitted: boolean;
+            /**
+             * @description null without essays; "pending" while an answered essay waits for its grade (not counted in the figures), then "complete"
+             * @enum {string|null}
+             */
+            grading: "pending" | "complete" | null;
+            /** @description The marks of the essays still to be graded (0 unless pending) */
+            pending_marks: number;
         };
         GradingPage: {
             data: components["schemas"]["GradingItem"][];

@@ -33,10 +33,17 @@ export function StudentPage() {
             <dl className="figures">
               <div><dt>Attempts</dt><dd>{s.total_attempts}</dd></div>
               <div><dt>Submitted</dt><dd>{s.completed}</dd></div>
+              <div><dt>Awaiting grading</dt><dd>{s.pending_grading}</dd></div>
               <div><dt>Average score</dt><dd>{num(s.average_score)}</dd></div>
               <div><dt>Average percentage</dt><dd>{pct(s.average_percentage)}</dd></div>
               <div><dt>Best percentage</dt><dd>{pct(s.best_percentage)}</dd></div>
             </dl>
+            {s.pending_grading > 0 && (
+              <p className="note">
+                {s.pending_grading} submitted {s.pending_grading === 1 ? 'attempt has' : 'attempts have'} essays awaiting a grade: the averages and the best
+                count {s.pending_grading === 1 ? 'it' : 'them'} once graded.
+              </p>
+            )}
           </section>
           <section aria-labelledby="attempts">
             <h2 id="attempts">Submitted attempts</h2>
@@ -64,6 +71,7 @@ export function StudentPage() {
                     <td>{r.version}</td>
                     <td>
                       {num(r.score)} of {num(r.total_marks)}
+                      {r.grading === 'pending' ? ` so far (${num(r.pending_marks)} awaiting grading)` : ''}
                     </td>
                     <td>{pct(r.percentage)}</td>
                     <td>
