@@ -1,9 +1,9 @@
 // Shared by start, test and bench: build the functions and run a command under
 // the Emulator Suite with an offline Firestore emulator.
 import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { firestoreEmulatorEnv } from './firestore-emulator.mjs';
 
@@ -11,7 +11,28 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const EMULATORS = 'auth,firestore,functions,hosting';
 const firebaseBin = join(root, 'node_modules', '.bin', 'firebase');
 // FIREBASE_JSON points at another config (scripts/isolated-config.mjs) to run beside someone else.
-const configArgs = process.env.FIREBASE_JSON ? ['--config', process.env.FIREBASE_JSON] : [];
+const configFile = process.env.FIREBASE_JSON || 'firebase.json';
+
+/**
+ * The emulators run a copy of the config whose pages' Content-Security-Policy also lets the web
+ * app reach this config's Auth emulator, so the policy in firebase.json (production's) never names
+ * a local address (docs/security.md). Written beside it, as firebase[.<name>].emulators.json (git-ignored).
+ */
+function emulatorConfigArgs() {
+  const config = JSON.parse(readFileSync(join(root, configFile), 'utf8'));
+  const { host, port } = config.emulators.auth;
+  // The address the Hosting emulator's init.js gives the app (web/src/firebase.ts).
+  const authOrigin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  for (const { headers } of config.hosting?.headers ?? []) {
+    for (const header of headers) {
+      if (header.key !== 'Content-Security-Policy') continue;
+      header.value = header.value.replace(/(^|;)(\s*connect-src[^;]*)/, `$1$2 ${authOrigin}`);
+    }
+  }
+  const file = `${basename(configFile, '.json')}.emulators.json`;
+  writeFileSync(join(root, file), JSON.stringify(config, null, 2) + '\n');
+  return ['--config', file];
+}
 
 export function buildFunctions() {
   const result = spawnSync('npm', ['--prefix', 'functions', 'run', 'build'], { cwd: root, stdio: 'inherit' });
@@ -66,7 +87,7 @@ export function emulatorsExec(projectId, command, { quiet = false, logFile, only
     const verbosity = quiet ? ['--log-verbosity', 'SILENT'] : [];
     const child = spawn(
       firebaseBin,
-      ['emulators:exec', ...configArgs, '--only', only, '--project', projectId, ...verbosity, command],
+      ['emulators:exec', ...emulatorConfigArgs(), '--only', only, '--project', projectId, ...verbosity, command],
       { cwd: root, env: emulatorEnv(), stdio: ['ignore', quiet ? 'pipe' : 'inherit', quiet ? 'pipe' : 'inherit'] },
     );
     if (quiet) {
@@ -84,7 +105,7 @@ export function emulatorsExec(projectId, command, { quiet = false, logFile, only
 }
 
 export function emulatorsStart(projectId) {
-  return spawn(firebaseBin, ['emulators:start', ...configArgs, '--only', EMULATORS, '--project', projectId], {
+  return spawn(firebaseBin, ['emulators:start', ...emulatorConfigArgs(), '--only', EMULATORS, '--project', projectId], {
     cwd: root,
     env: emulatorEnv(),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -130,7 +130,13 @@ export function createApp(config: RuntimeConfig): express.Express {
       next();
     });
   }
-  app.use(helmet());
+  // The API answers JSON and CSV, never a page: a policy that loads nothing and is never framed.
+  app.use(
+    helmet({
+      contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+      xFrameOptions: { action: 'deny' },
+    }),
+  );
   app.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     next();

@@ -31,6 +31,8 @@ export interface Visitor {
   page: Page;
   /** Console errors and uncaught exceptions of the page, for assertions. */
   errors: string[];
+  /** What the pages' Content-Security-Policy refused (Chromium says so on the console): checkPage fails on any. */
+  cspViolations: string[];
   /** Requests the page sent to Firestore: the app must send none (the rules deny browsers; it uses the API). */
   firestoreRequests: string[];
   close(): Promise<void>;
@@ -59,12 +61,19 @@ export async function openBrowser(): Promise<Visitor> {
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(err.message));
+  const cspViolations: string[] = [];
+  // Of every page of the profile, not just the first: a policy refusal is also one of its errors.
+  context.on('console', (message) => {
+    if (!message.text().includes('Content Security Policy')) return;
+    cspViolations.push(message.text());
+    errors.push(message.text());
+  });
   const firestoreRequests: string[] = [];
   context.on('request', (request) => {
     const { host } = new URL(request.url());
     if (host === FIRESTORE_HOST || host.startsWith('firestore.')) firestoreRequests.push(request.url());
   });
-  const visitor: Visitor = { context, page, errors, firestoreRequests, close: () => context.close() };
+  const visitor: Visitor = { context, page, errors, cspViolations, firestoreRequests, close: () => context.close() };
   visitors.set(page, visitor);
   return visitor;
 }
@@ -72,16 +81,19 @@ export async function openBrowser(): Promise<Visitor> {
 const fileSafe = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-|-$/g, '').slice(0, 80);
 
 /**
- * Checks the page as it is now: no request of it went to Firestore, a screenshot under .screenshots/<test>/<name>.png, and
+ * Checks the page as it is now: no request of it went to Firestore, nothing refused by its
+ * Content-Security-Policy (so every page, future ones too, runs under the policy Hosting serves), a screenshot under .screenshots/<test>/<name>.png, and
  * axe-core's automated accessibility check with no serious or critical violation
  * (but the `knownViolations` rule ids named by a page we do not write, each said in docs/web.md).
  */
 export async function checkPage(page: Page, test: Mocha.Context, name: string, { knownViolations = [] as string[] } = {}): Promise<void> {
   assert.deepEqual(visitors.get(page)?.firestoreRequests, [], `${name}: the page reached Firestore directly`);
+  assert.deepEqual(visitors.get(page)?.cspViolations, [], `${name}: the page broke its Content-Security-Policy`);
   const folder = join(SCREENSHOTS, fileSafe(test.test?.fullTitle() ?? 'page'));
   mkdirSync(folder, { recursive: true });
   await page.screenshot({ path: join(folder, `${fileSafe(name)}.png`), fullPage: true });
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE_SOURCE });
+  // Evaluated, not added as an inline <script>, which the page's policy refuses.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   const violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: unknown }> }> = await page.evaluate(async () => {
     const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
     return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n: any) => ({ target: n.target })) }));
