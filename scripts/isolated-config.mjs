@@ -7,8 +7,8 @@ import { root } from './emulators.mjs';
 
 const [name, offsetText] = process.argv.slice(2);
 const offset = Number(offsetText);
-if (!name || !Number.isInteger(offset) || offset <= 0) {
-  console.error('usage: node scripts/isolated-config.mjs <name> <port offset>');
+if (!name || !Number.isInteger(offset) || offset <= 0 || offset > 10000) {
+  console.error('usage: node scripts/isolated-config.mjs <name> <port offset, 1 to 10000>');
   process.exit(2);
 }
 const config = JSON.parse(readFileSync(join(root, 'firebase.json'), 'utf8'));
@@ -17,12 +17,13 @@ for (const value of Object.values(emulators)) {
   if (value && typeof value === 'object' && typeof value.port === 'number') value.port += offset;
 }
 emulators.firestore.websocketPort = 9150 + offset;
-// Far from the other ports: 9299 + offset and 9499 + offset would be another offset's auth or eventarc port,
-emulators.eventarc = { host: '127.0.0.1', port: 20000 + offset };
-emulators.tasks = { host: '127.0.0.1', port: 21000 + offset };
-// The hub and logging ports are 100 apart: with offsets 200 apart they would land on another offset's hosting port.
-emulators.hub.port = 22000 + offset;
-emulators.logging.port = 23000 + offset;
+// The four helper ports sit side by side, four per offset, far above the others: two configs
+// with different offsets never share one (ranges a fixed distance apart would, for offsets that far apart).
+const helperBase = 20000 + 4 * offset;
+emulators.eventarc = { host: '127.0.0.1', port: helperBase };
+emulators.tasks = { host: '127.0.0.1', port: helperBase + 1 };
+emulators.hub.port = helperBase + 2;
+emulators.logging.port = helperBase + 3;
 // Its own build of the web app: `npm start` / `npm test` on this config build into it.
 config.hosting.public = `web/dist-${name}`;
 const file = `firebase.${name}.json`;
