@@ -94,7 +94,7 @@ async function saveOnce(
 export async function submitAttempt(
   attemptId: string,
   authorize: (attempt: StoredAttempt) => void | Promise<void>,
-  actor: { id: string | null; submitter: (attempt: StoredAttempt) => 'taker' | 'admin' },
+  actorOf: (attempt: StoredAttempt) => { submitter: 'taker' | 'admin'; actorId: string | null; actorRole: string | null },
   meta: AuditMeta,
 ): Promise<StoredAttempt> {
   return retryOnContention(
@@ -104,14 +104,9 @@ export async function submitAttempt(
         await authorize(found.attempt);
         if (found.attempt.status !== 'in_progress') throw conflict('This attempt has already been submitted');
         const nowMs = Date.now();
+        const { submitter, actorId, actorRole } = actorOf(found.attempt);
         // Submitting after the deadline is the automatic close, with the answers saved in time.
-        return closeInTransaction(tx, found, {
-          nowMs,
-          automatic: isOverdue(found.attempt, nowMs),
-          meta,
-          actorId: actor.id,
-          submitter: actor.submitter(found.attempt),
-        });
+        return closeInTransaction(tx, found, { nowMs, automatic: isOverdue(found.attempt, nowMs), meta, actorId, actorRole, submitter });
       }),
     TAKER_CONTENTION,
   );
