@@ -67,6 +67,33 @@ describe('submitted_by', () => {
     assert.equal(record.actor_id, m.tenant.admin.uid);
   });
 
+  it('is admin when the attempt token an administrator received by starting the attempt for a student is used to submit, audited with the admin as actor', async () => {
+    const student = await newStudent();
+    const started = await startOk(m.tenant.admin.token, { test_id: test.id, student_id: student.uid });
+    const res = await post(`/api/attempts/${started.attempt_id}/submit${tokenQuery(started.attempt_token)}`, undefined, { ip: freshIp() });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(await submittedByOf(started.attempt_id), 'admin');
+    const [record] = await auditRecordsFor(student.uid, 'attempt_submitted');
+    assert.equal(record.details.submitted_by, 'admin');
+    assert.equal(record.actor_id, m.tenant.admin.uid);
+    assert.equal(record.details.actor_role, 'client_admin');
+  });
+
+  it('is taker when the student resumes an attempt an administrator started and submits with its own fresh token', async () => {
+    const student = await newStudent();
+    const byAdmin = await startOk(m.tenant.admin.token, { test_id: test.id, student_id: student.uid });
+    const resumed = await startOk(student.token, { test_id: test.id });
+    assert.equal(resumed.attempt_id, byAdmin.attempt_id);
+    // The administrator's token stopped working with the resume: it cannot be used to pass as the admin.
+    const stale = await post(`/api/attempts/${byAdmin.attempt_id}/submit${tokenQuery(byAdmin.attempt_token)}`, undefined, { ip: freshIp() });
+    assert.equal(stale.status, 403, stale.text);
+    const res = await post(`/api/attempts/${resumed.attempt_id}/submit${tokenQuery(resumed.attempt_token)}`, undefined, { ip: freshIp() });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(await submittedByOf(resumed.attempt_id), 'taker');
+    const [record] = await auditRecordsFor(student.uid, 'attempt_submitted');
+    assert.equal(record.actor_id, student.uid);
+  });
+
   it('is admin when a Super Admin submits a student’s attempt', async () => {
     const started = await startOk((await newStudent()).token, { test_id: test.id });
     assert.equal((await submitAs(m.superAdmin.token, started.attempt_id)).status, 200);

@@ -17,6 +17,7 @@ import {
   reviewAccess,
   submitterOf,
   takerAccountRefusal,
+  tokenIssuerRefusal,
   tenantScope,
 } from '../../functions/src/auth/policy';
 import type { Principal } from '../../functions/src/auth/principal';
@@ -215,13 +216,35 @@ describe('policy: reviewAccess', () => {
 
 describe('policy: submitterOf', () => {
   const attempt = { id: 'a1', clientId: 'acme', studentId: 'u1' };
-  it('records an attempt-token holder as the taker', () => assert.equal(submitterOf({ attemptTokenFor: 'a1' }, attempt), 'taker'));
-  it('records the student submitting its own attempt as the taker', () => assert.equal(submitterOf(student, attempt), 'taker'));
-  it('records a Guest submitting its own attempt as the taker', () => assert.equal(submitterOf({ ...principal('guest'), uid: 'u1' }, attempt), 'taker'));
+  const by = (caller: Parameters<typeof submitterOf>[0]) => submitterOf(caller, attempt).submitter;
+  it('records the holder of a token from before its issuer was kept as the taker, with no actor', () =>
+    assert.deepEqual(submitterOf({ attemptTokenFor: 'a1' }, attempt), { submitter: 'taker', actorId: null, actorRole: null }));
+  it('records the holder of a token issued to the taker as the taker', () =>
+    assert.deepEqual(submitterOf({ attemptTokenFor: 'a1', issuedTo: { uid: 'u1', role: 'student' } }, attempt), { submitter: 'taker', actorId: 'u1', actorRole: 'student' }));
+  it('records the holder of a token issued to a Client Admin (who started it for the student) as admin, with the admin as actor', () =>
+    assert.deepEqual(submitterOf({ attemptTokenFor: 'a1', issuedTo: { uid: 'admin-1', role: 'client_admin' } }, attempt), {
+      submitter: 'admin',
+      actorId: 'admin-1',
+      actorRole: 'client_admin',
+    }));
+  it('records the holder of a token issued to a Super Admin as admin', () => assert.equal(by({ attemptTokenFor: 'a1', issuedTo: { uid: 'root-1', role: 'super_admin' } }), 'admin'));
+  it('records the student submitting its own attempt as the taker', () => assert.equal(by(student), 'taker'));
+  it('records a Guest submitting its own attempt as the taker', () => assert.equal(by({ ...principal('guest'), uid: 'u1' }), 'taker'));
   it('records a Client Admin of the organization submitting a student’s attempt as admin', () =>
-    assert.equal(submitterOf({ ...admin, uid: 'admin-1' }, attempt), 'admin'));
-  it('records a Super Admin submitting a student’s attempt as admin', () => assert.equal(submitterOf({ ...superAdmin, uid: 'root-1' }, attempt), 'admin'));
-  it('records an administrator submitting an attempt it took itself as the taker', () => assert.equal(submitterOf(admin, attempt), 'taker'));
+    assert.deepEqual(submitterOf({ ...admin, uid: 'admin-1' }, attempt), { submitter: 'admin', actorId: 'admin-1', actorRole: 'client_admin' }));
+  it('records a Super Admin submitting a student’s attempt as admin', () => assert.equal(by({ ...superAdmin, uid: 'root-1' }), 'admin'));
+  it('records an administrator submitting an attempt it took itself as the taker', () => assert.equal(by(admin), 'taker'));
+});
+
+describe('policy: tokenIssuerRefusal', () => {
+  const account = (claims: Record<string, unknown> | undefined, disabled = false) => ({ exists: true, disabled, claims });
+  it('lets a token issued to a student through while its account stands', () => assert.equal(tokenIssuerRefusal(account({ role: 'student' }), { uid: 'u1', role: 'student' }), null));
+  it('refuses a token whose issuer was disabled, or deleted', () => {
+    assert.equal(tokenIssuerRefusal(account({ role: 'client_admin' }, true), { uid: 'a', role: 'client_admin' }), 'disabled');
+    assert.equal(tokenIssuerRefusal({ exists: false, disabled: false, claims: undefined }, { uid: 'a', role: 'client_admin' }), 'revoked');
+  });
+  it('refuses a token issued to an administrator who no longer holds that role, as "revoked"', () =>
+    assert.equal(tokenIssuerRefusal(account({ role: 'student', client_id: 'acme' }), { uid: 'a', role: 'client_admin' }), 'revoked'));
 });
 
 describe('policy: assertOnSite (on_site_only)', () => {

@@ -29,15 +29,23 @@ const aggregateProto = Object.getPrototypeOf(db.collection('x').count());
 const transactionProto = (createRequire(join(__dirname, '../../functions/package.json'))('firebase-admin/firestore') as { Transaction: { prototype: object } })
   .Transaction.prototype;
 
+/** Firestore closing a transaction under a lock wait it lost (the emulator's words): contention, which the SDK does not run again. */
+export const transactionLost = () =>
+  Object.assign(new Error('3 INVALID_ARGUMENT: Transaction is invalid or closed: injected loss to contention'), { code: 3 });
+
 /**
  * Every commit (set, create, batch, transaction) that touches a document whose
- * path matches fails whole, after the first `skip` such commits went through.
+ * path matches fails whole, after the first `skip` such commits went through,
+ * `times` times (default: every one), with `error` (default: Firestore unavailable).
  */
-export function failWrites(paths: RegExp, { skip = 0 }: { skip?: number } = {}): () => void {
+export function failWrites(paths: RegExp, { skip = 0, times = Infinity, error = firestoreUnavailable }: { skip?: number; times?: number; error?: () => Error } = {}): () => void {
   let passed = 0;
   return patch(writeBatchProto, '_commit', (original) =>
     function (this: { _ops: Array<{ docPath: string }> }, ...args: unknown[]) {
-      if (this._ops.some((op) => paths.test(op.docPath)) && passed++ >= skip) return Promise.reject(firestoreUnavailable());
+      if (this._ops.some((op) => paths.test(op.docPath))) {
+        const seen = passed++;
+        if (seen >= skip && seen < skip + times) return Promise.reject(error());
+      }
       return original.apply(this, args);
     },
   );

@@ -1,4 +1,5 @@
 import { FieldPath } from 'firebase-admin/firestore';
+import { retryOnContention, type ContentionRetry } from '../firestore/contention';
 import { db } from '../firestore/db';
 import { ApiError, badRequest, conflict } from '../shared/errors';
 import { requireAttemptInTransaction } from './attemptLookup';
@@ -12,6 +13,14 @@ import type { StoredAttempt } from './documents';
 // Saving answers and submitting, each a transaction on the attempt itself: an
 // answer racing the submit is either in the score or refused, and a submit
 // scores once.
+
+/**
+ * A taker's saves and its submit contend for the one attempt document: the
+ * transaction that lost is run again, within the request's budget, so neither
+ * answers 503 for the taker's own traffic. Past the budget the loss is a 503
+ * with Retry-After, with nothing written.
+ */
+const TAKER_CONTENTION: ContentionRetry = { retries: 8, budgetMs: 20_000 };
 
 export type SaveOutcome = { closed: false; savedAt: string; judged: Judged[] } | { closed: true; attempt: StoredAttempt };
 
@@ -29,6 +38,16 @@ export type DetailPath = (index: number, field: 'question_id' | 'student_answer'
  * An overdue attempt is closed instead ({closed: true}).
  */
 export async function saveAnswers(
+  attemptId: string,
+  authorize: (attempt: StoredAttempt) => void | Promise<void>,
+  answers: readonly IncomingAnswer[],
+  pathOf: DetailPath,
+  meta: AuditMeta,
+): Promise<SaveOutcome> {
+  return retryOnContention(() => saveOnce(attemptId, authorize, answers, pathOf, meta), TAKER_CONTENTION);
+}
+
+async function saveOnce(
   attemptId: string,
   authorize: (attempt: StoredAttempt) => void | Promise<void>,
   answers: readonly IncomingAnswer[],
@@ -75,21 +94,20 @@ export async function saveAnswers(
 export async function submitAttempt(
   attemptId: string,
   authorize: (attempt: StoredAttempt) => void | Promise<void>,
-  actor: { id: string | null; submitter: (attempt: StoredAttempt) => 'taker' | 'admin' },
+  actorOf: (attempt: StoredAttempt) => { submitter: 'taker' | 'admin'; actorId: string | null; actorRole: string | null },
   meta: AuditMeta,
 ): Promise<StoredAttempt> {
-  return db.runTransaction(async (tx) => {
-    const found = await requireAttemptInTransaction(tx, attemptId);
-    await authorize(found.attempt);
-    if (found.attempt.status !== 'in_progress') throw conflict('This attempt has already been submitted');
-    const nowMs = Date.now();
-    // Submitting after the deadline is the automatic close, with the answers saved in time.
-    return closeInTransaction(tx, found, {
-      nowMs,
-      automatic: isOverdue(found.attempt, nowMs),
-      meta,
-      actorId: actor.id,
-      submitter: actor.submitter(found.attempt),
-    });
-  });
+  return retryOnContention(
+    () =>
+      db.runTransaction(async (tx) => {
+        const found = await requireAttemptInTransaction(tx, attemptId);
+        await authorize(found.attempt);
+        if (found.attempt.status !== 'in_progress') throw conflict('This attempt has already been submitted');
+        const nowMs = Date.now();
+        const { submitter, actorId, actorRole } = actorOf(found.attempt);
+        // Submitting after the deadline is the automatic close, with the answers saved in time.
+        return closeInTransaction(tx, found, { nowMs, automatic: isOverdue(found.attempt, nowMs), meta, actorId, actorRole, submitter });
+      }),
+    TAKER_CONTENTION,
+  );
 }

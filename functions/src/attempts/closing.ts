@@ -21,8 +21,10 @@ export interface CloseOptions {
   /** Closed past its deadline (dated at its expiry, answers saved in time), rather than submitted in time. */
   automatic: boolean;
   meta: AuditMeta;
-  /** Who submitted, for the audit record: null for the service, or a token holder. */
+  /** Who submitted, for the audit record: null for the service (or a token from before its issuer was kept). */
   actorId: string | null;
+  /** The submitter's role, recorded in the audit record's details as actor_role when known. */
+  actorRole?: string | null;
   /** Who closed it in time (`submitted_by`): its taker, or an administrator of its organization. Ignored when automatic ('deadline'). */
   submitter?: 'taker' | 'admin';
   /** Free the (test, student) slot: false when the caller rewrites the slot itself (a start). Default true. */
@@ -35,7 +37,7 @@ export interface CloseOptions {
 export async function closeInTransaction(
   tx: Transaction,
   found: FoundAttempt,
-  { nowMs, automatic, meta, actorId, submitter = 'taker', freeSlot = true, changed = {} }: CloseOptions,
+  { nowMs, automatic, meta, actorId, actorRole = null, submitter = 'taker', freeSlot = true, changed = {} }: CloseOptions,
 ): Promise<StoredAttempt> {
   const { ref, attempt } = found;
   const version = await requirePaper(attempt);
@@ -69,6 +71,7 @@ export async function closeInTransaction(
       guest: attempt.guest,
       automatic,
       submitted_by: fields.submitted_by,
+      ...(actorRole ? { actor_role: actorRole } : {}),
       score: fields.score,
       total_marks: fields.total_marks,
       ...(fields.grading ? { grading: fields.grading, pending_marks: fields.pending_marks } : {}),

@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import type { StoredTest } from '../exams/documents';
 import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
-import { isBackendFault, isContention } from '../platform/backendFaults';
+import { retryOnContention } from '../firestore/contention';
+import { isBackendFault } from '../platform/backendFaults';
 import { errorText, log } from '../platform/log';
 import { conflict } from '../shared/errors';
 import { activeEquals } from '../shared/querySpec';
@@ -195,16 +196,8 @@ type Outcome = DeadlineChange['outcome'] | 'not_concerned';
 // again (after a growing pause) rather than failing the whole change, which then waits for the closer.
 const CONTENTION_RETRIES = 4;
 
-async function sweepOne(doc: DocumentSnapshot, sweepId: string, sweep: StoredSweep & { meta: AuditMeta }, sweepCreated: Timestamp): Promise<{ outcome: Outcome; extended: boolean }> {
-  for (let retry = 0; ; retry++) {
-    try {
-      return await sweepOneOnce(doc, sweepId, sweep, sweepCreated);
-    } catch (err) {
-      if (retry >= CONTENTION_RETRIES || !isContention(err)) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** retry + Math.random() * 100));
-    }
-  }
-}
+const sweepOne = (doc: DocumentSnapshot, sweepId: string, sweep: StoredSweep & { meta: AuditMeta }, sweepCreated: Timestamp): Promise<{ outcome: Outcome; extended: boolean }> =>
+  retryOnContention(() => sweepOneOnce(doc, sweepId, sweep, sweepCreated), { retries: CONTENTION_RETRIES });
 
 /** One attempt of a sweep, in its own transaction (one read round trip: the attempt and its settings together). */
 async function sweepOneOnce(doc: DocumentSnapshot, sweepId: string, sweep: StoredSweep & { meta: AuditMeta }, sweepCreated: Timestamp): Promise<{ outcome: Outcome; extended: boolean }> {

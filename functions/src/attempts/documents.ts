@@ -40,6 +40,12 @@ export interface StoredAttempt {
   question_order: string[];
   /** SHA-256 of the current attempt token (hex); a new start of the same attempt replaces it. */
   token_hash: string;
+  /**
+   * Whom the current token was issued to (the caller of the start or resume
+   * that made it), written with token_hash: a submit with the token is theirs.
+   * Absent on attempts from before it was kept: their token speaks for the taker.
+   */
+  token_issued_to?: { uid: string; role: 'super_admin' | 'client_admin' | 'student' | 'guest' | null };
   score: number | null;
   total_marks: number;
   /** score / total_marks × 100 once submitted with a final score (null while an essay awaits its grade): a student's averages and best are index aggregations over it. */

@@ -9,7 +9,7 @@ import {
   attemptStarter,
   reviewAccess,
   submitterOf,
-  takerAccountRefusal,
+  tokenIssuerRefusal,
   type AttemptTokenHolder,
 } from '../auth/policy';
 import type { Principal } from '../auth/principal';
@@ -87,7 +87,7 @@ function policyCaller(caller: AttemptCaller, attempt: StoredAttempt, call: CallC
   if (caller.token === undefined) return caller.principal;
   if (!tokenOpens(caller.token, attempt.token_hash)) throw refusedCredential('FORBIDDEN', 'This attempt token does not open this attempt');
   call.attemptTokenOpened();
-  return { attemptTokenFor: attempt.id };
+  return { attemptTokenFor: attempt.id, issuedTo: attempt.token_issued_to };
 }
 
 /**
@@ -117,9 +117,11 @@ function startChecks(caller: AttemptCaller, attemptId: string): (attempt: Stored
   const needs = attemptChecks(caller.token !== undefined ? { attemptTokenFor: attemptId } : caller.principal);
   const organization = needs.organization ? organizationBeside(organizationOfAttemptId(attemptId) ?? '') : undefined;
   return async (attempt) => {
-    const [client, account] = await Promise.all([organization, needs.takerAccount ? recentAccountFacts(attempt.student_id) : undefined]);
-    const refusal = account && takerAccountRefusal(account);
-    if (refusal) throw new RefusedAccount(refusal, attempt.student_id);
+    // A token speaks for whom it was issued to: the taker, or the administrator who started the attempt (its role rechecked too).
+    const issuer = attempt.token_issued_to ?? { uid: attempt.student_id, role: null };
+    const [client, account] = await Promise.all([organization, needs.takerAccount ? recentAccountFacts(issuer.uid) : undefined]);
+    const refusal = account && tokenIssuerRefusal(account, issuer);
+    if (refusal) throw new RefusedAccount(refusal, issuer.uid);
     if (needs.organization) assertOrganizationActive(client, 'attempt’s');
   };
 }
@@ -189,6 +191,7 @@ export async function startAttempt(principal: Principal, input: StartAttemptInpu
         accessCode: input.access_code,
         checkOnSite: (sitting) => assertTakenOnSite(sitting, call),
         startedBy: principal.uid,
+        tokenIssuedTo: { uid: principal.uid, role: principal.role },
         meta,
       };
     } else {
@@ -203,6 +206,7 @@ export async function startAttempt(principal: Principal, input: StartAttemptInpu
         accessCode: starter.kind === 'for_student' ? null : input.access_code,
         checkOnSite: (sitting) => assertTakenOnSite(sitting, call),
         startedBy: principal.uid,
+        tokenIssuedTo: { uid: principal.uid, role: principal.role },
         meta,
       };
     }
@@ -314,11 +318,9 @@ export async function saveAnswers(
 
 export async function submitAttempt(caller: AttemptCaller, attemptId: string, call: CallContext): Promise<SubmittedAttempt> {
   return countingRefusals(call, async () => {
-    const actor = {
-      id: caller.principal?.uid ?? null,
-      submitter: (attempt: StoredAttempt) => submitterOf(caller.token !== undefined ? { attemptTokenFor: attemptId } : caller.principal, subject(attempt)),
-    };
-    const attempt = await answering.submitAttempt(attemptId, authorizer(caller, attemptId, call), actor, requestMeta(call));
+    // Who submits is read from the attempt: a token is its issuer's (policyCaller, once the token opened it).
+    const actorOf = (attempt: StoredAttempt) => submitterOf(policyCaller(caller, attempt, call), subject(attempt));
+    const attempt = await answering.submitAttempt(attemptId, authorizer(caller, attemptId, call), actorOf, requestMeta(call));
     return {
       status: 'submitted',
       score: attempt.score ?? 0,

@@ -48,6 +48,8 @@ export interface StartPlan {
    */
   checkOnSite: (sitting: { onSiteOnly: boolean; clientId: string }) => Promise<void>;
   startedBy: string;
+  /** Whom the attempt token goes to (kept with its hash): the caller. */
+  tokenIssuedTo: NonNullable<StoredAttempt['token_issued_to']>;
   meta: AuditMeta;
   /**
    * Set when nothing before the start checked the organization (a Guest has no organization claim):
@@ -155,7 +157,7 @@ async function startInTransaction(plan: StartPlan, { readRunning }: { readRunnin
       if (!gone && !isOverdue({ status: 'in_progress', expires_at: running.expires_at }, nowMs)) {
         // Resume: the same attempt, a new token; the old one stops working.
         // The test's on_site_only as it stands now: a resume brings the attempt in line with a change made since its start.
-        tx.update(attemptRef, { token_hash: hashAttemptToken(token), on_site_only: onSiteOnly });
+        tx.update(attemptRef, { token_hash: hashAttemptToken(token), token_issued_to: plan.tokenIssuedTo, on_site_only: onSiteOnly });
         addAudit(tx, plan.meta, {
           type: 'attempt_resumed',
           userId: plan.studentId,
@@ -239,6 +241,7 @@ async function startInTransaction(plan: StartPlan, { readRunning }: { readRunnin
       answers: {},
       question_order: questionOrder(attemptId, paper),
       token_hash: hashAttemptToken(token),
+      token_issued_to: plan.tokenIssuedTo,
       on_site_only: onSiteOnly,
       submitted_by: null,
       score: null,

@@ -1,5 +1,6 @@
 import { badRequest, forbidden } from '../shared/errors';
 import type { AccountFacts } from './accountStatus';
+import { roleFromClaims } from './claims';
 import type { CallerRole, Principal, Role } from './principal';
 
 // Pure authorization policy: every access decision of the service is made
@@ -254,6 +255,18 @@ export function assertSameOrganizationReferences(testClientId: string, reference
  */
 export interface AttemptTokenHolder {
   attemptTokenFor: string;
+  /**
+   * Whom the token was issued to (the start or resume that made it, kept on the
+   * attempt beside its hash, so no holder can claim another): absent on
+   * attempts from before it was kept, which speak for their taker.
+   */
+  issuedTo?: TokenIssuer;
+}
+
+/** Who started (or resumed) an attempt and so received its current token. */
+export interface TokenIssuer {
+  uid: string;
+  role: CallerRole | null;
 }
 
 export interface AttemptSubject {
@@ -303,6 +316,17 @@ export function attemptChecks(caller: Principal | AttemptTokenHolder): { organiz
 /** 403 unless the organization (as just read; undefined: it no longer exists) is active. `what` says whose: "attempt’s", "share code’s". */
 export function assertOrganizationActive(client: { active_status: number } | undefined, what: string): void {
   if (client?.active_status !== 1) throw forbidden(`This ${what} organization is not active`);
+}
+
+/**
+ * Why an attempt token may no longer be used: the account it was issued to is
+ * gone or disabled, or, issued to an administrator, no longer holds that role
+ * (as a bearer token of a demoted administrator is refused).
+ */
+export function tokenIssuerRefusal(facts: Pick<AccountFacts, 'exists' | 'disabled' | 'claims'>, issuer: TokenIssuer): 'disabled' | 'revoked' | null {
+  const refusal = takerAccountRefusal(facts);
+  if (refusal) return refusal;
+  return isAdministratorRole(issuer.role) && roleFromClaims(facts.claims) !== issuer.role ? 'revoked' : null;
 }
 
 /** Why an attempt's taker may no longer use it ('disabled', 'revoked' for a deleted account), or null while its account stands. */
@@ -377,8 +401,9 @@ export function attemptListScope(principal: Principal, query: { client_id?: stri
   return { scope: 'tenant', clientId, studentId: ownOnly ? principal.uid : query.student_id };
 }
 
-const isAdministrator = (caller: Principal | AttemptTokenHolder): boolean =>
-  !('attemptTokenFor' in caller) && (caller.role === 'super_admin' || caller.role === 'client_admin');
+const isAdministratorRole = (role: CallerRole | null): boolean => role === 'super_admin' || role === 'client_admin';
+
+const isAdministrator = (caller: Principal | AttemptTokenHolder): boolean => !('attemptTokenFor' in caller) && isAdministratorRole(caller.role);
 
 /**
  * Review (answers, correctness, keys) of a submitted attempt: for
@@ -394,13 +419,20 @@ export function reviewAccess(caller: Principal | AttemptTokenHolder, attempt: { 
 }
 
 /**
- * Who a submit is recorded as (`submitted_by`): its taker (the token holder, or
- * the student or Guest itself), or an administrator of its organization closing
- * the paper with its own token. assertCanUseAttempt has allowed the caller.
+ * Who a submit is recorded as (`submitted_by`, and the audit record's actor):
+ * its taker (the student or Guest itself, or a token issued to it), or an
+ * administrator of its organization closing the paper with its own ID token or
+ * with the attempt token issued to it (an administrator who started the attempt
+ * for the student). assertCanUseAttempt has allowed the caller.
  */
-export function submitterOf(caller: Principal | AttemptTokenHolder, attempt: AttemptSubject): 'taker' | 'admin' {
-  if ('attemptTokenFor' in caller || caller.uid === attempt.studentId) return 'taker';
-  return isAdministrator(caller) ? 'admin' : 'taker';
+export function submitterOf(
+  caller: Principal | AttemptTokenHolder,
+  attempt: AttemptSubject,
+): { submitter: 'taker' | 'admin'; actorId: string | null; actorRole: CallerRole | null } {
+  const who = 'attemptTokenFor' in caller ? (caller.issuedTo ?? null) : { uid: caller.uid, role: caller.role };
+  if (!who) return { submitter: 'taker', actorId: null, actorRole: null };
+  const admin = who.uid !== attempt.studentId && isAdministratorRole(who.role);
+  return { submitter: admin ? 'admin' : 'taker', actorId: who.uid, actorRole: who.role };
 }
 
 // ---------------------------------------------------------------- grading and regrading
