@@ -139,8 +139,9 @@ export const scoreExtremes = (at: VersionAt): Promise<Extremes> => extremesBy(at
 
 /**
  * `extremes` as read, unless the sums count complete attempts (`completed`) and none had a final_score:
- * then they were all submitted before it was kept (and before essays), and are read by score until the
- * repair writes it. One more round trip, for such versions only.
+ * then they were all submitted before it was kept, and are read by score until the repair writes it.
+ * Until then a pending attempt among them may stand as highest or lowest: the repair after deploying
+ * (docs/analytics.md) ends that. One more round trip, for such versions only.
  */
 export async function withLegacyExtremes(at: VersionAt, extremes: Extremes, completed: number): Promise<Extremes> {
   if (extremes.highest !== null || completed === 0) return extremes;
