@@ -4,7 +4,7 @@ import helmet from 'helmet';
 import onHeaders from 'on-headers';
 import { recordLogin, recordTokenRejected } from './audit/service';
 import { auditRoutes } from './audit/routes';
-import { authenticate, awaitAccountCheck, awaitAuthorization, type AuthenticationEffects } from './auth/authenticate';
+import { authenticate, awaitAccountCheck, awaitAuthorization, type AuthenticationEffects } from './http/authenticate';
 import { findClient } from './clients/store';
 import { clientRoutes } from './clients/routes';
 import type { RuntimeConfig } from './config';

@@ -1,5 +1,5 @@
 import { recordTokenRejected, requestMeta } from '../audit/service';
-import { recentAccountFacts } from '../auth/authenticate';
+import { recentAccountFacts } from '../http/authenticate';
 import {
   assertCanUseAttempt,
   assertOnSite,
