@@ -81,7 +81,7 @@ function answersOf(rand, frozenQuestions, bankByKey) {
 function buildAttempts(tenantId, version, count, seed, bankByKey) {
   const { questionOrder, submission } = compiledFunctions('attempts/rules.js');
   // The deadline as a start computes it (no window, override, accommodation or extension here).
-  const { deadlineMs } = compiledFunctions('sittings/deadline.js');
+  const { deadlineMs } = compiledFunctions('sittingRules/deadline.js');
   const expiresAt = (startedAtMs, timer) =>
     new Date(deadlineMs({ startedAtMs, versionTimer: timer, testClosesAt: null, override: undefined, accommodation: undefined, extensionMinutes: 0 })).toISOString();
   const rand = random(seed);

@@ -76,7 +76,7 @@ async function runRegrade() {
   const { cpuBusy } = await import('./lib/guard.mjs');
   const { compiledFunctions } = await import('../scripts/functions-lib.mjs');
   const { questionOrder, submission, scoredFields } = compiledFunctions('attempts/rules.js');
-  const { deadlineMs } = compiledFunctions('sittings/deadline.js');
+  const { deadlineMs } = compiledFunctions('sittingRules/deadline.js');
 
   const started = Date.now();
   const log = (line) => console.log(`[regrade +${((Date.now() - started) / 1000).toFixed(0)}s] ${line}`);

@@ -145,7 +145,7 @@ export async function measureSittings({ tenantId, as, log, failures }) {
 
   // ---- POST /api/tests/{testId}/extend with 100 and with 1,000 attempts in progress.
   const { questionOrder } = compiledFunctions('attempts/rules.js');
-  const { deadlineMs } = compiledFunctions('sittings/deadline.js');
+  const { deadlineMs } = compiledFunctions('sittingRules/deadline.js');
   const extend = [];
   for (const size of EXTEND_SIZES) {
     const test = await publish(`extend ${size}`, { timer: EXTEND_TIMER });

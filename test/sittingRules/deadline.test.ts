@@ -9,7 +9,7 @@ import {
   startWindow,
   windowRefusal,
   type DeadlineBasis,
-} from '../../functions/src/sittings/deadline';
+} from '../../functions/src/sittingRules/deadline';
 
 // The deadline arithmetic of a sitting, pure: no emulator, no clock but the one passed in.
 

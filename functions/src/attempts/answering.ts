@@ -2,7 +2,7 @@ import { FieldPath } from 'firebase-admin/firestore';
 import { db } from '../firestore/db';
 import { ApiError, badRequest, conflict } from '../shared/errors';
 import { requireAttemptInTransaction } from './attemptLookup';
-import type { AuditMeta } from './auditTrail';
+import type { AuditMeta } from '../audit/trail';
 import { closeInTransaction } from './closing';
 import { judgeAnswers, type IncomingAnswer, type Judged } from './answerMerge';
 import { requirePaper } from './frozenReads';

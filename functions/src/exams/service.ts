@@ -11,13 +11,13 @@ import {
   testVisibleTo,
 } from '../auth/policy';
 import type { Principal } from '../auth/principal';
-import { addAudit } from '../attempts/auditTrail';
-import { recordSweep, runSweep } from '../attempts/deadlines';
+import { addAudit } from '../audit/trail';
+import { recordSweep, runSweep } from '../sittings/sweeps';
 import { stopOpenAttempts } from '../attempts/stopStore';
 import { requestMeta } from '../audit/service';
 import type { CallContext } from '../shared/callContext';
-import { hashAccessCode, type AccessCodeHash } from '../sittings/accessCode';
-import type { PatchTestInput } from '../sittings/deliverySchemas';
+import { hashAccessCode, type AccessCodeHash } from '../sittingRules/accessCode';
+import type { PatchTestInput } from '../sittingRules/deliverySchemas';
 import { findClient } from '../clients/store';
 import { badRequest, conflict, notFound, type ErrorDetail } from '../shared/errors';
 import type { PageRequest } from '../shared/pagination';

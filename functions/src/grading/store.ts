@@ -1,7 +1,7 @@
 import { db } from '../firestore/db';
 import { fetchPage } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';
-import { addAudit, type AuditMeta } from '../attempts/auditTrail';
+import { addAudit, type AuditMeta } from '../audit/trail';
 import type { StoredAttempt, StoredGradingItem } from '../attempts/documents';
 import { requirePaper } from '../attempts/frozenReads';
 import { fitsInOneDocument, scoredFields } from '../attempts/rules';
