@@ -83,3 +83,10 @@ describe('functions/src folder dependencies', () => {
     assert.deepEqual(cycles, []);
   });
 });
+
+describe('sittingRules/ dependencies', () => {
+  it('the pure sitting rules import no feature folder, only shared/', () => {
+    const reached = [...(folderGraph().get('sittingRules')?.keys() ?? [])].filter((folder) => folder !== 'shared');
+    assert.deepEqual(reached, []);
+  });
+});

@@ -15,8 +15,7 @@ import { keyRevisionOf } from '../exams/lifecycle';
 import { refusedCredential, TestMissing } from './refusals';
 import { isOverdue, questionOrder, type VersionForAttempt } from './rules';
 import { accessCodeMatches } from '../sittingRules/accessCode';
-import { cooldownEnds, deadlineMs, effective, startWindow, windowRefusal } from '../sittingRules/deadline';
-import type { StoredAccommodation, StoredOverride } from '../sittings/documents';
+import { cooldownEnds, deadlineMs, effective, startWindow, windowRefusal, type Accommodation, type OverrideValues } from '../sittingRules/deadline';
 import type { AttemptSlot, StoredAttempt } from './documents';
 import { hashAttemptToken, newAttemptToken } from './tokens';
 
@@ -140,8 +139,8 @@ async function startInTransaction(plan: StartPlan, { readRunning }: { readRunnin
       if (!profileSnap.exists) throw notFound('No such student in this organization');
       if (profileSnap.get('role') !== 'student') throw badRequest('student_id must name a student', [{ path: 'body.student_id', message: 'Not a student' }]);
     }
-    const override = read.override?.exists ? (read.override.data() as StoredOverride) : undefined;
-    const accommodation = read.accommodation?.exists ? (read.accommodation.data() as StoredAccommodation) : undefined;
+    const override = read.override?.exists ? (read.override.data() as OverrideValues) : undefined;
+    const accommodation = read.accommodation?.exists ? (read.accommodation.data() as Accommodation) : undefined;
     const drawnSeatSnap = read.drawnSeat;
     const slot: AttemptSlot = slotSnap.exists
       ? (slotSnap.data() as AttemptSlot)
