@@ -2,7 +2,7 @@ import type { AuditEventType } from '../audit/schemas';
 import type { StoredShareCode, StoredTest } from '../exams/documents';
 import { keyRevisionOf } from '../exams/lifecycle';
 import { badRequest, conflict, notFound } from '../shared/errors';
-import { cooldownEnds, deadlineMs, effective, startWindow, windowRefusal, type Accommodation, type OverrideValues } from '../sittingRules/deadline';
+import { cooldownEnds, expiresAtMs, effective, startWindow, windowRefusal, type Accommodation, type OverrideValues } from '../sittingRules/deadline';
 import type { Draw } from './draw';
 import type { AttemptSlot, StoredAttempt } from './documents';
 import { refusedCredential, TestMissing } from './refusals';
@@ -197,7 +197,7 @@ export function decideStart(reads: StartReads, request: StartRequest, nowMs: num
     status: 'in_progress',
     started_at: startedAt,
     expires_at: new Date(
-      deadlineMs({
+      expiresAtMs({
         startedAtMs: nowMs,
         versionTimer: version.test.timer ?? 0,
         testClosesAt: test.closes_at ?? null,

@@ -7,7 +7,7 @@ import { isBackendFault, isContention } from '../platform/backendFaults';
 import { errorText, log } from '../platform/log';
 import { conflict } from '../shared/errors';
 import { activeEquals } from '../shared/querySpec';
-import { deadlineMs, extensionMinutes, type Accommodation, type OverrideValues } from '../sittingRules/deadline';
+import { expiresAtMs, extensionMinutes, type Accommodation, type OverrideValues } from '../sittingRules/deadline';
 import type { StoredAccommodation, StoredOverride, StoredSweep, SweepReason } from './documents';
 import { MAX_EXTENSIONS_PER_ATTEMPT } from './schemas';
 import { openAttemptsOfSpec, PENDING_SWEEPS_QUERY } from '../attempts/attemptQuery';
@@ -85,7 +85,7 @@ export async function applyDeadline(tx: Transaction, found: FoundAttempt, source
     if (Object.keys(extensions).length >= MAX_EXTENSIONS_PER_ATTEMPT) throw conflict(`An attempt takes at most ${MAX_EXTENSIONS_PER_ATTEMPT} extensions`);
     extensions = { ...extensions, [extension.id]: extension.minutes };
   }
-  const next = deadlineMs({
+  const next = expiresAtMs({
     startedAtMs: Date.parse(attempt.started_at),
     versionTimer: version.test.timer ?? 0,
     testClosesAt: sources.closesAt,
