@@ -82,9 +82,9 @@ function answersOf(rand, frozenQuestions, bankByKey) {
 function buildAttempts(tenantId, version, count, seed, bankByKey) {
   const { questionOrder, submission } = compiledFunctions('attempts/rules.js');
   // The deadline as a start computes it (no window, override, accommodation or extension here).
-  const { deadlineMs } = compiledFunctions('sittings/deadline.js');
+  const { expiresAtMs } = compiledFunctions('sittingRules/deadline.js');
   const expiresAt = (startedAtMs, timer) =>
-    new Date(deadlineMs({ startedAtMs, versionTimer: timer, testClosesAt: null, override: undefined, accommodation: undefined, extensionMinutes: 0 })).toISOString();
+    new Date(expiresAtMs({ startedAtMs, versionTimer: timer, testClosesAt: null, override: undefined, accommodation: undefined, extensionMinutes: 0 })).toISOString();
   const rand = random(seed);
   const timer = version.test.timer ?? 30;
   const base = Date.now() - (count + 10) * 60_000; // started a minute apart, all in the past

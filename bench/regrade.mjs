@@ -76,7 +76,7 @@ async function runRegrade() {
   const { cpuBusy } = await import('./lib/guard.mjs');
   const { compiledFunctions } = await import('../scripts/functions-lib.mjs');
   const { questionOrder, submission, scoredFields } = compiledFunctions('attempts/rules.js');
-  const { deadlineMs } = compiledFunctions('sittings/deadline.js');
+  const { expiresAtMs } = compiledFunctions('sittingRules/deadline.js');
 
   const started = Date.now();
   const log = (line) => console.log(`[regrade +${((Date.now() - started) / 1000).toFixed(0)}s] ${line}`);
@@ -127,7 +127,7 @@ async function runRegrade() {
       log(`writing ${size} submitted attempts on test ${draft.id}`);
       const rand = random(k + 7);
       const base = Date.now() - (size + 10) * 60_000;
-      const expiresAt = (startedMs) => new Date(deadlineMs({ startedAtMs: startedMs, versionTimer: 30, testClosesAt: null, override: undefined, accommodation: undefined, extensionMinutes: 0 })).toISOString();
+      const expiresAt = (startedMs) => new Date(expiresAtMs({ startedAtMs: startedMs, versionTimer: 30, testClosesAt: null, override: undefined, accommodation: undefined, extensionMinutes: 0 })).toISOString();
       const docs = [];
       for (let i = 0; i < size; i++) {
         const id = `${tenant.id}.${randomBytes(16).toString('base64url')}`; // attempts/attemptLookup.ts newAttemptId

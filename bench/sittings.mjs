@@ -13,7 +13,7 @@
 //    back (each has every extension, once, and its deadline moved by their sum).
 //    The attempts are written with the Admin SDK, each with its slot, in the shape
 //    a start writes them (attempts/documents.ts StoredAttempt, AttemptSlot), with
-//    the service's own compiled questionOrder() and deadlineMs().
+//    the service's own compiled questionOrder() and expiresAtMs().
 //
 // Part of `npm run bench` (bench/run.mjs); alone: `npm run bench:sittings`.
 import { createHash, randomBytes } from 'node:crypto';
@@ -143,7 +143,7 @@ export async function measureSittings({ tenantId, as, log, failures }) {
 
   // ---- POST /api/tests/{testId}/extend with 100 and with 1,000 attempts in progress.
   const { questionOrder } = compiledFunctions('attempts/rules.js');
-  const { deadlineMs } = compiledFunctions('sittings/deadline.js');
+  const { expiresAtMs } = compiledFunctions('sittingRules/deadline.js');
   const extend = [];
   for (const size of EXTEND_SIZES) {
     const test = await publish(`extend ${size}`, { timer: EXTEND_TIMER });
@@ -154,7 +154,7 @@ export async function measureSittings({ tenantId, as, log, failures }) {
       const id = `${tenantId}.${randomBytes(16).toString('base64url')}`; // attempts/attemptLookup.ts newAttemptId
       const studentId = `bench-sitting-${RUN_ID}-${size}-${i}`;
       const startedAt = new Date(startedMs + i).toISOString();
-      const expiresAt = new Date(deadlineMs({ startedAtMs: startedMs + i, versionTimer: EXTEND_TIMER, testClosesAt: null, override: undefined, accommodation: undefined, extensionMinutes: 0 })).toISOString();
+      const expiresAt = new Date(expiresAtMs({ startedAtMs: startedMs + i, versionTimer: EXTEND_TIMER, testClosesAt: null, override: undefined, accommodation: undefined, extensionMinutes: 0 })).toISOString();
       return {
         id,
         client_id: tenantId,

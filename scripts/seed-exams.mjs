@@ -225,7 +225,7 @@ async function seedSitting({ api, db, folder, questions }) {
   const open = test.closes_at !== null && Date.parse(test.closes_at) > Date.now() && test.opens_at !== null;
   const wanted = delivery(open ? { opens_at: test.opens_at, closes_at: test.closes_at } : window);
   const stored = (await db.collection('clients').doc(test.client_id).collection('tests').doc(test.id).get()).get('access_code_hash');
-  const { accessCodeMatches } = compiledFunctions('sittings/accessCode.js');
+  const { accessCodeMatches } = compiledFunctions('sittingRules/accessCode.js');
   const codeKept = Boolean(stored) && (await accessCodeMatches(stored, DEMO_SITTING.access_code));
   const patch = Object.fromEntries(Object.entries(wanted).filter(([key, value]) => test[key] !== value));
   if (!codeKept) patch.access_code = DEMO_SITTING.access_code;

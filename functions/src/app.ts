@@ -4,7 +4,7 @@ import helmet from 'helmet';
 import onHeaders from 'on-headers';
 import { recordLogin, recordTokenRejected } from './audit/service';
 import { auditRoutes } from './audit/routes';
-import { authenticate, awaitAccountCheck, awaitAuthorization, type AuthenticationEffects } from './auth/authenticate';
+import { authenticate, awaitAccountCheck, awaitAuthorization, type AuthenticationEffects } from './http/authenticate';
 import { findClient } from './clients/store';
 import { clientRoutes } from './clients/routes';
 import type { RuntimeConfig } from './config';
@@ -27,10 +27,13 @@ import { attemptRoutes } from './attempts/routes';
 import { analyticsRoutes } from './analytics/routes';
 import { gradingRoutes } from './grading/routes';
 import { regradingRoutes } from './regrading/routes';
-import { sittingRoutes } from './sittings/routes';
+import { meRoute, sittingRoutes } from './sittings/routes';
 import { networkRoutes } from './networks/routes';
 import { recordScoreChange, recordScoreChanges } from './analytics/store';
 import { provideSubmissionEffects } from './attempts/submissionEffects';
+import { stopOpenAttempts } from './attempts/stopStore';
+import { provideTestChangeEffects } from './exams/testChangeEffects';
+import { recordSweep, runSweep } from './sittings/sweeps';
 
 /** Every route the app mounts; the OpenAPI document describes this same list. */
 export function allRoutes(): RouteDefinition[] {
@@ -38,6 +41,7 @@ export function allRoutes(): RouteDefinition[] {
     ...openApiRoutes(() => routes),
     ...clientRoutes,
     ...networkRoutes,
+    meRoute,
     ...userRoutes,
     ...auditRoutes,
     ...folderRoutes,
@@ -54,12 +58,14 @@ export function allRoutes(): RouteDefinition[] {
 
 /**
  * The composition root's effects between features that must not import each
- * other: a submit adds the attempt to its version's analytics. Run by
+ * other: a submit adds the attempt to its version's analytics; a test's change
+ * reaches its attempts (sweeps, stops). Run by
  * createApp and by the scheduled closer (index.ts), which runs without the app;
  * closing an attempt before it is an error, never a submit without analytics.
  */
 export function provideEffects(): void {
   provideSubmissionEffects({ recordScoreChange, recordScoreChanges });
+  provideTestChangeEffects({ recordSweep, runSweep, stopOpenAttempts });
 }
 
 /** The composition root: what authentication does to the audit log, the limiter and the clients. */

@@ -7,7 +7,7 @@ import { createApp, provideEffects } from './app';
 import { params, readConfig } from './config';
 import { onSchedule } from 'firebase-functions/v2/scheduler';
 import { closeOverdueAttempts as closeOverdue } from './attempts/service';
-import { resumeStaleSweeps } from './attempts/deadlines';
+import { resumeStaleSweeps } from './sittings/sweeps';
 
 let app: Express | undefined;
 

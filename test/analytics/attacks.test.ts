@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { FieldValue } from 'firebase-admin/firestore';
-import { forgetAccountFacts } from '../../functions/src/auth/authenticate';
+import { forgetAccountFacts } from '../../functions/src/http/authenticate';
 import { closeOverdue } from '../../functions/src/attempts/closing';
 import { hashAttemptToken } from '../../functions/src/attempts/tokens';
 import { encodeCursor } from '../../functions/src/shared/pagination';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import firebaseFunctionsTest from 'firebase-functions-test';
 import { provideEffects } from '../../functions/src/app';
 import { closeOverdueAttempts as closeOverdue } from '../../functions/src/attempts/service';
-import { SCHEDULER_META } from '../../functions/src/attempts/auditTrail';
+import { SCHEDULER_META } from '../../functions/src/audit/trail';
 import { closeIfOverdue } from '../../functions/src/attempts/closing';
 import { provideSubmissionEffects } from '../../functions/src/attempts/submissionEffects';
 import { PROJECT_ID } from '../support/env';

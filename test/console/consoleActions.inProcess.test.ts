@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { forgetAccountFacts } from '../../functions/src/auth/authenticate';
+import { forgetAccountFacts } from '../../functions/src/http/authenticate';
 import { adminAuth } from '../support/admin';
 import { expectError } from '../support/assertions';
 import { replaceAuth } from '../support/faults';

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { provideEffects } from '../../functions/src/app';
 import type { Principal } from '../../functions/src/auth/principal';
 import { ApiError } from '../../functions/src/shared/errors';
 import { createShareCode, moveTest, publishTest } from '../../functions/src/exams/service';
@@ -34,6 +35,9 @@ describe('tests service: two publishes of one draft at the same moment', () => {
 });
 
 describe('tests service: a share code issued while the test is archived', () => {
+  // What an archive does to the test's attempts is wired by the composition root, as in the app.
+  before(() => provideEffects());
+
   it('either issues the code before the archive or refuses it with CONFLICT, never a code for an archived test', async () => {
     const tenant = await createTenant();
     const { test } = await publishedTest(tenant.admin.token, tenant.clientId, 1);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { resumeStaleSweeps, STALE_SWEEP_MS } from '../../functions/src/attempts/deadlines';
+import { resumeStaleSweeps, STALE_SWEEP_MS } from '../../functions/src/sittings/sweeps';
 import { adminDb } from '../support/admin';
 import { expectError } from '../support/assertions';
 import { duringFault, failReads, failWrites } from '../support/faults';

@@ -11,7 +11,7 @@ import { plusMinutes, submissionCommits, untilAnswered } from './crowd';
 
 // Sittings changes racing the takers, with requests that truly overlap (the
 // real app served in-process against the emulators). Each guarantee is held by
-// one transaction on the attempt (attempts/deadlines.ts applyDeadline, the
+// one transaction on the attempt (sittings/sweeps.ts applyDeadline, the
 // override's transaction in sittings/store.ts): an extension and a submit are
 // serialized, of two overrides the attempt follows the one that committed
 // last, and a closing time moved into the past closes the attempt with exactly

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { DocumentSnapshot } from 'firebase-admin/firestore';
-import { resumeStaleSweeps, runSweep, STALE_SWEEP_MS } from '../../functions/src/attempts/deadlines';
+import { resumeStaleSweeps, runSweep, STALE_SWEEP_MS } from '../../functions/src/sittings/sweeps';
 import { recordTestExtension } from '../../functions/src/sittings/store';
 import { adminDb } from '../support/admin';
 import { failWrites } from '../support/faults';
@@ -10,7 +10,7 @@ import { startInProcessApi, type InProcessApi } from '../support/inProcessApi';
 import { publishTest, slotDoc } from '../attempts/fixtures';
 import { plusMinutes, seedAttempts, storedAttempts, submissionCommits, untilAnswered } from './crowd';
 
-// Deadline sweeps (attempts/deadlines.ts) at the size of a sitting: a
+// Deadline sweeps (sittings/sweeps.ts) at the size of a sitting: a
 // sitting-wide extension pressed over 1,000 attempts in progress while their
 // takers save and submit, and a sweep whose runner stopped part way, finished
 // by the scheduled closer's resumeStaleSweeps. The app is served in-process so

@@ -3,7 +3,7 @@ import { retryOnContention, type ContentionRetry } from '../firestore/contention
 import { db } from '../firestore/db';
 import { ApiError, badRequest, conflict } from '../shared/errors';
 import { requireAttemptInTransaction } from './attemptLookup';
-import type { AuditMeta } from './auditTrail';
+import type { AuditMeta } from '../audit/trail';
 import { closeInTransaction } from './closing';
 import { judgeAnswers, type IncomingAnswer, type Judged } from './answerMerge';
 import { requirePaper } from './frozenReads';

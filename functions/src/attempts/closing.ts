@@ -6,7 +6,7 @@ import { errorText, log } from '../platform/log';
 import { conflict } from '../shared/errors';
 import { OVERDUE_QUERY } from './attemptQuery';
 import { requireAttemptInTransaction, type FoundAttempt } from './attemptLookup';
-import { addAudit, SCHEDULER_META, type AuditMeta } from './auditTrail';
+import { addAudit, SCHEDULER_META, type AuditMeta } from '../audit/trail';
 import { requirePaper } from './frozenReads';
 import { fitsInOneDocument, GRACE_MS, gradingItems, isOverdue, submission } from './rules';
 import type { StoredAttempt } from './documents';

@@ -111,19 +111,19 @@ export function universePositions(version: Pick<VersionForAttempt, 'questions' |
   return positions;
 }
 
-/** The last instant (ms) an answer or a submit is taken for an attempt expiring at `expiresAtIso`. */
-export const deadlineMs = (expiresAtIso: string): number => Date.parse(expiresAtIso) + GRACE_MS;
+/** The last instant (ms) an answer or a submit is taken for an attempt expiring at `expiresAtIso`: its expires_at plus the grace. */
+export const graceEndsMs = (expiresAtIso: string): number => Date.parse(expiresAtIso) + GRACE_MS;
 
 /** In progress and past its deadline: the next read or write closes it first. */
 export const isOverdue = (attempt: { status: AttemptStatus; expires_at: string }, nowMs: number): boolean =>
-  attempt.status === 'in_progress' && nowMs > deadlineMs(attempt.expires_at);
+  attempt.status === 'in_progress' && nowMs > graceEndsMs(attempt.expires_at);
 
 /** The answers that count: saved (server clock) by the deadline. Saving refuses later ones; this makes sure. */
 export function answersInTime(attempt: Pick<StoredAttempt, 'answers' | 'expires_at'>): Record<string, string> {
-  const deadline = deadlineMs(attempt.expires_at);
+  const graceEnds = graceEndsMs(attempt.expires_at);
   const counted: Record<string, string> = {};
   for (const [questionId, saved] of Object.entries(attempt.answers ?? {})) {
-    if (saved && typeof saved.answer === 'string' && Date.parse(saved.saved_at) <= deadline) counted[questionId] = saved.answer;
+    if (saved && typeof saved.answer === 'string' && Date.parse(saved.saved_at) <= graceEnds) counted[questionId] = saved.answer;
   }
   return counted;
 }

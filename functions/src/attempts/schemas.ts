@@ -3,7 +3,7 @@ import { ClientId, MAX_ID_LENGTH, Uid } from '../shared/ids';
 import { pagedQuery, Pagination } from '../shared/pagination';
 import { isWellFormedText } from '../shared/text';
 import { QuestionId, ShareCodeText, TestId } from '../exams/schemas';
-import { AccessCodeInput } from '../sittings/deliverySchemas';
+import { AccessCodeInput } from '../sittingRules/deliverySchemas';
 
 // Request and reply shapes of the attempts endpoints. No reply schema but
 // `ReviewedAttempt` names an answer key (`correct_answer`, `tolerance`), and the

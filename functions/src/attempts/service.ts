@@ -1,5 +1,5 @@
 import { recordTokenRejected, requestMeta } from '../audit/service';
-import { recentAccountFacts } from '../auth/authenticate';
+import { recentAccountFacts } from '../http/authenticate';
 import {
   assertCanUseAttempt,
   assertOnSite,
@@ -40,9 +40,9 @@ import type {
 } from './schemas';
 import * as answering from './answering';
 import { findTest } from '../exams/store';
-import { reviewReleased } from '../sittings/deadline';
+import { reviewReleased } from '../sittingRules/deadline';
 import { attemptPath, findAttempt } from './attemptLookup';
-import type { AuditMeta } from './auditTrail';
+import type { AuditMeta } from '../audit/trail';
 import { closeIfOverdue, closeOverdue, type OverdueBatch } from './closing';
 import { requirePaper, shareCodeTarget } from './frozenReads';
 import * as listing from './listing';

@@ -5,28 +5,23 @@ import type { StoredSeat, StoredShareCode, StoredTest } from '../exams/documents
 import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
 import { hasStatus, NOT_FOUND } from '../firestore/statusCodes';
-import { badRequest, conflict, notFound } from '../shared/errors';
 import { newAttemptId, type FoundAttempt } from './attemptLookup';
-import { addAudit, type AuditMeta } from './auditTrail';
+import { addAudit, type AuditMeta } from '../audit/trail';
 import { closeInTransaction } from './closing';
 import { drawFromPools } from './draw';
 import { paperWith, requirePaper, requireVersion, type ShareCodeTarget } from './frozenReads';
 import { keyRevisionOf } from '../exams/lifecycle';
-import { refusedCredential, TestMissing } from './refusals';
-import { isOverdue, questionOrder, type VersionForAttempt } from './rules';
-import { accessCodeMatches } from '../sittings/accessCode';
-import { cooldownEnds, deadlineMs, effective, startWindow, windowRefusal } from '../sittings/deadline';
-import type { StoredAccommodation, StoredOverride } from '../sittings/documents';
+import type { VersionForAttempt } from './rules';
+import { accessCodeMatches } from '../sittingRules/accessCode';
+import type { Accommodation, OverrideValues } from '../sittingRules/deadline';
 import type { AttemptSlot, StoredAttempt } from './documents';
+import { decideStart, type StartReads, type StartRequest } from './startDecision';
 import { hashAttemptToken, newAttemptToken } from './tokens';
 
 // Starting an attempt: one transaction reads the test, the (test, student)
 // slot and, for a Guest, the share code and one seat shard together (one round
 // trip) → max_attempts, resume, max_uses and "published" hold exactly under
 // parallel starts.
-
-/** A share code refused (expired, revoked, used up): counted against the caller's address as a refused credential. */
-const refusedShareCode = (code: 'FORBIDDEN' | 'CONFLICT', message: string) => refusedCredential(code, message);
 
 export interface StartPlan {
   clientId: string;
@@ -74,22 +69,14 @@ const hasRoom = (seat: DocumentSnapshot): boolean => {
 };
 
 /** A seat with room: the shard drawn at random, else the others (read together, only when it is full). Reads only. */
-async function findSeat(tx: Transaction, target: ShareCodeTarget, drawn: number, drawnSnap: DocumentSnapshot | undefined): Promise<DocumentSnapshot> {
+async function findSeat(tx: Transaction, target: ShareCodeTarget, drawn: number, drawnSnap: DocumentSnapshot | undefined): Promise<DocumentSnapshot | undefined> {
   let seat: DocumentSnapshot | undefined = drawnSnap && hasRoom(drawnSnap) ? drawnSnap : undefined;
   if (!seat) {
     const others = Array.from({ length: target.seat_shards }, (_, k) => k).filter((k) => k !== drawn);
     const snaps = others.length > 0 ? await tx.getAll(...others.map((k) => paths.shareCodeSeat(target.code, k))) : [];
     seat = snaps.find(hasRoom);
   }
-  if (!seat) throw refusedShareCode('CONFLICT', 'This share code has been used as many times as it allows');
   return seat;
-}
-
-function checkShareCode(snap: DocumentSnapshot | undefined, nowMs: number): void {
-  const code = snap?.data() as StoredShareCode | undefined;
-  if (!code) throw refusedShareCode('FORBIDDEN', 'This share code is not valid');
-  if (code.revoked) throw refusedShareCode('FORBIDDEN', 'This share code has been revoked');
-  if (code.expires_at !== null && Date.parse(code.expires_at) <= nowMs) throw refusedShareCode('FORBIDDEN', 'This share code has expired');
 }
 
 /**
@@ -109,6 +96,7 @@ export async function startAttempt(plan: StartPlan): Promise<StartOutcome> {
   }
 }
 
+/** The start's transaction: reads, then decideStart (startDecision.ts) asks for what more it needs, then its writes. */
 async function startInTransaction(plan: StartPlan, { readRunning }: { readRunning: boolean }): Promise<StartOutcome> {
   const testRef = paths.clientTest(plan.clientId, plan.testId);
   const slotRef = paths.attemptSlot(plan.clientId, plan.testId, plan.studentId);
@@ -130,153 +118,81 @@ async function startInTransaction(plan: StartPlan, { readRunning }: { readRunnin
     const read = Object.fromEntries(wanted.map(([name], i) => [name, snaps[i]])) as Record<string, DocumentSnapshot | undefined>;
     if (plan.checkOrganization) plan.checkOrganization(read.organization?.exists ? (read.organization.data() as StoredClient) : undefined);
     const nowMs = Date.now();
-    if (plan.guest) checkShareCode(read.shareCode, nowMs);
-    if (!testSnap.exists) throw new TestMissing('NOT_FOUND', 'Test not found');
-    const test = testSnap.data() as StoredTest;
-    if (test.status !== 'published' || test.version === null) throw conflict(`Attempts are taken on published tests only; this test is ${test.status}`);
-    // Resuming is starting too: an on-site-only test is started and resumed on site only.
-    const onSiteOnly = test.on_site_only ?? 0;
-    await plan.checkOnSite({ onSiteOnly: onSiteOnly === 1, clientId: plan.clientId });
-    const profileSnap = read.profile;
-    if (profileSnap) {
-      if (!profileSnap.exists) throw notFound('No such student in this organization');
-      if (profileSnap.get('role') !== 'student') throw badRequest('student_id must name a student', [{ path: 'body.student_id', message: 'Not a student' }]);
-    }
-    const override = read.override?.exists ? (read.override.data() as StoredOverride) : undefined;
-    const accommodation = read.accommodation?.exists ? (read.accommodation.data() as StoredAccommodation) : undefined;
-    const drawnSeatSnap = read.drawnSeat;
-    const slot: AttemptSlot = slotSnap.exists
-      ? (slotSnap.data() as AttemptSlot)
-      : { test_id: plan.testId, student_id: plan.studentId, client_id: plan.clientId, count: 0, in_progress: null };
-
     const token = newAttemptToken();
-    const running = slot.in_progress;
-    if (running) {
-      const attemptRef = paths.clientAttempt(plan.clientId, running.attempt_id);
-      const gone = readRunning && !(await tx.get(attemptRef)).exists;
-      if (!gone && !isOverdue({ status: 'in_progress', expires_at: running.expires_at }, nowMs)) {
-        // Resume: the same attempt, a new token; the old one stops working.
-        // The test's on_site_only as it stands now: a resume brings the attempt in line with a change made since its start.
-        tx.update(attemptRef, { token_hash: hashAttemptToken(token), token_issued_to: plan.tokenIssuedTo, on_site_only: onSiteOnly });
-        addAudit(tx, plan.meta, {
-          type: 'attempt_resumed',
-          userId: plan.studentId,
-          clientId: plan.clientId,
-          actorId: plan.startedBy,
-          details: { attempt_id: running.attempt_id, test_id: plan.testId, guest: plan.guest !== null },
-        });
-        return {
-          resumed: true,
-          attemptId: running.attempt_id,
-          startedAt: running.started_at,
-          expiresAt: running.expires_at,
-          token,
-          version: await requirePaper({
-            client_id: plan.clientId,
-            test_id: plan.testId,
-            version: running.version,
-            drawn: running.drawn,
-            key_revision: keyRevisionOf(test, running.version),
-          }),
-        };
+    const request: StartRequest = {
+      clientId: plan.clientId,
+      testId: plan.testId,
+      studentId: plan.studentId,
+      guest: plan.guest ? { code: plan.guest.target.code, name: plan.guest.name } : null,
+      checkStudentProfile: plan.checkStudentProfile,
+      accessCode: plan.accessCode,
+      startedBy: plan.startedBy,
+      tokenIssuedTo: plan.tokenIssuedTo,
+      readRunning,
+      attemptId: newAttemptId(plan.clientId),
+      tokenHash: hashAttemptToken(token),
+    };
+    const existing = <T>(snap: DocumentSnapshot | undefined): T | undefined => (snap?.exists ? (snap.data() as T) : undefined);
+    const reads: StartReads = {
+      test: existing<StoredTest>(testSnap),
+      slot: existing<AttemptSlot>(slotSnap),
+      profile: read.profile?.exists ? { role: read.profile.get('role') } : undefined,
+      override: existing<OverrideValues>(read.override),
+      accommodation: existing<Accommodation>(read.accommodation),
+      shareCode: existing<StoredShareCode>(read.shareCode),
+    };
+    const runningRef = (attemptId: string) => paths.clientAttempt(plan.clientId, attemptId);
+    let runningSnap: DocumentSnapshot | undefined;
+    let seat: DocumentSnapshot | undefined;
+    let decision = decideStart(reads, request, nowMs);
+    // Each fact is read only when the decision gets to it, in its order.
+    while ('need' in decision) {
+      const test = reads.test!;
+      switch (decision.need) {
+        case 'onSite':
+          reads.onSite = { refusal: await plan.checkOnSite({ onSiteOnly: (test.on_site_only ?? 0) === 1, clientId: plan.clientId }).then(() => null, (err: unknown) => err) };
+          break;
+        case 'running':
+          runningSnap = await tx.get(runningRef(reads.slot!.in_progress!.attempt_id));
+          reads.running = existing<StoredAttempt>(runningSnap) ?? null;
+          break;
+        case 'accessCode':
+          reads.accessCodeMatches = await accessCodeMatches(test.access_code_hash!, plan.accessCode!);
+          break;
+        case 'paper': {
+          const version = await requireVersion(plan.clientId, plan.testId, test.version!, keyRevisionOf(test, test.version!));
+          // The draw: this attempt's own questions from each pool, preferring those the student has not seen.
+          const draw = drawFromPools(version.pools ?? [], reads.slot?.seen ?? []);
+          reads.paper = { version, draw, paper: await paperWith(version, plan.clientId, draw.drawn) };
+          break;
+        }
+        case 'seat':
+          // Every read comes before the first write (a Firestore transaction's rule).
+          seat = await findSeat(tx, plan.guest!.target, drawn, read.drawnSeat);
+          reads.seat = seat ? { used: seat.get('used') as number } : null;
+          break;
       }
+      decision = decideStart(reads, request, nowMs);
     }
-    // Left open past its deadline: it closes first (below), with the answers saved in time.
-    const overdueSnap = running ? await tx.get(paths.clientAttempt(plan.clientId, running.attempt_id)) : undefined;
-    const overdue: FoundAttempt | undefined =
-      overdueSnap?.exists && overdueSnap.get('status') === 'in_progress' ? { ref: overdueSnap.ref, attempt: overdueSnap.data() as StoredAttempt } : undefined;
-
-    // A new attempt: inside the student's window, past its cooldown, with the access code, within its attempts.
-    const refusal = windowRefusal(startWindow(test, override), nowMs);
-    if (refusal) throw conflict(refusal);
-    const lastSubmittedAt = overdue ? overdue.attempt.expires_at : slot.last_submitted_at;
-    const cooldownEnd = cooldownEnds(lastSubmittedAt, test.attempt_cooldown_minutes ?? 0, nowMs);
-    if (cooldownEnd) throw conflict(`The next attempt on this test can start at ${cooldownEnd}, once the cooldown after the last one is over`);
-    if (test.access_code_hash && plan.accessCode !== null) {
-      if (plan.accessCode === undefined) throw refusedCredential('FORBIDDEN', 'This test requires its access code: send access_code');
-      if (!(await accessCodeMatches(test.access_code_hash, plan.accessCode))) throw refusedCredential('FORBIDDEN', 'This access code is not valid for this test');
+    if ('refusal' in decision) throw decision.refusal;
+    if ('resume' in decision) {
+      // Resume: the same attempt, a new token; the old one stops working.
+      const { resume } = decision;
+      tx.update(runningRef(resume.attemptId), resume.update);
+      for (const event of resume.audits) addAudit(tx, plan.meta, event);
+      return { resumed: true, attemptId: resume.attemptId, startedAt: resume.startedAt, expiresAt: resume.expiresAt, token, version: await requirePaper(resume.paperOf) };
     }
-    const keyRevision = keyRevisionOf(test, test.version);
-    const version = await requireVersion(plan.clientId, plan.testId, test.version, keyRevision);
-    // The draw: this attempt's own questions from each pool, preferring those the student has not seen.
-    const draw = drawFromPools(version.pools ?? [], slot.seen ?? []);
-    const paper = await paperWith(version, plan.clientId, draw.drawn);
-    const maxAttempts = effective(override, 'max_attempts', version.test.max_attempts ?? null);
-    if (maxAttempts !== null && maxAttempts !== undefined && slot.count >= maxAttempts) {
-      throw conflict(`All ${maxAttempts} attempts allowed on this test have been used`);
-    }
-    // Every read comes before the first write (a Firestore transaction's rule).
-    const seat = plan.guest ? await findSeat(tx, plan.guest.target, drawn, drawnSeatSnap) : undefined;
+    const { start } = decision;
     // (The slot is rewritten below, so the close leaves it alone.)
-    if (overdue) await closeInTransaction(tx, overdue, { nowMs, automatic: true, meta: plan.meta, actorId: null, freeSlot: false });
-    if (seat) tx.update(seat.ref, { used: (seat.get('used') as number) + 1 });
-
-    const attemptId = newAttemptId(plan.clientId);
-    const startedAt = new Date(nowMs).toISOString();
-    const attempt: StoredAttempt = {
-      id: attemptId,
-      client_id: plan.clientId,
-      test_id: plan.testId,
-      test_name: version.test.test_name,
-      version: version.version,
-      student_id: plan.studentId,
-      guest: plan.guest !== null,
-      guest_name: plan.guest?.name ?? null,
-      share_code: plan.guest?.target.code ?? null,
-      started_by: plan.startedBy,
-      status: 'in_progress',
-      started_at: startedAt,
-      expires_at: new Date(
-        deadlineMs({
-          startedAtMs: nowMs,
-          versionTimer: version.test.timer ?? 0,
-          testClosesAt: test.closes_at ?? null,
-          override,
-          accommodation,
-          extensionMinutes: 0,
-        }),
-      ).toISOString(),
-      submitted_at: null,
-      auto_submitted: false,
-      answers: {},
-      question_order: questionOrder(attemptId, paper),
-      token_hash: hashAttemptToken(token),
-      token_issued_to: plan.tokenIssuedTo,
-      on_site_only: onSiteOnly,
-      submitted_by: null,
-      score: null,
-      total_marks: paper.total_marks,
-      results: null,
-      ...(draw.drawn.length > 0 ? { drawn: draw.drawn } : {}),
-      key_revision: version.revision ?? 0,
-    };
-    tx.create(paths.clientAttempt(plan.clientId, attemptId), attempt);
-    const nextSlot: AttemptSlot = {
-      ...slot,
-      count: slot.count + 1,
-      last_submitted_at: lastSubmittedAt ?? null,
-      in_progress: {
-        attempt_id: attemptId,
-        version: version.version,
-        started_at: startedAt,
-        expires_at: attempt.expires_at,
-        ...(draw.drawn.length > 0 ? { drawn: draw.drawn } : {}),
-      },
-      ...((version.pools ?? []).length > 0 ? { seen: draw.seen } : {}),
-    };
-    tx.set(slotRef, nextSlot);
-    const details = { attempt_id: attemptId, test_id: plan.testId, version: version.version, guest: plan.guest !== null, expires_at: attempt.expires_at };
-    addAudit(tx, plan.meta, { type: 'attempt_started', userId: plan.studentId, clientId: plan.clientId, actorId: plan.startedBy, details });
-    if (plan.guest) {
-      addAudit(tx, plan.meta, {
-        type: 'share_code_redeemed',
-        userId: plan.studentId,
-        clientId: plan.clientId,
-        actorId: plan.startedBy,
-        details: { ...details, share_code: plan.guest.target.code, guest_name: attempt.guest_name },
-      });
+    if (start.closeOverdue) {
+      const overdue: FoundAttempt = { ref: runningSnap!.ref, attempt: reads.running! };
+      await closeInTransaction(tx, overdue, { nowMs, automatic: true, meta: plan.meta, actorId: null, freeSlot: false });
     }
-    return { resumed: false, attemptId, startedAt, expiresAt: attempt.expires_at, token, version: paper };
+    if (seat && start.seatUsed !== null) tx.update(seat.ref, { used: start.seatUsed });
+    tx.create(paths.clientAttempt(plan.clientId, start.attempt.id), start.attempt);
+    tx.set(slotRef, start.slot);
+    for (const event of start.audits) addAudit(tx, plan.meta, event);
+    return { resumed: false, attemptId: start.attempt.id, startedAt: start.attempt.started_at, expiresAt: start.attempt.expires_at, token, version: start.paper };
   });
 }
 

@@ -1,4 +1,4 @@
-import type { AccessCodeHash } from '../sittings/accessCode';
+import type { AccessCodeHash } from '../sittingRules/accessCode';
 import type { TestStatus } from './lifecycle';
 
 // Pure: the Firestore documents the exams feature owns (where they live: firestore/paths.ts).
@@ -25,7 +25,7 @@ export interface StoredTest {
   // Delivery settings: never frozen into a version; PATCH changes them at any time (absent on tests stored before them).
   opens_at?: string | null;
   closes_at?: string | null;
-  /** Write-only: the access code as a salted hash (sittings/accessCode.ts); never in a reply. */
+  /** Write-only: the access code as a salted hash (sittingRules/accessCode.ts); never in a reply. */
   access_code_hash?: AccessCodeHash | null;
   attempt_cooldown_minutes?: number;
   review_opens_at?: string | null;

@@ -14,7 +14,7 @@ import {
   TestParams,
   TestReply,
 } from './schemas';
-import { PatchTestBody } from '../sittings/deliverySchemas';
+import { PatchTestBody } from '../sittingRules/deliverySchemas';
 import * as service from './service';
 
 const AUTHORS = ['super_admin', 'client_admin'] as const;

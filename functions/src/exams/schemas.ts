@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ClientId, MAX_ID_LENGTH } from '../shared/ids';
 import { pagedQuery, Pagination } from '../shared/pagination';
-import { deliveryFields, deliveryReplyFields, refineWindow } from '../sittings/deliverySchemas';
+import { deliveryFields, deliveryReplyFields, refineWindow } from '../sittingRules/deliverySchemas';
 import { DIFFICULTIES } from '../questions/schemas';
 import { TEST_STATUSES } from './lifecycle';
 import { MAX_SHARE_CODE_INPUT, SHARE_CODE_ALPHABET, SHARE_CODE_LENGTH } from './shareCodeText';

@@ -11,13 +11,11 @@ import {
   testVisibleTo,
 } from '../auth/policy';
 import type { Principal } from '../auth/principal';
-import { addAudit } from '../attempts/auditTrail';
-import { recordSweep, runSweep } from '../attempts/deadlines';
-import { stopOpenAttempts } from '../attempts/stopStore';
+import { addAudit } from '../audit/trail';
 import { requestMeta } from '../audit/service';
 import type { CallContext } from '../shared/callContext';
-import { hashAccessCode, type AccessCodeHash } from '../sittings/accessCode';
-import type { PatchTestInput } from '../sittings/deliverySchemas';
+import { hashAccessCode, type AccessCodeHash } from '../sittingRules/accessCode';
+import type { PatchTestInput } from '../sittingRules/deliverySchemas';
 import { findClient } from '../clients/store';
 import { badRequest, conflict, notFound, type ErrorDetail } from '../shared/errors';
 import type { PageRequest } from '../shared/pagination';
@@ -25,6 +23,7 @@ import { applyMove, freezePools, isEditable, type TestStatus } from './lifecycle
 import { MAX_POOL_QUESTIONS, type CreateShareCodeInput, type CreateTestInput, type ShareCode, type StudentTest, type Test, type TestFieldsInput } from './schemas';
 import { canonicalShareCode } from './shareCodeText';
 import * as store from './store';
+import { testChangeEffects } from './testChangeEffects';
 import type { StoredShareCode, StoredTest } from './documents';
 
 // ---------------------------------------------------------------- views
@@ -185,7 +184,7 @@ function deliveryRecorder(principal: Principal, call: CallContext): store.Delive
     }
     addAudit(tx, meta, { type: 'test_settings_changed', userId: principal.uid, clientId: after.client_id, actorId: principal.uid, details });
     if (!changed.includes('closes_at')) return undefined;
-    return recordSweep(tx, { clientId: after.client_id, testId: after.id, reason: 'closes_at_changed', by: principal.uid, meta }, after.updated_at);
+    return testChangeEffects().recordSweep(tx, { clientId: after.client_id, testId: after.id, reason: 'closes_at_changed', by: principal.uid, meta }, after.updated_at);
   };
 }
 
@@ -254,7 +253,7 @@ export async function replaceTest(principal: Principal, testId: string, input: T
     (current) => ({ ...current, ...editableFields(input), ...deliveryDefaults(input, hash, current), updated_at: now }),
     deliveryRecorder(principal, call),
   );
-  if (sweepId) await runSweep(sweepId);
+  if (sweepId) await testChangeEffects().runSweep(sweepId);
   return authorView(next);
 }
 
@@ -285,7 +284,7 @@ export async function patchTest(principal: Principal, testId: string, input: Pat
     },
     deliveryRecorder(principal, call),
   );
-  if (sweepId) await runSweep(sweepId);
+  if (sweepId) await testChangeEffects().runSweep(sweepId);
   return authorView(next);
 }
 
@@ -339,7 +338,7 @@ export async function moveTest(principal: Principal, testId: string, move: 'arch
   assertCanAuthorTests(principal, test.client_id);
   const now = new Date().toISOString();
   if (move === 'restore') return authorView(await store.moveTest(test.client_id, testId, move, now));
-  const stop = () => stopOpenAttempts(test.client_id, { test_id: testId }, 'test_archived', now);
+  const stop = () => testChangeEffects().stopOpenAttempts(test.client_id, { test_id: testId }, 'test_archived', now);
   let archived: StoredTest;
   try {
     archived = await store.moveTest(test.client_id, testId, move, now);
@@ -404,5 +403,5 @@ export async function revokeShareCode(principal: Principal, testId: string, code
   if (!code || code.test_id !== testId || code.client_id !== test.client_id) throw notFound('Share code not found');
   const now = new Date().toISOString();
   if (!code.revoked) await store.revokeShareCode(code.code, now);
-  await stopOpenAttempts(code.client_id, { share_code: code.code }, 'share_code_revoked', code.revoked_at ?? now);
+  await testChangeEffects().stopOpenAttempts(code.client_id, { share_code: code.code }, 'share_code_revoked', code.revoked_at ?? now);
 }

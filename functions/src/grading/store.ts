@@ -1,15 +1,15 @@
 import { db } from '../firestore/db';
 import { fetchPage } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';
-import { addAudit, type AuditMeta } from '../attempts/auditTrail';
+import { addAudit, type AuditMeta } from '../audit/trail';
 import type { StoredAttempt, StoredGradingItem } from '../attempts/documents';
 import { requirePaper } from '../attempts/frozenReads';
-import { fitsInOneDocument, scoredFields } from '../attempts/rules';
-import { ApiError, notFound } from '../shared/errors';
+import { notFound } from '../shared/errors';
 import { submissionEffects } from '../attempts/submissionEffects';
 import type { PageRequest } from '../shared/pagination';
 import type { StoredTest } from '../exams/documents';
 import { keyRevisionOf } from '../exams/lifecycle';
+import { decideGrade, type Grade } from './gradeDecision';
 import { gradingQueueSpec } from './gradingQuery';
 
 // Firestore access for grading: the queue (written by the submit, in
@@ -20,15 +20,11 @@ export async function listGradingQueue(clientId: string, testId: string, filters
   return { data: docs as StoredGradingItem[], pagination };
 }
 
-export interface GradeRequest {
+export interface GradeRequest extends Grade {
   attemptId: string;
   /** The attempt's organization and test, as read before the transaction (an attempt never changes either). */
   clientId: string;
   testId: string;
-  questionId: string;
-  marks: number;
-  feedback: string | null;
-  gradedBy: string;
   meta: AuditMeta;
   /** Checks the attempt read (the caller may grade its organization's, and it is submitted): throws to refuse, before anything is written. */
   check: (attempt: StoredAttempt, question: { question_type: string; marks: number } | undefined) => void;
@@ -53,37 +49,15 @@ export async function gradeEssay(request: GradeRequest): Promise<{ attempt: Stor
     const regraded = keyRevisionOf(testSnap.data() as StoredTest | undefined, before.version);
     const paper = await requirePaper({ ...before, key_revision: Math.max(before.key_revision ?? 0, regraded) });
     request.check(before, paper.questions.find((q) => q.id === request.questionId));
-    const now = new Date().toISOString();
-    const previous = before.grades?.[request.questionId]?.marks ?? null;
-    const grades = { ...(before.grades ?? {}), [request.questionId]: { marks: request.marks, feedback: request.feedback, graded_by: request.gradedBy, graded_at: now } };
-    const fields = { grades, ...scoredFields({ ...before, grades }, paper), key_revision: paper.revision ?? 0 };
-    const after: StoredAttempt = { ...before, ...fields };
-    // Feedback adds to a document already near its budget: measured before writing, as Firestore would refuse the whole commit.
-    if (!fitsInOneDocument(found.ref.path, after)) {
-      throw new ApiError('PAYLOAD_TOO_LARGE', 'This feedback would take the attempt past the 1 MiB a document holds; shorten it', [
-        { path: 'body.feedback', message: 'Too large for what is left of the attempt’s storage; nothing was saved' },
-      ]);
-    }
+    const decision = decideGrade({ attempt: before, paper, path: found.ref.path }, request, new Date().toISOString());
+    if ('refusal' in decision) throw decision.refusal;
+    const { fields, after, previous, audit } = decision.grade;
     // Looked up before the first write: a missing hook fails the grade with nothing written.
     const effects = submissionEffects();
     tx.update(found.ref, fields);
     effects.recordScoreChange(tx, { before, after, paper });
     tx.delete(paths.gradingQueueItem(before.client_id, before.test_id, before.id, request.questionId));
-    addAudit(tx, request.meta, {
-      type: 'essay_graded',
-      userId: before.student_id,
-      clientId: before.client_id,
-      actorId: request.gradedBy,
-      details: {
-        attempt_id: before.id,
-        test_id: before.test_id,
-        question_id: request.questionId,
-        marks: request.marks,
-        previous_marks: previous,
-        score: after.score,
-        grading: after.grading,
-      },
-    });
+    addAudit(tx, request.meta, audit);
     return { attempt: after, previous };
   });
 }

@@ -1,5 +1,5 @@
 import { FieldPath } from 'firebase-admin/firestore';
-import { addAudit, type AuditMeta } from '../attempts/auditTrail';
+import { addAudit, type AuditMeta } from '../audit/trail';
 import type { StoredAttempt } from '../attempts/documents';
 import { scoredFields, type VersionForAttempt } from '../attempts/rules';
 import { submissionEffects } from '../attempts/submissionEffects';

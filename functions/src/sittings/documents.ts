@@ -1,4 +1,4 @@
-import type { Accommodation, OverrideValues } from './deadline';
+import type { Accommodation, OverrideValues } from '../sittingRules/deadline';
 
 // Pure: the Firestore documents the sittings feature owns (where they live: firestore/paths.ts).
 

@@ -2,6 +2,7 @@ import { defineRoute, type RouteDefinition } from '../http/route';
 import { splitPageQuery } from '../shared/pagination';
 import { AttemptParams } from '../attempts/schemas';
 import { TestParams } from '../exams/schemas';
+import { Me } from '../users/schemas';
 import {
   Accommodation,
   AccommodationParams,
@@ -25,6 +26,34 @@ const DEADLINE_NOTE =
   ' expires_at of the attempts in progress it concerns is recomputed before the reply, from their started_at: the earlier of started_at + the effective timer ' +
   '(the override’s or the version’s, with the accommodation added: ceil(timer × 60 × (1 + extra_time_percent / 100)) s + extra_minutes × 60 s) and the effective closes_at, ' +
   'plus extensions. One whose new deadline has already passed is closed at once with every answer saved so far (submitted_by "deadline").';
+
+/**
+ * Who am I, with a student's standing accommodation: a Users endpoint kept
+ * here, beside the accommodation it reads, so that users/ does not import
+ * sittings/ (which reads users). app.ts lists it just before userRoutes.
+ */
+export const meRoute = defineRoute({
+  method: 'get',
+  path: '/me',
+  summary: 'Who am I',
+  description:
+    'Open to any signed-in user, including one with no role yet and anonymous guests. A student also sees its standing accommodation (null when none): ' +
+    'the extra time it gets on every test of its organization.',
+  tag: 'Users',
+  access: 'signed_in',
+  success: { status: 200, description: 'The caller as the service sees it', schema: Me },
+  handler: async ({ principal }) => ({
+    status: 200,
+    body: {
+      uid: principal.uid,
+      email: principal.email,
+      role: principal.role,
+      client_id: principal.clientId,
+      guest: principal.guest,
+      accommodation: await service.ownAccommodation(principal),
+    },
+  }),
+});
 
 export const sittingRoutes: RouteDefinition[] = [
   defineRoute({

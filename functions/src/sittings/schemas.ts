@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Uid } from '../shared/ids';
 import { pagedQuery, Pagination } from '../shared/pagination';
 import { MAX_ATTEMPTS_LIMIT, MAX_TIMER_MINUTES, TestId } from '../exams/schemas';
-import { deliveryFields, refineWindow } from './deliverySchemas';
+import { deliveryFields, refineWindow } from '../sittingRules/deliverySchemas';
 
 // Request and reply shapes of a sitting's people and time: overrides per
 // student, standing accommodations, and extra time on running attempts.

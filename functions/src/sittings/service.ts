@@ -1,4 +1,4 @@
-import * as deadlines from '../attempts/deadlines';
+import * as deadlines from './sweeps';
 import { requestMeta } from '../audit/service';
 import { assertCanManageSitting } from '../auth/policy';
 import type { Principal } from '../auth/principal';

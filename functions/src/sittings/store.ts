@@ -1,6 +1,6 @@
 import { FieldValue, type DocumentSnapshot, type Transaction } from 'firebase-admin/firestore';
-import { addAudit, type AuditMeta } from '../attempts/auditTrail';
-import { applyDeadline, recordSweep, sourcesFrom, type DeadlineChange, type DeadlineSources } from '../attempts/deadlines';
+import { addAudit, type AuditMeta } from '../audit/trail';
+import { applyDeadline, recordSweep, sourcesFrom, type DeadlineChange, type DeadlineSources } from './sweeps';
 import type { FoundAttempt } from '../attempts/attemptLookup';
 import type { AttemptSlot, StoredAttempt } from '../attempts/documents';
 import type { StoredTest } from '../exams/documents';
@@ -10,7 +10,7 @@ import { paths } from '../firestore/paths';
 import { badRequest, conflict, notFound } from '../shared/errors';
 import { isDocumentId } from '../shared/ids';
 import type { PageRequest } from '../shared/pagination';
-import { startWindow } from './deadline';
+import { startWindow } from '../sittingRules/deadline';
 import type { StoredAccommodation, StoredCount, StoredOverride } from './documents';
 import { overrideQuerySpec } from './overrideQuery';
 import { MAX_ACCOMMODATIONS_PER_CLIENT, MAX_OVERRIDES_PER_TEST } from './schemas';

@@ -1,34 +1,11 @@
 import { defineRoute } from '../http/route';
 import { splitPageQuery } from '../shared/pagination';
-import { CreateUserBody, ListUsersQuery, Me, UpdateUserBody, User, UserPage, UserParams } from './schemas';
-import { ownAccommodation } from '../sittings/service';
+import { CreateUserBody, ListUsersQuery, UpdateUserBody, User, UserPage, UserParams } from './schemas';
 import * as service from './service';
 
 const ADMINS = ['super_admin', 'client_admin'] as const;
 
 export const userRoutes = [
-  defineRoute({
-    method: 'get',
-    path: '/me',
-    summary: 'Who am I',
-    description:
-      'Open to any signed-in user, including one with no role yet and anonymous guests. A student also sees its standing accommodation (null when none): ' +
-      'the extra time it gets on every test of its organization.',
-    tag: 'Users',
-    access: 'signed_in',
-    success: { status: 200, description: 'The caller as the service sees it', schema: Me },
-    handler: async ({ principal }) => ({
-      status: 200,
-      body: {
-        uid: principal.uid,
-        email: principal.email,
-        role: principal.role,
-        client_id: principal.clientId,
-        guest: principal.guest,
-        accommodation: await ownAccommodation(principal),
-      },
-    }),
-  }),
   defineRoute({
     method: 'get',
     path: '/users',

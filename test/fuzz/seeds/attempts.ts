@@ -6,7 +6,7 @@ import { hashAttemptToken, newAttemptToken } from '../../../functions/src/attemp
 import { seatShardCapacities } from '../../../functions/src/exams/seats';
 import { generateShareCode } from '../../../functions/src/exams/shareCodeText';
 import type { StoredTest, TestVersion } from '../../../functions/src/exams/documents';
-import { hashAccessCode } from '../../../functions/src/sittings/accessCode';
+import { hashAccessCode } from '../../../functions/src/sittingRules/accessCode';
 import type { StoredOverride } from '../../../functions/src/sittings/documents';
 import { adminDb } from '../../support/admin';
 import { pooledAttempt, pooledEssayTest, versionProblems, type PooledEssayTest } from './grading';

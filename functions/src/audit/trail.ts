@@ -1,7 +1,7 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import type { AuditEventType } from '../audit/schemas';
-import { eventRecord, type RequestMeta } from '../audit/service';
-import { newAuditRef } from '../audit/store';
+import type { AuditEventType } from './schemas';
+import { eventRecord, type RequestMeta } from './service';
+import { newAuditRef } from './store';
 
 // The audit record every change of an attempt writes in its own transaction.
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { PatchTestBody } from '../../functions/src/sittings/deliverySchemas';
+import { PatchTestBody } from '../../functions/src/sittingRules/deliverySchemas';
 
 // The instants of a test's delivery settings, pure: what is taken is what the
 // service can answer, and take back, as ISO 8601 UTC (years 0000 to 9999).

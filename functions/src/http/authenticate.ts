@@ -2,13 +2,13 @@ import type { Request, RequestHandler, Response } from 'express';
 import { errorText, log } from '../platform/log';
 import { auth } from '../firestore/db';
 import { readCache } from '../shared/cache';
-import { requestState } from '../http/requestState';
+import { requestState } from './requestState';
 import { ApiError, forbidden, serviceUnavailable, unauthorized } from '../shared/errors';
 import { isTokenProblem } from '../platform/backendFaults';
-import { accountVerdict, ACCOUNT_RECHECK_MS, needsAccountCheck, type AccountFacts } from './accountStatus';
-import { assertRole, type Access } from './policy';
-import { principalFromClaims, type Principal } from './principal';
-import { claimedClientId, claimedUid, rejectionReason, REJECTION_MESSAGES, type TokenRejectionReason } from './tokenRejection';
+import { accountVerdict, ACCOUNT_RECHECK_MS, needsAccountCheck, type AccountFacts } from '../auth/accountStatus';
+import { assertRole, type Access } from '../auth/policy';
+import { principalFromClaims, type Principal } from '../auth/principal';
+import { claimedClientId, claimedUid, rejectionReason, REJECTION_MESSAGES, type TokenRejectionReason } from '../auth/tokenRejection';
 
 /**
  * What authentication does to the rest of the service, handed to it by the app

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { accessCodeMatches, hashAccessCode } from '../../functions/src/sittings/accessCode';
+import { accessCodeMatches, hashAccessCode } from '../../functions/src/sittingRules/accessCode';
 
 // A test's access code as stored: a salted scrypt hash, never the code.
 

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { runSweep } from '../../functions/src/attempts/deadlines';
+import { runSweep } from '../../functions/src/sittings/sweeps';
 import { recordTestExtension } from '../../functions/src/sittings/store';
 import { duringFault, failWrites } from '../support/faults';
 import { createTenant, createUser } from '../support/fixtures';
 import { adminDb } from '../support/admin';
-import { attemptDoc, publishTest, startOk } from './fixtures';
+import { attemptDoc, publishTest, startOk } from '../attempts/fixtures';
 
 // A deadline sweep cut short by a backend fault, then resumed as the scheduled
 // closer resumes it: run in this process (the sweep's own code, on the

@@ -8,16 +8,16 @@ import { isBackendFault } from '../platform/backendFaults';
 import { errorText, log } from '../platform/log';
 import { conflict } from '../shared/errors';
 import { activeEquals } from '../shared/querySpec';
-import { deadlineMs, extensionMinutes, type Accommodation, type OverrideValues } from '../sittings/deadline';
-import type { StoredAccommodation, StoredOverride, StoredSweep, SweepReason } from '../sittings/documents';
-import { MAX_EXTENSIONS_PER_ATTEMPT } from '../sittings/schemas';
-import { openAttemptsOfSpec, PENDING_SWEEPS_QUERY } from './attemptQuery';
-import { requireAttemptInTransaction, type FoundAttempt } from './attemptLookup';
-import { addAudit, type AuditMeta } from './auditTrail';
-import { closeInTransaction } from './closing';
-import { requireVersion } from './frozenReads';
-import { isOverdue } from './rules';
-import type { AttemptSlot, StoredAttempt } from './documents';
+import { expiresAtMs, extensionMinutes, type Accommodation, type OverrideValues } from '../sittingRules/deadline';
+import type { StoredAccommodation, StoredOverride, StoredSweep, SweepReason } from './documents';
+import { MAX_EXTENSIONS_PER_ATTEMPT } from './schemas';
+import { openAttemptsOfSpec, PENDING_SWEEPS_QUERY } from '../attempts/attemptQuery';
+import { requireAttemptInTransaction, type FoundAttempt } from '../attempts/attemptLookup';
+import { addAudit, type AuditMeta } from '../audit/trail';
+import { closeInTransaction } from '../attempts/closing';
+import { requireVersion } from '../attempts/frozenReads';
+import { isOverdue } from '../attempts/rules';
+import type { AttemptSlot, StoredAttempt } from '../attempts/documents';
 
 // An attempt's deadline follows the settings in force while it runs: a moved
 // closes_at, an override, an accommodation, an extension. Each attempt is
@@ -86,7 +86,7 @@ export async function applyDeadline(tx: Transaction, found: FoundAttempt, source
     if (Object.keys(extensions).length >= MAX_EXTENSIONS_PER_ATTEMPT) throw conflict(`An attempt takes at most ${MAX_EXTENSIONS_PER_ATTEMPT} extensions`);
     extensions = { ...extensions, [extension.id]: extension.minutes };
   }
-  const next = deadlineMs({
+  const next = expiresAtMs({
     startedAtMs: Date.parse(attempt.started_at),
     versionTimer: version.test.timer ?? 0,
     testClosesAt: sources.closesAt,

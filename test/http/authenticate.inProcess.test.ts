@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { forgetAccountFacts } from '../../functions/src/auth/authenticate';
+import { forgetAccountFacts } from '../../functions/src/http/authenticate';
 import { addressBucket } from '../../functions/src/rateLimit/addressBucket';
 import { counterKey, currentWindow } from '../../functions/src/rateLimit/window';
 import { adminAuth, adminDb } from '../support/admin';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {
   cooldownEnds,
-  deadlineMs,
+  expiresAtMs,
   effective,
   effectiveTimerSeconds,
   extensionMinutes,
@@ -9,7 +9,7 @@ import {
   startWindow,
   windowRefusal,
   type DeadlineBasis,
-} from '../../functions/src/sittings/deadline';
+} from '../../functions/src/sittingRules/deadline';
 
 // The deadline arithmetic of a sitting, pure: no emulator, no clock but the one passed in.
 
@@ -54,27 +54,27 @@ describe('deadline: effective (the override’s value or the test’s)', () => {
   it('ignores a key present as undefined', () => assert.equal(effective({ timer: undefined }, 'timer', 30), 30));
 });
 
-describe('deadline: deadlineMs', () => {
-  it('is started_at + the version’s timer with nothing else in force', () => assert.equal(deadlineMs(basis()), T0 + 30 * MIN));
+describe('deadline: expiresAtMs', () => {
+  it('is started_at + the version’s timer with nothing else in force', () => assert.equal(expiresAtMs(basis()), T0 + 30 * MIN));
   it('adds the accommodation to the timer', () =>
-    assert.equal(deadlineMs(basis({ accommodation: { extra_time_percent: 50, extra_minutes: 5 } })), T0 + 50 * MIN));
+    assert.equal(expiresAtMs(basis({ accommodation: { extra_time_percent: 50, extra_minutes: 5 } })), T0 + 50 * MIN));
   it('rounds the accommodated timer up to a whole second', () =>
-    assert.equal(deadlineMs(basis({ versionTimer: 1, accommodation: { extra_time_percent: 1, extra_minutes: 0 } })), T0 + 61_000));
-  it('takes the override’s timer in place of the version’s', () => assert.equal(deadlineMs(basis({ override: { timer: 10 } })), T0 + 10 * MIN));
+    assert.equal(expiresAtMs(basis({ versionTimer: 1, accommodation: { extra_time_percent: 1, extra_minutes: 0 } })), T0 + 61_000));
+  it('takes the override’s timer in place of the version’s', () => assert.equal(expiresAtMs(basis({ override: { timer: 10 } })), T0 + 10 * MIN));
   it('still adds the accommodation to an overridden timer', () =>
-    assert.equal(deadlineMs(basis({ override: { timer: 10 }, accommodation: { extra_time_percent: 50, extra_minutes: 1 } })), T0 + 16 * MIN));
+    assert.equal(expiresAtMs(basis({ override: { timer: 10 }, accommodation: { extra_time_percent: 50, extra_minutes: 1 } })), T0 + 16 * MIN));
   it('is cut short by the test’s closes_at when it comes first', () =>
-    assert.equal(deadlineMs(basis({ testClosesAt: at(T0 + 20 * MIN) })), T0 + 20 * MIN));
-  it('ignores a closes_at later than the timer', () => assert.equal(deadlineMs(basis({ testClosesAt: at(T0 + 90 * MIN) })), T0 + 30 * MIN));
+    assert.equal(expiresAtMs(basis({ testClosesAt: at(T0 + 20 * MIN) })), T0 + 20 * MIN));
+  it('ignores a closes_at later than the timer', () => assert.equal(expiresAtMs(basis({ testClosesAt: at(T0 + 90 * MIN) })), T0 + 30 * MIN));
   it('cuts an accommodated timer short by closes_at too', () =>
-    assert.equal(deadlineMs(basis({ testClosesAt: at(T0 + 40 * MIN), accommodation: { extra_time_percent: 100, extra_minutes: 0 } })), T0 + 40 * MIN));
+    assert.equal(expiresAtMs(basis({ testClosesAt: at(T0 + 40 * MIN), accommodation: { extra_time_percent: 100, extra_minutes: 0 } })), T0 + 40 * MIN));
   it('takes the override’s closes_at in place of the test’s', () =>
-    assert.equal(deadlineMs(basis({ testClosesAt: at(T0 + 10 * MIN), override: { closes_at: at(T0 + 25 * MIN) } })), T0 + 25 * MIN));
+    assert.equal(expiresAtMs(basis({ testClosesAt: at(T0 + 10 * MIN), override: { closes_at: at(T0 + 25 * MIN) } })), T0 + 25 * MIN));
   it('has no closing time when the override sets closes_at to null', () =>
-    assert.equal(deadlineMs(basis({ testClosesAt: at(T0 + 10 * MIN), override: { closes_at: null } })), T0 + 30 * MIN));
+    assert.equal(expiresAtMs(basis({ testClosesAt: at(T0 + 10 * MIN), override: { closes_at: null } })), T0 + 30 * MIN));
   it('adds extensions after the earlier of timer and closes_at', () =>
-    assert.equal(deadlineMs(basis({ testClosesAt: at(T0 + 20 * MIN), extensionMinutes: 15 })), T0 + 35 * MIN));
-  it('adds extensions to the timer when the timer comes first', () => assert.equal(deadlineMs(basis({ extensionMinutes: 5 })), T0 + 35 * MIN));
+    assert.equal(expiresAtMs(basis({ testClosesAt: at(T0 + 20 * MIN), extensionMinutes: 15 })), T0 + 35 * MIN));
+  it('adds extensions to the timer when the timer comes first', () => assert.equal(expiresAtMs(basis({ extensionMinutes: 5 })), T0 + 35 * MIN));
 });
 
 describe('deadline: extensionMinutes', () => {

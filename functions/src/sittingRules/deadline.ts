@@ -50,7 +50,7 @@ export function effective<K extends keyof OverrideValues>(override: OverrideValu
  * extension is extra time whatever cut the attempt short (a fire alarm moves
  * the end of the sitting, closing time included).
  */
-export function deadlineMs(basis: DeadlineBasis): number {
+export function expiresAtMs(basis: DeadlineBasis): number {
   const timer = effective(basis.override, 'timer', basis.versionTimer) ?? basis.versionTimer;
   const byTimer = basis.startedAtMs + effectiveTimerSeconds(timer, basis.accommodation) * 1000;
   const closesAt = effective(basis.override, 'closes_at', basis.testClosesAt);
