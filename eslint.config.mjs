@@ -8,18 +8,36 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', 'functions/lib/**', 'web/dist*/**', 'web/src/api/schema.d.ts', '.emulators/**', '.bench/**', 'coverage/**'],
+    ignores: [
+      '**/node_modules/**',
+      'functions/lib/**',
+      'web/dist*/**',
+      'web/src/api/schema.d.ts',
+      '.emulators/**',
+      '.bench/**',
+      'coverage/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     rules: {
       // An unused name is a finding; a leading underscore says "unused on purpose".
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
     },
   },
   {
-    files: ['functions/src/**/*.ts', 'test/**/*.ts', 'scripts/**/*.mjs', 'bench/**/*.mjs', 'examples/**/*.mjs', '*.mjs'],
+    files: [
+      'functions/src/**/*.ts',
+      'test/**/*.ts',
+      'scripts/**/*.mjs',
+      'bench/**/*.mjs',
+      'examples/**/*.mjs',
+      '*.mjs',
+    ],
     languageOptions: { globals: { ...globals.node } },
   },
   {

@@ -33,16 +33,98 @@ const STATS_SHARDS = 32; // analytics/store.ts (not imported: that module opens 
 
 // Ten questions of every type. `right` is the key as a taker would type it; `wrong` are answers takers give instead.
 const BANK = [
-  { body: { question_type: 'multiple_choice', options: ['Paris', 'Berlin', 'Rome', 'Madrid'], correct_answer: 'Paris', marks: 2, difficulty: 'easy' }, b: -1.5, wrong: ['Berlin', 'Rome', 'Madrid'] },
-  { body: { question_type: 'multiple_choice', options: ['3', '4', '5'], correct_answer: '4', marks: 1, difficulty: 'easy' }, b: -2, wrong: ['3', '5'] },
-  { body: { question_type: 'multiple_choice', options: ['Oxygen', 'Gold', 'Iron'], correct_answer: 'Gold', marks: 1.5, difficulty: 'medium' }, b: 0, wrong: ['Oxygen', 'Iron'] },
-  { body: { question_type: 'multiple_select', options: ['2', '3', '4', '5'], correct_answer: '2|3|5', marks: 3, difficulty: 'hard' }, b: 1, wrong: ['2|3', '2|3|4|5', '3|5'] },
-  { body: { question_type: 'multiple_select', options: ['red', 'green', 'blue', 'black'], correct_answer: 'red|blue', marks: 2, difficulty: 'medium' }, b: 0.3, wrong: ['red', 'red|green|blue'] },
-  { body: { question_type: 'true_false', options: ['True', 'False'], correct_answer: 'True', marks: 1, difficulty: 'easy' }, b: -2.5, wrong: ['False'] },
-  { body: { question_type: 'true_false', options: ['True', 'False'], correct_answer: 'False', marks: 1, difficulty: 'medium' }, b: -0.5, wrong: ['True'] },
-  { body: { question_type: 'short_answer', correct_answer: 'Au', marks: 2, difficulty: 'hard' }, b: 1.2, wrong: ['Ag', 'Gd'] },
-  { body: { question_type: 'numeric', correct_answer: '42', marks: 2, difficulty: 'medium' }, b: 0.2, wrong: ['24', '40'] },
-  { body: { question_type: 'numeric', correct_answer: '3.14', tolerance: 0.01, marks: 2, difficulty: 'hard' }, b: 1.5, wrong: ['3.2', '3'] },
+  {
+    body: {
+      question_type: 'multiple_choice',
+      options: ['Paris', 'Berlin', 'Rome', 'Madrid'],
+      correct_answer: 'Paris',
+      marks: 2,
+      difficulty: 'easy',
+    },
+    b: -1.5,
+    wrong: ['Berlin', 'Rome', 'Madrid'],
+  },
+  {
+    body: {
+      question_type: 'multiple_choice',
+      options: ['3', '4', '5'],
+      correct_answer: '4',
+      marks: 1,
+      difficulty: 'easy',
+    },
+    b: -2,
+    wrong: ['3', '5'],
+  },
+  {
+    body: {
+      question_type: 'multiple_choice',
+      options: ['Oxygen', 'Gold', 'Iron'],
+      correct_answer: 'Gold',
+      marks: 1.5,
+      difficulty: 'medium',
+    },
+    b: 0,
+    wrong: ['Oxygen', 'Iron'],
+  },
+  {
+    body: {
+      question_type: 'multiple_select',
+      options: ['2', '3', '4', '5'],
+      correct_answer: '2|3|5',
+      marks: 3,
+      difficulty: 'hard',
+    },
+    b: 1,
+    wrong: ['2|3', '2|3|4|5', '3|5'],
+  },
+  {
+    body: {
+      question_type: 'multiple_select',
+      options: ['red', 'green', 'blue', 'black'],
+      correct_answer: 'red|blue',
+      marks: 2,
+      difficulty: 'medium',
+    },
+    b: 0.3,
+    wrong: ['red', 'red|green|blue'],
+  },
+  {
+    body: {
+      question_type: 'true_false',
+      options: ['True', 'False'],
+      correct_answer: 'True',
+      marks: 1,
+      difficulty: 'easy',
+    },
+    b: -2.5,
+    wrong: ['False'],
+  },
+  {
+    body: {
+      question_type: 'true_false',
+      options: ['True', 'False'],
+      correct_answer: 'False',
+      marks: 1,
+      difficulty: 'medium',
+    },
+    b: -0.5,
+    wrong: ['True'],
+  },
+  {
+    body: { question_type: 'short_answer', correct_answer: 'Au', marks: 2, difficulty: 'hard' },
+    b: 1.2,
+    wrong: ['Ag', 'Gd'],
+  },
+  {
+    body: { question_type: 'numeric', correct_answer: '42', marks: 2, difficulty: 'medium' },
+    b: 0.2,
+    wrong: ['24', '40'],
+  },
+  {
+    body: { question_type: 'numeric', correct_answer: '3.14', tolerance: 0.01, marks: 2, difficulty: 'hard' },
+    b: 1.5,
+    wrong: ['3.2', '3'],
+  },
 ];
 
 /** A small deterministic generator (mulberry32): the same attempts on every run. */
@@ -84,7 +166,16 @@ function buildAttempts(tenantId, version, count, seed, bankByKey) {
   // The deadline as a start computes it (no window, override, accommodation or extension here).
   const { expiresAtMs } = compiledFunctions('sittingRules/deadline.js');
   const expiresAt = (startedAtMs, timer) =>
-    new Date(expiresAtMs({ startedAtMs, versionTimer: timer, testClosesAt: null, override: undefined, accommodation: undefined, extensionMinutes: 0 })).toISOString();
+    new Date(
+      expiresAtMs({
+        startedAtMs,
+        versionTimer: timer,
+        testClosesAt: null,
+        override: undefined,
+        accommodation: undefined,
+        extensionMinutes: 0,
+      }),
+    ).toISOString();
   const rand = random(seed);
   const timer = version.test.timer ?? 30;
   const base = Date.now() - (count + 10) * 60_000; // started a minute apart, all in the past
@@ -113,7 +204,9 @@ function buildAttempts(tenantId, version, count, seed, bankByKey) {
       expires_at: expiresAt(startedMs, timer),
       submitted_at: null,
       auto_submitted: false,
-      answers: Object.fromEntries(Object.entries(given).map(([questionId, answer]) => [questionId, { answer, saved_at: savedAt }])),
+      answers: Object.fromEntries(
+        Object.entries(given).map(([questionId, answer]) => [questionId, { answer, saved_at: savedAt }]),
+      ),
       question_order: questionOrder(id, version),
       token_hash: createHash('sha256').update(randomBytes(32)).digest('hex'),
       score: null,
@@ -167,15 +260,23 @@ async function realSubmit(tenantId, testId, label, i) {
   const student = await createUser('student', tenantId, `analytics-${label}-${i}`);
   const who = { token: student.token, ip: `2001:db8:8:${i.toString(16)}::1` };
   const start = await call({ method: 'POST', path: '/api/attempts', body: { test_id: testId }, ...who });
-  if (start.status !== 201) throw new Error(`real submit ${label} ${i}: start ${start.status} ${start.text.slice(0, 300)}`);
+  if (start.status !== 201)
+    throw new Error(`real submit ${label} ${i}: start ${start.status} ${start.text.slice(0, 300)}`);
   const { attempt_id: attemptId, test_details: details } = start.json;
   for (const question of details.questions) {
     const answer = question.question_text.split(' key ')[1]; // the text carries the key (measureAnalytics)
-    const res = await call({ method: 'POST', path: `/api/attempts/${attemptId}/answers`, body: { question_id: question.id, student_answer: answer }, ...who });
-    if (res.status !== 200) throw new Error(`real submit ${label} ${i}: answer ${res.status} ${res.text.slice(0, 300)}`);
+    const res = await call({
+      method: 'POST',
+      path: `/api/attempts/${attemptId}/answers`,
+      body: { question_id: question.id, student_answer: answer },
+      ...who,
+    });
+    if (res.status !== 200)
+      throw new Error(`real submit ${label} ${i}: answer ${res.status} ${res.text.slice(0, 300)}`);
   }
   const submit = await call({ method: 'POST', path: `/api/attempts/${attemptId}/submit`, ...who });
-  if (submit.status !== 200) throw new Error(`real submit ${label} ${i}: submit ${submit.status} ${submit.text.slice(0, 300)}`);
+  if (submit.status !== 200)
+    throw new Error(`real submit ${label} ${i}: submit ${submit.status} ${submit.text.slice(0, 300)}`);
   return submit.json.score;
 }
 
@@ -187,13 +288,21 @@ async function realSubmit(tenantId, testId, label, i) {
 export async function measureAnalytics({ tenantId, as, measure, log, failures, warnings }) {
   const post = async (path, body) => {
     const res = await call({ method: 'POST', path, body, ...as.admin });
-    if (res.status !== 201 && res.status !== 200) throw new Error(`POST ${path}: ${res.status} ${res.text.slice(0, 300)}`);
+    if (res.status !== 201 && res.status !== 200)
+      throw new Error(`POST ${path}: ${res.status} ${res.text.slice(0, 300)}`);
     return res.json;
   };
   // The question's text carries its key, so a real taker below can answer from what the attempt shows.
   const questionIds = [];
   for (const [i, q] of BANK.entries()) {
-    questionIds.push((await post('/api/questions', { ...q.body, question_text: `Analytics ${RUN_ID} Q${i + 1} key ${q.body.correct_answer}` })).id);
+    questionIds.push(
+      (
+        await post('/api/questions', {
+          ...q.body,
+          question_text: `Analytics ${RUN_ID} Q${i + 1} key ${q.body.correct_answer}`,
+        })
+      ).id,
+    );
   }
   const bankByKey = new Map(BANK.map((q, i) => [`Analytics ${RUN_ID} Q${i + 1} key ${q.body.correct_answer}`, q]));
 
@@ -211,21 +320,48 @@ export async function measureAnalytics({ tenantId, as, measure, log, failures, w
       question_ids: questionIds,
     });
     await post(`/api/tests/${draft.id}/publish`, undefined);
-    const version = (await adminDb.collection('clients').doc(tenantId).collection('tests').doc(draft.id).collection('versions').doc('1').get()).data();
+    const version = (
+      await adminDb
+        .collection('clients')
+        .doc(tenantId)
+        .collection('tests')
+        .doc(draft.id)
+        .collection('versions')
+        .doc('1')
+        .get()
+    ).data();
     log(`analytics: writing ${size.attempts} submitted attempts on test ${draft.id} (Admin SDK, batches of ${BATCH})`);
     const t = performance.now();
     const docs = buildAttempts(tenantId, version, size.attempts, k + 1, bankByKey);
     await writeAttempts(tenantId, docs);
-    sizes.push({ ...size, testId: draft.id, expected: expectedFigures(docs), seed_ms: Math.round(performance.now() - t) });
+    sizes.push({
+      ...size,
+      testId: draft.id,
+      expected: expectedFigures(docs),
+      seed_ms: Math.round(performance.now() - t),
+    });
   }
 
   // ---- The repair builds the sums from the attempts: it reads every one (its cost grows, by design).
   for (const size of sizes) {
     log(`analytics: POST /api/analytics/tests/{id}/recompute on ${size.attempts} attempts`);
-    const res = await call({ method: 'POST', path: `/api/analytics/tests/${size.testId}/recompute`, timeoutMs: SLOW_MS, ...as.admin });
-    size.recompute = { status: res.status, ms: Math.round(res.ms), cost: res.cost, attempts_read: res.json?.attempts_read ?? null, changed: res.json?.changed ?? null };
+    const res = await call({
+      method: 'POST',
+      path: `/api/analytics/tests/${size.testId}/recompute`,
+      timeoutMs: SLOW_MS,
+      ...as.admin,
+    });
+    size.recompute = {
+      status: res.status,
+      ms: Math.round(res.ms),
+      cost: res.cost,
+      attempts_read: res.json?.attempts_read ?? null,
+      changed: res.json?.changed ?? null,
+    };
     if (res.status !== 200) {
-      failures.push(`analytics recompute (${size.attempts} attempts): ${res.status} ${(res.error ?? res.text).slice(0, 300)}`);
+      failures.push(
+        `analytics recompute (${size.attempts} attempts): ${res.status} ${(res.error ?? res.text).slice(0, 300)}`,
+      );
       continue;
     }
     const got = res.json.analytics;
@@ -234,8 +370,13 @@ export async function measureAnalytics({ tenantId, as, measure, log, failures, w
     mismatches.push(...['average_score', 'highest_score', 'lowest_score'].filter((key) => !close(got[key], want[key])));
     if (got.total_attempts !== size.attempts) mismatches.push('total_attempts');
     if (res.json.attempts_read !== size.attempts) mismatches.push('attempts_read');
-    if (mismatches.length) failures.push(`analytics recompute (${size.attempts} attempts): ${mismatches.join(', ')} differ from the seeded attempts: got ${JSON.stringify(Object.fromEntries(mismatches.map((m) => [m, m === 'attempts_read' ? res.json.attempts_read : got[m]])))}, want ${JSON.stringify(want)}`);
-    log(`analytics: recompute of ${size.attempts} attempts: ${res.status} in ${size.recompute.ms} ms, attempts_read ${size.recompute.attempts_read}, cost ${JSON.stringify(res.cost)}`);
+    if (mismatches.length)
+      failures.push(
+        `analytics recompute (${size.attempts} attempts): ${mismatches.join(', ')} differ from the seeded attempts: got ${JSON.stringify(Object.fromEntries(mismatches.map((m) => [m, m === 'attempts_read' ? res.json.attempts_read : got[m]])))}, want ${JSON.stringify(want)}`,
+      );
+    log(
+      `analytics: recompute of ${size.attempts} attempts: ${res.status} in ${size.recompute.ms} ms, attempts_read ${size.recompute.attempts_read}, cost ${JSON.stringify(res.cost)}`,
+    );
   }
 
   // ---- The request itself, at both sizes: the same reads, round trips and (about) the same time.
@@ -257,7 +398,8 @@ export async function measureAnalytics({ tenantId, as, measure, log, failures, w
           discrimination: first.json.questions?.map((q) => q.discrimination_index),
         }
       : null;
-    if (first?.json && first.json.completed !== size.attempts) failures.push(`analytics GET (${size.attempts} attempts): completed ${first.json.completed}`);
+    if (first?.json && first.json.completed !== size.attempts)
+      failures.push(`analytics GET (${size.attempts} attempts): completed ${first.json.completed}`);
   }
 
   // ---- Where its time goes: the request's Firestore calls, timed directly from this process (Admin SDK).
@@ -266,7 +408,13 @@ export async function measureAnalytics({ tenantId, as, measure, log, failures, w
   const attempts = adminDb.collection('clients').doc(tenantId).collection('attempts');
   for (const size of sizes) {
     const at = { testId: size.testId, version: 1 };
-    const version = adminDb.collection('clients').doc(tenantId).collection('tests').doc(size.testId).collection('versions').doc('1');
+    const version = adminDb
+      .collection('clients')
+      .doc(tenantId)
+      .collection('tests')
+      .doc(size.testId)
+      .collection('versions')
+      .doc('1');
     const shards = Array.from({ length: STATS_SHARDS }, (_, k) => version.collection('stats_shards').doc(String(k)));
     const extreme = (direction) => buildQuery(attempts, scoreExtremeSpec(at, direction)).limit(1).select('score').get();
     size.direct = {
@@ -279,15 +427,24 @@ export async function measureAnalytics({ tenantId, as, measure, log, failures, w
     };
   }
   // Both tests' attempts share the organization's attempts collection.
-  const attemptsInCollection = (await adminDb.collection('clients').doc(tenantId).collection('attempts').count().get()).data().count;
+  const attemptsInCollection = (
+    await adminDb.collection('clients').doc(tenantId).collection('attempts').count().get()
+  ).data().count;
 
   // ---- The results export, one row per attempt (its cost grows, by design).
   for (const size of sizes) {
     const path = `/api/analytics/tests/${size.testId}/results.csv`;
-    const { summary, first } = await measure({ name: `GET ${'/api/analytics/tests/{id}/results.csv'} (${size.attempts} attempts)`, expected: 200, n: size.attempts > 1000 ? 3 : 10, warmup: 1, request: () => ({ path, timeoutMs: SLOW_MS, ...as.admin }) });
+    const { summary, first } = await measure({
+      name: `GET ${'/api/analytics/tests/{id}/results.csv'} (${size.attempts} attempts)`,
+      expected: 200,
+      n: size.attempts > 1000 ? 3 : 10,
+      warmup: 1,
+      request: () => ({ path, timeoutMs: SLOW_MS, ...as.admin }),
+    });
     const rows = first?.text ? first.text.split(/\r?\n/).filter((line) => line.length > 0).length - 1 : null;
     size.csv = { summary, rows, bytes: first?.text ? Buffer.byteLength(first.text) : null };
-    if (rows !== null && rows !== size.attempts) failures.push(`results.csv (${size.attempts} attempts): ${rows} data rows`);
+    if (rows !== null && rows !== size.attempts)
+      failures.push(`results.csv (${size.attempts} attempts): ${rows} data rows`);
   }
 
   // ---- Real submits through the API move the figures (the submit's own increments, no repair).
@@ -296,30 +453,74 @@ export async function measureAnalytics({ tenantId, as, measure, log, failures, w
     if (!before) continue; // its GET failed (a failure already)
     let scores;
     try {
-      scores = await mapLimit(Array.from({ length: REAL_SUBMITS }), REAL_SUBMITS, (_, i) => realSubmit(tenantId, size.testId, size.label, i));
+      scores = await mapLimit(Array.from({ length: REAL_SUBMITS }), REAL_SUBMITS, (_, i) =>
+        realSubmit(tenantId, size.testId, size.label, i),
+      );
     } catch (err) {
       failures.push(`analytics: real submits on the ${size.attempts}-attempt test: ${err.message}`);
       continue;
     }
     const after = (await call({ path: `/api/analytics/tests/${size.testId}`, ...as.admin })).json;
-    const wantAverage = (before.average_score * before.completed + scores.reduce((s, x) => s + x, 0)) / (before.completed + REAL_SUBMITS);
-    const moved = after?.completed === before.completed + REAL_SUBMITS && after?.total_attempts === size.attempts + REAL_SUBMITS && close(after?.average_score, wantAverage);
-    size.real_submits = { submits: REAL_SUBMITS, scores, completed_before: before.completed, completed_after: after?.completed ?? null, average_before: before.average_score, average_after: after?.average_score ?? null, average_expected: Number(wantAverage.toFixed(4)), moved };
-    if (!moved) failures.push(`analytics: ${REAL_SUBMITS} real submits on the ${size.attempts}-attempt test did not move the figures as expected: ${JSON.stringify(size.real_submits)}`);
+    const wantAverage =
+      (before.average_score * before.completed + scores.reduce((s, x) => s + x, 0)) / (before.completed + REAL_SUBMITS);
+    const moved =
+      after?.completed === before.completed + REAL_SUBMITS &&
+      after?.total_attempts === size.attempts + REAL_SUBMITS &&
+      close(after?.average_score, wantAverage);
+    size.real_submits = {
+      submits: REAL_SUBMITS,
+      scores,
+      completed_before: before.completed,
+      completed_after: after?.completed ?? null,
+      average_before: before.average_score,
+      average_after: after?.average_score ?? null,
+      average_expected: Number(wantAverage.toFixed(4)),
+      moved,
+    };
+    if (!moved)
+      failures.push(
+        `analytics: ${REAL_SUBMITS} real submits on the ${size.attempts}-attempt test did not move the figures as expected: ${JSON.stringify(size.real_submits)}`,
+      );
   }
   // The maintained sums (repair + live increments) must equal a fresh recomputation: nothing to change.
   const small = sizes[0];
-  const again = await call({ method: 'POST', path: `/api/analytics/tests/${small.testId}/recompute`, timeoutMs: SLOW_MS, ...as.admin });
-  small.second_recompute = { status: again.status, ms: Math.round(again.ms), changed: again.json?.changed ?? null, attempts_read: again.json?.attempts_read ?? null };
-  if (again.status !== 200 || again.json.changed !== false) failures.push(`analytics: a second recompute after ${REAL_SUBMITS} real submits found drift (or failed): ${JSON.stringify(small.second_recompute)}`);
+  const again = await call({
+    method: 'POST',
+    path: `/api/analytics/tests/${small.testId}/recompute`,
+    timeoutMs: SLOW_MS,
+    ...as.admin,
+  });
+  small.second_recompute = {
+    status: again.status,
+    ms: Math.round(again.ms),
+    changed: again.json?.changed ?? null,
+    attempts_read: again.json?.attempts_read ?? null,
+  };
+  if (again.status !== 200 || again.json.changed !== false)
+    failures.push(
+      `analytics: a second recompute after ${REAL_SUBMITS} real submits found drift (or failed): ${JSON.stringify(small.second_recompute)}`,
+    );
 
   // ---- A student's analytics with few and with many submitted attempts: index aggregations and one page
   // of rows, so the same reads. (Written last, straight into the large test: nothing reads its sums after this.)
-  const largeVersion = (await adminDb.collection('clients').doc(tenantId).collection('tests').doc(sizes[1].testId).collection('versions').doc('1').get()).data();
+  const largeVersion = (
+    await adminDb
+      .collection('clients')
+      .doc(tenantId)
+      .collection('tests')
+      .doc(sizes[1].testId)
+      .collection('versions')
+      .doc('1')
+      .get()
+  ).data();
   const students = [];
   for (const [k, count] of STUDENT_SIZES.entries()) {
     const studentId = `bench-student-${RUN_ID}-${count}`;
-    const docs = buildAttempts(tenantId, largeVersion, count, 100 + k, bankByKey).map((d) => ({ ...d, student_id: studentId, started_by: studentId }));
+    const docs = buildAttempts(tenantId, largeVersion, count, 100 + k, bankByKey).map((d) => ({
+      ...d,
+      student_id: studentId,
+      started_by: studentId,
+    }));
     await writeAttempts(tenantId, docs);
     const { summary, first } = await measure({
       name: `GET /api/analytics/students/{id} (${count} attempts)`,
@@ -329,10 +530,16 @@ export async function measureAnalytics({ tenantId, as, measure, log, failures, w
       request: () => ({ path: `/api/analytics/students/${studentId}`, ...as.admin }),
     });
     students.push({ attempts: count, get: summary });
-    if (first?.json && first.json.completed !== count) failures.push(`student analytics (${count} attempts): completed ${first.json.completed}`);
+    if (first?.json && first.json.completed !== count)
+      failures.push(`student analytics (${count} attempts): completed ${first.json.completed}`);
   }
-  const sameStudentCost = ['reads', 'writes', 'round_trips', 'sequential_round_trips'].every((key) => students[0].get.cost[key]?.median === students[1].get.cost[key]?.median);
-  if (!sameStudentCost) failures.push(`cost of GET /api/analytics/students/{id} grows with the student's attempts: ${JSON.stringify(students.map((x) => x.get.cost))}`);
+  const sameStudentCost = ['reads', 'writes', 'round_trips', 'sequential_round_trips'].every(
+    (key) => students[0].get.cost[key]?.median === students[1].get.cost[key]?.median,
+  );
+  if (!sameStudentCost)
+    failures.push(
+      `cost of GET /api/analytics/students/{id} grows with the student's attempts: ${JSON.stringify(students.map((x) => x.get.cost))}`,
+    );
 
   // ---- Cost must not grow with the attempts.
   const [a, b] = sizes;
@@ -346,15 +553,35 @@ export async function measureAnalytics({ tenantId, as, measure, log, failures, w
     p50_ratio: a.get.latency_ms.p50 ? Number((b.get.latency_ms.p50 / a.get.latency_ms.p50).toFixed(2)) : null,
     constant: ['reads', 'writes', 'round_trips', 'sequential_round_trips'].every(same),
   };
-  if (!check.constant) failures.push(`cost of GET /api/analytics/tests/{id} grows with the attempts: ${JSON.stringify(check)}`);
-  if (check.p50_ratio !== null && check.p50_ratio > 1.5) warnings.push(`GET /api/analytics/tests/{id}: p50 with ${b.attempts} attempts is ${check.p50_ratio}x the p50 with ${a.attempts} (same reads: the emulator or the machine?)`);
-  return { sizes: sizes.map(({ expected, ...rest }) => rest), check, attempts_in_collection: attemptsInCollection, students, same_student_cost: sameStudentCost };
+  if (!check.constant)
+    failures.push(`cost of GET /api/analytics/tests/{id} grows with the attempts: ${JSON.stringify(check)}`);
+  if (check.p50_ratio !== null && check.p50_ratio > 1.5)
+    warnings.push(
+      `GET /api/analytics/tests/{id}: p50 with ${b.attempts} attempts is ${check.p50_ratio}x the p50 with ${a.attempts} (same reads: the emulator or the machine?)`,
+    );
+  return {
+    sizes: sizes.map(({ expected, ...rest }) => rest),
+    check,
+    attempts_in_collection: attemptsInCollection,
+    students,
+    same_student_cost: sameStudentCost,
+  };
 }
 
 /** The report section. */
-export function analyticsReport({ sizes, check, attempts_in_collection: inCollection, students, same_student_cost: sameStudentCost }) {
+export function analyticsReport({
+  sizes,
+  check,
+  attempts_in_collection: inCollection,
+  students,
+  same_student_cost: sameStudentCost,
+}) {
   const out = [];
-  out.push(section(`Analytics: the same test with ${sizes.map((s) => s.attempts.toLocaleString('en-US')).join(' and with ')} submitted attempts`));
+  out.push(
+    section(
+      `Analytics: the same test with ${sizes.map((s) => s.attempts.toLocaleString('en-US')).join(' and with ')} submitted attempts`,
+    ),
+  );
   const [a, b] = sizes;
   const cost = (s, key) => costCell(s.get?.cost[key]);
   out.push(
@@ -379,10 +606,16 @@ export function analyticsReport({ sizes, check, attempts_in_collection: inCollec
     `${check.constant ? 'OK  ' : 'FAIL'} GET /api/analytics/tests/{id}: reads ${check.reads.join(' vs ')}, round trips ${check.round_trips.join(' vs ')}, sequential ${check.sequential_round_trips.join(' vs ')}; ` +
       `p50 ratio ${check.p50_ratio} (${b.attempts} / ${a.attempts} attempts).`,
   );
-  out.push(`Reads: the test, the ${STATS_SHARDS} stats shards (one getAll; every shard is counted, whether it exists or not), the highest and lowest score`);
-  out.push('(two one-document index queries), the count of attempts in progress (a count() aggregation: 1 read per 1,000 open attempts)');
-  out.push('and the organization\'s status; a fresh instance also reads the frozen version once (cached afterwards).');
-  out.push(`\nWhere the time goes: the request's Firestore calls timed directly from this process (Admin SDK, median of 10); both tests' attempts`);
+  out.push(
+    `Reads: the test, the ${STATS_SHARDS} stats shards (one getAll; every shard is counted, whether it exists or not), the highest and lowest score`,
+  );
+  out.push(
+    '(two one-document index queries), the count of attempts in progress (a count() aggregation: 1 read per 1,000 open attempts)',
+  );
+  out.push("and the organization's status; a fresh instance also reads the frozen version once (cached afterwards).");
+  out.push(
+    `\nWhere the time goes: the request's Firestore calls timed directly from this process (Admin SDK, median of 10); both tests' attempts`,
+  );
   out.push(`share the organization's attempts collection (${inCollection} documents):`);
   out.push(
     table(
@@ -397,37 +630,83 @@ export function analyticsReport({ sizes, check, attempts_in_collection: inCollec
       { rightAlign: [1, 2] },
     ),
   );
-  out.push('The Firestore emulator has no indexes: it answers a query by scanning the collection, so the queries cost time in');
-  out.push('proportion to the whole collection here (the same for both tests); production Firestore serves them from the composite');
+  out.push(
+    'The Firestore emulator has no indexes: it answers a query by scanning the collection, so the queries cost time in',
+  );
+  out.push(
+    'proportion to the whole collection here (the same for both tests); production Firestore serves them from the composite',
+  );
   out.push('index (firestore.indexes.json), at the cost of the one entry read.');
-  out.push('\nThe repair (POST …/recompute) reads every attempt of the version in one transaction, so its cost grows with them, by design:');
+  out.push(
+    '\nThe repair (POST …/recompute) reads every attempt of the version in one transaction, so its cost grows with them, by design:',
+  );
   out.push(
     table(
-      ['attempts', 'seeded in (Admin SDK)', 'recompute status', 'recompute ms', 'attempts_read', 'reads', 'writes', 'round trips'],
-      sizes.map((s) => [s.attempts, `${s.seed_ms} ms`, s.recompute.status, s.recompute.ms, s.recompute.attempts_read, s.recompute.cost?.reads ?? '-', s.recompute.cost?.writes ?? '-', s.recompute.cost?.round_trips ?? '-']),
+      [
+        'attempts',
+        'seeded in (Admin SDK)',
+        'recompute status',
+        'recompute ms',
+        'attempts_read',
+        'reads',
+        'writes',
+        'round trips',
+      ],
+      sizes.map((s) => [
+        s.attempts,
+        `${s.seed_ms} ms`,
+        s.recompute.status,
+        s.recompute.ms,
+        s.recompute.attempts_read,
+        s.recompute.cost?.reads ?? '-',
+        s.recompute.cost?.writes ?? '-',
+        s.recompute.cost?.round_trips ?? '-',
+      ]),
       { rightAlign: [0, 1, 3, 4, 5, 6, 7] },
     ),
   );
-  out.push('\nGET …/results.csv (one row per submitted attempt, streamed). X-Debug-Cost goes out with the headers, before the rows are');
-  out.push('streamed, so its reads and round trips are those made before the first row was written, not the whole export\'s:');
+  out.push(
+    '\nGET …/results.csv (one row per submitted attempt, streamed). X-Debug-Cost goes out with the headers, before the rows are',
+  );
+  out.push(
+    "streamed, so its reads and round trips are those made before the first row was written, not the whole export's:",
+  );
   out.push(
     table(
       ['attempts', 'n', 'p50 ms', 'max ms', 'rows', 'bytes', 'reads before streaming', 'round trips before streaming'],
-      sizes.map((s) => [s.attempts, s.csv.summary.n, ms(s.csv.summary.latency_ms.p50), ms(s.csv.summary.latency_ms.max), s.csv.rows, s.csv.bytes, costCell(s.csv.summary.cost.reads), costCell(s.csv.summary.cost.round_trips)]),
+      sizes.map((s) => [
+        s.attempts,
+        s.csv.summary.n,
+        ms(s.csv.summary.latency_ms.p50),
+        ms(s.csv.summary.latency_ms.max),
+        s.csv.rows,
+        s.csv.bytes,
+        costCell(s.csv.summary.cost.reads),
+        costCell(s.csv.summary.cost.round_trips),
+      ]),
       { rightAlign: [0, 1, 2, 3, 4, 5, 6] },
     ),
   );
-  out.push(`\nReal submits through the API afterwards (${sizes[0].real_submits?.submits} per test, every answer right):`);
+  out.push(
+    `\nReal submits through the API afterwards (${sizes[0].real_submits?.submits} per test, every answer right):`,
+  );
   for (const s of sizes) {
     const r = s.real_submits;
     if (!r) continue;
-    out.push(`${r.moved ? 'OK  ' : 'FAIL'} ${s.attempts} attempts: completed ${r.completed_before} -> ${r.completed_after}, average_score ${r.average_before} -> ${r.average_after} (expected ${r.average_expected}).`);
+    out.push(
+      `${r.moved ? 'OK  ' : 'FAIL'} ${s.attempts} attempts: completed ${r.completed_before} -> ${r.completed_after}, average_score ${r.average_before} -> ${r.average_after} (expected ${r.average_expected}).`,
+    );
   }
   const second = sizes[0].second_recompute;
-  if (second) out.push(`${second.changed === false ? 'OK  ' : 'FAIL'} A second recompute of the ${sizes[0].attempts}-attempt test after them: changed ${second.changed} (the maintained sums equal the recomputed ones), ${second.ms} ms.`);
+  if (second)
+    out.push(
+      `${second.changed === false ? 'OK  ' : 'FAIL'} A second recompute of the ${sizes[0].attempts}-attempt test after them: changed ${second.changed} (the maintained sums equal the recomputed ones), ${second.ms} ms.`,
+    );
   const [few, many] = students;
   const studentCost = (x, key) => costCell(x.get.cost[key]);
-  out.push(`\nGET /api/analytics/students/{id}: one student with ${few.attempts} and with ${many.attempts} submitted attempts (figures by count/average aggregations, one page of rows):`);
+  out.push(
+    `\nGET /api/analytics/students/{id}: one student with ${few.attempts} and with ${many.attempts} submitted attempts (figures by count/average aggregations, one page of rows):`,
+  );
   out.push(
     table(
       ['GET /api/analytics/students/{id}', `${few.attempts} attempts`, `${many.attempts} attempts`],
@@ -436,11 +715,17 @@ export function analyticsReport({ sizes, check, attempts_in_collection: inCollec
         ['p95 ms', ms(few.get.latency_ms.p95), ms(many.get.latency_ms.p95)],
         ['document reads', studentCost(few, 'reads'), studentCost(many, 'reads')],
         ['round trips', studentCost(few, 'round_trips'), studentCost(many, 'round_trips')],
-        ['sequential round trips', studentCost(few, 'sequential_round_trips'), studentCost(many, 'sequential_round_trips')],
+        [
+          'sequential round trips',
+          studentCost(few, 'sequential_round_trips'),
+          studentCost(many, 'sequential_round_trips'),
+        ],
       ],
       { rightAlign: [1, 2] },
     ),
   );
-  out.push(`${sameStudentCost ? 'OK  ' : 'FAIL'} the same reads and round trips with ${few.attempts} and with ${many.attempts} attempts.`);
+  out.push(
+    `${sameStudentCost ? 'OK  ' : 'FAIL'} the same reads and round trips with ${few.attempts} and with ${many.attempts} attempts.`,
+  );
   return out.join('\n');
 }

@@ -77,10 +77,27 @@ async function runColdstart() {
     FIREBASE_AUTH_EMULATOR_HOST: AUTH_HOST,
     GCLOUD_PROJECT: PROJECT_ID,
   };
-  const appEnv = Object.fromEntries((process.env.COLDSTART_APP_ENV ?? '').split(/\s+/).filter(Boolean).map((pair) => pair.split(/=(.*)/s).slice(0, 2)));
+  const appEnv = Object.fromEntries(
+    (process.env.COLDSTART_APP_ENV ?? '')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((pair) => pair.split(/=(.*)/s).slice(0, 2)),
+  );
   const targets = {
-    app: { target: 'api', env: { ...env, ...appEnv }, source: join(root, 'functions'), module: join(root, 'functions', 'lib', 'index.js'), readyPath: '/api/health' },
-    floor: { target: 'floor', env, source: join(root, 'bench', 'floorFunction'), module: join(root, 'bench', 'floorFunction', 'index.js'), readyPath: '/' },
+    app: {
+      target: 'api',
+      env: { ...env, ...appEnv },
+      source: join(root, 'functions'),
+      module: join(root, 'functions', 'lib', 'index.js'),
+      readyPath: '/api/health',
+    },
+    floor: {
+      target: 'floor',
+      env,
+      source: join(root, 'bench', 'floorFunction'),
+      module: join(root, 'bench', 'floorFunction', 'index.js'),
+      readyPath: '/',
+    },
   };
   const order = (trial) => (trial % 2 === 0 ? ['app', 'floor'] : ['floor', 'app']);
 
@@ -98,19 +115,41 @@ async function runColdstart() {
     }));
     const post = async (path, body) => {
       const res = await callAt(setup.baseUrl, { method: 'POST', path, body, token: admin.token, ip: admin.ip });
-      if (res.status !== 201 && res.status !== 200) throw new Error(`POST ${path}: ${res.status} ${res.text.slice(0, 500)}`);
+      if (res.status !== 201 && res.status !== 200)
+        throw new Error(`POST ${path}: ${res.status} ${res.text.slice(0, 500)}`);
       return res.json;
     };
     const options = ['Paris', 'Berlin', 'Rome', 'Madrid'];
     const questionIds = [];
     for (let n = 1; n <= 4; n++) {
-      const q = await post('/api/questions', { question_text: `Cold start ${RUN_ID} ${n}`, question_type: 'multiple_choice', options, correct_answer: 'Paris', marks: 1, difficulty: 'easy' });
+      const q = await post('/api/questions', {
+        question_text: `Cold start ${RUN_ID} ${n}`,
+        question_type: 'multiple_choice',
+        options,
+        correct_answer: 'Paris',
+        marks: 1,
+        difficulty: 'easy',
+      });
       questionIds.push(q.id);
     }
-    const test = await post('/api/tests', { test_name: `Cold start ${RUN_ID}`, timer: 120, shuffle: 0, allow_review: 0, negative_marking: 0, status: 'draft', question_ids: questionIds });
+    const test = await post('/api/tests', {
+      test_name: `Cold start ${RUN_ID}`,
+      timer: 120,
+      shuffle: 0,
+      allow_review: 0,
+      negative_marking: 0,
+      status: 'draft',
+      question_ids: questionIds,
+    });
     await post(`/api/tests/${test.id}/publish`, undefined);
     for (const student of students) {
-      const res = await callAt(setup.baseUrl, { method: 'POST', path: '/api/attempts', body: { test_id: test.id }, token: student.token, ip: student.ip });
+      const res = await callAt(setup.baseUrl, {
+        method: 'POST',
+        path: '/api/attempts',
+        body: { test_id: test.id },
+        token: student.token,
+        ip: student.ip,
+      });
       if (res.status !== 201) throw new Error(`start: ${res.status} ${res.text.slice(0, 300)}`);
       student.attemptId = res.json.attempt_id;
     }
@@ -123,7 +162,13 @@ async function runColdstart() {
       const student = students[who % students.length];
       const body = { question_id: questionIds[i % questionIds.length], student_answer: options[i % options.length] };
       return kind === 'app'
-        ? { method: 'POST', path: `/api/attempts/${student.attemptId}/answers`, body, token: student.token, ip: student.ip }
+        ? {
+            method: 'POST',
+            path: `/api/attempts/${student.attemptId}/answers`,
+            body,
+            token: student.token,
+            ip: student.ip,
+          }
         : { method: 'POST', path: '/', body, token: student.token, ip: student.ip };
     };
 
@@ -133,17 +178,27 @@ async function runColdstart() {
     // ---- (a) requiring the module in a fresh process
     log(`(a) require: ${TRIALS} fresh processes each`);
     const requireMs = { app: [], floor: [] };
-    const requireScript = "const { performance } = require('node:perf_hooks'); const t = performance.now(); require(process.argv[1]); process.stdout.write(String(performance.now() - t)); process.exit(0);";
+    const requireScript =
+      "const { performance } = require('node:perf_hooks'); const t = performance.now(); require(process.argv[1]); process.stdout.write(String(performance.now() - t)); process.exit(0);";
     const requireOnce = ({ module, env: targetEnv }) =>
       new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, ['-e', requireScript, module], { cwd: root, env: { ...process.env, ...targetEnv, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(process.execPath, ['-e', requireScript, module], {
+          cwd: root,
+          env: { ...process.env, ...targetEnv, NODE_ENV: 'production' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         let out = '';
         let err = '';
         child.stdout.on('data', (c) => (out += c));
         child.stderr.on('data', (c) => (err += c));
-        child.on('exit', (code) => (code === 0 && Number(out) > 0 ? resolve(Number(out)) : reject(new Error(`require ${module}: exit ${code} ${err.slice(-500)}`))));
+        child.on('exit', (code) =>
+          code === 0 && Number(out) > 0
+            ? resolve(Number(out))
+            : reject(new Error(`require ${module}: exit ${code} ${err.slice(-500)}`)),
+        );
       });
-    for (let trial = 0; trial < TRIALS; trial++) for (const kind of order(trial)) requireMs[kind].push(await requireOnce(targets[kind]));
+    for (let trial = 0; trial < TRIALS; trial++)
+      for (const kind of order(trial)) requireMs[kind].push(await requireOnce(targets[kind]));
 
     // ---- (b) new process → first saved answer
     log(`(b) new process -> first saved answer: ${TRIALS} fresh processes each`);
@@ -155,23 +210,33 @@ async function runColdstart() {
       running.add(server);
       try {
         for (;;) {
-          if (server.exited()) throw new Error(`${kind}: functions-framework exited (${JSON.stringify(server.exited())}):\n${server.output().slice(-2000)}`);
+          if (server.exited())
+            throw new Error(
+              `${kind}: functions-framework exited (${JSON.stringify(server.exited())}):\n${server.output().slice(-2000)}`,
+            );
           const sent = performance.now();
           const res = await callAt(server.baseUrl, save(kind, trial, trial));
           if (res.status === 0 && performance.now() - t0 < 60_000) {
             await sleep(5); // not listening yet
             continue;
           }
-          if (res.status !== 200) throw new Error(`${kind}: first save answered ${res.status} ${(res.error ?? res.text).slice(0, 300)}`);
+          if (res.status !== 200)
+            throw new Error(`${kind}: first save answered ${res.status} ${(res.error ?? res.text).slice(0, 300)}`);
           const done = performance.now();
-          return { total_ms: round1(done - t0), listening_ms: round1(sent - t0), first_request_ms: round1(res.ms), cpu_ms: Math.round(server.cpuSeconds() * 1000) };
+          return {
+            total_ms: round1(done - t0),
+            listening_ms: round1(sent - t0),
+            first_request_ms: round1(res.ms),
+            cpu_ms: Math.round(server.cpuSeconds() * 1000),
+          };
         }
       } finally {
         await server.stop();
         running.delete(server);
       }
     };
-    for (let trial = 0; trial < TRIALS; trial++) for (const kind of order(trial)) cold[kind].push(await firstSave(kind, trial));
+    for (let trial = 0; trial < TRIALS; trial++)
+      for (const kind of order(trial)) cold[kind].push(await firstSave(kind, trial));
 
     // ---- (c) CPU per save under load
     log(`(c) CPU per save: ${ROUNDS} rounds of ${SAVES} saves, ${CONCURRENCY} at a time, app and floor alternating`);
@@ -196,15 +261,22 @@ async function runColdstart() {
           while (next < count) {
             const res = await callAt(server.baseUrl, save(kind, next++, who));
             statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-            if (res.status !== 200 && !unexpected) unexpected = `${res.status} ${(res.error ?? res.text).slice(0, 300)}`;
+            if (res.status !== 200 && !unexpected)
+              unexpected = `${res.status} ${(res.error ?? res.text).slice(0, 300)}`;
             latencies.push(res.ms);
           }
         }),
       );
       const wallS = (performance.now() - started) / 1000;
       const cpuMs = (server.cpuSeconds() - cpuBefore) * 1000;
-      if (statuses[200] !== count) failures.push(`${kind}: ${JSON.stringify(statuses)} over ${count} saves; the first: ${unexpected}`);
-      return { cpu_ms_per_save: Number((cpuMs / count).toFixed(2)), saves_per_s: round1(count / wallS), latency_ms: latencySummary(latencies), statuses };
+      if (statuses[200] !== count)
+        failures.push(`${kind}: ${JSON.stringify(statuses)} over ${count} saves; the first: ${unexpected}`);
+      return {
+        cpu_ms_per_save: Number((cpuMs / count).toFixed(2)),
+        saves_per_s: round1(count / wallS),
+        latency_ms: latencySummary(latencies),
+        statuses,
+      };
     };
     for (const kind of ['app', 'floor']) await load(kind, 100); // warm-up: modules loaded, channels open (not measured)
     const loadRuns = { app: [], floor: [] };
@@ -239,7 +311,13 @@ async function runColdstart() {
       ['    save p50 under load', 'save_p50_ms', ' ms', ''],
       ['    save p95 under load', 'save_p95_ms', ' ms', ''],
       ['    saves/s held', 'saves_per_s', '', ''],
-    ].map(([label, key, unit, goal]) => [label, `${figures.app[key]}${unit}`, `${figures.floor[key]}${unit}`, `${ratio(figures.app[key], figures.floor[key])}×`, goal]);
+    ].map(([label, key, unit, goal]) => [
+      label,
+      `${figures.app[key]}${unit}`,
+      `${figures.floor[key]}${unit}`,
+      `${ratio(figures.app[key], figures.floor[key])}×`,
+      goal,
+    ]);
     const result = {
       generated_at: new Date().toISOString(),
       project: PROJECT_ID,
@@ -263,19 +341,35 @@ async function runColdstart() {
       runtime_s: Math.round((Date.now() - startedAt) / 1000),
     };
     console.log(`\n# Cold start and CPU per save: app against the floor\n`);
-    console.log(`Medians: (a) and (b) of ${TRIALS} fresh processes each, (c) of ${ROUNDS} rounds of ${SAVES} saves with ${CONCURRENCY} in flight; ${cpus().length} cores, ${Math.round(busyBefore * 100)}% busy before the start.${CPU_PROF ? ' PROFILED: the CPU figures of (c) include the profiler.' : ''}${Object.keys(appEnv).length ? ` The app ran with ${JSON.stringify(appEnv)}.` : ''}\n`);
+    console.log(
+      `Medians: (a) and (b) of ${TRIALS} fresh processes each, (c) of ${ROUNDS} rounds of ${SAVES} saves with ${CONCURRENCY} in flight; ${cpus().length} cores, ${Math.round(busyBefore * 100)}% busy before the start.${CPU_PROF ? ' PROFILED: the CPU figures of (c) include the profiler.' : ''}${Object.keys(appEnv).length ? ` The app ran with ${JSON.stringify(appEnv)}.` : ''}\n`,
+    );
     console.log(table(['figure', 'app', 'floor', 'app/floor', 'goal'], rows, { rightAlign: [1, 2, 3] }));
     for (const kind of ['app', 'floor']) {
-      console.log(`\n${kind}: require ${requireMs[kind].map((x) => x.toFixed(0)).join(', ')} ms; first save ${cold[kind].map((c) => c.total_ms.toFixed(0)).join(', ')} ms; CPU per save ${loadRuns[kind].map((r) => r.cpu_ms_per_save).join(', ')} ms`);
+      console.log(
+        `\n${kind}: require ${requireMs[kind].map((x) => x.toFixed(0)).join(', ')} ms; first save ${cold[kind].map((c) => c.total_ms.toFixed(0)).join(', ')} ms; CPU per save ${loadRuns[kind].map((r) => r.cpu_ms_per_save).join(', ')} ms`,
+      );
     }
     if (CPU_PROF) {
       for (const kind of ['app', 'floor']) {
         const top = topSelfTime(join(profDir, kind));
         result[`profile_${kind}`] = top;
         console.log(`\n## ${kind}: self time by package (whole process: start, warm-up and load)\n`);
-        console.log(table(['package', 'ms', 'share'], top.byPackage.slice(0, 15).map((r) => [r.name, r.ms, `${r.share}%`]), { rightAlign: [1, 2] }));
+        console.log(
+          table(
+            ['package', 'ms', 'share'],
+            top.byPackage.slice(0, 15).map((r) => [r.name, r.ms, `${r.share}%`]),
+            { rightAlign: [1, 2] },
+          ),
+        );
         console.log(`\n## ${kind}: top self-time frames\n`);
-        console.log(table(['frame', 'ms', 'share'], top.byFrame.slice(0, 25).map((r) => [r.name, r.ms, `${r.share}%`]), { rightAlign: [1, 2] }));
+        console.log(
+          table(
+            ['frame', 'ms', 'share'],
+            top.byFrame.slice(0, 25).map((r) => [r.name, r.ms, `${r.share}%`]),
+            { rightAlign: [1, 2] },
+          ),
+        );
       }
     }
     mkdirSync(join(root, '.bench'), { recursive: true });
@@ -286,7 +380,8 @@ async function runColdstart() {
     failures.push(`aborted: ${err.stack ?? err}`);
   } finally {
     for (const server of running) {
-      if (failures.some((f) => f.startsWith('aborted'))) console.log(`--- ${server.baseUrl} output (tail):\n${server.output().slice(-3000)}`);
+      if (failures.some((f) => f.startsWith('aborted')))
+        console.log(`--- ${server.baseUrl} output (tail):\n${server.output().slice(-3000)}`);
       await server.stop();
     }
   }

@@ -72,7 +72,9 @@ function shuffled(items) {
 
 /** Writes per second of one document: total, the most in one second, and the most sustained over 10 s and 60 s. */
 function rateOf(perSecond) {
-  const seconds = Object.keys(perSecond).map(Number).sort((a, b) => a - b);
+  const seconds = Object.keys(perSecond)
+    .map(Number)
+    .sort((a, b) => a - b);
   const total = seconds.reduce((n, s) => n + perSecond[s], 0);
   const peak = (width) => {
     let best = 0;
@@ -89,7 +91,15 @@ function rateOf(perSecond) {
 /** A document path with its ids replaced by what they are. */
 function kindOf(path) {
   const parts = path.split('/');
-  return parts.map((p, i) => (i % 2 === 0 ? p : i === parts.length - 1 && parts[i - 1] === 'rate_limits' ? p.replace(/^([a-z]+)_.*_(\d+)$/, '$1_{subject}_{minute}') : `{${parts[i - 1]}}`)).join('/');
+  return parts
+    .map((p, i) =>
+      i % 2 === 0
+        ? p
+        : i === parts.length - 1 && parts[i - 1] === 'rate_limits'
+          ? p.replace(/^([a-z]+)_.*_(\d+)$/, '$1_{subject}_{minute}')
+          : `{${parts[i - 1]}}`,
+    )
+    .join('/');
 }
 
 async function runHall() {
@@ -97,7 +107,8 @@ async function runHall() {
   const { adminDb, createUser, mapLimit, seedClients, RUN_ID } = await import('./lib/seed.mjs');
   const { latencySummary } = await import('./lib/stats.mjs');
   const { ms, table, verdict } = await import('./lib/report.mjs');
-  const { bareExpressSource, callAt, measureCpu, paramsEnv, root, startFramework } = await import('./lib/framework.mjs');
+  const { bareExpressSource, callAt, measureCpu, paramsEnv, root, startFramework } =
+    await import('./lib/framework.mjs');
   const { compiledFunctions } = await import('../scripts/functions-lib.mjs');
   const { signInAnonymously } = await import('../scripts/lib/emulatorAuth.mjs');
   const { cpuBusy } = await import('./lib/guard.mjs');
@@ -121,13 +132,20 @@ async function runHall() {
     if (!CONTROL) {
       const { writeNetworks } = compiledFunctions('networks/store.js');
       await writeNetworks(tenant.id, [HALL_NETWORK], admin.uid);
-      log(`registered ${HALL_NETWORK} for organization ${tenant.id} (before the server starts: its registry reads it at the first request)`);
+      log(
+        `registered ${HALL_NETWORK} for organization ${tenant.id} (before the server starts: its registry reads it at the first request)`,
+      );
     } else log('CONTROL: no network registered');
 
     // ---- the server: the bench project's params, with the interface's default limits
     const { params } = compiledFunctions('config.js');
     const defaults = Object.fromEntries(
-      ['RATE_LIMIT_PER_MINUTE', 'RATE_LIMIT_SENSITIVE_PER_MINUTE', 'AUTH_FAILURES_PER_MINUTE', 'AUTH_FAILURES_PER_NETWORK_ADDRESS_PER_MINUTE'].map((name) => {
+      [
+        'RATE_LIMIT_PER_MINUTE',
+        'RATE_LIMIT_SENSITIVE_PER_MINUTE',
+        'AUTH_FAILURES_PER_MINUTE',
+        'AUTH_FAILURES_PER_NETWORK_ADDRESS_PER_MINUTE',
+      ].map((name) => {
         const param = Object.values(params).find((p) => p.name === name);
         if (param?.options?.default === undefined) throw new Error(`no default for ${name} in functions/lib/config.js`);
         return [name, String(param.options.default)];
@@ -145,7 +163,14 @@ async function runHall() {
       HALL_WRITE_TAP_FILE: tapFile,
     };
     log(`limits given to the server: ${JSON.stringify(defaults)}`);
-    const api = await startFramework({ target: 'api', source: join(root, 'functions'), port: apiPort, env, readyPath: '/api/health', logPrefix: 'api' });
+    const api = await startFramework({
+      target: 'api',
+      source: join(root, 'functions'),
+      port: apiPort,
+      env,
+      readyPath: '/api/health',
+      logPrefix: 'api',
+    });
     servers.push(api);
     const call = (opts) => callAt(api.baseUrl, opts);
     const asAdmin = async (method, path, body, expect = [200, 201]) => {
@@ -156,7 +181,10 @@ async function runHall() {
 
     // ---- the crowd's accounts (before the tests, so closes_at is measured from the crowd's start)
     log(`creating ${STUDENTS} students (Auth emulator accounts, signed in) and ${GUESTS} guests (anonymous sign-in)`);
-    const students = await mapLimit(Array.from({ length: STUDENTS }), 16, async (_, i) => ({ ...(await createUser('student', tenant.id, `hall-s${i}`)), guest: false }));
+    const students = await mapLimit(Array.from({ length: STUDENTS }), 16, async (_, i) => ({
+      ...(await createUser('student', tenant.id, `hall-s${i}`)),
+      guest: false,
+    }));
     const guests = await mapLimit(Array.from({ length: GUESTS }), 8, async () => {
       const session = await signInAnonymously(AUTH_HOST);
       return { uid: session.uid, token: session.idToken, guest: true };
@@ -186,28 +214,66 @@ async function runHall() {
     const testA = (await asAdmin('POST', '/api/tests', testBody('A'))).json;
     const testB = (await asAdmin('POST', '/api/tests', testBody('B', { access_code: ACCESS_CODE }))).json;
     for (const t of [testA, testB]) await asAdmin('POST', `/api/tests/${t.id}/publish`);
-    const shareCode = (await asAdmin('POST', `/api/tests/${testA.id}/share-codes`, { max_uses: GUESTS + 10 })).json.code;
-    for (const s of students.slice(0, ACCOMMODATED)) await asAdmin('PUT', `/api/users/${s.uid}/accommodations`, { extra_time_percent: 25, extra_minutes: 0 });
-    log(`tests ${testA.id} (share code ${shareCode}) and ${testB.id} (access code), closes_at ${closesAt}; ${ACCOMMODATED} accommodations`);
+    const shareCode = (await asAdmin('POST', `/api/tests/${testA.id}/share-codes`, { max_uses: GUESTS + 10 })).json
+      .code;
+    for (const s of students.slice(0, ACCOMMODATED))
+      await asAdmin('PUT', `/api/users/${s.uid}/accommodations`, { extra_time_percent: 25, extra_minutes: 0 });
+    log(
+      `tests ${testA.id} (share code ${shareCode}) and ${testB.id} (access code), closes_at ${closesAt}; ${ACCOMMODATED} accommodations`,
+    );
 
     // ---- what this build serves: client_seq on a single save, batches (probed from another address)
-    const probeStart = await call({ method: 'POST', path: '/api/attempts', body: { test_id: testA.id }, token: probeStudent.token, ip: PROBE_IP });
-    if (probeStart.status !== 201) throw new Error(`probe start: ${probeStart.status} ${probeStart.text.slice(0, 300)}`);
+    const probeStart = await call({
+      method: 'POST',
+      path: '/api/attempts',
+      body: { test_id: testA.id },
+      token: probeStudent.token,
+      ip: PROBE_IP,
+    });
+    if (probeStart.status !== 201)
+      throw new Error(`probe start: ${probeStart.status} ${probeStart.text.slice(0, 300)}`);
     const probeQ = probeStart.json.test_details.questions;
-    const probeSeq = await call({ method: 'POST', path: `/api/attempts/${probeStart.json.attempt_id}/answers`, body: { question_id: probeQ[0].id, student_answer: 'probe', client_seq: 1 }, token: probeStudent.token, ip: PROBE_IP });
-    const probeBatch = await call({ method: 'POST', path: `/api/attempts/${probeStart.json.attempt_id}/answers`, body: { answers: [{ question_id: probeQ[1].id, student_answer: 'probe', client_seq: 1 }] }, token: probeStudent.token, ip: PROBE_IP });
+    const probeSeq = await call({
+      method: 'POST',
+      path: `/api/attempts/${probeStart.json.attempt_id}/answers`,
+      body: { question_id: probeQ[0].id, student_answer: 'probe', client_seq: 1 },
+      token: probeStudent.token,
+      ip: PROBE_IP,
+    });
+    const probeBatch = await call({
+      method: 'POST',
+      path: `/api/attempts/${probeStart.json.attempt_id}/answers`,
+      body: { answers: [{ question_id: probeQ[1].id, student_answer: 'probe', client_seq: 1 }] },
+      token: probeStudent.token,
+      ip: PROBE_IP,
+    });
     const seqServed = probeSeq.status === 200;
     const batchServed = probeBatch.status === 200 && Array.isArray(probeBatch.json?.saved);
-    await call({ method: 'POST', path: `/api/attempts/${probeStart.json.attempt_id}/submit`, token: probeStudent.token, ip: PROBE_IP });
-    log(`client_seq on a single save: ${seqServed ? 'served' : `not served (${probeSeq.status})`}; batches: ${batchServed ? 'served' : `not served (${probeBatch.status})`}`);
-    const replayMode = batchServed && seqServed ? 'batches with client_seq' : 'single saves without client_seq (what a client can do before batches)';
+    await call({
+      method: 'POST',
+      path: `/api/attempts/${probeStart.json.attempt_id}/submit`,
+      token: probeStudent.token,
+      ip: PROBE_IP,
+    });
+    log(
+      `client_seq on a single save: ${seqServed ? 'served' : `not served (${probeSeq.status})`}; batches: ${batchServed ? 'served' : `not served (${probeBatch.status})`}`,
+    );
+    const replayMode =
+      batchServed && seqServed
+        ? 'batches with client_seq'
+        : 'single saves without client_seq (what a client can do before batches)';
 
     // ---- warm-up from the administrator's address (not the hall's): modules loaded, channels open
     for (let i = 0; i < 10; i++) await call({ path: '/api/me', token: admin.token, ip: ADMIN_IP });
 
     // ---- the hall
     const crowd = [
-      ...students.map((s, i) => ({ ...s, index: i, test: i >= STUDENTS - WITH_ACCESS_CODE ? testB : testA, accessCode: i >= STUDENTS - WITH_ACCESS_CODE })),
+      ...students.map((s, i) => ({
+        ...s,
+        index: i,
+        test: i >= STUDENTS - WITH_ACCESS_CODE ? testB : testA,
+        accessCode: i >= STUDENTS - WITH_ACCESS_CODE,
+      })),
       ...guests.map((g, i) => ({ ...g, index: STUDENTS + i, test: testA, accessCode: false })),
     ];
     for (const c of crowd) {
@@ -220,7 +286,9 @@ async function runHall() {
     const cutoffMs = closesAtMs - 20_000; // a student still answering then submits what it has
     const busyBefore = await cpuBusy(2000);
     await sleep(hallStartMs - Date.now());
-    log(`${crowd.length} takers from ${HALL_IP}, starting within 10 s; closes_at in ${DEADLINE_S} s; offline replay: ${replayMode}`);
+    log(
+      `${crowd.length} takers from ${HALL_IP}, starting within 10 s; closes_at in ${DEADLINE_S} s; offline replay: ${replayMode}`,
+    );
     const cpuBefore = api.cpuSeconds();
     const t0 = performance.now();
 
@@ -241,10 +309,22 @@ async function runHall() {
 
     await Promise.all(
       crowd.map(async (c) => {
-        const r = { c, started: false, attemptId: null, submitted: false, acked: {}, stale: [], newest: {}, refused: 0, cutShort: false };
+        const r = {
+          c,
+          started: false,
+          attemptId: null,
+          submitted: false,
+          acked: {},
+          stale: [],
+          newest: {},
+          refused: 0,
+          cutShort: false,
+        };
         results.push(r);
         await sleep(rand(0, 10_000));
-        const body = c.guest ? { share_code: shareCode, guest_name: `Guest ${c.index}` } : { test_id: c.test.id, ...(c.accessCode ? { access_code: ACCESS_CODE } : {}) };
+        const body = c.guest
+          ? { share_code: shareCode, guest_name: `Guest ${c.index}` }
+          : { test_id: c.test.id, ...(c.accessCode ? { access_code: ACCESS_CODE } : {}) };
         // A start retried after a timeout may land after the one that answered: it resumes the attempt and
         // replaces its token (the interface's rule). Students use their ID token, which no start replaces;
         // guests use the attempt token alone, as the guest flow does, and start again (a resume) to pick
@@ -291,7 +371,12 @@ async function runHall() {
           const res = await sendAttempt('save', { method: 'POST', path, body: sent, token: bearer, headers });
           if (res.status === 200) {
             // Without client_seq the server keeps whichever arrived last; the student still means its newest (by its own counter).
-            if (seqServed && (res.json?.stale === true || (Array.isArray(res.json?.stale) && res.json.stale.includes(item.question_id)))) r.stale.push(item);
+            if (
+              seqServed &&
+              (res.json?.stale === true ||
+                (Array.isArray(res.json?.stale) && res.json.stale.includes(item.question_id)))
+            )
+              r.stale.push(item);
             else ack(item);
           } else r.refused++;
           return res;
@@ -304,11 +389,17 @@ async function runHall() {
           if (batchServed && seqServed) {
             while (pending.length) {
               const batch = [];
-              for (let i = 0; i < pending.length && batch.length < 4; ) {
+              for (let i = 0; i < pending.length && batch.length < 4;) {
                 if (batch.some((b) => b.question_id === pending[i].question_id)) i++;
                 else batch.push(...pending.splice(i, 1));
               }
-              const res = await sendAttempt('batch', { method: 'POST', path, body: { answers: batch }, token: bearer, headers });
+              const res = await sendAttempt('batch', {
+                method: 'POST',
+                path,
+                body: { answers: batch },
+                token: bearer,
+                headers,
+              });
               if (res.status === 200) {
                 const staleIds = new Set(res.json?.stale ?? []);
                 for (const item of batch) {
@@ -341,14 +432,20 @@ async function runHall() {
         if (c.offline && !replayed && Date.now() < cutoffMs) await replay();
         if (c.abandons) return;
         await sleep(rand(500, 1500));
-        const submit = await sendAttempt('submit', { method: 'POST', path: `/api/attempts/${r.attemptId}/submit`, token: bearer, headers }, { tries: 6, until: closesAtMs });
+        const submit = await sendAttempt(
+          'submit',
+          { method: 'POST', path: `/api/attempts/${r.attemptId}/submit`, token: bearer, headers },
+          { tries: 6, until: closesAtMs },
+        );
         r.submitted = submit.status === 200;
       }),
     );
     const crowdWallS = (performance.now() - t0) / 1000;
     const appCpuS = api.cpuSeconds() - cpuBefore;
     const crowdRequests = Object.values(samples).reduce((n, s) => n + s.length, 0);
-    log(`the crowd is done after ${crowdWallS.toFixed(1)} s (${crowdRequests} requests); waiting for closes_at + ${GRACE_S} s grace`);
+    log(
+      `the crowd is done after ${crowdWallS.toFixed(1)} s (${crowdRequests} requests); waiting for closes_at + ${GRACE_S} s grace`,
+    );
 
     // ---- the deadline: the scheduled closer's next tick (run here, on the same Firestore)
     await sleep(closesAtMs + GRACE_S * 1000 + 1000 - Date.now());
@@ -380,12 +477,20 @@ async function runHall() {
         const held = stored.answers?.[qid]?.answer;
         if (held !== item.student_answer) {
           lost++;
-          if (problems.length < 8) problems.push(`attempt ${r.attemptId} question ${qid}: acknowledged ${JSON.stringify(item.student_answer)} (seq ${item.client_seq}), stored ${JSON.stringify(held)}`);
+          if (problems.length < 8)
+            problems.push(
+              `attempt ${r.attemptId} question ${qid}: acknowledged ${JSON.stringify(item.student_answer)} (seq ${item.client_seq}), stored ${JSON.stringify(held)}`,
+            );
         }
       }
       for (const item of r.stale) {
         const newest = r.acked[item.question_id];
-        if (newest && newest.student_answer !== item.student_answer && stored.answers?.[item.question_id]?.answer === item.student_answer) staleApplied++;
+        if (
+          newest &&
+          newest.student_answer !== item.student_answer &&
+          stored.answers?.[item.question_id]?.answer === item.student_answer
+        )
+          staleApplied++;
       }
     });
 
@@ -393,7 +498,9 @@ async function runHall() {
     const analytics = [];
     for (const test of [testA, testB]) {
       const got = (await asAdmin('GET', `/api/analytics/tests/${test.id}`)).json;
-      const mine = (await adminDb.collection(`clients/${tenant.id}/attempts`).where('test_id', '==', test.id).get()).docs.map((d) => d.data());
+      const mine = (
+        await adminDb.collection(`clients/${tenant.id}/attempts`).where('test_id', '==', test.id).get()
+      ).docs.map((d) => d.data());
       const submitted = mine.filter((a) => a.status === 'submitted');
       const sum = submitted.reduce((s, a) => s + a.score, 0);
       const expected = {
@@ -403,19 +510,45 @@ async function runHall() {
         average_score: submitted.length ? sum / submitted.length : null,
         highest_score: submitted.length ? Math.max(...submitted.map((a) => a.score)) : null,
         lowest_score: submitted.length ? Math.min(...submitted.map((a) => a.score)) : null,
-        times_answered: Object.fromEntries(created.map((q) => [q.id, submitted.filter((a) => a.results.find((x) => x.question_id === q.id)?.answered).length])),
-        times_correct: Object.fromEntries(created.map((q) => [q.id, submitted.filter((a) => a.results.find((x) => x.question_id === q.id)?.correct).length])),
+        times_answered: Object.fromEntries(
+          created.map((q) => [
+            q.id,
+            submitted.filter((a) => a.results.find((x) => x.question_id === q.id)?.answered).length,
+          ]),
+        ),
+        times_correct: Object.fromEntries(
+          created.map((q) => [
+            q.id,
+            submitted.filter((a) => a.results.find((x) => x.question_id === q.id)?.correct).length,
+          ]),
+        ),
       };
       const differences = [];
-      for (const key of ['completed', 'in_progress', 'auto_submitted', 'highest_score', 'lowest_score']) if (got[key] !== expected[key]) differences.push(`${key}: ${got[key]} vs ${expected[key]}`);
+      for (const key of ['completed', 'in_progress', 'auto_submitted', 'highest_score', 'lowest_score'])
+        if (got[key] !== expected[key]) differences.push(`${key}: ${got[key]} vs ${expected[key]}`);
       // The service reports figures rounded to 4 decimals.
-      if (Math.abs((got.average_score ?? 0) - Math.round((expected.average_score ?? 0) * 1e4) / 1e4) > 1e-9) differences.push(`average_score: ${got.average_score} vs ${expected.average_score}`);
+      if (Math.abs((got.average_score ?? 0) - Math.round((expected.average_score ?? 0) * 1e4) / 1e4) > 1e-9)
+        differences.push(`average_score: ${got.average_score} vs ${expected.average_score}`);
       for (const q of got.questions ?? []) {
-        if (q.times_answered !== expected.times_answered[q.question_id]) differences.push(`${q.question_id} times_answered ${q.times_answered} vs ${expected.times_answered[q.question_id]}`);
-        if (q.times_correct !== expected.times_correct[q.question_id]) differences.push(`${q.question_id} times_correct ${q.times_correct} vs ${expected.times_correct[q.question_id]}`);
+        if (q.times_answered !== expected.times_answered[q.question_id])
+          differences.push(
+            `${q.question_id} times_answered ${q.times_answered} vs ${expected.times_answered[q.question_id]}`,
+          );
+        if (q.times_correct !== expected.times_correct[q.question_id])
+          differences.push(
+            `${q.question_id} times_correct ${q.times_correct} vs ${expected.times_correct[q.question_id]}`,
+          );
       }
       const repair = await asAdmin('POST', `/api/analytics/tests/${test.id}/recompute`);
-      analytics.push({ test: test.id, completed: got.completed, in_progress: got.in_progress, auto_submitted: got.auto_submitted, average_score: got.average_score, differences, repair_changed: repair.json.changed });
+      analytics.push({
+        test: test.id,
+        completed: got.completed,
+        in_progress: got.in_progress,
+        auto_submitted: got.auto_submitted,
+        average_score: got.average_score,
+        differences,
+        repair_changed: repair.json.changed,
+      });
     }
 
     // ---- the floor: the same number of requests to a bare Express app under the same framework
@@ -424,7 +557,11 @@ async function runHall() {
     const bareServer = await startFramework({ target: 'bare', source: bare.dir, port: barePort, logPrefix: 'bare' });
     servers.push(bareServer);
     await measureCpu(bareServer, { count: 200, concurrency: 10, request: () => ({ path: '/' }) });
-    const bareRun = await measureCpu(bareServer, { count: crowdRequests, concurrency: 50, request: () => ({ path: '/', ip: HALL_IP }) });
+    const bareRun = await measureCpu(bareServer, {
+      count: crowdRequests,
+      concurrency: 50,
+      request: () => ({ path: '/', ip: HALL_IP }),
+    });
 
     // ---- writes per document
     await api.stop();
@@ -435,14 +572,19 @@ async function runHall() {
       const into = (writes[path] ??= {});
       for (const [s, n] of Object.entries(perSecond)) into[s] = (into[s] ?? 0) + n;
     }
-    const perDoc = Object.entries(writes).map(([path, perSecond]) => ({ path, kind: kindOf(path), ...rateOf(perSecond) }));
+    const perDoc = Object.entries(writes).map(([path, perSecond]) => ({
+      path,
+      kind: kindOf(path),
+      ...rateOf(perSecond),
+    }));
     perDoc.sort((a, b) => b.peak_60s - a.peak_60s || b.peak_1s - a.peak_1s);
     const byKind = new Map();
     for (const d of perDoc) {
       const k = byKind.get(d.kind) ?? { kind: d.kind, documents: 0, writes: 0, busiest: d };
       k.documents++;
       k.writes += d.total;
-      if (d.peak_60s > k.busiest.peak_60s || (d.peak_60s === k.busiest.peak_60s && d.peak_1s > k.busiest.peak_1s)) k.busiest = d;
+      if (d.peak_60s > k.busiest.peak_60s || (d.peak_60s === k.busiest.peak_60s && d.peak_1s > k.busiest.peak_1s))
+        k.busiest = d;
       byKind.set(d.kind, k);
     }
     const kinds = [...byKind.values()].sort((a, b) => b.busiest.peak_60s - a.busiest.peak_60s);
@@ -473,7 +615,14 @@ async function runHall() {
       cpus: cpus().length,
       cpu_busy_before: busyBefore,
       limits: defaults,
-      takers: { students: STUDENTS, guests: GUESTS, accommodated: ACCOMMODATED, with_access_code: WITH_ACCESS_CODE, offline: crowd.filter((c) => c.offline).length, abandoning: crowd.filter((c) => c.abandons).length },
+      takers: {
+        students: STUDENTS,
+        guests: GUESTS,
+        accommodated: ACCOMMODATED,
+        with_access_code: WITH_ACCESS_CODE,
+        offline: crowd.filter((c) => c.offline).length,
+        abandoning: crowd.filter((c) => c.abandons).length,
+      },
       served: { client_seq: seqServed, batches: batchServed, replay: replayMode },
       started: started.length,
       could_not_start: crowd.length - started.length,
@@ -497,25 +646,48 @@ async function runHall() {
       cpu: {
         app_cpu_ms_per_request: Number(((appCpuS * 1000) / crowdRequests).toFixed(2)),
         bare_express_cpu_ms_per_request: bareRun.cpu_ms_per_request,
-        ratio: bareRun.cpu_ms_per_request > 0 ? Number(((appCpuS * 1000) / crowdRequests / bareRun.cpu_ms_per_request).toFixed(1)) : null,
+        ratio:
+          bareRun.cpu_ms_per_request > 0
+            ? Number(((appCpuS * 1000) / crowdRequests / bareRun.cpu_ms_per_request).toFixed(1))
+            : null,
         note: 'CPU (user + system) of the serving process over the whole crowd (its think time included, when it idles) divided by its requests',
       },
       writes: {
-        method: 'bench/lib/writeTap.cjs: WriteBatch.prototype._commit of the functions\' @google-cloud/firestore wrapped in the serving process (and in this one for the closer); one write per committed operation per document path, bucketed by the second the commit answered',
+        method:
+          "bench/lib/writeTap.cjs: WriteBatch.prototype._commit of the functions' @google-cloud/firestore wrapped in the serving process (and in this one for the closer); one write per committed operation per document path, bucketed by the second the commit answered",
         documents: perDoc.length,
         total: perDoc.reduce((n, d) => n + d.total, 0),
         busiest: busiest ?? null,
-        by_kind: kinds.map((k) => ({ kind: k.kind, documents: k.documents, writes: k.writes, busiest_path: k.busiest.path, total: k.busiest.total, peak_1s: k.busiest.peak_1s, peak_10s: k.busiest.peak_10s, peak_60s: k.busiest.peak_60s })),
+        by_kind: kinds.map((k) => ({
+          kind: k.kind,
+          documents: k.documents,
+          writes: k.writes,
+          busiest_path: k.busiest.path,
+          total: k.busiest.total,
+          peak_1s: k.busiest.peak_1s,
+          peak_10s: k.busiest.peak_10s,
+          peak_60s: k.busiest.peak_60s,
+        })),
         top: perDoc.slice(0, 10),
       },
       runtime_s: Math.round((Date.now() - startedAt) / 1000),
       problems,
     };
     const limitHeaders = new Set(steps.flatMap((s) => s.rate_limit_headers));
-    if (!limitHeaders.has(Number(defaults.RATE_LIMIT_PER_MINUTE)) || !limitHeaders.has(Number(defaults.RATE_LIMIT_SENSITIVE_PER_MINUTE)) || [...limitHeaders].some((l) => l > Number(defaults.AUTH_FAILURES_PER_NETWORK_ADDRESS_PER_MINUTE))) {
-      failures.push(`the limits in force are not the defaults: X-RateLimit-Limit seen ${JSON.stringify([...limitHeaders])}`);
+    if (
+      !limitHeaders.has(Number(defaults.RATE_LIMIT_PER_MINUTE)) ||
+      !limitHeaders.has(Number(defaults.RATE_LIMIT_SENSITIVE_PER_MINUTE)) ||
+      [...limitHeaders].some((l) => l > Number(defaults.AUTH_FAILURES_PER_NETWORK_ADDRESS_PER_MINUTE))
+    ) {
+      failures.push(
+        `the limits in force are not the defaults: X-RateLimit-Limit seen ${JSON.stringify([...limitHeaders])}`,
+      );
     }
-    for (const a of analytics) if (a.differences.length || a.repair_changed) failures.push(`analytics of ${a.test} differ from the recomputation: ${a.differences.slice(0, 5).join('; ')}${a.repair_changed ? ' (the repair changed the sums)' : ''}`);
+    for (const a of analytics)
+      if (a.differences.length || a.repair_changed)
+        failures.push(
+          `analytics of ${a.test} differ from the recomputation: ${a.differences.slice(0, 5).join('; ')}${a.repair_changed ? ' (the repair changed the sums)' : ''}`,
+        );
     if (notClosed) failures.push(`${notClosed} attempts still in progress after the closer`);
     if (!CONTROL) {
       if (too_many) failures.push(`${too_many} requests refused with 429`);
@@ -527,22 +699,54 @@ async function runHall() {
     result.failures = failures;
 
     const out = [`\n# The exam hall${CONTROL ? ' (CONTROL: no registered network)' : ''}`];
-    out.push(`\n${crowd.length} takers (${STUDENTS} students, ${GUESTS} guests) from ${HALL_IP}; ${started.length} started, ${result.submitted_by_takers} submitted, ${result.takers.abandoning} abandoning; ${crowdRequests} requests in ${result.crowd_wall_s} s on ${cpus().length} cores (${Math.round(busyBefore * 100)}% busy before). Offline replay: ${replayMode}.\n`);
+    out.push(
+      `\n${crowd.length} takers (${STUDENTS} students, ${GUESTS} guests) from ${HALL_IP}; ${started.length} started, ${result.submitted_by_takers} submitted, ${result.takers.abandoning} abandoning; ${crowdRequests} requests in ${result.crowd_wall_s} s on ${cpus().length} cores (${Math.round(busyBefore * 100)}% busy before). Offline replay: ${replayMode}.\n`,
+    );
     out.push(
       table(
         ['step', 'n', 'statuses', '429', '5xx', 'p50 ms', 'p95 ms', 'p99 ms', 'X-RateLimit-Limit'],
-        steps.map((s) => [s.step, s.n, Object.entries(s.statuses).map(([k, v]) => `${k}x${v}`).join(' '), s.too_many, s.server_errors, ms(s.latency_ms.p50), ms(s.latency_ms.p95), ms(s.latency_ms.p99), s.rate_limit_headers.join('/')]),
+        steps.map((s) => [
+          s.step,
+          s.n,
+          Object.entries(s.statuses)
+            .map(([k, v]) => `${k}x${v}`)
+            .join(' '),
+          s.too_many,
+          s.server_errors,
+          ms(s.latency_ms.p50),
+          ms(s.latency_ms.p95),
+          ms(s.latency_ms.p99),
+          s.rate_limit_headers.join('/'),
+        ]),
         { rightAlign: [1, 3, 4, 5, 6, 7] },
       ),
     );
-    out.push(`\nAnswers: ${acknowledged} acknowledged, ${result.answers_refused} refused, ${lost} lost; stale reported ${result.stale_reported}, applied ${staleApplied}. Could not start: ${result.could_not_start}. Guest tokens replaced by a retried start (resumed for the new one): ${result.guests_restarted_for_a_replaced_token}. Cut short by the deadline: ${result.cut_short_by_the_deadline}.`);
-    out.push(`Deadline: closer ${JSON.stringify(closed)} in ${closerMs} ms; last attempt closed ${result.deadline_to_last_closed_s} s after closes_at (grace ${GRACE_S} s); still in progress: ${notClosed}.`);
-    for (const a of analytics) out.push(`Analytics ${a.test}: completed ${a.completed}, in progress ${a.in_progress}, automatic ${a.auto_submitted}, average ${a.average_score}; differences from the recomputation: ${a.differences.length}; the repair changed the sums: ${a.repair_changed}.`);
-    out.push(`CPU per request: app ${result.cpu.app_cpu_ms_per_request} ms, bare Express ${bareRun.cpu_ms_per_request} ms (x${result.cpu.ratio}).`);
-    out.push(`\nWrites per document (${perDoc.length} documents, ${result.writes.total} writes), busiest of each kind:\n`);
-    out.push(table(['kind', 'docs', 'writes', 'busiest: total', 'peak 1 s', 'peak 10 s /s', 'peak 60 s /s'], result.writes.by_kind.map((k) => [k.kind, k.documents, k.writes, k.total, k.peak_1s, k.peak_10s, k.peak_60s]), { rightAlign: [1, 2, 3, 4, 5, 6] }));
+    out.push(
+      `\nAnswers: ${acknowledged} acknowledged, ${result.answers_refused} refused, ${lost} lost; stale reported ${result.stale_reported}, applied ${staleApplied}. Could not start: ${result.could_not_start}. Guest tokens replaced by a retried start (resumed for the new one): ${result.guests_restarted_for_a_replaced_token}. Cut short by the deadline: ${result.cut_short_by_the_deadline}.`,
+    );
+    out.push(
+      `Deadline: closer ${JSON.stringify(closed)} in ${closerMs} ms; last attempt closed ${result.deadline_to_last_closed_s} s after closes_at (grace ${GRACE_S} s); still in progress: ${notClosed}.`,
+    );
+    for (const a of analytics)
+      out.push(
+        `Analytics ${a.test}: completed ${a.completed}, in progress ${a.in_progress}, automatic ${a.auto_submitted}, average ${a.average_score}; differences from the recomputation: ${a.differences.length}; the repair changed the sums: ${a.repair_changed}.`,
+      );
+    out.push(
+      `CPU per request: app ${result.cpu.app_cpu_ms_per_request} ms, bare Express ${bareRun.cpu_ms_per_request} ms (x${result.cpu.ratio}).`,
+    );
+    out.push(
+      `\nWrites per document (${perDoc.length} documents, ${result.writes.total} writes), busiest of each kind:\n`,
+    );
+    out.push(
+      table(
+        ['kind', 'docs', 'writes', 'busiest: total', 'peak 1 s', 'peak 10 s /s', 'peak 60 s /s'],
+        result.writes.by_kind.map((k) => [k.kind, k.documents, k.writes, k.total, k.peak_1s, k.peak_10s, k.peak_60s]),
+        { rightAlign: [1, 2, 3, 4, 5, 6] },
+      ),
+    );
     for (const p of problems) out.push(`- ${p}`);
-    for (const s of steps) for (const e of samples[s.step].filter((x) => x.status >= 500).slice(0, 2)) out.push(`- ${s.step} ${e.status}`);
+    for (const s of steps)
+      for (const e of samples[s.step].filter((x) => x.status >= 500).slice(0, 2)) out.push(`- ${s.step} ${e.status}`);
     console.log(out.join('\n'));
     writeFileSync(join(benchDir, `${label}.json`), `${JSON.stringify(result, null, 2)}\n`);
     writeFileSync(join(benchDir, `${label}-api.log`), api.output());
@@ -551,7 +755,8 @@ async function runHall() {
     failures.push(`aborted: ${err.stack ?? err}`);
   } finally {
     for (const server of servers) {
-      if (failures.some((f) => f.startsWith('aborted'))) console.log(`--- ${server.baseUrl} output (tail):\n${server.output().slice(-3000)}`);
+      if (failures.some((f) => f.startsWith('aborted')))
+        console.log(`--- ${server.baseUrl} output (tail):\n${server.output().slice(-3000)}`);
       await server.stop();
     }
     bare?.cleanup();

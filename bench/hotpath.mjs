@@ -37,7 +37,8 @@ async function runHotpath() {
   const { adminDb, createUser, mapLimit, seedClients, RUN_ID } = await import('./lib/seed.mjs');
   const { latencySummary, summarize } = await import('./lib/stats.mjs');
   const { costCell, ms, table, verdict } = await import('./lib/report.mjs');
-  const { bareExpressSource, callAt, measureCpu, paramsEnv, root, startFramework } = await import('./lib/framework.mjs');
+  const { bareExpressSource, callAt, measureCpu, paramsEnv, root, startFramework } =
+    await import('./lib/framework.mjs');
   const { compiledFunctions } = await import('../scripts/functions-lib.mjs');
   const { cpuBusy } = await import('./lib/guard.mjs');
   const { scoreAttempt } = compiledFunctions('attempts/scoring.js');
@@ -50,9 +51,21 @@ async function runHotpath() {
   try {
     // ---- our function under the framework
     const apiPort = await freePort();
-    const env = { ...paramsEnv(PROJECT_ID), FIRESTORE_EMULATOR_HOST: FIRESTORE_HOST, FIREBASE_AUTH_EMULATOR_HOST: AUTH_HOST, GCLOUD_PROJECT: PROJECT_ID };
+    const env = {
+      ...paramsEnv(PROJECT_ID),
+      FIRESTORE_EMULATOR_HOST: FIRESTORE_HOST,
+      FIREBASE_AUTH_EMULATOR_HOST: AUTH_HOST,
+      GCLOUD_PROJECT: PROJECT_ID,
+    };
     log(`starting functions-framework --target=api --source=functions on port ${apiPort}`);
-    const api = await startFramework({ target: 'api', source: join(root, 'functions'), port: apiPort, env, readyPath: '/api/health', logPrefix: 'api' });
+    const api = await startFramework({
+      target: 'api',
+      source: join(root, 'functions'),
+      port: apiPort,
+      env,
+      readyPath: '/api/health',
+      logPrefix: 'api',
+    });
     servers.push(api);
     let fromSharedIp = 0;
     const sharedIpRequests = () => fromSharedIp;
@@ -72,7 +85,8 @@ async function runHotpath() {
     }));
     const post = async (path, body) => {
       const res = await call({ method: 'POST', path, body, token: admin.token, ip: admin.ip });
-      if (res.status !== 201 && res.status !== 200) throw new Error(`POST ${path}: ${res.status} ${res.text.slice(0, 500)}`);
+      if (res.status !== 201 && res.status !== 200)
+        throw new Error(`POST ${path}: ${res.status} ${res.text.slice(0, 500)}`);
       return res.json;
     };
     const bank = questionBank(RUN_ID);
@@ -91,17 +105,30 @@ async function runHotpath() {
     });
     await post(`/api/tests/${test.id}/publish`, undefined);
     log(`published test ${test.id} with ${created.length} questions (shuffle 1, negative marking 0.25)`);
-    const scoringQuestions = created.map((q) => ({ id: q.id, question_type: q.body.question_type, options: q.body.options ?? [], correct_answer: q.body.correct_answer, tolerance: q.body.tolerance ?? null, marks: q.body.marks }));
+    const scoringQuestions = created.map((q) => ({
+      id: q.id,
+      question_type: q.body.question_type,
+      options: q.body.options ?? [],
+      correct_answer: q.body.correct_answer,
+      tolerance: q.body.tolerance ?? null,
+      marks: q.body.marks,
+    }));
     const rules = { negativeMarking: true, negativeMarkRatio: 0.25 };
 
     // ---- warm-up: modules loaded, the Firestore channel open (not measured)
-    const warm = await measureCpu(api, { count: 40, concurrency: 10, request: (i) => ({ path: '/api/me', token: students[i % STUDENTS].token, ip: students[i % STUDENTS].ip }) });
+    const warm = await measureCpu(api, {
+      count: 40,
+      concurrency: 10,
+      request: (i) => ({ path: '/api/me', token: students[i % STUDENTS].token, ip: students[i % STUDENTS].ip }),
+    });
     if (SHARED_IP) fromSharedIp += 40; // the warm-up's requests reach the limiter too
     if (!warm.statuses[200]) throw new Error(`warm-up GET /api/me failed: ${JSON.stringify(warm.statuses)}`);
 
     // ---- the hot path: every student at once (after noting how busy the machine already is)
     const busyBefore = await cpuBusy(2000);
-    log(`hot path: ${STUDENTS} students x ${ROUNDS} round(s): start, ${created.length} answers, submit (auth: ${AUTH_MODE})`);
+    log(
+      `hot path: ${STUDENTS} students x ${ROUNDS} round(s): start, ${created.length} answers, submit (auth: ${AUTH_MODE})`,
+    );
     const samples = { start: [], answer: [], submit: [] };
     const expected = { start: 201, answer: 200, submit: 200 };
     const attempts = [];
@@ -110,26 +137,56 @@ async function runHotpath() {
     await Promise.all(
       students.map(async (student) => {
         for (let round = 0; round < ROUNDS; round++) {
-          const start = await call({ method: 'POST', path: '/api/attempts', body: { test_id: test.id }, token: student.token, ip: student.ip });
+          const start = await call({
+            method: 'POST',
+            path: '/api/attempts',
+            body: { test_id: test.id },
+            token: student.token,
+            ip: student.ip,
+          });
           samples.start.push(start);
           if (start.status !== expected.start) return;
           const { attempt_id: attemptId, attempt_token: attemptToken, test_details: details } = start.json ?? {};
-          const auth = AUTH_MODE === 'token' ? { query: `?attempt_token=${encodeURIComponent(attemptToken)}` } : { query: '', token: student.token };
+          const auth =
+            AUTH_MODE === 'token'
+              ? { query: `?attempt_token=${encodeURIComponent(attemptToken)}` }
+              : { query: '', token: student.token };
           const sent = {}; // what the student sent, for scoring
           const echoed = {}; // what the 200 said was saved, for the read-back
           const shown = details?.questions ?? [];
           for (const question of shown) {
             const answer = byId.get(question.id)?.answers(student.index + round) ?? 'unknown question';
-            const res = await call({ method: 'POST', path: `/api/attempts/${attemptId}/answers${auth.query}`, body: { question_id: question.id, student_answer: answer }, token: auth.token, ip: student.ip });
+            const res = await call({
+              method: 'POST',
+              path: `/api/attempts/${attemptId}/answers${auth.query}`,
+              body: { question_id: question.id, student_answer: answer },
+              token: auth.token,
+              ip: student.ip,
+            });
             samples.answer.push(res);
             if (res.status === expected.answer) {
               sent[question.id] = answer;
               echoed[question.id] = res.json?.student_answer ?? answer;
             }
           }
-          const submit = await call({ method: 'POST', path: `/api/attempts/${attemptId}/submit${auth.query}`, token: auth.token, ip: student.ip });
+          const submit = await call({
+            method: 'POST',
+            path: `/api/attempts/${attemptId}/submit${auth.query}`,
+            token: auth.token,
+            ip: student.ip,
+          });
           samples.submit.push(submit);
-          attempts.push({ student, attemptId, attemptToken, shown: shown.length, sent, echoed, submit: submit.json, submitStatus: submit.status, auth });
+          attempts.push({
+            student,
+            attemptId,
+            attemptToken,
+            shown: shown.length,
+            sent,
+            echoed,
+            submit: submit.json,
+            submitStatus: submit.status,
+            auth,
+          });
         }
       }),
     );
@@ -148,20 +205,29 @@ async function runHotpath() {
     let unreadable = 0;
     const problems = [];
     for (const a of attempts) {
-      const res = await call({ path: `/api/attempts/${a.attemptId}${a.auth.query}`, token: a.auth.token, ip: a.student.ip });
+      const res = await call({
+        path: `/api/attempts/${a.attemptId}${a.auth.query}`,
+        token: a.auth.token,
+        ip: a.student.ip,
+      });
       reads.push(res);
       const saved = res.status === 200 ? savedAnswers(res.json) : null;
       if (!saved) {
         unreadable++;
-        if (problems.length < 5) problems.push(`attempt ${a.attemptId}: GET ${res.status}, no answers in ${res.text.slice(0, 200)}`);
+        if (problems.length < 5)
+          problems.push(`attempt ${a.attemptId}: GET ${res.status}, no answers in ${res.text.slice(0, 200)}`);
         continue;
       }
-      if (a.shown !== created.length && problems.length < 5) problems.push(`attempt ${a.attemptId} showed ${a.shown} questions, not ${created.length}`);
+      if (a.shown !== created.length && problems.length < 5)
+        problems.push(`attempt ${a.attemptId} showed ${a.shown} questions, not ${created.length}`);
       for (const q of created) {
         if (a.echoed[q.id] === undefined) refusedAnswers++;
         else if (saved[q.id] !== a.echoed[q.id]) {
           lostAnswers++;
-          if (problems.length < 5) problems.push(`attempt ${a.attemptId}: question ${q.id} saved as ${JSON.stringify(a.echoed[q.id])}, read back ${JSON.stringify(saved[q.id])}`);
+          if (problems.length < 5)
+            problems.push(
+              `attempt ${a.attemptId}: question ${q.id} saved as ${JSON.stringify(a.echoed[q.id])}, read back ${JSON.stringify(saved[q.id])}`,
+            );
         }
       }
       if (a.submitStatus !== 200) continue;
@@ -169,7 +235,10 @@ async function runHotpath() {
       const stored = res.json?.score;
       if (a.submit?.score !== want.score || stored !== want.score || a.submit?.total_marks !== want.total_marks) {
         scoreMismatches++;
-        if (problems.length < 5) problems.push(`attempt ${a.attemptId}: scoring.ts ${want.score}/${want.total_marks}, submit said ${a.submit?.score}/${a.submit?.total_marks}, read back ${stored}`);
+        if (problems.length < 5)
+          problems.push(
+            `attempt ${a.attemptId}: scoring.ts ${want.score}/${want.total_marks}, submit said ${a.submit?.score}/${a.submit?.total_marks}, read back ${stored}`,
+          );
       }
     }
 
@@ -178,17 +247,30 @@ async function runHotpath() {
     bare = bareSource;
     const barePort = await freePort();
     log(`bare Express under functions-framework on port ${barePort}: ${hotRequests} requests, ${STUDENTS} at a time`);
-    const bareServer = await startFramework({ target: 'bare', source: bareSource.dir, port: barePort, logPrefix: 'bare' });
+    const bareServer = await startFramework({
+      target: 'bare',
+      source: bareSource.dir,
+      port: barePort,
+      logPrefix: 'bare',
+    });
     servers.push(bareServer);
     await measureCpu(bareServer, { count: 200, concurrency: 10, request: () => ({ path: '/' }) });
-    const bareRun = await measureCpu(bareServer, { count: hotRequests, concurrency: STUDENTS, request: (i) => ({ path: '/', ip: students[i % STUDENTS].ip }) });
+    const bareRun = await measureCpu(bareServer, {
+      count: hotRequests,
+      concurrency: STUDENTS,
+      request: (i) => ({ path: '/', ip: students[i % STUDENTS].ip }),
+    });
 
     // ---- report
-    const steps = ['start', 'answer', 'submit'].map((name) => ({ step: name, ...summarize(samples[name], expected[name]) }));
+    const steps = ['start', 'answer', 'submit'].map((name) => ({
+      step: name,
+      ...summarize(samples[name], expected[name]),
+    }));
     const readStep = { step: 'read back (after the load)', ...summarize(reads, 200) };
     // Each student lists its own attempts (GET /api/attempts), one at a time.
     const lists = [];
-    for (const student of students) lists.push(await call({ path: '/api/attempts', token: student.token, ip: student.ip }));
+    for (const student of students)
+      lists.push(await call({ path: '/api/attempts', token: student.token, ip: student.ip }));
     const listStep = { step: 'list own attempts (after the load)', ...summarize(lists, 200) };
     if (listStep.unexpected) failures.push(`GET /api/attempts: ${listStep.unexpected} unexpected answers`);
     const errors = steps.reduce((n, s) => n + s.unexpected, 0);
@@ -223,12 +305,16 @@ async function runHotpath() {
         app_cpu_s: Number(appCpuS.toFixed(2)),
         app_cpu_ms_per_request: Number(((appCpuS * 1000) / hotRequests).toFixed(3)),
         bare_express: bareRun,
-        ratio: bareRun.cpu_ms_per_request > 0 ? Number(((appCpuS * 1000) / hotRequests / bareRun.cpu_ms_per_request).toFixed(1)) : null,
+        ratio:
+          bareRun.cpu_ms_per_request > 0
+            ? Number(((appCpuS * 1000) / hotRequests / bareRun.cpu_ms_per_request).toFixed(1))
+            : null,
         note: 'CPU (user + system) of the serving process from /proc/<pid>/stat, 10 ms clock ticks, over the whole phase divided by its requests',
       },
       runtime_s: Math.round((Date.now() - startedAt) / 1000),
     };
-    if (attempts.length !== STUDENTS * ROUNDS) failures.push(`only ${attempts.length} of ${STUDENTS * ROUNDS} attempts started`);
+    if (attempts.length !== STUDENTS * ROUNDS)
+      failures.push(`only ${attempts.length} of ${STUDENTS * ROUNDS} attempts started`);
     if (errors) failures.push(`${errors} requests got an unexpected status`);
     if (lostAnswers) failures.push(`${lostAnswers} answers lost`);
     if (unreadable) failures.push(`${unreadable} attempts could not be read back with their answers`);
@@ -238,7 +324,11 @@ async function runHotpath() {
       // Every request from the shared address, counted exactly once across the windows the run spanned.
       const { addressBucket } = compiledFunctions('rateLimit/addressBucket.js');
       const prefix = `ip_${encodeURIComponent(addressBucket(SHARED_IP))}_`;
-      const windows = await adminDb.collection('rate_limits').where('__name__', '>=', adminDb.doc(`rate_limits/${prefix}`)).where('__name__', '<', adminDb.doc(`rate_limits/${prefix}~`)).get();
+      const windows = await adminDb
+        .collection('rate_limits')
+        .where('__name__', '>=', adminDb.doc(`rate_limits/${prefix}`))
+        .where('__name__', '<', adminDb.doc(`rate_limits/${prefix}~`))
+        .get();
       const counted = windows.docs.reduce((sum, d) => sum + Number(d.get('requests') ?? 0), 0);
       const sent = sharedIpRequests();
       result.shared_ip = { address: SHARED_IP, requests_sent: sent, requests_counted: counted, windows: windows.size };
@@ -247,17 +337,36 @@ async function runHotpath() {
     result.failures = failures;
 
     const out = ['\n# Exam hot path on the Functions Framework'];
-    out.push(`\n${STUDENTS} students x ${ROUNDS} round(s), ${created.length} questions, all at once; ${hotRequests} requests in ${result.wall_s} s = **${result.requests_per_s} req/s held** on ${cpus().length} cores (the emulators share them; ${Math.round(busyBefore * 100)}% busy before the start).\n`);
+    out.push(
+      `\n${STUDENTS} students x ${ROUNDS} round(s), ${created.length} questions, all at once; ${hotRequests} requests in ${result.wall_s} s = **${result.requests_per_s} req/s held** on ${cpus().length} cores (the emulators share them; ${Math.round(busyBefore * 100)}% busy before the start).\n`,
+    );
     out.push(
       table(
         ['step', 'n', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'reads', 'round trips', 'errors'],
-        [...steps, readStep, listStep].map((s) => [s.step, s.n, ms(s.latency_ms.p50), ms(s.latency_ms.p95), ms(s.latency_ms.p99), ms(s.latency_ms.max), costCell(s.cost.reads), costCell(s.cost.round_trips), s.unexpected]),
+        [...steps, readStep, listStep].map((s) => [
+          s.step,
+          s.n,
+          ms(s.latency_ms.p50),
+          ms(s.latency_ms.p95),
+          ms(s.latency_ms.p99),
+          ms(s.latency_ms.max),
+          costCell(s.cost.reads),
+          costCell(s.cost.round_trips),
+          s.unexpected,
+        ]),
         { rightAlign: [1, 2, 3, 4, 5, 6, 7, 8] },
       ),
     );
-    out.push(`\nErrors: ${errors}. Lost answers (accepted with 200, not read back): ${lostAnswers} of ${attempts.length * created.length} in ${attempts.length} attempts, every attempt read back; refused answers: ${refusedAnswers}. Scores differing from scoring.ts: ${scoreMismatches}.`);
-    if (result.shared_ip) out.push(`Shared address ${result.shared_ip.address}: ${result.shared_ip.requests_sent} requests sent, ${result.shared_ip.requests_counted} counted by the limiter (${result.shared_ip.windows} window(s)).`);
-    out.push(`CPU per request of the serving process: our app ${result.cpu.app_cpu_ms_per_request} ms, bare Express ${bareRun.cpu_ms_per_request} ms (x${result.cpu.ratio}); bare Express held ${bareRun.rps} req/s.`);
+    out.push(
+      `\nErrors: ${errors}. Lost answers (accepted with 200, not read back): ${lostAnswers} of ${attempts.length * created.length} in ${attempts.length} attempts, every attempt read back; refused answers: ${refusedAnswers}. Scores differing from scoring.ts: ${scoreMismatches}.`,
+    );
+    if (result.shared_ip)
+      out.push(
+        `Shared address ${result.shared_ip.address}: ${result.shared_ip.requests_sent} requests sent, ${result.shared_ip.requests_counted} counted by the limiter (${result.shared_ip.windows} window(s)).`,
+      );
+    out.push(
+      `CPU per request of the serving process: our app ${result.cpu.app_cpu_ms_per_request} ms, bare Express ${bareRun.cpu_ms_per_request} ms (x${result.cpu.ratio}); bare Express held ${bareRun.rps} req/s.`,
+    );
     for (const s of steps) for (const e of s.unexpected_examples) out.push(`- ${s.step} ${e.status}: ${e.body}`);
     for (const p of problems) out.push(`- ${p}`);
     console.log(out.join('\n'));
@@ -271,10 +380,14 @@ async function runHotpath() {
     failures.push(`aborted: ${err.stack ?? err}`);
   } finally {
     for (const server of servers) {
-      if (failures.some((f) => f.startsWith('aborted'))) console.log(`--- ${server.baseUrl} output (tail):\n${server.output().slice(-3000)}`);
+      if (failures.some((f) => f.startsWith('aborted')))
+        console.log(`--- ${server.baseUrl} output (tail):\n${server.output().slice(-3000)}`);
       await server.stop();
     }
     bare?.cleanup();
   }
-  return verdict('Hot path', { failures, passed: 'no errors, no lost answers, every score as scoring.ts computes it.' });
+  return verdict('Hot path', {
+    failures,
+    passed: 'no errors, no lost answers, every score as scoring.ts computes it.',
+  });
 }

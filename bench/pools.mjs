@@ -54,10 +54,22 @@ async function runPools() {
   const log = (line) => console.log(`[pools +${((Date.now() - started) / 1000).toFixed(0)}s] ${line}`);
   const failures = [];
   let api;
-  const env = { ...paramsEnv(PROJECT_ID), FIRESTORE_EMULATOR_HOST: FIRESTORE_HOST, FIREBASE_AUTH_EMULATOR_HOST: AUTH_HOST, GCLOUD_PROJECT: PROJECT_ID };
+  const env = {
+    ...paramsEnv(PROJECT_ID),
+    FIRESTORE_EMULATOR_HOST: FIRESTORE_HOST,
+    FIREBASE_AUTH_EMULATOR_HOST: AUTH_HOST,
+    GCLOUD_PROJECT: PROJECT_ID,
+  };
   const startApi = async () => {
     if (api) await api.stop();
-    api = await startFramework({ target: 'api', source: join(root, 'functions'), port: await freePort(), env, readyPath: '/api/health', logPrefix: 'api' });
+    api = await startFramework({
+      target: 'api',
+      source: join(root, 'functions'),
+      port: await freePort(),
+      env,
+      readyPath: '/api/health',
+      logPrefix: 'api',
+    });
   };
   const call = (opts) => callAt(api.baseUrl, { timeoutMs: 300_000, ...opts });
   try {
@@ -108,18 +120,58 @@ async function runPools() {
     const tests = {};
     const publish = {};
     for (const size of SIZES) {
-      const draft = (await send('POST', '/api/tests', { test_name: `Pool ${RUN_ID} ${size}`, timer: 60, shuffle: 1, status: 'draft', question_ids: [], pools: [{ folder_id: folders[size], draw: DRAW }] }, 201)).json;
+      const draft = (
+        await send(
+          'POST',
+          '/api/tests',
+          {
+            test_name: `Pool ${RUN_ID} ${size}`,
+            timer: 60,
+            shuffle: 1,
+            status: 'draft',
+            question_ids: [],
+            pools: [{ folder_id: folders[size], draw: DRAW }],
+          },
+          201,
+        )
+      ).json;
       log(`POST /api/tests/{id}/publish with a pool of ${size}`);
-      const res = await call({ method: 'POST', path: `/api/tests/${draft.id}/publish`, token: admin.token, ip: admin.ip });
+      const res = await call({
+        method: 'POST',
+        path: `/api/tests/${draft.id}/publish`,
+        token: admin.token,
+        ip: admin.ip,
+      });
       if (res.status !== 200) throw new Error(`publish (pool of ${size}): ${res.status} ${res.text.slice(0, 500)}`);
       tests[size] = draft.id;
       const version = (await client.collection('tests').doc(draft.id).collection('versions').doc('1').get()).data();
       const frozenIds = version.pools?.[0]?.question_ids ?? [];
-      const freezeDocs = (await client.collection('tests').doc(draft.id).collection('pool_freezes').doc(String(version.pool_freeze_id)).collection('questions').count().get()).data().count;
+      const freezeDocs = (
+        await client
+          .collection('tests')
+          .doc(draft.id)
+          .collection('pool_freezes')
+          .doc(String(version.pool_freeze_id))
+          .collection('questions')
+          .count()
+          .get()
+      ).data().count;
       // The version document (read by a cold start) names every frozen id: its size, as JSON (about Firestore's).
-      publish[size] = { ms: Math.round(res.ms), cost: res.cost, frozen_ids: frozenIds.length, freeze_docs: freezeDocs, question_count: res.json?.question_count ?? null, version_kb: Number((JSON.stringify(version).length / 1024).toFixed(1)) };
-      if (frozenIds.length !== size || freezeDocs !== size) failures.push(`publish (pool of ${size}): the version names ${frozenIds.length} ids, ${freezeDocs} frozen documents`);
-      log(`publish (pool of ${size}): ${Math.round(res.ms)} ms, cost ${JSON.stringify(res.cost)}, ${freezeDocs} frozen`);
+      publish[size] = {
+        ms: Math.round(res.ms),
+        cost: res.cost,
+        frozen_ids: frozenIds.length,
+        freeze_docs: freezeDocs,
+        question_count: res.json?.question_count ?? null,
+        version_kb: Number((JSON.stringify(version).length / 1024).toFixed(1)),
+      };
+      if (frozenIds.length !== size || freezeDocs !== size)
+        failures.push(
+          `publish (pool of ${size}): the version names ${frozenIds.length} ids, ${freezeDocs} frozen documents`,
+        );
+      log(
+        `publish (pool of ${size}): ${Math.round(res.ms)} ms, cost ${JSON.stringify(res.cost)}, ${freezeDocs} frozen`,
+      );
     }
     // The one part of a cold start that grows with the pool is the bytes of the version it reads: that read alone, Admin SDK, median of 5.
     for (const size of SIZES) {
@@ -133,12 +185,39 @@ async function runPools() {
       publish[size].version_read_ms = Number(values.sort((a, b) => a - b)[2].toFixed(1));
     }
     const frozenPools = {};
-    for (const size of SIZES) frozenPools[size] = new Set((await client.collection('tests').doc(tests[size]).collection('versions').doc('1').get()).data().pools[0].question_ids);
+    for (const size of SIZES)
+      frozenPools[size] = new Set(
+        (await client.collection('tests').doc(tests[size]).collection('versions').doc('1').get()).data().pools[0]
+          .question_ids,
+      );
 
     // A test without pools: every fresh instance starts one first, so only the measured test's own documents are cold.
     const warmQuestions = [];
-    for (let i = 0; i < 5; i++) warmQuestions.push((await send('POST', '/api/questions', { question_text: `Pools ${RUN_ID} warm-up ${i}`, question_type: 'numeric', correct_answer: String(i), marks: 1, difficulty: 'easy' }, 201)).json.id);
-    const warmTest = (await send('POST', '/api/tests', { test_name: `Pools ${RUN_ID} warm-up`, timer: 60, status: 'draft', question_ids: warmQuestions }, 201)).json;
+    for (let i = 0; i < 5; i++)
+      warmQuestions.push(
+        (
+          await send(
+            'POST',
+            '/api/questions',
+            {
+              question_text: `Pools ${RUN_ID} warm-up ${i}`,
+              question_type: 'numeric',
+              correct_answer: String(i),
+              marks: 1,
+              difficulty: 'easy',
+            },
+            201,
+          )
+        ).json.id,
+      );
+    const warmTest = (
+      await send(
+        'POST',
+        '/api/tests',
+        { test_name: `Pools ${RUN_ID} warm-up`, timer: 60, status: 'draft', question_ids: warmQuestions },
+        201,
+      )
+    ).json;
     await send('POST', `/api/tests/${warmTest.id}/publish`, undefined, 200);
 
     // ---- Students: each starts one attempt (a first start of the test; none resumes).
@@ -146,7 +225,10 @@ async function runPools() {
     const perSize = COLD_RUNS + WARMUP + WARM_STARTS;
     const studentCount = perSize * SIZES.length + COLD_RUNS + WARMUP + WARM_STARTS;
     log(`creating ${studentCount} students`);
-    const students = await mapLimit(Array.from({ length: studentCount }), 4, async (_, i) => ({ ...(await createUser('student', tenant.id, `pool-s${i}`)), ip: `2001:db8:a:${i.toString(16)}::1` }));
+    const students = await mapLimit(Array.from({ length: studentCount }), 4, async (_, i) => ({
+      ...(await createUser('student', tenant.id, `pool-s${i}`)),
+      ip: `2001:db8:a:${i.toString(16)}::1`,
+    }));
     // Each signs in once before it is measured: its first request writes its login record, which is no part of a start.
     await mapLimit(students, 4, async (who) => {
       const res = await call({ path: '/api/me', token: who.token, ip: who.ip });
@@ -158,8 +240,15 @@ async function runPools() {
     })();
     const attempts = [];
     const startOnce = async (size, who) => {
-      const res = await call({ method: 'POST', path: '/api/attempts', body: { test_id: tests[size] }, token: who.token, ip: who.ip });
-      if (res.status === 201) attempts.push({ size, id: res.json.attempt_id, shown: res.json.test_details?.questions?.length ?? null });
+      const res = await call({
+        method: 'POST',
+        path: '/api/attempts',
+        body: { test_id: tests[size] },
+        token: who.token,
+        ip: who.ip,
+      });
+      if (res.status === 201)
+        attempts.push({ size, id: res.json.attempt_id, shown: res.json.test_details?.questions?.length ?? null });
       return res;
     };
     // The first start on a fresh instance, of the test without pools: kept as the baseline (its version read once, no pool).
@@ -167,14 +256,22 @@ async function runPools() {
     const warmUpInstance = async () => {
       const who = next();
       await call({ path: '/api/me', token: who.token, ip: who.ip });
-      const res = await call({ method: 'POST', path: '/api/attempts', body: { test_id: warmTest.id }, token: who.token, ip: who.ip });
+      const res = await call({
+        method: 'POST',
+        path: '/api/attempts',
+        body: { test_id: warmTest.id },
+        token: who.token,
+        ip: who.ip,
+      });
       if (res.status !== 201) throw new Error(`warm-up start: ${res.status} ${res.text.slice(0, 300)}`);
       baselineCold.push(res);
     };
 
     const cold = Object.fromEntries(SIZES.map((s) => [s, []]));
     for (let r = 0; r < COLD_RUNS; r++) {
-      log(`cold instance ${r + 1} of ${COLD_RUNS}: restart, warm-up start on a test without pools, then the first start of each pooled test`);
+      log(
+        `cold instance ${r + 1} of ${COLD_RUNS}: restart, warm-up start on a test without pools, then the first start of each pooled test`,
+      );
       await startApi();
       await warmUpInstance();
       const order = r % 2 === 0 ? SIZES : [...SIZES].reverse();
@@ -189,18 +286,31 @@ async function runPools() {
         if (i >= WARMUP) warm[size].push(res);
       }
       const who = next();
-      const res = await call({ method: 'POST', path: '/api/attempts', body: { test_id: warmTest.id }, token: who.token, ip: who.ip });
+      const res = await call({
+        method: 'POST',
+        path: '/api/attempts',
+        body: { test_id: warmTest.id },
+        token: who.token,
+        ip: who.ip,
+      });
       if (i >= WARMUP) baselineWarm.push(res);
     }
 
     // ---- Every attempt read back: DRAW distinct questions of its frozen pool.
     let wrongDraws = 0;
     for (let i = 0; i < attempts.length; i += 300) {
-      const snaps = await adminDb.getAll(...attempts.slice(i, i + 300).map((a) => client.collection('attempts').doc(a.id)));
+      const snaps = await adminDb.getAll(
+        ...attempts.slice(i, i + 300).map((a) => client.collection('attempts').doc(a.id)),
+      );
       snaps.forEach((snap, k) => {
         const a = attempts[i + k];
         const drawn = snap.get('drawn') ?? [];
-        const ok = drawn.length === DRAW && new Set(drawn).size === DRAW && drawn.every((id) => frozenPools[a.size].has(id)) && a.shown === DRAW && (snap.get('question_order') ?? []).length === DRAW;
+        const ok =
+          drawn.length === DRAW &&
+          new Set(drawn).size === DRAW &&
+          drawn.every((id) => frozenPools[a.size].has(id)) &&
+          a.shown === DRAW &&
+          (snap.get('question_order') ?? []).length === DRAW;
         if (!ok) wrongDraws++;
       });
     }
@@ -208,40 +318,113 @@ async function runPools() {
 
     const rows = [];
     const summaries = {};
-    for (const [phase, samples] of [['cold', baselineCold], ['warm', baselineWarm]]) {
+    for (const [phase, samples] of [
+      ['cold', baselineCold],
+      ['warm', baselineWarm],
+    ]) {
       const s = summarize(samples, 201);
       summaries[`${phase}_no_pool`] = s;
-      if (s.unexpected) failures.push(`start (${phase}, no pool): ${JSON.stringify(s.statuses)} ${JSON.stringify(s.unexpected_examples)}`);
-      rows.push([`${phase} (n=${s.n})`, `none (5 fixed)`, ms(s.latency_ms.p50), ms(s.latency_ms.p95), costCell(s.cost.reads), costCell(s.cost.writes), costCell(s.cost.round_trips), costCell(s.cost.sequential_round_trips)]);
+      if (s.unexpected)
+        failures.push(
+          `start (${phase}, no pool): ${JSON.stringify(s.statuses)} ${JSON.stringify(s.unexpected_examples)}`,
+        );
+      rows.push([
+        `${phase} (n=${s.n})`,
+        `none (5 fixed)`,
+        ms(s.latency_ms.p50),
+        ms(s.latency_ms.p95),
+        costCell(s.cost.reads),
+        costCell(s.cost.writes),
+        costCell(s.cost.round_trips),
+        costCell(s.cost.sequential_round_trips),
+      ]);
     }
     for (const size of SIZES) {
-      for (const [phase, samples] of [['cold', cold[size]], ['warm', warm[size]]]) {
+      for (const [phase, samples] of [
+        ['cold', cold[size]],
+        ['warm', warm[size]],
+      ]) {
         const s = summarize(samples, 201);
         summaries[`${phase}_${size}`] = s;
-        if (s.unexpected) failures.push(`start (${phase}, pool of ${size}): ${JSON.stringify(s.statuses)} ${JSON.stringify(s.unexpected_examples)}`);
-        rows.push([`${phase} (n=${s.n})`, size, ms(s.latency_ms.p50), ms(s.latency_ms.p95), costCell(s.cost.reads), costCell(s.cost.writes), costCell(s.cost.round_trips), costCell(s.cost.sequential_round_trips)]);
+        if (s.unexpected)
+          failures.push(
+            `start (${phase}, pool of ${size}): ${JSON.stringify(s.statuses)} ${JSON.stringify(s.unexpected_examples)}`,
+          );
+        rows.push([
+          `${phase} (n=${s.n})`,
+          size,
+          ms(s.latency_ms.p50),
+          ms(s.latency_ms.p95),
+          costCell(s.cost.reads),
+          costCell(s.cost.writes),
+          costCell(s.cost.round_trips),
+          costCell(s.cost.sequential_round_trips),
+        ]);
       }
     }
     // The claim: a cold start costs the same round trips and reads with a pool of 50 as of 5,000.
     const same = (a, b, keys) => keys.every((k) => a.cost[k]?.median === b.cost[k]?.median);
     const coldSame = same(summaries.cold_50, summaries.cold_5000, ['reads', 'round_trips', 'sequential_round_trips']);
-    if (!coldSame) failures.push('a cold start costs other reads or round trips with a pool of 5,000 than with one of 50');
+    if (!coldSame)
+      failures.push('a cold start costs other reads or round trips with a pool of 5,000 than with one of 50');
 
     const out = ['\n# Question pools: publish and start'];
-    out.push(`\n${cpus().length} CPUs, ${Math.round(busy * 100)}% busy before the start. Draw ${DRAW} per attempt, no fixed questions.\n`);
+    out.push(
+      `\n${cpus().length} CPUs, ${Math.round(busy * 100)}% busy before the start. Draw ${DRAW} per attempt, no fixed questions.\n`,
+    );
     out.push(
       table(
-        ['publish', 'ms', 'reads', 'writes', 'round trips', 'sequential', 'frozen', 'version doc KB', 'its read alone ms'],
-        SIZES.map((size) => [`pool of ${size}`, publish[size].ms, publish[size].cost?.reads, publish[size].cost?.writes, publish[size].cost?.round_trips, publish[size].cost?.sequential_round_trips, publish[size].freeze_docs, publish[size].version_kb, publish[size].version_read_ms]),
+        [
+          'publish',
+          'ms',
+          'reads',
+          'writes',
+          'round trips',
+          'sequential',
+          'frozen',
+          'version doc KB',
+          'its read alone ms',
+        ],
+        SIZES.map((size) => [
+          `pool of ${size}`,
+          publish[size].ms,
+          publish[size].cost?.reads,
+          publish[size].cost?.writes,
+          publish[size].cost?.round_trips,
+          publish[size].cost?.sequential_round_trips,
+          publish[size].freeze_docs,
+          publish[size].version_kb,
+          publish[size].version_read_ms,
+        ]),
         { rightAlign: [1, 2, 3, 4, 5, 6, 7, 8] },
       ),
     );
     out.push('');
-    out.push(table(['POST /api/attempts', 'pool', 'p50 ms', 'p95 ms', 'reads', 'writes', 'round trips', 'sequential'], rows, { rightAlign: [1, 2, 3, 4, 5, 6, 7] }));
-    out.push(`\n${coldSame ? 'OK  ' : 'FAIL'} a cold start: the same reads and round trips with a pool of 50 and of 5,000.`);
-    out.push(`${wrongDraws === 0 ? 'OK  ' : 'FAIL'} ${attempts.length} attempts read back: each holds ${DRAW} distinct questions of its frozen pool.`);
+    out.push(
+      table(['POST /api/attempts', 'pool', 'p50 ms', 'p95 ms', 'reads', 'writes', 'round trips', 'sequential'], rows, {
+        rightAlign: [1, 2, 3, 4, 5, 6, 7],
+      }),
+    );
+    out.push(
+      `\n${coldSame ? 'OK  ' : 'FAIL'} a cold start: the same reads and round trips with a pool of 50 and of 5,000.`,
+    );
+    out.push(
+      `${wrongDraws === 0 ? 'OK  ' : 'FAIL'} ${attempts.length} attempts read back: each holds ${DRAW} distinct questions of its frozen pool.`,
+    );
     console.log(out.join('\n'));
-    const result = { generated_at: new Date().toISOString(), run_id: RUN_ID, cpus: cpus().length, cpu_busy_before_start: busy, draw: DRAW, publish, start: summaries, attempts_checked: attempts.length, wrong_draws: wrongDraws, failures, runtime_s: Math.round((Date.now() - started) / 1000) };
+    const result = {
+      generated_at: new Date().toISOString(),
+      run_id: RUN_ID,
+      cpus: cpus().length,
+      cpu_busy_before_start: busy,
+      draw: DRAW,
+      publish,
+      start: summaries,
+      attempts_checked: attempts.length,
+      wrong_draws: wrongDraws,
+      failures,
+      runtime_s: Math.round((Date.now() - started) / 1000),
+    };
     mkdirSync(join(root, '.bench'), { recursive: true });
     writeFileSync(join(root, '.bench', 'pools.json'), `${JSON.stringify(result, null, 2)}\n`);
     console.log(`\nResults written to .bench/pools.json (runtime ${result.runtime_s} s).`);

@@ -66,13 +66,16 @@ const build = buildWatcher(join(root, 'functions', 'lib'));
 /** Notes (once per phase) that functions/lib was rebuilt during `phase`: the emulator reloaded and cold-started. */
 function checkBuild(phase) {
   if (!build.changed()) return false;
-  warnings.push(`functions/lib was rebuilt during ${phase} (another build in this working tree?): the Functions emulator reloaded, so its latencies include cold starts`);
+  warnings.push(
+    `functions/lib was rebuilt during ${phase} (another build in this working tree?): the Functions emulator reloaded, so its latencies include cold starts`,
+  );
   build.reset();
   return true;
 }
 
 function checkTime() {
-  if (Date.now() - startedAt > HARD_LIMIT_MS) throw new Error(`benchmark exceeded ${HARD_LIMIT_MS / 60_000} minutes; stopping`);
+  if (Date.now() - startedAt > HARD_LIMIT_MS)
+    throw new Error(`benchmark exceeded ${HARD_LIMIT_MS / 60_000} minutes; stopping`);
 }
 
 /** Waits (bounded) until the function answers through Hosting. */
@@ -104,16 +107,27 @@ async function measure({ name, expected, n, warmup = 5, request }) {
     samples.push({ status: res.status, ms: res.ms, cost: res.cost, text: res.text, error: res.error, json: res.json });
   }
   /** @type {Record<string, any>} */
-  const summary = { endpoint: name, ...summarize(samples, expected), samples_ms: samples.map((s) => Number(s.ms.toFixed(1))) };
+  const summary = {
+    endpoint: name,
+    ...summarize(samples, expected),
+    samples_ms: samples.map((s) => Number(s.ms.toFixed(1))),
+  };
   if (warmupErrors.length) {
     summary.warmup_unexpected = warmupErrors.length;
-    failures.push(`${name}: ${warmupErrors.length} warm-up request(s) got ${warmupErrors.map((r) => r.status).join(',')} (expected ${expected}): ${(warmupErrors[0].error ?? warmupErrors[0].text).slice(0, 200)}`);
+    failures.push(
+      `${name}: ${warmupErrors.length} warm-up request(s) got ${warmupErrors.map((r) => r.status).join(',')} (expected ${expected}): ${(warmupErrors[0].error ?? warmupErrors[0].text).slice(0, 200)}`,
+    );
   }
   if (summary.unexpected) {
-    failures.push(`${name}: ${summary.unexpected} of ${n} got an unexpected status: ${JSON.stringify(summary.unexpected_examples)}`);
+    failures.push(
+      `${name}: ${summary.unexpected} of ${n} got an unexpected status: ${JSON.stringify(summary.unexpected_examples)}`,
+    );
   }
-  if (summary.cost_header_missing) failures.push(`${name}: ${summary.cost_header_missing} response(s) without X-Debug-Cost`);
-  log(`${name}: n=${n} p50=${ms(summary.latency_ms.p50)} ms p99=${ms(summary.latency_ms.p99)} ms reads=${costCell(summary.cost.reads)} statuses=${statusCell(summary)}`);
+  if (summary.cost_header_missing)
+    failures.push(`${name}: ${summary.cost_header_missing} response(s) without X-Debug-Cost`);
+  log(
+    `${name}: n=${n} p50=${ms(summary.latency_ms.p50)} ms p99=${ms(summary.latency_ms.p99)} ms reads=${costCell(summary.cost.reads)} statuses=${statusCell(summary)}`,
+  );
   return { summary, first: samples[0] };
 }
 
@@ -134,7 +148,9 @@ async function main() {
   cpuBusyAtStart = await cpuBusy(2000);
   const health = await waitForApi();
   if (!health.cost) {
-    throw new Error('responses carry no X-Debug-Cost: EXPOSE_COST_HEADER must be true in functions/.env.demo-exam-bench');
+    throw new Error(
+      'responses carry no X-Debug-Cost: EXPOSE_COST_HEADER must be true in functions/.env.demo-exam-bench',
+    );
   }
 
   // ---- Seed: a super admin, a client with a client admin and a student.
@@ -168,13 +184,34 @@ async function main() {
 
   // ---- Cost must not grow with data: list endpoints with SMALL and with LARGE items.
   const lists = [
-    { name: 'GET /api/clients (super_admin)', path: '/api/clients', who: 'super', count: () => countDocs(adminDb.collection('clients')), seed: (k, label) => seedClients(k, label) },
-    { name: 'GET /api/users (client_admin, own org)', path: '/api/users', who: 'admin', count: () => countDocs(adminDb.collection('clients').doc(tenant.id).collection('users')), seed: (k, label) => seedUserProfiles(tenant.id, k, label) },
-    { name: 'GET /api/audit-logs (super_admin, all)', path: '/api/audit-logs', who: 'super', count: () => countDocs(adminDb.collection('audit_logs')), seed: (k) => seedAuditRecords(tenant.id, k) },
+    {
+      name: 'GET /api/clients (super_admin)',
+      path: '/api/clients',
+      who: 'super',
+      count: () => countDocs(adminDb.collection('clients')),
+      seed: (k, label) => seedClients(k, label),
+    },
+    {
+      name: 'GET /api/users (client_admin, own org)',
+      path: '/api/users',
+      who: 'admin',
+      count: () => countDocs(adminDb.collection('clients').doc(tenant.id).collection('users')),
+      seed: (k, label) => seedUserProfiles(tenant.id, k, label),
+    },
+    {
+      name: 'GET /api/audit-logs (super_admin, all)',
+      path: '/api/audit-logs',
+      who: 'super',
+      count: () => countDocs(adminDb.collection('audit_logs')),
+      seed: (k) => seedAuditRecords(tenant.id, k),
+    },
     ...exams.lists,
   ];
   const scaling = [];
-  for (const [label, target] of /** @type {const} */ ([['small', SMALL], ['large', LARGE]])) {
+  for (const [label, target] of /** @type {const} */ ([
+    ['small', SMALL],
+    ['large', LARGE],
+  ])) {
     log(`data set "${label}": topping up clients, tenant users and audit records to ${target} each`);
     await Promise.all(
       lists.map(async (list) => {
@@ -206,7 +243,10 @@ async function main() {
         // The same page reached by cursor: it costs one page, whatever the depth.
         let cursor = null;
         for (let page = 1; page < lastPage; page++) {
-          const res = await call({ path: `${list.path}?limit=20${cursor ? `&cursor=${cursor}` : ''}`, ...as[list.who] });
+          const res = await call({
+            path: `${list.path}?limit=20${cursor ? `&cursor=${cursor}` : ''}`,
+            ...as[list.who],
+          });
           cursor = res.json?.pagination?.next_cursor;
           if (!cursor) throw new Error(`${list.name}: no next_cursor on page ${page} of ${lastPage}`);
         }
@@ -217,7 +257,12 @@ async function main() {
           warmup: 1,
           request: () => ({ path: `${list.path}?limit=20&cursor=${cursor}`, ...as[list.who] }),
         });
-        scaling.push({ data_set: label, items_in_collection: total, page: `${lastPage} (cursor)`, ...byCursor.summary });
+        scaling.push({
+          data_set: label,
+          items_in_collection: total,
+          page: `${lastPage} (cursor)`,
+          ...byCursor.summary,
+        });
       }
     }
   }
@@ -230,8 +275,9 @@ async function main() {
     const countReads = (items) => Math.max(1, Math.ceil(items / 1000));
     const pageReads = (s) => s.cost.reads?.median - countReads(s.items_in_collection);
     const same =
-      ['writes', 'round_trips', 'sequential_round_trips', 'auth_calls'].every((k) => small.cost[k]?.median === large.cost[k]?.median) &&
-      pageReads(small) === pageReads(large);
+      ['writes', 'round_trips', 'sequential_round_trips', 'auth_calls'].every(
+        (k) => small.cost[k]?.median === large.cost[k]?.median,
+      ) && pageReads(small) === pageReads(large);
     const check = {
       endpoint: list.name,
       small_items: small.items_in_collection,
@@ -248,7 +294,9 @@ async function main() {
     };
     if (!same) failures.push(`cost of ${list.name} grows with data: ${JSON.stringify(check)}`);
     if (!(large.items_in_collection >= LARGE && small.items_in_collection < large.items_in_collection)) {
-      failures.push(`${list.name}: data sets not as intended (small ${small.items_in_collection}, large ${large.items_in_collection})`);
+      failures.push(
+        `${list.name}: data sets not as intended (small ${small.items_in_collection}, large ${large.items_in_collection})`,
+      );
     }
     return check;
   });
@@ -263,9 +311,19 @@ async function main() {
   const badToken = `eyJhbGciOiJub25lIn0.${Buffer.from(`not-a-token-${RUN_ID}`).toString('base64url')}.invalid-signature`;
   const steps = [
     { name: 'GET /api/health (public)', expected: 200, n: 100, request: () => ({ path: '/api/health', ...as.public }) },
-    { name: 'GET /api/openapi.json (public)', expected: 200, n: 50, request: () => ({ path: '/api/openapi.json', ...as.public }) },
+    {
+      name: 'GET /api/openapi.json (public)',
+      expected: 200,
+      n: 50,
+      request: () => ({ path: '/api/openapi.json', ...as.public }),
+    },
     { name: 'GET /api/me (student)', expected: 200, n: 100, request: () => ({ path: '/api/me', ...as.student }) },
-    { name: 'GET /api/clients (super_admin)', expected: 200, n: 50, request: () => ({ path: '/api/clients', ...as.super }) },
+    {
+      name: 'GET /api/clients (super_admin)',
+      expected: 200,
+      n: 50,
+      request: () => ({ path: '/api/clients', ...as.super }),
+    },
     {
       name: 'POST /api/clients (super_admin)',
       expected: 201,
@@ -273,18 +331,37 @@ async function main() {
       request: (i) => ({
         method: 'POST',
         path: '/api/clients',
-        body: { name: `Bench created ${RUN_ID} ${i}`, address: '2 Benchmark Road', logo_url: 'https://example.com/logo.png' },
+        body: {
+          name: `Bench created ${RUN_ID} ${i}`,
+          address: '2 Benchmark Road',
+          logo_url: 'https://example.com/logo.png',
+        },
         ...as.super,
       }),
     },
-    { name: 'GET /api/clients/{id} (client_admin, own)', expected: 200, n: 100, request: () => ({ path: `/api/clients/${tenant.id}`, ...as.admin }) },
+    {
+      name: 'GET /api/clients/{id} (client_admin, own)',
+      expected: 200,
+      n: 100,
+      request: () => ({ path: `/api/clients/${tenant.id}`, ...as.admin }),
+    },
     {
       name: 'PATCH /api/clients/{id} (client_admin, address)',
       expected: 200,
       n: 50,
-      request: (i) => ({ method: 'PATCH', path: `/api/clients/${tenant.id}`, body: { address: `${i} Benchmark Road` }, ...as.admin }),
+      request: (i) => ({
+        method: 'PATCH',
+        path: `/api/clients/${tenant.id}`,
+        body: { address: `${i} Benchmark Road` },
+        ...as.admin,
+      }),
     },
-    { name: 'GET /api/users (client_admin, own org)', expected: 200, n: 50, request: () => ({ path: '/api/users', ...as.admin }) },
+    {
+      name: 'GET /api/users (client_admin, own org)',
+      expected: 200,
+      n: 50,
+      request: () => ({ path: '/api/users', ...as.admin }),
+    },
     {
       name: 'POST /api/users (client_admin, student)',
       expected: 201,
@@ -293,17 +370,32 @@ async function main() {
       request: (i) => ({
         method: 'POST',
         path: '/api/users',
-        body: { email: `created-${RUN_ID}-${i}@bench.example`, password: PASSWORD, display_name: `Created ${i}`, role: 'student' },
+        body: {
+          email: `created-${RUN_ID}-${i}@bench.example`,
+          password: PASSWORD,
+          display_name: `Created ${i}`,
+          role: 'student',
+        },
         ...as.admin,
       }),
     },
-    { name: 'GET /api/users/{uid} (client_admin)', expected: 200, n: 100, request: () => ({ path: `/api/users/${student.uid}`, ...as.admin }) },
+    {
+      name: 'GET /api/users/{uid} (client_admin)',
+      expected: 200,
+      n: 100,
+      request: () => ({ path: `/api/users/${student.uid}`, ...as.admin }),
+    },
     {
       name: 'PATCH /api/users/{uid} (client_admin, display_name)',
       expected: 200,
       n: 30,
       warmup: 2,
-      request: (i) => ({ method: 'PATCH', path: `/api/users/${patchTarget.uid}`, body: { display_name: `Renamed ${i}` }, ...as.admin }),
+      request: (i) => ({
+        method: 'PATCH',
+        path: `/api/users/${patchTarget.uid}`,
+        body: { display_name: `Renamed ${i}` },
+        ...as.admin,
+      }),
     },
     {
       name: 'DELETE /api/users/{uid} (client_admin)',
@@ -312,7 +404,12 @@ async function main() {
       warmup: DELETE_WARMUP,
       request: (i) => ({ method: 'DELETE', path: `/api/users/${victims[i].uid}`, ...as.admin }),
     },
-    { name: 'GET /api/audit-logs (super_admin, all)', expected: 200, n: 50, request: () => ({ path: '/api/audit-logs', ...as.super }) },
+    {
+      name: 'GET /api/audit-logs (super_admin, all)',
+      expected: 200,
+      n: 50,
+      request: () => ({ path: '/api/audit-logs', ...as.super }),
+    },
     {
       // Each from its own address: ten failed authentications from one IP in a minute get that IP 429.
       name: 'GET /api/me, invalid token (rejected)',
@@ -337,7 +434,9 @@ async function main() {
   const ipsHonoured = expectedIps.filter((a) => seenIps.has(a)).length;
   const client_address = { rejected_requests: expectedIps.length, recorded_with_own_address: ipsHonoured };
   if (ipsHonoured !== expectedIps.length) {
-    failures.push(`client address: only ${ipsHonoured} of ${expectedIps.length} rejected requests were recorded with their own X-Forwarded-For address (seen: ${[...seenIps].slice(0, 5).join(', ')})`);
+    failures.push(
+      `client address: only ${ipsHonoured} of ${expectedIps.length} rejected requests were recorded with their own X-Forwarded-For address (seen: ${[...seenIps].slice(0, 5).join(', ')})`,
+    );
   }
 
   // ---- The rate limiter's own cost: /api/health does nothing but the limiter's Firestore work.
@@ -350,10 +449,15 @@ async function main() {
   // What the limiter does per request: the service's own addToCounters, one commit that returns the new count.
   const { addToCounters } = compiledFunctions('rateLimit/counterStore.js');
   const { currentWindow } = compiledFunctions('rateLimit/window.js');
-  const limiterPattern = await timeDirect(100, 10, () => addToCounters(`bench-direct-${RUN_ID}`, { requests: 1 }, currentWindow(Date.now())));
+  const limiterPattern = await timeDirect(100, 10, () =>
+    addToCounters(`bench-direct-${RUN_ID}`, { requests: 1 }, currentWindow(Date.now())),
+  );
   // The pattern it replaced, for comparison: a merge-increment, then a read back.
   const previousPattern = await timeDirect(100, 10, async () => {
-    await counterRef.set({ requests: FieldValue.increment(1), expires_at: Timestamp.fromMillis(Date.now() + 120_000) }, { merge: true });
+    await counterRef.set(
+      { requests: FieldValue.increment(1), expires_at: Timestamp.fromMillis(Date.now() + 120_000) },
+      { merge: true },
+    );
     await counterRef.get();
   });
   const healthRow = endpoints[0];
@@ -381,7 +485,9 @@ async function main() {
     { name: 'GET /api/users', path: '/api/users', expected: 200 },
     { name: 'GET /api/audit-logs', path: '/api/audit-logs', expected: 200 },
   ];
-  log(`load: ${LOAD.vus} virtual users joining one by one, ${LOAD.settleMs / 1000} s all together, then ${LOAD.durationMs / 1000} s measured`);
+  log(
+    `load: ${LOAD.vus} virtual users joining one by one, ${LOAD.settleMs / 1000} s all together, then ${LOAD.durationMs / 1000} s measured`,
+  );
   build.reset();
   let load = await runLoad({ users: vus, workload, ...LOAD });
   if (checkBuild('the load phase')) {
@@ -390,18 +496,26 @@ async function main() {
     checkBuild('the repeated load phase');
   }
   if (load.errors || load.warmup.errors) {
-    failures.push(`load: ${load.errors} error(s), ${load.warmup.errors} in warm-up; ${JSON.stringify([...load.per_endpoint.flatMap((e) => e.unexpected_examples), ...load.warmup.error_examples].slice(0, 3))}`);
+    failures.push(
+      `load: ${load.errors} error(s), ${load.warmup.errors} in warm-up; ${JSON.stringify([...load.per_endpoint.flatMap((e) => e.unexpected_examples), ...load.warmup.error_examples].slice(0, 3))}`,
+    );
   }
-  if (load.warmup.users_joined !== LOAD.vus) failures.push(`load: only ${load.warmup.users_joined} of ${LOAD.vus} virtual users got an answer within the warm-up`);
+  if (load.warmup.users_joined !== LOAD.vus)
+    failures.push(
+      `load: only ${load.warmup.users_joined} of ${LOAD.vus} virtual users got an answer within the warm-up`,
+    );
 
   // ---- The CSV import at size: wall time, cost, and how far the serving process's memory rose.
   log('importing CSV files of 1,000 and 5,000 rows');
   const imports = [];
   for (const rows of [1000, 5000]) {
     const result = await measureImport(rows, as.admin);
-    if (result.status !== 201 || result.imported !== rows) failures.push(`import of ${rows} rows: ${result.status} ${result.error ?? ''} (imported ${result.imported})`);
+    if (result.status !== 201 || result.imported !== rows)
+      failures.push(`import of ${rows} rows: ${result.status} ${result.error ?? ''} (imported ${result.imported})`);
     imports.push(result);
-    log(`import ${rows} rows: ${result.status} in ${result.wall_ms} ms, peak RSS rise ${result.peak_rss_rise_mb} MB, cost ${JSON.stringify(result.cost)}`);
+    log(
+      `import ${rows} rows: ${result.status} in ${result.wall_ms} ms, peak RSS rise ${result.peak_rss_rise_mb} MB, cost ${JSON.stringify(result.cost)}`,
+    );
   }
   checkBuild('the import measurement');
 
@@ -412,7 +526,9 @@ async function main() {
   checkBuild('the analytics measurement');
 
   // ---- Sittings: the hot path with and without a sitting's settings, and the sitting-wide extension (bench/sittings.mjs).
-  log('sittings: start, save and submit with and without settings; POST /api/tests/{id}/extend at 100 and 1,000 attempts');
+  log(
+    'sittings: start, save and submit with and without settings; POST /api/tests/{id}/extend at 100 and 1,000 attempts',
+  );
   checkTime();
   const sittings = await measureSittings({ tenantId: tenant.id, as, log, failures });
   checkBuild('the sittings measurement');
@@ -427,30 +543,79 @@ function print({ endpoints, scaling, scale_checks, limiter, load, client_address
   out.push(`Target ${BASE_URL}, project ${PROJECT_ID}, ${cpus().length} CPU(s), node ${process.version}.`);
   // The bench loads the machine itself; only the figure from before its first request says whether others were busy.
   const busy = cpuBusyAtStart > 0.25;
-  out.push(`CPU busy just before the first request (over 2 s, all CPUs): ${Math.round(cpuBusyAtStart * 100)}%${busy ? ' -- other work was running on this machine, which inflates the latencies below' : ''}.`);
-  out.push('p50/p99 are nearest-rank over sequential samples (with n < 100, p99 is the slowest sample). Cost columns show the');
+  out.push(
+    `CPU busy just before the first request (over 2 s, all CPUs): ${Math.round(cpuBusyAtStart * 100)}%${busy ? ' -- other work was running on this machine, which inflates the latencies below' : ''}.`,
+  );
+  out.push(
+    'p50/p99 are nearest-rank over sequential samples (with n < 100, p99 is the slowest sample). Cost columns show the',
+  );
   out.push('median per request; "m (a-b)!" flags a cost that varied between a and b over the samples.');
 
-  const costCols = (s) => [costCell(s.cost.reads), costCell(s.cost.writes), costCell(s.cost.round_trips), costCell(s.cost.sequential_round_trips), costCell(s.cost.auth_calls)];
+  const costCols = (s) => [
+    costCell(s.cost.reads),
+    costCell(s.cost.writes),
+    costCell(s.cost.round_trips),
+    costCell(s.cost.sequential_round_trips),
+    costCell(s.cost.auth_calls),
+  ];
   out.push(section('Endpoints (sequential, one request at a time, on the large data set)'));
   out.push(
     table(
       ['endpoint', 'n', 'p50 ms', 'p99 ms', 'reads', 'writes', 'round trips', 'sequential', 'auth calls', 'statuses'],
-      endpoints.map((s) => [s.endpoint, s.n, ms(s.latency_ms.p50), ms(s.latency_ms.p99), ...costCols(s), statusCell(s)]),
+      endpoints.map((s) => [
+        s.endpoint,
+        s.n,
+        ms(s.latency_ms.p50),
+        ms(s.latency_ms.p99),
+        ...costCols(s),
+        statusCell(s),
+      ]),
       { rightAlign: [1, 2, 3, 4, 5, 6, 7] },
     ),
   );
 
-  out.push('Round trips count Firestore calls, parallel ones included (a list runs its count() and its page together).');
-  out.push('Auth calls: under the Auth emulator the Admin SDK\'s verifyIdToken always checks revocation (one getUser), so every');
-  out.push('request with a valid token shows 1 auth call for it; in production only non-GET requests make that check, so');
-  out.push('authenticated GETs make one Auth call fewer (none) than shown. createUser/updateUser re-read the user inside the SDK (counted).');
+  out.push(
+    'Round trips count Firestore calls, parallel ones included (a list runs its count() and its page together).',
+  );
+  out.push(
+    "Auth calls: under the Auth emulator the Admin SDK's verifyIdToken always checks revocation (one getUser), so every",
+  );
+  out.push(
+    'request with a valid token shows 1 auth call for it; in production only non-GET requests make that check, so',
+  );
+  out.push(
+    'authenticated GETs make one Auth call fewer (none) than shown. createUser/updateUser re-read the user inside the SDK (counted).',
+  );
 
   out.push(section(`Cost does not grow with data (list endpoints, ${SMALL} vs ${LARGE}+ items, default page of 20)`));
   out.push(
     table(
-      ['endpoint', 'data set', 'items', 'page', 'n', 'p50 ms', 'p99 ms', 'reads', 'writes', 'round trips', 'sequential', 'auth calls', 'statuses'],
-      scaling.map((s) => [s.endpoint.replace(/ page=\d+$/, ''), s.data_set, s.items_in_collection, s.page, s.n, ms(s.latency_ms.p50), ms(s.latency_ms.p99), ...costCols(s), statusCell(s)]),
+      [
+        'endpoint',
+        'data set',
+        'items',
+        'page',
+        'n',
+        'p50 ms',
+        'p99 ms',
+        'reads',
+        'writes',
+        'round trips',
+        'sequential',
+        'auth calls',
+        'statuses',
+      ],
+      scaling.map((s) => [
+        s.endpoint.replace(/ page=\d+$/, ''),
+        s.data_set,
+        s.items_in_collection,
+        s.page,
+        s.n,
+        ms(s.latency_ms.p50),
+        ms(s.latency_ms.p99),
+        ...costCols(s),
+        statusCell(s),
+      ]),
       { rightAlign: [2, 3, 4, 5, 6, 7, 8, 9, 10] },
     ),
   );
@@ -461,15 +626,43 @@ function print({ endpoints, scaling, scale_checks, limiter, load, client_address
         `; round trips ${c.round_trips_small} vs ${c.round_trips_large}`,
     );
   }
-  out.push('Page 1 is the checked figure: writes, round trips (all and sequential) and auth calls must be equal at both sizes,');
-  out.push('and so must the reads of the page itself. The one part that grows is `pagination.total`: a count() aggregation that');
-  out.push('Firestore bills 1 read per 1,000 index entries (1 read at 25 items, 5 at 5,000), shown in the check lines above.');
-  out.push('The page-51 rows show the deepest page an offset may reach (the cap), billed for every skipped item, beside the same page by cursor.');
+  out.push(
+    'Page 1 is the checked figure: writes, round trips (all and sequential) and auth calls must be equal at both sizes,',
+  );
+  out.push(
+    'and so must the reads of the page itself. The one part that grows is `pagination.total`: a count() aggregation that',
+  );
+  out.push(
+    'Firestore bills 1 read per 1,000 index entries (1 read at 25 items, 5 at 5,000), shown in the check lines above.',
+  );
+  out.push(
+    'The page-51 rows show the deepest page an offset may reach (the cap), billed for every skipped item, beside the same page by cursor.',
+  );
   out.push(section('CSV import at size (through Hosting, one request each)'));
   out.push(
     table(
-      ['rows', 'file', 'status', 'wall ms', 'reads', 'writes', 'round trips (commits + reads)', 'peak RSS rise of the serving process', 'its peak RSS'],
-      imports.map((i) => [i.rows, `${(i.file_bytes / 1024).toFixed(0)} KiB`, i.status, i.wall_ms, i.cost?.reads ?? '-', i.cost?.writes ?? '-', i.cost?.round_trips ?? '-', i.peak_rss_rise_mb === null ? 'n/a' : `${i.peak_rss_rise_mb} MB`, i.peak_rss_mb === null ? 'n/a' : `${i.peak_rss_mb} MB`]),
+      [
+        'rows',
+        'file',
+        'status',
+        'wall ms',
+        'reads',
+        'writes',
+        'round trips (commits + reads)',
+        'peak RSS rise of the serving process',
+        'its peak RSS',
+      ],
+      imports.map((i) => [
+        i.rows,
+        `${(i.file_bytes / 1024).toFixed(0)} KiB`,
+        i.status,
+        i.wall_ms,
+        i.cost?.reads ?? '-',
+        i.cost?.writes ?? '-',
+        i.cost?.round_trips ?? '-',
+        i.peak_rss_rise_mb === null ? 'n/a' : `${i.peak_rss_rise_mb} MB`,
+        i.peak_rss_mb === null ? 'n/a' : `${i.peak_rss_mb} MB`,
+      ]),
       { rightAlign: [0, 1, 3, 4, 5, 6, 7, 8] },
     ),
   );
@@ -482,10 +675,34 @@ function print({ endpoints, scaling, scale_checks, limiter, load, client_address
     table(
       ['measurement', 'n', 'p50 ms', 'p99 ms', 'firestore round trips'],
       [
-        ['GET /api/health through Hosting (only the limiter touches Firestore)', endpoints[0].n, ms(h.latency_ms.p50), ms(h.latency_ms.p99), `${costCell(h.cost.round_trips)} (reads ${costCell(h.cost.reads)}, writes ${costCell(h.cost.writes)})`],
-        ['one Firestore doc get, Admin SDK from the bench process', limiter.direct_firestore_doc_get.n, ms(limiter.direct_firestore_doc_get.latency_ms.p50), ms(limiter.direct_firestore_doc_get.latency_ms.p99), '1'],
-        ['the limiter (one commit returning the new count), Admin SDK direct', limiter.direct_limiter_one_commit.n, ms(limiter.direct_limiter_one_commit.latency_ms.p50), ms(limiter.direct_limiter_one_commit.latency_ms.p99), '1'],
-        ['the pattern it replaced (merge-increment, then get)', limiter.direct_previous_pattern_set_then_get.n, ms(limiter.direct_previous_pattern_set_then_get.latency_ms.p50), ms(limiter.direct_previous_pattern_set_then_get.latency_ms.p99), '2 (sequential)'],
+        [
+          'GET /api/health through Hosting (only the limiter touches Firestore)',
+          endpoints[0].n,
+          ms(h.latency_ms.p50),
+          ms(h.latency_ms.p99),
+          `${costCell(h.cost.round_trips)} (reads ${costCell(h.cost.reads)}, writes ${costCell(h.cost.writes)})`,
+        ],
+        [
+          'one Firestore doc get, Admin SDK from the bench process',
+          limiter.direct_firestore_doc_get.n,
+          ms(limiter.direct_firestore_doc_get.latency_ms.p50),
+          ms(limiter.direct_firestore_doc_get.latency_ms.p99),
+          '1',
+        ],
+        [
+          'the limiter (one commit returning the new count), Admin SDK direct',
+          limiter.direct_limiter_one_commit.n,
+          ms(limiter.direct_limiter_one_commit.latency_ms.p50),
+          ms(limiter.direct_limiter_one_commit.latency_ms.p99),
+          '1',
+        ],
+        [
+          'the pattern it replaced (merge-increment, then get)',
+          limiter.direct_previous_pattern_set_then_get.n,
+          ms(limiter.direct_previous_pattern_set_then_get.latency_ms.p50),
+          ms(limiter.direct_previous_pattern_set_then_get.latency_ms.p99),
+          '2 (sequential)',
+        ],
       ],
       { rightAlign: [1, 2, 3] },
     ),
@@ -495,20 +712,48 @@ function print({ endpoints, scaling, scale_checks, limiter, load, client_address
       ` measured directly that is ~${ms(limiter.direct_limiter_one_commit.latency_ms.p50)} ms, about ${Math.round((limiter.limiter_share_of_health_p50 ?? 0) * 100)}% of the p50 of GET /api/health.`,
   );
 
-  out.push(section(`Load: ${load.virtual_users} concurrent virtual users (own token and address each), mixed reads, ${load.duration_s} s measured${load.repeated_after_rebuild ? ' (second attempt: functions/lib was rebuilt during the first)' : ''}`));
-  out.push(`Warm-up: users joined one at a time (the Functions emulator runs one request per worker process and starts one per concurrent request), then ran together; ${load.warmup.seconds} s, ${load.warmup.requests} requests, ${load.warmup.errors} errors.`);
+  out.push(
+    section(
+      `Load: ${load.virtual_users} concurrent virtual users (own token and address each), mixed reads, ${load.duration_s} s measured${load.repeated_after_rebuild ? ' (second attempt: functions/lib was rebuilt during the first)' : ''}`,
+    ),
+  );
+  out.push(
+    `Warm-up: users joined one at a time (the Functions emulator runs one request per worker process and starts one per concurrent request), then ran together; ${load.warmup.seconds} s, ${load.warmup.requests} requests, ${load.warmup.errors} errors.`,
+  );
   out.push(
     table(
       ['endpoint', 'requests', 'p50 ms', 'p95 ms', 'p99 ms', 'reads', 'round trips', 'errors'],
       [
-        ...load.per_endpoint.map((e) => [e.endpoint, e.n, ms(e.latency_ms.p50), ms(e.latency_ms.p95), ms(e.latency_ms.p99), costCell(e.cost.reads), costCell(e.cost.round_trips), e.unexpected]),
-        ['all', load.requests, ms(load.latency_ms.p50), ms(load.latency_ms.p95), ms(load.latency_ms.p99), '', '', load.errors],
+        ...load.per_endpoint.map((e) => [
+          e.endpoint,
+          e.n,
+          ms(e.latency_ms.p50),
+          ms(e.latency_ms.p95),
+          ms(e.latency_ms.p99),
+          costCell(e.cost.reads),
+          costCell(e.cost.round_trips),
+          e.unexpected,
+        ]),
+        [
+          'all',
+          load.requests,
+          ms(load.latency_ms.p50),
+          ms(load.latency_ms.p95),
+          ms(load.latency_ms.p99),
+          '',
+          '',
+          load.errors,
+        ],
       ],
       { rightAlign: [1, 2, 3, 4, 5, 6, 7] },
     ),
   );
-  out.push(`Throughput: ${load.throughput_rps} req/s; errors: ${load.errors} (warm-up: ${load.warmup.errors})${load.cap_reached ? `; stopped at the cap of ${load.requests_cap} requests` : ''}.`);
-  out.push(`\nClient addresses: ${client_address.recorded_with_own_address} of ${client_address.rejected_requests} rejected requests were audited with their own X-Forwarded-For address.`);
+  out.push(
+    `Throughput: ${load.throughput_rps} req/s; errors: ${load.errors} (warm-up: ${load.warmup.errors})${load.cap_reached ? `; stopped at the cap of ${load.requests_cap} requests` : ''}.`,
+  );
+  out.push(
+    `\nClient addresses: ${client_address.recorded_with_own_address} of ${client_address.rejected_requests} rejected requests were audited with their own X-Forwarded-For address.`,
+  );
   console.log(out.join('\n'));
 }
 

@@ -93,7 +93,10 @@ export function emulatorsExec(projectId, command, { quiet = false, logFile, only
     if (quiet) {
       mkdirSync(dirname(logFile), { recursive: true });
       const log = createWriteStream(logFile);
-      for (const [stream, out] of /** @type {const} */ ([[child.stdout, process.stdout], [child.stderr, process.stderr]])) {
+      for (const [stream, out] of /** @type {const} */ ([
+        [child.stdout, process.stdout],
+        [child.stderr, process.stderr],
+      ])) {
         createInterface({ input: stream }).on('line', (line) => {
           log.write(`${line}\n`);
           if (!REQUEST_NOISE.some((noise) => noise.test(line))) out.write(`${line}\n`);

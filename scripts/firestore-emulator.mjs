@@ -38,12 +38,13 @@ function buildLauncherJar() {
   const manifest = join(launcherDir, 'MANIFEST.MF');
   writeFileSync(
     manifest,
-    'Main-Class: com.google.cloud.datastore.emulator.firestore.CloudFirestore\n' +
-      `Class-Path: ${gcloudJar}\n`,
+    'Main-Class: com.google.cloud.datastore.emulator.firestore.CloudFirestore\n' + `Class-Path: ${gcloudJar}\n`,
   );
   try {
     execFileSync('jar', ['cfm', launcherJar, manifest], { stdio: 'inherit' });
   } catch {
-    throw new Error('Building the Firestore emulator launcher needs `jar` from a JDK (apt-get install openjdk-17-jdk-headless).');
+    throw new Error(
+      'Building the Firestore emulator launcher needs `jar` from a JDK (apt-get install openjdk-17-jdk-headless).',
+    );
   }
 }

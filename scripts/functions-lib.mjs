@@ -11,7 +11,8 @@ export function compiledFunctions(modulePath) {
   try {
     return require(join(root, 'functions', 'lib', modulePath));
   } catch (err) {
-    if (err.code === 'MODULE_NOT_FOUND') throw new Error('functions/lib is missing: run `npm run build` first', { cause: err });
+    if (err.code === 'MODULE_NOT_FOUND')
+      throw new Error('functions/lib is missing: run `npm run build` first', { cause: err });
     throw err;
   }
 }

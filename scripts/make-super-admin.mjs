@@ -56,7 +56,8 @@ if (args.help) {
 
 const email = args.email?.trim().toLowerCase();
 if (!email) usageError('--email is required');
-if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) usageError(`"${args.email}" is not an email address`);
+if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254)
+  usageError(`"${args.email}" is not an email address`);
 if (args.password !== undefined && (args.password.length < 8 || args.password.length > 128)) {
   usageError('--password must be 8 to 128 characters');
 }
@@ -70,7 +71,10 @@ if (Boolean(authEmulator) !== Boolean(firestoreEmulator)) {
 }
 const emulated = Boolean(authEmulator);
 const projectId =
-  args.project ?? process.env.GCLOUD_PROJECT ?? process.env.GOOGLE_CLOUD_PROJECT ?? (emulated ? 'demo-exam' : undefined);
+  args.project ??
+  process.env.GCLOUD_PROJECT ??
+  process.env.GOOGLE_CLOUD_PROJECT ??
+  (emulated ? 'demo-exam' : undefined);
 if (!projectId) usageError('name the project: --project <project id> (or set GCLOUD_PROJECT)');
 if (!emulated && projectId.startsWith('demo-')) {
   usageError(`"${projectId}" is an emulator-only project; set FIREBASE_AUTH_EMULATOR_HOST and FIRESTORE_EMULATOR_HOST`);
@@ -81,7 +85,9 @@ if (emulated) process.env.METADATA_SERVER_DETECTION ??= 'none';
 const app = initializeApp(emulated ? { projectId } : { projectId, credential: applicationDefault() });
 const auth = getAuth(app);
 const db = getFirestore(app);
-const target = emulated ? `project ${projectId} on the emulators (Auth ${authEmulator}, Firestore ${firestoreEmulator})` : `project ${projectId}`;
+const target = emulated
+  ? `project ${projectId} on the emulators (Auth ${authEmulator}, Firestore ${firestoreEmulator})`
+  : `project ${projectId}`;
 
 async function findByEmail() {
   try {
@@ -153,7 +159,8 @@ async function main() {
   // A Super Admin belongs to no organization: its old tenant profile goes.
   if (previousClient) batch.delete(db.collection('clients').doc(previousClient).collection('users').doc(record.uid));
   if (created) batch.set(...auditRecord('user_created', record.uid, { role: 'super_admin' }, now));
-  else if (roleChanged) batch.set(...auditRecord('role_changed', record.uid, { from: previousRole, to: 'super_admin' }, now));
+  else if (roleChanged)
+    batch.set(...auditRecord('role_changed', record.uid, { from: previousRole, to: 'super_admin' }, now));
   try {
     await batch.commit();
   } catch (err) {
@@ -179,11 +186,17 @@ try {
 } catch (err) {
   console.error(`make-super-admin failed: ${err.message}`);
   if (/default credentials|Could not refresh access token|invalid_grant/i.test(err.message)) {
-    console.error('Run `gcloud auth application-default login` or set GOOGLE_APPLICATION_CREDENTIALS to a service account key.');
+    console.error(
+      'Run `gcloud auth application-default login` or set GOOGLE_APPLICATION_CREDENTIALS to a service account key.',
+    );
   } else if (/quota project/i.test(err.message)) {
-    console.error(`Run \`gcloud auth application-default set-quota-project ${projectId}\` (user credentials need a quota project for the Auth API).`);
+    console.error(
+      `Run \`gcloud auth application-default set-quota-project ${projectId}\` (user credentials need a quota project for the Auth API).`,
+    );
   } else if (/PERMISSION_DENIED|insufficient permission|403/i.test(`${err.message} ${err.code}`) && !emulated) {
-    console.error(`The credentials need the Firebase Authentication Admin and Cloud Datastore User roles (or Owner/Editor) on ${projectId}.`);
+    console.error(
+      `The credentials need the Firebase Authentication Admin and Cloud Datastore User roles (or Owner/Editor) on ${projectId}.`,
+    );
   } else if (/ECONNREFUSED|fetch failed|UNAVAILABLE/i.test(`${err.message} ${err.code}`) && emulated) {
     console.error('Are the emulators running? Start them with `npm start`.');
   }

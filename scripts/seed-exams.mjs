@@ -50,21 +50,77 @@ export const DEMO_ESSAY = {
   difficulty: 'medium',
   max_words: 150,
 };
-const DEMO_ESSAY_ANSWER = 'The Earth’s axis is tilted, so through the year each hemisphere leans towards the Sun and then away from it.';
+const DEMO_ESSAY_ANSWER =
+  'The Earth’s axis is tilted, so through the year each hemisphere leans towards the Sun and then away from it.';
 
 export const DEMO_ACCOMMODATION = { uid: 'demo-student-2', extra_time_percent: 50, extra_minutes: 0 };
 
 // Every question type; marks and difficulties vary so analytics have something to show.
 export const DEMO_QUESTIONS = [
-  { question_text: 'What is the capital of France?', question_type: 'multiple_choice', options: ['Paris', 'Berlin', 'Madrid', 'Rome'], correct_answer: 'Paris', marks: 2, difficulty: 'easy' },
-  { question_text: 'Which planet is known as the Red Planet?', question_type: 'multiple_choice', options: ['Venus', 'Mars', 'Jupiter', 'Mercury'], correct_answer: 'Mars', marks: 2, difficulty: 'easy' },
-  { question_text: 'Which of these numbers are prime?', question_type: 'multiple_select', options: ['2', '3', '4', '9', '11'], correct_answer: '2|3|11', marks: 3, difficulty: 'medium' },
-  { question_text: 'Which of these are programming languages?', question_type: 'multiple_select', options: ['Python', 'HTML', 'Rust', 'CSS'], correct_answer: 'Python|Rust', marks: 2, difficulty: 'medium' },
-  { question_text: 'The Earth orbits the Sun.', question_type: 'true_false', options: ['True', 'False'], correct_answer: 'True', marks: 1, difficulty: 'easy' },
-  { question_text: 'Water boils at 50 °C at sea level.', question_type: 'true_false', options: ['True', 'False'], correct_answer: 'False', marks: 1, difficulty: 'easy' },
-  { question_text: 'What is the chemical symbol for gold?', question_type: 'short_answer', correct_answer: 'Au', marks: 2, difficulty: 'medium' },
+  {
+    question_text: 'What is the capital of France?',
+    question_type: 'multiple_choice',
+    options: ['Paris', 'Berlin', 'Madrid', 'Rome'],
+    correct_answer: 'Paris',
+    marks: 2,
+    difficulty: 'easy',
+  },
+  {
+    question_text: 'Which planet is known as the Red Planet?',
+    question_type: 'multiple_choice',
+    options: ['Venus', 'Mars', 'Jupiter', 'Mercury'],
+    correct_answer: 'Mars',
+    marks: 2,
+    difficulty: 'easy',
+  },
+  {
+    question_text: 'Which of these numbers are prime?',
+    question_type: 'multiple_select',
+    options: ['2', '3', '4', '9', '11'],
+    correct_answer: '2|3|11',
+    marks: 3,
+    difficulty: 'medium',
+  },
+  {
+    question_text: 'Which of these are programming languages?',
+    question_type: 'multiple_select',
+    options: ['Python', 'HTML', 'Rust', 'CSS'],
+    correct_answer: 'Python|Rust',
+    marks: 2,
+    difficulty: 'medium',
+  },
+  {
+    question_text: 'The Earth orbits the Sun.',
+    question_type: 'true_false',
+    options: ['True', 'False'],
+    correct_answer: 'True',
+    marks: 1,
+    difficulty: 'easy',
+  },
+  {
+    question_text: 'Water boils at 50 °C at sea level.',
+    question_type: 'true_false',
+    options: ['True', 'False'],
+    correct_answer: 'False',
+    marks: 1,
+    difficulty: 'easy',
+  },
+  {
+    question_text: 'What is the chemical symbol for gold?',
+    question_type: 'short_answer',
+    correct_answer: 'Au',
+    marks: 2,
+    difficulty: 'medium',
+  },
   { question_text: 'What is 7 × 8?', question_type: 'numeric', correct_answer: '56', marks: 2, difficulty: 'easy' },
-  { question_text: 'What is π to two decimal places?', question_type: 'numeric', correct_answer: '3.14', tolerance: 0.005, marks: 3, difficulty: 'hard' },
+  {
+    question_text: 'What is π to two decimal places?',
+    question_type: 'numeric',
+    correct_answer: '3.14',
+    tolerance: 0.005,
+    marks: 3,
+    difficulty: 'hard',
+  },
 ];
 
 // The demo test's takers. `answers` follows DEMO_QUESTIONS (null: left blank), from the strongest to the weakest.
@@ -72,15 +128,36 @@ export const DEMO_QUESTIONS = [
 // at 50 °C" is answered right and wrong regardless of strength, so its index is near 0: the kind of question the
 // analytics are there to show. One guest types an answer that is none of the options (other_choices).
 export const DEMO_TAKERS = [
-  { guest_name: 'Demo taker 01', answers: ['Paris', 'Mars', '2|3|11', 'Python|Rust', 'True', 'False', 'Au', '56', '3.14'] },
-  { guest_name: 'Demo taker 02', answers: ['Paris', 'Mars', '2|3|11', 'Python|Rust', 'True', 'True', 'au', '56', '3.14'] },
-  { guest_name: 'Demo taker 03', answers: ['Paris', 'Mars', '2|3|11', 'Python|Rust', 'True', 'False', 'Au', '56', '3.1'] },
+  {
+    guest_name: 'Demo taker 01',
+    answers: ['Paris', 'Mars', '2|3|11', 'Python|Rust', 'True', 'False', 'Au', '56', '3.14'],
+  },
+  {
+    guest_name: 'Demo taker 02',
+    answers: ['Paris', 'Mars', '2|3|11', 'Python|Rust', 'True', 'True', 'au', '56', '3.14'],
+  },
+  {
+    guest_name: 'Demo taker 03',
+    answers: ['Paris', 'Mars', '2|3|11', 'Python|Rust', 'True', 'False', 'Au', '56', '3.1'],
+  },
   { guest_name: 'Demo taker 04', answers: ['Paris', 'Mars', '11|3|2', 'Python', 'True', 'False', 'AU', '56', '3.142'] },
   { guest_name: 'Demo taker 05', answers: ['Paris', 'Mars', '2|3', 'Python|Rust', 'True', 'True', 'Au', '56', null] },
-  { guest_name: 'Demo taker 06', answers: ['Paris', 'Mars', '2|3|11', 'Rust|Python', 'True', 'False', 'Ag', '56', '3.2'] },
-  { guest_name: 'Demo taker 07', answers: ['Paris', 'Venus', '2|3|9|11', 'Python|Rust', 'True', 'False', 'Au', '54', null] },
-  { guest_name: 'Demo taker 08', answers: ['Paris', 'Mars', '2|3', 'Python|HTML|Rust', 'True', 'True', 'Fe', '56', '3'] },
-  { guest_name: 'Demo taker 09', answers: ['Berlin', 'Mars', '3|11', 'Python|Rust', 'True', 'False', null, '48', null] },
+  {
+    guest_name: 'Demo taker 06',
+    answers: ['Paris', 'Mars', '2|3|11', 'Rust|Python', 'True', 'False', 'Ag', '56', '3.2'],
+  },
+  {
+    guest_name: 'Demo taker 07',
+    answers: ['Paris', 'Venus', '2|3|9|11', 'Python|Rust', 'True', 'False', 'Au', '54', null],
+  },
+  {
+    guest_name: 'Demo taker 08',
+    answers: ['Paris', 'Mars', '2|3', 'Python|HTML|Rust', 'True', 'True', 'Fe', '56', '3'],
+  },
+  {
+    guest_name: 'Demo taker 09',
+    answers: ['Berlin', 'Mars', '3|11', 'Python|Rust', 'True', 'False', null, '48', null],
+  },
   { guest_name: 'Demo taker 10', answers: ['Paris', 'Jupiter', '2|9', 'Python', 'True', 'False', 'Ag', null, '22/7'] },
   { guest_name: 'Demo taker 11', answers: ['Madrid', 'Pluto', '2|3|4', 'HTML|CSS', 'True', 'True', 'Ag', '54', null] },
   { guest_name: 'Demo taker 12', answers: ['Rome', null, '2', 'Python|HTML', 'True', 'False', null, '42', null] },
@@ -103,20 +180,26 @@ function apiClient(baseUrl, token) {
     for (let waits = 0; ; waits++) {
       const res = await fetch(`${baseUrl}${path}`, {
         method,
-        headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body ? { 'Content-Type': 'application/json' } : {}) },
+        headers: {
+          ...(token ? { Authorization: `Bearer ${token}` } : {}),
+          ...(body ? { 'Content-Type': 'application/json' } : {}),
+        },
         body: body ? JSON.stringify(body) : undefined,
       });
       const text = await res.text();
       if (res.status === 429 && waits < MAX_RATE_LIMIT_WAITS) {
         const seconds = Number(res.headers.get('retry-after')) || 5;
         if (Date.now() >= waitingUntil) {
-          process.stderr.write(`seed: the local address's rate limit is reached; waiting ${seconds} s (the demo's takers need about 150 requests)\n`);
+          process.stderr.write(
+            `seed: the local address's rate limit is reached; waiting ${seconds} s (the demo's takers need about 150 requests)\n`,
+          );
           waitingUntil = Date.now() + seconds * 1000;
         }
         await sleep(seconds * 1000 + 200);
         continue;
       }
-      if (![expected].flat().includes(res.status)) throw new Error(`${method} ${path} answered ${res.status}, expected ${expected}: ${text}`);
+      if (![expected].flat().includes(res.status))
+        throw new Error(`${method} ${path} answered ${res.status}, expected ${expected}: ${text}`);
       return text ? JSON.parse(text) : undefined;
     }
   };
@@ -127,7 +210,12 @@ async function sitAttempt(api, started, answers, query = '') {
   for (const question of started.test_details.questions) {
     const answer = answers[DEMO_QUESTIONS.findIndex((q) => q.question_text === question.question_text)];
     if (answer === null || answer === undefined) continue;
-    await api('POST', `/api/attempts/${started.attempt_id}/answers${query}`, { question_id: question.id, student_answer: answer }, 200);
+    await api(
+      'POST',
+      `/api/attempts/${started.attempt_id}/answers${query}`,
+      { question_id: question.id, student_answer: answer },
+      200,
+    );
   }
   await api('POST', `/api/attempts/${started.attempt_id}/submit${query}`, undefined, 200);
 }
@@ -141,9 +229,19 @@ async function seedTakers({ api, baseUrl, authHost, test, shareCode, student }) 
   const guestsDone = new Set(submitted.map((a) => a.guest_name).filter(Boolean));
   const jobs = DEMO_TAKERS.filter((t) => !guestsDone.has(t.guest_name)).map((taker) => async () => {
     const guest = apiClient(baseUrl, await signInAsGuest(authHost));
-    const started = await guest('POST', '/api/attempts', { share_code: shareCode.code, guest_name: taker.guest_name }, 201);
+    const started = await guest(
+      'POST',
+      '/api/attempts',
+      { share_code: shareCode.code, guest_name: taker.guest_name },
+      201,
+    );
     // After the start the attempt token alone is enough (as a guest's browser would do).
-    await sitAttempt(apiClient(baseUrl, null), started, taker.answers, `?attempt_token=${encodeURIComponent(started.attempt_token)}`);
+    await sitAttempt(
+      apiClient(baseUrl, null),
+      started,
+      taker.answers,
+      `?attempt_token=${encodeURIComponent(started.attempt_token)}`,
+    );
   });
   if (student && !submitted.some((a) => a.student_id === student.uid)) {
     jobs.push(async () => {
@@ -167,20 +265,30 @@ async function listAll(api, path) {
   let cursor = null;
   do {
     const sep = path.includes('?') ? '&' : '?';
-    const page = await api('GET', `${path}${sep}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, undefined, 200);
+    const page = await api(
+      'GET',
+      `${path}${sep}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      undefined,
+      200,
+    );
     items.push(...page.data);
     cursor = page.pagination.next_cursor;
   } while (cursor);
   return items;
 }
 
-const usable = (code, now) => !code.revoked && (code.expires_at === null || Date.parse(code.expires_at) > now) && (code.max_uses === null || code.uses < code.max_uses);
+const usable = (code, now) =>
+  !code.revoked &&
+  (code.expires_at === null || Date.parse(code.expires_at) > now) &&
+  (code.max_uses === null || code.uses < code.max_uses);
 
 /** A usable share code of the test, or a new one (500 uses). */
 async function shareCodeOf(api, testId) {
   const codes = await listAll(api, `/api/tests/${testId}/share-codes`);
   const now = Date.now();
-  return codes.find((c) => usable(c, now)) ?? (await api('POST', `/api/tests/${testId}/share-codes`, { max_uses: 500 }, 201));
+  return (
+    codes.find((c) => usable(c, now)) ?? (await api('POST', `/api/tests/${testId}/share-codes`, { max_uses: 500 }, 201))
+  );
 }
 
 /** The published test named `name`, else a draft of that name published, else `body` created and published. */
@@ -211,7 +319,8 @@ async function seedSitting({ api, db, folder, questions }) {
   const published = await listAll(api, '/api/tests?status=published');
   let test = await publishedTest(api, published, DEMO_SITTING.test_name, {
     test_name: DEMO_SITTING.test_name,
-    description: 'A timed sitting: it opens two minutes after the demo is seeded, needs its access code, and gives accommodated students their extra time.',
+    description:
+      'A timed sitting: it opens two minutes after the demo is seeded, needs its access code, and gives accommodated students their extra time.',
     timer: DEMO_SITTING.timer,
     shuffle: 1,
     allow_review: 1,
@@ -224,7 +333,9 @@ async function seedSitting({ api, db, folder, questions }) {
   });
   const open = test.closes_at !== null && Date.parse(test.closes_at) > Date.now() && test.opens_at !== null;
   const wanted = delivery(open ? { opens_at: test.opens_at, closes_at: test.closes_at } : window);
-  const stored = (await db.collection('clients').doc(test.client_id).collection('tests').doc(test.id).get()).get('access_code_hash');
+  const stored = (await db.collection('clients').doc(test.client_id).collection('tests').doc(test.id).get()).get(
+    'access_code_hash',
+  );
   const { accessCodeMatches } = compiledFunctions('sittingRules/accessCode.js');
   const codeKept = Boolean(stored) && (await accessCodeMatches(stored, DEMO_SITTING.access_code));
   const patch = Object.fromEntries(Object.entries(wanted).filter(([key, value]) => test[key] !== value));
@@ -251,7 +362,11 @@ async function seedSitting({ api, db, folder, questions }) {
     opens_at: test.opens_at,
     closes_at: test.closes_at,
     review_opens_at: test.review_opens_at,
-    accommodation: { student_id: uid, extra_time_percent: accommodation.extra_time_percent, extra_minutes: accommodation.extra_minutes },
+    accommodation: {
+      student_id: uid,
+      extra_time_percent: accommodation.extra_time_percent,
+      extra_minutes: accommodation.extra_minutes,
+    },
   };
 }
 
@@ -267,7 +382,8 @@ export async function seedDemoExams({ baseUrl, authHost, admin, student, db }) {
   const api = apiClient(baseUrl, await signIn(authHost, admin.email, admin.password));
 
   const folders = await listAll(api, '/api/folders');
-  const folder = folders.find((f) => f.name === DEMO_FOLDER) ?? (await api('POST', '/api/folders', { name: DEMO_FOLDER }, 201));
+  const folder =
+    folders.find((f) => f.name === DEMO_FOLDER) ?? (await api('POST', '/api/folders', { name: DEMO_FOLDER }, 201));
 
   const existing = await listAll(api, `/api/questions?folder_id=${encodeURIComponent(folder.id)}`);
   const questions = [];
@@ -295,7 +411,15 @@ export async function seedDemoExams({ baseUrl, authHost, admin, student, db }) {
   // Last, so that its window opens two minutes after the seed has finished.
   const sitting = await seedSitting({ api, db, folder, questions });
   return [
-    { id: test.id, test_name: test.test_name, status: test.status, folder: folder.id, questions: questions.length, share_code: shareCode.code, submitted_attempts: submittedAttempts },
+    {
+      id: test.id,
+      test_name: test.test_name,
+      status: test.status,
+      folder: folder.id,
+      questions: questions.length,
+      share_code: shareCode.code,
+      submitted_attempts: submittedAttempts,
+    },
     sitting,
     pooled,
   ];
@@ -307,10 +431,13 @@ export async function seedDemoExams({ baseUrl, authHost, admin, student, db }) {
  */
 async function seedPoolAndEssay({ api, baseUrl, authHost, folder, published }) {
   const essays = await listAll(api, '/api/questions?question_type=essay');
-  const essay = essays.find((q) => q.question_text === DEMO_ESSAY.question_text) ?? (await api('POST', '/api/questions', DEMO_ESSAY, 201));
+  const essay =
+    essays.find((q) => q.question_text === DEMO_ESSAY.question_text) ??
+    (await api('POST', '/api/questions', DEMO_ESSAY, 201));
   const test = await publishedTest(api, published, DEMO_POOL_TEST, {
     test_name: DEMO_POOL_TEST,
-    description: 'Three questions drawn at random from the Demo Folder for each attempt, then an essay graded by a teacher.',
+    description:
+      'Three questions drawn at random from the Demo Folder for each attempt, then an essay graded by a teacher.',
     timer: 30,
     shuffle: 0,
     allow_review: 1,
@@ -323,10 +450,20 @@ async function seedPoolAndEssay({ api, baseUrl, authHost, folder, published }) {
   const submitted = await listAll(api, `/api/attempts?test_id=${encodeURIComponent(test.id)}&status=submitted`);
   if (submitted.length === 0) {
     const guest = apiClient(baseUrl, await signInAsGuest(authHost));
-    const started = await guest('POST', '/api/attempts', { share_code: shareCode.code, guest_name: 'Essay Writer' }, 201);
+    const started = await guest(
+      'POST',
+      '/api/attempts',
+      { share_code: shareCode.code, guest_name: 'Essay Writer' },
+      201,
+    );
     const query = `?attempt_token=${encodeURIComponent(started.attempt_token)}`;
     const asToken = apiClient(baseUrl, null);
-    await asToken('POST', `/api/attempts/${started.attempt_id}/answers${query}`, { question_id: essay.id, student_answer: DEMO_ESSAY_ANSWER }, 200);
+    await asToken(
+      'POST',
+      `/api/attempts/${started.attempt_id}/answers${query}`,
+      { question_id: essay.id, student_answer: DEMO_ESSAY_ANSWER },
+      200,
+    );
     await asToken('POST', `/api/attempts/${started.attempt_id}/submit${query}`, undefined, 200);
   }
   const queue = await api('GET', `/api/tests/${test.id}/grading?limit=1`, undefined, 200);

@@ -37,13 +37,38 @@ export const DEMO_CLIENT = {
 };
 
 export const DEMO_ACCOUNTS = [
-  { uid: 'demo-super-admin', email: 'superadmin@demo.example', display_name: 'Demo Super Admin', role: 'super_admin', client_id: null },
-  { uid: 'demo-academy-admin', email: 'admin@demo-academy.example', display_name: 'Demo Academy Admin', role: 'client_admin', client_id: DEMO_CLIENT.id },
-  { uid: 'demo-student-1', email: 'student1@demo-academy.example', display_name: 'Student One', role: 'student', client_id: DEMO_CLIENT.id },
-  { uid: 'demo-student-2', email: 'student2@demo-academy.example', display_name: 'Student Two', role: 'student', client_id: DEMO_CLIENT.id },
+  {
+    uid: 'demo-super-admin',
+    email: 'superadmin@demo.example',
+    display_name: 'Demo Super Admin',
+    role: 'super_admin',
+    client_id: null,
+  },
+  {
+    uid: 'demo-academy-admin',
+    email: 'admin@demo-academy.example',
+    display_name: 'Demo Academy Admin',
+    role: 'client_admin',
+    client_id: DEMO_CLIENT.id,
+  },
+  {
+    uid: 'demo-student-1',
+    email: 'student1@demo-academy.example',
+    display_name: 'Student One',
+    role: 'student',
+    client_id: DEMO_CLIENT.id,
+  },
+  {
+    uid: 'demo-student-2',
+    email: 'student2@demo-academy.example',
+    display_name: 'Student Two',
+    role: 'student',
+    client_id: DEMO_CLIENT.id,
+  },
 ].map((account) => ({ ...account, password: DEMO_PASSWORD }));
 
-const connectHost = (host) => (host === '0.0.0.0' || host === '::' || !host ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host);
+const connectHost = (host) =>
+  host === '0.0.0.0' || host === '::' || !host ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
 
 /**
  * Where the emulators of a firebase.json listen, as host:port strings a client can dial.
@@ -60,7 +85,8 @@ export function emulatorAddresses(configFile = process.env.FIREBASE_JSON ?? 'fir
   return addresses;
 }
 
-const sameFields = (a, b, fields) => a !== undefined && fields.every((f) => JSON.stringify(a[f]) === JSON.stringify(b[f]));
+const sameFields = (a, b, fields) =>
+  a !== undefined && fields.every((f) => JSON.stringify(a[f]) === JSON.stringify(b[f]));
 
 /** The client, its name guard, active. Fails clearly if another client already holds the name. */
 async function seedClient(db, now) {
@@ -82,9 +108,7 @@ async function seedClient(db, now) {
     }
     const wanted = { ...DEMO_CLIENT, active_status: 1 };
     const unchanged = sameFields(current, wanted, ['id', 'name', 'address', 'logo_url', 'active_status']);
-    const client = unchanged
-      ? current
-      : { ...wanted, created_at: current?.created_at ?? now, updated_at: now };
+    const client = unchanged ? current : { ...wanted, created_at: current?.created_at ?? now, updated_at: now };
     if (!unchanged) tx.set(clientRef, client);
     if (!guardSnap.exists) tx.set(guardRef, { client_id: id });
     if (oldGuardRef) tx.delete(oldGuardRef);
@@ -195,14 +219,15 @@ async function seedProfile(db, account, uid, created, now) {
   return writes > 0;
 }
 
-
 /**
  * Seeds the demo into the emulators named by FIRESTORE_EMULATOR_HOST and
  * FIREBASE_AUTH_EMULATOR_HOST (both must be set). Returns what it made.
  */
 export async function seedDemo({ projectId = DEMO_PROJECT, baseUrl } = {}) {
   if (!process.env.FIRESTORE_EMULATOR_HOST || !process.env.FIREBASE_AUTH_EMULATOR_HOST) {
-    throw new Error('Seeding needs FIRESTORE_EMULATOR_HOST and FIREBASE_AUTH_EMULATOR_HOST: it only writes to emulators');
+    throw new Error(
+      'Seeding needs FIRESTORE_EMULATOR_HOST and FIREBASE_AUTH_EMULATOR_HOST: it only writes to emulators',
+    );
   }
   if (!projectId.startsWith('demo-')) {
     throw new Error(`Refusing to seed project "${projectId}": demo data goes into a demo- project only`);
@@ -216,7 +241,9 @@ export async function seedDemo({ projectId = DEMO_PROJECT, baseUrl } = {}) {
       const res = await fetch(`http://${host}/`, { signal: AbortSignal.timeout(5000) });
       await res.body?.cancel();
     } catch (err) {
-      throw new Error(`the ${name} emulator does not answer at ${host} (${err.cause?.code ?? err.name})`, { cause: err });
+      throw new Error(`the ${name} emulator does not answer at ${host} (${err.cause?.code ?? err.name})`, {
+        cause: err,
+      });
     }
   }
   // Emulators need no credentials: skip the Google Cloud metadata-server probe.
@@ -236,7 +263,9 @@ export async function seedDemo({ projectId = DEMO_PROJECT, baseUrl } = {}) {
     // Exam content goes through the API (scripts/seed-exams.mjs), as the Client Admin.
     const admin = accounts.find((a) => a.role === 'client_admin');
     const student = accounts.find((a) => a.uid === 'demo-student-1');
-    const tests = baseUrl ? await seedDemoExams({ baseUrl, authHost: process.env.FIREBASE_AUTH_EMULATOR_HOST, admin, student, db }) : [];
+    const tests = baseUrl
+      ? await seedDemoExams({ baseUrl, authHost: process.env.FIREBASE_AUTH_EMULATOR_HOST, admin, student, db })
+      : [];
     return { projectId, client, clientChanged, accounts, tests };
   } finally {
     await deleteApp(app);
@@ -254,17 +283,31 @@ if (isMain) {
     console.log(
       `Seeded project ${result.projectId} (Firestore ${process.env.FIRESTORE_EMULATOR_HOST}, Auth ${process.env.FIREBASE_AUTH_EMULATOR_HOST})`,
     );
-    console.log(`  client   ${result.client.id}  "${result.client.name}"  ${result.clientChanged ? '(written)' : '(unchanged)'}`);
+    console.log(
+      `  client   ${result.client.id}  "${result.client.name}"  ${result.clientChanged ? '(written)' : '(unchanged)'}`,
+    );
     for (const a of result.accounts) {
-      console.log(`  ${a.role.padEnd(12)} ${a.email.padEnd(32)} ${a.password}  ${a.created ? '(created)' : a.changed ? '(updated)' : '(unchanged)'}`);
+      console.log(
+        `  ${a.role.padEnd(12)} ${a.email.padEnd(32)} ${a.password}  ${a.created ? '(created)' : a.changed ? '(updated)' : '(unchanged)'}`,
+      );
     }
     const [test, sitting, pooled] = result.tests;
-    if (test) console.log(`  test     ${test.id}  "${test.test_name}" (${test.status}), ${test.questions} questions, share code ${test.share_code}, ${test.submitted_attempts} submitted attempts`);
+    if (test)
+      console.log(
+        `  test     ${test.id}  "${test.test_name}" (${test.status}), ${test.questions} questions, share code ${test.share_code}, ${test.submitted_attempts} submitted attempts`,
+      );
     if (sitting) {
-      console.log(`  test     ${sitting.id}  "${sitting.test_name}" (${sitting.status}), ${sitting.questions} questions, share code ${sitting.share_code}, access code ${sitting.access_code}`);
-      console.log(`           open from ${sitting.opens_at} to ${sitting.closes_at}; ${sitting.accommodation.student_id} has +${sitting.accommodation.extra_time_percent}% on every test`);
+      console.log(
+        `  test     ${sitting.id}  "${sitting.test_name}" (${sitting.status}), ${sitting.questions} questions, share code ${sitting.share_code}, access code ${sitting.access_code}`,
+      );
+      console.log(
+        `           open from ${sitting.opens_at} to ${sitting.closes_at}; ${sitting.accommodation.student_id} has +${sitting.accommodation.extra_time_percent}% on every test`,
+      );
     }
-    if (pooled) console.log(`  test     ${pooled.id}  "${pooled.test_name}" (${pooled.status}), ${pooled.questions} questions, share code ${pooled.share_code}, ${pooled.essays_to_grade} essays to grade`);
+    if (pooled)
+      console.log(
+        `  test     ${pooled.id}  "${pooled.test_name}" (${pooled.status}), ${pooled.questions} questions, share code ${pooled.share_code}, ${pooled.essays_to_grade} essays to grade`,
+      );
   } catch (err) {
     console.error(`Seeding failed: ${err.message}`);
     if (/does not answer|ECONNREFUSED|UNAVAILABLE|fetch failed/i.test(String(err.message) + String(err.code))) {

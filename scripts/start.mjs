@@ -207,7 +207,9 @@ const [demoTest, sitting, pooled] = tests;
 if (demoTest) {
   say();
   say('Demo tests:');
-  say(`  ${demoTest.id}  "${demoTest.test_name}"  (${demoTest.status}, ${demoTest.questions} questions of every type, folder ${demoTest.folder})`);
+  say(
+    `  ${demoTest.id}  "${demoTest.test_name}"  (${demoTest.status}, ${demoTest.questions} questions of every type, folder ${demoTest.folder})`,
+  );
   say(`  share code for guests: ${demoTest.share_code}`);
   say(`  ${demoTest.submitted_attempts} submitted attempts, so its analytics show every measure (docs/analytics.md)`);
 }
@@ -215,16 +217,28 @@ const accommodated = sitting && accounts.find((a) => a.uid === sitting.accommoda
 if (sitting) {
   const extra = sitting.accommodation.extra_time_percent;
   say();
-  say(`  ${sitting.id}  "${sitting.test_name}"  (${sitting.status}, a ${sitting.timer}-minute timer, ${sitting.questions} questions)`);
-  say(`  open from ${sitting.opens_at} to ${sitting.closes_at} (before that a start answers 409); reviews from the closing time`);
-  say(`  share code for guests: ${sitting.share_code}   access code: ${sitting.access_code} (needed to start, beside test_id or share_code)`);
-  say(`  ${accommodated.display_name} (${accommodated.email}) has a standing accommodation of +${extra}%: ` +
-    `${(sitting.timer * (100 + extra)) / 100} minutes on it instead of ${sitting.timer}`);
+  say(
+    `  ${sitting.id}  "${sitting.test_name}"  (${sitting.status}, a ${sitting.timer}-minute timer, ${sitting.questions} questions)`,
+  );
+  say(
+    `  open from ${sitting.opens_at} to ${sitting.closes_at} (before that a start answers 409); reviews from the closing time`,
+  );
+  say(
+    `  share code for guests: ${sitting.share_code}   access code: ${sitting.access_code} (needed to start, beside test_id or share_code)`,
+  );
+  say(
+    `  ${accommodated.display_name} (${accommodated.email}) has a standing accommodation of +${extra}%: ` +
+      `${(sitting.timer * (100 + extra)) / 100} minutes on it instead of ${sitting.timer}`,
+  );
 }
 if (pooled) {
   say();
-  say(`  ${pooled.id}  "${pooled.test_name}"  (${pooled.status}, ${pooled.questions} questions: three drawn per attempt from the Demo Folder, then an essay)`);
-  say(`  share code for guests: ${pooled.share_code}   essays waiting for a grade: ${pooled.essays_to_grade} (the web app: Tests → the test → Grading)`);
+  say(
+    `  ${pooled.id}  "${pooled.test_name}"  (${pooled.status}, ${pooled.questions} questions: three drawn per attempt from the Demo Folder, then an essay)`,
+  );
+  say(
+    `  share code for guests: ${pooled.share_code}   essays waiting for a grade: ${pooled.essays_to_grade} (the web app: Tests → the test → Grading)`,
+  );
 }
 say();
 say('Try it: sign in as the Super Admin, then call the API with the ID token:');
@@ -233,7 +247,9 @@ for (const line of signInCommand(superAdmin)) say(`  ${line}`);
 say(`  curl -s -w '\\n' ${baseUrl}/api/me -H "Authorization: Bearer $TOKEN"`);
 say(`  curl -s -w '\\n' ${baseUrl}/api/clients -H "Authorization: Bearer $TOKEN"`);
 say();
-say(`As the Client Admin of ${client.name}: its users, the audit log of its organization, and the demo test's analytics:`);
+say(
+  `As the Client Admin of ${client.name}: its users, the audit log of its organization, and the demo test's analytics:`,
+);
 say();
 for (const line of signInCommand(clientAdmin)) say(`  ${line}`);
 say(`  curl -s -w '\\n' ${baseUrl}/api/users -H "Authorization: Bearer $TOKEN"`);
@@ -241,11 +257,15 @@ say(`  curl -s -w '\\n' '${baseUrl}/api/audit-logs?limit=5' -H "Authorization: B
 if (demoTest) say(`  curl -s -w '\\n' ${baseUrl}/api/analytics/tests/${demoTest.id} -H "Authorization: Bearer $TOKEN"`);
 if (sitting) {
   say();
-  say(`As ${accommodated.display_name}, from ${sitting.opens_at} on: its accommodation, then the sitting started with its access code (expires_at ${(100 + sitting.accommodation.extra_time_percent) / 100}x the timer after started_at):`);
+  say(
+    `As ${accommodated.display_name}, from ${sitting.opens_at} on: its accommodation, then the sitting started with its access code (expires_at ${(100 + sitting.accommodation.extra_time_percent) / 100}x the timer after started_at):`,
+  );
   say();
   for (const line of signInCommand(accommodated)) say(`  ${line}`);
   say(`  curl -s -w '\\n' ${baseUrl}/api/me -H "Authorization: Bearer $TOKEN"`);
-  say(`  curl -s -w '\\n' ${baseUrl}/api/attempts -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\`);
+  say(
+    `  curl -s -w '\\n' ${baseUrl}/api/attempts -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\`,
+  );
   say(`    -d '{"test_id":"${sitting.id}","access_code":"${sitting.access_code}"}'`);
 }
 say();

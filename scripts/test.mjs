@@ -16,10 +16,15 @@ for (const project of ['test/tsconfig.json', 'bench/tsconfig.json']) {
 const unused = spawnSync('npx', ['knip'], { cwd: root, stdio: 'inherit' });
 if (unused.status !== 0) process.exit(unused.status ?? 1);
 // Lint (eslint.config.mjs) and format (.prettierrc.json) are part of the test: `npm run format` fixes the latter.
-for (const [tool, ...args] of [['eslint', '.'], ['prettier', '--check', '--log-level', 'warn', '.']]) {
+for (const [tool, ...args] of [
+  ['eslint', '.'],
+  ['prettier', '--check', '--log-level', 'warn', '.'],
+]) {
   const check = spawnSync('npx', [tool, ...args], { cwd: root, stdio: 'inherit' });
   if (check.status !== 0) {
-    console.error(`${tool} found problems${tool === 'prettier' ? ': `npm run format` rewrites the files listed above' : ''}`);
+    console.error(
+      `${tool} found problems${tool === 'prettier' ? ': `npm run format` rewrites the files listed above' : ''}`,
+    );
     process.exit(check.status ?? 1);
   }
 }
@@ -30,6 +35,9 @@ const quoted = specs.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
 // runs on isolated ports keep theirs apart); the terminal shows the test report.
 const config = process.env.FIREBASE_JSON ? `-${basename(process.env.FIREBASE_JSON, '.json')}` : '';
 const logFile = join(root, '.emulators', `test-emulators${config}.log`);
-const code = await emulatorsExec('demo-exam-test', `npx mocha --recursive --extension ts ${quoted}`, { quiet: true, logFile });
+const code = await emulatorsExec('demo-exam-test', `npx mocha --recursive --extension ts ${quoted}`, {
+  quiet: true,
+  logFile,
+});
 if (code !== 0) console.error(`Emulator log: ${logFile}`);
 process.exit(code);

@@ -20,13 +20,15 @@ function loopbackUrl(value, what) {
 
 function loopbackHostPort(name) {
   const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set: run the benchmark through \`npm run bench\` or \`npm run bench:<name>\` (scripts/bench.mjs starts the emulators)`);
+  if (!value)
+    throw new Error(
+      `${name} is not set: run the benchmark through \`npm run bench\` or \`npm run bench:<name>\` (scripts/bench.mjs starts the emulators)`,
+    );
   loopbackUrl(`http://${value}`, name);
   return value;
 }
 
-export const BASE_URL = loopbackUrl(process.env.API_BASE_URL ?? 'http://127.0.0.1:5000', 'API_BASE_URL')
-  .origin;
+export const BASE_URL = loopbackUrl(process.env.API_BASE_URL ?? 'http://127.0.0.1:5000', 'API_BASE_URL').origin;
 export const AUTH_HOST = loopbackHostPort('FIREBASE_AUTH_EMULATOR_HOST');
 export const FIRESTORE_HOST = loopbackHostPort('FIRESTORE_EMULATOR_HOST');
 export const PROJECT_ID = process.env.GCLOUD_PROJECT || 'demo-exam-bench';

@@ -5,11 +5,60 @@
 // ---- the test: 16 questions of every type, with the answers students give.
 // `answers(i)`: the i-th student's answer (deterministic mix of right, wrong and differently spelled).
 export function questionBank(runId) {
-  const mc = (n, options, key, marks) => ({ body: { question_text: `Hot path ${runId} MC ${n}`, question_type: 'multiple_choice', options, correct_answer: key, marks, difficulty: 'easy' }, answers: (i) => (i % 4 === 0 ? options.find((o) => o !== key) : i % 4 === 1 ? ` ${key.toUpperCase()} ` : key) });
-  const ms = (n, options, key, marks) => ({ body: { question_text: `Hot path ${runId} MS ${n}`, question_type: 'multiple_select', options, correct_answer: key, marks, difficulty: 'medium' }, answers: (i) => (i % 3 === 0 ? key.split('|')[0] : key.split('|').reverse().join('|')) });
-  const tf = (n, key, marks) => ({ body: { question_text: `Hot path ${runId} TF ${n}`, question_type: 'true_false', options: ['True', 'False'], correct_answer: key, marks, difficulty: 'easy' }, answers: (i) => (i % 5 === 0 ? (key === 'True' ? 'False' : 'True') : key.toLowerCase()) });
-  const sa = (n, key, marks) => ({ body: { question_text: `Hot path ${runId} SA ${n}`, question_type: 'short_answer', correct_answer: key, marks, difficulty: 'hard' }, answers: (i) => (i % 3 === 0 ? 'no idea' : `  ${key.toUpperCase().replace(' ', '   ')} `) });
-  const num = (n, key, tolerance, marks) => ({ body: { question_text: `Hot path ${runId} NUM ${n}`, question_type: 'numeric', correct_answer: key, tolerance, marks, difficulty: 'medium' }, answers: (i) => (i % 4 === 0 ? '1,000' : String(Number(key) + (i % 2 ? tolerance / 2 : 0))) });
+  const mc = (n, options, key, marks) => ({
+    body: {
+      question_text: `Hot path ${runId} MC ${n}`,
+      question_type: 'multiple_choice',
+      options,
+      correct_answer: key,
+      marks,
+      difficulty: 'easy',
+    },
+    answers: (i) => (i % 4 === 0 ? options.find((o) => o !== key) : i % 4 === 1 ? ` ${key.toUpperCase()} ` : key),
+  });
+  const ms = (n, options, key, marks) => ({
+    body: {
+      question_text: `Hot path ${runId} MS ${n}`,
+      question_type: 'multiple_select',
+      options,
+      correct_answer: key,
+      marks,
+      difficulty: 'medium',
+    },
+    answers: (i) => (i % 3 === 0 ? key.split('|')[0] : key.split('|').reverse().join('|')),
+  });
+  const tf = (n, key, marks) => ({
+    body: {
+      question_text: `Hot path ${runId} TF ${n}`,
+      question_type: 'true_false',
+      options: ['True', 'False'],
+      correct_answer: key,
+      marks,
+      difficulty: 'easy',
+    },
+    answers: (i) => (i % 5 === 0 ? (key === 'True' ? 'False' : 'True') : key.toLowerCase()),
+  });
+  const sa = (n, key, marks) => ({
+    body: {
+      question_text: `Hot path ${runId} SA ${n}`,
+      question_type: 'short_answer',
+      correct_answer: key,
+      marks,
+      difficulty: 'hard',
+    },
+    answers: (i) => (i % 3 === 0 ? 'no idea' : `  ${key.toUpperCase().replace(' ', '   ')} `),
+  });
+  const num = (n, key, tolerance, marks) => ({
+    body: {
+      question_text: `Hot path ${runId} NUM ${n}`,
+      question_type: 'numeric',
+      correct_answer: key,
+      tolerance,
+      marks,
+      difficulty: 'medium',
+    },
+    answers: (i) => (i % 4 === 0 ? '1,000' : String(Number(key) + (i % 2 ? tolerance / 2 : 0))),
+  });
   return [
     mc(1, ['Paris', 'Berlin', 'Rome', 'Madrid'], 'Paris', 2),
     mc(2, ['3', '4', '5'], '4', 1),
@@ -35,7 +84,8 @@ export function savedAnswers(reply) {
   const answers = reply?.answers ?? reply?.saved_answers;
   const out = {};
   if (Array.isArray(answers)) for (const a of answers) out[a.question_id] = a.student_answer;
-  else if (answers && typeof answers === 'object') for (const [k, v] of Object.entries(answers)) out[k] = typeof v === 'string' ? v : v?.student_answer;
+  else if (answers && typeof answers === 'object')
+    for (const [k, v] of Object.entries(answers)) out[k] = typeof v === 'string' ? v : v?.student_answer;
   else return null;
   return out;
 }

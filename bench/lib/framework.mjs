@@ -59,7 +59,10 @@ export function cpuSeconds(pid) {
 export function bareExpressSource() {
   const dir = mkdtempSync(join(tmpdir(), 'bench-bare-express-'));
   const express = require.resolve('express', { paths: [join(root, 'functions')] });
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'bench-bare-express', private: true, main: 'index.js' }));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'bench-bare-express', private: true, main: 'index.js' }),
+  );
   writeFileSync(
     join(dir, 'index.js'),
     `const express = require(${JSON.stringify(express)});\n` +
@@ -77,11 +80,15 @@ export function bareExpressSource() {
  * (`--cpu-prof`, say).
  */
 export function spawnFramework({ target, source, port, env = {}, nodeArgs = [] }) {
-  const child = spawn(process.execPath, [...nodeArgs, frameworkMain, `--target=${target}`, `--source=${source}`, `--port=${port}`, '--signature-type=http'], {
-    cwd: root,
-    env: { ...process.env, ...env, NODE_ENV: 'production' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, frameworkMain, `--target=${target}`, `--source=${source}`, `--port=${port}`, '--signature-type=http'],
+    {
+      cwd: root,
+      env: { ...process.env, ...env, NODE_ENV: 'production' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const output = [];
   const keep = (chunk) => {
     output.push(chunk.toString());
@@ -114,15 +121,30 @@ export function spawnFramework({ target, source, port, env = {}, nodeArgs = [] }
 }
 
 /** spawnFramework, then waits until `readyPath` answers. */
-export async function startFramework({ target, source, port, env = {}, nodeArgs = [], readyPath = '/', timeoutMs = 60_000, logPrefix = target }) {
+export async function startFramework({
+  target,
+  source,
+  port,
+  env = {},
+  nodeArgs = [],
+  readyPath = '/',
+  timeoutMs = 60_000,
+  logPrefix = target,
+}) {
   const server = spawnFramework({ target, source, port, env, nodeArgs });
   const { baseUrl, output } = server;
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     const exited = server.exited();
-    if (exited) throw new Error(`${logPrefix}: functions-framework exited (${JSON.stringify(exited)}):\n${output().slice(-2000)}`);
+    if (exited)
+      throw new Error(
+        `${logPrefix}: functions-framework exited (${JSON.stringify(exited)}):\n${output().slice(-2000)}`,
+      );
     try {
-      const res = await fetch(baseUrl + readyPath, { signal: AbortSignal.timeout(5_000), headers: { 'X-Forwarded-For': '127.0.0.1' } });
+      const res = await fetch(baseUrl + readyPath, {
+        signal: AbortSignal.timeout(5_000),
+        headers: { 'X-Forwarded-For': '127.0.0.1' },
+      });
       await res.arrayBuffer();
       if (res.status < 500) break;
     } catch {
@@ -130,7 +152,9 @@ export async function startFramework({ target, source, port, env = {}, nodeArgs 
     }
     if (performance.now() > deadline) {
       await server.stop();
-      throw new Error(`${logPrefix}: functions-framework did not answer ${readyPath} on port ${port} within ${timeoutMs} ms:\n${output().slice(-2000)}`);
+      throw new Error(
+        `${logPrefix}: functions-framework did not answer ${readyPath} on port ${port} within ${timeoutMs} ms:\n${output().slice(-2000)}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -160,5 +184,12 @@ export async function measureCpu(server, { count, concurrency, request }) {
   );
   const wallS = (performance.now() - started) / 1000;
   const cpuS = server.cpuSeconds() - cpuBefore;
-  return { requests: count, wall_s: Number(wallS.toFixed(2)), rps: Number((count / wallS).toFixed(1)), cpu_s: Number(cpuS.toFixed(2)), cpu_ms_per_request: Number(((cpuS * 1000) / count).toFixed(3)), statuses };
+  return {
+    requests: count,
+    wall_s: Number(wallS.toFixed(2)),
+    rps: Number((count / wallS).toFixed(1)),
+    cpu_s: Number(cpuS.toFixed(2)),
+    cpu_ms_per_request: Number(((cpuS * 1000) / count).toFixed(3)),
+    statuses,
+  };
 }

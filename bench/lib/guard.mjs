@@ -36,12 +36,16 @@ export function buildWatcher(libDir) {
 
 /** Share of total CPU time (all cores) spent busy over the next `ms` milliseconds. */
 export async function cpuBusy(ms) {
-  const totals = () => cpus().reduce((acc, c) => {
-    const t = c.times;
-    acc.busy += t.user + t.nice + t.sys + t.irq;
-    acc.all += t.user + t.nice + t.sys + t.irq + t.idle;
-    return acc;
-  }, { busy: 0, all: 0 });
+  const totals = () =>
+    cpus().reduce(
+      (acc, c) => {
+        const t = c.times;
+        acc.busy += t.user + t.nice + t.sys + t.irq;
+        acc.all += t.user + t.nice + t.sys + t.irq + t.idle;
+        return acc;
+      },
+      { busy: 0, all: 0 },
+    );
   const before = totals();
   await new Promise((r) => setTimeout(r, ms));
   const after = totals();

@@ -25,7 +25,18 @@ export function parseCost(header) {
  * @param {{ method?: string, path: string, token?: string, body?: unknown, rawBody?: any, contentType?: string,
  *   ip?: string, timeoutMs?: number, baseUrl?: string, headers?: Record<string, string> }} request
  */
-export async function call({ method = 'GET', path, token, body, rawBody, contentType, ip, timeoutMs = 30_000, baseUrl = BASE_URL, headers: extraHeaders = {} }) {
+export async function call({
+  method = 'GET',
+  path,
+  token,
+  body,
+  rawBody,
+  contentType,
+  ip,
+  timeoutMs = 30_000,
+  baseUrl = BASE_URL,
+  headers: extraHeaders = {},
+}) {
   const headers = { ...extraHeaders };
   if (ip) headers['X-Forwarded-For'] = ip;
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -57,8 +68,23 @@ export async function call({ method = 'GET', path, token, body, rawBody, content
     }
     const rateLimit = res.headers.get('x-ratelimit-limit');
     const retryAfter = res.headers.get('retry-after');
-    return { status: res.status, ms, cost: parseCost(res.headers.get('x-debug-cost')), json, text, rateLimit: rateLimit === null ? null : Number(rateLimit), retryAfter: retryAfter === null ? null : Number(retryAfter) };
+    return {
+      status: res.status,
+      ms,
+      cost: parseCost(res.headers.get('x-debug-cost')),
+      json,
+      text,
+      rateLimit: rateLimit === null ? null : Number(rateLimit),
+      retryAfter: retryAfter === null ? null : Number(retryAfter),
+    };
   } catch (err) {
-    return { status: 0, ms: performance.now() - started, cost: null, json: undefined, text: '', error: err.message ?? String(err) };
+    return {
+      status: 0,
+      ms: performance.now() - started,
+      cost: null,
+      json: undefined,
+      text: '',
+      error: err.message ?? String(err),
+    };
   }
 }

@@ -25,7 +25,8 @@ async function rampUp(users, workload, { settleMs, timeoutMs }) {
         const step = workload[i % workload.length];
         const res = await call({ path: step.path, token: user.token, ip: user.ip, timeoutMs: 60_000 });
         requests++;
-        if (res.status !== step.expected) errors.push({ endpoint: step.name, status: res.status, body: (res.error ?? res.text).slice(0, 300) });
+        if (res.status !== step.expected)
+          errors.push({ endpoint: step.name, status: res.status, body: (res.error ?? res.text).slice(0, 300) });
         joined();
       }
     } finally {
@@ -85,7 +86,10 @@ export async function runLoad({ users, workload, durationMs, settleMs, rampTimeo
     },
   });
 
-  const perEndpoint = workload.map((step) => ({ endpoint: step.name, ...summarize(samples.get(step.name), step.expected) }));
+  const perEndpoint = workload.map((step) => ({
+    endpoint: step.name,
+    ...summarize(samples.get(step.name), step.expected),
+  }));
   const errors = all.filter((s) => s.status !== s.expected).length;
   return {
     virtual_users: users.length,

@@ -42,6 +42,10 @@ export function topSelfTime(dir) {
   const rows = (map) =>
     [...map]
       .sort((a, b) => b[1] - a[1])
-      .map(([name, us]) => ({ name, ms: Number((us / 1000).toFixed(1)), share: Number(((100 * us) / total).toFixed(1)) }));
+      .map(([name, us]) => ({
+        name,
+        ms: Number((us / 1000).toFixed(1)),
+        share: Number(((100 * us) / total).toFixed(1)),
+      }));
   return { total_ms: Number((total / 1000).toFixed(1)), byPackage: rows(byPackage), byFrame: rows(byFrame) };
 }

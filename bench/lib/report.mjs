@@ -6,7 +6,8 @@ export function table(headers, rows, { rightAlign = [] } = {}) {
   const widths = headers.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
   const line = (r) =>
     '| ' + r.map((c, i) => (rightAlign.includes(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(' | ') + ' |';
-  const rule = '|' + widths.map((w, i) => (rightAlign.includes(i) ? '-'.repeat(w + 1) + ':' : '-'.repeat(w + 2))).join('|') + '|';
+  const rule =
+    '|' + widths.map((w, i) => (rightAlign.includes(i) ? '-'.repeat(w + 1) + ':' : '-'.repeat(w + 2))).join('|') + '|';
   return [line(cells[0]), rule, ...cells.slice(1).map(line)].join('\n');
 }
 
@@ -18,7 +19,10 @@ export function costCell(counter) {
 
 export function statusCell(summary) {
   return Object.entries(summary.statuses)
-    .map(([status, n]) => `${Number(status) === summary.expected_status ? '' : 'UNEXPECTED '}${status === '0' ? 'network error' : status}x${n}`)
+    .map(
+      ([status, n]) =>
+        `${Number(status) === summary.expected_status ? '' : 'UNEXPECTED '}${status === '0' ? 'network error' : status}x${n}`,
+    )
     .join(' ');
 }
 

@@ -18,7 +18,6 @@ export const RUN_ID = randomUUID().slice(0, 8);
 export const PASSWORD = 'bench-password-123';
 const BATCH_WRITES = 500; // Firestore's limit per batch
 
-
 /** Runs `fn` over `items` with at most `limit` in flight. */
 export async function mapLimit(items, limit, fn) {
   const results = new Array(items.length);
@@ -59,7 +58,9 @@ function clientDoc(name) {
 
 /** `count` clients, each with its name guard, as the service writes them. */
 export async function seedClients(count, label) {
-  const clients = Array.from({ length: count }, (_, i) => clientDoc(`Bench ${label} ${RUN_ID} ${String(i).padStart(4, '0')}`));
+  const clients = Array.from({ length: count }, (_, i) =>
+    clientDoc(`Bench ${label} ${RUN_ID} ${String(i).padStart(4, '0')}`),
+  );
   await writeAll(
     clients.flatMap((c) => [
       [adminDb.collection('client_names').doc(clientNameKey(c.name)), { client_id: c.id }],

@@ -35,7 +35,8 @@ export function summarize(samples, expectedStatus) {
   for (const s of samples) statuses[s.status] = (statuses[s.status] ?? 0) + 1;
   const withCost = samples.filter((s) => s.cost);
   const cost = {};
-  for (const key of ['reads', 'writes', 'round_trips', 'sequential_round_trips', 'auth_calls']) cost[key] = counterSummary(withCost.map((s) => s.cost[key]));
+  for (const key of ['reads', 'writes', 'round_trips', 'sequential_round_trips', 'auth_calls'])
+    cost[key] = counterSummary(withCost.map((s) => s.cost[key]));
   const unexpected = samples.filter((s) => s.status !== expectedStatus);
   return {
     n: samples.length,
@@ -45,6 +46,8 @@ export function summarize(samples, expectedStatus) {
     cost_header_missing: samples.length - withCost.length,
     statuses,
     unexpected: unexpected.length,
-    unexpected_examples: unexpected.slice(0, 3).map((s) => ({ status: s.status, body: (s.error ?? s.text ?? '').slice(0, 300) })),
+    unexpected_examples: unexpected
+      .slice(0, 3)
+      .map((s) => ({ status: s.status, body: (s.error ?? s.text ?? '').slice(0, 300) })),
   };
 }

@@ -34,15 +34,20 @@ export function bundleSizes(dist) {
   };
   const taker = reach([String(entry)], (chunk) => chunk.imports ?? []);
   const dynamic = [...taker].flatMap((key) => manifest[key].dynamicImports ?? []);
-  const admin = [...reach(dynamic, (chunk) => [...(chunk.imports ?? []), ...(chunk.dynamicImports ?? [])])].filter((key) => !taker.has(key));
+  const admin = [...reach(dynamic, (chunk) => [...(chunk.imports ?? []), ...(chunk.dynamicImports ?? [])])].filter(
+    (key) => !taker.has(key),
+  );
   /** @param {Iterable<string>} keys */
   const files = (keys) => [...new Set([...keys].flatMap((key) => [manifest[key].file, ...(manifest[key].css ?? [])]))];
   /** @param {string[]} list */
-  const gzipped = (list) => list.reduce((sum, file) => sum + gzipSync(readFileSync(join(dist, file)), { level: 9 }).length, 0);
+  const gzipped = (list) =>
+    list.reduce((sum, file) => sum + gzipSync(readFileSync(join(dist, file)), { level: 9 }).length, 0);
   const takerFiles = files(taker);
   const adminFiles = files(admin).filter((file) => !takerFiles.includes(file));
   // Also fetched on a taker's first visit: the worker that keeps the shell for offline reloads.
-  const workerFiles = readdirSync(dist).filter((file) => file === 'sw.js' || file === 'registerSW.js' || /^workbox-.*\.js$/.test(file));
+  const workerFiles = readdirSync(dist).filter(
+    (file) => file === 'sw.js' || file === 'registerSW.js' || /^workbox-.*\.js$/.test(file),
+  );
   return {
     taker: { files: takerFiles, gzipBytes: gzipped(takerFiles) },
     serviceWorker: { files: workerFiles, gzipBytes: gzipped(workerFiles) },

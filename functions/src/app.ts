@@ -17,7 +17,14 @@ import { requestContext, requestOrigin } from './http/requestContext';
 import { mountRoutes, type Guards, type RouteDefinition } from './http/route';
 import { openApiRoutes } from './openapi/routes';
 import { deferBodyErrors } from './platform/frameworkBodyParser';
-import { ipLimitPassed, rateLimiter, startCountAs, startIdentifiedCount, startIpCount, type RateLimiter } from './rateLimit/middleware';
+import {
+  ipLimitPassed,
+  rateLimiter,
+  startCountAs,
+  startIdentifiedCount,
+  startIpCount,
+  type RateLimiter,
+} from './rateLimit/middleware';
 import { userRoutes } from './users/routes';
 import { registeredNetworks } from './networks/registry';
 import { folderRoutes } from './folders/routes';
@@ -151,7 +158,13 @@ export function createApp(config: RuntimeConfig): express.Express {
     cors({
       origin: config.corsOrigins,
       allowedHeaders: ['Authorization', 'Content-Type', 'X-Attempt-Token'],
-      exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Request-Id'],
+      exposedHeaders: [
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+        'X-RateLimit-Reset',
+        'Retry-After',
+        'X-Request-Id',
+      ],
       maxAge: 600,
     }),
   );

@@ -31,17 +31,20 @@ export const params = {
   }),
   maxInstances: defineInt('MAX_INSTANCES', {
     default: 20,
-    description: 'Most instances of the api function at once: the cost ceiling of a flood (each serves up to CONCURRENCY requests at a time)',
+    description:
+      'Most instances of the api function at once: the cost ceiling of a flood (each serves up to CONCURRENCY requests at a time)',
   }),
   // Raised before a large sitting (docs/operations.md): warm instances meet the synchronized start
   // instead of cold ones, and each serves more requests at once.
   minInstances: defineInt('MIN_INSTANCES', {
     default: 0,
-    description: 'Instances of the api function kept warm even when idle (billed while idle); raise before a large sitting',
+    description:
+      'Instances of the api function kept warm even when idle (billed while idle); raise before a large sitting',
   }),
   concurrency: defineInt('CONCURRENCY', {
     default: 80,
-    description: 'Requests one instance of the api function serves at once (Cloud Run allows 1 to 1000; above 1 needs a whole CPU)',
+    description:
+      'Requests one instance of the api function serves at once (Cloud Run allows 1 to 1000; above 1 needs a whole CPU)',
   }),
   corsOrigins: defineList('CORS_ORIGINS', {
     default: [],

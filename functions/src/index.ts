@@ -40,8 +40,11 @@ export const api = onRequest(
  * submits attempts left in progress past their deadline (expires_at + 30 s),
  * scoring the answers saved in time, in bounded batches.
  */
-export const closeOverdueAttempts = onSchedule({ schedule: 'every 5 minutes', region: 'us-central1', timeoutSeconds: 300 }, async () => {
-  provideEffects();
-  await resumeStaleSweeps(Date.now());
-  await closeOverdue(Date.now(), 200);
-});
+export const closeOverdueAttempts = onSchedule(
+  { schedule: 'every 5 minutes', region: 'us-central1', timeoutSeconds: 300 },
+  async () => {
+    provideEffects();
+    await resumeStaleSweeps(Date.now());
+    await closeOverdue(Date.now(), 200);
+  },
+);

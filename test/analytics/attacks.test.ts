@@ -8,11 +8,29 @@ import { encodeCursor } from '../../functions/src/shared/pagination';
 import { adminAuth } from '../support/admin';
 import { expectError } from '../support/assertions';
 import { authInternalError, duringFault, failReads, failWrites, replaceAuth } from '../support/faults';
-import { createRoleMatrix, createTenant, createUser, signIn, signInAnonymously, waitPastAuthTime, type RoleMatrix, type TestUser } from '../support/fixtures';
+import {
+  createRoleMatrix,
+  createTenant,
+  createUser,
+  signIn,
+  signInAnonymously,
+  waitPastAuthTime,
+  type RoleMatrix,
+  type TestUser,
+} from '../support/fixtures';
 import { api, freshIp, get, patch, post, type ApiResponse, type RequestOptions } from '../support/http';
 import { startInProcessApi, type InProcessApi } from '../support/inProcessApi';
 import { as, clientDoc, testDoc, writeQuestion } from '../exams/fixtures';
-import { attemptDoc, expire, mixedQuestions, publishTest, RIGHT, startOk, tokenQuery, writeShareCode } from '../attempts/fixtures';
+import {
+  attemptDoc,
+  expire,
+  mixedQuestions,
+  publishTest,
+  RIGHT,
+  startOk,
+  tokenQuery,
+  writeShareCode,
+} from '../attempts/fixtures';
 
 // A hostile review of the analytics endpoints, with real requests:
 // through Hosting → Functions emulator for what a caller can send, and with the
@@ -29,7 +47,11 @@ const studentPath = (studentId: string, query = '') => `/api/analytics/students/
 function noServerError(res: ApiResponse, label: string): void {
   assert.ok(res.status < 500, `${label}: ${res.status} ${res.text.slice(0, 300)}`);
   if (res.status >= 400) {
-    assert.match(res.headers.get('content-type') ?? '', /application\/json/, `${label}: non-JSON error ${res.status} ${res.text.slice(0, 200)}`);
+    assert.match(
+      res.headers.get('content-type') ?? '',
+      /application\/json/,
+      `${label}: non-JSON error ${res.status} ${res.text.slice(0, 200)}`,
+    );
     expectError(res, res.status, res.body.error);
   }
 }
@@ -65,23 +87,56 @@ describe('analytics under attack (review)', function () {
     m = await createRoleMatrix();
     const questions = [
       ...(await mixedQuestions(m.tenant.clientId)),
-      await writeQuestion(m.tenant.clientId, { question_text: 'Codeword?', question_type: 'short_answer', options: [], correct_answer: SECRET, marks: 1 }),
+      await writeQuestion(m.tenant.clientId, {
+        question_text: 'Codeword?',
+        question_type: 'short_answer',
+        options: [],
+        correct_answer: SECRET,
+        marks: 1,
+      }),
     ];
     ({ test } = await publishTest(m.tenant.admin.token, m.tenant.clientId, { questions }));
     // The tenant's student: everything right except the codeword.
     const started = await startOk(m.tenant.student.token, { test_id: test.id });
     for (const q of started.test_details.questions) {
       const answer = RIGHT[q.question_text] ?? 'wrong';
-      assert.equal((await post(`/api/attempts/${started.attempt_id}/answers`, { question_id: q.id, student_answer: answer }, as(m.tenant.student.token))).status, 200);
+      assert.equal(
+        (
+          await post(
+            `/api/attempts/${started.attempt_id}/answers`,
+            { question_id: q.id, student_answer: answer },
+            as(m.tenant.student.token),
+          )
+        ).status,
+        200,
+      );
     }
-    assert.equal((await post(`/api/attempts/${started.attempt_id}/submit`, undefined, as(m.tenant.student.token))).status, 200);
+    assert.equal(
+      (await post(`/api/attempts/${started.attempt_id}/submit`, undefined, as(m.tenant.student.token))).status,
+      200,
+    );
     // A Guest with a formula for a name, through a share code and its attempt token.
     const code = await writeShareCode(m.tenant.clientId, test.id);
-    guestStarted = await startOk(m.guest.token, { share_code: code, guest_name: '=HYPERLINK("http://evil.example","x")' });
-    assert.equal((await post(`/api/attempts/${guestStarted.attempt_id}/submit${tokenQuery(guestStarted.attempt_token)}`, undefined, { ip: freshIp() })).status, 200);
+    guestStarted = await startOk(m.guest.token, {
+      share_code: code,
+      guest_name: '=HYPERLINK("http://evil.example","x")',
+    });
+    assert.equal(
+      (
+        await post(
+          `/api/attempts/${guestStarted.attempt_id}/submit${tokenQuery(guestStarted.attempt_token)}`,
+          undefined,
+          { ip: freshIp() },
+        )
+      ).status,
+      200,
+    );
     // Another organization with its own named student and submitted attempt.
     otherStudent = await createUser('student', m.otherTenant.clientId);
-    await clientDoc(m.otherTenant.clientId).collection('users').doc(otherStudent.uid).update({ display_name: OTHER_NAME });
+    await clientDoc(m.otherTenant.clientId)
+      .collection('users')
+      .doc(otherStudent.uid)
+      .update({ display_name: OTHER_NAME });
     ({ test: otherTest } = await publishTest(m.otherTenant.admin.token, m.otherTenant.clientId, { count: 2 }));
     const o = await startOk(otherStudent.token, { test_id: otherTest.id });
     assert.equal((await post(`/api/attempts/${o.attempt_id}/submit`, undefined, as(otherStudent.token))).status, 200);
@@ -97,10 +152,22 @@ describe('analytics under attack (review)', function () {
       expectError(await post(recomputePath(test.id), undefined, as(token)), 403, 'FORBIDDEN');
       expectError(await get(studentPath(m.tenant.student.uid), as(token)), 403, 'FORBIDDEN');
       // The test endpoints take no client_id at all; the student endpoint refuses another organization's.
-      expectError(await get(testPath(test.id, `?client_id=${m.otherTenant.clientId}`), as(token)), 400, 'VALIDATION_ERROR');
-      expectError(await get(studentPath(m.tenant.student.uid, `?client_id=${m.tenant.clientId}`), as(token)), 403, 'FORBIDDEN');
+      expectError(
+        await get(testPath(test.id, `?client_id=${m.otherTenant.clientId}`), as(token)),
+        400,
+        'VALIDATION_ERROR',
+      );
+      expectError(
+        await get(studentPath(m.tenant.student.uid, `?client_id=${m.tenant.clientId}`), as(token)),
+        403,
+        'FORBIDDEN',
+      );
       // Its own client_id with the other organization's student: that student is no member of its organization.
-      expectError(await get(studentPath(m.tenant.student.uid, `?client_id=${m.otherTenant.clientId}`), as(token)), 403, 'FORBIDDEN');
+      expectError(
+        await get(studentPath(m.tenant.student.uid, `?client_id=${m.otherTenant.clientId}`), as(token)),
+        403,
+        'FORBIDDEN',
+      );
     });
 
     it('a Student gets 403 on a test’s analytics, export and repair, and on another student; itself is 200', async () => {
@@ -111,7 +178,11 @@ describe('analytics under attack (review)', function () {
       const classmate = await createUser('student', m.tenant.clientId);
       expectError(await get(studentPath(classmate.uid), as(token)), 403, 'FORBIDDEN');
       expectError(await get(studentPath(m.guest.uid), as(token)), 403, 'FORBIDDEN');
-      expectError(await get(studentPath(m.tenant.student.uid, `?client_id=${m.otherTenant.clientId}`), as(token)), 403, 'FORBIDDEN');
+      expectError(
+        await get(studentPath(m.tenant.student.uid, `?client_id=${m.otherTenant.clientId}`), as(token)),
+        403,
+        'FORBIDDEN',
+      );
       const self = await get(studentPath(m.tenant.student.uid), as(token));
       assert.equal(self.status, 200, self.text);
       assert.equal(self.body.completed, 1);
@@ -164,7 +235,18 @@ describe('analytics under attack (review)', function () {
       expectError(await get(studentPath(m.noRole.uid), as(t)), 400, 'VALIDATION_ERROR');
       expectError(await get(studentPath(randomUUID()), as(t)), 404, 'NOT_FOUND');
       // A test never published: analytics with no version; no export, no repair, no ?version.
-      const draft = await api('POST', '/api/tests', { ...as(t), body: { test_name: 'Draft', timer: 10, shuffle: 0, allow_review: 1, negative_marking: 0, question_ids: [], client_id: m.otherTenant.clientId } });
+      const draft = await api('POST', '/api/tests', {
+        ...as(t),
+        body: {
+          test_name: 'Draft',
+          timer: 10,
+          shuffle: 0,
+          allow_review: 1,
+          negative_marking: 0,
+          question_ids: [],
+          client_id: m.otherTenant.clientId,
+        },
+      });
       assert.equal(draft.status, 201, draft.text);
       const never = await get(testPath(draft.body.id), as(t));
       assert.equal(never.status, 200, never.text);
@@ -183,15 +265,35 @@ describe('analytics under attack (review)', function () {
     this.timeout(180_000);
 
     const VERSIONS = [
-      '0', '-1', '-0', '1.5', '1e400', '99999999999999999999', '1000001', '9007199254740993', 'abc', '', '%20', 'NaN', 'Infinity',
-      '0x1', '1e0', '2', '%00', '1%00', '%EF%BC%91', // full-width 1
+      '0',
+      '-1',
+      '-0',
+      '1.5',
+      '1e400',
+      '99999999999999999999',
+      '1000001',
+      '9007199254740993',
+      'abc',
+      '',
+      '%20',
+      'NaN',
+      'Infinity',
+      '0x1',
+      '1e0',
+      '2',
+      '%00',
+      '1%00',
+      '%EF%BC%91', // full-width 1
     ];
 
     it('?version= huge, negative, float, text, empty: 400; "0x1" and "1e0" read as version 1 (200); "2", past the latest, 404; never 5xx', async () => {
       const t = m.tenant.admin.token;
       const admin = rotating(() => createUser('client_admin', m.tenant.clientId));
       for (const v of VERSIONS) {
-        for (const [path, sensitive] of [[testPath(test.id, `?version=${v}`), false], [csvPath(test.id, `?version=${v}`), true]] as const) {
+        for (const [path, sensitive] of [
+          [testPath(test.id, `?version=${v}`), false],
+          [csvPath(test.id, `?version=${v}`), true],
+        ] as const) {
           const res = await get(path, as(sensitive ? await admin() : t));
           noServerError(res, path);
           if (v === '2') expectError(res, 404, 'NOT_FOUND');
@@ -206,7 +308,14 @@ describe('analytics under attack (review)', function () {
 
     it('?version as an array or object, repeated, misspelt: 400', async () => {
       const t = m.tenant.admin.token;
-      for (const q of ['?version=1&version=1', '?version=1&version=2', '?version[a]=1', '?version[]=1&version[]=2', '?Version=1', '?version=1&x=1']) {
+      for (const q of [
+        '?version=1&version=1',
+        '?version=1&version=2',
+        '?version[a]=1',
+        '?version[]=1&version[]=2',
+        '?Version=1',
+        '?version=1&x=1',
+      ]) {
         const res = await get(testPath(test.id, q), as(t));
         noServerError(res, q);
         assert.equal(res.status, 400, `${q}: ${res.text}`);
@@ -219,7 +328,21 @@ describe('analytics under attack (review)', function () {
       const t = m.superAdmin.token;
       const superAdmin = rotating(() => createUser('super_admin'));
       // (Bytes that are no UTF-8, e.g. %ED%A0%80 or %E0%A4%A, are refused by the Hosting emulator itself with a text 500: probed in-process below.)
-      const ids = ['.', '%2E', '%2E%2E', '__x__', '__proto__', 'constructor', 'a.b', 'a%2Fb', 'x'.repeat(129), '%F0%9F%98%80', '%00', 'a%20b', '%EF%BC%8F'];
+      const ids = [
+        '.',
+        '%2E',
+        '%2E%2E',
+        '__x__',
+        '__proto__',
+        'constructor',
+        'a.b',
+        'a%2Fb',
+        'x'.repeat(129),
+        '%F0%9F%98%80',
+        '%00',
+        'a%20b',
+        '%EF%BC%8F',
+      ];
       for (const id of ids) {
         for (const [method, path, sensitive] of [
           ['GET', testPath(id), false],
@@ -234,7 +357,23 @@ describe('analytics under attack (review)', function () {
     });
 
     it('student ids with "/", ".", "..", "__x__", too long, odd bytes: never 5xx, for a Super Admin, a Client Admin and a Student', async () => {
-      const ids = ['.', '%2E', '%2E%2E', '__x__', '__proto__', 'a.b', 'a%2Fb', 'x'.repeat(128), 'x'.repeat(129), '%F0%9F%98%80', '%00', 'a%20b', '%09', '%EF%BC%8F', '%E2%80%AE'];
+      const ids = [
+        '.',
+        '%2E',
+        '%2E%2E',
+        '__x__',
+        '__proto__',
+        'a.b',
+        'a%2Fb',
+        'x'.repeat(128),
+        'x'.repeat(129),
+        '%F0%9F%98%80',
+        '%00',
+        'a%20b',
+        '%09',
+        '%EF%BC%8F',
+        '%E2%80%AE',
+      ];
       for (const token of [m.superAdmin.token, m.tenant.admin.token, m.tenant.student.token]) {
         for (const id of ids) {
           const res = await get(studentPath(id), as(token));
@@ -256,8 +395,20 @@ describe('analytics under attack (review)', function () {
         'not-a-cursor',
         '%00',
       ];
-      const queries = ['?limit=0', '?limit=101', '?limit=-1', '?limit=1.5', '?page=0', '?page=abc', '?page=1002', '?page=2&cursor=abc', '?limit=1&limit=2', '?client_id=', '?foo=1',
-        ...forged.map((c) => `?cursor=${c}`)];
+      const queries = [
+        '?limit=0',
+        '?limit=101',
+        '?limit=-1',
+        '?limit=1.5',
+        '?page=0',
+        '?page=abc',
+        '?page=1002',
+        '?page=2&cursor=abc',
+        '?limit=1&limit=2',
+        '?client_id=',
+        '?foo=1',
+        ...forged.map((c) => `?cursor=${c}`),
+      ];
       // These two decode: plain values and a valid document id. The query keeps its student filter.
       const decoding = new Set([forged[2], forged[3]].map((c) => `?cursor=${c}`));
       for (const q of queries) {
@@ -276,7 +427,17 @@ describe('analytics under attack (review)', function () {
   describe('attack: what the replies let out', function () {
     this.timeout(60_000);
 
-    const forbidden = () => [SECRET, 'correct_answer', 'token_hash', hashAttemptToken(guestStarted.attempt_token), guestStarted.attempt_token, m.otherTenant.clientId, otherStudent.uid, OTHER_NAME, m.otherTenant.client.name];
+    const forbidden = () => [
+      SECRET,
+      'correct_answer',
+      'token_hash',
+      hashAttemptToken(guestStarted.attempt_token),
+      guestStarted.attempt_token,
+      m.otherTenant.clientId,
+      otherStudent.uid,
+      OTHER_NAME,
+      m.otherTenant.client.name,
+    ];
 
     it('test analytics, repair, export and student analytics hold no answer key, token, token hash or other organization’s data', async () => {
       const t = m.tenant.admin.token;
@@ -291,7 +452,8 @@ describe('analytics under attack (review)', function () {
       ];
       for (const res of replies) {
         assert.equal(res.status, 200, res.text);
-        for (const word of forbidden()) assert.ok(!res.text.includes(word), `${word} leaked in ${res.text.slice(0, 400)}`);
+        for (const word of forbidden())
+          assert.ok(!res.text.includes(word), `${word} leaked in ${res.text.slice(0, 400)}`);
       }
     });
 
@@ -406,7 +568,8 @@ describe('analytics under attack (review)', function () {
   /** Runs `work` over `items`, `width` at a time (fixtures only: the attacks themselves run all at once). */
   async function inBatches<T, R>(items: T[], width: number, work: (item: T, i: number) => Promise<R>): Promise<R[]> {
     const out: R[] = [];
-    for (let i = 0; i < items.length; i += width) out.push(...(await Promise.all(items.slice(i, i + width).map((item, j) => work(item, i + j)))));
+    for (let i = 0; i < items.length; i += width)
+      out.push(...(await Promise.all(items.slice(i, i + width).map((item, j) => work(item, i + j)))));
     return out;
   }
 
@@ -419,7 +582,11 @@ describe('analytics under attack (review)', function () {
         .filter((_, i) => (seed + i) % 5 !== 0)
         .map(async (q, i) => {
           const choices = CHOICES[q.question_text] ?? ['4', '3'];
-          const saved = await post(`/api/attempts/${started.body.attempt_id}/answers`, { question_id: q.id, student_answer: choices[(seed * 7 + i) % choices.length] }, at(student.token));
+          const saved = await post(
+            `/api/attempts/${started.body.attempt_id}/answers`,
+            { question_id: q.id, student_answer: choices[(seed * 7 + i) % choices.length] },
+            at(student.token),
+          );
           assert.equal(saved.status, 200, saved.text);
         }),
     );
@@ -435,7 +602,10 @@ describe('analytics under attack (review)', function () {
   }
 
   const statusesOf = (list: ApiResponse[]) => [...new Set(list.map((r) => r.status))].sort();
-  const tally = (list: ApiResponse[]) => JSON.stringify(list.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {}));
+  const tally = (list: ApiResponse[]) =>
+    JSON.stringify(
+      list.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {}),
+    );
 
   /** Repairs of one version sent at once: one runs, those arriving while it runs are refused 409; no other status. */
   function assertRepairStatuses(repairs: ApiResponse[]): void {
@@ -446,7 +616,10 @@ describe('analytics under attack (review)', function () {
         assert.match(r.body.message, /recompute of version \d+ of this test is running/);
       }
     }
-    assert.ok(repairs.some((r) => r.status === 200), `no repair ran: ${tally(repairs)}`);
+    assert.ok(
+      repairs.some((r) => r.status === 200),
+      `no repair ran: ${tally(repairs)}`,
+    );
   }
 
   describe('attack: fifty at once (in-process, requests truly overlap)', function () {
@@ -467,7 +640,9 @@ describe('analytics under attack (review)', function () {
 
     it('50 submits of different attempts at once: each counted once, and the repair finds nothing changed', async () => {
       const attempts = await inBatches(students, 10, (s, i) => startAndAnswer(s, t.id, i));
-      const submits = await Promise.all(attempts.map((id, i) => post(`/api/attempts/${id}/submit`, undefined, at(students[i].token))));
+      const submits = await Promise.all(
+        attempts.map((id, i) => post(`/api/attempts/${id}/submit`, undefined, at(students[i].token))),
+      );
       assert.deepEqual(statusesOf(submits), [200], submits.map((r) => r.text).join('\n'));
       const { kept, repaired } = await keptAndRepaired(tenant.admin.token, t.id);
       assert.equal(repaired.changed, false, 'the kept sums drifted');
@@ -479,7 +654,9 @@ describe('analytics under attack (review)', function () {
 
     it('10, then 50 repairs at once: each 200, or 409 CONFLICT while another repair of the version runs, at least one 200, never a 5xx; afterwards the sums are still the attempts’', async () => {
       for (const width of [10, 50]) {
-        const results = await Promise.all(Array.from({ length: width }, () => post(recomputePath(t.id), undefined, at(tenant.admin.token))));
+        const results = await Promise.all(
+          Array.from({ length: width }, () => post(recomputePath(t.id), undefined, at(tenant.admin.token))),
+        );
         console.log(`      ${width} repairs at once: ${tally(results)}`);
         assertRepairStatuses(results);
       }
@@ -489,7 +666,9 @@ describe('analytics under attack (review)', function () {
     });
 
     it('one administrator’s allowance of repairs (10) running while a class of 30 submits: every submit 200 and counted once; each repair 200, or 409 CONFLICT while another repair of the version runs, at least one 200, never a 5xx', async () => {
-      const { test: t5 } = await publishTest(tenant.admin.token, tenant.clientId, { questions: await mixedQuestions(tenant.clientId) });
+      const { test: t5 } = await publishTest(tenant.admin.token, tenant.clientId, {
+        questions: await mixedQuestions(tenant.clientId),
+      });
       const racers = students.slice(0, 30);
       const attempts = await inBatches(racers, 10, (s, i) => startAndAnswer(s, t5.id, i));
       const started = Date.now();
@@ -497,8 +676,14 @@ describe('analytics under attack (review)', function () {
         Promise.all(Array.from({ length: 10 }, () => post(recomputePath(t5.id), undefined, at(tenant.admin.token)))),
         Promise.all(attempts.map((id, i) => post(`/api/attempts/${id}/submit`, undefined, at(racers[i].token)))),
       ]);
-      console.log(`      10 repairs ${tally(repairs)} beside 30 submits ${tally(submits)} in ${Date.now() - started} ms`);
-      assert.deepEqual(statusesOf(submits), [200], `submits refused while repairs ran: ${tally(submits)} ${submits.find((r) => r.status !== 200)?.text}`);
+      console.log(
+        `      10 repairs ${tally(repairs)} beside 30 submits ${tally(submits)} in ${Date.now() - started} ms`,
+      );
+      assert.deepEqual(
+        statusesOf(submits),
+        [200],
+        `submits refused while repairs ran: ${tally(submits)} ${submits.find((r) => r.status !== 200)?.text}`,
+      );
       assertRepairStatuses(repairs);
       const { kept, repaired } = await keptAndRepaired(tenant.admin.token, t5.id);
       assert.equal(repaired.changed, false);
@@ -520,7 +705,9 @@ describe('analytics under attack (review)', function () {
     });
 
     it('submits, answer saves and reads racing the scheduled closer over overdue attempts: each counted once, automatically', async () => {
-      const { test: t2 } = await publishTest(tenant.admin.token, tenant.clientId, { questions: await mixedQuestions(tenant.clientId) });
+      const { test: t2 } = await publishTest(tenant.admin.token, tenant.clientId, {
+        questions: await mixedQuestions(tenant.clientId),
+      });
       const racers = students.slice(0, 20);
       const attempts = await inBatches(racers, 10, (s, i) => startAndAnswer(s, t2.id, i));
       await inBatches(attempts, 10, (id) => expire(tenant.clientId, id, 60));
@@ -530,7 +717,11 @@ describe('analytics under attack (review)', function () {
         Promise.all(
           attempts.map(async (id, i) => {
             const qs = (await adminDbAttempt(tenant.clientId, id)).question_order as string[];
-            return post(`/api/attempts/${id}/answers`, { question_id: qs[0], student_answer: 'late' }, at(racers[i].token));
+            return post(
+              `/api/attempts/${id}/answers`,
+              { question_id: qs[0], student_answer: 'late' },
+              at(racers[i].token),
+            );
           }),
         ),
         Promise.all(attempts.map((id, i) => question(id, racers[i].token))),
@@ -547,7 +738,9 @@ describe('analytics under attack (review)', function () {
     });
 
     it('a start over an overdue attempt racing the closer and that attempt’s submit: the old one counted once, the new one started once', async () => {
-      const { test: t3 } = await publishTest(tenant.admin.token, tenant.clientId, { questions: await mixedQuestions(tenant.clientId) });
+      const { test: t3 } = await publishTest(tenant.admin.token, tenant.clientId, {
+        questions: await mixedQuestions(tenant.clientId),
+      });
       const racers = students.slice(20, 40);
       const attempts = await inBatches(racers, 10, (s, i) => startAndAnswer(s, t3.id, i));
       await inBatches(attempts, 10, (id) => expire(tenant.clientId, id, 60));
@@ -567,23 +760,43 @@ describe('analytics under attack (review)', function () {
     });
   });
 
-  const adminDbAttempt = async (clientId: string, attemptId: string) => (await attemptDoc(clientId, attemptId).get()).data()!;
+  const adminDbAttempt = async (clientId: string, attemptId: string) =>
+    (await attemptDoc(clientId, attemptId).get()).data()!;
 
   describe('attack: versions after a republish (in-process)', function () {
     this.timeout(180_000);
 
     it('an attempt on version 1 submitted, or closed by a start, after version 2 is published counts under version 1', async () => {
       const tenant = await createTenant();
-      const [s1, s2, s3] = await Promise.all([createUser('student', tenant.clientId), createUser('student', tenant.clientId), createUser('student', tenant.clientId)]);
-      const v1Questions = await Promise.all([0, 1].map((i) => writeQuestion(tenant.clientId, { question_text: `V1 Q${i}` })));
+      const [s1, s2, s3] = await Promise.all([
+        createUser('student', tenant.clientId),
+        createUser('student', tenant.clientId),
+        createUser('student', tenant.clientId),
+      ]);
+      const v1Questions = await Promise.all(
+        [0, 1].map((i) => writeQuestion(tenant.clientId, { question_text: `V1 Q${i}` })),
+      );
       const { test: t } = await publishTest(tenant.admin.token, tenant.clientId, { questions: v1Questions });
       const a1 = await startAndAnswer(s1, t.id, 1);
       const a2 = await startAndAnswer(s2, t.id, 2);
       await expire(tenant.clientId, a2, 60);
       // Republish with other questions: archive, restore, edit, publish → version 2.
-      const v2Questions = await Promise.all([0, 1, 2].map((i) => writeQuestion(tenant.clientId, { question_text: `V2 Q${i}`, marks: 1 })));
-      for (const step of ['archive', 'restore']) assert.equal((await post(`/api/tests/${t.id}/${step}`, undefined, at(tenant.admin.token))).status, 200);
-      const put = await api('PUT', `/api/tests/${t.id}`, { ...at(tenant.admin.token), body: { test_name: 'Renamed', timer: 30, shuffle: 0, allow_review: 1, negative_marking: 0, question_ids: v2Questions.map((q) => q.id) } });
+      const v2Questions = await Promise.all(
+        [0, 1, 2].map((i) => writeQuestion(tenant.clientId, { question_text: `V2 Q${i}`, marks: 1 })),
+      );
+      for (const step of ['archive', 'restore'])
+        assert.equal((await post(`/api/tests/${t.id}/${step}`, undefined, at(tenant.admin.token))).status, 200);
+      const put = await api('PUT', `/api/tests/${t.id}`, {
+        ...at(tenant.admin.token),
+        body: {
+          test_name: 'Renamed',
+          timer: 30,
+          shuffle: 0,
+          allow_review: 1,
+          negative_marking: 0,
+          question_ids: v2Questions.map((q) => q.id),
+        },
+      });
       assert.equal(put.status, 200, put.text);
       const published = await post(`/api/tests/${t.id}/publish`, undefined, at(tenant.admin.token));
       assert.equal(published.body.version, 2, published.text);
@@ -634,8 +847,12 @@ describe('analytics under attack (review)', function () {
     ];
 
     it('token verification failing inside Auth: 503 on all four', async () => {
-      const fail = () => replaceAuth('verifyIdToken', () => async () => { throw authInternalError(); });
-      for (const call of four(tenant.admin.token)) expectError((await duringFault(fail, call)).result, 503, 'SERVICE_UNAVAILABLE');
+      const fail = () =>
+        replaceAuth('verifyIdToken', () => async () => {
+          throw authInternalError();
+        });
+      for (const call of four(tenant.admin.token))
+        expectError((await duringFault(fail, call)).result, 503, 'SERVICE_UNAVAILABLE');
     });
 
     it('the account lookup of the student analytics failing inside Auth: 503, not 403 or 404', async () => {
@@ -643,10 +860,25 @@ describe('analytics under attack (review)', function () {
       // Warm the admins' account re-check, so only the handler's own lookup meets the fault.
       assert.equal((await get(studentPath(tenant.student.uid), at(tenant.admin.token))).status, 200);
       assert.equal((await get(studentPath(tenant.student.uid), at(superAdmin.token))).status, 200);
-      const fail = () => replaceAuth('getUser', () => async () => { throw authInternalError(); });
-      expectError((await duringFault(fail, () => get(studentPath(stranger.uid), at(tenant.admin.token)))).result, 503, 'SERVICE_UNAVAILABLE');
-      expectError((await duringFault(fail, () => get(studentPath(randomUUID()), at(tenant.admin.token)))).result, 503, 'SERVICE_UNAVAILABLE');
-      expectError((await duringFault(fail, () => get(studentPath(stranger.uid), at(superAdmin.token)))).result, 503, 'SERVICE_UNAVAILABLE');
+      const fail = () =>
+        replaceAuth('getUser', () => async () => {
+          throw authInternalError();
+        });
+      expectError(
+        (await duringFault(fail, () => get(studentPath(stranger.uid), at(tenant.admin.token)))).result,
+        503,
+        'SERVICE_UNAVAILABLE',
+      );
+      expectError(
+        (await duringFault(fail, () => get(studentPath(randomUUID()), at(tenant.admin.token)))).result,
+        503,
+        'SERVICE_UNAVAILABLE',
+      );
+      expectError(
+        (await duringFault(fail, () => get(studentPath(stranger.uid), at(superAdmin.token)))).result,
+        503,
+        'SERVICE_UNAVAILABLE',
+      );
     });
 
     it('reads failing (the organization, the test, its shards, the attempts, the users): each endpoint answers 503 JSON where it needs the read, else 200, never another status; a frozen version failing is 503', async () => {
@@ -670,20 +902,37 @@ describe('analytics under attack (review)', function () {
         }
         matrix.push(`${name}: ${row.join(' ')}`);
       }
-      console.log(`      [analytics csv recompute student] × [client admin, super admin]\n        ${matrix.join('\n        ')}`);
+      console.log(
+        `      [analytics csv recompute student] × [client admin, super admin]\n        ${matrix.join('\n        ')}`,
+      );
       // The frozen version of a test never read by this instance.
       const { test: fresh } = await publishTest(tenant.admin.token, tenant.clientId, { count: 2 });
-      const { result } = await duringFault(() => failReads(/\/versions\/\d+$/), () => get(testPath(fresh.id), at(tenant.admin.token)));
+      const { result } = await duringFault(
+        () => failReads(/\/versions\/\d+$/),
+        () => get(testPath(fresh.id), at(tenant.admin.token)),
+      );
       expectError(result, 503, 'SERVICE_UNAVAILABLE');
     });
 
     it('a repair whose commit fails: 503, and the shards are exactly as before (then a repair succeeds)', async () => {
-      const shards = () => testDoc(tenant.clientId, t.id).collection('versions').doc('1').collection('stats_shards').get();
-      await testDoc(tenant.clientId, t.id).collection('versions').doc('1').collection('stats_shards').doc('7').set({ n: FieldValue.increment(5), started: FieldValue.increment(9) }, { merge: true });
+      const shards = () =>
+        testDoc(tenant.clientId, t.id).collection('versions').doc('1').collection('stats_shards').get();
+      await testDoc(tenant.clientId, t.id)
+        .collection('versions')
+        .doc('1')
+        .collection('stats_shards')
+        .doc('7')
+        .set({ n: FieldValue.increment(5), started: FieldValue.increment(9) }, { merge: true });
       const before = (await shards()).docs.map((d) => [d.id, d.data()]);
-      const { result } = await duringFault(() => failWrites(/\/stats_shards\//), () => post(recomputePath(t.id), undefined, at(tenant.admin.token)));
+      const { result } = await duringFault(
+        () => failWrites(/\/stats_shards\//),
+        () => post(recomputePath(t.id), undefined, at(tenant.admin.token)),
+      );
       expectError(result, 503, 'SERVICE_UNAVAILABLE');
-      assert.deepEqual((await shards()).docs.map((d) => [d.id, d.data()]), before);
+      assert.deepEqual(
+        (await shards()).docs.map((d) => [d.id, d.data()]),
+        before,
+      );
       const healed = await post(recomputePath(t.id), undefined, at(tenant.admin.token));
       assert.equal(healed.status, 200, healed.text);
       assert.equal(healed.body.changed, true);
@@ -693,10 +942,16 @@ describe('analytics under attack (review)', function () {
     it('a start writes nothing to the sums (it is counted as in progress when read), so a failing shard cannot refuse it', async () => {
       const s = await createUser('student', tenant.clientId);
       const before = (await get(testPath(t.id), at(tenant.admin.token))).body;
-      const { result } = await duringFault(() => failWrites(/\/stats_shards\//), () => post('/api/attempts', { test_id: t.id }, at(s.token)));
+      const { result } = await duringFault(
+        () => failWrites(/\/stats_shards\//),
+        () => post('/api/attempts', { test_id: t.id }, at(s.token)),
+      );
       assert.equal(result.status, 201, result.text);
       const after = (await get(testPath(t.id), at(tenant.admin.token))).body;
-      assert.deepEqual([after.total_attempts, after.in_progress, after.completed], [before.total_attempts + 1, before.in_progress + 1, before.completed]);
+      assert.deepEqual(
+        [after.total_attempts, after.in_progress, after.completed],
+        [before.total_attempts + 1, before.in_progress + 1, before.completed],
+      );
     });
 
     it('the scheduled closer failing on the shards leaves the attempt in progress and uncounted; the next run counts it once', async () => {
@@ -728,11 +983,25 @@ describe('analytics under attack (review)', function () {
       const { test: t } = await publishTest(tenant.admin.token, tenant.clientId, { count: 2 });
       const started = await startOk(tenant.student.token, { test_id: t.id });
       const q = started.test_details.questions[0];
-      await post(`/api/attempts/${started.attempt_id}/answers`, { question_id: q.id, student_answer: '4' }, as(tenant.student.token));
-      assert.equal((await post(`/api/attempts/${started.attempt_id}/submit`, undefined, as(tenant.student.token))).status, 200);
-      await attemptDoc(tenant.clientId, started.attempt_id).update({ percentage: FieldValue.delete(), test_name: FieldValue.delete() });
+      await post(
+        `/api/attempts/${started.attempt_id}/answers`,
+        { question_id: q.id, student_answer: '4' },
+        as(tenant.student.token),
+      );
+      assert.equal(
+        (await post(`/api/attempts/${started.attempt_id}/submit`, undefined, as(tenant.student.token))).status,
+        200,
+      );
+      await attemptDoc(tenant.clientId, started.attempt_id).update({
+        percentage: FieldValue.delete(),
+        test_name: FieldValue.delete(),
+      });
       assert.equal((await post(recomputePath(t.id), undefined, as(tenant.admin.token))).status, 200);
-      assert.equal((await attemptDoc(tenant.clientId, started.attempt_id).get()).get('test_name'), t.test_name, 'the repair backfills the test name');
+      assert.equal(
+        (await attemptDoc(tenant.clientId, started.attempt_id).get()).get('test_name'),
+        t.test_name,
+        'the repair backfills the test name',
+      );
       const res = await get(studentPath(tenant.student.uid), as(tenant.admin.token));
       assert.equal(res.status, 200, res.text);
       assert.equal(res.body.data[0].percentage, 50, 'the row figures it');

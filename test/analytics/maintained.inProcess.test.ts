@@ -54,7 +54,11 @@ async function startAndAnswer(student: TestUser, testId: string, rand: () => num
   const saves = await Promise.all(
     answered.map((q) => {
       const choices = CHOICES[q.question_text];
-      return post(`/api/attempts/${started.body.attempt_id}/answers`, { question_id: q.id, student_answer: choices[Math.floor(rand() * choices.length)] }, at(student.token));
+      return post(
+        `/api/attempts/${started.body.attempt_id}/answers`,
+        { question_id: q.id, student_answer: choices[Math.floor(rand() * choices.length)] },
+        at(student.token),
+      );
     }),
   );
   for (const s of saves) assert.equal(s.status, 200, s.text);
@@ -115,10 +119,14 @@ describe('analytics kept by the submit transactions', function () {
   });
 
   it('loses no submit made while a repair is between reading the attempts and rewriting the sums', async () => {
-    const { test } = await publishTest(tenant.admin.token, tenant.clientId, { questions: await mixedQuestions(tenant.clientId) });
+    const { test } = await publishTest(tenant.admin.token, tenant.clientId, {
+      questions: await mixedQuestions(tenant.clientId),
+    });
     const students = await Promise.all(Array.from({ length: 16 }, () => createUser('student', tenant.clientId)));
     const rand = random(7);
-    const attempts = await Promise.all(students.map(async (student) => ({ student, attemptId: await startAndAnswer(student, test.id, rand) })));
+    const attempts = await Promise.all(
+      students.map(async (student) => ({ student, attemptId: await startAndAnswer(student, test.id, rand) })),
+    );
     // Half submitted before, so the repair has attempts to read; the rest submit while it holds what it read.
     await Promise.all(attempts.slice(0, 8).map(({ student, attemptId }) => finish(student, attemptId, 'submit')));
     const hold = holdFirstQuery(new RegExp(`^clients/${tenant.clientId}/attempts$`), 2_000);
@@ -131,7 +139,11 @@ describe('analytics kept by the submit transactions', function () {
     } finally {
       hold.heal();
     }
-    assert.equal(repair.status, 200, `${repair.text} ${JSON.stringify(server.logs.filter((e) => e.severity === 'ERROR').slice(-3))}`);
+    assert.equal(
+      repair.status,
+      200,
+      `${repair.text} ${JSON.stringify(server.logs.filter((e) => e.severity === 'ERROR').slice(-3))}`,
+    );
     const kept = (await get(`/api/analytics/tests/${test.id}`, at(tenant.admin.token))).body;
     assert.equal(kept.completed, 16, 'every submit counted once');
     assert.equal(kept.total_attempts, 16);

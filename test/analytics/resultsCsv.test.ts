@@ -14,7 +14,16 @@ import { failReads, duringFault } from '../support/faults';
 import { api, freshIp, get, post, type ApiResponse } from '../support/http';
 import { startInProcessApi } from '../support/inProcessApi';
 import { attemptDoc, expire, publishTest, startOk, writeShareCode } from '../attempts/fixtures';
-import { as, clientDoc, createTestAs, validTest, versionDoc, writeFolder, writeQuestion, type QuestionFixture } from '../exams/fixtures';
+import {
+  as,
+  clientDoc,
+  createTestAs,
+  validTest,
+  versionDoc,
+  writeFolder,
+  writeQuestion,
+  type QuestionFixture,
+} from '../exams/fixtures';
 import { essayTest } from '../grading/fixtures';
 
 // The results export over HTTP (Hosting → Functions emulator → Firestore
@@ -49,19 +58,30 @@ const submit = (attemptId: string, token: string) => post(`/api/attempts/${attem
 const answer = (attemptId: string, token: string, questionId: string, text: string) =>
   post(`/api/attempts/${attemptId}/answers`, { question_id: questionId, student_answer: text }, as(token));
 
-async function submitted(token: string, body: Record<string, unknown>, answers: Array<[string, string]>): Promise<string> {
+async function submitted(
+  token: string,
+  body: Record<string, unknown>,
+  answers: Array<[string, string]>,
+): Promise<string> {
   const started = await startOk(token, body);
-  for (const [questionId, text] of answers) assert.equal((await answer(started.attempt_id, token, questionId, text)).status, 200);
+  for (const [questionId, text] of answers)
+    assert.equal((await answer(started.attempt_id, token, questionId, text)).status, 200);
   const res = await submit(started.attempt_id, token);
   assert.equal(res.status, 200, res.text);
   return started.attempt_id;
 }
 
-const setDisplayName = (clientId: string, uid: string, name: string) => clientDoc(clientId).collection('users').doc(uid).update({ display_name: name });
+const setDisplayName = (clientId: string, uid: string, name: string) =>
+  clientDoc(clientId).collection('users').doc(uid).update({ display_name: name });
 
 let sequence = 0;
 /** A submitted attempt as the submit stores it, written directly (only what the export reads varies). */
-function storedAttempt(clientId: string, test: { id: string; version: number }, question: QuestionFixture, o: Partial<StoredAttempt>): StoredAttempt {
+function storedAttempt(
+  clientId: string,
+  test: { id: string; version: number },
+  question: QuestionFixture,
+  o: Partial<StoredAttempt>,
+): StoredAttempt {
   sequence += 1;
   const id = o.id ?? `${clientId}.fixture${String(sequence).padStart(15, '0')}`;
   const submittedAt = o.submitted_at ?? new Date().toISOString();
@@ -119,9 +139,26 @@ describe('GET /api/analytics/tests/{testId}/results.csv', function () {
   it('answers one row per submitted attempt, oldest submission first, with names, figures and marks per question', async () => {
     const { clientId } = m.tenant;
     const questions = await Promise.all([
-      writeQuestion(clientId, { question_text: '  Capital\nof France? ', options: ['Paris', 'Rome'], correct_answer: 'Paris', marks: 1 }),
-      writeQuestion(clientId, { question_text: 'Spell cat', question_type: 'short_answer', options: [], correct_answer: 'cat', marks: 2 }),
-      writeQuestion(clientId, { question_text: `A long question ${'x'.repeat(80)}`, question_type: 'true_false', options: ['True', 'False'], correct_answer: 'True', marks: 1 }),
+      writeQuestion(clientId, {
+        question_text: '  Capital\nof France? ',
+        options: ['Paris', 'Rome'],
+        correct_answer: 'Paris',
+        marks: 1,
+      }),
+      writeQuestion(clientId, {
+        question_text: 'Spell cat',
+        question_type: 'short_answer',
+        options: [],
+        correct_answer: 'cat',
+        marks: 2,
+      }),
+      writeQuestion(clientId, {
+        question_text: `A long question ${'x'.repeat(80)}`,
+        question_type: 'true_false',
+        options: ['True', 'False'],
+        correct_answer: 'True',
+        marks: 1,
+      }),
     ]);
     const [france, cat, long] = questions;
     const { test } = await publishTest(m.tenant.admin.token, clientId, { questions });
@@ -131,10 +168,17 @@ describe('GET /api/analytics/tests/{testId}/results.csv', function () {
     // Cleo's time ran out a minute ago: closed automatically, dated at its expiry, so it is the oldest submission.
     const cleoStarted = await startOk(cleo.token, { test_id: test.id });
     await answer(cleoStarted.attempt_id, cleo.token, france.id, 'Paris');
-    const adaAttempt = await submitted(ada.token, { test_id: test.id }, [[france.id, 'Paris'], [cat.id, 'dog']]);
+    const adaAttempt = await submitted(ada.token, { test_id: test.id }, [
+      [france.id, 'Paris'],
+      [cat.id, 'dog'],
+    ]);
     const code = await writeShareCode(clientId, test.id);
     const guest = await signInAnonymously();
-    const guestAttempt = await submitted(guest.token, { share_code: code, guest_name: 'Grace Hopper' }, [[france.id, 'Rome'], [cat.id, 'CAT'], [long.id, 'true']]);
+    const guestAttempt = await submitted(guest.token, { share_code: code, guest_name: 'Grace Hopper' }, [
+      [france.id, 'Rome'],
+      [cat.id, 'CAT'],
+      [long.id, 'true'],
+    ]);
     const danAttempt = await submitted(dan.token, { test_id: test.id }, [[long.id, 'false']]);
     await clientDoc(clientId).collection('users').doc(dan.uid).delete(); // a student whose profile is gone: no name
     await expire(clientId, cleoStarted.attempt_id);
@@ -145,19 +189,67 @@ describe('GET /api/analytics/tests/{testId}/results.csv', function () {
     const rows = expectCsv(res);
     expectAttachment(res, `results-${test.id}-v1.csv`);
     assert.ok(!res.text.startsWith('\uFEFF'), 'no byte order mark');
-    assert.deepEqual(rows[0], [...FIXED_COLUMNS, 'Q1 Capital of France?', 'Q2 Spell cat', `Q3 A long question ${'x'.repeat(43)}…`]);
+    assert.deepEqual(rows[0], [
+      ...FIXED_COLUMNS,
+      'Q1 Capital of France?',
+      'Q2 Spell cat',
+      `Q3 A long question ${'x'.repeat(43)}…`,
+    ]);
     assert.equal(rows.length, 5, res.text);
 
-    const stored = await Promise.all([cleoStarted.attempt_id, adaAttempt, guestAttempt, danAttempt].map(async (id) => (await attemptDoc(clientId, id).get()).data()!));
+    const stored = await Promise.all(
+      [cleoStarted.attempt_id, adaAttempt, guestAttempt, danAttempt].map(async (id) =>
+        (await attemptDoc(clientId, id).get()).data()!,
+      ),
+    );
     const [cleoDoc, adaDoc, guestDoc, danDoc] = stored;
     assert.deepEqual(
       rows.slice(1).map((r) => r[0]),
       [cleoDoc, adaDoc, guestDoc, danDoc].map((d) => d.id),
       'ordered by submitted_at',
     );
-    assert.deepEqual(rows[1], [cleoDoc.id, cleo.uid, 'Cleo', '1', '4', '25', cleoDoc.submitted_at, 'true', '', '1', '', '']);
-    assert.deepEqual(rows[2], [adaDoc.id, ada.uid, 'Ada Lovelace', '1', '4', '25', adaDoc.submitted_at, 'false', '', '1', '0', '']);
-    assert.deepEqual(rows[3], [guestDoc.id, guest.uid, 'Grace Hopper', '3', '4', '75', guestDoc.submitted_at, 'false', '', '0', '2', '1']);
+    assert.deepEqual(rows[1], [
+      cleoDoc.id,
+      cleo.uid,
+      'Cleo',
+      '1',
+      '4',
+      '25',
+      cleoDoc.submitted_at,
+      'true',
+      '',
+      '1',
+      '',
+      '',
+    ]);
+    assert.deepEqual(rows[2], [
+      adaDoc.id,
+      ada.uid,
+      'Ada Lovelace',
+      '1',
+      '4',
+      '25',
+      adaDoc.submitted_at,
+      'false',
+      '',
+      '1',
+      '0',
+      '',
+    ]);
+    assert.deepEqual(rows[3], [
+      guestDoc.id,
+      guest.uid,
+      'Grace Hopper',
+      '3',
+      '4',
+      '75',
+      guestDoc.submitted_at,
+      'false',
+      '',
+      '0',
+      '2',
+      '1',
+    ]);
     assert.deepEqual(rows[4], [danDoc.id, dan.uid, '', '0', '4', '0', danDoc.submitted_at, 'false', '', '', '', '0']);
   });
 
@@ -165,7 +257,10 @@ describe('GET /api/analytics/tests/{testId}/results.csv', function () {
     const { clientId } = m.tenant;
     const { test, essays, choice } = await essayTest(m.tenant.admin.token, clientId);
     const student = await createUser('student', clientId);
-    const attemptId = await submitted(student.token, { test_id: test.id }, [[choice.id, '4'], [essays[0].id, 'Plants turn light into sugar.']]);
+    const attemptId = await submitted(student.token, { test_id: test.id }, [
+      [choice.id, '4'],
+      [essays[0].id, 'Plants turn light into sugar.'],
+    ]);
     const column = (rows: string[][], name: string) => rows[0].indexOf(name);
 
     let rows = expectCsv(await readCsv(test.id, await exporter()));
@@ -176,7 +271,16 @@ describe('GET /api/analytics/tests/{testId}/results.csv', function () {
     assert.equal(rows[1][column(rows, 'percentage')], '', 'no percentage until the score is final');
     assert.deepEqual(rows[1].slice(-2), ['2', ''], 'the ungraded essay’s cell is empty, not 0');
 
-    assert.equal((await post(`/api/attempts/${attemptId}/grades`, { question_id: essays[0].id, marks: 0 }, as(m.tenant.admin.token))).status, 200);
+    assert.equal(
+      (
+        await post(
+          `/api/attempts/${attemptId}/grades`,
+          { question_id: essays[0].id, marks: 0 },
+          as(m.tenant.admin.token),
+        )
+      ).status,
+      200,
+    );
     rows = expectCsv(await readCsv(test.id, await exporter()));
     assert.equal(rows[1][column(rows, 'grading')], 'complete');
     assert.equal(rows[1][column(rows, 'percentage')], '16.6667');
@@ -187,10 +291,15 @@ describe('GET /api/analytics/tests/{testId}/results.csv', function () {
     const { clientId } = m.tenant;
     const folder = await writeFolder(clientId, `Pool ${randomUUID()}`);
     const pool = await Promise.all(
-      Array.from({ length: 5 }, (_, i) => writeQuestion(clientId, { folder_id: folder.id, question_text: `Pool ${i}`, marks: 1 + (i % 3) })),
+      Array.from({ length: 5 }, (_, i) =>
+        writeQuestion(clientId, { folder_id: folder.id, question_text: `Pool ${i}`, marks: 1 + (i % 3) }),
+      ),
     );
     const fixed = await writeQuestion(clientId, { question_text: 'Fixed', marks: 5 });
-    const draft = await createTestAs(m.tenant.admin.token, validTest([fixed.id], { shuffle: 0, pools: [{ folder_id: folder.id, draw: 2 }] }));
+    const draft = await createTestAs(
+      m.tenant.admin.token,
+      validTest([fixed.id], { shuffle: 0, pools: [{ folder_id: folder.id, draw: 2 }] }),
+    );
     assert.equal((await post(`/api/tests/${draft.id}/publish`, undefined, as(m.tenant.admin.token))).status, 200);
     const version = (await versionDoc(clientId, draft.id, 1).get()).data()!;
     const poolIds: string[] = version.pools[0].question_ids;
@@ -201,7 +310,8 @@ describe('GET /api/analytics/tests/{testId}/results.csv', function () {
       const started = await startOk(taker.token, { test_id: draft.id });
       const ids: string[] = started.test_details.questions.map((q: { id: string }) => q.id);
       // The fixed question and the first drawn one right, the other drawn one left blank.
-      for (const id of ids.slice(0, 2)) assert.equal((await answer(started.attempt_id, taker.token, id, '4')).status, 200);
+      for (const id of ids.slice(0, 2))
+        assert.equal((await answer(started.attempt_id, taker.token, id, '4')).status, 200);
       assert.equal((await submit(started.attempt_id, taker.token)).status, 200);
       attempts.push({ id: started.attempt_id, drawn: ids.filter((id) => id !== fixed.id) });
     }
@@ -235,7 +345,15 @@ describe('GET /api/analytics/tests/{testId}/results.csv', function () {
   it('neutralises a name beginning with =, +, -, @, tab or carriage return with a leading quote, as csv-stringify does', async () => {
     const { test, question } = await oneQuestionTest();
     // The API trims a guest_name, so a leading tab or CR can only come from stored data: written directly.
-    const names = ['=HYPERLINK("http://evil.example","x")', '+1+1', '-2+3', '@SUM(A1:A2)', '\tcmd', '\rcmd', 'Plain, "quoted" name'];
+    const names = [
+      '=HYPERLINK("http://evil.example","x")',
+      '+1+1',
+      '-2+3',
+      '@SUM(A1:A2)',
+      '\tcmd',
+      '\rcmd',
+      'Plain, "quoted" name',
+    ];
     const base = Date.parse('2024-05-01T10:00:00.000Z');
     const written = names.map((name, i) =>
       storedAttempt(m.tenant.clientId, test, question, {
@@ -255,7 +373,16 @@ describe('GET /api/analytics/tests/{testId}/results.csv', function () {
     const rows = expectCsv(await readCsv(test.id, await exporter())).slice(1);
     assert.deepEqual(
       rows.map((r) => r[2]),
-      ["'=HYPERLINK(\"http://evil.example\",\"x\")", "'+1+1", "'-2+3", "'@SUM(A1:A2)", "'\tcmd", "'\rcmd", 'Plain, "quoted" name', "'=1+2"],
+      [
+        '\'=HYPERLINK("http://evil.example","x")',
+        "'+1+1",
+        "'-2+3",
+        "'@SUM(A1:A2)",
+        "'\tcmd",
+        "'\rcmd",
+        'Plain, "quoted" name',
+        "'=1+2",
+      ],
     );
     assert.equal(rows[0][FIXED_COLUMNS.length], '-0.5', 'a negative mark is a number, not escaped');
   });
@@ -279,7 +406,17 @@ describe('GET /api/analytics/tests/{testId}/results.csv', function () {
 
     const res = await readCsv(test.id, await exporter());
     const rows = expectCsv(res).slice(1);
-    const expected = [...attempts].sort((a, b) => (a.submitted_at! < b.submitted_at! ? -1 : a.submitted_at! > b.submitted_at! ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const expected = [...attempts].sort((a, b) =>
+      a.submitted_at! < b.submitted_at!
+        ? -1
+        : a.submitted_at! > b.submitted_at!
+          ? 1
+          : a.id < b.id
+            ? -1
+            : a.id > b.id
+              ? 1
+              : 0,
+    );
     assert.equal(rows.length, count);
     assert.deepEqual(
       rows.map((r) => r[0]),
@@ -307,7 +444,10 @@ describe('GET /api/analytics/tests/{testId}/results.csv', function () {
     const v1Attempt = await submitted(first.token, { test_id: test.id }, [[q1.id, '4']]);
     assert.equal((await post(`/api/tests/${test.id}/archive`, undefined, as(token))).status, 200);
     assert.equal((await post(`/api/tests/${test.id}/restore`, undefined, as(token))).status, 200);
-    const edited = await api('PUT', `/api/tests/${test.id}`, { ...as(token), body: validTest([q1.id, q2.id], { shuffle: 0 }) });
+    const edited = await api('PUT', `/api/tests/${test.id}`, {
+      ...as(token),
+      body: validTest([q1.id, q2.id], { shuffle: 0 }),
+    });
     assert.equal(edited.status, 200, edited.text);
     const republished = await post(`/api/tests/${test.id}/publish`, undefined, as(token));
     assert.equal(republished.body.version, 2, republished.text);
@@ -391,7 +531,14 @@ class StandInResponse extends EventEmitter {
 
 describe('results export streaming (in-process)', function () {
   this.timeout(120_000);
-  const superAdmin = (): Principal => ({ uid: m.superAdmin.uid, email: m.superAdmin.email, role: 'super_admin', clientId: null, guest: false, authTime: 0 });
+  const superAdmin = (): Principal => ({
+    uid: m.superAdmin.uid,
+    email: m.superAdmin.email,
+    role: 'super_admin',
+    clientId: null,
+    guest: false,
+    authTime: 0,
+  });
   let test: any;
   const count = EXPORT_PAGE_SIZE + 10;
 
@@ -402,7 +549,11 @@ describe('results export streaming (in-process)', function () {
     const base = Date.parse('2024-07-01T08:00:00.000Z');
     await writeAttempts(
       m.tenant.clientId,
-      Array.from({ length: count }, (_, i) => storedAttempt(m.tenant.clientId, test, made.question, { submitted_at: new Date(base + i * 1000).toISOString() })),
+      Array.from({ length: count }, (_, i) =>
+        storedAttempt(m.tenant.clientId, test, made.question, {
+          submitted_at: new Date(base + i * 1000).toISOString(),
+        }),
+      ),
     );
   });
 

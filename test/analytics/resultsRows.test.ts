@@ -53,7 +53,17 @@ describe('shortText and questionHeader', () => {
 
   it('heads the fixed columns, then one column per question in the version’s order', () => {
     assert.deepEqual(headerRow(QUESTIONS), [...FIXED_COLUMNS, 'Q1 Capital of France?', 'Q2 Primes?', 'Q3 Spell cat']);
-    assert.deepEqual(FIXED_COLUMNS, ['attempt_id', 'student_id', 'student_name', 'score', 'total_marks', 'percentage', 'submitted_at', 'auto_submitted', 'grading']);
+    assert.deepEqual(FIXED_COLUMNS, [
+      'attempt_id',
+      'student_id',
+      'student_name',
+      'score',
+      'total_marks',
+      'percentage',
+      'submitted_at',
+      'auto_submitted',
+      'grading',
+    ]);
   });
 });
 
@@ -66,14 +76,32 @@ describe('student names', () => {
   });
 
   it('reads profiles only for non-guest students, each once', () => {
-    const page = [attempt({ student_id: 'b' }), attempt({ student_id: 'a' }), attempt({ student_id: 'b' }), attempt({ student_id: 'g', guest: true })];
+    const page = [
+      attempt({ student_id: 'b' }),
+      attempt({ student_id: 'a' }),
+      attempt({ student_id: 'b' }),
+      attempt({ student_id: 'g', guest: true }),
+    ];
     assert.deepEqual(studentsToName(page), ['b', 'a']);
   });
 });
 
 describe('resultRow', () => {
   it('holds the attempt’s figures and each question’s marks awarded, empty when unanswered', () => {
-    assert.deepEqual(resultRow(attempt(), QUESTIONS, names), ['a1', 's1', 'Ada Lovelace', 3, 4, 75, '2025-01-02T03:04:05.000Z', false, null, 1, 2, null]);
+    assert.deepEqual(resultRow(attempt(), QUESTIONS, names), [
+      'a1',
+      's1',
+      'Ada Lovelace',
+      3,
+      4,
+      75,
+      '2025-01-02T03:04:05.000Z',
+      false,
+      null,
+      1,
+      2,
+      null,
+    ]);
   });
 
   it('keeps 0 for an answered wrong question and negative marks as numbers', () => {
@@ -92,11 +120,20 @@ describe('resultRow', () => {
   });
 
   it('computes the percentage of an attempt stored before percentage was kept, and follows the version’s questions, not the results’ order', () => {
-    const old = attempt({ percentage: undefined, score: 1, total_marks: 3, results: [...attempt().results!].reverse() });
+    const old = attempt({
+      percentage: undefined,
+      score: 1,
+      total_marks: 3,
+      results: [...attempt().results!].reverse(),
+    });
     const row = resultRow(old, QUESTIONS, names);
     assert.equal(row[5], 33.3333);
     assert.deepEqual(row.slice(FIXED_COLUMNS.length), [1, 2, null]);
-    assert.deepEqual(resultRow(attempt({ results: null }), QUESTIONS, names).slice(FIXED_COLUMNS.length), [null, null, null]);
+    assert.deepEqual(resultRow(attempt({ results: null }), QUESTIONS, names).slice(FIXED_COLUMNS.length), [
+      null,
+      null,
+      null,
+    ]);
   });
 });
 
@@ -113,7 +150,13 @@ describe('pending essays and pools', () => {
         percentage: marks === null ? null : Math.round(((1 + marks) / 11) * 1e6) / 1e4,
         results: [
           { question_id: 'q1', answered: true, correct: true, marks_awarded: 1 },
-          { question_id: 'e1', answered: true, correct: false, marks_awarded: marks ?? 0, ...(marks === null ? { pending: true } : {}) },
+          {
+            question_id: 'e1',
+            answered: true,
+            correct: false,
+            marks_awarded: marks ?? 0,
+            ...(marks === null ? { pending: true } : {}),
+          },
         ],
       }),
       grading: marks === null ? 'pending' : 'complete',
@@ -132,7 +175,10 @@ describe('pending essays and pools', () => {
   });
 
   it('leaves the cell of every question the attempt did not draw empty, so its cells add up to its score', () => {
-    const universe = [{ id: 'f1', question_text: 'Fixed' }, ...['p1', 'p2', 'p3', 'p4'].map((id) => ({ id, question_text: id }))];
+    const universe = [
+      { id: 'f1', question_text: 'Fixed' },
+      ...['p1', 'p2', 'p3', 'p4'].map((id) => ({ id, question_text: id })),
+    ];
     const drew = attempt({
       score: 3,
       results: [
@@ -149,7 +195,11 @@ describe('pending essays and pools', () => {
 
 describe('toCsv', () => {
   it('writes a header and rows that parse back to the same cells, booleans as true/false, no BOM', async () => {
-    const text = await toCsv([headerRow(QUESTIONS), resultRow(attempt(), QUESTIONS, names), resultRow(attempt({ auto_submitted: true }), QUESTIONS, names)]);
+    const text = await toCsv([
+      headerRow(QUESTIONS),
+      resultRow(attempt(), QUESTIONS, names),
+      resultRow(attempt({ auto_submitted: true }), QUESTIONS, names),
+    ]);
     assert.ok(!text.startsWith('\uFEFF'));
     assert.ok(text.endsWith('\n'));
     assert.deepEqual(parsed(text), [
@@ -162,12 +212,27 @@ describe('toCsv', () => {
 
   it('prefixes a quote to a text beginning with =, +, -, @, tab or carriage return, and only to text', async () => {
     const dangerous = ['=HYPERLINK("http://x")', '+1+2', '-2+3', '@SUM(A1)', '\tTab', '\rReturn', '＝1+1'];
-    const rows = dangerous.map((name) => resultRow(attempt({ guest: true, guest_name: name, score: 0 }), QUESTIONS, names));
+    const rows = dangerous.map((name) =>
+      resultRow(attempt({ guest: true, guest_name: name, score: 0 }), QUESTIONS, names),
+    );
     const cells = parsed(await toCsv(rows)).map((row) => row[2]);
-    assert.deepEqual(cells, dangerous.map((name) => `'${name}`));
-    const negative = parsed(await toCsv([resultRow(attempt({ results: [{ question_id: 'q1', answered: true, correct: false, marks_awarded: -0.25 }] }), QUESTIONS, names)]));
+    assert.deepEqual(
+      cells,
+      dangerous.map((name) => `'${name}`),
+    );
+    const negative = parsed(
+      await toCsv([
+        resultRow(
+          attempt({ results: [{ question_id: 'q1', answered: true, correct: false, marks_awarded: -0.25 }] }),
+          QUESTIONS,
+          names,
+        ),
+      ]),
+    );
     assert.equal(negative[0][FIXED_COLUMNS.length], '-0.25', 'a negative mark stays a number');
-    const harmless = parsed(await toCsv([resultRow(attempt({ guest: true, guest_name: 'Ann = Bob, "the" 2nd\nline\r' }), QUESTIONS, names)]));
+    const harmless = parsed(
+      await toCsv([resultRow(attempt({ guest: true, guest_name: 'Ann = Bob, "the" 2nd\nline\r' }), QUESTIONS, names)]),
+    );
     assert.equal(harmless.length, 1, 'line breaks inside a cell are quoted, never a new row');
     assert.equal(harmless[0][2], 'Ann = Bob, "the" 2nd\nline\r');
   });

@@ -45,7 +45,10 @@ const alpha = (items: number[][], totals: number[]): number => {
 };
 /** Ten percentage bands [0,10) … [80,90), [90,100]. */
 const bandCounts = (percentages: number[]): number[] =>
-  Array.from({ length: 10 }, (_, b) => percentages.filter((p) => p >= b * 10 && (b === 9 ? p <= 100 : p < b * 10 + 10)).length);
+  Array.from(
+    { length: 10 },
+    (_, b) => percentages.filter((p) => p >= b * 10 && (b === 9 ? p <= 100 : p < b * 10 + 10)).length,
+  );
 
 const close = (actual: number | null | undefined, expected: number, label: string): void => {
   assert.equal(typeof actual, 'number', `${label}: expected a number, got ${actual}`);
@@ -107,8 +110,20 @@ const numbersIn = (value: unknown, path = ''): Array<[string, number]> => {
 // ---------------------------------------------------------------- the worked example
 
 // Negative marking at a ratio of 0.25: a wrong answer costs a quarter of the question's marks.
-const capital = question({ id: 'capital', question_type: 'multiple_choice', options: ['Paris', 'Rome', 'Berlin', 'Madrid'], marks: 2, difficulty: 'easy' });
-const primes = question({ id: 'primes', question_type: 'multiple_select', options: ['a', 'b', 'c', 'd'], marks: 3, difficulty: 'medium' });
+const capital = question({
+  id: 'capital',
+  question_type: 'multiple_choice',
+  options: ['Paris', 'Rome', 'Berlin', 'Madrid'],
+  marks: 2,
+  difficulty: 'easy',
+});
+const primes = question({
+  id: 'primes',
+  question_type: 'multiple_select',
+  options: ['a', 'b', 'c', 'd'],
+  marks: 3,
+  difficulty: 'medium',
+});
 const author = question({ id: 'author', question_type: 'short_answer', marks: 1, difficulty: 'hard' });
 const root = question({ id: 'root', question_type: 'numeric', marks: 4, difficulty: 'medium' });
 const QUESTIONS = [capital, primes, author, root];
@@ -124,12 +139,42 @@ const TOTAL_MARKS = 10;
 //  5         7           7     70   (exactly on a band edge)
 //  6         1.75        1.75  17.5
 const ROWS: Cell[][] = [
-  [['Paris', 2], ['a|c', 3], ['Hugo', 1], ['12', 4]],
-  [['Rome', -0.5], ['a', -0.75], [undefined, 0], ['13', -1]],
-  [[' paris ', 2], ['A|b|C', -0.75], ['hugo', 1], [undefined, 0]],
-  [['Lyon', -0.5], ['c|a', 3], ['Zola', -0.25], ['12.0', 4]],
-  [['PARIS', 2], [undefined, 0], ['Hugo', 1], ['12', 4]],
-  [[undefined, 0], ['a|c', 3], ['Dumas', -0.25], ['11', -1]],
+  [
+    ['Paris', 2],
+    ['a|c', 3],
+    ['Hugo', 1],
+    ['12', 4],
+  ],
+  [
+    ['Rome', -0.5],
+    ['a', -0.75],
+    [undefined, 0],
+    ['13', -1],
+  ],
+  [
+    [' paris ', 2],
+    ['A|b|C', -0.75],
+    ['hugo', 1],
+    [undefined, 0],
+  ],
+  [
+    ['Lyon', -0.5],
+    ['c|a', 3],
+    ['Zola', -0.25],
+    ['12.0', 4],
+  ],
+  [
+    ['PARIS', 2],
+    [undefined, 0],
+    ['Hugo', 1],
+    ['12', 4],
+  ],
+  [
+    [undefined, 0],
+    ['a|c', 3],
+    ['Dumas', -0.25],
+    ['11', -1],
+  ],
 ];
 const N = ROWS.length;
 const IN_PROGRESS = 2; // two attempts are still in progress (counted when read, not kept in the sums)
@@ -254,7 +299,11 @@ describe('analytics/statistics worked example (6 attempts × 4 questions, negati
     assert.deepEqual(Object.keys(stats.difficulty_analysis).sort(), Object.keys(expected).sort());
     for (const [level, figures] of Object.entries(expected)) {
       const got = stats.difficulty_analysis[level];
-      assert.deepEqual([got.questions, got.answered, got.correct], [figures.questions, figures.answered, figures.correct], level);
+      assert.deepEqual(
+        [got.questions, got.answered, got.correct],
+        [figures.questions, figures.answered, figures.correct],
+        level,
+      );
       close(got.correct_rate, figures.correct / figures.answered, `${level} correct_rate`);
     }
     // medium = primes + root: answered 5 + 5, correct 3 + 3.
@@ -262,7 +311,8 @@ describe('analytics/statistics worked example (6 attempts × 4 questions, negati
   });
 
   it('reports every figure rounded to at most 4 decimals', () => {
-    for (const [path, value] of numbersIn(stats)) assert.ok(Math.abs(value * 1e4 - Math.round(value * 1e4)) < 1e-6, `${path} = ${value}`);
+    for (const [path, value] of numbersIn(stats))
+      assert.ok(Math.abs(value * 1e4 - Math.round(value * 1e4)) < 1e-6, `${path} = ${value}`);
   });
 
   it('gives the same statistics whatever order the attempts were added in, or however they were split over shards', () => {
@@ -270,7 +320,11 @@ describe('analytics/statistics worked example (6 attempts × 4 questions, negati
     assert.ok(sameSums(shuffled, sums));
     assert.deepEqual(versionStatistics(shuffled, QUESTIONS, TOTAL_MARKS, IN_PROGRESS), stats);
     // Three shards, each the sum of some attempts, then added together.
-    const shards = [[0, 3], [1, 4], [2, 5]].map((part) => sumsOf(QUESTIONS, ROWS, part));
+    const shards = [
+      [0, 3],
+      [1, 4],
+      [2, 5],
+    ].map((part) => sumsOf(QUESTIONS, ROWS, part));
     const merged = shards.reduce((all, shard) => addSums(all, shard), emptySums());
     assert.ok(sameSums(merged, sums));
     assert.deepEqual(versionStatistics(merged, QUESTIONS, TOTAL_MARKS, IN_PROGRESS), stats);
@@ -292,10 +346,17 @@ describe('analytics/statistics undefined measures', () => {
     assert.equal(stats.standard_deviation, null);
     assert.equal(stats.cronbach_alpha, null);
     for (const item of stats.questions) {
-      assert.deepEqual([item.mean_mark, item.facility_index, item.discrimination_index], [null, null, null], item.question_id);
+      assert.deepEqual(
+        [item.mean_mark, item.facility_index, item.discrimination_index],
+        [null, null, null],
+        item.question_id,
+      );
       assert.deepEqual([item.times_answered, item.times_correct], [0, 0]);
     }
-    assert.deepEqual(stats.questions[0].option_counts?.map((o) => o.count), [0, 0, 0, 0]);
+    assert.deepEqual(
+      stats.questions[0].option_counts?.map((o) => o.count),
+      [0, 0, 0, 0],
+    );
     assert.equal(stats.questions[0].other_choices, 0);
     assert.deepEqual(
       stats.score_distribution.map((b) => b.count),
@@ -320,7 +381,13 @@ describe('analytics/statistics undefined measures', () => {
   });
 
   it('a question everyone got the same mark on has no discrimination index, and alpha still counts it among the k questions', () => {
-    const same = question({ id: 'same', question_type: 'true_false', options: ['True', 'False'], marks: 1, difficulty: 'easy' });
+    const same = question({
+      id: 'same',
+      question_type: 'true_false',
+      options: ['True', 'False'],
+      marks: 1,
+      difficulty: 'easy',
+    });
     const questions = [...QUESTIONS, same];
     const rows = ROWS.map((row): Cell[] => [...row, ['True', 1]]);
     const stats = versionStatistics(sumsOf(questions, rows), questions, TOTAL_MARKS + 1, 0);
@@ -337,13 +404,22 @@ describe('analytics/statistics undefined measures', () => {
     noNaN(stats);
   });
 
-  it("when every attempt has the same raw total, alpha is null (Var(total) = 0) though the questions vary", () => {
+  it('when every attempt has the same raw total, alpha is null (Var(total) = 0) though the questions vary', () => {
     const a = question({ id: 'a', question_type: 'short_answer' });
     const b = question({ id: 'b', question_type: 'short_answer' });
     const rows: Cell[][] = [
-      [['yes', 1], [undefined, 0]],
-      [[undefined, 0], ['yes', 1]],
-      [['yes', 1], [undefined, 0]],
+      [
+        ['yes', 1],
+        [undefined, 0],
+      ],
+      [
+        [undefined, 0],
+        ['yes', 1],
+      ],
+      [
+        ['yes', 1],
+        [undefined, 0],
+      ],
     ];
     const stats = versionStatistics(sumsOf([a, b], rows), [a, b], 2, 0);
     assert.equal(stats.cronbach_alpha, null);
@@ -351,7 +427,15 @@ describe('analytics/statistics undefined measures', () => {
     // Each question is exactly the opposite of the rest of the test: r = −1.
     for (const i of [0, 1]) {
       const x = column(rows, i);
-      close(stats.questions[i].discrimination_index, 100 * pearson(x, x.map((v) => 1 - v)), `discrimination ${i}`);
+      close(
+        stats.questions[i].discrimination_index,
+        100 *
+          pearson(
+            x,
+            x.map((v) => 1 - v),
+          ),
+        `discrimination ${i}`,
+      );
       close(stats.questions[i].discrimination_index, -100, `discrimination ${i}`);
     }
     noNaN(stats);
@@ -415,7 +499,8 @@ describe('analytics/statistics chosenOptions', () => {
   const tf = { question_type: 'true_false', options: ['True', 'False'] };
 
   it('multiple_choice: the position of the option matched whatever its case and spacing', () => {
-    for (const answer of ['Paris', ' paris ', 'PARIS', '\tParis\n']) assert.deepEqual(chosenOptions(mc, answer), ['0'], answer);
+    for (const answer of ['Paris', ' paris ', 'PARIS', '\tParis\n'])
+      assert.deepEqual(chosenOptions(mc, answer), ['0'], answer);
     assert.deepEqual(chosenOptions(mc, 'new york'), ['2']);
     assert.deepEqual(chosenOptions(mc, 'Rome'), ['1']);
   });
@@ -482,9 +567,18 @@ describe('analytics/statistics sameSums', () => {
   const tenths = question({ id: 'tenths', question_type: 'short_answer', marks: 0.3 });
   const other = question({ id: 'other', question_type: 'short_answer', marks: 1 });
   const rows: Cell[][] = [
-    [['a', 0.1], ['a', 1]],
-    [['a', 0.2], [undefined, 0]],
-    [['a', 0.3], ['a', 1]],
+    [
+      ['a', 0.1],
+      ['a', 1],
+    ],
+    [
+      ['a', 0.2],
+      [undefined, 0],
+    ],
+    [
+      ['a', 0.3],
+      ['a', 1],
+    ],
   ];
 
   it('tolerates float differences due to the order the attempts were added in', () => {
@@ -503,7 +597,14 @@ describe('analytics/statistics sameSums', () => {
   it('notices a real difference: one attempt more, a different mark, or an option counted once more', () => {
     const sums = sumsOf([tenths, other], rows);
     assert.equal(sameSums(sums, sumsOf([tenths, other], [...rows, rows[0]])), false);
-    const changed: Cell[][] = [rows[0], [['a', 0.2001], [undefined, 0]], rows[2]];
+    const changed: Cell[][] = [
+      rows[0],
+      [
+        ['a', 0.2001],
+        [undefined, 0],
+      ],
+      rows[2],
+    ];
     assert.equal(sameSums(sums, sumsOf([tenths, other], changed)), false);
     const extraOption = addSums(sums, { q: { '0': { a: 0, c: 0, s: 0, ss: 0, st: 0, o: { x: 1 } } } });
     assert.equal(sameSums(sums, extraOption), false);
@@ -524,20 +625,34 @@ const pooledFacts = (byId: Map<string, StatQuestion>, row: PooledCell[], automat
     score: Math.max(0, total),
     total_marks: sum(row.map(([id]) => byId.get(id)!.marks)),
     automatic,
-    results: row.map(([id, answer, mark]) => ({ question_id: id, answered: answer !== undefined, correct: mark === byId.get(id)!.marks, marks_awarded: mark })),
+    results: row.map(([id, answer, mark]) => ({
+      question_id: id,
+      answered: answer !== undefined,
+      correct: mark === byId.get(id)!.marks,
+      marks_awarded: mark,
+    })),
     answers,
   };
 };
 
 /** What one pooled attempt adds, as analytics/store.ts contributionOf computes it: each question at its position in the version. */
-const pooledContribution = (byId: Map<string, StatQuestion>, positions: Map<string, number>, row: PooledCell[], automatic = false): VersionSums =>
+const pooledContribution = (
+  byId: Map<string, StatQuestion>,
+  positions: Map<string, number>,
+  row: PooledCell[],
+  automatic = false,
+): VersionSums =>
   submissionContribution(
     row.map(([id]) => byId.get(id)!),
     pooledFacts(byId, row, automatic),
     { positionOf: (id, i) => positions.get(id) ?? i, pooled: true },
   );
 
-const pooledSumsOf = (byId: Map<string, StatQuestion>, positions: Map<string, number>, rows: PooledCell[][]): VersionSums =>
+const pooledSumsOf = (
+  byId: Map<string, StatQuestion>,
+  positions: Map<string, number>,
+  rows: PooledCell[][],
+): VersionSums =>
   rows.reduce((sums, row, i) => addSums(sums, pooledContribution(byId, positions, row, i === 1)), emptySums());
 
 /** A question's figures computed directly over the attempts that held it, by the textbook definitions above. */
@@ -563,12 +678,20 @@ const closeOrNull = (actual: number | null, expected: number | null, label: stri
   else close(actual, expected, label);
 };
 
-function assertDirectFigures(stats: ReturnType<typeof versionStatistics>, universe: StatQuestion[], rows: PooledCell[][]): void {
+function assertDirectFigures(
+  stats: ReturnType<typeof versionStatistics>,
+  universe: StatQuestion[],
+  rows: PooledCell[][],
+): void {
   universe.forEach((q, i) => {
     const got = stats.questions[i];
     const want = directFigures(q, rows);
     assert.equal(got.question_id, q.id);
-    assert.deepEqual([got.times_seen, got.times_answered, got.times_correct], [want.times_seen, want.times_answered, want.times_correct], q.id);
+    assert.deepEqual(
+      [got.times_seen, got.times_answered, got.times_correct],
+      [want.times_seen, want.times_answered, want.times_correct],
+      q.id,
+    );
     closeOrNull(got.mean_mark, want.mean_mark, `${q.id} mean_mark`);
     closeOrNull(got.facility_index, want.facility_index, `${q.id} facility_index`);
     closeOrNull(got.discrimination_index, want.discrimination_index, `${q.id} discrimination_index`);
@@ -577,9 +700,16 @@ function assertDirectFigures(stats: ReturnType<typeof versionStatistics>, univer
 
 // Two fixed questions, then pool 1 (p1 … p4, 2 drawn per attempt) and pool 2 (r1 … r3, 1 drawn); r3 is never drawn.
 // Negative marking at 0.25. Each attempt's total is its own: 2 + 1 + its two p's + 3.
-const f1 = question({ id: 'f1', question_type: 'true_false', options: ['True', 'False'], marks: 2, difficulty: 'easy' });
+const f1 = question({
+  id: 'f1',
+  question_type: 'true_false',
+  options: ['True', 'False'],
+  marks: 2,
+  difficulty: 'easy',
+});
 const f2 = question({ id: 'f2', question_type: 'short_answer', marks: 1, difficulty: 'hard' });
-const pq = (id: string, marks: number) => question({ id, question_type: 'multiple_choice', options: ['A', 'B', 'C'], marks });
+const pq = (id: string, marks: number) =>
+  question({ id, question_type: 'multiple_choice', options: ['A', 'B', 'C'], marks });
 const [p1, p2, p3, p4] = [pq('p1', 1), pq('p2', 2), pq('p3', 1), pq('p4', 1)];
 const rq = (id: string) => question({ id, question_type: 'numeric', marks: 3, difficulty: 'hard' });
 const [r1, r2, r3] = [rq('r1'), rq('r2'), rq('r3')];
@@ -594,12 +724,48 @@ const POOLED_VERSION = {
 };
 const POSITIONS = universePositions(POOLED_VERSION);
 const POOLED_ROWS: PooledCell[][] = [
-  [['f1', 'True', 2], ['f2', 'x', 1], ['p1', 'A', 1], ['p3', 'B', -0.25], ['r1', '1', 3]],
-  [['f1', 'False', -0.5], ['f2', undefined, 0], ['p2', 'A', 2], ['p4', 'C', -0.25], ['r2', '0', -0.75]],
-  [['f1', 'True', 2], ['f2', 'y', -0.25], ['p1', 'B', -0.25], ['p2', 'A', 2], ['r1', '2', -0.75]],
-  [['f1', undefined, 0], ['f2', 'x', 1], ['p4', 'A', 1], ['p3', 'A', 1], ['r1', '1', 3]],
-  [['f1', 'True', 2], ['f2', 'x', 1], ['p1', 'A', 1], ['p4', undefined, 0], ['r2', '5', 3]],
-  [['f1', 'False', -0.5], ['f2', 'z', -0.25], ['p2', 'Lyon', -0.5], ['p3', undefined, 0], ['r2', '0', -0.75]],
+  [
+    ['f1', 'True', 2],
+    ['f2', 'x', 1],
+    ['p1', 'A', 1],
+    ['p3', 'B', -0.25],
+    ['r1', '1', 3],
+  ],
+  [
+    ['f1', 'False', -0.5],
+    ['f2', undefined, 0],
+    ['p2', 'A', 2],
+    ['p4', 'C', -0.25],
+    ['r2', '0', -0.75],
+  ],
+  [
+    ['f1', 'True', 2],
+    ['f2', 'y', -0.25],
+    ['p1', 'B', -0.25],
+    ['p2', 'A', 2],
+    ['r1', '2', -0.75],
+  ],
+  [
+    ['f1', undefined, 0],
+    ['f2', 'x', 1],
+    ['p4', 'A', 1],
+    ['p3', 'A', 1],
+    ['r1', '1', 3],
+  ],
+  [
+    ['f1', 'True', 2],
+    ['f2', 'x', 1],
+    ['p1', 'A', 1],
+    ['p4', undefined, 0],
+    ['r2', '5', 3],
+  ],
+  [
+    ['f1', 'False', -0.5],
+    ['f2', 'z', -0.25],
+    ['p2', 'Lyon', -0.5],
+    ['p3', undefined, 0],
+    ['r2', '0', -0.75],
+  ],
 ];
 const ownTotal = (row: PooledCell[]) => sum(row.map(([id]) => BY_ID.get(id)!.marks));
 
@@ -628,16 +794,32 @@ describe('analytics/statistics a version with pools (6 attempts, each with its o
 
   it('gives a pool question never drawn no figures (times_seen 0, every measure null), not a division by zero', () => {
     const never = stats.questions[8];
-    assert.deepEqual([never.question_id, never.times_seen, never.times_answered, never.mean_mark, never.facility_index, never.discrimination_index], ['r3', 0, 0, null, null, null]);
+    assert.deepEqual(
+      [
+        never.question_id,
+        never.times_seen,
+        never.times_answered,
+        never.mean_mark,
+        never.facility_index,
+        never.discrimination_index,
+      ],
+      ['r3', 0, 0, null, null, null],
+    );
   });
 
   it('numbers each question by its position in the version: the fixed ones, then each pool’s in order', () => {
-    assert.deepEqual(stats.questions.map((q) => [q.question_id, q.position]), UNIVERSE.map((q, i) => [q.id, i + 1]));
+    assert.deepEqual(
+      stats.questions.map((q) => [q.question_id, q.position]),
+      UNIVERSE.map((q, i) => [q.id, i + 1]),
+    );
   });
 
   it('counts the options chosen among the attempts that saw the question', () => {
     // p2: attempts 2 and 3 chose A, attempt 6 wrote "Lyon".
-    assert.deepEqual(stats.questions[3].option_counts?.map((o) => o.count), [2, 0, 0]);
+    assert.deepEqual(
+      stats.questions[3].option_counts?.map((o) => o.count),
+      [2, 0, 0],
+    );
     assert.equal(stats.questions[3].other_choices, 1);
   });
 
@@ -657,12 +839,19 @@ describe('analytics/statistics a version with pools (6 attempts, each with its o
   });
 
   it('counts attempts started, completed, in progress and submitted automatically as without pools', () => {
-    assert.deepEqual([stats.total_attempts, stats.completed, stats.in_progress, stats.pending_grading, stats.auto_submitted], [7, 6, 1, 0, 1]);
+    assert.deepEqual(
+      [stats.total_attempts, stats.completed, stats.in_progress, stats.pending_grading, stats.auto_submitted],
+      [7, 6, 1, 0, 1],
+    );
   });
 
   it('gives the same figures whatever order the attempts were added in, or however they were split over shards', () => {
     // Attempt 2 (index 1) is the automatic one, whatever order it is added in.
-    const add = (order: number[]) => order.reduce((all, i) => addSums(all, pooledContribution(BY_ID, POSITIONS, POOLED_ROWS[i], i === 1)), emptySums());
+    const add = (order: number[]) =>
+      order.reduce(
+        (all, i) => addSums(all, pooledContribution(BY_ID, POSITIONS, POOLED_ROWS[i], i === 1)),
+        emptySums(),
+      );
     const shuffled = add([5, 0, 3, 1, 4, 2]);
     assert.ok(sameSums(shuffled, sums));
     assert.deepEqual(versionStatistics(shuffled, UNIVERSE, 7, 1, { pooled: true, positions }), stats);
@@ -687,25 +876,49 @@ describe('analytics/statistics a version with pools: property (fast-check)', () 
   const world = fc
     .record({
       fixed: fc.integer({ min: 0, max: 3 }),
-      pools: fc.array(fc.record({ size: fc.integer({ min: 1, max: 5 }), draw: fc.integer({ min: 1, max: 5 }) }), { minLength: 1, maxLength: 3 }),
+      pools: fc.array(fc.record({ size: fc.integer({ min: 1, max: 5 }), draw: fc.integer({ min: 1, max: 5 }) }), {
+        minLength: 1,
+        maxLength: 3,
+      }),
       marks: fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 20, maxLength: 20 }),
     })
     .chain(({ fixed, pools, marks }) => {
-      const fixedQs = Array.from({ length: fixed }, (_, i) => question({ id: `f${i}`, question_type: 'short_answer', marks: marks[i] }));
+      const fixedQs = Array.from({ length: fixed }, (_, i) =>
+        question({ id: `f${i}`, question_type: 'short_answer', marks: marks[i] }),
+      );
       const poolIds = pools.map((p, k) => Array.from({ length: p.size }, (_, j) => `p${k}-${j}`));
-      const poolQs = poolIds.flat().map((id, j) => question({ id, question_type: 'short_answer', marks: marks[(fixed + j) % marks.length] }));
+      const poolQs = poolIds
+        .flat()
+        .map((id, j) => question({ id, question_type: 'short_answer', marks: marks[(fixed + j) % marks.length] }));
       const universe = [...fixedQs, ...poolQs];
       const cell = (q: StatQuestion): fc.Arbitrary<PooledCell> =>
-        fc.constantFrom<PooledCell>([q.id, undefined, 0], [q.id, 'right', q.marks], [q.id, 'wrong', -0.25 * q.marks], [q.id, 'half', q.marks / 2]);
+        fc.constantFrom<PooledCell>(
+          [q.id, undefined, 0],
+          [q.id, 'right', q.marks],
+          [q.id, 'wrong', -0.25 * q.marks],
+          [q.id, 'half', q.marks / 2],
+        );
       const attempt = fc
-        .tuple(...poolIds.map((ids, k) => fc.shuffledSubarray(ids, { minLength: Math.min(pools[k].draw, ids.length), maxLength: Math.min(pools[k].draw, ids.length) })))
+        .tuple(
+          ...poolIds.map((ids, k) =>
+            fc.shuffledSubarray(ids, {
+              minLength: Math.min(pools[k].draw, ids.length),
+              maxLength: Math.min(pools[k].draw, ids.length),
+            }),
+          ),
+        )
         .map((drawn) => [...fixedQs.map((q) => q.id), ...drawn.flat()])
         .chain((ids) => fc.tuple(...ids.map((id) => cell(universe.find((q) => q.id === id)!))));
       return fc.record({
         universe: fc.constant(universe),
         version: fc.constant({
           questions: fixedQs.map((q) => ({ ...q, correct_answer: '', tolerance: null })),
-          pools: poolIds.map((ids, k) => ({ folder_id: `f${k}`, difficulty: null, draw: pools[k].draw, question_ids: ids })),
+          pools: poolIds.map((ids, k) => ({
+            folder_id: `f${k}`,
+            difficulty: null,
+            draw: pools[k].draw,
+            question_ids: ids,
+          })),
         }),
         rows: fc.array(attempt, { minLength: 0, maxLength: 8 }),
       });
@@ -717,12 +930,17 @@ describe('analytics/statistics a version with pools: property (fast-check)', () 
         const byId = new Map(universe.map((q) => [q.id, q]));
         const positions = universePositions(version);
         const sums = pooledSumsOf(byId, positions, rows as PooledCell[][]);
-        const stats = versionStatistics(sums, universe, 1, 0, { pooled: true, positions: universe.map((q) => positions.get(q.id)!) });
+        const stats = versionStatistics(sums, universe, 1, 0, {
+          pooled: true,
+          positions: universe.map((q) => positions.get(q.id)!),
+        });
         assertDirectFigures(stats, universe, rows as PooledCell[][]);
         assert.equal(stats.cronbach_alpha, null);
         assert.equal(stats.completed, rows.length);
         if (rows.length > 0) {
-          const percentages = (rows as PooledCell[][]).map((row) => (Math.max(0, sum(row.map(([, , m]) => m))) / sum(row.map(([id]) => byId.get(id)!.marks))) * 100);
+          const percentages = (rows as PooledCell[][]).map(
+            (row) => (Math.max(0, sum(row.map(([, , m]) => m))) / sum(row.map(([id]) => byId.get(id)!.marks))) * 100,
+          );
           close(stats.average_percentage, mean(percentages), 'average_percentage');
         } else {
           assert.equal(stats.average_percentage, null);
@@ -738,7 +956,10 @@ describe('analytics/statistics negatedSums and addSums: a change moves the sums 
 
   it('negates every number, with the nesting kept (n, t, tt, p, pc, bands and options included)', () => {
     const negated = negatedSums(contribution);
-    assert.deepEqual(numbersIn(negated), numbersIn(contribution).map(([path, value]) => [path, -value]));
+    assert.deepEqual(
+      numbersIn(negated),
+      numbersIn(contribution).map(([path, value]) => [path, -value]),
+    );
     assert.equal(negated.q['2'].n, -1);
     assert.equal(negated.p, -1);
     assert.ok(typeof negated.pc === 'number' && negated.pc < 0);
@@ -764,8 +985,16 @@ describe('analytics/statistics negatedSums and addSums: a change moves the sums 
 
   it('moved by (after − before), equals a recomputation with the attempt as it is now (a regrade or a grade)', () => {
     const sums = pooledSumsOf(BY_ID, POSITIONS, POOLED_ROWS);
-    const rescored: PooledCell[] = POOLED_ROWS[3].map(([id, answer, mark]) => (id === 'p3' ? [id, answer, -0.25] : [id, answer, mark]));
-    const moved = addSums(sums, addSums(pooledContribution(BY_ID, POSITIONS, rescored), negatedSums(pooledContribution(BY_ID, POSITIONS, POOLED_ROWS[3]))));
+    const rescored: PooledCell[] = POOLED_ROWS[3].map(([id, answer, mark]) =>
+      id === 'p3' ? [id, answer, -0.25] : [id, answer, mark],
+    );
+    const moved = addSums(
+      sums,
+      addSums(
+        pooledContribution(BY_ID, POSITIONS, rescored),
+        negatedSums(pooledContribution(BY_ID, POSITIONS, POOLED_ROWS[3])),
+      ),
+    );
     const rows = POOLED_ROWS.map((row, i) => (i === 3 ? rescored : row));
     assert.ok(sameSums(moved, pooledSumsOf(BY_ID, POSITIONS, rows)));
   });
@@ -783,15 +1012,22 @@ describe('analytics/statistics negatedSums and addSums: a change moves the sums 
       return kept.length > 0 ? Object.fromEntries(kept) : undefined;
     };
     const before = POOLED_ROWS[3];
-    const after: PooledCell[] = before.map(([id, answer, mark]) => (id === 'p3' ? [id, answer, -0.25] : [id, answer, mark]));
-    const delta = nonZero(addSums(pooledContribution(BY_ID, POSITIONS, after), negatedSums(pooledContribution(BY_ID, POSITIONS, before)))) as Partial<VersionSums>;
+    const after: PooledCell[] = before.map(([id, answer, mark]) =>
+      id === 'p3' ? [id, answer, -0.25] : [id, answer, mark],
+    );
+    const delta = nonZero(
+      addSums(pooledContribution(BY_ID, POSITIONS, after), negatedSums(pooledContribution(BY_ID, POSITIONS, before))),
+    ) as Partial<VersionSums>;
     const f1At = String(POSITIONS.get('f1'));
     assert.equal(delta.q?.[f1At]?.n, undefined, 'the example stores t and tt without n');
     assert.ok(typeof delta.q?.[f1At]?.t === 'number');
     const stored = nonZero(pooledSumsOf(BY_ID, POSITIONS, POOLED_ROWS)) as VersionSums;
     const rows = POOLED_ROWS.map((row, i) => (i === 3 ? after : row));
     // The change on the shard that holds the attempts, or on a shard of its own (read first or last).
-    for (const parts of [[stored, delta], [delta, stored]]) {
+    for (const parts of [
+      [stored, delta],
+      [delta, stored],
+    ]) {
       const moved = parts.reduce<VersionSums>((all, part) => addSums(all, part), emptySums());
       assert.ok(sameSums(moved, pooledSumsOf(BY_ID, POSITIONS, rows)));
     }
@@ -801,7 +1037,10 @@ describe('analytics/statistics negatedSums and addSums: a change moves the sums 
 
   it('keeps n, t and tt of a question when only one side has them, and adds neither p nor pc where neither side has them', () => {
     const plainItem = { a: 1, c: 1, s: 2, ss: 4, st: 8, o: {} };
-    const pooled = addSums({ ...emptySums(), q: { '0': plainItem } }, { q: { '0': { ...plainItem, n: 1, t: 4, tt: 16 } } });
+    const pooled = addSums(
+      { ...emptySums(), q: { '0': plainItem } },
+      { q: { '0': { ...plainItem, n: 1, t: 4, tt: 16 } } },
+    );
     assert.deepEqual(pooled.q['0'], { a: 2, c: 2, s: 4, ss: 8, st: 16, o: {}, n: 1, t: 4, tt: 16 });
     const plain = addSums({ ...emptySums(), q: { '0': plainItem } }, { q: { '0': plainItem } });
     assert.equal('n' in plain.q['0'], false);
@@ -822,7 +1061,10 @@ describe('analytics/statistics attempts pending grading', () => {
     const stats = versionStatistics(withPending, UNIVERSE, 7, 1, { pooled: true, positions });
     const without = versionStatistics(sums, UNIVERSE, 7, 1, { pooled: true, positions });
     assert.deepEqual([stats.pending_grading, stats.total_attempts, stats.completed, stats.in_progress], [2, 9, 6, 1]);
-    assert.deepEqual({ ...stats, pending_grading: 0, total_attempts: 0 }, { ...without, pending_grading: 0, total_attempts: 0 });
+    assert.deepEqual(
+      { ...stats, pending_grading: 0, total_attempts: 0 },
+      { ...without, pending_grading: 0, total_attempts: 0 },
+    );
   });
 
   it('counts pending attempts without pools as well', () => {

@@ -36,12 +36,22 @@ interface Submitted {
 async function take(token: string, test: any, right: number): Promise<Submitted> {
   const started = await startOk(token, { test_id: test.id });
   for (const [i, q] of started.test_details.questions.entries()) {
-    const saved = await post(`/api/attempts/${started.attempt_id}/answers`, { question_id: q.id, student_answer: i < right ? RIGHT : WRONG }, as(token));
+    const saved = await post(
+      `/api/attempts/${started.attempt_id}/answers`,
+      { question_id: q.id, student_answer: i < right ? RIGHT : WRONG },
+      as(token),
+    );
     assert.equal(saved.status, 200, saved.text);
   }
   const res = await post(`/api/attempts/${started.attempt_id}/submit`, undefined, as(token));
   assert.equal(res.status, 200, res.text);
-  return { attempt_id: started.attempt_id, test_id: test.id, score: res.body.score, total_marks: res.body.total_marks, submitted_at: res.body.submitted_at };
+  return {
+    attempt_id: started.attempt_id,
+    test_id: test.id,
+    score: res.body.score,
+    total_marks: res.body.total_marks,
+    submitted_at: res.body.submitted_at,
+  };
 }
 
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
@@ -52,8 +62,14 @@ const decimals = (value: number) => (String(value).split('.')[1] ?? '').length;
 before(async function () {
   this.timeout(60_000);
   m = await createRoleMatrix();
-  ({ test: testA } = await publishTest(m.tenant.admin.token, m.tenant.clientId, { count: 2, extra: { test_name: 'Fractions quiz' } }));
-  ({ test: testB } = await publishTest(m.tenant.admin.token, m.tenant.clientId, { count: 3, extra: { test_name: 'Geometry final' } }));
+  ({ test: testA } = await publishTest(m.tenant.admin.token, m.tenant.clientId, {
+    count: 2,
+    extra: { test_name: 'Fractions quiz' },
+  }));
+  ({ test: testB } = await publishTest(m.tenant.admin.token, m.tenant.clientId, {
+    count: 3,
+    extra: { test_name: 'Geometry final' },
+  }));
 });
 
 describe('GET /api/analytics/students/{studentId}', () => {
@@ -77,12 +93,29 @@ describe('GET /api/analytics/students/{studentId}', () => {
     assert.equal(res.status, 200, res.text);
     const body = res.body;
     assert.deepEqual(Object.keys(body).sort(), [
-      'average_percentage', 'average_score', 'best_percentage', 'client_id', 'completed', 'data', 'pagination', 'pending_grading', 'student_id', 'total_attempts',
+      'average_percentage',
+      'average_score',
+      'best_percentage',
+      'client_id',
+      'completed',
+      'data',
+      'pagination',
+      'pending_grading',
+      'student_id',
+      'total_attempts',
     ]);
     assert.equal(body.student_id, busy.uid);
     assert.equal(body.client_id, m.tenant.clientId);
     assert.equal(body.completed, 3);
-    assert.deepEqual(submitted.map((s) => [s.score, s.total_marks]), [[4, 4], [2, 4], [2, 6]], 'the fixture scores as intended');
+    assert.deepEqual(
+      submitted.map((s) => [s.score, s.total_marks]),
+      [
+        [4, 4],
+        [2, 4],
+        [2, 6],
+      ],
+      'the fixture scores as intended',
+    );
     const percentages = submitted.map((s) => (s.score / s.total_marks) * 100);
     close(body.average_score, mean(submitted.map((s) => s.score)), 'average_score');
     close(body.average_percentage, mean(percentages), 'average_percentage');
@@ -93,7 +126,19 @@ describe('GET /api/analytics/students/{studentId}', () => {
 
     const newest = submitted[submitted.length - 1];
     const row = body.data[0];
-    assert.deepEqual(Object.keys(row).sort(), ['attempt_id', 'auto_submitted', 'grading', 'pending_marks', 'percentage', 'score', 'submitted_at', 'test_id', 'test_name', 'total_marks', 'version']);
+    assert.deepEqual(Object.keys(row).sort(), [
+      'attempt_id',
+      'auto_submitted',
+      'grading',
+      'pending_marks',
+      'percentage',
+      'score',
+      'submitted_at',
+      'test_id',
+      'test_name',
+      'total_marks',
+      'version',
+    ]);
     assert.equal(row.attempt_id, newest.attempt_id);
     assert.equal(row.test_id, testB.id);
     assert.equal(row.test_name, 'Geometry final');
@@ -118,7 +163,10 @@ describe('GET /api/analytics/students/{studentId}', () => {
   it('lists the submitted attempts newest first, a page at a time (limit, then the cursor)', async () => {
     const newestFirst = [...submitted].reverse().map((s) => s.attempt_id);
     const all = await read(busy.token, busy.uid);
-    assert.deepEqual(all.body.data.map((r: any) => r.attempt_id), newestFirst);
+    assert.deepEqual(
+      all.body.data.map((r: any) => r.attempt_id),
+      newestFirst,
+    );
     const submittedAts = all.body.data.map((r: any) => r.submitted_at);
     assert.deepEqual(submittedAts, [...submittedAts].sort().reverse());
 
@@ -135,7 +183,10 @@ describe('GET /api/analytics/students/{studentId}', () => {
     }
     assert.deepEqual(seen, newestFirst);
     const second = await read(busy.token, busy.uid, '?limit=1&page=2');
-    assert.deepEqual(second.body.data.map((r: any) => r.attempt_id), [newestFirst[1]]);
+    assert.deepEqual(
+      second.body.data.map((r: any) => r.attempt_id),
+      [newestFirst[1]],
+    );
     // The figures describe every submitted attempt, whatever the page.
     assert.equal(second.body.completed, 3);
     assert.equal(second.body.total_attempts, 4);
@@ -190,14 +241,21 @@ describe('GET /api/analytics/students/{studentId}', () => {
     const code = await writeShareCode(m.tenant.clientId, testA.id);
     const guest = await signInAnonymously();
     const started = await startOk(guest.token, { share_code: code, guest_name: 'Ada' });
-    const submit = await post(`/api/attempts/${started.attempt_id}/submit${tokenQuery(started.attempt_token)}`, undefined, { ip: freshIp() });
+    const submit = await post(
+      `/api/attempts/${started.attempt_id}/submit${tokenQuery(started.attempt_token)}`,
+      undefined,
+      { ip: freshIp() },
+    );
     assert.equal(submit.status, 200, submit.text);
 
     const byAdmin = await read(m.tenant.admin.token, guest.uid);
     assert.equal(byAdmin.status, 200, byAdmin.text);
     assert.equal(byAdmin.body.total_attempts, 1);
     assert.equal(byAdmin.body.completed, 1);
-    assert.deepEqual(byAdmin.body.data.map((r: any) => r.attempt_id), [started.attempt_id]);
+    assert.deepEqual(
+      byAdmin.body.data.map((r: any) => r.attempt_id),
+      [started.attempt_id],
+    );
     assert.equal(byAdmin.body.average_score, 0);
     assert.equal(byAdmin.body.best_percentage, 0);
 
@@ -243,8 +301,14 @@ describe('GET /api/analytics/students/{studentId}', () => {
     const final = await take(student.token, testA, 1); // 2 / 4 = 50 %
     const { test, essays, choice } = await essayTest(m.tenant.admin.token, m.tenant.clientId);
     const started = await startOk(student.token, { test_id: test.id });
-    const answers = [{ question_id: choice.id, student_answer: '4' }, { question_id: essays[0].id, student_answer: 'Plants turn light into sugar.' }];
-    assert.equal((await post(`/api/attempts/${started.attempt_id}/answers`, { answers }, as(student.token))).status, 200);
+    const answers = [
+      { question_id: choice.id, student_answer: '4' },
+      { question_id: essays[0].id, student_answer: 'Plants turn light into sugar.' },
+    ];
+    assert.equal(
+      (await post(`/api/attempts/${started.attempt_id}/answers`, { answers }, as(student.token))).status,
+      200,
+    );
     const done = await post(`/api/attempts/${started.attempt_id}/submit`, undefined, as(student.token));
     assert.deepEqual([done.body.score, done.body.total_marks, done.body.grading], [2, 12, 'pending']);
 
@@ -263,7 +327,11 @@ describe('GET /api/analytics/students/{studentId}', () => {
     assert.equal(pendingRow.percentage, null, 'no percentage until the score is final');
     assert.equal(finalRow.grading, null);
 
-    const graded = await post(`/api/attempts/${started.attempt_id}/grades`, { question_id: essays[0].id, marks: 10 }, as(m.tenant.admin.token));
+    const graded = await post(
+      `/api/attempts/${started.attempt_id}/grades`,
+      { question_id: essays[0].id, marks: 10 },
+      as(m.tenant.admin.token),
+    );
     assert.equal(graded.status, 200, graded.text);
     const after = await read(m.tenant.admin.token, student.uid);
     assert.equal(after.body.total_attempts, 2);
@@ -279,7 +347,10 @@ describe('GET /api/analytics/students/{studentId}', () => {
   it('names the test and figures the percentage of an older attempt stored without them', async () => {
     const student = await newStudent();
     const taken = await take(student.token, testA, 1);
-    await attemptDoc(m.tenant.clientId, taken.attempt_id).update({ test_name: FieldValue.delete(), percentage: FieldValue.delete() });
+    await attemptDoc(m.tenant.clientId, taken.attempt_id).update({
+      test_name: FieldValue.delete(),
+      percentage: FieldValue.delete(),
+    });
     const res = await read(m.tenant.admin.token, student.uid);
     assert.equal(res.status, 200, res.text);
     const [row] = res.body.data;

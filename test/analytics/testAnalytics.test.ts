@@ -12,15 +12,21 @@ import { expire, mixedQuestions, publishTest, RIGHT, startOk, writeShareCode } f
 
 type Tenant = Awaited<ReturnType<typeof createTenant>>;
 
-const analytics = (token: string, testId: string, query = ''): Promise<ApiResponse> => get(`/api/analytics/tests/${testId}${query}`, as(token));
-const recompute = (token: string, testId: string, query = ''): Promise<ApiResponse> => post(`/api/analytics/tests/${testId}/recompute${query}`, undefined, as(token));
+const analytics = (token: string, testId: string, query = ''): Promise<ApiResponse> =>
+  get(`/api/analytics/tests/${testId}${query}`, as(token));
+const recompute = (token: string, testId: string, query = ''): Promise<ApiResponse> =>
+  post(`/api/analytics/tests/${testId}/recompute${query}`, undefined, as(token));
 
 /** Starts, answers (question text → answer) and submits as `student`; answers the score. */
 async function take(student: TestUser, testId: string, answers: Record<string, string>): Promise<number> {
   const started = await startOk(student.token, { test_id: testId });
   for (const q of started.test_details.questions as Array<{ id: string; question_text: string }>) {
     if (answers[q.question_text] === undefined) continue;
-    const saved = await post(`/api/attempts/${started.attempt_id}/answers`, { question_id: q.id, student_answer: answers[q.question_text] }, as(student.token));
+    const saved = await post(
+      `/api/attempts/${started.attempt_id}/answers`,
+      { question_id: q.id, student_answer: answers[q.question_text] },
+      as(student.token),
+    );
     assert.equal(saved.status, 200, saved.text);
   }
   const submitted = await post(`/api/attempts/${started.attempt_id}/submit`, undefined, as(student.token));
@@ -38,7 +44,9 @@ describe('GET /api/analytics/tests/{testId}', function () {
 
   before(async () => {
     tenant = await createTenant();
-    ({ test } = await publishTest(tenant.admin.token, tenant.clientId, { questions: await mixedQuestions(tenant.clientId) }));
+    ({ test } = await publishTest(tenant.admin.token, tenant.clientId, {
+      questions: await mixedQuestions(tenant.clientId),
+    }));
     const patterns: Array<Record<string, string>> = [
       RIGHT,
       { ...RIGHT, 'Pi to 2 places': '3', 'Spell cat': 'dog' },
@@ -67,7 +75,10 @@ describe('GET /api/analytics/tests/{testId}', function () {
     const sd = Math.sqrt(scores.reduce((s, x) => s + (x - mean(scores)) ** 2, 0) / (scores.length - 1));
     assert.ok(Math.abs(a.standard_deviation - sd) < 1e-4, `${a.standard_deviation} vs ${sd}`);
     assert.equal(a.score_distribution.length, 10);
-    assert.equal(a.score_distribution.reduce((s: number, b: { count: number }) => s + b.count, 0), 4);
+    assert.equal(
+      a.score_distribution.reduce((s: number, b: { count: number }) => s + b.count, 0),
+      4,
+    );
     for (const score of scores) {
       const band = Math.min(9, Math.floor((score / 6) * 10 + 1e-9));
       assert.ok(a.score_distribution[band].count >= 1, `score ${score} counted in band ${band}`);
@@ -87,17 +98,28 @@ describe('GET /api/analytics/tests/{testId}', function () {
     const capital = byText['Capital of France?'];
     assert.equal(capital.times_answered, 4);
     assert.equal(capital.times_correct, 3);
-    assert.deepEqual(capital.option_counts, [{ option: 'Paris', count: 3 }, { option: 'Rome', count: 1 }, { option: 'Oslo', count: 0 }]);
+    assert.deepEqual(capital.option_counts, [
+      { option: 'Paris', count: 3 },
+      { option: 'Rome', count: 1 },
+      { option: 'Oslo', count: 0 },
+    ]);
     assert.equal(capital.other_choices, 0);
     assert.equal(capital.facility_index, 0.75);
     const primes = byText['Primes?'];
     // "3|2", "3|2", "2", "2|4": every option ticked counts.
-    assert.deepEqual(primes.option_counts, [{ option: '2', count: 4 }, { option: '3', count: 2 }, { option: '4', count: 1 }]);
+    assert.deepEqual(primes.option_counts, [
+      { option: '2', count: 4 },
+      { option: '3', count: 2 },
+      { option: '4', count: 1 },
+    ]);
     assert.equal(primes.times_correct, 2);
     assert.equal(byText['Spell cat'].option_counts, null, 'free text has no options');
     assert.equal(byText['Pi to 2 places'].times_answered, 2);
     for (const q of a.questions) {
-      assert.ok(q.discrimination_index === null || (q.discrimination_index >= -100 && q.discrimination_index <= 100), JSON.stringify(q));
+      assert.ok(
+        q.discrimination_index === null || (q.discrimination_index >= -100 && q.discrimination_index <= 100),
+        JSON.stringify(q),
+      );
     }
   });
 
@@ -126,7 +148,14 @@ describe('GET /api/analytics/tests/{testId}', function () {
   it('gives null, not 0 or NaN, for every measure undefined with fewer than two attempts', async () => {
     const { test: fresh } = await publishTest(tenant.admin.token, tenant.clientId, { count: 2 });
     const none = (await analytics(tenant.admin.token, fresh.id)).body;
-    for (const field of ['average_score', 'average_percentage', 'highest_score', 'lowest_score', 'standard_deviation', 'cronbach_alpha']) {
+    for (const field of [
+      'average_score',
+      'average_percentage',
+      'highest_score',
+      'lowest_score',
+      'standard_deviation',
+      'cronbach_alpha',
+    ]) {
       assert.equal(none[field], null, field);
     }
     assert.equal(none.questions[0].facility_index, null);
@@ -184,7 +213,9 @@ describe('POST /api/analytics/tests/{testId}/recompute', function () {
 
   before(async () => {
     tenant = await createTenant();
-    ({ test } = await publishTest(tenant.admin.token, tenant.clientId, { questions: await mixedQuestions(tenant.clientId) }));
+    ({ test } = await publishTest(tenant.admin.token, tenant.clientId, {
+      questions: await mixedQuestions(tenant.clientId),
+    }));
     const students = await Promise.all([1, 2, 3].map(() => createUser('student', tenant.clientId)));
     await take(students[0], test.id, RIGHT);
     await take(students[1], test.id, { 'Capital of France?': 'Oslo' });
@@ -202,22 +233,51 @@ describe('POST /api/analytics/tests/{testId}/recompute', function () {
 
   it('rebuilds sums that were lost or corrupted from the attempts', async () => {
     const before = (await analytics(tenant.admin.token, test.id)).body;
-    const shards = await clientDoc(tenant.clientId).collection('tests').doc(test.id).collection('versions').doc('1').collection('stats_shards').get();
+    const shards = await clientDoc(tenant.clientId)
+      .collection('tests')
+      .doc(test.id)
+      .collection('versions')
+      .doc('1')
+      .collection('stats_shards')
+      .get();
     assert.ok(shards.size >= 1);
     await Promise.all(shards.docs.map((d) => d.ref.delete()));
-    await clientDoc(tenant.clientId).collection('tests').doc(test.id).collection('versions').doc('1').collection('stats_shards').doc('7').set({ n: 40, score: { s: 999 } });
+    await clientDoc(tenant.clientId)
+      .collection('tests')
+      .doc(test.id)
+      .collection('versions')
+      .doc('1')
+      .collection('stats_shards')
+      .doc('7')
+      .set({ n: 40, score: { s: 999 } });
     assert.equal((await analytics(tenant.admin.token, test.id)).body.completed, 40);
     const res = await recompute(tenant.admin.token, test.id);
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.changed, true);
     assert.deepEqual(res.body.analytics, before);
     assert.deepEqual((await analytics(tenant.admin.token, test.id)).body, before);
-    const left = await clientDoc(tenant.clientId).collection('tests').doc(test.id).collection('versions').doc('1').collection('stats_shards').get();
-    assert.deepEqual(left.docs.map((d) => d.id), ['0'], 'the recomputed sums sit on one shard');
+    const left = await clientDoc(tenant.clientId)
+      .collection('tests')
+      .doc(test.id)
+      .collection('versions')
+      .doc('1')
+      .collection('stats_shards')
+      .get();
+    assert.deepEqual(
+      left.docs.map((d) => d.id),
+      ['0'],
+      'the recomputed sums sit on one shard',
+    );
   });
 
   it('refuses with 409 CONFLICT while another recompute of the version holds its claim, takes over a claim left behind expired, and releases its own', async () => {
-    const claim = clientDoc(tenant.clientId).collection('tests').doc(test.id).collection('versions').doc('1').collection('stats_leases').doc('recompute');
+    const claim = clientDoc(tenant.clientId)
+      .collection('tests')
+      .doc(test.id)
+      .collection('versions')
+      .doc('1')
+      .collection('stats_leases')
+      .doc('recompute');
     await claim.set({ expires_at: new Date(Date.now() + 60_000).toISOString() });
     const refused = await recompute(tenant.admin.token, test.id);
     expectError(refused, 409, 'CONFLICT');
@@ -243,7 +303,12 @@ describe('GET /api/analytics/tests/{testId}: cost (X-Debug-Cost)', function () {
   this.timeout(120_000);
 
   const cost = (res: ApiResponse): Record<string, number> =>
-    Object.fromEntries((res.headers.get('x-debug-cost') ?? '').split(';').map((part) => part.trim().split('=')).map(([k, v]) => [k, Number(v)]));
+    Object.fromEntries(
+      (res.headers.get('x-debug-cost') ?? '')
+        .split(';')
+        .map((part) => part.trim().split('='))
+        .map(([k, v]) => [k, Number(v)]),
+    );
 
   it('reads the same documents in the same round trips with 1 submitted attempt and with 12: no attempt is read', async () => {
     const tenant = await createTenant();
@@ -251,7 +316,8 @@ describe('GET /api/analytics/tests/{testId}: cost (X-Debug-Cost)', function () {
     for (const takers of [1, 12]) {
       const { test } = await publishTest(tenant.admin.token, tenant.clientId, { count: 3 });
       const students = await Promise.all(Array.from({ length: takers }, () => createUser('student', tenant.clientId)));
-      for (const [i, s] of students.entries()) await take(s, test.id, { 'Question 1': i % 2 ? 'A' : 'B', 'Question 2': 'A' });
+      for (const [i, s] of students.entries())
+        await take(s, test.id, { 'Question 1': i % 2 ? 'A' : 'B', 'Question 2': 'A' });
       await analytics(tenant.admin.token, test.id); // the frozen version is read once per instance, then cached
       const res = await analytics(tenant.admin.token, test.id);
       assert.equal(res.body.completed, takers);

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { appliedAnswer, isStale, judgeAnswers } from '../../functions/src/attempts/answerMerge';
-import { ATTEMPT_BUDGET_BYTES, answerOverBudget, attemptBytes, firstOverBudget } from '../../functions/src/attempts/rules';
+import {
+  ATTEMPT_BUDGET_BYTES,
+  answerOverBudget,
+  attemptBytes,
+  firstOverBudget,
+} from '../../functions/src/attempts/rules';
 import type { StoredAttempt } from '../../functions/src/attempts/documents';
 import { SaveAnswersBody } from '../../functions/src/attempts/schemas';
 import { validate } from '../../functions/src/shared/validate';
@@ -31,25 +36,45 @@ describe('attempts/answerMerge isStale', () => {
 
 describe('attempts/answerMerge appliedAnswer', () => {
   it('stores the seq sent with the answer', () => {
-    assert.deepEqual(appliedAnswer({ question_id: 'q', student_answer: 'A', client_seq: 3 }, { answer: 'B', saved_at: T0, client_seq: 2 }, T1), {
-      answer: 'A',
-      saved_at: T1,
-      client_seq: 3,
-    });
+    assert.deepEqual(
+      appliedAnswer(
+        { question_id: 'q', student_answer: 'A', client_seq: 3 },
+        { answer: 'B', saved_at: T0, client_seq: 2 },
+        T1,
+      ),
+      {
+        answer: 'A',
+        saved_at: T1,
+        client_seq: 3,
+      },
+    );
   });
   it('keeps the stored seq when saved without one, so a late replay of an older numbered answer stays stale', () => {
-    const kept = appliedAnswer({ question_id: 'q', student_answer: 'A' }, { answer: 'B', saved_at: T0, client_seq: 7 }, T1);
+    const kept = appliedAnswer(
+      { question_id: 'q', student_answer: 'A' },
+      { answer: 'B', saved_at: T0, client_seq: 7 },
+      T1,
+    );
     assert.deepEqual(kept, { answer: 'A', saved_at: T1, client_seq: 7 });
     assert.equal(isStale(kept, 6), true);
   });
   it('stores no client_seq field at all when none was ever sent (the answer as saves always stored it)', () => {
-    assert.deepEqual(appliedAnswer({ question_id: 'q', student_answer: 'A' }, undefined, T1), { answer: 'A', saved_at: T1 });
-    assert.ok(!('client_seq' in appliedAnswer({ question_id: 'q', student_answer: 'A' }, { answer: 'B', saved_at: T0 }, T1)));
+    assert.deepEqual(appliedAnswer({ question_id: 'q', student_answer: 'A' }, undefined, T1), {
+      answer: 'A',
+      saved_at: T1,
+    });
+    assert.ok(
+      !('client_seq' in appliedAnswer({ question_id: 'q', student_answer: 'A' }, { answer: 'B', saved_at: T0 }, T1)),
+    );
   });
 });
 
 describe('attempts/answerMerge judgeAnswers', () => {
-  const stored = { q1: { answer: 'newer', saved_at: T0, client_seq: 5 }, q2: { answer: 'old', saved_at: T0, client_seq: 1 }, q3: { answer: 'plain', saved_at: T0 } };
+  const stored = {
+    q1: { answer: 'newer', saved_at: T0, client_seq: 5 },
+    q2: { answer: 'old', saved_at: T0, client_seq: 1 },
+    q3: { answer: 'plain', saved_at: T0 },
+  };
 
   it('applies the fresh, keeps the stale with the answer that stays, in the order sent', () => {
     const judged = judgeAnswers(
@@ -82,7 +107,10 @@ describe('attempts/answerMerge judgeAnswers', () => {
   });
 
   it('judges against an attempt with no answers map at all', () => {
-    assert.equal(judgeAnswers(undefined, [{ question_id: 'q', student_answer: 'A', client_seq: 0 }], T1)[0].applied, true);
+    assert.equal(
+      judgeAnswers(undefined, [{ question_id: 'q', student_answer: 'A', client_seq: 0 }], T1)[0].applied,
+      true,
+    );
   });
 });
 
@@ -90,9 +118,26 @@ describe('attempts/rules firstOverBudget (a batch measured whole)', () => {
   const path = 'clients/c/attempts/c.x';
   const ids = Array.from({ length: 600 }, (_, i) => `question-${String(i).padStart(4, '0')}`);
   const attempt = (answers: StoredAttempt['answers']): StoredAttempt => ({
-    id: 'c.x', client_id: 'c', test_id: 't', version: 1, student_id: 's', guest: false, guest_name: null, share_code: null, started_by: 's',
-    status: 'in_progress', started_at: T0, expires_at: T1, submitted_at: null, auto_submitted: false, answers, question_order: ids,
-    token_hash: 'h', score: null, total_marks: ids.length, results: null,
+    id: 'c.x',
+    client_id: 'c',
+    test_id: 't',
+    version: 1,
+    student_id: 's',
+    guest: false,
+    guest_name: null,
+    share_code: null,
+    started_by: 's',
+    status: 'in_progress',
+    started_at: T0,
+    expires_at: T1,
+    submitted_at: null,
+    auto_submitted: false,
+    answers,
+    question_order: ids,
+    token_hash: 'h',
+    score: null,
+    total_marks: ids.length,
+    results: null,
   });
   const long = (n: number) => 'x'.repeat(n);
   // An attempt 3,000 bytes under its budget.
@@ -110,7 +155,11 @@ describe('attempts/rules firstOverBudget (a batch measured whole)', () => {
   it('agrees with answerOverBudget for one answer', () => {
     for (const size of [10, 2_000]) {
       const change = { questionId: free[0], answer: { answer: long(size), saved_at: T1 } };
-      assert.equal(firstOverBudget(path, near, [change]) === 0, answerOverBudget(path, near, change.questionId, change.answer), `size ${size}`);
+      assert.equal(
+        firstOverBudget(path, near, [change]) === 0,
+        answerOverBudget(path, near, change.questionId, change.answer),
+        `size ${size}`,
+      );
     }
   });
 
@@ -140,7 +189,11 @@ describe('validating the answers body: a bad batch names its item', () => {
     }
     return [];
   };
-  const item = (i: number, extra: Record<string, unknown> = {}) => ({ question_id: `q${i}`, student_answer: 'A', ...extra });
+  const item = (i: number, extra: Record<string, unknown> = {}) => ({
+    question_id: `q${i}`,
+    student_answer: 'A',
+    ...extra,
+  });
 
   it('takes one answer, with or without client_seq, and a batch of 1 to 100', () => {
     assert.deepEqual(problems(item(1)), []);
@@ -150,12 +203,16 @@ describe('validating the answers body: a bad batch names its item', () => {
   });
 
   it('names the item at fault, whatever the fault', () => {
-    assert.deepEqual(problems({ answers: [item(0), item(1), item(2), { student_answer: 'A' }] }), ['body.answers.3.question_id']);
+    assert.deepEqual(problems({ answers: [item(0), item(1), item(2), { student_answer: 'A' }] }), [
+      'body.answers.3.question_id',
+    ]);
     assert.deepEqual(problems({ answers: [item(0), item(1, { client_seq: 1.5 })] }), ['body.answers.1.client_seq']);
     assert.deepEqual(problems({ answers: [item(0, { client_seq: -1 })] }), ['body.answers.0.client_seq']);
     assert.deepEqual(problems({ answers: [item(0, { score: 1 })] }), ['body.answers.0']);
     // Past an essay's 10,000 characters no answer is taken; a shorter one is measured against its question's type by the service.
-    assert.deepEqual(problems({ answers: [item(0), item(1, { student_answer: 'x'.repeat(10_001) })] }), ['body.answers.1.student_answer']);
+    assert.deepEqual(problems({ answers: [item(0), item(1, { student_answer: 'x'.repeat(10_001) })] }), [
+      'body.answers.1.student_answer',
+    ]);
   });
 
   it('names a question answered twice at its second item', () => {

@@ -30,7 +30,11 @@ describe('X-Attempt-Token', () => {
   it('reads, saves to and submits its attempt with no Authorization header and no query parameter', async () => {
     const { attempt_id: id, attempt_token: token } = await started();
     assert.equal((await get(`/api/attempts/${id}`, withHeader(token))).status, 200);
-    const saved = await post(`/api/attempts/${id}/answers`, { question_id: questionId, student_answer: 'x' }, withHeader(token));
+    const saved = await post(
+      `/api/attempts/${id}/answers`,
+      { question_id: questionId, student_answer: 'x' },
+      withHeader(token),
+    );
     assert.equal(saved.status, 200, saved.text);
     const submitted = await post(`/api/attempts/${id}/submit`, undefined, withHeader(token));
     assert.equal(submitted.status, 200, submitted.text);
@@ -44,8 +48,14 @@ describe('X-Attempt-Token', () => {
 
   it('accepts the same token in the header and the query; refuses two that differ with 400 naming the header', async () => {
     const [a, b] = await Promise.all([started(), started()]);
-    assert.equal((await get(`/api/attempts/${a.attempt_id}${tokenQuery(a.attempt_token)}`, withHeader(a.attempt_token))).status, 200);
-    const refused = await get(`/api/attempts/${a.attempt_id}${tokenQuery(a.attempt_token)}`, withHeader(b.attempt_token));
+    assert.equal(
+      (await get(`/api/attempts/${a.attempt_id}${tokenQuery(a.attempt_token)}`, withHeader(a.attempt_token))).status,
+      200,
+    );
+    const refused = await get(
+      `/api/attempts/${a.attempt_id}${tokenQuery(a.attempt_token)}`,
+      withHeader(b.attempt_token),
+    );
     expectError(refused, 400, 'VALIDATION_ERROR');
     assert.equal(refused.body.details[0].path, 'header.x-attempt-token');
   });
@@ -56,7 +66,11 @@ describe('X-Attempt-Token', () => {
     const read = await get(`/api/attempts/${id}`, withHeader(token));
     assert.equal(read.status, 200);
     assert.equal(read.body.status, 'submitted');
-    expectError(await post(`/api/attempts/${id}/answers`, { question_id: questionId, student_answer: 'late' }, withHeader(token)), 409, 'CONFLICT');
+    expectError(
+      await post(`/api/attempts/${id}/answers`, { question_id: questionId, student_answer: 'late' }, withHeader(token)),
+      409,
+      'CONFLICT',
+    );
   });
 
   it('opens nothing but its attempt: other routes answer 401 as to a caller without credentials', async () => {

@@ -42,7 +42,8 @@ async function started(testId = test.id): Promise<Started> {
   };
 }
 
-const stored = async (a: Started): Promise<StoredAttempt> => (await attemptDoc(m.tenant.clientId, a.id).get()).data() as StoredAttempt;
+const stored = async (a: Started): Promise<StoredAttempt> =>
+  (await attemptDoc(m.tenant.clientId, a.id).get()).data() as StoredAttempt;
 const answerOf = async (a: Started, q: string) => (await stored(a)).answers[q];
 const ok = (res: ApiResponse) => {
   assert.equal(res.status, 200, res.text);
@@ -53,10 +54,15 @@ describe('POST /api/attempts/{attemptId}/answers: a batch', () => {
   it('saves every answer of a batch in one request: 200 {saved: [{question_id, saved_at}] in the order sent, stale: []}', async () => {
     const a = await started();
     const order = [a.q[2], a.q[0], a.q[4]];
-    const body = ok(await post(a.path, { answers: order.map((q, i) => ({ question_id: q, student_answer: `answer ${i}` })) }, a.as));
+    const body = ok(
+      await post(a.path, { answers: order.map((q, i) => ({ question_id: q, student_answer: `answer ${i}` })) }, a.as),
+    );
     assert.deepEqual(Object.keys(body).sort(), ['saved', 'stale']);
     assert.deepEqual(body.stale, []);
-    assert.deepEqual(body.saved.map((s: any) => s.question_id), order);
+    assert.deepEqual(
+      body.saved.map((s: any) => s.question_id),
+      order,
+    );
     for (const s of body.saved) {
       assert.deepEqual(Object.keys(s).sort(), ['question_id', 'saved_at']);
       assert.match(s.saved_at, ISO_UTC);
@@ -70,18 +76,50 @@ describe('POST /api/attempts/{attemptId}/answers: a batch', () => {
     const a = await started();
     ok(await post(a.path, { question_id: a.q[0], student_answer: 'kept' }, a.as));
     ok(await post(a.path, { question_id: a.q[1], student_answer: 'old' }, a.as));
-    ok(await post(a.path, { answers: [{ question_id: a.q[1], student_answer: 'new' }, { question_id: a.q[2], student_answer: 'added' }] }, a.as));
+    ok(
+      await post(
+        a.path,
+        {
+          answers: [
+            { question_id: a.q[1], student_answer: 'new' },
+            { question_id: a.q[2], student_answer: 'added' },
+          ],
+        },
+        a.as,
+      ),
+    );
     const answers = (await stored(a)).answers;
-    assert.deepEqual(Object.fromEntries(Object.entries(answers).map(([q, s]) => [q, s.answer])), { [a.q[0]]: 'kept', [a.q[1]]: 'new', [a.q[2]]: 'added' });
+    assert.deepEqual(Object.fromEntries(Object.entries(answers).map(([q, s]) => [q, s.answer])), {
+      [a.q[0]]: 'kept',
+      [a.q[1]]: 'new',
+      [a.q[2]]: 'added',
+    });
   });
 
   it('works with ?attempt_token= and with X-Attempt-Token, exactly as a single save; another attempt’s token is 403 and saves nothing', async () => {
     const [a, b] = await Promise.all([started(), started()]);
     const batch = { answers: [{ question_id: a.q[0], student_answer: 'by token', client_seq: 1 }] };
     ok(await post(`${a.path}${tokenQuery(a.token)}`, batch, { ip: freshIp() }));
-    const viaHeader = ok(await post(a.path, { answers: [{ question_id: a.q[1], student_answer: 'by header' }] }, { ip: freshIp(), headers: { 'X-Attempt-Token': a.token } }));
-    assert.deepEqual(viaHeader.saved.map((s: any) => s.question_id), [a.q[1]]);
-    expectError(await post(`${a.path}${tokenQuery(b.token)}`, { answers: [{ question_id: a.q[2], student_answer: 'x' }] }, { ip: freshIp() }), 403, 'FORBIDDEN');
+    const viaHeader = ok(
+      await post(
+        a.path,
+        { answers: [{ question_id: a.q[1], student_answer: 'by header' }] },
+        { ip: freshIp(), headers: { 'X-Attempt-Token': a.token } },
+      ),
+    );
+    assert.deepEqual(
+      viaHeader.saved.map((s: any) => s.question_id),
+      [a.q[1]],
+    );
+    expectError(
+      await post(
+        `${a.path}${tokenQuery(b.token)}`,
+        { answers: [{ question_id: a.q[2], student_answer: 'x' }] },
+        { ip: freshIp() },
+      ),
+      403,
+      'FORBIDDEN',
+    );
     const answers = (await stored(a)).answers;
     assert.equal(answers[a.q[0]].answer, 'by token');
     assert.equal(answers[a.q[0]].client_seq, 1);
@@ -92,7 +130,11 @@ describe('POST /api/attempts/{attemptId}/answers: a batch', () => {
   it('refuses another student (403) and after submission (409), whole', async () => {
     const a = await started();
     const other = await createUser('student', m.tenant.clientId);
-    expectError(await post(a.path, { answers: [{ question_id: a.q[0], student_answer: 'x' }] }, as(other.token)), 403, 'FORBIDDEN');
+    expectError(
+      await post(a.path, { answers: [{ question_id: a.q[0], student_answer: 'x' }] }, as(other.token)),
+      403,
+      'FORBIDDEN',
+    );
     ok(await post(`/api/attempts/${a.id}/submit`, undefined, a.as));
     expectError(await post(a.path, { answers: [{ question_id: a.q[0], student_answer: 'x' }] }, a.as), 409, 'CONFLICT');
     assert.deepEqual((await stored(a)).answers, {});
@@ -105,9 +147,22 @@ describe('POST /api/attempts/{attemptId}/answers: a batch validated whole', () =
     const answers: any[] = a.q.slice(0, 3).map((q) => ({ question_id: q, student_answer: 'good' }));
     answers.push({ student_answer: 'no question' });
     expectValidation(await post(a.path, { answers }, a.as), ['body.answers.3.question_id']);
-    expectValidation(await post(a.path, { answers: [answers[0], { question_id: a.q[4], student_answer: 'x', client_seq: -1 }] }, a.as), ['body.answers.1.client_seq']);
-    expectValidation(await post(a.path, { answers: [answers[0], { question_id: a.q[4], student_answer: 'x', client_seq: 1.5 }] }, a.as), ['body.answers.1.client_seq']);
-    expectValidation(await post(a.path, { answers: [answers[0], { question_id: a.q[4], student_answer: 'x'.repeat(2001) }] }, a.as), ['body.answers.1.student_answer']);
+    expectValidation(
+      await post(a.path, { answers: [answers[0], { question_id: a.q[4], student_answer: 'x', client_seq: -1 }] }, a.as),
+      ['body.answers.1.client_seq'],
+    );
+    expectValidation(
+      await post(
+        a.path,
+        { answers: [answers[0], { question_id: a.q[4], student_answer: 'x', client_seq: 1.5 }] },
+        a.as,
+      ),
+      ['body.answers.1.client_seq'],
+    );
+    expectValidation(
+      await post(a.path, { answers: [answers[0], { question_id: a.q[4], student_answer: 'x'.repeat(2001) }] }, a.as),
+      ['body.answers.1.student_answer'],
+    );
     expectValidation(await post(a.path, { answers: [{ ...answers[0], score: 1 }] }, a.as), ['body.answers.0']);
     assert.deepEqual((await stored(a)).answers, {});
   });
@@ -116,7 +171,13 @@ describe('POST /api/attempts/{attemptId}/answers: a batch validated whole', () =
     const a = await started();
     const res = await post(
       a.path,
-      { answers: [{ question_id: a.q[0], student_answer: 'A' }, { question_id: a.q[1], student_answer: 'B' }, { question_id: a.q[0], student_answer: 'C' }] },
+      {
+        answers: [
+          { question_id: a.q[0], student_answer: 'A' },
+          { question_id: a.q[1], student_answer: 'B' },
+          { question_id: a.q[0], student_answer: 'C' },
+        ],
+      },
       a.as,
     );
     expectValidation(res, ['body.answers.2.question_id'], ['answers.0']);
@@ -138,7 +199,13 @@ describe('POST /api/attempts/{attemptId}/answers: a batch validated whole', () =
     const a = await started();
     const res = await post(
       a.path,
-      { answers: [{ question_id: a.q[0], student_answer: 'A' }, { question_id: 'not-in-this-attempt', student_answer: 'B' }, { question_id: a.q[1], student_answer: 'C' }] },
+      {
+        answers: [
+          { question_id: a.q[0], student_answer: 'A' },
+          { question_id: 'not-in-this-attempt', student_answer: 'B' },
+          { question_id: a.q[1], student_answer: 'C' },
+        ],
+      },
       a.as,
     );
     expectValidation(res, ['body.answers.1.question_id']);
@@ -149,7 +216,14 @@ describe('POST /api/attempts/{attemptId}/answers: a batch validated whole', () =
   it('refuses a body of neither shape (400 at body), and one answer mixed with a batch', async () => {
     const a = await started();
     expectValidation(await post(a.path, { answer: 'x' }, a.as), ['body']);
-    expectValidation(await post(a.path, { question_id: a.q[0], student_answer: 'x', answers: [{ question_id: a.q[1], student_answer: 'y' }] }, a.as), ['body']);
+    expectValidation(
+      await post(
+        a.path,
+        { question_id: a.q[0], student_answer: 'x', answers: [{ question_id: a.q[1], student_answer: 'y' }] },
+        a.as,
+      ),
+      ['body'],
+    );
     expectValidation(await post(a.path, [{ question_id: a.q[0], student_answer: 'x' }], a.as), ['body']);
     assert.deepEqual((await stored(a)).answers, {});
   });
@@ -167,10 +241,19 @@ describe('POST /api/attempts/{attemptId}/answers: a batch validated whole', () =
     // Each alone fits, two fit; the third takes it past.
     const res = await post(a.path, { answers: [item(a.q[0]), item(a.q[1]), item(a.q[2])] }, a.as);
     expectError(res, 413, 'PAYLOAD_TOO_LARGE');
-    assert.deepEqual(res.body.details.map((d: any) => d.path), ['body.answers.2.student_answer']);
+    assert.deepEqual(
+      res.body.details.map((d: any) => d.path),
+      ['body.answers.2.student_answer'],
+    );
     assert.deepEqual(Object.keys((await stored(a)).answers), [a.q[5]]);
     // Shortening the stored answer in the same batch makes the room.
-    ok(await post(a.path, { answers: [{ question_id: a.q[5], student_answer: '' }, item(a.q[0]), item(a.q[1]), item(a.q[2])] }, a.as));
+    ok(
+      await post(
+        a.path,
+        { answers: [{ question_id: a.q[5], student_answer: '' }, item(a.q[0]), item(a.q[1]), item(a.q[2])] },
+        a.as,
+      ),
+    );
     assert.equal(Object.keys((await stored(a)).answers).length, 4);
   });
 });
@@ -186,10 +269,14 @@ describe('POST /api/attempts/{attemptId}/answers: client_seq', () => {
 
   it('replays of one question out of order: a seq not above the stored one is 200 stale: true with the answer that stays; the newest always stays', async () => {
     const a = await started();
-    const send = (seq: number) => post(a.path, { question_id: a.q[0], student_answer: `v${seq}`, client_seq: seq }, a.as);
+    const send = (seq: number) =>
+      post(a.path, { question_id: a.q[0], student_answer: `v${seq}`, client_seq: seq }, a.as);
     const first = ok(await send(3));
     assert.deepEqual(Object.keys(first).sort(), ['client_seq', 'question_id', 'saved_at', 'stale', 'student_answer']);
-    assert.deepEqual({ ...first, saved_at: 'T' }, { question_id: a.q[0], student_answer: 'v3', saved_at: 'T', client_seq: 3, stale: false });
+    assert.deepEqual(
+      { ...first, saved_at: 'T' },
+      { question_id: a.q[0], student_answer: 'v3', saved_at: 'T', client_seq: 3, stale: false },
+    );
     for (const seq of [1, 3, 2, 0]) {
       const replay = ok(await send(seq));
       assert.deepEqual(replay, { ...first, stale: true }, `seq ${seq}: the stored answer, as it was`);
@@ -204,7 +291,18 @@ describe('POST /api/attempts/{attemptId}/answers: client_seq', () => {
 
   it('a batch with a stale and a fresh item: applies the fresh one, lists the stale one, and leaves its answer as it was', async () => {
     const a = await started();
-    ok(await post(a.path, { answers: [{ question_id: a.q[0], student_answer: 'newer', client_seq: 7 }, { question_id: a.q[1], student_answer: 'one', client_seq: 1 }] }, a.as));
+    ok(
+      await post(
+        a.path,
+        {
+          answers: [
+            { question_id: a.q[0], student_answer: 'newer', client_seq: 7 },
+            { question_id: a.q[1], student_answer: 'one', client_seq: 1 },
+          ],
+        },
+        a.as,
+      ),
+    );
     const before = await answerOf(a, a.q[0]);
     const body = ok(
       await post(
@@ -220,7 +318,10 @@ describe('POST /api/attempts/{attemptId}/answers: client_seq', () => {
       ),
     );
     assert.deepEqual(body.stale, [a.q[0]]);
-    assert.deepEqual(body.saved.map((s: any) => s.question_id), [a.q[1], a.q[2]]);
+    assert.deepEqual(
+      body.saved.map((s: any) => s.question_id),
+      [a.q[1], a.q[2]],
+    );
     assert.deepEqual(await answerOf(a, a.q[0]), before);
     assert.equal((await answerOf(a, a.q[1])).answer, 'two');
     assert.equal((await answerOf(a, a.q[1])).client_seq, 2);
@@ -228,9 +329,31 @@ describe('POST /api/attempts/{attemptId}/answers: client_seq', () => {
 
   it('a batch of stale items only: 200, saved [], every item stale, nothing changed', async () => {
     const a = await started();
-    ok(await post(a.path, { answers: [{ question_id: a.q[0], student_answer: 'A', client_seq: 2 }, { question_id: a.q[1], student_answer: 'B', client_seq: 2 }] }, a.as));
+    ok(
+      await post(
+        a.path,
+        {
+          answers: [
+            { question_id: a.q[0], student_answer: 'A', client_seq: 2 },
+            { question_id: a.q[1], student_answer: 'B', client_seq: 2 },
+          ],
+        },
+        a.as,
+      ),
+    );
     const before = (await stored(a)).answers;
-    const body = ok(await post(a.path, { answers: [{ question_id: a.q[1], student_answer: 'b', client_seq: 1 }, { question_id: a.q[0], student_answer: 'a', client_seq: 2 }] }, a.as));
+    const body = ok(
+      await post(
+        a.path,
+        {
+          answers: [
+            { question_id: a.q[1], student_answer: 'b', client_seq: 1 },
+            { question_id: a.q[0], student_answer: 'a', client_seq: 2 },
+          ],
+        },
+        a.as,
+      ),
+    );
     assert.deepEqual(body, { saved: [], stale: [a.q[1], a.q[0]] });
     assert.deepEqual((await stored(a)).answers, before);
   });
@@ -249,7 +372,18 @@ describe('POST /api/attempts/{attemptId}/answers: client_seq', () => {
 
   it('shows the stored client_seq on a read of the attempt, so a client that lost its counter goes on from it', async () => {
     const a = await started();
-    ok(await post(a.path, { answers: [{ question_id: a.q[0], student_answer: 'A', client_seq: 9 }, { question_id: a.q[1], student_answer: 'B' }] }, a.as));
+    ok(
+      await post(
+        a.path,
+        {
+          answers: [
+            { question_id: a.q[0], student_answer: 'A', client_seq: 9 },
+            { question_id: a.q[1], student_answer: 'B' },
+          ],
+        },
+        a.as,
+      ),
+    );
     const read = await get(`/api/attempts/${a.id}`, a.as);
     assert.equal(read.status, 200, read.text);
     const byQuestion = Object.fromEntries(read.body.answers.map((x: any) => [x.question_id, x]));
@@ -264,7 +398,16 @@ describe('POST /api/attempts/{attemptId}/answers: a batch and the deadline', () 
     await expire(m.tenant.clientId, a.id, 10); // 10 s past expires_at: inside the grace
     ok(await post(a.path, { answers: [{ question_id: a.q[0], student_answer: 'in time', client_seq: 1 }] }, a.as));
     await expire(m.tenant.clientId, a.id, 31);
-    const late = await post(a.path, { answers: [{ question_id: a.q[1], student_answer: 'late' }, { question_id: a.q[0], student_answer: 'later', client_seq: 2 }] }, a.as);
+    const late = await post(
+      a.path,
+      {
+        answers: [
+          { question_id: a.q[1], student_answer: 'late' },
+          { question_id: a.q[0], student_answer: 'later', client_seq: 2 },
+        ],
+      },
+      a.as,
+    );
     expectError(late, 409, 'CONFLICT');
     const after = await stored(a);
     assert.equal(after.status, 'submitted');
@@ -278,7 +421,11 @@ describe('POST /api/attempts/{attemptId}/answers: a batch and the deadline', () 
     const a = await started(own.id);
     ok(await post(a.path, { answers: [{ question_id: a.q[0], student_answer: 'before' }] }, a.as));
     assert.equal((await post(`/api/tests/${own.id}/archive`, undefined, as(m.tenant.admin.token))).status, 200);
-    const res = await post(a.path, { answers: [{ question_id: a.q[1], student_answer: 'after', client_seq: 1 }] }, a.as);
+    const res = await post(
+      a.path,
+      { answers: [{ question_id: a.q[1], student_answer: 'after', client_seq: 1 }] },
+      a.as,
+    );
     expectError(res, 409, 'CONFLICT');
     assert.match(res.body.message, /archived/);
     assert.deepEqual(Object.keys((await stored(a)).answers), [a.q[0]]);

@@ -35,7 +35,11 @@ describe('closeOverdueAttempts (scheduled every 5 minutes)', function () {
     const student = tenant.student;
     const started = await startOk(student.token, { test_id: test.id });
     const q = started.test_details.questions[0];
-    const saved = await post(`/api/attempts/${started.attempt_id}/answers`, { question_id: q.id, student_answer: '4' }, as(student.token));
+    const saved = await post(
+      `/api/attempts/${started.attempt_id}/answers`,
+      { question_id: q.id, student_answer: '4' },
+      as(student.token),
+    );
     assert.equal(saved.status, 200, saved.text);
     await expire(tenant.clientId, started.attempt_id, secondsAgo);
     return started.attempt_id as string;

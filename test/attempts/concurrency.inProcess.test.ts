@@ -34,11 +34,19 @@ describe('attempts under truly concurrent requests', function () {
     const { test } = await publishTest(tenant.admin.token, tenant.clientId, { count: 2 });
     const student = await createUser('student', tenant.clientId);
     const started = (await post('/api/attempts', { test_id: test.id }, at(student.token))).body;
-    const results = await Promise.all(Array.from({ length: 20 }, () => post(`/api/attempts/${started.attempt_id}/submit`, undefined, at(student.token))));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        post(`/api/attempts/${started.attempt_id}/submit`, undefined, at(student.token)),
+      ),
+    );
     const list = statuses(results);
     assert.equal(count(list, 200), 1, JSON.stringify(list));
     assert.equal(count(list, 409), 19, JSON.stringify(list));
-    const audits = await adminDb.collection('audit_logs').where('user_id', '==', student.uid).where('event_type', '==', 'attempt_submitted').get();
+    const audits = await adminDb
+      .collection('audit_logs')
+      .where('user_id', '==', student.uid)
+      .where('event_type', '==', 'attempt_submitted')
+      .get();
     assert.equal(audits.size, 1);
   });
 
@@ -48,9 +56,19 @@ describe('attempts under truly concurrent requests', function () {
     const started = (await post('/api/attempts', { test_id: test.id }, at(student.token))).body;
     const questions: Array<{ id: string }> = started.test_details.questions;
     const results = await Promise.all(
-      questions.map((q, i) => post(`/api/attempts/${started.attempt_id}/answers`, { question_id: q.id, student_answer: `answer ${i}` }, at(student.token))),
+      questions.map((q, i) =>
+        post(
+          `/api/attempts/${started.attempt_id}/answers`,
+          { question_id: q.id, student_answer: `answer ${i}` },
+          at(student.token),
+        ),
+      ),
     );
-    assert.deepEqual(statuses(results), questions.map(() => 200), results.map((r) => r.text).join('\n'));
+    assert.deepEqual(
+      statuses(results),
+      questions.map(() => 200),
+      results.map((r) => r.text).join('\n'),
+    );
     const stored = (await attemptDoc(tenant.clientId, started.attempt_id).get()).get('answers');
     assert.equal(Object.keys(stored).length, 16);
     questions.forEach((q, i) => assert.equal(stored[q.id].answer, `answer ${i}`));
@@ -102,14 +120,24 @@ describe('attempts under truly concurrent requests', function () {
   });
 
   it('never loses an answer racing the submit: each is either 200 and in the score, or 409 and not stored', async () => {
-    const questions = await Promise.all(Array.from({ length: 6 }, (_, i) => writeQuestion(tenant.clientId, { question_text: `Q${i}`, options: ['A', 'B'], correct_answer: 'A', marks: 1 })));
+    const questions = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        writeQuestion(tenant.clientId, { question_text: `Q${i}`, options: ['A', 'B'], correct_answer: 'A', marks: 1 }),
+      ),
+    );
     const { test } = await publishTest(tenant.admin.token, tenant.clientId, { questions });
     let raced = 0;
     for (let round = 0; round < 4; round++) {
       const student = await createUser('student', tenant.clientId);
       const started = (await post('/api/attempts', { test_id: test.id }, at(student.token))).body;
       const ids: string[] = started.test_details.questions.map((q: { id: string }) => q.id);
-      const saves = ids.map((id) => post(`/api/attempts/${started.attempt_id}/answers`, { question_id: id, student_answer: 'A' }, at(student.token)));
+      const saves = ids.map((id) =>
+        post(
+          `/api/attempts/${started.attempt_id}/answers`,
+          { question_id: id, student_answer: 'A' },
+          at(student.token),
+        ),
+      );
       const submit = post(`/api/attempts/${started.attempt_id}/submit`, undefined, at(student.token));
       const [saved, submitted] = await Promise.all([Promise.all(saves), submit]);
       assert.equal(submitted.status, 200, submitted.text);
@@ -131,16 +159,25 @@ describe('attempts under truly concurrent requests', function () {
     const student = await createUser('student', tenant.clientId);
     const first = (await post('/api/attempts', { test_id: test.id }, at(student.token))).body;
     await post(`/api/attempts/${first.attempt_id}/submit`, undefined, at(student.token));
-    const results = await Promise.all(Array.from({ length: 10 }, () => post('/api/attempts', { test_id: test.id }, at(student.token))));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => post('/api/attempts', { test_id: test.id }, at(student.token))),
+    );
     const list = statuses(results);
     assert.equal(count(list, 201), 1, JSON.stringify(results.map((r) => r.text)));
     assert.equal(count(list, 200), 9, JSON.stringify(list));
     assert.equal(new Set(results.map((r) => r.body.attempt_id)).size, 1, 'every start answers the same attempt');
-    const attempts = await adminDb.collection('clients').doc(tenant.clientId).collection('attempts').where('student_id', '==', student.uid).get();
+    const attempts = await adminDb
+      .collection('clients')
+      .doc(tenant.clientId)
+      .collection('attempts')
+      .where('student_id', '==', student.uid)
+      .get();
     assert.equal(attempts.size, 2);
     assert.equal((await slotDoc(tenant.clientId, test.id, student.uid).get()).get('count'), 2);
     await post(`/api/attempts/${results[0].body.attempt_id}/submit`, undefined, at(student.token));
-    const more = await Promise.all(Array.from({ length: 5 }, () => post('/api/attempts', { test_id: test.id }, at(student.token))));
+    const more = await Promise.all(
+      Array.from({ length: 5 }, () => post('/api/attempts', { test_id: test.id }, at(student.token))),
+    );
     assert.deepEqual(statuses(more), [409, 409, 409, 409, 409]);
   });
 
@@ -161,7 +198,12 @@ describe('attempts under truly concurrent requests', function () {
     assert.equal(count(list, 201), 7, JSON.stringify(list));
     assert.equal(count(list, 409), 33, JSON.stringify(list));
     assert.equal(await seatsUsed(code), 7);
-    const attempts = await adminDb.collection('clients').doc(tenant.clientId).collection('attempts').where('share_code', '==', code).get();
+    const attempts = await adminDb
+      .collection('clients')
+      .doc(tenant.clientId)
+      .collection('attempts')
+      .where('share_code', '==', code)
+      .get();
     assert.equal(attempts.size, 7);
   });
 });

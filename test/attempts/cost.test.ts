@@ -11,7 +11,12 @@ import { publishTest, startOk, tokenQuery } from './fixtures';
 
 function cost(res: ApiResponse): Record<string, number> {
   const header = res.headers.get('x-debug-cost') ?? '';
-  return Object.fromEntries(header.split(';').map((part) => part.trim().split('=')).map(([k, v]) => [k, Number(v)]));
+  return Object.fromEntries(
+    header
+      .split(';')
+      .map((part) => part.trim().split('='))
+      .map(([k, v]) => [k, Number(v)]),
+  );
 }
 
 // The hot path's budgets of Firestore round trips, everything included (the per-IP limiter, the client's active check, the strict limiter on a start).
@@ -32,16 +37,29 @@ describe('the exam hot path: Firestore round trips per request (X-Debug-Cost)', 
       assert.equal(started.status, 201, started.text);
       const q = started.body.test_details.questions[0];
       const id = started.body.attempt_id;
-      const saved = await post(`/api/attempts/${id}/answers`, { question_id: q.id, student_answer: 'x' }, as(tenant.student.token));
+      const saved = await post(
+        `/api/attempts/${id}/answers`,
+        { question_id: q.id, student_answer: 'x' },
+        as(tenant.student.token),
+      );
       const readByToken = await get(`/api/attempts/${id}${tokenQuery(started.body.attempt_token)}`, { ip: freshIp() });
       const readSignedIn = await get(`/api/attempts/${id}`, as(tenant.student.token));
       const submitted = await post(`/api/attempts/${id}/submit`, undefined, as(tenant.student.token));
       for (const r of [saved, readByToken, readSignedIn, submitted]) assert.equal(r.status, 200, r.text);
-      const steps = { start: cost(started), save: cost(saved), submit: cost(submitted), readByToken: cost(readByToken), readSignedIn: cost(readSignedIn) };
+      const steps = {
+        start: cost(started),
+        save: cost(saved),
+        submit: cost(submitted),
+        readByToken: cost(readByToken),
+        readSignedIn: cost(readSignedIn),
+      };
       figures[count] = Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, v.sequential_round_trips]));
       const reads = Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, v.reads]));
       for (const [step, limit] of Object.entries(BUDGET)) {
-        assert.ok(figures[count][step] <= limit, `${step}: ${figures[count][step]} sequential round trips > ${limit} (${JSON.stringify(steps)})`);
+        assert.ok(
+          figures[count][step] <= limit,
+          `${step}: ${figures[count][step]} sequential round trips > ${limit} (${JSON.stringify(steps)})`,
+        );
       }
       figures[`${count} reads`] = reads;
     }
@@ -56,8 +74,14 @@ describe('the exam hot path: Firestore round trips per request (X-Debug-Cost)', 
     assert.equal(started.status, 201, started.text);
     const id = started.body.attempt_id;
     const q = started.body.test_details.questions[0];
-    const saved = await post(`/api/attempts/${id}/answers${tokenQuery(started.body.attempt_token)}`, { question_id: q.id, student_answer: 'x' }, { ip: freshIp() });
-    const submitted = await post(`/api/attempts/${id}/submit${tokenQuery(started.body.attempt_token)}`, undefined, { ip: freshIp() });
+    const saved = await post(
+      `/api/attempts/${id}/answers${tokenQuery(started.body.attempt_token)}`,
+      { question_id: q.id, student_answer: 'x' },
+      { ip: freshIp() },
+    );
+    const submitted = await post(`/api/attempts/${id}/submit${tokenQuery(started.body.attempt_token)}`, undefined, {
+      ip: freshIp(),
+    });
     for (const r of [saved, submitted]) assert.equal(r.status, 200, r.text);
     assert.ok(cost(saved).sequential_round_trips <= BUDGET.save, JSON.stringify(cost(saved)));
     assert.ok(cost(submitted).sequential_round_trips <= BUDGET.submit, JSON.stringify(cost(submitted)));

@@ -16,7 +16,9 @@ describe('attempts/ dependencies', () => {
       .flatMap((name) =>
         readFileSync(join(attemptsDir, name), 'utf8')
           .split('\n')
-          .filter((line) => /\bfrom\s+['"]\.\.\/analytics\//.test(line) || /import\(\s*['"]\.\.\/analytics\//.test(line))
+          .filter(
+            (line) => /\bfrom\s+['"]\.\.\/analytics\//.test(line) || /import\(\s*['"]\.\.\/analytics\//.test(line),
+          )
           .map((line) => `${name}: ${line.trim()}`),
       );
     assert.deepEqual(offending, []);
@@ -46,7 +48,9 @@ function folderGraph(): Map<string, Map<string, string>> {
     if (!from) continue;
     const edges = graph.get(from) ?? new Map<string, string>();
     graph.set(from, edges);
-    for (const match of readFileSync(file, 'utf8').matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g)) {
+    for (const match of readFileSync(file, 'utf8').matchAll(
+      /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g,
+    )) {
       const to = folderOf(resolve(dirname(file), match[1]));
       if (to && to !== from && !edges.has(to)) edges.set(to, `${relative(srcDir, file)} imports ${match[1]}`);
     }

@@ -123,7 +123,10 @@ describe('attempts/draw drawFromPools: a new cycle when fewer are unseen than dr
     const next = drawFromPools([pool('a', 10, 5)], cycle.seen, below);
     const seenInCycle = cycle.seen.filter((id) => id.startsWith('a'));
     assert.equal(seenInCycle.length, 3);
-    assert.ok(next.drawn.every((id) => !seenInCycle.includes(id)), `${next.drawn.join(',')} repeats one of ${seenInCycle.join(',')}`);
+    assert.ok(
+      next.drawn.every((id) => !seenInCycle.includes(id)),
+      `${next.drawn.join(',')} repeats one of ${seenInCycle.join(',')}`,
+    );
   });
 
   it('starts a new cycle when every question of the pool has been seen', () => {
@@ -141,7 +144,10 @@ describe('attempts/draw drawFromPools: pools are disjoint', () => {
       const { drawn } = drawFromPools(pools, [], seeded(s));
       pools.forEach((p, i) => {
         const part = drawn.slice(i * 2, i * 2 + 2);
-        assert.ok(part.every((id) => p.question_ids.includes(id)), `seed ${s}, pool ${i}: ${part.join(',')}`);
+        assert.ok(
+          part.every((id) => p.question_ids.includes(id)),
+          `seed ${s}, pool ${i}: ${part.join(',')}`,
+        );
       });
     }
   });
@@ -206,7 +212,10 @@ describe('attempts/draw drawFromPools: the randomness', () => {
 
 /** Disjoint pools (as publishing freezes them) with a draw each within its size, and some seen ids among theirs and others. */
 const poolsAndSeen = fc
-  .array(fc.record({ size: fc.integer({ min: 1, max: 30 }), drawShare: fc.double({ min: 0, max: 1, noNaN: true }) }), { minLength: 0, maxLength: 6 })
+  .array(fc.record({ size: fc.integer({ min: 1, max: 30 }), drawShare: fc.double({ min: 0, max: 1, noNaN: true }) }), {
+    minLength: 0,
+    maxLength: 6,
+  })
   .chain((shapes) => {
     const pools: DrawPool[] = shapes.map(({ size, drawShare }, i) => ({
       question_ids: ids(`p${i}-`, size),
@@ -215,7 +224,10 @@ const poolsAndSeen = fc
     const every = pools.flatMap((p) => p.question_ids);
     return fc.record({
       pools: fc.constant(pools),
-      seen: fc.uniqueArray(fc.oneof(fc.constantFrom(...(every.length > 0 ? every : ['none'])), fc.constantFrom('x1', 'x2', 'x3')), { maxLength: 60 }),
+      seen: fc.uniqueArray(
+        fc.oneof(fc.constantFrom(...(every.length > 0 ? every : ['none'])), fc.constantFrom('x1', 'x2', 'x3')),
+        { maxLength: 60 },
+      ),
       seed: fc.integer(),
       attempts: fc.integer({ min: 1, max: 6 }),
     });
@@ -229,13 +241,19 @@ describe('attempts/draw drawFromPools: properties (fast-check)', () => {
         let seen = seenBefore;
         for (let a = 0; a < count; a++) {
           const { drawn, seen: after } = drawFromPools(pools, seen, below);
-          assert.equal(drawn.length, pools.reduce((sum, p) => sum + p.draw, 0));
+          assert.equal(
+            drawn.length,
+            pools.reduce((sum, p) => sum + p.draw, 0),
+          );
           assert.ok(distinct(drawn), drawn.join(','));
           let at = 0;
           for (const p of pools) {
             const part = drawn.slice(at, at + p.draw);
             at += p.draw;
-            assert.ok(part.every((id) => p.question_ids.includes(id)), `${part.join(',')} not all of its pool`);
+            assert.ok(
+              part.every((id) => p.question_ids.includes(id)),
+              `${part.join(',')} not all of its pool`,
+            );
             const unseen = p.question_ids.filter((id) => !seen.includes(id));
             // As many of the part as there are unseen (up to the draw) were unseen.
             assert.equal(part.filter((id) => unseen.includes(id)).length, Math.min(p.draw, unseen.length));

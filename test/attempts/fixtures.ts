@@ -9,18 +9,50 @@ import { as, clientDoc, createTestAs, validTest, writeQuestion, type QuestionFix
 // and share codes are written straight into Firestore in their features'
 // shapes; tests are created and published through the API.
 
-export const attemptDoc = (clientId: string, attemptId: string) => clientDoc(clientId).collection('attempts').doc(attemptId);
+export const attemptDoc = (clientId: string, attemptId: string) =>
+  clientDoc(clientId).collection('attempts').doc(attemptId);
 export const slotDoc = (clientId: string, testId: string, studentId: string) =>
   clientDoc(clientId).collection('tests').doc(testId).collection('attempt_slots').doc(studentId);
 
 /** One question of each type, with known keys: 1 + 2 + 1 + 1 + 1 = 6 marks. */
 export async function mixedQuestions(clientId: string): Promise<QuestionFixture[]> {
   return Promise.all([
-    writeQuestion(clientId, { question_text: 'Capital of France?', question_type: 'multiple_choice', options: ['Paris', 'Rome', 'Oslo'], correct_answer: 'Paris', marks: 1 }),
-    writeQuestion(clientId, { question_text: 'Primes?', question_type: 'multiple_select', options: ['2', '3', '4'], correct_answer: '2|3', marks: 2 }),
-    writeQuestion(clientId, { question_text: 'Water is wet', question_type: 'true_false', options: ['True', 'False'], correct_answer: 'True', marks: 1 }),
-    writeQuestion(clientId, { question_text: 'Spell cat', question_type: 'short_answer', options: [], correct_answer: 'cat', marks: 1 }),
-    writeQuestion(clientId, { question_text: 'Pi to 2 places', question_type: 'numeric', options: [], correct_answer: '3.14', tolerance: 0.01, marks: 1 }),
+    writeQuestion(clientId, {
+      question_text: 'Capital of France?',
+      question_type: 'multiple_choice',
+      options: ['Paris', 'Rome', 'Oslo'],
+      correct_answer: 'Paris',
+      marks: 1,
+    }),
+    writeQuestion(clientId, {
+      question_text: 'Primes?',
+      question_type: 'multiple_select',
+      options: ['2', '3', '4'],
+      correct_answer: '2|3',
+      marks: 2,
+    }),
+    writeQuestion(clientId, {
+      question_text: 'Water is wet',
+      question_type: 'true_false',
+      options: ['True', 'False'],
+      correct_answer: 'True',
+      marks: 1,
+    }),
+    writeQuestion(clientId, {
+      question_text: 'Spell cat',
+      question_type: 'short_answer',
+      options: [],
+      correct_answer: 'cat',
+      marks: 1,
+    }),
+    writeQuestion(clientId, {
+      question_text: 'Pi to 2 places',
+      question_type: 'numeric',
+      options: [],
+      correct_answer: '3.14',
+      tolerance: 0.01,
+      marks: 1,
+    }),
   ]);
 }
 
@@ -41,8 +73,18 @@ export async function publishTest(
 ): Promise<{ test: any; questions: QuestionFixture[] }> {
   const questions =
     opts.questions ??
-    (await Promise.all(Array.from({ length: opts.count ?? 3 }, (_, i) => writeQuestion(clientId, { question_text: `Question ${i + 1}` }))));
-  const draft = await createTestAs(adminToken, validTest(questions.map((q) => q.id), { shuffle: 0, ...opts.extra }));
+    (await Promise.all(
+      Array.from({ length: opts.count ?? 3 }, (_, i) =>
+        writeQuestion(clientId, { question_text: `Question ${i + 1}` }),
+      ),
+    ));
+  const draft = await createTestAs(
+    adminToken,
+    validTest(
+      questions.map((q) => q.id),
+      { shuffle: 0, ...opts.extra },
+    ),
+  );
   const res = await post(`/api/tests/${draft.id}/publish`, undefined, as(adminToken));
   if (res.status !== 200) throw new Error(`publishing failed: ${res.status} ${res.text}`);
   return { test: res.body, questions };
@@ -101,14 +143,18 @@ export async function expire(clientId: string, attemptId: string, secondsAgo = 6
   const attempt = (await ref.get()).data()!;
   const shiftMs = Date.parse(attempt.expires_at) - (Date.now() - secondsAgo * 1000);
   const back = (iso: string) => new Date(Date.parse(iso) - shiftMs).toISOString();
-  const answers = Object.fromEntries(Object.entries<any>(attempt.answers ?? {}).map(([id, a]) => [id, { ...a, saved_at: back(a.saved_at) }]));
+  const answers = Object.fromEntries(
+    Object.entries<any>(attempt.answers ?? {}).map(([id, a]) => [id, { ...a, saved_at: back(a.saved_at) }]),
+  );
   await ref.update({ started_at: back(attempt.started_at), expires_at: back(attempt.expires_at), answers });
   const slot = slotDoc(clientId, attempt.test_id, attempt.student_id);
   const slotData = (await slot.get()).data();
   if (slotData?.in_progress?.attempt_id === attemptId) {
-    await slot.update({ 'in_progress.started_at': back(attempt.started_at), 'in_progress.expires_at': back(attempt.expires_at) });
+    await slot.update({
+      'in_progress.started_at': back(attempt.started_at),
+      'in_progress.expires_at': back(attempt.expires_at),
+    });
   }
 }
 
 export const tokenQuery = (token: string) => `?attempt_token=${encodeURIComponent(token)}`;
-

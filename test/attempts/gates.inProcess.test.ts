@@ -19,8 +19,10 @@ before(async () => {
 after(() => server.close());
 
 const at = (token?: string): RequestOptions => ({ token, ip: freshIp(), baseUrl: server.baseUrl });
-const call = (method: string, path: string, options: RequestOptions) => api(method, path, { ...options, baseUrl: server.baseUrl });
-const tokenPath = (started: any, tail = '') => `/api/attempts/${started.attempt_id}${tail}?attempt_token=${encodeURIComponent(started.attempt_token)}`;
+const call = (method: string, path: string, options: RequestOptions) =>
+  api(method, path, { ...options, baseUrl: server.baseUrl });
+const tokenPath = (started: any, tail = '') =>
+  `/api/attempts/${started.attempt_id}${tail}?attempt_token=${encodeURIComponent(started.attempt_token)}`;
 const answer = (started: any) => ({ question_id: started.test_details.questions[0].id, student_answer: 'x' });
 
 async function startedByStudent() {
@@ -52,10 +54,13 @@ describe('Attempts: a backend failing during the who-and-where checks is 503', f
   it('answers 503 when Auth cannot describe the taker’s account on an attempt-token save, and writes nothing', async () => {
     const { tenant, started } = await startedByStudent();
     forgetAccountFacts();
-    const failGetUser = () => replaceAuth('getUser', () => async () => {
-      throw authInternalError();
-    });
-    const { result } = await duringFault(failGetUser, () => call('POST', tokenPath(started, '/answers'), { ...at(), body: answer(started) }));
+    const failGetUser = () =>
+      replaceAuth('getUser', () => async () => {
+        throw authInternalError();
+      });
+    const { result } = await duringFault(failGetUser, () =>
+      call('POST', tokenPath(started, '/answers'), { ...at(), body: answer(started) }),
+    );
     expectError(result, 503, 'SERVICE_UNAVAILABLE');
     assert.deepEqual((await attemptDoc(tenant.clientId, started.attempt_id).get()).get('answers'), {});
   });
@@ -81,7 +86,11 @@ describe('Attempts: a backend failing during the who-and-where checks is 503', f
     );
     expectError(result, 503, 'SERVICE_UNAVAILABLE');
     expectError(await call('POST', `/api/tests/${test.id}/archive`, at(tenant.admin.token)), 409, 'CONFLICT');
-    expectError(await call('POST', tokenPath(started, '/answers'), { ...at(), body: answer(started) }), 409, 'CONFLICT');
+    expectError(
+      await call('POST', tokenPath(started, '/answers'), { ...at(), body: answer(started) }),
+      409,
+      'CONFLICT',
+    );
   });
 });
 
@@ -93,7 +102,11 @@ describe('Attempts: a disabled taker’s attempt token is refused within the 60 
     const { started, tenant } = await startedByStudent();
     assert.equal((await call('POST', tokenPath(started, '/answers'), { ...at(), body: answer(started) })).status, 200);
     await adminAuth.updateUser(tenant.student.uid, { disabled: true });
-    assert.equal((await call('GET', tokenPath(started), at())).status, 200, 'within ACCOUNT_RECHECK_MS the description in hand stands');
+    assert.equal(
+      (await call('GET', tokenPath(started), at())).status,
+      200,
+      'within ACCOUNT_RECHECK_MS the description in hand stands',
+    );
     forgetAccountFacts(); // as after ACCOUNT_RECHECK_MS (60 s)
     const res = await call('POST', tokenPath(started, '/submit'), at());
     expectError(res, 401, 'UNAUTHORIZED');

@@ -14,7 +14,8 @@ import { attemptDoc, publishTest, startOk, tokenQuery, writeShareCode } from './
 type Tenant = Awaited<ReturnType<typeof createTenant>>;
 
 const setActive = (clientId: string, active: 0 | 1) => clientDoc(clientId).update({ active_status: active });
-const byToken = (attemptId: string, token: string, tail = '') => `/api/attempts/${attemptId}${tail}${tokenQuery(token)}`;
+const byToken = (attemptId: string, token: string, tail = '') =>
+  `/api/attempts/${attemptId}${tail}${tokenQuery(token)}`;
 const answer = (started: any, n = 0) => ({ question_id: started.test_details.questions[n].id, student_answer: 'x' });
 
 /** A tenant with a published test of three questions and a share code for it. */
@@ -36,15 +37,29 @@ describe('Attempts of a deactivated organization', function () {
     const read = await get(byToken(started.attempt_id, started.attempt_token), { ip });
     expectError(read, 403, 'FORBIDDEN');
     assert.match(read.body.message, /organization is not active/);
-    expectError(await post(byToken(started.attempt_id, started.attempt_token, '/answers'), answer(started), { ip }), 403, 'FORBIDDEN');
-    expectError(await post(byToken(started.attempt_id, started.attempt_token, '/submit'), undefined, { ip }), 403, 'FORBIDDEN');
+    expectError(
+      await post(byToken(started.attempt_id, started.attempt_token, '/answers'), answer(started), { ip }),
+      403,
+      'FORBIDDEN',
+    );
+    expectError(
+      await post(byToken(started.attempt_id, started.attempt_token, '/submit'), undefined, { ip }),
+      403,
+      'FORBIDDEN',
+    );
     const stored = (await attemptDoc(tenant.clientId, started.attempt_id).get()).data()!;
     assert.deepEqual([stored.status, stored.answers], ['in_progress', {}], 'nothing was written');
 
     await setActive(tenant.clientId, 1);
     assert.equal((await get(byToken(started.attempt_id, started.attempt_token), { ip })).status, 200);
-    assert.equal((await post(byToken(started.attempt_id, started.attempt_token, '/answers'), answer(started), { ip })).status, 200);
-    assert.equal((await post(byToken(started.attempt_id, started.attempt_token, '/submit'), undefined, { ip })).status, 200);
+    assert.equal(
+      (await post(byToken(started.attempt_id, started.attempt_token, '/answers'), answer(started), { ip })).status,
+      200,
+    );
+    assert.equal(
+      (await post(byToken(started.attempt_id, started.attempt_token, '/submit'), undefined, { ip })).status,
+      200,
+    );
   });
 
   it('refuses a Guest’s own ID token (no organization claim: the attempt’s counts) on reads, saves and submits with 403, until reactivated', async () => {
@@ -78,7 +93,11 @@ describe('Attempts of a deactivated organization', function () {
     const { tenant, test } = await tenantWithTest();
     const started = await startOk(tenant.student.token, { test_id: test.id });
     await setActive(tenant.clientId, 0);
-    expectError(await post(`/api/attempts/${started.attempt_id}/answers`, answer(started), as(tenant.student.token)), 403, 'FORBIDDEN');
+    expectError(
+      await post(`/api/attempts/${started.attempt_id}/answers`, answer(started), as(tenant.student.token)),
+      403,
+      'FORBIDDEN',
+    );
   });
 });
 
@@ -91,16 +110,31 @@ describe('Attempts whose taker’s account was disabled or deleted', function ()
     const started = await startOk(student.token, { test_id: test.id });
     await adminAuth.updateUser(student.uid, { disabled: true });
     const ip = freshIp();
-    expectError(await post(`/api/attempts/${started.attempt_id}/answers`, answer(started), as(student.token)), 401, 'UNAUTHORIZED');
+    expectError(
+      await post(`/api/attempts/${started.attempt_id}/answers`, answer(started), as(student.token)),
+      401,
+      'UNAUTHORIZED',
+    );
     const read = await get(byToken(started.attempt_id, started.attempt_token), { ip });
     expectError(read, 401, 'UNAUTHORIZED');
     assert.match(read.body.message, /disabled/);
-    expectError(await post(byToken(started.attempt_id, started.attempt_token, '/answers'), answer(started), { ip }), 401, 'UNAUTHORIZED');
-    expectError(await post(byToken(started.attempt_id, started.attempt_token, '/submit'), undefined, { ip }), 401, 'UNAUTHORIZED');
+    expectError(
+      await post(byToken(started.attempt_id, started.attempt_token, '/answers'), answer(started), { ip }),
+      401,
+      'UNAUTHORIZED',
+    );
+    expectError(
+      await post(byToken(started.attempt_id, started.attempt_token, '/submit'), undefined, { ip }),
+      401,
+      'UNAUTHORIZED',
+    );
     const stored = (await attemptDoc(tenant.clientId, started.attempt_id).get()).data()!;
     assert.deepEqual([stored.status, stored.answers], ['in_progress', {}], 'nothing was written');
     const fromIp = (await auditRecordsFor(student.uid, 'token_rejected')).filter((r) => r.ip_address === ip);
-    assert.deepEqual(fromIp.map((r) => r.reason), ['disabled', 'disabled', 'disabled']);
+    assert.deepEqual(
+      fromIp.map((r) => r.reason),
+      ['disabled', 'disabled', 'disabled'],
+    );
   });
 
   it('refuses a disabled Guest’s attempt token with 401', async () => {
@@ -108,7 +142,11 @@ describe('Attempts whose taker’s account was disabled or deleted', function ()
     const guest = await signInAnonymously();
     const started = await startOk(guest.token, { share_code: code });
     await adminAuth.updateUser(guest.uid, { disabled: true });
-    expectError(await post(byToken(started.attempt_id, started.attempt_token, '/answers'), answer(started), { ip: freshIp() }), 401, 'UNAUTHORIZED');
+    expectError(
+      await post(byToken(started.attempt_id, started.attempt_token, '/answers'), answer(started), { ip: freshIp() }),
+      401,
+      'UNAUTHORIZED',
+    );
   });
 
   it('refuses the attempt token of a deleted account with 401 and records token_rejected "revoked"', async () => {
@@ -116,16 +154,25 @@ describe('Attempts whose taker’s account was disabled or deleted', function ()
     const student = await createUser('student', tenant.clientId);
     const started = await startOk(student.token, { test_id: test.id });
     await adminAuth.deleteUser(student.uid);
-    const res = await post(byToken(started.attempt_id, started.attempt_token, '/answers'), answer(started), { ip: freshIp() });
+    const res = await post(byToken(started.attempt_id, started.attempt_token, '/answers'), answer(started), {
+      ip: freshIp(),
+    });
     expectError(res, 401, 'UNAUTHORIZED');
     assert.match(res.body.message, /no longer exists/);
-    assert.deepEqual((await auditRecordsFor(student.uid, 'token_rejected')).map((r) => r.reason), ['revoked']);
+    assert.deepEqual(
+      (await auditRecordsFor(student.uid, 'token_rejected')).map((r) => r.reason),
+      ['revoked'],
+    );
   });
 
   it('still opens an enabled taker’s attempt with its token (200)', async () => {
     const { tenant, test } = await tenantWithTest();
     const started = await startOk(tenant.student.token, { test_id: test.id });
-    assert.equal((await post(byToken(started.attempt_id, started.attempt_token, '/answers'), answer(started), { ip: freshIp() })).status, 200);
+    assert.equal(
+      (await post(byToken(started.attempt_id, started.attempt_token, '/answers'), answer(started), { ip: freshIp() }))
+        .status,
+      200,
+    );
   });
 });
 
@@ -138,16 +185,32 @@ describe('Attempts of an archived test', function () {
     const student = await createUser('student', tenant.clientId);
     const started = await startOk(student.token, { test_id: test.id });
     const first = started.test_details.questions[0];
-    assert.equal((await post(`/api/attempts/${started.attempt_id}/answers`, { question_id: first.id, student_answer: '4' }, as(student.token))).status, 200);
+    assert.equal(
+      (
+        await post(
+          `/api/attempts/${started.attempt_id}/answers`,
+          { question_id: first.id, student_answer: '4' },
+          as(student.token),
+        )
+      ).status,
+      200,
+    );
     assert.equal((await post(`/api/tests/${test.id}/archive`, undefined, as(tenant.admin.token))).status, 200);
 
     const refused = await post(`/api/attempts/${started.attempt_id}/answers`, answer(started, 1), as(student.token));
     expectError(refused, 409, 'CONFLICT');
     assert.match(refused.body.message, /archived/);
-    expectError(await post(byToken(started.attempt_id, started.attempt_token, '/answers'), answer(started, 1), { ip: freshIp() }), 409, 'CONFLICT');
+    expectError(
+      await post(byToken(started.attempt_id, started.attempt_token, '/answers'), answer(started, 1), { ip: freshIp() }),
+      409,
+      'CONFLICT',
+    );
     const read = await get(`/api/attempts/${started.attempt_id}`, as(student.token));
     assert.equal(read.status, 200, read.text);
-    assert.deepEqual(read.body.answers.map((a: any) => a.question_id), [first.id]);
+    assert.deepEqual(
+      read.body.answers.map((a: any) => a.question_id),
+      [first.id],
+    );
     const submitted = await post(`/api/attempts/${started.attempt_id}/submit`, undefined, as(student.token));
     assert.equal(submitted.status, 200, submitted.text);
     assert.equal(submitted.body.score, 2, 'the answer saved before the archive is scored (2 marks)');
@@ -170,7 +233,10 @@ describe('Attempts of an archived test', function () {
     ]);
     const started = await startOk(tenant.student.token, { test_id: kept.id });
     assert.equal((await post(`/api/tests/${archived.id}/archive`, undefined, as(tenant.admin.token))).status, 200);
-    assert.equal((await post(`/api/attempts/${started.attempt_id}/answers`, answer(started), as(tenant.student.token))).status, 200);
+    assert.equal(
+      (await post(`/api/attempts/${started.attempt_id}/answers`, answer(started), as(tenant.student.token))).status,
+      200,
+    );
   });
 });
 
@@ -184,21 +250,43 @@ describe('Attempts started with a revoked share code', function () {
     const started = await startOk(guest.token, { share_code: code });
     const untouched = await startOk(other.token, { share_code: otherCode });
     const student = await startOk(tenant.student.token, { test_id: test.id });
-    assert.equal((await post(byToken(started.attempt_id, started.attempt_token, '/answers'), answer(started), { ip: freshIp() })).status, 200);
+    assert.equal(
+      (await post(byToken(started.attempt_id, started.attempt_token, '/answers'), answer(started), { ip: freshIp() }))
+        .status,
+      200,
+    );
 
     assert.equal((await del(`/api/tests/${test.id}/share-codes/${code}`, as(tenant.admin.token))).status, 204);
-    const refused = await post(byToken(started.attempt_id, started.attempt_token, '/answers'), answer(started, 1), { ip: freshIp() });
+    const refused = await post(byToken(started.attempt_id, started.attempt_token, '/answers'), answer(started, 1), {
+      ip: freshIp(),
+    });
     expectError(refused, 409, 'CONFLICT');
     assert.match(refused.body.message, /revoked/);
-    expectError(await post(`/api/attempts/${started.attempt_id}/answers`, answer(started, 1), as(guest.token)), 409, 'CONFLICT');
+    expectError(
+      await post(`/api/attempts/${started.attempt_id}/answers`, answer(started, 1), as(guest.token)),
+      409,
+      'CONFLICT',
+    );
     assert.equal((await get(byToken(started.attempt_id, started.attempt_token), { ip: freshIp() })).status, 200);
     expectError(await post('/api/attempts', { share_code: code }, as(guest.token)), 403, 'FORBIDDEN');
 
-    assert.equal((await post(`/api/attempts/${untouched.attempt_id}/answers`, answer(untouched), as(other.token))).status, 200);
-    assert.equal((await post(`/api/attempts/${student.attempt_id}/answers`, answer(student), as(tenant.student.token))).status, 200);
-    const submitted = await post(byToken(started.attempt_id, started.attempt_token, '/submit'), undefined, { ip: freshIp() });
+    assert.equal(
+      (await post(`/api/attempts/${untouched.attempt_id}/answers`, answer(untouched), as(other.token))).status,
+      200,
+    );
+    assert.equal(
+      (await post(`/api/attempts/${student.attempt_id}/answers`, answer(student), as(tenant.student.token))).status,
+      200,
+    );
+    const submitted = await post(byToken(started.attempt_id, started.attempt_token, '/submit'), undefined, {
+      ip: freshIp(),
+    });
     assert.equal(submitted.status, 200, submitted.text);
     const stored = (await attemptDoc(tenant.clientId, started.attempt_id).get()).data()!;
-    assert.deepEqual(Object.keys(stored.answers), [started.test_details.questions[0].id], 'the answer saved before the revocation is kept and scored');
+    assert.deepEqual(
+      Object.keys(stored.answers),
+      [started.test_details.questions[0].id],
+      'the answer saved before the revocation is kept and scored',
+    );
   });
 });

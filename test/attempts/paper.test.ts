@@ -82,7 +82,10 @@ describe('attempts/rules paperOf', () => {
 
   it('puts the drawn questions after the fixed ones and says how many are fixed', () => {
     const paper = paperOf(version(fixed), [frozen('p1'), frozen('p2')]);
-    assert.deepEqual(paper.questions.map((q) => q.id), ['f1', 'f2', 'p1', 'p2']);
+    assert.deepEqual(
+      paper.questions.map((q) => q.id),
+      ['f1', 'f2', 'p1', 'p2'],
+    );
     assert.equal(paper.fixed_count, 2);
   });
 
@@ -104,27 +107,66 @@ describe('attempts/rules paperOf', () => {
 
 describe('attempts/rules universePositions', () => {
   const pooled = (fixed: FrozenQuestion[], pools: string[][]) =>
-    version(fixed, { pools: pools.map((ids) => ({ folder_id: 'f', difficulty: null, draw: 1, question_ids: ids })), pool_freeze_id: 'z' });
+    version(fixed, {
+      pools: pools.map((ids) => ({ folder_id: 'f', difficulty: null, draw: 1, question_ids: ids })),
+      pool_freeze_id: 'z',
+    });
 
   it('numbers the fixed questions first, then each pool’s questions in order', () => {
     const positions = universePositions(pooled([frozen('f1'), frozen('f2')], [['a', 'b'], ['c']]));
-    assert.deepEqual([...positions], [['f1', 0], ['f2', 1], ['a', 2], ['b', 3], ['c', 4]]);
+    assert.deepEqual(
+      [...positions],
+      [
+        ['f1', 0],
+        ['f2', 1],
+        ['a', 2],
+        ['b', 3],
+        ['c', 4],
+      ],
+    );
   });
 
   it('numbers a version without pools by its questions’ order', () => {
-    assert.deepEqual([...universePositions(version([frozen('x'), frozen('y')]))], [['x', 0], ['y', 1]]);
+    assert.deepEqual(
+      [...universePositions(version([frozen('x'), frozen('y')]))],
+      [
+        ['x', 0],
+        ['y', 1],
+      ],
+    );
   });
 
   it('gives the same positions on an attempt’s paper as on its version: a drawn question keeps its pool position, not its place on the paper', () => {
-    const v = pooled([frozen('f1')], [['a', 'b', 'c'], ['d', 'e']]);
+    const v = pooled(
+      [frozen('f1')],
+      [
+        ['a', 'b', 'c'],
+        ['d', 'e'],
+      ],
+    );
     const paper = paperOf(v, [frozen('c'), frozen('e')]);
     assert.deepEqual([...universePositions(paper)], [...universePositions(v)]);
     assert.equal(universePositions(paper).get('c'), 3);
   });
 
   it('gives a question at most one position, at its first place, so positions are 0 … size − 1 without gaps', () => {
-    const positions = universePositions(pooled([frozen('f1')], [['f1', 'a'], ['a', 'b']]));
-    assert.deepEqual([...positions], [['f1', 0], ['a', 1], ['b', 2]]);
+    const positions = universePositions(
+      pooled(
+        [frozen('f1')],
+        [
+          ['f1', 'a'],
+          ['a', 'b'],
+        ],
+      ),
+    );
+    assert.deepEqual(
+      [...positions],
+      [
+        ['f1', 0],
+        ['a', 1],
+        ['b', 2],
+      ],
+    );
   });
 });
 
@@ -136,7 +178,14 @@ describe('attempts/rules scoredFields', () => {
       attempt({ answers: { q1: { answer: 'True', saved_at: inTime }, q2: { answer: 'True', saved_at: tooLate } } }),
       version(questions),
     );
-    assert.deepEqual(fields.results.map((r) => [r.question_id, r.answered, r.marks_awarded]), [['q1', true, 2], ['q2', false, 0], ['e1', false, 0]]);
+    assert.deepEqual(
+      fields.results.map((r) => [r.question_id, r.answered, r.marks_awarded]),
+      [
+        ['q1', true, 2],
+        ['q2', false, 0],
+        ['e1', false, 0],
+      ],
+    );
     assert.deepEqual([fields.score, fields.total_marks, fields.percentage], [2, 8, 25]);
   });
 
@@ -155,10 +204,16 @@ describe('attempts/rules scoredFields', () => {
     const v = version(questions);
     const negative = { ...v, test: { ...v.test, negative_marking: 1 as const, negative_mark_ratio: 0.5 } };
     const fields = scoredFields(
-      attempt({ answers: { q1: { answer: 'False', saved_at: inTime }, e1: { answer: 'x', saved_at: inTime } }, grades: { e1: { marks: 0, feedback: null, graded_by: 'a', graded_at: inTime } } }),
+      attempt({
+        answers: { q1: { answer: 'False', saved_at: inTime }, e1: { answer: 'x', saved_at: inTime } },
+        grades: { e1: { marks: 0, feedback: null, graded_by: 'a', graded_at: inTime } },
+      }),
       negative,
     );
-    assert.deepEqual(fields.results.map((r) => r.marks_awarded), [-1, 0, 0]);
+    assert.deepEqual(
+      fields.results.map((r) => r.marks_awarded),
+      [-1, 0, 0],
+    );
     assert.equal(fields.score, 0);
   });
 
@@ -205,7 +260,12 @@ describe('attempts/rules gradingItems', () => {
   });
 
   it('dates an attempt closed without submitted_at by its expiry, names a guest, and says max_words null when absent', () => {
-    const stored = attempt({ answers: { e3: { answer: 'Guest essay', saved_at: inTime } }, submitted_at: null, guest: true, guest_name: 'Ada' });
+    const stored = attempt({
+      answers: { e3: { answer: 'Guest essay', saved_at: inTime } },
+      submitted_at: null,
+      guest: true,
+      guest_name: 'Ada',
+    });
     const old = version([{ ...essay('e3'), max_words: undefined }]);
     const [item] = gradingItems({ ...stored, ...scoredFields(stored, old) }, old);
     assert.deepEqual([item.submitted_at, item.guest_name, item.max_words], [EXPIRES_AT, 'Ada', null]);
@@ -246,7 +306,10 @@ describe('attempts/rules answerProblems', () => {
       { question_id: 'unknown', student_answer: 'x'.repeat(20_000) },
       { question_id: 'q1', student_answer: 'y'.repeat(2001) },
     ]);
-    assert.deepEqual(problems.map((p) => p.index), [1, 3]);
+    assert.deepEqual(
+      problems.map((p) => p.index),
+      [1, 3],
+    );
   });
 
   it('takes an empty answer (a cleared one) to an essay with a word limit', () => {

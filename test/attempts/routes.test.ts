@@ -4,7 +4,18 @@ import { expectError, expectValidation, ISO_UTC } from '../support/assertions';
 import { auditRecordsFor, createRoleMatrix, createUser, signInAnonymously, type RoleMatrix } from '../support/fixtures';
 import { freshIp, get, post, type ApiResponse } from '../support/http';
 import { as } from '../exams/fixtures';
-import { attemptDoc, expire, mixedQuestions, publishTest, RIGHT, seatsUsed, start, startOk, tokenQuery, writeShareCode } from './fixtures';
+import {
+  attemptDoc,
+  expire,
+  mixedQuestions,
+  publishTest,
+  RIGHT,
+  seatsUsed,
+  start,
+  startOk,
+  tokenQuery,
+  writeShareCode,
+} from './fixtures';
 
 // The attempts endpoints over HTTP (Hosting → Functions emulator → Firestore
 // emulator), one describe per endpoint. Concurrency is tested in-process
@@ -23,7 +34,10 @@ before(async function () {
   this.timeout(60_000);
   m = await createRoleMatrix();
   questions = await mixedQuestions(m.tenant.clientId);
-  ({ test } = await publishTest(m.tenant.admin.token, m.tenant.clientId, { questions, extra: { shuffle: 1, allow_review: 1, timer: 30 } }));
+  ({ test } = await publishTest(m.tenant.admin.token, m.tenant.clientId, {
+    questions,
+    extra: { shuffle: 1, allow_review: 1, timer: 30 },
+  }));
 });
 
 describe('POST /api/attempts', () => {
@@ -68,8 +82,15 @@ describe('POST /api/attempts', () => {
     assert.equal(again.body.attempt_id, first.attempt_id);
     assert.equal(again.body.resumed, true);
     assert.notEqual(again.body.attempt_token, first.attempt_token);
-    expectError(await get(`/api/attempts/${first.attempt_id}${tokenQuery(first.attempt_token)}`, { ip: freshIp() }), 403, 'FORBIDDEN');
-    assert.equal((await get(`/api/attempts/${first.attempt_id}${tokenQuery(again.body.attempt_token)}`, { ip: freshIp() })).status, 200);
+    expectError(
+      await get(`/api/attempts/${first.attempt_id}${tokenQuery(first.attempt_token)}`, { ip: freshIp() }),
+      403,
+      'FORBIDDEN',
+    );
+    assert.equal(
+      (await get(`/api/attempts/${first.attempt_id}${tokenQuery(again.body.attempt_token)}`, { ip: freshIp() })).status,
+      200,
+    );
   });
 
   it('lets a Client Admin start for a student of its organization, naming student_id', async () => {
@@ -81,9 +102,19 @@ describe('POST /api/attempts', () => {
 
   it('refuses a Client Admin without student_id (400), for a non-student (400), for a stranger (404), on another organization’s test (403)', async () => {
     expectValidation(await start(m.tenant.admin.token, { test_id: test.id }), ['body.student_id']);
-    expectValidation(await start(m.tenant.admin.token, { test_id: test.id, student_id: m.tenant.admin.uid }), ['body.student_id']);
-    expectError(await start(m.tenant.admin.token, { test_id: test.id, student_id: m.otherTenant.student.uid }), 404, 'NOT_FOUND');
-    expectError(await start(m.otherTenant.admin.token, { test_id: test.id, student_id: m.otherTenant.student.uid }), 403, 'FORBIDDEN');
+    expectValidation(await start(m.tenant.admin.token, { test_id: test.id, student_id: m.tenant.admin.uid }), [
+      'body.student_id',
+    ]);
+    expectError(
+      await start(m.tenant.admin.token, { test_id: test.id, student_id: m.otherTenant.student.uid }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await start(m.otherTenant.admin.token, { test_id: test.id, student_id: m.otherTenant.student.uid }),
+      403,
+      'FORBIDDEN',
+    );
   });
 
   it('lets a Super Admin start for a student of the test’s organization', async () => {
@@ -112,7 +143,9 @@ describe('POST /api/attempts', () => {
   it('refuses fields a client must not set (score, status, started_at, expires_at, client_id) with 400, storing nothing', async () => {
     const student = await newStudent();
     for (const field of ['score', 'status', 'started_at', 'expires_at', 'client_id', 'attempt_id']) {
-      expectValidation(await start(student.token, { test_id: test.id, [field]: field === 'score' ? 100 : 'x' }), ['body']);
+      expectValidation(await start(student.token, { test_id: test.id, [field]: field === 'score' ? 100 : 'x' }), [
+        'body',
+      ]);
     }
     const stored = await adminDb.collectionGroup('attempts').where('student_id', '==', student.uid).get();
     assert.equal(stored.size, 0);
@@ -124,7 +157,10 @@ describe('POST /api/attempts', () => {
   });
 
   it('enforces max_attempts: after the allowed attempts are submitted, a new start is 409', async () => {
-    const { test: once } = await publishTest(m.tenant.admin.token, m.tenant.clientId, { count: 1, extra: { max_attempts: 1 } });
+    const { test: once } = await publishTest(m.tenant.admin.token, m.tenant.clientId, {
+      count: 1,
+      extra: { max_attempts: 1 },
+    });
     const student = await newStudent();
     const first = await startOk(student.token, { test_id: once.id });
     assert.equal((await post(`/api/attempts/${first.attempt_id}/submit`, undefined, as(student.token))).status, 200);
@@ -152,7 +188,9 @@ describe('POST /api/attempts', () => {
 
   it('refuses unknown (404), revoked (403), expired (403) and used-up (409) share codes', async () => {
     const revoked = await writeShareCode(m.tenant.clientId, test.id, { revoked: true });
-    const expired = await writeShareCode(m.tenant.clientId, test.id, { expires_at: new Date(Date.now() - 1000).toISOString() });
+    const expired = await writeShareCode(m.tenant.clientId, test.id, {
+      expires_at: new Date(Date.now() - 1000).toISOString(),
+    });
     const single = await writeShareCode(m.tenant.clientId, test.id, { max_uses: 1 });
     const [g1, g2, g3, g4, g5] = await Promise.all(Array.from({ length: 5 }, () => signInAnonymously()));
     expectError(await start(g1.token, { share_code: 'ZZZZZZZZZZZZZ' }), 404, 'NOT_FOUND');
@@ -167,7 +205,8 @@ describe('POST /api/attempts', () => {
     this.timeout(60_000);
     const ip = freshIp();
     const guests = await Promise.all(Array.from({ length: 11 }, () => signInAnonymously()));
-    for (const guest of guests.slice(0, 10)) expectError(await start(guest.token, { share_code: 'ZZZZZZZZZZZZZ' }, { ip }), 404, 'NOT_FOUND');
+    for (const guest of guests.slice(0, 10))
+      expectError(await start(guest.token, { share_code: 'ZZZZZZZZZZZZZ' }, { ip }), 404, 'NOT_FOUND');
     expectError(await start(guests[10].token, { share_code: 'ZZZZZZZZZZZZZ' }, { ip }), 429, 'RATE_LIMITED');
   });
 
@@ -188,10 +227,17 @@ describe('GET /api/attempts/{attemptId}', () => {
     const student = await newStudent();
     const started = await startOk(student.token, { test_id: test.id });
     const q = started.test_details.questions[0];
-    await post(`/api/attempts/${started.attempt_id}/answers`, { question_id: q.id, student_answer: 'x' }, as(student.token));
+    await post(
+      `/api/attempts/${started.attempt_id}/answers`,
+      { question_id: q.id, student_answer: 'x' },
+      as(student.token),
+    );
     const res = await get(`/api/attempts/${started.attempt_id}`, as(student.token));
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body.answers.map((a: any) => [a.question_id, a.student_answer]), [[q.id, 'x']]);
+    assert.deepEqual(
+      res.body.answers.map((a: any) => [a.question_id, a.student_answer]),
+      [[q.id, 'x']],
+    );
     assert.equal(res.body.score, null);
     assert.equal(res.body.review, undefined);
     assert.ok(!KEY_FIELDS.test(res.text), res.text);
@@ -211,9 +257,19 @@ describe('GET /api/attempts/{attemptId}', () => {
 
   it('opens with ?attempt_token= alone; a token of another attempt is 403; no credential at all is 401; no such attempt is 404', async () => {
     const [a, b] = await Promise.all([newStudent(), newStudent()]);
-    const [ta, tb] = await Promise.all([startOk(a.token, { test_id: test.id }), startOk(b.token, { test_id: test.id })]);
-    assert.equal((await get(`/api/attempts/${ta.attempt_id}${tokenQuery(ta.attempt_token)}`, { ip: freshIp() })).status, 200);
-    expectError(await get(`/api/attempts/${ta.attempt_id}${tokenQuery(tb.attempt_token)}`, { ip: freshIp() }), 403, 'FORBIDDEN');
+    const [ta, tb] = await Promise.all([
+      startOk(a.token, { test_id: test.id }),
+      startOk(b.token, { test_id: test.id }),
+    ]);
+    assert.equal(
+      (await get(`/api/attempts/${ta.attempt_id}${tokenQuery(ta.attempt_token)}`, { ip: freshIp() })).status,
+      200,
+    );
+    expectError(
+      await get(`/api/attempts/${ta.attempt_id}${tokenQuery(tb.attempt_token)}`, { ip: freshIp() }),
+      403,
+      'FORBIDDEN',
+    );
     expectError(await get(`/api/attempts/${ta.attempt_id}`, { ip: freshIp() }), 401, 'UNAUTHORIZED');
     expectError(await get(`/api/attempts/no-such-attempt`, as(m.superAdmin.token)), 404, 'NOT_FOUND');
   });
@@ -229,7 +285,10 @@ describe('GET /api/attempts/{attemptId}', () => {
   });
 
   it('withholds the review from the taker when allow_review is 0, but not from the organization’s admin', async () => {
-    const { test: noReview } = await publishTest(m.tenant.admin.token, m.tenant.clientId, { count: 2, extra: { allow_review: 0 } });
+    const { test: noReview } = await publishTest(m.tenant.admin.token, m.tenant.clientId, {
+      count: 2,
+      extra: { allow_review: 0 },
+    });
     const student = await newStudent();
     const started = await startOk(student.token, { test_id: noReview.id });
     await post(`/api/attempts/${started.attempt_id}/submit`, undefined, as(student.token));
@@ -245,7 +304,11 @@ describe('GET /api/attempts/{attemptId}', () => {
     const student = await newStudent();
     const started = await startOk(student.token, { test_id: test.id });
     const france = started.test_details.questions.find((q: any) => q.question_text === 'Capital of France?');
-    await post(`/api/attempts/${started.attempt_id}/answers`, { question_id: france.id, student_answer: 'Paris' }, as(student.token));
+    await post(
+      `/api/attempts/${started.attempt_id}/answers`,
+      { question_id: france.id, student_answer: 'Paris' },
+      as(student.token),
+    );
     await expire(m.tenant.clientId, started.attempt_id, 60);
     const res = await get(`/api/attempts/${started.attempt_id}`, as(student.token));
     assert.equal(res.body.status, 'submitted');
@@ -277,10 +340,16 @@ describe('POST /api/attempts/{attemptId}/answers', () => {
     const started = await startOk(student.token, { test_id: test.id });
     const path = `/api/attempts/${started.attempt_id}/answers`;
     const q = started.test_details.questions[0];
-    expectValidation(await post(path, { question_id: 'not-in-it', student_answer: 'x' }, as(student.token)), ['body.question_id']);
-    expectValidation(await post(path, { question_id: q.id, student_answer: 'x'.repeat(2001) }, as(student.token)), ['body.student_answer']);
+    expectValidation(await post(path, { question_id: 'not-in-it', student_answer: 'x' }, as(student.token)), [
+      'body.question_id',
+    ]);
+    expectValidation(await post(path, { question_id: q.id, student_answer: 'x'.repeat(2001) }, as(student.token)), [
+      'body.student_answer',
+    ]);
     for (const field of ['score', 'status', 'saved_at', 'client_id']) {
-      expectValidation(await post(path, { question_id: q.id, student_answer: 'x', [field]: 1 }, as(student.token)), ['body']);
+      expectValidation(await post(path, { question_id: q.id, student_answer: 'x', [field]: 1 }, as(student.token)), [
+        'body',
+      ]);
     }
   });
 
@@ -290,8 +359,16 @@ describe('POST /api/attempts/{attemptId}/answers', () => {
     const q = started.test_details.questions[0];
     const path = `/api/attempts/${started.attempt_id}/answers`;
     expectError(await post(path, { question_id: q.id, student_answer: 'x' }, as(b.token)), 403, 'FORBIDDEN');
-    expectError(await post(path, { question_id: q.id, student_answer: 'x' }, as(m.otherTenant.admin.token)), 403, 'FORBIDDEN');
-    const viaToken = await post(`${path}${tokenQuery(started.attempt_token)}`, { question_id: q.id, student_answer: 'y' }, { ip: freshIp() });
+    expectError(
+      await post(path, { question_id: q.id, student_answer: 'x' }, as(m.otherTenant.admin.token)),
+      403,
+      'FORBIDDEN',
+    );
+    const viaToken = await post(
+      `${path}${tokenQuery(started.attempt_token)}`,
+      { question_id: q.id, student_answer: 'y' },
+      { ip: freshIp() },
+    );
     assert.equal(viaToken.status, 200, viaToken.text);
   });
 
@@ -300,7 +377,15 @@ describe('POST /api/attempts/{attemptId}/answers', () => {
     const started = await startOk(student.token, { test_id: test.id });
     await post(`/api/attempts/${started.attempt_id}/submit`, undefined, as(student.token));
     const q = started.test_details.questions[0];
-    expectError(await post(`/api/attempts/${started.attempt_id}/answers`, { question_id: q.id, student_answer: 'x' }, as(student.token)), 409, 'CONFLICT');
+    expectError(
+      await post(
+        `/api/attempts/${started.attempt_id}/answers`,
+        { question_id: q.id, student_answer: 'x' },
+        as(student.token),
+      ),
+      409,
+      'CONFLICT',
+    );
   });
 
   it('takes an answer within the 30 s grace, refuses one after it (409) and closes the attempt with the answers saved in time', async () => {
@@ -309,10 +394,18 @@ describe('POST /api/attempts/{attemptId}/answers', () => {
     const byText = (t: string) => started.test_details.questions.find((q: any) => q.question_text === t);
     const path = `/api/attempts/${started.attempt_id}/answers`;
     await expire(m.tenant.clientId, started.attempt_id, 10); // 10 s past expires_at: inside the grace
-    const inGrace = await post(path, { question_id: byText('Capital of France?').id, student_answer: 'Paris' }, as(student.token));
+    const inGrace = await post(
+      path,
+      { question_id: byText('Capital of France?').id, student_answer: 'Paris' },
+      as(student.token),
+    );
     assert.equal(inGrace.status, 200, inGrace.text);
     await expire(m.tenant.clientId, started.attempt_id, 31);
-    expectError(await post(path, { question_id: byText('Spell cat').id, student_answer: 'cat' }, as(student.token)), 409, 'CONFLICT');
+    expectError(
+      await post(path, { question_id: byText('Spell cat').id, student_answer: 'cat' }, as(student.token)),
+      409,
+      'CONFLICT',
+    );
     const stored = (await attemptDoc(m.tenant.clientId, started.attempt_id).get()).data()!;
     assert.equal(stored.status, 'submitted');
     assert.equal(stored.score, 1);
@@ -325,19 +418,34 @@ describe('POST /api/attempts/{attemptId}/submit', () => {
     const student = await newStudent();
     const started = await startOk(student.token, { test_id: test.id });
     for (const q of started.test_details.questions) {
-      const saved = await post(`/api/attempts/${started.attempt_id}/answers`, { question_id: q.id, student_answer: answerOf(q.question_text) }, as(student.token));
+      const saved = await post(
+        `/api/attempts/${started.attempt_id}/answers`,
+        { question_id: q.id, student_answer: answerOf(q.question_text) },
+        as(student.token),
+      );
       assert.equal(saved.status, 200, saved.text);
     }
     const res = await post(`/api/attempts/${started.attempt_id}/submit`, undefined, as(student.token));
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(Object.keys(res.body).sort(), ['grading', 'pending_marks', 'score', 'status', 'submitted_at', 'total_marks']);
+    assert.deepEqual(Object.keys(res.body).sort(), [
+      'grading',
+      'pending_marks',
+      'score',
+      'status',
+      'submitted_at',
+      'total_marks',
+    ]);
     assert.equal(res.body.grading, null, 'no essays: nothing to grade');
     assert.equal(res.body.pending_marks, 0);
     assert.equal(res.body.status, 'submitted');
     assert.equal(res.body.score, 6);
     assert.equal(res.body.total_marks, 6);
     assert.match(res.body.submitted_at, ISO_UTC);
-    expectError(await post(`/api/attempts/${started.attempt_id}/submit`, undefined, as(student.token)), 409, 'CONFLICT');
+    expectError(
+      await post(`/api/attempts/${started.attempt_id}/submit`, undefined, as(student.token)),
+      409,
+      'CONFLICT',
+    );
     assert.equal((await attemptDoc(m.tenant.clientId, started.attempt_id).get()).get('score'), 6);
     const [record] = await auditRecordsFor(student.uid, 'attempt_submitted');
     assert.equal(record.details.automatic, false);
@@ -346,11 +454,19 @@ describe('POST /api/attempts/{attemptId}/submit', () => {
 
   it('takes negative marks for wrong answers when negative_marking is 1, never below 0', async () => {
     const qs = await mixedQuestions(m.tenant.clientId);
-    const { test: negative } = await publishTest(m.tenant.admin.token, m.tenant.clientId, { questions: qs, extra: { negative_marking: 1, negative_mark_ratio: 0.5 } });
+    const { test: negative } = await publishTest(m.tenant.admin.token, m.tenant.clientId, {
+      questions: qs,
+      extra: { negative_marking: 1, negative_mark_ratio: 0.5 },
+    });
     const student = await newStudent();
     const started = await startOk(student.token, { test_id: negative.id });
     const byText = (t: string) => started.test_details.questions.find((q: any) => q.question_text === t);
-    const save = (t: string, a: string) => post(`/api/attempts/${started.attempt_id}/answers`, { question_id: byText(t).id, student_answer: a }, as(student.token));
+    const save = (t: string, a: string) =>
+      post(
+        `/api/attempts/${started.attempt_id}/answers`,
+        { question_id: byText(t).id, student_answer: a },
+        as(student.token),
+      );
     await save('Capital of France?', 'Paris'); // +1
     await save('Primes?', '2'); // -1 (half of 2)
     await save('Spell cat', 'dog'); // -0.5
@@ -362,12 +478,24 @@ describe('POST /api/attempts/{attemptId}/submit', () => {
     const [a, b] = await Promise.all([newStudent(), newStudent()]);
     const started = await startOk(a.token, { test_id: test.id });
     expectError(await post(`/api/attempts/${started.attempt_id}/submit`, undefined, as(b.token)), 403, 'FORBIDDEN');
-    expectError(await post(`/api/attempts/${started.attempt_id}/submit`, undefined, as(m.otherTenant.admin.token)), 403, 'FORBIDDEN');
+    expectError(
+      await post(`/api/attempts/${started.attempt_id}/submit`, undefined, as(m.otherTenant.admin.token)),
+      403,
+      'FORBIDDEN',
+    );
     const code = await writeShareCode(m.tenant.clientId, test.id);
     const guest = await signInAnonymously();
     const mine = await startOk(guest.token, { share_code: code });
-    expectError(await post(`/api/attempts/${mine.attempt_id}/submit${tokenQuery(started.attempt_token)}`, undefined, { ip: freshIp() }), 403, 'FORBIDDEN');
-    const res = await post(`/api/attempts/${mine.attempt_id}/submit${tokenQuery(mine.attempt_token)}`, undefined, { ip: freshIp() });
+    expectError(
+      await post(`/api/attempts/${mine.attempt_id}/submit${tokenQuery(started.attempt_token)}`, undefined, {
+        ip: freshIp(),
+      }),
+      403,
+      'FORBIDDEN',
+    );
+    const res = await post(`/api/attempts/${mine.attempt_id}/submit${tokenQuery(mine.attempt_token)}`, undefined, {
+      ip: freshIp(),
+    });
     assert.equal(res.status, 200, res.text);
   });
 });
@@ -378,7 +506,10 @@ describe('GET /api/attempts', () => {
     const [mine] = await Promise.all([startOk(a.token, { test_id: test.id }), startOk(b.token, { test_id: test.id })]);
     const res = await get('/api/attempts', as(a.token));
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body.data.map((x: any) => x.attempt_id), [mine.attempt_id]);
+    assert.deepEqual(
+      res.body.data.map((x: any) => x.attempt_id),
+      [mine.attempt_id],
+    );
     assert.ok(!/"answers"|"test_details"/.test(res.text));
     expectError(await get(`/api/attempts?student_id=${b.uid}`, as(a.token)), 403, 'FORBIDDEN');
   });
@@ -388,17 +519,31 @@ describe('GET /api/attempts', () => {
     const started = await startOk(student.token, { test_id: test.id });
     // Two answers, and a third cleared: a blank answer is no answer, as scoring counts it.
     for (const [i, q] of started.test_details.questions.slice(0, 3).entries()) {
-      const saved = await post(`/api/attempts/${started.attempt_id}/answers`, { question_id: q.id, student_answer: i < 2 ? 'x' : '  ' }, as(student.token));
+      const saved = await post(
+        `/api/attempts/${started.attempt_id}/answers`,
+        { question_id: q.id, student_answer: i < 2 ? 'x' : '  ' },
+        as(student.token),
+      );
       assert.equal(saved.status, 200, saved.text);
     }
-    const res = await get(`/api/attempts?test_id=${test.id}&student_id=${student.uid}&status=in_progress`, as(m.tenant.admin.token));
+    const res = await get(
+      `/api/attempts?test_id=${test.id}&student_id=${student.uid}&status=in_progress`,
+      as(m.tenant.admin.token),
+    );
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body.data.map((x: any) => x.attempt_id), [started.attempt_id]);
+    assert.deepEqual(
+      res.body.data.map((x: any) => x.attempt_id),
+      [started.attempt_id],
+    );
     assert.equal(res.body.data[0].answered, 2);
     assert.equal(res.body.pagination.total, 1);
     const submitted = await get(`/api/attempts?student_id=${student.uid}&status=submitted`, as(m.tenant.admin.token));
     assert.equal(submitted.body.data.length, 0);
-    expectError(await get(`/api/attempts?client_id=${m.tenant.clientId}`, as(m.otherTenant.admin.token)), 403, 'FORBIDDEN');
+    expectError(
+      await get(`/api/attempts?client_id=${m.tenant.clientId}`, as(m.otherTenant.admin.token)),
+      403,
+      'FORBIDDEN',
+    );
   });
 
   it('needs client_id from a Super Admin (400) and answers with it', async () => {
@@ -414,7 +559,10 @@ describe('GET /api/attempts', () => {
     const started = await startOk(guest.token, { share_code: code });
     const res = await get('/api/attempts', as(guest.token));
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body.data.map((x: any) => x.attempt_id), [started.attempt_id]);
+    assert.deepEqual(
+      res.body.data.map((x: any) => x.attempt_id),
+      [started.attempt_id],
+    );
     expectError(await get(`/api/attempts?client_id=${m.tenant.clientId}`, as(guest.token)), 403, 'FORBIDDEN');
   });
 
@@ -422,7 +570,8 @@ describe('GET /api/attempts', () => {
     let guest: Awaited<ReturnType<typeof signInAnonymously>>;
     let newestFirst: string[];
     let othersAttempt: { clientId: string; attemptId: string; startedAt: string };
-    const cursorOf = (page: number, startedAt: string, key: string) => Buffer.from(JSON.stringify([page, startedAt, key])).toString('base64url');
+    const cursorOf = (page: number, startedAt: string, key: string) =>
+      Buffer.from(JSON.stringify([page, startedAt, key])).toString('base64url');
 
     before(async function () {
       this.timeout(60_000);
@@ -449,7 +598,10 @@ describe('GET /api/attempts', () => {
       const seen: string[] = [];
       let cursor: string | null = null;
       for (let page = 1; page <= 3; page += 1) {
-        const res: ApiResponse = await get(`/api/attempts?limit=1${cursor ? `&cursor=${cursor}` : ''}`, as(guest.token));
+        const res: ApiResponse = await get(
+          `/api/attempts?limit=1${cursor ? `&cursor=${cursor}` : ''}`,
+          as(guest.token),
+        );
         assert.equal(res.status, 200, res.text);
         assert.equal(res.body.pagination.page, page);
         assert.equal(res.body.pagination.total, 3);
@@ -462,20 +614,41 @@ describe('GET /api/attempts', () => {
     });
 
     it('a cursor forged to point at another organization’s attempt only moves where its own list resumes: 200 with its own attempts only', async () => {
-      const forged = cursorOf(1, '9999-12-31T00:00:00.000Z', `clients/${othersAttempt.clientId}/attempts/${othersAttempt.attemptId}`);
+      const forged = cursorOf(
+        1,
+        '9999-12-31T00:00:00.000Z',
+        `clients/${othersAttempt.clientId}/attempts/${othersAttempt.attemptId}`,
+      );
       const res = await get(`/api/attempts?limit=100&cursor=${forged}`, as(guest.token));
       assert.equal(res.status, 200, res.text);
-      assert.deepEqual(res.body.data.map((x: any) => x.attempt_id), newestFirst);
+      assert.deepEqual(
+        res.body.data.map((x: any) => x.attempt_id),
+        newestFirst,
+      );
       for (const item of res.body.data) assert.equal(item.student_id, guest.uid);
-      const atTheirs = cursorOf(1, othersAttempt.startedAt, `clients/${othersAttempt.clientId}/attempts/${othersAttempt.attemptId}`);
+      const atTheirs = cursorOf(
+        1,
+        othersAttempt.startedAt,
+        `clients/${othersAttempt.clientId}/attempts/${othersAttempt.attemptId}`,
+      );
       const resumed = await get(`/api/attempts?limit=100&cursor=${atTheirs}`, as(guest.token));
       assert.equal(resumed.status, 200, resumed.text);
-      assert.ok(resumed.body.data.every((x: any) => x.student_id === guest.uid && x.attempt_id !== othersAttempt.attemptId), resumed.text);
+      assert.ok(
+        resumed.body.data.every((x: any) => x.student_id === guest.uid && x.attempt_id !== othersAttempt.attemptId),
+        resumed.text,
+      );
     });
 
     it('refuses a cursor whose key is a bare id or not a document path (400 VALIDATION_ERROR at query.cursor)', async () => {
-      for (const key of [newestFirst[0], `clients/${m.tenant.clientId}/attempts`, `clients//attempts/${newestFirst[0]}`]) {
-        expectValidation(await get(`/api/attempts?limit=1&cursor=${cursorOf(1, '2026-01-01T00:00:00.000Z', key)}`, as(guest.token)), ['query.cursor']);
+      for (const key of [
+        newestFirst[0],
+        `clients/${m.tenant.clientId}/attempts`,
+        `clients//attempts/${newestFirst[0]}`,
+      ]) {
+        expectValidation(
+          await get(`/api/attempts?limit=1&cursor=${cursorOf(1, '2026-01-01T00:00:00.000Z', key)}`, as(guest.token)),
+          ['query.cursor'],
+        );
       }
     });
   });

@@ -6,7 +6,9 @@ import { scoreAttempt, type ScoringQuestion } from '../../functions/src/attempts
 const plain = { negativeMarking: false, negativeMarkRatio: 0.25 };
 const negative = { negativeMarking: true, negativeMarkRatio: 0.25 };
 
-const q = (over: Partial<ScoringQuestion> & Pick<ScoringQuestion, 'question_type' | 'correct_answer'>): ScoringQuestion => ({
+const q = (
+  over: Partial<ScoringQuestion> & Pick<ScoringQuestion, 'question_type' | 'correct_answer'>,
+): ScoringQuestion => ({
   id: 'q1',
   options: [],
   tolerance: null,
@@ -21,7 +23,11 @@ const mark = (question: ScoringQuestion, answer: string | undefined, rules = pla
 };
 
 describe('attempts/scoring multiple_choice', () => {
-  const question = q({ question_type: 'multiple_choice', options: ['Paris', 'Rome', 'New  York'], correct_answer: 'Paris' });
+  const question = q({
+    question_type: 'multiple_choice',
+    options: ['Paris', 'Rome', 'New  York'],
+    correct_answer: 'Paris',
+  });
 
   it('awards the marks for the correct option, whatever its case and spacing', () => {
     for (const answer of ['Paris', ' paris ', 'PARIS', '\tParis\n']) assert.equal(mark(question, answer), 2, answer);
@@ -32,7 +38,13 @@ describe('attempts/scoring multiple_choice', () => {
   });
 
   it('collapses spacing inside an option', () => {
-    assert.equal(mark(q({ question_type: 'multiple_choice', options: ['New  York', 'Rome'], correct_answer: 'New  York' }), 'new york'), 2);
+    assert.equal(
+      mark(
+        q({ question_type: 'multiple_choice', options: ['New  York', 'Rome'], correct_answer: 'New  York' }),
+        'new york',
+      ),
+      2,
+    );
   });
 
   it('awards nothing for another option, or text that is no option', () => {
@@ -89,7 +101,8 @@ describe('attempts/scoring short_answer', () => {
   const question = q({ question_type: 'short_answer', correct_answer: 'Photo synthesis' });
 
   it('awards the marks for the key trimmed, case-insensitive, with inner spacing collapsed', () => {
-    for (const answer of ['Photo synthesis', '  photo   SYNTHESIS ', 'photo\tsynthesis']) assert.equal(mark(question, answer), 2, answer);
+    for (const answer of ['Photo synthesis', '  photo   SYNTHESIS ', 'photo\tsynthesis'])
+      assert.equal(mark(question, answer), 2, answer);
   });
 
   it('awards nothing when the words differ (spaces are collapsed, not removed)', () => {
@@ -170,32 +183,58 @@ describe('attempts/scoring totals', () => {
   it('without negative marking a wrong answer scores 0', () => {
     const result = scoreAttempt(questions, { a: 'false', b: 'X', c: '8' }, plain);
     assert.equal(result.score, 2);
-    assert.deepEqual(result.results.map((r) => r.marks_awarded), [0, 2, 0]);
+    assert.deepEqual(
+      result.results.map((r) => r.marks_awarded),
+      [0, 2, 0],
+    );
   });
 
   it('with negative marking a wrong answer costs negative_mark_ratio × its marks', () => {
-    const result = scoreAttempt(questions, { a: 'true', b: 'y', c: '7' }, { negativeMarking: true, negativeMarkRatio: 0.5 });
-    assert.deepEqual(result.results.map((r) => r.marks_awarded), [1, -1, 4]);
+    const result = scoreAttempt(
+      questions,
+      { a: 'true', b: 'y', c: '7' },
+      { negativeMarking: true, negativeMarkRatio: 0.5 },
+    );
+    assert.deepEqual(
+      result.results.map((r) => r.marks_awarded),
+      [1, -1, 4],
+    );
     assert.equal(result.score, 4);
   });
 
   it('unanswered questions (absent, empty or blank) score 0, even with negative marking', () => {
     const result = scoreAttempt(questions, { a: '', b: '   ' }, negative);
-    assert.deepEqual(result.results.map((r) => [r.answered, r.marks_awarded]), [[false, 0], [false, 0], [false, 0]]);
+    assert.deepEqual(
+      result.results.map((r) => [r.answered, r.marks_awarded]),
+      [
+        [false, 0],
+        [false, 0],
+        [false, 0],
+      ],
+    );
     assert.equal(result.score, 0);
   });
 
   it('raises a negative total to 0 while the per-question results keep their sign', () => {
     const result = scoreAttempt(questions, { a: 'false', b: 'y', c: '0' }, negative);
-    assert.deepEqual(result.results.map((r) => r.marks_awarded), [-0.25, -0.5, -1]);
+    assert.deepEqual(
+      result.results.map((r) => r.marks_awarded),
+      [-0.25, -0.5, -1],
+    );
     assert.equal(result.score, 0);
   });
 
   it('rounds to 4 decimals, so fractional marks add up without float noise', () => {
-    const tenths = Array.from({ length: 3 }, (_, i) => q({ id: `t${i}`, question_type: 'true_false', correct_answer: 'True', marks: 0.1 }));
+    const tenths = Array.from({ length: 3 }, (_, i) =>
+      q({ id: `t${i}`, question_type: 'true_false', correct_answer: 'True', marks: 0.1 }),
+    );
     const result = scoreAttempt(tenths, { t0: 'true', t1: 'true', t2: 'true' }, plain);
     assert.deepEqual([result.score, result.total_marks], [0.3, 0.3]);
-    const third = scoreAttempt([q({ question_type: 'true_false', correct_answer: 'True', marks: 1 })], { q1: 'false' }, { negativeMarking: true, negativeMarkRatio: 1 / 3 });
+    const third = scoreAttempt(
+      [q({ question_type: 'true_false', correct_answer: 'True', marks: 1 })],
+      { q1: 'false' },
+      { negativeMarking: true, negativeMarkRatio: 1 / 3 },
+    );
     assert.equal(third.results[0].marks_awarded, -0.3333);
   });
 
@@ -203,49 +242,89 @@ describe('attempts/scoring totals', () => {
     const result = scoreAttempt(questions, { zzz: 'x', toString: 'x' } as Record<string, string>, negative);
     assert.equal(result.score, 0);
     assert.ok(result.results.every((r) => !r.answered));
-    const proto = scoreAttempt([q({ id: 'toString', question_type: 'short_answer', correct_answer: 'x' })], {}, negative);
+    const proto = scoreAttempt(
+      [q({ id: 'toString', question_type: 'short_answer', correct_answer: 'x' })],
+      {},
+      negative,
+    );
     assert.equal(proto.results[0].answered, false);
   });
 
   it('an attempt with no questions scores 0 of 0, with nothing to grade', () => {
-    assert.deepEqual(scoreAttempt([], {}, negative), { score: 0, total_marks: 0, results: [], pending_marks: 0, grading: null });
+    assert.deepEqual(scoreAttempt([], {}, negative), {
+      score: 0,
+      total_marks: 0,
+      results: [],
+      pending_marks: 0,
+      grading: null,
+    });
   });
 });
 
 describe('attempts/scoring essay (graded by a person)', () => {
-  const essay = (over: Partial<ScoringQuestion> = {}): ScoringQuestion => q({ id: 'e1', question_type: 'essay', correct_answer: '', marks: 5, ...over });
+  const essay = (over: Partial<ScoringQuestion> = {}): ScoringQuestion =>
+    q({ id: 'e1', question_type: 'essay', correct_answer: '', marks: 5, ...over });
   const choice = q({ id: 'c1', question_type: 'true_false', correct_answer: 'True', marks: 2 });
 
   it('leaves an answered essay without a grade pending: 0 marks so far, its marks in pending_marks, grading "pending"', () => {
     const result = scoreAttempt([choice, essay()], { c1: 'true', e1: 'My essay' }, plain);
-    assert.deepEqual(result.results[1], { question_id: 'e1', answered: true, correct: false, marks_awarded: 0, pending: true });
+    assert.deepEqual(result.results[1], {
+      question_id: 'e1',
+      answered: true,
+      correct: false,
+      marks_awarded: 0,
+      pending: true,
+    });
     assert.deepEqual([result.score, result.total_marks, result.pending_marks, result.grading], [2, 7, 5, 'pending']);
   });
 
   it('gives an unanswered essay (absent, empty or blank) 0 with nothing to grade: not pending, grading "complete"', () => {
     for (const answers of [{}, { e1: '' }, { e1: ' \n\t ' }] as Array<Record<string, string>>) {
       const result = scoreAttempt([essay()], answers, negative);
-      assert.deepEqual(result.results[0], { question_id: 'e1', answered: false, correct: false, marks_awarded: 0 }, JSON.stringify(answers));
+      assert.deepEqual(
+        result.results[0],
+        { question_id: 'e1', answered: false, correct: false, marks_awarded: 0 },
+        JSON.stringify(answers),
+      );
       assert.deepEqual([result.score, result.pending_marks, result.grading], [0, 0, 'complete']);
     }
   });
 
   it('ignores a grade given to an essay left unanswered: it earns 0 and is not pending', () => {
     const result = scoreAttempt([essay()], { e1: '   ' }, plain, { e1: { marks: 5 } });
-    assert.deepEqual([result.results[0].marks_awarded, result.results[0].answered, result.score, result.grading], [0, false, 0, 'complete']);
+    assert.deepEqual(
+      [result.results[0].marks_awarded, result.results[0].answered, result.score, result.grading],
+      [0, false, 0, 'complete'],
+    );
   });
 
   it('awards a graded essay the grade’s marks, adds them to the score and completes the attempt once every essay is graded', () => {
-    const result = scoreAttempt([choice, essay(), essay({ id: 'e2', marks: 3 })], { c1: 'true', e1: 'one', e2: 'two' }, plain, { e1: { marks: 3.5 }, e2: { marks: 3 } });
-    assert.deepEqual(result.results.map((r) => r.marks_awarded), [2, 3.5, 3]);
+    const result = scoreAttempt(
+      [choice, essay(), essay({ id: 'e2', marks: 3 })],
+      { c1: 'true', e1: 'one', e2: 'two' },
+      plain,
+      { e1: { marks: 3.5 }, e2: { marks: 3 } },
+    );
+    assert.deepEqual(
+      result.results.map((r) => r.marks_awarded),
+      [2, 3.5, 3],
+    );
     assert.ok(result.results.every((r) => r.pending === undefined));
-    assert.deepEqual([result.score, result.total_marks, result.pending_marks, result.grading], [8.5, 10, 0, 'complete']);
+    assert.deepEqual(
+      [result.score, result.total_marks, result.pending_marks, result.grading],
+      [8.5, 10, 0, 'complete'],
+    );
   });
 
   it('stays "pending" with the ungraded essays’ marks while some essays of the attempt are graded and others not', () => {
-    const result = scoreAttempt([essay(), essay({ id: 'e2', marks: 3 })], { e1: 'one', e2: 'two' }, plain, { e1: { marks: 4 } });
+    const result = scoreAttempt([essay(), essay({ id: 'e2', marks: 3 })], { e1: 'one', e2: 'two' }, plain, {
+      e1: { marks: 4 },
+    });
     assert.deepEqual([result.score, result.pending_marks, result.grading], [4, 3, 'pending']);
-    assert.deepEqual(result.results.map((r) => r.pending === true), [false, true]);
+    assert.deepEqual(
+      result.results.map((r) => r.pending === true),
+      [false, true],
+    );
   });
 
   it('counts a graded essay as correct only at full marks', () => {
@@ -270,15 +349,25 @@ describe('attempts/scoring essay (graded by a person)', () => {
   });
 
   it('rounds a fractional grade, the score and pending_marks to 4 decimals', () => {
-    const result = scoreAttempt([essay({ marks: 0.1 }), essay({ id: 'e2', marks: 0.2 }), essay({ id: 'e3', marks: 0.1 })], { e1: 'a', e2: 'b', e3: 'c' }, plain, {
-      e1: { marks: 1 / 30 },
-    });
+    const result = scoreAttempt(
+      [essay({ marks: 0.1 }), essay({ id: 'e2', marks: 0.2 }), essay({ id: 'e3', marks: 0.1 })],
+      { e1: 'a', e2: 'b', e3: 'c' },
+      plain,
+      {
+        e1: { marks: 1 / 30 },
+      },
+    );
     assert.equal(result.results[0].marks_awarded, 0.0333);
     assert.equal(result.pending_marks, 0.3);
   });
 
   it('reads grades by own keys only: an essay named like an inherited property is pending, not graded by the prototype', () => {
-    const result = scoreAttempt([essay({ id: 'toString' })], { toString: 'an answer' } as Record<string, string>, plain, {});
+    const result = scoreAttempt(
+      [essay({ id: 'toString' })],
+      { toString: 'an answer' } as Record<string, string>,
+      plain,
+      {},
+    );
     assert.deepEqual([result.results[0].pending, result.grading], [true, 'pending']);
   });
 

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { closeOverdueAttempts } from '../../functions/src/attempts/service';
-import { answerOverBudget, ATTEMPT_BUDGET_BYTES, attemptBytes, submission, type VersionForAttempt } from '../../functions/src/attempts/rules';
+import {
+  answerOverBudget,
+  ATTEMPT_BUDGET_BYTES,
+  attemptBytes,
+  submission,
+  type VersionForAttempt,
+} from '../../functions/src/attempts/rules';
 import type { StoredAnswer, StoredAttempt } from '../../functions/src/attempts/documents';
 import { hashAttemptToken, newAttemptToken } from '../../functions/src/attempts/tokens';
 import { MAX_ANSWER_LENGTH } from '../../functions/src/attempts/schemas';
@@ -32,41 +38,106 @@ const TOO_LARGE_ANSWERS = 155;
 /** 500 question ids of 128 characters, unique to this run. */
 function largestQuestionIds(): string[] {
   const run = randomUUID().replace(/-/g, '');
-  return Array.from({ length: MAX_QUESTIONS_PER_TEST }, (_, i) => `${String(i).padStart(3, '0')}${run}`.padEnd(MAX_ID_LENGTH, 'q'));
+  return Array.from({ length: MAX_QUESTIONS_PER_TEST }, (_, i) =>
+    `${String(i).padStart(3, '0')}${run}`.padEnd(MAX_ID_LENGTH, 'q'),
+  );
 }
 
 /** A published test and its frozen version, in the shapes the exams feature stores: short answers, key "ok". */
-async function writePublishedTest(clientId: string, publishedBy: string, questionIds: string[]): Promise<{ testId: string; version: TestVersion }> {
+async function writePublishedTest(
+  clientId: string,
+  publishedBy: string,
+  questionIds: string[],
+): Promise<{ testId: string; version: TestVersion }> {
   const now = new Date().toISOString();
   const questions: FrozenQuestion[] = questionIds.map((id, i) => ({
-    id, question_text: `Question ${i + 1}`, question_type: 'short_answer', options: [], correct_answer: 'ok', tolerance: null, marks: MARKS, difficulty: 'easy',
+    id,
+    question_text: `Question ${i + 1}`,
+    question_type: 'short_answer',
+    options: [],
+    correct_answer: 'ok',
+    tolerance: null,
+    marks: MARKS,
+    difficulty: 'easy',
   }));
   const test: StoredTest = {
-    id: randomUUID(), client_id: clientId, test_name: 'Largest test', timer: 60, shuffle: 0, allow_review: 1, negative_marking: 0,
-    status: 'published', folder_id: null, question_ids: questionIds, description: null, max_attempts: null,
-    negative_mark_ratio: 0.25, created_at: now, updated_at: now, published_at: now, version: 1,
+    id: randomUUID(),
+    client_id: clientId,
+    test_name: 'Largest test',
+    timer: 60,
+    shuffle: 0,
+    allow_review: 1,
+    negative_marking: 0,
+    status: 'published',
+    folder_id: null,
+    question_ids: questionIds,
+    description: null,
+    max_attempts: null,
+    negative_mark_ratio: 0.25,
+    created_at: now,
+    updated_at: now,
+    published_at: now,
+    version: 1,
   };
   const version: TestVersion = {
-    version: 1, test_id: test.id, client_id: clientId, published_at: now, published_by: publishedBy,
+    version: 1,
+    test_id: test.id,
+    client_id: clientId,
+    published_at: now,
+    published_by: publishedBy,
     test: {
-      test_name: test.test_name, timer: test.timer, shuffle: test.shuffle, allow_review: test.allow_review, negative_marking: test.negative_marking,
-      description: null, max_attempts: null, negative_mark_ratio: 0.25, question_ids: questionIds,
+      test_name: test.test_name,
+      timer: test.timer,
+      shuffle: test.shuffle,
+      allow_review: test.allow_review,
+      negative_marking: test.negative_marking,
+      description: null,
+      max_attempts: null,
+      negative_mark_ratio: 0.25,
+      question_ids: questionIds,
     },
-    questions, total_marks: MARKS * questions.length,
+    questions,
+    total_marks: MARKS * questions.length,
   };
-  await Promise.all([testDoc(clientId, test.id).set(test), testDoc(clientId, test.id).collection('versions').doc('1').set(version)]);
+  await Promise.all([
+    testDoc(clientId, test.id).set(test),
+    testDoc(clientId, test.id).collection('versions').doc('1').set(version),
+  ]);
   return { testId: test.id, version };
 }
 
 /** An attempt in progress as the service stores it, written directly (its answers and deadline as given). */
-function attemptRecord(clientId: string, testId: string, studentId: string, questionIds: string[], fields: Partial<StoredAttempt> = {}): StoredAttempt {
+function attemptRecord(
+  clientId: string,
+  testId: string,
+  studentId: string,
+  questionIds: string[],
+  fields: Partial<StoredAttempt> = {},
+): StoredAttempt {
   const id = `${clientId}.${randomUUID().replace(/-/g, '')}`;
   const started = new Date();
   return {
-    id, client_id: clientId, test_id: testId, version: 1, student_id: studentId, guest: false, guest_name: null, share_code: null,
-    started_by: studentId, status: 'in_progress', started_at: started.toISOString(), expires_at: new Date(started.getTime() + 3_600_000).toISOString(),
-    submitted_at: null, auto_submitted: false, answers: {}, question_order: questionIds, token_hash: hashAttemptToken(newAttemptToken()),
-    score: null, total_marks: MARKS * questionIds.length, results: null, ...fields,
+    id,
+    client_id: clientId,
+    test_id: testId,
+    version: 1,
+    student_id: studentId,
+    guest: false,
+    guest_name: null,
+    share_code: null,
+    started_by: studentId,
+    status: 'in_progress',
+    started_at: started.toISOString(),
+    expires_at: new Date(started.getTime() + 3_600_000).toISOString(),
+    submitted_at: null,
+    auto_submitted: false,
+    answers: {},
+    question_order: questionIds,
+    token_hash: hashAttemptToken(newAttemptToken()),
+    score: null,
+    total_marks: MARKS * questionIds.length,
+    results: null,
+    ...fields,
   };
 }
 
@@ -105,7 +176,8 @@ describe('attempt size budget (rule)', () => {
       attempt.answers[questionIds[next]] = saved;
     }
     assert.ok(next < questionIds.length, 'the limits allow more answers than the budget holds');
-    const fits = (length: number) => !answerOverBudget(path, attempt, questionIds[next], { answer: LONGEST.slice(0, length), saved_at: savedAt });
+    const fits = (length: number) =>
+      !answerOverBudget(path, attempt, questionIds[next], { answer: LONGEST.slice(0, length), saved_at: savedAt });
     let [length, tooLong] = [0, MAX_ANSWER_LENGTH];
     while (tooLong - length > 1) {
       const middle = Math.floor((length + tooLong) / 2);
@@ -114,7 +186,10 @@ describe('attempt size budget (rule)', () => {
     }
     attempt.answers[questionIds[next]] = { answer: LONGEST.slice(0, length), saved_at: savedAt };
     const inProgress = attemptBytes(path, attempt);
-    assert.ok(inProgress <= ATTEMPT_BUDGET_BYTES && inProgress > ATTEMPT_BUDGET_BYTES - 10, `${inProgress} bytes in progress`);
+    assert.ok(
+      inProgress <= ATTEMPT_BUDGET_BYTES && inProgress > ATTEMPT_BUDGET_BYTES - 10,
+      `${inProgress} bytes in progress`,
+    );
     const submitted = { ...attempt, ...submission(attempt, version, { nowMs: Date.now(), automatic: false }) };
     assert.equal(submitted.results.length, MAX_QUESTIONS_PER_TEST);
     const size = attemptBytes(path, submitted);
@@ -123,10 +198,15 @@ describe('attempt size budget (rule)', () => {
 
   it('a save that does not make an attempt larger is taken even past the budget (one stored before there was a budget can shrink)', () => {
     const savedAt = new Date().toISOString();
-    const attempt = attemptRecord('c1', largest.testId, 'u1', questionIds, { answers: longAnswers(questionIds, 160, savedAt) });
+    const attempt = attemptRecord('c1', largest.testId, 'u1', questionIds, {
+      answers: longAnswers(questionIds, 160, savedAt),
+    });
     assert.ok(attemptBytes(pathOf(attempt), attempt) > ATTEMPT_BUDGET_BYTES);
     assert.equal(answerOverBudget(pathOf(attempt), attempt, questionIds[0], { answer: '', saved_at: savedAt }), false);
-    assert.equal(answerOverBudget(pathOf(attempt), attempt, questionIds[200], { answer: 'ok', saved_at: savedAt }), true);
+    assert.equal(
+      answerOverBudget(pathOf(attempt), attempt, questionIds[200], { answer: 'ok', saved_at: savedAt }),
+      true,
+    );
   });
 });
 
@@ -140,7 +220,12 @@ describe('POST /api/attempts/{attemptId}/answers past the attempt’s size budge
     const attemptId: string = started.body.attempt_id;
     const order: string[] = started.body.test_details.questions.map((q: { id: string }) => q.id);
     assert.equal(order.length, MAX_QUESTIONS_PER_TEST);
-    const save = (questionId: string, answer: string) => post(`/api/attempts/${attemptId}/answers`, { question_id: questionId, student_answer: answer }, at(student.token));
+    const save = (questionId: string, answer: string) =>
+      post(
+        `/api/attempts/${attemptId}/answers`,
+        { question_id: questionId, student_answer: answer },
+        at(student.token),
+      );
 
     // Three right answers (key "ok"), then the longest answers until one is refused.
     for (const id of order.slice(0, 3)) assert.equal((await save(id, ' OK ')).status, 200);
@@ -155,7 +240,10 @@ describe('POST /api/attempts/{attemptId}/answers past the attempt’s size budge
     }
     assert.ok(refused, 'a save is refused before the 500th question');
     expectError(refused, 413, 'PAYLOAD_TOO_LARGE');
-    assert.deepEqual(refused.body.details.map((d: { path: string }) => d.path), ['body.student_answer']);
+    assert.deepEqual(
+      refused.body.details.map((d: { path: string }) => d.path),
+      ['body.student_answer'],
+    );
     const stored = (await attemptDoc(tenant.clientId, attemptId).get()).data() as StoredAttempt;
     assert.equal(stored.answers[order[next]], undefined, 'the refused answer is not written');
     assert.equal(Object.keys(stored.answers).length, next, 'every answer saved before stays');
@@ -174,7 +262,10 @@ describe('POST /api/attempts/{attemptId}/answers past the attempt’s size budge
 
     const list = await get(`/api/attempts?test_id=${largest.testId}&student_id=${student.uid}`, at(tenant.admin.token));
     assert.equal(list.status, 200, list.text);
-    assert.deepEqual(list.body.data.map((a: any) => [a.attempt_id, a.status, a.score]), [[attemptId, 'submitted', 3 * MARKS]]);
+    assert.deepEqual(
+      list.body.data.map((a: any) => [a.attempt_id, a.status, a.score]),
+      [[attemptId, 'submitted', 3 * MARKS]],
+    );
     const read = await get(`/api/attempts/${attemptId}`, at(tenant.admin.token));
     assert.equal(read.status, 200, read.text);
     assert.equal(read.body.answers.length, next);
@@ -198,16 +289,26 @@ describe('an overdue attempt that cannot be closed (too large to score, or its v
     const savedAt = head(-60_000);
     // 155 longest answers: past the budget (as stored before there was one), under 1 MiB until the submit adds its results.
     tooLarge = attemptRecord(tenant.clientId, largest.testId, owner.uid, questionIds, {
-      started_at: head(-3_600_000), expires_at: head(0), answers: longAnswers(questionIds, TOO_LARGE_ANSWERS, savedAt),
+      started_at: head(-3_600_000),
+      expires_at: head(0),
+      answers: longAnswers(questionIds, TOO_LARGE_ANSWERS, savedAt),
     });
     const size = attemptBytes(pathOf(tooLarge), tooLarge);
     assert.ok(size > ATTEMPT_BUDGET_BYTES && size < MAX_DOCUMENT_BYTES, `${size} bytes`);
-    versionless = attemptRecord(tenant.clientId, largest.testId, owner.uid, questionIds.slice(0, 2), { version: 99, started_at: head(-3_600_000), expires_at: head(1) });
+    versionless = attemptRecord(tenant.clientId, largest.testId, owner.uid, questionIds.slice(0, 2), {
+      version: 99,
+      started_at: head(-3_600_000),
+      expires_at: head(1),
+    });
     // Behind them, in both organizations: attempts with one right answer saved in time.
-    const small = await Promise.all([tenant, other].map((t) => writePublishedTest(t.clientId, t.admin.uid, largestQuestionIds().slice(0, 2))));
+    const small = await Promise.all(
+      [tenant, other].map((t) => writePublishedTest(t.clientId, t.admin.uid, largestQuestionIds().slice(0, 2))),
+    );
     closable = [tenant, other].map((t, k) =>
       attemptRecord(t.clientId, small[k].testId, t.student.uid, small[k].version.test.question_ids, {
-        started_at: head(-3_600_000), expires_at: head(10 + k), answers: { [small[k].version.test.question_ids[0]]: { answer: 'ok', saved_at: savedAt } },
+        started_at: head(-3_600_000),
+        expires_at: head(10 + k),
+        answers: { [small[k].version.test.question_ids[0]]: { answer: 'ok', saved_at: savedAt } },
       }),
     );
     await Promise.all([tooLarge, versionless, ...closable].map((a) => attemptDoc(a.client_id, a.id).set(a)));
@@ -217,7 +318,10 @@ describe('an overdue attempt that cannot be closed (too large to score, or its v
 
   const status = async (a: StoredAttempt) => (await attemptDoc(a.client_id, a.id).get()).get('status');
   const failuresLogged = (entries: Array<{ message: string; data: Record<string, unknown> }>) =>
-    entries.filter((e) => /Closing an overdue attempt failed/.test(e.message)).map((e) => e.data.path as string).sort();
+    entries
+      .filter((e) => /Closing an overdue attempt failed/.test(e.message))
+      .map((e) => e.data.path as string)
+      .sort();
 
   describe('closeOverdueAttempts (scheduled)', () => {
     it('closes every other overdue attempt of every organization past two that fail at the head of its order (batches of one), logs each failure with its path, and tries them again on the next run', async () => {
@@ -228,10 +332,16 @@ describe('an overdue attempt that cannot be closed (too large to score, or its v
       assert.equal(await status(versionless), 'in_progress');
       assert.ok(first.result.closed >= 2 && first.result.failed >= 2, JSON.stringify(first.result));
       // Each tried once in a run: the batches page past them rather than finding them again.
-      assert.deepEqual(failuresLogged(first.entries).filter((p) => [pathOf(tooLarge), pathOf(versionless)].includes(p)), [pathOf(tooLarge), pathOf(versionless)].sort());
+      assert.deepEqual(
+        failuresLogged(first.entries).filter((p) => [pathOf(tooLarge), pathOf(versionless)].includes(p)),
+        [pathOf(tooLarge), pathOf(versionless)].sort(),
+      );
 
       const second = await loggedDuring(() => closeOverdueAttempts(Date.now(), 200));
-      assert.deepEqual(failuresLogged(second.entries).filter((p) => [pathOf(tooLarge), pathOf(versionless)].includes(p)), [pathOf(tooLarge), pathOf(versionless)].sort());
+      assert.deepEqual(
+        failuresLogged(second.entries).filter((p) => [pathOf(tooLarge), pathOf(versionless)].includes(p)),
+        [pathOf(tooLarge), pathOf(versionless)].sort(),
+      );
       assert.equal(await status(tooLarge), 'in_progress');
     });
   });
@@ -243,7 +353,10 @@ describe('an overdue attempt that cannot be closed (too large to score, or its v
       assert.equal(list.status, 200, list.text);
       assert.deepEqual(
         list.body.data.map((a: any) => [a.attempt_id, a.status, a.score]).sort(),
-        [[tooLarge.id, 'in_progress', null], [versionless.id, 'in_progress', null]].sort(),
+        [
+          [tooLarge.id, 'in_progress', null],
+          [versionless.id, 'in_progress', null],
+        ].sort(),
       );
       const failures = failuresLogged(server.logs.slice(logged));
       assert.deepEqual(failures, [pathOf(tooLarge), pathOf(versionless)].sort());

@@ -3,7 +3,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StoredAttempt } from '../../functions/src/attempts/documents';
 import type { VersionForAttempt } from '../../functions/src/attempts/rules';
-import { decideStart, type StartDecision, type StartReads, type StartRequest } from '../../functions/src/attempts/startDecision';
+import {
+  decideStart,
+  type StartDecision,
+  type StartReads,
+  type StartRequest,
+} from '../../functions/src/attempts/startDecision';
 import type { StoredShareCode, StoredTest } from '../../functions/src/exams/documents';
 import { ApiError } from '../../functions/src/shared/errors';
 
@@ -15,26 +20,81 @@ const NOW = Date.parse('2030-01-10T12:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
 
 const test = (fields: Partial<StoredTest> = {}): StoredTest => ({
-  id: 't1', client_id: 'c1', test_name: 'Algebra', timer: 30, shuffle: 0, allow_review: 0, negative_marking: 0, status: 'published',
-  folder_id: null, question_ids: ['q1'], description: null, max_attempts: null, negative_mark_ratio: 0,
-  created_at: iso(0), updated_at: iso(0), published_at: iso(0), version: 1, ...fields,
+  id: 't1',
+  client_id: 'c1',
+  test_name: 'Algebra',
+  timer: 30,
+  shuffle: 0,
+  allow_review: 0,
+  negative_marking: 0,
+  status: 'published',
+  folder_id: null,
+  question_ids: ['q1'],
+  description: null,
+  max_attempts: null,
+  negative_mark_ratio: 0,
+  created_at: iso(0),
+  updated_at: iso(0),
+  published_at: iso(0),
+  version: 1,
+  ...fields,
 });
 
 const version: VersionForAttempt = {
-  version: 1, test_id: 't1', total_marks: 1, revision: 0,
-  test: { test_name: 'Algebra', timer: 30, shuffle: 0, allow_review: 0, negative_marking: 0, description: null, max_attempts: null, negative_mark_ratio: 0, question_ids: ['q1'] },
-  questions: [{ id: 'q1', question_text: '1+1?', question_type: 'short_answer', options: [], correct_answer: '2', tolerance: null, marks: 1, difficulty: 'easy' }],
+  version: 1,
+  test_id: 't1',
+  total_marks: 1,
+  revision: 0,
+  test: {
+    test_name: 'Algebra',
+    timer: 30,
+    shuffle: 0,
+    allow_review: 0,
+    negative_marking: 0,
+    description: null,
+    max_attempts: null,
+    negative_mark_ratio: 0,
+    question_ids: ['q1'],
+  },
+  questions: [
+    {
+      id: 'q1',
+      question_text: '1+1?',
+      question_type: 'short_answer',
+      options: [],
+      correct_answer: '2',
+      tolerance: null,
+      marks: 1,
+      difficulty: 'easy',
+    },
+  ],
 };
 const paper = { version, draw: { drawn: [], seen: [] }, paper: version };
 
 const request = (fields: Partial<StartRequest> = {}): StartRequest => ({
-  clientId: 'c1', testId: 't1', studentId: 's1', guest: null, checkStudentProfile: false, accessCode: undefined,
-  startedBy: 's1', tokenIssuedTo: { uid: 's1', role: 'student' }, readRunning: false, attemptId: 'c1.new', tokenHash: 'hash', ...fields,
+  clientId: 'c1',
+  testId: 't1',
+  studentId: 's1',
+  guest: null,
+  checkStudentProfile: false,
+  accessCode: undefined,
+  startedBy: 's1',
+  tokenIssuedTo: { uid: 's1', role: 'student' },
+  readRunning: false,
+  attemptId: 'c1.new',
+  tokenHash: 'hash',
+  ...fields,
 });
 
 /** Everything a student's start could ask for, answered: the decision never needs more. */
 const reads = (fields: Partial<StartReads> = {}): StartReads => ({
-  test: test(), slot: undefined, override: undefined, accommodation: undefined, onSite: { refusal: null }, paper, ...fields,
+  test: test(),
+  slot: undefined,
+  override: undefined,
+  accommodation: undefined,
+  onSite: { refusal: null },
+  paper,
+  ...fields,
 });
 
 const refusal = (decision: StartDecision): { code: string; message: string } => {
@@ -43,9 +103,19 @@ const refusal = (decision: StartDecision): { code: string; message: string } => 
   return { code: decision.refusal.code, message: decision.refusal.message };
 };
 
-const running = (expiresAt: string) => ({ attempt_id: 'c1.old', version: 1, started_at: iso(NOW - 3_600_000), expires_at: expiresAt });
+const running = (expiresAt: string) => ({
+  attempt_id: 'c1.old',
+  version: 1,
+  started_at: iso(NOW - 3_600_000),
+  expires_at: expiresAt,
+});
 const slotWith = (fields: Partial<NonNullable<StartReads['slot']>>): StartReads['slot'] => ({
-  test_id: 't1', student_id: 's1', client_id: 'c1', count: 1, in_progress: null, ...fields,
+  test_id: 't1',
+  student_id: 's1',
+  client_id: 'c1',
+  count: 1,
+  in_progress: null,
+  ...fields,
 });
 
 describe('decideStart: a new attempt', () => {
@@ -59,9 +129,17 @@ describe('decideStart: a new attempt', () => {
     assert.equal(attempt.expires_at, iso(NOW + 30 * 60_000));
     assert.equal(attempt.token_hash, 'hash');
     assert.deepEqual(attempt.token_issued_to, { uid: 's1', role: 'student' });
-    assert.deepEqual(slot.in_progress, { attempt_id: 'c1.new', version: 1, started_at: iso(NOW), expires_at: attempt.expires_at });
+    assert.deepEqual(slot.in_progress, {
+      attempt_id: 'c1.new',
+      version: 1,
+      started_at: iso(NOW),
+      expires_at: attempt.expires_at,
+    });
     assert.equal(slot.count, 1);
-    assert.deepEqual(audits.map((a) => a.type), ['attempt_started']);
+    assert.deepEqual(
+      audits.map((a) => a.type),
+      ['attempt_started'],
+    );
     assert.equal(closeOverdue, false);
     assert.equal(seatUsed, null);
   });
@@ -81,23 +159,35 @@ describe('decideStart: a new attempt', () => {
     assert.ok('start' in decision);
     assert.equal(decision.start.seatUsed, 5);
     assert.equal(decision.start.attempt.guest_name, 'Ada');
-    assert.deepEqual(decision.start.audits.map((a) => a.type), ['attempt_started', 'share_code_redeemed']);
+    assert.deepEqual(
+      decision.start.audits.map((a) => a.type),
+      ['attempt_started', 'share_code_redeemed'],
+    );
   });
 });
 
 describe('decideStart: refusals, in the order they are owed', () => {
   it('refuses a missing test with NOT_FOUND and an unpublished one with CONFLICT', () => {
     assert.equal(refusal(decideStart(reads({ test: undefined }), request(), NOW)).code, 'NOT_FOUND');
-    assert.equal(refusal(decideStart(reads({ test: test({ status: 'draft', version: null }) }), request(), NOW)).code, 'CONFLICT');
+    assert.equal(
+      refusal(decideStart(reads({ test: test({ status: 'draft', version: null }) }), request(), NOW)).code,
+      'CONFLICT',
+    );
   });
 
   it('refuses a Guest whose share code is missing, revoked or expired before looking at the test', () => {
     const guest = request({ guest: { code: 'ABC', name: null } });
     assert.equal(refusal(decideStart(reads({ test: undefined }), guest, NOW)).message, 'This share code is not valid');
     const revoked = { code: 'ABC', revoked: true, expires_at: null } as unknown as StoredShareCode;
-    assert.equal(refusal(decideStart(reads({ shareCode: revoked }), guest, NOW)).message, 'This share code has been revoked');
+    assert.equal(
+      refusal(decideStart(reads({ shareCode: revoked }), guest, NOW)).message,
+      'This share code has been revoked',
+    );
     const expired = { code: 'ABC', revoked: false, expires_at: iso(NOW) } as unknown as StoredShareCode;
-    assert.equal(refusal(decideStart(reads({ shareCode: expired }), guest, NOW)).message, 'This share code has expired');
+    assert.equal(
+      refusal(decideStart(reads({ shareCode: expired }), guest, NOW)).message,
+      'This share code has expired',
+    );
   });
 
   it('asks for the on-site check after the test is found published, and answers what it threw', () => {
@@ -109,22 +199,42 @@ describe('decideStart: refusals, in the order they are owed', () => {
   it('refuses an administrator start for a missing profile (NOT_FOUND) or one that is not a student (VALIDATION_ERROR)', () => {
     const forStudent = request({ checkStudentProfile: true, accessCode: null, startedBy: 'admin' });
     assert.equal(refusal(decideStart(reads({ profile: undefined }), forStudent, NOW)).code, 'NOT_FOUND');
-    assert.equal(refusal(decideStart(reads({ profile: { role: 'client_admin' } }), forStudent, NOW)).code, 'VALIDATION_ERROR');
+    assert.equal(
+      refusal(decideStart(reads({ profile: { role: 'client_admin' } }), forStudent, NOW)).code,
+      'VALIDATION_ERROR',
+    );
     assert.ok('start' in decideStart(reads({ profile: { role: 'student' } }), forStudent, NOW));
   });
 
   it('refuses outside the window, then during the cooldown, with CONFLICT', () => {
-    assert.match(refusal(decideStart(reads({ test: test({ opens_at: iso(NOW + 60_000) }) }), request(), NOW)).message, /opens/i);
-    const cooling = reads({ test: test({ attempt_cooldown_minutes: 10 }), slot: slotWith({ last_submitted_at: iso(NOW - 60_000) }) });
+    assert.match(
+      refusal(decideStart(reads({ test: test({ opens_at: iso(NOW + 60_000) }) }), request(), NOW)).message,
+      /opens/i,
+    );
+    const cooling = reads({
+      test: test({ attempt_cooldown_minutes: 10 }),
+      slot: slotWith({ last_submitted_at: iso(NOW - 60_000) }),
+    });
     assert.match(refusal(decideStart(cooling, request(), NOW)).message, /cooldown/);
   });
 
   it('asks for the access code to be checked only when one was sent for a test that has one, and refuses a missing or wrong one', () => {
     const locked = test({ access_code_hash: { salt: 's', hash: 'h' } as unknown as StoredTest['access_code_hash'] });
-    assert.equal(refusal(decideStart(reads({ test: locked }), request({ accessCode: undefined }), NOW)).message, 'This test requires its access code: send access_code');
-    assert.deepEqual(decideStart(reads({ test: locked }), request({ accessCode: 'nope' }), NOW), { need: 'accessCode' });
-    assert.equal(refusal(decideStart(reads({ test: locked, accessCodeMatches: false }), request({ accessCode: 'nope' }), NOW)).code, 'FORBIDDEN');
-    assert.ok('start' in decideStart(reads({ test: locked, accessCodeMatches: true }), request({ accessCode: 'open' }), NOW));
+    assert.equal(
+      refusal(decideStart(reads({ test: locked }), request({ accessCode: undefined }), NOW)).message,
+      'This test requires its access code: send access_code',
+    );
+    assert.deepEqual(decideStart(reads({ test: locked }), request({ accessCode: 'nope' }), NOW), {
+      need: 'accessCode',
+    });
+    assert.equal(
+      refusal(decideStart(reads({ test: locked, accessCodeMatches: false }), request({ accessCode: 'nope' }), NOW))
+        .code,
+      'FORBIDDEN',
+    );
+    assert.ok(
+      'start' in decideStart(reads({ test: locked, accessCodeMatches: true }), request({ accessCode: 'open' }), NOW),
+    );
     // An administrator starting for a student is not asked for it.
     assert.ok('start' in decideStart(reads({ test: locked }), request({ accessCode: null }), NOW));
   });
@@ -134,15 +244,32 @@ describe('decideStart: refusals, in the order they are owed', () => {
     assert.equal(refusal(decideStart(closed, request(), NOW)).code, 'CONFLICT');
     assert.deepEqual(decideStart(reads({ paper: undefined }), request(), NOW), { need: 'paper' });
     const capped = { ...paper, version: { ...version, test: { ...version.test, max_attempts: 1 } } };
-    assert.match(refusal(decideStart(reads({ paper: capped, slot: slotWith({ count: 1 }) }), request(), NOW)).message, /All 1 attempts/);
+    assert.match(
+      refusal(decideStart(reads({ paper: capped, slot: slotWith({ count: 1 }) }), request(), NOW)).message,
+      /All 1 attempts/,
+    );
     // An override raises it for one student.
-    assert.ok('start' in decideStart(reads({ paper: capped, slot: slotWith({ count: 1 }), override: { max_attempts: 2 } }), request(), NOW));
+    assert.ok(
+      'start' in
+        decideStart(
+          reads({ paper: capped, slot: slotWith({ count: 1 }), override: { max_attempts: 2 } }),
+          request(),
+          NOW,
+        ),
+    );
   });
 
   it('refuses a Guest when no seat of its code has room', () => {
     const code = { code: 'ABC', revoked: false, expires_at: null } as unknown as StoredShareCode;
-    const decision = decideStart(reads({ shareCode: code, seat: null }), request({ guest: { code: 'ABC', name: null } }), NOW);
-    assert.deepEqual(refusal(decision), { code: 'CONFLICT', message: 'This share code has been used as many times as it allows' });
+    const decision = decideStart(
+      reads({ shareCode: code, seat: null }),
+      request({ guest: { code: 'ABC', name: null } }),
+      NOW,
+    );
+    assert.deepEqual(refusal(decision), {
+      code: 'CONFLICT',
+      message: 'This share code has been used as many times as it allows',
+    });
   });
 });
 
@@ -150,11 +277,18 @@ describe('decideStart: an attempt already in progress', () => {
   it('is resumed while its time runs: a new token hash issued to the caller, the test on_site_only, an attempt_resumed record, nothing created', () => {
     const slot = slotWith({ in_progress: running(iso(NOW + 60_000)) });
     const admin = { uid: 'a1', role: 'client_admin' as const };
-    const decision = decideStart(reads({ slot, test: test({ on_site_only: 1 }) }), request({ startedBy: 'a1', tokenIssuedTo: admin }), NOW);
+    const decision = decideStart(
+      reads({ slot, test: test({ on_site_only: 1 }) }),
+      request({ startedBy: 'a1', tokenIssuedTo: admin }),
+      NOW,
+    );
     assert.ok('resume' in decision);
     assert.equal(decision.resume.attemptId, 'c1.old');
     assert.deepEqual(decision.resume.update, { token_hash: 'hash', token_issued_to: admin, on_site_only: 1 });
-    assert.deepEqual(decision.resume.audits.map((a) => a.type), ['attempt_resumed']);
+    assert.deepEqual(
+      decision.resume.audits.map((a) => a.type),
+      ['attempt_resumed'],
+    );
   });
 
   it('is resumed without the window, cooldown or max_attempts being asked again', () => {

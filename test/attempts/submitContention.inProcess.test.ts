@@ -39,7 +39,13 @@ describe('POST /api/attempts/{attemptId}/submit racing the taker’s own saves',
       // The submit's first commit loses to the saves, as the emulator's lock waits make it lose when they pile up:
       // in every round, not only when timing allows. Its next run meets the saves for real.
       const heal = failWrites(new RegExp(`attempt_slots/${student.uid}$`), { times: 1, error: transactionLost });
-      const saves = ids.map((id) => post(`/api/attempts/${started.attempt_id}/answers`, { question_id: id, student_answer: 'x' }, at(student.token)));
+      const saves = ids.map((id) =>
+        post(
+          `/api/attempts/${started.attempt_id}/answers`,
+          { question_id: id, student_answer: 'x' },
+          at(student.token),
+        ),
+      );
       const submit = post(`/api/attempts/${started.attempt_id}/submit`, undefined, at(student.token));
       const [saved, submitted] = await Promise.all([Promise.all(saves), submit]).finally(heal);
       seen.push(`round ${round}: submit ${submitted.status}, saves ${saved.map((r) => r.status).join(',')}`);
@@ -50,7 +56,11 @@ describe('POST /api/attempts/{attemptId}/submit racing the taker’s own saves',
       const stored = (await attemptDoc(tenant.clientId, started.attempt_id).get()).data()!;
       assert.equal(stored.status, 'submitted');
       assert.deepEqual(Object.keys(stored.answers).sort(), [...accepted].sort(), seen.join('\n'));
-      const audits = await adminDb.collection('audit_logs').where('user_id', '==', student.uid).where('event_type', '==', 'attempt_submitted').get();
+      const audits = await adminDb
+        .collection('audit_logs')
+        .where('user_id', '==', student.uid)
+        .where('event_type', '==', 'attempt_submitted')
+        .get();
       assert.equal(audits.size, 1);
     }
     console.log(`      (${seen.join('; ')})`);
@@ -62,11 +72,22 @@ describe('POST /api/attempts/{attemptId}/submit racing the taker’s own saves',
       const student = await createUser('student', tenant.clientId);
       const started = (await post('/api/attempts', { test_id: test.id }, at(student.token))).body;
       const ids: string[] = started.test_details.questions.map((q: { id: string }) => q.id);
-      const saved = await Promise.all(ids.map((id, i) => post(`/api/attempts/${started.attempt_id}/answers`, { question_id: id, student_answer: `a${i}` }, at(student.token))));
+      const saved = await Promise.all(
+        ids.map((id, i) =>
+          post(
+            `/api/attempts/${started.attempt_id}/answers`,
+            { question_id: id, student_answer: `a${i}` },
+            at(student.token),
+          ),
+        ),
+      );
       assert.deepEqual(
         saved.map((r) => r.status),
         ids.map(() => 200),
-        `round ${round}: ${saved.filter((r) => r.status !== 200).map((r) => r.text).join('\n')}`,
+        `round ${round}: ${saved
+          .filter((r) => r.status !== 200)
+          .map((r) => r.text)
+          .join('\n')}`,
       );
       const stored = (await attemptDoc(tenant.clientId, started.attempt_id).get()).get('answers');
       assert.equal(Object.keys(stored).length, ids.length);
@@ -79,13 +100,19 @@ describe('POST /api/attempts/{attemptId}/submit racing the taker’s own saves',
     const started = (await post('/api/attempts', { test_id: test.id }, at(student.token))).body;
     const heal = failWrites(new RegExp(`attempt_slots/${student.uid}$`), { error: transactionLost });
     const t0 = Date.now();
-    const submitted = await post(`/api/attempts/${started.attempt_id}/submit`, undefined, at(student.token)).finally(heal);
+    const submitted = await post(`/api/attempts/${started.attempt_id}/submit`, undefined, at(student.token)).finally(
+      heal,
+    );
     assert.equal(submitted.status, 503, submitted.text);
     assert.equal(submitted.headers.get('retry-after'), '5');
     assert.ok(Date.now() - t0 < 30_000, `answered after ${Date.now() - t0} ms`);
     const stored = (await attemptDoc(tenant.clientId, started.attempt_id).get()).data()!;
     assert.equal(stored.status, 'in_progress');
-    const audits = await adminDb.collection('audit_logs').where('user_id', '==', student.uid).where('event_type', '==', 'attempt_submitted').get();
+    const audits = await adminDb
+      .collection('audit_logs')
+      .where('user_id', '==', student.uid)
+      .where('event_type', '==', 'attempt_submitted')
+      .get();
     assert.equal(audits.size, 0);
     // Nothing was decided: the submit sent again scores it.
     assert.equal((await post(`/api/attempts/${started.attempt_id}/submit`, undefined, at(student.token))).status, 200);

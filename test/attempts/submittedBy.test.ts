@@ -47,7 +47,11 @@ describe('submitted_by', () => {
     const guest = await signInAnonymously();
     const guests = await startOk(guest.token, { share_code: await writeShareCode(m.tenant.clientId, test.id) });
     for (const attempt of [started, guests]) {
-      const res = await post(`/api/attempts/${attempt.attempt_id}/submit${tokenQuery(attempt.attempt_token)}`, undefined, { ip: freshIp() });
+      const res = await post(
+        `/api/attempts/${attempt.attempt_id}/submit${tokenQuery(attempt.attempt_token)}`,
+        undefined,
+        { ip: freshIp() },
+      );
       assert.equal(res.status, 200, res.text);
       assert.equal(await submittedByOf(attempt.attempt_id), 'taker');
     }
@@ -70,7 +74,11 @@ describe('submitted_by', () => {
   it('is admin when the attempt token an administrator received by starting the attempt for a student is used to submit, audited with the admin as actor', async () => {
     const student = await newStudent();
     const started = await startOk(m.tenant.admin.token, { test_id: test.id, student_id: student.uid });
-    const res = await post(`/api/attempts/${started.attempt_id}/submit${tokenQuery(started.attempt_token)}`, undefined, { ip: freshIp() });
+    const res = await post(
+      `/api/attempts/${started.attempt_id}/submit${tokenQuery(started.attempt_token)}`,
+      undefined,
+      { ip: freshIp() },
+    );
     assert.equal(res.status, 200, res.text);
     assert.equal(await submittedByOf(started.attempt_id), 'admin');
     const [record] = await auditRecordsFor(student.uid, 'attempt_submitted');
@@ -85,9 +93,17 @@ describe('submitted_by', () => {
     const resumed = await startOk(student.token, { test_id: test.id });
     assert.equal(resumed.attempt_id, byAdmin.attempt_id);
     // The administrator's token stopped working with the resume: it cannot be used to pass as the admin.
-    const stale = await post(`/api/attempts/${byAdmin.attempt_id}/submit${tokenQuery(byAdmin.attempt_token)}`, undefined, { ip: freshIp() });
+    const stale = await post(
+      `/api/attempts/${byAdmin.attempt_id}/submit${tokenQuery(byAdmin.attempt_token)}`,
+      undefined,
+      { ip: freshIp() },
+    );
     assert.equal(stale.status, 403, stale.text);
-    const res = await post(`/api/attempts/${resumed.attempt_id}/submit${tokenQuery(resumed.attempt_token)}`, undefined, { ip: freshIp() });
+    const res = await post(
+      `/api/attempts/${resumed.attempt_id}/submit${tokenQuery(resumed.attempt_token)}`,
+      undefined,
+      { ip: freshIp() },
+    );
     assert.equal(res.status, 200, res.text);
     assert.equal(await submittedByOf(resumed.attempt_id), 'taker');
     const [record] = await auditRecordsFor(student.uid, 'attempt_submitted');
@@ -119,9 +135,14 @@ describe('submitted_by', () => {
   });
 
   it('is listed with every attempt in GET /api/attempts: taker, admin, deadline, and null in progress', async () => {
-    const { test: listed } = await publishTest(m.tenant.admin.token, m.tenant.clientId, { count: 1, extra: { timer: 30 } });
+    const { test: listed } = await publishTest(m.tenant.admin.token, m.tenant.clientId, {
+      count: 1,
+      extra: { timer: 30 },
+    });
     const [a, b, c, d] = await Promise.all([newStudent(), newStudent(), newStudent(), newStudent()]);
-    const [byTaker, byAdmin, byDeadline, running] = await Promise.all([a, b, c, d].map((s) => startOk(s.token, { test_id: listed.id })));
+    const [byTaker, byAdmin, byDeadline, running] = await Promise.all(
+      [a, b, c, d].map((s) => startOk(s.token, { test_id: listed.id })),
+    );
     assert.equal((await submitAs(a.token, byTaker.attempt_id)).status, 200);
     assert.equal((await submitAs(m.tenant.admin.token, byAdmin.attempt_id)).status, 200);
     await expire(m.tenant.clientId, byDeadline.attempt_id, 60);
@@ -135,6 +156,9 @@ describe('submitted_by', () => {
       [running.attempt_id]: null,
     });
     const own = await get(`/api/attempts?test_id=${listed.id}`, as(b.token));
-    assert.deepEqual(own.body.data.map((row: any) => row.submitted_by), ['admin']);
+    assert.deepEqual(
+      own.body.data.map((row: any) => row.submitted_by),
+      ['admin'],
+    );
   });
 });

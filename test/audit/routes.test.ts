@@ -33,7 +33,9 @@ describe('GET /api/audit-logs', () => {
   });
 
   it('returns records with every documented field', async () => {
-    const res = await get(`/api/audit-logs?user_id=${tenant.student.uid}&event_type=login`, { token: tenant.admin.token });
+    const res = await get(`/api/audit-logs?user_id=${tenant.student.uid}&event_type=login`, {
+      token: tenant.admin.token,
+    });
     assert.equal(res.body.data.length, 1);
     const [record] = res.body.data;
     assert.equal(record.event_type, 'login');
@@ -54,7 +56,11 @@ describe('GET /api/audit-logs', () => {
   });
 
   it('refuses an anonymous Guest, a user with no role, and the admin of a deactivated client (403)', async () => {
-    const [guest, noRole, inactive] = await Promise.all([signInAnonymously(), createUser(null), createTenant({ active_status: 0 })]);
+    const [guest, noRole, inactive] = await Promise.all([
+      signInAnonymously(),
+      createUser(null),
+      createTenant({ active_status: 0 }),
+    ]);
     for (const token of [guest.token, noRole.token, inactive.admin.token]) {
       const res = await get('/api/audit-logs', { token });
       assert.equal(res.status, 403, res.text);
@@ -63,7 +69,9 @@ describe('GET /api/audit-logs', () => {
   });
 
   it('lets a Super Admin see refused tokens, which belong to no organization', async () => {
-    const res = await get(`/api/audit-logs?event_type=token_rejected&user_id=${tenant.student.uid}`, { token: superAdmin.token });
+    const res = await get(`/api/audit-logs?event_type=token_rejected&user_id=${tenant.student.uid}`, {
+      token: superAdmin.token,
+    });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.data.length, 1);
     assert.equal(res.body.data[0].reason, 'expired');
@@ -90,18 +98,32 @@ describe('GET /api/audit-logs', () => {
     for (let i = 0; i < 5; i += 1) {
       const ref = adminDb.collection('audit_logs').doc();
       batch.set(ref, {
-        id: ref.id, event_type: 'login', user_id: `paged-${tenant.clientId}`, ip_address: 'x', success: true,
-        timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), client_id: tenant.clientId,
-        actor_id: null, reason: null, user_agent: null, request_id: 'seed', details: null,
+        id: ref.id,
+        event_type: 'login',
+        user_id: `paged-${tenant.clientId}`,
+        ip_address: 'x',
+        success: true,
+        timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+        client_id: tenant.clientId,
+        actor_id: null,
+        reason: null,
+        user_agent: null,
+        request_id: 'seed',
+        details: null,
       });
     }
     await batch.commit();
-    const page2 = await get(`/api/audit-logs?user_id=paged-${tenant.clientId}&limit=2&page=2`, { token: tenant.admin.token });
+    const page2 = await get(`/api/audit-logs?user_id=paged-${tenant.clientId}&limit=2&page=2`, {
+      token: tenant.admin.token,
+    });
     assert.equal(page2.status, 200, page2.text);
     const { next_cursor, ...numbers } = page2.body.pagination;
     assert.deepEqual(numbers, { page: 2, limit: 2, total: 5, pages: 3 });
     assert.equal(typeof next_cursor, 'string', 'a page before the last offers a cursor to the next');
-    assert.deepEqual(page2.body.data.map((r: { timestamp: string }) => r.timestamp.slice(17, 19)), ['02', '01']);
+    assert.deepEqual(
+      page2.body.data.map((r: { timestamp: string }) => r.timestamp.slice(17, 19)),
+      ['02', '01'],
+    );
   });
 
   /** Five records for one made-up user, at 00:00:00..04 (or all at one instant), to page through. */
@@ -110,9 +132,18 @@ describe('GET /api/audit-logs', () => {
     for (let i = 0; i < 5; i += 1) {
       const ref = adminDb.collection('audit_logs').doc();
       batch.set(ref, {
-        id: ref.id, event_type: 'login', user_id: userId, ip_address: 'x', success: true,
-        timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, sameInstant ? 0 : i)).toISOString(), client_id: tenant.clientId,
-        actor_id: null, reason: null, user_agent: null, request_id: 'seed', details: null,
+        id: ref.id,
+        event_type: 'login',
+        user_id: userId,
+        ip_address: 'x',
+        success: true,
+        timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, sameInstant ? 0 : i)).toISOString(),
+        client_id: tenant.clientId,
+        actor_id: null,
+        reason: null,
+        user_agent: null,
+        request_id: 'seed',
+        details: null,
       });
     }
     await batch.commit();
@@ -124,7 +155,9 @@ describe('GET /api/audit-logs', () => {
     const pages: number[] = [];
     let cursor: string | null = null;
     do {
-      const res: ApiResponse = await get(`/api/audit-logs?${query}${cursor ? `&cursor=${cursor}` : ''}`, { token: tenant.admin.token });
+      const res: ApiResponse = await get(`/api/audit-logs?${query}${cursor ? `&cursor=${cursor}` : ''}`, {
+        token: tenant.admin.token,
+      });
       assert.equal(res.status, 200, res.text);
       ids.push(...res.body.data.map((r: { id: string }) => r.id));
       pages.push(res.body.pagination.page);
@@ -140,7 +173,11 @@ describe('GET /api/audit-logs', () => {
     assert.deepEqual(pages, [1, 2, 3]);
     assert.equal(new Set(ids).size, 5);
     const byOffset = await get(`/api/audit-logs?user_id=${userId}&limit=5`, { token: tenant.admin.token });
-    assert.deepEqual(ids, byOffset.body.data.map((r: { id: string }) => r.id), 'the same order as by offset');
+    assert.deepEqual(
+      ids,
+      byOffset.body.data.map((r: { id: string }) => r.id),
+      'the same order as by offset',
+    );
   });
 
   it('walks records that share a timestamp without skipping or repeating any', async () => {
@@ -152,15 +189,25 @@ describe('GET /api/audit-logs', () => {
   });
 
   it('answers 400 naming query.page and the cap of 1,000 items for a page past it, and serves the page that ends at it', async () => {
-    expectValidation(await get('/api/audit-logs?page=52&limit=20', { token: tenant.admin.token }), ['query.page'], ['1000']);
-    expectValidation(await get('/api/audit-logs?page=99999999999999999999', { token: tenant.admin.token }), ['query.page']);
+    expectValidation(
+      await get('/api/audit-logs?page=52&limit=20', { token: tenant.admin.token }),
+      ['query.page'],
+      ['1000'],
+    );
+    expectValidation(await get('/api/audit-logs?page=99999999999999999999', { token: tenant.admin.token }), [
+      'query.page',
+    ]);
     assert.equal((await get('/api/audit-logs?page=51&limit=20', { token: tenant.admin.token })).status, 200);
   });
 
   it('answers 400 to a cursor it did not issue, and to a cursor sent with a page', async () => {
     expectValidation(await get('/api/audit-logs?cursor=not-a-cursor', { token: tenant.admin.token }), ['query.cursor']);
-    expectValidation(await get(`/api/audit-logs?cursor=${'A'.repeat(2000)}`, { token: tenant.admin.token }), ['query.cursor']);
-    expectValidation(await get('/api/audit-logs?cursor=WzEsIngiLCJ5Il0&page=2', { token: tenant.admin.token }), ['query.page']);
+    expectValidation(await get(`/api/audit-logs?cursor=${'A'.repeat(2000)}`, { token: tenant.admin.token }), [
+      'query.cursor',
+    ]);
+    expectValidation(await get('/api/audit-logs?cursor=WzEsIngiLCJ5Il0&page=2', { token: tenant.admin.token }), [
+      'query.page',
+    ]);
   });
 
   it('answers 400, never 500, to a well-formed cursor whose contents were forged', async () => {
@@ -172,15 +219,23 @@ describe('GET /api/audit-logs', () => {
       [9007199254740992, 'x', 'z'], // a page past any walk
       [1, { nested: true }, 'z'],
     ]) {
-      expectValidation(await get(`/api/audit-logs?cursor=${forge(forged)}`, { token: tenant.admin.token }), ['query.cursor']);
+      expectValidation(await get(`/api/audit-logs?cursor=${forge(forged)}`, { token: tenant.admin.token }), [
+        'query.cursor',
+      ]);
     }
     const loneSurrogate = Buffer.from('[1,"\\ud800","z"]').toString('base64url');
-    expectValidation(await get(`/api/audit-logs?cursor=${loneSurrogate}`, { token: tenant.admin.token }), ['query.cursor']);
+    expectValidation(await get(`/api/audit-logs?cursor=${loneSurrogate}`, { token: tenant.admin.token }), [
+      'query.cursor',
+    ]);
   });
 
   it('answers 400 naming the field to a user_id or client_id over 128 characters, never 500', async () => {
-    expectValidation(await get(`/api/audit-logs?user_id=${'u'.repeat(3000)}`, { token: tenant.admin.token }), ['query.user_id']);
-    expectValidation(await get(`/api/audit-logs?client_id=${'c'.repeat(3000)}`, { token: superAdmin.token }), ['query.client_id']);
+    expectValidation(await get(`/api/audit-logs?user_id=${'u'.repeat(3000)}`, { token: tenant.admin.token }), [
+      'query.user_id',
+    ]);
+    expectValidation(await get(`/api/audit-logs?client_id=${'c'.repeat(3000)}`, { token: superAdmin.token }), [
+      'query.client_id',
+    ]);
   });
 
   it('rejects unknown filters and bad values with 400', async () => {

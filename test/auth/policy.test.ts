@@ -24,7 +24,12 @@ import type { Principal } from '../../functions/src/auth/principal';
 import { ApiError } from '../../functions/src/shared/errors';
 
 const principal = (role: Principal['role'], clientId: string | null = null): Principal => ({
-  uid: 'u1', email: null, role, clientId, guest: role === 'guest', authTime: 0,
+  uid: 'u1',
+  email: null,
+  role,
+  clientId,
+  guest: role === 'guest',
+  authTime: 0,
 });
 const superAdmin = principal('super_admin');
 const admin = principal('client_admin', 'acme');
@@ -35,21 +40,27 @@ const throwsCode = (fn: () => unknown, code: string) =>
 
 describe('policy: assertRole', () => {
   it('admits a role on the list', () => assert.doesNotThrow(() => assertRole(admin, ['client_admin'])));
-  it('refuses a role not on the list with FORBIDDEN', () => throwsCode(() => assertRole(student, ['client_admin']), 'FORBIDDEN'));
+  it('refuses a role not on the list with FORBIDDEN', () =>
+    throwsCode(() => assertRole(student, ['client_admin']), 'FORBIDDEN'));
   it('refuses a user with no role, saying so', () =>
     assert.throws(() => assertRole(principal(null), ['student']), /no role/));
-  it('refuses a guest where guests are not listed', () => throwsCode(() => assertRole(principal('guest'), ['student']), 'FORBIDDEN'));
+  it('refuses a guest where guests are not listed', () =>
+    throwsCode(() => assertRole(principal('guest'), ['student']), 'FORBIDDEN'));
 });
 
 describe('policy: tenantScope', () => {
-  it('gives a Client Admin its own organization when none is named', () => assert.equal(tenantScope(admin, undefined), 'acme'));
+  it('gives a Client Admin its own organization when none is named', () =>
+    assert.equal(tenantScope(admin, undefined), 'acme'));
   it('accepts a Student naming its own organization', () => assert.equal(tenantScope(student, 'acme'), 'acme'));
-  it('refuses naming another organization with FORBIDDEN', () => throwsCode(() => tenantScope(admin, 'globex'), 'FORBIDDEN'));
-  it('requires a Super Admin to name the organization', () => throwsCode(() => tenantScope(superAdmin, undefined), 'VALIDATION_ERROR'));
+  it('refuses naming another organization with FORBIDDEN', () =>
+    throwsCode(() => tenantScope(admin, 'globex'), 'FORBIDDEN'));
+  it('requires a Super Admin to name the organization', () =>
+    throwsCode(() => tenantScope(superAdmin, undefined), 'VALIDATION_ERROR'));
   it('lets a Super Admin name any organization', () => assert.equal(tenantScope(superAdmin, 'globex'), 'globex'));
   it('lets a Super Admin omit it where the route allows', () =>
     assert.equal(tenantScope(superAdmin, undefined, { optionalForSuperAdmin: true }), undefined));
-  it('refuses a guest, who has no organization', () => throwsCode(() => tenantScope(principal('guest'), undefined), 'FORBIDDEN'));
+  it('refuses a guest, who has no organization', () =>
+    throwsCode(() => tenantScope(principal('guest'), undefined), 'FORBIDDEN'));
 });
 
 describe('policy: assertTenantAccess', () => {
@@ -59,19 +70,28 @@ describe('policy: assertTenantAccess', () => {
 });
 
 describe('policy: assertTenantAccess for callers without an organization', () => {
-  it('refuses a guest, even for a resource that names no organization', () => throwsCode(() => assertTenantAccess(principal('guest'), null), 'FORBIDDEN'));
+  it('refuses a guest, even for a resource that names no organization', () =>
+    throwsCode(() => assertTenantAccess(principal('guest'), null), 'FORBIDDEN'));
   it('refuses a user with no role', () => throwsCode(() => assertTenantAccess(principal(null), 'acme'), 'FORBIDDEN'));
 });
 
 describe('policy: clients', () => {
-  it('lets a Client Admin change its own organization’s details', () => assert.doesNotThrow(() => assertCanChangeClient(admin, 'acme', {})));
-  it('refuses a Client Admin changing active_status', () => throwsCode(() => assertCanChangeClient(admin, 'acme', { active_status: 0 }), 'FORBIDDEN'));
-  it('refuses a Client Admin changing another organization', () => throwsCode(() => assertCanChangeClient(admin, 'globex', {}), 'FORBIDDEN'));
-  it('lets a Super Admin change active_status anywhere', () => assert.doesNotThrow(() => assertCanChangeClient(superAdmin, 'globex', { active_status: 0 })));
+  it('lets a Client Admin change its own organization’s details', () =>
+    assert.doesNotThrow(() => assertCanChangeClient(admin, 'acme', {})));
+  it('refuses a Client Admin changing active_status', () =>
+    throwsCode(() => assertCanChangeClient(admin, 'acme', { active_status: 0 }), 'FORBIDDEN'));
+  it('refuses a Client Admin changing another organization', () =>
+    throwsCode(() => assertCanChangeClient(admin, 'globex', {}), 'FORBIDDEN'));
+  it('lets a Super Admin change active_status anywhere', () =>
+    assert.doesNotThrow(() => assertCanChangeClient(superAdmin, 'globex', { active_status: 0 })));
 });
 
 describe('policy: users', () => {
-  const someone = (role: 'super_admin' | 'client_admin' | 'student' | null, clientId: string | null, uid = 'u2') => ({ uid, role, clientId });
+  const someone = (role: 'super_admin' | 'client_admin' | 'student' | null, clientId: string | null, uid = 'u2') => ({
+    uid,
+    role,
+    clientId,
+  });
 
   it('lets a Client Admin read users of its organization only', () => {
     assert.doesNotThrow(() => assertCanReadUser(admin, someone('student', 'acme')));
@@ -97,30 +117,50 @@ describe('policy: users', () => {
   });
 
   it('refuses a first role in another organization named in the body, whoever the target is', () => {
-    throwsCode(() => assertCanChangeUser(admin, someone(null, null), { role: 'client_admin', client_id: 'globex' }), 'FORBIDDEN');
+    throwsCode(
+      () => assertCanChangeUser(admin, someone(null, null), { role: 'client_admin', client_id: 'globex' }),
+      'FORBIDDEN',
+    );
     throwsCode(() => assertCanChangeUser(admin, someone('student', 'acme'), { client_id: 'globex' }), 'FORBIDDEN');
-    assert.doesNotThrow(() => assertCanChangeUser(superAdmin, someone(null, null), { role: 'client_admin', client_id: 'globex' }));
+    assert.doesNotThrow(() =>
+      assertCanChangeUser(superAdmin, someone(null, null), { role: 'client_admin', client_id: 'globex' }),
+    );
   });
 
   it('lets a password be set by its owner or a strictly higher rank only', () => {
     const password = 'a-new-password';
     assert.doesNotThrow(() => assertCanChangeUser(admin, someone('student', 'acme'), { password }));
-    assert.doesNotThrow(() => assertCanChangeUser(admin, someone('client_admin', 'acme', 'u1'), { password }), 'its own');
+    assert.doesNotThrow(
+      () => assertCanChangeUser(admin, someone('client_admin', 'acme', 'u1'), { password }),
+      'its own',
+    );
     throwsCode(() => assertCanChangeUser(admin, someone('client_admin', 'acme'), { password }), 'FORBIDDEN');
     assert.doesNotThrow(() => assertCanChangeUser(superAdmin, someone('client_admin', 'acme'), { password }));
     throwsCode(() => assertCanChangeUser(superAdmin, someone('super_admin', null), { password }), 'FORBIDDEN');
   });
 
   it('refuses changing one’s own role or disabling oneself, and a Client Admin granting super_admin', () => {
-    throwsCode(() => assertCanChangeUser(admin, someone('client_admin', 'acme', 'u1'), { role: 'student' }), 'FORBIDDEN');
-    throwsCode(() => assertCanChangeUser(admin, someone('client_admin', 'acme', 'u1'), { disabled: true }), 'FORBIDDEN');
+    throwsCode(
+      () => assertCanChangeUser(admin, someone('client_admin', 'acme', 'u1'), { role: 'student' }),
+      'FORBIDDEN',
+    );
+    throwsCode(
+      () => assertCanChangeUser(admin, someone('client_admin', 'acme', 'u1'), { disabled: true }),
+      'FORBIDDEN',
+    );
     throwsCode(() => assertCanChangeUser(admin, someone('student', 'acme'), { role: 'super_admin' }), 'FORBIDDEN');
-    throwsCode(() => assertCanChangeUser(student, someone('student', 'acme', 'u1'), { display_name: 'x' }), 'FORBIDDEN');
+    throwsCode(
+      () => assertCanChangeUser(student, someone('student', 'acme', 'u1'), { display_name: 'x' }),
+      'FORBIDDEN',
+    );
   });
 
   it('lets only a strictly higher rank change an administrator’s role, so a peer cannot be demoted and then taken over', () => {
     throwsCode(() => assertCanChangeUser(admin, someone('client_admin', 'acme'), { role: 'student' }), 'FORBIDDEN');
-    assert.doesNotThrow(() => assertCanChangeUser(admin, someone('student', 'acme'), { role: 'client_admin' }), 'promoting a Student');
+    assert.doesNotThrow(
+      () => assertCanChangeUser(admin, someone('student', 'acme'), { role: 'client_admin' }),
+      'promoting a Student',
+    );
     assert.doesNotThrow(() => assertCanChangeUser(superAdmin, someone('client_admin', 'acme'), { role: 'student' }));
   });
 
@@ -166,27 +206,37 @@ describe('policy: attemptChecks (what every way into an attempt still checks)', 
 });
 
 describe('policy: assertOrganizationActive', () => {
-  it('admits an active organization', () => assert.doesNotThrow(() => assertOrganizationActive({ active_status: 1 }, 'attempt’s')));
+  it('admits an active organization', () =>
+    assert.doesNotThrow(() => assertOrganizationActive({ active_status: 1 }, 'attempt’s')));
   it('refuses an inactive organization with FORBIDDEN, saying it is not active', () => {
     throwsCode(() => assertOrganizationActive({ active_status: 0 }, 'attempt’s'), 'FORBIDDEN');
     assert.throws(() => assertOrganizationActive({ active_status: 0 }, 'attempt’s'), /organization is not active/);
   });
-  it('refuses an organization that no longer exists', () => throwsCode(() => assertOrganizationActive(undefined, 'share code’s'), 'FORBIDDEN'));
+  it('refuses an organization that no longer exists', () =>
+    throwsCode(() => assertOrganizationActive(undefined, 'share code’s'), 'FORBIDDEN'));
 });
 
 describe('policy: takerAccountRefusal', () => {
-  it('lets an existing, enabled account through', () => assert.equal(takerAccountRefusal({ exists: true, disabled: false }), null));
-  it('refuses a disabled account as "disabled"', () => assert.equal(takerAccountRefusal({ exists: true, disabled: true }), 'disabled'));
-  it('refuses a deleted account as "revoked"', () => assert.equal(takerAccountRefusal({ exists: false, disabled: false }), 'revoked'));
+  it('lets an existing, enabled account through', () =>
+    assert.equal(takerAccountRefusal({ exists: true, disabled: false }), null));
+  it('refuses a disabled account as "disabled"', () =>
+    assert.equal(takerAccountRefusal({ exists: true, disabled: true }), 'disabled'));
+  it('refuses a deleted account as "revoked"', () =>
+    assert.equal(takerAccountRefusal({ exists: false, disabled: false }), 'revoked'));
 });
 
 describe('policy: assertCanManageSitting', () => {
-  it('lets a Client Admin manage its own organization’s sittings', () => assert.doesNotThrow(() => assertCanManageSitting(admin, 'acme')));
-  it('refuses a Client Admin another organization’s sittings with FORBIDDEN', () => throwsCode(() => assertCanManageSitting(admin, 'globex'), 'FORBIDDEN'));
-  it('lets a Super Admin manage any organization’s sittings', () => assert.doesNotThrow(() => assertCanManageSitting(superAdmin, 'globex')));
-  it('refuses a Student, even in its own organization', () => throwsCode(() => assertCanManageSitting(student, 'acme'), 'FORBIDDEN'));
+  it('lets a Client Admin manage its own organization’s sittings', () =>
+    assert.doesNotThrow(() => assertCanManageSitting(admin, 'acme')));
+  it('refuses a Client Admin another organization’s sittings with FORBIDDEN', () =>
+    throwsCode(() => assertCanManageSitting(admin, 'globex'), 'FORBIDDEN'));
+  it('lets a Super Admin manage any organization’s sittings', () =>
+    assert.doesNotThrow(() => assertCanManageSitting(superAdmin, 'globex')));
+  it('refuses a Student, even in its own organization', () =>
+    throwsCode(() => assertCanManageSitting(student, 'acme'), 'FORBIDDEN'));
   it('refuses a Guest', () => throwsCode(() => assertCanManageSitting(principal('guest'), 'acme'), 'FORBIDDEN'));
-  it('refuses a user with no role', () => throwsCode(() => assertCanManageSitting(principal(null, 'acme'), 'acme'), 'FORBIDDEN'));
+  it('refuses a user with no role', () =>
+    throwsCode(() => assertCanManageSitting(principal(null, 'acme'), 'acme'), 'FORBIDDEN'));
 });
 
 describe('policy: reviewAccess', () => {
@@ -218,43 +268,78 @@ describe('policy: submitterOf', () => {
   const attempt = { id: 'a1', clientId: 'acme', studentId: 'u1' };
   const by = (caller: Parameters<typeof submitterOf>[0]) => submitterOf(caller, attempt).submitter;
   it('records the holder of a token from before its issuer was kept as the taker, with no actor', () =>
-    assert.deepEqual(submitterOf({ attemptTokenFor: 'a1' }, attempt), { submitter: 'taker', actorId: null, actorRole: null }));
+    assert.deepEqual(submitterOf({ attemptTokenFor: 'a1' }, attempt), {
+      submitter: 'taker',
+      actorId: null,
+      actorRole: null,
+    }));
   it('records the holder of a token issued to the taker as the taker', () =>
-    assert.deepEqual(submitterOf({ attemptTokenFor: 'a1', issuedTo: { uid: 'u1', role: 'student' } }, attempt), { submitter: 'taker', actorId: 'u1', actorRole: 'student' }));
+    assert.deepEqual(submitterOf({ attemptTokenFor: 'a1', issuedTo: { uid: 'u1', role: 'student' } }, attempt), {
+      submitter: 'taker',
+      actorId: 'u1',
+      actorRole: 'student',
+    }));
   it('records the holder of a token issued to a Client Admin (who started it for the student) as admin, with the admin as actor', () =>
-    assert.deepEqual(submitterOf({ attemptTokenFor: 'a1', issuedTo: { uid: 'admin-1', role: 'client_admin' } }, attempt), {
+    assert.deepEqual(
+      submitterOf({ attemptTokenFor: 'a1', issuedTo: { uid: 'admin-1', role: 'client_admin' } }, attempt),
+      {
+        submitter: 'admin',
+        actorId: 'admin-1',
+        actorRole: 'client_admin',
+      },
+    ));
+  it('records the holder of a token issued to a Super Admin as admin', () =>
+    assert.equal(by({ attemptTokenFor: 'a1', issuedTo: { uid: 'root-1', role: 'super_admin' } }), 'admin'));
+  it('records the student submitting its own attempt as the taker', () => assert.equal(by(student), 'taker'));
+  it('records a Guest submitting its own attempt as the taker', () =>
+    assert.equal(by({ ...principal('guest'), uid: 'u1' }), 'taker'));
+  it('records a Client Admin of the organization submitting a student’s attempt as admin', () =>
+    assert.deepEqual(submitterOf({ ...admin, uid: 'admin-1' }, attempt), {
       submitter: 'admin',
       actorId: 'admin-1',
       actorRole: 'client_admin',
     }));
-  it('records the holder of a token issued to a Super Admin as admin', () => assert.equal(by({ attemptTokenFor: 'a1', issuedTo: { uid: 'root-1', role: 'super_admin' } }), 'admin'));
-  it('records the student submitting its own attempt as the taker', () => assert.equal(by(student), 'taker'));
-  it('records a Guest submitting its own attempt as the taker', () => assert.equal(by({ ...principal('guest'), uid: 'u1' }), 'taker'));
-  it('records a Client Admin of the organization submitting a student’s attempt as admin', () =>
-    assert.deepEqual(submitterOf({ ...admin, uid: 'admin-1' }, attempt), { submitter: 'admin', actorId: 'admin-1', actorRole: 'client_admin' }));
-  it('records a Super Admin submitting a student’s attempt as admin', () => assert.equal(by({ ...superAdmin, uid: 'root-1' }), 'admin'));
-  it('records an administrator submitting an attempt it took itself as the taker', () => assert.equal(by(admin), 'taker'));
+  it('records a Super Admin submitting a student’s attempt as admin', () =>
+    assert.equal(by({ ...superAdmin, uid: 'root-1' }), 'admin'));
+  it('records an administrator submitting an attempt it took itself as the taker', () =>
+    assert.equal(by(admin), 'taker'));
 });
 
 describe('policy: tokenIssuerRefusal', () => {
-  const account = (claims: Record<string, unknown> | undefined, disabled = false) => ({ exists: true, disabled, claims });
-  it('lets a token issued to a student through while its account stands', () => assert.equal(tokenIssuerRefusal(account({ role: 'student' }), { uid: 'u1', role: 'student' }), null));
+  const account = (claims: Record<string, unknown> | undefined, disabled = false) => ({
+    exists: true,
+    disabled,
+    claims,
+  });
+  it('lets a token issued to a student through while its account stands', () =>
+    assert.equal(tokenIssuerRefusal(account({ role: 'student' }), { uid: 'u1', role: 'student' }), null));
   it('refuses a token whose issuer was disabled, or deleted', () => {
-    assert.equal(tokenIssuerRefusal(account({ role: 'client_admin' }, true), { uid: 'a', role: 'client_admin' }), 'disabled');
-    assert.equal(tokenIssuerRefusal({ exists: false, disabled: false, claims: undefined }, { uid: 'a', role: 'client_admin' }), 'revoked');
+    assert.equal(
+      tokenIssuerRefusal(account({ role: 'client_admin' }, true), { uid: 'a', role: 'client_admin' }),
+      'disabled',
+    );
+    assert.equal(
+      tokenIssuerRefusal({ exists: false, disabled: false, claims: undefined }, { uid: 'a', role: 'client_admin' }),
+      'revoked',
+    );
   });
   it('refuses a token issued to an administrator who no longer holds that role, as "revoked"', () =>
-    assert.equal(tokenIssuerRefusal(account({ role: 'student', client_id: 'acme' }), { uid: 'a', role: 'client_admin' }), 'revoked'));
+    assert.equal(
+      tokenIssuerRefusal(account({ role: 'student', client_id: 'acme' }), { uid: 'a', role: 'client_admin' }),
+      'revoked',
+    ));
 });
 
 describe('policy: assertOnSite (on_site_only)', () => {
   it('refuses an on-site-only sitting from outside the networks: 403 "This test can be taken only on site"', () => {
     assert.throws(
       () => assertOnSite({ onSiteOnly: true }, () => false),
-      (err: unknown) => err instanceof ApiError && err.code === 'FORBIDDEN' && err.message === 'This test can be taken only on site',
+      (err: unknown) =>
+        err instanceof ApiError && err.code === 'FORBIDDEN' && err.message === 'This test can be taken only on site',
     );
   });
-  it('allows an on-site-only sitting from inside the networks', () => assert.doesNotThrow(() => assertOnSite({ onSiteOnly: true }, () => true)));
+  it('allows an on-site-only sitting from inside the networks', () =>
+    assert.doesNotThrow(() => assertOnSite({ onSiteOnly: true }, () => true)));
   it('allows a sitting that is not on site only from anywhere, without asking where the caller is', () => {
     assert.doesNotThrow(() =>
       assertOnSite({ onSiteOnly: false }, () => {
@@ -265,19 +350,30 @@ describe('policy: assertOnSite (on_site_only)', () => {
 });
 
 describe('policy: assertCanGrade (the grading queue and a grade)', () => {
-  it('lets a Super Admin grade any organization’s essays', () => assert.doesNotThrow(() => assertCanGrade(superAdmin, { clientId: 'globex' })));
-  it('lets a Client Admin grade its own organization’s essays', () => assert.doesNotThrow(() => assertCanGrade(admin, { clientId: 'acme' })));
-  it('refuses a Client Admin another organization’s essays with FORBIDDEN', () => throwsCode(() => assertCanGrade(admin, { clientId: 'globex' }), 'FORBIDDEN'));
-  it('refuses a Student, even its own organization’s (its own essays included)', () => throwsCode(() => assertCanGrade(student, { clientId: 'acme' }), 'FORBIDDEN'));
+  it('lets a Super Admin grade any organization’s essays', () =>
+    assert.doesNotThrow(() => assertCanGrade(superAdmin, { clientId: 'globex' })));
+  it('lets a Client Admin grade its own organization’s essays', () =>
+    assert.doesNotThrow(() => assertCanGrade(admin, { clientId: 'acme' })));
+  it('refuses a Client Admin another organization’s essays with FORBIDDEN', () =>
+    throwsCode(() => assertCanGrade(admin, { clientId: 'globex' }), 'FORBIDDEN'));
+  it('refuses a Student, even its own organization’s (its own essays included)', () =>
+    throwsCode(() => assertCanGrade(student, { clientId: 'acme' }), 'FORBIDDEN'));
   it('refuses a Guest', () => throwsCode(() => assertCanGrade(principal('guest'), { clientId: 'acme' }), 'FORBIDDEN'));
-  it('refuses a user with no role', () => throwsCode(() => assertCanGrade(principal(null, 'acme'), { clientId: 'acme' }), 'FORBIDDEN'));
+  it('refuses a user with no role', () =>
+    throwsCode(() => assertCanGrade(principal(null, 'acme'), { clientId: 'acme' }), 'FORBIDDEN'));
 });
 
 describe('policy: assertCanRegrade (correcting a published version)', () => {
-  it('lets a Super Admin regrade any organization’s test', () => assert.doesNotThrow(() => assertCanRegrade(superAdmin, { clientId: 'globex' })));
-  it('lets a Client Admin regrade its own organization’s test', () => assert.doesNotThrow(() => assertCanRegrade(admin, { clientId: 'acme' })));
-  it('refuses a Client Admin another organization’s test with FORBIDDEN', () => throwsCode(() => assertCanRegrade(admin, { clientId: 'globex' }), 'FORBIDDEN'));
-  it('refuses a Student, even in its own organization', () => throwsCode(() => assertCanRegrade(student, { clientId: 'acme' }), 'FORBIDDEN'));
-  it('refuses a Guest', () => throwsCode(() => assertCanRegrade(principal('guest'), { clientId: 'acme' }), 'FORBIDDEN'));
-  it('refuses a user with no role', () => throwsCode(() => assertCanRegrade(principal(null, 'acme'), { clientId: 'acme' }), 'FORBIDDEN'));
+  it('lets a Super Admin regrade any organization’s test', () =>
+    assert.doesNotThrow(() => assertCanRegrade(superAdmin, { clientId: 'globex' })));
+  it('lets a Client Admin regrade its own organization’s test', () =>
+    assert.doesNotThrow(() => assertCanRegrade(admin, { clientId: 'acme' })));
+  it('refuses a Client Admin another organization’s test with FORBIDDEN', () =>
+    throwsCode(() => assertCanRegrade(admin, { clientId: 'globex' }), 'FORBIDDEN'));
+  it('refuses a Student, even in its own organization', () =>
+    throwsCode(() => assertCanRegrade(student, { clientId: 'acme' }), 'FORBIDDEN'));
+  it('refuses a Guest', () =>
+    throwsCode(() => assertCanRegrade(principal('guest'), { clientId: 'acme' }), 'FORBIDDEN'));
+  it('refuses a user with no role', () =>
+    throwsCode(() => assertCanRegrade(principal(null, 'acme'), { clientId: 'acme' }), 'FORBIDDEN'));
 });

@@ -6,7 +6,12 @@ const base = { uid: 'u1', auth_time: 100, email: 'a@b.c' };
 describe('principalFromClaims', () => {
   it('reads role and client_id from custom claims', () => {
     assert.deepEqual(principalFromClaims({ ...base, role: 'student', client_id: 'acme' }), {
-      uid: 'u1', email: 'a@b.c', authTime: 100, role: 'student', clientId: 'acme', guest: false,
+      uid: 'u1',
+      email: 'a@b.c',
+      authTime: 100,
+      role: 'student',
+      clientId: 'acme',
+      guest: false,
     });
   });
   it('makes an anonymous sign-in a Guest, whatever claims it carries', () => {

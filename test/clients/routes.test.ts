@@ -108,13 +108,19 @@ describe('GET /api/clients', () => {
     const { total, pages } = first.body.pagination;
     const res = await get(`/api/clients?limit=5&page=${pages + 1}`, { token: m.superAdmin.token, ip });
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body, { clients: [], pagination: { page: pages + 1, limit: 5, total, pages, next_cursor: null } });
+    assert.deepEqual(res.body, {
+      clients: [],
+      pagination: { page: pages + 1, limit: 5, total, pages, next_cursor: null },
+    });
   });
 
   it('filters by active_status', async () => {
     const inactive = await createClientDoc({ active_status: 0 });
     const zero = await allClientPages(m.superAdmin.token, ip, 100, '&active_status=0');
-    assert.ok(zero.clients.some((c) => c.id === inactive.id), 'the deactivated client is listed');
+    assert.ok(
+      zero.clients.some((c) => c.id === inactive.id),
+      'the deactivated client is listed',
+    );
     assert.ok(zero.clients.every((c) => c.active_status === 0));
     const one = await allClientPages(m.superAdmin.token, ip, 100, '&active_status=1');
     assert.ok(one.clients.some((c) => c.id === m.tenant.clientId));
@@ -243,7 +249,11 @@ describe('POST /api/clients', () => {
     const results = await Promise.all([create(clientInput(name)), create(clientInput(name))]);
     const statuses = results.map((r) => r.status).sort();
     assert.deepEqual(statuses, [201, 409], results.map((r) => r.text).join('\n'));
-    expectError(results.find((r) => r.status === 409)!, 409, 'CONFLICT');
+    expectError(
+      results.find((r) => r.status === 409)!,
+      409,
+      'CONFLICT',
+    );
     const stored = await adminDb.collection('clients').where('name', '==', name).get();
     assert.equal(stored.size, 1, 'only the winner was stored');
     assert.equal(stored.docs[0].id, results.find((r) => r.status === 201)!.body.id);
@@ -339,7 +349,11 @@ describe('POST /api/clients', () => {
   });
 
   it('answers 400 VALIDATION_ERROR to fields that are not strings', async () => {
-    expectValidation(await create({ name: 42, address: ['x'], logo_url: null }), ['body.name', 'body.address', 'body.logo_url']);
+    expectValidation(await create({ name: 42, address: ['x'], logo_url: null }), [
+      'body.name',
+      'body.address',
+      'body.logo_url',
+    ]);
   });
 
   it('answers 400 VALIDATION_ERROR to unknown fields such as active_status or id, naming them', async () => {
@@ -349,8 +363,16 @@ describe('POST /api/clients', () => {
 
   it('answers 400 VALIDATION_ERROR to malformed JSON and to a body that is not JSON', async () => {
     const token = superAdmin.token;
-    expectError(await api('POST', '/api/clients', { token, ip, rawBody: '{"name": ', contentType: 'application/json' }), 400, 'VALIDATION_ERROR');
-    expectError(await api('POST', '/api/clients', { token, ip, rawBody: 'name=x', contentType: 'text/plain' }), 400, 'VALIDATION_ERROR');
+    expectError(
+      await api('POST', '/api/clients', { token, ip, rawBody: '{"name": ', contentType: 'application/json' }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectError(
+      await api('POST', '/api/clients', { token, ip, rawBody: 'name=x', contentType: 'text/plain' }),
+      400,
+      'VALIDATION_ERROR',
+    );
   });
 
   it('answers 400 VALIDATION_ERROR to a JSON body that is not an object', async () => {
@@ -450,7 +472,8 @@ describe('PATCH /api/clients/{clientId}', () => {
     tenant = await createTenant();
   });
 
-  const change = (clientId: string, body: unknown, token?: string) => patch(`/api/clients/${clientId}`, body, { token, ip });
+  const change = (clientId: string, body: unknown, token?: string) =>
+    patch(`/api/clients/${clientId}`, body, { token, ip });
 
   it('lets a Super Admin change the name, address and logo of any client, and answers 200 with it', async () => {
     const input = clientInput();
@@ -506,12 +529,20 @@ describe('PATCH /api/clients/{clientId}', () => {
   });
 
   it('answers 403 FORBIDDEN to a Client Admin changing active_status, even of its own organization, and changes nothing', async () => {
-    expectError(await change(tenant.clientId, { active_status: 0, address: 'changed' }, tenant.admin.token), 403, 'FORBIDDEN');
+    expectError(
+      await change(tenant.clientId, { active_status: 0, address: 'changed' }, tenant.admin.token),
+      403,
+      'FORBIDDEN',
+    );
     assert.deepEqual(await storedClient(tenant.clientId), tenant.client);
   });
 
   it('answers 403 FORBIDDEN to a Client Admin changing another organization, and changes nothing', async () => {
-    expectError(await change(m.otherTenant.clientId, { name: uniqueName('Hijack') }, tenant.admin.token), 403, 'FORBIDDEN');
+    expectError(
+      await change(m.otherTenant.clientId, { name: uniqueName('Hijack') }, tenant.admin.token),
+      403,
+      'FORBIDDEN',
+    );
     assert.deepEqual(await storedClient(m.otherTenant.clientId), m.otherTenant.client);
   });
 
@@ -556,7 +587,11 @@ describe('PATCH /api/clients/{clientId}', () => {
     const taken = await post('/api/clients', clientInput(), { token: superAdmin.token, ip });
     assert.equal(taken.status, 201, taken.text);
     expectError(await change(tenant.clientId, { name: taken.body.name }, tenant.admin.token), 409, 'CONFLICT');
-    expectError(await change(tenant.clientId, { name: taken.body.name.toUpperCase() }, m.superAdmin.token), 409, 'CONFLICT');
+    expectError(
+      await change(tenant.clientId, { name: taken.body.name.toUpperCase() }, m.superAdmin.token),
+      409,
+      'CONFLICT',
+    );
     assert.equal((await storedClient(tenant.clientId))?.name, tenant.client.name);
   });
 
@@ -567,7 +602,11 @@ describe('PATCH /api/clients/{clientId}', () => {
     const oldName = created.body.name;
     const newName = uniqueName('Renamed Academy');
     assert.equal((await change(created.body.id, { name: newName }, superAdmin.token)).status, 200);
-    expectError(await post('/api/clients', clientInput(newName.toLowerCase()), { token: superAdmin.token, ip }), 409, 'CONFLICT');
+    expectError(
+      await post('/api/clients', clientInput(newName.toLowerCase()), { token: superAdmin.token, ip }),
+      409,
+      'CONFLICT',
+    );
     assert.equal((await post('/api/clients', clientInput(oldName), { token: superAdmin.token, ip })).status, 201);
   });
 
@@ -580,7 +619,11 @@ describe('PATCH /api/clients/{clientId}', () => {
     ]);
     assert.deepEqual(results.map((r) => r.status).sort(), [200, 409], results.map((r) => r.text).join('\n'));
     const holders = await Promise.all([storedClient(tenant.clientId), storedClient(other.clientId)]);
-    assert.equal(holders.filter((c) => c?.name.toLowerCase() === name.toLowerCase()).length, 1, 'one client holds the name');
+    assert.equal(
+      holders.filter((c) => c?.name.toLowerCase() === name.toLowerCase()).length,
+      1,
+      'one client holds the name',
+    );
   });
 
   it('lets a client change the case of its own name, and still guards it', async () => {
@@ -589,11 +632,17 @@ describe('PATCH /api/clients/{clientId}', () => {
     const res = await change(created.body.id, { name: created.body.name.toUpperCase() }, superAdmin.token);
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.name, created.body.name.toUpperCase());
-    expectError(await post('/api/clients', clientInput(created.body.name), { token: superAdmin.token, ip }), 409, 'CONFLICT');
+    expectError(
+      await post('/api/clients', clientInput(created.body.name), { token: superAdmin.token, ip }),
+      409,
+      'CONFLICT',
+    );
   });
 
   it('answers 400 VALIDATION_ERROR naming body.logo_url for a logo that is not https', async () => {
-    expectValidation(await change(tenant.clientId, { logo_url: 'http://cdn.example.com/l.png' }, tenant.admin.token), ['body.logo_url']);
+    expectValidation(await change(tenant.clientId, { logo_url: 'http://cdn.example.com/l.png' }, tenant.admin.token), [
+      'body.logo_url',
+    ]);
     assert.deepEqual(await storedClient(tenant.clientId), tenant.client);
   });
 
@@ -604,8 +653,16 @@ describe('PATCH /api/clients/{clientId}', () => {
 
   it('answers 400 VALIDATION_ERROR to unknown or read-only fields such as id and created_at, naming them', async () => {
     expectValidation(await change(tenant.clientId, { id: 'other' }, m.superAdmin.token), [], ['id']);
-    expectValidation(await change(tenant.clientId, { created_at: '2000-01-01T00:00:00Z' }, m.superAdmin.token), [], ['created_at']);
-    expectValidation(await change(tenant.clientId, { address: 'ok', colour: 'red' }, m.superAdmin.token), [], ['colour']);
+    expectValidation(
+      await change(tenant.clientId, { created_at: '2000-01-01T00:00:00Z' }, m.superAdmin.token),
+      [],
+      ['created_at'],
+    );
+    expectValidation(
+      await change(tenant.clientId, { address: 'ok', colour: 'red' }, m.superAdmin.token),
+      [],
+      ['colour'],
+    );
     assert.deepEqual(await storedClient(tenant.clientId), tenant.client);
   });
 

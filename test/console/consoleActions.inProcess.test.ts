@@ -34,13 +34,22 @@ describe('Console changes, with tokens verified as in production', () => {
   });
   afterEach(() => healVerify());
 
-  const call = (method: string, path: string, token: string): Promise<ApiResponse> => api(method, path, { token, ip: freshIp(), baseUrl: server.baseUrl });
+  const call = (method: string, path: string, token: string): Promise<ApiResponse> =>
+    api(method, path, { token, ip: freshIp(), baseUrl: server.baseUrl });
 
   /** The Student still reads its organization (GET, no revocation check) and cannot write (starting an attempt). */
-  async function expectReadsServedAndWritesRefused(tenant: Awaited<ReturnType<typeof createTenant>>, reason: RegExp): Promise<void> {
+  async function expectReadsServedAndWritesRefused(
+    tenant: Awaited<ReturnType<typeof createTenant>>,
+    reason: RegExp,
+  ): Promise<void> {
     const read = await call('GET', `/api/clients/${tenant.clientId}`, tenant.student.token);
     assert.equal(read.status, 200, read.text);
-    const write = await api('POST', '/api/attempts', { token: tenant.student.token, ip: freshIp(), baseUrl: server.baseUrl, body: { test_id: 'any-test' } });
+    const write = await api('POST', '/api/attempts', {
+      token: tenant.student.token,
+      ip: freshIp(),
+      baseUrl: server.baseUrl,
+      body: { test_id: 'any-test' },
+    });
     expectError(write, 401, 'UNAUTHORIZED');
     assert.match(write.body.message, reason);
   }

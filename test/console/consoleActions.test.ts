@@ -46,7 +46,11 @@ describe("Console: set a client's active_status to 0", () => {
     const adminRead = await get('/api/users', as(tenant.admin.token));
     expectError(adminRead, 403, 'FORBIDDEN');
     assert.match(adminRead.body.message, /not active/);
-    expectError(await patch(`/api/clients/${tenant.clientId}`, { address: '9 Closed Road' }, as(tenant.admin.token)), 403, 'FORBIDDEN');
+    expectError(
+      await patch(`/api/clients/${tenant.clientId}`, { address: '9 Closed Road' }, as(tenant.admin.token)),
+      403,
+      'FORBIDDEN',
+    );
     expectError(await get('/api/tests', as(tenant.student.token)), 403, 'FORBIDDEN');
     expectOk(await get('/api/me', as(tenant.student.token)));
 
@@ -70,9 +74,15 @@ describe('Console: disable a user in Authentication', () => {
   it('refuses the disabled user’s writes at once with 401 "disabled"', async () => {
     const tenant = await createTenant();
     const test = await publishedTestOf(tenant);
-    await Promise.all([adminAuth.updateUser(tenant.student.uid, { disabled: true }), adminAuth.updateUser(tenant.admin.uid, { disabled: true })]);
+    await Promise.all([
+      adminAuth.updateUser(tenant.student.uid, { disabled: true }),
+      adminAuth.updateUser(tenant.admin.uid, { disabled: true }),
+    ]);
     expectRefusedToken(await post('/api/attempts', { test_id: test.id }, as(tenant.student.token)), /disabled/);
-    expectRefusedToken(await patch(`/api/clients/${tenant.clientId}`, { address: '4 New Street' }, as(tenant.admin.token)), /disabled/);
+    expectRefusedToken(
+      await patch(`/api/clients/${tenant.clientId}`, { address: '4 New Street' }, as(tenant.admin.token)),
+      /disabled/,
+    );
   });
 
   it('refuses a disabled Client Admin’s reads within 60 s with 401', async () => {
@@ -90,7 +100,11 @@ describe('Console: disable a user in Authentication', () => {
     const list = await get('/api/users', as(tenant.admin.token));
     expectOk(list);
     assert.equal(list.body.data.find((u: any) => u.uid === tenant.student.uid)?.disabled, false);
-    assert.deepEqual(await auditRecordsFor(tenant.student.uid, 'user_disabled'), [], 'the console writes no audit record');
+    assert.deepEqual(
+      await auditRecordsFor(tenant.student.uid, 'user_disabled'),
+      [],
+      'the console writes no audit record',
+    );
   });
 });
 
@@ -109,7 +123,10 @@ describe('Console: delete a user in Authentication', () => {
     expectError(await get(`/api/users/${tenant.student.uid}`, as(tenant.admin.token)), 404, 'NOT_FOUND');
     const list = await get('/api/users', as(tenant.admin.token));
     expectOk(list);
-    assert.ok(list.body.data.some((u: any) => u.uid === tenant.student.uid), 'the profile document is still listed');
+    assert.ok(
+      list.body.data.some((u: any) => u.uid === tenant.student.uid),
+      'the profile document is still listed',
+    );
     assert.deepEqual(await auditRecordsFor(tenant.student.uid, 'user_deleted'), []);
     // Through the API instead: the account, its profile and the record go together.
     expectOk(await del(`/api/users/${other.student.uid}`, as(other.admin.token)), 204);
@@ -131,13 +148,19 @@ describe('Console: change custom claims without revoking refresh tokens', () => 
     let sentAt = Date.now();
     let read = await get('/api/users', as(tenant.admin.token));
     while (read.status === 200) {
-      assert.ok(sentAt - describedFrom < 60_000, `a read sent ${sentAt - describedFrom} ms after the account was described was still served`);
+      assert.ok(
+        sentAt - describedFrom < 60_000,
+        `a read sent ${sentAt - describedFrom} ms after the account was described was still served`,
+      );
       await sleep(1000);
       sentAt = Date.now();
       read = await get('/api/users', as(tenant.admin.token));
     }
     expectRefusedToken(read, /revoked/);
-    expectRefusedToken(await patch(`/api/clients/${tenant.clientId}`, { address: '5 New Street' }, as(tenant.admin.token)), /revoked/);
+    expectRefusedToken(
+      await patch(`/api/clients/${tenant.clientId}`, { address: '5 New Street' }, as(tenant.admin.token)),
+      /revoked/,
+    );
   });
 
   it('keeps serving a Student under its old claims until its ID token is replaced; a new sign-in carries the new ones', async () => {
@@ -156,7 +179,10 @@ describe('Console: revoke refresh tokens', () => {
     const [tenant, superAdmin] = await Promise.all([createTenant(), createSuperAdmin()]);
     const test = await publishedTestOf(tenant);
     await Promise.all([waitPastAuthTime(tenant.student.token), waitPastAuthTime(superAdmin.token)]); // revocation is to the second
-    await Promise.all([adminAuth.revokeRefreshTokens(tenant.student.uid), adminAuth.revokeRefreshTokens(superAdmin.uid)]);
+    await Promise.all([
+      adminAuth.revokeRefreshTokens(tenant.student.uid),
+      adminAuth.revokeRefreshTokens(superAdmin.uid),
+    ]);
     expectRefusedToken(await post('/api/attempts', { test_id: test.id }, as(tenant.student.token)), /revoked/);
     expectRefusedToken(await get('/api/clients', as(superAdmin.token)), /revoked/);
     expectOk(await get('/api/tests', as(await signIn(tenant.student.email, tenant.student.password))));
@@ -166,9 +192,16 @@ describe('Console: revoke refresh tokens', () => {
 describe('Console: edit a question document', () => {
   it('serves the edit to admins at once, while takers of a published test keep the frozen version', async () => {
     const tenant = await createTenant();
-    const question = await writeQuestion(tenant.clientId, { question_text: 'What is 3 + 3?', options: ['5', '6'], correct_answer: '6' });
+    const question = await writeQuestion(tenant.clientId, {
+      question_text: 'What is 3 + 3?',
+      options: ['5', '6'],
+      correct_answer: '6',
+    });
     const { test } = await publishTest(tenant.admin.token, tenant.clientId, { questions: [question] });
-    await clientDoc(tenant.clientId).collection('questions').doc(question.id).update({ question_text: 'What is 3 + 4?', options: ['6', '7'], correct_answer: '7' });
+    await clientDoc(tenant.clientId)
+      .collection('questions')
+      .doc(question.id)
+      .update({ question_text: 'What is 3 + 4?', options: ['6', '7'], correct_answer: '7' });
 
     const read = await get(`/api/questions/${question.id}`, as(tenant.admin.token));
     expectOk(read);
@@ -252,7 +285,10 @@ describe('Console: revoke a share code by setting revoked: true', () => {
     const test = await publishedTestOf(tenant);
     const issued = await post(`/api/tests/${test.id}/share-codes`, { max_uses: 10 }, as(tenant.admin.token));
     expectOk(issued, 201);
-    await adminDb.collection('share_codes').doc(issued.body.code).update({ revoked: true, revoked_at: new Date().toISOString() });
+    await adminDb
+      .collection('share_codes')
+      .doc(issued.body.code)
+      .update({ revoked: true, revoked_at: new Date().toISOString() });
     const list = await get(`/api/tests/${test.id}/share-codes`, as(tenant.admin.token));
     expectOk(list);
     assert.equal(list.body.data.find((c: any) => c.code === issued.body.code)?.revoked, true);

@@ -26,7 +26,10 @@ export interface QuestionFixture {
   updated_at: string;
 }
 
-export async function writeQuestion(clientId: string, overrides: Partial<QuestionFixture> = {}): Promise<QuestionFixture> {
+export async function writeQuestion(
+  clientId: string,
+  overrides: Partial<QuestionFixture> = {},
+): Promise<QuestionFixture> {
   const now = new Date().toISOString();
   const question: QuestionFixture = {
     id: randomUUID(),
@@ -47,7 +50,10 @@ export async function writeQuestion(clientId: string, overrides: Partial<Questio
   return question;
 }
 
-export async function writeFolder(clientId: string, name = 'Algebra'): Promise<{ id: string; client_id: string; name: string }> {
+export async function writeFolder(
+  clientId: string,
+  name = 'Algebra',
+): Promise<{ id: string; client_id: string; name: string }> {
   const now = new Date().toISOString();
   const folder = { id: randomUUID(), client_id: clientId, name, created_at: now, updated_at: now };
   await clientDoc(clientId).collection('folders').doc(folder.id).set(folder);
@@ -75,9 +81,22 @@ export async function createTestAs(token: string, body: Record<string, unknown>)
 }
 
 /** A draft with `questions` questions (written directly), created through the API. */
-export async function draftWithQuestions(token: string, clientId: string, questions = 2, extra: Record<string, unknown> = {}) {
-  const written = await Promise.all(Array.from({ length: questions }, (_, i) => writeQuestion(clientId, { question_text: `Question ${i + 1}` })));
-  const test = await createTestAs(token, validTest(written.map((q) => q.id), extra));
+export async function draftWithQuestions(
+  token: string,
+  clientId: string,
+  questions = 2,
+  extra: Record<string, unknown> = {},
+) {
+  const written = await Promise.all(
+    Array.from({ length: questions }, (_, i) => writeQuestion(clientId, { question_text: `Question ${i + 1}` })),
+  );
+  const test = await createTestAs(
+    token,
+    validTest(
+      written.map((q) => q.id),
+      extra,
+    ),
+  );
   return { test, questions: written };
 }
 
@@ -91,7 +110,9 @@ export async function publishedTest(token: string, clientId: string, questions =
 /** An attempt on the test, as the attempts feature will store it (only test_id matters here). */
 export async function writeAttempt(clientId: string, testId: string): Promise<string> {
   const id = randomUUID();
-  await clientDoc(clientId).collection('attempts').doc(id).set({ id, test_id: testId, client_id: clientId, status: 'in_progress' });
+  await clientDoc(clientId)
+    .collection('attempts')
+    .doc(id)
+    .set({ id, test_id: testId, client_id: clientId, status: 'in_progress' });
   return id;
 }
-

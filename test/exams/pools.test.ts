@@ -18,9 +18,15 @@ describe('Pools: POST /api/tests with pools, publish, and the draw at start', ()
   async function poolTest(opts: { poolSize: number; draw: number; fixed?: number; extra?: Record<string, unknown> }) {
     const folder = await writeFolder(tenant.client.id, `Pool ${Math.random()}`);
     const pool = await Promise.all(
-      Array.from({ length: opts.poolSize }, (_, i) => writeQuestion(tenant.client.id, { folder_id: folder.id, question_text: `Pool ${i}`, marks: 1 + (i % 3) })),
+      Array.from({ length: opts.poolSize }, (_, i) =>
+        writeQuestion(tenant.client.id, { folder_id: folder.id, question_text: `Pool ${i}`, marks: 1 + (i % 3) }),
+      ),
     );
-    const fixed = await Promise.all(Array.from({ length: opts.fixed ?? 1 }, (_, i) => writeQuestion(tenant.client.id, { question_text: `Fixed ${i}`, marks: 5 })));
+    const fixed = await Promise.all(
+      Array.from({ length: opts.fixed ?? 1 }, (_, i) =>
+        writeQuestion(tenant.client.id, { question_text: `Fixed ${i}`, marks: 5 }),
+      ),
+    );
     const test = await createTestAs(
       tenant.admin.token,
       validTest(
@@ -38,14 +44,22 @@ describe('Pools: POST /api/tests with pools, publish, and the draw at start', ()
   });
 
   it('refuses a pool whose folder is not the organization’s (400 naming the pool)', async () => {
-    const res = await post('/api/tests', validTest([], { pools: [{ folder_id: 'no-such-folder', draw: 1 }] }), as(tenant.admin.token));
+    const res = await post(
+      '/api/tests',
+      validTest([], { pools: [{ folder_id: 'no-such-folder', draw: 1 }] }),
+      as(tenant.admin.token),
+    );
     expectValidation(res, ['body.pools.0.folder_id']);
   });
 
   it('refuses another organization’s folder as a pool (403)', async () => {
     const other = await createTenant();
     const folder = await writeFolder(other.client.id);
-    const res = await post('/api/tests', validTest([], { pools: [{ folder_id: folder.id, draw: 1 }] }), as(tenant.admin.token));
+    const res = await post(
+      '/api/tests',
+      validTest([], { pools: [{ folder_id: folder.id, draw: 1 }] }),
+      as(tenant.admin.token),
+    );
     expectError(res, 403, 'FORBIDDEN');
   });
 
@@ -89,11 +103,17 @@ describe('Pools: POST /api/tests with pools, publish, and the draw at start', ()
     assert.deepEqual(stored.drawn, ids.slice(1));
     assert.equal(stored.total_marks, total);
     const read = await get(`/api/attempts/${started.body.attempt_id}`, as(student.token));
-    assert.deepEqual(read.body.test_details.questions.map((q: { id: string }) => q.id), ids);
+    assert.deepEqual(
+      read.body.test_details.questions.map((q: { id: string }) => q.id),
+      ids,
+    );
     // Resuming shows the same draw.
     const resumed = await post('/api/attempts', { test_id: test.id }, as(student.token));
     assert.equal(resumed.status, 200, resumed.text);
-    assert.deepEqual(resumed.body.test_details.questions.map((q: { id: string }) => q.id), ids);
+    assert.deepEqual(
+      resumed.body.test_details.questions.map((q: { id: string }) => q.id),
+      ids,
+    );
   });
 
   it('prefers the questions the student has not seen: a second attempt draws the other three of six', async () => {
@@ -123,10 +143,17 @@ describe('Pools: POST /api/tests with pools, publish, and the draw at start', ()
       const started = await post('/api/attempts', { test_id: test.id }, as(student.token));
       const questions: Array<{ id: string; marks: number }> = started.body.test_details.questions;
       for (const q of questions) seen.set(q.id, (seen.get(q.id) ?? 0) + 1);
-      await post(`/api/attempts/${started.body.attempt_id}/answers`, { answers: questions.map((q) => ({ question_id: q.id, student_answer: '4' })) }, as(student.token));
+      await post(
+        `/api/attempts/${started.body.attempt_id}/answers`,
+        { answers: questions.map((q) => ({ question_id: q.id, student_answer: '4' })) },
+        as(student.token),
+      );
       const submitted = await post(`/api/attempts/${started.body.attempt_id}/submit`, undefined, as(student.token));
       assert.equal(submitted.status, 200, submitted.text);
-      assert.equal(submitted.body.score, questions.reduce((sum, q) => sum + q.marks, 0));
+      assert.equal(
+        submitted.body.score,
+        questions.reduce((sum, q) => sum + q.marks, 0),
+      );
       assert.equal(submitted.body.total_marks, submitted.body.score);
     }
     const analytics = await get(`/api/analytics/tests/${test.id}`, as(tenant.admin.token));
@@ -134,8 +161,11 @@ describe('Pools: POST /api/tests with pools, publish, and the draw at start', ()
     assert.equal(analytics.body.completed, 3);
     assert.equal(analytics.body.average_percentage, 100);
     assert.equal(analytics.body.cronbach_alpha, null);
-    for (const item of analytics.body.questions) assert.equal(item.times_seen, seen.get(item.question_id), item.question_id);
-    const listedPool = analytics.body.questions.filter((q: { question_id: string }) => pool.some((p) => p.id === q.question_id));
+    for (const item of analytics.body.questions)
+      assert.equal(item.times_seen, seen.get(item.question_id), item.question_id);
+    const listedPool = analytics.body.questions.filter((q: { question_id: string }) =>
+      pool.some((p) => p.id === q.question_id),
+    );
     assert.equal(listedPool.length, [...seen.keys()].filter((id) => pool.some((p) => p.id === id)).length);
     const recomputed = await post(`/api/analytics/tests/${test.id}/recompute`, undefined, as(tenant.admin.token));
     assert.equal(recomputed.status, 200, recomputed.text);

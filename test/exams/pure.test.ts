@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { applyMove, freezePools, publishProblems } from '../../functions/src/exams/lifecycle';
 import { MAX_SEAT_SHARDS, seatShardCapacities } from '../../functions/src/exams/seats';
-import { canonicalShareCode, generateShareCode, SHARE_CODE_ALPHABET, SHARE_CODE_BITS, SHARE_CODE_LENGTH } from '../../functions/src/exams/shareCodeText';
+import {
+  canonicalShareCode,
+  generateShareCode,
+  SHARE_CODE_ALPHABET,
+  SHARE_CODE_BITS,
+  SHARE_CODE_LENGTH,
+} from '../../functions/src/exams/shareCodeText';
 import { documentSize, valueSize } from '../../functions/src/exams/versionSize';
 
 describe('applyMove', () => {
@@ -30,14 +36,29 @@ describe('publishProblems', () => {
   it('names no questions, missing questions and no timer; nothing for a complete draft', () => {
     assert.deepEqual(publishProblems({ timer: 10, question_ids: ['a'] }, new Set(['a'])), []);
     const problems = publishProblems({ timer: null, question_ids: [] }, new Set());
-    assert.deepEqual(problems.map((p) => p.path), ['question_ids', 'timer']);
+    assert.deepEqual(
+      problems.map((p) => p.path),
+      ['question_ids', 'timer'],
+    );
     const missing = publishProblems({ timer: 5, question_ids: ['a', 'b', 'c'] }, new Set(['b']));
-    assert.deepEqual(missing, [{ path: 'question_ids', message: 'These questions no longer exist in this organization: a, c', question_ids: ['a', 'c'] }]);
+    assert.deepEqual(missing, [
+      {
+        path: 'question_ids',
+        message: 'These questions no longer exist in this organization: a, c',
+        question_ids: ['a', 'c'],
+      },
+    ]);
   });
 
   it('takes a draft whose questions all come from pools (no fixed question_ids)', () => {
-    assert.deepEqual(publishProblems({ timer: 10, question_ids: [], pools: [{ folder_id: 'f', draw: 2 }] }, new Set()), []);
-    assert.deepEqual(publishProblems({ timer: 10, question_ids: [], pools: [] }, new Set()).map((p) => p.path), ['question_ids']);
+    assert.deepEqual(
+      publishProblems({ timer: 10, question_ids: [], pools: [{ folder_id: 'f', draw: 2 }] }, new Set()),
+      [],
+    );
+    assert.deepEqual(
+      publishProblems({ timer: 10, question_ids: [], pools: [] }, new Set()).map((p) => p.path),
+      ['question_ids'],
+    );
   });
 });
 
@@ -56,38 +77,81 @@ describe('freezePools', () => {
   });
 
   it('leaves a question in two pools to the earlier one only, so pools never overlap', () => {
-    const { pools } = freezePools([pool(1), pool(1), pool(1)], [['a', 'b'], ['b', 'c'], ['a', 'c', 'd']], [], 5_000);
-    assert.deepEqual(pools.map((p) => p.question_ids), [['a', 'b'], ['c'], ['d']]);
+    const { pools } = freezePools(
+      [pool(1), pool(1), pool(1)],
+      [
+        ['a', 'b'],
+        ['b', 'c'],
+        ['a', 'c', 'd'],
+      ],
+      [],
+      5_000,
+    );
+    assert.deepEqual(
+      pools.map((p) => p.question_ids),
+      [['a', 'b'], ['c'], ['d']],
+    );
     const all = pools.flatMap((p) => p.question_ids);
     assert.equal(new Set(all).size, all.length);
   });
 
   it('names the pool whose draw is larger than what it holds once overlaps are taken out (pools.<i>)', () => {
-    const { problems } = freezePools([pool(2), pool(2)], [['a', 'b'], ['a', 'b', 'c']], ['c'], 5_000);
-    assert.deepEqual(problems.map((p) => p.path), ['pools.1']);
+    const { problems } = freezePools(
+      [pool(2), pool(2)],
+      [
+        ['a', 'b'],
+        ['a', 'b', 'c'],
+      ],
+      ['c'],
+      5_000,
+    );
+    assert.deepEqual(
+      problems.map((p) => p.path),
+      ['pools.1'],
+    );
     assert.match(problems[0].message, /Pool 2 draws 2 questions but holds 0/);
   });
 
   it('takes a draw equal to the pool’s size, and refuses one more', () => {
     assert.deepEqual(freezePools([pool(3)], [['a', 'b', 'c']], [], 5_000).problems, []);
-    assert.deepEqual(freezePools([pool(4)], [['a', 'b', 'c']], [], 5_000).problems.map((p) => p.path), ['pools.0']);
+    assert.deepEqual(
+      freezePools([pool(4)], [['a', 'b', 'c']], [], 5_000).problems.map((p) => p.path),
+      ['pools.0'],
+    );
   });
 
   it('names an empty folder’s pool (no candidates at all)', () => {
-    assert.deepEqual(freezePools([pool(1)], [[]], [], 5_000).problems.map((p) => p.path), ['pools.0']);
+    assert.deepEqual(
+      freezePools([pool(1)], [[]], [], 5_000).problems.map((p) => p.path),
+      ['pools.0'],
+    );
   });
 
   it('refuses pools holding more than maxTotal questions together, and takes exactly maxTotal', () => {
     const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
     assert.deepEqual(freezePools([pool(1), pool(1)], [ids('a', 3), ids('b', 2)], [], 5).problems, []);
     const over = freezePools([pool(1), pool(1)], [ids('a', 3), ids('b', 3)], [], 5).problems;
-    assert.deepEqual(over.map((p) => p.path), ['pools']);
+    assert.deepEqual(
+      over.map((p) => p.path),
+      ['pools'],
+    );
     assert.match(over[0].message, /6 questions together; at most 5/);
   });
 
   it('counts toward maxTotal what is frozen, not the candidates before overlaps are taken out', () => {
-    const { pools, problems } = freezePools([pool(1), pool(1)], [['a', 'b', 'c'], ['a', 'b', 'c', 'd']], ['a'], 3);
-    assert.deepEqual(pools.map((p) => p.question_ids), [['b', 'c'], ['d']]);
+    const { pools, problems } = freezePools(
+      [pool(1), pool(1)],
+      [
+        ['a', 'b', 'c'],
+        ['a', 'b', 'c', 'd'],
+      ],
+      ['a'],
+      3,
+    );
+    assert.deepEqual(
+      pools.map((p) => p.question_ids),
+      [['b', 'c'], ['d']],
+    );
     assert.deepEqual(problems, []);
   });
 
@@ -100,16 +164,26 @@ describe('seatShardCapacities', () => {
   it('splits max_uses so the capacities add up to it exactly, differing by at most one', () => {
     for (const maxUses of [1, 2, 5, 31, 32, 33, 100, 500, 999, 100_000]) {
       const capacities = seatShardCapacities(maxUses) as number[];
-      assert.equal(capacities.reduce((a, b) => a + b, 0), maxUses, String(maxUses));
+      assert.equal(
+        capacities.reduce((a, b) => a + b, 0),
+        maxUses,
+        String(maxUses),
+      );
       assert.ok(capacities.length <= MAX_SEAT_SHARDS && capacities.length <= maxUses);
       assert.ok(Math.max(...capacities) - Math.min(...capacities) <= 1);
-      assert.ok(capacities.every((c) => c >= 1), 'no shard is empty from the start');
+      assert.ok(
+        capacities.every((c) => c >= 1),
+        'no shard is empty from the start',
+      );
     }
   });
 
   it('spreads a class of 500 over the most shards, and an unlimited code over as many with no capacity', () => {
     assert.equal(seatShardCapacities(500).length, MAX_SEAT_SHARDS);
-    assert.deepEqual(seatShardCapacities(null), Array.from({ length: MAX_SEAT_SHARDS }, () => null));
+    assert.deepEqual(
+      seatShardCapacities(null),
+      Array.from({ length: MAX_SEAT_SHARDS }, () => null),
+    );
     assert.deepEqual(seatShardCapacities(3), [1, 1, 1]);
   });
 

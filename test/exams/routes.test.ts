@@ -22,9 +22,31 @@ import {
 // Questions and folders are written straight into Firestore (fixtures.ts).
 
 const AUTHOR_FIELDS = [
-  'access_code_required', 'allow_review', 'attempt_cooldown_minutes', 'client_id', 'closes_at', 'created_at', 'description', 'folder_id', 'id', 'max_attempts',
-  'negative_mark_ratio', 'negative_marking', 'on_site_only', 'opens_at', 'pools', 'published_at', 'question_count', 'question_ids', 'review_opens_at', 'shuffle', 'status',
-  'test_name', 'timer', 'updated_at', 'version',
+  'access_code_required',
+  'allow_review',
+  'attempt_cooldown_minutes',
+  'client_id',
+  'closes_at',
+  'created_at',
+  'description',
+  'folder_id',
+  'id',
+  'max_attempts',
+  'negative_mark_ratio',
+  'negative_marking',
+  'on_site_only',
+  'opens_at',
+  'pools',
+  'published_at',
+  'question_count',
+  'question_ids',
+  'review_opens_at',
+  'shuffle',
+  'status',
+  'test_name',
+  'timer',
+  'updated_at',
+  'version',
 ];
 // Which questions a test holds, fixed or drawn, a student learns only by starting an attempt.
 const STUDENT_FIELDS = AUTHOR_FIELDS.filter((f) => f !== 'question_ids' && f !== 'pools');
@@ -52,7 +74,12 @@ describe('GET /api/tests', () => {
     const archived = await publishedTest(tenant.admin.token, tenant.clientId, 1);
     assert.equal((await archive(archived.test.id, tenant.admin.token)).status, 200);
     const inFolder = await draftWithQuestions(tenant.admin.token, tenant.clientId, 1, { folder_id: folderId });
-    ids = { draft: draft.test.id, published: published.test.id, archived: archived.test.id, inFolder: inFolder.test.id };
+    ids = {
+      draft: draft.test.id,
+      published: published.test.id,
+      archived: archived.test.id,
+      inFolder: inFolder.test.id,
+    };
   });
 
   const list = (query: string, token?: string) => get(`/api/tests${query}`, as(token));
@@ -62,7 +89,10 @@ describe('GET /api/tests', () => {
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(Object.keys(res.body).sort(), ['data', 'pagination']);
     assert.deepEqual(res.body.pagination, { page: 1, limit: 20, total: 4, pages: 1, next_cursor: null });
-    assert.deepEqual(res.body.data.map((t: any) => t.id), [ids.inFolder, ids.archived, ids.published, ids.draft]);
+    assert.deepEqual(
+      res.body.data.map((t: any) => t.id),
+      [ids.inFolder, ids.archived, ids.published, ids.draft],
+    );
     for (const t of res.body.data) assert.deepEqual(Object.keys(t).sort(), AUTHOR_FIELDS);
   });
 
@@ -88,9 +118,15 @@ describe('GET /api/tests', () => {
 
   it('filters by status and by folder_id', async () => {
     const byStatus = await list('?status=archived', tenant.admin.token);
-    assert.deepEqual(byStatus.body.data.map((t: any) => t.id), [ids.archived]);
+    assert.deepEqual(
+      byStatus.body.data.map((t: any) => t.id),
+      [ids.archived],
+    );
     const byFolder = await list(`?folder_id=${folderId}`, tenant.admin.token);
-    assert.deepEqual(byFolder.body.data.map((t: any) => t.id), [ids.inFolder]);
+    assert.deepEqual(
+      byFolder.body.data.map((t: any) => t.id),
+      [ids.inFolder],
+    );
     const both = await list(`?folder_id=${folderId}&status=published`, tenant.admin.token);
     assert.deepEqual(both.body.data, []);
     assert.equal(both.body.pagination.total, 0);
@@ -108,15 +144,24 @@ describe('GET /api/tests', () => {
     assert.equal(first.body.pagination.total, 4);
     assert.equal(first.body.pagination.pages, 2);
     const second = await list(`?limit=3&cursor=${first.body.pagination.next_cursor}`, tenant.admin.token);
-    assert.deepEqual(second.body.data.map((t: any) => t.id), [ids.draft]);
+    assert.deepEqual(
+      second.body.data.map((t: any) => t.id),
+      [ids.draft],
+    );
     const byPage = await list('?limit=3&page=2', tenant.admin.token);
-    assert.deepEqual(byPage.body.data.map((t: any) => t.id), [ids.draft]);
+    assert.deepEqual(
+      byPage.body.data.map((t: any) => t.id),
+      [ids.draft],
+    );
   });
 
   it('shows a Student only published tests, without question_ids', async () => {
     const res = await list('', tenant.student.token);
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body.data.map((t: any) => t.id), [ids.published]);
+    assert.deepEqual(
+      res.body.data.map((t: any) => t.id),
+      [ids.published],
+    );
     assert.deepEqual(Object.keys(res.body.data[0]).sort(), STUDENT_FIELDS);
     assert.equal((await list('?status=published', tenant.student.token)).body.data.length, 1);
   });
@@ -145,7 +190,11 @@ describe('POST /api/tests', () => {
     const q1 = await writeQuestion(m.tenant.clientId);
     const q2 = await writeQuestion(m.tenant.clientId);
     const folder = await writeFolder(m.tenant.clientId);
-    const res = await post('/api/tests', { test_name: '  Midterm ', timer: 30, question_ids: [q2.id, q1.id], folder_id: folder.id }, as(m.tenant.admin.token));
+    const res = await post(
+      '/api/tests',
+      { test_name: '  Midterm ', timer: 30, question_ids: [q2.id, q1.id], folder_id: folder.id },
+      as(m.tenant.admin.token),
+    );
     assert.equal(res.status, 201, res.text);
     assert.deepEqual(Object.keys(res.body).sort(), AUTHOR_FIELDS);
     const { id, created_at, updated_at, ...rest } = res.body;
@@ -190,11 +239,19 @@ describe('POST /api/tests', () => {
     assert.equal(res.status, 201, res.text);
     assert.equal(res.body.client_id, m.tenant.clientId);
     expectValidation(await post('/api/tests', validTest([]), as(m.superAdmin.token)), ['body.client_id']);
-    expectError(await post('/api/tests', { ...validTest([]), client_id: randomUUID() }, as(m.superAdmin.token)), 404, 'NOT_FOUND');
+    expectError(
+      await post('/api/tests', { ...validTest([]), client_id: randomUUID() }, as(m.superAdmin.token)),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('answers 403 to a Client Admin naming another organization, a Student, a Guest and a user with no role; 401 without a token', async () => {
-    expectError(await post('/api/tests', { ...validTest([]), client_id: m.otherTenant.clientId }, as(m.tenant.admin.token)), 403, 'FORBIDDEN');
+    expectError(
+      await post('/api/tests', { ...validTest([]), client_id: m.otherTenant.clientId }, as(m.tenant.admin.token)),
+      403,
+      'FORBIDDEN',
+    );
     expectError(await post('/api/tests', validTest([]), as(m.tenant.student.token)), 403, 'FORBIDDEN');
     expectError(await post('/api/tests', validTest([]), as(m.guest.token)), 403, 'FORBIDDEN');
     expectError(await post('/api/tests', validTest([]), as(m.noRole.token)), 403, 'FORBIDDEN');
@@ -225,11 +282,17 @@ describe('POST /api/tests', () => {
 
   it('answers 400 to repeated question_ids, naming the repeated id', async () => {
     const q = await writeQuestion(m.tenant.clientId);
-    expectValidation(await post('/api/tests', validTest([q.id, q.id]), as(m.tenant.admin.token)), ['body.question_ids'], [q.id]);
+    expectValidation(
+      await post('/api/tests', validTest([q.id, q.id]), as(m.tenant.admin.token)),
+      ['body.question_ids'],
+      [q.id],
+    );
   });
 
   it('answers 400 to an unknown field and to a missing test_name', async () => {
-    expectValidation(await post('/api/tests', validTest([], { passing_score: 50 }), as(m.tenant.admin.token)), ['body']);
+    expectValidation(await post('/api/tests', validTest([], { passing_score: 50 }), as(m.tenant.admin.token)), [
+      'body',
+    ]);
     const { test_name, ...nameless } = validTest([]);
     expectValidation(await post('/api/tests', nameless, as(m.tenant.admin.token)), ['body.test_name']);
   });
@@ -237,21 +300,42 @@ describe('POST /api/tests', () => {
   it('answers 400 naming question ids and a folder that exist nowhere, and writes nothing', async () => {
     const real = await writeQuestion(m.tenant.clientId);
     const ghost = randomUUID();
-    const res = await post('/api/tests', validTest([real.id, ghost], { folder_id: 'no-such-folder' }), as(m.tenant.admin.token));
+    const res = await post(
+      '/api/tests',
+      validTest([real.id, ghost], { folder_id: 'no-such-folder' }),
+      as(m.tenant.admin.token),
+    );
     expectValidation(res, ['body.question_ids', 'body.folder_id'], [ghost]);
-    const written = await adminDb.collection('clients').doc(m.tenant.clientId).collection('tests').where('question_ids', 'array-contains', ghost).get();
+    const written = await adminDb
+      .collection('clients')
+      .doc(m.tenant.clientId)
+      .collection('tests')
+      .where('question_ids', 'array-contains', ghost)
+      .get();
     assert.equal(written.size, 0);
   });
 
   it('answers 403 FORBIDDEN to a question or a folder of another organization', async () => {
     const foreignQuestion = await writeQuestion(m.otherTenant.clientId);
     const own = await writeQuestion(m.tenant.clientId);
-    expectError(await post('/api/tests', validTest([own.id, foreignQuestion.id]), as(m.tenant.admin.token)), 403, 'FORBIDDEN');
+    expectError(
+      await post('/api/tests', validTest([own.id, foreignQuestion.id]), as(m.tenant.admin.token)),
+      403,
+      'FORBIDDEN',
+    );
     const foreignFolder = await writeFolder(m.otherTenant.clientId);
-    expectError(await post('/api/tests', validTest([own.id], { folder_id: foreignFolder.id }), as(m.tenant.admin.token)), 403, 'FORBIDDEN');
+    expectError(
+      await post('/api/tests', validTest([own.id], { folder_id: foreignFolder.id }), as(m.tenant.admin.token)),
+      403,
+      'FORBIDDEN',
+    );
     // A Super Admin cannot mix organizations either.
     expectError(
-      await post('/api/tests', { ...validTest([foreignQuestion.id]), client_id: m.tenant.clientId }, as(m.superAdmin.token)),
+      await post(
+        '/api/tests',
+        { ...validTest([foreignQuestion.id]), client_id: m.tenant.clientId },
+        as(m.superAdmin.token),
+      ),
       403,
       'FORBIDDEN',
     );
@@ -311,9 +395,17 @@ describe('GET /api/tests/{testId}', () => {
 
 describe('PUT /api/tests/{testId}', () => {
   it('replaces every editable field of a draft, returning absent optional ones to their defaults', async () => {
-    const { test } = await draftWithQuestions(m.tenant.admin.token, m.tenant.clientId, 2, { description: 'old', max_attempts: 3, negative_mark_ratio: 0.5 });
+    const { test } = await draftWithQuestions(m.tenant.admin.token, m.tenant.clientId, 2, {
+      description: 'old',
+      max_attempts: 3,
+      negative_mark_ratio: 0.5,
+    });
     const q = await writeQuestion(m.tenant.clientId);
-    const res = await put(`/api/tests/${test.id}`, { test_name: 'Renamed', timer: 90, question_ids: [q.id, test.question_ids[0]] }, m.tenant.admin.token);
+    const res = await put(
+      `/api/tests/${test.id}`,
+      { test_name: 'Renamed', timer: 90, question_ids: [q.id, test.question_ids[0]] },
+      m.tenant.admin.token,
+    );
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.test_name, 'Renamed');
     assert.equal(res.body.timer, 90);
@@ -330,9 +422,17 @@ describe('PUT /api/tests/{testId}', () => {
 
   it('answers 409 CONFLICT for a published or archived test and leaves it unchanged', async () => {
     const { test } = await publishedTest(m.tenant.admin.token, m.tenant.clientId, 1);
-    expectError(await put(`/api/tests/${test.id}`, validTest(test.question_ids, { test_name: 'Changed' }), m.tenant.admin.token), 409, 'CONFLICT');
+    expectError(
+      await put(`/api/tests/${test.id}`, validTest(test.question_ids, { test_name: 'Changed' }), m.tenant.admin.token),
+      409,
+      'CONFLICT',
+    );
     await archive(test.id, m.tenant.admin.token);
-    expectError(await put(`/api/tests/${test.id}`, validTest(test.question_ids, { test_name: 'Changed' }), m.tenant.admin.token), 409, 'CONFLICT');
+    expectError(
+      await put(`/api/tests/${test.id}`, validTest(test.question_ids, { test_name: 'Changed' }), m.tenant.admin.token),
+      409,
+      'CONFLICT',
+    );
     assert.equal((await testDoc(m.tenant.clientId, test.id).get()).get('test_name'), test.test_name);
   });
 
@@ -347,8 +447,13 @@ describe('PUT /api/tests/{testId}', () => {
 
   it('answers 400 to invalid fields, to client_id, and to another organization’s question with 403', async () => {
     const { test } = await draftWithQuestions(m.tenant.admin.token, m.tenant.clientId, 1);
-    expectValidation(await put(`/api/tests/${test.id}`, validTest([], { timer: 0 }), m.tenant.admin.token), ['body.timer']);
-    expectValidation(await put(`/api/tests/${test.id}`, validTest([], { client_id: m.tenant.clientId }), m.tenant.admin.token), ['body']);
+    expectValidation(await put(`/api/tests/${test.id}`, validTest([], { timer: 0 }), m.tenant.admin.token), [
+      'body.timer',
+    ]);
+    expectValidation(
+      await put(`/api/tests/${test.id}`, validTest([], { client_id: m.tenant.clientId }), m.tenant.admin.token),
+      ['body'],
+    );
     const foreign = await writeQuestion(m.otherTenant.clientId);
     expectError(await put(`/api/tests/${test.id}`, validTest([foreign.id]), m.tenant.admin.token), 403, 'FORBIDDEN');
   });
@@ -422,11 +527,19 @@ describe('POST /api/tests/{testId}/publish', () => {
     assert.equal((await publish(test.id, m.tenant.admin.token)).status, 200);
     const before = (await versionDoc(m.tenant.clientId, test.id, 1).get()).data();
 
-    await adminDb.collection('clients').doc(m.tenant.clientId).collection('questions').doc(questions[0].id)
+    await adminDb
+      .collection('clients')
+      .doc(m.tenant.clientId)
+      .collection('questions')
+      .doc(questions[0].id)
       .update({ question_text: 'Edited', correct_answer: '5' });
     assert.equal((await archive(test.id, m.tenant.admin.token)).status, 200);
     assert.equal((await restore(test.id, m.tenant.admin.token)).status, 200);
-    const edited = await put(`/api/tests/${test.id}`, validTest([questions[0].id], { test_name: 'Second edition', timer: 10 }), m.tenant.admin.token);
+    const edited = await put(
+      `/api/tests/${test.id}`,
+      validTest([questions[0].id], { test_name: 'Second edition', timer: 10 }),
+      m.tenant.admin.token,
+    );
     assert.equal(edited.status, 200, edited.text);
     assert.deepEqual((await versionDoc(m.tenant.clientId, test.id, 1).get()).data(), before, 'version 1 is untouched');
 
@@ -435,8 +548,15 @@ describe('POST /api/tests/{testId}/publish', () => {
     assert.equal(again.body.version, 2);
     const second = (await versionDoc(m.tenant.clientId, test.id, 2).get()).data()!;
     assert.equal(second.test.test_name, 'Second edition');
-    assert.deepEqual(second.questions.map((q: any) => [q.question_text, q.correct_answer]), [['Edited', '5']]);
-    assert.deepEqual((await versionDoc(m.tenant.clientId, test.id, 1).get()).data(), before, 'version 1 is still untouched');
+    assert.deepEqual(
+      second.questions.map((q: any) => [q.question_text, q.correct_answer]),
+      [['Edited', '5']],
+    );
+    assert.deepEqual(
+      (await versionDoc(m.tenant.clientId, test.id, 1).get()).data(),
+      before,
+      'version 1 is still untouched',
+    );
   });
 
   it('answers 400 naming question_ids and timer for a draft with neither, and stays a draft', async () => {

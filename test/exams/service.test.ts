@@ -12,11 +12,18 @@ import { draftWithQuestions, publishedTest, testDoc } from './fixtures';
 // never overlap there. Here both read the test before either writes.
 
 const asAdmin = (user: { uid: string; clientId: string | null }): Principal => ({
-  uid: user.uid, email: null, role: 'client_admin', clientId: user.clientId, guest: false, authTime: 0,
+  uid: user.uid,
+  email: null,
+  role: 'client_admin',
+  clientId: user.clientId,
+  guest: false,
+  authTime: 0,
 });
 
 const outcomes = (results: PromiseSettledResult<unknown>[]) =>
-  results.map((r) => (r.status === 'fulfilled' ? 'ok' : r.reason instanceof ApiError ? r.reason.code : String(r.reason)));
+  results.map((r) =>
+    r.status === 'fulfilled' ? 'ok' : r.reason instanceof ApiError ? r.reason.code : String(r.reason),
+  );
 
 describe('tests service: two publishes of one draft at the same moment', () => {
   it('publishes once: one succeeds, the other gets CONFLICT, and exactly one version is written', async function () {
@@ -25,10 +32,16 @@ describe('tests service: two publishes of one draft at the same moment', () => {
     const tenant = await createTenant();
     for (let round = 0; round < 3; round++) {
       const { test } = await draftWithQuestions(tenant.admin.token, tenant.clientId, 2);
-      const results = await Promise.allSettled([publishTest(asAdmin(tenant.admin), test.id), publishTest(asAdmin(tenant.admin), test.id)]);
+      const results = await Promise.allSettled([
+        publishTest(asAdmin(tenant.admin), test.id),
+        publishTest(asAdmin(tenant.admin), test.id),
+      ]);
       assert.deepEqual(outcomes(results).sort(), ['CONFLICT', 'ok'], `round ${round}`);
       const versions = await testDoc(tenant.clientId, test.id).collection('versions').get();
-      assert.deepEqual(versions.docs.map((d) => d.id), ['1']);
+      assert.deepEqual(
+        versions.docs.map((d) => d.id),
+        ['1'],
+      );
       assert.equal((await testDoc(tenant.clientId, test.id).get()).get('version'), 1);
     }
   });

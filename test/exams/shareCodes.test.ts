@@ -19,7 +19,8 @@ before(async () => {
 });
 
 const freshAdmin = (): Promise<TestUser> => createUser('client_admin', m.tenant.clientId);
-const issue = (body: Record<string, unknown>, token?: string, id = testId) => post(`/api/tests/${id}/share-codes`, body, as(token));
+const issue = (body: Record<string, unknown>, token?: string, id = testId) =>
+  post(`/api/tests/${id}/share-codes`, body, as(token));
 const revoke = (code: string, token?: string, id = testId) => del(`/api/tests/${id}/share-codes/${code}`, as(token));
 const list = (query = '', token?: string, id = testId) => get(`/api/tests/${id}/share-codes${query}`, as(token));
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
@@ -34,7 +35,15 @@ describe('POST /api/tests/{testId}/share-codes', () => {
     assert.match(res.body.code, CODE);
     assert.deepEqual(
       { ...res.body, code: undefined, created_at: undefined },
-      { code: undefined, created_at: undefined, test_id: testId, expires_at: expires, max_uses: 500, uses: 0, revoked: false },
+      {
+        code: undefined,
+        created_at: undefined,
+        test_id: testId,
+        expires_at: expires,
+        max_uses: 500,
+        uses: 0,
+        revoked: false,
+      },
     );
     assert.match(res.body.created_at, ISO_UTC);
     const stored = (await shareCodeDoc(res.body.code).get()).data()!;
@@ -47,7 +56,10 @@ describe('POST /api/tests/{testId}/share-codes', () => {
     const res = await issue({ max_uses: 500 }, admin.token);
     const seats = await shareCodeDoc(res.body.code).collection('seats').get();
     assert.ok(seats.size > 1, 'more than one shard takes the writes of a class redeeming at once');
-    assert.equal(seats.docs.reduce((sum, d) => sum + d.get('capacity'), 0), 500);
+    assert.equal(
+      seats.docs.reduce((sum, d) => sum + d.get('capacity'), 0),
+      500,
+    );
     assert.ok(seats.docs.every((d) => d.get('used') === 0));
   });
 
@@ -81,7 +93,8 @@ describe('POST /api/tests/{testId}/share-codes', () => {
 
   it('answers 400 naming max_uses outside 1 to 100000 or not an integer, and 400 to an unknown field', async () => {
     const admin = await freshAdmin();
-    for (const max_uses of [0, 100_001, 1.5, '10']) expectValidation(await issue({ max_uses }, admin.token), ['body.max_uses']);
+    for (const max_uses of [0, 100_001, 1.5, '10'])
+      expectValidation(await issue({ max_uses }, admin.token), ['body.max_uses']);
     expectValidation(await issue({ uses: 3 }, admin.token), ['body']);
   });
 
@@ -119,7 +132,10 @@ describe('GET /api/tests/{testId}/share-codes', () => {
     const res = await list('', m.tenant.admin.token, ownTestId);
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.body.pagination, { page: 1, limit: 20, total: 3, pages: 1, next_cursor: null });
-    assert.deepEqual(res.body.data.map((c: any) => c.code), [...issued].reverse());
+    assert.deepEqual(
+      res.body.data.map((c: any) => c.code),
+      [...issued].reverse(),
+    );
     for (const c of res.body.data) {
       assert.deepEqual(Object.keys(c).sort(), SHARE_CODE_FIELDS);
       assert.equal(c.uses, 0);

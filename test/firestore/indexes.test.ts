@@ -12,7 +12,12 @@ import {
   studentPendingSpec,
   studentRowsSpec,
 } from '../../functions/src/analytics/analyticsQuery';
-import { attemptQuerySpec, openAttemptsOfSpec, OVERDUE_QUERY, PENDING_SWEEPS_QUERY } from '../../functions/src/attempts/attemptQuery';
+import {
+  attemptQuerySpec,
+  openAttemptsOfSpec,
+  OVERDUE_QUERY,
+  PENDING_SWEEPS_QUERY,
+} from '../../functions/src/attempts/attemptQuery';
 import { auditQuerySpec } from '../../functions/src/audit/auditQuery';
 import { AUDIT_EVENT_TYPES } from '../../functions/src/audit/schemas';
 import { clientQuerySpec } from '../../functions/src/clients/clientQuery';
@@ -35,8 +40,9 @@ const indexFile: IndexFile = JSON.parse(readFileSync(join(__dirname, '..', '..',
 /** Every combination of present/absent filters. */
 function combinations<T extends Record<string, unknown>>(values: T): Array<Partial<T>> {
   const keys = Object.keys(values) as Array<keyof T>;
-  return Array.from({ length: 2 ** keys.length }, (_, mask) =>
-    Object.fromEntries(keys.filter((_, i) => mask & (1 << i)).map((k) => [k, values[k]])) as Partial<T>,
+  return Array.from(
+    { length: 2 ** keys.length },
+    (_, mask) => Object.fromEntries(keys.filter((_, i) => mask & (1 << i)).map((k) => [k, values[k]])) as Partial<T>,
   );
 }
 
@@ -44,47 +50,67 @@ const shapes: Array<[string, QuerySpec]> = [
   ...combinations({ client_id: 'c', event_type: AUDIT_EVENT_TYPES[0], user_id: 'u', success: true }).map(
     (f) => [`audit_logs ${JSON.stringify(f)}`, auditQuerySpec(f)] as [string, QuerySpec],
   ),
-  ...combinations({ active_status: 1 }).map((f) => [`clients ${JSON.stringify(f)}`, clientQuerySpec(f)] as [string, QuerySpec]),
+  ...combinations({ active_status: 1 }).map(
+    (f) => [`clients ${JSON.stringify(f)}`, clientQuerySpec(f)] as [string, QuerySpec],
+  ),
   ...combinations({ role: 'student', disabled: false }).map(
     (f) => [`users ${JSON.stringify(f)}`, tenantUserQuerySpec(f)] as [string, QuerySpec],
   ),
-  ...combinations({ disabled: false }).map((f) => [`super_admins ${JSON.stringify(f)}`, superAdminQuerySpec(f)] as [string, QuerySpec]),
+  ...combinations({ disabled: false }).map(
+    (f) => [`super_admins ${JSON.stringify(f)}`, superAdminQuerySpec(f)] as [string, QuerySpec],
+  ),
   // ---- folders and questions
   ...combinations({ folder_id: 'f', difficulty: 'easy', question_type: 'numeric' }).map(
     (f) => [`questions ${JSON.stringify(f)}`, questionQuerySpec(f as QuestionFilters)] as [string, QuerySpec],
   ),
   ['folders', folderQuerySpec()],
   // ---- tests and share codes
-  ...combinations({ status: 'published', folder_id: 'f' }).map((f) => [`tests ${JSON.stringify(f)}`, testQuerySpec(f)] as [string, QuerySpec]),
+  ...combinations({ status: 'published', folder_id: 'f' }).map(
+    (f) => [`tests ${JSON.stringify(f)}`, testQuerySpec(f)] as [string, QuerySpec],
+  ),
   ['share_codes of one test', shareCodeQuerySpec({ client_id: 'c', test_id: 't' })],
   // ---- attempts
   ...combinations({ test_id: 't', student_id: 'u', status: 'submitted' }).map(
     (f) => [`attempts ${JSON.stringify(f)}`, attemptQuerySpec(f)] as [string, QuerySpec],
   ),
-  ['attempts: a test\'s attempts in progress (stopped by an archive)', openAttemptsOfSpec({ test_id: 't' })],
-  ['attempts: a share code\'s attempts in progress (stopped by a revocation)', openAttemptsOfSpec({ share_code: 'c' })],
+  ["attempts: a test's attempts in progress (stopped by an archive)", openAttemptsOfSpec({ test_id: 't' })],
+  ["attempts: a share code's attempts in progress (stopped by a revocation)", openAttemptsOfSpec({ share_code: 'c' })],
   // ---- sittings: the deadline sweeps page through these by document id, the order of every index within equal values
-  ['attempts: a student\'s attempts in progress (swept when its accommodation changes)', openAttemptsOfSpec({ student_id: 'u' })],
-  ['attempts: a student\'s attempt in progress on one test (swept when its override changes)', openAttemptsOfSpec({ test_id: 't', student_id: 'u' })],
+  [
+    "attempts: a student's attempts in progress (swept when its accommodation changes)",
+    openAttemptsOfSpec({ student_id: 'u' }),
+  ],
+  [
+    "attempts: a student's attempt in progress on one test (swept when its override changes)",
+    openAttemptsOfSpec({ test_id: 't', student_id: 'u' }),
+  ],
   ['overrides of one test, by student id', overrideQuerySpec()],
   ['deadline_sweeps left pending (resumed by the scheduled closer)', PENDING_SWEEPS_QUERY],
   // ---- analytics
-  ['attempts: a version\'s highest score', scoreExtremeSpec({ testId: 't', version: 1 }, 'desc')],
-  ['attempts: a version\'s lowest score', scoreExtremeSpec({ testId: 't', version: 1 }, 'asc')],
-  ['attempts: a version\'s highest score before final_score was kept', legacyScoreExtremeSpec({ testId: 't', version: 1 }, 'desc')],
-  ['attempts: a version\'s lowest score before final_score was kept', legacyScoreExtremeSpec({ testId: 't', version: 1 }, 'asc')],
-  ['attempts: a version\'s results export', resultsExportSpec({ testId: 't', version: 1 })],
-  ['attempts: a version\'s attempts in progress (count)', openAttemptsSpec({ testId: 't', version: 1 })],
-  ['attempts: a student\'s submitted attempts, newest first', studentRowsSpec('u')],
-  ['attempts: a student\'s best percentage', studentBestSpec('u')],
-  ['attempts: a student\'s attempts (count)', studentAttemptsSpec('u')],
-  ['attempts: a student\'s submitted attempts (count)', studentAttemptsSpec('u', 'submitted')],
-  ['attempts: a student\'s average score', studentAverageSpec('u', 'score')],
-  ['attempts: a student\'s average percentage', studentAverageSpec('u', 'percentage')],
-  ['attempts: a student\'s attempts pending grading, their scores', studentPendingSpec('u', 'score')],
-  ['attempts: a student\'s attempts pending grading, their percentages', studentPendingSpec('u', 'percentage')],
+  ["attempts: a version's highest score", scoreExtremeSpec({ testId: 't', version: 1 }, 'desc')],
+  ["attempts: a version's lowest score", scoreExtremeSpec({ testId: 't', version: 1 }, 'asc')],
+  [
+    "attempts: a version's highest score before final_score was kept",
+    legacyScoreExtremeSpec({ testId: 't', version: 1 }, 'desc'),
+  ],
+  [
+    "attempts: a version's lowest score before final_score was kept",
+    legacyScoreExtremeSpec({ testId: 't', version: 1 }, 'asc'),
+  ],
+  ["attempts: a version's results export", resultsExportSpec({ testId: 't', version: 1 })],
+  ["attempts: a version's attempts in progress (count)", openAttemptsSpec({ testId: 't', version: 1 })],
+  ["attempts: a student's submitted attempts, newest first", studentRowsSpec('u')],
+  ["attempts: a student's best percentage", studentBestSpec('u')],
+  ["attempts: a student's attempts (count)", studentAttemptsSpec('u')],
+  ["attempts: a student's submitted attempts (count)", studentAttemptsSpec('u', 'submitted')],
+  ["attempts: a student's average score", studentAverageSpec('u', 'score')],
+  ["attempts: a student's average percentage", studentAverageSpec('u', 'percentage')],
+  ["attempts: a student's attempts pending grading, their scores", studentPendingSpec('u', 'score')],
+  ["attempts: a student's attempts pending grading, their percentages", studentPendingSpec('u', 'percentage')],
   // ---- grading
-  ...combinations({ question_id: 'q' }).map((f) => [`grading_queue ${JSON.stringify(f)}`, gradingQueueSpec(f)] as [string, QuerySpec]),
+  ...combinations({ question_id: 'q' }).map(
+    (f) => [`grading_queue ${JSON.stringify(f)}`, gradingQueueSpec(f)] as [string, QuerySpec],
+  ),
 ];
 
 describe('firestore.indexes.json', () => {
@@ -95,15 +121,33 @@ describe('firestore.indexes.json', () => {
   // Finding a test, question or folder by id across organizations is a collection-group query on `id`.
   for (const group of ['tests', 'questions', 'folders']) {
     it(`indexes ${group}.id for collection-group queries`, () => {
-      const overrides = (indexFile as unknown as { fieldOverrides: Array<{ collectionGroup: string; fieldPath: string; indexes: Array<{ queryScope: string }> }> }).fieldOverrides;
-      assert.ok(overrides.some((o) => o.collectionGroup === group && o.fieldPath === 'id' && o.indexes.some((i) => i.queryScope === 'COLLECTION_GROUP')));
+      const overrides = (
+        indexFile as unknown as {
+          fieldOverrides: Array<{ collectionGroup: string; fieldPath: string; indexes: Array<{ queryScope: string }> }>;
+        }
+      ).fieldOverrides;
+      assert.ok(
+        overrides.some(
+          (o) =>
+            o.collectionGroup === group &&
+            o.fieldPath === 'id' &&
+            o.indexes.some((i) => i.queryScope === 'COLLECTION_GROUP'),
+        ),
+      );
     });
   }
 
-  it('does not index the analytics shards\' per-question sums (never queried; keeps each submit\'s write small)', () => {
-    const overrides = (indexFile as unknown as { fieldOverrides: Array<{ collectionGroup: string; fieldPath: string; indexes: unknown[] }> }).fieldOverrides;
+  it("does not index the analytics shards' per-question sums (never queried; keeps each submit's write small)", () => {
+    const overrides = (
+      indexFile as unknown as {
+        fieldOverrides: Array<{ collectionGroup: string; fieldPath: string; indexes: unknown[] }>;
+      }
+    ).fieldOverrides;
     for (const field of ['q', 'bands']) {
-      assert.ok(overrides.some((o) => o.collectionGroup === 'stats_shards' && o.fieldPath === field && o.indexes.length === 0), field);
+      assert.ok(
+        overrides.some((o) => o.collectionGroup === 'stats_shards' && o.fieldPath === field && o.indexes.length === 0),
+        field,
+      );
     }
   });
 
@@ -111,56 +155,121 @@ describe('firestore.indexes.json', () => {
   it('has a collection-group single-field index for the networks registry (updated_at > its last read, by updated_at)', () => {
     const { collectionId, scope, range, orderBy } = NETWORKS_CHANGED_QUERY;
     assert.equal(scope, 'COLLECTION_GROUP');
-    assert.deepEqual(orderBy.map((o) => o.field), [range.field], 'one field, range and order alike: a single-field index serves it');
-    const overrides = (indexFile as unknown as { fieldOverrides: Array<{ collectionGroup: string; fieldPath: string; indexes: Array<{ queryScope: string; order?: string }> }> }).fieldOverrides;
+    assert.deepEqual(
+      orderBy.map((o) => o.field),
+      [range.field],
+      'one field, range and order alike: a single-field index serves it',
+    );
+    const overrides = (
+      indexFile as unknown as {
+        fieldOverrides: Array<{
+          collectionGroup: string;
+          fieldPath: string;
+          indexes: Array<{ queryScope: string; order?: string }>;
+        }>;
+      }
+    ).fieldOverrides;
     const wanted = orderBy[0].direction === 'asc' ? 'ASCENDING' : 'DESCENDING';
     assert.ok(
       overrides.some(
-        (o) => o.collectionGroup === collectionId && o.fieldPath === range.field && o.indexes.some((i) => i.queryScope === 'COLLECTION_GROUP' && i.order === wanted),
+        (o) =>
+          o.collectionGroup === collectionId &&
+          o.fieldPath === range.field &&
+          o.indexes.some((i) => i.queryScope === 'COLLECTION_GROUP' && i.order === wanted),
       ),
       `${collectionId}.${range.field} ${wanted} COLLECTION_GROUP`,
     );
   });
 
   it('expires rate-limit counters with a TTL policy', () => {
-    const overrides = (indexFile as unknown as { fieldOverrides: Array<{ collectionGroup: string; fieldPath: string; ttl?: boolean }> }).fieldOverrides;
+    const overrides = (
+      indexFile as unknown as { fieldOverrides: Array<{ collectionGroup: string; fieldPath: string; ttl?: boolean }> }
+    ).fieldOverrides;
     assert.ok(overrides.some((o) => o.collectionGroup === 'rate_limits' && o.fieldPath === 'expires_at' && o.ttl));
   });
 
   it('expires finished deadline sweeps with a TTL policy', () => {
-    const overrides = (indexFile as unknown as { fieldOverrides: Array<{ collectionGroup: string; fieldPath: string; ttl?: boolean }> }).fieldOverrides;
+    const overrides = (
+      indexFile as unknown as { fieldOverrides: Array<{ collectionGroup: string; fieldPath: string; ttl?: boolean }> }
+    ).fieldOverrides;
     assert.ok(overrides.some((o) => o.collectionGroup === 'deadline_sweeps' && o.fieldPath === 'expires_at' && o.ttl));
   });
 
   // Never queried: indexing them would only add index entries to every write (an attempt's extensions are a map keyed by extension id).
-  for (const [group, field] of [['attempts', 'answers'], ['attempts', 'extensions'], ['deadline_sweeps', 'meta']]) {
+  for (const [group, field] of [
+    ['attempts', 'answers'],
+    ['attempts', 'extensions'],
+    ['deadline_sweeps', 'meta'],
+  ]) {
     it(`does not index ${group}.${field} (never queried)`, () => {
-      const overrides = (indexFile as unknown as { fieldOverrides: Array<{ collectionGroup: string; fieldPath: string; indexes: unknown[] }> }).fieldOverrides;
+      const overrides = (
+        indexFile as unknown as {
+          fieldOverrides: Array<{ collectionGroup: string; fieldPath: string; indexes: unknown[] }>;
+        }
+      ).fieldOverrides;
       assert.ok(overrides.some((o) => o.collectionGroup === group && o.fieldPath === field && o.indexes.length === 0));
     });
   }
 
   it('keeps the automatic single-field index on deadline_sweeps.pending, which the scheduled closer queries', () => {
-    const overrides = (indexFile as unknown as { fieldOverrides: Array<{ collectionGroup: string; fieldPath: string }> }).fieldOverrides;
+    const overrides = (
+      indexFile as unknown as { fieldOverrides: Array<{ collectionGroup: string; fieldPath: string }> }
+    ).fieldOverrides;
     assert.deepEqual(Object.keys(PENDING_SWEEPS_QUERY.equals), ['pending']);
     assert.ok(!overrides.some((o) => o.collectionGroup === 'deadline_sweeps' && o.fieldPath === 'pending'));
   });
 });
 
 describe('isIndexed', () => {
-  const spec: QuerySpec = { collectionId: 'things', equals: { a: 1, b: 'x' }, orderBy: [{ field: 't', direction: 'desc' }] };
+  const spec: QuerySpec = {
+    collectionId: 'things',
+    equals: { a: 1, b: 'x' },
+    orderBy: [{ field: 't', direction: 'desc' }],
+  };
   const file = (fields: Array<[string, 'ASCENDING' | 'DESCENDING']>): IndexFile => ({
-    indexes: [{ collectionGroup: 'things', queryScope: 'COLLECTION', fields: fields.map(([fieldPath, order]) => ({ fieldPath, order })) }],
+    indexes: [
+      {
+        collectionGroup: 'things',
+        queryScope: 'COLLECTION',
+        fields: fields.map(([fieldPath, order]) => ({ fieldPath, order })),
+      },
+    ],
   });
 
   it('finds a composite index with the equality fields in any order, then the sort', () => {
-    assert.ok(isIndexed(spec, file([['b', 'ASCENDING'], ['a', 'ASCENDING'], ['t', 'DESCENDING']])));
+    assert.ok(
+      isIndexed(
+        spec,
+        file([
+          ['b', 'ASCENDING'],
+          ['a', 'ASCENDING'],
+          ['t', 'DESCENDING'],
+        ]),
+      ),
+    );
   });
   it('refuses an index whose sort direction differs', () => {
-    assert.ok(!isIndexed(spec, file([['a', 'ASCENDING'], ['b', 'ASCENDING'], ['t', 'ASCENDING']])));
+    assert.ok(
+      !isIndexed(
+        spec,
+        file([
+          ['a', 'ASCENDING'],
+          ['b', 'ASCENDING'],
+          ['t', 'ASCENDING'],
+        ]),
+      ),
+    );
   });
   it('refuses an index missing an equality field', () => {
-    assert.ok(!isIndexed(spec, file([['a', 'ASCENDING'], ['t', 'DESCENDING']])));
+    assert.ok(
+      !isIndexed(
+        spec,
+        file([
+          ['a', 'ASCENDING'],
+          ['t', 'DESCENDING'],
+        ]),
+      ),
+    );
   });
   it('needs no composite index for one sort alone or equality filters alone', () => {
     assert.ok(isIndexed({ ...spec, equals: {} }, { indexes: [] }));
@@ -171,7 +280,9 @@ describe('isIndexed', () => {
 // ---- attempts: the collection-group queries (a Guest's own attempts across organizations; the overdue closer).
 describe('firestore.indexes.json: attempts collection-group queries', () => {
   const groupIndexes: IndexFile = {
-    indexes: indexFile.indexes.filter((i) => i.queryScope === 'COLLECTION_GROUP').map((i) => ({ ...i, queryScope: 'COLLECTION' })),
+    indexes: indexFile.indexes
+      .filter((i) => i.queryScope === 'COLLECTION_GROUP')
+      .map((i) => ({ ...i, queryScope: 'COLLECTION' })),
   };
   for (const f of combinations({ test_id: 't', status: 'submitted' })) {
     it(`has a collection-group index for a Guest's attempts ${JSON.stringify(f)}`, () => {
@@ -204,9 +315,16 @@ describe('firestore.indexes.json: attempts collection-group queries', () => {
       [range.field],
       'a range query sorts on its range field alone',
     );
-    const wanted = [...Object.keys(equals).map((f) => `${f} ASCENDING`), ...orderBy.map((o) => `${o.field} ${o.direction === 'asc' ? 'ASCENDING' : 'DESCENDING'}`)];
+    const wanted = [
+      ...Object.keys(equals).map((f) => `${f} ASCENDING`),
+      ...orderBy.map((o) => `${o.field} ${o.direction === 'asc' ? 'ASCENDING' : 'DESCENDING'}`),
+    ];
     assert.ok(
-      groupIndexes.indexes.some((i) => i.collectionGroup === OVERDUE_QUERY.collectionId && i.fields.map((f) => `${f.fieldPath} ${f.order}`).join(',') === wanted.join(',')),
+      groupIndexes.indexes.some(
+        (i) =>
+          i.collectionGroup === OVERDUE_QUERY.collectionId &&
+          i.fields.map((f) => `${f.fieldPath} ${f.order}`).join(',') === wanted.join(','),
+      ),
       wanted.join(','),
     );
   });

@@ -44,20 +44,36 @@ describe('POST /api/folders', () => {
 
   it('lets a Super Admin create one in the organization it names, and requires the name of one', async () => {
     const name = uniqueName('Physics');
-    const res = await post('/api/folders', { name, client_id: m.otherTenant.clientId }, { token: m.superAdmin.token, ip });
+    const res = await post(
+      '/api/folders',
+      { name, client_id: m.otherTenant.clientId },
+      { token: m.superAdmin.token, ip },
+    );
     assert.equal(res.status, 201, res.text);
     assertFolder(res.body, { client_id: m.otherTenant.clientId, name });
     expectValidation(await post('/api/folders', { name }, { token: m.superAdmin.token, ip }), ['body.client_id']);
   });
 
   it('answers 404 when a Super Admin names an unknown organization', async () => {
-    expectError(await post('/api/folders', { name: 'X', client_id: randomUUID() }, { token: m.superAdmin.token, ip }), 404, 'NOT_FOUND');
+    expectError(
+      await post('/api/folders', { name: 'X', client_id: randomUUID() }, { token: m.superAdmin.token, ip }),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('refuses a name already used in the organization, whatever its case and spacing (409), but not in another organization', async () => {
     const name = uniqueName('Chemistry');
     await createFolder(m.tenant.admin.token, { name });
-    expectError(await post('/api/folders', { name: `  ${name.toUpperCase().replace(' ', '   ')} ` }, { token: m.tenant.admin.token, ip }), 409, 'CONFLICT');
+    expectError(
+      await post(
+        '/api/folders',
+        { name: `  ${name.toUpperCase().replace(' ', '   ')} ` },
+        { token: m.tenant.admin.token, ip },
+      ),
+      409,
+      'CONFLICT',
+    );
     await createFolder(m.otherTenant.admin.token, { name });
   });
 
@@ -70,7 +86,11 @@ describe('POST /api/folders', () => {
   });
 
   it('refuses a Client Admin naming another organization (403), Students and Guests (403), and no token (401)', async () => {
-    expectError(await post('/api/folders', { name: 'X', client_id: m.otherTenant.clientId }, { token: m.tenant.admin.token, ip }), 403, 'FORBIDDEN');
+    expectError(
+      await post('/api/folders', { name: 'X', client_id: m.otherTenant.clientId }, { token: m.tenant.admin.token, ip }),
+      403,
+      'FORBIDDEN',
+    );
     expectError(await post('/api/folders', { name: 'X' }, { token: m.tenant.student.token, ip }), 403, 'FORBIDDEN');
     expectError(await post('/api/folders', { name: 'X' }, { token: m.guest.token, ip }), 403, 'FORBIDDEN');
     expectError(await post('/api/folders', { name: 'X' }, { token: m.noRole.token, ip }), 403, 'FORBIDDEN');
@@ -102,7 +122,11 @@ describe('GET /api/folders', () => {
   });
 
   it('refuses another organization’s client_id (403), Students, Guests (403) and no token (401)', async () => {
-    expectError(await get(`/api/folders?client_id=${m.otherTenant.clientId}`, { token: m.tenant.admin.token, ip }), 403, 'FORBIDDEN');
+    expectError(
+      await get(`/api/folders?client_id=${m.otherTenant.clientId}`, { token: m.tenant.admin.token, ip }),
+      403,
+      'FORBIDDEN',
+    );
     expectError(await get('/api/folders', { token: m.tenant.student.token, ip }), 403, 'FORBIDDEN');
     expectError(await get('/api/folders', { token: m.guest.token, ip }), 403, 'FORBIDDEN');
     expectError(await get('/api/folders', { ip }), 401, 'UNAUTHORIZED');
@@ -123,28 +147,53 @@ describe('PATCH /api/folders/{folderId}', () => {
   it('refuses a name another folder has (409)', async () => {
     const a = await createFolder(m.tenant.admin.token, { name: uniqueName('A') });
     const b = await createFolder(m.tenant.admin.token, { name: uniqueName('B') });
-    expectError(await patch(`/api/folders/${b.id}`, { name: a.name.toLowerCase() }, { token: m.tenant.admin.token, ip }), 409, 'CONFLICT');
+    expectError(
+      await patch(`/api/folders/${b.id}`, { name: a.name.toLowerCase() }, { token: m.tenant.admin.token, ip }),
+      409,
+      'CONFLICT',
+    );
   });
 
   it('answers 403 for another organization’s folder, 404 for an unknown one, 403 for a Student', async () => {
     const theirs = await createFolder(m.otherTenant.admin.token, { name: uniqueName('Theirs') });
-    expectError(await patch(`/api/folders/${theirs.id}`, { name: 'Mine now' }, { token: m.tenant.admin.token, ip }), 403, 'FORBIDDEN');
-    expectError(await patch(`/api/folders/${randomUUID()}`, { name: 'X' }, { token: m.tenant.admin.token, ip }), 404, 'NOT_FOUND');
-    expectError(await patch(`/api/folders/${theirs.id}`, { name: 'X' }, { token: m.otherTenant.student.token, ip }), 403, 'FORBIDDEN');
+    expectError(
+      await patch(`/api/folders/${theirs.id}`, { name: 'Mine now' }, { token: m.tenant.admin.token, ip }),
+      403,
+      'FORBIDDEN',
+    );
+    expectError(
+      await patch(`/api/folders/${randomUUID()}`, { name: 'X' }, { token: m.tenant.admin.token, ip }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await patch(`/api/folders/${theirs.id}`, { name: 'X' }, { token: m.otherTenant.student.token, ip }),
+      403,
+      'FORBIDDEN',
+    );
     const stored = await adminDb.doc(`clients/${m.otherTenant.clientId}/folders/${theirs.id}`).get();
     assert.equal(stored.get('name'), theirs.name);
   });
 
   it('lets a Super Admin rename any organization’s folder', async () => {
     const folder = await createFolder(m.otherTenant.admin.token, { name: uniqueName('X') });
-    const res = await patch(`/api/folders/${folder.id}`, { name: uniqueName('Renamed') }, { token: m.superAdmin.token, ip });
+    const res = await patch(
+      `/api/folders/${folder.id}`,
+      { name: uniqueName('Renamed') },
+      { token: m.superAdmin.token, ip },
+    );
     assert.equal(res.status, 200, res.text);
   });
 });
 
 describe('DELETE /api/folders/{folderId}', () => {
   const question = (folderId: string) => ({
-    question_type: 'short_answer', question_text: 'Q?', correct_answer: 'A', marks: 1, difficulty: 'easy', folder_id: folderId,
+    question_type: 'short_answer',
+    question_text: 'Q?',
+    correct_answer: 'A',
+    marks: 1,
+    difficulty: 'easy',
+    folder_id: folderId,
   });
 
   it('deletes an empty folder (204), freeing its name', async () => {
@@ -169,7 +218,9 @@ describe('DELETE /api/folders/{folderId}', () => {
   it('answers 409 while the folder holds a test', async () => {
     const folder = await createFolder(m.tenant.admin.token, { name: uniqueName('Tests') });
     const testId = randomUUID();
-    await adminDb.doc(`clients/${m.tenant.clientId}/tests/${testId}`).set({ id: testId, client_id: m.tenant.clientId, folder_id: folder.id, test_name: 'T' });
+    await adminDb
+      .doc(`clients/${m.tenant.clientId}/tests/${testId}`)
+      .set({ id: testId, client_id: m.tenant.clientId, folder_id: folder.id, test_name: 'T' });
     expectError(await del(`/api/folders/${folder.id}`, { token: m.tenant.admin.token, ip }), 409, 'CONFLICT');
     assert.equal((await adminDb.doc(`clients/${m.tenant.clientId}/folders/${folder.id}`).get()).exists, true);
   });

@@ -22,7 +22,9 @@ describe('the exported api function', () => {
     assert.match(JSON.stringify(endpoint.minInstances), /MIN_INSTANCES/);
     assert.match(JSON.stringify(endpoint.maxInstances), /MAX_INSTANCES/);
     const { params } = await import('../../functions/src/config');
-    const defaults = Object.fromEntries([params.concurrency, params.minInstances, params.maxInstances].map((p) => [p.name, p.options.default]));
+    const defaults = Object.fromEntries(
+      [params.concurrency, params.minInstances, params.maxInstances].map((p) => [p.name, p.options.default]),
+    );
     assert.deepEqual(defaults, { CONCURRENCY: 80, MIN_INSTANCES: 0, MAX_INSTANCES: 20 });
     const config = JSON.parse(readFileSync(join(__dirname, '..', '..', 'firebase.json'), 'utf8'));
     const rewrite = config.hosting.rewrites.find((r: { source: string }) => r.source === '/api/**');

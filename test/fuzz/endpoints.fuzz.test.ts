@@ -25,18 +25,72 @@ import type { FuzzRequest, FuzzSeed, FuzzSeedGroup, FuzzWorld } from './seeds/ty
 // with rate limits lifted so that every run reaches the handler.
 // FUZZ_RUNS sets the runs per endpoint; FUZZ_SEED replays a failure.
 
-const GROUPS: FuzzSeedGroup[] = [core, foldersAndQuestions, testsAndShareCodes, attempts, analytics, sittings, networks, grading];
+const GROUPS: FuzzSeedGroup[] = [
+  core,
+  foldersAndQuestions,
+  testsAndShareCodes,
+  attempts,
+  analytics,
+  sittings,
+  networks,
+  grading,
+];
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 const FUZZ_SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
 
 // ---------------------------------------------------------------- hostile values
 
 const hostileText = fc.oneof(
-  fc.constantFrom('', ' ', '\u0000', 'a\u0000b', 'NaN', 'null', 'undefined', 'true', '-1', '0', '1e309', '-0', '0x10', '1.5', '[]', '{}'),
-  fc.constantFrom('..', '.', '__proto__', 'constructor', '__name__', '__x__', 'a/b', '../../etc/passwd', '%00', '%2F', '\\', "'; DROP TABLE x;--", '<script>'),
-  fc.constantFrom('😀'.repeat(200), '\u202e\u200b', 'ﷺ'.repeat(50), '\ud800', 'x'.repeat(129), 'x'.repeat(1025), 'x'.repeat(3000), 'x'.repeat(7000)),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\u0000',
+    'a\u0000b',
+    'NaN',
+    'null',
+    'undefined',
+    'true',
+    '-1',
+    '0',
+    '1e309',
+    '-0',
+    '0x10',
+    '1.5',
+    '[]',
+    '{}',
+  ),
+  fc.constantFrom(
+    '..',
+    '.',
+    '__proto__',
+    'constructor',
+    '__name__',
+    '__x__',
+    'a/b',
+    '../../etc/passwd',
+    '%00',
+    '%2F',
+    '\\',
+    "'; DROP TABLE x;--",
+    '<script>',
+  ),
+  fc.constantFrom(
+    '😀'.repeat(200),
+    '\u202e\u200b',
+    'ﷺ'.repeat(50),
+    '\ud800',
+    'x'.repeat(129),
+    'x'.repeat(1025),
+    'x'.repeat(3000),
+    'x'.repeat(7000),
+  ),
   // Instants valid with their offset but outside years 0000 to 9999 in UTC, and as they would be answered.
-  fc.constantFrom('9999-12-31T23:30:00-01:00', '0000-01-01T00:30:00+01:00', '+010000-01-01T00:30:00.000Z', '-000001-12-31T23:30:00.000Z'),
+  fc.constantFrom(
+    '9999-12-31T23:30:00-01:00',
+    '0000-01-01T00:30:00+01:00',
+    '+010000-01-01T00:30:00.000Z',
+    '-000001-12-31T23:30:00.000Z',
+  ),
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 20 }),
 );
@@ -60,7 +114,13 @@ const hostileToken = fc
   .map((token) => token.replace(/[^\x20-\x7e\xa0-\xff]/g, '~'));
 const hostileCsv = fc.oneof(
   hostileText,
-  fc.constantFrom('question_text,question_type\n"unclosed', '\u0000\u0001\u0002', 'a,b\n1,2,3\n', '\ufeff', 'x'.repeat(6 * 1024 * 1024)),
+  fc.constantFrom(
+    'question_text,question_type\n"unclosed',
+    '\u0000\u0001\u0002',
+    'a,b\n1,2,3\n',
+    '\ufeff',
+    'x'.repeat(6 * 1024 * 1024),
+  ),
   fc.string({ maxLength: 200 }),
 );
 
@@ -110,7 +170,9 @@ function operationsOf(doc: any): Operation[] {
           pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
           queryParams: params.filter((p) => p.in === 'query').map((p) => p.name),
           bodyFields: fieldsOf(body),
-          attemptTokenHeader: (op.security ?? []).some((alternative: Record<string, unknown>) => 'attemptToken' in alternative),
+          attemptTokenHeader: (op.security ?? []).some(
+            (alternative: Record<string, unknown>) => 'attemptToken' in alternative,
+          ),
         });
       }
     }
@@ -147,17 +209,28 @@ type Mutation =
 function mutations(op: Operation, seed: FuzzRequest): fc.Arbitrary<Mutation> {
   const options: Array<fc.Arbitrary<Mutation>> = [
     hostileToken.map((value) => ({ part: 'token' as const, value })),
-    fc.tuple(fc.constantFrom(...op.queryParams, 'zz_unknown'), hostileQueryValue).map(([name, value]) => ({ part: 'query' as const, name, value })),
+    fc
+      .tuple(fc.constantFrom(...op.queryParams, 'zz_unknown'), hostileQueryValue)
+      .map(([name, value]) => ({ part: 'query' as const, name, value })),
   ];
-  if (op.attemptTokenHeader) options.push(hostileToken.map((value) => ({ part: 'attemptTokenHeader' as const, value })));
+  if (op.attemptTokenHeader)
+    options.push(hostileToken.map((value) => ({ part: 'attemptTokenHeader' as const, value })));
   if (op.pathParams.length > 0) {
-    options.push(fc.tuple(fc.constantFrom(...op.pathParams), hostileText).map(([name, value]) => ({ part: 'path' as const, name, value })));
+    options.push(
+      fc
+        .tuple(fc.constantFrom(...op.pathParams), hostileText)
+        .map(([name, value]) => ({ part: 'path' as const, name, value })),
+    );
   }
   if (seed.body) {
     options.push(
-      fc.tuple(fc.constantFrom(...op.bodyFields, 'zz_unknown'), hostileJson).map(([name, value]) => ({ part: 'body' as const, name, value })),
+      fc
+        .tuple(fc.constantFrom(...op.bodyFields, 'zz_unknown'), hostileJson)
+        .map(([name, value]) => ({ part: 'body' as const, name, value })),
       hostileJson.map((value) => ({ part: 'wholeBody' as const, value })),
-      fc.constantFrom('{', '{"a":', 'not json', '\u0000', '{"a":1}}', '[1,2', '{"__proto__":{"x":1}}').map((value) => ({ part: 'rawBody' as const, value })),
+      fc
+        .constantFrom('{', '{"a":', 'not json', '\u0000', '{"a":1}}', '[1,2', '{"__proto__":{"x":1}}')
+        .map((value) => ({ part: 'rawBody' as const, value })),
     );
   }
   if (seed.multipart) {
@@ -170,9 +243,39 @@ function mutations(op: Operation, seed: FuzzRequest): fc.Arbitrary<Mutation> {
 }
 
 // The classic hostile values, each tried on every field of every endpoint.
-const CLASSIC_TEXT = ['', ' ', '\u0000', 'NaN', '-1', '1e309', '..', '__x__', 'a/b', '%00', '😀'.repeat(200), 'x'.repeat(129), 'x'.repeat(3000), 'x'.repeat(7000)];
+const CLASSIC_TEXT = [
+  '',
+  ' ',
+  '\u0000',
+  'NaN',
+  '-1',
+  '1e309',
+  '..',
+  '__x__',
+  'a/b',
+  '%00',
+  '😀'.repeat(200),
+  'x'.repeat(129),
+  'x'.repeat(3000),
+  'x'.repeat(7000),
+];
 // Lone surrogates travel only in JSON (a URL or header turns them into U+FFFD on the way).
-const CLASSIC_JSON: unknown[] = [...CLASSIC_TEXT, '\ud800', 'a\udc00b', null, true, -1, 0, 1.5, 1e308, [], ['a', 'b'], {}, { a: { b: { c: [] } } }, 'x'.repeat(300_000)];
+const CLASSIC_JSON: unknown[] = [
+  ...CLASSIC_TEXT,
+  '\ud800',
+  'a\udc00b',
+  null,
+  true,
+  -1,
+  0,
+  1.5,
+  1e308,
+  [],
+  ['a', 'b'],
+  {},
+  { a: { b: { c: [] } } },
+  'x'.repeat(300_000),
+];
 /** Cursors that decode, but were never issued: their ids, pages and values forged. */
 const forgedCursor = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const FORGED_CURSORS = [
@@ -193,12 +296,15 @@ function sweep(op: Operation, seed: FuzzRequest): Mutation[] {
     for (const name of op.pathParams) all.push({ part: 'path', name, value });
     for (const name of [...op.queryParams, 'zz_unknown']) all.push({ part: 'query', name, value });
     all.push({ part: 'token', value: value.replace(/[^\x20-\x7e\xa0-\xff]/g, '~') });
-    if (op.attemptTokenHeader) all.push({ part: 'attemptTokenHeader', value: value.replace(/[^\x20-\x7e\xa0-\xff]/g, '~') });
+    if (op.attemptTokenHeader)
+      all.push({ part: 'attemptTokenHeader', value: value.replace(/[^\x20-\x7e\xa0-\xff]/g, '~') });
     if (seed.multipart) all.push({ part: 'file', value });
   }
   for (const name of op.queryParams) all.push({ part: 'query', name, value: ['1', '2'] });
-  if (op.queryParams.includes('cursor')) for (const value of FORGED_CURSORS) all.push({ part: 'query', name: 'cursor', value });
-  if (seed.multipart) for (const value of ['', 'files', 'file[]', 'FILE', '\u0000']) all.push({ part: 'fileField', value });
+  if (op.queryParams.includes('cursor'))
+    for (const value of FORGED_CURSORS) all.push({ part: 'query', name: 'cursor', value });
+  if (seed.multipart)
+    for (const value of ['', 'files', 'file[]', 'FILE', '\u0000']) all.push({ part: 'fileField', value });
   if (seed.body) {
     for (const value of CLASSIC_JSON) {
       for (const name of [...op.bodyFields, 'zz_unknown']) all.push({ part: 'body', name, value });
@@ -230,20 +336,43 @@ async function send(server: InProcessApi, op: Operation, seed: FuzzRequest, muta
   let attemptTokenHeader: string | undefined;
   let multipart = seed.multipart ? { ...seed.multipart } : undefined;
   switch (mutation.part) {
-    case 'none': break;
-    case 'path': params[mutation.name] = mutation.value; break;
-    case 'query': query[mutation.name] = mutation.value; break;
-    case 'body': setPath(body as Record<string, unknown>, mutation.name, mutation.value); break;
-    case 'wholeBody': body = mutation.value; break;
-    case 'rawBody': raw = mutation.value; break;
-    case 'unreadableBody': multipart = undefined; break;
-    case 'token': token = mutation.value; break;
-    case 'attemptTokenHeader': attemptTokenHeader = mutation.value; break;
-    case 'file': multipart = { ...multipart!, content: mutation.value }; break;
-    case 'fileField': multipart = { ...multipart!, field: mutation.value }; break;
+    case 'none':
+      break;
+    case 'path':
+      params[mutation.name] = mutation.value;
+      break;
+    case 'query':
+      query[mutation.name] = mutation.value;
+      break;
+    case 'body':
+      setPath(body as Record<string, unknown>, mutation.name, mutation.value);
+      break;
+    case 'wholeBody':
+      body = mutation.value;
+      break;
+    case 'rawBody':
+      raw = mutation.value;
+      break;
+    case 'unreadableBody':
+      multipart = undefined;
+      break;
+    case 'token':
+      token = mutation.value;
+      break;
+    case 'attemptTokenHeader':
+      attemptTokenHeader = mutation.value;
+      break;
+    case 'file':
+      multipart = { ...multipart!, content: mutation.value };
+      break;
+    case 'fileField':
+      multipart = { ...multipart!, field: mutation.value };
+      break;
   }
   // A lone surrogate cannot be put in a URL by any client; it becomes U+FFFD as a browser would make it.
-  const path = op.path.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent((params[name] ?? '').replace(/[\ud800-\udfff]/gu, '\ufffd')));
+  const path = op.path.replace(/\{(\w+)\}/g, (_, name) =>
+    encodeURIComponent((params[name] ?? '').replace(/[\ud800-\udfff]/gu, '\ufffd')),
+  );
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) for (const v of [value].flat()) search.append(name, v);
   const headers: Record<string, string> = { 'X-Forwarded-For': freshIp() };
@@ -272,13 +401,22 @@ function assertDocumentedAnswer(answer: { status: number; contentType: string; t
   assert.match(answer.contentType, /application\/json/, `${context}: an error is JSON`);
   const body = JSON.parse(answer.text);
   const allowed = ['error', 'message', 'status', 'details', 'details_total'];
-  assert.deepEqual(Object.keys(body).filter((k) => !allowed.includes(k)), [], `${context}: ${answer.text.slice(0, 300)}`);
-  assert.equal(ERROR_STATUS[body.error as keyof typeof ERROR_STATUS], answer.status, `${context}: error code matches status: ${answer.text.slice(0, 300)}`);
+  assert.deepEqual(
+    Object.keys(body).filter((k) => !allowed.includes(k)),
+    [],
+    `${context}: ${answer.text.slice(0, 300)}`,
+  );
+  assert.equal(
+    ERROR_STATUS[body.error as keyof typeof ERROR_STATUS],
+    answer.status,
+    `${context}: error code matches status: ${answer.text.slice(0, 300)}`,
+  );
   assert.equal(body.status, answer.status);
   assert.equal(typeof body.message, 'string');
   if (body.details !== undefined) {
     assert.ok(Array.isArray(body.details), context);
-    for (const d of body.details) assert.ok(typeof d.path === 'string' && typeof d.message === 'string', `${context}: ${JSON.stringify(d)}`);
+    for (const d of body.details)
+      assert.ok(typeof d.path === 'string' && typeof d.message === 'string', `${context}: ${JSON.stringify(d)}`);
   }
 }
 
@@ -291,10 +429,17 @@ describe('fuzz: hostile values at every parameter and body field of every endpoi
   let operations: Operation[];
   const prepared = new Map<FuzzSeedGroup, unknown>();
   const seedFor = new Map<string, { seed: FuzzSeed; group: FuzzSeedGroup }>();
-  for (const group of GROUPS) for (const seed of group.seeds) seedFor.set(seed.shape ? `${seed.operation} ${seed.shape}` : seed.operation, { seed, group });
+  for (const group of GROUPS)
+    for (const seed of group.seeds)
+      seedFor.set(seed.shape ? `${seed.operation} ${seed.shape}` : seed.operation, { seed, group });
 
   let framework: InProcessApi;
-  const unlimited = { ratePerMinute: 1_000_000, sensitivePerMinute: 1_000_000, authFailuresPerMinute: 1_000_000, authFailuresPerNetworkAddressPerMinute: 1_000_000 };
+  const unlimited = {
+    ratePerMinute: 1_000_000,
+    sensitivePerMinute: 1_000_000,
+    authFailuresPerMinute: 1_000_000,
+    authFailuresPerNetworkAddressPerMinute: 1_000_000,
+  };
 
   before(async () => {
     server = await startInProcessApi(unlimited);
@@ -308,8 +453,16 @@ describe('fuzz: hostile values at every parameter and body field of every endpoi
 
   it('has a seed for every operation in the OpenAPI document (for each shape of a body that has several), and none for an operation it lacks', () => {
     const documented = operations.map((op) => op.seedKey).sort();
-    assert.deepEqual(documented.filter((key) => !seedFor.has(key)), [], 'operations without a fuzz seed');
-    assert.deepEqual([...seedFor.keys()].filter((key) => !documented.includes(key)), [], 'seeds for operations that do not exist');
+    assert.deepEqual(
+      documented.filter((key) => !seedFor.has(key)),
+      [],
+      'operations without a fuzz seed',
+    );
+    assert.deepEqual(
+      [...seedFor.keys()].filter((key) => !documented.includes(key)),
+      [],
+      'seeds for operations that do not exist',
+    );
   });
 
   it('answers every field broken with each classic hostile value below 500, with the documented error body', async () => {

@@ -27,9 +27,15 @@ describe('POST /api/attempts/{attemptId}/grades, two graders at once', () => {
   it('completes each attempt exactly once with both grades, and the analytics equal a recompute', async function () {
     this.timeout(120_000);
     const choice = await writeQuestion(tenant.client.id, { options: ['3', '4'], correct_answer: '4', marks: 1 });
-    const [first, second] = await Promise.all([essayQuestion(tenant.client.id, { marks: 5 }), essayQuestion(tenant.client.id, { marks: 5 })]);
+    const [first, second] = await Promise.all([
+      essayQuestion(tenant.client.id, { marks: 5 }),
+      essayQuestion(tenant.client.id, { marks: 5 }),
+    ]);
     const { test } = await publishTest(tenant.admin.token, tenant.client.id, { questions: [choice, first, second] });
-    const graders: TestUser[] = await Promise.all([createUser('client_admin', tenant.client.id), createUser('client_admin', tenant.client.id)]);
+    const graders: TestUser[] = await Promise.all([
+      createUser('client_admin', tenant.client.id),
+      createUser('client_admin', tenant.client.id),
+    ]);
     const ATTEMPTS = 8;
     const attemptIds = await Promise.all(
       Array.from({ length: ATTEMPTS }, async () => {
@@ -37,8 +43,14 @@ describe('POST /api/attempts/{attemptId}/grades, two graders at once', () => {
         const started = await post('/api/attempts', { test_id: test.id }, at(student.token));
         assert.equal(started.status, 201, started.text);
         const answers = [first.id, second.id].map((id) => ({ question_id: id, student_answer: 'An answer' }));
-        assert.equal((await post(`/api/attempts/${started.body.attempt_id}/answers`, { answers }, at(student.token))).status, 200);
-        assert.equal((await post(`/api/attempts/${started.body.attempt_id}/submit`, undefined, at(student.token))).status, 200);
+        assert.equal(
+          (await post(`/api/attempts/${started.body.attempt_id}/answers`, { answers }, at(student.token))).status,
+          200,
+        );
+        assert.equal(
+          (await post(`/api/attempts/${started.body.attempt_id}/submit`, undefined, at(student.token))).status,
+          200,
+        );
         return started.body.attempt_id as string;
       }),
     );
@@ -67,7 +79,13 @@ describe('POST /api/attempts/{attemptId}/grades, two graders at once', () => {
     assert.equal(analytics.body.average_score, 5);
     const recomputed = await post(`/api/analytics/tests/${test.id}/recompute`, undefined, at(tenant.admin.token));
     assert.equal(recomputed.body.changed, false, recomputed.text);
-    const queue = await adminDb.collection('clients').doc(tenant.client.id).collection('tests').doc(test.id).collection('grading_queue').get();
+    const queue = await adminDb
+      .collection('clients')
+      .doc(tenant.client.id)
+      .collection('tests')
+      .doc(test.id)
+      .collection('grading_queue')
+      .get();
     assert.equal(queue.size, 0);
   });
 });

@@ -10,23 +10,57 @@ import { decideGrade } from '../../functions/src/grading/gradeDecision';
 
 const NOW = '2030-01-10T12:00:00.000Z';
 const question = (id: string, type: string, marks: number, correct = '') =>
-  ({ id, question_text: id, question_type: type, options: [], correct_answer: correct, tolerance: null, marks, difficulty: 'easy' }) as VersionForAttempt['questions'][number];
+  ({
+    id,
+    question_text: id,
+    question_type: type,
+    options: [],
+    correct_answer: correct,
+    tolerance: null,
+    marks,
+    difficulty: 'easy',
+  }) as VersionForAttempt['questions'][number];
 
 const paper: VersionForAttempt = {
-  version: 1, test_id: 't1', total_marks: 6, revision: 2,
-  test: { test_name: 'Essays', timer: 30, shuffle: 0, allow_review: 0, negative_marking: 0, description: null, max_attempts: null, negative_mark_ratio: 0, question_ids: ['q1', 'e1', 'e2'] },
+  version: 1,
+  test_id: 't1',
+  total_marks: 6,
+  revision: 2,
+  test: {
+    test_name: 'Essays',
+    timer: 30,
+    shuffle: 0,
+    allow_review: 0,
+    negative_marking: 0,
+    description: null,
+    max_attempts: null,
+    negative_mark_ratio: 0,
+    question_ids: ['q1', 'e1', 'e2'],
+  },
   questions: [question('q1', 'short_answer', 2, 'yes'), question('e1', 'essay', 2), question('e2', 'essay', 2)],
 };
 
 const saved = (answer: string) => ({ answer, saved_at: '2030-01-10T11:00:00.000Z' });
 const attempt = (fields: Partial<StoredAttempt> = {}): StoredAttempt =>
   ({
-    id: 'c1.a1', client_id: 'c1', test_id: 't1', student_id: 's1', version: 1, status: 'submitted',
-    started_at: '2030-01-10T10:50:00.000Z', expires_at: '2030-01-10T11:20:00.000Z',
-    answers: { q1: saved('yes'), e1: saved('An essay.'), e2: saved('Another.') }, ...fields,
+    id: 'c1.a1',
+    client_id: 'c1',
+    test_id: 't1',
+    student_id: 's1',
+    version: 1,
+    status: 'submitted',
+    started_at: '2030-01-10T10:50:00.000Z',
+    expires_at: '2030-01-10T11:20:00.000Z',
+    answers: { q1: saved('yes'), e1: saved('An essay.'), e2: saved('Another.') },
+    ...fields,
   }) as StoredAttempt;
 
-const grade = (questionId: string, marks: number, feedback: string | null = null) => ({ questionId, marks, feedback, gradedBy: 'teacher' });
+const grade = (questionId: string, marks: number, feedback: string | null = null) => ({
+  questionId,
+  marks,
+  feedback,
+  gradedBy: 'teacher',
+});
 const PATH = 'clients/c1/attempts/c1.a1';
 
 describe('decideGrade', () => {
@@ -57,8 +91,19 @@ describe('decideGrade', () => {
     assert.ok('grade' in decision);
     assert.equal(decision.grade.previous, 2);
     assert.deepEqual(decision.grade.audit, {
-      type: 'essay_graded', userId: 's1', clientId: 'c1', actorId: 'teacher',
-      details: { attempt_id: 'c1.a1', test_id: 't1', question_id: 'e1', marks: 0.5, previous_marks: 2, score: 2.5, grading: 'pending' },
+      type: 'essay_graded',
+      userId: 's1',
+      clientId: 'c1',
+      actorId: 'teacher',
+      details: {
+        attempt_id: 'c1.a1',
+        test_id: 't1',
+        question_id: 'e1',
+        marks: 0.5,
+        previous_marks: 2,
+        score: 2.5,
+        grading: 'pending',
+      },
     });
   });
 
@@ -73,6 +118,9 @@ describe('decideGrade', () => {
 describe('gradeDecision.ts', () => {
   it('imports nothing of Firebase', () => {
     const text = readFileSync(join(__dirname, '..', '..', 'functions', 'src', 'grading', 'gradeDecision.ts'), 'utf8');
-    assert.doesNotMatch(text, /from\s+['"](firebase|@google-cloud|\.\.\/firestore|\.\.\/attempts\/frozenReads|\.\/store)/);
+    assert.doesNotMatch(
+      text,
+      /from\s+['"](firebase|@google-cloud|\.\.\/firestore|\.\.\/attempts\/frozenReads|\.\/store)/,
+    );
   });
 });

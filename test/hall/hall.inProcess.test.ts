@@ -46,8 +46,14 @@ describe('The exam hall: 30 students behind one registered address, with the def
     await writeNetworks(tenant.clientId, [`${subnet}.0/24`], tenant.admin.uid);
     forgetRegisteredNetworks(); // this process's registry reads the network at its next request
     server = await startInProcessApi({ ...TEST_CONFIG });
-    questions = await Promise.all(Array.from({ length: QUESTIONS }, (_, i) => writeQuestion(tenant.clientId, { question_text: `Hall question ${i + 1}` })));
-    ({ test: { id: testId } } = await publishTest(tenant.admin.token, tenant.clientId, { questions, extra: { shuffle: 1 } }));
+    questions = await Promise.all(
+      Array.from({ length: QUESTIONS }, (_, i) =>
+        writeQuestion(tenant.clientId, { question_text: `Hall question ${i + 1}` }),
+      ),
+    );
+    ({
+      test: { id: testId },
+    } = await publishTest(tenant.admin.token, tenant.clientId, { questions, extra: { shuffle: 1 } }));
     students = await Promise.all(Array.from({ length: STUDENTS }, () => createUser('student', tenant.clientId)));
   });
   after(() => server?.close());
@@ -56,7 +62,14 @@ describe('The exam hall: 30 students behind one registered address, with the def
     assert.equal(TEST_CONFIG.ratePerMinute, 100, 'the interface’s default per-address limit');
     assert.equal(TEST_CONFIG.sensitivePerMinute, 10);
     const statuses: Array<{ step: string; status: number; text: string }> = [];
-    const send = async (step: string, method: string, path: string, token: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse> => {
+    const send = async (
+      step: string,
+      method: string,
+      path: string,
+      token: string,
+      body?: unknown,
+      headers?: Record<string, string>,
+    ): Promise<ApiResponse> => {
       const res = await api(method, path, { token, body, headers, ip: HALL_IP, baseUrl: server.baseUrl });
       statuses.push({ step, status: res.status, text: res.text.slice(0, 200) });
       return res;
@@ -101,10 +114,12 @@ describe('The exam hall: 30 students behind one registered address, with the def
         }
         if (OFFLINE.has(index)) {
           // Late and out of order, newest first: every older version of a question is then stale.
-          const pending = [...queue].sort((a, b) => b.client_seq - a.client_seq || (a.question_id < b.question_id ? -1 : 1));
+          const pending = [...queue].sort(
+            (a, b) => b.client_seq - a.client_seq || (a.question_id < b.question_id ? -1 : 1),
+          );
           while (pending.length > 0) {
             const batch: Item[] = [];
-            for (let i = 0; i < pending.length && batch.length < 4; ) {
+            for (let i = 0; i < pending.length && batch.length < 4;) {
               if (batch.some((b) => b.question_id === pending[i].question_id)) i++;
               else batch.push(...pending.splice(i, 1));
             }
@@ -124,10 +139,21 @@ describe('The exam hall: 30 students behind one registered address, with the def
 
     const count = (predicate: (s: { step: string; status: number }) => boolean) => statuses.filter(predicate).length;
     const summary = JSON.stringify(
-      statuses.reduce<Record<string, number>>((acc, s) => ((acc[`${s.step} ${s.status}`] = (acc[`${s.step} ${s.status}`] ?? 0) + 1), acc), {}),
+      statuses.reduce<Record<string, number>>(
+        (acc, s) => ((acc[`${s.step} ${s.status}`] = (acc[`${s.step} ${s.status}`] ?? 0) + 1), acc),
+        {},
+      ),
     );
-    assert.equal(count((s) => s.status === 429), 0, `no request refused with 429 (statuses: ${summary})`);
-    assert.equal(count((s) => s.status >= 500), 0, `no 5xx (statuses: ${summary})`);
+    assert.equal(
+      count((s) => s.status === 429),
+      0,
+      `no request refused with 429 (statuses: ${summary})`,
+    );
+    assert.equal(
+      count((s) => s.status >= 500),
+      0,
+      `no 5xx (statuses: ${summary})`,
+    );
     const unexpected = statuses.filter((s) => s.status !== (s.step === 'start' ? 201 : 200));
     assert.deepEqual(unexpected.slice(0, 5), [], `every request answered as expected (statuses: ${summary})`);
 
@@ -139,13 +165,21 @@ describe('The exam hall: 30 students behind one registered address, with the def
       assert.equal(stored.status, 'submitted');
       for (const [qid, item] of acked) {
         acknowledged++;
-        assert.equal(stored.answers[qid]?.answer, item.student_answer, `student ${index}: the newest acknowledged answer to ${qid} (seq ${item.client_seq}) is stored`);
+        assert.equal(
+          stored.answers[qid]?.answer,
+          item.student_answer,
+          `student ${index}: the newest acknowledged answer to ${qid} (seq ${item.client_seq}) is stored`,
+        );
       }
       for (const item of stale) {
         staleReported++;
         const newest = acked.get(item.question_id)!;
         assert.ok(newest.client_seq > item.client_seq, 'only an answer older than the one held is stale');
-        assert.notEqual(stored.answers[item.question_id]?.answer, item.student_answer, `student ${index}: the stale replay of ${item.question_id} was not applied`);
+        assert.notEqual(
+          stored.answers[item.question_id]?.answer,
+          item.student_answer,
+          `student ${index}: the stale replay of ${item.question_id} was not applied`,
+        );
       }
     }
     assert.equal(acknowledged, STUDENTS * QUESTIONS, 'every question of every student has an acknowledged answer');

@@ -20,18 +20,32 @@ before(async () => {
 });
 after(() => server.close());
 
-const call = (method: string, path: string, options: Parameters<typeof api>[2] = {}) => api(method, path, { ...options, baseUrl: server.baseUrl });
+const call = (method: string, path: string, options: Parameters<typeof api>[2] = {}) =>
+  api(method, path, { ...options, baseUrl: server.baseUrl });
 const authFailuresOf = async (ip: string) =>
-  (await adminDb.collection('rate_limits').doc(counterKey('ip', addressBucket(ip), currentWindow(Date.now()))).get()).get('auth_failures') ?? 0;
+  (
+    await adminDb
+      .collection('rate_limits')
+      .doc(counterKey('ip', addressBucket(ip), currentWindow(Date.now())))
+      .get()
+  ).get('auth_failures') ?? 0;
 const rejectionsFrom = async (ip: string) =>
-  (await adminDb.collection('audit_logs').where('ip_address', '==', ip).where('event_type', '==', 'token_rejected').get()).size;
+  (
+    await adminDb
+      .collection('audit_logs')
+      .where('ip_address', '==', ip)
+      .where('event_type', '==', 'token_rejected')
+      .get()
+  ).size;
 
 describe('Authentication: failed authentications arriving at once', () => {
   it('answers at most ten of forty simultaneous bad tokens from one address with 401, the rest with 429', async function () {
     this.timeout(30_000);
     await awayFromWindowEdge(15_000);
     const ip = freshIp();
-    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => call('GET', '/api/me', { ip, token: `bad-token-${i}` })));
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => call('GET', '/api/me', { ip, token: `bad-token-${i}` })),
+    );
     const statuses = answers.map((r) => r.status);
     const judged = statuses.filter((s) => s === 401).length;
     assert.ok(judged <= 10, `${judged} of 40 were judged: ${statuses.join(',')}`);
@@ -60,12 +74,17 @@ describe('Authentication: Auth failing is 503, never 401', () => {
       replaceAuth('verifyIdToken', () => async () => {
         throw authInternalError();
       });
-    const { result: res, entries } = await duringFault(failVerification, () => call('GET', '/api/me', { ip, token: tenant.student.token }));
+    const { result: res, entries } = await duringFault(failVerification, () =>
+      call('GET', '/api/me', { ip, token: tenant.student.token }),
+    );
     expectError(res, 503, 'SERVICE_UNAVAILABLE');
     assert.ok(Number(res.headers.get('retry-after')) >= 1, 'Retry-After is set');
     assert.equal(await authFailuresOf(ip), 0, 'not counted as a failed authentication');
     assert.equal(await rejectionsFrom(ip), 0, 'not recorded as a refused token');
-    assert.ok(entries.some((e) => e.severity === 'WARNING' && /not the token/.test(e.message)), JSON.stringify(entries));
+    assert.ok(
+      entries.some((e) => e.severity === 'WARNING' && /not the token/.test(e.message)),
+      JSON.stringify(entries),
+    );
   });
 
   it('answers 503 when the admin account re-check cannot reach Auth', async () => {
@@ -82,7 +101,9 @@ describe('Authentication: Auth failing is 503, never 401', () => {
         healVerify();
       };
     };
-    const { result } = await duringFault(failAccountLookup, () => call('GET', '/api/users', { token: tenant.admin.token }));
+    const { result } = await duringFault(failAccountLookup, () =>
+      call('GET', '/api/users', { token: tenant.admin.token }),
+    );
     expectError(result, 503, 'SERVICE_UNAVAILABLE');
   });
 });
@@ -90,7 +111,10 @@ describe('Authentication: Auth failing is 503, never 401', () => {
 describe('Authentication: writes the outcome does not depend on', () => {
   it('still answers 401 when the token_rejected record cannot be written, and logs the lost record at ERROR', async () => {
     const ip = freshIp();
-    const outcome = await duringFault(() => failWrites(/^audit_logs\//), () => call('GET', '/api/me', { ip, token: 'not-a-jwt' }));
+    const outcome = await duringFault(
+      () => failWrites(/^audit_logs\//),
+      () => call('GET', '/api/me', { ip, token: 'not-a-jwt' }),
+    );
     expectError(outcome.result, 401, 'UNAUTHORIZED');
     const lost = outcome.entries.find((e) => e.severity === 'ERROR' && /refused token/.test(e.message));
     assert.ok(lost, JSON.stringify(outcome.entries));
@@ -100,29 +124,55 @@ describe('Authentication: writes the outcome does not depend on', () => {
 
   it('still answers 200 when the login record cannot be written, logs it at ERROR, and records the login on a later request', async () => {
     const tenant = await createTenant();
-    const outcome = await duringFault(() => failWrites(/^audit_logs\//), () => call('GET', '/api/me', { token: tenant.student.token }));
+    const outcome = await duringFault(
+      () => failWrites(/^audit_logs\//),
+      () => call('GET', '/api/me', { token: tenant.student.token }),
+    );
     assert.equal(outcome.result.status, 200, outcome.result.text);
-    assert.ok(outcome.entries.some((e) => e.severity === 'ERROR' && e.data.event === 'login'), JSON.stringify(outcome.entries));
+    assert.ok(
+      outcome.entries.some((e) => e.severity === 'ERROR' && e.data.event === 'login'),
+      JSON.stringify(outcome.entries),
+    );
     assert.equal((await adminDb.collection('audit_logs').where('user_id', '==', tenant.student.uid).get()).size, 0);
     assert.equal((await call('GET', '/api/me', { token: tenant.student.token })).status, 200);
-    const logins = await adminDb.collection('audit_logs').where('user_id', '==', tenant.student.uid).where('event_type', '==', 'login').get();
+    const logins = await adminDb
+      .collection('audit_logs')
+      .where('user_id', '==', tenant.student.uid)
+      .where('event_type', '==', 'login')
+      .get();
     assert.equal(logins.size, 1, 'the next request records the login it missed');
   });
 
   it('still answers 401 when the failure counter cannot be written, and logs it at ERROR', async () => {
     const ip = freshIp();
     // The request's own per-IP counter shares the document: it fails open too (WARNING).
-    const outcome = await duringFault(() => failWrites(/^rate_limits\//), () => call('GET', '/api/me', { ip, token: 'not-a-jwt-either' }));
+    const outcome = await duringFault(
+      () => failWrites(/^rate_limits\//),
+      () => call('GET', '/api/me', { ip, token: 'not-a-jwt-either' }),
+    );
     expectError(outcome.result, 401, 'UNAUTHORIZED');
-    assert.ok(outcome.entries.some((e) => e.severity === 'ERROR' && /Counting a failed authentication/.test(e.message)), JSON.stringify(outcome.entries));
-    assert.ok(outcome.entries.some((e) => e.severity === 'WARNING' && /Per-IP rate limit not applied/.test(e.message)), JSON.stringify(outcome.entries));
+    assert.ok(
+      outcome.entries.some((e) => e.severity === 'ERROR' && /Counting a failed authentication/.test(e.message)),
+      JSON.stringify(outcome.entries),
+    );
+    assert.ok(
+      outcome.entries.some((e) => e.severity === 'WARNING' && /Per-IP rate limit not applied/.test(e.message)),
+      JSON.stringify(outcome.entries),
+    );
   });
 
   it('serves a request whose per-IP counter cannot be written (fails open, WARNING)', async () => {
     const tenant = await createTenant();
-    const outcome = await duringFault(() => failWrites(/^rate_limits\//), () => call('GET', `/api/clients/${tenant.clientId}`, { token: tenant.admin.token }));
+    const outcome = await duringFault(
+      () => failWrites(/^rate_limits\//),
+      () => call('GET', `/api/clients/${tenant.clientId}`, { token: tenant.admin.token }),
+    );
     assert.equal(outcome.result.status, 200, outcome.result.text);
-    assert.equal(outcome.result.headers.get('x-ratelimit-limit'), null, 'no limit headers when the limit could not be counted');
+    assert.equal(
+      outcome.result.headers.get('x-ratelimit-limit'),
+      null,
+      'no limit headers when the limit could not be counted',
+    );
   });
 
   it('refuses a sensitive operation whose counter cannot be written with 503 (fails closed), and creates nothing', async () => {
@@ -131,7 +181,10 @@ describe('Authentication: writes the outcome does not depend on', () => {
     const outcome = await duringFault(
       () => failWrites(/^rate_limits\/sensitive_/),
       () =>
-        call('POST', '/api/clients', { token: superAdmin.token, body: { name, address: '1 Road', logo_url: 'https://example.com/l.png' } }),
+        call('POST', '/api/clients', {
+          token: superAdmin.token,
+          body: { name, address: '1 Road', logo_url: 'https://example.com/l.png' },
+        }),
     );
     expectError(outcome.result, 503, 'SERVICE_UNAVAILABLE');
     assert.equal((await adminDb.collection('clients').where('name', '==', name).get()).size, 0);
@@ -141,14 +194,20 @@ describe('Authentication: writes the outcome does not depend on', () => {
 describe('Authentication: Firestore failing is 503, never 401 or 403', () => {
   it('answers 503 when the organization status cannot be read, rather than letting the caller in or out', async () => {
     const tenant = await createTenant();
-    const outcome = await duringFault(() => failReads(new RegExp(`^clients/${tenant.clientId}$`)), () => call('GET', '/api/users', { token: tenant.admin.token }));
+    const outcome = await duringFault(
+      () => failReads(new RegExp(`^clients/${tenant.clientId}$`)),
+      () => call('GET', '/api/users', { token: tenant.admin.token }),
+    );
     expectError(outcome.result, 503, 'SERVICE_UNAVAILABLE');
     assert.ok(outcome.entries.some((e) => e.severity === 'ERROR' && /Backend unavailable/.test(e.message)));
   });
 
   it('answers 503 when a list query fails', async () => {
     const tenant = await createTenant();
-    const outcome = await duringFault(() => failReads(/\/users$/), () => call('GET', '/api/users', { token: tenant.admin.token }));
+    const outcome = await duringFault(
+      () => failReads(/\/users$/),
+      () => call('GET', '/api/users', { token: tenant.admin.token }),
+    );
     expectError(outcome.result, 503, 'SERVICE_UNAVAILABLE');
   });
 });
@@ -166,8 +225,10 @@ describe('Authentication: admins whose account changed stop reading within a min
   let healVerify: () => void;
   beforeEach(() => {
     forgetAccountFacts();
-    healVerify = replaceAuth('verifyIdToken', (original) => async (token: string, checkRevoked?: boolean) =>
-      checkRevoked ? original(token, true) : emulatorClaims(token),
+    healVerify = replaceAuth(
+      'verifyIdToken',
+      (original) => async (token: string, checkRevoked?: boolean) =>
+        checkRevoked ? original(token, true) : emulatorClaims(token),
     );
   });
   afterEach(() => healVerify());
@@ -209,7 +270,8 @@ describe('Authentication: admins whose account changed stop reading within a min
       return original(uid);
     });
     try {
-      for (let i = 0; i < 3; i += 1) assert.equal((await call('GET', '/api/users', { token: tenant.admin.token })).status, 200);
+      for (let i = 0; i < 3; i += 1)
+        assert.equal((await call('GET', '/api/users', { token: tenant.admin.token })).status, 200);
       assert.equal(lookups, 1, 'one Auth lookup per admin per minute, not per request');
       assert.equal((await call('GET', `/api/clients/${tenant.clientId}`, { token: tenant.student.token })).status, 200);
       assert.equal(lookups, 1, 'students are not re-checked on reads');

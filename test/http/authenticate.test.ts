@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { adminAuth, adminDb } from '../support/admin';
 import { auditRecordsFor, createTenant, createUser, signIn, signInAnonymously } from '../support/fixtures';
 import { freshIp, get, patch } from '../support/http';
-import { decodePayload, expired, withAlgorithm, withClaims, withForgedSignature, wrongAudience } from '../support/tokens';
+import {
+  decodePayload,
+  expired,
+  withAlgorithm,
+  withClaims,
+  withForgedSignature,
+  wrongAudience,
+} from '../support/tokens';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -15,7 +22,11 @@ function assertUnauthorized(res: { status: number; body: any; text: string }, me
 
 /** token_rejected records written for requests from this address. */
 async function rejectionsFrom(ip: string) {
-  const snap = await adminDb.collection('audit_logs').where('ip_address', '==', ip).where('event_type', '==', 'token_rejected').get();
+  const snap = await adminDb
+    .collection('audit_logs')
+    .where('ip_address', '==', ip)
+    .where('event_type', '==', 'token_rejected')
+    .get();
   return snap.docs.map((d) => d.data());
 }
 
@@ -85,7 +96,10 @@ describe('Authentication: Authorization: Bearer <ID token>', () => {
     const ip = freshIp();
     const token = withClaims(tenant.student.token, { sub: '', user_id: '' });
     assertUnauthorized(await get('/api/me', { ip, token }));
-    assert.deepEqual((await rejectionsFrom(ip)).map((r) => [r.reason, r.user_id]), [['invalid', '']]);
+    assert.deepEqual(
+      (await rejectionsFrom(ip)).map((r) => [r.reason, r.user_id]),
+      [['invalid', '']],
+    );
   });
 
   // Under the emulator firebase-admin checks revocation on every verification, so
@@ -94,7 +108,11 @@ describe('Authentication: Authorization: Bearer <ID token>', () => {
     const user = await createTenant();
     await sleep(1100); // revocation is to the second: the token must predate it
     await adminAuth.revokeRefreshTokens(user.admin.uid);
-    const write = await patch(`/api/clients/${user.clientId}`, { address: '2 New Street' }, { ip: freshIp(), token: user.admin.token });
+    const write = await patch(
+      `/api/clients/${user.clientId}`,
+      { address: '2 New Street' },
+      { ip: freshIp(), token: user.admin.token },
+    );
     assertUnauthorized(write, /revoked/);
     assert.equal((await latestRejection(user.admin.uid))?.reason, 'revoked');
   });
@@ -102,7 +120,11 @@ describe('Authentication: Authorization: Bearer <ID token>', () => {
   it('refuses the token of a disabled user on writes (reason "disabled")', async () => {
     const user = await createTenant();
     await adminAuth.updateUser(user.admin.uid, { disabled: true });
-    const write = await patch(`/api/clients/${user.clientId}`, { address: '3 New Street' }, { ip: freshIp(), token: user.admin.token });
+    const write = await patch(
+      `/api/clients/${user.clientId}`,
+      { address: '3 New Street' },
+      { ip: freshIp(), token: user.admin.token },
+    );
     assertUnauthorized(write, /disabled/);
     assert.equal((await latestRejection(user.admin.uid))?.reason, 'disabled');
   });
@@ -113,7 +135,14 @@ describe('Roles from custom claims', () => {
     const guest = await signInAnonymously();
     const res = await get('/api/me', { token: guest.token });
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body, { uid: guest.uid, email: null, role: 'guest', client_id: null, guest: true, accommodation: null });
+    assert.deepEqual(res.body, {
+      uid: guest.uid,
+      email: null,
+      role: 'guest',
+      client_id: null,
+      guest: true,
+      accommodation: null,
+    });
   });
 
   it('lets a signed-in user with no role call GET /api/me and nothing else', async () => {

@@ -3,7 +3,11 @@ import { trustedProxy } from '../../functions/src/http/clientIp';
 
 // Express walks X-Forwarded-For from the right (hop 0 is the socket peer) and
 // stops at the first address this function does not trust.
-function clientOf(trust: (address: string, hop: number) => boolean, socketPeer: string, forwardedFor: string[]): string {
+function clientOf(
+  trust: (address: string, hop: number) => boolean,
+  socketPeer: string,
+  forwardedFor: string[],
+): string {
   const chain = [socketPeer, ...[...forwardedFor].reverse()];
   let hop = 0;
   while (hop < chain.length - 1 && trust(chain[hop], hop)) hop += 1;

@@ -7,10 +7,20 @@ import { captureLog } from '../../functions/src/platform/log';
 function fakeResponse() {
   const res = { statusCode: 0, body: undefined as any, headers: {} as Record<string, string>, headersSent: false };
   const response = {
-    get headersSent() { return res.headersSent; },
-    status(code: number) { res.statusCode = code; return this; },
-    json(body: unknown) { res.body = body; return this; },
-    setHeader(name: string, value: string) { res.headers[name] = value; },
+    get headersSent() {
+      return res.headersSent;
+    },
+    status(code: number) {
+      res.statusCode = code;
+      return this;
+    },
+    json(body: unknown) {
+      res.body = body;
+      return this;
+    },
+    setHeader(name: string, value: string) {
+      res.headers[name] = value;
+    },
   };
   return { res, response: response as unknown as Response };
 }
@@ -73,7 +83,9 @@ describe('errorHandler', () => {
   });
 
   it('maps a transaction that ran out of retries under contention (ABORTED) to SERVICE_UNAVAILABLE with Retry-After', () => {
-    const res = run(Object.assign(new Error('10 ABORTED: Too much contention on these documents. Please try again.'), { code: 10 }));
+    const res = run(
+      Object.assign(new Error('10 ABORTED: Too much contention on these documents. Please try again.'), { code: 10 }),
+    );
     assert.equal(res.statusCode, 503);
     assert.equal(res.body.error, 'SERVICE_UNAVAILABLE');
     assert.ok(Number(res.headers['Retry-After']) >= 1);
@@ -88,7 +100,11 @@ describe('errorHandler', () => {
 
 describe('ApiError reply bounds (every error reply, whatever the endpoint)', () => {
   it('lists at most the first 100 details, in order, with details_total the count of all of them', () => {
-    const details = Array.from({ length: 5000 }, (_, i) => ({ path: `row ${i + 2}.marks`, message: 'Greater than 0', row: i + 2 }));
+    const details = Array.from({ length: 5000 }, (_, i) => ({
+      path: `row ${i + 2}.marks`,
+      message: 'Greater than 0',
+      row: i + 2,
+    }));
     const body = run(badRequest('5000 of 5000 rows are invalid', details)).body;
     assert.equal(MAX_ERROR_DETAILS, 100);
     assert.deepEqual(body.details, details.slice(0, 100));

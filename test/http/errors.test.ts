@@ -13,7 +13,11 @@ describe('Error body {error, message, status}', () => {
   });
 
   it('400 VALIDATION_ERROR with details [{path, message}] for invalid input', async () => {
-    const res = await post('/api/clients', { name: '', address: 'x', logo_url: 'http://insecure.example.com/l.png', extra: 1 }, { token: superAdmin.token });
+    const res = await post(
+      '/api/clients',
+      { name: '', address: 'x', logo_url: 'http://insecure.example.com/l.png', extra: 1 },
+      { token: superAdmin.token },
+    );
     expectError(res, 400, 'VALIDATION_ERROR');
     const paths = res.body.details.map((d: { path: string }) => d.path);
     assert.ok(paths.includes('body.name'), JSON.stringify(res.body.details));
@@ -22,13 +26,21 @@ describe('Error body {error, message, status}', () => {
   });
 
   it('400 VALIDATION_ERROR for malformed JSON, never the platform’s HTML page', async () => {
-    const res = await api('POST', '/api/clients', { token: superAdmin.token, rawBody: '{"name": ', contentType: 'application/json' });
+    const res = await api('POST', '/api/clients', {
+      token: superAdmin.token,
+      rawBody: '{"name": ',
+      contentType: 'application/json',
+    });
     expectError(res, 400, 'VALIDATION_ERROR');
     assert.match(res.body.message, /Malformed JSON/);
   });
 
   it('400 VALIDATION_ERROR for a body that is not JSON', async () => {
-    const res = await api('POST', '/api/clients', { token: superAdmin.token, rawBody: 'name=x', contentType: 'text/plain' });
+    const res = await api('POST', '/api/clients', {
+      token: superAdmin.token,
+      rawBody: 'name=x',
+      contentType: 'text/plain',
+    });
     expectError(res, 400, 'VALIDATION_ERROR');
     assert.match(res.body.message, /application\/json/);
   });
@@ -102,11 +114,19 @@ describe('Security headers and CORS', () => {
 
   it('answers a CORS preflight from an allowed origin', async () => {
     const res = await api('OPTIONS', '/api/clients', {
-      headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' },
+      headers: {
+        Origin: 'http://localhost:5173',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization,content-type',
+      },
     });
     assert.equal(res.status, 204);
     assert.match(res.headers.get('access-control-allow-headers') ?? '', /Authorization/i);
-    assert.match(res.headers.get('access-control-allow-headers') ?? '', /X-Attempt-Token/i, 'a browser may send the attempt token as a header');
+    assert.match(
+      res.headers.get('access-control-allow-headers') ?? '',
+      /X-Attempt-Token/i,
+      'a browser may send the attempt token as a header',
+    );
   });
 });
 
@@ -133,6 +153,9 @@ describe('Error body for inputs the platform or Firestore would choke on (app in
     });
     expectError(res, 400, 'VALIDATION_ERROR');
     assert.equal(res.body.details[0].path, 'body.name');
-    assert.equal((await adminDb.collection('clients').where('address', '==', '1 Road').where('name', '>=', name).get()).size, 0);
+    assert.equal(
+      (await adminDb.collection('clients').where('address', '==', '1 Road').where('name', '>=', name).get()).size,
+      0,
+    );
   });
 });

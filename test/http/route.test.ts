@@ -34,7 +34,10 @@ const routes = [
     tag: 'Test',
     access: ['client_admin'],
     success: { status: 200, description: 'ok', schema: Question },
-    handler: async () => ({ status: 200, body: { id: 'q1', question_text: 'What is 2 + 2?', correct_answer: '4', token_hash: 'abc' } }),
+    handler: async () => ({
+      status: 200,
+      body: { id: 'q1', question_text: 'What is 2 + 2?', correct_answer: '4', token_hash: 'abc' },
+    }),
   }),
   defineRoute({
     method: 'get',

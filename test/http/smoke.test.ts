@@ -7,6 +7,13 @@ describe('GET /api/me (harness smoke)', () => {
     const { admin, clientId } = await createTenant();
     const res = await get('/api/me', { token: admin.token });
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body, { uid: admin.uid, email: admin.email, role: 'client_admin', client_id: clientId, guest: false, accommodation: null });
+    assert.deepEqual(res.body, {
+      uid: admin.uid,
+      email: admin.email,
+      role: 'client_admin',
+      client_id: clientId,
+      guest: false,
+      accommodation: null,
+    });
   });
 });

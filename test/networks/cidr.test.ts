@@ -46,11 +46,13 @@ describe('networks/cidr parseNetwork', () => {
   });
 
   it('refuses IPv4 that is not four decimal parts, which ipaddr.js would read as another network (octal, hex, short forms)', () => {
-    for (const text of ['010.1.0.0/16', '0xcb.0.113.0/24', '203.0.113/24', '3405803776/24']) refused(text, /four decimal numbers/);
+    for (const text of ['010.1.0.0/16', '0xcb.0.113.0/24', '203.0.113/24', '3405803776/24'])
+      refused(text, /four decimal numbers/);
   });
 
   it('refuses what is no CIDR prefix at all: no length, a length too long, text, a zone index', () => {
-    for (const text of ['203.0.113.0', '203.0.113.0/33', '2001:db8::/129', 'school', '', '/24', '203.0.113.0/24/8']) refused(text, /Not a CIDR prefix/);
+    for (const text of ['203.0.113.0', '203.0.113.0/33', '2001:db8::/129', 'school', '', '/24', '203.0.113.0/24/8'])
+      refused(text, /Not a CIDR prefix/);
     refused('fe80::%eth0/64', /zone/);
   });
 });
@@ -59,16 +61,23 @@ describe('networks/cidr NetworkSet.contains', () => {
   const set = new NetworkSet(['203.0.113.0/24', '10.20.0.0/16', '2001:db8:1::/48', '198.51.100.7/32']);
 
   it('finds an IPv4 address inside a network, at its first and last address, and not one outside', () => {
-    for (const ip of ['203.0.113.0', '203.0.113.77', '203.0.113.255', '10.20.255.1', '198.51.100.7']) assert.ok(set.contains(ip), ip);
-    for (const ip of ['203.0.112.255', '203.0.114.0', '10.21.0.0', '198.51.100.8', '8.8.8.8']) assert.ok(!set.contains(ip), ip);
+    for (const ip of ['203.0.113.0', '203.0.113.77', '203.0.113.255', '10.20.255.1', '198.51.100.7'])
+      assert.ok(set.contains(ip), ip);
+    for (const ip of ['203.0.112.255', '203.0.114.0', '10.21.0.0', '198.51.100.8', '8.8.8.8'])
+      assert.ok(!set.contains(ip), ip);
   });
 
   it('finds an IPv6 address inside a network, whatever its spelling, and not one outside', () => {
-    for (const ip of ['2001:db8:1::1', '2001:DB8:1:ffff:ffff:ffff:ffff:ffff', '2001:0db8:0001:0000:0000:0000:0000:0042']) assert.ok(set.contains(ip), ip);
+    for (const ip of [
+      '2001:db8:1::1',
+      '2001:DB8:1:ffff:ffff:ffff:ffff:ffff',
+      '2001:0db8:0001:0000:0000:0000:0000:0042',
+    ])
+      assert.ok(set.contains(ip), ip);
     for (const ip of ['2001:db8:2::1', '2001:db8::1', '::1']) assert.ok(!set.contains(ip), ip);
   });
 
-  it('finds an IPv4-mapped IPv6 address (a dual-stack socket\'s view of an IPv4 caller) inside the IPv4 network', () => {
+  it("finds an IPv4-mapped IPv6 address (a dual-stack socket's view of an IPv4 caller) inside the IPv4 network", () => {
     assert.ok(set.contains('::ffff:203.0.113.9'));
     assert.ok(set.contains('::ffff:cb00:7109'), 'the same address in hex');
     assert.ok(!set.contains('::ffff:203.0.114.9'));

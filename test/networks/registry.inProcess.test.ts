@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Timestamp } from 'firebase-admin/firestore';
-import { REFRESH_MS, applyLocally, forgetRegisteredNetworks, registeredNetworks, type NetworkIndex } from '../../functions/src/networks/registry';
+import {
+  REFRESH_MS,
+  applyLocally,
+  forgetRegisteredNetworks,
+  registeredNetworks,
+  type NetworkIndex,
+} from '../../functions/src/networks/registry';
 import { writeNetworks } from '../../functions/src/networks/store';
 import { captureLog, type LogEntry } from '../../functions/src/platform/log';
 import { countQueries, failReads, holdFirstQuery, loggedDuring } from '../support/faults';
@@ -20,7 +26,9 @@ const NETWORKS_QUERY = /^networks$/;
 
 /** A network no other test registers (3fff::/20 is for documentation), and an address inside it. */
 function uniqueNetwork(): { cidr: string; inside: string } {
-  const [a, b] = [randomBytes(2).toString('hex'), randomBytes(2).toString('hex')].map((h) => parseInt(h, 16).toString(16));
+  const [a, b] = [randomBytes(2).toString('hex'), randomBytes(2).toString('hex')].map((h) =>
+    parseInt(h, 16).toString(16),
+  );
   return { cidr: `3fff:${a}:${b}::/48`, inside: `3fff:${a}:${b}::42` };
 }
 
@@ -44,11 +52,11 @@ async function until(done: (index: NetworkIndex) => boolean, what: string): Prom
   throw new Error(`The registry never came to: ${what}`);
 }
 
-describe('networks registry: every organization\'s networks, per instance', () => {
+describe("networks registry: every organization's networks, per instance", () => {
   beforeEach(() => forgetRegisteredNetworks());
   after(() => forgetRegisteredNetworks());
 
-  it('reads every organization\'s networks once on its first call, then answers from memory until REFRESH_MS has passed', async () => {
+  it("reads every organization's networks once on its first call, then answers from memory until REFRESH_MS has passed", async () => {
     const org = randomUUID();
     const net = uniqueNetwork();
     await writeNetworks(org, [net.cidr], 'another-instance');
@@ -57,7 +65,7 @@ describe('networks registry: every organization\'s networks, per instance', () =
       const index = await registeredNetworks();
       assert.ok(index.onNetworkOf(org, net.inside));
       assert.ok(index.onAnyNetwork(net.inside));
-      assert.ok(!index.onNetworkOf(randomUUID(), net.inside), 'another organization\'s networks are not its own');
+      assert.ok(!index.onNetworkOf(randomUUID(), net.inside), "another organization's networks are not its own");
       for (let i = 0; i < 20; i++) await registeredNetworks();
       assert.equal(watch.queries, 1, 'one read, however many calls');
     } finally {
@@ -74,7 +82,10 @@ describe('networks registry: every organization\'s networks, per instance', () =
     const watch = countQueries(NETWORKS_QUERY);
     try {
       const answered = await callAfterRefreshInterval();
-      assert.ok(!answered.onNetworkOf(org, net.inside), 'the call that starts a refresh answers at once, with what it had');
+      assert.ok(
+        !answered.onNetworkOf(org, net.inside),
+        'the call that starts a refresh answers at once, with what it had',
+      );
       await until((index) => index.onNetworkOf(org, net.inside), 'the new network');
       assert.deepEqual({ queries: watch.queries, documents: watch.documents }, { queries: 1, documents: 1 });
     } finally {
@@ -82,7 +93,7 @@ describe('networks registry: every organization\'s networks, per instance', () =
     }
   });
 
-  it('drops an organization whose networks were emptied, for its own lookups and for any network\'s', async () => {
+  it("drops an organization whose networks were emptied, for its own lookups and for any network's", async () => {
     const org = randomUUID();
     const net = uniqueNetwork();
     await writeNetworks(org, [net.cidr], 'another-instance');
@@ -125,8 +136,16 @@ describe('networks registry: every organization\'s networks, per instance', () =
     try {
       const answered = await callAfterRefreshInterval();
       assert.ok(answered.onNetworkOf(kept.org, kept.inside));
-      for (let waited = 0; !logged.some((e) => /could not be refreshed/.test(e.message)) && waited < 5_000; waited += 25) await sleep(25);
-      assert.ok(logged.some((e) => e.severity === 'WARNING' && /the last ones read stay in use/.test(e.message)), JSON.stringify(logged));
+      for (
+        let waited = 0;
+        !logged.some((e) => /could not be refreshed/.test(e.message)) && waited < 5_000;
+        waited += 25
+      )
+        await sleep(25);
+      assert.ok(
+        logged.some((e) => e.severity === 'WARNING' && /the last ones read stay in use/.test(e.message)),
+        JSON.stringify(logged),
+      );
       const after = await registeredNetworks();
       assert.ok(after.onNetworkOf(kept.org, kept.inside), 'the last index stays');
       assert.ok(!after.onNetworkOf(added.org, added.inside));
@@ -143,16 +162,26 @@ describe('networks registry: every organization\'s networks, per instance', () =
     const [edited, broken, fine] = [randomUUID(), randomUUID(), randomUUID()];
     const [good, alsoFine] = [uniqueNetwork(), uniqueNetwork()];
     const now = Timestamp.now();
-    await adminDb.doc(`clients/${edited}/networks/registered`).set({ networks: [good.cidr, 'not-a-network', '10.0.0.0/8', 5, `${good.cidr.slice(0, -3)}1/48`], updated_at: now });
-    await adminDb.doc(`clients/${broken}/networks/registered`).set({ client_id: broken, networks: '203.0.113.0/24', updated_at: now });
+    await adminDb.doc(`clients/${edited}/networks/registered`).set({
+      networks: [good.cidr, 'not-a-network', '10.0.0.0/8', 5, `${good.cidr.slice(0, -3)}1/48`],
+      updated_at: now,
+    });
+    await adminDb
+      .doc(`clients/${broken}/networks/registered`)
+      .set({ client_id: broken, networks: '203.0.113.0/24', updated_at: now });
     await writeNetworks(fine, [alsoFine.cidr], 'another-instance');
     const { result: index, entries } = await loggedDuring(() => registeredNetworks());
     // Every later first read in this test run would log them again.
     await Promise.all([edited, broken].map((org) => adminDb.doc(`clients/${org}/networks/registered`).delete()));
-    assert.ok(index.onNetworkOf(edited, good.inside), 'the valid network of the hand-made document, under the organization of its path');
+    assert.ok(
+      index.onNetworkOf(edited, good.inside),
+      'the valid network of the hand-made document, under the organization of its path',
+    );
     assert.ok(!index.onAnyNetwork('10.1.2.3'), 'a network wider than /16 is not taken');
     assert.ok(index.onNetworkOf(fine, alsoFine.inside), 'the other organizations load');
-    const ignored = entries.filter((e) => e.severity === 'ERROR' && e.data.client_id === edited).map((e) => e.data.network);
+    const ignored = entries
+      .filter((e) => e.severity === 'ERROR' && e.data.client_id === edited)
+      .map((e) => e.data.network);
     assert.deepEqual(ignored, ['not-a-network', '10.0.0.0/8', '5', `${good.cidr.slice(0, -3)}1/48`]);
     assert.ok(entries.some((e) => e.severity === 'ERROR' && e.data.client_id === broken && /no list/.test(e.message)));
   });
@@ -165,7 +194,12 @@ describe('networks registry: every organization\'s networks, per instance', () =
     after(() => server.close());
 
     const put = (clientId: string, networks: string[], token: string) =>
-      api('PUT', `/api/clients/${clientId}/networks`, { token, body: { networks }, ip: freshIp(), baseUrl: server.baseUrl });
+      api('PUT', `/api/clients/${clientId}/networks`, {
+        token,
+        body: { networks },
+        ip: freshIp(),
+        baseUrl: server.baseUrl,
+      });
 
     it('is seen by the instance that answered at once, without waiting for a refresh', async () => {
       const tenant = await createTenant();
@@ -179,7 +213,7 @@ describe('networks registry: every organization\'s networks, per instance', () =
       assert.ok(!(await registeredNetworks()).onAnyNetwork(net.inside));
     });
 
-    it('is not undone by a refresh that read the organization\'s older networks before the PUT and lands after it', async () => {
+    it("is not undone by a refresh that read the organization's older networks before the PUT and lands after it", async () => {
       const tenant = await createTenant();
       const [older, newer] = [uniqueNetwork(), uniqueNetwork()];
       await writeNetworks(tenant.clientId, [older.cidr], 'another-instance');
@@ -197,7 +231,7 @@ describe('networks registry: every organization\'s networks, per instance', () =
         held.heal();
       }
       const index = await registeredNetworks();
-      assert.ok(index.onNetworkOf(tenant.clientId, newer.inside), 'the PUT\'s networks stay');
+      assert.ok(index.onNetworkOf(tenant.clientId, newer.inside), "the PUT's networks stay");
       assert.ok(!index.onNetworkOf(tenant.clientId, older.inside), 'the older ones the refresh read do not come back');
     });
   });

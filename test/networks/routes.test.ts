@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { adminDb } from '../support/admin';
 import { expectError, expectValidation } from '../support/assertions';
-import { auditRecordsFor, createClientDoc, createRoleMatrix, createSuperAdmin, createTenant, createUser, type RoleMatrix, type TestUser } from '../support/fixtures';
+import {
+  auditRecordsFor,
+  createClientDoc,
+  createRoleMatrix,
+  createSuperAdmin,
+  createTenant,
+  createUser,
+  type RoleMatrix,
+  type TestUser,
+} from '../support/fixtures';
 import { api, freshIp, get } from '../support/http';
 import { awayFromWindowEdge } from '../support/windows';
 
@@ -10,8 +19,10 @@ import { awayFromWindowEdge } from '../support/windows';
 
 type Tenant = Awaited<ReturnType<typeof createTenant>>;
 
-const put = (clientId: string, body: unknown, token?: string, ip = freshIp()) => api('PUT', `/api/clients/${clientId}/networks`, { token, body, ip });
-const read = (clientId: string, token?: string, ip = freshIp()) => get(`/api/clients/${clientId}/networks`, { token, ip });
+const put = (clientId: string, body: unknown, token?: string, ip = freshIp()) =>
+  api('PUT', `/api/clients/${clientId}/networks`, { token, body, ip });
+const read = (clientId: string, token?: string, ip = freshIp()) =>
+  get(`/api/clients/${clientId}/networks`, { token, ip });
 const stored = async (clientId: string) => (await adminDb.doc(`clients/${clientId}/networks/registered`).get()).data();
 
 describe('GET /api/clients/{clientId}/networks', () => {
@@ -19,7 +30,11 @@ describe('GET /api/clients/{clientId}/networks', () => {
   let registered: Tenant;
   before(async () => {
     [m, registered] = await Promise.all([createRoleMatrix(), createTenant()]);
-    const res = await put(registered.clientId, { networks: ['203.0.113.0/24', '2001:db8:1::/48'] }, registered.admin.token);
+    const res = await put(
+      registered.clientId,
+      { networks: ['203.0.113.0/24', '2001:db8:1::/48'] },
+      registered.admin.token,
+    );
     assert.equal(res.status, 200, res.text);
   });
 
@@ -29,7 +44,7 @@ describe('GET /api/clients/{clientId}/networks', () => {
     assert.deepEqual(res.body, { networks: [] });
   });
 
-  it('answers the organization\'s own Client Admin and a Super Admin the networks as stored, and nothing else', async () => {
+  it("answers the organization's own Client Admin and a Super Admin the networks as stored, and nothing else", async () => {
     for (const token of [registered.admin.token, m.superAdmin.token]) {
       const res = await read(registered.clientId, token);
       assert.equal(res.status, 200, res.text);
@@ -37,14 +52,15 @@ describe('GET /api/clients/{clientId}/networks', () => {
     }
   });
 
-  it('answers 403 FORBIDDEN to another organization\'s Client Admin, and shows none of its networks', async () => {
+  it("answers 403 FORBIDDEN to another organization's Client Admin, and shows none of its networks", async () => {
     const res = await read(registered.clientId, m.otherTenant.admin.token);
     expectError(res, 403, 'FORBIDDEN');
     assert.ok(!res.text.includes('203.0.113'), res.text);
   });
 
   it('answers 403 FORBIDDEN to a Student of the organization, a Guest and a user with no role', async () => {
-    for (const token of [registered.student.token, m.guest.token, m.noRole.token]) expectError(await read(registered.clientId, token), 403, 'FORBIDDEN');
+    for (const token of [registered.student.token, m.guest.token, m.noRole.token])
+      expectError(await read(registered.clientId, token), 403, 'FORBIDDEN');
   });
 
   it('answers 401 UNAUTHORIZED without a token', async () => {
@@ -72,8 +88,12 @@ describe('PUT /api/clients/{clientId}/networks', () => {
     tenant = await createTenant();
   });
 
-  it('lets the organization\'s Client Admin register networks: 200 with them in canonical form, stored so, read back the same', async () => {
-    const res = await put(tenant.clientId, { networks: ['203.0.113.0/24', '2001:DB8:1:0000::/48', ' 198.51.100.0/024 '] }, tenant.admin.token);
+  it("lets the organization's Client Admin register networks: 200 with them in canonical form, stored so, read back the same", async () => {
+    const res = await put(
+      tenant.clientId,
+      { networks: ['203.0.113.0/24', '2001:DB8:1:0000::/48', ' 198.51.100.0/024 '] },
+      tenant.admin.token,
+    );
     assert.equal(res.status, 200, res.text);
     const canonical = ['203.0.113.0/24', '2001:db8:1::/48', '198.51.100.0/24'];
     assert.deepEqual(res.body, { networks: canonical });
@@ -84,7 +104,7 @@ describe('PUT /api/clients/{clientId}/networks', () => {
     assert.deepEqual((await read(tenant.clientId, tenant.admin.token)).body, { networks: canonical });
   });
 
-  it('lets a Super Admin register any organization\'s networks', async () => {
+  it("lets a Super Admin register any organization's networks", async () => {
     const superAdmin = await createSuperAdmin();
     const res = await put(tenant.clientId, { networks: ['10.20.0.0/16'] }, superAdmin.token);
     assert.equal(res.status, 200, res.text);
@@ -92,8 +112,11 @@ describe('PUT /api/clients/{clientId}/networks', () => {
     assert.equal((await stored(tenant.clientId))?.updated_by, superAdmin.uid);
   });
 
-  it('replaces the networks whole: a second PUT keeps none of the first\'s, and [] removes them all', async () => {
-    assert.equal((await put(tenant.clientId, { networks: ['203.0.113.0/24', '198.51.100.0/24'] }, tenant.admin.token)).status, 200);
+  it("replaces the networks whole: a second PUT keeps none of the first's, and [] removes them all", async () => {
+    assert.equal(
+      (await put(tenant.clientId, { networks: ['203.0.113.0/24', '198.51.100.0/24'] }, tenant.admin.token)).status,
+      200,
+    );
     const second = await put(tenant.clientId, { networks: ['2001:db8:2::/48'] }, tenant.admin.token);
     assert.deepEqual(second.body, { networks: ['2001:db8:2::/48'] });
     assert.deepEqual((await read(tenant.clientId, tenant.admin.token)).body, { networks: ['2001:db8:2::/48'] });
@@ -103,25 +126,31 @@ describe('PUT /api/clients/{clientId}/networks', () => {
     assert.deepEqual((await read(tenant.clientId, tenant.admin.token)).body, { networks: [] });
   });
 
-  it('audits networks_set with who set which networks, those they replaced, and from where; listed by the audit log\'s event_type filter', async () => {
+  it("audits networks_set with who set which networks, those they replaced, and from where; listed by the audit log's event_type filter", async () => {
     const ip = freshIp();
     await put(tenant.clientId, { networks: ['203.0.113.0/24'] }, tenant.admin.token, ip);
     await put(tenant.clientId, { networks: ['2001:db8:1::/48', '198.51.100.0/24'] }, tenant.admin.token, ip);
     const records = await auditRecordsFor(tenant.admin.uid, 'networks_set');
     assert.equal(records.length, 2);
     const [latest] = records;
-    assert.deepEqual(latest.details, { networks: ['2001:db8:1::/48', '198.51.100.0/24'], previous: ['203.0.113.0/24'] });
+    assert.deepEqual(latest.details, {
+      networks: ['2001:db8:1::/48', '198.51.100.0/24'],
+      previous: ['203.0.113.0/24'],
+    });
     assert.equal(latest.client_id, tenant.clientId);
     assert.equal(latest.actor_id, tenant.admin.uid);
     assert.equal(latest.success, true);
     assert.equal(latest.ip_address, ip);
-    const listed = await get(`/api/audit-logs?event_type=networks_set&user_id=${tenant.admin.uid}`, { token: tenant.admin.token, ip });
+    const listed = await get(`/api/audit-logs?event_type=networks_set&user_id=${tenant.admin.uid}`, {
+      token: tenant.admin.token,
+      ip,
+    });
     assert.equal(listed.status, 200, listed.text);
     assert.equal(listed.body.data.length, 2);
     assert.ok(listed.body.data.every((r: any) => r.event_type === 'networks_set' && r.client_id === tenant.clientId));
   });
 
-  it('answers 403 FORBIDDEN to another organization\'s Client Admin, and changes nothing', async () => {
+  it("answers 403 FORBIDDEN to another organization's Client Admin, and changes nothing", async () => {
     await put(tenant.clientId, { networks: ['203.0.113.0/24'] }, tenant.admin.token);
     const other = await createUser('client_admin', m.otherTenant.clientId);
     expectError(await put(tenant.clientId, { networks: ['0.0.0.0/16'] }, other.token), 403, 'FORBIDDEN');
@@ -171,16 +200,43 @@ describe('PUT /api/clients/{clientId}/networks', () => {
   it('answers 400 VALIDATION_ERROR naming each bad item by its index: too short a prefix, host bits, IPv4-mapped, not a prefix', async () => {
     const res = await put(
       tenant.clientId,
-      { networks: ['203.0.113.0/24', '10.0.0.0/15', '2001:db8::/31', '203.0.113.1/24', '::ffff:203.0.113.0/120', 'school', '203.0.113.0', 7] },
+      {
+        networks: [
+          '203.0.113.0/24',
+          '10.0.0.0/15',
+          '2001:db8::/31',
+          '203.0.113.1/24',
+          '::ffff:203.0.113.0/120',
+          'school',
+          '203.0.113.0',
+          7,
+        ],
+      },
       tenant.admin.token,
     );
-    expectValidation(res, ['body.networks.1', 'body.networks.2', 'body.networks.3', 'body.networks.4', 'body.networks.5', 'body.networks.6', 'body.networks.7'], ['/16', '/32', 'Host bits', 'IPv4 notation']);
+    expectValidation(
+      res,
+      [
+        'body.networks.1',
+        'body.networks.2',
+        'body.networks.3',
+        'body.networks.4',
+        'body.networks.5',
+        'body.networks.6',
+        'body.networks.7',
+      ],
+      ['/16', '/32', 'Host bits', 'IPv4 notation'],
+    );
     assert.ok(!res.body.details.some((d: any) => d.path === 'body.networks.0'), 'the good item is not named');
     assert.equal(await stored(tenant.clientId), undefined, 'nothing is saved');
   });
 
   it('answers 400 VALIDATION_ERROR naming the item that repeats another once both are canonical', async () => {
-    const res = await put(tenant.clientId, { networks: ['2001:db8:1::/48', '198.51.100.0/24', '2001:DB8:0001::/48'] }, tenant.admin.token);
+    const res = await put(
+      tenant.clientId,
+      { networks: ['2001:db8:1::/48', '198.51.100.0/24', '2001:DB8:0001::/48'] },
+      tenant.admin.token,
+    );
     expectValidation(res, ['body.networks.2'], ['item 0']);
     assert.equal(await stored(tenant.clientId), undefined);
   });
@@ -194,8 +250,13 @@ describe('PUT /api/clients/{clientId}/networks', () => {
   it('counts PUTs against the 10-per-minute sensitive limit of the caller: the 11th answers 429 RATE_LIMITED, even when the others were refused', async () => {
     await awayFromWindowEdge();
     const admin: TestUser = await createUser('client_admin', tenant.clientId);
-    for (let i = 0; i < 10; i++) assert.equal((await put(tenant.clientId, { networks: ['x'] }, admin.token)).status, 400);
+    for (let i = 0; i < 10; i++)
+      assert.equal((await put(tenant.clientId, { networks: ['x'] }, admin.token)).status, 400);
     expectError(await put(tenant.clientId, { networks: [] }, admin.token), 429, 'RATE_LIMITED');
-    assert.equal((await put(tenant.clientId, { networks: [] }, tenant.admin.token)).status, 200, 'another admin has its own budget');
+    assert.equal(
+      (await put(tenant.clientId, { networks: [] }, tenant.admin.token)).status,
+      200,
+      'another admin has its own budget',
+    );
   });
 });

@@ -2,25 +2,63 @@ import assert from 'node:assert/strict';
 import { get } from '../support/http';
 
 const ENDPOINTS = [
-  'get /api/openapi.json', 'get /api/health', 'get /api/me',
-  'get /api/clients', 'post /api/clients', 'get /api/clients/{clientId}', 'patch /api/clients/{clientId}',
-  'get /api/clients/{clientId}/networks', 'put /api/clients/{clientId}/networks',
-  'get /api/users', 'post /api/users', 'get /api/users/{uid}', 'patch /api/users/{uid}', 'delete /api/users/{uid}',
+  'get /api/openapi.json',
+  'get /api/health',
+  'get /api/me',
+  'get /api/clients',
+  'post /api/clients',
+  'get /api/clients/{clientId}',
+  'patch /api/clients/{clientId}',
+  'get /api/clients/{clientId}/networks',
+  'put /api/clients/{clientId}/networks',
+  'get /api/users',
+  'post /api/users',
+  'get /api/users/{uid}',
+  'patch /api/users/{uid}',
+  'delete /api/users/{uid}',
   'get /api/audit-logs',
-  'get /api/folders', 'post /api/folders', 'patch /api/folders/{folderId}', 'delete /api/folders/{folderId}',
-  'get /api/questions', 'post /api/questions', 'post /api/questions/import',
-  'get /api/questions/{questionId}', 'put /api/questions/{questionId}', 'patch /api/questions/{questionId}', 'delete /api/questions/{questionId}',
-  'get /api/tests', 'post /api/tests', 'get /api/tests/{testId}', 'put /api/tests/{testId}', 'delete /api/tests/{testId}',
-  'post /api/tests/{testId}/publish', 'post /api/tests/{testId}/archive', 'post /api/tests/{testId}/restore',
-  'post /api/tests/{testId}/share-codes', 'get /api/tests/{testId}/share-codes', 'delete /api/tests/{testId}/share-codes/{code}',
-  'patch /api/tests/{testId}', 'post /api/tests/{testId}/extend',
-  'put /api/tests/{testId}/overrides/{studentId}', 'get /api/tests/{testId}/overrides', 'delete /api/tests/{testId}/overrides/{studentId}',
-  'get /api/users/{uid}/accommodations', 'put /api/users/{uid}/accommodations',
-  'post /api/attempts', 'get /api/attempts', 'get /api/attempts/{attemptId}', 'post /api/attempts/{attemptId}/answers', 'post /api/attempts/{attemptId}/submit',
+  'get /api/folders',
+  'post /api/folders',
+  'patch /api/folders/{folderId}',
+  'delete /api/folders/{folderId}',
+  'get /api/questions',
+  'post /api/questions',
+  'post /api/questions/import',
+  'get /api/questions/{questionId}',
+  'put /api/questions/{questionId}',
+  'patch /api/questions/{questionId}',
+  'delete /api/questions/{questionId}',
+  'get /api/tests',
+  'post /api/tests',
+  'get /api/tests/{testId}',
+  'put /api/tests/{testId}',
+  'delete /api/tests/{testId}',
+  'post /api/tests/{testId}/publish',
+  'post /api/tests/{testId}/archive',
+  'post /api/tests/{testId}/restore',
+  'post /api/tests/{testId}/share-codes',
+  'get /api/tests/{testId}/share-codes',
+  'delete /api/tests/{testId}/share-codes/{code}',
+  'patch /api/tests/{testId}',
+  'post /api/tests/{testId}/extend',
+  'put /api/tests/{testId}/overrides/{studentId}',
+  'get /api/tests/{testId}/overrides',
+  'delete /api/tests/{testId}/overrides/{studentId}',
+  'get /api/users/{uid}/accommodations',
+  'put /api/users/{uid}/accommodations',
+  'post /api/attempts',
+  'get /api/attempts',
+  'get /api/attempts/{attemptId}',
+  'post /api/attempts/{attemptId}/answers',
+  'post /api/attempts/{attemptId}/submit',
   'post /api/attempts/{attemptId}/extend',
-  'get /api/analytics/tests/{testId}', 'post /api/analytics/tests/{testId}/recompute', 'get /api/analytics/tests/{testId}/results.csv',
+  'get /api/analytics/tests/{testId}',
+  'post /api/analytics/tests/{testId}/recompute',
+  'get /api/analytics/tests/{testId}/results.csv',
   'get /api/analytics/students/{studentId}',
-  'get /api/tests/{testId}/grading', 'post /api/attempts/{attemptId}/grades', 'post /api/tests/{testId}/versions/{version}/regrade',
+  'get /api/tests/{testId}/grading',
+  'post /api/attempts/{attemptId}/grades',
+  'post /api/tests/{testId}/versions/{version}/regrade',
 ];
 
 describe('GET /api/openapi.json', () => {
@@ -37,7 +75,9 @@ describe('GET /api/openapi.json', () => {
   });
 
   it('lists every endpoint built, and nothing else', () => {
-    const listed = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops as object).map((m) => `${m} ${path}`));
+    const listed = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops as object).map((m) => `${m} ${path}`),
+    );
     assert.deepEqual(listed.sort(), [...ENDPOINTS].sort());
   });
 
@@ -49,9 +89,14 @@ describe('GET /api/openapi.json', () => {
         assert.ok(op.responses['500'], `${where} documents 500`);
         const needsToken = (op.security ?? []).length > 0;
         assert.equal(Boolean(op.responses['401']), needsToken, `${where} 401 iff it needs a token`);
-        assert.equal(Boolean(op.responses['503']), needsToken, `${where} 503 (Auth or Firestore down) iff it needs a token`);
+        assert.equal(
+          Boolean(op.responses['503']),
+          needsToken,
+          `${where} 503 (Auth or Firestore down) iff it needs a token`,
+        );
         for (const [status, response] of Object.entries<any>(op.responses)) {
-          if (Number(status) >= 400) assert.equal(response.content['application/json'].schema.$ref, '#/components/schemas/Error');
+          if (Number(status) >= 400)
+            assert.equal(response.content['application/json'].schema.$ref, '#/components/schemas/Error');
         }
       }
     }
@@ -73,7 +118,8 @@ describe('GET /api/openapi.json', () => {
     assert.match(test.cronbach_alpha.description, /k\/\(k − 1\) · \(1 − Σ V\(x_i\) \/ V\(T\)\)/);
     assert.match(test.standard_deviation.description, /\(n − 1\)/);
     assert.match(test.score_distribution.description, /Ten bands/);
-    for (const field of ['facility_index', 'discrimination_index', 'mean_mark']) assert.match(question[field].description, /[Nn]ull when/, field);
+    for (const field of ['facility_index', 'discrimination_index', 'mean_mark'])
+      assert.match(question[field].description, /[Nn]ull when/, field);
   });
 
   it('describes the results export as text/csv', () => {
@@ -98,11 +144,16 @@ describe('GET /api/openapi.json', () => {
     it(`lists exactly the error statuses of ${operation}: ${statuses.join(', ')}`, () => {
       const [method, path] = operation.split(' ');
       const responses = doc.paths[path][method].responses;
-      assert.deepEqual(Object.keys(responses).filter((status) => Number(status) >= 400).sort(), statuses);
+      assert.deepEqual(
+        Object.keys(responses)
+          .filter((status) => Number(status) >= 400)
+          .sort(),
+        statuses,
+      );
     });
   }
 
-  it('answers a test with access_code_required, never its access code or the code\'s hash', () => {
+  it("answers a test with access_code_required, never its access code or the code's hash", () => {
     for (const name of ['Test', 'StudentTest']) {
       const properties = doc.components.schemas[name].properties;
       assert.equal(properties.access_code_required.type, 'boolean', name);
@@ -130,7 +181,11 @@ describe('GET /api/openapi.json', () => {
     const op = doc.paths['/api/attempts/{attemptId}/answers'].post;
     const refs = (schema: any) => (schema.anyOf ?? schema.oneOf).map((s: any) => s.$ref.split('/').pop()).sort();
     assert.deepEqual(refs(op.requestBody.content['application/json'].schema), ['SaveAnswer', 'SaveAnswerBatch']);
-    assert.deepEqual(refs(op.responses['200'].content['application/json'].schema), ['SavedAnswer', 'SavedAnswerBatch', 'SequencedAnswer']);
+    assert.deepEqual(refs(op.responses['200'].content['application/json'].schema), [
+      'SavedAnswer',
+      'SavedAnswerBatch',
+      'SequencedAnswer',
+    ]);
     const { SaveAnswer, SaveAnswerBatch } = doc.components.schemas;
     assert.deepEqual(SaveAnswer.required.sort(), ['question_id', 'student_answer']);
     assert.equal(SaveAnswer.properties.client_seq.type, 'integer');
@@ -154,14 +209,30 @@ describe('GET /api/openapi.json', () => {
     const operations: Record<string, string[]> = {
       'get /api/tests/{testId}/grading': ['400', '401', '403', '404', '429', '500', '503'],
       'post /api/attempts/{attemptId}/grades': ['400', '401', '403', '404', '409', '413', '429', '500', '503'],
-      'post /api/tests/{testId}/versions/{version}/regrade': ['400', '401', '403', '404', '409', '413', '429', '500', '503'],
+      'post /api/tests/{testId}/versions/{version}/regrade': [
+        '400',
+        '401',
+        '403',
+        '404',
+        '409',
+        '413',
+        '429',
+        '500',
+        '503',
+      ],
     };
     for (const [operation, statuses] of Object.entries(operations)) {
       const [method, path] = operation.split(' ');
       const op = doc.paths[path][method];
       assert.deepEqual(op.tags, ['Grading'], operation);
       assert.deepEqual(op.security, [{ bearerAuth: [] }], operation);
-      assert.deepEqual(Object.keys(op.responses).filter((status) => Number(status) >= 400).sort(), statuses, operation);
+      assert.deepEqual(
+        Object.keys(op.responses)
+          .filter((status) => Number(status) >= 400)
+          .sort(),
+        statuses,
+        operation,
+      );
     }
   });
 

@@ -29,7 +29,9 @@ function mountedRoutes(app: express.Express): string[] {
       layer.handle.stack
         .filter((inner: any) => inner.route)
         .flatMap((inner: any) =>
-          Object.keys(inner.route.methods).map((method) => `${method} ${layer.rawPath}${inner.route.path.replace(/:(\w+)/g, '{$1}')}`),
+          Object.keys(inner.route.methods).map(
+            (method) => `${method} ${layer.rawPath}${inner.route.path.replace(/:(\w+)/g, '{$1}')}`,
+          ),
         ),
     );
 }
@@ -65,7 +67,9 @@ describe('GET /api/openapi.json: the routes the app mounts', () => {
   it('lists exactly the method and path of every route the app mounts under /api, and none another router mounted', async () => {
     const res = await get('/api/openapi.json', { baseUrl });
     assert.equal(res.status, 200, res.text);
-    const listed = Object.entries(res.body.paths).flatMap(([path, ops]) => Object.keys(ops as object).map((method) => `${method} ${path}`));
+    const listed = Object.entries(res.body.paths).flatMap(([path, ops]) =>
+      Object.keys(ops as object).map((method) => `${method} ${path}`),
+    );
     assert.ok(mounted.length > 40, `the app mounts its routes (${mounted.length} found)`);
     assert.ok(!listed.includes('get /api/not-the-apps'));
     assert.deepEqual(listed.sort(), [...mounted].sort());

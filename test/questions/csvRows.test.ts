@@ -1,5 +1,11 @@
 import assert from 'node:assert/strict';
-import { parseHeader, recordStartLine, rowFields, validateRow, type HeaderColumns } from '../../functions/src/questions/csvRows';
+import {
+  parseHeader,
+  recordStartLine,
+  rowFields,
+  validateRow,
+  type HeaderColumns,
+} from '../../functions/src/questions/csvRows';
 
 // Pure: CSV row → question, no emulator needed.
 
@@ -12,9 +18,34 @@ const columns = (cells = HEADER): HeaderColumns => {
 
 describe('csvRows.parseHeader', () => {
   it('accepts the columns in any order and case, the optional ones, and blank trailing cells of a spreadsheet', () => {
-    assert.deepEqual(columns([' Difficulty', 'MARKS', 'correct_answer', 'options', 'question_type', 'question_text', 'folder_id', 'tolerance', 'Max_Words', '', '']), [
-      'difficulty', 'marks', 'correct_answer', 'options', 'question_type', 'question_text', 'folder_id', 'tolerance', 'max_words', null, null,
-    ]);
+    assert.deepEqual(
+      columns([
+        ' Difficulty',
+        'MARKS',
+        'correct_answer',
+        'options',
+        'question_type',
+        'question_text',
+        'folder_id',
+        'tolerance',
+        'Max_Words',
+        '',
+        '',
+      ]),
+      [
+        'difficulty',
+        'marks',
+        'correct_answer',
+        'options',
+        'question_type',
+        'question_text',
+        'folder_id',
+        'tolerance',
+        'max_words',
+        null,
+        null,
+      ],
+    );
   });
 
   it('names unknown, duplicated and missing columns', () => {
@@ -33,18 +64,46 @@ describe('csvRows.parseHeader', () => {
 
 describe('csvRows.rowFields', () => {
   it('splits options on "|", trims cells, reads numbers, and leaves blank cells out', () => {
-    assert.deepEqual(rowFields(columns([...HEADER, 'tolerance', 'folder_id']), [' Q? ', 'numeric', '', '3.5', ' 2 ', 'easy', '0.1', '']), {
-      question_text: 'Q?', question_type: 'numeric', correct_answer: '3.5', marks: 2, difficulty: 'easy', tolerance: 0.1,
-    });
-    assert.deepEqual(rowFields(columns(), ['Q', 'multiple_choice', ' a | b |c', 'a', 'two', 'easy']).options, ['a', 'b', 'c']);
+    assert.deepEqual(
+      rowFields(columns([...HEADER, 'tolerance', 'folder_id']), [
+        ' Q? ',
+        'numeric',
+        '',
+        '3.5',
+        ' 2 ',
+        'easy',
+        '0.1',
+        '',
+      ]),
+      {
+        question_text: 'Q?',
+        question_type: 'numeric',
+        correct_answer: '3.5',
+        marks: 2,
+        difficulty: 'easy',
+        tolerance: 0.1,
+      },
+    );
+    assert.deepEqual(rowFields(columns(), ['Q', 'multiple_choice', ' a | b |c', 'a', 'two', 'easy']).options, [
+      'a',
+      'b',
+      'c',
+    ]);
     assert.equal(rowFields(columns(), ['Q', 'multiple_choice', 'a|b', 'a', 'two', 'easy']).marks, 'two');
   });
 
   it('reads max_words as a number, and leaves an essay’s blank options and correct_answer out', () => {
     assert.deepEqual(rowFields(columns([...HEADER, 'max_words']), ['Essay?', 'essay', '', '', '3', 'hard', ' 250 ']), {
-      question_text: 'Essay?', question_type: 'essay', marks: 3, difficulty: 'hard', max_words: 250,
+      question_text: 'Essay?',
+      question_type: 'essay',
+      marks: 3,
+      difficulty: 'hard',
+      max_words: 250,
     });
-    assert.equal(rowFields(columns([...HEADER, 'max_words']), ['Essay?', 'essay', '', '', '3', 'hard', 'many']).max_words, 'many');
+    assert.equal(
+      rowFields(columns([...HEADER, 'max_words']), ['Essay?', 'essay', '', '', '3', 'hard', 'many']).max_words,
+      'many',
+    );
   });
 });
 
@@ -85,12 +144,26 @@ describe('csvRows.validateRow', () => {
   });
 
   it('names tolerance on a question that is not numeric, and an unknown type', () => {
-    const tolerance = validateRow(4, columns([...HEADER, 'tolerance']), ['Q', 'short_answer', '', 'a', '1', 'easy', '1']);
+    const tolerance = validateRow(4, columns([...HEADER, 'tolerance']), [
+      'Q',
+      'short_answer',
+      '',
+      'a',
+      '1',
+      'easy',
+      '1',
+    ]);
     assert.ok(!tolerance.ok);
-    assert.deepEqual(tolerance.errors.map((e) => e.path), ['row 4.tolerance']);
+    assert.deepEqual(
+      tolerance.errors.map((e) => e.path),
+      ['row 4.tolerance'],
+    );
     const type = validateRow(5, columns(), ['Q', 'matching', '', 'a', '1', 'easy']);
     assert.ok(!type.ok);
-    assert.deepEqual(type.errors.map((e) => e.path), ['row 5.question_type']);
+    assert.deepEqual(
+      type.errors.map((e) => e.path),
+      ['row 5.question_type'],
+    );
   });
 });
 
@@ -98,9 +171,23 @@ describe('csvRows.validateRow, essays', () => {
   const withMaxWords = () => columns([...HEADER, 'max_words']);
 
   it('takes an essay row with or without max_words, as a question with no options and no answer key', () => {
-    const limited = validateRow(2, withMaxWords(), ['Discuss the causes of the war.', 'essay', '', '', '10', 'hard', '500']);
+    const limited = validateRow(2, withMaxWords(), [
+      'Discuss the causes of the war.',
+      'essay',
+      '',
+      '',
+      '10',
+      'hard',
+      '500',
+    ]);
     assert.ok(limited.ok, JSON.stringify(limited));
-    assert.deepEqual(limited.question, { question_text: 'Discuss the causes of the war.', question_type: 'essay', marks: 10, difficulty: 'hard', max_words: 500 });
+    assert.deepEqual(limited.question, {
+      question_text: 'Discuss the causes of the war.',
+      question_type: 'essay',
+      marks: 10,
+      difficulty: 'hard',
+      max_words: 500,
+    });
     const open = validateRow(3, withMaxWords(), ['Describe your summer.', 'essay', '', '', '5', 'easy', '']);
     assert.ok(open.ok, JSON.stringify(open));
     assert.equal(open.question.question_type === 'essay' && open.question.max_words, undefined);
@@ -109,21 +196,38 @@ describe('csvRows.validateRow, essays', () => {
   it('refuses an essay row with a correct_answer or options, naming the column', () => {
     const answered = validateRow(4, withMaxWords(), ['Discuss.', 'essay', '', 'The answer', '5', 'easy', '']);
     assert.ok(!answered.ok);
-    assert.deepEqual(answered.errors, [{ path: 'row 4.correct_answer', row: 4, field: 'correct_answer', message: 'An essay has no correct_answer; it is graded by a person' }]);
+    assert.deepEqual(answered.errors, [
+      {
+        path: 'row 4.correct_answer',
+        row: 4,
+        field: 'correct_answer',
+        message: 'An essay has no correct_answer; it is graded by a person',
+      },
+    ]);
     const options = validateRow(5, withMaxWords(), ['Discuss.', 'essay', 'a|b', '', '5', 'easy', '']);
     assert.ok(!options.ok);
-    assert.deepEqual(options.errors.map((e) => e.path), ['row 5.options']);
+    assert.deepEqual(
+      options.errors.map((e) => e.path),
+      ['row 5.options'],
+    );
   });
 
   it('refuses max_words out of range, not a number, or on a question that is not an essay', () => {
     for (const cell of ['0', '10001', '2.5', 'many']) {
       const result = validateRow(6, withMaxWords(), ['Discuss.', 'essay', '', '', '5', 'easy', cell]);
       assert.ok(!result.ok, cell);
-      assert.deepEqual(result.errors.map((e) => e.path), ['row 6.max_words'], cell);
+      assert.deepEqual(
+        result.errors.map((e) => e.path),
+        ['row 6.max_words'],
+        cell,
+      );
     }
     const other = validateRow(7, withMaxWords(), ['Gold?', 'short_answer', '', 'Au', '1', 'easy', '100']);
     assert.ok(!other.ok);
-    assert.deepEqual(other.errors.map((e) => [e.path, e.message]), [['row 7.max_words', 'max_words is allowed only for essays']]);
+    assert.deepEqual(
+      other.errors.map((e) => [e.path, e.message]),
+      [['row 7.max_words', 'max_words is allowed only for essays']],
+    );
   });
 });
 

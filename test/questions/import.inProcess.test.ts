@@ -20,9 +20,18 @@ const HEADER = 'question_text,question_type,options,correct_answer,marks,difficu
 const csvOf = (rows: number) =>
   `${HEADER}\n${Array.from({ length: rows }, (_, i) => `Question ${i} ${randomUUID()}?,short_answer,,a,1,easy`).join('\n')}\n`;
 
-const questionCount = async (clientId: string) => (await adminDb.collection(`clients/${clientId}/questions`).count().get()).data().count;
-const importDocs = async (clientId: string) => (await adminDb.collection(`clients/${clientId}/question_imports`).get()).docs.map((d) => d.data());
-const asAdmin = (user: { uid: string; clientId: string | null }): Principal => ({ uid: user.uid, email: null, role: 'client_admin', clientId: user.clientId, guest: false, authTime: 0 });
+const questionCount = async (clientId: string) =>
+  (await adminDb.collection(`clients/${clientId}/questions`).count().get()).data().count;
+const importDocs = async (clientId: string) =>
+  (await adminDb.collection(`clients/${clientId}/question_imports`).get()).docs.map((d) => d.data());
+const asAdmin = (user: { uid: string; clientId: string | null }): Principal => ({
+  uid: user.uid,
+  email: null,
+  role: 'client_admin',
+  clientId: user.clientId,
+  guest: false,
+  authTime: 0,
+});
 
 /**
  * Makes commits touching a path that matches fail, from the `from`-th such commit on, `times` times:
@@ -35,7 +44,8 @@ function failCommits(paths: RegExp, from: number, times = Infinity): () => void 
   proto._commit = function (this: { _ops: Array<{ docPath: string }> }, ...args: unknown[]) {
     if (this._ops.some((op) => paths.test(op.docPath))) {
       const n = seen++;
-      if (n >= from && n < from + times) return Promise.reject(Object.assign(new Error('14 UNAVAILABLE: injected'), { code: 14 }));
+      if (n >= from && n < from + times)
+        return Promise.reject(Object.assign(new Error('14 UNAVAILABLE: injected'), { code: 14 }));
     }
     return original.apply(this, args);
   };
@@ -68,7 +78,11 @@ describe('POST /api/questions/import, in-process', () => {
       importCsv(csv, { token: tenant.admin.token, baseUrl: server.baseUrl }),
       importCsv(csv, { token: other.token, baseUrl: server.baseUrl }),
     ]);
-    assert.deepEqual(results.map((r) => r.status).sort(), [201, 409], results.map((r) => r.text.slice(0, 300)).join('\n'));
+    assert.deepEqual(
+      results.map((r) => r.status).sort(),
+      [201, 409],
+      results.map((r) => r.text.slice(0, 300)).join('\n'),
+    );
     assert.equal(await questionCount(tenant.clientId), 600);
   });
 
@@ -84,7 +98,11 @@ describe('POST /api/questions/import, in-process', () => {
     }
     assert.equal(res.status, 503, res.text);
     assert.equal(await questionCount(tenant.clientId), 0);
-    assert.deepEqual(await importDocs(tenant.clientId), [], 'the import record is removed, so the file can be sent again');
+    assert.deepEqual(
+      await importDocs(tenant.clientId),
+      [],
+      'the import record is removed, so the file can be sent again',
+    );
     const again = await importCsv(csv, { token: tenant.admin.token, baseUrl: server.baseUrl });
     assert.equal(again.status, 201, again.text);
     assert.equal(await questionCount(tenant.clientId), 1200);
@@ -107,9 +125,18 @@ describe('POST /api/questions/import, in-process', () => {
     assert.equal(await questionCount(tenant.clientId), 1200);
     const [completed] = await importDocs(tenant.clientId);
     assert.equal(completed.status, 'complete');
-    const stored = await adminDb.getAll(...completed.question_ids.map((id: string) => adminDb.doc(`clients/${tenant.clientId}/questions/${id}`)));
-    assert.ok(stored.every((s) => s.exists), 'every question the record names exists');
-    assert.equal((await adminDb.collection(`clients/${tenant.clientId}/question_imports/${completed.id}/chunks`).get()).size, 0, 'staged chunks are removed');
+    const stored = await adminDb.getAll(
+      ...completed.question_ids.map((id: string) => adminDb.doc(`clients/${tenant.clientId}/questions/${id}`)),
+    );
+    assert.ok(
+      stored.every((s) => s.exists),
+      'every question the record names exists',
+    );
+    assert.equal(
+      (await adminDb.collection(`clients/${tenant.clientId}/question_imports/${completed.id}/chunks`).get()).size,
+      0,
+      'staged chunks are removed',
+    );
   });
   /** An import of `rows` rows whose worker dies after its first publishing batch; its lease is then made to have run out. */
   async function crashedImport(tenant: Awaited<ReturnType<typeof createTenant>>, rows: number) {
@@ -121,18 +148,28 @@ describe('POST /api/questions/import, in-process', () => {
       heal();
     }
     const [record] = await importDocs(tenant.clientId);
-    await adminDb.doc(`clients/${tenant.clientId}/question_imports/${record.id}`).update({ lease_expires_at: new Date(Date.now() - 1000).toISOString() });
+    await adminDb
+      .doc(`clients/${tenant.clientId}/question_imports/${record.id}`)
+      .update({ lease_expires_at: new Date(Date.now() - 1000).toISOString() });
     return record;
   }
 
   it('a roll forward writes only the batches the dead import had not written: a question deleted meanwhile stays deleted', async () => {
     const tenant = await createTenant();
     const record = await crashedImport(tenant, 1200);
-    const written = (await adminDb.getAll(...record.question_ids.map((id: string) => adminDb.doc(`clients/${tenant.clientId}/questions/${id}`)))).filter((s) => s.exists);
+    const written = (
+      await adminDb.getAll(
+        ...record.question_ids.map((id: string) => adminDb.doc(`clients/${tenant.clientId}/questions/${id}`)),
+      )
+    ).filter((s) => s.exists);
     assert.equal(written.length, 499, 'the first batch was written before the crash');
     await written[0].ref.delete(); // an admin removes one of them meanwhile
     assert.equal(await recoverStaleImports(tenant.clientId, Date.now()), 1);
-    assert.equal(await questionCount(tenant.clientId), 1199, 'everything else is there, the deleted question is not back');
+    assert.equal(
+      await questionCount(tenant.clientId),
+      1199,
+      'everything else is there, the deleted question is not back',
+    );
     assert.equal((await written[0].ref.get()).exists, false);
   });
 
@@ -154,13 +191,29 @@ describe('folders service: a delete and a question filed into the folder at the 
     for (let round = 0; round < 8; round++) {
       const folder = await createFolder(admin, { name: `Race ${round} ${randomUUID()}` });
       const [created, deleted] = await Promise.allSettled([
-        createQuestion(admin, { question_type: 'short_answer', question_text: 'Q?', correct_answer: 'a', marks: 1, difficulty: 'easy', folder_id: folder.id }),
+        createQuestion(admin, {
+          question_type: 'short_answer',
+          question_text: 'Q?',
+          correct_answer: 'a',
+          marks: 1,
+          difficulty: 'easy',
+          folder_id: folder.id,
+        }),
         deleteFolder(admin, folder.id),
       ]);
-      assert.ok(!(created.status === 'fulfilled' && deleted.status === 'fulfilled'), `round ${round}: both the question and the delete succeeded`);
+      assert.ok(
+        !(created.status === 'fulfilled' && deleted.status === 'fulfilled'),
+        `round ${round}: both the question and the delete succeeded`,
+      );
       const refused = [created, deleted].find((r): r is PromiseRejectedResult => r.status === 'rejected')!;
-      assert.ok(refused.reason instanceof ApiError && ['CONFLICT', 'NOT_FOUND'].includes(refused.reason.code), String(refused.reason));
-      const orphans = await adminDb.collection(`clients/${tenant.clientId}/questions`).where('folder_id', '==', folder.id).get();
+      assert.ok(
+        refused.reason instanceof ApiError && ['CONFLICT', 'NOT_FOUND'].includes(refused.reason.code),
+        String(refused.reason),
+      );
+      const orphans = await adminDb
+        .collection(`clients/${tenant.clientId}/questions`)
+        .where('folder_id', '==', folder.id)
+        .get();
       const folderExists = (await adminDb.doc(`clients/${tenant.clientId}/folders/${folder.id}`).get()).exists;
       assert.ok(folderExists || orphans.empty, `round ${round}: a question names a deleted folder`);
     }

@@ -15,7 +15,8 @@ import { csvUpload, importCsv, multipartBody, postBytes } from '../support/multi
 const HEADER = 'question_text,question_type,options,correct_answer,marks,difficulty';
 const EXAMPLE = readFileSync(join(__dirname, '..', '..', 'examples', 'questions.csv'));
 /** Makes a file unique, so that no test trips over another's earlier import of the same bytes. */
-const unique = (csv: string, extraColumns = 0) => `${csv.replace(/\n*$/, '')}\nUnique ${randomUUID()}?,short_answer,,x,1,easy${','.repeat(extraColumns)}\n`;
+const unique = (csv: string, extraColumns = 0) =>
+  `${csv.replace(/\n*$/, '')}\nUnique ${randomUUID()}?,short_answer,,x,1,easy${','.repeat(extraColumns)}\n`;
 
 type Tenant = Awaited<ReturnType<typeof createTenant>>;
 let m: RoleMatrix;
@@ -27,8 +28,10 @@ before(async () => {
 /** A fresh Client Admin of the tenant: a rate-limit bucket of its own. */
 const admin = async (t: Tenant = tenant) => (await createUser('client_admin', t.clientId)).token;
 
-const questionCount = async (clientId: string) => (await adminDb.collection(`clients/${clientId}/questions`).count().get()).data().count;
-const importCount = async (clientId: string) => (await adminDb.collection(`clients/${clientId}/question_imports`).count().get()).data().count;
+const questionCount = async (clientId: string) =>
+  (await adminDb.collection(`clients/${clientId}/questions`).count().get()).data().count;
+const importCount = async (clientId: string) =>
+  (await adminDb.collection(`clients/${clientId}/question_imports`).count().get()).data().count;
 
 /** Runs `act` and checks that it wrote no question and no import record. */
 async function writesNothing(clientId: string, act: () => Promise<void>) {
@@ -44,28 +47,65 @@ describe('POST /api/questions/import', () => {
       const t = await createTenant();
       const res = await importCsv(EXAMPLE, { token: t.admin.token });
       assert.equal(res.status, 201, res.text);
-      assert.deepEqual(Object.keys(res.body).sort(), ['dry_run', 'errors', 'failed', 'import_id', 'imported', 'question_ids']);
+      assert.deepEqual(Object.keys(res.body).sort(), [
+        'dry_run',
+        'errors',
+        'failed',
+        'import_id',
+        'imported',
+        'question_ids',
+      ]);
       assert.equal(res.body.imported, 11);
       assert.equal(res.body.failed, 0);
       assert.deepEqual(res.body.errors, []);
       assert.equal(res.body.dry_run, false);
       assert.match(res.body.import_id, /^[0-9a-f]{64}$/);
-      const snaps = await adminDb.getAll(...res.body.question_ids.map((id: string) => adminDb.doc(`clients/${t.clientId}/questions/${id}`)));
+      const snaps = await adminDb.getAll(
+        ...res.body.question_ids.map((id: string) => adminDb.doc(`clients/${t.clientId}/questions/${id}`)),
+      );
       const stored = snaps.map((s) => s.data()!);
-      assert.deepEqual(stored.map((q) => q.question_type), [
-        'multiple_choice', 'multiple_select', 'true_false', 'short_answer', 'numeric', 'multiple_choice', 'multiple_select', 'true_false', 'numeric', 'short_answer', 'essay',
-      ]);
+      assert.deepEqual(
+        stored.map((q) => q.question_type),
+        [
+          'multiple_choice',
+          'multiple_select',
+          'true_false',
+          'short_answer',
+          'numeric',
+          'multiple_choice',
+          'multiple_select',
+          'true_false',
+          'numeric',
+          'short_answer',
+          'essay',
+        ],
+      );
       assert.equal(stored[1].correct_answer, '2|3|11');
       assert.equal(stored[4].tolerance, 0.005);
       assert.equal(stored[3].question_text, 'Name the chemical symbol for gold, in one or two letters.');
       assert.equal(stored[5].question_text, 'Which word completes the phrase "to be or not to ___"?');
       assert.equal(stored[6].question_text, 'Which of these are programming languages?\n(Choose all that apply.)');
       assert.deepEqual(stored[7].options, ['True', 'False']);
-      assert.deepEqual([stored[10].options, stored[10].correct_answer, stored[10].max_words, stored[10].marks], [[], '', 300, 10]);
+      assert.deepEqual(
+        [stored[10].options, stored[10].correct_answer, stored[10].max_words, stored[10].marks],
+        [[], '', 300, 10],
+      );
       assert.ok(stored.slice(0, 10).every((q) => q.max_words === null));
       for (const q of stored) {
         assert.deepEqual(Object.keys(q).sort(), [
-          'client_id', 'correct_answer', 'created_at', 'difficulty', 'folder_id', 'id', 'marks', 'max_words', 'options', 'question_text', 'question_type', 'tolerance', 'updated_at',
+          'client_id',
+          'correct_answer',
+          'created_at',
+          'difficulty',
+          'folder_id',
+          'id',
+          'marks',
+          'max_words',
+          'options',
+          'question_text',
+          'question_type',
+          'tolerance',
+          'updated_at',
         ]);
         assert.equal(q.client_id, t.clientId);
       }
@@ -101,7 +141,9 @@ describe('POST /api/questions/import', () => {
       const res = await importCsv(unique(csv).replace(/\n/g, '\r\n').replace(/\r\r/g, '\r'), { token });
       assert.equal(res.status, 201, res.text);
       assert.equal(res.body.imported, 5);
-      const snaps = await adminDb.getAll(...res.body.question_ids.map((id: string) => adminDb.doc(`clients/${tenant.clientId}/questions/${id}`)));
+      const snaps = await adminDb.getAll(
+        ...res.body.question_ids.map((id: string) => adminDb.doc(`clients/${tenant.clientId}/questions/${id}`)),
+      );
       const [commas, quotes, lines, numeric] = snaps.map((s) => s.data()!);
       assert.deepEqual(commas.options, ['a, b', 'c']);
       assert.equal(quotes.question_text, 'He said "hi".');
@@ -115,10 +157,19 @@ describe('POST /api/questions/import', () => {
     it('files rows into the folder named in the folder_id column, with tolerance as an optional column', async () => {
       const token = await admin();
       const folder = await post('/api/folders', { name: uniqueName('Imported') }, { token, ip: freshIp() });
-      const csv = unique(`${HEADER},folder_id,tolerance\nPi?,numeric,,3.14,1,easy,${folder.body.id},0.1\nFree?,short_answer,,x,1,easy,,`, 2);
+      const csv = unique(
+        `${HEADER},folder_id,tolerance\nPi?,numeric,,3.14,1,easy,${folder.body.id},0.1\nFree?,short_answer,,x,1,easy,,`,
+        2,
+      );
       const res = await importCsv(csv, { token });
       assert.equal(res.status, 201, res.text);
-      const [pi, free] = (await adminDb.getAll(...res.body.question_ids.slice(0, 2).map((id: string) => adminDb.doc(`clients/${tenant.clientId}/questions/${id}`)))).map((s) => s.data()!);
+      const [pi, free] = (
+        await adminDb.getAll(
+          ...res.body.question_ids
+            .slice(0, 2)
+            .map((id: string) => adminDb.doc(`clients/${tenant.clientId}/questions/${id}`)),
+        )
+      ).map((s) => s.data()!);
       assert.equal(pi.folder_id, folder.body.id);
       assert.equal(pi.tolerance, 0.1);
       assert.equal(free.folder_id, null);
@@ -129,22 +180,37 @@ describe('POST /api/questions/import', () => {
     it('imports essays, with max_words as an optional column, and refuses an essay row with a correct_answer', async () => {
       const token = await admin();
       const header = `${HEADER},max_words`;
-      const answered = unique(`${header}
+      const answered = unique(
+        `${header}
 Essay with a key?,essay,,Anything,5,hard,
-Fine?,short_answer,,a,1,easy,`, 1);
+Fine?,short_answer,,a,1,easy,`,
+        1,
+      );
       await writesNothing(tenant.clientId, async () => {
         const res = await importCsv(answered, { token });
         expectValidation(res, ['row 2.correct_answer']);
         assert.match(res.text, /An essay has no correct_answer; it is graded by a person/);
       });
-      const csv = unique(`${header}
+      const csv = unique(
+        `${header}
 Explain photosynthesis.,essay,,,5,hard,200
-Describe your town.,essay,,,3,easy,`, 1);
+Describe your town.,essay,,,3,easy,`,
+        1,
+      );
       const res = await importCsv(csv, { token });
       assert.equal(res.status, 201, res.text);
       assert.equal(res.body.imported, 3);
-      const [limited, open] = (await adminDb.getAll(...res.body.question_ids.slice(0, 2).map((id: string) => adminDb.doc(`clients/${tenant.clientId}/questions/${id}`)))).map((s) => s.data()!);
-      assert.deepEqual([limited.question_type, limited.options, limited.correct_answer, limited.max_words, limited.tolerance], ['essay', [], '', 200, null]);
+      const [limited, open] = (
+        await adminDb.getAll(
+          ...res.body.question_ids
+            .slice(0, 2)
+            .map((id: string) => adminDb.doc(`clients/${tenant.clientId}/questions/${id}`)),
+        )
+      ).map((s) => s.data()!);
+      assert.deepEqual(
+        [limited.question_type, limited.options, limited.correct_answer, limited.max_words, limited.tolerance],
+        ['essay', [], '', 200, null],
+      );
       assert.deepEqual([open.question_type, open.max_words], ['essay', null]);
       const read = await get(`/api/questions/${limited.id}`, { token, ip: freshIp() });
       assert.equal(read.status, 200, read.text);
@@ -170,7 +236,10 @@ Describe your town.,essay,,,3,easy,`, 1);
         const res = await importCsv(unique(bad), { token });
         expectValidation(res, ['row 3.marks', 'row 4.correct_answer', 'row 6.question_type', 'row 7.difficulty']);
         const details = res.body.details as Array<{ row: number; field: string; path: string }>;
-        assert.ok(details.every((d) => typeof d.row === 'number' && typeof d.field === 'string'), res.text);
+        assert.ok(
+          details.every((d) => typeof d.row === 'number' && typeof d.field === 'string'),
+          res.text,
+        );
         assert.ok(!details.some((d) => d.row === 2), 'the valid row is not listed');
         assert.match(res.body.message, /4 of 7 rows are invalid/);
       });
@@ -190,7 +259,10 @@ Describe your town.,essay,,,3,easy,`, 1);
 
     it('refuses a tolerance on a question that is not numeric, and a folder_id naming no folder of the organization', async () => {
       const token = await admin();
-      const csv = unique(`${HEADER},tolerance,folder_id\nText?,short_answer,,a,1,easy,0.5,\nIn nowhere?,short_answer,,a,1,easy,,${randomUUID()}`, 2);
+      const csv = unique(
+        `${HEADER},tolerance,folder_id\nText?,short_answer,,a,1,easy,0.5,\nIn nowhere?,short_answer,,a,1,easy,,${randomUUID()}`,
+        2,
+      );
       await writesNothing(tenant.clientId, async () => {
         expectValidation(await importCsv(csv, { token }), ['row 2.tolerance', 'row 3.folder_id']);
       });
@@ -198,17 +270,32 @@ Describe your town.,essay,,,3,easy,`, 1);
 
     it('refuses a file naming more than 100 different folders (400: each costs a read), writing nothing', async () => {
       const token = await admin();
-      const rows = Array.from({ length: 101 }, (_, i) => `Q${i}?,short_answer,,a,1,easy,folder-${i}-${randomUUID().slice(0, 8)}`);
+      const rows = Array.from(
+        { length: 101 },
+        (_, i) => `Q${i}?,short_answer,,a,1,easy,folder-${i}-${randomUUID().slice(0, 8)}`,
+      );
       await writesNothing(tenant.clientId, async () => {
-        expectValidation(await importCsv(unique(`${HEADER},folder_id\n${rows.join('\n')}`, 1), { token }), ['file.folder_id'], ['100']);
+        expectValidation(
+          await importCsv(unique(`${HEADER},folder_id\n${rows.join('\n')}`, 1), { token }),
+          ['file.folder_id'],
+          ['100'],
+        );
       });
     });
 
     it('refuses a Client Admin naming another organization’s folder (403), writing nothing', async () => {
       const token = await admin();
-      const theirs = await post('/api/folders', { name: uniqueName('Theirs') }, { token: m.otherTenant.admin.token, ip: freshIp() });
+      const theirs = await post(
+        '/api/folders',
+        { name: uniqueName('Theirs') },
+        { token: m.otherTenant.admin.token, ip: freshIp() },
+      );
       await writesNothing(tenant.clientId, async () => {
-        expectError(await importCsv(unique(`${HEADER},folder_id\nQ?,short_answer,,a,1,easy,${theirs.body.id}`, 1), { token }), 403, 'FORBIDDEN');
+        expectError(
+          await importCsv(unique(`${HEADER},folder_id\nQ?,short_answer,,a,1,easy,${theirs.body.id}`, 1), { token }),
+          403,
+          'FORBIDDEN',
+        );
       });
     });
   });
@@ -220,7 +307,14 @@ Describe your town.,essay,,,3,easy,`, 1);
       await writesNothing(tenant.clientId, async () => {
         const dry = await importCsv(csv, { token, query: 'dry_run=true' });
         assert.equal(dry.status, 201, dry.text);
-        assert.deepEqual(dry.body, { import_id: null, dry_run: true, imported: 3, failed: 0, errors: [], question_ids: [] });
+        assert.deepEqual(dry.body, {
+          import_id: null,
+          dry_run: true,
+          imported: 3,
+          failed: 0,
+          errors: [],
+          question_ids: [],
+        });
       });
       assert.equal((await importCsv(csv, { token })).status, 201);
       expectError(await importCsv(csv, { token, query: 'dry_run=true' }), 409, 'CONFLICT');
@@ -238,17 +332,60 @@ Describe your town.,essay,,,3,easy,`, 1);
       ['an unclosed quote', () => csvUpload(`${HEADER}\n"Open quote?,short_answer,,a,1,easy\n`), /not valid CSV/],
       ['a wrong header', () => csvUpload('question,type,answer\nQ?,short_answer,a\n'), /header row/],
       ['a row with a column too many', () => csvUpload(`${HEADER}\nQ?,short_answer,,a,1,easy,extra\n`), /line 2/],
-      ['binary bytes', () => csvUpload(Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0xfe]), randomBytes(512)])), /not UTF-8 text/],
+      [
+        'binary bytes',
+        () => csvUpload(Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0xfe]), randomBytes(512)])),
+        /not UTF-8 text/,
+      ],
       ['text with NUL characters', () => csvUpload(`${HEADER}\nQ\u0000?,short_answer,,a,1,easy\n`), /not UTF-8 text/],
       ['an empty file', () => csvUpload(''), /empty/],
       ['a header and no rows', () => csvUpload(`${HEADER}\n\n`), /no questions/],
-      ['two file parts', () => multipartBody([{ field: 'file', filename: 'a.csv', content: EXAMPLE }, { field: 'file', filename: 'b.csv', content: EXAMPLE }]), /exactly one/],
-      ['no part named file', () => multipartBody([{ field: 'upload', filename: 'a.csv', content: EXAMPLE }]), /named "file"/],
-      ['a text field besides the file', () => multipartBody([{ field: 'note', content: 'hello' }, { field: 'file', filename: 'a.csv', content: EXAMPLE }]), /only the file part/],
-      ['a truncated multipart body', () => { const u = csvUpload(EXAMPLE); return { ...u, body: u.body.subarray(0, u.body.length - 60) }; }, /malformed|Unexpected end/],
-      ['a multipart body with no parts at all', () => ({ body: Buffer.from('--x--\r\n'), contentType: 'multipart/form-data; boundary=x' }), /No file part/],
-      ['a CSV sent as text/csv instead of multipart', () => ({ body: EXAMPLE, contentType: 'text/csv' }), /multipart\/form-data/],
-      ['multipart without a boundary', () => ({ body: csvUpload(EXAMPLE).body, contentType: 'multipart/form-data' }), /multipart/],
+      [
+        'two file parts',
+        () =>
+          multipartBody([
+            { field: 'file', filename: 'a.csv', content: EXAMPLE },
+            { field: 'file', filename: 'b.csv', content: EXAMPLE },
+          ]),
+        /exactly one/,
+      ],
+      [
+        'no part named file',
+        () => multipartBody([{ field: 'upload', filename: 'a.csv', content: EXAMPLE }]),
+        /named "file"/,
+      ],
+      [
+        'a text field besides the file',
+        () =>
+          multipartBody([
+            { field: 'note', content: 'hello' },
+            { field: 'file', filename: 'a.csv', content: EXAMPLE },
+          ]),
+        /only the file part/,
+      ],
+      [
+        'a truncated multipart body',
+        () => {
+          const u = csvUpload(EXAMPLE);
+          return { ...u, body: u.body.subarray(0, u.body.length - 60) };
+        },
+        /malformed|Unexpected end/,
+      ],
+      [
+        'a multipart body with no parts at all',
+        () => ({ body: Buffer.from('--x--\r\n'), contentType: 'multipart/form-data; boundary=x' }),
+        /No file part/,
+      ],
+      [
+        'a CSV sent as text/csv instead of multipart',
+        () => ({ body: EXAMPLE, contentType: 'text/csv' }),
+        /multipart\/form-data/,
+      ],
+      [
+        'multipart without a boundary',
+        () => ({ body: csvUpload(EXAMPLE).body, contentType: 'multipart/form-data' }),
+        /multipart/,
+      ],
     ];
     for (const [what, build, message] of broken) {
       it(`answers 400 with a clear message for ${what}, writing nothing`, async () => {
@@ -296,7 +433,8 @@ Describe your town.,essay,,,3,easy,`, 1);
         expectError(res, 400, 'VALIDATION_ERROR');
         assert.match(res.body.message, /header row/);
         assert.ok(res.body.message.length <= 500, `message of ${res.body.message.length} characters`);
-        for (const d of res.body.details ?? []) assert.ok(d.message.length <= 500 && d.path.length <= 500, JSON.stringify(d).slice(0, 200));
+        for (const d of res.body.details ?? [])
+          assert.ok(d.message.length <= 500 && d.path.length <= 500, JSON.stringify(d).slice(0, 200));
         assert.ok(res.text.length < 4096, `reply of ${res.text.length} bytes`);
       });
     });
@@ -310,7 +448,10 @@ Describe your town.,essay,,,3,easy,`, 1);
         assert.match(res.body.message, /5000 of 5000 rows are invalid/);
         assert.equal(res.body.details.length, 100);
         assert.equal(res.body.details_total, 5000);
-        assert.deepEqual(res.body.details.map((d: any) => d.row), Array.from({ length: 100 }, (_, i) => i + 2));
+        assert.deepEqual(
+          res.body.details.map((d: any) => d.row),
+          Array.from({ length: 100 }, (_, i) => i + 2),
+        );
         assert.ok(res.text.length < 64 * 1024, `reply of ${res.text.length} bytes`);
       });
     });
@@ -326,7 +467,11 @@ Describe your town.,essay,,,3,easy,`, 1);
 
     it('refuses a Client Admin naming another organization (403)', async () => {
       await writesNothing(m.otherTenant.clientId, async () => {
-        expectError(await importCsv(EXAMPLE, { token: await admin(), query: `client_id=${m.otherTenant.clientId}` }), 403, 'FORBIDDEN');
+        expectError(
+          await importCsv(EXAMPLE, { token: await admin(), query: `client_id=${m.otherTenant.clientId}` }),
+          403,
+          'FORBIDDEN',
+        );
       });
     });
 

@@ -8,16 +8,67 @@ import { expectError, expectValidation, ISO_UTC } from '../support/assertions';
 // The question bank over real HTTP with real Auth-emulator tokens.
 
 const QUESTION_FIELDS = [
-  'client_id', 'correct_answer', 'created_at', 'difficulty', 'folder_id', 'id', 'marks', 'max_words', 'options', 'question_text', 'question_type', 'tolerance', 'updated_at',
+  'client_id',
+  'correct_answer',
+  'created_at',
+  'difficulty',
+  'folder_id',
+  'id',
+  'marks',
+  'max_words',
+  'options',
+  'question_text',
+  'question_type',
+  'tolerance',
+  'updated_at',
 ];
 
 const samples = {
-  multiple_choice: { question_type: 'multiple_choice', question_text: 'Capital of France?', options: ['Paris', 'London', 'Berlin'], correct_answer: 'paris', marks: 1, difficulty: 'easy' },
-  multiple_select: { question_type: 'multiple_select', question_text: 'Primes?', options: ['2', '3', '4', '9'], correct_answer: '3|2', marks: 2, difficulty: 'medium' },
-  true_false: { question_type: 'true_false', question_text: 'The sky is blue.', correct_answer: 'true', marks: 1, difficulty: 'easy' },
-  short_answer: { question_type: 'short_answer', question_text: 'Symbol for gold?', correct_answer: 'Au', marks: 1, difficulty: 'hard' },
-  numeric: { question_type: 'numeric', question_text: 'Pi to two places?', correct_answer: '3.14', tolerance: 0.005, marks: 2, difficulty: 'medium' },
-  essay: { question_type: 'essay', question_text: 'Why do the seasons change?', max_words: 300, marks: 10, difficulty: 'hard' },
+  multiple_choice: {
+    question_type: 'multiple_choice',
+    question_text: 'Capital of France?',
+    options: ['Paris', 'London', 'Berlin'],
+    correct_answer: 'paris',
+    marks: 1,
+    difficulty: 'easy',
+  },
+  multiple_select: {
+    question_type: 'multiple_select',
+    question_text: 'Primes?',
+    options: ['2', '3', '4', '9'],
+    correct_answer: '3|2',
+    marks: 2,
+    difficulty: 'medium',
+  },
+  true_false: {
+    question_type: 'true_false',
+    question_text: 'The sky is blue.',
+    correct_answer: 'true',
+    marks: 1,
+    difficulty: 'easy',
+  },
+  short_answer: {
+    question_type: 'short_answer',
+    question_text: 'Symbol for gold?',
+    correct_answer: 'Au',
+    marks: 1,
+    difficulty: 'hard',
+  },
+  numeric: {
+    question_type: 'numeric',
+    question_text: 'Pi to two places?',
+    correct_answer: '3.14',
+    tolerance: 0.005,
+    marks: 2,
+    difficulty: 'medium',
+  },
+  essay: {
+    question_type: 'essay',
+    question_text: 'Why do the seasons change?',
+    max_words: 300,
+    marks: 10,
+    difficulty: 'hard',
+  },
 } as const;
 
 let m: RoleMatrix;
@@ -45,8 +96,16 @@ const folderFor = async (token: string) => {
 
 describe('POST /api/questions', () => {
   it('creates one question of every type, stored with exactly the documented fields and normalized answers', async () => {
-    const expected: Record<string, { options: string[]; correct_answer: string | null; tolerance: number | null; max_words: number | null }> = {
-      multiple_choice: { options: ['Paris', 'London', 'Berlin'], correct_answer: 'Paris', tolerance: null, max_words: null },
+    const expected: Record<
+      string,
+      { options: string[]; correct_answer: string | null; tolerance: number | null; max_words: number | null }
+    > = {
+      multiple_choice: {
+        options: ['Paris', 'London', 'Berlin'],
+        correct_answer: 'Paris',
+        tolerance: null,
+        max_words: null,
+      },
       multiple_select: { options: ['2', '3', '4', '9'], correct_answer: '2|3', tolerance: null, max_words: null },
       true_false: { options: ['True', 'False'], correct_answer: 'True', tolerance: null, max_words: null },
       short_answer: { options: [], correct_answer: 'Au', tolerance: null, max_words: null },
@@ -60,7 +119,10 @@ describe('POST /api/questions', () => {
       assert.equal(q.client_id, m.tenant.clientId);
       assert.equal(q.folder_id, null);
       assert.match(q.created_at, ISO_UTC);
-      assert.deepEqual({ options: q.options, correct_answer: q.correct_answer, tolerance: q.tolerance, max_words: q.max_words }, expected[type]);
+      assert.deepEqual(
+        { options: q.options, correct_answer: q.correct_answer, tolerance: q.tolerance, max_words: q.max_words },
+        expected[type],
+      );
       const stored = (await adminDb.doc(`clients/${m.tenant.clientId}/questions/${q.id}`).get()).data();
       // An essay's empty answer key is stored as '' and answered as null.
       assert.deepEqual(stored, type === 'essay' ? { ...q, correct_answer: '' } : q, 'stored exactly as answered');
@@ -76,8 +138,20 @@ describe('POST /api/questions', () => {
   it('refuses another organization’s folder (403) and an unknown one (404), writing nothing', async () => {
     const theirs = await folderFor(m.otherTenant.admin.token);
     const before = (await adminDb.collection(`clients/${m.tenant.clientId}/questions`).count().get()).data().count;
-    expectError(await post('/api/questions', { ...samples.short_answer, folder_id: theirs }, { token: m.tenant.admin.token, ip }), 403, 'FORBIDDEN');
-    expectError(await post('/api/questions', { ...samples.short_answer, folder_id: randomUUID() }, { token: m.tenant.admin.token, ip }), 404, 'NOT_FOUND');
+    expectError(
+      await post('/api/questions', { ...samples.short_answer, folder_id: theirs }, { token: m.tenant.admin.token, ip }),
+      403,
+      'FORBIDDEN',
+    );
+    expectError(
+      await post(
+        '/api/questions',
+        { ...samples.short_answer, folder_id: randomUUID() },
+        { token: m.tenant.admin.token, ip },
+      ),
+      404,
+      'NOT_FOUND',
+    );
     const after = (await adminDb.collection(`clients/${m.tenant.clientId}/questions`).count().get()).data().count;
     assert.equal(after, before);
   });
@@ -85,10 +159,16 @@ describe('POST /api/questions', () => {
   it('lets a Super Admin create in the organization it names (and needs it), 400 for a folder of another organization', async () => {
     const q = await create(m.superAdmin.token, { ...samples.true_false, client_id: m.otherTenant.clientId });
     assert.equal(q.client_id, m.otherTenant.clientId);
-    expectValidation(await post('/api/questions', samples.true_false, { token: m.superAdmin.token, ip }), ['body.client_id']);
+    expectValidation(await post('/api/questions', samples.true_false, { token: m.superAdmin.token, ip }), [
+      'body.client_id',
+    ]);
     const folderOfTenant = await folderFor(m.tenant.admin.token);
     expectValidation(
-      await post('/api/questions', { ...samples.true_false, client_id: m.otherTenant.clientId, folder_id: folderOfTenant }, { token: m.superAdmin.token, ip }),
+      await post(
+        '/api/questions',
+        { ...samples.true_false, client_id: m.otherTenant.clientId, folder_id: folderOfTenant },
+        { token: m.superAdmin.token, ip },
+      ),
       ['body.folder_id'],
     );
   });
@@ -102,15 +182,47 @@ describe('POST /api/questions', () => {
     ['an empty question_text', { ...samples.short_answer, question_text: '  ' }, ['body.question_text']],
     ['a question_text too long', { ...samples.short_answer, question_text: 'x'.repeat(2001) }, ['body.question_text']],
     ['multiple_choice with one option', { ...samples.multiple_choice, options: ['Paris'] }, ['body.options']],
-    ['multiple_choice with 11 options', { ...samples.multiple_choice, options: Array.from({ length: 11 }, (_, i) => `o${i}`), correct_answer: 'o1' }, ['body.options']],
-    ['multiple_choice with duplicate options (case and spacing ignored)', { ...samples.multiple_choice, options: ['Paris', ' paris ', 'Rome'] }, ['body.options.1']],
-    ['multiple_choice with an answer not among the options', { ...samples.multiple_choice, correct_answer: 'Rome' }, ['body.correct_answer']],
-    ['an option containing "|"', { ...samples.multiple_choice, options: ['Paris|Lyon', 'London'], correct_answer: 'London' }, ['body.options.0']],
-    ['an option too long', { ...samples.multiple_choice, options: ['x'.repeat(501), 'London'], correct_answer: 'London' }, ['body.options.0']],
-    ['multiple_select naming an unknown option', { ...samples.multiple_select, correct_answer: '2|5' }, ['body.correct_answer']],
-    ['multiple_select naming one option twice', { ...samples.multiple_select, correct_answer: '2|2' }, ['body.correct_answer']],
+    [
+      'multiple_choice with 11 options',
+      { ...samples.multiple_choice, options: Array.from({ length: 11 }, (_, i) => `o${i}`), correct_answer: 'o1' },
+      ['body.options'],
+    ],
+    [
+      'multiple_choice with duplicate options (case and spacing ignored)',
+      { ...samples.multiple_choice, options: ['Paris', ' paris ', 'Rome'] },
+      ['body.options.1'],
+    ],
+    [
+      'multiple_choice with an answer not among the options',
+      { ...samples.multiple_choice, correct_answer: 'Rome' },
+      ['body.correct_answer'],
+    ],
+    [
+      'an option containing "|"',
+      { ...samples.multiple_choice, options: ['Paris|Lyon', 'London'], correct_answer: 'London' },
+      ['body.options.0'],
+    ],
+    [
+      'an option too long',
+      { ...samples.multiple_choice, options: ['x'.repeat(501), 'London'], correct_answer: 'London' },
+      ['body.options.0'],
+    ],
+    [
+      'multiple_select naming an unknown option',
+      { ...samples.multiple_select, correct_answer: '2|5' },
+      ['body.correct_answer'],
+    ],
+    [
+      'multiple_select naming one option twice',
+      { ...samples.multiple_select, correct_answer: '2|2' },
+      ['body.correct_answer'],
+    ],
     ['true_false with other options', { ...samples.true_false, options: ['Yes', 'No'] }, ['body.options']],
-    ['true_false with an answer that is not True or False', { ...samples.true_false, correct_answer: 'yes' }, ['body.correct_answer']],
+    [
+      'true_false with an answer that is not True or False',
+      { ...samples.true_false, correct_answer: 'yes' },
+      ['body.correct_answer'],
+    ],
     ['short_answer with options', { ...samples.short_answer, options: ['Au', 'Ag'] }, ['body.options']],
     ['short_answer with a tolerance', { ...samples.short_answer, tolerance: 1 }, ['body']],
     ['numeric with a non-number answer', { ...samples.numeric, correct_answer: 'three' }, ['body.correct_answer']],
@@ -132,11 +244,23 @@ describe('POST /api/questions', () => {
   }
 
   it('refuses Students, Guests and users without a role (403), no token (401), another organization’s client_id (403)', async () => {
-    expectError(await post('/api/questions', samples.short_answer, { token: m.tenant.student.token, ip }), 403, 'FORBIDDEN');
+    expectError(
+      await post('/api/questions', samples.short_answer, { token: m.tenant.student.token, ip }),
+      403,
+      'FORBIDDEN',
+    );
     expectError(await post('/api/questions', samples.short_answer, { token: m.guest.token, ip }), 403, 'FORBIDDEN');
     expectError(await post('/api/questions', samples.short_answer, { token: m.noRole.token, ip }), 403, 'FORBIDDEN');
     expectError(await post('/api/questions', samples.short_answer, { ip }), 401, 'UNAUTHORIZED');
-    expectError(await post('/api/questions', { ...samples.short_answer, client_id: m.otherTenant.clientId }, { token: m.tenant.admin.token, ip }), 403, 'FORBIDDEN');
+    expectError(
+      await post(
+        '/api/questions',
+        { ...samples.short_answer, client_id: m.otherTenant.clientId },
+        { token: m.tenant.admin.token, ip },
+      ),
+      403,
+      'FORBIDDEN',
+    );
   });
 });
 
@@ -148,7 +272,11 @@ describe('GET /api/questions', () => {
     tenant = m.otherTenant;
     ip = freshIp();
     folderId = await folderFor(tenant.admin.token);
-    for (const body of [samples.multiple_choice, { ...samples.numeric, folder_id: folderId }, { ...samples.short_answer, folder_id: folderId }]) {
+    for (const body of [
+      samples.multiple_choice,
+      { ...samples.numeric, folder_id: folderId },
+      { ...samples.short_answer, folder_id: folderId },
+    ]) {
       ids.push((await create(tenant.admin.token, body)).id);
     }
   });
@@ -166,10 +294,19 @@ describe('GET /api/questions', () => {
 
   it('filters by folder_id, question_type and difficulty', async () => {
     const inFolder = await get(`/api/questions?folder_id=${folderId}`, { token: tenant.admin.token, ip });
-    assert.deepEqual(inFolder.body.data.map((q: any) => q.id), [ids[2], ids[1]]);
+    assert.deepEqual(
+      inFolder.body.data.map((q: any) => q.id),
+      [ids[2], ids[1]],
+    );
     assert.equal(inFolder.body.pagination.total, 2);
-    const numeric = await get(`/api/questions?folder_id=${folderId}&question_type=numeric&difficulty=medium`, { token: tenant.admin.token, ip });
-    assert.deepEqual(numeric.body.data.map((q: any) => q.id), [ids[1]]);
+    const numeric = await get(`/api/questions?folder_id=${folderId}&question_type=numeric&difficulty=medium`, {
+      token: tenant.admin.token,
+      ip,
+    });
+    assert.deepEqual(
+      numeric.body.data.map((q: any) => q.id),
+      [ids[1]],
+    );
     const none = await get(`/api/questions?folder_id=${folderId}&difficulty=easy`, { token: tenant.admin.token, ip });
     assert.deepEqual(none.body.data, []);
   });
@@ -177,24 +314,46 @@ describe('GET /api/questions', () => {
   it('pages with limit and cursor without repeating an item', async () => {
     const first = await get(`/api/questions?folder_id=${folderId}&limit=1`, { token: tenant.admin.token, ip });
     assert.equal(first.body.data.length, 1);
-    const second = await get(`/api/questions?folder_id=${folderId}&limit=1&cursor=${first.body.pagination.next_cursor}`, { token: tenant.admin.token, ip });
+    const second = await get(
+      `/api/questions?folder_id=${folderId}&limit=1&cursor=${first.body.pagination.next_cursor}`,
+      { token: tenant.admin.token, ip },
+    );
     assert.equal(second.body.data.length, 1);
     assert.notEqual(second.body.data[0].id, first.body.data[0].id);
     assert.equal(second.body.pagination.next_cursor, null);
   });
 
   it('answers 403 for another organization’s client_id or folder_id, 404 for an unknown folder_id, 400 for bad filters', async () => {
-    expectError(await get(`/api/questions?client_id=${tenant.clientId}`, { token: m.tenant.admin.token, ip }), 403, 'FORBIDDEN');
-    expectError(await get(`/api/questions?folder_id=${folderId}`, { token: m.tenant.admin.token, ip }), 403, 'FORBIDDEN');
-    expectError(await get(`/api/questions?folder_id=${randomUUID()}`, { token: tenant.admin.token, ip }), 404, 'NOT_FOUND');
-    expectValidation(await get('/api/questions?difficulty=extreme', { token: tenant.admin.token, ip }), ['query.difficulty']);
-    expectValidation(await get('/api/questions?question_type=matching', { token: tenant.admin.token, ip }), ['query.question_type']);
+    expectError(
+      await get(`/api/questions?client_id=${tenant.clientId}`, { token: m.tenant.admin.token, ip }),
+      403,
+      'FORBIDDEN',
+    );
+    expectError(
+      await get(`/api/questions?folder_id=${folderId}`, { token: m.tenant.admin.token, ip }),
+      403,
+      'FORBIDDEN',
+    );
+    expectError(
+      await get(`/api/questions?folder_id=${randomUUID()}`, { token: tenant.admin.token, ip }),
+      404,
+      'NOT_FOUND',
+    );
+    expectValidation(await get('/api/questions?difficulty=extreme', { token: tenant.admin.token, ip }), [
+      'query.difficulty',
+    ]);
+    expectValidation(await get('/api/questions?question_type=matching', { token: tenant.admin.token, ip }), [
+      'query.question_type',
+    ]);
     expectValidation(await get('/api/questions?limit=101', { token: tenant.admin.token, ip }), ['query.limit']);
   });
 
   it('needs client_id from a Super Admin and refuses Students, Guests (403) and no token (401)', async () => {
     expectValidation(await get('/api/questions', { token: m.superAdmin.token, ip }), ['query.client_id']);
-    const res = await get(`/api/questions?client_id=${tenant.clientId}&folder_id=${folderId}`, { token: m.superAdmin.token, ip });
+    const res = await get(`/api/questions?client_id=${tenant.clientId}&folder_id=${folderId}`, {
+      token: m.superAdmin.token,
+      ip,
+    });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.pagination.total, 2);
     expectError(await get('/api/questions', { token: tenant.student.token, ip }), 403, 'FORBIDDEN');
@@ -220,13 +379,18 @@ describe('GET /api/questions/{questionId}', () => {
     expectError(await get(`/api/questions/${randomUUID()}`, { token: m.superAdmin.token, ip }), 404, 'NOT_FOUND');
     const asStudent = await get(`/api/questions/${q.id}`, { token: m.tenant.student.token, ip });
     expectError(asStudent, 403, 'FORBIDDEN');
-    assert.ok(!asStudent.text.includes('correct_answer') && !asStudent.text.includes('Paris'), 'no answer key reaches a Student');
+    assert.ok(
+      !asStudent.text.includes('correct_answer') && !asStudent.text.includes('Paris'),
+      'no answer key reaches a Student',
+    );
     expectError(await get(`/api/questions/${q.id}`, { token: m.guest.token, ip }), 403, 'FORBIDDEN');
     expectError(await get(`/api/questions/${q.id}`, { ip }), 401, 'UNAUTHORIZED');
   });
 
   it('refuses an id that is too long (400)', async () => {
-    expectValidation(await get(`/api/questions/${'x'.repeat(129)}`, { token: m.tenant.admin.token, ip }), ['params.questionId']);
+    expectValidation(await get(`/api/questions/${'x'.repeat(129)}`, { token: m.tenant.admin.token, ip }), [
+      'params.questionId',
+    ]);
   });
 });
 
@@ -247,60 +411,121 @@ describe('PUT /api/questions/{questionId}', () => {
 
   it('refuses an invalid question (400), a move to another organization (400), another organization’s question (403), an unknown one (404)', async () => {
     const q = await create(m.tenant.admin.token, samples.short_answer);
-    expectValidation(await put(`/api/questions/${q.id}`, { ...samples.multiple_choice, correct_answer: 'Rome' }, { token: m.tenant.admin.token, ip }), ['body.correct_answer']);
-    expectValidation(await put(`/api/questions/${q.id}`, { ...samples.short_answer, client_id: m.otherTenant.clientId }, { token: m.superAdmin.token, ip }), ['body.client_id']);
-    expectError(await put(`/api/questions/${q.id}`, samples.short_answer, { token: m.otherTenant.admin.token, ip }), 403, 'FORBIDDEN');
-    expectError(await put(`/api/questions/${randomUUID()}`, samples.short_answer, { token: m.tenant.admin.token, ip }), 404, 'NOT_FOUND');
-    expectError(await put(`/api/questions/${q.id}`, samples.short_answer, { token: m.tenant.student.token, ip }), 403, 'FORBIDDEN');
+    expectValidation(
+      await put(
+        `/api/questions/${q.id}`,
+        { ...samples.multiple_choice, correct_answer: 'Rome' },
+        { token: m.tenant.admin.token, ip },
+      ),
+      ['body.correct_answer'],
+    );
+    expectValidation(
+      await put(
+        `/api/questions/${q.id}`,
+        { ...samples.short_answer, client_id: m.otherTenant.clientId },
+        { token: m.superAdmin.token, ip },
+      ),
+      ['body.client_id'],
+    );
+    expectError(
+      await put(`/api/questions/${q.id}`, samples.short_answer, { token: m.otherTenant.admin.token, ip }),
+      403,
+      'FORBIDDEN',
+    );
+    expectError(
+      await put(`/api/questions/${randomUUID()}`, samples.short_answer, { token: m.tenant.admin.token, ip }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await put(`/api/questions/${q.id}`, samples.short_answer, { token: m.tenant.student.token, ip }),
+      403,
+      'FORBIDDEN',
+    );
   });
 });
 
 describe('PATCH /api/questions/{questionId}', () => {
   it('changes only the fields sent, checking the result as a whole question', async () => {
     const q = await create(m.tenant.admin.token, samples.multiple_choice);
-    const res = await patch(`/api/questions/${q.id}`, { marks: 5, correct_answer: 'London' }, { token: m.tenant.admin.token, ip });
+    const res = await patch(
+      `/api/questions/${q.id}`,
+      { marks: 5, correct_answer: 'London' },
+      { token: m.tenant.admin.token, ip },
+    );
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.marks, 5);
     assert.equal(res.body.correct_answer, 'London');
     assert.deepEqual(res.body.options, q.options);
-    expectValidation(await patch(`/api/questions/${q.id}`, { options: ['Rome', 'Madrid'] }, { token: m.tenant.admin.token, ip }), ['body.correct_answer']);
+    expectValidation(
+      await patch(`/api/questions/${q.id}`, { options: ['Rome', 'Madrid'] }, { token: m.tenant.admin.token, ip }),
+      ['body.correct_answer'],
+    );
   });
 
   it('changes the type, dropping options and tolerance that no longer fit, and clears fields sent as null', async () => {
     const folderId = await folderFor(m.tenant.admin.token);
     const q = await create(m.tenant.admin.token, { ...samples.numeric, folder_id: folderId });
-    const res = await patch(`/api/questions/${q.id}`, { question_type: 'true_false', correct_answer: 'False', folder_id: null }, { token: m.tenant.admin.token, ip });
+    const res = await patch(
+      `/api/questions/${q.id}`,
+      { question_type: 'true_false', correct_answer: 'False', folder_id: null },
+      { token: m.tenant.admin.token, ip },
+    );
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.body.options, ['True', 'False']);
     assert.equal(res.body.tolerance, null);
     assert.equal(res.body.folder_id, null);
     const numeric = await create(m.tenant.admin.token, samples.numeric);
-    const cleared = await patch(`/api/questions/${numeric.id}`, { tolerance: null }, { token: m.tenant.admin.token, ip });
+    const cleared = await patch(
+      `/api/questions/${numeric.id}`,
+      { tolerance: null },
+      { token: m.tenant.admin.token, ip },
+    );
     assert.equal(cleared.body.tolerance, null);
   });
 
   it('refuses an empty body, a tolerance on a non-numeric question (400), another organization’s folder or question (403)', async () => {
     const q = await create(m.tenant.admin.token, samples.short_answer);
     expectValidation(await patch(`/api/questions/${q.id}`, {}, { token: m.tenant.admin.token, ip }), ['body']);
-    expectValidation(await patch(`/api/questions/${q.id}`, { tolerance: 1 }, { token: m.tenant.admin.token, ip }), ['body'], ['numeric']);
+    expectValidation(
+      await patch(`/api/questions/${q.id}`, { tolerance: 1 }, { token: m.tenant.admin.token, ip }),
+      ['body'],
+      ['numeric'],
+    );
     const theirFolder = await folderFor(m.otherTenant.admin.token);
-    expectError(await patch(`/api/questions/${q.id}`, { folder_id: theirFolder }, { token: m.tenant.admin.token, ip }), 403, 'FORBIDDEN');
-    expectError(await patch(`/api/questions/${q.id}`, { marks: 2 }, { token: m.otherTenant.admin.token, ip }), 403, 'FORBIDDEN');
-    expectError(await patch(`/api/questions/${q.id}`, { marks: 2 }, { token: m.tenant.student.token, ip }), 403, 'FORBIDDEN');
+    expectError(
+      await patch(`/api/questions/${q.id}`, { folder_id: theirFolder }, { token: m.tenant.admin.token, ip }),
+      403,
+      'FORBIDDEN',
+    );
+    expectError(
+      await patch(`/api/questions/${q.id}`, { marks: 2 }, { token: m.otherTenant.admin.token, ip }),
+      403,
+      'FORBIDDEN',
+    );
+    expectError(
+      await patch(`/api/questions/${q.id}`, { marks: 2 }, { token: m.tenant.student.token, ip }),
+      403,
+      'FORBIDDEN',
+    );
     const stored = (await adminDb.doc(`clients/${m.tenant.clientId}/questions/${q.id}`).get()).data();
     assert.deepEqual(stored, q, 'nothing changed');
   });
 });
 
 describe('essays in the question bank', () => {
-  const storedOf = async (id: string) => (await adminDb.doc(`clients/${m.tenant.clientId}/questions/${id}`).get()).data()!;
+  const storedOf = async (id: string) =>
+    (await adminDb.doc(`clients/${m.tenant.clientId}/questions/${id}`).get()).data()!;
 
   it('creates an essay and reads it back with correct_answer null and its max_words, in the list too', async () => {
     const q = await create(m.tenant.admin.token, samples.essay);
     const res = await get(`/api/questions/${q.id}`, { token: m.tenant.admin.token, ip });
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.body, q);
-    assert.deepEqual([res.body.question_type, res.body.options, res.body.correct_answer, res.body.max_words, res.body.tolerance], ['essay', [], null, 300, null]);
+    assert.deepEqual(
+      [res.body.question_type, res.body.options, res.body.correct_answer, res.body.max_words, res.body.tolerance],
+      ['essay', [], null, 300, null],
+    );
     const stored = await storedOf(q.id);
     assert.deepEqual([stored.correct_answer, stored.max_words], ['', 300]);
     const listed = await get('/api/questions?question_type=essay&limit=100', { token: m.tenant.admin.token, ip });
@@ -308,7 +533,12 @@ describe('essays in the question bank', () => {
     const item = listed.body.data.find((x: any) => x.id === q.id);
     assert.deepEqual(item, q);
     assert.ok(listed.body.data.every((x: any) => x.question_type === 'essay' && x.correct_answer === null));
-    const open = await create(m.tenant.admin.token, { ...samples.essay, max_words: undefined, correct_answer: '', options: [] });
+    const open = await create(m.tenant.admin.token, {
+      ...samples.essay,
+      max_words: undefined,
+      correct_answer: '',
+      options: [],
+    });
     assert.deepEqual([open.correct_answer, open.max_words], [null, null]);
   });
 
@@ -323,21 +553,46 @@ describe('essays in the question bank', () => {
     assert.equal(cleared.status, 200, cleared.text);
     assert.equal(cleared.body.max_words, null);
     assert.equal((await storedOf(q.id)).max_words, null);
-    const keyed = await patch(`/api/questions/${q.id}`, { correct_answer: 'Axial tilt' }, { token: m.tenant.admin.token, ip });
+    const keyed = await patch(
+      `/api/questions/${q.id}`,
+      { correct_answer: 'Axial tilt' },
+      { token: m.tenant.admin.token, ip },
+    );
     expectValidation(keyed, ['body.correct_answer'], ['An essay has no correct_answer; it is graded by a person']);
-    expectValidation(await patch(`/api/questions/${q.id}`, { max_words: 10_001 }, { token: m.tenant.admin.token, ip }), ['body.max_words']);
+    expectValidation(
+      await patch(`/api/questions/${q.id}`, { max_words: 10_001 }, { token: m.tenant.admin.token, ip }),
+      ['body.max_words'],
+    );
   });
 
   it('PATCH makes a question an essay (dropping its answer key) and an essay another type (dropping max_words); max_words elsewhere is refused', async () => {
     const q = await create(m.tenant.admin.token, samples.short_answer);
-    expectValidation(await patch(`/api/questions/${q.id}`, { max_words: 100 }, { token: m.tenant.admin.token, ip }), ['body'], ['max_words']);
-    const essay = await patch(`/api/questions/${q.id}`, { question_type: 'essay', max_words: 80 }, { token: m.tenant.admin.token, ip });
+    expectValidation(
+      await patch(`/api/questions/${q.id}`, { max_words: 100 }, { token: m.tenant.admin.token, ip }),
+      ['body'],
+      ['max_words'],
+    );
+    const essay = await patch(
+      `/api/questions/${q.id}`,
+      { question_type: 'essay', max_words: 80 },
+      { token: m.tenant.admin.token, ip },
+    );
     assert.equal(essay.status, 200, essay.text);
     assert.deepEqual([essay.body.question_type, essay.body.correct_answer, essay.body.max_words], ['essay', null, 80]);
-    expectValidation(await patch(`/api/questions/${q.id}`, { question_type: 'short_answer' }, { token: m.tenant.admin.token, ip }), ['body.correct_answer']);
-    const back = await patch(`/api/questions/${q.id}`, { question_type: 'short_answer', correct_answer: 'Au' }, { token: m.tenant.admin.token, ip });
+    expectValidation(
+      await patch(`/api/questions/${q.id}`, { question_type: 'short_answer' }, { token: m.tenant.admin.token, ip }),
+      ['body.correct_answer'],
+    );
+    const back = await patch(
+      `/api/questions/${q.id}`,
+      { question_type: 'short_answer', correct_answer: 'Au' },
+      { token: m.tenant.admin.token, ip },
+    );
     assert.equal(back.status, 200, back.text);
-    assert.deepEqual([back.body.question_type, back.body.correct_answer, back.body.max_words], ['short_answer', 'Au', null]);
+    assert.deepEqual(
+      [back.body.question_type, back.body.correct_answer, back.body.max_words],
+      ['short_answer', 'Au', null],
+    );
     assert.deepEqual(await storedOf(q.id), back.body);
   });
 
@@ -345,7 +600,10 @@ describe('essays in the question bank', () => {
     const q = await create(m.tenant.admin.token, samples.numeric);
     const essay = await put(`/api/questions/${q.id}`, samples.essay, { token: m.tenant.admin.token, ip });
     assert.equal(essay.status, 200, essay.text);
-    assert.deepEqual([essay.body.question_type, essay.body.correct_answer, essay.body.tolerance, essay.body.max_words], ['essay', null, null, 300]);
+    assert.deepEqual(
+      [essay.body.question_type, essay.body.correct_answer, essay.body.tolerance, essay.body.max_words],
+      ['essay', null, null, 300],
+    );
     const { max_words: _dropped, ...withoutLimit } = samples.essay;
     const open = await put(`/api/questions/${q.id}`, withoutLimit, { token: m.tenant.admin.token, ip });
     assert.equal(open.status, 200, open.text);

@@ -44,7 +44,8 @@ const statusCounts = (responses: ApiResponse[]) => {
   for (const r of responses) counts[r.status] = (counts[r.status] ?? 0) + 1;
   return counts;
 };
-const addressCounter = (ip: string) => adminDb.collection('rate_limits').doc(counterKey('ip', addressBucket(ip), currentWindow(Date.now())));
+const addressCounter = (ip: string) =>
+  adminDb.collection('rate_limits').doc(counterKey('ip', addressBucket(ip), currentWindow(Date.now())));
 
 /** A Guest's attempt started from the hall with a share code: its id and token. */
 async function guestAttempt(hall: string): Promise<{ attemptId: string; token: string }> {
@@ -73,7 +74,9 @@ describe('Requests with an identity from a registered network', function () {
   it('are counted against each student: 30 students behind one address make 150 requests in a minute, all answered, and no counter of the address is written', async () => {
     await awayFromWindowEdge(20_000);
     const hall = await registeredHall();
-    const responses = await Promise.all(class30.flatMap((s) => Array.from({ length: 5 }, () => get('/api/me', from(hall, s.token)))));
+    const responses = await Promise.all(
+      class30.flatMap((s) => Array.from({ length: 5 }, () => get('/api/me', from(hall, s.token)))),
+    );
     assert.deepEqual(statusCounts(responses), { 200: 150 });
     for (const r of responses) {
       assert.equal(r.headers.get('x-ratelimit-limit'), '100');
@@ -85,7 +88,9 @@ describe('Requests with an identity from a registered network', function () {
   it('are counted against the address as everywhere else when it is in no registered network: the same 150 requests get 50 × 429', async () => {
     await awayFromWindowEdge(20_000);
     const address = unregisteredAddress();
-    const responses = await Promise.all(class30.flatMap((s) => Array.from({ length: 5 }, () => get('/api/me', from(address, s.token)))));
+    const responses = await Promise.all(
+      class30.flatMap((s) => Array.from({ length: 5 }, () => get('/api/me', from(address, s.token)))),
+    );
     assert.deepEqual(statusCounts(responses), { 200: 100, 429: 50 });
   });
 
@@ -96,7 +101,11 @@ describe('Requests with an identity from a registered network', function () {
     const { test, questions } = await publishTest(tenant.admin.token, tenant.clientId, { count: 1 });
     const started = await post('/api/attempts', { test_id: test.id }, from(hall, student.token));
     assert.equal(started.status, 201, started.text);
-    const saved = await post(`/api/attempts/${started.body.attempt_id}/answers`, { question_id: questions[0].id, student_answer: 'x' }, from(hall, student.token));
+    const saved = await post(
+      `/api/attempts/${started.body.attempt_id}/answers`,
+      { question_id: questions[0].id, student_answer: 'x' },
+      from(hall, student.token),
+    );
     assert.equal(saved.status, 200, saved.text);
     assert.equal(saved.headers.get('x-ratelimit-limit'), '100');
     assert.equal(saved.headers.get('x-ratelimit-remaining'), '98', 'the start and the save, both the student’s');
@@ -154,7 +163,11 @@ describe('Refused credentials from a registered network', function () {
     const hall = await registeredHall();
     const guest = await signInAnonymously();
     const [neighbour] = await students(1);
-    const wrong = await Promise.all(Array.from({ length: 10 }, (_, i) => post('/api/attempts', { share_code: `NOPE${i}ZZZZ` }, from(hall, guest.token))));
+    const wrong = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        post('/api/attempts', { share_code: `NOPE${i}ZZZZ` }, from(hall, guest.token)),
+      ),
+    );
     assert.deepEqual(statusCounts(wrong), { 404: 10 });
     const lockedOut = await get('/api/me', from(hall, guest.token));
     assert.equal(lockedOut.status, 429, lockedOut.text);
@@ -170,7 +183,9 @@ describe('Attempt-token requests from a registered network', function () {
     await awayFromWindowEdge(30_000);
     const hall = await registeredHall();
     const { attemptId, token } = await guestAttempt(hall);
-    const forged = await Promise.all(Array.from({ length: 60 }, (_, i) => readWith(hall, attemptId, `forged-token-${i}`)));
+    const forged = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => readWith(hall, attemptId, `forged-token-${i}`)),
+    );
     assert.deepEqual(statusCounts(forged), { 403: 60 });
     const own = await Promise.all(Array.from({ length: 100 }, () => readWith(hall, attemptId, token)));
     assert.deepEqual(statusCounts(own), { 200: 100 });
@@ -180,14 +195,17 @@ describe('Attempt-token requests from a registered network', function () {
 
 describe('Attempt tokens that open nothing, from a registered network', function () {
   this.timeout(180_000);
-  const madeUpAttemptId = (clientId: string = tenant.clientId) => `${clientId}.${randomBytes(16).toString('base64url')}`;
+  const madeUpAttemptId = (clientId: string = tenant.clientId) =>
+    `${clientId}.${randomBytes(16).toString('base64url')}`;
   const addressFailures = async (ip: string) => (await addressCounter(ip).get()).data()?.auth_failures;
 
   it('a token for an attempt that does not exist counts against the address: 200 at once are 404, the 201st is 429, and so is a student beside them', async () => {
     await awayFromWindowEdge(30_000);
     const hall = await registeredHall();
     const [student] = await students(1);
-    const madeUp = await Promise.all(Array.from({ length: 200 }, (_, i) => readWith(hall, madeUpAttemptId(), `made-up-${i}`)));
+    const madeUp = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => readWith(hall, madeUpAttemptId(), `made-up-${i}`)),
+    );
     assert.deepEqual(statusCounts(madeUp), { 404: 200 });
     assert.equal(await addressFailures(hall), 200);
     const locked = await readWith(hall, madeUpAttemptId(), 'made-up-one-more');
@@ -202,19 +220,41 @@ describe('Attempt tokens that open nothing, from a registered network', function
     const other = await createTenant();
     const { test } = await publishTest(other.admin.token, other.clientId, { count: 1 });
     const othersGuest = await signInAnonymously();
-    const othersAttempt = await post('/api/attempts', { share_code: await writeShareCode(other.clientId, test.id) }, { token: othersGuest.token, baseUrl: server.baseUrl, ip: unregisteredAddress() });
+    const othersAttempt = await post(
+      '/api/attempts',
+      { share_code: await writeShareCode(other.clientId, test.id) },
+      { token: othersGuest.token, baseUrl: server.baseUrl, ip: unregisteredAddress() },
+    );
     assert.equal(othersAttempt.status, 201, othersAttempt.text);
     const guest = await signInAnonymously();
-    const ten = (send: (i: number) => Promise<ApiResponse>) => Promise.all(Array.from({ length: 10 }, (_, i) => send(i)));
-    const [tooLong, unknownOrganization, notAnId, othersOrganization, badBody, differing, withBearer] = await Promise.all([
-      ten(() => readWith(hall, madeUpAttemptId(), 'x'.repeat(129))),
-      ten((i) => readWith(hall, madeUpAttemptId('no-such-organization'), `made-up-${i}`)),
-      ten((i) => readWith(hall, `not-an-attempt-id-${i}`, `made-up-${i}`)),
-      ten((i) => readWith(hall, othersAttempt.body.attempt_id, `made-up-${i}`)),
-      ten((i) => post(`/api/attempts/${madeUpAttemptId()}/answers`, { nonsense: i }, { ...from(hall), headers: { 'X-Attempt-Token': `made-up-${i}` } })),
-      ten((i) => get(`/api/attempts/${madeUpAttemptId()}?attempt_token=one-${i}`, { ...from(hall), headers: { 'X-Attempt-Token': `other-${i}` } })),
-      ten((i) => get(`/api/attempts/${madeUpAttemptId()}`, { ...from(hall, guest.token), headers: { 'X-Attempt-Token': `made-up-${i}` } })),
-    ]);
+    const ten = (send: (i: number) => Promise<ApiResponse>) =>
+      Promise.all(Array.from({ length: 10 }, (_, i) => send(i)));
+    const [tooLong, unknownOrganization, notAnId, othersOrganization, badBody, differing, withBearer] =
+      await Promise.all([
+        ten(() => readWith(hall, madeUpAttemptId(), 'x'.repeat(129))),
+        ten((i) => readWith(hall, madeUpAttemptId('no-such-organization'), `made-up-${i}`)),
+        ten((i) => readWith(hall, `not-an-attempt-id-${i}`, `made-up-${i}`)),
+        ten((i) => readWith(hall, othersAttempt.body.attempt_id, `made-up-${i}`)),
+        ten((i) =>
+          post(
+            `/api/attempts/${madeUpAttemptId()}/answers`,
+            { nonsense: i },
+            { ...from(hall), headers: { 'X-Attempt-Token': `made-up-${i}` } },
+          ),
+        ),
+        ten((i) =>
+          get(`/api/attempts/${madeUpAttemptId()}?attempt_token=one-${i}`, {
+            ...from(hall),
+            headers: { 'X-Attempt-Token': `other-${i}` },
+          }),
+        ),
+        ten((i) =>
+          get(`/api/attempts/${madeUpAttemptId()}`, {
+            ...from(hall, guest.token),
+            headers: { 'X-Attempt-Token': `made-up-${i}` },
+          }),
+        ),
+      ]);
     assert.deepEqual(statusCounts(tooLong), { 400: 10 });
     assert.deepEqual(statusCounts(unknownOrganization), { 404: 10 });
     assert.deepEqual(statusCounts(notAnId), { 404: 10 });
@@ -238,7 +278,11 @@ describe('Refused access codes from a registered network', function () {
     const guests = await Promise.all(Array.from({ length: 23 }, () => signInAnonymously()));
     const fresh = guests.pop()!;
     const guesses = await Promise.all(
-      guests.flatMap((g) => Array.from({ length: 10 }, (_, i) => post('/api/attempts', { share_code: code, access_code: `wrong ${i}` }, from(hall, g.token)))),
+      guests.flatMap((g) =>
+        Array.from({ length: 10 }, (_, i) =>
+          post('/api/attempts', { share_code: code, access_code: `wrong ${i}` }, from(hall, g.token)),
+        ),
+      ),
     );
     assert.deepEqual(statusCounts(guesses), { 403: 200, 429: 20 });
     const started = await post('/api/attempts', { share_code: code, access_code: CODE }, from(hall, fresh.token));
@@ -251,9 +295,13 @@ describe('Refused access codes from a registered network', function () {
     const hall = await registeredHall();
     const { test } = await publishTest(tenant.admin.token, tenant.clientId, { count: 1, extra: { access_code: CODE } });
     const room = await students(50);
-    const mistyped = await Promise.all(room.map((s) => post('/api/attempts', { test_id: test.id, access_code: 'Hall 7 cod' }, from(hall, s.token))));
+    const mistyped = await Promise.all(
+      room.map((s) => post('/api/attempts', { test_id: test.id, access_code: 'Hall 7 cod' }, from(hall, s.token))),
+    );
     assert.deepEqual(statusCounts(mistyped), { 403: 50 });
-    const started = await Promise.all(room.map((s) => post('/api/attempts', { test_id: test.id, access_code: CODE }, from(hall, s.token))));
+    const started = await Promise.all(
+      room.map((s) => post('/api/attempts', { test_id: test.id, access_code: CODE }, from(hall, s.token))),
+    );
     assert.deepEqual(statusCounts(started), { 201: 50 });
   });
 });
@@ -269,7 +317,9 @@ describe('Registered networks that cannot be read', function () {
     const heal = failReads(/^networks$/);
     let responses: ApiResponse[];
     try {
-      responses = await Promise.all(class11.flatMap((s, i) => Array.from({ length: i === 0 ? 1 : 10 }, () => get('/api/me', from(hall, s.token)))));
+      responses = await Promise.all(
+        class11.flatMap((s, i) => Array.from({ length: i === 0 ? 1 : 10 }, () => get('/api/me', from(hall, s.token)))),
+      );
     } finally {
       heal();
     }

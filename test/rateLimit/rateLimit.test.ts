@@ -13,7 +13,10 @@ function assertLimitHeaders(res: ApiResponse, limit: number) {
   const remaining = Number(res.headers.get('x-ratelimit-remaining'));
   const reset = Number(res.headers.get('x-ratelimit-reset'));
   assert.ok(Number.isInteger(remaining) && remaining >= 0 && remaining <= limit, `remaining ${remaining}`);
-  assert.ok(Number.isInteger(reset) && reset >= 1 && reset <= 60, `reset ${reset} is whole seconds until the window resets`);
+  assert.ok(
+    Number.isInteger(reset) && reset >= 1 && reset <= 60,
+    `reset ${reset} is whole seconds until the window resets`,
+  );
 }
 
 function assertRateLimited(res: ApiResponse) {
@@ -35,7 +38,10 @@ describe('Rate limit headers', () => {
       get('/api/no-such-route', { ip }),
       get('/api/health', { ip }),
     ]);
-    assert.deepEqual(responses.map((r) => r.status), [200, 401, 404, 200]);
+    assert.deepEqual(
+      responses.map((r) => r.status),
+      [200, 401, 404, 200],
+    );
     for (const res of responses) assertLimitHeaders(res, 100);
   });
 
@@ -71,7 +77,10 @@ describe('Default limit: 100 requests per minute per IP', () => {
   /** As if another function instance had already served this address 100 times this minute. */
   async function usedUpElsewhere(ip: string) {
     await awayFromWindowEdge(5_000);
-    await adminDb.collection('rate_limits').doc(counterKey('ip', addressBucket(ip), currentWindow(Date.now()))).set({ requests: 100 });
+    await adminDb
+      .collection('rate_limits')
+      .doc(counterKey('ip', addressBucket(ip), currentWindow(Date.now())))
+      .set({ requests: 100 });
   }
 
   it('keeps the count in Firestore, so every function instance enforces the same limit', async () => {
@@ -129,11 +138,19 @@ describe('Sensitive operations: 10 per minute per signed-in user', () => {
     await awayFromWindowEdge(20_000);
     const superAdmin = await createSuperAdmin();
     for (let i = 0; i < 10; i += 1) {
-      const res = await post('/api/clients', { name: uniqueName('Rate School'), address: 'x', logo_url: 'https://example.com/l.png' }, { ip: freshIp(), token: superAdmin.token });
+      const res = await post(
+        '/api/clients',
+        { name: uniqueName('Rate School'), address: 'x', logo_url: 'https://example.com/l.png' },
+        { ip: freshIp(), token: superAdmin.token },
+      );
       assert.equal(res.status, 201, `create ${i + 1}: ${res.text}`);
       assertLimitHeaders(res, 10);
     }
-    const refused = await post('/api/clients', { name: uniqueName('Rate School'), address: 'x', logo_url: 'https://example.com/l.png' }, { ip: freshIp(), token: superAdmin.token });
+    const refused = await post(
+      '/api/clients',
+      { name: uniqueName('Rate School'), address: 'x', logo_url: 'https://example.com/l.png' },
+      { ip: freshIp(), token: superAdmin.token },
+    );
     assertRateLimited(refused);
     assert.equal(refused.headers.get('x-ratelimit-limit'), '10');
     const read = await get('/api/clients', { token: superAdmin.token });

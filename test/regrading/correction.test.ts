@@ -5,7 +5,9 @@ import { correctQuestion, sameKey, withCorrection, type Correction } from '../..
 // Pure: a correction of a frozen question, validated as the bank validates a
 // question of its type, and a paper with the corrected question in it. No emulator needed.
 
-const frozen = (over: Partial<FrozenQuestion> & Pick<FrozenQuestion, 'question_type' | 'correct_answer'>): FrozenQuestion => ({
+const frozen = (
+  over: Partial<FrozenQuestion> & Pick<FrozenQuestion, 'question_type' | 'correct_answer'>,
+): FrozenQuestion => ({
   id: 'q1',
   question_text: 'Which?',
   options: [],
@@ -68,7 +70,11 @@ describe('regrading/correction correctQuestion: tolerance', () => {
   it('refuses a tolerance on a question that is not numeric, naming body.tolerance', () => {
     for (const question of [choice, select, trueFalse, short]) {
       const result = refused(question, { tolerance: 0.1 });
-      assert.deepEqual(result.details, [{ path: 'body.tolerance', message: 'Numeric questions only' }], question.question_type);
+      assert.deepEqual(
+        result.details,
+        [{ path: 'body.tolerance', message: 'Numeric questions only' }],
+        question.question_type,
+      );
     }
   });
 
@@ -79,7 +85,11 @@ describe('regrading/correction correctQuestion: tolerance', () => {
   it('refuses a negative tolerance or one past the bank’s limit, naming body.tolerance', () => {
     for (const tolerance of [-0.1, 1e10]) {
       const result = refused(numeric, { tolerance });
-      assert.deepEqual(result.details.map((d) => d.path), ['body.tolerance'], String(tolerance));
+      assert.deepEqual(
+        result.details.map((d) => d.path),
+        ['body.tolerance'],
+        String(tolerance),
+      );
     }
   });
 });
@@ -87,7 +97,10 @@ describe('regrading/correction correctQuestion: tolerance', () => {
 describe('regrading/correction correctQuestion: validated as the bank validates its type', () => {
   it('refuses a multiple_choice key that is not one of the options, naming body.correct_answer', () => {
     const result = refused(choice, { correct_answer: 'Berlin' });
-    assert.deepEqual(result.details.map((d) => d.path), ['body.correct_answer']);
+    assert.deepEqual(
+      result.details.map((d) => d.path),
+      ['body.correct_answer'],
+    );
     assert.match(result.message, /not valid: Must be one of the options/);
   });
 
@@ -97,13 +110,19 @@ describe('regrading/correction correctQuestion: validated as the bank validates 
   });
 
   it('refuses a true_false key other than True or False', () => {
-    assert.deepEqual(refused(trueFalse, { correct_answer: 'maybe' }).details.map((d) => d.path), ['body.correct_answer']);
+    assert.deepEqual(
+      refused(trueFalse, { correct_answer: 'maybe' }).details.map((d) => d.path),
+      ['body.correct_answer'],
+    );
   });
 
   it('refuses a numeric key that is no finite number', () => {
     for (const key of ['pi', '1e400', '1,5', '']) {
       const paths = refused(numeric, { correct_answer: key }).details.map((d) => d.path);
-      assert.ok(paths.length > 0 && paths.every((path) => path === 'body.correct_answer'), `${key}: ${paths.join(', ')}`);
+      assert.ok(
+        paths.length > 0 && paths.every((path) => path === 'body.correct_answer'),
+        `${key}: ${paths.join(', ')}`,
+      );
     }
   });
 
@@ -112,14 +131,22 @@ describe('regrading/correction correctQuestion: validated as the bank validates 
   });
 
   it('refuses marks of 0, below 0 or past the bank’s maximum, naming body.marks', () => {
-    for (const marks of [0, -1, 1001]) assert.deepEqual(refused(choice, { marks }).details.map((d) => d.path), ['body.marks'], String(marks));
+    for (const marks of [0, -1, 1001])
+      assert.deepEqual(
+        refused(choice, { marks }).details.map((d) => d.path),
+        ['body.marks'],
+        String(marks),
+      );
   });
 
   it('refuses every correction of an essay: it is graded, not regraded (pointing to the grades endpoint)', () => {
     for (const correction of [{ marks: 5 }, { correct_answer: 'x' }, { tolerance: null }]) {
       const result = refused(essay, correction);
       assert.match(result.message, /POST \/api\/attempts\/\{attemptId\}\/grades/);
-      assert.deepEqual(result.details.map((d) => d.path), ['body.question_id']);
+      assert.deepEqual(
+        result.details.map((d) => d.path),
+        ['body.question_id'],
+      );
     }
   });
 
@@ -155,7 +182,10 @@ describe('regrading/correction sameKey', () => {
 });
 
 describe('regrading/correction withCorrection', () => {
-  const questions = [frozen({ id: 'a', question_type: 'short_answer', correct_answer: 'x', marks: 1 }), frozen({ id: 'b', question_type: 'short_answer', correct_answer: 'y', marks: 2 })];
+  const questions = [
+    frozen({ id: 'a', question_type: 'short_answer', correct_answer: 'x', marks: 1 }),
+    frozen({ id: 'b', question_type: 'short_answer', correct_answer: 'y', marks: 2 }),
+  ];
 
   it('puts the corrected question in place of the one with its id, and totals the marks again', () => {
     const corrected = { ...questions[1], correct_answer: 'z', marks: 4 };
@@ -165,7 +195,10 @@ describe('regrading/correction withCorrection', () => {
   });
 
   it('leaves a paper without that question as it is (an attempt that did not draw it)', () => {
-    const paper = withCorrection(questions, frozen({ id: 'elsewhere', question_type: 'short_answer', correct_answer: 'q', marks: 9 }));
+    const paper = withCorrection(
+      questions,
+      frozen({ id: 'elsewhere', question_type: 'short_answer', correct_answer: 'q', marks: 9 }),
+    );
     assert.deepEqual(paper.questions, questions);
     assert.equal(paper.total_marks, 3);
   });
@@ -173,7 +206,16 @@ describe('regrading/correction withCorrection', () => {
   it('rounds the total to 4 decimals, and does not change the list it is given', () => {
     const before = structuredClone(questions);
     assert.equal(withCorrection(questions, { ...questions[0], marks: 0.1 }).total_marks, 2.1);
-    assert.equal(withCorrection([{ id: 'a', marks: 0.1 }, { id: 'b', marks: 0.2 }], { id: 'b', marks: 0.2 }).total_marks, 0.3);
+    assert.equal(
+      withCorrection(
+        [
+          { id: 'a', marks: 0.1 },
+          { id: 'b', marks: 0.2 },
+        ],
+        { id: 'b', marks: 0.2 },
+      ).total_marks,
+      0.3,
+    );
     assert.deepEqual(questions, before);
   });
 });

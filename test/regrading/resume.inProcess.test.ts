@@ -25,7 +25,8 @@ after(() => server.close());
 
 async function inBatches<T>(count: number, size: number, work: (i: number) => Promise<T>): Promise<T[]> {
   const out: T[] = [];
-  for (let i = 0; i < count; i += size) out.push(...(await Promise.all(Array.from({ length: Math.min(size, count - i) }, (_, j) => work(i + j)))));
+  for (let i = 0; i < count; i += size)
+    out.push(...(await Promise.all(Array.from({ length: Math.min(size, count - i) }, (_, j) => work(i + j)))));
   return out;
 }
 
@@ -40,32 +41,53 @@ describe('POST /api/tests/{testId}/versions/{version}/regrade after a failure ha
       const started = await post('/api/attempts', { test_id: test.id }, at(student.token));
       assert.equal(started.status, 201, started.text);
       const answer = i % 2 === 0 ? '4' : '5';
-      await post(`/api/attempts/${started.body.attempt_id}/answers`, { question_id: wrong.id, student_answer: answer }, at(student.token));
-      assert.equal((await post(`/api/attempts/${started.body.attempt_id}/submit`, undefined, at(student.token))).status, 200);
+      await post(
+        `/api/attempts/${started.body.attempt_id}/answers`,
+        { question_id: wrong.id, student_answer: answer },
+        at(student.token),
+      );
+      assert.equal(
+        (await post(`/api/attempts/${started.body.attempt_id}/submit`, undefined, at(student.token))).status,
+        200,
+      );
       return { id: started.body.attempt_id as string, uid: student.uid, answer };
     });
 
     const heal = failWrites(/\/attempts\//, { skip: 1 });
     let cut;
     try {
-      cut = await post(`/api/tests/${test.id}/versions/1/regrade`, { question_id: wrong.id, correct_answer: '4' }, at(tenant.admin.token));
+      cut = await post(
+        `/api/tests/${test.id}/versions/1/regrade`,
+        { question_id: wrong.id, correct_answer: '4' },
+        at(tenant.admin.token),
+      );
     } finally {
       heal();
     }
     assert.equal(cut.status, 503, cut.text);
-    const rescoredBefore = (await Promise.all(attempts.map(async (a) => (await attemptDoc(tenant.client.id, a.id).get()).get('score')))).filter(
-      (score, i) => score === (attempts[i].answer === '4' ? 2 : 0),
-    ).length;
+    const rescoredBefore = (
+      await Promise.all(attempts.map(async (a) => (await attemptDoc(tenant.client.id, a.id).get()).get('score')))
+    ).filter((score, i) => score === (attempts[i].answer === '4' ? 2 : 0)).length;
     assert.ok(rescoredBefore < COUNT, 'the failure left some attempts as they were');
 
-    const again = await post(`/api/tests/${test.id}/versions/1/regrade`, { question_id: wrong.id, correct_answer: '4' }, at(tenant.admin.token));
+    const again = await post(
+      `/api/tests/${test.id}/versions/1/regrade`,
+      { question_id: wrong.id, correct_answer: '4' },
+      at(tenant.admin.token),
+    );
     assert.equal(again.status, 200, again.text);
     assert.equal(again.body.corrected, false);
     assert.equal(again.body.attempts_checked, COUNT);
-    for (const a of attempts) assert.equal((await attemptDoc(tenant.client.id, a.id).get()).get('score'), a.answer === '4' ? 2 : 0, a.id);
-    const audits = await adminDb.collection('audit_logs').where('event_type', '==', 'attempt_regraded').where('client_id', '==', tenant.client.id).get();
+    for (const a of attempts)
+      assert.equal((await attemptDoc(tenant.client.id, a.id).get()).get('score'), a.answer === '4' ? 2 : 0, a.id);
+    const audits = await adminDb
+      .collection('audit_logs')
+      .where('event_type', '==', 'attempt_regraded')
+      .where('client_id', '==', tenant.client.id)
+      .get();
     const perAttempt = new Map<string, number>();
-    for (const doc of audits.docs) perAttempt.set(doc.get('details.attempt_id'), (perAttempt.get(doc.get('details.attempt_id')) ?? 0) + 1);
+    for (const doc of audits.docs)
+      perAttempt.set(doc.get('details.attempt_id'), (perAttempt.get(doc.get('details.attempt_id')) ?? 0) + 1);
     // Every attempt's score changed (right 0 → 2, wrong 2 → 0), each audited exactly once over both runs.
     assert.equal(perAttempt.size, COUNT);
     assert.ok([...perAttempt.values()].every((n) => n === 1));

@@ -18,14 +18,33 @@ describe('POST /api/tests/{testId}/versions/{version}/regrade', () => {
 
   /** A published test whose first question's key is wrong ("5" instead of "4"), and three takers: two answered "4", one "5". */
   async function wronglyKeyed() {
-    const wrong = await writeQuestion(tenant.client.id, { question_text: 'What is 2 + 2?', options: ['3', '4', '5'], correct_answer: '5', marks: 2 });
-    const other = await writeQuestion(tenant.client.id, { question_text: 'Capital of France?', options: ['Paris', 'Rome'], correct_answer: 'Paris', marks: 1 });
+    const wrong = await writeQuestion(tenant.client.id, {
+      question_text: 'What is 2 + 2?',
+      options: ['3', '4', '5'],
+      correct_answer: '5',
+      marks: 2,
+    });
+    const other = await writeQuestion(tenant.client.id, {
+      question_text: 'Capital of France?',
+      options: ['Paris', 'Rome'],
+      correct_answer: 'Paris',
+      marks: 1,
+    });
     const { test } = await publishTest(tenant.admin.token, tenant.client.id, { questions: [wrong, other] });
     const takers = [];
     for (const answer of ['4', '4', '5']) {
       const student = await createUser('student', tenant.client.id);
       const started = await startOk(student.token, { test_id: test.id });
-      await post(`/api/attempts/${started.attempt_id}/answers`, { answers: [{ question_id: wrong.id, student_answer: answer }, { question_id: other.id, student_answer: 'Paris' }] }, as(student.token));
+      await post(
+        `/api/attempts/${started.attempt_id}/answers`,
+        {
+          answers: [
+            { question_id: wrong.id, student_answer: answer },
+            { question_id: other.id, student_answer: 'Paris' },
+          ],
+        },
+        as(student.token),
+      );
       const done = await post(`/api/attempts/${started.attempt_id}/submit`, undefined, as(student.token));
       assert.equal(done.status, 200, done.text);
       takers.push({ student, attemptId: started.attempt_id as string, answer });
@@ -68,7 +87,9 @@ describe('POST /api/tests/{testId}/versions/{version}/regrade', () => {
     const version = (await versionDoc(tenant.client.id, test.id, 1).get()).data()!;
     assert.equal(version.questions[0].correct_answer, '4');
     assert.equal(version.revision, 1);
-    const scores = await Promise.all(takers.map(async (t) => (await attemptDoc(tenant.client.id, t.attemptId).get()).get('score')));
+    const scores = await Promise.all(
+      takers.map(async (t) => (await attemptDoc(tenant.client.id, t.attemptId).get()).get('score')),
+    );
     assert.deepEqual(scores, [3, 3, 1]);
     for (const taker of takers) assert.equal((await auditRecordsFor(taker.student.uid, 'attempt_regraded')).length, 1);
     const analytics = await get(`/api/analytics/tests/${test.id}`, as(tenant.admin.token));
@@ -92,7 +113,11 @@ describe('POST /api/tests/{testId}/versions/{version}/regrade', () => {
     const { test, wrong, takers } = await wronglyKeyed();
     const student = await createUser('student', tenant.client.id);
     const running = await startOk(student.token, { test_id: test.id });
-    await post(`/api/attempts/${running.attempt_id}/answers`, { question_id: wrong.id, student_answer: '4' }, as(student.token));
+    await post(
+      `/api/attempts/${running.attempt_id}/answers`,
+      { question_id: wrong.id, student_answer: '4' },
+      as(student.token),
+    );
     const res = await regrade(test.id, { question_id: wrong.id, correct_answer: '4', marks: 4 });
     assert.equal(res.status, 200, res.text);
     assert.equal((await attemptDoc(tenant.client.id, takers[0].attemptId).get()).get('total_marks'), 5);
@@ -106,13 +131,34 @@ describe('POST /api/tests/{testId}/versions/{version}/regrade', () => {
 
   it('regrades a pool question: the attempts that drew it are rescored', async () => {
     const folder = await writeFolder(tenant.client.id, `Regrade pool ${Math.random()}`);
-    const pooled = await writeQuestion(tenant.client.id, { folder_id: folder.id, question_text: 'Pooled', options: ['a', 'b'], correct_answer: 'a', marks: 1 });
-    const fixed = await writeQuestion(tenant.client.id, { question_text: 'Fixed', options: ['x', 'y'], correct_answer: 'x', marks: 1 });
-    const { test } = await publishTest(tenant.admin.token, tenant.client.id, { questions: [fixed], extra: { pools: [{ folder_id: folder.id, draw: 1 }] } });
+    const pooled = await writeQuestion(tenant.client.id, {
+      folder_id: folder.id,
+      question_text: 'Pooled',
+      options: ['a', 'b'],
+      correct_answer: 'a',
+      marks: 1,
+    });
+    const fixed = await writeQuestion(tenant.client.id, {
+      question_text: 'Fixed',
+      options: ['x', 'y'],
+      correct_answer: 'x',
+      marks: 1,
+    });
+    const { test } = await publishTest(tenant.admin.token, tenant.client.id, {
+      questions: [fixed],
+      extra: { pools: [{ folder_id: folder.id, draw: 1 }] },
+    });
     const student = await createUser('student', tenant.client.id);
     const started = await startOk(student.token, { test_id: test.id });
-    await post(`/api/attempts/${started.attempt_id}/answers`, { question_id: pooled.id, student_answer: 'b' }, as(student.token));
-    assert.equal((await post(`/api/attempts/${started.attempt_id}/submit`, undefined, as(student.token))).body.score, 0);
+    await post(
+      `/api/attempts/${started.attempt_id}/answers`,
+      { question_id: pooled.id, student_answer: 'b' },
+      as(student.token),
+    );
+    assert.equal(
+      (await post(`/api/attempts/${started.attempt_id}/submit`, undefined, as(student.token))).body.score,
+      0,
+    );
     const res = await regrade(test.id, { question_id: pooled.id, correct_answer: 'b' });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.changed.length, 1);
@@ -127,24 +173,43 @@ describe('POST /api/tests/{testId}/versions/{version}/regrade', () => {
     const { test } = await publishTest(tenant.admin.token, tenant.client.id, { questions: [choice, essay] });
     const student = await createUser('student', tenant.client.id);
     const started = await startOk(student.token, { test_id: test.id });
-    const answers = [{ question_id: choice.id, student_answer: '4' }, { question_id: essay.id, student_answer: 'An essay' }];
+    const answers = [
+      { question_id: choice.id, student_answer: '4' },
+      { question_id: essay.id, student_answer: 'An essay' },
+    ];
     await post(`/api/attempts/${started.attempt_id}/answers`, { answers }, as(student.token));
-    assert.equal((await post(`/api/attempts/${started.attempt_id}/submit`, undefined, as(student.token))).body.score, 2);
+    assert.equal(
+      (await post(`/api/attempts/${started.attempt_id}/submit`, undefined, as(student.token))).body.score,
+      2,
+    );
     assert.equal((await regrade(test.id, { question_id: choice.id, correct_answer: '3' })).status, 200);
-    const graded = await post(`/api/attempts/${started.attempt_id}/grades`, { question_id: essay.id, marks: 5 }, as(tenant.admin.token));
+    const graded = await post(
+      `/api/attempts/${started.attempt_id}/grades`,
+      { question_id: essay.id, marks: 5 },
+      as(tenant.admin.token),
+    );
     assert.equal(graded.status, 200, graded.text);
     assert.equal(graded.body.score, 5);
     const review = await get(`/api/attempts/${started.attempt_id}`, as(tenant.admin.token));
-    assert.equal(review.body.review.find((r: { question_id: string }) => r.question_id === choice.id).correct_answer, '3');
+    assert.equal(
+      review.body.review.find((r: { question_id: string }) => r.question_id === choice.id).correct_answer,
+      '3',
+    );
   });
 
   it('refuses an invalid key for the type (400), an essay (400), nothing to change (400), a question or version the test lacks (404)', async () => {
     const { test, wrong } = await wronglyKeyed();
-    expectValidation(await regrade(test.id, { question_id: wrong.id, correct_answer: 'seven' }), ['body.correct_answer']);
+    expectValidation(await regrade(test.id, { question_id: wrong.id, correct_answer: 'seven' }), [
+      'body.correct_answer',
+    ]);
     expectValidation(await regrade(test.id, { question_id: wrong.id }), []);
     expectValidation(await regrade(test.id, { question_id: wrong.id, tolerance: 1 }), ['body.tolerance']);
     expectError(await regrade(test.id, { question_id: 'not-in-it', correct_answer: '4' }), 404, 'NOT_FOUND');
-    expectError(await regrade(test.id, { question_id: wrong.id, correct_answer: '4' }, grader.token, 2), 404, 'NOT_FOUND');
+    expectError(
+      await regrade(test.id, { question_id: wrong.id, correct_answer: '4' }, grader.token, 2),
+      404,
+      'NOT_FOUND',
+    );
     const essay = await essayQuestion(tenant.client.id);
     const { test: essayTest } = await publishTest(tenant.admin.token, tenant.client.id, { questions: [essay] });
     expectValidation(await regrade(essayTest.id, { question_id: essay.id, marks: 3 }), ['body.question_id']);
@@ -152,9 +217,17 @@ describe('POST /api/tests/{testId}/versions/{version}/regrade', () => {
 
   it('refuses a student (403) and another organization’s admin (403)', async () => {
     const { test, wrong } = await wronglyKeyed();
-    expectError(await regrade(test.id, { question_id: wrong.id, correct_answer: '4' }, tenant.student.token), 403, 'FORBIDDEN');
+    expectError(
+      await regrade(test.id, { question_id: wrong.id, correct_answer: '4' }, tenant.student.token),
+      403,
+      'FORBIDDEN',
+    );
     const other = await createTenant();
-    expectError(await regrade(test.id, { question_id: wrong.id, correct_answer: '4' }, other.admin.token), 403, 'FORBIDDEN');
+    expectError(
+      await regrade(test.id, { question_id: wrong.id, correct_answer: '4' }, other.admin.token),
+      403,
+      'FORBIDDEN',
+    );
   });
 });
 

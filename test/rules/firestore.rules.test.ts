@@ -56,11 +56,51 @@ const ACTORS: ActorName[] = [
 const SEED: Record<string, Record<string, unknown>> = {
   [`clients/${ACME}`]: { name: 'Acme', address: '1 Road', logo_url: '', active_status: 1, created_at: 1 },
   [`clients/${GLOBEX}`]: { name: 'Globex', address: '2 Road', logo_url: '', active_status: 1, created_at: 1 },
-  [`clients/${ACME}/users/stuA`]: { uid: 'stuA', email: 'a@acme.test', display_name: 'Stu A', role: 'student', client_id: ACME, disabled: false, created_at: 1 },
-  [`clients/${ACME}/users/stuA2`]: { uid: 'stuA2', email: 'a2@acme.test', display_name: 'Stu A2', role: 'student', client_id: ACME, disabled: false, created_at: 1 },
-  [`clients/${ACME}/users/admA`]: { uid: 'admA', email: 'admin@acme.test', display_name: 'Adm A', role: 'client_admin', client_id: ACME, disabled: false, created_at: 1 },
-  [`clients/${GLOBEX}/users/stuB`]: { uid: 'stuB', email: 'b@globex.test', display_name: 'Stu B', role: 'student', client_id: GLOBEX, disabled: false, created_at: 1 },
-  [`clients/${GLOBEX}/users/admB`]: { uid: 'admB', email: 'admin@globex.test', display_name: 'Adm B', role: 'client_admin', client_id: GLOBEX, disabled: false, created_at: 1 },
+  [`clients/${ACME}/users/stuA`]: {
+    uid: 'stuA',
+    email: 'a@acme.test',
+    display_name: 'Stu A',
+    role: 'student',
+    client_id: ACME,
+    disabled: false,
+    created_at: 1,
+  },
+  [`clients/${ACME}/users/stuA2`]: {
+    uid: 'stuA2',
+    email: 'a2@acme.test',
+    display_name: 'Stu A2',
+    role: 'student',
+    client_id: ACME,
+    disabled: false,
+    created_at: 1,
+  },
+  [`clients/${ACME}/users/admA`]: {
+    uid: 'admA',
+    email: 'admin@acme.test',
+    display_name: 'Adm A',
+    role: 'client_admin',
+    client_id: ACME,
+    disabled: false,
+    created_at: 1,
+  },
+  [`clients/${GLOBEX}/users/stuB`]: {
+    uid: 'stuB',
+    email: 'b@globex.test',
+    display_name: 'Stu B',
+    role: 'student',
+    client_id: GLOBEX,
+    disabled: false,
+    created_at: 1,
+  },
+  [`clients/${GLOBEX}/users/admB`]: {
+    uid: 'admB',
+    email: 'admin@globex.test',
+    display_name: 'Adm B',
+    role: 'client_admin',
+    client_id: GLOBEX,
+    disabled: false,
+    created_at: 1,
+  },
   [`clients/${ACME}/tests/t1`]: { title: 'Test 1' },
   [`clients/${ACME}/questions/q1`]: { text: '2+2?', correct_answer: '4' },
   [`clients/${ACME}/attempts/at1`]: { attempt_token_hash: 'hash', answers: {}, score: 3 },
@@ -84,16 +124,44 @@ const SEED: Record<string, Record<string, unknown>> = {
   [`clients/${ACME}/tests/t1/attempt_slots/stuA`]: { count: 1, in_progress: null },
   // A sitting's documents: a test with an access code (its hash), a student's override and accommodation, their bounds' counters, a deadline sweep.
   [`clients/${ACME}/tests/t2`]: {
-    test_name: 'Test 2', status: 'published', access_code_required: true,
+    test_name: 'Test 2',
+    status: 'published',
+    access_code_required: true,
     access_code_hash: { algorithm: 'scrypt', n: 16384, r: 8, p: 1, salt: 'c2FsdA==', hash: 'aGFzaA==' },
   },
-  [`clients/${ACME}/tests/t1/overrides/stuA`]: { test_id: 't1', student_id: 'stuA', client_id: ACME, timer: 90, set_by: 'admA', updated_at: 't' },
-  [`clients/${ACME}/accommodations/stuA`]: { student_id: 'stuA', client_id: ACME, extra_time_percent: 50, extra_minutes: 0, set_by: 'admA', updated_at: 't' },
+  [`clients/${ACME}/tests/t1/overrides/stuA`]: {
+    test_id: 't1',
+    student_id: 'stuA',
+    client_id: ACME,
+    timer: 90,
+    set_by: 'admA',
+    updated_at: 't',
+  },
+  [`clients/${ACME}/accommodations/stuA`]: {
+    student_id: 'stuA',
+    client_id: ACME,
+    extra_time_percent: 50,
+    extra_minutes: 0,
+    set_by: 'admA',
+    updated_at: 't',
+  },
   [`clients/${ACME}/sitting_counts/accommodations`]: { count: 1 },
   [`clients/${ACME}/tests/t1/sitting_counts/overrides`]: { count: 1 },
-  'deadline_sweeps/sw1': { client_id: ACME, test_id: 't1', student_id: null, pending: true, cursor: null, meta: { ip: '1.2.3.4' } },
+  'deadline_sweeps/sw1': {
+    client_id: ACME,
+    test_id: 't1',
+    student_id: null,
+    pending: true,
+    cursor: null,
+    meta: { ip: '1.2.3.4' },
+  },
   // An organization's registered networks: who is counted by identity, where on-site-only tests may be taken.
-  [`clients/${ACME}/networks/registered`]: { client_id: ACME, networks: ['203.0.113.0/24'], updated_at: 1, updated_by: 'admA' },
+  [`clients/${ACME}/networks/registered`]: {
+    client_id: ACME,
+    networks: ['203.0.113.0/24'],
+    updated_at: 1,
+    updated_by: 'admA',
+  },
 };
 
 let env: RulesTestEnvironment;
@@ -122,7 +190,7 @@ describe('firestore.rules', function () {
     });
     const anon = { firebase: { sign_in_provider: 'anonymous' as const } };
     const make = {
-      'unauthenticated': () => env.unauthenticatedContext(),
+      unauthenticated: () => env.unauthenticatedContext(),
       'anonymous guest': () => env.authenticatedContext('guest1', anon),
       // Guests never get claims, but even if one did, anonymity must win.
       'anonymous guest carrying tenant claims': () =>
@@ -131,7 +199,7 @@ describe('firestore.rules', function () {
       'student of globex': () => env.authenticatedContext('stuB', { role: 'student', client_id: GLOBEX }),
       'client_admin of acme': () => env.authenticatedContext('admA', { role: 'client_admin', client_id: ACME }),
       'client_admin of globex': () => env.authenticatedContext('admB', { role: 'client_admin', client_id: GLOBEX }),
-      'super_admin': () => env.authenticatedContext('sa1', { role: 'super_admin' }),
+      super_admin: () => env.authenticatedContext('sa1', { role: 'super_admin' }),
     } satisfies Record<ActorName, unknown>;
     for (const actor of ACTORS) dbs[actor] = make[actor]().firestore() as unknown as Firestore;
   });
@@ -162,11 +230,10 @@ describe('firestore.rules', function () {
     });
 
     it('unauthenticated users and anonymous guests (even with tenant claims) cannot get it', async () => {
-      await deniedForAll((fs) => getDoc(doc(fs, `clients/${ACME}`)), [
-        'unauthenticated',
-        'anonymous guest',
-        'anonymous guest carrying tenant claims',
-      ]);
+      await deniedForAll(
+        (fs) => getDoc(doc(fs, `clients/${ACME}`)),
+        ['unauthenticated', 'anonymous guest', 'anonymous guest carrying tenant claims'],
+      );
     });
 
     it('a super_admin cannot get it (super admins use the API)', async () => {
@@ -205,26 +272,25 @@ describe('firestore.rules', function () {
       await assertFails(getDoc(doc(db('client_admin of acme'), `clients/${ACME}/users/stuA`)));
     });
 
-    it("no one can get a profile in another client", async () => {
-      await deniedForAll((fs) => getDoc(doc(fs, `clients/${GLOBEX}/users/stuB`)), [
-        'student of acme',
-        'client_admin of acme',
-        'super_admin',
-      ]);
+    it('no one can get a profile in another client', async () => {
+      await deniedForAll(
+        (fs) => getDoc(doc(fs, `clients/${GLOBEX}/users/stuB`)),
+        ['student of acme', 'client_admin of acme', 'super_admin'],
+      );
     });
 
     it('a matching uid under a client other than its client_id claim is denied', async () => {
-      const fs = env.authenticatedContext('stuA', { role: 'student', client_id: GLOBEX }).firestore() as unknown as Firestore;
+      const fs = env
+        .authenticatedContext('stuA', { role: 'student', client_id: GLOBEX })
+        .firestore() as unknown as Firestore;
       await assertFails(getDoc(doc(fs, `clients/${ACME}/users/stuA`)));
     });
 
     it('unauthenticated users, anonymous guests (even with matching uid and claims) and super admins cannot get it', async () => {
-      await deniedForAll((fs) => getDoc(doc(fs, `clients/${ACME}/users/stuA`)), [
-        'unauthenticated',
-        'anonymous guest',
-        'anonymous guest carrying tenant claims',
-        'super_admin',
-      ]);
+      await deniedForAll(
+        (fs) => getDoc(doc(fs, `clients/${ACME}/users/stuA`)),
+        ['unauthenticated', 'anonymous guest', 'anonymous guest carrying tenant claims', 'super_admin'],
+      );
     });
 
     it('no one can list users of a client or query users across clients', async () => {
@@ -234,8 +300,14 @@ describe('firestore.rules', function () {
     });
 
     it('a user cannot list even its own profile via a query on its own doc id (get only, not list)', async () => {
-      await assertFails(getDocs(query(collection(db('student of acme'), `clients/${ACME}/users`), where(documentId(), '==', 'stuA'))));
-      await assertFails(getDocs(query(collection(db('client_admin of acme'), `clients/${ACME}/users`), where(documentId(), 'in', ['admA']))));
+      await assertFails(
+        getDocs(query(collection(db('student of acme'), `clients/${ACME}/users`), where(documentId(), '==', 'stuA'))),
+      );
+      await assertFails(
+        getDocs(
+          query(collection(db('client_admin of acme'), `clients/${ACME}/users`), where(documentId(), 'in', ['admA'])),
+        ),
+      );
     });
   });
 
@@ -249,8 +321,11 @@ describe('firestore.rules', function () {
     });
 
     it('a non-super-admin whose uid matches the doc id cannot get it', async () => {
-      const student = env.authenticatedContext('sa1', { role: 'student', client_id: ACME }).firestore() as unknown as Firestore;
-      const guest = env.authenticatedContext('sa1', { role: 'super_admin', firebase: { sign_in_provider: 'anonymous' } })
+      const student = env
+        .authenticatedContext('sa1', { role: 'student', client_id: ACME })
+        .firestore() as unknown as Firestore;
+      const guest = env
+        .authenticatedContext('sa1', { role: 'super_admin', firebase: { sign_in_provider: 'anonymous' } })
         .firestore() as unknown as Firestore;
       await assertFails(getDoc(doc(student, 'super_admins/sa1')));
       await assertFails(getDoc(doc(guest, 'super_admins/sa1')));
@@ -268,7 +343,9 @@ describe('firestore.rules', function () {
     });
 
     it('a super_admin cannot list even its own profile via a query on its own doc id (get only, not list)', async () => {
-      await assertFails(getDocs(query(collection(db('super_admin'), 'super_admins'), where(documentId(), '==', 'sa1'))));
+      await assertFails(
+        getDocs(query(collection(db('super_admin'), 'super_admins'), where(documentId(), '==', 'sa1'))),
+      );
     });
   });
 
@@ -300,8 +377,8 @@ describe('firestore.rules', function () {
     ['share_codes', 'CODE1', 'share codes'],
     ['folder_names', 'folder', 'folder name guards'],
     ['question_imports', 'imp1', 'question imports'],
-    ['accommodations', 'stuA', 'students\' accommodations'],
-    ['sitting_counts', 'accommodations', 'an organization\'s accommodation counter'],
+    ['accommodations', 'stuA', "students' accommodations"],
+    ['sitting_counts', 'accommodations', "an organization's accommodation counter"],
     ['future_subcollection', 'x1', 'subcollections added later'],
   ];
   for (const [name, id, what] of tenantCollections) {
@@ -321,10 +398,10 @@ describe('firestore.rules', function () {
     [`clients/${ACME}/tests/t1/versions`, '1', 'frozen test versions (answer keys)'],
     [`clients/${ACME}/question_imports/imp1/chunks`, '0', 'staged import chunks (answer keys)'],
     ['share_codes/CODE2/seats', '0', 'share-code seats'],
-    [`clients/${ACME}/tests/t1/versions/1/stats_shards`, '0', 'a version\'s analytics sums'],
+    [`clients/${ACME}/tests/t1/versions/1/stats_shards`, '0', "a version's analytics sums"],
     [`clients/${ACME}/tests/t1/attempt_slots`, 'stuA', 'attempt slots'],
-    [`clients/${ACME}/tests/t1/overrides`, 'stuA', 'a test\'s overrides per student'],
-    [`clients/${ACME}/tests/t1/sitting_counts`, 'overrides', 'a test\'s override counter'],
+    [`clients/${ACME}/tests/t1/overrides`, 'stuA', "a test's overrides per student"],
+    [`clients/${ACME}/tests/t1/sitting_counts`, 'overrides', "a test's override counter"],
   ];
   for (const [path, id, what] of nestedCollections) {
     const name = path.split('/').pop()!;
@@ -337,7 +414,7 @@ describe('firestore.rules', function () {
     });
   }
 
-  describe('a sitting\'s documents: no student, admin of the organization or guest reads or writes them from a browser', () => {
+  describe("a sitting's documents: no student, admin of the organization or guest reads or writes them from a browser", () => {
     const sittingDocs = [
       `clients/${ACME}/tests/t1/overrides/stuA`,
       `clients/${ACME}/accommodations/stuA`,
@@ -345,56 +422,115 @@ describe('firestore.rules', function () {
       `clients/${ACME}/tests/t1/sitting_counts/overrides`,
       'deadline_sweeps/sw1',
     ];
-    const browsers: ActorName[] = ['student of acme', 'client_admin of acme', 'anonymous guest', 'anonymous guest carrying tenant claims'];
+    const browsers: ActorName[] = [
+      'student of acme',
+      'client_admin of acme',
+      'anonymous guest',
+      'anonymous guest carrying tenant claims',
+    ];
 
     it('the student cannot read its own override or accommodation, nor the admin of its organization', async () => {
       for (const path of sittingDocs) await deniedForAll((fs) => getDoc(doc(fs, path)), browsers);
     });
 
     it('none of them can list overrides, accommodations, counters or sweeps, by collection or across the database', async () => {
-      for (const path of [`clients/${ACME}/tests/t1/overrides`, `clients/${ACME}/accommodations`, `clients/${ACME}/sitting_counts`, `clients/${ACME}/tests/t1/sitting_counts`, 'deadline_sweeps']) {
+      for (const path of [
+        `clients/${ACME}/tests/t1/overrides`,
+        `clients/${ACME}/accommodations`,
+        `clients/${ACME}/sitting_counts`,
+        `clients/${ACME}/tests/t1/sitting_counts`,
+        'deadline_sweeps',
+      ]) {
         await deniedForAll((fs) => getDocs(collection(fs, path)), browsers);
       }
-      await deniedForAll((fs) => getDocs(query(collectionGroup(fs, 'overrides'), where('student_id', '==', 'stuA'))), browsers);
-      await deniedForAll((fs) => getDocs(query(collectionGroup(fs, 'accommodations'), where('student_id', '==', 'stuA'))), browsers);
-      await deniedForAll((fs) => getDocs(query(collection(fs, 'deadline_sweeps'), where('pending', '==', true))), browsers);
+      await deniedForAll(
+        (fs) => getDocs(query(collectionGroup(fs, 'overrides'), where('student_id', '==', 'stuA'))),
+        browsers,
+      );
+      await deniedForAll(
+        (fs) => getDocs(query(collectionGroup(fs, 'accommodations'), where('student_id', '==', 'stuA'))),
+        browsers,
+      );
+      await deniedForAll(
+        (fs) => getDocs(query(collection(fs, 'deadline_sweeps'), where('pending', '==', true))),
+        browsers,
+      );
     });
 
-    it('none of them can raise the student\'s extra time or timer, reset a counter, or forge or finish a sweep', async () => {
-      await deniedForAll((fs) => updateDoc(doc(fs, `clients/${ACME}/accommodations/stuA`), { extra_time_percent: 400 }), browsers);
-      await deniedForAll((fs) => setDoc(doc(fs, `clients/${ACME}/tests/t1/overrides/stuA`), { timer: 1440, max_attempts: null }), browsers);
-      await deniedForAll((fs) => setDoc(doc(fs, `clients/${ACME}/tests/t2/overrides/stuA`), { closes_at: null }), browsers);
-      await deniedForAll((fs) => setDoc(doc(fs, `clients/${ACME}/accommodations/stuA2`), { extra_minutes: 1440 }), browsers);
-      await deniedForAll((fs) => setDoc(doc(fs, `clients/${ACME}/sitting_counts/accommodations`), { count: 0 }), browsers);
-      await deniedForAll((fs) => updateDoc(doc(fs, `clients/${ACME}/tests/t1/sitting_counts/overrides`), { count: 0 }), browsers);
-      await deniedForAll((fs) => setDoc(doc(fs, 'deadline_sweeps/sw2'), { client_id: ACME, test_id: 't1', extension_minutes: 1440, pending: true }), browsers);
+    it("none of them can raise the student's extra time or timer, reset a counter, or forge or finish a sweep", async () => {
+      await deniedForAll(
+        (fs) => updateDoc(doc(fs, `clients/${ACME}/accommodations/stuA`), { extra_time_percent: 400 }),
+        browsers,
+      );
+      await deniedForAll(
+        (fs) => setDoc(doc(fs, `clients/${ACME}/tests/t1/overrides/stuA`), { timer: 1440, max_attempts: null }),
+        browsers,
+      );
+      await deniedForAll(
+        (fs) => setDoc(doc(fs, `clients/${ACME}/tests/t2/overrides/stuA`), { closes_at: null }),
+        browsers,
+      );
+      await deniedForAll(
+        (fs) => setDoc(doc(fs, `clients/${ACME}/accommodations/stuA2`), { extra_minutes: 1440 }),
+        browsers,
+      );
+      await deniedForAll(
+        (fs) => setDoc(doc(fs, `clients/${ACME}/sitting_counts/accommodations`), { count: 0 }),
+        browsers,
+      );
+      await deniedForAll(
+        (fs) => updateDoc(doc(fs, `clients/${ACME}/tests/t1/sitting_counts/overrides`), { count: 0 }),
+        browsers,
+      );
+      await deniedForAll(
+        (fs) =>
+          setDoc(doc(fs, 'deadline_sweeps/sw2'), {
+            client_id: ACME,
+            test_id: 't1',
+            extension_minutes: 1440,
+            pending: true,
+          }),
+        browsers,
+      );
       await deniedForAll((fs) => updateDoc(doc(fs, 'deadline_sweeps/sw1'), { pending: false }), browsers);
       for (const path of sittingDocs) await deniedForAll((fs) => deleteDoc(doc(fs, path)), browsers);
     });
 
-    it('a student cannot read its own organization\'s test that holds an access code\'s hash, by id or by a query on it', async () => {
+    it("a student cannot read its own organization's test that holds an access code's hash, by id or by a query on it", async () => {
       await assertFails(getDoc(doc(db('student of acme'), `clients/${ACME}/tests/t2`)));
-      await assertFails(getDocs(query(collection(db('student of acme'), `clients/${ACME}/tests`), where('access_code_required', '==', true))));
-      await assertFails(getDocs(query(collectionGroup(db('student of acme'), 'tests'), where(documentId(), '==', `clients/${ACME}/tests/t2`))));
+      await assertFails(
+        getDocs(
+          query(collection(db('student of acme'), `clients/${ACME}/tests`), where('access_code_required', '==', true)),
+        ),
+      );
+      await assertFails(
+        getDocs(
+          query(collectionGroup(db('student of acme'), 'tests'), where(documentId(), '==', `clients/${ACME}/tests/t2`)),
+        ),
+      );
     });
   });
 
-  describe('clients/{clientId}/networks: no one reads or writes an organization\'s registered networks from a browser, not even its own admin', () => {
+  describe("clients/{clientId}/networks: no one reads or writes an organization's registered networks from a browser, not even its own admin", () => {
     const registered = `clients/${ACME}/networks/registered`;
 
-    it('no one can get them, list them, or query every organization\'s', async () => {
+    it("no one can get them, list them, or query every organization's", async () => {
       await deniedForAll((fs) => getDoc(doc(fs, registered)));
       await deniedForAll((fs) => getDocs(collection(fs, `clients/${ACME}/networks`)));
       await deniedForAll((fs) => getDocs(collectionGroup(fs, 'networks')));
       await deniedForAll((fs) => getDocs(query(collectionGroup(fs, 'networks'), where('client_id', '==', ACME))));
     });
 
-    it('no one can widen them, replace them, empty them or register another organization\'s', async () => {
+    it("no one can widen them, replace them, empty them or register another organization's", async () => {
       await deniedForAll((fs) => updateDoc(doc(fs, registered), { networks: ['0.0.0.0/0'] }));
       await deniedForAll((fs) => setDoc(doc(fs, registered), { client_id: ACME, networks: ['198.51.100.0/24'] }));
       await deniedForAll((fs) => deleteDoc(doc(fs, registered)));
-      await deniedForAll((fs) => setDoc(doc(fs, `clients/${GLOBEX}/networks/registered`), { client_id: GLOBEX, networks: ['198.51.100.0/24'] }));
-      await deniedForAll((fs) => setDoc(doc(fs, `clients/${ACME}/networks/another`), { client_id: ACME, networks: ['198.51.100.0/24'] }));
+      await deniedForAll((fs) =>
+        setDoc(doc(fs, `clients/${GLOBEX}/networks/registered`), { client_id: GLOBEX, networks: ['198.51.100.0/24'] }),
+      );
+      await deniedForAll((fs) =>
+        setDoc(doc(fs, `clients/${ACME}/networks/another`), { client_id: ACME, networks: ['198.51.100.0/24'] }),
+      );
     });
   });
 

@@ -23,7 +23,11 @@ describe('npm run make-super-admin (the documented way to make the first Super A
     assert.equal((await get('/api/clients', { token })).status, 200, 'it can do what only a Super Admin can');
     const { uid } = await adminAuth.getUserByEmail(email);
     assert.equal((await adminDb.collection('super_admins').doc(uid).get()).data()?.email, email);
-    const created = await adminDb.collection('audit_logs').where('user_id', '==', uid).where('event_type', '==', 'user_created').get();
+    const created = await adminDb
+      .collection('audit_logs')
+      .where('user_id', '==', uid)
+      .where('event_type', '==', 'user_created')
+      .get();
     assert.equal(created.size, 1);
     assert.equal(created.docs[0].get('details').role, 'super_admin');
   });
@@ -37,6 +41,9 @@ describe('npm run make-super-admin (the documented way to make the first Super A
   });
 
   it('refuses to run without an email, exiting 2 with its usage', async () => {
-    await assert.rejects(makeSuperAdmin(), (err: { code?: number; stderr?: string }) => err.code === 2 && /Usage/.test(err.stderr ?? ''));
+    await assert.rejects(
+      makeSuperAdmin(),
+      (err: { code?: number; stderr?: string }) => err.code === 2 && /Usage/.test(err.stderr ?? ''),
+    );
   });
 });

@@ -11,16 +11,25 @@ import { api, freshIp, get, post } from '../support/http';
 // The seed `npm start` runs, against the test emulators (a demo- project too).
 const run = promisify(execFile);
 const seed = () =>
-  run(process.execPath, ['--input-type=module', '-e', `
+  run(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `
     const { seedDemo } = await import(${JSON.stringify(join(__dirname, '..', '..', 'scripts', 'seed.mjs'))});
     const result = await seedDemo({ projectId: ${JSON.stringify(PROJECT_ID)}, baseUrl: ${JSON.stringify(BASE_URL)} });
     console.log(JSON.stringify(result.tests));
-  `], { env: process.env });
+  `,
+    ],
+    { env: process.env },
+  );
 
 const testDoc = (testId: string) => adminDb.collection('clients').doc('demo-academy').collection('tests').doc(testId);
 const DAY_MS = 24 * 60 * 60_000;
 
-const attemptsOfDemoAcademy = async () => (await adminDb.collection('clients').doc('demo-academy').collection('attempts').count().get()).data().count;
+const attemptsOfDemoAcademy = async () =>
+  (await adminDb.collection('clients').doc('demo-academy').collection('attempts').count().get()).data().count;
 
 describe('the demo seed (npm start)', function () {
   // The takers' ~150 requests share one address: the seed waits out the rate limit (100 a minute) once.
@@ -28,14 +37,26 @@ describe('the demo seed (npm start)', function () {
 
   it('seeds a published test with shuffle and review on, questions of every type in a folder, and a usable share code', async () => {
     const [test] = JSON.parse((await seed()).stdout);
-    const stored = (await adminDb.collection('clients').doc('demo-academy').collection('tests').doc(test.id).get()).data()!;
+    const stored = (
+      await adminDb.collection('clients').doc('demo-academy').collection('tests').doc(test.id).get()
+    ).data()!;
     assert.equal(stored.status, 'published');
     assert.equal(stored.shuffle, 1);
     assert.equal(stored.allow_review, 1);
     assert.ok(stored.question_ids.length >= 8, `${stored.question_ids.length} questions`);
-    const questions = await adminDb.getAll(...stored.question_ids.map((id: string) => adminDb.collection('clients').doc('demo-academy').collection('questions').doc(id)));
+    const questions = await adminDb.getAll(
+      ...stored.question_ids.map((id: string) =>
+        adminDb.collection('clients').doc('demo-academy').collection('questions').doc(id),
+      ),
+    );
     const types = new Set(questions.map((q) => q.get('question_type')));
-    assert.deepEqual([...types].sort(), ['multiple_choice', 'multiple_select', 'numeric', 'short_answer', 'true_false']);
+    assert.deepEqual([...types].sort(), [
+      'multiple_choice',
+      'multiple_select',
+      'numeric',
+      'short_answer',
+      'true_false',
+    ]);
     assert.ok(questions.every((q) => q.get('folder_id') === test.folder));
     const code = (await adminDb.collection('share_codes').doc(test.share_code).get()).data()!;
     assert.equal(code.test_id, test.id);
@@ -44,13 +65,17 @@ describe('the demo seed (npm start)', function () {
 
   it('is idempotent: a second run finds the same test, questions and share code and adds nothing', async () => {
     const [first, firstSitting, firstPooled] = JSON.parse((await seed()).stdout);
-    const questionsBefore = (await adminDb.collection('clients').doc('demo-academy').collection('questions').count().get()).data().count;
+    const questionsBefore = (
+      await adminDb.collection('clients').doc('demo-academy').collection('questions').count().get()
+    ).data().count;
     const attemptsBefore = await attemptsOfDemoAcademy();
     const [second, secondSitting, secondPooled] = JSON.parse((await seed()).stdout);
     assert.deepEqual(second, first);
     assert.deepEqual(secondPooled, firstPooled, 'the pool-and-essay test is found, not made again');
     assert.deepEqual(secondSitting, firstSitting, 'the sitting keeps its window, codes and accommodation');
-    const questionsAfter = (await adminDb.collection('clients').doc('demo-academy').collection('questions').count().get()).data().count;
+    const questionsAfter = (
+      await adminDb.collection('clients').doc('demo-academy').collection('questions').count().get()
+    ).data().count;
     assert.equal(questionsAfter, questionsBefore);
     assert.equal(await attemptsOfDemoAcademy(), attemptsBefore, 'no taker sits the test twice');
   });
@@ -75,12 +100,18 @@ describe('the demo seed (npm start)', function () {
     assert.equal(everyoneRight.facility_index, 1);
     assert.equal(everyoneRight.discrimination_index, null);
     const others = analytics.questions.filter((q: any) => q !== everyoneRight);
-    assert.ok(others.every((q: any) => typeof q.discrimination_index === 'number'), JSON.stringify(others.map((q: any) => q.discrimination_index)));
+    assert.ok(
+      others.every((q: any) => typeof q.discrimination_index === 'number'),
+      JSON.stringify(others.map((q: any) => q.discrimination_index)),
+    );
     for (const q of analytics.questions.filter((q: any) => q.option_counts !== null)) {
       const chosen = q.option_counts.reduce((sum: number, o: { count: number }) => sum + o.count, 0) + q.other_choices;
       assert.ok(chosen >= q.times_answered, `${q.question_text}: ${chosen} choices for ${q.times_answered} answers`);
     }
-    assert.ok(analytics.questions.some((q: any) => q.other_choices > 0), 'an answer matching none of the options');
+    assert.ok(
+      analytics.questions.some((q: any) => q.other_choices > 0),
+      'an answer matching none of the options',
+    );
     // Student One sat it too: its own analytics have a row.
     const student = await get('/api/analytics/students/demo-student-1', { token, ip: freshIp() });
     assert.equal(student.status, 200, student.text);
@@ -94,7 +125,9 @@ describe('the demo seed (npm start)', function () {
     assert.equal(stored.status, 'published');
     assert.deepEqual(stored.pools, [{ folder_id: demo.folder, difficulty: null, draw: 3 }]);
     assert.equal(pooled.questions, 4);
-    const essay = (await adminDb.collection('clients').doc('demo-academy').collection('questions').doc(stored.question_ids[0]).get()).data()!;
+    const essay = (
+      await adminDb.collection('clients').doc('demo-academy').collection('questions').doc(stored.question_ids[0]).get()
+    ).data()!;
     assert.equal(essay.question_type, 'essay');
     assert.equal(pooled.essays_to_grade, 1);
   });
@@ -102,9 +135,16 @@ describe('the demo seed (npm start)', function () {
   it('seeds a sitting: a window opening two minutes after the seed (when none is open) for a day, an access code, reviews from its close, a share code, and Student Two’s standing +50%', async () => {
     const [, sitting] = JSON.parse((await seed()).stdout);
     // Put the sitting's settings and the accommodation out of line, as an administrator might: the next seed puts them back.
-    await testDoc(sitting.id).update({ opens_at: new Date(Date.now() - 2 * DAY_MS).toISOString(), closes_at: new Date(Date.now() - DAY_MS).toISOString() });
+    await testDoc(sitting.id).update({
+      opens_at: new Date(Date.now() - 2 * DAY_MS).toISOString(),
+      closes_at: new Date(Date.now() - DAY_MS).toISOString(),
+    });
     const admin = await signIn('admin@demo-academy.example', 'demo-pass-1234');
-    const removed = await api('PUT', '/api/users/demo-student-2/accommodations', { token: admin, ip: freshIp(), body: { extra_time_percent: 0, extra_minutes: 0 } });
+    const removed = await api('PUT', '/api/users/demo-student-2/accommodations', {
+      token: admin,
+      ip: freshIp(),
+      body: { extra_time_percent: 0, extra_minutes: 0 },
+    });
     assert.equal(removed.status, 200, removed.text);
     const before = Date.now();
     const [, seeded] = JSON.parse((await seed()).stdout);
@@ -113,7 +153,10 @@ describe('the demo seed (npm start)', function () {
     assert.equal(seeded.id, sitting.id, 'the same test, found by name');
     assert.equal(seeded.status, 'published');
     const opensAt = Date.parse(seeded.opens_at);
-    assert.ok(opensAt >= before + 120_000 && opensAt <= after + 121_000, `opens_at ${seeded.opens_at} is two minutes after the seed`);
+    assert.ok(
+      opensAt >= before + 120_000 && opensAt <= after + 121_000,
+      `opens_at ${seeded.opens_at} is two minutes after the seed`,
+    );
     assert.equal(Date.parse(seeded.closes_at) - opensAt, DAY_MS);
     assert.equal(seeded.review_opens_at, seeded.closes_at);
     assert.equal(seeded.timer, 10);
@@ -129,7 +172,11 @@ describe('the demo seed (npm start)', function () {
     const me = await get('/api/me', { token: student, ip: freshIp() });
     assert.equal(me.status, 200, me.text);
     assert.deepEqual(me.body.accommodation, { extra_time_percent: 50, extra_minutes: 0 });
-    const early = await post('/api/attempts', { test_id: seeded.id, access_code: seeded.access_code }, { token: student, ip: freshIp() });
+    const early = await post(
+      '/api/attempts',
+      { test_id: seeded.id, access_code: seeded.access_code },
+      { token: student, ip: freshIp() },
+    );
     expectError(early, 409, 'CONFLICT');
     assert.equal(early.body.message, `This test opens at ${seeded.opens_at}`);
   });

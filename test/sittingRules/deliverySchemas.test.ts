@@ -22,7 +22,12 @@ describe('deliverySchemas: instants', () => {
 
   it('takes the first and last instants of years 0000 to 9999, with or without an offset', () => {
     for (const field of INSTANT_FIELDS) {
-      for (const value of ['9999-12-31T23:59:59.999Z', '9999-12-31T23:30:00+01:00', '0000-01-01T00:00:00Z', '0000-01-01T00:30:00-01:00']) {
+      for (const value of [
+        '9999-12-31T23:59:59.999Z',
+        '9999-12-31T23:30:00+01:00',
+        '0000-01-01T00:00:00Z',
+        '0000-01-01T00:30:00-01:00',
+      ]) {
         assert.deepEqual(issuesFor(field, value), [], `${field}: ${value}`);
         // What is taken is stored as its UTC form, which the schema takes back.
         assert.deepEqual(issuesFor(field, new Date(value).toISOString()), [], `${field}: ${value} in UTC`);

@@ -4,14 +4,25 @@ import { createRoleMatrix, createUser, type RoleMatrix } from '../support/fixtur
 import { get } from '../support/http';
 import { as, clientDoc } from '../exams/fixtures';
 import { startOk } from '../attempts/fixtures';
-import { auditOf, backdate, getAccommodation, MIN, msBetween, putAccommodation, saveAnswer, sittingTest, storedAttempt } from './httpFixtures';
+import {
+  auditOf,
+  backdate,
+  getAccommodation,
+  MIN,
+  msBetween,
+  putAccommodation,
+  saveAnswer,
+  sittingTest,
+  storedAttempt,
+} from './httpFixtures';
 
 // A student's standing accommodation over HTTP: extra time on every test of
 // its organization, new attempts and attempts in progress alike.
 
 let m: RoleMatrix;
 const newStudent = () => createUser('student', m.tenant.clientId);
-const storedAccommodation = async (uid: string) => (await clientDoc(m.tenant.clientId).collection('accommodations').doc(uid).get()).data();
+const storedAccommodation = async (uid: string) =>
+  (await clientDoc(m.tenant.clientId).collection('accommodations').doc(uid).get()).data();
 
 before(async function () {
   this.timeout(60_000);
@@ -42,7 +53,8 @@ describe('GET /api/users/{uid}/accommodations', () => {
 
   it('answers 403 to the student itself, a Guest and another organization’s admin; 200 to a Super Admin', async () => {
     const student = await newStudent();
-    for (const token of [student.token, m.guest.token, m.otherTenant.admin.token]) expectError(await getAccommodation(token, student.uid), 403, 'FORBIDDEN');
+    for (const token of [student.token, m.guest.token, m.otherTenant.admin.token])
+      expectError(await getAccommodation(token, student.uid), 403, 'FORBIDDEN');
     assert.equal((await getAccommodation(m.superAdmin.token, student.uid)).status, 200);
   });
 
@@ -107,12 +119,21 @@ describe('PUT /api/users/{uid}/accommodations', () => {
     const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId);
     const student = await newStudent();
     const started = await startOk(student.token, { test_id: test.id });
-    assert.equal((await putAccommodation(m.tenant.admin.token, student.uid, { extra_time_percent: 50, extra_minutes: 0 })).status, 200);
+    assert.equal(
+      (await putAccommodation(m.tenant.admin.token, student.uid, { extra_time_percent: 50, extra_minutes: 0 })).status,
+      200,
+    );
     const extended = await storedAttempt(m.tenant.clientId, started.attempt_id);
     assert.equal(extended.started_at, started.started_at);
     assert.equal(msBetween(extended.started_at, extended.expires_at), 45 * MIN);
-    assert.equal((await get(`/api/attempts/${started.attempt_id}`, as(student.token))).body.expires_at, extended.expires_at);
-    assert.equal((await putAccommodation(m.tenant.admin.token, student.uid, { extra_time_percent: 0, extra_minutes: 0 })).status, 200);
+    assert.equal(
+      (await get(`/api/attempts/${started.attempt_id}`, as(student.token))).body.expires_at,
+      extended.expires_at,
+    );
+    assert.equal(
+      (await putAccommodation(m.tenant.admin.token, student.uid, { extra_time_percent: 0, extra_minutes: 0 })).status,
+      200,
+    );
     const back = await storedAttempt(m.tenant.clientId, started.attempt_id);
     assert.equal(msBetween(back.started_at, back.expires_at), 30 * MIN);
   });
@@ -126,7 +147,10 @@ describe('PUT /api/users/{uid}/accommodations', () => {
     await backdate(m.tenant.clientId, started.attempt_id, 40 * MIN);
     const [q] = started.test_details.questions;
     assert.equal((await saveAnswer(student.token, started.attempt_id, q.id, '4')).status, 200);
-    assert.equal((await putAccommodation(m.tenant.admin.token, student.uid, { extra_time_percent: 0, extra_minutes: 0 })).status, 200);
+    assert.equal(
+      (await putAccommodation(m.tenant.admin.token, student.uid, { extra_time_percent: 0, extra_minutes: 0 })).status,
+      200,
+    );
     const closed = await storedAttempt(m.tenant.clientId, started.attempt_id);
     assert.equal(closed.status, 'submitted');
     assert.equal(closed.submitted_by, 'deadline');
@@ -134,8 +158,14 @@ describe('PUT /api/users/{uid}/accommodations', () => {
   });
 
   it('answers 400 naming params.uid for an administrator’s uid, storing nothing', async () => {
-    expectValidation(await putAccommodation(m.tenant.admin.token, m.tenant.admin.uid, { extra_time_percent: 50, extra_minutes: 0 }), ['params.uid']);
-    expectValidation(await putAccommodation(m.superAdmin.token, m.superAdmin.uid, { extra_time_percent: 50, extra_minutes: 0 }), ['params.uid']);
+    expectValidation(
+      await putAccommodation(m.tenant.admin.token, m.tenant.admin.uid, { extra_time_percent: 50, extra_minutes: 0 }),
+      ['params.uid'],
+    );
+    expectValidation(
+      await putAccommodation(m.superAdmin.token, m.superAdmin.uid, { extra_time_percent: 50, extra_minutes: 0 }),
+      ['params.uid'],
+    );
     assert.equal(await storedAccommodation(m.tenant.admin.uid), undefined);
   });
 
@@ -150,11 +180,24 @@ describe('PUT /api/users/{uid}/accommodations', () => {
       [{ extra_time_percent: 0, extra_minutes: 1.5 }, 'body.extra_minutes'],
       [{ extra_time_percent: 10 }, 'body.extra_minutes'],
     ];
-    for (const [body, path] of cases) expectValidation(await putAccommodation(m.tenant.admin.token, student.uid, body), [path]);
-    expectValidation(await putAccommodation(m.tenant.admin.token, student.uid, { extra_time_percent: 10, extra_minutes: 0, note: 'x' }), ['body'], ['note']);
+    for (const [body, path] of cases)
+      expectValidation(await putAccommodation(m.tenant.admin.token, student.uid, body), [path]);
+    expectValidation(
+      await putAccommodation(m.tenant.admin.token, student.uid, {
+        extra_time_percent: 10,
+        extra_minutes: 0,
+        note: 'x',
+      }),
+      ['body'],
+      ['note'],
+    );
     assert.equal(await storedAccommodation(student.uid), undefined);
     // The bounds themselves are accepted.
-    assert.equal((await putAccommodation(m.tenant.admin.token, student.uid, { extra_time_percent: 400, extra_minutes: 1440 })).status, 200);
+    assert.equal(
+      (await putAccommodation(m.tenant.admin.token, student.uid, { extra_time_percent: 400, extra_minutes: 1440 }))
+        .status,
+      200,
+    );
   });
 
   it('answers 403 to a Student (even for itself), a Guest and another organization’s admin; 200 to a Super Admin', async () => {
@@ -176,6 +219,9 @@ describe('PUT /api/users/{uid}/accommodations', () => {
     const records = (await auditOf(m.tenant.clientId, 'accommodation_set')).filter((r) => r.user_id === student.uid);
     assert.equal(records.length, 2);
     assert.equal(records[0].actor_id, m.tenant.admin.uid);
-    assert.deepEqual(records[0].details, { extra_time_percent: { from: 50, to: 25 }, extra_minutes: { from: 0, to: 10 } });
+    assert.deepEqual(records[0].details, {
+      extra_time_percent: { from: 50, to: 25 },
+      extra_minutes: { from: 0, to: 10 },
+    });
   });
 });

@@ -3,12 +3,27 @@ import { createRoleMatrix, createUser, type RoleMatrix } from '../support/fixtur
 import { get } from '../support/http';
 import { as } from '../exams/fixtures';
 import { startOk } from '../attempts/fixtures';
-import { deleteOverride, extendAttempt, extendTest, patchTest, putAccommodation, putOverride, sittingTest } from './httpFixtures';
+import {
+  deleteOverride,
+  extendAttempt,
+  extendTest,
+  patchTest,
+  putAccommodation,
+  putOverride,
+  sittingTest,
+} from './httpFixtures';
 
 // The sittings' audit event types in GET /api/audit-logs: each is a filter
 // the endpoint accepts (and documents), and finds the records of that type.
 
-const SITTING_EVENTS = ['test_settings_changed', 'override_set', 'override_deleted', 'accommodation_set', 'attempt_extended', 'test_extended'];
+const SITTING_EVENTS = [
+  'test_settings_changed',
+  'override_set',
+  'override_deleted',
+  'accommodation_set',
+  'attempt_extended',
+  'test_extended',
+];
 
 let m: RoleMatrix;
 

@@ -86,7 +86,8 @@ export async function storedAttempts(clientId: string, ids: string[]): Promise<M
 }
 
 /** Adds minutes to an ISO instant. */
-export const plusMinutes = (iso: string, minutes: number): string => new Date(Date.parse(iso) + minutes * MINUTE).toISOString();
+export const plusMinutes = (iso: string, minutes: number): string =>
+  new Date(Date.parse(iso) + minutes * MINUTE).toISOString();
 
 /**
  * The commit time of an attempt's submission: its attempt_submitted audit
@@ -94,7 +95,11 @@ export const plusMinutes = (iso: string, minutes: number): string => new Date(Da
  * attempt document updated at exactly that time was not written after it.
  */
 export async function submissionCommits(studentId: string, attemptId: string): Promise<DocumentSnapshot[]> {
-  const snap = await adminDb.collection('audit_logs').where('user_id', '==', studentId).where('event_type', '==', 'attempt_submitted').get();
+  const snap = await adminDb
+    .collection('audit_logs')
+    .where('user_id', '==', studentId)
+    .where('event_type', '==', 'attempt_submitted')
+    .get();
   return snap.docs.filter((doc) => doc.get('details.attempt_id') === attemptId);
 }
 
@@ -104,7 +109,10 @@ export async function submissionCommits(studentId: string, attemptId: string): P
  * older transaction win), after a growing, jittered pause, as a client would;
  * counts the retries in `retries`.
  */
-export async function untilAnswered<T extends { status: number }>(send: () => Promise<T>, retries: { count: number }): Promise<T> {
+export async function untilAnswered<T extends { status: number }>(
+  send: () => Promise<T>,
+  retries: { count: number },
+): Promise<T> {
   for (let tries = 0; ; tries += 1) {
     const res = await send();
     if (res.status !== 503 || tries === 12) return res;

@@ -4,13 +4,31 @@ import { createRoleMatrix, createUser, type RoleMatrix } from '../support/fixtur
 import { api, get, post } from '../support/http';
 import { as, draftWithQuestions, validTest, writeQuestion } from '../exams/fixtures';
 import { slotDoc, startOk } from '../attempts/fixtures';
-import { auditOf, backdate, fromNow, MIN, msBetween, patchTest, saveAnswer, sittingTest, storedAttempt, storedTest } from './httpFixtures';
+import {
+  auditOf,
+  backdate,
+  fromNow,
+  MIN,
+  msBetween,
+  patchTest,
+  saveAnswer,
+  sittingTest,
+  storedAttempt,
+  storedTest,
+} from './httpFixtures';
 
 // A test's delivery settings over HTTP: given on create and replace, changed
 // by PATCH at any time, the access code write-only.
 
 const CODE = 'Hall-B-2030';
-const DELIVERY_REPLY_FIELDS = ['access_code_required', 'attempt_cooldown_minutes', 'closes_at', 'on_site_only', 'opens_at', 'review_opens_at'];
+const DELIVERY_REPLY_FIELDS = [
+  'access_code_required',
+  'attempt_cooldown_minutes',
+  'closes_at',
+  'on_site_only',
+  'opens_at',
+  'review_opens_at',
+];
 
 let m: RoleMatrix;
 
@@ -55,7 +73,10 @@ describe('POST /api/tests (delivery settings)', () => {
     const created = await post('/api/tests', { ...validTest([q.id]), on_site_only: 1 }, as(m.tenant.admin.token));
     assert.equal(created.status, 201, created.text);
     assert.equal(created.body.on_site_only, 1);
-    const replaced = await api('PUT', `/api/tests/${created.body.id}`, { ...as(m.tenant.admin.token), body: validTest([q.id]) });
+    const replaced = await api('PUT', `/api/tests/${created.body.id}`, {
+      ...as(m.tenant.admin.token),
+      body: validTest([q.id]),
+    });
     assert.equal(replaced.status, 200, replaced.text);
     assert.equal(replaced.body.on_site_only, 0);
   });
@@ -64,12 +85,23 @@ describe('POST /api/tests (delivery settings)', () => {
     const res = await post('/api/tests', validTest([]), as(m.tenant.admin.token));
     assert.equal(res.status, 201, res.text);
     const delivery = Object.fromEntries(DELIVERY_REPLY_FIELDS.map((k) => [k, res.body[k]]));
-    assert.deepEqual(delivery, { access_code_required: false, attempt_cooldown_minutes: 0, closes_at: null, on_site_only: 0, opens_at: null, review_opens_at: null });
+    assert.deepEqual(delivery, {
+      access_code_required: false,
+      attempt_cooldown_minutes: 0,
+      closes_at: null,
+      on_site_only: 0,
+      opens_at: null,
+      review_opens_at: null,
+    });
   });
 
   it('answers 400 naming body.closes_at when closes_at is not after opens_at in the same body (before or equal)', async () => {
     for (const closes of ['2030-05-01T09:00:00Z', '2030-05-01T10:00:00Z']) {
-      const res = await post('/api/tests', { ...validTest([]), opens_at: '2030-05-01T10:00:00Z', closes_at: closes }, as(m.tenant.admin.token));
+      const res = await post(
+        '/api/tests',
+        { ...validTest([]), opens_at: '2030-05-01T10:00:00Z', closes_at: closes },
+        as(m.tenant.admin.token),
+      );
       expectValidation(res, ['body.closes_at']);
     }
   });
@@ -87,21 +119,38 @@ describe('POST /api/tests (delivery settings)', () => {
     ];
     for (const [extra, path] of cases) {
       expectValidation(await post('/api/tests', validTest([q.id], extra), as(m.tenant.admin.token)), [path]);
-      expectValidation(await api('PUT', `/api/tests/${draft.body.id}`, { ...as(m.tenant.admin.token), body: validTest([q.id], extra) }), [path]);
+      expectValidation(
+        await api('PUT', `/api/tests/${draft.body.id}`, {
+          ...as(m.tenant.admin.token),
+          body: validTest([q.id], extra),
+        }),
+        [path],
+      );
     }
   });
 
   it('answers 400 naming body.opens_at for an instant whose UTC year falls outside 0000 to 9999, and takes back what it answered for one just inside', async () => {
     const q = await writeQuestion(m.tenant.clientId);
     for (const opens of ['9999-12-31T23:30:00-01:00', '0000-01-01T00:30:00+01:00']) {
-      expectValidation(await post('/api/tests', validTest([q.id], { opens_at: opens }), as(m.tenant.admin.token)), ['body.opens_at'], ['0000 to 9999']);
+      expectValidation(
+        await post('/api/tests', validTest([q.id], { opens_at: opens }), as(m.tenant.admin.token)),
+        ['body.opens_at'],
+        ['0000 to 9999'],
+      );
     }
-    const inside = await post('/api/tests', validTest([q.id], { opens_at: '0000-01-01T00:30:00-01:00', closes_at: '9999-12-31T23:30:00+01:00' }), as(m.tenant.admin.token));
+    const inside = await post(
+      '/api/tests',
+      validTest([q.id], { opens_at: '0000-01-01T00:30:00-01:00', closes_at: '9999-12-31T23:30:00+01:00' }),
+      as(m.tenant.admin.token),
+    );
     assert.equal(inside.status, 201, inside.text);
     assert.equal(inside.body.opens_at, '0000-01-01T01:30:00.000Z');
     assert.equal(inside.body.closes_at, '9999-12-31T22:30:00.000Z');
     // The API takes back what it answered.
-    const again = await api('PUT', `/api/tests/${inside.body.id}`, { ...as(m.tenant.admin.token), body: validTest([q.id], { opens_at: inside.body.opens_at, closes_at: inside.body.closes_at }) });
+    const again = await api('PUT', `/api/tests/${inside.body.id}`, {
+      ...as(m.tenant.admin.token),
+      body: validTest([q.id], { opens_at: inside.body.opens_at, closes_at: inside.body.closes_at }),
+    });
     assert.equal(again.status, 200, again.text);
   });
 });
@@ -140,7 +189,13 @@ describe('PATCH /api/tests/{testId}', () => {
 
   it('leaves every field absent from the body as it was', async () => {
     const { test } = await sittingTest(admin.token, m.tenant.clientId);
-    const first = { opens_at: fromNow(-60 * MIN), closes_at: fromNow(60 * MIN), access_code: CODE, attempt_cooldown_minutes: 5, review_opens_at: fromNow(120 * MIN) };
+    const first = {
+      opens_at: fromNow(-60 * MIN),
+      closes_at: fromNow(60 * MIN),
+      access_code: CODE,
+      attempt_cooldown_minutes: 5,
+      review_opens_at: fromNow(120 * MIN),
+    };
     assert.equal((await patchTest(admin.token, test.id, first)).status, 200);
     const res = await patchTest(admin.token, test.id, { attempt_cooldown_minutes: 10 });
     assert.equal(res.status, 200, res.text);
@@ -160,17 +215,30 @@ describe('PATCH /api/tests/{testId}', () => {
     assert.equal((await storedTest(m.tenant.clientId, test.id)).on_site_only, 1);
     const student = await get(`/api/tests/${test.id}`, as(m.tenant.student.token));
     assert.equal(student.body.on_site_only, 1, 'a student sees it too');
-    const [record] = (await auditOf(m.tenant.clientId, 'test_settings_changed')).filter((r: any) => r.details.test_id === test.id);
+    const [record] = (await auditOf(m.tenant.clientId, 'test_settings_changed')).filter(
+      (r: any) => r.details.test_id === test.id,
+    );
     assert.deepEqual(record.details.on_site_only, { from: 0, to: 1 });
-    for (const value of [2, -1, true, '1', null]) expectValidation(await patchTest(admin.token, test.id, { on_site_only: value }), ['body.on_site_only']);
+    for (const value of [2, -1, true, '1', null])
+      expectValidation(await patchTest(admin.token, test.id, { on_site_only: value }), ['body.on_site_only']);
     const off = await patchTest(admin.token, test.id, { on_site_only: 0 });
     assert.equal(off.body.on_site_only, 0);
   });
 
   it('clears opens_at, closes_at, review_opens_at and the access code with null', async () => {
     const { test } = await sittingTest(admin.token, m.tenant.clientId);
-    await patchTest(admin.token, test.id, { opens_at: fromNow(-MIN), closes_at: fromNow(MIN * 90), review_opens_at: fromNow(MIN), access_code: CODE });
-    const res = await patchTest(admin.token, test.id, { opens_at: null, closes_at: null, review_opens_at: null, access_code: null });
+    await patchTest(admin.token, test.id, {
+      opens_at: fromNow(-MIN),
+      closes_at: fromNow(MIN * 90),
+      review_opens_at: fromNow(MIN),
+      access_code: CODE,
+    });
+    const res = await patchTest(admin.token, test.id, {
+      opens_at: null,
+      closes_at: null,
+      review_opens_at: null,
+      access_code: null,
+    });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.opens_at, null);
     assert.equal(res.body.closes_at, null);
@@ -197,7 +265,9 @@ describe('PATCH /api/tests/{testId}', () => {
   it('answers 400 naming body.closes_at for closes_at not after opens_at in one body', async () => {
     const { test } = await sittingTest(admin.token, m.tenant.clientId);
     const opens = fromNow(60 * MIN);
-    expectValidation(await patchTest(admin.token, test.id, { opens_at: opens, closes_at: fromNow(30 * MIN) }), ['body.closes_at']);
+    expectValidation(await patchTest(admin.token, test.id, { opens_at: opens, closes_at: fromNow(30 * MIN) }), [
+      'body.closes_at',
+    ]);
     expectValidation(await patchTest(admin.token, test.id, { opens_at: opens, closes_at: opens }), ['body.closes_at']);
   });
 
@@ -216,15 +286,23 @@ describe('PATCH /api/tests/{testId}', () => {
   it('answers 400 naming body.attempt_cooldown_minutes for -1, 10081 and 1.5', async () => {
     const { test } = await sittingTest(admin.token, m.tenant.clientId);
     for (const value of [-1, 10081, 1.5]) {
-      expectValidation(await patchTest(admin.token, test.id, { attempt_cooldown_minutes: value }), ['body.attempt_cooldown_minutes']);
+      expectValidation(await patchTest(admin.token, test.id, { attempt_cooldown_minutes: value }), [
+        'body.attempt_cooldown_minutes',
+      ]);
     }
-    assert.equal((await patchTest(admin.token, test.id, { attempt_cooldown_minutes: 10080 })).status, 200, 'the bound itself is accepted');
+    assert.equal(
+      (await patchTest(admin.token, test.id, { attempt_cooldown_minutes: 10080 })).status,
+      200,
+      'the bound itself is accepted',
+    );
   });
 
   it('answers 400 naming body.access_code for a code of 3 or 65 characters; 4 and 64 are accepted', async () => {
     const { test } = await sittingTest(admin.token, m.tenant.clientId);
-    for (const code of ['abc', 'x'.repeat(65)]) expectValidation(await patchTest(admin.token, test.id, { access_code: code }), ['body.access_code']);
-    for (const code of ['abcd', 'y'.repeat(64)]) assert.equal((await patchTest(admin.token, test.id, { access_code: code })).status, 200);
+    for (const code of ['abc', 'x'.repeat(65)])
+      expectValidation(await patchTest(admin.token, test.id, { access_code: code }), ['body.access_code']);
+    for (const code of ['abcd', 'y'.repeat(64)])
+      assert.equal((await patchTest(admin.token, test.id, { access_code: code })).status, 200);
   });
 
   it('answers 400 for a field that is not a delivery setting (content, or unknown), naming it', async () => {
@@ -261,7 +339,9 @@ describe('PATCH /api/tests/{testId}', () => {
     const { test } = await sittingTest(admin.token, m.tenant.clientId);
     const closes = fromNow(300 * MIN);
     assert.equal((await patchTest(admin.token, test.id, { closes_at: closes, access_code: CODE })).status, 200);
-    const record = (await auditOf(m.tenant.clientId, 'test_settings_changed')).find((r) => r.details.test_id === test.id)!;
+    const record = (await auditOf(m.tenant.clientId, 'test_settings_changed')).find(
+      (r) => r.details.test_id === test.id,
+    )!;
     assert.ok(record, 'a record for this test');
     assert.equal(record.actor_id, admin.uid);
     assert.equal(record.user_id, admin.uid);
@@ -271,7 +351,9 @@ describe('PATCH /api/tests/{testId}', () => {
     assert.equal(record.details.opens_at, undefined, 'unchanged fields are not listed');
     assert.ok(!JSON.stringify(record).includes(CODE));
     assert.equal((await patchTest(admin.token, test.id, { access_code: null })).status, 200);
-    const cleared = (await auditOf(m.tenant.clientId, 'test_settings_changed')).filter((r) => r.details.test_id === test.id);
+    const cleared = (await auditOf(m.tenant.clientId, 'test_settings_changed')).filter(
+      (r) => r.details.test_id === test.id,
+    );
     assert.equal(cleared.length, 2);
     assert.equal(cleared[0].details.access_code, 'cleared');
   });
@@ -284,7 +366,11 @@ describe('PATCH /api/tests/{testId}', () => {
     const closes = fromNow(10 * MIN);
     assert.equal((await patchTest(admin.token, test.id, { closes_at: closes })).status, 200);
     assert.equal((await storedAttempt(m.tenant.clientId, started.attempt_id)).expires_at, closes);
-    assert.equal((await slotDoc(m.tenant.clientId, test.id, student.uid).get()).get('in_progress.expires_at'), closes, 'the slot keeps the deadline a resume decides on');
+    assert.equal(
+      (await slotDoc(m.tenant.clientId, test.id, student.uid).get()).get('in_progress.expires_at'),
+      closes,
+      'the slot keeps the deadline a resume decides on',
+    );
     const read = await get(`/api/attempts/${started.attempt_id}`, as(student.token));
     assert.equal(read.body.expires_at, closes);
   });
@@ -296,7 +382,9 @@ describe('PATCH /api/tests/{testId}', () => {
     const started = await startOk(student.token, { test_id: test.id });
     assert.equal(started.expires_at, closes);
     assert.equal((await patchTest(admin.token, test.id, { closes_at: fromNow(20 * MIN) })).status, 200);
-    assert.ok(msBetween(started.started_at, (await storedAttempt(m.tenant.clientId, started.attempt_id)).expires_at) < 30 * MIN);
+    assert.ok(
+      msBetween(started.started_at, (await storedAttempt(m.tenant.clientId, started.attempt_id)).expires_at) < 30 * MIN,
+    );
     assert.equal((await patchTest(admin.token, test.id, { closes_at: null })).status, 200);
     const stored = await storedAttempt(m.tenant.clientId, started.attempt_id);
     assert.equal(msBetween(stored.started_at, stored.expires_at), 30 * MIN);
@@ -322,10 +410,17 @@ describe('PATCH /api/tests/{testId}', () => {
 describe('PUT /api/tests/{testId} (delivery settings)', () => {
   it('keeps the stored access code when the body has no access_code, and replaces the other delivery settings', async () => {
     const q = await writeQuestion(m.tenant.clientId);
-    const created = await post('/api/tests', { ...validTest([q.id]), access_code: CODE, attempt_cooldown_minutes: 30 }, as(m.tenant.admin.token));
+    const created = await post(
+      '/api/tests',
+      { ...validTest([q.id]), access_code: CODE, attempt_cooldown_minutes: 30 },
+      as(m.tenant.admin.token),
+    );
     assert.equal(created.status, 201, created.text);
     const hashBefore = (await storedTest(m.tenant.clientId, created.body.id)).access_code_hash;
-    const res = await api('PUT', `/api/tests/${created.body.id}`, { ...as(m.tenant.admin.token), body: validTest([q.id], { test_name: 'Renamed' }) });
+    const res = await api('PUT', `/api/tests/${created.body.id}`, {
+      ...as(m.tenant.admin.token),
+      body: validTest([q.id], { test_name: 'Renamed' }),
+    });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.test_name, 'Renamed');
     assert.equal(res.body.access_code_required, true);
@@ -339,12 +434,18 @@ describe('PUT /api/tests/{testId} (delivery settings)', () => {
     const created = await post('/api/tests', { ...validTest([q.id]), access_code: CODE }, as(m.tenant.admin.token));
     const path = `/api/tests/${created.body.id}`;
     const hashBefore = (await storedTest(m.tenant.clientId, created.body.id)).access_code_hash;
-    const replaced = await api('PUT', path, { ...as(m.tenant.admin.token), body: validTest([q.id], { access_code: 'another-code' }) });
+    const replaced = await api('PUT', path, {
+      ...as(m.tenant.admin.token),
+      body: validTest([q.id], { access_code: 'another-code' }),
+    });
     assert.equal(replaced.status, 200, replaced.text);
     assert.equal(replaced.body.access_code_required, true);
     assertNoCode(replaced.text, 'another-code');
     assert.notDeepEqual((await storedTest(m.tenant.clientId, created.body.id)).access_code_hash, hashBefore);
-    const cleared = await api('PUT', path, { ...as(m.tenant.admin.token), body: validTest([q.id], { access_code: null }) });
+    const cleared = await api('PUT', path, {
+      ...as(m.tenant.admin.token),
+      body: validTest([q.id], { access_code: null }),
+    });
     assert.equal(cleared.status, 200, cleared.text);
     assert.equal(cleared.body.access_code_required, false);
   });

@@ -4,7 +4,19 @@ import { createRoleMatrix, createUser, signInAnonymously, type RoleMatrix } from
 import { get } from '../support/http';
 import { as } from '../exams/fixtures';
 import { startOk, writeShareCode } from '../attempts/fixtures';
-import { auditOf, backdate, extendAttempt, extendTest, fromNow, MIN, msBetween, patchTest, sittingTest, storedAttempt, submit } from './httpFixtures';
+import {
+  auditOf,
+  backdate,
+  extendAttempt,
+  extendTest,
+  fromNow,
+  MIN,
+  msBetween,
+  patchTest,
+  sittingTest,
+  storedAttempt,
+  submit,
+} from './httpFixtures';
 
 // Extra time on running attempts over HTTP: one attempt, or every attempt in
 // progress of a test at once (a proctor's fire alarm).
@@ -32,7 +44,10 @@ describe('POST /api/attempts/{attemptId}/extend', () => {
     assert.equal(res.body.attempt_id, started.attempt_id);
     assert.equal(msBetween(started.expires_at, res.body.expires_at), 10 * MIN);
     assert.equal((await storedAttempt(m.tenant.clientId, started.attempt_id)).expires_at, res.body.expires_at);
-    assert.equal((await get(`/api/attempts/${started.attempt_id}`, as(student.token))).body.expires_at, res.body.expires_at);
+    assert.equal(
+      (await get(`/api/attempts/${started.attempt_id}`, as(student.token))).body.expires_at,
+      res.body.expires_at,
+    );
   });
 
   it('adds up: two extensions of 5 and 7 minutes give 12 more minutes', async () => {
@@ -87,7 +102,11 @@ describe('POST /api/attempts/{attemptId}/extend', () => {
   });
 
   it('answers 404 for an attempt that does not exist', async () => {
-    expectError(await extendAttempt(m.tenant.admin.token, `${m.tenant.clientId}.nosuchattemptxxxxxxxxx`, { minutes: 5 }), 404, 'NOT_FOUND');
+    expectError(
+      await extendAttempt(m.tenant.admin.token, `${m.tenant.clientId}.nosuchattemptxxxxxxxxx`, { minutes: 5 }),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('answers 403 to its own student, a Guest (its own attempt too) and another organization’s admin; 200 to a Super Admin', async () => {
@@ -107,7 +126,9 @@ describe('POST /api/attempts/{attemptId}/extend', () => {
     const student = await newStudent();
     const started = await startOk(student.token, { test_id: test.id });
     const res = await extendAttempt(m.tenant.admin.token, started.attempt_id, { minutes: 3 });
-    const record = (await auditOf(m.tenant.clientId, 'attempt_extended')).find((r) => r.details.attempt_id === started.attempt_id)!;
+    const record = (await auditOf(m.tenant.clientId, 'attempt_extended')).find(
+      (r) => r.details.attempt_id === started.attempt_id,
+    )!;
     assert.ok(record, 'an attempt_extended record for the attempt');
     assert.equal(record.user_id, student.uid);
     assert.equal(record.actor_id, m.tenant.admin.uid);
@@ -134,14 +155,19 @@ describe('POST /api/tests/{testId}/extend', () => {
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.body, { extended: 3 });
     for (const started of running) {
-      assert.equal(msBetween(started.expires_at, (await storedAttempt(m.tenant.clientId, started.attempt_id)).expires_at), 20 * MIN);
+      assert.equal(
+        msBetween(started.expires_at, (await storedAttempt(m.tenant.clientId, started.attempt_id)).expires_at),
+        20 * MIN,
+      );
     }
     const submitted = await storedAttempt(m.tenant.clientId, done.attempt_id);
     assert.equal(submitted.expires_at, done.expires_at);
     assert.equal(submitted.extensions, undefined);
     assert.equal((await storedAttempt(m.tenant.clientId, elsewhere.attempt_id)).expires_at, elsewhere.expires_at);
 
-    const perAttempt = (await auditOf(m.tenant.clientId, 'attempt_extended')).filter((r) => r.details.test_id === test.id);
+    const perAttempt = (await auditOf(m.tenant.clientId, 'attempt_extended')).filter(
+      (r) => r.details.test_id === test.id,
+    );
     assert.deepEqual(perAttempt.map((r) => r.details.attempt_id).sort(), running.map((r) => r.attempt_id).sort());
     for (const record of perAttempt) {
       assert.equal(record.actor_id, m.tenant.admin.uid);
@@ -171,14 +197,16 @@ describe('POST /api/tests/{testId}/extend', () => {
   it('answers 400 naming body.minutes for 0, 1441, 1.5 and a missing value', async () => {
     const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId);
     const admin = await createUser('client_admin', m.tenant.clientId);
-    for (const body of [{ minutes: 0 }, { minutes: 1441 }, { minutes: 1.5 }, {}]) expectValidation(await extendTest(admin.token, test.id, body), ['body.minutes']);
+    for (const body of [{ minutes: 0 }, { minutes: 1441 }, { minutes: 1.5 }, {}])
+      expectValidation(await extendTest(admin.token, test.id, body), ['body.minutes']);
   });
 
   it('answers 403 to a Student, a Guest and another organization’s admin, extending nothing; 200 to a Super Admin', async () => {
     const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId);
     const student = await newStudent();
     const started = await startOk(student.token, { test_id: test.id });
-    for (const token of [student.token, m.guest.token, m.otherTenant.admin.token]) expectError(await extendTest(token, test.id, { minutes: 10 }), 403, 'FORBIDDEN');
+    for (const token of [student.token, m.guest.token, m.otherTenant.admin.token])
+      expectError(await extendTest(token, test.id, { minutes: 10 }), 403, 'FORBIDDEN');
     assert.equal((await storedAttempt(m.tenant.clientId, started.attempt_id)).expires_at, started.expires_at);
     const res = await extendTest(m.superAdmin.token, test.id, { minutes: 10 });
     assert.equal(res.status, 200, res.text);

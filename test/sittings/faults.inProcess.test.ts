@@ -33,25 +33,40 @@ const call = (method: string, path: string, token: string, body?: unknown): Prom
 async function running(opts: { extra?: Record<string, unknown> } = {}) {
   const { test } = await publishTest(tenant.admin.token, tenant.clientId, { count: 1, extra: opts.extra });
   const student = await createUser('student', tenant.clientId);
-  const res = await call('POST', '/api/attempts', student.token, { test_id: test.id, ...(opts.extra?.access_code ? { access_code: opts.extra.access_code } : {}) });
+  const res = await call('POST', '/api/attempts', student.token, {
+    test_id: test.id,
+    ...(opts.extra?.access_code ? { access_code: opts.extra.access_code } : {}),
+  });
   assert.equal(res.status, 201, res.text);
   return { test, student, started: res.body };
 }
 
 const stored = async (attemptId: string) => (await attemptDoc(tenant.clientId, attemptId).get()).data()!;
-const sweepsOf = async (field: 'test_id' | 'student_id', id: string) => (await adminDb.collection('deadline_sweeps').where(field, '==', id).get()).docs;
+const sweepsOf = async (field: 'test_id' | 'student_id', id: string) =>
+  (await adminDb.collection('deadline_sweeps').where(field, '==', id).get()).docs;
 
 /** Audit records of `type` about `userId` (and naming the test, when given). */
 async function auditCount(type: string, userId: string, testId?: string): Promise<number> {
-  const snap = await adminDb.collection('audit_logs').where('user_id', '==', userId).where('event_type', '==', type).get();
+  const snap = await adminDb
+    .collection('audit_logs')
+    .where('user_id', '==', userId)
+    .where('event_type', '==', type)
+    .get();
   return snap.docs.filter((doc) => testId === undefined || doc.get('details.test_id') === testId).length;
 }
 
 /** As the scheduled closer finds it two minutes after its runner stopped. */
 async function resumeAsScheduler(sweepId: string): Promise<void> {
-  await adminDb.collection('deadline_sweeps').doc(sweepId).update({ updated_at: new Date(Date.now() - STALE_SWEEP_MS - 1_000).toISOString() });
+  await adminDb
+    .collection('deadline_sweeps')
+    .doc(sweepId)
+    .update({ updated_at: new Date(Date.now() - STALE_SWEEP_MS - 1_000).toISOString() });
   await resumeStaleSweeps(Date.now());
-  assert.equal((await adminDb.collection('deadline_sweeps').doc(sweepId).get()).get('pending'), false, 'the scheduled closer finished the sweep');
+  assert.equal(
+    (await adminDb.collection('deadline_sweeps').doc(sweepId).get()).get('pending'),
+    false,
+    'the scheduled closer finished the sweep',
+  );
 }
 
 describe('PATCH /api/tests/{testId} with Firestore failing', function () {
@@ -61,7 +76,10 @@ describe('PATCH /api/tests/{testId} with Firestore failing', function () {
     const { test, started } = await running();
     const { result } = await duringFault(
       () => failWrites(new RegExp(`^clients/${tenant.clientId}/tests/${test.id}$`)),
-      () => call('PATCH', `/api/tests/${test.id}`, tenant.admin.token, { closes_at: new Date(Date.now() + 600_000).toISOString() }),
+      () =>
+        call('PATCH', `/api/tests/${test.id}`, tenant.admin.token, {
+          closes_at: new Date(Date.now() + 600_000).toISOString(),
+        }),
     );
     expectError(result, 503, 'SERVICE_UNAVAILABLE');
     assert.equal((await testDoc(tenant.clientId, test.id).get()).get('closes_at') ?? null, null);
@@ -91,8 +109,16 @@ describe('PUT /api/tests/{testId}/overrides/{studentId} with Firestore failing',
   this.timeout(120_000);
 
   for (const [what, inject] of [
-    ['the override cannot be written', (test: string, student: string) => failWrites(new RegExp(`^clients/${tenant.clientId}/tests/${test}/overrides/${student}$`))],
-    ['the override cannot be read', (test: string, student: string) => failReads(new RegExp(`^clients/${tenant.clientId}/tests/${test}/overrides/${student}$`))],
+    [
+      'the override cannot be written',
+      (test: string, student: string) =>
+        failWrites(new RegExp(`^clients/${tenant.clientId}/tests/${test}/overrides/${student}$`)),
+    ],
+    [
+      'the override cannot be read',
+      (test: string, student: string) =>
+        failReads(new RegExp(`^clients/${tenant.clientId}/tests/${test}/overrides/${student}$`)),
+    ],
   ] as const) {
     it(`answers 503 when ${what}: no override, no count, no audit record, the attempt in progress untouched`, async () => {
       const { test, student, started } = await running();
@@ -101,12 +127,20 @@ describe('PUT /api/tests/{testId}/overrides/{studentId} with Firestore failing',
         () => call('PUT', `/api/tests/${test.id}/overrides/${student.uid}`, tenant.admin.token, { timer: 90 }),
       );
       expectError(result, 503, 'SERVICE_UNAVAILABLE');
-      assert.equal((await testDoc(tenant.clientId, test.id).collection('overrides').doc(student.uid).get()).exists, false);
-      assert.equal((await testDoc(tenant.clientId, test.id).collection('sitting_counts').doc('overrides').get()).exists, false);
+      assert.equal(
+        (await testDoc(tenant.clientId, test.id).collection('overrides').doc(student.uid).get()).exists,
+        false,
+      );
+      assert.equal(
+        (await testDoc(tenant.clientId, test.id).collection('sitting_counts').doc('overrides').get()).exists,
+        false,
+      );
       assert.equal(await auditCount('override_set', student.uid), 0);
       assert.equal((await stored(started.attempt_id)).expires_at, started.expires_at);
       // Healed, the same request goes through and reaches the attempt.
-      const res = await call('PUT', `/api/tests/${test.id}/overrides/${student.uid}`, tenant.admin.token, { timer: 90 });
+      const res = await call('PUT', `/api/tests/${test.id}/overrides/${student.uid}`, tenant.admin.token, {
+        timer: 90,
+      });
       assert.equal(res.status, 200, res.text);
       assert.equal((await stored(started.attempt_id)).expires_at, plusMinutes(started.started_at, 90));
     });
@@ -120,10 +154,18 @@ describe('PUT /api/users/{uid}/accommodations with Firestore failing', function 
     const { student, started } = await running();
     const { result } = await duringFault(
       () => failWrites(new RegExp(`^clients/${tenant.clientId}/accommodations/${student.uid}$`)),
-      () => call('PUT', `/api/users/${student.uid}/accommodations`, tenant.admin.token, { extra_time_percent: 50, extra_minutes: 0 }),
+      () =>
+        call('PUT', `/api/users/${student.uid}/accommodations`, tenant.admin.token, {
+          extra_time_percent: 50,
+          extra_minutes: 0,
+        }),
     );
     expectError(result, 503, 'SERVICE_UNAVAILABLE');
-    assert.equal((await adminDb.collection('clients').doc(tenant.clientId).collection('accommodations').doc(student.uid).get()).exists, false);
+    assert.equal(
+      (await adminDb.collection('clients').doc(tenant.clientId).collection('accommodations').doc(student.uid).get())
+        .exists,
+      false,
+    );
     assert.equal(await auditCount('accommodation_set', student.uid), 0);
     assert.equal((await sweepsOf('student_id', student.uid)).length, 0);
     assert.equal((await stored(started.attempt_id)).expires_at, started.expires_at);
@@ -133,10 +175,19 @@ describe('PUT /api/users/{uid}/accommodations with Firestore failing', function 
     const { student, started } = await running();
     const { result } = await duringFault(
       () => failWrites(new RegExp(`^clients/${tenant.clientId}/attempts/`)),
-      () => call('PUT', `/api/users/${student.uid}/accommodations`, tenant.admin.token, { extra_time_percent: 50, extra_minutes: 0 }),
+      () =>
+        call('PUT', `/api/users/${student.uid}/accommodations`, tenant.admin.token, {
+          extra_time_percent: 50,
+          extra_minutes: 0,
+        }),
     );
     expectError(result, 503, 'SERVICE_UNAVAILABLE');
-    assert.equal((await adminDb.collection('clients').doc(tenant.clientId).collection('accommodations').doc(student.uid).get()).get('extra_time_percent'), 50);
+    assert.equal(
+      (
+        await adminDb.collection('clients').doc(tenant.clientId).collection('accommodations').doc(student.uid).get()
+      ).get('extra_time_percent'),
+      50,
+    );
     assert.equal((await stored(started.attempt_id)).expires_at, started.expires_at, 'not yet carried');
     const [sweep] = await sweepsOf('student_id', student.uid);
     assert.equal(sweep.get('pending'), true);
@@ -193,7 +244,8 @@ describe('POST /api/tests/{testId}/extend with Firestore failing', function () {
     assert.match(result.body.message, /do not extend again/);
     const [sweep] = await sweepsOf('test_id', test.id);
     assert.equal(sweep.get('pending'), true);
-    for (const attemptId of [started.attempt_id, second.body.attempt_id]) assert.deepEqual((await stored(attemptId)).extensions ?? {}, {});
+    for (const attemptId of [started.attempt_id, second.body.attempt_id])
+      assert.deepEqual((await stored(attemptId)).extensions ?? {}, {});
     await resumeAsScheduler(sweep.id);
     for (const [attemptId, expiresAt] of [
       [started.attempt_id, started.expires_at],
@@ -212,16 +264,27 @@ describe('POST /api/attempts on a test with an access code, with Firestore faili
   const CODE = 'room-42-code';
   const noAttempt = async (testId: string, student: TestUser) => {
     assert.equal((await slotDoc(tenant.clientId, testId, student.uid).get()).exists, false);
-    const attempts = await adminDb.collection('clients').doc(tenant.clientId).collection('attempts').where('student_id', '==', student.uid).get();
+    const attempts = await adminDb
+      .collection('clients')
+      .doc(tenant.clientId)
+      .collection('attempts')
+      .where('student_id', '==', student.uid)
+      .get();
     assert.equal(attempts.size, 0);
   };
 
   for (const [what, inject] of [
-    ['the test cannot be read', (testId: string) => failReads(new RegExp(`^clients/${tenant.clientId}/tests/${testId}$`))],
+    [
+      'the test cannot be read',
+      (testId: string) => failReads(new RegExp(`^clients/${tenant.clientId}/tests/${testId}$`)),
+    ],
     ['the attempt cannot be written', () => failWrites(new RegExp(`^clients/${tenant.clientId}/attempts/`))],
   ] as const) {
     it(`answers 503 (not 403) when ${what}, and starts nothing; healed, the same start is 201`, async () => {
-      const { test } = await publishTest(tenant.admin.token, tenant.clientId, { count: 1, extra: { access_code: CODE } });
+      const { test } = await publishTest(tenant.admin.token, tenant.clientId, {
+        count: 1,
+        extra: { access_code: CODE },
+      });
       const student = await createUser('student', tenant.clientId);
       const { result } = await duringFault(
         () => inject(test.id),

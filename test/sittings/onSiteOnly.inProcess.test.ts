@@ -49,7 +49,12 @@ async function startedOnSite(student?: TestUser) {
   const taker = student ?? (await createUser('student', tenant.clientId));
   const res = await post('/api/attempts', { test_id: onSiteTest.test.id }, from(inHall(), taker.token));
   assert.equal(res.status, 201, res.text);
-  return { taker, id: res.body.attempt_id as string, token: res.body.attempt_token as string, q: res.body.test_details.questions.map((q: any) => q.id) as string[] };
+  return {
+    taker,
+    id: res.body.attempt_id as string,
+    token: res.body.attempt_token as string,
+    q: res.body.test_details.questions.map((q: any) => q.id) as string[],
+  };
 }
 
 const storedAnswers = async (id: string) => (await attemptDoc(tenant.clientId, id).get()).get('answers');
@@ -84,10 +89,28 @@ describe('on_site_only 1', function () {
     const a = await startedOnSite();
     const path = `/api/attempts/${a.id}/answers`;
     offSiteRefusal(await post(path, { question_id: a.q[0], student_answer: 'x' }, from(offSite(), a.taker.token)));
-    offSiteRefusal(await post(path, { answers: [{ question_id: a.q[0], student_answer: 'x', client_seq: 1 }, { question_id: a.q[1], student_answer: 'y' }] }, from(offSite(), a.taker.token)));
+    offSiteRefusal(
+      await post(
+        path,
+        {
+          answers: [
+            { question_id: a.q[0], student_answer: 'x', client_seq: 1 },
+            { question_id: a.q[1], student_answer: 'y' },
+          ],
+        },
+        from(offSite(), a.taker.token),
+      ),
+    );
     assert.deepEqual(await storedAnswers(a.id), {});
-    assert.equal((await post(path, { question_id: a.q[0], student_answer: 'x' }, from(inHall(), a.taker.token))).status, 200);
-    const batch = await post(path, { answers: [{ question_id: a.q[1], student_answer: 'y', client_seq: 1 }] }, from(inHall(), a.taker.token));
+    assert.equal(
+      (await post(path, { question_id: a.q[0], student_answer: 'x' }, from(inHall(), a.taker.token))).status,
+      200,
+    );
+    const batch = await post(
+      path,
+      { answers: [{ question_id: a.q[1], student_answer: 'y', client_seq: 1 }] },
+      from(inHall(), a.taker.token),
+    );
     assert.equal(batch.status, 200, batch.text);
     assert.deepEqual(Object.keys(await storedAnswers(a.id)).sort(), [a.q[0], a.q[1]].sort());
   });
@@ -98,9 +121,22 @@ describe('on_site_only 1', function () {
     const body = { answers: [{ question_id: a.q[0], student_answer: 'by token' }] };
     offSiteRefusal(await post(`${path}?attempt_token=${encodeURIComponent(a.token)}`, body, from(offSite())));
     offSiteRefusal(await post(path, body, { ...from(offSite()), headers: { 'X-Attempt-Token': a.token } }));
-    offSiteRefusal(await post(`/api/attempts/${a.id}/submit`, undefined, { ...from(offSite()), headers: { 'X-Attempt-Token': a.token } }));
+    offSiteRefusal(
+      await post(`/api/attempts/${a.id}/submit`, undefined, {
+        ...from(offSite()),
+        headers: { 'X-Attempt-Token': a.token },
+      }),
+    );
     assert.equal((await post(path, body, { ...from(inHall()), headers: { 'X-Attempt-Token': a.token } })).status, 200);
-    assert.equal((await post(`/api/attempts/${a.id}/submit`, undefined, { ...from(inHall()), headers: { 'X-Attempt-Token': a.token } })).status, 200);
+    assert.equal(
+      (
+        await post(`/api/attempts/${a.id}/submit`, undefined, {
+          ...from(inHall()),
+          headers: { 'X-Attempt-Token': a.token },
+        })
+      ).status,
+      200,
+    );
   });
 
   it('refuses submitting from outside (the attempt stays in progress), an administrator’s too; submits from the hall', async () => {
@@ -119,7 +155,10 @@ describe('on_site_only 1', function () {
     const asAdmin = await get(`/api/attempts/${a.id}`, from(offSite(), tenant.admin.token));
     assert.equal(asAdmin.status, 200, asAdmin.text);
     assert.ok(Array.isArray(asAdmin.body.review), 'the administrator sees the results');
-    assert.equal((await get(`/api/attempts?test_id=${onSiteTest.test.id}`, from(offSite(), tenant.admin.token))).status, 200);
+    assert.equal(
+      (await get(`/api/attempts?test_id=${onSiteTest.test.id}`, from(offSite(), tenant.admin.token))).status,
+      200,
+    );
     const analytics = await get(`/api/analytics/tests/${onSiteTest.test.id}`, from(offSite(), tenant.admin.token));
     assert.equal(analytics.status, 200, analytics.text);
   });
@@ -133,14 +172,31 @@ describe('on_site_only 1', function () {
     const { result } = await duringFault(
       () => failReads(/(^|\/)networks$/),
       async () => ({
-        onSite: await post(`/api/attempts/${a.id}/answers`, { question_id: a.q[0], student_answer: 'x' }, from(inHall(), a.taker.token)),
-        anywhere: await post(`/api/attempts/${other.body.attempt_id}/answers`, { question_id: other.body.test_details.questions[0].id, student_answer: 'x' }, from(offSite(), a.taker.token)),
+        onSite: await post(
+          `/api/attempts/${a.id}/answers`,
+          { question_id: a.q[0], student_answer: 'x' },
+          from(inHall(), a.taker.token),
+        ),
+        anywhere: await post(
+          `/api/attempts/${other.body.attempt_id}/answers`,
+          { question_id: other.body.test_details.questions[0].id, student_answer: 'x' },
+          from(offSite(), a.taker.token),
+        ),
       }),
     );
     expectError(result.onSite, 503, 'SERVICE_UNAVAILABLE');
     assert.equal(result.anywhere.status, 200, result.anywhere.text);
     forgetRegisteredNetworks();
-    assert.equal((await post(`/api/attempts/${a.id}/answers`, { question_id: a.q[0], student_answer: 'x' }, from(inHall(), a.taker.token))).status, 200);
+    assert.equal(
+      (
+        await post(
+          `/api/attempts/${a.id}/answers`,
+          { question_id: a.q[0], student_answer: 'x' },
+          from(inHall(), a.taker.token),
+        )
+      ).status,
+      200,
+    );
   });
 });
 
@@ -155,19 +211,31 @@ describe('on_site_only changed on a running sitting', function () {
     assert.equal(started.status, 201, started.text);
     const id = started.body.attempt_id;
     const q = started.body.test_details.questions[0].id;
-    const save = (ip: string) => post(`/api/attempts/${id}/answers`, { question_id: q, student_answer: 'x' }, from(ip, student.token));
+    const save = (ip: string) =>
+      post(`/api/attempts/${id}/answers`, { question_id: q, student_answer: 'x' }, from(ip, student.token));
 
     const on = await patch(`/api/tests/${test.id}`, { on_site_only: 1 }, from(offSite(), tenant.admin.token));
     assert.equal(on.status, 200, on.text);
     assert.equal(on.body.on_site_only, 1);
     assert.equal((await save(offSite())).status, 200, 'started before the change: not bound yet');
     offSiteRefusal(await post('/api/attempts', { test_id: test.id }, from(offSite(), student.token)));
-    assert.equal((await post('/api/attempts', { test_id: test.id }, from(inHall(), student.token))).status, 200, 'resumed in the hall');
+    assert.equal(
+      (await post('/api/attempts', { test_id: test.id }, from(inHall(), student.token))).status,
+      200,
+      'resumed in the hall',
+    );
     offSiteRefusal(await save(offSite()));
 
-    assert.equal((await patch(`/api/tests/${test.id}`, { on_site_only: 0 }, from(offSite(), tenant.admin.token))).status, 200);
+    assert.equal(
+      (await patch(`/api/tests/${test.id}`, { on_site_only: 0 }, from(offSite(), tenant.admin.token))).status,
+      200,
+    );
     offSiteRefusal(await save(offSite()));
-    assert.equal((await post('/api/attempts', { test_id: test.id }, from(offSite(), student.token))).status, 200, 'resumed from anywhere');
+    assert.equal(
+      (await post('/api/attempts', { test_id: test.id }, from(offSite(), student.token))).status,
+      200,
+      'resumed from anywhere',
+    );
     assert.equal((await save(offSite())).status, 200);
   });
 });

@@ -13,7 +13,10 @@ describe('PUT /api/tests/{testId}/overrides/{studentId}: some fields sent', func
   it('answers 200 and records override_set with the fields sent, the absent ones left out', async () => {
     const tenant = await createTenant();
     const { test } = await publishTest(tenant.admin.token, tenant.clientId, { count: 1 });
-    const res = await api('PUT', `/api/tests/${test.id}/overrides/${tenant.student.uid}`, { ...as(tenant.admin.token), body: { timer: 90, max_attempts: null } });
+    const res = await api('PUT', `/api/tests/${test.id}/overrides/${tenant.student.uid}`, {
+      ...as(tenant.admin.token),
+      body: { timer: 90, max_attempts: null },
+    });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.timer, 90);
     assert.equal(res.body.max_attempts, null);

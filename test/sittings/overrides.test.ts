@@ -41,13 +41,23 @@ describe('PUT /api/tests/{testId}/overrides/{studentId}', () => {
     assert.equal(res.status, 200, res.text);
     const { updated_at, ...rest } = res.body;
     assert.match(updated_at, ISO_UTC);
-    assert.deepEqual(rest, { test_id: test.id, student_id: student.uid, timer: 45, max_attempts: 3, set_by: m.tenant.admin.uid });
+    assert.deepEqual(rest, {
+      test_id: test.id,
+      student_id: student.uid,
+      timer: 45,
+      max_attempts: 3,
+      set_by: m.tenant.admin.uid,
+    });
   });
 
   it('stores instants in UTC and keeps null (no limit) apart from absent (the test’s value)', async () => {
     const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId);
     const student = await newStudent();
-    const res = await putOverride(m.tenant.admin.token, test.id, student.uid, { opens_at: '2030-01-01T10:00:00+01:00', closes_at: null, max_attempts: null });
+    const res = await putOverride(m.tenant.admin.token, test.id, student.uid, {
+      opens_at: '2030-01-01T10:00:00+01:00',
+      closes_at: null,
+      max_attempts: null,
+    });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.opens_at, '2030-01-01T09:00:00.000Z');
     assert.equal(res.body.closes_at, null);
@@ -68,24 +78,36 @@ describe('PUT /api/tests/{testId}/overrides/{studentId}', () => {
 
   it('answers 400 naming params.studentId for an administrator’s uid and for an unknown uid', async () => {
     const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId);
-    expectValidation(await putOverride(m.tenant.admin.token, test.id, m.tenant.admin.uid, { timer: 10 }), ['params.studentId']);
-    expectValidation(await putOverride(m.tenant.admin.token, test.id, 'no-such-user', { timer: 10 }), ['params.studentId']);
-    expectValidation(await putOverride(m.tenant.admin.token, test.id, m.otherTenant.student.uid, { timer: 10 }), ['params.studentId']);
+    expectValidation(await putOverride(m.tenant.admin.token, test.id, m.tenant.admin.uid, { timer: 10 }), [
+      'params.studentId',
+    ]);
+    expectValidation(await putOverride(m.tenant.admin.token, test.id, 'no-such-user', { timer: 10 }), [
+      'params.studentId',
+    ]);
+    expectValidation(await putOverride(m.tenant.admin.token, test.id, m.otherTenant.student.uid, { timer: 10 }), [
+      'params.studentId',
+    ]);
   });
 
   it('answers 400 naming body.closes_at when its closes_at is not after the test’s stored opens_at', async () => {
     const opens = fromNow(120 * MIN);
     const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId, { opens_at: opens });
     const student = await newStudent();
-    expectValidation(await putOverride(m.tenant.admin.token, test.id, student.uid, { closes_at: fromNow(60 * MIN) }), ['body.closes_at']);
-    expectValidation(await putOverride(m.tenant.admin.token, test.id, student.uid, { closes_at: opens }), ['body.closes_at']);
+    expectValidation(await putOverride(m.tenant.admin.token, test.id, student.uid, { closes_at: fromNow(60 * MIN) }), [
+      'body.closes_at',
+    ]);
+    expectValidation(await putOverride(m.tenant.admin.token, test.id, student.uid, { closes_at: opens }), [
+      'body.closes_at',
+    ]);
     assert.equal(await storedOverride(m.tenant.clientId, test.id, student.uid), undefined);
   });
 
   it('answers 400 naming body.opens_at when its opens_at is not before the test’s stored closes_at', async () => {
     const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId, { closes_at: fromNow(60 * MIN) });
     const student = await newStudent();
-    expectValidation(await putOverride(m.tenant.admin.token, test.id, student.uid, { opens_at: fromNow(120 * MIN) }), ['body.opens_at']);
+    expectValidation(await putOverride(m.tenant.admin.token, test.id, student.uid, { opens_at: fromNow(120 * MIN) }), [
+      'body.opens_at',
+    ]);
   });
 
   it('answers 400 naming the field for a window inverted in its own body, timer 0 or 1441, max_attempts 0, an unknown field, and an empty body', async () => {
@@ -133,7 +155,10 @@ describe('Overrides at the start of an attempt', () => {
   it('lets the student start before the test’s opens_at with an earlier opens_at; other students still wait (409)', async () => {
     const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId, { opens_at: fromNow(120 * MIN) });
     const [early, other] = await Promise.all([newStudent(), newStudent()]);
-    assert.equal((await putOverride(m.tenant.admin.token, test.id, early.uid, { opens_at: fromNow(-MIN) })).status, 200);
+    assert.equal(
+      (await putOverride(m.tenant.admin.token, test.id, early.uid, { opens_at: fromNow(-MIN) })).status,
+      200,
+    );
     assert.equal((await start(early.token, { test_id: test.id })).status, 201);
     expectError(await start(other.token, { test_id: test.id }), 409, 'CONFLICT');
   });
@@ -152,9 +177,17 @@ describe('Overrides at the start of an attempt', () => {
     const [twice, unlimited] = await Promise.all([newStudent(), newStudent()]);
     await putOverride(m.tenant.admin.token, test.id, twice.uid, { max_attempts: 2 });
     await putOverride(m.tenant.admin.token, test.id, unlimited.uid, { max_attempts: null });
-    for (let i = 0; i < 2; i++) assert.equal((await submit(twice.token, (await startOk(twice.token, { test_id: test.id })).attempt_id)).status, 200);
+    for (let i = 0; i < 2; i++)
+      assert.equal(
+        (await submit(twice.token, (await startOk(twice.token, { test_id: test.id })).attempt_id)).status,
+        200,
+      );
     expectError(await start(twice.token, { test_id: test.id }), 409, 'CONFLICT');
-    for (let i = 0; i < 3; i++) assert.equal((await submit(unlimited.token, (await startOk(unlimited.token, { test_id: test.id })).attempt_id)).status, 200);
+    for (let i = 0; i < 3; i++)
+      assert.equal(
+        (await submit(unlimited.token, (await startOk(unlimited.token, { test_id: test.id })).attempt_id)).status,
+        200,
+      );
   });
 
   it('replaces the timer of a new attempt: timer 5 gives expires_at = started_at + 5 minutes', async () => {
@@ -169,7 +202,10 @@ describe('Overrides at the start of an attempt', () => {
     const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId);
     const student = await newStudent();
     await putOverride(m.tenant.admin.token, test.id, student.uid, { timer: 10 });
-    assert.equal((await putAccommodation(m.tenant.admin.token, student.uid, { extra_time_percent: 50, extra_minutes: 0 })).status, 200);
+    assert.equal(
+      (await putAccommodation(m.tenant.admin.token, student.uid, { extra_time_percent: 50, extra_minutes: 0 })).status,
+      200,
+    );
     const started = await startOk(student.token, { test_id: test.id });
     assert.equal(msBetween(started.started_at, started.expires_at), 15 * MIN);
   });
@@ -217,8 +253,14 @@ describe('Overrides on an attempt in progress', () => {
   it('keeps a student’s later closes_at when the test’s closes_at moves earlier: only the others are cut short', async () => {
     const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId);
     const [excused, other] = await Promise.all([newStudent(), newStudent()]);
-    assert.equal((await putOverride(m.tenant.admin.token, test.id, excused.uid, { closes_at: fromNow(120 * MIN) })).status, 200);
-    const [theirs, others] = await Promise.all([startOk(excused.token, { test_id: test.id }), startOk(other.token, { test_id: test.id })]);
+    assert.equal(
+      (await putOverride(m.tenant.admin.token, test.id, excused.uid, { closes_at: fromNow(120 * MIN) })).status,
+      200,
+    );
+    const [theirs, others] = await Promise.all([
+      startOk(excused.token, { test_id: test.id }),
+      startOk(other.token, { test_id: test.id }),
+    ]);
     const closes = fromNow(5 * MIN);
     assert.equal((await patchTest(m.tenant.admin.token, test.id, { closes_at: closes })).status, 200);
     assert.equal((await storedAttempt(m.tenant.clientId, theirs.attempt_id)).expires_at, theirs.expires_at);
@@ -228,7 +270,10 @@ describe('Overrides on an attempt in progress', () => {
   it('leaves another student’s attempt on the test untouched', async () => {
     const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId);
     const [a, b] = await Promise.all([newStudent(), newStudent()]);
-    const [, theirs] = await Promise.all([startOk(a.token, { test_id: test.id }), startOk(b.token, { test_id: test.id })]);
+    const [, theirs] = await Promise.all([
+      startOk(a.token, { test_id: test.id }),
+      startOk(b.token, { test_id: test.id }),
+    ]);
     await putOverride(m.tenant.admin.token, test.id, a.uid, { timer: 60 });
     assert.equal((await storedAttempt(m.tenant.clientId, theirs.attempt_id)).expires_at, theirs.expires_at);
   });
@@ -250,7 +295,10 @@ describe('GET /api/tests/{testId}/overrides', () => {
     const res = await listOverrides(m.tenant.admin.token, test.id);
     assert.equal(res.status, 200, res.text);
     const ids = students.map((s) => s.uid).sort();
-    assert.deepEqual(res.body.data.map((o: any) => o.student_id), ids);
+    assert.deepEqual(
+      res.body.data.map((o: any) => o.student_id),
+      ids,
+    );
     assert.equal(res.body.pagination.total, 3);
     for (const o of res.body.data) assert.equal(o.test_id, test.id);
     assert.equal(JSON.stringify(res.body).includes('client_id'), false);
@@ -272,7 +320,8 @@ describe('GET /api/tests/{testId}/overrides', () => {
   });
 
   it('answers 403 to a Student, a Guest and another organization’s admin; 200 to a Super Admin', async () => {
-    for (const token of [m.tenant.student.token, m.guest.token, m.otherTenant.admin.token]) expectError(await listOverrides(token, test.id), 403, 'FORBIDDEN');
+    for (const token of [m.tenant.student.token, m.guest.token, m.otherTenant.admin.token])
+      expectError(await listOverrides(token, test.id), 403, 'FORBIDDEN');
     const res = await listOverrides(m.superAdmin.token, test.id);
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.data.length, 3);

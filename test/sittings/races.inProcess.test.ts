@@ -30,15 +30,22 @@ after(() => server.close());
 afterEach(function () {
   // What the service logged as unexpected, printed when a test failed.
   if (this.currentTest?.state === 'failed') {
-    for (const entry of server.logs.filter((e) => e.message === 'Unhandled error' || e.message === 'Backend unavailable').slice(0, 20)) console.log(JSON.stringify(entry.data).slice(0, 2000));
+    for (const entry of server.logs
+      .filter((e) => e.message === 'Unhandled error' || e.message === 'Backend unavailable')
+      .slice(0, 20))
+      console.log(JSON.stringify(entry.data).slice(0, 2000));
   }
   server.logs.length = 0;
 });
 
 const retries = { count: 0 };
 const call = (method: string, path: string, token: string, body?: unknown): Promise<ApiResponse> =>
-  untilAnswered(() => api(method, path, { token, body, ip: freshIp(), baseUrl: server.baseUrl } satisfies RequestOptions), retries);
-const later = <T>(ms: number, send: () => Promise<T>): Promise<T> => new Promise((resolve, reject) => setTimeout(() => send().then(resolve, reject), ms));
+  untilAnswered(
+    () => api(method, path, { token, body, ip: freshIp(), baseUrl: server.baseUrl } satisfies RequestOptions),
+    retries,
+  );
+const later = <T>(ms: number, send: () => Promise<T>): Promise<T> =>
+  new Promise((resolve, reject) => setTimeout(() => send().then(resolve, reject), ms));
 const jitter = (ms: number) => Math.floor(Math.random() * ms);
 
 async function startFor(student: TestUser, testId: string): Promise<any> {
@@ -56,9 +63,13 @@ async function submittedState(studentId: string, attemptId: string) {
 }
 
 const extendedRecords = async (studentId: string, attemptId: string) =>
-  (await adminDb.collection('audit_logs').where('user_id', '==', studentId).where('event_type', '==', 'attempt_extended').get()).docs.filter(
-    (d) => d.get('details.attempt_id') === attemptId,
-  );
+  (
+    await adminDb
+      .collection('audit_logs')
+      .where('user_id', '==', studentId)
+      .where('event_type', '==', 'attempt_extended')
+      .get()
+  ).docs.filter((d) => d.get('details.attempt_id') === attemptId);
 
 after(() => {
   if (retries.count > 0) console.log(`      (${retries.count} requests answered 503 by a lock wait and sent again)`);
@@ -91,7 +102,10 @@ describe('POST /api/attempts/{attemptId}/extend racing the submit', function () 
       assert.equal(stored.status, 'submitted');
       assert.equal(stored.submitted_by, 'taker');
       // Nothing wrote the attempt after its submission.
-      assert.ok(updated.isEqual(submittedAt), `attempt ${i} was written at ${updated.toDate().toISOString()}, after its submission (${submittedAt.toDate().toISOString()})`);
+      assert.ok(
+        updated.isEqual(submittedAt),
+        `attempt ${i} was written at ${updated.toDate().toISOString()}, after its submission (${submittedAt.toDate().toISOString()})`,
+      );
       if (extended.status === 200) {
         extendedFirst += 1;
         assert.deepEqual(Object.values(stored.extensions), [7]);
@@ -103,7 +117,11 @@ describe('POST /api/attempts/{attemptId}/extend racing the submit', function () 
       }
       assert.equal((await extendedRecords(students[i].uid, attemptId)).length, extended.status === 200 ? 1 : 0);
     }
-    assert.equal((await sumsOf({ clientId: tenant.clientId, testId: test.id, version: test.version })).n, students.length, 'the analytics count each submit once');
+    assert.equal(
+      (await sumsOf({ clientId: tenant.clientId, testId: test.id, version: test.version })).n,
+      students.length,
+      'the analytics count each submit once',
+    );
     console.log(`      (${extendedFirst} of ${students.length} extensions landed before their submit)`);
   });
 });
@@ -151,18 +169,30 @@ describe('POST /api/tests/{testId}/extend racing submits', function () {
         assert.equal(submits[i].status, 200, submits[i].text);
         const { updated, submittedAt } = await submittedState(student.uid, attemptId);
         assert.equal(stored.status, 'submitted');
-        assert.ok(updated.isEqual(submittedAt), `attempt ${i} was written at ${updated.toDate().toISOString()}, after its submission (${submittedAt.toDate().toISOString()})`);
+        assert.ok(
+          updated.isEqual(submittedAt),
+          `attempt ${i} was written at ${updated.toDate().toISOString()}, after its submission (${submittedAt.toDate().toISOString()})`,
+        );
         if (has) submittedAfter += 1;
       } else {
         assert.equal(stored.status, 'in_progress');
         assert.ok(has, `attempt ${i}, still in progress, received the extension`);
-        assert.equal((await slotDoc(tenant.clientId, test.id, student.uid).get()).get('in_progress.expires_at'), stored.expires_at);
+        assert.equal(
+          (await slotDoc(tenant.clientId, test.id, student.uid).get()).get('in_progress.expires_at'),
+          stored.expires_at,
+        );
       }
     }
     assert.equal(press.body.extended, received);
     assert.equal(sweeps.docs[0].get('changed'), received);
-    assert.equal((await sumsOf({ clientId: tenant.clientId, testId: test.id, version: test.version })).n, submits.length, 'the analytics count each submit once');
-    console.log(`      (${submittedAfter} of ${submits.length} submitted attempts received the extension before their submit)`);
+    assert.equal(
+      (await sumsOf({ clientId: tenant.clientId, testId: test.id, version: test.version })).n,
+      submits.length,
+      'the analytics count each submit once',
+    );
+    console.log(
+      `      (${submittedAfter} of ${submits.length} submitted attempts received the extension before their submit)`,
+    );
   });
 });
 
@@ -176,7 +206,11 @@ describe('PUT /api/tests/{testId}/overrides/{studentId} racing itself', function
       const started = await startFor(student, test.id);
       const timers = Array.from({ length: 12 }, (_, i) => 60 + 5 * i);
       const results = await Promise.all(
-        timers.map((timer) => later(jitter(20), () => call('PUT', `/api/tests/${test.id}/overrides/${student.uid}`, tenant.admin.token, { timer }))),
+        timers.map((timer) =>
+          later(jitter(20), () =>
+            call('PUT', `/api/tests/${test.id}/overrides/${student.uid}`, tenant.admin.token, { timer }),
+          ),
+        ),
       );
       results.forEach((res, i) => {
         assert.equal(res.status, 200, res.text);
@@ -185,8 +219,15 @@ describe('PUT /api/tests/{testId}/overrides/{studentId} racing itself', function
       const override = (await testDoc(tenant.clientId, test.id).collection('overrides').doc(student.uid).get()).data()!;
       const stored = (await attemptDoc(tenant.clientId, started.attempt_id).get()).data()!;
       assert.equal(stored.status, 'in_progress');
-      assert.equal(stored.expires_at, plusMinutes(started.started_at, override.timer), `round ${round}: the override says ${override.timer} minutes`);
-      assert.equal((await slotDoc(tenant.clientId, test.id, student.uid).get()).get('in_progress.expires_at'), stored.expires_at);
+      assert.equal(
+        stored.expires_at,
+        plusMinutes(started.started_at, override.timer),
+        `round ${round}: the override says ${override.timer} minutes`,
+      );
+      assert.equal(
+        (await slotDoc(tenant.clientId, test.id, student.uid).get()).get('in_progress.expires_at'),
+        stored.expires_at,
+      );
       const count = await testDoc(tenant.clientId, test.id).collection('sitting_counts').doc('overrides').get();
       assert.equal(count.get('count'), round + 1, 'one override per student');
     }
@@ -198,7 +239,9 @@ describe('PATCH /api/tests/{testId} moving closes_at into the past while saves a
 
   it('submits the attempt; each save answered 200 is stored and scored as answered, each other save is 409', async () => {
     const questions = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => writeQuestion(tenant.clientId, { question_text: `Q${i}`, options: ['A', 'B'], correct_answer: 'A', marks: 1 })),
+      Array.from({ length: 50 }, (_, i) =>
+        writeQuestion(tenant.clientId, { question_text: `Q${i}`, options: ['A', 'B'], correct_answer: 'A', marks: 1 }),
+      ),
     );
     const { test } = await publishTest(tenant.admin.token, tenant.clientId, { questions });
     let refused = 0;
@@ -207,10 +250,22 @@ describe('PATCH /api/tests/{testId} moving closes_at into the past while saves a
       const started = await startFor(student, test.id);
       const ids: string[] = started.test_details.questions.map((q: { id: string }) => q.id);
       const saves = ids.map((id, i) =>
-        later(i * 60 + jitter(60), () => call('POST', `/api/attempts/${started.attempt_id}/answers`, student.token, { question_id: id, student_answer: 'A' })),
+        later(i * 60 + jitter(60), () =>
+          call('POST', `/api/attempts/${started.attempt_id}/answers`, student.token, {
+            question_id: id,
+            student_answer: 'A',
+          }),
+        ),
       );
       const closesAt = new Date(Date.now() - 60_000).toISOString();
-      const moved = await later(1_400, () => api('PATCH', `/api/tests/${test.id}`, { token: tenant.admin.token, body: { closes_at: closesAt }, ip: freshIp(), baseUrl: server.baseUrl }));
+      const moved = await later(1_400, () =>
+        api('PATCH', `/api/tests/${test.id}`, {
+          token: tenant.admin.token,
+          body: { closes_at: closesAt },
+          ip: freshIp(),
+          baseUrl: server.baseUrl,
+        }),
+      );
       const saved = await Promise.all(saves);
       assert.equal(moved.status, 200, moved.text);
       for (const res of saved) assert.ok(res.status === 200 || res.status === 409, res.text);
@@ -219,8 +274,15 @@ describe('PATCH /api/tests/{testId} moving closes_at into the past while saves a
       const stored = (await attemptDoc(tenant.clientId, started.attempt_id).get()).data()!;
       assert.equal(stored.status, 'submitted');
       assert.equal(stored.submitted_by, 'deadline');
-      assert.deepEqual(Object.keys(stored.answers).sort(), accepted, `round ${round}: the answers stored are the saves answered 200`);
-      const answered = (stored.results as Array<{ question_id: string; answered: boolean }>).filter((r) => r.answered).map((r) => r.question_id).sort();
+      assert.deepEqual(
+        Object.keys(stored.answers).sort(),
+        accepted,
+        `round ${round}: the answers stored are the saves answered 200`,
+      );
+      const answered = (stored.results as Array<{ question_id: string; answered: boolean }>)
+        .filter((r) => r.answered)
+        .map((r) => r.question_id)
+        .sort();
       assert.deepEqual(answered, accepted, `round ${round}: the results count every save answered 200`);
       assert.equal(stored.score, accepted.length);
       // Open again for the next round.

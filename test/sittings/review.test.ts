@@ -28,11 +28,15 @@ async function submittedAttempt(testId: string) {
 }
 
 const readAs = (token: string, attemptId: string) => get(`/api/attempts/${attemptId}`, as(token));
-const readWithToken = (attemptToken: string, attemptId: string) => get(`/api/attempts/${attemptId}${tokenQuery(attemptToken)}`, { ip: freshIp() });
+const readWithToken = (attemptToken: string, attemptId: string) =>
+  get(`/api/attempts/${attemptId}${tokenQuery(attemptToken)}`, { ip: freshIp() });
 
 describe('GET /api/attempts/{attemptId}: review_opens_at', () => {
   it('holds the review back from the taker before review_opens_at: submitted, scored, no review and no keys', async () => {
-    const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId, { allow_review: 1, review_opens_at: fromNow(60 * MIN) });
+    const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId, {
+      allow_review: 1,
+      review_opens_at: fromNow(60 * MIN),
+    });
     const { student, attemptId } = await submittedAttempt(test.id);
     const res = await readAs(student.token, attemptId);
     assert.equal(res.status, 200, res.text);
@@ -43,7 +47,10 @@ describe('GET /api/attempts/{attemptId}: review_opens_at', () => {
   });
 
   it('holds it back from the holder of the attempt token alike', async () => {
-    const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId, { allow_review: 1, review_opens_at: fromNow(60 * MIN) });
+    const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId, {
+      allow_review: 1,
+      review_opens_at: fromNow(60 * MIN),
+    });
     const { attemptId, token } = await submittedAttempt(test.id);
     const res = await readWithToken(token, attemptId);
     assert.equal(res.status, 200, res.text);
@@ -52,7 +59,10 @@ describe('GET /api/attempts/{attemptId}: review_opens_at', () => {
   });
 
   it('shows the review to the organization’s Client Admin and to a Super Admin before review_opens_at', async () => {
-    const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId, { allow_review: 1, review_opens_at: fromNow(60 * MIN) });
+    const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId, {
+      allow_review: 1,
+      review_opens_at: fromNow(60 * MIN),
+    });
     const { attemptId } = await submittedAttempt(test.id);
     for (const token of [m.tenant.admin.token, m.superAdmin.token]) {
       const res = await readAs(token, attemptId);
@@ -63,7 +73,10 @@ describe('GET /api/attempts/{attemptId}: review_opens_at', () => {
   });
 
   it('shows the review to the taker and to the token holder once review_opens_at has come (moved into the past by PATCH)', async () => {
-    const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId, { allow_review: 1, review_opens_at: fromNow(60 * MIN) });
+    const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId, {
+      allow_review: 1,
+      review_opens_at: fromNow(60 * MIN),
+    });
     const { student, attemptId, token } = await submittedAttempt(test.id);
     assert.equal((await readAs(student.token, attemptId)).body.review, undefined);
     assert.equal((await patchTest(m.tenant.admin.token, test.id, { review_opens_at: fromNow(-1000) })).status, 200);
@@ -84,7 +97,10 @@ describe('GET /api/attempts/{attemptId}: review_opens_at', () => {
   });
 
   it('never shows the taker a review when allow_review is 0, even after review_opens_at', async () => {
-    const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId, { allow_review: 0, review_opens_at: fromNow(-60 * MIN) });
+    const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId, {
+      allow_review: 0,
+      review_opens_at: fromNow(-60 * MIN),
+    });
     const { student, attemptId, token } = await submittedAttempt(test.id);
     assert.equal((await readAs(student.token, attemptId)).body.review, undefined);
     assert.equal((await readWithToken(token, attemptId)).body.review, undefined);

@@ -38,7 +38,10 @@ describe('POST /api/attempts: the window [opens_at, closes_at)', () => {
   });
 
   it('admits a start inside the window: 201', async () => {
-    const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId, { opens_at: fromNow(-MIN), closes_at: fromNow(120 * MIN) });
+    const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId, {
+      opens_at: fromNow(-MIN),
+      closes_at: fromNow(120 * MIN),
+    });
     assert.equal((await start((await newStudent()).token, { test_id: test.id })).status, 201);
   });
 
@@ -62,7 +65,11 @@ describe('POST /api/attempts: the access code', () => {
   });
 
   it('refuses a start with a wrong code with 403', async () => {
-    expectError(await start((await newStudent()).token, { test_id: test.id, access_code: 'wrong-code' }), 403, 'FORBIDDEN');
+    expectError(
+      await start((await newStudent()).token, { test_id: test.id, access_code: 'wrong-code' }),
+      403,
+      'FORBIDDEN',
+    );
   });
 
   it('starts with the right code: 201', async () => {
@@ -85,7 +92,9 @@ describe('POST /api/attempts: the access code', () => {
   });
 
   it('answers 400 naming body.access_code for a code too short to be one', async () => {
-    expectValidation(await start((await newStudent()).token, { test_id: test.id, access_code: 'abc' }), ['body.access_code']);
+    expectValidation(await start((await newStudent()).token, { test_id: test.id, access_code: 'abc' }), [
+      'body.access_code',
+    ]);
   });
 
   // POST /api/attempts is also limited per user (the strict limit of sensitive operations): each
@@ -104,12 +113,18 @@ describe('POST /api/attempts: the access code', () => {
       Promise.all(Array.from({ length: 7 }, () => newStudent())),
     ]);
     // Five refused share codes, three wrong access codes and two missing ones from the same address: one count.
-    for (const guest of guests) expectError(await start(guest.token, { share_code: 'ZZZZZZZZZZZZZ' }, { ip }), 404, 'NOT_FOUND');
-    for (const s of students.slice(0, 3)) expectError(await start(s.token, { test_id: test.id, access_code: `wrong-${s.uid}` }, { ip }), 403, 'FORBIDDEN');
-    for (const s of students.slice(3, 5)) expectError(await start(s.token, { test_id: test.id }, { ip }), 403, 'FORBIDDEN');
+    for (const guest of guests)
+      expectError(await start(guest.token, { share_code: 'ZZZZZZZZZZZZZ' }, { ip }), 404, 'NOT_FOUND');
+    for (const s of students.slice(0, 3))
+      expectError(await start(s.token, { test_id: test.id, access_code: `wrong-${s.uid}` }, { ip }), 403, 'FORBIDDEN');
+    for (const s of students.slice(3, 5))
+      expectError(await start(s.token, { test_id: test.id }, { ip }), 403, 'FORBIDDEN');
     lockedOut(await start(students[5].token, { test_id: test.id, access_code: CODE }, { ip }));
     // Another address is not locked out.
-    assert.equal((await start(students[6].token, { test_id: test.id, access_code: CODE }, { ip: freshIp() })).status, 201);
+    assert.equal(
+      (await start(students[6].token, { test_id: test.id, access_code: CODE }, { ip: freshIp() })).status,
+      201,
+    );
   });
 
   it('locks out wrong access codes alone the same way: 10 refusals from one address, then 429', async function () {
@@ -190,7 +205,10 @@ describe('POST /api/attempts: a Guest redeeming a share code', () => {
     const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId, { opens_at: fromNow(60 * MIN) });
     const code = await writeShareCode(m.tenant.clientId, test.id);
     expectError(await start((await signInAnonymously()).token, { share_code: code }), 409, 'CONFLICT');
-    assert.equal((await patchTest(m.tenant.admin.token, test.id, { opens_at: null, closes_at: fromNow(-1000) })).status, 200);
+    assert.equal(
+      (await patchTest(m.tenant.admin.token, test.id, { opens_at: null, closes_at: fromNow(-1000) })).status,
+      200,
+    );
     const closed = await start((await signInAnonymously()).token, { share_code: code });
     expectError(closed, 409, 'CONFLICT');
     assert.match(closed.body.message, /closed at/);
@@ -198,10 +216,17 @@ describe('POST /api/attempts: a Guest redeeming a share code', () => {
 
   it('needs the access code beside the share code: missing or wrong 403, right 201 with the test’s deadline', async () => {
     const closes = fromNow(15 * MIN);
-    const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId, { access_code: CODE, closes_at: closes });
+    const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId, {
+      access_code: CODE,
+      closes_at: closes,
+    });
     const code = await writeShareCode(m.tenant.clientId, test.id);
     expectError(await start((await signInAnonymously()).token, { share_code: code }), 403, 'FORBIDDEN');
-    expectError(await start((await signInAnonymously()).token, { share_code: code, access_code: 'not-the-code' }), 403, 'FORBIDDEN');
+    expectError(
+      await start((await signInAnonymously()).token, { share_code: code, access_code: 'not-the-code' }),
+      403,
+      'FORBIDDEN',
+    );
     const guest = await signInAnonymously();
     const res = await start(guest.token, { share_code: code, access_code: CODE, guest_name: 'Ada' });
     assert.equal(res.status, 201, res.text);

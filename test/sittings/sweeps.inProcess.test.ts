@@ -30,14 +30,22 @@ after(() => server.close());
 const retries = { count: 0 };
 const call = (method: string, path: string, token: string, body?: unknown): Promise<ApiResponse> =>
   untilAnswered(() => api(method, path, { token, body, ip: freshIp(), baseUrl: server.baseUrl }), retries);
-const later = <T>(ms: number, send: () => Promise<T>): Promise<T> => new Promise((resolve, reject) => setTimeout(() => send().then(resolve, reject), ms));
+const later = <T>(ms: number, send: () => Promise<T>): Promise<T> =>
+  new Promise((resolve, reject) => setTimeout(() => send().then(resolve, reject), ms));
 const META = { ip_address: '192.0.2.1', user_agent: 'sweeps test', request_id: 'sweeps-test' };
 
 const sweepOf = async (testId: string): Promise<DocumentSnapshot | undefined> =>
   (await adminDb.collection('deadline_sweeps').where('test_id', '==', testId).limit(1).get()).docs[0];
 
 async function extendedRecordsOf(sweepId: string): Promise<number> {
-  return (await adminDb.collection('audit_logs').where('event_type', '==', 'attempt_extended').where('details.sweep_id', '==', sweepId).count().get()).data().count;
+  return (
+    await adminDb
+      .collection('audit_logs')
+      .where('event_type', '==', 'attempt_extended')
+      .where('details.sweep_id', '==', sweepId)
+      .count()
+      .get()
+  ).data().count;
 }
 
 describe('POST /api/tests/{testId}/extend: the fire alarm over 1,000 attempts in progress', function () {
@@ -53,14 +61,26 @@ describe('POST /api/tests/{testId}/extend: the fire alarm over 1,000 attempts in
     const latecomers = await Promise.all(Array.from({ length: 8 }, () => createUser('student', tenant.clientId)));
 
     const pressedAt = Date.now();
-    const pressing = api('POST', `/api/tests/${test.id}/extend`, { token: tenant.admin.token, body: { minutes: 15 }, ip: freshIp(), baseUrl: server.baseUrl }).then((res) => ({
+    const pressing = api('POST', `/api/tests/${test.id}/extend`, {
+      token: tenant.admin.token,
+      body: { minutes: 15 },
+      ip: freshIp(),
+      baseUrl: server.baseUrl,
+    }).then((res) => ({
       res,
       ms: Date.now() - pressedAt,
     }));
     // Saves and submits land over the first seconds of the sweep, in no order.
-    const submits = submitting.map((a) => later(Math.random() * 4_000, () => call('POST', `/api/attempts/${a.id}/submit`, tenant.admin.token)));
+    const submits = submitting.map((a) =>
+      later(Math.random() * 4_000, () => call('POST', `/api/attempts/${a.id}/submit`, tenant.admin.token)),
+    );
     const saves = saving.map((a) =>
-      later(Math.random() * 4_000, () => call('POST', `/api/attempts/${a.id}/answers`, tenant.admin.token, { question_id: a.question_order[1], student_answer: `kept ${a.id}` })),
+      later(Math.random() * 4_000, () =>
+        call('POST', `/api/attempts/${a.id}/answers`, tenant.admin.token, {
+          question_id: a.question_order[1],
+          student_answer: `kept ${a.id}`,
+        }),
+      ),
     );
     // Once the press is recorded, students start: their attempts are not the sitting's the proctor extended.
     let sweep: DocumentSnapshot | undefined;
@@ -73,13 +93,20 @@ describe('POST /api/tests/{testId}/extend: the fire alarm over 1,000 attempts in
         return res.body;
       }),
     );
-    const [{ res: press, ms: pressMs }, submitted, saved] = await Promise.all([pressing, Promise.all(submits), Promise.all(saves)]);
+    const [{ res: press, ms: pressMs }, submitted, saved] = await Promise.all([
+      pressing,
+      Promise.all(submits),
+      Promise.all(saves),
+    ]);
     assert.equal(press.status, 200, press.text);
     const sweepId = sweep.id;
     const done = (await adminDb.collection('deadline_sweeps').doc(sweepId).get()).data()!;
     assert.equal(done.pending, false);
 
-    const stored = await storedAttempts(tenant.clientId, seeded.map((a) => a.id));
+    const stored = await storedAttempts(
+      tenant.clientId,
+      seeded.map((a) => a.id),
+    );
     let received = 0;
     let submittedFirst = 0;
     for (const [i, seed] of seeded.entries()) {
@@ -93,7 +120,10 @@ describe('POST /api/tests/{testId}/extend: the fire alarm over 1,000 attempts in
         assert.equal(attempt.submitted_by, 'admin');
         const commits = await submissionCommits(seed.student_id, seed.id);
         assert.equal(commits.length, 1, 'scored once');
-        assert.ok(snap.updateTime!.isEqual(commits[0].createTime!), `submitted attempt ${seed.id} was written after its submission`);
+        assert.ok(
+          snap.updateTime!.isEqual(commits[0].createTime!),
+          `submitted attempt ${seed.id} was written after its submission`,
+        );
         assert.deepEqual(attempt.extensions ?? {}, has ? { [sweepId]: 15 } : {});
         assert.equal(attempt.expires_at, plusMinutes(seed.expires_at, has ? 15 : 0));
         if (!has) submittedFirst += 1;
@@ -104,14 +134,25 @@ describe('POST /api/tests/{testId}/extend: the fire alarm over 1,000 attempts in
       assert.equal(attempt.expires_at, plusMinutes(seed.expires_at, 15));
       if (i < submitting.length + saving.length) {
         assert.equal(saved[i - submitting.length].status, 200, saved[i - submitting.length].text);
-        assert.equal(attempt.answers[seed.question_order[1]]?.answer, `kept ${seed.id}`, 'the answer acknowledged is kept');
+        assert.equal(
+          attempt.answers[seed.question_order[1]]?.answer,
+          `kept ${seed.id}`,
+          'the answer acknowledged is kept',
+        );
       }
     }
     // The slots keep the deadline for a start's resume-or-close decision.
-    const slots = await adminDb.getAll(...seeded.slice(submitting.length).map((a) => slotDoc(tenant.clientId, test.id, a.student_id)));
-    slots.forEach((slot, k) => assert.equal(slot.get('in_progress.expires_at'), plusMinutes(seeded[submitting.length + k].expires_at, 15)));
+    const slots = await adminDb.getAll(
+      ...seeded.slice(submitting.length).map((a) => slotDoc(tenant.clientId, test.id, a.student_id)),
+    );
+    slots.forEach((slot, k) =>
+      assert.equal(slot.get('in_progress.expires_at'), plusMinutes(seeded[submitting.length + k].expires_at, 15)),
+    );
 
-    const lateStored = await storedAttempts(tenant.clientId, late.map((a) => a.attempt_id));
+    const lateStored = await storedAttempts(
+      tenant.clientId,
+      late.map((a) => a.attempt_id),
+    );
     for (const started of late) {
       const attempt = lateStored.get(started.attempt_id)!.data()!;
       assert.equal(attempt.status, 'in_progress');
@@ -134,7 +175,13 @@ describe('A deadline sweep whose runner stopped part way', function () {
   it('is finished by resumeStaleSweeps once untouched for 2 minutes: every attempt ends extended exactly once and the sweep is done', async () => {
     const { test } = await publishTest(tenant.admin.token, tenant.clientId, { count: 1 });
     const seeded = await seedAttempts(tenant.clientId, test, 450);
-    const sweepId = await recordTestExtension({ clientId: tenant.clientId, testId: test.id, minutes: 10, by: tenant.admin.uid, meta: META });
+    const sweepId = await recordTestExtension({
+      clientId: tenant.clientId,
+      testId: test.id,
+      minutes: 10,
+      by: tenant.admin.uid,
+      meta: META,
+    });
     // The runner dies after 100 attempts: every commit on an attempt from then on fails, as in an outage.
     const heal = failWrites(new RegExp(`^clients/${tenant.clientId}/attempts/`), { skip: 100 });
     try {
@@ -143,7 +190,15 @@ describe('A deadline sweep whose runner stopped part way', function () {
       heal();
     }
     const ref = adminDb.collection('deadline_sweeps').doc(sweepId);
-    const extendedNow = async () => [...(await storedAttempts(tenant.clientId, seeded.map((a) => a.id))).values()].filter((s) => s.get('extensions')?.[sweepId] !== undefined);
+    const extendedNow = async () =>
+      [
+        ...(
+          await storedAttempts(
+            tenant.clientId,
+            seeded.map((a) => a.id),
+          )
+        ).values(),
+      ].filter((s) => s.get('extensions')?.[sweepId] !== undefined);
     assert.equal((await extendedNow()).length, 100, 'stopped after 100 attempts');
     assert.equal((await ref.get()).get('pending'), true);
 
@@ -157,7 +212,10 @@ describe('A deadline sweep whose runner stopped part way', function () {
     const finished = (await ref.get()).data()!;
     assert.equal(finished.pending, false);
     assert.equal(finished.changed, 450);
-    const stored = await storedAttempts(tenant.clientId, seeded.map((a) => a.id));
+    const stored = await storedAttempts(
+      tenant.clientId,
+      seeded.map((a) => a.id),
+    );
     for (const seed of seeded) {
       const attempt = stored.get(seed.id)!.data()!;
       assert.deepEqual(attempt.extensions, { [sweepId]: 10 }, `attempt ${seed.id} extended exactly once`);
@@ -167,17 +225,30 @@ describe('A deadline sweep whose runner stopped part way', function () {
 
     // Run again once done: nothing moves.
     assert.deepEqual(await runSweep(sweepId), { changed: 450, closed: 0 });
-    const again = await storedAttempts(tenant.clientId, seeded.map((a) => a.id));
-    for (const seed of seeded) assert.ok(again.get(seed.id)!.updateTime!.isEqual(stored.get(seed.id)!.updateTime!), 'not written again');
+    const again = await storedAttempts(
+      tenant.clientId,
+      seeded.map((a) => a.id),
+    );
+    for (const seed of seeded)
+      assert.ok(again.get(seed.id)!.updateTime!.isEqual(stored.get(seed.id)!.updateTime!), 'not written again');
   });
 
   it('extends each attempt once when two runners carry the same sweep at once', async () => {
     const { test } = await publishTest(tenant.admin.token, tenant.clientId, { count: 1 });
     const seeded = await seedAttempts(tenant.clientId, test, 400);
-    const sweepId = await recordTestExtension({ clientId: tenant.clientId, testId: test.id, minutes: 6, by: tenant.admin.uid, meta: META });
+    const sweepId = await recordTestExtension({
+      clientId: tenant.clientId,
+      testId: test.id,
+      minutes: 6,
+      by: tenant.admin.uid,
+      meta: META,
+    });
     const [first, second] = await Promise.all([runSweep(sweepId), runSweep(sweepId)]);
     assert.equal(first.changed + second.changed, 400, 'each attempt counted by the runner that extended it');
-    const stored = await storedAttempts(tenant.clientId, seeded.map((a) => a.id));
+    const stored = await storedAttempts(
+      tenant.clientId,
+      seeded.map((a) => a.id),
+    );
     for (const seed of seeded) {
       const attempt = stored.get(seed.id)!.data()!;
       assert.deepEqual(attempt.extensions, { [sweepId]: 6 });

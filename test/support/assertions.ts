@@ -12,10 +12,13 @@ export function expectError(res: ApiResponse, status: number, code: string): voi
   assert.equal(res.body.status, status, res.text);
   assert.equal(typeof res.body.message, 'string');
   assert.ok(res.body.message.length > 0, 'the error has a message');
-  const extra = Object.keys(res.body).filter((k) => !['error', 'message', 'status', 'details', 'details_total'].includes(k));
+  const extra = Object.keys(res.body).filter(
+    (k) => !['error', 'message', 'status', 'details', 'details_total'].includes(k),
+  );
   assert.deepEqual(extra, [], `no fields beyond {error, message, status, details, details_total}: ${res.text}`);
   assert.ok(res.body.message.length <= MAX_ERROR_TEXT, `the message is at most ${MAX_ERROR_TEXT} characters`);
-  if (res.body.details !== undefined) assert.ok(res.body.details.length <= MAX_ERROR_DETAILS, `at most ${MAX_ERROR_DETAILS} details`);
+  if (res.body.details !== undefined)
+    assert.ok(res.body.details.length <= MAX_ERROR_DETAILS, `at most ${MAX_ERROR_DETAILS} details`);
   assert.ok(!/at .+\.js:\d+/.test(res.text), 'no stack trace leaks');
 }
 
@@ -28,8 +31,15 @@ export function expectValidation(res: ApiResponse, paths: string[], mentions: st
     assert.equal(typeof d.path, 'string', res.text);
     assert.equal(typeof d.message, 'string', res.text);
   }
-  for (const path of paths) assert.ok(details.some((d) => d.path === path), `a detail at ${path}: ${res.text}`);
+  for (const path of paths)
+    assert.ok(
+      details.some((d) => d.path === path),
+      `a detail at ${path}: ${res.text}`,
+    );
   for (const word of mentions) {
-    assert.ok(details.some((d) => `${d.path} ${d.message}`.includes(word)), `a detail mentions ${word}: ${res.text}`);
+    assert.ok(
+      details.some((d) => `${d.path} ${d.message}`.includes(word)),
+      `a detail mentions ${word}: ${res.text}`,
+    );
   }
 }

@@ -8,8 +8,10 @@ import { captureLog, type LogEntry } from '../../functions/src/platform/log';
 // throws. Each returns the function that heals it.
 
 const UNAVAILABLE = 14;
-export const firestoreUnavailable = () => Object.assign(new Error('14 UNAVAILABLE: injected Firestore outage'), { code: UNAVAILABLE });
-export const authInternalError = () => Object.assign(new Error('injected Auth outage'), { code: 'auth/internal-error' });
+export const firestoreUnavailable = () =>
+  Object.assign(new Error('14 UNAVAILABLE: injected Firestore outage'), { code: UNAVAILABLE });
+export const authInternalError = () =>
+  Object.assign(new Error('injected Auth outage'), { code: 'auth/internal-error' });
 
 type AnyFn = (...args: any[]) => any;
 function patch(target: object, method: string, replacement: (original: AnyFn) => AnyFn): () => void {
@@ -26,28 +28,43 @@ const firestoreProto = Object.getPrototypeOf(db);
 const queryProto = Object.getPrototypeOf(Object.getPrototypeOf(db.collection('x')));
 const aggregateProto = Object.getPrototypeOf(db.collection('x').count());
 // A transaction's reads go through its own class, only reached through the functions' copy of the SDK.
-const transactionProto = (createRequire(join(__dirname, '../../functions/package.json'))('firebase-admin/firestore') as { Transaction: { prototype: object } })
-  .Transaction.prototype;
+const transactionProto = (
+  createRequire(join(__dirname, '../../functions/package.json'))('firebase-admin/firestore') as {
+    Transaction: { prototype: object };
+  }
+).Transaction.prototype;
 
 /** Firestore closing a transaction under a lock wait it lost (the emulator's words): contention, which the SDK does not run again. */
 export const transactionLost = () =>
-  Object.assign(new Error('3 INVALID_ARGUMENT: Transaction is invalid or closed: injected loss to contention'), { code: 3 });
+  Object.assign(new Error('3 INVALID_ARGUMENT: Transaction is invalid or closed: injected loss to contention'), {
+    code: 3,
+  });
 
 /**
  * Every commit (set, create, batch, transaction) that touches a document whose
  * path matches fails whole, after the first `skip` such commits went through,
  * `times` times (default: every one), with `error` (default: Firestore unavailable).
  */
-export function failWrites(paths: RegExp, { skip = 0, times = Infinity, error = firestoreUnavailable }: { skip?: number; times?: number; error?: () => Error } = {}): () => void {
+export function failWrites(
+  paths: RegExp,
+  {
+    skip = 0,
+    times = Infinity,
+    error = firestoreUnavailable,
+  }: { skip?: number; times?: number; error?: () => Error } = {},
+): () => void {
   let passed = 0;
-  return patch(writeBatchProto, '_commit', (original) =>
-    function (this: { _ops: Array<{ docPath: string }> }, ...args: unknown[]) {
-      if (this._ops.some((op) => paths.test(op.docPath))) {
-        const seen = passed++;
-        if (seen >= skip && seen < skip + times) return Promise.reject(error());
-      }
-      return original.apply(this, args);
-    },
+  return patch(
+    writeBatchProto,
+    '_commit',
+    (original) =>
+      function (this: { _ops: Array<{ docPath: string }> }, ...args: unknown[]) {
+        if (this._ops.some((op) => paths.test(op.docPath))) {
+          const seen = passed++;
+          if (seen >= skip && seen < skip + times) return Promise.reject(error());
+        }
+        return original.apply(this, args);
+      },
   );
 }
 
@@ -59,17 +76,20 @@ export function failWrites(paths: RegExp, { skip = 0, times = Infinity, error = 
 export function readTogether(paths: RegExp, count: number): () => void {
   const done: Array<() => void> = [];
   let taken = 0;
-  return patch(firestoreProto, 'getAll', (original) =>
-    async function (this: unknown, ...refs: Array<{ path?: string }>) {
-      const held = taken < count && refs.some((r) => typeof r?.path === 'string' && paths.test(r.path));
-      if (!held) return original.apply(this, refs);
-      taken += 1;
-      const result = await original.apply(this, refs);
-      const allRead = new Promise<void>((resolve) => done.push(resolve));
-      if (done.length === count) done.forEach((release) => release());
-      await allRead;
-      return result;
-    },
+  return patch(
+    firestoreProto,
+    'getAll',
+    (original) =>
+      async function (this: unknown, ...refs: Array<{ path?: string }>) {
+        const held = taken < count && refs.some((r) => typeof r?.path === 'string' && paths.test(r.path));
+        if (!held) return original.apply(this, refs);
+        taken += 1;
+        const result = await original.apply(this, refs);
+        const allRead = new Promise<void>((resolve) => done.push(resolve));
+        if (done.length === count) done.forEach((release) => release());
+        await allRead;
+        return result;
+      },
   );
 }
 
@@ -80,29 +100,43 @@ const collectionPath = (query: { _queryOptions: { parentPath: { relativeName: st
 /** Document reads (in and out of transactions) and queries on paths that match fail. */
 export function failReads(paths: RegExp): () => void {
   const heals = [
-    patch(firestoreProto, 'getAll', (original) =>
-      function (this: unknown, ...refs: Array<{ path?: string }>) {
-        if (refs.some((r) => typeof r?.path === 'string' && paths.test(r.path))) return Promise.reject(firestoreUnavailable());
-        return original.apply(this, refs);
-      },
+    patch(
+      firestoreProto,
+      'getAll',
+      (original) =>
+        function (this: unknown, ...refs: Array<{ path?: string }>) {
+          if (refs.some((r) => typeof r?.path === 'string' && paths.test(r.path)))
+            return Promise.reject(firestoreUnavailable());
+          return original.apply(this, refs);
+        },
     ),
-    patch(transactionProto, 'getAll', (original) =>
-      function (this: unknown, ...refs: Array<{ path?: string }>) {
-        if (refs.some((r) => typeof r?.path === 'string' && paths.test(r.path))) return Promise.reject(firestoreUnavailable());
-        return original.apply(this, refs);
-      },
+    patch(
+      transactionProto,
+      'getAll',
+      (original) =>
+        function (this: unknown, ...refs: Array<{ path?: string }>) {
+          if (refs.some((r) => typeof r?.path === 'string' && paths.test(r.path)))
+            return Promise.reject(firestoreUnavailable());
+          return original.apply(this, refs);
+        },
     ),
-    patch(queryProto, 'get', (original) =>
-      function (this: any, ...args: unknown[]) {
-        if (paths.test(collectionPath(this))) return Promise.reject(firestoreUnavailable());
-        return original.apply(this, args);
-      },
+    patch(
+      queryProto,
+      'get',
+      (original) =>
+        function (this: any, ...args: unknown[]) {
+          if (paths.test(collectionPath(this))) return Promise.reject(firestoreUnavailable());
+          return original.apply(this, args);
+        },
     ),
-    patch(aggregateProto, 'get', (original) =>
-      function (this: any, ...args: unknown[]) {
-        if (paths.test(collectionPath(this._query))) return Promise.reject(firestoreUnavailable());
-        return original.apply(this, args);
-      },
+    patch(
+      aggregateProto,
+      'get',
+      (original) =>
+        function (this: any, ...args: unknown[]) {
+          if (paths.test(collectionPath(this._query))) return Promise.reject(firestoreUnavailable());
+          return original.apply(this, args);
+        },
     ),
   ];
   return () => heals.forEach((heal) => heal());
@@ -118,16 +152,19 @@ export function holdFirstQuery(paths: RegExp, ms: number): { reached: Promise<vo
   let held = false;
   let signal: () => void = () => {};
   const reached = new Promise<void>((resolve) => (signal = resolve));
-  const heal = patch(queryProto, '_get', (original) =>
-    async function (this: any, ...args: unknown[]) {
-      const result = await original.apply(this, args);
-      if (!held && paths.test(collectionPath(this))) {
-        held = true;
-        signal();
-        await new Promise((resolve) => setTimeout(resolve, ms));
-      }
-      return result;
-    },
+  const heal = patch(
+    queryProto,
+    '_get',
+    (original) =>
+      async function (this: any, ...args: unknown[]) {
+        const result = await original.apply(this, args);
+        if (!held && paths.test(collectionPath(this))) {
+          held = true;
+          signal();
+          await new Promise((resolve) => setTimeout(resolve, ms));
+        }
+        return result;
+      },
   );
   return { reached, heal };
 }
@@ -135,21 +172,27 @@ export function holdFirstQuery(paths: RegExp, ms: number): { reached: Promise<vo
 /** Counts the queries run on matching collection paths, and the documents they answered, until healed. */
 export function countQueries(paths: RegExp): { queries: number; documents: number; heal: () => void } {
   const counts = { queries: 0, documents: 0, heal: () => {} };
-  counts.heal = patch(queryProto, 'get', (original) =>
-    async function (this: any, ...args: unknown[]) {
-      const snap = await original.apply(this, args);
-      if (paths.test(collectionPath(this))) {
-        counts.queries += 1;
-        counts.documents += snap.size;
-      }
-      return snap;
-    },
+  counts.heal = patch(
+    queryProto,
+    'get',
+    (original) =>
+      async function (this: any, ...args: unknown[]) {
+        const snap = await original.apply(this, args);
+        if (paths.test(collectionPath(this))) {
+          counts.queries += 1;
+          counts.documents += snap.size;
+        }
+        return snap;
+      },
   );
   return counts;
 }
 
 /** The service's Auth client answers `method` with `fail()` (or whatever `replacement` does). */
-export function replaceAuth(method: 'verifyIdToken' | 'getUser' | 'createUser' | 'setCustomUserClaims' | 'deleteUser' | 'updateUser', replacement: (original: AnyFn) => AnyFn): () => void {
+export function replaceAuth(
+  method: 'verifyIdToken' | 'getUser' | 'createUser' | 'setCustomUserClaims' | 'deleteUser' | 'updateUser',
+  replacement: (original: AnyFn) => AnyFn,
+): () => void {
   return patch(auth, method, (original) => replacement(original.bind(auth)));
 }
 
@@ -165,7 +208,10 @@ export async function loggedDuring<T>(work: () => Promise<T>): Promise<{ result:
 }
 
 /** Runs `work` with a fault injected (`inject` returns the healer), healing it whatever happens; returns what was logged too. */
-export async function duringFault<T>(inject: () => () => void, work: () => Promise<T>): Promise<{ result: T; entries: LogEntry[] }> {
+export async function duringFault<T>(
+  inject: () => () => void,
+  work: () => Promise<T>,
+): Promise<{ result: T; entries: LogEntry[] }> {
   const heal = inject();
   try {
     return await loggedDuring(work);

@@ -23,7 +23,8 @@ export interface TestUser {
 }
 
 /** Email/password sign-in, exactly as a client app does it. */
-export const signIn = async (email: string, password: string): Promise<string> => (await signInWithPassword(AUTH_HOST, email, password)).idToken;
+export const signIn = async (email: string, password: string): Promise<string> =>
+  (await signInWithPassword(AUTH_HOST, email, password)).idToken;
 
 /** Anonymous sign-in (a Guest): accounts:signUp with no email or password. */
 export async function signInAnonymously(): Promise<{ uid: string; token: string }> {
@@ -57,7 +58,10 @@ export async function createUser(role: Role | null, clientId: string | null = nu
   if (role) {
     // The same claims and profile shapes the users service writes.
     await adminAuth.setCustomUserClaims(record.uid, claimsFor(role, clientId));
-    const profile = newProfile({ uid: record.uid, email, display_name: `Test ${role}`, role, client_id: clientId }, new Date().toISOString());
+    const profile = newProfile(
+      { uid: record.uid, email, display_name: `Test ${role}`, role, client_id: clientId },
+      new Date().toISOString(),
+    );
     await profileRef(record.uid, role, clientId)!.set(profile);
   }
   return { uid: record.uid, email, password, role, clientId, token: await signIn(email, password) };
@@ -68,10 +72,7 @@ export const createSuperAdmin = () => createUser('super_admin');
 /** An active organization with one Client Admin and one Student. */
 export async function createTenant(opts: { active_status?: 0 | 1 } = {}) {
   const client = await createClientDoc(opts);
-  const [admin, student] = await Promise.all([
-    createUser('client_admin', client.id),
-    createUser('student', client.id),
-  ]);
+  const [admin, student] = await Promise.all([createUser('client_admin', client.id), createUser('student', client.id)]);
   return { client, clientId: client.id, admin, student };
 }
 
@@ -108,7 +109,10 @@ export async function waitPastAuthTime(token: string): Promise<void> {
 }
 
 /** Email/password sign-in keeping the refresh token, as the client SDK does. */
-export async function signInWithRefreshToken(email: string, password: string): Promise<{ idToken: string; refreshToken: string }> {
+export async function signInWithRefreshToken(
+  email: string,
+  password: string,
+): Promise<{ idToken: string; refreshToken: string }> {
   const { idToken, refreshToken } = await signInWithPassword(AUTH_HOST, email, password);
   return { idToken, refreshToken };
 }
@@ -119,4 +123,5 @@ export async function signInWithRefreshToken(email: string, password: string): P
  * revoked refresh tokens here, but the ID token it returns keeps the original
  * auth_time, so the service still sees it as revoked.
  */
-export const refreshIdToken = (refreshToken: string): Promise<string | null> => emulatorRefreshIdToken(AUTH_HOST, refreshToken);
+export const refreshIdToken = (refreshToken: string): Promise<string | null> =>
+  emulatorRefreshIdToken(AUTH_HOST, refreshToken);

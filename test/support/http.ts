@@ -31,7 +31,11 @@ export const freshIp = (): string =>
 // Requests without an explicit ip share one per test process, so a run starts with a clean bucket.
 const defaultIp = freshIp();
 
-export async function api<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+export async function api<T = any>(
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { 'X-Forwarded-For': options.ip ?? defaultIp, ...options.headers };
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
   let body: string | undefined;
@@ -55,5 +59,6 @@ export async function api<T = any>(method: string, path: string, options: Reques
 
 export const get = <T = any>(path: string, o?: RequestOptions) => api<T>('GET', path, o);
 export const post = <T = any>(path: string, body?: unknown, o?: RequestOptions) => api<T>('POST', path, { ...o, body });
-export const patch = <T = any>(path: string, body?: unknown, o?: RequestOptions) => api<T>('PATCH', path, { ...o, body });
+export const patch = <T = any>(path: string, body?: unknown, o?: RequestOptions) =>
+  api<T>('PATCH', path, { ...o, body });
 export const del = <T = any>(path: string, o?: RequestOptions) => api<T>('DELETE', path, o);

@@ -48,7 +48,10 @@ function frameworkServer(app: ReturnType<typeof createApp>): Server {
   return getTestServer(name) as unknown as Server;
 }
 
-export async function startInProcessApi(overrides: Partial<RuntimeConfig> = {}, serve: ServeOptions = {}): Promise<InProcessApi> {
+export async function startInProcessApi(
+  overrides: Partial<RuntimeConfig> = {},
+  serve: ServeOptions = {},
+): Promise<InProcessApi> {
   const app = createApp({ ...TEST_CONFIG, ...overrides });
   const server = serve.framework ? frameworkServer(app) : createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -19,12 +19,16 @@ export interface Multipart {
   contentType: string;
 }
 
-export function multipartBody(parts: FilePart[], boundary = `----exam-test-${randomBytes(8).toString('hex')}`): Multipart {
+export function multipartBody(
+  parts: FilePart[],
+  boundary = `----exam-test-${randomBytes(8).toString('hex')}`,
+): Multipart {
   const chunks: Buffer[] = [];
   for (const part of parts) {
     const disposition = `form-data; name="${part.field}"${part.filename !== undefined ? `; filename="${part.filename}"` : ''}`;
     const headers = [`Content-Disposition: ${disposition}`];
-    if (part.filename !== undefined || part.contentType) headers.push(`Content-Type: ${part.contentType ?? 'text/csv'}`);
+    if (part.filename !== undefined || part.contentType)
+      headers.push(`Content-Type: ${part.contentType ?? 'text/csv'}`);
     chunks.push(Buffer.from(`--${boundary}\r\n${headers.join('\r\n')}\r\n\r\n`, 'utf8'));
     chunks.push(Buffer.isBuffer(part.content) ? part.content : Buffer.from(part.content, 'utf8'));
     chunks.push(Buffer.from('\r\n', 'utf8'));
@@ -46,11 +50,20 @@ export interface UploadOptions {
 }
 
 /** POSTs raw bytes (a multipart body, or anything else a test needs to send). */
-export async function postBytes(path: string, body: Buffer, contentType: string | undefined, options: UploadOptions = {}): Promise<ApiResponse> {
+export async function postBytes(
+  path: string,
+  body: Buffer,
+  contentType: string | undefined,
+  options: UploadOptions = {},
+): Promise<ApiResponse> {
   const headers: Record<string, string> = { 'X-Forwarded-For': options.ip ?? freshIp() };
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
   if (contentType) headers['Content-Type'] = contentType;
-  const res = await fetch(`${options.baseUrl ?? BASE_URL}${path}`, { method: 'POST', headers, body: new Uint8Array(body) });
+  const res = await fetch(`${options.baseUrl ?? BASE_URL}${path}`, {
+    method: 'POST',
+    headers,
+    body: new Uint8Array(body),
+  });
   const text = await res.text();
   let parsed: any;
   try {
@@ -62,7 +75,15 @@ export async function postBytes(path: string, body: Buffer, contentType: string 
 }
 
 /** POST /api/questions/import with one CSV file. */
-export function importCsv(csv: string | Buffer | Multipart, options: UploadOptions & { query?: string } = {}): Promise<ApiResponse> {
+export function importCsv(
+  csv: string | Buffer | Multipart,
+  options: UploadOptions & { query?: string } = {},
+): Promise<ApiResponse> {
   const upload = typeof csv === 'string' || Buffer.isBuffer(csv) ? csvUpload(csv) : csv;
-  return postBytes(`/api/questions/import${options.query ? `?${options.query}` : ''}`, upload.body, options.contentType ?? upload.contentType, options);
+  return postBytes(
+    `/api/questions/import${options.query ? `?${options.query}` : ''}`,
+    upload.body,
+    options.contentType ?? upload.contentType,
+    options,
+  );
 }

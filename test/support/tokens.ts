@@ -21,7 +21,8 @@ export function expired(token: string): string {
 export const wrongAudience = (token: string) => withClaims(token, { aud: 'someone-elses-project' });
 
 /** A signature where an unsigned token has none: what tampering with a signed token looks like. */
-export const withForgedSignature = (token: string) => `${token.replace(/\.$/, '')}.${Buffer.from('forged').toString('base64url')}`;
+export const withForgedSignature = (token: string) =>
+  `${token.replace(/\.$/, '')}.${Buffer.from('forged').toString('base64url')}`;
 
 /** Claims RS256 without a key to check it against. */
 export function withAlgorithm(token: string, alg: string): string {

@@ -83,7 +83,10 @@ async function onlyAuditRecord(userId: string, eventType: string) {
   return records[0];
 }
 
-function assertAudit(record: any, expected: { event_type: string; user_id: string; actor_id: string; client_id: string | null; ip: string }) {
+function assertAudit(
+  record: any,
+  expected: { event_type: string; user_id: string; actor_id: string; client_id: string | null; ip: string },
+) {
   assert.equal(record.event_type, expected.event_type);
   assert.equal(record.user_id, expected.user_id);
   assert.equal(record.actor_id, expected.actor_id);
@@ -109,33 +112,68 @@ describe('GET /api/me', () => {
   it('answers a Super Admin with its uid, email and role, and no organization', async () => {
     const res = await me(m.superAdmin.token);
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body, { uid: m.superAdmin.uid, email: m.superAdmin.email, role: 'super_admin', client_id: null, guest: false, accommodation: null });
+    assert.deepEqual(res.body, {
+      uid: m.superAdmin.uid,
+      email: m.superAdmin.email,
+      role: 'super_admin',
+      client_id: null,
+      guest: false,
+      accommodation: null,
+    });
   });
 
   it('answers a Client Admin with its role and organization', async () => {
     const { admin, clientId } = m.tenant;
     const res = await me(admin.token);
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body, { uid: admin.uid, email: admin.email, role: 'client_admin', client_id: clientId, guest: false, accommodation: null });
+    assert.deepEqual(res.body, {
+      uid: admin.uid,
+      email: admin.email,
+      role: 'client_admin',
+      client_id: clientId,
+      guest: false,
+      accommodation: null,
+    });
   });
 
   it('answers a Student with its role and organization', async () => {
     const { student, clientId } = m.tenant;
     const res = await me(student.token);
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body, { uid: student.uid, email: student.email, role: 'student', client_id: clientId, guest: false, accommodation: null });
+    assert.deepEqual(res.body, {
+      uid: student.uid,
+      email: student.email,
+      role: 'student',
+      client_id: clientId,
+      guest: false,
+      accommodation: null,
+    });
   });
 
   it('answers an anonymous Guest as a guest, with no email and no organization', async () => {
     const res = await me(m.guest.token);
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body, { uid: m.guest.uid, email: null, role: 'guest', client_id: null, guest: true, accommodation: null });
+    assert.deepEqual(res.body, {
+      uid: m.guest.uid,
+      email: null,
+      role: 'guest',
+      client_id: null,
+      guest: true,
+      accommodation: null,
+    });
   });
 
   it('answers a signed-in user with no role with role null', async () => {
     const res = await me(m.noRole.token);
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body, { uid: m.noRole.uid, email: m.noRole.email, role: null, client_id: null, guest: false, accommodation: null });
+    assert.deepEqual(res.body, {
+      uid: m.noRole.uid,
+      email: m.noRole.email,
+      role: null,
+      client_id: null,
+      guest: false,
+      accommodation: null,
+    });
   });
 
   it('still answers the users of a deactivated client, who get 403 elsewhere', async () => {
@@ -143,7 +181,14 @@ describe('GET /api/me', () => {
     for (const user of [inactive.admin, inactive.student]) {
       const res = await me(user.token);
       assert.equal(res.status, 200, res.text);
-      assert.deepEqual(res.body, { uid: user.uid, email: user.email, role: user.role, client_id: inactive.clientId, guest: false, accommodation: null });
+      assert.deepEqual(res.body, {
+        uid: user.uid,
+        email: user.email,
+        role: user.role,
+        client_id: inactive.clientId,
+        guest: false,
+        accommodation: null,
+      });
       expectError(await get(`/api/users/${user.uid}`, { token: user.token, ip }), 403, 'FORBIDDEN');
     }
   });
@@ -212,7 +257,10 @@ describe('GET /api/users', () => {
       pages = res.body.pagination.pages;
       admins.push(...res.body.data);
     }
-    assert.ok(admins.some((u) => u.uid === m.superAdmin.uid), 'the caller is listed');
+    assert.ok(
+      admins.some((u) => u.uid === m.superAdmin.uid),
+      'the caller is listed',
+    );
     assert.ok(admins.every((u) => u.role === 'super_admin' && u.client_id === null));
     assert.ok(!admins.some((u) => u.uid === m.tenant.admin.uid));
   });
@@ -220,7 +268,10 @@ describe('GET /api/users', () => {
   it('filters by role', async () => {
     const res = await list(`?client_id=${m.tenant.clientId}&role=student`, m.superAdmin.token);
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body.data.map((u: any) => u.uid), [m.tenant.student.uid]);
+    assert.deepEqual(
+      res.body.data.map((u: any) => u.uid),
+      [m.tenant.student.uid],
+    );
     assert.equal(res.body.pagination.total, 1);
   });
 
@@ -230,9 +281,15 @@ describe('GET /api/users', () => {
     assert.equal(off.status, 200, off.text);
     const disabled = await list('?disabled=true', tenant.admin.token);
     assert.equal(disabled.status, 200, disabled.text);
-    assert.deepEqual(disabled.body.data.map((u: any) => u.uid), [tenant.student.uid]);
+    assert.deepEqual(
+      disabled.body.data.map((u: any) => u.uid),
+      [tenant.student.uid],
+    );
     const enabled = await list('?disabled=false', tenant.admin.token);
-    assert.deepEqual(enabled.body.data.map((u: any) => u.uid), [tenant.admin.uid]);
+    assert.deepEqual(
+      enabled.body.data.map((u: any) => u.uid),
+      [tenant.admin.uid],
+    );
   });
 
   it('pages through an organization’s users by email, with pagination that adds up', async () => {
@@ -245,7 +302,11 @@ describe('GET /api/users', () => {
       assert.equal(res.status, 200, res.text);
       const { next_cursor, ...numbers } = res.body.pagination;
       assert.deepEqual(numbers, { page, limit: 2, total: 5, pages: 3 });
-      assert.equal(typeof next_cursor === 'string', page < 3, `page ${page}: a cursor exactly when there is a next page`);
+      assert.equal(
+        typeof next_cursor === 'string',
+        page < 3,
+        `page ${page}: a cursor exactly when there is a next page`,
+      );
       assert.equal(res.body.data.length, page < 3 ? 2 : 1);
       seen.push(...res.body.data.map((u: any) => u.email));
     }
@@ -341,7 +402,14 @@ describe('POST /api/users', () => {
     });
     const token = await signIn(input.email, input.password);
     const me = await get('/api/me', { token, ip });
-    assert.deepEqual(me.body, { uid: res.body.uid, email: input.email, role: 'student', client_id: tenant.clientId, guest: false, accommodation: null });
+    assert.deepEqual(me.body, {
+      uid: res.body.uid,
+      email: input.email,
+      role: 'student',
+      client_id: tenant.clientId,
+      guest: false,
+      accommodation: null,
+    });
     const read = await get(`/api/users/${res.body.uid}`, { token: tenant.admin.token, ip });
     assert.deepEqual(read.body, res.body);
   });
@@ -355,7 +423,14 @@ describe('POST /api/users', () => {
     assert.ok((await profileDoc(res.body.uid, null).get()).exists);
     const token = await signIn(input.email, input.password);
     const me = await get('/api/me', { token, ip });
-    assert.deepEqual(me.body, { uid: res.body.uid, email: input.email, role: 'super_admin', client_id: null, guest: false, accommodation: null });
+    assert.deepEqual(me.body, {
+      uid: res.body.uid,
+      email: input.email,
+      role: 'super_admin',
+      client_id: null,
+      guest: false,
+      accommodation: null,
+    });
     assert.equal((await get('/api/clients', { token, ip })).status, 200, 'the new Super Admin can list clients');
   });
 
@@ -405,18 +480,37 @@ describe('POST /api/users', () => {
 
   it('answers 409 CONFLICT when the email is taken, whatever its case, and leaves the existing account alone', async () => {
     expectError(await create(studentInput({ email: tenant.student.email }), tenant.admin.token), 409, 'CONFLICT');
-    expectError(await create(studentInput({ email: tenant.student.email.toUpperCase() }), tenant.admin.token), 409, 'CONFLICT');
-    expectError(await create(studentInput({ email: m.otherTenant.admin.email, client_id: tenant.clientId }), superAdmin.token), 409, 'CONFLICT');
+    expectError(
+      await create(studentInput({ email: tenant.student.email.toUpperCase() }), tenant.admin.token),
+      409,
+      'CONFLICT',
+    );
+    expectError(
+      await create(studentInput({ email: m.otherTenant.admin.email, client_id: tenant.clientId }), superAdmin.token),
+      409,
+      'CONFLICT',
+    );
     const existing = await adminAuth.getUser(tenant.student.uid);
     assert.deepEqual(existing.customClaims, { role: 'student', client_id: tenant.clientId });
-    assert.equal(await signIn(tenant.student.email, tenant.student.password).then(() => true), true, 'its password is unchanged');
+    assert.equal(
+      await signIn(tenant.student.email, tenant.student.password).then(() => true),
+      true,
+      'its password is unchanged',
+    );
   });
 
   it('answers exactly one 201 and one 409 CONFLICT to two simultaneous creates with the same email', async () => {
     const email = newEmail('race');
-    const results = await Promise.all([create(studentInput({ email }), tenant.admin.token), create(studentInput({ email }), tenant.admin.token)]);
+    const results = await Promise.all([
+      create(studentInput({ email }), tenant.admin.token),
+      create(studentInput({ email }), tenant.admin.token),
+    ]);
     assert.deepEqual(results.map((r) => r.status).sort(), [201, 409], results.map((r) => r.text).join('\n'));
-    expectError(results.find((r) => r.status === 409)!, 409, 'CONFLICT');
+    expectError(
+      results.find((r) => r.status === 409)!,
+      409,
+      'CONFLICT',
+    );
     const winner = results.find((r) => r.status === 201)!.body;
     assert.equal((await adminAuth.getUserByEmail(email)).uid, winner.uid);
     const list = await get('/api/users?role=student', { token: tenant.admin.token, ip });
@@ -504,7 +598,12 @@ describe('POST /api/users', () => {
   });
 
   it('answers 400 VALIDATION_ERROR naming every missing field', async () => {
-    expectValidation(await create({}, tenant.admin.token), ['body.email', 'body.password', 'body.display_name', 'body.role']);
+    expectValidation(await create({}, tenant.admin.token), [
+      'body.email',
+      'body.password',
+      'body.display_name',
+      'body.role',
+    ]);
   });
 
   it('answers 400 VALIDATION_ERROR to unknown fields such as uid or disabled, naming them', async () => {
@@ -651,7 +750,13 @@ describe('PATCH /api/users/{uid}', () => {
     assert.deepEqual(await claimsOf(student.uid), { role: 'client_admin', client_id: tenant.clientId });
     assert.equal((await profileDoc(student.uid, tenant.clientId).get()).data()?.role, 'client_admin');
     const record = await onlyAuditRecord(student.uid, 'role_changed');
-    assertAudit(record, { event_type: 'role_changed', user_id: student.uid, actor_id: tenant.admin.uid, client_id: tenant.clientId, ip });
+    assertAudit(record, {
+      event_type: 'role_changed',
+      user_id: student.uid,
+      actor_id: tenant.admin.uid,
+      client_id: tenant.clientId,
+      ip,
+    });
     assert.deepEqual(record.details, { from: 'student', to: 'client_admin' });
 
     const refused = await writeWith(student);
@@ -660,7 +765,14 @@ describe('PATCH /api/users/{uid}', () => {
 
     const fresh = await signIn(student.email, student.password);
     const me = await get('/api/me', { token: fresh, ip });
-    assert.deepEqual(me.body, { uid: student.uid, email: student.email, role: 'client_admin', client_id: tenant.clientId, guest: false, accommodation: null });
+    assert.deepEqual(me.body, {
+      uid: student.uid,
+      email: student.email,
+      role: 'client_admin',
+      client_id: tenant.clientId,
+      guest: false,
+      accommodation: null,
+    });
     assert.equal((await get('/api/users', { token: fresh, ip })).status, 200, 'the new role works at once');
   });
 
@@ -673,7 +785,11 @@ describe('PATCH /api/users/{uid}', () => {
     const refreshed = await refreshIdToken(session.refreshToken);
     if (refreshed !== null) {
       // Production refuses the exchange itself; the emulator issues a token that must still be refused.
-      const write = await patch(`/api/users/${student.uid}`, { display_name: 'x' }, { token: refreshed, ip: freshIp() });
+      const write = await patch(
+        `/api/users/${student.uid}`,
+        { display_name: 'x' },
+        { token: refreshed, ip: freshIp() },
+      );
       expectError(write, 401, 'UNAUTHORIZED');
       assert.match(write.body.message, /revoked/);
     }
@@ -833,8 +949,14 @@ describe('PATCH /api/users/{uid}', () => {
   it('answers 400 naming body.client_id when a first organization role comes without client_id, and 404 for a client that does not exist', async () => {
     const noRole = await createUser(null);
     expectValidation(await change(noRole.uid, { role: 'client_admin' }, superAdmin.token), ['body.client_id']);
-    expectError(await change(noRole.uid, { role: 'student', client_id: `no-such-client-${randomUUID()}` }, superAdmin.token), 404, 'NOT_FOUND');
-    expectValidation(await change(noRole.uid, { role: 'super_admin', client_id: tenant.clientId }, superAdmin.token), ['body.client_id']);
+    expectError(
+      await change(noRole.uid, { role: 'student', client_id: `no-such-client-${randomUUID()}` }, superAdmin.token),
+      404,
+      'NOT_FOUND',
+    );
+    expectValidation(await change(noRole.uid, { role: 'super_admin', client_id: tenant.clientId }, superAdmin.token), [
+      'body.client_id',
+    ]);
     assert.equal((await claimsOf(noRole.uid))?.role, undefined, 'nothing was granted');
   });
 
@@ -842,9 +964,17 @@ describe('PATCH /api/users/{uid}', () => {
     // A user with a client_id claim but no role belongs to no organization.
     const drifter = await createUser(null);
     await adminAuth.setCustomUserClaims(drifter.uid, { client_id: tenant.clientId });
-    const res = await change(drifter.uid, { role: 'client_admin', client_id: m.otherTenant.clientId }, tenant.admin.token);
+    const res = await change(
+      drifter.uid,
+      { role: 'client_admin', client_id: m.otherTenant.clientId },
+      tenant.admin.token,
+    );
     expectError(res, 403, 'FORBIDDEN');
-    expectError(await change(drifter.uid, { role: 'student', client_id: tenant.clientId }, tenant.admin.token), 403, 'FORBIDDEN');
+    expectError(
+      await change(drifter.uid, { role: 'student', client_id: tenant.clientId }, tenant.admin.token),
+      403,
+      'FORBIDDEN',
+    );
     assert.deepEqual(await claimsOf(drifter.uid), { client_id: tenant.clientId }, 'no role was granted anywhere');
     assert.equal((await profileDoc(drifter.uid, m.otherTenant.clientId).get()).exists, false);
     expectError(await get(`/api/users/${drifter.uid}`, { token: tenant.admin.token, ip }), 403, 'FORBIDDEN');
@@ -874,7 +1004,13 @@ describe('PATCH /api/users/{uid}', () => {
     const res = await change(tenant.admin.uid, { password: 'set-by-the-platform' }, superAdmin.token);
     assert.equal(res.status, 200, res.text);
     const record = await onlyAuditRecord(tenant.admin.uid, 'password_changed');
-    assertAudit(record, { event_type: 'password_changed', user_id: tenant.admin.uid, actor_id: superAdmin.uid, client_id: tenant.clientId, ip });
+    assertAudit(record, {
+      event_type: 'password_changed',
+      user_id: tenant.admin.uid,
+      actor_id: superAdmin.uid,
+      client_id: tenant.clientId,
+      ip,
+    });
     assert.ok(!JSON.stringify(record).includes('set-by-the-platform'), 'the password is never stored');
     assert.ok(await signIn(tenant.admin.email, 'set-by-the-platform'));
   });
@@ -889,20 +1025,37 @@ describe('PATCH /api/users/{uid}', () => {
   it('records a profile_changed event with the old and new name when a user is renamed, and none when the name is unchanged', async () => {
     assert.equal((await change(tenant.student.uid, { display_name: 'Ada Lovelace' }, tenant.admin.token)).status, 200);
     const record = await onlyAuditRecord(tenant.student.uid, 'profile_changed');
-    assertAudit(record, { event_type: 'profile_changed', user_id: tenant.student.uid, actor_id: tenant.admin.uid, client_id: tenant.clientId, ip });
+    assertAudit(record, {
+      event_type: 'profile_changed',
+      user_id: tenant.student.uid,
+      actor_id: tenant.admin.uid,
+      client_id: tenant.clientId,
+      ip,
+    });
     assert.deepEqual(record.details, { display_name: { from: 'Test student', to: 'Ada Lovelace' } });
     assert.equal((await change(tenant.student.uid, { display_name: 'Ada Lovelace' }, tenant.admin.token)).status, 200);
     assert.equal((await auditRecordsFor(tenant.student.uid, 'profile_changed')).length, 1);
   });
 
   it('answers 400 naming body.client_id when anyone tries to move a user with a role to another organization', async () => {
-    expectValidation(await change(tenant.student.uid, { role: 'client_admin', client_id: m.otherTenant.clientId }, superAdmin.token), ['body.client_id']);
+    expectValidation(
+      await change(tenant.student.uid, { role: 'client_admin', client_id: m.otherTenant.clientId }, superAdmin.token),
+      ['body.client_id'],
+    );
     assert.deepEqual(await claimsOf(tenant.student.uid), { role: 'student', client_id: tenant.clientId });
   });
 
   it('answers 404 NOT_FOUND for a user that does not exist', async () => {
-    expectError(await change(`no-such-user-${randomUUID()}`, { display_name: 'x' }, tenant.admin.token), 404, 'NOT_FOUND');
-    expectError(await change(`no-such-user-${randomUUID()}`, { display_name: 'x' }, superAdmin.token), 404, 'NOT_FOUND');
+    expectError(
+      await change(`no-such-user-${randomUUID()}`, { display_name: 'x' }, tenant.admin.token),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await change(`no-such-user-${randomUUID()}`, { display_name: 'x' }, superAdmin.token),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('answers 403 FORBIDDEN to a Student, even about itself', async () => {
@@ -936,7 +1089,11 @@ describe('PATCH /api/users/{uid}', () => {
 
   it('answers 400 VALIDATION_ERROR to fields that cannot be changed here, such as email, client_id or uid, naming them', async () => {
     expectValidation(await change(tenant.student.uid, { email: newEmail() }, tenant.admin.token), [], ['email']);
-    expectValidation(await change(tenant.student.uid, { client_id: m.otherTenant.clientId }, superAdmin.token), [], ['client_id']);
+    expectValidation(
+      await change(tenant.student.uid, { client_id: m.otherTenant.clientId }, superAdmin.token),
+      [],
+      ['client_id'],
+    );
     expectValidation(await change(tenant.student.uid, { uid: 'other' }, tenant.admin.token), [], ['uid']);
     assert.deepEqual(await claimsOf(tenant.student.uid), { role: 'student', client_id: tenant.clientId });
   });
@@ -948,7 +1105,8 @@ describe('PATCH /api/users/{uid}', () => {
       [{ password: 'short' }, 'body.password'],
       [{ display_name: '   ' }, 'body.display_name'],
     ];
-    for (const [body, path] of cases) expectValidation(await change(tenant.student.uid, body, tenant.admin.token), [path]);
+    for (const [body, path] of cases)
+      expectValidation(await change(tenant.student.uid, body, tenant.admin.token), [path]);
     assert.equal((await adminAuth.getUser(tenant.student.uid)).disabled, false);
   });
 });
@@ -977,10 +1135,19 @@ describe('DELETE /api/users/{uid}', () => {
     assert.equal(await authUserExists(student.uid), false, 'the Auth user is gone');
     assert.equal((await profileDoc(student.uid, tenant.clientId).get()).exists, false, 'the profile is gone');
     const record = await onlyAuditRecord(student.uid, 'user_deleted');
-    assertAudit(record, { event_type: 'user_deleted', user_id: student.uid, actor_id: tenant.admin.uid, client_id: tenant.clientId, ip });
+    assertAudit(record, {
+      event_type: 'user_deleted',
+      user_id: student.uid,
+      actor_id: tenant.admin.uid,
+      client_id: tenant.clientId,
+      ip,
+    });
     assert.deepEqual(record.details, { email: student.email });
     const list = await get('/api/users', { token: tenant.admin.token, ip });
-    assert.deepEqual(list.body.data.map((u: any) => u.uid), [tenant.admin.uid]);
+    assert.deepEqual(
+      list.body.data.map((u: any) => u.uid),
+      [tenant.admin.uid],
+    );
     await assert.rejects(signIn(student.email, student.password), /EMAIL_NOT_FOUND|INVALID_LOGIN_CREDENTIALS/);
   });
 
@@ -988,7 +1155,11 @@ describe('DELETE /api/users/{uid}', () => {
     const { student } = tenant;
     const res = await remove(student.uid, tenant.admin.token);
     assert.equal(res.status, 204, res.text);
-    const write = await patch(`/api/users/${student.uid}`, { display_name: 'Ghost' }, { token: student.token, ip: freshIp() });
+    const write = await patch(
+      `/api/users/${student.uid}`,
+      { display_name: 'Ghost' },
+      { token: student.token, ip: freshIp() },
+    );
     expectError(write, 401, 'UNAUTHORIZED');
   });
 

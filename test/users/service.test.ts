@@ -13,7 +13,12 @@ import { createTenant, createUser } from '../support/fixtures';
 // (readTogether holds the profile reads until both have arrived).
 
 const asPrincipal = (user: { uid: string; clientId: string | null }, role: Principal['role']): Principal => ({
-  uid: user.uid, email: null, role, clientId: user.clientId, guest: false, authTime: 0,
+  uid: user.uid,
+  email: null,
+  role,
+  clientId: user.clientId,
+  guest: false,
+  authTime: 0,
 });
 const request: RequestOrigin = { ip: '2001:db8:77::1', userAgent: null, requestId: 'none' };
 
@@ -25,15 +30,28 @@ describe('users service: two changes to one user at the same moment', () => {
     let results;
     try {
       results = await Promise.allSettled([
-        updateUser(asPrincipal(tenant.admin, 'client_admin'), tenant.student.uid, { role: 'client_admin', display_name: 'Changed by A' }, request),
-        updateUser(asPrincipal(secondAdmin, 'client_admin'), tenant.student.uid, { display_name: 'Changed by B', disabled: true }, request),
+        updateUser(
+          asPrincipal(tenant.admin, 'client_admin'),
+          tenant.student.uid,
+          { role: 'client_admin', display_name: 'Changed by A' },
+          request,
+        ),
+        updateUser(
+          asPrincipal(secondAdmin, 'client_admin'),
+          tenant.student.uid,
+          { display_name: 'Changed by B', disabled: true },
+          request,
+        ),
       ]);
     } finally {
       together();
     }
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     assert.equal(refused.length, 1, JSON.stringify(results.map((r) => r.status)));
-    assert.ok(refused[0].reason instanceof ApiError && refused[0].reason.code === 'CONFLICT', String(refused[0].reason));
+    assert.ok(
+      refused[0].reason instanceof ApiError && refused[0].reason.code === 'CONFLICT',
+      String(refused[0].reason),
+    );
 
     const [authUser, profile] = await Promise.all([
       adminAuth.getUser(tenant.student.uid),
@@ -43,11 +61,17 @@ describe('users service: two changes to one user at the same moment', () => {
     assert.equal(profile.get('role'), authUser.customClaims?.role);
     assert.equal(profile.get('disabled'), authUser.disabled);
     const audit = await adminDb.collection('audit_logs').where('user_id', '==', tenant.student.uid).get();
-    const events = audit.docs.map((d) => d.get('event_type')).filter((t) => t !== 'login').sort();
+    const events = audit.docs
+      .map((d) => d.get('event_type'))
+      .filter((t) => t !== 'login')
+      .sort();
     // A's change is a role and a name; B's a name and disabling. Only one of them is on record.
     const winnerA = ['profile_changed', 'role_changed'];
     const winnerB = ['profile_changed', 'user_disabled'];
-    assert.ok([winnerA, winnerB].some((w) => JSON.stringify(w) === JSON.stringify(events)), `only the winner's change is audited: ${events}`);
+    assert.ok(
+      [winnerA, winnerB].some((w) => JSON.stringify(w) === JSON.stringify(events)),
+      `only the winner's change is audited: ${events}`,
+    );
   });
 });
 
@@ -61,24 +85,49 @@ describe('users service: two deletes of one user at the same moment', () => {
     ]);
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     assert.equal(refused.length, 1, JSON.stringify(results.map((r) => r.status)));
-    assert.ok(refused[0].reason instanceof ApiError && refused[0].reason.code === 'NOT_FOUND', String(refused[0].reason));
+    assert.ok(
+      refused[0].reason instanceof ApiError && refused[0].reason.code === 'NOT_FOUND',
+      String(refused[0].reason),
+    );
     await assert.rejects(adminAuth.getUser(tenant.student.uid), /no user record/i);
-    const deleted = await adminDb.collection('audit_logs').where('user_id', '==', tenant.student.uid).where('event_type', '==', 'user_deleted').get();
+    const deleted = await adminDb
+      .collection('audit_logs')
+      .where('user_id', '==', tenant.student.uid)
+      .where('event_type', '==', 'user_deleted')
+      .get();
     assert.equal(deleted.size, 1);
   });
 });
 
 describe('users service: two first-role grants to different organizations at the same moment', () => {
   it('lets one win and refuses the other with CONFLICT: one role, one organization, one profile, one record', async () => {
-    const [a, b, superA, superB] = await Promise.all([createTenant(), createTenant(), createUser('super_admin'), createUser('super_admin')]);
+    const [a, b, superA, superB] = await Promise.all([
+      createTenant(),
+      createTenant(),
+      createUser('super_admin'),
+      createUser('super_admin'),
+    ]);
     const drifter = await createUser(null);
     const results = await Promise.allSettled([
-      updateUser(asPrincipal(superA, 'super_admin'), drifter.uid, { role: 'client_admin', client_id: a.clientId }, request),
-      updateUser(asPrincipal(superB, 'super_admin'), drifter.uid, { role: 'client_admin', client_id: b.clientId }, request),
+      updateUser(
+        asPrincipal(superA, 'super_admin'),
+        drifter.uid,
+        { role: 'client_admin', client_id: a.clientId },
+        request,
+      ),
+      updateUser(
+        asPrincipal(superB, 'super_admin'),
+        drifter.uid,
+        { role: 'client_admin', client_id: b.clientId },
+        request,
+      ),
     ]);
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     assert.equal(refused.length, 1, JSON.stringify(results.map((r) => r.status)));
-    assert.ok(refused[0].reason instanceof ApiError && refused[0].reason.code === 'CONFLICT', String(refused[0].reason));
+    assert.ok(
+      refused[0].reason instanceof ApiError && refused[0].reason.code === 'CONFLICT',
+      String(refused[0].reason),
+    );
 
     const claims = (await adminAuth.getUser(drifter.uid)).customClaims;
     const winner = claims?.client_id;
@@ -90,7 +139,11 @@ describe('users service: two first-role grants to different organizations at the
     ]);
     assert.equal(won.get('client_id'), winner);
     assert.equal(lost.exists, false, 'the losing organization got no profile');
-    const grants = await adminDb.collection('audit_logs').where('user_id', '==', drifter.uid).where('event_type', '==', 'role_changed').get();
+    const grants = await adminDb
+      .collection('audit_logs')
+      .where('user_id', '==', drifter.uid)
+      .where('event_type', '==', 'role_changed')
+      .get();
     assert.equal(grants.size, 1);
     assert.equal(grants.docs[0].get('client_id'), winner);
   });
@@ -108,7 +161,11 @@ describe('users service: creating a user when a step fails', () => {
   async function privilegedAccounts(email: string) {
     const account = await adminAuth.getUserByEmail(email).catch(() => undefined);
     if (!account?.customClaims?.role) return [];
-    const created = await adminDb.collection('audit_logs').where('user_id', '==', account.uid).where('event_type', '==', 'user_created').get();
+    const created = await adminDb
+      .collection('audit_logs')
+      .where('user_id', '==', account.uid)
+      .where('event_type', '==', 'user_created')
+      .get();
     return [{ uid: account.uid, recorded: created.size === 1 }];
   }
 
@@ -120,7 +177,12 @@ describe('users service: creating a user when a step fails', () => {
       throw authInternalError();
     });
     try {
-      const { result } = await loggedDuring(() => createUser_(asPrincipal(tenant.admin, 'client_admin'), body, request).then(() => 'created', (err) => err));
+      const { result } = await loggedDuring(() =>
+        createUser_(asPrincipal(tenant.admin, 'client_admin'), body, request).then(
+          () => 'created',
+          (err) => err,
+        ),
+      );
       assert.ok(result instanceof Error, 'the create fails');
     } finally {
       healWrites();
@@ -142,7 +204,9 @@ describe('users service: creating a user when a step fails', () => {
     const healUndo = failWrites(/^audit_logs\//, { skip: 1 });
     let entries;
     try {
-      ({ entries } = await loggedDuring(() => createUser_(asPrincipal(tenant.admin, 'client_admin'), body, request).catch(() => undefined)));
+      ({ entries } = await loggedDuring(() =>
+        createUser_(asPrincipal(tenant.admin, 'client_admin'), body, request).catch(() => undefined),
+      ));
     } finally {
       healClaims();
       healDelete();
@@ -150,9 +214,16 @@ describe('users service: creating a user when a step fails', () => {
     }
     assert.deepEqual(await privilegedAccounts(body.email), [], 'the account holds no role');
     const leftover = await adminAuth.getUserByEmail(body.email);
-    const created = await adminDb.collection('audit_logs').where('user_id', '==', leftover.uid).where('event_type', '==', 'user_created').get();
+    const created = await adminDb
+      .collection('audit_logs')
+      .where('user_id', '==', leftover.uid)
+      .where('event_type', '==', 'user_created')
+      .get();
     assert.equal(created.size, 1, 'what is left is on record');
-    assert.ok(entries.some((e) => e.severity === 'ERROR' && /undone only in part/.test(e.message)), JSON.stringify(entries));
+    assert.ok(
+      entries.some((e) => e.severity === 'ERROR' && /undone only in part/.test(e.message)),
+      JSON.stringify(entries),
+    );
   });
 
   it('grants the role only after the profile and the user_created record exist', async () => {

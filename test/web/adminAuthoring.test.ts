@@ -42,8 +42,20 @@ describe('web app: an admin imports questions from a CSV file', function () {
     const header = 'question_text,question_type,options,correct_answer,marks,difficulty';
     const good1 = `${tag} capital of Italy?,multiple_choice,Rome|Milan|Turin,Rome,2,easy`;
     const good2 = `${tag} sky is blue,true_false,True|False,True,1,easy`;
-    const bad = [header, good1, `${tag} two plus two,numeric,,four,1,easy`, good2, `${tag} symbol for iron,short_answer,,Fe,1,impossible`].join('\n');
-    const fixed = [header, good1, `${tag} two plus two,numeric,,4,1,easy`, good2, `${tag} symbol for iron,short_answer,,Fe,1,medium`].join('\n');
+    const bad = [
+      header,
+      good1,
+      `${tag} two plus two,numeric,,four,1,easy`,
+      good2,
+      `${tag} symbol for iron,short_answer,,Fe,1,impossible`,
+    ].join('\n');
+    const fixed = [
+      header,
+      good1,
+      `${tag} two plus two,numeric,,4,1,easy`,
+      good2,
+      `${tag} symbol for iron,short_answer,,Fe,1,medium`,
+    ].join('\n');
 
     const expected = await dryRun(tenant, bad);
     assert.equal(expected.status, 400, JSON.stringify(expected.body));
@@ -56,18 +68,27 @@ describe('web app: an admin imports questions from a CSV file', function () {
     await page.getByRole('heading', { name: 'Import questions', level: 1 }).waitFor();
     await checkPage(page, this, 'import page');
 
-    await page.getByLabel('CSV file').setInputFiles({ name: 'questions.csv', mimeType: 'text/csv', buffer: Buffer.from(bad) });
+    await page
+      .getByLabel('CSV file')
+      .setInputFiles({ name: 'questions.csv', mimeType: 'text/csv', buffer: Buffer.from(bad) });
     await page.getByRole('button', { name: 'Check (dry run)' }).click();
     const table = page.getByRole('table');
     await table.waitFor();
     await page.getByRole('alert').waitFor();
-    const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent ?? '')));
-    assert.deepEqual(rows, problems.map((p) => [String(p.row), p.field, p.message]));
+    const rows = await table
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent ?? '')));
+    assert.deepEqual(
+      rows,
+      problems.map((p) => [String(p.row), p.field, p.message]),
+    );
     for (const p of problems) await page.getByRole('cell', { name: p.message, exact: true }).first().waitFor();
     await checkPage(page, this, 'dry run with two bad rows');
     assert.equal((await bankOf(tenant)).filter((q) => q.question_text.startsWith(tag)).length, 0);
 
-    await page.getByLabel('CSV file').setInputFiles({ name: 'questions.csv', mimeType: 'text/csv', buffer: Buffer.from(fixed) });
+    await page
+      .getByLabel('CSV file')
+      .setInputFiles({ name: 'questions.csv', mimeType: 'text/csv', buffer: Buffer.from(fixed) });
     await page.getByRole('button', { name: 'Check (dry run)' }).click();
     await page.getByText('Check passed: 4 questions would be imported, 0 rows failed.').waitFor();
     await page.getByRole('button', { name: 'Import all or nothing' }).click();
@@ -142,7 +163,10 @@ describe('web app: an admin builds, publishes and shares a test', function () {
     assert.equal(test.body.status, 'published');
     const codes = await get(`/api/tests/${testId}/share-codes`, { token: tenant.admin.token, ip: freshIp() });
     assert.equal(codes.status, 200, codes.text);
-    assert.deepEqual(codes.body.data.map((c: { code: string }) => c.code), [shown]);
+    assert.deepEqual(
+      codes.body.data.map((c: { code: string }) => c.code),
+      [shown],
+    );
     assert.deepEqual(visitor.errors, []);
   });
 });
@@ -234,9 +258,21 @@ describe('web app: an admin writes questions in the bank', function () {
     assert.equal(bank.length, 6);
     assert.deepEqual(
       { ...pick(byText.get('Largest ocean?')) },
-      { question_type: 'multiple_choice', options: ['Atlantic', 'Pacific', 'Indian'], correct_answer: 'Pacific', marks: 2, tolerance: null },
+      {
+        question_type: 'multiple_choice',
+        options: ['Atlantic', 'Pacific', 'Indian'],
+        correct_answer: 'Pacific',
+        marks: 2,
+        tolerance: null,
+      },
     );
-    assert.deepEqual(pick(byText.get('Even numbers?')), { question_type: 'multiple_select', options: ['1', '2', '3', '4'], correct_answer: '2|4', marks: 2, tolerance: null });
+    assert.deepEqual(pick(byText.get('Even numbers?')), {
+      question_type: 'multiple_select',
+      options: ['1', '2', '3', '4'],
+      correct_answer: '2|4',
+      marks: 2,
+      tolerance: null,
+    });
     assert.equal(byText.get('Ice floats on water.')?.question_type, 'true_false');
     assert.equal(byText.get('Ice floats on water.')?.correct_answer.toLowerCase(), 'true');
     assert.equal(byText.get('Symbol for sodium?'), undefined);
@@ -248,7 +284,10 @@ describe('web app: an admin writes questions in the bank', function () {
     assert.equal(numeric?.tolerance, 0.001);
     assert.equal(numeric?.difficulty, 'hard');
     const essay = byText.get('Why do leaves change colour?');
-    assert.deepEqual({ ...pick(essay), max_words: essay?.max_words }, { question_type: 'essay', options: [], correct_answer: null, marks: 2, tolerance: null, max_words: 250 });
+    assert.deepEqual(
+      { ...pick(essay), max_words: essay?.max_words },
+      { question_type: 'essay', options: [], correct_answer: null, marks: 2, tolerance: null, max_words: 250 },
+    );
     assert.deepEqual(visitor.errors, []);
   });
 });

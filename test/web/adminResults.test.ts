@@ -13,9 +13,15 @@ async function sitAndSubmit(tenant: Tenant, testId: string, questionIds: string[
   const started = await post('/api/attempts', { test_id: testId }, { token: student.token, ip: freshIp() });
   assert.equal(started.status, 201, started.text);
   const attemptId: string = started.body.attempt_id;
-  const answers = questionIds.slice(0, right).map((question_id, i) => ({ question_id, student_answer: String(DEMO_QUESTIONS[i].correct_answer) }));
+  const answers = questionIds
+    .slice(0, right)
+    .map((question_id, i) => ({ question_id, student_answer: String(DEMO_QUESTIONS[i].correct_answer) }));
   if (answers.length > 0) {
-    const saved = await post(`/api/attempts/${attemptId}/answers`, { answers }, { token: student.token, ip: freshIp() });
+    const saved = await post(
+      `/api/attempts/${attemptId}/answers`,
+      { answers },
+      { token: student.token, ip: freshIp() },
+    );
     assert.equal(saved.status, 200, saved.text);
   }
   const submitted = await post(`/api/attempts/${attemptId}/submit`, undefined, { token: student.token, ip: freshIp() });
@@ -48,12 +54,14 @@ describe('web app: an administrator reads results and runs a sitting', function 
     await page.getByRole('heading', { name: 'Per question' }).waitFor();
     await page.getByRole('img', { name: /Score distribution of 4 submitted attempts/ }).waitFor();
     // The canvas holds drawn pixels (chart.js drew the bars and axes), not a blank surface.
-    const painted = await page.locator('canvas[data-chart="score-distribution"]').evaluate((canvas: HTMLCanvasElement) => {
-      const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
-      let n = 0;
-      for (let i = 3; i < data.length; i += 4) if (data[i] > 0) n++;
-      return n;
-    });
+    const painted = await page
+      .locator('canvas[data-chart="score-distribution"]')
+      .evaluate((canvas: HTMLCanvasElement) => {
+        const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+        let n = 0;
+        for (let i = 3; i < data.length; i += 4) if (data[i] > 0) n++;
+        return n;
+      });
     assert.ok(painted > 500, `only ${painted} pixels drawn`);
     const rows = page.locator('tr[data-question-row]');
     assert.equal(await rows.count(), 9);
@@ -76,8 +84,14 @@ describe('web app: an administrator reads results and runs a sitting', function 
     const started = await post('/api/attempts', { test_id: test.id }, { token: tenant.student.token, ip: freshIp() });
     assert.equal(started.status, 201, started.text);
     const attemptId: string = started.body.attempt_id;
-    const answers = test.question_ids.slice(0, 2).map((question_id, i) => ({ question_id, student_answer: String(DEMO_QUESTIONS[i].correct_answer) }));
-    assert.equal((await post(`/api/attempts/${attemptId}/answers`, { answers }, { token: tenant.student.token, ip: freshIp() })).status, 200);
+    const answers = test.question_ids
+      .slice(0, 2)
+      .map((question_id, i) => ({ question_id, student_answer: String(DEMO_QUESTIONS[i].correct_answer) }));
+    assert.equal(
+      (await post(`/api/attempts/${attemptId}/answers`, { answers }, { token: tenant.student.token, ip: freshIp() }))
+        .status,
+      200,
+    );
     const before = await get(`/api/attempts/${attemptId}`, { token: tenant.admin.token, ip: freshIp() });
     assert.equal(before.status, 200, before.text);
 
@@ -111,7 +125,9 @@ describe('web app: an administrator reads results and runs a sitting', function 
       const rows = Array.from(document.querySelectorAll('tr[data-event-type]'));
       return rows.length > 0 && rows.every((tr) => tr.getAttribute('data-event-type') === 'attempt_submitted');
     });
-    const types = await page.locator('tr[data-event-type]').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-event-type')));
+    const types = await page
+      .locator('tr[data-event-type]')
+      .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-event-type')));
     assert.ok(types.length >= 4, `only ${types.length} records`);
     assert.deepEqual([...new Set(types)], ['attempt_submitted']);
     await checkPage(page, this, 'audit log filtered');

@@ -17,7 +17,10 @@ describe('web app bundle', () => {
   });
 
   it('keeps the admin pages out of what a taker loads, and out of what its service worker precaches', () => {
-    assert.ok(sizes.admin.files.some((file) => /AdminApp-/.test(file)), JSON.stringify(sizes.admin.files));
+    assert.ok(
+      sizes.admin.files.some((file) => /AdminApp-/.test(file)),
+      JSON.stringify(sizes.admin.files),
+    );
     for (const file of sizes.admin.files) {
       assert.ok(!sizes.taker.files.includes(file), file);
       assert.ok(!readFileSync(join(dist, 'sw.js'), 'utf8').includes(file), `sw.js precaches ${file}`);

@@ -16,21 +16,40 @@ describe('web app: random draws from question pools', function () {
   let test: Awaited<ReturnType<typeof createTestWith>>;
   before(async () => {
     tenant = await createTenant();
-    const made = await post('/api/folders', { name: uniqueName('Algebra pool') }, { token: tenant.admin.token, ip: freshIp() });
+    const made = await post(
+      '/api/folders',
+      { name: uniqueName('Algebra pool') },
+      { token: tenant.admin.token, ip: freshIp() },
+    );
     assert.equal(made.status, 201, made.text);
     folder = made.body;
     // Two easy questions and one hard in the folder.
     for (const [i, difficulty] of (['easy', 'easy', 'hard'] as const).entries()) {
       const res = await post(
         '/api/questions',
-        { question_text: `Pool question ${i + 1}?`, question_type: 'short_answer', correct_answer: 'x', marks: 1, difficulty, folder_id: folder.id },
+        {
+          question_text: `Pool question ${i + 1}?`,
+          question_type: 'short_answer',
+          correct_answer: 'x',
+          marks: 1,
+          difficulty,
+          folder_id: folder.id,
+        },
         { token: tenant.admin.token, ip: freshIp() },
       );
       assert.equal(res.status, 201, res.text);
     }
     test = await createTestWith(tenant, {
       publish: false,
-      questions: [{ question_text: 'Fixed question?', question_type: 'short_answer', correct_answer: 'y', marks: 1, difficulty: 'medium' }],
+      questions: [
+        {
+          question_text: 'Fixed question?',
+          question_type: 'short_answer',
+          correct_answer: 'y',
+          marks: 1,
+          difficulty: 'medium',
+        },
+      ],
     });
   });
 
@@ -86,8 +105,20 @@ describe('web app: essays graded in the grading queue', function () {
     tenant = await createTenant();
     test = await createTestWith(tenant, {
       questions: [
-        { question_text: 'Symbol for sodium?', question_type: 'short_answer', correct_answer: 'Na', marks: 1, difficulty: 'easy' },
-        { question_text: 'Why do leaves change colour?', question_type: 'essay', marks: 5, difficulty: 'medium', max_words: 30 },
+        {
+          question_text: 'Symbol for sodium?',
+          question_type: 'short_answer',
+          correct_answer: 'Na',
+          marks: 1,
+          difficulty: 'easy',
+        },
+        {
+          question_text: 'Why do leaves change colour?',
+          question_type: 'essay',
+          marks: 5,
+          difficulty: 'medium',
+          max_words: 30,
+        },
       ],
     });
   });
@@ -142,7 +173,10 @@ describe('web app: essays graded in the grading queue', function () {
       await adminPage.getByText('1 answer is waiting for a grade.').waitFor();
       // Blind: nobody's name or id on the page.
       assert.equal(await adminPage.getByText(tenant.student.uid).count(), 0);
-      await adminPage.getByRole('combobox', { name: 'Question' }).getByRole('option', { name: 'Why do leaves change colour?' }).waitFor({ state: 'attached' });
+      await adminPage
+        .getByRole('combobox', { name: 'Question' })
+        .getByRole('option', { name: 'Why do leaves change colour?' })
+        .waitFor({ state: 'attached' });
       await checkPage(adminPage, this, 'grading queue');
 
       await adminPage.getByLabel('Marks (0 to 5)').fill('4');
@@ -184,8 +218,20 @@ describe('web app: regrading a question after a wrong key', function () {
     test = await createTestWith(tenant, {
       questions: [
         // The key is wrong: 6 × 7 is 42.
-        { question_text: 'What is 6 × 7?', question_type: 'numeric', correct_answer: '41', marks: 2, difficulty: 'easy' },
-        { question_text: 'Symbol for iron?', question_type: 'short_answer', correct_answer: 'Fe', marks: 1, difficulty: 'easy' },
+        {
+          question_text: 'What is 6 × 7?',
+          question_type: 'numeric',
+          correct_answer: '41',
+          marks: 2,
+          difficulty: 'easy',
+        },
+        {
+          question_text: 'Symbol for iron?',
+          question_type: 'short_answer',
+          correct_answer: 'Fe',
+          marks: 1,
+          difficulty: 'easy',
+        },
       ],
     });
     const sit = async (answers: Array<{ question_id: string; student_answer: string }>) => {
@@ -193,13 +239,22 @@ describe('web app: regrading a question after a wrong key', function () {
       const started = await post('/api/attempts', { test_id: test.id }, { token: student.token, ip: freshIp() });
       assert.equal(started.status, 201, started.text);
       const attemptId: string = started.body.attempt_id;
-      assert.equal((await post(`/api/attempts/${attemptId}/answers`, { answers }, { token: student.token, ip: freshIp() })).status, 200);
-      const submitted = await post(`/api/attempts/${attemptId}/submit`, undefined, { token: student.token, ip: freshIp() });
+      assert.equal(
+        (await post(`/api/attempts/${attemptId}/answers`, { answers }, { token: student.token, ip: freshIp() })).status,
+        200,
+      );
+      const submitted = await post(`/api/attempts/${attemptId}/submit`, undefined, {
+        token: student.token,
+        ip: freshIp(),
+      });
       assert.equal(submitted.status, 200, submitted.text);
       return { uid: student.uid, attemptId };
     };
     const [numericId, ironId] = test.question_ids;
-    fixedBy = await sit([{ question_id: numericId, student_answer: '42' }, { question_id: ironId, student_answer: 'Fe' }]);
+    fixedBy = await sit([
+      { question_id: numericId, student_answer: '42' },
+      { question_id: ironId, student_answer: 'Fe' },
+    ]);
     await sit([{ question_id: ironId, student_answer: 'Fe' }]);
   });
 
@@ -219,13 +274,22 @@ describe('web app: regrading a question after a wrong key', function () {
     await dialog.getByRole('button', { name: 'Preview' }).click();
     await dialog.getByText('Preview: 1 of 2 submitted attempts would change.').waitFor();
     const row = dialog.getByRole('row', { name: new RegExp(fixedBy.uid) });
-    assert.deepEqual(await row.getByRole('cell').allInnerTexts(), [`Student ${fixedBy.uid}`, '1 of 3 (33.3%)', '3 of 3 (100%)']);
+    assert.deepEqual(await row.getByRole('cell').allInnerTexts(), [
+      `Student ${fixedBy.uid}`,
+      '1 of 3 (33.3%)',
+      '3 of 3 (100%)',
+    ]);
     await checkPage(page, this, 'regrade preview');
     // A preview writes nothing.
-    assert.equal((await get(`/api/attempts/${fixedBy.attemptId}`, { token: tenant.admin.token, ip: freshIp() })).body.score, 1);
+    assert.equal(
+      (await get(`/api/attempts/${fixedBy.attemptId}`, { token: tenant.admin.token, ip: freshIp() })).body.score,
+      1,
+    );
 
     await dialog.getByRole('button', { name: 'Apply' }).click();
-    await dialog.getByText(/^Applied: 1 of 2 submitted attempts changed\. Version 1 is now at revision \d+\.$/).waitFor();
+    await dialog
+      .getByText(/^Applied: 1 of 2 submitted attempts changed\. Version 1 is now at revision \d+\.$/)
+      .waitFor();
     await dialog.getByRole('row', { name: new RegExp(fixedBy.uid) }).waitFor();
     await checkPage(page, this, 'regrade applied');
     await dialog.getByRole('button', { name: 'Close' }).click();

@@ -27,7 +27,11 @@ const productionPolicy = (): string => {
   return values[0];
 };
 
-const FIREBASE_AUTH = ['https://identitytoolkit.googleapis.com', 'https://securetoken.googleapis.com', 'https://www.googleapis.com'];
+const FIREBASE_AUTH = [
+  'https://identitytoolkit.googleapis.com',
+  'https://securetoken.googleapis.com',
+  'https://www.googleapis.com',
+];
 // The sign-in page, an admin page, a taker's page (every route is index.html) and the API reference.
 const PAGES = ['/', '/admin/tests', '/attempts/some-attempt', '/docs'];
 

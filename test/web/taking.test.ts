@@ -7,7 +7,9 @@ import { tenantWithPublishedTest } from './support/exams';
 async function savedAnswers(attemptId: string, token: string): Promise<Record<string, string>> {
   const res = await get(`/api/attempts/${attemptId}`, { token, ip: freshIp() });
   assert.equal(res.status, 200, res.text);
-  return Object.fromEntries(res.body.answers.map((a: { question_id: string; student_answer: string }) => [a.question_id, a.student_answer]));
+  return Object.fromEntries(
+    res.body.answers.map((a: { question_id: string; student_answer: string }) => [a.question_id, a.student_answer]),
+  );
 }
 
 const attemptIdOf = (url: string) => decodeURIComponent(new URL(url).pathname.split('/').pop()!);
@@ -29,8 +31,14 @@ describe('web app: a student takes a test', function () {
     await page.getByRole('timer').waitFor();
     await checkPage(page, this, 'attempt');
 
-    await page.getByRole('group', { name: /capital of France/ }).getByLabel('Paris').check();
-    await page.getByRole('group', { name: /Red Planet/ }).getByLabel('Mars').check();
+    await page
+      .getByRole('group', { name: /capital of France/ })
+      .getByLabel('Paris')
+      .check();
+    await page
+      .getByRole('group', { name: /Red Planet/ })
+      .getByLabel('Mars')
+      .check();
     const primes = page.getByRole('group', { name: /numbers are prime/ });
     for (const n of ['2', '3', '11']) await primes.getByLabel(n, { exact: true }).check();
     await page.getByRole('textbox', { name: 'Answer to question 7' }).fill('Au');
@@ -39,8 +47,20 @@ describe('web app: a student takes a test', function () {
 
     await page.reload();
     await page.getByRole('timer').waitFor();
-    assert.equal(await page.getByRole('group', { name: /capital of France/ }).getByLabel('Paris').isChecked(), true);
-    assert.equal(await page.getByRole('group', { name: /Red Planet/ }).getByLabel('Mars').isChecked(), true);
+    assert.equal(
+      await page
+        .getByRole('group', { name: /capital of France/ })
+        .getByLabel('Paris')
+        .isChecked(),
+      true,
+    );
+    assert.equal(
+      await page
+        .getByRole('group', { name: /Red Planet/ })
+        .getByLabel('Mars')
+        .isChecked(),
+      true,
+    );
     for (const n of ['2', '3', '11']) assert.equal(await primes.getByLabel(n, { exact: true }).isChecked(), true, n);
     assert.equal(await primes.getByLabel('4', { exact: true }).isChecked(), false);
     assert.equal(await page.getByRole('textbox', { name: 'Answer to question 7' }).inputValue(), 'Au');
@@ -76,8 +96,14 @@ describe('web app: a student loses the network', function () {
     const attemptId = attemptIdOf(page.url());
 
     await context.setOffline(true);
-    await page.getByRole('group', { name: /capital of France/ }).getByLabel('Paris').check();
-    await page.getByRole('group', { name: /Red Planet/ }).getByLabel('Mars').check();
+    await page
+      .getByRole('group', { name: /capital of France/ })
+      .getByLabel('Paris')
+      .check();
+    await page
+      .getByRole('group', { name: /Red Planet/ })
+      .getByLabel('Mars')
+      .check();
     await page.getByRole('textbox', { name: 'Answer to question 7' }).fill('Au');
     await page.getByRole('textbox', { name: 'Answer to question 7' }).blur();
     await page.getByText('Offline: 3 answers kept in this browser').waitFor();
@@ -86,15 +112,35 @@ describe('web app: a student loses the network', function () {
     await page.reload();
     await page.getByRole('timer').waitFor();
     await page.getByText(/You are offline/).waitFor();
-    assert.equal(await page.getByRole('group', { name: /capital of France/ }).getByLabel('Paris').isChecked(), true);
-    assert.equal(await page.getByRole('group', { name: /Red Planet/ }).getByLabel('Mars').isChecked(), true);
+    assert.equal(
+      await page
+        .getByRole('group', { name: /capital of France/ })
+        .getByLabel('Paris')
+        .isChecked(),
+      true,
+    );
+    assert.equal(
+      await page
+        .getByRole('group', { name: /Red Planet/ })
+        .getByLabel('Mars')
+        .isChecked(),
+      true,
+    );
     assert.equal(await page.getByRole('textbox', { name: 'Answer to question 7' }).inputValue(), 'Au');
-    assert.deepEqual(await savedAnswers(attemptId, tenant.student.token), {}, 'nothing reached the service while offline');
+    assert.deepEqual(
+      await savedAnswers(attemptId, tenant.student.token),
+      {},
+      'nothing reached the service while offline',
+    );
     await checkPage(page, this, 'reloaded offline');
 
     await context.setOffline(false);
     await page.getByText('All answers saved').waitFor();
-    assert.deepEqual(Object.values(await savedAnswers(attemptId, tenant.student.token)).sort(), ['Au', 'Mars', 'Paris']);
+    assert.deepEqual(Object.values(await savedAnswers(attemptId, tenant.student.token)).sort(), [
+      'Au',
+      'Mars',
+      'Paris',
+    ]);
     await checkPage(page, this, 'back online, all saved');
   });
 });
@@ -122,7 +168,10 @@ describe('web app: a guest with a share code', function () {
     await page.getByRole('button', { name: 'Start as guest' }).click();
     await page.getByRole('timer').waitFor();
     const attemptId = attemptIdOf(page.url());
-    await page.getByRole('group', { name: /capital of France/ }).getByLabel('Paris').check();
+    await page
+      .getByRole('group', { name: /capital of France/ })
+      .getByLabel('Paris')
+      .check();
     await page.getByText('All answers saved').waitFor();
     await checkPage(page, this, 'guest attempt');
     await page.getByRole('button', { name: 'Submit the test' }).click();
@@ -154,7 +203,10 @@ describe('web app: the API reference at /docs', function () {
     });
     await page.goto('/docs');
     const served = await get('/api/openapi.json', { ip: freshIp() });
-    await page.getByRole('heading', { name: new RegExp(served.body.info.title) }).first().waitFor();
+    await page
+      .getByRole('heading', { name: new RegExp(served.body.info.title) })
+      .first()
+      .waitFor();
     await page.getByText('/api/attempts/{attemptId}/answers').first().waitFor();
     // Swagger UI's own markup nests its controls and colours its method badges below contrast (docs/web.md).
     await checkPage(page, this, 'api reference', { knownViolations: ['nested-interactive', 'color-contrast'] });

@@ -8,7 +8,8 @@ import { createTestWith } from './support/exams';
 type Tenant = Awaited<ReturnType<typeof createTenant>>;
 
 const attemptIdOf = (url: string) => decodeURIComponent(new URL(url).pathname.split('/').pop()!);
-const secondsShown = (page: Page) => page.getByRole('timer').evaluate((el) => Number((el as HTMLElement).dataset.secondsLeft));
+const secondsShown = (page: Page) =>
+  page.getByRole('timer').evaluate((el) => Number((el as HTMLElement).dataset.secondsLeft));
 
 /** Waits until the page's timer shows a time left that `ok` accepts (the page clock is the test's, the deadline the service's). */
 async function timerShows(page: Page, ok: (seconds: number) => boolean, what: string): Promise<void> {
@@ -22,7 +23,11 @@ async function timerShows(page: Page, ok: (seconds: number) => boolean, what: st
 }
 
 /** A new student signs in on a page whose timers the test drives, starts the test and lands on the attempt. */
-async function startOnControlledClock(page: Page, tenant: Tenant, testName: string): Promise<{ attemptId: string; student: TestUser }> {
+async function startOnControlledClock(
+  page: Page,
+  tenant: Tenant,
+  testName: string,
+): Promise<{ attemptId: string; student: TestUser }> {
   const student = await createUser('student', tenant.clientId);
   await page.clock.install();
   await signInAs(page, student.email, student.password);
@@ -51,7 +56,11 @@ async function savedOnServer(attemptId: string, token: string, expected: string[
 const attemptReads = (page: Page, attemptId: string): string[] => {
   const seen: string[] = [];
   page.on('request', (request) => {
-    if (request.method() === 'GET' && new URL(request.url()).pathname === `/api/attempts/${encodeURIComponent(attemptId)}`) seen.push(request.url());
+    if (
+      request.method() === 'GET' &&
+      new URL(request.url()).pathname === `/api/attempts/${encodeURIComponent(attemptId)}`
+    )
+      seen.push(request.url());
   });
   return seen;
 };
@@ -75,7 +84,11 @@ describe('web app: a deadline changed while the attempt page is open', function 
     const { attemptId, student } = await startOnControlledClock(page, tenant, oneMinute.test_name);
     assert.ok((await secondsShown(page)) <= 60);
 
-    const extended = await post(`/api/attempts/${attemptId}/extend`, { minutes: 5 }, { token: tenant.admin.token, ip: freshIp() });
+    const extended = await post(
+      `/api/attempts/${attemptId}/extend`,
+      { minutes: 5 },
+      { token: tenant.admin.token, ip: freshIp() },
+    );
     assert.equal(extended.status, 200, extended.text);
     await page.clock.runFor(40_000);
     await timerShows(page, (s) => s > 5 * 60, 'more than 5 minutes once the page refreshed its deadline');
@@ -84,7 +97,10 @@ describe('web app: a deadline changed while the attempt page is open', function 
     // Past the old deadline by the page's clock: still open, still answering.
     await page.clock.runFor(30_000);
     assert.equal(await page.getByText('Time is up').count(), 0);
-    await page.getByRole('group', { name: /capital of France/ }).getByLabel('Paris').check();
+    await page
+      .getByRole('group', { name: /capital of France/ })
+      .getByLabel('Paris')
+      .check();
     await savedOnServer(attemptId, student.token, ['Paris']);
     await page.getByText('All answers saved').waitFor();
     await timerShows(page, (s) => s > 4 * 60, 'more than 4 minutes after the old deadline');
@@ -95,14 +111,21 @@ describe('web app: a deadline changed while the attempt page is open', function 
     const { page, context } = browser();
     const { attemptId, student } = await startOnControlledClock(page, tenant, oneMinute.test_name);
     await context.setOffline(true);
-    const extended = await post(`/api/attempts/${attemptId}/extend`, { minutes: 5 }, { token: tenant.admin.token, ip: freshIp() });
+    const extended = await post(
+      `/api/attempts/${attemptId}/extend`,
+      { minutes: 5 },
+      { token: tenant.admin.token, ip: freshIp() },
+    );
     assert.equal(extended.status, 200, extended.text);
 
     await page.clock.runFor(40_000);
     // The failed refresh neither locked the page nor moved its deadline: it counts on from what it knew.
     await timerShows(page, (s) => s > 0 && s <= 30, 'the last minute still counting');
     assert.equal(await page.getByText('Time is up').count(), 0);
-    await page.getByRole('group', { name: /capital of France/ }).getByLabel('Paris').check();
+    await page
+      .getByRole('group', { name: /capital of France/ })
+      .getByLabel('Paris')
+      .check();
     await page.getByText('Offline: 1 answer kept in this browser').waitFor();
 
     await context.setOffline(false);
@@ -120,7 +143,11 @@ describe('web app: a deadline changed while the attempt page is open', function 
     assert.ok((await secondsShown(page)) > 25 * 60);
 
     const closesAt = new Date(Date.now() + 3 * 60_000).toISOString();
-    const moved = await patch(`/api/tests/${closing.id}`, { closes_at: closesAt }, { token: tenant.admin.token, ip: freshIp() });
+    const moved = await patch(
+      `/api/tests/${closing.id}`,
+      { closes_at: closesAt },
+      { token: tenant.admin.token, ip: freshIp() },
+    );
     assert.equal(moved.status, 200, moved.text);
     await page.clock.runFor(40_000);
     await timerShows(page, (s) => s > 2 * 60 && s <= 3 * 60, 'at most the 3 minutes left to the new closing time');

@@ -26,7 +26,15 @@ export function App() {
             </SignedIn>
           }
         />
-        <Route path="*" element={<main><h1>Not found</h1><Link to="/">Home</Link></main>} />
+        <Route
+          path="*"
+          element={
+            <main>
+              <h1>Not found</h1>
+              <Link to="/">Home</Link>
+            </main>
+          }
+        />
       </Routes>
     </BrowserRouter>
   );
@@ -36,12 +44,17 @@ function Header() {
   const { me, user } = useSession();
   return (
     <header className="top">
-      <Link to="/" className="brand">Exam</Link>
+      <Link to="/" className="brand">
+        Exam
+      </Link>
       <nav aria-label="Account">
         <a href="/docs">API reference</a>
         {user && (
           <>
-            <span className="who">{me?.guest ? 'Guest' : (me?.email ?? user.email ?? 'Signed in')}{me?.role ? ` · ${me.role.replace('_', ' ')}` : ''}</span>
+            <span className="who">
+              {me?.guest ? 'Guest' : (me?.email ?? user.email ?? 'Signed in')}
+              {me?.role ? ` · ${me.role.replace('_', ' ')}` : ''}
+            </span>
             <SignOut />
           </>
         )}
@@ -59,7 +72,9 @@ function SignOut() {
   if (unsent === 0) {
     return (
       <>
-        <button type="button" onClick={() => void leave(false)} disabled={action.busy}>Sign out</button>
+        <button type="button" onClick={() => void leave(false)} disabled={action.busy}>
+          Sign out
+        </button>
         <ErrorMessage error={action.error} />
       </>
     );
@@ -68,11 +83,18 @@ function SignOut() {
   return (
     <div role="group" aria-label="Confirm sign-out" className="signout-confirm">
       <p className="warning" role="alert">
-        {unsent} {unsent === 1 ? 'answer is' : 'answers are'} not saved on the server yet. Signing out deletes {them} from this browser: {unsent === 1 ? 'it' : 'they'} will not count.
+        {unsent} {unsent === 1 ? 'answer is' : 'answers are'} not saved on the server yet. Signing out deletes {them}{' '}
+        from this browser: {unsent === 1 ? 'it' : 'they'} will not count.
       </p>
-      <button type="button" onClick={() => void leave(false)} disabled={action.busy}>Try to send {them} again</button>{' '}
-      <button type="button" onClick={() => setUnsent(0)} disabled={action.busy}>Stay signed in</button>{' '}
-      <button type="button" onClick={() => void leave(true)} disabled={action.busy}>Sign out and lose {them}</button>
+      <button type="button" onClick={() => void leave(false)} disabled={action.busy}>
+        Try to send {them} again
+      </button>{' '}
+      <button type="button" onClick={() => setUnsent(0)} disabled={action.busy}>
+        Stay signed in
+      </button>{' '}
+      <button type="button" onClick={() => void leave(true)} disabled={action.busy}>
+        Sign out and lose {them}
+      </button>
       <ErrorMessage error={action.error} />
     </div>
   );
@@ -83,7 +105,12 @@ function Home() {
   if (!ready) return <Loading />;
   // A Guest stays on this page: its form starts (or resumes, by the same share code) its attempt.
   if (!user || me?.guest) return <SignInPage />;
-  if (error) return <main><ErrorMessage error={error} /></main>;
+  if (error)
+    return (
+      <main>
+        <ErrorMessage error={error} />
+      </main>
+    );
   if (isAdmin(me)) return <Navigate to="/admin" replace />;
   return <TakerHome />;
 }
@@ -92,7 +119,17 @@ function SignedIn({ children, admin = false }: { children: React.ReactNode; admi
   const { ready, user, me, error } = useSession();
   if (!ready) return <Loading />;
   if (!user) return <Navigate to="/" replace />;
-  if (error) return <main><ErrorMessage error={error} /></main>;
-  if (admin && !isAdmin(me)) return <main><ErrorMessage error="This page is for administrators." /></main>;
+  if (error)
+    return (
+      <main>
+        <ErrorMessage error={error} />
+      </main>
+    );
+  if (admin && !isAdmin(me))
+    return (
+      <main>
+        <ErrorMessage error="This page is for administrators." />
+      </main>
+    );
   return <>{children}</>;
 }

@@ -25,9 +25,15 @@ function PasswordSignIn() {
   const action = useAction();
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    void action.run(() => signInWithEmailAndPassword(auth, email, password).catch((err) => {
-      throw new Error(/invalid-credential|wrong-password|user-not-found/.test(String(err.code)) ? 'Wrong email or password' : err.message);
-    }));
+    void action.run(() =>
+      signInWithEmailAndPassword(auth, email, password).catch((err) => {
+        throw new Error(
+          /invalid-credential|wrong-password|user-not-found/.test(String(err.code))
+            ? 'Wrong email or password'
+            : err.message,
+        );
+      }),
+    );
   };
   return (
     <section aria-labelledby="signin-heading" className="card">
@@ -35,12 +41,26 @@ function PasswordSignIn() {
       <p>Students and administrators sign in with their email and password.</p>
       <form onSubmit={submit}>
         <Field label="Email">
-          <input type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
+          <input
+            type="email"
+            autoComplete="username"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
         </Field>
         <Field label="Password">
-          <input type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+          <input
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
         </Field>
-        <button type="submit" disabled={action.busy}>Sign in</button>
+        <button type="submit" disabled={action.busy}>
+          Sign in
+        </button>
         <ErrorMessage error={action.error} />
       </form>
     </section>
@@ -61,13 +81,18 @@ function GuestEntry() {
       if (!auth.currentUser) {
         await signInAnonymously(auth).catch((err) => {
           // The Auth service caps anonymous sign-ups per address: say so in words.
-          if (/too-many-requests|quota-exceeded/.test(String(err.code))) throw new Error('Too many guests are signing in from this network right now: wait a minute and try again.');
+          if (/too-many-requests|quota-exceeded/.test(String(err.code)))
+            throw new Error('Too many guests are signing in from this network right now: wait a minute and try again.');
           throw err;
         });
       }
       const started = await unwrap(
         api.POST('/api/attempts', {
-          body: { share_code: shareCode.trim(), guest_name: name.trim(), ...(accessCode ? { access_code: accessCode } : {}) },
+          body: {
+            share_code: shareCode.trim(),
+            guest_name: name.trim(),
+            ...(accessCode ? { access_code: accessCode } : {}),
+          },
         }),
       );
       userData(auth.currentUser!.uid).attemptTokens.set(started.attempt_id, started.attempt_token);
@@ -88,7 +113,9 @@ function GuestEntry() {
         <Field label="Access code" hint="Only if the test asks for one">
           <input autoComplete="off" value={accessCode} onChange={(e) => setAccessCode(e.target.value)} />
         </Field>
-        <button type="submit" disabled={action.busy}>Start as guest</button>
+        <button type="submit" disabled={action.busy}>
+          Start as guest
+        </button>
         <ErrorMessage error={action.error} />
       </form>
     </section>

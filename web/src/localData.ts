@@ -1,5 +1,11 @@
 import { ApiError, OfflineError, unwrap, type Api, type Schemas } from './api/client';
-import { answerQueue, answerQueueOwners, deleteAnswerQueue, type AnswerQueue, type PendingAnswer } from './taker/answerQueue';
+import {
+  answerQueue,
+  answerQueueOwners,
+  deleteAnswerQueue,
+  type AnswerQueue,
+  type PendingAnswer,
+} from './taker/answerQueue';
 
 /*
  * What this browser keeps for a signed-in user: a Guest's attempt tokens and the last
@@ -13,7 +19,8 @@ let signedInUid: string | null = null;
 const isSignedIn = (uid: string) => signedInUid === uid;
 
 // '' is the owner of the unscoped keys of earlier builds (`attempt-token:<attempt id>`).
-const tokenKey = (uid: string, attemptId: string) => (uid ? `attempt-token:${uid}:${attemptId}` : `attempt-token:${attemptId}`);
+const tokenKey = (uid: string, attemptId: string) =>
+  uid ? `attempt-token:${uid}:${attemptId}` : `attempt-token:${attemptId}`;
 const meKey = (uid: string) => `me:${uid}`;
 
 /** A signed-in user's own data in this browser. */
@@ -81,8 +88,14 @@ async function sendAttempt(api: Api, queue: AnswerQueue, attemptId: string, toke
   try {
     for (let i = 0; i < queued.length; i += 100) {
       const batch = queued.slice(i, i + 100);
-      const answers = batch.map(({ question_id, student_answer, client_seq }) => ({ question_id, student_answer, client_seq }));
-      await unwrap(api.POST('/api/attempts/{attemptId}/answers', { params: { path: { attemptId } }, headers, body: { answers } }));
+      const answers = batch.map(({ question_id, student_answer, client_seq }) => ({
+        question_id,
+        student_answer,
+        client_seq,
+      }));
+      await unwrap(
+        api.POST('/api/attempts/{attemptId}/answers', { params: { path: { attemptId } }, headers, body: { answers } }),
+      );
       await queue.settle(batch);
     }
     return 'sent';

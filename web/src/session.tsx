@@ -26,7 +26,12 @@ export interface Session {
 const SessionContext = createContext<Session | null>(null);
 
 export function SessionProvider({ auth, api, children }: { auth: Auth; api: Api; children: ReactNode }) {
-  const [state, setState] = useState<Omit<Session, 'auth' | 'api' | 'data' | 'signOut'>>({ user: null, me: null, ready: false, error: null });
+  const [state, setState] = useState<Omit<Session, 'auth' | 'api' | 'data' | 'signOut'>>({
+    user: null,
+    me: null,
+    ready: false,
+    error: null,
+  });
   useEffect(
     () =>
       onIdTokenChanged(auth, async (user) => {

@@ -31,7 +31,10 @@ export function Loading({ what = 'Loading' }: { what?: string }) {
 }
 
 /** Runs `load` on mount and whenever `deps` change; `reload` runs it again. */
-export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T | undefined; error: unknown; reload: () => void; loading: boolean } {
+export function useLoad<T>(
+  load: () => Promise<T>,
+  deps: unknown[],
+): { data: T | undefined; error: unknown; reload: () => void; loading: boolean } {
   const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean }>({ loading: true });
   const [tick, setTick] = useState(0);
   useEffect(() => {
@@ -51,7 +54,12 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T |
 }
 
 /** Runs an action, keeping its error to show and whether it is under way. */
-export function useAction(): { busy: boolean; error: unknown; run: (action: () => Promise<unknown>) => Promise<void>; clear: () => void } {
+export function useAction(): {
+  busy: boolean;
+  error: unknown;
+  run: (action: () => Promise<unknown>) => Promise<void>;
+  clear: () => void;
+} {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const run = useCallback(async (action: () => Promise<unknown>) => {

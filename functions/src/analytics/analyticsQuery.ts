@@ -15,7 +15,10 @@ export const scoreExtremeSpec = (at: { testId: string; version: number }, direct
 });
 
 /** The same by score, for a version whose attempts were all submitted before final_score was kept (see the repair). */
-export const legacyScoreExtremeSpec = (at: { testId: string; version: number }, direction: 'asc' | 'desc'): QuerySpec => ({
+export const legacyScoreExtremeSpec = (
+  at: { testId: string; version: number },
+  direction: 'asc' | 'desc',
+): QuerySpec => ({
   collectionId: 'attempts',
   equals: { test_id: at.testId, version: at.version, status: 'submitted' },
   orderBy: [{ field: 'score', direction }],

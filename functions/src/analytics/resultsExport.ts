@@ -9,7 +9,16 @@ import type { Reply } from '../http/route';
 import { resultsExportSpec } from './analyticsQuery';
 import { universePositions, type VersionForAttempt } from '../attempts/rules';
 import { versionMissing } from '../attempts/frozenReads';
-import { csvCells, EXPORTED_FIELDS, FIXED_COLUMNS, questionHeaders, resultRow, studentsToName, toCsv, type ExportedAttempt } from './resultsRows';
+import {
+  csvCells,
+  EXPORTED_FIELDS,
+  FIXED_COLUMNS,
+  questionHeaders,
+  resultRow,
+  studentsToName,
+  toCsv,
+  type ExportedAttempt,
+} from './resultsRows';
 import { analyticsTarget, frozenVersion } from './service';
 import type { VersionAt } from './store';
 
@@ -78,13 +87,18 @@ async function readPage(at: VersionAt, after: [string, string] | null): Promise<
 }
 
 /** Every question id the version's attempts can hold, in its order: the fixed ones, then each pool's. */
-const columnIds = (frozen: VersionForAttempt): Array<{ id: string }> => [...universePositions(frozen).keys()].map((id) => ({ id }));
+const columnIds = (frozen: VersionForAttempt): Array<{ id: string }> =>
+  [...universePositions(frozen).keys()].map((id) => ({ id }));
 
 /**
  * The header's text, a piece at a time (the last one ends the line): the fixed columns and questions
  * first, then the pool questions' headers, their texts read HEADER_CHUNK at a time (only question_text).
  */
-async function* headerPieces(clientId: string, frozen: VersionForAttempt, columns: Array<{ id: string }>): AsyncGenerator<string> {
+async function* headerPieces(
+  clientId: string,
+  frozen: VersionForAttempt,
+  columns: Array<{ id: string }>,
+): AsyncGenerator<string> {
   const fixed = frozen.questions.length;
   const end = (from: number) => (from >= columns.length ? '\n' : '');
   yield `${await csvCells([...FIXED_COLUMNS, ...questionHeaders(frozen.questions, 1)])}${end(fixed)}`;
@@ -92,9 +106,15 @@ async function* headerPieces(clientId: string, frozen: VersionForAttempt, column
   for (let from = fixed; from < columns.length; from += HEADER_CHUNK) {
     if (!freezeId) throw versionMissing(clientId, frozen.test_id, frozen.version);
     const ids = columns.slice(from, from + HEADER_CHUNK).map((c) => c.id);
-    const snaps = await db.getAll(...ids.map((id) => paths.poolFrozenQuestion(clientId, frozen.test_id, freezeId, id)), { fieldMask: ['question_text'] });
+    const snaps = await db.getAll(
+      ...ids.map((id) => paths.poolFrozenQuestion(clientId, frozen.test_id, freezeId, id)),
+      { fieldMask: ['question_text'] },
+    );
     if (snaps.some((snap) => !snap.exists)) throw versionMissing(clientId, frozen.test_id, frozen.version);
-    const texts = snaps.map((snap, i) => ({ id: ids[i], question_text: (snap.get('question_text') as string | undefined) ?? '' }));
+    const texts = snaps.map((snap, i) => ({
+      id: ids[i],
+      question_text: (snap.get('question_text') as string | undefined) ?? '',
+    }));
     yield `,${await csvCells(questionHeaders(texts, from + 1))}${end(from + HEADER_CHUNK)}`;
   }
 }
@@ -103,7 +123,9 @@ async function* headerPieces(clientId: string, frozen: VersionForAttempt, column
 async function* pageCsv(page: Page, columns: Array<{ id: string }>): AsyncGenerator<string> {
   const perChunk = Math.max(1, Math.floor(ROW_CELLS / (FIXED_COLUMNS.length + columns.length)));
   for (let i = 0; i < page.attempts.length; i += perChunk) {
-    yield await toCsv(page.attempts.slice(i, i + perChunk).map((attempt) => resultRow(attempt, columns, page.displayNames)));
+    yield await toCsv(
+      page.attempts.slice(i, i + perChunk).map((attempt) => resultRow(attempt, columns, page.displayNames)),
+    );
   }
 }
 
@@ -124,7 +146,11 @@ async function send(res: Response, text: string, gone: () => boolean): Promise<b
   return !gone();
 }
 
-export async function resultsCsv(principal: Principal, testId: string, requestedVersion: number | undefined): Promise<NonNullable<Reply['stream']>> {
+export async function resultsCsv(
+  principal: Principal,
+  testId: string,
+  requestedVersion: number | undefined,
+): Promise<NonNullable<Reply['stream']>> {
   const { test, version } = await analyticsTarget(principal, testId, requestedVersion);
   if (version === null) throw notFound('This test was never published: it has no results to export');
   const at: VersionAt = { clientId: test.client_id, testId: test.id, version };
@@ -140,7 +166,8 @@ export async function resultsCsv(principal: Principal, testId: string, requested
         closed = true;
       });
       const gone = () => closed || res.destroyed;
-      for await (const piece of headerPieces(test.client_id, frozen, columns)) if (!(await send(res, piece, gone))) return;
+      for await (const piece of headerPieces(test.client_id, frozen, columns))
+        if (!(await send(res, piece, gone))) return;
       let page: Page | undefined = firstPage;
       firstPage = undefined;
       while (page) {

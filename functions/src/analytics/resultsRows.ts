@@ -43,7 +43,17 @@ export const QUESTION_HEADER_CHARS = 60;
 /** What a results row reads of a stored attempt (the export selects only these fields). */
 export type ExportedAttempt = Pick<
   StoredAttempt,
-  'id' | 'student_id' | 'guest' | 'guest_name' | 'score' | 'total_marks' | 'percentage' | 'submitted_at' | 'auto_submitted' | 'results' | 'grading'
+  | 'id'
+  | 'student_id'
+  | 'guest'
+  | 'guest_name'
+  | 'score'
+  | 'total_marks'
+  | 'percentage'
+  | 'submitted_at'
+  | 'auto_submitted'
+  | 'results'
+  | 'grading'
 >;
 
 export const EXPORTED_FIELDS = [
@@ -91,10 +101,19 @@ export function headerRow(questions: ReadonlyArray<ExportedQuestion>): string[] 
 
 /** Non-guest students whose display names a page of attempts needs, each once, in first-seen order. */
 export function studentsToName(attempts: ReadonlyArray<Pick<ExportedAttempt, 'student_id' | 'guest'>>): string[] {
-  return [...new Set(attempts.filter((a) => a.guest !== true && typeof a.student_id === 'string' && a.student_id !== '').map((a) => a.student_id))];
+  return [
+    ...new Set(
+      attempts
+        .filter((a) => a.guest !== true && typeof a.student_id === 'string' && a.student_id !== '')
+        .map((a) => a.student_id),
+    ),
+  ];
 }
 
-export function studentNameOf(attempt: Pick<ExportedAttempt, 'student_id' | 'guest' | 'guest_name'>, displayNames: ReadonlyMap<string, string>): string {
+export function studentNameOf(
+  attempt: Pick<ExportedAttempt, 'student_id' | 'guest' | 'guest_name'>,
+  displayNames: ReadonlyMap<string, string>,
+): string {
   if (attempt.guest === true) return attempt.guest_name ?? '';
   return displayNames.get(attempt.student_id) ?? '';
 }
@@ -111,15 +130,24 @@ function columnsOf(questions: ReadonlyArray<{ id: string }>): Map<string, number
 }
 
 /** One attempt's row, in the columns of `headerRow(questions)`: `questions` are every question the version's attempts can hold. */
-export function resultRow(attempt: ExportedAttempt, questions: ReadonlyArray<{ id: string }>, displayNames: ReadonlyMap<string, string>): Cell[] {
+export function resultRow(
+  attempt: ExportedAttempt,
+  questions: ReadonlyArray<{ id: string }>,
+  displayNames: ReadonlyMap<string, string>,
+): Cell[] {
   const score = attempt.score ?? 0;
   const pending = attempt.grading === 'pending';
-  const percentage = pending ? null : typeof attempt.percentage === 'number' ? attempt.percentage : percentageOf(score, attempt.total_marks);
+  const percentage = pending
+    ? null
+    : typeof attempt.percentage === 'number'
+      ? attempt.percentage
+      : percentageOf(score, attempt.total_marks);
   const columns = columnsOf(questions);
   const cells: Cell[] = new Array<Cell>(questions.length).fill(null);
   for (const result of attempt.results ?? []) {
     const at = columns.get(result.question_id);
-    if (at === undefined || !result.answered || result.pending === true || typeof result.marks_awarded !== 'number') continue;
+    if (at === undefined || !result.answered || result.pending === true || typeof result.marks_awarded !== 'number')
+      continue;
     cells[at] = result.marks_awarded;
   }
   return [

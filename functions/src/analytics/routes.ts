@@ -32,7 +32,10 @@ export const analyticsRoutes: RouteDefinition[] = [
     query: VersionQuery,
     success: { status: 200, description: 'The version’s analytics', schema: TestAnalytics },
     errors: ['NOT_FOUND'],
-    handler: async ({ principal, params, query }) => ({ status: 200, body: await service.testAnalytics(principal, params.testId, query.version) }),
+    handler: async ({ principal, params, query }) => ({
+      status: 200,
+      body: await service.testAnalytics(principal, params.testId, query.version),
+    }),
   }),
   defineRoute({
     method: 'post',
@@ -73,7 +76,12 @@ export const analyticsRoutes: RouteDefinition[] = [
     sensitive: true,
     params: TestAnalyticsParams,
     query: ResultsCsvQuery,
-    success: { status: 200, description: 'text/csv, UTF-8, header row first', schema: z.string(), mediaType: 'text/csv' },
+    success: {
+      status: 200,
+      description: 'text/csv, UTF-8, header row first',
+      schema: z.string(),
+      mediaType: 'text/csv',
+    },
     errors: ['NOT_FOUND'],
     // The export (its CSV writer) loads on its first use, not in every cold instance.
     handler: async ({ principal, params, query }) => {
@@ -94,7 +102,11 @@ export const analyticsRoutes: RouteDefinition[] = [
     access: ['super_admin', 'client_admin', 'student'],
     params: StudentAnalyticsParams,
     query: StudentAnalyticsQuery,
-    success: { status: 200, description: 'The student’s analytics and a page of its submitted attempts', schema: StudentAnalytics },
+    success: {
+      status: 200,
+      description: 'The student’s analytics and a page of its submitted attempts',
+      schema: StudentAnalytics,
+    },
     errors: ['NOT_FOUND'],
     handler: async ({ principal, params, query }) => {
       const { page, filters } = splitPageQuery(query);

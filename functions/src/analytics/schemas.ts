@@ -16,12 +16,17 @@ export const VersionQuery = z.strictObject({
     .min(1)
     .max(1_000_000)
     .optional()
-    .describe('The frozen version the figures describe (default: the latest published version). Versions are numbered 1, 2, … on each publish.'),
+    .describe(
+      'The frozen version the figures describe (default: the latest published version). Versions are numbered 1, 2, … on each publish.',
+    ),
 });
 
 export const TestAnalyticsParams = z.strictObject({ testId: TestId });
 
-const OptionCount = z.object({ option: z.string(), count: z.number().int().describe('Submitted attempts whose counted answer chose this option') });
+const OptionCount = z.object({
+  option: z.string(),
+  count: z.number().int().describe('Submitted attempts whose counted answer chose this option'),
+});
 
 export const QuestionAnalytics = z
   .object({
@@ -34,10 +39,14 @@ export const QuestionAnalytics = z
     times_seen: z
       .number()
       .int()
-      .describe('Complete attempts that held the question: every one for a fixed question; with pools, those that drew it. Its figures are over these attempts'),
+      .describe(
+        'Complete attempts that held the question: every one for a fixed question; with pools, those that drew it. Its figures are over these attempts',
+      ),
     times_answered: z.number().int().describe('Submitted attempts with a non-blank answer counted for the question'),
     times_correct: z.number().int().describe('Submitted attempts that answered it correctly'),
-    mean_mark: nullableNumber('Σx / n over every submitted attempt (unanswered = 0; negative with negative marking); null when n = 0'),
+    mean_mark: nullableNumber(
+      'Σx / n over every submitted attempt (unanswered = 0; negative with negative marking); null when n = 0',
+    ),
     facility_index: nullableNumber(
       'Moodle’s facility index as a fraction: mean_mark / marks. 1 = everyone earned full marks, 0 = nobody earned any (Moodle shows it × 100 %). Null when n = 0.',
     ),
@@ -50,8 +59,14 @@ export const QuestionAnalytics = z
     option_counts: z
       .array(OptionCount)
       .nullable()
-      .describe('How often each option was chosen (multiple select: every option ticked counts); null for short answer and numeric questions'),
-    other_choices: z.number().int().nullable().describe('Choices matching none of the options; null for short answer and numeric questions'),
+      .describe(
+        'How often each option was chosen (multiple select: every option ticked counts); null for short answer and numeric questions',
+      ),
+    other_choices: z
+      .number()
+      .int()
+      .nullable()
+      .describe('Choices matching none of the options; null for short answer and numeric questions'),
   })
   .meta({ id: 'QuestionAnalytics' });
 
@@ -67,23 +82,55 @@ export const TestAnalytics = z
     test_id: z.string(),
     client_id: z.string(),
     test_name: z.string().describe('As frozen in the version'),
-    version: z.number().int().nullable().describe('The frozen version the figures describe; null when the test was never published'),
+    version: z
+      .number()
+      .int()
+      .nullable()
+      .describe('The frozen version the figures describe; null when the test was never published'),
     latest_version: z.number().int().nullable().describe('The latest published version; pick another with ?version='),
     total_marks: z.number().nullable(),
-    question_count: z.number().int().describe('The questions each attempt holds (the fixed ones and every pool’s draw)'),
-    total_attempts: z.number().int().describe('Attempts started on the version: completed + pending_grading + in_progress'),
-    completed: z.number().int().describe('Attempts submitted, by the taker or automatically at the deadline, whose score is complete (every essay graded): every other figure is over these'),
-    pending_grading: z.number().int().describe('Attempts submitted whose essays are not all graded yet: counted in the figures once their last grade is given'),
+    question_count: z
+      .number()
+      .int()
+      .describe('The questions each attempt holds (the fixed ones and every pool’s draw)'),
+    total_attempts: z
+      .number()
+      .int()
+      .describe('Attempts started on the version: completed + pending_grading + in_progress'),
+    completed: z
+      .number()
+      .int()
+      .describe(
+        'Attempts submitted, by the taker or automatically at the deadline, whose score is complete (every essay graded): every other figure is over these',
+      ),
+    pending_grading: z
+      .number()
+      .int()
+      .describe(
+        'Attempts submitted whose essays are not all graded yet: counted in the figures once their last grade is given',
+      ),
     in_progress: z
       .number()
       .int()
-      .describe('Attempts started and not yet submitted (one past its deadline counts until it is closed: by the next read or write that meets it, or the 5-minute closer)'),
+      .describe(
+        'Attempts started and not yet submitted (one past its deadline counts until it is closed: by the next read or write that meets it, or the 5-minute closer)',
+      ),
     auto_submitted: z.number().int().describe('Of completed, submitted automatically at the deadline'),
-    average_score: nullableNumber('Σ score / completed over the completed attempts (score is never below 0); null when none'),
-    average_percentage: nullableNumber('average_score / total_marks × 100; with pools, the mean of each attempt’s score over its own total × 100; null when none'),
-    highest_score: nullableNumber('Highest score of a completed attempt (one pending grading is not final); null when none'),
-    lowest_score: nullableNumber('Lowest score of a completed attempt (one pending grading is not final); null when none'),
-    standard_deviation: nullableNumber('Sample standard deviation of the scores: √((Σs² − (Σs)²/n)/(n − 1)); null when n < 2'),
+    average_score: nullableNumber(
+      'Σ score / completed over the completed attempts (score is never below 0); null when none',
+    ),
+    average_percentage: nullableNumber(
+      'average_score / total_marks × 100; with pools, the mean of each attempt’s score over its own total × 100; null when none',
+    ),
+    highest_score: nullableNumber(
+      'Highest score of a completed attempt (one pending grading is not final); null when none',
+    ),
+    lowest_score: nullableNumber(
+      'Lowest score of a completed attempt (one pending grading is not final); null when none',
+    ),
+    standard_deviation: nullableNumber(
+      'Sample standard deviation of the scores: √((Σs² − (Σs)²/n)/(n − 1)); null when n < 2',
+    ),
     score_distribution: z
       .array(z.object({ from_percent: z.number(), to_percent: z.number(), count: z.number().int() }))
       .describe('Ten bands of score / total_marks × 100: [0,10), [10,20) … [90,100] (the last band includes 100)'),
@@ -91,8 +138,14 @@ export const TestAnalytics = z
       'Cronbach’s alpha over the k questions: k/(k − 1) · (1 − Σ V(x_i) / V(T)), T = the raw total (Σ of the marks per question, before the floor at 0), ' +
         'variances over (n − 1). Null when k < 2, n < 2 or V(T) = 0, and for a version with pools (attempts answer different questions).',
     ),
-    difficulty_analysis: z.record(z.string(), DifficultyFigures).describe('Keyed by the questions’ difficulty (easy, medium, hard)'),
-    questions: z.array(QuestionAnalytics).describe('Per question, in the version’s order: the fixed questions, then the pool questions some complete attempt drew'),
+    difficulty_analysis: z
+      .record(z.string(), DifficultyFigures)
+      .describe('Keyed by the questions’ difficulty (easy, medium, hard)'),
+    questions: z
+      .array(QuestionAnalytics)
+      .describe(
+        'Per question, in the version’s order: the fixed questions, then the pool questions some complete attempt drew',
+      ),
   })
   .meta({ id: 'TestAnalytics' });
 export type TestAnalytics = z.infer<typeof TestAnalytics>;
@@ -102,7 +155,9 @@ export const RecomputeReply = z
     test_id: z.string(),
     version: z.number().int(),
     attempts_read: z.number().int().describe('Attempts of the version the figures were recomputed from'),
-    changed: z.boolean().describe('Whether the maintained sums differed from the recomputed ones (beyond float rounding)'),
+    changed: z
+      .boolean()
+      .describe('Whether the maintained sums differed from the recomputed ones (beyond float rounding)'),
     analytics: TestAnalytics,
   })
   .meta({ id: 'AnalyticsRecompute' });
@@ -112,7 +167,9 @@ export const RecomputeReply = z
 export const StudentAnalyticsParams = z.strictObject({ studentId: Uid });
 
 export const StudentAnalyticsQuery = pagedQuery({
-  client_id: ClientId.optional().describe('A Super Admin names the student’s organization when the student’s account has none (a Guest)'),
+  client_id: ClientId.optional().describe(
+    'A Super Admin names the student’s organization when the student’s account has none (a Guest)',
+  ),
 });
 
 export const StudentAttemptRow = z
@@ -123,13 +180,18 @@ export const StudentAttemptRow = z
     version: z.number().int(),
     score: z.number().describe('The score, or while grading is pending the marks awarded so far'),
     total_marks: z.number(),
-    percentage: z.number().nullable().describe('score / total_marks × 100; null while grading is pending (the score is not final)'),
+    percentage: z
+      .number()
+      .nullable()
+      .describe('score / total_marks × 100; null while grading is pending (the score is not final)'),
     submitted_at: z.string(),
     auto_submitted: z.boolean(),
     grading: z
       .enum(['pending', 'complete'])
       .nullable()
-      .describe('null without essays; "pending" while an answered essay waits for its grade (not counted in the figures), then "complete"'),
+      .describe(
+        'null without essays; "pending" while an answered essay waits for its grade (not counted in the figures), then "complete"',
+      ),
     pending_marks: z.number().describe('The marks of the essays still to be graded (0 unless pending)'),
   })
   .meta({ id: 'StudentAttemptRow' });
@@ -138,16 +200,28 @@ export const StudentAnalytics = z
   .object({
     student_id: z.string(),
     client_id: z.string(),
-    total_attempts: z.number().int().describe('Attempts the student started: in progress, pending_grading and completed'),
-    completed: z.number().int().describe('Attempts submitted whose score is final (every answered essay graded): the averages and the best are over these'),
+    total_attempts: z
+      .number()
+      .int()
+      .describe('Attempts the student started: in progress, pending_grading and completed'),
+    completed: z
+      .number()
+      .int()
+      .describe(
+        'Attempts submitted whose score is final (every answered essay graded): the averages and the best are over these',
+      ),
     pending_grading: z
       .number()
       .int()
-      .describe('Attempts submitted whose essays are not all graded yet: in no average or best until their last grade, then counted once in completed'),
+      .describe(
+        'Attempts submitted whose essays are not all graded yet: in no average or best until their last grade, then counted once in completed',
+      ),
     average_score: nullableNumber('Mean score over the completed attempts; null when none'),
     average_percentage: nullableNumber('Mean of score / total_marks × 100 over the completed attempts; null when none'),
     best_percentage: nullableNumber('Highest score / total_marks × 100 of a completed attempt; null when none'),
-    data: z.array(StudentAttemptRow).describe('One row per submitted attempt (pending ones too, marked by grading), newest submission first'),
+    data: z
+      .array(StudentAttemptRow)
+      .describe('One row per submitted attempt (pending ones too, marked by grading), newest submission first'),
     pagination: Pagination,
   })
   .meta({ id: 'StudentAnalytics' });

@@ -22,7 +22,11 @@ export interface VersionTarget {
 }
 
 /** The test (authorized) and the version asked for: the latest published by default; one never published → 404. */
-export async function analyticsTarget(principal: Principal, testId: string, requestedVersion: number | undefined): Promise<VersionTarget> {
+export async function analyticsTarget(
+  principal: Principal,
+  testId: string,
+  requestedVersion: number | undefined,
+): Promise<VersionTarget> {
   const test = await requireTest(principal, testId);
   assertCanReadTestAnalytics(principal, { clientId: test.client_id });
   if (requestedVersion === undefined) return { test, version: test.version };
@@ -47,20 +51,40 @@ const blocksOf = (frozen: VersionForAttempt): number => store.blockCount(univers
  * fixed question, and the pool questions some submitted attempt saw (read
  * through the instance's cache of frozen pool questions).
  */
-async function listedQuestions(test: StoredTest, frozen: VersionForAttempt, sums: VersionSums): Promise<{ questions: StatQuestion[]; positions: number[] }> {
+async function listedQuestions(
+  test: StoredTest,
+  frozen: VersionForAttempt,
+  sums: VersionSums,
+): Promise<{ questions: StatQuestion[]; positions: number[] }> {
   const fixed = frozen.questions;
   const positions = fixed.map((_, i) => i);
   if (!isPooled(frozen)) return { questions: fixed, positions };
-  const seen = [...universePositions(frozen)].filter(([, position]) => position >= fixed.length && (sums.q[String(position)]?.n ?? 0) > 0);
-  const drawn = await poolQuestions(frozen, test.client_id, seen.map(([id]) => id));
+  const seen = [...universePositions(frozen)].filter(
+    ([, position]) => position >= fixed.length && (sums.q[String(position)]?.n ?? 0) > 0,
+  );
+  const drawn = await poolQuestions(
+    frozen,
+    test.client_id,
+    seen.map(([id]) => id),
+  );
   return { questions: [...fixed, ...drawn], positions: [...positions, ...seen.map(([, position]) => position)] };
 }
 
 /** Each attempt's paper, its drawn questions read together (cached per instance). */
-export async function papersFor(test: StoredTest, frozen: VersionForAttempt, attempts: StoredAttempt[]): Promise<(attempt: StoredAttempt) => VersionForAttempt> {
+export async function papersFor(
+  test: StoredTest,
+  frozen: VersionForAttempt,
+  attempts: StoredAttempt[],
+): Promise<(attempt: StoredAttempt) => VersionForAttempt> {
   const ids = [...new Set(attempts.flatMap((a) => a.drawn ?? []))];
   const byId = new Map((await poolQuestions(frozen, test.client_id, ids)).map((q) => [q.id, q]));
-  return (attempt) => ((attempt.drawn ?? []).length > 0 ? paperOf(frozen, attempt.drawn!.map((id) => byId.get(id)!)) : frozen);
+  return (attempt) =>
+    (attempt.drawn ?? []).length > 0
+      ? paperOf(
+          frozen,
+          attempt.drawn!.map((id) => byId.get(id)!),
+        )
+      : frozen;
 }
 
 function compose(
@@ -69,7 +93,10 @@ function compose(
   sums: VersionSums,
   extremes: { highest: number | null; lowest: number | null },
   inProgress: number,
-  listed: { questions: StatQuestion[]; positions: number[] } = { questions: frozen?.questions ?? [], positions: (frozen?.questions ?? []).map((_, i) => i) },
+  listed: { questions: StatQuestion[]; positions: number[] } = {
+    questions: frozen?.questions ?? [],
+    positions: (frozen?.questions ?? []).map((_, i) => i),
+  },
 ): TestAnalytics {
   const questions = frozen?.questions ?? [];
   const draws = (frozen?.pools ?? []).reduce((sum, pool) => sum + pool.draw, 0);
@@ -81,19 +108,33 @@ function compose(
     latest_version: test.version,
     total_marks: frozen?.total_marks ?? null,
     question_count: questions.length + draws,
-    ...versionStatistics(sums, listed.questions, frozen?.total_marks ?? 0, inProgress, { pooled: isPooled(frozen), positions: listed.positions }),
+    ...versionStatistics(sums, listed.questions, frozen?.total_marks ?? 0, inProgress, {
+      pooled: isPooled(frozen),
+      positions: listed.positions,
+    }),
     highest_score: extremes.highest,
     lowest_score: extremes.lowest,
   };
 }
 
-export async function testAnalytics(principal: Principal, testId: string, requestedVersion: number | undefined): Promise<TestAnalytics> {
+export async function testAnalytics(
+  principal: Principal,
+  testId: string,
+  requestedVersion: number | undefined,
+): Promise<TestAnalytics> {
   const { test, version } = await analyticsTarget(principal, testId, requestedVersion);
   if (version === null) return compose(test, undefined, emptySums(), { highest: null, lowest: null }, 0);
   const at = { clientId: test.client_id, testId: test.id, version };
   const frozen = await frozenVersion(test, version);
-  const [sums, extremes, inProgress] = await Promise.all([store.sumsOf(at, blocksOf(frozen)), store.scoreExtremes(at), store.inProgressCount(at)]);
-  const [listed, checked] = await Promise.all([listedQuestions(test, frozen, sums), store.withLegacyExtremes(at, extremes, sums.n)]);
+  const [sums, extremes, inProgress] = await Promise.all([
+    store.sumsOf(at, blocksOf(frozen)),
+    store.scoreExtremes(at),
+    store.inProgressCount(at),
+  ]);
+  const [listed, checked] = await Promise.all([
+    listedQuestions(test, frozen, sums),
+    store.withLegacyExtremes(at, extremes, sums.n),
+  ]);
   return compose(test, frozen, sums, checked, inProgress, listed);
 }
 
@@ -102,7 +143,11 @@ export async function testAnalytics(principal: Principal, testId: string, reques
  * maintained ones. One at a time per version: a second while one runs is
  * refused (409) rather than left to contend with it for the same locks.
  */
-export async function recomputeTestAnalytics(principal: Principal, testId: string, requestedVersion: number | undefined) {
+export async function recomputeTestAnalytics(
+  principal: Principal,
+  testId: string,
+  requestedVersion: number | undefined,
+) {
   const { test, version } = await analyticsTarget(principal, testId, requestedVersion);
   if (version === null) throw notFound('This test was never published: it has no analytics to recompute');
   const at = { clientId: test.client_id, testId: test.id, version };
@@ -111,7 +156,12 @@ export async function recomputeTestAnalytics(principal: Principal, testId: strin
   if (!lease) throw conflict(`A recompute of version ${version} of this test is running; retry when it has finished`);
   let recomputed;
   try {
-    recomputed = await store.recomputeSums(at, frozen.test.test_name, (attempts) => papersFor(test, frozen, attempts), blocksOf(frozen));
+    recomputed = await store.recomputeSums(
+      at,
+      frozen.test.test_name,
+      (attempts) => papersFor(test, frozen, attempts),
+      blocksOf(frozen),
+    );
   } finally {
     await store.releaseRecompute(lease);
   }

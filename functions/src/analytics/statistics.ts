@@ -117,7 +117,14 @@ export function chosenOptions(question: Pick<StatQuestion, 'question_type' | 'op
   return [...keys];
 }
 
-export const emptySums = (): VersionSums => ({ n: 0, auto: 0, score: { s: 0, ss: 0 }, raw: { s: 0, ss: 0 }, bands: {}, q: {} });
+export const emptySums = (): VersionSums => ({
+  n: 0,
+  auto: 0,
+  score: { s: 0, ss: 0 },
+  raw: { s: 0, ss: 0 },
+  bands: {},
+  q: {},
+});
 
 /**
  * What one submitted attempt adds to its version's sums (only the non-zero
@@ -128,7 +135,10 @@ export const emptySums = (): VersionSums => ({ n: 0, auto: 0, score: { s: 0, ss:
 export function submissionContribution(
   questions: StatQuestion[],
   facts: SubmittedAttemptFacts,
-  { positionOf = (_id: string, i: number) => i, pooled = false }: { positionOf?: (id: string, index: number) => number; pooled?: boolean } = {},
+  {
+    positionOf = (_id: string, i: number) => i,
+    pooled = false,
+  }: { positionOf?: (id: string, index: number) => number; pooled?: boolean } = {},
 ): VersionSums {
   const byId = new Map(facts.results.map((r) => [r.question_id, r]));
   const marks = questions.map((q) => byId.get(q.id)?.marks_awarded ?? 0);
@@ -147,8 +157,16 @@ export function submissionContribution(
     const x = marks[i];
     const answer = facts.answers[question.id];
     const options: Record<string, number> = {};
-    if (result?.answered && typeof answer === 'string') for (const key of chosenOptions(question, answer)) options[key] = 1;
-    const item: QuestionSums = { a: result?.answered ? 1 : 0, c: result?.correct ? 1 : 0, s: x, ss: x * x, st: x * total + 0, o: options };
+    if (result?.answered && typeof answer === 'string')
+      for (const key of chosenOptions(question, answer)) options[key] = 1;
+    const item: QuestionSums = {
+      a: result?.answered ? 1 : 0,
+      c: result?.correct ? 1 : 0,
+      s: x,
+      ss: x * x,
+      st: x * total + 0,
+      o: options,
+    };
     if (pooled) Object.assign(item, { n: 1, t: total, tt: total * total });
     add.q[String(positionOf(question.id, i))] = item;
   });
@@ -159,7 +177,8 @@ export function submissionContribution(
 export function negatedSums(sums: VersionSums): VersionSums {
   const negate = (value: unknown): unknown => {
     if (typeof value === 'number') return -value;
-    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, negate(v)]));
+    if (value && typeof value === 'object')
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, negate(v)]));
     return value;
   };
   return negate(sums) as VersionSums;
@@ -186,7 +205,11 @@ export function addSums(a: VersionSums, b: Partial<VersionSums>): VersionSums {
     };
     // A shard may hold t and tt of a question without its n (an increment carries only what changed).
     if ([had.n, had.t, had.tt, add.n, add.t, add.tt].some((v) => v !== undefined)) {
-      Object.assign(q[key], { n: (had.n ?? 0) + (add.n ?? 0), t: (had.t ?? 0) + (add.t ?? 0), tt: (had.tt ?? 0) + (add.tt ?? 0) });
+      Object.assign(q[key], {
+        n: (had.n ?? 0) + (add.n ?? 0),
+        t: (had.t ?? 0) + (add.t ?? 0),
+        tt: (had.tt ?? 0) + (add.tt ?? 0),
+      });
     }
   }
   const extra: Partial<VersionSums> = {};
@@ -336,14 +359,21 @@ export function versionStatistics(
       mean_mark: maybe(mean),
       facility_index: mean !== null && question.marks > 0 ? maybe(mean / question.marks) : null,
       discrimination_index: maybe(discriminationIndex(item, rest, seen)),
-      option_counts: hasOptions ? question.options.map((option, j) => ({ option, count: item.o?.[String(j)] ?? 0 })) : null,
+      option_counts: hasOptions
+        ? question.options.map((option, j) => ({ option, count: item.o?.[String(j)] ?? 0 }))
+        : null,
       other_choices: hasOptions ? (item.o?.[OTHER_OPTION] ?? 0) : null,
     };
   });
-  for (const figures of Object.values(difficulty)) figures.correct_rate = figures.answered > 0 ? round4(figures.correct / figures.answered) : null;
+  for (const figures of Object.values(difficulty))
+    figures.correct_rate = figures.answered > 0 ? round4(figures.correct / figures.answered) : null;
   const averagePercentage = pooled
-    ? n > 0 ? (sums.pc ?? 0) / n : null
-    : averageScore !== null && totalMarks > 0 ? (averageScore / totalMarks) * 100 : null;
+    ? n > 0
+      ? (sums.pc ?? 0) / n
+      : null
+    : averageScore !== null && totalMarks > 0
+      ? (averageScore / totalMarks) * 100
+      : null;
   return {
     total_attempts: n + inProgress + (sums.p ?? 0),
     completed: n,
@@ -353,7 +383,11 @@ export function versionStatistics(
     average_score: maybe(averageScore),
     average_percentage: maybe(averagePercentage),
     standard_deviation: scoreVariance === null ? null : maybe(Math.sqrt(scoreVariance)),
-    score_distribution: Array.from({ length: BAND_COUNT }, (_, b) => ({ from_percent: b * 10, to_percent: b * 10 + 10, count: sums.bands[String(b)] ?? 0 })),
+    score_distribution: Array.from({ length: BAND_COUNT }, (_, b) => ({
+      from_percent: b * 10,
+      to_percent: b * 10 + 10,
+      count: sums.bands[String(b)] ?? 0,
+    })),
     cronbach_alpha: pooled ? null : maybe(cronbachAlpha(sums, questions.length)),
     difficulty_analysis: difficulty,
     questions: items,
@@ -364,7 +398,8 @@ export function versionStatistics(
 export function sameSums(a: VersionSums, b: VersionSums): boolean {
   const close = (x: number, y: number) => Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(x), Math.abs(y));
   const walk = (x: unknown, y: unknown): boolean => {
-    if (typeof x === 'number' || typeof y === 'number') return close(typeof x === 'number' ? x : 0, typeof y === 'number' ? y : 0);
+    if (typeof x === 'number' || typeof y === 'number')
+      return close(typeof x === 'number' ? x : 0, typeof y === 'number' ? y : 0);
     const xo = (x ?? {}) as Record<string, unknown>;
     const yo = (y ?? {}) as Record<string, unknown>;
     return [...new Set([...Object.keys(xo), ...Object.keys(yo)])].every((k) => walk(xo[k], yo[k]));

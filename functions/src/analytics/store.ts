@@ -1,5 +1,11 @@
 import { randomInt } from 'node:crypto';
-import { FieldValue, type DocumentReference, type DocumentSnapshot, type Timestamp, type Transaction } from 'firebase-admin/firestore';
+import {
+  FieldValue,
+  type DocumentReference,
+  type DocumentSnapshot,
+  type Timestamp,
+  type Transaction,
+} from 'firebase-admin/firestore';
 import { answersInTime } from '../attempts/rules';
 import type { StoredAttempt } from '../attempts/documents';
 import { db } from '../firestore/db';
@@ -11,7 +17,14 @@ import { percentageOf } from '../shared/scores';
 import { legacyScoreExtremeSpec, openAttemptsSpec, scoreExtremeSpec } from './analyticsQuery';
 import type { StoredRecomputeLease, StoredStatsShard } from './documents';
 import { universePositions, type VersionForAttempt } from '../attempts/rules';
-import { addSums, emptySums, negatedSums, submissionContribution, type SubmittedAttemptFacts, type VersionSums } from './statistics';
+import {
+  addSums,
+  emptySums,
+  negatedSums,
+  submissionContribution,
+  type SubmittedAttemptFacts,
+  type VersionSums,
+} from './statistics';
 
 // Firestore access for a test version's running sums
 // (clients/{c}/tests/{t}/versions/{v}/stats_shards/{k}).
@@ -61,7 +74,9 @@ function splitByBlock(sums: VersionSums): Map<number, Partial<VersionSums>> {
 }
 
 const blockRef = (at: VersionAt, block: number, shard: number) =>
-  block === 0 ? paths.testStatsShard(at.clientId, at.testId, at.version, shard) : paths.testStatsBlock(at.clientId, at.testId, at.version, block, shard);
+  block === 0
+    ? paths.testStatsShard(at.clientId, at.testId, at.version, shard)
+    : paths.testStatsBlock(at.clientId, at.testId, at.version, block, shard);
 
 function addToRandomShard(tx: Transaction, at: VersionAt, add: VersionSums): void {
   const shard = randomInt(STATS_SHARDS);
@@ -88,7 +103,10 @@ export function contributionOf(attempt: StoredAttempt, paper: VersionForAttempt)
   if (attempt.grading === 'pending') return { ...emptySums(), p: 1 };
   const positions = universePositions(paper);
   const pooled = (paper.pools ?? []).length > 0;
-  return submissionContribution(paper.questions, factsOf(attempt), { positionOf: (id, i) => positions.get(id) ?? i, pooled });
+  return submissionContribution(paper.questions, factsOf(attempt), {
+    positionOf: (id, i) => positions.get(id) ?? i,
+    pooled,
+  });
 }
 
 /**
@@ -98,15 +116,23 @@ export function contributionOf(attempt: StoredAttempt, paper: VersionForAttempt)
  * grade, a regrade. Each change is counted exactly once, and the sums stay
  * equal to a recomputation from the attempts.
  */
-export function recordScoreChange(tx: Transaction, { before, after, paper }: { before: StoredAttempt; after: StoredAttempt; paper: VersionForAttempt }): void {
+export function recordScoreChange(
+  tx: Transaction,
+  { before, after, paper }: { before: StoredAttempt; after: StoredAttempt; paper: VersionForAttempt },
+): void {
   const at = { clientId: after.client_id, testId: after.test_id, version: after.version };
   addToRandomShard(tx, at, addSums(contributionOf(after, paper), negatedSums(contributionOf(before, paper))));
 }
 
 /** Several attempts' changes in one transaction, added together first: one write per block of one shard. */
-export function recordScoreChanges(tx: Transaction, at: VersionAt, changes: ReadonlyArray<{ before: StoredAttempt; after: StoredAttempt; paper: VersionForAttempt }>): void {
+export function recordScoreChanges(
+  tx: Transaction,
+  at: VersionAt,
+  changes: ReadonlyArray<{ before: StoredAttempt; after: StoredAttempt; paper: VersionForAttempt }>,
+): void {
   let delta = emptySums();
-  for (const { before, after, paper } of changes) delta = addSums(addSums(delta, contributionOf(after, paper)), negatedSums(contributionOf(before, paper)));
+  for (const { before, after, paper } of changes)
+    delta = addSums(addSums(delta, contributionOf(after, paper)), negatedSums(contributionOf(before, paper)));
   addToRandomShard(tx, at, delta);
 }
 
@@ -125,9 +151,11 @@ export async function sumsOf(at: VersionAt, blocks = 1): Promise<VersionSums> {
 type Extremes = { highest: number | null; lowest: number | null };
 
 async function extremesBy(at: VersionAt, spec: typeof scoreExtremeSpec, field: string): Promise<Extremes> {
-  const one = (direction: 'asc' | 'desc') => buildQuery(paths.clientAttempts(at.clientId), spec(at, direction)).limit(1).select(field).get();
+  const one = (direction: 'asc' | 'desc') =>
+    buildQuery(paths.clientAttempts(at.clientId), spec(at, direction)).limit(1).select(field).get();
   const [top, bottom] = await Promise.all([one('desc'), one('asc')]);
-  const valueOf = (snap: FirebaseFirestore.QuerySnapshot) => (snap.empty ? null : ((snap.docs[0].get(field) as number | null) ?? null));
+  const valueOf = (snap: FirebaseFirestore.QuerySnapshot) =>
+    snap.empty ? null : ((snap.docs[0].get(field) as number | null) ?? null);
   return { highest: valueOf(top), lowest: valueOf(bottom) };
 }
 
@@ -158,7 +186,9 @@ export async function inProgressCount(at: VersionAt): Promise<number> {
 }
 
 /** The facts of a stored submitted attempt, as its submit recorded them. */
-export function factsOf(attempt: Pick<StoredAttempt, 'score' | 'total_marks' | 'auto_submitted' | 'results' | 'answers' | 'expires_at'>): SubmittedAttemptFacts {
+export function factsOf(
+  attempt: Pick<StoredAttempt, 'score' | 'total_marks' | 'auto_submitted' | 'results' | 'answers' | 'expires_at'>,
+): SubmittedAttemptFacts {
   return {
     score: attempt.score ?? 0,
     total_marks: attempt.total_marks,
@@ -169,13 +199,32 @@ export function factsOf(attempt: Pick<StoredAttempt, 'score' | 'total_marks' | '
 }
 
 /** The version's sums recomputed from its attempts (pure over what was read), each on its own paper. */
-export function sumsOfAttempts(attempts: StoredAttempt[], paperFor: (attempt: StoredAttempt) => VersionForAttempt): VersionSums {
+export function sumsOfAttempts(
+  attempts: StoredAttempt[],
+  paperFor: (attempt: StoredAttempt) => VersionForAttempt,
+): VersionSums {
   let sums = emptySums();
   for (const attempt of attempts) sums = addSums(sums, contributionOf(attempt, paperFor(attempt)));
   return sums;
 }
 
-const RECOMPUTE_FIELDS = ['status', 'score', 'final_score', 'total_marks', 'auto_submitted', 'results', 'answers', 'expires_at', 'percentage', 'test_name', 'grading', 'drawn', 'client_id', 'test_id', 'version'] as const;
+const RECOMPUTE_FIELDS = [
+  'status',
+  'score',
+  'final_score',
+  'total_marks',
+  'auto_submitted',
+  'results',
+  'answers',
+  'expires_at',
+  'percentage',
+  'test_name',
+  'grading',
+  'drawn',
+  'client_id',
+  'test_id',
+  'version',
+] as const;
 
 /**
  * The repair: recomputes the version's sums from its attempts and replaces the
@@ -223,7 +272,8 @@ export async function recomputeSums(
           // Submitted before a pending score was kept out of the figures: no percentage until graded.
           if (attempt.percentage !== null) missing.percentage = null;
         } else {
-          if (typeof attempt.percentage !== 'number') missing.percentage = percentageOf(attempt.score ?? 0, attempt.total_marks);
+          if (typeof attempt.percentage !== 'number')
+            missing.percentage = percentageOf(attempt.score ?? 0, attempt.total_marks);
           if (typeof attempt.final_score !== 'number') missing.final_score = attempt.score ?? 0;
         }
         if (typeof attempt.test_name !== 'string') missing.test_name = testName;
@@ -268,7 +318,9 @@ export async function claimRecompute(at: VersionAt, nowMs = Date.now()): Promise
   if (held.exists && Date.parse(held.get('expires_at') as string) > nowMs) return undefined;
   // Gone meanwhile, or left behind expired: taken over unless another caller takes it first.
   try {
-    const written = held.exists ? await ref.update(lease, { lastUpdateTime: held.updateTime! }) : await ref.create(lease);
+    const written = held.exists
+      ? await ref.update(lease, { lastUpdateTime: held.updateTime! })
+      : await ref.create(lease);
     return { ref, writeTime: written.writeTime };
   } catch (err) {
     if (hasStatus(err, ALREADY_EXISTS, FAILED_PRECONDITION, NOT_FOUND)) return undefined;
@@ -285,6 +337,9 @@ export async function releaseRecompute(lease: RecomputeLease): Promise<void> {
     await lease.ref.delete({ lastUpdateTime: lease.writeTime });
   } catch (err) {
     if (hasStatus(err, FAILED_PRECONDITION, NOT_FOUND)) return;
-    log.warn('A recompute claim was not released; it expires on its own', { path: lease.ref.path, error: errorText(err) });
+    log.warn('A recompute claim was not released; it expires on its own', {
+      path: lease.ref.path,
+      error: errorText(err),
+    });
   }
 }

@@ -45,7 +45,11 @@ interface Target {
 }
 
 /** The organization whose attempts are read. */
-async function requireTarget(principal: Principal, studentId: string, requestedClientId: string | undefined): Promise<Target> {
+async function requireTarget(
+  principal: Principal,
+  studentId: string,
+  requestedClientId: string | undefined,
+): Promise<Target> {
   const scoped = studentAnalyticsScope(principal, studentId, requestedClientId);
   if (principal.role === 'student') return { clientId: scoped!, checkExists: false, named: false };
   if (scoped !== undefined) {
@@ -81,7 +85,12 @@ const toRow = (a: store.SubmittedAttempt): StudentAnalytics['data'][number] => (
 
 const rounded = (value: number | null): number | null => (value === null ? null : round4(value));
 
-export async function studentAnalytics(principal: Principal, studentId: string, clientId: string | undefined, page: PageRequest): Promise<StudentAnalytics> {
+export async function studentAnalytics(
+  principal: Principal,
+  studentId: string,
+  clientId: string | undefined,
+  page: PageRequest,
+): Promise<StudentAnalytics> {
   const target = await requireTarget(principal, studentId, clientId);
   const [client, profile, figures, rows] = await Promise.all([
     target.named ? findClient(target.clientId) : Promise.resolve(true),

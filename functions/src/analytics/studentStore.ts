@@ -55,7 +55,8 @@ export async function studentFigures(clientId: string, studentId: string): Promi
   ]);
   const pendingCount = pendingScores.data().pending;
   const completed = Math.max(0, scores.data().submitted - pendingCount);
-  const mean = (sum: number | null, minus: number | null) => (completed > 0 ? ((sum ?? 0) - (minus ?? 0)) / completed : null);
+  const mean = (sum: number | null, minus: number | null) =>
+    completed > 0 ? ((sum ?? 0) - (minus ?? 0)) / completed : null;
   return {
     total: all.data().count,
     completed,
@@ -69,7 +70,16 @@ export async function studentFigures(clientId: string, studentId: string): Promi
 /** A submitted attempt as a row needs it, with the test's name (read from the frozen version when an older attempt lacks it). */
 export type SubmittedAttempt = Pick<
   StoredAttempt,
-  'id' | 'test_id' | 'version' | 'score' | 'total_marks' | 'percentage' | 'submitted_at' | 'auto_submitted' | 'grading' | 'pending_marks'
+  | 'id'
+  | 'test_id'
+  | 'version'
+  | 'score'
+  | 'total_marks'
+  | 'percentage'
+  | 'submitted_at'
+  | 'auto_submitted'
+  | 'grading'
+  | 'pending_marks'
 > & { test_name: string };
 
 /** One page of the student's submitted attempts, newest submission first. */

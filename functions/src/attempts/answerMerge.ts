@@ -27,20 +27,32 @@ export function isStale(stored: Pick<StoredAnswer, 'client_seq'> | undefined, cl
  * for the question: the answers the client numbered before stay ordered, so a
  * late replay of an older numbered one still cannot overwrite what is there.
  */
-export function appliedAnswer(incoming: IncomingAnswer, stored: StoredAnswer | undefined, savedAt: string): StoredAnswer {
+export function appliedAnswer(
+  incoming: IncomingAnswer,
+  stored: StoredAnswer | undefined,
+  savedAt: string,
+): StoredAnswer {
   const clientSeq = incoming.client_seq ?? stored?.client_seq;
-  return clientSeq === undefined ? { answer: incoming.student_answer, saved_at: savedAt } : { answer: incoming.student_answer, saved_at: savedAt, client_seq: clientSeq };
+  return clientSeq === undefined
+    ? { answer: incoming.student_answer, saved_at: savedAt }
+    : { answer: incoming.student_answer, saved_at: savedAt, client_seq: clientSeq };
 }
 
 /** The verdict on one incoming answer: applied (as it will be stored), or stale (with the answer that stays). */
-export type Judged = { applied: true; questionId: string; answer: StoredAnswer } | { applied: false; questionId: string; stored: StoredAnswer };
+export type Judged =
+  | { applied: true; questionId: string; answer: StoredAnswer }
+  | { applied: false; questionId: string; stored: StoredAnswer };
 
 /**
  * Judges every answer of a save (one, or a batch of distinct questions)
  * against the answers stored, in the order sent. Nothing here checks that the
  * questions belong to the attempt, nor the deadline: the caller does.
  */
-export function judgeAnswers(stored: Readonly<Record<string, StoredAnswer>> | undefined, incoming: readonly IncomingAnswer[], savedAt: string): Judged[] {
+export function judgeAnswers(
+  stored: Readonly<Record<string, StoredAnswer>> | undefined,
+  incoming: readonly IncomingAnswer[],
+  savedAt: string,
+): Judged[] {
   return incoming.map((item) => {
     const current = stored?.[item.question_id];
     if (isStale(current, item.client_seq)) return { applied: false, questionId: item.question_id, stored: current! };

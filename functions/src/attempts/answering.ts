@@ -22,7 +22,8 @@ import type { StoredAttempt } from './documents';
  */
 const TAKER_CONTENTION: ContentionRetry = { retries: 8, budgetMs: 20_000 };
 
-export type SaveOutcome = { closed: false; savedAt: string; judged: Judged[] } | { closed: true; attempt: StoredAttempt };
+export type SaveOutcome =
+  { closed: false; savedAt: string; judged: Judged[] } | { closed: true; attempt: StoredAttempt };
 
 /** Where a save's problems are named in an error's details: `body.question_id` for one answer, `body.answers.3.question_id` in a batch. */
 export type DetailPath = (index: number, field: 'question_id' | 'student_answer') => string;
@@ -57,18 +58,38 @@ async function saveOnce(
   return db.runTransaction(async (tx) => {
     const found = await requireAttemptInTransaction(tx, attemptId);
     await authorize(found.attempt);
-    if (found.attempt.status !== 'in_progress') throw conflict('This attempt has been submitted; no more answers are taken');
+    if (found.attempt.status !== 'in_progress')
+      throw conflict('This attempt has been submitted; no more answers are taken');
     const nowMs = Date.now();
-    if (isOverdue(found.attempt, nowMs)) return { closed: true, attempt: await closeInTransaction(tx, found, { nowMs, automatic: true, meta, actorId: null }) };
+    if (isOverdue(found.attempt, nowMs))
+      return {
+        closed: true,
+        attempt: await closeInTransaction(tx, found, { nowMs, automatic: true, meta, actorId: null }),
+      };
     const stopped = stopMessage(found.attempt);
     if (stopped) throw conflict(stopped);
     const inAttempt = new Set(found.attempt.question_order);
-    const foreign = answers.flatMap((answer, i) => (inAttempt.has(answer.question_id) ? [] : [{ path: pathOf(i, 'question_id'), message: 'Not a question of this attempt' }]));
-    if (foreign.length > 0) throw badRequest(foreign.length === 1 && answers.length === 1 ? 'This question is not part of the attempt' : 'Some questions are not part of the attempt; nothing was saved', foreign);
+    const foreign = answers.flatMap((answer, i) =>
+      inAttempt.has(answer.question_id)
+        ? []
+        : [{ path: pathOf(i, 'question_id'), message: 'Not a question of this attempt' }],
+    );
+    if (foreign.length > 0)
+      throw badRequest(
+        foreign.length === 1 && answers.length === 1
+          ? 'This question is not part of the attempt'
+          : 'Some questions are not part of the attempt; nothing was saved',
+        foreign,
+      );
     // The paper (cached per instance) says each question's type: an essay takes longer answers, within its max_words.
     const problems = answerProblems(await requirePaper(found.attempt), answers);
     if (problems.length > 0) {
-      throw badRequest(problems.length === 1 && answers.length === 1 ? problems[0].message : 'Some answers are too long for their questions; nothing was saved', problems.map((p) => ({ path: pathOf(p.index, 'student_answer'), message: p.message })));
+      throw badRequest(
+        problems.length === 1 && answers.length === 1
+          ? problems[0].message
+          : 'Some answers are too long for their questions; nothing was saved',
+        problems.map((p) => ({ path: pathOf(p.index, 'student_answer'), message: p.message })),
+      );
     }
     const savedAt = new Date(nowMs).toISOString();
     const judged = judgeAnswers(found.attempt.answers, answers, savedAt);
@@ -77,14 +98,26 @@ async function saveOnce(
     const over = firstOverBudget(found.ref.path, found.attempt, applied);
     if (over >= 0) {
       const index = judged.indexOf(applied[over]);
-      throw new ApiError('PAYLOAD_TOO_LARGE', `This answer would take the attempt past its ${ATTEMPT_BUDGET_BYTES} bytes of storage; shorten it or other answers`, [
-        { path: pathOf(index, 'student_answer'), message: 'Too large for what is left of the attempt’s storage; nothing was saved' },
-      ]);
+      throw new ApiError(
+        'PAYLOAD_TOO_LARGE',
+        `This answer would take the attempt past its ${ATTEMPT_BUDGET_BYTES} bytes of storage; shorten it or other answers`,
+        [
+          {
+            path: pathOf(index, 'student_answer'),
+            message: 'Too large for what is left of the attempt’s storage; nothing was saved',
+          },
+        ],
+      );
     }
     // One write for the whole batch; a batch of stale answers only writes nothing.
     if (applied.length > 0) {
       const [head, ...more] = applied;
-      tx.update(found.ref, new FieldPath('answers', head.questionId), head.answer, ...more.flatMap((j) => [new FieldPath('answers', j.questionId), j.answer]));
+      tx.update(
+        found.ref,
+        new FieldPath('answers', head.questionId),
+        head.answer,
+        ...more.flatMap((j) => [new FieldPath('answers', j.questionId), j.answer]),
+      );
     }
     return { closed: false, savedAt, judged };
   });
@@ -94,7 +127,11 @@ async function saveOnce(
 export async function submitAttempt(
   attemptId: string,
   authorize: (attempt: StoredAttempt) => void | Promise<void>,
-  actorOf: (attempt: StoredAttempt) => { submitter: 'taker' | 'admin'; actorId: string | null; actorRole: string | null },
+  actorOf: (attempt: StoredAttempt) => {
+    submitter: 'taker' | 'admin';
+    actorId: string | null;
+    actorRole: string | null;
+  },
   meta: AuditMeta,
 ): Promise<StoredAttempt> {
   return retryOnContention(
@@ -106,7 +143,14 @@ export async function submitAttempt(
         const nowMs = Date.now();
         const { submitter, actorId, actorRole } = actorOf(found.attempt);
         // Submitting after the deadline is the automatic close, with the answers saved in time.
-        return closeInTransaction(tx, found, { nowMs, automatic: isOverdue(found.attempt, nowMs), meta, actorId, actorRole, submitter });
+        return closeInTransaction(tx, found, {
+          nowMs,
+          automatic: isOverdue(found.attempt, nowMs),
+          meta,
+          actorId,
+          actorRole,
+          submitter,
+        });
       }),
     TAKER_CONTENTION,
   );

@@ -22,7 +22,8 @@ function attemptRef(attemptId: string): DocumentReference | undefined {
 }
 
 /** Where an attempt is stored, for a log line. */
-export const attemptPath = (attempt: Pick<StoredAttempt, 'client_id' | 'id'>): string => paths.clientAttempt(attempt.client_id, attempt.id).path;
+export const attemptPath = (attempt: Pick<StoredAttempt, 'client_id' | 'id'>): string =>
+  paths.clientAttempt(attempt.client_id, attempt.id).path;
 
 export const newAttemptId = (clientId: string): string => `${clientId}.${randomBytes(16).toString('base64url')}`;
 

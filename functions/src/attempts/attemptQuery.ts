@@ -34,7 +34,9 @@ export const PENDING_SWEEPS_QUERY: QuerySpec = {
  * sweep pages through them by document id, ascending: the order every index
  * keeps its entries in within equal values, so it needs no index of its own.
  */
-export const openAttemptsOfSpec = (of: { test_id?: string; student_id?: string } | { share_code: string }): QuerySpec => ({
+export const openAttemptsOfSpec = (
+  of: { test_id?: string; student_id?: string } | { share_code: string },
+): QuerySpec => ({
   collectionId: 'attempts',
   equals: { ...of, status: 'in_progress' },
   orderBy: [],

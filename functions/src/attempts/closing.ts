@@ -37,7 +37,16 @@ export interface CloseOptions {
 export async function closeInTransaction(
   tx: Transaction,
   found: FoundAttempt,
-  { nowMs, automatic, meta, actorId, actorRole = null, submitter = 'taker', freeSlot = true, changed = {} }: CloseOptions,
+  {
+    nowMs,
+    automatic,
+    meta,
+    actorId,
+    actorRole = null,
+    submitter = 'taker',
+    freeSlot = true,
+    changed = {},
+  }: CloseOptions,
 ): Promise<StoredAttempt> {
   const { ref, attempt } = found;
   const version = await requirePaper(attempt);
@@ -55,10 +64,15 @@ export async function closeInTransaction(
   // The version's analytics, in the same transaction: counted exactly once, with the submit.
   effects.recordScoreChange(tx, { before: attempt, after: submitted, paper: version });
   // Each answered essay waits in the test's grading queue until a grade takes it out.
-  for (const item of gradingItems(submitted, version)) tx.set(paths.gradingQueueItem(attempt.client_id, attempt.test_id, item.attempt_id, item.question_id), item);
+  for (const item of gradingItems(submitted, version))
+    tx.set(paths.gradingQueueItem(attempt.client_id, attempt.test_id, item.attempt_id, item.question_id), item);
   // The slot's attempt in progress is this one (a new start waits for it to close): free it, and start the cooldown.
   if (freeSlot) {
-    tx.set(paths.attemptSlot(attempt.client_id, attempt.test_id, attempt.student_id), { in_progress: null, last_submitted_at: fields.submitted_at }, { merge: true });
+    tx.set(
+      paths.attemptSlot(attempt.client_id, attempt.test_id, attempt.student_id),
+      { in_progress: null, last_submitted_at: fields.submitted_at },
+      { merge: true },
+    );
   }
   addAudit(tx, meta, {
     type: 'attempt_submitted',
@@ -144,7 +158,10 @@ export async function closeOverdue(nowMs: number, maxCount: number, after?: Docu
         if (await closeRefIfOverdue(ref, nowMs)) closed++;
       } catch (err) {
         failed++;
-        log.error('Closing an overdue attempt failed; it stays in progress and is retried on the next run', { path: ref.path, error: errorText(err) });
+        log.error('Closing an overdue attempt failed; it stays in progress and is retried on the next run', {
+          path: ref.path,
+          error: errorText(err),
+        });
         if (isBackendFault(err)) fault ??= err;
       }
     }

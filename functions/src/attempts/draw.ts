@@ -40,7 +40,11 @@ export interface Draw {
   seen: string[];
 }
 
-export function drawFromPools(pools: readonly DrawPool[], seenBefore: readonly string[], below: RandomBelow = randomInt): Draw {
+export function drawFromPools(
+  pools: readonly DrawPool[],
+  seenBefore: readonly string[],
+  below: RandomBelow = randomInt,
+): Draw {
   const seen = new Set(seenBefore);
   const drawn: string[] = [];
   for (const pool of pools) {

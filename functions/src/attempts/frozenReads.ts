@@ -25,7 +25,12 @@ const revisionOf = (version: { revision?: number } | undefined): number => versi
  * key_revision, the test's key_revisions) passes it, and an older copy is read
  * again. Starting and submitting then cost the same with 5 questions or 500.
  */
-export async function versionOf(clientId: string, testId: string, version: number, minRevision = 0): Promise<VersionForAttempt | undefined> {
+export async function versionOf(
+  clientId: string,
+  testId: string,
+  version: number,
+  minRevision = 0,
+): Promise<VersionForAttempt | undefined> {
   const ref = paths.testVersion(clientId, testId, version);
   const read = async () => {
     const snap = await ref.get();
@@ -39,11 +44,18 @@ export async function versionOf(clientId: string, testId: string, version: numbe
 
 /** Versions are never deleted: one missing is the backend's data gone wrong, not the caller's (503, logged with its path). */
 export function versionMissing(clientId: string, testId: string, version: number): ApiError {
-  log.error('A frozen version an attempt was taken on is missing', { path: paths.testVersion(clientId, testId, version).path });
+  log.error('A frozen version an attempt was taken on is missing', {
+    path: paths.testVersion(clientId, testId, version).path,
+  });
   return serviceUnavailable('The test version this attempt was taken on cannot be read; retry later');
 }
 
-export async function requireVersion(clientId: string, testId: string, version: number, minRevision = 0): Promise<VersionForAttempt> {
+export async function requireVersion(
+  clientId: string,
+  testId: string,
+  version: number,
+  minRevision = 0,
+): Promise<VersionForAttempt> {
   const found = await versionOf(clientId, testId, version, minRevision);
   if (!found) throw versionMissing(clientId, testId, version);
   return found;
@@ -56,15 +68,23 @@ const poolQuestionCache = readCache<FrozenQuestion | undefined>({ max: MAX_CACHE
  * one raises the revision, so the corrected copy is a new key): those not
  * cached are read together, one round trip, however large the pool.
  */
-export async function poolQuestions(version: VersionForAttempt & { client_id?: string }, clientId: string, ids: readonly string[]): Promise<FrozenQuestion[]> {
+export async function poolQuestions(
+  version: VersionForAttempt & { client_id?: string },
+  clientId: string,
+  ids: readonly string[],
+): Promise<FrozenQuestion[]> {
   if (ids.length === 0) return [];
   const freezeId = version.pool_freeze_id;
   if (!freezeId) throw versionMissing(clientId, version.test_id, version.version);
   const ref = (id: string) => paths.poolFrozenQuestion(clientId, version.test_id, freezeId, id);
   // The cache calls a read at once for each key it lacks: those are gathered, then read together in one getAll.
-  const missing: Array<{ id: string; settle: (q: FrozenQuestion | undefined) => void; fail: (err: unknown) => void }> = [];
+  const missing: Array<{ id: string; settle: (q: FrozenQuestion | undefined) => void; fail: (err: unknown) => void }> =
+    [];
   const pending = ids.map((id) =>
-    poolQuestionCache.get(`${ref(id).path}@${revisionOf(version)}`, () => new Promise<FrozenQuestion | undefined>((settle, fail) => missing.push({ id, settle, fail }))),
+    poolQuestionCache.get(
+      `${ref(id).path}@${revisionOf(version)}`,
+      () => new Promise<FrozenQuestion | undefined>((settle, fail) => missing.push({ id, settle, fail })),
+    ),
   );
   if (missing.length > 0) {
     try {
@@ -84,13 +104,19 @@ export async function poolQuestions(version: VersionForAttempt & { client_id?: s
  * key_revision) with the attempt's questions, the fixed ones and those it
  * drew, and their total. What every read, save, submit and grade of an attempt works on.
  */
-export async function requirePaper(attempt: Pick<StoredAttempt, 'client_id' | 'test_id' | 'version' | 'drawn' | 'key_revision'>): Promise<VersionForAttempt> {
+export async function requirePaper(
+  attempt: Pick<StoredAttempt, 'client_id' | 'test_id' | 'version' | 'drawn' | 'key_revision'>,
+): Promise<VersionForAttempt> {
   const version = await requireVersion(attempt.client_id, attempt.test_id, attempt.version, attempt.key_revision ?? 0);
   return paperWith(version, attempt.client_id, attempt.drawn ?? []);
 }
 
 /** `version` with the pool questions `drawn` added (read through the cache): an attempt's paper; the version itself when nothing was drawn. */
-export async function paperWith(version: VersionForAttempt, clientId: string, drawn: readonly string[]): Promise<VersionForAttempt> {
+export async function paperWith(
+  version: VersionForAttempt,
+  clientId: string,
+  drawn: readonly string[],
+): Promise<VersionForAttempt> {
   return drawn.length === 0 ? version : paperOf(version, await poolQuestions(version, clientId, drawn));
 }
 

@@ -16,7 +16,10 @@ export async function listAttempts(
   page: PageRequest,
 ): Promise<{ data: StoredAttempt[]; pagination: Awaited<ReturnType<typeof fetchPage>>['pagination'] }> {
   // A Guest's attempts may sit in several organizations: a collection-group query, always on its own student_id.
-  const collection = target.scope === 'tenant' ? paths.clientAttempts(target.clientId) : (paths.allAttempts() as unknown as CollectionReference);
+  const collection =
+    target.scope === 'tenant'
+      ? paths.clientAttempts(target.clientId)
+      : (paths.allAttempts() as unknown as CollectionReference);
   const { docs, pagination } = await fetchPage(collection, attemptQuerySpec(filters), page);
   return { data: docs as StoredAttempt[], pagination };
 }

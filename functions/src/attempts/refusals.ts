@@ -5,7 +5,8 @@ import { ApiError } from '../shared/errors';
 // lockout as docs/security.md#rate-limits says, so guessing stops with 429.
 export class RefusedCredential extends ApiError {}
 
-export const refusedCredential = (code: 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT', message: string): RefusedCredential => new RefusedCredential(code, message);
+export const refusedCredential = (code: 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT', message: string): RefusedCredential =>
+  new RefusedCredential(code, message);
 
 const ACCOUNT_MESSAGES = {
   disabled: 'The account this attempt belongs to has been disabled',

@@ -51,7 +51,11 @@ export const attemptRoutes: RouteDefinition[] = [
     access: TAKERS,
     sensitive: true,
     body: StartAttemptBody,
-    success: { status: 201, description: 'The new attempt (200: the attempt already in progress, with a fresh token)', schema: StartedAttempt },
+    success: {
+      status: 201,
+      description: 'The new attempt (200: the attempt already in progress, with a fresh token)',
+      schema: StartedAttempt,
+    },
     errors: ['NOT_FOUND', 'CONFLICT'],
     handler: async ({ principal, body, call }) => {
       const { created, body: reply } = await service.startAttempt(principal, body, call);
@@ -122,7 +126,12 @@ export const attemptRoutes: RouteDefinition[] = [
     params: AttemptParams,
     query: AttemptTokenQuery,
     body: SaveAnswersBody,
-    success: { status: 200, description: 'The answer as saved (SavedAnswer, or SequencedAnswer when client_seq was sent), or for a batch what was saved and what was stale', schema: SaveAnswersReply },
+    success: {
+      status: 200,
+      description:
+        'The answer as saved (SavedAnswer, or SequencedAnswer when client_seq was sent), or for a batch what was saved and what was stale',
+      schema: SaveAnswersReply,
+    },
     errors: ['NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE'],
     handler: async ({ principal, params, query, body, call }) => ({
       status: 200,
@@ -136,8 +145,8 @@ export const attemptRoutes: RouteDefinition[] = [
     description:
       'Scores the attempt once, in a transaction: a second (or concurrent) submit → 409 and the stored score is unchanged. Unanswered questions score 0; ' +
       'a wrong answer costs negative_mark_ratio × marks when negative_marking is 1; the total is never below 0. Multiple select is all-or-nothing. ' +
-      'A numeric answer is correct within the question\'s tolerance plus only the floating-point representation error of the parsed decimals (see tolerance). ' +
-            'Only answers saved by expires_at + 30 s count. An attempt stopped by its test’s archive or its share code’s revocation is still submitted, with the answers saved so far. ' +
+      "A numeric answer is correct within the question's tolerance plus only the floating-point representation error of the parsed decimals (see tolerance). " +
+      'Only answers saved by expires_at + 30 s count. An attempt stopped by its test’s archive or its share code’s revocation is still submitted, with the answers saved so far. ' +
       'An attempt too large to be scored in one document (stored before attempts had a size budget) → 409 ' +
       'and stays as it is (while in progress, shortening answers makes room). ' +
       'An administrator of the attempt’s organization may submit a taker’s attempt with its own token (a proctor closing a paper), or with the attempt token it received by starting the attempt for the student: submitted_by is then "admin", audited with the administrator as actor; ' +

@@ -15,13 +15,15 @@ import { MAX_ANSWER_LENGTH, type AttemptStatus, type AttemptQuestion, type TestD
 export const GRACE_MS = 30_000;
 
 const STOP_MESSAGES: Record<StopReason, string> = {
-  test_archived: 'This test has been archived: no more answers are taken; submit the attempt to have the answers saved so far scored',
+  test_archived:
+    'This test has been archived: no more answers are taken; submit the attempt to have the answers saved so far scored',
   share_code_revoked:
     'The share code this attempt was started with has been revoked: no more answers are taken; submit the attempt to have the answers saved so far scored',
 };
 
 /** Why answers to this attempt are refused (409), or null while it takes them (as far as being stopped goes). */
-export const stopMessage = (attempt: Pick<StoredAttempt, 'stopped'>): string | null => (attempt.stopped ? STOP_MESSAGES[attempt.stopped.reason] : null);
+export const stopMessage = (attempt: Pick<StoredAttempt, 'stopped'>): string | null =>
+  attempt.stopped ? STOP_MESSAGES[attempt.stopped.reason] : null;
 
 /**
  * The organization an attempt id names: ids are `<clientId>.<random>`, so the
@@ -55,7 +57,12 @@ export const attemptBytes = (path: string, attempt: StoredAttempt | Record<strin
  * does not make it larger is always taken, so an attempt already past its
  * budget (stored before there was one) can still be shortened and submitted.
  */
-export function answerOverBudget(path: string, attempt: StoredAttempt, questionId: string, answer: StoredAnswer): boolean {
+export function answerOverBudget(
+  path: string,
+  attempt: StoredAttempt,
+  questionId: string,
+  answer: StoredAnswer,
+): boolean {
   const before = attemptBytes(path, attempt);
   const after = attemptBytes(path, { ...attempt, answers: { ...attempt.answers, [questionId]: answer } });
   return after > ATTEMPT_BUDGET_BYTES && after > before;
@@ -70,7 +77,11 @@ const answerEntryBytes = (questionId: string, answer: StoredAnswer): number => v
  * applied to the attempt as the changes before it left it; -1 when all fit.
  * The attempt is measured once, then each change by what it adds.
  */
-export function firstOverBudget(path: string, attempt: StoredAttempt, changes: ReadonlyArray<{ questionId: string; answer: StoredAnswer }>): number {
+export function firstOverBudget(
+  path: string,
+  attempt: StoredAttempt,
+  changes: ReadonlyArray<{ questionId: string; answer: StoredAnswer }>,
+): number {
   const answers = attempt.answers ?? {};
   let size = attemptBytes(path, { ...attempt, answers });
   for (let i = 0; i < changes.length; i++) {
@@ -84,7 +95,8 @@ export function firstOverBudget(path: string, attempt: StoredAttempt, changes: R
 }
 
 /** Whether the submitted attempt (with its results) fits in one Firestore document. */
-export const fitsInOneDocument = (path: string, submitted: StoredAttempt): boolean => attemptBytes(path, submitted) <= MAX_DOCUMENT_BYTES;
+export const fitsInOneDocument = (path: string, submitted: StoredAttempt): boolean =>
+  attemptBytes(path, submitted) <= MAX_DOCUMENT_BYTES;
 
 /** The frozen version as attempts use it: the parts of exams/documents.ts TestVersion read here. */
 export type VersionForAttempt = Pick<TestVersion, 'version' | 'test_id' | 'test' | 'questions' | 'total_marks'> &
@@ -100,14 +112,22 @@ export type VersionForAttempt = Pick<TestVersion, 'version' | 'test_id' | 'test'
  */
 export function paperOf(version: VersionForAttempt, drawn: readonly FrozenQuestion[]): VersionForAttempt {
   const questions = [...version.questions, ...drawn];
-  return { ...version, questions, fixed_count: version.questions.length, total_marks: round4(questions.reduce((sum, q) => sum + (typeof q.marks === 'number' ? q.marks : 0), 0)) };
+  return {
+    ...version,
+    questions,
+    fixed_count: version.questions.length,
+    total_marks: round4(questions.reduce((sum, q) => sum + (typeof q.marks === 'number' ? q.marks : 0), 0)),
+  };
 }
 
 /** Where each question of the version stands among all it may show: the fixed ones, then each pool's, in order. */
-export function universePositions(version: Pick<VersionForAttempt, 'questions' | 'pools' | 'fixed_count'>): Map<string, number> {
+export function universePositions(
+  version: Pick<VersionForAttempt, 'questions' | 'pools' | 'fixed_count'>,
+): Map<string, number> {
   const positions = new Map<string, number>();
   version.questions.slice(0, version.fixed_count ?? version.questions.length).forEach((q, i) => positions.set(q.id, i));
-  for (const pool of version.pools ?? []) for (const id of pool.question_ids) if (!positions.has(id)) positions.set(id, positions.size);
+  for (const pool of version.pools ?? [])
+    for (const id of pool.question_ids) if (!positions.has(id)) positions.set(id, positions.size);
   return positions;
 }
 
@@ -123,7 +143,8 @@ export function answersInTime(attempt: Pick<StoredAttempt, 'answers' | 'expires_
   const graceEnds = graceEndsMs(attempt.expires_at);
   const counted: Record<string, string> = {};
   for (const [questionId, saved] of Object.entries(attempt.answers ?? {})) {
-    if (saved && typeof saved.answer === 'string' && Date.parse(saved.saved_at) <= graceEnds) counted[questionId] = saved.answer;
+    if (saved && typeof saved.answer === 'string' && Date.parse(saved.saved_at) <= graceEnds)
+      counted[questionId] = saved.answer;
   }
   return counted;
 }
@@ -152,8 +173,13 @@ export function submission(
  * The score of a submitted attempt (or one being submitted) on `paper`, with
  * the grades its essays have: what a submit, a grade and a regrade write.
  */
-export function scoredFields(attempt: Pick<StoredAttempt, 'answers' | 'expires_at' | 'grades'>, paper: VersionForAttempt) {
-  const grades = Object.fromEntries(Object.entries(attempt.grades ?? {}).map(([id, grade]) => [id, { marks: grade.marks }]));
+export function scoredFields(
+  attempt: Pick<StoredAttempt, 'answers' | 'expires_at' | 'grades'>,
+  paper: VersionForAttempt,
+) {
+  const grades = Object.fromEntries(
+    Object.entries(attempt.grades ?? {}).map(([id, grade]) => [id, { marks: grade.marks }]),
+  );
   const scored = scoreAttempt(
     paper.questions as ScoringQuestion[],
     answersInTime(attempt),
@@ -210,7 +236,9 @@ export const questionOrder = (attemptId: string, version: VersionForAttempt): st
   (version.test.shuffle === 1 ? orderForAttempt(attemptId, version.questions) : version.questions).map((q) => q.id);
 
 /** Who submitted: stored since sittings; before, an automatic close was the deadline's and any other its taker's. */
-export function submittedBy(attempt: Pick<StoredAttempt, 'status' | 'submitted_by' | 'auto_submitted'>): SubmittedBy | null {
+export function submittedBy(
+  attempt: Pick<StoredAttempt, 'status' | 'submitted_by' | 'auto_submitted'>,
+): SubmittedBy | null {
   if (attempt.status !== 'submitted') return null;
   return attempt.submitted_by ?? (attempt.auto_submitted ? 'deadline' : 'taker');
 }
@@ -240,7 +268,10 @@ export function summaryOf(attempt: StoredAttempt) {
 /** A listed attempt: its summary and how many of its questions have an answer, counted as scoring counts them. */
 export function listedSummaryOf(attempt: StoredAttempt) {
   const answers = attempt.answers ?? {};
-  return { ...summaryOf(attempt), answered: attempt.question_order.filter((id) => isAnswer(answers[id]?.answer)).length };
+  return {
+    ...summaryOf(attempt),
+    answered: attempt.question_order.filter((id) => isAnswer(answers[id]?.answer)).length,
+  };
 }
 
 export function savedAnswers(attempt: StoredAttempt) {
@@ -308,16 +339,23 @@ export const wordCount = (text: string): number => text.split(/\s+/u).filter((wo
  * than its type takes (an essay's 10,000 characters, any other's 2,000), or an
  * essay past its max_words. By index of `answers`.
  */
-export function answerProblems(paper: VersionForAttempt, answers: ReadonlyArray<{ question_id: string; student_answer: string }>): Array<{ index: number; message: string }> {
+export function answerProblems(
+  paper: VersionForAttempt,
+  answers: ReadonlyArray<{ question_id: string; student_answer: string }>,
+): Array<{ index: number; message: string }> {
   const questions = new Map(paper.questions.map((q) => [q.id, q]));
   return answers.flatMap((answer, index) => {
     const question = questions.get(answer.question_id);
     if (!question) return [];
     if (question.question_type !== 'essay') {
-      return answer.student_answer.length > MAX_ANSWER_LENGTH ? [{ index, message: `At most ${MAX_ANSWER_LENGTH} characters for a ${question.question_type} question` }] : [];
+      return answer.student_answer.length > MAX_ANSWER_LENGTH
+        ? [{ index, message: `At most ${MAX_ANSWER_LENGTH} characters for a ${question.question_type} question` }]
+        : [];
     }
     const limit = question.max_words ?? null;
     const words = wordCount(answer.student_answer);
-    return limit !== null && words > limit ? [{ index, message: `This essay takes at most ${limit} words; the answer has ${words}` }] : [];
+    return limit !== null && words > limit
+      ? [{ index, message: `This essay takes at most ${limit} words; the answer has ${words}` }]
+      : [];
   });
 }

@@ -19,7 +19,8 @@ export const MAX_ATTEMPT_TOKEN_LENGTH = 128;
 export const ATTEMPT_STATUSES = ['in_progress', 'submitted'] as const;
 export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
 
-const wellFormed = (schema: z.ZodString) => schema.refine(isWellFormedText, 'Must be well-formed text (no lone surrogates)');
+const wellFormed = (schema: z.ZodString) =>
+  schema.refine(isWellFormedText, 'Must be well-formed text (no lone surrogates)');
 
 /**
  * `<clientId>.<random>`: an attempt's id says where it lives (attempts/attemptLookup.ts).
@@ -103,7 +104,12 @@ export const SaveAnswerBatchBody = z
     body.answers.forEach((item, i) => {
       const earlier = first.get(item.question_id);
       if (earlier === undefined) first.set(item.question_id, i);
-      else ctx.addIssue({ code: 'custom', path: ['answers', i, 'question_id'], message: `The same question as answers.${earlier}: a batch answers each question once` });
+      else
+        ctx.addIssue({
+          code: 'custom',
+          path: ['answers', i, 'question_id'],
+          message: `The same question as answers.${earlier}: a batch answers each question once`,
+        });
     });
   })
   .meta({ id: 'SaveAnswerBatch' });
@@ -131,7 +137,12 @@ export const AttemptQuestion = z
     question_type: z.string(),
     options: z.array(z.string()).describe('In this attempt’s order'),
     marks: z.number(),
-    max_words: z.number().int().nullable().optional().describe('Essays only: the most words the answer may have (null: no limit)'),
+    max_words: z
+      .number()
+      .int()
+      .nullable()
+      .optional()
+      .describe('Essays only: the most words the answer may have (null: no limit)'),
   })
   .meta({ id: 'AttemptQuestion' });
 export type AttemptQuestion = z.infer<typeof AttemptQuestion>;
@@ -152,7 +163,9 @@ export const TestDetails = z
     max_attempts: z.number().int().nullable(),
     question_count: z.number().int().describe('This attempt’s questions: the fixed ones and those drawn from pools'),
     total_marks: z.number().describe('This attempt’s own total (with pools, the drawn questions’ marks)'),
-    questions: z.array(AttemptQuestion).describe('In this attempt’s order (shuffled per attempt when shuffle is 1, the same on every read)'),
+    questions: z
+      .array(AttemptQuestion)
+      .describe('In this attempt’s order (shuffled per attempt when shuffle is 1, the same on every read)'),
   })
   .meta({ id: 'TestDetails' });
 export type TestDetails = z.infer<typeof TestDetails>;
@@ -170,17 +183,29 @@ const times = {
 export const StartedAttempt = z
   .object({
     attempt_id: z.string(),
-    attempt_token: z.string().describe('Opens this attempt with ?attempt_token= (no Authorization header); a later start of the same attempt replaces it'),
+    attempt_token: z
+      .string()
+      .describe(
+        'Opens this attempt with ?attempt_token= (no Authorization header); a later start of the same attempt replaces it',
+      ),
     status: z.enum(ATTEMPT_STATUSES),
     ...times,
-    resumed: z.boolean().describe('true: the attempt already in progress on this test, with a fresh token (GET it for the saved answers)'),
+    resumed: z
+      .boolean()
+      .describe(
+        'true: the attempt already in progress on this test, with a fresh token (GET it for the saved answers)',
+      ),
     test_details: TestDetails,
   })
   .meta({ id: 'StartedAttempt' });
 export type StartedAttempt = z.infer<typeof StartedAttempt>;
 
 export const SavedAnswer = z
-  .object({ question_id: z.string(), student_answer: z.string(), saved_at: z.string().describe('ISO 8601 UTC, server clock') })
+  .object({
+    question_id: z.string(),
+    student_answer: z.string(),
+    saved_at: z.string().describe('ISO 8601 UTC, server clock'),
+  })
   .meta({ id: 'SavedAnswer' });
 export type SavedAnswer = z.infer<typeof SavedAnswer>;
 
@@ -188,10 +213,16 @@ export type SavedAnswer = z.infer<typeof SavedAnswer>;
 export const SequencedAnswer = z
   .object({
     question_id: z.string(),
-    student_answer: z.string().describe('The answer stored for the question now: the one sent, or (stale) the newer one that stays'),
+    student_answer: z
+      .string()
+      .describe('The answer stored for the question now: the one sent, or (stale) the newer one that stays'),
     saved_at: z.string().describe('ISO 8601 UTC, server clock: when the stored answer was saved'),
     client_seq: z.number().int().describe('The client_seq stored for the question now'),
-    stale: z.boolean().describe('true: the answer sent was not applied, its client_seq not being above the stored one; the reply shows the answer that stays'),
+    stale: z
+      .boolean()
+      .describe(
+        'true: the answer sent was not applied, its client_seq not being above the stored one; the reply shows the answer that stays',
+      ),
   })
   .meta({ id: 'SequencedAnswer' });
 export type SequencedAnswer = z.infer<typeof SequencedAnswer>;
@@ -201,7 +232,11 @@ export const SavedAnswerBatch = z
     saved: z
       .array(z.object({ question_id: z.string(), saved_at: z.string().describe('ISO 8601 UTC, server clock') }))
       .describe('The answers applied, in the order sent'),
-    stale: z.array(z.string()).describe('The question ids of the answers not applied, their client_seq not being above the stored one, in the order sent'),
+    stale: z
+      .array(z.string())
+      .describe(
+        'The question ids of the answers not applied, their client_seq not being above the stored one, in the order sent',
+      ),
   })
   .meta({ id: 'SavedAnswerBatch' });
 export type SavedAnswerBatch = z.infer<typeof SavedAnswerBatch>;
@@ -219,7 +254,9 @@ export const StoredAnswerView = z
       .number()
       .int()
       .optional()
-      .describe('The client_seq stored for the question, when a save sent one: a client that lost its counter goes on from it'),
+      .describe(
+        'The client_seq stored for the question, when a save sent one: a client that lost its counter goes on from it',
+      ),
   })
   .meta({ id: 'StoredAnswer' });
 
@@ -227,7 +264,9 @@ const gradingFields = {
   grading: z
     .enum(['pending', 'complete'])
     .nullable()
-    .describe('null without essays (or while in progress); "pending": some answered essays await a person’s grade, and score is not final; "complete": every essay is graded'),
+    .describe(
+      'null without essays (or while in progress); "pending": some answered essays await a person’s grade, and score is not final; "complete": every essay is graded',
+    ),
   pending_marks: z.number().describe('The marks of the answered essays not graded yet (0 when none)'),
 };
 
@@ -253,11 +292,15 @@ const summaryFields = {
   status: z.enum(ATTEMPT_STATUSES),
   ...times,
   submitted_at: z.string().nullable().describe('ISO 8601 UTC; null while in progress'),
-  auto_submitted: z.boolean().describe('true: the service closed it after its deadline (submitted_at is then expires_at)'),
+  auto_submitted: z
+    .boolean()
+    .describe('true: the service closed it after its deadline (submitted_at is then expires_at)'),
   submitted_by: z
     .enum(['taker', 'deadline', 'admin'])
     .nullable()
-    .describe('Who submitted: its taker, the deadline (closed by the service), or an administrator of its organization; null while in progress'),
+    .describe(
+      'Who submitted: its taker, the deadline (closed by the service), or an administrator of its organization; null while in progress',
+    ),
   score: z.number().nullable().describe('null while in progress; with essays pending, the score so far (see grading)'),
   total_marks: z.number().describe('The attempt’s own total (with pools, of the questions it drew)'),
   ...gradingFields,
@@ -269,12 +312,16 @@ export const AttemptSummary = z
     answered: z
       .number()
       .int()
-      .describe('How many of its questions have a saved answer that is not blank, as scoring counts them (from the attempt document itself: no extra read)'),
+      .describe(
+        'How many of its questions have a saved answer that is not blank, as scoring counts them (from the attempt document itself: no extra read)',
+      ),
   })
   .meta({ id: 'AttemptSummary' });
 export type AttemptSummary = z.infer<typeof AttemptSummary>;
 
-export const AttemptPage = z.object({ data: z.array(AttemptSummary), pagination: Pagination }).meta({ id: 'AttemptPage' });
+export const AttemptPage = z
+  .object({ data: z.array(AttemptSummary), pagination: Pagination })
+  .meta({ id: 'AttemptPage' });
 
 const attemptFields = {
   ...summaryFields,
@@ -302,7 +349,12 @@ export const ReviewItem = z
 
 /** A submitted attempt with its review: only when the test allows review (or for its organization's administrators). */
 export const ReviewedAttempt = z
-  .object({ ...attemptFields, review: z.array(ReviewItem).describe('Per question, in the attempt’s order: the answer, whether it was right, the key') })
+  .object({
+    ...attemptFields,
+    review: z
+      .array(ReviewItem)
+      .describe('Per question, in the attempt’s order: the answer, whether it was right, the key'),
+  })
   .meta({ id: 'ReviewedAttempt' });
 export type ReviewedAttempt = z.infer<typeof ReviewedAttempt>;
 

@@ -33,7 +33,8 @@ import { round4 } from '../shared/scores';
 //   never negative) and is `pending` until graded; an unanswered one earns 0 and needs no grade.
 //   The score counts the grades given so far; `pending_marks` are the marks of the essays still to grade.
 
-export type ScoringQuestionType = 'multiple_choice' | 'multiple_select' | 'true_false' | 'short_answer' | 'numeric' | 'essay';
+export type ScoringQuestionType =
+  'multiple_choice' | 'multiple_select' | 'true_false' | 'short_answer' | 'numeric' | 'essay';
 
 export interface ScoringQuestion {
   id: string;
@@ -72,7 +73,6 @@ export interface AttemptScore {
   /** null without essays; otherwise whether every answered essay has its grade. */
   grading: 'pending' | 'complete' | null;
 }
-
 
 /**
  * Units in the last place allowed beyond the tolerance: each parsed decimal is off by at most half
@@ -142,7 +142,8 @@ export function scoreAttempt(
   rules: ScoringRules,
   grades: Record<string, EssayGrade> = {},
 ): AttemptScore {
-  const ratio = rules.negativeMarking && Number.isFinite(rules.negativeMarkRatio) ? Math.max(0, rules.negativeMarkRatio) : 0;
+  const ratio =
+    rules.negativeMarking && Number.isFinite(rules.negativeMarkRatio) ? Math.max(0, rules.negativeMarkRatio) : 0;
   let sum = 0;
   let totalMarks = 0;
   let pendingMarks = 0;

@@ -24,7 +24,15 @@ import type { PageRequest } from '../shared/pagination';
 import { canonicalShareCode } from '../exams/shareCodeText';
 import { registeredNetworks, type NetworkIndex } from '../networks/registry';
 import { RefusedAccount, refusedCredential, RefusedCredential, TestMissing } from './refusals';
-import { isOverdue, listedSummaryOf, organizationOfAttemptId, reviewOf, savedAnswers, summaryOf, testDetails } from './rules';
+import {
+  isOverdue,
+  listedSummaryOf,
+  organizationOfAttemptId,
+  reviewOf,
+  savedAnswers,
+  summaryOf,
+  testDetails,
+} from './rules';
 import type { StoredAttempt } from './documents';
 import type {
   Attempt,
@@ -73,19 +81,33 @@ async function countingRefusals<T>(call: CallContext, work: () => Promise<T>): P
       try {
         await recordTokenRejected(call, err.reason, err.uid);
       } catch (recordErr) {
-        log.error('Recording a refused token failed; the refusal stands', { event: 'token_rejected', reason: err.reason, claimed_uid: err.uid, error: errorText(recordErr) });
+        log.error('Recording a refused token failed; the refusal stands', {
+          event: 'token_rejected',
+          reason: err.reason,
+          claimed_uid: err.uid,
+          error: errorText(recordErr),
+        });
       }
     }
     throw err;
   }
 }
 
-const subject = (attempt: StoredAttempt) => ({ id: attempt.id, clientId: attempt.client_id, studentId: attempt.student_id });
+const subject = (attempt: StoredAttempt) => ({
+  id: attempt.id,
+  clientId: attempt.client_id,
+  studentId: attempt.student_id,
+});
 
 /** The policy's caller: a token holder once the token is checked against this attempt's hash. */
-function policyCaller(caller: AttemptCaller, attempt: StoredAttempt, call: CallContext): Principal | AttemptTokenHolder {
+function policyCaller(
+  caller: AttemptCaller,
+  attempt: StoredAttempt,
+  call: CallContext,
+): Principal | AttemptTokenHolder {
   if (caller.token === undefined) return caller.principal;
-  if (!tokenOpens(caller.token, attempt.token_hash)) throw refusedCredential('FORBIDDEN', 'This attempt token does not open this attempt');
+  if (!tokenOpens(caller.token, attempt.token_hash))
+    throw refusedCredential('FORBIDDEN', 'This attempt token does not open this attempt');
   call.attemptTokenOpened();
   return { attemptTokenFor: attempt.id, issuedTo: attempt.token_issued_to };
 }
@@ -119,7 +141,10 @@ function startChecks(caller: AttemptCaller, attemptId: string): (attempt: Stored
   return async (attempt) => {
     // A token speaks for whom it was issued to: the taker, or the administrator who started the attempt (its role rechecked too).
     const issuer = attempt.token_issued_to ?? { uid: attempt.student_id, role: null };
-    const [client, account] = await Promise.all([organization, needs.takerAccount ? recentAccountFacts(issuer.uid) : undefined]);
+    const [client, account] = await Promise.all([
+      organization,
+      needs.takerAccount ? recentAccountFacts(issuer.uid) : undefined,
+    ]);
     const refusal = account && tokenIssuerRefusal(account, issuer);
     if (refusal) throw new RefusedAccount(refusal, issuer.uid);
     if (needs.organization) assertOrganizationActive(client, 'attempt’s');
@@ -140,7 +165,10 @@ async function assertTakenOnSite(sitting: { onSiteOnly: boolean; clientId: strin
   try {
     networks = await registeredNetworks();
   } catch (err) {
-    log.error('Registered networks unreadable: an on-site-only sitting is refused', { client_id: sitting.clientId, error: errorText(err) });
+    log.error('Registered networks unreadable: an on-site-only sitting is refused', {
+      client_id: sitting.clientId,
+      error: errorText(err),
+    });
     throw serviceUnavailable();
   }
   assertOnSite(sitting, () => networks.onNetworkOf(sitting.clientId, call.ip));
@@ -152,7 +180,11 @@ async function assertTakenOnSite(sitting: { onSiteOnly: boolean; clientId: strin
  * stood at the attempt's start, kept on the attempt, so nothing more is read)
  * is answered and submitted from the organization's networks only.
  */
-function authorizer(caller: AttemptCaller, attemptId: string, call: CallContext): (attempt: StoredAttempt) => Promise<void> {
+function authorizer(
+  caller: AttemptCaller,
+  attemptId: string,
+  call: CallContext,
+): (attempt: StoredAttempt) => Promise<void> {
   const checks = startChecks(caller, attemptId);
   return async (attempt) => {
     assertCanUseAttempt(policyCaller(caller, attempt, call), subject(attempt));
@@ -171,7 +203,11 @@ async function organizationOfTest(clientId: string | undefined, testId: string):
   return test.client_id;
 }
 
-export async function startAttempt(principal: Principal, input: StartAttemptInput, call: CallContext): Promise<{ created: boolean; body: StartedAttempt }> {
+export async function startAttempt(
+  principal: Principal,
+  input: StartAttemptInput,
+  call: CallContext,
+): Promise<{ created: boolean; body: StartedAttempt }> {
   const starter = attemptStarter(principal, input);
   const meta = requestMeta(call);
   return countingRefusals(call, async () => {
@@ -182,7 +218,9 @@ export async function startAttempt(principal: Principal, input: StartAttemptInpu
       if (!target) throw refusedCredential('NOT_FOUND', 'No such share code');
       // A Guest has no organization claim: the code's organization must be active, read in the start's transaction.
       plan = {
-        checkOrganization: attemptChecks(principal).organization ? (client) => assertOrganizationActive(client, 'share code’s') : undefined,
+        checkOrganization: attemptChecks(principal).organization
+          ? (client) => assertOrganizationActive(client, 'share code’s')
+          : undefined,
         clientId: target.client_id,
         testId: target.test_id,
         studentId: starter.studentId,
@@ -217,7 +255,8 @@ export async function startAttempt(principal: Principal, input: StartAttemptInpu
       // Not in this organization: another's test is 403, none at all 404.
       if (err instanceof TestMissing) {
         const elsewhere = await starting.testExistsElsewhere(plan.testId);
-        if (elsewhere && elsewhere.client_id !== plan.clientId) throw forbidden('This test belongs to another organization');
+        if (elsewhere && elsewhere.client_id !== plan.clientId)
+          throw forbidden('This test belongs to another organization');
         throw notFound('Test not found');
       }
       throw err;
@@ -255,12 +294,19 @@ async function closedOrAsItStands(
     return await closeIfOverdue(attempt.id, nowMs, meta);
   } catch (err) {
     if (backendFaults === 'throw' && isBackendFault(err)) throw err;
-    log.error('Closing an overdue attempt failed; it is answered as it stands', { path: attemptPath(attempt), error: errorText(err) });
+    log.error('Closing an overdue attempt failed; it is answered as it stands', {
+      path: attemptPath(attempt),
+      error: errorText(err),
+    });
     return attempt;
   }
 }
 
-export async function readAttempt(caller: AttemptCaller, attemptId: string, call: CallContext): Promise<Attempt | ReviewedAttempt> {
+export async function readAttempt(
+  caller: AttemptCaller,
+  attemptId: string,
+  call: CallContext,
+): Promise<Attempt | ReviewedAttempt> {
   return countingRefusals(call, async () => {
     const checks = startChecks(caller, attemptId);
     const found = await findAttempt(attemptId);
@@ -269,12 +315,25 @@ export async function readAttempt(caller: AttemptCaller, attemptId: string, call
     assertCanUseAttempt(policy, subject(found.attempt));
     await checks(found.attempt);
     const nowMs = Date.now();
-    const attempt = isOverdue(found.attempt, nowMs) ? await closedOrAsItStands(found.attempt, nowMs, requestMeta(call), { backendFaults: 'throw' }) : found.attempt;
+    const attempt = isOverdue(found.attempt, nowMs)
+      ? await closedOrAsItStands(found.attempt, nowMs, requestMeta(call), { backendFaults: 'throw' })
+      : found.attempt;
     const version = await requirePaper(attempt);
-    const view: Attempt = { ...summaryOf(attempt), answers: savedAnswers(attempt), test_details: testDetails(attempt.id, version) };
-    const access = reviewAccess(policy, { submitted: attempt.status === 'submitted', allowReview: version.test.allow_review === 1 });
+    const view: Attempt = {
+      ...summaryOf(attempt),
+      answers: savedAnswers(attempt),
+      test_details: testDetails(attempt.id, version),
+    };
+    const access = reviewAccess(policy, {
+      submitted: attempt.status === 'submitted',
+      allowReview: version.test.allow_review === 1,
+    });
     // The release date is a delivery setting (the test's, not the version's): read only when it decides.
-    if (access === 'never' || (access === 'when_released' && !reviewReleased((await findTest(attempt.client_id, attempt.test_id))?.review_opens_at, Date.now()))) {
+    if (
+      access === 'never' ||
+      (access === 'when_released' &&
+        !reviewReleased((await findTest(attempt.client_id, attempt.test_id))?.review_opens_at, Date.now()))
+    ) {
       return view;
     }
     return { ...view, review: reviewOf(attempt, version) };
@@ -283,7 +342,8 @@ export async function readAttempt(caller: AttemptCaller, attemptId: string, call
 
 // ---------------------------------------------------------------- answer and submit
 
-const TIME_IS_UP = 'Time is up: the attempt passed its deadline (expires_at + 30 s) and was submitted with the answers saved in time';
+const TIME_IS_UP =
+  'Time is up: the attempt passed its deadline (expires_at + 30 s) and was submitted with the answers saved in time';
 
 /**
  * One answer, or a batch. A single answer without client_seq answers exactly
@@ -300,27 +360,53 @@ export async function saveAnswers(
   return countingRefusals(call, async () => {
     const batch = 'answers' in input;
     const items = batch ? input.answers : [input];
-    const pathOf: answering.DetailPath = batch ? (i, field) => `body.answers.${i}.${field}` : (_, field) => `body.${field}`;
-    const outcome = await answering.saveAnswers(attemptId, authorizer(caller, attemptId, call), items, pathOf, requestMeta(call));
+    const pathOf: answering.DetailPath = batch
+      ? (i, field) => `body.answers.${i}.${field}`
+      : (_, field) => `body.${field}`;
+    const outcome = await answering.saveAnswers(
+      attemptId,
+      authorizer(caller, attemptId, call),
+      items,
+      pathOf,
+      requestMeta(call),
+    );
     if (outcome.closed) throw conflict(TIME_IS_UP);
     if (batch) {
       return {
-        saved: outcome.judged.flatMap((j) => (j.applied ? [{ question_id: j.questionId, saved_at: j.answer.saved_at }] : [])),
+        saved: outcome.judged.flatMap((j) =>
+          j.applied ? [{ question_id: j.questionId, saved_at: j.answer.saved_at }] : [],
+        ),
         stale: outcome.judged.flatMap((j) => (j.applied ? [] : [j.questionId])),
       };
     }
     const [judged] = outcome.judged;
-    if (input.client_seq === undefined) return { question_id: input.question_id, student_answer: input.student_answer, saved_at: outcome.savedAt };
+    if (input.client_seq === undefined)
+      return { question_id: input.question_id, student_answer: input.student_answer, saved_at: outcome.savedAt };
     const now = judged.applied ? judged.answer : judged.stored;
-    return { question_id: input.question_id, student_answer: now.answer, saved_at: now.saved_at, client_seq: now.client_seq!, stale: !judged.applied };
+    return {
+      question_id: input.question_id,
+      student_answer: now.answer,
+      saved_at: now.saved_at,
+      client_seq: now.client_seq!,
+      stale: !judged.applied,
+    };
   });
 }
 
-export async function submitAttempt(caller: AttemptCaller, attemptId: string, call: CallContext): Promise<SubmittedAttempt> {
+export async function submitAttempt(
+  caller: AttemptCaller,
+  attemptId: string,
+  call: CallContext,
+): Promise<SubmittedAttempt> {
   return countingRefusals(call, async () => {
     // Who submits is read from the attempt: a token is its issuer's (policyCaller, once the token opened it).
     const actorOf = (attempt: StoredAttempt) => submitterOf(policyCaller(caller, attempt, call), subject(attempt));
-    const attempt = await answering.submitAttempt(attemptId, authorizer(caller, attemptId, call), actorOf, requestMeta(call));
+    const attempt = await answering.submitAttempt(
+      attemptId,
+      authorizer(caller, attemptId, call),
+      actorOf,
+      requestMeta(call),
+    );
     return {
       status: 'submitted',
       score: attempt.score ?? 0,
@@ -341,9 +427,11 @@ export async function listAttempts(
   call: CallContext,
 ) {
   const scope = attemptListScope(principal, query);
-  if (scope.scope === 'tenant' && principal.role === 'super_admin' && !(await findClient(scope.clientId))) throw notFound('Client not found');
+  if (scope.scope === 'tenant' && principal.role === 'super_admin' && !(await findClient(scope.clientId)))
+    throw notFound('Client not found');
   const filters = { test_id: query.test_id, student_id: scope.studentId, status: query.status };
-  const target: listing.ListTarget = scope.scope === 'tenant' ? { scope: 'tenant', clientId: scope.clientId } : { scope: 'guest' };
+  const target: listing.ListTarget =
+    scope.scope === 'tenant' ? { scope: 'tenant', clientId: scope.clientId } : { scope: 'guest' };
   const { data, pagination } = await listing.listAttempts(target, filters, page);
   // Reading an overdue attempt closes it first, in lists too; one that cannot be closed is listed as it stands.
   const nowMs = Date.now();
@@ -363,7 +451,11 @@ export async function listAttempts(
  * batch starts after the previous one's last attempt: attempts that failed to
  * close (logged) are tried once per run, and never starve those behind them.
  */
-export async function closeOverdueAttempts(nowMs: number, maxCount: number, maxBatches = 20): Promise<{ closed: number; failed: number }> {
+export async function closeOverdueAttempts(
+  nowMs: number,
+  maxCount: number,
+  maxBatches = 20,
+): Promise<{ closed: number; failed: number }> {
   let closed = 0;
   let failed = 0;
   let after: OverdueBatch['last'];

@@ -2,7 +2,15 @@ import type { AuditEventType } from '../audit/schemas';
 import type { StoredShareCode, StoredTest } from '../exams/documents';
 import { keyRevisionOf } from '../exams/lifecycle';
 import { badRequest, conflict, notFound } from '../shared/errors';
-import { cooldownEnds, expiresAtMs, effective, startWindow, windowRefusal, type Accommodation, type OverrideValues } from '../sittingRules/deadline';
+import {
+  cooldownEnds,
+  expiresAtMs,
+  effective,
+  startWindow,
+  windowRefusal,
+  type Accommodation,
+  type OverrideValues,
+} from '../sittingRules/deadline';
 import type { Draw } from './draw';
 import type { AttemptSlot, StoredAttempt } from './documents';
 import { refusedCredential, TestMissing } from './refusals';
@@ -95,7 +103,8 @@ export interface StartWrites {
   paper: VersionForAttempt;
 }
 
-export type StartDecision = { refusal: unknown } | { need: StartNeed } | { resume: ResumeWrites } | { start: StartWrites };
+export type StartDecision =
+  { refusal: unknown } | { need: StartNeed } | { resume: ResumeWrites } | { start: StartWrites };
 
 /**
  * The start's decision, in the order its refusals are owed: the share code,
@@ -108,20 +117,31 @@ export function decideStart(reads: StartReads, request: StartRequest, nowMs: num
     const code = reads.shareCode;
     if (!code) return { refusal: refusedShareCode('FORBIDDEN', 'This share code is not valid') };
     if (code.revoked) return { refusal: refusedShareCode('FORBIDDEN', 'This share code has been revoked') };
-    if (code.expires_at !== null && Date.parse(code.expires_at) <= nowMs) return { refusal: refusedShareCode('FORBIDDEN', 'This share code has expired') };
+    if (code.expires_at !== null && Date.parse(code.expires_at) <= nowMs)
+      return { refusal: refusedShareCode('FORBIDDEN', 'This share code has expired') };
   }
   const test = reads.test;
   if (!test) return { refusal: new TestMissing('NOT_FOUND', 'Test not found') };
-  if (test.status !== 'published' || test.version === null) return { refusal: conflict(`Attempts are taken on published tests only; this test is ${test.status}`) };
+  if (test.status !== 'published' || test.version === null)
+    return { refusal: conflict(`Attempts are taken on published tests only; this test is ${test.status}`) };
   // Resuming is starting too: an on-site-only test is started and resumed on site only.
   const onSiteOnly = test.on_site_only ?? 0;
   if (!reads.onSite) return { need: 'onSite' };
   if (reads.onSite.refusal) return { refusal: reads.onSite.refusal };
   if (request.checkStudentProfile) {
     if (!reads.profile) return { refusal: notFound('No such student in this organization') };
-    if (reads.profile.role !== 'student') return { refusal: badRequest('student_id must name a student', [{ path: 'body.student_id', message: 'Not a student' }]) };
+    if (reads.profile.role !== 'student')
+      return {
+        refusal: badRequest('student_id must name a student', [{ path: 'body.student_id', message: 'Not a student' }]),
+      };
   }
-  const slot: AttemptSlot = reads.slot ?? { test_id: request.testId, student_id: request.studentId, client_id: request.clientId, count: 0, in_progress: null };
+  const slot: AttemptSlot = reads.slot ?? {
+    test_id: request.testId,
+    student_id: request.studentId,
+    client_id: request.clientId,
+    count: 0,
+    in_progress: null,
+  };
 
   const running = slot.in_progress;
   if (running) {
@@ -164,11 +184,18 @@ export function decideStart(reads: StartReads, request: StartRequest, nowMs: num
   if (refusal) return { refusal: conflict(refusal) };
   const lastSubmittedAt = overdue ? overdue.expires_at : slot.last_submitted_at;
   const cooldownEnd = cooldownEnds(lastSubmittedAt, test.attempt_cooldown_minutes ?? 0, nowMs);
-  if (cooldownEnd) return { refusal: conflict(`The next attempt on this test can start at ${cooldownEnd}, once the cooldown after the last one is over`) };
+  if (cooldownEnd)
+    return {
+      refusal: conflict(
+        `The next attempt on this test can start at ${cooldownEnd}, once the cooldown after the last one is over`,
+      ),
+    };
   if (test.access_code_hash && request.accessCode !== null) {
-    if (request.accessCode === undefined) return { refusal: refusedCredential('FORBIDDEN', 'This test requires its access code: send access_code') };
+    if (request.accessCode === undefined)
+      return { refusal: refusedCredential('FORBIDDEN', 'This test requires its access code: send access_code') };
     if (reads.accessCodeMatches === undefined) return { need: 'accessCode' };
-    if (!reads.accessCodeMatches) return { refusal: refusedCredential('FORBIDDEN', 'This access code is not valid for this test') };
+    if (!reads.accessCodeMatches)
+      return { refusal: refusedCredential('FORBIDDEN', 'This access code is not valid for this test') };
   }
   if (!reads.paper) return { need: 'paper' };
   const { version, draw, paper } = reads.paper;
@@ -179,7 +206,8 @@ export function decideStart(reads: StartReads, request: StartRequest, nowMs: num
   let seatUsed: number | null = null;
   if (request.guest) {
     if (reads.seat === undefined) return { need: 'seat' };
-    if (reads.seat === null) return { refusal: refusedShareCode('CONFLICT', 'This share code has been used as many times as it allows') };
+    if (reads.seat === null)
+      return { refusal: refusedShareCode('CONFLICT', 'This share code has been used as many times as it allows') };
     seatUsed = reads.seat.used + 1;
   }
 
@@ -235,8 +263,22 @@ export function decideStart(reads: StartReads, request: StartRequest, nowMs: num
     },
     ...((version.pools ?? []).length > 0 ? { seen: draw.seen } : {}),
   };
-  const details = { attempt_id: attemptId, test_id: request.testId, version: version.version, guest: request.guest !== null, expires_at: attempt.expires_at };
-  const audits: StartAudit[] = [{ type: 'attempt_started', userId: request.studentId, clientId: request.clientId, actorId: request.startedBy, details }];
+  const details = {
+    attempt_id: attemptId,
+    test_id: request.testId,
+    version: version.version,
+    guest: request.guest !== null,
+    expires_at: attempt.expires_at,
+  };
+  const audits: StartAudit[] = [
+    {
+      type: 'attempt_started',
+      userId: request.studentId,
+      clientId: request.clientId,
+      actorId: request.startedBy,
+      details,
+    },
+  ];
   if (request.guest) {
     audits.push({
       type: 'share_code_redeemed',

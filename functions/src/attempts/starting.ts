@@ -69,7 +69,12 @@ const hasRoom = (seat: DocumentSnapshot): boolean => {
 };
 
 /** A seat with room: the shard drawn at random, else the others (read together, only when it is full). Reads only. */
-async function findSeat(tx: Transaction, target: ShareCodeTarget, drawn: number, drawnSnap: DocumentSnapshot | undefined): Promise<DocumentSnapshot | undefined> {
+async function findSeat(
+  tx: Transaction,
+  target: ShareCodeTarget,
+  drawn: number,
+  drawnSnap: DocumentSnapshot | undefined,
+): Promise<DocumentSnapshot | undefined> {
   let seat: DocumentSnapshot | undefined = drawnSnap && hasRoom(drawnSnap) ? drawnSnap : undefined;
   if (!seat) {
     const others = Array.from({ length: target.seat_shards }, (_, k) => k).filter((k) => k !== drawn);
@@ -115,8 +120,12 @@ async function startInTransaction(plan: StartPlan, { readRunning }: { readRunnin
   return db.runTransaction(async (tx) => {
     // Waiting on nothing else while holding the reads: a class redeeming one code at once contends for its seats.
     const [testSnap, slotSnap, ...snaps] = await tx.getAll(testRef, slotRef, ...wanted.map(([, ref]) => ref));
-    const read = Object.fromEntries(wanted.map(([name], i) => [name, snaps[i]])) as Record<string, DocumentSnapshot | undefined>;
-    if (plan.checkOrganization) plan.checkOrganization(read.organization?.exists ? (read.organization.data() as StoredClient) : undefined);
+    const read = Object.fromEntries(wanted.map(([name], i) => [name, snaps[i]])) as Record<
+      string,
+      DocumentSnapshot | undefined
+    >;
+    if (plan.checkOrganization)
+      plan.checkOrganization(read.organization?.exists ? (read.organization.data() as StoredClient) : undefined);
     const nowMs = Date.now();
     const token = newAttemptToken();
     const request: StartRequest = {
@@ -132,7 +141,8 @@ async function startInTransaction(plan: StartPlan, { readRunning }: { readRunnin
       attemptId: newAttemptId(plan.clientId),
       tokenHash: hashAttemptToken(token),
     };
-    const existing = <T>(snap: DocumentSnapshot | undefined): T | undefined => (snap?.exists ? (snap.data() as T) : undefined);
+    const existing = <T>(snap: DocumentSnapshot | undefined): T | undefined =>
+      snap?.exists ? (snap.data() as T) : undefined;
     const reads: StartReads = {
       test: existing<StoredTest>(testSnap),
       slot: existing<AttemptSlot>(slotSnap),
@@ -150,7 +160,14 @@ async function startInTransaction(plan: StartPlan, { readRunning }: { readRunnin
       const test = reads.test!;
       switch (decision.need) {
         case 'onSite':
-          reads.onSite = { refusal: await plan.checkOnSite({ onSiteOnly: (test.on_site_only ?? 0) === 1, clientId: plan.clientId }).then(() => null, (err: unknown) => err) };
+          reads.onSite = {
+            refusal: await plan
+              .checkOnSite({ onSiteOnly: (test.on_site_only ?? 0) === 1, clientId: plan.clientId })
+              .then(
+                () => null,
+                (err: unknown) => err,
+              ),
+          };
           break;
         case 'running':
           runningSnap = await tx.get(runningRef(reads.slot!.in_progress!.attempt_id));
@@ -160,7 +177,12 @@ async function startInTransaction(plan: StartPlan, { readRunning }: { readRunnin
           reads.accessCodeMatches = await accessCodeMatches(test.access_code_hash!, plan.accessCode!);
           break;
         case 'paper': {
-          const version = await requireVersion(plan.clientId, plan.testId, test.version!, keyRevisionOf(test, test.version!));
+          const version = await requireVersion(
+            plan.clientId,
+            plan.testId,
+            test.version!,
+            keyRevisionOf(test, test.version!),
+          );
           // The draw: this attempt's own questions from each pool, preferring those the student has not seen.
           const draw = drawFromPools(version.pools ?? [], reads.slot?.seen ?? []);
           reads.paper = { version, draw, paper: await paperWith(version, plan.clientId, draw.drawn) };
@@ -180,19 +202,39 @@ async function startInTransaction(plan: StartPlan, { readRunning }: { readRunnin
       const { resume } = decision;
       tx.update(runningRef(resume.attemptId), resume.update);
       for (const event of resume.audits) addAudit(tx, plan.meta, event);
-      return { resumed: true, attemptId: resume.attemptId, startedAt: resume.startedAt, expiresAt: resume.expiresAt, token, version: await requirePaper(resume.paperOf) };
+      return {
+        resumed: true,
+        attemptId: resume.attemptId,
+        startedAt: resume.startedAt,
+        expiresAt: resume.expiresAt,
+        token,
+        version: await requirePaper(resume.paperOf),
+      };
     }
     const { start } = decision;
     // (The slot is rewritten below, so the close leaves it alone.)
     if (start.closeOverdue) {
       const overdue: FoundAttempt = { ref: runningSnap!.ref, attempt: reads.running! };
-      await closeInTransaction(tx, overdue, { nowMs, automatic: true, meta: plan.meta, actorId: null, freeSlot: false });
+      await closeInTransaction(tx, overdue, {
+        nowMs,
+        automatic: true,
+        meta: plan.meta,
+        actorId: null,
+        freeSlot: false,
+      });
     }
     if (seat && start.seatUsed !== null) tx.update(seat.ref, { used: start.seatUsed });
     tx.create(paths.clientAttempt(plan.clientId, start.attempt.id), start.attempt);
     tx.set(slotRef, start.slot);
     for (const event of start.audits) addAudit(tx, plan.meta, event);
-    return { resumed: false, attemptId: start.attempt.id, startedAt: start.attempt.started_at, expiresAt: start.attempt.expires_at, token, version: start.paper };
+    return {
+      resumed: false,
+      attemptId: start.attempt.id,
+      startedAt: start.attempt.started_at,
+      expiresAt: start.attempt.expires_at,
+      token,
+      version: start.paper,
+    };
   });
 }
 

@@ -16,7 +16,10 @@ export interface SubmissionEffects {
    * it contributed as `before` (a submit, a grade, a regrade), on `paper`, the
    * attempt's questions.
    */
-  recordScoreChange(tx: Transaction, change: { before: StoredAttempt; after: StoredAttempt; paper: VersionForAttempt }): void;
+  recordScoreChange(
+    tx: Transaction,
+    change: { before: StoredAttempt; after: StoredAttempt; paper: VersionForAttempt },
+  ): void;
   /** Several attempts of one version changed in one transaction: their differences added together, then written once. */
   recordScoreChanges(
     tx: Transaction,
@@ -38,6 +41,9 @@ export function provideSubmissionEffects(effects: SubmissionEffects | undefined)
  * would leave the kept sums short of the recomputed ones for good.
  */
 export function submissionEffects(): SubmissionEffects {
-  if (!provided) throw new Error('No SubmissionEffects provided: the composition root (provideEffects in app.ts) must run before an attempt is closed');
+  if (!provided)
+    throw new Error(
+      'No SubmissionEffects provided: the composition root (provideEffects in app.ts) must run before an attempt is closed',
+    );
   return provided;
 }

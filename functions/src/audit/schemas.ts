@@ -33,16 +33,20 @@ export const AUDIT_EVENT_TYPES = [
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 
-
 export const AuditLog = z
   .object({
     id: z.string(),
     event_type: z.enum(AUDIT_EVENT_TYPES),
-    user_id: z.string().describe('The user the event is about; for a refused token, the uid it claimed (unverified) or ""'),
+    user_id: z
+      .string()
+      .describe('The user the event is about; for a refused token, the uid it claimed (unverified) or ""'),
     ip_address: z.string(),
     success: z.boolean(),
     timestamp: z.string().describe('ISO 8601 UTC'),
-    client_id: z.string().nullable().describe('Organization of the user, when known from a verified token or the user record'),
+    client_id: z
+      .string()
+      .nullable()
+      .describe('Organization of the user, when known from a verified token or the user record'),
     actor_id: z.string().nullable().describe('Who performed a user-management event'),
     reason: z.string().nullable().describe('Why a token was refused: expired, invalid, malformed, revoked or disabled'),
     user_agent: z.string().nullable(),
@@ -59,6 +63,4 @@ export const ListAuditLogsQuery = pagedQuery({
   success: queryBoolean.optional(),
 });
 
-export const AuditLogPage = z
-  .object({ data: z.array(AuditLog), pagination: Pagination })
-  .meta({ id: 'AuditLogPage' });
+export const AuditLogPage = z.object({ data: z.array(AuditLog), pagination: Pagination }).meta({ id: 'AuditLogPage' });

@@ -69,7 +69,13 @@ export async function recordTokenRejected(
 /** An event record as the audit log keeps it: who it is about, who did it, from where, and when. */
 export function eventRecord(
   id: string,
-  event: { type: AuditEventType; userId: string; clientId: string | null; actorId: string | null; details: Record<string, unknown> | null },
+  event: {
+    type: AuditEventType;
+    userId: string;
+    clientId: string | null;
+    actorId: string | null;
+    details: Record<string, unknown> | null;
+  },
   meta: RequestMeta,
 ): AuditLog {
   return {
@@ -89,11 +95,21 @@ export function eventRecord(
 export function addUserEventToBatch(
   batch: WriteBatch,
   origin: RequestOrigin,
-  event: { type: AuditEventType; actor: Principal; userId: string; clientId: string | null; details?: Record<string, unknown> },
+  event: {
+    type: AuditEventType;
+    actor: Principal;
+    userId: string;
+    clientId: string | null;
+    details?: Record<string, unknown>;
+  },
   onceId?: string,
 ): DocumentReference {
   const ref = onceId ? paths.auditLog(onceId) : newAuditRef();
-  const record = eventRecord(ref.id, { ...event, actorId: event.actor.uid, details: event.details ?? null }, requestMeta(origin));
+  const record = eventRecord(
+    ref.id,
+    { ...event, actorId: event.actor.uid, details: event.details ?? null },
+    requestMeta(origin),
+  );
   if (onceId) batch.create(ref, record);
   else batch.set(ref, record);
   return ref;

@@ -8,12 +8,22 @@ import { newAuditRef } from './store';
 /** Where a change came from: the request's address, agent and id, or the scheduler. */
 export type AuditMeta = RequestMeta;
 
-export const SCHEDULER_META: AuditMeta = { ip_address: '', user_agent: 'scheduler', request_id: 'close-overdue-attempts' };
+export const SCHEDULER_META: AuditMeta = {
+  ip_address: '',
+  user_agent: 'scheduler',
+  request_id: 'close-overdue-attempts',
+};
 
 export function addAudit(
   tx: Transaction,
   meta: AuditMeta,
-  event: { type: AuditEventType; userId: string; clientId: string; actorId: string | null; details: Record<string, unknown> },
+  event: {
+    type: AuditEventType;
+    userId: string;
+    clientId: string;
+    actorId: string | null;
+    details: Record<string, unknown>;
+  },
 ): void {
   const ref = newAuditRef();
   tx.create(ref, eventRecord(ref.id, event, meta));

@@ -24,7 +24,8 @@ export function accountVerdict(facts: AccountFacts, principal: Principal): Token
   if (facts.disabled) return 'disabled';
   if (facts.validAfterMs !== null && principal.authTime * 1000 < facts.validAfterMs) return 'revoked';
   // Claims changed without a revocation (e.g. edited in the console): the token speaks for a role the account no longer has.
-  if (roleFromClaims(facts.claims) !== principal.role || organizationFromClaims(facts.claims) !== principal.clientId) return 'revoked';
+  if (roleFromClaims(facts.claims) !== principal.role || organizationFromClaims(facts.claims) !== principal.clientId)
+    return 'revoked';
   return null;
 }
 

@@ -28,8 +28,16 @@ export function assertRole(principal: Principal, allowed: readonly CallerRole[])
  * not name another. A caller without an organization (a Guest, a user with no
  * role) has none to act in.
  */
-export function tenantScope(principal: Principal, requested: string | undefined, opts?: { optionalForSuperAdmin?: false; field?: string }): string;
-export function tenantScope(principal: Principal, requested: string | undefined, opts: { optionalForSuperAdmin: true; field?: string }): string | undefined;
+export function tenantScope(
+  principal: Principal,
+  requested: string | undefined,
+  opts?: { optionalForSuperAdmin?: false; field?: string },
+): string;
+export function tenantScope(
+  principal: Principal,
+  requested: string | undefined,
+  opts: { optionalForSuperAdmin: true; field?: string },
+): string | undefined;
 export function tenantScope(
   principal: Principal,
   requested: string | undefined,
@@ -37,7 +45,9 @@ export function tenantScope(
 ): string | undefined {
   if (principal.role === 'super_admin') {
     if (requested === undefined && !opts.optionalForSuperAdmin) {
-      throw badRequest('client_id is required for a Super Admin', [{ path: opts.field ?? 'query.client_id', message: 'Required' }]);
+      throw badRequest('client_id is required for a Super Admin', [
+        { path: opts.field ?? 'query.client_id', message: 'Required' },
+      ]);
     }
     return requested;
   }
@@ -51,14 +61,20 @@ export function tenantScope(
 /** Object-level check: the resource's owner must be the caller's organization. */
 export function assertTenantAccess(principal: Principal, resourceClientId: string | null): void {
   if (principal.role === 'super_admin') return;
-  if (!principal.clientId || principal.clientId !== resourceClientId) throw forbidden('You cannot access another organization');
+  if (!principal.clientId || principal.clientId !== resourceClientId)
+    throw forbidden('You cannot access another organization');
 }
 
 // ---------------------------------------------------------------- clients
 
-export const assertCanReadClient = (principal: Principal, clientId: string): void => assertTenantAccess(principal, clientId);
+export const assertCanReadClient = (principal: Principal, clientId: string): void =>
+  assertTenantAccess(principal, clientId);
 
-export function assertCanChangeClient(principal: Principal, clientId: string, changes: { active_status?: number }): void {
+export function assertCanChangeClient(
+  principal: Principal,
+  clientId: string,
+  changes: { active_status?: number },
+): void {
   assertTenantAccess(principal, clientId);
   if (principal.role !== 'super_admin' && changes.active_status !== undefined) {
     throw forbidden('Only a Super Admin can activate or deactivate a client');
@@ -109,11 +125,17 @@ export function assertCanReadUser(principal: Principal, target: UserSubject): vo
 }
 
 /** The organization a new account joins, or null for a Super Admin; 403/400 when the caller may not create it. */
-export function organizationForNewUser(principal: Principal, role: Role, requestedClientId: string | undefined): string | null {
+export function organizationForNewUser(
+  principal: Principal,
+  role: Role,
+  requestedClientId: string | undefined,
+): string | null {
   if (role === 'super_admin') {
     if (principal.role !== 'super_admin') throw forbidden('Only a Super Admin can create a Super Admin');
     if (requestedClientId !== undefined) {
-      throw badRequest('A Super Admin belongs to no client', [{ path: 'body.client_id', message: 'Must be absent for super_admin' }]);
+      throw badRequest('A Super Admin belongs to no client', [
+        { path: 'body.client_id', message: 'Must be absent for super_admin' },
+      ]);
     }
     return null;
   }
@@ -155,7 +177,13 @@ export function assertCanChangeUser(principal: Principal, target: UserSubject, c
   }
   // A Super Admin's role never changes here at all (the service answers 400), so this concerns Client Admins.
   const demotable = target.role === 'client_admin';
-  if (changes.role !== undefined && changes.role !== target.role && !self && demotable && rank(principal.role) <= rank(target.role)) {
+  if (
+    changes.role !== undefined &&
+    changes.role !== target.role &&
+    !self &&
+    demotable &&
+    rank(principal.role) <= rank(target.role)
+  ) {
     throw forbidden('Only a higher-ranking administrator can change the role of an administrator of your rank');
   }
   if (changes.client_id !== undefined) tenantScope(principal, changes.client_id, { field: 'body.client_id' });
@@ -221,11 +249,15 @@ export const testViewFor = (principal: Principal): 'author' | 'student' =>
  * tests only: asking for drafts or archived tests is refused (403) rather than
  * answered with an empty page that would look like "there are none".
  */
-export function testListScope(principal: Principal, requested: { client_id?: string; status?: string }): { clientId: string; status?: string } {
+export function testListScope(
+  principal: Principal,
+  requested: { client_id?: string; status?: string },
+): { clientId: string; status?: string } {
   assertRole(principal, ['super_admin', 'client_admin', 'student']);
   const clientId = tenantScope(principal, requested.client_id);
   if (principal.role !== 'student') return { clientId, status: requested.status };
-  if (requested.status !== undefined && requested.status !== 'published') throw forbidden('Students see published tests only');
+  if (requested.status !== undefined && requested.status !== 'published')
+    throw forbidden('Students see published tests only');
   return { clientId, status: 'published' };
 }
 
@@ -240,7 +272,10 @@ export const testVisibleTo = (principal: Principal, test: { status: string }): b
   testViewFor(principal) === 'author' || test.status === 'published';
 
 /** A test draws its questions and folder from its own organization only: another's, named in a body, is 403. */
-export function assertSameOrganizationReferences(testClientId: string, references: Array<{ field: string; id: string; clientId: string }>): void {
+export function assertSameOrganizationReferences(
+  testClientId: string,
+  references: Array<{ field: string; id: string; clientId: string }>,
+): void {
   const foreign = references.filter((r) => r.clientId !== testClientId);
   if (foreign.length > 0) {
     throw forbidden(`A test cannot use another organization's ${foreign.map((r) => `${r.field} ${r.id}`).join(', ')}`);
@@ -308,7 +343,10 @@ export function assertCanUseAttempt(caller: Principal | AttemptTokenHolder, atte
  *   exist and be enabled. A bearer token's writes are checked by Auth itself; an
  *   attempt token speaks for the taker without any.
  */
-export function attemptChecks(caller: Principal | AttemptTokenHolder): { organization: boolean; takerAccount: boolean } {
+export function attemptChecks(caller: Principal | AttemptTokenHolder): {
+  organization: boolean;
+  takerAccount: boolean;
+} {
   if ('attemptTokenFor' in caller) return { organization: true, takerAccount: true };
   return { organization: caller.role === 'guest', takerAccount: false };
 }
@@ -323,7 +361,10 @@ export function assertOrganizationActive(client: { active_status: number } | und
  * gone or disabled, or, issued to an administrator, no longer holds that role
  * (as a bearer token of a demoted administrator is refused).
  */
-export function tokenIssuerRefusal(facts: Pick<AccountFacts, 'exists' | 'disabled' | 'claims'>, issuer: TokenIssuer): 'disabled' | 'revoked' | null {
+export function tokenIssuerRefusal(
+  facts: Pick<AccountFacts, 'exists' | 'disabled' | 'claims'>,
+  issuer: TokenIssuer,
+): 'disabled' | 'revoked' | null {
   const refusal = takerAccountRefusal(facts);
   if (refusal) return refusal;
   return isAdministratorRole(issuer.role) && roleFromClaims(facts.claims) !== issuer.role ? 'revoked' : null;
@@ -363,36 +404,53 @@ export type AttemptStarter =
  * student of the test's organization: checked when it is read); a Guest comes
  * with a share code, for itself. Share codes are the Guests' way in only.
  */
-export function attemptStarter(principal: Principal, body: { test_id?: string; student_id?: string; share_code?: string }): AttemptStarter {
+export function attemptStarter(
+  principal: Principal,
+  body: { test_id?: string; student_id?: string; share_code?: string },
+): AttemptStarter {
   assertRole(principal, ['super_admin', 'client_admin', 'student', 'guest']);
   if (principal.role === 'guest') {
     if (body.share_code === undefined) throw forbidden('A Guest starts an attempt with a share code');
-    if (body.student_id !== undefined && body.student_id !== principal.uid) throw forbidden('A Guest starts attempts for itself only');
+    if (body.student_id !== undefined && body.student_id !== principal.uid)
+      throw forbidden('A Guest starts attempts for itself only');
     return { kind: 'guest', studentId: principal.uid };
   }
-  if (body.share_code !== undefined) throw forbidden('Share codes are redeemed by Guests; signed-in users start with test_id');
+  if (body.share_code !== undefined)
+    throw forbidden('Share codes are redeemed by Guests; signed-in users start with test_id');
   if (principal.role === 'student') {
-    if (body.student_id !== undefined && body.student_id !== principal.uid) throw forbidden('Students start attempts for themselves only');
+    if (body.student_id !== undefined && body.student_id !== principal.uid)
+      throw forbidden('Students start attempts for themselves only');
     return { kind: 'self', studentId: principal.uid, clientId: principal.clientId! };
   }
   if (body.student_id === undefined) {
-    throw badRequest('An administrator names the student the attempt is for', [{ path: 'body.student_id', message: 'Required' }]);
+    throw badRequest('An administrator names the student the attempt is for', [
+      { path: 'body.student_id', message: 'Required' },
+    ]);
   }
-  return { kind: 'for_student', studentId: body.student_id, clientId: principal.role === 'super_admin' ? undefined : principal.clientId! };
+  return {
+    kind: 'for_student',
+    studentId: body.student_id,
+    clientId: principal.role === 'super_admin' ? undefined : principal.clientId!,
+  };
 }
 
 /** What an attempt listing covers: one organization's attempts, or (a Guest) its own wherever they are. */
-export type AttemptListScope = { scope: 'tenant'; clientId: string; studentId?: string } | { scope: 'guest'; studentId: string };
+export type AttemptListScope =
+  { scope: 'tenant'; clientId: string; studentId?: string } | { scope: 'guest'; studentId: string };
 
 /**
  * GET /attempts: Super Admin any organization (client_id required), Client
  * Admin its own, Student its own attempts, Guest its own attempts. Naming
  * someone else's student_id as a Student or Guest is 403, not an empty page.
  */
-export function attemptListScope(principal: Principal, query: { client_id?: string; student_id?: string }): AttemptListScope {
+export function attemptListScope(
+  principal: Principal,
+  query: { client_id?: string; student_id?: string },
+): AttemptListScope {
   assertRole(principal, ['super_admin', 'client_admin', 'student', 'guest']);
   const ownOnly = principal.role === 'student' || principal.role === 'guest';
-  if (ownOnly && query.student_id !== undefined && query.student_id !== principal.uid) throw forbidden('You can list your own attempts only');
+  if (ownOnly && query.student_id !== undefined && query.student_id !== principal.uid)
+    throw forbidden('You can list your own attempts only');
   if (principal.role === 'guest') {
     if (query.client_id !== undefined) throw forbidden('A Guest lists its own attempts; it names no organization');
     return { scope: 'guest', studentId: principal.uid };
@@ -403,7 +461,8 @@ export function attemptListScope(principal: Principal, query: { client_id?: stri
 
 const isAdministratorRole = (role: CallerRole | null): boolean => role === 'super_admin' || role === 'client_admin';
 
-const isAdministrator = (caller: Principal | AttemptTokenHolder): boolean => !('attemptTokenFor' in caller) && isAdministratorRole(caller.role);
+const isAdministrator = (caller: Principal | AttemptTokenHolder): boolean =>
+  !('attemptTokenFor' in caller) && isAdministratorRole(caller.role);
 
 /**
  * Review (answers, correctness, keys) of a submitted attempt: for
@@ -412,7 +471,10 @@ const isAdministrator = (caller: Principal | AttemptTokenHolder): boolean => !('
  * finishers cannot hand the key to a later sitting). Never before submission.
  * 'when_released': the taker's, once the release date (read by the caller) has come.
  */
-export function reviewAccess(caller: Principal | AttemptTokenHolder, attempt: { submitted: boolean; allowReview: boolean }): 'never' | 'always' | 'when_released' {
+export function reviewAccess(
+  caller: Principal | AttemptTokenHolder,
+  attempt: { submitted: boolean; allowReview: boolean },
+): 'never' | 'always' | 'when_released' {
   if (!attempt.submitted) return 'never';
   if (isAdministrator(caller)) return 'always';
   return attempt.allowReview ? 'when_released' : 'never';
@@ -447,7 +509,8 @@ export function assertCanGrade(principal: Principal, test: { clientId: string })
 }
 
 /** Regrading a published version (a key fix rescoring its attempts): as authoring the test. */
-export const assertCanRegrade = (principal: Principal, test: { clientId: string }): void => assertCanAuthorTests(principal, test.clientId);
+export const assertCanRegrade = (principal: Principal, test: { clientId: string }): void =>
+  assertCanAuthorTests(principal, test.clientId);
 
 // ---------------------------------------------------------------- analytics
 
@@ -463,8 +526,13 @@ export function assertCanReadTestAnalytics(principal: Principal, test: { clientI
  * only itself; Guests nothing. Answers the organization whose attempts are read
  * (undefined: a Super Admin named none; the student's account says which).
  */
-export function studentAnalyticsScope(principal: Principal, studentId: string, requestedClientId: string | undefined): string | undefined {
+export function studentAnalyticsScope(
+  principal: Principal,
+  studentId: string,
+  requestedClientId: string | undefined,
+): string | undefined {
   assertRole(principal, ['super_admin', 'client_admin', 'student']);
-  if (principal.role === 'student' && studentId !== principal.uid) throw forbidden('A student sees its own analytics only');
+  if (principal.role === 'student' && studentId !== principal.uid)
+    throw forbidden('A student sees its own analytics only');
   return tenantScope(principal, requestedClientId, { optionalForSuperAdmin: true });
 }

@@ -40,9 +40,7 @@ export const ListClientsQuery = pagedQuery({
   active_status: z.enum(['0', '1']).transform(Number).optional(),
 });
 
-export const ClientList = z
-  .object({ clients: z.array(Client), pagination: Pagination })
-  .meta({ id: 'ClientList' });
+export const ClientList = z.object({ clients: z.array(Client), pagination: Pagination }).meta({ id: 'ClientList' });
 
 /** A name as compared for uniqueness: Unicode-normalized, spacing collapsed, case folded. */
 export const normalizedClientName = (value: string): string =>

@@ -38,22 +38,24 @@ export async function insertClient(client: StoredClient): Promise<void> {
 
 export async function updateClient(clientId: string, changes: ClientChanges, now: string): Promise<StoredClient> {
   if (!isDocumentId(clientId)) throw notFound('Client not found');
-  return db.runTransaction(async (tx) => {
-    const snap = await tx.get(paths.client(clientId));
-    if (!snap.exists) throw notFound('Client not found');
-    const current = snap.data() as StoredClient;
-    const next: StoredClient = { ...current, ...changes, updated_at: now };
-    const oldKey = clientNameKey(current.name);
-    const newKey = clientNameKey(next.name);
-    if (newKey !== oldKey) {
-      const taken = await tx.get(paths.clientName(newKey));
-      if (taken.exists) throw duplicateName(next.name);
-      tx.create(paths.clientName(newKey), { client_id: clientId } satisfies StoredClientName);
-      tx.delete(paths.clientName(oldKey));
-    }
-    tx.set(paths.client(clientId), next);
-    return next;
-  }).finally(() => forgetInRequest(memoKey(clientId)));
+  return db
+    .runTransaction(async (tx) => {
+      const snap = await tx.get(paths.client(clientId));
+      if (!snap.exists) throw notFound('Client not found');
+      const current = snap.data() as StoredClient;
+      const next: StoredClient = { ...current, ...changes, updated_at: now };
+      const oldKey = clientNameKey(current.name);
+      const newKey = clientNameKey(next.name);
+      if (newKey !== oldKey) {
+        const taken = await tx.get(paths.clientName(newKey));
+        if (taken.exists) throw duplicateName(next.name);
+        tx.create(paths.clientName(newKey), { client_id: clientId } satisfies StoredClientName);
+        tx.delete(paths.clientName(oldKey));
+      }
+      tx.set(paths.client(clientId), next);
+      return next;
+    })
+    .finally(() => forgetInRequest(memoKey(clientId)));
 }
 
 export async function listClients(filters: { active_status?: number }, page: PageRequest) {

@@ -76,7 +76,15 @@ export interface TestVersion {
   published_by: string;
   test: Pick<
     StoredTest,
-    'test_name' | 'timer' | 'shuffle' | 'allow_review' | 'negative_marking' | 'description' | 'max_attempts' | 'negative_mark_ratio' | 'question_ids'
+    | 'test_name'
+    | 'timer'
+    | 'shuffle'
+    | 'allow_review'
+    | 'negative_marking'
+    | 'description'
+    | 'max_attempts'
+    | 'negative_mark_ratio'
+    | 'question_ids'
   >;
   /** The fixed questions. */
   questions: FrozenQuestion[];

@@ -31,7 +31,10 @@ const moveRoute = (move: 'archive' | 'restore', summary: string, description: st
     params: TestParams,
     success: { status: 200, description: 'The test after the move', schema: Test },
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async ({ principal, params }) => ({ status: 200, body: await service.moveTest(principal, params.testId, move) }),
+    handler: async ({ principal, params }) => ({
+      status: 200,
+      body: await service.moveTest(principal, params.testId, move),
+    }),
   });
 
 const testRoutesList = [
@@ -95,7 +98,10 @@ const testRoutesList = [
     body: ReplaceTestBody,
     success: { status: 200, description: 'The test as replaced', schema: Test },
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async ({ principal, params, body, call }) => ({ status: 200, body: await service.replaceTest(principal, params.testId, body, call) }),
+    handler: async ({ principal, params, body, call }) => ({
+      status: 200,
+      body: await service.replaceTest(principal, params.testId, body, call),
+    }),
   }),
   defineRoute({
     method: 'patch',
@@ -116,13 +122,17 @@ const testRoutesList = [
     body: PatchTestBody,
     success: { status: 200, description: 'The test with its new settings', schema: Test },
     errors: ['NOT_FOUND'],
-    handler: async ({ principal, params, body, call }) => ({ status: 200, body: await service.patchTest(principal, params.testId, body, call) }),
+    handler: async ({ principal, params, body, call }) => ({
+      status: 200,
+      body: await service.patchTest(principal, params.testId, body, call),
+    }),
   }),
   defineRoute({
     method: 'delete',
     path: '/tests/{testId}',
     summary: 'Delete a test',
-    description: 'A test with attempts cannot be deleted (409; archive it instead). Its frozen versions and share codes go with it.',
+    description:
+      'A test with attempts cannot be deleted (409; archive it instead). Its frozen versions and share codes go with it.',
     tag: 'Tests',
     access: AUTHORS,
     params: TestParams,
@@ -145,7 +155,10 @@ const testRoutesList = [
     params: TestParams,
     success: { status: 200, description: 'The published test, with its new version number', schema: Test },
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async ({ principal, params }) => ({ status: 200, body: await service.publishTest(principal, params.testId) }),
+    handler: async ({ principal, params }) => ({
+      status: 200,
+      body: await service.publishTest(principal, params.testId),
+    }),
   }),
   moveRoute(
     'archive',
@@ -154,7 +167,11 @@ const testRoutesList = [
       'they take no more answers (409 naming the archive) but can still be read and submitted, which scores the answers saved so far (or the deadline closes them). ' +
       'Restoring the test does not reopen them. Should stopping them fail part way the answer is 503, and archiving again (409) finishes it.',
   ),
-  moveRoute('restore', 'Restore an archived test to a draft', 'archived → draft, to be edited and published as the next version; from another state 409.'),
+  moveRoute(
+    'restore',
+    'Restore an archived test to a draft',
+    'archived → draft, to be edited and published as the next version; from another state 409.',
+  ),
 ];
 
 const shareCodeRoutes = [
@@ -172,7 +189,10 @@ const shareCodeRoutes = [
     body: CreateShareCodeBody,
     success: { status: 201, description: 'The new code', schema: ShareCode },
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async ({ principal, params, body }) => ({ status: 201, body: await service.createShareCode(principal, params.testId, body) }),
+    handler: async ({ principal, params, body }) => ({
+      status: 201,
+      body: await service.createShareCode(principal, params.testId, body),
+    }),
   }),
   defineRoute({
     method: 'get',

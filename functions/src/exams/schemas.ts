@@ -42,7 +42,11 @@ const TestStatus = z.enum(TEST_STATUSES);
 export const PoolInput = z
   .strictObject({
     folder_id: FolderId.describe('The folder whose questions are drawn from (the test’s organization’s)'),
-    difficulty: z.enum(DIFFICULTIES).nullable().optional().describe('Only the folder’s questions of this difficulty; absent or null: all of them'),
+    difficulty: z
+      .enum(DIFFICULTIES)
+      .nullable()
+      .optional()
+      .describe('Only the folder’s questions of this difficulty; absent or null: all of them'),
     draw: z.int().min(1).max(MAX_QUESTIONS_PER_TEST).describe('How many questions each attempt draws from the pool'),
   })
   .meta({ id: 'TestPoolInput' });
@@ -61,7 +65,13 @@ const Pools = z
 
 const testFields = {
   test_name: z.string().trim().min(1).max(200),
-  timer: z.int().min(1).max(MAX_TIMER_MINUTES).nullable().optional().describe(`Minutes, 1 to ${MAX_TIMER_MINUTES}; required to publish`),
+  timer: z
+    .int()
+    .min(1)
+    .max(MAX_TIMER_MINUTES)
+    .nullable()
+    .optional()
+    .describe(`Minutes, 1 to ${MAX_TIMER_MINUTES}; required to publish`),
   shuffle: Flag.default(0).describe('1: questions and options are shuffled per attempt'),
   allow_review: Flag.default(0).describe('1: a submitted attempt shows the answer keys'),
   negative_marking: Flag.default(0).describe('1: a wrong answer costs negative_mark_ratio of its marks'),
@@ -76,33 +86,62 @@ const testFields = {
     .superRefine((ids, ctx) => {
       const seen = new Set<string>();
       const repeated = new Set(ids.filter((id) => seen.size === seen.add(id).size));
-      if (repeated.size > 0) ctx.addIssue({ code: 'custom', message: `Each question may appear once; repeated: ${[...repeated].join(', ')}` });
+      if (repeated.size > 0)
+        ctx.addIssue({
+          code: 'custom',
+          message: `Each question may appear once; repeated: ${[...repeated].join(', ')}`,
+        });
     })
     .describe(`Questions of the same organization, in order, without repeats (at most ${MAX_QUESTIONS_PER_TEST})`),
   description: z.string().trim().max(5000).nullable().optional(),
-  max_attempts: z.int().min(1).max(MAX_ATTEMPTS_LIMIT).nullable().optional().describe('Attempts per student; absent or null = unlimited'),
-  negative_mark_ratio: z.number().min(0).max(1).default(0.25).describe('Share of a question’s marks a wrong answer costs (0 to 1)'),
+  max_attempts: z
+    .int()
+    .min(1)
+    .max(MAX_ATTEMPTS_LIMIT)
+    .nullable()
+    .optional()
+    .describe('Attempts per student; absent or null = unlimited'),
+  negative_mark_ratio: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.25)
+    .describe('Share of a question’s marks a wrong answer costs (0 to 1)'),
   folder_id: FolderId.nullable().optional().describe('A folder of the same organization'),
   pools: Pools,
   ...deliveryFields,
 };
 
 /** An attempt holds the fixed questions and every pool's draw: together at most MAX_QUESTIONS_PER_TEST. */
-function refineQuestionCount(body: { question_ids: string[]; pools: Array<{ draw: number }> }, ctx: z.core.$RefinementCtx): void {
+function refineQuestionCount(
+  body: { question_ids: string[]; pools: Array<{ draw: number }> },
+  ctx: z.core.$RefinementCtx,
+): void {
   const count = body.question_ids.length + body.pools.reduce((sum, pool) => sum + pool.draw, 0);
   if (count > MAX_QUESTIONS_PER_TEST) {
-    ctx.addIssue({ code: 'custom', path: ['pools'], message: `An attempt would hold ${count} questions (question_ids and every draw); at most ${MAX_QUESTIONS_PER_TEST}` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['pools'],
+      message: `An attempt would hold ${count} questions (question_ids and every draw); at most ${MAX_QUESTIONS_PER_TEST}`,
+    });
   }
 }
 
 export const CreateTestBody = z
-  .strictObject({ ...testFields, client_id: ClientId.optional().describe('Required for a Super Admin; a Client Admin may omit it') })
+  .strictObject({
+    ...testFields,
+    client_id: ClientId.optional().describe('Required for a Super Admin; a Client Admin may omit it'),
+  })
   .superRefine(refineWindow)
   .superRefine(refineQuestionCount)
   .meta({ id: 'CreateTest' });
 export type CreateTestInput = z.infer<typeof CreateTestBody>;
 
-export const ReplaceTestBody = z.strictObject(testFields).superRefine(refineWindow).superRefine(refineQuestionCount).meta({ id: 'ReplaceTest' });
+export const ReplaceTestBody = z
+  .strictObject(testFields)
+  .superRefine(refineWindow)
+  .superRefine(refineQuestionCount)
+  .meta({ id: 'ReplaceTest' });
 export type TestFieldsInput = z.infer<typeof ReplaceTestBody>;
 
 export const TestParams = z.strictObject({ testId: TestId });
@@ -141,7 +180,9 @@ export const TestPool = z
   .object({ folder_id: z.string(), difficulty: z.enum(DIFFICULTIES).nullable(), draw: z.number().int() })
   .meta({ id: 'TestPool' });
 
-export const Test = z.object({ ...publicTestFields, question_ids: z.array(z.string()), pools: z.array(TestPool) }).meta({ id: 'Test' });
+export const Test = z
+  .object({ ...publicTestFields, question_ids: z.array(z.string()), pools: z.array(TestPool) })
+  .meta({ id: 'Test' });
 export type Test = z.infer<typeof Test>;
 
 /** A published test as a student sees it: which questions it holds is learned by starting an attempt. */
@@ -152,7 +193,9 @@ export type StudentTest = z.infer<typeof StudentTest>;
 export const TestReply = z.union([Test, StudentTest]);
 
 export const TestPage = z.object({ data: z.array(Test), pagination: Pagination }).meta({ id: 'TestPage' });
-export const StudentTestPage = z.object({ data: z.array(StudentTest), pagination: Pagination }).meta({ id: 'StudentTestPage' });
+export const StudentTestPage = z
+  .object({ data: z.array(StudentTest), pagination: Pagination })
+  .meta({ id: 'StudentTestPage' });
 export const TestPageReply = z.union([TestPage, StudentTestPage]);
 
 // ---- share codes
@@ -173,7 +216,12 @@ export const CreateShareCodeBody = z
       .refine((text) => Date.parse(text) <= Date.now() + MAX_SHARE_CODE_LIFETIME_MS, 'Must be at most a year ahead')
       .optional()
       .describe('ISO 8601; in the future and at most a year ahead. Absent: the code does not expire'),
-    max_uses: z.int().min(1).max(MAX_SHARE_CODE_USES).optional().describe(`1 to ${MAX_SHARE_CODE_USES}; absent: unlimited`),
+    max_uses: z
+      .int()
+      .min(1)
+      .max(MAX_SHARE_CODE_USES)
+      .optional()
+      .describe(`1 to ${MAX_SHARE_CODE_USES}; absent: unlimited`),
   })
   .meta({ id: 'CreateShareCode' });
 export type CreateShareCodeInput = z.infer<typeof CreateShareCodeBody>;
@@ -193,4 +241,6 @@ export const ShareCode = z
   .meta({ id: 'ShareCode' });
 export type ShareCode = z.infer<typeof ShareCode>;
 
-export const ShareCodePage = z.object({ data: z.array(ShareCode), pagination: Pagination }).meta({ id: 'ShareCodePage' });
+export const ShareCodePage = z
+  .object({ data: z.array(ShareCode), pagination: Pagination })
+  .meta({ id: 'ShareCodePage' });

@@ -20,7 +20,15 @@ import { findClient } from '../clients/store';
 import { badRequest, conflict, notFound, type ErrorDetail } from '../shared/errors';
 import type { PageRequest } from '../shared/pagination';
 import { applyMove, freezePools, isEditable, type TestStatus } from './lifecycle';
-import { MAX_POOL_QUESTIONS, type CreateShareCodeInput, type CreateTestInput, type ShareCode, type StudentTest, type Test, type TestFieldsInput } from './schemas';
+import {
+  MAX_POOL_QUESTIONS,
+  type CreateShareCodeInput,
+  type CreateTestInput,
+  type ShareCode,
+  type StudentTest,
+  type Test,
+  type TestFieldsInput,
+} from './schemas';
 import { canonicalShareCode } from './shareCodeText';
 import * as store from './store';
 import { testChangeEffects } from './testChangeEffects';
@@ -39,16 +47,27 @@ const deliveryView = (test: StoredTest) => ({
 });
 
 /** The questions each attempt holds: the fixed ones and every pool's draw. */
-const questionCount = (test: StoredTest): number => test.question_ids.length + (test.pools ?? []).reduce((sum, pool) => sum + pool.draw, 0);
+const questionCount = (test: StoredTest): number =>
+  test.question_ids.length + (test.pools ?? []).reduce((sum, pool) => sum + pool.draw, 0);
 
 function authorView(test: StoredTest): Test {
   const { access_code_hash: _hash, key_revisions: _revisions, ...fields } = test;
-  const pools = (test.pools ?? []).map((pool) => ({ folder_id: pool.folder_id, difficulty: (pool.difficulty ?? null) as Test['pools'][number]['difficulty'], draw: pool.draw }));
+  const pools = (test.pools ?? []).map((pool) => ({
+    folder_id: pool.folder_id,
+    difficulty: (pool.difficulty ?? null) as Test['pools'][number]['difficulty'],
+    draw: pool.draw,
+  }));
   return { ...fields, ...deliveryView(test), pools, question_count: questionCount(test) };
 }
 
 function studentView(test: StoredTest): StudentTest {
-  const { question_ids: _ids, pools: _pools, key_revisions: _revisions, access_code_hash: _hash, ...publicFields } = test;
+  const {
+    question_ids: _ids,
+    pools: _pools,
+    key_revisions: _revisions,
+    access_code_hash: _hash,
+    ...publicFields
+  } = test;
   return { ...publicFields, ...deliveryView(test), question_count: questionCount(test) };
 }
 
@@ -75,7 +94,9 @@ export async function requireTest(principal: Principal, testId: string): Promise
 /** 404 unless the test has published this version (versions are 1 to `test.version`). */
 export function assertHasVersion(test: StoredTest, version: number): void {
   if (test.version === null || version > test.version) {
-    throw notFound(`This test has no version ${version}${test.version === null ? ' (it was never published)' : `; its versions are 1 to ${test.version}`}`);
+    throw notFound(
+      `This test has no version ${version}${test.version === null ? ' (it was never published)' : `; its versions are 1 to ${test.version}`}`,
+    );
   }
 }
 
@@ -91,7 +112,12 @@ const OWNER_LOOKUP_LIMIT = 30;
  * organization's is 403 (policy), one that exists nowhere is 400 naming it.
  * Costs one round trip when all is well.
  */
-async function checkReferences(clientId: string, questionIds: string[], folderId: string | null | undefined, pools: ReadonlyArray<{ folder_id: string }> = []): Promise<void> {
+async function checkReferences(
+  clientId: string,
+  questionIds: string[],
+  folderId: string | null | undefined,
+  pools: ReadonlyArray<{ folder_id: string }> = [],
+): Promise<void> {
   const poolFolders = [...new Set(pools.map((pool) => pool.folder_id))];
   const [found, folderFound, poolFoldersFound] = await Promise.all([
     store.existingQuestionIds(clientId, questionIds),
@@ -104,7 +130,9 @@ async function checkReferences(clientId: string, questionIds: string[], folderId
   const [questionOwners, folderOwners] = await Promise.all([
     // Whose they are is asked for one query's worth (30) at most: a body of 500
     // unknown ids must not buy 17 cross-organization queries.
-    missing.length > 0 ? store.questionOwners(missing.slice(0, OWNER_LOOKUP_LIMIT)) : Promise.resolve(new Map<string, string>()),
+    missing.length > 0
+      ? store.questionOwners(missing.slice(0, OWNER_LOOKUP_LIMIT))
+      : Promise.resolve(new Map<string, string>()),
     store.folderOwners([...(folderFound ? [] : [folderId!]), ...missingPoolFolders]),
   ]);
   assertSameOrganizationReferences(clientId, [
@@ -113,11 +141,20 @@ async function checkReferences(clientId: string, questionIds: string[], folderId
   ]);
   const details: ErrorDetail[] = [];
   if (missing.length > 0) {
-    details.push({ path: 'body.question_ids', message: `No such questions in this organization: ${missing.join(', ')}`, question_ids: missing });
+    details.push({
+      path: 'body.question_ids',
+      message: `No such questions in this organization: ${missing.join(', ')}`,
+      question_ids: missing,
+    });
   }
-  if (!folderFound) details.push({ path: 'body.folder_id', message: `No such folder in this organization: ${folderId}` });
+  if (!folderFound)
+    details.push({ path: 'body.folder_id', message: `No such folder in this organization: ${folderId}` });
   pools.forEach((pool, i) => {
-    if (missingPoolFolders.includes(pool.folder_id)) details.push({ path: `body.pools.${i}.folder_id`, message: `No such folder in this organization: ${pool.folder_id}` });
+    if (missingPoolFolders.includes(pool.folder_id))
+      details.push({
+        path: `body.pools.${i}.folder_id`,
+        message: `No such folder in this organization: ${pool.folder_id}`,
+      });
   });
   throw badRequest(`The test names what does not exist: ${details.map((d) => d.message).join('; ')}`, details);
 }
@@ -133,12 +170,17 @@ const editableFields = (input: TestFieldsInput) => ({
   description: input.description ?? null,
   max_attempts: input.max_attempts ?? null,
   negative_mark_ratio: input.negative_mark_ratio,
-  pools: input.pools.map((pool) => ({ folder_id: pool.folder_id, difficulty: pool.difficulty ?? null, draw: pool.draw })),
+  pools: input.pools.map((pool) => ({
+    folder_id: pool.folder_id,
+    difficulty: pool.difficulty ?? null,
+    draw: pool.draw,
+  })),
 });
 
 // ---------------------------------------------------------------- delivery settings
 
-const iso = (text: string | null | undefined): string | null | undefined => (text ? new Date(text).toISOString() : text);
+const iso = (text: string | null | undefined): string | null | undefined =>
+  text ? new Date(text).toISOString() : text;
 
 /** The access code as stored: hashed; undefined when the input leaves it as it is. */
 async function accessCodeHashOf(input: { access_code?: string | null }): Promise<AccessCodeHash | null | undefined> {
@@ -147,7 +189,11 @@ async function accessCodeHashOf(input: { access_code?: string | null }): Promise
 }
 
 /** Delivery settings as a create or a replace stores them: absent ones at their defaults, the access code kept unless sent. */
-const deliveryDefaults = (input: PatchTestInput, hash: AccessCodeHash | null | undefined, current: StoredTest | undefined) => ({
+const deliveryDefaults = (
+  input: PatchTestInput,
+  hash: AccessCodeHash | null | undefined,
+  current: StoredTest | undefined,
+) => ({
   opens_at: iso(input.opens_at) ?? null,
   closes_at: iso(input.closes_at) ?? null,
   access_code_hash: hash === undefined ? (current?.access_code_hash ?? null) : hash,
@@ -165,7 +211,14 @@ function assertWindow(test: StoredTest, sent: PatchTestInput): void {
   }
 }
 
-const DELIVERY_KEYS = ['opens_at', 'closes_at', 'access_code_hash', 'attempt_cooldown_minutes', 'review_opens_at', 'on_site_only'] as const;
+const DELIVERY_KEYS = [
+  'opens_at',
+  'closes_at',
+  'access_code_hash',
+  'attempt_cooldown_minutes',
+  'review_opens_at',
+  'on_site_only',
+] as const;
 
 /**
  * The recorder of a delivery change: an audit record naming what changed (the
@@ -174,7 +227,9 @@ const DELIVERY_KEYS = ['opens_at', 'closes_at', 'access_code_hash', 'attempt_coo
  */
 function deliveryRecorder(principal: Principal, call: CallContext): store.DeliveryChangeRecorder {
   return (tx, before, after) => {
-    const changed = DELIVERY_KEYS.filter((key) => JSON.stringify(before[key] ?? null) !== JSON.stringify(after[key] ?? null));
+    const changed = DELIVERY_KEYS.filter(
+      (key) => JSON.stringify(before[key] ?? null) !== JSON.stringify(after[key] ?? null),
+    );
     if (changed.length === 0) return undefined;
     const meta = requestMeta(call);
     const details: Record<string, unknown> = { test_id: after.id };
@@ -182,9 +237,19 @@ function deliveryRecorder(principal: Principal, call: CallContext): store.Delive
       if (key === 'access_code_hash') details.access_code = after.access_code_hash ? 'set' : 'cleared';
       else details[key] = { from: before[key] ?? null, to: after[key] ?? null };
     }
-    addAudit(tx, meta, { type: 'test_settings_changed', userId: principal.uid, clientId: after.client_id, actorId: principal.uid, details });
+    addAudit(tx, meta, {
+      type: 'test_settings_changed',
+      userId: principal.uid,
+      clientId: after.client_id,
+      actorId: principal.uid,
+      details,
+    });
     if (!changed.includes('closes_at')) return undefined;
-    return testChangeEffects().recordSweep(tx, { clientId: after.client_id, testId: after.id, reason: 'closes_at_changed', by: principal.uid, meta }, after.updated_at);
+    return testChangeEffects().recordSweep(
+      tx,
+      { clientId: after.client_id, testId: after.id, reason: 'closes_at_changed', by: principal.uid, meta },
+      after.updated_at,
+    );
   };
 }
 
@@ -199,9 +264,16 @@ export async function listTests(
   await assertClientExists(principal, scope.clientId);
   if (query.folder_id !== undefined && !(await store.folderExists(scope.clientId, query.folder_id))) {
     const owners = await store.folderOwners([query.folder_id]);
-    assertSameOrganizationReferences(scope.clientId, [...owners].map(([id, owner]) => ({ field: 'folder', id, clientId: owner })));
+    assertSameOrganizationReferences(
+      scope.clientId,
+      [...owners].map(([id, owner]) => ({ field: 'folder', id, clientId: owner })),
+    );
   }
-  const { data, pagination } = await store.listTests(scope.clientId, { status: scope.status as TestStatus | undefined, folder_id: query.folder_id }, page);
+  const { data, pagination } = await store.listTests(
+    scope.clientId,
+    { status: scope.status as TestStatus | undefined, folder_id: query.folder_id },
+    page,
+  );
   return { data: data.map(viewFor(principal)), pagination };
 }
 
@@ -238,11 +310,18 @@ export async function createTest(principal: Principal, input: CreateTestInput): 
  * their defaults). A published or archived test is not edited in place (409):
  * archive it, restore it to a draft, edit, and publish the next version.
  */
-export async function replaceTest(principal: Principal, testId: string, input: TestFieldsInput, call: CallContext): Promise<Test> {
+export async function replaceTest(
+  principal: Principal,
+  testId: string,
+  input: TestFieldsInput,
+  call: CallContext,
+): Promise<Test> {
   const test = await requireTest(principal, testId);
   assertCanAuthorTests(principal, test.client_id);
   if (!isEditable(test.status)) {
-    throw conflict(`Only a draft can be edited; this test is ${test.status}. Archive it and restore it to a draft, then publish again as a new version`);
+    throw conflict(
+      `Only a draft can be edited; this test is ${test.status}. Archive it and restore it to a draft, then publish again as a new version`,
+    );
   }
   await checkReferences(test.client_id, input.question_ids, input.folder_id, input.pools);
   const now = new Date().toISOString();
@@ -263,7 +342,12 @@ export async function replaceTest(principal: Principal, testId: string, input: T
  * the test's attempts in progress in line before answering (a sweep recorded
  * with the change: should it be cut short, the scheduled closer finishes it).
  */
-export async function patchTest(principal: Principal, testId: string, input: PatchTestInput, call: CallContext): Promise<Test> {
+export async function patchTest(
+  principal: Principal,
+  testId: string,
+  input: PatchTestInput,
+  call: CallContext,
+): Promise<Test> {
   const test = await requireTest(principal, testId);
   assertCanManageSitting(principal, test.client_id);
   const hash = await accessCodeHashOf(input);
@@ -276,7 +360,8 @@ export async function patchTest(principal: Principal, testId: string, input: Pat
       if (input.opens_at !== undefined) patched.opens_at = iso(input.opens_at);
       if (input.closes_at !== undefined) patched.closes_at = iso(input.closes_at);
       if (hash !== undefined) patched.access_code_hash = hash;
-      if (input.attempt_cooldown_minutes !== undefined) patched.attempt_cooldown_minutes = input.attempt_cooldown_minutes;
+      if (input.attempt_cooldown_minutes !== undefined)
+        patched.attempt_cooldown_minutes = input.attempt_cooldown_minutes;
       if (input.review_opens_at !== undefined) patched.review_opens_at = iso(input.review_opens_at);
       if (input.on_site_only !== undefined) patched.on_site_only = input.on_site_only;
       assertWindow(patched, input);
@@ -294,7 +379,9 @@ export async function publishTest(principal: Principal, testId: string): Promise
   if (!isEditable(test.status)) throw conflict(applyMoveReason(test.status));
   const frozenPools = (test.pools ?? []).length > 0 ? await freezeTestPools(test) : undefined;
   try {
-    return authorView(await store.publishTest(test.client_id, testId, new Date().toISOString(), principal.uid, frozenPools));
+    return authorView(
+      await store.publishTest(test.client_id, testId, new Date().toISOString(), principal.uid, frozenPools),
+    );
   } catch (err) {
     if (frozenPools) await store.deletePoolFreeze(test.client_id, testId, frozenPools.freezeId);
     throw err;
@@ -314,13 +401,25 @@ const applyMoveReason = (status: TestStatus): string => {
 async function freezeTestPools(test: StoredTest): Promise<store.FrozenPools> {
   const pools = test.pools ?? [];
   // One more than the most a version freezes: a larger folder is refused without being read whole.
-  const candidates = await Promise.all(pools.map((pool) => store.poolCandidates(test.client_id, pool, MAX_POOL_QUESTIONS + 1)));
+  const candidates = await Promise.all(
+    pools.map((pool) => store.poolCandidates(test.client_id, pool, MAX_POOL_QUESTIONS + 1)),
+  );
   const planned = freezePools(pools, candidates, test.question_ids, MAX_POOL_QUESTIONS);
-  const refuse = (problems: typeof planned.problems) => badRequest(`This test cannot be published yet: ${problems.map((p) => p.message).join('; ')}`, problems);
+  const refuse = (problems: typeof planned.problems) =>
+    badRequest(`This test cannot be published yet: ${problems.map((p) => p.message).join('; ')}`, problems);
   if (planned.problems.length > 0) throw refuse(planned.problems);
-  const { freezeId, frozen } = await store.writePoolFreeze(test.client_id, test.id, planned.pools.flatMap((pool) => pool.question_ids));
+  const { freezeId, frozen } = await store.writePoolFreeze(
+    test.client_id,
+    test.id,
+    planned.pools.flatMap((pool) => pool.question_ids),
+  );
   // A question deleted between the query and its copy is not frozen: the draws are checked against what was.
-  const { pools: kept, problems } = freezePools(pools, planned.pools.map((pool) => pool.question_ids.filter((id) => frozen.has(id))), test.question_ids, MAX_POOL_QUESTIONS);
+  const { pools: kept, problems } = freezePools(
+    pools,
+    planned.pools.map((pool) => pool.question_ids.filter((id) => frozen.has(id))),
+    test.question_ids,
+    MAX_POOL_QUESTIONS,
+  );
   if (problems.length > 0) {
     await store.deletePoolFreeze(test.client_id, test.id, freezeId);
     throw refuse(problems);
@@ -368,10 +467,15 @@ const shareCodeView = (code: StoredShareCode, uses: number): ShareCode => ({
   created_at: code.created_at,
 });
 
-export async function createShareCode(principal: Principal, testId: string, input: CreateShareCodeInput): Promise<ShareCode> {
+export async function createShareCode(
+  principal: Principal,
+  testId: string,
+  input: CreateShareCodeInput,
+): Promise<ShareCode> {
   const test = await requireTest(principal, testId);
   assertCanManageShareCodes(principal, test.client_id);
-  if (test.status !== 'published') throw conflict(`Share codes are issued for published tests only; this test is ${test.status}`);
+  if (test.status !== 'published')
+    throw conflict(`Share codes are issued for published tests only; this test is ${test.status}`);
   const code = await store.insertShareCode(test.client_id, testId, {
     expires_at: input.expires_at === undefined ? null : new Date(input.expires_at).toISOString(),
     max_uses: input.max_uses ?? null,
@@ -403,5 +507,10 @@ export async function revokeShareCode(principal: Principal, testId: string, code
   if (!code || code.test_id !== testId || code.client_id !== test.client_id) throw notFound('Share code not found');
   const now = new Date().toISOString();
   if (!code.revoked) await store.revokeShareCode(code.code, now);
-  await testChangeEffects().stopOpenAttempts(code.client_id, { share_code: code.code }, 'share_code_revoked', code.revoked_at ?? now);
+  await testChangeEffects().stopOpenAttempts(
+    code.client_id,
+    { share_code: code.code },
+    'share_code_revoked',
+    code.revoked_at ?? now,
+  );
 }

@@ -24,11 +24,7 @@ export const MAX_SHARE_CODE_INPUT = 32;
  * look-alikes Crockford maps are read as what they resemble (I, L → 1; O → 0).
  */
 export function canonicalShareCode(input: string): string | undefined {
-  const text = input
-    .toUpperCase()
-    .replace(/[-\s]/g, '')
-    .replace(/[IL]/g, '1')
-    .replace(/O/g, '0');
+  const text = input.toUpperCase().replace(/[-\s]/g, '').replace(/[IL]/g, '1').replace(/O/g, '0');
   if (text.length !== SHARE_CODE_LENGTH) return undefined;
   for (const ch of text) if (!SHARE_CODE_ALPHABET.includes(ch)) return undefined;
   return text;

@@ -30,7 +30,11 @@ export async function findTestAnywhere(testId: string): Promise<StoredTest | und
   return snap.empty ? undefined : (snap.docs[0].data() as StoredTest);
 }
 
-export async function listTests(clientId: string, filters: { status?: TestStatus; folder_id?: string }, page: PageRequest) {
+export async function listTests(
+  clientId: string,
+  filters: { status?: TestStatus; folder_id?: string },
+  page: PageRequest,
+) {
   const { docs, pagination } = await fetchPage(paths.clientTests(clientId), testQuerySpec(filters), page);
   return { data: docs as StoredTest[], pagination };
 }
@@ -47,8 +51,12 @@ const IN_LIMIT = 30;
 /** Of these question ids, the organization holding each, wherever it is (one query per 30 ids). */
 export async function questionOwners(ids: readonly string[]): Promise<Map<string, string>> {
   const owners = new Map<string, string>();
-  const chunks = Array.from({ length: Math.ceil(ids.length / IN_LIMIT) }, (_, i) => ids.slice(i * IN_LIMIT, (i + 1) * IN_LIMIT));
-  const snaps = await Promise.all(chunks.map((chunk) => paths.allQuestions().where('id', 'in', chunk).select('id', 'client_id').get()));
+  const chunks = Array.from({ length: Math.ceil(ids.length / IN_LIMIT) }, (_, i) =>
+    ids.slice(i * IN_LIMIT, (i + 1) * IN_LIMIT),
+  );
+  const snaps = await Promise.all(
+    chunks.map((chunk) => paths.allQuestions().where('id', 'in', chunk).select('id', 'client_id').get()),
+  );
   for (const snap of snaps) for (const doc of snap.docs) owners.set(doc.get('id'), doc.get('client_id'));
   return owners;
 }
@@ -71,7 +79,9 @@ export async function folderExists(clientId: string, folderId: string): Promise<
  */
 async function assertFolderInTransaction(tx: Transaction, clientId: string, folderId: string | null): Promise<void> {
   if (folderId !== null && !(await findFolderInTransaction(tx, clientId, folderId))) {
-    throw badRequest(`No such folder in this organization: ${folderId}`, [{ path: 'body.folder_id', message: `No such folder in this organization: ${folderId}` }]);
+    throw badRequest(`No such folder in this organization: ${folderId}`, [
+      { path: 'body.folder_id', message: `No such folder in this organization: ${folderId}` },
+    ]);
   }
 }
 
@@ -82,7 +92,11 @@ export async function insertTest(test: StoredTest): Promise<void> {
   });
 }
 
-async function requireTestInTransaction(tx: Transaction, clientId: string, testId: string): Promise<{ ref: DocumentReference; test: StoredTest }> {
+async function requireTestInTransaction(
+  tx: Transaction,
+  clientId: string,
+  testId: string,
+): Promise<{ ref: DocumentReference; test: StoredTest }> {
   const ref = paths.clientTest(clientId, testId);
   const snap = await tx.get(ref);
   if (!snap.exists) throw notFound('Test not found');
@@ -103,7 +117,9 @@ export async function replaceDraft(
   return db.runTransaction(async (tx) => {
     const { ref, test } = await requireTestInTransaction(tx, clientId, testId);
     if (!isEditable(test.status)) {
-      throw conflict(`Only a draft can be edited; this test is ${test.status}. Archive it and restore it to a draft, then publish again as a new version`);
+      throw conflict(
+        `Only a draft can be edited; this test is ${test.status}. Archive it and restore it to a draft, then publish again as a new version`,
+      );
     }
     const next = build(test);
     await assertFolderInTransaction(tx, clientId, next.folder_id);
@@ -136,7 +152,12 @@ export async function patchDelivery(
 }
 
 /** archive or restore, in a transaction: of two concurrent moves one sees the other's result. */
-export async function moveTest(clientId: string, testId: string, move: Exclude<TestMove, 'publish'>, now: string): Promise<StoredTest> {
+export async function moveTest(
+  clientId: string,
+  testId: string,
+  move: Exclude<TestMove, 'publish'>,
+  now: string,
+): Promise<StoredTest> {
   return db.runTransaction(async (tx) => {
     const { ref, test } = await requireTestInTransaction(tx, clientId, testId);
     const outcome = applyMove(move, test.status);
@@ -149,7 +170,13 @@ export async function moveTest(clientId: string, testId: string, move: Exclude<T
 
 /** A question as the bank stores it (questions/store.ts), less what a version does not keep. */
 function freeze(id: string, data: DocumentData): FrozenQuestion {
-  const { client_id: _client, folder_id: _folder, created_at: _created, updated_at: _updated, ...frozen } = toStoredQuestion({ ...data, id });
+  const {
+    client_id: _client,
+    folder_id: _folder,
+    created_at: _created,
+    updated_at: _updated,
+    ...frozen
+  } = toStoredQuestion({ ...data, id });
   return frozen;
 }
 
@@ -160,7 +187,11 @@ const IN_BATCH = 400;
  * folder, of its difficulty): ids only, and at most `limit`, so a folder of any
  * size costs a bounded read.
  */
-export async function poolCandidates(clientId: string, pool: { folder_id: string; difficulty: string | null }, limit: number): Promise<string[]> {
+export async function poolCandidates(
+  clientId: string,
+  pool: { folder_id: string; difficulty: string | null },
+  limit: number,
+): Promise<string[]> {
   let query = paths.clientQuestions(clientId).where('folder_id', '==', pool.folder_id);
   if (pool.difficulty) query = query.where('difficulty', '==', pool.difficulty);
   return (await query.select().limit(limit).get()).docs.map((d) => d.id);
@@ -171,7 +202,11 @@ export async function poolCandidates(clientId: string, pool: { folder_id: string
  * naming it is written: read and written 400 at a time. Returns the freeze id;
  * a question deleted meanwhile is left out of `frozen` (the caller checks the draws again).
  */
-export async function writePoolFreeze(clientId: string, testId: string, ids: readonly string[]): Promise<{ freezeId: string; frozen: Set<string> }> {
+export async function writePoolFreeze(
+  clientId: string,
+  testId: string,
+  ids: readonly string[],
+): Promise<{ freezeId: string; frozen: Set<string> }> {
   const freezeId = randomUUID();
   const frozen = new Set<string>();
   for (let i = 0; i < ids.length; i += IN_BATCH) {
@@ -210,7 +245,13 @@ export interface FrozenPools {
  * once cannot both succeed (the second retries, finds the test published, and
  * gets 409), and the version is created (never overwritten) besides.
  */
-export async function publishTest(clientId: string, testId: string, now: string, publishedBy: string, frozenPools?: FrozenPools): Promise<StoredTest> {
+export async function publishTest(
+  clientId: string,
+  testId: string,
+  now: string,
+  publishedBy: string,
+  frozenPools?: FrozenPools,
+): Promise<StoredTest> {
   return db.runTransaction(async (tx) => {
     const { ref, test } = await requireTestInTransaction(tx, clientId, testId);
     const outcome = applyMove('publish', test.status);
@@ -254,7 +295,10 @@ export async function publishTest(clientId: string, testId: string, now: string,
     const size = documentSize(versionRef.path, version as unknown as Record<string, unknown>);
     if (size > MAX_DOCUMENT_BYTES) {
       throw badRequest('The test’s questions are too large to publish together; split it into smaller tests', [
-        { path: 'question_ids', message: `The frozen version would take ${size} bytes; at most ${MAX_DOCUMENT_BYTES} fit` },
+        {
+          path: 'question_ids',
+          message: `The frozen version would take ${size} bytes; at most ${MAX_DOCUMENT_BYTES} fit`,
+        },
       ]);
     }
     const next: StoredTest = { ...test, status: outcome.next, version: number, published_at: now, updated_at: now };
@@ -293,7 +337,11 @@ export async function deleteTestWithoutAttempts(clientId: string, testId: string
       ...codes.docs.map((d) => db.recursiveDelete(d.ref)),
     ]);
   } catch (err) {
-    log.error('Deleted test left versions, overrides or share codes behind', { clientId, testId, error: errorText(err) });
+    log.error('Deleted test left versions, overrides or share codes behind', {
+      clientId,
+      testId,
+      error: errorText(err),
+    });
   }
 }
 
@@ -328,9 +376,12 @@ export async function insertShareCode(
     try {
       await db.runTransaction(async (tx) => {
         const { test } = await requireTestInTransaction(tx, clientId, testId);
-        if (test.status !== 'published') throw conflict(`Share codes are issued for published tests only; this test is ${test.status}`);
+        if (test.status !== 'published')
+          throw conflict(`Share codes are issued for published tests only; this test is ${test.status}`);
         tx.create(paths.shareCode(shareCode.code), shareCode);
-        capacities.forEach((capacity, k) => tx.create(paths.shareCodeSeat(shareCode.code, k), { capacity, used: 0 } satisfies StoredSeat));
+        capacities.forEach((capacity, k) =>
+          tx.create(paths.shareCodeSeat(shareCode.code, k), { capacity, used: 0 } satisfies StoredSeat),
+        );
       });
       return shareCode;
     } catch (err) {
@@ -346,12 +397,19 @@ export async function findShareCode(code: string): Promise<StoredShareCode | und
 
 /** Seats taken so far: the sum over the code's shards, as one aggregation. */
 export async function usesOf(code: string): Promise<number> {
-  const snap = await paths.shareCodeSeats(code).aggregate({ used: AggregateField.sum('used') }).get();
+  const snap = await paths
+    .shareCodeSeats(code)
+    .aggregate({ used: AggregateField.sum('used') })
+    .get();
   return snap.data().used ?? 0;
 }
 
 export async function listShareCodes(clientId: string, testId: string, page: PageRequest) {
-  const { docs, pagination } = await fetchPage(paths.shareCodes(), shareCodeQuerySpec({ client_id: clientId, test_id: testId }), page);
+  const { docs, pagination } = await fetchPage(
+    paths.shareCodes(),
+    shareCodeQuerySpec({ client_id: clientId, test_id: testId }),
+    page,
+  );
   return { data: docs as StoredShareCode[], pagination };
 }
 

@@ -34,6 +34,9 @@ export function provideTestChangeEffects(effects: TestChangeEffects): void {
 
 /** The effects provided; none is a wiring mistake, thrown before the change is written. */
 export function testChangeEffects(): TestChangeEffects {
-  if (!provided) throw new Error('No TestChangeEffects provided: the composition root (provideEffects in app.ts) must run before a test is changed');
+  if (!provided)
+    throw new Error(
+      'No TestChangeEffects provided: the composition root (provideEffects in app.ts) must run before a test is changed',
+    );
   return provided;
 }

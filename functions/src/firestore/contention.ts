@@ -14,7 +14,10 @@ export interface ContentionRetry {
 }
 
 /** Runs `transaction` (a whole `db.runTransaction`), and again while it loses to contention, within `retries` and `budgetMs`. */
-export async function retryOnContention<T>(transaction: () => Promise<T>, { retries, budgetMs }: ContentionRetry): Promise<T> {
+export async function retryOnContention<T>(
+  transaction: () => Promise<T>,
+  { retries, budgetMs }: ContentionRetry,
+): Promise<T> {
   const startedMs = Date.now();
   for (let retry = 0; ; retry++) {
     try {

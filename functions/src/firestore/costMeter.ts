@@ -9,7 +9,11 @@ import { currentCost } from '../platform/requestScope';
 
 type AnyFn = (...args: any[]) => any;
 
-function wrap<T extends object>(proto: T, method: string, account: (self: any, args: any[], result: any, startedMs: number) => void) {
+function wrap<T extends object>(
+  proto: T,
+  method: string,
+  account: (self: any, args: any[], result: any, startedMs: number) => void,
+) {
   const original = (proto as Record<string, AnyFn>)[method];
   if (typeof original !== 'function' || (original as { metered?: boolean }).metered) return;
   const metered = function (this: unknown, ...args: any[]) {
@@ -70,17 +74,28 @@ export function installCostMeter(db: Firestore, auth: Auth): void {
   // DocumentReference.get() goes through Firestore.getAll().
   wrap(Firestore.prototype, 'getAll', (_self, args, _r, t) => add(args.filter((a) => a && a.path).length, 0, t));
   // A query is billed one read per document returned (at least one), plus skipped offsets.
-  wrap(Query.prototype, 'get', (self, _args, snap, t) => add(Math.max(1, snap?.size ?? 0) + (self._queryOptions?.offset ?? 0), 0, t));
+  wrap(Query.prototype, 'get', (self, _args, snap, t) =>
+    add(Math.max(1, snap?.size ?? 0) + (self._queryOptions?.offset ?? 0), 0, t),
+  );
   // Billed one read per 1,000 index entries counted.
-  wrap(aggregateQueryProto, 'get', (_self, _args, snap, t) => add(Math.max(1, Math.ceil(Number(snap?.data?.().count ?? 0) / 1000)), 0, t));
+  wrap(aggregateQueryProto, 'get', (_self, _args, snap, t) =>
+    add(Math.max(1, Math.ceil(Number(snap?.data?.().count ?? 0) / 1000)), 0, t),
+  );
   wrap(Transaction.prototype, 'get', (_self, _args, snap, t) => add(Math.max(1, snap?.size ?? 1), 0, t));
   wrap(Transaction.prototype, 'getAll', (_self, args, _r, t) => add(args.filter((a) => a && a.path).length, 0, t));
   // Every write path (set/create/update/delete, batches, transactions) commits through _commit.
-  wrap(WriteBatch.prototype, '_commit', (self, _args, result, t) => add(0, result === undefined ? 0 : (self._ops?.length ?? 0), t));
+  wrap(WriteBatch.prototype, '_commit', (self, _args, result, t) =>
+    add(0, result === undefined ? 0 : (self._ops?.length ?? 0), t),
+  );
 
   for (const method of [
-    'getUser', 'getUserByEmail', 'createUser', 'updateUser', 'deleteUser',
-    'setCustomUserClaims', 'revokeRefreshTokens',
+    'getUser',
+    'getUserByEmail',
+    'createUser',
+    'updateUser',
+    'deleteUser',
+    'setCustomUserClaims',
+    'revokeRefreshTokens',
   ]) {
     wrap(auth, method, () => {
       const cost = currentCost();

@@ -1,6 +1,20 @@
-import { CollectionReference, FieldPath, type CollectionGroup, type DocumentData, type Query } from 'firebase-admin/firestore';
+import {
+  CollectionReference,
+  FieldPath,
+  type CollectionGroup,
+  type DocumentData,
+  type Query,
+} from 'firebase-admin/firestore';
 import { badRequest } from '../shared/errors';
-import { decodeCursor, encodeCursor, isDocumentPath, pageInfo, type CursorValue, type PageInfo, type PageRequest } from '../shared/pagination';
+import {
+  decodeCursor,
+  encodeCursor,
+  isDocumentPath,
+  pageInfo,
+  type CursorValue,
+  type PageInfo,
+  type PageRequest,
+} from '../shared/pagination';
 import { activeEquals, type QuerySpec } from '../shared/querySpec';
 
 /** A collection, or a collection group (the same collection id under every parent). */
@@ -13,7 +27,10 @@ export function buildQuery(collection: Listable, spec: QuerySpec): Query {
   return query;
 }
 
-const invalidCursor = () => badRequest('cursor is not valid for this list', [{ path: 'query.cursor', message: 'Not a cursor from this list; start again from page 1' }]);
+const invalidCursor = () =>
+  badRequest('cursor is not valid for this list', [
+    { path: 'query.cursor', message: 'Not a cursor from this list; start again from page 1' },
+  ]);
 
 /**
  * One page plus the total, fetched in parallel: two round trips whatever the
@@ -50,7 +67,16 @@ export async function fetchPage(
   const last = pageSnap.docs[pageSnap.docs.length - 1];
   const more = last !== undefined && pageSnap.size === request.limit && pageNumber * request.limit < total;
   const nextCursor = more
-    ? encodeCursor({ page: pageNumber, after: [...spec.orderBy.map(({ field }) => (last.get(field) ?? null) as CursorValue), group ? last.ref.path : last.id] })
+    ? encodeCursor({
+        page: pageNumber,
+        after: [
+          ...spec.orderBy.map(({ field }) => (last.get(field) ?? null) as CursorValue),
+          group ? last.ref.path : last.id,
+        ],
+      })
     : null;
-  return { docs: pageSnap.docs.map((d) => d.data()), pagination: pageInfo(pageNumber, request.limit, total, nextCursor) };
+  return {
+    docs: pageSnap.docs.map((d) => d.data()),
+    pagination: pageInfo(pageNumber, request.limit, total, nextCursor),
+  };
 }

@@ -7,8 +7,7 @@ export const paths = {
   client: (clientId: string) => db.collection('clients').doc(clientId),
   clientName: (nameKey: string) => db.collection('client_names').doc(nameKey),
   clientUsers: (clientId: string) => db.collection('clients').doc(clientId).collection('users'),
-  clientUser: (clientId: string, uid: string) =>
-    db.collection('clients').doc(clientId).collection('users').doc(uid),
+  clientUser: (clientId: string, uid: string) => db.collection('clients').doc(clientId).collection('users').doc(uid),
   superAdmins: () => db.collection('super_admins'),
   superAdmin: (uid: string) => db.collection('super_admins').doc(uid),
   auditLogs: () => db.collection('audit_logs'),
@@ -19,22 +18,31 @@ export const paths = {
   allNetworks: () => db.collectionGroup('networks'),
   // ---- folders and questions
   clientFolders: (clientId: string) => db.collection('clients').doc(clientId).collection('folders'),
-  clientFolder: (clientId: string, folderId: string) => db.collection('clients').doc(clientId).collection('folders').doc(folderId),
+  clientFolder: (clientId: string, folderId: string) =>
+    db.collection('clients').doc(clientId).collection('folders').doc(folderId),
   clientQuestions: (clientId: string) => db.collection('clients').doc(clientId).collection('questions'),
   clientQuestion: (clientId: string, questionId: string) =>
     db.collection('clients').doc(clientId).collection('questions').doc(questionId),
   /** One document per folder name (normalized) of a client: names are unique within an organization. */
-  clientFolderName: (clientId: string, nameKey: string) => db.collection('clients').doc(clientId).collection('folder_names').doc(nameKey),
+  clientFolderName: (clientId: string, nameKey: string) =>
+    db.collection('clients').doc(clientId).collection('folder_names').doc(nameKey),
   /** One document per imported file (keyed by its SHA-256): the import's state, and the guard against importing it twice. */
   clientQuestionImports: (clientId: string) => db.collection('clients').doc(clientId).collection('question_imports'),
   clientQuestionImport: (clientId: string, importId: string) =>
     db.collection('clients').doc(clientId).collection('question_imports').doc(importId),
   /** An import's validated questions, staged in a few large documents before any question becomes visible. */
   clientQuestionImportChunk: (clientId: string, importId: string, index: number) =>
-    db.collection('clients').doc(clientId).collection('question_imports').doc(importId).collection('chunks').doc(String(index)),
+    db
+      .collection('clients')
+      .doc(clientId)
+      .collection('question_imports')
+      .doc(importId)
+      .collection('chunks')
+      .doc(String(index)),
   // ---- tests, frozen versions and share codes
   clientTests: (clientId: string) => db.collection('clients').doc(clientId).collection('tests'),
-  clientTest: (clientId: string, testId: string) => db.collection('clients').doc(clientId).collection('tests').doc(testId),
+  clientTest: (clientId: string, testId: string) =>
+    db.collection('clients').doc(clientId).collection('tests').doc(testId),
   /** Every organization's tests at once: finding a test by id alone (a Super Admin's, or a 403 instead of a 404). */
   allTests: () => db.collectionGroup('tests'),
   testVersions: (clientId: string, testId: string) =>
@@ -43,12 +51,28 @@ export const paths = {
     db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('versions').doc(String(version)),
   /** A pool's questions as a publish froze them, one document each, so a start reads only the ones it draws. */
   poolFrozenQuestion: (clientId: string, testId: string, freezeId: string, questionId: string) =>
-    db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('pool_freezes').doc(freezeId).collection('questions').doc(questionId),
-  poolFreezes: (clientId: string, testId: string) => db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('pool_freezes'),
+    db
+      .collection('clients')
+      .doc(clientId)
+      .collection('tests')
+      .doc(testId)
+      .collection('pool_freezes')
+      .doc(freezeId)
+      .collection('questions')
+      .doc(questionId),
+  poolFreezes: (clientId: string, testId: string) =>
+    db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('pool_freezes'),
   /** The essays of submitted attempts waiting for a grade: one document per (attempt, question), deleted by its grade. */
-  gradingQueue: (clientId: string, testId: string) => db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('grading_queue'),
+  gradingQueue: (clientId: string, testId: string) =>
+    db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('grading_queue'),
   gradingQueueItem: (clientId: string, testId: string, attemptId: string, questionId: string) =>
-    db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('grading_queue').doc(`${attemptId}~${questionId}`),
+    db
+      .collection('clients')
+      .doc(clientId)
+      .collection('tests')
+      .doc(testId)
+      .collection('grading_queue')
+      .doc(`${attemptId}~${questionId}`),
   /** Every organization's questions and folders: telling "another organization's" from "no such" for ids in a body. */
   allQuestions: () => db.collectionGroup('questions'),
   allFolders: () => db.collectionGroup('folders'),
@@ -56,26 +80,37 @@ export const paths = {
   shareCodes: () => db.collection('share_codes'),
   shareCode: (code: string) => db.collection('share_codes').doc(code),
   shareCodeSeats: (code: string) => db.collection('share_codes').doc(code).collection('seats'),
-  shareCodeSeat: (code: string, shard: number) => db.collection('share_codes').doc(code).collection('seats').doc(String(shard)),
+  shareCodeSeat: (code: string, shard: number) =>
+    db.collection('share_codes').doc(code).collection('seats').doc(String(shard)),
   // Here with the tests: a test's delete looks for an attempt of it.
   clientAttempts: (clientId: string) => db.collection('clients').doc(clientId).collection('attempts'),
   // ---- attempts
-  clientAttempt: (clientId: string, attemptId: string) => db.collection('clients').doc(clientId).collection('attempts').doc(attemptId),
+  clientAttempt: (clientId: string, attemptId: string) =>
+    db.collection('clients').doc(clientId).collection('attempts').doc(attemptId),
   /** Every organization's attempts: an attempt is opened by id alone (a token holder, a Guest, a Super Admin). */
   allAttempts: () => db.collectionGroup('attempts'),
   /** One per (test, student): how many attempts it started and which is in progress, so starts never scan attempts. */
   attemptSlot: (clientId: string, testId: string, studentId: string) =>
     db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('attempt_slots').doc(studentId),
   // ---- sittings
-  testOverrides: (clientId: string, testId: string) => db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('overrides'),
+  testOverrides: (clientId: string, testId: string) =>
+    db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('overrides'),
   testOverride: (clientId: string, testId: string, studentId: string) =>
     db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('overrides').doc(studentId),
   /** How many overrides the test holds: its bound is checked here. */
   testOverrideCount: (clientId: string, testId: string) =>
-    db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('sitting_counts').doc('overrides'),
-  accommodation: (clientId: string, studentId: string) => db.collection('clients').doc(clientId).collection('accommodations').doc(studentId),
+    db
+      .collection('clients')
+      .doc(clientId)
+      .collection('tests')
+      .doc(testId)
+      .collection('sitting_counts')
+      .doc('overrides'),
+  accommodation: (clientId: string, studentId: string) =>
+    db.collection('clients').doc(clientId).collection('accommodations').doc(studentId),
   /** How many accommodations the organization holds: its bound is checked here. */
-  accommodationCount: (clientId: string) => db.collection('clients').doc(clientId).collection('sitting_counts').doc('accommodations'),
+  accommodationCount: (clientId: string) =>
+    db.collection('clients').doc(clientId).collection('sitting_counts').doc('accommodations'),
   /** Changes still being carried to the attempts in progress they concern; top level, so the closer finds unfinished ones in one query. */
   deadlineSweeps: () => db.collection('deadline_sweeps'),
   deadlineSweep: (id: string) => db.collection('deadline_sweeps').doc(id),
@@ -107,6 +142,13 @@ export const paths = {
       .doc(`${block}-${shard}`),
   /** A version's recompute claim: one recompute of a version at a time (outside stats_shards, which holds shards only). */
   testStatsRecomputeLease: (clientId: string, testId: string, version: number) =>
-    db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('versions').doc(String(version)).collection('stats_leases').doc('recompute'),
+    db
+      .collection('clients')
+      .doc(clientId)
+      .collection('tests')
+      .doc(testId)
+      .collection('versions')
+      .doc(String(version))
+      .collection('stats_leases')
+      .doc('recompute'),
 };
-

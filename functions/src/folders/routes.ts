@@ -4,7 +4,8 @@ import { splitPageQuery } from '../shared/pagination';
 import { CreateFolderBody, Folder, FolderPage, FolderParams, ListFoldersQuery, RenameFolderBody } from './schemas';
 import * as service from './service';
 
-const WHO = 'Administrators only: Students and Guests get 403. A folder of another organization answers 403, an unknown one 404.';
+const WHO =
+  'Administrators only: Students and Guests get 403. A folder of another organization answers 403, an unknown one 404.';
 
 export const folderRoutes: RouteDefinition[] = [
   defineRoute({
@@ -45,7 +46,10 @@ export const folderRoutes: RouteDefinition[] = [
     body: RenameFolderBody,
     success: { status: 200, description: 'The folder as renamed', schema: Folder },
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async ({ principal, params, body }) => ({ status: 200, body: await service.renameFolder(principal, params.folderId, body.name) }),
+    handler: async ({ principal, params, body }) => ({
+      status: 200,
+      body: await service.renameFolder(principal, params.folderId, body.name),
+    }),
   }),
   defineRoute({
     method: 'delete',

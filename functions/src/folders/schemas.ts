@@ -7,7 +7,12 @@ import { pagedQuery, Pagination } from '../shared/pagination';
 
 export const MAX_FOLDER_NAME = 100;
 
-const name = z.string().trim().min(1).max(MAX_FOLDER_NAME).describe(`1 to ${MAX_FOLDER_NAME} characters; unique within the organization regardless of case and spacing`);
+const name = z
+  .string()
+  .trim()
+  .min(1)
+  .max(MAX_FOLDER_NAME)
+  .describe(`1 to ${MAX_FOLDER_NAME} characters; unique within the organization regardless of case and spacing`);
 
 export const FolderId = z.string().min(1).max(MAX_ID_LENGTH).describe(`A folder id, 1 to ${MAX_ID_LENGTH} characters`);
 
@@ -25,7 +30,9 @@ export type Folder = z.infer<typeof Folder>;
 export const CreateFolderBody = z
   .strictObject({
     name,
-    client_id: ClientId.optional().describe('Required for a Super Admin; a Client Admin may omit it (own organization)'),
+    client_id: ClientId.optional().describe(
+      'Required for a Super Admin; a Client Admin may omit it (own organization)',
+    ),
   })
   .meta({ id: 'CreateFolder' });
 export type CreateFolderInput = z.infer<typeof CreateFolderBody>;
@@ -41,7 +48,9 @@ export const ListFoldersQuery = pagedQuery({
 export const FolderPage = z.object({ data: z.array(Folder), pagination: Pagination }).meta({ id: 'FolderPage' });
 
 /** A folder name as compared for uniqueness: Unicode-normalized, spacing collapsed, case folded. */
-export const normalizedFolderName = (value: string): string => value.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
+export const normalizedFolderName = (value: string): string =>
+  value.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
 
 /** The name guard's document id: a digest, so any name makes a valid id of fixed length. */
-export const folderNameKey = (value: string): string => createHash('sha256').update(normalizedFolderName(value), 'utf8').digest('hex');
+export const folderNameKey = (value: string): string =>
+  createHash('sha256').update(normalizedFolderName(value), 'utf8').digest('hex');

@@ -19,7 +19,11 @@ export async function requireClient(clientId: string): Promise<void> {
  * across organizations.
  */
 export async function folderOwner(principal: Principal, folderId: string): Promise<string> {
-  if (principal.role !== 'super_admin' && principal.clientId && (await store.findFolder(principal.clientId, folderId))) {
+  if (
+    principal.role !== 'super_admin' &&
+    principal.clientId &&
+    (await store.findFolder(principal.clientId, folderId))
+  ) {
     return principal.clientId;
   }
   const owner = await store.findFolderOwner(folderId);

@@ -13,7 +13,13 @@ import { folderNameKey, normalizedFolderName, type Folder } from './schemas';
 const duplicateName = (name: string) => conflict(`A folder named "${name}" already exists in this organization`);
 const folderNotFound = () => notFound('Folder not found');
 
-const toFolder = ({ id, client_id, name, created_at, updated_at }: StoredFolder): Folder => ({ id, client_id, name, created_at, updated_at });
+const toFolder = ({ id, client_id, name, created_at, updated_at }: StoredFolder): Folder => ({
+  id,
+  client_id,
+  name,
+  created_at,
+  updated_at,
+});
 
 /** The folder of this client, or undefined when there is none by that id. */
 export async function findFolder(clientId: string, folderId: string): Promise<Folder | undefined> {
@@ -28,7 +34,11 @@ export async function findFolder(clientId: string, folderId: string): Promise<Fo
  * folder (which reads what the folder holds in its own transaction) and the
  * write cannot both succeed.
  */
-export async function findFolderInTransaction(tx: Transaction, clientId: string, folderId: string): Promise<Folder | undefined> {
+export async function findFolderInTransaction(
+  tx: Transaction,
+  clientId: string,
+  folderId: string,
+): Promise<Folder | undefined> {
   if (!isDocumentId(clientId) || !isDocumentId(folderId)) return undefined;
   const snap = await tx.get(paths.clientFolder(clientId, folderId));
   return snap.exists ? toFolder(snap.data() as StoredFolder) : undefined;
@@ -44,8 +54,13 @@ export async function findFolderOwner(folderId: string): Promise<string | undefi
 /** The name guard and the folder are created together, so two racing creates of one name cannot both win. */
 export async function insertFolder(folder: Folder): Promise<void> {
   const batch = db.batch();
-  batch.create(paths.clientFolderName(folder.client_id, folderNameKey(folder.name)), { folder_id: folder.id } satisfies StoredFolderName);
-  batch.create(paths.clientFolder(folder.client_id, folder.id), { ...folder, name_sort: normalizedFolderName(folder.name) });
+  batch.create(paths.clientFolderName(folder.client_id, folderNameKey(folder.name)), {
+    folder_id: folder.id,
+  } satisfies StoredFolderName);
+  batch.create(paths.clientFolder(folder.client_id, folder.id), {
+    ...folder,
+    name_sort: normalizedFolderName(folder.name),
+  });
   try {
     await batch.commit();
   } catch (err) {
@@ -90,7 +105,9 @@ export async function deleteFolder(clientId: string, folderId: string): Promise<
     const [tests, questions, imports] = await Promise.all([
       tx.get(paths.clientTests(clientId).where('folder_id', '==', folderId).select().limit(1)),
       tx.get(paths.clientQuestions(clientId).where('folder_id', '==', folderId).select().limit(1)),
-      tx.get(paths.clientQuestionImports(clientId).where('pending_folder_ids', 'array-contains', folderId).select().limit(1)),
+      tx.get(
+        paths.clientQuestionImports(clientId).where('pending_folder_ids', 'array-contains', folderId).select().limit(1),
+      ),
     ]);
     if (!tests.empty) throw conflict('The folder holds tests; move or delete them first');
     if (!questions.empty || !imports.empty) throw conflict('The folder holds questions; move or delete them first');

@@ -27,18 +27,27 @@ export interface GradeWrites {
  * and its essay_graded record; refused (nothing written) when the feedback
  * would take the attempt at `path` past what one document holds.
  */
-export function decideGrade(read: { attempt: StoredAttempt; paper: VersionForAttempt; path: string }, grade: Grade, now: string): { refusal: ApiError } | { grade: GradeWrites } {
+export function decideGrade(
+  read: { attempt: StoredAttempt; paper: VersionForAttempt; path: string },
+  grade: Grade,
+  now: string,
+): { refusal: ApiError } | { grade: GradeWrites } {
   const before = read.attempt;
   const previous = before.grades?.[grade.questionId]?.marks ?? null;
-  const grades = { ...(before.grades ?? {}), [grade.questionId]: { marks: grade.marks, feedback: grade.feedback, graded_by: grade.gradedBy, graded_at: now } };
+  const grades = {
+    ...(before.grades ?? {}),
+    [grade.questionId]: { marks: grade.marks, feedback: grade.feedback, graded_by: grade.gradedBy, graded_at: now },
+  };
   const fields = { grades, ...scoredFields({ ...before, grades }, read.paper), key_revision: read.paper.revision ?? 0 };
   const after: StoredAttempt = { ...before, ...fields };
   // Feedback adds to a document already near its budget: measured before writing, as Firestore would refuse the whole commit.
   if (!fitsInOneDocument(read.path, after)) {
     return {
-      refusal: new ApiError('PAYLOAD_TOO_LARGE', 'This feedback would take the attempt past the 1 MiB a document holds; shorten it', [
-        { path: 'body.feedback', message: 'Too large for what is left of the attempt’s storage; nothing was saved' },
-      ]),
+      refusal: new ApiError(
+        'PAYLOAD_TOO_LARGE',
+        'This feedback would take the attempt past the 1 MiB a document holds; shorten it',
+        [{ path: 'body.feedback', message: 'Too large for what is left of the attempt’s storage; nothing was saved' }],
+      ),
     };
   }
   const audit = {

@@ -1,6 +1,14 @@
 import { defineRoute, type RouteDefinition } from '../http/route';
 import { splitPageQuery } from '../shared/pagination';
-import { GradeBody, GradedAttempt, GradeParams, GradingPage, GradingQueueParams, GradingQueueQuery, MAX_FEEDBACK_LENGTH } from './schemas';
+import {
+  GradeBody,
+  GradedAttempt,
+  GradeParams,
+  GradingPage,
+  GradingQueueParams,
+  GradingQueueQuery,
+  MAX_FEEDBACK_LENGTH,
+} from './schemas';
 import * as service from './service';
 
 const GRADERS = ['super_admin', 'client_admin'] as const;
@@ -41,6 +49,9 @@ export const gradingRoutes: RouteDefinition[] = [
     body: GradeBody,
     success: { status: 200, description: 'The grade and the attempt’s score with it', schema: GradedAttempt },
     errors: ['NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE'],
-    handler: async ({ principal, params, body, call }) => ({ status: 200, body: await service.gradeAttempt(principal, params.attemptId, body, call) }),
+    handler: async ({ principal, params, body, call }) => ({
+      status: 200,
+      body: await service.gradeAttempt(principal, params.attemptId, body, call),
+    }),
   }),
 ];

@@ -12,7 +12,11 @@ export const GradingQueueParams = z.strictObject({ testId: TestId });
 
 export const GradingQueueQuery = pagedQuery({
   question_id: QuestionId.optional().describe('Only this essay question’s answers (grading question by question)'),
-  blind: queryBoolean.optional().describe('true: leave out who wrote each answer (student_id and guest_name are null), so a grader is not swayed by names'),
+  blind: queryBoolean
+    .optional()
+    .describe(
+      'true: leave out who wrote each answer (student_id and guest_name are null), so a grader is not swayed by names',
+    ),
 });
 
 export const GradingItem = z

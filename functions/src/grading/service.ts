@@ -11,10 +11,20 @@ import * as store from './store';
 
 // Grading essays: the test's queue of ungraded answers, and a grade.
 
-export async function gradingQueue(principal: Principal, testId: string, filters: { question_id?: string; blind?: boolean }, page: PageRequest) {
+export async function gradingQueue(
+  principal: Principal,
+  testId: string,
+  filters: { question_id?: string; blind?: boolean },
+  page: PageRequest,
+) {
   const test = await requireTest(principal, testId);
   assertCanGrade(principal, { clientId: test.client_id });
-  const { data, pagination } = await store.listGradingQueue(test.client_id, test.id, { question_id: filters.question_id }, page);
+  const { data, pagination } = await store.listGradingQueue(
+    test.client_id,
+    test.id,
+    { question_id: filters.question_id },
+    page,
+  );
   const items: GradingItem[] = data.map((item) => ({
     attempt_id: item.attempt_id,
     question_id: item.question_id,
@@ -38,7 +48,12 @@ const questionPath = [{ path: 'body.question_id', message: 'Not an answered essa
  * (another organization's attempt → 403); the attempt is read again, and
  * checked, inside the grade's transaction.
  */
-export async function gradeAttempt(principal: Principal, attemptId: string, input: GradeInput, call: CallContext): Promise<GradedAttempt> {
+export async function gradeAttempt(
+  principal: Principal,
+  attemptId: string,
+  input: GradeInput,
+  call: CallContext,
+): Promise<GradedAttempt> {
   const found = await findAttempt(attemptId);
   if (!found) throw notFound('Attempt not found');
   assertCanGrade(principal, { clientId: found.attempt.client_id });
@@ -53,12 +68,16 @@ export async function gradeAttempt(principal: Principal, attemptId: string, inpu
     gradedBy: principal.uid,
     meta: requestMeta(call),
     check: (stored, question) => {
-      if (stored.status !== 'submitted') throw conflict('This attempt is still in progress: essays are graded once it is submitted');
-      if (!question || question.question_type !== 'essay') throw badRequest('This question is not an essay of this attempt', questionPath);
+      if (stored.status !== 'submitted')
+        throw conflict('This attempt is still in progress: essays are graded once it is submitted');
+      if (!question || question.question_type !== 'essay')
+        throw badRequest('This question is not an essay of this attempt', questionPath);
       const result = (stored.results ?? []).find((r) => r.question_id === input.question_id);
       if (!result?.answered) throw conflict('This essay was not answered: it earns 0 and needs no grade');
       if (input.marks > question.marks) {
-        throw badRequest(`marks may be at most the question’s ${question.marks}`, [{ path: 'body.marks', message: `At most ${question.marks}` }]);
+        throw badRequest(`marks may be at most the question’s ${question.marks}`, [
+          { path: 'body.marks', message: `At most ${question.marks}` },
+        ]);
       }
     },
   });

@@ -15,7 +15,12 @@ import { gradingQueueSpec } from './gradingQuery';
 // Firestore access for grading: the queue (written by the submit, in
 // attempts/closing.ts) and the grade's transaction on the attempt.
 
-export async function listGradingQueue(clientId: string, testId: string, filters: { question_id?: string }, page: PageRequest) {
+export async function listGradingQueue(
+  clientId: string,
+  testId: string,
+  filters: { question_id?: string },
+  page: PageRequest,
+) {
   const { docs, pagination } = await fetchPage(paths.gradingQueue(clientId, testId), gradingQueueSpec(filters), page);
   return { data: docs as StoredGradingItem[], pagination };
 }
@@ -48,7 +53,10 @@ export async function gradeEssay(request: GradeRequest): Promise<{ attempt: Stor
     const before = found.attempt;
     const regraded = keyRevisionOf(testSnap.data() as StoredTest | undefined, before.version);
     const paper = await requirePaper({ ...before, key_revision: Math.max(before.key_revision ?? 0, regraded) });
-    request.check(before, paper.questions.find((q) => q.id === request.questionId));
+    request.check(
+      before,
+      paper.questions.find((q) => q.id === request.questionId),
+    );
     const decision = decideGrade({ attempt: before, paper, path: found.ref.path }, request, new Date().toISOString());
     if ('refusal' in decision) throw decision.refusal;
     const { fields, after, previous, audit } = decision.grade;

@@ -16,10 +16,12 @@ export function attemptTokenOf(req: Request): string | undefined {
 }
 
 /** Whether the request carries an attempt token (well-formed or not), whatever else it carries. */
-const carriesAttemptToken = (req: Request): boolean => req.header(ATTEMPT_TOKEN_HEADER) !== undefined || req.query.attempt_token !== undefined;
+const carriesAttemptToken = (req: Request): boolean =>
+  req.header(ATTEMPT_TOKEN_HEADER) !== undefined || req.query.attempt_token !== undefined;
 
 /** Whether the request came in with an attempt token instead of an Authorization header. */
-export const usesAttemptToken = (req: Request): boolean => req.header('authorization') === undefined && carriesAttemptToken(req);
+export const usesAttemptToken = (req: Request): boolean =>
+  req.header('authorization') === undefined && carriesAttemptToken(req);
 
 /**
  * Whether `err`, refusing a request from a registered network that carried an

@@ -8,7 +8,13 @@ import { isTokenProblem } from '../platform/backendFaults';
 import { accountVerdict, ACCOUNT_RECHECK_MS, needsAccountCheck, type AccountFacts } from '../auth/accountStatus';
 import { assertRole, type Access } from '../auth/policy';
 import { principalFromClaims, type Principal } from '../auth/principal';
-import { claimedClientId, claimedUid, rejectionReason, REJECTION_MESSAGES, type TokenRejectionReason } from '../auth/tokenRejection';
+import {
+  claimedClientId,
+  claimedUid,
+  rejectionReason,
+  REJECTION_MESSAGES,
+  type TokenRejectionReason,
+} from '../auth/tokenRejection';
 
 /**
  * What authentication does to the rest of the service, handed to it by the app
@@ -51,7 +57,12 @@ const checksRevocation = (method: string) => method !== 'GET' && method !== 'HEA
  * what it would have written, and the request goes on. RATE_LIMITED and other
  * answers the effect itself decides still reach the caller.
  */
-async function failOpen(what: string, req: Request, detail: Record<string, unknown>, write: () => Promise<void>): Promise<void> {
+async function failOpen(
+  what: string,
+  req: Request,
+  detail: Record<string, unknown>,
+  write: () => Promise<void>,
+): Promise<void> {
   try {
     await write();
   } catch (err) {
@@ -65,7 +76,11 @@ async function failOpen(what: string, req: Request, detail: Record<string, unkno
   }
 }
 
-async function verifiedPrincipal(req: Request, prefetch?: (clientId: string) => void, signed?: (uid: string) => void): Promise<Principal | Rejection> {
+async function verifiedPrincipal(
+  req: Request,
+  prefetch?: (clientId: string) => void,
+  signed?: (uid: string) => void,
+): Promise<Principal | Rejection> {
   const header = req.header('authorization');
   if (!header) return { reason: 'missing', claimedUid: null };
   const match = /^Bearer ([A-Za-z0-9._~+/=-]{1,8192})$/.exec(header.trim());
@@ -105,7 +120,8 @@ async function fetchAccountFacts(uid: string): Promise<AccountFacts> {
       claims: user.customClaims,
     };
   } catch (err) {
-    if ((err as { code?: unknown }).code === 'auth/user-not-found') return { exists: false, disabled: false, validAfterMs: null, claims: undefined };
+    if ((err as { code?: unknown }).code === 'auth/user-not-found')
+      return { exists: false, disabled: false, validAfterMs: null, claims: undefined };
     throw err;
   }
 }
@@ -140,9 +156,14 @@ export function authenticate(
     // No header at all is no guess at a credential (a school's many signed-out
     // pages share one address): not counted, nothing to record.
     if (rejection.reason !== 'missing') {
-      await failOpen('Counting a failed authentication', req, { reason: rejection.reason }, () => effects.countFailedAuthentication(req, res));
-      await failOpen('Recording a refused token', req, { event: 'token_rejected', reason: rejection.reason, claimed_uid: rejection.claimedUid }, () =>
-        effects.recordTokenRejected(req, rejection.reason, rejection.claimedUid),
+      await failOpen('Counting a failed authentication', req, { reason: rejection.reason }, () =>
+        effects.countFailedAuthentication(req, res),
+      );
+      await failOpen(
+        'Recording a refused token',
+        req,
+        { event: 'token_rejected', reason: rejection.reason, claimed_uid: rejection.claimedUid },
+        () => effects.recordTokenRejected(req, rejection.reason, rejection.claimedUid),
       );
     }
     throw unauthorized(REJECTION_MESSAGES[rejection.reason]);
@@ -155,7 +176,9 @@ export function authenticate(
       req,
       prefetchClient ? effects.prefetchClient : undefined,
       // Only a registered network's count waits for a uid; elsewhere it started before verification.
-      countWhenSigned && checksRevocation(req.method) && requestState(res).onNetwork ? (uid) => effects.signed(res, uid) : undefined,
+      countWhenSigned && checksRevocation(req.method) && requestState(res).onNetwork
+        ? (uid) => effects.signed(res, uid)
+        : undefined,
     );
     if ('reason' in result) return refuse(req, res, result);
     const state = requestState(res);
@@ -178,7 +201,9 @@ export function authenticate(
     // beside whatever runs next (the sensitive-operation counter); the route
     // waits for both before its handler (awaitAuthorization).
     const gate = Promise.all([
-      failOpen('Recording a login', req, { event: 'login', uid: result.uid, auth_time: result.authTime }, () => effects.recordLogin(result, req)),
+      failOpen('Recording a login', req, { event: 'login', uid: result.uid, auth_time: result.authTime }, () =>
+        effects.recordLogin(result, req),
+      ),
       access === 'signed_in' ? undefined : assertClientActive(result, effects),
       checksRevocation(req.method) ? accountCheck : undefined,
     ]).then(() => undefined);
@@ -190,7 +215,8 @@ export function authenticate(
 
 // Tenant routes are closed to users of a deactivated organization. A failed read here is a 503, never an open door.
 async function assertClientActive(principal: Principal, effects: AuthenticationEffects): Promise<void> {
-  if (principal.clientId && !(await effects.isClientActive(principal.clientId))) throw forbidden('Your organization is not active');
+  if (principal.clientId && !(await effects.isClientActive(principal.clientId)))
+    throw forbidden('Your organization is not active');
 }
 
 /** Waits for what `authenticate` left running (the organization's status, the login record); throws its 403 or 503. */

@@ -10,7 +10,8 @@ import { ApiError, badRequest } from '../shared/errors';
 export function bodyParseError(err: DeferredBodyError): ApiError {
   const { type, status } = err;
   if (type === 'parameters.too.many') return new ApiError('PAYLOAD_TOO_LARGE', 'Request body has too many parameters');
-  if (type === 'entity.too.large' || status === 413) return new ApiError('PAYLOAD_TOO_LARGE', 'Request body is too large');
+  if (type === 'entity.too.large' || status === 413)
+    return new ApiError('PAYLOAD_TOO_LARGE', 'Request body is too large');
   switch (type) {
     case 'entity.parse.failed':
       return badRequest('Malformed JSON in request body');

@@ -38,6 +38,7 @@ function fromFrameworkError(err: unknown): ApiError | undefined {
   // Express cannot decode a path parameter such as %E0%A4%A: the address itself is malformed.
   if (err instanceof URIError) return badRequest('Malformed percent-encoding in the request path');
   const { type, status } = err as { type?: string; status?: number };
-  if (typeof type === 'string' && typeof status === 'number' && status >= 400 && status < 500) return bodyParseError({ type, status });
+  if (typeof type === 'string' && typeof status === 'number' && status >= 400 && status < 500)
+    return bodyParseError({ type, status });
   return undefined;
 }

@@ -36,7 +36,11 @@ export interface HandlerContext<P, Q, B> {
   upload?: UploadBody;
 }
 
-export interface RouteDefinition<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
+export interface RouteDefinition<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+> {
   method: Method;
   /** OpenAPI-style path below /api, e.g. /clients/{clientId}. */
   path: string;
@@ -86,7 +90,10 @@ function outgoing(route: RouteDefinition, body: unknown): unknown {
   if (!schema || body === undefined) return body;
   const result = schema.safeParse(body);
   if (result.success) return result.data;
-  log.error('Reply does not match its schema', { route: `${route.method.toUpperCase()} ${route.path}`, issues: result.error.issues.slice(0, 5) });
+  log.error('Reply does not match its schema', {
+    route: `${route.method.toUpperCase()} ${route.path}`,
+    issues: result.error.issues.slice(0, 5),
+  });
   throw new Error(`Reply of ${route.method.toUpperCase()} ${route.path} does not match its schema`);
 }
 
@@ -106,7 +113,9 @@ function withHeaderToken(req: Request): unknown {
   const header = req.header(ATTEMPT_TOKEN_HEADER);
   if (header === undefined) return req.query;
   if (req.query.attempt_token !== undefined && req.query.attempt_token !== header) {
-    throw badRequest('X-Attempt-Token and ?attempt_token= differ; send one', [{ path: 'header.x-attempt-token', message: 'Differs from query.attempt_token' }]);
+    throw badRequest('X-Attempt-Token and ?attempt_token= differ; send one', [
+      { path: 'header.x-attempt-token', message: 'Differs from query.attempt_token' },
+    ]);
   }
   return { ...req.query, attempt_token: header };
 }
@@ -138,7 +147,11 @@ function handle(route: RouteDefinition, { beforeHandler, runHandler, countRefuse
     } catch (err) {
       // An attempt token that opened nothing is a refused credential; counted after this request's own checks
       // (as a refused ID token is), and not when those refused it: that refusal is the caller's, not its token's.
-      if (route.attemptToken && tokenOpenedNothing(req, res, err) && (checksPassed || (await passes(beforeHandler(res))))) {
+      if (
+        route.attemptToken &&
+        tokenOpenedNothing(req, res, err) &&
+        (checksPassed || (await passes(beforeHandler(res))))
+      ) {
         await countRefusedCredential(req, res);
       }
       throw err;
@@ -146,7 +159,11 @@ function handle(route: RouteDefinition, { beforeHandler, runHandler, countRefuse
   };
 }
 
-const passes = (check: Promise<void>): Promise<boolean> => check.then(() => true, () => false);
+const passes = (check: Promise<void>): Promise<boolean> =>
+  check.then(
+    () => true,
+    () => false,
+  );
 
 async function streamReply(res: Response, status: number, stream: NonNullable<Reply['stream']>): Promise<void> {
   res.status(status).type(stream.contentType);
@@ -193,7 +210,10 @@ export function mountRoutes(routes: RouteDefinition[], guards: Guards): express.
   const router = express.Router();
   for (const route of routes) {
     const expressPath = route.path.replace(/\{(\w+)\}/g, ':$1');
-    const authentication = guards.authenticate(route.access, { prefetchClient: !route.sensitive, countWhenSigned: !route.sensitive });
+    const authentication = guards.authenticate(route.access, {
+      prefetchClient: !route.sensitive,
+      countWhenSigned: !route.sensitive,
+    });
     const chain: RequestHandler[] = [route.attemptToken ? orAttemptToken(authentication) : authentication];
     if (route.sensitive) {
       chain.push(guards.sensitive);

@@ -16,20 +16,28 @@ export type CidrVerdict = { ok: true; cidr: string } | { ok: false; message: str
  * that would register another network than the one meant is refused, not masked).
  */
 export function parseNetwork(text: string): CidrVerdict {
-  if (!ipaddr.isValidCIDR(text)) return { ok: false, message: 'Not a CIDR prefix such as 203.0.113.0/24 or 2001:db8:1::/48' };
+  if (!ipaddr.isValidCIDR(text))
+    return { ok: false, message: 'Not a CIDR prefix such as 203.0.113.0/24 or 2001:db8:1::/48' };
   // ipaddr.js also reads 010.1.0.0 as octal (8.1.0.0), 0xcb.0.113.0 as hex and 203.0.113 as three parts:
   // each would register another network than the one the admin read, so only dotted decimal is taken.
   const addressText = text.slice(0, text.lastIndexOf('/'));
   if (addressText.includes('%')) return { ok: false, message: 'A network has no zone index (%…)' };
   const [address, bits] = ipaddr.parseCIDR(text);
   if (address.kind() === 'ipv4' && !ipaddr.IPv4.isValidFourPartDecimal(addressText)) {
-    return { ok: false, message: 'Write an IPv4 network as four decimal numbers without leading zeros, such as 203.0.113.0/24' };
+    return {
+      ok: false,
+      message: 'Write an IPv4 network as four decimal numbers without leading zeros, such as 203.0.113.0/24',
+    };
   }
   if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) {
     return { ok: false, message: 'Write an IPv4 network in IPv4 notation' };
   }
   const min = address.kind() === 'ipv4' ? MIN_IPV4_PREFIX : MIN_IPV6_PREFIX;
-  if (bits < min) return { ok: false, message: `An ${address.kind() === 'ipv4' ? 'IPv4' : 'IPv6'} network must be /${min} or longer` };
+  if (bits < min)
+    return {
+      ok: false,
+      message: `An ${address.kind() === 'ipv4' ? 'IPv4' : 'IPv6'} network must be /${min} or longer`,
+    };
   const network = networkAddress(address, bits);
   if (network !== address.toNormalizedString() && network !== address.toString()) {
     return { ok: false, message: `Host bits are set: the network is ${ipaddr.parse(network).toString()}/${bits}` };
@@ -39,7 +47,9 @@ export function parseNetwork(text: string): CidrVerdict {
 
 function networkAddress(address: ipaddr.IPv4 | ipaddr.IPv6, bits: number): string {
   const cidr = `${address.toString()}/${bits}`;
-  return address.kind() === 'ipv4' ? ipaddr.IPv4.networkAddressFromCIDR(cidr).toString() : ipaddr.IPv6.networkAddressFromCIDR(cidr).toNormalizedString();
+  return address.kind() === 'ipv4'
+    ? ipaddr.IPv4.networkAddressFromCIDR(cidr).toString()
+    : ipaddr.IPv6.networkAddressFromCIDR(cidr).toNormalizedString();
 }
 
 /** An address as the lookup keys it: IPv4-mapped IPv6 as IPv4; undefined when it is no address (`unknown`). */

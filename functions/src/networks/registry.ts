@@ -53,12 +53,23 @@ function usableNetworks(clientId: string, networks: unknown): string[] {
   for (const network of networks) {
     const verdict = typeof network === 'string' ? parseNetwork(network) : undefined;
     if (verdict?.ok) usable.push(verdict.cidr);
-    else log.error('A registered network is ignored: the API would not accept it', { client_id: clientId, network: String(network).slice(0, 100), why: verdict?.message ?? 'not text' });
+    else
+      log.error('A registered network is ignored: the API would not accept it', {
+        client_id: clientId,
+        network: String(network).slice(0, 100),
+        why: verdict?.message ?? 'not text',
+      });
   }
   return usable;
 }
 
-const EMPTY: Loaded = { byClient: new Map(), versions: new Map(), any: new NetworkSet([]), since: undefined, loadedAtMs: 0 };
+const EMPTY: Loaded = {
+  byClient: new Map(),
+  versions: new Map(),
+  any: new NetworkSet([]),
+  since: undefined,
+  loadedAtMs: 0,
+};
 
 let loaded: Loaded | undefined;
 let refreshing: Promise<Loaded> | undefined;
@@ -72,7 +83,8 @@ const indexOf = (state: Loaded): NetworkIndex => ({
   onNetworkOf: (clientId, ip) => state.byClient.get(clientId)?.contains(ip) ?? false,
 });
 
-const notOlder = (a: Timestamp, b: Timestamp): boolean => a.seconds > b.seconds || (a.seconds === b.seconds && a.nanoseconds >= b.nanoseconds);
+const notOlder = (a: Timestamp, b: Timestamp): boolean =>
+  a.seconds > b.seconds || (a.seconds === b.seconds && a.nanoseconds >= b.nanoseconds);
 
 /** `state` with `changes` applied, each only over an older version of its organization. */
 function withChanges(state: Loaded, changes: readonly Change[]): Pick<Loaded, 'byClient' | 'versions' | 'any'> {
@@ -87,8 +99,13 @@ function withChanges(state: Loaded, changes: readonly Change[]): Pick<Loaded, 'b
     applied += 1;
     const networks = usableNetworks(clientId, stored);
     if (networks.length === 0) byClient.delete(clientId);
-    else if (byClient.has(clientId) || byClient.size < MAX_ORGANIZATIONS) byClient.set(clientId, new NetworkSet(networks));
-    else log.error('Registered networks not applied: this instance holds the most organizations it keeps', { client_id: clientId, max: MAX_ORGANIZATIONS });
+    else if (byClient.has(clientId) || byClient.size < MAX_ORGANIZATIONS)
+      byClient.set(clientId, new NetworkSet(networks));
+    else
+      log.error('Registered networks not applied: this instance holds the most organizations it keeps', {
+        client_id: clientId,
+        max: MAX_ORGANIZATIONS,
+      });
   }
   const any = applied === 0 ? state.any : new NetworkSet([...byClient.values()].flatMap((set) => set.cidrs));
   return { byClient, versions, any };
@@ -101,7 +118,11 @@ function startRefresh(): Promise<Loaded> {
     .then(({ changes, readTime }) => {
       // Applied to the index as it is when the read lands, not as it was when it began: this instance's own writes meanwhile stay.
       const own = loaded ? [] : writtenDuringFirstRead;
-      const next: Loaded = { ...withChanges(loaded ?? EMPTY, [...changes, ...own]), since: readTime, loadedAtMs: Date.now() };
+      const next: Loaded = {
+        ...withChanges(loaded ?? EMPTY, [...changes, ...own]),
+        since: readTime,
+        loadedAtMs: Date.now(),
+      };
       if (started !== generation) return next;
       writtenDuringFirstRead = [];
       return (loaded = next);
@@ -128,7 +149,9 @@ export async function registeredNetworks(): Promise<NetworkIndex> {
     return indexOf(await recordingFailure(startRefresh()));
   }
   if (now - loaded.loadedAtMs >= REFRESH_MS && !backingOff) {
-    recordingFailure(startRefresh()).catch((err) => log.warn('Registered networks could not be refreshed; the last ones read stay in use', { error: errorText(err) }));
+    recordingFailure(startRefresh()).catch((err) =>
+      log.warn('Registered networks could not be refreshed; the last ones read stay in use', { error: errorText(err) }),
+    );
   }
   return indexOf(loaded);
 }

@@ -19,7 +19,10 @@ export const networkRoutes: RouteDefinition[] = [
     params: NetworksParams,
     success: { status: 200, description: 'The networks', schema: Networks },
     errors: ['NOT_FOUND'],
-    handler: async ({ principal, params }) => ({ status: 200, body: await service.readNetworks(principal, params.clientId) }),
+    handler: async ({ principal, params }) => ({
+      status: 200,
+      body: await service.readNetworks(principal, params.clientId),
+    }),
   }),
   defineRoute({
     method: 'put',

@@ -35,7 +35,8 @@ export const PutNetworksBody = z
         networks.forEach((cidr, index) => {
           const earlier = first.get(cidr);
           if (earlier === undefined) first.set(cidr, index);
-          else ctx.addIssue({ code: 'custom', path: [index], message: `The same network as item ${earlier} (${cidr})` });
+          else
+            ctx.addIssue({ code: 'custom', path: [index], message: `The same network as item ${earlier} (${cidr})` });
         });
       })
       .describe(`At most ${MAX_NETWORKS}, each once; [] removes them all`),

@@ -26,11 +26,22 @@ export async function readNetworks(principal: Principal, clientId: string): Prom
  * Replaces the organization's networks (canonical, validated by the schema),
  * audited as networks_set with them and those they replaced, in one commit.
  */
-export async function setNetworks(principal: Principal, clientId: string, networks: string[], call: CallContext): Promise<Networks> {
+export async function setNetworks(
+  principal: Principal,
+  clientId: string,
+  networks: string[],
+  call: CallContext,
+): Promise<Networks> {
   await requireOrganization(principal, clientId);
   const previous = (await store.findNetworks(clientId))?.networks ?? [];
   const updatedAt = await store.writeNetworks(clientId, networks, principal.uid, (batch) =>
-    addUserEventToBatch(batch, call, { type: 'networks_set', actor: principal, userId: principal.uid, clientId, details: { networks, previous } }),
+    addUserEventToBatch(batch, call, {
+      type: 'networks_set',
+      actor: principal,
+      userId: principal.uid,
+      clientId,
+      details: { networks, previous },
+    }),
   );
   applyLocally(clientId, networks, updatedAt);
   return { networks };

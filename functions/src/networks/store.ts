@@ -23,7 +23,9 @@ const PAGE = 1_000;
  * it), and the read time to ask from next time. Paged by updated_at; a change
  * made while paging is read again next time, which is harmless.
  */
-export async function networksChangedSince(since: Timestamp | undefined): Promise<{ changes: NetworksChange[]; readTime: Timestamp | undefined }> {
+export async function networksChangedSince(
+  since: Timestamp | undefined,
+): Promise<{ changes: NetworksChange[]; readTime: Timestamp | undefined }> {
   const changes: NetworksChange[] = [];
   let readTime: Timestamp | undefined;
   const { range, orderBy } = NETWORKS_CHANGED_QUERY;
@@ -37,7 +39,11 @@ export async function networksChangedSince(since: Timestamp | undefined): Promis
       const stored = doc.data() as Partial<StoredNetworks>;
       // The organization is the one the path names (clients/{clientId}/networks/registered), whatever a hand-made document says.
       const clientId = doc.ref.parent.parent?.id ?? stored.client_id ?? '';
-      changes.push({ clientId, networks: stored.networks, updatedAt: stored.updated_at instanceof Timestamp ? stored.updated_at : undefined });
+      changes.push({
+        clientId,
+        networks: stored.networks,
+        updatedAt: stored.updated_at instanceof Timestamp ? stored.updated_at : undefined,
+      });
     }
     if (snap.size < PAGE) break;
     last = snap.docs[snap.docs.length - 1];
@@ -56,9 +62,19 @@ export async function findNetworks(clientId: string): Promise<StoredNetworks | u
  * time, which is the document's updated_at: the registry orders what it learns
  * by it (registry.ts applyLocally).
  */
-export async function writeNetworks(clientId: string, networks: string[], updatedBy: string, alongside?: (batch: WriteBatch) => void): Promise<Timestamp> {
+export async function writeNetworks(
+  clientId: string,
+  networks: string[],
+  updatedBy: string,
+  alongside?: (batch: WriteBatch) => void,
+): Promise<Timestamp> {
   const batch = db.batch();
-  batch.set(paths.clientNetworks(clientId), { client_id: clientId, networks, updated_at: FieldValue.serverTimestamp(), updated_by: updatedBy });
+  batch.set(paths.clientNetworks(clientId), {
+    client_id: clientId,
+    networks,
+    updated_at: FieldValue.serverTimestamp(),
+    updated_by: updatedBy,
+  });
   alongside?.(batch);
   const [written] = await batch.commit();
   return written.writeTime;

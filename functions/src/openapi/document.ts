@@ -6,7 +6,10 @@ import { ERROR_STATUS, MAX_ERROR_DETAILS, MAX_ERROR_TEXT, type ErrorCode } from 
 const ErrorBody = z
   .object({
     error: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]),
-    message: z.string().max(MAX_ERROR_TEXT).describe(`At most ${MAX_ERROR_TEXT} characters (a longer one is cut, ending in "…")`),
+    message: z
+      .string()
+      .max(MAX_ERROR_TEXT)
+      .describe(`At most ${MAX_ERROR_TEXT} characters (a longer one is cut, ending in "…")`),
     status: z.number().int(),
     details: z
       .array(
@@ -20,19 +23,24 @@ const ErrorBody = z
       )
       .max(MAX_ERROR_DETAILS)
       .optional()
-      .describe(`At most the first ${MAX_ERROR_DETAILS} problems; details_total says how many there were when there were more`),
+      .describe(
+        `At most the first ${MAX_ERROR_DETAILS} problems; details_total says how many there were when there were more`,
+      ),
     details_total: z
       .number()
       .int()
       .optional()
-      .describe(`Present only when details lists the first ${MAX_ERROR_DETAILS} of more problems: how many there were in all`),
+      .describe(
+        `Present only when details lists the first ${MAX_ERROR_DETAILS} of more problems: how many there were in all`,
+      ),
   })
   .meta({ id: 'Error' });
 
 function routeErrors(route: RouteDefinition): ErrorCode[] {
   const codes = new Set<ErrorCode>(['RATE_LIMITED', 'SERVER_ERROR', ...(route.errors ?? [])]);
   // A token is checked with Auth and the request's work needs Firestore: either may be down (503).
-  if (route.access !== 'public') ['UNAUTHORIZED', 'FORBIDDEN', 'SERVICE_UNAVAILABLE'].forEach((c) => codes.add(c as ErrorCode));
+  if (route.access !== 'public')
+    ['UNAUTHORIZED', 'FORBIDDEN', 'SERVICE_UNAVAILABLE'].forEach((c) => codes.add(c as ErrorCode));
   if (route.params || route.query || route.body) codes.add('VALIDATION_ERROR');
   if (route.body || route.upload) codes.add('PAYLOAD_TOO_LARGE');
   if (route.upload) codes.add('VALIDATION_ERROR');
@@ -43,7 +51,9 @@ function openApiRoute(route: RouteDefinition): RouteConfig {
   const responses: RouteConfig['responses'] = {
     [route.success.status]: {
       description: route.success.description,
-      ...(route.success.schema ? { content: { [route.success.mediaType ?? 'application/json']: { schema: route.success.schema } } } : {}),
+      ...(route.success.schema
+        ? { content: { [route.success.mediaType ?? 'application/json']: { schema: route.success.schema } } }
+        : {}),
     },
   };
   for (const code of routeErrors(route)) {
@@ -60,7 +70,12 @@ function openApiRoute(route: RouteDefinition): RouteConfig {
     summary: route.summary,
     description: route.description,
     tags: [route.tag],
-    security: route.access === 'public' ? [] : route.attemptToken ? [{ bearerAuth: [] }, { attemptToken: [] }, {}] : [{ bearerAuth: [] }],
+    security:
+      route.access === 'public'
+        ? []
+        : route.attemptToken
+          ? [{ bearerAuth: [] }, { attemptToken: [] }, {}]
+          : [{ bearerAuth: [] }],
     request: {
       params: route.params as never,
       query: route.query as never,
@@ -71,7 +86,9 @@ function openApiRoute(route: RouteDefinition): RouteConfig {
               required: true,
               content: {
                 'multipart/form-data': {
-                  schema: z.object({ [route.upload.field]: z.string().meta({ format: 'binary', description: route.upload.description }) }),
+                  schema: z.object({
+                    [route.upload.field]: z.string().meta({ format: 'binary', description: route.upload.description }),
+                  }),
                 },
               },
             }
@@ -94,7 +111,8 @@ export function openApiDocument(routes: RouteDefinition[]): unknown {
     type: 'apiKey',
     in: 'header',
     name: 'X-Attempt-Token',
-    description: 'The attempt_token from POST /api/attempts: opens that attempt only (also accepted as ?attempt_token=, which URLs and access logs keep)',
+    description:
+      'The attempt_token from POST /api/attempts: opens that attempt only (also accepted as ?attempt_token=, which URLs and access logs keep)',
   });
   for (const route of routes) registry.registerPath(openApiRoute(route));
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({

@@ -25,7 +25,8 @@ export const TOKEN_PROBLEM_CODES = new Set([
   'auth/user-not-found',
 ]);
 
-const codeOf = (err: unknown): unknown => (typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined);
+const codeOf = (err: unknown): unknown =>
+  typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
 
 // INVALID_ARGUMENT is about the request, except when Firestore says the
 // transaction it was sent in is gone: expired ("The referenced transaction has

@@ -52,7 +52,12 @@ export function deferFrameworkBodyErrors(): void {
       const factory = exports[name];
       if (typeof factory !== 'function' || factory.deferringErrors) continue;
       // body-parser exposes its parsers as configurable getters (1.x) or plain properties (2.x).
-      Object.defineProperty(exports, name, { configurable: true, enumerable: true, writable: true, value: deferErrors(factory) });
+      Object.defineProperty(exports, name, {
+        configurable: true,
+        enumerable: true,
+        writable: true,
+        value: deferErrors(factory),
+      });
     }
   }
 }

@@ -24,7 +24,13 @@ const storage = new AsyncLocalStorage<RequestContext>();
 
 /** Runs `next` (the rest of a request's handling) in a fresh scope. */
 export function runInRequestScope(requestId: string, next: () => void): void {
-  const cost: RequestCost = { firestoreReads: 0, firestoreWrites: 0, firestoreRoundTrips: 0, authCalls: 0, roundTripSpans: [] };
+  const cost: RequestCost = {
+    firestoreReads: 0,
+    firestoreWrites: 0,
+    firestoreRoundTrips: 0,
+    authCalls: 0,
+    roundTripSpans: [],
+  };
   storage.run({ requestId, cost, memo: new Map() }, next);
 }
 

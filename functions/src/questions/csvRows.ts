@@ -5,7 +5,14 @@ import { OPTION_SEPARATOR, parseNumberText, QuestionInput, type RowError } from 
 // validates POST /api/questions. Errors name the file's line, the column and
 // the problem.
 
-export const REQUIRED_COLUMNS = ['question_text', 'question_type', 'options', 'correct_answer', 'marks', 'difficulty'] as const;
+export const REQUIRED_COLUMNS = [
+  'question_text',
+  'question_type',
+  'options',
+  'correct_answer',
+  'marks',
+  'difficulty',
+] as const;
 export const OPTIONAL_COLUMNS = ['folder_id', 'tolerance', 'max_words'] as const;
 export type CsvColumn = (typeof REQUIRED_COLUMNS)[number] | (typeof OPTIONAL_COLUMNS)[number];
 const KNOWN = new Set<string>([...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS]);
@@ -31,7 +38,8 @@ export function parseHeader(cells: string[]): { columns: HeaderColumns } | { err
   });
   const missing = REQUIRED_COLUMNS.filter((c) => !seen.has(c));
   if (missing.length > 0) problems.push(`missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
-  if (problems.length > 0) return { error: `The header row (line 1) is not valid: ${problems.join('; ')}; ${expected}` };
+  if (problems.length > 0)
+    return { error: `The header row (line 1) is not valid: ${problems.join('; ')}; ${expected}` };
   return { columns };
 }
 
@@ -44,13 +52,19 @@ export function rowFields(columns: HeaderColumns, cells: string[]): Record<strin
     const cell = (cells[i] ?? '').trim();
     if (column === null || cell === '') return;
     if (column === 'options') fields.options = cell.split(OPTION_SEPARATOR).map((o) => o.trim());
-    else if (column === 'marks' || column === 'tolerance' || column === 'max_words') fields[column] = numberOrText(cell);
+    else if (column === 'marks' || column === 'tolerance' || column === 'max_words')
+      fields[column] = numberOrText(cell);
     else fields[column] = cell;
   });
   return fields;
 }
 
-export const rowError = (row: number, field: string, message: string): RowError => ({ path: `row ${row}.${field}`, row, field, message });
+export const rowError = (row: number, field: string, message: string): RowError => ({
+  path: `row ${row}.${field}`,
+  row,
+  field,
+  message,
+});
 
 function issueField(issue: z.core.$ZodIssue): string {
   if (issue.code === 'unrecognized_keys') return issue.keys[0] ?? 'row';
@@ -60,16 +74,23 @@ function issueField(issue: z.core.$ZodIssue): string {
 
 const issueMessage = (issue: z.core.$ZodIssue): string => {
   const index = issue.path[1];
-  return typeof index === 'number' && issue.path[0] === 'options' ? `option ${index + 1}: ${issue.message}` : issue.message;
+  return typeof index === 'number' && issue.path[0] === 'options'
+    ? `option ${index + 1}: ${issue.message}`
+    : issue.message;
 };
 
-export type RowResult = { ok: true; line: number; question: QuestionInput } | { ok: false; line: number; errors: RowError[] };
+export type RowResult =
+  { ok: true; line: number; question: QuestionInput } | { ok: false; line: number; errors: RowError[] };
 
 /** One data row (at `line` of the file), validated as a question. */
 export function validateRow(line: number, columns: HeaderColumns, cells: string[]): RowResult {
   const result = QuestionInput.safeParse(rowFields(columns, cells));
   if (result.success) return { ok: true, line, question: result.data };
-  return { ok: false, line, errors: result.error.issues.map((issue) => rowError(line, issueField(issue), issueMessage(issue))) };
+  return {
+    ok: false,
+    line,
+    errors: result.error.issues.map((issue) => rowError(line, issueField(issue), issueMessage(issue))),
+  };
 }
 
 /** The line a record starts on, from the line it ends on and its raw text (which may begin with skipped blank lines). */

@@ -38,7 +38,10 @@ const ENVELOPE_BYTES = 64 * 1024;
 const MAX_RECORD_BYTES = 256 * 1024;
 
 const tooLarge = (limits: UploadLimits) =>
-  new ApiError('PAYLOAD_TOO_LARGE', `The file is larger than ${limits.maxBytes / (1024 * 1024)} MB; split it into smaller files`);
+  new ApiError(
+    'PAYLOAD_TOO_LARGE',
+    `The file is larger than ${limits.maxBytes / (1024 * 1024)} MB; split it into smaller files`,
+  );
 const uploadError = (message: string) => badRequest(message, [{ path: FILE_FIELD, message }]);
 
 /**
@@ -47,7 +50,11 @@ const uploadError = (message: string) => badRequest(message, [{ path: FILE_FIELD
  * 400 (malformed upload or CSV, too many rows) or 413 (too large) as soon as
  * that is known, having read no further.
  */
-export function readCsvUpload(upload: UploadBody, limits: UploadLimits, onRecord: (record: CsvRecord) => void): Promise<UploadSummary> {
+export function readCsvUpload(
+  upload: UploadBody,
+  limits: UploadLimits,
+  onRecord: (record: CsvRecord) => void,
+): Promise<UploadSummary> {
   if (!upload.multipart) {
     return Promise.reject(uploadError(`Send the CSV as multipart/form-data with one file part named "${FILE_FIELD}"`));
   }
@@ -99,7 +106,9 @@ export function readCsvUpload(upload: UploadBody, limits: UploadLimits, onRecord
       if (name !== FILE_FIELD) {
         file.resume();
         // A part may come without a name at all.
-        return fail(uploadError(`The file part must be named "${FILE_FIELD}" (got "${String(name ?? '').slice(0, 40)}")`));
+        return fail(
+          uploadError(`The file part must be named "${FILE_FIELD}" (got "${String(name ?? '').slice(0, 40)}")`),
+        );
       }
       fileSeen = true;
       const csv = parse({
@@ -117,7 +126,9 @@ export function readCsvUpload(upload: UploadBody, limits: UploadLimits, onRecord
         if (settled) return;
         records++;
         if (records - 1 > limits.maxRows) {
-          return fail(uploadError(`The file has more than ${limits.maxRows} question rows; split it into smaller files`));
+          return fail(
+            uploadError(`The file has more than ${limits.maxRows} question rows; split it into smaller files`),
+          );
         }
         try {
           onRecord({ line: recordStartLine(entry.info.lines, entry.raw), cells: entry.record });
@@ -172,7 +183,13 @@ export function readCsvUpload(upload: UploadBody, limits: UploadLimits, onRecord
         csv.end();
       });
     });
-    form.on('field', (name) => fail(uploadError(`Unexpected form field "${String(name ?? '').slice(0, 40)}": send only the file part "${FILE_FIELD}"`)));
+    form.on('field', (name) =>
+      fail(
+        uploadError(
+          `Unexpected form field "${String(name ?? '').slice(0, 40)}": send only the file part "${FILE_FIELD}"`,
+        ),
+      ),
+    );
     form.on('filesLimit', () => fail(uploadError(`Send exactly one file part, "${FILE_FIELD}"`)));
     form.on('fieldsLimit', () => fail(uploadError(`Send only the file part "${FILE_FIELD}"`)));
     form.on('error', (err: Error) => fail(uploadError(`The multipart body is malformed: ${err.message}`)));

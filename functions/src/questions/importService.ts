@@ -72,7 +72,11 @@ async function checkFolders(principal: Principal, clientId: string, rows: RowRes
   );
 }
 
-export async function importQuestions(principal: Principal, options: ImportOptions, upload: UploadBody): Promise<ImportResult> {
+export async function importQuestions(
+  principal: Principal,
+  options: ImportOptions,
+  upload: UploadBody,
+): Promise<ImportResult> {
   const clientId = questionBankScope(principal, options.client_id, 'query.client_id');
   await requireClient(clientId);
   const read = await readRows(upload);
@@ -82,7 +86,10 @@ export async function importQuestions(principal: Principal, options: ImportOptio
   const failed = rows.filter((r) => !r.ok).length;
   const valid = rows.filter((r): r is Extract<RowResult, { ok: true }> => r.ok);
   if (failed > 0 && options.mode === 'all_or_nothing') {
-    throw badRequest(`${failed} of ${rows.length} rows are invalid; nothing was imported (send ?mode=partial to import the valid rows)`, errors);
+    throw badRequest(
+      `${failed} of ${rows.length} rows are invalid; nothing was imported (send ?mode=partial to import the valid rows)`,
+      errors,
+    );
   }
   if (valid.length === 0) throw badRequest(`None of the ${rows.length} rows is valid; nothing was imported`, errors);
 
@@ -125,12 +132,26 @@ export async function importQuestions(principal: Principal, options: ImportOptio
     await imports.commitImport(record, folderIds, Date.now());
   } catch (err) {
     // Nothing is visible yet: remove what was staged (a crash leaves it to recoverStaleImports).
-    await imports.abandonImport(record).catch((cleanupErr) => log.warn('Could not remove an abandoned import', { importId, error: errorText(cleanupErr) }));
-    if (err instanceof MissingFolder) throw badRequest(`Folder ${err.folderId} was deleted during the import; nothing was imported`, [{ path: 'folder_id', message: `Folder ${err.folderId} no longer exists` }]);
+    await imports
+      .abandonImport(record)
+      .catch((cleanupErr) =>
+        log.warn('Could not remove an abandoned import', { importId, error: errorText(cleanupErr) }),
+      );
+    if (err instanceof MissingFolder)
+      throw badRequest(`Folder ${err.folderId} was deleted during the import; nothing was imported`, [
+        { path: 'folder_id', message: `Folder ${err.folderId} no longer exists` },
+      ]);
     throw err;
   }
   // Committed: from here on the import is finished, now or by a later roll forward.
   await imports.publishQuestions(record, questions);
   await imports.completeImport(record, Date.now());
-  return { import_id: importId, dry_run: false, imported: questions.length, failed, errors, question_ids: questions.map((q) => q.id) };
+  return {
+    import_id: importId,
+    dry_run: false,
+    imported: questions.length,
+    failed,
+    errors,
+    question_ids: questions.map((q) => q.id),
+  };
 }

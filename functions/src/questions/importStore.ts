@@ -42,10 +42,12 @@ const alreadyImported = (record: ImportRecord) =>
     `This file was already imported (import ${record.id}, ${record.imported} questions, ${record.completed_at ?? record.created_at}); ` +
       'change the file to import its questions again',
   );
-const inProgress = (record: ImportRecord) => conflict(`An import of this file is in progress (import ${record.id}); retry in a few minutes`);
+const inProgress = (record: ImportRecord) =>
+  conflict(`An import of this file is in progress (import ${record.id}); retry in a few minutes`);
 
 export const leaseFrom = (now: number): string => new Date(now + LEASE_MS).toISOString();
-const leaseExpired = (record: ImportRecord, now: number): boolean => record.lease_expires_at !== null && Date.parse(record.lease_expires_at) <= now;
+const leaseExpired = (record: ImportRecord, now: number): boolean =>
+  record.lease_expires_at !== null && Date.parse(record.lease_expires_at) <= now;
 
 /** The import's questions as chunk payloads of bounded size, in file order. */
 export function chunkQuestions(questions: StoredQuestion[]): string[] {
@@ -95,7 +97,9 @@ export async function stageChunks(clientId: string, importId: string, chunks: st
   for (let start = 0; start < chunks.length; start += CHUNKS_PER_COMMIT) {
     const batch = db.batch();
     chunks.slice(start, start + CHUNKS_PER_COMMIT).forEach((payload, offset) => {
-      batch.set(paths.clientQuestionImportChunk(clientId, importId, start + offset), { payload } satisfies StoredImportChunk);
+      batch.set(paths.clientQuestionImportChunk(clientId, importId, start + offset), {
+        payload,
+      } satisfies StoredImportChunk);
     });
     await batch.commit();
   }
@@ -140,7 +144,8 @@ export async function publishQuestions(
     while (next < pending.length && !failure) {
       const k = pending[next++];
       const batch = db.batch();
-      for (const q of questions.slice(k * perBatch, (k + 1) * perBatch)) batch.set(paths.clientQuestion(record.client_id, q.id), q);
+      for (const q of questions.slice(k * perBatch, (k + 1) * perBatch))
+        batch.set(paths.clientQuestion(record.client_id, q.id), q);
       batch.update(importRef, { published_batches: FieldValue.arrayUnion(k) });
       try {
         await batch.commit();
@@ -154,7 +159,10 @@ export async function publishQuestions(
 }
 
 /** Step 5. */
-export async function completeImport(record: Pick<ImportRecord, 'client_id' | 'id' | 'chunk_count'>, now: number): Promise<void> {
+export async function completeImport(
+  record: Pick<ImportRecord, 'client_id' | 'id' | 'chunk_count'>,
+  now: number,
+): Promise<void> {
   const batch = db.batch();
   batch.update(paths.clientQuestionImport(record.client_id, record.id), {
     status: 'complete',
@@ -162,25 +170,34 @@ export async function completeImport(record: Pick<ImportRecord, 'client_id' | 'i
     lease_expires_at: null,
     completed_at: new Date(now).toISOString(),
   });
-  for (let i = 0; i < record.chunk_count; i++) batch.delete(paths.clientQuestionImportChunk(record.client_id, record.id, i));
+  for (let i = 0; i < record.chunk_count; i++)
+    batch.delete(paths.clientQuestionImportChunk(record.client_id, record.id, i));
   await batch.commit();
 }
 
 /** Undoes steps 1–2 of an import that never committed: nothing of it was visible. */
-export async function abandonImport(record: Pick<ImportRecord, 'client_id' | 'id' | 'chunk_count' | 'claim'>): Promise<void> {
+export async function abandonImport(
+  record: Pick<ImportRecord, 'client_id' | 'id' | 'chunk_count' | 'claim'>,
+): Promise<void> {
   const ref = paths.clientQuestionImport(record.client_id, record.id);
   await db.runTransaction(async (tx) => {
     const snap = await tx.get(ref);
-    if (!snap.exists || (snap.data() as ImportRecord).claim !== record.claim || snap.get('status') !== 'staging') return;
+    if (!snap.exists || (snap.data() as ImportRecord).claim !== record.claim || snap.get('status') !== 'staging')
+      return;
     tx.delete(ref);
-    for (let i = 0; i < record.chunk_count; i++) tx.delete(paths.clientQuestionImportChunk(record.client_id, record.id, i));
+    for (let i = 0; i < record.chunk_count; i++)
+      tx.delete(paths.clientQuestionImportChunk(record.client_id, record.id, i));
   });
 }
 
 async function rollForward(record: ImportRecord, now: number): Promise<void> {
-  const refs = Array.from({ length: record.chunk_count }, (_, i) => paths.clientQuestionImportChunk(record.client_id, record.id, i));
+  const refs = Array.from({ length: record.chunk_count }, (_, i) =>
+    paths.clientQuestionImportChunk(record.client_id, record.id, i),
+  );
   const snaps = refs.length > 0 ? await db.getAll(...refs) : [];
-  const questions = snaps.flatMap((s) => (s.exists ? (JSON.parse(s.get('payload') as string) as unknown[]).map((q) => toStoredQuestion(q as never)) : []));
+  const questions = snaps.flatMap((s) =>
+    s.exists ? (JSON.parse(s.get('payload') as string) as unknown[]).map((q) => toStoredQuestion(q as never)) : [],
+  );
   await publishQuestions(record, questions, record.published_batches ?? []);
   await completeImport(record, now);
 }
@@ -192,7 +209,11 @@ async function rollForward(record: ImportRecord, now: number): Promise<void> {
  * returns how many it handled.
  */
 export async function recoverStaleImports(clientId: string, now: number): Promise<number> {
-  const snap = await paths.clientQuestionImports(clientId).where('status', 'in', ['staging', 'committed']).limit(20).get();
+  const snap = await paths
+    .clientQuestionImports(clientId)
+    .where('status', 'in', ['staging', 'committed'])
+    .limit(20)
+    .get();
   const stale = snap.docs.map((d) => d.data() as ImportRecord).filter((r) => leaseExpired(r, now));
   for (const record of stale) {
     if (record.status === 'committed') await rollForward(record, now);

@@ -18,7 +18,8 @@ import * as service from './service';
 const WHO =
   'The question bank is for administrators: Students and Guests get 403 on every question endpoint (they see questions only inside ' +
   'attempts, without answer keys). Replies carry the answer key (correct_answer, tolerance; an essay has none: correct_answer null, and its optional max_words). A question of another organization answers 403, an unknown one 404.';
-const FOLDER = 'folder_id must name a folder of the question’s organization: another organization’s folder answers 403 (400 for a Super Admin), an unknown one 404.';
+const FOLDER =
+  'folder_id must name a folder of the question’s organization: another organization’s folder answers 403 (400 for a Super Admin), an unknown one 404.';
 
 export const questionRoutes: RouteDefinition[] = [
   defineRoute({
@@ -93,7 +94,10 @@ export const questionRoutes: RouteDefinition[] = [
     params: QuestionParams,
     success: { status: 200, description: 'The question with its answer key', schema: AdminQuestion },
     errors: ['NOT_FOUND'],
-    handler: async ({ principal, params }) => ({ status: 200, body: await service.readQuestion(principal, params.questionId) }),
+    handler: async ({ principal, params }) => ({
+      status: 200,
+      body: await service.readQuestion(principal, params.questionId),
+    }),
   }),
   defineRoute({
     method: 'put',
@@ -108,7 +112,10 @@ export const questionRoutes: RouteDefinition[] = [
     body: QuestionInput,
     success: { status: 200, description: 'The question as replaced', schema: AdminQuestion },
     errors: ['NOT_FOUND'],
-    handler: async ({ principal, params, body }) => ({ status: 200, body: await service.replaceQuestion(principal, params.questionId, body) }),
+    handler: async ({ principal, params, body }) => ({
+      status: 200,
+      body: await service.replaceQuestion(principal, params.questionId, body),
+    }),
   }),
   defineRoute({
     method: 'patch',
@@ -124,7 +131,10 @@ export const questionRoutes: RouteDefinition[] = [
     body: UpdateQuestionBody,
     success: { status: 200, description: 'The question as changed', schema: AdminQuestion },
     errors: ['NOT_FOUND'],
-    handler: async ({ principal, params, body }) => ({ status: 200, body: await service.updateQuestion(principal, params.questionId, body) }),
+    handler: async ({ principal, params, body }) => ({
+      status: 200,
+      body: await service.updateQuestion(principal, params.questionId, body),
+    }),
   }),
   defineRoute({
     method: 'delete',

@@ -27,11 +27,18 @@ import * as store from './store';
  * question into a folder of a different organization than the question's, 404
  * when no organization has it.
  */
-export async function refuseFolder(principal: Principal, clientId: string, folderId: string, field: string): Promise<never> {
+export async function refuseFolder(
+  principal: Principal,
+  clientId: string,
+  folderId: string,
+  field: string,
+): Promise<never> {
   const owner = await findFolderOwner(folderId);
   if (!owner) throw notFound(`Folder ${folderId} not found`);
   if (principal.role !== 'super_admin') throw forbidden('That folder belongs to another organization');
-  throw badRequest('folder_id names a folder of another organization', [{ path: field, message: 'Must be a folder of the question’s organization' }]);
+  throw badRequest('folder_id names a folder of another organization', [
+    { path: field, message: 'Must be a folder of the question’s organization' },
+  ]);
 }
 
 async function assertFolderOf(principal: Principal, clientId: string, folderId: string, field: string): Promise<void> {
@@ -67,7 +74,12 @@ export async function listQuestions(
   const clientId = questionBankScope(principal, filters.client_id, 'query.client_id');
   await requireClient(clientId);
   if (filters.folder_id !== undefined) await assertFolderOf(principal, clientId, filters.folder_id, 'query.folder_id');
-  const list = () => store.listQuestions(clientId, { folder_id: filters.folder_id, difficulty: filters.difficulty, question_type: filters.question_type }, page);
+  const list = () =>
+    store.listQuestions(
+      clientId,
+      { folder_id: filters.folder_id, difficulty: filters.difficulty, question_type: filters.question_type },
+      page,
+    );
   // An import whose worker died after its commit point is finished here, beside the listing
   // (one small query when there is none); the page is read again only if one was.
   const recovery = recoverStaleImports(clientId, Date.now()).catch((err) => {
@@ -97,12 +109,18 @@ export async function createQuestion(principal: Principal, input: QuestionInput)
 
 function assertSameOrganization(question: { client_id: string }, requested: string | undefined): void {
   if (requested !== undefined && requested !== question.client_id) {
-    throw badRequest('A question cannot move to another organization', [{ path: 'body.client_id', message: 'Must be the question’s organization or absent' }]);
+    throw badRequest('A question cannot move to another organization', [
+      { path: 'body.client_id', message: 'Must be the question’s organization or absent' },
+    ]);
   }
 }
 
 /** PUT: the question is replaced whole; folder_id and tolerance left out are cleared. */
-export async function replaceQuestion(principal: Principal, questionId: string, input: QuestionInput): Promise<AdminQuestion> {
+export async function replaceQuestion(
+  principal: Principal,
+  questionId: string,
+  input: QuestionInput,
+): Promise<AdminQuestion> {
   const question = await readQuestion(principal, questionId);
   assertSameOrganization(question, input.client_id);
   const now = new Date().toISOString();
@@ -117,7 +135,11 @@ export async function replaceQuestion(principal: Principal, questionId: string, 
   return adminQuestion(replaced);
 }
 
-export async function updateQuestion(principal: Principal, questionId: string, changes: QuestionChanges): Promise<AdminQuestion> {
+export async function updateQuestion(
+  principal: Principal,
+  questionId: string,
+  changes: QuestionChanges,
+): Promise<AdminQuestion> {
   const question = await readQuestion(principal, questionId);
   const now = new Date().toISOString();
   const updated = await withFolderCheck(principal, question.client_id, () =>

@@ -65,14 +65,19 @@ export async function insertQuestion(question: StoredQuestion): Promise<void> {
 }
 
 /** Replaces a question with what `change` makes of it, in a transaction (with its folder read, as for a create). */
-export async function updateQuestion(clientId: string, questionId: string, change: (current: StoredQuestion) => StoredQuestion): Promise<StoredQuestion> {
+export async function updateQuestion(
+  clientId: string,
+  questionId: string,
+  change: (current: StoredQuestion) => StoredQuestion,
+): Promise<StoredQuestion> {
   if (!isDocumentId(questionId)) throw questionNotFound();
   const ref = paths.clientQuestion(clientId, questionId);
   return db.runTransaction(async (tx) => {
     const snap = await tx.get(ref);
     if (!snap.exists) throw questionNotFound();
     const next = change(toStoredQuestion(snap.data()!));
-    if (next.folder_id !== null && !(await findFolderInTransaction(tx, clientId, next.folder_id))) throw new MissingFolder(next.folder_id);
+    if (next.folder_id !== null && !(await findFolderInTransaction(tx, clientId, next.folder_id)))
+      throw new MissingFolder(next.folder_id);
     tx.set(ref, next);
     return next;
   });

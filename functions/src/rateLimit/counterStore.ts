@@ -30,7 +30,10 @@ export async function addToCounters(key: string, add: Partial<Counters>, window:
  * counts its address and its user together): one round trip, each counter's
  * value after this change.
  */
-export async function addToManyCounters(changes: Array<{ key: string; add: Partial<Counters> }>, window: Window): Promise<Counters[]> {
+export async function addToManyCounters(
+  changes: Array<{ key: string; add: Partial<Counters> }>,
+  window: Window,
+): Promise<Counters[]> {
   const batch = db.batch();
   for (const { key, add } of changes) {
     batch.set(

@@ -59,7 +59,9 @@ interface Subject {
 
 const addressSubject = (req: Request, res: Response, config: RuntimeConfig, window: Window): Subject => ({
   key: counterKey('ip', addressBucket(clientIp(req)), window),
-  failureLimit: requestState(res).onNetwork ? config.authFailuresPerNetworkAddressPerMinute : config.authFailuresPerMinute,
+  failureLimit: requestState(res).onNetwork
+    ? config.authFailuresPerNetworkAddressPerMinute
+    : config.authFailuresPerMinute,
   failureMessage: TOO_MANY_AUTH_FAILURES,
 });
 
@@ -85,7 +87,11 @@ function identityOf(req: Request, res: Response): string | undefined {
 function requestSubject(req: Request, res: Response, config: RuntimeConfig, window: Window): Subject {
   const identity = requestState(res).onNetwork ? identityOf(req, res) : undefined;
   if (identity === undefined) return addressSubject(req, res, config, window);
-  return { key: counterKey('id', identity, window), failureLimit: config.authFailuresPerMinute, failureMessage: TOO_MANY_REFUSED_CREDENTIALS };
+  return {
+    key: counterKey('id', identity, window),
+    failureLimit: config.authFailuresPerMinute,
+    failureMessage: TOO_MANY_REFUSED_CREDENTIALS,
+  };
 }
 
 /**
@@ -99,7 +105,14 @@ function failureSubjects(req: Request, res: Response, config: RuntimeConfig, win
   const address = addressSubject(req, res, config, window);
   const principal = requestState(res).principal;
   if (!requestState(res).onNetwork || !principal) return [address];
-  return [address, { key: counterKey('id', `user:${principal.uid}`, window), failureLimit: config.authFailuresPerMinute, failureMessage: TOO_MANY_REFUSED_CREDENTIALS }];
+  return [
+    address,
+    {
+      key: counterKey('id', `user:${principal.uid}`, window),
+      failureLimit: config.authFailuresPerMinute,
+      failureMessage: TOO_MANY_REFUSED_CREDENTIALS,
+    },
+  ];
 }
 
 /** Locked-out subjects are blocked under a key of their own: on a registered network, an address over its request count still lets identified requests through. */
@@ -147,7 +160,16 @@ async function consume(key: string, limit: number, res: Response, reason: string
 }
 
 /** The verdict on counters just read back: limit headers set, a 429 thrown past the limit. */
-function judge(key: string, counters: Counters, limit: number, window: Window, now: number, res: Response, reason: string, strict: boolean) {
+function judge(
+  key: string,
+  counters: Counters,
+  limit: number,
+  window: Window,
+  now: number,
+  res: Response,
+  reason: string,
+  strict: boolean,
+) {
   const state = limitState(counters.requests, limit, window.resetAtMs, now);
   setLimitHeaders(res, state, strict);
   if (state.exceeded) {
@@ -162,7 +184,10 @@ async function onRegisteredNetwork(req: Request): Promise<boolean> {
   try {
     return (await registeredNetworks()).onAnyNetwork(clientIp(req));
   } catch (err) {
-    (isBackendFault(err) ? log.warn : log.error)('Registered networks unreadable: the request is counted against its address', { error: errorText(err) });
+    (isBackendFault(err) ? log.warn : log.error)(
+      'Registered networks unreadable: the request is counted against its address',
+      { error: errorText(err) },
+    );
     return false;
   }
 }
@@ -202,14 +227,20 @@ function ipRateLimit(config: RuntimeConfig): RequestHandler {
 }
 
 /** The request's verdict from a count (started by `count`): a 429 to answer, or nothing. Never rejects. */
-async function ipLimitOutcome(subject: Subject, res: Response, count: () => Promise<Awaited<ReturnType<typeof consume>>>): Promise<ApiError | undefined> {
+async function ipLimitOutcome(
+  subject: Subject,
+  res: Response,
+  count: () => Promise<Awaited<ReturnType<typeof consume>>>,
+): Promise<ApiError | undefined> {
   let outcome: Awaited<ReturnType<typeof consume>>;
   try {
     outcome = await count();
   } catch (err) {
     if (err instanceof ApiError) return err;
     // Not a backend fault is a bug here: still open, but loud.
-    (isBackendFault(err) ? log.warn : log.error)('Per-IP rate limit not applied: its counter could not be written', { error: errorText(err) });
+    (isBackendFault(err) ? log.warn : log.error)('Per-IP rate limit not applied: its counter could not be written', {
+      error: errorText(err),
+    });
     return undefined;
   }
   if (outcome.counters.auth_failures >= subject.failureLimit) {
@@ -266,12 +297,19 @@ async function countFailedAuthentication(req: Request, res: Response, config: Ru
   const now = Date.now();
   const window = currentWindow(now);
   const subjects = failureSubjects(req, res, config, window);
-  const counted = await addToManyCounters(subjects.map(({ key }) => ({ key, add: { auth_failures: 1 } })), window);
+  const counted = await addToManyCounters(
+    subjects.map(({ key }) => ({ key, add: { auth_failures: 1 } })),
+    window,
+  );
   let refusal: ApiError | undefined;
   subjects.forEach((subject, i) => {
     const { auth_failures } = counted[i];
     if (auth_failures >= subject.failureLimit) block(lockoutKey(subject.key), window.resetAtMs, subject.failureMessage);
-    if (auth_failures > subject.failureLimit) refusal ??= rateLimited(subject.failureMessage, limitState(auth_failures, subject.failureLimit, window.resetAtMs, now));
+    if (auth_failures > subject.failureLimit)
+      refusal ??= rateLimited(
+        subject.failureMessage,
+        limitState(auth_failures, subject.failureLimit, window.resetAtMs, now),
+      );
   });
   if (refusal) throw refusal;
 }
@@ -296,7 +334,13 @@ function sensitiveRateLimit(config: RuntimeConfig): RequestHandler {
     refuseBlocked(key, config.sensitivePerMinute, now);
     const subject = requestSubject(req, res, config, window);
     refuseBlocked(subject.key, config.ratePerMinute, now);
-    const both = addToManyCounters([{ key: subject.key, add: { requests: 1 } }, { key, add: { requests: 1 } }], window);
+    const both = addToManyCounters(
+      [
+        { key: subject.key, add: { requests: 1 } },
+        { key, add: { requests: 1 } },
+      ],
+      window,
+    );
     perRequest.ipLimit = ipLimitOutcome(subject, res, async () =>
       judge(subject.key, (await both)[0], config.ratePerMinute, window, now, res, TOO_MANY_REQUESTS, false),
     );

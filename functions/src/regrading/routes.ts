@@ -25,6 +25,9 @@ export const regradingRoutes: RouteDefinition[] = [
     body: RegradeBody,
     success: { status: 200, description: 'The attempts whose score changed (or would change)', schema: RegradeReply },
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async ({ principal, params, body, call }) => ({ status: 200, body: await service.regrade(principal, params.testId, params.version, body, call) }),
+    handler: async ({ principal, params, body, call }) => ({
+      status: 200,
+      body: await service.regrade(principal, params.testId, params.version, body, call),
+    }),
   }),
 ];

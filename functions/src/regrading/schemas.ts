@@ -6,7 +6,12 @@ import { MAX_OPTIONS, MAX_OPTION_LENGTH } from '../questions/schemas';
 
 export const RegradeParams = z.strictObject({
   testId: TestId,
-  version: z.coerce.number().int().min(1).max(1_000_000).describe('The published version whose frozen question is corrected'),
+  version: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .describe('The published version whose frozen question is corrected'),
 });
 
 export const RegradeBody = z
@@ -47,9 +52,15 @@ export const RegradeReply = z
     question_id: z.string(),
     dry_run: z.boolean(),
     revision: z.number().int().describe('The version’s revision after the correction (a dry run: as it stands)'),
-    corrected: z.boolean().describe('Whether the frozen question changed now (false: it already held this correction, as when a regrade is sent again)'),
+    corrected: z
+      .boolean()
+      .describe(
+        'Whether the frozen question changed now (false: it already held this correction, as when a regrade is sent again)',
+      ),
     attempts_checked: z.number().int().describe('Submitted attempts of the version rescored'),
-    changed: z.array(RegradedAttempt).describe('Every attempt whose score changes (a dry run: would change), before and after'),
+    changed: z
+      .array(RegradedAttempt)
+      .describe('Every attempt whose score changes (a dry run: would change), before and after'),
   })
   .meta({ id: 'RegradeResult' });
 export type RegradeReply = z.infer<typeof RegradeReply>;

@@ -27,7 +27,10 @@ const figures = (attempt: Pick<StoredAttempt, 'score' | 'total_marks' | 'percent
   percentage: attempt.percentage ?? percentageOf(attempt.score ?? 0, attempt.total_marks),
 });
 
-const regraded = (before: StoredAttempt, after: Pick<StoredAttempt, 'score' | 'total_marks' | 'percentage'>): RegradedAttempt => ({
+const regraded = (
+  before: StoredAttempt,
+  after: Pick<StoredAttempt, 'score' | 'total_marks' | 'percentage'>,
+): RegradedAttempt => ({
   attempt_id: before.id,
   student_id: before.student_id,
   guest_name: before.guest_name,
@@ -42,7 +45,13 @@ function corrected(current: Parameters<typeof correctQuestion>[0], correction: C
   return result.question;
 }
 
-export async function regrade(principal: Principal, testId: string, versionNumber: number, input: RegradeInput, call: CallContext): Promise<RegradeReply> {
+export async function regrade(
+  principal: Principal,
+  testId: string,
+  versionNumber: number,
+  input: RegradeInput,
+  call: CallContext,
+): Promise<RegradeReply> {
   const test = await requireTest(principal, testId);
   assertCanRegrade(principal, { clientId: test.client_id });
   assertHasVersion(test, versionNumber);
@@ -50,18 +59,32 @@ export async function regrade(principal: Principal, testId: string, versionNumbe
   const stored = await store.readVersion(clientId, testId, versionNumber);
   if (!stored) throw notFound('Test version not found');
   const frozen = await store.readFrozenQuestion(clientId, testId, stored, input.question_id);
-  if (!frozen) throw notFound(`No question ${input.question_id} in version ${versionNumber} of this test (neither fixed nor in a pool)`);
-  const correction: Correction = { correct_answer: input.correct_answer, tolerance: input.tolerance, marks: input.marks };
+  if (!frozen)
+    throw notFound(
+      `No question ${input.question_id} in version ${versionNumber} of this test (neither fixed nor in a pool)`,
+    );
+  const correction: Correction = {
+    correct_answer: input.correct_answer,
+    tolerance: input.tolerance,
+    marks: input.marks,
+  };
   const preview = corrected(frozen, correction);
   const meta = requestMeta(call);
 
   let version: TestVersion = stored;
   let changedNow = false;
   if (!input.dry_run) {
-    const applied = await store.applyCorrection(clientId, testId, versionNumber, input.question_id, (current) => corrected(current, correction), {
-      meta,
-      actorId: principal.uid,
-    });
+    const applied = await store.applyCorrection(
+      clientId,
+      testId,
+      versionNumber,
+      input.question_id,
+      (current) => corrected(current, correction),
+      {
+        meta,
+        actorId: principal.uid,
+      },
+    );
     version = applied.version;
     changedNow = applied.changed;
     await store.stampInProgress(clientId, testId, versionNumber, version.revision ?? 0);
@@ -83,7 +106,8 @@ export async function regrade(principal: Principal, testId: string, versionNumbe
       for (const attempt of await store.readAttempts(clientId, ids)) {
         if (attempt.status !== 'submitted') continue;
         const fields = scoredFields(attempt, await paperFor(attempt));
-        if (fields.score !== attempt.score || fields.total_marks !== attempt.total_marks) changed.push(regraded(attempt, fields));
+        if (fields.score !== attempt.score || fields.total_marks !== attempt.total_marks)
+          changed.push(regraded(attempt, fields));
       }
     } else {
       const rescored = await store.rescorePage(clientId, testId, versionNumber, ids, paperFor, {
@@ -92,7 +116,8 @@ export async function regrade(principal: Principal, testId: string, versionNumbe
         questionId: input.question_id,
         revision: version.revision ?? 0,
       });
-      for (const { before, after: now } of rescored) if (before.score !== now.score || before.total_marks !== now.total_marks) changed.push(regraded(before, now));
+      for (const { before, after: now } of rescored)
+        if (before.score !== now.score || before.total_marks !== now.total_marks) changed.push(regraded(before, now));
     }
     checked += ids.length;
     after = ids[ids.length - 1];

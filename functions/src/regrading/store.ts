@@ -40,7 +40,12 @@ export async function readVersion(clientId: string, testId: string, version: num
   return snap.exists ? (snap.data() as TestVersion) : undefined;
 }
 
-export async function readFrozenQuestion(clientId: string, testId: string, version: TestVersion, questionId: string): Promise<FrozenQuestion | undefined> {
+export async function readFrozenQuestion(
+  clientId: string,
+  testId: string,
+  version: TestVersion,
+  questionId: string,
+): Promise<FrozenQuestion | undefined> {
   const place = placeOf(version, questionId);
   if (!place) return undefined;
   if (place.kind === 'fixed') return version.questions[place.index];
@@ -69,9 +74,11 @@ export async function applyCorrection(
     const version = versionSnap.data() as TestVersion;
     const place = placeOf(version, questionId);
     if (!place) throw notFound('No such question in this version');
-    const poolRef = place.kind === 'pool' ? paths.poolFrozenQuestion(clientId, testId, place.freezeId, questionId) : undefined;
+    const poolRef =
+      place.kind === 'pool' ? paths.poolFrozenQuestion(clientId, testId, place.freezeId, questionId) : undefined;
     const poolSnap = poolRef ? await tx.get(poolRef) : undefined;
-    const current = place.kind === 'fixed' ? version.questions[place.index] : (poolSnap?.data() as FrozenQuestion | undefined);
+    const current =
+      place.kind === 'fixed' ? version.questions[place.index] : (poolSnap?.data() as FrozenQuestion | undefined);
     if (!current) throw notFound('No such question in this version');
     const corrected = correct(current);
     if (sameKey(current, corrected)) return { version, changed: false };
@@ -82,9 +89,11 @@ export async function applyCorrection(
       next.total_marks = round4(next.questions.reduce((sum, q) => sum + q.marks, 0));
       // A longer key on a version published near its limit: measured, as Firestore would refuse the whole commit.
       if (documentSize(versionRef.path, next as unknown as Record<string, unknown>) > MAX_DOCUMENT_BYTES) {
-        throw new ApiError('PAYLOAD_TOO_LARGE', 'The corrected key would take the frozen version past the 1 MiB a document holds', [
-          { path: 'body.correct_answer', message: 'Too long for what is left of the version’s storage' },
-        ]);
+        throw new ApiError(
+          'PAYLOAD_TOO_LARGE',
+          'The corrected key would take the frozen version past the 1 MiB a document holds',
+          [{ path: 'body.correct_answer', message: 'Too long for what is left of the version’s storage' }],
+        );
       }
       tx.update(versionRef, { questions: next.questions, total_marks: next.total_marks, revision });
     } else {
@@ -103,7 +112,11 @@ export async function applyCorrection(
         question_id: questionId,
         revision,
         from: { correct_answer: current.correct_answer, tolerance: current.tolerance ?? null, marks: current.marks },
-        to: { correct_answer: corrected.correct_answer, tolerance: corrected.tolerance ?? null, marks: corrected.marks },
+        to: {
+          correct_answer: corrected.correct_answer,
+          tolerance: corrected.tolerance ?? null,
+          marks: corrected.marks,
+        },
       },
     });
     return { version: next, changed: true };
@@ -111,7 +124,11 @@ export async function applyCorrection(
 }
 
 const versionAttempts = (clientId: string, testId: string, version: number, status: 'in_progress' | 'submitted') =>
-  paths.clientAttempts(clientId).where('test_id', '==', testId).where('version', '==', version).where('status', '==', status);
+  paths
+    .clientAttempts(clientId)
+    .where('test_id', '==', testId)
+    .where('version', '==', version)
+    .where('status', '==', status);
 
 /**
  * Stamps every attempt of the version in progress with the revision: its next
@@ -121,7 +138,12 @@ const versionAttempts = (clientId: string, testId: string, version: number, stat
  * reads the test's revision and the attempts: a stamp never lowers an
  * attempt's revision, and a regrade overtaken by a later correction stops (409).
  */
-export async function stampInProgress(clientId: string, testId: string, version: number, revision: number): Promise<number> {
+export async function stampInProgress(
+  clientId: string,
+  testId: string,
+  version: number,
+  revision: number,
+): Promise<number> {
   const snap = await versionAttempts(clientId, testId, version, 'in_progress').select().get();
   for (let i = 0; i < snap.docs.length; i += STAMP_BATCH) {
     const refs = snap.docs.slice(i, i + STAMP_BATCH).map((doc) => doc.ref);
@@ -129,7 +151,8 @@ export async function stampInProgress(clientId: string, testId: string, version:
       const [testSnap, ...attempts] = await tx.getAll(paths.clientTest(clientId, testId), ...refs);
       assertCurrentRevision(testSnap, version, revision);
       for (const attempt of attempts) {
-        if (attempt.exists && (attempt.get('key_revision') ?? 0) < revision) tx.update(attempt.ref, { key_revision: revision });
+        if (attempt.exists && (attempt.get('key_revision') ?? 0) < revision)
+          tx.update(attempt.ref, { key_revision: revision });
       }
     });
   }
@@ -138,11 +161,17 @@ export async function stampInProgress(clientId: string, testId: string, version:
 
 /** 409 when the test names a later revision of the version than this regrade's: the later regrade does the work. */
 function assertCurrentRevision(testSnap: FirebaseFirestore.DocumentSnapshot, version: number, revision: number): void {
-  if (keyRevisionOf(testSnap.data() as StoredTest | undefined, version) !== revision) throw conflict('A later regrade of this version has corrected it again; that regrade rescores its attempts');
+  if (keyRevisionOf(testSnap.data() as StoredTest | undefined, version) !== revision)
+    throw conflict('A later regrade of this version has corrected it again; that regrade rescores its attempts');
 }
 
 /** One page of the version's submitted attempts' ids, after `after` (a document id), in id order. */
-export async function submittedPage(clientId: string, testId: string, version: number, after: string | undefined): Promise<string[]> {
+export async function submittedPage(
+  clientId: string,
+  testId: string,
+  version: number,
+  after: string | undefined,
+): Promise<string[]> {
   let query = versionAttempts(clientId, testId, version, 'submitted').orderBy(FieldPath.documentId()).select();
   if (after !== undefined) query = query.startAfter(after);
   return (await query.limit(REGRADE_PAGE).get()).docs.map((d) => d.id);
@@ -178,7 +207,10 @@ export async function rescorePage(
 ): Promise<Rescored[]> {
   if (ids.length === 0) return [];
   return db.runTransaction(async (tx) => {
-    const [testSnap, ...snaps] = await tx.getAll(paths.clientTest(clientId, testId), ...ids.map((id) => paths.clientAttempt(clientId, id)));
+    const [testSnap, ...snaps] = await tx.getAll(
+      paths.clientTest(clientId, testId),
+      ...ids.map((id) => paths.clientAttempt(clientId, id)),
+    );
     // A later correction of the version (its revision is on the test, written with it) rescores every attempt itself:
     // this one stops rather than write its older key over what the later one wrote.
     assertCurrentRevision(testSnap, version, audit.revision);
@@ -193,7 +225,10 @@ export async function rescorePage(
       // Every attempt carries the revision it was scored with, so its reads (the review's key, on any instance)
       // reload a cached version older than that: the cost of a corrected key is paid here, once per attempt, not by each read.
       const fields = { ...scoredFields(before, paper), key_revision: audit.revision };
-      if (JSON.stringify([fields.score, fields.total_marks, fields.results]) === JSON.stringify([before.score, before.total_marks, before.results])) {
+      if (
+        JSON.stringify([fields.score, fields.total_marks, fields.results]) ===
+        JSON.stringify([before.score, before.total_marks, before.results])
+      ) {
         // The same result: only the revision is written, and only once (a page rescored again writes nothing).
         if ((before.key_revision ?? 0) < audit.revision) tx.update(snap.ref, { key_revision: audit.revision });
         continue;

@@ -36,7 +36,11 @@ export function clipText(text: string, max = MAX_ERROR_TEXT): string {
 }
 
 function clipDetail(detail: ErrorDetail): ErrorDetail {
-  const clipped: ErrorDetail = { ...detail, path: clipText(String(detail.path)), message: clipText(String(detail.message)) };
+  const clipped: ErrorDetail = {
+    ...detail,
+    path: clipText(String(detail.path)),
+    message: clipText(String(detail.message)),
+  };
   for (const [key, value] of Object.entries(clipped)) if (typeof value === 'string') clipped[key] = clipText(value);
   return clipped;
 }

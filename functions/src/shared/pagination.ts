@@ -16,7 +16,13 @@ export const MAX_CURSOR_LENGTH = 1_024;
 export const MAX_CURSOR_PAGE = 1_000_000;
 
 const pageFields = {
-  page: z.coerce.number().int().min(1).max(MAX_PAGE_OFFSET + 1).optional().describe(`Page number, from 1 (default 1); (page − 1) × limit may be at most ${MAX_PAGE_OFFSET}`),
+  page: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_PAGE_OFFSET + 1)
+    .optional()
+    .describe(`Page number, from 1 (default 1); (page − 1) × limit may be at most ${MAX_PAGE_OFFSET}`),
   limit: z.coerce
     .number()
     .int()
@@ -29,7 +35,9 @@ const pageFields = {
     .min(1)
     .max(MAX_CURSOR_LENGTH)
     .optional()
-    .describe('`pagination.next_cursor` of the previous page: the page after it, at any depth (send it without `page`)'),
+    .describe(
+      '`pagination.next_cursor` of the previous page: the page after it, at any depth (send it without `page`)',
+    ),
 };
 
 /**
@@ -66,7 +74,9 @@ export type PageRequest = { page?: number; limit: number; cursor?: string };
 export type PageInfo = z.infer<typeof Pagination>;
 
 /** Splits a validated list query into its page request and its filters. */
-export function splitPageQuery<Q extends PageRequest>(query: Q): { page: PageRequest; filters: Omit<Q, 'page' | 'limit' | 'cursor'> } {
+export function splitPageQuery<Q extends PageRequest>(
+  query: Q,
+): { page: PageRequest; filters: Omit<Q, 'page' | 'limit' | 'cursor'> } {
   const { page, limit, cursor, ...filters } = query;
   return { page: { page, limit, cursor }, filters };
 }
@@ -86,7 +96,8 @@ export interface Cursor {
   after: CursorValue[];
 }
 
-export const encodeCursor = (cursor: Cursor): string => Buffer.from(JSON.stringify([cursor.page, ...cursor.after]), 'utf8').toString('base64url');
+export const encodeCursor = (cursor: Cursor): string =>
+  Buffer.from(JSON.stringify([cursor.page, ...cursor.after]), 'utf8').toString('base64url');
 
 /** A document path ("clients/c1/attempts/a1"): collection and document ids in pairs. */
 export function isDocumentPath(text: string): boolean {
@@ -98,7 +109,11 @@ export function isDocumentPath(text: string): boolean {
  * The cursor, or undefined when it is not one this service issued for a query of `sortFields` sort fields.
  * Its last value is the document's id, or for a collection group (isKey = isDocumentPath) its path.
  */
-export function decodeCursor(text: string, sortFields: number, isKey: (key: string) => boolean = isDocumentId): Cursor | undefined {
+export function decodeCursor(
+  text: string,
+  sortFields: number,
+  isKey: (key: string) => boolean = isDocumentId,
+): Cursor | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
@@ -110,7 +125,10 @@ export function decodeCursor(text: string, sortFields: number, isKey: (key: stri
   // A cursor is only ever walked to from page 1, one page at a time.
   if (!Number.isInteger(page) || page < 1 || page > MAX_CURSOR_PAGE) return undefined;
   const wellFormed = (v: unknown) =>
-    v === null || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && isWellFormedText(v));
+    v === null ||
+    typeof v === 'boolean' ||
+    (typeof v === 'number' && Number.isFinite(v)) ||
+    (typeof v === 'string' && isWellFormedText(v));
   if (!after.every(wellFormed)) return undefined;
   const id = after[after.length - 1];
   if (typeof id !== 'string' || !isKey(id)) return undefined;

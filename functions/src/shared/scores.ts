@@ -7,4 +7,5 @@ const DECIMALS = 1e4;
 export const round4 = (value: number): number => Math.round(value * DECIMALS) / DECIMALS + 0;
 
 /** The attempt's percentage of the version's total marks (0 when the total is 0). */
-export const percentageOf = (score: number, totalMarks: number): number => (totalMarks > 0 ? round4((score / totalMarks) * 100) : 0);
+export const percentageOf = (score: number, totalMarks: number): number =>
+  totalMarks > 0 ? round4((score / totalMarks) * 100) : 0;

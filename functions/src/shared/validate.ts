@@ -27,7 +27,9 @@ function reported(issues: readonly Issue[], at: PropertyKey[] = []): Issue[] {
   return issues.flatMap((issue) => {
     const path = [...at, ...issue.path];
     if (issue.code === 'invalid_union' && issue.errors) {
-      const shaped = issue.errors.filter((branch) => branch.length > 0 && branch.every((inner) => inner.path.length > 0));
+      const shaped = issue.errors.filter(
+        (branch) => branch.length > 0 && branch.every((inner) => inner.path.length > 0),
+      );
       if (shaped.length === 1) return reported(shaped[0], path);
     }
     return [{ path, message: issue.message }];
@@ -35,11 +37,17 @@ function reported(issues: readonly Issue[], at: PropertyKey[] = []): Issue[] {
 }
 
 /** The one validation helper: zod issues become VALIDATION_ERROR details. */
-export function validate<S extends z.ZodType>(schema: S, value: unknown, where: 'body' | 'query' | 'params'): z.infer<S> {
+export function validate<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  where: 'body' | 'query' | 'params',
+): z.infer<S> {
   const malformed = malformedText(value, [where]);
   if (malformed) {
     const path = malformed.join('.');
-    throw badRequest(`Invalid request ${where}: ${path} is not well-formed Unicode text`, [{ path, message: 'Contains a lone UTF-16 surrogate' }]);
+    throw badRequest(`Invalid request ${where}: ${path} is not well-formed Unicode text`, [
+      { path, message: 'Contains a lone UTF-16 surrogate' },
+    ]);
   }
   const result = schema.safeParse(value);
   if (result.success) return result.data;

@@ -6,7 +6,12 @@ import { LRUCache } from 'lru-cache';
 // as a salted scrypt hash: a leaked test document does not give the code away
 // to anyone who cannot afford scrypt per guess. Pure apart from node:crypto.
 
-const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number }) => Promise<Buffer>;
+const scryptAsync = promisify(scrypt) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: { N: number; r: number; p: number },
+) => Promise<Buffer>;
 
 /** Node's default cost (N = 2^14, r = 8): about 30 ms of one thread-pool thread, off the event loop. */
 const COST = { N: 16384, r: 8, p: 1 };
@@ -24,7 +29,14 @@ export interface AccessCodeHash {
 export async function hashAccessCode(code: string): Promise<AccessCodeHash> {
   const salt = randomBytes(16);
   const key = await scryptAsync(code.normalize('NFC'), salt, KEY_BYTES, COST);
-  return { algorithm: 'scrypt', n: COST.N, r: COST.r, p: COST.p, salt: salt.toString('base64'), hash: key.toString('base64') };
+  return {
+    algorithm: 'scrypt',
+    n: COST.N,
+    r: COST.r,
+    p: COST.p,
+    salt: salt.toString('base64'),
+    hash: key.toString('base64'),
+  };
 }
 
 /**
@@ -42,7 +54,11 @@ export async function accessCodeMatches(stored: AccessCodeHash, candidate: strin
   const memoKey = `${stored.salt}:${stored.hash}:${createHash('sha256').update(normalized).digest('base64')}`;
   if (verified.has(memoKey)) return true;
   const expected = Buffer.from(stored.hash, 'base64');
-  const key = await scryptAsync(normalized, Buffer.from(stored.salt, 'base64'), expected.length, { N: stored.n, r: stored.r, p: stored.p });
+  const key = await scryptAsync(normalized, Buffer.from(stored.salt, 'base64'), expected.length, {
+    N: stored.n,
+    r: stored.r,
+    p: stored.p,
+  });
   const matches = key.length === expected.length && timingSafeEqual(key, expected);
   if (matches) verified.set(memoKey, true);
   return matches;

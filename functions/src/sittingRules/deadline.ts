@@ -40,8 +40,14 @@ export function effectiveTimerSeconds(timerMinutes: number, accommodation: Accom
 }
 
 /** The test's value, or the override's where it has one (null included: no limit for this student). */
-export function effective<K extends keyof OverrideValues>(override: OverrideValues | undefined, key: K, testValue: OverrideValues[K]): OverrideValues[K] {
-  return override && Object.prototype.hasOwnProperty.call(override, key) && override[key] !== undefined ? override[key] : testValue;
+export function effective<K extends keyof OverrideValues>(
+  override: OverrideValues | undefined,
+  key: K,
+  testValue: OverrideValues[K],
+): OverrideValues[K] {
+  return override && Object.prototype.hasOwnProperty.call(override, key) && override[key] !== undefined
+    ? override[key]
+    : testValue;
 }
 
 /**
@@ -70,7 +76,10 @@ export interface StartWindow {
   closesAt: string | null;
 }
 
-export const startWindow = (test: { opens_at?: string | null; closes_at?: string | null }, override: OverrideValues | undefined): StartWindow => ({
+export const startWindow = (
+  test: { opens_at?: string | null; closes_at?: string | null },
+  override: OverrideValues | undefined,
+): StartWindow => ({
   opensAt: effective(override, 'opens_at', test.opens_at ?? null) ?? null,
   closesAt: effective(override, 'closes_at', test.closes_at ?? null) ?? null,
 });
@@ -83,7 +92,11 @@ export function windowRefusal(window: StartWindow, nowMs: number): string | null
 }
 
 /** When the cooldown after the student's last submission ends (ISO), if it has not yet. */
-export function cooldownEnds(lastSubmittedAt: string | null | undefined, cooldownMinutes: number, nowMs: number): string | null {
+export function cooldownEnds(
+  lastSubmittedAt: string | null | undefined,
+  cooldownMinutes: number,
+  nowMs: number,
+): string | null {
   if (!lastSubmittedAt || cooldownMinutes <= 0) return null;
   const ends = Date.parse(lastSubmittedAt) + cooldownMinutes * 60_000;
   return nowMs < ends ? new Date(ends).toISOString() : null;

@@ -26,7 +26,10 @@ const Instant = (what: string) =>
   z.iso
     .datetime({ offset: true })
     .refine((text) => Number.isFinite(Date.parse(text)), 'Must be a real instant')
-    .refine((text) => !(Date.parse(text) < FIRST_INSTANT_MS || Date.parse(text) > LAST_INSTANT_MS), 'Must fall within years 0000 to 9999 in UTC')
+    .refine(
+      (text) => !(Date.parse(text) < FIRST_INSTANT_MS || Date.parse(text) > LAST_INSTANT_MS),
+      'Must fall within years 0000 to 9999 in UTC',
+    )
     .describe(`${what}: ISO 8601 with an offset, within years 0000 to 9999 in UTC (stored and answered in UTC)`);
 
 export const AccessCodeInput = z
@@ -37,7 +40,10 @@ export const AccessCodeInput = z
 
 /** Delivery settings: not frozen by publishing; given on create and replace, changed by PATCH at any time. */
 export const deliveryFields = {
-  opens_at: Instant('No new attempt starts before it').nullable().optional().describe('ISO 8601; no new attempt starts before it. null or absent: open'),
+  opens_at: Instant('No new attempt starts before it')
+    .nullable()
+    .optional()
+    .describe('ISO 8601; no new attempt starts before it. null or absent: open'),
   closes_at: Instant('No new attempt starts from it on, and attempts in progress end by it')
     .nullable()
     .optional()
@@ -57,16 +63,23 @@ export const deliveryFields = {
     .min(0)
     .max(MAX_COOLDOWN_MINUTES)
     .optional()
-    .describe(`0 to ${MAX_COOLDOWN_MINUTES}: the least time between a student’s last submitted attempt of the test and its next start (default 0)`),
+    .describe(
+      `0 to ${MAX_COOLDOWN_MINUTES}: the least time between a student’s last submitted attempt of the test and its next start (default 0)`,
+    ),
   review_opens_at: Instant('Takers see their review from then')
     .nullable()
     .optional()
-    .describe('ISO 8601: with allow_review 1, takers see their review only from then (administrators always). null or absent: on submission'),
+    .describe(
+      'ISO 8601: with allow_review 1, takers see their review only from then (administrators always). null or absent: on submission',
+    ),
   on_site_only: Flag.optional().describe(ON_SITE_ONLY_TEXT),
 };
 
 /** closes_at after opens_at when both are sent (PATCH checks the stored values too). */
-export function refineWindow(body: { opens_at?: string | null; closes_at?: string | null }, ctx: z.RefinementCtx): void {
+export function refineWindow(
+  body: { opens_at?: string | null; closes_at?: string | null },
+  ctx: z.RefinementCtx,
+): void {
   if (body.opens_at && body.closes_at && Date.parse(body.closes_at) <= Date.parse(body.opens_at)) {
     ctx.addIssue({ code: 'custom', path: ['closes_at'], message: 'Must be after opens_at' });
   }
@@ -76,7 +89,10 @@ export const PatchTestBody = z
   .strictObject(deliveryFields)
   .superRefine(refineWindow)
   .refine((body) => Object.keys(body).length > 0, { message: 'Send at least one delivery setting to change' })
-  .meta({ id: 'PatchTest', description: 'Delivery settings only; a test’s content (questions, timer, marking) is changed with PUT on a draft' });
+  .meta({
+    id: 'PatchTest',
+    description: 'Delivery settings only; a test’s content (questions, timer, marking) is changed with PUT on a draft',
+  });
 export type PatchTestInput = z.infer<typeof PatchTestBody>;
 
 /** Delivery settings as every reader of a test sees them (never the access code). */
@@ -84,8 +100,13 @@ export const deliveryReplyFields = {
   opens_at: z.string().nullable().describe('ISO 8601 UTC; null: open'),
   closes_at: z.string().nullable().describe('ISO 8601 UTC; null: no closing time'),
   access_code_required: z.boolean().describe('true: starting a new attempt needs the test’s access code'),
-  attempt_cooldown_minutes: z.number().int().describe('Least minutes between a student’s last submission and its next start'),
-  review_opens_at: z.string().nullable().describe('ISO 8601 UTC; with allow_review 1, takers see reviews from then. null: on submission'),
+  attempt_cooldown_minutes: z
+    .number()
+    .int()
+    .describe('Least minutes between a student’s last submission and its next start'),
+  review_opens_at: z
+    .string()
+    .nullable()
+    .describe('ISO 8601 UTC; with allow_review 1, takers see reviews from then. null: on submission'),
   on_site_only: Flag.describe(ON_SITE_ONLY_TEXT),
 };
-

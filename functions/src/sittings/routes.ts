@@ -96,7 +96,9 @@ export const sittingRoutes: RouteDefinition[] = [
     method: 'delete',
     path: '/tests/{testId}/overrides/{studentId}',
     summary: 'Delete a student’s override',
-    description: 'The student takes the test’s own settings again (404 when it had no override). Audited as override_deleted.' + DEADLINE_NOTE,
+    description:
+      'The student takes the test’s own settings again (404 when it had no override). Audited as override_deleted.' +
+      DEADLINE_NOTE,
     tag: 'Sittings',
     access: ADMINS,
     params: OverrideParams,
@@ -119,7 +121,10 @@ export const sittingRoutes: RouteDefinition[] = [
     params: AccommodationParams,
     success: { status: 200, description: 'The accommodation', schema: Accommodation },
     errors: ['NOT_FOUND'],
-    handler: async ({ principal, params }) => ({ status: 200, body: await service.readAccommodation(principal, params.uid) }),
+    handler: async ({ principal, params }) => ({
+      status: 200,
+      body: await service.readAccommodation(principal, params.uid),
+    }),
   }),
   defineRoute({
     method: 'put',
@@ -135,7 +140,10 @@ export const sittingRoutes: RouteDefinition[] = [
     body: PutAccommodationBody,
     success: { status: 200, description: 'The accommodation as stored', schema: Accommodation },
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async ({ principal, params, body, call }) => ({ status: 200, body: await service.putAccommodation(principal, params.uid, body, call) }),
+    handler: async ({ principal, params, body, call }) => ({
+      status: 200,
+      body: await service.putAccommodation(principal, params.uid, body, call),
+    }),
   }),
   defineRoute({
     method: 'post',
@@ -151,7 +159,10 @@ export const sittingRoutes: RouteDefinition[] = [
     body: ExtendBody,
     success: { status: 200, description: 'The new deadline', schema: ExtendedAttempt },
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async ({ principal, params, body, call }) => ({ status: 200, body: await service.extendAttempt(principal, params.attemptId, body.minutes, call) }),
+    handler: async ({ principal, params, body, call }) => ({
+      status: 200,
+      body: await service.extendAttempt(principal, params.attemptId, body.minutes, call),
+    }),
   }),
   defineRoute({
     method: 'post',
@@ -169,6 +180,9 @@ export const sittingRoutes: RouteDefinition[] = [
     body: ExtendBody,
     success: { status: 200, description: 'How many attempts received the time', schema: ExtendedTest },
     errors: ['NOT_FOUND'],
-    handler: async ({ principal, params, body, call }) => ({ status: 200, body: await service.extendTest(principal, params.testId, body.minutes, call) }),
+    handler: async ({ principal, params, body, call }) => ({
+      status: 200,
+      body: await service.extendTest(principal, params.testId, body.minutes, call),
+    }),
   }),
 ];

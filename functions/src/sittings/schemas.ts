@@ -23,13 +23,31 @@ export const OverrideParams = z.strictObject({ testId: TestId, studentId: Uid })
 export const PutOverrideBody = z
   .strictObject({
     opens_at: deliveryFields.opens_at.describe('Replaces the test’s opens_at for this student; null: open any time'),
-    closes_at: deliveryFields.closes_at.describe('Replaces the test’s closes_at for this student (and ends its attempt in progress by it); null: no closing time'),
-    timer: z.int().min(1).max(MAX_TIMER_MINUTES).optional().describe(`Minutes, 1 to ${MAX_TIMER_MINUTES}: replaces the version’s timer (the accommodation is still added)`),
-    max_attempts: z.int().min(1).max(MAX_ATTEMPTS_LIMIT).nullable().optional().describe('Replaces the test’s max_attempts; null: unlimited'),
+    closes_at: deliveryFields.closes_at.describe(
+      'Replaces the test’s closes_at for this student (and ends its attempt in progress by it); null: no closing time',
+    ),
+    timer: z
+      .int()
+      .min(1)
+      .max(MAX_TIMER_MINUTES)
+      .optional()
+      .describe(`Minutes, 1 to ${MAX_TIMER_MINUTES}: replaces the version’s timer (the accommodation is still added)`),
+    max_attempts: z
+      .int()
+      .min(1)
+      .max(MAX_ATTEMPTS_LIMIT)
+      .nullable()
+      .optional()
+      .describe('Replaces the test’s max_attempts; null: unlimited'),
   })
   .superRefine(refineWindow)
-  .refine((body) => Object.keys(body).length > 0, { message: 'Send at least one of opens_at, closes_at, timer, max_attempts' })
-  .meta({ id: 'PutOverride', description: 'Replaces the whole override: a field absent here is the test’s own value again' });
+  .refine((body) => Object.keys(body).length > 0, {
+    message: 'Send at least one of opens_at, closes_at, timer, max_attempts',
+  })
+  .meta({
+    id: 'PutOverride',
+    description: 'Replaces the whole override: a field absent here is the test’s own value again',
+  });
 export type PutOverrideInput = z.infer<typeof PutOverrideBody>;
 
 export const Override = z
@@ -70,7 +88,8 @@ export const Accommodation = z
   })
   .meta({
     id: 'Accommodation',
-    description: 'A student’s standing extra time on every test of its organization: effective timer = ceil(timer × 60 × (1 + extra_time_percent / 100)) s + extra_minutes × 60 s',
+    description:
+      'A student’s standing extra time on every test of its organization: effective timer = ceil(timer × 60 × (1 + extra_time_percent / 100)) s + extra_minutes × 60 s',
   });
 export type Accommodation = z.infer<typeof Accommodation>;
 

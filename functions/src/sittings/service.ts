@@ -18,7 +18,8 @@ import * as store from './store';
 // decision is the policy's (assertCanManageSitting); every change reaches the
 // attempts in progress it concerns before the reply.
 
-const iso = (text: string | null | undefined): string | null | undefined => (text ? new Date(text).toISOString() : text);
+const iso = (text: string | null | undefined): string | null | undefined =>
+  text ? new Date(text).toISOString() : text;
 
 function overrideView(override: StoredOverride): Override {
   const { client_id: _client, ...fields } = override;
@@ -27,24 +28,47 @@ function overrideView(override: StoredOverride): Override {
 
 // ---------------------------------------------------------------- overrides
 
-export async function putOverride(principal: Principal, testId: string, studentId: string, input: PutOverrideInput, call: CallContext): Promise<Override> {
+export async function putOverride(
+  principal: Principal,
+  testId: string,
+  studentId: string,
+  input: PutOverrideInput,
+  call: CallContext,
+): Promise<Override> {
   const test = await requireTest(principal, testId);
   assertCanManageSitting(principal, test.client_id);
   const { override } = await store.writeOverride({
     clientId: test.client_id,
     testId,
     studentId,
-    values: { opens_at: iso(input.opens_at), closes_at: iso(input.closes_at), timer: input.timer, max_attempts: input.max_attempts },
+    values: {
+      opens_at: iso(input.opens_at),
+      closes_at: iso(input.closes_at),
+      timer: input.timer,
+      max_attempts: input.max_attempts,
+    },
     by: principal.uid,
     meta: requestMeta(call),
   });
   return overrideView(override!);
 }
 
-export async function deleteOverride(principal: Principal, testId: string, studentId: string, call: CallContext): Promise<void> {
+export async function deleteOverride(
+  principal: Principal,
+  testId: string,
+  studentId: string,
+  call: CallContext,
+): Promise<void> {
   const test = await requireTest(principal, testId);
   assertCanManageSitting(principal, test.client_id);
-  await store.writeOverride({ clientId: test.client_id, testId, studentId, values: null, by: principal.uid, meta: requestMeta(call) });
+  await store.writeOverride({
+    clientId: test.client_id,
+    testId,
+    studentId,
+    values: null,
+    by: principal.uid,
+    meta: requestMeta(call),
+  });
 }
 
 export async function listOverrides(principal: Principal, testId: string, page: PageRequest) {
@@ -60,7 +84,9 @@ export async function listOverrides(principal: Principal, testId: string, page: 
 async function requireStudent(principal: Principal, uid: string): Promise<{ uid: string; clientId: string }> {
   const user = await readUser(principal, uid);
   if (user.role !== 'student' || user.client_id === null) {
-    throw badRequest('Accommodations are for students', [{ path: 'params.uid', message: 'Not a student of an organization' }]);
+    throw badRequest('Accommodations are for students', [
+      { path: 'params.uid', message: 'Not a student of an organization' },
+    ]);
   }
   assertCanManageSitting(principal, user.client_id);
   return { uid, clientId: user.client_id };
@@ -79,13 +105,20 @@ export async function readAccommodation(principal: Principal, uid: string): Prom
 }
 
 /** A student's own accommodation, for GET /api/me. */
-export async function ownAccommodation(principal: Principal): Promise<{ extra_time_percent: number; extra_minutes: number } | null> {
+export async function ownAccommodation(
+  principal: Principal,
+): Promise<{ extra_time_percent: number; extra_minutes: number } | null> {
   if (principal.role !== 'student' || !principal.clientId) return null;
   const stored = await store.findAccommodation(principal.clientId, principal.uid);
   return stored ? { extra_time_percent: stored.extra_time_percent, extra_minutes: stored.extra_minutes } : null;
 }
 
-export async function putAccommodation(principal: Principal, uid: string, input: PutAccommodationInput, call: CallContext): Promise<Accommodation> {
+export async function putAccommodation(
+  principal: Principal,
+  uid: string,
+  input: PutAccommodationInput,
+  call: CallContext,
+): Promise<Accommodation> {
   const student = await requireStudent(principal, uid);
   const { accommodation, sweepId } = await store.writeAccommodation({
     clientId: student.clientId,
@@ -102,7 +135,12 @@ export async function putAccommodation(principal: Principal, uid: string, input:
 // ---------------------------------------------------------------- extra time
 
 /** An administrator of the attempt's organization gives it extra minutes; 409 once it is submitted, or closed because its time was up. */
-export async function extendAttempt(principal: Principal, attemptId: string, minutes: number, call: CallContext): Promise<{ attempt_id: string; expires_at: string }> {
+export async function extendAttempt(
+  principal: Principal,
+  attemptId: string,
+  minutes: number,
+  call: CallContext,
+): Promise<{ attempt_id: string; expires_at: string }> {
   const change = await deadlines.extendAttempt(
     attemptId,
     (attempt) => assertCanManageSitting(principal, attempt.client_id),
@@ -111,7 +149,9 @@ export async function extendAttempt(principal: Principal, attemptId: string, min
     requestMeta(call),
   );
   if (change.outcome === 'closed') {
-    throw conflict('Time was already up: the attempt passed its deadline (expires_at + 30 s) and was submitted with the answers saved in time');
+    throw conflict(
+      'Time was already up: the attempt passed its deadline (expires_at + 30 s) and was submitted with the answers saved in time',
+    );
   }
   return { attempt_id: attemptId, expires_at: change.attempt.expires_at };
 }
@@ -122,16 +162,30 @@ export async function extendAttempt(principal: Principal, attemptId: string, min
  * extension still stands (recorded with its sweep) and the scheduled closer
  * finishes it: the 503 says so, because pressing again would extend again.
  */
-export async function extendTest(principal: Principal, testId: string, minutes: number, call: CallContext): Promise<{ extended: number }> {
+export async function extendTest(
+  principal: Principal,
+  testId: string,
+  minutes: number,
+  call: CallContext,
+): Promise<{ extended: number }> {
   const test = await requireTest(principal, testId);
   assertCanManageSitting(principal, test.client_id);
-  const sweepId = await store.recordTestExtension({ clientId: test.client_id, testId, minutes, by: principal.uid, meta: requestMeta(call) });
+  const sweepId = await store.recordTestExtension({
+    clientId: test.client_id,
+    testId,
+    minutes,
+    by: principal.uid,
+    meta: requestMeta(call),
+  });
   try {
     const { changed } = await deadlines.runSweep(sweepId);
     return { extended: changed };
   } catch (err) {
     if (!isBackendFault(err) && !(err instanceof ApiError && err.status === 503)) throw err;
-    log.error('Carrying a sitting-wide extension was cut short; the scheduled closer finishes it', { sweep: sweepId, error: errorText(err) });
+    log.error('Carrying a sitting-wide extension was cut short; the scheduled closer finishes it', {
+      sweep: sweepId,
+      error: errorText(err),
+    });
     throw serviceUnavailable(
       `The extension of ${minutes} minutes is recorded and reaches every attempt in progress within minutes (sweep ${sweepId}); do not extend again, or it is given twice`,
     );

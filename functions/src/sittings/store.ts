@@ -25,7 +25,9 @@ const countOf = (snap: DocumentSnapshot): number => (snap.exists ? ((snap.data()
 
 function assertStudent(profile: DocumentSnapshot | undefined, field: string): void {
   if (!profile?.exists || profile.get('role') !== 'student') {
-    throw badRequest('Overrides and accommodations are for students of this organization', [{ path: field, message: 'Not a student of this organization' }]);
+    throw badRequest('Overrides and accommodations are for students of this organization', [
+      { path: field, message: 'Not a student of this organization' },
+    ]);
   }
 }
 
@@ -34,7 +36,11 @@ function assertStudent(profile: DocumentSnapshot | undefined, field: string): vo
  * `tx` before anything is written (a Firestore transaction reads first): the
  * second read of the transaction, made only when there is one.
  */
-async function readRunning(tx: Transaction, clientId: string, slot: AttemptSlot | undefined): Promise<FoundAttempt | undefined> {
+async function readRunning(
+  tx: Transaction,
+  clientId: string,
+  slot: AttemptSlot | undefined,
+): Promise<FoundAttempt | undefined> {
   const running = slot?.in_progress;
   if (!running) return undefined;
   const ref = paths.clientAttempt(clientId, running.attempt_id);
@@ -57,7 +63,9 @@ export interface OverrideWrite {
  * on the test to its new deadline, in one transaction: of two overrides racing,
  * the attempt follows the one that lands last.
  */
-export async function writeOverride(write: OverrideWrite): Promise<{ override: StoredOverride | null; attempt: DeadlineChange | undefined }> {
+export async function writeOverride(
+  write: OverrideWrite,
+): Promise<{ override: StoredOverride | null; attempt: DeadlineChange | undefined }> {
   const { clientId, testId, studentId } = write;
   // An id that could name no document names no student of the organization, and has no override.
   if (!isDocumentId(studentId)) {
@@ -101,15 +109,28 @@ export async function writeOverride(write: OverrideWrite): Promise<{ override: S
         throw badRequest(message, [{ path: `body.${field}`, message }]);
       }
       if (!overrideSnap.exists) {
-        if (countOf(countSnap) >= MAX_OVERRIDES_PER_TEST) throw conflict(`A test holds at most ${MAX_OVERRIDES_PER_TEST} overrides; delete one first`);
+        if (countOf(countSnap) >= MAX_OVERRIDES_PER_TEST)
+          throw conflict(`A test holds at most ${MAX_OVERRIDES_PER_TEST} overrides; delete one first`);
         tx.set(refs.count, { count: FieldValue.increment(1) }, { merge: true });
       }
-      override = { ...values, test_id: testId, student_id: studentId, client_id: clientId, set_by: write.by, updated_at: now };
+      override = {
+        ...values,
+        test_id: testId,
+        student_id: studentId,
+        client_id: clientId,
+        set_by: write.by,
+        updated_at: now,
+      };
       tx.set(refs.override, override);
     }
     // The settings as this transaction leaves them: the override just written (or none).
-    const sources: DeadlineSources = { ...sourcesFrom([testSnap, overrideSnap, accommodationSnap, slotSnap]), override: override ?? undefined };
-    const attempt = running ? await applyDeadline(tx, running, sources, { nowMs: Date.now(), meta: write.meta }) : undefined;
+    const sources: DeadlineSources = {
+      ...sourcesFrom([testSnap, overrideSnap, accommodationSnap, slotSnap]),
+      override: override ?? undefined,
+    };
+    const attempt = running
+      ? await applyDeadline(tx, running, sources, { nowMs: Date.now(), meta: write.meta })
+      : undefined;
     addAudit(tx, write.meta, {
       type: override ? 'override_set' : 'override_deleted',
       userId: studentId,
@@ -118,7 +139,9 @@ export async function writeOverride(write: OverrideWrite): Promise<{ override: S
       details: {
         test_id: testId,
         ...(override ? { override: values } : {}),
-        ...(attempt && attempt.outcome !== 'unchanged' ? { attempt_id: attempt.attempt.id, expires_at: attempt.attempt.expires_at, attempt_outcome: attempt.outcome } : {}),
+        ...(attempt && attempt.outcome !== 'unchanged'
+          ? { attempt_id: attempt.attempt.id, expires_at: attempt.attempt.expires_at, attempt_outcome: attempt.outcome }
+          : {}),
       },
     });
     return { override, attempt };
@@ -168,7 +191,9 @@ export async function writeAccommodation(write: {
     } else {
       if (!before) {
         if (countOf(countSnap) >= MAX_ACCOMMODATIONS_PER_CLIENT) {
-          throw conflict(`An organization holds at most ${MAX_ACCOMMODATIONS_PER_CLIENT} accommodations; remove one first`);
+          throw conflict(
+            `An organization holds at most ${MAX_ACCOMMODATIONS_PER_CLIENT} accommodations; remove one first`,
+          );
         }
         tx.set(countRef, { count: FieldValue.increment(1) }, { merge: true });
       }
@@ -183,7 +208,8 @@ export async function writeAccommodation(write: {
       tx.set(ref, accommodation);
     }
     const changed =
-      (before?.extra_time_percent ?? 0) !== write.extra_time_percent || (before?.extra_minutes ?? 0) !== write.extra_minutes;
+      (before?.extra_time_percent ?? 0) !== write.extra_time_percent ||
+      (before?.extra_minutes ?? 0) !== write.extra_minutes;
     addAudit(tx, write.meta, {
       type: 'accommodation_set',
       userId: studentId,
@@ -204,13 +230,26 @@ export async function writeAccommodation(write: {
 // ---------------------------------------------------------------- extensions
 
 /** Records a sitting-wide extension (its sweep and its audit record) on an existing test, in one transaction. */
-export async function recordTestExtension(write: { clientId: string; testId: string; minutes: number; by: string; meta: AuditMeta }): Promise<string> {
+export async function recordTestExtension(write: {
+  clientId: string;
+  testId: string;
+  minutes: number;
+  by: string;
+  meta: AuditMeta;
+}): Promise<string> {
   return db.runTransaction(async (tx) => {
     const testSnap = await tx.get(paths.clientTest(write.clientId, write.testId));
     if (!testSnap.exists) throw notFound('Test not found');
     const sweepId = recordSweep(
       tx,
-      { clientId: write.clientId, testId: write.testId, extensionMinutes: write.minutes, reason: 'test_extended', by: write.by, meta: write.meta },
+      {
+        clientId: write.clientId,
+        testId: write.testId,
+        extensionMinutes: write.minutes,
+        reason: 'test_extended',
+        by: write.by,
+        meta: write.meta,
+      },
       new Date().toISOString(),
     );
     addAudit(tx, write.meta, {

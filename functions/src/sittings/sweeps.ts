@@ -1,4 +1,11 @@
-import { FieldPath, FieldValue, type DocumentReference, type DocumentSnapshot, type Timestamp, type Transaction } from 'firebase-admin/firestore';
+import {
+  FieldPath,
+  FieldValue,
+  type DocumentReference,
+  type DocumentSnapshot,
+  type Timestamp,
+  type Transaction,
+} from 'firebase-admin/firestore';
 import { randomUUID } from 'node:crypto';
 import type { StoredTest } from '../exams/documents';
 import { db } from '../firestore/db';
@@ -72,18 +79,28 @@ export interface ApplyOptions {
  * every answer saved so far, none of which was taken after its deadline at the
  * time (its expires_at becomes now). Writes nothing when nothing moved.
  */
-export async function applyDeadline(tx: Transaction, found: FoundAttempt, sources: DeadlineSources, options: ApplyOptions): Promise<DeadlineChange> {
+export async function applyDeadline(
+  tx: Transaction,
+  found: FoundAttempt,
+  sources: DeadlineSources,
+  options: ApplyOptions,
+): Promise<DeadlineChange> {
   const { attempt, ref } = found;
   const { nowMs, meta, extension } = options;
   if (attempt.status !== 'in_progress') return { outcome: 'not_in_progress', extended: false, attempt };
   if (isOverdue(attempt, nowMs)) {
-    return { outcome: 'closed', extended: false, attempt: await closeInTransaction(tx, found, { nowMs, automatic: true, meta, actorId: null }) };
+    return {
+      outcome: 'closed',
+      extended: false,
+      attempt: await closeInTransaction(tx, found, { nowMs, automatic: true, meta, actorId: null }),
+    };
   }
   const version = await requireVersion(attempt.client_id, attempt.test_id, attempt.version);
   let extensions = attempt.extensions ?? {};
   const extending = extension !== undefined && extensions[extension.id] === undefined;
   if (extending) {
-    if (Object.keys(extensions).length >= MAX_EXTENSIONS_PER_ATTEMPT) throw conflict(`An attempt takes at most ${MAX_EXTENSIONS_PER_ATTEMPT} extensions`);
+    if (Object.keys(extensions).length >= MAX_EXTENSIONS_PER_ATTEMPT)
+      throw conflict(`An attempt takes at most ${MAX_EXTENSIONS_PER_ATTEMPT} extensions`);
     extensions = { ...extensions, [extension.id]: extension.minutes };
   }
   const next = expiresAtMs({
@@ -99,13 +116,23 @@ export async function applyDeadline(tx: Transaction, found: FoundAttempt, source
   if (next <= nowMs) {
     const now = new Date(nowMs).toISOString();
     const cut: FoundAttempt = { ref, attempt: { ...attempt, expires_at: now, extensions } };
-    const closed = await closeInTransaction(tx, cut, { nowMs, automatic: true, meta, actorId: null, changed: { expires_at: now, extensions } });
+    const closed = await closeInTransaction(tx, cut, {
+      nowMs,
+      automatic: true,
+      meta,
+      actorId: null,
+      changed: { expires_at: now, extensions },
+    });
     return { outcome: 'closed', extended: false, attempt: closed };
   }
   tx.update(ref, { expires_at: expiresAt, extensions });
   // The slot keeps its attempt's deadline for a start's resume-or-close decision.
   if (sources.slot?.in_progress?.attempt_id === attempt.id) {
-    tx.update(paths.attemptSlot(attempt.client_id, attempt.test_id, attempt.student_id), new FieldPath('in_progress', 'expires_at'), expiresAt);
+    tx.update(
+      paths.attemptSlot(attempt.client_id, attempt.test_id, attempt.student_id),
+      new FieldPath('in_progress', 'expires_at'),
+      expiresAt,
+    );
   }
   return { outcome: 'changed', extended: extending, attempt: { ...attempt, expires_at: expiresAt, extensions } };
 }
@@ -124,7 +151,8 @@ export async function extendAttempt(
   return db.runTransaction(async (tx) => {
     const found = await requireAttemptInTransaction(tx, attemptId);
     authorize(found.attempt);
-    if (found.attempt.status !== 'in_progress') throw conflict('This attempt has been submitted; there is no time left to extend');
+    if (found.attempt.status !== 'in_progress')
+      throw conflict('This attempt has been submitted; there is no time left to extend');
     const { client_id: clientId, test_id: testId, student_id: studentId } = found.attempt;
     const sources = sourcesFrom(await tx.getAll(...sourceRefs(clientId, testId, studentId)));
     const nowMs = Date.now();
@@ -196,11 +224,21 @@ type Outcome = DeadlineChange['outcome'] | 'not_concerned';
 // again (after a growing pause) rather than failing the whole change, which then waits for the closer.
 const CONTENTION_RETRIES = 4;
 
-const sweepOne = (doc: DocumentSnapshot, sweepId: string, sweep: StoredSweep & { meta: AuditMeta }, sweepCreated: Timestamp): Promise<{ outcome: Outcome; extended: boolean }> =>
+const sweepOne = (
+  doc: DocumentSnapshot,
+  sweepId: string,
+  sweep: StoredSweep & { meta: AuditMeta },
+  sweepCreated: Timestamp,
+): Promise<{ outcome: Outcome; extended: boolean }> =>
   retryOnContention(() => sweepOneOnce(doc, sweepId, sweep, sweepCreated), { retries: CONTENTION_RETRIES });
 
 /** One attempt of a sweep, in its own transaction (one read round trip: the attempt and its settings together). */
-async function sweepOneOnce(doc: DocumentSnapshot, sweepId: string, sweep: StoredSweep & { meta: AuditMeta }, sweepCreated: Timestamp): Promise<{ outcome: Outcome; extended: boolean }> {
+async function sweepOneOnce(
+  doc: DocumentSnapshot,
+  sweepId: string,
+  sweep: StoredSweep & { meta: AuditMeta },
+  sweepCreated: Timestamp,
+): Promise<{ outcome: Outcome; extended: boolean }> {
   const testId = doc.get('test_id') as string;
   const studentId = doc.get('student_id') as string;
   return db.runTransaction(async (tx) => {
@@ -210,23 +248,37 @@ async function sweepOneOnce(doc: DocumentSnapshot, sweepId: string, sweep: Store
     let extension: ApplyOptions['extension'];
     if (sweep.extension_minutes !== null) {
       // Started after the extension was pressed (commit order, by Firestore's own clock): not this sitting's.
-      if (attemptSnap.createTime!.toMillis() > sweepCreated.toMillis()) return { outcome: 'not_concerned', extended: false };
+      if (attemptSnap.createTime!.toMillis() > sweepCreated.toMillis())
+        return { outcome: 'not_concerned', extended: false };
       const held = found.attempt.extensions ?? {};
       // At its bound already: a sitting-wide extension passes it by (logged) rather than failing the whole sweep for ever.
       if (held[sweepId] === undefined && Object.keys(held).length >= MAX_EXTENSIONS_PER_ATTEMPT) {
-        log.warn('An attempt at its bound of extensions did not receive a sitting-wide one', { path: doc.ref.path, sweep: sweepId });
+        log.warn('An attempt at its bound of extensions did not receive a sitting-wide one', {
+          path: doc.ref.path,
+          sweep: sweepId,
+        });
         return { outcome: 'not_concerned', extended: false };
       }
       extension = { id: sweepId, minutes: sweep.extension_minutes };
     }
-    const change = await applyDeadline(tx, found, sourcesFrom(sourceSnaps), { nowMs: Date.now(), meta: sweep.meta, extension });
+    const change = await applyDeadline(tx, found, sourcesFrom(sourceSnaps), {
+      nowMs: Date.now(),
+      meta: sweep.meta,
+      extension,
+    });
     if (change.extended) {
       addAudit(tx, sweep.meta, {
         type: 'attempt_extended',
         userId: studentId,
         clientId: sweep.client_id,
         actorId: sweep.by,
-        details: { attempt_id: doc.id, test_id: testId, minutes: sweep.extension_minutes, expires_at: change.attempt.expires_at, sweep_id: sweepId },
+        details: {
+          attempt_id: doc.id,
+          test_id: testId,
+          minutes: sweep.extension_minutes,
+          expires_at: change.attempt.expires_at,
+          sweep_id: sweepId,
+        },
       });
     }
     return { outcome: change.outcome, extended: change.extended };
@@ -248,7 +300,10 @@ export async function runSweep(sweepId: string): Promise<SweepResult> {
   const sweep = snap.data() as StoredSweep & { meta: AuditMeta };
   if (!sweep.pending) return { changed: sweep.changed, closed: sweep.closed };
   let query = paths.clientAttempts(sweep.client_id).select('test_id', 'student_id');
-  const of = { ...(sweep.test_id !== null ? { test_id: sweep.test_id } : {}), ...(sweep.student_id !== null ? { student_id: sweep.student_id } : {}) };
+  const of = {
+    ...(sweep.test_id !== null ? { test_id: sweep.test_id } : {}),
+    ...(sweep.student_id !== null ? { student_id: sweep.student_id } : {}),
+  };
   for (const [field, value] of activeEquals(openAttemptsOfSpec(of))) query = query.where(field, '==', value);
   query = query.orderBy(FieldPath.documentId()).limit(PAGE);
 
@@ -271,7 +326,11 @@ export async function runSweep(sweepId: string): Promise<SweepResult> {
           if (isBackendFault(err)) fault ??= err;
           else {
             failed++;
-            log.error('Bringing an attempt to its new deadline failed; its sweep stays pending and is retried', { path: doc.ref.path, sweep: sweepId, error: errorText(err) });
+            log.error('Bringing an attempt to its new deadline failed; its sweep stays pending and is retried', {
+              path: doc.ref.path,
+              sweep: sweepId,
+              error: errorText(err),
+            });
           }
         }
       }

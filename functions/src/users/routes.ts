@@ -33,7 +33,10 @@ export const userRoutes = [
     body: CreateUserBody,
     success: { status: 201, description: 'The new user', schema: User },
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async ({ principal, body, call }) => ({ status: 201, body: await service.createUser(principal, body, call) }),
+    handler: async ({ principal, body, call }) => ({
+      status: 201,
+      body: await service.createUser(principal, body, call),
+    }),
   }),
   defineRoute({
     method: 'get',

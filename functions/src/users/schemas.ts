@@ -38,8 +38,9 @@ export const UpdateUserBody = z
     role: Role.optional(),
     disabled: z.boolean().optional(),
     password: password.optional(),
-    client_id: ClientId.optional()
-      .describe('Only with `role`, when giving a first role to a user who has none (e.g. one who signed up on its own)'),
+    client_id: ClientId.optional().describe(
+      'Only with `role`, when giving a first role to a user who has none (e.g. one who signed up on its own)',
+    ),
   })
   .refine((body) => Object.keys(body).length > 0, { message: 'Send at least one field to change' })
   .meta({ id: 'UpdateUser' });
@@ -59,12 +60,17 @@ export const Me = z
   .object({
     uid: z.string(),
     email: z.string().nullable(),
-    role: z.enum([...ROLES, 'guest']).nullable().describe('null until an administrator assigns one'),
+    role: z
+      .enum([...ROLES, 'guest'])
+      .nullable()
+      .describe('null until an administrator assigns one'),
     client_id: z.string().nullable(),
     guest: z.boolean(),
     accommodation: z
       .object({ extra_time_percent: z.number().int(), extra_minutes: z.number().int() })
       .nullable()
-      .describe('A student’s standing extra time on every test of its organization; null when none (and for every other role)'),
+      .describe(
+        'A student’s standing extra time on every test of its organization; null when none (and for every other role)',
+      ),
   })
   .meta({ id: 'Me' });

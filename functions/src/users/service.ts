@@ -85,18 +85,32 @@ export async function createUser(principal: Principal, input: CreateUserInput, o
     throw translateAuthError(err);
   }
   const user = newProfile(
-    { uid: record.uid, email: record.email ?? input.email, display_name: input.display_name, role: input.role, client_id: clientId },
+    {
+      uid: record.uid,
+      email: record.email ?? input.email,
+      display_name: input.display_name,
+      role: input.role,
+      client_id: clientId,
+    },
     new Date().toISOString(),
   );
   // 2. The profile and its user_created record, together.
   const ref = store.profileRef(user.uid, user.role, clientId)!;
   const batch = db.batch();
   batch.create(ref, user);
-  const auditRef = addUserEventToBatch(batch, origin, { type: 'user_created', actor: principal, userId: user.uid, clientId, details: { role: user.role } });
+  const auditRef = addUserEventToBatch(batch, origin, {
+    type: 'user_created',
+    actor: principal,
+    userId: user.uid,
+    clientId,
+    details: { role: user.role },
+  });
   try {
     await batch.commit();
   } catch (err) {
-    await auth.deleteUser(record.uid).catch((cleanupErr) => logCleanupFailure('unprivileged account left behind', record.uid, cleanupErr));
+    await auth
+      .deleteUser(record.uid)
+      .catch((cleanupErr) => logCleanupFailure('unprivileged account left behind', record.uid, cleanupErr));
     throw err;
   }
   // 3. Only now the privileges, which the record above already announces.
@@ -108,8 +122,14 @@ export async function createUser(principal: Principal, input: CreateUserInput, o
     undo.delete(ref);
     undo.delete(auditRef);
     await Promise.all([
-      undo.commit().catch((cleanupErr) => logCleanupFailure('profile and record left for an account without claims', record.uid, cleanupErr)),
-      auth.deleteUser(record.uid).catch((cleanupErr) => logCleanupFailure('unprivileged account left behind', record.uid, cleanupErr)),
+      undo
+        .commit()
+        .catch((cleanupErr) =>
+          logCleanupFailure('profile and record left for an account without claims', record.uid, cleanupErr),
+        ),
+      auth
+        .deleteUser(record.uid)
+        .catch((cleanupErr) => logCleanupFailure('unprivileged account left behind', record.uid, cleanupErr)),
     ]);
     throw err;
   }
@@ -162,7 +182,9 @@ async function organizationAfter(user: User, changes: UserChanges): Promise<stri
   }
   if (changes.role === 'super_admin') {
     if (changes.client_id !== undefined) {
-      throw badRequest('A Super Admin belongs to no client', [{ path: 'body.client_id', message: 'Must be absent for super_admin' }]);
+      throw badRequest('A Super Admin belongs to no client', [
+        { path: 'body.client_id', message: 'Must be absent for super_admin' },
+      ]);
     }
     return null;
   }
@@ -173,7 +195,12 @@ async function organizationAfter(user: User, changes: UserChanges): Promise<stri
   return changes.client_id;
 }
 
-export async function updateUser(principal: Principal, uid: string, changes: UserChanges, origin: RequestOrigin): Promise<User> {
+export async function updateUser(
+  principal: Principal,
+  uid: string,
+  changes: UserChanges,
+  origin: RequestOrigin,
+): Promise<User> {
   const { user, record, profile } = await requireUser(uid);
   assertCanChangeUser(principal, subject(user), changes);
   const roleChanges = changes.role !== undefined && changes.role !== user.role;
@@ -208,15 +235,29 @@ export async function updateUser(principal: Principal, uid: string, changes: Use
     // A first role can be granted once: the record's fixed id makes a concurrent
     // second grant (to another organization, say) fail as a whole.
     const onceId = firstRole ? `first_role_${uid}` : undefined;
-    auditRefs.push(addUserEventToBatch(batch, origin, { ...event, type: 'role_changed', details: { from: user.role, to: next.role } }, onceId));
+    auditRefs.push(
+      addUserEventToBatch(
+        batch,
+        origin,
+        { ...event, type: 'role_changed', details: { from: user.role, to: next.role } },
+        onceId,
+      ),
+    );
   }
   if (changes.disabled !== undefined && changes.disabled !== user.disabled) {
-    auditRefs.push(addUserEventToBatch(batch, origin, { ...event, type: changes.disabled ? 'user_disabled' : 'user_enabled' }));
+    auditRefs.push(
+      addUserEventToBatch(batch, origin, { ...event, type: changes.disabled ? 'user_disabled' : 'user_enabled' }),
+    );
   }
-  if (changes.password !== undefined) auditRefs.push(addUserEventToBatch(batch, origin, { ...event, type: 'password_changed' }));
+  if (changes.password !== undefined)
+    auditRefs.push(addUserEventToBatch(batch, origin, { ...event, type: 'password_changed' }));
   if (changes.display_name !== undefined && changes.display_name !== user.display_name) {
     auditRefs.push(
-      addUserEventToBatch(batch, origin, { ...event, type: 'profile_changed', details: { display_name: { from: user.display_name, to: next.display_name } } }),
+      addUserEventToBatch(batch, origin, {
+        ...event,
+        type: 'profile_changed',
+        details: { display_name: { from: user.display_name, to: next.display_name } },
+      }),
     );
   }
   try {
@@ -234,7 +275,8 @@ export async function updateUser(principal: Principal, uid: string, changes: Use
   if (changes.password !== undefined) authUpdate.password = changes.password;
   try {
     if (Object.keys(authUpdate).length > 0) await auth.updateUser(uid, authUpdate);
-    if (roleChanges) await auth.setCustomUserClaims(uid, { ...(record.customClaims ?? {}), ...claimsFor(next.role!, clientId) });
+    if (roleChanges)
+      await auth.setCustomUserClaims(uid, { ...(record.customClaims ?? {}), ...claimsFor(next.role!, clientId) });
   } catch (err) {
     // Auth refused: take the profile and the audit records back, so nothing half-happened.
     const undo = db.batch();
@@ -264,7 +306,12 @@ export async function deleteUser(principal: Principal, uid: string, origin: Requ
   const ref = store.profileRef(uid, user.role, user.client_id);
   if (ref) batch.delete(ref);
   const deletionId = `user_deleted_${uid}_${Date.parse(record.metadata.creationTime)}`;
-  addUserEventToBatch(batch, origin, { type: 'user_deleted', actor: principal, userId: uid, clientId: user.client_id, details: { email: user.email } }, deletionId);
+  addUserEventToBatch(
+    batch,
+    origin,
+    { type: 'user_deleted', actor: principal, userId: uid, clientId: user.client_id, details: { email: user.email } },
+    deletionId,
+  );
   try {
     await batch.commit();
   } catch (err) {

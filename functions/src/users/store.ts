@@ -27,7 +27,11 @@ export async function findProfile(ref: DocumentReference | undefined): Promise<P
   return snap.exists ? { data: snap.data() as StoredProfile, updateTime: snap.updateTime! } : undefined;
 }
 
-export async function listTenantUsers(clientId: string, filters: { role?: Role; disabled?: boolean }, page: PageRequest) {
+export async function listTenantUsers(
+  clientId: string,
+  filters: { role?: Role; disabled?: boolean },
+  page: PageRequest,
+) {
   const { docs, pagination } = await fetchPage(paths.clientUsers(clientId), tenantUserQuerySpec(filters), page);
   return { data: docs as User[], pagination };
 }

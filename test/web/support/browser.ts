@@ -18,7 +18,15 @@ function sharedBrowser(): Promise<Browser> {
   browser ??= chromium.launch({
     executablePath: CHROMIUM,
     // As root in a sandbox with no network: no sandbox, no GPU, and none of Chromium's own calls home.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   return browser;
 }
@@ -52,7 +60,9 @@ export async function keepFailure(visitor: Visitor | undefined, test: Mocha.Cont
  * one address: the test front end trusts one X-Forwarded-For hop, as production's does.
  */
 export async function openBrowser(): Promise<Visitor> {
-  const context = await (await sharedBrowser()).newContext({
+  const context = await (
+    await sharedBrowser()
+  ).newContext({
     baseURL: BASE_URL,
     extraHTTPHeaders: { 'X-Forwarded-For': freshIp() },
     viewport: { width: 1280, height: 900 },
@@ -78,7 +88,11 @@ export async function openBrowser(): Promise<Visitor> {
   return visitor;
 }
 
-const fileSafe = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-|-$/g, '').slice(0, 80);
+const fileSafe = (text: string) =>
+  text
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 80);
 
 /**
  * Checks the page as it is now: no request of it went to Firestore, nothing refused by its
@@ -86,7 +100,12 @@ const fileSafe = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '-').replac
  * axe-core's automated accessibility check with no serious or critical violation
  * (but the `knownViolations` rule ids named by a page we do not write, each said in docs/web.md).
  */
-export async function checkPage(page: Page, test: Mocha.Context, name: string, { knownViolations = [] as string[] } = {}): Promise<void> {
+export async function checkPage(
+  page: Page,
+  test: Mocha.Context,
+  name: string,
+  { knownViolations = [] as string[] } = {},
+): Promise<void> {
   assert.deepEqual(visitors.get(page)?.firestoreRequests, [], `${name}: the page reached Firestore directly`);
   assert.deepEqual(visitors.get(page)?.cspViolations, [], `${name}: the page broke its Content-Security-Policy`);
   const folder = join(SCREENSHOTS, fileSafe(test.test?.fullTitle() ?? 'page'));
@@ -94,11 +113,19 @@ export async function checkPage(page: Page, test: Mocha.Context, name: string, {
   await page.screenshot({ path: join(folder, `${fileSafe(name)}.png`), fullPage: true });
   // Evaluated, not added as an inline <script>, which the page's policy refuses.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: unknown }> }> = await page.evaluate(async () => {
-    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n: any) => ({ target: n.target })) }));
-  });
-  const grave = violations.filter((v) => (v.impact === 'serious' || v.impact === 'critical') && !knownViolations.includes(v.id));
+  const violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: unknown }> }> =
+    await page.evaluate(async () => {
+      const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+      return result.violations.map((v: any) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        nodes: v.nodes.map((n: any) => ({ target: n.target })),
+      }));
+    });
+  const grave = violations.filter(
+    (v) => (v.impact === 'serious' || v.impact === 'critical') && !knownViolations.includes(v.id),
+  );
   assert.deepEqual(
     grave.map((v) => `${v.impact} ${v.id}: ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`),
     [],

@@ -8,7 +8,11 @@ type Tenant = Awaited<ReturnType<typeof createTenant>>;
 /** Creates `questions` in the organization and a test of them, published unless told otherwise: its id. */
 export async function createTestWith(
   tenant: Tenant,
-  { questions = DEMO_QUESTIONS, publish = true, settings = {} }: { questions?: Array<Record<string, unknown>>; publish?: boolean; settings?: Record<string, unknown> } = {},
+  {
+    questions = DEMO_QUESTIONS,
+    publish = true,
+    settings = {},
+  }: { questions?: Array<Record<string, unknown>>; publish?: boolean; settings?: Record<string, unknown> } = {},
 ): Promise<{ id: string; test_name: string; question_ids: string[] }> {
   const token = tenant.admin.token;
   const question_ids: string[] = [];
@@ -20,7 +24,16 @@ export async function createTestWith(
   const test_name = uniqueName('Browser Test');
   const created = await post(
     '/api/tests',
-    { test_name, timer: 30, shuffle: 0, allow_review: 1, negative_marking: 0, status: 'draft', question_ids, ...settings },
+    {
+      test_name,
+      timer: 30,
+      shuffle: 0,
+      allow_review: 1,
+      negative_marking: 0,
+      status: 'draft',
+      question_ids,
+      ...settings,
+    },
     { token, ip: freshIp() },
   );
   assert.equal(created.status, 201, created.text);

@@ -1,7 +1,17 @@
 import type { Schemas } from '../api/client';
 
 /** Previous / next page buttons under a paginated table, with where the list stands. */
-export function Pager({ pagination, page, onPage, what }: { pagination: Schemas['Pagination'] | undefined; page: number; onPage: (page: number) => void; what: string }) {
+export function Pager({
+  pagination,
+  page,
+  onPage,
+  what,
+}: {
+  pagination: Schemas['Pagination'] | undefined;
+  page: number;
+  onPage: (page: number) => void;
+  what: string;
+}) {
   if (!pagination) return null;
   return (
     <nav className="row pager" aria-label={`Pages of ${what}`}>

@@ -7,7 +7,10 @@ import { ErrorMessage, Field } from '../ui';
  * The organization the admin pages work on: a Client Admin's own; a Super Admin
  * picks one (the API needs client_id from it on every tenant list).
  */
-const OrgContext = createContext<{ clientId: string | null; setClientId: (id: string) => void }>({ clientId: null, setClientId: () => {} });
+const OrgContext = createContext<{ clientId: string | null; setClientId: (id: string) => void }>({
+  clientId: null,
+  setClientId: () => {},
+});
 
 export function OrgProvider({ children }: { children: ReactNode }) {
   const { me } = useSession();
@@ -37,8 +40,14 @@ export function OrgPicker() {
     <div className="org-picker">
       <Field label="Organization">
         <select value={clientId ?? ''} onChange={(e) => setClientId(e.target.value)}>
-          <option value="" disabled>Choose…</option>
-          {clients.map((c) => <option key={c.id} value={c.id}>{c.name}</option>)}
+          <option value="" disabled>
+            Choose…
+          </option>
+          {clients.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+            </option>
+          ))}
         </select>
       </Field>
       <ErrorMessage error={error} />

@@ -47,7 +47,8 @@ export function createApi(auth: Auth) {
   const middleware: Middleware = {
     async onRequest({ request }) {
       const user = auth.currentUser;
-      if (user && !request.headers.has('X-Attempt-Token')) request.headers.set('Authorization', `Bearer ${await user.getIdToken()}`);
+      if (user && !request.headers.has('X-Attempt-Token'))
+        request.headers.set('Authorization', `Bearer ${await user.getIdToken()}`);
       sentAt.set(request, Date.now());
       return request;
     },

@@ -27,14 +27,17 @@ export function AttemptPage() {
 
   const load = useCallback(async () => {
     try {
-      const read = (await unwrap(api.GET('/api/attempts/{attemptId}', { params: { path: { attemptId } }, headers }))) as Attempt;
+      const read = (await unwrap(
+        api.GET('/api/attempts/{attemptId}', { params: { path: { attemptId } }, headers }),
+      )) as Attempt;
       setAttempt(read);
       setExpiresAt(read.expires_at);
       setOfflineCopy(false);
       setLoadError(null);
       await queue.rememberAttempt(attemptId, read);
     } catch (err) {
-      const copy = err instanceof OfflineError ? ((await queue.rememberedAttempt(attemptId)) as Attempt | undefined) : undefined;
+      const copy =
+        err instanceof OfflineError ? ((await queue.rememberedAttempt(attemptId)) as Attempt | undefined) : undefined;
       if (copy) {
         setAttempt(copy);
         setExpiresAt(copy.expires_at);
@@ -46,26 +49,63 @@ export function AttemptPage() {
 
   /** The light read of an open attempt: its deadline, or the score once the service closed it. Throws when it fails. */
   const refresh = useCallback(async () => {
-    const read = (await unwrap(api.GET('/api/attempts/{attemptId}', { params: { path: { attemptId } }, headers }))) as Attempt;
+    const read = (await unwrap(
+      api.GET('/api/attempts/{attemptId}', { params: { path: { attemptId } }, headers }),
+    )) as Attempt;
     await queue.rememberAttempt(attemptId, read);
     setOfflineCopy(false);
     if (read.status === 'submitted') setAttempt(read);
     else setExpiresAt(read.expires_at);
   }, [api, attemptId, headers, queue]);
 
-  if (loadError) return <main><h1>Attempt</h1><ErrorMessage error={loadError} /><Link to="/">Back to your tests</Link></main>;
-  if (!attempt) return <main><Loading what="Loading your attempt" /></main>;
+  if (loadError)
+    return (
+      <main>
+        <h1>Attempt</h1>
+        <ErrorMessage error={loadError} />
+        <Link to="/">Back to your tests</Link>
+      </main>
+    );
+  if (!attempt)
+    return (
+      <main>
+        <Loading what="Loading your attempt" />
+      </main>
+    );
   if (attempt.status === 'submitted') return <SubmittedView attempt={attempt} />;
-  return <Taking attempt={attempt} expiresAt={expiresAt || attempt.expires_at} refresh={refresh} headers={headers} offlineCopy={offlineCopy} onSubmitted={load} />;
+  return (
+    <Taking
+      attempt={attempt}
+      expiresAt={expiresAt || attempt.expires_at}
+      refresh={refresh}
+      headers={headers}
+      offlineCopy={offlineCopy}
+      onSubmitted={load}
+    />
+  );
 }
 
-function Taking({ attempt, expiresAt, refresh, headers, offlineCopy, onSubmitted }: {
-  attempt: Attempt; expiresAt: string; refresh: () => Promise<void>; headers?: Record<string, string>; offlineCopy: boolean; onSubmitted: () => Promise<void>;
+function Taking({
+  attempt,
+  expiresAt,
+  refresh,
+  headers,
+  offlineCopy,
+  onSubmitted,
+}: {
+  attempt: Attempt;
+  expiresAt: string;
+  refresh: () => Promise<void>;
+  headers?: Record<string, string>;
+  offlineCopy: boolean;
+  onSubmitted: () => Promise<void>;
 }) {
   const { api, data } = useSession();
   const queue = data!.answers;
   const attemptId = attempt.attempt_id;
-  const [answers, setAnswers] = useState<Record<string, string>>(() => Object.fromEntries(attempt.answers.map((a) => [a.question_id, a.student_answer])));
+  const [answers, setAnswers] = useState<Record<string, string>>(() =>
+    Object.fromEntries(attempt.answers.map((a) => [a.question_id, a.student_answer])),
+  );
   const [sync, setSync] = useState<SyncState>({ kind: 'saved' });
   const [timeUp, setTimeUp] = useState(false);
   const syncRef = useRef<AnswerSync | null>(null);
@@ -79,7 +119,14 @@ function Taking({ attempt, expiresAt, refresh, headers, offlineCopy, onSubmitted
     const answerSync = new AnswerSync(
       queue,
       attemptId,
-      (batch) => unwrap(api.POST('/api/attempts/{attemptId}/answers', { params: { path: { attemptId } }, headers, body: { answers: batch } })),
+      (batch) =>
+        unwrap(
+          api.POST('/api/attempts/{attemptId}/answers', {
+            params: { path: { attemptId } },
+            headers,
+            body: { answers: batch },
+          }),
+        ),
       setSync,
     );
     syncRef.current = answerSync;
@@ -87,7 +134,11 @@ function Taking({ attempt, expiresAt, refresh, headers, offlineCopy, onSubmitted
     // What this browser queued and the service has not confirmed is newer than what the service holds.
     void answerSync.pending().then((queued) => {
       for (const q of queued) answerSync.knowSeq(q.client_seq);
-      if (queued.length > 0) setAnswers((current) => ({ ...current, ...Object.fromEntries(queued.map((q) => [q.question_id, q.student_answer])) }));
+      if (queued.length > 0)
+        setAnswers((current) => ({
+          ...current,
+          ...Object.fromEntries(queued.map((q) => [q.question_id, q.student_answer])),
+        }));
       void answerSync.flush();
     });
     return () => answerSync.stop();
@@ -109,26 +160,53 @@ function Taking({ attempt, expiresAt, refresh, headers, offlineCopy, onSubmitted
         <Countdown expiresAt={expiresAt} onTimeUp={() => setTimeUp(true)} />
         <SyncBadge state={sync} />
       </div>
-      {offlineCopy && <p className="note" role="status">You are offline: these are the questions as last loaded. Your answers are kept in this browser and sent when the network is back.</p>}
-      {timeUp && <p className="error" role="alert">Time is up. Your saved answers will be scored.</p>}
+      {offlineCopy && (
+        <p className="note" role="status">
+          You are offline: these are the questions as last loaded. Your answers are kept in this browser and sent when
+          the network is back.
+        </p>
+      )}
+      {timeUp && (
+        <p className="error" role="alert">
+          Time is up. Your saved answers will be scored.
+        </p>
+      )}
       <ol className="questions">
         {questions.map((q, index) => (
           <li key={q.id}>
-            <QuestionView question={q} number={index + 1} value={answers[q.id] ?? ''} disabled={locked} onAnswer={(value) => answer(q.id, value)} />
+            <QuestionView
+              question={q}
+              number={index + 1}
+              value={answers[q.id] ?? ''}
+              disabled={locked}
+              onAnswer={(value) => answer(q.id, value)}
+            />
           </li>
         ))}
       </ol>
-      {!locked && <SubmitPanel attemptId={attemptId} headers={headers} unanswered={unanswered} sync={sync} answerSync={syncRef} onSubmitted={onSubmitted} />}
+      {!locked && (
+        <SubmitPanel
+          attemptId={attemptId}
+          headers={headers}
+          unanswered={unanswered}
+          sync={sync}
+          answerSync={syncRef}
+          onSubmitted={onSubmitted}
+        />
+      )}
     </main>
   );
 }
 
 function SyncBadge({ state }: { state: SyncState }) {
   const text =
-    state.kind === 'saved' ? 'All answers saved'
-    : state.kind === 'saving' ? `Saving ${state.pending} ${state.pending === 1 ? 'answer' : 'answers'}…`
-    : state.kind === 'offline' ? `Offline: ${state.pending} ${state.pending === 1 ? 'answer' : 'answers'} kept in this browser`
-    : `Not saved: ${state.error.message}`;
+    state.kind === 'saved'
+      ? 'All answers saved'
+      : state.kind === 'saving'
+        ? `Saving ${state.pending} ${state.pending === 1 ? 'answer' : 'answers'}…`
+        : state.kind === 'offline'
+          ? `Offline: ${state.pending} ${state.pending === 1 ? 'answer' : 'answers'} kept in this browser`
+          : `Not saved: ${state.error.message}`;
   return (
     <p className={`sync sync-${state.kind}`} role="status" aria-live="polite" data-sync={state.kind}>
       {text}
@@ -136,9 +214,20 @@ function SyncBadge({ state }: { state: SyncState }) {
   );
 }
 
-function SubmitPanel({ attemptId, headers, unanswered, sync, answerSync, onSubmitted }: {
-  attemptId: string; headers?: Record<string, string>; unanswered: number; sync: SyncState;
-  answerSync: React.RefObject<AnswerSync | null>; onSubmitted: () => Promise<void>;
+function SubmitPanel({
+  attemptId,
+  headers,
+  unanswered,
+  sync,
+  answerSync,
+  onSubmitted,
+}: {
+  attemptId: string;
+  headers?: Record<string, string>;
+  unanswered: number;
+  sync: SyncState;
+  answerSync: React.RefObject<AnswerSync | null>;
+  onSubmitted: () => Promise<void>;
 }) {
   const { api } = useSession();
   const [confirming, setConfirming] = useState(false);
@@ -148,7 +237,10 @@ function SubmitPanel({ attemptId, headers, unanswered, sync, answerSync, onSubmi
     action.run(async () => {
       await answerSync.current?.flush();
       const left = (await answerSync.current?.pending())?.length ?? 0;
-      if (left > 0) throw new Error(`${left} ${left === 1 ? 'answer is' : 'answers are'} not saved yet: reconnect before you submit, or they will not count.`);
+      if (left > 0)
+        throw new Error(
+          `${left} ${left === 1 ? 'answer is' : 'answers are'} not saved yet: reconnect before you submit, or they will not count.`,
+        );
       await unwrap(api.POST('/api/attempts/{attemptId}/submit', { params: { path: { attemptId } }, headers }));
       await onSubmitted();
     });
@@ -156,14 +248,28 @@ function SubmitPanel({ attemptId, headers, unanswered, sync, answerSync, onSubmi
     <section className="submit" aria-labelledby="submit-heading">
       <h2 id="submit-heading">Finish</h2>
       {!confirming ? (
-        <button type="button" onClick={() => setConfirming(true)}>Submit the test</button>
+        <button type="button" onClick={() => setConfirming(true)}>
+          Submit the test
+        </button>
       ) : (
         <div role="group" aria-label="Confirm submission">
-          {unanswered > 0 && <p className="warning">{unanswered} {unanswered === 1 ? 'question is' : 'questions are'} unanswered.</p>}
-          {unsynced > 0 && <p className="warning">{unsynced} {unsynced === 1 ? 'answer is' : 'answers are'} not saved on the server yet.</p>}
+          {unanswered > 0 && (
+            <p className="warning">
+              {unanswered} {unanswered === 1 ? 'question is' : 'questions are'} unanswered.
+            </p>
+          )}
+          {unsynced > 0 && (
+            <p className="warning">
+              {unsynced} {unsynced === 1 ? 'answer is' : 'answers are'} not saved on the server yet.
+            </p>
+          )}
           <p>Once submitted, answers cannot be changed.</p>
-          <button type="button" onClick={() => void submit()} disabled={action.busy}>Submit now</button>{' '}
-          <button type="button" onClick={() => setConfirming(false)}>Keep working</button>
+          <button type="button" onClick={() => void submit()} disabled={action.busy}>
+            Submit now
+          </button>{' '}
+          <button type="button" onClick={() => setConfirming(false)}>
+            Keep working
+          </button>
         </div>
       )}
       <ErrorMessage error={action.error} />
@@ -194,14 +300,33 @@ function SubmittedView({ attempt }: { attempt: Attempt }) {
                   <p>{question?.question_text}</p>
                   {essay ? (
                     <>
-                      <p>Your answer: {item.answered ? <span style={{ whiteSpace: 'pre-wrap' }}>{item.student_answer}</span> : <em>none</em>}</p>
-                      <p>{item.pending ? <strong>Awaiting grading</strong> : `${item.marks_awarded} of ${question?.marks ?? '?'} marks`}</p>
+                      <p>
+                        Your answer:{' '}
+                        {item.answered ? (
+                          <span style={{ whiteSpace: 'pre-wrap' }}>{item.student_answer}</span>
+                        ) : (
+                          <em>none</em>
+                        )}
+                      </p>
+                      <p>
+                        {item.pending ? (
+                          <strong>Awaiting grading</strong>
+                        ) : (
+                          `${item.marks_awarded} of ${question?.marks ?? '?'} marks`
+                        )}
+                      </p>
                       {item.feedback ? <p>Feedback: {item.feedback}</p> : null}
                     </>
                   ) : (
                     <>
-                      <p>Your answer: {item.answered ? item.student_answer : <em>none</em>} — {item.correct ? 'correct' : 'not correct'}, {item.marks_awarded} marks</p>
-                      <p>Correct answer: {item.correct_answer}{item.tolerance ? ` (± ${item.tolerance})` : ''}</p>
+                      <p>
+                        Your answer: {item.answered ? item.student_answer : <em>none</em>} —{' '}
+                        {item.correct ? 'correct' : 'not correct'}, {item.marks_awarded} marks
+                      </p>
+                      <p>
+                        Correct answer: {item.correct_answer}
+                        {item.tolerance ? ` (± ${item.tolerance})` : ''}
+                      </p>
                     </>
                   )}
                 </li>

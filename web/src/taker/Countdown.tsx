@@ -37,8 +37,12 @@ export function Countdown({ expiresAt, onTimeUp }: { expiresAt: string; onTimeUp
   }, []);
   return (
     <div className={`countdown${left <= 60 ? ' countdown-low' : ''}`}>
-      <span role="timer" aria-label={`Time left: ${describeLeft(left)}`} data-seconds-left={left}>{formatClock(left)}</span>
-      <span className="sr-only" aria-live="assertive">{announcement}</span>
+      <span role="timer" aria-label={`Time left: ${describeLeft(left)}`} data-seconds-left={left}>
+        {formatClock(left)}
+      </span>
+      <span className="sr-only" aria-live="assertive">
+        {announcement}
+      </span>
     </div>
   );
 }

@@ -5,12 +5,25 @@ import { wordCount } from './wordCount';
 const TEXT_SAVE_DELAY_MS = 600;
 
 /** One question, answered by the control its type calls for. */
-export function QuestionView({ question, number, value, disabled, onAnswer }: {
-  question: Schemas['AttemptQuestion']; number: number; value: string; disabled: boolean; onAnswer: (value: string) => void;
+export function QuestionView({
+  question,
+  number,
+  value,
+  disabled,
+  onAnswer,
+}: {
+  question: Schemas['AttemptQuestion'];
+  number: number;
+  value: string;
+  disabled: boolean;
+  onAnswer: (value: string) => void;
 }) {
   const legend = (
     <legend>
-      <span className="qnum">{number}.</span> {question.question_text} <span className="marks">({question.marks} {question.marks === 1 ? 'mark' : 'marks'})</span>
+      <span className="qnum">{number}.</span> {question.question_text}{' '}
+      <span className="marks">
+        ({question.marks} {question.marks === 1 ? 'mark' : 'marks'})
+      </span>
     </legend>
   );
   const name = `q-${question.id}`;
@@ -22,7 +35,14 @@ export function QuestionView({ question, number, value, disabled, onAnswer }: {
           {legend}
           {question.options.map((option) => (
             <label key={option} className="option">
-              <input type="radio" name={name} value={option} checked={value === option} onChange={() => onAnswer(option)} /> {option}
+              <input
+                type="radio"
+                name={name}
+                value={option}
+                checked={value === option}
+                onChange={() => onAnswer(option)}
+              />{' '}
+              {option}
             </label>
           ))}
         </fieldset>
@@ -40,7 +60,14 @@ export function QuestionView({ question, number, value, disabled, onAnswer }: {
           {legend}
           {question.options.map((option) => (
             <label key={option} className="option">
-              <input type="checkbox" name={name} value={option} checked={chosen.has(option)} onChange={() => toggle(option)} /> {option}
+              <input
+                type="checkbox"
+                name={name}
+                value={option}
+                checked={chosen.has(option)}
+                onChange={() => toggle(option)}
+              />{' '}
+              {option}
             </label>
           ))}
         </fieldset>
@@ -53,7 +80,9 @@ export function QuestionView({ question, number, value, disabled, onAnswer }: {
           <TextAnswer
             label={`Answer to question ${number}`}
             numeric={question.question_type === 'numeric'}
-            essay={question.question_type === 'essay' ? { id: `${name}-words`, maxWords: question.max_words ?? null } : null}
+            essay={
+              question.question_type === 'essay' ? { id: `${name}-words`, maxWords: question.max_words ?? null } : null
+            }
             value={value}
             onAnswer={onAnswer}
           />
@@ -66,8 +95,18 @@ export function QuestionView({ question, number, value, disabled, onAnswer }: {
  * Saves after a pause in typing and when the field is left, not at every keystroke. An essay shows
  * its word count (and its limit); past the limit it is not sent, since the service would refuse it.
  */
-function TextAnswer({ label, numeric, essay, value, onAnswer }: {
-  label: string; numeric: boolean; essay: { id: string; maxWords: number | null } | null; value: string; onAnswer: (value: string) => void;
+function TextAnswer({
+  label,
+  numeric,
+  essay,
+  value,
+  onAnswer,
+}: {
+  label: string;
+  numeric: boolean;
+  essay: { id: string; maxWords: number | null } | null;
+  value: string;
+  onAnswer: (value: string) => void;
 }) {
   const [text, setText] = useState(value);
   const saved = useRef(value);
@@ -91,13 +130,25 @@ function TextAnswer({ label, numeric, essay, value, onAnswer }: {
     clearTimeout(timer.current);
     timer.current = setTimeout(() => commit(next), TEXT_SAVE_DELAY_MS);
   };
-  const props = { 'aria-label': label, value: text, onChange: (e: { target: { value: string } }) => change(e.target.value), onBlur: () => commit(text) };
+  const props = {
+    'aria-label': label,
+    value: text,
+    onChange: (e: { target: { value: string } }) => change(e.target.value),
+    onBlur: () => commit(text),
+  };
   if (!essay) return <input type="text" inputMode={numeric ? 'decimal' : 'text'} autoComplete="off" {...props} />;
   const words = wordCount(text);
   const over = tooLong(text);
   return (
     <>
-      <textarea rows={8} maxLength={10000} style={{ width: '100%' }} aria-describedby={essay.id} aria-invalid={over || undefined} {...props} />
+      <textarea
+        rows={8}
+        maxLength={10000}
+        style={{ width: '100%' }}
+        aria-describedby={essay.id}
+        aria-invalid={over || undefined}
+        {...props}
+      />
       <p id={essay.id} className={over ? 'warning' : undefined} data-testid="word-count">
         {words} {words === 1 ? 'word' : 'words'}
         {essay.maxWords !== null ? ` of at most ${essay.maxWords}` : ''}

@@ -7,10 +7,15 @@ import { ErrorMessage, Field, formatTime, Loading, useAction, useLoad } from '..
 /** A student's published tests with their windows, its attempts in progress and its results. */
 export function TakerHome() {
   const { api, me } = useSession();
-  const tests = useLoad(() => unwrap(api.GET('/api/tests', { params: { query: { status: 'published', limit: 100 } } })), [api]);
+  const tests = useLoad(
+    () => unwrap(api.GET('/api/tests', { params: { query: { status: 'published', limit: 100 } } })),
+    [api],
+  );
   const attempts = useLoad(() => unwrap(api.GET('/api/attempts', { params: { query: { limit: 100 } } })), [api]);
   const accommodation = me?.accommodation;
-  const inProgress = new Map((attempts.data?.data ?? []).filter((a) => a.status === 'in_progress').map((a) => [a.test_id, a]));
+  const inProgress = new Map(
+    (attempts.data?.data ?? []).filter((a) => a.status === 'in_progress').map((a) => [a.test_id, a]),
+  );
   const submitted = (attempts.data?.data ?? []).filter((a) => a.status === 'submitted');
   return (
     <main>
@@ -25,14 +30,23 @@ export function TakerHome() {
       {tests.loading && !tests.data ? <Loading what="Loading your tests" /> : null}
       {tests.data && tests.data.data.length === 0 ? <p>No test is published for you yet.</p> : null}
       <ul className="cards">
-        {tests.data?.data.map((test) => <TestCard key={test.id} test={test as Schemas['StudentTest']} running={inProgress.get(test.id)} />)}
+        {tests.data?.data.map((test) => (
+          <TestCard key={test.id} test={test as Schemas['StudentTest']} running={inProgress.get(test.id)} />
+        ))}
       </ul>
       {submitted.length > 0 && (
         <section aria-labelledby="results-heading">
           <h2 id="results-heading">Your results</h2>
           <table>
             <thead>
-              <tr><th scope="col">Test</th><th scope="col">Submitted</th><th scope="col">Score</th><th scope="col"><span className="sr-only">Open</span></th></tr>
+              <tr>
+                <th scope="col">Test</th>
+                <th scope="col">Submitted</th>
+                <th scope="col">Score</th>
+                <th scope="col">
+                  <span className="sr-only">Open</span>
+                </th>
+              </tr>
             </thead>
             <tbody>
               {submitted.map((a) => (
@@ -41,9 +55,18 @@ export function TakerHome() {
                   <td>{formatTime(a.submitted_at)}</td>
                   <td>
                     {a.score ?? '—'} / {a.total_marks}
-                    {a.grading === 'pending' ? <><br /><small className="warning">Score not final: {a.pending_marks} {a.pending_marks === 1 ? 'mark' : 'marks'} awaiting grading</small></> : null}
+                    {a.grading === 'pending' ? (
+                      <>
+                        <br />
+                        <small className="warning">
+                          Score not final: {a.pending_marks} {a.pending_marks === 1 ? 'mark' : 'marks'} awaiting grading
+                        </small>
+                      </>
+                    ) : null}
                   </td>
-                  <td><Link to={`/attempts/${encodeURIComponent(a.attempt_id)}`}>Open</Link></td>
+                  <td>
+                    <Link to={`/attempts/${encodeURIComponent(a.attempt_id)}`}>Open</Link>
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -87,13 +110,20 @@ function TestCard({ test, running }: { test: Schemas['StudentTest']; running?: S
           Resume {test.test_name}
         </button>
       ) : (
-        <form onSubmit={(e) => { e.preventDefault(); void start(); }}>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void start();
+          }}
+        >
           {test.access_code_required && (
             <Field label={`Access code for ${test.test_name}`}>
               <input required autoComplete="off" value={accessCode} onChange={(e) => setAccessCode(e.target.value)} />
             </Field>
           )}
-          <button type="submit" disabled={action.busy}>Start {test.test_name}</button>
+          <button type="submit" disabled={action.busy}>
+            Start {test.test_name}
+          </button>
         </form>
       )}
       <ErrorMessage error={action.error} />

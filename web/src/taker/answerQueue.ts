@@ -24,7 +24,10 @@ function db(uid: string) {
   if (!database) {
     database = openDB<QueueSchema>(databaseName(uid), 1, {
       upgrade(db) {
-        db.createObjectStore('pending', { keyPath: ['attempt_id', 'question_id'] }).createIndex('by_attempt', 'attempt_id');
+        db.createObjectStore('pending', { keyPath: ['attempt_id', 'question_id'] }).createIndex(
+          'by_attempt',
+          'attempt_id',
+        );
         db.createObjectStore('attempts', { keyPath: 'attempt_id' });
       },
       // Another tab removing this user's data: let it.
@@ -101,5 +104,7 @@ export async function deleteAnswerQueue(uid: string): Promise<void> {
 export async function answerQueueOwners(): Promise<string[]> {
   // Every browser the app supports lists its databases; one that cannot is treated as having none.
   const listed = (await indexedDB.databases?.().catch(() => [])) ?? [];
-  return listed.flatMap(({ name }) => (name === PREFIX ? [''] : name?.startsWith(`${PREFIX}:`) ? [name.slice(PREFIX.length + 1)] : []));
+  return listed.flatMap(({ name }) =>
+    name === PREFIX ? [''] : name?.startsWith(`${PREFIX}:`) ? [name.slice(PREFIX.length + 1)] : [],
+  );
 }

@@ -48,7 +48,12 @@ export class AnswerSync {
   async save(questionId: string, answer: string): Promise<void> {
     // Time-based, so a counter lost with its tab still starts above what the service stored.
     this.lastSeq = Math.max(this.lastSeq + 1, Date.now());
-    await this.queue.enqueue({ attempt_id: this.attemptId, question_id: questionId, student_answer: answer, client_seq: this.lastSeq });
+    await this.queue.enqueue({
+      attempt_id: this.attemptId,
+      question_id: questionId,
+      student_answer: answer,
+      client_seq: this.lastSeq,
+    });
     await this.flush();
   }
 
@@ -80,13 +85,16 @@ export class AnswerSync {
       try {
         for (let i = 0; i < queued.length; i += BATCH) {
           const batch = queued.slice(i, i + BATCH);
-          await this.send(batch.map(({ question_id, student_answer, client_seq }) => ({ question_id, student_answer, client_seq })));
+          await this.send(
+            batch.map(({ question_id, student_answer, client_seq }) => ({ question_id, student_answer, client_seq })),
+          );
           // Saved or stale alike: the service holds this answer or a newer one.
           await this.queue.settle(batch);
         }
       } catch (err) {
         const left = (await this.pending()).length;
-        if (err instanceof OfflineError || (err instanceof ApiError && err.status === 503)) this.onState({ kind: 'offline', pending: left });
+        if (err instanceof OfflineError || (err instanceof ApiError && err.status === 503))
+          this.onState({ kind: 'offline', pending: left });
         else this.onState({ kind: 'refused', pending: left, error: err as Error });
         return;
       }

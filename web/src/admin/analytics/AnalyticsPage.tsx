@@ -23,20 +23,25 @@ function flagsOf(q: QuestionAnalytics): string[] {
   const flags: string[] = [];
   if (q.facility_index !== null && q.facility_index >= TOO_EASY) flags.push('Too easy');
   if (q.facility_index !== null && q.facility_index <= TOO_HARD) flags.push('Too hard');
-  if (q.discrimination_index !== null && q.discrimination_index < WEAK_DISCRIMINATION) flags.push('Does not separate strong from weak');
+  if (q.discrimination_index !== null && q.discrimination_index < WEAK_DISCRIMINATION)
+    flags.push('Does not separate strong from weak');
   const unused = (q.option_counts ?? []).filter((o) => o.count === 0).map((o) => o.option);
   if (unused.length > 0 && q.times_answered >= DISTRACTOR_MIN_ANSWERS) flags.push(`Never chosen: ${unused.join(', ')}`);
   return flags;
 }
 
-const num = (n: number | null | undefined, digits = 2) => (n === null || n === undefined ? '—' : String(Number(n.toFixed(digits))));
+const num = (n: number | null | undefined, digits = 2) =>
+  n === null || n === undefined ? '—' : String(Number(n.toFixed(digits)));
 const pct = (n: number | null | undefined) => (n === null || n === undefined ? '—' : `${num(n, 1)}%`);
 
 /** Analytics of a test: headline figures, the score distribution, the questions, the CSV of results and the students. */
 export function AnalyticsPage() {
   const { testId = '' } = useParams();
   const { api } = useSession();
-  const analytics = useLoad(() => unwrap(api.GET('/api/analytics/tests/{testId}', { params: { path: { testId } } })), [api, testId]);
+  const analytics = useLoad(
+    () => unwrap(api.GET('/api/analytics/tests/{testId}', { params: { path: { testId } } })),
+    [api, testId],
+  );
   const a = analytics.data;
   const [regrading, setRegrading] = useState<QuestionAnalytics | null>(null);
   // Raised by an applied regrade: the figures and the attempts' scores are read again.
@@ -62,7 +67,16 @@ export function AnalyticsPage() {
         </>
       )}
       {a && a.version !== null && regrading && (
-        <RegradeDialog testId={testId} version={a.version} question={regrading} onClose={() => setRegrading(null)} onApplied={() => { analytics.reload(); setRegrades((n) => n + 1); }} />
+        <RegradeDialog
+          testId={testId}
+          version={a.version}
+          question={regrading}
+          onClose={() => setRegrading(null)}
+          onApplied={() => {
+            analytics.reload();
+            setRegrades((n) => n + 1);
+          }}
+        />
       )}
     </>
   );
@@ -70,7 +84,12 @@ export function AnalyticsPage() {
 
 function Headline({ a }: { a: Schemas['TestAnalytics'] }) {
   const figures: Array<[string, string]> = [
-    ['Version', a.version === null ? '—' : `${a.version}${a.latest_version !== null && a.latest_version !== a.version ? ` (latest ${a.latest_version})` : ''}`],
+    [
+      'Version',
+      a.version === null
+        ? '—'
+        : `${a.version}${a.latest_version !== null && a.latest_version !== a.version ? ` (latest ${a.latest_version})` : ''}`,
+    ],
     ['Questions', String(a.question_count)],
     ['Total marks', num(a.total_marks)],
     ['Attempts', String(a.total_attempts)],
@@ -98,12 +117,15 @@ function Headline({ a }: { a: Schemas['TestAnalytics'] }) {
       </dl>
       {a.pending_grading > 0 && (
         <p className="note">
-          {a.pending_grading} submitted {a.pending_grading === 1 ? 'attempt has' : 'attempts have'} essays awaiting a grade: the figures count{' '}
-          {a.pending_grading === 1 ? 'it' : 'them'} once graded. <Link to={`/admin/tests/${encodeURIComponent(a.test_id)}/grading`}>Grade them</Link>
+          {a.pending_grading} submitted {a.pending_grading === 1 ? 'attempt has' : 'attempts have'} essays awaiting a
+          grade: the figures count {a.pending_grading === 1 ? 'it' : 'them'} once graded.{' '}
+          <Link to={`/admin/tests/${encodeURIComponent(a.test_id)}/grading`}>Grade them</Link>
         </p>
       )}
       {a.cronbach_alpha !== null && a.cronbach_alpha < 0.7 && (
-        <p className="warning">Cronbach’s alpha is below 0.7: the questions may not measure the same thing (or there are few takers).</p>
+        <p className="warning">
+          Cronbach’s alpha is below 0.7: the questions may not measure the same thing (or there are few takers).
+        </p>
       )}
     </section>
   );
@@ -114,7 +136,9 @@ function CsvDownload({ testId, testName }: { testId: string; testName: string })
   const download = useAction();
   const run = () =>
     download.run(async () => {
-      const blob = await unwrap(api.GET('/api/analytics/tests/{testId}/results.csv', { params: { path: { testId } }, parseAs: 'blob' }));
+      const blob = await unwrap(
+        api.GET('/api/analytics/tests/{testId}/results.csv', { params: { path: { testId } }, parseAs: 'blob' }),
+      );
       const url = URL.createObjectURL(blob as Blob);
       const link = document.createElement('a');
       link.href = url;
@@ -142,7 +166,11 @@ function Distribution({ a }: { a: Schemas['TestAnalytics'] }) {
     <section aria-labelledby="distribution" className="card">
       <h2 id="distribution">Score distribution</h2>
       <div className="chart">
-        <ScoreChart labels={labels} counts={counts} title={`Score distribution of ${a.completed} submitted attempts, by percentage band`} />
+        <ScoreChart
+          labels={labels}
+          counts={counts}
+          title={`Score distribution of ${a.completed} submitted attempts, by percentage band`}
+        />
       </div>
       <table>
         <caption>Submitted attempts per percentage band</caption>
@@ -197,13 +225,20 @@ function Difficulty({ a }: { a: Schemas['TestAnalytics'] }) {
   );
 }
 
-function Questions({ questions, onRegrade }: { questions: QuestionAnalytics[]; onRegrade?: (question: QuestionAnalytics) => void }) {
+function Questions({
+  questions,
+  onRegrade,
+}: {
+  questions: QuestionAnalytics[];
+  onRegrade?: (question: QuestionAnalytics) => void;
+}) {
   return (
     <section aria-labelledby="per-question" className="card">
       <h2 id="per-question">Per question</h2>
       <p className="note">
-        Facility: the average mark as a share of the question’s marks (1 = everyone full marks). Discrimination: how well the question separates strong
-        from weak takers (× 100; below {WEAK_DISCRIMINATION} it hardly does). Flagged rows need a look.
+        Facility: the average mark as a share of the question’s marks (1 = everyone full marks). Discrimination: how
+        well the question separates strong from weak takers (× 100; below {WEAK_DISCRIMINATION} it hardly does). Flagged
+        rows need a look.
       </p>
       <table className="questions-table">
         <thead>
@@ -218,7 +253,11 @@ function Questions({ questions, onRegrade }: { questions: QuestionAnalytics[]; o
             <th scope="col">Discrimination</th>
             <th scope="col">Options chosen</th>
             <th scope="col">Flags</th>
-            {onRegrade && <th scope="col"><span className="sr-only">Regrade</span></th>}
+            {onRegrade && (
+              <th scope="col">
+                <span className="sr-only">Regrade</span>
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>
@@ -230,7 +269,9 @@ function Questions({ questions, onRegrade }: { questions: QuestionAnalytics[]; o
                 <td>
                   {q.question_text}
                   <br />
-                  <small>{q.question_type.replace(/_/g, ' ')} · {q.marks} marks</small>
+                  <small>
+                    {q.question_type.replace(/_/g, ' ')} · {q.marks} marks
+                  </small>
                 </td>
                 <td>{q.difficulty}</td>
                 <td>{q.times_seen}</td>
@@ -258,7 +299,12 @@ function Questions({ questions, onRegrade }: { questions: QuestionAnalytics[]; o
                     {q.question_type === 'essay' ? (
                       <small>Graded by a person</small>
                     ) : (
-                      <button type="button" className="secondary" onClick={() => onRegrade(q)} aria-label={`Regrade question ${q.position}`}>
+                      <button
+                        type="button"
+                        className="secondary"
+                        onClick={() => onRegrade(q)}
+                        aria-label={`Regrade question ${q.position}`}
+                      >
                         Regrade…
                       </button>
                     )}
@@ -280,7 +326,12 @@ function Takers({ testId }: { testId: string }) {
   const [page, setPage] = useState(1);
   const clientParam = me?.role === 'super_admin' && clientId ? { client_id: clientId } : {};
   const list = useLoad(
-    () => unwrap(api.GET('/api/attempts', { params: { query: { test_id: testId, status: 'submitted', page, limit: 20, ...clientParam } } })),
+    () =>
+      unwrap(
+        api.GET('/api/attempts', {
+          params: { query: { test_id: testId, status: 'submitted', page, limit: 20, ...clientParam } },
+        }),
+      ),
     [api, testId, page, clientId],
   );
   return (

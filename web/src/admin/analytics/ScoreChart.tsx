@@ -10,7 +10,12 @@ export function ScoreChart({ labels, counts, title }: { labels: string[]; counts
     const chart = new Chart(canvas.current!, {
       type: 'bar',
       data: { labels, datasets: [{ label: 'Attempts', data: counts, backgroundColor: '#1f3a5f' }] },
-      options: { animation: false, responsive: true, plugins: { legend: { display: false } }, scales: { y: { beginAtZero: true, ticks: { precision: 0 } } } },
+      options: {
+        animation: false,
+        responsive: true,
+        plugins: { legend: { display: false } },
+        scales: { y: { beginAtZero: true, ticks: { precision: 0 } } },
+      },
     });
     return () => chart.destroy();
   }, [labels, counts]);

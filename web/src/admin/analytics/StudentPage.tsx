@@ -17,7 +17,12 @@ export function StudentPage() {
   const [page, setPage] = useState(1);
   const clientParam = me?.role === 'super_admin' && clientId ? { client_id: clientId } : {};
   const student = useLoad(
-    () => unwrap(api.GET('/api/analytics/students/{studentId}', { params: { path: { studentId }, query: { page, limit: 20, ...clientParam } } })),
+    () =>
+      unwrap(
+        api.GET('/api/analytics/students/{studentId}', {
+          params: { path: { studentId }, query: { page, limit: 20, ...clientParam } },
+        }),
+      ),
     [api, studentId, page, clientId],
   );
   const s = student.data;
@@ -31,17 +36,35 @@ export function StudentPage() {
           <section aria-labelledby="summary" className="card">
             <h2 id="summary">Summary</h2>
             <dl className="figures">
-              <div><dt>Attempts</dt><dd>{s.total_attempts}</dd></div>
-              <div><dt>Submitted</dt><dd>{s.completed}</dd></div>
-              <div><dt>Awaiting grading</dt><dd>{s.pending_grading}</dd></div>
-              <div><dt>Average score</dt><dd>{num(s.average_score)}</dd></div>
-              <div><dt>Average percentage</dt><dd>{pct(s.average_percentage)}</dd></div>
-              <div><dt>Best percentage</dt><dd>{pct(s.best_percentage)}</dd></div>
+              <div>
+                <dt>Attempts</dt>
+                <dd>{s.total_attempts}</dd>
+              </div>
+              <div>
+                <dt>Submitted</dt>
+                <dd>{s.completed}</dd>
+              </div>
+              <div>
+                <dt>Awaiting grading</dt>
+                <dd>{s.pending_grading}</dd>
+              </div>
+              <div>
+                <dt>Average score</dt>
+                <dd>{num(s.average_score)}</dd>
+              </div>
+              <div>
+                <dt>Average percentage</dt>
+                <dd>{pct(s.average_percentage)}</dd>
+              </div>
+              <div>
+                <dt>Best percentage</dt>
+                <dd>{pct(s.best_percentage)}</dd>
+              </div>
             </dl>
             {s.pending_grading > 0 && (
               <p className="note">
-                {s.pending_grading} submitted {s.pending_grading === 1 ? 'attempt has' : 'attempts have'} essays awaiting a grade: the averages and the best
-                count {s.pending_grading === 1 ? 'it' : 'them'} once graded.
+                {s.pending_grading} submitted {s.pending_grading === 1 ? 'attempt has' : 'attempts have'} essays
+                awaiting a grade: the averages and the best count {s.pending_grading === 1 ? 'it' : 'them'} once graded.
               </p>
             )}
           </section>

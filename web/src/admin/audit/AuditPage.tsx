@@ -11,10 +11,29 @@ type EventType = NonNullable<AuditQuery['event_type']>;
 
 // Every event type the API knows: the Record makes the compiler check none is missing.
 const EVENT_TYPES = Object.keys({
-  login: 1, token_rejected: 1, user_created: 1, role_changed: 1, password_changed: 1, profile_changed: 1, user_disabled: 1, user_enabled: 1,
-  user_deleted: 1, attempt_started: 1, attempt_resumed: 1, share_code_redeemed: 1, attempt_submitted: 1, test_settings_changed: 1,
-  override_set: 1, override_deleted: 1, accommodation_set: 1, attempt_extended: 1, test_extended: 1, networks_set: 1,
-  essay_graded: 1, version_regraded: 1, attempt_regraded: 1,
+  login: 1,
+  token_rejected: 1,
+  user_created: 1,
+  role_changed: 1,
+  password_changed: 1,
+  profile_changed: 1,
+  user_disabled: 1,
+  user_enabled: 1,
+  user_deleted: 1,
+  attempt_started: 1,
+  attempt_resumed: 1,
+  share_code_redeemed: 1,
+  attempt_submitted: 1,
+  test_settings_changed: 1,
+  override_set: 1,
+  override_deleted: 1,
+  accommodation_set: 1,
+  attempt_extended: 1,
+  test_extended: 1,
+  networks_set: 1,
+  essay_graded: 1,
+  version_regraded: 1,
+  attempt_regraded: 1,
 } satisfies Record<EventType, 1>) as EventType[];
 
 interface Filters {
@@ -52,7 +71,10 @@ export function AuditPage() {
       <h1>Audit log</h1>
       <form className="row card" onSubmit={apply} aria-label="Filters">
         <Field label="Event type">
-          <select value={draft.event_type} onChange={(e) => setDraft({ ...draft, event_type: e.target.value as Filters['event_type'] })}>
+          <select
+            value={draft.event_type}
+            onChange={(e) => setDraft({ ...draft, event_type: e.target.value as Filters['event_type'] })}
+          >
             <option value="">Any</option>
             {EVENT_TYPES.map((t) => (
               <option key={t} value={t}>
@@ -65,7 +87,10 @@ export function AuditPage() {
           <input value={draft.user_id} onChange={(e) => setDraft({ ...draft, user_id: e.target.value })} />
         </Field>
         <Field label="Outcome">
-          <select value={draft.success} onChange={(e) => setDraft({ ...draft, success: e.target.value as Filters['success'] })}>
+          <select
+            value={draft.success}
+            onChange={(e) => setDraft({ ...draft, success: e.target.value as Filters['success'] })}
+          >
             <option value="">Any</option>
             <option value="true">Succeeded</option>
             <option value="false">Failed</option>

@@ -12,9 +12,15 @@ type GradingItem = Schemas['GradingItem'];
 async function essaysOf(api: Api, test: Test): Promise<Array<{ id: string; text: string }>> {
   const found = new Map<string, string>();
   for (let page = 1; page <= 10; page++) {
-    const listed = await unwrap(api.GET('/api/questions', { params: { query: { client_id: test.client_id, question_type: 'essay', page, limit: 100 } } }));
+    const listed = await unwrap(
+      api.GET('/api/questions', {
+        params: { query: { client_id: test.client_id, question_type: 'essay', page, limit: 100 } },
+      }),
+    );
     for (const q of listed.data) {
-      const pooled = test.pools.some((p) => p.folder_id === q.folder_id && (p.difficulty === null || p.difficulty === q.difficulty));
+      const pooled = test.pools.some(
+        (p) => p.folder_id === q.folder_id && (p.difficulty === null || p.difficulty === q.difficulty),
+      );
       if (test.question_ids.includes(q.id) || pooled) found.set(q.id, q.question_text);
     }
     if (page >= listed.pagination.pages) break;
@@ -29,7 +35,10 @@ async function essaysOf(api: Api, test: Test): Promise<Array<{ id: string; text:
 export function GradingPage() {
   const { testId = '' } = useParams();
   const { api } = useSession();
-  const test = useLoad(async () => (await unwrap(api.GET('/api/tests/{testId}', { params: { path: { testId } } }))) as Test, [api, testId]);
+  const test = useLoad(
+    async () => (await unwrap(api.GET('/api/tests/{testId}', { params: { path: { testId } } }))) as Test,
+    [api, testId],
+  );
   const essays = useLoad(() => (test.data ? essaysOf(api, test.data) : Promise.resolve(undefined)), [api, test.data]);
   const [questionId, setQuestionId] = useState('');
   const [blind, setBlind] = useState(true);
@@ -40,7 +49,15 @@ export function GradingPage() {
     () =>
       unwrap(
         api.GET('/api/tests/{testId}/grading', {
-          params: { path: { testId }, query: { ...(questionId ? { question_id: questionId } : {}), blind: blind ? 'true' : 'false', page: position, limit: 1 } },
+          params: {
+            path: { testId },
+            query: {
+              ...(questionId ? { question_id: questionId } : {}),
+              blind: blind ? 'true' : 'false',
+              page: position,
+              limit: 1,
+            },
+          },
         }),
       ),
     [api, testId, questionId, blind, position],
@@ -64,13 +81,32 @@ export function GradingPage() {
         <h2 id="filter-heading">Which answers</h2>
         <div className="row">
           <Field label="Question">
-            <select value={questionId} onChange={(e) => { setQuestionId(e.target.value); setPosition(1); setDone(null); }}>
+            <select
+              value={questionId}
+              onChange={(e) => {
+                setQuestionId(e.target.value);
+                setPosition(1);
+                setDone(null);
+              }}
+            >
               <option value="">Every essay</option>
-              {(essays.data ?? []).map((q) => <option key={q.id} value={q.id}>{q.text}</option>)}
+              {(essays.data ?? []).map((q) => (
+                <option key={q.id} value={q.id}>
+                  {q.text}
+                </option>
+              ))}
             </select>
           </Field>
           <label className="option">
-            <input type="checkbox" checked={blind} onChange={(e) => { setBlind(e.target.checked); setDone(null); }} /> Blind: hide who wrote each answer
+            <input
+              type="checkbox"
+              checked={blind}
+              onChange={(e) => {
+                setBlind(e.target.checked);
+                setDone(null);
+              }}
+            />{' '}
+            Blind: hide who wrote each answer
           </label>
         </div>
         <p data-testid="remaining">
@@ -79,8 +115,11 @@ export function GradingPage() {
       </section>
       {done && (
         <p role="status" className="note">
-          Grade saved ({done.marks} {done.marks === 1 ? 'mark' : 'marks'}). The attempt’s score is now {done.score} of {done.total_marks}
-          {done.grading === 'complete' ? ' (final: every essay is graded).' : ` (${done.pending_marks} marks still awaiting grading).`}
+          Grade saved ({done.marks} {done.marks === 1 ? 'mark' : 'marks'}). The attempt’s score is now {done.score} of{' '}
+          {done.total_marks}
+          {done.grading === 'complete'
+            ? ' (final: every essay is graded).'
+            : ` (${done.pending_marks} marks still awaiting grading).`}
         </p>
       )}
       <ErrorMessage error={queue.error} />
@@ -92,16 +131,32 @@ export function GradingPage() {
           item={item}
           position={position}
           total={total}
-          onGraded={(graded) => { setDone(graded); queue.reload(); }}
-          onMove={(by) => { setDone(null); setPosition((p) => Math.min(Math.max(p + by, 1), Math.max(total, 1))); }}
+          onGraded={(graded) => {
+            setDone(graded);
+            queue.reload();
+          }}
+          onMove={(by) => {
+            setDone(null);
+            setPosition((p) => Math.min(Math.max(p + by, 1), Math.max(total, 1)));
+          }}
         />
       )}
     </>
   );
 }
 
-function GradeItem({ item, position, total, onGraded, onMove }: {
-  item: GradingItem; position: number; total: number; onGraded: (graded: Schemas['GradedAttempt']) => void; onMove: (by: number) => void;
+function GradeItem({
+  item,
+  position,
+  total,
+  onGraded,
+  onMove,
+}: {
+  item: GradingItem;
+  position: number;
+  total: number;
+  onGraded: (graded: Schemas['GradedAttempt']) => void;
+  onMove: (by: number) => void;
 }) {
   const { api } = useSession();
   const action = useAction();
@@ -121,7 +176,9 @@ function GradeItem({ item, position, total, onGraded, onMove }: {
   const author = item.student_id ? `Student ${item.student_id}` : item.guest_name ? `${item.guest_name} (guest)` : null;
   return (
     <article className="card" aria-labelledby="item-heading">
-      <h2 id="item-heading">Answer {position} of {total}</h2>
+      <h2 id="item-heading">
+        Answer {position} of {total}
+      </h2>
       <p>
         <strong>{item.question_text}</strong> ({item.marks} {item.marks === 1 ? 'mark' : 'marks'})
       </p>
@@ -130,22 +187,44 @@ function GradeItem({ item, position, total, onGraded, onMove }: {
         {author ? ` by ${author}` : ''} · version {item.version}
       </p>
       <h3>The answer</h3>
-      <div className="note" data-testid="essay-answer" style={{ whiteSpace: 'pre-wrap' }}>{item.student_answer}</div>
+      <div className="note" data-testid="essay-answer" style={{ whiteSpace: 'pre-wrap' }}>
+        {item.student_answer}
+      </div>
       <p data-testid="word-count">
         {words} {words === 1 ? 'word' : 'words'}
         {item.max_words !== null ? ` (at most ${item.max_words})` : ''}
       </p>
-      <form aria-label="Grade this answer" onSubmit={(e) => { e.preventDefault(); void save(); }}>
+      <form
+        aria-label="Grade this answer"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+      >
         <Field label={`Marks (0 to ${item.marks})`}>
-          <input type="number" required min="0" max={item.marks} step="any" value={marks} onChange={(e) => setMarks(e.target.value)} />
+          <input
+            type="number"
+            required
+            min="0"
+            max={item.marks}
+            step="any"
+            value={marks}
+            onChange={(e) => setMarks(e.target.value)}
+          />
         </Field>
         <Field label="Feedback" hint="Shown to the taker with the review (optional, up to 2,000 characters)">
           <textarea rows={4} maxLength={2000} value={feedback} onChange={(e) => setFeedback(e.target.value)} />
         </Field>
         <div className="row">
-          <button type="submit" disabled={action.busy}>Save grade</button>
-          <button type="button" className="secondary" disabled={position <= 1} onClick={() => onMove(-1)}>Previous answer</button>
-          <button type="button" className="secondary" disabled={position >= total} onClick={() => onMove(1)}>Skip to the next answer</button>
+          <button type="submit" disabled={action.busy}>
+            Save grade
+          </button>
+          <button type="button" className="secondary" disabled={position <= 1} onClick={() => onMove(-1)}>
+            Previous answer
+          </button>
+          <button type="button" className="secondary" disabled={position >= total} onClick={() => onMove(1)}>
+            Skip to the next answer
+          </button>
         </div>
         <ErrorMessage error={action.error} />
       </form>

@@ -3,7 +3,10 @@ import { unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, useAction } from '../../ui';
 
-type Question = Pick<Schemas['QuestionAnalytics'], 'question_id' | 'question_text' | 'question_type' | 'marks' | 'position' | 'option_counts'>;
+type Question = Pick<
+  Schemas['QuestionAnalytics'],
+  'question_id' | 'question_text' | 'question_type' | 'marks' | 'position' | 'option_counts'
+>;
 type Result = Schemas['RegradeResult'];
 
 const KEY_HINTS: Record<string, string> = {
@@ -21,8 +24,18 @@ const pct = (n: number) => `${Number(n.toFixed(1))}%`;
  * submitted attempts whose score would change (a dry run, nothing written), "Apply" corrects it and
  * rescores them. A native modal <dialog>: focus stays inside, Escape closes it.
  */
-export function RegradeDialog({ testId, version, question, onClose, onApplied }: {
-  testId: string; version: number; question: Question; onClose: () => void; onApplied: () => void;
+export function RegradeDialog({
+  testId,
+  version,
+  question,
+  onClose,
+  onApplied,
+}: {
+  testId: string;
+  version: number;
+  question: Question;
+  onClose: () => void;
+  onApplied: () => void;
 }) {
   const { api } = useSession();
   const dialog = useRef<HTMLDialogElement>(null);
@@ -64,29 +77,61 @@ export function RegradeDialog({ testId, version, question, onClose, onApplied }:
   const options = question.option_counts?.map((o) => o.option) ?? [];
 
   return (
-    <dialog ref={dialog} aria-labelledby="regrade-heading" style={{ maxWidth: '760px', width: '90vw', border: '1px solid #d7dce3', borderRadius: '10px', padding: '1rem 1.2rem' }} onClose={onClose}>
+    <dialog
+      ref={dialog}
+      aria-labelledby="regrade-heading"
+      style={{
+        maxWidth: '760px',
+        width: '90vw',
+        border: '1px solid #d7dce3',
+        borderRadius: '10px',
+        padding: '1rem 1.2rem',
+      }}
+      onClose={onClose}
+    >
       <h2 id="regrade-heading">Regrade question {question.position}</h2>
       <p>
-        {question.question_text} <small>({question.question_type.replace(/_/g, ' ')} · {question.marks} marks · version {version})</small>
+        {question.question_text}{' '}
+        <small>
+          ({question.question_type.replace(/_/g, ' ')} · {question.marks} marks · version {version})
+        </small>
       </p>
       {applied ? (
         <>
           <p role="status">
-            Applied{applied.corrected ? '' : ' (the version already held this correction)'}: {applied.changed.length} of {applied.attempts_checked} submitted{' '}
-            {applied.attempts_checked === 1 ? 'attempt' : 'attempts'} changed. Version {version} is now at revision {applied.revision}.
+            Applied{applied.corrected ? '' : ' (the version already held this correction)'}: {applied.changed.length} of{' '}
+            {applied.attempts_checked} submitted {applied.attempts_checked === 1 ? 'attempt' : 'attempts'} changed.
+            Version {version} is now at revision {applied.revision}.
           </p>
           <Changes result={applied} caption="Attempts whose score changed" />
         </>
       ) : (
-        <form aria-label="Correction" onSubmit={(e) => { e.preventDefault(); void send(true); }}>
-          <p className="note">Fill in only what changes. Preview first: it lists the attempts whose score would change and writes nothing.</p>
+        <form
+          aria-label="Correction"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void send(true);
+          }}
+        >
+          <p className="note">
+            Fill in only what changes. Preview first: it lists the attempts whose score would change and writes nothing.
+          </p>
           <div className="row">
-            <Field label="New correct answer" hint={`${KEY_HINTS[question.question_type] ?? 'As the bank takes it'}${options.length > 0 ? `: ${options.join(', ')}` : ''}`}>
+            <Field
+              label="New correct answer"
+              hint={`${KEY_HINTS[question.question_type] ?? 'As the bank takes it'}${options.length > 0 ? `: ${options.join(', ')}` : ''}`}
+            >
               <input value={answer} onChange={(e) => setAnswer(e.target.value)} autoComplete="off" />
             </Field>
             {numeric && (
               <Field label="New tolerance">
-                <input type="number" min="0" step="any" value={tolerance} onChange={(e) => setTolerance(e.target.value)} />
+                <input
+                  type="number"
+                  min="0"
+                  step="any"
+                  value={tolerance}
+                  onChange={(e) => setTolerance(e.target.value)}
+                />
               </Field>
             )}
             <Field label="New marks">
@@ -94,13 +139,18 @@ export function RegradeDialog({ testId, version, question, onClose, onApplied }:
             </Field>
           </div>
           <div className="row">
-            <button type="submit" disabled={action.busy}>Preview</button>
-            <button type="button" disabled={action.busy || !previewed} onClick={() => void send(false)}>Apply</button>
+            <button type="submit" disabled={action.busy}>
+              Preview
+            </button>
+            <button type="button" disabled={action.busy || !previewed} onClick={() => void send(false)}>
+              Apply
+            </button>
           </div>
           {previewed && (
             <>
               <p role="status">
-                Preview: {previewed.changed.length} of {previewed.attempts_checked} submitted {previewed.attempts_checked === 1 ? 'attempt' : 'attempts'} would change.
+                Preview: {previewed.changed.length} of {previewed.attempts_checked} submitted{' '}
+                {previewed.attempts_checked === 1 ? 'attempt' : 'attempts'} would change.
               </p>
               <Changes result={previewed} caption="Attempts whose score would change" />
             </>
@@ -109,7 +159,9 @@ export function RegradeDialog({ testId, version, question, onClose, onApplied }:
       )}
       <ErrorMessage error={action.error} />
       <p>
-        <button type="button" className="secondary" onClick={() => dialog.current?.close()}>Close</button>
+        <button type="button" className="secondary" onClick={() => dialog.current?.close()}>
+          Close
+        </button>
       </p>
     </dialog>
   );
@@ -131,8 +183,12 @@ function Changes({ result, caption }: { result: Result; caption: string }) {
         {result.changed.map((c) => (
           <tr key={c.attempt_id} data-attempt-id={c.attempt_id}>
             <td>{c.guest_name ? `${c.guest_name} (guest)` : `Student ${c.student_id}`}</td>
-            <td>{c.before.score} of {c.before.total_marks} ({pct(c.before.percentage)})</td>
-            <td>{c.after.score} of {c.after.total_marks} ({pct(c.after.percentage)})</td>
+            <td>
+              {c.before.score} of {c.before.total_marks} ({pct(c.before.percentage)})
+            </td>
+            <td>
+              {c.after.score} of {c.after.total_marks} ({pct(c.after.percentage)})
+            </td>
           </tr>
         ))}
       </tbody>

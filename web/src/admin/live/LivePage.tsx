@@ -37,7 +37,12 @@ export function LivePage() {
   const test = useLoad(() => unwrap(api.GET('/api/tests/{testId}', { params: { path: { testId } } })), [api, testId]);
   const clientParam = me?.role === 'super_admin' && clientId ? { client_id: clientId } : {};
   const attempts = useLoad(
-    () => unwrap(api.GET('/api/attempts', { params: { query: { test_id: testId, status: 'in_progress', page, limit: PAGE_SIZE, ...clientParam } } })),
+    () =>
+      unwrap(
+        api.GET('/api/attempts', {
+          params: { query: { test_id: testId, status: 'in_progress', page, limit: PAGE_SIZE, ...clientParam } },
+        }),
+      ),
     [api, testId, page, clientId],
   );
   const { reload } = attempts;
@@ -54,7 +59,12 @@ export function LivePage() {
   const extendEveryone = (e: React.FormEvent) => {
     e.preventDefault();
     void everyone.run(async () => {
-      const r = await unwrap(api.POST('/api/tests/{testId}/extend', { params: { path: { testId } }, body: { minutes: Number(everyoneMinutes) } }));
+      const r = await unwrap(
+        api.POST('/api/tests/{testId}/extend', {
+          params: { path: { testId } },
+          body: { minutes: Number(everyoneMinutes) },
+        }),
+      );
       setMessage(`Extended ${r.extended} attempt${r.extended === 1 ? '' : 's'} by ${everyoneMinutes} minutes.`);
       reload();
     });
@@ -69,16 +79,29 @@ export function LivePage() {
         <Link to={`/admin/tests/${encodeURIComponent(testId)}/analytics`}>Analytics</Link>
       </p>
       <ErrorMessage error={test.error} />
-      <p className="note">Attempts in progress, refreshed every 5 seconds. Time left is counted on the server’s clock.</p>
+      <p className="note">
+        Attempts in progress, refreshed every 5 seconds. Time left is counted on the server’s clock.
+      </p>
 
       <form className="row card" onSubmit={extendEveryone} aria-label="Extend everyone">
         <Field label="Minutes to give everyone">
-          <input type="number" min={1} max={1440} required value={everyoneMinutes} onChange={(e) => setEveryoneMinutes(e.target.value)} />
+          <input
+            type="number"
+            min={1}
+            max={1440}
+            required
+            value={everyoneMinutes}
+            onChange={(e) => setEveryoneMinutes(e.target.value)}
+          />
         </Field>
-        <button type="submit" disabled={everyone.busy}>Extend everyone</button>
+        <button type="submit" disabled={everyone.busy}>
+          Extend everyone
+        </button>
       </form>
       <ErrorMessage error={everyone.error} />
-      <p role="status" aria-live="polite">{message}</p>
+      <p role="status" aria-live="polite">
+        {message}
+      </p>
 
       <ErrorMessage error={attempts.error} />
       {!attempts.data && attempts.loading ? (
@@ -112,7 +135,17 @@ export function LivePage() {
   );
 }
 
-function AttemptRow({ attempt, now, onChanged, onMessage }: { attempt: Schemas['AttemptSummary']; now: number; onChanged: () => void; onMessage: (m: string) => void }) {
+function AttemptRow({
+  attempt,
+  now,
+  onChanged,
+  onMessage,
+}: {
+  attempt: Schemas['AttemptSummary'];
+  now: number;
+  onChanged: () => void;
+  onMessage: (m: string) => void;
+}) {
   const { api } = useSession();
   const action = useAction();
   const [minutes, setMinutes] = useState('5');
@@ -122,7 +155,12 @@ function AttemptRow({ attempt, now, onChanged, onMessage }: { attempt: Schemas['
   const extend = (e: React.FormEvent) => {
     e.preventDefault();
     void action.run(async () => {
-      const r = await unwrap(api.POST('/api/attempts/{attemptId}/extend', { params: { path: { attemptId } }, body: { minutes: Number(minutes) } }));
+      const r = await unwrap(
+        api.POST('/api/attempts/{attemptId}/extend', {
+          params: { path: { attemptId } },
+          body: { minutes: Number(minutes) },
+        }),
+      );
       onMessage(`Extended ${taker} by ${minutes} minutes: now ends ${new Date(r.expires_at).toLocaleTimeString()}.`);
       onChanged();
     });
@@ -147,9 +185,19 @@ function AttemptRow({ attempt, now, onChanged, onMessage }: { attempt: Schemas['
       <td>
         <form className="row" onSubmit={extend}>
           <Field label={`Minutes for ${taker}`}>
-            <input type="number" min={1} max={1440} required value={minutes} onChange={(e) => setMinutes(e.target.value)} size={4} />
+            <input
+              type="number"
+              min={1}
+              max={1440}
+              required
+              value={minutes}
+              onChange={(e) => setMinutes(e.target.value)}
+              size={4}
+            />
           </Field>
-          <button type="submit" disabled={action.busy}>Extend</button>
+          <button type="submit" disabled={action.busy}>
+            Extend
+          </button>
         </form>
       </td>
       <td>

@@ -17,7 +17,10 @@ export function OrganizationsPage() {
   const toggle = useAction();
   const isSuper = me?.role === 'super_admin';
   const clients = useLoad(
-    () => (isSuper ? unwrap(api.GET('/api/clients', { params: { query: { page, limit: 20 } } })) : Promise.resolve(undefined)),
+    () =>
+      isSuper
+        ? unwrap(api.GET('/api/clients', { params: { query: { page, limit: 20 } } }))
+        : Promise.resolve(undefined),
     [api, page, isSuper],
   );
 
@@ -41,7 +44,9 @@ export function OrganizationsPage() {
   };
   const setActive = (client: Schemas['Client'], active_status: 0 | 1) =>
     toggle.run(async () => {
-      const updated = await unwrap(api.PATCH('/api/clients/{clientId}', { params: { path: { clientId: client.id } }, body: { active_status } }));
+      const updated = await unwrap(
+        api.PATCH('/api/clients/{clientId}', { params: { path: { clientId: client.id } }, body: { active_status } }),
+      );
       setMessage(`${updated.name} is now ${updated.active_status ? 'active' : 'deactivated'}.`);
       clients.reload();
     });
@@ -59,13 +64,22 @@ export function OrganizationsPage() {
             <input required value={form.address} onChange={(e) => setForm({ ...form, address: e.target.value })} />
           </Field>
           <Field label="Logo URL">
-            <input type="url" required value={form.logo_url} onChange={(e) => setForm({ ...form, logo_url: e.target.value })} />
+            <input
+              type="url"
+              required
+              value={form.logo_url}
+              onChange={(e) => setForm({ ...form, logo_url: e.target.value })}
+            />
           </Field>
-          <button type="submit" disabled={create.busy}>Create organization</button>
+          <button type="submit" disabled={create.busy}>
+            Create organization
+          </button>
         </div>
         <ErrorMessage error={create.error} />
       </form>
-      <p role="status" aria-live="polite">{message}</p>
+      <p role="status" aria-live="polite">
+        {message}
+      </p>
       <ErrorMessage error={clients.error} />
       <ErrorMessage error={toggle.error} />
       {clients.loading && !clients.data && <Loading what="Loading the organizations" />}
@@ -135,7 +149,9 @@ function NetworksEditor({ client, onClose }: { client: Schemas['Client']; onClos
         .split('\n')
         .map((l) => l.trim())
         .filter(Boolean);
-      const r = await unwrap(api.PUT('/api/clients/{clientId}/networks', { params: { path: { clientId } }, body: { networks } }));
+      const r = await unwrap(
+        api.PUT('/api/clients/{clientId}/networks', { params: { path: { clientId } }, body: { networks } }),
+      );
       setText(r.networks.join('\n'));
       setSaved(`Saved ${r.networks.length} network${r.networks.length === 1 ? '' : 's'} for ${client.name}.`);
     });
@@ -149,15 +165,24 @@ function NetworksEditor({ client, onClose }: { client: Schemas['Client']; onClos
         <Loading what="Loading the networks" />
       ) : (
         <form onSubmit={submit}>
-          <Field label="Networks, one CIDR prefix per line" hint="IPv4 /16 or longer, IPv6 /32 or longer, at most 50. Empty removes them all.">
+          <Field
+            label="Networks, one CIDR prefix per line"
+            hint="IPv4 /16 or longer, IPv6 /32 or longer, at most 50. Empty removes them all."
+          >
             <textarea rows={6} cols={40} value={text} onChange={(e) => setText(e.target.value)} />
           </Field>
           <div className="row">
-            <button type="submit" disabled={save.busy}>Save networks</button>
-            <button type="button" className="secondary" onClick={onClose}>Close</button>
+            <button type="submit" disabled={save.busy}>
+              Save networks
+            </button>
+            <button type="button" className="secondary" onClick={onClose}>
+              Close
+            </button>
           </div>
           <ErrorMessage error={save.error} />
-          <p role="status" aria-live="polite">{saved}</p>
+          <p role="status" aria-live="polite">
+            {saved}
+          </p>
         </form>
       )}
     </section>

@@ -66,10 +66,16 @@ function Importer({ clientId }: { clientId: string }) {
   return (
     <>
       <p className="note">
-        A UTF-8 CSV file with a header row: <code>question_text, question_type, options, correct_answer, marks, difficulty</code>, and
-        optionally <code>folder_id, tolerance</code>. Options are separated by <code>|</code>.
+        A UTF-8 CSV file with a header row:{' '}
+        <code>question_text, question_type, options, correct_answer, marks, difficulty</code>, and optionally{' '}
+        <code>folder_id, tolerance</code>. Options are separated by <code>|</code>.
       </p>
-      <form onSubmit={(e) => { e.preventDefault(); void send('dry_run'); }}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void send('dry_run');
+        }}
+      >
         <Field label="CSV file">
           <input
             type="file"
@@ -83,9 +89,20 @@ function Importer({ clientId }: { clientId: string }) {
           />
         </Field>
         <div className="row">
-          <button type="submit" disabled={!file || action.busy}>Check (dry run)</button>
-          <button type="button" disabled={!file || action.busy} onClick={() => void send('all_or_nothing')}>Import all or nothing</button>
-          <button type="button" className="secondary" disabled={!file || action.busy} onClick={() => void send('partial')}>Import valid rows only</button>
+          <button type="submit" disabled={!file || action.busy}>
+            Check (dry run)
+          </button>
+          <button type="button" disabled={!file || action.busy} onClick={() => void send('all_or_nothing')}>
+            Import all or nothing
+          </button>
+          <button
+            type="button"
+            className="secondary"
+            disabled={!file || action.busy}
+            onClick={() => void send('partial')}
+          >
+            Import valid rows only
+          </button>
         </div>
       </form>
       {action.busy && <p role="status">Sending the file…</p>}

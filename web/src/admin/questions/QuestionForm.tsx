@@ -62,18 +62,31 @@ function inputOf(d: Draft, clientId: string): Schemas['QuestionInput'] {
     folder_id: d.folder_id || null,
     client_id: clientId,
   };
-  const options = d.options.split('\n').map((o) => o.trim()).filter(Boolean);
+  const options = d.options
+    .split('\n')
+    .map((o) => o.trim())
+    .filter(Boolean);
   switch (d.question_type) {
     case 'multiple_choice':
       return { ...base, question_type: 'multiple_choice', options, correct_answer: d.correct_choice };
     case 'multiple_select':
-      return { ...base, question_type: 'multiple_select', options, correct_answer: options.filter((o) => d.correct_choices.includes(o)).join('|') };
+      return {
+        ...base,
+        question_type: 'multiple_select',
+        options,
+        correct_answer: options.filter((o) => d.correct_choices.includes(o)).join('|'),
+      };
     case 'true_false':
       return { ...base, question_type: 'true_false', options: ['True', 'False'], correct_answer: d.true_false };
     case 'short_answer':
       return { ...base, question_type: 'short_answer', correct_answer: d.correct_text };
     case 'numeric':
-      return { ...base, question_type: 'numeric', correct_answer: d.correct_text, tolerance: d.tolerance.trim() === '' ? null : Number(d.tolerance) };
+      return {
+        ...base,
+        question_type: 'numeric',
+        correct_answer: d.correct_text,
+        tolerance: d.tolerance.trim() === '' ? null : Number(d.tolerance),
+      };
     case 'essay':
       return { ...base, question_type: 'essay', max_words: d.max_words.trim() === '' ? null : Number(d.max_words) };
   }
@@ -97,7 +110,10 @@ export function QuestionForm({
 }) {
   const [d, setD] = useState<Draft>(() => draftOf(question));
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setD((prev) => ({ ...prev, [key]: value }));
-  const options = d.options.split('\n').map((o) => o.trim()).filter(Boolean);
+  const options = d.options
+    .split('\n')
+    .map((o) => o.trim())
+    .filter(Boolean);
   const heading = question ? 'Edit question' : 'New question';
   return (
     <form
@@ -112,21 +128,40 @@ export function QuestionForm({
       <div className="row">
         <Field label="Type">
           <select value={d.question_type} onChange={(e) => set('question_type', e.target.value as QuestionType)}>
-            {QUESTION_TYPES.map((t) => <option key={t.value} value={t.value}>{t.label}</option>)}
+            {QUESTION_TYPES.map((t) => (
+              <option key={t.value} value={t.value}>
+                {t.label}
+              </option>
+            ))}
           </select>
         </Field>
         <Field label="Marks">
-          <input type="number" min="0" step="any" required value={d.marks} onChange={(e) => set('marks', e.target.value)} />
+          <input
+            type="number"
+            min="0"
+            step="any"
+            required
+            value={d.marks}
+            onChange={(e) => set('marks', e.target.value)}
+          />
         </Field>
         <Field label="Difficulty">
           <select value={d.difficulty} onChange={(e) => set('difficulty', e.target.value as Difficulty)}>
-            {DIFFICULTIES.map((x) => <option key={x} value={x}>{x}</option>)}
+            {DIFFICULTIES.map((x) => (
+              <option key={x} value={x}>
+                {x}
+              </option>
+            ))}
           </select>
         </Field>
         <Field label="Folder">
           <select value={d.folder_id} onChange={(e) => set('folder_id', e.target.value)}>
             <option value="">No folder</option>
-            {folders.map((f) => <option key={f.id} value={f.id}>{f.name}</option>)}
+            {folders.map((f) => (
+              <option key={f.id} value={f.id}>
+                {f.name}
+              </option>
+            ))}
           </select>
         </Field>
       </div>
@@ -142,7 +177,11 @@ export function QuestionForm({
         <Field label="Correct option">
           <select value={d.correct_choice} onChange={(e) => set('correct_choice', e.target.value)}>
             <option value="">Choose…</option>
-            {options.map((o) => <option key={o} value={o}>{o}</option>)}
+            {options.map((o) => (
+              <option key={o} value={o}>
+                {o}
+              </option>
+            ))}
           </select>
         </Field>
       )}
@@ -155,7 +194,12 @@ export function QuestionForm({
               <input
                 type="checkbox"
                 checked={d.correct_choices.includes(o)}
-                onChange={(e) => set('correct_choices', e.target.checked ? [...d.correct_choices, o] : d.correct_choices.filter((c) => c !== o))}
+                onChange={(e) =>
+                  set(
+                    'correct_choices',
+                    e.target.checked ? [...d.correct_choices, o] : d.correct_choices.filter((c) => c !== o),
+                  )
+                }
               />{' '}
               {o}
             </label>
@@ -171,23 +215,48 @@ export function QuestionForm({
         </Field>
       )}
       {(d.question_type === 'short_answer' || d.question_type === 'numeric') && (
-        <Field label="Correct answer" hint={d.question_type === 'short_answer' ? 'Compared ignoring case and spacing' : 'A number, e.g. 3.14'}>
+        <Field
+          label="Correct answer"
+          hint={d.question_type === 'short_answer' ? 'Compared ignoring case and spacing' : 'A number, e.g. 3.14'}
+        >
           <input required value={d.correct_text} onChange={(e) => set('correct_text', e.target.value)} />
         </Field>
       )}
       {d.question_type === 'numeric' && (
         <Field label="Tolerance" hint="Accepted absolute difference; empty for exact">
-          <input type="number" min="0" step="any" value={d.tolerance} onChange={(e) => set('tolerance', e.target.value)} />
+          <input
+            type="number"
+            min="0"
+            step="any"
+            value={d.tolerance}
+            onChange={(e) => set('tolerance', e.target.value)}
+          />
         </Field>
       )}
       {d.question_type === 'essay' && (
-        <Field label="Max words" hint={`Graded by a person. 1 to ${MAX_ESSAY_WORDS.toLocaleString('en')}; empty for no limit`}>
-          <input type="number" min="1" max={MAX_ESSAY_WORDS} step="1" value={d.max_words} onChange={(e) => set('max_words', e.target.value)} />
+        <Field
+          label="Max words"
+          hint={`Graded by a person. 1 to ${MAX_ESSAY_WORDS.toLocaleString('en')}; empty for no limit`}
+        >
+          <input
+            type="number"
+            min="1"
+            max={MAX_ESSAY_WORDS}
+            step="1"
+            value={d.max_words}
+            onChange={(e) => set('max_words', e.target.value)}
+          />
         </Field>
       )}
       <div className="row">
-        <button type="submit" disabled={busy}>{question ? 'Save question' : 'Create question'}</button>
-        {onCancel && <button type="button" className="secondary" onClick={onCancel}>Cancel</button>}
+        <button type="submit" disabled={busy}>
+          {question ? 'Save question' : 'Create question'}
+        </button>
+        {onCancel && (
+          <button type="button" className="secondary" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
       </div>
     </form>
   );

@@ -22,7 +22,8 @@ const typeLabel = (t: QuestionType) => QUESTION_TYPES.find((x) => x.value === t)
 
 /** The answer key as the bank's table shows it; an essay has none (a person grades it). */
 const answerOf = (q: Schemas['Question']): string => {
-  if (q.correct_answer === null) return q.max_words != null ? `Graded by a person (at most ${q.max_words} words)` : 'Graded by a person';
+  if (q.correct_answer === null)
+    return q.max_words != null ? `Graded by a person (at most ${q.max_words} words)` : 'Graded by a person';
   return `${q.correct_answer}${q.tolerance != null ? ` ± ${q.tolerance}` : ''}`;
 };
 
@@ -36,7 +37,10 @@ function Bank({ clientId }: { clientId: string }) {
   const [notice, setNotice] = useState('');
   const action = useAction();
 
-  const folders = useLoad(() => unwrap(api.GET('/api/folders', { params: { query: { client_id: clientId, limit: 100 } } })), [api, clientId]);
+  const folders = useLoad(
+    () => unwrap(api.GET('/api/folders', { params: { query: { client_id: clientId, limit: 100 } } })),
+    [api, clientId],
+  );
   const questions = useLoad(
     () =>
       unwrap(
@@ -61,7 +65,9 @@ function Bank({ clientId }: { clientId: string }) {
   const save = (input: Schemas['QuestionInput']) =>
     action.run(async () => {
       if (editing && editing !== 'new') {
-        await unwrap(api.PUT('/api/questions/{questionId}', { params: { path: { questionId: editing.id } }, body: input }));
+        await unwrap(
+          api.PUT('/api/questions/{questionId}', { params: { path: { questionId: editing.id } }, body: input }),
+        );
         setNotice('Question saved.');
       } else {
         await unwrap(api.POST('/api/questions', { body: input }));
@@ -101,30 +107,55 @@ function Bank({ clientId }: { clientId: string }) {
         />
       ) : (
         <p>
-          <button type="button" onClick={() => { setNotice(''); action.clear(); setEditing('new'); }}>New question</button>
+          <button
+            type="button"
+            onClick={() => {
+              setNotice('');
+              action.clear();
+              setEditing('new');
+            }}
+          >
+            New question
+          </button>
         </p>
       )}
       <ErrorMessage error={action.error} />
-      {notice && <p role="status" className="note">{notice}</p>}
+      {notice && (
+        <p role="status" className="note">
+          {notice}
+        </p>
+      )}
       <section aria-labelledby="bank-heading">
         <h2 id="bank-heading">Questions</h2>
         <div className="row">
           <Field label="Folder">
             <select value={folderId} onChange={(e) => filter(() => setFolderId(e.target.value))}>
               <option value="">All folders</option>
-              {folderList.map((f) => <option key={f.id} value={f.id}>{f.name}</option>)}
+              {folderList.map((f) => (
+                <option key={f.id} value={f.id}>
+                  {f.name}
+                </option>
+              ))}
             </select>
           </Field>
           <Field label="Question type">
             <select value={type} onChange={(e) => filter(() => setType(e.target.value as QuestionType | ''))}>
               <option value="">All types</option>
-              {QUESTION_TYPES.map((t) => <option key={t.value} value={t.value}>{t.label}</option>)}
+              {QUESTION_TYPES.map((t) => (
+                <option key={t.value} value={t.value}>
+                  {t.label}
+                </option>
+              ))}
             </select>
           </Field>
           <Field label="Difficulty">
             <select value={difficulty} onChange={(e) => filter(() => setDifficulty(e.target.value as Difficulty | ''))}>
               <option value="">All difficulties</option>
-              {DIFFICULTIES.map((x) => <option key={x} value={x}>{x}</option>)}
+              {DIFFICULTIES.map((x) => (
+                <option key={x} value={x}>
+                  {x}
+                </option>
+              ))}
             </select>
           </Field>
         </div>
@@ -141,7 +172,9 @@ function Bank({ clientId }: { clientId: string }) {
                 <th scope="col">Marks</th>
                 <th scope="col">Difficulty</th>
                 <th scope="col">Folder</th>
-                <th scope="col"><span className="sr-only">Actions</span></th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -149,7 +182,12 @@ function Bank({ clientId }: { clientId: string }) {
                 <tr key={q.id}>
                   <td>
                     {q.question_text}
-                    {q.options.length > 0 && q.question_type !== 'true_false' ? <><br /><small>{q.options.join(' · ')}</small></> : null}
+                    {q.options.length > 0 && q.question_type !== 'true_false' ? (
+                      <>
+                        <br />
+                        <small>{q.options.join(' · ')}</small>
+                      </>
+                    ) : null}
                   </td>
                   <td>{typeLabel(q.question_type)}</td>
                   <td>{answerOf(q)}</td>
@@ -158,8 +196,26 @@ function Bank({ clientId }: { clientId: string }) {
                   <td>{folderName(q.folder_id)}</td>
                   <td>
                     <div className="row">
-                      <button type="button" className="secondary" onClick={() => { setNotice(''); action.clear(); setEditing(q); }} aria-label={`Edit ${q.question_text}`}>Edit</button>
-                      <button type="button" className="danger" onClick={() => void remove(q)} aria-label={`Delete ${q.question_text}`}>Delete</button>
+                      <button
+                        type="button"
+                        className="secondary"
+                        onClick={() => {
+                          setNotice('');
+                          action.clear();
+                          setEditing(q);
+                        }}
+                        aria-label={`Edit ${q.question_text}`}
+                      >
+                        Edit
+                      </button>
+                      <button
+                        type="button"
+                        className="danger"
+                        onClick={() => void remove(q)}
+                        aria-label={`Delete ${q.question_text}`}
+                      >
+                        Delete
+                      </button>
                     </div>
                   </td>
                 </tr>
@@ -167,7 +223,9 @@ function Bank({ clientId }: { clientId: string }) {
             </tbody>
           </table>
         )}
-        {pagination && pagination.pages > 1 && <Pager pagination={pagination} page={page} onPage={setPage} what="questions" />}
+        {pagination && pagination.pages > 1 && (
+          <Pager pagination={pagination} page={page} onPage={setPage} what="questions" />
+        )}
       </section>
     </>
   );

@@ -7,7 +7,13 @@ import { fromLocalInput } from './time';
 /** Share codes of a published test: issue, copy, revoke. */
 export function ShareCodes({ test }: { test: Schemas['Test'] }) {
   const { api } = useSession();
-  const codes = useLoad(() => unwrap(api.GET('/api/tests/{testId}/share-codes', { params: { path: { testId: test.id }, query: { limit: 100 } } })), [api, test.id]);
+  const codes = useLoad(
+    () =>
+      unwrap(
+        api.GET('/api/tests/{testId}/share-codes', { params: { path: { testId: test.id }, query: { limit: 100 } } }),
+      ),
+    [api, test.id],
+  );
   const action = useAction();
   const [expiresAt, setExpiresAt] = useState('');
   const [maxUses, setMaxUses] = useState('');
@@ -28,7 +34,9 @@ export function ShareCodes({ test }: { test: Schemas['Test'] }) {
     });
   const revoke = (code: string) =>
     action.run(async () => {
-      await unwrap(api.DELETE('/api/tests/{testId}/share-codes/{code}', { params: { path: { testId: test.id, code } } }));
+      await unwrap(
+        api.DELETE('/api/tests/{testId}/share-codes/{code}', { params: { path: { testId: test.id, code } } }),
+      );
       if (issued?.code === code) setIssued(null);
       codes.reload();
     });
@@ -41,19 +49,34 @@ export function ShareCodes({ test }: { test: Schemas['Test'] }) {
   return (
     <section className="card" aria-labelledby="codes-heading">
       <h2 id="codes-heading">Share codes</h2>
-      {test.status !== 'published' ? <p className="note">Share codes are issued for a published test.</p> : (
-        <form onSubmit={(e) => { e.preventDefault(); void issue(); }}>
+      {test.status !== 'published' ? (
+        <p className="note">Share codes are issued for a published test.</p>
+      ) : (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void issue();
+          }}
+        >
           <div className="row">
-            <Field label="Code expires at" hint="Empty: never"><input type="datetime-local" value={expiresAt} onChange={(e) => setExpiresAt(e.target.value)} /></Field>
-            <Field label="Most uses" hint="Empty: unlimited"><input type="number" min="1" max="100000" value={maxUses} onChange={(e) => setMaxUses(e.target.value)} /></Field>
-            <button type="submit" disabled={action.busy}>Issue a share code</button>
+            <Field label="Code expires at" hint="Empty: never">
+              <input type="datetime-local" value={expiresAt} onChange={(e) => setExpiresAt(e.target.value)} />
+            </Field>
+            <Field label="Most uses" hint="Empty: unlimited">
+              <input type="number" min="1" max="100000" value={maxUses} onChange={(e) => setMaxUses(e.target.value)} />
+            </Field>
+            <button type="submit" disabled={action.busy}>
+              Issue a share code
+            </button>
           </div>
         </form>
       )}
       {issued && (
         <p className="note" role="status">
           New share code: <strong data-testid="issued-code">{issued.code}</strong>{' '}
-          <button type="button" className="secondary" onClick={() => void copy(issued.code)}>Copy</button>
+          <button type="button" className="secondary" onClick={() => void copy(issued.code)}>
+            Copy
+          </button>
         </p>
       )}
       {copied && <p role="status">Copied {copied}.</p>}
@@ -62,20 +85,48 @@ export function ShareCodes({ test }: { test: Schemas['Test'] }) {
       {codes.data && codes.data.data.length > 0 && (
         <table>
           <thead>
-            <tr><th scope="col">Code</th><th scope="col">Uses</th><th scope="col">Expires</th><th scope="col">Created</th><th scope="col"><span className="sr-only">Actions</span></th></tr>
+            <tr>
+              <th scope="col">Code</th>
+              <th scope="col">Uses</th>
+              <th scope="col">Expires</th>
+              <th scope="col">Created</th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
           </thead>
           <tbody>
             {codes.data.data.map((c) => (
               <tr key={c.code}>
-                <td><code>{c.code}</code>{c.revoked ? ' (revoked)' : ''}</td>
-                <td>{c.uses}{c.max_uses != null ? ` of ${c.max_uses}` : ''}</td>
+                <td>
+                  <code>{c.code}</code>
+                  {c.revoked ? ' (revoked)' : ''}
+                </td>
+                <td>
+                  {c.uses}
+                  {c.max_uses != null ? ` of ${c.max_uses}` : ''}
+                </td>
                 <td>{formatTime(c.expires_at)}</td>
                 <td>{formatTime(c.created_at)}</td>
                 <td>
                   {!c.revoked && (
                     <span className="row">
-                      <button type="button" className="secondary" onClick={() => void copy(c.code)} aria-label={`Copy ${c.code}`}>Copy</button>
-                      <button type="button" className="danger" onClick={() => void revoke(c.code)} aria-label={`Revoke ${c.code}`}>Revoke</button>
+                      <button
+                        type="button"
+                        className="secondary"
+                        onClick={() => void copy(c.code)}
+                        aria-label={`Copy ${c.code}`}
+                      >
+                        Copy
+                      </button>
+                      <button
+                        type="button"
+                        className="danger"
+                        onClick={() => void revoke(c.code)}
+                        aria-label={`Revoke ${c.code}`}
+                      >
+                        Revoke
+                      </button>
                     </span>
                   )}
                 </td>

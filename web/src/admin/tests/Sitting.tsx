@@ -42,23 +42,61 @@ export function SittingSettings({ test, onSaved }: { test: Test; onSaved: (test:
   return (
     <section className="card" aria-labelledby="sitting-heading">
       <h2 id="sitting-heading">Sitting settings</h2>
-      <form onSubmit={(e) => { e.preventDefault(); void save(); }}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+      >
         <div className="row">
-          <Field label="Opens at" hint="Empty: open now"><input type="datetime-local" value={opensAt} onChange={(e) => setOpensAt(e.target.value)} /></Field>
-          <Field label="Closes at" hint="Empty: never closes"><input type="datetime-local" value={closesAt} onChange={(e) => setClosesAt(e.target.value)} /></Field>
-          <Field label="Review opens at" hint="Empty: on submission"><input type="datetime-local" value={reviewOpensAt} onChange={(e) => setReviewOpensAt(e.target.value)} /></Field>
-        </div>
-        <div className="row">
-          <Field label="Cooldown between attempts (minutes)"><input type="number" min="0" max="10080" value={cooldown} onChange={(e) => setCooldown(e.target.value)} /></Field>
-          <Field label="New access code" hint={test.access_code_required ? 'An access code is set; type a new one to replace it' : 'No access code is set'}>
-            <input autoComplete="off" minLength={4} maxLength={64} value={accessCode} onChange={(e) => setAccessCode(e.target.value)} />
+          <Field label="Opens at" hint="Empty: open now">
+            <input type="datetime-local" value={opensAt} onChange={(e) => setOpensAt(e.target.value)} />
+          </Field>
+          <Field label="Closes at" hint="Empty: never closes">
+            <input type="datetime-local" value={closesAt} onChange={(e) => setClosesAt(e.target.value)} />
+          </Field>
+          <Field label="Review opens at" hint="Empty: on submission">
+            <input type="datetime-local" value={reviewOpensAt} onChange={(e) => setReviewOpensAt(e.target.value)} />
           </Field>
         </div>
-        <label className="option"><input type="checkbox" checked={onSite} onChange={(e) => setOnSite(e.target.checked)} /> On site only (the organization's networks)</label>
         <div className="row">
-          <button type="submit" disabled={action.busy}>Save sitting settings</button>
+          <Field label="Cooldown between attempts (minutes)">
+            <input type="number" min="0" max="10080" value={cooldown} onChange={(e) => setCooldown(e.target.value)} />
+          </Field>
+          <Field
+            label="New access code"
+            hint={
+              test.access_code_required
+                ? 'An access code is set; type a new one to replace it'
+                : 'No access code is set'
+            }
+          >
+            <input
+              autoComplete="off"
+              minLength={4}
+              maxLength={64}
+              value={accessCode}
+              onChange={(e) => setAccessCode(e.target.value)}
+            />
+          </Field>
+        </div>
+        <label className="option">
+          <input type="checkbox" checked={onSite} onChange={(e) => setOnSite(e.target.checked)} /> On site only (the
+          organization's networks)
+        </label>
+        <div className="row">
+          <button type="submit" disabled={action.busy}>
+            Save sitting settings
+          </button>
           {test.access_code_required && (
-            <button type="button" className="secondary" disabled={action.busy} onClick={() => void patch({ access_code: null }, 'Access code cleared.')}>Clear the access code</button>
+            <button
+              type="button"
+              className="secondary"
+              disabled={action.busy}
+              onClick={() => void patch({ access_code: null }, 'Access code cleared.')}
+            >
+              Clear the access code
+            </button>
           )}
         </div>
       </form>
@@ -77,17 +115,39 @@ function ExtendEveryone({ testId }: { testId: string }) {
   const extend = () =>
     action.run(async () => {
       setDone(null);
-      const r = await unwrap(api.POST('/api/tests/{testId}/extend', { params: { path: { testId } }, body: { minutes: Number(minutes) } }));
+      const r = await unwrap(
+        api.POST('/api/tests/{testId}/extend', { params: { path: { testId } }, body: { minutes: Number(minutes) } }),
+      );
       setDone(r.extended);
     });
   return (
-    <form onSubmit={(e) => { e.preventDefault(); void extend(); }}>
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        void extend();
+      }}
+    >
       <h3>Extra time for everyone</h3>
       <div className="row">
-        <Field label="Extra minutes for every attempt in progress"><input type="number" min="1" max="1440" required value={minutes} onChange={(e) => setMinutes(e.target.value)} /></Field>
-        <button type="submit" disabled={action.busy}>Extend everyone</button>
+        <Field label="Extra minutes for every attempt in progress">
+          <input
+            type="number"
+            min="1"
+            max="1440"
+            required
+            value={minutes}
+            onChange={(e) => setMinutes(e.target.value)}
+          />
+        </Field>
+        <button type="submit" disabled={action.busy}>
+          Extend everyone
+        </button>
       </div>
-      {done != null && <p role="status">{done} attempts in progress received {minutes} more minutes.</p>}
+      {done != null && (
+        <p role="status">
+          {done} attempts in progress received {minutes} more minutes.
+        </p>
+      )}
       <ErrorMessage error={action.error} />
     </form>
   );

@@ -5,13 +5,15 @@ import { ErrorMessage, Field, formatTime, Loading, useAction, useLoad } from '..
 import { fromLocalInput } from './time';
 
 type User = Schemas['User'];
-const userName = (u: User | undefined, uid: string) => (u ? (u.display_name ? `${u.display_name} (${u.email ?? u.uid})` : (u.email ?? u.uid)) : uid);
+const userName = (u: User | undefined, uid: string) =>
+  u ? (u.display_name ? `${u.display_name} (${u.email ?? u.uid})` : (u.email ?? u.uid)) : uid;
 
 /** Per-student overrides of this test and standing accommodations of the organization's students. */
 export function Students({ test }: { test: Schemas['Test'] }) {
   const { api } = useSession();
   const students = useLoad(
-    () => unwrap(api.GET('/api/users', { params: { query: { client_id: test.client_id, role: 'student', limit: 100 } } })),
+    () =>
+      unwrap(api.GET('/api/users', { params: { query: { client_id: test.client_id, role: 'student', limit: 100 } } })),
     [api, test.client_id],
   );
   const list = students.data?.data ?? [];
@@ -24,12 +26,26 @@ export function Students({ test }: { test: Schemas['Test'] }) {
   );
 }
 
-function StudentPicker({ label, students, value, onChange }: { label: string; students: User[]; value: string; onChange: (uid: string) => void }) {
+function StudentPicker({
+  label,
+  students,
+  value,
+  onChange,
+}: {
+  label: string;
+  students: User[];
+  value: string;
+  onChange: (uid: string) => void;
+}) {
   return (
     <Field label={label}>
       <select required value={value} onChange={(e) => onChange(e.target.value)}>
         <option value="">Choose…</option>
-        {students.map((s) => <option key={s.uid} value={s.uid}>{userName(s, s.uid)}</option>)}
+        {students.map((s) => (
+          <option key={s.uid} value={s.uid}>
+            {userName(s, s.uid)}
+          </option>
+        ))}
       </select>
     </Field>
   );
@@ -37,7 +53,10 @@ function StudentPicker({ label, students, value, onChange }: { label: string; st
 
 function Overrides({ testId, students }: { testId: string; students: User[] }) {
   const { api } = useSession();
-  const overrides = useLoad(() => unwrap(api.GET('/api/tests/{testId}/overrides', { params: { path: { testId }, query: { limit: 100 } } })), [api, testId]);
+  const overrides = useLoad(
+    () => unwrap(api.GET('/api/tests/{testId}/overrides', { params: { path: { testId }, query: { limit: 100 } } })),
+    [api, testId],
+  );
   const action = useAction();
   const [studentId, setStudentId] = useState('');
   const [opensAt, setOpensAt] = useState('');
@@ -53,28 +72,49 @@ function Overrides({ testId, students }: { testId: string; students: User[] }) {
       if (closesAt) body.closes_at = fromLocalInput(closesAt);
       if (timer) body.timer = Number(timer);
       if (maxAttempts) body.max_attempts = Number(maxAttempts);
-      await unwrap(api.PUT('/api/tests/{testId}/overrides/{studentId}', { params: { path: { testId, studentId } }, body }));
+      await unwrap(
+        api.PUT('/api/tests/{testId}/overrides/{studentId}', { params: { path: { testId, studentId } }, body }),
+      );
       overrides.reload();
     });
   const remove = (uid: string) =>
     action.run(async () => {
-      await unwrap(api.DELETE('/api/tests/{testId}/overrides/{studentId}', { params: { path: { testId, studentId: uid } } }));
+      await unwrap(
+        api.DELETE('/api/tests/{testId}/overrides/{studentId}', { params: { path: { testId, studentId: uid } } }),
+      );
       overrides.reload();
     });
 
   return (
     <section className="card" aria-labelledby="overrides-heading">
       <h2 id="overrides-heading">Overrides per student</h2>
-      <form onSubmit={(e) => { e.preventDefault(); void put(); }}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void put();
+        }}
+      >
         <div className="row">
           <StudentPicker label="Student to override" students={students} value={studentId} onChange={setStudentId} />
-          <Field label="Their opening time"><input type="datetime-local" value={opensAt} onChange={(e) => setOpensAt(e.target.value)} /></Field>
-          <Field label="Their closing time"><input type="datetime-local" value={closesAt} onChange={(e) => setClosesAt(e.target.value)} /></Field>
-          <Field label="Their timer (minutes)"><input type="number" min="1" max="1440" value={timer} onChange={(e) => setTimer(e.target.value)} /></Field>
-          <Field label="Their attempts"><input type="number" min="1" value={maxAttempts} onChange={(e) => setMaxAttempts(e.target.value)} /></Field>
-          <button type="submit" disabled={action.busy}>Set override</button>
+          <Field label="Their opening time">
+            <input type="datetime-local" value={opensAt} onChange={(e) => setOpensAt(e.target.value)} />
+          </Field>
+          <Field label="Their closing time">
+            <input type="datetime-local" value={closesAt} onChange={(e) => setClosesAt(e.target.value)} />
+          </Field>
+          <Field label="Their timer (minutes)">
+            <input type="number" min="1" max="1440" value={timer} onChange={(e) => setTimer(e.target.value)} />
+          </Field>
+          <Field label="Their attempts">
+            <input type="number" min="1" value={maxAttempts} onChange={(e) => setMaxAttempts(e.target.value)} />
+          </Field>
+          <button type="submit" disabled={action.busy}>
+            Set override
+          </button>
         </div>
-        <p><small>Empty fields keep the test's own value.</small></p>
+        <p>
+          <small>Empty fields keep the test's own value.</small>
+        </p>
       </form>
       <ErrorMessage error={action.error ?? overrides.error} />
       {overrides.loading && !overrides.data ? <Loading what="Loading the overrides" /> : null}
@@ -82,7 +122,16 @@ function Overrides({ testId, students }: { testId: string; students: User[] }) {
       {overrides.data && overrides.data.data.length > 0 && (
         <table>
           <thead>
-            <tr><th scope="col">Student</th><th scope="col">Opens</th><th scope="col">Closes</th><th scope="col">Timer</th><th scope="col">Attempts</th><th scope="col"><span className="sr-only">Actions</span></th></tr>
+            <tr>
+              <th scope="col">Student</th>
+              <th scope="col">Opens</th>
+              <th scope="col">Closes</th>
+              <th scope="col">Timer</th>
+              <th scope="col">Attempts</th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
           </thead>
           <tbody>
             {overrides.data.data.map((o) => (
@@ -92,7 +141,16 @@ function Overrides({ testId, students }: { testId: string; students: User[] }) {
                 <td>{o.closes_at === undefined ? 'test’s' : formatTime(o.closes_at)}</td>
                 <td>{o.timer === undefined ? 'test’s' : `${o.timer} min`}</td>
                 <td>{o.max_attempts === undefined ? 'test’s' : (o.max_attempts ?? 'unlimited')}</td>
-                <td><button type="button" className="danger" onClick={() => void remove(o.student_id)} aria-label={`Remove the override of ${userName(byId.get(o.student_id), o.student_id)}`}>Remove</button></td>
+                <td>
+                  <button
+                    type="button"
+                    className="danger"
+                    onClick={() => void remove(o.student_id)}
+                    aria-label={`Remove the override of ${userName(byId.get(o.student_id), o.student_id)}`}
+                  >
+                    Remove
+                  </button>
+                </td>
               </tr>
             ))}
           </tbody>
@@ -109,7 +167,10 @@ function Accommodations({ students }: { students: User[] }) {
   const [minutes, setMinutes] = useState('0');
   const [saved, setSaved] = useState('');
   const current = useLoad(
-    () => (uid ? unwrap(api.GET('/api/users/{uid}/accommodations', { params: { path: { uid } } })) : Promise.resolve(undefined)),
+    () =>
+      uid
+        ? unwrap(api.GET('/api/users/{uid}/accommodations', { params: { path: { uid } } }))
+        : Promise.resolve(undefined),
     [api, uid],
   );
   useEffect(() => {
@@ -121,23 +182,67 @@ function Accommodations({ students }: { students: User[] }) {
   const save = () =>
     action.run(async () => {
       setSaved('');
-      await unwrap(api.PUT('/api/users/{uid}/accommodations', { params: { path: { uid } }, body: { extra_time_percent: Number(percent), extra_minutes: Number(minutes) } }));
+      await unwrap(
+        api.PUT('/api/users/{uid}/accommodations', {
+          params: { path: { uid } },
+          body: { extra_time_percent: Number(percent), extra_minutes: Number(minutes) },
+        }),
+      );
       setSaved('Accommodation saved.');
       current.reload();
     });
   return (
     <section className="card" aria-labelledby="accommodations-heading">
       <h2 id="accommodations-heading">Accommodations</h2>
-      <p><small>Standing extra time for a student, on every test of the organization.</small></p>
-      <form onSubmit={(e) => { e.preventDefault(); void save(); }}>
+      <p>
+        <small>Standing extra time for a student, on every test of the organization.</small>
+      </p>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+      >
         <div className="row">
-          <StudentPicker label="Student" students={students} value={uid} onChange={(v) => { setUid(v); setSaved(''); }} />
-          <Field label="Extra time (%)"><input type="number" min="0" max="400" required value={percent} onChange={(e) => setPercent(e.target.value)} /></Field>
-          <Field label="Extra minutes"><input type="number" min="0" max="1440" required value={minutes} onChange={(e) => setMinutes(e.target.value)} /></Field>
-          <button type="submit" disabled={!uid || action.busy}>Save accommodation</button>
+          <StudentPicker
+            label="Student"
+            students={students}
+            value={uid}
+            onChange={(v) => {
+              setUid(v);
+              setSaved('');
+            }}
+          />
+          <Field label="Extra time (%)">
+            <input
+              type="number"
+              min="0"
+              max="400"
+              required
+              value={percent}
+              onChange={(e) => setPercent(e.target.value)}
+            />
+          </Field>
+          <Field label="Extra minutes">
+            <input
+              type="number"
+              min="0"
+              max="1440"
+              required
+              value={minutes}
+              onChange={(e) => setMinutes(e.target.value)}
+            />
+          </Field>
+          <button type="submit" disabled={!uid || action.busy}>
+            Save accommodation
+          </button>
         </div>
       </form>
-      {current.data?.updated_at ? <p><small>Last set {formatTime(current.data.updated_at)}.</small></p> : null}
+      {current.data?.updated_at ? (
+        <p>
+          <small>Last set {formatTime(current.data.updated_at)}.</small>
+        </p>
+      ) : null}
       {saved && <p role="status">{saved}</p>}
       <ErrorMessage error={action.error ?? current.error} />
     </section>

@@ -18,8 +18,17 @@ interface PoolDraft {
   draw: string;
 }
 let nextPoolKey = 1;
-const draftOf = (pool: Schemas['TestPool']): PoolDraft => ({ key: nextPoolKey++, folder_id: pool.folder_id, difficulty: pool.difficulty ?? '', draw: String(pool.draw) });
-const poolInput = (pool: PoolDraft): Schemas['TestPoolInput'] => ({ folder_id: pool.folder_id, difficulty: pool.difficulty || null, draw: Number(pool.draw) });
+const draftOf = (pool: Schemas['TestPool']): PoolDraft => ({
+  key: nextPoolKey++,
+  folder_id: pool.folder_id,
+  difficulty: pool.difficulty ?? '',
+  draw: String(pool.draw),
+});
+const poolInput = (pool: PoolDraft): Schemas['TestPoolInput'] => ({
+  folder_id: pool.folder_id,
+  difficulty: pool.difficulty || null,
+  draw: Number(pool.draw),
+});
 const drawOf = (pool: PoolDraft) => (Number.isFinite(Number(pool.draw)) ? Number(pool.draw) : 0);
 
 /** The body of PUT /api/tests/{id}: the test as it is, with `changes`; the delivery settings are kept as they are. */
@@ -65,7 +74,14 @@ export function TestContent({ test, onSaved }: { test: Test; onSaved: (test: Tes
 
   const [bankPage, setBankPage] = useState(1);
   const bank = useLoad(
-    () => (editable ? unwrap(api.GET('/api/questions', { params: { query: { client_id: test.client_id, page: bankPage, limit: BANK_PAGE } } })) : Promise.resolve(undefined)),
+    () =>
+      editable
+        ? unwrap(
+            api.GET('/api/questions', {
+              params: { query: { client_id: test.client_id, page: bankPage, limit: BANK_PAGE } },
+            }),
+          )
+        : Promise.resolve(undefined),
     [api, test.client_id, bankPage, editable],
   );
   useEffect(() => {
@@ -77,7 +93,9 @@ export function TestContent({ test, onSaved }: { test: Test; onSaved: (test: Tes
     const missing = ids.filter((id) => !known.has(id));
     if (missing.length === 0) return;
     let live = true;
-    Promise.all(missing.map((id) => unwrap(api.GET('/api/questions/{questionId}', { params: { path: { questionId: id } } })))).then(
+    Promise.all(
+      missing.map((id) => unwrap(api.GET('/api/questions/{questionId}', { params: { path: { questionId: id } } }))),
+    ).then(
       (qs) => live && setKnown((prev) => new Map([...prev, ...qs.map((q) => [q.id, q] as const)])),
       (err) => live && setMissingError(err),
     );
@@ -121,33 +139,91 @@ export function TestContent({ test, onSaved }: { test: Test; onSaved: (test: Tes
   return (
     <section className="card" aria-labelledby="content-heading">
       <h2 id="content-heading">Content</h2>
-      {!editable && <p className="note">Only a draft can be edited: restore an archived test to a draft to change it.</p>}
-      <form onSubmit={(e) => { e.preventDefault(); void save(); }}>
+      {!editable && (
+        <p className="note">Only a draft can be edited: restore an archived test to a draft to change it.</p>
+      )}
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+      >
         <fieldset disabled={!editable}>
           <legend>Test fields</legend>
           <div className="row">
-            <Field label="Test name"><input required value={name} onChange={(e) => setName(e.target.value)} /></Field>
-            <Field label="Timer (minutes)"><input type="number" min="1" max="1440" value={timer} onChange={(e) => setTimer(e.target.value)} /></Field>
-            <Field label="Attempts per student" hint="Empty: unlimited"><input type="number" min="1" value={maxAttempts} onChange={(e) => setMaxAttempts(e.target.value)} /></Field>
-            <Field label="Negative mark ratio"><input type="number" min="0" max="1" step="0.05" value={ratio} onChange={(e) => setRatio(e.target.value)} /></Field>
+            <Field label="Test name">
+              <input required value={name} onChange={(e) => setName(e.target.value)} />
+            </Field>
+            <Field label="Timer (minutes)">
+              <input type="number" min="1" max="1440" value={timer} onChange={(e) => setTimer(e.target.value)} />
+            </Field>
+            <Field label="Attempts per student" hint="Empty: unlimited">
+              <input type="number" min="1" value={maxAttempts} onChange={(e) => setMaxAttempts(e.target.value)} />
+            </Field>
+            <Field label="Negative mark ratio">
+              <input
+                type="number"
+                min="0"
+                max="1"
+                step="0.05"
+                value={ratio}
+                onChange={(e) => setRatio(e.target.value)}
+              />
+            </Field>
           </div>
-          <Field label="Description"><textarea rows={2} value={description} onChange={(e) => setDescription(e.target.value)} /></Field>
-          <label className="option"><input type="checkbox" checked={shuffle} onChange={(e) => setShuffle(e.target.checked)} /> Shuffle questions and options</label>
-          <label className="option"><input type="checkbox" checked={allowReview} onChange={(e) => setAllowReview(e.target.checked)} /> Allow review after submission</label>
-          <label className="option"><input type="checkbox" checked={negative} onChange={(e) => setNegative(e.target.checked)} /> Negative marking</label>
+          <Field label="Description">
+            <textarea rows={2} value={description} onChange={(e) => setDescription(e.target.value)} />
+          </Field>
+          <label className="option">
+            <input type="checkbox" checked={shuffle} onChange={(e) => setShuffle(e.target.checked)} /> Shuffle questions
+            and options
+          </label>
+          <label className="option">
+            <input type="checkbox" checked={allowReview} onChange={(e) => setAllowReview(e.target.checked)} /> Allow
+            review after submission
+          </label>
+          <label className="option">
+            <input type="checkbox" checked={negative} onChange={(e) => setNegative(e.target.checked)} /> Negative
+            marking
+          </label>
         </fieldset>
         <h3>Questions of the test ({ids.length})</h3>
         <ErrorMessage error={missingError} />
-        {ids.length === 0 ? <p>No question yet{editable ? ': add some from the bank below.' : '.'}</p> : (
+        {ids.length === 0 ? (
+          <p>No question yet{editable ? ': add some from the bank below.' : '.'}</p>
+        ) : (
           <ol>
             {ids.map((id, i) => (
               <li key={id}>
                 {textOf(id)}
                 {editable && (
                   <span className="row inline-actions">
-                    <button type="button" className="secondary" disabled={i === 0} onClick={() => move(i, -1)} aria-label={`Move up: ${textOf(id)}`}>Move up</button>
-                    <button type="button" className="secondary" disabled={i === ids.length - 1} onClick={() => move(i, 1)} aria-label={`Move down: ${textOf(id)}`}>Move down</button>
-                    <button type="button" className="danger" onClick={() => setIds(ids.filter((x) => x !== id))} aria-label={`Remove: ${textOf(id)}`}>Remove</button>
+                    <button
+                      type="button"
+                      className="secondary"
+                      disabled={i === 0}
+                      onClick={() => move(i, -1)}
+                      aria-label={`Move up: ${textOf(id)}`}
+                    >
+                      Move up
+                    </button>
+                    <button
+                      type="button"
+                      className="secondary"
+                      disabled={i === ids.length - 1}
+                      onClick={() => move(i, 1)}
+                      aria-label={`Move down: ${textOf(id)}`}
+                    >
+                      Move down
+                    </button>
+                    <button
+                      type="button"
+                      className="danger"
+                      onClick={() => setIds(ids.filter((x) => x !== id))}
+                      aria-label={`Remove: ${textOf(id)}`}
+                    >
+                      Remove
+                    </button>
                   </span>
                 )}
               </li>
@@ -156,10 +232,15 @@ export function TestContent({ test, onSaved }: { test: Test; onSaved: (test: Tes
         )}
         <Pools clientId={test.client_id} pools={pools} onChange={setPools} editable={editable} />
         <p data-testid="question-count">
-          Each attempt holds <strong>{ids.length + pools.reduce((sum, p) => sum + drawOf(p), 0)}</strong> questions: {ids.length} fixed
+          Each attempt holds <strong>{ids.length + pools.reduce((sum, p) => sum + drawOf(p), 0)}</strong> questions:{' '}
+          {ids.length} fixed
           {pools.length > 0 ? ` and ${pools.reduce((sum, p) => sum + drawOf(p), 0)} drawn at random` : ''}.
         </p>
-        {editable && <button type="submit" disabled={action.busy}>Save test</button>}
+        {editable && (
+          <button type="submit" disabled={action.busy}>
+            Save test
+          </button>
+        )}
         {saved && <p role="status">Test saved.</p>}
         <ErrorMessage error={action.error} />
       </form>
@@ -172,7 +253,14 @@ export function TestContent({ test, onSaved }: { test: Test; onSaved: (test: Tes
           {bank.data && bank.data.data.length > 0 && (
             <table>
               <thead>
-                <tr><th scope="col">Question</th><th scope="col">Type</th><th scope="col">Marks</th><th scope="col"><span className="sr-only">Add</span></th></tr>
+                <tr>
+                  <th scope="col">Question</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Marks</th>
+                  <th scope="col">
+                    <span className="sr-only">Add</span>
+                  </th>
+                </tr>
               </thead>
               <tbody>
                 {bank.data.data.map((q) => (
@@ -181,7 +269,13 @@ export function TestContent({ test, onSaved }: { test: Test; onSaved: (test: Tes
                     <td>{q.question_type}</td>
                     <td>{q.marks}</td>
                     <td>
-                      <button type="button" className="secondary" disabled={ids.includes(q.id)} onClick={() => setIds([...ids, q.id])} aria-label={`${ids.includes(q.id) ? 'Added' : 'Add'}: ${q.question_text}`}>
+                      <button
+                        type="button"
+                        className="secondary"
+                        disabled={ids.includes(q.id)}
+                        onClick={() => setIds([...ids, q.id])}
+                        aria-label={`${ids.includes(q.id) ? 'Added' : 'Add'}: ${q.question_text}`}
+                      >
                         {ids.includes(q.id) ? 'Added' : 'Add'}
                       </button>
                     </td>
@@ -203,17 +297,35 @@ export function TestContent({ test, onSaved }: { test: Test; onSaved: (test: Tes
  * The test's random draws: each attempt draws `draw` questions from a folder (of one difficulty, or any).
  * Publishing freezes each pool's questions; a draw larger than its pool is refused then, naming pools.<i>.
  */
-function Pools({ clientId, pools, onChange, editable }: { clientId: string; pools: PoolDraft[]; onChange: (pools: PoolDraft[]) => void; editable: boolean }) {
+function Pools({
+  clientId,
+  pools,
+  onChange,
+  editable,
+}: {
+  clientId: string;
+  pools: PoolDraft[];
+  onChange: (pools: PoolDraft[]) => void;
+  editable: boolean;
+}) {
   const { api } = useSession();
-  const folders = useLoad(() => unwrap(api.GET('/api/folders', { params: { query: { client_id: clientId, limit: 100 } } })), [api, clientId]);
+  const folders = useLoad(
+    () => unwrap(api.GET('/api/folders', { params: { query: { client_id: clientId, limit: 100 } } })),
+    [api, clientId],
+  );
   const list = folders.data?.data ?? [];
   const nameOf = (id: string) => list.find((f) => f.id === id)?.name ?? id;
-  const update = (key: number, changes: Partial<PoolDraft>) => onChange(pools.map((p) => (p.key === key ? { ...p, ...changes } : p)));
-  const add = () => onChange([...pools, { key: nextPoolKey++, folder_id: list[0]?.id ?? '', difficulty: '', draw: '1' }]);
+  const update = (key: number, changes: Partial<PoolDraft>) =>
+    onChange(pools.map((p) => (p.key === key ? { ...p, ...changes } : p)));
+  const add = () =>
+    onChange([...pools, { key: nextPoolKey++, folder_id: list[0]?.id ?? '', difficulty: '', draw: '1' }]);
   return (
     <section aria-labelledby="pools-heading">
       <h3 id="pools-heading">Random draws ({pools.length})</h3>
-      <p className="note">Each attempt draws its own questions from every pool, preferring those the student has not seen before. Publishing freezes the pools’ questions.</p>
+      <p className="note">
+        Each attempt draws its own questions from every pool, preferring those the student has not seen before.
+        Publishing freezes the pools’ questions.
+      </p>
       <ErrorMessage error={folders.error} />
       {pools.length === 0 && <p>No random draw{editable ? ': add one to draw questions from a folder.' : '.'}</p>}
       {pools.map((pool, i) => (
@@ -221,22 +333,49 @@ function Pools({ clientId, pools, onChange, editable }: { clientId: string; pool
           <legend>Pool {i + 1}</legend>
           <Field label="Folder">
             <select required value={pool.folder_id} onChange={(e) => update(pool.key, { folder_id: e.target.value })}>
-              <option value="" disabled>Choose a folder…</option>
-              {!list.some((f) => f.id === pool.folder_id) && pool.folder_id && <option value={pool.folder_id}>{nameOf(pool.folder_id)}</option>}
-              {list.map((f) => <option key={f.id} value={f.id}>{f.name}</option>)}
+              <option value="" disabled>
+                Choose a folder…
+              </option>
+              {!list.some((f) => f.id === pool.folder_id) && pool.folder_id && (
+                <option value={pool.folder_id}>{nameOf(pool.folder_id)}</option>
+              )}
+              {list.map((f) => (
+                <option key={f.id} value={f.id}>
+                  {f.name}
+                </option>
+              ))}
             </select>
           </Field>
           <Field label="Difficulty">
-            <select value={pool.difficulty} onChange={(e) => update(pool.key, { difficulty: e.target.value as PoolDraft['difficulty'] })}>
+            <select
+              value={pool.difficulty}
+              onChange={(e) => update(pool.key, { difficulty: e.target.value as PoolDraft['difficulty'] })}
+            >
               <option value="">Any</option>
-              {DIFFICULTIES.map((d) => <option key={d} value={d}>{d[0].toUpperCase() + d.slice(1)}</option>)}
+              {DIFFICULTIES.map((d) => (
+                <option key={d} value={d}>
+                  {d[0].toUpperCase() + d.slice(1)}
+                </option>
+              ))}
             </select>
           </Field>
           <Field label="Questions drawn">
-            <input type="number" required min="1" max="500" value={pool.draw} onChange={(e) => update(pool.key, { draw: e.target.value })} />
+            <input
+              type="number"
+              required
+              min="1"
+              max="500"
+              value={pool.draw}
+              onChange={(e) => update(pool.key, { draw: e.target.value })}
+            />
           </Field>
           {editable && (
-            <button type="button" className="danger" onClick={() => onChange(pools.filter((p) => p.key !== pool.key))} aria-label={`Remove pool ${i + 1}`}>
+            <button
+              type="button"
+              className="danger"
+              onClick={() => onChange(pools.filter((p) => p.key !== pool.key))}
+              aria-label={`Remove pool ${i + 1}`}
+            >
               Remove
             </button>
           )}
@@ -244,8 +383,12 @@ function Pools({ clientId, pools, onChange, editable }: { clientId: string; pool
       ))}
       {editable && (
         <p>
-          <button type="button" className="secondary" onClick={add} disabled={folders.loading && !folders.data}>Add a random draw</button>
-          {folders.data && list.length === 0 ? <small> The organization has no folder yet: pools draw from a folder’s questions.</small> : null}
+          <button type="button" className="secondary" onClick={add} disabled={folders.loading && !folders.data}>
+            Add a random draw
+          </button>
+          {folders.data && list.length === 0 ? (
+            <small> The organization has no folder yet: pools draw from a folder’s questions.</small>
+          ) : null}
         </p>
       )}
     </section>

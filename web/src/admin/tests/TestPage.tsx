@@ -15,15 +15,30 @@ export function TestPage() {
   const { testId = '' } = useParams();
   const { api } = useSession();
   // Administrators get the admin shape (Test); StudentTest is the takers'.
-  const loaded = useLoad(async () => (await unwrap(api.GET('/api/tests/{testId}', { params: { path: { testId } } }))) as Test, [api, testId]);
+  const loaded = useLoad(
+    async () => (await unwrap(api.GET('/api/tests/{testId}', { params: { path: { testId } } }))) as Test,
+    [api, testId],
+  );
   const [test, setTest] = useState<Test | null>(null);
   useEffect(() => {
     if (loaded.data) setTest(loaded.data);
   }, [loaded.data]);
   const action = useAction();
 
-  if (loaded.error) return <><h1>Test</h1><ErrorMessage error={loaded.error} /></>;
-  if (!test) return <><h1>Test</h1><Loading what="Loading the test" /></>;
+  if (loaded.error)
+    return (
+      <>
+        <h1>Test</h1>
+        <ErrorMessage error={loaded.error} />
+      </>
+    );
+  if (!test)
+    return (
+      <>
+        <h1>Test</h1>
+        <Loading what="Loading the test" />
+      </>
+    );
 
   const move = (to: 'publish' | 'archive' | 'restore') =>
     action.run(async () => {
@@ -40,12 +55,17 @@ export function TestPage() {
 
   return (
     <>
-      <p><Link to="/admin/tests">All tests</Link></p>
+      <p>
+        <Link to="/admin/tests">All tests</Link>
+      </p>
       <h1>{test.test_name}</h1>
       <p>
         Status: <strong data-testid="test-status">{test.status}</strong>
-        {test.version != null ? ` · version ${test.version}, published ${formatTime(test.published_at)}` : ''} · <span data-testid="test-question-count">{test.question_count}</span> questions per attempt
-        {test.pools.length > 0 ? ` (${test.question_ids.length} fixed, ${test.pools.length} random ${test.pools.length === 1 ? 'draw' : 'draws'})` : ''}
+        {test.version != null ? ` · version ${test.version}, published ${formatTime(test.published_at)}` : ''} ·{' '}
+        <span data-testid="test-question-count">{test.question_count}</span> questions per attempt
+        {test.pools.length > 0
+          ? ` (${test.question_ids.length} fixed, ${test.pools.length} random ${test.pools.length === 1 ? 'draw' : 'draws'})`
+          : ''}
       </p>
       <nav aria-label="This test" className="row">
         <Link to={`${base}/live`}>Live sitting</Link>
@@ -53,9 +73,21 @@ export function TestPage() {
         <Link to={`${base}/grading`}>Grade essays</Link>
       </nav>
       <div className="row moves">
-        {test.status === 'draft' && <button type="button" disabled={action.busy} onClick={() => void move('publish')}>Publish</button>}
-        {test.status !== 'archived' && <button type="button" className="secondary" disabled={action.busy} onClick={() => void move('archive')}>Archive</button>}
-        {test.status === 'archived' && <button type="button" className="secondary" disabled={action.busy} onClick={() => void move('restore')}>Restore to draft</button>}
+        {test.status === 'draft' && (
+          <button type="button" disabled={action.busy} onClick={() => void move('publish')}>
+            Publish
+          </button>
+        )}
+        {test.status !== 'archived' && (
+          <button type="button" className="secondary" disabled={action.busy} onClick={() => void move('archive')}>
+            Archive
+          </button>
+        )}
+        {test.status === 'archived' && (
+          <button type="button" className="secondary" disabled={action.busy} onClick={() => void move('restore')}>
+            Restore to draft
+          </button>
+        )}
       </div>
       <ErrorMessage error={action.error} />
       {/* Keyed by status: a move reloads the content form from the test as it now is. */}

@@ -24,7 +24,12 @@ function Tests({ clientId }: { clientId: string }) {
   const [status, setStatus] = useState<Status | ''>('');
   const [page, setPage] = useState(1);
   const tests = useLoad(
-    () => unwrap(api.GET('/api/tests', { params: { query: { client_id: clientId, page, limit: PAGE_SIZE, ...(status ? { status } : {}) } } })),
+    () =>
+      unwrap(
+        api.GET('/api/tests', {
+          params: { query: { client_id: clientId, page, limit: PAGE_SIZE, ...(status ? { status } : {}) } },
+        }),
+      ),
     [api, clientId, status, page],
   );
   // Administrators get the admin shape (TestPage); the student shape is for takers.
@@ -36,7 +41,13 @@ function Tests({ clientId }: { clientId: string }) {
       <section aria-labelledby="tests-heading">
         <h2 id="tests-heading">Tests of the organization</h2>
         <Field label="Status">
-          <select value={status} onChange={(e) => { setStatus(e.target.value as Status | ''); setPage(1); }}>
+          <select
+            value={status}
+            onChange={(e) => {
+              setStatus(e.target.value as Status | '');
+              setPage(1);
+            }}
+          >
             <option value="">All</option>
             <option value="draft">Draft</option>
             <option value="published">Published</option>
@@ -60,7 +71,9 @@ function Tests({ clientId }: { clientId: string }) {
             <tbody>
               {list.map((t) => (
                 <tr key={t.id}>
-                  <td><Link to={`/admin/tests/${encodeURIComponent(t.id)}`}>{t.test_name}</Link></td>
+                  <td>
+                    <Link to={`/admin/tests/${encodeURIComponent(t.id)}`}>{t.test_name}</Link>
+                  </td>
                   <td>{t.status}</td>
                   <td>{t.question_count}</td>
                   <td>{t.timer == null ? '—' : `${t.timer} min`}</td>
@@ -70,7 +83,9 @@ function Tests({ clientId }: { clientId: string }) {
             </tbody>
           </table>
         )}
-        {pagination && pagination.pages > 1 && <Pager pagination={pagination} page={page} onPage={setPage} what="tests" />}
+        {pagination && pagination.pages > 1 && (
+          <Pager pagination={pagination} page={page} onPage={setPage} what="tests" />
+        )}
       </section>
     </>
   );
@@ -105,7 +120,14 @@ function CreateTest({ clientId }: { clientId: string }) {
       navigate(`/admin/tests/${encodeURIComponent(test.id)}`);
     });
   return (
-    <form className="card" aria-labelledby="new-test-heading" onSubmit={(e) => { e.preventDefault(); void create(); }}>
+    <form
+      className="card"
+      aria-labelledby="new-test-heading"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void create();
+      }}
+    >
       <h2 id="new-test-heading">New test</h2>
       <div className="row">
         <Field label="Test name">
@@ -115,10 +137,20 @@ function CreateTest({ clientId }: { clientId: string }) {
           <input type="number" min="1" max="1440" value={timer} onChange={(e) => setTimer(e.target.value)} />
         </Field>
       </div>
-      <label className="option"><input type="checkbox" checked={shuffle} onChange={(e) => setShuffle(e.target.checked)} /> Shuffle questions and options</label>
-      <label className="option"><input type="checkbox" checked={allowReview} onChange={(e) => setAllowReview(e.target.checked)} /> Allow review after submission</label>
-      <label className="option"><input type="checkbox" checked={negative} onChange={(e) => setNegative(e.target.checked)} /> Negative marking</label>
-      <button type="submit" disabled={action.busy}>Create test</button>
+      <label className="option">
+        <input type="checkbox" checked={shuffle} onChange={(e) => setShuffle(e.target.checked)} /> Shuffle questions and
+        options
+      </label>
+      <label className="option">
+        <input type="checkbox" checked={allowReview} onChange={(e) => setAllowReview(e.target.checked)} /> Allow review
+        after submission
+      </label>
+      <label className="option">
+        <input type="checkbox" checked={negative} onChange={(e) => setNegative(e.target.checked)} /> Negative marking
+      </label>
+      <button type="submit" disabled={action.busy}>
+        Create test
+      </button>
       <ErrorMessage error={action.error} />
     </form>
   );
