@@ -82,7 +82,9 @@ describe('web app: a deadline changed while the attempt page is open', function 
     const visitor = browser();
     const { page } = visitor;
     const { attemptId, student } = await startOnControlledClock(page, tenant, oneMinute.test_name);
-    assert.ok((await secondsShown(page)) <= 60);
+    // About a minute: the page reads the service's clock from a Date header (1 s resolution) and half
+    // a round trip, so on a loaded machine a minute can show as 1:01 or 1:02.
+    await timerShows(page, (s) => s > 30 && s <= 65, 'about the 1-minute timer');
 
     const extended = await post(
       `/api/attempts/${attemptId}/extend`,

@@ -100,7 +100,10 @@ async function sendAttempt(api: Api, queue: AnswerQueue, attemptId: string, toke
     }
     return 'sent';
   } catch (err) {
-    return err instanceof OfflineError || (err instanceof ApiError && err.status === 503) ? 'offline' : 'refused';
+    // Only a refusal for good (the attempt over, the token dead) lets a queued answer go; a busy or
+    // failing service (429, 5xx) is asked again later, like a lost network.
+    const retryLater = err instanceof ApiError && (err.status === 429 || err.status >= 500);
+    return err instanceof OfflineError || retryLater ? 'offline' : 'refused';
   }
 }
 
