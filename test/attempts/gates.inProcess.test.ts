@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
+import { claimsFor } from '../../functions/src/auth/claims';
 import { forgetAccountFacts } from '../../functions/src/http/authenticate';
 import { adminAuth } from '../support/admin';
 import { expectError } from '../support/assertions';
 import { authInternalError, duringFault, failReads, failWrites, replaceAuth } from '../support/faults';
-import { createTenant, signInAnonymously } from '../support/fixtures';
+import { auditRecordsFor, createTenant, signInAnonymously } from '../support/fixtures';
 import { api, freshIp, type RequestOptions } from '../support/http';
 import { startInProcessApi, type InProcessApi } from '../support/inProcessApi';
 import { attemptDoc, publishTest, seatsUsed, writeShareCode } from './fixtures';
@@ -111,5 +112,49 @@ describe('Attempts: a disabled taker’s attempt token is refused within the 60 
     const res = await call('POST', tokenPath(started, '/submit'), at());
     expectError(res, 401, 'UNAUTHORIZED');
     assert.match(res.body.message, /disabled/);
+  });
+});
+
+describe('Attempts: a token an administrator received by starting for a student speaks for it only while it administers the attempt’s organization', function () {
+  this.timeout(60_000);
+
+  async function startedByAdmin() {
+    const tenant = await createTenant();
+    const { test } = await publishTest(tenant.admin.token, tenant.clientId, { count: 2 });
+    const res = await call('POST', '/api/attempts', {
+      ...at(tenant.admin.token),
+      body: { test_id: test.id, student_id: tenant.student.uid },
+    });
+    assert.equal(res.status, 201, res.text);
+    return { tenant, started: res.body };
+  }
+
+  it('refuses it (401, token_rejected "revoked") once the Client Admin’s account is another organization’s administrator, and writes nothing', async () => {
+    const { tenant, started } = await startedByAdmin();
+    const other = await createTenant();
+    // As edited in the console: the same role, in another organization (its own ID token is refused the same way).
+    await adminAuth.setCustomUserClaims(tenant.admin.uid, claimsFor('client_admin', other.clientId));
+    forgetAccountFacts(); // as after ACCOUNT_RECHECK_MS (60 s)
+    expectError(
+      await call('POST', tokenPath(started, '/answers'), { ...at(), body: answer(started) }),
+      401,
+      'UNAUTHORIZED',
+    );
+    expectError(await call('POST', tokenPath(started, '/submit'), at()), 401, 'UNAUTHORIZED');
+    const stored = (await attemptDoc(tenant.clientId, started.attempt_id).get()).data()!;
+    assert.deepEqual([stored.status, stored.answers, stored.submitted_by], ['in_progress', {}, null]);
+    const rejected = await auditRecordsFor(tenant.admin.uid, 'token_rejected');
+    assert.deepEqual(
+      rejected.map((r) => r.reason),
+      ['revoked', 'revoked'],
+    );
+  });
+
+  it('refuses it (401) once the Client Admin is made a student of the same organization', async () => {
+    const { tenant, started } = await startedByAdmin();
+    await adminAuth.setCustomUserClaims(tenant.admin.uid, claimsFor('student', tenant.clientId));
+    forgetAccountFacts();
+    expectError(await call('POST', tokenPath(started, '/submit'), at()), 401, 'UNAUTHORIZED');
+    assert.equal((await attemptDoc(tenant.clientId, started.attempt_id).get()).get('status'), 'in_progress');
   });
 });

@@ -306,28 +306,53 @@ describe('policy: submitterOf', () => {
 });
 
 describe('policy: tokenIssuerRefusal', () => {
+  const acme = { clientId: 'acme' };
   const account = (claims: Record<string, unknown> | undefined, disabled = false) => ({
     exists: true,
     disabled,
     claims,
   });
   it('lets a token issued to a student through while its account stands', () =>
-    assert.equal(tokenIssuerRefusal(account({ role: 'student' }), { uid: 'u1', role: 'student' }), null));
+    assert.equal(tokenIssuerRefusal(account({ role: 'student' }), { uid: 'u1', role: 'student' }, acme), null));
   it('refuses a token whose issuer was disabled, or deleted', () => {
     assert.equal(
-      tokenIssuerRefusal(account({ role: 'client_admin' }, true), { uid: 'a', role: 'client_admin' }),
+      tokenIssuerRefusal(account({ role: 'client_admin' }, true), { uid: 'a', role: 'client_admin' }, acme),
       'disabled',
     );
     assert.equal(
-      tokenIssuerRefusal({ exists: false, disabled: false, claims: undefined }, { uid: 'a', role: 'client_admin' }),
+      tokenIssuerRefusal(
+        { exists: false, disabled: false, claims: undefined },
+        { uid: 'a', role: 'client_admin' },
+        acme,
+      ),
       'revoked',
     );
   });
   it('refuses a token issued to an administrator who no longer holds that role, as "revoked"', () =>
     assert.equal(
-      tokenIssuerRefusal(account({ role: 'student', client_id: 'acme' }), { uid: 'a', role: 'client_admin' }),
+      tokenIssuerRefusal(account({ role: 'student', client_id: 'acme' }), { uid: 'a', role: 'client_admin' }, acme),
       'revoked',
     ));
+  it('lets a token issued to a Client Admin through while it administers the attempt’s organization', () =>
+    assert.equal(
+      tokenIssuerRefusal(
+        account({ role: 'client_admin', client_id: 'acme' }),
+        { uid: 'a', role: 'client_admin' },
+        acme,
+      ),
+      null,
+    ));
+  it('refuses a token issued to a Client Admin whose account now administers another organization, as "revoked"', () =>
+    assert.equal(
+      tokenIssuerRefusal(
+        account({ role: 'client_admin', client_id: 'globex' }),
+        { uid: 'a', role: 'client_admin' },
+        acme,
+      ),
+      'revoked',
+    ));
+  it('lets a token issued to a Super Admin through on any organization’s attempt while it is one', () =>
+    assert.equal(tokenIssuerRefusal(account({ role: 'super_admin' }), { uid: 'r', role: 'super_admin' }, acme), null));
 });
 
 describe('policy: assertOnSite (on_site_only)', () => {

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { provideEffects } from '../../functions/src/app';
 import type { Principal } from '../../functions/src/auth/principal';
 import { ApiError } from '../../functions/src/shared/errors';
-import { createShareCode, moveTest, publishTest } from '../../functions/src/exams/service';
+import { createShareCode, moveTest, publishTest, revokeShareCode } from '../../functions/src/exams/service';
+import { provideTestChangeEffects } from '../../functions/src/exams/testChangeEffects';
 import { adminDb } from '../support/admin';
 import { createTenant } from '../support/fixtures';
 import { draftWithQuestions, publishedTest, testDoc } from './fixtures';
@@ -63,5 +64,23 @@ describe('tests service: a share code issued while the test is archived', () => 
     assert.ok(['ok', 'CONFLICT'].includes(issued), issued);
     const codes = await adminDb.collection('share_codes').where('test_id', '==', test.id).get();
     assert.equal(codes.size, issued === 'ok' ? 1 : 0);
+  });
+});
+
+describe('tests service: without the composition root’s TestChangeEffects', () => {
+  it('refuses an archive and a share code’s revocation (throws) before writing either: the test stays published, the code unrevoked', async () => {
+    const tenant = await createTenant();
+    const { test } = await publishedTest(tenant.admin.token, tenant.clientId, 1);
+    provideEffects();
+    const code = await createShareCode(asAdmin(tenant.admin), test.id, {});
+    provideTestChangeEffects(undefined);
+    try {
+      await assert.rejects(moveTest(asAdmin(tenant.admin), test.id, 'archive'), /No TestChangeEffects provided/);
+      assert.equal((await testDoc(tenant.clientId, test.id).get()).get('status'), 'published');
+      await assert.rejects(revokeShareCode(asAdmin(tenant.admin), test.id, code.code), /No TestChangeEffects provided/);
+      assert.equal((await adminDb.collection('share_codes').doc(code.code).get()).get('revoked'), false);
+    } finally {
+      provideEffects();
+    }
   });
 });

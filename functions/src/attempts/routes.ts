@@ -30,7 +30,7 @@ function callerOf(principal: Principal | undefined, token: string | undefined): 
 const TOKEN_NOTE =
   ' A Guest may send its attempt_token (from POST /api/attempts) as the header X-Attempt-Token, or as ?attempt_token=, instead of an Authorization header; a token of another attempt, or one replaced by a later start, is 403.' +
   ' Every way in checks who and where: with an attempt token, or a Guest’s ID token, the attempt’s organization must be active (else 403, as for bearer requests of a deactivated organization);' +
-  ' with an attempt token, the account it was issued to (the taker’s, or the administrator’s who started the attempt, still an administrator) must still exist and be enabled (else 401, recorded as token_rejected: a refused credential, counted as docs/security.md#rate-limits says).' +
+  ' with an attempt token, the account it was issued to (the taker’s, or the administrator’s who started the attempt, still with that role over the attempt’s organization) must still exist and be enabled (else 401, recorded as token_rejected: a refused credential, counted as docs/security.md#rate-limits says).' +
   ' A save or submit that loses to the same attempt’s other saves is run again for up to 20 s; past that → 503 with Retry-After, nothing written.' +
   ' The organization’s status is read on every request, as for bearer requests; the account is as Auth described it at most 60 s earlier.';
 

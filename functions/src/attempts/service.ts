@@ -139,13 +139,13 @@ function startChecks(caller: AttemptCaller, attemptId: string): (attempt: Stored
   const needs = attemptChecks(caller.token !== undefined ? { attemptTokenFor: attemptId } : caller.principal);
   const organization = needs.organization ? organizationBeside(organizationOfAttemptId(attemptId) ?? '') : undefined;
   return async (attempt) => {
-    // A token speaks for whom it was issued to: the taker, or the administrator who started the attempt (its role rechecked too).
+    // A token speaks for whom it was issued to: the taker, or the administrator who started the attempt (its role over the attempt's organization rechecked too).
     const issuer = attempt.token_issued_to ?? { uid: attempt.student_id, role: null };
     const [client, account] = await Promise.all([
       organization,
       needs.takerAccount ? recentAccountFacts(issuer.uid) : undefined,
     ]);
-    const refusal = account && tokenIssuerRefusal(account, issuer);
+    const refusal = account && tokenIssuerRefusal(account, issuer, subject(attempt));
     if (refusal) throw new RefusedAccount(refusal, issuer.uid);
     if (needs.organization) assertOrganizationActive(client, 'attempt’s');
   };

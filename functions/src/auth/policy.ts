@@ -1,6 +1,6 @@
 import { badRequest, forbidden } from '../shared/errors';
 import type { AccountFacts } from './accountStatus';
-import { roleFromClaims } from './claims';
+import { organizationFromClaims, roleFromClaims } from './claims';
 import type { CallerRole, Principal, Role } from './principal';
 
 // Pure authorization policy: every access decision of the service is made
@@ -359,15 +359,19 @@ export function assertOrganizationActive(client: { active_status: number } | und
 /**
  * Why an attempt token may no longer be used: the account it was issued to is
  * gone or disabled, or, issued to an administrator, no longer holds that role
- * (as a bearer token of a demoted administrator is refused).
+ * over the attempt's organization (as a bearer token of an administrator whose
+ * role or organization changed is refused: accountVerdict).
  */
 export function tokenIssuerRefusal(
   facts: Pick<AccountFacts, 'exists' | 'disabled' | 'claims'>,
   issuer: TokenIssuer,
+  attempt: Pick<AttemptSubject, 'clientId'>,
 ): 'disabled' | 'revoked' | null {
   const refusal = takerAccountRefusal(facts);
   if (refusal) return refusal;
-  return isAdministratorRole(issuer.role) && roleFromClaims(facts.claims) !== issuer.role ? 'revoked' : null;
+  if (!isAdministratorRole(issuer.role)) return null;
+  if (roleFromClaims(facts.claims) !== issuer.role) return 'revoked';
+  return issuer.role === 'client_admin' && organizationFromClaims(facts.claims) !== attempt.clientId ? 'revoked' : null;
 }
 
 /** Why an attempt's taker may no longer use it ('disabled', 'revoked' for a deleted account), or null while its account stands. */

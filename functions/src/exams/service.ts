@@ -437,7 +437,9 @@ export async function moveTest(principal: Principal, testId: string, move: 'arch
   assertCanAuthorTests(principal, test.client_id);
   const now = new Date().toISOString();
   if (move === 'restore') return authorView(await store.moveTest(test.client_id, testId, move, now));
-  const stop = () => testChangeEffects().stopOpenAttempts(test.client_id, { test_id: testId }, 'test_archived', now);
+  // Looked up before the archive is written: a missing hook fails the archive with nothing written.
+  const effects = testChangeEffects();
+  const stop = () => effects.stopOpenAttempts(test.client_id, { test_id: testId }, 'test_archived', now);
   let archived: StoredTest;
   try {
     archived = await store.moveTest(test.client_id, testId, move, now);
@@ -506,8 +508,10 @@ export async function revokeShareCode(principal: Principal, testId: string, code
   const code = canonical === undefined ? undefined : await store.findShareCode(canonical);
   if (!code || code.test_id !== testId || code.client_id !== test.client_id) throw notFound('Share code not found');
   const now = new Date().toISOString();
+  // Looked up before the revocation is written: a missing hook fails it with nothing written.
+  const effects = testChangeEffects();
   if (!code.revoked) await store.revokeShareCode(code.code, now);
-  await testChangeEffects().stopOpenAttempts(
+  await effects.stopOpenAttempts(
     code.client_id,
     { share_code: code.code },
     'share_code_revoked',

@@ -27,8 +27,8 @@ export interface TestChangeEffects {
 
 let provided: TestChangeEffects | undefined;
 
-/** Called by the composition root (provideEffects in app.ts) before a test is changed. */
-export function provideTestChangeEffects(effects: TestChangeEffects): void {
+/** Called by the composition root (provideEffects in app.ts) before a test is changed; `undefined` forgets them (a test of the missing hook). */
+export function provideTestChangeEffects(effects: TestChangeEffects | undefined): void {
   provided = effects;
 }
 
