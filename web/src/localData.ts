@@ -1,11 +1,6 @@
 import { ApiError, OfflineError, unwrap, type Api, type Schemas } from './api/client';
-import {
-  answerQueue,
-  answerQueueOwners,
-  deleteAnswerQueue,
-  type AnswerQueue,
-  type PendingAnswer,
-} from './taker/answerQueue';
+import { answerQueue, answerQueueOwners, deleteAnswerQueue, type AnswerQueue } from './taker/answerQueue';
+import { sendBatches } from './taker/answerSync';
 
 /*
  * What this browser keeps for a signed-in user: a Guest's attempt tokens and the last
@@ -81,23 +76,15 @@ function storedOwners(): string[] {
 
 type Sent = 'sent' | 'offline' | 'refused';
 
-/** Sends one attempt's queued answers, in batches of 100 (the most one request takes); a token sends them as its Guest. */
+/** Sends one attempt's queued answers as the taker's page does; a token sends them as its Guest. */
 async function sendAttempt(api: Api, queue: AnswerQueue, attemptId: string, token: string | null): Promise<Sent> {
   const headers = token ? { 'X-Attempt-Token': token } : undefined;
-  const queued: PendingAnswer[] = await queue.pending(attemptId);
   try {
-    for (let i = 0; i < queued.length; i += 100) {
-      const batch = queued.slice(i, i + 100);
-      const answers = batch.map(({ question_id, student_answer, client_seq }) => ({
-        question_id,
-        student_answer,
-        client_seq,
-      }));
-      await unwrap(
+    await sendBatches(queue, await queue.pending(attemptId), (answers) =>
+      unwrap(
         api.POST('/api/attempts/{attemptId}/answers', { params: { path: { attemptId } }, headers, body: { answers } }),
-      );
-      await queue.settle(batch);
-    }
+      ),
+    );
     return 'sent';
   } catch (err) {
     // Only a refusal for good (the attempt over, the token dead) lets a queued answer go; a busy or

@@ -13,6 +13,20 @@ const BATCH = 100; // the most one request takes
 const RETRY_MS = 5_000;
 
 /**
+ * Sends `queued` in batches, settling each batch the service took (saved or stale alike: the
+ * service holds that answer or a newer one). Throws what refused a batch; what follows it stays queued.
+ */
+export async function sendBatches(queue: AnswerQueue, queued: PendingAnswer[], send: SendBatch): Promise<void> {
+  for (let i = 0; i < queued.length; i += BATCH) {
+    const batch = queued.slice(i, i + BATCH);
+    await send(
+      batch.map(({ question_id, student_answer, client_seq }) => ({ question_id, student_answer, client_seq })),
+    );
+    await queue.settle(batch);
+  }
+}
+
+/**
  * Every answer goes to the IndexedDB queue first, then to the service in
  * batches with client_seq: a reload, a closed tab or a dropped network loses
  * nothing, and a late replay never overwrites a newer answer (the service
@@ -83,14 +97,7 @@ export class AnswerSync {
       }
       this.onState({ kind: 'saving', pending: queued.length });
       try {
-        for (let i = 0; i < queued.length; i += BATCH) {
-          const batch = queued.slice(i, i + BATCH);
-          await this.send(
-            batch.map(({ question_id, student_answer, client_seq }) => ({ question_id, student_answer, client_seq })),
-          );
-          // Saved or stale alike: the service holds this answer or a newer one.
-          await this.queue.settle(batch);
-        }
+        await sendBatches(this.queue, queued, this.send);
       } catch (err) {
         const left = (await this.pending()).length;
         if (err instanceof OfflineError || (err instanceof ApiError && err.status === 503))
