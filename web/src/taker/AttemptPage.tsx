@@ -25,16 +25,22 @@ export function AttemptPage() {
   const [offlineCopy, setOfflineCopy] = useState(false);
   const [loadError, setLoadError] = useState<unknown>(null);
 
+  /** The attempt as the service has it, kept as this browser's last reading of it (for an offline reload). */
+  const readAttempt = useCallback(async () => {
+    const read = (await unwrap(
+      api.GET('/api/attempts/{attemptId}', { params: { path: { attemptId } }, headers }),
+    )) as Attempt;
+    await queue.rememberAttempt(attemptId, read);
+    return read;
+  }, [api, attemptId, headers, queue]);
+
   const load = useCallback(async () => {
     try {
-      const read = (await unwrap(
-        api.GET('/api/attempts/{attemptId}', { params: { path: { attemptId } }, headers }),
-      )) as Attempt;
+      const read = await readAttempt();
       setAttempt(read);
       setExpiresAt(read.expires_at);
       setOfflineCopy(false);
       setLoadError(null);
-      await queue.rememberAttempt(attemptId, read);
     } catch (err) {
       const copy =
         err instanceof OfflineError ? ((await queue.rememberedAttempt(attemptId)) as Attempt | undefined) : undefined;
@@ -44,19 +50,16 @@ export function AttemptPage() {
         setOfflineCopy(true);
       } else setLoadError(err);
     }
-  }, [api, attemptId, headers, queue]);
+  }, [attemptId, queue, readAttempt]);
   useEffect(() => void load(), [load]);
 
   /** The light read of an open attempt: its deadline, or the score once the service closed it. Throws when it fails. */
   const refresh = useCallback(async () => {
-    const read = (await unwrap(
-      api.GET('/api/attempts/{attemptId}', { params: { path: { attemptId } }, headers }),
-    )) as Attempt;
-    await queue.rememberAttempt(attemptId, read);
+    const read = await readAttempt();
     setOfflineCopy(false);
     if (read.status === 'submitted') setAttempt(read);
     else setExpiresAt(read.expires_at);
-  }, [api, attemptId, headers, queue]);
+  }, [readAttempt]);
 
   if (loadError)
     return (
