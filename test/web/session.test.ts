@@ -19,6 +19,13 @@ async function storedSessionData(page: Page): Promise<{ keys: string[]; database
   }));
 }
 
+/** The attempt token the page keeps for `attemptId` (under whichever user's key), or null. */
+const storedAttemptToken = (page: Page, attemptId: string): Promise<string | null> =>
+  page.evaluate((id) => {
+    const key = Object.keys(localStorage).find((k) => k.startsWith('attempt-token:') && k.endsWith(`:${id}`));
+    return key === undefined ? null : localStorage.getItem(key);
+  }, attemptId);
+
 async function answersHeldFor(attemptId: string, attemptToken: string): Promise<string[]> {
   const res = await get(`/api/attempts/${attemptId}`, { headers: { 'X-Attempt-Token': attemptToken }, ip: freshIp() });
   assert.equal(res.status, 200, res.text);
@@ -63,11 +70,7 @@ describe('web app: signing out on a shared computer', function () {
       .getByLabel('Paris')
       .check();
     await page.getByText('All answers saved').waitFor();
-    const token = await page.evaluate(
-      (id) =>
-        localStorage.getItem(Object.keys(localStorage).find((k) => k.startsWith('attempt-token:') && k.endsWith(id))!),
-      first,
-    );
+    const token = await storedAttemptToken(page, first);
     assert.ok(token, "the guest's attempt token was kept while signed in");
 
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -96,11 +99,7 @@ describe('web app: signing out on a shared computer', function () {
       .getByLabel('Paris')
       .check();
     await page.getByText('All answers saved').waitFor();
-    const token = await page.evaluate(
-      (id) =>
-        localStorage.getItem(Object.keys(localStorage).find((k) => k.startsWith('attempt-token:') && k.endsWith(id))!),
-      first,
-    );
+    const token = await storedAttemptToken(page, first);
     assert.ok(token);
     await context.setOffline(true);
     await page

@@ -21,7 +21,7 @@ export interface RequestState {
   onNetwork?: boolean;
   /** Starts the per-IP count, at most once. */
   startIpCount?: () => Promise<ApiError | undefined>;
-  /** The attempt token this request carried opened its attempt: until then it identifies no one (see `countUnopenedToken`). */
+  /** The attempt token this request carried opened its attempt: until then it identifies no one (see `tokenOpenedNothing`, http/attemptToken.ts). */
   attemptTokenOpened?: boolean;
   /** This request's refused credential was counted (once per request, whichever step refused it). */
   refusalCounted?: boolean;
