@@ -180,16 +180,14 @@ async function assertTakenOnSite(sitting: { onSiteOnly: boolean; clientId: strin
  * stood at the attempt's start, kept on the attempt, so nothing more is read)
  * is answered and submitted from the organization's networks only.
  */
-function authorizer(
-  caller: AttemptCaller,
-  attemptId: string,
-  call: CallContext,
-): (attempt: StoredAttempt) => Promise<void> {
-  const checks = startChecks(caller, attemptId);
-  return async (attempt) => {
-    assertCanUseAttempt(policyCaller(caller, attempt, call), subject(attempt));
-    await checks(attempt);
-    await assertTakenOnSite({ onSiteOnly: attempt.on_site_only === 1, clientId: attempt.client_id }, call);
+function authorizer(caller: AttemptCaller, attemptId: string, call: CallContext): answering.BeginAuthorizing {
+  return () => {
+    const checks = startChecks(caller, attemptId);
+    return async (attempt) => {
+      assertCanUseAttempt(policyCaller(caller, attempt, call), subject(attempt));
+      await checks(attempt);
+      await assertTakenOnSite({ onSiteOnly: attempt.on_site_only === 1, clientId: attempt.client_id }, call);
+    };
   };
 }
 
