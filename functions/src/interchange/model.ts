@@ -1,0 +1,103 @@
+import type { Difficulty, QuestionType } from '../questions/schemas';
+
+// Pure: what reading a bank file gives, whatever its format, before the bank's
+// own schema validates each question. Every parser (gift, aiken, moodleXml,
+// qti) returns a ParsedBank; every exporter takes the bank's questions back.
+
+export const INTERCHANGE_FORMATS = ['csv', 'gift', 'aiken', 'moodle_xml', 'qti'] as const;
+export type InterchangeFormat = (typeof INTERCHANGE_FORMATS)[number];
+
+/**
+ * Where a media file is referred to in a draft's HTML: the placeholder
+ * `@@PLUGINFILE@@/<name>` (Moodle's own spelling), `<name>` being a key of
+ * ParsedBank.media. The import stores each file and rewrites the placeholder to
+ * `/api/media/{mediaId}`; the export writes it back the format's own way.
+ */
+export const MEDIA_PLACEHOLDER = '@@PLUGINFILE@@/';
+
+/** A further accepted answer of a short_answer or numeric question. */
+export interface AlternativeAnswer {
+  answer: string;
+  /** 0 to 100: the share of the marks it earns. */
+  credit: number;
+  /** numeric only: its own tolerance (absent: 0). */
+  tolerance?: number;
+}
+
+/**
+ * A question of ours as a file carries it: the fields POST /api/questions takes
+ * (the bank's schema validates it later, as it validates a CSV row). Optional
+ * fields are absent when the file does not give them.
+ */
+export interface QuestionDraft {
+  question_type: QuestionType;
+  question_text: string;
+  title?: string;
+  /** `html` text is sanitized by the bank on write; `plain` (the default) is shown as written. */
+  text_format?: 'plain' | 'html';
+  options?: string[];
+  /** multiple_select: the correct options joined by "|"; true_false: "True" or "False". */
+  correct_answer?: string;
+  marks: number;
+  difficulty: Difficulty;
+  tolerance?: number;
+  max_words?: number;
+  /** General feedback, shown in a released review. */
+  feedback?: string;
+  /** One per option, in the options' order ("" where an option has none). */
+  option_feedback?: string[];
+  /** multiple_select partial credit: one per option, −100 to 100 (Moodle's fractions × 100). */
+  option_credits?: number[];
+  alternatives?: AlternativeAnswer[];
+  /** short_answer only: compare case-sensitively. */
+  case_sensitive?: boolean;
+}
+
+export type ItemStatus = 'ok' | 'error' | 'unsupported';
+
+/** One question found in the file, in file order: the per-question report's source. */
+export interface ParsedItem {
+  /** GIFT, Aiken, CSV: the line the question starts on (1-based). */
+  line?: number;
+  /** XML, zip: where it is, e.g. `question[3]` or `items/q1.xml`. */
+  path?: string;
+  title: string | null;
+  /** The source's own name for its type (`multichoice`, `matching`, `choiceInteraction`…), for messages. */
+  source_type: string;
+  status: ItemStatus;
+  /** Why it is an error or unsupported; null when ok. */
+  message: string | null;
+  /** What was carried imperfectly (a weight rounded, a format flag ignored…): nothing is dropped without one. */
+  warnings: string[];
+  /** The category path in effect for it (segments), or null when the file names none. */
+  category: string[] | null;
+  /** Present when status is ok. */
+  question?: QuestionDraft;
+}
+
+/** A media file a bank file carries (Moodle XML base64, a QTI package's files), by its name in MEDIA_PLACEHOLDER references. */
+export interface MediaFile {
+  name: string;
+  bytes: Uint8Array;
+}
+
+export interface ParsedBank {
+  format: InterchangeFormat;
+  items: ParsedItem[];
+  media: Map<string, MediaFile>;
+}
+
+/**
+ * A whole-file refusal (not UTF-8, a DOCTYPE, a zip bomb, QTI 1.2…): the
+ * import answers 400 with this message, having written nothing.
+ */
+export class BankFileRefused extends Error {
+  constructor(
+    message: string,
+    /** Where in the file, when known (`line 3`, `items/q1.xml`). */
+    readonly where?: string,
+  ) {
+    super(message);
+    this.name = 'BankFileRefused';
+  }
+}

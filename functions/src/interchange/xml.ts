@@ -1,0 +1,106 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { BankFileRefused } from './model';
+
+// Pure: the one way an XML bank file (Moodle XML, QTI) is read. No DOCTYPE and
+// no entity declarations are accepted at all (they carry XML bombs and external
+// entities); only the five predefined entities and numeric references are decoded.
+// The result is a plain element tree in document order.
+
+export interface XmlElement {
+  /** The tag name as written, prefix included (`qti-choice-interaction`, `m:math`). */
+  name: string;
+  attrs: Record<string, string>;
+  /** Elements and text (CDATA included) in document order. */
+  children: XmlChild[];
+}
+export type XmlChild = XmlElement | string;
+
+const DOCTYPE = /<!DOCTYPE/i;
+const ENTITY = /<!ENTITY/i;
+const ATTRS = ':@';
+
+const parser = new XMLParser({
+  preserveOrder: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: false,
+  processEntities: true,
+  htmlEntities: false,
+  cdataPropName: '#cdata',
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+});
+
+type Ordered = Record<string, unknown>;
+
+function toChildren(nodes: Ordered[]): XmlChild[] {
+  const children: XmlChild[] = [];
+  for (const node of nodes) {
+    for (const key of Object.keys(node)) {
+      if (key === ATTRS) continue;
+      const value = node[key];
+      if (key === '#text') children.push(String(value));
+      else if (key === '#cdata')
+        children.push(...toChildren(value as Ordered[]).map((c) => (typeof c === 'string' ? c : '')));
+      else if (key === '#comment') continue;
+      else
+        children.push({
+          name: key,
+          attrs: { ...((node[ATTRS] as Record<string, string> | undefined) ?? {}) },
+          children: toChildren(value as Ordered[]),
+        });
+    }
+  }
+  return children;
+}
+
+/** Parses XML text into its root element, refusing DOCTYPE and entity declarations and malformed XML with BankFileRefused. */
+export function parseXml(text: string, where = 'the file'): XmlElement {
+  if (DOCTYPE.test(text) || ENTITY.test(text))
+    throw new BankFileRefused(
+      `${where}: a DOCTYPE or entity declaration is not accepted (it can expand without bound or read other files)`,
+      where,
+    );
+  const valid = XMLValidator.validate(text);
+  if (valid !== true)
+    throw new BankFileRefused(`${where}: not well-formed XML at line ${valid.err.line}: ${valid.err.msg}`, where);
+  const root = toChildren(parser.parse(text) as Ordered[]).find((c): c is XmlElement => typeof c !== 'string');
+  if (!root) throw new BankFileRefused(`${where}: no root element`, where);
+  return root;
+}
+
+/** The tag name without its namespace prefix. */
+export const localName = (element: XmlElement): string => element.name.slice(element.name.indexOf(':') + 1);
+
+/** Child elements, optionally only those of one local name. */
+export const elements = (parent: XmlElement, name?: string): XmlElement[] =>
+  parent.children.filter(
+    (c): c is XmlElement => typeof c !== 'string' && (name === undefined || localName(c) === name),
+  );
+
+/** The first child element of that local name. */
+export const element = (parent: XmlElement, name: string): XmlElement | undefined => elements(parent, name)[0];
+
+/** All the text inside, tags dropped. */
+export const textOf = (node: XmlChild): string =>
+  typeof node === 'string' ? node : node.children.map(textOf).join('');
+
+const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeAttr = (s: string) => escapeText(s).replace(/"/g, '&quot;');
+
+/** The markup of the children, written back as XML (for HTML carried as XHTML, e.g. a QTI item body). */
+export function innerXml(parent: XmlElement): string {
+  return parent.children.map(outerXml).join('');
+}
+
+export function outerXml(node: XmlChild): string {
+  if (typeof node === 'string') return escapeText(node);
+  const attrs = Object.entries(node.attrs)
+    .map(([k, v]) => ` ${k}="${escapeAttr(v)}"`)
+    .join('');
+  return node.children.length === 0
+    ? `<${node.name}${attrs}/>`
+    : `<${node.name}${attrs}>${innerXml(node)}</${node.name}>`;
+}
