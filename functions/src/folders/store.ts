@@ -51,6 +51,38 @@ export async function findFolderOwner(folderId: string): Promise<string | undefi
   return snap.empty ? undefined : (snap.docs[0].get('client_id') as string);
 }
 
+/** The folders these names name in the organization (compared as folder names are: case and spacing aside), by name as given. */
+export async function findFolderIdsByName(clientId: string, names: readonly string[]): Promise<Map<string, string>> {
+  if (names.length === 0) return new Map();
+  const snaps = await db.getAll(...names.map((name) => paths.clientFolderName(clientId, folderNameKey(name))));
+  const found = new Map<string, string>();
+  snaps.forEach((snap, i) => {
+    if (snap.exists) found.set(names[i], (snap.data() as StoredFolderName).folder_id);
+  });
+  return found;
+}
+
+/**
+ * Creates folders inside the caller's transaction, each with its name guard
+ * (read first: a name taken since the caller looked answers 409). Reads come
+ * before writes, so call it after the transaction's other reads.
+ */
+export async function createFoldersInTransaction(tx: Transaction, folders: readonly Folder[]): Promise<void> {
+  if (folders.length === 0) return;
+  const guards = folders.map((f) => paths.clientFolderName(f.client_id, folderNameKey(f.name)));
+  const taken = await tx.getAll(...guards);
+  const clash = taken.findIndex((snap) => snap.exists);
+  if (clash >= 0)
+    throw conflict(`A folder named "${folders[clash].name}" was created while the import ran; send the file again`);
+  folders.forEach((folder, i) => {
+    tx.create(guards[i], { folder_id: folder.id } satisfies StoredFolderName);
+    tx.create(paths.clientFolder(folder.client_id, folder.id), {
+      ...folder,
+      name_sort: normalizedFolderName(folder.name),
+    });
+  });
+}
+
 /** The name guard and the folder are created together, so two racing creates of one name cannot both win. */
 export async function insertFolder(folder: Folder): Promise<void> {
   const batch = db.batch();

@@ -1,8 +1,10 @@
-import type { Difficulty, QuestionType } from '../questions/schemas';
-
 // Pure: what reading a bank file gives, whatever its format, before the bank's
 // own schema validates each question. Every parser (gift, aiken, moodleXml,
 // qti) returns a ParsedBank; every exporter takes the bank's questions back.
+
+/** The bank's question types and difficulties (questions/schemas.ts validates them): spelled here so that the parsers depend on nothing of the bank's. */
+type QuestionType = 'multiple_choice' | 'multiple_select' | 'true_false' | 'short_answer' | 'numeric' | 'essay';
+type Difficulty = 'easy' | 'medium' | 'hard';
 
 export const INTERCHANGE_FORMATS = ['csv', 'gift', 'aiken', 'moodle_xml', 'qti'] as const;
 export type InterchangeFormat = (typeof INTERCHANGE_FORMATS)[number];

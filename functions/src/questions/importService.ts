@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { questionBankScope } from '../auth/policy';
 import type { Principal } from '../auth/principal';
 import type { UploadBody } from '../shared/callContext';
@@ -6,27 +7,48 @@ import { isDocumentId } from '../shared/ids';
 import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
 import { requireClient } from '../folders/service';
-import { findFolderOwner } from '../folders/store';
-import { badRequest, forbidden } from '../shared/errors';
+import { findFolder, findFolderIdsByName, findFolderOwner } from '../folders/store';
+import { normalizedFolderName, type Folder } from '../folders/schemas';
+import { badRequest, forbidden, notFound } from '../shared/errors';
 import { errorText, log } from '../platform/log';
 import { parseHeader, rowError, validateRow, type HeaderColumns, type RowResult } from './csvRows';
-import { readCsvUpload } from './csvUpload';
+import { readCsvRecords } from './csvUpload';
+import { readUpload, streamBytes, uploadError, type UploadedFile } from './upload';
 import * as imports from './importStore';
-import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, normalizeQuestion, type ImportResult, type RowError } from './schemas';
+import {
+  MAX_IMPORT_BYTES,
+  MAX_IMPORT_ROWS,
+  normalizeQuestion,
+  type ImportResult,
+  type QuestionInput,
+  type RowError,
+} from './schemas';
 import type { StoredQuestion } from './documents';
+import { importEntries, mediaUrl, type ImportEntry, type MediaPlan } from './bankEntries';
+import { BankFileRefused, type InterchangeFormat, type ParsedBank } from '../interchange/model';
+import { decodeBankText, detectFormat } from '../interchange/detect';
+import { parseGift } from '../interchange/gift';
+import { parseAiken } from '../interchange/aiken';
+import { parseMoodleXml } from '../interchange/moodleXml';
+import { parseQtiPackage, parseQtiXml } from '../interchange/qti';
+import { MAX_MEDIA_BYTES_PER_IMPORT, mediaProblem, newMediaId, removeMedia, storeMedia, type NewMedia } from '../media/store';
 import { MissingFolder } from './store';
 
 export interface ImportOptions {
   client_id?: string;
   mode: 'all_or_nothing' | 'partial';
   dry_run: boolean;
+  format?: InterchangeFormat;
+  folder_id?: string;
 }
 
-/** Reads and validates every row while the upload streams in; holds only the validated rows. */
-async function readRows(upload: UploadBody): Promise<{ sha256: string; rows: RowResult[] }> {
+type ReadFile = { kind: 'csv'; rows: RowResult[] } | { kind: 'bank'; bank: ParsedBank };
+
+/** CSV rows, validated while the file streams in; holds only the validated rows. */
+async function readCsvFile(file: UploadedFile): Promise<ReadFile> {
   let columns: HeaderColumns | undefined;
   const rows: RowResult[] = [];
-  const { sha256 } = await readCsvUpload(upload, { maxBytes: MAX_IMPORT_BYTES, maxRows: MAX_IMPORT_ROWS }, (record) => {
+  await readCsvRecords(file, MAX_IMPORT_ROWS, (record) => {
     if (!columns) {
       const header = parseHeader(record.cells);
       if ('error' in header) throw badRequest(header.error, [{ path: 'row 1', message: header.error }]);
@@ -35,8 +57,42 @@ async function readRows(upload: UploadBody): Promise<{ sha256: string; rows: Row
     }
     rows.push(validateRow(record.line, columns, record.cells));
   });
-  return { sha256, rows };
+  return { kind: 'csv', rows };
 }
+
+const FORMAT_LABEL: Record<InterchangeFormat, string> = {
+  csv: 'CSV',
+  gift: 'GIFT',
+  aiken: 'Aiken',
+  moodle_xml: 'Moodle XML',
+  qti: 'QTI',
+};
+
+/** The file as its format reads it: CSV streamed row by row, a bank file whole (at most the upload's 5 MB). */
+async function readImportFile(file: UploadedFile, explicit: InterchangeFormat | undefined): Promise<ReadFile> {
+  if (explicit === 'csv' || (!explicit && /\.csv$/i.test(file.filename ?? ''))) return readCsvFile(file);
+  const bytes = await streamBytes(file.stream);
+  try {
+    const format = detectFormat({ filename: file.filename, bytes, explicit });
+    if (format === 'csv') return readCsvFile({ filename: file.filename, stream: Readable.from([bytes]) });
+    if (format === 'qti' && isZip(bytes)) return { kind: 'bank', bank: await parseQtiPackage(bytes) };
+    const text = decodeBankText(bytes, FORMAT_LABEL[format]);
+    const bank =
+      format === 'gift'
+        ? parseGift(text)
+        : format === 'aiken'
+          ? parseAiken(text)
+          : format === 'moodle_xml'
+            ? parseMoodleXml(text)
+            : parseQtiXml(text);
+    return { kind: 'bank', bank };
+  } catch (err) {
+    if (err instanceof BankFileRefused) throw uploadError(err.message);
+    throw err;
+  }
+}
+
+const isZip = (bytes: Uint8Array) => bytes[0] === 0x50 && bytes[1] === 0x4b;
 
 /** Each folder a file names costs a read; a file may name this many at most. */
 export const MAX_FOLDERS_PER_IMPORT = 100;
@@ -72,6 +128,124 @@ async function checkFolders(principal: Principal, clientId: string, rows: RowRes
   );
 }
 
+interface FolderPlan {
+  /** The folder a question goes into. */
+  folderOf(entry: ImportEntry): string | null;
+  /** Folders to create with the import (categories no folder has the name of yet). */
+  created: Folder[];
+}
+
+/**
+ * Where the questions go: every one into ?folder_id= when given; otherwise a
+ * CSV row's own folder_id, or the folder named after a bank file's category,
+ * found by name or created with the import.
+ */
+async function planFolders(
+  principal: Principal,
+  clientId: string,
+  entries: ImportEntry[],
+  folderId: string | undefined,
+): Promise<FolderPlan> {
+  if (folderId !== undefined) {
+    if (!(await findFolder(clientId, folderId))) {
+      if (principal.role !== 'super_admin' && (await findFolderOwner(folderId)))
+        throw forbidden(`Folder ${folderId} belongs to another organization`);
+      throw notFound('Folder not found');
+    }
+    return { folderOf: () => folderId, created: [] };
+  }
+  const byKey = new Map<string, string>();
+  for (const e of entries) if (e.question && e.folderName) byKey.set(normalizedFolderName(e.folderName), e.folderName);
+  const names = [...byKey.values()];
+  if (names.length > MAX_FOLDERS_PER_IMPORT) {
+    throw badRequest(`A file may name at most ${MAX_FOLDERS_PER_IMPORT} different categories; it names ${names.length}`, [
+      { path: 'file', message: `At most ${MAX_FOLDERS_PER_IMPORT} categories per file` },
+    ]);
+  }
+  const existing = await findFolderIdsByName(clientId, names);
+  const now = new Date().toISOString();
+  const created: Folder[] = names
+    .filter((name) => !existing.has(name))
+    .map((name) => ({ id: randomUUID(), client_id: clientId, name, created_at: now, updated_at: now }));
+  const idByKey = new Map<string, string>([
+    ...[...existing].map(([name, id]): [string, string] => [normalizedFolderName(name), id]),
+    ...created.map((f): [string, string] => [normalizedFolderName(f.name), f.id]),
+  ]);
+  return {
+    folderOf: (e) =>
+      e.folderName ? (idByKey.get(normalizedFolderName(e.folderName)) ?? null) : (e.question?.folder_id ?? null),
+    created,
+  };
+}
+
+/** A CSV row as the per-question report shows it. */
+function csvEntry(row: RowResult, i: number): ImportEntry {
+  if (row.ok)
+    return {
+      report: {
+        index: i + 1,
+        line: row.line,
+        title: row.question.title ?? null,
+        question_type: row.question.question_type,
+        status: 'ok',
+        message: null,
+        warnings: [],
+      },
+      question: row.question,
+      folderName: null,
+      errors: [],
+    };
+  return {
+    report: {
+      index: i + 1,
+      line: row.line,
+      title: null,
+      question_type: null,
+      status: 'error',
+      message: row.errors.map((e) => `${e.field}: ${e.message}`).join('; '),
+      warnings: [],
+    },
+    folderName: null,
+    errors: row.errors,
+  };
+}
+
+/** The media the bank carries, each checked by its content and size, and given the id it would be stored under. */
+function planMedia(clientId: string, bank: ParsedBank): MediaPlan {
+  const plan = new Map<string, { id: string } | { refused: string }>();
+  let total = 0;
+  for (const [name, file] of bank.media) {
+    total += file.bytes.length;
+    const problem = mediaProblem(file.bytes);
+    plan.set(name, problem ? { refused: problem } : { id: newMediaId(clientId) });
+  }
+  if (total > MAX_MEDIA_BYTES_PER_IMPORT)
+    throw uploadError(
+      `The file carries ${Math.ceil(total / (1024 * 1024))} MB of media; at most ${MAX_MEDIA_BYTES_PER_IMPORT / (1024 * 1024)} MB per import`,
+    );
+  return plan;
+}
+
+/** The media files the imported questions refer to, as they will be stored. */
+function mediaToStore(bank: ParsedBank, plan: MediaPlan, questions: QuestionInput[]): NewMedia[] {
+  const text = questions.map((q) => JSON.stringify(q)).join('\n');
+  const files: NewMedia[] = [];
+  for (const [name, file] of bank.media) {
+    const planned = plan.get(name);
+    if (planned && 'id' in planned && text.includes(mediaUrl(planned.id)))
+      files.push({ id: planned.id, name: file.name, bytes: file.bytes });
+  }
+  return files;
+}
+
+/** 400 for the file as a whole, with the per-question report beside the details. */
+const refusedImport = (message: string, entries: ImportEntry[]) =>
+  badRequest(
+    message,
+    entries.flatMap((e) => e.errors),
+    { questions: entries.map((e) => e.report) },
+  );
+
 export async function importQuestions(
   principal: Principal,
   options: ImportOptions,
@@ -79,38 +253,68 @@ export async function importQuestions(
 ): Promise<ImportResult> {
   const clientId = questionBankScope(principal, options.client_id, 'query.client_id');
   await requireClient(clientId);
-  const read = await readRows(upload);
-  const rows = await checkFolders(principal, clientId, read.rows);
+  const read = await readUpload(upload, MAX_IMPORT_BYTES, (file) => readImportFile(file, options.format));
+  const file = read.result;
 
-  const errors: RowError[] = rows.flatMap((r) => (r.ok ? [] : r.errors));
-  const failed = rows.filter((r) => !r.ok).length;
-  const valid = rows.filter((r): r is Extract<RowResult, { ok: true }> => r.ok);
+  let entries: ImportEntry[];
+  let media: MediaPlan = new Map();
+  if (file.kind === 'csv') {
+    const rows = await checkFolders(principal, clientId, file.rows);
+    entries = rows.map(csvEntry);
+  } else {
+    if (file.bank.items.length > MAX_IMPORT_ROWS)
+      throw uploadError(
+        `The file has ${file.bank.items.length} questions, more than ${MAX_IMPORT_ROWS}; split it into smaller files`,
+      );
+    if (file.bank.items.length === 0) throw uploadError('The file holds no questions');
+    media = planMedia(clientId, file.bank);
+    entries = importEntries(file.bank, media);
+  }
+  const folders = await planFolders(principal, clientId, entries, options.folder_id);
+
+  const failedEntries = entries.filter((e) => e.report.status !== 'ok');
+  const failed = failedEntries.length;
+  const errors: RowError[] = failedEntries.flatMap((e) => e.errors);
+  const valid = entries.filter((e): e is ImportEntry & { question: QuestionInput } => e.question !== undefined);
+  const report = entries.map((e) => e.report);
+  const noun = file.kind === 'csv' ? 'rows' : 'questions';
   if (failed > 0 && options.mode === 'all_or_nothing') {
-    throw badRequest(
-      `${failed} of ${rows.length} rows are invalid; nothing was imported (send ?mode=partial to import the valid rows)`,
-      errors,
+    throw refusedImport(
+      `${failed} of ${entries.length} ${noun} cannot be imported; nothing was imported (send ?mode=partial to import the others)`,
+      entries,
     );
   }
-  if (valid.length === 0) throw badRequest(`None of the ${rows.length} rows is valid; nothing was imported`, errors);
+  if (valid.length === 0) throw refusedImport(`None of the ${entries.length} ${noun} can be imported; nothing was imported`, entries);
 
   const importId = read.sha256;
   if (options.dry_run) {
     imports.assertNotImported(await imports.findImport(clientId, importId));
-    return { import_id: null, dry_run: true, imported: valid.length, failed, errors, question_ids: [] };
+    return {
+      import_id: null,
+      dry_run: true,
+      imported: valid.length,
+      failed,
+      errors,
+      question_ids: [],
+      questions: report,
+    };
   }
 
   const now = Date.now();
   const createdAt = new Date(now).toISOString();
-  const questions: StoredQuestion[] = valid.map((r) => ({
+  const questions: StoredQuestion[] = valid.map((e) => ({
     id: randomUUID(),
     client_id: clientId,
-    folder_id: r.question.folder_id ?? null,
-    ...normalizeQuestion(r.question),
+    folder_id: folders.folderOf(e),
+    ...normalizeQuestion(e.question),
     created_at: createdAt,
     updated_at: createdAt,
   }));
   const chunks = imports.chunkQuestions(questions);
   const folderIds = [...new Set(questions.flatMap((q) => (q.folder_id ? [q.folder_id] : [])))];
+  const newFolders = folders.created.filter((f) => folderIds.includes(f.id));
+  const existingFolderIds = folderIds.filter((id) => !newFolders.some((f) => f.id === id));
+  const mediaFiles = file.kind === 'bank' ? mediaToStore(file.bank, media, valid.map((e) => e.question)) : [];
 
   await imports.recoverStaleImports(clientId, now);
   const record = await imports.claimImport({
@@ -128,15 +332,18 @@ export async function importQuestions(
     completed_at: null,
   });
   try {
+    // Media first: a question is never visible before the files it shows.
+    if (mediaFiles.length > 0) await storeMedia(clientId, mediaFiles, importId);
     await imports.stageChunks(clientId, importId, chunks);
-    await imports.commitImport(record, folderIds, Date.now());
+    await imports.commitImport(record, existingFolderIds, Date.now(), newFolders);
   } catch (err) {
     // Nothing is visible yet: remove what was staged (a crash leaves it to recoverStaleImports).
-    await imports
-      .abandonImport(record)
-      .catch((cleanupErr) =>
-        log.warn('Could not remove an abandoned import', { importId, error: errorText(cleanupErr) }),
-      );
+    await Promise.all([
+      imports.abandonImport(record),
+      mediaFiles.length > 0 ? removeMedia(clientId, mediaFiles.map((m) => m.id)) : undefined,
+    ]).catch((cleanupErr) =>
+      log.warn('Could not remove an abandoned import', { importId, error: errorText(cleanupErr) }),
+    );
     if (err instanceof MissingFolder)
       throw badRequest(`Folder ${err.folderId} was deleted during the import; nothing was imported`, [
         { path: 'folder_id', message: `Folder ${err.folderId} no longer exists` },
@@ -153,5 +360,6 @@ export async function importQuestions(
     failed,
     errors,
     question_ids: questions.map((q) => q.id),
+    questions: report,
   };
 }

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { FieldValue } from 'firebase-admin/firestore';
 import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
-import { findFolderInTransaction } from '../folders/store';
+import { createFoldersInTransaction, findFolderInTransaction } from '../folders/store';
+import type { Folder } from '../folders/schemas';
 import { conflict } from '../shared/errors';
 import { MissingFolder, toStoredQuestion } from './store';
 import type { ImportRecord, StoredImportChunk, StoredQuestion } from './documents';
@@ -105,8 +106,17 @@ export async function stageChunks(clientId: string, importId: string, chunks: st
   }
 }
 
-/** Step 3: the commit point. Throws MissingFolder when a folder was deleted meanwhile, CONFLICT when the claim was lost. */
-export async function commitImport(record: ImportRecord, folderIds: string[], now: number): Promise<void> {
+/**
+ * Step 3: the commit point. Throws MissingFolder when a folder was deleted
+ * meanwhile, CONFLICT when the claim was lost. The folders the file's
+ * categories need are created here, so they appear with the questions or not at all.
+ */
+export async function commitImport(
+  record: ImportRecord,
+  folderIds: string[],
+  now: number,
+  newFolders: readonly Folder[] = [],
+): Promise<void> {
   const ref = paths.clientQuestionImport(record.client_id, record.id);
   await db.runTransaction(async (tx) => {
     const snap = await tx.get(ref);
@@ -117,7 +127,12 @@ export async function commitImport(record: ImportRecord, folderIds: string[], no
     for (const folderId of folderIds) {
       if (!(await findFolderInTransaction(tx, record.client_id, folderId))) throw new MissingFolder(folderId);
     }
-    tx.update(ref, { status: 'committed', pending_folder_ids: folderIds, lease_expires_at: leaseFrom(now) });
+    await createFoldersInTransaction(tx, newFolders);
+    tx.update(ref, {
+      status: 'committed',
+      pending_folder_ids: [...folderIds, ...newFolders.map((f) => f.id)],
+      lease_expires_at: leaseFrom(now),
+    });
   });
 }
 

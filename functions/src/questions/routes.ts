@@ -58,9 +58,19 @@ export const questionRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'post',
     path: '/questions/import',
-    summary: 'Import questions from a CSV file',
+    summary: 'Import questions from a CSV, GIFT, Aiken, Moodle XML or QTI file',
     description:
-      `multipart/form-data with exactly one file part named "file": UTF-8 CSV (a BOM, CRLF line ends, quoted fields with commas, quotes and ` +
+      'The format is ?format= (csv, gift, aiken, moodle_xml, qti) or else the file’s name and content: .csv; .gift; .txt (GIFT or Aiken by ' +
+      'content); .xml (Moodle XML or a QTI 2.1/3.0 item by its root element); .zip (a QTI content package with imsmanifest.xml). Every format is ' +
+      'UTF-8 (a BOM and CRLF are fine); another encoding, a DOCTYPE or entity declaration, QTI 1.2, a zip over 50 MB unpacked or 1,000 entries or ' +
+      'with a path leaving the package are refused whole (400). The reply lists every question found in `questions` (index, line or path, title, ' +
+      'question_type, status ok | error | unsupported, message, warnings), also in the 400 of an all-or-nothing refusal: an unsupported type ' +
+      '(matching, cloze, calculated, drag and drop, hotspot, description…) is never imported as something else, and what was carried ' +
+      'imperfectly is a warning. Categories (GIFT $CATEGORY, Moodle XML category questions, QTI sections) become folders named by their path ' +
+      'joined with " / ", found by name or created with the import; ?folder_id= files every question in one folder instead. Media the file ' +
+      'carries (Moodle XML base64 files, a package’s files: png, jpeg, gif, webp, mp3, ogg, wav checked by content; at most 2 MB each and 20 MB ' +
+      'per import) are stored with the questions and served by GET /api/media/{mediaId}. ' +
+      `CSV: multipart/form-data with exactly one file part named "file": UTF-8 CSV (a BOM, CRLF line ends, quoted fields with commas, quotes and ` +
       `line breaks, blank lines and blank spreadsheet rows are fine), at most 5 MB (413 PAYLOAD_TOO_LARGE) and ${MAX_IMPORT_ROWS} rows (400). ` +
       `Header row: ${REQUIRED_COLUMNS.join(', ')}, optionally ${OPTIONAL_COLUMNS.join(', ')}, in any order; options separated by "|". ` +
       'Each row is checked exactly as POST /api/questions checks a body. All or nothing by default: any invalid row answers 400 ' +
@@ -74,7 +84,7 @@ export const questionRoutes: RouteDefinition[] = [
     access: QUESTION_BANK_ROLES,
     sensitive: true,
     query: ImportQuery,
-    upload: { field: 'file', description: 'The CSV file (UTF-8, at most 5 MB)' },
+    upload: { field: 'file', description: 'The file (UTF-8 CSV, GIFT, Aiken, Moodle XML, a QTI item or a QTI zip package; at most 5 MB)' },
     success: { status: 201, description: 'What was imported (for a dry run, what would be)', schema: ImportResult },
     errors: ['NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE'],
     // A route that declares `upload` is always handed one. The import (CSV parser, multipart reader) loads on

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ClientId, MAX_ID_LENGTH } from '../shared/ids';
 import { pagedQuery, Pagination } from '../shared/pagination';
 import type { StoredQuestion } from './documents';
+import { INTERCHANGE_FORMATS } from '../interchange/model';
 
 // Pure: what a question is. One zod schema per question type, joined in a
 // discriminated union on question_type, validates POST/PUT bodies, every CSV
@@ -488,6 +489,15 @@ export const MAX_IMPORT_ROWS = 5_000;
 
 export const ImportQuery = z.strictObject({
   client_id: ClientId.optional().describe('Required for a Super Admin; others may omit it (own organization)'),
+  format: z
+    .enum(INTERCHANGE_FORMATS)
+    .optional()
+    .describe(
+      'The file’s format; absent: from its name (.csv, .gift, .txt = GIFT or Aiken by content, .xml = Moodle XML or QTI by root element, .zip = QTI package) or else its content',
+    ),
+  folder_id: FolderIdRef.optional().describe(
+    'Files every question in this folder of the organization, instead of the folders named after the file’s categories',
+  ),
   mode: z
     .enum(['all_or_nothing', 'partial'])
     .default('all_or_nothing')
@@ -509,6 +519,21 @@ export const RowError = z
   .meta({ id: 'ImportRowError' });
 export type RowError = z.infer<typeof RowError>;
 
+export const ImportedQuestionReport = z
+  .object({
+    index: z.number().int().describe('1-based position among the questions found in the file'),
+    line: z.number().int().optional().describe('GIFT, Aiken, CSV: the line the question starts on'),
+    path: z.string().optional().describe('Moodle XML, QTI: where the question is (e.g. "question[3]", "items/q1.xml")'),
+    title: z.string().nullable(),
+    question_type: z.enum(QUESTION_TYPES).nullable().describe('The bank’s type it became, or null'),
+    status: z
+      .enum(['ok', 'error', 'unsupported'])
+      .describe('ok: imported (or would be); error: invalid, with message; unsupported: a type this bank does not have, named in message'),
+    message: z.string().nullable(),
+    warnings: z.array(z.string()).describe('What was carried imperfectly (a weight rounded, a format flag ignored…)'),
+  })
+  .meta({ id: 'ImportedQuestion' });
+
 export const ImportResult = z
   .object({
     import_id: z.string().nullable().describe('The import record (the file’s SHA-256); null for a dry run'),
@@ -517,6 +542,7 @@ export const ImportResult = z
     failed: z.number().int().describe('Rows refused'),
     errors: z.array(RowError),
     question_ids: z.array(z.string()).describe('Ids of the questions written, in file order; empty for a dry run'),
+    questions: z.array(ImportedQuestionReport).describe('One entry per question (or CSV row) found, in file order'),
   })
   .meta({ id: 'QuestionImportResult' });
 export type ImportResult = z.infer<typeof ImportResult>;

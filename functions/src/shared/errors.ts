@@ -53,6 +53,8 @@ export class ApiError extends Error {
     message: string,
     readonly details?: ErrorDetail[],
     readonly headers?: Record<string, string>,
+    /** Further top-level fields of the body (an import's per-question report). */
+    readonly extra?: Record<string, unknown>,
   ) {
     super(message);
     this.status = ERROR_STATUS[code];
@@ -67,12 +69,13 @@ export class ApiError extends Error {
       status: this.status,
       ...(details ? { details: details.slice(0, MAX_ERROR_DETAILS).map(clipDetail) } : {}),
       ...(details && details.length > MAX_ERROR_DETAILS ? { details_total: details.length } : {}),
+      ...this.extra,
     };
   }
 }
 
-export const badRequest = (message: string, details?: ErrorDetail[]) =>
-  new ApiError('VALIDATION_ERROR', message, details);
+export const badRequest = (message: string, details?: ErrorDetail[], extra?: Record<string, unknown>) =>
+  new ApiError('VALIDATION_ERROR', message, details, undefined, extra);
 export const unauthorized = (message: string) => new ApiError('UNAUTHORIZED', message);
 export const forbidden = (message: string) => new ApiError('FORBIDDEN', message);
 export const notFound = (message: string) => new ApiError('NOT_FOUND', message);

@@ -1,0 +1,137 @@
+import type { z } from 'zod';
+import { MEDIA_PLACEHOLDER, type ParsedBank, type ParsedItem, type QuestionDraft } from '../interchange/model';
+import { MAX_FOLDER_NAME } from '../folders/schemas';
+import { sanitizeQuestionHtml } from './html';
+import { QuestionInput, type QuestionType, type RowError } from './schemas';
+
+// Pure: what an import does with each question a bank file gave (GIFT, Aiken,
+// Moodle XML, QTI): its media references resolved, validated by the very
+// schema that validates POST /api/questions, its category made a folder name,
+// and its line in the per-question report.
+
+/** One line of the per-question report, in file order. */
+export interface QuestionReport {
+  /** 1-based position among the questions found in the file. */
+  index: number;
+  line?: number;
+  path?: string;
+  title: string | null;
+  question_type: QuestionType | null;
+  status: 'ok' | 'error' | 'unsupported';
+  message: string | null;
+  warnings: string[];
+}
+
+export interface ImportEntry {
+  report: QuestionReport;
+  /** Validated: present exactly when the report says ok. */
+  question?: QuestionInput;
+  /** The folder its category names (segments joined by " / "), or null. */
+  folderName: string | null;
+  errors: RowError[];
+}
+
+/** What became of each media file the bank carries: the id it will be stored under, or why it is refused. */
+export type MediaPlan = ReadonlyMap<string, { id: string } | { refused: string }>;
+
+export const mediaUrl = (mediaId: string): string => `/api/media/${mediaId}`;
+
+const FOLDER_SEPARATOR = ' / ';
+
+/** A category path as one folder name (folders are flat); a name past the limit keeps its last segments. */
+export function folderNameOf(segments: readonly string[] | null): { name: string | null; warning?: string } {
+  const parts = (segments ?? []).map((s) => s.trim()).filter((s) => s.length > 0);
+  if (parts.length === 0) return { name: null };
+  const whole = parts.join(FOLDER_SEPARATOR);
+  if (whole.length <= MAX_FOLDER_NAME) return { name: whole };
+  let kept = parts[parts.length - 1].slice(-(MAX_FOLDER_NAME - 2));
+  for (let i = parts.length - 2; i >= 0 && `…${FOLDER_SEPARATOR}${parts[i]}${FOLDER_SEPARATOR}${kept}`.length <= MAX_FOLDER_NAME; i--)
+    kept = `${parts[i]}${FOLDER_SEPARATOR}${kept}`;
+  const name = `…${FOLDER_SEPARATOR}${kept}`;
+  return { name, warning: `The category "${whole.slice(0, 200)}" is longer than ${MAX_FOLDER_NAME} characters: filed in folder "${name}"` };
+}
+
+const PLACEHOLDER = new RegExp(`${MEDIA_PLACEHOLDER.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}([^"'\\s)<>]+)`, 'g');
+
+/** The draft's HTML with each media placeholder made the media's URL; what it refers to that cannot be served is a problem. */
+function resolveMedia(text: string, media: MediaPlan, problems: string[]): string {
+  return text.replace(PLACEHOLDER, (whole, rawName: string) => {
+    let name = rawName;
+    try {
+      name = decodeURIComponent(rawName);
+    } catch {
+      // a name that is not valid percent-encoding is looked up as written
+    }
+    const planned = media.get(name) ?? media.get(rawName);
+    if (!planned) {
+      problems.push(`It refers to the file "${name}", which the file does not carry`);
+      return whole;
+    }
+    if ('refused' in planned) {
+      problems.push(`Its file "${name}" is refused: ${planned.refused}`);
+      return whole;
+    }
+    return mediaUrl(planned.id);
+  });
+}
+
+/** The draft as POST /api/questions takes it: media resolved, HTML sanitized (with a warning for what was removed). */
+function prepareDraft(draft: QuestionDraft, media: MediaPlan, warnings: string[], problems: string[]) {
+  const html = draft.text_format === 'html';
+  const prepare = (text: string, field: string): string => {
+    const resolved = resolveMedia(text, media, problems);
+    if (!html) return resolved;
+    const { html: clean, removed } = sanitizeQuestionHtml(resolved);
+    if (removed.length > 0) warnings.push(`Removed from the ${field}: ${[...new Set(removed)].join(', ')}`);
+    return clean;
+  };
+  const prepared: Record<string, unknown> = { ...draft, question_text: prepare(draft.question_text, 'text') };
+  if (draft.feedback !== undefined) prepared.feedback = prepare(draft.feedback, 'feedback');
+  if (draft.option_feedback !== undefined)
+    prepared.option_feedback = draft.option_feedback.map((f, i) => prepare(f, `feedback of option ${i + 1}`));
+  return prepared;
+}
+
+const issueText = (issue: z.core.$ZodIssue): string =>
+  issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message;
+
+/** The report and the validated question of each item, in file order. */
+export function importEntries(bank: ParsedBank, media: MediaPlan): ImportEntry[] {
+  return bank.items.map((item: ParsedItem, i): ImportEntry => {
+    const where = item.line !== undefined ? { line: item.line } : item.path !== undefined ? { path: item.path } : {};
+    const warnings = [...item.warnings];
+    const folder = folderNameOf(item.category);
+    if (folder.warning) warnings.push(folder.warning);
+    const base = {
+      index: i + 1,
+      ...where,
+      title: item.title,
+      question_type: (item.question?.question_type ?? null) as QuestionType | null,
+      warnings,
+    };
+    const rowOf = item.line ?? i + 1;
+    const refused = (status: 'error' | 'unsupported', message: string, field = 'question'): ImportEntry => ({
+      report: { ...base, status, message },
+      folderName: folder.name,
+      errors: [{ path: `${item.path ?? `row ${rowOf}`}.${field}`, row: rowOf, field, message }],
+    });
+    if (item.status !== 'ok' || !item.question) {
+      return refused(item.status === 'unsupported' ? 'unsupported' : 'error', item.message ?? 'Not a question this bank can hold');
+    }
+    const problems: string[] = [];
+    const prepared = prepareDraft(item.question, media, warnings, problems);
+    if (problems.length > 0) return refused('error', problems.join('; '));
+    const parsed = QuestionInput.safeParse(prepared);
+    if (!parsed.success) {
+      const message = parsed.error.issues.map(issueText).join('; ');
+      const first = parsed.error.issues[0];
+      return refused('error', message, first && first.path.length > 0 ? String(first.path[0]) : 'question');
+    }
+    return {
+      report: { ...base, status: 'ok', message: null },
+      question: parsed.data,
+      folderName: folder.name,
+      errors: [],
+    };
+  });
+}
