@@ -54,6 +54,7 @@ describe('POST /api/questions/import', () => {
         'import_id',
         'imported',
         'question_ids',
+        'questions',
       ]);
       assert.equal(res.body.imported, 11);
       assert.equal(res.body.failed, 0);

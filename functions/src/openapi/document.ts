@@ -33,6 +33,12 @@ const ErrorBody = z
       .describe(
         `Present only when details lists the first ${MAX_ERROR_DETAILS} of more problems: how many there were in all`,
       ),
+    questions: z
+      .array(z.object({}).catchall(z.unknown()))
+      .optional()
+      .describe(
+        'POST /api/questions/import only: the per-question report (ImportedQuestion) of a file refused whole, in file order',
+      ),
   })
   .meta({ id: 'Error' });
 

@@ -45,10 +45,17 @@ export function folderNameOf(segments: readonly string[] | null): { name: string
   const whole = parts.join(FOLDER_SEPARATOR);
   if (whole.length <= MAX_FOLDER_NAME) return { name: whole };
   let kept = parts[parts.length - 1].slice(-(MAX_FOLDER_NAME - 2));
-  for (let i = parts.length - 2; i >= 0 && `…${FOLDER_SEPARATOR}${parts[i]}${FOLDER_SEPARATOR}${kept}`.length <= MAX_FOLDER_NAME; i--)
+  for (
+    let i = parts.length - 2;
+    i >= 0 && `…${FOLDER_SEPARATOR}${parts[i]}${FOLDER_SEPARATOR}${kept}`.length <= MAX_FOLDER_NAME;
+    i--
+  )
     kept = `${parts[i]}${FOLDER_SEPARATOR}${kept}`;
   const name = `…${FOLDER_SEPARATOR}${kept}`;
-  return { name, warning: `The category "${whole.slice(0, 200)}" is longer than ${MAX_FOLDER_NAME} characters: filed in folder "${name}"` };
+  return {
+    name,
+    warning: `The category "${whole.slice(0, 200)}" is longer than ${MAX_FOLDER_NAME} characters: filed in folder "${name}"`,
+  };
 }
 
 const PLACEHOLDER = new RegExp(`${MEDIA_PLACEHOLDER.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}([^"'\\s)<>]+)`, 'g');
@@ -116,7 +123,10 @@ export function importEntries(bank: ParsedBank, media: MediaPlan): ImportEntry[]
       errors: [{ path: `${item.path ?? `row ${rowOf}`}.${field}`, row: rowOf, field, message }],
     });
     if (item.status !== 'ok' || !item.question) {
-      return refused(item.status === 'unsupported' ? 'unsupported' : 'error', item.message ?? 'Not a question this bank can hold');
+      return refused(
+        item.status === 'unsupported' ? 'unsupported' : 'error',
+        item.message ?? 'Not a question this bank can hold',
+      );
     }
     const problems: string[] = [];
     const prepared = prepareDraft(item.question, media, warnings, problems);

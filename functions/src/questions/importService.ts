@@ -31,7 +31,14 @@ import { parseGift } from '../interchange/gift';
 import { parseAiken } from '../interchange/aiken';
 import { parseMoodleXml } from '../interchange/moodleXml';
 import { parseQtiPackage, parseQtiXml } from '../interchange/qti';
-import { MAX_MEDIA_BYTES_PER_IMPORT, mediaProblem, newMediaId, removeMedia, storeMedia, type NewMedia } from '../media/store';
+import {
+  MAX_MEDIA_BYTES_PER_IMPORT,
+  mediaProblem,
+  newMediaId,
+  removeMedia,
+  storeMedia,
+  type NewMedia,
+} from '../media/store';
 import { MissingFolder } from './store';
 
 export interface ImportOptions {
@@ -158,9 +165,10 @@ async function planFolders(
   for (const e of entries) if (e.question && e.folderName) byKey.set(normalizedFolderName(e.folderName), e.folderName);
   const names = [...byKey.values()];
   if (names.length > MAX_FOLDERS_PER_IMPORT) {
-    throw badRequest(`A file may name at most ${MAX_FOLDERS_PER_IMPORT} different categories; it names ${names.length}`, [
-      { path: 'file', message: `At most ${MAX_FOLDERS_PER_IMPORT} categories per file` },
-    ]);
+    throw badRequest(
+      `A file may name at most ${MAX_FOLDERS_PER_IMPORT} different categories; it names ${names.length}`,
+      [{ path: 'file', message: `At most ${MAX_FOLDERS_PER_IMPORT} categories per file` }],
+    );
   }
   const existing = await findFolderIdsByName(clientId, names);
   const now = new Date().toISOString();
@@ -284,7 +292,8 @@ export async function importQuestions(
       entries,
     );
   }
-  if (valid.length === 0) throw refusedImport(`None of the ${entries.length} ${noun} can be imported; nothing was imported`, entries);
+  if (valid.length === 0)
+    throw refusedImport(`None of the ${entries.length} ${noun} can be imported; nothing was imported`, entries);
 
   const importId = read.sha256;
   if (options.dry_run) {
@@ -314,7 +323,14 @@ export async function importQuestions(
   const folderIds = [...new Set(questions.flatMap((q) => (q.folder_id ? [q.folder_id] : [])))];
   const newFolders = folders.created.filter((f) => folderIds.includes(f.id));
   const existingFolderIds = folderIds.filter((id) => !newFolders.some((f) => f.id === id));
-  const mediaFiles = file.kind === 'bank' ? mediaToStore(file.bank, media, valid.map((e) => e.question)) : [];
+  const mediaFiles =
+    file.kind === 'bank'
+      ? mediaToStore(
+          file.bank,
+          media,
+          valid.map((e) => e.question),
+        )
+      : [];
 
   await imports.recoverStaleImports(clientId, now);
   const record = await imports.claimImport({
@@ -340,7 +356,12 @@ export async function importQuestions(
     // Nothing is visible yet: remove what was staged (a crash leaves it to recoverStaleImports).
     await Promise.all([
       imports.abandonImport(record),
-      mediaFiles.length > 0 ? removeMedia(clientId, mediaFiles.map((m) => m.id)) : undefined,
+      mediaFiles.length > 0
+        ? removeMedia(
+            clientId,
+            mediaFiles.map((m) => m.id),
+          )
+        : undefined,
     ]).catch((cleanupErr) =>
       log.warn('Could not remove an abandoned import', { importId, error: errorText(cleanupErr) }),
     );

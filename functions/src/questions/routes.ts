@@ -84,7 +84,10 @@ export const questionRoutes: RouteDefinition[] = [
     access: QUESTION_BANK_ROLES,
     sensitive: true,
     query: ImportQuery,
-    upload: { field: 'file', description: 'The file (UTF-8 CSV, GIFT, Aiken, Moodle XML, a QTI item or a QTI zip package; at most 5 MB)' },
+    upload: {
+      field: 'file',
+      description: 'The file (UTF-8 CSV, GIFT, Aiken, Moodle XML, a QTI item or a QTI zip package; at most 5 MB)',
+    },
     success: { status: 201, description: 'What was imported (for a dry run, what would be)', schema: ImportResult },
     errors: ['NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE'],
     // A route that declares `upload` is always handed one. The import (CSV parser, multipart reader) loads on

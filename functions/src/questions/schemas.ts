@@ -528,7 +528,9 @@ export const ImportedQuestionReport = z
     question_type: z.enum(QUESTION_TYPES).nullable().describe('The bank’s type it became, or null'),
     status: z
       .enum(['ok', 'error', 'unsupported'])
-      .describe('ok: imported (or would be); error: invalid, with message; unsupported: a type this bank does not have, named in message'),
+      .describe(
+        'ok: imported (or would be); error: invalid, with message; unsupported: a type this bank does not have, named in message',
+      ),
     message: z.string().nullable(),
     warnings: z.array(z.string()).describe('What was carried imperfectly (a weight rounded, a format flag ignored…)'),
   })

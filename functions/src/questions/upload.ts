@@ -27,7 +27,10 @@ export interface UploadRead<T> {
 }
 
 export const tooLarge = (maxBytes: number) =>
-  new ApiError('PAYLOAD_TOO_LARGE', `The file is larger than ${maxBytes / (1024 * 1024)} MB; split it into smaller files`);
+  new ApiError(
+    'PAYLOAD_TOO_LARGE',
+    `The file is larger than ${maxBytes / (1024 * 1024)} MB; split it into smaller files`,
+  );
 export const uploadError = (message: string) => badRequest(message, [{ path: FILE_FIELD, message }]);
 
 /**
