@@ -23,6 +23,7 @@ const EMULATORS_OF = {
   'bench/coldstart.mjs': 'auth,firestore',
   'bench/pools.mjs': 'auth,firestore',
   'bench/regrade.mjs': 'auth,firestore',
+  'bench/interchange.mjs': 'auth,firestore,storage',
   'bench/webBundle.mjs': null,
 };
 

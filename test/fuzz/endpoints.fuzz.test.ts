@@ -120,6 +120,15 @@ const hostileCsv = fc.oneof(
     'a,b\n1,2,3\n',
     '\ufeff',
     'x'.repeat(6 * 1024 * 1024),
+    // The bank formats: a bomb, an external entity, broken GIFT, half a zip, QTI 1.2.
+    '<?xml version="1.0"?><!DOCTYPE q [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;&a;">]><quiz>&b;</quiz>',
+    '<?xml version="1.0"?><!DOCTYPE quiz [<!ENTITY x SYSTEM "file:///etc/passwd">]><quiz>&x;</quiz>',
+    '<quiz><question type="multichoice"><answer fraction="abc">',
+    '<questestinterop><item/></questestinterop>',
+    '<qti-assessment-item><qti-item-body><qti-choice-interaction max-choices="-1"/></qti-item-body></qti-assessment-item>',
+    '::t:: {#abc}\n::u:: text {=a ~b\n$CATEGORY: \n{',
+    'Q?\nA) a\nANSWER: Z\n',
+    'PK\u0003\u0004\u0014\u0000\u0000\u0000\u0008\u0000',
   ),
   fc.string({ maxLength: 200 }),
 );

@@ -15,6 +15,25 @@ interface Prepared {
 }
 
 const EXAMPLE_CSV = readFileSync(join(__dirname, '..', '..', '..', 'examples', 'questions.csv'), 'utf8');
+const BANK_FILES = [
+  { field: 'file', filename: 'questions.csv', contentType: 'text/csv', content: EXAMPLE_CSV },
+  {
+    field: 'file',
+    filename: 'bank.gift',
+    contentType: 'text/plain',
+    content: '$CATEGORY: Fuzz\n::One:: 1+1? {=2 ~3}\n\n::Two:: Sun is a star {T}\n',
+  },
+  {
+    field: 'file',
+    filename: 'bank.xml',
+    contentType: 'application/xml',
+    content:
+      '<?xml version="1.0"?><quiz><question type="shortanswer"><name><text>S</text></name>' +
+      '<questiontext format="html"><text>Capital of France?</text></questiontext>' +
+      '<answer fraction="100"><text>Paris</text></answer></question></quiz>',
+  },
+];
+let importRuns = 0;
 
 async function prepare(world: FuzzWorld): Promise<Prepared> {
   const clientId = world.tenant.clientId;
@@ -91,11 +110,11 @@ export const seeds: FuzzSeedGroup = {
     },
     {
       operation: 'post /api/questions/import',
-      // A dry run of the example file: valid every time, writes nothing.
+      // A dry run of a valid file, in each format in turn: valid every time, writes nothing.
       request: (w) => ({
         token: w.tenant.admin.token,
         query: { dry_run: 'true', mode: 'partial' },
-        multipart: { field: 'file', filename: 'questions.csv', contentType: 'text/csv', content: EXAMPLE_CSV },
+        multipart: BANK_FILES[importRuns++ % BANK_FILES.length],
       }),
     },
   ],
