@@ -1,5 +1,4 @@
-import { OPTION_SEPARATOR } from '../questions/schemas';
-import type { ParsedBank, ParsedItem, QuestionDraft } from './model';
+import { OPTION_SEPARATOR, type ParsedBank, type ParsedItem, type QuestionDraft } from './model';
 
 // Pure: an Aiken file to a ParsedBank, read line by line as Moodle's
 // qformat_aiken reads it (the same errors, with the same words and line

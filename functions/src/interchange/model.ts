@@ -6,6 +6,9 @@
 type QuestionType = 'multiple_choice' | 'multiple_select' | 'true_false' | 'short_answer' | 'numeric' | 'essay';
 type Difficulty = 'easy' | 'medium' | 'hard';
 
+/** Joins options in a multiple_select answer key (questions/schemas.ts), so no option may contain it. */
+export const OPTION_SEPARATOR = '|';
+
 export const INTERCHANGE_FORMATS = ['csv', 'gift', 'aiken', 'moodle_xml', 'qti'] as const;
 export type InterchangeFormat = (typeof INTERCHANGE_FORMATS)[number];
 
