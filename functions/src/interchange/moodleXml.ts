@@ -24,24 +24,26 @@ const MOODLE_GRADES = [
 const GRADE_SLACK = 0.001;
 
 /** Types we cannot hold, by Moodle's name, as a person would call them. */
-const UNSUPPORTED = new Map<string, string>(Object.entries({
-  matching: 'matching',
-  match: 'matching',
-  cloze: 'cloze (multianswer)',
-  multianswer: 'cloze (multianswer)',
-  calculated: 'calculated',
-  calculatedsimple: 'simple calculated',
-  calculatedmulti: 'calculated multichoice',
-  ddwtos: 'drag and drop into text (ddwtos)',
-  gapselect: 'select missing words (gapselect)',
-  ddmarker: 'drag and drop markers (ddmarker)',
-  ddimageortext: 'drag and drop onto image (ddimageortext)',
-  randomsamatch: 'random short-answer matching (randomsamatch)',
-  ordering: 'ordering',
-  random: 'random (a question drawn from a category)',
-  description: 'description (a text, not a question)',
-  multichoiceset: 'all-or-nothing multiple choice (multichoiceset)',
-}));
+const UNSUPPORTED = new Map<string, string>(
+  Object.entries({
+    matching: 'Matching',
+    match: 'Matching',
+    cloze: 'Cloze (multianswer)',
+    multianswer: 'Cloze (multianswer)',
+    calculated: 'Calculated',
+    calculatedsimple: 'Simple calculated',
+    calculatedmulti: 'Calculated multichoice',
+    ddwtos: 'Drag and drop into text',
+    gapselect: 'Select missing words',
+    ddmarker: 'Drag and drop markers',
+    ddimageortext: 'Drag and drop onto image',
+    randomsamatch: 'Random short-answer matching',
+    ordering: 'Ordering',
+    random: 'Random (a question drawn from a category when a quiz starts)',
+    description: 'Description (a text shown among questions, not a question)',
+    multichoiceset: 'All-or-nothing multiple choice',
+  }),
+);
 
 /** A question that cannot be carried: its message becomes the item's. */
 class QuestionError extends Error {}
@@ -78,14 +80,17 @@ export function parseMoodleXml(text: string): ParsedBank {
   return { format: 'moodle_xml', items, media };
 }
 
+/** Stands for a literal slash while a category path is split (a private-use character no name has). */
+const SLASH = '\uE000';
+
 /** `$course$/top/A/B` → ['A', 'B']: the context and Moodle's `top` are not folders; `//` is a literal slash. */
 function categorySegments(question: XmlElement): string[] | null {
   const holder = element(question, 'category');
   if (!holder) return null;
-  const path = fieldText(holder).replace(/\/\//g, '\u0000');
+  const path = fieldText(holder).replace(/\/\//g, SLASH);
   const segments = path
     .split('/')
-    .map((s) => s.replace(/\u0000/g, '/').trim())
+    .map((s) => s.replaceAll(SLASH, '/').trim())
     .filter((s) => s !== '');
   if (segments.length > 0 && /^\$[a-z0-9]+\$$/i.test(segments[0])) segments.shift();
   if (segments[0] === 'top') segments.shift();
@@ -99,12 +104,13 @@ function readItem(question: XmlElement, type: string, category: string[] | null,
   if (type === '') return { ...base, status: 'error', message: 'This <question> has no type attribute' };
   const read = READERS.get(type);
   if (!read) {
-    const label = UNSUPPORTED.get(type) ?? `"${type}"`;
+    const label = UNSUPPORTED.get(type);
     return {
       ...base,
       status: 'unsupported',
-      message: `${label} questions are not supported (Moodle type "${type}"): not imported`,
-      warnings: [],
+      message: label
+        ? `${label} is not a question type we support (Moodle type "${type}"): not imported`
+        : `The question type "${type}" is not one we support: not imported`,
     };
   }
   const reader = new QuestionReader(question, ctx, warnings);
@@ -125,7 +131,8 @@ function readTitle(question: XmlElement, warnings: string[]): string | null {
   const raw = fieldText(name);
   if (!/<[a-zA-Z/!]/.test(raw)) return raw || null;
   const { text, formatting } = htmlToText(raw);
-  if (formatting.length > 0) warnings.push(`The name's markup (${formatting.join(', ')}) was dropped: titles are plain text`);
+  if (formatting.length > 0)
+    warnings.push(`The name's markup (${formatting.join(', ')}) was dropped: titles are plain text`);
   return text || null;
 }
 
@@ -211,7 +218,8 @@ class QuestionReader {
 
   /** Draft HTML: `@@PLUGINFILE@@/x` references resolved against the field's own files, then the question's. */
   resolveMedia(field: FieldText, html: string): string {
-    return html.replace(/@@PLUGINFILE@@\/([^"'<>\s?#)]*)/g, (_, raw: string) => {
+    // A `?time=…` Moodle sometimes appends is left out with the rest of the Moodle URL.
+    return html.replace(/@@PLUGINFILE@@\/([^"'<>\s?#)]*)(\?[^"'<>\s#)]*)?/g, (_, raw: string) => {
       const path = safeDecode(raw).replace(/^\/+/, '');
       const bytes = field.files.get(path) ?? this.questionFiles.get(path);
       if (!bytes) throw new QuestionError(`It refers to ${path}, which the file does not carry`);
@@ -222,17 +230,18 @@ class QuestionReader {
 
   /** The media name for a file: its own name unless another file already has it with other bytes. */
   private mediaKey(path: string, bytes: Uint8Array): string {
-    const base = path.replace(/[\s"'<>&?#%\\/\u0000-\u001f]/g, '_');
+    const base = path.replace(/[\s"'<>&?#%\\/]|\p{Cc}/gu, '_');
+    const renamed = new RegExp(`^q\\d+_(\\d+_)?${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+    for (const file of [...this.pending.values(), ...this.ctx.media.values()])
+      if ((file.name === base || renamed.test(file.name)) && sameBytes(file.bytes, bytes)) {
+        this.pending.set(file.name, file);
+        return file.name;
+      }
     const candidates = [base, `q${this.ctx.index}_${base}`];
     for (let n = 2; ; n++) {
       const key = candidates.shift() ?? `q${this.ctx.index}_${n}_${base}`;
-      const existing = this.pending.get(key) ?? this.ctx.media.get(key);
-      if (!existing) {
+      if (!this.pending.has(key) && !this.ctx.media.has(key)) {
         this.pending.set(key, { name: key, bytes });
-        return key;
-      }
-      if (sameBytes(existing.bytes, bytes)) {
-        this.pending.set(key, existing);
         return key;
       }
     }
@@ -246,7 +255,8 @@ class QuestionReader {
     if (this.formats.has('moodle_auto_format'))
       this.warnings.push("Text in Moodle's auto-format was carried as HTML (its line breaks kept)");
     for (const format of ['markdown', 'wiki_like'])
-      if (this.formats.has(format)) this.warnings.push(`Text in ${format} format was carried as plain text, not rendered`);
+      if (this.formats.has(format))
+        this.warnings.push(`Text in ${format} format was carried as plain text, not rendered`);
     for (const format of this.formats)
       if (!['html', 'plain_text', 'moodle_auto_format', 'markdown', 'wiki_like'].includes(format))
         this.warnings.push(`Text format "${format}" is unknown: read as HTML, as Moodle does`);
@@ -286,7 +296,7 @@ class QuestionReader {
 
 type Reader = (r: QuestionReader) => QuestionDraft;
 
-/** The common parts: text, title's neighbours, marks, general feedback; `extra` fields share the question's format. */
+/** The parts every type has: the text, the general and option feedback (all HTML if any is, plain ones escaped), marks. */
 function assemble(
   r: QuestionReader,
   draft: Omit<QuestionDraft, 'question_text' | 'marks' | 'difficulty'>,
@@ -296,8 +306,8 @@ function assemble(
   const text = r.field(r.child('questiontext'), 'html');
   const legacy = legacyImage(r);
   const feedback = r.field(r.child('generalfeedback'), format);
-  const fields = [text, feedback, ...optionFeedback].filter((f) => f.text !== '' || f === text);
-  const html = fields.some((f) => f.html) || legacy !== undefined;
+  const fields = [text, feedback, ...optionFeedback];
+  const html = fields.some((f) => f.html && (f.text !== '' || f === text)) || legacy !== undefined;
   fields.forEach((f) => r.keep(f));
   const asDraft = (f: FieldText): string => (html ? r.resolveMedia(f, f.html ? f.text : escapeHtml(f.text)) : f.text);
   let questionText = asDraft(text);
@@ -384,7 +394,9 @@ const multichoice: Reader = (r) => {
       throw new QuestionError(
         `${full.length} answers are worth 100%: a multiple choice question has exactly one correct option`,
       );
-    const partial = answers.flatMap((a, i) => (a.credit !== 100 && a.credit !== 0 ? [`${i + 1}: ${percent(a.credit)}`] : []));
+    const partial = answers.flatMap((a, i) =>
+      a.credit !== 100 && a.credit !== 0 ? [`option ${i + 1}: ${percent(a.credit)}`] : [],
+    );
     if (partial.length > 0)
       r.warnings.push(
         `A single-answer question here gives full marks or none: options with other grades (${partial.join(', ')}) score 0`,
@@ -424,12 +436,14 @@ function optionText(r: QuestionReader, answer: XmlElement, format: string, n: nu
   if (!['plain_text', 'markdown', 'wiki_like'].includes(answerFormat)) {
     const converted = htmlToText(answerFormat === 'moodle_auto_format' ? raw.replace(/\r?\n/g, ' ') : raw);
     text = converted.text;
-    for (const image of converted.images)
+    const lost = converted.images.map(
+      (image) => `its image ${safeDecode(image.src.replace(/^@@PLUGINFILE@@\//, '').replace(/\?.*$/, ''))}`,
+    );
+    if (converted.formatting.length > 0) lost.push(`its formatting (${converted.formatting.join(', ')})`);
+    if (lost.length > 0)
       r.warnings.push(
-        `Option ${n}: its image ${safeDecode(image.src.replace(/^@@PLUGINFILE@@\//, ''))} was dropped (options are plain text)`,
+        `Option ${n}: ${lost.join(' and ')} ${lost.length > 1 ? 'were' : 'was'} dropped (options are plain text)`,
       );
-    if (converted.formatting.length > 0)
-      r.warnings.push(`Option ${n}: its formatting (${converted.formatting.join(', ')}) was dropped (options are plain text)`);
     if (text === '' && converted.images.length > 0) {
       const alt = converted.images.map((i) => i.alt.trim()).find(Boolean);
       if (!alt) throw new QuestionError(`Option ${n} is only an image, and options are plain text`);
@@ -530,7 +544,9 @@ const numerical: Reader = (r) => {
   });
   const unitsHolder = r.child('units');
   const units = unitsHolder
-    ? elements(unitsHolder, 'unit').map((u) => textOf(element(u, 'unit_name') ?? u).trim()).filter(Boolean)
+    ? elements(unitsHolder, 'unit')
+        .map((u) => textOf(element(u, 'unit_name') ?? u).trim())
+        .filter(Boolean)
     : [];
   if (units.length > 0)
     r.warnings.push(`Its units (${units.join(', ')}) are not carried: answers are plain numbers here`);
@@ -568,7 +584,9 @@ const essay: Reader = (r) => {
     );
   const graderInfo = r.child('graderinfo');
   if (graderInfo && fieldText(graderInfo) !== '')
-    r.warnings.push('Its information for graders is not carried (feedback is shown to students, so it is not put there)');
+    r.warnings.push(
+      'Its information for graders is not carried (feedback is shown to students, so it is not put there)',
+    );
   const template = r.child('responsetemplate');
   if (template && fieldText(template) !== '') r.notCarried.push('response template');
   return assemble(r, draft);
