@@ -1,4 +1,5 @@
-import { comparable, OPTION_SEPARATOR, parseNumberText } from '../questions/schemas';
+import { comparable, OPTION_SEPARATOR } from '../questions/schemas';
+import { parseNumberText } from '../shared/numberText';
 import { round4 } from '../shared/scores';
 
 // Pure: the marking scheme. No Firebase import; the submit transaction and the

@@ -1,7 +1,13 @@
 import peggy from 'peggy';
-import { OPTION_SEPARATOR, parseNumberText, TRUE_FALSE_OPTIONS } from '../questions/schemas';
+import { parseNumberText } from '../shared/numberText';
 import { GIFT_GRAMMAR } from './giftGrammar';
-import type { AlternativeAnswer, ParsedBank, ParsedItem, QuestionDraft } from './model';
+import {
+  OPTION_SEPARATOR,
+  type AlternativeAnswer,
+  type ParsedBank,
+  type ParsedItem,
+  type QuestionDraft,
+} from './model';
 
 // Pure: a GIFT file (Moodle's text format) → ParsedBank. The file is cut into
 // questions the way Moodle cuts it (a blank line ends a question; a line
@@ -245,7 +251,7 @@ function trueFalse(answer: GiftAnswer, feedbackText: FeedbackOf): Partial<Questi
   const forRight = rightText ? feedbackText(rightText, 'The feedback of the right answer') : '';
   const result: Partial<QuestionDraft> = {
     question_type: 'true_false',
-    options: [...TRUE_FALSE_OPTIONS],
+    options: ['True', 'False'],
     correct_answer: isTrue ? 'True' : 'False',
   };
   if (forWrong !== '' || forRight !== '') result.option_feedback = isTrue ? [forRight, forWrong] : [forWrong, forRight];

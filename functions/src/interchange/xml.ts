@@ -3,7 +3,8 @@ import { BankFileRefused } from './model';
 
 // Pure: the one way an XML bank file (Moodle XML, QTI) is read. No DOCTYPE and
 // no entity declarations are accepted at all (they carry XML bombs and external
-// entities); only the five predefined entities and numeric references are decoded.
+// entities); only the five predefined entities and numeric references are decoded,
+// here in one pass (the library's own pass leaves numeric references as written).
 // The result is a plain element tree in document order.
 
 export interface XmlElement {
@@ -26,7 +27,7 @@ const parser = new XMLParser({
   parseTagValue: false,
   parseAttributeValue: false,
   trimValues: false,
-  processEntities: true,
+  processEntities: false,
   htmlEntities: false,
   cdataPropName: '#cdata',
   ignoreDeclaration: true,
@@ -35,20 +36,35 @@ const parser = new XMLParser({
 
 type Ordered = Record<string, unknown>;
 
-function toChildren(nodes: Ordered[]): XmlChild[] {
+const PREDEFINED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+const REFERENCE = /&(?:#x([0-9a-fA-F]+)|#([0-9]+)|(amp|lt|gt|quot|apos));/g;
+
+/** Decodes the predefined entities and character references in one pass (so `&amp;#38;` stays `&#38;`). */
+function decodeReferences(text: string): string {
+  return text.replace(REFERENCE, (_, hex: string | undefined, dec: string | undefined, name: string | undefined) => {
+    if (name) return PREDEFINED[name];
+    const code = hex ? parseInt(hex, 16) : Number(dec);
+    return code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) ? String.fromCodePoint(code) : '\uFFFD';
+  });
+}
+
+const decodedAttrs = (attrs: Record<string, string> | undefined): Record<string, string> =>
+  Object.fromEntries(Object.entries(attrs ?? {}).map(([k, v]) => [k, decodeReferences(String(v))]));
+
+function toChildren(nodes: Ordered[], cdata = false): XmlChild[] {
   const children: XmlChild[] = [];
   for (const node of nodes) {
     for (const key of Object.keys(node)) {
       if (key === ATTRS) continue;
       const value = node[key];
-      if (key === '#text') children.push(String(value));
+      if (key === '#text') children.push(cdata ? String(value) : decodeReferences(String(value)));
       else if (key === '#cdata')
-        children.push(...toChildren(value as Ordered[]).map((c) => (typeof c === 'string' ? c : '')));
+        children.push(...toChildren(value as Ordered[], true).map((c) => (typeof c === 'string' ? c : '')));
       else if (key === '#comment') continue;
       else
         children.push({
           name: key,
-          attrs: { ...((node[ATTRS] as Record<string, string> | undefined) ?? {}) },
+          attrs: decodedAttrs(node[ATTRS] as Record<string, string> | undefined),
           children: toChildren(value as Ordered[]),
         });
     }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { OPTION_SEPARATOR, parseNumberText, QuestionInput, type RowError } from './schemas';
+import { parseNumberText } from '../shared/numberText';
+import { OPTION_SEPARATOR, QuestionInput, type RowError } from './schemas';
 
 // Pure: one CSV row to one question input, validated by the very schema that
 // validates POST /api/questions. Errors name the file's line, the column and

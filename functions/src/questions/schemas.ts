@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ClientId, MAX_ID_LENGTH } from '../shared/ids';
+import { parseNumberText } from '../shared/numberText';
 import { pagedQuery, Pagination } from '../shared/pagination';
 import type { StoredQuestion } from './documents';
 import { INTERCHANGE_FORMATS } from '../interchange/model';
@@ -42,15 +43,6 @@ export const FolderIdRef = z.string().trim().min(1).max(MAX_ID_LENGTH).describe(
 
 /** How options and answers are compared: trimmed, spacing collapsed, case folded. */
 export const comparable = (value: string): string => value.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
-
-const NUMBER_TEXT = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
-/** The number a numeric answer key spells, or undefined when it is not a plain finite number. */
-export function parseNumberText(text: string): number | undefined {
-  const trimmed = text.trim();
-  if (!NUMBER_TEXT.test(trimmed)) return undefined;
-  const value = Number(trimmed);
-  return Number.isFinite(value) ? value : undefined;
-}
 
 const questionText = z.string().trim().min(1).max(MAX_QUESTION_TEXT).describe(`1 to ${MAX_QUESTION_TEXT} characters`);
 const option = z

@@ -1,0 +1,654 @@
+import sanitizeHtml from 'sanitize-html';
+import { parseNumberText } from '../shared/numberText';
+import {
+  BankFileRefused,
+  MEDIA_PLACEHOLDER,
+  OPTION_SEPARATOR,
+  type AlternativeAnswer,
+  type MediaFile,
+  type ParsedBank,
+  type ParsedItem,
+  type QuestionDraft,
+} from './model';
+import { element, elements, localName, parseXml, textOf, type XmlElement } from './xml';
+
+// Pure: a Moodle XML question bank (qformat_xml's `<quiz>`) read into drafts.
+// Where Moodle would abort the whole file (an invalid grade) only that question
+// is an error; what we cannot carry is named per question, never dropped quietly.
+
+/** Moodle's grade list (question_bank::fraction_options_full), in percent; a file's grades must be one of them. */
+const MOODLE_GRADES = [
+  100, 90, 83.33333, 80, 75, 70, 66.66667, 60, 50, 40, 33.33333, 30, 25, 20, 16.66667, 14.28571, 12.5, 11.11111, 10, 5,
+  0,
+].flatMap((g) => (g === 0 ? [0] : [g, -g]));
+/** Moodle's own slack when it matches a grade (0.00001 of a fraction). */
+const GRADE_SLACK = 0.001;
+
+/** Types we cannot hold, by Moodle's name, as a person would call them. */
+const UNSUPPORTED = new Map<string, string>(
+  Object.entries({
+    matching: 'Matching',
+    match: 'Matching',
+    cloze: 'Cloze (multianswer)',
+    multianswer: 'Cloze (multianswer)',
+    calculated: 'Calculated',
+    calculatedsimple: 'Simple calculated',
+    calculatedmulti: 'Calculated multichoice',
+    ddwtos: 'Drag and drop into text',
+    gapselect: 'Select missing words',
+    ddmarker: 'Drag and drop markers',
+    ddimageortext: 'Drag and drop onto image',
+    randomsamatch: 'Random short-answer matching',
+    ordering: 'Ordering',
+    random: 'Random (a question drawn from a category when a quiz starts)',
+    description: 'Description (a text shown among questions, not a question)',
+    multichoiceset: 'All-or-nothing multiple choice',
+  }),
+);
+
+/** A question that cannot be carried: its message becomes the item's. */
+class QuestionError extends Error {}
+
+/** Text as one field of a question holds it, before the question's format is settled. */
+interface FieldText {
+  text: string;
+  html: boolean;
+  /** The files the field carries, by their path (`x.png`, `sub/x.png`). */
+  files: Map<string, Uint8Array>;
+}
+
+interface Context {
+  index: number;
+  media: Map<string, MediaFile>;
+}
+
+/** Reads a Moodle XML file; a file that is not one (or any DOCTYPE, entity or malformed XML) throws BankFileRefused. */
+export function parseMoodleXml(text: string): ParsedBank {
+  const root = parseXml(text.replace(/^\uFEFF/, ''), 'the Moodle XML file');
+  if (localName(root) !== 'quiz')
+    throw new BankFileRefused(`Not a Moodle XML file: its root element is <${root.name}>, not <quiz>`);
+  const media = new Map<string, MediaFile>();
+  const items: ParsedItem[] = [];
+  let category: string[] | null = null;
+  elements(root, 'question').forEach((question, i) => {
+    const type = (question.attrs.type ?? '').trim();
+    if (type === 'category') {
+      category = categorySegments(question);
+      return;
+    }
+    items.push(readItem(question, type, category, { index: i + 1, media }));
+  });
+  return { format: 'moodle_xml', items, media };
+}
+
+/** Stands for a literal slash while a category path is split (a private-use character no name has). */
+const SLASH = '\uE000';
+
+/** `$course$/top/A/B` → ['A', 'B']: the context and Moodle's `top` are not folders; `//` is a literal slash. */
+function categorySegments(question: XmlElement): string[] | null {
+  const holder = element(question, 'category');
+  if (!holder) return null;
+  const path = fieldText(holder).replace(/\/\//g, SLASH);
+  const segments = path
+    .split('/')
+    .map((s) => s.replaceAll(SLASH, '/').trim())
+    .filter((s) => s !== '');
+  if (segments.length > 0 && /^\$[a-z0-9]+\$$/i.test(segments[0])) segments.shift();
+  if (segments[0] === 'top') segments.shift();
+  return segments.length > 0 ? segments : null;
+}
+
+function readItem(question: XmlElement, type: string, category: string[] | null, ctx: Context): ParsedItem {
+  const warnings: string[] = [];
+  const title = readTitle(question, warnings);
+  const base = { path: `question[${ctx.index}]`, title, source_type: type || '(none)', category, warnings };
+  if (type === '') return { ...base, status: 'error', message: 'This <question> has no type attribute' };
+  const read = READERS.get(type);
+  if (!read) {
+    const label = UNSUPPORTED.get(type);
+    return {
+      ...base,
+      status: 'unsupported',
+      message: label
+        ? `${label} is not a question type we support (Moodle type "${type}"): not imported`
+        : `The question type "${type}" is not one we support: not imported`,
+    };
+  }
+  const reader = new QuestionReader(question, ctx, warnings);
+  try {
+    const draft = read(reader);
+    reader.finish();
+    return { ...base, status: 'ok', message: null, question: draft };
+  } catch (error) {
+    if (!(error instanceof QuestionError)) throw error;
+    const named = title ? `"${title}": ` : '';
+    return { ...base, status: 'error', message: named + error.message };
+  }
+}
+
+function readTitle(question: XmlElement, warnings: string[]): string | null {
+  const name = element(question, 'name');
+  if (!name) return null;
+  const raw = fieldText(name);
+  if (!/<[a-zA-Z/!]/.test(raw)) return raw || null;
+  const { text, formatting } = htmlToText(raw);
+  if (formatting.length > 0)
+    warnings.push(`The name's markup (${formatting.join(', ')}) was dropped: titles are plain text`);
+  return text || null;
+}
+
+/** The trimmed `<text>` of a field (Moodle trims it too), or the field's own text in very old files. */
+function fieldText(field: XmlElement): string {
+  const holder = element(field, 'text');
+  return textOf(holder ?? field).trim();
+}
+
+/** One question being read: its warnings, what it leaves behind, and its files until they are committed. */
+class QuestionReader {
+  /** Settings Moodle has and we do not: one warning lists them all. */
+  readonly notCarried: string[] = [];
+  private readonly formats = new Set<string>();
+  private readonly questionFiles = new Map<string, Uint8Array>();
+  private readonly pending = new Map<string, MediaFile>();
+  /** The files of the fields kept, so one carried but never referred to is named. */
+  private readonly keptFiles = new Map<string, boolean>();
+
+  constructor(
+    readonly question: XmlElement,
+    private readonly ctx: Context,
+    readonly warnings: string[],
+  ) {}
+
+  child(name: string): XmlElement | undefined {
+    return element(this.question, name);
+  }
+
+  /** The trimmed text of a simple child (`<single>true</single>`), or undefined when absent. */
+  value(name: string): string | undefined {
+    const found = this.child(name);
+    return found ? textOf(found).trim() : undefined;
+  }
+
+  /** A text field with its files; `html` also for Moodle's auto-format, whose line breaks become <br>. */
+  field(holder: XmlElement | undefined, defaultFormat: string): FieldText {
+    if (!holder) return { text: '', html: defaultFormat !== 'plain_text', files: new Map() };
+    const format = holder.attrs.format?.trim() || defaultFormat;
+    const files = this.readFiles(holder);
+    let text = fieldText(holder);
+    if (text !== '') this.formats.add(format);
+    let html = true;
+    if (format === 'moodle_auto_format') text = text.replace(/\r?\n/g, '<br />\n');
+    else if (format === 'plain_text' || format === 'markdown' || format === 'wiki_like') html = false;
+    return { text, html, files };
+  }
+
+  /** The format the question text is written in: Moodle's default for its other fields. */
+  get textFormat(): string {
+    return this.child('questiontext')?.attrs.format?.trim() || 'html';
+  }
+
+  private readFiles(holder: XmlElement): Map<string, Uint8Array> {
+    const files = new Map<string, Uint8Array>();
+    for (const file of elements(holder, 'file')) {
+      const name = (file.attrs.name ?? '').trim();
+      if (name === '') {
+        this.warnings.push('A <file> without a name was left out');
+        continue;
+      }
+      const path = `${(file.attrs.path ?? '/').replace(/^\/+/, '')}${name}`;
+      if (files.has(path)) continue; // Moodle keeps the first of two files of one path
+      const encoding = (file.attrs.encoding ?? 'base64').trim();
+      if (encoding !== 'base64') throw new QuestionError(`The file ${path} is in encoding "${encoding}", not base64`);
+      files.set(path, decodeBase64(textOf(file), path));
+    }
+    for (const [path, bytes] of files) if (!this.questionFiles.has(path)) this.questionFiles.set(path, bytes);
+    return files;
+  }
+
+  /** A file referred to by the old `<image>` tag, as Moodle 1.9 wrote it. */
+  addLegacyImage(name: string, bytes: Uint8Array): string {
+    const path = name.replace(/\//g, '_');
+    this.questionFiles.set(path, bytes);
+    return path;
+  }
+
+  /** A field the draft keeps: its files are imported if referred to, named if not. */
+  keep(field: FieldText): void {
+    for (const path of field.files.keys()) if (!this.keptFiles.has(path)) this.keptFiles.set(path, false);
+  }
+
+  /** Draft HTML: `@@PLUGINFILE@@/x` references resolved against the field's own files, then the question's. */
+  resolveMedia(field: FieldText, html: string): string {
+    // A `?time=…` Moodle sometimes appends is left out with the rest of the Moodle URL.
+    return html.replace(/@@PLUGINFILE@@\/([^"'<>\s?#)]*)(\?[^"'<>\s#)]*)?/g, (_, raw: string) => {
+      const path = safeDecode(raw).replace(/^\/+/, '');
+      const bytes = field.files.get(path) ?? this.questionFiles.get(path);
+      if (!bytes) throw new QuestionError(`It refers to ${path}, which the file does not carry`);
+      this.keptFiles.set(path, true);
+      return MEDIA_PLACEHOLDER + this.mediaKey(path, bytes);
+    });
+  }
+
+  /** The media name for a file: its own name unless another file already has it with other bytes. */
+  private mediaKey(path: string, bytes: Uint8Array): string {
+    const base = path.replace(/[\s"'<>&?#%\\/]|\p{Cc}/gu, '_');
+    const renamed = new RegExp(`^q\\d+_(\\d+_)?${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+    for (const file of [...this.pending.values(), ...this.ctx.media.values()])
+      if ((file.name === base || renamed.test(file.name)) && sameBytes(file.bytes, bytes)) {
+        this.pending.set(file.name, file);
+        return file.name;
+      }
+    const candidates = [base, `q${this.ctx.index}_${base}`];
+    for (let n = 2; ; n++) {
+      const key = candidates.shift() ?? `q${this.ctx.index}_${n}_${base}`;
+      if (!this.pending.has(key) && !this.ctx.media.has(key)) {
+        this.pending.set(key, { name: key, bytes });
+        return key;
+      }
+    }
+  }
+
+  /** The question's warnings completed and its media committed: called only when it is imported. */
+  finish(): void {
+    const lost = [...this.keptFiles].filter(([, used]) => !used).map(([path]) => path);
+    if (lost.length > 0)
+      this.warnings.push(`Carries ${lost.join(', ')}, which nothing in the question refers to: not imported`);
+    if (this.formats.has('moodle_auto_format'))
+      this.warnings.push("Text in Moodle's auto-format was carried as HTML (its line breaks kept)");
+    for (const format of ['markdown', 'wiki_like'])
+      if (this.formats.has(format))
+        this.warnings.push(`Text in ${format} format was carried as plain text, not rendered`);
+    for (const format of this.formats)
+      if (!['html', 'plain_text', 'moodle_auto_format', 'markdown', 'wiki_like'].includes(format))
+        this.warnings.push(`Text format "${format}" is unknown: read as HTML, as Moodle does`);
+    this.noteCommonSettings();
+    if (this.notCarried.length > 0) this.warnings.push(`Not carried: ${this.notCarried.join('; ')}`);
+    for (const [key, file] of this.pending) this.ctx.media.set(key, file);
+  }
+
+  private noteCommonSettings(): void {
+    const penalty = Number(this.value('penalty') ?? 0);
+    if (penalty > 0) this.notCarried.push(`penalty for retries ${+penalty.toFixed(7)}`);
+    if ((this.value('hidden') ?? '0') !== '0') this.notCarried.push('hidden');
+    const idnumber = this.value('idnumber');
+    if (idnumber) this.notCarried.push(`idnumber "${idnumber}"`);
+    const tags = this.child('tags');
+    const tagNames = tags ? elements(tags, 'tag').map(fieldText).filter(Boolean) : [];
+    if (tagNames.length > 0) this.notCarried.push(`tags (${tagNames.join(', ')})`);
+    const hints = elements(this.question, 'hint').filter((h) => fieldText(h) !== '').length;
+    if (hints > 0) this.notCarried.push(`${hints} hint${hints === 1 ? '' : 's'}`);
+  }
+
+  /** correctfeedback, partiallycorrectfeedback, incorrectfeedback: we have no place for them. */
+  noteCombinedFeedback(): void {
+    const given = [
+      ['correctfeedback', 'correct'],
+      ['partiallycorrectfeedback', 'partially correct'],
+      ['incorrectfeedback', 'incorrect'],
+    ]
+      .filter(([tag]) => {
+        const holder = this.child(tag);
+        return holder !== undefined && fieldText(holder) !== '';
+      })
+      .map(([, label]) => label);
+    if (given.length > 0) this.notCarried.push(`feedback for ${given.join(', ')} responses`);
+  }
+}
+
+type Reader = (r: QuestionReader) => QuestionDraft;
+
+/** The parts every type has: the text, the general and option feedback (all HTML if any is, plain ones escaped), marks. */
+function assemble(
+  r: QuestionReader,
+  draft: Omit<QuestionDraft, 'question_text' | 'marks' | 'difficulty'>,
+  optionFeedback: FieldText[] = [],
+): QuestionDraft {
+  const format = r.textFormat;
+  const text = r.field(r.child('questiontext'), 'html');
+  const legacy = legacyImage(r);
+  const feedback = r.field(r.child('generalfeedback'), format);
+  const fields = [text, feedback, ...optionFeedback];
+  const html = fields.some((f) => f.html && (f.text !== '' || f === text)) || legacy !== undefined;
+  fields.forEach((f) => r.keep(f));
+  const asDraft = (f: FieldText): string => (html ? r.resolveMedia(f, f.html ? f.text : escapeHtml(f.text)) : f.text);
+  let questionText = asDraft(text);
+  if (legacy) questionText += ` <img src="${r.resolveMedia(text, legacy)}" />`;
+  const result: QuestionDraft = {
+    ...draft,
+    question_text: questionText,
+    text_format: html ? 'html' : 'plain',
+    marks: readMarks(r),
+    difficulty: 'medium',
+  };
+  const general = asDraft(feedback);
+  if (general !== '') result.feedback = general;
+  if (optionFeedback.some((f) => f.text !== '')) result.option_feedback = optionFeedback.map(asDraft);
+  return result;
+}
+
+/** Moodle 1.9's `<image>` + `<image_base64>`: the file carried, a reference to append to the text. */
+function legacyImage(r: QuestionReader): string | undefined {
+  const name = r.value('image');
+  const data = r.child('image_base64');
+  if (!name && !data) return undefined;
+  if (!name || !data || textOf(data).trim() === '') {
+    r.warnings.push(
+      name
+        ? `The old <image> ${name} is not carried in the file (a course file of Moodle 1.9): left out`
+        : 'An <image_base64> without its <image> name was left out',
+    );
+    return undefined;
+  }
+  const path = r.addLegacyImage(name, decodeBase64(textOf(data), name));
+  return MEDIA_PLACEHOLDER + encodeURIComponent(path);
+}
+
+function readMarks(r: QuestionReader): number {
+  const given = r.value('defaultgrade');
+  const marks = given === undefined || given === '' ? undefined : Number(given);
+  if (marks !== undefined && Number.isFinite(marks) && marks > 0) return marks;
+  r.warnings.push(
+    given === undefined || given === ''
+      ? 'No defaultgrade: marks 1'
+      : `defaultgrade ${given} is not a positive number of marks: marks 1`,
+  );
+  return 1;
+}
+
+interface Answer {
+  element: XmlElement;
+  /** Percent, snapped to Moodle's grade list. */
+  credit: number;
+}
+
+/** The answers with their grades; any grade outside Moodle's list makes the question an error, as Moodle's import would. */
+function gradedAnswers(r: QuestionReader): Answer[] {
+  const invalid: string[] = [];
+  const answers = elements(r.question, 'answer').map((answer) => {
+    const written = answer.attrs.fraction ?? (element(answer, 'fraction') ? textOf(element(answer, 'fraction')!) : '0');
+    const value = Number(written.trim());
+    const snapped = MOODLE_GRADES.find((g) => Math.abs(g - value) < GRADE_SLACK);
+    if (snapped === undefined) invalid.push(Number.isFinite(value) ? String(value / 100) : `"${written}"`);
+    return { element: answer, credit: snapped ?? 0 };
+  });
+  if (invalid.length > 0)
+    throw new QuestionError(
+      `Grades (${invalid.join(', ')}) do not match grade options: Moodle accepts only ${MOODLE_GRADES.filter((g) => g >= 0).join(', ')} percent and their negatives`,
+    );
+  if (answers.length === 0) throw new QuestionError('It has no answers');
+  return answers;
+}
+
+const percent = (credit: number): string => `${credit}%`;
+
+const multichoice: Reader = (r) => {
+  const format = r.textFormat;
+  const answers = gradedAnswers(r);
+  const options = answers.map((a, i) => optionText(r, a.element, format, i + 1));
+  const feedback = answers.map((a) => r.field(element(a.element, 'feedback'), format));
+  const single = !['false', '0', ''].includes(r.value('single') ?? 'true');
+  noteChoiceSettings(r);
+  if (single) {
+    const full = answers.flatMap((a, i) => (a.credit === 100 ? [i] : []));
+    if (full.length === 0) throw new QuestionError('No answer is worth 100%: a single-answer question needs one');
+    if (full.length > 1)
+      throw new QuestionError(
+        `${full.length} answers are worth 100%: a multiple choice question has exactly one correct option`,
+      );
+    const partial = answers.flatMap((a, i) =>
+      a.credit !== 100 && a.credit !== 0 ? [`option ${i + 1}: ${percent(a.credit)}`] : [],
+    );
+    if (partial.length > 0)
+      r.warnings.push(
+        `A single-answer question here gives full marks or none: options with other grades (${partial.join(', ')}) score 0`,
+      );
+    return assemble(r, { question_type: 'multiple_choice', options, correct_answer: options[full[0]] }, feedback);
+  }
+  const positive = answers.reduce((sum, a) => sum + Math.max(a.credit, 0), 0);
+  if (Math.abs(positive - 100) >= 0.5)
+    throw new QuestionError(`The positive grades add up to ${+positive.toFixed(5)}%, not 100%, as Moodle requires`);
+  return assemble(
+    r,
+    {
+      question_type: 'multiple_select',
+      options,
+      correct_answer: options.filter((_, i) => answers[i].credit > 0).join(OPTION_SEPARATOR),
+      option_credits: answers.map((a) => a.credit),
+    },
+    feedback,
+  );
+};
+
+function noteChoiceSettings(r: QuestionReader): void {
+  const shuffle = r.value('shuffleanswers');
+  if (shuffle !== undefined && ['false', '0'].includes(shuffle))
+    r.notCarried.push('shuffleanswers off (options are always shuffled here)');
+  const numbering = r.value('answernumbering');
+  if (numbering && numbering !== 'none') r.notCarried.push(`answer numbering "${numbering}"`);
+  if (r.value('showstandardinstruction') === '1') r.notCarried.push('the standard instruction');
+  r.noteCombinedFeedback();
+}
+
+/** An option as plain text: HTML turned to text, saying what was lost; a "|" cannot be stored. */
+function optionText(r: QuestionReader, answer: XmlElement, format: string, n: number): string {
+  const raw = fieldText(answer);
+  const answerFormat = answer.attrs.format?.trim() || format;
+  let text = raw;
+  if (!['plain_text', 'markdown', 'wiki_like'].includes(answerFormat)) {
+    const converted = htmlToText(answerFormat === 'moodle_auto_format' ? raw.replace(/\r?\n/g, ' ') : raw);
+    text = converted.text;
+    const lost = converted.images.map(
+      (image) => `its image ${safeDecode(image.src.replace(/^@@PLUGINFILE@@\//, '').replace(/\?.*$/, ''))}`,
+    );
+    if (converted.formatting.length > 0) lost.push(`its formatting (${converted.formatting.join(', ')})`);
+    if (lost.length > 0)
+      r.warnings.push(
+        `Option ${n}: ${lost.join(' and ')} ${lost.length > 1 ? 'were' : 'was'} dropped (options are plain text)`,
+      );
+    if (text === '' && converted.images.length > 0) {
+      const alt = converted.images.map((i) => i.alt.trim()).find(Boolean);
+      if (!alt) throw new QuestionError(`Option ${n} is only an image, and options are plain text`);
+      r.warnings.push(`Option ${n} was only an image: its alt text "${alt}" is the option`);
+      text = alt;
+    }
+  }
+  if (text.includes(OPTION_SEPARATOR))
+    throw new QuestionError(`Option ${n} ("${text}") contains "${OPTION_SEPARATOR}", which an option cannot`);
+  return text;
+}
+
+const truefalse: Reader = (r) => {
+  const format = r.textFormat;
+  const answers = elements(r.question, 'answer');
+  if (answers.length === 0) throw new QuestionError('It has no true and false answers');
+  let trueIsCorrect: boolean | undefined;
+  const verdicts = new Set<boolean>();
+  const feedback: FieldText[] = [r.field(undefined, format), r.field(undefined, format)];
+  let byPosition = false;
+  answers.forEach((answer, i) => {
+    let which = fieldText(answer);
+    if (which !== 'true' && which !== 'false') {
+      byPosition = true;
+      which = i === 0 ? 'true' : 'false';
+    }
+    const full = Number(answer.attrs.fraction ?? 0) === 100;
+    trueIsCorrect = which === 'true' ? full : !full;
+    verdicts.add(trueIsCorrect);
+    feedback[which === 'true' ? 0 : 1] = r.field(element(answer, 'feedback'), format);
+  });
+  if (verdicts.size > 1)
+    throw new QuestionError('Its grades do not say whether true or false is correct (exactly one must be worth 100%)');
+  if (byPosition)
+    r.warnings.push(
+      'Its answers are not named "true" and "false": the first was taken as true, the second as false, as Moodle does',
+    );
+  return assemble(
+    r,
+    { question_type: 'true_false', options: ['True', 'False'], correct_answer: trueIsCorrect ? 'True' : 'False' },
+    feedback,
+  );
+};
+
+/** What short and numeric answers share: the first 100% answer is the key, other credited ones alternatives. */
+function keyAndAlternatives(
+  r: QuestionReader,
+  accept: (answer: Answer, text: string) => AlternativeAnswer | undefined,
+): { key: AlternativeAnswer; alternatives: AlternativeAnswer[] } {
+  const answers = gradedAnswers(r);
+  const accepted: AlternativeAnswer[] = [];
+  const lostFeedback: string[] = [];
+  for (const answer of answers) {
+    const text = fieldText(answer.element);
+    const feedbackHolder = element(answer.element, 'feedback');
+    if (feedbackHolder && fieldText(feedbackHolder) !== '') lostFeedback.push(`"${text}"`);
+    if (answer.credit < 0)
+      r.warnings.push(`Answer "${text}" (${percent(answer.credit)}) cannot take marks away here: it scores 0`);
+    if (answer.credit <= 0) continue;
+    const taken = accept(answer, text);
+    if (taken) accepted.push(taken);
+  }
+  if (lostFeedback.length > 0)
+    r.warnings.push(`Feedback for the answers ${lostFeedback.join(', ')} is not carried (no per-answer feedback here)`);
+  const keyAt = accepted.findIndex((a) => a.credit === 100);
+  if (keyAt < 0) throw new QuestionError('No answer is worth 100%, as Moodle requires');
+  const [key] = accepted.splice(keyAt, 1);
+  return { key, alternatives: accepted };
+}
+
+const shortanswer: Reader = (r) => {
+  const caseSensitive = !['0', '', 'false'].includes(r.value('usecase') ?? '0');
+  const { key, alternatives } = keyAndAlternatives(r, (answer, text) => {
+    // Moodle's `*` matches any characters (`\*` is a literal one); our comparison is exact, so it cannot be carried.
+    if (/(^|[^\\])\*/.test(text))
+      throw new QuestionError(
+        `Answer "${text}" (${percent(answer.credit)}) uses Moodle's * wildcard, which cannot be matched here`,
+      );
+    return { answer: text.replace(/\\\*/g, '*'), credit: answer.credit };
+  });
+  const draft: Omit<QuestionDraft, 'question_text' | 'marks' | 'difficulty'> = {
+    question_type: 'short_answer',
+    correct_answer: key.answer,
+    case_sensitive: caseSensitive,
+  };
+  if (alternatives.length > 0) draft.alternatives = alternatives;
+  return assemble(r, draft);
+};
+
+const numerical: Reader = (r) => {
+  const { key, alternatives } = keyAndAlternatives(r, (answer, text) => {
+    if (text === '*' || text === '')
+      throw new QuestionError(`It accepts any answer (*) for ${percent(answer.credit)}, which cannot be carried`);
+    if (parseNumberText(text) === undefined) throw new QuestionError(`Answer "${text}" is not a number`);
+    const tolerance = Math.abs(Number(textOf(element(answer.element, 'tolerance') ?? '0').trim() || 0));
+    if (!Number.isFinite(tolerance)) throw new QuestionError(`The tolerance of answer "${text}" is not a number`);
+    return { answer: text, credit: answer.credit, tolerance };
+  });
+  const unitsHolder = r.child('units');
+  const units = unitsHolder
+    ? elements(unitsHolder, 'unit')
+        .map((u) => textOf(element(u, 'unit_name') ?? u).trim())
+        .filter(Boolean)
+    : [];
+  if (units.length > 0)
+    r.warnings.push(`Its units (${units.join(', ')}) are not carried: answers are plain numbers here`);
+  const instructions = r.child('instructions');
+  if (instructions && fieldText(instructions) !== '') r.notCarried.push('unit instructions');
+  const draft: Omit<QuestionDraft, 'question_text' | 'marks' | 'difficulty'> = {
+    question_type: 'numeric',
+    correct_answer: key.answer,
+    tolerance: key.tolerance ?? 0,
+  };
+  if (alternatives.length > 0) draft.alternatives = alternatives;
+  return assemble(r, draft);
+};
+
+const essay: Reader = (r) => {
+  const draft: Omit<QuestionDraft, 'question_text' | 'marks' | 'difficulty'> = { question_type: 'essay' };
+  const max = r.value('maxwordlimit');
+  if (max) {
+    const words = Number(max);
+    if (Number.isInteger(words) && words > 0) draft.max_words = words;
+    else r.warnings.push(`maxwordlimit "${max}" is not a positive whole number: no word limit`);
+  }
+  const min = r.value('minwordlimit');
+  if (min) r.notCarried.push(`a minimum of ${min} words`);
+  const responseFormat = r.value('responseformat');
+  if (responseFormat && responseFormat !== 'plain')
+    r.notCarried.push(`response format "${responseFormat}" (answers are plain text here)`);
+  if (r.value('responserequired') === '1') r.notCarried.push('response required');
+  const lines = r.value('responsefieldlines');
+  if (lines) r.notCarried.push(`${lines} response lines`);
+  const attachments = Number(r.value('attachments') ?? 0);
+  if (attachments !== 0)
+    r.warnings.push(
+      `It takes ${attachments < 0 ? 'any number of' : attachments} attachment${attachments === 1 ? '' : 's'} (${r.value('attachmentsrequired') ?? 0} required), which answers here cannot carry`,
+    );
+  const graderInfo = r.child('graderinfo');
+  if (graderInfo && fieldText(graderInfo) !== '')
+    r.warnings.push(
+      'Its information for graders is not carried (feedback is shown to students, so it is not put there)',
+    );
+  const template = r.child('responsetemplate');
+  if (template && fieldText(template) !== '') r.notCarried.push('response template');
+  return assemble(r, draft);
+};
+
+const READERS = new Map<string, Reader>(Object.entries({ multichoice, truefalse, shortanswer, numerical, essay }));
+
+function decodeBase64(text: string, name: string): Uint8Array {
+  const compact = text.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 === 1)
+    throw new QuestionError(`The file ${name} is not valid base64`);
+  return new Uint8Array(Buffer.from(compact, 'base64'));
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.length).equals(b);
+}
+
+/** Moodle URL-encodes file names in references. */
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+const escapeHtml = (text: string): string =>
+  text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/\r?\n/g, '<br />\n');
+
+/** Tags whose loss changes nothing a reader sees in one line of text. */
+const LAYOUT_TAGS = new Set(['p', 'br', 'div', 'span']);
+
+/** HTML as plain text: entities decoded, spacing collapsed; the images and the formatting it had. */
+export function htmlToText(html: string): {
+  text: string;
+  images: { src: string; alt: string }[];
+  formatting: string[];
+} {
+  const images: { src: string; alt: string }[] = [];
+  const formatting = new Set<string>();
+  const spaced = html.replace(/<br\s*\/?>|<\/(p|div|li|tr|td|th|h[1-6])>/gi, ' $&');
+  const escaped = sanitizeHtml(spaced, {
+    allowedTags: [],
+    allowedAttributes: {},
+    transformTags: {
+      '*': (tagName, attribs) => {
+        if (tagName === 'img') images.push({ src: attribs.src ?? '', alt: attribs.alt ?? '' });
+        else if (!LAYOUT_TAGS.has(tagName)) formatting.add(tagName);
+        return { tagName, attribs };
+      },
+    },
+  });
+  const text = escaped
+    .replace(/&(lt|gt|quot|amp);/g, (_, name: string) => ({ lt: '<', gt: '>', quot: '"', amp: '&' })[name] ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return { text, images, formatting: [...formatting] };
+}

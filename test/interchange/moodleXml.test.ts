@@ -1,0 +1,493 @@
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { BankFileRefused, type ParsedBank, type ParsedItem } from '../../functions/src/interchange/model';
+import { parseMoodleXml } from '../../functions/src/interchange/moodleXml';
+
+// Pure: a Moodle XML file → drafts, per-question report and media; no emulator needed.
+
+const repoRoot = path.resolve(__dirname, '..', '..');
+const ownFixture = (name: string): ParsedBank =>
+  parseMoodleXml(readFileSync(path.join(repoRoot, 'test/fixtures/interchange/moodle-xml', name), 'utf8'));
+const byTitle = (bank: ParsedBank, title: string): ParsedItem => {
+  const item = bank.items.find((i) => i.title === title);
+  assert.ok(item, `no item titled ${title}`);
+  return item;
+};
+const PNG = [0x89, 0x50, 0x4e, 0x47];
+const startsWith = (bytes: Uint8Array | undefined, prefix: number[]): boolean =>
+  bytes !== undefined && prefix.every((b, i) => bytes[i] === b);
+const notCarried = (item: ParsedItem): string => item.warnings.find((w) => w.startsWith('Not carried: ')) ?? '';
+
+describe('moodleXml.parseMoodleXml: choice questions', () => {
+  const bank = ownFixture('choices.xml');
+
+  it('reports one item per question, not per category, with its path among all <question> elements', () => {
+    assert.equal(bank.format, 'moodle_xml');
+    assert.deepEqual(
+      bank.items.map((i) => [i.path, i.status]),
+      [
+        ['question[2]', 'ok'],
+        ['question[3]', 'ok'],
+        ['question[4]', 'error'],
+        ['question[5]', 'error'],
+        ['question[6]', 'error'],
+        ['question[7]', 'error'],
+        ['question[8]', 'error'],
+      ],
+    );
+  });
+
+  it('takes the category path without its context and top, and ignores the category description', () => {
+    for (const item of bank.items) assert.deepEqual(item.category, ['Science', 'Chemistry']);
+  });
+
+  it('reads single=true as multiple_choice: options as text, the 100% answer correct, feedback per option', () => {
+    const item = byTitle(bank, 'Water formula');
+    assert.equal(item.source_type, 'multichoice');
+    assert.deepEqual(item.question, {
+      question_type: 'multiple_choice',
+      options: ['H2O', 'HO & H', 'CO2'],
+      correct_answer: 'H2O',
+      question_text:
+        '<p>Which formula names the molecule shown? <img src="@@PLUGINFILE@@/red_dot.png" alt="a red dot"></p>',
+      text_format: 'html',
+      marks: 2,
+      difficulty: 'medium',
+      feedback: '<p>Two hydrogen atoms, one oxygen atom.</p>',
+      option_feedback: ['Yes: two hydrogen, one oxygen.', '', 'That one is carbon dioxide.'],
+    });
+  });
+
+  it('carries the question text image as media under its URL-decoded name made safe, and drops an option image with a warning', () => {
+    const item = byTitle(bank, 'Water formula');
+    assert.deepEqual([...bank.media.keys()], ['red_dot.png']);
+    assert.ok(startsWith(bank.media.get('red_dot.png')?.bytes, PNG));
+    assert.ok(item.warnings.includes('Option 1: its formatting (sub) was dropped (options are plain text)'));
+    assert.ok(
+      item.warnings.includes(
+        'Option 3: its image blue.png and its formatting (sub) were dropped (options are plain text)',
+      ),
+    );
+  });
+
+  it('warns that partial credit cannot be given in a single-answer question', () => {
+    assert.ok(
+      byTitle(bank, 'Water formula').warnings.includes(
+        'A single-answer question here gives full marks or none: options with other grades (option 2: 50%) score 0',
+      ),
+    );
+  });
+
+  it('names every Moodle setting it leaves behind in one warning', () => {
+    assert.equal(
+      notCarried(byTitle(bank, 'Water formula')),
+      'Not carried: shuffleanswers off (options are always shuffled here); answer numbering "ABCD"; the standard instruction; ' +
+        'feedback for correct, incorrect responses; penalty for retries 0.3333333; idnumber "chem-01"; tags (molecules, easy); 1 hint',
+    );
+  });
+
+  it('reads single=false as multiple_select with option_credits from the fractions, plain text kept plain', () => {
+    const item = byTitle(bank, 'Noble gases');
+    assert.deepEqual(item.warnings, []);
+    assert.deepEqual(item.question, {
+      question_type: 'multiple_select',
+      options: ['Neon', 'Argon', 'Oxygen'],
+      correct_answer: 'Neon|Argon',
+      option_credits: [50, 50, -100],
+      question_text: 'Pick every noble gas.',
+      text_format: 'plain',
+      marks: 3,
+      difficulty: 'medium',
+      option_feedback: ['', '', 'Oxygen reacts readily.'],
+    });
+  });
+
+  it('makes a grade outside Moodle’s list an error on that question only, in Moodle’s words', () => {
+    const item = byTitle(bank, 'A grade Moodle refuses');
+    assert.equal(item.status, 'error');
+    assert.equal(item.question, undefined);
+    assert.match(item.message!, /^"A grade Moodle refuses": Grades \(0\.45, 0\.55\) do not match grade options/);
+  });
+
+  it('refuses an option containing "|", a reference to a file not carried, positive grades not adding up to 100%, two 100% answers', () => {
+    assert.equal(
+      byTitle(bank, 'Pipe in an option').message,
+      '"Pipe in an option": Option 1 ("a | b") contains "|", which an option cannot',
+    );
+    assert.equal(
+      byTitle(bank, 'Missing picture').message,
+      '"Missing picture": It refers to absent.png, which the file does not carry',
+    );
+    assert.match(byTitle(bank, 'Positive grades short of 100').message!, /add up to 75%, not 100%/);
+    assert.match(byTitle(bank, 'Two right answers').message!, /2 answers are worth 100%/);
+  });
+});
+
+describe('moodleXml.parseMoodleXml: true/false', () => {
+  const bank = ownFixture('truefalse.xml');
+
+  it('reads the category path with a doubled slash as a literal one', () => {
+    assert.deepEqual(bank.items[0].category, ['Input/Output', 'Basics']);
+  });
+
+  it('takes the answer worth 100% as correct and the answers’ feedback as [True, False] option feedback with its media', () => {
+    const keyboards = byTitle(bank, 'Keyboards');
+    assert.deepEqual(keyboards.question, {
+      question_type: 'true_false',
+      options: ['True', 'False'],
+      correct_answer: 'True',
+      question_text: '<p>A keyboard is an input device.</p>',
+      text_format: 'html',
+      marks: 1,
+      difficulty: 'medium',
+      option_feedback: ['<p><img src="@@PLUGINFILE@@/green.png" alt="tick"> Yes.</p>', 'It is: you type on it.'],
+    });
+    assert.deepEqual([...bank.media.keys()], ['green.png']);
+    assert.equal(byTitle(bank, 'Printers').question?.correct_answer, 'False');
+  });
+
+  it('warns when a missing defaultgrade becomes 1 mark', () => {
+    assert.ok(byTitle(bank, 'Printers').warnings.includes('No defaultgrade: marks 1'));
+  });
+
+  it('reads answers not named true/false by position, as Moodle does, with a warning', () => {
+    const item = byTitle(bank, 'Old spelling');
+    assert.equal(item.question?.correct_answer, 'True');
+    assert.match(item.warnings[0], /first was taken as true/);
+  });
+
+  it('makes contradictory grades an error', () => {
+    assert.equal(byTitle(bank, 'Both right').status, 'error');
+  });
+});
+
+describe('moodleXml.parseMoodleXml: short answer, numerical, essay', () => {
+  const bank = ownFixture('answers.xml');
+
+  it('reads usecase 1 as case_sensitive, other credited answers as alternatives, and warns of what scores 0', () => {
+    const item = byTitle(bank, 'Capital of Peru');
+    assert.deepEqual(item.question, {
+      question_type: 'short_answer',
+      correct_answer: 'Lima',
+      case_sensitive: true,
+      alternatives: [{ answer: 'Ciudad de los Reyes', credit: 83.33333 }],
+      question_text: 'Which city is the capital of Peru?',
+      text_format: 'html',
+      marks: 1,
+      difficulty: 'medium',
+    });
+    assert.deepEqual(item.warnings, [
+      'Answer "Cusco" (-50%) cannot take marks away here: it scores 0',
+      'Feedback for the answers "*" is not carried (no per-answer feedback here)',
+    ]);
+  });
+
+  it('reads an escaped \\* as a literal star, and refuses a credited answer with Moodle’s * wildcard', () => {
+    assert.equal(byTitle(bank, 'A literal star').question?.correct_answer, '*');
+    assert.equal(byTitle(bank, 'A literal star').question?.case_sensitive, false);
+    const wildcard = byTitle(bank, 'Wildcard answer');
+    assert.equal(wildcard.status, 'error');
+    assert.match(wildcard.message!, /"\*een" \(100%\) uses Moodle's \* wildcard/);
+  });
+
+  it('reads a numerical answer with its tolerance, other answers as alternatives with theirs, and warns of units', () => {
+    const item = byTitle(bank, 'Half of five');
+    assert.deepEqual(item.question, {
+      question_type: 'numeric',
+      correct_answer: '2.5',
+      tolerance: 0.1,
+      alternatives: [{ answer: '2', credit: 50, tolerance: 0.5 }],
+      question_text: 'What is half of five?',
+      text_format: 'html',
+      marks: 4,
+      difficulty: 'medium',
+      feedback: 'Five divided by two.',
+    });
+    assert.deepEqual(item.warnings, [
+      'Its units (m, cm) are not carried: answers are plain numbers here',
+      'Not carried: 2 hints',
+    ]);
+  });
+
+  it('makes a numerical answer that is not a number an error', () => {
+    assert.equal(byTitle(bank, 'Not a number').message, '"Not a number": Answer "twelve" is not a number');
+  });
+
+  it('reads an essay’s maxwordlimit as max_words, markdown as plain text, and warns of what essays here lack', () => {
+    const item = byTitle(bank, 'Seasons');
+    assert.deepEqual(item.question, {
+      question_type: 'essay',
+      max_words: 300,
+      question_text: 'Explain *why* there are seasons.',
+      text_format: 'plain',
+      marks: 10,
+      difficulty: 'medium',
+      feedback: 'Tilt <not> distance.',
+    });
+    assert.deepEqual(item.warnings, [
+      'It takes 2 attachments (1 required), which answers here cannot carry',
+      'Its information for graders is not carried (feedback is shown to students, so it is not put there)',
+      'Text in markdown format was carried as plain text, not rendered',
+      'Not carried: a minimum of 50 words; response template',
+    ]);
+  });
+
+  it('reads Moodle’s auto-format as HTML with its line breaks, plain parts of an HTML question escaped, and defaultgrade 0 as 1 mark', () => {
+    const item = byTitle(bank, 'Weather diary');
+    assert.equal(item.question?.question_text, "Describe today's weather.<br />\nMention the wind.");
+    assert.equal(item.question?.text_format, 'html');
+    assert.equal(item.question?.feedback, '<b>Any</b> honest answer.');
+    assert.equal(item.question?.marks, 1);
+    assert.ok(item.warnings.includes('defaultgrade 0 is not a positive number of marks: marks 1'));
+    assert.equal(item.category, null);
+  });
+});
+
+describe('moodleXml.parseMoodleXml: types we do not hold', () => {
+  const bank = ownFixture('unsupported.xml');
+
+  it('reports each as unsupported by its Moodle name, never as another type', () => {
+    assert.deepEqual(
+      bank.items.map((i) => [i.source_type, i.status, i.question]),
+      [
+        ['matching', 'unsupported', undefined],
+        ['cloze', 'unsupported', undefined],
+        ['calculated', 'unsupported', undefined],
+        ['ddwtos', 'unsupported', undefined],
+        ['description', 'unsupported', undefined],
+        ['random', 'unsupported', undefined],
+        ['wordselect', 'unsupported', undefined],
+        ['(none)', 'error', undefined],
+        ['constructor', 'unsupported', undefined],
+      ],
+    );
+    assert.equal(
+      bank.items[1].message,
+      'Cloze (multianswer) is not a question type we support (Moodle type "cloze"): not imported',
+    );
+    assert.match(bank.items[4].message!, /^Description \(a text shown among questions, not a question\)/);
+    assert.equal(bank.items[6].message, 'The question type "wordselect" is not one we support: not imported');
+    assert.equal(bank.items[7].message, 'This <question> has no type attribute');
+  });
+});
+
+describe('moodleXml.parseMoodleXml: media', () => {
+  const bank = ownFixture('media.xml');
+  const blue = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYPgPAAEDAQAIicLsAAAAAElFTkSuQmCC';
+
+  it('appends the old <image>/<image_base64> picture to the text and carries its file', () => {
+    const item = byTitle(bank, 'Old picture');
+    assert.equal(item.question?.question_text, 'Describe the picture. <img src="@@PLUGINFILE@@/dot.png" />');
+    assert.ok(startsWith(bank.media.get('dot.png')?.bytes, PNG));
+  });
+
+  it('renames a file whose name is taken by other bytes, shares one with the same bytes, and drops Moodle’s ?time', () => {
+    assert.deepEqual([...bank.media.keys()], ['dot.png', 'q2_dot.png']);
+    assert.deepEqual(bank.media.get('q2_dot.png')?.bytes, new Uint8Array(Buffer.from(blue, 'base64')));
+    assert.equal(
+      byTitle(bank, 'Same name, other bytes').question?.question_text,
+      '<p><img src="@@PLUGINFILE@@/q2_dot.png"></p>',
+    );
+    assert.equal(
+      byTitle(bank, 'Same name, same bytes').question?.question_text,
+      '<p><img src="@@PLUGINFILE@@/q2_dot.png"></p>',
+    );
+  });
+
+  it('names a carried file nothing refers to, and leaves it out', () => {
+    assert.deepEqual(byTitle(bank, 'Same name, other bytes').warnings, [
+      'Carries spare.png, which nothing in the question refers to: not imported',
+    ]);
+    assert.equal(bank.media.has('spare.png'), false);
+  });
+
+  it('makes a file that is not base64 an error, and warns of an old <image> the file does not carry', () => {
+    assert.equal(byTitle(bank, 'Broken file').message, '"Broken file": The file bad.png is not valid base64');
+    assert.match(byTitle(bank, 'Old picture elsewhere').warnings[0], /old <image> http:\/\/example.org\/picture.png/);
+  });
+});
+
+describe('moodleXml.parseMoodleXml: files refused whole', () => {
+  const refused = (xml: string, message: RegExp) =>
+    assert.throws(
+      () => parseMoodleXml(xml),
+      (e: unknown) => e instanceof BankFileRefused && message.test(e.message),
+    );
+
+  it('refuses a DOCTYPE with entities that expand without bound (billion laughs)', () => {
+    refused(
+      '<?xml version="1.0"?>\n<!DOCTYPE quiz [\n <!ENTITY a "aaaaaaaaaa">\n <!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">\n' +
+        ' <!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">\n]>\n<quiz><question type="essay"><name><text>&c;</text></name></question></quiz>',
+      /DOCTYPE or entity declaration is not accepted/,
+    );
+  });
+
+  it('refuses an external entity', () => {
+    refused(
+      '<?xml version="1.0"?><!DOCTYPE quiz [<!ENTITY secret SYSTEM "file:///etc/passwd">]><quiz>&secret;</quiz>',
+      /DOCTYPE or entity declaration is not accepted/,
+    );
+  });
+
+  it('refuses malformed XML and a root other than <quiz>', () => {
+    refused('<quiz><question type="essay"></quiz>', /not well-formed XML/);
+    refused('<assessmentItem/>', /root element is <assessmentItem>, not <quiz>/);
+  });
+
+  it('reads a file with a byte order mark, and decodes character references but not twice', () => {
+    const bank = parseMoodleXml(
+      '\uFEFF<quiz><question type="essay"><name><text>Caf&#233; &amp;#38;</text></name>' +
+        '<questiontext format="plain_text"><text>Why?</text></questiontext><defaultgrade>1</defaultgrade></question></quiz>',
+    );
+    assert.equal(bank.items[0].title, 'Café &#38;');
+    assert.deepEqual(bank.items[0].warnings, []);
+  });
+});
+
+// Moodle's own test files, read where they are kept (never copied here).
+describe('moodleXml.parseMoodleXml on Moodle’s own import fixtures', function () {
+  const dir = path.join(
+    process.env.INTEROP_FIXTURES ?? path.resolve(repoRoot, '../shared/fixtures/interop'),
+    'moodle-xml',
+  );
+  const moodle = (name: string): ParsedBank => parseMoodleXml(readFileSync(path.join(dir, name), 'utf8'));
+  const statuses = (bank: ParsedBank) => bank.items.map((i) => `${i.source_type}:${i.status}`);
+
+  before(function () {
+    if (!existsSync(dir)) {
+      console.warn(`      (skipped: the interop fixtures are not at ${dir}; set INTEROP_FIXTURES)`);
+      this.skip();
+    }
+  });
+
+  it('covers every file of the folder', () => {
+    assert.deepEqual(readdirSync(dir).sort(), [
+      'moodle__broken_cloze_questions.xml',
+      'moodle__error_invalid_grades.xml',
+      'moodle__html_chars_in_idnumbers.xml',
+      'moodle__multichoice.xml',
+      'moodle__nested_categories_with_questions.xml',
+      'moodle__qtype_essay__testquestion.moodle.xml',
+      'moodle__qtype_match__testquestion.moodle.xml',
+      'moodle__qtype_numerical__testquestion.moodle.xml',
+      'moodle__qtype_shortanswer__testquestion.moodle.xml',
+      'moodle__sample_questions_with_old_image_tag.xml',
+      'moodle__truefalse.xml',
+    ]);
+  });
+
+  it('multichoice.xml: 1 question, its mp3 as media, the flags of its options dropped with a warning each', () => {
+    const bank = moodle('moodle__multichoice.xml');
+    assert.deepEqual(statuses(bank), ['multichoice:ok']);
+    const [item] = bank.items;
+    assert.deepEqual(item.category, ['Default for testhead', 'Multichoice']);
+    assert.equal(item.question?.question_type, 'multiple_choice');
+    assert.deepEqual(item.question?.options, ['English', 'French', 'German', 'Danish']);
+    assert.equal(item.question?.correct_answer, 'French');
+    assert.match(item.question!.question_text, /<a href="@@PLUGINFILE@@\/bonjour\.mp3">/);
+    assert.deepEqual([...bank.media.keys()], ['bonjour.mp3']);
+    assert.ok(startsWith(bank.media.get('bonjour.mp3')?.bytes, [0x49, 0x44, 0x33])); // "ID3"
+    assert.equal(item.warnings.filter((w) => /^Option \d: its image flag-.*\.jpg was dropped/.test(w)).length, 4);
+    assert.deepEqual(item.question?.option_feedback, [
+      '<p>Sorry, listen again.</p>',
+      '<p>Yes, well done!</p>',
+      '<p>Sorry, listen again.</p>',
+      '<p>Sorry, listen again.</p>',
+    ]);
+  });
+
+  it('truefalse.xml: 2 questions, the images of text, feedback and answer feedback as 4 shared media files', () => {
+    const bank = moodle('moodle__truefalse.xml');
+    assert.deepEqual(statuses(bank), ['truefalse:ok', 'truefalse:ok']);
+    assert.deepEqual(
+      bank.items.map((i) => i.question?.correct_answer),
+      ['False', 'True'],
+    );
+    assert.deepEqual([...bank.media.keys()], ['logo.jpg', 'infos.jpg', 'thumbdown.jpg', 'thumbup.jpg']);
+    for (const file of bank.media.values()) assert.ok(startsWith(file.bytes, [0xff, 0xd8, 0xff]), file.name);
+    assert.match(bank.items[0].question!.option_feedback![0], /@@PLUGINFILE@@\/thumbdown\.jpg/);
+    assert.match(bank.items[0].question!.feedback!, /@@PLUGINFILE@@\/infos\.jpg/);
+  });
+
+  it('error_invalid_grades.xml: the question with fraction 33 is an error in Moodle’s words, the file still read', () => {
+    const bank = moodle('moodle__error_invalid_grades.xml');
+    assert.deepEqual(statuses(bank), ['multichoice:error']);
+    assert.match(
+      bank.items[0].message!,
+      /^"Question with invalid grades : x > 1 & x < 2": Grades \(0\.33\) do not match grade options/,
+    );
+  });
+
+  it('broken_cloze_questions.xml: all 5 cloze questions unsupported, by name', () => {
+    const bank = moodle('moodle__broken_cloze_questions.xml');
+    assert.equal(bank.items.length, 5);
+    for (const item of bank.items) {
+      assert.equal(item.status, 'unsupported');
+      assert.match(item.message!, /^Cloze \(multianswer\) is not a question type we support/);
+    }
+  });
+
+  it('nested_categories_with_questions.xml: 5 questions, each in its nested category', () => {
+    const bank = moodle('moodle__nested_categories_with_questions.xml');
+    assert.deepEqual(statuses(bank), ['truefalse:ok', 'essay:ok', 'truefalse:ok', 'truefalse:ok', 'truefalse:ok']);
+    assert.deepEqual(
+      bank.items.map((i) => i.category),
+      [['Iota'], ['Iota', 'Kappa'], ['Iota', 'Kappa'], ['Iota', 'Kappa', 'Lambda'], ['Iota', 'Mu']],
+    );
+    assert.ok(
+      bank.items[1].warnings.includes("Text in Moodle's auto-format was carried as HTML (its line breaks kept)"),
+    );
+  });
+
+  it('html_chars_in_idnumbers.xml: 1 question, its idnumber decoded and named as not carried', () => {
+    const bank = moodle('moodle__html_chars_in_idnumbers.xml');
+    assert.deepEqual(statuses(bank), ['truefalse:ok']);
+    assert.deepEqual(bank.items[0].category, ['Alpha']);
+    assert.match(notCarried(bank.items[0]), /idnumber "T & F"/);
+  });
+
+  it('sample_questions_with_old_image_tag.xml: the cloze unsupported, the multichoice with its old image carried', () => {
+    const bank = moodle('moodle__sample_questions_with_old_image_tag.xml');
+    assert.deepEqual(statuses(bank), ['cloze:unsupported', 'multichoice:ok']);
+    const mcq = bank.items[1].question!;
+    assert.match(mcq.question_text, / <img src="@@PLUGINFILE@@\/moodle\.png" \/>$/);
+    assert.deepEqual(mcq.options, ['wrong answer', 'another wrong answer', 'right answer']);
+    assert.equal(mcq.correct_answer, 'right answer');
+    assert.deepEqual([...bank.media.keys()], ['moodle.png']);
+    assert.ok(startsWith(bank.media.get('moodle.png')?.bytes, PNG));
+  });
+
+  it('qtype_numerical testquestion: 6.25 ± 0.05, its hints named', () => {
+    const bank = moodle('moodle__qtype_numerical__testquestion.moodle.xml');
+    assert.deepEqual(statuses(bank), ['numerical:ok']);
+    assert.equal(bank.items[0].question?.correct_answer, '6.25');
+    assert.equal(bank.items[0].question?.tolerance, 0.05);
+    assert.equal(bank.items[0].question?.feedback, 'The average is 6.25');
+    assert.match(notCarried(bank.items[0]), /2 hints/);
+  });
+
+  it('qtype_essay testquestion: max_words 20, the general feedback, the editor format named', () => {
+    const bank = moodle('moodle__qtype_essay__testquestion.moodle.xml');
+    assert.deepEqual(statuses(bank), ['essay:ok']);
+    assert.equal(bank.items[0].question?.max_words, 20);
+    assert.equal(bank.items[0].question?.feedback, 'This is general feedback');
+    assert.match(notCarried(bank.items[0]), /response format "editor"/);
+  });
+
+  it('qtype_shortanswer testquestion: frog, toad at 80%, case-insensitive, the answers’ feedback named', () => {
+    const bank = moodle('moodle__qtype_shortanswer__testquestion.moodle.xml');
+    assert.deepEqual(statuses(bank), ['shortanswer:ok']);
+    const q = bank.items[0].question!;
+    assert.equal(q.correct_answer, 'frog');
+    assert.equal(q.case_sensitive, false);
+    assert.deepEqual(q.alternatives, [{ answer: 'toad', credit: 80 }]);
+    assert.match(bank.items[0].warnings.join('\n'), /Feedback for the answers "frog", "toad", "\*" is not carried/);
+  });
+
+  it('qtype_match testquestion: matching unsupported, by name', () => {
+    const bank = moodle('moodle__qtype_match__testquestion.moodle.xml');
+    assert.deepEqual(statuses(bank), ['matching:unsupported']);
+    assert.match(bank.items[0].message!, /^Matching is not a question type we support/);
+  });
+});
