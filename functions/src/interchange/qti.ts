@@ -161,7 +161,14 @@ function mediaReference(value: string, element: string, ctx: HtmlContext): strin
     return value;
   }
   ctx.media.set(key, { name: key, bytes });
-  return MEDIA_PLACEHOLDER + key.split('/').map(encodeURIComponent).join('/');
+  // Percent-encoded so that the placeholder ends where the name does (the import decodes it back).
+  const encoded = key
+    .split('/')
+    .map((segment) =>
+      encodeURIComponent(segment).replace(/[()'!*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`),
+    )
+    .join('/');
+  return MEDIA_PLACEHOLDER + encoded;
 }
 
 function htmlAttrs(el: XmlElement, name: string, ctx: HtmlContext): string | undefined {
@@ -173,6 +180,12 @@ function htmlAttrs(el: XmlElement, name: string, ctx: HtmlContext): string | und
     if (key === 'xml:lang') attrName = 'lang';
     else if (key.includes(':')) continue;
     let value: string | undefined = raw;
+    if (name === 'a' && attrName === 'href' && !EXTERNAL.test(raw.trim()) && !raw.trim().startsWith('#')) {
+      ctx.warnings.add(
+        `The link to "${raw.trim()}" was not carried (only images, audio and video are); its text was kept`,
+      );
+      continue;
+    }
     if (mediaAttrs.includes(attrName)) {
       value = mediaReference(raw, name === 'img' ? 'image' : name, ctx);
       if (value === undefined) return undefined;
@@ -574,7 +587,7 @@ function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
     if (!numeric && baseType !== 'string')
       return problem(`A text entry with base type "${baseType}" is not a question type the bank supports`);
     const correct = correctValues(declaration);
-    const entries = useMapping && mapping ? mapping.entries : [];
+    const entries = useMapping && mapping ? mapping.entries.filter((e) => e.key.trim() !== '') : [];
     const top = entries.reduce((max, e) => Math.max(max, e.value), 0);
     let answer = correct[0];
     if (answer === undefined && top > 0) answer = entries.find((e) => e.value === top)!.key;
@@ -582,8 +595,14 @@ function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
     const alternatives: AlternativeAnswer[] = correct.slice(1).map((a) => ({ answer: a, credit: 100 }));
     const dropped: string[] = [];
     let rounded = false;
+    const correctEntry = entries.find((e) => e.key === answer);
+    // `match` compares strings exactly: without a mapping the answer is case-sensitive.
+    const caseSensitive = correctEntry?.caseSensitive ?? entries[0]?.caseSensitive ?? true;
+    // Compared case-insensitively, a spelling differing only in case is already the answer (or an earlier alternative).
+    const sameAs = (a: string, b: string) => (numeric || caseSensitive ? a === b : a.toLowerCase() === b.toLowerCase());
     for (const e of entries) {
-      if (e.key === answer || correct.includes(e.key)) continue;
+      if (sameAs(e.key, answer) || correct.some((c) => sameAs(c, e.key))) continue;
+      if (alternatives.some((a) => sameAs(a.answer, e.key))) continue;
       const credit = (e.value / top) * 100;
       if (e.value > 0) alternatives.push({ answer: e.key, credit: round5(credit) });
       else if (e.value < 0) dropped.push(e.key);
@@ -591,7 +610,6 @@ function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
     }
     if (dropped.length > 0)
       warnings.add(`Negative scores for the answers ${dropped.join(', ')} were not carried: a wrong answer earns 0`);
-    const correctEntry = entries.find((e) => e.key === answer);
     marks ??= top > 0 ? (mapping?.upperBound !== undefined ? Math.min(mapping.upperBound, top) : top) : 1;
     if (correctEntry && correctEntry.value < top)
       warnings.add('The correct response scored less than another answer in the mapping; it earns the full marks');
@@ -605,12 +623,6 @@ function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
       if (tolerance !== undefined) draft.tolerance = tolerance;
     } else {
       const flags = new Set(entries.map((e) => e.caseSensitive));
-      // `match` compares strings exactly: without a mapping the answer is case-sensitive.
-      const caseSensitive = correctEntry
-        ? correctEntry.caseSensitive
-        : entries.length > 0
-          ? entries[0].caseSensitive
-          : true;
       if (flags.size > 1)
         warnings.add(
           `Map entries differ in case sensitivity; the question is case-${caseSensitive ? 'sensitive' : 'insensitive'} throughout`,
@@ -733,6 +745,7 @@ function testPlacements(
   testPath: string,
   files: Map<string, Uint8Array>,
   out: Map<string, Placement>,
+  errors: ParsedItem[],
 ): void {
   const testTitle = attr(test, 'title')?.trim() || attr(test, 'identifier') || testPath;
   let firstOfTest = true;
@@ -757,28 +770,31 @@ function testPlacements(
     const selection = kid(section, 'selection');
     let notes: string[] = [];
     if (selection) {
-      const count = kids(section, 'assessmentItemRef').length;
+      const count = [...descendants(section)].filter((d) => qtiName(d) === 'assessmentItemRef').length;
       notes.push(
         `The section "${segments.join(' / ')}" draws ${attr(selection, 'select') ?? 'some'} of its items at random; it was imported as a folder of all its ${count} items`,
       );
     }
     for (const child of kids(section)) {
       const name = qtiName(child);
-      if (name === 'assessmentItemRef') {
-        const href = attr(child, 'href');
-        const path = href ? resolvePackagePath(sectionPath, href) : null;
-        if (path) place(path, segments, notes);
+      if (name === 'assessmentSection') {
+        walk(child, sectionPath, segments, depth + 1);
+        continue;
+      }
+      if (name !== 'assessmentItemRef' && name !== 'assessmentSectionRef') continue;
+      const href = attr(child, 'href') ?? '';
+      const path = resolvePackagePath(sectionPath, href);
+      if (!path) {
+        const where = { path: `${sectionPath}: ${href}`, category: segments, notes: [] };
+        errors.push(failed(where, null, localName(child), `"${href}" is a path leaving the package`).item);
+      } else if (name === 'assessmentItemRef') {
+        place(path, segments, notes);
         notes = [];
-      } else if (name === 'assessmentSection') walk(child, sectionPath, segments, depth + 1);
-      else if (name === 'assessmentSectionRef') {
-        const href = attr(child, 'href');
-        const path = href ? resolvePackagePath(sectionPath, href) : null;
-        const bytes = path ? files.get(path) : undefined;
-        const text = bytes && decodeUtf8(bytes);
-        if (path && text) {
-          const ref = parseXml(text, path);
-          if (qtiName(ref) === 'assessmentSection') walk(ref, path, segments, depth + 1);
-        }
+      } else {
+        const ref = readPackageXml(files, path);
+        if (typeof ref === 'string')
+          errors.push(failed({ path, category: segments, notes: [] }, null, localName(child), ref).item);
+        else if (qtiName(ref) === 'assessmentSection') walk(ref, path, segments, depth + 1);
       }
     }
   };
@@ -820,6 +836,7 @@ export async function parseQtiPackage(bytes: Uint8Array): Promise<ParsedBank> {
     );
 
   const resources: { type: string; path: string }[] = [];
+  const items: ParsedItem[] = [];
   for (const group of kids(manifest, 'resources')) {
     const groupBase = group.attrs['xml:base'] ?? '';
     for (const resource of kids(group, 'resource')) {
@@ -829,11 +846,14 @@ export async function parseQtiPackage(bytes: Uint8Array): Promise<ParsedBank> {
       if (!href) continue;
       const path = resolvePackagePath('', `${groupBase}${resource.attrs['xml:base'] ?? ''}${href}`);
       if (path) resources.push({ type, path });
+      else if (ITEM_RESOURCE.test(type) || TEST_RESOURCE.test(type))
+        items.push(
+          failed({ path: href, category: null, notes: [] }, null, type, `"${href}" is a path leaving the package`).item,
+        );
     }
   }
 
   const placements = new Map<string, Placement>();
-  const items: ParsedItem[] = [];
   const media = new Map<string, MediaFile>();
   for (const test of resources.filter((r) => TEST_RESOURCE.test(r.type))) {
     const root = readPackageXml(files, test.path);
@@ -841,7 +861,7 @@ export async function parseQtiPackage(bytes: Uint8Array): Promise<ParsedBank> {
       items.push(failed({ path: test.path, category: null, notes: [] }, null, 'assessmentTest', root).item);
       continue;
     }
-    testPlacements(root, test.path, files, placements);
+    testPlacements(root, test.path, files, placements, items);
   }
   const order = [...placements.keys()];
   for (const r of resources) if (ITEM_RESOURCE.test(r.type) && !placements.has(r.path)) order.push(r.path);
