@@ -1,12 +1,20 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type * as Yazl from 'yazl';
+import type { Readable } from 'node:stream';
 
 // Test helper: a zip built in memory with yazl, and the raw patches a hostile
 // zip needs (yazl refuses to write `..` or absolute names itself).
 
-// yazl is a dependency of functions/, not of the repo root.
-const yazl = createRequire(path.resolve(__dirname, '../../functions/package.json'))('yazl') as typeof Yazl;
+/** The part of yazl's ZipFile used here (yazl is a dependency of functions/, not of the repo root). */
+interface YazlZipFile {
+  addBuffer(buffer: Buffer, name: string, options?: { compress?: boolean }): void;
+  addEmptyDirectory(name: string): void;
+  end(): void;
+  outputStream: Readable;
+}
+const yazl = createRequire(path.resolve(__dirname, '../../functions/package.json'))('yazl') as {
+  ZipFile: new () => YazlZipFile;
+};
 
 export type ZipContent = Record<string, string | Uint8Array>;
 
