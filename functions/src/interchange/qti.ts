@@ -1,0 +1,896 @@
+import {
+  BankFileRefused,
+  MEDIA_PLACEHOLDER,
+  type AlternativeAnswer,
+  type MediaFile,
+  type ParsedBank,
+  type ParsedItem,
+  type QuestionDraft,
+} from './model';
+import { localName, parseXml, type XmlChild, type XmlElement } from './xml';
+import { readZip } from './zip';
+
+// Pure: QTI 2.1 and 3.0 items, alone or in a content package, as bank drafts.
+// The two versions differ mostly in spelling (`choiceInteraction` and
+// `maxChoices` in 2.1, `qti-choice-interaction` and `max-choices` in 3.0), so
+// every element is read by one canonical name and every attribute under either
+// spelling. What an item holds that the bank cannot (a hotspot, a template, two
+// interactions) makes it unsupported by its own name; what is carried only in
+// part is a warning on it. QTI 1.2 is a different language and is refused.
+
+const QTI12_REFUSED =
+  'QTI 1.2 (questestinterop, namespace ims_qtiasiv1p2) is not supported; export QTI 2.1 or 3.0 from the other system instead';
+
+/** `qti-choice-interaction` and `choiceInteraction` alike → `choiceInteraction`. */
+function qtiName(el: XmlElement): string {
+  const local = localName(el);
+  return local.startsWith('qti-') ? local.slice(4).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()) : local;
+}
+
+/** An attribute by its 2.1 name, or its 3.0 kebab-case spelling. */
+function attr(el: XmlElement, camel: string): string | undefined {
+  return el.attrs[camel] ?? el.attrs[camel.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)];
+}
+
+const kids = (el: XmlElement, name?: string): XmlElement[] =>
+  el.children.filter((c): c is XmlElement => typeof c !== 'string' && (name === undefined || qtiName(c) === name));
+const kid = (el: XmlElement, name: string): XmlElement | undefined => kids(el, name)[0];
+
+function* descendants(el: XmlElement): Generator<XmlElement> {
+  for (const child of kids(el)) {
+    yield child;
+    yield* descendants(child);
+  }
+}
+
+const textOf = (node: XmlChild): string => (typeof node === 'string' ? node : node.children.map(textOf).join(''));
+const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
+const numberOf = (s: string | undefined): number | undefined => {
+  if (s === undefined || s.trim() === '') return undefined;
+  const n = Number(s.trim());
+  return Number.isFinite(n) ? n : undefined;
+};
+const round5 = (n: number) => Math.round(n * 1e5) / 1e5;
+const isTrue = (s: string | undefined) => s?.trim().toLowerCase() === 'true';
+
+const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeAttr = (s: string) => escapeText(s).replace(/"/g, '&quot;');
+
+function isQti12(root: XmlElement): boolean {
+  const local = localName(root);
+  return local === 'questestinterop' || Object.values(root.attrs).some((v) => /ims_qtiasiv1p/i.test(v));
+}
+
+// ---- Media ----------------------------------------------------------------
+
+/** Where a relative reference leads inside the package, or null when it leaves it. */
+function resolvePackagePath(fromFile: string, ref: string): string | null {
+  let target = ref.replace(/[?#].*$/, '');
+  try {
+    target = decodeURIComponent(target);
+  } catch {
+    // a reference that is not valid percent-encoding is looked up as written
+  }
+  const parts = target.startsWith('/') ? [] : fromFile.split('/').slice(0, -1);
+  for (const segment of target.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      if (parts.length === 0) return null;
+      parts.pop();
+    } else parts.push(segment);
+  }
+  return parts.length > 0 ? parts.join('/') : null;
+}
+
+/** The package's files and where the item is, so its references can be followed; absent for a lone item file. */
+interface PackageFiles {
+  files: Map<string, Uint8Array>;
+  itemPath: string;
+}
+
+const EXTERNAL = /^([a-z][a-z0-9+.-]*:|\/\/)/i;
+const MEDIA_ATTRS: Record<string, string[]> = {
+  img: ['src'],
+  audio: ['src'],
+  video: ['src', 'poster'],
+  source: ['src'],
+  track: ['src'],
+  object: ['data'],
+  embed: ['src'],
+  input: ['src'],
+};
+
+// ---- Item body as HTML ----------------------------------------------------
+
+const VOID = new Set(['area', 'br', 'col', 'embed', 'hr', 'img', 'input', 'source', 'track', 'wbr', 'param']);
+const BLOCK = new Set(['p', 'div', 'ul', 'ol', 'table', 'blockquote', 'pre', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'dl']);
+/** Dropped when what they held was taken out (the interaction, an image a lone file cannot carry). */
+const EMPTIED_WRAPPERS = new Set(['p', 'div', 'span', 'blockquote', 'figure', 'section']);
+/** QTI 2.1 elements in a body that are spelled in lower case like HTML. */
+const QTI_LOWERCASE = new Set(['prompt', 'gap', 'hottext', 'include']);
+
+const isQtiElement = (el: XmlElement): boolean => {
+  const local = localName(el);
+  return local.startsWith('qti-') || /[A-Z]/.test(local) || QTI_LOWERCASE.has(local);
+};
+
+interface HtmlContext {
+  /** The interaction the body is read around, and what takes its place. */
+  interaction?: XmlElement;
+  replacement: string;
+  pkg?: PackageFiles;
+  warnings: Set<string>;
+  /** Why the item cannot be imported (a file the package lacks). */
+  problems: string[];
+  media: Map<string, MediaFile>;
+  /** Conditional blocks found in the body (feedback), carried as general feedback. */
+  feedback: string[];
+}
+
+/** True when the element holds nothing but the interaction (and blank text): it goes with it. */
+function holdsOnly(el: XmlElement, interaction: XmlElement): boolean {
+  let found = false;
+  for (const child of el.children) {
+    if (typeof child === 'string') {
+      if (child.trim() !== '') return false;
+    } else if (child === interaction) found = true;
+    else if (holdsOnly(child, interaction)) found = true;
+    else return false;
+  }
+  return found;
+}
+
+/** The reference made a media placeholder (a package file), kept (a URL), or undefined when the element must go. */
+function mediaReference(value: string, element: string, ctx: HtmlContext): string | undefined {
+  const ref = value.trim();
+  if (ref === '' || ref.startsWith('#') || EXTERNAL.test(ref)) return value;
+  if (!ctx.pkg) {
+    ctx.warnings.add(
+      `The ${element} "${ref}" was left out: a lone item file cannot carry it (import the content package to bring its media)`,
+    );
+    return undefined;
+  }
+  const key = resolvePackagePath(ctx.pkg.itemPath, ref);
+  if (key === null) {
+    ctx.problems.push(`It refers to "${ref}", a path leaving the package`);
+    return value;
+  }
+  const bytes = ctx.pkg.files.get(key);
+  if (!bytes) {
+    ctx.problems.push(`It refers to the file "${ref}" (${key}), which the package does not contain`);
+    return value;
+  }
+  ctx.media.set(key, { name: key, bytes });
+  // Percent-encoded so that the placeholder ends where the name does (the import decodes it back).
+  const encoded = key
+    .split('/')
+    .map((segment) =>
+      encodeURIComponent(segment).replace(/[()'!*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`),
+    )
+    .join('/');
+  return MEDIA_PLACEHOLDER + encoded;
+}
+
+function htmlAttrs(el: XmlElement, name: string, ctx: HtmlContext): string | undefined {
+  let out = '';
+  const mediaAttrs = MEDIA_ATTRS[name] ?? [];
+  for (const [key, raw] of Object.entries(el.attrs)) {
+    if (key === 'xmlns' || key.startsWith('xmlns:') || key.startsWith('xsi:')) continue;
+    let attrName = key;
+    if (key === 'xml:lang') attrName = 'lang';
+    else if (key.includes(':')) continue;
+    let value: string | undefined = raw;
+    if (name === 'a' && attrName === 'href' && !EXTERNAL.test(raw.trim()) && !raw.trim().startsWith('#')) {
+      ctx.warnings.add(
+        `The link to "${raw.trim()}" was not carried (only images, audio and video are); its text was kept`,
+      );
+      continue;
+    }
+    if (mediaAttrs.includes(attrName)) {
+      value = mediaReference(raw, name === 'img' ? 'image' : name, ctx);
+      if (value === undefined) return undefined;
+    }
+    out += ` ${attrName}="${escapeAttr(value)}"`;
+  }
+  return out;
+}
+
+function qtiElementHtml(el: XmlElement, ctx: HtmlContext): string {
+  const name = qtiName(el);
+  switch (name) {
+    case 'contentBody':
+    case 'prompt':
+      return childrenHtml(el, ctx);
+    case 'rubricBlock': {
+      const view = attr(el, 'view');
+      ctx.warnings.add(`A rubric block${view ? ` (for ${view})` : ''} was not carried: the bank has no place for it`);
+      return '';
+    }
+    case 'feedbackBlock':
+    case 'feedbackInline': {
+      const html = childrenHtml(el, ctx).trim();
+      if (html) {
+        ctx.feedback.push(html);
+        ctx.warnings.add(
+          `Feedback in the item body, shown in QTI only when ${attr(el, 'outcomeIdentifier') ?? 'an outcome'} matches "${attr(el, 'identifier') ?? ''}", is carried as general feedback (shown in every released review)`,
+        );
+      }
+      return '';
+    }
+    default:
+      ctx.warnings.add(`The QTI element ${localName(el)} in the text was not carried (its text was kept)`);
+      return childrenHtml(el, ctx);
+  }
+}
+
+function elementHtml(el: XmlElement, ctx: HtmlContext): string {
+  if (ctx.interaction && (el === ctx.interaction || holdsOnly(el, ctx.interaction))) return ctx.replacement;
+  if (isQtiElement(el)) return qtiElementHtml(el, ctx);
+  const name = localName(el).toLowerCase();
+  const attrs = htmlAttrs(el, name, ctx);
+  if (attrs === undefined) return '';
+  if (VOID.has(name)) return `<${name}${attrs}>`;
+  const inner = childrenHtml(el, ctx);
+  const hadContent = el.children.some((c) => typeof c !== 'string' || c.trim() !== '');
+  if (EMPTIED_WRAPPERS.has(name) && hadContent && inner.trim() === '') return '';
+  return `<${name}${attrs}>${inner}</${name}>`;
+}
+
+const childrenHtml = (el: XmlElement, ctx: HtmlContext): string =>
+  el.children.map((c) => (typeof c === 'string' ? escapeText(c) : elementHtml(c, ctx))).join('');
+
+/** A prompt's HTML as a block of the text: wrapped in a paragraph unless it already holds blocks. */
+function promptBlock(prompt: XmlElement | undefined, ctx: HtmlContext): string {
+  if (!prompt) return '';
+  const html = childrenHtml(prompt, ctx).trim();
+  if (html === '') return '';
+  return kids(prompt).some((k) => BLOCK.has(localName(k).toLowerCase())) ? html : `<p>${html}</p>`;
+}
+
+// ---- Item -----------------------------------------------------------------
+
+interface Mapping {
+  entries: { key: string; value: number; caseSensitive: boolean }[];
+  defaultValue: number;
+  lowerBound?: number;
+  upperBound?: number;
+}
+
+function mappingOf(declaration: XmlElement | undefined): Mapping | undefined {
+  const mapping = declaration && kid(declaration, 'mapping');
+  if (!mapping) return undefined;
+  return {
+    entries: kids(mapping, 'mapEntry').map((e) => ({
+      key: attr(e, 'mapKey') ?? '',
+      value: numberOf(attr(e, 'mappedValue')) ?? 0,
+      // QTI's default: a map entry matches case-sensitively unless it says otherwise.
+      caseSensitive: attr(e, 'caseSensitive') === undefined ? true : isTrue(attr(e, 'caseSensitive')),
+    })),
+    defaultValue: numberOf(attr(mapping, 'defaultValue')) ?? 0,
+    lowerBound: numberOf(attr(mapping, 'lowerBound')),
+    upperBound: numberOf(attr(mapping, 'upperBound')),
+  };
+}
+
+const correctValues = (declaration: XmlElement | undefined): string[] => {
+  const correct = declaration && kid(declaration, 'correctResponse');
+  return correct ? kids(correct, 'value').map((v) => textOf(v).trim()) : [];
+};
+
+type Scoring = 'match_correct' | 'map_response' | 'none' | 'other';
+
+interface ResponseRules {
+  scoring: Scoring;
+  /** Numeric tolerance from an `equal` comparison, when the processing has one. */
+  equal?: XmlElement;
+}
+
+/** What the response processing does, as far as the bank can follow it. */
+function responseRules(root: XmlElement, warnings: Set<string>): ResponseRules {
+  const rp = kid(root, 'responseProcessing');
+  if (!rp) return { scoring: 'none' };
+  const template = attr(rp, 'template') ?? attr(rp, 'templateLocation');
+  if (template) {
+    const name =
+      template
+        .replace(/\.xml$/i, '')
+        .split('/')
+        .pop() ?? template;
+    if (name === 'match_correct' || name === 'map_response') return { scoring: name };
+    warnings.add(
+      `The response processing template "${name}" was not carried; the standard key (the correct response) was used`,
+    );
+    return { scoring: 'other' };
+  }
+  if (kids(rp).length === 0) return { scoring: 'none' };
+  const inside = [...descendants(rp)].map((d) => ({ el: d, name: qtiName(d) }));
+  const equal = inside.find((d) => d.name === 'equal')?.el;
+  if (inside.some((d) => d.name === 'mapResponse')) return { scoring: 'map_response', equal };
+  if (equal) return { scoring: 'match_correct', equal };
+  if (inside.some((d) => d.name === 'match') && inside.some((d) => d.name === 'correct'))
+    return { scoring: 'match_correct' };
+  warnings.add('Custom response processing was not carried; the standard key (the correct response) was used');
+  return { scoring: 'other' };
+}
+
+/** The score the item declares it can reach: MAXSCORE, or SCORE's normal maximum. */
+function declaredMaximum(root: XmlElement): number | undefined {
+  const outcomes = kids(root, 'outcomeDeclaration');
+  const maxScore = outcomes.find((o) => attr(o, 'identifier') === 'MAXSCORE');
+  const fromDefault = maxScore && kid(maxScore, 'defaultValue');
+  const value = fromDefault && kid(fromDefault, 'value');
+  const max = value ? numberOf(textOf(value)) : undefined;
+  if (max !== undefined) return max;
+  const score = outcomes.find((o) => attr(o, 'identifier') === 'SCORE');
+  return score ? numberOf(attr(score, 'normalMaximum')) : undefined;
+}
+
+/** An option as the bank holds it: plain text (an image stands for its alt text). */
+function optionText(choice: XmlElement, index: number, warnings: Set<string>): string {
+  const lost: string[] = [];
+  const walk = (node: XmlChild): string => {
+    if (typeof node === 'string') return node;
+    const name = qtiName(node);
+    if (name === 'feedbackInline') return '';
+    lost.push(localName(node));
+    if (localName(node) === 'img') return attr(node, 'alt') ?? '';
+    return node.children.map(walk).join('');
+  };
+  const text = collapse(choice.children.map(walk).join(''));
+  if (lost.length > 0)
+    warnings.add(
+      `Option ${index + 1}: its markup (${[...new Set(lost)].join(', ')}) was dropped; options are plain text${lost.includes('img') ? ' (an image became its alt text)' : ''}`,
+    );
+  return text;
+}
+
+const isTrueFalse = (options: string[]) =>
+  options.length === 2 &&
+  [...options]
+    .map((o) => o.toLowerCase())
+    .sort()
+    .join() === 'false,true';
+
+interface ItemResult {
+  item: ParsedItem;
+  media: Map<string, MediaFile>;
+}
+
+interface ItemPlace {
+  path: string;
+  category: string[] | null;
+  pkg?: PackageFiles;
+  /** Notes about where it stands in a test (a selection, the test not imported). */
+  notes: string[];
+}
+
+function unsupported(place: ItemPlace, title: string | null, sourceType: string, message: string): ItemResult {
+  return {
+    item: {
+      path: place.path,
+      title,
+      source_type: sourceType,
+      status: 'unsupported',
+      message,
+      warnings: [...place.notes],
+      category: place.category,
+    },
+    media: new Map(),
+  };
+}
+
+function failed(place: ItemPlace, title: string | null, sourceType: string, message: string, warnings: string[] = []) {
+  return {
+    item: {
+      path: place.path,
+      title,
+      source_type: sourceType,
+      status: 'error' as const,
+      message,
+      warnings: [...place.notes, ...warnings],
+      category: place.category,
+    },
+    media: new Map<string, MediaFile>(),
+  };
+}
+
+const SUPPORTED = new Set(['choiceInteraction', 'textEntryInteraction', 'extendedTextInteraction']);
+
+/** One assessment item (2.1 or 3.0) as a parsed item. */
+function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
+  const title = attr(root, 'title')?.trim() || null;
+  if (isTrue(attr(root, 'adaptive')))
+    return unsupported(
+      place,
+      title,
+      'adaptive item',
+      'An adaptive item (adaptive="true") changes as it is answered; the bank holds only fixed questions',
+    );
+  const template = kids(root).find((k) => ['templateDeclaration', 'templateProcessing'].includes(qtiName(k)));
+  if (template)
+    return unsupported(
+      place,
+      title,
+      'template item',
+      `A template item (${localName(template)}) draws its values when delivered; the bank holds only fixed questions`,
+    );
+  const body = kid(root, 'itemBody');
+  if (!body) return failed(place, title, localName(root), 'The item has no item body');
+
+  const interactions: XmlElement[] = [];
+  const find = (el: XmlElement) => {
+    for (const child of kids(el)) {
+      if (qtiName(child).endsWith('Interaction')) interactions.push(child);
+      else find(child);
+    }
+  };
+  find(body);
+  if (interactions.length === 0)
+    return unsupported(
+      place,
+      title,
+      'no interaction',
+      'The item asks nothing (it has no interaction): the bank holds only questions',
+    );
+  if (interactions.length > 1)
+    return unsupported(
+      place,
+      title,
+      'composite item',
+      `A composite item (${interactions.map(localName).join(', ')}): the bank holds one answer per question`,
+    );
+  const interaction = interactions[0];
+  const sourceType = localName(interaction);
+  const kind = qtiName(interaction);
+  if (!SUPPORTED.has(kind))
+    return unsupported(place, title, sourceType, `${sourceType} is not a question type the bank supports`);
+
+  const warnings = new Set<string>();
+  const responseId = attr(interaction, 'responseIdentifier');
+  const declaration = kids(root, 'responseDeclaration').find((d) => attr(d, 'identifier') === responseId);
+  if (!declaration && kind !== 'extendedTextInteraction')
+    return failed(place, title, sourceType, `No response declaration for "${responseId ?? ''}"`);
+  const rules = responseRules(root, warnings);
+  const mapping = mappingOf(declaration);
+  const useMapping = mapping !== undefined && (rules.scoring === 'map_response' || rules.scoring === 'none');
+  if (mapping && !useMapping && rules.scoring === 'match_correct')
+    warnings.add('The mapping is not used by the response processing (match_correct) and was not carried');
+
+  if (kids(root, 'stylesheet').length > 0) warnings.add('The item stylesheet was not carried');
+
+  // The text: the body with the interaction taken out and its prompt where it stood.
+  const ctx: HtmlContext = {
+    interaction,
+    replacement: '',
+    pkg: place.pkg,
+    warnings,
+    problems: [],
+    media: new Map(),
+    feedback: [],
+  };
+  const prompt = kid(interaction, 'prompt');
+  const promptHtml = promptBlock(prompt, ctx);
+  ctx.replacement = promptHtml;
+  // A text entry amid running text stays a visible blank there.
+  if (kind === 'textEntryInteraction') {
+    const parent = [...descendants(body)].find((d) => kids(d).includes(interaction)) ?? body;
+    if (!holdsOnly(parent, interaction) && parent !== body) ctx.replacement = '_____';
+  }
+  const questionText = childrenHtml(body, ctx).trim();
+
+  const declared = declaredMaximum(root);
+  let marks = declared !== undefined && declared > 0 ? declared : undefined;
+  if (declared !== undefined && declared <= 0)
+    warnings.add(`The declared maximum score ${declared} is not a positive number of marks; 1 was used`);
+
+  const draft: Partial<QuestionDraft> & { question_text: string } = {
+    question_text: questionText,
+    text_format: 'html',
+    difficulty: 'medium',
+  };
+  if (title !== null) draft.title = title;
+
+  /** Modal feedback already carried as a choice's own. */
+  const carried = new Set<XmlElement>();
+  const problem = (message: string) => failed(place, title, sourceType, message, [...warnings]);
+
+  if (kind === 'choiceInteraction') {
+    const choices = kids(interaction, 'simpleChoice');
+    const ids = choices.map((c) => attr(c, 'identifier') ?? '');
+    const options = choices.map((c, i) => optionText(c, i, warnings));
+    const optionFeedback = choices.map((c) => {
+      const inlineFeedback = kid(c, 'feedbackInline');
+      return inlineFeedback ? childrenHtml(inlineFeedback, ctx).trim() : '';
+    });
+    // Modal feedback keyed by a choice (FEEDBACK set to the response) is that choice's feedback.
+    for (const m of kids(root, 'modalFeedback')) {
+      const at = ids.indexOf(attr(m, 'identifier') ?? '\0');
+      if (at >= 0 && attr(m, 'showHide') !== 'hide' && optionFeedback[at] === '') {
+        optionFeedback[at] = childrenHtml(m, ctx).trim();
+        carried.add(m);
+      }
+    }
+    const maxChoices = numberOf(attr(interaction, 'maxChoices')) ?? 1;
+    const correct = correctValues(declaration);
+    const byId = (id: string) => ids.indexOf(id);
+    const unknown = correct.filter((id) => byId(id) < 0);
+    if (unknown.length > 0) return problem(`The correct response names ${unknown.join(', ')}, which is not a choice`);
+    if (mapping) {
+      const strays = mapping.entries.filter((e) => byId(e.key) < 0).map((e) => e.key);
+      if (strays.length > 0) warnings.add(`Map entries for ${strays.join(', ')}, which are not choices, were ignored`);
+    }
+    const positive = useMapping && mapping ? mapping.entries.filter((e) => e.value > 0 && byId(e.key) >= 0) : [];
+
+    if (maxChoices === 1) {
+      let correctId = correct[0];
+      if (!correctId && positive.length > 0) correctId = [...positive].sort((a, b) => b.value - a.value)[0].key;
+      if (!correctId) return problem('The item has no correct response');
+      if (correct.length > 1) warnings.add('More than one correct response for a single choice: the first was used');
+      const top = positive.find((e) => e.key === correctId)?.value;
+      if (positive.some((e) => e.key !== correctId))
+        warnings.add('Partial credit for other choices was not carried: a single choice is right or wrong');
+      marks ??= top ?? 1;
+      const correctText = options[byId(correctId)];
+      if (isTrueFalse(options)) {
+        const order = options.map((o) => o.toLowerCase());
+        const feedback = ['true', 'false'].map((o) => optionFeedback[order.indexOf(o)]);
+        Object.assign(draft, {
+          question_type: 'true_false',
+          correct_answer: correctText.toLowerCase() === 'true' ? 'True' : 'False',
+          ...(feedback.some((f) => f !== '') ? { option_feedback: feedback } : {}),
+        });
+      } else
+        Object.assign(draft, {
+          question_type: 'multiple_choice',
+          options,
+          correct_answer: correctText,
+          ...(optionFeedback.some((f) => f !== '') ? { option_feedback: optionFeedback } : {}),
+        });
+    } else {
+      const correctIds = correct.length > 0 ? correct : positive.map((e) => e.key);
+      if (correctIds.length === 0) return problem('The item has no correct response');
+      const ordered = ids.filter((id) => correctIds.includes(id));
+      Object.assign(draft, {
+        question_type: 'multiple_select',
+        options,
+        correct_answer: ordered.map((id) => options[byId(id)]).join('|'),
+        ...(optionFeedback.some((f) => f !== '') ? { option_feedback: optionFeedback } : {}),
+      });
+      if (maxChoices > 1 && maxChoices < choices.length)
+        warnings.add(`At most ${maxChoices} choices could be selected in QTI; the bank does not limit the selection`);
+      if (useMapping && mapping) {
+        const total = positive.reduce((sum, e) => sum + e.value, 0);
+        if (total <= 0) return problem('The mapping gives no choice a positive score');
+        const credits = ids.map((id) => {
+          const value = mapping.entries.find((e) => e.key === id)?.value ?? mapping.defaultValue;
+          return (value / total) * 100;
+        });
+        const kept = credits.map((c) => round5(Math.max(-100, c)));
+        draft.option_credits = kept;
+        const ceiling = mapping.upperBound !== undefined ? Math.min(mapping.upperBound, total) : total;
+        marks ??= ceiling;
+        if (Math.abs(total - marks) > 1e-9)
+          warnings.add(
+            `The mapped scores (positive entries totalling ${total}) were scaled to credits of the ${marks} marks`,
+          );
+        if (credits.some((c, i) => Math.abs(c - kept[i]) > 1e-9))
+          warnings.add('Option credits were rounded to 5 decimals or capped at −100');
+        if (mapping.defaultValue !== 0)
+          warnings.add(`The mapping's default value ${mapping.defaultValue} applies to every unmapped choice`);
+        if (kept.some((c) => c < 0) && (mapping.lowerBound === undefined || mapping.lowerBound < 0))
+          warnings.add('A total below 0 counts as 0 in the bank (the QTI mapping had no lower bound of 0)');
+      } else marks ??= 1;
+    }
+  } else if (kind === 'textEntryInteraction') {
+    const baseType = attr(declaration!, 'baseType') ?? 'string';
+    const numeric = baseType === 'float' || baseType === 'integer';
+    if (!numeric && baseType !== 'string')
+      return problem(`A text entry with base type "${baseType}" is not a question type the bank supports`);
+    const correct = correctValues(declaration);
+    const entries = useMapping && mapping ? mapping.entries.filter((e) => e.key.trim() !== '') : [];
+    const top = entries.reduce((max, e) => Math.max(max, e.value), 0);
+    let answer = correct[0];
+    if (answer === undefined && top > 0) answer = entries.find((e) => e.value === top)!.key;
+    if (answer === undefined || answer === '') return problem('The item has no correct response');
+    const alternatives: AlternativeAnswer[] = correct.slice(1).map((a) => ({ answer: a, credit: 100 }));
+    const dropped: string[] = [];
+    let rounded = false;
+    const correctEntry = entries.find((e) => e.key === answer);
+    // `match` compares strings exactly: without a mapping the answer is case-sensitive.
+    const caseSensitive = correctEntry?.caseSensitive ?? entries[0]?.caseSensitive ?? true;
+    // Compared case-insensitively, a spelling differing only in case is already the answer (or an earlier alternative).
+    const sameAs = (a: string, b: string) => (numeric || caseSensitive ? a === b : a.toLowerCase() === b.toLowerCase());
+    for (const e of entries) {
+      if (sameAs(e.key, answer) || correct.some((c) => sameAs(c, e.key))) continue;
+      if (alternatives.some((a) => sameAs(a.answer, e.key))) continue;
+      const credit = (e.value / top) * 100;
+      if (e.value > 0) alternatives.push({ answer: e.key, credit: round5(credit) });
+      else if (e.value < 0) dropped.push(e.key);
+      rounded ||= e.value > 0 && Math.abs(round5(credit) - credit) > 1e-9;
+    }
+    if (dropped.length > 0)
+      warnings.add(`Negative scores for the answers ${dropped.join(', ')} were not carried: a wrong answer earns 0`);
+    marks ??= top > 0 ? (mapping?.upperBound !== undefined ? Math.min(mapping.upperBound, top) : top) : 1;
+    if (correctEntry && correctEntry.value < top)
+      warnings.add('The correct response scored less than another answer in the mapping; it earns the full marks');
+    if (rounded) warnings.add('Credits of further answers were rounded to 5 decimals');
+    if (numeric) {
+      if (numberOf(answer) === undefined) return problem(`The correct response "${answer}" is not a number`);
+      const badAlt = alternatives.find((a) => numberOf(a.answer) === undefined);
+      if (badAlt) return problem(`The mapped answer "${badAlt.answer}" is not a number`);
+      Object.assign(draft, { question_type: 'numeric', correct_answer: answer });
+      const tolerance = toleranceOf(rules.equal, numberOf(answer)!, warnings);
+      if (tolerance !== undefined) draft.tolerance = tolerance;
+    } else {
+      const flags = new Set(entries.map((e) => e.caseSensitive));
+      if (flags.size > 1)
+        warnings.add(
+          `Map entries differ in case sensitivity; the question is case-${caseSensitive ? 'sensitive' : 'insensitive'} throughout`,
+        );
+      Object.assign(draft, { question_type: 'short_answer', correct_answer: answer, case_sensitive: caseSensitive });
+    }
+    if (alternatives.length > 0) draft.alternatives = alternatives;
+    if (attr(interaction, 'patternMask')) warnings.add('The answer pattern (patternMask) was not carried');
+  } else {
+    Object.assign(draft, { question_type: 'essay' });
+    marks ??= 1;
+    const hints = ['expectedLength', 'expectedLines']
+      .map((a) => [a, attr(interaction, a)] as const)
+      .filter(([, v]) => v !== undefined);
+    if (hints.length > 0)
+      warnings.add(
+        `The answer box's size hint (${hints.map(([a, v]) => `${a} ${v}`).join(', ')}) was not carried: it is not a word limit`,
+      );
+    if (correctValues(declaration).length > 0) warnings.add('The model answer (correct response) was not carried');
+  }
+
+  // General feedback: modal feedback not already carried as a choice's, and feedback blocks of the body.
+  const general: string[] = [];
+  for (const m of kids(root, 'modalFeedback')) {
+    if (carried.has(m)) continue;
+    const html = childrenHtml(m, ctx).trim();
+    if (html === '') continue;
+    const heading = attr(m, 'title')?.trim();
+    general.push(heading ? `<p><strong>${escapeText(heading)}</strong></p>${html}` : html);
+    warnings.add(
+      `Modal feedback "${attr(m, 'identifier') ?? ''}" is shown in QTI only when ${attr(m, 'outcomeIdentifier') ?? 'an outcome'} ${attr(m, 'showHide') === 'hide' ? 'does not match' : 'matches'} it; it is carried as general feedback, shown in every released review`,
+    );
+  }
+  general.push(...ctx.feedback);
+  if (general.length > 0) draft.feedback = general.join('\n');
+
+  draft.marks = marks;
+  const allWarnings = [...place.notes, ...warnings];
+  if (ctx.problems.length > 0) return failed(place, title, sourceType, ctx.problems.join('; '), [...warnings]);
+  if (questionText === '') return problem('The item has no text: its body holds only the interaction');
+  return {
+    item: {
+      path: place.path,
+      title,
+      source_type: sourceType,
+      status: 'ok',
+      message: null,
+      warnings: allWarnings,
+      category: place.category,
+      question: draft as QuestionDraft,
+    },
+    media: ctx.media,
+  };
+}
+
+/** The tolerance a numeric item's `equal` comparison allows around the correct value. */
+function toleranceOf(equal: XmlElement | undefined, correct: number, warnings: Set<string>): number | undefined {
+  if (!equal) return undefined;
+  const mode = attr(equal, 'toleranceMode') ?? 'exact';
+  if (mode === 'exact') return undefined;
+  const bounds = (attr(equal, 'tolerance') ?? '')
+    .trim()
+    .split(/\s+/)
+    .map((t) => numberOf(t))
+    .filter((t): t is number => t !== undefined && t >= 0);
+  if (bounds.length === 0) return undefined;
+  const [low, high = low] = bounds;
+  if (low !== high)
+    warnings.add(`An uneven tolerance (${low} below, ${high} above) became ${Math.min(low, high)} either side`);
+  const t = Math.min(low, high);
+  if (mode === 'relative') {
+    warnings.add(`A relative tolerance of ${t}% became an absolute one around ${correct}`);
+    return round5((Math.abs(correct) * t) / 100);
+  }
+  if (attr(equal, 'includeLowerBound') === 'false' || attr(equal, 'includeUpperBound') === 'false')
+    warnings.add('A tolerance excluding its bounds was carried as including them');
+  return t;
+}
+
+// ---- Files ----------------------------------------------------------------
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function decodeUtf8(bytes: Uint8Array): string | undefined {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A lone QTI item file (2.1 `assessmentItem`, 3.0 `qti-assessment-item`) as a bank of one question. */
+export function parseQtiXml(text: string, where?: string): ParsedBank {
+  const root = parseXml(text.replace(/^\uFEFF/, ''), where ?? 'the file');
+  if (isQti12(root)) throw new BankFileRefused(QTI12_REFUSED, where);
+  const name = qtiName(root);
+  if (name === 'assessmentTest' || name === 'manifest')
+    throw new BankFileRefused(
+      `${localName(root)} refers to item files: upload the whole content package (.zip) instead`,
+      where,
+    );
+  if (name !== 'assessmentItem')
+    throw new BankFileRefused(`Not a QTI item: the root element is ${localName(root)}`, where);
+  const { item, media } = parseItem(root, { path: where ?? localName(root), category: null, notes: [] });
+  return { format: 'qti', items: [item], media };
+}
+
+const ITEM_RESOURCE = /^imsqti_item_xmlv(2p0|2p1|2p2|3p0)$/i;
+const TEST_RESOURCE = /^imsqti_test_xmlv(2p1|2p2|3p0)$/i;
+const QTI12_RESOURCE = /^imsqti_xmlv1p|^imsqti_.*v1p/i;
+
+interface Placement {
+  category: string[] | null;
+  notes: string[];
+}
+
+/** The items a test names, in its order, with the path of sections each stands in. */
+function testPlacements(
+  test: XmlElement,
+  testPath: string,
+  files: Map<string, Uint8Array>,
+  out: Map<string, Placement>,
+  errors: ParsedItem[],
+): void {
+  const testTitle = attr(test, 'title')?.trim() || attr(test, 'identifier') || testPath;
+  let firstOfTest = true;
+  const place = (path: string, category: string[], notes: string[]) => {
+    if (firstOfTest) {
+      notes.unshift(
+        `Only the items of the test "${testTitle}" are imported: the test itself (its order, timing and outcome processing) is not`,
+      );
+      firstOfTest = false;
+    }
+    const existing = out.get(path);
+    if (existing) {
+      existing.notes.push(`It is also in the section "${category.join(' / ')}"; it was imported once`);
+      return;
+    }
+    out.set(path, { category: category.length > 0 ? category : null, notes });
+  };
+  const walk = (section: XmlElement, sectionPath: string, parents: string[], depth: number) => {
+    if (depth > 20) return;
+    const label = attr(section, 'title')?.trim() || attr(section, 'identifier') || 'section';
+    const segments = [...parents, label];
+    const selection = kid(section, 'selection');
+    let notes: string[] = [];
+    if (selection) {
+      const count = [...descendants(section)].filter((d) => qtiName(d) === 'assessmentItemRef').length;
+      notes.push(
+        `The section "${segments.join(' / ')}" draws ${attr(selection, 'select') ?? 'some'} of its items at random; it was imported as a folder of all its ${count} items`,
+      );
+    }
+    for (const child of kids(section)) {
+      const name = qtiName(child);
+      if (name === 'assessmentSection') {
+        walk(child, sectionPath, segments, depth + 1);
+        continue;
+      }
+      if (name !== 'assessmentItemRef' && name !== 'assessmentSectionRef') continue;
+      const href = attr(child, 'href') ?? '';
+      const path = resolvePackagePath(sectionPath, href);
+      if (!path) {
+        const where = { path: `${sectionPath}: ${href}`, category: segments, notes: [] };
+        errors.push(failed(where, null, localName(child), `"${href}" is a path leaving the package`).item);
+      } else if (name === 'assessmentItemRef') {
+        place(path, segments, notes);
+        notes = [];
+      } else {
+        const ref = readPackageXml(files, path);
+        if (typeof ref === 'string')
+          errors.push(failed({ path, category: segments, notes: [] }, null, localName(child), ref).item);
+        else if (qtiName(ref) === 'assessmentSection') walk(ref, path, segments, depth + 1);
+      }
+    }
+  };
+  for (const part of kids(test, 'testPart'))
+    for (const section of kids(part, 'assessmentSection')) walk(section, testPath, [], 0);
+}
+
+/** The XML of a file of the package, or why it cannot be read (a DOCTYPE or QTI 1.2 refuses the whole package). */
+function readPackageXml(files: Map<string, Uint8Array>, path: string): XmlElement | string {
+  const bytes = files.get(path);
+  if (!bytes) return `The manifest names "${path}", which the package does not contain`;
+  const text = decodeUtf8(bytes);
+  if (text === undefined) return `"${path}" is not UTF-8 text`;
+  let root: XmlElement;
+  try {
+    root = parseXml(text, path);
+  } catch (err) {
+    if (err instanceof BankFileRefused && !/<!DOCTYPE|<!ENTITY/i.test(text)) return err.message;
+    throw err;
+  }
+  if (isQti12(root)) throw new BankFileRefused(QTI12_REFUSED, path);
+  return root;
+}
+
+/** A QTI 3.0 (or 2.1) content package: the items its manifest lists, in the test's sections where a test names them. */
+export async function parseQtiPackage(bytes: Uint8Array): Promise<ParsedBank> {
+  const files = await readZip(bytes);
+  const manifestBytes = files.get('imsmanifest.xml');
+  if (!manifestBytes)
+    throw new BankFileRefused('The zip is not a QTI content package: it has no imsmanifest.xml at its root');
+  const manifestText = decodeUtf8(manifestBytes);
+  if (manifestText === undefined) throw new BankFileRefused('imsmanifest.xml is not UTF-8 text', 'imsmanifest.xml');
+  // The manifest is read by its elements and resource types, never by xsi:schemaLocation (exporters get it wrong).
+  const manifest = parseXml(manifestText, 'imsmanifest.xml');
+  if (qtiName(manifest) !== 'manifest')
+    throw new BankFileRefused(
+      `imsmanifest.xml is not a manifest: its root is ${localName(manifest)}`,
+      'imsmanifest.xml',
+    );
+
+  const resources: { type: string; path: string }[] = [];
+  const items: ParsedItem[] = [];
+  for (const group of kids(manifest, 'resources')) {
+    const groupBase = group.attrs['xml:base'] ?? '';
+    for (const resource of kids(group, 'resource')) {
+      const type = attr(resource, 'type') ?? '';
+      if (QTI12_RESOURCE.test(type)) throw new BankFileRefused(QTI12_REFUSED, 'imsmanifest.xml');
+      const href = attr(resource, 'href');
+      if (!href) continue;
+      const path = resolvePackagePath('', `${groupBase}${resource.attrs['xml:base'] ?? ''}${href}`);
+      if (path) resources.push({ type, path });
+      else if (ITEM_RESOURCE.test(type) || TEST_RESOURCE.test(type))
+        items.push(
+          failed({ path: href, category: null, notes: [] }, null, type, `"${href}" is a path leaving the package`).item,
+        );
+    }
+  }
+
+  const placements = new Map<string, Placement>();
+  const media = new Map<string, MediaFile>();
+  for (const test of resources.filter((r) => TEST_RESOURCE.test(r.type))) {
+    const root = readPackageXml(files, test.path);
+    if (typeof root === 'string') {
+      items.push(failed({ path: test.path, category: null, notes: [] }, null, 'assessmentTest', root).item);
+      continue;
+    }
+    testPlacements(root, test.path, files, placements, items);
+  }
+  const order = [...placements.keys()];
+  for (const r of resources) if (ITEM_RESOURCE.test(r.type) && !placements.has(r.path)) order.push(r.path);
+  if (order.length === 0 && items.length === 0)
+    throw new BankFileRefused('The package lists no QTI 2.1 or 3.0 items in its manifest', 'imsmanifest.xml');
+
+  for (const path of order) {
+    const placement = placements.get(path) ?? { category: null, notes: [] };
+    const place: ItemPlace = {
+      path,
+      category: placement.category,
+      notes: placement.notes,
+      pkg: { files, itemPath: path },
+    };
+    const root = readPackageXml(files, path);
+    if (typeof root === 'string') {
+      items.push(failed(place, null, 'assessmentItem', root).item);
+      continue;
+    }
+    if (qtiName(root) !== 'assessmentItem') {
+      items.push(
+        failed(place, null, localName(root), `"${path}" is not an assessment item (its root is ${localName(root)})`)
+          .item,
+      );
+      continue;
+    }
+    const parsed = parseItem(root, place);
+    items.push(parsed.item);
+    if (parsed.item.status === 'ok') for (const [key, file] of parsed.media) media.set(key, file);
+  }
+  return { format: 'qti', items, media };
+}

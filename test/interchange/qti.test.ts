@@ -1,0 +1,459 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { BankFileRefused, MEDIA_PLACEHOLDER, type ParsedItem } from '../../functions/src/interchange/model';
+import { parseQtiPackage, parseQtiXml } from '../../functions/src/interchange/qti';
+import { buildZip, type ZipContent } from './zipBuilder';
+
+const repoRoot = path.resolve(__dirname, '../..');
+const FIXTURES = path.join(repoRoot, 'test/fixtures/interchange/qti');
+const fixture = (name: string) => readFileSync(path.join(FIXTURES, name), 'utf8');
+const only = (name: string): ParsedItem => {
+  const bank = parseQtiXml(fixture(name), name);
+  assert.equal(bank.format, 'qti');
+  assert.equal(bank.items.length, 1);
+  return bank.items[0];
+};
+
+function refused(run: () => unknown, pattern: RegExp): void {
+  assert.throws(run, (err: unknown) => err instanceof BankFileRefused && pattern.test(err.message));
+}
+async function refusedAsync(run: () => Promise<unknown>, pattern: RegExp): Promise<void> {
+  await assert.rejects(run, (err: unknown) => err instanceof BankFileRefused && pattern.test(err.message));
+}
+
+const QTI3 = 'xmlns="http://www.imsglobal.org/xsd/imsqti_asi_v3p0"';
+const QTI21 = 'xmlns="http://www.imsglobal.org/xsd/imsqti_v2p1"';
+
+/** A QTI 2.1 item around the given declarations and body. */
+const item21 = (inner: string, attrs = '') =>
+  `<?xml version="1.0" encoding="UTF-8"?><assessmentItem ${QTI21} identifier="x" title="T" adaptive="false" timeDependent="false" ${attrs}>${inner}</assessmentItem>`;
+
+const CHOICE21 = (maxChoices: string, correct: string[], extra = '') =>
+  item21(
+    `<responseDeclaration identifier="RESPONSE" cardinality="${maxChoices === '1' ? 'single' : 'multiple'}" baseType="identifier">
+      <correctResponse>${correct.map((c) => `<value>${c}</value>`).join('')}</correctResponse>${extra}
+    </responseDeclaration>
+    <outcomeDeclaration identifier="SCORE" cardinality="single" baseType="float"/>
+    <itemBody><choiceInteraction responseIdentifier="RESPONSE" maxChoices="${maxChoices}">
+      <prompt>Pick</prompt>
+      <simpleChoice identifier="A">Alpha</simpleChoice>
+      <simpleChoice identifier="B">Beta</simpleChoice>
+      <simpleChoice identifier="C">Gamma</simpleChoice>
+    </choiceInteraction></itemBody>`,
+  );
+
+describe('parseQtiXml', () => {
+  it('reads a QTI 3.0 single choice: options, correct option, marks from MAXSCORE, per-choice and general feedback', () => {
+    const item = only('choice.xml');
+    assert.equal(item.status, 'ok');
+    assert.equal(item.source_type, 'qti-choice-interaction');
+    assert.equal(item.title, 'Road sign');
+    assert.equal(item.path, 'choice.xml');
+    const q = item.question!;
+    assert.equal(q.question_type, 'multiple_choice');
+    assert.equal(q.text_format, 'html');
+    assert.deepEqual(q.options, ['Come to a full stop', 'Slow down and carry on', 'Sound the horn']);
+    assert.equal(q.correct_answer, 'Come to a full stop');
+    assert.equal(q.marks, 2);
+    assert.equal(q.difficulty, 'medium');
+    assert.deepEqual(q.option_feedback, [
+      'Yes: the octagon always means <em>stop</em>.',
+      'Slowing down is not enough here.',
+      '',
+    ]);
+    assert.equal(q.feedback, '<p>Regulatory signs are red and white.</p>');
+    assert.match(
+      q.question_text,
+      /^<p>A driver reaches a crossing and sees this sign\.<\/p>\s*<p>What must the driver do\?<\/p>$/,
+    );
+    assert.doesNotMatch(q.question_text, /interaction|simple-choice/);
+    assert.ok(item.warnings.some((w) => /image "..\/images\/sign.png" was left out: a lone item file/.test(w)));
+    assert.ok(item.warnings.some((w) => /Modal feedback "always".*general feedback/.test(w)));
+  });
+
+  it('reads a QTI 3.0 multiple choice with a qti-mapping as credits totalling 100, a negative entry as negative credit', () => {
+    const item = only('choice-multiple.xml');
+    assert.equal(item.status, 'ok');
+    const q = item.question!;
+    assert.equal(q.question_type, 'multiple_select');
+    assert.deepEqual(q.options, ['2', '3', '5', '9']);
+    assert.equal(q.correct_answer, '2|3|5');
+    assert.deepEqual(q.option_credits, [33.33333, 33.33333, 33.33333, -50]);
+    assert.equal(q.marks, 3, 'the most the mapping can give');
+    assert.equal(q.question_text, '<p>Which of these numbers are prime?</p>');
+    assert.ok(item.warnings.some((w) => /rounded to 5 decimals/.test(w)));
+  });
+
+  it('reads a QTI 3.0 case-sensitive text entry with partial credit as a short answer with alternatives', () => {
+    const item = only('text-entry.xml');
+    assert.equal(item.status, 'ok');
+    const q = item.question!;
+    assert.equal(q.question_type, 'short_answer');
+    assert.equal(q.correct_answer, 'Ljubljana');
+    assert.equal(q.case_sensitive, true);
+    assert.deepEqual(q.alternatives, [
+      { answer: 'ljubljana', credit: 50 },
+      { answer: 'Lubiana', credit: 25 },
+    ]);
+    assert.equal(q.marks, 2);
+    assert.equal(q.question_text, '<p>The capital of Slovenia is _____.</p>', 'the blank stays where it stood');
+  });
+
+  it('reads a QTI 3.0 numeric entry compared within an absolute tolerance', () => {
+    const item = only('numeric.xml');
+    assert.equal(item.status, 'ok');
+    const q = item.question!;
+    assert.equal(q.question_type, 'numeric');
+    assert.equal(q.correct_answer, '6.25');
+    assert.equal(q.tolerance, 0.05);
+    assert.equal(q.marks, 1);
+    assert.deepEqual(item.warnings, [], 'the tolerance comparison is carried, not reported as custom processing');
+    assert.doesNotMatch(q.question_text, /<div>/, 'the wrapper that held only the interaction goes with it');
+  });
+
+  it('reads a QTI 3.0 extended text as an essay, warning about the size hint and the scorer rubric', () => {
+    const item = only('extended-text.xml');
+    assert.equal(item.status, 'ok');
+    const q = item.question!;
+    assert.equal(q.question_type, 'essay');
+    assert.equal(q.marks, 10, 'normal-maximum');
+    assert.match(q.question_text, /arch bridge.*<p>Answer in a few paragraphs\.<\/p>$/s);
+    assert.doesNotMatch(q.question_text, /Award up to 4 marks/);
+    assert.ok(item.warnings.some((w) => /expectedLength 2000/.test(w)));
+    assert.ok(item.warnings.some((w) => /rubric block \(for scorer\)/.test(w)));
+  });
+
+  it('reports a hotspot, an adaptive item and a template item as unsupported by their own names', () => {
+    const hotspot = only('hotspot.xml');
+    assert.equal(hotspot.status, 'unsupported');
+    assert.equal(hotspot.source_type, 'qti-hotspot-interaction');
+    assert.match(hotspot.message!, /qti-hotspot-interaction is not a question type/);
+    assert.equal(hotspot.question, undefined);
+
+    const adaptive = only('adaptive.xml');
+    assert.equal(adaptive.status, 'unsupported');
+    assert.equal(adaptive.source_type, 'adaptive item');
+
+    const template = only('template.xml');
+    assert.equal(template.status, 'unsupported');
+    assert.equal(template.source_type, 'template item');
+    assert.match(template.message!, /qti-template-declaration/);
+  });
+
+  it('reports two interactions in one item as an unsupported composite item', () => {
+    const xml = item21(`<responseDeclaration identifier="R1" cardinality="single" baseType="string"/>
+      <responseDeclaration identifier="R2" cardinality="single" baseType="string"/>
+      <itemBody><p>One <textEntryInteraction responseIdentifier="R1"/> two <textEntryInteraction responseIdentifier="R2"/></p></itemBody>`);
+    const [item] = parseQtiXml(xml).items;
+    assert.equal(item.status, 'unsupported');
+    assert.equal(item.source_type, 'composite item');
+    assert.match(item.message!, /textEntryInteraction, textEntryInteraction/);
+  });
+
+  it('names every other interaction as unsupported (gap match, order, inline choice, upload…)', () => {
+    for (const name of ['gapMatchInteraction', 'orderInteraction', 'inlineChoiceInteraction', 'uploadInteraction']) {
+      const xml = item21(`<itemBody><${name} responseIdentifier="R"/></itemBody>`);
+      const [item] = parseQtiXml(xml).items;
+      assert.equal(item.status, 'unsupported', name);
+      assert.equal(item.source_type, name);
+    }
+  });
+
+  it('reads a QTI 2.1 multiple response with a mapping, scaling credits and saying so', () => {
+    const xml = CHOICE21(
+      '0',
+      ['A', 'B'],
+      `<mapping defaultValue="0" lowerBound="0" upperBound="2">
+        <mapEntry mapKey="A" mappedValue="2"/><mapEntry mapKey="B" mappedValue="1"/><mapEntry mapKey="C" mappedValue="-1"/>
+      </mapping>`,
+    ).replace(
+      '</assessmentItem>',
+      '<responseProcessing template="http://www.imsglobal.org/question/qti_v2p1/rptemplates/map_response"/></assessmentItem>',
+    );
+    const [item] = parseQtiXml(xml).items;
+    assert.equal(item.status, 'ok');
+    const q = item.question!;
+    assert.equal(q.question_type, 'multiple_select');
+    assert.equal(q.correct_answer, 'Alpha|Beta');
+    assert.deepEqual(q.option_credits, [66.66667, 33.33333, -33.33333]);
+    assert.equal(q.marks, 2, 'the mapping caps the score at its upper bound');
+    assert.ok(item.warnings.some((w) => /scaled/.test(w)));
+  });
+
+  it('reads two choices True and False as a true/false question', () => {
+    const xml = CHOICE21('1', ['F']).replace(
+      /<simpleChoice identifier="A">Alpha<\/simpleChoice>\s*<simpleChoice identifier="B">Beta<\/simpleChoice>\s*<simpleChoice identifier="C">Gamma<\/simpleChoice>/,
+      '<simpleChoice identifier="T">True</simpleChoice><simpleChoice identifier="F">False</simpleChoice>',
+    );
+    const [item] = parseQtiXml(xml).items;
+    assert.equal(item.status, 'ok');
+    assert.equal(item.question!.question_type, 'true_false');
+    assert.equal(item.question!.correct_answer, 'False');
+    assert.equal(item.question!.options, undefined);
+  });
+
+  it('warns that custom response processing was not carried, and uses the correct response', () => {
+    const xml = CHOICE21('1', ['B']).replace(
+      '</assessmentItem>',
+      `<responseProcessing><setOutcomeValue identifier="SCORE"><baseValue baseType="float">1</baseValue></setOutcomeValue></responseProcessing></assessmentItem>`,
+    );
+    const [item] = parseQtiXml(xml).items;
+    assert.equal(item.status, 'ok');
+    assert.equal(item.question!.correct_answer, 'Beta');
+    assert.ok(item.warnings.some((w) => /Custom response processing was not carried/.test(w)));
+  });
+
+  it('takes modal feedback keyed by a choice as that choice’s feedback', () => {
+    const xml = CHOICE21('1', ['A']).replace(
+      '</assessmentItem>',
+      `<modalFeedback outcomeIdentifier="FEEDBACK" identifier="B" showHide="show">Beta is a letter, not the answer.</modalFeedback></assessmentItem>`,
+    );
+    const [item] = parseQtiXml(xml).items;
+    assert.deepEqual(item.question!.option_feedback, ['', 'Beta is a letter, not the answer.', '']);
+    assert.equal(item.question!.feedback, undefined);
+  });
+
+  it('makes a choice that is not in the correct response an error on that item', () => {
+    const [item] = parseQtiXml(CHOICE21('1', ['Z'])).items;
+    assert.equal(item.status, 'error');
+    assert.match(item.message!, /names Z, which is not a choice/);
+  });
+
+  it('makes options plain text, warning about the markup it drops', () => {
+    const xml = CHOICE21('1', ['A']).replace('>Alpha<', '><b>Al</b>pha<');
+    const [item] = parseQtiXml(xml).items;
+    assert.equal(item.question!.options![0], 'Alpha');
+    assert.ok(item.warnings.some((w) => /Option 1: its markup \(b\) was dropped/.test(w)));
+  });
+
+  it('reads case-insensitive map entries as a case-insensitive short answer, without alternatives the answer already covers', () => {
+    const xml = item21(`<responseDeclaration identifier="RESPONSE" cardinality="single" baseType="string">
+        <correctResponse><value>Paris</value></correctResponse>
+        <mapping defaultValue="0">
+          <mapEntry mapKey="Paris" mappedValue="1" caseSensitive="false"/>
+          <mapEntry mapKey="PARIS" mappedValue="0.5" caseSensitive="false"/>
+          <mapEntry mapKey="Lutetia" mappedValue="0.5" caseSensitive="false"/>
+        </mapping>
+      </responseDeclaration>
+      <itemBody><p>Capital of France?</p><p><textEntryInteraction responseIdentifier="RESPONSE"/></p></itemBody>
+      <responseProcessing template="http://www.imsglobal.org/question/qti_v2p1/rptemplates/map_response"/>`);
+    const [item] = parseQtiXml(xml).items;
+    const q = item.question!;
+    assert.equal(q.case_sensitive, false);
+    assert.deepEqual(q.alternatives, [{ answer: 'Lutetia', credit: 50 }]);
+    assert.equal(q.question_text, '<p>Capital of France?</p>');
+  });
+
+  it('turns a relative numeric tolerance into an absolute one, saying so', () => {
+    const xml = item21(`<responseDeclaration identifier="RESPONSE" cardinality="single" baseType="float">
+        <correctResponse><value>200</value></correctResponse></responseDeclaration>
+      <itemBody><p>Boiling point of something? <textEntryInteraction responseIdentifier="RESPONSE"/></p></itemBody>
+      <responseProcessing><responseCondition><responseIf>
+        <equal toleranceMode="relative" tolerance="5"><variable identifier="RESPONSE"/><correct identifier="RESPONSE"/></equal>
+        <setOutcomeValue identifier="SCORE"><baseValue baseType="float">1</baseValue></setOutcomeValue>
+      </responseIf></responseCondition></responseProcessing>`);
+    const [item] = parseQtiXml(xml).items;
+    assert.equal(item.question!.question_type, 'numeric');
+    assert.equal(item.question!.tolerance, 10);
+    assert.ok(item.warnings.some((w) => /relative tolerance of 5%/.test(w)));
+  });
+
+  it('refuses QTI 1.2, naming the version', () => {
+    const xml = `<?xml version="1.0"?><questestinterop xmlns="http://www.imsglobal.org/xsd/ims_qtiasiv1p2"><item ident="a"/></questestinterop>`;
+    refused(() => parseQtiXml(xml), /QTI 1\.2 .* is not supported; export QTI 2\.1 or 3\.0/);
+  });
+
+  it('refuses a DOCTYPE, a lone test file and a file that is not a QTI item', () => {
+    refused(
+      () => parseQtiXml(`<!DOCTYPE x [<!ENTITY a "b">]><assessmentItem ${QTI21}/>`),
+      /DOCTYPE or entity declaration/,
+    );
+    refused(() => parseQtiXml(`<qti-assessment-test ${QTI3} identifier="t"/>`), /upload the whole content package/);
+    refused(() => parseQtiXml('<quiz/>'), /Not a QTI item: the root element is quiz/);
+  });
+});
+
+/** The package of the fixtures: items under items/, the image under images/, the test under tests/. */
+async function fixturePackage(changes: ZipContent = {}, leaveOut: string[] = []): Promise<Buffer> {
+  const files: ZipContent = {
+    'imsmanifest.xml': fixture('imsmanifest.xml'),
+    'tests/test.xml': fixture('test.xml'),
+    'images/sign.png': readFileSync(path.join(FIXTURES, 'images/sign.png')),
+  };
+  for (const name of [
+    'choice',
+    'hotspot',
+    'choice-multiple',
+    'adaptive',
+    'template',
+    'numeric',
+    'text-entry',
+    'extended-text',
+    'missing-media',
+  ])
+    files[`items/${name}.xml`] = fixture(`${name}.xml`);
+  for (const name of leaveOut) delete files[name];
+  return buildZip({ ...files, ...changes });
+}
+
+describe('parseQtiPackage', () => {
+  it('imports the supported items of a QTI 3.0 package in the test’s order, its sections as categories', async () => {
+    const bank = await parseQtiPackage(await fixturePackage());
+    assert.equal(bank.format, 'qti');
+    const summary = bank.items.map((i) => [i.path, i.status, i.category?.join(' / ') ?? null]);
+    assert.deepEqual(summary, [
+      ['items/choice.xml', 'ok', 'Road signs'],
+      ['items/hotspot.xml', 'unsupported', 'Road signs'],
+      ['items/choice-multiple.xml', 'ok', 'Numbers'],
+      ['items/adaptive.xml', 'unsupported', 'Numbers'],
+      ['items/template.xml', 'unsupported', 'Numbers'],
+      ['items/numeric.xml', 'ok', 'Numbers / Measures'],
+      ['items/text-entry.xml', 'ok', null],
+      ['items/extended-text.xml', 'ok', null],
+      ['items/missing-media.xml', 'error', null],
+    ]);
+  });
+
+  it('reads the manifest by its resource types, not by its wrong xsi:schemaLocation', async () => {
+    assert.match(fixture('imsmanifest.xml'), /schemaLocation="http:\/\/www\.imsglobal\.org\/xsd\/imsqti_v2p1 /);
+    const bank = await parseQtiPackage(await fixturePackage());
+    assert.equal(bank.items.filter((i) => i.status === 'ok').length, 5);
+  });
+
+  it('carries the image an item refers to as media, the HTML pointing at it by its package path', async () => {
+    const bank = await parseQtiPackage(await fixturePackage());
+    assert.deepEqual([...bank.media.keys()], ['images/sign.png']);
+    const png = bank.media.get('images/sign.png')!;
+    assert.equal(png.name, 'images/sign.png');
+    assert.deepEqual(Buffer.from(png.bytes.subarray(0, 4)), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+    const choice = bank.items[0].question!;
+    assert.match(
+      choice.question_text,
+      new RegExp(`<img src="${MEDIA_PLACEHOLDER}images/sign.png" alt="A red octagonal sign">`),
+    );
+  });
+
+  it('makes a reference to a file the package lacks an error on that item', async () => {
+    const bank = await parseQtiPackage(await fixturePackage());
+    const missing = bank.items.find((i) => i.path === 'items/missing-media.xml')!;
+    assert.equal(missing.status, 'error');
+    assert.match(missing.message!, /"..\/images\/chart.png" \(images\/chart.png\), which the package does not contain/);
+    assert.equal(missing.question, undefined);
+  });
+
+  it('notes a section that draws at random, and that the test itself is not imported', async () => {
+    const bank = await parseQtiPackage(await fixturePackage());
+    const first = bank.items[0];
+    assert.ok(first.warnings.some((w) => /Only the items of the test "Road and number check" are imported/.test(w)));
+    const numbers = bank.items.find((i) => i.path === 'items/choice-multiple.xml')!;
+    assert.ok(
+      numbers.warnings.some((w) =>
+        /section "Numbers" draws 2 of its items at random; it was imported as a folder of all its 4 items/.test(w),
+      ),
+    );
+  });
+
+  it('makes an item the manifest names but the package lacks an error', async () => {
+    const bank = await parseQtiPackage(await fixturePackage({}, ['items/text-entry.xml']));
+    const gone = bank.items.find((i) => i.path === 'items/text-entry.xml')!;
+    assert.equal(gone.status, 'error');
+    assert.match(gone.message!, /which the package does not contain/);
+  });
+
+  it('makes malformed XML in one item an error on that item only', async () => {
+    const bank = await parseQtiPackage(
+      await fixturePackage({ 'items/numeric.xml': '<qti-assessment-item><oops></qti-assessment-item>' }),
+    );
+    const broken = bank.items.find((i) => i.path === 'items/numeric.xml')!;
+    assert.equal(broken.status, 'error');
+    assert.match(broken.message!, /not well-formed/);
+    assert.equal(bank.items.filter((i) => i.status === 'ok').length, 4);
+  });
+
+  it('refuses the whole package for a DOCTYPE in any item', async () => {
+    const hostile = `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><qti-assessment-item ${QTI3}/>`;
+    await refusedAsync(async () => parseQtiPackage(await fixturePackage({ 'items/numeric.xml': hostile })), /DOCTYPE/);
+  });
+
+  it('refuses a package of QTI 1.2 resources, naming the version', async () => {
+    const manifest = `<manifest xmlns="http://www.imsglobal.org/xsd/imscp_v1p1"><resources>
+      <resource identifier="q" type="imsqti_xmlv1p2" href="quiz.xml"/></resources></manifest>`;
+    await refusedAsync(
+      async () => parseQtiPackage(await buildZip({ 'imsmanifest.xml': manifest, 'quiz.xml': '<questestinterop/>' })),
+      /QTI 1\.2/,
+    );
+  });
+
+  it('imports QTI 2.1 items of a package, and reports an item href leaving the package', async () => {
+    const manifest = `<manifest xmlns="http://www.imsglobal.org/xsd/imscp_v1p1"><resources>
+      <resource identifier="a" type="imsqti_item_xmlv2p1" href="a.xml"/>
+      <resource identifier="b" type="imsqti_item_xmlv2p1" href="../b.xml"/></resources></manifest>`;
+    const bank = await parseQtiPackage(await buildZip({ 'imsmanifest.xml': manifest, 'a.xml': CHOICE21('1', ['C']) }));
+    assert.deepEqual(
+      bank.items.map((i) => [i.path, i.status]),
+      [
+        ['../b.xml', 'error'],
+        ['a.xml', 'ok'],
+      ],
+    );
+    assert.match(bank.items[0].message!, /leaving the package/);
+    assert.equal(bank.items[1].question!.correct_answer, 'Gamma');
+  });
+
+  it('refuses a zip without imsmanifest.xml, and a hostile zip through readZip', async () => {
+    await refusedAsync(async () => parseQtiPackage(await buildZip({ 'a.xml': '<a/>' })), /no imsmanifest\.xml/);
+    await refusedAsync(async () => parseQtiPackage(Buffer.from('PK but not a zip')), /not a zip archive/);
+  });
+});
+
+describe('QTI interop fixtures (../shared/fixtures/interop)', () => {
+  const interop = process.env.INTEROP_FIXTURES ?? path.resolve(repoRoot, '../shared/fixtures/interop');
+  const read = (name: string) => readFileSync(path.join(interop, name), 'utf8');
+
+  before(function () {
+    if (!existsSync(path.join(interop, 'qti21'))) {
+      console.log(`    (skipped: the interop fixtures are not at ${interop}; set INTEROP_FIXTURES to their folder)`);
+      this.skip();
+    }
+  });
+
+  it('qti21/instructure__choice.xml: a single choice; its image left out of a lone file with a warning', () => {
+    const [item] = parseQtiXml(read('qti21/instructure__choice.xml'), 'instructure__choice.xml').items;
+    assert.equal(item.status, 'ok');
+    assert.equal(item.source_type, 'choiceInteraction');
+    assert.equal(item.title, 'Unattended Luggage');
+    const q = item.question!;
+    assert.equal(q.question_type, 'multiple_choice');
+    assert.equal(q.options!.length, 3);
+    assert.equal(q.correct_answer, 'You must stay with your luggage at all times.');
+    assert.equal(q.marks, 1);
+    assert.match(q.question_text, /Look at the text in the picture\.[\s\S]*<p>What does it say\?<\/p>/);
+    assert.ok(item.warnings.some((w) => /images\/sign\.png/.test(w)));
+  });
+
+  it('qti21/instructure__text_entry.xml: a case-sensitive short answer, "york" earning half', () => {
+    const [item] = parseQtiXml(read('qti21/instructure__text_entry.xml')).items;
+    assert.equal(item.status, 'ok');
+    const q = item.question!;
+    assert.equal(q.question_type, 'short_answer');
+    assert.equal(q.correct_answer, 'York');
+    assert.equal(q.case_sensitive, true);
+    assert.deepEqual(q.alternatives, [{ answer: 'york', credit: 50 }]);
+    assert.match(q.question_text, /sun of\s+_____;/);
+  });
+
+  it('qti21/instructure__essay.xml: an essay scored by a person, 25 marks', () => {
+    const [item] = parseQtiXml(read('qti21/instructure__essay.xml')).items;
+    assert.equal(item.status, 'ok');
+    const q = item.question!;
+    assert.equal(q.question_type, 'essay');
+    assert.equal(q.marks, 25);
+    assert.match(q.question_text, /<b>Write an abstract about the life of this historical figure\.<\/b>/);
+  });
+
+  it('qti12/*: refused whole, naming QTI 1.2', () => {
+    for (const name of ['qti12/instructure__all_canvas_simple_1.2.xml', 'qti12/instructure__numeric_margin_error.xml'])
+      refused(() => parseQtiXml(read(name)), /QTI 1\.2/);
+  });
+});
