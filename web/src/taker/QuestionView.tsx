@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Schemas } from '../api/client';
+import { QuestionText, richFields } from '../QuestionText';
 import { wordCount } from './wordCount';
 
 const TEXT_SAVE_DELAY_MS = 600;
@@ -20,7 +21,8 @@ export function QuestionView({
 }) {
   const legend = (
     <legend>
-      <span className="qnum">{number}.</span> {question.question_text}{' '}
+      <span className="qnum">{number}.</span>{' '}
+      <QuestionText text={question.question_text} format={richFields(question).text_format} />{' '}
       <span className="marks">
         ({question.marks} {question.marks === 1 ? 'mark' : 'marks'})
       </span>
