@@ -69,7 +69,7 @@ describe('web app: an admin imports questions from a CSV file', function () {
     await checkPage(page, this, 'import page');
 
     await page
-      .getByLabel('File')
+      .getByLabel('File', { exact: true })
       .setInputFiles({ name: 'questions.csv', mimeType: 'text/csv', buffer: Buffer.from(bad) });
     await page.getByRole('button', { name: 'Check file' }).click();
     await page.getByRole('table').first().waitFor();
@@ -85,7 +85,7 @@ describe('web app: an admin imports questions from a CSV file', function () {
     assert.equal((await bankOf(tenant)).filter((q) => q.question_text.startsWith(tag)).length, 0);
 
     await page
-      .getByLabel('File')
+      .getByLabel('File', { exact: true })
       .setInputFiles({ name: 'questions.csv', mimeType: 'text/csv', buffer: Buffer.from(fixed) });
     await page.getByRole('button', { name: 'Check file' }).click();
     await page.getByText('Check passed: 4 questions would be imported, 0 failed.').waitFor();

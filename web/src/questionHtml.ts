@@ -49,6 +49,8 @@ export function mediaIdOf(src: string): string | null {
 // A `src` never reaches the page as it is: an <img> cannot send the bearer token, and any
 // other address is not ours to load. A media file's id is kept for QuestionText to fetch.
 purify.addHook('afterSanitizeAttributes', (node) => {
+  // An image the text does not describe is left out of what a screen reader reads, not read as a file name.
+  if (node.nodeName === 'IMG' && !node.hasAttribute('alt')) node.setAttribute('alt', '');
   const src = node.getAttribute('src');
   if (src === null) return;
   node.removeAttribute('src');
