@@ -24,10 +24,10 @@ export function QuestionText({
 }: {
   text: string;
   format?: TextFormat | null;
-  /** Inside a <legend> or a table cell the text stays a <span>; elsewhere a <div>. */
+  /** Inside a <legend>, a cell or a sentence the text stays a <span>; as a block of its own, a <p> (plain) or a <div>. */
   block?: boolean;
 }) {
-  if (format !== 'html') return <span className="qtext">{text}</span>;
+  if (format !== 'html') return block ? <p className="qtext">{text}</p> : <span className="qtext">{text}</span>;
   return <HtmlText html={text} block={block} />;
 }
 

@@ -29,11 +29,13 @@ export function QuestionView({
     </legend>
   );
   const name = `q-${question.id}`;
+  // HTML text has blocks (paragraphs, images) that a legend drawn on the border cannot hold.
+  const className = richFields(question).text_format === 'html' ? 'rich' : undefined;
   switch (question.question_type) {
     case 'multiple_choice':
     case 'true_false':
       return (
-        <fieldset disabled={disabled}>
+        <fieldset disabled={disabled} className={className}>
           {legend}
           {question.options.map((option) => (
             <label key={option} className="option">
@@ -58,7 +60,7 @@ export function QuestionView({
         onAnswer(question.options.filter((o) => next.has(o)).join('|'));
       };
       return (
-        <fieldset disabled={disabled}>
+        <fieldset disabled={disabled} className={className}>
           {legend}
           {question.options.map((option) => (
             <label key={option} className="option">
@@ -77,7 +79,7 @@ export function QuestionView({
     }
     default:
       return (
-        <fieldset disabled={disabled}>
+        <fieldset disabled={disabled} className={className}>
           {legend}
           <TextAnswer
             label={`Answer to question ${number}`}
