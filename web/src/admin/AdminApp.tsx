@@ -1,4 +1,7 @@
+import { useCallback } from 'react';
 import { Navigate, NavLink, Route, Routes } from 'react-router';
+import { authorizedFetch } from '../api/client';
+import { MediaLoaderContext, type MediaLoader } from '../QuestionText';
 import { useSession } from '../session';
 import { AnalyticsPage } from './analytics/AnalyticsPage';
 import { StudentPage } from './analytics/StudentPage';
@@ -14,34 +17,41 @@ import { TestsPage } from './tests/TestsPage';
 
 /** The admin pages: one chunk, loaded only when an administrator opens them. */
 export default function AdminApp() {
-  const { me } = useSession();
+  const { auth, me } = useSession();
+  // Question texts on admin pages fetch their images and audio with the admin's own token.
+  const loadMedia = useCallback<MediaLoader>(
+    async (mediaId) => (await authorizedFetch(auth, `/api/media/${encodeURIComponent(mediaId)}`)).blob(),
+    [auth],
+  );
   return (
-    <OrgProvider>
-      <div className="admin">
-        <nav aria-label="Administration" className="side">
-          <OrgPicker />
-          <NavLink to="/admin/tests">Tests</NavLink>
-          <NavLink to="/admin/questions">Question bank</NavLink>
-          <NavLink to="/admin/import">Import CSV</NavLink>
-          <NavLink to="/admin/audit">Audit log</NavLink>
-          {me?.role === 'super_admin' && <NavLink to="/admin/organizations">Organizations</NavLink>}
-        </nav>
-        <main>
-          <Routes>
-            <Route index element={<Navigate to="/admin/tests" replace />} />
-            <Route path="tests" element={<TestsPage />} />
-            <Route path="tests/:testId" element={<TestPage />} />
-            <Route path="tests/:testId/live" element={<LivePage />} />
-            <Route path="tests/:testId/analytics" element={<AnalyticsPage />} />
-            <Route path="tests/:testId/grading" element={<GradingPage />} />
-            <Route path="students/:studentId" element={<StudentPage />} />
-            <Route path="questions" element={<QuestionsPage />} />
-            <Route path="import" element={<ImportPage />} />
-            <Route path="audit" element={<AuditPage />} />
-            <Route path="organizations" element={<OrganizationsPage />} />
-          </Routes>
-        </main>
-      </div>
-    </OrgProvider>
+    <MediaLoaderContext value={loadMedia}>
+      <OrgProvider>
+        <div className="admin">
+          <nav aria-label="Administration" className="side">
+            <OrgPicker />
+            <NavLink to="/admin/tests">Tests</NavLink>
+            <NavLink to="/admin/questions">Question bank</NavLink>
+            <NavLink to="/admin/import">Import questions</NavLink>
+            <NavLink to="/admin/audit">Audit log</NavLink>
+            {me?.role === 'super_admin' && <NavLink to="/admin/organizations">Organizations</NavLink>}
+          </nav>
+          <main>
+            <Routes>
+              <Route index element={<Navigate to="/admin/tests" replace />} />
+              <Route path="tests" element={<TestsPage />} />
+              <Route path="tests/:testId" element={<TestPage />} />
+              <Route path="tests/:testId/live" element={<LivePage />} />
+              <Route path="tests/:testId/analytics" element={<AnalyticsPage />} />
+              <Route path="tests/:testId/grading" element={<GradingPage />} />
+              <Route path="students/:studentId" element={<StudentPage />} />
+              <Route path="questions" element={<QuestionsPage />} />
+              <Route path="import" element={<ImportPage />} />
+              <Route path="audit" element={<AuditPage />} />
+              <Route path="organizations" element={<OrganizationsPage />} />
+            </Routes>
+          </main>
+        </div>
+      </OrgProvider>
+    </MediaLoaderContext>
   );
 }

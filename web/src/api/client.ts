@@ -11,6 +11,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly details: Array<{ path: string; message: string; [key: string]: unknown }> = [],
+    /** The whole error body: some refusals carry more than the details (an import's per-question report). */
+    readonly body: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -82,5 +84,40 @@ export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; respo
     body?.error ?? 'SERVER_ERROR',
     body?.message ?? `The service answered ${result.response.status}`,
     body?.details ?? [],
+    (body as Record<string, unknown> | undefined) ?? {},
+  );
+}
+
+/**
+ * A request outside the typed client (a file download, a media file): the same credentials
+ * as the client's, an attempt token instead of the ID token when given. Non-2xx throws the
+ * API's error as an ApiError; a request that never reached the service throws OfflineError.
+ */
+export async function authorizedFetch(
+  auth: Auth,
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  const sent = new Headers(headers);
+  const user = auth.currentUser;
+  if (user && !sent.has('X-Attempt-Token')) sent.set('Authorization', `Bearer ${await user.getIdToken()}`);
+  let response: Response;
+  try {
+    response = await fetch(url, { headers: sent });
+  } catch {
+    throw new OfflineError();
+  }
+  if (response.ok) return response;
+  const body = (await response.json().catch(() => ({}))) as {
+    error?: string;
+    message?: string;
+    details?: ApiError['details'];
+  };
+  throw new ApiError(
+    response.status,
+    body.error ?? 'SERVER_ERROR',
+    body.message ?? `The service answered ${response.status}`,
+    body.details ?? [],
+    body as Record<string, unknown>,
   );
 }

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { OfflineError, serverNow, unwrap, type Schemas } from '../api/client';
+import { authorizedFetch, OfflineError, serverNow, unwrap, type Schemas } from '../api/client';
+import { MediaLoaderContext, QuestionText, richFields, type MediaLoader } from '../QuestionText';
 import { useSession } from '../session';
 import { ErrorMessage, Loading, useAction } from '../ui';
 import { AnswerSync, type SyncState } from './answerSync';
@@ -14,7 +15,7 @@ type Attempt = Schemas['Attempt'] | Schemas['ReviewedAttempt'];
 /** Taking an attempt: start, resume after a reload or a closed tab, save, submit, then the score and the review. */
 export function AttemptPage() {
   const { attemptId = '' } = useParams();
-  const { api, data } = useSession();
+  const { api, auth, data } = useSession();
   // Within <SignedIn>: there is a user, and only its own tokens and cached attempts are read.
   const { attemptTokens, answers: queue } = data!;
   const token = attemptTokens.get(attemptId);
@@ -24,6 +25,18 @@ export function AttemptPage() {
   const [expiresAt, setExpiresAt] = useState('');
   const [offlineCopy, setOfflineCopy] = useState(false);
   const [loadError, setLoadError] = useState<unknown>(null);
+  // The questions' images and audio, read for this attempt with the same credentials as the attempt.
+  const loadMedia = useCallback<MediaLoader>(
+    async (mediaId) =>
+      (
+        await authorizedFetch(
+          auth,
+          `/api/media/${encodeURIComponent(mediaId)}?attempt_id=${encodeURIComponent(attemptId)}`,
+          headers,
+        )
+      ).blob(),
+    [auth, attemptId, headers],
+  );
 
   /** The attempt as the service has it, kept as this browser's last reading of it (for an offline reload). */
   const readAttempt = useCallback(async () => {
@@ -75,16 +88,21 @@ export function AttemptPage() {
         <Loading what="Loading your attempt" />
       </main>
     );
-  if (attempt.status === 'submitted') return <SubmittedView attempt={attempt} />;
   return (
-    <Taking
-      attempt={attempt}
-      expiresAt={expiresAt || attempt.expires_at}
-      refresh={refresh}
-      headers={headers}
-      offlineCopy={offlineCopy}
-      onSubmitted={load}
-    />
+    <MediaLoaderContext value={loadMedia}>
+      {attempt.status === 'submitted' ? (
+        <SubmittedView attempt={attempt} />
+      ) : (
+        <Taking
+          attempt={attempt}
+          expiresAt={expiresAt || attempt.expires_at}
+          refresh={refresh}
+          headers={headers}
+          offlineCopy={offlineCopy}
+          onSubmitted={load}
+        />
+      )}
+    </MediaLoaderContext>
   );
 }
 
@@ -298,9 +316,10 @@ function SubmittedView({ attempt }: { attempt: Attempt }) {
             {review.map((item) => {
               const question = questions.get(item.question_id);
               const essay = question?.question_type === 'essay' || item.correct_answer === null;
+              const rich = richFields(question);
               return (
                 <li key={item.question_id} className={essay ? undefined : item.correct ? 'right' : 'wrong'}>
-                  <p>{question?.question_text}</p>
+                  <QuestionText text={question?.question_text ?? ''} format={rich.text_format} block />
                   {essay ? (
                     <>
                       <p>
@@ -332,6 +351,7 @@ function SubmittedView({ attempt }: { attempt: Attempt }) {
                       </p>
                     </>
                   )}
+                  <QuestionFeedback question={question} answer={item.answered ? item.student_answer : null} />
                 </li>
               );
             })}
@@ -342,6 +362,41 @@ function SubmittedView({ attempt }: { attempt: Attempt }) {
       ) : null}
       <Link to="/">Back to your tests</Link>
     </main>
+  );
+}
+
+/**
+ * A released review's feedback: the feedback on each option the taker chose, then the
+ * question's general feedback, in the question's text format.
+ */
+function QuestionFeedback({
+  question,
+  answer,
+}: {
+  question: Schemas['AttemptQuestion'] | undefined;
+  answer: string | null;
+}) {
+  const rich = richFields(question);
+  const chosen = new Set(
+    answer === null ? [] : question?.question_type === 'multiple_select' ? answer.split('|') : [answer],
+  );
+  const onChosen = (question?.options ?? [])
+    .map((option, i) => ({ option, feedback: rich.option_feedback?.[i] }))
+    .filter((o): o is { option: string; feedback: string } => chosen.has(o.option) && Boolean(o.feedback));
+  if (onChosen.length === 0 && !rich.feedback) return null;
+  return (
+    <div className="feedback">
+      {onChosen.map((o) => (
+        <div key={o.option}>
+          <strong>On “{o.option}”:</strong> <QuestionText text={o.feedback} format={rich.text_format} />
+        </div>
+      ))}
+      {rich.feedback ? (
+        <div>
+          <strong>General feedback:</strong> <QuestionText text={rich.feedback} format={rich.text_format} />
+        </div>
+      ) : null}
+    </div>
   );
 }
 

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Schemas } from '../api/client';
+import { QuestionText, richFields } from '../QuestionText';
 import { wordCount } from './wordCount';
 
 const TEXT_SAVE_DELAY_MS = 600;
@@ -20,18 +21,21 @@ export function QuestionView({
 }) {
   const legend = (
     <legend>
-      <span className="qnum">{number}.</span> {question.question_text}{' '}
+      <span className="qnum">{number}.</span>{' '}
+      <QuestionText text={question.question_text} format={richFields(question).text_format} />{' '}
       <span className="marks">
         ({question.marks} {question.marks === 1 ? 'mark' : 'marks'})
       </span>
     </legend>
   );
   const name = `q-${question.id}`;
+  // HTML text has blocks (paragraphs, images) that a legend drawn on the border cannot hold.
+  const className = richFields(question).text_format === 'html' ? 'rich' : undefined;
   switch (question.question_type) {
     case 'multiple_choice':
     case 'true_false':
       return (
-        <fieldset disabled={disabled}>
+        <fieldset disabled={disabled} className={className}>
           {legend}
           {question.options.map((option) => (
             <label key={option} className="option">
@@ -56,7 +60,7 @@ export function QuestionView({
         onAnswer(question.options.filter((o) => next.has(o)).join('|'));
       };
       return (
-        <fieldset disabled={disabled}>
+        <fieldset disabled={disabled} className={className}>
           {legend}
           {question.options.map((option) => (
             <label key={option} className="option">
@@ -75,7 +79,7 @@ export function QuestionView({
     }
     default:
       return (
-        <fieldset disabled={disabled}>
+        <fieldset disabled={disabled} className={className}>
           {legend}
           <TextAnswer
             label={`Answer to question ${number}`}

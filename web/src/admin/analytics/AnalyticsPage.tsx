@@ -7,6 +7,7 @@ import { Pager } from '../Pager';
 import { RegradeDialog } from '../grading/RegradeDialog';
 import { useOrg } from '../org';
 import { ScoreChart } from './ScoreChart';
+import { QuestionText, richFields } from '../../QuestionText';
 
 type QuestionAnalytics = Schemas['QuestionAnalytics'];
 
@@ -267,7 +268,7 @@ function Questions({
               <tr key={q.question_id} className={flags.length > 0 ? 'flagged' : undefined} data-question-row>
                 <td>{q.position}</td>
                 <td>
-                  {q.question_text}
+                  <QuestionText text={q.question_text} format={richFields(q).text_format} />
                   <br />
                   <small>
                     {q.question_type.replace(/_/g, ' ')} · {q.marks} marks

@@ -4,6 +4,8 @@ import { unwrap, type Api, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
 import { wordCount } from '../../taker/wordCount';
 import { ErrorMessage, Field, formatTime, Loading, useAction, useLoad } from '../../ui';
+import { QuestionText, richFields } from '../../QuestionText';
+import { plainTextOf } from '../../questionHtml';
 
 type Test = Schemas['Test'];
 type GradingItem = Schemas['GradingItem'];
@@ -21,7 +23,8 @@ async function essaysOf(api: Api, test: Test): Promise<Array<{ id: string; text:
       const pooled = test.pools.some(
         (p) => p.folder_id === q.folder_id && (p.difficulty === null || p.difficulty === q.difficulty),
       );
-      if (test.question_ids.includes(q.id) || pooled) found.set(q.id, q.question_text);
+      if (test.question_ids.includes(q.id) || pooled)
+        found.set(q.id, plainTextOf(q.question_text, richFields(q).text_format));
     }
     if (page >= listed.pagination.pages) break;
   }
@@ -180,7 +183,10 @@ function GradeItem({
         Answer {position} of {total}
       </h2>
       <p>
-        <strong>{item.question_text}</strong> ({item.marks} {item.marks === 1 ? 'mark' : 'marks'})
+        <strong>
+          <QuestionText text={item.question_text} format={richFields(item).text_format} />
+        </strong>{' '}
+        ({item.marks} {item.marks === 1 ? 'mark' : 'marks'})
       </p>
       <p>
         Submitted {formatTime(item.submitted_at)}

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, useAction } from '../../ui';
+import { QuestionText, richFields } from '../../QuestionText';
 
 type Question = Pick<
   Schemas['QuestionAnalytics'],
@@ -91,7 +92,7 @@ export function RegradeDialog({
     >
       <h2 id="regrade-heading">Regrade question {question.position}</h2>
       <p>
-        {question.question_text}{' '}
+        <QuestionText text={question.question_text} format={richFields(question).text_format} />{' '}
         <small>
           ({question.question_type.replace(/_/g, ' ')} · {question.marks} marks · version {version})
         </small>

@@ -1,11 +1,43 @@
 import { useState } from 'react';
 import { ApiError, unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
-import { ErrorMessage, Field, useAction } from '../../ui';
+import { ErrorMessage, Field, useAction, useLoad } from '../../ui';
 import { NeedsOrg } from '../org';
+import { QUESTION_TYPES } from './QuestionForm';
 
 type RowError = Schemas['ImportRowError'];
-type Mode = 'dry_run' | 'all_or_nothing' | 'partial';
+type Format = 'auto' | 'csv' | 'gift' | 'aiken' | 'moodle_xml' | 'qti';
+type Mode = 'all_or_nothing' | 'partial';
+
+const FORMATS: Array<{ value: Format; label: string }> = [
+  { value: 'auto', label: 'Auto (from the file name)' },
+  { value: 'csv', label: 'CSV' },
+  { value: 'gift', label: 'GIFT' },
+  { value: 'aiken', label: 'Aiken' },
+  { value: 'moodle_xml', label: 'Moodle XML' },
+  { value: 'qti', label: 'QTI (2.1 or 3.0 item, or 3.0 package)' },
+];
+
+/** One question of the file as the service reports it, in file order. */
+interface ReportItem {
+  index: number;
+  line?: number | null;
+  path?: string | null;
+  title?: string | null;
+  question_type?: string | null;
+  status: 'ok' | 'error' | 'unsupported';
+  message?: string | null;
+  warnings?: string[] | null;
+}
+/** The import's reply; `questions` read whether or not the typed schema has it yet. */
+type ImportReply = Omit<Schemas['QuestionImportResult'], 'questions'> & { questions?: ReportItem[] };
+
+/** What the page shows after a check or an import: the reply, or a refusal that still reports per question. */
+interface Outcome {
+  dryRun: boolean;
+  reply?: ImportReply;
+  refused?: { questions: ReportItem[]; details: ApiError['details'] };
+}
 
 /** Import questions */
 export function ImportPage() {
@@ -18,125 +50,294 @@ export function ImportPage() {
 }
 
 /** The row problems of a 400 VALIDATION_ERROR: its details that carry a row and a field. */
-function rowErrorsOf(error: unknown): RowError[] {
-  if (!(error instanceof ApiError)) return [];
-  return error.details.filter((d): d is RowError => typeof d.row === 'number' && typeof d.field === 'string');
+function rowErrorsOf(details: ApiError['details']): RowError[] {
+  return details.filter((d): d is RowError => typeof d.row === 'number' && typeof d.field === 'string');
 }
+
+const reportOf = (value: unknown): ReportItem[] | undefined =>
+  Array.isArray(value) ? (value as ReportItem[]) : undefined;
 
 function Importer({ clientId }: { clientId: string }) {
   const { api } = useSession();
   const [file, setFile] = useState<File | null>(null);
-  const [result, setResult] = useState<{ mode: Mode; data: Schemas['QuestionImportResult'] } | null>(null);
-  const [rowErrors, setRowErrors] = useState<RowError[]>([]);
+  const [format, setFormat] = useState<Format>('auto');
+  const [mode, setMode] = useState<Mode>('all_or_nothing');
+  const [folderId, setFolderId] = useState('');
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  // The file and options the last check was of: "Import" commits exactly what was checked.
+  const [checked, setChecked] = useState('');
   const action = useAction();
+  const folders = useLoad(
+    () => unwrap(api.GET('/api/folders', { params: { query: { client_id: clientId, limit: 100 } } })),
+    [api, clientId],
+  );
+  const choice = file ? [file.name, file.size, file.lastModified, format, mode, folderId].join('\u0000') : '';
 
-  const send = (mode: Mode) =>
+  const reset = () => {
+    setOutcome(null);
+    setChecked('');
+    action.clear();
+  };
+
+  const send = (dryRun: boolean) =>
     action.run(async () => {
       if (!file) return;
-      setResult(null);
-      setRowErrors([]);
+      setOutcome(null);
       const form = new FormData();
       form.append('file', file);
+      // Only what differs from the service's defaults, so a plain CSV import reads as it always did.
+      const query = {
+        client_id: clientId,
+        ...(format !== 'auto' ? { format } : {}),
+        ...(mode === 'partial' ? { mode } : {}),
+        ...(folderId ? { folder_id: folderId } : {}),
+        ...(dryRun ? { dry_run: 'true' } : {}),
+      };
       try {
-        const data = await unwrap(
+        const reply = (await unwrap(
           api.POST('/api/questions/import', {
-            params: {
-              query: {
-                client_id: clientId,
-                ...(mode === 'dry_run' ? { dry_run: 'true' as const } : {}),
-                ...(mode === 'partial' ? { mode: 'partial' as const } : {}),
-              },
-            },
+            // The query as the contract has it: `format` and `folder_id` may be newer than the typed schema.
+            params: { query: query as never },
             // openapi-fetch sends a FormData body as it is (the browser sets the multipart boundary).
             body: form as never,
           }),
-        );
-        setResult({ mode, data });
-        setRowErrors(data.errors);
+        )) as unknown as ImportReply;
+        setOutcome({ dryRun, reply });
+        setChecked(dryRun ? choice : '');
       } catch (err) {
-        setRowErrors(rowErrorsOf(err));
+        const questions = err instanceof ApiError ? reportOf(err.body.questions) : undefined;
+        if (err instanceof ApiError && (questions || rowErrorsOf(err.details).length > 0))
+          setOutcome({ dryRun, refused: { questions: questions ?? [], details: err.details } });
         throw err;
       }
     });
 
   const error = action.error;
-  // The row problems are shown in the table: the alert keeps only the message then.
-  const shownError = error instanceof ApiError && rowErrors.length > 0 ? new Error(error.message) : error;
+  // The problems are in the table: the alert keeps only the message then.
+  const shownError = error instanceof ApiError && outcome?.refused ? new Error(error.message) : error;
+  const items = outcome?.reply?.questions ?? outcome?.refused?.questions ?? [];
+  const rowErrors = outcome?.reply?.errors ?? rowErrorsOf(outcome?.refused?.details ?? []);
 
   return (
     <>
       <p className="note">
-        A UTF-8 CSV file with a header row:{' '}
+        CSV, GIFT, Aiken, Moodle XML or QTI, UTF-8, at most 5 MB. A CSV file has a header row:{' '}
         <code>question_text, question_type, options, correct_answer, marks, difficulty</code>, and optionally{' '}
-        <code>folder_id, tolerance</code>. Options are separated by <code>|</code>.
+        <code>folder_id, tolerance</code>; options are separated by <code>|</code>. Categories of GIFT and Moodle XML
+        (and QTI sections) become folders unless you choose one folder for all.
       </p>
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          void send('dry_run');
+          void send(true);
         }}
       >
-        <Field label="CSV file">
-          <input
-            type="file"
-            accept=".csv,text/csv"
-            onChange={(e) => {
-              setFile(e.target.files?.[0] ?? null);
-              setResult(null);
-              setRowErrors([]);
-              action.clear();
-            }}
-          />
-        </Field>
+        <div className="row">
+          <Field label="File">
+            <input
+              type="file"
+              accept=".csv,.gift,.txt,.xml,.zip"
+              onChange={(e) => {
+                setFile(e.target.files?.[0] ?? null);
+                reset();
+              }}
+            />
+          </Field>
+          <Field label="Format">
+            <select
+              value={format}
+              onChange={(e) => {
+                setFormat(e.target.value as Format);
+                reset();
+              }}
+            >
+              {FORMATS.map((f) => (
+                <option key={f.value} value={f.value}>
+                  {f.label}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Folder">
+            <select
+              value={folderId}
+              onChange={(e) => {
+                setFolderId(e.target.value);
+                reset();
+              }}
+            >
+              <option value="">From the file (categories), or none</option>
+              {(folders.data?.data ?? []).map((f) => (
+                <option key={f.id} value={f.id}>
+                  {f.name}
+                </option>
+              ))}
+            </select>
+          </Field>
+        </div>
+        <fieldset className="modes">
+          <legend>When some questions cannot be imported</legend>
+          <label className="option">
+            <input
+              type="radio"
+              name="import-mode"
+              checked={mode === 'all_or_nothing'}
+              onChange={() => {
+                setMode('all_or_nothing');
+                reset();
+              }}
+            />{' '}
+            Import nothing (all or nothing)
+          </label>
+          <label className="option">
+            <input
+              type="radio"
+              name="import-mode"
+              checked={mode === 'partial'}
+              onChange={() => {
+                setMode('partial');
+                reset();
+              }}
+            />{' '}
+            Import the others (partial)
+          </label>
+        </fieldset>
         <div className="row">
           <button type="submit" disabled={!file || action.busy}>
-            Check (dry run)
-          </button>
-          <button type="button" disabled={!file || action.busy} onClick={() => void send('all_or_nothing')}>
-            Import all or nothing
+            Check file
           </button>
           <button
             type="button"
-            className="secondary"
-            disabled={!file || action.busy}
-            onClick={() => void send('partial')}
+            disabled={!file || action.busy || checked !== choice}
+            title={checked !== choice ? 'Check the file first' : undefined}
+            onClick={() => void send(false)}
           >
-            Import valid rows only
+            Import
           </button>
         </div>
       </form>
+      <ErrorMessage error={folders.error} />
       {action.busy && <p role="status">Sending the file…</p>}
       <ErrorMessage error={shownError} />
-      {result && (
-        <p role="status" className="note">
-          {result.mode === 'dry_run'
-            ? `Check passed: ${result.data.imported} questions would be imported, ${result.data.failed} rows failed.`
-            : `Imported ${result.data.imported} questions; ${result.data.failed} rows failed.`}
+      {outcome?.reply && (
+        <p role="status" className="note" data-testid="import-summary">
+          {outcome.dryRun
+            ? `Check passed: ${outcome.reply.imported} ${outcome.reply.imported === 1 ? 'question' : 'questions'} would be imported, ${outcome.reply.failed} failed.`
+            : `Imported ${outcome.reply.imported} ${outcome.reply.imported === 1 ? 'question' : 'questions'}; ${outcome.reply.failed} failed.`}
         </p>
       )}
-      {rowErrors.length > 0 && (
-        <section aria-labelledby="row-errors-heading">
-          <h2 id="row-errors-heading">Problems in the file ({rowErrors.length})</h2>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Line</th>
-                <th scope="col">Field</th>
-                <th scope="col">Message</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rowErrors.map((e, i) => (
-                <tr key={i}>
-                  <td>{e.row}</td>
-                  <td>{e.field}</td>
-                  <td>{e.message}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </section>
+      {outcome?.refused && (
+        <p role="status" className="note" data-testid="import-summary">
+          {outcome.dryRun ? 'Check failed: ' : 'Nothing was imported: '}
+          {mode === 'all_or_nothing'
+            ? 'all or nothing refuses the whole file. Fix the questions below, or choose partial to import the others.'
+            : 'see the questions below.'}
+        </p>
+      )}
+      {items.length > 0 ? (
+        <Report items={items} rowErrors={rowErrors} />
+      ) : (
+        rowErrors.length > 0 && <RowErrors rowErrors={rowErrors} />
       )}
     </>
+  );
+}
+
+const typeLabel = (t: string | null | undefined) => (t ? (QUESTION_TYPES.find((x) => x.value === t)?.label ?? t) : '—');
+
+/** The per-question report: every question of the file, its status, why, and what was carried imperfectly. */
+function Report({ items, rowErrors }: { items: ReportItem[]; rowErrors: RowError[] }) {
+  const count = (status: ReportItem['status']) => items.filter((i) => i.status === status).length;
+  const warned = items.filter((i) => (i.warnings ?? []).length > 0).length;
+  const lines = new Set(items.map((i) => i.line).filter((l): l is number => typeof l === 'number'));
+  // Field errors of a question that has a line are shown on its row; any others below the table.
+  const unplaced = rowErrors.filter((e) => !lines.has(e.row));
+  return (
+    <section aria-labelledby="report-heading">
+      <h2 id="report-heading">Questions in the file ({items.length})</h2>
+      <p data-testid="report-counts">
+        {count('ok')} ok · {count('error')} with errors · {count('unsupported')} unsupported · {warned} with warnings
+      </p>
+      <table className="report">
+        <thead>
+          <tr>
+            <th scope="col">#</th>
+            <th scope="col">Line or path</th>
+            <th scope="col">Title</th>
+            <th scope="col">Type</th>
+            <th scope="col">Status</th>
+            <th scope="col">Message</th>
+            <th scope="col">Warnings</th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((item) => {
+            const fieldErrors = typeof item.line === 'number' ? rowErrors.filter((e) => e.row === item.line) : [];
+            return (
+              <tr key={item.index} data-status={item.status}>
+                <td>{item.index}</td>
+                <td>{item.line ?? item.path ?? '—'}</td>
+                <td>{item.title || '—'}</td>
+                <td>{typeLabel(item.question_type)}</td>
+                <td>
+                  <span className={`badge badge-${item.status}`}>{item.status}</span>
+                </td>
+                <td>
+                  {item.message ?? ''}
+                  {fieldErrors.length > 0 && (
+                    <ul className="field-errors">
+                      {fieldErrors.map((e, i) => (
+                        <li key={i}>
+                          <code>{e.field}</code>: {e.message}
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </td>
+                <td>
+                  {(item.warnings ?? []).length > 0 ? (
+                    <ul className="warnings">
+                      {item.warnings!.map((w, i) => (
+                        <li key={i}>{w}</li>
+                      ))}
+                    </ul>
+                  ) : (
+                    '—'
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {unplaced.length > 0 && <RowErrors rowErrors={unplaced} />}
+    </section>
+  );
+}
+
+/** Row problems as a CSV import reports them (line, field, message). */
+function RowErrors({ rowErrors }: { rowErrors: RowError[] }) {
+  return (
+    <section aria-labelledby="row-errors-heading">
+      <h2 id="row-errors-heading">Problems in the file ({rowErrors.length})</h2>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Line</th>
+            <th scope="col">Field</th>
+            <th scope="col">Message</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rowErrors.map((e, i) => (
+            <tr key={i}>
+              <td>{e.row}</td>
+              <td>{e.field}</td>
+              <td>{e.message}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
   );
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Schemas } from '../../api/client';
 import { Field } from '../../ui';
+import { richFields, type TextFormat } from '../../QuestionText';
 
 type Question = Schemas['Question'];
 export type QuestionType = Question['question_type'];
@@ -34,7 +35,15 @@ interface Draft {
   marks: string;
   difficulty: Difficulty;
   folder_id: string;
+  title: string;
+  text_format: TextFormat;
+  feedback: string;
 }
+
+// What the form does not edit but must not lose on a save (PUT replaces the question):
+// kept while the type and the options stay as they were, since they follow the options.
+const KEPT_WITH_OPTIONS = ['option_feedback', 'option_credits'] as const;
+const KEPT_WITH_TYPE = ['alternatives', 'case_sensitive'] as const;
 
 function draftOf(q?: Question): Draft {
   const type = q?.question_type ?? 'multiple_choice';
@@ -51,21 +60,40 @@ function draftOf(q?: Question): Draft {
     marks: q ? String(q.marks) : '1',
     difficulty: q?.difficulty ?? 'medium',
     folder_id: q?.folder_id ?? '',
+    title: richFields(q).title ?? '',
+    text_format: richFields(q).text_format ?? 'plain',
+    feedback: richFields(q).feedback ?? '',
   };
 }
 
-function inputOf(d: Draft, clientId: string): Schemas['QuestionInput'] {
+/** The fields of `q` the form keeps as they are, when the draft still fits them. */
+function keptOf(d: Draft, options: string[], q?: Question): Record<string, unknown> {
+  if (!q || q.question_type !== d.question_type) return {};
+  const source = q as unknown as Record<string, unknown>;
+  const sameOptions = options.length === q.options.length && options.every((o, i) => o === q.options[i]);
+  const kept: Record<string, unknown> = {};
+  for (const key of [...KEPT_WITH_TYPE, ...(sameOptions ? KEPT_WITH_OPTIONS : [])])
+    if (source[key] !== undefined && source[key] !== null) kept[key] = source[key];
+  return kept;
+}
+
+function inputOf(d: Draft, clientId: string, question?: Question): Schemas['QuestionInput'] {
+  const options = d.options
+    .split('\n')
+    .map((o) => o.trim())
+    .filter(Boolean);
   const base = {
     question_text: d.question_text,
     marks: Number(d.marks),
     difficulty: d.difficulty,
     folder_id: d.folder_id || null,
     client_id: clientId,
+    // Sent only when set, so a bank without them reads the body as before.
+    ...(d.title.trim() ? { title: d.title.trim() } : {}),
+    ...(d.text_format === 'html' ? { text_format: 'html' } : {}),
+    ...(d.feedback.trim() ? { feedback: d.feedback } : {}),
+    ...keptOf(d, hasOptions(d.question_type) ? options : (question?.options ?? []), question),
   };
-  const options = d.options
-    .split('\n')
-    .map((o) => o.trim())
-    .filter(Boolean);
   switch (d.question_type) {
     case 'multiple_choice':
       return { ...base, question_type: 'multiple_choice', options, correct_answer: d.correct_choice };
@@ -121,7 +149,7 @@ export function QuestionForm({
       aria-label={heading}
       onSubmit={(e) => {
         e.preventDefault();
-        onSave(inputOf(d, clientId));
+        onSave(inputOf(d, clientId, question));
       }}
     >
       <h2>{heading}</h2>
@@ -162,6 +190,17 @@ export function QuestionForm({
                 {f.name}
               </option>
             ))}
+          </select>
+        </Field>
+      </div>
+      <div className="row">
+        <Field label="Title" hint="Optional: a name for the bank, not shown to takers">
+          <input value={d.title} maxLength={255} onChange={(e) => set('title', e.target.value)} />
+        </Field>
+        <Field label="Text format">
+          <select value={d.text_format} onChange={(e) => set('text_format', e.target.value as TextFormat)}>
+            <option value="plain">Plain text</option>
+            <option value="html">HTML (sanitized)</option>
           </select>
         </Field>
       </div>
@@ -248,6 +287,9 @@ export function QuestionForm({
           />
         </Field>
       )}
+      <Field label="General feedback" hint="Optional: shown in the review once it is released">
+        <textarea rows={2} value={d.feedback} onChange={(e) => set('feedback', e.target.value)} />
+      </Field>
       <div className="row">
         <button type="submit" disabled={busy}>
           {question ? 'Save question' : 'Create question'}

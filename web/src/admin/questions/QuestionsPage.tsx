@@ -5,6 +5,9 @@ import { ErrorMessage, Field, Loading, useAction, useLoad } from '../../ui';
 import { NeedsOrg } from '../org';
 import { DIFFICULTIES, QUESTION_TYPES, QuestionForm, type Difficulty, type QuestionType } from './QuestionForm';
 import { Pager } from '../Pager';
+import { QuestionText, richFields } from '../../QuestionText';
+import { plainTextOf } from '../../questionHtml';
+import { ExportControl } from './ExportControl';
 
 const PAGE_SIZE = 20;
 
@@ -20,12 +23,62 @@ export function QuestionsPage() {
 
 const typeLabel = (t: QuestionType) => QUESTION_TYPES.find((x) => x.value === t)?.label ?? t;
 
+/** How buttons and confirmations name a question: its title, else its text as plain text. */
+const nameOf = (q: Schemas['Question']) => {
+  const rich = richFields(q);
+  return rich.title || plainTextOf(q.question_text, rich.text_format);
+};
+
 /** The answer key as the bank's table shows it; an essay has none (a person grades it). */
 const answerOf = (q: Schemas['Question']): string => {
   if (q.correct_answer === null)
     return q.max_words != null ? `Graded by a person (at most ${q.max_words} words)` : 'Graded by a person';
   return `${q.correct_answer}${q.tolerance != null ? ` ± ${q.tolerance}` : ''}`;
 };
+
+/** A question as the bank's table shows it: its title, its text (HTML rendered), options, and its feedback. */
+function QuestionCell({ question: q }: { question: Schemas['Question'] }) {
+  const rich = richFields(q);
+  const optionFeedback = q.options
+    .map((option, i) => ({ option, feedback: rich.option_feedback?.[i] }))
+    .filter((o): o is { option: string; feedback: string } => Boolean(o.feedback));
+  return (
+    <>
+      {rich.title ? (
+        <>
+          <strong className="qtitle">{rich.title}</strong>
+          <br />
+        </>
+      ) : null}
+      <QuestionText text={q.question_text} format={rich.text_format} />
+      {q.options.length > 0 && q.question_type !== 'true_false' ? (
+        <>
+          <br />
+          <small>{q.options.join(' · ')}</small>
+        </>
+      ) : null}
+      {rich.feedback || optionFeedback.length > 0 ? (
+        <details className="feedback">
+          <summary>Feedback</summary>
+          {optionFeedback.length > 0 && (
+            <ul>
+              {optionFeedback.map((o) => (
+                <li key={o.option}>
+                  {o.option}: <QuestionText text={o.feedback} format={rich.text_format} />
+                </li>
+              ))}
+            </ul>
+          )}
+          {rich.feedback ? (
+            <p>
+              General: <QuestionText text={rich.feedback} format={rich.text_format} />
+            </p>
+          ) : null}
+        </details>
+      ) : null}
+    </>
+  );
+}
 
 function Bank({ clientId }: { clientId: string }) {
   const { api } = useSession();
@@ -78,7 +131,7 @@ function Bank({ clientId }: { clientId: string }) {
     });
   const remove = (q: Schemas['Question']) =>
     action.run(async () => {
-      if (!confirm(`Delete the question "${q.question_text}"?`)) return;
+      if (!confirm(`Delete the question "${nameOf(q)}"?`)) return;
       await unwrap(api.DELETE('/api/questions/{questionId}', { params: { path: { questionId: q.id } } }));
       setNotice('Question deleted.');
       questions.reload();
@@ -159,6 +212,16 @@ function Bank({ clientId }: { clientId: string }) {
             </select>
           </Field>
         </div>
+        <ExportControl
+          path="/api/questions/export"
+          baseName="questions"
+          query={{
+            client_id: clientId,
+            folder_id: folderId || undefined,
+            question_type: type || undefined,
+            difficulty: difficulty || undefined,
+          }}
+        />
         <ErrorMessage error={questions.error} />
         {questions.loading && !questions.data ? <Loading what="Loading the questions" /> : null}
         {questions.data && questions.data.data.length === 0 ? <p>No question matches.</p> : null}
@@ -181,13 +244,7 @@ function Bank({ clientId }: { clientId: string }) {
               {questions.data.data.map((q) => (
                 <tr key={q.id}>
                   <td>
-                    {q.question_text}
-                    {q.options.length > 0 && q.question_type !== 'true_false' ? (
-                      <>
-                        <br />
-                        <small>{q.options.join(' · ')}</small>
-                      </>
-                    ) : null}
+                    <QuestionCell question={q} />
                   </td>
                   <td>{typeLabel(q.question_type)}</td>
                   <td>{answerOf(q)}</td>
@@ -204,7 +261,7 @@ function Bank({ clientId }: { clientId: string }) {
                           action.clear();
                           setEditing(q);
                         }}
-                        aria-label={`Edit ${q.question_text}`}
+                        aria-label={`Edit ${nameOf(q)}`}
                       >
                         Edit
                       </button>
@@ -212,7 +269,7 @@ function Bank({ clientId }: { clientId: string }) {
                         type="button"
                         className="danger"
                         onClick={() => void remove(q)}
-                        aria-label={`Delete ${q.question_text}`}
+                        aria-label={`Delete ${nameOf(q)}`}
                       >
                         Delete
                       </button>

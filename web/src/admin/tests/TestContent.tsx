@@ -3,6 +3,8 @@ import { unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, Loading, useAction, useLoad } from '../../ui';
 import { Pager } from '../Pager';
+import { QuestionText, richFields } from '../../QuestionText';
+import { plainTextOf } from '../../questionHtml';
 
 type Test = Schemas['Test'];
 type Question = Schemas['Question'];
@@ -134,7 +136,10 @@ export function TestContent({ test, onSaved }: { test: Test; onSaved: (test: Tes
       setSaved(true);
       onSaved(updated);
     });
-  const textOf = (id: string) => known.get(id)?.question_text ?? id;
+  const textOf = (id: string) => {
+    const q = known.get(id);
+    return q ? plainTextOf(q.question_text, richFields(q).text_format) : id;
+  };
 
   return (
     <section className="card" aria-labelledby="content-heading">
@@ -265,7 +270,9 @@ export function TestContent({ test, onSaved }: { test: Test; onSaved: (test: Tes
               <tbody>
                 {bank.data.data.map((q) => (
                   <tr key={q.id}>
-                    <td>{q.question_text}</td>
+                    <td>
+                      <QuestionText text={q.question_text} format={richFields(q).text_format} />
+                    </td>
                     <td>{q.question_type}</td>
                     <td>{q.marks}</td>
                     <td>
@@ -274,7 +281,7 @@ export function TestContent({ test, onSaved }: { test: Test; onSaved: (test: Tes
                         className="secondary"
                         disabled={ids.includes(q.id)}
                         onClick={() => setIds([...ids, q.id])}
-                        aria-label={`${ids.includes(q.id) ? 'Added' : 'Add'}: ${q.question_text}`}
+                        aria-label={`${ids.includes(q.id) ? 'Added' : 'Add'}: ${plainTextOf(q.question_text, richFields(q).text_format)}`}
                       >
                         {ids.includes(q.id) ? 'Added' : 'Add'}
                       </button>

@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 import { unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
 import { ErrorMessage, formatTime, Loading, useAction, useLoad } from '../../ui';
+import { ExportControl } from '../questions/ExportControl';
 import { ShareCodes } from './ShareCodes';
 import { SittingSettings } from './Sitting';
 import { Students } from './Students';
@@ -90,6 +91,7 @@ export function TestPage() {
         )}
       </div>
       <ErrorMessage error={action.error} />
+      <ExportControl path={`/api/tests/${encodeURIComponent(test.id)}/export`} baseName="test" />
       {/* Keyed by status: a move reloads the content form from the test as it now is. */}
       <TestContent key={`content-${test.status}`} test={test} onSaved={setTest} />
       <ShareCodes key={`codes-${test.status}`} test={test} />

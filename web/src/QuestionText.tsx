@@ -1,0 +1,93 @@
+import { createContext, useContext, useEffect, useMemo, useRef } from 'react';
+import { MEDIA_ATTRIBUTE, sanitizeQuestionHtml } from './questionHtml';
+
+/** Fetches a media file (`GET /api/media/{id}`) with the reader's credentials. */
+export type MediaLoader = (mediaId: string) => Promise<Blob>;
+
+/**
+ * How the question texts below fetch their images and audio: a taker's page fetches them for
+ * its attempt (with its attempt token when it has one), an admin page with the admin's token.
+ */
+export const MediaLoaderContext = createContext<MediaLoader | null>(null);
+
+export type TextFormat = 'plain' | 'html';
+
+/**
+ * Question text (or feedback) as the bank holds it: plain text stays text (React escapes it);
+ * HTML goes through the one sanitizer, then each media file is fetched with the reader's
+ * credentials and shown from a blob URL, revoked when the text leaves the page.
+ */
+export function QuestionText({
+  text,
+  format,
+  block = false,
+}: {
+  text: string;
+  format?: TextFormat | null;
+  /** Inside a <legend>, a cell or a sentence the text stays a <span>; as a block of its own, a <p> (plain) or a <div>. */
+  block?: boolean;
+}) {
+  if (format !== 'html') return block ? <p className="qtext">{text}</p> : <span className="qtext">{text}</span>;
+  return <HtmlText html={text} block={block} />;
+}
+
+function HtmlText({ html, block }: { html: string; block: boolean }) {
+  const clean = useMemo(() => sanitizeQuestionHtml(html), [html]);
+  const load = useContext(MediaLoaderContext);
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const root = ref.current;
+    if (!root || !load) return;
+    const elements = Array.from(root.querySelectorAll<HTMLElement>(`[${MEDIA_ATTRIBUTE}]`));
+    if (elements.length === 0) return;
+    let live = true;
+    const urls: string[] = [];
+    const byId = new Map<string, HTMLElement[]>();
+    for (const el of elements) {
+      const id = el.getAttribute(MEDIA_ATTRIBUTE)!;
+      byId.set(id, [...(byId.get(id) ?? []), el]);
+    }
+    for (const [id, targets] of byId) {
+      load(id).then(
+        (blob) => {
+          if (!live) return;
+          const url = URL.createObjectURL(blob);
+          urls.push(url);
+          for (const el of targets) {
+            el.setAttribute('src', url);
+            // A <source> is read by its <audio> when that loads, not when the source changes.
+            if (el instanceof HTMLSourceElement && el.parentElement instanceof HTMLMediaElement)
+              el.parentElement.load();
+          }
+        },
+        // Offline, or no longer readable: the image's alt text stands in for it.
+        () => undefined,
+      );
+    }
+    return () => {
+      live = false;
+      for (const url of urls) URL.revokeObjectURL(url);
+    };
+  }, [clean, load]);
+  const Tag = block ? 'div' : 'span';
+  return (
+    <Tag
+      ref={ref as React.RefObject<HTMLDivElement & HTMLSpanElement>}
+      className="qtext qtext-html"
+      dangerouslySetInnerHTML={{ __html: clean }}
+    />
+  );
+}
+
+/**
+ * The bank's optional presentation fields, as replies may carry them (admin replies; taker
+ * questions carry text_format, a released review feedback too). Read through this, a page
+ * works with replies that have them and with replies that do not.
+ */
+export interface RichFields {
+  title?: string | null;
+  text_format?: TextFormat | null;
+  feedback?: string | null;
+  option_feedback?: Array<string | null> | null;
+}
+export const richFields = (question: object | undefined | null): RichFields => (question ?? {}) as RichFields;

@@ -1,0 +1,72 @@
+import createDOMPurify from 'dompurify';
+
+/**
+ * The one sanitizer of question HTML in the app. The service already sanitizes on write;
+ * this is the second wall, so a stored text that slipped past it still runs nothing here.
+ * An instance of its own: its hook must not touch any other use of DOMPurify.
+ */
+const purify = createDOMPurify(window);
+
+// Formatting, lists, tables, images and audio. No links (a way out of an exam), no forms,
+// no style attributes (the page's policy refuses inline styles), no classes or ids (the
+// app's own look and names are not the text's to borrow).
+const ALLOWED_TAGS = [
+  'p', 'br', 'hr', 'div', 'span', 'strong', 'b', 'em', 'i', 'u', 's', 'sub', 'sup', 'small', 'mark',
+  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'code', 'ul', 'ol', 'li', 'dl', 'dt', 'dd',
+  'table', 'caption', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'figure', 'figcaption',
+  'img', 'audio', 'source',
+]; // prettier-ignore
+const ALLOWED_ATTR = [
+  'src',
+  'alt',
+  'title',
+  'width',
+  'height',
+  'colspan',
+  'rowspan',
+  'scope',
+  'controls',
+  'lang',
+  'dir',
+];
+
+/** The attribute that names a media file in sanitized HTML, in place of its `src`. */
+export const MEDIA_ATTRIBUTE = 'data-media-id';
+const MEDIA_PATH = /^\/api\/media\/([A-Za-z0-9_-]{1,200})$/;
+
+/** The media id of `/api/media/{id}` (relative, or absolute on this origin); null for any other address. */
+export function mediaIdOf(src: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(src, location.origin);
+  } catch {
+    return null;
+  }
+  if (url.origin !== location.origin) return null;
+  return MEDIA_PATH.exec(url.pathname)?.[1] ?? null;
+}
+
+// A `src` never reaches the page as it is: an <img> cannot send the bearer token, and any
+// other address is not ours to load. A media file's id is kept for QuestionText to fetch.
+purify.addHook('afterSanitizeAttributes', (node) => {
+  // An image the text does not describe is left out of what a screen reader reads, not read as a file name.
+  if (node.nodeName === 'IMG' && !node.hasAttribute('alt')) node.setAttribute('alt', '');
+  const src = node.getAttribute('src');
+  if (src === null) return;
+  node.removeAttribute('src');
+  const id = mediaIdOf(src);
+  if (id) node.setAttribute(MEDIA_ATTRIBUTE, id);
+});
+
+/** Question HTML as the page may show it: the allow-list above, no scripts, media by id only. */
+export function sanitizeQuestionHtml(html: string): string {
+  return purify.sanitize(html, { ALLOWED_TAGS, ALLOWED_ATTR, ALLOW_DATA_ATTR: false, ALLOW_ARIA_ATTR: false });
+}
+
+/** A question's text as one line of plain text (for a button's name, a confirmation): HTML read inertly. */
+export function plainTextOf(text: string, format?: string | null): string {
+  if (format !== 'html') return text;
+  const template = document.createElement('template');
+  template.innerHTML = sanitizeQuestionHtml(text);
+  return (template.content.textContent ?? '').replace(/\s+/g, ' ').trim();
+}
