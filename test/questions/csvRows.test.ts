@@ -270,23 +270,43 @@ describe('csvRows optional columns of the bank’s optional fields', () => {
       '',
       '',
     ]);
-    assert.ok(result.ok, JSON.stringify(result));
+    assert.ok(result.ok && result.question.question_type === 'multiple_select', JSON.stringify(result));
     assert.deepEqual(
-      [result.question.title, result.question.feedback, result.question.option_feedback, result.question.option_credits],
+      [
+        result.question.title,
+        result.question.feedback,
+        result.question.option_feedback,
+        result.question.option_credits,
+      ],
       ['Primes', 'Both 2 and 3', ['Yes', '', 'No'], [50, 50, -100]],
     );
   });
 
   it('reads alternatives as answer:credit entries, numeric ones with an optional :tolerance, an answer holding ":" split at the last', () => {
-    const short = row(['Time?', 'short_answer', '', '10:30', '1', 'easy', '', '', '', '', '', '10:30 am:50|half past ten:25', 'true', '']);
-    assert.ok(short.ok, JSON.stringify(short));
+    const short = row([
+      'Time?',
+      'short_answer',
+      '',
+      '10:30',
+      '1',
+      'easy',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '10:30 am:50|half past ten:25',
+      'true',
+      '',
+    ]);
+    assert.ok(short.ok && short.question.question_type === 'short_answer', JSON.stringify(short));
     assert.deepEqual(short.question.alternatives, [
       { answer: '10:30 am', credit: 50 },
       { answer: 'half past ten', credit: 25 },
     ]);
     assert.equal(short.question.case_sensitive, true);
     const numeric = row(['Pi?', 'numeric', '', '3.14', '1', 'easy', '', '', '', '', '', '3:50:0.2|3.1:25', '', '0.01']);
-    assert.ok(numeric.ok, JSON.stringify(numeric));
+    assert.ok(numeric.ok && numeric.question.question_type === 'numeric', JSON.stringify(numeric));
     assert.deepEqual(numeric.question.alternatives, [
       { answer: '3', credit: 50, tolerance: 0.2 },
       { answer: '3.1', credit: 25 },

@@ -26,7 +26,9 @@ describe('questions/html sanitizeQuestionHtml', () => {
   });
 
   it('strips event handlers such as onerror, keeping the element', () => {
-    const { html, removed } = sanitizeQuestionHtml('<img src="https://example.org/a.png" onerror="alert(1)" onload="x()">');
+    const { html, removed } = sanitizeQuestionHtml(
+      '<img src="https://example.org/a.png" onerror="alert(1)" onload="x()">',
+    );
     assert.equal(html, '<img src="https://example.org/a.png" />');
     assert.deepEqual(removed, ['onerror attribute', 'onload attribute']);
   });
@@ -50,7 +52,8 @@ describe('questions/html sanitizeQuestionHtml', () => {
         '<object data="x.swf"></object><style>p { display: none }</style>',
     );
     assert.equal(html, '<p>a</p>');
-    for (const what of ['style attribute', '<svg>', '<iframe>', '<object>', '<style>']) assert.ok(removed.includes(what), what);
+    for (const what of ['style attribute', '<svg>', '<iframe>', '<object>', '<style>'])
+      assert.ok(removed.includes(what), what);
   });
 
   it('drops images whose source is a data: URL, a placeholder or another relative path', () => {
@@ -72,7 +75,13 @@ describe('questions/html helpers', () => {
   it('isAllowedMediaSource: our media route and http(s) URLs only', () => {
     assert.ok(isAllowedMediaSource('/api/media/abc-1_2'));
     assert.ok(isAllowedMediaSource('https://example.org/a.png'));
-    for (const bad of ['/api/media/../x', 'data:image/png;base64,AA', '//example.org/a.png', 'ftp://x/a', '@@PLUGINFILE@@/a.png'])
+    for (const bad of [
+      '/api/media/../x',
+      'data:image/png;base64,AA',
+      '//example.org/a.png',
+      'ftp://x/a',
+      '@@PLUGINFILE@@/a.png',
+    ])
       assert.equal(isAllowedMediaSource(bad), false, bad);
   });
 

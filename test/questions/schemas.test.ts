@@ -276,7 +276,12 @@ describe('questions/schemas applyChanges', () => {
 
 describe('questions/schemas optional fields (title, HTML, feedback, credits, alternatives, case)', () => {
   const choice = { ...base, question_type: 'multiple_choice', options: ['A', 'B', 'C'], correct_answer: 'A' } as const;
-  const select = { ...base, question_type: 'multiple_select', options: ['A', 'B', 'C'], correct_answer: 'A|B' } as const;
+  const select = {
+    ...base,
+    question_type: 'multiple_select',
+    options: ['A', 'B', 'C'],
+    correct_answer: 'A|B',
+  } as const;
   const short = { ...base, question_type: 'short_answer', correct_answer: 'colour' } as const;
   const numeric = { ...base, question_type: 'numeric', correct_answer: '3.14', tolerance: 0.01 } as const;
   const messages = (body: unknown): Array<{ path: string; message: string }> => {
@@ -320,7 +325,11 @@ describe('questions/schemas optional fields (title, HTML, feedback, credits, alt
 
   it('html question_text is stored sanitized, up to 20,000 characters; plain text stays at 2,000 and unsanitized', () => {
     const q = normalizeQuestion(
-      parse({ ...choice, text_format: 'html', question_text: '<p onclick="x()">Pick <b>A</b></p><script>bad()</script>' }),
+      parse({
+        ...choice,
+        text_format: 'html',
+        question_text: '<p onclick="x()">Pick <b>A</b></p><script>bad()</script>',
+      }),
     );
     assert.equal(q.question_text, '<p>Pick <b>A</b></p>');
     const plain = normalizeQuestion(parse({ ...choice, question_text: '<script>shown as text</script>' }));
@@ -373,17 +382,17 @@ describe('questions/schemas optional fields (title, HTML, feedback, credits, alt
     refusedAt({ ...select, option_credits: [50, 50, 101] }, 'option_credits.2');
     refusedAt({ ...select, option_credits: [50, 50, -101] }, 'option_credits.2');
     refusedAt({ ...select, option_credits: [50, 50, 0.123456] }, 'option_credits.2', /5 decimals/);
-    refusedAt(
-      { ...select, correct_answer: 'A', option_credits: [-10, 0, -50] },
-      'option_credits',
-      /positive credit/,
-    );
+    refusedAt({ ...select, correct_answer: 'A', option_credits: [-10, 0, -50] }, 'option_credits', /positive credit/);
     refusedAt({ ...select, option_credits: ['50', 50, 0] }, 'option_credits.0', /number/);
     refusedAt({ ...choice, option_credits: [100, 0, 0] }, '', /option_credits is allowed only for multiple_select/);
   });
 
   it('option_credits: correct_answer must name exactly the options with a positive credit', () => {
-    refusedAt({ ...select, option_credits: [100, 0, 0] }, 'correct_answer', /exactly the options with a positive credit: "A"/);
+    refusedAt(
+      { ...select, option_credits: [100, 0, 0] },
+      'correct_answer',
+      /exactly the options with a positive credit: "A"/,
+    );
     assert.ok(QuestionInput.safeParse({ ...select, correct_answer: 'b|a', option_credits: [50, 50, -100] }).success);
   });
 
@@ -391,7 +400,13 @@ describe('questions/schemas optional fields (title, HTML, feedback, credits, alt
     const s = normalizeQuestion(parse({ ...short, alternatives: [{ answer: ' color ', credit: 100 }] }));
     assert.deepEqual(s.alternatives, [{ answer: 'color', credit: 100 }]);
     const n = normalizeQuestion(
-      parse({ ...numeric, alternatives: [{ answer: '3', credit: 50, tolerance: 0.2 }, { answer: '3.1', credit: 25, tolerance: 0 }] }),
+      parse({
+        ...numeric,
+        alternatives: [
+          { answer: '3', credit: 50, tolerance: 0.2 },
+          { answer: '3.1', credit: 25, tolerance: 0 },
+        ],
+      }),
     );
     assert.deepEqual(n.alternatives, [
       { answer: '3', credit: 50, tolerance: 0.2 },
@@ -400,10 +415,17 @@ describe('questions/schemas optional fields (title, HTML, feedback, credits, alt
     refusedAt({ ...short, alternatives: [{ answer: 'c', credit: 101 }] }, 'alternatives.0.credit');
     refusedAt({ ...short, alternatives: [{ answer: 'c', credit: -1 }] }, 'alternatives.0.credit');
     refusedAt({ ...short, alternatives: [{ answer: '', credit: 50 }] }, 'alternatives.0.answer');
-    refusedAt({ ...short, alternatives: [{ answer: 'c', credit: 50, tolerance: 1 }] }, 'alternatives.0.tolerance', /numeric/);
+    refusedAt(
+      { ...short, alternatives: [{ answer: 'c', credit: 50, tolerance: 1 }] },
+      'alternatives.0.tolerance',
+      /numeric/,
+    );
     refusedAt({ ...numeric, alternatives: [{ answer: 'pi', credit: 50 }] }, 'alternatives.0.answer', /number/);
     refusedAt({ ...short, alternatives: [{ answer: 'c', credit: 5, extra: 1 }] }, 'alternatives.0');
-    refusedAt({ ...short, alternatives: Array.from({ length: 21 }, (_, i) => ({ answer: `a${i}`, credit: 1 })) }, 'alternatives');
+    refusedAt(
+      { ...short, alternatives: Array.from({ length: 21 }, (_, i) => ({ answer: `a${i}`, credit: 1 })) },
+      'alternatives',
+    );
     refusedAt({ ...short, alternatives: 'color:100' }, 'alternatives', /array/);
     refusedAt({ ...choice, alternatives: [] }, '', /alternatives is allowed only for short_answer and numeric/);
   });
@@ -435,7 +457,14 @@ describe('questions/schemas optional fields (title, HTML, feedback, credits, alt
     };
     const view = PublicQuestion.parse(stored) as Record<string, unknown>;
     assert.deepEqual([view.title, view.text_format], ['T', 'html']);
-    for (const field of ['feedback', 'option_feedback', 'option_credits', 'alternatives', 'case_sensitive', 'correct_answer'])
+    for (const field of [
+      'feedback',
+      'option_feedback',
+      'option_credits',
+      'alternatives',
+      'case_sensitive',
+      'correct_answer',
+    ])
       assert.ok(!(field in view), field);
     assert.deepEqual(AdminQuestion.parse(adminQuestion(stored)), stored);
   });

@@ -157,7 +157,10 @@ type Marking = { share: number } | { wrong: true };
 /** Σ credits of the options chosen (each counted once; a choice matching no option adds 0), as a share clamped to 0..1. */
 function creditShare(credits: number[], options: string[], answer: string): number {
   const chosen = choiceSet(answer);
-  const sum = options.reduce((total, option, i) => (chosen.has(comparable(option)) ? total + (credits[i] ?? 0) : total), 0);
+  const sum = options.reduce(
+    (total, option, i) => (chosen.has(comparable(option)) ? total + (credits[i] ?? 0) : total),
+    0,
+  );
   return Math.min(1, Math.max(0, sum / 100));
 }
 

@@ -72,7 +72,11 @@ export function parseAlternatives(cell: string, numeric: boolean): unknown[] {
   return cell.split(OPTION_SEPARATOR).map((raw) => {
     const entry = raw.trim();
     const withTolerance = numeric ? NUMERIC_ALTERNATIVE.exec(entry) : null;
-    if (withTolerance && parseNumberText(withTolerance[3]) !== undefined && parseNumberText(withTolerance[2]) !== undefined)
+    if (
+      withTolerance &&
+      parseNumberText(withTolerance[3]) !== undefined &&
+      parseNumberText(withTolerance[2]) !== undefined
+    )
       return {
         answer: withTolerance[1].trim(),
         credit: numberOrText(withTolerance[2].trim()),

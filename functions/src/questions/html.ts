@@ -108,7 +108,9 @@ export function sanitizeQuestionHtml(html: string): { html: string; removed: str
           }
           if (name === 'src' && MEDIA_TAGS.has(tagName)) {
             if (!isAllowedMediaSource(value)) {
-              removed.add(`${tagName} source ${shortValue(value.trim())} (only /api/media/… and http(s) URLs are kept)`);
+              removed.add(
+                `${tagName} source ${shortValue(value.trim())} (only /api/media/… and http(s) URLs are kept)`,
+              );
               continue;
             }
             kept.src = value.trim();
@@ -117,7 +119,8 @@ export function sanitizeQuestionHtml(html: string): { html: string; removed: str
           kept[name] = value;
         }
         // A link opens apart from the question, and tells the target nothing about it.
-        if (tagName === 'a' && kept.href) Object.assign(kept, { rel: 'noopener noreferrer nofollow', target: '_blank' });
+        if (tagName === 'a' && kept.href)
+          Object.assign(kept, { rel: 'noopener noreferrer nofollow', target: '_blank' });
         return { tagName, attribs: kept };
       },
     },

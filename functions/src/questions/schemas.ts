@@ -151,7 +151,12 @@ const extras = {
 };
 
 const optionFeedback = z
-  .array(z.string().trim().max(MAX_OPTION_FEEDBACK * HTML_INPUT_FACTOR))
+  .array(
+    z
+      .string()
+      .trim()
+      .max(MAX_OPTION_FEEDBACK * HTML_INPUT_FACTOR),
+  )
   .max(MAX_OPTIONS)
   .nullable()
   .optional()
@@ -278,7 +283,11 @@ function checkCredits(q: { options: string[]; correct_answer: string; option_cre
     return;
   }
   if (!credits.some((c) => c > 0)) {
-    ctx.addIssue({ code: 'custom', path: ['option_credits'], message: 'At least one option must have a positive credit' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['option_credits'],
+      message: 'At least one option must have a positive credit',
+    });
     return;
   }
   const positive = q.options.filter((_, i) => credits[i] > 0);
@@ -753,7 +762,8 @@ export function applyChanges(current: StoredQuestion, changes: QuestionChanges):
     for (const field of ['option_feedback', 'option_credits', 'alternatives', 'case_sensitive'] as const) {
       if (changes[field] !== undefined) continue;
       // True/false has options of its own: feedback written for other options does not fit them.
-      const fitsOptions = field !== 'option_feedback' || (next !== 'true_false' && current.question_type !== 'true_false');
+      const fitsOptions =
+        field !== 'option_feedback' || (next !== 'true_false' && current.question_type !== 'true_false');
       if (!TYPE_EXTRAS[next].includes(field) || !fitsOptions) delete merged[field];
     }
   }
@@ -803,7 +813,10 @@ export const AdminQuestion = z
       .array(z.number())
       .optional()
       .describe('multiple_select partial credit, one per option (−100 to 100); absent: all or nothing'),
-    alternatives: z.array(Alternative).optional().describe('short_answer, numeric: further accepted answers; absent: none'),
+    alternatives: z
+      .array(Alternative)
+      .optional()
+      .describe('short_answer, numeric: further accepted answers; absent: none'),
     case_sensitive: z.boolean().optional().describe('short_answer: present (true) when compared case for case'),
   })
   .meta({ id: 'Question' });

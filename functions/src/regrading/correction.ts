@@ -22,7 +22,10 @@ export interface Correction {
 
 /** The corrected fields beyond the key, and the question types that may have each. */
 const TYPED_FIELDS = {
-  option_credits: { types: ['multiple_select'], message: 'option_credits is allowed only for multiple_select questions' },
+  option_credits: {
+    types: ['multiple_select'],
+    message: 'option_credits is allowed only for multiple_select questions',
+  },
   alternatives: {
     types: ['short_answer', 'numeric'],
     message: 'alternatives is allowed only for short_answer and numeric questions',

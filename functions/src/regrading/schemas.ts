@@ -53,10 +53,17 @@ export const RegradeBody = z
   })
   .refine(
     (body) =>
-      [body.correct_answer, body.tolerance, body.marks, body.option_credits, body.alternatives, body.case_sensitive].some(
-        (field) => field !== undefined,
-      ),
-    { message: 'Send at least one of correct_answer, tolerance, marks, option_credits, alternatives and case_sensitive' },
+      [
+        body.correct_answer,
+        body.tolerance,
+        body.marks,
+        body.option_credits,
+        body.alternatives,
+        body.case_sensitive,
+      ].some((field) => field !== undefined),
+    {
+      message: 'Send at least one of correct_answer, tolerance, marks, option_credits, alternatives and case_sensitive',
+    },
   )
   .meta({ id: 'Regrade' });
 export type RegradeInput = z.infer<typeof RegradeBody>;
