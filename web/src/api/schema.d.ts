@@ -7269,11 +7269,11 @@ export type components = {
             times_seen: number;
             /** @description Submitted attempts with a non-blank answer counted for the question */
             times_answered: number;
-            /** @description Submitted attempts that answered it correctly */
+            /** @description Submitted attempts whose answer earned the full marks (an answer earning partial credit is not counted here; it counts in mean_mark and facility_index) */
             times_correct: number;
             /** @description Σx / n over every submitted attempt (unanswered = 0; negative with negative marking); null when n = 0 */
             mean_mark: number | null;
-            /** @description Moodle’s facility index as a fraction: mean_mark / marks. 1 = everyone earned full marks, 0 = nobody earned any (Moodle shows it × 100 %). Null when n = 0. */
+            /** @description Moodle’s facility index as a fraction: mean_mark / marks, the mean share of the marks earned (partial credit counts as its share; a fully correct answer as 1). 1 = everyone earned full marks, 0 = nobody earned any (Moodle shows it × 100 %). Null when n = 0. */
             facility_index: number | null;
             /** @description Moodle’s discrimination index: 100 · Cov(x, X) / √(V(x) · V(X)), x = the mark on this question, X = the rest of the test (the raw total T minus x), variances and covariance over (n − 1), from running sums: V(x) = (Σx² − (Σx)²/n)/(n − 1), Cov(x, T) = (Σx·T − Σx·ΣT/n)/(n − 1), Cov(x, X) = Cov(x, T) − V(x), V(X) = V(T) − 2·Cov(x, T) + V(x). From −100 to 100; below about 20 the question does not separate strong from weak takers. Null when n < 2 or V(x) = 0 or V(X) = 0. */
             discrimination_index: number | null;
