@@ -1084,3 +1084,42 @@ describe('analytics/statistics attempts pending grading', () => {
     assert.equal(versionStatistics(graded, UNIVERSE, 7, 0, { pooled: true, positions }).pending_grading, 0);
   });
 });
+
+describe('analytics/statistics partial credit', () => {
+  const questions = [
+    question({ id: 'ms', question_type: 'multiple_select', options: ['A', 'B', 'C'], marks: 2 }),
+    question({ id: 'sa', question_type: 'short_answer', marks: 4 }),
+  ];
+  // Partial credit: 1 of 2 marks, 3 of 4; full marks; nothing.
+  const rows: Cell[][] = [
+    [
+      ['A', 1],
+      ['colr', 3],
+    ],
+    [
+      ['A|B', 2],
+      ['colour', 4],
+    ],
+    [
+      ['C', 0],
+      ['x', 0],
+    ],
+  ];
+
+  it('gives the facility index as the mean share of the marks earned, partial credit included', () => {
+    const stats = versionStatistics(sumsOf(questions, rows), questions, 6, 0);
+    close(stats.questions[0].facility_index, (0.5 + 1 + 0) / 3, 'ms facility');
+    close(stats.questions[1].facility_index, (0.75 + 1 + 0) / 3, 'sa facility');
+  });
+
+  it('counts in times_correct only the answers that earned the full marks, as before', () => {
+    const stats = versionStatistics(sumsOf(questions, rows), questions, 6, 0);
+    assert.deepEqual(
+      stats.questions.map((q) => [q.times_answered, q.times_correct]),
+      [
+        [3, 1],
+        [3, 1],
+      ],
+    );
+  });
+});

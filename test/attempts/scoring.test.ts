@@ -376,3 +376,151 @@ describe('attempts/scoring essay (graded by a person)', () => {
     assert.equal(scoreAttempt([choice, essay()], { c1: 'true' }, plain).grading, 'complete');
   });
 });
+
+describe('attempts/scoring multiple_select with option_credits (partial credit)', () => {
+  const question = q({
+    question_type: 'multiple_select',
+    options: ['A', 'B', 'C', 'D'],
+    correct_answer: 'A|B',
+    option_credits: [50, 50, -50, -100],
+    marks: 2,
+  });
+  const result = (answer: string, rules = plain) => scoreAttempt([question], { q1: answer }, rules).results[0];
+
+  it('awards the sum of the chosen options’ credits as a share of the marks', () => {
+    assert.equal(result('A').marks_awarded, 1);
+    assert.equal(result('A').correct, false, 'partial credit is not correct');
+    assert.deepEqual([result('A|B').marks_awarded, result('a | b').correct], [2, true]);
+  });
+
+  it('lowers the sum by negative credits, and clamps it to 0 (never below, even with negative marking on)', () => {
+    assert.equal(result('A|B|C').marks_awarded, 1);
+    assert.equal(result('A|D').marks_awarded, 0);
+    assert.equal(result('C|D', negative).marks_awarded, 0);
+    assert.equal(result('D', negative).correct, false);
+  });
+
+  it('clamps a sum above 100 % to the marks', () => {
+    const generous = { ...question, option_credits: [80, 80, 0, 0] };
+    const r = scoreAttempt([generous], { q1: 'A|B' }, plain).results[0];
+    assert.deepEqual([r.marks_awarded, r.correct], [2, true]);
+  });
+
+  it('counts a repeated choice once and a choice matching no option as 0', () => {
+    assert.equal(result('A|A|a').marks_awarded, 1);
+    assert.equal(result('A|Z').marks_awarded, 1);
+  });
+
+  it('rounds to 4 decimals, and three thirds of the marks (33.33333 % each) are full marks', () => {
+    const thirds = q({
+      question_type: 'multiple_select',
+      options: ['A', 'B', 'C', 'D'],
+      correct_answer: 'A|B|C',
+      option_credits: [33.33333, 33.33333, 33.33333, -100],
+      marks: 1,
+    });
+    const one = scoreAttempt([thirds], { q1: 'A' }, plain).results[0];
+    assert.equal(one.marks_awarded, 0.3333);
+    const all = scoreAttempt([thirds], { q1: 'A|B|C' }, plain).results[0];
+    assert.deepEqual([all.marks_awarded, all.correct], [1, true]);
+  });
+
+  it('scores the same question without option_credits all or nothing, as before (negative marks included)', () => {
+    const old = { ...question, option_credits: undefined };
+    assert.equal(scoreAttempt([old], { q1: 'A' }, negative).results[0].marks_awarded, -0.5);
+    assert.equal(scoreAttempt([old], { q1: 'A|B' }, negative).results[0].marks_awarded, 2);
+    const nulled = { ...question, option_credits: null };
+    assert.equal(scoreAttempt([nulled], { q1: 'A' }, plain).results[0].marks_awarded, 0);
+  });
+});
+
+describe('attempts/scoring alternatives', () => {
+  const short = q({
+    question_type: 'short_answer',
+    correct_answer: 'colour',
+    alternatives: [
+      { answer: 'color', credit: 100 },
+      { answer: 'colr', credit: 25 },
+      { answer: 'kolor', credit: 50 },
+      { answer: 'kolor', credit: 10 },
+      { answer: 'hue', credit: 0 },
+    ],
+    marks: 4,
+  });
+  const result = (question: ScoringQuestion, answer: string, rules = plain) =>
+    scoreAttempt([question], { q1: answer }, rules).results[0];
+
+  it('gives the key the full marks, and an alternative of credit 100 the full marks too (correct)', () => {
+    assert.deepEqual([result(short, 'Colour').marks_awarded, result(short, 'Colour').correct], [4, true]);
+    assert.deepEqual([result(short, ' COLOR ').marks_awarded, result(short, 'color').correct], [4, true]);
+  });
+
+  it('gives an alternative its credit as a share of the marks, the best when several match, never negative', () => {
+    assert.deepEqual([result(short, 'colr').marks_awarded, result(short, 'colr').correct], [1, false]);
+    assert.equal(result(short, 'KOLOR', negative).marks_awarded, 2);
+  });
+
+  it('treats an answer matching nothing, or only a 0-credit alternative, as wrong: negative marks apply', () => {
+    assert.equal(result(short, 'hue', negative).marks_awarded, -1);
+    assert.equal(result(short, 'shade', negative).marks_awarded, -1);
+    assert.equal(result(short, 'shade', plain).marks_awarded, 0);
+  });
+
+  it('matches numeric alternatives within their own tolerance (0 when absent)', () => {
+    const numeric = q({
+      question_type: 'numeric',
+      correct_answer: '3.14',
+      tolerance: 0.01,
+      alternatives: [
+        { answer: '3.14', credit: 50, tolerance: 0.1 },
+        { answer: '3', credit: 20 },
+      ],
+      marks: 2,
+    });
+    assert.deepEqual([result(numeric, '3.141').marks_awarded, result(numeric, '3.141').correct], [2, true]);
+    assert.equal(result(numeric, '3.2').marks_awarded, 1);
+    assert.equal(result(numeric, '3').marks_awarded, 0.4);
+    assert.equal(result(numeric, '3.0000001').marks_awarded, 0);
+    assert.equal(result(numeric, 'pi', negative).marks_awarded, -0.5);
+  });
+
+  it('ignores alternatives on other types (a choice question stays all or nothing)', () => {
+    const choice = q({
+      question_type: 'multiple_choice',
+      options: ['A', 'B'],
+      correct_answer: 'A',
+      alternatives: [{ answer: 'B', credit: 50 }],
+    });
+    assert.equal(result(choice, 'B').marks_awarded, 0);
+  });
+});
+
+describe('attempts/scoring short_answer case_sensitive', () => {
+  const question = q({
+    question_type: 'short_answer',
+    correct_answer: 'NaCl',
+    case_sensitive: true,
+    alternatives: [{ answer: 'Na Cl', credit: 50 }],
+  });
+  const mark1 = (answer: string) => scoreAttempt([question], { q1: answer }, plain).results[0].marks_awarded;
+
+  it('compares case for case, still trimmed, with spacing collapsed and NFKC', () => {
+    assert.equal(mark1('NaCl'), 2);
+    assert.equal(mark1('  NaCl\n'), 2);
+    assert.equal(mark1('ＮａＣｌ'), 2);
+    assert.equal(mark1('nacl'), 0);
+    assert.equal(mark1('NACL'), 0);
+  });
+
+  it('compares the alternatives case for case too', () => {
+    assert.equal(mark1('Na   Cl'), 1);
+    assert.equal(mark1('na cl'), 0);
+  });
+
+  it('folds case as before when case_sensitive is absent or false', () => {
+    for (const flag of [undefined, false, null]) {
+      const folded = { ...question, case_sensitive: flag };
+      assert.equal(scoreAttempt([folded], { q1: 'nacl' }, plain).results[0].marks_awarded, 2, String(flag));
+    }
+  });
+});

@@ -238,3 +238,100 @@ describe('csvRows.recordStartLine', () => {
     assert.equal(recordStartLine(2, 'a,b\n'), 2);
   });
 });
+
+describe('csvRows optional columns of the bank’s optional fields', () => {
+  const header = [
+    ...HEADER,
+    'title',
+    'text_format',
+    'feedback',
+    'option_feedback',
+    'option_credits',
+    'alternatives',
+    'case_sensitive',
+    'tolerance',
+  ];
+  const row = (cells: string[]) => validateRow(2, columns(header), cells);
+
+  it('reads title, text_format, feedback, option_feedback and option_credits ("|"-separated)', () => {
+    const result = row([
+      'Pick the primes',
+      'multiple_select',
+      '2|3|4',
+      '2|3',
+      '2',
+      'easy',
+      'Primes',
+      'plain',
+      'Both 2 and 3',
+      'Yes||No',
+      '50|50|-100',
+      '',
+      '',
+      '',
+    ]);
+    assert.ok(result.ok && result.question.question_type === 'multiple_select', JSON.stringify(result));
+    assert.deepEqual(
+      [
+        result.question.title,
+        result.question.feedback,
+        result.question.option_feedback,
+        result.question.option_credits,
+      ],
+      ['Primes', 'Both 2 and 3', ['Yes', '', 'No'], [50, 50, -100]],
+    );
+  });
+
+  it('reads alternatives as answer:credit entries, numeric ones with an optional :tolerance, an answer holding ":" split at the last', () => {
+    const short = row([
+      'Time?',
+      'short_answer',
+      '',
+      '10:30',
+      '1',
+      'easy',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '10:30 am:50|half past ten:25',
+      'true',
+      '',
+    ]);
+    assert.ok(short.ok && short.question.question_type === 'short_answer', JSON.stringify(short));
+    assert.deepEqual(short.question.alternatives, [
+      { answer: '10:30 am', credit: 50 },
+      { answer: 'half past ten', credit: 25 },
+    ]);
+    assert.equal(short.question.case_sensitive, true);
+    const numeric = row(['Pi?', 'numeric', '', '3.14', '1', 'easy', '', '', '', '', '', '3:50:0.2|3.1:25', '', '0.01']);
+    assert.ok(numeric.ok && numeric.question.question_type === 'numeric', JSON.stringify(numeric));
+    assert.deepEqual(numeric.question.alternatives, [
+      { answer: '3', credit: 50, tolerance: 0.2 },
+      { answer: '3.1', credit: 25 },
+    ]);
+  });
+
+  it('names the column and the entry of a bad cell: a credit that is not a number, case_sensitive not true/false, an alternative without credit', () => {
+    const result = row(['Q?', 'short_answer', '', 'x', '1', 'easy', '', 'html5', '', '', '', 'y', 'yes', '']);
+    assert.ok(!result.ok);
+    const fields = result.errors.map((e) => e.field);
+    for (const field of ['text_format', 'alternatives', 'case_sensitive']) assert.ok(fields.includes(field), field);
+    const credits = row(['Q?', 'multiple_select', 'a|b', 'a', '1', 'easy', '', '', '', '', '100|lots', '', '', '']);
+    assert.ok(!credits.ok);
+    assert.deepEqual(
+      credits.errors.map((e) => [e.field, e.message.startsWith('entry 2')]),
+      [['option_credits', true]],
+    );
+  });
+
+  it('names option_credits on a question that is not multiple_select', () => {
+    const result = row(['Q?', 'multiple_choice', 'a|b', 'a', '1', 'easy', '', '', '', '', '100|0', '', '', '']);
+    assert.ok(!result.ok);
+    assert.deepEqual(
+      result.errors.map((e) => [e.field, e.message]),
+      [['option_credits', 'option_credits is allowed only for multiple_select questions']],
+    );
+  });
+});

@@ -217,6 +217,43 @@ Describe your town.,essay,,,3,easy,`,
       assert.equal(read.status, 200, read.text);
       assert.deepEqual([read.body.correct_answer, read.body.max_words], [null, 200]);
     });
+
+    it('imports the optional columns: title, text_format (HTML sanitized), feedback, option_feedback, option_credits, alternatives, case_sensitive', async () => {
+      const token = await admin();
+      const header = `${HEADER},title,text_format,feedback,option_feedback,option_credits,alternatives,case_sensitive`;
+      const csv = unique(
+        `${header}
+Which are prime?,multiple_select,2|3|4,2|3,2,easy,Primes,,Two divisors,Yes|Yes|No,50|50|-100,,
+"<p>Symbol of <b>sodium</b>?</p><script>x()</script>",short_answer,,Na,1,easy,,html,<i>Natrium</i>,,,N a:50,true
+Pi?,numeric,,3.14,1,easy,,,,,,3:50:0.2|3.1:25,`,
+        7,
+      );
+      const res = await importCsv(csv, { token });
+      assert.equal(res.status, 201, res.text);
+      const [select, short, numeric] = (
+        await adminDb.getAll(
+          ...res.body.question_ids
+            .slice(0, 3)
+            .map((id: string) => adminDb.doc(`clients/${tenant.clientId}/questions/${id}`)),
+        )
+      ).map((s) => s.data()!);
+      assert.deepEqual(
+        [select.title, select.feedback, select.option_feedback, select.option_credits],
+        ['Primes', 'Two divisors', ['Yes', 'Yes', 'No'], [50, 50, -100]],
+      );
+      assert.deepEqual(
+        [short.text_format, short.question_text, short.feedback, short.alternatives, short.case_sensitive],
+        ['html', '<p>Symbol of <b>sodium</b>?</p>', '<i>Natrium</i>', [{ answer: 'N a', credit: 50 }], true],
+      );
+      assert.deepEqual(numeric.alternatives, [
+        { answer: '3', credit: 50, tolerance: 0.2 },
+        { answer: '3.1', credit: 25 },
+      ]);
+      const bad = unique(`${header}\nPick,multiple_choice,a|b,a,1,easy,,,,,100|0,,`, 7);
+      await writesNothing(tenant.clientId, async () => {
+        expectValidation(await importCsv(bad, { token }), ['row 2.option_credits']);
+      });
+    });
   });
 
   describe('invalid rows', () => {

@@ -628,3 +628,103 @@ describe('DELETE /api/questions/{questionId}', () => {
     assert.equal((await adminDb.doc(`clients/${m.tenant.clientId}/questions/${q.id}`).get()).exists, true);
   });
 });
+
+describe('POST and GET /api/questions/{questionId} with the optional fields', () => {
+  const full = {
+    question_type: 'multiple_select',
+    title: '  Primes  ',
+    text_format: 'html',
+    question_text:
+      '<p onclick="x()">Which are <b>prime</b>?</p><img src="/api/media/m1" onerror="alert(1)"><script>alert(2)</script>',
+    options: ['2', '3', '4'],
+    correct_answer: '3|2',
+    option_credits: [50, 50, -100],
+    option_feedback: ['<i>yes</i>', 'yes', '<a href="javascript:alert(1)">no</a>'],
+    feedback: '<p>Two divisors</p><iframe src="https://example.org"></iframe>',
+    marks: 2,
+    difficulty: 'medium',
+  };
+
+  it('stores every field (HTML sanitized, title trimmed) and answers the same on POST and GET', async () => {
+    const q = await create(m.tenant.admin.token, full);
+    assert.deepEqual(
+      {
+        title: q.title,
+        text_format: q.text_format,
+        question_text: q.question_text,
+        correct_answer: q.correct_answer,
+        option_credits: q.option_credits,
+        option_feedback: q.option_feedback,
+        feedback: q.feedback,
+      },
+      {
+        title: 'Primes',
+        text_format: 'html',
+        question_text: '<p>Which are <b>prime</b>?</p><img src="/api/media/m1" />',
+        correct_answer: '2|3',
+        option_credits: [50, 50, -100],
+        option_feedback: ['<i>yes</i>', 'yes', '<a>no</a>'],
+        feedback: '<p>Two divisors</p>',
+      },
+    );
+    const stored = (await adminDb.doc(`clients/${m.tenant.clientId}/questions/${q.id}`).get()).data();
+    assert.deepEqual(stored, q, 'stored exactly as answered');
+    const read = await get(`/api/questions/${q.id}`, { token: m.tenant.admin.token, ip });
+    assert.deepEqual(read.body, q);
+
+    const short = await create(m.tenant.admin.token, {
+      question_type: 'short_answer',
+      question_text: 'Symbol of sodium?',
+      correct_answer: 'Na',
+      alternatives: [{ answer: 'N a', credit: 50 }],
+      case_sensitive: true,
+      marks: 1,
+      difficulty: 'easy',
+    });
+    assert.deepEqual([short.alternatives, short.case_sensitive], [[{ answer: 'N a', credit: 50 }], true]);
+  });
+
+  it('keeps the fields across a PATCH of another field, and clears one sent null', async () => {
+    const q = await create(m.tenant.admin.token, full);
+    const changed = await patch(`/api/questions/${q.id}`, { marks: 4 }, { token: m.tenant.admin.token, ip });
+    assert.equal(changed.status, 200, changed.text);
+    assert.deepEqual({ ...changed.body, marks: 2, updated_at: q.updated_at }, q);
+    const cleared = await patch(
+      `/api/questions/${q.id}`,
+      { feedback: null, option_credits: null },
+      { token: m.tenant.admin.token, ip },
+    );
+    assert.equal(cleared.status, 200, cleared.text);
+    assert.ok(!('feedback' in cleared.body) && !('option_credits' in cleared.body), cleared.text);
+  });
+
+  it('clears the fields a PUT leaves out', async () => {
+    const q = await create(m.tenant.admin.token, full);
+    const res = await put(`/api/questions/${q.id}`, samples.multiple_select, { token: m.tenant.admin.token, ip });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(Object.keys(res.body).sort(), QUESTION_FIELDS);
+  });
+
+  it('refuses each field of the wrong type or shape, naming it', async () => {
+    for (const [label, body, paths] of [
+      ['a title of 256 characters', { ...samples.short_answer, title: 'x'.repeat(256) }, ['body.title']],
+      ['an unknown text_format', { ...samples.short_answer, text_format: 'md' }, ['body.text_format']],
+      ['option_credits that do not match the key', { ...full, option_credits: [100, 0, 0] }, ['body.correct_answer']],
+      ['option_credits on a short answer', { ...samples.short_answer, option_credits: [100] }, ['body']],
+      [
+        'a credit above 100',
+        { ...samples.short_answer, alternatives: [{ answer: 'a', credit: 150 }] },
+        ['body.alternatives.0.credit'],
+      ],
+      [
+        'HTML showing nothing once sanitized',
+        { ...samples.short_answer, text_format: 'html', question_text: '<script>x</script>' },
+        ['body.question_text'],
+      ],
+    ] as const) {
+      const res = await post('/api/questions', body, { token: m.tenant.admin.token, ip });
+      expectValidation(res, [...paths]);
+      assert.ok(res.status === 400, label);
+    }
+  });
+});

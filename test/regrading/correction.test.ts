@@ -219,3 +219,58 @@ describe('regrading/correction withCorrection', () => {
     assert.deepEqual(questions, before);
   });
 });
+
+describe('regrading/correction correctQuestion: option credits, alternatives, case sensitivity', () => {
+  it('sets option_credits on a multiple_select question, validated as the bank does (the key naming the positive ones)', () => {
+    const corrected = ok(select, { option_credits: [50, 0, 50, -100] });
+    assert.deepEqual([corrected.option_credits, corrected.correct_answer], [[50, 0, 50, -100], '2|4']);
+    const result = refused(select, { option_credits: [100, 0, 0, 0] });
+    assert.ok(result.details.some((d) => d.path === 'body.correct_answer'));
+    assert.ok(refused(select, { option_credits: [50, 50] }).details.some((d) => d.path === 'body.option_credits'));
+  });
+
+  it('clears option_credits with null (all or nothing again), leaving the field absent, not undefined', () => {
+    const withCredits = { ...select, option_credits: [50, 0, 50, -100] };
+    const corrected = ok(withCredits, { option_credits: null });
+    assert.ok(!('option_credits' in corrected));
+  });
+
+  it('sets and clears alternatives of short_answer and numeric questions, and case_sensitive of short_answer', () => {
+    const alt = ok(short, { alternatives: [{ answer: 'color', credit: 100 }], case_sensitive: true });
+    assert.deepEqual([alt.alternatives, alt.case_sensitive], [[{ answer: 'color', credit: 100 }], true]);
+    const back = ok(alt, { alternatives: null, case_sensitive: false });
+    assert.ok(!('alternatives' in back) && !('case_sensitive' in back));
+    const num = ok(numeric, { alternatives: [{ answer: '3', credit: 50, tolerance: 0.5 }] });
+    assert.deepEqual(num.alternatives, [{ answer: '3', credit: 50, tolerance: 0.5 }]);
+    assert.ok(refused(numeric, { alternatives: [{ answer: 'pi', credit: 50 }] }).details.length > 0);
+  });
+
+  it('refuses each on a type that cannot have it, naming the field', () => {
+    assert.equal(refused(choice, { option_credits: [100, 0, 0] }).details[0].path, 'body.option_credits');
+    assert.equal(refused(choice, { alternatives: [] }).details[0].path, 'body.alternatives');
+    assert.equal(refused(numeric, { case_sensitive: true }).details[0].path, 'body.case_sensitive');
+  });
+
+  it('keeps the frozen question’s title, HTML text and feedback as they are', () => {
+    const html = {
+      ...short,
+      title: 'T',
+      text_format: 'html' as const,
+      question_text: '<p>Spell <b>colour</b></p>',
+      feedback: '<p>British spelling</p>',
+    };
+    const corrected = ok(html, { alternatives: [{ answer: 'color', credit: 50 }] });
+    assert.deepEqual(
+      [corrected.title, corrected.text_format, corrected.question_text, corrected.feedback],
+      ['T', 'html', '<p>Spell <b>colour</b></p>', '<p>British spelling</p>'],
+    );
+  });
+
+  it('sameKey sees a change of credits, alternatives or case sensitivity, and none when they are equal', () => {
+    const withCredits = { ...select, option_credits: [50, 0, 50, -100] };
+    assert.equal(sameKey(select, withCredits), false);
+    assert.equal(sameKey(withCredits, { ...withCredits, option_credits: [50, 0, 50, -100] }), true);
+    assert.equal(sameKey(short, { ...short, case_sensitive: true }), false);
+    assert.equal(sameKey(short, { ...short, alternatives: [{ answer: 'a', credit: 1 }] }), false);
+  });
+});

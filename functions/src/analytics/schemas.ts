@@ -43,12 +43,18 @@ export const QuestionAnalytics = z
         'Complete attempts that held the question: every one for a fixed question; with pools, those that drew it. Its figures are over these attempts',
       ),
     times_answered: z.number().int().describe('Submitted attempts with a non-blank answer counted for the question'),
-    times_correct: z.number().int().describe('Submitted attempts that answered it correctly'),
+    times_correct: z
+      .number()
+      .int()
+      .describe(
+        'Submitted attempts whose answer earned the full marks (an answer earning partial credit is not counted here; it counts in mean_mark and facility_index)',
+      ),
     mean_mark: nullableNumber(
       'Σx / n over every submitted attempt (unanswered = 0; negative with negative marking); null when n = 0',
     ),
     facility_index: nullableNumber(
-      'Moodle’s facility index as a fraction: mean_mark / marks. 1 = everyone earned full marks, 0 = nobody earned any (Moodle shows it × 100 %). Null when n = 0.',
+      'Moodle’s facility index as a fraction: mean_mark / marks, the mean share of the marks earned (partial credit counts as its share; a fully correct answer as 1). ' +
+        '1 = everyone earned full marks, 0 = nobody earned any (Moodle shows it × 100 %). Null when n = 0.',
     ),
     discrimination_index: nullableNumber(
       'Moodle’s discrimination index: 100 · Cov(x, X) / √(V(x) · V(X)), x = the mark on this question, X = the rest of the test (the raw total T minus x), ' +

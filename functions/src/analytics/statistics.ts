@@ -20,6 +20,8 @@ import { round4 } from '../shared/scores';
 //   Cov(x, X)    = Cov(x, T) − V(x)                                 (X = T − x)
 //   V(X)         = V(T) − 2·Cov(x, T) + V(x)
 //   facility     = mean(x) / marks_i                                (Moodle: markaverage / maxmark)
+//                  x is the marks awarded, so partial credit counts as its share of the marks and a
+//                  fully correct answer as 1 (as always); `c` (times_correct) counts full marks only.
 //   discrimination = 100 · Cov(x, X) / √(V(x)·V(X))                (Moodle's discrimination index)
 //   alpha        = k/(k − 1) · (1 − Σ V(x_i) / V(T))               (Cronbach, k questions)
 //   sd(score)    = √V(score)                                       (sample, n − 1)

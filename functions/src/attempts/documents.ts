@@ -95,6 +95,8 @@ export interface StoredGradingItem {
   student_id: string;
   guest_name: string | null;
   question_text: string;
+  /** 'html' when question_text is (sanitized) HTML; absent: plain (and on items queued before HTML texts). */
+  text_format?: 'html';
   marks: number;
   max_words: number | null;
   student_answer: string;

@@ -205,7 +205,9 @@ export function questionsForTaker(attemptId: string, version: VersionForAttempt)
   const ordered = version.test.shuffle === 1 ? orderForAttempt(attemptId, version.questions) : version.questions;
   return ordered.map((q) => ({
     id: q.id,
+    ...(q.title ? { title: q.title } : {}),
     question_text: q.question_text,
+    ...(q.text_format === 'html' ? { text_format: 'html' as const } : {}),
     question_type: q.question_type,
     options: [...q.options],
     marks: q.marks,
@@ -288,11 +290,13 @@ export function savedAnswers(attempt: StoredAttempt) {
 export function reviewOf(attempt: StoredAttempt, version: VersionForAttempt) {
   const keys = new Map(version.questions.map((q) => [q.id, q]));
   const results = new Map((attempt.results ?? []).map((r) => [r.question_id, r]));
+  const shown = new Map(questionsForTaker(attempt.id, version).map((q) => [q.id, q.options]));
   return attempt.question_order.map((id) => {
     const result = results.get(id);
     const key = keys.get(id);
     const essay = key?.question_type === 'essay';
     return {
+      ...(key ? keyExtras(key, shown.get(id) ?? key.options) : {}),
       question_id: id,
       student_answer: attempt.answers?.[id]?.answer ?? null,
       answered: result?.answered ?? false,
@@ -304,6 +308,28 @@ export function reviewOf(attempt: StoredAttempt, version: VersionForAttempt) {
       feedback: essay ? (attempt.grades?.[id]?.feedback ?? null) : null,
     };
   });
+}
+
+/** A per-option list of the question (in its options' order) in the order the attempt showed the options. */
+function inShownOrder<T>(question: FrozenQuestion, values: T[], shownOptions: string[]): T[] {
+  const byOption = new Map(question.options.map((option, i) => [option, values[i]]));
+  return shownOptions.map((option) => byOption.get(option)!);
+}
+
+/** What a released review adds of a question's optional fields: its feedback and the rest of its key. */
+function keyExtras(question: FrozenQuestion, shownOptions: string[]) {
+  const options = question.options.length === shownOptions.length;
+  return {
+    ...(question.feedback ? { question_feedback: question.feedback } : {}),
+    ...(question.option_feedback && options
+      ? { option_feedback: inShownOrder(question, question.option_feedback, shownOptions) }
+      : {}),
+    ...(question.option_credits && options
+      ? { option_credits: inShownOrder(question, question.option_credits, shownOptions) }
+      : {}),
+    ...(question.alternatives ? { alternatives: question.alternatives } : {}),
+    ...(question.case_sensitive ? { case_sensitive: true } : {}),
+  };
 }
 
 /** The grading queue's items for a submitted attempt: each answered essay still pending, with what a grader reads. */
@@ -322,6 +348,7 @@ export function gradingItems(attempt: StoredAttempt, paper: VersionForAttempt): 
         student_id: attempt.student_id,
         guest_name: attempt.guest_name,
         question_text: question.question_text,
+        ...(question.text_format === 'html' ? { text_format: 'html' as const } : {}),
         marks: question.marks,
         max_words: question.max_words ?? null,
         student_answer: attempt.answers?.[question.id]?.answer ?? '',

@@ -6,9 +6,10 @@ import { QuestionId, ShareCodeText, TestId } from '../exams/schemas';
 import { AccessCodeInput } from '../sittingRules/deliverySchemas';
 
 // Request and reply shapes of the attempts endpoints. No reply schema but
-// `ReviewedAttempt` names an answer key (`correct_answer`, `tolerance`), and the
-// route only chooses it after submission when review is allowed: a student's
-// reply physically cannot carry a key before that.
+// `ReviewedAttempt` names an answer key (`correct_answer`, `tolerance`, credits,
+// alternatives) or the question's feedback, and the route only chooses it after
+// submission when review is allowed and released: a student's reply physically
+// cannot carry a key or feedback before that.
 
 export const MAX_ANSWER_LENGTH = 2000;
 /** An essay's answer may be this long; every other answer MAX_ANSWER_LENGTH. */
@@ -133,9 +134,11 @@ export const ListAttemptsQuery = pagedQuery({
 export const AttemptQuestion = z
   .object({
     id: z.string(),
-    question_text: z.string(),
+    title: z.string().optional().describe('Present when the question has one'),
+    question_text: z.string().describe('Sanitized HTML when text_format is html, else plain text'),
+    text_format: z.enum(['plain', 'html']).optional().describe('Present when html; absent means plain'),
     question_type: z.string(),
-    options: z.array(z.string()).describe('In this attempt’s order'),
+    options: z.array(z.string()).describe('In this attempt’s order (plain text)'),
     marks: z.number(),
     max_words: z
       .number()
@@ -344,6 +347,23 @@ export const ReviewItem = z
     tolerance: z.number().nullable(),
     pending: z.boolean().describe('An answered essay not graded yet'),
     feedback: z.string().nullable().describe('An essay’s grader’s feedback, once graded'),
+    question_feedback: z
+      .string()
+      .optional()
+      .describe('The question’s general feedback, when it has one (HTML when its text_format is html)'),
+    option_feedback: z
+      .array(z.string())
+      .optional()
+      .describe('Per option, in this attempt’s option order ("" for none), when the question has option feedback'),
+    option_credits: z
+      .array(z.number())
+      .optional()
+      .describe('multiple_select partial credit per option, in this attempt’s option order, when the question has it'),
+    alternatives: z
+      .array(z.object({ answer: z.string(), credit: z.number(), tolerance: z.number().optional() }))
+      .optional()
+      .describe('short_answer, numeric: the further accepted answers and their credit, when the question has them'),
+    case_sensitive: z.boolean().optional().describe('short_answer: present (true) when compared case for case'),
   })
   .meta({ id: 'ReviewItem' });
 

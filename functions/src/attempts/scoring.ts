@@ -1,4 +1,4 @@
-import { comparable, OPTION_SEPARATOR } from '../questions/schemas';
+import { comparable, exactComparable, OPTION_SEPARATOR } from '../questions/schemas';
 import { parseNumberText } from '../shared/numberText';
 import { round4 } from '../shared/scores';
 
@@ -7,15 +7,22 @@ import { round4 } from '../shared/scores';
 //
 // - A correct answer earns the question's marks.
 // - A wrong answer earns 0, or -(negativeMarkRatio × marks) when negativeMarking is on.
+// - An answer earning partial credit (option_credits, alternatives below) earns that share of the
+//   marks, between 0 and the marks, and never costs negative marks. `correct` is true only for an
+//   answer earning the full marks.
 // - An unanswered question (absent, not a string, or blank after trimming) earns 0.
 // - The attempt's score is the sum, raised to 0 when below 0 (per-question results keep their sign).
 // - Every figure is rounded to 4 decimals so sums of fractional marks carry no float noise.
+// A question without option_credits, alternatives and case_sensitive (every question stored before
+// them) is scored exactly as before they existed.
 //
 // How an answer is compared with the key, per question type:
 // - multiple_choice: the chosen option equals the key compared with `comparable`
 //   (NFKC, trimmed, inner spacing collapsed, case folded).
 // - true_false: "true"/"false" in any case and spacing, equal to the key.
-// - short_answer: equal to the key compared with `comparable` (trimmed, case- and space-insensitive: casing or spacing never makes an answer wrong).
+// - short_answer: equal to the key compared with `comparable` (trimmed, case- and space-insensitive:
+//   casing or spacing never makes an answer wrong). With case_sensitive, compared with
+//   `exactComparable` instead (NFKC, trimmed, spacing collapsed, case kept), for the key and the alternatives.
 // - numeric: the answer must be a plain finite number ("+1.5", "-2", "1e3", ".5"; no thousands
 //   separators, no "NaN"/"Infinity", no hex), within `tolerance` (0 when null) of the key.
 //   The only slack beyond the tolerance is the representation error of the parsed decimals:
@@ -25,11 +32,19 @@ import { round4 } from '../shared/scores';
 //   and 1e-12 vs 1.1e-12 are wrong, and decimals that parse to the same double
 //   (9007199254740993 and 9007199254740992) are equal. There is no absolute floor: 0 vs 1e-300 is wrong.
 //   A non-numeric answer is wrong, never an error.
-// - multiple_select: ALL-OR-NOTHING. The answer is the chosen options joined by "|"; each part is
-//   compared with `comparable`, empty parts are ignored and repeats count once. It is correct only
-//   when the chosen set equals the key's set exactly; any missing or extra option makes it wrong,
-//   and a wrong multiple_select answer costs negative marks like any other wrong answer.
-//   No partial credit: partial credit with negative marking rewards guessing every option.
+// - short_answer and numeric with `alternatives`: an answer matching the key earns the marks;
+//   otherwise the alternative it matches with the highest credit (compared as the key is; a numeric
+//   alternative within its own tolerance, 0 when absent) earns credit / 100 × marks. Matching only
+//   alternatives of credit 0, or none, is a wrong answer (negative marks apply).
+// - multiple_select: ALL-OR-NOTHING without option_credits. The answer is the chosen options joined
+//   by "|"; each part is compared with `comparable`, empty parts are ignored and repeats count once.
+//   It is correct only when the chosen set equals the key's set exactly; any missing or extra option
+//   makes it wrong, and a wrong multiple_select answer costs negative marks like any other wrong answer.
+//   (Partial credit together with negative marking would reward guessing every option.)
+// - multiple_select with `option_credits` (one per option, −100 to 100): the answer earns
+//   clamp(Σ credits of the options chosen / 100 × marks, 0, marks), a choice matching no option
+//   adding 0. This replaces both all-or-nothing and negative marking for that question: a negative
+//   credit lowers the sum, never the score below 0.
 // - essay: graded by a person. An answered essay earns the marks its grade gives (0 to its marks,
 //   never negative) and is `pending` until graded; an unanswered one earns 0 and needs no grade.
 //   The score counts the grades given so far; `pending_marks` are the marks of the essays still to grade.
@@ -44,6 +59,12 @@ export interface ScoringQuestion {
   correct_answer: string;
   tolerance: number | null;
   marks: number;
+  /** multiple_select partial credit, one per option (absent: all or nothing). */
+  option_credits?: number[] | null;
+  /** short_answer, numeric: further accepted answers (absent: none). */
+  alternatives?: Array<{ answer: string; credit: number; tolerance?: number }> | null;
+  /** short_answer: compare case for case (absent: case folded). */
+  case_sensitive?: boolean | null;
 }
 
 export interface ScoringRules {
@@ -106,12 +127,13 @@ function numericCorrect(answer: string, key: string, tolerance: number | null): 
   return Math.abs(given - expected) <= allowed + slack;
 }
 
-/** Whether a non-blank answer is correct for the question. */
+/** Whether a non-blank answer matches the key (the old, all-or-nothing comparison of every type). */
 export function isCorrectAnswer(question: ScoringQuestion, answer: string): boolean {
   switch (question.question_type) {
     case 'multiple_choice':
-    case 'short_answer':
       return comparable(answer) === comparable(question.correct_answer);
+    case 'short_answer':
+      return sameText(question, answer, question.correct_answer);
     case 'true_false': {
       const given = comparable(answer);
       return (given === 'true' || given === 'false') && given === comparable(question.correct_answer);
@@ -125,6 +147,46 @@ export function isCorrectAnswer(question: ScoringQuestion, answer: string): bool
     default:
       return false;
   }
+}
+
+const sameText = (question: ScoringQuestion, a: string, b: string): boolean =>
+  question.case_sensitive === true ? exactComparable(a) === exactComparable(b) : comparable(a) === comparable(b);
+
+/** What a non-blank answer earns: a share of the marks (0 to 1), or `wrong` (which negative marking charges). */
+type Marking = { share: number } | { wrong: true };
+
+/** Σ credits of the options chosen (each counted once; a choice matching no option adds 0), as a share clamped to 0..1. */
+function creditShare(credits: number[], options: string[], answer: string): number {
+  const chosen = choiceSet(answer);
+  const sum = options.reduce(
+    (total, option, i) => (chosen.has(comparable(option)) ? total + (credits[i] ?? 0) : total),
+    0,
+  );
+  return Math.min(1, Math.max(0, sum / 100));
+}
+
+/** The highest credit among the alternatives the answer matches (0 when none). */
+function bestAlternative(question: ScoringQuestion, answer: string): number {
+  let best = 0;
+  for (const alternative of question.alternatives ?? []) {
+    const matches =
+      question.question_type === 'numeric'
+        ? numericCorrect(answer, alternative.answer, alternative.tolerance ?? 0)
+        : sameText(question, answer, alternative.answer);
+    if (matches) best = Math.max(best, alternative.credit);
+  }
+  return Math.min(100, best) / 100;
+}
+
+function marking(question: ScoringQuestion, answer: string): Marking {
+  const credits = question.question_type === 'multiple_select' ? question.option_credits : null;
+  if (credits && credits.length > 0) return { share: creditShare(credits, question.options, answer) };
+  if (isCorrectAnswer(question, answer)) return { share: 1 };
+  const partial =
+    question.question_type === 'short_answer' || question.question_type === 'numeric'
+      ? bestAlternative(question, answer)
+      : 0;
+  return partial > 0 ? { share: partial } : { wrong: true };
 }
 
 /** Whether a saved value counts as an answer: a string not blank after trimming. */
@@ -164,9 +226,11 @@ export function scoreAttempt(
       sum += awarded;
       return { question_id: question.id, answered: true, correct: awarded >= question.marks, marks_awarded: awarded };
     }
-    const correct = isCorrectAnswer(question, answer);
-    const marksAwarded = round4(correct ? question.marks : -ratio * question.marks);
+    const earned = marking(question, answer);
+    const marksAwarded = round4('wrong' in earned ? -ratio * question.marks : earned.share * question.marks);
     sum += marksAwarded;
+    // Full marks as rounded: 3 × 33.33333 % of 1 mark is the mark.
+    const correct = !('wrong' in earned) && (earned.share >= 1 || marksAwarded >= round4(question.marks));
     return { question_id: question.id, answered: true, correct, marks_awarded: marksAwarded };
   });
   return {

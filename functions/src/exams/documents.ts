@@ -1,3 +1,4 @@
+import type { QuestionExtras } from '../questions/documents';
 import type { AccessCodeHash } from '../sittingRules/accessCode';
 import type { TestStatus } from './lifecycle';
 
@@ -49,8 +50,13 @@ export interface VersionPool extends TestPool {
   question_ids: string[];
 }
 
-/** A question as frozen into a version: everything needed to show and to score it. */
-export interface FrozenQuestion {
+/**
+ * A question as frozen into a version: everything needed to show and to score it.
+ * The bank's optional fields (QuestionExtras: title, text_format, feedback,
+ * option_feedback, option_credits, alternatives, case_sensitive) are frozen when
+ * set, absent otherwise (and on every version frozen before them).
+ */
+export interface FrozenQuestion extends QuestionExtras {
   id: string;
   question_text: string;
   question_type: string;

@@ -28,6 +28,7 @@ export const GradingItem = z
     student_id: z.string().nullable().describe('null when blind'),
     guest_name: z.string().nullable().describe('null when blind, or for a student'),
     question_text: z.string(),
+    text_format: z.enum(['plain', 'html']).optional().describe('Present when question_text is (sanitized) HTML'),
     marks: z.number().describe('The question’s marks: a grade is 0 to these'),
     max_words: z.number().int().nullable(),
     student_answer: z.string(),

@@ -33,6 +33,7 @@ export async function gradingQueue(
     student_id: filters.blind ? null : item.student_id,
     guest_name: filters.blind ? null : item.guest_name,
     question_text: item.question_text,
+    ...(item.text_format === 'html' ? { text_format: 'html' as const } : {}),
     marks: item.marks,
     max_words: item.max_words,
     student_answer: item.student_answer,

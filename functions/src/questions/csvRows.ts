@@ -14,7 +14,18 @@ export const REQUIRED_COLUMNS = [
   'marks',
   'difficulty',
 ] as const;
-export const OPTIONAL_COLUMNS = ['folder_id', 'tolerance', 'max_words'] as const;
+export const OPTIONAL_COLUMNS = [
+  'folder_id',
+  'tolerance',
+  'max_words',
+  'title',
+  'text_format',
+  'feedback',
+  'option_feedback',
+  'option_credits',
+  'alternatives',
+  'case_sensitive',
+] as const;
 export type CsvColumn = (typeof REQUIRED_COLUMNS)[number] | (typeof OPTIONAL_COLUMNS)[number];
 const KNOWN = new Set<string>([...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS]);
 
@@ -45,6 +56,37 @@ export function parseHeader(cells: string[]): { columns: HeaderColumns } | { err
 }
 
 const numberOrText = (cell: string): number | string => parseNumberText(cell) ?? cell;
+const booleanOrText = (cell: string): boolean | string =>
+  cell.toLowerCase() === 'true' ? true : cell.toLowerCase() === 'false' ? false : cell;
+
+/** Where an `alternatives` entry's answer ends: `answer:credit`, or `answer:credit:tolerance` for numeric (the answer may hold ":"). */
+const ALTERNATIVE = /^(.*):([^:]*)$/s;
+const NUMERIC_ALTERNATIVE = /^(.*):([^:]*):([^:]*)$/s;
+
+/**
+ * An `alternatives` cell: entries separated by "|", each `answer:credit`
+ * (numeric: `answer:credit` or `answer:credit:tolerance`), the answer split off
+ * at the last colons so it may itself contain ":". An entry of another shape is
+ * kept as text, for the schema to name.
+ */
+export function parseAlternatives(cell: string, numeric: boolean): unknown[] {
+  return cell.split(OPTION_SEPARATOR).map((raw) => {
+    const entry = raw.trim();
+    const withTolerance = numeric ? NUMERIC_ALTERNATIVE.exec(entry) : null;
+    if (
+      withTolerance &&
+      parseNumberText(withTolerance[3]) !== undefined &&
+      parseNumberText(withTolerance[2]) !== undefined
+    )
+      return {
+        answer: withTolerance[1].trim(),
+        credit: numberOrText(withTolerance[2].trim()),
+        tolerance: numberOrText(withTolerance[3].trim()),
+      };
+    const plain = ALTERNATIVE.exec(entry);
+    return plain ? { answer: plain[1].trim(), credit: numberOrText(plain[2].trim()) } : entry;
+  });
+}
 
 /** The fields of a row as POST /api/questions would receive them: blank cells are absent. */
 export function rowFields(columns: HeaderColumns, cells: string[]): Record<string, unknown> {
@@ -53,10 +95,16 @@ export function rowFields(columns: HeaderColumns, cells: string[]): Record<strin
     const cell = (cells[i] ?? '').trim();
     if (column === null || cell === '') return;
     if (column === 'options') fields.options = cell.split(OPTION_SEPARATOR).map((o) => o.trim());
+    else if (column === 'option_feedback') fields.option_feedback = cell.split(OPTION_SEPARATOR).map((f) => f.trim());
+    else if (column === 'option_credits')
+      fields.option_credits = cell.split(OPTION_SEPARATOR).map((c) => numberOrText(c.trim()));
+    else if (column === 'case_sensitive') fields.case_sensitive = booleanOrText(cell);
     else if (column === 'marks' || column === 'tolerance' || column === 'max_words')
       fields[column] = numberOrText(cell);
     else fields[column] = cell;
   });
+  if (typeof fields.alternatives === 'string')
+    fields.alternatives = parseAlternatives(fields.alternatives, fields.question_type === 'numeric');
   return fields;
 }
 
@@ -75,9 +123,10 @@ function issueField(issue: z.core.$ZodIssue): string {
 
 const issueMessage = (issue: z.core.$ZodIssue): string => {
   const index = issue.path[1];
-  return typeof index === 'number' && issue.path[0] === 'options'
-    ? `option ${index + 1}: ${issue.message}`
-    : issue.message;
+  if (typeof index !== 'number') return issue.message;
+  if (issue.path[0] === 'options') return `option ${index + 1}: ${issue.message}`;
+  const part = issue.path.length > 2 ? ` ${String(issue.path[2])}` : '';
+  return `entry ${index + 1}${part}: ${issue.message}`;
 };
 
 export type RowResult =

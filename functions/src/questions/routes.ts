@@ -72,7 +72,8 @@ export const questionRoutes: RouteDefinition[] = [
       'per import) are stored with the questions and served by GET /api/media/{mediaId}. ' +
       `CSV: multipart/form-data with exactly one file part named "file": UTF-8 CSV (a BOM, CRLF line ends, quoted fields with commas, quotes and ` +
       `line breaks, blank lines and blank spreadsheet rows are fine), at most 5 MB (413 PAYLOAD_TOO_LARGE) and ${MAX_IMPORT_ROWS} rows (400). ` +
-      `Header row: ${REQUIRED_COLUMNS.join(', ')}, optionally ${OPTIONAL_COLUMNS.join(', ')}, in any order; options separated by "|". ` +
+      `Header row: ${REQUIRED_COLUMNS.join(', ')}, optionally ${OPTIONAL_COLUMNS.join(', ')}, in any order; options, option_feedback and option_credits separated by "|"; ` +
+      `alternatives as "answer:credit" entries (numeric: "answer:credit" or "answer:credit:tolerance") separated by "|"; case_sensitive true or false. ` +
       'Each row is checked exactly as POST /api/questions checks a body. All or nothing by default: any invalid row answers 400 ' +
       'VALIDATION_ERROR whose details list every problem (row = the file line, field, message, path "row <line>.<field>") and nothing is written. ' +
       '?mode=partial writes the valid rows and reports the others; ?dry_run=true checks everything and writes nothing. ' +

@@ -16,6 +16,7 @@ import {
   type Difficulty,
   type QuestionChanges,
   type QuestionType,
+  withoutExtras,
 } from './schemas';
 import type { StoredQuestion } from './documents';
 import { recoverStaleImports } from './importStore';
@@ -126,7 +127,7 @@ export async function replaceQuestion(
   const now = new Date().toISOString();
   const replaced = await withFolderCheck(principal, question.client_id, () =>
     store.updateQuestion(question.client_id, questionId, (current) => ({
-      ...current,
+      ...withoutExtras(current),
       ...normalizeQuestion(input),
       folder_id: input.folder_id ?? null,
       updated_at: now,
@@ -145,7 +146,12 @@ export async function updateQuestion(
   const updated = await withFolderCheck(principal, question.client_id, () =>
     store.updateQuestion(question.client_id, questionId, (current) => {
       const input = validate(QuestionInput, applyChanges(current, changes), 'body');
-      return { ...current, ...normalizeQuestion(input), folder_id: input.folder_id ?? null, updated_at: now };
+      return {
+        ...withoutExtras(current),
+        ...normalizeQuestion(input),
+        folder_id: input.folder_id ?? null,
+        updated_at: now,
+      };
     }),
   );
   return adminQuestion(updated);

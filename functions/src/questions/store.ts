@@ -8,8 +8,8 @@ import { findFolderInTransaction } from '../folders/store';
 import { notFound } from '../shared/errors';
 import type { PageRequest } from '../shared/pagination';
 import { questionQuerySpec } from './questionQuery';
-import type { StoredQuestion } from './documents';
-import type { QuestionFilters } from './schemas';
+import type { QuestionExtras, StoredQuestion } from './documents';
+import { EXTRA_FIELDS, type QuestionFilters } from './schemas';
 
 const questionNotFound = () => notFound('Question not found');
 
@@ -35,7 +35,15 @@ export const toStoredQuestion = (d: DocumentData): StoredQuestion => ({
   difficulty: d.difficulty,
   created_at: d.created_at,
   updated_at: d.updated_at,
+  ...extrasOf(d),
 });
+
+/** The optional fields a document holds (QuestionExtras): only those set. */
+function extrasOf(d: DocumentData): QuestionExtras {
+  const extras: Record<string, unknown> = {};
+  for (const field of EXTRA_FIELDS) if (d[field] !== undefined && d[field] !== null) extras[field] = d[field];
+  return extras as QuestionExtras;
+}
 
 export async function findQuestion(clientId: string, questionId: string): Promise<StoredQuestion | undefined> {
   if (!isDocumentId(clientId) || !isDocumentId(questionId)) return undefined;

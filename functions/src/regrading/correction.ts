@@ -1,17 +1,40 @@
 import type { FrozenQuestion } from '../exams/documents';
-import { normalizeQuestion, QuestionInput } from '../questions/schemas';
+import type { StoredAlternative } from '../questions/documents';
+import { EXTRA_FIELDS, normalizeQuestion, QuestionInput } from '../questions/schemas';
 import type { ErrorDetail } from '../shared/errors';
 import { round4 } from '../shared/scores';
 
-// Pure: a correction of a frozen question (its key, tolerance or marks),
-// validated as the bank validates a question of its type, and the paper of an
-// attempt with the corrected question in it.
+// Pure: a correction of a frozen question (its key, tolerance, marks, option
+// credits, alternatives or case sensitivity), validated as the bank validates a
+// question of its type, and the paper of an attempt with the corrected question in it.
 
 export interface Correction {
   correct_answer?: string;
   tolerance?: number | null;
   marks?: number;
+  /** null: back to all or nothing. */
+  option_credits?: number[] | null;
+  /** null: none. */
+  alternatives?: StoredAlternative[] | null;
+  /** null or false: case folded. */
+  case_sensitive?: boolean | null;
 }
+
+/** The corrected fields beyond the key, and the question types that may have each. */
+const TYPED_FIELDS = {
+  option_credits: {
+    types: ['multiple_select'],
+    message: 'option_credits is allowed only for multiple_select questions',
+  },
+  alternatives: {
+    types: ['short_answer', 'numeric'],
+    message: 'alternatives is allowed only for short_answer and numeric questions',
+  },
+  case_sensitive: { types: ['short_answer'], message: 'case_sensitive is allowed only for short_answer questions' },
+} as const;
+
+/** The fields of a frozen question that scoring reads, beside the key, tolerance and marks. */
+const SCORED_EXTRAS = ['option_credits', 'alternatives', 'case_sensitive'] as const;
 
 export type Corrected = { ok: true; question: FrozenQuestion } | { ok: false; message: string; details: ErrorDetail[] };
 
@@ -25,6 +48,11 @@ export function correctQuestion(frozen: FrozenQuestion, correction: Correction):
       details: [{ path: 'body.question_id', message: 'An essay' }],
     };
   }
+  for (const [field, rule] of Object.entries(TYPED_FIELDS)) {
+    const sent = correction[field as keyof typeof TYPED_FIELDS];
+    if (sent !== undefined && sent !== null && !(rule.types as readonly string[]).includes(frozen.question_type))
+      return { ok: false, message: rule.message, details: [{ path: `body.${field}`, message: rule.message }] };
+  }
   const input: Record<string, unknown> = {
     question_type: frozen.question_type,
     question_text: frozen.question_text,
@@ -33,6 +61,12 @@ export function correctQuestion(frozen: FrozenQuestion, correction: Correction):
     marks: correction.marks ?? frozen.marks,
     difficulty: frozen.difficulty,
   };
+  for (const field of EXTRA_FIELDS) if (frozen[field] !== undefined) input[field] = frozen[field];
+  for (const field of SCORED_EXTRAS) {
+    const sent = correction[field];
+    if (sent === null) delete input[field];
+    else if (sent !== undefined) input[field] = sent;
+  }
   const tolerance = correction.tolerance !== undefined ? correction.tolerance : frozen.tolerance;
   if (tolerance !== null && tolerance !== undefined) input.tolerance = tolerance;
   if (frozen.question_type !== 'numeric' && correction.tolerance !== undefined && correction.tolerance !== null) {
@@ -55,15 +89,26 @@ export function correctQuestion(frozen: FrozenQuestion, correction: Correction):
     };
   }
   const normal = normalizeQuestion(parsed.data);
-  return {
-    ok: true,
-    question: { ...frozen, correct_answer: normal.correct_answer, tolerance: normal.tolerance, marks: normal.marks },
+  const question: FrozenQuestion = {
+    ...frozen,
+    correct_answer: normal.correct_answer,
+    tolerance: normal.tolerance,
+    marks: normal.marks,
   };
+  // Set when the corrected question has them, absent otherwise (never undefined: Firestore refuses it).
+  for (const field of SCORED_EXTRAS) {
+    if (normal[field] !== undefined) Object.assign(question, { [field]: normal[field] });
+    else delete question[field];
+  }
+  return { ok: true, question };
 }
 
 /** Whether the correction leaves the frozen question as it is (a regrade sent again). */
 export const sameKey = (a: FrozenQuestion, b: FrozenQuestion): boolean =>
-  a.correct_answer === b.correct_answer && (a.tolerance ?? null) === (b.tolerance ?? null) && a.marks === b.marks;
+  a.correct_answer === b.correct_answer &&
+  (a.tolerance ?? null) === (b.tolerance ?? null) &&
+  a.marks === b.marks &&
+  SCORED_EXTRAS.every((field) => JSON.stringify(a[field] ?? null) === JSON.stringify(b[field] ?? null));
 
 /** `questions` with `corrected` in place of the question of the same id, and their total. */
 export function withCorrection<Q extends { id: string; marks: number }>(

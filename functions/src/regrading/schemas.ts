@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { QuestionId, TestId } from '../exams/schemas';
-import { MAX_OPTIONS, MAX_OPTION_LENGTH } from '../questions/schemas';
+import { MAX_ALTERNATIVES, MAX_OPTIONS, MAX_OPTION_LENGTH } from '../questions/schemas';
 
 // Request and reply shapes of regrading a published version after a key fix.
 
@@ -24,11 +24,47 @@ export const RegradeBody = z
       .describe('The corrected key, written as the bank takes it for the question’s type'),
     tolerance: z.number().nullable().optional().describe('numeric only: the corrected tolerance (null: 0)'),
     marks: z.number().optional().describe('The corrected marks (greater than 0)'),
+    option_credits: z
+      .array(z.number())
+      .max(MAX_OPTIONS * 2)
+      .nullable()
+      .optional()
+      .describe(
+        'multiple_select only: the corrected partial credits, one per option as the bank takes them (null: all or nothing again); correct_answer must then name the positive ones',
+      ),
+    alternatives: z
+      .array(
+        z.object({
+          answer: z.string().max(MAX_OPTION_LENGTH * 2),
+          credit: z.number(),
+          tolerance: z.number().optional(),
+        }),
+      )
+      .max(MAX_ALTERNATIVES * 2)
+      .nullable()
+      .optional()
+      .describe('short_answer and numeric only: the corrected alternatives, as the bank takes them (null: none)'),
+    case_sensitive: z
+      .boolean()
+      .nullable()
+      .optional()
+      .describe('short_answer only: the corrected case sensitivity (null or false: case folded)'),
     dry_run: z.boolean().default(false).describe('true: list the attempts whose score would change, and write nothing'),
   })
-  .refine((body) => body.correct_answer !== undefined || body.tolerance !== undefined || body.marks !== undefined, {
-    message: 'Send at least one of correct_answer, tolerance and marks',
-  })
+  .refine(
+    (body) =>
+      [
+        body.correct_answer,
+        body.tolerance,
+        body.marks,
+        body.option_credits,
+        body.alternatives,
+        body.case_sensitive,
+      ].some((field) => field !== undefined),
+    {
+      message: 'Send at least one of correct_answer, tolerance, marks, option_credits, alternatives and case_sensitive',
+    },
+  )
   .meta({ id: 'Regrade' });
 export type RegradeInput = z.infer<typeof RegradeBody>;
 

@@ -67,6 +67,9 @@ export async function regrade(
     correct_answer: input.correct_answer,
     tolerance: input.tolerance,
     marks: input.marks,
+    option_credits: input.option_credits,
+    alternatives: input.alternatives,
+    case_sensitive: input.case_sensitive,
   };
   const preview = corrected(frozen, correction);
   const meta = requestMeta(call);

@@ -2095,7 +2095,7 @@ export type paths = {
         put?: never;
         /**
          * Import questions from a CSV file
-         * @description multipart/form-data with exactly one file part named "file": UTF-8 CSV (a BOM, CRLF line ends, quoted fields with commas, quotes and line breaks, blank lines and blank spreadsheet rows are fine), at most 5 MB (413 PAYLOAD_TOO_LARGE) and 5000 rows (400). Header row: question_text, question_type, options, correct_answer, marks, difficulty, optionally folder_id, tolerance, max_words, in any order; options separated by "|". Each row is checked exactly as POST /api/questions checks a body. All or nothing by default: any invalid row answers 400 VALIDATION_ERROR whose details list every problem (row = the file line, field, message, path "row <line>.<field>") and nothing is written. ?mode=partial writes the valid rows and reports the others; ?dry_run=true checks everything and writes nothing. The import becomes visible whole: a failure (or a crash) before its commit point leaves nothing, one after it is finished by the next import. A file is identified by its SHA-256 per organization: sending a file that was already imported answers 409 CONFLICT naming the earlier import (change the file to import its questions again), as does a second upload while the first is still running. A Super Admin names client_id in the query. The question bank is for administrators: Students and Guests get 403 on every question endpoint (they see questions only inside attempts, without answer keys). Replies carry the answer key (correct_answer, tolerance; an essay has none: correct_answer null, and its optional max_words). A question of another organization answers 403, an unknown one 404.
+         * @description multipart/form-data with exactly one file part named "file": UTF-8 CSV (a BOM, CRLF line ends, quoted fields with commas, quotes and line breaks, blank lines and blank spreadsheet rows are fine), at most 5 MB (413 PAYLOAD_TOO_LARGE) and 5000 rows (400). Header row: question_text, question_type, options, correct_answer, marks, difficulty, optionally folder_id, tolerance, max_words, title, text_format, feedback, option_feedback, option_credits, alternatives, case_sensitive, in any order; options, option_feedback and option_credits separated by "|"; alternatives as "answer:credit" entries (numeric: "answer:credit" or "answer:credit:tolerance") separated by "|"; case_sensitive true or false. Each row is checked exactly as POST /api/questions checks a body. All or nothing by default: any invalid row answers 400 VALIDATION_ERROR whose details list every problem (row = the file line, field, message, path "row <line>.<field>") and nothing is written. ?mode=partial writes the valid rows and reports the others; ?dry_run=true checks everything and writes nothing. The import becomes visible whole: a failure (or a crash) before its commit point leaves nothing, one after it is finished by the next import. A file is identified by its SHA-256 per organization: sending a file that was already imported answers 409 CONFLICT naming the earlier import (change the file to import its questions again), as does a second upload while the first is still running. A Super Admin names client_id in the query. The question bank is for administrators: Students and Guests get 403 on every question endpoint (they see questions only inside attempts, without answer keys). Replies carry the answer key (correct_answer, tolerance; an essay has none: correct_answer null, and its optional max_words). A question of another organization answers 403, an unknown one 404.
          */
         post: {
             parameters: {
@@ -6282,7 +6282,15 @@ export type components = {
             id: string;
             client_id: string;
             folder_id: string | null;
+            /** @description Present when the question has one */
+            title?: string;
+            /** @description HTML (sanitized) when text_format is html, else plain text */
             question_text: string;
+            /**
+             * @description Present when html; absent means plain
+             * @enum {string}
+             */
+            text_format?: "plain" | "html";
             /** @enum {string} */
             question_type: "multiple_choice" | "multiple_select" | "true_false" | "short_answer" | "numeric" | "essay";
             options: string[];
@@ -6299,6 +6307,24 @@ export type components = {
             correct_answer: string | null;
             /** @description numeric only; null otherwise */
             tolerance: number | null;
+            /** @description General feedback (HTML when text_format is html); absent: none */
+            feedback?: string;
+            /** @description One per option, in the options’ order ("" for none); absent: none */
+            option_feedback?: string[];
+            /** @description multiple_select partial credit, one per option (−100 to 100); absent: all or nothing */
+            option_credits?: number[];
+            /** @description short_answer, numeric: further accepted answers; absent: none */
+            alternatives?: components["schemas"]["AlternativeAnswer"][];
+            /** @description short_answer: present (true) when compared case for case */
+            case_sensitive?: boolean;
+        };
+        /** @description A further accepted answer and the share of the marks it earns */
+        AlternativeAnswer: {
+            answer: string;
+            /** @description 0 to 100 (a share of the marks in %), up to 5 decimals */
+            credit: number;
+            /** @description numeric only: its own accepted difference (absent: 0) */
+            tolerance?: number;
         };
         QuestionInput: components["schemas"]["MultipleChoiceQuestionInput"] | components["schemas"]["MultipleSelectQuestionInput"] | components["schemas"]["TrueFalseQuestionInput"] | components["schemas"]["ShortAnswerQuestionInput"] | components["schemas"]["NumericQuestionInput"] | components["schemas"]["EssayQuestionInput"];
         /** @description One correct option */
@@ -6308,7 +6334,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "multiple_choice";
-            /** @description 1 to 2000 characters */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -6318,10 +6344,21 @@ export type components = {
             folder_id?: string | null;
             /** @description The organization: required for a Super Admin creating a question, otherwise optional and must be the caller’s (never a CSV column) */
             client_id?: string;
+            /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
+            title?: string | null;
+            /**
+             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @enum {string|null}
+             */
+            text_format?: "plain" | "html" | null;
+            /** @description General feedback, shown to takers only in a released review: at most 5000 characters (html: sanitized as question_text is, at most 5000 once sanitized); "" is none */
+            feedback?: string | null;
             /** @description 2 to 10 distinct options (compared trimmed and case-insensitively), each 1 to 500 characters without "|" */
             options: string[];
             /** @description Exactly one of the options */
             correct_answer: string;
+            /** @description One per option, in the options' order ("" where an option has none), each at most 1000 characters (html as question_text is when text_format is html); shown to takers only in a released review */
+            option_feedback?: string[] | null;
         };
         /** @description One or more correct options, joined by "|" in correct_answer */
         MultipleSelectQuestionInput: {
@@ -6330,7 +6367,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "multiple_select";
-            /** @description 1 to 2000 characters */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -6340,8 +6377,21 @@ export type components = {
             folder_id?: string | null;
             /** @description The organization: required for a Super Admin creating a question, otherwise optional and must be the caller’s (never a CSV column) */
             client_id?: string;
+            /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
+            title?: string | null;
+            /**
+             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @enum {string|null}
+             */
+            text_format?: "plain" | "html" | null;
+            /** @description General feedback, shown to takers only in a released review: at most 5000 characters (html: sanitized as question_text is, at most 5000 once sanitized); "" is none */
+            feedback?: string | null;
             /** @description 2 to 10 distinct options (compared trimmed and case-insensitively), each 1 to 500 characters without "|" */
             options: string[];
+            /** @description One per option, in the options' order ("" where an option has none), each at most 1000 characters (html as question_text is when text_format is html); shown to takers only in a released review */
+            option_feedback?: string[] | null;
+            /** @description Partial credit: one per option, −100 to 100 (up to 5 decimals), at least one positive; correct_answer must name exactly the positive ones. An answer then earns Σ credits of the options chosen / 100 × marks, clamped to 0..marks, instead of all or nothing and instead of negative marking */
+            option_credits?: number[] | null;
             /** @description The correct options joined by "|" (one or more) */
             correct_answer: string;
         };
@@ -6352,7 +6402,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "true_false";
-            /** @description 1 to 2000 characters */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -6362,6 +6412,17 @@ export type components = {
             folder_id?: string | null;
             /** @description The organization: required for a Super Admin creating a question, otherwise optional and must be the caller’s (never a CSV column) */
             client_id?: string;
+            /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
+            title?: string | null;
+            /**
+             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @enum {string|null}
+             */
+            text_format?: "plain" | "html" | null;
+            /** @description General feedback, shown to takers only in a released review: at most 5000 characters (html: sanitized as question_text is, at most 5000 once sanitized); "" is none */
+            feedback?: string | null;
+            /** @description One per option, in the options' order ("" where an option has none), each at most 1000 characters (html as question_text is when text_format is html); shown to takers only in a released review */
+            option_feedback?: string[] | null;
             /** @description Absent, or exactly ["True", "False"] */
             options?: string[];
             /** @description "True" or "False" (any case) */
@@ -6374,7 +6435,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "short_answer";
-            /** @description 1 to 2000 characters */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -6384,10 +6445,23 @@ export type components = {
             folder_id?: string | null;
             /** @description The organization: required for a Super Admin creating a question, otherwise optional and must be the caller’s (never a CSV column) */
             client_id?: string;
+            /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
+            title?: string | null;
+            /**
+             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @enum {string|null}
+             */
+            text_format?: "plain" | "html" | null;
+            /** @description General feedback, shown to takers only in a released review: at most 5000 characters (html: sanitized as question_text is, at most 5000 once sanitized); "" is none */
+            feedback?: string | null;
             /** @description Absent or empty */
             options?: string[];
-            /** @description Compared with a student answer trimmed, with spacing collapsed and case ignored */
+            /** @description Compared with a student answer trimmed, with spacing collapsed and case ignored (case kept when case_sensitive) */
             correct_answer: string;
+            /** @description Up to 20 further accepted answers. An answer matching correct_answer earns the marks; otherwise the best matching alternative earns credit % of them (an answer earning some credit never costs negative marks; one earning none is wrong) */
+            alternatives?: components["schemas"]["AlternativeAnswer"][] | null;
+            /** @description true: the answer must match correct_answer (or an alternative) case for case, still trimmed and with spacing collapsed (default false) */
+            case_sensitive?: boolean | null;
         };
         /** @description A number; a student answer within tolerance of correct_answer is correct */
         NumericQuestionInput: {
@@ -6396,7 +6470,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "numeric";
-            /** @description 1 to 2000 characters */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -6406,8 +6480,19 @@ export type components = {
             folder_id?: string | null;
             /** @description The organization: required for a Super Admin creating a question, otherwise optional and must be the caller’s (never a CSV column) */
             client_id?: string;
+            /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
+            title?: string | null;
+            /**
+             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @enum {string|null}
+             */
+            text_format?: "plain" | "html" | null;
+            /** @description General feedback, shown to takers only in a released review: at most 5000 characters (html: sanitized as question_text is, at most 5000 once sanitized); "" is none */
+            feedback?: string | null;
             /** @description Absent or empty */
             options?: string[];
+            /** @description Up to 20 further accepted answers. An answer matching correct_answer earns the marks; otherwise the best matching alternative earns credit % of them (an answer earning some credit never costs negative marks; one earning none is wrong) */
+            alternatives?: components["schemas"]["AlternativeAnswer"][] | null;
             /** @description A finite number written as text, e.g. "3.14", "-2", "1e3" */
             correct_answer: string;
             /** @description Accepted absolute difference (default 0); numeric questions only. An answer is correct when |answer − correct_answer| ≤ tolerance + 4 × 2^-52 × max(|answer|, |correct_answer|, tolerance): beyond the tolerance only the floating-point representation error of the parsed decimals is forgiven (about 9e-16 relative), so with tolerance 0, 4294967300 is wrong for 4294967296 and 1.1e-12 wrong for 1e-12. */
@@ -6420,7 +6505,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "essay";
-            /** @description 1 to 2000 characters */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -6430,6 +6515,15 @@ export type components = {
             folder_id?: string | null;
             /** @description The organization: required for a Super Admin creating a question, otherwise optional and must be the caller’s (never a CSV column) */
             client_id?: string;
+            /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
+            title?: string | null;
+            /**
+             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @enum {string|null}
+             */
+            text_format?: "plain" | "html" | null;
+            /** @description General feedback, shown to takers only in a released review: at most 5000 characters (html: sanitized as question_text is, at most 5000 once sanitized); "" is none */
+            feedback?: string | null;
             /** @description Absent or empty */
             options?: string[];
             /** @description Absent or empty: an essay is graded by a person */
@@ -6458,7 +6552,7 @@ export type components = {
             field: string;
             message: string;
         };
-        /** @description The fields to change; the question as changed must then be a valid question of its (possibly new) type, checked as PUT would. Changing question_type drops what the new type cannot have (options, tolerance, max_words, and an essay's empty correct_answer or the correct_answer of a question made an essay) unless sent. Send folder_id, tolerance or max_words null to clear them. */
+        /** @description The fields to change; the question as changed must then be a valid question of its (possibly new) type, checked as PUT would. Changing question_type drops what the new type cannot have (options, tolerance, max_words, an essay's empty correct_answer or the correct_answer of a question made an essay, option_feedback, option_credits, alternatives, case_sensitive) unless sent. Changing options keeps option_feedback and option_credits by position: send them too when the options change. Send folder_id, tolerance, max_words, title, text_format, feedback, option_feedback, option_credits, alternatives or case_sensitive null to clear them. */
         UpdateQuestion: {
             question_text?: string;
             /** @enum {string} */
@@ -6471,6 +6565,14 @@ export type components = {
             difficulty?: string;
             /** @description A folder of the same organization */
             folder_id?: string | null;
+            title?: string | null;
+            /** @enum {string|null} */
+            text_format?: "plain" | "html" | null;
+            feedback?: string | null;
+            option_feedback?: string[] | null;
+            option_credits?: number[] | null;
+            alternatives?: components["schemas"]["AlternativeAnswer"][] | null;
+            case_sensitive?: boolean | null;
         };
         TestPage: {
             data: components["schemas"]["Test"][];
@@ -6796,9 +6898,17 @@ export type components = {
         };
         AttemptQuestion: {
             id: string;
+            /** @description Present when the question has one */
+            title?: string;
+            /** @description Sanitized HTML when text_format is html, else plain text */
             question_text: string;
+            /**
+             * @description Present when html; absent means plain
+             * @enum {string}
+             */
+            text_format?: "plain" | "html";
             question_type: string;
-            /** @description In this attempt’s order */
+            /** @description In this attempt’s order (plain text) */
             options: string[];
             marks: number;
             /** @description Essays only: the most words the answer may have (null: no limit) */
@@ -6918,6 +7028,20 @@ export type components = {
             pending: boolean;
             /** @description An essay’s grader’s feedback, once graded */
             feedback: string | null;
+            /** @description The question’s general feedback, when it has one (HTML when its text_format is html) */
+            question_feedback?: string;
+            /** @description Per option, in this attempt’s option order ("" for none), when the question has option feedback */
+            option_feedback?: string[];
+            /** @description multiple_select partial credit per option, in this attempt’s option order, when the question has it */
+            option_credits?: number[];
+            /** @description short_answer, numeric: the further accepted answers and their credit, when the question has them */
+            alternatives?: {
+                answer: string;
+                credit: number;
+                tolerance?: number;
+            }[];
+            /** @description short_answer: present (true) when compared case for case */
+            case_sensitive?: boolean;
         };
         Attempt: {
             attempt_id: string;
@@ -7145,11 +7269,11 @@ export type components = {
             times_seen: number;
             /** @description Submitted attempts with a non-blank answer counted for the question */
             times_answered: number;
-            /** @description Submitted attempts that answered it correctly */
+            /** @description Submitted attempts whose answer earned the full marks (an answer earning partial credit is not counted here; it counts in mean_mark and facility_index) */
             times_correct: number;
             /** @description Σx / n over every submitted attempt (unanswered = 0; negative with negative marking); null when n = 0 */
             mean_mark: number | null;
-            /** @description Moodle’s facility index as a fraction: mean_mark / marks. 1 = everyone earned full marks, 0 = nobody earned any (Moodle shows it × 100 %). Null when n = 0. */
+            /** @description Moodle’s facility index as a fraction: mean_mark / marks, the mean share of the marks earned (partial credit counts as its share; a fully correct answer as 1). 1 = everyone earned full marks, 0 = nobody earned any (Moodle shows it × 100 %). Null when n = 0. */
             facility_index: number | null;
             /** @description Moodle’s discrimination index: 100 · Cov(x, X) / √(V(x) · V(X)), x = the mark on this question, X = the rest of the test (the raw total T minus x), variances and covariance over (n − 1), from running sums: V(x) = (Σx² − (Σx)²/n)/(n − 1), Cov(x, T) = (Σx·T − Σx·ΣT/n)/(n − 1), Cov(x, X) = Cov(x, T) − V(x), V(X) = V(T) − 2·Cov(x, T) + V(x). From −100 to 100; below about 20 the question does not separate strong from weak takers. Null when n < 2 or V(x) = 0 or V(X) = 0. */
             discrimination_index: number | null;
@@ -7225,6 +7349,11 @@ export type components = {
             /** @description null when blind, or for a student */
             guest_name: string | null;
             question_text: string;
+            /**
+             * @description Present when question_text is (sanitized) HTML
+             * @enum {string}
+             */
+            text_format?: "plain" | "html";
             /** @description The question’s marks: a grade is 0 to these */
             marks: number;
             max_words: number | null;
@@ -7295,6 +7424,16 @@ export type components = {
             tolerance?: number | null;
             /** @description The corrected marks (greater than 0) */
             marks?: number;
+            /** @description multiple_select only: the corrected partial credits, one per option as the bank takes them (null: all or nothing again); correct_answer must then name the positive ones */
+            option_credits?: number[] | null;
+            /** @description short_answer and numeric only: the corrected alternatives, as the bank takes them (null: none) */
+            alternatives?: {
+                answer: string;
+                credit: number;
+                tolerance?: number;
+            }[] | null;
+            /** @description short_answer only: the corrected case sensitivity (null or false: case folded) */
+            case_sensitive?: boolean | null;
             /**
              * @description true: list the attempts whose score would change, and write nothing
              * @default false

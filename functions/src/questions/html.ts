@@ -1,0 +1,146 @@
+import sanitizeHtml from 'sanitize-html';
+
+// Pure: the allow-list an HTML question text (and its feedback) is cut down to
+// before it is stored. What is stored is what every reader renders, so nothing
+// that runs (script, event handlers, javascript: or data: URLs, svg, iframes,
+// styles) survives a write. The import reports `removed` as warnings.
+
+/** Where a stored HTML text may take media from: our own media route (relative), or the web. */
+export const MEDIA_ROUTE = /^\/api\/media\/[A-Za-z0-9_-]{1,128}$/;
+const WEB_URL = /^https?:\/\/[^\s/?#]+[^\s]*$/i;
+const LINK_URL = /^(https?:\/\/[^\s/?#]+[^\s]*|mailto:[^\s]+)$/i;
+/** The import's placeholder for a file of the bank file (interchange/model.ts MEDIA_PLACEHOLDER). */
+const PLACEHOLDER = '@@PLUGINFILE@@';
+
+const ALLOWED_TAGS = [
+  'p',
+  'br',
+  'b',
+  'i',
+  'em',
+  'strong',
+  'u',
+  'sub',
+  'sup',
+  'ul',
+  'ol',
+  'li',
+  'span',
+  'div',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'pre',
+  'code',
+  'blockquote',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'a',
+  'img',
+  'audio',
+  'source',
+];
+
+const ALLOWED_ATTRIBUTES: Record<string, string[]> = {
+  a: ['href', 'rel', 'target'],
+  img: ['src', 'alt', 'width', 'height'],
+  audio: ['src', 'controls'],
+  source: ['src', 'type'],
+  th: ['colspan', 'rowspan'],
+  td: ['colspan', 'rowspan'],
+};
+
+const MEDIA_TAGS = new Set(['img', 'audio', 'source']);
+
+/** Whether `src` may be stored as a media source: /api/media/{id} or an http(s) URL. */
+export const isAllowedMediaSource = (src: string): boolean => MEDIA_ROUTE.test(src.trim()) || WEB_URL.test(src.trim());
+
+const shortValue = (value: string): string => (value.length > 40 ? `${value.slice(0, 40)}…` : value);
+
+/**
+ * The HTML cut down to the allow-list, and a short description of each kind
+ * of thing removed ("<script>", "onerror attribute", "javascript: link"…),
+ * each named once, in the order first met.
+ */
+export function sanitizeQuestionHtml(html: string): { html: string; removed: string[] } {
+  const removed = new Set<string>();
+  const clean = sanitizeHtml(html, {
+    allowedTags: ALLOWED_TAGS,
+    allowedAttributes: ALLOWED_ATTRIBUTES,
+    allowedSchemes: ['http', 'https', 'mailto'],
+    allowedSchemesByTag: { img: ['http', 'https'], audio: ['http', 'https'], source: ['http', 'https'] },
+    allowProtocolRelative: false,
+    disallowedTagsMode: 'discard',
+    selfClosing: ['br', 'img', 'source'],
+    // An image or a sound whose source was removed shows nothing: gone with it.
+    exclusiveFilter: (frame) => (frame.tag === 'img' || frame.tag === 'source') && !frame.attribs.src,
+    // Whatever the sanitizer's defaults, these never carry text worth keeping.
+    nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'title', 'template'],
+    transformTags: {
+      '*': (tagName, attribs) => {
+        if (!ALLOWED_TAGS.includes(tagName)) {
+          removed.add(`<${tagName}>`);
+          return { tagName, attribs };
+        }
+        const allowed = ALLOWED_ATTRIBUTES[tagName] ?? [];
+        const kept: Record<string, string> = {};
+        for (const [name, value] of Object.entries(attribs)) {
+          // Replaced below: a link's rel and target are ours.
+          if (tagName === 'a' && (name === 'rel' || name === 'target')) continue;
+          if (!allowed.includes(name)) {
+            removed.add(`${name} attribute`);
+            continue;
+          }
+          if (name === 'href') {
+            if (!LINK_URL.test(value.trim())) {
+              removed.add(`link ${shortValue(value.trim())} (only http, https and mailto links are kept)`);
+              continue;
+            }
+            kept.href = value.trim();
+            continue;
+          }
+          if (name === 'src' && MEDIA_TAGS.has(tagName)) {
+            if (!isAllowedMediaSource(value)) {
+              removed.add(
+                `${tagName} source ${shortValue(value.trim())} (only /api/media/… and http(s) URLs are kept)`,
+              );
+              continue;
+            }
+            kept.src = value.trim();
+            continue;
+          }
+          kept[name] = value;
+        }
+        // A link opens apart from the question, and tells the target nothing about it.
+        if (tagName === 'a' && kept.href)
+          Object.assign(kept, { rel: 'noopener noreferrer nofollow', target: '_blank' });
+        return { tagName, attribs: kept };
+      },
+    },
+  });
+  return { html: clean.trim(), removed: [...removed] };
+}
+
+/** The `@@PLUGINFILE@@/…` references left in an HTML text: files the import did not store (so none may be kept). */
+export function unresolvedMedia(html: string): string[] {
+  const found = new Set<string>();
+  for (const match of html.matchAll(/@@PLUGINFILE@@\/?([^"'\s<>)]*)/g)) found.add(`${PLACEHOLDER}/${match[1]}`);
+  return [...found];
+}
+
+/** Whether sanitized HTML shows nothing: no text, and no image or sound. */
+export function isBlankHtml(html: string): boolean {
+  if (/<(img|audio)\b/i.test(html)) return false;
+  const text = html
+    .replace(/<[^>]*>/g, '')
+    .replace(/&nbsp;|&#160;|&#xa0;/gi, ' ')
+    .trim();
+  return text.length === 0;
+}

@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import {
+  isAllowedMediaSource,
+  isBlankHtml,
+  sanitizeQuestionHtml,
+  unresolvedMedia,
+} from '../../functions/src/questions/html';
+
+// Pure: the allow-list HTML question texts are cut down to on write.
+
+describe('questions/html sanitizeQuestionHtml', () => {
+  it('keeps the allowed tags and attributes as they are', () => {
+    const html =
+      '<h2>Title</h2><p>Some <b>bold</b>, <i>italic</i>, <em>em</em>, <strong>strong</strong>, <u>u</u>, H<sub>2</sub>O, x<sup>2</sup></p>' +
+      '<ul><li>one</li></ul><ol><li>two</li></ol><blockquote>q</blockquote><pre><code>let a = 1;</code></pre>' +
+      '<table><thead><tr><th>h</th></tr></thead><tbody><tr><td colspan="2">c</td></tr></tbody></table>' +
+      '<div><span>s</span></div><img src="/api/media/m_1" alt="a map" width="200" height="100" />' +
+      '<audio controls src="/api/media/sound"><source src="https://example.org/a.ogg" type="audio/ogg" /></audio>';
+    assert.deepEqual(sanitizeQuestionHtml(html), { html, removed: [] });
+  });
+
+  it('strips <script> with its content, and says so', () => {
+    const { html, removed } = sanitizeQuestionHtml('<p>2 + 2?</p><script>alert(document.cookie)</script>');
+    assert.equal(html, '<p>2 + 2?</p>');
+    assert.deepEqual(removed, ['<script>']);
+  });
+
+  it('strips event handlers such as onerror, keeping the element', () => {
+    const { html, removed } = sanitizeQuestionHtml(
+      '<img src="https://example.org/a.png" onerror="alert(1)" onload="x()">',
+    );
+    assert.equal(html, '<img src="https://example.org/a.png" />');
+    assert.deepEqual(removed, ['onerror attribute', 'onload attribute']);
+  });
+
+  it('strips javascript: links (any case) and relative links, keeping the text; http(s) and mailto links get rel and target', () => {
+    const { html, removed } = sanitizeQuestionHtml(
+      '<a href="JaVaScRiPt:alert(1)">x</a> <a href="/elsewhere">y</a> <a href="https://example.org" target="_self" rel="opener">z</a> <a href="mailto:t@example.org">m</a>',
+    );
+    assert.equal(
+      html,
+      '<a>x</a> <a>y</a> <a href="https://example.org" rel="noopener noreferrer nofollow" target="_blank">z</a> ' +
+        '<a href="mailto:t@example.org" rel="noopener noreferrer nofollow" target="_blank">m</a>',
+    );
+    assert.equal(removed.length, 2);
+    assert.match(removed[0], /^link javascript:/i);
+  });
+
+  it('strips svg, iframe, object and style elements, and style attributes', () => {
+    const { html, removed } = sanitizeQuestionHtml(
+      '<p style="color:red">a</p><svg onload="alert(1)"><circle r="1"/></svg><iframe src="https://example.org"></iframe>' +
+        '<object data="x.swf"></object><style>p { display: none }</style>',
+    );
+    assert.equal(html, '<p>a</p>');
+    for (const what of ['style attribute', '<svg>', '<iframe>', '<object>', '<style>'])
+      assert.ok(removed.includes(what), what);
+  });
+
+  it('drops images whose source is a data: URL, a placeholder or another relative path', () => {
+    const { html, removed } = sanitizeQuestionHtml(
+      '<img src="data:image/png;base64,AAAA"><img src="@@PLUGINFILE@@/a.png"><img src="../x.png"><img src="/api/media/ok">',
+    );
+    assert.equal(html, '<img src="/api/media/ok" />');
+    assert.equal(removed.length, 3);
+  });
+
+  it('escapes text so that it stays text, and gives the same result when sanitized again', () => {
+    const once = sanitizeQuestionHtml('a < b & c <br> "quoted"').html;
+    assert.equal(once, 'a &lt; b &amp; c <br /> "quoted"');
+    assert.equal(sanitizeQuestionHtml(once).html, once);
+  });
+});
+
+describe('questions/html helpers', () => {
+  it('isAllowedMediaSource: our media route and http(s) URLs only', () => {
+    assert.ok(isAllowedMediaSource('/api/media/abc-1_2'));
+    assert.ok(isAllowedMediaSource('https://example.org/a.png'));
+    for (const bad of [
+      '/api/media/../x',
+      'data:image/png;base64,AA',
+      '//example.org/a.png',
+      'ftp://x/a',
+      '@@PLUGINFILE@@/a.png',
+    ])
+      assert.equal(isAllowedMediaSource(bad), false, bad);
+  });
+
+  it('unresolvedMedia lists the @@PLUGINFILE@@ references left', () => {
+    assert.deepEqual(unresolvedMedia('<img src="@@PLUGINFILE@@/a%20b.png"> <img src="@@PLUGINFILE@@/a%20b.png">'), [
+      '@@PLUGINFILE@@/a%20b.png',
+    ]);
+    assert.deepEqual(unresolvedMedia('<img src="/api/media/x">'), []);
+  });
+
+  it('isBlankHtml: no text, image or sound', () => {
+    assert.ok(isBlankHtml('<p> </p><br />'));
+    assert.ok(isBlankHtml('<p>&nbsp;</p>'));
+    assert.equal(isBlankHtml('<img src="/api/media/x" />'), false);
+    assert.equal(isBlankHtml('<p>x</p>'), false);
+  });
+});
