@@ -111,7 +111,9 @@ export async function storeMedia(
   const unique = [...bySha.values()];
   const total = unique.reduce((sum, e) => sum + e.record.bytes, 0);
   if (total > MAX_IMPORT_MEDIA_BYTES) {
-    throw badRequest(`The file's media weigh ${total} bytes together; an import may bring at most ${MAX_IMPORT_MEDIA_BYTES}`);
+    throw badRequest(
+      `The file's media weigh ${total} bytes together; an import may bring at most ${MAX_IMPORT_MEDIA_BYTES}`,
+    );
   }
   if (unique.length === 0) return { stored, refused };
 
