@@ -23,7 +23,7 @@ describe('storage.rules', () => {
     token = (await createTenant()).admin.token;
   });
 
-  it('lets the Admin SDK write and read (before wrote it)', async () => {
+  it('lets the Admin SDK read what it wrote', async () => {
     const [bytes] = await getStorage().bucket(bucketName).file(name).download();
     assert.ok(bytes.equals(png()));
   });
