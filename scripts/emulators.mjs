@@ -1,14 +1,15 @@
 // Shared by start, test and bench: build the functions and run a command under
-// the Emulator Suite with an offline Firestore emulator.
+// the Emulator Suite with offline Firestore and Storage emulators.
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { firestoreEmulatorEnv } from './firestore-emulator.mjs';
+import { storageEmulatorEnv } from './storage-emulator.mjs';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const EMULATORS = 'auth,firestore,functions,hosting';
+export const EMULATORS = 'auth,firestore,functions,hosting,storage';
 const firebaseBin = join(root, 'node_modules', '.bin', 'firebase');
 // FIREBASE_JSON points at another config (scripts/isolated-config.mjs) to run beside someone else.
 const configFile = process.env.FIREBASE_JSON || 'firebase.json';
@@ -56,7 +57,7 @@ export function buildWeb() {
 
 export function emulatorEnv() {
   try {
-    return { ...process.env, ...firestoreEmulatorEnv() };
+    return { ...process.env, ...firestoreEmulatorEnv(), ...storageEmulatorEnv() };
   } catch (err) {
     console.error(err.message);
     process.exit(1);
@@ -79,7 +80,7 @@ const REQUEST_NOISE = [
  * whole stream is kept in `logFile`.
  * @param {string} projectId
  * @param {string} command
- * @param {{ quiet?: boolean, logFile?: string, only?: string }} [options] `only`: the emulators to start (all four by default)
+ * @param {{ quiet?: boolean, logFile?: string, only?: string }} [options] `only`: the emulators to start (all five by default)
  * @returns {Promise<number>}
  */
 export function emulatorsExec(projectId, command, { quiet = false, logFile, only = EMULATORS } = {}) {

@@ -17,6 +17,8 @@ for (const value of Object.values(emulators)) {
   if (value && typeof value === 'object' && typeof value.port === 'number') value.port += offset;
 }
 emulators.firestore.websocketPort = 9150 + offset;
+// Not 9199 + offset: that is the Auth port (9099) of a config whose offset is 100 more.
+emulators.storage.port = 9177 + offset;
 // The four helper ports sit side by side, four per offset, far above the others: two configs
 // with different offsets never share one (ranges a fixed distance apart would, for offsets that far apart).
 const helperBase = 20000 + 4 * offset;

@@ -36,6 +36,7 @@ import { gradingRoutes } from './grading/routes';
 import { regradingRoutes } from './regrading/routes';
 import { meRoute, sittingRoutes } from './sittings/routes';
 import { networkRoutes } from './networks/routes';
+import { mediaRoutes } from './media/routes';
 import { recordScoreChange, recordScoreChanges } from './analytics/store';
 import { provideSubmissionEffects } from './attempts/submissionEffects';
 import { stopOpenAttempts } from './attempts/stopStore';
@@ -59,6 +60,7 @@ export function allRoutes(): RouteDefinition[] {
     ...analyticsRoutes,
     ...gradingRoutes,
     ...regradingRoutes,
+    ...mediaRoutes,
   ];
   return routes;
 }

@@ -13,6 +13,8 @@ import {
   assertRole,
   assertTenantAccess,
   attemptChecks,
+  attemptMediaScope,
+  mediaAccess,
   organizationForNewUser,
   reviewAccess,
   submitterOf,
@@ -401,4 +403,35 @@ describe('policy: assertCanRegrade (correcting a published version)', () => {
     throwsCode(() => assertCanRegrade(principal('guest'), { clientId: 'acme' }), 'FORBIDDEN'));
   it('refuses a user with no role', () =>
     throwsCode(() => assertCanRegrade(principal(null, 'acme'), { clientId: 'acme' }), 'FORBIDDEN'));
+});
+
+describe('policy: mediaAccess (GET /media/{mediaId})', () => {
+  it('lets a Super Admin read any organization’s media directly', () =>
+    assert.equal(mediaAccess(principal('super_admin'), 'acme', false), 'direct'));
+  it('lets a Client Admin read its own organization’s media directly, attempt or not', () => {
+    assert.equal(mediaAccess(principal('client_admin', 'acme'), 'acme', false), 'direct');
+    assert.equal(mediaAccess(principal('client_admin', 'acme'), 'acme', true), 'direct');
+  });
+  it('answers another organization’s Client Admin 404, as if the media did not exist', () =>
+    throwsCode(() => mediaAccess(principal('client_admin', 'other'), 'acme', false), 'NOT_FOUND'));
+  it('sends Students and Guests through an attempt', () => {
+    assert.equal(mediaAccess(principal('student', 'acme'), 'acme', true), 'attempt');
+    assert.equal(mediaAccess(principal('guest'), 'acme', true), 'attempt');
+    assert.equal(mediaAccess(undefined, 'acme', true), 'attempt');
+  });
+  it('refuses a taker without attempt_id with 403 before anything is read', () => {
+    throwsCode(() => mediaAccess(principal('student', 'acme'), 'acme', false), 'FORBIDDEN');
+    throwsCode(() => mediaAccess(undefined, 'acme', false), 'FORBIDDEN');
+  });
+  it('refuses a user with no role', () =>
+    throwsCode(() => mediaAccess(principal(null, 'acme'), 'acme', true), 'FORBIDDEN'));
+});
+
+describe('policy: attemptMediaScope (what an attempt shows its taker)', () => {
+  it('shows the question while the attempt is being taken', () =>
+    assert.equal(attemptMediaScope({ taking: true, reviewOpen: false }), 'question'));
+  it('shows the whole question, feedback included, once the review is open', () =>
+    assert.equal(attemptMediaScope({ taking: false, reviewOpen: true }), 'review'));
+  it('shows nothing after submission without an open review, nor past the deadline', () =>
+    assert.equal(attemptMediaScope({ taking: false, reviewOpen: false }), null));
 });

@@ -59,6 +59,7 @@ const ENDPOINTS = [
   'get /api/tests/{testId}/grading',
   'post /api/attempts/{attemptId}/grades',
   'post /api/tests/{testId}/versions/{version}/regrade',
+  'get /api/media/{mediaId}',
 ];
 
 describe('GET /api/openapi.json', () => {

@@ -219,3 +219,15 @@ export async function duringFault<T>(
     heal();
   }
 }
+
+/** Cloud Storage refusing connections, as when it is down: every download and upload of the service's client fails. */
+export function failStorage(): () => void {
+  const { getStorage } = createRequire(join(__dirname, '../../functions/package.json'))('firebase-admin/storage') as {
+    getStorage: () => { bucket: (name: string) => { file: (name: string) => object } };
+  };
+  const fileProto = Object.getPrototypeOf(getStorage().bucket('any').file('any'));
+  const refused = () =>
+    Promise.reject(Object.assign(new Error('connect ECONNREFUSED: injected Storage outage'), { code: 'ECONNREFUSED' }));
+  const heals = ['download', 'save'].map((method) => patch(fileProto, method, () => refused));
+  return () => heals.forEach((heal) => heal());
+}

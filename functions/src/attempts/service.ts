@@ -33,6 +33,7 @@ import {
   summaryOf,
   testDetails,
 } from './rules';
+import type { FrozenQuestion } from '../exams/documents';
 import type { StoredAttempt } from './documents';
 import type {
   Attempt,
@@ -465,4 +466,50 @@ export async function closeOverdueAttempts(
     after = result.last;
   }
   return { closed, failed };
+}
+
+// ---------------------------------------------------------------- what an attempt shows (question media)
+
+/** An attempt's questions as its caller may see them now; see attemptShown. */
+export interface ShownAttempt {
+  clientId: string;
+  /** The paper's questions: the version's fixed ones and those the attempt drew. */
+  questions: FrozenQuestion[];
+  /** In progress and before its deadline. */
+  taking: boolean;
+  /** Submitted, and its review open to this caller (as GET /attempts/{id} decides showing `review`). */
+  reviewOpen: boolean;
+}
+
+/**
+ * For a feature that shows part of an attempt's questions (their media): the
+ * checks of reading the attempt (who, the token, the organization, the taker's
+ * account; a refused token counted). Unlike a read it closes nothing: an
+ * attempt past its deadline is simply no longer being taken.
+ */
+export async function attemptShown(caller: AttemptCaller, attemptId: string, call: CallContext): Promise<ShownAttempt> {
+  return countingRefusals(call, async () => {
+    const checks = startChecks(caller, attemptId);
+    const found = await findAttempt(attemptId);
+    if (!found) throw notFound('Attempt not found');
+    const attempt = found.attempt;
+    const policy = policyCaller(caller, attempt, call);
+    assertCanUseAttempt(policy, subject(attempt));
+    await checks(attempt);
+    const paper = await requirePaper(attempt);
+    const access = reviewAccess(policy, {
+      submitted: attempt.status === 'submitted',
+      allowReview: paper.test.allow_review === 1,
+    });
+    const reviewOpen =
+      access === 'always' ||
+      (access === 'when_released' &&
+        reviewReleased((await findTest(attempt.client_id, attempt.test_id))?.review_opens_at, Date.now()));
+    return {
+      clientId: attempt.client_id,
+      questions: paper.questions,
+      taking: attempt.status === 'in_progress' && !isOverdue(attempt, Date.now()),
+      reviewOpen,
+    };
+  });
 }

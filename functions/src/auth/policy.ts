@@ -1,4 +1,4 @@
-import { badRequest, forbidden } from '../shared/errors';
+import { badRequest, forbidden, notFound } from '../shared/errors';
 import type { AccountFacts } from './accountStatus';
 import { organizationFromClaims, roleFromClaims } from './claims';
 import type { CallerRole, Principal, Role } from './principal';
@@ -499,6 +499,43 @@ export function submitterOf(
   if (!who) return { submitter: 'taker', actorId: null, actorRole: null };
   const admin = who.uid !== attempt.studentId && isAdministratorRole(who.role);
   return { submitter: admin ? 'admin' : 'taker', actorId: who.uid, actorRole: who.role };
+}
+
+// ---------------------------------------------------------------- question media
+
+/**
+ * GET /media/{mediaId}, before anything is read. Question media is read as the
+ * questions are: a Super Admin any organization's, a Client Admin its own
+ * ('direct'; another organization's is 404, so an id reveals nothing). A taker
+ * (Student, Guest, attempt-token holder) reads it only through an attempt it
+ * may use ('attempt': attempt_id required, else 403), and then only what that
+ * attempt shows it (attemptMediaScope). `caller` undefined: an attempt-token holder.
+ */
+export function mediaAccess(
+  caller: Principal | undefined,
+  mediaClientId: string,
+  viaAttempt: boolean,
+): 'direct' | 'attempt' {
+  if (caller?.role === 'super_admin') return 'direct';
+  if (caller?.role === 'client_admin') {
+    if (caller.clientId !== mediaClientId) throw notFound('Media not found');
+    return 'direct';
+  }
+  if (caller && caller.role !== 'student' && caller.role !== 'guest') assertRole(caller, ['student', 'guest']);
+  if (!viaAttempt) throw forbidden('A taker reads question media through its attempt: send attempt_id');
+  return 'attempt';
+}
+
+/**
+ * Which of an attempt's questions' media its taker may see: while it is being
+ * taken (in progress, before its deadline), what the question shows (its
+ * title, text and options); once submitted, with its review open to the caller
+ * (reviewAccess and the release date, as GET /attempts/{id} decides showing
+ * correct_answer), the whole question, feedback included. Otherwise none: 404.
+ */
+export function attemptMediaScope(attempt: { taking: boolean; reviewOpen: boolean }): 'question' | 'review' | null {
+  if (attempt.taking) return 'question';
+  return attempt.reviewOpen ? 'review' : null;
 }
 
 // ---------------------------------------------------------------- grading and regrading

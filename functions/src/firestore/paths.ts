@@ -39,6 +39,12 @@ export const paths = {
       .doc(importId)
       .collection('chunks')
       .doc(String(index)),
+  /** A media file's record (its bytes are in Cloud Storage at mediaObject's name); the id starts with the organization's. */
+  clientMediaItems: (clientId: string) => db.collection('clients').doc(clientId).collection('media'),
+  clientMedia: (clientId: string, mediaId: string) =>
+    db.collection('clients').doc(clientId).collection('media').doc(mediaId),
+  /** Where a media file's bytes are in the bucket: beside its record's path, so an organization's files share one prefix. */
+  mediaObject: (clientId: string, mediaId: string) => `clients/${clientId}/media/${mediaId}`,
   // ---- tests, frozen versions and share codes
   clientTests: (clientId: string) => db.collection('clients').doc(clientId).collection('tests'),
   clientTest: (clientId: string, testId: string) =>
