@@ -43,6 +43,8 @@ export interface MediaFile {
   /** As the source named it: kept on the record, never used to decide the type. */
   name: string;
   bytes: Uint8Array;
+  /** The id to store it under, when the caller chose it already (an import's text refers to it); else a new one. */
+  id?: string;
 }
 
 export interface StoreMediaResult {
@@ -92,7 +94,7 @@ export async function storeMedia(
     const hash = sha256(file.bytes);
     let entry = bySha.get(hash);
     if (!entry) {
-      const id = newMediaId(clientId);
+      const id = file.id ?? newMediaId(clientId);
       const record: StoredMedia = {
         id,
         client_id: clientId,

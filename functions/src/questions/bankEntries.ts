@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { MEDIA_PLACEHOLDER, type ParsedBank, type ParsedItem, type QuestionDraft } from '../interchange/model';
 import { MAX_FOLDER_NAME } from '../folders/schemas';
 import { sanitizeQuestionHtml } from './html';
+import { mediaUrl } from '../media/rules';
 import { QuestionInput, type QuestionType, type RowError } from './schemas';
 
 // Pure: what an import does with each question a bank file gave (GIFT, Aiken,
@@ -33,8 +34,6 @@ export interface ImportEntry {
 
 /** What became of each media file the bank carries: the id it will be stored under, or why it is refused. */
 export type MediaPlan = ReadonlyMap<string, { id: string } | { refused: string }>;
-
-export const mediaUrl = (mediaId: string): string => `/api/media/${mediaId}`;
 
 const FOLDER_SEPARATOR = ' / ';
 

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { questionBankScope } from '../auth/policy';
 import type { Principal } from '../auth/principal';
@@ -24,21 +24,16 @@ import {
   type RowError,
 } from './schemas';
 import type { StoredQuestion } from './documents';
-import { importEntries, mediaUrl, type ImportEntry, type MediaPlan } from './bankEntries';
+import { importEntries, type ImportEntry, type MediaPlan } from './bankEntries';
 import { BankFileRefused, type InterchangeFormat, type ParsedBank } from '../interchange/model';
 import { decodeBankText, detectFormat } from '../interchange/detect';
 import { parseGift } from '../interchange/gift';
 import { parseAiken } from '../interchange/aiken';
 import { parseMoodleXml } from '../interchange/moodleXml';
 import { parseQtiPackage, parseQtiXml } from '../interchange/qti';
-import {
-  MAX_MEDIA_BYTES_PER_IMPORT,
-  mediaProblem,
-  newMediaId,
-  removeMedia,
-  storeMedia,
-  type NewMedia,
-} from '../media/store';
+import { MAX_IMPORT_MEDIA_BYTES, sniffMedia } from '../media/mediaType';
+import { mediaUrl, newMediaId } from '../media/rules';
+import { removeMedia, storeMedia, type MediaFile } from '../media/store';
 import { MissingFolder } from './store';
 
 export interface ImportOptions {
@@ -218,26 +213,44 @@ function csvEntry(row: RowResult, i: number): ImportEntry {
   };
 }
 
-/** The media the bank carries, each checked by its content and size, and given the id it would be stored under. */
-function planMedia(clientId: string, bank: ParsedBank): MediaPlan {
+/**
+ * The media the bank carries, each checked by its content and size, and given
+ * the id it would be stored under (identical bytes share one). Writes nothing:
+ * a dry run stops after this.
+ */
+async function planMedia(clientId: string, bank: ParsedBank): Promise<MediaPlan> {
   const plan = new Map<string, { id: string } | { refused: string }>();
+  const idBySha = new Map<string, string>();
   let total = 0;
   for (const [name, file] of bank.media) {
-    total += file.bytes.length;
-    const problem = mediaProblem(file.bytes);
-    plan.set(name, problem ? { refused: problem } : { id: newMediaId(clientId) });
+    const sniffed = await sniffMedia(file.bytes);
+    if (!sniffed.ok) {
+      plan.set(name, { refused: sniffed.reason });
+      continue;
+    }
+    const sha = createHash('sha256').update(file.bytes).digest('hex');
+    const id = idBySha.get(sha) ?? newMediaId(clientId);
+    if (!idBySha.has(sha)) {
+      idBySha.set(sha, id);
+      total += file.bytes.byteLength;
+    }
+    plan.set(name, { id });
   }
-  if (total > MAX_MEDIA_BYTES_PER_IMPORT)
+  if (total > MAX_IMPORT_MEDIA_BYTES)
     throw uploadError(
-      `The file carries ${Math.ceil(total / (1024 * 1024))} MB of media; at most ${MAX_MEDIA_BYTES_PER_IMPORT / (1024 * 1024)} MB per import`,
+      `The file carries ${(total / (1024 * 1024)).toFixed(1)} MB of media; an import may bring at most ${MAX_IMPORT_MEDIA_BYTES / (1024 * 1024)} MB`,
     );
   return plan;
 }
 
 /** The media files the imported questions refer to, as they will be stored. */
-function mediaToStore(bank: ParsedBank, plan: MediaPlan, questions: QuestionInput[]): NewMedia[] {
+function mediaToStore(
+  bank: ParsedBank,
+  plan: MediaPlan,
+  questions: QuestionInput[],
+): Array<MediaFile & { id: string }> {
   const text = questions.map((q) => JSON.stringify(q)).join('\n');
-  const files: NewMedia[] = [];
+  const files: Array<MediaFile & { id: string }> = [];
   for (const [name, file] of bank.media) {
     const planned = plan.get(name);
     if (planned && 'id' in planned && text.includes(mediaUrl(planned.id)))
@@ -275,7 +288,7 @@ export async function importQuestions(
         `The file has ${file.bank.items.length} questions, more than ${MAX_IMPORT_ROWS}; split it into smaller files`,
       );
     if (file.bank.items.length === 0) throw uploadError('The file holds no questions');
-    media = planMedia(clientId, file.bank);
+    media = await planMedia(clientId, file.bank);
     entries = importEntries(file.bank, media);
   }
   const folders = await planFolders(principal, clientId, entries, options.folder_id);
@@ -356,12 +369,7 @@ export async function importQuestions(
     // Nothing is visible yet: remove what was staged (a crash leaves it to recoverStaleImports).
     await Promise.all([
       imports.abandonImport(record),
-      mediaFiles.length > 0
-        ? removeMedia(
-            clientId,
-            mediaFiles.map((m) => m.id),
-          )
-        : undefined,
+      mediaFiles.length > 0 ? removeMedia(clientId, [...new Set(mediaFiles.map((m) => m.id))]) : undefined,
     ]).catch((cleanupErr) =>
       log.warn('Could not remove an abandoned import', { importId, error: errorText(cleanupErr) }),
     );
