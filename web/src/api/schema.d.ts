@@ -2094,14 +2094,18 @@ export type paths = {
         get?: never;
         put?: never;
         /**
-         * Import questions from a CSV file
-         * @description multipart/form-data with exactly one file part named "file": UTF-8 CSV (a BOM, CRLF line ends, quoted fields with commas, quotes and line breaks, blank lines and blank spreadsheet rows are fine), at most 5 MB (413 PAYLOAD_TOO_LARGE) and 5000 rows (400). Header row: question_text, question_type, options, correct_answer, marks, difficulty, optionally folder_id, tolerance, max_words, title, text_format, feedback, option_feedback, option_credits, alternatives, case_sensitive, in any order; options, option_feedback and option_credits separated by "|"; alternatives as "answer:credit" entries (numeric: "answer:credit" or "answer:credit:tolerance") separated by "|"; case_sensitive true or false. Each row is checked exactly as POST /api/questions checks a body. All or nothing by default: any invalid row answers 400 VALIDATION_ERROR whose details list every problem (row = the file line, field, message, path "row <line>.<field>") and nothing is written. ?mode=partial writes the valid rows and reports the others; ?dry_run=true checks everything and writes nothing. The import becomes visible whole: a failure (or a crash) before its commit point leaves nothing, one after it is finished by the next import. A file is identified by its SHA-256 per organization: sending a file that was already imported answers 409 CONFLICT naming the earlier import (change the file to import its questions again), as does a second upload while the first is still running. A Super Admin names client_id in the query. The question bank is for administrators: Students and Guests get 403 on every question endpoint (they see questions only inside attempts, without answer keys). Replies carry the answer key (correct_answer, tolerance; an essay has none: correct_answer null, and its optional max_words). A question of another organization answers 403, an unknown one 404.
+         * Import questions from a CSV, GIFT, Aiken, Moodle XML or QTI file
+         * @description The format is ?format= (csv, gift, aiken, moodle_xml, qti) or else the file’s name and content: .csv; .gift; .txt (GIFT or Aiken by content); .xml (Moodle XML or a QTI 2.1/3.0 item by its root element); .zip (a QTI content package with imsmanifest.xml). Every format is UTF-8 (a BOM and CRLF are fine); another encoding, a DOCTYPE or entity declaration, QTI 1.2, a zip over 50 MB unpacked or 1,000 entries or with a path leaving the package are refused whole (400). The reply lists every question found in `questions` (index, line or path, title, question_type, status ok | error | unsupported, message, warnings), also in the 400 of an all-or-nothing refusal: an unsupported type (matching, cloze, calculated, drag and drop, hotspot, description…) is never imported as something else, and what was carried imperfectly is a warning. Categories (GIFT $CATEGORY, Moodle XML category questions, QTI sections) become folders named by their path joined with " / ", found by name or created with the import; ?folder_id= files every question in one folder instead. Media the file carries (Moodle XML base64 files, a package’s files: png, jpeg, gif, webp, mp3, ogg, wav checked by content; at most 2 MB each and 20 MB per import) are stored with the questions and served by GET /api/media/{mediaId}. CSV: multipart/form-data with exactly one file part named "file": UTF-8 CSV (a BOM, CRLF line ends, quoted fields with commas, quotes and line breaks, blank lines and blank spreadsheet rows are fine), at most 5 MB (413 PAYLOAD_TOO_LARGE) and 5000 rows (400). Header row: question_text, question_type, options, correct_answer, marks, difficulty, optionally folder_id, tolerance, max_words, title, text_format, feedback, option_feedback, option_credits, alternatives, case_sensitive, in any order; options, option_feedback and option_credits separated by "|"; alternatives as "answer:credit" entries (numeric: "answer:credit" or "answer:credit:tolerance") separated by "|"; case_sensitive true or false. Each row is checked exactly as POST /api/questions checks a body. All or nothing by default: any invalid row answers 400 VALIDATION_ERROR whose details list every problem (row = the file line, field, message, path "row <line>.<field>") and nothing is written. ?mode=partial writes the valid rows and reports the others; ?dry_run=true checks everything and writes nothing. The import becomes visible whole: a failure (or a crash) before its commit point leaves nothing, one after it is finished by the next import. A file is identified by its SHA-256 per organization: sending a file that was already imported answers 409 CONFLICT naming the earlier import (change the file to import its questions again), as does a second upload while the first is still running. A Super Admin names client_id in the query. The question bank is for administrators: Students and Guests get 403 on every question endpoint (they see questions only inside attempts, without answer keys). Replies carry the answer key (correct_answer, tolerance; an essay has none: correct_answer null, and its optional max_words). A question of another organization answers 403, an unknown one 404.
          */
         post: {
             parameters: {
                 query?: {
                     /** @description Required for a Super Admin; others may omit it (own organization) */
                     client_id?: string;
+                    /** @description The file’s format; absent: from its name (.csv, .gift, .txt = GIFT or Aiken by content, .xml = Moodle XML or QTI by root element, .zip = QTI package) or else its content */
+                    format?: "csv" | "gift" | "aiken" | "moodle_xml" | "qti";
+                    /** @description Files every question in this folder of the organization, instead of the folders named after the file’s categories */
+                    folder_id?: string;
                     /** @description partial: write the valid rows and report the others */
                     mode?: "all_or_nothing" | "partial";
                     /** @description true: validate only, write nothing */
@@ -2116,7 +2120,7 @@ export type paths = {
                     "multipart/form-data": {
                         /**
                          * Format: binary
-                         * @description The CSV file (UTF-8, at most 5 MB)
+                         * @description The file (UTF-8 CSV, GIFT, Aiken, Moodle XML, a QTI item or a QTI zip package; at most 5 MB)
                          */
                         file: string;
                     };
@@ -6104,6 +6108,116 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/media/{mediaId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A question’s image or audio
+         * @description The bytes of a media file a question’s HTML refers to (/api/media/<id>), with the type its content was found to be when stored (image/png, image/jpeg, image/gif, image/webp, audio/mpeg, audio/ogg or audio/wav), X-Content-Type-Options: nosniff, Content-Disposition: inline and Cache-Control: private, max-age=300. Super Admin any organization’s, Client Admin its own (another organization’s → 404). Students and Guests send attempt_id (without it → 403): the attempt must be theirs (as GET /attempts/{id} decides, attempt_token accepted the same way) and one of its questions must show the media: while the attempt is being taken, in the question’s text or options; once submitted and its review is open to the caller (allow_review and the release date, as for `review`), anywhere in the question, feedback included. Otherwise → 404, as for media that does not exist. Cloud Storage unavailable → 503 with Retry-After.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Students and Guests: the attempt whose question shows this media (required for them; ignored for administrators) */
+                    attempt_id?: string;
+                    /** @description The attempt_token of attempt_id, instead of an Authorization header (a Guest) */
+                    attempt_token?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description A media id, as a question’s HTML refers to it (/api/media/<id>): the organization id, ".", then a UUID */
+                    mediaId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file’s bytes */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = Record<string, never>;
 export type components = {
@@ -6123,6 +6237,10 @@ export type components = {
             })[];
             /** @description Present only when details lists the first 100 of more problems: how many there were in all */
             details_total?: number;
+            /** @description POST /api/questions/import only: the per-question report (ImportedQuestion) of a file refused whole, in file order */
+            questions?: {
+                [key: string]: unknown;
+            }[];
         };
         ClientList: {
             clients: components["schemas"]["Client"][];
@@ -6542,6 +6660,8 @@ export type components = {
             errors: components["schemas"]["ImportRowError"][];
             /** @description Ids of the questions written, in file order; empty for a dry run */
             question_ids: string[];
+            /** @description One entry per question (or CSV row) found, in file order */
+            questions: components["schemas"]["ImportedQuestion"][];
         };
         ImportRowError: {
             /** @description "row <line>.<field>" */
@@ -6551,6 +6671,28 @@ export type components = {
             /** @description Column, or "row" for the row as a whole */
             field: string;
             message: string;
+        };
+        ImportedQuestion: {
+            /** @description 1-based position among the questions found in the file */
+            index: number;
+            /** @description GIFT, Aiken, CSV: the line the question starts on */
+            line?: number;
+            /** @description Moodle XML, QTI: where the question is (e.g. "question[3]", "items/q1.xml") */
+            path?: string;
+            title: string | null;
+            /**
+             * @description The bank’s type it became, or null
+             * @enum {string|null}
+             */
+            question_type: "multiple_choice" | "multiple_select" | "true_false" | "short_answer" | "numeric" | "essay" | null;
+            /**
+             * @description ok: imported (or would be); error: invalid, with message; unsupported: a type this bank does not have, named in message
+             * @enum {string}
+             */
+            status: "ok" | "error" | "unsupported";
+            message: string | null;
+            /** @description What was carried imperfectly (a weight rounded, a format flag ignored…) */
+            warnings: string[];
         };
         /** @description The fields to change; the question as changed must then be a valid question of its (possibly new) type, checked as PUT would. Changing question_type drops what the new type cannot have (options, tolerance, max_words, an essay's empty correct_answer or the correct_answer of a question made an essay, option_feedback, option_credits, alternatives, case_sensitive) unless sent. Changing options keeps option_feedback and option_credits by position: send them too when the options change. Send folder_id, tolerance, max_words, title, text_format, feedback, option_feedback, option_credits, alternatives or case_sensitive null to clear them. */
         UpdateQuestion: {
