@@ -90,7 +90,7 @@ function inputOf(d: Draft, clientId: string, question?: Question): Schemas['Ques
     client_id: clientId,
     // Sent only when set, so a bank without them reads the body as before.
     ...(d.title.trim() ? { title: d.title.trim() } : {}),
-    ...(d.text_format === 'html' ? { text_format: 'html' } : {}),
+    ...(d.text_format === 'html' ? { text_format: 'html' as const } : {}),
     ...(d.feedback.trim() ? { feedback: d.feedback } : {}),
     ...keptOf(d, hasOptions(d.question_type) ? options : (question?.options ?? []), question),
   };
