@@ -352,6 +352,27 @@ Pi?,numeric,,3.14,1,easy,,,,,,3:50:0.2|3.1:25,`,
           failed: 0,
           errors: [],
           question_ids: [],
+          questions: [
+            {
+              index: 1,
+              line: 2,
+              title: null,
+              question_type: 'short_answer',
+              status: 'ok',
+              message: null,
+              warnings: [],
+            },
+            { index: 2, line: 3, title: null, question_type: 'true_false', status: 'ok', message: null, warnings: [] },
+            {
+              index: 3,
+              line: 4,
+              title: null,
+              question_type: 'short_answer',
+              status: 'ok',
+              message: null,
+              warnings: [],
+            },
+          ],
         });
       });
       assert.equal((await importCsv(csv, { token })).status, 201);

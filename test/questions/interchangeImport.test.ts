@@ -149,7 +149,7 @@ describe('POST /api/questions/import (GIFT, Aiken, Moodle XML, QTI)', function (
     });
 
     it('a numeric answer that is not a number is an error on that question, never "accept anything"', async () => {
-      const res = await upload(await admin(t), 'n.gift', `${tag()}::Bad:: How many? {#abc}\n::Good:: 2? {#2}\n`);
+      const res = await upload(await admin(t), 'n.gift', `${tag()}::Bad:: How many? {#abc}\n\n::Good:: 2? {#2}\n`);
       expectError(res, 400, 'VALIDATION_ERROR');
       assert.deepEqual(
         res.body.questions.map((q: any) => q.status),

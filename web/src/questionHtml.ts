@@ -32,7 +32,7 @@ const ALLOWED_ATTR = [
 
 /** The attribute that names a media file in sanitized HTML, in place of its `src`. */
 export const MEDIA_ATTRIBUTE = 'data-media-id';
-const MEDIA_PATH = /^\/api\/media\/([A-Za-z0-9_-]{1,200})$/;
+const MEDIA_PATH = /^\/api\/media\/([A-Za-z0-9_.-]{1,300})$/;
 
 /** The media id of `/api/media/{id}` (relative, or absolute on this origin); null for any other address. */
 export function mediaIdOf(src: string): string | null {

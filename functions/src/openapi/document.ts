@@ -37,8 +37,13 @@ const ErrorBody = z
       .array(z.object({}).catchall(z.unknown()))
       .optional()
       .describe(
-        'POST /api/questions/import only: the per-question report (ImportedQuestion) of a file refused whole, in file order',
+        `POST /api/questions/import only: the report (ImportedQuestion) of the questions that cannot be imported, in file order, at most the first ${MAX_ERROR_DETAILS}`,
       ),
+    questions_total: z
+      .number()
+      .int()
+      .optional()
+      .describe(`Present only when questions lists the first ${MAX_ERROR_DETAILS} of more: how many there were`),
   })
   .meta({ id: 'Error' });
 

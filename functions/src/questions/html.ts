@@ -6,7 +6,7 @@ import sanitizeHtml from 'sanitize-html';
 // styles) survives a write. The import reports `removed` as warnings.
 
 /** Where a stored HTML text may take media from: our own media route (relative), or the web. */
-export const MEDIA_ROUTE = /^\/api\/media\/[A-Za-z0-9_-]{1,128}$/;
+export const MEDIA_ROUTE = /^\/api\/media\/[A-Za-z0-9_.-]{1,300}$/;
 const WEB_URL = /^https?:\/\/[^\s/?#]+[^\s]*$/i;
 const LINK_URL = /^(https?:\/\/[^\s/?#]+[^\s]*|mailto:[^\s]+)$/i;
 /** The import's placeholder for a file of the bank file (interchange/model.ts MEDIA_PLACEHOLDER). */

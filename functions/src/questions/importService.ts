@@ -9,7 +9,7 @@ import { paths } from '../firestore/paths';
 import { requireClient } from '../folders/service';
 import { findFolder, findFolderIdsByName, findFolderOwner } from '../folders/store';
 import { normalizedFolderName, type Folder } from '../folders/schemas';
-import { badRequest, forbidden, notFound } from '../shared/errors';
+import { badRequest, forbidden, MAX_ERROR_DETAILS, notFound } from '../shared/errors';
 import { errorText, log } from '../platform/log';
 import { parseHeader, rowError, validateRow, type HeaderColumns, type RowResult } from './csvRows';
 import { readCsvRecords } from './csvUpload';
@@ -259,13 +259,22 @@ function mediaToStore(
   return files;
 }
 
-/** 400 for the file as a whole, with the per-question report beside the details. */
-const refusedImport = (message: string, entries: ImportEntry[]) =>
-  badRequest(
+/**
+ * 400 for the file as a whole. Beside the details, the report of the
+ * questions that cannot be imported, in file order, bounded as details are
+ * (a dry run with ?mode=partial reports every question).
+ */
+function refusedImport(message: string, entries: ImportEntry[]) {
+  const problems = entries.filter((e) => e.report.status !== 'ok').map((e) => e.report);
+  return badRequest(
     message,
     entries.flatMap((e) => e.errors),
-    { questions: entries.map((e) => e.report) },
+    {
+      questions: problems.slice(0, MAX_ERROR_DETAILS),
+      ...(problems.length > MAX_ERROR_DETAILS ? { questions_total: problems.length } : {}),
+    },
   );
+}
 
 export async function importQuestions(
   principal: Principal,
@@ -298,15 +307,22 @@ export async function importQuestions(
   const errors: RowError[] = failedEntries.flatMap((e) => e.errors);
   const valid = entries.filter((e): e is ImportEntry & { question: QuestionInput } => e.question !== undefined);
   const report = entries.map((e) => e.report);
-  const noun = file.kind === 'csv' ? 'rows' : 'questions';
+  const csv = file.kind === 'csv';
   if (failed > 0 && options.mode === 'all_or_nothing') {
     throw refusedImport(
-      `${failed} of ${entries.length} ${noun} cannot be imported; nothing was imported (send ?mode=partial to import the others)`,
+      csv
+        ? `${failed} of ${entries.length} rows are invalid; nothing was imported (send ?mode=partial to import the valid rows)`
+        : `${failed} of ${entries.length} questions cannot be imported; nothing was imported (send ?mode=partial to import the others)`,
       entries,
     );
   }
   if (valid.length === 0)
-    throw refusedImport(`None of the ${entries.length} ${noun} can be imported; nothing was imported`, entries);
+    throw refusedImport(
+      csv
+        ? `None of the ${entries.length} rows is valid; nothing was imported`
+        : `None of the ${entries.length} questions can be imported; nothing was imported`,
+      entries,
+    );
 
   const importId = read.sha256;
   if (options.dry_run) {
