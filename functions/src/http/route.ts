@@ -62,7 +62,8 @@ export interface RouteDefinition<
   body?: B;
   /** A multipart/form-data upload instead of a JSON body: the file part's name and what it holds. */
   upload?: { field: string; description: string };
-  success: { status: number; description: string; schema?: z.ZodType; mediaType?: string };
+  /** `mediaType`: a file's type(s) when the reply is not JSON. */
+  success: { status: number; description: string; schema?: z.ZodType; mediaType?: string | string[] };
   /** Errors this route can answer beyond those every route of its kind can. */
   errors?: ErrorCode[];
   handler: (ctx: HandlerContext<z.infer<P>, z.infer<Q>, z.infer<B>>) => Promise<Reply>;

@@ -7,6 +7,7 @@ import {
   formatNumber,
   isHtml,
   mediaIdsIn,
+  mediaOfQuestion,
   replaceMediaRefs,
   safeFileName,
   type ExportMedia,
@@ -393,7 +394,8 @@ export class QtiPackageWriter {
   private readonly resources: string[] = [];
   /** Each question written, in order, with its category's name ('' for none). */
   private readonly categoryOf = new Map<string, string>();
-  private readonly media = new Set<string>();
+  /** mediaId → the name its file was written under. */
+  private readonly mediaNames = new Map<string, string>();
   private queued = 0;
   private waiting: Array<() => void> = [];
 
@@ -416,17 +418,30 @@ export class QtiPackageWriter {
     });
   }
 
+  /** Whether a media file is already in the package (its bytes need not be given again). */
+  hasMedia(mediaId: string): boolean {
+    return this.mediaNames.has(mediaId);
+  }
+
   /** Adds the questions' items and media; resolves once the zip has room for more. */
   async add(questions: readonly ExportQuestion[], media: ExportMedia): Promise<void> {
     for (const q of questions) {
       if (this.categoryOf.has(q.id)) continue;
+      // Media already in the package are referred to by the name they were written under.
+      const known = new Map(media);
+      for (const id of mediaOfQuestion(q)) {
+        const name = this.mediaNames.get(id);
+        if (name !== undefined && !known.has(id)) known.set(id, { name, content_type: '', bytes: new Uint8Array() });
+      }
+      media = known;
       const files = itemMedia(q, media);
       this.addEntry(qtiItem(q, media), itemPath(q.id), true);
       // A file several questions share is in the package once.
-      for (const file of files) if (!this.media.has(file.path)) {
-        this.media.add(file.path);
-        this.addEntry(file.bytes, file.path, false);
-      }
+      for (const file of files)
+        if (!this.mediaNames.has(file.id)) {
+          this.mediaNames.set(file.id, media.get(file.id)!.name);
+          this.addEntry(file.bytes, file.path, false);
+        }
       this.resources.push(resourceXml(q, files));
       this.categoryOf.set(q.id, (q.category ?? []).join(CATEGORY_SEPARATOR));
       while (this.queued > MAX_QUEUED) await new Promise<void>((resolve) => this.waiting.push(resolve));
