@@ -12,11 +12,11 @@ const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\u
 /** Text with what XML cannot hold replaced by U+FFFD. */
 export const xmlSafe = (s: string): string => s.replace(NOT_XML, '\ufffd');
 
-/** Element content: &, <, > escaped, and CR kept (a parser would turn a raw CR into LF). */
+/** Element content: &, <, > escaped; line ends written as LF (what any XML reader makes of them). */
 export const escapeText = (s: string): string =>
-  xmlSafe(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r/g, '&#13;');
+  xmlSafe(s).replace(/\r\n?/g, '\n').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** An attribute value: also quotes, and tab/LF/CR as references (attribute normalization would turn them into spaces). */
+/** An attribute value: also quotes, and tab/LF as references (attribute normalization would turn them into spaces). */
 export const escapeAttr = (s: string): string =>
   escapeText(s).replace(/"/g, '&quot;').replace(/\n/g, '&#10;').replace(/\t/g, '&#9;');
 
@@ -72,7 +72,7 @@ export function toXhtml(html: string): { xhtml: string; ok: boolean } {
         ),
       }),
     },
-  }).replace(/\r/g, '&#13;');
+  }).replace(/\r\n?/g, '\n');
   if (XMLValidator.validate(`<div>${xhtml}</div>`) === true) return { xhtml, ok: true };
   return { xhtml: escapeText(html), ok: false };
 }
