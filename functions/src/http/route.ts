@@ -167,8 +167,10 @@ const passes = (check: Promise<void>): Promise<boolean> =>
   );
 
 async function streamReply(res: Response, status: number, stream: NonNullable<Reply['stream']>): Promise<void> {
-  res.status(status).type(stream.contentType);
+  res.status(status);
+  // attachment() sets a type from the file's extension: the stream's own type is set after it.
   if (stream.fileName) res.attachment(stream.fileName);
+  res.type(stream.contentType);
   try {
     await stream.write(res);
     res.end();
