@@ -47,8 +47,13 @@ describe('GET /api/questions/export', () => {
     const clientId = m.tenant.clientId;
     folder = await writeFolder(clientId, 'Science / Optics');
     texts.push(
-      (await writeQuestion(clientId, { question_text: 'Export me: a choice', folder_id: folder.id, difficulty: 'hard' }))
-        .question_text,
+      (
+        await writeQuestion(clientId, {
+          question_text: 'Export me: a choice',
+          folder_id: folder.id,
+          difficulty: 'hard',
+        })
+      ).question_text,
       (
         await writeQuestion(clientId, {
           question_text: 'Export me: a number',
@@ -102,7 +107,11 @@ describe('GET /api/questions/export', () => {
     const items = [...entries.keys()].filter((k) => k.startsWith('items/q-'));
     assert.equal(items.length, 3);
     const bodies = items.map((k) => entries.get(k)!.toString('utf8'));
-    for (const text of texts) assert.ok(bodies.some((b) => b.includes(text)), text);
+    for (const text of texts)
+      assert.ok(
+        bodies.some((b) => b.includes(text)),
+        text,
+      );
   });
 
   it('exports what the list’s filters select: folder_id, difficulty, question_type', async () => {
@@ -133,7 +142,10 @@ describe('GET /api/questions/export', () => {
   it('refuses an unknown format with 400 in the JSON error body', async () => {
     const res = await get('/api/questions/export?format=docx', as(m.tenant.admin.token));
     expectError(res, 400, 'VALIDATION_ERROR');
-    assert.ok(res.body.details.some((d: { path: string }) => d.path === 'query.format'), res.text);
+    assert.ok(
+      res.body.details.some((d: { path: string }) => d.path === 'query.format'),
+      res.text,
+    );
     expectError(await get('/api/questions/export', as(m.tenant.admin.token)), 400, 'VALIDATION_ERROR');
   });
 
@@ -266,16 +278,8 @@ describe('GET /api/tests/{testId}/export', () => {
 
   it('refuses Students (403), another organization’s administrator (403), an unknown test (404) and an unknown format (400)', async () => {
     expectError(await get(`/api/tests/${testId}/export?format=gift`, as(m.tenant.student.token)), 403, 'FORBIDDEN');
-    expectError(
-      await get(`/api/tests/${testId}/export?format=gift`, as(m.otherTenant.admin.token)),
-      403,
-      'FORBIDDEN',
-    );
-    expectError(
-      await get(`/api/tests/${randomUUID()}/export?format=gift`, as(m.tenant.admin.token)),
-      404,
-      'NOT_FOUND',
-    );
+    expectError(await get(`/api/tests/${testId}/export?format=gift`, as(m.otherTenant.admin.token)), 403, 'FORBIDDEN');
+    expectError(await get(`/api/tests/${randomUUID()}/export?format=gift`, as(m.tenant.admin.token)), 404, 'NOT_FOUND');
     expectError(await get(`/api/tests/${testId}/export?format=pdf`, as(m.tenant.admin.token)), 400, 'VALIDATION_ERROR');
   });
 });

@@ -158,7 +158,12 @@ export async function exportQuestions(principal: Principal, query: ExportQuestio
     // Never more than the count allowed, even if questions are added while the export runs.
     let read = first.questions.length;
     while (after && read < MAX_EXPORT_QUESTIONS) {
-      const page = await store.questionPage(clientId, filters, after, Math.min(store.EXPORT_PAGE_SIZE, MAX_EXPORT_QUESTIONS - read));
+      const page = await store.questionPage(
+        clientId,
+        filters,
+        after,
+        Math.min(store.EXPORT_PAGE_SIZE, MAX_EXPORT_QUESTIONS - read),
+      );
       read += page.questions.length;
       after = page.after;
       yield await withCategories(clientId, page.questions, folders);
@@ -196,9 +201,7 @@ export async function exportTest(principal: Principal, testId: string, format: E
   assertCanAuthorTests(principal, test.client_id);
   const clientId = test.client_id;
   const testPools = test.pools ?? [];
-  const candidates = await Promise.all(
-    testPools.map((pool) => poolCandidates(clientId, pool, MAX_POOL_QUESTIONS + 1)),
-  );
+  const candidates = await Promise.all(testPools.map((pool) => poolCandidates(clientId, pool, MAX_POOL_QUESTIONS + 1)));
   const planned = freezePools(testPools, candidates, test.question_ids, MAX_POOL_QUESTIONS);
   const tooMany = planned.problems.find((p) => p.path === 'pools');
   if (tooMany) throw badRequest(`This test cannot be exported: ${tooMany.message}`, [tooMany]);
@@ -215,7 +218,11 @@ export async function exportTest(principal: Principal, testId: string, format: E
     question_ids: p.question_ids,
   }));
   const ids = [...test.question_ids, ...pools.flatMap((p) => p.question_ids)];
-  const first = await withCategories(clientId, await store.questionsByIds(clientId, ids.slice(0, store.EXPORT_PAGE_SIZE)), folders);
+  const first = await withCategories(
+    clientId,
+    await store.questionsByIds(clientId, ids.slice(0, store.EXPORT_PAGE_SIZE)),
+    folders,
+  );
   async function* pages(): Pages {
     yield first;
     for (let from = store.EXPORT_PAGE_SIZE; from < ids.length; from += store.EXPORT_PAGE_SIZE)

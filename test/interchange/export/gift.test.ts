@@ -2,17 +2,7 @@ import assert from 'node:assert/strict';
 import { parse, type GIFTQuestion } from 'gift-pegjs';
 import { giftEscape, GiftWriter, toGift } from '../../../functions/src/interchange/export/gift';
 import type { ExportQuestion } from '../../../functions/src/interchange/export/types';
-import {
-  ALL,
-  choice,
-  essay,
-  multi,
-  multiAllOrNothing,
-  numeric,
-  numericExact,
-  shortAnswer,
-  trueFalse,
-} from './samples';
+import { ALL, choice, essay, multi, multiAllOrNothing, numeric, numericExact, shortAnswer, trueFalse } from './samples';
 
 // Every exported GIFT file is parsed back with gift-pegjs (the GIFT grammar's
 // own parser): each type and field must come out as meant.
@@ -170,6 +160,16 @@ describe('interchange/export/gift toGift', () => {
     assert.equal((first.match(/\$CATEGORY/g) ?? []).length, 1);
     assert.equal((second.match(/\$CATEGORY/g) ?? []).length, 1);
     assert.match(second, /\$CATEGORY: \$course\$\/top\n/);
+  });
+
+  it('never writes "->" between the braces (a matching question): options become HTML, and a lossy case is noted', () => {
+    const q = one({ ...choice, options: ['a -> b', 'c'], correct_answer: 'c', option_feedback: ['x -> y', ''] });
+    assert.equal(q.type, 'MC');
+    assert.deepEqual(q.choices[0].text, { format: 'html', text: 'a -&gt; b' });
+    assert.equal(q.choices[0].feedback.text, 'x -&gt; y');
+    const text = toGift([{ ...shortAnswer, correct_answer: 'p->q' }]);
+    assert.match(text, /\/\/ "->" cannot appear between GIFT braces/);
+    assert.equal(one({ ...shortAnswer, correct_answer: 'p->q' }).type, 'Short');
   });
 
   it('escapes \\ ~ = # { } : and line ends', () => {

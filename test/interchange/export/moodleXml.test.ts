@@ -204,7 +204,8 @@ describe('interchange/export/moodleXml toMoodleXml', () => {
 
   it('writes the same file in pieces as whole', () => {
     const writer = new MoodleXmlWriter();
-    const pieces = writer.start() + writer.write(ALL.slice(0, 3), media) + writer.write(ALL.slice(3), media) + writer.end();
+    const pieces =
+      writer.start() + writer.write(ALL.slice(0, 3), media) + writer.write(ALL.slice(3), media) + writer.end();
     assert.equal(pieces, toMoodleXml(ALL, media));
   });
 

@@ -8,14 +8,7 @@ import {
   toQtiPackage,
 } from '../../../functions/src/interchange/export/qti';
 import type { ExportTest } from '../../../functions/src/interchange/export/types';
-import {
-  element,
-  elements,
-  innerXml,
-  parseXml,
-  textOf,
-  type XmlElement,
-} from '../../../functions/src/interchange/xml';
+import { element, elements, innerXml, parseXml, textOf, type XmlElement } from '../../../functions/src/interchange/xml';
 import {
   ALL,
   choice,
@@ -84,10 +77,7 @@ describe('interchange/export/qti toQtiPackage', () => {
     const resources = find(manifest, 'resource');
     assert.deepEqual(
       resources.map((r) => [r.attrs.type, r.attrs.href]),
-      [
-        ['imsqti_test_xmlv3p0', TEST_PATH],
-        ...ALL.map((q) => ['imsqti_item_xmlv3p0', `items/q-${q.id}.xml`]),
-      ],
+      [['imsqti_test_xmlv3p0', TEST_PATH], ...ALL.map((q) => ['imsqti_item_xmlv3p0', `items/q-${q.id}.xml`])],
     );
     const choiceResource = resources[1];
     assert.deepEqual(
@@ -137,7 +127,10 @@ describe('interchange/export/qti toQtiPackage', () => {
       choice.option_feedback,
     );
     const modal = find(item, 'qti-modal-feedback')[0];
-    assert.equal(innerXml(elements(element(modal, 'qti-content-body')!)[0]), 'See <i>chapter 3</i>: <img src="media/img1/lens.png"/>');
+    assert.equal(
+      innerXml(elements(element(modal, 'qti-content-body')!)[0]),
+      'See <i>chapter 3</i>: <img src="media/img1/lens.png"/>',
+    );
   });
 
   it('writes a multiple_select with credits as a qti-mapping of points, and without as an all-or-nothing match', async () => {
@@ -211,7 +204,10 @@ describe('interchange/export/qti toQtiPackage', () => {
     assert.equal(interaction.attrs['data-max-words'], '250');
     const score = find(item, 'qti-outcome-declaration').find((o) => o.attrs.identifier === 'SCORE')!;
     assert.equal(score.attrs['external-scored'], 'human');
-    assert.match(innerXml(elements(element(item, 'qti-item-body')!)[0]), /<audio controls="controls"><source src="media\/snd1\/tone.ogg"\/><\/audio>/);
+    assert.match(
+      innerXml(elements(element(item, 'qti-item-body')!)[0]),
+      /<audio controls="controls"><source src="media\/snd1\/tone.ogg"\/><\/audio>/,
+    );
     assert.ok(entries.has('items/media/snd1/tone.ogg'));
   });
 
@@ -238,7 +234,9 @@ describe('interchange/export/qti toQtiPackage', () => {
       shuffle: true,
       pools: [{ category: ['Numbers'], difficulty: 'hard', draw: 1, question_ids: ['nu1', 'nu2'] }],
     };
-    const entries = await zipEntries(await toQtiPackage([trueFalse, choice, essay, numeric, numericExact], media, test));
+    const entries = await zipEntries(
+      await toQtiPackage([trueFalse, choice, essay, numeric, numericExact], media, test),
+    );
     const xml = xmlOf(entries, TEST_PATH);
     assert.equal(xml.attrs.title, 'Optics quiz');
     const sections = find(xml, 'qti-assessment-section');

@@ -25,7 +25,8 @@ export const choice: ExportQuestion = {
   question_type: 'multiple_choice',
   title: 'Focal: length',
   text_format: 'html',
-  question_text: '<p>Which lens {converges} = ~#\\ light?</p><p><img src="/api/media/img1" alt="a lens"><img src="/api/media/img2"></p>',
+  question_text:
+    '<p>Which lens {converges} = ~#\\ light?</p><p><img src="/api/media/img1" alt="a lens"><img src="/api/media/img2"></p>',
   options: ['Convex', 'Concave', '%50 of both', '[html]<b>neither</b>'],
   correct_answer: 'Convex',
   feedback: 'See <i>chapter 3</i>: <img src="/api/media/img1">',

@@ -38,12 +38,28 @@ const format = (q: ExportQuestion) => (isHtml(q) ? 'html' : 'plain');
  * them as HTML), as is one whose text would read as a weight or a format marker.
  */
 function answerText(q: ExportQuestion, text: string): string {
+  // "->" between the braces makes a matching question: an option holding it is written as HTML, its ">" as "&gt;".
+  if (text.includes(ARROW))
+    return `[html]${giftEscape(text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'))}`;
   const needsMarker = isHtml(q) || text.startsWith('%') || FORMAT_MARKER.test(text);
   return `${needsMarker ? '[plain]' : ''}${giftEscape(text)}`;
 }
 
-const feedbackText = (text: string | undefined | null): string => (text ? `#${giftEscape(text)}` : '');
-const generalFeedback = (q: ExportQuestion): string => (q.feedback ? `####${giftEscape(q.feedback)}` : '');
+const ARROW = '->';
+/** Text between the braces: "->" there would read as a matching question, so its ">" is written "&gt;". */
+const inAnswers = (text: string): string => giftEscape(text.split(ARROW).join('-&gt;'));
+
+const feedbackText = (text: string | undefined | null): string => (text ? `#${inAnswers(text)}` : '');
+const generalFeedback = (q: ExportQuestion): string => (q.feedback ? `####${inAnswers(q.feedback)}` : '');
+
+/** What "->" in the answers costs: said above the question when it is not lossless (plain text shows "&gt;" as written). */
+function arrowNote(q: ExportQuestion): string[] {
+  const texts = [q.feedback ?? '', ...(q.option_feedback ?? [])].filter(() => !isHtml(q));
+  if (q.question_type === 'short_answer') texts.push(q.correct_answer, ...(q.alternatives ?? []).map((a) => a.answer));
+  return texts.some((t) => t.includes(ARROW))
+    ? ['"->" cannot appear between GIFT braces (it means a matching question): written as "-&gt;"']
+    : [];
+}
 const weight = (credit: number): string => `%${formatNumber(credit)}%`;
 
 function tagLine(q: ExportQuestion): string {
@@ -75,9 +91,7 @@ function answersOf(q: ExportQuestion): { body: string; notes: string[] } {
           'scored all or nothing here: written with an equal share of 100% per correct option and -100% per wrong one',
         );
       return {
-        body: q.options
-          .map((o, i) => `\t~${weight(credits[i])}${answerText(q, o)}${optionFeedback(i)}`)
-          .join('\n'),
+        body: q.options.map((o, i) => `\t~${weight(credits[i])}${answerText(q, o)}${optionFeedback(i)}`).join('\n'),
         notes,
       };
     }
@@ -87,7 +101,7 @@ function answersOf(q: ExportQuestion): { body: string; notes: string[] } {
       const [forTrue, forFalse] = [q.option_feedback?.[0] ?? '', q.option_feedback?.[1] ?? ''];
       const [wrong, right] = isTrue ? [forFalse, forTrue] : [forTrue, forFalse];
       // Only as many marks as needed: an empty last feedback before "####" would read as "#####".
-      const feedback = right ? `#${giftEscape(wrong)}#${giftEscape(right)}` : wrong ? `#${giftEscape(wrong)}` : '';
+      const feedback = right ? `#${inAnswers(wrong)}#${inAnswers(right)}` : wrong ? `#${inAnswers(wrong)}` : '';
       return { body: `${isTrue ? 'TRUE' : 'FALSE'}${feedback}`, notes: [] };
     }
     case 'short_answer': {
@@ -99,7 +113,7 @@ function answersOf(q: ExportQuestion): { body: string; notes: string[] } {
       );
       // A short answer's answers are never format-marked in Moodle: only a leading % needs the explicit weight.
       const answer = (text: string, grade: number | null) =>
-        `\t=${grade !== null || text.startsWith('%') ? weight(grade ?? 100) : ''}${giftEscape(text)}`;
+        `\t=${grade !== null || text.startsWith('%') ? weight(grade ?? 100) : ''}${inAnswers(text)}`;
       return {
         body: [answer(q.correct_answer, null), ...alternatives.map((a, i) => answer(a.answer, grades[i]))].join('\n'),
         notes: changed ? [`alternative credits rounded to Moodle's grades: ${changed}`] : [],
@@ -130,7 +144,7 @@ function answersOf(q: ExportQuestion): { body: string; notes: string[] } {
 /** One question as a GIFT block (comment lines, then the question), without the blank line after it. */
 export function giftQuestion(q: ExportQuestion): string {
   const { body, notes } = answersOf(q);
-  const lines = notes.map((n) => `// ${n}`);
+  const lines = [...notes, ...arrowNote(q)].map((n) => `// ${n}`);
   if (mediaOfQuestion(q).length > 0)
     lines.push('// media: GIFT cannot carry files; the images and sounds stay links to /api/media/… on this platform');
   lines.push(tagLine(q));

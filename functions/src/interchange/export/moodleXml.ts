@@ -65,7 +65,9 @@ function formattedText(
 ): string {
   if (!isHtml(q)) return element(tag, { format: 'plain_text' }, textElement('text', text) + extra);
   const used = mediaIdsIn(text).filter((id) => files.has(id));
-  const rewritten = replaceMediaRefs(text, (id) => (files.has(id) ? `${MEDIA_PLACEHOLDER}${files.get(id)}` : undefined));
+  const rewritten = replaceMediaRefs(text, (id) =>
+    files.has(id) ? `${MEDIA_PLACEHOLDER}${files.get(id)}` : undefined,
+  );
   const fileElements = used
     .map((id) =>
       element(
@@ -112,16 +114,18 @@ function typeBody(q: ExportQuestion, files: Map<string, string>, media: ExportMe
         body:
           textElement('single', 'true') +
           choiceExtras +
-          q.options
-            .map((o, i) => answer(q, o === q.correct_answer ? 100 : 0, o, feedbackOf(i), files, media))
-            .join(''),
+          q.options.map((o, i) => answer(q, o === q.correct_answer ? 100 : 0, o, feedbackOf(i), files, media)).join(''),
         notes: [],
       };
     case 'multiple_select': {
       const credits = moodleCredits(q);
       const notes = q.option_credits
-        ? [gradeChanges(q.option_credits, credits)].filter(Boolean).map((c) => `option credits rounded to Moodle's grades: ${c}`)
-        : ['scored all or nothing here: written with an equal share of 100% per correct option and -100% per wrong one'];
+        ? [gradeChanges(q.option_credits, credits)]
+            .filter(Boolean)
+            .map((c) => `option credits rounded to Moodle's grades: ${c}`)
+        : [
+            'scored all or nothing here: written with an equal share of 100% per correct option and -100% per wrong one',
+          ];
       return {
         type: 'multichoice',
         body:
@@ -201,7 +205,9 @@ export function moodleQuestion(q: ExportQuestion, media: ExportMedia): string {
   const files = fileNames(q, media);
   const { type, body, notes } = typeBody(q, files, media);
   const missing = isHtml(q)
-    ? [q.question_text, q.feedback ?? '', ...(q.option_feedback ?? [])].flatMap(mediaIdsIn).filter((id) => !media.has(id))
+    ? [q.question_text, q.feedback ?? '', ...(q.option_feedback ?? [])]
+        .flatMap(mediaIdsIn)
+        .filter((id) => !media.has(id))
     : [];
   if (missing.length > 0) notes.push(`media not found, left as links: ${[...new Set(missing)].join(', ')}`);
   const tags = element('tags', {}, element('tag', {}, textElement('text', `${EXPORT_TAGS.difficulty}${q.difficulty}`)));

@@ -90,9 +90,7 @@ function choiceItem(q: ExportQuestion, media: ExportMedia, notes: string[]): Ite
         'qti-mapping',
         { 'default-value': '0', 'lower-bound': '0', 'upper-bound': formatNumber(q.marks) },
         credits
-          .map((c, i) =>
-            element('qti-map-entry', { 'map-key': ids[i], 'mapped-value': formatNumber(points(q, c)) }),
-          )
+          .map((c, i) => element('qti-map-entry', { 'map-key': ids[i], 'mapped-value': formatNumber(points(q, c)) }))
           .join(''),
       )
     : '';
@@ -194,11 +192,7 @@ function numericItem(q: ExportQuestion): ItemParts {
       variable('RESPONSE') + element('qti-base-value', { 'base-type': 'float' }, escapeText(answer.trim())),
     );
   const branches = [
-    element(
-      'qti-response-else-if',
-      {},
-      equal(q.correct_answer, q.tolerance) + setScore(variable('MAXSCORE')),
-    ),
+    element('qti-response-else-if', {}, equal(q.correct_answer, q.tolerance) + setScore(variable('MAXSCORE'))),
     ...(q.alternatives ?? []).map((a) =>
       element('qti-response-else-if', {}, equal(a.answer, a.tolerance) + setScore(float(points(q, a.credit)))),
     ),
@@ -301,10 +295,7 @@ export function qtiItem(q: ExportQuestion, media: ExportMedia): string {
         adaptive: 'false',
         'time-dependent': 'false',
       },
-      declarations +
-        body +
-        (processing ? element('qti-response-processing', {}, processing) : '') +
-        general,
+      declarations + body + (processing ? element('qti-response-processing', {}, processing) : '') + general,
     ) +
     '\n'
   );
@@ -482,7 +473,9 @@ export class QtiPackageWriter {
         )
       : assessmentTest('question-bank', 'Question bank', this.categoryRuns([...this.categoryOf.keys()]), false);
     this.zip.addBuffer(Buffer.from(testXml, 'utf8'), TEST_PATH, { mtime: EPOCH });
-    const dependencies = [...this.categoryOf.keys()].map((id) => element('dependency', { identifierref: itemIdentifier(id) }));
+    const dependencies = [...this.categoryOf.keys()].map((id) =>
+      element('dependency', { identifierref: itemIdentifier(id) }),
+    );
     const testResource = element(
       'resource',
       { identifier: TEST_RESOURCE, type: 'imsqti_test_xmlv3p0', href: TEST_PATH },

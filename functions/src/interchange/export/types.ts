@@ -80,8 +80,7 @@ export const EXPORT_TAGS = {
   caseSensitive: 'case_sensitive',
 } as const;
 
-/** The API path of a stored media file, as the bank's HTML refers to it. */
-export const MEDIA_PATH = '/api/media/';
+/** A stored media file as the bank's HTML refers to it: `/api/media/{mediaId}`. */
 const MEDIA_REF = /\/api\/media\/([A-Za-z0-9_-]+)/g;
 
 /** The media ids an HTML text refers to, in order of first mention. */
@@ -102,17 +101,16 @@ export function mediaOfQuestion(q: ExportQuestion): string[] {
 }
 
 /** The question's texts that are HTML when its text_format is html: the text and the feedback. */
-const htmlFields = (q: ExportQuestion): string[] => [
-  q.question_text,
-  q.feedback ?? '',
-  ...(q.option_feedback ?? []),
-];
+const htmlFields = (q: ExportQuestion): string[] => [q.question_text, q.feedback ?? '', ...(q.option_feedback ?? [])];
 
 /** A file name safe inside a package or a Moodle file area: no path, no control or quoting characters. */
 export function safeFileName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  const cleaned = base.replace(/[\u0000-\u001f\u007f"<>|:*?@]/g, '_').replace(/^\.+/, '').trim();
+  const cleaned = base
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f"<>|:*?@]/g, '_')
+    .replace(/^\.+/, '')
+    .trim();
   return cleaned.length > 0 ? cleaned.slice(0, 120) : 'file';
 }
 
@@ -135,7 +133,8 @@ export function exportedTitle(q: Pick<ExportQuestion, 'title' | 'question_text' 
 
 /** The fractions Moodle accepts for an answer (question_bank::fraction_options_full), as percentages. */
 export const MOODLE_GRADES = [
-  100, 90, 83.33333, 80, 75, 70, 66.66667, 60, 50, 40, 33.33333, 30, 25, 20, 16.66667, 14.28571, 12.5, 11.11111, 10, 5, 0,
+  100, 90, 83.33333, 80, 75, 70, 66.66667, 60, 50, 40, 33.33333, 30, 25, 20, 16.66667, 14.28571, 12.5, 11.11111, 10, 5,
+  0,
 ] as const;
 
 /** The Moodle grade nearest a credit (−100 to 100): Moodle refuses any other value on import. */
@@ -154,8 +153,7 @@ export function nearestMoodleGrade(credit: number): number {
  * wrong choice still costs the whole question.
  */
 export function moodleCredits(q: Pick<ExportQuestion, 'options' | 'correct_answer' | 'option_credits'>): number[] {
-  if (q.option_credits && q.option_credits.length === q.options.length)
-    return q.option_credits.map(nearestMoodleGrade);
+  if (q.option_credits && q.option_credits.length === q.options.length) return q.option_credits.map(nearestMoodleGrade);
   const correct = correctOptions(q);
   const share = nearestMoodleGrade(100 / Math.max(1, correct.size));
   return q.options.map((o) => (correct.has(o) ? share : -100));

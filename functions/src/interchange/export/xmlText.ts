@@ -6,8 +6,9 @@ import { XMLValidator } from 'fast-xml-parser';
 // `element` only. No DOCTYPE is ever written.
 
 // Characters XML 1.0 cannot carry at all (C0 controls but tab, LF, CR; lone surrogates; U+FFFE/U+FFFF).
-// eslint-disable-next-line no-control-regex
-const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const NOT_XML =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** Text with what XML cannot hold replaced by U+FFFD. */
 export const xmlSafe = (s: string): string => s.replace(NOT_XML, '\ufffd');
@@ -42,14 +43,46 @@ export const textElement = (name: string, text: string, attrs: Attrs = {}): stri
 export const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
 /** A comment: `--` cannot appear inside one, nor a trailing `-`. */
-export const comment = (text: string): string => `<!-- ${xmlSafe(text).replace(/-(?=-)/g, '- ').replace(/-$/, '- ')} -->`;
+export const comment = (text: string): string =>
+  `<!-- ${xmlSafe(text)
+    .replace(/-(?=-)/g, '- ')
+    .replace(/-$/, '- ')} -->`;
 
 const VOID_ELEMENTS = [
-  'area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr',
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
 ];
 const BOOLEAN_ATTRIBUTES = new Set([
-  'allowfullscreen', 'autoplay', 'checked', 'controls', 'default', 'disabled', 'hidden', 'ismap', 'loop', 'multiple',
-  'muted', 'nowrap', 'open', 'playsinline', 'readonly', 'required', 'reversed', 'selected',
+  'allowfullscreen',
+  'autoplay',
+  'checked',
+  'controls',
+  'default',
+  'disabled',
+  'hidden',
+  'ismap',
+  'loop',
+  'multiple',
+  'muted',
+  'nowrap',
+  'open',
+  'playsinline',
+  'readonly',
+  'required',
+  'reversed',
+  'selected',
 ]);
 
 /**
