@@ -29,6 +29,7 @@ import { userRoutes } from './users/routes';
 import { registeredNetworks } from './networks/registry';
 import { folderRoutes } from './folders/routes';
 import { questionRoutes } from './questions/routes';
+import { exportRoutes } from './exports/routes';
 import { testRoutes } from './exams/routes';
 import { attemptRoutes } from './attempts/routes';
 import { analyticsRoutes } from './analytics/routes';
@@ -53,6 +54,8 @@ export function allRoutes(): RouteDefinition[] {
     ...userRoutes,
     ...auditRoutes,
     ...folderRoutes,
+    // Before questionRoutes: /questions/export is not a question id.
+    ...exportRoutes,
     ...questionRoutes,
     ...testRoutes,
     ...attemptRoutes,

@@ -1,11 +1,11 @@
 import { FieldPath, type Query } from 'firebase-admin/firestore';
-import type { Response } from 'express';
 import type { Principal } from '../auth/principal';
 import { db } from '../firestore/db';
 import { buildQuery } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';
 import { notFound } from '../shared/errors';
 import type { Reply } from '../http/route';
+import { goneWatch, send } from '../http/streamWrite';
 import { resultsExportSpec } from './analyticsQuery';
 import { universePositions, type VersionForAttempt } from '../attempts/rules';
 import { versionMissing } from '../attempts/frozenReads';
@@ -129,23 +129,6 @@ async function* pageCsv(page: Page, columns: Array<{ id: string }>): AsyncGenera
   }
 }
 
-/** Writes `text`, waiting while the connection's buffer is full; false once the client has gone. */
-async function send(res: Response, text: string, gone: () => boolean): Promise<boolean> {
-  if (gone()) return false;
-  if (text !== '' && !res.write(text)) {
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        res.off('drain', done);
-        res.off('close', done);
-        resolve();
-      };
-      res.on('drain', done);
-      res.on('close', done);
-    });
-  }
-  return !gone();
-}
-
 export async function resultsCsv(
   principal: Principal,
   testId: string,
@@ -161,11 +144,7 @@ export async function resultsCsv(
     contentType: 'text/csv; charset=utf-8',
     fileName: `results-${test.id}-v${version}.csv`,
     write: async (res) => {
-      let closed = false;
-      res.once('close', () => {
-        closed = true;
-      });
-      const gone = () => closed || res.destroyed;
+      const gone = goneWatch(res);
       for await (const piece of headerPieces(test.client_id, frozen, columns))
         if (!(await send(res, piece, gone))) return;
       let page: Page | undefined = firstPage;

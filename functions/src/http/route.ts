@@ -62,7 +62,8 @@ export interface RouteDefinition<
   body?: B;
   /** A multipart/form-data upload instead of a JSON body: the file part's name and what it holds. */
   upload?: { field: string; description: string };
-  success: { status: number; description: string; schema?: z.ZodType; mediaType?: string };
+  /** `mediaType`: a file's type(s) when the reply is not JSON. */
+  success: { status: number; description: string; schema?: z.ZodType; mediaType?: string | string[] };
   /** Errors this route can answer beyond those every route of its kind can. */
   errors?: ErrorCode[];
   handler: (ctx: HandlerContext<z.infer<P>, z.infer<Q>, z.infer<B>>) => Promise<Reply>;
@@ -166,8 +167,10 @@ const passes = (check: Promise<void>): Promise<boolean> =>
   );
 
 async function streamReply(res: Response, status: number, stream: NonNullable<Reply['stream']>): Promise<void> {
-  res.status(status).type(stream.contentType);
+  res.status(status);
+  // attachment() sets a type from the file's extension: the stream's own type is set after it.
   if (stream.fileName) res.attachment(stream.fileName);
+  res.type(stream.contentType);
   try {
     await stream.write(res);
     res.end();

@@ -63,7 +63,13 @@ function openApiRoute(route: RouteDefinition): RouteConfig {
     [route.success.status]: {
       description: route.success.description,
       ...(route.success.schema
-        ? { content: { [route.success.mediaType ?? 'application/json']: { schema: route.success.schema } } }
+        ? {
+            content: Object.fromEntries(
+              [route.success.mediaType ?? 'application/json']
+                .flat()
+                .map((type) => [type, { schema: route.success.schema }]),
+            ),
+          }
         : {}),
     },
   };

@@ -83,6 +83,13 @@ export const seeds: FuzzSeedGroup = {
       request: (w) => ({ token: w.tenant.admin.token, params: { folderId: randomUUID() } }),
     },
     {
+      operation: 'get /api/questions/export',
+      request: (w, p: Prepared) => ({
+        token: w.superAdmin.token,
+        query: { format: 'moodle_xml', client_id: w.tenant.clientId, folder_id: p.folderId, difficulty: 'easy', question_type: 'multiple_choice' },
+      }),
+    },
+    {
       operation: 'get /api/questions',
       request: (w, p: Prepared) => ({ token: w.tenant.admin.token, query: { folder_id: p.folderId, difficulty: 'easy', question_type: 'multiple_choice', limit: '5' } }),
     },

@@ -91,6 +91,7 @@ export const seeds: FuzzSeedGroup = {
     },
     { operation: 'post /api/tests', request: (w, p: Prepared) => ({ token: w.tenant.admin.token, body: testBody(p) }) },
     { operation: 'get /api/tests/{testId}', request: (w, p: Prepared) => ({ token: w.tenant.student.token, params: { testId: p.published } }) },
+    { operation: 'get /api/tests/{testId}/export', request: (w, p: Prepared) => ({ token: w.superAdmin.token, params: { testId: p.published }, query: { format: 'qti' } }) },
     { operation: 'put /api/tests/{testId}', request: (w, p: Prepared) => ({ token: w.tenant.admin.token, params: { testId: p.draft }, body: testBody(p) }) },
     { operation: 'delete /api/tests/{testId}', request: (w, p: Prepared) => ({ token: w.tenant.admin.token, params: { testId: p.toDelete } }) },
     { operation: 'post /api/tests/{testId}/publish', request: (w, p: Prepared) => ({ token: w.tenant.admin.token, params: { testId: p.toPublish } }) },

@@ -1870,6 +1870,229 @@ export type paths = {
         };
         trace?: never;
     };
+    "/api/questions/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export questions (Moodle XML, GIFT or a QTI 3.0 package)
+         * @description The questions GET /api/questions would list with the same filters (client_id for a Super Admin, folder_id, difficulty, question_type), newest first, at most 5000: more answers 400 asking for narrower filters. format=moodle_xml answers application/xml (Moodle XML: a category question per folder, media embedded as base64 files, credits rounded to Moodle’s grades with a comment saying so), format=gift text/plain (GIFT: $CATEGORY lines; what GIFT cannot say, difficulty and marks among them, as [tag:…] comments; media stay links to /api/media/…), format=qti application/zip (a QTI 3.0 content package: imsmanifest.xml, one qti-assessment-item per question, media beside them, an assessment test whose sections carry the folders). Content-Disposition: attachment with a file name. Streamed: an error once the file has started cuts it short. Administrators only (Students and Guests 403); it reads every selected question, so it counts against the strict per-user limit.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description moodle_xml: a Moodle XML file; gift: a GIFT text file; qti: a QTI 3.0 content package (zip) */
+                    format: "moodle_xml" | "gift" | "qti";
+                    /** @description Required for a Super Admin; others may omit it (own organization) */
+                    client_id?: string;
+                    /** @description A folder of the same organization */
+                    folder_id?: string;
+                    difficulty?: "easy" | "medium" | "hard";
+                    question_type?: "multiple_choice" | "multiple_select" | "true_false" | "short_answer" | "numeric" | "essay";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/xml": string;
+                        "text/plain": string;
+                        "application/zip": string;
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tests/{testId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a test’s questions (Moodle XML, GIFT or a QTI 3.0 package)
+         * @description The test’s current questions from the bank: its own in order, then each pool’s (its folder’s questions of its difficulty, less those already fixed or in an earlier pool). Pools become qti-selection sections in QTI, Moodle random questions in their category in Moodle XML (a pool of one difficulty gets a subcategory named after it), and a comment in GIFT. format=moodle_xml answers application/xml (Moodle XML: a category question per folder, media embedded as base64 files, credits rounded to Moodle’s grades with a comment saying so), format=gift text/plain (GIFT: $CATEGORY lines; what GIFT cannot say, difficulty and marks among them, as [tag:…] comments; media stay links to /api/media/…), format=qti application/zip (a QTI 3.0 content package: imsmanifest.xml, one qti-assessment-item per question, media beside them, an assessment test whose sections carry the folders). Content-Disposition: attachment with a file name. Streamed: an error once the file has started cuts it short. Super Admin any test, Client Admin its organization’s (another’s → 403); Students and Guests 403.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description moodle_xml: a Moodle XML file; gift: a GIFT text file; qti: a QTI 3.0 content package (zip) */
+                    format: "moodle_xml" | "gift" | "qti";
+                };
+                header?: never;
+                path: {
+                    /** @description A test id, 1 to 128 letters, digits, "_" or "-" (not "__…__") */
+                    testId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/xml": string;
+                        "text/plain": string;
+                        "application/zip": string;
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/questions": {
         parameters: {
             query?: never;

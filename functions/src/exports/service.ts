@@ -1,0 +1,250 @@
+import type { Response } from 'express';
+import { assertCanAuthorTests, questionBankScope } from '../auth/policy';
+import type { Principal } from '../auth/principal';
+import type { ExportPool, ExportQuestion, ExportTest, ExportMediaFile } from '../interchange/export/types';
+import { mediaOfQuestion } from '../interchange/export/types';
+import { GiftWriter, giftPoolNotes } from '../interchange/export/gift';
+import { MoodleXmlWriter } from '../interchange/export/moodleXml';
+import { QtiPackageWriter } from '../interchange/export/qti';
+import type { Reply } from '../http/route';
+import { goneWatch, send } from '../http/streamWrite';
+import { freezePools } from '../exams/lifecycle';
+import { MAX_POOL_QUESTIONS } from '../exams/schemas';
+import { requireTest } from '../exams/service';
+import { poolCandidates } from '../exams/store';
+import { requireClient } from '../folders/service';
+import { findFolder } from '../folders/store';
+import { refuseFolder } from '../questions/service';
+import type { Difficulty } from '../questions/schemas';
+import { badRequest } from '../shared/errors';
+import { readMedia } from '../media/store';
+import { organizationOfMediaId } from '../media/rules';
+import { MAX_EXPORT_QUESTIONS, type ExportFormat, type ExportQuestionsQuery } from './schemas';
+import * as store from './store';
+
+// Exports of the bank (filtered) and of a test, streamed: questions are read a
+// page at a time (EXPORT_PAGE_SIZE, a cursor) and written before the next page
+// is read; media are fetched one question at a time and written with it. What
+// can fail early (scope, a missing folder or test, too many questions, the
+// first page) fails before the stream starts, as a JSON error. Memory holds one
+// page of questions, one question's media (a QTI package: a few entries the zip
+// has not yet written), the folders' names, and for a QTI package one manifest
+// line per question.
+
+type Stream = NonNullable<Reply['stream']>;
+
+const CONTENT_TYPES: Record<ExportFormat, string> = {
+  moodle_xml: 'application/xml; charset=utf-8',
+  gift: 'text/plain; charset=utf-8',
+  qti: 'application/zip',
+};
+const EXTENSIONS: Record<ExportFormat, string> = { moodle_xml: 'xml', gift: 'gift.txt', qti: 'zip' };
+
+/** Pages of questions with their categories, the first one already read. */
+type Pages = AsyncGenerator<ExportQuestion[]>;
+
+const categoryOf = (folderId: string | null, folders: Map<string, string[]>): string[] | null => {
+  const segments = folderId ? folders.get(folderId) : undefined;
+  return segments && segments.length > 0 ? segments : null;
+};
+
+/** The questions with their folders as categories (the names not yet known read in one batch). */
+async function withCategories(
+  clientId: string,
+  questions: store.Exported[],
+  folders: Map<string, string[]>,
+): Promise<ExportQuestion[]> {
+  await store.addFolderCategories(
+    clientId,
+    questions.map((q) => q.folder_id),
+    folders,
+  );
+  return questions.map(({ folder_id, ...q }) => ({ ...q, category: categoryOf(folder_id, folders) }));
+}
+
+/** The media one question refers to (of its own organization), those still stored; another keeps its link. */
+async function mediaFile(clientId: string, mediaId: string): Promise<ExportMediaFile | undefined> {
+  if (organizationOfMediaId(mediaId) !== clientId) return undefined;
+  const found = await readMedia(clientId, mediaId);
+  return found && { name: found.doc.name, content_type: found.doc.content_type, bytes: found.bytes };
+}
+
+async function mediaFor(clientId: string, q: ExportQuestion, skip?: (id: string) => boolean) {
+  const media = new Map<string, ExportMediaFile>();
+  const ids = mediaOfQuestion(q).filter((id) => !skip?.(id));
+  const files = await Promise.all(ids.map((id) => mediaFile(clientId, id)));
+  ids.forEach((id, i) => {
+    if (files[i]) media.set(id, files[i]!);
+  });
+  return media;
+}
+
+interface Plan {
+  clientId: string;
+  format: ExportFormat;
+  fileName: string;
+  pages: Pages;
+  pools: ExportPool[];
+  test?: ExportTest;
+}
+
+function streamOf(plan: Plan): Stream {
+  return {
+    contentType: CONTENT_TYPES[plan.format],
+    fileName: plan.fileName,
+    write: (res) => (plan.format === 'qti' ? writeQti(plan, res) : writeText(plan, res)),
+  };
+}
+
+async function writeText(plan: Plan, res: Response): Promise<void> {
+  const gone = goneWatch(res);
+  if (plan.format === 'gift') {
+    const writer = new GiftWriter(giftPoolNotes(plan.pools));
+    // GIFT carries no files: a page is written whole.
+    for await (const page of plan.pages) if (!(await send(res, writer.write(page), gone))) return;
+    return;
+  }
+  const writer = new MoodleXmlWriter(plan.pools);
+  if (!(await send(res, writer.start(), gone))) return;
+  for await (const page of plan.pages) {
+    for (const q of page) {
+      const media = await mediaFor(plan.clientId, q);
+      if (!(await send(res, writer.write([q], media), gone))) return;
+    }
+  }
+  await send(res, writer.end(), gone);
+}
+
+async function writeQti(plan: Plan, res: Response): Promise<void> {
+  const gone = goneWatch(res);
+  const writer = new QtiPackageWriter();
+  const ended = new Promise<void>((resolve, reject) => {
+    writer.output.on('end', resolve);
+    writer.output.on('error', reject);
+  });
+  writer.output.pipe(res, { end: false });
+  // A client gone away: the rest of the zip is read into nothing, so no add() waits for it.
+  res.once('close', () => {
+    writer.output.unpipe(res);
+    writer.output.resume();
+  });
+  for await (const page of plan.pages) {
+    for (const q of page) {
+      if (gone()) return;
+      await writer.add([q], await mediaFor(plan.clientId, q, (id) => writer.hasMedia(id)));
+    }
+  }
+  writer.finish(plan.test);
+  await ended;
+}
+
+// ---------------------------------------------------------------- the bank
+
+const fileDate = () => new Date().toISOString().slice(0, 10);
+
+export async function exportQuestions(principal: Principal, query: ExportQuestionsQuery): Promise<Stream> {
+  const clientId = questionBankScope(principal, query.client_id, 'query.client_id');
+  await requireClient(clientId);
+  if (query.folder_id !== undefined && !(await findFolder(clientId, query.folder_id)))
+    await refuseFolder(principal, clientId, query.folder_id, 'query.folder_id');
+  const filters = { folder_id: query.folder_id, difficulty: query.difficulty, question_type: query.question_type };
+  const [count, first] = await Promise.all([
+    store.countQuestions(clientId, filters),
+    store.questionPage(clientId, filters, null),
+  ]);
+  if (count > MAX_EXPORT_QUESTIONS)
+    throw badRequest(
+      `These filters select ${count} questions; at most ${MAX_EXPORT_QUESTIONS} are exported at once: narrow them with folder_id, difficulty or question_type`,
+      [{ path: 'query', message: `At most ${MAX_EXPORT_QUESTIONS} questions per export` }],
+    );
+  const folders = new Map<string, string[]>();
+  const firstQuestions = await withCategories(clientId, first.questions, folders);
+  async function* pages(): Pages {
+    yield firstQuestions;
+    let after = first.after;
+    // Never more than the count allowed, even if questions are added while the export runs.
+    let read = first.questions.length;
+    while (after && read < MAX_EXPORT_QUESTIONS) {
+      const page = await store.questionPage(
+        clientId,
+        filters,
+        after,
+        Math.min(store.EXPORT_PAGE_SIZE, MAX_EXPORT_QUESTIONS - read),
+      );
+      read += page.questions.length;
+      after = page.after;
+      yield await withCategories(clientId, page.questions, folders);
+    }
+  }
+  return streamOf({
+    clientId,
+    format: query.format,
+    fileName: `questions-${fileDate()}.${EXTENSIONS[query.format]}`,
+    pages: pages(),
+    pools: [],
+  });
+}
+
+// ---------------------------------------------------------------- a test
+
+/** A file name from the test's name (letters, digits and dashes), or its id. */
+const testFileName = (name: string, id: string, format: ExportFormat) => {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .toLowerCase();
+  return `test-${slug || id}.${EXTENSIONS[format]}`;
+};
+
+/**
+ * A test's current questions: its fixed ones in order, then each pool's (its
+ * folder's questions of its difficulty, less those fixed or in an earlier pool,
+ * as a publish would freeze them now).
+ */
+export async function exportTest(principal: Principal, testId: string, format: ExportFormat): Promise<Stream> {
+  const test = await requireTest(principal, testId);
+  assertCanAuthorTests(principal, test.client_id);
+  const clientId = test.client_id;
+  const testPools = test.pools ?? [];
+  const candidates = await Promise.all(testPools.map((pool) => poolCandidates(clientId, pool, MAX_POOL_QUESTIONS + 1)));
+  const planned = freezePools(testPools, candidates, test.question_ids, MAX_POOL_QUESTIONS);
+  const tooMany = planned.problems.find((p) => p.path === 'pools');
+  if (tooMany) throw badRequest(`This test cannot be exported: ${tooMany.message}`, [tooMany]);
+  const folders = new Map<string, string[]>();
+  await store.addFolderCategories(
+    clientId,
+    testPools.map((p) => p.folder_id),
+    folders,
+  );
+  const pools: ExportPool[] = planned.pools.map((p) => ({
+    category: folders.get(p.folder_id)?.length ? folders.get(p.folder_id)! : [p.folder_id],
+    difficulty: (p.difficulty ?? null) as Difficulty | null,
+    draw: p.draw,
+    question_ids: p.question_ids,
+  }));
+  const ids = [...test.question_ids, ...pools.flatMap((p) => p.question_ids)];
+  const first = await withCategories(
+    clientId,
+    await store.questionsByIds(clientId, ids.slice(0, store.EXPORT_PAGE_SIZE)),
+    folders,
+  );
+  async function* pages(): Pages {
+    yield first;
+    for (let from = store.EXPORT_PAGE_SIZE; from < ids.length; from += store.EXPORT_PAGE_SIZE)
+      yield await withCategories(
+        clientId,
+        await store.questionsByIds(clientId, ids.slice(from, from + store.EXPORT_PAGE_SIZE)),
+        folders,
+      );
+  }
+  return streamOf({
+    clientId,
+    format,
+    fileName: testFileName(test.test_name, test.id, format),
+    pages: pages(),
+    pools,
+    test: { id: test.id, title: test.test_name, question_ids: test.question_ids, shuffle: test.shuffle === 1, pools },
+  });
+}

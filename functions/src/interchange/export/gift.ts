@@ -1,0 +1,204 @@
+import {
+  CATEGORY_SEPARATOR,
+  EXPORT_TAGS,
+  decimalText,
+  formatNumber,
+  gradeChanges,
+  isHtml,
+  mediaOfQuestion,
+  moodleCredits,
+  nearestMoodleGrade,
+  type ExportPool,
+  type ExportQuestion,
+} from './types';
+
+// Pure: the bank's questions as GIFT (Moodle's text format). What GIFT cannot
+// say natively travels as `// [tag:…]` comment lines that Moodle keeps as
+// question tags (difficulty, marks, an essay's word limit, case sensitivity);
+// credits are rounded to Moodle's grades, with a comment saying so. GIFT has no
+// files: media stay `/api/media/…` references to this platform, noted above the
+// question. One question per blank-line-separated block; newlines in texts are
+// written `\n`, so no text can end a block.
+
+const FORMAT_MARKER = /^\[(html|plain|moodle|markdown)\]/i;
+
+/** GIFT's escapes: \ ~ = # { } : each preceded by a backslash, line ends as `\n`. */
+export const giftEscape = (text: string): string =>
+  text.replace(/[\\~=#{}:]/g, (c) => `\\${c}`).replace(/\r\n|\r|\n/g, '\\n');
+
+/** `$course$/top/A/B`, a slash inside a segment doubled as Moodle reads it. */
+export const moodleCategoryPath = (segments: readonly string[]): string =>
+  ['$course$', 'top', ...segments.map((s) => s.replace(/\//g, '//'))].join('/');
+
+const format = (q: ExportQuestion) => (isHtml(q) ? 'html' : 'plain');
+
+/**
+ * An answer as written after `=`/`~` and an optional weight. Options are plain
+ * text: in an HTML question they are marked [plain] (Moodle would otherwise read
+ * them as HTML), as is one whose text would read as a weight or a format marker.
+ */
+function answerText(q: ExportQuestion, text: string): string {
+  // "->" between the braces makes a matching question: an option holding it is written as HTML, its ">" as "&gt;".
+  if (text.includes(ARROW))
+    return `[html]${giftEscape(text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'))}`;
+  const needsMarker = isHtml(q) || text.startsWith('%') || FORMAT_MARKER.test(text);
+  return `${needsMarker ? '[plain]' : ''}${giftEscape(text)}`;
+}
+
+const ARROW = '->';
+/** Text between the braces: "->" there would read as a matching question, so its ">" is written "&gt;". */
+const inAnswers = (text: string): string => giftEscape(text.split(ARROW).join('-&gt;'));
+
+const feedbackText = (text: string | undefined | null): string => (text ? `#${inAnswers(text)}` : '');
+const generalFeedback = (q: ExportQuestion): string => (q.feedback ? `####${inAnswers(q.feedback)}` : '');
+
+/** What "->" in the answers costs: said above the question when it is not lossless (plain text shows "&gt;" as written). */
+function arrowNote(q: ExportQuestion): string[] {
+  const texts = [q.feedback ?? '', ...(q.option_feedback ?? [])].filter(() => !isHtml(q));
+  if (q.question_type === 'short_answer') texts.push(q.correct_answer, ...(q.alternatives ?? []).map((a) => a.answer));
+  return texts.some((t) => t.includes(ARROW))
+    ? ['"->" cannot appear between GIFT braces (it means a matching question): written as "-&gt;"']
+    : [];
+}
+const weight = (credit: number): string => `%${formatNumber(credit)}%`;
+
+function tagLine(q: ExportQuestion): string {
+  const tags = [`${EXPORT_TAGS.difficulty}${q.difficulty}`, `${EXPORT_TAGS.marks}${formatNumber(q.marks)}`];
+  if (q.question_type === 'essay' && q.max_words) tags.push(`${EXPORT_TAGS.maxWords}${q.max_words}`);
+  if (q.question_type === 'short_answer' && q.case_sensitive) tags.push(EXPORT_TAGS.caseSensitive);
+  return `// ${tags.map((t) => `[tag:${t}]`).join(' ')}`;
+}
+
+function answersOf(q: ExportQuestion): { body: string; notes: string[] } {
+  const optionFeedback = (i: number) => feedbackText(q.option_feedback?.[i]);
+  switch (q.question_type) {
+    case 'multiple_choice':
+      return {
+        body: q.options
+          .map((o, i) => `\t${o === q.correct_answer ? '=' : '~'}${answerText(q, o)}${optionFeedback(i)}`)
+          .join('\n'),
+        notes: [],
+      };
+    case 'multiple_select': {
+      // No "=": Moodle reads a choice question without one as multiple answers.
+      const credits = moodleCredits(q);
+      const notes: string[] = [];
+      if (q.option_credits) {
+        const changed = gradeChanges(q.option_credits, credits);
+        if (changed) notes.push(`option credits rounded to Moodle's grades: ${changed}`);
+      } else
+        notes.push(
+          'scored all or nothing here: written with an equal share of 100% per correct option and -100% per wrong one',
+        );
+      return {
+        body: q.options.map((o, i) => `\t~${weight(credits[i])}${answerText(q, o)}${optionFeedback(i)}`).join('\n'),
+        notes,
+      };
+    }
+    case 'true_false': {
+      // GIFT's first feedback is for a wrong answer, the second for a right one.
+      const isTrue = q.correct_answer === 'True';
+      const [forTrue, forFalse] = [q.option_feedback?.[0] ?? '', q.option_feedback?.[1] ?? ''];
+      const [wrong, right] = isTrue ? [forFalse, forTrue] : [forTrue, forFalse];
+      // Only as many marks as needed: an empty last feedback before "####" would read as "#####".
+      const feedback = right ? `#${inAnswers(wrong)}#${inAnswers(right)}` : wrong ? `#${inAnswers(wrong)}` : '';
+      return { body: `${isTrue ? 'TRUE' : 'FALSE'}${feedback}`, notes: [] };
+    }
+    case 'short_answer': {
+      const alternatives = q.alternatives ?? [];
+      const grades = alternatives.map((a) => nearestMoodleGrade(a.credit));
+      const changed = gradeChanges(
+        alternatives.map((a) => a.credit),
+        grades,
+      );
+      // A short answer's answers are never format-marked in Moodle: only a leading % needs the explicit weight.
+      const answer = (text: string, grade: number | null) =>
+        `\t=${grade !== null || text.startsWith('%') ? weight(grade ?? 100) : ''}${inAnswers(text)}`;
+      return {
+        body: [answer(q.correct_answer, null), ...alternatives.map((a, i) => answer(a.answer, grades[i]))].join('\n'),
+        notes: changed ? [`alternative credits rounded to Moodle's grades: ${changed}`] : [],
+      };
+    }
+    case 'numeric': {
+      const value = (answer: string, tolerance: number | null | undefined) =>
+        `${decimalText(answer)}${tolerance === null || tolerance === undefined ? '' : `:${formatNumber(tolerance)}`}`;
+      const alternatives = q.alternatives ?? [];
+      if (alternatives.length === 0) return { body: `#${value(q.correct_answer, q.tolerance)}`, notes: [] };
+      const grades = alternatives.map((a) => nearestMoodleGrade(a.credit));
+      const changed = gradeChanges(
+        alternatives.map((a) => a.credit),
+        grades,
+      );
+      return {
+        body: `#\n\t=${value(q.correct_answer, q.tolerance)}\n${alternatives
+          .map((a, i) => `\t=${weight(grades[i])}${value(a.answer, a.tolerance)}`)
+          .join('\n')}`,
+        notes: changed ? [`alternative credits rounded to Moodle's grades: ${changed}`] : [],
+      };
+    }
+    case 'essay':
+      return { body: '', notes: [] };
+  }
+}
+
+/** One question as a GIFT block (comment lines, then the question), without the blank line after it. */
+export function giftQuestion(q: ExportQuestion): string {
+  const { body, notes } = answersOf(q);
+  const lines = [...notes, ...arrowNote(q)].map((n) => `// ${n}`);
+  if (mediaOfQuestion(q).length > 0)
+    lines.push('// media: GIFT cannot carry files; the images and sounds stay links to /api/media/… on this platform');
+  lines.push(tagLine(q));
+  const title = q.title ? `::${giftEscape(q.title)}::` : '';
+  const general = generalFeedback(q);
+  const multiline = body.includes('\n') || q.question_type === 'multiple_choice';
+  const answers = multiline ? `{\n${body}\n${general ? `\t${general}\n` : ''}}` : `{${body}${general}}`;
+  lines.push(`${title}[${format(q)}]${giftEscape(q.question_text)}${answers}`);
+  return lines.join('\n');
+}
+
+export const giftCategory = (segments: readonly string[]): string => `$CATEGORY: ${moodleCategoryPath(segments)}`;
+
+/**
+ * Writes GIFT a few questions at a time (for a streamed export): a `$CATEGORY:`
+ * line whenever the category changes (back to `$course$/top` for a question in
+ * no folder after one in a folder).
+ */
+export class GiftWriter {
+  /** The category in effect, its segments joined; '' is the top. */
+  private category = '';
+  private started = false;
+
+  /** `header`: comment lines written first (e.g. a test's pools). */
+  constructor(private readonly header: readonly string[] = []) {}
+
+  /** The text for these questions (each block followed by a blank line). */
+  write(questions: readonly ExportQuestion[]): string {
+    let out = '';
+    if (!this.started) {
+      this.started = true;
+      if (this.header.length > 0) out += `${this.header.map((line) => `// ${line}`).join('\n')}\n\n`;
+    }
+    for (const q of questions) {
+      const key = (q.category ?? []).join(CATEGORY_SEPARATOR);
+      if (key !== this.category) {
+        out += `${giftCategory(q.category ?? [])}\n\n`;
+        this.category = key;
+      }
+      out += `${giftQuestion(q)}\n\n`;
+    }
+    return out;
+  }
+}
+
+/** GIFT has no random questions: a test's pools are exported as their questions, with a comment saying what each draws. */
+export const giftPoolNotes = (pools: readonly ExportPool[]): string[] =>
+  pools.map(
+    (p, i) =>
+      `pool ${i + 1}: each attempt draws ${p.draw} of the ${p.question_ids.length} questions of "${p.category.join(CATEGORY_SEPARATOR)}"` +
+      `${p.difficulty ? ` (${p.difficulty})` : ''}; GIFT has no random questions`,
+  );
+
+/** The questions as one GIFT text. */
+export function toGift(questions: readonly ExportQuestion[], pools: readonly ExportPool[] = []): string {
+  return new GiftWriter(giftPoolNotes(pools)).write(questions);
+}

@@ -1,0 +1,309 @@
+import { moodleCategoryPath } from './gift';
+import {
+  CATEGORY_SEPARATOR,
+  EXPORT_TAGS,
+  exportedTitle,
+  formatNumber,
+  gradeChanges,
+  isHtml,
+  mediaIdsIn,
+  moodleCredits,
+  nearestMoodleGrade,
+  replaceMediaRefs,
+  safeFileName,
+  type ExportMedia,
+  type ExportPool,
+  type ExportQuestion,
+} from './types';
+import { comment, element, textElement, XML_DECLARATION } from './xmlText';
+
+// Pure: the bank's questions as Moodle XML (`<quiz>`), the format Moodle's own
+// question export writes. A category question starts each run of questions of
+// one folder; media referred to as /api/media/… travel inside the file as
+// `<file encoding="base64">` beside the text that uses them, referred to as
+// `@@PLUGINFILE@@/name`; credits are rounded to Moodle's grades (Moodle refuses
+// any other), with a comment saying so; a test's pools become Moodle random
+// questions in their category.
+
+const MEDIA_PLACEHOLDER = '@@PLUGINFILE@@/';
+
+const fraction = (credit: number) => formatNumber(credit);
+
+/** The category Moodle draws a pool's random questions from: its folder, or a subcategory per difficulty (a random question cannot filter by it). */
+export const poolCategory = (pool: Pick<ExportPool, 'category' | 'difficulty'>): string[] =>
+  pool.difficulty ? [...pool.category, pool.difficulty] : pool.category;
+
+/**
+ * A question's files: each media id it refers to gets a name unique within the
+ * question (Moodle keeps a question's files in one area per text).
+ */
+function fileNames(q: ExportQuestion, media: ExportMedia): Map<string, string> {
+  const names = new Map<string, string>();
+  if (!isHtml(q)) return names;
+  const taken = new Set<string>();
+  const ids = [q.question_text, q.feedback ?? '', ...(q.option_feedback ?? [])].flatMap(mediaIdsIn);
+  for (const id of ids) {
+    const file = media.get(id);
+    if (!file || names.has(id)) continue;
+    const base = safeFileName(file.name);
+    let name = base;
+    for (let n = 2; taken.has(name.toLowerCase()); n += 1) name = base.replace(/(\.[^.]*)?$/, `-${n}$1`);
+    taken.add(name.toLowerCase());
+    names.set(id, name);
+  }
+  return names;
+}
+
+/** A text element with its format, its media rewritten to @@PLUGINFILE@@ and carried as <file> children. */
+function formattedText(
+  tag: string,
+  q: ExportQuestion,
+  text: string,
+  files: Map<string, string>,
+  media: ExportMedia,
+  extra = '',
+): string {
+  if (!isHtml(q)) return element(tag, { format: 'plain_text' }, textElement('text', text) + extra);
+  const used = mediaIdsIn(text).filter((id) => files.has(id));
+  const rewritten = replaceMediaRefs(text, (id) =>
+    files.has(id) ? `${MEDIA_PLACEHOLDER}${files.get(id)}` : undefined,
+  );
+  const fileElements = used
+    .map((id) =>
+      element(
+        'file',
+        { name: files.get(id)!, path: '/', encoding: 'base64' },
+        Buffer.from(media.get(id)!.bytes).toString('base64'),
+      ),
+    )
+    .join('');
+  return element(tag, { format: 'html' }, textElement('text', rewritten) + fileElements + extra);
+}
+
+function answer(
+  q: ExportQuestion,
+  credit: number,
+  text: string,
+  feedback: string,
+  files: Map<string, string>,
+  media: ExportMedia,
+  extra = '',
+): string {
+  return element(
+    'answer',
+    { fraction: fraction(credit), format: 'plain_text' },
+    textElement('text', text) + formattedText('feedback', q, feedback, files, media) + extra,
+  );
+}
+
+interface Written {
+  body: string;
+  notes: string[];
+}
+
+function typeBody(q: ExportQuestion, files: Map<string, string>, media: ExportMedia): Written & { type: string } {
+  const feedbackOf = (i: number) => q.option_feedback?.[i] ?? '';
+  const choiceExtras =
+    textElement('shuffleanswers', 'true') +
+    textElement('answernumbering', 'abc') +
+    textElement('showstandardinstruction', '0');
+  switch (q.question_type) {
+    case 'multiple_choice':
+      return {
+        type: 'multichoice',
+        body:
+          textElement('single', 'true') +
+          choiceExtras +
+          q.options.map((o, i) => answer(q, o === q.correct_answer ? 100 : 0, o, feedbackOf(i), files, media)).join(''),
+        notes: [],
+      };
+    case 'multiple_select': {
+      const credits = moodleCredits(q);
+      const notes = q.option_credits
+        ? [gradeChanges(q.option_credits, credits)]
+            .filter(Boolean)
+            .map((c) => `option credits rounded to Moodle's grades: ${c}`)
+        : [
+            'scored all or nothing here: written with an equal share of 100% per correct option and -100% per wrong one',
+          ];
+      return {
+        type: 'multichoice',
+        body:
+          textElement('single', 'false') +
+          choiceExtras +
+          q.options.map((o, i) => answer(q, credits[i], o, feedbackOf(i), files, media)).join(''),
+        notes,
+      };
+    }
+    case 'true_false':
+      return {
+        type: 'truefalse',
+        body:
+          answer(q, q.correct_answer === 'True' ? 100 : 0, 'true', feedbackOf(0), files, media) +
+          answer(q, q.correct_answer === 'False' ? 100 : 0, 'false', feedbackOf(1), files, media),
+        notes: [],
+      };
+    case 'short_answer': {
+      const alternatives = q.alternatives ?? [];
+      const grades = alternatives.map((a) => nearestMoodleGrade(a.credit));
+      const changed = gradeChanges(
+        alternatives.map((a) => a.credit),
+        grades,
+      );
+      return {
+        type: 'shortanswer',
+        body:
+          textElement('usecase', q.case_sensitive ? '1' : '0') +
+          answer(q, 100, q.correct_answer, '', files, media) +
+          alternatives.map((a, i) => answer(q, grades[i], a.answer, '', files, media)).join(''),
+        notes: changed ? [`alternative credits rounded to Moodle's grades: ${changed}`] : [],
+      };
+    }
+    case 'numeric': {
+      const alternatives = q.alternatives ?? [];
+      const grades = alternatives.map((a) => nearestMoodleGrade(a.credit));
+      const changed = gradeChanges(
+        alternatives.map((a) => a.credit),
+        grades,
+      );
+      const tolerance = (t: number | null | undefined) =>
+        t === null || t === undefined ? '' : textElement('tolerance', formatNumber(t));
+      return {
+        type: 'numerical',
+        body:
+          answer(q, 100, q.correct_answer.trim(), '', files, media, tolerance(q.tolerance)) +
+          alternatives
+            .map((a, i) => answer(q, grades[i], a.answer.trim(), '', files, media, tolerance(a.tolerance)))
+            .join('') +
+          textElement('unitgradingtype', '0') +
+          textElement('unitpenalty', '0') +
+          textElement('showunits', '3') +
+          textElement('unitsleft', '0'),
+        notes: changed ? [`alternative credits rounded to Moodle's grades: ${changed}`] : [],
+      };
+    }
+    case 'essay':
+      return {
+        type: 'essay',
+        body:
+          textElement('responseformat', 'editor') +
+          textElement('responserequired', '1') +
+          textElement('responsefieldlines', '15') +
+          textElement('minwordlimit', '') +
+          textElement('maxwordlimit', q.max_words ? String(q.max_words) : '') +
+          textElement('attachments', '0') +
+          textElement('attachmentsrequired', '0') +
+          element('graderinfo', { format: 'html' }, textElement('text', '')) +
+          element('responsetemplate', { format: 'html' }, textElement('text', '')),
+        notes: [],
+      };
+  }
+}
+
+/** One `<question>` (with comments before it for what was rounded). */
+export function moodleQuestion(q: ExportQuestion, media: ExportMedia): string {
+  const files = fileNames(q, media);
+  const { type, body, notes } = typeBody(q, files, media);
+  const missing = isHtml(q)
+    ? [q.question_text, q.feedback ?? '', ...(q.option_feedback ?? [])]
+        .flatMap(mediaIdsIn)
+        .filter((id) => !media.has(id))
+    : [];
+  if (missing.length > 0) notes.push(`media not found, left as links: ${[...new Set(missing)].join(', ')}`);
+  const tags = element('tags', {}, element('tag', {}, textElement('text', `${EXPORT_TAGS.difficulty}${q.difficulty}`)));
+  return (
+    notes.map((n) => `  ${comment(n)}\n`).join('') +
+    `  ${element(
+      'question',
+      { type },
+      element('name', {}, textElement('text', exportedTitle(q))) +
+        formattedText('questiontext', q, q.question_text, files, media) +
+        formattedText('generalfeedback', q, q.feedback ?? '', files, media) +
+        textElement('defaultgrade', formatNumber(q.marks)) +
+        textElement('penalty', '0') +
+        textElement('hidden', '0') +
+        textElement('idnumber', '') +
+        body +
+        tags,
+    )}\n`
+  );
+}
+
+/** A category question: the questions after it go into `$course$/top/<segments>`. */
+export const moodleCategory = (segments: readonly string[]): string =>
+  `  ${element(
+    'question',
+    { type: 'category' },
+    element('category', {}, textElement('text', moodleCategoryPath(segments))) +
+      element('info', { format: 'html' }, textElement('text', '')),
+  )}\n`;
+
+/** A Moodle random question: one per question a pool draws. */
+const randomQuestion = (pool: ExportPool, n: number): string =>
+  `  ${element(
+    'question',
+    { type: 'random' },
+    element('name', {}, textElement('text', `Random (${poolCategory(pool).join(CATEGORY_SEPARATOR)}) ${n}`)) +
+      // A random question's text says whether it draws from subcategories too: never.
+      element('questiontext', { format: 'html' }, textElement('text', '0')) +
+      element('generalfeedback', { format: 'html' }, textElement('text', '')) +
+      textElement('defaultgrade', '1') +
+      textElement('penalty', '0') +
+      textElement('hidden', '0') +
+      textElement('idnumber', ''),
+  )}\n`;
+
+/**
+ * Writes Moodle XML a few questions at a time (for a streamed export). With
+ * pools, each pool's questions are written into the pool's category (see
+ * poolCategory) and `end()` adds its random questions there.
+ */
+export class MoodleXmlWriter {
+  private category = '';
+  private readonly poolOf = new Map<string, ExportPool>();
+
+  constructor(private readonly pools: readonly ExportPool[] = []) {
+    for (const pool of pools) for (const id of pool.question_ids) if (!this.poolOf.has(id)) this.poolOf.set(id, pool);
+  }
+
+  start(): string {
+    return `${XML_DECLARATION}<quiz>\n`;
+  }
+
+  private enter(segments: readonly string[]): string {
+    const key = segments.join(CATEGORY_SEPARATOR);
+    if (key === this.category) return '';
+    this.category = key;
+    return moodleCategory(segments);
+  }
+
+  write(questions: readonly ExportQuestion[], media: ExportMedia): string {
+    let out = '';
+    for (const q of questions) {
+      const pool = this.poolOf.get(q.id);
+      out += this.enter(pool ? poolCategory(pool) : (q.category ?? []));
+      out += moodleQuestion(q, media);
+    }
+    return out;
+  }
+
+  end(): string {
+    let out = '';
+    for (const pool of this.pools) {
+      out += this.enter(poolCategory(pool));
+      out += `  ${comment(`a pool: each attempt draws ${pool.draw} of this category's ${pool.question_ids.length} questions`)}\n`;
+      for (let n = 1; n <= pool.draw; n += 1) out += randomQuestion(pool, n);
+    }
+    return `${out}</quiz>\n`;
+  }
+}
+
+/** The questions (and a test's pools) as one Moodle XML text. */
+export function toMoodleXml(
+  questions: readonly ExportQuestion[],
+  media: ExportMedia = new Map(),
+  pools: readonly ExportPool[] = [],
+): string {
+  const writer = new MoodleXmlWriter(pools);
+  return writer.start() + writer.write(questions, media) + writer.end();
+}

@@ -1,0 +1,553 @@
+import { PassThrough, Readable } from 'node:stream';
+import { ZipFile } from 'yazl';
+import {
+  CATEGORY_SEPARATOR,
+  correctOptions,
+  exportedTitle,
+  formatNumber,
+  isHtml,
+  mediaIdsIn,
+  mediaOfQuestion,
+  replaceMediaRefs,
+  safeFileName,
+  type ExportMedia,
+  type ExportQuestion,
+  type ExportTest,
+} from './types';
+import { comment, element, escapeText, textElement, toXhtml, XML_DECLARATION } from './xmlText';
+
+// Pure (no Firebase): the bank's questions as a QTI 3.0 content package, a zip
+// holding imsmanifest.xml, one qti-assessment-item per question
+// (items/<id>.xml), their media beside them (items/media/<mediaId>/<name>,
+// referred to relatively) and an assessment test: a test's own structure (its
+// questions, then one section per pool with a qti-selection), or for a bank
+// export one section per run of questions of one folder (sections carry
+// categories; a question in no folder sits in an untitled section).
+//
+// Scores are in marks: SCORE is MAXSCORE (the marks) for a correct answer,
+// partial credit is a qti-mapping of points (credit × marks / 100), numeric
+// answers compare with qti-equal and their tolerance. Conventions a reader of
+// our own packages relies on, beyond the standard: the text's format on the
+// wrapper (`data-text-format`), true/false choices identified TRUE and FALSE,
+// an essay's word limit as `data-max-words`, the difficulty in the manifest's
+// LOM (educational/difficulty: easy, medium, difficult).
+
+export const QTI_NS = 'http://www.imsglobal.org/xsd/imsqtiasi_v3p0';
+const QTI_XSD = 'https://purl.imsglobal.org/spec/qti/v3p0/schema/xsd/imsqti_asiv3p0_v1p0.xsd';
+export const CP_NS = 'http://www.imsglobal.org/xsd/qti/qtiv3p0/imscp_v1p1';
+const CP_XSD = 'https://purl.imsglobal.org/spec/qti/v3p0/schema/xsd/imsqtiv3p0_imscpv1p2_v1p0.xsd';
+export const LOM_NS = 'http://ltsc.ieee.org/xsd/LOM';
+const LOM_XSD = 'https://purl.imsglobal.org/spec/md/v1p3/schema/xsd/imsmd_loose_v1p3p2.xsd';
+const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
+
+/** The attribute on the text's wrapper saying whether it was plain text or HTML. */
+export const TEXT_FORMAT_ATTRIBUTE = 'data-text-format';
+export const MAX_WORDS_ATTRIBUTE = 'data-max-words';
+export const TRUE_FALSE_IDS = ['TRUE', 'FALSE'] as const;
+/** LOM's difficulty vocabulary for ours. */
+export const LOM_DIFFICULTY = { easy: 'easy', medium: 'medium', hard: 'difficult' } as const;
+
+/** An NCName-safe identifier for a question (items, resources and item refs share it). */
+export const itemIdentifier = (questionId: string): string => `q-${questionId.replace(/[^A-Za-z0-9_.-]/g, '_')}`;
+export const itemPath = (questionId: string): string => `items/${itemIdentifier(questionId)}.xml`;
+/** A media file's path in the package; items refer to it relative to items/. */
+export const mediaPath = (mediaId: string, name: string): string => `items/${mediaHref(mediaId, name)}`;
+const mediaHref = (mediaId: string, name: string) => `media/${mediaId}/${safeFileName(name)}`;
+
+const float = (n: number) => element('qti-base-value', { 'base-type': 'float' }, formatNumber(n));
+const setScore = (value: string) => element('qti-set-outcome-value', { identifier: 'SCORE' }, value);
+const variable = (id: string) => element('qti-variable', { identifier: id });
+const points = (q: ExportQuestion, credit: number) => (credit * q.marks) / 100;
+
+/** The text's wrapper: plain text escaped (line ends kept), HTML as XHTML with media made relative. */
+function textBlock(q: ExportQuestion, text: string, media: ExportMedia, notes: string[], tag = 'div'): string {
+  if (!isHtml(q)) return element(tag, { [TEXT_FORMAT_ATTRIBUTE]: 'plain' }, escapeText(text));
+  const relative = replaceMediaRefs(text, (id) => {
+    const file = media.get(id);
+    return file ? mediaHref(id, file.name) : undefined;
+  });
+  const { xhtml, ok } = toXhtml(relative);
+  if (!ok) notes.push('the HTML could not be written as XHTML: it is carried as text');
+  return element(tag, { [TEXT_FORMAT_ATTRIBUTE]: 'html' }, xhtml);
+}
+
+interface ItemParts {
+  declarations: string;
+  interaction: string;
+  processing: string;
+}
+
+function choiceItem(q: ExportQuestion, media: ExportMedia, notes: string[]): ItemParts {
+  const trueFalse = q.question_type === 'true_false';
+  const multiple = q.question_type === 'multiple_select';
+  const ids = trueFalse ? [...TRUE_FALSE_IDS] : q.options.map((_, i) => `C${i + 1}`);
+  const correct = multiple ? correctOptions(q) : new Set([q.correct_answer]);
+  const correctIds = q.options.map((o, i) => (correct.has(o) ? ids[i] : null)).filter((id): id is string => !!id);
+  const cardinality = multiple ? 'multiple' : 'single';
+  const credits = multiple && q.option_credits?.length === q.options.length ? q.option_credits : null;
+  const mapping = credits
+    ? element(
+        'qti-mapping',
+        { 'default-value': '0', 'lower-bound': '0', 'upper-bound': formatNumber(q.marks) },
+        credits
+          .map((c, i) => element('qti-map-entry', { 'map-key': ids[i], 'mapped-value': formatNumber(points(q, c)) }))
+          .join(''),
+      )
+    : '';
+  const feedback = q.option_feedback ?? [];
+  const hasFeedback = feedback.some(Boolean);
+  const choices = q.options
+    .map((o, i) =>
+      element(
+        'qti-simple-choice',
+        { identifier: ids[i] },
+        escapeText(o) +
+          (feedback[i]
+            ? element(
+                'qti-feedback-inline',
+                { 'outcome-identifier': 'FEEDBACK', identifier: ids[i], 'show-hide': 'show' },
+                textBlock(q, feedback[i], media, notes, 'span'),
+              )
+            : ''),
+      ),
+    )
+    .join('');
+  return {
+    declarations:
+      element(
+        'qti-response-declaration',
+        { identifier: 'RESPONSE', cardinality, 'base-type': 'identifier' },
+        element('qti-correct-response', {}, correctIds.map((id) => textElement('qti-value', id)).join('')) + mapping,
+      ) +
+      (hasFeedback
+        ? element('qti-outcome-declaration', { identifier: 'FEEDBACK', cardinality, 'base-type': 'identifier' })
+        : ''),
+    interaction: element(
+      'qti-choice-interaction',
+      { 'response-identifier': 'RESPONSE', shuffle: 'false', 'max-choices': multiple ? '0' : '1' },
+      choices,
+    ),
+    processing:
+      (credits ? mappedScore() : matchScore()) +
+      (hasFeedback ? element('qti-set-outcome-value', { identifier: 'FEEDBACK' }, variable('RESPONSE')) : ''),
+  };
+}
+
+/** SCORE: the marks when the response is the correct one, else 0. */
+const matchScore = () =>
+  element(
+    'qti-response-condition',
+    {},
+    element(
+      'qti-response-if',
+      {},
+      element('qti-match', {}, variable('RESPONSE') + element('qti-correct', { identifier: 'RESPONSE' })) +
+        setScore(variable('MAXSCORE')),
+    ) + element('qti-response-else', {}, setScore(float(0))),
+  );
+
+/** SCORE: the mapping's points (bounded by it), 0 without a response. */
+const mappedScore = () =>
+  element(
+    'qti-response-condition',
+    {},
+    element('qti-response-if', {}, element('qti-is-null', {}, variable('RESPONSE')) + setScore(float(0))) +
+      element('qti-response-else', {}, setScore(element('qti-map-response', { identifier: 'RESPONSE' }))),
+  );
+
+function textEntryItem(q: ExportQuestion): ItemParts {
+  const caseSensitive = q.case_sensitive ? 'true' : 'false';
+  const entries = [{ answer: q.correct_answer, credit: 100 }, ...(q.alternatives ?? [])]
+    .map((a) =>
+      element('qti-map-entry', {
+        'map-key': a.answer,
+        'mapped-value': formatNumber(points(q, a.credit)),
+        'case-sensitive': caseSensitive,
+      }),
+    )
+    .join('');
+  return {
+    declarations: element(
+      'qti-response-declaration',
+      { identifier: 'RESPONSE', cardinality: 'single', 'base-type': 'string' },
+      element('qti-correct-response', {}, textElement('qti-value', q.correct_answer)) +
+        element(
+          'qti-mapping',
+          { 'default-value': '0', 'lower-bound': '0', 'upper-bound': formatNumber(q.marks) },
+          entries,
+        ),
+    ),
+    interaction: element('p', {}, element('qti-text-entry-interaction', { 'response-identifier': 'RESPONSE' })),
+    processing: mappedScore(),
+  };
+}
+
+function numericItem(q: ExportQuestion): ItemParts {
+  const equal = (answer: string, tolerance: number | null | undefined) =>
+    element(
+      'qti-equal',
+      tolerance === null || tolerance === undefined
+        ? { 'tolerance-mode': 'exact' }
+        : { 'tolerance-mode': 'absolute', tolerance: `${formatNumber(tolerance)} ${formatNumber(tolerance)}` },
+      variable('RESPONSE') + element('qti-base-value', { 'base-type': 'float' }, escapeText(answer.trim())),
+    );
+  const branches = [
+    element('qti-response-else-if', {}, equal(q.correct_answer, q.tolerance) + setScore(variable('MAXSCORE'))),
+    ...(q.alternatives ?? []).map((a) =>
+      element('qti-response-else-if', {}, equal(a.answer, a.tolerance) + setScore(float(points(q, a.credit)))),
+    ),
+  ];
+  return {
+    declarations: element(
+      'qti-response-declaration',
+      { identifier: 'RESPONSE', cardinality: 'single', 'base-type': 'float' },
+      element('qti-correct-response', {}, textElement('qti-value', q.correct_answer.trim())),
+    ),
+    interaction: element('p', {}, element('qti-text-entry-interaction', { 'response-identifier': 'RESPONSE' })),
+    processing: element(
+      'qti-response-condition',
+      {},
+      element('qti-response-if', {}, element('qti-is-null', {}, variable('RESPONSE')) + setScore(float(0))) +
+        branches.join('') +
+        element('qti-response-else', {}, setScore(float(0))),
+    ),
+  };
+}
+
+const essayItem = (q: ExportQuestion): ItemParts => ({
+  declarations: element('qti-response-declaration', {
+    identifier: 'RESPONSE',
+    cardinality: 'single',
+    'base-type': 'string',
+  }),
+  interaction: element('qti-extended-text-interaction', {
+    'response-identifier': 'RESPONSE',
+    [MAX_WORDS_ATTRIBUTE]: q.max_words ?? undefined,
+  }),
+  processing: '',
+});
+
+/** One question as a qti-assessment-item document. */
+export function qtiItem(q: ExportQuestion, media: ExportMedia): string {
+  const notes: string[] = [];
+  const parts =
+    q.question_type === 'short_answer'
+      ? textEntryItem(q)
+      : q.question_type === 'numeric'
+        ? numericItem(q)
+        : q.question_type === 'essay'
+          ? essayItem(q)
+          : choiceItem(q, media, notes);
+  const essay = q.question_type === 'essay';
+  const general = q.feedback
+    ? element(
+        'qti-modal-feedback',
+        { 'outcome-identifier': 'FEEDBACK_GENERAL', identifier: 'GENERAL', 'show-hide': 'show' },
+        element('qti-content-body', {}, textBlock(q, q.feedback, media, notes)),
+      )
+    : '';
+  const body = element('qti-item-body', {}, textBlock(q, q.question_text, media, notes) + parts.interaction);
+  const declarations =
+    parts.declarations +
+    element(
+      'qti-outcome-declaration',
+      {
+        identifier: 'SCORE',
+        cardinality: 'single',
+        'base-type': 'float',
+        'normal-maximum': formatNumber(q.marks),
+        'external-scored': essay ? 'human' : undefined,
+      },
+      element('qti-default-value', {}, textElement('qti-value', '0')),
+    ) +
+    element(
+      'qti-outcome-declaration',
+      { identifier: 'MAXSCORE', cardinality: 'single', 'base-type': 'float' },
+      element('qti-default-value', {}, textElement('qti-value', formatNumber(q.marks))),
+    ) +
+    (general
+      ? element('qti-outcome-declaration', {
+          identifier: 'FEEDBACK_GENERAL',
+          cardinality: 'single',
+          'base-type': 'identifier',
+        })
+      : '');
+  const processing =
+    parts.processing +
+    (general
+      ? element(
+          'qti-set-outcome-value',
+          { identifier: 'FEEDBACK_GENERAL' },
+          element('qti-base-value', { 'base-type': 'identifier' }, 'GENERAL'),
+        )
+      : '');
+  return (
+    XML_DECLARATION +
+    notes.map((n) => `${comment(n)}\n`).join('') +
+    element(
+      'qti-assessment-item',
+      {
+        xmlns: QTI_NS,
+        'xmlns:xsi': XSI_NS,
+        'xsi:schemaLocation': `${QTI_NS} ${QTI_XSD}`,
+        identifier: itemIdentifier(q.id),
+        title: exportedTitle(q),
+        adaptive: 'false',
+        'time-dependent': 'false',
+      },
+      declarations + body + (processing ? element('qti-response-processing', {}, processing) : '') + general,
+    ) +
+    '\n'
+  );
+}
+
+/** The media a question's item refers to that the package carries. */
+function itemMedia(q: ExportQuestion, media: ExportMedia): Array<{ id: string; path: string; bytes: Uint8Array }> {
+  if (!isHtml(q)) return [];
+  const ids = new Set([q.question_text, q.feedback ?? '', ...(q.option_feedback ?? [])].flatMap(mediaIdsIn));
+  return [...ids].flatMap((id) => {
+    const file = media.get(id);
+    return file ? [{ id, path: mediaPath(id, file.name), bytes: file.bytes }] : [];
+  });
+}
+
+interface Section {
+  title: string;
+  ids: string[];
+  select?: number;
+}
+
+const itemRef = (id: string) =>
+  element('qti-assessment-item-ref', { identifier: itemIdentifier(id), href: itemPath(id) });
+
+function assessmentTest(identifier: string, title: string, sections: Section[], shuffle: boolean): string {
+  const body = sections
+    .map((s, i) =>
+      element(
+        'qti-assessment-section',
+        { identifier: `section-${i + 1}`, title: s.title, visible: s.title ? 'true' : 'false' },
+        (s.select !== undefined ? element('qti-selection', { select: String(s.select) }) : '') +
+          (shuffle ? element('qti-ordering', { shuffle: 'true' }) : '') +
+          s.ids.map(itemRef).join(''),
+      ),
+    )
+    .join('');
+  return (
+    XML_DECLARATION +
+    element(
+      'qti-assessment-test',
+      {
+        xmlns: QTI_NS,
+        'xmlns:xsi': XSI_NS,
+        'xsi:schemaLocation': `${QTI_NS} ${QTI_XSD}`,
+        identifier,
+        title,
+      },
+      element(
+        'qti-outcome-declaration',
+        { identifier: 'SCORE', cardinality: 'single', 'base-type': 'float' },
+        element('qti-default-value', {}, textElement('qti-value', '0')),
+      ) +
+        element(
+          'qti-test-part',
+          { identifier: 'part-1', 'navigation-mode': 'nonlinear', 'submission-mode': 'simultaneous' },
+          body,
+        ) +
+        element(
+          'qti-outcome-processing',
+          {},
+          element(
+            'qti-set-outcome-value',
+            { identifier: 'SCORE' },
+            element('qti-sum', {}, element('qti-test-variables', { 'variable-identifier': 'SCORE' })),
+          ),
+        ),
+    ) +
+    '\n'
+  );
+}
+
+export const TEST_PATH = 'test.xml';
+const TEST_RESOURCE = 'test';
+
+/** How many zip entries may wait for the output before add() waits: bounds what the writer holds. */
+const MAX_QUEUED = 8;
+
+/**
+ * Writes a QTI 3.0 package question by question (for a streamed export): each
+ * add() waits while the zip holds more than a few entries its reader has not
+ * taken, so memory stays bounded by a few questions and their media however
+ * many are written. finish() adds the test and the manifest.
+ */
+export class QtiPackageWriter {
+  private readonly zip = new ZipFile();
+  readonly output: NodeJS.ReadableStream;
+  private readonly resources: string[] = [];
+  /** Each question written, in order, with its category's name ('' for none). */
+  private readonly categoryOf = new Map<string, string>();
+  /** mediaId → the name its file was written under. */
+  private readonly mediaNames = new Map<string, string>();
+  private queued = 0;
+  private waiting: Array<() => void> = [];
+
+  constructor() {
+    const out = new PassThrough();
+    this.zip.outputStream.pipe(out);
+    this.output = out;
+  }
+
+  private addEntry(bytes: Uint8Array | string, path: string, compress: boolean): void {
+    this.queued += 1;
+    const buffer = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : Buffer.from(bytes);
+    this.zip.addReadStreamLazy(path, { compress, size: buffer.length, mtime: EPOCH }, (cb) => {
+      // The zip starts this entry: every entry before it has been written to the output.
+      this.queued -= 1;
+      const ready = this.waiting;
+      this.waiting = [];
+      ready.forEach((resolve) => resolve());
+      cb(null, Readable.from([buffer]));
+    });
+  }
+
+  /** Whether a media file is already in the package (its bytes need not be given again). */
+  hasMedia(mediaId: string): boolean {
+    return this.mediaNames.has(mediaId);
+  }
+
+  /** Adds the questions' items and media; resolves once the zip has room for more. */
+  async add(questions: readonly ExportQuestion[], media: ExportMedia): Promise<void> {
+    for (const q of questions) {
+      if (this.categoryOf.has(q.id)) continue;
+      // Media already in the package are referred to by the name they were written under.
+      const known = new Map(media);
+      for (const id of mediaOfQuestion(q)) {
+        const name = this.mediaNames.get(id);
+        if (name !== undefined && !known.has(id)) known.set(id, { name, content_type: '', bytes: new Uint8Array() });
+      }
+      media = known;
+      const files = itemMedia(q, media);
+      this.addEntry(qtiItem(q, media), itemPath(q.id), true);
+      // A file several questions share is in the package once.
+      for (const file of files)
+        if (!this.mediaNames.has(file.id)) {
+          this.mediaNames.set(file.id, media.get(file.id)!.name);
+          this.addEntry(file.bytes, file.path, false);
+        }
+      this.resources.push(resourceXml(q, files));
+      this.categoryOf.set(q.id, (q.category ?? []).join(CATEGORY_SEPARATOR));
+      while (this.queued > MAX_QUEUED) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+  }
+
+  /** Sections for questions in this order: one per run of questions of one category. */
+  private categoryRuns(ids: readonly string[]): Section[] {
+    const sections: Section[] = [];
+    for (const id of ids) {
+      const title = this.categoryOf.get(id);
+      if (title === undefined) continue;
+      const last = sections[sections.length - 1];
+      if (last && last.title === title && last.select === undefined) last.ids.push(id);
+      else sections.push({ title, ids: [id] });
+    }
+    return sections;
+  }
+
+  /**
+   * The assessment test and the manifest; ends the zip. A test's: its questions by category in its
+   * order, then a section per pool with its draw as qti-selection. A bank export's: every question by category.
+   */
+  finish(test?: ExportTest): void {
+    const testXml = test
+      ? assessmentTest(
+          `test-${test.id.replace(/[^A-Za-z0-9_.-]/g, '_')}`,
+          test.title,
+          [
+            ...this.categoryRuns(test.question_ids),
+            ...test.pools.map((p) => ({
+              title: p.category.join(CATEGORY_SEPARATOR),
+              ids: p.question_ids.filter((id) => this.categoryOf.has(id)),
+              select: p.draw,
+            })),
+          ].filter((s) => s.ids.length > 0),
+          test.shuffle,
+        )
+      : assessmentTest('question-bank', 'Question bank', this.categoryRuns([...this.categoryOf.keys()]), false);
+    this.zip.addBuffer(Buffer.from(testXml, 'utf8'), TEST_PATH, { mtime: EPOCH });
+    const dependencies = [...this.categoryOf.keys()].map((id) =>
+      element('dependency', { identifierref: itemIdentifier(id) }),
+    );
+    const testResource = element(
+      'resource',
+      { identifier: TEST_RESOURCE, type: 'imsqti_test_xmlv3p0', href: TEST_PATH },
+      element('file', { href: TEST_PATH }) + dependencies.join(''),
+    );
+    this.zip.addBuffer(Buffer.from(manifestXml([testResource, ...this.resources]), 'utf8'), 'imsmanifest.xml', {
+      mtime: EPOCH,
+    });
+    this.zip.end();
+  }
+}
+
+// Entries carry a fixed date: the same questions make the same package.
+const EPOCH = new Date(Date.UTC(2000, 0, 1));
+
+function resourceXml(q: ExportQuestion, files: Array<{ path: string }>): string {
+  const lom = element(
+    'imsmd:lom',
+    {},
+    element(
+      'imsmd:educational',
+      {},
+      element(
+        'imsmd:difficulty',
+        {},
+        textElement('imsmd:source', 'LOMv1.0') + textElement('imsmd:value', LOM_DIFFICULTY[q.difficulty]),
+      ),
+    ),
+  );
+  return element(
+    'resource',
+    { identifier: itemIdentifier(q.id), type: 'imsqti_item_xmlv3p0', href: itemPath(q.id) },
+    element('metadata', {}, lom) +
+      element('file', { href: itemPath(q.id) }) +
+      files.map((f) => element('file', { href: f.path })).join(''),
+  );
+}
+
+function manifestXml(resources: string[]): string {
+  return (
+    XML_DECLARATION +
+    element(
+      'manifest',
+      {
+        xmlns: CP_NS,
+        'xmlns:imsmd': LOM_NS,
+        'xmlns:xsi': XSI_NS,
+        'xsi:schemaLocation': `${CP_NS} ${CP_XSD} ${LOM_NS} ${LOM_XSD}`,
+        identifier: 'MANIFEST-question-export',
+      },
+      element('metadata', {}, textElement('schema', 'QTI Package') + textElement('schemaversion', '3.0.0')) +
+        element('organizations') +
+        element('resources', {}, resources.join('')),
+    ) +
+    '\n'
+  );
+}
+
+/** The questions (and a test's structure) as a QTI 3.0 package, whole in memory. */
+export async function toQtiPackage(
+  questions: readonly ExportQuestion[],
+  media: ExportMedia = new Map(),
+  test?: ExportTest,
+): Promise<Buffer> {
+  const writer = new QtiPackageWriter();
+  const chunks: Buffer[] = [];
+  const collected = new Promise<Buffer>((resolve, reject) => {
+    writer.output.on('data', (chunk: Buffer) => chunks.push(chunk));
+    writer.output.on('end', () => resolve(Buffer.concat(chunks)));
+    writer.output.on('error', reject);
+  });
+  await writer.add(questions, media);
+  writer.finish(test);
+  return collected;
+}

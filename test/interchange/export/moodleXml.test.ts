@@ -1,0 +1,216 @@
+import assert from 'node:assert/strict';
+import { toMoodleXml, MoodleXmlWriter } from '../../../functions/src/interchange/export/moodleXml';
+import { element, elements, parseXml, textOf, type XmlElement } from '../../../functions/src/interchange/xml';
+import {
+  ALL,
+  choice,
+  essay,
+  media,
+  multi,
+  multiAllOrNothing,
+  numeric,
+  numericExact,
+  PNG,
+  shortAnswer,
+  trueFalse,
+} from './samples';
+
+// The Moodle XML writer: every file is read back with the project's XML reader
+// (well-formed, no DOCTYPE) and checked element by element.
+
+const questionsOf = (xml: string): XmlElement[] => elements(parseXml(xml, 'export'), 'question');
+const text = (parent: XmlElement, name: string): string | undefined => {
+  const child = element(parent, name);
+  return child ? textOf(element(child, 'text') ?? child) : undefined;
+};
+const answers = (q: XmlElement) =>
+  elements(q, 'answer').map((a) => ({
+    fraction: a.attrs.fraction,
+    text: text(a, 'text') ?? textOf(element(a, 'text')!),
+    feedback: text(a, 'feedback'),
+    tolerance: element(a, 'tolerance') ? textOf(element(a, 'tolerance')!) : undefined,
+  }));
+const only = (xml: string): XmlElement => questionsOf(xml).filter((q) => q.attrs.type !== 'category')[0];
+
+describe('interchange/export/moodleXml toMoodleXml', () => {
+  it('writes well-formed XML: a <quiz> with a category question before each run of one folder', () => {
+    const xml = toMoodleXml(ALL, media);
+    assert.ok(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<quiz>'));
+    assert.doesNotMatch(xml, /<!DOCTYPE/);
+    const root = parseXml(xml, 'export');
+    assert.equal(root.name, 'quiz');
+    const sequence = questionsOf(xml).map((q) =>
+      q.attrs.type === 'category' ? textOf(element(element(q, 'category')!, 'text')!) : q.attrs.type,
+    );
+    assert.deepEqual(sequence, [
+      '$course$/top/Science/Physics//Optics',
+      'multichoice',
+      'multichoice',
+      '$course$/top',
+      'multichoice',
+      '$course$/top/Science/Physics//Optics',
+      'truefalse',
+      'shortanswer',
+      'numerical',
+      'numerical',
+      '$course$/top/Essays',
+      'essay',
+    ]);
+  });
+
+  it('writes the name, HTML text with media as @@PLUGINFILE@@ files, general feedback, defaultgrade and the difficulty tag', () => {
+    const q = only(toMoodleXml([choice], media));
+    assert.equal(text(q, 'name'), 'Focal: length');
+    const questionText = element(q, 'questiontext')!;
+    assert.equal(questionText.attrs.format, 'html');
+    assert.equal(
+      textOf(element(questionText, 'text')!),
+      '<p>Which lens {converges} = ~#\\ light?</p><p><img src="@@PLUGINFILE@@/lens.png" alt="a lens"><img src="@@PLUGINFILE@@/lens-2.png"></p>',
+    );
+    const files = elements(questionText, 'file');
+    assert.deepEqual(
+      files.map((f) => [f.attrs.name, f.attrs.path, f.attrs.encoding]),
+      [
+        ['lens.png', '/', 'base64'],
+        ['lens-2.png', '/', 'base64'],
+      ],
+    );
+    assert.deepEqual(new Uint8Array(Buffer.from(textOf(files[0]), 'base64')), PNG);
+    const general = element(q, 'generalfeedback')!;
+    assert.equal(textOf(element(general, 'text')!), 'See <i>chapter 3</i>: <img src="@@PLUGINFILE@@/lens.png">');
+    assert.equal(elements(general, 'file').length, 1);
+    assert.equal(text(q, 'defaultgrade'), '2');
+    assert.equal(textOf(element(element(element(q, 'tags')!, 'tag')!, 'text')!), 'difficulty:hard');
+  });
+
+  it('writes a multiple_choice as single multichoice: 100 for the answer, 0 for the others, each with its feedback', () => {
+    const q = only(toMoodleXml([choice], media));
+    assert.equal(text(q, 'single'), 'true');
+    assert.deepEqual(
+      answers(q).map((a) => [a.fraction, a.text, a.feedback]),
+      [
+        ['100', 'Convex', 'Right: it bends light inwards'],
+        ['0', 'Concave', 'No: it spreads light'],
+        ['0', '%50 of both', ''],
+        ['0', '[html]<b>neither</b>', 'No'],
+      ],
+    );
+  });
+
+  it('writes a multiple_select with its credits as fractions rounded to Moodle grades, and says so', () => {
+    const xml = toMoodleXml([multi]);
+    assert.match(xml, /<!-- option credits rounded to Moodle's grades: -33 → -33\.33333 -->/);
+    const q = only(xml);
+    assert.equal(text(q, 'single'), 'false');
+    assert.deepEqual(
+      answers(q).map((a) => [a.fraction, a.text, a.feedback]),
+      [
+        ['50', '2', 'yes'],
+        ['50', '3', 'yes'],
+        ['-33.33333', '4', 'even'],
+        ['-100', '9', 'square'],
+      ],
+    );
+    assert.equal(element(q, 'questiontext')!.attrs.format, 'plain_text');
+    assert.equal(text(q, 'questiontext'), 'Which are primes?\nPick all.');
+    const noCredits = only(toMoodleXml([multiAllOrNothing]));
+    assert.deepEqual(
+      answers(noCredits).map((a) => a.fraction),
+      ['50', '-100', '50'],
+    );
+  });
+
+  it('writes a true_false with true and false answers and their feedback', () => {
+    const q = only(toMoodleXml([trueFalse]));
+    assert.equal(q.attrs.type, 'truefalse');
+    assert.deepEqual(
+      answers(q).map((a) => [a.fraction, a.text, a.feedback]),
+      [
+        ['100', 'true', 'Yes, much faster'],
+        ['0', 'false', 'It is faster'],
+      ],
+    );
+  });
+
+  it('writes a short_answer with usecase and its alternatives as further answers', () => {
+    const q = only(toMoodleXml([shortAnswer]));
+    assert.equal(text(q, 'usecase'), '1');
+    assert.deepEqual(
+      answers(q).map((a) => [a.fraction, a.text]),
+      [
+        ['100', 'Paris'],
+        ['100', 'Paris, France'],
+        ['33.33333', 'Lutèce'],
+      ],
+    );
+    assert.equal(text(only(toMoodleXml([{ ...shortAnswer, case_sensitive: false }])), 'usecase'), '0');
+  });
+
+  it('writes a numeric as numerical with each answer’s tolerance (none when the bank has none)', () => {
+    const q = only(toMoodleXml([numeric]));
+    assert.deepEqual(
+      answers(q).map((a) => [a.fraction, a.text, a.tolerance]),
+      [
+        ['100', '3e5', '1000'],
+        ['50', '300', '1'],
+      ],
+    );
+    assert.equal(text(q, 'defaultgrade'), '1.5');
+    assert.equal(answers(only(toMoodleXml([numericExact])))[0].tolerance, undefined);
+  });
+
+  it('writes an essay with maxwordlimit and its media', () => {
+    const q = only(toMoodleXml([essay], media));
+    assert.equal(text(q, 'maxwordlimit'), '250');
+    assert.equal(text(q, 'responseformat'), 'editor');
+    assert.deepEqual(
+      elements(element(q, 'questiontext')!, 'file').map((f) => f.attrs.name),
+      ['tone.ogg'],
+    );
+  });
+
+  it('keeps a reference to media it was not given, and says so', () => {
+    const xml = toMoodleXml([choice]);
+    assert.match(xml, /<!-- media not found, left as links: img1, img2 -->/);
+    assert.match(textOf(element(element(only(xml), 'questiontext')!, 'text')!), /src="\/api\/media\/img1"/);
+  });
+
+  it('writes a test’s pools as random questions in the pool’s category, its questions there too', () => {
+    const pools = [
+      { category: ['Science'], difficulty: null, draw: 1, question_ids: ['tf1'] },
+      { category: ['Science'], difficulty: 'hard' as const, draw: 2, question_ids: ['nu1', 'nu2'] },
+    ];
+    const all = questionsOf(toMoodleXml([choice, trueFalse, numeric, numericExact], media, pools));
+    const sequence = all.map((q) =>
+      q.attrs.type === 'category' ? textOf(element(element(q, 'category')!, 'text')!) : q.attrs.type,
+    );
+    assert.deepEqual(sequence, [
+      '$course$/top/Science/Physics//Optics',
+      'multichoice',
+      '$course$/top/Science',
+      'truefalse',
+      '$course$/top/Science/hard',
+      'numerical',
+      'numerical',
+      '$course$/top/Science',
+      'random',
+      '$course$/top/Science/hard',
+      'random',
+      'random',
+    ]);
+    const random = all.find((q) => q.attrs.type === 'random')!;
+    assert.equal(text(random, 'questiontext'), '0');
+  });
+
+  it('writes the same file in pieces as whole', () => {
+    const writer = new MoodleXmlWriter();
+    const pieces =
+      writer.start() + writer.write(ALL.slice(0, 3), media) + writer.write(ALL.slice(3), media) + writer.end();
+    assert.equal(pieces, toMoodleXml(ALL, media));
+  });
+
+  it('escapes markup, writes line ends as LF and replaces characters XML cannot hold', () => {
+    const q = only(toMoodleXml([{ ...numericExact, question_text: 'a < b & "c" ]]> \u0001 \r\n' }]));
+    assert.equal(text(q, 'questiontext'), 'a < b & "c" ]]> \ufffd \n');
+  });
+});

@@ -1,0 +1,282 @@
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import {
+  CP_NS,
+  QTI_NS,
+  QtiPackageWriter,
+  TEST_PATH,
+  toQtiPackage,
+} from '../../../functions/src/interchange/export/qti';
+import type { ExportTest } from '../../../functions/src/interchange/export/types';
+import { element, elements, innerXml, parseXml, textOf, type XmlElement } from '../../../functions/src/interchange/xml';
+import {
+  ALL,
+  choice,
+  essay,
+  media,
+  multi,
+  multiAllOrNothing,
+  numeric,
+  numericExact,
+  OGG,
+  PNG,
+  shortAnswer,
+  trueFalse,
+} from './samples';
+import { zipEntries } from './zipEntries';
+
+// The QTI 3.0 package: read back with yauzl, each XML file with the project's
+// XML reader, and checked element by element.
+
+const xmlOf = (entries: Map<string, Buffer>, path: string): XmlElement => {
+  const bytes = entries.get(path);
+  assert.ok(bytes, `${path} is in the package`);
+  const text = bytes.toString('utf8');
+  assert.doesNotMatch(text, /<!DOCTYPE/);
+  return parseXml(text, path);
+};
+
+/** Every descendant element of this local name. */
+function find(root: XmlElement, name: string): XmlElement[] {
+  const found: XmlElement[] = [];
+  const walk = (e: XmlElement) => {
+    for (const c of elements(e)) {
+      if (c.name === name) found.push(c);
+      walk(c);
+    }
+  };
+  walk(root);
+  return found;
+}
+
+async function itemOf(q: typeof choice, withMedia = media) {
+  const entries = await zipEntries(await toQtiPackage([q], withMedia));
+  return { item: xmlOf(entries, `items/q-${q.id}.xml`), entries };
+}
+
+describe('interchange/export/qti toQtiPackage', () => {
+  it('packs imsmanifest.xml (QTI 3.0 content packaging), one item per question, their media and a test', async () => {
+    const entries = await zipEntries(await toQtiPackage(ALL, media));
+    assert.deepEqual(
+      [...entries.keys()].sort(),
+      [
+        'imsmanifest.xml',
+        'items/media/img1/lens.png',
+        'items/media/img2/lens.png',
+        'items/media/snd1/tone.ogg',
+        ...ALL.map((q) => `items/q-${q.id}.xml`),
+        TEST_PATH,
+      ].sort(),
+    );
+    assert.deepEqual(new Uint8Array(entries.get('items/media/img1/lens.png')!), PNG);
+    assert.deepEqual(new Uint8Array(entries.get('items/media/snd1/tone.ogg')!), OGG);
+    const manifest = xmlOf(entries, 'imsmanifest.xml');
+    assert.equal(manifest.name, 'manifest');
+    assert.equal(manifest.attrs.xmlns, CP_NS);
+    assert.equal(textOf(find(manifest, 'schemaversion')[0]), '3.0.0');
+    const resources = find(manifest, 'resource');
+    assert.deepEqual(
+      resources.map((r) => [r.attrs.type, r.attrs.href]),
+      [['imsqti_test_xmlv3p0', TEST_PATH], ...ALL.map((q) => ['imsqti_item_xmlv3p0', `items/q-${q.id}.xml`])],
+    );
+    const choiceResource = resources[1];
+    assert.deepEqual(
+      elements(choiceResource, 'file').map((f) => f.attrs.href),
+      ['items/q-mc1.xml', 'items/media/img1/lens.png', 'items/media/img2/lens.png'],
+    );
+    assert.deepEqual(
+      resources.slice(1).map((r) => textOf(find(r, 'imsmd:value')[0])),
+      ALL.map((q) => ({ easy: 'easy', medium: 'medium', hard: 'difficult' })[q.difficulty]),
+    );
+    for (const q of ALL) {
+      const item = xmlOf(entries, `items/q-${q.id}.xml`);
+      assert.equal(item.name, 'qti-assessment-item');
+      assert.equal(item.attrs.xmlns, QTI_NS);
+    }
+  });
+
+  it('writes a multiple_choice as a single choice with the marks as MAXSCORE, HTML text with relative media, per-option and general feedback', async () => {
+    const { item } = await itemOf(choice);
+    assert.equal(item.attrs.title, 'Focal: length');
+    const declaration = find(item, 'qti-response-declaration')[0];
+    assert.deepEqual(declaration.attrs, { identifier: 'RESPONSE', cardinality: 'single', 'base-type': 'identifier' });
+    assert.deepEqual(find(declaration, 'qti-value').map(textOf), ['C1']);
+    const maxScore = find(item, 'qti-outcome-declaration').find((o) => o.attrs.identifier === 'MAXSCORE')!;
+    assert.equal(textOf(maxScore), '2');
+    const body = element(item, 'qti-item-body')!;
+    const text = elements(body)[0];
+    assert.equal(text.attrs['data-text-format'], 'html');
+    assert.equal(
+      innerXml(text),
+      '<p>Which lens {converges} = ~#\\ light?</p><p><img src="media/img1/lens.png" alt="a lens"/><img src="media/img2/lens.png"/></p>',
+    );
+    const interaction = find(item, 'qti-choice-interaction')[0];
+    assert.equal(interaction.attrs['max-choices'], '1');
+    const choices = elements(interaction, 'qti-simple-choice');
+    assert.deepEqual(
+      choices.map((c) => [c.attrs.identifier, c.children.filter((x) => typeof x === 'string').join('')]),
+      [
+        ['C1', 'Convex'],
+        ['C2', 'Concave'],
+        ['C3', '%50 of both'],
+        ['C4', '[html]<b>neither</b>'],
+      ],
+    );
+    assert.deepEqual(
+      choices.map((c) => (find(c, 'qti-feedback-inline')[0] ? textOf(find(c, 'qti-feedback-inline')[0]) : '')),
+      choice.option_feedback,
+    );
+    const modal = find(item, 'qti-modal-feedback')[0];
+    assert.equal(
+      innerXml(elements(element(modal, 'qti-content-body')!)[0]),
+      'See <i>chapter 3</i>: <img src="media/img1/lens.png"/>',
+    );
+  });
+
+  it('writes a multiple_select with credits as a qti-mapping of points, and without as an all-or-nothing match', async () => {
+    const { item } = await itemOf(multi);
+    const declaration = find(item, 'qti-response-declaration')[0];
+    assert.equal(declaration.attrs.cardinality, 'multiple');
+    assert.deepEqual(find(declaration, 'qti-value').map(textOf), ['C1', 'C2']);
+    const mapping = find(declaration, 'qti-mapping')[0];
+    assert.deepEqual(mapping.attrs, { 'default-value': '0', 'lower-bound': '0', 'upper-bound': '2' });
+    assert.deepEqual(
+      elements(mapping).map((e) => [e.attrs['map-key'], e.attrs['mapped-value']]),
+      [
+        ['C1', '1'],
+        ['C2', '1'],
+        ['C3', '-0.66'],
+        ['C4', '-2'],
+      ],
+    );
+    assert.equal(find(item, 'qti-map-response').length, 1);
+    assert.equal(find(item, 'qti-choice-interaction')[0].attrs['max-choices'], '0');
+    assert.equal(elements(element(item, 'qti-item-body')!)[0].attrs['data-text-format'], 'plain');
+    assert.equal(textOf(elements(element(item, 'qti-item-body')!)[0]), 'Which are primes?\nPick all.');
+    const plain = (await itemOf(multiAllOrNothing)).item;
+    assert.equal(find(plain, 'qti-mapping').length, 0);
+    assert.equal(find(plain, 'qti-match').length, 1);
+  });
+
+  it('writes a true_false as a choice of TRUE and FALSE', async () => {
+    const { item } = await itemOf(trueFalse);
+    assert.deepEqual(
+      find(item, 'qti-simple-choice').map((c) => c.attrs.identifier),
+      ['TRUE', 'FALSE'],
+    );
+    assert.deepEqual(find(find(item, 'qti-response-declaration')[0], 'qti-value').map(textOf), ['TRUE']);
+  });
+
+  it('writes a short_answer as a text entry whose mapping holds the answer, the alternatives and the case sensitivity', async () => {
+    const { item } = await itemOf(shortAnswer);
+    assert.equal(find(item, 'qti-text-entry-interaction').length, 1);
+    const entries = find(item, 'qti-map-entry');
+    assert.deepEqual(
+      entries.map((e) => [e.attrs['map-key'], e.attrs['mapped-value'], e.attrs['case-sensitive']]),
+      [
+        ['Paris', '2', 'true'],
+        ['Paris, France', '2', 'true'],
+        ['Lutèce', '0.66', 'true'],
+      ],
+    );
+  });
+
+  it('writes a numeric as a float text entry compared with qti-equal and each answer’s tolerance', async () => {
+    const { item } = await itemOf(numeric);
+    assert.equal(find(item, 'qti-response-declaration')[0].attrs['base-type'], 'float');
+    const equals = find(item, 'qti-equal');
+    assert.deepEqual(
+      equals.map((e) => [e.attrs['tolerance-mode'], e.attrs.tolerance, textOf(element(e, 'qti-base-value')!)]),
+      [
+        ['absolute', '1000 1000', '3e5'],
+        ['absolute', '1 1', '300'],
+      ],
+    );
+    const scores = find(item, 'qti-response-else-if').map((b) => find(b, 'qti-set-outcome-value')[0]);
+    assert.equal(find(scores[0], 'qti-variable')[0].attrs.identifier, 'MAXSCORE');
+    assert.equal(textOf(scores[1]), '0.75');
+    assert.equal(find((await itemOf(numericExact)).item, 'qti-equal')[0].attrs['tolerance-mode'], 'exact');
+  });
+
+  it('writes an essay as extended text, scored by a person, with its word limit', async () => {
+    const { item, entries } = await itemOf(essay);
+    const interaction = find(item, 'qti-extended-text-interaction')[0];
+    assert.equal(interaction.attrs['data-max-words'], '250');
+    const score = find(item, 'qti-outcome-declaration').find((o) => o.attrs.identifier === 'SCORE')!;
+    assert.equal(score.attrs['external-scored'], 'human');
+    assert.match(
+      innerXml(elements(element(item, 'qti-item-body')!)[0]),
+      /<audio controls="controls"><source src="media\/snd1\/tone.ogg"\/><\/audio>/,
+    );
+    assert.ok(entries.has('items/media/snd1/tone.ogg'));
+  });
+
+  it('makes a bank export’s test one section per run of one folder, untitled for questions in none', async () => {
+    const entries = await zipEntries(await toQtiPackage(ALL, media));
+    const test = xmlOf(entries, TEST_PATH);
+    const sections = find(test, 'qti-assessment-section');
+    assert.deepEqual(
+      sections.map((s) => [s.attrs.title, elements(s, 'qti-assessment-item-ref').map((r) => r.attrs.href)]),
+      [
+        ['Science / Physics/Optics', ['items/q-mc1.xml', 'items/q-ms1.xml']],
+        ['', ['items/q-ms2.xml']],
+        ['Science / Physics/Optics', ['items/q-tf1.xml', 'items/q-sa1.xml', 'items/q-nu1.xml', 'items/q-nu2.xml']],
+        ['Essays', ['items/q-es1.xml']],
+      ],
+    );
+  });
+
+  it('makes a test’s structure: its questions in order by folder, then a section per pool with qti-selection', async () => {
+    const test: ExportTest = {
+      id: 't1',
+      title: 'Optics quiz',
+      question_ids: ['tf1', 'mc1', 'es1'],
+      shuffle: true,
+      pools: [{ category: ['Numbers'], difficulty: 'hard', draw: 1, question_ids: ['nu1', 'nu2'] }],
+    };
+    const entries = await zipEntries(
+      await toQtiPackage([trueFalse, choice, essay, numeric, numericExact], media, test),
+    );
+    const xml = xmlOf(entries, TEST_PATH);
+    assert.equal(xml.attrs.title, 'Optics quiz');
+    const sections = find(xml, 'qti-assessment-section');
+    assert.deepEqual(
+      sections.map((s) => [
+        s.attrs.title,
+        element(s, 'qti-selection')?.attrs.select,
+        element(s, 'qti-ordering')?.attrs.shuffle,
+        elements(s, 'qti-assessment-item-ref').map((r) => r.attrs.identifier),
+      ]),
+      [
+        ['Science / Physics/Optics', undefined, 'true', ['q-tf1', 'q-mc1']],
+        ['Essays', undefined, 'true', ['q-es1']],
+        ['Numbers', '1', 'true', ['q-nu1', 'q-nu2']],
+      ],
+    );
+    const manifest = xmlOf(entries, 'imsmanifest.xml');
+    assert.equal(find(manifest, 'dependency').length, 5);
+  });
+
+  it('stores a media file several questions share once', async () => {
+    const entries = await zipEntries(await toQtiPackage([choice, { ...choice, id: 'mc2' }], media));
+    assert.equal([...entries.keys()].filter((k) => k === 'items/media/img1/lens.png').length, 1);
+    assert.match(entries.get('items/q-mc2.xml')!.toString(), /src="media\/img1\/lens.png"/);
+  });
+
+  it('waits for its reader: add() does not finish while nothing reads the package', async () => {
+    const writer = new QtiPackageWriter();
+    const many = Array.from({ length: 40 }, (_, i) => ({ ...essay, id: `e${i}`, question_text: 'x'.repeat(70_000) }));
+    let added = false;
+    const adding = writer.add(many, new Map()).then(() => {
+      added = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(added, false);
+    const chunks: Buffer[] = [];
+    writer.output.on('data', (c: Buffer) => chunks.push(c));
+    await adding;
+    writer.finish();
+    await once(writer.output, 'end');
+    assert.equal((await zipEntries(Buffer.concat(chunks))).size, 42);
+  });
+});
