@@ -6460,10 +6460,12 @@ export type components = {
             })[];
             /** @description Present only when details lists the first 100 of more problems: how many there were in all */
             details_total?: number;
-            /** @description POST /api/questions/import only: the per-question report (ImportedQuestion) of a file refused whole, in file order */
+            /** @description POST /api/questions/import only: the report (ImportedQuestion) of the questions that cannot be imported, in file order, at most the first 100 */
             questions?: {
                 [key: string]: unknown;
             }[];
+            /** @description Present only when questions lists the first 100 of more: how many there were */
+            questions_total?: number;
         };
         ClientList: {
             clients: components["schemas"]["Client"][];
