@@ -26,7 +26,7 @@ import {
 import type { StoredQuestion } from './documents';
 import { importEntries, type ImportEntry, type MediaPlan } from './bankEntries';
 import { BankFileRefused, type InterchangeFormat, type ParsedBank } from '../interchange/model';
-import { decodeBankText, detectFormat } from '../interchange/detect';
+import { decodeBankText, detectFormat, FORMAT_LABELS } from '../interchange/detect';
 import { parseGift } from '../interchange/gift';
 import { parseAiken } from '../interchange/aiken';
 import { parseMoodleXml } from '../interchange/moodleXml';
@@ -62,14 +62,6 @@ async function readCsvFile(file: UploadedFile): Promise<ReadFile> {
   return { kind: 'csv', rows };
 }
 
-const FORMAT_LABEL: Record<InterchangeFormat, string> = {
-  csv: 'CSV',
-  gift: 'GIFT',
-  aiken: 'Aiken',
-  moodle_xml: 'Moodle XML',
-  qti: 'QTI',
-};
-
 /** The file as its format reads it: CSV streamed row by row, a bank file whole (at most the upload's 5 MB). */
 async function readImportFile(file: UploadedFile, explicit: InterchangeFormat | undefined): Promise<ReadFile> {
   if (explicit === 'csv' || (!explicit && /\.csv$/i.test(file.filename ?? ''))) return readCsvFile(file);
@@ -78,7 +70,7 @@ async function readImportFile(file: UploadedFile, explicit: InterchangeFormat | 
     const format = detectFormat({ filename: file.filename, bytes, explicit });
     if (format === 'csv') return readCsvFile({ filename: file.filename, stream: Readable.from([bytes]) });
     if (format === 'qti' && isZip(bytes)) return { kind: 'bank', bank: await parseQtiPackage(bytes) };
-    const text = decodeBankText(bytes, FORMAT_LABEL[format]);
+    const text = decodeBankText(bytes, FORMAT_LABELS[format]);
     const bank =
       format === 'gift'
         ? parseGift(text)
