@@ -55,9 +55,20 @@ export function buildWeb() {
   }
 }
 
+/**
+ * A temporary folder of this config's own: the Storage emulator keeps its blobs under
+ * os.tmpdir()/firebase/storage and empties it when it stops, so two emulator sets (npm start
+ * beside npm test, isolated configs) sharing /tmp would delete each other's files.
+ */
+function ownTmpDir() {
+  const dir = join(root, '.emulators', `tmp-${basename(configFile, '.json')}`);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
 export function emulatorEnv() {
   try {
-    return { ...process.env, ...firestoreEmulatorEnv(), ...storageEmulatorEnv() };
+    return { ...process.env, TMPDIR: ownTmpDir(), ...firestoreEmulatorEnv(), ...storageEmulatorEnv() };
   } catch (err) {
     console.error(err.message);
     process.exit(1);
