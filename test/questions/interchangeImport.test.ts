@@ -57,23 +57,34 @@ describe('POST /api/questions/import (GIFT, Aiken, Moodle XML, QTI)', function (
   });
 
   describe('a GIFT file', () => {
-    it('reports every question in file order, refuses the whole file by default for an unsupported one, and writes nothing', async () => {
+    it('refuses the whole file by default for an unsupported question, reporting it by line and writing nothing', async () => {
       const before = (await questionsOf(t.clientId)).length;
       const res = await upload(await admin(t), 'bank.gift', tag() + GIFT);
       expectError(res, 400, 'VALIDATION_ERROR');
       assert.deepEqual(
         res.body.questions.map((q: any) => [q.index, q.title, q.status, q.question_type]),
+        [[3, 'Match', 'unsupported', null]],
+        res.text,
+      );
+      assert.match(res.body.questions[0].message, /matching/i);
+      assert.equal(res.body.questions[0].line, 12);
+      assert.equal((await questionsOf(t.clientId)).length, before, 'nothing written');
+    });
+
+    it('a dry run in partial mode reports every question in file order, with its line, type and warnings', async () => {
+      const res = await upload(await admin(t), 'bank.gift', tag() + GIFT, 'mode=partial&dry_run=true');
+      assert.equal(res.status, 201, res.text);
+      assert.deepEqual(
+        res.body.questions.map((q: any) => [q.index, q.line, q.title, q.status, q.question_type]),
         [
-          [1, 'Speed of light', 'ok', 'numeric'],
-          [2, 'Planets', 'ok', 'multiple_select'],
-          [3, 'Match', 'unsupported', null],
-          [4, 'Water', 'ok', 'true_false'],
+          [1, 4, 'Speed of light', 'ok', 'numeric'],
+          [2, 6, 'Planets', 'ok', 'multiple_select'],
+          [3, 12, 'Match', 'unsupported', null],
+          [4, 19, 'Water', 'ok', 'true_false'],
         ],
         res.text,
       );
-      assert.match(res.body.questions[2].message, /matching/i);
-      assert.equal(typeof res.body.questions[0].line, 'number');
-      assert.equal((await questionsOf(t.clientId)).length, before, 'nothing written');
+      assert.deepEqual(res.body.questions[3].warnings, ['Removed from the text: <script>']);
     });
 
     it('in partial mode imports exactly the supported questions, with partial credit, feedback, sanitized HTML and category folders', async () => {
@@ -152,9 +163,10 @@ describe('POST /api/questions/import (GIFT, Aiken, Moodle XML, QTI)', function (
       const res = await upload(await admin(t), 'n.gift', `${tag()}::Bad:: How many? {#abc}\n\n::Good:: 2? {#2}\n`);
       expectError(res, 400, 'VALIDATION_ERROR');
       assert.deepEqual(
-        res.body.questions.map((q: any) => q.status),
-        ['error', 'ok'],
+        res.body.questions.map((q: any) => [q.title, q.status]),
+        [['Bad', 'error']],
       );
+      assert.match(res.body.questions[0].message, /abc|number/i);
     });
 
     it('refuses a file that is not UTF-8, saying so', async () => {
