@@ -75,10 +75,12 @@ describe('web app: an admin imports a GIFT file', function () {
       '',
     ].join('\n');
 
-    // What the service reports for this file: the page must show exactly this.
-    const refusal = await importFile(tenant, 'bank.gift', gift, { dry_run: 'true' });
-    const report: any[] = refusal.body.questions;
-    assert.ok(Array.isArray(report), `no per-question report: ${JSON.stringify(refusal.body)}`);
+    // What the service reports for this file: a partial dry run reports every question, and the page must show
+    // exactly that; all or nothing (the default) refuses the file, naming only the question it cannot import.
+    const partial = await importFile(tenant, 'bank.gift', gift, { dry_run: 'true', mode: 'partial' });
+    assert.equal(partial.status, 201, JSON.stringify(partial.body));
+    const report: any[] = partial.body.questions;
+    assert.ok(Array.isArray(report), `no per-question report: ${JSON.stringify(partial.body)}`);
     assert.deepEqual(
       report.map((q) => q.status),
       ['ok', 'ok', 'ok', 'unsupported'],
@@ -88,8 +90,12 @@ describe('web app: an admin imports a GIFT file', function () {
       report.some((q) => q.warnings.length > 0),
       'the file is meant to carry something imperfectly',
     );
-    const partial = await importFile(tenant, 'bank.gift', gift, { dry_run: 'true', mode: 'partial' });
-    assert.equal(partial.status, 201, JSON.stringify(partial.body));
+    const refusal = await importFile(tenant, 'bank.gift', gift, { dry_run: 'true' });
+    assert.equal(refusal.status, 400, JSON.stringify(refusal.body));
+    assert.deepEqual(
+      refusal.body.questions,
+      report.filter((q) => q.status !== 'ok'),
+    );
 
     const { page } = browser();
     await signInAs(page, tenant.admin.email, tenant.admin.password);
@@ -100,22 +106,23 @@ describe('web app: an admin imports a GIFT file', function () {
       .setInputFiles({ name: 'bank.gift', mimeType: 'text/plain', buffer: Buffer.from(gift) });
     await page.getByRole('button', { name: 'Check file' }).click();
     await page.locator('table.report').waitFor();
-    // All or nothing (the default) refuses a file with an unsupported question: the same table says why.
-    if (refusal.status === 400) {
-      await page.getByRole('alert').waitFor();
-      await page.getByText(/Check failed/).waitFor();
-      assert.equal(await page.getByRole('button', { name: 'Import', exact: true }).isDisabled(), true);
-    }
+    // All or nothing (the default) would refuse the file: the page says so, and shows every question.
+    await page
+      .getByRole('alert')
+      .getByText('Check failed: all or nothing would refuse the file: 1 question cannot be imported.')
+      .waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Import', exact: true }).isDisabled(), true);
     assertReportShown(await reportRows(page), report);
     await page.getByText('3 ok · 0 with errors · 1 unsupported').waitFor();
     for (const status of ['ok', 'unsupported'])
       assert.ok(await page.locator(`table.report .badge-${status}`).first().isVisible(), status);
     await checkPage(page, this, 'gift dry run');
 
+    // The check does not depend on the mode: choosing partial says what that would do, with no second check.
     await page.getByLabel('Import the others (partial)').check();
-    await page.getByRole('button', { name: 'Check file' }).click();
     await page.getByText('Check passed: 3 questions would be imported, 1 failed.').waitFor();
-    assertReportShown(await reportRows(page), partial.body.questions);
+    assert.equal(await page.getByRole('alert').count(), 0);
+    assertReportShown(await reportRows(page), report);
     assert.equal((await bankOf(tenant)).length, 0, 'a dry run writes nothing');
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     await page.getByText('Imported 3 questions; 1 failed.').waitFor();
