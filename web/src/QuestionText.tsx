@@ -84,7 +84,7 @@ function HtmlText({ html, block }: { html: string; block: boolean }) {
  * questions do not carry text_format yet): read through this, a page works with replies that
  * have them and with replies that do not.
  */
-export interface RichFields {
+interface RichFields {
   text_format?: TextFormat | null;
 }
 export const richFields = (question: object | undefined | null): RichFields => (question ?? {}) as RichFields;
