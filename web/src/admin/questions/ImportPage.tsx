@@ -125,7 +125,11 @@ function Importer({ clientId }: { clientId: string }) {
       <p className="note">
         CSV, GIFT, Aiken, Moodle XML or QTI, UTF-8, at most 5 MB. A CSV file has a header row:{' '}
         <code>question_text, question_type, options, correct_answer, marks, difficulty</code>, and optionally{' '}
-        <code>folder_id, tolerance</code>; options are separated by <code>|</code>. Categories of GIFT and Moodle XML
+        <code>
+          folder_id, tolerance, max_words, title, text_format, feedback, option_feedback, option_credits, alternatives,
+          case_sensitive
+        </code>
+        ; options, option feedback and option credits are separated by <code>|</code>. Categories of GIFT and Moodle XML
         (and QTI sections) become folders unless you choose one folder for all.
       </p>
       <form
