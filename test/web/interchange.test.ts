@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { BASE_URL } from '../support/env';
 import { createTenant, uniqueName } from '../support/fixtures';
 import { freshIp, get, post } from '../support/http';
-import { browserPerTest, checkPage, signInAs } from './support/browser';
+import { browserPerTest, checkPage, openBrowser, signInAs } from './support/browser';
 import { createTestWith } from './support/exams';
 
 type Tenant = Awaited<ReturnType<typeof createTenant>>;
@@ -75,10 +75,12 @@ describe('web app: an admin imports a GIFT file', function () {
       '',
     ].join('\n');
 
-    // What the service reports for this file: the page must show exactly this.
-    const refusal = await importFile(tenant, 'bank.gift', gift, { dry_run: 'true' });
-    const report: any[] = refusal.body.questions;
-    assert.ok(Array.isArray(report), `no per-question report: ${JSON.stringify(refusal.body)}`);
+    // What the service reports for this file: a partial dry run reports every question, and the page must show
+    // exactly that; all or nothing (the default) refuses the file, naming only the question it cannot import.
+    const partial = await importFile(tenant, 'bank.gift', gift, { dry_run: 'true', mode: 'partial' });
+    assert.equal(partial.status, 201, JSON.stringify(partial.body));
+    const report: any[] = partial.body.questions;
+    assert.ok(Array.isArray(report), `no per-question report: ${JSON.stringify(partial.body)}`);
     assert.deepEqual(
       report.map((q) => q.status),
       ['ok', 'ok', 'ok', 'unsupported'],
@@ -88,8 +90,12 @@ describe('web app: an admin imports a GIFT file', function () {
       report.some((q) => q.warnings.length > 0),
       'the file is meant to carry something imperfectly',
     );
-    const partial = await importFile(tenant, 'bank.gift', gift, { dry_run: 'true', mode: 'partial' });
-    assert.equal(partial.status, 201, JSON.stringify(partial.body));
+    const refusal = await importFile(tenant, 'bank.gift', gift, { dry_run: 'true' });
+    assert.equal(refusal.status, 400, JSON.stringify(refusal.body));
+    assert.deepEqual(
+      refusal.body.questions,
+      report.filter((q) => q.status !== 'ok'),
+    );
 
     const { page } = browser();
     await signInAs(page, tenant.admin.email, tenant.admin.password);
@@ -100,22 +106,23 @@ describe('web app: an admin imports a GIFT file', function () {
       .setInputFiles({ name: 'bank.gift', mimeType: 'text/plain', buffer: Buffer.from(gift) });
     await page.getByRole('button', { name: 'Check file' }).click();
     await page.locator('table.report').waitFor();
-    // All or nothing (the default) refuses a file with an unsupported question: the same table says why.
-    if (refusal.status === 400) {
-      await page.getByRole('alert').waitFor();
-      await page.getByText(/Check failed/).waitFor();
-      assert.equal(await page.getByRole('button', { name: 'Import', exact: true }).isDisabled(), true);
-    }
+    // All or nothing (the default) would refuse the file: the page says so, and shows every question.
+    await page
+      .getByRole('alert')
+      .getByText('Check failed: all or nothing would refuse the file: 1 question cannot be imported.')
+      .waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Import', exact: true }).isDisabled(), true);
     assertReportShown(await reportRows(page), report);
     await page.getByText('3 ok · 0 with errors · 1 unsupported').waitFor();
     for (const status of ['ok', 'unsupported'])
       assert.ok(await page.locator(`table.report .badge-${status}`).first().isVisible(), status);
     await checkPage(page, this, 'gift dry run');
 
+    // The check does not depend on the mode: choosing partial says what that would do, with no second check.
     await page.getByLabel('Import the others (partial)').check();
-    await page.getByRole('button', { name: 'Check file' }).click();
     await page.getByText('Check passed: 3 questions would be imported, 1 failed.').waitFor();
-    assertReportShown(await reportRows(page), partial.body.questions);
+    assert.equal(await page.getByRole('alert').count(), 0);
+    assertReportShown(await reportRows(page), report);
     assert.equal((await bankOf(tenant)).length, 0, 'a dry run writes nothing');
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     await page.getByText('Imported 3 questions; 1 failed.').waitFor();
@@ -214,6 +221,16 @@ describe('web app: question HTML for a student', function () {
           feedback: `Bold text is heavier. ${tag}`,
           option_feedback: ['Right: it is the strong one', 'No: this one is plain'],
         },
+        {
+          question_type: 'short_answer',
+          question_text: `Symbol for gold? ${tag}`,
+          correct_answer: 'Au',
+          alternatives: [{ answer: 'Aurum', credit: 50 }],
+          case_sensitive: true,
+          marks: 1,
+          difficulty: 'easy',
+          feedback: `From the Latin aurum. ${tag}`,
+        },
       ],
     });
     const stored = await get(`/api/questions/${test.question_ids[0]}`, { token: tenant.admin.token, ip: freshIp() });
@@ -237,6 +254,11 @@ describe('web app: question HTML for a student', function () {
     await page.getByText('Right: it is the strong one').waitFor();
     await page.getByText(`Bold text is heavier. ${tag}`).waitFor();
     assert.equal(await page.getByText('No: this one is plain').count(), 0, 'only the chosen option’s feedback');
+    // The rest of the released key, and the general feedback of a question left unanswered.
+    const gold = page.locator('ol.questions > li', { hasText: `Symbol for gold? ${tag}` });
+    await gold.getByText('Correct answer: Au (case matters)').waitFor();
+    await gold.getByText('Also accepted: Aurum for 50%').waitFor();
+    await gold.getByText(`From the Latin aurum. ${tag}`).waitFor();
     assert.equal(await pwned(page), undefined);
     await checkPage(page, this, 'review with feedback');
   });
@@ -280,7 +302,14 @@ describe('web app: question HTML for a student', function () {
     await checkPage(page, this, 'raw html sanitized in the page');
   });
 
-  it('shows an image imported with a Moodle XML file, fetched with the attempt’s credentials', async function () {
+  /** Waits for the image `alt` to show its 2×2 picture from a blob: URL (fetched by the page with credentials). */
+  const imageShown = (page: Page, alt: string) =>
+    page.waitForFunction((alt) => {
+      const img = document.querySelector<HTMLImageElement>(`img[alt="${alt}"]`);
+      return img?.src.startsWith('blob:') && img.complete && img.naturalWidth === 2;
+    }, alt);
+
+  it('shows an image imported with a Moodle XML file to the admin, a student (and in the review) and a guest, each with its own credentials', async function () {
     const tenant = await createTenant();
     const tag = uniqueName('Media');
     // A 2×2 red PNG.
@@ -303,6 +332,13 @@ describe('web app: question HTML for a student', function () {
 `;
     const imported = await importFile(tenant, 'dot.xml', xml);
     assert.equal(imported.status, 201, JSON.stringify(imported.body));
+    const stored = await get(`/api/questions/${imported.body.question_ids[0]}`, {
+      token: tenant.admin.token,
+      ip: freshIp(),
+    });
+    // The organization's id, a dot, then the file's own: the page must keep the whole id.
+    const mediaId = /\/api\/media\/([^"?]+)"/.exec(stored.body.question_text)?.[1];
+    assert.ok(mediaId?.startsWith(`${tenant.clientId}.`), stored.body.question_text);
     const created = await post(
       '/api/tests',
       {
@@ -322,15 +358,88 @@ describe('web app: question HTML for a student', function () {
       ip: freshIp(),
     });
     assert.equal(published.status, 200, published.text);
+    const issued = await post(
+      `/api/tests/${created.body.id}/share-codes`,
+      {},
+      {
+        token: tenant.admin.token,
+        ip: freshIp(),
+      },
+    );
+    assert.equal(issued.status, 201, issued.text);
 
+    /** The media requests a page sends: their query and whether they carried a bearer token or an attempt token. */
+    const mediaRequests = (page: Page) => {
+      const seen: Array<{ query: string; bearer: boolean; attemptToken: boolean }> = [];
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (!url.pathname.startsWith('/api/media/')) return;
+        assert.equal(decodeURIComponent(url.pathname.slice('/api/media/'.length)), mediaId);
+        const headers = request.headers();
+        seen.push({
+          query: url.search,
+          bearer: /^Bearer /.test(headers['authorization'] ?? ''),
+          attemptToken: Boolean(headers['x-attempt-token']),
+        });
+      });
+      return seen;
+    };
+
+    // The admin's bank: fetched with the admin's token, no attempt.
+    const admin = await openBrowser();
+    try {
+      const seen = mediaRequests(admin.page);
+      await signInAs(admin.page, tenant.admin.email, tenant.admin.password);
+      await admin.page.goto('/admin/questions');
+      await imageShown(admin.page, 'the dot');
+      assert.ok(seen.length > 0 && seen.every((r) => r.bearer && r.query === ''), JSON.stringify(seen));
+      await checkPage(admin.page, this, 'image in the bank');
+    } finally {
+      await admin.close();
+    }
+
+    // A student: for its attempt, with its ID token; then in the released review.
     const { page } = browser();
+    const studentSeen = mediaRequests(page);
     await startAttempt(page, tenant, `${tag} test`);
-    const image = page.getByRole('img', { name: 'the dot' });
-    await image.waitFor();
-    await page.waitForFunction(() => {
-      const img = document.querySelector<HTMLImageElement>('img[alt="the dot"]');
-      return img?.src.startsWith('blob:') && img.complete && img.naturalWidth === 2;
-    });
+    const attemptId = new URL(page.url()).pathname.split('/').pop()!;
+    await page.getByRole('img', { name: 'the dot' }).waitFor();
+    await imageShown(page, 'the dot');
     await checkPage(page, this, 'image in an attempt');
+    await page.getByLabel('Red', { exact: true }).check();
+    await page.getByText('All answers saved').waitFor();
+    await page.getByRole('button', { name: 'Submit the test' }).click();
+    await page.getByRole('button', { name: 'Submit now' }).click();
+    await page.getByRole('heading', { name: 'Review' }).waitFor();
+    await imageShown(page, 'the dot');
+    await checkPage(page, this, 'image in the review');
+    const forAttempt = `?attempt_id=${encodeURIComponent(attemptId)}`;
+    assert.ok(
+      studentSeen.length > 0 && studentSeen.every((r) => r.bearer && !r.attemptToken && r.query === forAttempt),
+      JSON.stringify(studentSeen),
+    );
+
+    // A guest: its attempt token, no bearer token.
+    const guest = await openBrowser();
+    try {
+      const seen = mediaRequests(guest.page);
+      await guest.page.goto('/');
+      await guest.page.getByLabel('Share code').fill(issued.body.code);
+      await guest.page.getByLabel('Your name').fill('Grace Guest');
+      await guest.page.getByRole('button', { name: 'Start as guest' }).click();
+      await guest.page.getByRole('timer').waitFor();
+      await imageShown(guest.page, 'the dot');
+      const guestAttempt = new URL(guest.page.url()).pathname.split('/').pop()!;
+      assert.ok(
+        seen.length > 0 &&
+          seen.every(
+            (r) => r.attemptToken && !r.bearer && r.query === `?attempt_id=${encodeURIComponent(guestAttempt)}`,
+          ),
+        JSON.stringify(seen),
+      );
+      await checkPage(guest.page, this, 'image for a guest');
+    } finally {
+      await guest.close();
+    }
   });
 });

@@ -80,14 +80,11 @@ function HtmlText({ html, block }: { html: string; block: boolean }) {
 }
 
 /**
- * The bank's optional presentation fields, as replies may carry them (admin replies; taker
- * questions carry text_format, a released review feedback too). Read through this, a page
- * works with replies that have them and with replies that do not.
+ * The bank's presentation fields, for a reply whose type does not name them (the analytics'
+ * questions do not carry text_format yet): read through this, a page works with replies that
+ * have them and with replies that do not.
  */
-export interface RichFields {
-  title?: string | null;
+interface RichFields {
   text_format?: TextFormat | null;
-  feedback?: string | null;
-  option_feedback?: Array<string | null> | null;
 }
 export const richFields = (question: object | undefined | null): RichFields => (question ?? {}) as RichFields;

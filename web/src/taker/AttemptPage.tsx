@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { authorizedFetch, OfflineError, serverNow, unwrap, type Schemas } from '../api/client';
-import { MediaLoaderContext, QuestionText, richFields, type MediaLoader } from '../QuestionText';
+import { MediaLoaderContext, QuestionText, type MediaLoader } from '../QuestionText';
 import { useSession } from '../session';
 import { ErrorMessage, Loading, useAction } from '../ui';
 import { AnswerSync, type SyncState } from './answerSync';
@@ -11,6 +11,7 @@ import { secondsLeft } from './countdown';
 import { useDeadlineWatch } from './deadlineWatch';
 
 type Attempt = Schemas['Attempt'] | Schemas['ReviewedAttempt'];
+type ReviewItem = Schemas['ReviewItem'];
 
 /** Taking an attempt: start, resume after a reload or a closed tab, save, submit, then the score and the review. */
 export function AttemptPage() {
@@ -316,10 +317,9 @@ function SubmittedView({ attempt }: { attempt: Attempt }) {
             {review.map((item) => {
               const question = questions.get(item.question_id);
               const essay = question?.question_type === 'essay' || item.correct_answer === null;
-              const rich = richFields(question);
               return (
                 <li key={item.question_id} className={essay ? undefined : item.correct ? 'right' : 'wrong'}>
-                  <QuestionText text={question?.question_text ?? ''} format={rich.text_format} block />
+                  <QuestionText text={question?.question_text ?? ''} format={question?.text_format} block />
                   {essay ? (
                     <>
                       <p>
@@ -348,10 +348,12 @@ function SubmittedView({ attempt }: { attempt: Attempt }) {
                       <p>
                         Correct answer: {item.correct_answer}
                         {item.tolerance ? ` (± ${item.tolerance})` : ''}
+                        {item.case_sensitive ? ' (case matters)' : ''}
                       </p>
+                      <KeyDetails item={item} options={question?.options ?? []} />
                     </>
                   )}
-                  <QuestionFeedback question={question} answer={item.answered ? item.student_answer : null} />
+                  <QuestionFeedback item={item} question={question} />
                 </li>
               );
             })}
@@ -366,37 +368,57 @@ function SubmittedView({ attempt }: { attempt: Attempt }) {
 }
 
 /**
- * A released review's feedback: the feedback on each option the taker chose, then the
- * question's general feedback, in the question's text format.
+ * A released review's feedback, as the review item carries it (`feedback` there is an essay
+ * grader's): the feedback on each option the taker chose, then the question's general
+ * feedback, in the question's text format.
  */
-function QuestionFeedback({
-  question,
-  answer,
-}: {
-  question: Schemas['AttemptQuestion'] | undefined;
-  answer: string | null;
-}) {
-  const rich = richFields(question);
+function QuestionFeedback({ item, question }: { item: ReviewItem; question: Schemas['AttemptQuestion'] | undefined }) {
+  const answer = item.answered ? item.student_answer : null;
   const chosen = new Set(
     answer === null ? [] : question?.question_type === 'multiple_select' ? answer.split('|') : [answer],
   );
+  // Option feedback is in this attempt's option order, as the question's options are.
   const onChosen = (question?.options ?? [])
-    .map((option, i) => ({ option, feedback: rich.option_feedback?.[i] }))
+    .map((option, i) => ({ option, feedback: item.option_feedback?.[i] }))
     .filter((o): o is { option: string; feedback: string } => chosen.has(o.option) && Boolean(o.feedback));
-  if (onChosen.length === 0 && !rich.feedback) return null;
+  if (onChosen.length === 0 && !item.question_feedback) return null;
   return (
     <div className="feedback">
       {onChosen.map((o) => (
         <div key={o.option}>
-          <strong>On “{o.option}”:</strong> <QuestionText text={o.feedback} format={rich.text_format} />
+          <strong>On “{o.option}”:</strong> <QuestionText text={o.feedback} format={question?.text_format} />
         </div>
       ))}
-      {rich.feedback ? (
+      {item.question_feedback ? (
         <div>
-          <strong>General feedback:</strong> <QuestionText text={rich.feedback} format={rich.text_format} />
+          <strong>General feedback:</strong>{' '}
+          <QuestionText text={item.question_feedback} format={question?.text_format} />
         </div>
       ) : null}
     </div>
+  );
+}
+
+const percent = (credit: number) => `${credit < 0 ? '−' : ''}${Math.abs(credit)}%`;
+
+/** The rest of a released key: further accepted answers and their credit, a multiple select's credit per option. */
+function KeyDetails({ item, options }: { item: ReviewItem; options: string[] }) {
+  const alternatives = item.alternatives ?? [];
+  const credits = item.option_credits ?? [];
+  return (
+    <>
+      {alternatives.length > 0 && (
+        <p>
+          Also accepted:{' '}
+          {alternatives
+            .map((a) => `${a.answer}${a.tolerance ? ` (± ${a.tolerance})` : ''} for ${percent(a.credit)}`)
+            .join('; ')}
+        </p>
+      )}
+      {credits.length > 0 && (
+        <p>Credit per option: {options.map((option, i) => `${option} ${percent(credits[i] ?? 0)}`).join('; ')}</p>
+      )}
+    </>
   );
 }
 

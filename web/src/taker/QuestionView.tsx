@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Schemas } from '../api/client';
-import { QuestionText, richFields } from '../QuestionText';
+import { QuestionText } from '../QuestionText';
 import { wordCount } from './wordCount';
 
 const TEXT_SAVE_DELAY_MS = 600;
@@ -22,7 +22,7 @@ export function QuestionView({
   const legend = (
     <legend>
       <span className="qnum">{number}.</span>{' '}
-      <QuestionText text={question.question_text} format={richFields(question).text_format} />{' '}
+      <QuestionText text={question.question_text} format={question.text_format} />{' '}
       <span className="marks">
         ({question.marks} {question.marks === 1 ? 'mark' : 'marks'})
       </span>
@@ -30,7 +30,7 @@ export function QuestionView({
   );
   const name = `q-${question.id}`;
   // HTML text has blocks (paragraphs, images) that a legend drawn on the border cannot hold.
-  const className = richFields(question).text_format === 'html' ? 'rich' : undefined;
+  const className = question.text_format === 'html' ? 'rich' : undefined;
   switch (question.question_type) {
     case 'multiple_choice':
     case 'true_false':

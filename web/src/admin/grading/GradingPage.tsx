@@ -4,7 +4,7 @@ import { unwrap, type Api, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
 import { wordCount } from '../../taker/wordCount';
 import { ErrorMessage, Field, formatTime, Loading, useAction, useLoad } from '../../ui';
-import { QuestionText, richFields } from '../../QuestionText';
+import { QuestionText } from '../../QuestionText';
 import { plainTextOf } from '../../questionHtml';
 
 type Test = Schemas['Test'];
@@ -23,8 +23,7 @@ async function essaysOf(api: Api, test: Test): Promise<Array<{ id: string; text:
       const pooled = test.pools.some(
         (p) => p.folder_id === q.folder_id && (p.difficulty === null || p.difficulty === q.difficulty),
       );
-      if (test.question_ids.includes(q.id) || pooled)
-        found.set(q.id, plainTextOf(q.question_text, richFields(q).text_format));
+      if (test.question_ids.includes(q.id) || pooled) found.set(q.id, plainTextOf(q.question_text, q.text_format));
     }
     if (page >= listed.pagination.pages) break;
   }
@@ -184,7 +183,7 @@ function GradeItem({
       </h2>
       <p>
         <strong>
-          <QuestionText text={item.question_text} format={richFields(item).text_format} />
+          <QuestionText text={item.question_text} format={item.text_format} />
         </strong>{' '}
         ({item.marks} {item.marks === 1 ? 'mark' : 'marks'})
       </p>

@@ -19,24 +19,15 @@ const FORMATS: Array<{ value: Format; label: string }> = [
 ];
 
 /** One question of the file as the service reports it, in file order. */
-interface ReportItem {
-  index: number;
-  line?: number | null;
-  path?: string | null;
-  title?: string | null;
-  question_type?: string | null;
-  status: 'ok' | 'error' | 'unsupported';
-  message?: string | null;
-  warnings?: string[] | null;
-}
-/** The import's reply; `questions` read whether or not the typed schema has it yet. */
-type ImportReply = Omit<Schemas['QuestionImportResult'], 'questions'> & { questions?: ReportItem[] };
+type ReportItem = Schemas['ImportedQuestion'];
+type ImportReply = Schemas['QuestionImportResult'];
 
 /** What the page shows after a check or an import: the reply, or a refusal that still reports per question. */
 interface Outcome {
   dryRun: boolean;
   reply?: ImportReply;
-  refused?: { questions: ReportItem[]; details: ApiError['details'] };
+  /** A 400 for the whole file: the questions that cannot be imported (the first 100 of `total`). */
+  refused?: { questions: ReportItem[]; total: number; details: ApiError['details'] };
 }
 
 /** Import questions */
@@ -57,6 +48,8 @@ function rowErrorsOf(details: ApiError['details']): RowError[] {
 const reportOf = (value: unknown): ReportItem[] | undefined =>
   Array.isArray(value) ? (value as ReportItem[]) : undefined;
 
+const questionsText = (n: number) => `${n} ${n === 1 ? 'question' : 'questions'}`;
+
 function Importer({ clientId }: { clientId: string }) {
   const { api } = useSession();
   const [file, setFile] = useState<File | null>(null);
@@ -71,7 +64,8 @@ function Importer({ clientId }: { clientId: string }) {
     () => unwrap(api.GET('/api/folders', { params: { query: { client_id: clientId, limit: 100 } } })),
     [api, clientId],
   );
-  const choice = file ? [file.name, file.size, file.lastModified, format, mode, folderId].join('\u0000') : '';
+  // The mode is not part of it: a check reports every question, whichever mode then imports.
+  const choice = file ? [file.name, file.size, file.lastModified, format, folderId].join('\u0000') : '';
 
   const reset = () => {
     setOutcome(null);
@@ -79,6 +73,9 @@ function Importer({ clientId }: { clientId: string }) {
     action.clear();
   };
 
+  // A check is a partial dry run: the only reply that reports every question of the file (an
+  // all-or-nothing refusal lists only the questions it refuses). The page then says what the
+  // chosen mode would do with it.
   const send = (dryRun: boolean) =>
     action.run(async () => {
       if (!file) return;
@@ -89,25 +86,26 @@ function Importer({ clientId }: { clientId: string }) {
       const query = {
         client_id: clientId,
         ...(format !== 'auto' ? { format } : {}),
-        ...(mode === 'partial' ? { mode } : {}),
+        ...(dryRun || mode === 'partial' ? { mode: 'partial' as const } : {}),
         ...(folderId ? { folder_id: folderId } : {}),
-        ...(dryRun ? { dry_run: 'true' } : {}),
+        ...(dryRun ? { dry_run: 'true' as const } : {}),
       };
       try {
-        const reply = (await unwrap(
+        const reply = await unwrap(
           api.POST('/api/questions/import', {
-            // The query as the contract has it: `format` and `folder_id` may be newer than the typed schema.
-            params: { query: query as never },
+            params: { query },
             // openapi-fetch sends a FormData body as it is (the browser sets the multipart boundary).
             body: form as never,
           }),
-        )) as unknown as ImportReply;
+        );
         setOutcome({ dryRun, reply });
         setChecked(dryRun ? choice : '');
       } catch (err) {
         const questions = err instanceof ApiError ? reportOf(err.body.questions) : undefined;
-        if (err instanceof ApiError && (questions || rowErrorsOf(err.details).length > 0))
-          setOutcome({ dryRun, refused: { questions: questions ?? [], details: err.details } });
+        if (err instanceof ApiError && (questions || rowErrorsOf(err.details).length > 0)) {
+          const total = typeof err.body.questions_total === 'number' ? err.body.questions_total : questions?.length;
+          setOutcome({ dryRun, refused: { questions: questions ?? [], total: total ?? 0, details: err.details } });
+        }
         throw err;
       }
     });
@@ -115,15 +113,23 @@ function Importer({ clientId }: { clientId: string }) {
   const error = action.error;
   // The problems are in the table: the alert keeps only the message then.
   const shownError = error instanceof ApiError && outcome?.refused ? new Error(error.message) : error;
-  const items = outcome?.reply?.questions ?? outcome?.refused?.questions ?? [];
-  const rowErrors = outcome?.reply?.errors ?? rowErrorsOf(outcome?.refused?.details ?? []);
+  const reply = outcome?.reply;
+  const items = reply?.questions ?? outcome?.refused?.questions ?? [];
+  const rowErrors = reply?.errors ?? rowErrorsOf(outcome?.refused?.details ?? []);
+  // A check that found questions all or nothing would refuse: nothing to import in that mode.
+  const wouldRefuse = Boolean(outcome?.dryRun && reply && reply.failed > 0 && mode === 'all_or_nothing');
+  const canImport = checked === choice && checked !== '' && !wouldRefuse;
 
   return (
     <>
       <p className="note">
         CSV, GIFT, Aiken, Moodle XML or QTI, UTF-8, at most 5 MB. A CSV file has a header row:{' '}
         <code>question_text, question_type, options, correct_answer, marks, difficulty</code>, and optionally{' '}
-        <code>folder_id, tolerance</code>; options are separated by <code>|</code>. Categories of GIFT and Moodle XML
+        <code>
+          folder_id, tolerance, max_words, title, text_format, feedback, option_feedback, option_credits, alternatives,
+          case_sensitive
+        </code>
+        ; options, option feedback and option credits are separated by <code>|</code>. Categories of GIFT and Moodle XML
         (and QTI sections) become folders unless you choose one folder for all.
       </p>
       <form
@@ -182,23 +188,12 @@ function Importer({ clientId }: { clientId: string }) {
               type="radio"
               name="import-mode"
               checked={mode === 'all_or_nothing'}
-              onChange={() => {
-                setMode('all_or_nothing');
-                reset();
-              }}
+              onChange={() => setMode('all_or_nothing')}
             />{' '}
             Import nothing (all or nothing)
           </label>
           <label className="option">
-            <input
-              type="radio"
-              name="import-mode"
-              checked={mode === 'partial'}
-              onChange={() => {
-                setMode('partial');
-                reset();
-              }}
-            />{' '}
+            <input type="radio" name="import-mode" checked={mode === 'partial'} onChange={() => setMode('partial')} />{' '}
             Import the others (partial)
           </label>
         </fieldset>
@@ -208,8 +203,10 @@ function Importer({ clientId }: { clientId: string }) {
           </button>
           <button
             type="button"
-            disabled={!file || action.busy || checked !== choice}
-            title={checked !== choice ? 'Check the file first' : undefined}
+            disabled={!file || action.busy || !canImport}
+            title={
+              wouldRefuse ? 'All or nothing would refuse this file' : !canImport ? 'Check the file first' : undefined
+            }
             onClick={() => void send(false)}
           >
             Import
@@ -219,23 +216,36 @@ function Importer({ clientId }: { clientId: string }) {
       <ErrorMessage error={folders.error} />
       {action.busy && <p role="status">Sending the file…</p>}
       <ErrorMessage error={shownError} />
-      {outcome?.reply && (
+      {reply && !wouldRefuse && (
         <p role="status" className="note" data-testid="import-summary">
           {outcome.dryRun
-            ? `Check passed: ${outcome.reply.imported} ${outcome.reply.imported === 1 ? 'question' : 'questions'} would be imported, ${outcome.reply.failed} failed.`
-            : `Imported ${outcome.reply.imported} ${outcome.reply.imported === 1 ? 'question' : 'questions'}; ${outcome.reply.failed} failed.`}
+            ? `Check passed: ${questionsText(reply.imported)} would be imported, ${reply.failed} failed.`
+            : `Imported ${questionsText(reply.imported)}; ${reply.failed} failed.`}
         </p>
+      )}
+      {reply && wouldRefuse && (
+        <div role="alert" className="error" data-testid="import-summary">
+          <p>
+            Check failed: all or nothing would refuse the file: {questionsText(reply.failed)} cannot be imported. Fix{' '}
+            {reply.failed === 1 ? 'it' : 'them'}, or choose partial to import the other {reply.imported}.
+          </p>
+        </div>
       )}
       {outcome?.refused && (
         <p role="status" className="note" data-testid="import-summary">
-          {outcome.dryRun ? 'Check failed: ' : 'Nothing was imported: '}
-          {mode === 'all_or_nothing'
-            ? 'all or nothing refuses the whole file. Fix the questions below, or choose partial to import the others.'
-            : 'see the questions below.'}
+          {outcome.dryRun ? 'Check failed' : 'Nothing was imported'}: see the questions below
+          {outcome.refused.total > outcome.refused.questions.length
+            ? ` (the first ${outcome.refused.questions.length} of ${outcome.refused.total} that cannot be imported)`
+            : ''}
+          .
         </p>
       )}
       {items.length > 0 ? (
-        <Report items={items} rowErrors={rowErrors} />
+        <Report
+          items={items}
+          rowErrors={rowErrors}
+          heading={outcome?.refused ? 'Questions that cannot be imported' : 'Questions in the file'}
+        />
       ) : (
         rowErrors.length > 0 && <RowErrors rowErrors={rowErrors} />
       )}
@@ -245,8 +255,8 @@ function Importer({ clientId }: { clientId: string }) {
 
 const typeLabel = (t: string | null | undefined) => (t ? (QUESTION_TYPES.find((x) => x.value === t)?.label ?? t) : '—');
 
-/** The per-question report: every question of the file, its status, why, and what was carried imperfectly. */
-function Report({ items, rowErrors }: { items: ReportItem[]; rowErrors: RowError[] }) {
+/** The per-question report: the questions of the file, their status, why, and what was carried imperfectly. */
+function Report({ items, rowErrors, heading }: { items: ReportItem[]; rowErrors: RowError[]; heading: string }) {
   const count = (status: ReportItem['status']) => items.filter((i) => i.status === status).length;
   const warned = items.filter((i) => (i.warnings ?? []).length > 0).length;
   const lines = new Set(items.map((i) => i.line).filter((l): l is number => typeof l === 'number'));
@@ -254,7 +264,9 @@ function Report({ items, rowErrors }: { items: ReportItem[]; rowErrors: RowError
   const unplaced = rowErrors.filter((e) => !lines.has(e.row));
   return (
     <section aria-labelledby="report-heading">
-      <h2 id="report-heading">Questions in the file ({items.length})</h2>
+      <h2 id="report-heading">
+        {heading} ({items.length})
+      </h2>
       <p data-testid="report-counts">
         {count('ok')} ok · {count('error')} with errors · {count('unsupported')} unsupported · {warned} with warnings
       </p>

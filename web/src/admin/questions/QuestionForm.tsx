@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Schemas } from '../../api/client';
 import { Field } from '../../ui';
-import { richFields, type TextFormat } from '../../QuestionText';
+import { type TextFormat } from '../../QuestionText';
 
 type Question = Schemas['Question'];
 export type QuestionType = Question['question_type'];
@@ -60,9 +60,9 @@ function draftOf(q?: Question): Draft {
     marks: q ? String(q.marks) : '1',
     difficulty: q?.difficulty ?? 'medium',
     folder_id: q?.folder_id ?? '',
-    title: richFields(q).title ?? '',
-    text_format: richFields(q).text_format ?? 'plain',
-    feedback: richFields(q).feedback ?? '',
+    title: q?.title ?? '',
+    text_format: q?.text_format ?? 'plain',
+    feedback: q?.feedback ?? '',
   };
 }
 

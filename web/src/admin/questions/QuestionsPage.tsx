@@ -5,7 +5,7 @@ import { ErrorMessage, Field, Loading, useAction, useLoad } from '../../ui';
 import { NeedsOrg } from '../org';
 import { DIFFICULTIES, QUESTION_TYPES, QuestionForm, type Difficulty, type QuestionType } from './QuestionForm';
 import { Pager } from '../Pager';
-import { QuestionText, richFields } from '../../QuestionText';
+import { QuestionText } from '../../QuestionText';
 import { plainTextOf } from '../../questionHtml';
 import { ExportControl } from './ExportControl';
 
@@ -24,10 +24,7 @@ export function QuestionsPage() {
 const typeLabel = (t: QuestionType) => QUESTION_TYPES.find((x) => x.value === t)?.label ?? t;
 
 /** How buttons and confirmations name a question: its title, else its text as plain text. */
-const nameOf = (q: Schemas['Question']) => {
-  const rich = richFields(q);
-  return rich.title || plainTextOf(q.question_text, rich.text_format);
-};
+const nameOf = (q: Schemas['Question']) => q.title || plainTextOf(q.question_text, q.text_format);
 
 /** The answer key as the bank's table shows it; an essay has none (a person grades it). */
 const answerOf = (q: Schemas['Question']): string => {
@@ -38,40 +35,39 @@ const answerOf = (q: Schemas['Question']): string => {
 
 /** A question as the bank's table shows it: its title, its text (HTML rendered), options, and its feedback. */
 function QuestionCell({ question: q }: { question: Schemas['Question'] }) {
-  const rich = richFields(q);
   const optionFeedback = q.options
-    .map((option, i) => ({ option, feedback: rich.option_feedback?.[i] }))
+    .map((option, i) => ({ option, feedback: q.option_feedback?.[i] }))
     .filter((o): o is { option: string; feedback: string } => Boolean(o.feedback));
   return (
     <>
-      {rich.title ? (
+      {q.title ? (
         <>
-          <strong className="qtitle">{rich.title}</strong>
+          <strong className="qtitle">{q.title}</strong>
           <br />
         </>
       ) : null}
-      <QuestionText text={q.question_text} format={rich.text_format} />
+      <QuestionText text={q.question_text} format={q.text_format} />
       {q.options.length > 0 && q.question_type !== 'true_false' ? (
         <>
           <br />
           <small>{q.options.join(' · ')}</small>
         </>
       ) : null}
-      {rich.feedback || optionFeedback.length > 0 ? (
+      {q.feedback || optionFeedback.length > 0 ? (
         <details className="feedback">
           <summary>Feedback</summary>
           {optionFeedback.length > 0 && (
             <ul>
               {optionFeedback.map((o) => (
                 <li key={o.option}>
-                  {o.option}: <QuestionText text={o.feedback} format={rich.text_format} />
+                  {o.option}: <QuestionText text={o.feedback} format={q.text_format} />
                 </li>
               ))}
             </ul>
           )}
-          {rich.feedback ? (
+          {q.feedback ? (
             <p>
-              General: <QuestionText text={rich.feedback} format={rich.text_format} />
+              General: <QuestionText text={q.feedback} format={q.text_format} />
             </p>
           ) : null}
         </details>

@@ -3,7 +3,7 @@ import { unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, Loading, useAction, useLoad } from '../../ui';
 import { Pager } from '../Pager';
-import { QuestionText, richFields } from '../../QuestionText';
+import { QuestionText } from '../../QuestionText';
 import { plainTextOf } from '../../questionHtml';
 
 type Test = Schemas['Test'];
@@ -138,7 +138,7 @@ export function TestContent({ test, onSaved }: { test: Test; onSaved: (test: Tes
     });
   const textOf = (id: string) => {
     const q = known.get(id);
-    return q ? plainTextOf(q.question_text, richFields(q).text_format) : id;
+    return q ? plainTextOf(q.question_text, q.text_format) : id;
   };
 
   return (
@@ -271,7 +271,7 @@ export function TestContent({ test, onSaved }: { test: Test; onSaved: (test: Tes
                 {bank.data.data.map((q) => (
                   <tr key={q.id}>
                     <td>
-                      <QuestionText text={q.question_text} format={richFields(q).text_format} />
+                      <QuestionText text={q.question_text} format={q.text_format} />
                     </td>
                     <td>{q.question_type}</td>
                     <td>{q.marks}</td>
@@ -281,7 +281,7 @@ export function TestContent({ test, onSaved }: { test: Test; onSaved: (test: Tes
                         className="secondary"
                         disabled={ids.includes(q.id)}
                         onClick={() => setIds([...ids, q.id])}
-                        aria-label={`${ids.includes(q.id) ? 'Added' : 'Add'}: ${plainTextOf(q.question_text, richFields(q).text_format)}`}
+                        aria-label={`${ids.includes(q.id) ? 'Added' : 'Add'}: ${plainTextOf(q.question_text, q.text_format)}`}
                       >
                         {ids.includes(q.id) ? 'Added' : 'Add'}
                       </button>
