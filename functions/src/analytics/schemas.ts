@@ -33,6 +33,10 @@ export const QuestionAnalytics = z
     position: z.number().int().describe('1-based position in the version (before any per-attempt shuffle)'),
     question_id: z.string(),
     question_text: z.string(),
+    text_format: z
+      .enum(['plain', 'html'])
+      .optional()
+      .describe('html: question_text is sanitized HTML (absent: plain text)'),
     question_type: z.string(),
     difficulty: z.string(),
     marks: z.number().describe('The question’s maximum mark'),

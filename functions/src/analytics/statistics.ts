@@ -72,6 +72,7 @@ export interface VersionSums {
 export interface StatQuestion {
   id: string;
   question_text: string;
+  text_format?: 'plain' | 'html';
   question_type: string;
   options: string[];
   marks: number;
@@ -254,6 +255,7 @@ export interface QuestionStatistics {
   position: number;
   question_id: string;
   question_text: string;
+  text_format?: 'plain' | 'html';
   question_type: string;
   difficulty: string;
   marks: number;
@@ -352,6 +354,7 @@ export function versionStatistics(
       position: position + 1,
       question_id: question.id,
       question_text: question.question_text,
+      ...(question.text_format === 'html' ? { text_format: 'html' as const } : {}),
       question_type: question.question_type,
       difficulty: question.difficulty,
       marks: question.marks,
