@@ -31,6 +31,8 @@ function loopbackHostPort(name) {
 export const BASE_URL = loopbackUrl(process.env.API_BASE_URL ?? 'http://127.0.0.1:5000', 'API_BASE_URL').origin;
 export const AUTH_HOST = loopbackHostPort('FIREBASE_AUTH_EMULATOR_HOST');
 export const FIRESTORE_HOST = loopbackHostPort('FIRESTORE_EMULATOR_HOST');
+/** The Storage emulator's host:port, for a bench that starts it ('storage' among its emulators). */
+export const storageHost = () => loopbackHostPort('FIREBASE_STORAGE_EMULATOR_HOST');
 export const PROJECT_ID = process.env.GCLOUD_PROJECT || 'demo-exam-bench';
 // demo-* projects never reach a real Firebase project, whatever else is configured.
 if (!PROJECT_ID.startsWith('demo-')) throw new Error(`Refusing to benchmark non-demo project ${PROJECT_ID}`);

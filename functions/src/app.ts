@@ -144,7 +144,16 @@ export function createApp(config: RuntimeConfig): express.Express {
   app.use(requestContext);
   if (config.exposeCostHeader) {
     app.use((_req, res, next) => {
-      onHeaders(res, () => res.setHeader('X-Debug-Cost', costHeaderValue() ?? ''));
+      onHeaders(res, () => {
+        res.setHeader('X-Debug-Cost', costHeaderValue() ?? '');
+        // A streamed reply (no length: a file) reads on after its headers: its whole cost follows the body as a trailer.
+        if (!res.hasHeader('Content-Length')) res.setHeader('Trailer', 'X-Debug-Cost');
+      });
+      const end = res.end as (...args: unknown[]) => express.Response;
+      res.end = function (this: express.Response, ...args: unknown[]) {
+        if (res.headersSent && res.hasHeader('Trailer')) res.addTrailers({ 'X-Debug-Cost': costHeaderValue() ?? '' });
+        return end.apply(this, args);
+      } as express.Response['end'];
       next();
     });
   }

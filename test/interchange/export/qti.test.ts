@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import {
   CP_NS,
   QTI_NS,
@@ -278,5 +280,32 @@ describe('interchange/export/qti toQtiPackage', () => {
     writer.finish();
     await once(writer.output, 'end');
     assert.equal((await zipEntries(Buffer.concat(chunks))).size, 42);
+  });
+
+  it('lets go of each file once the zip has written it: a package of 60 MB of media holds a few MB', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    // Buffers' memory is given back after a collection, not always during it: collect until it has been.
+    const settled = async () => {
+      for (let i = 0; i < 4; i++) {
+        gc();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      return process.memoryUsage().arrayBuffers;
+    };
+    const writer = new QtiPackageWriter();
+    writer.output.resume();
+    const ended = once(writer.output, 'end');
+    const before = await settled();
+    for (let i = 0; i < 60; i++) {
+      const id = `org.m${i}`;
+      const q = { ...essay, id: `e${i}`, text_format: 'html' as const, question_text: `<img src="/api/media/${id}">` };
+      const bytes = new Uint8Array(1024 * 1024).fill(i);
+      await writer.add([q], new Map([[id, { name: `m${i}.png`, content_type: 'image/png', bytes }]]));
+    }
+    const held = (await settled()) - before;
+    writer.finish();
+    await ended;
+    assert.ok(held < 20 * 1024 * 1024, `${(held / 1024 / 1024).toFixed(1)} MB of file bytes held`);
   });
 });

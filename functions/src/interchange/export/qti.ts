@@ -398,14 +398,17 @@ export class QtiPackageWriter {
 
   private addEntry(bytes: Uint8Array | string, path: string, compress: boolean): void {
     this.queued += 1;
-    const buffer = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : Buffer.from(bytes);
+    let buffer: Buffer | undefined = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : Buffer.from(bytes);
     this.zip.addReadStreamLazy(path, { compress, size: buffer.length, mtime: EPOCH }, (cb) => {
       // The zip starts this entry: every entry before it has been written to the output.
       this.queued -= 1;
       const ready = this.waiting;
       this.waiting = [];
       ready.forEach((resolve) => resolve());
-      cb(null, Readable.from([buffer]));
+      // yazl keeps this function with its entry until the zip ends: let go of the bytes, or the package is held whole.
+      const data = buffer!;
+      buffer = undefined;
+      cb(null, Readable.from([data]));
     });
   }
 

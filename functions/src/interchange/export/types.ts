@@ -80,8 +80,8 @@ export const EXPORT_TAGS = {
   caseSensitive: 'case_sensitive',
 } as const;
 
-/** A stored media file as the bank's HTML refers to it: `/api/media/{mediaId}`. */
-const MEDIA_REF = /\/api\/media\/([A-Za-z0-9_-]+)/g;
+/** A stored media file as the bank's HTML refers to it: `/api/media/{mediaId}`, the id `<clientId>.<uuid>` (media/rules.ts). */
+const MEDIA_REF = /\/api\/media\/([A-Za-z0-9_.-]{1,300})/g;
 
 /** The media ids an HTML text refers to, in order of first mention. */
 export function mediaIdsIn(html: string): string[] {
