@@ -79,6 +79,42 @@ async function mediaFor(clientId: string, q: ExportQuestion, skip?: (id: string)
   return media;
 }
 
+/** Media fetched this many questions ahead of the writer: the reads overlap, the file stays in order. */
+const MEDIA_AHEAD = 8;
+
+/**
+ * Each question of the pages with its media, in order, the media of the next
+ * few already being fetched. `once`: a media file is fetched for the first
+ * question that refers to it only (a package holds each file once).
+ */
+async function* withMedia(
+  clientId: string,
+  pages: Pages,
+  once: boolean,
+): AsyncGenerator<[ExportQuestion, Map<string, ExportMediaFile>]> {
+  const requested = new Set<string>();
+  const skip = once
+    ? (id: string) => {
+        if (requested.has(id)) return true;
+        requested.add(id);
+        return false;
+      }
+    : undefined;
+  const pending: Array<[ExportQuestion, Promise<Map<string, ExportMediaFile>>]> = [];
+  for await (const page of pages) {
+    for (const q of page) {
+      const media = mediaFor(clientId, q, skip);
+      media.catch(() => undefined); // awaited in turn below; never an unhandled rejection meanwhile
+      pending.push([q, media]);
+      if (pending.length > MEDIA_AHEAD) {
+        const [head, files] = pending.shift()!;
+        yield [head, await files];
+      }
+    }
+  }
+  for (const [q, files] of pending) yield [q, await files];
+}
+
 interface Plan {
   clientId: string;
   format: ExportFormat;
@@ -106,11 +142,8 @@ async function writeText(plan: Plan, res: Response): Promise<void> {
   }
   const writer = new MoodleXmlWriter(plan.pools);
   if (!(await send(res, writer.start(), gone))) return;
-  for await (const page of plan.pages) {
-    for (const q of page) {
-      const media = await mediaFor(plan.clientId, q);
-      if (!(await send(res, writer.write([q], media), gone))) return;
-    }
+  for await (const [q, media] of withMedia(plan.clientId, plan.pages, false)) {
+    if (!(await send(res, writer.write([q], media), gone))) return;
   }
   await send(res, writer.end(), gone);
 }
@@ -128,11 +161,9 @@ async function writeQti(plan: Plan, res: Response): Promise<void> {
     writer.output.unpipe(res);
     writer.output.resume();
   });
-  for await (const page of plan.pages) {
-    for (const q of page) {
-      if (gone()) return;
-      await writer.add([q], await mediaFor(plan.clientId, q, (id) => writer.hasMedia(id)));
-    }
+  for await (const [q, media] of withMedia(plan.clientId, plan.pages, true)) {
+    if (gone()) return;
+    await writer.add([q], media);
   }
   writer.finish(plan.test);
   await ended;

@@ -412,11 +412,6 @@ export class QtiPackageWriter {
     });
   }
 
-  /** Whether a media file is already in the package (its bytes need not be given again). */
-  hasMedia(mediaId: string): boolean {
-    return this.mediaNames.has(mediaId);
-  }
-
   /** Adds the questions' items and media; resolves once the zip has room for more. */
   async add(questions: readonly ExportQuestion[], media: ExportMedia): Promise<void> {
     for (const q of questions) {
