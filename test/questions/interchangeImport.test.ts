@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { adminDb } from '../support/admin';
 import { createTenant, createUser } from '../support/fixtures';
@@ -186,6 +188,25 @@ describe('POST /api/questions/import (GIFT, Aiken, Moodle XML, QTI)', function (
     it('refuses a 6 MB file with 413', async () => {
       const res = await upload(await admin(t), 'big.gift', Buffer.alloc(6 * 1024 * 1024, 'a'));
       expectError(res, 413, 'PAYLOAD_TOO_LARGE');
+    });
+  });
+
+  describe('examples/bank.gift (the walkthrough’s file)', () => {
+    it('imports five questions into their category folders in partial mode, refusing the matching one by name', async () => {
+      const t0 = await createTenant();
+      const file = readFileSync(join(__dirname, '..', '..', 'examples', 'bank.gift'));
+      const res = await upload(await admin(t0), 'bank.gift', file, 'mode=partial');
+      assert.equal(res.status, 201, res.text);
+      assert.deepEqual([res.body.imported, res.body.failed], [5, 1]);
+      assert.deepEqual(
+        res.body.questions.filter((q: any) => q.status !== 'ok').map((q: any) => [q.line, q.title, q.status]),
+        [[20, 'Pairs', 'unsupported']],
+      );
+      assert.deepEqual((await foldersOf(t0.clientId)).map((f) => f.name).sort(), [
+        'Science / Chemistry',
+        'Science / Physics',
+        'Writing',
+      ]);
     });
   });
 
