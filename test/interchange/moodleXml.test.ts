@@ -47,6 +47,7 @@ describe('moodleXml.parseMoodleXml: choice questions', () => {
     assert.equal(item.source_type, 'multichoice');
     assert.deepEqual(item.question, {
       question_type: 'multiple_choice',
+      title: 'Water formula',
       options: ['H2O', 'HO & H', 'CO2'],
       correct_answer: 'H2O',
       question_text:
@@ -92,6 +93,7 @@ describe('moodleXml.parseMoodleXml: choice questions', () => {
     assert.deepEqual(item.warnings, []);
     assert.deepEqual(item.question, {
       question_type: 'multiple_select',
+      title: 'Noble gases',
       options: ['Neon', 'Argon', 'Oxygen'],
       correct_answer: 'Neon|Argon',
       option_credits: [50, 50, -100],
@@ -135,6 +137,7 @@ describe('moodleXml.parseMoodleXml: true/false', () => {
     const keyboards = byTitle(bank, 'Keyboards');
     assert.deepEqual(keyboards.question, {
       question_type: 'true_false',
+      title: 'Keyboards',
       options: ['True', 'False'],
       correct_answer: 'True',
       question_text: '<p>A keyboard is an input device.</p>',
@@ -169,6 +172,7 @@ describe('moodleXml.parseMoodleXml: short answer, numerical, essay', () => {
     const item = byTitle(bank, 'Capital of Peru');
     assert.deepEqual(item.question, {
       question_type: 'short_answer',
+      title: 'Capital of Peru',
       correct_answer: 'Lima',
       case_sensitive: true,
       alternatives: [{ answer: 'Ciudad de los Reyes', credit: 83.33333 }],
@@ -195,6 +199,7 @@ describe('moodleXml.parseMoodleXml: short answer, numerical, essay', () => {
     const item = byTitle(bank, 'Half of five');
     assert.deepEqual(item.question, {
       question_type: 'numeric',
+      title: 'Half of five',
       correct_answer: '2.5',
       tolerance: 0.1,
       alternatives: [{ answer: '2', credit: 50, tolerance: 0.5 }],
@@ -218,6 +223,7 @@ describe('moodleXml.parseMoodleXml: short answer, numerical, essay', () => {
     const item = byTitle(bank, 'Seasons');
     assert.deepEqual(item.question, {
       question_type: 'essay',
+      title: 'Seasons',
       max_words: 300,
       question_text: 'Explain *why* there are seasons.',
       text_format: 'plain',

@@ -162,7 +162,7 @@ describe('interchange/export/moodleXml toMoodleXml', () => {
   it('writes an essay with maxwordlimit and its media', () => {
     const q = only(toMoodleXml([essay], media));
     assert.equal(text(q, 'maxwordlimit'), '250');
-    assert.equal(text(q, 'responseformat'), 'editor');
+    assert.equal(text(q, 'responseformat'), 'plain');
     assert.deepEqual(
       elements(element(q, 'questiontext')!, 'file').map((f) => f.attrs.name),
       ['tone.ogg'],
