@@ -42,12 +42,19 @@ interface Limits {
    * export says so in a comment).
    */
   plainNames: boolean;
+  /**
+   * No control characters (U+0000–U+001F but tab and line ends), which XML
+   * cannot hold even as references (QTI): the bank's sanitizer makes one of an
+   * HTML reference such as "&#3;". The export writes U+FFFD and says so in a
+   * comment. (Moodle XML's HTML carries them as HTML references.)
+   */
+  noControls: boolean;
 }
 
 const LIMITS: Record<Format, Limits> = {
-  gift: { moodleGrades: true, plainNames: false },
-  moodle_xml: { moodleGrades: true, plainNames: true },
-  qti: { moodleGrades: false, plainNames: false },
+  gift: { moodleGrades: true, plainNames: false, noControls: false },
+  moodle_xml: { moodleGrades: true, plainNames: true, noControls: false },
+  qti: { moodleGrades: false, plainNames: false, noControls: true },
 };
 
 // ---- generators: questions as POST /api/questions takes them
@@ -351,6 +358,18 @@ function store(input: unknown, id: string, category: string[] | null): Stored {
   return { stored, exported };
 }
 
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+/** Every string in a value. */
+const strings = (value: unknown): string[] =>
+  typeof value === 'string'
+    ? [value]
+    : Array.isArray(value)
+      ? value.flatMap(strings)
+      : value && typeof value === 'object'
+        ? Object.values(value).flatMap(strings)
+        : [];
+
 const bankOf = (format: Format) => {
   const limits = LIMITS[format];
   const question = fc.tuple(
@@ -366,7 +385,8 @@ const bankOf = (format: Format) => {
   );
   return fc
     .array(question, { minLength: 1, maxLength: 8 })
-    .map((qs) => qs.map(([q, cat], i) => store(q, `q${i + 1}`, cat)));
+    .map((qs) => qs.map(([q, cat], i) => store(q, `q${i + 1}`, cat)))
+    .filter((qs) => !limits.noControls || !qs.some((q) => strings(q.stored).some((t) => CONTROL.test(t))));
 };
 
 // ---- the round trip

@@ -15,7 +15,7 @@ import {
   type ExportPool,
   type ExportQuestion,
 } from './types';
-import { comment, element, textElement, XML_DECLARATION } from './xmlText';
+import { comment, element, hasNotXml, htmlCharRefs, textElement, XML_DECLARATION } from './xmlText';
 
 // Pure: the bank's questions as Moodle XML (`<quiz>`), the format Moodle's own
 // question export writes. A category question starts each run of questions of
@@ -69,7 +69,7 @@ function formattedText(
 ): string {
   if (!isHtml(q)) return element(tag, { format: 'plain_text' }, textElement('text', text) + extra);
   const used = mediaIdsIn(text).filter((id) => files.has(id));
-  const rewritten = replaceMediaRefs(text, (id) =>
+  const rewritten = replaceMediaRefs(htmlCharRefs(text), (id) =>
     files.has(id) ? `${MEDIA_PLACEHOLDER}${rawUrlEncode(files.get(id)!)}` : undefined,
   );
   const fileElements = used
@@ -215,6 +215,9 @@ export function moodleQuestion(q: ExportQuestion, media: ExportMedia): string {
         .filter((id) => !media.has(id))
     : [];
   if (missing.length > 0) notes.push(`media not found, left as links: ${[...new Set(missing)].join(', ')}`);
+  const plainTexts = [q.title ?? '', ...q.options, q.correct_answer, ...(q.alternatives ?? []).map((a) => a.answer)];
+  if (!isHtml(q)) plainTexts.push(q.question_text, q.feedback ?? '', ...(q.option_feedback ?? []));
+  if (plainTexts.some(hasNotXml)) notes.push('control characters XML cannot hold were written as U+FFFD');
   const tagNames = [`${EXPORT_TAGS.difficulty}${q.difficulty}`];
   if (!q.title) tagNames.push(EXPORT_TAGS.untitled);
   if (q.question_type === 'multiple_select' && q.option_credits?.length !== q.options.length)
