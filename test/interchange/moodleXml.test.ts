@@ -497,3 +497,38 @@ describe('moodleXml.parseMoodleXml on Moodle’s own import fixtures', function 
     assert.match(bank.items[0].message!, /^Matching is not a question type we support/);
   });
 });
+
+describe('moodleXml.parseMoodleXml: our export’s tags', () => {
+  const question = (name: string, tags: string[], body: string) =>
+    `<question type="shortanswer"><name><text>${name}</text></name>` +
+    '<questiontext format="plain_text"><text>The symbol of iron?</text></questiontext>' +
+    `<defaultgrade>1</defaultgrade>${body}` +
+    `<tags>${tags.map((t) => `<tag><text>${t}</text></tag>`).join('')}</tags></question>`;
+  const answer = '<answer fraction="100"><text>Fe</text></answer>';
+
+  it('reads difficulty, and a name made from the text (tagged untitled) as no title unless it was renamed', () => {
+    const bank = parseMoodleXml(
+      `<quiz>${question('The symbol of iron?', ['difficulty:hard', 'untitled'], answer)}` +
+        `${question('Iron', ['untitled'], answer)}${question('Metals', ['chapter 3'], answer)}</quiz>`,
+    );
+    const [untitled, renamed, other] = bank.items;
+    assert.equal(untitled.title, null);
+    assert.equal(untitled.question!.title, undefined);
+    assert.equal(untitled.question!.difficulty, 'hard');
+    assert.deepEqual(untitled.warnings, []);
+    assert.equal(renamed.question!.title, 'Iron');
+    assert.deepEqual(other.warnings, ['Not carried: tags (chapter 3)']);
+  });
+
+  it('reads an answer without <tolerance> as having none, and 0% answers as alternatives worth 0', () => {
+    const bank = parseMoodleXml(
+      '<quiz><question type="numerical"><name><text>n</text></name><questiontext><text>2+2?</text></questiontext>' +
+        '<defaultgrade>1</defaultgrade><answer fraction="100"><text>4</text></answer><answer fraction="0"><text>5</text><tolerance>0</tolerance></answer>' +
+        '<answer fraction="0"><text>*</text></answer></question></quiz>',
+    );
+    const q = bank.items[0].question!;
+    assert.equal(q.tolerance, undefined);
+    assert.deepEqual(q.alternatives, [{ answer: '5', credit: 0, tolerance: 0 }]);
+    assert.deepEqual(bank.items[0].warnings, []);
+  });
+});

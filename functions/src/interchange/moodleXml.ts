@@ -156,7 +156,9 @@ function readTitle(question: XmlElement): { raw: string | null; title: string | 
     raw,
     title: text || null,
     warning:
-      formatting.length > 0 ? `The name's markup (${formatting.join(', ')}) was dropped: titles are plain text` : undefined,
+      formatting.length > 0
+        ? `The name's markup (${formatting.join(', ')}) was dropped: titles are plain text`
+        : undefined,
   };
 }
 

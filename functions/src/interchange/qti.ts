@@ -427,9 +427,9 @@ function lomDifficulty(resource: XmlElement, warnings: string[]): QuestionDraft[
   const value = holder && [...descendants(holder)].find((d) => localName(d) === 'value');
   if (!value) return undefined;
   const given = collapse(textOf(value)).toLowerCase();
-  const ours = ({ 'very easy': 'easy', easy: 'easy', medium: 'medium', difficult: 'hard', 'very difficult': 'hard' } as const)[
-    given as 'easy'
-  ];
+  const ours = (
+    { 'very easy': 'easy', easy: 'easy', medium: 'medium', difficult: 'hard', 'very difficult': 'hard' } as const
+  )[given as 'easy'];
   if (ours === undefined) warnings.push(`The difficulty "${given}" (LOM) is not one of LOM's: medium was used`);
   else if (given.startsWith('very ')) warnings.push(`The difficulty "${given}" (LOM) was carried as ${ours}`);
   return ours;
@@ -484,7 +484,6 @@ function numericBranches(root: XmlElement): NumericBranch[] | undefined {
   }
   return branches.length > 0 ? branches : undefined;
 }
-
 
 function unsupported(place: ItemPlace, title: string | null, sourceType: string, message: string): ItemResult {
   return {
@@ -766,7 +765,8 @@ function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
           const value = numberOf(b.answer);
           if (i === keyAt || value === undefined) continue;
           const points = b.score === 'max' ? marks! : b.score;
-          if (points < 0 || points > marks!) return problem(`The answer ${b.answer} scores ${points}, outside 0 to ${marks}`);
+          if (points < 0 || points > marks!)
+            return problem(`The answer ${b.answer} scores ${points}, outside 0 to ${marks}`);
           const credit = round5((points / marks!) * 100);
           const own = toleranceOf(b.equal, value, warnings);
           alternatives.push({ answer: b.answer, credit, ...(own !== undefined ? { tolerance: own } : {}) });

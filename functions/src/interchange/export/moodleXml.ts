@@ -124,13 +124,14 @@ function typeBody(q: ExportQuestion, files: Map<string, string>, media: ExportMe
       };
     case 'multiple_select': {
       const credits = moodleCredits(q);
-      const notes = q.option_credits?.length === q.options.length
-        ? [gradeChanges(q.option_credits, credits)]
-            .filter(Boolean)
-            .map((c) => `option credits rounded to Moodle's grades: ${c}`)
-        : [
-            'scored all or nothing here: written with an equal share of 100% per correct option and -100% per wrong one',
-          ];
+      const notes =
+        q.option_credits?.length === q.options.length
+          ? [gradeChanges(q.option_credits, credits)]
+              .filter(Boolean)
+              .map((c) => `option credits rounded to Moodle's grades: ${c}`)
+          : [
+              'scored all or nothing here: written with an equal share of 100% per correct option and -100% per wrong one',
+            ];
       return {
         type: 'multichoice',
         body:

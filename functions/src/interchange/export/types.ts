@@ -194,13 +194,11 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 function textStart(q: Pick<ExportQuestion, 'question_text' | 'text_format'>): string {
   const text =
     q.text_format === 'html'
-      ? q.question_text
-          .replace(/<[^>]*>/g, ' ')
-          .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, name: string) => {
-            if (name[0] !== '#') return ENTITIES[name.toLowerCase()] ?? entity;
-            const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-            return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
-          })
+      ? q.question_text.replace(/<[^>]*>/g, ' ').replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, name: string) => {
+          if (name[0] !== '#') return ENTITIES[name.toLowerCase()] ?? entity;
+          const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+          return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
+        })
       : q.question_text;
   return text.replace(/\s+/g, ' ').trim();
 }
