@@ -439,3 +439,43 @@ describe('parseGift: the interop fixtures', function () {
     for (const file of files) assert.doesNotThrow(() => parseGift(read(file)), file);
   });
 });
+
+describe('parseGift: our export’s tags', () => {
+  it('reads difficulty, marks, max_words and case_sensitive tags from the comment lines before a question', () => {
+    const [essay, short] = parseGift(
+      [
+        '// [tag:difficulty:hard] [tag:marks:2.5] [tag:max_words:250]',
+        'Describe a lens.{}',
+        '',
+        '// [tag:difficulty:easy] [tag:case_sensitive]',
+        'The symbol of iron?{=Fe}',
+      ].join('\n'),
+    ).items;
+    assert.deepEqual(essay.warnings, []);
+    assert.deepEqual([ok(essay).difficulty, ok(essay).marks, ok(essay).max_words], ['hard', 2.5, 250]);
+    assert.deepEqual([ok(short).difficulty, ok(short).case_sensitive], ['easy', true]);
+  });
+
+  it('reads a multiple_select tagged all_or_nothing with the stand-in weights as one without option_credits', () => {
+    const [tagged, changed] = parseGift(
+      [
+        '// [tag:all_or_nothing]',
+        'Vowels?{~%50%a ~%-100%b ~%50%e}',
+        '',
+        '// [tag:all_or_nothing]',
+        'Vowels?{~%60%a ~%-100%b ~%40%e}',
+      ].join('\n'),
+    ).items;
+    assert.equal(ok(tagged).correct_answer, 'a|e');
+    assert.equal(ok(tagged).option_credits, undefined);
+    assert.deepEqual(tagged.warnings, []);
+    assert.deepEqual(ok(changed).option_credits, [60, -100, 40]);
+    assert.ok(changed.warnings.some((w) => /all_or_nothing tag was ignored/.test(w)));
+  });
+
+  it('names tags of no convention of ours as not carried, and reads \\* in a short answer as a literal star', () => {
+    const [item] = parseGift('// [tag:chapter 3]\nWhat is 2\\\\*3 written with a star?{=2\\\\*3}').items;
+    assert.equal(ok(item).correct_answer, '2*3');
+    assert.deepEqual(item.warnings, ['Not carried: tags (chapter 3)']);
+  });
+});

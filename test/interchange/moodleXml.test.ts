@@ -47,6 +47,7 @@ describe('moodleXml.parseMoodleXml: choice questions', () => {
     assert.equal(item.source_type, 'multichoice');
     assert.deepEqual(item.question, {
       question_type: 'multiple_choice',
+      title: 'Water formula',
       options: ['H2O', 'HO & H', 'CO2'],
       correct_answer: 'H2O',
       question_text:
@@ -92,6 +93,7 @@ describe('moodleXml.parseMoodleXml: choice questions', () => {
     assert.deepEqual(item.warnings, []);
     assert.deepEqual(item.question, {
       question_type: 'multiple_select',
+      title: 'Noble gases',
       options: ['Neon', 'Argon', 'Oxygen'],
       correct_answer: 'Neon|Argon',
       option_credits: [50, 50, -100],
@@ -135,6 +137,7 @@ describe('moodleXml.parseMoodleXml: true/false', () => {
     const keyboards = byTitle(bank, 'Keyboards');
     assert.deepEqual(keyboards.question, {
       question_type: 'true_false',
+      title: 'Keyboards',
       options: ['True', 'False'],
       correct_answer: 'True',
       question_text: '<p>A keyboard is an input device.</p>',
@@ -169,6 +172,7 @@ describe('moodleXml.parseMoodleXml: short answer, numerical, essay', () => {
     const item = byTitle(bank, 'Capital of Peru');
     assert.deepEqual(item.question, {
       question_type: 'short_answer',
+      title: 'Capital of Peru',
       correct_answer: 'Lima',
       case_sensitive: true,
       alternatives: [{ answer: 'Ciudad de los Reyes', credit: 83.33333 }],
@@ -195,6 +199,7 @@ describe('moodleXml.parseMoodleXml: short answer, numerical, essay', () => {
     const item = byTitle(bank, 'Half of five');
     assert.deepEqual(item.question, {
       question_type: 'numeric',
+      title: 'Half of five',
       correct_answer: '2.5',
       tolerance: 0.1,
       alternatives: [{ answer: '2', credit: 50, tolerance: 0.5 }],
@@ -218,6 +223,7 @@ describe('moodleXml.parseMoodleXml: short answer, numerical, essay', () => {
     const item = byTitle(bank, 'Seasons');
     assert.deepEqual(item.question, {
       question_type: 'essay',
+      title: 'Seasons',
       max_words: 300,
       question_text: 'Explain *why* there are seasons.',
       text_format: 'plain',
@@ -489,5 +495,40 @@ describe('moodleXml.parseMoodleXml on Moodle’s own import fixtures', function 
     const bank = moodle('moodle__qtype_match__testquestion.moodle.xml');
     assert.deepEqual(statuses(bank), ['matching:unsupported']);
     assert.match(bank.items[0].message!, /^Matching is not a question type we support/);
+  });
+});
+
+describe('moodleXml.parseMoodleXml: our export’s tags', () => {
+  const question = (name: string, tags: string[], body: string) =>
+    `<question type="shortanswer"><name><text>${name}</text></name>` +
+    '<questiontext format="plain_text"><text>The symbol of iron?</text></questiontext>' +
+    `<defaultgrade>1</defaultgrade>${body}` +
+    `<tags>${tags.map((t) => `<tag><text>${t}</text></tag>`).join('')}</tags></question>`;
+  const answer = '<answer fraction="100"><text>Fe</text></answer>';
+
+  it('reads difficulty, and a name made from the text (tagged untitled) as no title unless it was renamed', () => {
+    const bank = parseMoodleXml(
+      `<quiz>${question('The symbol of iron?', ['difficulty:hard', 'untitled'], answer)}` +
+        `${question('Iron', ['untitled'], answer)}${question('Metals', ['chapter 3'], answer)}</quiz>`,
+    );
+    const [untitled, renamed, other] = bank.items;
+    assert.equal(untitled.title, null);
+    assert.equal(untitled.question!.title, undefined);
+    assert.equal(untitled.question!.difficulty, 'hard');
+    assert.deepEqual(untitled.warnings, []);
+    assert.equal(renamed.question!.title, 'Iron');
+    assert.deepEqual(other.warnings, ['Not carried: tags (chapter 3)']);
+  });
+
+  it('reads an answer without <tolerance> as having none, and 0% answers as alternatives worth 0', () => {
+    const bank = parseMoodleXml(
+      '<quiz><question type="numerical"><name><text>n</text></name><questiontext><text>2+2?</text></questiontext>' +
+        '<defaultgrade>1</defaultgrade><answer fraction="100"><text>4</text></answer><answer fraction="0"><text>5</text><tolerance>0</tolerance></answer>' +
+        '<answer fraction="0"><text>*</text></answer></question></quiz>',
+    );
+    const q = bank.items[0].question!;
+    assert.equal(q.tolerance, undefined);
+    assert.deepEqual(q.alternatives, [{ answer: '5', credit: 0, tolerance: 0 }]);
+    assert.deepEqual(bank.items[0].warnings, []);
   });
 });

@@ -457,3 +457,57 @@ describe('QTI interop fixtures (../shared/fixtures/interop)', () => {
       refused(() => parseQtiXml(read(name)), /QTI 1\.2/);
   });
 });
+
+describe('parseQtiPackage: our export’s conventions', () => {
+  const item = (id: string, body: string, extra = '') =>
+    `<qti-assessment-item ${QTI3} identifier="${id}" title="Iron" adaptive="false" time-dependent="false">` +
+    '<qti-response-declaration identifier="RESPONSE" cardinality="single" base-type="string"/>' +
+    '<qti-outcome-declaration identifier="SCORE" cardinality="single" base-type="float" normal-maximum="3"/>' +
+    `<qti-item-body>${body}<qti-extended-text-interaction response-identifier="RESPONSE"${extra}/></qti-item-body>` +
+    '</qti-assessment-item>';
+  const resource = (id: string, difficulty?: string) =>
+    `<resource identifier="${id}" type="imsqti_item_xmlv3p0" href="items/${id}.xml">` +
+    (difficulty
+      ? `<metadata><imsmd:lom><imsmd:educational><imsmd:difficulty><imsmd:source>LOMv1.0</imsmd:source><imsmd:value>${difficulty}</imsmd:value></imsmd:difficulty></imsmd:educational></imsmd:lom></metadata>`
+      : '') +
+    `<file href="items/${id}.xml"/></resource>`;
+  const manifest = (resources: string) =>
+    `<manifest xmlns="http://www.imsglobal.org/xsd/qti/qtiv3p0/imscp_v1p1" xmlns:imsmd="http://ltsc.ieee.org/xsd/LOM" identifier="m">` +
+    `<resources>${resources}<resource identifier="test" type="imsqti_test_xmlv3p0" href="test.xml"><file href="test.xml"/></resource></resources></manifest>`;
+  const test = (sections: string) =>
+    `<qti-assessment-test ${QTI3} identifier="t" title="Question bank"><qti-test-part identifier="p" navigation-mode="nonlinear" submission-mode="simultaneous">${sections}</qti-test-part></qti-assessment-test>`;
+  const section = (title: string, ids: string[]) =>
+    `<qti-assessment-section identifier="s-${ids[0]}" title="${title}" visible="false">${ids
+      .map((id) => `<qti-assessment-item-ref identifier="${id}" href="items/${id}.xml"/>`)
+      .join('')}</qti-assessment-section>`;
+
+  it('reads plain text wrappers as plain text, data-untitled and data-max-words, the LOM difficulty, and an untitled section as no folder', async () => {
+    const bank = await parseQtiPackage(
+      await buildZip({
+        'imsmanifest.xml': manifest(resource('a', 'difficult') + resource('b', 'very easy')),
+        'test.xml': test(section('Metals', ['a']) + section('', ['b'])),
+        'items/a.xml': item(
+          'a',
+          '<div data-text-format="plain">Iron &lt;Fe&gt;\nand steel</div>',
+          ' data-max-words="50"',
+        ),
+        'items/b.xml': item('b', '<div data-text-format="plain" data-untitled="true">Iron</div>'),
+      }),
+    );
+    const [a, b] = bank.items;
+    assert.deepEqual(a.warnings, [], 'a test of bare sections loses nothing');
+    assert.deepEqual(
+      [
+        a.question!.text_format,
+        a.question!.question_text,
+        a.question!.title,
+        a.question!.max_words,
+        a.question!.difficulty,
+        a.category,
+      ],
+      ['plain', 'Iron <Fe>\nand steel', 'Iron', 50, 'hard', ['Metals']],
+    );
+    assert.deepEqual([b.question!.title, b.question!.difficulty, b.category], [undefined, 'easy', null]);
+    assert.deepEqual(b.warnings, ['The difficulty "very easy" (LOM) was carried as easy']);
+  });
+});

@@ -1,6 +1,7 @@
 import peggy from 'peggy';
 import { parseNumberText } from '../shared/numberText';
 import { GIFT_GRAMMAR } from './giftGrammar';
+import { EXPORT_TAGS, isAllOrNothingCredits, readExportTags, type ExportTags } from './export/types';
 import {
   OPTION_SEPARATOR,
   type AlternativeAnswer,
@@ -39,6 +40,10 @@ import {
 //   $CATEGORY: a/b             → category ["a","b"] of the questions that follow (`//` in a name is a
 //                                literal "/"; a leading $course$/$cat$/$module$/$system$ and then `top`
 //                                are dropped: they name Moodle contexts, not folders)
+//   // [tag:x] comment lines   → Moodle's question tags. Our export's (export/types.ts EXPORT_TAGS):
+//                                difficulty:…, marks:…, max_words:… (essay), case_sensitive (short
+//                                answer), all_or_nothing (a multiple_select written with moodleCredits'
+//                                stand-in credits: read back without option_credits); others are warned
 // feedback and option_feedback are written in the question's text_format.
 // Options (and short answers) are plain text: markup in them is removed, with a warning.
 // Refused per question: matching (`->`), descriptions (no answer block), a `*` wildcard in an
@@ -100,19 +105,22 @@ interface Block {
   lines: string[];
   /** The file's line number (1-based) of each of `lines`. */
   lineNumbers: number[];
+  /** Its `//` comment lines (without the slashes), where Moodle reads tags. */
+  comments: string[];
 }
 
 /** Moodle's cut: blank lines end a question, `//` lines are comments, every line is trimmed. */
 function splitBlocks(text: string): Block[] {
   const blocks: Block[] = [];
-  let current: Block = { lines: [], lineNumbers: [] };
+  let current: Block = { lines: [], lineNumbers: [], comments: [] };
   text.split(/\r\n|\n|\r/).forEach((raw, i) => {
     // PHP's trim, as Moodle's: a no-break space is text, not blank.
     const line = raw.replace(/^[ \t\v\f\0]+|[ \t\v\f\0]+$/g, '');
     if (line === '') {
       if (current.lines.length > 0) blocks.push(current);
-      current = { lines: [], lineNumbers: [] };
-    } else if (!line.startsWith('//')) {
+      current = { lines: [], lineNumbers: [], comments: [] };
+    } else if (line.startsWith('//')) current.comments.push(line.slice(2));
+    else {
       current.lines.push(line);
       current.lineNumbers.push(i + 1);
     }
@@ -162,7 +170,7 @@ function readQuestion(block: Block, category: string[] | null): ParsedItem {
   item.title = parsed.title === null ? null : parsed.title.trim() || null;
   item.source_type = sourceType(parsed);
   try {
-    item.question = draftOf(parsed, item);
+    item.question = withTags(draftOf(parsed, item, blockTags(block)), blockTags(block), item.warnings);
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
     return { ...item, status: error.status, message: error.message, warnings: [] };
@@ -191,7 +199,33 @@ function sourceType(q: GiftQuestion): string {
   return 'Short';
 }
 
-function draftOf(q: GiftQuestion, item: ParsedItem): QuestionDraft {
+/** Moodle's tag syntax in comment lines: `[tag:name]`. */
+const blockTags = (block: Block): ExportTags =>
+  readExportTags(block.comments.flatMap((c) => [...c.matchAll(/\[tag:([^\]]*)\]/g)].map((m) => m[1])));
+
+/** What the tags of our conventions say, applied to the draft; other tags are named as not carried. */
+function withTags(draft: QuestionDraft, tags: ExportTags, warnings: string[]): QuestionDraft {
+  const result = { ...draft };
+  if (tags.difficulty) result.difficulty = tags.difficulty;
+  if (tags.marks !== undefined) result.marks = tags.marks;
+  const misplaced: string[] = [];
+  if (tags.maxWords !== undefined) {
+    if (result.question_type === 'essay') result.max_words = tags.maxWords;
+    else misplaced.push(`${EXPORT_TAGS.maxWords}${tags.maxWords}`);
+  }
+  if (tags.caseSensitive) {
+    if (result.question_type === 'short_answer') result.case_sensitive = true;
+    else misplaced.push(EXPORT_TAGS.caseSensitive);
+  }
+  if (tags.allOrNothing && result.question_type !== 'multiple_select') misplaced.push(EXPORT_TAGS.allOrNothing);
+  if (tags.untitled) misplaced.push(EXPORT_TAGS.untitled);
+  const ignored = [...tags.invalid, ...misplaced];
+  if (ignored.length > 0) warnings.push(`Tags that do not fit this question were ignored: ${ignored.join(', ')}`);
+  if (tags.others.length > 0) warnings.push(`Not carried: tags (${tags.others.join(', ')})`);
+  return result;
+}
+
+function draftOf(q: GiftQuestion, item: ParsedItem, tags: ExportTags): QuestionDraft {
   const warn = (message: string) => item.warnings.push(message);
   if (item.source_type === 'Description')
     throw new Refusal('A description (text with no answer block) is not a question: not imported', 'unsupported');
@@ -230,7 +264,7 @@ function draftOf(q: GiftQuestion, item: ParsedItem): QuestionDraft {
     case 'TF':
       return { ...draft, ...trueFalse(block.answers[0], feedbackText) };
     case 'MC':
-      return { ...draft, ...choice(block.answers, inherited, feedbackText, warn) };
+      return { ...draft, ...choice(block.answers, inherited, feedbackText, warn, tags.allOrNothing === true) };
     case 'Numerical':
       return { ...draft, ...numeric(block.answers, warn) };
     default:
@@ -263,6 +297,7 @@ function choice(
   inherited: Format | null,
   feedbackText: FeedbackOf,
   warn: Warn,
+  allOrNothing: boolean,
 ): Partial<QuestionDraft> {
   const given = answers.filter((a, i) => !(i === 0 && isBlankFirst(a)));
   const options = given.map((a, i) => optionText(a, inherited, `Option ${i + 1}`, warn));
@@ -297,6 +332,15 @@ function choice(
 
   // No "=": several answers may be right, each worth its weight (Moodle's "multiple response").
   const credits = weights.map((w) => w ?? 0);
+  if (allOrNothing) {
+    // Our export's stand-in for a question scored all or nothing, which Moodle cannot say.
+    const correct = options.filter((_o, i) => credits[i] > 0).join(OPTION_SEPARATOR);
+    if (isAllOrNothingCredits({ options, correct_answer: correct }, credits))
+      return { question_type: 'multiple_select', options, correct_answer: correct, ...withFeedback };
+    warn(
+      `The ${EXPORT_TAGS.allOrNothing} tag was ignored: the weights are not those it stands for (an equal share per right option, -100% per wrong one)`,
+    );
+  }
   const rounded = roundCredits(credits);
   if (rounded.some((c, i) => c !== credits[i]))
     warn(
@@ -347,8 +391,11 @@ function shortAnswer(answers: GiftAnswer[], inherited: Format | null, warn: Warn
     const credit = a.weight === null ? 100 : weightOf(a.weight, `answer ${i + 1}`);
     if (credit < 0)
       throw new Refusal(`Answer ${i + 1} has a negative weight (${credit}%): a short answer earns 0 to 100%`);
-    const answer = optionText(a, inherited, `Answer ${i + 1}`, warn);
-    if (answer.includes('*')) {
+    // Moodle keeps a short answer's text as written: only a format marker of its own makes it HTML.
+    const written = optionText(a, a.format === null ? 'plain' : inherited, `Answer ${i + 1}`, warn);
+    // Moodle's `*` matches any characters and `\*` is a literal one: our comparison is exact.
+    const answer = written.replace(/\\\*/g, '*');
+    if (/(^|[^\\])\*/.test(written)) {
       if (credit > 0)
         throw new Refusal(
           `Answer "${answer}" uses the wildcard "*", which we do not have: answers are compared whole (trimmed, case-insensitively); list the accepted answers instead`,

@@ -11,10 +11,15 @@ import {
   type QuestionDraft,
 } from './model';
 import { element, elements, localName, parseXml, textOf, type XmlElement } from './xml';
+import { EXPORT_TAGS, isAllOrNothingCredits, isTitleFromText, readExportTags, type ExportTags } from './export/types';
 
 // Pure: a Moodle XML question bank (qformat_xml's `<quiz>`) read into drafts.
 // Where Moodle would abort the whole file (an invalid grade) only that question
 // is an error; what we cannot carry is named per question, never dropped quietly.
+// Tags of our export's conventions (export/types.ts EXPORT_TAGS) are read back:
+// difficulty:…, untitled (the <name> was made from the text: no title),
+// all_or_nothing (a multiple_select whose grades stand for all-or-nothing
+// scoring: no option_credits); other tags are named as not carried.
 
 /** Moodle's grade list (question_bank::fraction_options_full), in percent; a file's grades must be one of them. */
 const MOODLE_GRADES = [
@@ -100,14 +105,19 @@ function categorySegments(question: XmlElement): string[] | null {
 
 function readItem(question: XmlElement, type: string, category: string[] | null, ctx: Context): ParsedItem {
   const warnings: string[] = [];
-  const title = readTitle(question, warnings);
+  const name = readTitle(question);
+  const title = name.title;
   const base = { path: `question[${ctx.index}]`, title, source_type: type || '(none)', category, warnings };
-  if (type === '') return { ...base, status: 'error', message: 'This <question> has no type attribute' };
+  const named = (): ParsedItem => {
+    if (name.warning) warnings.unshift(name.warning);
+    return { ...base, status: 'error', message: '' };
+  };
+  if (type === '') return { ...named(), message: 'This <question> has no type attribute' };
   const read = READERS.get(type);
   if (!read) {
     const label = UNSUPPORTED.get(type);
     return {
-      ...base,
+      ...named(),
       status: 'unsupported',
       message: label
         ? `${label} is not a question type we support (Moodle type "${type}"): not imported`
@@ -117,24 +127,39 @@ function readItem(question: XmlElement, type: string, category: string[] | null,
   const reader = new QuestionReader(question, ctx, warnings);
   try {
     const draft = read(reader);
+    const tags = reader.tags;
+    if (tags.difficulty) draft.difficulty = tags.difficulty;
+    // A name our export made from the text (tagged untitled) is no title, unless it was renamed since.
+    const untitled = tags.untitled === true && name.raw !== null && isTitleFromText(name.raw, draft);
+    if (untitled) {
+      reader.finish();
+      return { ...base, title: null, status: 'ok', message: null, question: draft };
+    }
+    if (name.warning) warnings.unshift(name.warning);
+    if (title !== null) draft.title = title;
     reader.finish();
     return { ...base, status: 'ok', message: null, question: draft };
   } catch (error) {
     if (!(error instanceof QuestionError)) throw error;
-    const named = title ? `"${title}": ` : '';
-    return { ...base, status: 'error', message: named + error.message };
+    return { ...named(), message: (title ? `"${title}": ` : '') + error.message };
   }
 }
 
-function readTitle(question: XmlElement, warnings: string[]): string | null {
+/** The name as written, and as a title: plain text (Moodle strips tags from names), saying what markup was lost. */
+function readTitle(question: XmlElement): { raw: string | null; title: string | null; warning?: string } {
   const name = element(question, 'name');
-  if (!name) return null;
+  if (!name) return { raw: null, title: null };
   const raw = fieldText(name);
-  if (!/<[a-zA-Z/!]/.test(raw)) return raw || null;
+  if (!/<[a-zA-Z/!]/.test(raw)) return { raw, title: raw || null };
   const { text, formatting } = htmlToText(raw);
-  if (formatting.length > 0)
-    warnings.push(`The name's markup (${formatting.join(', ')}) was dropped: titles are plain text`);
-  return text || null;
+  return {
+    raw,
+    title: text || null,
+    warning:
+      formatting.length > 0
+        ? `The name's markup (${formatting.join(', ')}) was dropped: titles are plain text`
+        : undefined,
+  };
 }
 
 /** The trimmed `<text>` of a field (Moodle trims it too), or the field's own text in very old files. */
@@ -158,6 +183,15 @@ class QuestionReader {
     private readonly ctx: Context,
     readonly warnings: string[],
   ) {}
+
+  private readTags?: ExportTags;
+
+  /** The question's tags, read by our export's conventions. */
+  get tags(): ExportTags {
+    const holder = this.child('tags');
+    this.readTags ??= readExportTags(holder ? elements(holder, 'tag').map(fieldText).filter(Boolean) : []);
+    return this.readTags;
+  }
 
   child(name: string): XmlElement | undefined {
     return element(this.question, name);
@@ -225,7 +259,8 @@ class QuestionReader {
       const bytes = field.files.get(path) ?? this.questionFiles.get(path);
       if (!bytes) throw new QuestionError(`It refers to ${path}, which the file does not carry`);
       this.keptFiles.set(path, true);
-      return MEDIA_PLACEHOLDER + this.mediaKey(path, bytes);
+      // Percent-encoded so that the placeholder ends where the name does (the import decodes it back).
+      return MEDIA_PLACEHOLDER + encodeURIComponent(this.mediaKey(path, bytes)).replace(/[!'()*]/g, percentEncoded);
     });
   }
 
@@ -272,9 +307,9 @@ class QuestionReader {
     if ((this.value('hidden') ?? '0') !== '0') this.notCarried.push('hidden');
     const idnumber = this.value('idnumber');
     if (idnumber) this.notCarried.push(`idnumber "${idnumber}"`);
-    const tags = this.child('tags');
-    const tagNames = tags ? elements(tags, 'tag').map(fieldText).filter(Boolean) : [];
-    if (tagNames.length > 0) this.notCarried.push(`tags (${tagNames.join(', ')})`);
+    const tags = this.tags;
+    if (tags.others.length > 0) this.notCarried.push(`tags (${tags.others.join(', ')})`);
+    if (tags.invalid.length > 0) this.notCarried.push(`tags of no value we know (${tags.invalid.join(', ')})`);
     const hints = elements(this.question, 'hint').filter((h) => fieldText(h) !== '').length;
     if (hints > 0) this.notCarried.push(`${hints} hint${hints === 1 ? '' : 's'}`);
   }
@@ -407,13 +442,24 @@ const multichoice: Reader = (r) => {
   const positive = answers.reduce((sum, a) => sum + Math.max(a.credit, 0), 0);
   if (Math.abs(positive - 100) >= 0.5)
     throw new QuestionError(`The positive grades add up to ${+positive.toFixed(5)}%, not 100%, as Moodle requires`);
+  const correct = options.filter((_, i) => answers[i].credit > 0).join(OPTION_SEPARATOR);
+  const credits = answers.map((a) => a.credit);
+  let allOrNothing = false;
+  if (r.tags.allOrNothing) {
+    // Our export's stand-in for a question scored all or nothing, which Moodle cannot say.
+    allOrNothing = isAllOrNothingCredits({ options, correct_answer: correct }, credits);
+    if (!allOrNothing)
+      r.warnings.push(
+        `The ${EXPORT_TAGS.allOrNothing} tag was ignored: the grades are not those it stands for (an equal share per right option, -100% per wrong one)`,
+      );
+  }
   return assemble(
     r,
     {
       question_type: 'multiple_select',
       options,
-      correct_answer: options.filter((_, i) => answers[i].credit > 0).join(OPTION_SEPARATOR),
-      option_credits: answers.map((a) => a.credit),
+      correct_answer: correct,
+      ...(allOrNothing ? {} : { option_credits: credits }),
     },
     feedback,
   );
@@ -501,9 +547,13 @@ function keyAndAlternatives(
     const text = fieldText(answer.element);
     const feedbackHolder = element(answer.element, 'feedback');
     if (feedbackHolder && fieldText(feedbackHolder) !== '') lostFeedback.push(`"${text}"`);
-    if (answer.credit < 0)
+    if (answer.credit < 0) {
       r.warnings.push(`Answer "${text}" (${percent(answer.credit)}) cannot take marks away here: it scores 0`);
-    if (answer.credit <= 0) continue;
+      continue;
+    }
+    // A 0% answer matching anything says what the bank does anyway (any other answer scores 0);
+    // it is there for its feedback, named above when it has some.
+    if (answer.credit === 0 && /^(\*|)$/.test(text)) continue;
     const taken = accept(answer, text);
     if (taken) accepted.push(taken);
   }
@@ -519,10 +569,15 @@ const shortanswer: Reader = (r) => {
   const caseSensitive = !['0', '', 'false'].includes(r.value('usecase') ?? '0');
   const { key, alternatives } = keyAndAlternatives(r, (answer, text) => {
     // Moodle's `*` matches any characters (`\*` is a literal one); our comparison is exact, so it cannot be carried.
-    if (/(^|[^\\])\*/.test(text))
+    if (/(^|[^\\])\*/.test(text)) {
+      if (answer.credit === 0) {
+        r.warnings.push(`The answer "${text}" (a wildcard worth 0%, there for its feedback) is not carried`);
+        return undefined;
+      }
       throw new QuestionError(
         `Answer "${text}" (${percent(answer.credit)}) uses Moodle's * wildcard, which cannot be matched here`,
       );
+    }
     return { answer: text.replace(/\\\*/g, '*'), credit: answer.credit };
   });
   const draft: Omit<QuestionDraft, 'question_text' | 'marks' | 'difficulty'> = {
@@ -539,7 +594,10 @@ const numerical: Reader = (r) => {
     if (text === '*' || text === '')
       throw new QuestionError(`It accepts any answer (*) for ${percent(answer.credit)}, which cannot be carried`);
     if (parseNumberText(text) === undefined) throw new QuestionError(`Answer "${text}" is not a number`);
-    const tolerance = Math.abs(Number(textOf(element(answer.element, 'tolerance') ?? '0').trim() || 0));
+    // Moodle always writes <tolerance>; without one the answer has none (the bank's null, read as 0).
+    const holder = element(answer.element, 'tolerance');
+    if (!holder) return { answer: text, credit: answer.credit };
+    const tolerance = Math.abs(Number(textOf(holder).trim() || 0));
     if (!Number.isFinite(tolerance)) throw new QuestionError(`The tolerance of answer "${text}" is not a number`);
     return { answer: text, credit: answer.credit, tolerance };
   });
@@ -556,8 +614,8 @@ const numerical: Reader = (r) => {
   const draft: Omit<QuestionDraft, 'question_text' | 'marks' | 'difficulty'> = {
     question_type: 'numeric',
     correct_answer: key.answer,
-    tolerance: key.tolerance ?? 0,
   };
+  if (key.tolerance !== undefined) draft.tolerance = key.tolerance;
   if (alternatives.length > 0) draft.alternatives = alternatives;
   return assemble(r, draft);
 };
@@ -604,6 +662,11 @@ function decodeBase64(text: string, name: string): Uint8Array {
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.length).equals(b);
+}
+
+/** A character's percent-encoding (those encodeURIComponent leaves). */
+function percentEncoded(c: string): string {
+  return `%${c.charCodeAt(0).toString(16).toUpperCase()}`;
 }
 
 /** Moodle URL-encodes file names in references. */

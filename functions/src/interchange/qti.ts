@@ -9,6 +9,7 @@ import {
 } from './model';
 import { localName, parseXml, type XmlChild, type XmlElement } from './xml';
 import { readZip } from './zip';
+import { isTitleFromText } from './export/types';
 
 // Pure: QTI 2.1 and 3.0 items, alone or in a content package, as bank drafts.
 // The two versions differ mostly in spelling (`choiceInteraction` and
@@ -17,6 +18,17 @@ import { readZip } from './zip';
 // spelling. What an item holds that the bank cannot (a hotspot, a template, two
 // interactions) makes it unsupported by its own name; what is carried only in
 // part is a warning on it. QTI 1.2 is a different language and is refused.
+//
+// Our own export's conventions (export/qti.ts) are read back: a text wrapped in
+// an element with `data-text-format` (plain: its text, not HTML; html: its
+// content) and, on the question text's wrapper, `data-untitled` (the item's
+// title was made from the text: no title); `data-max-words` on an extended
+// text interaction; the difficulty in the manifest's LOM (any package's).
+
+/** Our export's wrapper of a text, saying its format. */
+const TEXT_FORMAT_ATTRIBUTE = 'data-text-format';
+const UNTITLED_ATTRIBUTE = 'data-untitled';
+const MAX_WORDS_ATTRIBUTE = 'data-max-words';
 
 const QTI12_REFUSED =
   'QTI 1.2 (questestinterop, namespace ims_qtiasiv1p2) is not supported; export QTI 2.1 or 3.0 from the other system instead';
@@ -302,8 +314,10 @@ function responseRules(root: XmlElement, warnings: Set<string>): ResponseRules {
     );
     return { scoring: 'other' };
   }
-  if (kids(rp).length === 0) return { scoring: 'none' };
-  const inside = [...descendants(rp)].map((d) => ({ el: d, name: qtiName(d) }));
+  // Rules that only set another outcome (a feedback to show) take no part in the score.
+  const rules = kids(rp).filter((r) => !(qtiName(r) === 'setOutcomeValue' && attr(r, 'identifier') !== 'SCORE'));
+  if (rules.length === 0) return { scoring: 'none' };
+  const inside = rules.flatMap((r) => [r, ...descendants(r)]).map((d) => ({ el: d, name: qtiName(d) }));
   const equal = inside.find((d) => d.name === 'equal')?.el;
   if (inside.some((d) => d.name === 'mapResponse')) return { scoring: 'map_response', equal };
   if (equal) return { scoring: 'match_correct', equal };
@@ -362,6 +376,113 @@ interface ItemPlace {
   pkg?: PackageFiles;
   /** Notes about where it stands in a test (a selection, the test not imported). */
   notes: string[];
+  /** The difficulty its manifest entry's LOM gives. */
+  difficulty?: QuestionDraft['difficulty'];
+}
+
+/** A text field as the item gives it: plain text when our export wrapped it as such, else HTML. */
+interface FieldContent {
+  plain?: string;
+  html: string;
+  /** The wrapper said the question has no title of its own. */
+  untitled?: boolean;
+}
+
+/** The one element among `nodes` (blank text aside) that is our export's wrapper of a text, if that is all there is. */
+function wrapperAmong(nodes: XmlChild[], skip: (el: XmlElement) => boolean = () => false): XmlElement | undefined {
+  let found: XmlElement | undefined;
+  for (const node of nodes) {
+    if (typeof node === 'string') {
+      if (node.trim() !== '') return undefined;
+    } else if (skip(node)) continue;
+    else if (found || node.attrs[TEXT_FORMAT_ATTRIBUTE] === undefined) return undefined;
+    else found = node;
+  }
+  return found;
+}
+
+const plainAsHtml = (text: string) => escapeText(text).replace(/\r?\n/g, '<br>\n');
+
+/** A wrapper's text: plain as written, or its content as HTML. */
+function wrappedContent(wrapper: XmlElement, ctx: HtmlContext): FieldContent {
+  const untitled = isTrue(wrapper.attrs[UNTITLED_ATTRIBUTE]);
+  if (wrapper.attrs[TEXT_FORMAT_ATTRIBUTE]?.trim() === 'plain') {
+    const plain = textOf(wrapper);
+    return { plain, html: plainAsHtml(plain), untitled };
+  }
+  return { html: childrenHtml(wrapper, ctx).trim(), untitled };
+}
+
+/** A feedback element's content (through a content body), unwrapped when our export wrapped it. */
+function fieldContent(el: XmlElement, ctx: HtmlContext): FieldContent {
+  const only = kids(el);
+  const holder = only.length === 1 && qtiName(only[0]) === 'contentBody' ? only[0] : el;
+  const wrapper = wrapperAmong(holder.children);
+  return wrapper ? wrappedContent(wrapper, ctx) : { html: childrenHtml(el, ctx).trim() };
+}
+
+/** LOM's difficulty vocabulary (very easy … very difficult) as ours; what it cannot say exactly is warned. */
+function lomDifficulty(resource: XmlElement, warnings: string[]): QuestionDraft['difficulty'] | undefined {
+  const holder = [...descendants(resource)].find((d) => localName(d) === 'difficulty');
+  const value = holder && [...descendants(holder)].find((d) => localName(d) === 'value');
+  if (!value) return undefined;
+  const given = collapse(textOf(value)).toLowerCase();
+  const ours = (
+    { 'very easy': 'easy', easy: 'easy', medium: 'medium', difficult: 'hard', 'very difficult': 'hard' } as const
+  )[given as 'easy'];
+  if (ours === undefined) warnings.push(`The difficulty "${given}" (LOM) is not one of LOM's: medium was used`);
+  else if (given.startsWith('very ')) warnings.push(`The difficulty "${given}" (LOM) was carried as ${ours}`);
+  return ours;
+}
+
+/** Outcome values the response processing sets whatever the response: (identifier, value) pairs. */
+function alwaysSet(root: XmlElement): Set<string> {
+  const rp = kid(root, 'responseProcessing');
+  const set = new Set<string>();
+  for (const rule of rp ? kids(rp, 'setOutcomeValue') : []) {
+    const value = kids(rule);
+    if (value.length === 1 && qtiName(value[0]) === 'baseValue')
+      set.add(`${attr(rule, 'identifier') ?? ''}\0${textOf(value[0]).trim()}`);
+  }
+  return set;
+}
+
+/** A numeric answer the processing scores: a branch comparing RESPONSE with `equal` and setting SCORE. */
+interface NumericBranch {
+  answer: string;
+  equal: XmlElement;
+  /** The score it sets: a number, or 'max' for MAXSCORE. */
+  score: number | 'max';
+}
+
+/** The branches of a response condition scoring numeric answers (as our export writes them), or undefined if it is not that. */
+function numericBranches(root: XmlElement): NumericBranch[] | undefined {
+  const rp = kid(root, 'responseProcessing');
+  const conditions = rp ? kids(rp, 'responseCondition') : [];
+  if (conditions.length !== 1) return undefined;
+  const branches: NumericBranch[] = [];
+  for (const branch of kids(conditions[0])) {
+    const name = qtiName(branch);
+    if (name !== 'responseIf' && name !== 'responseElseIf') continue;
+    const [test, set, ...rest] = kids(branch);
+    if (!test || !set || rest.length > 0 || qtiName(set) !== 'setOutcomeValue' || attr(set, 'identifier') !== 'SCORE')
+      return undefined;
+    if (qtiName(test) === 'isNull') continue;
+    const operands = kids(test);
+    const value = operands.find((o) => qtiName(o) === 'baseValue');
+    const response = operands.find((o) => qtiName(o) === 'variable' && attr(o, 'identifier') === 'RESPONSE');
+    const [scoreEl] = kids(set);
+    if (qtiName(test) !== 'equal' || operands.length !== 2 || !value || !response || !scoreEl) return undefined;
+    const score =
+      qtiName(scoreEl) === 'variable' && attr(scoreEl, 'identifier') === 'MAXSCORE'
+        ? ('max' as const)
+        : qtiName(scoreEl) === 'baseValue'
+          ? numberOf(textOf(scoreEl))
+          : undefined;
+    if (score === undefined) return undefined;
+    branches.push({ answer: textOf(value).trim(), equal: test, score });
+  }
+  return branches.length > 0 ? branches : undefined;
 }
 
 function unsupported(place: ItemPlace, title: string | null, sourceType: string, message: string): ItemResult {
@@ -476,7 +597,11 @@ function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
     const parent = [...descendants(body)].find((d) => kids(d).includes(interaction)) ?? body;
     if (!holdsOnly(parent, interaction) && parent !== body) ctx.replacement = '_____';
   }
-  const questionText = childrenHtml(body, ctx).trim();
+  const bodyWrapper = wrapperAmong(body.children, (el) => el === interaction || holdsOnly(el, interaction));
+  const textContent: FieldContent = bodyWrapper
+    ? wrappedContent(bodyWrapper, ctx)
+    : { html: childrenHtml(body, ctx).trim() };
+  const questionText = textContent.html;
 
   const declared = declaredMaximum(root);
   let marks = declared !== undefined && declared > 0 ? declared : undefined;
@@ -486,9 +611,13 @@ function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
   const draft: Partial<QuestionDraft> & { question_text: string } = {
     question_text: questionText,
     text_format: 'html',
-    difficulty: 'medium',
+    difficulty: place.difficulty ?? 'medium',
   };
   if (title !== null) draft.title = title;
+  /** Option feedback as read, in the options' order. */
+  let optionContents: FieldContent[] = [];
+  /** A true/false question's, in the order [True, False]. */
+  let trueFalseOrder: FieldContent[] = [];
 
   /** Modal feedback already carried as a choice's own. */
   const carried = new Set<XmlElement>();
@@ -498,18 +627,19 @@ function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
     const choices = kids(interaction, 'simpleChoice');
     const ids = choices.map((c) => attr(c, 'identifier') ?? '');
     const options = choices.map((c, i) => optionText(c, i, warnings));
-    const optionFeedback = choices.map((c) => {
+    optionContents = choices.map((c) => {
       const inlineFeedback = kid(c, 'feedbackInline');
-      return inlineFeedback ? childrenHtml(inlineFeedback, ctx).trim() : '';
+      return inlineFeedback ? fieldContent(inlineFeedback, ctx) : { html: '' };
     });
     // Modal feedback keyed by a choice (FEEDBACK set to the response) is that choice's feedback.
     for (const m of kids(root, 'modalFeedback')) {
       const at = ids.indexOf(attr(m, 'identifier') ?? '\0');
-      if (at >= 0 && attr(m, 'showHide') !== 'hide' && optionFeedback[at] === '') {
-        optionFeedback[at] = childrenHtml(m, ctx).trim();
+      if (at >= 0 && attr(m, 'showHide') !== 'hide' && optionContents[at].html === '') {
+        optionContents[at] = fieldContent(m, ctx);
         carried.add(m);
       }
     }
+    const optionFeedback = optionContents.map((f) => f.html);
     const maxChoices = numberOf(attr(interaction, 'maxChoices')) ?? 1;
     const correct = correctValues(declaration);
     const byId = (id: string) => ids.indexOf(id);
@@ -533,7 +663,8 @@ function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
       const correctText = options[byId(correctId)];
       if (isTrueFalse(options)) {
         const order = options.map((o) => o.toLowerCase());
-        const feedback = ['true', 'false'].map((o) => optionFeedback[order.indexOf(o)]);
+        trueFalseOrder = ['true', 'false'].map((o) => optionContents[order.indexOf(o)]);
+        const feedback = trueFalseOrder.map((f) => f.html);
         Object.assign(draft, {
           question_type: 'true_false',
           correct_answer: correctText.toLowerCase() === 'true' ? 'True' : 'False',
@@ -561,15 +692,19 @@ function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
       if (useMapping && mapping) {
         const total = positive.reduce((sum, e) => sum + e.value, 0);
         if (total <= 0) return problem('The mapping gives no choice a positive score');
-        const credits = ids.map((id) => {
-          const value = mapping.entries.find((e) => e.key === id)?.value ?? mapping.defaultValue;
-          return (value / total) * 100;
-        });
+        const values = ids.map((id) => mapping.entries.find((e) => e.key === id)?.value ?? mapping.defaultValue);
+        // Points as shares of the declared maximum (the bank's credit × marks) when they fit; else of the positives' total.
+        const byMarks =
+          marks !== undefined &&
+          (mapping.upperBound === undefined ? total <= marks : mapping.upperBound === marks) &&
+          values.every((v) => Math.abs(v) <= marks! + 1e-9);
+        const scale = byMarks ? marks! : total;
+        const credits = values.map((value) => (value / scale) * 100);
         const kept = credits.map((c) => round5(Math.max(-100, c)));
         draft.option_credits = kept;
         const ceiling = mapping.upperBound !== undefined ? Math.min(mapping.upperBound, total) : total;
         marks ??= ceiling;
-        if (Math.abs(total - marks) > 1e-9)
+        if (!byMarks && Math.abs(total - marks) > 1e-9)
           warnings.add(
             `The mapped scores (positive entries totalling ${total}) were scaled to credits of the ${marks} marks`,
           );
@@ -604,7 +739,7 @@ function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
       if (sameAs(e.key, answer) || correct.some((c) => sameAs(c, e.key))) continue;
       if (alternatives.some((a) => sameAs(a.answer, e.key))) continue;
       const credit = (e.value / top) * 100;
-      if (e.value > 0) alternatives.push({ answer: e.key, credit: round5(credit) });
+      if (e.value >= 0) alternatives.push({ answer: e.key, credit: round5(credit) });
       else if (e.value < 0) dropped.push(e.key);
       rounded ||= e.value > 0 && Math.abs(round5(credit) - credit) > 1e-9;
     }
@@ -619,8 +754,24 @@ function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
       const badAlt = alternatives.find((a) => numberOf(a.answer) === undefined);
       if (badAlt) return problem(`The mapped answer "${badAlt.answer}" is not a number`);
       Object.assign(draft, { question_type: 'numeric', correct_answer: answer });
-      const tolerance = toleranceOf(rules.equal, numberOf(answer)!, warnings);
+      // Answers scored by branches comparing with `equal` (our export's): the key's and the others' with their tolerance.
+      const branches = entries.length === 0 && marks !== undefined ? numericBranches(root) : undefined;
+      const keyAt = branches?.findIndex((b) => b.score === 'max' && numberOf(b.answer) === numberOf(answer)) ?? -1;
+      const equal = branches && keyAt >= 0 ? branches[keyAt].equal : rules.equal;
+      const tolerance = toleranceOf(equal, numberOf(answer)!, warnings);
       if (tolerance !== undefined) draft.tolerance = tolerance;
+      if (branches && keyAt >= 0) {
+        for (const [i, b] of branches.entries()) {
+          const value = numberOf(b.answer);
+          if (i === keyAt || value === undefined) continue;
+          const points = b.score === 'max' ? marks! : b.score;
+          if (points < 0 || points > marks!)
+            return problem(`The answer ${b.answer} scores ${points}, outside 0 to ${marks}`);
+          const credit = round5((points / marks!) * 100);
+          const own = toleranceOf(b.equal, value, warnings);
+          alternatives.push({ answer: b.answer, credit, ...(own !== undefined ? { tolerance: own } : {}) });
+        }
+      }
     } else {
       const flags = new Set(entries.map((e) => e.caseSensitive));
       if (flags.size > 1)
@@ -634,6 +785,12 @@ function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
   } else {
     Object.assign(draft, { question_type: 'essay' });
     marks ??= 1;
+    const maxWords = interaction.attrs[MAX_WORDS_ATTRIBUTE];
+    if (maxWords !== undefined) {
+      const words = Number(maxWords);
+      if (Number.isInteger(words) && words > 0) draft.max_words = words;
+      else warnings.add(`${MAX_WORDS_ATTRIBUTE} "${maxWords}" is not a positive whole number: no word limit`);
+    }
     const hints = ['expectedLength', 'expectedLines']
       .map((a) => [a, attr(interaction, a)] as const)
       .filter(([, v]) => v !== undefined);
@@ -645,19 +802,40 @@ function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
   }
 
   // General feedback: modal feedback not already carried as a choice's, and feedback blocks of the body.
-  const general: string[] = [];
+  const general: FieldContent[] = [];
+  const always = alwaysSet(root);
   for (const m of kids(root, 'modalFeedback')) {
     if (carried.has(m)) continue;
-    const html = childrenHtml(m, ctx).trim();
-    if (html === '') continue;
+    const content = fieldContent(m, ctx);
+    if (content.html === '') continue;
     const heading = attr(m, 'title')?.trim();
-    general.push(heading ? `<p><strong>${escapeText(heading)}</strong></p>${html}` : html);
+    const shown = attr(m, 'showHide') !== 'hide';
+    // Shown whatever the answer (its outcome set unconditionally): general feedback as it is.
+    if (shown && !heading && always.has(`${attr(m, 'outcomeIdentifier') ?? ''}\0${attr(m, 'identifier') ?? ''}`)) {
+      general.push(content);
+      continue;
+    }
+    general.push({ html: heading ? `<p><strong>${escapeText(heading)}</strong></p>${content.html}` : content.html });
     warnings.add(
       `Modal feedback "${attr(m, 'identifier') ?? ''}" is shown in QTI only when ${attr(m, 'outcomeIdentifier') ?? 'an outcome'} ${attr(m, 'showHide') === 'hide' ? 'does not match' : 'matches'} it; it is carried as general feedback, shown in every released review`,
     );
   }
-  general.push(...ctx.feedback);
-  if (general.length > 0) draft.feedback = general.join('\n');
+  general.push(...ctx.feedback.map((html) => ({ html })));
+
+  // Plain text when our export wrapped every text as plain; else HTML throughout.
+  const fields = [textContent, ...general, ...optionContents.filter((f) => f.html !== '')];
+  const plain = bodyWrapper !== undefined && fields.every((f) => f.plain !== undefined);
+  const value = (f: FieldContent) => (plain ? f.plain! : f.html);
+  if (plain) {
+    draft.text_format = 'plain';
+    draft.question_text = textContent.plain!;
+  }
+  if (general.length > 0) draft.feedback = general.map(value).join('\n');
+  if (draft.option_feedback) {
+    const byOption = draft.question_type === 'true_false' ? trueFalseOrder : optionContents;
+    draft.option_feedback = byOption.map((f) => (f.html === '' ? '' : value(f)));
+  }
+  if (title !== null && textContent.untitled && isTitleFromText(title, draft as QuestionDraft)) delete draft.title;
 
   draft.marks = marks;
   const allWarnings = [...place.notes, ...warnings];
@@ -739,6 +917,44 @@ interface Placement {
   notes: string[];
 }
 
+/**
+ * Whether a test is only its items in sections: no time limits, shuffling,
+ * selection, branching, preconditions, rubrics, test feedback or session
+ * settings, linear navigation, nor outcome processing beyond summing SCORE.
+ */
+function isBareTest(test: XmlElement): boolean {
+  const CARRIES = new Set([
+    'timeLimits',
+    'selection',
+    'branchRule',
+    'preCondition',
+    'rubricBlock',
+    'testFeedback',
+    'itemSessionControl',
+    'testFeedbackRef',
+  ]);
+  const inside = [...descendants(test)];
+  if (inside.some((d) => CARRIES.has(qtiName(d)))) return false;
+  if (inside.some((d) => qtiName(d) === 'ordering' && isTrue(attr(d, 'shuffle')))) return false;
+  if (kids(test, 'testPart').some((p) => attr(p, 'navigationMode') === 'linear')) return false;
+  const processing = kids(test, 'outcomeProcessing');
+  if (processing.length === 0) return true;
+  const rules = kids(processing[0]);
+  if (processing.length > 1 || rules.length !== 1) return false;
+  const [sum] = kids(rules[0]);
+  const [variables] = sum ? kids(sum) : [];
+  if (!sum || !variables) return false;
+  return (
+    qtiName(rules[0]) === 'setOutcomeValue' &&
+    attr(rules[0], 'identifier') === 'SCORE' &&
+    qtiName(sum) === 'sum' &&
+    kids(sum).length === 1 &&
+    qtiName(variables) === 'testVariables' &&
+    attr(variables, 'variableIdentifier') === 'SCORE' &&
+    Object.keys(variables.attrs).every((a) => ['variable-identifier', 'variableIdentifier'].includes(a))
+  );
+}
+
 /** The items a test names, in its order, with the path of sections each stands in. */
 function testPlacements(
   test: XmlElement,
@@ -748,7 +964,8 @@ function testPlacements(
   errors: ParsedItem[],
 ): void {
   const testTitle = attr(test, 'title')?.trim() || attr(test, 'identifier') || testPath;
-  let firstOfTest = true;
+  // A test that only groups its items into sections loses nothing when its items are imported.
+  let firstOfTest = !isBareTest(test);
   const place = (path: string, category: string[], notes: string[]) => {
     if (firstOfTest) {
       notes.unshift(
@@ -765,8 +982,10 @@ function testPlacements(
   };
   const walk = (section: XmlElement, sectionPath: string, parents: string[], depth: number) => {
     if (depth > 20) return;
-    const label = attr(section, 'title')?.trim() || attr(section, 'identifier') || 'section';
-    const segments = [...parents, label];
+    // A section titled "" stands for no folder (our export's, for questions in none); one without a title, by its identifier.
+    const title = attr(section, 'title');
+    const label = title !== undefined ? title.trim() : attr(section, 'identifier') || 'section';
+    const segments = label === '' ? parents : [...parents, label];
     const selection = kid(section, 'selection');
     let notes: string[] = [];
     if (selection) {
@@ -835,7 +1054,7 @@ export async function parseQtiPackage(bytes: Uint8Array): Promise<ParsedBank> {
       'imsmanifest.xml',
     );
 
-  const resources: { type: string; path: string }[] = [];
+  const resources: { type: string; path: string; element: XmlElement }[] = [];
   const items: ParsedItem[] = [];
   for (const group of kids(manifest, 'resources')) {
     const groupBase = group.attrs['xml:base'] ?? '';
@@ -845,7 +1064,7 @@ export async function parseQtiPackage(bytes: Uint8Array): Promise<ParsedBank> {
       const href = attr(resource, 'href');
       if (!href) continue;
       const path = resolvePackagePath('', `${groupBase}${resource.attrs['xml:base'] ?? ''}${href}`);
-      if (path) resources.push({ type, path });
+      if (path) resources.push({ type, path, element: resource });
       else if (ITEM_RESOURCE.test(type) || TEST_RESOURCE.test(type))
         items.push(
           failed({ path: href, category: null, notes: [] }, null, type, `"${href}" is a path leaving the package`).item,
@@ -870,11 +1089,14 @@ export async function parseQtiPackage(bytes: Uint8Array): Promise<ParsedBank> {
 
   for (const path of order) {
     const placement = placements.get(path) ?? { category: null, notes: [] };
+    const notes = [...placement.notes];
+    const resource = resources.find((r) => r.path === path && ITEM_RESOURCE.test(r.type));
     const place: ItemPlace = {
       path,
       category: placement.category,
-      notes: placement.notes,
+      notes,
       pkg: { files, itemPath: path },
+      difficulty: resource ? lomDifficulty(resource.element, notes) : undefined,
     };
     const root = readPackageXml(files, path);
     if (typeof root === 'string') {

@@ -620,8 +620,10 @@ function normalizeExtras(input: QuestionInput): QuestionExtras {
   if (format === 'html') extras.text_format = 'html';
   const feedback = input.feedback ? storedText(input.feedback, format) : '';
   if (feedback) extras.feedback = feedback;
-  if ('option_feedback' in input && input.option_feedback?.some((f) => f.length > 0))
-    extras.option_feedback = input.option_feedback.map((f) => (f ? storedText(f, format) : ''));
+  // Judged once sanitized: feedback that sanitizes to nothing everywhere is none.
+  const optionFeedback =
+    'option_feedback' in input ? (input.option_feedback ?? []).map((f) => (f ? storedText(f, format) : '')) : [];
+  if (optionFeedback.some((f) => f.length > 0)) extras.option_feedback = optionFeedback;
   if (input.question_type === 'multiple_select' && input.option_credits) extras.option_credits = input.option_credits;
   if ((input.question_type === 'short_answer' || input.question_type === 'numeric') && input.alternatives?.length) {
     const numeric = input.question_type === 'numeric';

@@ -83,6 +83,25 @@ describe('interchange/export/moodleXml toMoodleXml', () => {
     assert.equal(textOf(element(element(element(q, 'tags')!, 'tag')!, 'text')!), 'difficulty:hard');
   });
 
+  it('tags a question without a title untitled (its name made from the text), a multiple_select without credits all_or_nothing, and escapes a short answer’s *', () => {
+    const tags = (q: XmlElement) => elements(element(q, 'tags')!, 'tag').map((t) => textOf(element(t, 'text')!));
+    const untitled = only(toMoodleXml([{ ...multiAllOrNothing, title: null }]));
+    assert.equal(text(untitled, 'name'), 'Pick the vowels');
+    assert.deepEqual(tags(untitled), ['difficulty:hard', 'untitled', 'all_or_nothing']);
+    assert.equal(text(untitled, 'answernumbering'), 'none');
+    const starred = only(toMoodleXml([{ ...shortAnswer, correct_answer: '2*3', alternatives: [] }]));
+    assert.deepEqual(tags(starred), [`difficulty:${shortAnswer.difficulty}`]);
+    assert.equal(answers(starred)[0].text, '2\\*3');
+  });
+
+  it('refers to a media file by its percent-encoded name', () => {
+    const named = new Map([['img1', { ...media.get('img1')!, name: 'lens (1).png' }]]);
+    const q = only(
+      toMoodleXml([{ ...choice, question_text: '<p><img src="/api/media/img1"></p>', feedback: null }], named),
+    );
+    assert.match(textOf(element(element(q, 'questiontext')!, 'text')!), /@@PLUGINFILE@@\/lens%20%281%29\.png/);
+  });
+
   it('writes a multiple_choice as single multichoice: 100 for the answer, 0 for the others, each with its feedback', () => {
     const q = only(toMoodleXml([choice], media));
     assert.equal(text(q, 'single'), 'true');
@@ -162,7 +181,7 @@ describe('interchange/export/moodleXml toMoodleXml', () => {
   it('writes an essay with maxwordlimit and its media', () => {
     const q = only(toMoodleXml([essay], media));
     assert.equal(text(q, 'maxwordlimit'), '250');
-    assert.equal(text(q, 'responseformat'), 'editor');
+    assert.equal(text(q, 'responseformat'), 'plain');
     assert.deepEqual(
       elements(element(q, 'questiontext')!, 'file').map((f) => f.attrs.name),
       ['tone.ogg'],

@@ -213,6 +213,15 @@ describe('interchange/export/qti toQtiPackage', () => {
     assert.ok(entries.has('items/media/snd1/tone.ogg'));
   });
 
+  it('marks the text of a question without a title data-untitled (the item’s title is made from it)', async () => {
+    const wrapper = async (q: typeof choice) => elements(element((await itemOf(q)).item, 'qti-item-body')!)[0].attrs;
+    assert.deepEqual(await wrapper({ ...trueFalse, title: null }), {
+      'data-text-format': 'plain',
+      'data-untitled': 'true',
+    });
+    assert.deepEqual(await wrapper({ ...trueFalse, title: 'Light' }), { 'data-text-format': 'plain' });
+  });
+
   it('makes a bank export’s test one section per run of one folder, untitled for questions in none', async () => {
     const entries = await zipEntries(await toQtiPackage(ALL, media));
     const test = xmlOf(entries, TEST_PATH);

@@ -60,12 +60,19 @@ function arrowNote(q: ExportQuestion): string[] {
     ? ['"->" cannot appear between GIFT braces (it means a matching question): written as "-&gt;"']
     : [];
 }
+/** A short answer's `*` written `\*`: Moodle reads a bare one as a wildcard. */
+export const literalStars = (text: string): string => text.replace(/\*/g, '\\*');
+
 const weight = (credit: number): string => `%${formatNumber(credit)}%`;
+
+/** Whether a multiple_select is written with its own credits (else with moodleCredits' stand-in for all or nothing). */
+const hasCredits = (q: ExportQuestion): boolean => q.option_credits?.length === q.options.length;
 
 function tagLine(q: ExportQuestion): string {
   const tags = [`${EXPORT_TAGS.difficulty}${q.difficulty}`, `${EXPORT_TAGS.marks}${formatNumber(q.marks)}`];
   if (q.question_type === 'essay' && q.max_words) tags.push(`${EXPORT_TAGS.maxWords}${q.max_words}`);
   if (q.question_type === 'short_answer' && q.case_sensitive) tags.push(EXPORT_TAGS.caseSensitive);
+  if (q.question_type === 'multiple_select' && !hasCredits(q)) tags.push(EXPORT_TAGS.allOrNothing);
   return `// ${tags.map((t) => `[tag:${t}]`).join(' ')}`;
 }
 
@@ -83,8 +90,8 @@ function answersOf(q: ExportQuestion): { body: string; notes: string[] } {
       // No "=": Moodle reads a choice question without one as multiple answers.
       const credits = moodleCredits(q);
       const notes: string[] = [];
-      if (q.option_credits) {
-        const changed = gradeChanges(q.option_credits, credits);
+      if (hasCredits(q)) {
+        const changed = gradeChanges(q.option_credits!, credits);
         if (changed) notes.push(`option credits rounded to Moodle's grades: ${changed}`);
       } else
         notes.push(
@@ -113,7 +120,7 @@ function answersOf(q: ExportQuestion): { body: string; notes: string[] } {
       );
       // A short answer's answers are never format-marked in Moodle: only a leading % needs the explicit weight.
       const answer = (text: string, grade: number | null) =>
-        `\t=${grade !== null || text.startsWith('%') ? weight(grade ?? 100) : ''}${inAnswers(text)}`;
+        `\t=${grade !== null || text.startsWith('%') ? weight(grade ?? 100) : ''}${inAnswers(literalStars(text))}`;
       return {
         body: [answer(q.correct_answer, null), ...alternatives.map((a, i) => answer(a.answer, grades[i]))].join('\n'),
         notes: changed ? [`alternative credits rounded to Moodle's grades: ${changed}`] : [],

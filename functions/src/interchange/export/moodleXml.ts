@@ -1,4 +1,4 @@
-import { moodleCategoryPath } from './gift';
+import { literalStars, moodleCategoryPath } from './gift';
 import {
   CATEGORY_SEPARATOR,
   EXPORT_TAGS,
@@ -15,7 +15,7 @@ import {
   type ExportPool,
   type ExportQuestion,
 } from './types';
-import { comment, element, textElement, XML_DECLARATION } from './xmlText';
+import { comment, element, hasNotXml, htmlCharRefs, textElement, XML_DECLARATION } from './xmlText';
 
 // Pure: the bank's questions as Moodle XML (`<quiz>`), the format Moodle's own
 // question export writes. A category question starts each run of questions of
@@ -54,6 +54,10 @@ function fileNames(q: ExportQuestion, media: ExportMedia): Map<string, string> {
   return names;
 }
 
+/** A file name in a reference, as Moodle writes it (PHP's rawurlencode): a space or parenthesis cannot end it early. */
+const rawUrlEncode = (name: string): string =>
+  encodeURIComponent(name).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
 /** A text element with its format, its media rewritten to @@PLUGINFILE@@ and carried as <file> children. */
 function formattedText(
   tag: string,
@@ -65,8 +69,8 @@ function formattedText(
 ): string {
   if (!isHtml(q)) return element(tag, { format: 'plain_text' }, textElement('text', text) + extra);
   const used = mediaIdsIn(text).filter((id) => files.has(id));
-  const rewritten = replaceMediaRefs(text, (id) =>
-    files.has(id) ? `${MEDIA_PLACEHOLDER}${files.get(id)}` : undefined,
+  const rewritten = replaceMediaRefs(htmlCharRefs(text), (id) =>
+    files.has(id) ? `${MEDIA_PLACEHOLDER}${rawUrlEncode(files.get(id)!)}` : undefined,
   );
   const fileElements = used
     .map((id) =>
@@ -105,7 +109,8 @@ function typeBody(q: ExportQuestion, files: Map<string, string>, media: ExportMe
   const feedbackOf = (i: number) => q.option_feedback?.[i] ?? '';
   const choiceExtras =
     textElement('shuffleanswers', 'true') +
-    textElement('answernumbering', 'abc') +
+    // The bank shows options unnumbered.
+    textElement('answernumbering', 'none') +
     textElement('showstandardinstruction', '0');
   switch (q.question_type) {
     case 'multiple_choice':
@@ -119,13 +124,14 @@ function typeBody(q: ExportQuestion, files: Map<string, string>, media: ExportMe
       };
     case 'multiple_select': {
       const credits = moodleCredits(q);
-      const notes = q.option_credits
-        ? [gradeChanges(q.option_credits, credits)]
-            .filter(Boolean)
-            .map((c) => `option credits rounded to Moodle's grades: ${c}`)
-        : [
-            'scored all or nothing here: written with an equal share of 100% per correct option and -100% per wrong one',
-          ];
+      const notes =
+        q.option_credits?.length === q.options.length
+          ? [gradeChanges(q.option_credits, credits)]
+              .filter(Boolean)
+              .map((c) => `option credits rounded to Moodle's grades: ${c}`)
+          : [
+              'scored all or nothing here: written with an equal share of 100% per correct option and -100% per wrong one',
+            ];
       return {
         type: 'multichoice',
         body:
@@ -154,8 +160,8 @@ function typeBody(q: ExportQuestion, files: Map<string, string>, media: ExportMe
         type: 'shortanswer',
         body:
           textElement('usecase', q.case_sensitive ? '1' : '0') +
-          answer(q, 100, q.correct_answer, '', files, media) +
-          alternatives.map((a, i) => answer(q, grades[i], a.answer, '', files, media)).join(''),
+          answer(q, 100, literalStars(q.correct_answer), '', files, media) +
+          alternatives.map((a, i) => answer(q, grades[i], literalStars(a.answer), '', files, media)).join(''),
         notes: changed ? [`alternative credits rounded to Moodle's grades: ${changed}`] : [],
       };
     }
@@ -186,9 +192,9 @@ function typeBody(q: ExportQuestion, files: Map<string, string>, media: ExportMe
       return {
         type: 'essay',
         body:
-          textElement('responseformat', 'editor') +
-          textElement('responserequired', '1') +
-          textElement('responsefieldlines', '15') +
+          // As the bank takes an answer: plain text, which may be left empty (the box's height is Moodle's default).
+          textElement('responseformat', 'plain') +
+          textElement('responserequired', '0') +
           textElement('minwordlimit', '') +
           textElement('maxwordlimit', q.max_words ? String(q.max_words) : '') +
           textElement('attachments', '0') +
@@ -210,7 +216,16 @@ export function moodleQuestion(q: ExportQuestion, media: ExportMedia): string {
         .filter((id) => !media.has(id))
     : [];
   if (missing.length > 0) notes.push(`media not found, left as links: ${[...new Set(missing)].join(', ')}`);
-  const tags = element('tags', {}, element('tag', {}, textElement('text', `${EXPORT_TAGS.difficulty}${q.difficulty}`)));
+  const plainTexts = [q.title ?? '', ...q.options, q.correct_answer, ...(q.alternatives ?? []).map((a) => a.answer)];
+  if (!isHtml(q)) plainTexts.push(q.question_text, q.feedback ?? '', ...(q.option_feedback ?? []));
+  if (plainTexts.some(hasNotXml)) notes.push('control characters XML cannot hold were written as U+FFFD');
+  const tagNames = [`${EXPORT_TAGS.difficulty}${q.difficulty}`];
+  if (!q.title) tagNames.push(EXPORT_TAGS.untitled);
+  if (q.question_type === 'multiple_select' && q.option_credits?.length !== q.options.length)
+    tagNames.push(EXPORT_TAGS.allOrNothing);
+  if (q.title && /<[a-zA-Z/!]/.test(q.title))
+    notes.push("the title reads as HTML: Moodle's names are plain text, from which it strips tags");
+  const tags = element('tags', {}, tagNames.map((t) => element('tag', {}, textElement('text', t))).join(''));
   return (
     notes.map((n) => `  ${comment(n)}\n`).join('') +
     `  ${element(

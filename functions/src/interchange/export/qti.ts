@@ -14,7 +14,7 @@ import {
   type ExportQuestion,
   type ExportTest,
 } from './types';
-import { comment, element, escapeText, textElement, toXhtml, XML_DECLARATION } from './xmlText';
+import { comment, element, escapeText, hasNotXml, textElement, toXhtml, XML_DECLARATION } from './xmlText';
 
 // Pure (no Firebase): the bank's questions as a QTI 3.0 content package, a zip
 // holding imsmanifest.xml, one qti-assessment-item per question
@@ -28,9 +28,12 @@ import { comment, element, escapeText, textElement, toXhtml, XML_DECLARATION } f
 // partial credit is a qti-mapping of points (credit × marks / 100), numeric
 // answers compare with qti-equal and their tolerance. Conventions a reader of
 // our own packages relies on, beyond the standard: the text's format on the
-// wrapper (`data-text-format`), true/false choices identified TRUE and FALSE,
-// an essay's word limit as `data-max-words`, the difficulty in the manifest's
-// LOM (educational/difficulty: easy, medium, difficult).
+// wrapper (`data-text-format`: plain text is not HTML), `data-untitled` on the
+// question text's wrapper when the item's title was made from the text (the
+// question has none), true/false choices identified TRUE and FALSE, an essay's
+// word limit as `data-max-words`, the difficulty in the manifest's LOM
+// (educational/difficulty: easy, medium, difficult), a section titled "" for
+// questions in no folder. The importer (interchange/qti.ts) reads them back.
 
 export const QTI_NS = 'http://www.imsglobal.org/xsd/imsqtiasi_v3p0';
 const QTI_XSD = 'https://purl.imsglobal.org/spec/qti/v3p0/schema/xsd/imsqti_asiv3p0_v1p0.xsd';
@@ -43,6 +46,8 @@ const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
 /** The attribute on the text's wrapper saying whether it was plain text or HTML. */
 export const TEXT_FORMAT_ATTRIBUTE = 'data-text-format';
 export const MAX_WORDS_ATTRIBUTE = 'data-max-words';
+/** On the question text's wrapper: the item's title is exportedTitle's, made from the text. */
+export const UNTITLED_ATTRIBUTE = 'data-untitled';
 export const TRUE_FALSE_IDS = ['TRUE', 'FALSE'] as const;
 /** LOM's difficulty vocabulary for ours. */
 export const LOM_DIFFICULTY = { easy: 'easy', medium: 'medium', hard: 'difficult' } as const;
@@ -60,15 +65,23 @@ const variable = (id: string) => element('qti-variable', { identifier: id });
 const points = (q: ExportQuestion, credit: number) => (credit * q.marks) / 100;
 
 /** The text's wrapper: plain text escaped (line ends kept), HTML as XHTML with media made relative. */
-function textBlock(q: ExportQuestion, text: string, media: ExportMedia, notes: string[], tag = 'div'): string {
-  if (!isHtml(q)) return element(tag, { [TEXT_FORMAT_ATTRIBUTE]: 'plain' }, escapeText(text));
+function textBlock(
+  q: ExportQuestion,
+  text: string,
+  media: ExportMedia,
+  notes: string[],
+  tag = 'div',
+  extra: Record<string, string> = {},
+): string {
+  if (hasNotXml(text)) notes.push('control characters XML cannot hold were written as U+FFFD');
+  if (!isHtml(q)) return element(tag, { [TEXT_FORMAT_ATTRIBUTE]: 'plain', ...extra }, escapeText(text));
   const relative = replaceMediaRefs(text, (id) => {
     const file = media.get(id);
     return file ? mediaHref(id, file.name) : undefined;
   });
   const { xhtml, ok } = toXhtml(relative);
   if (!ok) notes.push('the HTML could not be written as XHTML: it is carried as text');
-  return element(tag, { [TEXT_FORMAT_ATTRIBUTE]: 'html' }, xhtml);
+  return element(tag, { [TEXT_FORMAT_ATTRIBUTE]: 'html', ...extra }, xhtml);
 }
 
 interface ItemParts {
@@ -246,7 +259,12 @@ export function qtiItem(q: ExportQuestion, media: ExportMedia): string {
         element('qti-content-body', {}, textBlock(q, q.feedback, media, notes)),
       )
     : '';
-  const body = element('qti-item-body', {}, textBlock(q, q.question_text, media, notes) + parts.interaction);
+  const untitled: Record<string, string> = q.title ? {} : { [UNTITLED_ATTRIBUTE]: 'true' };
+  const body = element(
+    'qti-item-body',
+    {},
+    textBlock(q, q.question_text, media, notes, 'div', untitled) + parts.interaction,
+  );
   const declarations =
     parts.declarations +
     element(
@@ -283,7 +301,7 @@ export function qtiItem(q: ExportQuestion, media: ExportMedia): string {
       : '');
   return (
     XML_DECLARATION +
-    notes.map((n) => `${comment(n)}\n`).join('') +
+    [...new Set(notes)].map((n) => `${comment(n)}\n`).join('') +
     element(
       'qti-assessment-item',
       {

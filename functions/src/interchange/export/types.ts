@@ -67,7 +67,10 @@ export const CATEGORY_SEPARATOR = ' / ';
  * Tags carry what GIFT cannot say natively (`// [tag:…]` comment lines, which Moodle
  * reads as question tags) and what Moodle XML cannot (`<tags>`): the bank's
  * difficulty, and in GIFT also the marks, an essay's word limit and a
- * case-sensitive short answer. The importers read them back.
+ * case-sensitive short answer; in both, a multiple_select scored all or nothing
+ * (written with the credits moodleCredits gives it) and, in Moodle XML, a
+ * question without a title (its <name> is then made from its text). The
+ * importers read them back (readExportTags).
  */
 export const EXPORT_TAGS = {
   /** `difficulty:easy|medium|hard` */
@@ -78,10 +81,68 @@ export const EXPORT_TAGS = {
   maxWords: 'max_words:',
   /** (GIFT only: Moodle XML has usecase) */
   caseSensitive: 'case_sensitive',
+  /** A multiple_select without option_credits: its written credits stand for all or nothing. */
+  allOrNothing: 'all_or_nothing',
+  /** (Moodle XML only: GIFT writes no title for a question without one) the <name> was made from the text. */
+  untitled: 'untitled',
 } as const;
 
-/** A stored media file as the bank's HTML refers to it: `/api/media/{mediaId}`, the id `<clientId>.<uuid>` (media/rules.ts). */
-const MEDIA_REF = /\/api\/media\/([A-Za-z0-9_.-]{1,300})/g;
+/** What a file's tags say in our conventions, and the tags that say something else (not carried). */
+export interface ExportTags {
+  difficulty?: Difficulty;
+  marks?: number;
+  maxWords?: number;
+  caseSensitive?: boolean;
+  allOrNothing?: boolean;
+  untitled?: boolean;
+  /** Tags of no convention of ours, as written. */
+  others: string[];
+  /** Tags of ours whose value is not one (e.g. `difficulty:extreme`), as written. */
+  invalid: string[];
+}
+
+/** Reads EXPORT_TAGS conventions from tag names (case-insensitive names, values trimmed). */
+export function readExportTags(tags: readonly string[]): ExportTags {
+  const out: ExportTags = { others: [], invalid: [] };
+  for (const raw of tags) {
+    const tag = raw.trim();
+    const lower = tag.toLowerCase();
+    const valueOf = (prefix: string) => tag.slice(prefix.length).trim();
+    if (lower.startsWith(EXPORT_TAGS.difficulty)) {
+      const value = valueOf(EXPORT_TAGS.difficulty).toLowerCase();
+      if (value === 'easy' || value === 'medium' || value === 'hard') out.difficulty = value;
+      else out.invalid.push(tag);
+    } else if (lower.startsWith(EXPORT_TAGS.marks)) {
+      const value = Number(valueOf(EXPORT_TAGS.marks));
+      if (valueOf(EXPORT_TAGS.marks) !== '' && Number.isFinite(value) && value > 0) out.marks = value;
+      else out.invalid.push(tag);
+    } else if (lower.startsWith(EXPORT_TAGS.maxWords)) {
+      const value = Number(valueOf(EXPORT_TAGS.maxWords));
+      if (Number.isInteger(value) && value > 0) out.maxWords = value;
+      else out.invalid.push(tag);
+    } else if (lower === EXPORT_TAGS.caseSensitive) out.caseSensitive = true;
+    else if (lower === EXPORT_TAGS.allOrNothing) out.allOrNothing = true;
+    else if (lower === EXPORT_TAGS.untitled) out.untitled = true;
+    else if (tag !== '') out.others.push(tag);
+  }
+  return out;
+}
+
+/**
+ * Whether a multiple_select's credits are those moodleCredits writes for one
+ * scored all or nothing (each correct option an equal share, each wrong one
+ * −100), within Moodle's rounding: then, tagged all_or_nothing, it was one.
+ */
+export function isAllOrNothingCredits(
+  q: Pick<ExportQuestion, 'options' | 'correct_answer'>,
+  credits: readonly number[],
+): boolean {
+  const written = moodleCredits({ ...q, option_credits: null });
+  return written.length === credits.length && written.every((c, i) => Math.abs(c - credits[i]) < 0.01);
+}
+
+/** A stored media file as the bank's HTML refers to it: `/api/media/{mediaId}` (`<organization>.<uuid>`). */
+const MEDIA_REF = /\/api\/media\/([A-Za-z0-9_.-]{0,299}[A-Za-z0-9_-])/g;
 
 /** The media ids an HTML text refers to, in order of first mention. */
 export function mediaIdsIn(html: string): string[] {
@@ -123,10 +184,35 @@ const TITLE_LENGTH = 60;
  */
 export function exportedTitle(q: Pick<ExportQuestion, 'title' | 'question_text' | 'text_format'>): string {
   if (q.title) return q.title;
-  const text = (q.text_format === 'html' ? q.question_text.replace(/<[^>]*>/g, ' ') : q.question_text)
-    .replace(/\s+/g, ' ')
-    .trim();
+  const text = textStart(q);
   return text.length <= TITLE_LENGTH ? text : `${text.slice(0, TITLE_LENGTH - 1).trimEnd()}…`;
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+
+/** The text as one line of plain text: HTML's tags dropped and its entities decoded, spacing collapsed. */
+function textStart(q: Pick<ExportQuestion, 'question_text' | 'text_format'>): string {
+  const text =
+    q.text_format === 'html'
+      ? q.question_text.replace(/<[^>]*>/g, ' ').replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, name: string) => {
+          if (name[0] !== '#') return ENTITIES[name.toLowerCase()] ?? entity;
+          const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+          return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
+        })
+      : q.question_text;
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Whether a name read back is the one exportedTitle made from this text (for a
+ * question without a title): the whole text, or its start cut with "…". Read
+ * from the text as the file gives it back, so spacing and entities may differ.
+ */
+export function isTitleFromText(name: string, q: Pick<ExportQuestion, 'question_text' | 'text_format'>): boolean {
+  const text = textStart(q);
+  const given = name.replace(/\s+/g, ' ').trim();
+  if (given === text) return true;
+  return given.endsWith('…') && given.length > 1 && text.startsWith(given.slice(0, -1).trimEnd());
 }
 
 // ---- Moodle's grades

@@ -13,6 +13,18 @@ const NOT_XML =
 /** Text with what XML cannot hold replaced by U+FFFD. */
 export const xmlSafe = (s: string): string => s.replace(NOT_XML, '\ufffd');
 
+/** Whether xmlSafe would change the text (for a note saying so). */
+export const hasNotXml = (s: string): boolean => new RegExp(NOT_XML.source).test(s);
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g;
+
+/**
+ * HTML whose control characters (which XML cannot hold even as references) are
+ * written as HTML character references, which an HTML reader turns back into them.
+ */
+export const htmlCharRefs = (html: string): string => html.replace(CONTROL, (c) => `&#${c.charCodeAt(0)};`);
+
 /** Element content: &, <, > escaped; line ends written as LF (what any XML reader makes of them). */
 export const escapeText = (s: string): string =>
   xmlSafe(s).replace(/\r\n?/g, '\n').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
