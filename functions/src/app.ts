@@ -143,11 +143,12 @@ export function createApp(config: RuntimeConfig): express.Express {
 
   app.use(requestContext);
   if (config.exposeCostHeader) {
-    app.use((_req, res, next) => {
+    app.use((req, res, next) => {
       onHeaders(res, () => {
         res.setHeader('X-Debug-Cost', costHeaderValue() ?? '');
-        // A streamed reply (no length: a file) reads on after its headers: its whole cost follows the body as a trailer.
-        if (!res.hasHeader('Content-Length')) res.setHeader('Trailer', 'X-Debug-Cost');
+        // A streamed reply (a file, sent chunked) reads on after its headers: its whole cost follows the body as a
+        // trailer. Only such a reply: Node throws on a trailer in any reply that is not chunked (a 204, a JSON body).
+        if (res.locals.streamed === true && req.method !== 'HEAD') res.setHeader('Trailer', 'X-Debug-Cost');
       });
       const end = res.end as (...args: unknown[]) => express.Response;
       res.end = function (this: express.Response, ...args: unknown[]) {

@@ -171,6 +171,8 @@ async function streamReply(res: Response, status: number, stream: NonNullable<Re
   // attachment() sets a type from the file's extension: the stream's own type is set after it.
   if (stream.fileName) res.attachment(stream.fileName);
   res.type(stream.contentType);
+  // Sent chunked, with no length: the one kind of reply that can carry trailers (app.ts, the cost meter).
+  res.locals.streamed = true;
   try {
     await stream.write(res);
     res.end();
