@@ -32,6 +32,7 @@ import { questionRoutes } from './questions/routes';
 import { exportRoutes } from './exports/routes';
 import { testRoutes } from './exams/routes';
 import { attemptRoutes } from './attempts/routes';
+import { attemptShown } from './attempts/service';
 import { analyticsRoutes } from './analytics/routes';
 import { gradingRoutes } from './grading/routes';
 import { regradingRoutes } from './regrading/routes';
@@ -42,6 +43,7 @@ import { recordScoreChange, recordScoreChanges } from './analytics/store';
 import { provideSubmissionEffects } from './attempts/submissionEffects';
 import { stopOpenAttempts } from './attempts/stopStore';
 import { provideTestChangeEffects } from './exams/testChangeEffects';
+import { provideAttemptLookup } from './media/attemptLookup';
 import { recordSweep, runSweep } from './sittings/sweeps';
 
 /** Every route the app mounts; the OpenAPI document describes this same list. */
@@ -78,6 +80,7 @@ export function allRoutes(): RouteDefinition[] {
 export function provideEffects(): void {
   provideSubmissionEffects({ recordScoreChange, recordScoreChanges });
   provideTestChangeEffects({ recordSweep, runSweep, stopOpenAttempts });
+  provideAttemptLookup(attemptShown);
 }
 
 /** The composition root: what authentication does to the audit log, the limiter and the clients. */
@@ -148,7 +151,8 @@ export function createApp(config: RuntimeConfig): express.Express {
         res.setHeader('X-Debug-Cost', costHeaderValue() ?? '');
         // A streamed reply (a file, sent chunked) reads on after its headers: its whole cost follows the body as a
         // trailer. Only such a reply: Node throws on a trailer in any reply that is not chunked (a 204, a JSON body).
-        if (res.locals.streamed === true && req.method !== 'HEAD') res.setHeader('Trailer', 'X-Debug-Cost');
+        if (res.locals.streamed === true && !res.hasHeader('Content-Length') && req.method !== 'HEAD')
+          res.setHeader('Trailer', 'X-Debug-Cost');
       });
       const end = res.end as (...args: unknown[]) => express.Response;
       res.end = function (this: express.Response, ...args: unknown[]) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ClientId, MAX_ID_LENGTH, Uid } from '../shared/ids';
+import { ClientId, MAX_ATTEMPT_TOKEN_LENGTH, MAX_ID_LENGTH, Uid } from '../shared/ids';
 import { pagedQuery, Pagination } from '../shared/pagination';
 import { isWellFormedText } from '../shared/text';
 import { QuestionId, ShareCodeText, TestId } from '../exams/schemas';
@@ -16,7 +16,6 @@ export const MAX_ANSWER_LENGTH = 2000;
 export const MAX_ESSAY_ANSWER_LENGTH = 10_000;
 export const MAX_GUEST_NAME_LENGTH = 100;
 /** 32 random bytes in base64url are 43 characters; anything longer is no token of ours. */
-export const MAX_ATTEMPT_TOKEN_LENGTH = 128;
 export const ATTEMPT_STATUSES = ['in_progress', 'submitted'] as const;
 export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
 

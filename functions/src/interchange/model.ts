@@ -3,8 +3,8 @@
 // qti) returns a ParsedBank; every exporter takes the bank's questions back.
 
 /** The bank's question types and difficulties (questions/schemas.ts validates them): spelled here so that the parsers depend on nothing of the bank's. */
-type QuestionType = 'multiple_choice' | 'multiple_select' | 'true_false' | 'short_answer' | 'numeric' | 'essay';
-type Difficulty = 'easy' | 'medium' | 'hard';
+export type QuestionType = 'multiple_choice' | 'multiple_select' | 'true_false' | 'short_answer' | 'numeric' | 'essay';
+export type Difficulty = 'easy' | 'medium' | 'hard';
 
 /** Joins options in a multiple_select answer key (questions/schemas.ts), so no option may contain it. */
 export const OPTION_SEPARATOR = '|';

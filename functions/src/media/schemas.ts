@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { MAX_ID_LENGTH } from '../shared/ids';
-import { AttemptId, MAX_ATTEMPT_TOKEN_LENGTH } from '../attempts/schemas';
+import { MAX_ATTEMPT_TOKEN_LENGTH, MAX_ID_LENGTH } from '../shared/ids';
 import type { MediaContentType } from './mediaType';
 
 /** clients/{clientId}/media/{mediaId}: a stored media file's record. Server side only. */
@@ -28,9 +27,14 @@ export const MediaId = z
 export const MediaParams = z.strictObject({ mediaId: MediaId });
 
 export const MediaQuery = z.strictObject({
-  attempt_id: AttemptId.optional().describe(
-    'Students and Guests: the attempt whose question shows this media (required for them; ignored for administrators)',
-  ),
+  attempt_id: z
+    .string()
+    .min(1)
+    .max(2 * MAX_ID_LENGTH + 1)
+    .optional()
+    .describe(
+      'Students and Guests: the attempt whose question shows this media (required for them; ignored for administrators)',
+    ),
   attempt_token: z
     .string()
     .min(1)

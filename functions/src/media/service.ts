@@ -1,6 +1,6 @@
 import { attemptMediaScope, mediaAccess } from '../auth/policy';
 import type { Principal } from '../auth/principal';
-import { attemptShown, type AttemptCaller } from '../attempts/service';
+import { shownAttempt, type MediaAttemptCaller } from './attemptLookup';
 import type { CallContext } from '../shared/callContext';
 import { notFound } from '../shared/errors';
 import { isDocumentId } from '../shared/ids';
@@ -27,8 +27,8 @@ export async function serveMedia(
   const token = query.attempt_token;
   const access = mediaAccess(token === undefined ? principal : undefined, clientId, query.attempt_id !== undefined);
   if (access === 'attempt') {
-    const caller: AttemptCaller = token === undefined ? { principal: principal! } : { principal, token };
-    const shown = await attemptShown(caller, query.attempt_id!, call);
+    const caller: MediaAttemptCaller = token === undefined ? { principal: principal! } : { principal, token };
+    const shown = await shownAttempt(caller, query.attempt_id!, call);
     const scope = attemptMediaScope(shown);
     if (
       !scope ||

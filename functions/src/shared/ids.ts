@@ -4,6 +4,8 @@ import { z } from 'zod';
 // most 128 characters; our document ids are uuids or short slugs. Anything
 // longer is refused with 400 before it reaches Firestore or Auth.
 export const MAX_ID_LENGTH = 128;
+/** The longest attempt token any route takes (query or header). */
+export const MAX_ATTEMPT_TOKEN_LENGTH = 128;
 
 /**
  * Whether an id could name a Firestore document. One that cannot (a `/`, `.`

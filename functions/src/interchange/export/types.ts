@@ -1,4 +1,4 @@
-import type { Difficulty, QuestionType } from '../../questions/schemas';
+import type { Difficulty, QuestionType } from '../model';
 import type { AlternativeAnswer } from '../model';
 
 // Pure: what the exporters take (the bank's stored questions, their media, a
