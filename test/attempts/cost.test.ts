@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createTenant } from '../support/fixtures';
+import { createTenant, createUser } from '../support/fixtures';
 import { freshIp, get, post, type ApiResponse } from '../support/http';
 import { as } from '../exams/fixtures';
 import { publishTest, startOk, tokenQuery } from './fixtures';
@@ -70,20 +70,29 @@ describe('the exam hot path: Firestore round trips per request (X-Debug-Cost)', 
   it('waits for no more sequential round trips to save and submit with an attempt token: its organization is read beside the attempt', async () => {
     const tenant = await createTenant();
     const { test } = await publishTest(tenant.admin.token, tenant.clientId, { count: 5 });
-    const started = await post('/api/attempts', { test_id: test.id }, as(tenant.student.token));
-    assert.equal(started.status, 201, started.text);
-    const id = started.body.attempt_id;
-    const q = started.body.test_details.questions[0];
-    const saved = await post(
-      `/api/attempts/${id}/answers${tokenQuery(started.body.attempt_token)}`,
-      { question_id: q.id, student_answer: 'x' },
-      { ip: freshIp() },
-    );
-    const submitted = await post(`/api/attempts/${id}/submit${tokenQuery(started.body.attempt_token)}`, undefined, {
-      ip: freshIp(),
-    });
-    for (const r of [saved, submitted]) assert.equal(r.status, 200, r.text);
-    assert.ok(cost(saved).sequential_round_trips <= BUDGET.save, JSON.stringify(cost(saved)));
-    assert.ok(cost(submitted).sequential_round_trips <= BUDGET.submit, JSON.stringify(cost(submitted)));
+    // The organization's read starts before the save's transaction, whose first try waits for a timer of the SDK's
+    // (backoffAndWait): on a loaded machine the read can end during that timer, and the meter, which sees only
+    // times, then counts it as before the attempt's read. Read one after the other, every try would show it;
+    // read side by side, most tries do not. So the fewest of three is what is asserted.
+    const figures: Array<{ save: number; submit: number }> = [];
+    for (let run = 0; run < 3; run++) {
+      const student = await createUser('student', tenant.clientId);
+      const started = await post('/api/attempts', { test_id: test.id }, as(student.token));
+      assert.equal(started.status, 201, started.text);
+      const id = started.body.attempt_id;
+      const q = started.body.test_details.questions[0];
+      const saved = await post(
+        `/api/attempts/${id}/answers${tokenQuery(started.body.attempt_token)}`,
+        { question_id: q.id, student_answer: 'x' },
+        { ip: freshIp() },
+      );
+      const submitted = await post(`/api/attempts/${id}/submit${tokenQuery(started.body.attempt_token)}`, undefined, {
+        ip: freshIp(),
+      });
+      for (const r of [saved, submitted]) assert.equal(r.status, 200, r.text);
+      figures.push({ save: cost(saved).sequential_round_trips, submit: cost(submitted).sequential_round_trips });
+    }
+    assert.ok(Math.min(...figures.map((f) => f.save)) <= BUDGET.save, JSON.stringify(figures));
+    assert.ok(Math.min(...figures.map((f) => f.submit)) <= BUDGET.submit, JSON.stringify(figures));
   });
 });

@@ -15,13 +15,6 @@ import type { StoredAttempt } from './documents';
 // scores once.
 
 /**
- * Called in the transaction just before the attempt is read, so that what the
- * check needs besides the attempt (its organization, say) is read beside it,
- * not before a transaction's start delay; it returns the check itself.
- */
-export type BeginAuthorizing = () => (attempt: StoredAttempt) => void | Promise<void>;
-
-/**
  * A taker's saves and its submit contend for the one attempt document: the
  * transaction that lost is run again, within the request's budget, so neither
  * answers 503 for the taker's own traffic. Past the budget the loss is a 503
@@ -47,23 +40,22 @@ export type DetailPath = (index: number, field: 'question_id' | 'student_answer'
  */
 export async function saveAnswers(
   attemptId: string,
-  beginAuthorizing: BeginAuthorizing,
+  authorize: (attempt: StoredAttempt) => void | Promise<void>,
   answers: readonly IncomingAnswer[],
   pathOf: DetailPath,
   meta: AuditMeta,
 ): Promise<SaveOutcome> {
-  return retryOnContention(() => saveOnce(attemptId, beginAuthorizing, answers, pathOf, meta), TAKER_CONTENTION);
+  return retryOnContention(() => saveOnce(attemptId, authorize, answers, pathOf, meta), TAKER_CONTENTION);
 }
 
 async function saveOnce(
   attemptId: string,
-  beginAuthorizing: BeginAuthorizing,
+  authorize: (attempt: StoredAttempt) => void | Promise<void>,
   answers: readonly IncomingAnswer[],
   pathOf: DetailPath,
   meta: AuditMeta,
 ): Promise<SaveOutcome> {
   return db.runTransaction(async (tx) => {
-    const authorize = beginAuthorizing();
     const found = await requireAttemptInTransaction(tx, attemptId);
     await authorize(found.attempt);
     if (found.attempt.status !== 'in_progress')
@@ -134,7 +126,7 @@ async function saveOnce(
 /** Scores and submits, exactly once: a second submit (or one that lost the race) finds it submitted → 409. */
 export async function submitAttempt(
   attemptId: string,
-  beginAuthorizing: BeginAuthorizing,
+  authorize: (attempt: StoredAttempt) => void | Promise<void>,
   actorOf: (attempt: StoredAttempt) => {
     submitter: 'taker' | 'admin';
     actorId: string | null;
@@ -145,7 +137,6 @@ export async function submitAttempt(
   return retryOnContention(
     () =>
       db.runTransaction(async (tx) => {
-        const authorize = beginAuthorizing();
         const found = await requireAttemptInTransaction(tx, attemptId);
         await authorize(found.attempt);
         if (found.attempt.status !== 'in_progress') throw conflict('This attempt has already been submitted');

@@ -181,17 +181,16 @@ async function assertTakenOnSite(sitting: { onSiteOnly: boolean; clientId: strin
  * stood at the attempt's start, kept on the attempt, so nothing more is read)
  * is answered and submitted from the organization's networks only.
  */
-function authorizer(caller: AttemptCaller, attemptId: string, call: CallContext): answering.BeginAuthorizing {
-  let checks: ReturnType<typeof startChecks> | undefined;
-  return () => {
-    // Started with the first try's attempt read; a transaction run again after contention reuses it (one read per request).
-    checks ??= startChecks(caller, attemptId);
-    const started = checks;
-    return async (attempt) => {
-      assertCanUseAttempt(policyCaller(caller, attempt, call), subject(attempt));
-      await started(attempt);
-      await assertTakenOnSite({ onSiteOnly: attempt.on_site_only === 1, clientId: attempt.client_id }, call);
-    };
+function authorizer(
+  caller: AttemptCaller,
+  attemptId: string,
+  call: CallContext,
+): (attempt: StoredAttempt) => Promise<void> {
+  const checks = startChecks(caller, attemptId);
+  return async (attempt) => {
+    assertCanUseAttempt(policyCaller(caller, attempt, call), subject(attempt));
+    await checks(attempt);
+    await assertTakenOnSite({ onSiteOnly: attempt.on_site_only === 1, clientId: attempt.client_id }, call);
   };
 }
 
