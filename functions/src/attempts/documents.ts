@@ -23,6 +23,11 @@ export interface StoredAttempt {
   test_name?: string;
   version: number;
   student_id: string;
+  /**
+   * The student's classes when the attempt started (a Guest's: none; absent on attempts from before
+   * classes): which classes' overrides gave its deadline, and which classes' analytics count it.
+   */
+  class_ids?: string[];
   guest: boolean;
   guest_name: string | null;
   share_code: string | null;

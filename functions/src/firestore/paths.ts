@@ -16,6 +16,22 @@ export const paths = {
   /** An organization's registered networks (one document), and every organization's at once for each instance's registry. */
   clientNetworks: (clientId: string) => db.collection('clients').doc(clientId).collection('networks').doc('registered'),
   allNetworks: () => db.collectionGroup('networks'),
+  // ---- classes
+  clientClasses: (clientId: string) => db.collection('clients').doc(clientId).collection('classes'),
+  clientClass: (clientId: string, classId: string) =>
+    db.collection('clients').doc(clientId).collection('classes').doc(classId),
+  /** A class's members, one document per student (the student's own list of classes is `class_ids` on its profile). */
+  classMembers: (clientId: string, classId: string) =>
+    db.collection('clients').doc(clientId).collection('classes').doc(classId).collection('members'),
+  classMember: (clientId: string, classId: string, uid: string) =>
+    db.collection('clients').doc(clientId).collection('classes').doc(classId).collection('members').doc(uid),
+  /** One document per class name (normalized) of a client: names are unique within an organization. */
+  clientClassName: (clientId: string, nameKey: string) =>
+    db.collection('clients').doc(clientId).collection('class_names').doc(nameKey),
+  /** How many classes the organization holds: its bound is checked here. */
+  clientClassCount: (clientId: string) => db.collection('clients').doc(clientId).collection('class_counts').doc('classes'),
+  /** Every organization's classes: telling "another organization's" from "no such" for ids in a body. */
+  allClasses: () => db.collectionGroup('classes'),
   // ---- folders and questions
   clientFolders: (clientId: string) => db.collection('clients').doc(clientId).collection('folders'),
   clientFolder: (clientId: string, folderId: string) =>
