@@ -24,6 +24,7 @@ const EMULATORS_OF = {
   'bench/pools.mjs': 'auth,firestore',
   'bench/regrade.mjs': 'auth,firestore',
   'bench/interchange.mjs': 'auth,firestore,storage',
+  'bench/classes.mjs': 'auth,firestore',
   'bench/webBundle.mjs': null,
 };
 

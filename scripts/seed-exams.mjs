@@ -24,6 +24,7 @@
 
 import { compiledFunctions } from './functions-lib.mjs';
 import { signInAnonymously, signInWithPassword } from './lib/emulatorAuth.mjs';
+import { assignTest, seedClasses } from './seed-classes.mjs';
 
 export const DEMO_FOLDER = 'Demo Folder';
 export const DEMO_TEST = 'Demo General Knowledge';
@@ -405,9 +406,13 @@ export async function seedDemoExams({ baseUrl, authHost, admin, student, db }) {
     question_ids: questions.map((q) => q.id),
   });
 
+  // Before anyone sits it: Student One's attempt then counts in its class's analytics.
+  const classes = await seedClasses(api, listAll);
+  const [year9] = classes;
+  await assignTest(api, test, [year9.id]);
   const shareCode = await shareCodeOf(api, test.id);
   const submittedAttempts = await seedTakers({ api, baseUrl, authHost, test, shareCode, student });
-  const pooled = await seedPoolAndEssay({ api, baseUrl, authHost, folder, published });
+  const pooled = await seedPoolAndEssay({ api, baseUrl, authHost, folder, published, assignTo: [year9.id] });
   // Last, so that its window opens two minutes after the seed has finished.
   const sitting = await seedSitting({ api, db, folder, questions });
   return [
@@ -422,6 +427,7 @@ export async function seedDemoExams({ baseUrl, authHost, admin, student, db }) {
     },
     sitting,
     pooled,
+    classes,
   ];
 }
 
@@ -429,7 +435,7 @@ export async function seedDemoExams({ baseUrl, authHost, admin, student, db }) {
  * The pool-and-essay test: an essay (outside the Demo Folder) and a pool drawing three of the folder's
  * questions per attempt; one guest has sat it, so its essay waits in the grading queue.
  */
-async function seedPoolAndEssay({ api, baseUrl, authHost, folder, published }) {
+async function seedPoolAndEssay({ api, baseUrl, authHost, folder, published, assignTo }) {
   const essays = await listAll(api, '/api/questions?question_type=essay');
   const essay =
     essays.find((q) => q.question_text === DEMO_ESSAY.question_text) ??
@@ -446,6 +452,7 @@ async function seedPoolAndEssay({ api, baseUrl, authHost, folder, published }) {
     question_ids: [essay.id],
     pools: [{ folder_id: folder.id, draw: 3 }],
   });
+  await assignTest(api, test, assignTo);
   const shareCode = await shareCodeOf(api, test.id);
   const submitted = await listAll(api, `/api/attempts?test_id=${encodeURIComponent(test.id)}&status=submitted`);
   if (submitted.length === 0) {

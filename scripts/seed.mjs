@@ -291,7 +291,7 @@ if (isMain) {
         `  ${a.role.padEnd(12)} ${a.email.padEnd(32)} ${a.password}  ${a.created ? '(created)' : a.changed ? '(updated)' : '(unchanged)'}`,
       );
     }
-    const [test, sitting, pooled] = result.tests;
+    const [test, sitting, pooled, classes] = result.tests;
     if (test)
       console.log(
         `  test     ${test.id}  "${test.test_name}" (${test.status}), ${test.questions} questions, share code ${test.share_code}, ${test.submitted_attempts} submitted attempts`,
@@ -307,6 +307,12 @@ if (isMain) {
     if (pooled)
       console.log(
         `  test     ${pooled.id}  "${pooled.test_name}" (${pooled.status}), ${pooled.questions} questions, share code ${pooled.share_code}, ${pooled.essays_to_grade} essays to grade`,
+      );
+    for (const cls of classes ?? [])
+      console.log(`  class    ${cls.id}  "${cls.name}" (${cls.code}): ${cls.members.join(', ')}`);
+    if (classes?.length)
+      console.log(
+        `           "${test?.test_name}" and "${pooled?.test_name}" are assigned to ${classes[0].name} only: ${classes[1].members[0]} does not see them`,
       );
   } catch (err) {
     console.error(`Seeding failed: ${err.message}`);
