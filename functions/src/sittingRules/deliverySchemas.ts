@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { MAX_CLASSES_PER_TEST } from '../classes/documents';
 import { MAX_ID_LENGTH } from '../shared/ids';
 import { isWellFormedText } from '../shared/text';
 
@@ -10,6 +9,11 @@ import { isWellFormedText } from '../shared/text';
 export const MAX_COOLDOWN_MINUTES = 10_080;
 export const ACCESS_CODE_MIN = 4;
 export const ACCESS_CODE_MAX = 64;
+/**
+ * The most classes a test is assigned to: classes/documents.ts's MAX_CLASSES_PER_TEST, repeated
+ * here because the sitting rules import no feature folder (a test checks that the two agree).
+ */
+export const MAX_ASSIGNED_CLASSES = 50;
 
 const Flag = z.union([z.literal(0), z.literal(1)]);
 
@@ -44,7 +48,7 @@ const ClassIdInput = z
   .describe(`A class id, 1 to ${MAX_ID_LENGTH} letters, digits, "_" or "-" (not "__…__")`);
 
 const ASSIGNED_TEXT =
-  `The classes of the test’s organization the test is assigned to, each once, at most ${MAX_CLASSES_PER_TEST}. ` +
+  `The classes of the test’s organization the test is assigned to, each once, at most ${MAX_ASSIGNED_CLASSES}. ` +
   '[] (the default): open to every student of the organization. Otherwise a student lists, reads and starts it only when in one of them ' +
   '(anything else answers 404 as for a missing test); share codes and an administrator starting for a student are unaffected. ' +
   'Another organization’s class → 403; a class that does not exist → 400 naming it. Audited as test.assignment_changed';
@@ -92,7 +96,7 @@ export const deliveryFields = {
   on_site_only: Flag.optional().describe(ON_SITE_ONLY_TEXT),
   assigned_class_ids: z
     .array(ClassIdInput)
-    .max(MAX_CLASSES_PER_TEST)
+    .max(MAX_ASSIGNED_CLASSES)
     .superRefine((ids, ctx) => {
       const seen = new Set<string>();
       const repeated = new Set(ids.filter((id) => seen.size === seen.add(id).size));
