@@ -25,7 +25,7 @@ export const listAudience = (classIds: readonly string[]): string[] =>
   );
 
 /** A test as stored: its assignment (default: none) and the audience derived from it, whatever else the write changed. */
-export const withAudience = <T extends { assigned_class_ids?: string[] }>(
+export const withAudience = <T extends { id: string; assigned_class_ids?: string[] }>(
   test: T,
 ): T & { assigned_class_ids: string[]; audience: string[] } => ({
   ...test,
