@@ -142,8 +142,6 @@ describe('GET /api/tests/{testId} as a student', () => {
   });
 });
 
-};
-
 describe('POST /api/attempts and assignment', () => {
   it('refuses a student’s start of a test not assigned to its classes with the 404 of a missing test', async () => {
     const unassigned = await start(student.token, { test_id: testOfB.id });
