@@ -3,7 +3,7 @@ import { expectError, expectValidation } from '../support/assertions';
 import { createRoleMatrix, createUser, signInAnonymously, type RoleMatrix } from '../support/fixtures';
 import { FieldValue } from 'firebase-admin/firestore';
 import { get, patch, post } from '../support/http';
-import { as, createTestAs, testDoc, validTest, writeQuestion } from './fixtures';
+import { as, testDoc, validTest, writeQuestion } from './fixtures';
 import { attemptDoc, publishTest, start, startOk, writeShareCode } from '../attempts/fixtures';
 import { addMember, removeMember, writeClass } from './classFixtures';
 import { MAX_CLASSES_PER_TEST } from '../../functions/src/classes/documents';

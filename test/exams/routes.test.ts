@@ -213,6 +213,7 @@ describe('POST /api/tests', () => {
       folder_id: folder.id,
       question_ids: [q2.id, q1.id],
       question_count: 2,
+      assigned_class_ids: [],
       description: null,
       max_attempts: null,
       negative_mark_ratio: 0.25,

@@ -308,11 +308,25 @@ describe('isIndexed', () => {
       assert.ok(isIndexed(arraySpec, withArray(fields)));
     });
     it('refuses an index without the array field, or with it ordered instead of CONTAINS', () => {
-      assert.ok(!isIndexed(arraySpec, file([['a', 'ASCENDING'], ['b', 'ASCENDING'], ['t', 'DESCENDING']])));
       assert.ok(
         !isIndexed(
           arraySpec,
-          file([['a', 'ASCENDING'], ['b', 'ASCENDING'], ['tags', 'ASCENDING'], ['t', 'DESCENDING']]),
+          file([
+            ['a', 'ASCENDING'],
+            ['b', 'ASCENDING'],
+            ['t', 'DESCENDING'],
+          ]),
+        ),
+      );
+      assert.ok(
+        !isIndexed(
+          arraySpec,
+          file([
+            ['a', 'ASCENDING'],
+            ['b', 'ASCENDING'],
+            ['tags', 'ASCENDING'],
+            ['t', 'DESCENDING'],
+          ]),
         ),
       );
     });
@@ -320,7 +334,12 @@ describe('isIndexed', () => {
       assert.ok(
         !isIndexed(
           spec,
-          withArray([['a', 'ASCENDING'], ['b', 'ASCENDING'], ['tags', 'CONTAINS'], ['t', 'DESCENDING']]),
+          withArray([
+            ['a', 'ASCENDING'],
+            ['b', 'ASCENDING'],
+            ['tags', 'CONTAINS'],
+            ['t', 'DESCENDING'],
+          ]),
         ),
       );
     });

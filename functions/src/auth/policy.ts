@@ -293,8 +293,7 @@ export const testVisibleTo = (
   principal: Principal,
   test: { status: string; assigned_class_ids?: readonly string[] },
   classIds: readonly string[],
-): boolean =>
-  testViewFor(principal) === 'author' || (test.status === 'published' && testOpenToStudent(test, classIds));
+): boolean => testViewFor(principal) === 'author' || (test.status === 'published' && testOpenToStudent(test, classIds));
 
 /** A test draws its questions, folders and classes from its own organization only: another's, named in a body, is 403. */
 export function assertSameOrganizationReferences(

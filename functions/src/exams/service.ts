@@ -390,13 +390,7 @@ export async function replaceTest(
       `Only a draft can be edited; this test is ${test.status}. Archive it and restore it to a draft, then publish again as a new version`,
     );
   }
-  await checkReferences(
-    test.client_id,
-    input.question_ids,
-    input.folder_id,
-    input.pools,
-    input.assigned_class_ids,
-  );
+  await checkReferences(test.client_id, input.question_ids, input.folder_id, input.pools, input.assigned_class_ids);
   const now = new Date().toISOString();
   const hash = await accessCodeHashOf(input);
   const { test: next, sweepId } = await store.replaceDraft(

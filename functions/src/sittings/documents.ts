@@ -57,8 +57,4 @@ export interface StoredSweep {
 }
 
 export type SweepReason =
-  | 'closes_at_changed'
-  | 'override_changed'
-  | 'accommodation_changed'
-  | 'test_extended'
-  | 'class_override_changed';
+  'closes_at_changed' | 'override_changed' | 'accommodation_changed' | 'test_extended' | 'class_override_changed';

@@ -87,7 +87,11 @@ export const ClassOverride = z
 export type ClassOverride = z.infer<typeof ClassOverride>;
 
 export const ClassOverrideList = z
-  .object({ data: z.array(ClassOverride).describe(`By class id; a test holds at most ${MAX_CLASSES_PER_TEST}, so one page holds them all`) })
+  .object({
+    data: z
+      .array(ClassOverride)
+      .describe(`By class id; a test holds at most ${MAX_CLASSES_PER_TEST}, so one page holds them all`),
+  })
   .meta({ id: 'ClassOverrideList' });
 
 // ---- accommodations

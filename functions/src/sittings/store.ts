@@ -233,11 +233,7 @@ export async function writeClassOverride(
       o ? JSON.stringify([o.opens_at, o.closes_at, o.timer, o.max_attempts]) : null;
     const sweepId =
       valuesOf(before) !== valuesOf(override)
-        ? recordSweep(
-            tx,
-            { clientId, testId, reason: 'class_override_changed', by: write.by, meta: write.meta },
-            now,
-          )
+        ? recordSweep(tx, { clientId, testId, reason: 'class_override_changed', by: write.by, meta: write.meta }, now)
         : undefined;
     return { override, sweepId };
   });
