@@ -77,6 +77,7 @@ const request = (fields: Partial<StartRequest> = {}): StartRequest => ({
   studentId: 's1',
   guest: null,
   checkStudentProfile: false,
+  checkAssignment: false,
   accessCode: undefined,
   startedBy: 's1',
   tokenIssuedTo: { uid: 's1', role: 'student' },
@@ -315,6 +316,127 @@ describe('decideStart: an attempt already in progress', () => {
     const decision = decideStart(reads({ slot, running: null }), request({ readRunning: true }), NOW);
     assert.ok('start' in decision);
     assert.equal(decision.start.closeOverdue, false);
+  });
+});
+
+describe('decideStart: assignment to classes', () => {
+  const assigned = test({ assigned_class_ids: ['class-a'] });
+  const inClass = (classIds: string[]) => ({ role: 'student', class_ids: classIds });
+  const self = request({ checkAssignment: true });
+
+  it('refuses a student outside the assigned classes with the very refusal of a missing test', () => {
+    const missing = decideStart(reads({ test: undefined }), self, NOW);
+    const unassigned = decideStart(reads({ test: assigned, profile: inClass(['class-b']) }), self, NOW);
+    assert.deepEqual(refusal(unassigned), refusal(missing));
+    assert.equal(refusal(unassigned).code, 'NOT_FOUND');
+  });
+
+  it('refuses it before telling a draft apart (no 409 that would show the test exists)', () => {
+    const draft = test({ assigned_class_ids: ['class-a'], status: 'draft', version: null });
+    assert.equal(refusal(decideStart(reads({ test: draft, profile: inClass([]) }), self, NOW)).code, 'NOT_FOUND');
+  });
+
+  it('starts a student of an assigned class, and anyone on a test assigned to none (or stored before assignments)', () => {
+    assert.ok('start' in decideStart(reads({ test: assigned, profile: inClass(['class-b', 'class-a']) }), self, NOW));
+    assert.ok(
+      'start' in decideStart(reads({ test: test({ assigned_class_ids: [] }), profile: inClass([]) }), self, NOW),
+    );
+    assert.ok('start' in decideStart(reads({ test: test(), profile: undefined }), self, NOW));
+  });
+
+  it('lets a student removed from the class resume its attempt in progress, but not start a new one once it is over', () => {
+    const slot = slotWith({ in_progress: running(iso(NOW + 60_000)) });
+    assert.ok('resume' in decideStart(reads({ test: assigned, slot, profile: inClass([]) }), self, NOW));
+    const over = slotWith({ in_progress: running(iso(NOW - 60_000)) });
+    const overdue = { id: 'c1.old', status: 'in_progress', expires_at: iso(NOW - 60_000) } as StoredAttempt;
+    const decision = decideStart(
+      reads({ test: assigned, slot: over, running: overdue, profile: inClass([]) }),
+      self,
+      NOW,
+    );
+    assert.equal(refusal(decision).code, 'NOT_FOUND');
+  });
+
+  it('does not bind an administrator starting for a student, nor a Guest with a share code', () => {
+    const forStudent = request({ checkStudentProfile: true, checkAssignment: false, startedBy: 'admin' });
+    assert.ok('start' in decideStart(reads({ test: assigned, profile: inClass([]) }), forStudent, NOW));
+    const guest = request({ guest: { code: 'CODE', name: null } });
+    const code = { code: 'CODE', revoked: false, expires_at: null } as StoredShareCode;
+    assert.ok('start' in decideStart(reads({ test: assigned, shareCode: code, seat: { used: 0 } }), guest, NOW));
+  });
+
+  it('keeps the student’s classes on the attempt (a Guest’s: none)', () => {
+    const decision = decideStart(reads({ test: assigned, profile: inClass(['class-a', 'class-b']) }), self, NOW);
+    assert.ok('start' in decision);
+    assert.deepEqual(decision.start.attempt.class_ids, ['class-a', 'class-b']);
+    const noProfile = decideStart(reads({ profile: undefined }), request(), NOW);
+    assert.ok('start' in noProfile);
+    assert.deepEqual(noProfile.start.attempt.class_ids, []);
+  });
+});
+
+describe('decideStart: class overrides', () => {
+  const withClassOverrides = (fields: Partial<StoredTest> = {}) =>
+    test({
+      class_overrides: {
+        'class-a': { timer: 60, max_attempts: 1, set_by: 'admin', updated_at: iso(0) },
+        'class-b': { timer: 90, closes_at: iso(NOW + 3_600_000), set_by: 'admin', updated_at: iso(0) },
+      },
+      ...fields,
+    });
+  const inClass = (classIds: string[]) => ({ role: 'student', class_ids: classIds });
+
+  it('gives a student its classes’ most generous timer', () => {
+    const decision = decideStart(
+      reads({ test: withClassOverrides(), profile: inClass(['class-a', 'class-b']) }),
+      request(),
+      NOW,
+    );
+    assert.ok('start' in decision);
+    // class-b: 90 minutes, but its closes_at (60 minutes away) comes first.
+    assert.equal(decision.start.attempt.expires_at, iso(NOW + 3_600_000));
+    const onlyA = decideStart(reads({ test: withClassOverrides(), profile: inClass(['class-a']) }), request(), NOW);
+    assert.ok('start' in onlyA);
+    assert.equal(onlyA.start.attempt.expires_at, iso(NOW + 60 * 60_000));
+  });
+
+  it('lets the student’s own override win field by field', () => {
+    const decision = decideStart(
+      reads({ test: withClassOverrides(), profile: inClass(['class-a']), override: { timer: 20 } }),
+      request(),
+      NOW,
+    );
+    assert.ok('start' in decision);
+    assert.equal(decision.start.attempt.expires_at, iso(NOW + 20 * 60_000));
+  });
+
+  it('applies a class’s max_attempts and window to new attempts', () => {
+    const used = slotWith({ count: 1 });
+    const refused = decideStart(
+      reads({ test: withClassOverrides(), profile: inClass(['class-a']), slot: used }),
+      request(),
+      NOW,
+    );
+    assert.equal(refusal(refused).code, 'CONFLICT');
+    const shut = withClassOverrides({ closes_at: iso(NOW - 1000) });
+    assert.equal(
+      refusal(decideStart(reads({ test: shut, profile: inClass(['class-a']) }), request(), NOW)).code,
+      'CONFLICT',
+    );
+    assert.ok('start' in decideStart(reads({ test: shut, profile: inClass(['class-b']) }), request(), NOW));
+  });
+
+  it('gives a Guest none of them', () => {
+    const guest = request({ guest: { code: 'CODE', name: null } });
+    const code = { code: 'CODE', revoked: false, expires_at: null } as StoredShareCode;
+    const decision = decideStart(
+      reads({ test: withClassOverrides(), profile: inClass(['class-a']), shareCode: code, seat: { used: 0 } }),
+      guest,
+      NOW,
+    );
+    assert.ok('start' in decision);
+    assert.equal(decision.start.attempt.expires_at, iso(NOW + 30 * 60_000));
+    assert.deepEqual(decision.start.attempt.class_ids, []);
   });
 });
 

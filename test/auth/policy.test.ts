@@ -7,6 +7,7 @@ import {
   assertCanDeleteUser,
   assertCanManageSitting,
   assertCanReadUser,
+  assertCanSetClassOverride,
   assertCanUseAttempt,
   assertOnSite,
   assertOrganizationActive,
@@ -17,10 +18,15 @@ import {
   mediaAccess,
   organizationForNewUser,
   reviewAccess,
+  startChecksAssignment,
   submitterOf,
   takerAccountRefusal,
   tokenIssuerRefusal,
   tenantScope,
+  testListScope,
+  testOpenToStudent,
+  testVisibilityNeedsClasses,
+  testVisibleTo,
 } from '../../functions/src/auth/policy';
 import type { Principal } from '../../functions/src/auth/principal';
 import { ApiError } from '../../functions/src/shared/errors';
@@ -434,4 +440,55 @@ describe('policy: attemptMediaScope (what an attempt shows its taker)', () => {
     assert.equal(attemptMediaScope({ taking: false, reviewOpen: true }), 'review'));
   it('shows nothing after submission without an open review, nor past the deadline', () =>
     assert.equal(attemptMediaScope({ taking: false, reviewOpen: false }), null));
+});
+
+describe('policy: tests assigned to classes', () => {
+  const assigned = { status: 'published', assigned_class_ids: ['a', 'b'] };
+
+  it('opens a test assigned to no class (or stored before assignments) to every student', () => {
+    assert.equal(testOpenToStudent({ assigned_class_ids: [] }, []), true);
+    assert.equal(testOpenToStudent({}, []), true);
+  });
+
+  it('opens a test assigned to classes to their students only', () => {
+    assert.equal(testOpenToStudent(assigned, ['x', 'b']), true);
+    assert.equal(testOpenToStudent(assigned, ['x']), false);
+    assert.equal(testOpenToStudent(assigned, []), false);
+  });
+
+  it('lets a student know a published test exists only when it is open to it; authors always', () => {
+    assert.equal(testVisibleTo(student, assigned, ['a']), true);
+    assert.equal(testVisibleTo(student, assigned, ['c']), false);
+    assert.equal(testVisibleTo(student, { ...assigned, status: 'draft' }, ['a']), false);
+    assert.equal(testVisibleTo(admin, assigned, []), true);
+    assert.equal(testVisibleTo(superAdmin, assigned, []), true);
+  });
+
+  it('reads a student’s classes only for a test assigned to classes', () => {
+    assert.equal(testVisibilityNeedsClasses(student, assigned), true);
+    assert.equal(testVisibilityNeedsClasses(student, { assigned_class_ids: [] }), false);
+    assert.equal(testVisibilityNeedsClasses(admin, assigned), false);
+  });
+
+  it('lists a student’s tests by its classes, an administrator’s whole', () => {
+    assert.equal(testListScope(student, {}).byClasses, true);
+    assert.equal(testListScope(admin, {}).byClasses, false);
+  });
+
+  it('checks the assignment on a student’s own start only: not a Guest’s share code, nor an administrator starting for a student', () => {
+    assert.equal(startChecksAssignment({ kind: 'self', studentId: 'u1', clientId: 'acme' }), true);
+    assert.equal(startChecksAssignment({ kind: 'guest', studentId: 'g1' }), false);
+    assert.equal(startChecksAssignment({ kind: 'for_student', studentId: 'u1', clientId: 'acme' }), false);
+  });
+
+  it('lets the organization’s administrators (and a Super Admin) set class overrides, with a class of the test’s organization only', () => {
+    assertCanSetClassOverride(admin, { clientId: 'acme' }, { clientId: 'acme' });
+    assertCanSetClassOverride(superAdmin, { clientId: 'acme' }, undefined);
+    throwsCode(() => assertCanSetClassOverride(admin, { clientId: 'acme' }, { clientId: 'other' }), 'FORBIDDEN');
+    throwsCode(
+      () => assertCanSetClassOverride(principal('client_admin', 'other'), { clientId: 'acme' }, undefined),
+      'FORBIDDEN',
+    );
+    throwsCode(() => assertCanSetClassOverride(student, { clientId: 'acme' }, undefined), 'FORBIDDEN');
+  });
 });

@@ -58,13 +58,21 @@ describe('policy: tests and share codes', () => {
   });
 
   it('scopes a listing: a Student to published tests, refusing drafts and archived ones', () => {
-    assert.deepEqual(testListScope(who('student'), {}), { clientId: 'c1', status: 'published' });
-    assert.deepEqual(testListScope(who('student'), { status: 'published' }), { clientId: 'c1', status: 'published' });
+    assert.deepEqual(testListScope(who('student'), {}), { clientId: 'c1', status: 'published', byClasses: true });
+    assert.deepEqual(testListScope(who('student'), { status: 'published' }), {
+      clientId: 'c1',
+      status: 'published',
+      byClasses: true,
+    });
     assert.equal(
       code(() => testListScope(who('student'), { status: 'draft' })),
       'FORBIDDEN',
     );
-    assert.deepEqual(testListScope(who('client_admin'), { status: 'draft' }), { clientId: 'c1', status: 'draft' });
+    assert.deepEqual(testListScope(who('client_admin'), { status: 'draft' }), {
+      clientId: 'c1',
+      status: 'draft',
+      byClasses: false,
+    });
     assert.equal(
       code(() => testListScope(who('super_admin'), {})),
       'VALIDATION_ERROR',
@@ -83,10 +91,10 @@ describe('policy: tests and share codes', () => {
     assert.equal(testViewFor(who('super_admin')), 'author');
     assert.equal(testViewFor(who('client_admin')), 'author');
     assert.equal(testViewFor(who('student')), 'student');
-    assert.equal(testVisibleTo(who('student'), { status: 'draft' }), false);
-    assert.equal(testVisibleTo(who('student'), { status: 'archived' }), false);
-    assert.equal(testVisibleTo(who('student'), { status: 'published' }), true);
-    assert.equal(testVisibleTo(who('client_admin'), { status: 'draft' }), true);
+    assert.equal(testVisibleTo(who('student'), { status: 'draft' }, []), false);
+    assert.equal(testVisibleTo(who('student'), { status: 'archived' }, []), false);
+    assert.equal(testVisibleTo(who('student'), { status: 'published' }, []), true);
+    assert.equal(testVisibleTo(who('client_admin'), { status: 'draft' }, []), true);
     assert.equal(
       code(() => assertCanReadTest(who('student'), { clientId: 'c2' })),
       'FORBIDDEN',

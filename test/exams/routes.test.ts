@@ -24,6 +24,7 @@ import {
 const AUTHOR_FIELDS = [
   'access_code_required',
   'allow_review',
+  'assigned_class_ids',
   'attempt_cooldown_minutes',
   'client_id',
   'closes_at',
@@ -49,7 +50,8 @@ const AUTHOR_FIELDS = [
   'version',
 ];
 // Which questions a test holds, fixed or drawn, a student learns only by starting an attempt.
-const STUDENT_FIELDS = AUTHOR_FIELDS.filter((f) => f !== 'question_ids' && f !== 'pools');
+// Whom it is assigned to is the authors' business too.
+const STUDENT_FIELDS = AUTHOR_FIELDS.filter((f) => f !== 'question_ids' && f !== 'pools' && f !== 'assigned_class_ids');
 
 const put = (path: string, body: unknown, token?: string) => api('PUT', path, { ...as(token), body });
 const publish = (testId: string, token?: string) => post(`/api/tests/${testId}/publish`, undefined, as(token));
@@ -211,6 +213,7 @@ describe('POST /api/tests', () => {
       folder_id: folder.id,
       question_ids: [q2.id, q1.id],
       question_count: 2,
+      assigned_class_ids: [],
       description: null,
       max_attempts: null,
       negative_mark_ratio: 0.25,

@@ -29,7 +29,7 @@ import { questionQuerySpec } from '../../functions/src/questions/questionQuery';
 import type { QuestionFilters } from '../../functions/src/questions/schemas';
 import { shareCodeQuerySpec } from '../../functions/src/exams/shareCodeQuery';
 import { overrideQuerySpec } from '../../functions/src/sittings/overrideQuery';
-import { testQuerySpec } from '../../functions/src/exams/testQuery';
+import { studentTestQuerySpec, testQuerySpec } from '../../functions/src/exams/testQuery';
 import { superAdminQuerySpec, tenantUserQuerySpec } from '../../functions/src/users/userQuery';
 
 // The emulator serves any query; production refuses one without its index.
@@ -67,6 +67,13 @@ const shapes: Array<[string, QuerySpec]> = [
   // ---- tests and share codes
   ...combinations({ status: 'published', folder_id: 'f' }).map(
     (f) => [`tests ${JSON.stringify(f)}`, testQuerySpec(f)] as [string, QuerySpec],
+  ),
+  ...combinations({ folder_id: 'f' }).map(
+    (f) =>
+      [
+        `tests: a student's list, open to it or assigned to its classes ${JSON.stringify(f)}`,
+        studentTestQuerySpec(f, ['*', 'class-a']),
+      ] as [string, QuerySpec],
   ),
   ['share_codes of one test', shareCodeQuerySpec({ client_id: 'c', test_id: 't' })],
   // ---- attempts
@@ -119,7 +126,7 @@ describe('firestore.indexes.json', () => {
   }
 
   // Finding a test, question or folder by id across organizations is a collection-group query on `id`.
-  for (const group of ['tests', 'questions', 'folders']) {
+  for (const group of ['tests', 'questions', 'folders', 'classes']) {
     it(`indexes ${group}.id for collection-group queries`, () => {
       const overrides = (
         indexFile as unknown as {
@@ -200,6 +207,7 @@ describe('firestore.indexes.json', () => {
     ['attempts', 'answers'],
     ['attempts', 'extensions'],
     ['deadline_sweeps', 'meta'],
+    ['tests', 'class_overrides'],
   ]) {
     it(`does not index ${group}.${field} (never queried)`, () => {
       const overrides = (
@@ -274,6 +282,70 @@ describe('isIndexed', () => {
   it('needs no composite index for one sort alone or equality filters alone', () => {
     assert.ok(isIndexed({ ...spec, equals: {} }, { indexes: [] }));
     assert.ok(isIndexed({ ...spec, orderBy: [] }, { indexes: [] }));
+  });
+
+  describe('with array-contains-any', () => {
+    const arraySpec: QuerySpec = { ...spec, arrayContainsAny: { field: 'tags', values: ['x', 'y'] } };
+    const withArray = (fields: Array<[string, 'ASCENDING' | 'DESCENDING' | 'CONTAINS']>): IndexFile => ({
+      indexes: [
+        {
+          collectionGroup: 'things',
+          queryScope: 'COLLECTION',
+          fields: fields.map(([fieldPath, order]) =>
+            order === 'CONTAINS' ? { fieldPath, arrayConfig: 'CONTAINS' as const } : { fieldPath, order },
+          ),
+        },
+      ],
+    });
+
+    it('finds an index with the equality fields and the array field (CONTAINS) first, then the sort', () => {
+      const fields: Array<[string, 'ASCENDING' | 'DESCENDING' | 'CONTAINS']> = [
+        ['a', 'ASCENDING'],
+        ['tags', 'CONTAINS'],
+        ['b', 'ASCENDING'],
+        ['t', 'DESCENDING'],
+      ];
+      assert.ok(isIndexed(arraySpec, withArray(fields)));
+    });
+    it('refuses an index without the array field, or with it ordered instead of CONTAINS', () => {
+      assert.ok(
+        !isIndexed(
+          arraySpec,
+          file([
+            ['a', 'ASCENDING'],
+            ['b', 'ASCENDING'],
+            ['t', 'DESCENDING'],
+          ]),
+        ),
+      );
+      assert.ok(
+        !isIndexed(
+          arraySpec,
+          file([
+            ['a', 'ASCENDING'],
+            ['b', 'ASCENDING'],
+            ['tags', 'ASCENDING'],
+            ['t', 'DESCENDING'],
+          ]),
+        ),
+      );
+    });
+    it('refuses an index with a CONTAINS field the query does not filter on', () => {
+      assert.ok(
+        !isIndexed(
+          spec,
+          withArray([
+            ['a', 'ASCENDING'],
+            ['b', 'ASCENDING'],
+            ['tags', 'CONTAINS'],
+            ['t', 'DESCENDING'],
+          ]),
+        ),
+      );
+    });
+    it('needs a composite index for array-contains-any with a sort, even without equality filters', () => {
+      assert.ok(!isIndexed({ ...arraySpec, equals: {} }, { indexes: [] }));
+    });
   });
 });
 

@@ -11,6 +11,7 @@ import { seeds as testsAndShareCodes } from './seeds/testsAndShareCodes';
 import { seeds as attempts } from './seeds/attempts';
 import { seeds as analytics } from './seeds/analytics';
 import { seeds as sittings } from './seeds/sittings';
+import { seeds as classOverrides } from './seeds/classOverrides';
 import { seeds as networks } from './seeds/networks';
 import { seeds as grading } from './seeds/grading';
 import { seeds as media } from './seeds/media';
@@ -33,6 +34,7 @@ const GROUPS: FuzzSeedGroup[] = [
   attempts,
   analytics,
   sittings,
+  classOverrides,
   networks,
   grading,
   media,

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { PatchTestBody } from '../../functions/src/sittingRules/deliverySchemas';
+import { MAX_CLASSES_PER_TEST } from '../../functions/src/classes/documents';
+import { MAX_ASSIGNED_CLASSES, PatchTestBody } from '../../functions/src/sittingRules/deliverySchemas';
 
 // The instants of a test's delivery settings, pure: what is taken is what the
 // service can answer, and take back, as ISO 8601 UTC (years 0000 to 9999).
@@ -33,5 +34,28 @@ describe('deliverySchemas: instants', () => {
         assert.deepEqual(issuesFor(field, new Date(value).toISOString()), [], `${field}: ${value} in UTC`);
       }
     }
+  });
+});
+
+describe('deliverySchemas: assigned_class_ids', () => {
+  const issues = (value: unknown) => {
+    const parsed = PatchTestBody.safeParse({ assigned_class_ids: value });
+    return parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  };
+
+  it('bounds the classes by classes/documents.ts’s MAX_CLASSES_PER_TEST', () => {
+    assert.equal(MAX_ASSIGNED_CLASSES, MAX_CLASSES_PER_TEST);
+    assert.deepEqual(issues(Array.from({ length: MAX_CLASSES_PER_TEST }, (_, i) => `c${i}`)), []);
+    assert.equal(issues(Array.from({ length: MAX_CLASSES_PER_TEST + 1 }, (_, i) => `c${i}`)).length, 1);
+  });
+
+  it('takes [] (open to the organization) and refuses a repeated class, naming it', () => {
+    assert.deepEqual(issues([]), []);
+    const [issue] = issues(['a', 'b', 'a']);
+    assert.match(issue, /^assigned_class_ids: .*repeated: a$/);
+  });
+
+  it('refuses an id that could name no document', () => {
+    for (const id of ['', 'a/b', '__x__', 'x'.repeat(129)]) assert.equal(issues([id]).length > 0, true, id);
   });
 });

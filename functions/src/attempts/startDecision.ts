@@ -1,6 +1,8 @@
 import type { AuditEventType } from '../audit/schemas';
 import type { StoredShareCode, StoredTest } from '../exams/documents';
 import { keyRevisionOf } from '../exams/lifecycle';
+import { testOpenToStudent } from '../auth/policy';
+import { classOverridesFor, effectiveOverride } from '../sittingRules/classOverrides';
 import { badRequest, conflict, notFound } from '../shared/errors';
 import {
   cooldownEnds,
@@ -31,6 +33,11 @@ export interface StartRequest {
   guest: { code: string; name: string | null } | null;
   /** An administrator starts for a student: the student's profile must be a student's. */
   checkStudentProfile: boolean;
+  /**
+   * A student starting for itself (policy: startChecksAssignment): a new attempt of a test
+   * not open to its classes is refused as a missing test; resuming its attempt in progress is not.
+   */
+  checkAssignment: boolean;
   /** The access code sent; null when an administrator starts for a student (the proctor is no stranger). */
   accessCode: string | undefined | null;
   startedBy: string;
@@ -53,8 +60,11 @@ export interface StartRequest {
 export interface StartReads {
   test: StoredTest | undefined;
   slot: AttemptSlot | undefined;
-  /** Read when the request checks the student's profile: its role, or undefined when there is no profile. */
-  profile?: { role: unknown } | undefined;
+  /**
+   * The student's profile (read for every start but a Guest's): its role and its classes,
+   * or undefined when there is no profile.
+   */
+  profile?: { role: unknown; class_ids?: unknown } | undefined;
   override: OverrideValues | undefined;
   accommodation: Accommodation | undefined;
   /** A Guest's share code (undefined: no such code). */
@@ -103,6 +113,10 @@ export interface StartWrites {
   paper: VersionForAttempt;
 }
 
+/** The classes a profile lists (none when there is no profile, or no list). */
+const classIdsOf = (profile: StartReads['profile']): string[] =>
+  Array.isArray(profile?.class_ids) ? (profile.class_ids as unknown[]).filter((id) => typeof id === 'string') : [];
+
 export type StartDecision =
   { refusal: unknown } | { need: StartNeed } | { resume: ResumeWrites } | { start: StartWrites };
 
@@ -122,6 +136,12 @@ export function decideStart(reads: StartReads, request: StartRequest, nowMs: num
   }
   const test = reads.test;
   if (!test) return { refusal: new TestMissing('NOT_FOUND', 'Test not found') };
+  // The student's classes at this start (a Guest's: none): whom the test is open to, whose class overrides apply.
+  const classIds = request.guest ? [] : classIdsOf(reads.profile);
+  // Not open to the student: the same 404 as no test, before anything tells the test apart from none,
+  // unless it has an attempt in progress to resume (it was removed from the class meanwhile).
+  const open = !request.checkAssignment || testOpenToStudent(test, classIds);
+  if (!open && !reads.slot?.in_progress) return { refusal: new TestMissing('NOT_FOUND', 'Test not found') };
   if (test.status !== 'published' || test.version === null)
     return { refusal: conflict(`Attempts are taken on published tests only; this test is ${test.status}`) };
   // Resuming is starting too: an on-site-only test is started and resumed on site only.
@@ -179,8 +199,11 @@ export function decideStart(reads: StartReads, request: StartRequest, nowMs: num
   // Left open past its deadline: it closes first, with the answers saved in time.
   const overdue = running && reads.running?.status === 'in_progress' ? reads.running : undefined;
 
-  // A new attempt: inside the student's window, past its cooldown, with the access code, within its attempts.
-  const refusal = windowRefusal(startWindow(test, reads.override), nowMs);
+  // A new attempt: open to the student, inside its window, past its cooldown, with the access code, within its attempts.
+  if (!open) return { refusal: new TestMissing('NOT_FOUND', 'Test not found') };
+  // The student's own override, and for the fields it leaves, its classes' most generous.
+  const override = effectiveOverride(reads.override, classOverridesFor(test.class_overrides, classIds));
+  const refusal = windowRefusal(startWindow(test, override), nowMs);
   if (refusal) return { refusal: conflict(refusal) };
   const lastSubmittedAt = overdue ? overdue.expires_at : slot.last_submitted_at;
   const cooldownEnd = cooldownEnds(lastSubmittedAt, test.attempt_cooldown_minutes ?? 0, nowMs);
@@ -199,7 +222,7 @@ export function decideStart(reads: StartReads, request: StartRequest, nowMs: num
   }
   if (!reads.paper) return { need: 'paper' };
   const { version, draw, paper } = reads.paper;
-  const maxAttempts = effective(reads.override, 'max_attempts', version.test.max_attempts ?? null);
+  const maxAttempts = effective(override, 'max_attempts', version.test.max_attempts ?? null);
   if (maxAttempts !== null && maxAttempts !== undefined && slot.count >= maxAttempts) {
     return { refusal: conflict(`All ${maxAttempts} attempts allowed on this test have been used`) };
   }
@@ -220,6 +243,7 @@ export function decideStart(reads: StartReads, request: StartRequest, nowMs: num
     test_name: version.test.test_name,
     version: version.version,
     student_id: request.studentId,
+    class_ids: classIds,
     guest: request.guest !== null,
     guest_name: request.guest?.name ?? null,
     share_code: request.guest?.code ?? null,
@@ -231,7 +255,7 @@ export function decideStart(reads: StartReads, request: StartRequest, nowMs: num
         startedAtMs: nowMs,
         versionTimer: version.test.timer ?? 0,
         testClosesAt: test.closes_at ?? null,
-        override: reads.override,
+        override,
         accommodation: reads.accommodation,
         extensionMinutes: 0,
       }),

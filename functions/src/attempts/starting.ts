@@ -29,8 +29,10 @@ export interface StartPlan {
   studentId: string;
   /** Set for a Guest: the code it redeems (its seats are taken here). */
   guest: { target: ShareCodeTarget; name: string | null } | null;
-  /** An administrator starts for a student: the student's profile is read and must be a student's. */
+  /** An administrator starts for a student: the student's profile must be a student's. */
   checkStudentProfile: boolean;
+  /** A student starting for itself: the test must be open to its classes (policy: startChecksAssignment). */
+  checkAssignment: boolean;
   /**
    * The access code the taker sent, checked when the test requires one. Null
    * when an administrator starts for a student: the code keeps strangers out of
@@ -107,10 +109,10 @@ async function startInTransaction(plan: StartPlan, { readRunning }: { readRunnin
   const slotRef = paths.attemptSlot(plan.clientId, plan.testId, plan.studentId);
   const drawn = plan.guest ? randomInt(Math.max(1, plan.guest.target.seat_shards)) : 0;
   // One round trip reads all that decides the start; optional documents only when they matter. A Guest is
-  // nobody's student, so it has no override or accommodation to read.
+  // nobody's student, so it has no profile (no classes), override or accommodation to read.
   const named: Record<string, DocumentReference | undefined> = {
     organization: plan.checkOrganization ? paths.client(plan.clientId) : undefined,
-    profile: plan.checkStudentProfile ? paths.clientUser(plan.clientId, plan.studentId) : undefined,
+    profile: plan.guest ? undefined : paths.clientUser(plan.clientId, plan.studentId),
     override: plan.guest ? undefined : paths.testOverride(plan.clientId, plan.testId, plan.studentId),
     accommodation: plan.guest ? undefined : paths.accommodation(plan.clientId, plan.studentId),
     shareCode: plan.guest ? paths.shareCode(plan.guest.target.code) : undefined,
@@ -134,6 +136,7 @@ async function startInTransaction(plan: StartPlan, { readRunning }: { readRunnin
       studentId: plan.studentId,
       guest: plan.guest ? { code: plan.guest.target.code, name: plan.guest.name } : null,
       checkStudentProfile: plan.checkStudentProfile,
+      checkAssignment: plan.checkAssignment,
       accessCode: plan.accessCode,
       startedBy: plan.startedBy,
       tokenIssuedTo: plan.tokenIssuedTo,
@@ -146,7 +149,9 @@ async function startInTransaction(plan: StartPlan, { readRunning }: { readRunnin
     const reads: StartReads = {
       test: existing<StoredTest>(testSnap),
       slot: existing<AttemptSlot>(slotSnap),
-      profile: read.profile?.exists ? { role: read.profile.get('role') } : undefined,
+      profile: read.profile?.exists
+        ? { role: read.profile.get('role'), class_ids: read.profile.get('class_ids') }
+        : undefined,
       override: existing<OverrideValues>(read.override),
       accommodation: existing<Accommodation>(read.accommodation),
       shareCode: existing<StoredShareCode>(read.shareCode),

@@ -24,6 +24,10 @@ export const AUDIT_EVENT_TYPES = [
   'accommodation_set',
   'attempt_extended',
   'test_extended',
+  // ---- classes: assignments and class overrides
+  'test.assignment_changed',
+  'test.class_override_set',
+  'test.class_override_deleted',
   // ---- the exam hall
   'networks_set',
   // ---- grading and regrading

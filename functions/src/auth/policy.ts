@@ -252,13 +252,14 @@ export const testViewFor = (principal: Principal): 'author' | 'student' =>
 export function testListScope(
   principal: Principal,
   requested: { client_id?: string; status?: string },
-): { clientId: string; status?: string } {
+): { clientId: string; status?: string; byClasses: boolean } {
   assertRole(principal, ['super_admin', 'client_admin', 'student']);
   const clientId = tenantScope(principal, requested.client_id);
-  if (principal.role !== 'student') return { clientId, status: requested.status };
+  if (principal.role !== 'student') return { clientId, status: requested.status, byClasses: false };
   if (requested.status !== undefined && requested.status !== 'published')
     throw forbidden('Students see published tests only');
-  return { clientId, status: 'published' };
+  // A student lists only what is open to it: the organization's open tests and its classes' (testOpenToStudent).
+  return { clientId, status: 'published', byClasses: true };
 }
 
 /** 403 for another organization's test. */
@@ -267,11 +268,34 @@ export function assertCanReadTest(principal: Principal, test: { clientId: string
   assertTenantAccess(principal, test.clientId);
 }
 
-/** Whether the caller may know the test exists at all: a student sees its organization's published tests only (else 404). */
-export const testVisibleTo = (principal: Principal, test: { status: string }): boolean =>
-  testViewFor(principal) === 'author' || test.status === 'published';
+/**
+ * Whether a student of these classes may list, read and start the test: one assigned
+ * to no class is open to the whole organization (a test stored before assignments
+ * too); one assigned to classes, to their students only.
+ */
+export const testOpenToStudent = (
+  test: { assigned_class_ids?: readonly string[] },
+  classIds: readonly string[],
+): boolean => {
+  const assigned = test.assigned_class_ids ?? [];
+  return assigned.length === 0 || assigned.some((id) => classIds.includes(id));
+};
 
-/** A test draws its questions and folder from its own organization only: another's, named in a body, is 403. */
+/** Whether reading the test for this caller needs its classes: a student's, on a test assigned to classes. */
+export const testVisibilityNeedsClasses = (principal: Principal, test: { assigned_class_ids?: readonly string[] }) =>
+  testViewFor(principal) === 'student' && (test.assigned_class_ids ?? []).length > 0;
+
+/**
+ * Whether the caller may know the test exists at all: a student sees its organization's
+ * published tests open to it only (else 404, the same as for none).
+ */
+export const testVisibleTo = (
+  principal: Principal,
+  test: { status: string; assigned_class_ids?: readonly string[] },
+  classIds: readonly string[],
+): boolean => testViewFor(principal) === 'author' || (test.status === 'published' && testOpenToStudent(test, classIds));
+
+/** A test draws its questions, folders and classes from its own organization only: another's, named in a body, is 403. */
 export function assertSameOrganizationReferences(
   testClientId: string,
   references: Array<{ field: string; id: string; clientId: string }>,
@@ -436,6 +460,25 @@ export function attemptStarter(
     studentId: body.student_id,
     clientId: principal.role === 'super_admin' ? undefined : principal.clientId!,
   };
+}
+
+/**
+ * Whether a start is refused (404, as for a missing test) when the test is not open to
+ * the taker's classes: a student starting for itself only. A Guest comes with a share
+ * code, which opens the test to whoever holds it; an administrator starting for a student
+ * (a proctor seating a student) is not bound by the assignment. A student removed from
+ * the class keeps its attempt in progress: resuming it is never refused for this.
+ */
+export const startChecksAssignment = (starter: AttemptStarter): boolean => starter.kind === 'self';
+
+/** A class override names a class of the test's own organization: another's is 403 (unknown: 404, by the caller). */
+export function assertCanSetClassOverride(
+  principal: Principal,
+  test: { clientId: string },
+  cls: { clientId: string } | undefined,
+): void {
+  assertCanManageSitting(principal, test.clientId);
+  if (cls && cls.clientId !== test.clientId) throw forbidden("A test cannot use another organization's class");
 }
 
 /** What an attempt listing covers: one organization's attempts, or (a Guest) its own wherever they are. */

@@ -1,5 +1,6 @@
 import type { QuestionExtras } from '../questions/documents';
 import type { AccessCodeHash } from '../sittingRules/accessCode';
+import type { OverrideValues } from '../sittingRules/deadline';
 import type { TestStatus } from './lifecycle';
 
 // Pure: the Firestore documents the exams feature owns (where they live: firestore/paths.ts).
@@ -34,8 +35,24 @@ export interface StoredTest {
   on_site_only?: 0 | 1;
   /** Random draws beside the fixed question_ids (absent on tests stored before pools: none). */
   pools?: TestPool[];
+  /** The classes the test is assigned to ([]: open to the whole organization; absent on tests stored before classes: open). */
+  assigned_class_ids?: string[];
+  /**
+   * Derived from assigned_class_ids on every write (exams/audience.ts): ['*'] when open to the
+   * organization, else the class ids. A student's list queries it; a test without it is listed
+   * to nobody until scripts/backfill-audience.mjs (or any write of the test) gives it one.
+   */
+  audience?: string[];
+  /** Per class of the organization: its students' override of the window, timer or attempts (sittings/). Never in a student's reply. */
+  class_overrides?: Record<string, StoredClassOverride>;
   /** Per published version ("1", "2", …): the revision its regrades brought it to (absent: 0). Read by every start. */
   key_revisions?: Record<string, number>;
+}
+
+/** A class's override on a test, with who set it and when (the values alone decide: sittingRules/classOverrides.ts). */
+export interface StoredClassOverride extends OverrideValues {
+  set_by: string;
+  updated_at: string;
 }
 
 /** A pool of a test: `draw` questions drawn per attempt from a folder (of one difficulty, when named). */

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { ClientId, MAX_ID_LENGTH } from '../shared/ids';
 import { pagedQuery, Pagination } from '../shared/pagination';
-import { deliveryFields, deliveryReplyFields, refineWindow } from '../sittingRules/deliverySchemas';
+import {
+  authorDeliveryReplyFields,
+  deliveryFields,
+  deliveryReplyFields,
+  refineWindow,
+} from '../sittingRules/deliverySchemas';
 import { DIFFICULTIES } from '../questions/schemas';
 import { TEST_STATUSES } from './lifecycle';
 import { MAX_SHARE_CODE_INPUT, SHARE_CODE_ALPHABET, SHARE_CODE_LENGTH } from './shareCodeText';
@@ -181,7 +186,12 @@ export const TestPool = z
   .meta({ id: 'TestPool' });
 
 export const Test = z
-  .object({ ...publicTestFields, question_ids: z.array(z.string()), pools: z.array(TestPool) })
+  .object({
+    ...publicTestFields,
+    ...authorDeliveryReplyFields,
+    question_ids: z.array(z.string()),
+    pools: z.array(TestPool),
+  })
   .meta({ id: 'Test' });
 export type Test = z.infer<typeof Test>;
 

@@ -8,6 +8,7 @@ import {
   tenantScope,
   testListScope,
   testViewFor,
+  testVisibilityNeedsClasses,
   testVisibleTo,
 } from '../auth/policy';
 import type { Principal } from '../auth/principal';
@@ -32,6 +33,7 @@ import {
 import { canonicalShareCode } from './shareCodeText';
 import * as store from './store';
 import { testChangeEffects } from './testChangeEffects';
+import { listAudience } from './audience';
 import type { StoredShareCode, StoredTest } from './documents';
 
 // ---------------------------------------------------------------- views
@@ -51,13 +53,25 @@ const questionCount = (test: StoredTest): number =>
   test.question_ids.length + (test.pools ?? []).reduce((sum, pool) => sum + pool.draw, 0);
 
 function authorView(test: StoredTest): Test {
-  const { access_code_hash: _hash, key_revisions: _revisions, ...fields } = test;
+  const {
+    access_code_hash: _hash,
+    key_revisions: _revisions,
+    audience: _audience,
+    class_overrides: _classOverrides,
+    ...fields
+  } = test;
   const pools = (test.pools ?? []).map((pool) => ({
     folder_id: pool.folder_id,
     difficulty: (pool.difficulty ?? null) as Test['pools'][number]['difficulty'],
     draw: pool.draw,
   }));
-  return { ...fields, ...deliveryView(test), pools, question_count: questionCount(test) };
+  return {
+    ...fields,
+    ...deliveryView(test),
+    assigned_class_ids: test.assigned_class_ids ?? [],
+    pools,
+    question_count: questionCount(test),
+  };
 }
 
 function studentView(test: StoredTest): StudentTest {
@@ -66,6 +80,10 @@ function studentView(test: StoredTest): StudentTest {
     pools: _pools,
     key_revisions: _revisions,
     access_code_hash: _hash,
+    // Whom it is assigned to, and the classes' overrides, are the authors' business.
+    assigned_class_ids: _assigned,
+    audience: _audience,
+    class_overrides: _classOverrides,
     ...publicFields
   } = test;
   return { ...publicFields, ...deliveryView(test), question_count: questionCount(test) };
@@ -117,27 +135,34 @@ async function checkReferences(
   questionIds: string[],
   folderId: string | null | undefined,
   pools: ReadonlyArray<{ folder_id: string }> = [],
+  classIds: readonly string[] = [],
 ): Promise<void> {
   const poolFolders = [...new Set(pools.map((pool) => pool.folder_id))];
-  const [found, folderFound, poolFoldersFound] = await Promise.all([
+  const [found, folderFound, poolFoldersFound, classesFound] = await Promise.all([
     store.existingQuestionIds(clientId, questionIds),
     folderId ? store.folderExists(clientId, folderId) : Promise.resolve(true),
     Promise.all(poolFolders.map((id) => store.folderExists(clientId, id))),
+    store.existingClassIds(clientId, classIds),
   ]);
   const missing = questionIds.filter((id) => !found.has(id));
   const missingPoolFolders = poolFolders.filter((_, i) => !poolFoldersFound[i]);
-  if (missing.length === 0 && folderFound && missingPoolFolders.length === 0) return;
-  const [questionOwners, folderOwners] = await Promise.all([
+  const missingClasses = classIds.filter((id) => !classesFound.has(id));
+  if (missing.length === 0 && folderFound && missingPoolFolders.length === 0 && missingClasses.length === 0) return;
+  const [questionOwners, folderOwners, classOwners] = await Promise.all([
     // Whose they are is asked for one query's worth (30) at most: a body of 500
     // unknown ids must not buy 17 cross-organization queries.
     missing.length > 0
       ? store.questionOwners(missing.slice(0, OWNER_LOOKUP_LIMIT))
       : Promise.resolve(new Map<string, string>()),
     store.folderOwners([...(folderFound ? [] : [folderId!]), ...missingPoolFolders]),
+    missingClasses.length > 0
+      ? store.classOwners(missingClasses.slice(0, OWNER_LOOKUP_LIMIT))
+      : Promise.resolve(new Map<string, string>()),
   ]);
   assertSameOrganizationReferences(clientId, [
     ...[...questionOwners].map(([id, owner]) => ({ field: 'question', id, clientId: owner })),
     ...[...folderOwners].map(([id, owner]) => ({ field: 'folder', id, clientId: owner })),
+    ...[...classOwners].map(([id, owner]) => ({ field: 'class', id, clientId: owner })),
   ]);
   const details: ErrorDetail[] = [];
   if (missing.length > 0) {
@@ -156,6 +181,7 @@ async function checkReferences(
         message: `No such folder in this organization: ${pool.folder_id}`,
       });
   });
+  if (missingClasses.length > 0) details.push(...store.unknownClasses(missingClasses).details!);
   throw badRequest(`The test names what does not exist: ${details.map((d) => d.message).join('; ')}`, details);
 }
 
@@ -200,6 +226,7 @@ const deliveryDefaults = (
   attempt_cooldown_minutes: input.attempt_cooldown_minutes ?? 0,
   review_opens_at: iso(input.review_opens_at) ?? null,
   on_site_only: input.on_site_only ?? 0,
+  assigned_class_ids: input.assigned_class_ids ?? [],
 });
 
 /** 400 when the window, as it will stand, closes before it opens (naming the field sent). */
@@ -227,6 +254,7 @@ const DELIVERY_KEYS = [
  */
 function deliveryRecorder(principal: Principal, call: CallContext): store.DeliveryChangeRecorder {
   return (tx, before, after) => {
+    recordAssignment(tx, principal, call, before, after);
     const changed = DELIVERY_KEYS.filter(
       (key) => JSON.stringify(before[key] ?? null) !== JSON.stringify(after[key] ?? null),
     );
@@ -253,6 +281,31 @@ function deliveryRecorder(principal: Principal, call: CallContext): store.Delive
   };
 }
 
+/**
+ * test.assignment_changed when the classes a test is assigned to changed (as sets):
+ * from, to, and which were added and removed. Running attempts are left as they are.
+ */
+function recordAssignment(
+  tx: Parameters<store.DeliveryChangeRecorder>[0],
+  principal: Principal,
+  call: CallContext,
+  before: StoredTest,
+  after: StoredTest,
+): void {
+  const from = before.assigned_class_ids ?? [];
+  const to = after.assigned_class_ids ?? [];
+  const added = to.filter((id) => !from.includes(id));
+  const removed = from.filter((id) => !to.includes(id));
+  if (added.length === 0 && removed.length === 0) return;
+  addAudit(tx, requestMeta(call), {
+    type: 'test.assignment_changed',
+    userId: principal.uid,
+    clientId: after.client_id,
+    actorId: principal.uid,
+    details: { test_id: after.id, from, to, added, removed },
+  });
+}
+
 // ---------------------------------------------------------------- tests
 
 export async function listTests(
@@ -261,26 +314,40 @@ export async function listTests(
   page: PageRequest,
 ) {
   const scope = testListScope(principal, query);
-  await assertClientExists(principal, scope.clientId);
-  if (query.folder_id !== undefined && !(await store.folderExists(scope.clientId, query.folder_id))) {
-    const owners = await store.folderOwners([query.folder_id]);
-    assertSameOrganizationReferences(
-      scope.clientId,
-      [...owners].map(([id, owner]) => ({ field: 'folder', id, clientId: owner })),
-    );
-  }
-  const { data, pagination } = await store.listTests(
-    scope.clientId,
-    { status: scope.status as TestStatus | undefined, folder_id: query.folder_id },
-    page,
-  );
+  // A student's classes are read beside the other checks: its list is then one query.
+  const [classIds] = await Promise.all([
+    scope.byClasses ? store.studentClassIds(scope.clientId, principal.uid) : Promise.resolve([]),
+    assertClientExists(principal, scope.clientId),
+    query.folder_id !== undefined ? assertFolderOfOrganization(scope.clientId, query.folder_id) : undefined,
+  ]);
+  const { data, pagination } = scope.byClasses
+    ? await store.listTestsOpenTo(scope.clientId, { folder_id: query.folder_id }, listAudience(classIds), page)
+    : await store.listTests(
+        scope.clientId,
+        { status: scope.status as TestStatus | undefined, folder_id: query.folder_id },
+        page,
+      );
   return { data: data.map(viewFor(principal)), pagination };
+}
+
+/** A folder filter of another organization's folder is 403; one that exists nowhere lists nothing. */
+async function assertFolderOfOrganization(clientId: string, folderId: string): Promise<void> {
+  if (await store.folderExists(clientId, folderId)) return;
+  const owners = await store.folderOwners([folderId]);
+  assertSameOrganizationReferences(
+    clientId,
+    [...owners].map(([id, owner]) => ({ field: 'folder', id, clientId: owner })),
+  );
 }
 
 export async function readTest(principal: Principal, testId: string): Promise<Test | StudentTest> {
   const test = await requireTest(principal, testId);
   assertCanReadTest(principal, { clientId: test.client_id });
-  if (!testVisibleTo(principal, test)) throw notFound('Test not found');
+  // A student's classes matter only for a test assigned to classes: an open test costs no read more.
+  const classIds = testVisibilityNeedsClasses(principal, test)
+    ? await store.studentClassIds(test.client_id, principal.uid)
+    : [];
+  if (!testVisibleTo(principal, test, classIds)) throw notFound('Test not found');
   return viewFor(principal)(test);
 }
 
@@ -288,7 +355,7 @@ export async function createTest(principal: Principal, input: CreateTestInput): 
   const clientId = tenantScope(principal, input.client_id, { field: 'body.client_id' });
   assertCanAuthorTests(principal, clientId);
   await assertClientExists(principal, clientId);
-  await checkReferences(clientId, input.question_ids, input.folder_id, input.pools);
+  await checkReferences(clientId, input.question_ids, input.folder_id, input.pools, input.assigned_class_ids);
   const now = new Date().toISOString();
   const test: StoredTest = {
     id: randomUUID(),
@@ -323,7 +390,7 @@ export async function replaceTest(
       `Only a draft can be edited; this test is ${test.status}. Archive it and restore it to a draft, then publish again as a new version`,
     );
   }
-  await checkReferences(test.client_id, input.question_ids, input.folder_id, input.pools);
+  await checkReferences(test.client_id, input.question_ids, input.folder_id, input.pools, input.assigned_class_ids);
   const now = new Date().toISOString();
   const hash = await accessCodeHashOf(input);
   const { test: next, sweepId } = await store.replaceDraft(
@@ -350,7 +417,10 @@ export async function patchTest(
 ): Promise<Test> {
   const test = await requireTest(principal, testId);
   assertCanManageSitting(principal, test.client_id);
-  const hash = await accessCodeHashOf(input);
+  const [hash] = await Promise.all([
+    accessCodeHashOf(input),
+    input.assigned_class_ids ? checkReferences(test.client_id, [], null, [], input.assigned_class_ids) : undefined,
+  ]);
   const now = new Date().toISOString();
   const { test: next, sweepId } = await store.patchDelivery(
     test.client_id,
@@ -364,10 +434,12 @@ export async function patchTest(
         patched.attempt_cooldown_minutes = input.attempt_cooldown_minutes;
       if (input.review_opens_at !== undefined) patched.review_opens_at = iso(input.review_opens_at);
       if (input.on_site_only !== undefined) patched.on_site_only = input.on_site_only;
+      if (input.assigned_class_ids !== undefined) patched.assigned_class_ids = input.assigned_class_ids;
       assertWindow(patched, input);
       return patched;
     },
     deliveryRecorder(principal, call),
+    input.assigned_class_ids,
   );
   if (sweepId) await testChangeEffects().runSweep(sweepId);
   return authorView(next);

@@ -14,7 +14,8 @@ import { applyMove, isEditable, publishProblems, takesAttempts, type TestMove, t
 import { seatShardCapacities } from './seats';
 import { shareCodeQuerySpec } from './shareCodeQuery';
 import { generateShareCode } from './shareCodeText';
-import { testQuerySpec } from './testQuery';
+import { studentTestQuerySpec, testQuerySpec } from './testQuery';
+import { withAudience } from './audience';
 import { documentSize, MAX_DOCUMENT_BYTES } from './versionSize';
 
 // ---------------------------------------------------------------- tests
@@ -38,6 +39,69 @@ export async function listTests(
   const { docs, pagination } = await fetchPage(paths.clientTests(clientId), testQuerySpec(filters), page);
   return { data: docs as StoredTest[], pagination };
 }
+
+/** A student's list: the published tests whose audience holds one of these values ('*' and its classes), newest first. */
+export async function listTestsOpenTo(
+  clientId: string,
+  filters: { folder_id?: string },
+  audience: readonly string[],
+  page: PageRequest,
+) {
+  const { docs, pagination } = await fetchPage(
+    paths.clientTests(clientId),
+    studentTestQuerySpec(filters, audience),
+    page,
+  );
+  return { data: docs as StoredTest[], pagination };
+}
+
+/** A student's classes, as its profile lists them (none when it has no profile, or none yet). */
+export async function studentClassIds(clientId: string, uid: string): Promise<string[]> {
+  const snap = await paths.clientUser(clientId, uid).get();
+  const ids = snap.exists ? snap.get('class_ids') : undefined;
+  return Array.isArray(ids) ? (ids as string[]) : [];
+}
+
+/** Which of these class ids are the organization's: one round trip. */
+export async function existingClassIds(clientId: string, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const snaps = await db.getAll(...ids.map((id) => paths.clientClass(clientId, id)));
+  return new Set(snaps.filter((s) => s.exists).map((s) => s.id));
+}
+
+/** Of these class ids, the organization holding each, wherever it is (one query per 30 ids). */
+export async function classOwners(ids: readonly string[]): Promise<Map<string, string>> {
+  const owners = new Map<string, string>();
+  const chunks = Array.from({ length: Math.ceil(ids.length / IN_LIMIT) }, (_, i) =>
+    ids.slice(i * IN_LIMIT, (i + 1) * IN_LIMIT),
+  );
+  const snaps = await Promise.all(
+    chunks.map((chunk) => paths.allClasses().where('id', 'in', chunk).select('id', 'client_id').get()),
+  );
+  for (const snap of snaps) for (const doc of snap.docs) owners.set(doc.get('id'), doc.get('client_id'));
+  return owners;
+}
+
+/**
+ * The classes a write assigns the test to, read in the writing transaction: deleting a
+ * class looks for the tests assigned to it in a transaction of its own, so an assignment
+ * landing at the same moment either lands first (and the delete answers 409) or finds
+ * the class gone (400 here, naming it).
+ */
+async function assertClassesInTransaction(tx: Transaction, clientId: string, classIds: readonly string[]) {
+  if (classIds.length === 0) return;
+  const snaps = await tx.getAll(...classIds.map((id) => paths.clientClass(clientId, id)));
+  const missing = classIds.filter((_, i) => !snaps[i].exists);
+  if (missing.length > 0) throw unknownClasses(missing);
+}
+
+/** 400 naming the classes a body assigns that the organization does not hold. */
+export const unknownClasses = (missing: readonly string[]) => {
+  const message = `No such classes in this organization: ${missing.join(', ')}`;
+  return badRequest(`The test names what does not exist: ${message}`, [
+    { path: 'body.assigned_class_ids', message, class_ids: [...missing] },
+  ]);
+};
 
 /** Which of these question ids exist in the organization: one round trip. */
 export async function existingQuestionIds(clientId: string, ids: readonly string[]): Promise<Set<string>> {
@@ -87,8 +151,11 @@ async function assertFolderInTransaction(tx: Transaction, clientId: string, fold
 
 export async function insertTest(test: StoredTest): Promise<void> {
   await db.runTransaction(async (tx) => {
-    await assertFolderInTransaction(tx, test.client_id, test.folder_id);
-    tx.create(paths.clientTest(test.client_id, test.id), test);
+    await Promise.all([
+      assertFolderInTransaction(tx, test.client_id, test.folder_id),
+      assertClassesInTransaction(tx, test.client_id, test.assigned_class_ids ?? []),
+    ]);
+    tx.create(paths.clientTest(test.client_id, test.id), withAudience(test));
   });
 }
 
@@ -121,8 +188,11 @@ export async function replaceDraft(
         `Only a draft can be edited; this test is ${test.status}. Archive it and restore it to a draft, then publish again as a new version`,
       );
     }
-    const next = build(test);
-    await assertFolderInTransaction(tx, clientId, next.folder_id);
+    const next = withAudience(build(test));
+    await Promise.all([
+      assertFolderInTransaction(tx, clientId, next.folder_id),
+      assertClassesInTransaction(tx, clientId, next.assigned_class_ids),
+    ]);
     tx.set(ref, next);
     return { test: next, sweepId: recordChange(tx, test, next) };
   });
@@ -136,16 +206,24 @@ export async function replaceDraft(
  */
 export type DeliveryChangeRecorder = (tx: Transaction, before: StoredTest, after: StoredTest) => string | undefined;
 
-/** Changes a test's delivery settings, on a draft or a published test alike, in one transaction with what the change records. */
+/**
+ * Changes a test's delivery settings, on a draft or a published test alike, in one
+ * transaction with what the change records. The classes it assigns (`assigning`, when
+ * the body names them) are read in the same round trip as the test.
+ */
 export async function patchDelivery(
   clientId: string,
   testId: string,
   apply: (current: StoredTest) => StoredTest,
   recordChange: DeliveryChangeRecorder,
+  assigning?: readonly string[],
 ): Promise<{ test: StoredTest; sweepId: string | undefined }> {
   return db.runTransaction(async (tx) => {
-    const { ref, test } = await requireTestInTransaction(tx, clientId, testId);
-    const next = apply(test);
+    const [{ ref, test }] = await Promise.all([
+      requireTestInTransaction(tx, clientId, testId),
+      assertClassesInTransaction(tx, clientId, assigning ?? []),
+    ]);
+    const next = withAudience(apply(test));
     tx.set(ref, next);
     return { test: next, sweepId: recordChange(tx, test, next) };
   });
@@ -162,7 +240,7 @@ export async function moveTest(
     const { ref, test } = await requireTestInTransaction(tx, clientId, testId);
     const outcome = applyMove(move, test.status);
     if (!outcome.ok) throw conflict(outcome.reason);
-    const next: StoredTest = { ...test, status: outcome.next, updated_at: now };
+    const next: StoredTest = withAudience({ ...test, status: outcome.next, updated_at: now });
     tx.set(ref, next);
     return next;
   });
@@ -301,7 +379,13 @@ export async function publishTest(
         },
       ]);
     }
-    const next: StoredTest = { ...test, status: outcome.next, version: number, published_at: now, updated_at: now };
+    const next: StoredTest = withAudience({
+      ...test,
+      status: outcome.next,
+      version: number,
+      published_at: now,
+      updated_at: now,
+    });
     tx.create(versionRef, version);
     tx.set(ref, next);
     return next;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_ID_LENGTH } from '../shared/ids';
 import { isWellFormedText } from '../shared/text';
 
 // A test's delivery settings (when and how it is sat): not frozen by
@@ -8,6 +9,11 @@ import { isWellFormedText } from '../shared/text';
 export const MAX_COOLDOWN_MINUTES = 10_080;
 export const ACCESS_CODE_MIN = 4;
 export const ACCESS_CODE_MAX = 64;
+/**
+ * The most classes a test is assigned to: classes/documents.ts's MAX_CLASSES_PER_TEST, repeated
+ * here because the sitting rules import no feature folder (a test checks that the two agree).
+ */
+export const MAX_ASSIGNED_CLASSES = 50;
 
 const Flag = z.union([z.literal(0), z.literal(1)]);
 
@@ -31,6 +37,21 @@ const Instant = (what: string) =>
       'Must fall within years 0000 to 9999 in UTC',
     )
     .describe(`${what}: ISO 8601 with an offset, within years 0000 to 9999 in UTC (stored and answered in UTC)`);
+
+/** A class id as a body names it: one that could name no document is refused here (400). */
+const ClassIdInput = z
+  .string()
+  .min(1)
+  .max(MAX_ID_LENGTH)
+  .regex(/^[A-Za-z0-9_-]+$/, 'Must be letters, digits, "_" or "-"')
+  .refine((id) => !/^__.*__$/.test(id), 'Must not begin and end with "__"')
+  .describe(`A class id, 1 to ${MAX_ID_LENGTH} letters, digits, "_" or "-" (not "__…__")`);
+
+const ASSIGNED_TEXT =
+  `The classes of the test’s organization the test is assigned to, each once, at most ${MAX_ASSIGNED_CLASSES}. ` +
+  '[] (the default): open to every student of the organization. Otherwise a student lists, reads and starts it only when in one of them ' +
+  '(anything else answers 404 as for a missing test); share codes and an administrator starting for a student are unaffected. ' +
+  'Another organization’s class → 403; a class that does not exist → 400 naming it. Audited as test.assignment_changed';
 
 export const AccessCodeInput = z
   .string()
@@ -73,6 +94,17 @@ export const deliveryFields = {
       'ISO 8601: with allow_review 1, takers see their review only from then (administrators always). null or absent: on submission',
     ),
   on_site_only: Flag.optional().describe(ON_SITE_ONLY_TEXT),
+  assigned_class_ids: z
+    .array(ClassIdInput)
+    .max(MAX_ASSIGNED_CLASSES)
+    .superRefine((ids, ctx) => {
+      const seen = new Set<string>();
+      const repeated = new Set(ids.filter((id) => seen.size === seen.add(id).size));
+      if (repeated.size > 0)
+        ctx.addIssue({ code: 'custom', message: `Each class may appear once; repeated: ${[...repeated].join(', ')}` });
+    })
+    .optional()
+    .describe(ASSIGNED_TEXT),
 };
 
 /** closes_at after opens_at when both are sent (PATCH checks the stored values too). */
@@ -109,4 +141,11 @@ export const deliveryReplyFields = {
     .nullable()
     .describe('ISO 8601 UTC; with allow_review 1, takers see reviews from then. null: on submission'),
   on_site_only: Flag.describe(ON_SITE_ONLY_TEXT),
+};
+
+/** Delivery settings only the test's authors see. */
+export const authorDeliveryReplyFields = {
+  assigned_class_ids: z
+    .array(z.string())
+    .describe('The classes the test is assigned to; []: open to the whole organization'),
 };

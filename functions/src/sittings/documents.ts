@@ -56,4 +56,5 @@ export interface StoredSweep {
   expires_at: Date | null;
 }
 
-export type SweepReason = 'closes_at_changed' | 'override_changed' | 'accommodation_changed' | 'test_extended';
+export type SweepReason =
+  'closes_at_changed' | 'override_changed' | 'accommodation_changed' | 'test_extended' | 'class_override_changed';

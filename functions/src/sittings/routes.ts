@@ -3,9 +3,13 @@ import { splitPageQuery } from '../shared/pagination';
 import { AttemptParams } from '../attempts/schemas';
 import { TestParams } from '../exams/schemas';
 import { Me } from '../users/schemas';
+import { MAX_CLASSES_PER_TEST } from '../classes/documents';
 import {
   Accommodation,
   AccommodationParams,
+  ClassOverride,
+  ClassOverrideList,
+  ClassOverrideParams,
   ExtendBody,
   ExtendedAttempt,
   ExtendedTest,
@@ -106,6 +110,61 @@ export const sittingRoutes: RouteDefinition[] = [
     errors: ['NOT_FOUND'],
     handler: async ({ principal, params, call }) => {
       await service.deleteOverride(principal, params.testId, params.studentId, call);
+      return { status: 204 };
+    },
+  }),
+  defineRoute({
+    method: 'put',
+    path: '/tests/{testId}/class-overrides/{classId}',
+    summary: 'Set a class’s override on a test',
+    description:
+      'The same body as a student’s override, for every student of the class (classId: a class of the test’s organization; another organization’s → 403, none → 404). ' +
+      'Per field, a student’s own override wins; else the most generous of its classes’ overrides that set the field (earliest opens_at, latest closes_at, longest timer, ' +
+      'most attempts; null, no limit, is the most generous); else the test’s own. An attempt keeps the classes its student was in at its start (class_ids), so a later move ' +
+      `between classes changes nothing of it. Kept on the test and never shown to students. A test holds at most ${MAX_CLASSES_PER_TEST} class overrides (409 beyond). ` +
+      'Audited as test.class_override_set.' +
+      DEADLINE_NOTE,
+    tag: 'Sittings',
+    access: ADMINS,
+    params: ClassOverrideParams,
+    body: PutOverrideBody,
+    success: { status: 200, description: 'The class override as stored', schema: ClassOverride },
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    handler: async ({ principal, params, body, call }) => ({
+      status: 200,
+      body: await service.putClassOverride(principal, params.testId, params.classId, body, call),
+    }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/tests/{testId}/class-overrides',
+    summary: 'List a test’s class overrides',
+    description: `All of them (at most ${MAX_CLASSES_PER_TEST}), by class id.`,
+    tag: 'Sittings',
+    access: ADMINS,
+    params: TestParams,
+    success: { status: 200, description: 'The class overrides', schema: ClassOverrideList },
+    errors: ['NOT_FOUND'],
+    handler: async ({ principal, params }) => ({
+      status: 200,
+      body: await service.listClassOverrides(principal, params.testId),
+    }),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/tests/{testId}/class-overrides/{classId}',
+    summary: 'Delete a class’s override',
+    description:
+      'The class’s students take their own overrides, their other classes’ or the test’s settings again (404 when the class had no override). ' +
+      'Audited as test.class_override_deleted.' +
+      DEADLINE_NOTE,
+    tag: 'Sittings',
+    access: ADMINS,
+    params: ClassOverrideParams,
+    success: { status: 204, description: 'Deleted' },
+    errors: ['NOT_FOUND'],
+    handler: async ({ principal, params, call }) => {
+      await service.deleteClassOverride(principal, params.testId, params.classId, call);
       return { status: 204 };
     },
   }),

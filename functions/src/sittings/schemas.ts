@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { Uid } from '../shared/ids';
 import { pagedQuery, Pagination } from '../shared/pagination';
-import { MAX_ATTEMPTS_LIMIT, MAX_TIMER_MINUTES, TestId } from '../exams/schemas';
+import { DocumentId, MAX_ATTEMPTS_LIMIT, MAX_TIMER_MINUTES, TestId } from '../exams/schemas';
 import { deliveryFields, refineWindow } from '../sittingRules/deliverySchemas';
+import { MAX_CLASSES_PER_TEST } from '../classes/documents';
 
 // Request and reply shapes of a sitting's people and time: overrides per
 // student, standing accommodations, and extra time on running attempts.
@@ -66,6 +67,32 @@ export type Override = z.infer<typeof Override>;
 
 export const OverridePage = z.object({ data: z.array(Override), pagination: Pagination }).meta({ id: 'OverridePage' });
 export const ListOverridesQuery = pagedQuery({});
+
+// ---- class overrides
+
+export const ClassOverrideParams = z.strictObject({ testId: TestId, classId: DocumentId('class') });
+
+export const ClassOverride = z
+  .object({
+    test_id: z.string(),
+    class_id: z.string(),
+    opens_at: z.string().nullable().optional().describe('Present when overridden; null: open any time'),
+    closes_at: z.string().nullable().optional().describe('Present when overridden; null: no closing time'),
+    timer: z.number().int().optional().describe('Present when overridden'),
+    max_attempts: z.number().int().nullable().optional().describe('Present when overridden; null: unlimited'),
+    set_by: z.string(),
+    updated_at: z.string().describe('ISO 8601 UTC'),
+  })
+  .meta({ id: 'ClassOverride' });
+export type ClassOverride = z.infer<typeof ClassOverride>;
+
+export const ClassOverrideList = z
+  .object({
+    data: z
+      .array(ClassOverride)
+      .describe(`By class id; a test holds at most ${MAX_CLASSES_PER_TEST}, so one page holds them all`),
+  })
+  .meta({ id: 'ClassOverrideList' });
 
 // ---- accommodations
 

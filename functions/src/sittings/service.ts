@@ -1,16 +1,17 @@
 import * as deadlines from './sweeps';
 import { requestMeta } from '../audit/service';
-import { assertCanManageSitting } from '../auth/policy';
+import { assertCanManageSitting, assertCanSetClassOverride } from '../auth/policy';
 import type { Principal } from '../auth/principal';
 import { requireTest } from '../exams/service';
 import { isBackendFault } from '../platform/backendFaults';
 import { errorText, log } from '../platform/log';
 import type { CallContext } from '../shared/callContext';
-import { ApiError, badRequest, conflict, serviceUnavailable } from '../shared/errors';
+import { ApiError, badRequest, conflict, notFound, serviceUnavailable } from '../shared/errors';
 import type { PageRequest } from '../shared/pagination';
 import { readUser } from '../users/service';
 import type { StoredAccommodation, StoredOverride } from './documents';
-import type { Accommodation, Override, PutAccommodationInput, PutOverrideInput } from './schemas';
+import type { StoredClassOverride } from '../exams/documents';
+import type { Accommodation, ClassOverride, Override, PutAccommodationInput, PutOverrideInput } from './schemas';
 import * as store from './store';
 
 // A sitting's people and time: overrides per (test, student), standing
@@ -76,6 +77,94 @@ export async function listOverrides(principal: Principal, testId: string, page: 
   assertCanManageSitting(principal, test.client_id);
   const { data, pagination } = await store.listOverrides(test.client_id, testId, page);
   return { data: data.map(overrideView), pagination };
+}
+
+// ---------------------------------------------------------------- class overrides
+
+const classOverrideView = (testId: string, classId: string, stored: StoredClassOverride): ClassOverride => ({
+  test_id: testId,
+  class_id: classId,
+  ...stored,
+});
+
+/**
+ * A write naming a class that is not the test's organization's: another organization's
+ * is 403 (policy), one that exists nowhere 404.
+ */
+async function withClassOf<T>(principal: Principal, clientId: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (!(err instanceof store.UnknownClass)) throw err;
+    const owner = await store.classOwner(err.classId);
+    assertCanSetClassOverride(principal, { clientId }, owner === undefined ? undefined : { clientId: owner });
+    throw notFound('Class not found');
+  }
+}
+
+/** Carries a class override's change to the test's attempts in progress before the reply (as a moved closes_at is). */
+async function runClassSweep(sweepId: string | undefined): Promise<void> {
+  if (sweepId) await deadlines.runSweep(sweepId);
+}
+
+export async function putClassOverride(
+  principal: Principal,
+  testId: string,
+  classId: string,
+  input: PutOverrideInput,
+  call: CallContext,
+): Promise<ClassOverride> {
+  const test = await requireTest(principal, testId);
+  assertCanSetClassOverride(principal, { clientId: test.client_id }, undefined);
+  const { override, sweepId } = await withClassOf(principal, test.client_id, () =>
+    store.writeClassOverride({
+      clientId: test.client_id,
+      testId,
+      classId,
+      values: {
+        opens_at: iso(input.opens_at),
+        closes_at: iso(input.closes_at),
+        timer: input.timer,
+        max_attempts: input.max_attempts,
+      },
+      by: principal.uid,
+      meta: requestMeta(call),
+    }),
+  );
+  await runClassSweep(sweepId);
+  return classOverrideView(testId, classId, override!);
+}
+
+export async function deleteClassOverride(
+  principal: Principal,
+  testId: string,
+  classId: string,
+  call: CallContext,
+): Promise<void> {
+  const test = await requireTest(principal, testId);
+  assertCanSetClassOverride(principal, { clientId: test.client_id }, undefined);
+  const { sweepId } = await withClassOf(principal, test.client_id, () =>
+    store.writeClassOverride({
+      clientId: test.client_id,
+      testId,
+      classId,
+      values: null,
+      by: principal.uid,
+      meta: requestMeta(call),
+    }),
+  );
+  await runClassSweep(sweepId);
+}
+
+export async function listClassOverrides(principal: Principal, testId: string): Promise<{ data: ClassOverride[] }> {
+  const test = await requireTest(principal, testId);
+  assertCanManageSitting(principal, test.client_id);
+  const held = test.class_overrides ?? {};
+  return {
+    data: Object.keys(held)
+      .sort()
+      .map((classId) => classOverrideView(testId, classId, held[classId])),
+  };
 }
 
 // ---------------------------------------------------------------- accommodations

@@ -1,9 +1,11 @@
-import { FieldValue, type DocumentSnapshot, type Transaction } from 'firebase-admin/firestore';
+import { FieldPath, FieldValue, type DocumentSnapshot, type Transaction } from 'firebase-admin/firestore';
 import { addAudit, type AuditMeta } from '../audit/trail';
 import { applyDeadline, recordSweep, sourcesFrom, type DeadlineChange, type DeadlineSources } from './sweeps';
 import type { FoundAttempt } from '../attempts/attemptLookup';
 import type { AttemptSlot, StoredAttempt } from '../attempts/documents';
-import type { StoredTest } from '../exams/documents';
+import type { StoredClassOverride, StoredTest } from '../exams/documents';
+import { audienceOf } from '../exams/audience';
+import { MAX_CLASSES_PER_TEST } from '../classes/documents';
 import { db } from '../firestore/db';
 import { fetchPage } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';
@@ -151,6 +153,96 @@ export async function writeOverride(
 export async function listOverrides(clientId: string, testId: string, page: PageRequest) {
   const { docs, pagination } = await fetchPage(paths.testOverrides(clientId, testId), overrideQuerySpec(), page);
   return { data: docs as StoredOverride[], pagination };
+}
+
+// ---------------------------------------------------------------- class overrides
+
+/** The class named is not the test's organization's: the caller tells another organization's (403) from none (404). */
+export class UnknownClass extends Error {
+  constructor(readonly classId: string) {
+    super(`No class ${classId} in this organization`);
+  }
+}
+
+export interface ClassOverrideWrite {
+  clientId: string;
+  testId: string;
+  classId: string;
+  /** The override's values, whole (PUT), or null to delete it. */
+  values: Pick<StoredOverride, 'opens_at' | 'closes_at' | 'timer' | 'max_attempts'> | null;
+  by: string;
+  meta: AuditMeta;
+}
+
+/**
+ * Sets (or deletes) a class's override, kept on the test document (so a start reads it
+ * with the test), in one transaction with its audit record and, when it changed, a
+ * sweep of the test's attempts in progress: each is brought to the deadline its own
+ * classes (as they were at its start) now give it. The class is read in the
+ * transaction, so a class deleted at the same moment is either still there or 404.
+ */
+export async function writeClassOverride(
+  write: ClassOverrideWrite,
+): Promise<{ override: StoredClassOverride | null; sweepId: string | undefined }> {
+  const { clientId, testId, classId } = write;
+  return db.runTransaction(async (tx) => {
+    const testRef = paths.clientTest(clientId, testId);
+    const [testSnap, classSnap] = await tx.getAll(testRef, paths.clientClass(clientId, classId));
+    if (!testSnap.exists) throw notFound('Test not found');
+    const test = testSnap.data() as StoredTest;
+    const held = test.class_overrides ?? {};
+    const before = Object.hasOwn(held, classId) ? held[classId] : undefined;
+    const now = new Date().toISOString();
+    const values = write.values && Object.fromEntries(Object.entries(write.values).filter(([, v]) => v !== undefined));
+    let override: StoredClassOverride | null = null;
+    if (values === null) {
+      if (!before) {
+        if (!classSnap.exists) throw new UnknownClass(classId);
+        throw notFound('This class has no override on this test');
+      }
+    } else {
+      if (!classSnap.exists) throw new UnknownClass(classId);
+      const window = startWindow(test, values);
+      if (window.opensAt && window.closesAt && Date.parse(window.closesAt) <= Date.parse(window.opensAt)) {
+        const field = values.closes_at !== undefined ? 'closes_at' : 'opens_at';
+        const message = `For this class the test would close (${window.closesAt}) before it opens (${window.opensAt})`;
+        throw badRequest(message, [{ path: `body.${field}`, message }]);
+      }
+      if (!before && Object.keys(held).length >= MAX_CLASSES_PER_TEST)
+        throw conflict(`A test holds at most ${MAX_CLASSES_PER_TEST} class overrides; delete one first`);
+      override = { ...values, set_by: write.by, updated_at: now };
+    }
+    // Every write of a test keeps its audience (a test stored before assignments gets one here too).
+    tx.update(
+      testRef,
+      new FieldPath('class_overrides', classId),
+      override ?? FieldValue.delete(),
+      'assigned_class_ids',
+      test.assigned_class_ids ?? [],
+      'audience',
+      audienceOf(test.assigned_class_ids),
+    );
+    addAudit(tx, write.meta, {
+      type: override ? 'test.class_override_set' : 'test.class_override_deleted',
+      userId: write.by,
+      clientId,
+      actorId: write.by,
+      details: { test_id: testId, class_id: classId, ...(override ? { override: values } : {}) },
+    });
+    const valuesOf = (o: StoredClassOverride | null | undefined) =>
+      o ? JSON.stringify([o.opens_at, o.closes_at, o.timer, o.max_attempts]) : null;
+    const sweepId =
+      valuesOf(before) !== valuesOf(override)
+        ? recordSweep(tx, { clientId, testId, reason: 'class_override_changed', by: write.by, meta: write.meta }, now)
+        : undefined;
+    return { override, sweepId };
+  });
+}
+
+/** The class's organization, wherever it is (undefined: no such class anywhere). */
+export async function classOwner(classId: string): Promise<string | undefined> {
+  const snap = await paths.allClasses().where('id', '==', classId).select('client_id').limit(1).get();
+  return snap.empty ? undefined : (snap.docs[0].get('client_id') as string);
 }
 
 // ---------------------------------------------------------------- accommodations

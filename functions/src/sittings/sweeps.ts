@@ -16,6 +16,7 @@ import { errorText, log } from '../platform/log';
 import { conflict } from '../shared/errors';
 import { activeEquals } from '../shared/querySpec';
 import { expiresAtMs, extensionMinutes, type Accommodation, type OverrideValues } from '../sittingRules/deadline';
+import { classOverridesFor, effectiveOverride } from '../sittingRules/classOverrides';
 import type { StoredAccommodation, StoredOverride, StoredSweep, SweepReason } from './documents';
 import { MAX_EXTENSIONS_PER_ATTEMPT } from './schemas';
 import { openAttemptsOfSpec, PENDING_SWEEPS_QUERY } from '../attempts/attemptQuery';
@@ -36,7 +37,10 @@ import type { AttemptSlot, StoredAttempt } from '../attempts/documents';
 /** The settings an attempt's deadline depends on, as one transaction read them. */
 export interface DeadlineSources {
   closesAt: string | null;
+  /** The student's own override on the test. */
   override: OverrideValues | undefined;
+  /** The test's class overrides: those of the classes the attempt started in (its class_ids) apply where the student's own does not. */
+  classOverrides: Record<string, OverrideValues> | undefined;
   accommodation: Accommodation | undefined;
   slot: AttemptSlot | undefined;
 }
@@ -50,8 +54,10 @@ export const sourceRefs = (clientId: string, testId: string, studentId: string):
 ];
 
 export function sourcesFrom([test, override, accommodation, slot]: DocumentSnapshot[]): DeadlineSources {
+  const stored = test.data() as StoredTest | undefined;
   return {
-    closesAt: (test.data() as StoredTest | undefined)?.closes_at ?? null,
+    closesAt: stored?.closes_at ?? null,
+    classOverrides: stored?.class_overrides,
     override: override.exists ? (override.data() as StoredOverride) : undefined,
     accommodation: accommodation.exists ? (accommodation.data() as StoredAccommodation) : undefined,
     slot: slot.exists ? (slot.data() as AttemptSlot) : undefined,
@@ -107,7 +113,8 @@ export async function applyDeadline(
     startedAtMs: Date.parse(attempt.started_at),
     versionTimer: version.test.timer ?? 0,
     testClosesAt: sources.closesAt,
-    override: sources.override,
+    // The classes as they were at the attempt's start: a student moved between classes keeps its sitting's terms.
+    override: effectiveOverride(sources.override, classOverridesFor(sources.classOverrides, attempt.class_ids)),
     accommodation: sources.accommodation,
     extensionMinutes: extensionMinutes(extensions),
   });

@@ -63,7 +63,7 @@ export async function publishedTest(clientId: string, publishedBy: string, count
   const test: StoredTest = {
     id: randomUUID(), client_id: clientId, test_name: 'Fuzz attempts test', timer: 60, shuffle: 1, allow_review: 1, negative_marking: 0,
     status: 'published', folder_id: null, question_ids: questions.map((q) => q.id), description: null, max_attempts: null,
-    negative_mark_ratio: 0.25, created_at: now, updated_at: now, published_at: now, version: 1,
+    negative_mark_ratio: 0.25, created_at: now, updated_at: now, published_at: now, version: 1, assigned_class_ids: [], audience: ['*'],
   };
   const version: TestVersion = {
     version: 1, test_id: test.id, client_id: clientId, published_at: now, published_by: publishedBy,

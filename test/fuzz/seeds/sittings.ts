@@ -5,6 +5,7 @@ import type { StoredOverride } from '../../../functions/src/sittings/documents';
 import { adminDb } from '../../support/admin';
 import { createUser } from '../../support/fixtures';
 import { publishedTest } from './attempts';
+import { writeClass } from './testsAndShareCodes';
 import type { FuzzSeedGroup, FuzzWorld } from './types';
 
 // Seeds for a sitting's delivery settings, people and time: PATCH of a test's
@@ -27,13 +28,15 @@ interface Prepared {
   accommodationStudent: string;
   extendTest: string;
   extendAttempt: string;
+  /** A class of the organization: PATCH assigns the test to it. */
+  classId: string;
 }
 
 const clientRef = (clientId: string) => adminDb.collection('clients').doc(clientId);
 const MINUTE = 60_000;
 
 /** An attempt in progress, started a minute ago on a 60-minute test, with the slot that names it. */
-async function runningAttempt(clientId: string, test: { testId: string; questionIds: string[] }, studentId: string): Promise<string> {
+export async function runningAttempt(clientId: string, test: { testId: string; questionIds: string[] }, studentId: string): Promise<string> {
   const id = newAttemptId(clientId);
   const started = new Date(Date.now() - MINUTE);
   const expires = new Date(started.getTime() + 60 * MINUTE);
@@ -82,6 +85,7 @@ export const seeds: FuzzSeedGroup = {
       runningAttempt(clientId, extendTest, third.uid),
       writeOverride(clientId, deleteTest.testId, third.uid, by),
     ]);
+    const classId = await writeClass(clientId);
     return {
       overridePuts: 0,
       patchTest: patchTest.testId,
@@ -92,6 +96,7 @@ export const seeds: FuzzSeedGroup = {
       accommodationStudent: second.uid,
       extendTest: extendTest.testId,
       extendAttempt,
+      classId,
     };
   },
   seeds: [
@@ -103,7 +108,7 @@ export const seeds: FuzzSeedGroup = {
         // A closing time inside the running attempt's hour: its deadline moves on every valid run.
         body: {
           opens_at: new Date(Date.now() - 86_400_000).toISOString(), closes_at: fromNow(40), access_code: 'fuzz-room-42',
-          attempt_cooldown_minutes: 5, review_opens_at: fromNow(120),
+          attempt_cooldown_minutes: 5, review_opens_at: fromNow(120), assigned_class_ids: [p.classId],
         },
       }),
     },

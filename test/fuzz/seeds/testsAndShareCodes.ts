@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { StoredClass } from '../../../functions/src/classes/documents';
 import type { StoredTest } from '../../../functions/src/exams/documents';
 import { writeShareCode } from '../../attempts/fixtures';
 import { adminDb } from '../../support/admin';
@@ -22,6 +23,8 @@ interface Prepared {
   archived: string;
   toDelete: string;
   code: string;
+  /** A class of the organization: created and replaced tests are assigned to it. */
+  classId: string;
 }
 
 const clientRef = (clientId: string) => adminDb.collection('clients').doc(clientId);
@@ -51,11 +54,19 @@ async function writeTest(clientId: string, questionIds: string[], status: Stored
     id: randomUUID(), client_id: clientId, test_name: `Fuzz ${status} test`, timer: 30, shuffle: 0, allow_review: 1, negative_marking: 0,
     status, folder_id: null, question_ids: questionIds, description: null, max_attempts: null, negative_mark_ratio: 0.25,
     created_at: now, updated_at: now, published_at: published ? now : null, version: published ? 1 : null, pools,
+    assigned_class_ids: [], audience: ['*'],
   };
   await clientRef(clientId).collection('tests').doc(test.id).set(test);
   return test.id;
 }
 
+/** A class as the classes feature stores it (classes/documents.ts). */
+export async function writeClass(clientId: string): Promise<string> {
+  const now = new Date().toISOString();
+  const cls: StoredClass = { id: randomUUID(), client_id: clientId, name: `Fuzz class ${randomUUID().slice(0, 8)}`, code: null, member_count: 0, created_at: now, updated_at: now };
+  await clientRef(clientId).collection('classes').doc(cls.id).set(cls);
+  return cls.id;
+}
 
 // With every delivery setting, so that a valid run hashes an access code and checks a window, and a pool (its folder checked).
 const testBody = (p: Prepared) => ({
@@ -63,7 +74,7 @@ const testBody = (p: Prepared) => ({
   question_ids: p.questionIds, description: 'Written by the fuzzer', max_attempts: 3, negative_mark_ratio: 0.5, folder_id: null,
   pools: [{ folder_id: p.folderId, difficulty: 'easy', draw: 2 }],
   opens_at: '2030-01-01T09:00:00+02:00', closes_at: '2030-01-01T11:00:00Z', access_code: 'fuzz-room-1',
-  attempt_cooldown_minutes: 60, review_opens_at: '2030-01-02T00:00:00Z',
+  attempt_cooldown_minutes: 60, review_opens_at: '2030-01-02T00:00:00Z', assigned_class_ids: [p.classId],
 });
 
 export const seeds: FuzzSeedGroup = {
@@ -81,8 +92,8 @@ export const seeds: FuzzSeedGroup = {
       writeTest(clientId, questionIds, 'archived'),
       writeTest(clientId, questionIds, 'draft'),
     ]);
-    const code = await writeShareCode(clientId, published, { max_uses: 50 });
-    return { questionIds, folderId, draft, toPublish, published, toArchive, archived, toDelete, code };
+    const [code, classId] = await Promise.all([writeShareCode(clientId, published, { max_uses: 50 }), writeClass(clientId)]);
+    return { questionIds, folderId, draft, toPublish, published, toArchive, archived, toDelete, code, classId };
   },
   seeds: [
     {
