@@ -7,6 +7,8 @@ export type FilterValue = string | number | boolean;
 export interface QuerySpec {
   collectionId: string;
   equals: Record<string, FilterValue | undefined>;
+  /** An array field holding any of these values (at most 30, Firestore's bound): served by an index entry with arrayConfig CONTAINS. */
+  arrayContainsAny?: { field: string; values: readonly FilterValue[] };
   orderBy: ReadonlyArray<{ field: string; direction: 'asc' | 'desc' }>;
 }
 
@@ -14,7 +16,7 @@ export interface IndexFile {
   indexes: Array<{
     collectionGroup: string;
     queryScope: string;
-    fields: Array<{ fieldPath: string; order?: 'ASCENDING' | 'DESCENDING' }>;
+    fields: Array<{ fieldPath: string; order?: 'ASCENDING' | 'DESCENDING'; arrayConfig?: 'CONTAINS' }>;
   }>;
 }
 
@@ -23,12 +25,14 @@ export const activeEquals = (spec: QuerySpec): Array<[string, FilterValue]> =>
 
 /**
  * Whether Firestore can serve the query: single-field indexes (automatic) cover
- * no filters with one sort, or equality filters alone; anything else needs a
- * composite index with the equality fields first, then the sort fields.
+ * no filters with one sort, or equality filters alone (an array-contains-any
+ * alone, or beside equalities, too); anything else needs a composite index with
+ * the equality fields and the array field (CONTAINS) first, then the sort fields.
  */
 export function isIndexed(spec: QuerySpec, file: IndexFile): boolean {
   const equalityFields = activeEquals(spec).map(([field]) => field);
-  if (equalityFields.length === 0 && spec.orderBy.length <= 1) return true;
+  const arrayField = spec.arrayContainsAny?.field;
+  if (equalityFields.length === 0 && arrayField === undefined && spec.orderBy.length <= 1) return true;
   if (spec.orderBy.length === 0) return true;
   const wanted = spec.orderBy.map((o) => ({
     fieldPath: o.field,
@@ -36,11 +40,14 @@ export function isIndexed(spec: QuerySpec, file: IndexFile): boolean {
   }));
   return file.indexes.some((index) => {
     if (index.collectionGroup !== spec.collectionId || index.queryScope !== 'COLLECTION') return false;
-    if (index.fields.length !== equalityFields.length + wanted.length) return false;
-    const head = index.fields.slice(0, equalityFields.length).map((f) => f.fieldPath);
-    const tail = index.fields.slice(equalityFields.length);
+    const headLength = equalityFields.length + (arrayField === undefined ? 0 : 1);
+    if (index.fields.length !== headLength + wanted.length) return false;
+    const head = index.fields.slice(0, headLength);
+    const tail = index.fields.slice(headLength);
+    const contains = head.filter((f) => f.arrayConfig === 'CONTAINS').map((f) => f.fieldPath);
     return (
-      equalityFields.every((f) => head.includes(f)) &&
+      equalityFields.every((f) => head.some((h) => h.fieldPath === f && h.arrayConfig === undefined)) &&
+      (arrayField === undefined ? contains.length === 0 : contains.length === 1 && contains[0] === arrayField) &&
       tail.every((f, i) => f.fieldPath === wanted[i].fieldPath && f.order === wanted[i].order)
     );
   });
