@@ -120,11 +120,7 @@ describe('?class_id= on the analytics, the results export and the live view', fu
       const res = await get(`/api/analytics/tests/${test.id}?class_id=${nine}`, as(root.token));
       assert.equal(res.status, 200, res.text);
       assert.equal(res.body.completed, 3);
-      expectError(
-        await get(`/api/analytics/tests/${test.id}?class_id=${foreign}`, as(root.token)),
-        403,
-        'FORBIDDEN',
-      );
+      expectError(await get(`/api/analytics/tests/${test.id}?class_id=${foreign}`, as(root.token)), 403, 'FORBIDDEN');
     });
 
     it('keeps the recompute’s query strict: it recomputes every class and takes no class_id', async () => {
@@ -212,8 +208,7 @@ describe('GET /api/analytics/tests/{testId}?class_id=: cost (X-Debug-Cost)', fun
       const { test } = await publishTest(tenant.admin.token, tenant.clientId, { count: 3 });
       const classId = await writeClass(tenant.clientId);
       const students = await Promise.all(Array.from({ length: takers }, () => createUser('student', tenant.clientId)));
-      for (const [i, s] of students.entries())
-        await take(tenant, s, test.id, [classId], { answer: i % 2 ? 'A' : 'B' });
+      for (const [i, s] of students.entries()) await take(tenant, s, test.id, [classId], { answer: i % 2 ? 'A' : 'B' });
       const path = `/api/analytics/tests/${test.id}?class_id=${classId}`;
       await get(path, as(tenant.admin.token)); // the frozen version is read once per instance, then cached
       const res = await get(path, as(tenant.admin.token));

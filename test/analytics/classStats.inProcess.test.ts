@@ -126,7 +126,11 @@ describe('analytics per class kept by the submit, grade and regrade transactions
       );
     const early = graded.filter(() => rand() < 0.5);
     const [regraded, ...earlyGrades] = await Promise.all([
-      post(`/api/tests/${test.id}/versions/1/regrade`, { question_id: wrong.id, correct_answer: '4' }, at(tenant.admin.token)),
+      post(
+        `/api/tests/${test.id}/versions/1/regrade`,
+        { question_id: wrong.id, correct_answer: '4' },
+        at(tenant.admin.token),
+      ),
       ...early.map(grade),
     ]);
     assert.equal(regraded.status, 200, regraded.text);
@@ -159,7 +163,10 @@ describe('analytics per class kept by the submit, grade and regrade transactions
       assert.equal(kept[i].pending_grading, mine.filter((s) => s.grading === 'pending').length, context);
       if (complete.length > 0) {
         const average = complete.reduce((sum, s) => sum + s.score, 0) / complete.length;
-        assert.ok(Math.abs(kept[i].average_score - average) < 1e-3, `${kept[i].average_score} vs ${average} (${context})`);
+        assert.ok(
+          Math.abs(kept[i].average_score - average) < 1e-3,
+          `${kept[i].average_score} vs ${average} (${context})`,
+        );
         assert.equal(kept[i].highest_score, Math.max(...complete.map((s) => s.final_score)), context);
         assert.equal(kept[i].lowest_score, Math.min(...complete.map((s) => s.final_score)), context);
       }
@@ -173,7 +180,10 @@ describe('analytics per class kept by the submit, grade and regrade transactions
     const student = await createUser('student', clientId);
     const started = await post('/api/attempts', { test_id: test.id }, at(student.token));
     await attemptDoc(clientId, started.body.attempt_id).update({ class_ids: [classId] });
-    assert.equal((await post(`/api/attempts/${started.body.attempt_id}/submit`, undefined, at(student.token))).status, 200);
+    assert.equal(
+      (await post(`/api/attempts/${started.body.attempt_id}/submit`, undefined, at(student.token))).status,
+      200,
+    );
     const before = await classFigures(test.id, classId);
     assert.equal(before.completed, 1);
 
@@ -181,7 +191,10 @@ describe('analytics per class kept by the submit, grade and regrade transactions
     const shards = await stats.collection('class_stats').get();
     assert.ok(shards.docs.every((d) => d.id.startsWith(`${classId}~`)));
     await Promise.all(shards.docs.map((d) => d.ref.delete()));
-    await stats.collection('class_stats').doc(`${classId}~3`).set({ n: 7, score: { s: 100, ss: 1 } });
+    await stats
+      .collection('class_stats')
+      .doc(`${classId}~3`)
+      .set({ n: 7, score: { s: 100, ss: 1 } });
     await stats.collection('class_stats').doc('kgone~0').set({ n: 2 });
     assert.equal((await classFigures(test.id, classId)).completed, 7);
 
@@ -213,7 +226,10 @@ describe('analytics per class kept by the submit, grade and regrade transactions
     assert.equal(refused.status, 503, refused.text);
     assert.equal((await get(`/api/analytics/tests/${test.id}`, at(tenant.admin.token))).body.completed, 0);
     assert.equal((await classFigures(test.id, classId)).completed, 0);
-    assert.equal((await post(`/api/attempts/${started.body.attempt_id}/submit`, undefined, at(student.token))).status, 200);
+    assert.equal(
+      (await post(`/api/attempts/${started.body.attempt_id}/submit`, undefined, at(student.token))).status,
+      200,
+    );
     assert.equal((await classFigures(test.id, classId)).completed, 1);
   });
 });

@@ -446,8 +446,14 @@ export async function listAttempts(
   const scope = attemptListScope(principal, query);
   if (scope.scope === 'tenant' && principal.role === 'super_admin' && !(await findClient(scope.clientId)))
     throw notFound('Client not found');
-  if (query.class_id !== undefined && scope.scope === 'tenant') await checkClassFilter(principal, scope.clientId, query);
-  const filters = { test_id: query.test_id, student_id: scope.studentId, status: query.status, class_id: query.class_id };
+  if (query.class_id !== undefined && scope.scope === 'tenant')
+    await checkClassFilter(principal, scope.clientId, query);
+  const filters = {
+    test_id: query.test_id,
+    student_id: scope.studentId,
+    status: query.status,
+    class_id: query.class_id,
+  };
   const target: listing.ListTarget =
     scope.scope === 'tenant' ? { scope: 'tenant', clientId: scope.clientId } : { scope: 'guest' };
   const { data, pagination } = await listing.listAttempts(target, filters, page);

@@ -23,7 +23,8 @@ export type Listable = CollectionReference | CollectionGroup;
 export function buildQuery(collection: Listable, spec: QuerySpec): Query {
   let query: Query = collection;
   for (const [field, value] of activeEquals(spec)) query = query.where(field, '==', value);
-  if (spec.arrayContainsAny) query = query.where(spec.arrayContainsAny.field, 'array-contains-any', spec.arrayContainsAny.values);
+  if (spec.arrayContainsAny)
+    query = query.where(spec.arrayContainsAny.field, 'array-contains-any', spec.arrayContainsAny.values);
   for (const { field, direction } of spec.orderBy) query = query.orderBy(field, direction);
   return query;
 }

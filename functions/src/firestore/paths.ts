@@ -29,7 +29,8 @@ export const paths = {
   clientClassName: (clientId: string, nameKey: string) =>
     db.collection('clients').doc(clientId).collection('class_names').doc(nameKey),
   /** How many classes the organization holds: its bound is checked here. */
-  clientClassCount: (clientId: string) => db.collection('clients').doc(clientId).collection('class_counts').doc('classes'),
+  clientClassCount: (clientId: string) =>
+    db.collection('clients').doc(clientId).collection('class_counts').doc('classes'),
   /** Every organization's classes: telling "another organization's" from "no such" for ids in a body. */
   allClasses: () => db.collectionGroup('classes'),
   // ---- folders and questions
