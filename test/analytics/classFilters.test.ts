@@ -210,8 +210,10 @@ describe('GET /api/analytics/tests/{testId}?class_id=: cost (X-Debug-Cost)', fun
       const students = await Promise.all(Array.from({ length: takers }, () => createUser('student', tenant.clientId)));
       for (const [i, s] of students.entries()) await take(tenant, s, test.id, [classId], { answer: i % 2 ? 'A' : 'B' });
       const path = `/api/analytics/tests/${test.id}?class_id=${classId}`;
-      await get(path, as(tenant.admin.token)); // the frozen version is read once per instance, then cached
-      const res = await get(path, as(tenant.admin.token));
+      // A fresh administrator: an ID token older than a minute adds the account's re-check to the reads.
+      const reader = await createUser('client_admin', tenant.clientId);
+      await get(path, as(reader.token)); // the frozen version is read once per instance, then cached
+      const res = await get(path, as(reader.token));
       assert.equal(res.body.completed, takers);
       const { reads, round_trips, sequential_round_trips } = cost(res);
       figures.push({ reads, round_trips, sequential_round_trips });
