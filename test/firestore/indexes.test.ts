@@ -106,6 +106,18 @@ const shapes: Array<[string, QuerySpec]> = [
   ],
   ["attempts: a version's results export", resultsExportSpec({ testId: 't', version: 1 })],
   ["attempts: a version's attempts in progress (count)", openAttemptsSpec({ testId: 't', version: 1 })],
+  // ---- analytics, the export and the live view of one class (class_ids holds it)
+  ["attempts: a class's highest score", scoreExtremeSpec({ testId: 't', version: 1, classId: 'k' }, 'desc')],
+  ["attempts: a class's lowest score", scoreExtremeSpec({ testId: 't', version: 1, classId: 'k' }, 'asc')],
+  ["attempts: a class's results export", resultsExportSpec({ testId: 't', version: 1, classId: 'k' })],
+  ["attempts: a class's attempts in progress (count)", openAttemptsSpec({ testId: 't', version: 1, classId: 'k' })],
+  ...combinations({ student_id: 'u', status: 'submitted' }).map(
+    (f) =>
+      [
+        `attempts: the live view of a class ${JSON.stringify(f)}`,
+        attemptQuerySpec({ test_id: 't', class_id: 'k', ...f }),
+      ] as [string, QuerySpec],
+  ),
   ["attempts: a student's submitted attempts, newest first", studentRowsSpec('u')],
   ["attempts: a student's best percentage", studentBestSpec('u')],
   ["attempts: a student's attempts (count)", studentAttemptsSpec('u')],
@@ -156,6 +168,20 @@ describe('firestore.indexes.json', () => {
         field,
       );
     }
+  });
+
+  it("does not index a class's shards' per-question sums either (every submit writes one per class of its student)", () => {
+    const overrides = (
+      indexFile as unknown as {
+        fieldOverrides: Array<{ collectionGroup: string; fieldPath: string; indexes: unknown[] }>;
+      }
+    ).fieldOverrides;
+    for (const group of ['class_stats', 'class_stats_blocks'])
+      for (const field of ['q', 'bands'])
+        assert.ok(
+          overrides.some((o) => o.collectionGroup === group && o.fieldPath === field && o.indexes.length === 0),
+          `${group}.${field}`,
+        );
   });
 
   // Each instance's registry of networks asks, every 30 s, for every organization's networks changed since its last read.

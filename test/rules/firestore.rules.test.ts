@@ -121,6 +121,7 @@ const SEED: Record<string, Record<string, unknown>> = {
   'share_codes/CODE2/seats/0': { remaining: 30 },
   // A version's analytics shards and the per-(test, student) attempt slots.
   [`clients/${ACME}/tests/t1/versions/1/stats_shards/0`]: { n: 3, score: { s: 5, ss: 11 } },
+  [`clients/${ACME}/tests/t1/versions/1/class_stats/k1~0`]: { n: 2, score: { s: 3, ss: 5 } },
   [`clients/${ACME}/tests/t1/attempt_slots/stuA`]: { count: 1, in_progress: null },
   // A sitting's documents: a test with an access code (its hash), a student's override and accommodation, their bounds' counters, a deadline sweep.
   [`clients/${ACME}/tests/t2`]: {
@@ -399,6 +400,7 @@ describe('firestore.rules', function () {
     [`clients/${ACME}/question_imports/imp1/chunks`, '0', 'staged import chunks (answer keys)'],
     ['share_codes/CODE2/seats', '0', 'share-code seats'],
     [`clients/${ACME}/tests/t1/versions/1/stats_shards`, '0', "a version's analytics sums"],
+    [`clients/${ACME}/tests/t1/versions/1/class_stats`, 'k1~0', "a class's analytics sums"],
     [`clients/${ACME}/tests/t1/attempt_slots`, 'stuA', 'attempt slots'],
     [`clients/${ACME}/tests/t1/overrides`, 'stuA', "a test's overrides per student"],
     [`clients/${ACME}/tests/t1/sitting_counts`, 'overrides', "a test's override counter"],
@@ -551,6 +553,7 @@ describe('firestore.rules', function () {
       'share_codes/CODE3',
       'share_codes/CODE2/seats/1',
       `clients/${ACME}/tests/t1/versions/1/stats_shards/1`,
+      `clients/${ACME}/tests/t1/versions/1/class_stats/k1~1`,
       `clients/${ACME}/tests/t1/attempt_slots/stuB`,
       `clients/${ACME}/tests/t1/overrides/stuA2`,
       `clients/${ACME}/tests/t1/sitting_counts/x`,

@@ -1,16 +1,25 @@
+import { inClass } from '../attempts/attemptQuery';
 import type { QuerySpec } from '../shared/querySpec';
 
 // Pure: the shapes of the analytics queries on clients/{c}/attempts. The index
 // test checks each against firestore.indexes.json (the emulator serves any query;
 // production refuses one without its index).
 
+/** A version, and optionally one class: its attempts only (those whose class_ids at start hold it). */
+export interface VersionFilter {
+  testId: string;
+  version: number;
+  classId?: string;
+}
+
 /**
- * A version's attempts with a final score, by it: the highest (desc) and the lowest (asc), one document each.
+ * A version's (or one class's) attempts with a final score, by it: the highest (desc) and the lowest (asc), one document each.
  * An attempt waiting for an essay grade has no final_score, so it is in neither.
  */
-export const scoreExtremeSpec = (at: { testId: string; version: number }, direction: 'asc' | 'desc'): QuerySpec => ({
+export const scoreExtremeSpec = (at: VersionFilter, direction: 'asc' | 'desc'): QuerySpec => ({
   collectionId: 'attempts',
   equals: { test_id: at.testId, version: at.version, status: 'submitted' },
+  ...inClass(at.classId),
   orderBy: [{ field: 'final_score', direction }],
 });
 
@@ -25,16 +34,18 @@ export const legacyScoreExtremeSpec = (
 });
 
 /** A version's attempts in progress (counted: total_attempts = completed + these). */
-export const openAttemptsSpec = (at: { testId: string; version: number }): QuerySpec => ({
+export const openAttemptsSpec = (at: VersionFilter): QuerySpec => ({
   collectionId: 'attempts',
   equals: { test_id: at.testId, version: at.version, status: 'in_progress' },
+  ...inClass(at.classId),
   orderBy: [],
 });
 
 /** A version's submitted attempts, oldest submission first (the results export), ties by id. */
-export const resultsExportSpec = (at: { testId: string; version: number }): QuerySpec => ({
+export const resultsExportSpec = (at: VersionFilter): QuerySpec => ({
   collectionId: 'attempts',
   equals: { test_id: at.testId, version: at.version, status: 'submitted' },
+  ...inClass(at.classId),
   orderBy: [{ field: 'submitted_at', direction: 'asc' }],
 });
 

@@ -19,8 +19,8 @@ import {
   toCsv,
   type ExportedAttempt,
 } from './resultsRows';
-import { analyticsTarget, frozenVersion } from './service';
-import type { VersionAt } from './store';
+import { analyticsTarget, assertClassFilter, frozenVersion } from './service';
+import type { SumsScope } from './store';
 
 // The results export: a version's submitted attempts, oldest submission first,
 // read and written one page at a time.
@@ -53,7 +53,7 @@ interface Page {
   after: [string, string] | null;
 }
 
-function exportQuery(at: VersionAt): Query {
+function exportQuery(at: SumsScope): Query {
   return buildQuery(paths.clientAttempts(at.clientId), resultsExportSpec(at))
     .orderBy(FieldPath.documentId(), 'asc')
     .select(...EXPORTED_FIELDS);
@@ -72,7 +72,7 @@ async function displayNames(clientId: string, attempts: ExportedAttempt[]): Prom
   return names;
 }
 
-async function readPage(at: VersionAt, after: [string, string] | null): Promise<Page> {
+async function readPage(at: SumsScope, after: [string, string] | null): Promise<Page> {
   let query = exportQuery(at);
   if (after) query = query.startAfter(...after);
   const snap = await query.limit(EXPORT_PAGE_SIZE).get();
@@ -133,16 +133,22 @@ export async function resultsCsv(
   principal: Principal,
   testId: string,
   requestedVersion: number | undefined,
+  classId?: string,
 ): Promise<NonNullable<Reply['stream']>> {
   const { test, version } = await analyticsTarget(principal, testId, requestedVersion);
-  if (version === null) throw notFound('This test was never published: it has no results to export');
-  const at: VersionAt = { clientId: test.client_id, testId: test.id, version };
-  const [frozen, first] = await Promise.all([frozenVersion(test, version), readPage(at, null)]);
+  const classChecked = assertClassFilter(principal, test, classId);
+  if (version === null) {
+    await classChecked;
+    throw notFound('This test was never published: it has no results to export');
+  }
+  // With a class, its students' attempts only (their classes at start): the same query with class_ids.
+  const at: SumsScope = { clientId: test.client_id, testId: test.id, version, classId };
+  const [frozen, first] = await Promise.all([frozenVersion(test, version), readPage(at, null), classChecked]);
   const columns = columnIds(frozen);
   let firstPage: Page | undefined = first;
   return {
     contentType: 'text/csv; charset=utf-8',
-    fileName: `results-${test.id}-v${version}.csv`,
+    fileName: `results-${test.id}-v${version}${classId === undefined ? '' : `-class-${classId}`}.csv`,
     write: async (res) => {
       const gone = goneWatch(res);
       for await (const piece of headerPieces(test.client_id, frozen, columns))

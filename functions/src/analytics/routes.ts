@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineRoute, type RouteDefinition } from '../http/route';
 import { splitPageQuery } from '../shared/pagination';
 import {
+  AnalyticsQuery,
   RecomputeReply,
   ResultsCsvQuery,
   StudentAnalytics,
@@ -25,16 +26,18 @@ export const analyticsRoutes: RouteDefinition[] = [
       'What a teacher reviewing the exam needs: attempts, scores and their spread, a ten-band distribution, Cronbach’s alpha, and per question how often it was answered, ' +
       'answered correctly and each option chosen, with Moodle’s facility and discrimination indices (formulas on each field). ' +
       'The figures describe one frozen version (default: the latest published; ?version= picks another), read from sums the submit maintains: the cost is the same whatever the number of attempts. ' +
-      'A measure that is undefined (too few attempts, no spread) is null. Super Admin any test, Client Admin its organization’s (another’s → 403); Students and Guests → 403.',
+      'A measure that is undefined (too few attempts, no spread) is null. Super Admin any test, Client Admin its organization’s (another’s → 403); Students and Guests → 403. ' +
+      '?class_id= gives the same figures over the attempts of one class’s students (the classes each student was in when its attempt started), from the class’s own sums at the same cost; ' +
+      'a class of another organization → 403, an unknown one → 404.',
     tag: 'Analytics',
     access: TEST_READERS,
     params: TestAnalyticsParams,
-    query: VersionQuery,
+    query: AnalyticsQuery,
     success: { status: 200, description: 'The version’s analytics', schema: TestAnalytics },
     errors: ['NOT_FOUND'],
     handler: async ({ principal, params, query }) => ({
       status: 200,
-      body: await service.testAnalytics(principal, params.testId, query.version),
+      body: await service.testAnalytics(principal, params.testId, query.version, query.class_id),
     }),
   }),
   defineRoute({
@@ -42,8 +45,8 @@ export const analyticsRoutes: RouteDefinition[] = [
     path: '/analytics/tests/{testId}/recompute',
     summary: 'Recompute a test version’s analytics from its attempts (repair)',
     description:
-      'Reads every attempt of the version and replaces the maintained sums with the recomputed ones, in one transaction (starts and submits meanwhile are ordered before or after it, never lost). ' +
-      'For repairs only: its cost grows with the attempts, so it counts against the strict per-user limit. Answers whether the maintained sums had drifted, and the analytics as recomputed. ' +
+      'Reads every attempt of the version and replaces the maintained sums (the version’s and each class’s) with the recomputed ones, in one transaction (starts and submits meanwhile are ordered before or after it, never lost). ' +
+      'For repairs only: its cost grows with the attempts, so it counts against the strict per-user limit. Answers whether the maintained sums (the version’s or any class’s) had drifted, and the analytics as recomputed. ' +
       'It also writes percentage and test_name on submitted attempts that predate them, so a student’s averages and best count those too. ' +
       'One recompute of a version at a time: another asked while one runs → 409 CONFLICT (retry when it has finished); ' +
       'Firestore giving up on the transaction (contention, timeouts) → 503 with Retry-After. ' +
@@ -70,7 +73,8 @@ export const analyticsRoutes: RouteDefinition[] = [
       'then one column per question the version’s attempts can hold (the fixed ones, then every frozen question of each pool, in the version’s order) with the marks awarded, ' +
       'so a row’s cells add up to its score: empty when unanswered, not drawn by the attempt, or an essay not yet graded. ' +
       'Safe to open in a spreadsheet: a cell beginning with =, +, -, @, tab or carriage return is prefixed with a quote (csv-stringify’s formula escaping). ' +
-      'Super Admin any test, Client Admin its organization’s; ?version= as for the analytics. It reads every submitted attempt of the version, so it counts against the strict per-user limit.',
+      'Super Admin any test, Client Admin its organization’s; ?version= as for the analytics; ?class_id= keeps the attempts of one class’s students only (as for the analytics: another organization’s class → 403, none → 404). ' +
+      'It reads every submitted attempt of the version (of the class), so it counts against the strict per-user limit.',
     tag: 'Analytics',
     access: TEST_READERS,
     sensitive: true,
@@ -86,7 +90,7 @@ export const analyticsRoutes: RouteDefinition[] = [
     // The export (its CSV writer) loads on its first use, not in every cold instance.
     handler: async ({ principal, params, query }) => {
       const { resultsCsv } = await import('./resultsExport');
-      return { status: 200, stream: await resultsCsv(principal, params.testId, query.version) };
+      return { status: 200, stream: await resultsCsv(principal, params.testId, query.version, query.class_id) };
     },
   }),
   defineRoute({

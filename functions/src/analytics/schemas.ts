@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ClientId, Uid } from '../shared/ids';
 import { pagedQuery, Pagination } from '../shared/pagination';
-import { TestId } from '../exams/schemas';
+import { DocumentId, TestId } from '../exams/schemas';
 
 // Request and reply shapes of the analytics endpoints. Every formula is in the
 // field's description (and so in the OpenAPI document); statistics.ts holds
@@ -20,6 +20,13 @@ export const VersionQuery = z.strictObject({
       'The frozen version the figures describe (default: the latest published version). Versions are numbered 1, 2, … on each publish.',
     ),
 });
+
+/** ?class_id=: the figures of the attempts by one class's students (their classes when each attempt started). */
+const ClassFilter = DocumentId('class').describe(
+  'Only the attempts of this class’s students, as the class stood when each attempt started (a class of another organization → 403, none → 404)',
+);
+
+export const AnalyticsQuery = VersionQuery.extend({ class_id: ClassFilter.optional() });
 
 export const TestAnalyticsParams = z.strictObject({ testId: TestId });
 
@@ -92,6 +99,10 @@ export const TestAnalytics = z
     test_id: z.string(),
     client_id: z.string(),
     test_name: z.string().describe('As frozen in the version'),
+    class_id: z
+      .string()
+      .optional()
+      .describe('Present when ?class_id= asked for one class: every figure is then over its attempts only'),
     version: z
       .number()
       .int()
@@ -240,4 +251,4 @@ export type StudentAnalytics = z.infer<typeof StudentAnalytics>;
 // ---- results export
 
 /** @alias The export takes the same query as the report it exports. */
-export const ResultsCsvQuery = VersionQuery;
+export const ResultsCsvQuery = AnalyticsQuery;

@@ -1,7 +1,8 @@
 import type { StoredAttempt } from '../attempts/documents';
 import { poolQuestions, versionOf } from '../attempts/frozenReads';
 import { paperOf, universePositions, type VersionForAttempt } from '../attempts/rules';
-import { assertCanReadTestAnalytics } from '../auth/policy';
+import { classOrganization } from '../attempts/classFilter';
+import { assertCanFilterByClass, assertCanReadTestAnalytics } from '../auth/policy';
 import type { Principal } from '../auth/principal';
 import { conflict, notFound } from '../shared/errors';
 import type { StoredTest } from '../exams/documents';
@@ -32,6 +33,20 @@ export async function analyticsTarget(
   if (requestedVersion === undefined) return { test, version: test.version };
   assertHasVersion(test, requestedVersion);
   return { test, version: requestedVersion };
+}
+
+/**
+ * Checks a class filter on a test's figures: a class of the test's organization (another's → 403,
+ * none → 404). Nothing when no class is asked for.
+ */
+export async function assertClassFilter(
+  principal: Principal,
+  test: StoredTest,
+  classId: string | undefined,
+): Promise<void> {
+  if (classId === undefined) return;
+  const classClientId = await classOrganization(test.client_id, classId);
+  assertCanFilterByClass(principal, { clientId: test.client_id, classId, classClientId });
 }
 
 /** The frozen version, which must exist for a published version number (as recent as its last regrade). */
@@ -88,6 +103,7 @@ export async function papersFor(
 }
 
 function compose(
+  { classId }: { classId?: string },
   test: StoredTest,
   frozen: VersionForAttempt | undefined,
   sums: VersionSums,
@@ -104,6 +120,7 @@ function compose(
     test_id: test.id,
     client_id: test.client_id,
     test_name: frozen?.test.test_name ?? test.test_name,
+    ...(classId === undefined ? {} : { class_id: classId }),
     version: frozen?.version ?? null,
     latest_version: test.version,
     total_marks: frozen?.total_marks ?? null,
@@ -117,15 +134,24 @@ function compose(
   };
 }
 
+/**
+ * The analytics of one version, or of its attempts by one class's students (`classId`: the class's
+ * own sums, the same shape and the same cost).
+ */
 export async function testAnalytics(
   principal: Principal,
   testId: string,
   requestedVersion: number | undefined,
+  classId?: string,
 ): Promise<TestAnalytics> {
   const { test, version } = await analyticsTarget(principal, testId, requestedVersion);
-  if (version === null) return compose(test, undefined, emptySums(), { highest: null, lowest: null }, 0);
-  const at = { clientId: test.client_id, testId: test.id, version };
-  const frozen = await frozenVersion(test, version);
+  const classChecked = assertClassFilter(principal, test, classId);
+  if (version === null) {
+    await classChecked;
+    return compose({ classId }, test, undefined, emptySums(), { highest: null, lowest: null }, 0);
+  }
+  const at: store.SumsScope = { clientId: test.client_id, testId: test.id, version, classId };
+  const [frozen] = await Promise.all([frozenVersion(test, version), classChecked]);
   const [sums, extremes, inProgress] = await Promise.all([
     store.sumsOf(at, blocksOf(frozen)),
     store.scoreExtremes(at),
@@ -135,7 +161,7 @@ export async function testAnalytics(
     listedQuestions(test, frozen, sums),
     store.withLegacyExtremes(at, extremes, sums.n),
   ]);
-  return compose(test, frozen, sums, checked, inProgress, listed);
+  return compose(at, test, frozen, sums, checked, inProgress, listed);
 }
 
 /**
@@ -165,13 +191,13 @@ export async function recomputeTestAnalytics(
   } finally {
     await store.releaseRecompute(lease);
   }
-  const { before, after, attempts, inProgress } = recomputed;
+  const { before, after, attempts, inProgress, classesChanged } = recomputed;
   const extremes = await store.scoreExtremes(at);
   return {
     test_id: test.id,
     version,
     attempts_read: attempts,
-    changed: !sameSums(before, after),
-    analytics: compose(test, frozen, after, extremes, inProgress, await listedQuestions(test, frozen, after)),
+    changed: !sameSums(before, after) || classesChanged,
+    analytics: compose({}, test, frozen, after, extremes, inProgress, await listedQuestions(test, frozen, after)),
   };
 }

@@ -3,6 +3,7 @@ import {
   FieldValue,
   type DocumentReference,
   type DocumentSnapshot,
+  type QueryDocumentSnapshot,
   type Timestamp,
   type Transaction,
 } from 'firebase-admin/firestore';
@@ -15,12 +16,14 @@ import { ALREADY_EXISTS, FAILED_PRECONDITION, hasStatus, NOT_FOUND } from '../fi
 import { errorText, log } from '../platform/log';
 import { percentageOf } from '../shared/scores';
 import { legacyScoreExtremeSpec, openAttemptsSpec, scoreExtremeSpec } from './analyticsQuery';
+import { classesOf, classOfShardId, sumsByClass } from './classSums';
 import type { StoredRecomputeLease, StoredStatsShard } from './documents';
 import { universePositions, type VersionForAttempt } from '../attempts/rules';
 import {
   addSums,
   emptySums,
   negatedSums,
+  sameSums,
   submissionContribution,
   type SubmittedAttemptFacts,
   type VersionSums,
@@ -38,8 +41,18 @@ import {
 //   submitting within a second puts a few writes on each document, not
 //   hundreds on one. Reading adds the shards up: STATS_SHARDS reads, whatever
 //   the number of attempts.
+// - Beside them, the same sums per class (versions/{v}/class_stats), moved by
+//   the same transactions for each class in the attempt's `class_ids`: a
+//   submit writes one more document per class of its student (at most
+//   MAX_CLASSES_PER_STUDENT), and a class's figures are read from its own
+//   CLASS_STATS_SHARDS shards, whatever the number of attempts or classes.
 
 export const STATS_SHARDS = 32;
+/**
+ * Shards of one class's sums: a class holds at most MAX_MEMBERS_PER_CLASS (500) students, so a whole class
+ * submitting within a minute writes about 0.5/s on each, as the version's 32 do for a hall of 1,000.
+ */
+export const CLASS_STATS_SHARDS = 16;
 
 /** Non-zero numbers of a sums object as FieldValue increments, in the same nesting (for a merge-set). */
 function asIncrements(value: unknown): unknown {
@@ -73,13 +86,24 @@ function splitByBlock(sums: VersionSums): Map<number, Partial<VersionSums>> {
   return parts;
 }
 
-const blockRef = (at: VersionAt, block: number, shard: number) =>
-  block === 0
-    ? paths.testStatsShard(at.clientId, at.testId, at.version, shard)
-    : paths.testStatsBlock(at.clientId, at.testId, at.version, block, shard);
+/** Whose sums: the version's (every attempt), or one class's (its attempts only) when classId is set. */
+export type SumsScope = VersionAt & { classId?: string };
 
-function addToRandomShard(tx: Transaction, at: VersionAt, add: VersionSums): void {
-  const shard = randomInt(STATS_SHARDS);
+const shardCountOf = (at: SumsScope): number => (at.classId === undefined ? STATS_SHARDS : CLASS_STATS_SHARDS);
+
+const blockRef = (at: SumsScope, block: number, shard: number) => {
+  const { clientId, testId, version, classId } = at;
+  if (classId !== undefined)
+    return block === 0
+      ? paths.testClassStatsShard(clientId, testId, version, classId, shard)
+      : paths.testClassStatsBlock(clientId, testId, version, classId, block, shard);
+  return block === 0
+    ? paths.testStatsShard(clientId, testId, version, shard)
+    : paths.testStatsBlock(clientId, testId, version, block, shard);
+};
+
+function addToRandomShard(tx: Transaction, at: SumsScope, add: VersionSums): void {
+  const shard = randomInt(shardCountOf(at));
   for (const [block, part] of splitByBlock(add)) {
     const increments = asIncrements(part) as Record<string, unknown> | undefined;
     if (increments) tx.set(blockRef(at, block, shard), increments, { merge: true });
@@ -121,36 +145,46 @@ export function recordScoreChange(
   { before, after, paper }: { before: StoredAttempt; after: StoredAttempt; paper: VersionForAttempt },
 ): void {
   const at = { clientId: after.client_id, testId: after.test_id, version: after.version };
-  addToRandomShard(tx, at, addSums(contributionOf(after, paper), negatedSums(contributionOf(before, paper))));
+  const delta = addSums(contributionOf(after, paper), negatedSums(contributionOf(before, paper)));
+  addToRandomShard(tx, at, delta);
+  for (const classId of classesOf(after)) addToRandomShard(tx, { ...at, classId }, delta);
 }
 
-/** Several attempts' changes in one transaction, added together first: one write per block of one shard. */
+/**
+ * Several attempts' changes in one transaction, added together first: one write per block of one shard,
+ * for the version and for each class the attempts are in.
+ */
 export function recordScoreChanges(
   tx: Transaction,
   at: VersionAt,
   changes: ReadonlyArray<{ before: StoredAttempt; after: StoredAttempt; paper: VersionForAttempt }>,
 ): void {
+  const deltaOf = ({ before, after, paper }: (typeof changes)[number]) =>
+    addSums(contributionOf(after, paper), negatedSums(contributionOf(before, paper)));
   let delta = emptySums();
-  for (const { before, after, paper } of changes)
-    delta = addSums(addSums(delta, contributionOf(after, paper)), negatedSums(contributionOf(before, paper)));
+  for (const change of changes) delta = addSums(delta, deltaOf(change));
   addToRandomShard(tx, at, delta);
+  for (const [classId, classDelta] of sumsByClass(changes, (c) => c.after, deltaOf))
+    addToRandomShard(tx, { ...at, classId }, classDelta);
 }
 
-const shardRefs = (at: VersionAt, blocks = 1) =>
-  Array.from({ length: blocks }, (_, b) => Array.from({ length: STATS_SHARDS }, (_, k) => blockRef(at, b, k))).flat();
+const shardRefs = (at: SumsScope, blocks = 1) =>
+  Array.from({ length: blocks }, (_, b) =>
+    Array.from({ length: shardCountOf(at) }, (_, k) => blockRef(at, b, k)),
+  ).flat();
 
 /** The shards added up; a shard never written counts as empty. */
 const sumOfShards = (snaps: DocumentSnapshot[]): VersionSums =>
   snaps.reduce((sums, snap) => (snap.exists ? addSums(sums, snap.data() as StoredStatsShard) : sums), emptySums());
 
-/** The version's sums: every shard of every block, read in one round trip. */
-export async function sumsOf(at: VersionAt, blocks = 1): Promise<VersionSums> {
+/** The version's (or the class's) sums: every shard of every block, read in one round trip. */
+export async function sumsOf(at: SumsScope, blocks = 1): Promise<VersionSums> {
   return sumOfShards(await db.getAll(...shardRefs(at, blocks)));
 }
 
 type Extremes = { highest: number | null; lowest: number | null };
 
-async function extremesBy(at: VersionAt, spec: typeof scoreExtremeSpec, field: string): Promise<Extremes> {
+async function extremesBy(at: SumsScope, spec: typeof scoreExtremeSpec, field: string): Promise<Extremes> {
   const one = (direction: 'asc' | 'desc') =>
     buildQuery(paths.clientAttempts(at.clientId), spec(at, direction)).limit(1).select(field).get();
   const [top, bottom] = await Promise.all([one('desc'), one('asc')]);
@@ -163,7 +197,7 @@ async function extremesBy(at: VersionAt, spec: typeof scoreExtremeSpec, field: s
  * The highest and lowest final score of the version's attempts: two one-document index reads over
  * final_score, which an attempt waiting for an essay grade does not have.
  */
-export const scoreExtremes = (at: VersionAt): Promise<Extremes> => extremesBy(at, scoreExtremeSpec, 'final_score');
+export const scoreExtremes = (at: SumsScope): Promise<Extremes> => extremesBy(at, scoreExtremeSpec, 'final_score');
 
 /**
  * `extremes` as read, unless the sums count complete attempts (`completed`) and none had a final_score:
@@ -171,8 +205,9 @@ export const scoreExtremes = (at: VersionAt): Promise<Extremes> => extremesBy(at
  * Until then a pending attempt among them may stand as highest or lowest: the repair after deploying
  * (docs/analytics.md) ends that. One more round trip, for such versions only.
  */
-export async function withLegacyExtremes(at: VersionAt, extremes: Extremes, completed: number): Promise<Extremes> {
-  if (extremes.highest !== null || completed === 0) return extremes;
+export async function withLegacyExtremes(at: SumsScope, extremes: Extremes, completed: number): Promise<Extremes> {
+  // An attempt carrying class_ids was started long after final_score was kept: a class's never needs this.
+  if (extremes.highest !== null || completed === 0 || at.classId !== undefined) return extremes;
   return extremesBy(at, legacyScoreExtremeSpec, 'score');
 }
 
@@ -181,7 +216,7 @@ export async function withLegacyExtremes(at: VersionAt, extremes: Extremes, comp
  * stays one billed read however many were submitted. Counted when read rather
  * than kept by the start, which then writes nothing beyond its own documents.
  */
-export async function inProgressCount(at: VersionAt): Promise<number> {
+export async function inProgressCount(at: SumsScope): Promise<number> {
   return (await buildQuery(paths.clientAttempts(at.clientId), openAttemptsSpec(at)).count().get()).data().count;
 }
 
@@ -196,16 +231,6 @@ export function factsOf(
     results: attempt.results ?? [],
     answers: answersInTime(attempt),
   };
-}
-
-/** The version's sums recomputed from its attempts (pure over what was read), each on its own paper. */
-export function sumsOfAttempts(
-  attempts: StoredAttempt[],
-  paperFor: (attempt: StoredAttempt) => VersionForAttempt,
-): VersionSums {
-  let sums = emptySums();
-  for (const attempt of attempts) sums = addSums(sums, contributionOf(attempt, paperFor(attempt)));
-  return sums;
 }
 
 const RECOMPUTE_FIELDS = [
@@ -224,11 +249,12 @@ const RECOMPUTE_FIELDS = [
   'client_id',
   'test_id',
   'version',
+  'class_ids',
 ] as const;
 
 /**
  * The repair: recomputes the version's sums from its attempts and replaces the
- * shards with them, in one transaction. It reads the attempts and every shard,
+ * shards with them, and each class's sums from its attempts likewise, in one transaction. It reads the attempts and every shard,
  * so a submit committing meanwhile (it writes its attempt and one shard) is
  * ordered either before the repair (its attempt is in the query, submitted) or
  * after it (its increment lands on the rewritten shards). The attempts are
@@ -246,7 +272,7 @@ export async function recomputeSums(
   testName: string,
   papersFor: (attempts: StoredAttempt[]) => Promise<(attempt: StoredAttempt) => VersionForAttempt>,
   blocks = 1,
-): Promise<{ before: VersionSums; after: VersionSums; attempts: number; inProgress: number }> {
+): Promise<{ before: VersionSums; after: VersionSums; attempts: number; inProgress: number; classesChanged: boolean }> {
   const refs = shardRefs(at, blocks);
   return db.runTransaction(
     async (tx) => {
@@ -258,10 +284,25 @@ export async function recomputeSums(
           .select(...RECOMPUTE_FIELDS),
       );
       const before = sumOfShards(await tx.getAll(...refs));
+      // Then the classes' shards, which the same submits write after the version's.
+      const classShards = await classShardsOf(tx, at, blocks);
       const stored = attempts.docs.map((d) => d.data() as StoredAttempt);
-      const after = sumsOfAttempts(stored, await papersFor(stored));
+      const paperFor = await papersFor(stored);
+      const contributions = stored.map((attempt) => contributionOf(attempt, paperFor(attempt)));
+      let after = emptySums();
+      for (const contribution of contributions) after = addSums(after, contribution);
       const parts = splitByBlock(after);
       for (const [block, part] of parts) tx.set(blockRef(at, block, 0), part);
+      const classesChanged = replaceClassSums(
+        tx,
+        at,
+        classShards,
+        sumsByClass(
+          stored.map((_, i) => i),
+          (i) => stored[i],
+          (i) => contributions[i],
+        ),
+      );
       // Attempts submitted before the percentage and the test's name were kept on them: a student's averages
       // and best (index aggregations over `percentage`) count them once they carry it.
       for (const doc of attempts.docs) {
@@ -282,9 +323,49 @@ export async function recomputeSums(
       const written = new Set([...parts.keys()].map((block) => blockRef(at, block, 0).path));
       for (const ref of refs) if (!written.has(ref.path)) tx.delete(ref);
       const inProgress = attempts.docs.filter((d) => d.get('status') === 'in_progress').length;
-      return { before, after, attempts: attempts.size, inProgress };
+      return { before, after, attempts: attempts.size, inProgress, classesChanged };
     },
     { maxAttempts: 5 },
+  );
+}
+
+/** Every class's shards of the version as stored (all blocks): read by the repair only, bounded by its classes. */
+async function classShardsOf(tx: Transaction, at: VersionAt, blocks: number): Promise<QueryDocumentSnapshot[]> {
+  const [shards, extra] = await Promise.all([
+    tx.get(paths.testClassStats(at.clientId, at.testId, at.version)),
+    blocks > 1 ? tx.get(paths.testClassStatsBlocks(at.clientId, at.testId, at.version)) : undefined,
+  ]);
+  return [...shards.docs, ...(extra?.docs ?? [])];
+}
+
+/**
+ * Replaces the classes' stored shards with their recomputed sums (each class on its shard 0, as the
+ * version's), deleting every other shard, and those of a class no attempt counts in any more.
+ * Answers whether any class's stored sums differed from the recomputed ones.
+ */
+function replaceClassSums(
+  tx: Transaction,
+  at: VersionAt,
+  stored: QueryDocumentSnapshot[],
+  recomputed: Map<string, VersionSums>,
+): boolean {
+  const before = new Map<string, VersionSums>();
+  for (const doc of stored) {
+    const classId = classOfShardId(doc.id);
+    before.set(classId, addSums(before.get(classId) ?? emptySums(), doc.data() as StoredStatsShard));
+  }
+  const written = new Set<string>();
+  for (const [classId, sums] of recomputed) {
+    if (sameSums(sums, emptySums())) continue;
+    for (const [block, part] of splitByBlock(sums)) {
+      const ref = blockRef({ ...at, classId }, block, 0);
+      tx.set(ref, part);
+      written.add(ref.path);
+    }
+  }
+  for (const doc of stored) if (!written.has(doc.ref.path)) tx.delete(doc.ref);
+  return [...new Set([...before.keys(), ...recomputed.keys()])].some(
+    (classId) => !sameSums(before.get(classId) ?? emptySums(), recomputed.get(classId) ?? emptySums()),
   );
 }
 

@@ -12,7 +12,7 @@ export type ListTarget = { scope: 'tenant'; clientId: string } | { scope: 'guest
 
 export async function listAttempts(
   target: ListTarget,
-  filters: { test_id?: string; student_id?: string; status?: AttemptStatus },
+  filters: { test_id?: string; student_id?: string; status?: AttemptStatus; class_id?: string },
   page: PageRequest,
 ): Promise<{ data: StoredAttempt[]; pagination: Awaited<ReturnType<typeof fetchPage>>['pagination'] }> {
   // A Guest's attempts may sit in several organizations: a collection-group query, always on its own student_id.

@@ -68,7 +68,8 @@ export const attemptRoutes: RouteDefinition[] = [
     summary: 'List attempts',
     description:
       'Newest first. A Super Admin names client_id (required); a Client Admin sees its organization’s; a Student and a Guest see their own (naming another student_id → 403). ' +
-      'Filters: test_id, student_id, status. Attempts past their deadline are closed (submitted) as they are read; one that cannot be closed ' +
+      'Filters: test_id, student_id, status, and class_id with test_id (the live view of one class: the attempts of its students, as it stood when each started; ' +
+      'administrators only, a Student or Guest → 403; another organization’s class → 403, an unknown one → 404). Attempts past their deadline are closed (submitted) as they are read; one that cannot be closed ' +
       '(too large to score, stored before attempts had a size budget) is listed as it stands, and the scheduled closer tries it again.',
     tag: 'Attempts',
     access: TAKERS,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ClientId, MAX_ATTEMPT_TOKEN_LENGTH, MAX_ID_LENGTH, Uid } from '../shared/ids';
 import { pagedQuery, Pagination } from '../shared/pagination';
 import { isWellFormedText } from '../shared/text';
-import { QuestionId, ShareCodeText, TestId } from '../exams/schemas';
+import { DocumentId, QuestionId, ShareCodeText, TestId } from '../exams/schemas';
 import { AccessCodeInput } from '../sittingRules/deliverySchemas';
 
 // Request and reply shapes of the attempts endpoints. No reply schema but
@@ -125,6 +125,11 @@ export const ListAttemptsQuery = pagedQuery({
   test_id: TestId.optional(),
   student_id: Uid.optional().describe('A Student and a Guest see their own attempts only'),
   status: z.enum(ATTEMPT_STATUSES).optional(),
+  class_id: DocumentId('class')
+    .optional()
+    .describe(
+      'With test_id: only the attempts of this class’s students, as the class stood when each attempt started (administrators only)',
+    ),
 });
 
 // ---- replies

@@ -1,6 +1,7 @@
 import { recordTokenRejected, requestMeta } from '../audit/service';
 import { recentAccountFacts } from '../http/authenticate';
 import {
+  assertCanFilterByClass,
   assertCanUseAttempt,
   assertOnSite,
   assertOrganizationActive,
@@ -14,9 +15,10 @@ import {
   type AttemptTokenHolder,
 } from '../auth/policy';
 import type { Principal } from '../auth/principal';
+import { classOrganization } from './classFilter';
 import type { Client } from '../clients/schemas';
 import { findClient } from '../clients/store';
-import { ApiError, conflict, forbidden, notFound, serviceUnavailable } from '../shared/errors';
+import { ApiError, badRequest, conflict, forbidden, notFound, serviceUnavailable } from '../shared/errors';
 import { isBackendFault } from '../platform/backendFaults';
 import { errorText, log } from '../platform/log';
 import type { CallContext } from '../shared/callContext';
@@ -424,16 +426,37 @@ export async function submitAttempt(
 
 // ---------------------------------------------------------------- list
 
+/** The live view of one class: a test's attempts (test_id is needed), by a class of the listed organization. */
+async function checkClassFilter(
+  principal: Principal,
+  clientId: string,
+  query: { test_id?: string; class_id?: string },
+): Promise<void> {
+  const classId = query.class_id!;
+  if (query.test_id === undefined)
+    throw badRequest('class_id filters the attempts of one test: send test_id too', [
+      { path: 'query.test_id', message: 'Required with class_id' },
+    ]);
+  assertCanFilterByClass(principal, { clientId, classId, classClientId: await classOrganization(clientId, classId) });
+}
+
 export async function listAttempts(
   principal: Principal,
-  query: { client_id?: string; test_id?: string; student_id?: string; status?: AttemptStatus },
+  query: { client_id?: string; test_id?: string; student_id?: string; status?: AttemptStatus; class_id?: string },
   page: PageRequest,
   call: CallContext,
 ) {
   const scope = attemptListScope(principal, query);
   if (scope.scope === 'tenant' && principal.role === 'super_admin' && !(await findClient(scope.clientId)))
     throw notFound('Client not found');
-  const filters = { test_id: query.test_id, student_id: scope.studentId, status: query.status };
+  if (query.class_id !== undefined && scope.scope === 'tenant')
+    await checkClassFilter(principal, scope.clientId, query);
+  const filters = {
+    test_id: query.test_id,
+    student_id: scope.studentId,
+    status: query.status,
+    class_id: query.class_id,
+  };
   const target: listing.ListTarget =
     scope.scope === 'tenant' ? { scope: 'tenant', clientId: scope.clientId } : { scope: 'guest' };
   const { data, pagination } = await listing.listAttempts(target, filters, page);

@@ -492,10 +492,12 @@ export type AttemptListScope =
  */
 export function attemptListScope(
   principal: Principal,
-  query: { client_id?: string; student_id?: string },
+  query: { client_id?: string; student_id?: string; class_id?: string },
 ): AttemptListScope {
   assertRole(principal, ['super_admin', 'client_admin', 'student', 'guest']);
   const ownOnly = principal.role === 'student' || principal.role === 'guest';
+  // The live view of a class is the administrators' (assertCanFilterByClass then checks the class).
+  if (ownOnly && query.class_id !== undefined) throw forbidden('Only administrators filter attempts by class');
   if (ownOnly && query.student_id !== undefined && query.student_id !== principal.uid)
     throw forbidden('You can list your own attempts only');
   if (principal.role === 'guest') {
@@ -602,6 +604,22 @@ export const assertCanRegrade = (principal: Principal, test: { clientId: string 
 export function assertCanReadTestAnalytics(principal: Principal, test: { clientId: string }): void {
   assertRole(principal, ['super_admin', 'client_admin']);
   assertTenantAccess(principal, test.clientId);
+}
+
+/**
+ * Filtering a test's figures or attempts by class (the analytics, the results export, the live view):
+ * the organization's administrators (a Super Admin any), and only by a class of that organization
+ * (`classClientId`, the organization holding the class: another's → 403; no organization's → 404).
+ * A Teacher may later be granted the classes it teaches here.
+ */
+export function assertCanFilterByClass(
+  principal: Principal,
+  target: { clientId: string; classId: string; classClientId: string | null },
+): void {
+  assertRole(principal, ['super_admin', 'client_admin']);
+  assertTenantAccess(principal, target.clientId);
+  if (target.classClientId === null) throw notFound(`Class not found: ${target.classId}`);
+  if (target.classClientId !== target.clientId) throw forbidden('This class belongs to another organization');
 }
 
 /**

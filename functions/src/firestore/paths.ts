@@ -29,7 +29,8 @@ export const paths = {
   clientClassName: (clientId: string, nameKey: string) =>
     db.collection('clients').doc(clientId).collection('class_names').doc(nameKey),
   /** How many classes the organization holds: its bound is checked here. */
-  clientClassCount: (clientId: string) => db.collection('clients').doc(clientId).collection('class_counts').doc('classes'),
+  clientClassCount: (clientId: string) =>
+    db.collection('clients').doc(clientId).collection('class_counts').doc('classes'),
   /** Every organization's classes: telling "another organization's" from "no such" for ids in a body. */
   allClasses: () => db.collectionGroup('classes'),
   // ---- folders and questions
@@ -162,6 +163,56 @@ export const paths = {
       .doc(String(version))
       .collection('stats_blocks')
       .doc(`${block}-${shard}`),
+  /**
+   * A version's running sums over the attempts of one class (its `class_ids` at start), shard k of
+   * CLASS_STATS_SHARDS: `{classId}~{k}`. Beside the test's own shards, in the same shape.
+   */
+  testClassStats: (clientId: string, testId: string, version: number) =>
+    db
+      .collection('clients')
+      .doc(clientId)
+      .collection('tests')
+      .doc(testId)
+      .collection('versions')
+      .doc(String(version))
+      .collection('class_stats'),
+  testClassStatsShard: (clientId: string, testId: string, version: number, classId: string, shard: number) =>
+    db
+      .collection('clients')
+      .doc(clientId)
+      .collection('tests')
+      .doc(testId)
+      .collection('versions')
+      .doc(String(version))
+      .collection('class_stats')
+      .doc(`${classId}~${shard}`),
+  /** A class's per-question sums past STATS_BLOCK_SIZE, as stats_blocks for the test: `{classId}~{block}-{shard}`. */
+  testClassStatsBlocks: (clientId: string, testId: string, version: number) =>
+    db
+      .collection('clients')
+      .doc(clientId)
+      .collection('tests')
+      .doc(testId)
+      .collection('versions')
+      .doc(String(version))
+      .collection('class_stats_blocks'),
+  testClassStatsBlock: (
+    clientId: string,
+    testId: string,
+    version: number,
+    classId: string,
+    block: number,
+    shard: number,
+  ) =>
+    db
+      .collection('clients')
+      .doc(clientId)
+      .collection('tests')
+      .doc(testId)
+      .collection('versions')
+      .doc(String(version))
+      .collection('class_stats_blocks')
+      .doc(`${classId}~${block}-${shard}`),
   /** A version's recompute claim: one recompute of a version at a time (outside stats_shards, which holds shards only). */
   testStatsRecomputeLease: (clientId: string, testId: string, version: number) =>
     db

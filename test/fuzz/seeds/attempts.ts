@@ -30,7 +30,16 @@ import type { FuzzSeedGroup, FuzzWorld } from './types';
 // characters of 2,000 words (both at their limits), and to the question the
 // attempt drew; a submit leaves its essay pending in the grading queue.
 
+/** A class of the organization, written as the classes feature stores it (the class filters' seeds name it). */
+export async function fuzzClass(clientId: string): Promise<string> {
+  const id = `fuzz-class-${randomUUID().slice(0, 8)}`;
+  const now = new Date().toISOString();
+  await clientRef(clientId).collection('classes').doc(id).set({ id, client_id: clientId, name: id, code: null, member_count: 0, created_at: now, updated_at: now });
+  return id;
+}
+
 interface Prepared {
+  classId: string;
   starts: number;
   /** The client_seq of the next answer sent: each seed's answers are newer than the last. */
   seq: number;
@@ -169,6 +178,7 @@ export const seeds: FuzzSeedGroup = {
       pooled, clientId, world.tenant.student.uid, poolNumber, { [pooled.choiceId]: 'A', [pooled.essayId]: 'An essay to grade.', [poolNumber]: '3.14' }, 'in_progress',
     );
     return {
+      classId: await fuzzClass(clientId),
       saves: 0,
       batches: 0,
       submits: 0,
@@ -200,7 +210,7 @@ export const seeds: FuzzSeedGroup = {
       operation: 'get /api/attempts',
       request: (w, p: Prepared) => ({
         token: w.superAdmin.token,
-        query: { client_id: w.tenant.clientId, test_id: p.testId, student_id: w.tenant.student.uid, status: 'in_progress', page: '1', limit: '5' },
+        query: { client_id: w.tenant.clientId, test_id: p.testId, student_id: w.tenant.student.uid, status: 'in_progress', class_id: p.classId, page: '1', limit: '5' },
       }),
     },
     {

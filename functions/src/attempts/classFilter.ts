@@ -1,0 +1,18 @@
+import { paths } from '../firestore/paths';
+import { isDocumentId } from '../shared/ids';
+
+// Which organization holds a class named in a filter (?class_id= on the live
+// view, the analytics and the results export), read through paths only: the
+// classes feature is not imported.
+
+/**
+ * The organization holding the class, or null when none does. The caller's own organization is
+ * asked first (one document read, the usual case); only a class not found there is looked for
+ * across organizations, to tell another's (403) from none (404).
+ */
+export async function classOrganization(clientId: string, classId: string): Promise<string | null> {
+  if (!isDocumentId(classId)) return null;
+  if ((await paths.clientClass(clientId, classId).get()).exists) return clientId;
+  const elsewhere = await paths.allClasses().where('id', '==', classId).select('client_id').limit(1).get();
+  return elsewhere.empty ? null : ((elsewhere.docs[0].get('client_id') as string | undefined) ?? null);
+}
