@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { ClientId, MAX_ID_LENGTH, Uid } from '../shared/ids';
 import { pagedQuery, Pagination } from '../shared/pagination';
-import { MAX_CLASSES_PER_CLIENT, MAX_CLASSES_PER_STUDENT, MAX_MEMBERS_PER_CLASS } from './documents';
+import { MAX_MEMBERS_PER_CLASS } from './documents';
 
 // Pure: what a class and its members are. A class groups an organization's students (a school's "9C").
 
@@ -79,13 +79,6 @@ export type ClassMember = z.infer<typeof ClassMember>;
 export const ClassMemberPage = z
   .object({ data: z.array(ClassMember), pagination: Pagination })
   .meta({ id: 'ClassMemberPage' });
-
-/** The bounds, as the descriptions and the 409 messages say them. */
-export const CLASS_BOUNDS = {
-  classesPerClient: MAX_CLASSES_PER_CLIENT,
-  membersPerClass: MAX_MEMBERS_PER_CLASS,
-  classesPerStudent: MAX_CLASSES_PER_STUDENT,
-} as const;
 
 /** A class name as compared for uniqueness: Unicode-normalized, spacing collapsed, case folded. */
 export const normalizedClassName = (value: string): string =>

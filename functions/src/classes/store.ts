@@ -254,7 +254,7 @@ export async function removeMembersOfDeletedClass(clientId: string, classId: str
 // ---------------------------------------------------------------- members
 
 /** One student to add: as the caller knows it, and its profile when the caller has just created its account. */
-export interface NewMember {
+interface NewMember {
   uid: string;
   email: string;
   display_name: string;
