@@ -279,10 +279,7 @@ describe('PUT /api/classes/{classId}/members/{uid}', () => {
     for (const uid of [theirStudent.uid, m.otherTenant.admin.uid]) {
       expectError(await put(`/api/classes/${cls.id}/members/${uid}`, m.tenant.admin.token), 403, 'FORBIDDEN');
     }
-    assert.equal(
-      (await profileDoc(m.otherTenant.clientId, theirStudent.uid).get()).get('class_ids'),
-      undefined,
-    );
+    assert.equal((await profileDoc(m.otherTenant.clientId, theirStudent.uid).get()).get('class_ids'), undefined);
     assert.equal((await classDoc(m.tenant.clientId, cls.id).get()).get('member_count'), 0);
   });
 
@@ -443,14 +440,12 @@ describe('DELETE /api/classes/{classId}', () => {
     const cls = await createClass(m.tenant.admin.token, { name: uniqueName('Assigned') });
     await put(`/api/classes/${cls.id}/members/${m.tenant.student.uid}`, m.tenant.admin.token);
     const testId = randomUUID();
-    await adminDb
-      .doc(`clients/${m.tenant.clientId}/tests/${testId}`)
-      .set({
-        id: testId,
-        client_id: m.tenant.clientId,
-        test_name: 'Mock exam',
-        assigned_class_ids: [randomUUID(), cls.id],
-      });
+    await adminDb.doc(`clients/${m.tenant.clientId}/tests/${testId}`).set({
+      id: testId,
+      client_id: m.tenant.clientId,
+      test_name: 'Mock exam',
+      assigned_class_ids: [randomUUID(), cls.id],
+    });
     const res = await del(`/api/classes/${cls.id}`, { token: m.tenant.admin.token, ip });
     expectError(res, 409, 'CONFLICT');
     assert.deepEqual(
@@ -476,16 +471,14 @@ describe('DELETE /api/classes/{classId}', () => {
     const student = await createUser('student', clientId);
     // A delete interrupted after its transaction: the class gone, a member and the profile's class id left, the id pending.
     const classId = randomUUID();
-    await adminDb
-      .doc(`clients/${clientId}/classes/${classId}/members/${student.uid}`)
-      .set({
-        uid: student.uid,
-        class_id: classId,
-        client_id: clientId,
-        email: student.email,
-        display_name: 'S',
-        added_at: new Date().toISOString(),
-      });
+    await adminDb.doc(`clients/${clientId}/classes/${classId}/members/${student.uid}`).set({
+      uid: student.uid,
+      class_id: classId,
+      client_id: clientId,
+      email: student.email,
+      display_name: 'S',
+      added_at: new Date().toISOString(),
+    });
     await profileDoc(clientId, student.uid).update({ class_ids: [classId] });
     const counter = adminDb.doc(`clients/${clientId}/class_counts/classes`);
     await counter.set({ pending_cleanup: [classId] }, { merge: true });

@@ -19,6 +19,7 @@ import {
   type StoredClassMember,
   type StoredClassName,
 } from './documents';
+import { keyedGate } from './memberGate';
 import { classNameKey, normalizedClassName, type Class, type ClassChanges, type ClassMember } from './schemas';
 
 // Classes and their members. Every change of a class's membership is one
@@ -39,6 +40,11 @@ export interface ClassAudit {
 // Fifty students added to one class at once all write its member_count: such a transaction loses to
 // the others and is run again (each run wrote nothing), within a budget that still answers in time.
 const CONTENTION: ContentionRetry = { retries: 8, budgetMs: 20_000 };
+
+/** Membership changes of one class this instance runs at once (memberGate.ts). */
+const oneClassAtATime = keyedGate(4);
+const gated = <T>(clientId: string, classId: string, change: () => Promise<T>): Promise<T> =>
+  oneClassAtATime(`${clientId}/${classId}`, () => retryOnContention(change, CONTENTION));
 
 /** Members removed per transaction when a class is deleted: each reads its members' profiles. */
 const CLEANUP_CHUNK = 100;
@@ -364,30 +370,28 @@ export async function addMember(
 ): Promise<{ member: ClassMember; added: boolean }> {
   if (!isDocumentId(classId)) throw classNotFound();
   if (!isDocumentId(uid)) throw new NoProfileHere(uid);
-  return retryOnContention(
-    () =>
-      db.runTransaction(async (tx) => {
-        const now = new Date().toISOString();
-        const { added, already, className } = await admitMembers(
-          tx,
-          clientId,
-          classId,
-          [{ uid, email: '', display_name: '' }],
-          now,
-          false,
-          (_uid, _i, err) => err,
-        );
-        if (added.length === 0) return { member: toMember(already[0]), added: false };
-        addAudit(tx, audit.meta, {
-          type: 'class.member_added',
-          userId: uid,
-          clientId,
-          actorId: audit.actorId,
-          details: { class_id: classId, class_name: className },
-        });
-        return { member: toMember(added[0]), added: true };
-      }),
-    CONTENTION,
+  return gated(clientId, classId, () =>
+    db.runTransaction(async (tx) => {
+      const now = new Date().toISOString();
+      const { added, already, className } = await admitMembers(
+        tx,
+        clientId,
+        classId,
+        [{ uid, email: '', display_name: '' }],
+        now,
+        false,
+        (_uid, _i, err) => err,
+      );
+      if (added.length === 0) return { member: toMember(already[0]), added: false };
+      addAudit(tx, audit.meta, {
+        type: 'class.member_added',
+        userId: uid,
+        clientId,
+        actorId: audit.actorId,
+        details: { class_id: classId, class_name: className },
+      });
+      return { member: toMember(added[0]), added: true };
+    }),
   );
 }
 
@@ -412,31 +416,29 @@ export async function addMembers(
   if (members.length === 0) return { added: [], alreadyMembers: [] };
   const actorId = opts.actorId ?? null;
   try {
-    return await retryOnContention(
-      () =>
-        db.runTransaction(async (tx) => {
-          const { added, already, className } = await admitMembers(
-            tx,
+    return await gated(clientId, classId, () =>
+      db.runTransaction(async (tx) => {
+        const { added, already, className } = await admitMembers(
+          tx,
+          clientId,
+          classId,
+          members,
+          new Date().toISOString(),
+          opts.dryRun === true,
+          (uid, i, err) =>
+            memberProblem(uid, i, err.code === 'FORBIDDEN' ? 'A user of another organization' : err.message),
+        );
+        if (!opts.dryRun && added.length > 0) {
+          addAudit(tx, meta, {
+            type: 'class.members_imported',
+            userId: actorId ?? '',
             clientId,
-            classId,
-            members,
-            new Date().toISOString(),
-            opts.dryRun === true,
-            (uid, i, err) =>
-              memberProblem(uid, i, err.code === 'FORBIDDEN' ? 'A user of another organization' : err.message),
-          );
-          if (!opts.dryRun && added.length > 0) {
-            addAudit(tx, meta, {
-              type: 'class.members_imported',
-              userId: actorId ?? '',
-              clientId,
-              actorId,
-              details: { class_id: classId, class_name: className, added: added.map((m) => m.uid) },
-            });
-          }
-          return { added: added.map((m) => m.uid), alreadyMembers: already.map((m) => m.uid) };
-        }),
-      CONTENTION,
+            actorId,
+            details: { class_id: classId, class_name: className, added: added.map((m) => m.uid) },
+          });
+        }
+        return { added: added.map((m) => m.uid), alreadyMembers: already.map((m) => m.uid) };
+      }),
     );
   } catch (err) {
     if (err instanceof NoProfileHere)
@@ -456,31 +458,29 @@ const memberProblem = (uid: string, index: number, message: string) =>
 export async function removeMember(clientId: string, classId: string, uid: string, audit: ClassAudit): Promise<void> {
   if (!isDocumentId(classId)) throw classNotFound();
   if (!isDocumentId(uid)) throw notFound('Not a member of this class');
-  await retryOnContention(
-    () =>
-      db.runTransaction(async (tx) => {
-        const classRef = paths.clientClass(clientId, classId);
-        const memberRef = paths.classMember(clientId, classId, uid);
-        const profileRef = paths.clientUser(clientId, uid);
-        const [classSnap, memberSnap, profileSnap] = await tx.getAll(classRef, memberRef, profileRef);
-        if (!classSnap.exists) throw classNotFound();
-        if (!memberSnap.exists) throw notFound('Not a member of this class');
-        const cls = classSnap.data() as StoredClassDoc;
-        tx.delete(memberRef);
-        tx.update(classRef, { member_count: Math.max(0, (cls.member_count ?? 1) - 1) });
-        // A deleted account's profile is gone with it: only its member document is left to remove.
-        if (profileSnap.exists) {
-          const classIds = ((profileSnap.data() as StoredProfile).class_ids ?? []).filter((id) => id !== classId);
-          tx.update(profileRef, { class_ids: classIds });
-        }
-        addAudit(tx, audit.meta, {
-          type: 'class.member_removed',
-          userId: uid,
-          clientId,
-          actorId: audit.actorId,
-          details: { class_id: classId, class_name: cls.name },
-        });
-      }),
-    CONTENTION,
+  await gated(clientId, classId, () =>
+    db.runTransaction(async (tx) => {
+      const classRef = paths.clientClass(clientId, classId);
+      const memberRef = paths.classMember(clientId, classId, uid);
+      const profileRef = paths.clientUser(clientId, uid);
+      const [classSnap, memberSnap, profileSnap] = await tx.getAll(classRef, memberRef, profileRef);
+      if (!classSnap.exists) throw classNotFound();
+      if (!memberSnap.exists) throw notFound('Not a member of this class');
+      const cls = classSnap.data() as StoredClassDoc;
+      tx.delete(memberRef);
+      tx.update(classRef, { member_count: Math.max(0, (cls.member_count ?? 1) - 1) });
+      // A deleted account's profile is gone with it: only its member document is left to remove.
+      if (profileSnap.exists) {
+        const classIds = ((profileSnap.data() as StoredProfile).class_ids ?? []).filter((id) => id !== classId);
+        tx.update(profileRef, { class_ids: classIds });
+      }
+      addAudit(tx, audit.meta, {
+        type: 'class.member_removed',
+        userId: uid,
+        clientId,
+        actorId: audit.actorId,
+        details: { class_id: classId, class_name: cls.name },
+      });
+    }),
   );
 }
