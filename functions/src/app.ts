@@ -28,6 +28,7 @@ import {
 import { userRoutes } from './users/routes';
 import { registeredNetworks } from './networks/registry';
 import { folderRoutes } from './folders/routes';
+import { classRoutes } from './classes/routes';
 import { questionRoutes } from './questions/routes';
 import { exportRoutes } from './exports/routes';
 import { testRoutes } from './exams/routes';
@@ -56,6 +57,7 @@ export function allRoutes(): RouteDefinition[] {
     ...userRoutes,
     ...auditRoutes,
     ...folderRoutes,
+    ...classRoutes,
     // Before questionRoutes: /questions/export is not a question id.
     ...exportRoutes,
     ...questionRoutes,

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import {
   assertCanChangeClient,
+  assertCanManageClass,
+  assertClassMemberCandidate,
+  assertManagesClasses,
+  classScope,
   assertCanGrade,
   assertCanRegrade,
   assertCanChangeUser,
@@ -490,5 +494,56 @@ describe('policy: tests assigned to classes', () => {
       'FORBIDDEN',
     );
     throwsCode(() => assertCanSetClassOverride(student, { clientId: 'acme' }, undefined), 'FORBIDDEN');
+  });
+});
+
+describe('policy: classes (classScope, assertManagesClasses, assertCanManageClass, assertClassMemberCandidate)', () => {
+  const cls = { clientId: 'acme', classId: 'c1' };
+
+  it('gives a Client Admin its own organization, and a Super Admin the one it names', () => {
+    assert.equal(classScope(admin, undefined), 'acme');
+    assert.equal(classScope(superAdmin, 'globex'), 'globex');
+  });
+  it('requires a Super Admin to name the organization, naming the field', () =>
+    assert.throws(
+      () => classScope(superAdmin, undefined, 'body.client_id'),
+      (err: unknown) => err instanceof ApiError && err.details?.[0].path === 'body.client_id',
+    ));
+  it('refuses a Client Admin naming another organization', () =>
+    throwsCode(() => classScope(admin, 'globex'), 'FORBIDDEN'));
+  it('refuses Students, Guests and users with no role, even in their own organization', () => {
+    for (const who of [student, principal('guest'), principal(null, 'acme')]) {
+      throwsCode(() => classScope(who, 'acme'), 'FORBIDDEN');
+      throwsCode(() => assertManagesClasses(who), 'FORBIDDEN');
+      throwsCode(() => assertCanManageClass(who, cls), 'FORBIDDEN');
+    }
+  });
+  it('lets a Client Admin manage its organization’s class, and a Super Admin any', () => {
+    assert.doesNotThrow(() => assertCanManageClass(admin, cls));
+    assert.doesNotThrow(() => assertCanManageClass(superAdmin, { clientId: 'globex', classId: 'c2' }));
+  });
+  it('refuses a Client Admin another organization’s class', () =>
+    throwsCode(() => assertCanManageClass(admin, { clientId: 'globex', classId: 'c2' }), 'FORBIDDEN'));
+  it('admits a student of the class’s organization as a member', () =>
+    assert.doesNotThrow(() => assertClassMemberCandidate('acme', { role: 'student', clientId: 'acme' })));
+  it('refuses another organization’s user with FORBIDDEN, whatever its role', () => {
+    throwsCode(() => assertClassMemberCandidate('acme', { role: 'student', clientId: 'globex' }), 'FORBIDDEN');
+    throwsCode(() => assertClassMemberCandidate('acme', { role: 'client_admin', clientId: 'globex' }), 'FORBIDDEN');
+  });
+  it('refuses no user, an administrator, a Super Admin, a Guest or a user with no role with VALIDATION_ERROR on params.uid', () => {
+    for (const candidate of [
+      undefined,
+      { role: 'client_admin' as const, clientId: 'acme' },
+      { role: 'super_admin' as const, clientId: null },
+      { role: 'guest' as const, clientId: null },
+      { role: null, clientId: null },
+    ]) {
+      assert.throws(
+        () => assertClassMemberCandidate('acme', candidate),
+        (err: unknown) =>
+          err instanceof ApiError && err.code === 'VALIDATION_ERROR' && err.details?.[0].path === 'params.uid',
+        JSON.stringify(candidate),
+      );
+    }
   });
 });

@@ -20,6 +20,7 @@ import {
 } from '../../functions/src/attempts/attemptQuery';
 import { auditQuerySpec } from '../../functions/src/audit/auditQuery';
 import { AUDIT_EVENT_TYPES } from '../../functions/src/audit/schemas';
+import { classMemberQuerySpec, classQuerySpec } from '../../functions/src/classes/classQuery';
 import { clientQuerySpec } from '../../functions/src/clients/clientQuery';
 import { isIndexed, type IndexFile, type QuerySpec } from '../../functions/src/shared/querySpec';
 import { folderQuerySpec } from '../../functions/src/folders/folderQuery';
@@ -64,6 +65,9 @@ const shapes: Array<[string, QuerySpec]> = [
     (f) => [`questions ${JSON.stringify(f)}`, questionQuerySpec(f as QuestionFilters)] as [string, QuerySpec],
   ),
   ['folders', folderQuerySpec()],
+  // ---- classes
+  ['classes, by name', classQuerySpec()],
+  ["a class's members, by email", classMemberQuerySpec()],
   // ---- tests and share codes
   ...combinations({ status: 'published', folder_id: 'f' }).map(
     (f) => [`tests ${JSON.stringify(f)}`, testQuerySpec(f)] as [string, QuerySpec],
@@ -155,6 +159,18 @@ describe('firestore.indexes.json', () => {
       );
     });
   }
+
+  // A class delete asks for the tests assigned to the class: an array-contains on one field, which the automatic
+  // single-field index serves unless an override takes it away.
+  it('keeps the automatic single-field index on tests.assigned_class_ids (array-contains, a class delete)', () => {
+    const overrides = (
+      indexFile as unknown as {
+        fieldOverrides: Array<{ collectionGroup: string; fieldPath: string; indexes: Array<{ arrayConfig?: string }> }>;
+      }
+    ).fieldOverrides;
+    const override = overrides.find((o) => o.collectionGroup === 'tests' && o.fieldPath === 'assigned_class_ids');
+    assert.ok(!override || override.indexes.some((i) => i.arrayConfig === 'CONTAINS'));
+  });
 
   it("does not index the analytics shards' per-question sums (never queried; keeps each submit's write small)", () => {
     const overrides = (

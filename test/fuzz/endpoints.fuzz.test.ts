@@ -15,6 +15,7 @@ import { seeds as classOverrides } from './seeds/classOverrides';
 import { seeds as networks } from './seeds/networks';
 import { seeds as grading } from './seeds/grading';
 import { seeds as media } from './seeds/media';
+import { seeds as classes } from './seeds/classes';
 import type { FuzzRequest, FuzzSeed, FuzzSeedGroup, FuzzWorld } from './seeds/types';
 
 // Property-based fuzzing of every endpoint in the OpenAPI document, and of
@@ -38,6 +39,7 @@ const GROUPS: FuzzSeedGroup[] = [
   networks,
   grading,
   media,
+  classes,
 ];
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 const FUZZ_SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;

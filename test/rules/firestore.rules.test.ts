@@ -115,6 +115,11 @@ const SEED: Record<string, Record<string, unknown>> = {
   // Frozen test versions (answer keys), share codes and their seats, import staging, name guards.
   [`clients/${ACME}/tests/t1/versions/1`]: { questions: [{ correct_answer: '4' }] },
   [`clients/${ACME}/folder_names/folder`]: { folder_id: 'f1' },
+  // A class, its member, its name guard and the organization's class counter.
+  [`clients/${ACME}/classes/c1`]: { id: 'c1', client_id: ACME, name: '9C', code: null, member_count: 1 },
+  [`clients/${ACME}/classes/c1/members/stuA`]: { uid: 'stuA', class_id: 'c1', client_id: ACME },
+  [`clients/${ACME}/class_names/9c`]: { class_id: 'c1' },
+  [`clients/${ACME}/class_counts/classes`]: { count: 1 },
   [`clients/${ACME}/question_imports/imp1`]: { status: 'pending' },
   [`clients/${ACME}/question_imports/imp1/chunks/0`]: { questions: [{ correct_answer: '4' }] },
   'share_codes/CODE2': { client_id: ACME, test_id: 't1', max_uses: 30, uses: 0 },
@@ -377,6 +382,9 @@ describe('firestore.rules', function () {
     ['folders', 'f1', 'folders'],
     ['share_codes', 'CODE1', 'share codes'],
     ['folder_names', 'folder', 'folder name guards'],
+    ['classes', 'c1', 'classes'],
+    ['class_names', '9c', 'class name guards'],
+    ['class_counts', 'classes', "an organization's class counter"],
     ['question_imports', 'imp1', 'question imports'],
     ['accommodations', 'stuA', "students' accommodations"],
     ['sitting_counts', 'accommodations', "an organization's accommodation counter"],
@@ -402,6 +410,7 @@ describe('firestore.rules', function () {
     [`clients/${ACME}/tests/t1/versions/1/stats_shards`, '0', "a version's analytics sums"],
     [`clients/${ACME}/tests/t1/versions/1/class_stats`, 'k1~0', "a class's analytics sums"],
     [`clients/${ACME}/tests/t1/attempt_slots`, 'stuA', 'attempt slots'],
+    [`clients/${ACME}/classes/c1/members`, 'stuA', "a class's members"],
     [`clients/${ACME}/tests/t1/overrides`, 'stuA', "a test's overrides per student"],
     [`clients/${ACME}/tests/t1/sitting_counts`, 'overrides', "a test's override counter"],
   ];
@@ -547,6 +556,10 @@ describe('firestore.rules', function () {
       `clients/${ACME}/questions/q2`,
       `clients/${ACME}/attempts/at2`,
       `clients/${ACME}/folders/f2`,
+      `clients/${ACME}/classes/c2`,
+      `clients/${ACME}/classes/c1/members/stuA2`,
+      `clients/${ACME}/class_names/new`,
+      `clients/${ACME}/class_counts/other`,
       `clients/${ACME}/share_codes/CODE2`,
       `clients/${ACME}/future_subcollection/x2`,
       `clients/${ACME}/tests/t1/versions/2`,
@@ -583,6 +596,13 @@ describe('firestore.rules', function () {
         await deniedForAll((fs) => deleteDoc(doc(fs, path)));
       });
     }
+
+    it('a student cannot put itself in a class: not by its member document, nor by the class_ids of its own profile', async () => {
+      const fs = db('student of acme');
+      await assertFails(setDoc(doc(fs, `clients/${ACME}/classes/c1/members/stuA`), { uid: 'stuA', class_id: 'c1' }));
+      await assertFails(updateDoc(doc(fs, `clients/${ACME}/users/stuA`), { class_ids: ['c1'] }));
+      await assertFails(updateDoc(doc(fs, `clients/${ACME}/classes/c1`), { member_count: 0 }));
+    });
 
     it('a user cannot escalate its own role or re-enable itself by writing its own profile', async () => {
       await assertFails(updateDoc(doc(db('student of acme'), `clients/${ACME}/users/stuA`), { role: 'client_admin' }));

@@ -34,6 +34,13 @@ export const AUDIT_EVENT_TYPES = [
   'essay_graded',
   'version_regraded',
   'attempt_regraded',
+  // ---- classes
+  'class.created',
+  'class.updated',
+  'class.deleted',
+  'class.member_added',
+  'class.member_removed',
+  'class.members_imported',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 

@@ -217,6 +217,52 @@ export function assertCanManageQuestionBank(principal: Principal, resourceClient
   assertTenantAccess(principal, resourceClientId);
 }
 
+// ---------------------------------------------------------------- classes
+
+/**
+ * Who manages classes and their members today: a Super Admin in any
+ * organization, a Client Admin in its own. Students and Guests never (403).
+ * Decisions about one class take the class (`assertCanManageClass`), so a
+ * later role (a Teacher) can be allowed the classes it teaches without
+ * changing any caller.
+ */
+export const CLASS_MANAGERS = ['super_admin', 'client_admin'] as const;
+
+/** 403 before anything is read for a caller who manages no class at all (Students, Guests, no role). */
+export const assertManagesClasses = (principal: Principal): void => assertRole(principal, CLASS_MANAGERS);
+
+/** The organization a class listing or a new class is for (`client_id` from query or body). */
+export function classScope(principal: Principal, requested: string | undefined, field = 'query.client_id'): string {
+  assertRole(principal, CLASS_MANAGERS);
+  return tenantScope(principal, requested, { field });
+}
+
+/** Object-level check on a class already found: its name, code and members; 403 for another organization's. */
+export function assertCanManageClass(principal: Principal, cls: { clientId: string; classId: string }): void {
+  assertRole(principal, CLASS_MANAGERS);
+  assertTenantAccess(principal, cls.clientId);
+}
+
+/** A user as a class member candidate: its account's role and organization, or undefined when no account has that uid. */
+export interface MemberCandidate {
+  role: CallerRole | null;
+  clientId: string | null;
+}
+
+/**
+ * Only a student of the class's own organization joins a class. Another
+ * organization's user is 403 (as any other cross-tenant reference); a uid that
+ * is no user, or a user that is not a student (an administrator, a Guest, an
+ * account without a role), is 400.
+ */
+export function assertClassMemberCandidate(classClientId: string, candidate: MemberCandidate | undefined): void {
+  const invalid = (message: string) => badRequest(message, [{ path: 'params.uid', message }]);
+  if (!candidate) throw invalid('No user has this uid');
+  if (candidate.clientId !== null && candidate.clientId !== classClientId)
+    throw forbidden('A class cannot hold another organization’s user');
+  if (candidate.role !== 'student' || candidate.clientId === null) throw invalid('Only a student can join a class');
+}
+
 // ---------------------------------------------------------------- tests and share codes
 
 const TEST_AUTHORS = ['super_admin', 'client_admin'] as const;

@@ -44,4 +44,6 @@ export interface StoredClassName {
 /** clients/{clientId}/class_counts/classes: how many classes the organization holds. */
 export interface StoredClassCount {
   count: number;
+  /** Deleted classes whose members are still being removed (their documents, the id in each profile's class_ids). */
+  pending_cleanup?: string[];
 }
