@@ -14,6 +14,7 @@ import { seeds as sittings } from './seeds/sittings';
 import { seeds as networks } from './seeds/networks';
 import { seeds as grading } from './seeds/grading';
 import { seeds as media } from './seeds/media';
+import { seeds as roster } from './seeds/roster';
 import type { FuzzRequest, FuzzSeed, FuzzSeedGroup, FuzzWorld } from './seeds/types';
 
 // Property-based fuzzing of every endpoint in the OpenAPI document, and of
@@ -36,6 +37,7 @@ const GROUPS: FuzzSeedGroup[] = [
   networks,
   grading,
   media,
+  roster,
 ];
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 const FUZZ_SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;

@@ -5,7 +5,7 @@ import { assertCanManageClass } from '../auth/policy';
 import type { Principal } from '../auth/principal';
 import { auth, db } from '../firestore/db';
 import { paths } from '../firestore/paths';
-import { ALREADY_EXISTS, hasStatus } from '../firestore/statusCodes';
+import { ALREADY_EXISTS, hasStatus, NOT_FOUND } from '../firestore/statusCodes';
 import { readCsvRecords } from '../http/csvUpload';
 import { readUpload, type UploadedFile } from '../http/upload';
 import { errorText, log } from '../platform/log';
@@ -142,8 +142,11 @@ async function createAccounts(clientId: string, members: Member[]): Promise<void
     members.filter((_, i) => !refused.has(i)),
   );
   const first = result.errors[0];
-  if (/already-exists|email-exists/.test(first.error.code))
-    throw conflict(`An account for ${members[first.index].email} was created meanwhile; send the roster again`);
+  // Auth refuses a uid that exists ("localId belongs to an existing account"): another import made this student first.
+  if (/exist/i.test(first.error.message))
+    throw conflict(
+      `An account for ${members[first.index].email} was created while this roster was imported; nothing was imported, send the roster again`,
+    );
   throw first.error;
 }
 
@@ -220,8 +223,8 @@ export async function importRoster(
       outcome = await addMembers(clientId, cls.id, members, meta, { actorId: principal.uid });
     } catch (err) {
       await removeAccounts(clientId, created);
-      // A concurrent import created one of these students first.
-      if (hasStatus(err, ALREADY_EXISTS))
+      // A concurrent import created one of these students first, or has not finished creating one.
+      if (hasStatus(err, ALREADY_EXISTS, NOT_FOUND))
         throw conflict(
           'The class or one of its students changed during the import; nothing was imported, send the roster again',
         );
