@@ -11,10 +11,8 @@ import { readUpload, type UploadedFile } from '../http/upload';
 import { errorText, log } from '../platform/log';
 import type { RequestOrigin, UploadBody } from '../shared/callContext';
 import { badRequest, conflict, notFound } from '../shared/errors';
-import { isDocumentId } from '../shared/ids';
 import type { StoredProfile } from '../users/documents';
 import { newProfile } from '../users/profiles';
-import type { StoredClass } from './documents';
 import {
   markDuplicates,
   parseRosterHeader,
@@ -28,7 +26,7 @@ import {
   type RowOutcome,
 } from './rosterRows';
 import { MAX_ROSTER_BYTES, MAX_ROSTER_ROWS, type RosterOptions, type RosterResult } from './rosterSchemas';
-import { addMembers } from './store';
+import { addMembers, findClass, findClassOwner } from './store';
 
 // A roster file: every email looked up in Auth, the missing students created
 // (Auth accounts in one bulk call, their profiles in the class's membership
@@ -42,18 +40,16 @@ const LOOKUP_BATCH = 100;
 export const NOT_A_STUDENT_HERE = 'cannot be added: the account is not a student of this organization';
 export const NAME_REQUIRED = 'name is required to create a new student account';
 
-/** The class, for the caller: 404 when there is none, 403 when it is another organization's. */
-async function requireClass(principal: Principal, classId: string): Promise<StoredClass> {
-  if (!isDocumentId(classId)) throw notFound('Class not found');
-  if (principal.role !== 'super_admin' && principal.clientId) {
-    const own = await paths.clientClass(principal.clientId, classId).get();
-    if (own.exists) return own.data() as StoredClass;
+/** The class's organization, once the caller may manage the class: 404 when there is none, 403 when it is another organization's. */
+async function requireClass(principal: Principal, classId: string): Promise<string> {
+  if (principal.role !== 'super_admin' && principal.clientId && (await findClass(principal.clientId, classId))) {
+    assertCanManageClass(principal, { clientId: principal.clientId, classId });
+    return principal.clientId;
   }
-  const found = await paths.allClasses().where('id', '==', classId).limit(1).get();
-  if (found.empty) throw notFound('Class not found');
-  const cls = found.docs[0].data() as StoredClass;
-  assertCanManageClass(principal, cls);
-  return cls;
+  const owner = await findClassOwner(classId);
+  if (!owner) throw notFound('Class not found');
+  assertCanManageClass(principal, { clientId: owner, classId });
+  return owner;
 }
 
 /** The rows as the file has them: the header checked, each row checked on its own, repeated emails marked. */
@@ -188,9 +184,7 @@ export async function importRoster(
   upload: UploadBody,
   origin: RequestOrigin,
 ): Promise<RosterResult> {
-  const cls = await requireClass(principal, classId);
-  assertCanManageClass(principal, cls);
-  const clientId = cls.client_id;
+  const clientId = await requireClass(principal, classId);
   const rows = (await readUpload(upload, MAX_ROSTER_BYTES, readRosterFile)).result;
 
   const valid = rows.filter((r): r is RosterRow & { ok: true } => r.ok);
@@ -216,11 +210,11 @@ export async function importRoster(
   const meta = requestMeta(origin);
   let outcome: { added: string[]; alreadyMembers: string[] };
   if (options.dry_run) {
-    outcome = await addMembers(clientId, cls.id, members, meta, { dryRun: true, actorId: principal.uid });
+    outcome = await addMembers(clientId, classId, members, meta, { dryRun: true, actorId: principal.uid });
   } else {
     if (created.length > 0) await createAccounts(clientId, created);
     try {
-      outcome = await addMembers(clientId, cls.id, members, meta, { actorId: principal.uid });
+      outcome = await addMembers(clientId, classId, members, meta, { actorId: principal.uid });
     } catch (err) {
       await removeAccounts(clientId, created);
       // A concurrent import created one of these students first, or has not finished creating one.
@@ -240,5 +234,5 @@ export async function importRoster(
     const { uid } = plan.member;
     return { status: already.has(uid) ? 'already_member' : createdUids.has(uid) ? 'created' : 'added', uid };
   });
-  return { class_id: cls.id, dry_run: options.dry_run, mode: options.mode, ...rosterCounts(report), rows: report };
+  return { class_id: classId, dry_run: options.dry_run, mode: options.mode, ...rosterCounts(report), rows: report };
 }
