@@ -14,7 +14,8 @@ export function expectError(res: ApiResponse, status: number, code: string): voi
   assert.ok(res.body.message.length > 0, 'the error has a message');
   // `questions`: the per-question report of an import refused whole (documented in the Error schema).
   const extra = Object.keys(res.body).filter(
-    (k) => !['error', 'message', 'status', 'details', 'details_total', 'questions', 'questions_total', 'rows'].includes(k),
+    (k) =>
+      !['error', 'message', 'status', 'details', 'details_total', 'questions', 'questions_total', 'rows'].includes(k),
   );
   assert.deepEqual(
     extra,
