@@ -40,6 +40,7 @@ import { regradingRoutes } from './regrading/routes';
 import { meRoute, sittingRoutes } from './sittings/routes';
 import { networkRoutes } from './networks/routes';
 import { mediaRoutes } from './media/routes';
+import { rosterRoutes } from './classes/rosterRoutes';
 import { recordScoreChange, recordScoreChanges } from './analytics/store';
 import { provideSubmissionEffects } from './attempts/submissionEffects';
 import { stopOpenAttempts } from './attempts/stopStore';
@@ -68,6 +69,7 @@ export function allRoutes(): RouteDefinition[] {
     ...gradingRoutes,
     ...regradingRoutes,
     ...mediaRoutes,
+    ...rosterRoutes,
   ];
   return routes;
 }

@@ -16,6 +16,7 @@ import { seeds as networks } from './seeds/networks';
 import { seeds as grading } from './seeds/grading';
 import { seeds as media } from './seeds/media';
 import { seeds as classes } from './seeds/classes';
+import { seeds as roster } from './seeds/roster';
 import type { FuzzRequest, FuzzSeed, FuzzSeedGroup, FuzzWorld } from './seeds/types';
 
 // Property-based fuzzing of every endpoint in the OpenAPI document, and of
@@ -40,6 +41,7 @@ const GROUPS: FuzzSeedGroup[] = [
   grading,
   media,
   classes,
+  roster,
 ];
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 const FUZZ_SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
@@ -415,8 +417,8 @@ function assertDocumentedAnswer(answer: { status: number; contentType: string; t
   if (answer.status < 400) return;
   assert.match(answer.contentType, /application\/json/, `${context}: an error is JSON`);
   const body = JSON.parse(answer.text);
-  // As the Error schema documents them (questions: an import's report of what cannot be imported).
-  const allowed = ['error', 'message', 'status', 'details', 'details_total', 'questions', 'questions_total'];
+  // As the Error schema documents them (questions, rows: an import’s report of what cannot be imported).
+  const allowed = ['error', 'message', 'status', 'details', 'details_total', 'questions', 'questions_total', 'rows'];
   assert.deepEqual(
     Object.keys(body).filter((k) => !allowed.includes(k)),
     [],

@@ -73,6 +73,7 @@ const ENDPOINTS = [
   'post /api/attempts/{attemptId}/grades',
   'post /api/tests/{testId}/versions/{version}/regrade',
   'get /api/media/{mediaId}',
+  'post /api/classes/{classId}/roster',
 ];
 
 describe('GET /api/openapi.json', () => {

@@ -1,11 +1,5 @@
 import assert from 'node:assert/strict';
-import {
-  parseHeader,
-  recordStartLine,
-  rowFields,
-  validateRow,
-  type HeaderColumns,
-} from '../../functions/src/questions/csvRows';
+import { parseHeader, rowFields, validateRow, type HeaderColumns } from '../../functions/src/questions/csvRows';
 
 // Pure: CSV row → question, no emulator needed.
 
@@ -228,14 +222,6 @@ describe('csvRows.validateRow, essays', () => {
       other.errors.map((e) => [e.path, e.message]),
       [['row 7.max_words', 'max_words is allowed only for essays']],
     );
-  });
-});
-
-describe('csvRows.recordStartLine', () => {
-  it('finds where a record starts from where it ends, past blank lines before it and line breaks inside it', () => {
-    assert.equal(recordStartLine(5, '\n4,5,6\n'), 5);
-    assert.equal(recordStartLine(9, '\n7,8,"9\n\n10"\n'), 7);
-    assert.equal(recordStartLine(2, 'a,b\n'), 2);
   });
 });
 

@@ -12,14 +12,15 @@ export function expectError(res: ApiResponse, status: number, code: string): voi
   assert.equal(res.body.status, status, res.text);
   assert.equal(typeof res.body.message, 'string');
   assert.ok(res.body.message.length > 0, 'the error has a message');
-  // `questions`: the per-question report of an import refused whole (documented in the Error schema).
+  // `questions` / `rows`: the report of a question or roster import refused whole (documented in the Error schema).
   const extra = Object.keys(res.body).filter(
-    (k) => !['error', 'message', 'status', 'details', 'details_total', 'questions', 'questions_total'].includes(k),
+    (k) =>
+      !['error', 'message', 'status', 'details', 'details_total', 'questions', 'questions_total', 'rows'].includes(k),
   );
   assert.deepEqual(
     extra,
     [],
-    `no fields beyond {error, message, status, details, details_total, questions, questions_total}: ${res.text}`,
+    `no fields beyond {error, message, status, details, details_total, questions, questions_total, rows}: ${res.text}`,
   );
   assert.ok(res.body.message.length <= MAX_ERROR_TEXT, `the message is at most ${MAX_ERROR_TEXT} characters`);
   if (res.body.details !== undefined)

@@ -44,6 +44,12 @@ const ErrorBody = z
       .int()
       .optional()
       .describe(`Present only when questions lists the first ${MAX_ERROR_DETAILS} of more: how many there were`),
+    rows: z
+      .array(z.object({}).catchall(z.unknown()))
+      .optional()
+      .describe(
+        'POST /api/classes/{classId}/roster only: the rows (RosterRow) that cannot be imported, in file order (a roster has at most 500)',
+      ),
   })
   .meta({ id: 'Error' });
 

@@ -142,9 +142,3 @@ export function validateRow(line: number, columns: HeaderColumns, cells: string[
     errors: result.error.issues.map((issue) => rowError(line, issueField(issue), issueMessage(issue))),
   };
 }
-
-/** The line a record starts on, from the line it ends on and its raw text (which may begin with skipped blank lines). */
-export function recordStartLine(endLine: number, raw: string): number {
-  const content = raw.replace(/^\n+/, '').replace(/\n$/, '');
-  return endLine - (content.match(/\n/g)?.length ?? 0);
-}

@@ -12,8 +12,8 @@ import { normalizedFolderName, type Folder } from '../folders/schemas';
 import { badRequest, forbidden, MAX_ERROR_DETAILS, notFound } from '../shared/errors';
 import { errorText, log } from '../platform/log';
 import { parseHeader, rowError, validateRow, type HeaderColumns, type RowResult } from './csvRows';
-import { readCsvRecords } from './csvUpload';
-import { readUpload, streamBytes, uploadError, type UploadedFile } from './upload';
+import { readCsvRecords } from '../http/csvUpload';
+import { readUpload, streamBytes, uploadError, type UploadedFile } from '../http/upload';
 import * as imports from './importStore';
 import {
   MAX_IMPORT_BYTES,

@@ -1,7 +1,6 @@
 import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { ApiError } from '../shared/errors';
-import { recordStartLine } from './csvRows';
 import { uploadError } from './upload';
 
 // No Firebase here: a file's bytes streamed into csv-parse, each record handed
@@ -13,6 +12,12 @@ export interface CsvRecord {
   cells: string[];
 }
 
+/** The line a record starts on, from the line it ends on and its raw text (which may begin with skipped blank lines). */
+export function recordStartLine(endLine: number, raw: string): number {
+  const content = raw.replace(/^\n+/, '').replace(/\n$/, '');
+  return endLine - (content.match(/\n/g)?.length ?? 0);
+}
+
 /** The longest single record csv-parse buffers: far above any valid row, far below the file limit. */
 const MAX_RECORD_BYTES = 256 * 1024;
 
@@ -20,12 +25,13 @@ const MAX_RECORD_BYTES = 256 * 1024;
  * Reads a file as UTF-8 CSV (BOM and CRLF allowed). The header record and
  * every data record go to `onRecord` in file order. Rejects with 400
  * (not UTF-8, malformed CSV, no rows, too many rows) as soon as that is known.
- * Resolves with the number of data rows.
+ * Resolves with the number of data rows. `rowNoun` names a row in the messages.
  */
 export function readCsvRecords(
   file: { filename: string | undefined; stream: Readable },
   maxRows: number,
   onRecord: (record: CsvRecord) => void,
+  rowNoun: { one: string; many: string } = { one: 'question', many: 'questions' },
 ): Promise<number> {
   return new Promise<number>((resolve, reject) => {
     let settled = false;
@@ -52,7 +58,7 @@ export function readCsvRecords(
       if (settled) return;
       records++;
       if (records - 1 > maxRows) {
-        return fail(uploadError(`The file has more than ${maxRows} question rows; split it into smaller files`));
+        return fail(uploadError(`The file has more than ${maxRows} ${rowNoun.one} rows; split it into smaller files`));
       }
       try {
         onRecord({ line: recordStartLine(entry.info.lines, entry.raw), cells: entry.record });
@@ -67,7 +73,7 @@ export function readCsvRecords(
     csv.on('end', () => {
       if (settled) return;
       if (records === 0) return fail(uploadError('The file is empty'));
-      if (records === 1) return fail(uploadError('The file has a header row but no questions'));
+      if (records === 1) return fail(uploadError(`The file has a header row but no ${rowNoun.many}`));
       settled = true;
       resolve(records - 1);
     });
