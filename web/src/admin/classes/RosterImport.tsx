@@ -24,8 +24,6 @@ const rowsOf = (value: unknown): RosterRow[] | undefined => (Array.isArray(value
 
 const countOf = (rows: RosterRow[], status: RosterStatus) => rows.filter((r) => r.status === status).length;
 
-const students = (n: number) => `${n} ${n === 1 ? 'student' : 'students'}`;
-
 /**
  * A roster (CSV of email and name) checked, then imported: as the question import, *Check*
  * is a partial dry run (the one reply that reports every row), and the page says what the
@@ -63,7 +61,8 @@ export function RosterImport({ classId, onImported }: { classId: string; onImpor
   // The rows are in the table: the alert keeps only the message then.
   const shownError =
     action.error instanceof ApiError && outcome?.refused ? new Error(action.error.message) : action.error;
-  const summary = `${students(countOf(rows, 'created'))} new, ${students(countOf(rows, 'added'))} added, ${countOf(rows, 'already_member')} already members, ${errors} with errors`;
+  const created = countOf(rows, 'created');
+  const summary = `${created} new ${created === 1 ? 'student' : 'students'}, ${countOf(rows, 'added')} added, ${countOf(rows, 'already_member')} already in the class, ${errors} with errors`;
 
   return (
     <section className="card" aria-labelledby="roster-heading">
