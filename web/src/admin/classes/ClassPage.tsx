@@ -45,7 +45,7 @@ export function ClassPage() {
             Code: <strong>{cls.code ?? '—'}</strong> · <span data-testid="member-count">{cls.member_count}</span>{' '}
             {cls.member_count === 1 ? 'member' : 'members'}
           </p>
-          <Rename key={cls.updated_at} cls={cls} onSaved={setCls} />
+          <Rename key={cls.id} cls={cls} onSaved={setCls} />
           <Members cls={cls} changes={changes} onChanged={changed} />
           <RosterImport classId={cls.id} onImported={changed} />
         </>
