@@ -143,7 +143,9 @@ export function RosterImport({ classId, onImported }: { classId: string; onImpor
       )}
       {rows.length > 0 && (
         <table className="report">
-          <caption>Rows of the roster ({rows.length})</caption>
+          <caption>
+            {outcome?.refused ? 'Rows that cannot be imported' : 'Rows of the roster'} ({rows.length})
+          </caption>
           <thead>
             <tr>
               <th scope="col">Line</th>
@@ -158,7 +160,7 @@ export function RosterImport({ classId, onImported }: { classId: string; onImpor
               <tr key={`${r.line}-${r.email}`} data-status={r.status}>
                 <td>{r.line}</td>
                 <td>{r.email}</td>
-                <td>{r.name}</td>
+                <td>{r.name ?? '—'}</td>
                 <td>
                   <span className={`badge badge-${r.status === 'error' ? 'error' : 'ok'}`}>
                     {STATUS_LABEL[r.status]}

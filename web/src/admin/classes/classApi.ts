@@ -26,7 +26,7 @@ export type RosterStatus = 'created' | 'added' | 'already_member' | 'error';
 export interface RosterRow {
   line: number;
   email: string;
-  name: string;
+  name: string | null;
   status: RosterStatus;
   uid?: string;
   message?: string;
