@@ -6,6 +6,8 @@ import { useSession } from '../session';
 import { AnalyticsPage } from './analytics/AnalyticsPage';
 import { StudentPage } from './analytics/StudentPage';
 import { AuditPage } from './audit/AuditPage';
+import { ClassesPage } from './classes/ClassesPage';
+import { ClassPage } from './classes/ClassPage';
 import { GradingPage } from './grading/GradingPage';
 import { LivePage } from './live/LivePage';
 import { OrgPicker, OrgProvider } from './org';
@@ -32,6 +34,7 @@ export default function AdminApp() {
             <NavLink to="/admin/tests">Tests</NavLink>
             <NavLink to="/admin/questions">Question bank</NavLink>
             <NavLink to="/admin/import">Import questions</NavLink>
+            <NavLink to="/admin/classes">Classes</NavLink>
             <NavLink to="/admin/audit">Audit log</NavLink>
             {me?.role === 'super_admin' && <NavLink to="/admin/organizations">Organizations</NavLink>}
           </nav>
@@ -46,6 +49,8 @@ export default function AdminApp() {
               <Route path="students/:studentId" element={<StudentPage />} />
               <Route path="questions" element={<QuestionsPage />} />
               <Route path="import" element={<ImportPage />} />
+              <Route path="classes" element={<ClassesPage />} />
+              <Route path="classes/:classId" element={<ClassPage />} />
               <Route path="audit" element={<AuditPage />} />
               <Route path="organizations" element={<OrganizationsPage />} />
             </Routes>

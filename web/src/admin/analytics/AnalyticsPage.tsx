@@ -6,6 +6,8 @@ import { ErrorMessage, formatTime, Loading, useAction, useLoad } from '../../ui'
 import { Pager } from '../Pager';
 import { RegradeDialog } from '../grading/RegradeDialog';
 import { useOrg } from '../org';
+import { withClass } from '../classes/classApi';
+import { ClassFilter, useClassFilter } from '../classes/ClassFilter';
 import { ScoreChart } from './ScoreChart';
 import { QuestionText, richFields } from '../../QuestionText';
 
@@ -39,9 +41,11 @@ const pct = (n: number | null | undefined) => (n === null || n === undefined ? '
 export function AnalyticsPage() {
   const { testId = '' } = useParams();
   const { api } = useSession();
+  const [classId, setClassId] = useClassFilter();
   const analytics = useLoad(
-    () => unwrap(api.GET('/api/analytics/tests/{testId}', { params: { path: { testId } } })),
-    [api, testId],
+    () =>
+      unwrap(api.GET('/api/analytics/tests/{testId}', { params: { path: { testId }, query: withClass({}, classId) } })),
+    [api, testId, classId],
   );
   const a = analytics.data;
   const [regrading, setRegrading] = useState<QuestionAnalytics | null>(null);
@@ -55,16 +59,18 @@ export function AnalyticsPage() {
         <Link to={`/admin/tests/${encodeURIComponent(testId)}/live`}>Live sitting</Link> ·{' '}
         <Link to={`/admin/tests/${encodeURIComponent(testId)}/grading`}>Grade essays</Link>
       </p>
+      <ClassFilter value={classId} onChange={setClassId} />
+      {classId && <p className="note">Only the attempts of this class’s members (their classes when they started).</p>}
       <ErrorMessage error={analytics.error} />
       {!a && analytics.loading && <Loading what="Loading the analytics" />}
       {a && (
         <>
           <Headline a={a} />
-          <CsvDownload testId={testId} testName={a.test_name} />
+          <CsvDownload testId={testId} testName={a.test_name} classId={classId} />
           <Distribution a={a} />
           <Difficulty a={a} />
           <Questions questions={a.questions} onRegrade={a.version === null ? undefined : setRegrading} />
-          <Takers key={regrades} testId={testId} />
+          <Takers key={`${regrades}-${classId}`} testId={testId} classId={classId} />
         </>
       )}
       {a && a.version !== null && regrading && (
@@ -132,18 +138,22 @@ function Headline({ a }: { a: Schemas['TestAnalytics'] }) {
   );
 }
 
-function CsvDownload({ testId, testName }: { testId: string; testName: string }) {
+function CsvDownload({ testId, testName, classId }: { testId: string; testName: string; classId: string }) {
   const { api } = useSession();
   const download = useAction();
   const run = () =>
     download.run(async () => {
       const blob = await unwrap(
-        api.GET('/api/analytics/tests/{testId}/results.csv', { params: { path: { testId } }, parseAs: 'blob' }),
+        api.GET('/api/analytics/tests/{testId}/results.csv', {
+          params: { path: { testId }, query: withClass({}, classId) },
+          parseAs: 'blob',
+        }),
       );
       const url = URL.createObjectURL(blob as Blob);
       const link = document.createElement('a');
       link.href = url;
-      link.download = `${testName.replace(/[^A-Za-z0-9._-]+/g, '-')}-results.csv`;
+      const base = testName.replace(/[^A-Za-z0-9._-]+/g, '-');
+      link.download = classId ? `${base}-class-results.csv` : `${base}-results.csv`;
       document.body.append(link);
       link.click();
       link.remove();
@@ -152,7 +162,7 @@ function CsvDownload({ testId, testName }: { testId: string; testName: string })
   return (
     <p>
       <button type="button" onClick={run} disabled={download.busy}>
-        {download.busy ? 'Preparing the CSV…' : 'Download results CSV'}
+        {download.busy ? 'Preparing the CSV…' : classId ? 'Download results CSV of this class' : 'Download results CSV'}
       </button>
       <ErrorMessage error={download.error} />
     </p>
@@ -321,7 +331,7 @@ function Questions({
 }
 
 /** The submitted attempts of the test, each linked to its student's page. */
-function Takers({ testId }: { testId: string }) {
+function Takers({ testId, classId }: { testId: string; classId: string }) {
   const { api, me } = useSession();
   const { clientId } = useOrg();
   const [page, setPage] = useState(1);
@@ -330,10 +340,15 @@ function Takers({ testId }: { testId: string }) {
     () =>
       unwrap(
         api.GET('/api/attempts', {
-          params: { query: { test_id: testId, status: 'submitted', page, limit: 20, ...clientParam } },
+          params: {
+            query: withClass(
+              { test_id: testId, status: 'submitted' as const, page, limit: 20, ...clientParam },
+              classId,
+            ),
+          },
         }),
       ),
-    [api, testId, page, clientId],
+    [api, testId, page, clientId, classId],
   );
   return (
     <section aria-labelledby="takers" className="card">

@@ -4,6 +4,8 @@ import { serverNow, unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, Loading, useAction, useLoad } from '../../ui';
 import { Pager } from '../Pager';
+import { withClass } from '../classes/classApi';
+import { ClassFilter, useClassFilter } from '../classes/ClassFilter';
 import { useOrg } from '../org';
 
 const REFRESH_MS = 5_000;
@@ -29,6 +31,7 @@ export function LivePage() {
   const { api, me } = useSession();
   const { clientId } = useOrg();
   const [page, setPage] = useState(1);
+  const [classId, setClassId] = useClassFilter();
   const [now, setNow] = useState(serverNow);
   const [message, setMessage] = useState('');
   const everyone = useAction();
@@ -40,10 +43,15 @@ export function LivePage() {
     () =>
       unwrap(
         api.GET('/api/attempts', {
-          params: { query: { test_id: testId, status: 'in_progress', page, limit: PAGE_SIZE, ...clientParam } },
+          params: {
+            query: withClass(
+              { test_id: testId, status: 'in_progress' as const, page, limit: PAGE_SIZE, ...clientParam },
+              classId,
+            ),
+          },
         }),
       ),
-    [api, testId, page, clientId],
+    [api, testId, page, clientId, classId],
   );
   const { reload } = attempts;
 
@@ -103,6 +111,13 @@ export function LivePage() {
         {message}
       </p>
 
+      <ClassFilter
+        value={classId}
+        onChange={(id) => {
+          setClassId(id);
+          setPage(1);
+        }}
+      />
       <ErrorMessage error={attempts.error} />
       {!attempts.data && attempts.loading ? (
         <Loading what="Loading the attempts in progress" />
@@ -121,7 +136,9 @@ export function LivePage() {
           <tbody>
             {rows.length === 0 && (
               <tr>
-                <td colSpan={5}>No attempt is in progress.</td>
+                <td colSpan={5}>
+                  {classId ? 'No attempt of this class is in progress.' : 'No attempt is in progress.'}
+                </td>
               </tr>
             )}
             {rows.map((a) => (

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, useAction } from '../../ui';
+import { Audience, ClassOverrides, useClasses } from './ClassAccess';
 import { fromLocalInput, toLocalInput } from './time';
 
 type Test = Schemas['Test'];
@@ -17,6 +18,7 @@ export function SittingSettings({ test, onSaved }: { test: Test; onSaved: (test:
   const [cooldown, setCooldown] = useState(String(test.attempt_cooldown_minutes));
   const [onSite, setOnSite] = useState(test.on_site_only === 1);
   const [accessCode, setAccessCode] = useState('');
+  const classes = useClasses(test.client_id);
 
   const patch = (body: Schemas['PatchTest'], message: string) =>
     action.run(async () => {
@@ -102,6 +104,9 @@ export function SittingSettings({ test, onSaved }: { test: Test; onSaved: (test:
       </form>
       {saved && <p role="status">{saved}</p>}
       <ErrorMessage error={action.error} />
+      <ErrorMessage error={classes.error} />
+      <Audience test={test} classes={classes.data} onSaved={onSaved} />
+      <ClassOverrides testId={test.id} classes={classes.data} />
       <ExtendEveryone testId={test.id} />
     </section>
   );

@@ -1,0 +1,233 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import type { Schemas } from '../../api/client';
+import { useSession } from '../../session';
+import { ErrorMessage, Field, formatTime, Loading, useAction, useLoad } from '../../ui';
+import {
+  allClasses,
+  assignedClassIds,
+  classLabel,
+  deleteClassOverride,
+  listClassOverrides,
+  orgQuery,
+  putClassOverride,
+  setAssignment,
+  type ClassInfo,
+  type OverrideValues,
+} from '../classes/classApi';
+import { fromLocalInput } from './time';
+
+type Test = Schemas['Test'];
+
+/** Every class of the test's organization, for the assignment and the class overrides. */
+export function useClasses(clientId: string) {
+  const { api, me } = useSession();
+  return useLoad(() => allClasses(api, orgQuery(clientId, me?.role === 'super_admin')), [api, clientId]);
+}
+
+/** Who can take the test: the whole organization, or the members of the chosen classes. */
+export function Audience({
+  test,
+  classes,
+  onSaved,
+}: {
+  test: Test;
+  classes: ClassInfo[] | undefined;
+  onSaved: (test: Test) => void;
+}) {
+  const { api } = useSession();
+  const action = useAction();
+  const current = assignedClassIds(test);
+  const [chosen, setChosen] = useState<string[]>(current);
+  const [onlyClasses, setOnlyClasses] = useState(current.length > 0);
+  const [saved, setSaved] = useState('');
+  const names = new Map((classes ?? []).map((c) => [c.id, classLabel(c)]));
+
+  const save = () =>
+    action.run(async () => {
+      setSaved('');
+      const ids = onlyClasses ? chosen : [];
+      const updated = await setAssignment(api, test.id, ids);
+      setSaved(
+        ids.length === 0
+          ? 'Open to the whole organization.'
+          : `Assigned to ${ids.map((id) => names.get(id) ?? id).join(', ')}.`,
+      );
+      onSaved(updated);
+    });
+  const toggle = (id: string, on: boolean) => setChosen((c) => (on ? [...c, id] : c.filter((x) => x !== id)));
+
+  return (
+    <form
+      aria-labelledby="audience-heading"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      <h3 id="audience-heading">Who can take it</h3>
+      <p data-testid="audience">
+        {current.length === 0
+          ? 'Now: every student of the organization.'
+          : `Now: the members of ${current.map((id) => names.get(id) ?? id).join(', ')}.`}
+      </p>
+      <fieldset className="modes">
+        <legend>Students who see and start this test</legend>
+        <label className="option">
+          <input type="radio" name="audience" checked={!onlyClasses} onChange={() => setOnlyClasses(false)} /> The whole
+          organization
+        </label>
+        <label className="option">
+          <input type="radio" name="audience" checked={onlyClasses} onChange={() => setOnlyClasses(true)} /> Only the
+          chosen classes
+        </label>
+      </fieldset>
+      {onlyClasses && (
+        <fieldset className="modes">
+          <legend>Classes</legend>
+          {classes === undefined && <Loading what="Loading the classes" />}
+          {classes?.length === 0 && (
+            <p>
+              No class yet: <Link to="/admin/classes">create one</Link>.
+            </p>
+          )}
+          {classes?.map((c) => (
+            <label key={c.id} className="option">
+              <input type="checkbox" checked={chosen.includes(c.id)} onChange={(e) => toggle(c.id, e.target.checked)} />{' '}
+              {classLabel(c)} ({c.member_count} {c.member_count === 1 ? 'member' : 'members'})
+            </label>
+          ))}
+        </fieldset>
+      )}
+      <button type="submit" disabled={action.busy || (onlyClasses && chosen.length === 0)}>
+        Save who can take it
+      </button>
+      {saved && <p role="status">{saved}</p>}
+      <ErrorMessage error={action.error} />
+    </form>
+  );
+}
+
+const valueOr = (value: unknown, shown: string) => (value === undefined ? 'test’s' : shown);
+
+/** A window, timer or attempts for every member of a class; a student's own override still wins. */
+export function ClassOverrides({ testId, classes }: { testId: string; classes: ClassInfo[] | undefined }) {
+  const { api } = useSession();
+  const overrides = useLoad(() => listClassOverrides(api, testId), [api, testId]);
+  const action = useAction();
+  const [classId, setClassId] = useState('');
+  const [opensAt, setOpensAt] = useState('');
+  const [closesAt, setClosesAt] = useState('');
+  const [timer, setTimer] = useState('');
+  const [maxAttempts, setMaxAttempts] = useState('');
+  const names = new Map((classes ?? []).map((c) => [c.id, classLabel(c)]));
+
+  const put = () =>
+    action.run(async () => {
+      const body: OverrideValues = {};
+      if (opensAt) body.opens_at = fromLocalInput(opensAt);
+      if (closesAt) body.closes_at = fromLocalInput(closesAt);
+      if (timer) body.timer = Number(timer);
+      if (maxAttempts) body.max_attempts = Number(maxAttempts);
+      await putClassOverride(api, testId, classId, body);
+      overrides.reload();
+    });
+  const remove = (id: string) =>
+    action.run(async () => {
+      await deleteClassOverride(api, testId, id);
+      overrides.reload();
+    });
+
+  const rows = overrides.data ?? [];
+  return (
+    <section aria-labelledby="class-overrides-heading">
+      <h3 id="class-overrides-heading">Overrides per class</h3>
+      <p>
+        <small>
+          A student’s own override wins; a student in several classes gets the most generous of theirs (earliest
+          opening, latest closing, longest timer, most attempts). Empty fields keep the test’s own value.
+        </small>
+      </p>
+      <form
+        aria-label="Class override"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void put();
+        }}
+      >
+        <div className="row">
+          <Field label="Class to override">
+            <select required value={classId} onChange={(e) => setClassId(e.target.value)}>
+              <option value="">Choose…</option>
+              {(classes ?? []).map((c) => (
+                <option key={c.id} value={c.id}>
+                  {classLabel(c)}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Class opening time">
+            <input type="datetime-local" value={opensAt} onChange={(e) => setOpensAt(e.target.value)} />
+          </Field>
+          <Field label="Class closing time">
+            <input type="datetime-local" value={closesAt} onChange={(e) => setClosesAt(e.target.value)} />
+          </Field>
+          <Field label="Class timer (minutes)">
+            <input type="number" min="1" max="1440" value={timer} onChange={(e) => setTimer(e.target.value)} />
+          </Field>
+          <Field label="Class attempts">
+            <input type="number" min="1" value={maxAttempts} onChange={(e) => setMaxAttempts(e.target.value)} />
+          </Field>
+          <button type="submit" disabled={!classId || action.busy}>
+            Set class override
+          </button>
+        </div>
+      </form>
+      <ErrorMessage error={action.error ?? overrides.error} />
+      {overrides.loading && !overrides.data ? <Loading what="Loading the class overrides" /> : null}
+      {overrides.data && rows.length === 0 ? <p>No class override.</p> : null}
+      {rows.length > 0 && (
+        <table>
+          <caption className="sr-only">Overrides per class</caption>
+          <thead>
+            <tr>
+              <th scope="col">Class</th>
+              <th scope="col">Opens</th>
+              <th scope="col">Closes</th>
+              <th scope="col">Timer</th>
+              <th scope="col">Attempts</th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((o) => {
+              const name = names.get(o.class_id) ?? o.class_id;
+              return (
+                <tr key={o.class_id}>
+                  <td>{name}</td>
+                  <td>{valueOr(o.opens_at, formatTime(o.opens_at))}</td>
+                  <td>{valueOr(o.closes_at, formatTime(o.closes_at))}</td>
+                  <td>{valueOr(o.timer, `${o.timer} min`)}</td>
+                  <td>{valueOr(o.max_attempts, String(o.max_attempts ?? 'unlimited'))}</td>
+                  <td>
+                    <button
+                      type="button"
+                      className="danger"
+                      disabled={action.busy}
+                      onClick={() => void remove(o.class_id)}
+                      aria-label={`Remove the override of ${name}`}
+                    >
+                      Remove
+                    </button>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
