@@ -144,7 +144,7 @@ describe('addMembers (the roster import’s one transaction)', function () {
     assert.equal(created.role, 'student');
     assert.deepEqual(created.class_ids, [classId]);
     const records = (
-      await adminDb.collection('audit_logs').where('event_type', '==', 'class.members_imported').get()
+      await adminDb.collection('audit_logs').where('event_type', '==', 'class_members_imported').get()
     ).docs.filter((d) => d.get('details.class_id') === classId);
     assert.equal(records.length, 1);
     assert.deepEqual(records[0].get('details.added'), [existing.uid, fresh]);

@@ -137,13 +137,13 @@ describe('POST /api/classes/{classId}/roster', () => {
       assert.equal(res.body.rows[2].name, 'Hopper, Grace');
     });
 
-    it('writes one class.members_imported audit record naming the class', async () => {
+    it('writes one class_members_imported audit record naming the class', async () => {
       const classId = await createClass(tenant.clientId);
       const res = await roster(classId, `email,name\n${freshEmail()},A\n${freshEmail()},B\n`, await admin(tenant));
       assert.equal(res.status, 200, res.text);
       const records = await adminDb
         .collection('audit_logs')
-        .where('event_type', '==', 'class.members_imported')
+        .where('event_type', '==', 'class_members_imported')
         .where('client_id', '==', tenant.clientId)
         .get();
       assert.equal(records.docs.filter((d) => JSON.stringify(d.get('details')).includes(classId)).length, 1);

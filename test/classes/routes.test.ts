@@ -50,10 +50,10 @@ describe('POST /api/classes', () => {
     assert.equal(stored.get('name'), name);
     const count = await adminDb.doc(`clients/${m.tenant.clientId}/class_counts/classes`).get();
     assert.ok(count.get('count') >= 1);
-    const audit = (await auditRecordsFor(m.tenant.admin.uid, 'class.created')).find(
+    const audit = (await auditRecordsFor(m.tenant.admin.uid, 'class_created')).find(
       (r) => r.details.class_id === res.body.id,
     );
-    assert.ok(audit, 'a class.created record');
+    assert.ok(audit, 'a class_created record');
     assert.equal(audit.client_id, m.tenant.clientId);
     assert.equal(audit.actor_id, m.tenant.admin.uid);
   });
@@ -195,7 +195,7 @@ describe('PATCH /api/classes/{classId}', () => {
     assert.equal(cleared.body.code, null);
     assert.equal(cleared.body.name, newName);
     await createClass(m.tenant.admin.token, { name: oldName });
-    const audit = (await auditRecordsFor(m.tenant.admin.uid, 'class.updated')).filter(
+    const audit = (await auditRecordsFor(m.tenant.admin.uid, 'class_updated')).filter(
       (r) => r.details.class_id === cls.id,
     );
     assert.equal(audit.length, 2);
@@ -252,7 +252,7 @@ describe('PUT /api/classes/{classId}/members/{uid}', () => {
     assert.deepEqual(again.body, res.body);
     assert.equal((await classDoc(m.tenant.clientId, cls.id).get()).get('member_count'), 1);
     assert.deepEqual((await profileDoc(m.tenant.clientId, student.uid).get()).get('class_ids'), [cls.id]);
-    const audit = await auditRecordsFor(student.uid, 'class.member_added');
+    const audit = await auditRecordsFor(student.uid, 'class_member_added');
     assert.equal(audit.length, 1, 'one record, for the add that wrote');
     assert.equal(audit[0].actor_id, m.tenant.admin.uid);
     assert.equal(audit[0].details.class_id, cls.id);
@@ -346,7 +346,7 @@ describe('DELETE /api/classes/{classId}/members/{uid}', () => {
       404,
       'NOT_FOUND',
     );
-    const audit = await auditRecordsFor(student.uid, 'class.member_removed');
+    const audit = await auditRecordsFor(student.uid, 'class_member_removed');
     assert.equal(audit.length, 1);
     assert.equal(audit[0].details.class_id, b.id);
   });
@@ -430,7 +430,7 @@ describe('DELETE /api/classes/{classId}', () => {
       assert.deepEqual((await profileDoc(m.tenant.clientId, s.uid).get()).get('class_ids'), [kept.id]);
     await createClass(m.tenant.admin.token, { name });
     expectError(await del(`/api/classes/${cls.id}`, { token: m.tenant.admin.token, ip }), 404, 'NOT_FOUND');
-    const audit = (await auditRecordsFor(m.tenant.admin.uid, 'class.deleted')).find(
+    const audit = (await auditRecordsFor(m.tenant.admin.uid, 'class_deleted')).find(
       (r) => r.details.class_id === cls.id,
     );
     assert.equal(audit?.details.member_count, 2);

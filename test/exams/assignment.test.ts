@@ -57,13 +57,13 @@ describe('assigned_class_ids on a test', () => {
       assert.equal(field in res.body, false, field);
   });
 
-  it('is changed by PATCH on a published test, audited as test.assignment_changed', async () => {
+  it('is changed by PATCH on a published test, audited as test_assignment_changed', async () => {
     const test = await publishAssigned([]);
     const res = await patch(`/api/tests/${test.id}`, { assigned_class_ids: [classB.id, classA.id] }, as(adminToken()));
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.body.assigned_class_ids, [classB.id, classA.id]);
     assert.deepEqual((await testDoc(m.tenant.clientId, test.id).get()).get('audience'), [classB.id, classA.id]);
-    const [record] = (await auditOf(m.tenant.clientId, 'test.assignment_changed')).filter(
+    const [record] = (await auditOf(m.tenant.clientId, 'test_assignment_changed')).filter(
       (r) => r.details.test_id === test.id,
     );
     assert.deepEqual(record.details, {

@@ -25,7 +25,7 @@ before(async function () {
 });
 
 describe('PUT /api/tests/{testId}/class-overrides/{classId}', () => {
-  it('answers 200 with the override as stored, keeps it on the test, and audits test.class_override_set', async () => {
+  it('answers 200 with the override as stored, keeps it on the test, and audits class_override_set', async () => {
     const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId);
     const cls = await writeClass(m.tenant.clientId);
     const res = await putClassOverride(m.tenant.admin.token, test.id, cls.id, {
@@ -43,7 +43,7 @@ describe('PUT /api/tests/{testId}/class-overrides/{classId}', () => {
       set_by: m.tenant.admin.uid,
     });
     assert.equal((await storedTest(m.tenant.clientId, test.id)).class_overrides[cls.id].timer, 45);
-    const records = (await auditOf(m.tenant.clientId, 'test.class_override_set')).filter(
+    const records = (await auditOf(m.tenant.clientId, 'class_override_set')).filter(
       (r) => r.details.class_id === cls.id,
     );
     assert.equal(records.length, 1);
@@ -122,14 +122,14 @@ describe('GET /api/tests/{testId}/class-overrides', () => {
 });
 
 describe('DELETE /api/tests/{testId}/class-overrides/{classId}', () => {
-  it('answers 204, removes it and audits test.class_override_deleted; 404 when the class has none', async () => {
+  it('answers 204, removes it and audits class_override_deleted; 404 when the class has none', async () => {
     const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId);
     const cls = await writeClass(m.tenant.clientId);
     await putClassOverride(m.tenant.admin.token, test.id, cls.id, { timer: 40 });
     assert.equal((await deleteClassOverride(m.tenant.admin.token, test.id, cls.id)).status, 204);
     assert.deepEqual((await storedTest(m.tenant.clientId, test.id)).class_overrides, {});
     assert.equal(
-      (await auditOf(m.tenant.clientId, 'test.class_override_deleted')).filter((r) => r.details.class_id === cls.id)
+      (await auditOf(m.tenant.clientId, 'class_override_deleted')).filter((r) => r.details.class_id === cls.id)
         .length,
       1,
     );

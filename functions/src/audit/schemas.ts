@@ -25,9 +25,9 @@ export const AUDIT_EVENT_TYPES = [
   'attempt_extended',
   'test_extended',
   // ---- classes: assignments and class overrides
-  'test.assignment_changed',
-  'test.class_override_set',
-  'test.class_override_deleted',
+  'test_assignment_changed',
+  'class_override_set',
+  'class_override_deleted',
   // ---- the exam hall
   'networks_set',
   // ---- grading and regrading
@@ -35,12 +35,12 @@ export const AUDIT_EVENT_TYPES = [
   'version_regraded',
   'attempt_regraded',
   // ---- classes
-  'class.created',
-  'class.updated',
-  'class.deleted',
-  'class.member_added',
-  'class.member_removed',
-  'class.members_imported',
+  'class_created',
+  'class_updated',
+  'class_deleted',
+  'class_member_added',
+  'class_member_removed',
+  'class_members_imported',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 

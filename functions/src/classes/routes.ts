@@ -44,7 +44,7 @@ export const classRoutes: RouteDefinition[] = [
     method: 'post',
     path: '/classes',
     summary: 'Create a class',
-    description: `Names are unique within an organization, compared case- and space-insensitively (409 CONFLICT otherwise). An organization holds at most ${MAX_CLASSES_PER_CLIENT} classes (409 CONFLICT beyond, counted in the creating transaction). Audited as class.created. ${WHO}`,
+    description: `Names are unique within an organization, compared case- and space-insensitively (409 CONFLICT otherwise). An organization holds at most ${MAX_CLASSES_PER_CLIENT} classes (409 CONFLICT beyond, counted in the creating transaction). Audited as class_created. ${WHO}`,
     tag: 'Classes',
     access: CLASS_MANAGERS,
     body: CreateClassBody,
@@ -74,7 +74,7 @@ export const classRoutes: RouteDefinition[] = [
     method: 'patch',
     path: '/classes/{classId}',
     summary: 'Rename a class or change its code',
-    description: `409 CONFLICT when another class of the organization has that name. Audited as class.updated, with the name and code before and after. ${WHO}`,
+    description: `409 CONFLICT when another class of the organization has that name. Audited as class_updated, with the name and code before and after. ${WHO}`,
     tag: 'Classes',
     access: CLASS_MANAGERS,
     params: ClassParams,
@@ -92,7 +92,7 @@ export const classRoutes: RouteDefinition[] = [
     summary: 'Delete a class',
     description:
       `409 CONFLICT while a test is assigned to the class (its details name up to 20 such tests: test_id, test_name): assign them elsewhere first, so no test is left assigned to a class that no longer exists. ` +
-      `Otherwise the class is gone at once (no member can be added from then on), and its members are removed before the reply (their member documents, and the class from each student’s classes). Audited as class.deleted. ${WHO}`,
+      `Otherwise the class is gone at once (no member can be added from then on), and its members are removed before the reply (their member documents, and the class from each student’s classes). Audited as class_deleted. ${WHO}`,
     tag: 'Classes',
     access: CLASS_MANAGERS,
     params: ClassParams,
@@ -126,7 +126,7 @@ export const classRoutes: RouteDefinition[] = [
     description:
       `Idempotent: a student already in the class answers 200 as it stands, and nothing is written. Only a student of the class’s organization joins: another organization’s user is 403; a uid that is no user, or a user who is not a student, is 400. ` +
       `A class holds at most ${MAX_MEMBERS_PER_CLASS} students, and a student belongs to at most ${MAX_CLASSES_PER_STUDENT} classes (409 CONFLICT beyond either, counted in the transaction that adds the member). ` +
-      `A student’s classes decide which tests it sees (a test assigned to classes, at most ${MAX_CLASSES_PER_TEST}). Audited as class.member_added. ${WHO}`,
+      `A student’s classes decide which tests it sees (a test assigned to classes, at most ${MAX_CLASSES_PER_TEST}). Audited as class_member_added. ${WHO}`,
     tag: 'Classes',
     access: CLASS_MANAGERS,
     params: ClassMemberParams,
@@ -141,7 +141,7 @@ export const classRoutes: RouteDefinition[] = [
     method: 'delete',
     path: '/classes/{classId}/members/{uid}',
     summary: 'Remove a student from a class',
-    description: `404 when the uid is not a member of the class. The student keeps its attempts (running or submitted). Audited as class.member_removed. ${WHO}`,
+    description: `404 when the uid is not a member of the class. The student keeps its attempts (running or submitted). Audited as class_member_removed. ${WHO}`,
     tag: 'Classes',
     access: CLASS_MANAGERS,
     params: ClassMemberParams,

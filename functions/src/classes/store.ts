@@ -122,7 +122,7 @@ export async function createClass(cls: Class, audit: ClassAudit): Promise<{ pend
     } satisfies StoredClassDoc);
     tx.set(countRef, { count: count + 1 }, { merge: true });
     addAudit(tx, audit.meta, {
-      type: 'class.created',
+      type: 'class_created',
       userId: audit.actorId ?? '',
       clientId: cls.client_id,
       actorId: audit.actorId,
@@ -159,7 +159,7 @@ export async function updateClass(
     const next: StoredClassDoc = { ...current, name, code, name_sort: normalizedClassName(name), updated_at: now };
     tx.update(ref, { name, code, name_sort: next.name_sort, updated_at: now });
     addAudit(tx, audit.meta, {
-      type: 'class.updated',
+      type: 'class_updated',
       userId: audit.actorId ?? '',
       clientId,
       actorId: audit.actorId,
@@ -220,7 +220,7 @@ export async function deleteClass(clientId: string, classId: string, audit: Clas
       { merge: true },
     );
     addAudit(tx, audit.meta, {
-      type: 'class.deleted',
+      type: 'class_deleted',
       userId: audit.actorId ?? '',
       clientId,
       actorId: audit.actorId,
@@ -384,7 +384,7 @@ export async function addMember(
       );
       if (added.length === 0) return { member: toMember(already[0]), added: false };
       addAudit(tx, audit.meta, {
-        type: 'class.member_added',
+        type: 'class_member_added',
         userId: uid,
         clientId,
         actorId: audit.actorId,
@@ -401,7 +401,7 @@ export async function addMember(
  * gets that profile in the same transaction. Each must be a student of the
  * class's organization (400 naming it otherwise); a class or a student that
  * would pass its bound is 409. With `dryRun` everything is checked and
- * nothing written. One audit record, `class.members_imported`, lists the uids added.
+ * nothing written. One audit record, `class_members_imported`, lists the uids added.
  */
 export async function addMembers(
   clientId: string,
@@ -430,7 +430,7 @@ export async function addMembers(
         );
         if (!opts.dryRun && added.length > 0) {
           addAudit(tx, meta, {
-            type: 'class.members_imported',
+            type: 'class_members_imported',
             userId: actorId ?? '',
             clientId,
             actorId,
@@ -475,7 +475,7 @@ export async function removeMember(clientId: string, classId: string, uid: strin
         tx.update(profileRef, { class_ids: classIds });
       }
       addAudit(tx, audit.meta, {
-        type: 'class.member_removed',
+        type: 'class_member_removed',
         userId: uid,
         clientId,
         actorId: audit.actorId,

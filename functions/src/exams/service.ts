@@ -282,7 +282,7 @@ function deliveryRecorder(principal: Principal, call: CallContext): store.Delive
 }
 
 /**
- * test.assignment_changed when the classes a test is assigned to changed (as sets):
+ * test_assignment_changed when the classes a test is assigned to changed (as sets):
  * from, to, and which were added and removed. Running attempts are left as they are.
  */
 function recordAssignment(
@@ -298,7 +298,7 @@ function recordAssignment(
   const removed = from.filter((id) => !to.includes(id));
   if (added.length === 0 && removed.length === 0) return;
   addAudit(tx, requestMeta(call), {
-    type: 'test.assignment_changed',
+    type: 'test_assignment_changed',
     userId: principal.uid,
     clientId: after.client_id,
     actorId: principal.uid,

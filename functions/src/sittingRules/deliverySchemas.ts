@@ -51,7 +51,7 @@ const ASSIGNED_TEXT =
   `The classes of the test’s organization the test is assigned to, each once, at most ${MAX_ASSIGNED_CLASSES}. ` +
   '[] (the default): open to every student of the organization. Otherwise a student lists, reads and starts it only when in one of them ' +
   '(anything else answers 404 as for a missing test); share codes and an administrator starting for a student are unaffected. ' +
-  'Another organization’s class → 403; a class that does not exist → 400 naming it. Audited as test.assignment_changed';
+  'Another organization’s class → 403; a class that does not exist → 400 naming it. Audited as test_assignment_changed';
 
 export const AccessCodeInput = z
   .string()

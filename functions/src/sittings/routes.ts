@@ -122,7 +122,7 @@ export const sittingRoutes: RouteDefinition[] = [
       'Per field, a student’s own override wins; else the most generous of its classes’ overrides that set the field (earliest opens_at, latest closes_at, longest timer, ' +
       'most attempts; null, no limit, is the most generous); else the test’s own. An attempt keeps the classes its student was in at its start (class_ids), so a later move ' +
       `between classes changes nothing of it. Kept on the test and never shown to students. A test holds at most ${MAX_CLASSES_PER_TEST} class overrides (409 beyond). ` +
-      'Audited as test.class_override_set.' +
+      'Audited as class_override_set.' +
       DEADLINE_NOTE,
     tag: 'Sittings',
     access: ADMINS,
@@ -156,7 +156,7 @@ export const sittingRoutes: RouteDefinition[] = [
     summary: 'Delete a class’s override',
     description:
       'The class’s students take their own overrides, their other classes’ or the test’s settings again (404 when the class had no override). ' +
-      'Audited as test.class_override_deleted.' +
+      'Audited as class_override_deleted.' +
       DEADLINE_NOTE,
     tag: 'Sittings',
     access: ADMINS,

@@ -223,7 +223,7 @@ export async function writeClassOverride(
       audienceOf(test.assigned_class_ids),
     );
     addAudit(tx, write.meta, {
-      type: override ? 'test.class_override_set' : 'test.class_override_deleted',
+      type: override ? 'class_override_set' : 'class_override_deleted',
       userId: write.by,
       clientId,
       actorId: write.by,
