@@ -5,6 +5,7 @@ import { adminDb } from '../support/admin';
 import { auditRecordsFor, createRoleMatrix, createUser, uniqueName, type RoleMatrix } from '../support/fixtures';
 import { del, freshIp, get, patch, post, api } from '../support/http';
 import { expectError, expectValidation, ISO_UTC } from '../support/assertions';
+import { publishTest } from '../attempts/fixtures';
 
 // Classes and their members over real HTTP with real Auth-emulator tokens.
 
@@ -464,6 +465,31 @@ describe('DELETE /api/classes/{classId}', () => {
         cls.id,
       ),
     );
+  });
+
+  it('refuses a class a test holds an override for (409, naming the test), and deletes it once the override is removed', async () => {
+    const cls = await createClass(m.tenant.admin.token, { name: uniqueName('Overridden') });
+    const { test } = await publishTest(m.tenant.admin.token, m.tenant.clientId);
+    const set = await api('PUT', `/api/tests/${test.id}/class-overrides/${cls.id}`, {
+      token: m.tenant.admin.token,
+      ip,
+      body: { timer: 90 },
+    });
+    assert.equal(set.status, 200, set.text);
+    const res = await del(`/api/classes/${cls.id}`, { token: m.tenant.admin.token, ip });
+    expectError(res, 409, 'CONFLICT');
+    assert.deepEqual(
+      res.body.details.map((d: any) => [d.path, d.test_id]),
+      [['class_overrides', test.id]],
+    );
+    assert.ok(
+      await classDoc(m.tenant.clientId, cls.id)
+        .get()
+        .then((snap) => snap.exists),
+    );
+    const removed = await del(`/api/tests/${test.id}/class-overrides/${cls.id}`, { token: m.tenant.admin.token, ip });
+    assert.equal(removed.status, 204, removed.text);
+    assert.equal((await del(`/api/classes/${cls.id}`, { token: m.tenant.admin.token, ip })).status, 204);
   });
 
   it('finishes at the next create the removal of members a delete left behind', async () => {

@@ -162,14 +162,16 @@ describe('firestore.indexes.json', () => {
 
   // A class delete asks for the tests assigned to the class: an array-contains on one field, which the automatic
   // single-field index serves unless an override takes it away.
-  it('keeps the automatic single-field index on tests.assigned_class_ids (array-contains, a class delete)', () => {
+  it('keeps the automatic single-field index on tests.assigned_class_ids and tests.class_override_ids (array-contains, a class delete)', () => {
     const overrides = (
       indexFile as unknown as {
         fieldOverrides: Array<{ collectionGroup: string; fieldPath: string; indexes: Array<{ arrayConfig?: string }> }>;
       }
     ).fieldOverrides;
-    const override = overrides.find((o) => o.collectionGroup === 'tests' && o.fieldPath === 'assigned_class_ids');
-    assert.ok(!override || override.indexes.some((i) => i.arrayConfig === 'CONTAINS'));
+    for (const field of ['assigned_class_ids', 'class_override_ids']) {
+      const override = overrides.find((o) => o.collectionGroup === 'tests' && o.fieldPath === field);
+      assert.ok(!override || override.indexes.some((i) => i.arrayConfig === 'CONTAINS'), field);
+    }
   });
 
   it("does not index the analytics shards' per-question sums (never queried; keeps each submit's write small)", () => {

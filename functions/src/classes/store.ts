@@ -191,22 +191,37 @@ export async function deleteClass(clientId: string, classId: string, audit: Clas
   return db.runTransaction(async (tx) => {
     const [snap, countSnap] = await tx.getAll(ref, countRef);
     if (!snap.exists) throw classNotFound();
-    const assigned = await tx.get(
-      paths
-        .clientTests(clientId)
-        .where('assigned_class_ids', 'array-contains', classId)
-        .select('test_name')
-        .limit(ASSIGNED_TESTS_SHOWN),
-    );
-    if (!assigned.empty) {
+    // The tests that would be left holding a class that is gone: those assigned to it, and those
+    // with an override for its students (the same tests may be both; each is named once).
+    const holding = (field: 'assigned_class_ids' | 'class_override_ids') =>
+      tx.get(
+        paths
+          .clientTests(clientId)
+          .where(field, 'array-contains', classId)
+          .select('test_name')
+          .limit(ASSIGNED_TESTS_SHOWN),
+      );
+    const [assigned, overriding] = await Promise.all([holding('assigned_class_ids'), holding('class_override_ids')]);
+    const assignedIds = new Set(assigned.docs.map((d) => d.id));
+    const details = [
+      ...assigned.docs.map((d) => ({
+        doc: d,
+        path: 'assigned_class_ids',
+        message: `Test ${d.id} is assigned to this class`,
+      })),
+      ...overriding.docs
+        .filter((d) => !assignedIds.has(d.id))
+        .map((d) => ({ doc: d, path: 'class_overrides', message: `Test ${d.id} holds an override for this class` })),
+    ].slice(0, ASSIGNED_TESTS_SHOWN);
+    if (details.length > 0) {
       throw new ApiError(
         'CONFLICT',
-        'Tests are assigned to this class: assign them elsewhere (or open them to the organization) first',
-        assigned.docs.map((d) => ({
-          path: 'assigned_class_ids',
-          message: `Test ${d.id} is assigned to this class`,
-          test_id: d.id,
-          test_name: (d.get('test_name') as string | undefined) ?? null,
+        'Tests are assigned to this class or hold an override for it: assign them elsewhere (or open them to the organization) and remove the overrides first',
+        details.map(({ doc, path, message }) => ({
+          path,
+          message,
+          test_id: doc.id,
+          test_name: (doc.get('test_name') as string | undefined) ?? null,
         })),
       );
     }

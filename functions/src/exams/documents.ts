@@ -45,6 +45,8 @@ export interface StoredTest {
   audience?: string[];
   /** Per class of the organization: its students' override of the window, timer or attempts (sittings/). Never in a student's reply. */
   class_overrides?: Record<string, StoredClassOverride>;
+  /** The keys of class_overrides, kept beside it so that a class's delete can find the tests holding one. */
+  class_override_ids?: string[];
   /** Per published version ("1", "2", …): the revision its regrades brought it to (absent: 0). Read by every start. */
   key_revisions?: Record<string, number>;
 }

@@ -58,6 +58,7 @@ function authorView(test: StoredTest): Test {
     key_revisions: _revisions,
     audience: _audience,
     class_overrides: _classOverrides,
+    class_override_ids: _classOverrideIds,
     ...fields
   } = test;
   const pools = (test.pools ?? []).map((pool) => ({
@@ -84,6 +85,7 @@ function studentView(test: StoredTest): StudentTest {
     assigned_class_ids: _assigned,
     audience: _audience,
     class_overrides: _classOverrides,
+    class_override_ids: _classOverrideIds,
     ...publicFields
   } = test;
   return { ...publicFields, ...deliveryView(test), question_count: questionCount(test) };

@@ -221,6 +221,9 @@ export async function writeClassOverride(
       test.assigned_class_ids ?? [],
       'audience',
       audienceOf(test.assigned_class_ids),
+      // Beside the map, for a class's delete to find the tests holding an override for it (a map's keys cannot be queried).
+      'class_override_ids',
+      override ? FieldValue.arrayUnion(classId) : FieldValue.arrayRemove(classId),
     );
     addAudit(tx, write.meta, {
       type: override ? 'class_override_set' : 'class_override_deleted',
