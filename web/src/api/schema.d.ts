@@ -1344,7 +1344,7 @@ export type paths = {
                     cursor?: string;
                     /** @description A client id, 1 to 128 characters */
                     client_id?: string;
-                    event_type?: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "networks_set" | "essay_graded" | "version_regraded" | "attempt_regraded";
+                    event_type?: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "test_assignment_changed" | "class_override_set" | "class_override_deleted" | "networks_set" | "essay_graded" | "version_regraded" | "attempt_regraded" | "class_created" | "class_updated" | "class_deleted" | "class_member_added" | "class_member_removed" | "class_members_imported";
                     /** @description A user id (uid), 1 to 128 characters */
                     user_id?: string;
                     success?: "true" | "false";
@@ -1868,6 +1868,854 @@ export type paths = {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/classes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List classes of an organization
+         * @description A Super Admin names client_id (400 without it, 404 for an unknown client); a Client Admin sees its own organization, and naming another answers 403. Sorted by name, case-insensitively. The organization’s Client Admin and Super Admins only: Students and Guests get 403. A class of another organization answers 403, an unknown one 404.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, from 1 (default 1); (page − 1) × limit may be at most 1000 */
+                    page?: number;
+                    /** @description Items per page, 1 to 100 */
+                    limit?: number;
+                    /** @description `pagination.next_cursor` of the previous page: the page after it, at any depth (send it without `page`) */
+                    cursor?: string;
+                    /** @description Required for a Super Admin; others may omit it (own organization) */
+                    client_id?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of classes, by name */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClassPage"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a class
+         * @description Names are unique within an organization, compared case- and space-insensitively (409 CONFLICT otherwise). An organization holds at most 500 classes (409 CONFLICT beyond, counted in the creating transaction). Audited as class_created. The organization’s Client Admin and Super Admins only: Students and Guests get 403. A class of another organization answers 403, an unknown one 404.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateClass"];
+                };
+            };
+            responses: {
+                /** @description The new class */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Class"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/classes/{classId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a class
+         * @description The organization’s Client Admin and Super Admins only: Students and Guests get 403. A class of another organization answers 403, an unknown one 404.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A class id, 1 to 128 characters */
+                    classId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The class */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Class"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a class
+         * @description 409 CONFLICT while a test is assigned to the class (its details name up to 20 such tests: test_id, test_name): assign them elsewhere first, so no test is left assigned to a class that no longer exists. Otherwise the class is gone at once (no member can be added from then on), and its members are removed before the reply (their member documents, and the class from each student’s classes). Audited as class_deleted. The organization’s Client Admin and Super Admins only: Students and Guests get 403. A class of another organization answers 403, an unknown one 404.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A class id, 1 to 128 characters */
+                    classId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Rename a class or change its code
+         * @description 409 CONFLICT when another class of the organization has that name. Audited as class_updated, with the name and code before and after. The organization’s Client Admin and Super Admins only: Students and Guests get 403. A class of another organization answers 403, an unknown one 404.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A class id, 1 to 128 characters */
+                    classId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateClass"];
+                };
+            };
+            responses: {
+                /** @description The class as changed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Class"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/classes/{classId}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the members of a class
+         * @description Sorted by email. The organization’s Client Admin and Super Admins only: Students and Guests get 403. A class of another organization answers 403, an unknown one 404.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, from 1 (default 1); (page − 1) × limit may be at most 1000 */
+                    page?: number;
+                    /** @description Items per page, 1 to 100 */
+                    limit?: number;
+                    /** @description `pagination.next_cursor` of the previous page: the page after it, at any depth (send it without `page`) */
+                    cursor?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description A class id, 1 to 128 characters */
+                    classId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of members, by email */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClassMemberPage"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/classes/{classId}/members/{uid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Add a student to a class
+         * @description Idempotent: a student already in the class answers 200 as it stands, and nothing is written. Only a student of the class’s organization joins: another organization’s user is 403; a uid that is no user, or a user who is not a student, is 400. A class holds at most 500 students, and a student belongs to at most 20 classes (409 CONFLICT beyond either, counted in the transaction that adds the member). A student’s classes decide which tests it sees (a test assigned to classes, at most 50). Audited as class_member_added. The organization’s Client Admin and Super Admins only: Students and Guests get 403. A class of another organization answers 403, an unknown one 404.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A class id, 1 to 128 characters */
+                    classId: string;
+                    /** @description A user id (uid), 1 to 128 characters */
+                    uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The member */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClassMember"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Remove a student from a class
+         * @description 404 when the uid is not a member of the class. The student keeps its attempts (running or submitted). Audited as class_member_removed. The organization’s Client Admin and Super Admins only: Students and Guests get 403. A class of another organization answers 403, an unknown one 404.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A class id, 1 to 128 characters */
+                    classId: string;
+                    /** @description A user id (uid), 1 to 128 characters */
+                    uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Removed */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/questions/export": {
@@ -4151,7 +4999,7 @@ export type paths = {
         };
         /**
          * List attempts
-         * @description Newest first. A Super Admin names client_id (required); a Client Admin sees its organization’s; a Student and a Guest see their own (naming another student_id → 403). Filters: test_id, student_id, status. Attempts past their deadline are closed (submitted) as they are read; one that cannot be closed (too large to score, stored before attempts had a size budget) is listed as it stands, and the scheduled closer tries it again.
+         * @description Newest first. A Super Admin names client_id (required); a Client Admin sees its organization’s; a Student and a Guest see their own (naming another student_id → 403). Filters: test_id, student_id, status, and class_id with test_id (the live view of one class: the attempts of its students, as it stood when each started; administrators only, a Student or Guest → 403; another organization’s class → 403, an unknown one → 404). Attempts past their deadline are closed (submitted) as they are read; one that cannot be closed (too large to score, stored before attempts had a size budget) is listed as it stands, and the scheduled closer tries it again.
          */
         get: {
             parameters: {
@@ -4169,6 +5017,8 @@ export type paths = {
                     /** @description A Student and a Guest see their own attempts only */
                     student_id?: string;
                     status?: "in_progress" | "submitted";
+                    /** @description With test_id: only the attempts of this class’s students, as the class stood when each attempt started (administrators only) */
+                    class_id?: string;
                 };
                 header?: never;
                 path?: never;
@@ -5051,6 +5901,329 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/tests/{testId}/class-overrides/{classId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a class’s override on a test
+         * @description The same body as a student’s override, for every student of the class (classId: a class of the test’s organization; another organization’s → 403, none → 404). Per field, a student’s own override wins; else the most generous of its classes’ overrides that set the field (earliest opens_at, latest closes_at, longest timer, most attempts; null, no limit, is the most generous); else the test’s own. An attempt keeps the classes its student was in at its start (class_ids), so a later move between classes changes nothing of it. Kept on the test and never shown to students. A test holds at most 50 class overrides (409 beyond). Audited as class_override_set. expires_at of the attempts in progress it concerns is recomputed before the reply, from their started_at: the earlier of started_at + the effective timer (the override’s or the version’s, with the accommodation added: ceil(timer × 60 × (1 + extra_time_percent / 100)) s + extra_minutes × 60 s) and the effective closes_at, plus extensions. One whose new deadline has already passed is closed at once with every answer saved so far (submitted_by "deadline").
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A test id, 1 to 128 letters, digits, "_" or "-" (not "__…__") */
+                    testId: string;
+                    /** @description A class id, 1 to 128 letters, digits, "_" or "-" (not "__…__") */
+                    classId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PutOverride"];
+                };
+            };
+            responses: {
+                /** @description The class override as stored */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClassOverride"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Delete a class’s override
+         * @description The class’s students take their own overrides, their other classes’ or the test’s settings again (404 when the class had no override). Audited as class_override_deleted. expires_at of the attempts in progress it concerns is recomputed before the reply, from their started_at: the earlier of started_at + the effective timer (the override’s or the version’s, with the accommodation added: ceil(timer × 60 × (1 + extra_time_percent / 100)) s + extra_minutes × 60 s) and the effective closes_at, plus extensions. One whose new deadline has already passed is closed at once with every answer saved so far (submitted_by "deadline").
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A test id, 1 to 128 letters, digits, "_" or "-" (not "__…__") */
+                    testId: string;
+                    /** @description A class id, 1 to 128 letters, digits, "_" or "-" (not "__…__") */
+                    classId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tests/{testId}/class-overrides": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a test’s class overrides
+         * @description All of them (at most 50), by class id.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A test id, 1 to 128 letters, digits, "_" or "-" (not "__…__") */
+                    testId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The class overrides */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClassOverrideList"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/{uid}/accommodations": {
         parameters: {
             query?: never;
@@ -5521,13 +6694,15 @@ export type paths = {
         };
         /**
          * Analytics of a test (one frozen version)
-         * @description What a teacher reviewing the exam needs: attempts, scores and their spread, a ten-band distribution, Cronbach’s alpha, and per question how often it was answered, answered correctly and each option chosen, with Moodle’s facility and discrimination indices (formulas on each field). The figures describe one frozen version (default: the latest published; ?version= picks another), read from sums the submit maintains: the cost is the same whatever the number of attempts. A measure that is undefined (too few attempts, no spread) is null. Super Admin any test, Client Admin its organization’s (another’s → 403); Students and Guests → 403.
+         * @description What a teacher reviewing the exam needs: attempts, scores and their spread, a ten-band distribution, Cronbach’s alpha, and per question how often it was answered, answered correctly and each option chosen, with Moodle’s facility and discrimination indices (formulas on each field). The figures describe one frozen version (default: the latest published; ?version= picks another), read from sums the submit maintains: the cost is the same whatever the number of attempts. A measure that is undefined (too few attempts, no spread) is null. Super Admin any test, Client Admin its organization’s (another’s → 403); Students and Guests → 403. ?class_id= gives the same figures over the attempts of one class’s students (the classes each student was in when its attempt started), from the class’s own sums at the same cost; a class of another organization → 403, an unknown one → 404.
          */
         get: {
             parameters: {
                 query?: {
                     /** @description The frozen version the figures describe (default: the latest published version). Versions are numbered 1, 2, … on each publish. */
                     version?: number;
+                    /** @description Only the attempts of this class’s students, as the class stood when each attempt started (a class of another organization → 403, none → 404) */
+                    class_id?: string;
                 };
                 header?: never;
                 path: {
@@ -5631,7 +6806,7 @@ export type paths = {
         put?: never;
         /**
          * Recompute a test version’s analytics from its attempts (repair)
-         * @description Reads every attempt of the version and replaces the maintained sums with the recomputed ones, in one transaction (starts and submits meanwhile are ordered before or after it, never lost). For repairs only: its cost grows with the attempts, so it counts against the strict per-user limit. Answers whether the maintained sums had drifted, and the analytics as recomputed. It also writes percentage and test_name on submitted attempts that predate them, so a student’s averages and best count those too. One recompute of a version at a time: another asked while one runs → 409 CONFLICT (retry when it has finished); Firestore giving up on the transaction (contention, timeouts) → 503 with Retry-After. Super Admin any test, Client Admin its organization’s. No body; ?version= as for the analytics.
+         * @description Reads every attempt of the version and replaces the maintained sums (the version’s and each class’s) with the recomputed ones, in one transaction (starts and submits meanwhile are ordered before or after it, never lost). For repairs only: its cost grows with the attempts, so it counts against the strict per-user limit. Answers whether the maintained sums (the version’s or any class’s) had drifted, and the analytics as recomputed. It also writes percentage and test_name on submitted attempts that predate them, so a student’s averages and best count those too. One recompute of a version at a time: another asked while one runs → 409 CONFLICT (retry when it has finished); Firestore giving up on the transaction (contention, timeouts) → 503 with Retry-After. Super Admin any test, Client Admin its organization’s. No body; ?version= as for the analytics.
          */
         post: {
             parameters: {
@@ -5746,13 +6921,15 @@ export type paths = {
         };
         /**
          * Results of a test version as CSV
-         * @description One row per submitted attempt, oldest submission first, streamed: attempt_id, student_id, student_name, score, total_marks, percentage, submitted_at, auto_submitted, grading (pending while an essay waits for its grade: score is then the marks so far and percentage is empty; complete once graded; empty without essays), then one column per question the version’s attempts can hold (the fixed ones, then every frozen question of each pool, in the version’s order) with the marks awarded, so a row’s cells add up to its score: empty when unanswered, not drawn by the attempt, or an essay not yet graded. Safe to open in a spreadsheet: a cell beginning with =, +, -, @, tab or carriage return is prefixed with a quote (csv-stringify’s formula escaping). Super Admin any test, Client Admin its organization’s; ?version= as for the analytics. It reads every submitted attempt of the version, so it counts against the strict per-user limit.
+         * @description One row per submitted attempt, oldest submission first, streamed: attempt_id, student_id, student_name, score, total_marks, percentage, submitted_at, auto_submitted, grading (pending while an essay waits for its grade: score is then the marks so far and percentage is empty; complete once graded; empty without essays), then one column per question the version’s attempts can hold (the fixed ones, then every frozen question of each pool, in the version’s order) with the marks awarded, so a row’s cells add up to its score: empty when unanswered, not drawn by the attempt, or an essay not yet graded. Safe to open in a spreadsheet: a cell beginning with =, +, -, @, tab or carriage return is prefixed with a quote (csv-stringify’s formula escaping). Super Admin any test, Client Admin its organization’s; ?version= as for the analytics; ?class_id= keeps the attempts of one class’s students only (as for the analytics: another organization’s class → 403, none → 404). It reads every submitted attempt of the version (of the class), so it counts against the strict per-user limit.
          */
         get: {
             parameters: {
                 query?: {
                     /** @description The frozen version the figures describe (default: the latest published version). Versions are numbered 1, 2, … on each publish. */
                     version?: number;
+                    /** @description Only the attempts of this class’s students, as the class stood when each attempt started (a class of another organization → 403, none → 404) */
+                    class_id?: string;
                 };
                 header?: never;
                 path: {
@@ -6441,6 +7618,144 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/classes/{classId}/roster": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a class roster from a CSV file
+         * @description multipart/form-data with exactly one file part named "file": UTF-8 CSV (a BOM, CRLF, quoted fields and blank lines are fine), at most 1 MB (413) and 500 rows (400). Header row: email, name (display_name is accepted for name), any order, case aside. Emails are compared trimmed and in lower case; a repeated email is an error on its later rows. Each email is looked up: a student of the class’s organization is added (already_member when it is one); an email with no account creates a student account without a password (the name is then required), who signs in after a password reset or an email sign-in link; any other account (an administrator, or another organization’s user) is an error row that does not say which. All or nothing by default: any error row answers 400 VALIDATION_ERROR carrying `rows` (the error rows) and nothing is written. ?mode=partial imports the valid rows and reports the others (400 when none is valid); ?dry_run=true checks everything, the class’s bounds included, and writes nothing (no account either). A roster that would take the class past 500 members, or a student past its bound of classes, answers 409 CONFLICT and writes nothing, in either mode: partial mode leaves out invalid rows, never rows over a bound. The Client Admin of the class’s organization or a Super Admin; another organization’s class answers 403, an unknown one 404.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description partial: add the valid rows and report the others */
+                    mode?: "all_or_nothing" | "partial";
+                    /** @description true: check everything (the class’s bounds too) and write nothing */
+                    dry_run?: "true" | "false";
+                };
+                header?: never;
+                path: {
+                    /** @description A class id, 1 to 128 characters */
+                    classId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description The roster (UTF-8 CSV with the header email,name; at most 1 MB)
+                         */
+                        file: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description What became of every row (for a dry run, what would) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RosterImportResult"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = Record<string, never>;
 export type components = {
@@ -6466,6 +7781,10 @@ export type components = {
             }[];
             /** @description Present only when questions lists the first 100 of more: how many there were */
             questions_total?: number;
+            /** @description POST /api/classes/{classId}/roster only: the rows (RosterRow) that cannot be imported, in file order (a roster has at most 500) */
+            rows?: {
+                [key: string]: unknown;
+            }[];
         };
         ClientList: {
             clients: components["schemas"]["Client"][];
@@ -6575,7 +7894,7 @@ export type components = {
         AuditLog: {
             id: string;
             /** @enum {string} */
-            event_type: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "networks_set" | "essay_graded" | "version_regraded" | "attempt_regraded";
+            event_type: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "test_assignment_changed" | "class_override_set" | "class_override_deleted" | "networks_set" | "essay_graded" | "version_regraded" | "attempt_regraded" | "class_created" | "class_updated" | "class_deleted" | "class_member_added" | "class_member_removed" | "class_members_imported";
             /** @description The user the event is about; for a refused token, the uid it claimed (unverified) or "" */
             user_id: string;
             ip_address: string;
@@ -6616,6 +7935,49 @@ export type components = {
         RenameFolder: {
             /** @description 1 to 100 characters; unique within the organization regardless of case and spacing */
             name: string;
+        };
+        ClassPage: {
+            data: components["schemas"]["Class"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        Class: {
+            id: string;
+            client_id: string;
+            name: string;
+            code: string | null;
+            /** @description How many students the class holds (at most 500) */
+            member_count: number;
+            /** @description ISO 8601 UTC */
+            created_at: string;
+            /** @description ISO 8601 UTC; when the name or code last changed (membership does not count) */
+            updated_at: string;
+        };
+        CreateClass: {
+            /** @description 1 to 100 characters; unique within the organization regardless of case and spacing */
+            name: string;
+            /** @description A short code the school uses ("9C"), 1 to 20 characters, or null for none; not unique */
+            code?: string | null;
+            /** @description Required for a Super Admin; a Client Admin may omit it (own organization) */
+            client_id?: string;
+        };
+        UpdateClass: {
+            /** @description 1 to 100 characters; unique within the organization regardless of case and spacing */
+            name?: string;
+            /** @description A short code the school uses ("9C"), 1 to 20 characters, or null for none; not unique */
+            code?: string | null;
+        };
+        ClassMemberPage: {
+            data: components["schemas"]["ClassMember"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        ClassMember: {
+            uid: string;
+            /** @description As on the student’s profile when it was added */
+            email: string;
+            /** @description As on the student’s profile when it was added */
+            display_name: string;
+            /** @description ISO 8601 UTC */
+            added_at: string;
         };
         QuestionPage: {
             data: components["schemas"]["Question"][];
@@ -6983,6 +8345,8 @@ export type components = {
             review_opens_at: string | null;
             /** @description 0 or 1 (default 0). 1: starting, answering and submitting are taken only from an address inside the test organization’s registered networks (GET/PUT /api/clients/{clientId}/networks); from any other address → 403 FORBIDDEN "This test can be taken only on site". Reading is never bound (administrators reading results, takers reading their attempt). An attempt keeps the value it started with: a change reaches attempts started, or resumed by starting again, after it */
             on_site_only: 0 | 1;
+            /** @description The classes the test is assigned to; []: open to the whole organization */
+            assigned_class_ids: string[];
             question_ids: string[];
             pools: components["schemas"]["TestPool"][];
         };
@@ -7100,6 +8464,8 @@ export type components = {
             review_opens_at?: string | null;
             /** @description 0 or 1 (default 0). 1: starting, answering and submitting are taken only from an address inside the test organization’s registered networks (GET/PUT /api/clients/{clientId}/networks); from any other address → 403 FORBIDDEN "This test can be taken only on site". Reading is never bound (administrators reading results, takers reading their attempt). An attempt keeps the value it started with: a change reaches attempts started, or resumed by starting again, after it */
             on_site_only?: 0 | 1;
+            /** @description The classes of the test’s organization the test is assigned to, each once, at most 50. [] (the default): open to every student of the organization. Otherwise a student lists, reads and starts it only when in one of them (anything else answers 404 as for a missing test); share codes and an administrator starting for a student are unaffected. Another organization’s class → 403; a class that does not exist → 400 naming it. Audited as test_assignment_changed */
+            assigned_class_ids?: string[];
             /** @description Required for a Super Admin; a Client Admin may omit it */
             client_id?: string;
         };
@@ -7179,6 +8545,8 @@ export type components = {
             review_opens_at?: string | null;
             /** @description 0 or 1 (default 0). 1: starting, answering and submitting are taken only from an address inside the test organization’s registered networks (GET/PUT /api/clients/{clientId}/networks); from any other address → 403 FORBIDDEN "This test can be taken only on site". Reading is never bound (administrators reading results, takers reading their attempt). An attempt keeps the value it started with: a change reaches attempts started, or resumed by starting again, after it */
             on_site_only?: 0 | 1;
+            /** @description The classes of the test’s organization the test is assigned to, each once, at most 50. [] (the default): open to every student of the organization. Otherwise a student lists, reads and starts it only when in one of them (anything else answers 404 as for a missing test); share codes and an administrator starting for a student are unaffected. Another organization’s class → 403; a class that does not exist → 400 naming it. Audited as test_assignment_changed */
+            assigned_class_ids?: string[];
         };
         /** @description Delivery settings only; a test’s content (questions, timer, marking) is changed with PUT on a draft */
         PatchTest: {
@@ -7203,6 +8571,8 @@ export type components = {
             review_opens_at?: string | null;
             /** @description 0 or 1 (default 0). 1: starting, answering and submitting are taken only from an address inside the test organization’s registered networks (GET/PUT /api/clients/{clientId}/networks); from any other address → 403 FORBIDDEN "This test can be taken only on site". Reading is never bound (administrators reading results, takers reading their attempt). An attempt keeps the value it started with: a change reaches attempts started, or resumed by starting again, after it */
             on_site_only?: 0 | 1;
+            /** @description The classes of the test’s organization the test is assigned to, each once, at most 50. [] (the default): open to every student of the organization. Otherwise a student lists, reads and starts it only when in one of them (anything else answers 404 as for a missing test); share codes and an administrator starting for a student are unaffected. Another organization’s class → 403; a class that does not exist → 400 naming it. Audited as test_assignment_changed */
+            assigned_class_ids?: string[];
         };
         ShareCode: {
             code: string;
@@ -7539,6 +8909,25 @@ export type components = {
             data: components["schemas"]["Override"][];
             pagination: components["schemas"]["Pagination"];
         };
+        ClassOverride: {
+            test_id: string;
+            class_id: string;
+            /** @description Present when overridden; null: open any time */
+            opens_at?: string | null;
+            /** @description Present when overridden; null: no closing time */
+            closes_at?: string | null;
+            /** @description Present when overridden */
+            timer?: number;
+            /** @description Present when overridden; null: unlimited */
+            max_attempts?: number | null;
+            set_by: string;
+            /** @description ISO 8601 UTC */
+            updated_at: string;
+        };
+        ClassOverrideList: {
+            /** @description By class id; a test holds at most 50, so one page holds them all */
+            data: components["schemas"]["ClassOverride"][];
+        };
         /** @description A student’s standing extra time on every test of its organization: effective timer = ceil(timer × 60 × (1 + extra_time_percent / 100)) s + extra_minutes × 60 s */
         Accommodation: {
             student_id: string;
@@ -7572,6 +8961,8 @@ export type components = {
             client_id: string;
             /** @description As frozen in the version */
             test_name: string;
+            /** @description Present when ?class_id= asked for one class: every figure is then over its attempts only */
+            class_id?: string;
             /** @description The frozen version the figures describe; null when the test was never published */
             version: number | null;
             /** @description The latest published version; pick another with ?version= */
@@ -7811,6 +9202,39 @@ export type components = {
              * @default false
              */
             dry_run: boolean;
+        };
+        RosterImportResult: {
+            class_id: string;
+            dry_run: boolean;
+            /** @enum {string} */
+            mode: "all_or_nothing" | "partial";
+            rows_total: number;
+            /** @description Student accounts created (dry run: that would be) */
+            created: number;
+            /** @description Existing students added to the class (dry run: that would be) */
+            added: number;
+            already_members: number;
+            /** @description Rows in error (only with mode=partial: otherwise the reply is a 400) */
+            failed: number;
+            /** @description Every row, in file order */
+            rows: components["schemas"]["RosterRow"][];
+        };
+        RosterRow: {
+            /** @description The file line of the row (the header is line 1) */
+            line: number;
+            /** @description As compared: trimmed, lower case */
+            email: string;
+            /** @description The name cell, trimmed; null when blank */
+            name: string | null;
+            /**
+             * @description created: a new student account made and added; added: an existing student added; already_member: nothing to do; error: see message
+             * @enum {string}
+             */
+            status: "created" | "added" | "already_member" | "error";
+            /** @description The student’s uid (not on error rows) */
+            uid?: string;
+            /** @description Why the row cannot be imported (error rows only) */
+            message?: string;
         };
     };
     responses: never;
