@@ -150,6 +150,27 @@ describe('POST /api/classes/{classId}/roster', () => {
     });
   });
 
+  describe('an import cut short', () => {
+    it('completes a student whose account an earlier import made but whose profile it never wrote: sent again, the roster adds it and writes its profile', async () => {
+      const classId = await createClass(tenant.clientId);
+      const email = freshEmail('cut');
+      // What a process stopping between the Auth bulk import and the membership transaction leaves behind.
+      const account = await adminAuth.createUser({ email, displayName: 'Cut Short' });
+      await adminAuth.setCustomUserClaims(account.uid, { role: 'student', client_id: tenant.clientId });
+      const res = await roster(classId, `email,name\n${email},Cut Short\n`, await admin(tenant));
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(
+        res.body.rows.map((r: { status: string; uid: string }) => [r.status, r.uid]),
+        [['added', account.uid]],
+      );
+      const profile = (await adminDb.doc(`clients/${tenant.clientId}/users/${account.uid}`).get()).data()!;
+      assert.equal(profile.role, 'student');
+      assert.equal(profile.client_id, tenant.clientId);
+      assert.deepEqual(profile.class_ids, [classId]);
+      assert.deepEqual(await memberIds(tenant.clientId, classId), [account.uid]);
+    });
+  });
+
   describe('dry run', () => {
     it('reports what would happen and writes nothing: no member, no account', async () => {
       const classId = await createClass(tenant.clientId);

@@ -88,7 +88,10 @@ interface Member {
   uid: string;
   email: string;
   display_name: string;
+  /** The profile written when the student has none: a new account's, or one an import cut short left without it. */
   newProfile?: StoredProfile;
+  /** Whether its Auth account is made by this import (and taken back if the membership fails). */
+  createAccount: boolean;
 }
 
 type Plan = { member: Member } | { error: string };
@@ -99,8 +102,27 @@ function planRow(row: RosterRow & { ok: true }, account: UserRecord | undefined,
     const claims = account.customClaims;
     if (roleFromClaims(claims) !== 'student' || organizationFromClaims(claims) !== clientId)
       return { error: NOT_A_STUDENT_HERE };
+    const displayName = account.displayName ?? row.name ?? row.email;
+    // Used only if the student has no profile: an import that stopped between making the account and
+    // its membership transaction left the account without one; this roster, sent again, completes it.
+    const profile = newProfile(
+      {
+        uid: account.uid,
+        email: account.email ?? row.email,
+        display_name: displayName,
+        role: 'student',
+        client_id: clientId,
+      },
+      now,
+    );
     return {
-      member: { uid: account.uid, email: row.email, display_name: account.displayName ?? row.name ?? row.email },
+      member: {
+        uid: account.uid,
+        email: row.email,
+        display_name: displayName,
+        newProfile: profile,
+        createAccount: false,
+      },
     };
   }
   if (row.name === null) return { error: NAME_REQUIRED };
@@ -109,7 +131,7 @@ function planRow(row: RosterRow & { ok: true }, account: UserRecord | undefined,
     { uid, email: row.email, display_name: row.name, role: 'student', client_id: clientId },
     now,
   );
-  return { member: { uid, email: row.email, display_name: row.name, newProfile: profile } };
+  return { member: { uid, email: row.email, display_name: row.name, newProfile: profile, createAccount: true } };
 }
 
 /** 400 for the roster as a whole, carrying the rows that cannot be imported (a roster is at most 500 rows). */
@@ -206,7 +228,7 @@ export async function importRoster(
   if (members.length === 0)
     throw refusedRoster(`None of the ${rows.length} rows can be imported; nothing was imported`, planned);
 
-  const created = members.filter((m) => m.newProfile);
+  const created = members.filter((m) => m.createAccount);
   const meta = requestMeta(origin);
   let outcome: { added: string[]; alreadyMembers: string[] };
   if (options.dry_run) {
