@@ -100,7 +100,10 @@ type Plan = { member: Member } | { error: string };
 function planRow(row: RosterRow & { ok: true }, account: UserRecord | undefined, clientId: string, now: string): Plan {
   if (account) {
     const claims = account.customClaims;
-    if (roleFromClaims(claims) !== 'student' || organizationFromClaims(claims) !== clientId)
+    // An account with this organization's roster uid and no role yet is one a concurrent roster of this
+    // organization has just made and is about to give its claims: the same student.
+    const beingMade = account.uid === rosterUid(clientId, row.email) && roleFromClaims(claims) === null;
+    if (!beingMade && (roleFromClaims(claims) !== 'student' || organizationFromClaims(claims) !== clientId))
       return { error: NOT_A_STUDENT_HERE };
     const displayName = account.displayName ?? row.name ?? row.email;
     // Used only if the student has no profile: an import that stopped between making the account and
