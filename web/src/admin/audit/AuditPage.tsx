@@ -34,15 +34,6 @@ const EVENT_TYPES = Object.keys({
   essay_graded: 1,
   version_regraded: 1,
   attempt_regraded: 1,
-  class_created: 1,
-  class_updated: 1,
-  class_deleted: 1,
-  class_member_added: 1,
-  class_member_removed: 1,
-  class_members_imported: 1,
-  test_assignment_changed: 1,
-  class_override_set: 1,
-  class_override_deleted: 1,
 } satisfies Record<EventType, 1>) as EventType[];
 
 interface Filters {
@@ -52,7 +43,7 @@ interface Filters {
 }
 const NO_FILTERS: Filters = { event_type: '', user_id: '', success: '' };
 
-/** The audit log: sign-ins, refused tokens, user changes, sitting and class events, filtered and paginated. */
+/** The audit log: sign-ins, refused tokens, user changes and sitting events, filtered and paginated. */
 export function AuditPage() {
   const { api, me } = useSession();
   const { clientId } = useOrg();
