@@ -46,6 +46,8 @@ import { provideSubmissionEffects } from './attempts/submissionEffects';
 import { stopOpenAttempts } from './attempts/stopStore';
 import { provideTestChangeEffects } from './exams/testChangeEffects';
 import { provideAttemptLookup } from './media/attemptLookup';
+import { provideLeaveClasses } from './users/classMemberships';
+import { leaveClasses } from './classes/store';
 import { recordSweep, runSweep } from './sittings/sweeps';
 
 /** Every route the app mounts; the OpenAPI document describes this same list. */
@@ -85,6 +87,7 @@ export function provideEffects(): void {
   provideSubmissionEffects({ recordScoreChange, recordScoreChanges });
   provideTestChangeEffects({ recordSweep, runSweep, stopOpenAttempts });
   provideAttemptLookup(attemptShown);
+  provideLeaveClasses(leaveClasses);
 }
 
 /** The composition root: what authentication does to the audit log, the limiter and the clients. */

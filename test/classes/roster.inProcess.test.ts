@@ -34,7 +34,7 @@ const memberCount = async (clientId: string, classId: string) =>
   (await adminDb.collection(`clients/${clientId}/classes/${classId}/members`).count().get()).data().count;
 
 /** The service's Auth client answers `method` with an outage until healed. */
-function authFails(method: 'getUsers' | 'importUsers'): () => void {
+function authFails(method: 'getUsers' | 'createUser'): () => void {
   const target = auth as unknown as Record<string, unknown>;
   const original = target[method];
   target[method] = () => Promise.reject(authInternalError());
@@ -79,7 +79,7 @@ describe('POST /api/classes/{classId}/roster, in-process', () => {
     const tenant = await createTenant();
     const classId = await createClass(tenant.clientId);
     const email = freshEmail();
-    const heal = authFails('importUsers');
+    const heal = authFails('createUser');
     let res;
     try {
       res = await roster(classId, `email,name\n${email},New\n${tenant.student.email},Old\n`, tenant.admin.token);

@@ -3,6 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_MEMBERS_PER_CLASS, type StoredClass } from '../../functions/src/classes/documents';
+import { MAX_ROSTER_ROWS } from '../../functions/src/classes/rosterSchemas';
 import { adminAuth, adminDb } from '../support/admin';
 import { expectError, expectValidation } from '../support/assertions';
 import { createTenant, createUser, type TestUser } from '../support/fixtures';
@@ -150,6 +151,27 @@ describe('POST /api/classes/{classId}/roster', () => {
     });
   });
 
+  describe('an import cut short', () => {
+    it('completes a student whose account an earlier import made but whose profile it never wrote: sent again, the roster adds it and writes its profile', async () => {
+      const classId = await createClass(tenant.clientId);
+      const email = freshEmail('cut');
+      // What a process stopping between the Auth bulk import and the membership transaction leaves behind.
+      const account = await adminAuth.createUser({ email, displayName: 'Cut Short' });
+      await adminAuth.setCustomUserClaims(account.uid, { role: 'student', client_id: tenant.clientId });
+      const res = await roster(classId, `email,name\n${email},Cut Short\n`, await admin(tenant));
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(
+        res.body.rows.map((r: { status: string; uid: string }) => [r.status, r.uid]),
+        [['added', account.uid]],
+      );
+      const profile = (await adminDb.doc(`clients/${tenant.clientId}/users/${account.uid}`).get()).data()!;
+      assert.equal(profile.role, 'student');
+      assert.equal(profile.client_id, tenant.clientId);
+      assert.deepEqual(profile.class_ids, [classId]);
+      assert.deepEqual(await memberIds(tenant.clientId, classId), [account.uid]);
+    });
+  });
+
   describe('dry run', () => {
     it('reports what would happen and writes nothing: no member, no account', async () => {
       const classId = await createClass(tenant.clientId);
@@ -280,14 +302,28 @@ describe('POST /api/classes/{classId}/roster', () => {
       });
     });
 
-    it(`refuses a file of more than ${MAX_MEMBERS_PER_CLASS} rows with 400`, async () => {
+    it(`refuses a file of more than ${MAX_ROSTER_ROWS} rows with 400`, async () => {
       const classId = await createClass(tenant.clientId);
-      const rows = Array.from(
-        { length: MAX_MEMBERS_PER_CLASS + 1 },
-        (_, i) => `s${i}-${randomUUID()}@roster.example,S`,
-      );
+      const rows = Array.from({ length: MAX_ROSTER_ROWS + 1 }, (_, i) => `s${i}-${randomUUID()}@roster.example,S`);
       const res = await roster(classId, `email,name\n${rows.join('\n')}\n`, await admin(tenant));
-      expectValidation(res, ['file'], [`more than ${MAX_MEMBERS_PER_CLASS} student rows`]);
+      expectValidation(res, ['file'], [`more than ${MAX_ROSTER_ROWS} student rows`]);
+    });
+  });
+
+  describe('the largest roster', () => {
+    it(`imports ${MAX_ROSTER_ROWS} new students in one file: every account, member and profile written in one transaction`, async function () {
+      this.timeout(180_000);
+      const classId = await createClass(tenant.clientId);
+      const emails = Array.from({ length: MAX_ROSTER_ROWS }, () => freshEmail('full'));
+      const res = await roster(
+        classId,
+        `email,name\n${emails.map((e, i) => `${e},Student ${i}`).join('\n')}\n`,
+        await admin(tenant),
+      );
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.created, MAX_ROSTER_ROWS);
+      assert.equal(await memberCount(tenant.clientId, classId), MAX_ROSTER_ROWS);
+      assert.equal((await memberIds(tenant.clientId, classId)).length, MAX_ROSTER_ROWS);
     });
   });
 

@@ -526,3 +526,39 @@ describe('DELETE /api/classes/{classId}', () => {
     assert.equal((await classDoc(m.otherTenant.clientId, theirs.id).get()).exists, true);
   });
 });
+
+describe('a class member deleted, or no longer a student (DELETE and PATCH /api/users/{uid})', () => {
+  const memberIds = async (clientId: string, classId: string) =>
+    (await adminDb.collection(`clients/${clientId}/classes/${classId}/members`).get()).docs.map((d) => d.id);
+
+  it('takes a deleted student out of every class it was in: member documents gone, counts lowered', async () => {
+    const [one, two] = await Promise.all([
+      createClass(m.tenant.admin.token, { name: uniqueName('Leaving A') }),
+      createClass(m.tenant.admin.token, { name: uniqueName('Leaving B') }),
+    ]);
+    const s = await createUser('student', m.tenant.clientId);
+    for (const cls of [one, two])
+      assert.equal((await put(`/api/classes/${cls.id}/members/${s.uid}`, m.tenant.admin.token)).status, 200);
+    const res = await del(`/api/users/${s.uid}`, { token: m.tenant.admin.token, ip: freshIp() });
+    assert.equal(res.status, 204, res.text);
+    for (const cls of [one, two]) {
+      assert.deepEqual(await memberIds(m.tenant.clientId, cls.id), []);
+      assert.equal((await classDoc(m.tenant.clientId, cls.id).get()).get('member_count'), 0);
+    }
+  });
+
+  it('takes a student who becomes a Client Admin out of its classes', async () => {
+    const cls = await createClass(m.tenant.admin.token, { name: uniqueName('Promoted') });
+    const s = await createUser('student', m.tenant.clientId);
+    assert.equal((await put(`/api/classes/${cls.id}/members/${s.uid}`, m.tenant.admin.token)).status, 200);
+    const res = await patch(
+      `/api/users/${s.uid}`,
+      { role: 'client_admin' },
+      { token: m.tenant.admin.token, ip: freshIp() },
+    );
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(await memberIds(m.tenant.clientId, cls.id), []);
+    assert.equal((await classDoc(m.tenant.clientId, cls.id).get()).get('member_count'), 0);
+    assert.deepEqual((await profileDoc(m.tenant.clientId, s.uid).get()).get('class_ids'), []);
+  });
+});

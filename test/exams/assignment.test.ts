@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { expectError, expectValidation } from '../support/assertions';
 import { createRoleMatrix, createUser, signInAnonymously, type RoleMatrix } from '../support/fixtures';
 import { FieldValue } from 'firebase-admin/firestore';
-import { get, patch, post } from '../support/http';
-import { as, testDoc, validTest, writeQuestion } from './fixtures';
+import { api, get, patch, post } from '../support/http';
+import { as, createTestAs, testDoc, validTest, writeQuestion } from './fixtures';
 import { attemptDoc, publishTest, start, startOk, writeShareCode } from '../attempts/fixtures';
 import { addMember, removeMember, writeClass } from './classFixtures';
 import { MAX_CLASSES_PER_TEST } from '../../functions/src/classes/documents';
@@ -74,6 +74,26 @@ describe('assigned_class_ids on a test', () => {
       removed: [],
     });
     assert.equal(record.actor_id, m.tenant.admin.uid);
+  });
+
+  it('is kept by a PUT that leaves it out (a replace never opens a test to the whole organization); a PUT with [] opens it', async () => {
+    const question = await writeQuestion(m.tenant.clientId, { question_text: 'Kept assignment' });
+    const draft = await createTestAs(adminToken(), validTest([question.id], { assigned_class_ids: [classA.id] }));
+    const replaced = await api('PUT', `/api/tests/${draft.id}`, {
+      ...as(adminToken()),
+      body: validTest([question.id], { test_name: 'Renamed draft' }),
+    });
+    assert.equal(replaced.status, 200, replaced.text);
+    assert.equal(replaced.body.test_name, 'Renamed draft');
+    assert.deepEqual(replaced.body.assigned_class_ids, [classA.id]);
+    assert.deepEqual((await testDoc(m.tenant.clientId, draft.id).get()).get('audience'), [classA.id]);
+    const opened = await api('PUT', `/api/tests/${draft.id}`, {
+      ...as(adminToken()),
+      body: validTest([question.id], { assigned_class_ids: [] }),
+    });
+    assert.equal(opened.status, 200, opened.text);
+    assert.deepEqual(opened.body.assigned_class_ids, []);
+    assert.deepEqual((await testDoc(m.tenant.clientId, draft.id).get()).get('audience'), ['*']);
   });
 
   it('answers 403 for another organization’s class, naming it', async () => {

@@ -180,4 +180,37 @@ describe('the demo seed (npm start)', function () {
     expectError(early, 409, 'CONFLICT');
     assert.equal(early.body.message, `This test opens at ${seeded.opens_at}`);
   });
+
+  it('seeds two classes with a student each; the demo quiz and the pool-and-essay test are assigned to Year 9 only, so Student Two does not see them', async () => {
+    const [demo, sitting, pooled, classes] = JSON.parse((await seed()).stdout);
+    assert.deepEqual(
+      classes.map((c: { name: string; code: string; members: string[] }) => [c.name, c.code, c.members]),
+      [
+        ['Year 9 Science', '9S', ['demo-student-1']],
+        ['Year 11 Science', '11S', ['demo-student-2']],
+      ],
+    );
+    const [year9, year11] = classes;
+    for (const test of [demo, pooled])
+      assert.deepEqual((await testDoc(test.id).get()).get('assigned_class_ids'), [year9.id]);
+    assert.deepEqual((await testDoc(sitting.id).get()).get('assigned_class_ids'), []);
+    const profile = (uid: string) =>
+      adminDb.collection('clients').doc('demo-academy').collection('users').doc(uid).get();
+    assert.deepEqual((await profile('demo-student-1')).get('class_ids'), [year9.id]);
+    assert.deepEqual((await profile('demo-student-2')).get('class_ids'), [year11.id]);
+
+    const listed = async (email: string) => {
+      const token = await signIn(email, 'demo-pass-1234');
+      const res = await get('/api/tests?limit=100', { token, ip: freshIp() });
+      assert.equal(res.status, 200, res.text);
+      return res.body.data.map((t: { id: string }) => t.id).sort();
+    };
+    assert.deepEqual(await listed('student1@demo-academy.example'), [demo.id, sitting.id, pooled.id].sort());
+    assert.deepEqual(await listed('student2@demo-academy.example'), [sitting.id]);
+    const hidden = await get(`/api/tests/${demo.id}`, {
+      token: await signIn('student2@demo-academy.example', 'demo-pass-1234'),
+      ip: freshIp(),
+    });
+    expectError(hidden, 404, 'NOT_FOUND');
+  });
 });

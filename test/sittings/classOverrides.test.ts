@@ -129,8 +129,7 @@ describe('DELETE /api/tests/{testId}/class-overrides/{classId}', () => {
     assert.equal((await deleteClassOverride(m.tenant.admin.token, test.id, cls.id)).status, 204);
     assert.deepEqual((await storedTest(m.tenant.clientId, test.id)).class_overrides, {});
     assert.equal(
-      (await auditOf(m.tenant.clientId, 'class_override_deleted')).filter((r) => r.details.class_id === cls.id)
-        .length,
+      (await auditOf(m.tenant.clientId, 'class_override_deleted')).filter((r) => r.details.class_id === cls.id).length,
       1,
     );
     expectError(await deleteClassOverride(m.tenant.admin.token, test.id, cls.id), 404, 'NOT_FOUND');

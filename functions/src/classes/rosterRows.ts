@@ -130,8 +130,8 @@ export function rosterCounts(report: RosterReportRow[]) {
 
 /**
  * The uid a student created by a roster gets: fixed by the organization and the email, so two
- * imports of one new email racing each other make one account, not two (Auth's bulk import does
- * not check that an email is unused).
+ * imports of one new email racing each other make one account, not two (Auth refuses to create a
+ * uid, or an email, that exists).
  */
 export const rosterUid = (clientId: string, email: string): string =>
   createHash('sha256').update(`roster\u0000${clientId}\u0000${email}`).digest('base64url').slice(0, 28);

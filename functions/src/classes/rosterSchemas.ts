@@ -1,12 +1,16 @@
 import { z } from 'zod';
 import { MAX_ID_LENGTH } from '../shared/ids';
-import { MAX_MEMBERS_PER_CLASS } from './documents';
 
 // The roster import's query and reply (also its OpenAPI schemas).
 
 /** A roster is at most a class's worth of rows; this many bytes holds them with room to spare. */
 export const MAX_ROSTER_BYTES = 1024 * 1024;
-export const MAX_ROSTER_ROWS = MAX_MEMBERS_PER_CLASS;
+/**
+ * A roster is added in one transaction, two writes a student (its member document and its profile) and
+ * two more (the class, the audit record): Firestore commits at most 500 writes together. A class of up
+ * of up to 500 (MAX_MEMBERS_PER_CLASS) takes a few files.
+ */
+export const MAX_ROSTER_ROWS = 240;
 
 export const RosterParams = z.strictObject({
   classId: z

@@ -1,4 +1,4 @@
-import type { UserImportRecord, UserRecord } from 'firebase-admin/auth';
+import type { UserRecord } from 'firebase-admin/auth';
 import { requestMeta } from '../audit/service';
 import { claimsFor, organizationFromClaims, roleFromClaims } from '../auth/claims';
 import { assertCanManageClass } from '../auth/policy';
@@ -88,7 +88,10 @@ interface Member {
   uid: string;
   email: string;
   display_name: string;
+  /** The profile written when the student has none: a new account's, or one an import cut short left without it. */
   newProfile?: StoredProfile;
+  /** Whether its Auth account is made by this import (and taken back if the membership fails). */
+  createAccount: boolean;
 }
 
 type Plan = { member: Member } | { error: string };
@@ -99,8 +102,27 @@ function planRow(row: RosterRow & { ok: true }, account: UserRecord | undefined,
     const claims = account.customClaims;
     if (roleFromClaims(claims) !== 'student' || organizationFromClaims(claims) !== clientId)
       return { error: NOT_A_STUDENT_HERE };
+    const displayName = account.displayName ?? row.name ?? row.email;
+    // Used only if the student has no profile: an import that stopped between making the account and
+    // its membership transaction left the account without one; this roster, sent again, completes it.
+    const profile = newProfile(
+      {
+        uid: account.uid,
+        email: account.email ?? row.email,
+        display_name: displayName,
+        role: 'student',
+        client_id: clientId,
+      },
+      now,
+    );
     return {
-      member: { uid: account.uid, email: row.email, display_name: account.displayName ?? row.name ?? row.email },
+      member: {
+        uid: account.uid,
+        email: row.email,
+        display_name: displayName,
+        newProfile: profile,
+        createAccount: false,
+      },
     };
   }
   if (row.name === null) return { error: NAME_REQUIRED };
@@ -109,7 +131,7 @@ function planRow(row: RosterRow & { ok: true }, account: UserRecord | undefined,
     { uid, email: row.email, display_name: row.name, role: 'student', client_id: clientId },
     now,
   );
-  return { member: { uid, email: row.email, display_name: row.name, newProfile: profile } };
+  return { member: { uid, email: row.email, display_name: row.name, newProfile: profile, createAccount: true } };
 }
 
 /** 400 for the roster as a whole, carrying the rows that cannot be imported (a roster is at most 500 rows). */
@@ -122,28 +144,40 @@ function refusedRoster(message: string, report: RosterReportRow[]) {
   );
 }
 
-/** Creates the accounts, without a password, in one call; any refused → the others are taken back. */
+/** Accounts made at once: a roster of 500 new students is 1,000 Auth calls. */
+const ACCOUNT_CREATION_CONCURRENCY = 10;
+
+/**
+ * Creates the accounts, without a password, a few at a time; any refused → the others are taken back.
+ * createUser (not the bulk importUsers, which replaces an account with the same uid and accepts an email
+ * that is already taken) refuses an existing uid or email: of two imports racing to make one student, one
+ * makes it and the other answers 409.
+ */
 async function createAccounts(clientId: string, members: Member[]): Promise<void> {
-  const records: UserImportRecord[] = members.map((m) => ({
-    uid: m.uid,
-    email: m.email,
-    displayName: m.display_name,
-    customClaims: claimsFor('student', clientId),
-  }));
-  const result = await auth.importUsers(records);
-  if (result.failureCount === 0) return;
-  const refused = new Set(result.errors.map((e) => e.index));
-  await removeAccounts(
-    clientId,
-    members.filter((_, i) => !refused.has(i)),
-  );
-  const first = result.errors[0];
-  // Auth refuses a uid that exists ("localId belongs to an existing account"): another import made this student first.
-  if (/exist/i.test(first.error.message))
+  const made: Member[] = [];
+  let refusal: unknown;
+  let next = 0;
+  const worker = async () => {
+    while (next < members.length && refusal === undefined) {
+      const member = members[next++];
+      try {
+        await auth.createUser({ uid: member.uid, email: member.email, displayName: member.display_name });
+        made.push(member);
+        await auth.setCustomUserClaims(member.uid, claimsFor('student', clientId));
+      } catch (err) {
+        refusal ??= { err, member };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(ACCOUNT_CREATION_CONCURRENCY, members.length) }, worker));
+  if (refusal === undefined) return;
+  await removeAccounts(clientId, made);
+  const { err, member } = refusal as { err: { code?: string }; member: Member };
+  if (err.code === 'auth/uid-already-exists' || err.code === 'auth/email-already-exists')
     throw conflict(
-      `An account for ${members[first.index].email} was created while this roster was imported; nothing was imported, send the roster again`,
+      `An account for ${member.email} was created while this roster was imported; nothing was imported, send the roster again`,
     );
-  throw first.error;
+  throw err;
 }
 
 /**
@@ -206,7 +240,7 @@ export async function importRoster(
   if (members.length === 0)
     throw refusedRoster(`None of the ${rows.length} rows can be imported; nothing was imported`, planned);
 
-  const created = members.filter((m) => m.newProfile);
+  const created = members.filter((m) => m.createAccount);
   const meta = requestMeta(origin);
   let outcome: { added: string[]; alreadyMembers: string[] };
   if (options.dry_run) {

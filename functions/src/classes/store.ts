@@ -499,3 +499,23 @@ export async function removeMember(clientId: string, classId: string, uid: strin
     }),
   );
 }
+
+/**
+ * Takes a student out of each of these classes (one removeMember each), skipping a class
+ * that is gone or no longer holds it: a deleted account, or one that stops being a student,
+ * must not stay counted in classes nor come back to them with a later role.
+ */
+export async function leaveClasses(
+  clientId: string,
+  uid: string,
+  classIds: readonly string[],
+  audit: ClassAudit,
+): Promise<void> {
+  for (const classId of new Set(classIds)) {
+    try {
+      await removeMember(clientId, classId, uid, audit);
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === 'NOT_FOUND')) throw err;
+    }
+  }
+}

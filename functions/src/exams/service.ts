@@ -216,7 +216,11 @@ async function accessCodeHashOf(input: { access_code?: string | null }): Promise
   return input.access_code === null ? null : hashAccessCode(input.access_code);
 }
 
-/** Delivery settings as a create or a replace stores them: absent ones at their defaults, the access code kept unless sent. */
+/**
+ * Delivery settings as a create or a replace stores them: absent ones at their defaults; the access code
+ * and the classes it is assigned to kept unless sent (a replace that forgot them must not open the test to
+ * strangers or to the whole organization).
+ */
 const deliveryDefaults = (
   input: PatchTestInput,
   hash: AccessCodeHash | null | undefined,
@@ -228,7 +232,7 @@ const deliveryDefaults = (
   attempt_cooldown_minutes: input.attempt_cooldown_minutes ?? 0,
   review_opens_at: iso(input.review_opens_at) ?? null,
   on_site_only: input.on_site_only ?? 0,
-  assigned_class_ids: input.assigned_class_ids ?? [],
+  assigned_class_ids: input.assigned_class_ids ?? current?.assigned_class_ids ?? [],
 });
 
 /** 400 when the window, as it will stand, closes before it opens (naming the field sent). */

@@ -1,6 +1,7 @@
 import type { UserRecord } from 'firebase-admin/auth';
 import { errorText, log } from '../platform/log';
-import { addUserEventToBatch } from '../audit/service';
+import { addUserEventToBatch, requestMeta } from '../audit/service';
+import { leaveClasses } from './classMemberships';
 import {
   assertCanChangeUser,
   assertCanDeleteUser,
@@ -293,12 +294,28 @@ export async function updateUser(
   }
   // The old role (or a disabled account, or an old password) must not outlive this change in a refresh token.
   if (roleChanges || changes.disabled === true || changes.password !== undefined) await auth.revokeRefreshTokens(uid);
+  // A student who becomes an administrator leaves its classes (it would come back to them, and to their
+  // tests, with a later student role). The role has changed by now: a failure here is logged, not undone.
+  if (roleChanges && user.role === 'student' && user.client_id && profile?.data.class_ids?.length) {
+    await leaveClasses(user.client_id, uid, profile.data.class_ids, {
+      meta: requestMeta(origin),
+      actorId: principal.uid,
+    }).catch((err) =>
+      log.error('A former student is left in classes; remove it from them', { uid, error: errorText(err) }),
+    );
+  }
   return next;
 }
 
 export async function deleteUser(principal: Principal, uid: string, origin: RequestOrigin): Promise<void> {
-  const { user, record } = await requireUser(uid);
+  const { user, record, profile } = await requireUser(uid);
   assertCanDeleteUser(principal, subject(user));
+  // Out of its classes first, while its profile still says which: a retry after a failure finds them again.
+  if (user.client_id && profile?.data.class_ids?.length)
+    await leaveClasses(user.client_id, uid, profile.data.class_ids, {
+      meta: requestMeta(origin),
+      actorId: principal.uid,
+    });
   // Profile and audit record first: if Auth then fails, the retry finds the user
   // and finishes. The record's id names this account (uid and creation time), so
   // of two concurrent deletes only one is recorded; the other finds the user gone.
