@@ -154,7 +154,7 @@ describe('web app: a test assigned to a class', function () {
     test = await createTestWith(tenant);
   });
 
-  it('is assigned in its sitting settings, with a class override, and refuses the class a delete', async function () {
+  it('is assigned in its sitting settings, with a class override, and refuses the class a delete saying which of the two holds it', async function () {
     const visitor = browser();
     const { page } = visitor;
     page.on('dialog', (d) => void d.accept());
@@ -193,7 +193,20 @@ describe('web app: a test assigned to a class', function () {
     await page.getByRole('button', { name: `Delete the class ${cls.name}` }).click();
     const refusal = page.getByRole('alert').filter({ has: page.getByRole('link', { name: test.test_name }) });
     await refusal.waitFor();
+    await refusal.getByText('this test is assigned to it').waitFor();
     await checkPage(page, this, 'delete refused');
+    assert.equal((await get(`/api/classes/${cls.id}`, { token: tenant.admin.token, ip: freshIp() })).status, 200);
+
+    // Open to the organization again, the test still holds the class's override: the refusal says so.
+    const opened = await patch(
+      `/api/tests/${test.id}`,
+      { assigned_class_ids: [] },
+      { token: tenant.admin.token, ip: freshIp() },
+    );
+    assert.equal(opened.status, 200, opened.text);
+    await page.goto('/admin/classes');
+    await page.getByRole('button', { name: `Delete the class ${cls.name}` }).click();
+    await refusal.getByText('this test holds an override for it').waitFor();
     assert.equal((await get(`/api/classes/${cls.id}`, { token: tenant.admin.token, ip: freshIp() })).status, 200);
     assert.deepEqual(visitor.errors, []);
   });

@@ -6,7 +6,6 @@ import { ErrorMessage, formatTime, Loading, useAction, useLoad } from '../../ui'
 import { Pager } from '../Pager';
 import { RegradeDialog } from '../grading/RegradeDialog';
 import { useOrg } from '../org';
-import { withClass } from '../classes/classApi';
 import { ClassFilter, useClassFilter } from '../classes/ClassFilter';
 import { ScoreChart } from './ScoreChart';
 import { QuestionText, richFields } from '../../QuestionText';
@@ -44,7 +43,11 @@ export function AnalyticsPage() {
   const [classId, setClassId] = useClassFilter();
   const analytics = useLoad(
     () =>
-      unwrap(api.GET('/api/analytics/tests/{testId}', { params: { path: { testId }, query: withClass({}, classId) } })),
+      unwrap(
+        api.GET('/api/analytics/tests/{testId}', {
+          params: { path: { testId }, query: { class_id: classId || undefined } },
+        }),
+      ),
     [api, testId, classId],
   );
   const a = analytics.data;
@@ -145,7 +148,7 @@ function CsvDownload({ testId, testName, classId }: { testId: string; testName: 
     download.run(async () => {
       const blob = await unwrap(
         api.GET('/api/analytics/tests/{testId}/results.csv', {
-          params: { path: { testId }, query: withClass({}, classId) },
+          params: { path: { testId }, query: { class_id: classId || undefined } },
           parseAs: 'blob',
         }),
       );
@@ -341,10 +344,14 @@ function Takers({ testId, classId }: { testId: string; classId: string }) {
       unwrap(
         api.GET('/api/attempts', {
           params: {
-            query: withClass(
-              { test_id: testId, status: 'submitted' as const, page, limit: 20, ...clientParam },
-              classId,
-            ),
+            query: {
+              test_id: testId,
+              status: 'submitted',
+              page,
+              limit: 20,
+              ...clientParam,
+              class_id: classId || undefined,
+            },
           },
         }),
       ),

@@ -118,7 +118,6 @@ function Members({ cls, changes, onChanged }: { cls: ClassInfo; changes: number;
   const [uid, setUid] = useState('');
   const [message, setMessage] = useState('');
   const action = useAction();
-  const byUid = new Map(students.list.map((s) => [s.uid, s]));
 
   const add = () =>
     action.run(async () => {
@@ -128,7 +127,7 @@ function Members({ cls, changes, onChanged }: { cls: ClassInfo; changes: number;
       setUid('');
       onChanged();
     });
-  const remove = (member: { uid: string; email: string | null; display_name: string | null }) =>
+  const remove = (member: Schemas['ClassMember']) =>
     action.run(async () => {
       setMessage('');
       await removeMember(api, cls.id, member.uid);
@@ -195,12 +194,11 @@ function Members({ cls, changes, onChanged }: { cls: ClassInfo; changes: number;
               </tr>
             )}
             {rows.map((m) => {
-              const known = byUid.get(m.uid);
-              const who = personOf({ ...m, display_name: m.display_name ?? known?.display_name ?? null });
+              const who = personOf(m);
               return (
                 <tr key={m.uid}>
-                  <td>{m.display_name ?? known?.display_name ?? '—'}</td>
-                  <td>{m.email ?? known?.email ?? m.uid}</td>
+                  <td>{m.display_name || '—'}</td>
+                  <td>{m.email}</td>
                   <td>{formatTime(m.added_at)}</td>
                   <td>
                     <button

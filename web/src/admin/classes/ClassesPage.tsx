@@ -131,48 +131,51 @@ function ClassRow({ cls, onDeleted }: { cls: ClassInfo; onDeleted: () => void })
   );
 }
 
-/** A test named by a refused delete: its id, and its name when the service gives it. */
-interface NamedTest {
+/** A test named by a refused delete, and why it holds the class. */
+interface HoldingTest {
   id: string;
   name: string;
+  /** assigned_class_ids: the test is assigned to the class; class_overrides: it holds an override for it. */
+  reason: 'assigned' | 'override';
 }
 
-function testsNamedBy(error: ApiError): NamedTest[] {
-  const listed = error.body.tests ?? error.body.test_ids;
-  if (Array.isArray(listed))
-    return listed.map((t) =>
-      typeof t === 'string'
-        ? { id: t, name: t }
-        : {
-            id: String((t as Record<string, unknown>).id ?? (t as Record<string, unknown>).test_id),
-            name: String((t as Record<string, unknown>).test_name ?? (t as Record<string, unknown>).id),
-          },
-    );
-  // Otherwise the details name them, one a line.
-  return error.details
-    .map((d) => {
-      const id = (d.test_id ?? d.id) as string | undefined;
-      return id ? { id, name: String(d.test_name ?? id) } : null;
-    })
-    .filter((t): t is NamedTest => t !== null);
+/** The details of a class delete's 409: one a test (test_id, test_name), its path saying why. */
+function testsNamedBy(error: ApiError): HoldingTest[] {
+  return error.details.flatMap((d) => {
+    if (typeof d.test_id !== 'string') return [];
+    const name = typeof d.test_name === 'string' && d.test_name ? d.test_name : d.test_id;
+    return [{ id: d.test_id, name, reason: d.path === 'class_overrides' ? 'override' : 'assigned' }];
+  });
 }
+
+const REASON: Record<HoldingTest['reason'], string> = {
+  assigned: 'assigned to it: change who can take the test',
+  override: 'holds an override for it: remove the override',
+};
 
 /**
- * A class a test is assigned to cannot be deleted (the test would be stranded): the refusal
- * names the tests, each linked to its sitting settings where the assignment is changed.
+ * A class that a test is assigned to, or holds an override for, cannot be deleted (the test
+ * would be left naming a class that is gone): the refusal names the tests, each linked to its
+ * sitting settings where the assignment and the class overrides are changed.
  */
 export function DeleteRefusal({ error }: { error: unknown }) {
   if (!(error instanceof ApiError) || error.status !== 409) return <ErrorMessage error={error} />;
   const tests = testsNamedBy(error);
   if (tests.length === 0) return <ErrorMessage error={error} />;
+  const reasons = new Set(tests.map((t) => t.reason));
+  const why =
+    reasons.size === 2
+      ? 'these tests are assigned to it or hold an override for it'
+      : reasons.has('override')
+        ? `${tests.length === 1 ? 'this test holds' : 'these tests hold'} an override for it`
+        : `${tests.length === 1 ? 'this test is' : 'these tests are'} assigned to it`;
   return (
     <div role="alert" className="error">
-      <p>{error.message}</p>
-      <p>Assigned to {tests.length === 1 ? 'this test' : 'these tests'} (change who can take it first):</p>
+      <p>The class cannot be deleted: {why}.</p>
       <ul>
         {tests.map((t) => (
-          <li key={t.id}>
-            <Link to={`/admin/tests/${encodeURIComponent(t.id)}`}>{t.name}</Link>
+          <li key={t.id} data-reason={t.reason}>
+            <Link to={`/admin/tests/${encodeURIComponent(t.id)}`}>{t.name}</Link> ({REASON[t.reason]})
           </li>
         ))}
       </ul>

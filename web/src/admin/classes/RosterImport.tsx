@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { ApiError } from '../../api/client';
+import { ApiError, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, useAction } from '../../ui';
 import { importRoster, type RosterRow, type RosterStatus } from './classApi';
 
-type Mode = 'all_or_nothing' | 'partial';
+type Mode = Schemas['RosterImportResult']['mode'];
 
 interface Outcome {
   dryRun: boolean;
@@ -20,6 +20,7 @@ const STATUS_LABEL: Record<RosterStatus, string> = {
   error: 'error',
 };
 
+// A refusal (400) carries the rows it refuses in the error body, which the client leaves untyped (Error.rows).
 const rowsOf = (value: unknown): RosterRow[] | undefined => (Array.isArray(value) ? (value as RosterRow[]) : undefined);
 
 const countOf = (rows: RosterRow[], status: RosterStatus) => rows.filter((r) => r.status === status).length;
@@ -44,7 +45,7 @@ export function RosterImport({ classId, onImported }: { classId: string; onImpor
       setOutcome(null);
       try {
         const reply = await importRoster(api, classId, file, { partial: dryRun || mode === 'partial', dryRun });
-        setOutcome({ dryRun, rows: reply.rows ?? [], refused: false });
+        setOutcome({ dryRun, rows: reply.rows, refused: false });
         setChecked(dryRun ? choice : '');
         if (!dryRun) onImported();
       } catch (err) {

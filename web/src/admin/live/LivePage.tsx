@@ -4,7 +4,6 @@ import { serverNow, unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, Loading, useAction, useLoad } from '../../ui';
 import { Pager } from '../Pager';
-import { withClass } from '../classes/classApi';
 import { ClassFilter, useClassFilter } from '../classes/ClassFilter';
 import { useOrg } from '../org';
 
@@ -44,10 +43,15 @@ export function LivePage() {
       unwrap(
         api.GET('/api/attempts', {
           params: {
-            query: withClass(
-              { test_id: testId, status: 'in_progress' as const, page, limit: PAGE_SIZE, ...clientParam },
-              classId,
-            ),
+            // '' (everyone) is left out of the address: openapi-fetch drops undefined.
+            query: {
+              test_id: testId,
+              status: 'in_progress',
+              page,
+              limit: PAGE_SIZE,
+              ...clientParam,
+              class_id: classId || undefined,
+            },
           },
         }),
       ),

@@ -5,7 +5,6 @@ import { useSession } from '../../session';
 import { ErrorMessage, Field, formatTime, Loading, useAction, useLoad } from '../../ui';
 import {
   allClasses,
-  assignedClassIds,
   classLabel,
   deleteClassOverride,
   listClassOverrides,
@@ -37,7 +36,7 @@ export function Audience({
 }) {
   const { api } = useSession();
   const action = useAction();
-  const current = assignedClassIds(test);
+  const current = test.assigned_class_ids;
   const [chosen, setChosen] = useState<string[]>(current);
   const [onlyClasses, setOnlyClasses] = useState(current.length > 0);
   const [saved, setSaved] = useState('');
