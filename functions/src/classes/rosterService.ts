@@ -137,7 +137,7 @@ function planRow(row: RosterRow & { ok: true }, account: UserRecord | undefined,
   return { member: { uid, email: row.email, display_name: row.name, newProfile: profile, createAccount: true } };
 }
 
-/** 400 for the roster as a whole, carrying the rows that cannot be imported (a roster is at most 500 rows). */
+/** 400 for the roster as a whole, carrying the rows that cannot be imported (a roster is at most MAX_ROSTER_ROWS rows). */
 function refusedRoster(message: string, report: RosterReportRow[]) {
   const problems = report.filter((r) => r.status === 'error');
   return badRequest(

@@ -91,7 +91,7 @@ export const classRoutes: RouteDefinition[] = [
     path: '/classes/{classId}',
     summary: 'Delete a class',
     description:
-      `409 CONFLICT while a test is assigned to the class (its details name up to 20 such tests: test_id, test_name): assign them elsewhere first, so no test is left assigned to a class that no longer exists. ` +
+      `409 CONFLICT while a test is assigned to the class or holds a class override for it (its details name up to 20 such tests: test_id, test_name, and path assigned_class_ids or class_overrides): assign them elsewhere and remove the overrides first, so no test is left holding a class that no longer exists. ` +
       `Otherwise the class is gone at once (no member can be added from then on), and its members are removed before the reply (their member documents, and the class from each student’s classes). Audited as class_deleted. ${WHO}`,
     tag: 'Classes',
     access: CLASS_MANAGERS,

@@ -2190,7 +2190,7 @@ export type paths = {
         post?: never;
         /**
          * Delete a class
-         * @description 409 CONFLICT while a test is assigned to the class (its details name up to 20 such tests: test_id, test_name): assign them elsewhere first, so no test is left assigned to a class that no longer exists. Otherwise the class is gone at once (no member can be added from then on), and its members are removed before the reply (their member documents, and the class from each student’s classes). Audited as class_deleted. The organization’s Client Admin and Super Admins only: Students and Guests get 403. A class of another organization answers 403, an unknown one 404.
+         * @description 409 CONFLICT while a test is assigned to the class or holds a class override for it (its details name up to 20 such tests: test_id, test_name, and path assigned_class_ids or class_overrides): assign them elsewhere and remove the overrides first, so no test is left holding a class that no longer exists. Otherwise the class is gone at once (no member can be added from then on), and its members are removed before the reply (their member documents, and the class from each student’s classes). Audited as class_deleted. The organization’s Client Admin and Super Admins only: Students and Guests get 403. A class of another organization answers 403, an unknown one 404.
          */
         delete: {
             parameters: {
