@@ -24,8 +24,10 @@ const CLASSES = 8;
 const MEMBER_OF = 5;
 const PAGE = 20;
 const BATCH = 400;
-/** Reads a page may make beyond its tests: the student's profile, and the query's one read when it is empty. */
+/** Reads a page may make beyond its tests and its total: the student's profile and its organization. */
 const PAGE_READS_OVERHEAD = 2;
+/** `pagination.total` is a count() aggregation, which Firestore bills 1 read per 1,000 index entries (bench/run.mjs does the same). */
+const countReads = (items) => Math.max(1, Math.ceil(items / 1000));
 const REPEATS = 5;
 
 async function runClasses() {
@@ -161,6 +163,7 @@ async function runClasses() {
         tests: size,
         open_to_student: expected.size,
         pages: pages.length,
+        total_count_reads: countReads(expected.size),
         first_page: {
           reads: firstPage.at(-1).cost?.reads ?? null,
           round_trips: firstPage.at(-1).cost?.round_trips ?? null,
@@ -176,16 +179,18 @@ async function runClasses() {
         })),
       };
       for (const p of pages)
-        if ((p.cost?.reads ?? Infinity) > p.items + PAGE_READS_OVERHEAD)
+        if ((p.cost?.reads ?? Infinity) > p.items + PAGE_READS_OVERHEAD + countReads(expected.size))
           failures.push(`${size}: page ${p.page} read ${p.cost?.reads} documents for ${p.items} tests`);
       log(
         `${size} tests: ${JSON.stringify(row.first_page)}; ${pages.length} pages, the most reads on one page ${maxReads}`,
       );
       results.push(row);
     }
-    if (results.length === 2 && results[0].first_page.reads !== results[1].first_page.reads)
+    // The page itself, without its total's count (which grows by one read per 1,000 tests open to the student).
+    const pageOnly = (r) => r.first_page.reads - r.total_count_reads;
+    if (results.length === 2 && pageOnly(results[0]) !== pageOnly(results[1]))
       failures.push(
-        `the first page's reads grew with the organization: ${results[0].first_page.reads} at ${results[0].tests} tests, ${results[1].first_page.reads} at ${results[1].tests}`,
+        `the first page's reads grew with the organization: ${pageOnly(results[0])} at ${results[0].tests} tests, ${pageOnly(results[1])} at ${results[1].tests} (without the total's count)`,
       );
 
     const out = ["\n# A student's test list with classes"];
@@ -199,6 +204,7 @@ async function runClasses() {
           'open to it',
           'pages',
           'first page reads',
+          'of which the total',
           'round trips',
           'sequential',
           'p50 ms',
@@ -210,13 +216,14 @@ async function runClasses() {
           r.open_to_student,
           r.pages,
           r.first_page.reads,
+          r.total_count_reads,
           r.first_page.round_trips,
           r.first_page.sequential_round_trips,
           r.first_page.latency.p50?.toFixed(1),
           r.first_page.latency.p95?.toFixed(1),
           r.max_page_reads,
         ]),
-        { rightAlign: [0, 1, 2, 3, 4, 5, 6, 7, 8] },
+        { rightAlign: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] },
       ),
     );
     console.log(out.join('\n'));
