@@ -11,15 +11,23 @@ import type { FuzzSeedGroup, FuzzWorld } from './types';
 interface Prepared {
   classId: string;
   studentUid: string;
+  /**
+   * The member deletes' own class: a uid of '..' makes the client send the delete of the class itself
+   * (the URL's dot segments are resolved before it leaves), which may then go, 404 from then on.
+   */
+  removalClassId: string;
 }
 
 const classOf = (clientId: string, classId: string) =>
   adminDb.collection('clients').doc(clientId).collection('classes').doc(classId);
 
 async function prepare(world: FuzzWorld): Promise<Prepared> {
-  const classId = await writeClass(world);
-  const student = await createUser('student', world.tenant.clientId);
-  return { classId, studentUid: student.uid };
+  const [classId, removalClassId, student] = await Promise.all([
+    writeClass(world),
+    writeClass(world),
+    createUser('student', world.tenant.clientId),
+  ]);
+  return { classId, studentUid: student.uid, removalClassId };
 }
 
 /** A class written as the service stores it (a delete seed's fresh target each run). */
@@ -75,7 +83,10 @@ export const seeds: FuzzSeedGroup = {
     },
     {
       operation: 'delete /api/classes/{classId}/members/{uid}',
-      request: (w, p: Prepared) => ({ token: w.tenant.admin.token, params: { classId: p.classId, uid: p.studentUid } }),
+      request: (w, p: Prepared) => ({
+        token: w.tenant.admin.token,
+        params: { classId: p.removalClassId, uid: p.studentUid },
+      }),
     },
   ],
   afterRuns: (w, p: Prepared) => [
