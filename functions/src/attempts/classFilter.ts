@@ -1,9 +1,9 @@
+import { findClassOwner } from '../classes/store';
 import { paths } from '../firestore/paths';
 import { isDocumentId } from '../shared/ids';
 
 // Which organization holds a class named in a filter (?class_id= on the live
-// view, the analytics and the results export), read through paths only: the
-// classes feature is not imported.
+// view, the analytics and the results export).
 
 /**
  * The organization holding the class, or null when none does. The caller's own organization is
@@ -13,6 +13,5 @@ import { isDocumentId } from '../shared/ids';
 export async function classOrganization(clientId: string, classId: string): Promise<string | null> {
   if (!isDocumentId(classId)) return null;
   if ((await paths.clientClass(clientId, classId).get()).exists) return clientId;
-  const elsewhere = await paths.allClasses().where('id', '==', classId).select('client_id').limit(1).get();
-  return elsewhere.empty ? null : ((elsewhere.docs[0].get('client_id') as string | undefined) ?? null);
+  return (await findClassOwner(classId)) ?? null;
 }

@@ -13,6 +13,7 @@ import type { StoredAccommodation, StoredOverride } from './documents';
 import type { StoredClassOverride } from '../exams/documents';
 import type { Accommodation, ClassOverride, Override, PutAccommodationInput, PutOverrideInput } from './schemas';
 import * as store from './store';
+import { findClassOwner } from '../classes/store';
 
 // A sitting's people and time: overrides per (test, student), standing
 // accommodations per student, and extra time on running attempts. Every
@@ -96,7 +97,7 @@ async function withClassOf<T>(principal: Principal, clientId: string, write: () 
     return await write();
   } catch (err) {
     if (!(err instanceof store.UnknownClass)) throw err;
-    const owner = await store.classOwner(err.classId);
+    const owner = await findClassOwner(err.classId);
     assertCanSetClassOverride(principal, { clientId }, owner === undefined ? undefined : { clientId: owner });
     throw notFound('Class not found');
   }

@@ -242,12 +242,6 @@ export async function writeClassOverride(
   });
 }
 
-/** The class's organization, wherever it is (undefined: no such class anywhere). */
-export async function classOwner(classId: string): Promise<string | undefined> {
-  const snap = await paths.allClasses().where('id', '==', classId).select('client_id').limit(1).get();
-  return snap.empty ? undefined : (snap.docs[0].get('client_id') as string);
-}
-
 // ---------------------------------------------------------------- accommodations
 
 export async function findAccommodation(clientId: string, studentId: string): Promise<StoredAccommodation | undefined> {
