@@ -2,30 +2,33 @@ import assert from 'node:assert/strict';
 import { adminDb } from '../support/admin';
 import { createTenant, createUser, signInAnonymously } from '../support/fixtures';
 import { freshIp, post, type RequestOptions } from '../support/http';
-import { startInProcessApi, type InProcessApi } from '../support/inProcessApi';
+import { startApiInstances, type ApiInstances } from '../support/apiInstances';
 import { writeQuestion } from '../exams/fixtures';
 import { attemptDoc, publishTest, seatsUsed, slotDoc, writeShareCode } from './fixtures';
 
-// Requests that truly overlap: the real app served in-process (the Functions
-// emulator runs one request at a time per worker, so nothing would race there).
+// Requests that truly overlap: the real app served by two instances, this
+// process and a child (the Functions emulator runs one request at a time per
+// worker, so nothing would race there), each request to the next instance in
+// turn. Within an instance the transactions on one attempt queue
+// (attempts/attemptGate.ts); across the two only the transaction holds.
 // Each guarantee here is guarded by one transaction in attempts/ (starting.ts, answering.ts, closing.ts); with
 // that transaction replaced by plain reads and a batch, each test fails. Two
 // overlapping batches answering one question are guarded by client_seq too
 // (answerMerge.ts isStale): without it, the older one landing last overwrites.
 
-let server: InProcessApi;
+let instances: ApiInstances;
 let tenant: Awaited<ReturnType<typeof createTenant>>;
 
-const at = (token: string): RequestOptions => ({ token, ip: freshIp(), baseUrl: server.baseUrl });
+const at = (token: string): RequestOptions => ({ token, ip: freshIp(), baseUrl: instances.nextBaseUrl() });
 const statuses = (results: Array<{ status: number }>) => results.map((r) => r.status).sort((a, b) => a - b);
 const count = (list: number[], status: number) => list.filter((s) => s === status).length;
 
 before(async function () {
   this.timeout(60_000);
-  server = await startInProcessApi({ ratePerMinute: 100_000, sensitivePerMinute: 100_000 });
+  instances = await startApiInstances({ ratePerMinute: 100_000, sensitivePerMinute: 100_000 });
   tenant = await createTenant();
 });
-after(() => server.close());
+after(() => instances.close());
 
 describe('attempts under truly concurrent requests', function () {
   this.timeout(180_000);

@@ -4,13 +4,16 @@ import { adminDb } from '../support/admin';
 import { holdFirstQuery } from '../support/faults';
 import { createTenant, createUser, type TestUser } from '../support/fixtures';
 import { api, freshIp, type ApiResponse, type RequestOptions } from '../support/http';
-import { startInProcessApi, type InProcessApi } from '../support/inProcessApi';
+import { startApiInstances, type ApiInstances } from '../support/apiInstances';
+import type { InProcessApi } from '../support/inProcessApi';
 import { testDoc, writeQuestion } from '../exams/fixtures';
 import { attemptDoc, publishTest, slotDoc } from '../attempts/fixtures';
 import { plusMinutes, submissionCommits, untilAnswered } from './crowd';
 
 // Sittings changes racing the takers, with requests that truly overlap (the
-// real app served in-process against the emulators). Each guarantee is held by
+// real app served by two instances against the emulators, this process and a
+// child: within one the transactions on an attempt queue, attempts/attemptGate.ts,
+// across the two they race, and the requests go to each in turn). Each guarantee is held by
 // one transaction on the attempt (sittings/sweeps.ts applyDeadline, the
 // override's transaction in sittings/store.ts): an extension and a submit are
 // serialized, of two overrides the attempt follows the one that committed
@@ -18,15 +21,18 @@ import { plusMinutes, submissionCommits, untilAnswered } from './crowd';
 // the answers acknowledged before it. A 503 (a lock wait that timed out on a
 // loaded emulator) writes nothing and is sent again, as a client would.
 
+let instances: ApiInstances;
+/** The instance in this process: its logs, and the faults a test makes in it. */
 let server: InProcessApi;
 let tenant: Awaited<ReturnType<typeof createTenant>>;
 
 before(async function () {
   this.timeout(60_000);
-  server = await startInProcessApi({ ratePerMinute: 100_000, sensitivePerMinute: 100_000 });
+  instances = await startApiInstances({ ratePerMinute: 100_000, sensitivePerMinute: 100_000 });
+  server = instances.first;
   tenant = await createTenant();
 });
-after(() => server.close());
+after(() => instances.close());
 afterEach(function () {
   // What the service logged as unexpected, printed when a test failed.
   if (this.currentTest?.state === 'failed') {
@@ -39,11 +45,14 @@ afterEach(function () {
 });
 
 const retries = { count: 0 };
-const call = (method: string, path: string, token: string, body?: unknown): Promise<ApiResponse> =>
-  untilAnswered(
-    () => api(method, path, { token, body, ip: freshIp(), baseUrl: server.baseUrl } satisfies RequestOptions),
-    retries,
-  );
+const call = (
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown,
+  baseUrl = instances.nextBaseUrl(),
+): Promise<ApiResponse> =>
+  untilAnswered(() => api(method, path, { token, body, ip: freshIp(), baseUrl } satisfies RequestOptions), retries);
 const later = <T>(ms: number, send: () => Promise<T>): Promise<T> =>
   new Promise((resolve, reject) => setTimeout(() => send().then(resolve, reject), ms));
 const jitter = (ms: number) => Math.floor(Math.random() * ms);
@@ -140,7 +149,8 @@ describe('POST /api/tests/{testId}/extend racing submits', function () {
     let press: ApiResponse;
     let submits: ApiResponse[];
     try {
-      const pressing = call('POST', `/api/tests/${test.id}/extend`, tenant.admin.token, { minutes: 9 });
+      // In this process, where its query is held.
+      const pressing = call('POST', `/api/tests/${test.id}/extend`, tenant.admin.token, { minutes: 9 }, server.baseUrl);
       const atPress = [0, 1, 2, 3].map((i) => later(jitter(30), () => submit(i)));
       await hold.reached;
       const whileHeld = [4, 5, 6, 7].map((i) => submit(i));

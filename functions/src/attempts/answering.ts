@@ -3,6 +3,7 @@ import { retryOnContention, type ContentionRetry } from '../firestore/contention
 import { db } from '../firestore/db';
 import { ApiError, badRequest, conflict } from '../shared/errors';
 import { requireAttemptInTransaction } from './attemptLookup';
+import { oneAttemptAtATime } from './attemptGate';
 import type { AuditMeta } from '../audit/trail';
 import { closeInTransaction } from './closing';
 import { judgeAnswers, type IncomingAnswer, type Judged } from './answerMerge';
@@ -45,7 +46,10 @@ export async function saveAnswers(
   pathOf: DetailPath,
   meta: AuditMeta,
 ): Promise<SaveOutcome> {
-  return retryOnContention(() => saveOnce(attemptId, authorize, answers, pathOf, meta), TAKER_CONTENTION);
+  return retryOnContention(
+    () => oneAttemptAtATime(attemptId, () => saveOnce(attemptId, authorize, answers, pathOf, meta)),
+    TAKER_CONTENTION,
+  );
 }
 
 async function saveOnce(
@@ -136,22 +140,24 @@ export async function submitAttempt(
 ): Promise<StoredAttempt> {
   return retryOnContention(
     () =>
-      db.runTransaction(async (tx) => {
-        const found = await requireAttemptInTransaction(tx, attemptId);
-        await authorize(found.attempt);
-        if (found.attempt.status !== 'in_progress') throw conflict('This attempt has already been submitted');
-        const nowMs = Date.now();
-        const { submitter, actorId, actorRole } = actorOf(found.attempt);
-        // Submitting after the deadline is the automatic close, with the answers saved in time.
-        return closeInTransaction(tx, found, {
-          nowMs,
-          automatic: isOverdue(found.attempt, nowMs),
-          meta,
-          actorId,
-          actorRole,
-          submitter,
-        });
-      }),
+      oneAttemptAtATime(attemptId, () =>
+        db.runTransaction(async (tx) => {
+          const found = await requireAttemptInTransaction(tx, attemptId);
+          await authorize(found.attempt);
+          if (found.attempt.status !== 'in_progress') throw conflict('This attempt has already been submitted');
+          const nowMs = Date.now();
+          const { submitter, actorId, actorRole } = actorOf(found.attempt);
+          // Submitting after the deadline is the automatic close, with the answers saved in time.
+          return closeInTransaction(tx, found, {
+            nowMs,
+            automatic: isOverdue(found.attempt, nowMs),
+            meta,
+            actorId,
+            actorRole,
+            submitter,
+          });
+        }),
+      ),
     TAKER_CONTENTION,
   );
 }

@@ -6,6 +6,7 @@ import { errorText, log } from '../platform/log';
 import { conflict } from '../shared/errors';
 import { OVERDUE_QUERY } from './attemptQuery';
 import { requireAttemptInTransaction, type FoundAttempt } from './attemptLookup';
+import { oneAttemptAtATime } from './attemptGate';
 import { addAudit, SCHEDULER_META, type AuditMeta } from '../audit/trail';
 import { requirePaper } from './frozenReads';
 import { fitsInOneDocument, GRACE_MS, gradingItems, isOverdue, submission } from './rules';
@@ -95,22 +96,26 @@ export async function closeInTransaction(
 }
 /** Closes an attempt past its deadline, if it still is; answers it as it stands either way. */
 export async function closeIfOverdue(attemptId: string, nowMs: number, meta: AuditMeta): Promise<StoredAttempt> {
-  return db.runTransaction(async (tx) => {
-    const found = await requireAttemptInTransaction(tx, attemptId);
-    if (!isOverdue(found.attempt, nowMs)) return found.attempt;
-    return closeInTransaction(tx, found, { nowMs, automatic: true, meta, actorId: null });
-  });
+  return oneAttemptAtATime(attemptId, () =>
+    db.runTransaction(async (tx) => {
+      const found = await requireAttemptInTransaction(tx, attemptId);
+      if (!isOverdue(found.attempt, nowMs)) return found.attempt;
+      return closeInTransaction(tx, found, { nowMs, automatic: true, meta, actorId: null });
+    }),
+  );
 }
 
 async function closeRefIfOverdue(ref: DocumentReference, nowMs: number): Promise<boolean> {
-  return db.runTransaction(async (tx) => {
-    const snap = await tx.get(ref);
-    if (!snap.exists) return false;
-    const attempt = snap.data() as StoredAttempt;
-    if (!isOverdue(attempt, nowMs)) return false;
-    await closeInTransaction(tx, { ref, attempt }, { nowMs, automatic: true, meta: SCHEDULER_META, actorId: null });
-    return true;
-  });
+  return oneAttemptAtATime(ref.id, () =>
+    db.runTransaction(async (tx) => {
+      const snap = await tx.get(ref);
+      if (!snap.exists) return false;
+      const attempt = snap.data() as StoredAttempt;
+      if (!isOverdue(attempt, nowMs)) return false;
+      await closeInTransaction(tx, { ref, attempt }, { nowMs, automatic: true, meta: SCHEDULER_META, actorId: null });
+      return true;
+    }),
+  );
 }
 
 /** OVERDUE_QUERY (the shape the index test checks) bounded by `before`: in progress, expired before it, oldest first. */

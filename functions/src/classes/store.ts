@@ -19,7 +19,7 @@ import {
   type StoredClassMember,
   type StoredClassName,
 } from './documents';
-import { keyedGate } from './memberGate';
+import { keyedGate } from '../shared/keyedGate';
 import { classNameKey, normalizedClassName, type Class, type ClassChanges, type ClassMember } from './schemas';
 
 // Classes and their members. Every change of a class's membership is one
@@ -41,7 +41,7 @@ export interface ClassAudit {
 // the others and is run again (each run wrote nothing), within a budget that still answers in time.
 const CONTENTION: ContentionRetry = { retries: 8, budgetMs: 20_000 };
 
-/** Membership changes of one class this instance runs at once (memberGate.ts). */
+/** Membership changes of one class this instance runs at once (shared/keyedGate.ts). */
 const oneClassAtATime = keyedGate(4);
 const gated = <T>(clientId: string, classId: string, change: () => Promise<T>): Promise<T> =>
   oneClassAtATime(`${clientId}/${classId}`, () => retryOnContention(change, CONTENTION));

@@ -21,6 +21,7 @@ import type { StoredAccommodation, StoredOverride, StoredSweep, SweepReason } fr
 import { MAX_EXTENSIONS_PER_ATTEMPT } from './schemas';
 import { openAttemptsOfSpec, PENDING_SWEEPS_QUERY } from '../attempts/attemptQuery';
 import { requireAttemptInTransaction, type FoundAttempt } from '../attempts/attemptLookup';
+import { oneAttemptAtATime } from '../attempts/attemptGate';
 import { addAudit, type AuditMeta } from '../audit/trail';
 import { closeInTransaction } from '../attempts/closing';
 import { requireVersion } from '../attempts/frozenReads';
@@ -155,26 +156,28 @@ export async function extendAttempt(
   meta: AuditMeta,
 ): Promise<DeadlineChange> {
   const extensionId = randomUUID();
-  return db.runTransaction(async (tx) => {
-    const found = await requireAttemptInTransaction(tx, attemptId);
-    authorize(found.attempt);
-    if (found.attempt.status !== 'in_progress')
-      throw conflict('This attempt has been submitted; there is no time left to extend');
-    const { client_id: clientId, test_id: testId, student_id: studentId } = found.attempt;
-    const sources = sourcesFrom(await tx.getAll(...sourceRefs(clientId, testId, studentId)));
-    const nowMs = Date.now();
-    const change = await applyDeadline(tx, found, sources, { nowMs, meta, extension: { id: extensionId, minutes } });
-    // Closed (its deadline had passed): committed as is; the caller answers that the extension came too late.
-    if (change.outcome === 'closed') return change;
-    addAudit(tx, meta, {
-      type: 'attempt_extended',
-      userId: studentId,
-      clientId,
-      actorId,
-      details: { attempt_id: attemptId, test_id: testId, minutes, expires_at: change.attempt.expires_at },
-    });
-    return change;
-  });
+  return oneAttemptAtATime(attemptId, () =>
+    db.runTransaction(async (tx) => {
+      const found = await requireAttemptInTransaction(tx, attemptId);
+      authorize(found.attempt);
+      if (found.attempt.status !== 'in_progress')
+        throw conflict('This attempt has been submitted; there is no time left to extend');
+      const { client_id: clientId, test_id: testId, student_id: studentId } = found.attempt;
+      const sources = sourcesFrom(await tx.getAll(...sourceRefs(clientId, testId, studentId)));
+      const nowMs = Date.now();
+      const change = await applyDeadline(tx, found, sources, { nowMs, meta, extension: { id: extensionId, minutes } });
+      // Closed (its deadline had passed): committed as is; the caller answers that the extension came too late.
+      if (change.outcome === 'closed') return change;
+      addAudit(tx, meta, {
+        type: 'attempt_extended',
+        userId: studentId,
+        clientId,
+        actorId,
+        details: { attempt_id: attemptId, test_id: testId, minutes, expires_at: change.attempt.expires_at },
+      });
+      return change;
+    }),
+  );
 }
 
 // ---------------------------------------------------------------- sweeps
@@ -237,7 +240,9 @@ const sweepOne = (
   sweep: StoredSweep & { meta: AuditMeta },
   sweepCreated: Timestamp,
 ): Promise<{ outcome: Outcome; extended: boolean }> =>
-  retryOnContention(() => sweepOneOnce(doc, sweepId, sweep, sweepCreated), { retries: CONTENTION_RETRIES });
+  retryOnContention(() => oneAttemptAtATime(doc.id, () => sweepOneOnce(doc, sweepId, sweep, sweepCreated)), {
+    retries: CONTENTION_RETRIES,
+  });
 
 /** One attempt of a sweep, in its own transaction (one read round trip: the attempt and its settings together). */
 async function sweepOneOnce(

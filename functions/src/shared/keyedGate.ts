@@ -1,9 +1,8 @@
-// Pure: how many membership changes of one class this instance runs at once.
-// Each is a transaction on the class document (its member_count): fifty sent at
-// once would mostly lose to one another's locks and run again and again, so
-// this instance lets a few through per class and queues the rest, in order.
-// It only spares the instance its own contention: the bounds are still
-// counted in each transaction, which is what holds them across instances.
+// Pure: how many tasks on one key (a document) this instance runs at once.
+// Transactions on one document sent together mostly lose to one another's
+// locks and run again and again; queued here, in order, they do not. It only
+// spares the instance its own contention: what must hold across instances is
+// still decided inside each transaction.
 
 /** At most `limit` tasks per key at once; the others wait their turn, first come first served. */
 export function keyedGate(limit: number) {

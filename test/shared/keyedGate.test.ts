@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { keyedGate } from '../../functions/src/classes/memberGate';
+import { keyedGate } from '../../functions/src/shared/keyedGate';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
