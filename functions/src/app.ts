@@ -43,6 +43,7 @@ import { mediaRoutes } from './media/routes';
 import { rosterRoutes } from './classes/rosterRoutes';
 import { recordScoreChange, recordScoreChanges } from './analytics/store';
 import { provideSubmissionEffects } from './attempts/submissionEffects';
+import { recordRegradeEvent, recordScoreEvent } from './outbox/events';
 import { stopOpenAttempts } from './attempts/stopStore';
 import { provideTestChangeEffects } from './exams/testChangeEffects';
 import { provideAttemptLookup } from './media/attemptLookup';
@@ -84,7 +85,17 @@ export function allRoutes(): RouteDefinition[] {
  * closing an attempt before it is an error, never a submit without analytics.
  */
 export function provideEffects(): void {
-  provideSubmissionEffects({ recordScoreChange, recordScoreChanges });
+  provideSubmissionEffects({
+    // The analytics and the outbox's event move with the score, in its transaction.
+    recordScoreChange: (tx, change) => {
+      recordScoreChange(tx, change);
+      recordScoreEvent(tx, change);
+    },
+    recordScoreChanges: (tx, at, changes) => {
+      recordScoreChanges(tx, at, changes);
+      recordRegradeEvent(tx, at, changes);
+    },
+  });
   provideTestChangeEffects({ recordSweep, runSweep, stopOpenAttempts });
   provideAttemptLookup(attemptShown);
   provideLeaveClasses(leaveClasses);

@@ -82,6 +82,8 @@ export interface StoredAttempt {
   pending_marks?: number;
   /** The essays' grades, by question id. */
   grades?: Record<string, StoredGrade>;
+  /** How many times its score was written (submit, each grade, each regrade that changed it); absent: 0, in progress. */
+  revision?: number;
 }
 
 export interface StoredGrade extends EssayGrade {

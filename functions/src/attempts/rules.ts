@@ -174,7 +174,7 @@ export function submission(
  * the grades its essays have: what a submit, a grade and a regrade write.
  */
 export function scoredFields(
-  attempt: Pick<StoredAttempt, 'answers' | 'expires_at' | 'grades'>,
+  attempt: Pick<StoredAttempt, 'answers' | 'expires_at' | 'grades' | 'revision'>,
   paper: VersionForAttempt,
 ) {
   const grades = Object.fromEntries(
@@ -197,6 +197,8 @@ export function scoredFields(
     results: scored.results,
     grading: scored.grading,
     pending_marks: scored.pending_marks,
+    // Each scoring written moves it on: a receiver of its events keeps the highest it has seen.
+    revision: (attempt.revision ?? 0) + 1,
   };
 }
 

@@ -33,6 +33,26 @@ export const paths = {
     db.collection('clients').doc(clientId).collection('class_counts').doc('classes'),
   /** Every organization's classes: telling "another organization's" from "no such" for ids in a body. */
   allClasses: () => db.collectionGroup('classes'),
+  // ---- integrations: the outbox, webhook endpoints, LTI platforms
+  /** An organization's events, each written in the transaction of the change it reports. */
+  clientEvents: (clientId: string) => db.collection('clients').doc(clientId).collection('events'),
+  clientEvent: (clientId: string, eventId: string) =>
+    db.collection('clients').doc(clientId).collection('events').doc(eventId),
+  /** One event for one receiver (a webhook endpoint, an LTI line item), with its tries. */
+  clientDeliveries: (clientId: string) => db.collection('clients').doc(clientId).collection('deliveries'),
+  clientDelivery: (clientId: string, deliveryId: string) =>
+    db.collection('clients').doc(clientId).collection('deliveries').doc(deliveryId),
+  /** Every organization's deliveries: the retry runner finds those due. */
+  allDeliveries: () => db.collectionGroup('deliveries'),
+  clientWebhooks: (clientId: string) => db.collection('clients').doc(clientId).collection('webhooks'),
+  clientWebhook: (clientId: string, webhookId: string) =>
+    db.collection('clients').doc(clientId).collection('webhooks').doc(webhookId),
+  clientLtiPlatforms: (clientId: string) => db.collection('clients').doc(clientId).collection('lti_platforms'),
+  clientLtiPlatform: (clientId: string, platformId: string) =>
+    db.collection('clients').doc(clientId).collection('lti_platforms').doc(platformId),
+  /** The tool's own signing keys (one set for the deployment): its JWKS, deep-linking responses, AGS client assertions. */
+  ltiToolKeys: () => db.collection('lti_tool_keys'),
+  ltiToolKey: (kid: string) => db.collection('lti_tool_keys').doc(kid),
   // ---- folders and questions
   clientFolders: (clientId: string) => db.collection('clients').doc(clientId).collection('folders'),
   clientFolder: (clientId: string, folderId: string) =>

@@ -1,0 +1,72 @@
+import type { Timestamp } from 'firebase-admin/firestore';
+
+// The outbox: what happened, recorded in the same transaction as the change
+// (an event), and what must be sent because of it (a delivery per receiver),
+// each delivery tried and retried on its own until it lands or is given up.
+
+export const EVENT_TYPES = ['attempt.submitted', 'attempt.graded', 'attempt.regraded', 'test.published'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** clients/{c}/events/{eventId}: one change worth telling others about. Written with the change, never after it. */
+export interface StoredEvent {
+  id: string;
+  client_id: string;
+  type: EventType;
+  test_id: string;
+  /** The attempts it concerns, each with its revision as the change wrote it: one, several for a regrade, none for a test. */
+  attempts: Array<{ id: string; revision: number }>;
+  /** When the change happened (ISO). */
+  timestamp: string;
+  /** Firestore's TTL deletes it after this (docs/operations.md). */
+  expires_at: Timestamp;
+}
+
+/** Where a delivery goes: an organization's webhook endpoint, or a score to an LTI platform's line item. */
+export type DeliveryTarget =
+  | { kind: 'webhook'; webhook_id: string }
+  | { kind: 'lti_score'; platform_id: string; lineitem: string; user_sub: string };
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** One try of a delivery, as it ended. */
+export interface DeliveryTry {
+  at: string;
+  /** The receiver's HTTP status, or null when there was none (a timeout, a refused connection, a refused address). */
+  code: number | null;
+  error: string | null;
+  ms: number;
+}
+
+/** clients/{c}/deliveries/{deliveryId}: one event for one receiver, with every try's outcome. */
+export interface StoredDelivery {
+  id: string;
+  client_id: string;
+  event_id: string;
+  event_type: EventType;
+  /** The id a receiver sees (`webhook-id`): the same on every try, so a receiver can drop a repeat. */
+  message_id: string;
+  target: DeliveryTarget;
+  /** The exact body sent, the same on every try. */
+  payload: string;
+  status: DeliveryStatus;
+  tries: number;
+  /** When the next try is due (ISO), while pending. */
+  next_try_at: string | null;
+  last_code: number | null;
+  last_error: string | null;
+  /** The latest tries, newest last (bounded). */
+  history: DeliveryTry[];
+  created_at: string;
+  updated_at: string;
+  expires_at: Timestamp;
+}
+
+/** What one kind of receiver needs: which deliveries an event makes for it, and how one try is sent. */
+export interface DeliveryChannel {
+  /** The deliveries this event makes (read what is needed: endpoints, line items); none when nobody listens. */
+  plan(event: StoredEvent): Promise<Array<{ target: DeliveryTarget; payload: string }>>;
+  /** One try. A receiver's failure is an outcome, not a throw; a throw is our backend failing (tried again later). */
+  send(
+    delivery: StoredDelivery,
+  ): Promise<DeliveryTry & { /** The receiver said never again (a webhook's 410). */ gone?: boolean }>;
+}
