@@ -10,7 +10,8 @@ import { attemptDoc, publishTest } from './fixtures';
 // lose to one another's locks, and the submit (or a save) that lost is run again
 // within the request's budget rather than answered 503 (firestore/contention.ts;
 // without it, the race below answers 503 in every round). The real app served
-// in-process, so the requests truly overlap.
+// in-process: its transactions on one attempt queue (attempts/attemptGate.ts),
+// so the loss is made to happen (across instances it happens by itself).
 
 let server: InProcessApi;
 let tenant: Awaited<ReturnType<typeof createTenant>>;
