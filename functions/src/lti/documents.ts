@@ -93,6 +93,8 @@ export interface StoredLtiDeepLinkSession {
   return_url: string;
   /** The platform's opaque `data`, echoed back in the response. */
   data: string | null;
+  /** The class of the course the request came from: the chosen test is assigned to it. */
+  class_id: string | null;
   expires_at_ms: number;
   created_at: string;
 }
