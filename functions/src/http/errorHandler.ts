@@ -27,7 +27,10 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   const page = res.locals.errorPage as ErrorPage | undefined;
   if (page && req.accepts(['application/json', 'text/html']) === 'text/html') {
     const reason = apiError.details?.find((d) => typeof d.reason === 'string')?.reason as string | undefined;
-    res.status(apiError.status).type('html').send(page({ status: apiError.status, message: apiError.message, reason }));
+    res
+      .status(apiError.status)
+      .type('html')
+      .send(page({ status: apiError.status, message: apiError.message, reason }));
     return;
   }
   res.status(apiError.status).json(apiError.toBody());

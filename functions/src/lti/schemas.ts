@@ -110,7 +110,9 @@ export const LoginParams = z
     login_hint: field(4096),
     target_link_uri: field(MAX_URL),
     lti_message_hint: field(4096).optional(),
-    client_id: field(255).optional().describe('The platform’s client id for the tool (needed when an issuer registered several)'),
+    client_id: field(255)
+      .optional()
+      .describe('The platform’s client id for the tool (needed when an issuer registered several)'),
     lti_deployment_id: field(255).optional(),
   })
   .meta({ id: 'LtiLogin' });
@@ -149,6 +151,4 @@ export const DeepLinkReply = z
   })
   .meta({ id: 'LtiDeepLinkResponse' });
 
-export const Jwks = z
-  .object({ keys: z.array(z.record(z.string(), z.unknown())) })
-  .meta({ id: 'Jwks' });
+export const Jwks = z.object({ keys: z.array(z.record(z.string(), z.unknown())) }).meta({ id: 'Jwks' });

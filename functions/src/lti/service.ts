@@ -95,7 +95,12 @@ export async function registerPlatform(
     created_at: now,
     updated_at: now,
   };
-  await store.insertPlatform(platform, platformPairKey(input.issuer, input.client_id), requestMeta(call), principal.uid);
+  await store.insertPlatform(
+    platform,
+    platformPairKey(input.issuer, input.client_id),
+    requestMeta(call),
+    principal.uid,
+  );
   return toReply(platform, baseUrl);
 }
 
@@ -193,7 +198,8 @@ async function launchUser(
   if (!created) {
     const account = await auth.getUser(uid);
     const claimed = account.customClaims?.role;
-    if (claimed !== 'student' && claimed !== 'client_admin') await auth.setCustomUserClaims(uid, claimsFor(role, clientId));
+    if (claimed !== 'student' && claimed !== 'client_admin')
+      await auth.setCustomUserClaims(uid, claimsFor(role, clientId));
     else profile.role = claimed;
   }
   return store.insertLtiUser(
@@ -252,7 +258,9 @@ async function courseClass(
 async function assignToClass(clientId: string, test: StoredTest, classId: string, origin: RequestOrigin) {
   if ((test.assigned_class_ids ?? []).includes(classId)) return;
   if ((test.assigned_class_ids ?? []).length >= MAX_CLASSES_PER_TEST)
-    throw conflict(`The test is assigned to ${MAX_CLASSES_PER_TEST} classes, the most it may be; it cannot be linked to another course`);
+    throw conflict(
+      `The test is assigned to ${MAX_CLASSES_PER_TEST} classes, the most it may be; it cannot be linked to another course`,
+    );
   const now = new Date().toISOString();
   await examStore.patchDelivery(
     clientId,
@@ -359,9 +367,7 @@ export async function launch(input: { id_token: string; state: string }, origin:
   if (request.kind === 'deep_linking') {
     const sessionId = randomBytes(24).toString('base64url');
     const now = Date.now();
-    const classId = request.context
-      ? ((await classOf(clientId, platform, request.context, facts)) ?? null)
-      : null;
+    const classId = request.context ? ((await classOf(clientId, platform, request.context, facts)) ?? null) : null;
     await store.insertDeepLink(sessionId, {
       client_id: clientId,
       platform_id: platform.id,
