@@ -76,7 +76,7 @@ const readBody = (req: IncomingMessage): Promise<string> =>
     req.on('error', reject);
   });
 
-const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+export const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** An auto-submitting form, as a platform answers the tool's authorization request (response_mode=form_post). */
 export const autoPostForm = (action: string, fields: Record<string, string>) =>
