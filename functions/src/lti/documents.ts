@@ -71,6 +71,14 @@ export interface StoredLtiState {
   client_id: string;
   platform_id: string;
   nonce: string;
+  /**
+   * What verifying the launch needs of the registration, copied at login so the launch verifies before
+   * any further read (the launch's transaction reads the registration again: a deleted one refuses).
+   */
+  issuer: string;
+  platform_client_id: string;
+  jwks_url: string;
+  deployment_ids: string[];
   /** The target_link_uri the platform asked for (informational; the launch goes to the launch URL). */
   target_link_uri: string;
   /** ms since epoch after which the launch is refused. */

@@ -136,6 +136,10 @@ export async function login(input: LoginInput, baseUrl: string): Promise<string>
   await store.insertState(state, {
     client_id: platform.client_id,
     platform_id: platform.id,
+    issuer: platform.issuer,
+    platform_client_id: platform.platform_client_id,
+    jwks_url: platform.jwks_url,
+    deployment_ids: platform.deployment_ids,
     nonce,
     target_link_uri: input.target_link_uri,
     expires_at_ms: now + STATE_TTL_MS,
@@ -305,14 +309,14 @@ export async function launch(input: { id_token: string; state: string }, origin:
   decodeIdToken(input.id_token);
   const state = await store.findState(input.state);
   if (!state) throw refusedToken('state_mismatch');
-  if (state.expires_at_ms < Date.now()) throw refusedToken('state_expired');
-  const platform = await store.findPlatform(state.client_id, state.platform_id);
-  if (!platform) throw notFound('The platform of this login is no longer registered');
-  const payload = (await verifyIdToken(input.id_token, platform, state.nonce)) as Record<string, unknown>;
-  const read = readLaunch(payload, platform.deployment_ids);
+  // (A state without the registration's copy was written before the copy existed: log in again.)
+  if (state.expires_at_ms < Date.now() || !state.jwks_url) throw refusedToken('state_expired');
+  // Verified with the registration as the login copied it: no read before the signature is checked.
+  const payload = (await verifyIdToken(input.id_token, state, state.nonce)) as Record<string, unknown>;
+  const read = readLaunch(payload, state.deployment_ids);
   if ('refusal' in read) throw launchRefused(read.refusal);
   const request: Launch = read.launch;
-  const clientId = platform.client_id;
+  const clientId = state.client_id;
 
   let settled = false;
   let facts: store.LaunchFacts;
@@ -321,14 +325,16 @@ export async function launch(input: { id_token: string; state: string }, origin:
       {
         state: input.state,
         clientId,
-        platformId: platform.id,
-        issuer: platform.issuer,
+        platformId: state.platform_id,
+        issuer: state.issuer,
         sub: request.person.sub,
         nonce: state.nonce,
         contextId: request.context?.id ?? null,
         testId: request.kind === 'resource_link' ? request.testId : null,
       },
       (f, write) => {
+        // The registration as it stands now: deleted, or the deployment removed since the login, refuses.
+        if (!f.platform!.deployment_ids.includes(request.deploymentId)) return;
         // A launch already in place (user, course, membership, assignment) completes in this transaction.
         if (!f.profile || !f.mapping || f.client?.active_status !== 1) return;
         if (request.context && !f.context) return;
@@ -342,7 +348,7 @@ export async function launch(input: { id_token: string; state: string }, origin:
         if (classId && !(f.test.assigned_class_ids ?? []).includes(classId)) return;
         if (isStudent && request.lineitem)
           write.outcome(request.testId, {
-            platform_id: platform.id,
+            platform_id: f.platform!.id,
             lineitem: request.lineitem,
             user_sub: request.person.sub,
             updated_at: new Date().toISOString(),
@@ -358,6 +364,8 @@ export async function launch(input: { id_token: string; state: string }, origin:
     }
     throw err;
   }
+  const platform = facts.platform!;
+  if (!platform.deployment_ids.includes(request.deploymentId)) throw launchRefused('unknown_deployment');
   assertOrganizationActive(facts.client, 'Client');
   if (facts.profile?.disabled) throw forbidden('This account is disabled in the organization');
   if (request.kind === 'resource_link' && (!facts.test || facts.test.status !== 'published')) throw testNotHere();
