@@ -4,7 +4,7 @@ import { generateKeyPair } from 'jose';
 import { forgetKeySets } from '../../functions/src/lti/verify';
 import { ltiUid } from '../../functions/src/lti/claims';
 import { adminDb } from '../support/admin';
-import { firestoreUnavailable, failReads } from '../support/faults';
+import { failReads } from '../support/faults';
 import { createTenant, createUser } from '../support/fixtures';
 import { api, freshIp } from '../support/http';
 import { startInProcessApi, type InProcessApi } from '../support/inProcessApi';

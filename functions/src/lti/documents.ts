@@ -1,3 +1,5 @@
+import type { Timestamp } from 'firebase-admin/firestore';
+
 // What the LTI 1.3 tool keeps in Firestore. Platform registrations belong to
 // an organization; a launch maps the platform's user and course onto the
 // organization's own users and classes and remembers where grades go.
@@ -89,6 +91,8 @@ export interface StoredLtiState {
 /** lti_nonces/{sha256(issuer \n nonce)}: a nonce seen in a verified id_token (a replay is refused). */
 export interface StoredLtiNonce {
   expires_at_ms: number;
+  /** Firestore's TTL deletes it after this. */
+  expires_at: Timestamp;
 }
 
 /** lti_deep_links/{sessionId}: a deep-linking request waiting for the admin's pick. */

@@ -29,7 +29,7 @@ import {
   type LaunchPerson,
 } from './claims';
 import type { StoredLtiContext, StoredLtiPlatform } from './documents';
-import type { LoginInput, LtiPlatform, RegisterPlatformInput } from './schemas';
+import type { LaunchInput, LoginInput, LtiPlatform, RegisterPlatformInput } from './schemas';
 import * as store from './store';
 import { signAsTool } from './toolKeys';
 import { decodeIdToken, refusedToken, verifyIdToken } from './verify';
@@ -305,7 +305,7 @@ const testNotHere = () =>
  * The launch: the state consumed once, the id_token verified against the platform, then the
  * organization's user, the course's class and the test put in place. Answers where the browser goes.
  */
-export async function launch(input: { id_token: string; state: string }, origin: RequestOrigin): Promise<string> {
+export async function launch(input: LaunchInput, origin: RequestOrigin): Promise<string> {
   decodeIdToken(input.id_token);
   const state = await store.findState(input.state);
   if (!state) throw refusedToken('state_mismatch');

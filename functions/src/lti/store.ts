@@ -12,6 +12,7 @@ import { contextKey, ltiUid, nonceKey, platformPairKey, userKey } from './claims
 import type {
   StoredLtiContext,
   StoredLtiDeepLinkSession,
+  StoredLtiNonce,
   StoredLtiOutcome,
   StoredLtiPlatform,
   StoredLtiPlatformKey,
@@ -193,7 +194,8 @@ export async function consumeLaunch(
     if (!facts.platform) throw new LaunchRefused('platform');
     tx.delete(refs[0]!);
     const nonceExpires = now + 24 * 3600_000;
-    tx.create(refs[1]!, { expires_at_ms: nonceExpires, expires_at: ttl(nonceExpires) });
+    tx.create(refs[1]!, { expires_at_ms: nonceExpires, expires_at: ttl(nonceExpires) } satisfies StoredLtiNonce &
+      object);
     settle(facts, {
       outcome: (testId, outcome) => tx.set(paths.clientLtiOutcome(clientId, testId, uid), outcome),
       membershipsUrl: (url) => tx.update(refs[6]!, { memberships_url: url }),
