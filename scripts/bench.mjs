@@ -25,6 +25,7 @@ const EMULATORS_OF = {
   'bench/regrade.mjs': 'auth,firestore',
   'bench/interchange.mjs': 'auth,firestore,storage',
   'bench/classes.mjs': 'auth,firestore',
+  'bench/lti.mjs': 'auth,firestore',
   'bench/webBundle.mjs': null,
 };
 

@@ -41,6 +41,7 @@ import { meRoute, sittingRoutes } from './sittings/routes';
 import { networkRoutes } from './networks/routes';
 import { mediaRoutes } from './media/routes';
 import { rosterRoutes } from './classes/rosterRoutes';
+import { ltiRoutes } from './lti/routes';
 import { recordScoreChange, recordScoreChanges } from './analytics/store';
 import { provideSubmissionEffects } from './attempts/submissionEffects';
 import { recordRegradeEvent, recordScoreEvent } from './outbox/events';
@@ -73,6 +74,7 @@ export function allRoutes(): RouteDefinition[] {
     ...regradingRoutes,
     ...mediaRoutes,
     ...rosterRoutes,
+    ...ltiRoutes,
   ];
   return routes;
 }
@@ -212,6 +214,8 @@ export function createApp(config: RuntimeConfig): express.Express {
   // The platform has usually parsed the body already; this covers running the app elsewhere.
   // Its errors wait for bodyGuard, which answers every parser's error the same way.
   app.use(deferBodyErrors(express.json({ limit: config.maxJsonBodyBytes })));
+  // An LTI platform posts forms (the login, the id_token).
+  app.use(deferBodyErrors(express.urlencoded({ extended: false, limit: config.maxJsonBodyBytes })));
   app.use(bodyGuard(config));
   app.use('/api', mountRoutes(allRoutes(), guards(limiter)));
   app.use(ipLimitFirst, unknownRoute);

@@ -4,6 +4,8 @@ import { isAdmin, useSession } from './session';
 import { SignInPage } from './SignInPage';
 import { AttemptPage } from './taker/AttemptPage';
 import { TakerHome } from './taker/TakerHome';
+import { DeepLinkPicker } from './lti/DeepLinkPicker';
+import { LtiLanding } from './lti/LtiLanding';
 import { ErrorMessage, Loading, useAction } from './ui';
 
 // Admin code is its own chunk: a taker's browser never downloads it.
@@ -15,6 +17,8 @@ export function App() {
       <Header />
       <Routes>
         <Route path="/" element={<Home />} />
+        <Route path="/lti" element={<LtiLanding />} />
+        <Route path="/lti/deep-linking" element={<DeepLinkPicker />} />
         <Route path="/attempts/:attemptId" element={<SignedIn>{<AttemptPage />}</SignedIn>} />
         <Route
           path="/admin/*"

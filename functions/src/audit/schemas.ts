@@ -41,6 +41,9 @@ export const AUDIT_EVENT_TYPES = [
   'class_member_added',
   'class_member_removed',
   'class_members_imported',
+  // ---- integrations: LTI
+  'lti_platform_registered',
+  'lti_platform_deleted',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 

@@ -217,6 +217,20 @@ export function assertCanManageQuestionBank(principal: Principal, resourceClient
   assertTenantAccess(principal, resourceClientId);
 }
 
+// ---------------------------------------------------------------- LTI platforms
+
+/** An organization's LMS registrations: its Client Admin or a Super Admin; another organization's id is 403. */
+export function assertCanManageLtiPlatforms(principal: Principal, clientId: string): void {
+  assertRole(principal, ['super_admin', 'client_admin']);
+  assertTenantAccess(principal, clientId);
+}
+
+/** A deep-linking session is used only by the user its launch signed in. */
+export function assertOwnsDeepLinkSession(principal: Principal, session: { uid: string; clientId: string }): void {
+  if (principal.uid !== session.uid || principal.clientId !== session.clientId)
+    throw forbidden('This deep-linking session belongs to another launch');
+}
+
 // ---------------------------------------------------------------- classes
 
 /**

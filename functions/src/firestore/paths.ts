@@ -50,6 +50,25 @@ export const paths = {
   clientLtiPlatforms: (clientId: string) => db.collection('clients').doc(clientId).collection('lti_platforms'),
   clientLtiPlatform: (clientId: string, platformId: string) =>
     db.collection('clients').doc(clientId).collection('lti_platforms').doc(platformId),
+  /** The one registration of an (issuer, platform client id) pair across organizations (StoredLtiPlatformKey). */
+  ltiPlatformKey: (pairKey: string) => db.collection('lti_platform_keys').doc(pairKey),
+  /** Where AGS scores go: one per (test, student) launched with a line item; `{testId}~{uid}`. */
+  clientLtiOutcomes: (clientId: string) => db.collection('clients').doc(clientId).collection('lti_outcomes'),
+  clientLtiOutcome: (clientId: string, testId: string, uid: string) =>
+    db.collection('clients').doc(clientId).collection('lti_outcomes').doc(`${testId}~${uid}`),
+  /** A platform course mapped to a class; keyed by contextKey (sha256 of issuer + "\n" + context id, 40 hex). */
+  clientLtiContexts: (clientId: string) => db.collection('clients').doc(clientId).collection('lti_contexts'),
+  clientLtiContext: (clientId: string, contextKey: string) =>
+    db.collection('clients').doc(clientId).collection('lti_contexts').doc(contextKey),
+  /** A platform user (issuer + sub) mapped to a user of the organization. */
+  clientLtiUser: (clientId: string, userKey: string) =>
+    db.collection('clients').doc(clientId).collection('lti_users').doc(userKey),
+  /** OIDC logins in flight (state → nonce), consumed once by the launch. */
+  ltiState: (state: string) => db.collection('lti_states').doc(state),
+  /** Nonces already used by a verified launch (per issuer). */
+  ltiNonce: (key: string) => db.collection('lti_nonces').doc(key),
+  /** Deep-linking requests waiting for the pick. */
+  ltiDeepLink: (sessionId: string) => db.collection('lti_deep_links').doc(sessionId),
   /** The tool's own signing keys (one set for the deployment): its JWKS, deep-linking responses, AGS client assertions. */
   ltiToolKeys: () => db.collection('lti_tool_keys'),
   ltiToolKey: (kid: string) => db.collection('lti_tool_keys').doc(kid),

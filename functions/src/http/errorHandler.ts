@@ -5,12 +5,14 @@ import { ApiError, badRequest, notFound, serviceUnavailable } from '../shared/er
 import { bodyParseError } from './bodyGuard';
 import { currentRequestId } from '../platform/requestScope';
 
+type ErrorPage = (error: { status: number; message: string; reason?: string }) => string;
+
 export const unknownRoute: RequestHandler = (req, _res, next) => {
   next(notFound(`No route for ${req.method} ${req.path}`));
 };
 
 /** The one error handler. Never leaks internals: unexpected errors become SERVER_ERROR with a request id. */
-export const errorHandler: ErrorRequestHandler = (err, _req, res, _next) => {
+export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   const apiError = err instanceof ApiError ? err : (fromBackendFault(err) ?? fromFrameworkError(err));
   if (!apiError) {
     const requestId = currentRequestId();
@@ -21,6 +23,16 @@ export const errorHandler: ErrorRequestHandler = (err, _req, res, _next) => {
   }
   if (res.headersSent) return;
   for (const [name, value] of Object.entries(apiError.headers ?? {})) res.setHeader(name, value);
+  // A route a browser navigates to (the LTI launch) answers a page to a browser, JSON to anyone else.
+  const page = res.locals.errorPage as ErrorPage | undefined;
+  if (page && req.accepts(['application/json', 'text/html']) === 'text/html') {
+    const reason = apiError.details?.find((d) => typeof d.reason === 'string')?.reason as string | undefined;
+    res
+      .status(apiError.status)
+      .type('html')
+      .send(page({ status: apiError.status, message: apiError.message, reason }));
+    return;
+  }
   res.status(apiError.status).json(apiError.toBody());
 };
 

@@ -22,6 +22,8 @@ export interface Reply {
    * streaming can only cut the response short.
    */
   stream?: { contentType: string; fileName?: string; write: (res: Response) => Promise<void> };
+  /** A 302 to this location instead of a body (the LTI login and launch hand the browser on). */
+  redirect?: string;
 }
 
 export interface HandlerContext<P, Q, B> {
@@ -32,6 +34,8 @@ export interface HandlerContext<P, Q, B> {
   principal: Principal;
   /** Who is calling from where, and the refusal counter: all a service may know of the request. */
   call: CallContext;
+  /** The origin the caller reached us at (scheme and host, as Hosting forwarded them): the tool's own URLs. */
+  baseUrl?: string;
   /** The multipart body, on routes that declare `upload`. */
   upload?: UploadBody;
 }
@@ -60,6 +64,13 @@ export interface RouteDefinition<
   params?: P;
   query?: Q;
   body?: B;
+  /** The body may come as an HTML form (application/x-www-form-urlencoded) as well as JSON: a browser's post. */
+  form?: boolean;
+  /**
+   * Errors as a page for a browser (Accept prefers text/html): a navigation ends on a page a person can
+   * read, not on JSON; API clients still get the JSON body.
+   */
+  errorPage?: (error: { status: number; message: string; reason?: string }) => string;
   /** A multipart/form-data upload instead of a JSON body: the file part's name and what it holds. */
   upload?: { field: string; description: string };
   /** `mediaType`: a file's type(s) when the reply is not JSON. */
@@ -75,8 +86,10 @@ export const defineRoute = <P extends z.ZodType, Q extends z.ZodType, B extends 
 
 const EMPTY = z.strictObject({});
 
-function requireJson(req: Request): void {
+function requireJson(req: Request, form: boolean): void {
+  if (form && req.is('application/x-www-form-urlencoded')) return;
   if (!req.is('application/json')) {
+    if (form) throw badRequest('Content-Type must be application/x-www-form-urlencoded or application/json');
     throw badRequest('Content-Type must be application/json');
   }
 }
@@ -124,8 +137,9 @@ function withHeaderToken(req: Request): unknown {
 function handle(route: RouteDefinition, { beforeHandler, runHandler, countRefusedCredential }: Guards): RequestHandler {
   return async (req, res) => {
     let checksPassed = false;
+    if (route.errorPage) res.locals.errorPage = route.errorPage;
     try {
-      if (route.body) requireJson(req);
+      if (route.body) requireJson(req, route.form === true);
       const params = validate(route.params ?? EMPTY, req.params, 'params');
       const query = validate(route.query ?? EMPTY, route.attemptToken ? withHeaderToken(req) : req.query, 'query');
       const body = route.body ? validate(route.body, req.body, 'body') : undefined;
@@ -140,8 +154,10 @@ function handle(route: RouteDefinition, { beforeHandler, runHandler, countRefuse
         attemptTokenOpened: () => void (requestState(res).attemptTokenOpened = true),
       };
       const upload = route.upload ? uploadBody(req) : undefined;
-      const reply = await runHandler(res, route.handler({ params, query, body, principal, call, upload }));
+      const baseUrl = `${forwarded(req, 'x-forwarded-proto') ?? req.protocol}://${forwarded(req, 'x-forwarded-host') ?? req.get('host')}`;
+      const reply = await runHandler(res, route.handler({ params, query, body, principal, call, upload, baseUrl }));
       if (reply.stream) return streamReply(res, reply.status, reply.stream);
+      if (reply.redirect !== undefined) return res.redirect(reply.status, reply.redirect);
       const payload = outgoing(route, reply.body);
       if (payload === undefined) res.status(reply.status).end();
       else res.status(reply.status).json(payload);
@@ -159,6 +175,9 @@ function handle(route: RouteDefinition, { beforeHandler, runHandler, countRefuse
     }
   };
 }
+
+/** The first value of a header a proxy (Hosting) sets, if any. */
+const forwarded = (req: Request, name: string): string | undefined => req.get(name)?.split(',')[0].trim() || undefined;
 
 const passes = (check: Promise<void>): Promise<boolean> =>
   check.then(

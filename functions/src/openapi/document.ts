@@ -103,7 +103,15 @@ function openApiRoute(route: RouteDefinition): RouteConfig {
       params: route.params as never,
       query: route.query as never,
       body: route.body
-        ? { required: true, content: { 'application/json': { schema: route.body } } }
+        ? {
+            required: true,
+            content: route.form
+              ? {
+                  'application/x-www-form-urlencoded': { schema: route.body },
+                  'application/json': { schema: route.body },
+                }
+              : { 'application/json': { schema: route.body } },
+          }
         : route.upload
           ? {
               required: true,

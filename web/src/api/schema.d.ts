@@ -1344,7 +1344,7 @@ export type paths = {
                     cursor?: string;
                     /** @description A client id, 1 to 128 characters */
                     client_id?: string;
-                    event_type?: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "test_assignment_changed" | "class_override_set" | "class_override_deleted" | "networks_set" | "essay_graded" | "version_regraded" | "attempt_regraded" | "class_created" | "class_updated" | "class_deleted" | "class_member_added" | "class_member_removed" | "class_members_imported";
+                    event_type?: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "test_assignment_changed" | "class_override_set" | "class_override_deleted" | "networks_set" | "essay_graded" | "version_regraded" | "attempt_regraded" | "class_created" | "class_updated" | "class_deleted" | "class_member_added" | "class_member_removed" | "class_members_imported" | "lti_platform_registered" | "lti_platform_deleted";
                     /** @description A user id (uid), 1 to 128 characters */
                     user_id?: string;
                     success?: "true" | "false";
@@ -7756,6 +7756,1005 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/clients/{clientId}/lti/platforms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the LTI platforms of an organization
+         * @description Oldest first. The organization’s Client Admin or a Super Admin; another organization’s id answers 403, an unknown organization 404.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A client id, 1 to 128 characters */
+                    clientId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The registrations */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LtiPlatformList"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Register an LTI 1.3 platform
+         * @description The pair (issuer, client_id) is registered once across all organizations (409 CONFLICT otherwise); an organization registers at most 20 platforms (409). The reply’s tool holds the URLs to enter in the platform. Audited as lti_platform_registered. The organization’s Client Admin or a Super Admin; another organization’s id answers 403, an unknown organization 404.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A client id, 1 to 128 characters */
+                    clientId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RegisterLtiPlatform"];
+                };
+            };
+            responses: {
+                /** @description The registration */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LtiPlatform"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/clients/{clientId}/lti/platforms/{platformId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an LTI platform registration
+         * @description Launches from it are refused from then on; its users, classes and outcomes stay. Audited as lti_platform_deleted. The organization’s Client Admin or a Super Admin; another organization’s id answers 403, an unknown organization 404.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A client id, 1 to 128 characters */
+                    clientId: string;
+                    /** @description A platform registration id */
+                    platformId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lti/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * LTI 1.3 login initiation (query)
+         * @description OIDC third-party initiated login (the platform’s "Initiate login URL"). Finds the registration by iss and client_id (client_id may be left out when one registration has the issuer), keeps a state and a nonce server side for 10 minutes, and answers 302 to the platform’s auth_login_url with scope=openid, response_type=id_token, response_mode=form_post, prompt=none, redirect_uri (the launch URL), login_hint, lti_message_hint, state and nonce. No bearer token. A browser gets errors as a page, an API client as JSON.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description The platform’s issuer */
+                    iss: string;
+                    login_hint: string;
+                    target_link_uri: string;
+                    lti_message_hint?: string;
+                    /** @description The platform’s client id for the tool (needed when an issuer registered several) */
+                    client_id?: string;
+                    lti_deployment_id?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description To the platform’s authorization endpoint */
+                302: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * LTI 1.3 login initiation (form post)
+         * @description OIDC third-party initiated login (the platform’s "Initiate login URL"). Finds the registration by iss and client_id (client_id may be left out when one registration has the issuer), keeps a state and a nonce server side for 10 minutes, and answers 302 to the platform’s auth_login_url with scope=openid, response_type=id_token, response_mode=form_post, prompt=none, redirect_uri (the launch URL), login_hint, lti_message_hint, state and nonce. No bearer token. A browser gets errors as a page, an API client as JSON.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/x-www-form-urlencoded": components["schemas"]["LtiLogin"];
+                    "application/json": components["schemas"]["LtiLogin"];
+                };
+            };
+            responses: {
+                /** @description To the platform’s authorization endpoint */
+                302: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lti/launch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * LTI 1.3 launch (the id_token form post)
+         * @description The state is consumed once; the id_token is verified against the platform’s JWKS: signature, iss, aud (azp when aud names several), exp, the login’s nonce (used once), a registered deployment_id, LTI version 1.3.0, sub, and message type LtiResourceLinkRequest or LtiDeepLinkingRequest. Each refusal names its check in details[0].reason: malformed, bad_signature, wrong_issuer, wrong_audience, expired, nonce_mismatch, nonce_reused, state_mismatch, state_expired, unknown_deployment, wrong_version, unknown_message_type, missing_sub, missing_test, jwks_invalid. A JWKS that is down answers 503 with Retry-After. Then the platform user becomes (or is found as) a user of the organization (a Student; an Instructor a Client Admin only when the registration has instructors_as_admins), the course a class (made on its first launch, the student added), the linked test assigned to that class; 302 to /lti#token=<custom token>&test_id=<id>, or for deep linking to /lti/deep-linking#session=<id>&token=<custom token>. A browser gets errors as a page, an API client as JSON.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/x-www-form-urlencoded": components["schemas"]["LtiLaunch"];
+                    "application/json": components["schemas"]["LtiLaunch"];
+                };
+            };
+            responses: {
+                /** @description To the web app, signed in */
+                302: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lti/jwks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tool’s public keys (JWKS)
+         * @description RS256 keys: the signing key and the ones before it (kept published through a rotation).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A JSON Web Key Set */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Jwks"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lti/jwks/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the tool’s signing key
+         * @description A new RS256 key signs from now on; the previous ones stay in the JWKS (the newest three), so platforms that cached them keep verifying. Super Admins only.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The new key’s id */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            kid: string;
+                        };
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lti/deep-linking/{sessionId}/tests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tests a deep-linking request may link
+         * @description The organization’s published tests (newest first, at most 100), for the user the deep-linking launch signed in (another user: 403; an expired session: 404).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The deep-linking session the launch opened */
+                    sessionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The tests */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LtiDeepLinkTests"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lti/deep-linking/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link a test: the signed deep-linking response
+         * @description A LtiDeepLinkingResponse signed by the tool (iss: the platform’s client_id, aud: its issuer) with one ltiResourceLink (custom test_id, a lineItem), for the page to form-post as JWT to return_url. The test is assigned to the course’s class.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The deep-linking session the launch opened */
+                    sessionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["LtiDeepLinkChoice"];
+                };
+            };
+            responses: {
+                /** @description Where to post, and what */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LtiDeepLinkResponse"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = Record<string, never>;
 export type components = {
@@ -7894,7 +8893,7 @@ export type components = {
         AuditLog: {
             id: string;
             /** @enum {string} */
-            event_type: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "test_assignment_changed" | "class_override_set" | "class_override_deleted" | "networks_set" | "essay_graded" | "version_regraded" | "attempt_regraded" | "class_created" | "class_updated" | "class_deleted" | "class_member_added" | "class_member_removed" | "class_members_imported";
+            event_type: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "test_assignment_changed" | "class_override_set" | "class_override_deleted" | "networks_set" | "essay_graded" | "version_regraded" | "attempt_regraded" | "class_created" | "class_updated" | "class_deleted" | "class_member_added" | "class_member_removed" | "class_members_imported" | "lti_platform_registered" | "lti_platform_deleted";
             /** @description The user the event is about; for a refused token, the uid it claimed (unverified) or "" */
             user_id: string;
             ip_address: string;
@@ -9235,6 +10234,93 @@ export type components = {
             uid?: string;
             /** @description Why the row cannot be imported (error rows only) */
             message?: string;
+        };
+        LtiPlatform: {
+            id: string;
+            issuer: string;
+            /** @description The platform’s OAuth client id for the tool */
+            client_id: string;
+            deployment_ids: string[];
+            auth_login_url: string;
+            auth_token_url: string;
+            jwks_url: string;
+            name: string;
+            instructors_as_admins: boolean;
+            /** @description ISO 8601 UTC */
+            created_at: string;
+            /** @description ISO 8601 UTC */
+            updated_at: string;
+            tool: components["schemas"]["LtiToolUrls"];
+        };
+        LtiToolUrls: {
+            /** @description OIDC login initiation URL (the platform’s "Initiate login URL") */
+            login_url: string;
+            /** @description Redirect / target link URI (the launch) */
+            launch_url: string;
+            /** @description The tool’s public keys */
+            jwks_url: string;
+            /** @description Deep-linking request URL (the launch URL too) */
+            deep_linking_url: string;
+        };
+        RegisterLtiPlatform: {
+            /** @description The platform's issuer (iss): an https URL (loopback http on the emulators only) */
+            issuer: string;
+            /** @description The OAuth client id the platform gave the tool */
+            client_id: string;
+            /** @description 1 to 20 distinct deployment ids */
+            deployment_ids: string[];
+            /** @description The platform's OIDC authorization endpoint: an https URL (loopback http on the emulators only) */
+            auth_login_url: string;
+            /** @description The platform's OAuth token endpoint (AGS, NRPS): an https URL (loopback http on the emulators only) */
+            auth_token_url: string;
+            /** @description The platform's JWKS: an https URL (loopback http on the emulators only) */
+            jwks_url: string;
+            /** @description A label, 1 to 100 characters (default: the issuer) */
+            name?: string;
+            /** @description An Instructor launch makes a Client Admin (default false: Instructors launch as Students) */
+            instructors_as_admins?: boolean;
+        };
+        LtiPlatformList: {
+            data: components["schemas"]["LtiPlatform"][];
+        };
+        LtiLogin: {
+            /** @description The platform’s issuer */
+            iss: string;
+            login_hint: string;
+            target_link_uri: string;
+            lti_message_hint?: string;
+            /** @description The platform’s client id for the tool (needed when an issuer registered several) */
+            client_id?: string;
+            lti_deployment_id?: string;
+        };
+        LtiLaunch: {
+            /** @description The platform’s signed id_token (at most 16384 characters) */
+            id_token: string;
+            /** @description The state the login sent */
+            state: string;
+        };
+        Jwks: {
+            keys: {
+                [key: string]: unknown;
+            }[];
+        };
+        LtiDeepLinkTests: {
+            data: {
+                id: string;
+                name: string;
+                description: string | null;
+                question_count: number;
+            }[];
+        };
+        LtiDeepLinkResponse: {
+            /** @description Where the page form-posts the JWT (the platform’s deep_link_return_url) */
+            return_url: string;
+            /** @description The signed LtiDeepLinkingResponse, posted as the form field JWT */
+            jwt: string;
+        };
+        LtiDeepLinkChoice: {
+            /** @description A test id, 1 to 128 letters, digits, "_" or "-" (not "__…__") */
+            test_id: string;
         };
     };
     responses: never;

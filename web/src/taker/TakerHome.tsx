@@ -84,7 +84,7 @@ function windowText(test: Schemas['StudentTest']): string {
   return 'Open now';
 }
 
-function TestCard({ test, running }: { test: Schemas['StudentTest']; running?: Schemas['AttemptSummary'] }) {
+export function TestCard({ test, running }: { test: Schemas['StudentTest']; running?: Schemas['AttemptSummary'] }) {
   const { api } = useSession();
   const navigate = useNavigate();
   const [accessCode, setAccessCode] = useState('');

@@ -43,6 +43,8 @@ const EVENT_TYPES = Object.keys({
   essay_graded: 1,
   version_regraded: 1,
   attempt_regraded: 1,
+  lti_platform_registered: 1,
+  lti_platform_deleted: 1,
 } satisfies Record<EventType, 1>) as EventType[];
 
 interface Filters {
