@@ -87,10 +87,10 @@ export function rosterStudents(members: readonly RosterMember[], max: number): R
   const seen = new Set<string>();
   const students: RosterMember[] = [];
   for (const m of members) {
+    if (students.length >= max) break;
     if (!m.learner || !m.active || !m.email || seen.has(m.sub)) continue;
     seen.add(m.sub);
     students.push(m);
-    if (students.length >= max) break;
   }
   return students;
 }
