@@ -1,6 +1,5 @@
 import type { UserRecord } from 'firebase-admin/auth';
 import { requestMeta } from '../audit/service';
-import type { AuditMeta } from '../audit/trail';
 import { claimsFor, organizationFromClaims, roleFromClaims } from '../auth/claims';
 import { assertCanManageClass } from '../auth/policy';
 import type { Principal } from '../auth/principal';
@@ -98,18 +97,12 @@ interface Member {
 type Plan = { member: Member } | { error: string };
 
 /** What a valid row becomes: an existing student of this organization, a new one, or an error. */
-function planRow(
-  row: RosterRow & { ok: true },
-  account: UserRecord | undefined,
-  clientId: string,
-  now: string,
-  newUid = rosterUid(clientId, row.email),
-): Plan {
+function planRow(row: RosterRow & { ok: true }, account: UserRecord | undefined, clientId: string, now: string): Plan {
   if (account) {
     const claims = account.customClaims;
     // An account with this organization's roster uid and no role yet is one a concurrent roster of this
     // organization has just made and is about to give its claims: the same student.
-    const beingMade = account.uid === newUid && roleFromClaims(claims) === null;
+    const beingMade = account.uid === rosterUid(clientId, row.email) && roleFromClaims(claims) === null;
     if (!beingMade && (roleFromClaims(claims) !== 'student' || organizationFromClaims(claims) !== clientId))
       return { error: NOT_A_STUDENT_HERE };
     const displayName = account.displayName ?? row.name ?? row.email;
@@ -136,7 +129,7 @@ function planRow(
     };
   }
   if (row.name === null) return { error: NAME_REQUIRED };
-  const uid = newUid;
+  const uid = rosterUid(clientId, row.email);
   const profile = newProfile(
     { uid, email: row.email, display_name: row.name, role: 'student', client_id: clientId },
     now,
@@ -279,53 +272,4 @@ export async function importRoster(
     return { status: already.has(uid) ? 'already_member' : createdUids.has(uid) ? 'created' : 'added', uid };
   });
   return { class_id: classId, dry_run: options.dry_run, mode: options.mode, ...rosterCounts(report), rows: report };
-}
-
-/** What became of one person given to enrollStudents. */
-export type Enrolment =
-  | { email: string; uid: string; status: 'created' | 'added' | 'already_member' }
-  | { email: string; status: 'error'; message: string };
-
-/**
- * Students enrolled by the service itself (an LMS roster read through LTI), as a roster file in
- * `partial` mode would be: existing students of the organization found by email, the missing ones
- * created (uid from `uidFor`, so another path that makes the same person makes the same uid), all
- * added to the class in one transaction. A person who is not a student here is reported, not added.
- */
-export async function enrollStudents(
-  clientId: string,
-  classId: string,
-  people: ReadonlyArray<{ email: string; name: string; uid: string }>,
-  meta: AuditMeta,
-): Promise<Enrolment[]> {
-  const unique = [
-    ...new Map(people.map((p) => [p.email.toLowerCase(), { ...p, email: p.email.toLowerCase() }])).values(),
-  ];
-  if (unique.length === 0) return [];
-  const accounts = await findAccounts(unique.map((p) => p.email));
-  const now = new Date().toISOString();
-  const plans = unique.map((p, i) => ({
-    person: p,
-    plan: planRow({ ok: true, line: i + 2, email: p.email, name: p.name }, accounts.get(p.email), clientId, now, p.uid),
-  }));
-  const members = plans.flatMap(({ plan }) => ('member' in plan ? [plan.member] : []));
-  const created = members.filter((m) => m.createAccount);
-  let outcome: { added: string[]; alreadyMembers: string[] } = { added: [], alreadyMembers: [] };
-  if (members.length > 0) {
-    if (created.length > 0) await createAccounts(clientId, created);
-    try {
-      outcome = await addMembers(clientId, classId, members, meta, { actorId: null });
-    } catch (err) {
-      await removeAccounts(clientId, created);
-      throw err;
-    }
-  }
-  const createdUids = new Set(created.map((m) => m.uid));
-  const already = new Set(outcome.alreadyMembers);
-  return plans.map(({ person, plan }): Enrolment => {
-    if ('error' in plan) return { email: person.email, status: 'error', message: plan.error };
-    const { uid } = plan.member;
-    const status = already.has(uid) ? 'already_member' : createdUids.has(uid) ? 'created' : 'added';
-    return { email: person.email, uid, status };
-  });
 }

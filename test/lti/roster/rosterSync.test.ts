@@ -51,33 +51,35 @@ async function waitForSync(clientId: string, key: string, ms = 25_000) {
 }
 
 describe('NRPS roster sync, from the trigger on a course’s first launch', () => {
-  it('fills the class with the course’s Learners before they launch: accounts made or found by email, each mapped by issuer + sub', async function () {
+  it('fills the class with the course’s Learners before they launch: the accounts their launch signs in, each mapped by issuer + sub', async function () {
     this.timeout(60_000);
     const tenant = await createTenant();
     const registration = await registerPlatform(tenant.clientId, platform);
     const classId = await writeClass(tenant.clientId);
     const existing = await createUser('student', tenant.clientId);
-    const outsider = await createUser('student', (await createTenant()).clientId);
     const members = [
       learner('ann'),
       learner('bob'),
-      { ...learner('cyd', existing.email.toUpperCase()) },
+      learner('cyd', existing.email.toUpperCase()),
       learner('dee', null),
       { user_id: 'teacher-1', roles: [INSTRUCTOR], email: `t-${randomUUID().slice(0, 6)}@school.example`, name: 'T' },
-      learner('eve', outsider.email),
       { ...learner('fay'), status: 'Inactive' as const },
     ];
     const url = platform.roster(members, 2);
     const key = await writeContext(tenant.clientId, registration, classId, url);
 
     const doc = await waitForSync(tenant.clientId, key);
-    assert.deepEqual(
-      { ...doc.roster_sync, lease_until_ms: doc.roster_sync.lease_until_ms },
-      { tries: 1, lease_until_ms: null, last_error: null, learners: 5, enrolled: 3, skipped: 2 },
-    );
+    assert.deepEqual(doc.roster_sync, {
+      tries: 1,
+      lease_until_ms: null,
+      last_error: null,
+      learners: 4,
+      enrolled: 4,
+      skipped: 0,
+    });
     assert.equal(
       platform.rosterReads.filter((r) => r.startsWith(new URL(url).pathname)).length,
-      4,
+      3,
       'every page, by the Link header',
     );
     assert.ok(
@@ -86,22 +88,21 @@ describe('NRPS roster sync, from the trigger on a course’s first launch', () =
       ),
     );
 
-    const annUid = ltiStudentUid(tenant.clientId, registration.issuer, members[0].user_id);
-    const bobUid = ltiStudentUid(tenant.clientId, registration.issuer, members[1].user_id);
-    assert.deepEqual(await memberUids(tenant.clientId, classId), [annUid, bobUid, existing.uid].sort());
-    const ann = await adminAuth.getUser(annUid);
-    assert.equal(ann.email, members[0].email);
+    const learners = members.slice(0, 4);
+    const uids = learners.map((m) => ltiStudentUid(tenant.clientId, registration.issuer, m.user_id));
+    assert.deepEqual(await memberUids(tenant.clientId, classId), [...uids].sort());
+    const [ann, , cyd, dee] = await Promise.all(uids.map((uid) => adminAuth.getUser(uid)));
+    assert.equal(ann.email, learners[0].email);
     assert.equal(ann.displayName, 'ann Learner');
-    assert.equal(ann.customClaims?.role, 'student');
-    assert.equal(ann.customClaims?.client_id ?? ann.customClaims?.clientId, tenant.clientId);
-    const profile = (await adminDb.doc(`clients/${tenant.clientId}/users/${annUid}`).get()).data()!;
+    assert.deepEqual(ann.customClaims, { role: 'student', client_id: tenant.clientId });
+    // An email another account holds (here a student made by a roster file) is not taken over: the platform user gets its own account.
+    assert.equal(cyd.email, undefined);
+    assert.equal(dee.email, undefined);
+    const profile = (await adminDb.doc(`clients/${tenant.clientId}/users/${uids[0]}`).get()).data()!;
     assert.deepEqual(profile.class_ids, [classId]);
+    assert.equal(profile.role, 'student');
 
-    for (const [member, uid] of [
-      [members[0], annUid],
-      [members[1], bobUid],
-      [members[2], existing.uid],
-    ] as const) {
+    for (const [i, member] of learners.entries()) {
       const mapping = (
         await adminDb
           .doc(`clients/${tenant.clientId}/lti_users/${ltiUserKey(registration.issuer, member.user_id)}`)
@@ -109,18 +110,15 @@ describe('NRPS roster sync, from the trigger on a course’s first launch', () =
       ).data();
       assert.deepEqual(
         { ...mapping, created_at: undefined },
-        { platform_id: registration.id, issuer: registration.issuer, sub: member.user_id, uid, created_at: undefined },
+        {
+          platform_id: registration.id,
+          issuer: registration.issuer,
+          sub: member.user_id,
+          uid: uids[i],
+          created_at: undefined,
+        },
       );
     }
-    // The outsider (another organization's student) is neither added nor mapped.
-    assert.equal(
-      (
-        await adminDb
-          .doc(`clients/${tenant.clientId}/lti_users/${ltiUserKey(registration.issuer, members[5].user_id)}`)
-          .get()
-      ).exists,
-      false,
-    );
   });
 
   it('does nothing for a course without a memberships URL', async () => {
@@ -174,6 +172,46 @@ describe('NRPS roster sync, run here: failures and bounds', () => {
     const { tenant, key, later } = await heldCourse([learner('hal')]);
     platform.failTokens({ status: 401, body: '{"error":"invalid_client"}' });
     await assert.rejects(syncRoster(tenant.clientId, key, later), /The token endpoint refused \(401 invalid_client\)/);
+  });
+
+  it('finds a Learner its own launch already made (same uid), keeps that launch’s mapping, and adds it to the class', async () => {
+    const launched = learner('jo');
+    const { tenant, registration, classId, key, later } = await heldCourse([launched, learner('kim')]);
+    const uid = ltiStudentUid(tenant.clientId, registration.issuer, launched.user_id);
+    await adminAuth.createUser({ uid, displayName: 'Jo from the launch' });
+    await adminAuth.setCustomUserClaims(uid, { role: 'student', client_id: tenant.clientId });
+    const now = new Date().toISOString();
+    await adminDb.doc(`clients/${tenant.clientId}/users/${uid}`).set({
+      uid,
+      email: '',
+      display_name: 'Jo from the launch',
+      role: 'student',
+      client_id: tenant.clientId,
+      disabled: false,
+      created_at: now,
+      updated_at: now,
+    });
+    const mappingRef = adminDb.doc(
+      `clients/${tenant.clientId}/lti_users/${ltiUserKey(registration.issuer, launched.user_id)}`,
+    );
+    const launchMapping = {
+      platform_id: registration.id,
+      issuer: registration.issuer,
+      sub: launched.user_id,
+      uid,
+      created_at: 'launch',
+    };
+    await mappingRef.set(launchMapping);
+
+    assert.deepEqual(await syncRoster(tenant.clientId, key, later), {
+      status: 'synced',
+      learners: 2,
+      enrolled: 2,
+      skipped: 0,
+    });
+    assert.ok((await memberUids(tenant.clientId, classId)).includes(uid));
+    assert.deepEqual((await mappingRef.get()).data(), launchMapping);
+    assert.equal((await adminAuth.getUser(uid)).displayName, 'Jo from the launch');
   });
 
   it('runs once at a time: a course held by a run is left alone', async () => {

@@ -82,13 +82,13 @@ export const sameOrigin = (a: string, b: string): boolean => {
   }
 };
 
-/** The students to enrol: active Learners with an email, once each, in roster order, at most `max`. */
+/** The students to enrol: active Learners, once each, in roster order, at most `max` (an email is not needed: a launch identifies them by sub). */
 export function rosterStudents(members: readonly RosterMember[], max: number): RosterMember[] {
   const seen = new Set<string>();
   const students: RosterMember[] = [];
   for (const m of members) {
     if (students.length >= max) break;
-    if (!m.learner || !m.active || !m.email || seen.has(m.sub)) continue;
+    if (!m.learner || !m.active || seen.has(m.sub)) continue;
     seen.add(m.sub);
     students.push(m);
   }

@@ -1,10 +1,12 @@
+import type { UserRecord } from 'firebase-admin/auth';
 import type { AuditMeta } from '../../audit/trail';
+import { claimsFor, organizationFromClaims, roleFromClaims } from '../../auth/claims';
 import { MAX_MEMBERS_PER_CLASS, type StoredClass } from '../../classes/documents';
-import { enrollStudents } from '../../classes/rosterService';
 import { addMembers } from '../../classes/store';
-import { db } from '../../firestore/db';
+import { auth, db } from '../../firestore/db';
 import { paths } from '../../firestore/paths';
-import { errorText } from '../../platform/log';
+import { errorText, log } from '../../platform/log';
+import { newProfile } from '../../users/profiles';
 import type { StoredLtiContext, StoredLtiPlatform, StoredLtiUser } from '../documents';
 import { platformRequest } from '../platformHttp';
 import { forgetAccessToken, platformAccessToken } from '../platformToken';
@@ -26,9 +28,9 @@ import {
 } from './memberships';
 
 // A course's roster, read once through NRPS when the course is first launched:
-// its Learners become students of the organization (found by email, or made)
-// and members of the course's class, each mapped (issuer + sub) so that their
-// own first launch finds them. One run at a time per course (a lease on its
+// its Learners become students of the organization (the same accounts their
+// own first launch would make) and members of the course's class, each mapped
+// (issuer + sub), so that their first launch finds them in place. One run at a time per course (a lease on its
 // document); a platform that fails leaves the course unsynced and the run
 // throws, for the trigger's retries, until MAX_ROSTER_TRIES.
 
@@ -95,16 +97,82 @@ async function readRoster(platform: StoredLtiPlatform, url: string): Promise<Ros
   return members;
 }
 
-/** Writes the issuer + sub → uid mappings that are not there yet (a launch's own, written meanwhile, wins). */
+/** Auth's getUsers takes at most this many identifiers per call. */
+const LOOKUP_BATCH = 100;
+/** Accounts made at once. */
+const CREATION_CONCURRENCY = 10;
+
+/** The accounts that exist among these uids, by uid. */
+async function existingAccounts(uids: string[]): Promise<Map<string, UserRecord>> {
+  const batches: string[][] = [];
+  for (let i = 0; i < uids.length; i += LOOKUP_BATCH) batches.push(uids.slice(i, i + LOOKUP_BATCH));
+  const results = await Promise.all(batches.map((batch) => auth.getUsers(batch.map((uid) => ({ uid })))));
+  return new Map(results.flatMap((r) => r.users.map((u) => [u.uid, u] as const)));
+}
+
+interface Student {
+  member: RosterMember;
+  uid: string;
+  displayName: string;
+}
+
+/**
+ * Makes the students' accounts, a few at a time, as a first launch makes them: uid derived from
+ * the platform user, the email when no other account has it, the Student claims. An account a
+ * concurrent launch has just made is the same student. Answers the uids this run made.
+ */
+async function createAccounts(clientId: string, students: Student[]): Promise<string[]> {
+  const made: string[] = [];
+  let next = 0;
+  let failure: unknown;
+  const worker = async () => {
+    while (next < students.length && failure === undefined) {
+      const { member, uid, displayName } = students[next++];
+      try {
+        try {
+          await auth.createUser({ uid, displayName, ...(member.email ? { email: member.email } : {}) });
+        } catch (err) {
+          // The email is another account's (a file roster's, another organization's): this one goes without it.
+          if ((err as { code?: string }).code !== 'auth/email-already-exists') throw err;
+          await auth.createUser({ uid, displayName });
+        }
+        made.push(uid);
+        await auth.setCustomUserClaims(uid, claimsFor('student', clientId));
+      } catch (err) {
+        if ((err as { code?: string }).code !== 'auth/uid-already-exists') failure ??= err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CREATION_CONCURRENCY, students.length) }, worker));
+  if (failure !== undefined) {
+    await takeBack(clientId, made);
+    throw failure;
+  }
+  return made;
+}
+
+/** Deletes accounts this run made that have no profile (the membership did not commit); logged, never thrown. */
+async function takeBack(clientId: string, uids: string[]): Promise<void> {
+  if (uids.length === 0) return;
+  try {
+    const profiles = await db.getAll(...uids.map((uid) => paths.clientUser(clientId, uid)));
+    const orphans = uids.filter((_, i) => !profiles[i].exists);
+    if (orphans.length > 0) await auth.deleteUsers(orphans);
+  } catch (err) {
+    log.error('LTI roster: accounts without a profile left behind', { clientId, uids, error: errorText(err) });
+  }
+}
+
+/** The issuer + sub → uid mappings not there yet (a launch's own, written meanwhile, stands). */
 async function mapUsers(
   clientId: string,
   platform: StoredLtiPlatform,
   issuer: string,
-  people: ReadonlyArray<{ sub: string; uid: string }>,
+  students: Student[],
   now: string,
-): Promise<void> {
-  if (people.length === 0) return;
-  const refs = people.map((p) => paths.clientLtiUser(clientId, ltiUserKey(issuer, p.sub)));
+) {
+  if (students.length === 0) return;
+  const refs = students.map((s) => paths.clientLtiUser(clientId, ltiUserKey(issuer, s.member.sub)));
   await db.runTransaction(async (tx) => {
     const snaps = await tx.getAll(...refs);
     snaps.forEach((snap, i) => {
@@ -112,8 +180,8 @@ async function mapUsers(
       const mapping: StoredLtiUser = {
         platform_id: platform.id,
         issuer,
-        sub: people[i].sub,
-        uid: people[i].uid,
+        sub: students[i].member.sub,
+        uid: students[i].uid,
         created_at: now,
       };
       tx.create(refs[i], mapping);
@@ -121,46 +189,67 @@ async function mapUsers(
   });
 }
 
+/**
+ * The Learners enrolled as the launch would make them: the organization's account of each platform
+ * user is the one whose uid derives from (organization, issuer, sub), so a Learner's own first
+ * launch signs in the very account the roster put in the class. Found or made, then all added to
+ * the class in one transaction (profiles of new accounts with it), then mapped.
+ */
 async function enroll(clientId: string, contextKey: string, doc: ContextDoc, platform: StoredLtiPlatform) {
   const members = await readRoster(platform, doc.memberships_url!);
+  const learners = rosterStudents(members, MAX_MEMBERS_PER_CLASS);
   const classSnap = await paths.clientClass(clientId, doc.class_id).get();
-  if (!classSnap.exists) return { learners: 0, enrolled: 0, skipped: 0 };
+  if (!classSnap.exists) return { learners: learners.length, enrolled: 0, skipped: learners.length };
   const room = Math.max(0, MAX_MEMBERS_PER_CLASS - ((classSnap.data() as StoredClass).member_count ?? 0));
-  const learners = members.filter((m) => m.learner && m.active);
-  const students = rosterStudents(members, room);
-  const mappingSnaps =
-    students.length > 0
-      ? await db.getAll(...students.map((s) => paths.clientLtiUser(clientId, ltiUserKey(doc.issuer, s.sub))))
-      : [];
-  const mapped = students.flatMap((s, i) =>
-    mappingSnaps[i].exists ? [{ student: s, uid: (mappingSnaps[i].data() as StoredLtiUser).uid }] : [],
+  const students: Student[] = learners.slice(0, room).map((member) => ({
+    member,
+    uid: ltiStudentUid(clientId, doc.issuer, member.sub),
+    displayName: member.name ?? member.email ?? `LTI user ${member.sub.slice(0, 40)}`,
+  }));
+  if (students.length === 0) return { learners: learners.length, enrolled: 0, skipped: learners.length };
+
+  const accounts = await existingAccounts(students.map((s) => s.uid));
+  // An account with another role (a Learner made an admin some other way) stays out of the class.
+  const eligible = students.filter((s) => {
+    const role = roleFromClaims(accounts.get(s.uid)?.customClaims);
+    return (
+      role === null || (role === 'student' && organizationFromClaims(accounts.get(s.uid)?.customClaims) === clientId)
+    );
+  });
+  const made = await createAccounts(
+    clientId,
+    eligible.filter((s) => !accounts.has(s.uid)),
   );
-  const unmapped = students.filter((_, i) => !mappingSnaps[i].exists);
-  const meta = rosterMeta(contextKey);
-  // Students a launch already made: added by uid (their email in Auth may differ from the roster's).
-  if (mapped.length > 0)
+  const now = new Date().toISOString();
+  try {
     await addMembers(
       clientId,
       doc.class_id,
-      mapped.map(({ student, uid }) => ({ uid, email: student.email!, display_name: student.name ?? student.email! })),
-      meta,
+      eligible.map((s) => ({
+        uid: s.uid,
+        email: s.member.email ?? '',
+        display_name: s.displayName,
+        // Used only when the student has no profile yet (made now, or by a launch not yet finished).
+        newProfile: newProfile(
+          {
+            uid: s.uid,
+            email: s.member.email ?? '',
+            display_name: s.displayName,
+            role: 'student',
+            client_id: clientId,
+          },
+          now,
+        ),
+      })),
+      rosterMeta(contextKey),
       { actorId: null },
     );
-  const enrolments = await enrollStudents(
-    clientId,
-    doc.class_id,
-    unmapped.map((s) => ({
-      email: s.email!,
-      name: s.name ?? s.email!,
-      uid: ltiStudentUid(clientId, doc.issuer, s.sub),
-    })),
-    meta,
-  );
-  const bySub = new Map(unmapped.map((s) => [s.email!, s.sub]));
-  const joined = enrolments.flatMap((e) => ('uid' in e ? [{ sub: bySub.get(e.email)!, uid: e.uid }] : []));
-  await mapUsers(clientId, platform, doc.issuer, joined, new Date().toISOString());
-  const enrolled = mapped.length + joined.length;
-  return { learners: learners.length, enrolled, skipped: learners.length - enrolled };
+  } catch (err) {
+    await takeBack(clientId, made);
+    throw err;
+  }
+  await mapUsers(clientId, platform, doc.issuer, eligible, now);
+  return { learners: learners.length, enrolled: eligible.length, skipped: learners.length - eligible.length };
 }
 
 /**
