@@ -82,12 +82,13 @@ describe('lti_score channel: scores of attempts launched from a platform', () =>
     });
     assert.equal(outcomes[0].code, 200);
     assert.equal(outcomes[0].error, null);
-    const received = platform.scores.filter((s) => s.lineitem === lineitem);
-    assert.equal(received.length, 1);
+    // Once the engine delivers this channel in the emulators too, its post of the same event is the same score.
+    const received = platform.scores.filter((s) => s.lineitem === lineitem && s.body.timestamp === event.timestamp);
+    assert.ok(received.length >= 1);
     assert.match(received[0].url, /^\/lineitems\/[^/]+\/lineitem\/scores\?type_id=7$/);
     assert.equal(received[0].contentType, 'application/vnd.ims.lis.v1.score+json');
     assert.deepEqual(received[0].scopes, [SCORE_SCOPE]);
-    assert.deepEqual(received[0].body, JSON.parse(planned[0].payload));
+    for (const r of received) assert.deepEqual(r.body, JSON.parse(planned[0].payload));
   });
 
   it('posts PendingManual while an essay waits, FullyGraded after the grade, and again after a regrade', async function () {
@@ -104,11 +105,16 @@ describe('lti_score channel: scores of attempts launched from a platform', () =>
     ];
     await post(`/api/attempts/${started.attempt_id}/answers`, { answers }, as(tenant.student.token));
     await post(`/api/attempts/${started.attempt_id}/submit`, undefined, as(tenant.student.token));
-    const received = () => platform.scores.filter((s) => s.lineitem === lineitem).map((s) => s.body);
+    /** What the line item received for one change (the engine, once it delivers this channel here, posts the same). */
+    const receivedFor = (timestamp: string) => {
+      const bodies = platform.scores.filter((s) => s.lineitem === lineitem && s.body.timestamp === timestamp);
+      assert.ok(bodies.length >= 1, `a score for the change at ${timestamp}`);
+      return bodies.at(-1)!.body;
+    };
 
     const [submitted] = await eventsOf(tenant.clientId, test.id, 'attempt.submitted');
     await deliver(tenant.clientId, submitted);
-    assert.deepEqual(received().at(-1), {
+    assert.deepEqual(receivedFor(submitted.timestamp), {
       userId: outcome.user_sub,
       scoreGiven: 2,
       scoreMaximum: 12,
@@ -125,7 +131,7 @@ describe('lti_score channel: scores of attempts launched from a platform', () =>
     assert.equal(graded.status, 200, graded.text);
     const [gradedEvent] = await eventsOf(tenant.clientId, test.id, 'attempt.graded');
     await deliver(tenant.clientId, gradedEvent);
-    assert.deepEqual(received().at(-1), {
+    assert.deepEqual(receivedFor(gradedEvent.timestamp), {
       userId: outcome.user_sub,
       scoreGiven: 7,
       scoreMaximum: 12,
@@ -145,7 +151,7 @@ describe('lti_score channel: scores of attempts launched from a platform', () =>
     const [regradeEvent] = await eventsOf(tenant.clientId, test.id, 'attempt.regraded');
     const { outcomes } = await deliver(tenant.clientId, regradeEvent);
     assert.equal(outcomes[0].code, 200);
-    assert.deepEqual(received().at(-1), {
+    assert.deepEqual(receivedFor(regradeEvent.timestamp), {
       userId: outcome.user_sub,
       scoreGiven: 5,
       scoreMaximum: 12,
@@ -153,7 +159,6 @@ describe('lti_score channel: scores of attempts launched from a platform', () =>
       activityProgress: 'Completed',
       gradingProgress: 'FullyGraded',
     });
-    assert.equal(received().length, 3);
   });
 
   it('plans nothing for attempts not launched from a platform, guests’, or a test’s publication', async () => {
