@@ -48,3 +48,6 @@ export const closeOverdueAttempts = onSchedule(
     await closeOverdue(Date.now(), 200);
   },
 );
+
+/** A course first launched from an LTI platform: its roster (NRPS) fills the course's class (lti/roster/). */
+export { syncLtiRosterOnWrite } from './lti/roster/rosterTrigger';
