@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
+import { exportJWK, generateKeyPair, SignJWT, type JWK, type JWTPayload, type KeyLike } from 'jose';
 
 // An LTI 1.3 platform (an LMS) written for the tests with jose: its own RS256
 // keys and JWKS served over local HTTP, an authorization endpoint that takes
@@ -46,7 +46,7 @@ export interface TestPlatform {
   pending: Map<string, (nonce: string) => Promise<string>>;
   registration(extra?: Record<string, unknown>): Record<string, unknown>;
   /** Signs as the platform (or with `key`, another platform's). */
-  sign(payload: JWTPayload, opts?: { key?: CryptoKey; kid?: string; expiresIn?: string | number }): Promise<string>;
+  sign(payload: JWTPayload, opts?: { key?: KeyLike; kid?: string; expiresIn?: string | number }): Promise<string>;
   resourceLink(opts: {
     user: LaunchUser;
     course?: Course | null;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { userKey } from '../../../functions/src/lti/claims';
 import {
-  ltiUserKey,
   mayRun,
   MAX_ROSTER_TRIES,
   nextPageUrl,
@@ -105,10 +105,10 @@ describe('rosterStudents', () => {
   });
 });
 
-describe('ltiUserKey', () => {
+describe('userKey', () => {
   it('is the first 40 hex of sha256(issuer + "\\n" + sub), the key the launch reads', () => {
     const expected = createHash('sha256').update('https://lms.example\nu1').digest('hex').slice(0, 40);
-    assert.equal(ltiUserKey('https://lms.example', 'u1'), expected);
+    assert.equal(userKey('https://lms.example', 'u1'), expected);
   });
 });
 

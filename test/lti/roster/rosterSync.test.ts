@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { MAX_MEMBERS_PER_CLASS } from '../../../functions/src/classes/documents';
-import { ltiStudentUid, ltiUserKey, ROSTER_LEASE_MS } from '../../../functions/src/lti/roster/memberships';
+import { ltiUid, userKey } from '../../../functions/src/lti/claims';
+import { ROSTER_LEASE_MS } from '../../../functions/src/lti/roster/memberships';
 import { RosterPlatformFailure, syncRoster } from '../../../functions/src/lti/roster/rosterSync';
 import { forgetAllAccessTokens } from '../../../functions/src/lti/platformToken';
 import { adminAuth, adminDb } from '../../support/admin';
@@ -89,7 +90,7 @@ describe('NRPS roster sync, from the trigger on a course’s first launch', () =
     );
 
     const learners = members.slice(0, 4);
-    const uids = learners.map((m) => ltiStudentUid(tenant.clientId, registration.issuer, m.user_id));
+    const uids = learners.map((m) => ltiUid(tenant.clientId, registration.issuer, m.user_id));
     assert.deepEqual(await memberUids(tenant.clientId, classId), [...uids].sort());
     const [ann, , cyd, dee] = await Promise.all(uids.map((uid) => adminAuth.getUser(uid)));
     assert.equal(ann.email, learners[0].email);
@@ -104,9 +105,7 @@ describe('NRPS roster sync, from the trigger on a course’s first launch', () =
 
     for (const [i, member] of learners.entries()) {
       const mapping = (
-        await adminDb
-          .doc(`clients/${tenant.clientId}/lti_users/${ltiUserKey(registration.issuer, member.user_id)}`)
-          .get()
+        await adminDb.doc(`clients/${tenant.clientId}/lti_users/${userKey(registration.issuer, member.user_id)}`).get()
       ).data();
       assert.deepEqual(
         { ...mapping, created_at: undefined },
@@ -177,7 +176,7 @@ describe('NRPS roster sync, run here: failures and bounds', () => {
   it('finds a Learner its own launch already made (same uid), keeps that launch’s mapping, and adds it to the class', async () => {
     const launched = learner('jo');
     const { tenant, registration, classId, key, later } = await heldCourse([launched, learner('kim')]);
-    const uid = ltiStudentUid(tenant.clientId, registration.issuer, launched.user_id);
+    const uid = ltiUid(tenant.clientId, registration.issuer, launched.user_id);
     await adminAuth.createUser({ uid, displayName: 'Jo from the launch' });
     await adminAuth.setCustomUserClaims(uid, { role: 'student', client_id: tenant.clientId });
     const now = new Date().toISOString();
@@ -192,7 +191,7 @@ describe('NRPS roster sync, run here: failures and bounds', () => {
       updated_at: now,
     });
     const mappingRef = adminDb.doc(
-      `clients/${tenant.clientId}/lti_users/${ltiUserKey(registration.issuer, launched.user_id)}`,
+      `clients/${tenant.clientId}/lti_users/${userKey(registration.issuer, launched.user_id)}`,
     );
     const launchMapping = {
       platform_id: registration.id,

@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-
 // Pure: a platform's course roster as LTI Names and Role Provisioning Services
 // 2.0 gives it (a membership container, in pages linked by `Link: rel="next"`),
 // and which of its members become the course class's students.
@@ -94,13 +92,6 @@ export function rosterStudents(members: readonly RosterMember[], max: number): R
   }
   return students;
 }
-
-const sha40 = (...parts: string[]): string => createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 40);
-/** The key of a platform user's mapping, clients/{c}/lti_users/{key} (the launch reads it): sha256 of issuer + "\n" + sub. */
-export const ltiUserKey = (issuer: string, sub: string): string => sha40(issuer, sub);
-/** The uid of a student made for a platform user, the same whether a launch or the roster makes it. */
-export const ltiStudentUid = (clientId: string, issuer: string, sub: string): string =>
-  `lti_${sha40(clientId, issuer, sub)}`;
 
 // ---------------------------------------------------------------- when to sync
 

@@ -21,11 +21,10 @@ import {
   ROSTER_LEASE_MS,
   rosterStudents,
   sameOrigin,
-  ltiStudentUid,
-  ltiUserKey,
   type RosterMember,
   type RosterSyncState,
 } from './memberships';
+import { ltiUid, userKey } from '../claims';
 
 // A course's roster, read once through NRPS when the course is first launched:
 // its Learners become students of the organization (the same accounts their
@@ -172,7 +171,7 @@ async function mapUsers(
   now: string,
 ) {
   if (students.length === 0) return;
-  const refs = students.map((s) => paths.clientLtiUser(clientId, ltiUserKey(issuer, s.member.sub)));
+  const refs = students.map((s) => paths.clientLtiUser(clientId, userKey(issuer, s.member.sub)));
   await db.runTransaction(async (tx) => {
     const snaps = await tx.getAll(...refs);
     snaps.forEach((snap, i) => {
@@ -203,7 +202,7 @@ async function enroll(clientId: string, contextKey: string, doc: ContextDoc, pla
   const room = Math.max(0, MAX_MEMBERS_PER_CLASS - ((classSnap.data() as StoredClass).member_count ?? 0));
   const students: Student[] = learners.slice(0, room).map((member) => ({
     member,
-    uid: ltiStudentUid(clientId, doc.issuer, member.sub),
+    uid: ltiUid(clientId, doc.issuer, member.sub),
     displayName: member.name ?? member.email ?? `LTI user ${member.sub.slice(0, 40)}`,
   }));
   if (students.length === 0) return { learners: learners.length, enrolled: 0, skipped: learners.length };
