@@ -38,7 +38,7 @@ export function Deliveries({ clientId, endpoint }: { clientId: string; endpoint:
       <FormError error={deliveries.error} fields={[]} />
       {!deliveries.data && deliveries.loading ? (
         <Loading what="Loading the deliveries" />
-      ) : (
+      ) : !deliveries.data ? null : (
         <table>
           <caption className="sr-only">Deliveries to {endpoint.url}, newest first</caption>
           <thead>

@@ -56,7 +56,7 @@ export function LtiPlatforms({ clientId }: { clientId: string }) {
       <FormError error={platforms.error} fields={[]} />
       {!platforms.data && platforms.loading ? (
         <Loading what="Loading the LTI platforms" />
-      ) : (
+      ) : !platforms.data ? null : (
         <table>
           <caption className="sr-only">Registered LTI platforms</caption>
           <thead>
@@ -233,7 +233,7 @@ function RegisterPlatform({
   const missing = TEXT_FIELDS.some((f) => f.key !== 'name' && !form[f.key].trim());
   return (
     <form
-      className="card"
+      className="card long-hints"
       aria-label="Register a platform"
       onSubmit={(e) => {
         e.preventDefault();

@@ -52,7 +52,7 @@ export function Webhooks({ clientId }: { clientId: string }) {
       <FormError error={endpoints.error} fields={[]} />
       {!endpoints.data && endpoints.loading ? (
         <Loading what="Loading the webhook endpoints" />
-      ) : rows.length === 0 ? (
+      ) : !endpoints.data ? null : rows.length === 0 ? (
         <p>No webhook endpoint yet.</p>
       ) : (
         <ul className="cards" aria-label="Webhook endpoints">
