@@ -8,16 +8,15 @@ import {
   registerLtiPlatform,
   type LtiPlatform,
   type LtiToolUrls,
-  type RegisteredLtiPlatform,
 } from './integrationsApi';
 
 /** The service keeps at most this many platforms per organization (a 409 past it). */
 const MAX_PLATFORMS = 20;
 
 /**
- * The tool's URLs as this web app reaches the API (the same origin, /api): what the platform
- * needs before it can give the client id and deployment id the registration asks for. A
- * deep-linking request arrives at the launch URL, as a resource link does.
+ * The tool's URLs as this web app reaches the API (the same origin, /api), shown until the API
+ * gives them with a platform: the platform needs them before it can give the client id and
+ * deployment id the registration asks for. A deep-linking request arrives at the launch URL.
  */
 const toolUrlsHere = (): LtiToolUrls => ({
   login_url: `${location.origin}/api/lti/login`,
@@ -30,7 +29,7 @@ const toolUrlsHere = (): LtiToolUrls => ({
 export function LtiPlatforms({ clientId }: { clientId: string }) {
   const { api } = useSession();
   const platforms = useLoad(() => listLtiPlatforms(api, clientId), [api, clientId]);
-  const [registered, setRegistered] = useState<RegisteredLtiPlatform | null>(null);
+  const [registered, setRegistered] = useState<LtiPlatform | null>(null);
   const rows = platforms.data ?? [];
   return (
     <section aria-labelledby="lti-heading">
@@ -41,7 +40,7 @@ export function LtiPlatforms({ clientId }: { clientId: string }) {
         the platform here with the issuer, client id and deployment id it gives.
       </p>
       <ToolUrls
-        tool={registered?.tool ?? toolUrlsHere()}
+        tool={registered?.tool ?? rows[0]?.tool ?? toolUrlsHere()}
         heading={registered ? `Tool URLs for ${registered.name || registered.issuer}` : 'Tool URLs'}
         justRegistered={registered !== null}
       />
@@ -207,7 +206,7 @@ function RegisterPlatform({
 }: {
   clientId: string;
   full: boolean;
-  onRegistered: (platform: RegisteredLtiPlatform) => void;
+  onRegistered: (platform: LtiPlatform) => void;
 }) {
   const { api } = useSession();
   const register = useAction();

@@ -27,6 +27,10 @@ export interface Webhook {
   updated_at: string;
 }
 
+export interface WebhookList {
+  data: Webhook[];
+}
+
 /** The create and rotate replies: the only two that carry the secret. */
 export interface WebhookWithSecret extends Webhook {
   /** `whsec_` + base64 of 32 random bytes. */
@@ -61,6 +65,15 @@ export interface WebhookDeliveryPage {
   pagination: Schemas['Pagination'];
 }
 
+/** The tool's own URLs, pasted into the platform's registration of the tool. */
+export interface LtiToolUrls {
+  login_url: string;
+  launch_url: string;
+  jwks_url: string;
+  /** The launch URL too: a deep-linking request is launched there as a resource link is. */
+  deep_linking_url: string;
+}
+
 export interface LtiPlatform {
   id: string;
   issuer: string;
@@ -70,22 +83,16 @@ export interface LtiPlatform {
   auth_login_url: string;
   auth_token_url: string;
   jwks_url: string;
+  /** The issuer when none was given. */
   name: string;
   instructors_as_admins: boolean;
   created_at: string;
   updated_at: string;
-}
-
-/** The tool's own URLs, pasted into the platform's registration of the tool. */
-export interface LtiToolUrls {
-  login_url: string;
-  launch_url: string;
-  jwks_url: string;
-  deep_linking_url: string;
-}
-
-export interface RegisteredLtiPlatform extends LtiPlatform {
   tool: LtiToolUrls;
+}
+
+export interface LtiPlatformList {
+  data: LtiPlatform[];
 }
 
 export interface RegisterLtiPlatform {
@@ -117,7 +124,7 @@ type WebhookPath = OrgPath & { webhookId: string };
 
 export interface IntegrationPaths {
   '/api/clients/{clientId}/webhooks': {
-    get: Op<OrgPath, never, { 200: Json<{ data: Webhook[] }> }>;
+    get: Op<OrgPath, never, { 200: Json<WebhookList> }>;
     post: OpWithBody<OrgPath, CreateWebhook, { 201: Json<WebhookWithSecret>; 409: Json<Schemas['Error']> }>;
   };
   '/api/clients/{clientId}/webhooks/{webhookId}': {
@@ -133,8 +140,8 @@ export interface IntegrationPaths {
     post: Op<WebhookPath & { deliveryId: string }, never, { 202: Json<WebhookDelivery> }>;
   };
   '/api/clients/{clientId}/lti/platforms': {
-    get: Op<OrgPath, never, { 200: Json<{ data: LtiPlatform[] }> }>;
-    post: OpWithBody<OrgPath, RegisterLtiPlatform, { 201: Json<RegisteredLtiPlatform>; 409: Json<Schemas['Error']> }>;
+    get: Op<OrgPath, never, { 200: Json<LtiPlatformList> }>;
+    post: OpWithBody<OrgPath, RegisterLtiPlatform, { 201: Json<LtiPlatform>; 409: Json<Schemas['Error']> }>;
   };
   '/api/clients/{clientId}/lti/platforms/{platformId}': {
     delete: Op<OrgPath & { platformId: string }, never, { 204: Empty }>;
