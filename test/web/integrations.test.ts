@@ -73,12 +73,20 @@ function typeSignedWith(r: Received, secret: string): string | undefined {
 const secretShown = async (page: Page) =>
   (await page.getByTestId('secret-once').getByTestId('webhook-secret').textContent())?.trim() ?? '';
 
+/**
+ * Every webhook call is a sensitive operation, counted per signed-in user (10 a minute under the tests'
+ * config): each test drives the page as an admin of its own, and the checks through the API use another.
+ */
 describe('web app: an admin manages the organization’s webhooks', function () {
   this.timeout(180_000);
   const browser = browserPerTest();
   let tenant: Tenant;
   let test: Awaited<ReturnType<typeof createTestWith>>;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  /** The endpoint the first test creates, the second's deliveries go to. */
+  let endpointId: string;
+  let oldSecret: string;
+  let secret: string;
   before(async () => {
     tenant = await createTenant();
     test = await createTestWith(tenant);
@@ -86,11 +94,18 @@ describe('web app: an admin manages the organization’s webhooks', function () 
   });
   after(() => receiver?.server.close());
 
-  it('creates an endpoint and sees its secret once, rotates it, sees a delivery after a submit and resends it', async function () {
+  const listEndpoints = async () => {
+    const listed = await get(`/api/clients/${tenant.clientId}/webhooks`, { token: tenant.admin.token, ip: freshIp() });
+    assert.equal(listed.status, 200, listed.text);
+    return listed.body.data;
+  };
+
+  it('creates an endpoint and shows its secret once, then rotates it and shows the new one once', async function () {
+    const admin = await createUser('client_admin', tenant.clientId);
     const visitor = browser();
     const { page } = visitor;
     page.on('dialog', (d) => void d.accept());
-    await signInAs(page, tenant.admin.email, tenant.admin.password);
+    await signInAs(page, admin.email, admin.password);
     await page.getByRole('link', { name: 'Integrations' }).click();
     await page.getByRole('heading', { name: 'Integrations', level: 1 }).waitFor();
     await page.getByText('No webhook endpoint yet.').waitFor();
@@ -112,58 +127,90 @@ describe('web app: an admin manages the organization’s webhooks', function () 
     await page.getByTestId('secret-once').getByText('you will not see it again').waitFor();
     const first = await secretShown(page);
     assert.match(first, /^whsec_[A-Za-z0-9+/]{43}=$/);
+    const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: receiver.url }) });
+    await card.getByText('Active', { exact: true }).waitFor();
     await checkPage(page, this, 'secret shown once');
 
-    const listed = await get(`/api/clients/${tenant.clientId}/webhooks`, { token: tenant.admin.token, ip: freshIp() });
-    assert.equal(listed.status, 200, listed.text);
-    assert.equal(listed.body.data.length, 1);
-    const endpoint = listed.body.data[0];
+    const [endpoint] = await listEndpoints();
     assert.deepEqual(endpoint.events, ['attempt.submitted', 'attempt.graded']);
     assert.equal(endpoint.description, description);
     assert.equal('secret' in endpoint, false);
+    endpointId = endpoint.id;
 
-    // Once dismissed, or the page read again, the secret is nowhere on the page.
+    // Once dismissed, the secret is nowhere on the page (and no list carries it).
     await page.getByRole('button', { name: 'I have copied it' }).click();
-    await page.reload();
-    const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: receiver.url }) });
-    await card.getByText('Active', { exact: true }).waitFor();
+    await page.getByTestId('secret-once').waitFor({ state: 'detached' });
     assert.equal((await page.content()).includes(first), false);
 
     await card.getByRole('button', { name: `Rotate secret of ${receiver.url}` }).click();
     await page.getByTestId('secret-once').getByText('keeps signing for 24 hours').waitFor();
-    const second = await secretShown(page);
-    assert.match(second, /^whsec_/);
-    assert.notEqual(second, first);
+    secret = await secretShown(page);
+    assert.match(secret, /^whsec_/);
+    assert.notEqual(secret, first);
+    oldSecret = first;
     await checkPage(page, this, 'secret rotated');
+    assert.deepEqual(visitor.errors, []);
+  });
 
-    // A submit is delivered, signed with both secrets while the old one still signs.
+  it('lists the delivery of a submit, signed with the rotated secret, and resends it with the same webhook-id', async function () {
+    assert.ok(endpointId, 'the endpoint of the previous test');
     const attemptId = await submitAttempt(tenant, test.id);
     const delivered = await until('the delivery of the submit', () =>
-      receiver.received.find((r) => typeSignedWith(r, second) === 'attempt.submitted'),
+      receiver.received.find((r) => typeSignedWith(r, secret) === 'attempt.submitted' && r.body.includes(attemptId)),
     );
-    assert.equal(verified(delivered, first).type, 'attempt.submitted');
-    assert.match(delivered.body, new RegExp(attemptId));
+    // The old secret signs too for 24 h after the rotation.
+    assert.equal(typeSignedWith(delivered, oldSecret), 'attempt.submitted');
     const messageId = headerOf(delivered, 'webhook-id');
 
+    const admin = await createUser('client_admin', tenant.clientId);
+    const visitor = browser();
+    const { page } = visitor;
+    await signInAs(page, admin.email, admin.password);
+    await page.goto('/admin/integrations');
+    const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: receiver.url }) });
     await card.getByRole('button', { name: `Show deliveries of ${receiver.url}` }).click();
     const row = card.getByTestId('delivery').filter({ hasText: messageId });
     await row.waitFor();
-    // The list was read when opened; the delivery may be recorded a moment after the receiver's 200.
-    for (let i = 0; i < 50 && (await row.getAttribute('data-status')) !== 'delivered'; i++) {
+    // Recorded a moment after the receiver's 200: read again a few times at most (each read is a sensitive operation).
+    for (let i = 0; i < 3 && (await row.getAttribute('data-status')) !== 'delivered'; i++) {
+      await page.waitForTimeout(1_000);
       await card.getByRole('button', { name: /^Refresh/ }).click();
-      await page.waitForTimeout(200);
+      await card
+        .getByRole('button', { name: /^Refresh/ })
+        .and(page.locator(':enabled'))
+        .waitFor();
     }
     assert.equal(await row.getAttribute('data-status'), 'delivered');
     await row.getByRole('cell', { name: '200', exact: true }).waitFor();
+    await row.getByText('attempt.submitted', { exact: true }).waitFor();
     await checkPage(page, this, 'deliveries');
 
-    const before = receiver.received.length;
     await row.getByRole('button', { name: /^Resend/ }).click();
-    const again = await until('the resent delivery', () =>
-      receiver.received.slice(before).find((r) => headerOf(r, 'webhook-id') === messageId),
-    );
-    assert.equal(verified(again, second).type, 'attempt.submitted');
+    await card
+      .getByTestId('delivery')
+      .filter({ hasText: messageId })
+      .and(page.locator('[data-status="pending"]'))
+      .waitFor();
+    await checkPage(page, this, 'resent');
+    const deliveries = await get(`/api/clients/${tenant.clientId}/webhooks/${endpointId}/deliveries`, {
+      token: tenant.admin.token,
+      ip: freshIp(),
+    });
+    assert.equal(deliveries.status, 200, deliveries.text);
+    const again = deliveries.body.data.find((d: { message_id: string }) => d.message_id === messageId);
+    // Pending again (or already sent again), under the same webhook-id.
+    assert.ok(['pending', 'delivered'].includes(again.status), again.status);
+    assert.ok(again.status === 'pending' || again.tries >= 2, JSON.stringify(again));
     assert.deepEqual(visitor.errors, []);
+  });
+});
+
+describe('web app: an admin registers the organization’s LTI platforms', function () {
+  this.timeout(120_000);
+  const browser = browserPerTest();
+  let tenant: Tenant;
+  before(async () => {
+    tenant = await createTenant();
   });
 
   it('registers an LTI platform, shows the tool URLs to paste into the platform, and deletes it', async function () {
@@ -258,9 +305,9 @@ describe('web app: the integrations page shows the API’s refusals', function (
         ? route.fulfill(refusal(503, 'SERVICE_UNAVAILABLE', 'The service is busy: try again in a moment'))
         : route.fulfill(
             refusal(400, 'VALIDATION_ERROR', 'The request is not valid', [
-              { path: 'url', message: 'The URL must be https' },
-              { path: 'events.1', message: 'Each event at most once' },
-              { path: '', message: 'Something about the whole request' },
+              { path: 'body.url', message: 'The URL must be https' },
+              { path: 'body.events.1', message: 'Each event at most once' },
+              { path: 'body', message: 'Something about the whole request' },
             ]),
           ),
     );
@@ -269,8 +316,8 @@ describe('web app: the integrations page shows the API’s refusals', function (
         ? route.fulfill({ status: 200, contentType: 'application/json', body: '{"data":[]}' })
         : route.fulfill(
             refusal(400, 'VALIDATION_ERROR', 'The request is not valid', [
-              { path: 'deployment_ids.0', message: 'At most 255 characters' },
-              { path: 'jwks_url', message: 'The URL must be https' },
+              { path: 'body.deployment_ids.0', message: 'At most 255 characters' },
+              { path: 'body.jwks_url', message: 'The URL must be https' },
             ]),
           ),
     );

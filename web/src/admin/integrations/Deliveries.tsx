@@ -63,13 +63,7 @@ export function Deliveries({ clientId, endpoint }: { clientId: string; endpoint:
               </tr>
             )}
             {rows.map((d) => (
-              <DeliveryRow
-                key={d.id}
-                clientId={clientId}
-                endpoint={endpoint}
-                delivery={d}
-                onResent={deliveries.reload}
-              />
+              <DeliveryRow key={d.id} clientId={clientId} endpoint={endpoint} delivery={d} />
             ))}
           </tbody>
         </table>
@@ -87,21 +81,19 @@ export function Deliveries({ clientId, endpoint }: { clientId: string; endpoint:
 function DeliveryRow({
   clientId,
   endpoint,
-  delivery,
-  onResent,
+  delivery: listed,
 }: {
   clientId: string;
   endpoint: Webhook;
   delivery: WebhookDelivery;
-  onResent: () => void;
 }) {
   const { api } = useSession();
   const action = useAction();
-  const resend = () =>
-    action.run(async () => {
-      await resendDelivery(api, clientId, endpoint.id, delivery.id);
-      onResent();
-    });
+  // The resend's reply is the delivery as it now stands: shown at once, without reading the page again
+  // (every read of deliveries counts against the admin's sensitive-operation limit); a later read wins.
+  const [resent, setResent] = useState<WebhookDelivery | null>(null);
+  const delivery = resent && resent.updated_at > listed.updated_at ? resent : listed;
+  const resend = () => action.run(async () => setResent(await resendDelivery(api, clientId, endpoint.id, listed.id)));
   return (
     <tr data-testid="delivery" data-status={delivery.status}>
       <td>

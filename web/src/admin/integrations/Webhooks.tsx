@@ -61,10 +61,7 @@ export function Webhooks({ clientId }: { clientId: string }) {
               key={w.id}
               clientId={clientId}
               endpoint={w}
-              onRotated={(endpoint) => {
-                setShown({ endpoint, rotated: true });
-                endpoints.reload();
-              }}
+              onRotated={(endpoint) => setShown({ endpoint, rotated: true })}
               onDeleted={() => {
                 if (shown?.endpoint.id === w.id) setShown(null);
                 endpoints.reload();

@@ -3,11 +3,13 @@ import { ApiError } from '../../api/client';
 import { ErrorMessage } from '../../ui';
 
 /**
- * Whether a detail of the API's error names `field`: its path is the field itself or one
- * of its items (`deployment_ids.1`, `events[0]`), as the service's validation writes it.
+ * Whether a detail of the API's error names `field` of the request body: its path is
+ * `body.<field>` or one of its items (`body.deployment_ids.1`), as the service's validation writes it.
  */
-const names = (path: string, field: string) =>
-  path === field || path.startsWith(`${field}.`) || path.startsWith(`${field}[`);
+function names(path: string, field: string): boolean {
+  const inBody = path.startsWith('body.') ? path.slice('body.'.length) : null;
+  return inBody !== null && (inBody === field || inBody.startsWith(`${field}.`));
+}
 
 /** The messages the API's error gives for one field of a form. */
 export function fieldProblems(error: unknown, field: string): string[] {
