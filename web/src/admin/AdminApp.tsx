@@ -9,6 +9,7 @@ import { AuditPage } from './audit/AuditPage';
 import { ClassesPage } from './classes/ClassesPage';
 import { ClassPage } from './classes/ClassPage';
 import { GradingPage } from './grading/GradingPage';
+import { IntegrationsPage } from './integrations/IntegrationsPage';
 import { LivePage } from './live/LivePage';
 import { OrgPicker, OrgProvider } from './org';
 import { OrganizationsPage } from './organizations/OrganizationsPage';
@@ -35,6 +36,7 @@ export default function AdminApp() {
             <NavLink to="/admin/questions">Question bank</NavLink>
             <NavLink to="/admin/import">Import questions</NavLink>
             <NavLink to="/admin/classes">Classes</NavLink>
+            <NavLink to="/admin/integrations">Integrations</NavLink>
             <NavLink to="/admin/audit">Audit log</NavLink>
             {me?.role === 'super_admin' && <NavLink to="/admin/organizations">Organizations</NavLink>}
           </nav>
@@ -51,6 +53,7 @@ export default function AdminApp() {
               <Route path="import" element={<ImportPage />} />
               <Route path="classes" element={<ClassesPage />} />
               <Route path="classes/:classId" element={<ClassPage />} />
+              <Route path="integrations" element={<IntegrationsPage />} />
               <Route path="audit" element={<AuditPage />} />
               <Route path="organizations" element={<OrganizationsPage />} />
             </Routes>
