@@ -50,6 +50,9 @@ import { provideAttemptLookup } from './media/attemptLookup';
 import { provideLeaveClasses } from './users/classMemberships';
 import { leaveClasses } from './classes/store';
 import { recordSweep, runSweep } from './sittings/sweeps';
+import { webhookRoutes } from './webhooks/routes';
+import { provideDeliveryChannels } from './outbox/channels';
+import { webhookChannel } from './webhooks/channel';
 
 /** Every route the app mounts; the OpenAPI document describes this same list. */
 export function allRoutes(): RouteDefinition[] {
@@ -73,6 +76,7 @@ export function allRoutes(): RouteDefinition[] {
     ...regradingRoutes,
     ...mediaRoutes,
     ...rosterRoutes,
+    ...webhookRoutes,
   ];
   return routes;
 }
@@ -99,6 +103,8 @@ export function provideEffects(): void {
   provideTestChangeEffects({ recordSweep, runSweep, stopOpenAttempts });
   provideAttemptLookup(attemptShown);
   provideLeaveClasses(leaveClasses);
+  // The outbox's receivers: each plans an event's deliveries and sends one try (outbox/engine.ts).
+  provideDeliveryChannels({ webhook: webhookChannel });
 }
 
 /** The composition root: what authentication does to the audit log, the limiter and the clients. */
