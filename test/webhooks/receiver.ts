@@ -23,6 +23,8 @@ export interface Receiver {
   /** Every message id answered 2xx, in order (a repeat here is a duplicate delivery). */
   accepted: string[];
   secrets: string[];
+  /** Requests that arrived, answered or not yet. */
+  arrived(): number;
   close(): Promise<void>;
   waitFor(count: number, timeoutMs?: number): Promise<Received[]>;
 }
@@ -35,7 +37,9 @@ export async function startReceiver(
   const accepted: string[] = [];
   const secrets: string[] = [];
   let count = 0;
+  let arrived = 0;
   const server: Server = createServer((req, res) => {
+    arrived += 1;
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
@@ -80,6 +84,7 @@ export async function startReceiver(
     received,
     accepted,
     secrets,
+    arrived: () => arrived,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
