@@ -17,6 +17,7 @@ import { seeds as grading } from './seeds/grading';
 import { seeds as media } from './seeds/media';
 import { seeds as classes } from './seeds/classes';
 import { seeds as roster } from './seeds/roster';
+import { seeds as webhooks } from './seeds/webhooks';
 import type { FuzzRequest, FuzzSeed, FuzzSeedGroup, FuzzWorld } from './seeds/types';
 
 // Property-based fuzzing of every endpoint in the OpenAPI document, and of
@@ -42,6 +43,7 @@ const GROUPS: FuzzSeedGroup[] = [
   media,
   classes,
   roster,
+  webhooks,
 ];
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 const FUZZ_SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
