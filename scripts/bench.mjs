@@ -25,6 +25,8 @@ const EMULATORS_OF = {
   'bench/regrade.mjs': 'auth,firestore',
   'bench/interchange.mjs': 'auth,firestore,storage',
   'bench/classes.mjs': 'auth,firestore',
+  // The Firestore trigger runs in the Functions emulator, beside the API it delivers for.
+  'bench/webhooks.mjs': EMULATORS,
   'bench/webBundle.mjs': null,
 };
 

@@ -143,7 +143,10 @@ const shapes: Array<[string, QuerySpec]> = [
 ];
 
 describe('firestore.indexes.json', () => {
-  for (const [name, spec] of [...shapes, ["a webhook endpoint's deliveries, newest first", deliveriesOfWebhookSpec('w')] as [string, QuerySpec]]) {
+  for (const [name, spec] of [
+    ...shapes,
+    ["a webhook endpoint's deliveries, newest first", deliveriesOfWebhookSpec('w')] as [string, QuerySpec],
+  ]) {
     it(`has an index for ${name}`, () => assert.ok(isIndexed(spec, indexFile), JSON.stringify(spec)));
   }
 
@@ -243,7 +246,10 @@ describe('firestore.indexes.json', () => {
     it(`has a ${query.scope} index for the outbox's ${query.collectionId} (${query.equals.join(', ')} ==, by ${query.orderBy[0].field})`, () => {
       const wanted = [
         ...query.equals.map((fieldPath) => ({ fieldPath, order: 'ASCENDING' })),
-        ...query.orderBy.map((o) => ({ fieldPath: o.field, order: o.direction === 'asc' ? 'ASCENDING' : 'DESCENDING' })),
+        ...query.orderBy.map((o) => ({
+          fieldPath: o.field,
+          order: o.direction === 'asc' ? 'ASCENDING' : 'DESCENDING',
+        })),
       ];
       assert.ok(
         indexFile.indexes.some(
@@ -262,7 +268,10 @@ describe('firestore.indexes.json', () => {
       indexFile as unknown as { fieldOverrides: Array<{ collectionGroup: string; fieldPath: string; ttl?: boolean }> }
     ).fieldOverrides;
     for (const group of ['events', 'deliveries'])
-      assert.ok(overrides.some((o) => o.collectionGroup === group && o.fieldPath === 'expires_at' && o.ttl), group);
+      assert.ok(
+        overrides.some((o) => o.collectionGroup === group && o.fieldPath === 'expires_at' && o.ttl),
+        group,
+      );
   });
 
   it('expires rate-limit counters with a TTL policy', () => {

@@ -10,9 +10,8 @@ import { newSecret } from '../../functions/src/webhooks/signing';
 import { publishTest, startOk } from '../attempts/fixtures';
 import { as } from '../exams/fixtures';
 import { adminDb } from '../support/admin';
-import { auditRecordsFor, createTenant, createUser } from '../support/fixtures';
+import { createTenant } from '../support/fixtures';
 import { post } from '../support/http';
-import { startInProcessApi, type InProcessApi } from '../support/inProcessApi';
 import { startReceiver, type Receiver } from '../webhooks/receiver';
 
 // The delivery engine against the emulators. The Functions emulator's Firestore
@@ -160,7 +159,10 @@ describe('outbox delivery engine', function () {
     await adminDb.doc(`clients/${tenant.clientId}/webhooks/${hook.id}`).update({ events: 42 });
     const attemptId = await submitOne(tenant, test.id);
     const event = await until(async () => {
-      const snap = await adminDb.collection(`clients/${tenant.clientId}/events`).where('type', '==', 'attempt.submitted').get();
+      const snap = await adminDb
+        .collection(`clients/${tenant.clientId}/events`)
+        .where('type', '==', 'attempt.submitted')
+        .get();
       return snap.empty ? undefined : snap.docs[0].data();
     });
     await new Promise((r) => setTimeout(r, 2_000));
@@ -174,10 +176,7 @@ describe('outbox delivery engine', function () {
     assert.equal(JSON.parse(rx.received[0].body).data.attempt_id, attemptId);
     await runDue(Date.now() + 3 * 60_000);
     assert.equal(rx.received.length, 1, 'fanned out once');
-    assert.equal(
-      (await adminDb.doc(`clients/${tenant.clientId}/events/${event.id}`).get()).get('fanned_out'),
-      true,
-    );
+    assert.equal((await adminDb.doc(`clients/${tenant.clientId}/events/${event.id}`).get()).get('fanned_out'), true);
   });
 
   it('loses nothing when a try dies after its delivery was made: due again after its lease, tried once', async () => {
@@ -218,7 +217,10 @@ describe('outbox delivery engine', function () {
     const [busy, quiet] = await Promise.all([createTenant(), createTenant()]);
     const hanging = await receiver(() => ({ status: 204, delayMs: 60_000 }));
     const fast = await receiver(() => 204);
-    const [busyHook, quietHook] = await Promise.all([addWebhook(busy.clientId, hanging.url), addWebhook(quiet.clientId, fast.url)]);
+    const [busyHook, quietHook] = await Promise.all([
+      addWebhook(busy.clientId, hanging.url),
+      addWebhook(quiet.clientId, fast.url),
+    ]);
     const nowMs = Date.now();
     const due = (clientId: string, hookId: string, n: number) => {
       const id = `evt-${randomUUID()}~webhook-${hookId}`;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { DeliveryTry } from '../../functions/src/outbox/documents';
 import {
   afterTry,
   HISTORY_KEPT,
@@ -12,12 +13,17 @@ import {
 // Pure retry decisions of the outbox, with an explicit clock.
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
-const failed = (code: number | null = 500) => ({ at: new Date(T0).toISOString(), code, error: 'x', ms: 1 });
+const failed = (code: number | null = 500): DeliveryTry => ({
+  at: new Date(T0).toISOString(),
+  code,
+  error: 'x',
+  ms: 1,
+});
 
 describe('outbox retry: afterTry', () => {
   it('follows 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then gives up after the 8th try', () => {
     assert.deepEqual(RETRY_DELAYS_MS, [5e3, 3e5, 18e5, 72e5, 18e6, 36e6, 36e6]);
-    let state = { tries: 0, history: [] as ReturnType<typeof failed>[], round_tries: 0 };
+    let state = { tries: 0, history: [] as DeliveryTry[], round_tries: 0 };
     const delays: number[] = [];
     for (let i = 0; i < MAX_TRIES; i += 1) {
       const next = afterTry(state, failed(), T0);
@@ -46,8 +52,9 @@ describe('outbox retry: afterTry', () => {
   });
 
   it('keeps a bounded history, newest last', () => {
-    let state = { tries: 0, history: [] as ReturnType<typeof failed>[], round_tries: 0 };
-    for (let i = 0; i < 3 * HISTORY_KEPT; i += 1) state = { ...afterTry(state, failed(500 + (i % 10)), T0), round_tries: 0 };
+    let state = { tries: 0, history: [] as DeliveryTry[], round_tries: 0 };
+    for (let i = 0; i < 3 * HISTORY_KEPT; i += 1)
+      state = { ...afterTry(state, failed(500 + (i % 10)), T0), round_tries: 0 };
     assert.equal(state.history.length, HISTORY_KEPT);
     assert.equal(state.tries, 3 * HISTORY_KEPT);
   });

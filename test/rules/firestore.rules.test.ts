@@ -178,7 +178,12 @@ const SEED: Record<string, Record<string, unknown>> = {
     active: true,
   },
   [`clients/${ACME}/events/ev1`]: { id: 'ev1', client_id: ACME, type: 'attempt.submitted', fanned_out: true },
-  [`clients/${ACME}/deliveries/ev1~webhook-wh1`]: { id: 'ev1~webhook-wh1', client_id: ACME, status: 'pending', payload: '{}' },
+  [`clients/${ACME}/deliveries/ev1~webhook-wh1`]: {
+    id: 'ev1~webhook-wh1',
+    client_id: ACME,
+    status: 'pending',
+    payload: '{}',
+  },
 };
 
 let env: RulesTestEnvironment;

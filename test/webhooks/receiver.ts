@@ -31,7 +31,10 @@ export interface Receiver {
 
 /** `respond(n)`: the status for the n-th request (0-based), or a delay then status. */
 export async function startReceiver(
-  respond: (n: number, req: IncomingMessage) => number | { status: number; delayMs?: number; headers?: Record<string, string> } = () => 204,
+  respond: (
+    n: number,
+    req: IncomingMessage,
+  ) => number | { status: number; delayMs?: number; headers?: Record<string, string> } = () => 204,
 ): Promise<Receiver> {
   const received: Received[] = [];
   const accepted: string[] = [];

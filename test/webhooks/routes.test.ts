@@ -66,8 +66,16 @@ describe('POST /api/clients/{clientId}/webhooks', () => {
     ['the metadata server', { url: 'https://169.254.169.254/latest', events: ['attempt.submitted'] }, 'body.url'],
     ['an unknown event', { url: 'https://hooks.example.com/in', events: ['attempt.deleted'] }, 'body.events.0'],
     ['no events', { url: 'https://hooks.example.com/in', events: [] }, 'body.events'],
-    ['an event twice', { url: 'https://hooks.example.com/in', events: ['test.published', 'test.published'] }, 'body.events'],
-    ['a description over 200', { url: 'https://hooks.example.com/in', events: ['test.published'], description: 'x'.repeat(201) }, 'body.description'],
+    [
+      'an event twice',
+      { url: 'https://hooks.example.com/in', events: ['test.published', 'test.published'] },
+      'body.events',
+    ],
+    [
+      'a description over 200',
+      { url: 'https://hooks.example.com/in', events: ['test.published'], description: 'x'.repeat(201) },
+      'body.description',
+    ],
   ] as const) {
     it(`refuses ${name} with 400 and writes nothing`, async () => {
       const client = await createClientDoc();
@@ -114,7 +122,10 @@ describe('POST /api/clients/{clientId}/webhooks', () => {
     const myAdmin = await adminOf(mine.clientId);
     expectError(await get(hooks(theirs.clientId), as(myAdmin.token)), 403, 'FORBIDDEN');
     expectError(
-      await register(theirs.clientId, myAdmin.token, { url: 'https://hooks.example.com/x', events: ['test.published'] }),
+      await register(theirs.clientId, myAdmin.token, {
+        url: 'https://hooks.example.com/x',
+        events: ['test.published'],
+      }),
       403,
       'FORBIDDEN',
     );
@@ -231,6 +242,10 @@ describe('webhook delivery through the Firestore trigger', () => {
     const deleted = await api('DELETE', `${hooks(tenant.clientId)}/${webhookId}`, as(admin.token));
     assert.equal(deleted.status, 204);
     assert.equal((await auditRecordsFor(admin.uid, 'webhook_deleted')).length, 1);
-    expectError(await api('DELETE', `${hooks(tenant.clientId)}/${webhookId}`, { ...as(admin.token), ip: freshIp() }), 404, 'NOT_FOUND');
+    expectError(
+      await api('DELETE', `${hooks(tenant.clientId)}/${webhookId}`, { ...as(admin.token), ip: freshIp() }),
+      404,
+      'NOT_FOUND',
+    );
   });
 });

@@ -25,7 +25,11 @@ async function serve(
     url: `http://127.0.0.1:${port}/hook`,
     hits: () => hits,
     connections: () => connections,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

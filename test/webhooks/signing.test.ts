@@ -16,7 +16,12 @@ const VECTOR = {
 
 describe('webhook signing', () => {
   it('signs the specification’s test vector exactly', () => {
-    const headers = signedHeaders(VECTOR.id, VECTOR.body, [{ secret: VECTOR.secret, expires_at: null }], VECTOR.timestamp * 1000);
+    const headers = signedHeaders(
+      VECTOR.id,
+      VECTOR.body,
+      [{ secret: VECTOR.secret, expires_at: null }],
+      VECTOR.timestamp * 1000,
+    );
     assert.deepEqual(headers, {
       'webhook-id': VECTOR.id,
       'webhook-timestamp': String(VECTOR.timestamp),
@@ -27,11 +32,16 @@ describe('webhook signing', () => {
   it('puts one signature per signing secret, space-separated, each verifiable; an expired one no longer signs', () => {
     const nowMs = Date.now();
     const [a, b, c] = [newSecret(), newSecret(), newSecret()];
-    const headers = signedHeaders('msg_1', '{"a":1}', [
-      { secret: a, expires_at: null },
-      { secret: b, expires_at: new Date(nowMs + 3_600_000).toISOString() },
-      { secret: c, expires_at: new Date(nowMs - 1).toISOString() },
-    ], nowMs);
+    const headers = signedHeaders(
+      'msg_1',
+      '{"a":1}',
+      [
+        { secret: a, expires_at: null },
+        { secret: b, expires_at: new Date(nowMs + 3_600_000).toISOString() },
+        { secret: c, expires_at: new Date(nowMs - 1).toISOString() },
+      ],
+      nowMs,
+    );
     assert.equal(headers['webhook-signature'].split(' ').length, 2);
     for (const secret of [a, b]) new Webhook(secret).verify('{"a":1}', headers);
     assert.throws(() => new Webhook(c).verify('{"a":1}', headers));
@@ -51,7 +61,22 @@ describe('webhook receiver addresses', () => {
 
   it('allows public addresses only, whatever the spelling', () => {
     for (const a of ['8.8.8.8', '2606:4700::1111']) assert.ok(addressAllowed(a, prod), a);
-    for (const a of ['10.0.0.1', '172.16.0.1', '192.168.1.1', '127.0.0.1', '169.254.169.254', '0.0.0.0', '100.64.0.1', '::1', 'fc00::1', 'fe80::1', '::ffff:10.0.0.1', '::ffff:127.0.0.1', '224.0.0.1', '255.255.255.255'])
+    for (const a of [
+      '10.0.0.1',
+      '172.16.0.1',
+      '192.168.1.1',
+      '127.0.0.1',
+      '169.254.169.254',
+      '0.0.0.0',
+      '100.64.0.1',
+      '::1',
+      'fc00::1',
+      'fe80::1',
+      '::ffff:10.0.0.1',
+      '::ffff:127.0.0.1',
+      '224.0.0.1',
+      '255.255.255.255',
+    ])
       assert.ok(!addressAllowed(a, prod), a);
   });
 
@@ -68,7 +93,17 @@ describe('webhook receiver addresses', () => {
     assert.ok(!checkReceiverUrl('http://hooks.example.com/x', emulators).ok);
     assert.ok(checkReceiverUrl('http://127.0.0.1:9/x', emulators).ok);
     assert.ok(checkReceiverUrl('http://localhost:9/x', emulators).ok);
-    for (const url of ['http://127.0.0.1:9/x', 'https://127.0.0.1/x', 'https://localhost/x', 'https://[::1]/x', 'https://10.0.0.1/x', 'https://[::ffff:192.168.0.1]/x', 'not a url', 'ftp://hooks.example.com', 'https://user:pw@hooks.example.com/'])
+    for (const url of [
+      'http://127.0.0.1:9/x',
+      'https://127.0.0.1/x',
+      'https://localhost/x',
+      'https://[::1]/x',
+      'https://10.0.0.1/x',
+      'https://[::ffff:192.168.0.1]/x',
+      'not a url',
+      'ftp://hooks.example.com',
+      'https://user:pw@hooks.example.com/',
+    ])
       assert.ok(!checkReceiverUrl(url, prod).ok, url);
   });
 });

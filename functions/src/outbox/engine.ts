@@ -32,9 +32,7 @@ const FAN_OUT_CONCURRENCY = 16;
 export async function fanOut(event: StoredEvent, nowMs = Date.now()): Promise<{ created: number }> {
   const channels = deliveryChannels();
   const planned = (
-    await Promise.all(
-      Object.values(channels).map(async (channel) => (channel ? await channel.plan(event) : [])),
-    )
+    await Promise.all(Object.values(channels).map(async (channel) => (channel ? await channel.plan(event) : [])))
   ).flat();
   const made = await store.createDeliveries(event, planned, nowMs, (index) =>
     index < TRIED_BY_FAN_OUT ? nowMs + LEASE_MS : nowMs,
@@ -135,4 +133,3 @@ async function fanOutLate(event: StoredEvent, nowMs: number): Promise<void> {
   await store.createDeliveries(event, planned, nowMs, () => nowMs);
   await store.markFannedOut(event.client_id, event.id);
 }
-

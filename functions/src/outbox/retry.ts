@@ -21,9 +21,6 @@ export const MAX_TRIES = RETRY_DELAYS_MS.length + 1;
 /** Tries kept in `history`, newest last: a resend starts the schedule again, so the count alone is unbounded. */
 export const HISTORY_KEPT = 20;
 
-/** A receiver gets this long to answer; the try is then cut and counted as failed. */
-export const TRY_TIMEOUT_MS = 15_000;
-
 /**
  * How long a try holds its delivery (`next_try_at` pushed this far while it runs):
  * longer than a try can take, so no second runner picks it up meanwhile; if the
@@ -86,7 +83,10 @@ export function resent(nowMs: number): Pick<DeliveryState, 'status' | 'round_tri
 }
 
 /** A backend failure while trying (ours): no try counted, looked at again later. */
-export function afterBackendFailure(error: string, nowMs: number): Pick<DeliveryState, 'next_try_at' | 'last_error' | 'updated_at'> {
+export function afterBackendFailure(
+  error: string,
+  nowMs: number,
+): Pick<DeliveryState, 'next_try_at' | 'last_error' | 'updated_at'> {
   return {
     next_try_at: new Date(nowMs + BACKEND_RETRY_MS).toISOString(),
     last_error: error,
@@ -131,7 +131,7 @@ export async function runFairly<T>(
   let active = 0;
   await new Promise<void>((resolve) => {
     const pump = () => {
-      for (let i = 0; i < waiting.length && active < limits.concurrency; ) {
+      for (let i = 0; i < waiting.length && active < limits.concurrency;) {
         if (limits.startWithin && !limits.startWithin()) {
           waiting.length = 0;
           break;

@@ -106,17 +106,8 @@ export async function claim(clientId: string, id: string, nowMs: number): Promis
   });
 }
 
-export async function recordOutcome(
-  clientId: string,
-  id: string,
-  state: Partial<DeliveryState>,
-): Promise<void> {
+export async function recordOutcome(clientId: string, id: string, state: Partial<DeliveryState>): Promise<void> {
   await paths.clientDelivery(clientId, id).update(state);
-}
-
-export async function findDelivery(clientId: string, id: string): Promise<StoredDelivery | undefined> {
-  const snap = await paths.clientDelivery(clientId, id).get();
-  return snap.exists ? (snap.data() as StoredDelivery) : undefined;
 }
 
 /**
@@ -125,11 +116,11 @@ export async function findDelivery(clientId: string, id: string): Promise<Stored
  */
 export async function organizationsWithPending(max = 1_000): Promise<string[]> {
   const organizations: string[] = [];
-  let query = paths
+  const query = paths
     .allDeliveries()
     .where(PENDING_ORGANIZATIONS_QUERY.equals[0], '==', 'pending')
     .orderBy(PENDING_ORGANIZATIONS_QUERY.orderBy[0].field, 'asc');
-  for (let last: string | undefined; organizations.length < max; ) {
+  for (let last: string | undefined; organizations.length < max;) {
     const snap = await (last === undefined ? query : query.startAfter(last)).limit(1).get();
     if (snap.empty) break;
     last = (snap.docs[0].get('client_id') as string) ?? '';

@@ -16,7 +16,8 @@ import {
 import * as service from './service';
 
 const ADMINS = ['super_admin', 'client_admin'] as const;
-const WHO = 'Super Admin, or the organization’s Client Admin (another organization’s → 403; another organization’s endpoint id under this one → 404).';
+const WHO =
+  'Super Admin, or the organization’s Client Admin (another organization’s → 403; another organization’s endpoint id under this one → 404).';
 const SIGNING =
   'Each delivery is a POST of `{type, timestamp, data}` signed as Standard Webhooks says: headers webhook-id (the same on every try), webhook-timestamp, webhook-signature (`v1,<base64 HMAC-SHA256>`; two, space-separated, for 24 h after a rotation). ' +
   `Tried at once, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (${MAX_TRIES} tries), then failed; a 410 disables the endpoint.`;

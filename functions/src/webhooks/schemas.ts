@@ -16,7 +16,9 @@ export const WebhooksParams = z.strictObject({ clientId: ClientId });
 export const WebhookParams = z.strictObject({ clientId: ClientId, webhookId: WebhookId });
 export const DeliveryParams = z.strictObject({ clientId: ClientId, webhookId: WebhookId, deliveryId: DeliveryIdParam });
 
-export const WebhookEventType = z.enum(EVENT_TYPES).describe('attempt.submitted, attempt.graded (its essays all graded), attempt.regraded, test.published');
+export const WebhookEventType = z
+  .enum(EVENT_TYPES)
+  .describe('attempt.submitted, attempt.graded (its essays all graded), attempt.regraded, test.published');
 
 export const CreateWebhookBody = z
   .strictObject({
@@ -57,7 +59,9 @@ export const WebhookWithSecret = z
     ...webhookFields,
     secret: z
       .string()
-      .describe('whsec_ + base64 of 32 random bytes: shown only in this reply (creation, rotation); verify signatures with it'),
+      .describe(
+        'whsec_ + base64 of 32 random bytes: shown only in this reply (creation, rotation); verify signatures with it',
+      ),
   })
   .meta({ id: 'WebhookWithSecret' });
 export type WebhookWithSecret = z.infer<typeof WebhookWithSecret>;
@@ -71,7 +75,9 @@ export const DeliveriesQuery = pagedQuery({
     .min(1)
     .max(MAX_PAGE_LIMIT)
     .optional()
-    .describe(`The same as limit (${DEFAULT_PAGE_LIMIT} by default, at most ${MAX_PAGE_LIMIT}); when sent it is the page size, whatever limit says`),
+    .describe(
+      `The same as limit (${DEFAULT_PAGE_LIMIT} by default, at most ${MAX_PAGE_LIMIT}); when sent it is the page size, whatever limit says`,
+    ),
 });
 
 export const Delivery = z
@@ -83,7 +89,11 @@ export const Delivery = z
     status: z.enum(['pending', 'delivered', 'failed']),
     tries: z.number().int(),
     next_try_at: z.string().nullable(),
-    last_code: z.number().int().nullable().describe('The receiver’s last HTTP status; null for a timeout or a refused connection'),
+    last_code: z
+      .number()
+      .int()
+      .nullable()
+      .describe('The receiver’s last HTTP status; null for a timeout or a refused connection'),
     last_error: z.string().nullable(),
     created_at: z.string(),
     updated_at: z.string(),
@@ -91,4 +101,6 @@ export const Delivery = z
   .meta({ id: 'WebhookDelivery' });
 export type Delivery = z.infer<typeof Delivery>;
 
-export const DeliveryPage = z.object({ data: z.array(Delivery), pagination: Pagination }).meta({ id: 'WebhookDeliveryPage' });
+export const DeliveryPage = z
+  .object({ data: z.array(Delivery), pagination: Pagination })
+  .meta({ id: 'WebhookDeliveryPage' });

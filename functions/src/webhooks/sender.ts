@@ -29,8 +29,13 @@ function guardedLookup(policy: ReachPolicy): LookupFunction {
       const addresses = found as LookupAddress[];
       const refused = addresses.find((a) => !addressAllowed(a.address, policy));
       if (refused || addresses.length === 0)
-        return callback(new RefusedAddress(`${hostname} resolves to ${refused?.address ?? 'nothing'}, not a public address`), '', 4);
-      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+        return callback(
+          new RefusedAddress(`${hostname} resolves to ${refused?.address ?? 'nothing'}, not a public address`),
+          '',
+          4,
+        );
+      if ((options as { all?: boolean }).all)
+        return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
       return callback(null, addresses[0].address, addresses[0].family);
     });
   };
@@ -67,7 +72,12 @@ export function postOnce(
         method: 'POST',
         agent: false,
         lookup: guardedLookup(policy),
-        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'exam-webhooks/1' },
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          'user-agent': 'exam-webhooks/1',
+        },
       },
       (response) => {
         const code = response.statusCode ?? null;
@@ -94,7 +104,12 @@ export function postOnce(
     );
     const timer = setTimeout(() => finish(done(null, `No answer within ${timeoutMs / 1000} s`)), timeoutMs);
     request.on('error', (err) =>
-      finish(done(null, err instanceof RefusedAddress ? `Refused: ${err.message}` : `Connection failed: ${err.message}`.slice(0, 300))),
+      finish(
+        done(
+          null,
+          err instanceof RefusedAddress ? `Refused: ${err.message}` : `Connection failed: ${err.message}`.slice(0, 300),
+        ),
+      ),
     );
     request.end(body);
   });

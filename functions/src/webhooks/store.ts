@@ -10,7 +10,11 @@ import { MAX_WEBHOOKS } from './schemas';
 import { deliveriesOfWebhookSpec } from './webhookQuery';
 
 export async function listWebhooks(clientId: string): Promise<StoredWebhook[]> {
-  const snap = await paths.clientWebhooks(clientId).orderBy('created_at', 'asc').limit(MAX_WEBHOOKS + 5).get();
+  const snap = await paths
+    .clientWebhooks(clientId)
+    .orderBy('created_at', 'asc')
+    .limit(MAX_WEBHOOKS + 5)
+    .get();
   return snap.docs.map((d) => d.data() as StoredWebhook);
 }
 
@@ -91,6 +95,10 @@ export async function deliveriesOf(
   webhookId: string,
   page: PageRequest,
 ): Promise<{ deliveries: StoredDelivery[]; pagination: PageInfo }> {
-  const { docs, pagination } = await fetchPage(paths.clientDeliveries(clientId), deliveriesOfWebhookSpec(webhookId), page);
+  const { docs, pagination } = await fetchPage(
+    paths.clientDeliveries(clientId),
+    deliveriesOfWebhookSpec(webhookId),
+    page,
+  );
   return { deliveries: docs as StoredDelivery[], pagination };
 }
