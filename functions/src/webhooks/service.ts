@@ -11,6 +11,7 @@ import type { StoredDelivery } from '../outbox/documents';
 import { resent } from '../outbox/retry';
 import type { CallContext } from '../shared/callContext';
 import { badRequest, notFound } from '../shared/errors';
+import { isDocumentId } from '../shared/ids';
 import type { PageInfo, PageRequest } from '../shared/pagination';
 import { addressAllowed, checkReceiverUrl } from './addressGuard';
 import type { StoredWebhook } from './documents';
@@ -31,7 +32,8 @@ async function requireOrganization(principal: Principal, clientId: string): Prom
 
 /** Another organization's endpoint id under this organization is simply not one of its endpoints: 404. */
 async function requireWebhook(clientId: string, webhookId: string): Promise<StoredWebhook> {
-  const webhook = await store.findWebhook(clientId, webhookId);
+  // An id that cannot name a document (a `/`, `__x__`) names no endpoint.
+  const webhook = isDocumentId(webhookId) ? await store.findWebhook(clientId, webhookId) : undefined;
   if (!webhook) throw notFound('Webhook endpoint not found');
   return webhook;
 }
@@ -155,6 +157,7 @@ export async function rotateSecret(
   call: CallContext,
 ): Promise<WebhookWithSecret> {
   await requireOrganization(principal, clientId);
+  await requireWebhook(clientId, webhookId);
   const secret = newSecret();
   const nowMs = Date.now();
   const next = await store.updateWebhook(
@@ -198,6 +201,7 @@ export async function resendDelivery(
 ): Promise<Delivery> {
   await requireOrganization(principal, clientId);
   await requireWebhook(clientId, webhookId);
+  if (!isDocumentId(deliveryId)) throw notFound('Delivery not found');
   const delivery = await store.updateDelivery(
     clientId,
     deliveryId,
