@@ -1,7 +1,8 @@
 // @ts-check
-// `npm run bench:webhooks`: signed webhook delivery through the outbox, on the full emulator suite
-// (the API and the Firestore trigger both run in the Functions emulator, as deployed), to a local
-// receiver that verifies every message with the standardwebhooks library.
+// `npm run bench:webhooks`: signed webhook delivery through the outbox, to a local receiver that
+// verifies every message with the standardwebhooks library. The API runs under the Functions
+// Framework (the server production runs), the Firestore trigger in the Functions emulator: the
+// emulator's single runtime, serving both, answered 504s to submits under the burst.
 //
 // 1. The extra cost of a submit: X-Debug-Cost of submits in an organization with an endpoint and
 //    in one without. The event is one write in the submit's own transaction either way; an
@@ -25,6 +26,10 @@ const DRAIN_TIMEOUT_MS = 15 * 60_000;
 async function runWebhooks() {
   const { adminDb, createUser, seedClients, mapLimit, RUN_ID } = await import('./lib/seed.mjs');
   const { call } = await import('./lib/http.mjs');
+  const { PROJECT_ID, AUTH_HOST, FIRESTORE_HOST } = await import('./lib/env.mjs');
+  const { paramsEnv, root, startFramework } = await import('./lib/framework.mjs');
+  const { freePort } = await import('./lib/ports.mjs');
+  const { join } = await import('node:path');
   const { table, verdict, section } = await import('./lib/report.mjs');
   const { latencySummary } = await import('./lib/stats.mjs');
   const { cpuBusy } = await import('./lib/guard.mjs');
@@ -81,6 +86,19 @@ async function runWebhooks() {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const receiverUrl = `http://127.0.0.1:${port}/hook`;
+  const api = await startFramework({
+    target: 'api',
+    source: join(root, 'functions'),
+    port: await freePort(),
+    env: {
+      ...paramsEnv(PROJECT_ID),
+      FIRESTORE_EMULATOR_HOST: FIRESTORE_HOST,
+      FIREBASE_AUTH_EMULATOR_HOST: AUTH_HOST,
+      GCLOUD_PROJECT: PROJECT_ID,
+    },
+    readyPath: '/api/health',
+    logPrefix: 'api',
+  });
 
   try {
     // ---- Two organizations: one with an endpoint, one without.
@@ -97,7 +115,7 @@ async function runWebhooks() {
         ip: `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
       });
       const send = async (method, path, body, expected, token = admin.token) => {
-        const res = await call({ method, path, body, ...as(token), timeoutMs: 120_000 });
+        const res = await call({ method, path, body, ...as(token), timeoutMs: 120_000, baseUrl: api.baseUrl });
         if (res.status !== expected) throw new Error(`${method} ${path}: ${res.status} ${res.text.slice(0, 300)}`);
         return res;
       };
@@ -208,6 +226,8 @@ async function runWebhooks() {
     const before = firstAccepted.size;
     const burstStart = performance.now();
     const attemptIds = [];
+    /** @type {Map<string, number>} */
+    const repliedAt = new Map();
     let submitFailures = 0;
     const perStudent = Math.ceil(BURST / on.students.length);
     const gap = BURST_SPREAD_MS / perStudent;
@@ -218,7 +238,9 @@ async function runWebhooks() {
           const due = burstStart + k * gap + (gap * s) / on.students.length;
           await sleep(Math.max(0, due - performance.now()));
           try {
-            attemptIds.push((await on.submitOnce(student)).attemptId);
+            const { at, attemptId } = await on.submitOnce(student);
+            attemptIds.push(attemptId);
+            repliedAt.set(attemptId, at);
           } catch (err) {
             submitFailures += 1;
             if (submitFailures <= 3) log(`submit failed: ${err instanceof Error ? err.message : err}`);
@@ -232,9 +254,11 @@ async function runWebhooks() {
     const lastArrival = Math.max(...attemptIds.map((id) => arrivedByAttempt.get(id) ?? 0));
     const delivered = attemptIds.filter((id) => arrivedByAttempt.has(id)).length;
     const drainedIn = lastArrival - burstStart;
-    const burstLatencies = attemptIds
-      .filter((id) => arrivedByAttempt.has(id))
-      .map((id) => arrivedByAttempt.get(id) - burstStart);
+    const burstLatency = latencySummary(
+      attemptIds
+        .filter((id) => arrivedByAttempt.has(id))
+        .map((id) => Math.max(0, (arrivedByAttempt.get(id) ?? 0) - (repliedAt.get(id) ?? 0))),
+    );
     console.log(
       table(
         [
@@ -261,7 +285,12 @@ async function runWebhooks() {
         ],
       ),
     );
-    void burstLatencies;
+    console.log(
+      table(
+        ['during the burst: p50 ms', 'p95 ms', 'max ms'],
+        [[String(burstLatency.p50), String(burstLatency.p95), String(burstLatency.max)]],
+      ),
+    );
     if (delivered !== attemptIds.length) failures.push(`${attemptIds.length - delivered} deliveries lost`);
     if (duplicates > 0) failures.push(`${duplicates} messages answered 2xx twice`);
     if (unverified > 0) failures.push(`${unverified} messages failed verification`);
@@ -275,6 +304,7 @@ async function runWebhooks() {
       `deliveries stored as delivered: ${stored.data().count}; receiver requests: ${requests}; before the burst ${before}`,
     );
   } finally {
+    await api.stop();
     server.closeAllConnections();
     server.close();
   }
