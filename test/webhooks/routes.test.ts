@@ -134,6 +134,17 @@ describe('POST /api/clients/{clientId}/webhooks', () => {
     expectError(await post(`${foreign}/rotate-secret`, undefined, as(myAdmin.token)), 404, 'NOT_FOUND');
     expectError(await get(`${foreign}/deliveries`, as(myAdmin.token)), 404, 'NOT_FOUND');
     expectError(await get(hooks(mine.clientId), as(mine.student.token)), 403, 'FORBIDDEN');
+    // Ids that cannot name a document name nothing.
+    expectError(await get(`${hooks(mine.clientId)}/__x__/deliveries`, as(myAdmin.token)), 404, 'NOT_FOUND');
+    expectError(
+      await post(
+        `${hooks(theirs.clientId)}/${created.body.id}/deliveries/a%2Fb/resend`,
+        undefined,
+        as(theirAdmin.token),
+      ),
+      404,
+      'NOT_FOUND',
+    );
     assert.ok((await adminDb.doc(`clients/${theirs.clientId}/webhooks/${created.body.id}`).get()).exists);
   });
 });
