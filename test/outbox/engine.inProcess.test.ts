@@ -10,6 +10,7 @@ import { newSecret } from '../../functions/src/webhooks/signing';
 import { publishTest, startOk } from '../attempts/fixtures';
 import { as } from '../exams/fixtures';
 import { adminDb } from '../support/admin';
+import { loggedDuring } from '../support/faults';
 import { createTenant } from '../support/fixtures';
 import { post } from '../support/http';
 import { startReceiver, type Receiver } from '../webhooks/receiver';
@@ -177,6 +178,34 @@ describe('outbox delivery engine', function () {
     await runDue(Date.now() + 3 * 60_000);
     assert.equal(rx.received.length, 1, 'fanned out once');
     assert.equal((await adminDb.doc(`clients/${tenant.clientId}/events/${event.id}`).get()).get('fanned_out'), true);
+  });
+
+  it('sets aside an event whose fan-out keeps failing, after 10 runs, with the error kept', async () => {
+    const tenant = await createTenant();
+    const rx = await receiver(() => 204);
+    const hook = await addWebhook(tenant.clientId, rx.url);
+    const { test } = await publishTest(tenant.admin.token, tenant.clientId);
+    await adminDb.doc(`clients/${tenant.clientId}/webhooks/${hook.id}`).update({ events: 42 });
+    await submitOne(tenant, test.id);
+    const eventRef = await until(async () => {
+      const snap = await adminDb
+        .collection(`clients/${tenant.clientId}/events`)
+        .where('type', '==', 'attempt.submitted')
+        .get();
+      return snap.empty ? undefined : snap.docs[0].ref;
+    });
+    const { entries } = await loggedDuring(async () => {
+      for (let run = 1; run <= 10; run += 1) await runDue(Date.now() + 2 * 60_000);
+    });
+    assert.ok(
+      entries.some((e) => e.message === 'outbox_fan_out_given_up'),
+      'given up, logged as an error',
+    );
+    const event = (await eventRef.get()).data()!;
+    assert.equal(event.fanned_out, true);
+    assert.equal(event.fan_out_failures, 10);
+    assert.match(event.fan_out_error, /includes|not a function/);
+    assert.equal(rx.received.length, 0);
   });
 
   it('loses nothing when a try dies after its delivery was made: due again after its lease, tried once', async () => {

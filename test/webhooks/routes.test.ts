@@ -168,9 +168,10 @@ describe('webhook delivery through the Firestore trigger', () => {
   });
   after(() => receiver.close());
 
-  it('delivers test.published and attempt.submitted signed, with the attempt as an admin sees it (no keys) and its revision', async () => {
+  it('delivers test.published and attempt.submitted signed, with the attempt as an admin sees it (no keys) and its revision', async function () {
+    this.timeout(150_000);
     const { test } = await publishTest(tenant.admin.token, tenant.clientId);
-    const [published] = await receiver.waitFor(1);
+    const [published] = await receiver.waitFor(1, 60_000);
     assert.ok(published, 'the trigger delivered test.published');
     assert.deepEqual(published.verifiedWith, [0]);
     const publishedBody = JSON.parse(published.body);
@@ -181,7 +182,7 @@ describe('webhook delivery through the Firestore trigger', () => {
     const started = await startOk(tenant.student.token, { test_id: test.id });
     const submitted = await post(`/api/attempts/${started.attempt_id}/submit`, undefined, as(tenant.student.token));
     assert.equal(submitted.status, 200, submitted.text);
-    const [, attemptMessage] = await receiver.waitFor(2);
+    const [, attemptMessage] = await receiver.waitFor(2, 60_000);
     assert.ok(attemptMessage, 'the trigger delivered attempt.submitted');
     assert.deepEqual(attemptMessage.verifiedWith, [0]);
     const body = JSON.parse(attemptMessage.body);

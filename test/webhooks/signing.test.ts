@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
 import { checkReceiverUrl, addressAllowed } from '../../functions/src/webhooks/addressGuard';
+import { body, MAX_PAYLOAD_BYTES } from '../../functions/src/webhooks/channel';
 import { newSecret, signedHeaders } from '../../functions/src/webhooks/signing';
 
 // Signing checked against the Standard Webhooks specification's own test vector,
@@ -105,5 +106,18 @@ describe('webhook receiver addresses', () => {
       'https://user:pw@hooks.example.com/',
     ])
       assert.ok(!checkReceiverUrl(url, prod).ok, url);
+  });
+});
+
+describe('webhook body', () => {
+  it('is {type, timestamp, data}, and over 256 KB goes without its bulky parts, named in data.omitted', () => {
+    const event = { type: 'attempt.submitted' as const, timestamp: '2026-01-01T00:00:00.000Z' };
+    assert.deepEqual(JSON.parse(body(event, { attempt_id: 'a', score: 1 })), {
+      ...event,
+      data: { attempt_id: 'a', score: 1 },
+    });
+    const huge = body(event, { attempt_id: 'a', score: 1, answers: ['x'.repeat(300_000)], test_details: {} });
+    assert.ok(Buffer.byteLength(huge) <= MAX_PAYLOAD_BYTES);
+    assert.deepEqual(JSON.parse(huge).data, { attempt_id: 'a', score: 1, omitted: ['test_details', 'answers'] });
   });
 });

@@ -19,6 +19,9 @@ export interface StoredEvent {
   timestamp: string;
   /** Set once its deliveries exist: the runner fans out any event still false a minute after it happened (a lost trigger). */
   fanned_out: boolean;
+  /** Late fan-outs by the runner that failed; after 10 it is set aside with `fan_out_error` (logged as an error). */
+  fan_out_failures?: number;
+  fan_out_error?: string;
   /** Firestore's TTL deletes it after this (docs/operations.md). */
   expires_at: Timestamp;
 }

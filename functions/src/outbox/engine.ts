@@ -17,6 +17,8 @@ import * as store from './store';
 // trigger fans it out into deliveries and tries them at once; the runner, every
 // minute, fans out any event whose trigger was lost and tries every due delivery.
 
+/** Runs of the runner that may fail to fan one event out before it is set aside (logged as an error). */
+const FAN_OUT_ATTEMPTS = 10;
 /** A fan-out tries this many of its deliveries itself; the rest are due at once for the runner. */
 const TRIED_BY_FAN_OUT = 100;
 /** Tries one fan-out runs at once. */
@@ -101,7 +103,13 @@ export async function runDue(nowMs = Date.now()): Promise<{ fannedOut: number; t
       await fanOutLate(event, nowMs);
       fannedOut += 1;
     } catch (err) {
-      log.warn('outbox_fan_out_failed', { event: event.id, client_id: event.client_id, error: errorText(err) });
+      // One that keeps failing is set aside after FAN_OUT_ATTEMPTS runs, so it cannot hold the oldest places for ever.
+      const given = await store.fanOutFailed(event, errorText(err), FAN_OUT_ATTEMPTS);
+      (given ? log.error : log.warn)(given ? 'outbox_fan_out_given_up' : 'outbox_fan_out_failed', {
+        event: event.id,
+        client_id: event.client_id,
+        error: errorText(err),
+      });
     }
   }
   const organizations = await store.organizationsWithPending();

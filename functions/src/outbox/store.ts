@@ -152,3 +152,17 @@ export async function unfannedEvents(beforeMs: number, limit: number): Promise<S
     .get();
   return snap.docs.map((d) => d.data() as StoredEvent);
 }
+
+/**
+ * Counts a failed late fan-out on the event; at `giveUpAfter` failures it is
+ * marked fanned out with the error kept (`fan_out_error`), so the runner stops
+ * picking it. Answers whether it was given up.
+ */
+export async function fanOutFailed(event: StoredEvent, error: string, giveUpAfter: number): Promise<boolean> {
+  const failures = (event.fan_out_failures ?? 0) + 1;
+  const given = failures >= giveUpAfter;
+  await paths
+    .clientEvent(event.client_id, event.id)
+    .update({ fan_out_failures: failures, ...(given ? { fanned_out: true, fan_out_error: error.slice(0, 500) } : {}) });
+  return given;
+}

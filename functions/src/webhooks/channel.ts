@@ -35,8 +35,21 @@ async function testData(clientId: string, testId: string): Promise<Record<string
   return test ? (Test.parse(authorView(test)) as Record<string, unknown>) : undefined;
 }
 
-const body = (event: StoredEvent, data: Record<string, unknown>) =>
-  JSON.stringify({ type: event.type, timestamp: event.timestamp, data });
+/** The largest body sent (and kept on the delivery, within Firestore's 1 MiB document). */
+export const MAX_PAYLOAD_BYTES = 256 * 1024;
+
+/**
+ * `{type, timestamp, data}`. A body over MAX_PAYLOAD_BYTES (an attempt of a very
+ * large test) goes without the bulky parts, named in `data.omitted`: the receiver
+ * reads them with GET /api/attempts/{id}.
+ */
+export function body(event: Pick<StoredEvent, 'type' | 'timestamp'>, data: Record<string, unknown>): string {
+  const full = JSON.stringify({ type: event.type, timestamp: event.timestamp, data });
+  if (Buffer.byteLength(full) <= MAX_PAYLOAD_BYTES) return full;
+  const bulky = ['test_details', 'answers', 'questions', 'description'].filter((k) => k in data);
+  const slim = Object.fromEntries(Object.entries(data).filter(([k]) => !bulky.includes(k)));
+  return JSON.stringify({ type: event.type, timestamp: event.timestamp, data: { ...slim, omitted: bulky } });
+}
 
 /** An attempt id as a delivery-id part: ids are document ids, any character but `/`, so an unusual one is hex-encoded. */
 const keyPart = (id: string) => (/^[A-Za-z0-9_-]{1,64}$/.test(id) ? id : Buffer.from(id).toString('hex').slice(0, 120));
