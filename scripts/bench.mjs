@@ -26,6 +26,8 @@ const EMULATORS_OF = {
   'bench/interchange.mjs': 'auth,firestore,storage',
   'bench/classes.mjs': 'auth,firestore',
   'bench/lti.mjs': 'auth,firestore',
+  // The Firestore trigger runs in the Functions emulator, beside the API it delivers for.
+  'bench/webhooks.mjs': EMULATORS,
   'bench/webBundle.mjs': null,
 };
 

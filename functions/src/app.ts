@@ -51,6 +51,10 @@ import { provideAttemptLookup } from './media/attemptLookup';
 import { provideLeaveClasses } from './users/classMemberships';
 import { leaveClasses } from './classes/store';
 import { recordSweep, runSweep } from './sittings/sweeps';
+import { webhookRoutes } from './webhooks/routes';
+import { provideDeliveryChannels } from './outbox/channels';
+import { ltiScoreChannel } from './lti/grades/scoreChannel';
+import { webhookChannel } from './webhooks/channel';
 
 /** Every route the app mounts; the OpenAPI document describes this same list. */
 export function allRoutes(): RouteDefinition[] {
@@ -75,6 +79,7 @@ export function allRoutes(): RouteDefinition[] {
     ...mediaRoutes,
     ...rosterRoutes,
     ...ltiRoutes,
+    ...webhookRoutes,
   ];
   return routes;
 }
@@ -101,6 +106,8 @@ export function provideEffects(): void {
   provideTestChangeEffects({ recordSweep, runSweep, stopOpenAttempts });
   provideAttemptLookup(attemptShown);
   provideLeaveClasses(leaveClasses);
+  // The outbox's receivers: each plans an event's deliveries and sends one try (outbox/engine.ts).
+  provideDeliveryChannels({ webhook: webhookChannel, lti_score: ltiScoreChannel });
 }
 
 /** The composition root: what authentication does to the audit log, the limiter and the clients. */

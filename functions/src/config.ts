@@ -54,6 +54,12 @@ export const params = {
     default: 256,
     description: 'Largest JSON request body accepted, in KiB',
   }),
+  // Read where a URL is checked or connected to (webhooks/reach.ts), not through RuntimeConfig: the delivery runs without the app.
+  allowLoopbackUrls: defineBoolean('ALLOW_LOOPBACK_URLS', {
+    default: false,
+    description:
+      'Receiver and platform URLs may be http on a loopback address (127.0.0.1, localhost): the emulators only; never in production',
+  }),
   exposeCostHeader: defineBoolean('EXPOSE_COST_HEADER', {
     default: false,
     description: 'Adds X-Debug-Cost (Firestore reads/writes/round trips per request); for the emulator and benchmarks',

@@ -8,6 +8,9 @@ import { params, readConfig } from './config';
 import { onSchedule } from 'firebase-functions/v2/scheduler';
 import { closeOverdueAttempts as closeOverdue } from './attempts/service';
 import { resumeStaleSweeps } from './sittings/sweeps';
+import { onDocumentCreated } from 'firebase-functions/v2/firestore';
+import { fanOut, runDue } from './outbox/engine';
+import type { StoredEvent } from './outbox/documents';
 
 let app: Express | undefined;
 
@@ -51,3 +54,31 @@ export const closeOverdueAttempts = onSchedule(
 
 /** A course first launched from an LTI platform: its roster (NRPS) fills the course's class (lti/roster/). */
 export { syncLtiRosterOnWrite } from './lti/roster/rosterTrigger';
+/**
+ * An event written with its change (the outbox) is fanned out into deliveries
+ * at once: one per receiver, under deterministic ids, tried at once and again
+ * after 5 s. Not retried by the platform: the runner below fans out any event
+ * left without deliveries a minute on.
+ */
+export const fanOutEvent = onDocumentCreated(
+  { document: 'clients/{clientId}/events/{eventId}', region: 'us-central1', timeoutSeconds: 120, retry: false },
+  async (change) => {
+    const event = change.data?.data() as StoredEvent | undefined;
+    if (!event) return;
+    provideEffects();
+    await fanOut(event, Date.now());
+  },
+);
+
+/**
+ * Every minute: fans out events whose trigger was lost, then tries every due
+ * delivery, organizations in turn (outbox/retry.ts RUNNER_LIMITS bound one
+ * organization's share, so its backlog never holds up another's).
+ */
+export const deliverDue = onSchedule(
+  { schedule: 'every 1 minutes', region: 'us-central1', timeoutSeconds: 120 },
+  async () => {
+    provideEffects();
+    await runDue(Date.now());
+  },
+);

@@ -32,6 +32,12 @@ import { shareCodeQuerySpec } from '../../functions/src/exams/shareCodeQuery';
 import { overrideQuerySpec } from '../../functions/src/sittings/overrideQuery';
 import { studentTestQuerySpec, testQuerySpec } from '../../functions/src/exams/testQuery';
 import { superAdminQuerySpec, tenantUserQuerySpec } from '../../functions/src/users/userQuery';
+import {
+  DUE_DELIVERIES_QUERY,
+  PENDING_ORGANIZATIONS_QUERY,
+  UNFANNED_EVENTS_QUERY,
+} from '../../functions/src/outbox/deliveryQuery';
+import { deliveriesOfWebhookSpec } from '../../functions/src/webhooks/webhookQuery';
 
 // The emulator serves any query; production refuses one without its index.
 // Every list endpoint builds its query from one of these spec functions, so
@@ -137,7 +143,10 @@ const shapes: Array<[string, QuerySpec]> = [
 ];
 
 describe('firestore.indexes.json', () => {
-  for (const [name, spec] of shapes) {
+  for (const [name, spec] of [
+    ...shapes,
+    ["a webhook endpoint's deliveries, newest first", deliveriesOfWebhookSpec('w')] as [string, QuerySpec],
+  ]) {
     it(`has an index for ${name}`, () => assert.ok(isIndexed(spec, indexFile), JSON.stringify(spec)));
   }
 
@@ -230,6 +239,39 @@ describe('firestore.indexes.json', () => {
       ),
       `${collectionId}.${range.field} ${wanted} COLLECTION_GROUP`,
     );
+  });
+
+  // The outbox's runner: equality then range-and-order on one field, some across every organization (collection group).
+  for (const query of [PENDING_ORGANIZATIONS_QUERY, DUE_DELIVERIES_QUERY, UNFANNED_EVENTS_QUERY]) {
+    it(`has a ${query.scope} index for the outbox's ${query.collectionId} (${query.equals.join(', ')} ==, by ${query.orderBy[0].field})`, () => {
+      const wanted = [
+        ...query.equals.map((fieldPath) => ({ fieldPath, order: 'ASCENDING' })),
+        ...query.orderBy.map((o) => ({
+          fieldPath: o.field,
+          order: o.direction === 'asc' ? 'ASCENDING' : 'DESCENDING',
+        })),
+      ];
+      assert.ok(
+        indexFile.indexes.some(
+          (index) =>
+            index.collectionGroup === query.collectionId &&
+            index.queryScope === query.scope &&
+            JSON.stringify(index.fields) === JSON.stringify(wanted),
+        ),
+        JSON.stringify(query),
+      );
+    });
+  }
+
+  it('expires the outbox’s events and deliveries with a TTL policy', () => {
+    const overrides = (
+      indexFile as unknown as { fieldOverrides: Array<{ collectionGroup: string; fieldPath: string; ttl?: boolean }> }
+    ).fieldOverrides;
+    for (const group of ['events', 'deliveries'])
+      assert.ok(
+        overrides.some((o) => o.collectionGroup === group && o.fieldPath === 'expires_at' && o.ttl),
+        group,
+      );
   });
 
   it('expires rate-limit counters with a TTL policy', () => {

@@ -31,4 +31,16 @@ describe('the exported api function', () => {
     assert.deepEqual(rewrite.function, { functionId: 'api', region: endpoint.region[0] });
     assert.equal(config.functions[0].runtime, 'nodejs22');
   });
+
+  it('delivers the outbox with a Firestore trigger on every event and a runner every minute', async () => {
+    const { fanOutEvent, deliverDue } = await import('../../functions/src/index');
+    const trigger = (fanOutEvent as unknown as { __endpoint: Record<string, any> }).__endpoint;
+    assert.equal(trigger.platform, 'gcfv2');
+    assert.equal(trigger.eventTrigger.eventType, 'google.cloud.firestore.document.v1.created');
+    assert.deepEqual(trigger.eventTrigger.eventFilterPathPatterns, { document: 'clients/{clientId}/events/{eventId}' });
+    // Not retried by the platform: the runner fans out any event left without deliveries.
+    assert.equal(trigger.eventTrigger.retry, false);
+    const runner = (deliverDue as unknown as { __endpoint: Record<string, any> }).__endpoint;
+    assert.equal(runner.scheduleTrigger.schedule, 'every 1 minutes');
+  });
 });

@@ -18,6 +18,7 @@ import { seeds as media } from './seeds/media';
 import { seeds as classes } from './seeds/classes';
 import { seeds as roster } from './seeds/roster';
 import { seeds as lti } from './seeds/lti';
+import { seeds as webhooks } from './seeds/webhooks';
 import type { FuzzRequest, FuzzSeed, FuzzSeedGroup, FuzzWorld } from './seeds/types';
 
 // Property-based fuzzing of every endpoint in the OpenAPI document, and of
@@ -44,6 +45,7 @@ const GROUPS: FuzzSeedGroup[] = [
   classes,
   roster,
   lti,
+  webhooks,
 ];
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 const FUZZ_SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;

@@ -150,6 +150,7 @@ export const eventAbout = (
   attempts: attempts.map((a) => ({ id: a.id, revision: a.revision ?? 0 })),
   timestamp: new Date().toISOString(),
   expires_at: null as never,
+  fanned_out: false,
 });
 
 /** A class of the organization, as the classes feature stores it. */

@@ -168,6 +168,22 @@ const SEED: Record<string, Record<string, unknown>> = {
     updated_at: 1,
     updated_by: 'admA',
   },
+  // The outbox and webhook endpoints: signing secrets, the bodies sent (attempts), every try's outcome.
+  [`clients/${ACME}/webhooks/wh1`]: {
+    id: 'wh1',
+    client_id: ACME,
+    url: 'https://hooks.example.com/in',
+    events: ['attempt.submitted'],
+    secrets: [{ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', expires_at: null }],
+    active: true,
+  },
+  [`clients/${ACME}/events/ev1`]: { id: 'ev1', client_id: ACME, type: 'attempt.submitted', fanned_out: true },
+  [`clients/${ACME}/deliveries/ev1~webhook-wh1`]: {
+    id: 'ev1~webhook-wh1',
+    client_id: ACME,
+    status: 'pending',
+    payload: '{}',
+  },
 };
 
 let env: RulesTestEnvironment;
@@ -388,6 +404,9 @@ describe('firestore.rules', function () {
     ['question_imports', 'imp1', 'question imports'],
     ['accommodations', 'stuA', "students' accommodations"],
     ['sitting_counts', 'accommodations', "an organization's accommodation counter"],
+    ['webhooks', 'wh1', 'webhook endpoints (signing secrets)'],
+    ['events', 'ev1', 'outbox events'],
+    ['deliveries', 'ev1~webhook-wh1', 'webhook deliveries (bodies sent, tries)'],
     ['future_subcollection', 'x1', 'subcollections added later'],
   ];
   for (const [name, id, what] of tenantCollections) {

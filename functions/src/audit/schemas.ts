@@ -30,6 +30,12 @@ export const AUDIT_EVENT_TYPES = [
   'class_override_deleted',
   // ---- the exam hall
   'networks_set',
+  // ---- integrations: webhooks
+  'webhook_created',
+  'webhook_deleted',
+  'webhook_secret_rotated',
+  'webhook_disabled',
+  'webhook_delivery_resent',
   // ---- grading and regrading
   'essay_graded',
   'version_regraded',

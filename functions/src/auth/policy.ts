@@ -94,6 +94,18 @@ export function assertCanManageNetworks(principal: Principal, clientId: string):
   assertTenantAccess(principal, clientId);
 }
 
+// ---------------------------------------------------------------- webhooks
+
+/**
+ * An organization's webhook endpoints and their deliveries: a Super Admin any
+ * organization's, a Client Admin its own. They carry the organization's
+ * attempts to other systems and hold signing secrets, so no one else sees them.
+ */
+export function assertCanManageWebhooks(principal: Principal, clientId: string): void {
+  assertRole(principal, ['super_admin', 'client_admin']);
+  assertTenantAccess(principal, clientId);
+}
+
 // ---------------------------------------------------------------- audit log
 
 /** Super Admins read every record (optionally one organization's); a Client Admin only its own organization's. */

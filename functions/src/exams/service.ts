@@ -52,7 +52,7 @@ const deliveryView = (test: StoredTest) => ({
 const questionCount = (test: StoredTest): number =>
   test.question_ids.length + (test.pools ?? []).reduce((sum, pool) => sum + pool.draw, 0);
 
-function authorView(test: StoredTest): Test {
+export function authorView(test: StoredTest): Test {
   const {
     access_code_hash: _hash,
     key_revisions: _revisions,

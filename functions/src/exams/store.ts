@@ -3,6 +3,7 @@ import { db } from '../firestore/db';
 import { findFolderOwner, findFolderInTransaction } from '../folders/store';
 import { fetchPage } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';
+import { recordEvent } from '../outbox/events';
 import { toStoredQuestion } from '../questions/store';
 import { ALREADY_EXISTS, hasStatus } from '../firestore/statusCodes';
 import { badRequest, conflict, notFound } from '../shared/errors';
@@ -388,6 +389,8 @@ export async function publishTest(
     });
     tx.create(versionRef, version);
     tx.set(ref, next);
+    // The outbox's event moves with the publish: one write more in its transaction.
+    recordEvent(tx, { clientId, type: 'test.published', testId, attempts: [] });
     return next;
   });
 }

@@ -17,6 +17,11 @@ export interface StoredEvent {
   attempts: Array<{ id: string; revision: number }>;
   /** When the change happened (ISO). */
   timestamp: string;
+  /** Set once its deliveries exist: the runner fans out any event still false a minute after it happened (a lost trigger). */
+  fanned_out: boolean;
+  /** Late fan-outs by the runner that failed; after 10 it is set aside with `fan_out_error` (logged as an error). */
+  fan_out_failures?: number;
+  fan_out_error?: string;
   /** Firestore's TTL deletes it after this (docs/operations.md). */
   expires_at: Timestamp;
 }
@@ -50,6 +55,8 @@ export interface StoredDelivery {
   payload: string;
   status: DeliveryStatus;
   tries: number;
+  /** Tries since it was made or last resent: the retry schedule counts these (absent: `tries`). */
+  round_tries?: number;
   /** When the next try is due (ISO), while pending. */
   next_try_at: string | null;
   last_code: number | null;
@@ -63,8 +70,11 @@ export interface StoredDelivery {
 
 /** What one kind of receiver needs: which deliveries an event makes for it, and how one try is sent. */
 export interface DeliveryChannel {
-  /** The deliveries this event makes (read what is needed: endpoints, line items); none when nobody listens. */
-  plan(event: StoredEvent): Promise<Array<{ target: DeliveryTarget; payload: string }>>;
+  /**
+   * The deliveries this event makes (read what is needed: endpoints, line items); none when nobody listens.
+   * `key` tells apart two deliveries of one event to the same target (a regrade's attempts): [A-Za-z0-9_-], short.
+   */
+  plan(event: StoredEvent): Promise<Array<{ target: DeliveryTarget; payload: string; key?: string }>>;
   /** One try. A receiver's failure is an outcome, not a throw; a throw is our backend failing (tried again later). */
   send(
     delivery: StoredDelivery,

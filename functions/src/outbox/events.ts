@@ -20,6 +20,7 @@ export function recordEvent(
     test_id: event.testId,
     attempts: event.attempts,
     timestamp: new Date(nowMs).toISOString(),
+    fanned_out: false,
     expires_at: Timestamp.fromMillis(nowMs + EVENT_KEPT_MS),
   };
   tx.create(ref, stored);

@@ -1,0 +1,109 @@
+import { findAttempt } from '../attempts/attemptLookup';
+import { requirePaper } from '../attempts/frozenReads';
+import { savedAnswers, summaryOf, testDetails } from '../attempts/rules';
+import { Attempt } from '../attempts/schemas';
+import { Test } from '../exams/schemas';
+import { authorView } from '../exams/service';
+import { findTest } from '../exams/store';
+import type { DeliveryChannel, StoredDelivery, StoredEvent } from '../outbox/documents';
+import { reachPolicy } from './reach';
+import { postOnce } from './sender';
+import { disableGone } from './service';
+import { signedHeaders } from './signing';
+import * as store from './store';
+
+// The webhook channel of the outbox: which endpoints an event goes to, with
+// what body, and one signed try of a delivery.
+
+/** The attempt as GET /api/attempts/{id} shows it to an administrator, without the review (its keys), with its revision. */
+async function attemptData(attemptId: string): Promise<Record<string, unknown> | undefined> {
+  const found = await findAttempt(attemptId);
+  if (!found) return undefined;
+  const { attempt } = found;
+  const version = await requirePaper(attempt);
+  // The reply's own schema: a field it does not declare (a key, a hash) never leaves.
+  const shown = Attempt.parse({
+    ...summaryOf(attempt),
+    answers: savedAnswers(attempt),
+    test_details: testDetails(attempt.id, version),
+  });
+  return { ...shown, revision: attempt.revision ?? 0 };
+}
+
+async function testData(clientId: string, testId: string): Promise<Record<string, unknown> | undefined> {
+  const test = await findTest(clientId, testId);
+  return test ? (Test.parse(authorView(test)) as Record<string, unknown>) : undefined;
+}
+
+/** The largest body sent (and kept on the delivery, within Firestore's 1 MiB document). */
+export const MAX_PAYLOAD_BYTES = 256 * 1024;
+
+/**
+ * `{type, timestamp, data}`. A body over MAX_PAYLOAD_BYTES (an attempt of a very
+ * large test) goes without the bulky parts, named in `data.omitted`: the receiver
+ * reads them with GET /api/attempts/{id}.
+ */
+export function body(event: Pick<StoredEvent, 'type' | 'timestamp'>, data: Record<string, unknown>): string {
+  const full = JSON.stringify({ type: event.type, timestamp: event.timestamp, data });
+  if (Buffer.byteLength(full) <= MAX_PAYLOAD_BYTES) return full;
+  const bulky = ['test_details', 'answers', 'questions', 'description'].filter((k) => k in data);
+  const slim = Object.fromEntries(Object.entries(data).filter(([k]) => !bulky.includes(k)));
+  return JSON.stringify({ type: event.type, timestamp: event.timestamp, data: { ...slim, omitted: bulky } });
+}
+
+/** An attempt id as a delivery-id part: ids are document ids, any character but `/`, so an unusual one is hex-encoded. */
+const keyPart = (id: string) => (/^[A-Za-z0-9_-]{1,64}$/.test(id) ? id : Buffer.from(id).toString('hex').slice(0, 120));
+
+export const webhookChannel: DeliveryChannel = {
+  /**
+   * The organization's active endpoints subscribed to the event's type; one
+   * delivery per endpoint, and per attempt for a regrade (each with that
+   * attempt's body). The body is built once here, so every try sends the same bytes.
+   */
+  async plan(event) {
+    const endpoints = (await store.listWebhooks(event.client_id)).filter(
+      (w) => w.active && w.events.includes(event.type),
+    );
+    if (endpoints.length === 0) return [];
+    if (event.type === 'test.published') {
+      const data = await testData(event.client_id, event.test_id);
+      if (!data) return [];
+      const payload = body(event, data);
+      return endpoints.map((w) => ({ target: { kind: 'webhook' as const, webhook_id: w.id }, payload }));
+    }
+    const several = event.attempts.length > 1;
+    const planned = [];
+    for (const { id } of event.attempts) {
+      const data = await attemptData(id);
+      if (!data) continue;
+      const payload = body(event, data);
+      for (const w of endpoints)
+        planned.push({
+          target: { kind: 'webhook' as const, webhook_id: w.id },
+          payload,
+          ...(several ? { key: `webhook-${w.id}-${keyPart(id)}` } : {}),
+        });
+    }
+    return planned;
+  },
+
+  /** One signed POST. The endpoint is read at each try: a deleted or disabled one ends the delivery, a rotated secret signs. */
+  async send(delivery: StoredDelivery) {
+    if (delivery.target.kind !== 'webhook') throw new Error('Not a webhook delivery');
+    const webhookId = delivery.target.webhook_id;
+    const webhook = await store.findWebhook(delivery.client_id, webhookId);
+    const at = new Date().toISOString();
+    if (!webhook) return { at, code: null, error: 'The endpoint was deleted', ms: 0, gone: true };
+    if (!webhook.active) return { at, code: null, error: 'The endpoint is disabled', ms: 0, gone: true };
+    const nowMs = Date.now();
+    const result = await postOnce(
+      webhook.url,
+      signedHeaders(delivery.message_id, delivery.payload, webhook.secrets, nowMs),
+      delivery.payload,
+      reachPolicy(),
+    );
+    const gone = result.code === 410;
+    if (gone) await disableGone(delivery.client_id, webhookId, delivery.id);
+    return { at, ...result, ...(gone ? { gone, error: 'The receiver answered 410 Gone: endpoint disabled' } : {}) };
+  },
+};
