@@ -45,6 +45,11 @@ const EVENT_TYPES = Object.keys({
   attempt_regraded: 1,
   lti_platform_registered: 1,
   lti_platform_deleted: 1,
+  webhook_created: 1,
+  webhook_deleted: 1,
+  webhook_secret_rotated: 1,
+  webhook_disabled: 1,
+  webhook_delivery_resent: 1,
 } satisfies Record<EventType, 1>) as EventType[];
 
 interface Filters {
