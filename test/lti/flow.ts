@@ -2,6 +2,7 @@ import { adminAuth } from '../support/admin';
 import { AUTH_HOST } from '../support/env';
 import { api, freshIp, type ApiResponse } from '../support/http';
 import type { TestPlatform } from './platform';
+import { startPlatformServices, type PlatformServices } from './platformServices';
 
 // The tool's login and launch driven as a platform's browser would, without a
 // browser: the login's redirect read, the id_token built for its nonce, the
@@ -98,6 +99,22 @@ export async function idTokenFor(customToken: string): Promise<string> {
   const body = (await res.json()) as { idToken?: string };
   if (!body.idToken) throw new Error(`custom token refused: ${JSON.stringify(body)}`);
   return body.idToken;
+}
+
+/**
+ * The services (token endpoint, line items) of `platform`, trusting the tool's keys as a platform
+ * does: read from the tool's JWKS endpoint at `base`. A registration points its `auth_token_url` at
+ * their `tokenUrl`; a launch's AGS claim at one of their `lineitem()`s.
+ */
+export async function startServicesOf(base: string, platform: TestPlatform): Promise<PlatformServices> {
+  return startPlatformServices({
+    toolJwks: async () => {
+      const res = await fetch(`${base}/api/lti/jwks`, { headers: { 'X-Forwarded-For': freshIp() } });
+      if (!res.ok) throw new Error(`the tool's JWKS answered ${res.status}`);
+      return res.json();
+    },
+    clientIds: [platform.clientId],
+  });
 }
 
 export const claimsOf = async (uid: string) => (await adminAuth.getUser(uid)).customClaims ?? {};

@@ -4,8 +4,9 @@ import { ltiUid } from '../../functions/src/lti/claims';
 import { adminAuth } from '../support/admin';
 import { BASE_URL } from '../support/env';
 import { freshIp, get, post } from '../support/http';
-import { idTokenFor } from '../lti/flow';
+import { idTokenFor, startServicesOf } from '../lti/flow';
 import { escapeHtml, startPlatform, type TestPlatform } from '../lti/platform';
+import type { PlatformServices } from '../lti/platformServices';
 import { browserPerTest, checkPage } from './support/browser';
 import { tenantWithPublishedTest } from './support/exams';
 
@@ -13,20 +14,25 @@ import { tenantWithPublishedTest } from './support/exams';
 // student's first saved answer: the platform's page posts the login to the
 // tool, the tool sends the browser to the platform's authorization endpoint,
 // which form-posts the id_token back; the web app signs in with the custom
-// token and opens the linked test. The steps share `flow`, so a later step
-// (the score arriving at the platform) is appended after the last one.
+// token and opens the linked test; the student submits, and the score reaches
+// the platform's line item (AGS), posted by the outbox's trigger in the
+// emulators. The steps share `flow`.
 
 describe('web app: a student launched from an LMS', function () {
   this.timeout(180_000);
   const browser = browserPerTest();
   const sitting = tenantWithPublishedTest();
   let platform: TestPlatform;
-  const flow: { attemptId?: string; studentUid?: string; lineitem?: string } = {};
+  // The platform's token endpoint and line items: the score's way back.
+  let services: PlatformServices;
+  const flow: { attemptId?: string; studentUid?: string; sub?: string; lineitem?: string; submitted?: boolean } = {};
 
   before(async () => {
     platform = await startPlatform();
+    services = await startServicesOf(BASE_URL, platform);
     const { tenant } = sitting();
-    const res = await post(`/api/clients/${tenant.clientId}/lti/platforms`, platform.registration(), {
+    const registration = platform.registration({ auth_token_url: services.tokenUrl });
+    const res = await post(`/api/clients/${tenant.clientId}/lti/platforms`, registration, {
       token: tenant.admin.token,
       ip: freshIp(),
     });
@@ -49,14 +55,18 @@ describe('web app: a student launched from an LMS', function () {
       );
     });
   });
-  after(() => platform?.close());
+  after(async () => {
+    await services?.close();
+    await platform?.close();
+  });
 
-  it('goes from the platform’s launch form to the first saved answer', async function () {
+  it('goes from the platform’s launch form to the first saved answer, then submits', async function () {
     const visitor = browser();
     const { page } = visitor;
     const { test } = sitting();
     const sub = `student-${randomUUID()}`;
-    flow.lineitem = `${platform.baseUrl}/lineitems/${test.id}`;
+    flow.sub = sub;
+    flow.lineitem = services.lineitem(test.id);
     platform.pending.set('student-42', (nonce) =>
       platform.sign(
         platform.resourceLink({
@@ -89,6 +99,35 @@ describe('web app: a student launched from an LMS', function () {
     const attempt = await get(`/api/attempts/${flow.attemptId}`, { token, ip: freshIp() });
     assert.equal(attempt.status, 200, attempt.text);
     assert.ok(attempt.body.answers.some((a: { student_answer: string }) => a.student_answer === 'Paris'));
+
+    await page.getByRole('button', { name: 'Submit the test' }).click();
+    await page.getByRole('button', { name: 'Submit now' }).click();
+    await page.getByText(/Your score:/).waitFor();
+    assert.match(await page.getByText(/Your score:/).innerText(), /Your score: 2 of 18/);
+    await checkPage(page, this, 'lti submitted');
+    flow.submitted = true;
     assert.deepEqual(visitor.errors, []);
+  });
+
+  it('delivers the submitted score to the platform’s line item, for the launch’s user', async () => {
+    assert.ok(flow.submitted, 'the launch step submitted');
+    // Posted by the event's trigger in the emulators (the outbox's lti_score channel), not by this test.
+    const until = Date.now() + 30_000;
+    let received = services.scores.filter((s) => s.lineitem === flow.lineitem);
+    while (received.length === 0 && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 250));
+      received = services.scores.filter((s) => s.lineitem === flow.lineitem);
+    }
+    assert.equal(received.length, 1, 'one score at the line item within 30 s');
+    assert.equal(received[0].contentType, 'application/vnd.ims.lis.v1.score+json');
+    const { timestamp, ...score } = received[0].body;
+    assert.ok(!Number.isNaN(Date.parse(timestamp)), `a timestamp: ${timestamp}`);
+    assert.deepEqual(score, {
+      userId: flow.sub,
+      scoreGiven: 2,
+      scoreMaximum: 18,
+      activityProgress: 'Completed',
+      gradingProgress: 'FullyGraded',
+    });
   });
 });
