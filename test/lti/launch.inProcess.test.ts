@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { generateKeyPair } from 'jose';
 import { forgetKeySets } from '../../functions/src/lti/verify';
 import { ltiUid } from '../../functions/src/lti/claims';
-import { adminDb } from '../support/admin';
+import { adminAuth, adminDb } from '../support/admin';
 import { failReads } from '../support/faults';
 import { createTenant, createUser } from '../support/fixtures';
 import { api, freshIp } from '../support/http';
@@ -372,6 +372,14 @@ describe('POST /api/lti/launch: users, courses and tests', () => {
     assert.equal(second.status, 302);
     const users = await adminDb.collection(`clients/${tenant.clientId}/users`).where('email', '==', user.email).get();
     assert.equal(users.size, 1, 'one account');
+  });
+
+  it('makes the account without its email when the email claim is not an address (302, not 500)', async () => {
+    const user = learner({ email: 'not an email' });
+    const res = await linkLaunch(platform, { user });
+    assert.equal(res.status, 302, res.text);
+    const uid = ltiUid(tenant.clientId, platform.issuer, user.sub);
+    assert.equal((await adminAuth.getUser(uid)).email, undefined);
   });
 
   it('makes an Instructor a Client Admin only when the registration allows it', async () => {

@@ -1,5 +1,10 @@
 import assert from 'node:assert/strict';
-import { platformUrlProblem } from '../../functions/src/lti/platformHttp';
+import { lookup } from 'node:dns/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
+import { platformRequest, platformUrlProblem } from '../../functions/src/lti/platformHttp';
+import { withoutEmulators } from './emulatorEnv';
 
 describe('platformUrlProblem', () => {
   it('accepts an https URL on a public name or address', () => {
@@ -23,5 +28,30 @@ describe('platformUrlProblem', () => {
   it('allows loopback over http on the emulators only', () => {
     assert.equal(platformUrlProblem('http://127.0.0.1:9000/token', true), null);
     assert.equal(platformUrlProblem('http://10.0.0.1/x', true), 'not https');
+  });
+});
+
+describe('platformRequest', () => {
+  it('does not call a name that resolves to a private address outside the emulators', async function () {
+    const name = hostname();
+    const found = await lookup(name, { all: true }).catch(() => []);
+    if (!found.some((a) => a.address.startsWith('127.'))) this.skip();
+    let hits = 0;
+    const server = createServer((_req, res) => {
+      hits++;
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const reply = await withoutEmulators(() =>
+        platformRequest(`https://${name}:${port}/token`, { method: 'POST', headers: {}, body: '' }),
+      );
+      assert.equal(reply.status, null);
+      assert.match((reply as { error: string }).error, /not public/);
+      assert.equal(hits, 0);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -95,6 +95,23 @@ describe('POST /api/clients/{clientId}/lti/platforms', () => {
     }
   });
 
+  it('refuses platform URLs on a private, link-local or unspecified address, even on the emulators (400)', async () => {
+    for (const bad of [
+      { jwks_url: 'https://169.254.169.254/computeMetadata/v1/' },
+      { jwks_url: 'https://10.0.0.1/jwks' },
+      { auth_token_url: 'https://0.0.0.0/token' },
+      { jwks_url: 'https://[::ffff:a9fe:a9fe]/jwks' },
+      { auth_login_url: 'https://192.168.1.1/auth' },
+    ]) {
+      const res = await api(
+        'POST',
+        platformsOf(m.tenant.clientId),
+        as(m.tenant.admin.token, { ...platform.registration({ client_id: `c-${Math.random()}` }), ...bad }),
+      );
+      assert.equal(res.status, 400, `${JSON.stringify(bad)}: ${res.text}`);
+    }
+  });
+
   it('bounds an organization to 20 platforms (409 beyond)', async () => {
     const t = m.otherTenant;
     const sends = Array.from({ length: 22 }, (_, i) =>

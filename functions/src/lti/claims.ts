@@ -93,6 +93,10 @@ export interface DeepLinkingLaunch {
 
 export type Launch = ResourceLinkLaunch | DeepLinkingLaunch;
 
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const emailOf = (value: string | null): string | null =>
+  value !== null && EMAIL.test(value) ? value.toLowerCase() : null;
+
 function person(payload: Record<string, unknown>): LaunchPerson | null {
   const sub = text(payload.sub, 255);
   if (!sub) return null;
@@ -101,7 +105,8 @@ function person(payload: Record<string, unknown>): LaunchPerson | null {
   return {
     sub,
     name: text(payload.name, 100) ?? (given.length > 0 ? given : null),
-    email: text(payload.email, 254)?.toLowerCase() ?? null,
+    // Not an address (a platform's odd claim): the account goes without one, as Auth would refuse it.
+    email: emailOf(text(payload.email, 254)),
     instructor: roles.some((r) => typeof r === 'string' && INSTRUCTOR_ROLES.includes(r)),
   };
 }

@@ -1,4 +1,6 @@
+import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
+import { addressAllowed } from '../webhooks/addressGuard';
 
 // Pure (no Firebase): the tool's own requests to an LTI platform's services
 // (its token endpoint, line items, memberships). Each is bounded in time and in
@@ -48,6 +50,14 @@ export function platformUrlProblem(url: string, loopbackAllowed = onEmulators())
   return null;
 }
 
+/** The first address a host name resolves to that may not be called, or null (an address literal was checked already). */
+async function privateAddressOf(hostname: string): Promise<string | null> {
+  if (ipaddr.isValid(hostname.replace(/^\[|\]$/g, ''))) return null;
+  const found = await lookup(hostname, { all: true }).catch(() => []);
+  const policy = { allowLoopback: onEmulators() };
+  return found.find((a) => !addressAllowed(a.address, policy))?.address ?? null;
+}
+
 /** Reads at most `maxBytes` of the body; more is an error (the rest is never read). */
 async function boundedText(res: Response, maxBytes: number): Promise<string | null> {
   if (!res.body) return '';
@@ -77,6 +87,9 @@ export async function platformRequest(
   const ms = () => Date.now() - started;
   const problem = platformUrlProblem(url);
   if (problem) return { status: null, error: `Refused to call ${url}: ${problem}`, ms: ms() };
+  // A name is resolved first: one that reaches a private address is not called (a platform's claims name these URLs).
+  const refused = await privateAddressOf(new URL(url).hostname);
+  if (refused) return { status: null, error: `Refused to call ${url}: resolves to ${refused}, not public`, ms: ms() };
   const timeoutMs = opts.timeoutMs ?? PLATFORM_TIMEOUT_MS;
   try {
     const res = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });

@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { TestId } from '../exams/schemas';
 import { ClientId, MAX_ID_LENGTH } from '../shared/ids';
@@ -25,6 +26,10 @@ export function platformUrlProblem(text: string): string | null {
   if (url.username || url.password) return 'A URL with credentials is not accepted';
   const loopback = LOOPBACK.test(url.hostname);
   if (loopback && !emulated()) return 'A loopback address is accepted on the emulators only';
+  // The tool fetches these (keys, tokens): an address literal must be public (0.0.0.0, 10/8, 169.254/16, mapped v6 …).
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (!loopback && ipaddr.isValid(host) && ipaddr.process(host).range() !== 'unicast')
+    return 'Must reach a public address, not a private or reserved one';
   if (url.protocol === 'https:') return null;
   if (url.protocol === 'http:' && loopback) return null;
   return 'Must be an https URL';

@@ -184,8 +184,9 @@ async function launchUser(
     try {
       await auth.createUser({ uid, displayName, ...(person.email ? { email: person.email } : {}) });
     } catch (err) {
-      // The email belongs to another account (this organization's or another's): this one goes without it.
-      if ((err as { code?: string }).code !== 'auth/email-already-exists') throw err;
+      // The email belongs to another account (this organization's or another's), or Auth refuses it: this one goes without it.
+      const code = (err as { code?: string }).code;
+      if (code !== 'auth/email-already-exists' && code !== 'auth/invalid-email') throw err;
       await auth.createUser({ uid, displayName });
     }
     created = true;

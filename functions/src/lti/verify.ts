@@ -1,6 +1,10 @@
+import http from 'node:http';
+import https from 'node:https';
 import { createRemoteJWKSet, decodeJwt, errors, jwtVerify, type JWTPayload } from 'jose';
 import { ApiError, badRequest, serviceUnavailable } from '../shared/errors';
+import { guardedLookup, RefusedAddress } from '../webhooks/sender';
 import { MAX_ID_TOKEN_LENGTH } from './claims';
+import { onEmulators } from './platformHttp';
 
 // The id_token's signature and registered claims, checked with jose against
 // the platform's JWKS. Each platform's key set is fetched once and kept (jose
@@ -52,7 +56,11 @@ function keySetOf(jwksUrl: string): ReturnType<typeof createRemoteJWKSet> {
   let keySet = keySets.get(jwksUrl);
   if (!keySet) {
     if (keySets.size >= KEY_SETS_KEPT) keySets.delete(keySets.keys().next().value as string);
-    keySet = createRemoteJWKSet(new URL(jwksUrl), {
+    const url = new URL(jwksUrl);
+    // The address is checked where it is connected to: a name resolving to a private address is never fetched.
+    const lookup = guardedLookup(() => ({ allowLoopback: onEmulators() }));
+    keySet = createRemoteJWKSet(url, {
+      agent: url.protocol === 'https:' ? new https.Agent({ lookup }) : new http.Agent({ lookup }),
       timeoutDuration: 5000,
       cooldownDuration: 30_000,
       cacheMaxAge: 10 * 60_000,
@@ -80,6 +88,10 @@ function verdict(err: unknown): ApiError {
     return refusedToken('malformed');
   }
   if (err instanceof errors.JWKSInvalid) return keySetUnreadable();
+  if (err instanceof RefusedAddress)
+    return badRequest('The platform’s JWKS (jwks_url) is not on a public address; check the registration', [
+      { path: 'jwks_url', message: err.message, reason: 'jwks_invalid' },
+    ]);
   if (err instanceof errors.JWKSTimeout)
     return serviceUnavailable('The platform’s JWKS did not answer in time; retry the launch shortly');
   if (

@@ -19,15 +19,16 @@ export interface PostResult {
   ms: number;
 }
 
-class RefusedAddress extends Error {}
+export class RefusedAddress extends Error {}
 
 /** dns.lookup, with every address it finds checked: any refused one refuses the name. */
-function guardedLookup(policy: ReachPolicy): LookupFunction {
+export function guardedLookup(policy: ReachPolicy | (() => ReachPolicy)): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (err, found) => {
       if (err) return callback(err, '', 4);
       const addresses = found as LookupAddress[];
-      const refused = addresses.find((a) => !addressAllowed(a.address, policy));
+      const now = typeof policy === 'function' ? policy() : policy;
+      const refused = addresses.find((a) => !addressAllowed(a.address, now));
       if (refused || addresses.length === 0)
         return callback(
           new RefusedAddress(`${hostname} resolves to ${refused?.address ?? 'nothing'}, not a public address`),

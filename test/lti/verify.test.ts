@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { lookup } from 'node:dns/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { ApiError } from '../../functions/src/shared/errors';
+import { forgetKeySets, verifyIdToken } from '../../functions/src/lti/verify';
+import { withoutEmulators } from './emulatorEnv';
+
+describe('verifyIdToken', () => {
+  it('never fetches a JWKS from a name that resolves to a private address outside the emulators (400 jwks_invalid)', async function () {
+    const name = hostname();
+    const found = await lookup(name, { all: true }).catch(() => []);
+    if (!found.some((a) => a.address.startsWith('127.'))) this.skip();
+    const { privateKey, publicKey } = await generateKeyPair('RS256');
+    const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256' };
+    let hits = 0;
+    const server = createServer((_req, res) => {
+      hits++;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ keys: [jwk] }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const issuer = 'https://lms.example';
+    const token = await new SignJWT({ nonce: 'n' })
+      .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
+      .setIssuer(issuer)
+      .setAudience('tool')
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(privateKey);
+    forgetKeySets();
+    try {
+      const err = await withoutEmulators(() =>
+        verifyIdToken(token, { issuer, platform_client_id: 'tool', jwks_url: `http://${name}:${port}/jwks` }, 'n').then(
+          () => undefined,
+          (e: unknown) => e,
+        ),
+      );
+      assert.ok(err instanceof ApiError, String(err));
+      assert.equal(err.status, 400);
+      assert.equal(err.details?.[0]?.reason, 'jwks_invalid');
+      assert.equal(hits, 0);
+    } finally {
+      forgetKeySets();
+      server.close();
+    }
+  });
+});
