@@ -133,6 +133,45 @@ describe('GET /api/lti/login', () => {
     assert.equal(deployment.status, 400);
     assert.equal(deployment.body.details[0].reason, 'unknown_deployment');
   });
+
+  it('finds its own registration through the login URL the registration gave, when another organization registers the same issuer and the login leaves client_id out', async () => {
+    const other = await createTenant();
+    await register(other, platform, { client_id: `squatter-${randomUUID().slice(0, 8)}` });
+    const listed = await api('GET', `/api/clients/${tenant.clientId}/lti/platforms`, as(tenant.admin.token));
+    const loginUrl = new URL(listed.body.data.find((p: { id: string }) => p.id === platformId).tool.login_url);
+    assert.ok(loginUrl.searchParams.get('registration'));
+    const withoutClientId = { iss: platform.issuer, login_hint: 'h', target_link_uri: 'x' };
+
+    // The bare login URL cannot tell the two apart: 400, asking for client_id.
+    const bare = await api('GET', `/api/lti/login?${new URLSearchParams(withoutClientId)}`, {
+      baseUrl: base,
+      ip: freshIp(),
+    });
+    assert.equal(bare.status, 400, bare.text);
+
+    // The registration's own login URL finds this organization's registration.
+    loginUrl.search = new URLSearchParams({
+      ...withoutClientId,
+      registration: loginUrl.searchParams.get('registration')!,
+    }).toString();
+    const own = await fetch(`${base}${loginUrl.pathname}${loginUrl.search}`, {
+      redirect: 'manual',
+      headers: { 'X-Forwarded-For': freshIp() },
+    });
+    assert.equal(own.status, 302);
+    const location = new URL(own.headers.get('location')!);
+    assert.equal(location.searchParams.get('client_id'), platform.clientId);
+    const stored = (await adminDb.doc(`lti_states/${location.searchParams.get('state')}`).get()).data();
+    assert.equal(stored?.client_id, tenant.clientId);
+
+    // A registration of another issuer is no registration for this one.
+    const foreign = await api(
+      'GET',
+      `/api/lti/login?${new URLSearchParams({ iss: 'https://elsewhere.example', login_hint: 'h', target_link_uri: 'x', registration: loginUrl.searchParams.get('registration')! })}`,
+      { baseUrl: base, ip: freshIp() },
+    );
+    assert.equal(foreign.status, 404, foreign.text);
+  });
 });
 
 describe('POST /api/lti/launch: every check', () => {

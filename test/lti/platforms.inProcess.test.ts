@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { platformPairKey } from '../../functions/src/lti/claims';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { adminDb } from '../support/admin';
 import { createRoleMatrix, type RoleMatrix } from '../support/fixtures';
@@ -43,7 +44,8 @@ describe('POST /api/clients/{clientId}/lti/platforms', () => {
     assert.equal(res.body.instructors_as_admins, false);
     assert.equal(res.body.name, 'Moodle');
     assert.deepEqual(res.body.tool, {
-      login_url: `${base}/api/lti/login`,
+      // The login URL names the registration: a login that leaves client_id out still finds it.
+      login_url: `${base}/api/lti/login?registration=${platformPairKey(platform.issuer, platform.clientId)}`,
       launch_url: `${base}/api/lti/launch`,
       jwks_url: `${base}/api/lti/jwks`,
       deep_linking_url: `${base}/api/lti/launch`,

@@ -119,6 +119,11 @@ export const LoginParams = z
       .optional()
       .describe('The platform’s client id for the tool (needed when an issuer registered several)'),
     lti_deployment_id: field(255).optional(),
+    registration: field(64)
+      .optional()
+      .describe(
+        'Which registration this login is for: part of the login URL a registration reply gives (tool.login_url), so no other organization registering the same issuer can make the login ambiguous',
+      ),
   })
   .meta({ id: 'LtiLogin' });
 export type LoginInput = z.infer<typeof LoginParams>;

@@ -43,8 +43,10 @@ const STATE_TTL_MS = 10 * 60_000;
 /** How long a deep-linking picker stays usable. */
 const DEEP_LINK_TTL_MS = 15 * 60_000;
 
-const toolUrls = (baseUrl: string) => ({
-  login_url: `${baseUrl}/api/lti/login`,
+// The login URL names its registration (the key of its (issuer, client_id) pair): a platform that leaves
+// client_id out of the login still finds its own, whoever else registers the same issuer.
+const toolUrls = (baseUrl: string, registration?: string) => ({
+  login_url: `${baseUrl}/api/lti/login${registration ? `?registration=${registration}` : ''}`,
   launch_url: `${baseUrl}/api/lti/launch`,
   jwks_url: `${baseUrl}/api/lti/jwks`,
   deep_linking_url: `${baseUrl}/api/lti/launch`,
@@ -62,7 +64,7 @@ const toReply = (p: StoredLtiPlatform, baseUrl: string): LtiPlatform => ({
   instructors_as_admins: p.instructors_as_admins,
   created_at: p.created_at,
   updated_at: p.updated_at,
-  tool: toolUrls(baseUrl),
+  tool: toolUrls(baseUrl, platformPairKey(p.issuer, p.platform_client_id)),
 });
 
 async function requireClient(clientId: string): Promise<void> {
@@ -120,7 +122,7 @@ export async function deletePlatform(principal: Principal, clientId: string, pla
 
 /** The OIDC login initiation: a state and nonce kept server side, then off to the platform's authorization endpoint. */
 export async function login(input: LoginInput, baseUrl: string): Promise<string> {
-  const platform = await store.findPlatformForLogin(input.iss, input.client_id);
+  const platform = await store.findPlatformForLogin(input.iss, input.client_id, input.registration);
   if (platform === 'ambiguous')
     throw badRequest('Several registrations have this issuer: the login must name client_id', [
       { path: 'client_id', message: 'Required for this issuer' },

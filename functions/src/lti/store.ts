@@ -93,9 +93,20 @@ const pairKeyOf = (p: StoredLtiPlatform) => platformPairKey(p.issuer, p.platform
 export async function findPlatformForLogin(
   issuer: string,
   platformClientId: string | undefined,
+  registration?: string,
 ): Promise<StoredLtiPlatform | 'ambiguous' | undefined> {
   let key: StoredLtiPlatformKey | undefined;
-  if (platformClientId !== undefined) {
+  if (registration !== undefined) {
+    // The login URL's own registration: it must be this issuer's (and this client id's, when sent).
+    if (!isDocumentId(registration)) return undefined;
+    const snap = await paths.ltiPlatformKey(registration).get();
+    key = snap.exists ? (snap.data() as StoredLtiPlatformKey) : undefined;
+    if (
+      key &&
+      (key.issuer !== issuer || (platformClientId !== undefined && key.platform_client_id !== platformClientId))
+    )
+      key = undefined;
+  } else if (platformClientId !== undefined) {
     const snap = await paths.ltiPlatformKey(platformPairKey(issuer, platformClientId)).get();
     key = snap.exists ? (snap.data() as StoredLtiPlatformKey) : undefined;
   } else {
