@@ -8099,6 +8099,8 @@ export type paths = {
                     /** @description The platform’s client id for the tool (needed when an issuer registered several) */
                     client_id?: string;
                     lti_deployment_id?: string;
+                    /** @description Which registration this login is for: part of the login URL a registration reply gives (tool.login_url), so no other organization registering the same issuer can make the login ambiguous */
+                    registration?: string;
                 };
                 header?: never;
                 path?: never;
@@ -10945,6 +10947,8 @@ export type components = {
             /** @description The platform’s client id for the tool (needed when an issuer registered several) */
             client_id?: string;
             lti_deployment_id?: string;
+            /** @description Which registration this login is for: part of the login URL a registration reply gives (tool.login_url), so no other organization registering the same issuer can make the login ambiguous */
+            registration?: string;
         };
         LtiLaunch: {
             /** @description The platform’s signed id_token (at most 16384 characters) */
