@@ -24,7 +24,7 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   if (res.headersSent) return;
   for (const [name, value] of Object.entries(apiError.headers ?? {})) res.setHeader(name, value);
   // A route a browser navigates to (the LTI launch) answers a page to a browser, JSON to anyone else.
-  const page = res.locals.errorPage as ErrorPage | undefined;
+  const page = res.locals?.errorPage as ErrorPage | undefined;
   if (page && req.accepts(['application/json', 'text/html']) === 'text/html') {
     const reason = apiError.details?.find((d) => typeof d.reason === 'string')?.reason as string | undefined;
     res

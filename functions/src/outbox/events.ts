@@ -1,7 +1,6 @@
 import { Timestamp, type Transaction } from 'firebase-admin/firestore';
 import { paths } from '../firestore/paths';
-import type { StoredAttempt } from '../attempts/documents';
-import { eventOfScoreChange } from './attemptEvents';
+import { eventOfScoreChange, type ScoredAttempt } from './attemptEvents';
 import type { EventType, StoredEvent } from './documents';
 
 const EVENT_KEPT_MS = 30 * 24 * 60 * 60_000;
@@ -28,7 +27,7 @@ export function recordEvent(
 }
 
 /** The event a score written to one attempt makes, if any (outbox/attemptEvents.ts), in that write's transaction. */
-export function recordScoreEvent(tx: Transaction, change: { before: StoredAttempt; after: StoredAttempt }): void {
+export function recordScoreEvent(tx: Transaction, change: { before: ScoredAttempt; after: ScoredAttempt }): void {
   const type = eventOfScoreChange(change.before, change.after);
   if (!type) return;
   const { after } = change;
@@ -44,7 +43,7 @@ export function recordScoreEvent(tx: Transaction, change: { before: StoredAttemp
 export function recordRegradeEvent(
   tx: Transaction,
   at: { clientId: string; testId: string },
-  changes: ReadonlyArray<{ after: StoredAttempt }>,
+  changes: ReadonlyArray<{ after: ScoredAttempt }>,
 ): void {
   if (changes.length === 0) return;
   recordEvent(tx, {
