@@ -99,4 +99,21 @@ describe('POST /api/clients/{clientId}/webhooks/{webhookId}/deliveries/{delivery
     assert.equal(after.tries, MAX_TRIES, 'the late try still counted');
     assert.equal(after.history.at(-1)?.code, 500, 'and kept in the history');
   });
+
+  it('keeps a resent delivery 30 days from the resend, so the TTL cannot delete it mid-schedule', async () => {
+    const client = await createClientDoc();
+    const { webhook, delivery } = await endpointWithDelivery(client.id, 'https://hooks.example.com/in', {
+      status: 'failed',
+      tries: MAX_TRIES,
+      round_tries: MAX_TRIES,
+      next_try_at: null,
+      expires_at: Timestamp.fromMillis(Date.now() + 3_600_000),
+    });
+    await resendDelivery(admin(client.id), client.id, webhook.id, delivery.id, call);
+    const after = await stored(client.id, delivery.id);
+    assert.ok(
+      after.expires_at.toMillis() >= Date.now() + 29 * DAY_MS,
+      `kept until ${after.expires_at.toDate().toISOString()}`,
+    );
+  });
 });

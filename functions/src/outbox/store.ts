@@ -6,7 +6,8 @@ import { DUE_DELIVERIES_QUERY, PENDING_ORGANIZATIONS_QUERY, UNFANNED_EVENTS_QUER
 import type { DeliveryTarget, DeliveryTry, StoredDelivery, StoredEvent } from './documents';
 import { HISTORY_KEPT, LEASE_MS, type DeliveryState } from './retry';
 
-const DELIVERY_KEPT_MS = 30 * 24 * 60 * 60_000;
+/** How long a delivery is kept (its TTL), from when it was made or last resent. */
+export const DELIVERY_KEPT_MS = 30 * 24 * 60 * 60_000;
 /** Firestore's code for a create() of a document that exists. */
 const ALREADY_EXISTS = 6;
 
