@@ -1,6 +1,6 @@
 import { errorText, log } from '../platform/log';
 import { deliveryChannels } from './channels';
-import type { StoredDelivery, StoredEvent } from './documents';
+import type { DeliveryTry, StoredDelivery, StoredEvent } from './documents';
 import {
   afterBackendFailure,
   afterTry,
@@ -75,15 +75,17 @@ export async function claimAndTry(clientId: string, id: string, nowMs: number): 
 export async function tryDelivery(delivery: StoredDelivery, nowMs?: number): Promise<StoredDelivery> {
   const channel = deliveryChannels()[delivery.target.kind];
   let next: Partial<StoredDelivery>;
+  let tried: DeliveryTry | undefined;
   try {
     if (!channel) throw new Error(`No channel delivers ${delivery.target.kind}`);
-    const outcome = await channel.send(delivery);
-    next = afterTry(delivery, outcome, nowMs ?? Date.now());
+    tried = await channel.send(delivery);
+    next = afterTry(delivery, tried, nowMs ?? Date.now());
   } catch (err) {
     log.warn('outbox_try_failed', { delivery: delivery.id, client_id: delivery.client_id, error: errorText(err) });
     next = afterBackendFailure(`Not sent: ${errorText(err)}`.slice(0, 500), nowMs ?? Date.now());
   }
-  await store.recordOutcome(delivery.client_id, delivery.id, next);
+  // A resend while this try ran wins: this outcome only counts as a try of it.
+  await store.recordOutcome(delivery.client_id, delivery.id, delivery.next_try_at, next, tried);
   return { ...delivery, ...next };
 }
 

@@ -3,10 +3,11 @@ import { Timestamp } from 'firebase-admin/firestore';
 import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
 import { DUE_DELIVERIES_QUERY, PENDING_ORGANIZATIONS_QUERY, UNFANNED_EVENTS_QUERY } from './deliveryQuery';
-import type { DeliveryTarget, StoredDelivery, StoredEvent } from './documents';
-import { LEASE_MS, type DeliveryState } from './retry';
+import type { DeliveryTarget, DeliveryTry, StoredDelivery, StoredEvent } from './documents';
+import { HISTORY_KEPT, LEASE_MS, type DeliveryState } from './retry';
 
-const DELIVERY_KEPT_MS = 30 * 24 * 60 * 60_000;
+/** How long a delivery is kept (its TTL), from when it was made or last resent. */
+export const DELIVERY_KEPT_MS = 30 * 24 * 60 * 60_000;
 /** Firestore's code for a create() of a document that exists. */
 const ALREADY_EXISTS = 6;
 
@@ -106,8 +107,27 @@ export async function claim(clientId: string, id: string, nowMs: number): Promis
   });
 }
 
-export async function recordOutcome(clientId: string, id: string, state: Partial<DeliveryState>): Promise<void> {
-  await paths.clientDelivery(clientId, id).update(state);
+/**
+ * Records a try's outcome, if the delivery is still held by that try (`heldUntil`, the
+ * next_try_at its claim set). Changed meanwhile (resent, or claimed again after the lease),
+ * the delivery's state is the newer change's: the try is only counted, into its history.
+ */
+export async function recordOutcome(
+  clientId: string,
+  id: string,
+  heldUntil: string | null,
+  state: Partial<DeliveryState>,
+  tried?: DeliveryTry,
+): Promise<void> {
+  const ref = paths.clientDelivery(clientId, id);
+  await db.runTransaction(async (tx) => {
+    const snap = await tx.get(ref);
+    if (!snap.exists) return;
+    const current = snap.data() as StoredDelivery;
+    if (current.status === 'pending' && current.next_try_at === heldUntil) tx.update(ref, state);
+    else if (tried)
+      tx.update(ref, { tries: current.tries + 1, history: [...current.history, tried].slice(-HISTORY_KEPT) });
+  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
-import type { Transaction } from 'firebase-admin/firestore';
+import { Timestamp, type Transaction } from 'firebase-admin/firestore';
 import { requestMeta } from '../audit/service';
 import { addAudit, type AuditMeta } from '../audit/trail';
 import type { AuditEventType } from '../audit/schemas';
@@ -9,6 +9,7 @@ import type { Principal } from '../auth/principal';
 import { findClient } from '../clients/store';
 import type { StoredDelivery } from '../outbox/documents';
 import { resent } from '../outbox/retry';
+import { DELIVERY_KEPT_MS } from '../outbox/store';
 import type { CallContext } from '../shared/callContext';
 import { badRequest, notFound } from '../shared/errors';
 import { isDocumentId } from '../shared/ids';
@@ -191,6 +192,12 @@ export async function listDeliveries(
   return { data: deliveries.map(deliveryView), pagination };
 }
 
+/** A resend's change: its TTL counted again from now too, so a late resend is not deleted mid-schedule. */
+function resentNow(): Partial<StoredDelivery> {
+  const nowMs = Date.now();
+  return { ...resent(nowMs), expires_at: Timestamp.fromMillis(nowMs + DELIVERY_KEPT_MS) };
+}
+
 /** Pending again, due now, its schedule restarted; the same message id and body, so a receiver can tell it from a new event. */
 export async function resendDelivery(
   principal: Principal,
@@ -206,7 +213,7 @@ export async function resendDelivery(
     clientId,
     deliveryId,
     (current) =>
-      current.target.kind === 'webhook' && current.target.webhook_id === webhookId ? resent(Date.now()) : undefined,
+      current.target.kind === 'webhook' && current.target.webhook_id === webhookId ? resentNow() : undefined,
     audit(requestMeta(call), 'webhook_delivery_resent', principal.uid, clientId, {
       webhook_id: webhookId,
       delivery_id: deliveryId,
