@@ -48,7 +48,7 @@ describe('platformRequest', () => {
         platformRequest(`https://${name}:${port}/token`, { method: 'POST', headers: {}, body: '' }),
       );
       assert.equal(reply.status, null);
-      assert.match((reply as { error: string }).error, /not public/);
+      assert.match((reply as { error: string }).error, /resolves to 127\.[0-9.]+, not a public address/);
       assert.equal(hits, 0);
     } finally {
       server.close();

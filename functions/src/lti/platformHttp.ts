@@ -1,8 +1,9 @@
-import { lookup } from 'node:dns/promises';
+import http from 'node:http';
+import https from 'node:https';
 import ipaddr from 'ipaddr.js';
-import { addressAllowed } from '../webhooks/addressGuard';
+import { guardedLookup, RefusedAddress } from '../webhooks/sender';
 
-// Pure (no Firebase): the tool's own requests to an LTI platform's services
+// No Firebase: the tool's own requests to an LTI platform's services
 // (its token endpoint, line items, memberships). Each is bounded in time and in
 // the bytes read, follows no redirect, and goes only to an https URL on a
 // public address, except loopback on the emulators (the tests' platform).
@@ -50,35 +51,12 @@ export function platformUrlProblem(url: string, loopbackAllowed = onEmulators())
   return null;
 }
 
-/** The first address a host name resolves to that may not be called, or null (an address literal was checked already). */
-async function privateAddressOf(hostname: string): Promise<string | null> {
-  if (ipaddr.isValid(hostname.replace(/^\[|\]$/g, ''))) return null;
-  const found = await lookup(hostname, { all: true }).catch(() => []);
-  const policy = { allowLoopback: onEmulators() };
-  return found.find((a) => !addressAllowed(a.address, policy))?.address ?? null;
-}
-
-/** Reads at most `maxBytes` of the body; more is an error (the rest is never read). */
-async function boundedText(res: Response, maxBytes: number): Promise<string | null> {
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/** One request to a platform: its answer (any status), or why there was none. Never throws. */
-export async function platformRequest(
+/**
+ * One request to a platform: its answer (any status), or why there was none. Never throws. The
+ * address is checked where it is connected to (the webhooks' guarded lookup): a name that resolves
+ * to a private address, even one that changed since it was checked, is never called.
+ */
+export function platformRequest(
   url: string,
   init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
   opts: { timeoutMs?: number; maxBytes?: number } = {},
@@ -86,30 +64,66 @@ export async function platformRequest(
   const started = Date.now();
   const ms = () => Date.now() - started;
   const problem = platformUrlProblem(url);
-  if (problem) return { status: null, error: `Refused to call ${url}: ${problem}`, ms: ms() };
-  // A name is resolved first: one that reaches a private address is not called (a platform's claims name these URLs).
-  const refused = await privateAddressOf(new URL(url).hostname);
-  if (refused) return { status: null, error: `Refused to call ${url}: resolves to ${refused}, not public`, ms: ms() };
+  if (problem) return Promise.resolve({ status: null, error: `Refused to call ${url}: ${problem}`, ms: ms() });
   const timeoutMs = opts.timeoutMs ?? PLATFORM_TIMEOUT_MS;
-  try {
-    const res = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
-    const body = await boundedText(res, opts.maxBytes ?? PLATFORM_MAX_BYTES);
-    if (body === null)
-      return { status: null, error: `The answer passed ${opts.maxBytes ?? PLATFORM_MAX_BYTES} bytes`, ms: ms() };
-    return { status: res.status, headers: res.headers, body, ms: ms() };
-  } catch (err) {
-    const name = (err as { name?: string }).name;
-    const error =
-      name === 'TimeoutError' || name === 'AbortError'
-        ? `No answer within ${timeoutMs / 1000} s`
-        : `Could not reach the platform: ${describeNetworkError(err)}`;
-    return { status: null, error, ms: ms() };
-  }
-}
-
-function describeNetworkError(err: unknown): string {
-  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err));
+  const maxBytes = opts.maxBytes ?? PLATFORM_MAX_BYTES;
+  const target = new URL(url);
+  const client = target.protocol === 'https:' ? https : http;
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (result: PlatformReply | PlatformFailure) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      request.destroy();
+      resolve(result);
+    };
+    const request = client.request(
+      target,
+      {
+        method: init.method,
+        agent: false,
+        lookup: guardedLookup(() => ({ allowLoopback: onEmulators() })),
+        headers: {
+          ...init.headers,
+          ...(init.body !== undefined ? { 'content-length': Buffer.byteLength(init.body) } : {}),
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > maxBytes) return finish({ status: null, error: `The answer passed ${maxBytes} bytes`, ms: ms() });
+          chunks.push(chunk);
+        });
+        response.on('end', () => {
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(response.headers))
+            for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, v);
+          finish({ status: response.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString('utf8'), ms: ms() });
+        });
+        response.on('error', (err) =>
+          finish({ status: null, error: `Could not reach the platform: ${err.message}`, ms: ms() }),
+        );
+      },
+    );
+    const timer = setTimeout(
+      () => finish({ status: null, error: `No answer within ${timeoutMs / 1000} s`, ms: ms() }),
+      timeoutMs,
+    );
+    request.on('error', (err) =>
+      finish({
+        status: null,
+        error:
+          err instanceof RefusedAddress
+            ? `Refused to call ${url}: ${err.message}`
+            : `Could not reach the platform: ${(err as { code?: string }).code ?? err.message}`,
+        ms: ms(),
+      }),
+    );
+    request.end(init.body);
+  });
 }
 
 /** A short excerpt of a platform's answer for a delivery's last_error (never the whole of it). */
