@@ -16,9 +16,10 @@ import * as store from './store';
 // what body, and one signed try of a delivery.
 
 /** The attempt as GET /api/attempts/{id} shows it to an administrator, without the review (its keys), with its revision. */
-async function attemptData(attemptId: string): Promise<Record<string, unknown> | undefined> {
+async function attemptData(attemptId: string, clientId: string): Promise<Record<string, unknown> | undefined> {
   const found = await findAttempt(attemptId);
-  if (!found) return undefined;
+  // Only the event's own organization's attempt: an event never speaks of another's.
+  if (!found || found.attempt.client_id !== clientId) return undefined;
   const { attempt } = found;
   const version = await requirePaper(attempt);
   // The reply's own schema: a field it does not declare (a key, a hash) never leaves.
@@ -74,7 +75,7 @@ export const webhookChannel: DeliveryChannel = {
     const several = event.attempts.length > 1;
     const planned = [];
     for (const { id } of event.attempts) {
-      const data = await attemptData(id);
+      const data = await attemptData(id, event.client_id);
       if (!data) continue;
       const payload = body(event, data);
       for (const w of endpoints)
