@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { DocumentReference, DocumentSnapshot, Transaction } from 'firebase-admin/firestore';
 import type { StoredClient } from '../clients/documents';
 import type { StoredSeat, StoredShareCode, StoredTest } from '../exams/documents';
+import { retryOnContention, type ContentionRetry } from '../firestore/contention';
 import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
 import { hasStatus, NOT_FOUND } from '../firestore/statusCodes';
@@ -94,14 +95,20 @@ async function findSeat(
  */
 export async function startAttempt(plan: StartPlan): Promise<StartOutcome> {
   try {
-    return await startInTransaction(plan, { readRunning: false });
+    return await retryOnContention(() => startInTransaction(plan, { readRunning: false }), START_CONTENTION);
   } catch (err) {
     // The slot names an attempt in progress whose document is gone (deleted in the
     // console), so resuming it failed: read it this time, and start afresh without it.
     if (!hasStatus(err, NOT_FOUND)) throw err;
-    return startInTransaction(plan, { readRunning: true });
+    return retryOnContention(() => startInTransaction(plan, { readRunning: true }), START_CONTENTION);
   }
 }
+
+/**
+ * A start over an overdue attempt meets that attempt's own submit and the closer on its document: the
+ * transaction that lost (it wrote nothing) is run again within the request's budget, as a save's is.
+ */
+const START_CONTENTION: ContentionRetry = { retries: 8, budgetMs: 20_000 };
 
 /** The start's transaction: reads, then decideStart (startDecision.ts) asks for what more it needs, then its writes. */
 async function startInTransaction(plan: StartPlan, { readRunning }: { readRunning: boolean }): Promise<StartOutcome> {
