@@ -3,16 +3,13 @@ import { z } from 'zod';
 import { TestId } from '../exams/schemas';
 import { ClientId, MAX_ID_LENGTH } from '../shared/ids';
 import { MAX_ID_TOKEN_LENGTH } from './claims';
+import { onEmulators } from './platformHttp';
 
 // Pure: the LTI tool's request and reply shapes (docs/api.md "LTI 1.3").
 
 export const MAX_PLATFORMS_PER_CLIENT = 20;
 export const MAX_DEPLOYMENTS = 20;
 const MAX_URL = 2000;
-
-/** Loopback and plain http are for the emulators only: a real platform is https. */
-const emulated = (): boolean =>
-  process.env.FUNCTIONS_EMULATOR === 'true' || process.env.FIRESTORE_EMULATOR_HOST !== undefined;
 
 const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/i;
 
@@ -25,7 +22,8 @@ export function platformUrlProblem(text: string): string | null {
   }
   if (url.username || url.password) return 'A URL with credentials is not accepted';
   const loopback = LOOPBACK.test(url.hostname);
-  if (loopback && !emulated()) return 'A loopback address is accepted on the emulators only';
+  // Loopback and plain http are for the emulators only: a real platform is https.
+  if (loopback && !onEmulators()) return 'A loopback address is accepted on the emulators only';
   // The tool fetches these (keys, tokens): an address literal must be public (0.0.0.0, 10/8, 169.254/16, mapped v6 …).
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (!loopback && ipaddr.isValid(host) && ipaddr.process(host).range() !== 'unicast')
