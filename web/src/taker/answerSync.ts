@@ -38,12 +38,13 @@ export class AnswerSync {
   private lastSeq = 0;
   private timer: ReturnType<typeof setInterval> | undefined;
   private readonly onOnline = () => void this.flush();
+  private shown: SyncState['kind'] = 'saved';
 
   constructor(
     private readonly queue: AnswerQueue,
     private readonly attemptId: string,
     private readonly send: SendBatch,
-    private readonly onState: (state: SyncState) => void,
+    private readonly report: (state: SyncState) => void,
   ) {
     window.addEventListener('online', this.onOnline);
     this.timer = setInterval(() => void this.flush(), RETRY_MS);
@@ -59,7 +60,14 @@ export class AnswerSync {
     if (seq !== undefined && seq > this.lastSeq) this.lastSeq = seq;
   }
 
+  private onState(state: SyncState): void {
+    this.shown = state.kind;
+    this.report(state);
+  }
+
   async save(questionId: string, answer: string): Promise<void> {
+    // At once, before the queue's write: "All answers saved" must never show beside an unsent answer.
+    if (this.shown === 'saved') this.onState({ kind: 'saving', pending: 1 });
     // Time-based, so a counter lost with its tab still starts above what the service stored.
     this.lastSeq = Math.max(this.lastSeq + 1, Date.now());
     await this.queue.enqueue({
