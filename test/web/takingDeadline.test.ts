@@ -159,6 +159,8 @@ describe('web app: a deadline changed while the attempt page is open', function 
   it('does not refresh a hidden tab far from its deadline, and refreshes it when it is shown again', async function () {
     const { page } = browser();
     const { attemptId } = await startOnControlledClock(page, tenant, halfHour.test_name);
+    // Paused: the page's time moves only by runFor, so no periodic read falls into the real half seconds waited below.
+    await page.clock.pauseAt(Date.now() + 1_000);
     const reads = attemptReads(page, attemptId);
     // As a browser reports a tab in the background (a string: the test runner's transform would name the getters).
     const setHidden = (hidden: boolean) =>
