@@ -31,7 +31,7 @@ export const requestContext: RequestHandler = (req, res, next) => {
 };
 
 /** Whether this request was answered at its backend deadline: whatever its handler does next is not sent. */
-export const answeredAtDeadline = (res: Response): boolean => res.locals.answeredAtDeadline === true;
+export const answeredAtDeadline = (res: Response): boolean => res.locals?.answeredAtDeadline === true;
 
 /**
  * A Firestore or Auth call of this request has not answered for STALL_MS
