@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import type { Request, Response } from 'express';
 import { errorHandler } from '../../functions/src/http/errorHandler';
 import { ApiError, badRequest, clipText, MAX_ERROR_DETAILS, MAX_ERROR_TEXT } from '../../functions/src/shared/errors';
-import { captureLog } from '../../functions/src/platform/log';
+import { captureLog, type LogEntry } from '../../functions/src/platform/log';
+import { AnsweredAtDeadline } from '../../functions/src/platform/backendDeadline';
 
 function fakeResponse() {
   const res = { statusCode: 0, body: undefined as any, headers: {} as Record<string, string>, headersSent: false };
@@ -38,6 +39,32 @@ const run = (err: unknown) => {
 };
 
 describe('errorHandler', () => {
+  it('sends nothing and logs no server error when the request was answered at its backend deadline', () => {
+    const entries: LogEntry[] = [];
+    const release = captureLog((entry) => entries.push(entry));
+    try {
+      for (const err of [
+        new AnsweredAtDeadline(),
+        Object.assign(new Error('Cannot set headers after they are sent'), { code: 'ERR_HTTP_HEADERS_SENT' }),
+        new Error('something else'),
+      ]) {
+        const { res, response } = fakeResponse();
+        res.headersSent = true;
+        (response as unknown as { locals: object }).locals = { answeredAtDeadline: true };
+        errorHandler(err, {} as Request, response, () => undefined);
+        assert.equal(res.statusCode, 0);
+        assert.equal(res.body, undefined);
+      }
+    } finally {
+      release();
+    }
+    // Only what was not the deadline's own doing is noted, as a warning.
+    assert.deepEqual(
+      entries.map((e) => [e.severity, e.data.error]),
+      [['WARNING', 'something else']],
+    );
+  });
+
   it('answers an ApiError with its code, message, status and headers', () => {
     const res = run(new ApiError('RATE_LIMITED', 'slow down', undefined, { 'Retry-After': '7' }));
     assert.equal(res.statusCode, 429);

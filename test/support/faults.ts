@@ -231,3 +231,82 @@ export function failStorage(): () => void {
   const heals = ['download', 'save'].map((method) => patch(fileProto, method, () => refused));
   return () => heals.forEach((heal) => heal());
 }
+
+/** What one Firestore RPC of the service's client names: its method and the document or collection paths in it. */
+function rpcPaths(method: string, request: any): string[] {
+  const relative = (name: string) => name.replace(/^projects\/[^/]+\/databases\/[^/]+\/documents\/?/, '');
+  if (method === 'batchGetDocuments') return (request?.documents ?? []).map(relative);
+  if (method === 'runQuery' || method === 'runAggregationQuery') {
+    const query = request?.structuredQuery ?? request?.structuredAggregationQuery?.structuredQuery;
+    const parent = relative(request?.parent ?? '');
+    return (query?.from ?? []).map((f: { collectionId: string }) => `${parent}/${f.collectionId}`.replace(/^\//, ''));
+  }
+  if (method === 'commit')
+    return (request?.writes ?? []).map((w: any) => relative(w.update?.name ?? w.delete ?? w.transform?.document ?? ''));
+  return [];
+}
+
+/**
+ * Firestore stops answering, as a stalled backend does: the RPCs of `methods`
+ * (default: every read and commit) that name a path matching `paths` are held,
+ * unsent, until healed, and then sent as they were. Below the SDK's entry
+ * points, so the service sees calls that simply do not answer. `held` counts them.
+ */
+export function stallFirestore(
+  paths: RegExp,
+  methods: string[] = ['batchGetDocuments', 'runQuery', 'runAggregationQuery', 'commit'],
+): { held: () => number; heal: () => void } {
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let held = 0;
+  const holds = (method: string, request: unknown) =>
+    methods.includes(method) && rpcPaths(method, request).some((p) => paths.test(p));
+  const heals = ['request', 'requestStream'].map((name) =>
+    patch(
+      firestoreProto,
+      name,
+      (original) =>
+        async function (this: unknown, method: string, ...rest: unknown[]) {
+          // request(method, request, tag); requestStream(method, bidirectional, request, tag)
+          const request = name === 'request' ? rest[0] : rest[1];
+          if (holds(method, request)) {
+            held += 1;
+            await released;
+          }
+          return original.call(this, method, ...rest);
+        },
+    ),
+  );
+  return {
+    held: () => held,
+    heal: () => {
+      heals.forEach((heal) => heal());
+      release();
+    },
+  };
+}
+
+/** The service's Auth client stops answering: its requests to the Auth backend are held, unsent, until healed. */
+export function stallAuth(): { held: () => number; heal: () => void } {
+  const client = (auth as unknown as { authRequestHandler: { httpClient: object } }).authRequestHandler.httpClient;
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let held = 0;
+  const heal = patch(
+    client,
+    'send',
+    (original) =>
+      async function (this: unknown, ...args: unknown[]) {
+        held += 1;
+        await released;
+        return original.apply(this, args);
+      },
+  );
+  return {
+    held: () => held,
+    heal: () => {
+      heal();
+      release();
+    },
+  };
+}

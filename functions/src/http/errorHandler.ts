@@ -4,6 +4,8 @@ import { isBackendFault } from '../platform/backendFaults';
 import { ApiError, badRequest, notFound, serviceUnavailable } from '../shared/errors';
 import { bodyParseError } from './bodyGuard';
 import { currentRequestId } from '../platform/requestScope';
+import { AnsweredAtDeadline } from '../platform/backendDeadline';
+import { answeredAtDeadline } from './requestContext';
 
 type ErrorPage = (error: { status: number; message: string; reason?: string }) => string;
 
@@ -13,6 +15,16 @@ export const unknownRoute: RequestHandler = (req, _res, next) => {
 
 /** The one error handler. Never leaks internals: unexpected errors become SERVER_ERROR with a request id. */
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
+  // Answered 503 at its backend deadline: the handler ended after that (its write refused, its reply
+  // not sendable). Nothing to send, and no server error: only what was not the deadline's doing is noted.
+  if (answeredAtDeadline(res)) {
+    if (!(err instanceof AnsweredAtDeadline) && !isHeadersSent(err))
+      log.warn('A request answered at its deadline ended with an error', {
+        requestId: currentRequestId(),
+        error: errorText(err),
+      });
+    return;
+  }
   const apiError = err instanceof ApiError ? err : (fromBackendFault(err) ?? fromFrameworkError(err));
   if (!apiError) {
     const requestId = currentRequestId();
@@ -35,6 +47,8 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   }
   res.status(apiError.status).json(apiError.toBody());
 };
+
+const isHeadersSent = (err: unknown): boolean => (err as { code?: unknown } | null)?.code === 'ERR_HTTP_HEADERS_SENT';
 
 // Firestore or Auth failing is not the caller's fault and not a server bug: 503, retry later.
 function fromBackendFault(err: unknown): ApiError | undefined {

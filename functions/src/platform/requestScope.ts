@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { BackendWatch } from './backendDeadline';
 
 // What belongs to one request wherever it is read: its id, its backend cost and
 // the values it has read once. Stores read it too, so it lives below the http layer;
@@ -18,12 +19,14 @@ interface RequestContext {
   requestId: string;
   cost: RequestCost;
   memo: Map<string, Promise<unknown>>;
+  /** Its outstanding Firestore and Auth calls, for the deadline (platform/backendDeadline.ts). */
+  watch?: BackendWatch;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();
 
-/** Runs `next` (the rest of a request's handling) in a fresh scope. */
-export function runInRequestScope(requestId: string, next: () => void): void {
+/** Runs `next` (the rest of a request's handling) in a fresh scope; `watch` tracks its backend calls. */
+export function runInRequestScope(requestId: string, next: () => void, watch?: BackendWatch): void {
   const cost: RequestCost = {
     firestoreReads: 0,
     firestoreWrites: 0,
@@ -31,11 +34,19 @@ export function runInRequestScope(requestId: string, next: () => void): void {
     authCalls: 0,
     roundTripSpans: [],
   };
-  storage.run({ requestId, cost, memo: new Map() }, next);
+  storage.run({ requestId, cost, memo: new Map(), watch }, next);
 }
 
 export const currentRequestId = (): string => storage.getStore()?.requestId ?? 'none';
 export const currentCost = (): RequestCost | undefined => storage.getStore()?.cost;
+export const currentWatch = (): BackendWatch | undefined => storage.getStore()?.watch;
+
+/**
+ * Runs `work` belonging to no request: a timer or a background task started
+ * while a request is handled would otherwise carry that request's scope (its id
+ * in logs, its calls on its deadline) for as long as it lives.
+ */
+export const outsideRequestScope = <T>(work: () => T): T => storage.exit(work);
 
 /**
  * Reads a value once per request: the auth middleware and the handler often
