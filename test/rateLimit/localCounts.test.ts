@@ -33,7 +33,10 @@ describe('LocalCounts', () => {
       decisions.map((d) => d.kind === 'admit' && d.count),
       Array.from({ length: SHARE - 1 }, (_, i) => i + 1),
     );
-    assert.ok(decisions.every((d) => d.kind === 'admit' && !d.flushDue), 'no write below the share');
+    assert.ok(
+      decisions.every((d) => d.kind === 'admit' && !d.flushDue),
+      'no write below the share',
+    );
   });
 
   it('makes a flush due with the request that fills its share, and holds the next one until a flush', () => {
