@@ -7,6 +7,15 @@
 // so alone it is exact; what it cannot see is what other instances have not
 // flushed yet, and each instance keeps at most `shareThreshold(limit)` such
 // counts (the slack: docs/security.md#rate-limits).
+//
+// Why a caller spread over N instances gets at most limit + N × S − 1 in a
+// window (S = shareThreshold(limit)), while the counters can be written: take
+// the first commit that brings the shared counter to the limit or past it. Its
+// instance added at most S to fewer than `limit`, and admits nothing once it
+// reads that back; every other instance admits nothing after its next read-back
+// either, and until then holds at most S counts not in that commit. If no
+// commit ever reaches the limit, the counter ends below it and each instance
+// holds at most S more.
 
 /** Flushes of one key on one instance are at least this far apart. */
 export const MIN_FLUSH_INTERVAL_MS = 1000;
