@@ -588,6 +588,16 @@ async function runHall() {
       byKind.set(d.kind, k);
     }
     const kinds = [...byKind.values()].sort((a, b) => b.busiest.peak_60s - a.busiest.peak_60s);
+    // The rate limiter's shared counters beside the saves they count: a save should cost the attempt's write alone.
+    const counterWrites = perDoc.filter((d) => d.path.startsWith('rate_limits/')).reduce((n, d) => n + d.total, 0);
+    const savesOk = ['save', 'batch'].reduce((n, step) => n + samples[step].filter((x) => x.status === 200).length, 0);
+    const counters = {
+      writes: counterWrites,
+      per_second: Number((counterWrites / crowdWallS).toFixed(2)),
+      saves: savesOk,
+      saves_per_second: Number((savesOk / crowdWallS).toFixed(2)),
+      per_request: Number((counterWrites / crowdRequests).toFixed(4)),
+    };
 
     // ---- report
     const statusesOf = (list) => list.reduce((acc, s) => ((acc[s.status] = (acc[s.status] ?? 0) + 1), acc), {});
@@ -669,6 +679,7 @@ async function runHall() {
           peak_60s: k.busiest.peak_60s,
         })),
         top: perDoc.slice(0, 10),
+        rate_limit_counters: counters,
       },
       runtime_s: Math.round((Date.now() - startedAt) / 1000),
       problems,
@@ -733,6 +744,9 @@ async function runHall() {
       );
     out.push(
       `CPU per request: app ${result.cpu.app_cpu_ms_per_request} ms, bare Express ${bareRun.cpu_ms_per_request} ms (x${result.cpu.ratio}).`,
+    );
+    out.push(
+      `Counter writes: ${counters.writes} (${counters.per_second}/s, ${counters.per_request} per request) beside ${counters.saves} saves (${counters.saves_per_second}/s), over the crowd's ${result.crowd_wall_s} s.`,
     );
     out.push(
       `\nWrites per document (${perDoc.length} documents, ${result.writes.total} writes), busiest of each kind:\n`,

@@ -214,7 +214,10 @@ export function createApp(config: RuntimeConfig): express.Express {
       maxAge: 600,
     }),
   );
-  const limiter = rateLimiter(config);
+  // A liveness probe is counted like any request but never writes a counter itself.
+  const limiter = rateLimiter(config, {
+    writesNothing: (req) => req.path === '/api/health' && ['GET', 'HEAD'].includes(req.method),
+  });
   // Read the registered networks now, so the first requests seldom wait for them.
   registeredNetworks().catch(() => undefined);
   app.use(limiter.perAddress);

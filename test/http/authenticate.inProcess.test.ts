@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { forgetAccountFacts } from '../../functions/src/http/authenticate';
 import { addressBucket } from '../../functions/src/rateLimit/addressBucket';
+import { shareThreshold } from '../../functions/src/rateLimit/localCounts';
 import { counterKey, currentWindow } from '../../functions/src/rateLimit/window';
 import { adminAuth, adminDb } from '../support/admin';
 import { expectError } from '../support/assertions';
@@ -145,7 +146,6 @@ describe('Authentication: writes the outcome does not depend on', () => {
 
   it('still answers 401 when the failure counter cannot be written, and logs it at ERROR', async () => {
     const ip = freshIp();
-    // The request's own per-IP counter shares the document: it fails open too (WARNING).
     const outcome = await duringFault(
       () => failWrites(/^rate_limits\//),
       () => call('GET', '/api/me', { ip, token: 'not-a-jwt-either' }),
@@ -155,24 +155,37 @@ describe('Authentication: writes the outcome does not depend on', () => {
       outcome.entries.some((e) => e.severity === 'ERROR' && /Counting a failed authentication/.test(e.message)),
       JSON.stringify(outcome.entries),
     );
+  });
+
+  it('serves requests whose per-IP counts cannot be flushed (fails open, WARNING), keeping the counts for the next flush', async function () {
+    this.timeout(30_000);
+    await awayFromWindowEdge(15_000);
+    const tenant = await createTenant();
+    const ip = freshIp();
+    const share = shareThreshold(100);
+    // The share's last request makes a flush due; the next one waits for it, and it fails.
+    const outcome = await duringFault(
+      () => failWrites(/^rate_limits\//),
+      async () => {
+        const answers = [];
+        for (let i = 0; i <= share; i += 1)
+          answers.push(await call('GET', `/api/clients/${tenant.clientId}`, { ip, token: tenant.admin.token }));
+        return answers;
+      },
+    );
+    assert.deepEqual([...new Set(outcome.result.map((r) => r.status))], [200]);
+    assert.equal(
+      outcome.result[share].headers.get('x-ratelimit-limit'),
+      null,
+      'no limit headers when the limit could not be counted',
+    );
     assert.ok(
       outcome.entries.some((e) => e.severity === 'WARNING' && /Per-IP rate limit not applied/.test(e.message)),
       JSON.stringify(outcome.entries),
     );
-  });
-
-  it('serves a request whose per-IP counter cannot be written (fails open, WARNING)', async () => {
-    const tenant = await createTenant();
-    const outcome = await duringFault(
-      () => failWrites(/^rate_limits\//),
-      () => call('GET', `/api/clients/${tenant.clientId}`, { token: tenant.admin.token }),
-    );
-    assert.equal(outcome.result.status, 200, outcome.result.text);
-    assert.equal(
-      outcome.result.headers.get('x-ratelimit-limit'),
-      null,
-      'no limit headers when the limit could not be counted',
-    );
+    // Writable again: the next flush adds every count kept.
+    const next = await call('GET', `/api/clients/${tenant.clientId}`, { ip, token: tenant.admin.token });
+    assert.equal(next.headers.get('x-ratelimit-remaining'), String(100 - share - 2));
   });
 
   it('refuses a sensitive operation whose counter cannot be written with 503 (fails closed), and creates nothing', async () => {
@@ -279,5 +292,59 @@ describe('Authentication: admins whose account changed stop reading within a min
       healGetUser();
     }
     assert.equal(decodePayload(tenant.admin.token).role, 'client_admin');
+  });
+});
+
+describe('Authentication: a write’s revocation check, at most once a minute per account and instance', () => {
+  // Under the Auth emulator firebase-admin asks Auth on every verification itself: verified from the claims
+  // here, so only the service's own check asks, as in production.
+  let lookups = 0;
+  let heal: () => void;
+  beforeEach(() => {
+    forgetAccountFacts();
+    lookups = 0;
+    const healVerify = replaceAuth('verifyIdToken', () => async (token: string) => emulatorClaims(token));
+    const healGetUser = replaceAuth('getUser', (original) => async (uid: string) => {
+      lookups += 1;
+      return original(uid);
+    });
+    heal = () => {
+      healVerify();
+      healGetUser();
+    };
+  });
+  afterEach(() => heal());
+
+  const write = (token: string) => call('POST', '/api/attempts', { token, body: {} });
+
+  it('asks Auth about a student once for several writes, not once per write', async () => {
+    const tenant = await createTenant();
+    lookups = 0;
+    for (let i = 0; i < 3; i += 1) expectError(await write(tenant.student.token), 400, 'VALIDATION_ERROR');
+    assert.equal(lookups, 1);
+  });
+
+  it('refuses at once, on the instance that made the change, the token of a user it disabled', async () => {
+    const tenant = await createTenant();
+    expectError(await write(tenant.student.token), 400, 'VALIDATION_ERROR');
+    const disabled = await call('PATCH', `/api/users/${tenant.student.uid}`, {
+      token: tenant.admin.token,
+      body: { disabled: true },
+    });
+    assert.equal(disabled.status, 200, disabled.text);
+    const refused = await write(tenant.student.token);
+    expectError(refused, 401, 'UNAUTHORIZED');
+  });
+
+  it('keeps taking writes from a token revoked elsewhere until its account description is a minute old', async () => {
+    const tenant = await createTenant();
+    expectError(await write(tenant.student.token), 400, 'VALIDATION_ERROR');
+    await new Promise((r) => setTimeout(r, 1100)); // revocation is to the second
+    await adminAuth.revokeRefreshTokens(tenant.student.uid);
+    expectError(await write(tenant.student.token), 400, 'VALIDATION_ERROR');
+    forgetAccountFacts(); // as after ACCOUNT_RECHECK_MS (60 s)
+    const refused = await write(tenant.student.token);
+    expectError(refused, 401, 'UNAUTHORIZED');
+    assert.match(refused.body.message, /revoked/);
   });
 });

@@ -7,7 +7,11 @@ import type { TokenRejectionReason } from './tokenRejection';
 // so for admin roles the service checks it itself, from a description at most
 // ACCOUNT_RECHECK_MS old.
 
-/** How stale an admin's account description may be: the longest a disabled, deleted or demoted admin keeps reading. */
+/**
+ * How stale an account description may be: the longest a disabled, deleted or
+ * demoted admin keeps reading, and a revoked token keeps writing on an instance
+ * that described the account just before.
+ */
 export const ACCOUNT_RECHECK_MS = 60_000;
 
 export interface AccountFacts {
@@ -18,11 +22,22 @@ export interface AccountFacts {
   claims: Claims;
 }
 
-/** Null when the token's principal still matches the account; otherwise why it must be refused. */
-export function accountVerdict(facts: AccountFacts, principal: Principal): TokenRejectionReason | null {
+/**
+ * What Auth's own revocation check decides (checkRevoked): null while the
+ * account exists, is enabled and revoked no token issued at or after the
+ * token's sign-in; otherwise why the token must be refused.
+ */
+export function revocationVerdict(facts: AccountFacts, principal: Principal): TokenRejectionReason | null {
   if (!facts.exists) return 'revoked';
   if (facts.disabled) return 'disabled';
   if (facts.validAfterMs !== null && principal.authTime * 1000 < facts.validAfterMs) return 'revoked';
+  return null;
+}
+
+/** Null when the token's principal still matches the account; otherwise why it must be refused. */
+export function accountVerdict(facts: AccountFacts, principal: Principal): TokenRejectionReason | null {
+  const revoked = revocationVerdict(facts, principal);
+  if (revoked) return revoked;
   // Claims changed without a revocation (e.g. edited in the console): the token speaks for a role the account no longer has.
   if (roleFromClaims(facts.claims) !== principal.role || organizationFromClaims(facts.claims) !== principal.clientId)
     return 'revoked';

@@ -1,11 +1,11 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { errorText, log } from '../platform/log';
 import { auth } from '../firestore/db';
-import { readCache } from '../shared/cache';
+import { recentAccountFacts } from '../auth/accountCache';
 import { requestState } from './requestState';
 import { ApiError, forbidden, serviceUnavailable, unauthorized } from '../shared/errors';
 import { isTokenProblem } from '../platform/backendFaults';
-import { accountVerdict, ACCOUNT_RECHECK_MS, needsAccountCheck, type AccountFacts } from '../auth/accountStatus';
+import { accountVerdict, needsAccountCheck, revocationVerdict } from '../auth/accountStatus';
 import { assertRole, type Access } from '../auth/policy';
 import { principalFromClaims, type Principal } from '../auth/principal';
 import {
@@ -88,11 +88,16 @@ async function verifiedPrincipal(
   const speculativeClient = claimedClientId(match[1]);
   if (speculativeClient) prefetch?.(speculativeClient);
   try {
-    const checkRevoked = checksRevocation(req.method);
-    // A write's revocation check is a call to Auth: what needs only a verified uid starts before it.
-    if (signed) signed((await auth.verifyIdToken(match[1], false)).uid);
-    const decoded = await auth.verifyIdToken(match[1], checkRevoked);
-    return principalFromClaims(decoded);
+    const decoded = await auth.verifyIdToken(match[1], false);
+    // What needs only a verified uid starts before a write's revocation check.
+    signed?.(decoded.uid);
+    const principal = principalFromClaims(decoded);
+    if (checksRevocation(req.method)) {
+      // Asked of Auth at most once a minute per account and instance (auth/accountCache.ts).
+      const reason = revocationVerdict(await recentAccountFacts(principal.uid), principal);
+      if (reason) return { reason, claimedUid: principal.uid };
+    }
+    return principal;
   } catch (err) {
     // Only a verdict on the token is the caller's failure. Auth being unreachable,
     // out of quota or failing inside is ours: 503, not counted, not audited.
@@ -106,37 +111,7 @@ async function verifiedPrincipal(
 
 // ------------------------------------------------------------ account re-check
 
-const MAX_CACHED_ACCOUNTS = 10_000;
-// Fresh for ACCOUNT_RECHECK_MS from when Auth was asked; a failed read is forgotten at once.
-const accountFacts = readCache<AccountFacts>({ max: MAX_CACHED_ACCOUNTS, ttlMs: ACCOUNT_RECHECK_MS });
-
-async function fetchAccountFacts(uid: string): Promise<AccountFacts> {
-  try {
-    const user = await auth.getUser(uid);
-    return {
-      exists: true,
-      disabled: user.disabled,
-      validAfterMs: user.tokensValidAfterTime ? Date.parse(user.tokensValidAfterTime) : null,
-      claims: user.customClaims,
-    };
-  } catch (err) {
-    if ((err as { code?: unknown }).code === 'auth/user-not-found')
-      return { exists: false, disabled: false, validAfterMs: null, claims: undefined };
-    throw err;
-  }
-}
-
-/**
- * The account as Auth described it at most ACCOUNT_RECHECK_MS ago: one Auth
- * call per account per instance per minute. Admins' bearer requests and every
- * use of an attempt token (its taker's account) are checked against it.
- */
-export function recentAccountFacts(uid: string): Promise<AccountFacts> {
-  return accountFacts.get(uid, () => fetchAccountFacts(uid));
-}
-
-/** Test hook: forget every account description (as a fresh instance would). */
-export const forgetAccountFacts = (): void => accountFacts.clear();
+export { forgetAccountFacts, recentAccountFacts } from '../auth/accountCache';
 
 // ------------------------------------------------------------ the middleware
 

@@ -9,8 +9,9 @@ import { ApiError } from '../shared/errors';
 import { isBackendFault } from '../platform/backendFaults';
 import { registeredNetworks } from '../networks/registry';
 import { addressBucket } from './addressBucket';
-import { activeBlock, block } from './blockedKeys';
+import { blockedKeys, type BlockedKeys } from './blockedKeys';
 import { addToCounters, addToManyCounters, type Counters } from './counterStore';
+import { LocalCounts } from './localCounts';
 import { counterKey, currentWindow, limitState, type LimitState, type Window } from './window';
 
 const TOO_MANY_REQUESTS = 'Too many requests';
@@ -33,11 +34,44 @@ export interface RateLimiter {
   countRefusedCredential(req: Request, res: Response): Promise<void>;
 }
 
-export const rateLimiter = (config: RuntimeConfig): RateLimiter => ({
-  perAddress: ipRateLimit(config),
-  sensitive: sensitiveRateLimit(config),
-  countRefusedCredential: (req, res) => countFailedAuthentication(req, res, config),
-});
+export interface RateLimiterOptions {
+  /**
+   * Requests that are counted and judged like any other but never cause a
+   * write of their own (the liveness check): their counts go with the next
+   * flush another request of the same key makes.
+   */
+  writesNothing?: (req: Request) => boolean;
+}
+
+/**
+ * Each limiter keeps its own counts and blocks: two apps served in one process
+ * count as two instances would.
+ */
+export function rateLimiter(config: RuntimeConfig, options: RateLimiterOptions = {}): RateLimiter {
+  const limits: Limits = {
+    config,
+    counts: new LocalCounts(),
+    blocks: blockedKeys(),
+    flushes: new Map(),
+    writesNothing: options.writesNothing ?? (() => false),
+  };
+  return {
+    perAddress: ipRateLimit(limits),
+    sensitive: sensitiveRateLimit(limits),
+    countRefusedCredential: (req, res) => countFailedAuthentication(req, res, limits),
+  };
+}
+
+/** One limiter's state. */
+interface Limits {
+  config: RuntimeConfig;
+  /** Requests counted here, not yet (or just) flushed to the shared counters. */
+  counts: LocalCounts;
+  blocks: BlockedKeys;
+  /** The flush under way, or waiting for its second, per key. */
+  flushes: Map<string, Promise<void>>;
+  writesNothing: (req: Request) => boolean;
+}
 
 // ------------------------------------------------------------ who is counted
 
@@ -141,26 +175,124 @@ function rateLimited(reason: string, state: LimitState): ApiError {
 }
 
 /** Refuses from memory a key already known to be over its limit, or locked out, in this window. */
-function refuseBlocked(key: string, limit: number, nowMs: number, { lockoutOnly = false } = {}): void {
-  const blocked = activeBlock(lockoutKey(key), nowMs) ?? (lockoutOnly ? undefined : activeBlock(key, nowMs));
+function refuseBlocked(
+  blocks: BlockedKeys,
+  key: string,
+  limit: number,
+  nowMs: number,
+  { lockoutOnly = false } = {},
+): void {
+  const blocked = blocks.active(lockoutKey(key), nowMs) ?? (lockoutOnly ? undefined : blocks.active(key, nowMs));
   if (blocked) throw rateLimited(blocked.message, limitState(limit + 1, limit, blocked.untilMs, nowMs));
 }
 
-/**
- * Counts one request against `key`'s shared counter and refuses it past `limit`.
- * Keys already over their limit are refused from memory until the window ends,
- * so a flood costs no Firestore writes.
- */
-async function consume(key: string, limit: number, res: Response, reason: string, strict = false) {
-  const now = Date.now();
-  refuseBlocked(key, limit, now);
-  const window = currentWindow(now);
-  const counters = await addToCounters(key, { requests: 1 }, window);
-  return judge(key, counters, limit, window, now, res, reason, strict);
+interface Verdict {
+  window: Window;
+  state: LimitState;
+  /** Refused credentials of the key as last read back from its shared counter. */
+  failures: number;
 }
 
-/** The verdict on counters just read back: limit headers set, a 429 thrown past the limit. */
+const sleep = (ms: number) =>
+  new Promise<void>((resolve) => {
+    // A flush waiting for its second keeps no process alive by itself.
+    setTimeout(resolve, ms).unref();
+  });
+
+/**
+ * Adds what `key` counted here since its last flush to the shared counter and
+ * takes the value read back as the shared count: at most one flush per key at
+ * a time, and one a second. Rejects when the commit fails; the counts are
+ * then kept for the next flush.
+ */
+function flush(limits: Limits, key: string, window: Window): Promise<void> {
+  const running = limits.flushes.get(key);
+  if (running) return running;
+  const flushing = (async () => {
+    try {
+      const delay = limits.counts.flushDelay(key, Date.now());
+      if (delay > 0) await sleep(delay);
+      const amount = limits.counts.startFlush(key, Date.now());
+      if (amount === 0) return;
+      try {
+        limits.counts.flushed(key, await addToCounters(key, { requests: amount }, window));
+      } catch (err) {
+        limits.counts.flushFailed(key);
+        throw err;
+      }
+    } finally {
+      limits.flushes.delete(key);
+    }
+  })();
+  limits.flushes.set(key, flushing);
+  return flushing;
+}
+
+/** A flush nobody waits for: a failure is logged (the counts stay for the next one). */
+function flushInBackground(limits: Limits, key: string, window: Window): void {
+  flush(limits, key, window).catch((err) =>
+    (isBackendFault(err) ? log.warn : log.error)('Rate-limit counts not flushed; kept for the next flush', {
+      error: errorText(err),
+    }),
+  );
+}
+
+/**
+ * Counts one request against `key` and refuses it past `limit`, from the
+ * shared count last read back plus what this instance counted since: no
+ * Firestore round trip, but when this instance already holds its share of
+ * unflushed counts for the key (then the request waits for that flush).
+ * Keys over their limit are refused from memory until the window ends.
+ * Rejects, with the request counted, only when a flush it waited for failed.
+ */
+async function countLocally(
+  limits: Limits,
+  key: string,
+  limit: number,
+  res: Response,
+  reason: string,
+  writesNothing: boolean,
+): Promise<Verdict> {
+  for (;;) {
+    const now = Date.now();
+    refuseBlocked(limits.blocks, key, limit, now);
+    const window = currentWindow(now);
+    const decision = limits.counts.decide(key, limit, window.resetAtMs, now, { writesNothing });
+    if (decision.kind === 'wait') {
+      try {
+        await flush(limits, key, window);
+      } catch (err) {
+        limits.counts.admitUncounted(key, window.resetAtMs, Date.now());
+        throw err;
+      }
+      continue;
+    }
+    if (decision.kind === 'admit' && decision.flushDue) flushInBackground(limits, key, window);
+    const state = limitState(decision.count, limit, window.resetAtMs, now);
+    setLimitHeaders(res, state, false);
+    if (state.exceeded) {
+      limits.blocks.block(key, window.resetAtMs, reason);
+      throw rateLimited(reason, state);
+    }
+    return { window, state, failures: limits.counts.failures(key) };
+  }
+}
+
+/**
+ * Counts one request against `key`'s shared counter, exactly: one commit
+ * that reads the count back (the sensitive operations' strict limit).
+ */
+async function countShared(limits: Limits, key: string, limit: number, res: Response, reason: string) {
+  const now = Date.now();
+  refuseBlocked(limits.blocks, key, limit, now);
+  const window = currentWindow(now);
+  const counters = await addToCounters(key, { requests: 1 }, window);
+  judge(limits.blocks, key, counters, limit, window, now, res, reason);
+}
+
+/** The verdict on a strict counter just read back: limit headers set, a 429 thrown past the limit. */
 function judge(
+  blocks: BlockedKeys,
   key: string,
   counters: Counters,
   limit: number,
@@ -168,15 +300,13 @@ function judge(
   now: number,
   res: Response,
   reason: string,
-  strict: boolean,
 ) {
   const state = limitState(counters.requests, limit, window.resetAtMs, now);
-  setLimitHeaders(res, state, strict);
+  setLimitHeaders(res, state, true);
   if (state.exceeded) {
-    block(key, window.resetAtMs, reason);
+    blocks.block(key, window.resetAtMs, reason);
     throw rateLimited(reason, state);
   }
-  return { window, counters, state };
 }
 
 /** Whether the caller's address is inside an organization's registered networks; if they cannot be read, it is counted as any address is. */
@@ -194,21 +324,21 @@ async function onRegisteredNetwork(req: Request): Promise<boolean> {
 
 /**
  * Default limit per client IP (per identity on a registered network), and the
- * lock-out of IPs with too many failed authentications. Fails open: if the
- * counter cannot be written the request goes on (logged at WARNING) without
- * rate-limit headers, because the work it asks for needs the same Firestore and
- * answers 503 itself if it is down, and a counter hiccup should not turn into an
- * outage for every caller.
+ * lock-out of IPs with too many failed authentications. Counted on this
+ * instance and flushed to the shared counters (`countLocally`). Fails open: if
+ * the counter cannot be written the request goes on (logged at WARNING)
+ * without rate-limit headers, because the work it asks for needs the same
+ * Firestore and answers 503 itself if it is down, and a counter hiccup should
+ * not turn into an outage for every caller.
  *
  * It only refuses keys already known to be over their limit here; the counting
- * starts as the route begins (`startIpCount`: beside token verification; on a
- * registered network once authentication has said who is calling,
- * `startIdentifiedCount`), or, on a sensitive route, in the same commit as the
- * user's count (`sensitiveRateLimit`), and its verdict is awaited
- * (`ipLimitPassed`) before anything is answered: every path that answers starts
- * it if nothing did.
+ * starts as the route begins (`startIpCount`; on a registered network once
+ * authentication has said who is calling, `startIdentifiedCount`), and its
+ * verdict is awaited (`ipLimitPassed`) before anything is answered: every path
+ * that answers starts it if nothing did.
  */
-function ipRateLimit(config: RuntimeConfig): RequestHandler {
+function ipRateLimit(limits: Limits): RequestHandler {
+  const { config } = limits;
   return async (req, res, next) => {
     const perRequest = requestState(res);
     // Answered from memory but for an instance's first request, which reads the networks once.
@@ -216,11 +346,14 @@ function ipRateLimit(config: RuntimeConfig): RequestHandler {
     const now = Date.now();
     const address = addressSubject(req, res, config, currentWindow(now));
     // On a registered network only a locked-out address is refused before we know who calls.
-    refuseBlocked(address.key, config.ratePerMinute, now, { lockoutOnly: perRequest.onNetwork });
+    refuseBlocked(limits.blocks, address.key, config.ratePerMinute, now, { lockoutOnly: perRequest.onNetwork });
+    const writesNothing = limits.writesNothing(req);
     perRequest.startIpCount = () =>
       (perRequest.ipLimit ??= (() => {
         const subject = requestSubject(req, res, config, currentWindow(Date.now()));
-        return ipLimitOutcome(subject, res, () => consume(subject.key, config.ratePerMinute, res, TOO_MANY_REQUESTS));
+        return ipLimitOutcome(limits, subject, () =>
+          countLocally(limits, subject.key, config.ratePerMinute, res, TOO_MANY_REQUESTS, writesNothing),
+        );
       })());
     next();
   };
@@ -228,11 +361,11 @@ function ipRateLimit(config: RuntimeConfig): RequestHandler {
 
 /** The request's verdict from a count (started by `count`): a 429 to answer, or nothing. Never rejects. */
 async function ipLimitOutcome(
+  limits: Limits,
   subject: Subject,
-  res: Response,
-  count: () => Promise<Awaited<ReturnType<typeof consume>>>,
+  count: () => Promise<Verdict>,
 ): Promise<ApiError | undefined> {
-  let outcome: Awaited<ReturnType<typeof consume>>;
+  let outcome: Verdict;
   try {
     outcome = await count();
   } catch (err) {
@@ -243,8 +376,9 @@ async function ipLimitOutcome(
     });
     return undefined;
   }
-  if (outcome.counters.auth_failures >= subject.failureLimit) {
-    block(lockoutKey(subject.key), outcome.window.resetAtMs, subject.failureMessage);
+  // Refused credentials counted on other instances are learned at this key's flushes.
+  if (outcome.failures >= subject.failureLimit) {
+    limits.blocks.block(lockoutKey(subject.key), outcome.window.resetAtMs, subject.failureMessage);
     return rateLimited(subject.failureMessage, outcome.state);
   }
   return undefined;
@@ -290,13 +424,13 @@ export async function ipLimitPassed(res: Response): Promise<void> {
  * increment decide: the failures numbered 1 to a subject's limit are answered
  * as refused (401, 403, 404…), every later one 429, however many arrive at once.
  */
-async function countFailedAuthentication(req: Request, res: Response, config: RuntimeConfig): Promise<void> {
+async function countFailedAuthentication(req: Request, res: Response, limits: Limits): Promise<void> {
   const perRequest = requestState(res);
   if (perRequest.refusalCounted) return;
   perRequest.refusalCounted = true;
   const now = Date.now();
   const window = currentWindow(now);
-  const subjects = failureSubjects(req, res, config, window);
+  const subjects = failureSubjects(req, res, limits.config, window);
   const counted = await addToManyCounters(
     subjects.map(({ key }) => ({ key, add: { auth_failures: 1 } })),
     window,
@@ -304,7 +438,10 @@ async function countFailedAuthentication(req: Request, res: Response, config: Ru
   let refusal: ApiError | undefined;
   subjects.forEach((subject, i) => {
     const { auth_failures } = counted[i];
-    if (auth_failures >= subject.failureLimit) block(lockoutKey(subject.key), window.resetAtMs, subject.failureMessage);
+    // The request count read back with it is as good as a flush's.
+    limits.counts.seen(subject.key, counted[i]);
+    if (auth_failures >= subject.failureLimit)
+      limits.blocks.block(lockoutKey(subject.key), window.resetAtMs, subject.failureMessage);
     if (auth_failures > subject.failureLimit)
       refusal ??= rateLimited(
         subject.failureMessage,
@@ -316,36 +453,18 @@ async function countFailedAuthentication(req: Request, res: Response, config: Ru
 
 /**
  * The strict limit for sensitive operations: per signed-in user, per IP without
- * one. Fails closed: if the counter cannot be written, the operation is refused
- * with 503, since these are the operations worth abusing.
+ * one, counted exactly in the shared counter (one commit that reads it back),
+ * beside the request's own count (`countLocally`, which writes nothing for it).
+ * Fails closed: if the counter cannot be written, the operation is refused with
+ * 503, since these are the operations worth abusing.
  */
-function sensitiveRateLimit(config: RuntimeConfig): RequestHandler {
+function sensitiveRateLimit(limits: Limits): RequestHandler {
   return async (req, res, next) => {
-    const perRequest = requestState(res);
-    const uid = perRequest.principal?.uid;
-    const now = Date.now();
-    const window = currentWindow(now);
+    const uid = requestState(res).principal?.uid;
+    const window = currentWindow(Date.now());
     const key = counterKey('sensitive', uid ? `user:${uid}` : `ip:${addressBucket(clientIp(req))}`, window);
-    if (perRequest.ipLimit !== undefined || perRequest.startIpCount === undefined) {
-      await consume(key, config.sensitivePerMinute, res, TOO_MANY_SENSITIVE, true);
-      return next();
-    }
-    // The request's own count (address, or identity on a registered network) and the user's in one commit: one round trip for both limits.
-    refuseBlocked(key, config.sensitivePerMinute, now);
-    const subject = requestSubject(req, res, config, window);
-    refuseBlocked(subject.key, config.ratePerMinute, now);
-    const both = addToManyCounters(
-      [
-        { key: subject.key, add: { requests: 1 } },
-        { key, add: { requests: 1 } },
-      ],
-      window,
-    );
-    perRequest.ipLimit = ipLimitOutcome(subject, res, async () =>
-      judge(subject.key, (await both)[0], config.ratePerMinute, window, now, res, TOO_MANY_REQUESTS, false),
-    );
-    const [, counters] = await both; // fails closed: a counter that cannot be written is a 503
-    judge(key, counters, config.sensitivePerMinute, window, now, res, TOO_MANY_SENSITIVE, true);
+    void startedIpCount(res);
+    await countShared(limits, key, limits.config.sensitivePerMinute, res, TOO_MANY_SENSITIVE); // a failed commit is a 503
     next();
   };
 }

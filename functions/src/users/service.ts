@@ -17,6 +17,7 @@ import { ALREADY_EXISTS, FAILED_PRECONDITION, hasStatus, NOT_FOUND } from '../fi
 import type { RequestOrigin } from '../shared/callContext';
 import { badRequest, conflict, notFound } from '../shared/errors';
 import type { PageRequest } from '../shared/pagination';
+import { forgetAccount } from '../auth/accountCache';
 import { claimsFor, organizationFromClaims, roleFromClaims } from '../auth/claims';
 import { newProfile } from './profiles';
 import type { CreateUserInput, User, UserChanges } from './schemas';
@@ -293,7 +294,10 @@ export async function updateUser(
     throw translateAuthError(err);
   }
   // The old role (or a disabled account, or an old password) must not outlive this change in a refresh token.
-  if (roleChanges || changes.disabled === true || changes.password !== undefined) await auth.revokeRefreshTokens(uid);
+  if (roleChanges || changes.disabled === true || changes.password !== undefined) {
+    await auth.revokeRefreshTokens(uid);
+    forgetAccount(uid); // this instance refuses the old tokens at once, the others within ACCOUNT_RECHECK_MS
+  }
   // A student who becomes an administrator leaves its classes (it would come back to them, and to their
   // tests, with a later student role). The role has changed by now: a failure here is logged, not undone.
   if (roleChanges && user.role === 'student' && user.client_id && profile?.data.class_ids?.length) {
@@ -341,4 +345,5 @@ export async function deleteUser(principal: Principal, uid: string, origin: Requ
     if (authCode(err) === 'auth/user-not-found') throw notFound('User not found');
     throw err;
   }
+  forgetAccount(uid);
 }
