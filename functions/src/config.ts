@@ -1,4 +1,4 @@
-import { defineBoolean, defineInt, defineList } from 'firebase-functions/params';
+import { defineBoolean, defineInt, defineList, defineString } from 'firebase-functions/params';
 
 // Every tunable limit is a firebase-functions param: production takes the
 // defaults (or a deploy-time value), the emulators read functions/.env.<project>.
@@ -59,6 +59,12 @@ export const params = {
     default: false,
     description:
       'Receiver and platform URLs may be http on a loopback address (127.0.0.1, localhost): the emulators only; never in production',
+  }),
+  // Read where a Safe Exam Browser request's URL is rebuilt (http/sebRequest.ts), not through RuntimeConfig.
+  publicBaseUrl: defineString('PUBLIC_BASE_URL', {
+    default: '',
+    description:
+      'The public origin takers reach the API at (e.g. https://exams.example.org): the URL Safe Exam Browser hashes. Unset: the scheme and host Hosting forwards',
   }),
   exposeCostHeader: defineBoolean('EXPOSE_COST_HEADER', {
     default: false,
