@@ -49,11 +49,7 @@ describe('POST /api/attempts/{attemptId}/events', () => {
     const res = await post(
       a.path,
       {
-        events: [
-          event(0, 'focus_lost'),
-          event(1, 'paste'),
-          event(2, 'focus_back'),
-        ],
+        events: [event(0, 'focus_lost'), event(1, 'paste'), event(2, 'focus_back')],
       },
       a.as,
     );
@@ -91,7 +87,11 @@ describe('POST /api/attempts/{attemptId}/events', () => {
 
   it('takes the attempt token (header or query) as saves do, and a Guest’s own ID token', async () => {
     const a = await taking();
-    const byHeader = await post(a.path, { events: [event(0)] }, { ip: freshIp(), headers: { 'X-Attempt-Token': a.token } });
+    const byHeader = await post(
+      a.path,
+      { events: [event(0)] },
+      { ip: freshIp(), headers: { 'X-Attempt-Token': a.token } },
+    );
     assert.equal(byHeader.status, 200, byHeader.text);
     const byQuery = await post(`${a.path}${tokenQuery(a.token)}`, { events: [event(1)] }, { ip: freshIp() });
     assert.equal(byQuery.status, 200, byQuery.text);
@@ -193,7 +193,14 @@ describe('GET /api/attempts/{attemptId}/events', () => {
     const at = (s: number) => new Date(t + s * 1000).toISOString();
     await post(
       a.path,
-      { events: [event(5, 'online', at(30)), event(3, 'offline', at(10)), event(4, 'focus_lost', at(10)), event(9, 'reload', at(5))] },
+      {
+        events: [
+          event(5, 'online', at(30)),
+          event(3, 'offline', at(10)),
+          event(4, 'focus_lost', at(10)),
+          event(9, 'reload', at(5)),
+        ],
+      },
       a.as,
     );
     const page1 = await get(`${a.path}?limit=3`, as(m.tenant.admin.token));
@@ -223,7 +230,11 @@ describe('GET /api/attempts/{attemptId}/events', () => {
     expectError(await get(a.path, a.as), 403, 'FORBIDDEN');
     expectError(await get(`${a.path}${tokenQuery(a.token)}`, { ip: freshIp() }), 401, 'UNAUTHORIZED');
     expectError(await get(a.path, as(m.otherTenant.admin.token)), 403, 'FORBIDDEN');
-    expectError(await get(`/api/attempts/${m.tenant.clientId}.nope/events`, as(m.tenant.admin.token)), 404, 'NOT_FOUND');
+    expectError(
+      await get(`/api/attempts/${m.tenant.clientId}.nope/events`, as(m.tenant.admin.token)),
+      404,
+      'NOT_FOUND',
+    );
   });
 });
 
@@ -253,7 +264,10 @@ describe('results export: integrity columns', () => {
     assert.equal((await post(`/api/attempts/${a.id}/submit`, undefined, a.as)).status, 200);
     const csv = await get(`/api/analytics/tests/${test.id}/results.csv`, as(m.tenant.admin.token));
     assert.equal(csv.status, 200, csv.text);
-    const lines = csv.text.trim().split('\n').map((l) => l.split(','));
+    const lines = csv.text
+      .trim()
+      .split('\n')
+      .map((l) => l.split(','));
     const header = lines[0];
     const row = lines.find((l) => l[0] === a.id);
     assert.ok(row, csv.text);
@@ -263,4 +277,3 @@ describe('results export: integrity columns', () => {
     assert.equal(row[header.indexOf('integrity_events_total')], '3');
   });
 });
-

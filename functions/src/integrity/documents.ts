@@ -1,7 +1,15 @@
 // Pure: the Firestore documents the integrity feature owns (where they live: firestore/paths.ts).
 
 /** What a taker's page reports: the tab hidden or shown, a paste, fullscreen left, the network lost or back, a reload. */
-export const EVENT_TYPES = ['focus_lost', 'focus_back', 'paste', 'fullscreen_exit', 'offline', 'online', 'reload'] as const;
+export const EVENT_TYPES = [
+  'focus_lost',
+  'focus_back',
+  'paste',
+  'fullscreen_exit',
+  'offline',
+  'online',
+  'reload',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /**

@@ -1,4 +1,10 @@
-import { EVENT_TYPES, type EventType, type LastEvent, type StoredIntegrityEvent, type StoredIntegritySummary } from './documents';
+import {
+  EVENT_TYPES,
+  type EventType,
+  type LastEvent,
+  type StoredIntegrityEvent,
+  type StoredIntegritySummary,
+} from './documents';
 
 // Pure: what a batch of integrity events does to an attempt's record of them.
 
@@ -64,7 +70,8 @@ export function planEvents(
     });
   }
   const total = stored?.total ?? 0;
-  if (total + fresh.length > MAX_EVENTS_PER_ATTEMPT) return { over: true, stored: total, wouldBe: total + fresh.length };
+  if (total + fresh.length > MAX_EVENTS_PER_ATTEMPT)
+    return { over: true, stored: total, wouldBe: total + fresh.length };
   if (fresh.length === 0) return { over: false, fresh, duplicates: incoming.length, summary: undefined };
   const counts = { ...emptyCounts(), ...stored?.counts };
   let last = stored?.last_event ?? null;

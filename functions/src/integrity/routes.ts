@@ -35,7 +35,11 @@ export const integrityRoutes: RouteDefinition[] = [
     params: AttemptParams,
     query: AttemptTokenQuery,
     body: PostEventsBody,
-    success: { status: 200, description: 'What was stored, and the attempt’s counts as they now stand', schema: PostEventsReply },
+    success: {
+      status: 200,
+      description: 'What was stored, and the attempt’s counts as they now stand',
+      schema: PostEventsReply,
+    },
     errors: ['NOT_FOUND', 'CONFLICT'],
     handler: async ({ principal, params, query, body, call }) => ({
       status: 200,

@@ -50,7 +50,12 @@ export const PostEventsBody = z
 export type PostEventsInput = z.infer<typeof PostEventsBody>;
 
 const Counts = z
-  .object(Object.fromEntries(EVENT_TYPES.map((t) => [t, z.number().int()])) as Record<(typeof EVENT_TYPES)[number], z.ZodNumber>)
+  .object(
+    Object.fromEntries(EVENT_TYPES.map((t) => [t, z.number().int()])) as Record<
+      (typeof EVENT_TYPES)[number],
+      z.ZodNumber
+    >,
+  )
   .describe('Events stored, per type (0 when none)');
 
 const LastEvent = z

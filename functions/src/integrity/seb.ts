@@ -83,7 +83,10 @@ export const publicUrl = (base: string, pathAndQuery: string): string => `${base
  * Why a request is refused for SEB (null: it passes): nothing is asked without keys; a header sent that is
  * not 64 hex digits → 400 naming it; no header, or none matching the URL with a key → 403.
  */
-export function sebRefusal(keys: Partial<SebKeys> | null | undefined, request: SebRequest | undefined): ApiError | null {
+export function sebRefusal(
+  keys: Partial<SebKeys> | null | undefined,
+  request: SebRequest | undefined,
+): ApiError | null {
   if (!sebRequired(keys)) return null;
   if (!request) return forbidden(SEB_REFUSAL);
   const malformed = malformedSebHeaders(request);

@@ -49,7 +49,10 @@ export function recordEvents(
               `An attempt keeps at most ${MAX_EVENTS_PER_ATTEMPT} integrity events; it has ${plan.stored}, and this request would take it to ${plan.wouldBe}. Nothing was stored`,
             );
           for (const event of plan.fresh)
-            tx.create(paths.integrityEvent(clientId, attemptId, eventId(event.client_seq)), event satisfies StoredIntegrityEvent);
+            tx.create(
+              paths.integrityEvent(clientId, attemptId, eventId(event.client_seq)),
+              event satisfies StoredIntegrityEvent,
+            );
           if (plan.summary) tx.set(summaryRef, plan.summary satisfies StoredIntegritySummary);
           return { stored: plan.fresh.length, duplicates: plan.duplicates, summary: plan.summary ?? stored };
         }),
