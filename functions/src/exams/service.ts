@@ -272,9 +272,12 @@ const DELIVERY_KEYS = [
 function deliveryRecorder(principal: Principal, call: CallContext): store.DeliveryChangeRecorder {
   return (tx, before, after) => {
     recordAssignment(tx, principal, call, before, after);
-    const changed = DELIVERY_KEYS.filter(
-      (key) => JSON.stringify(before[key] ?? null) !== JSON.stringify(after[key] ?? null),
-    );
+    // An absent key list is an empty one: a test stored before SEB keys is not changed by gaining [].
+    const valueOf = (test: StoredTest, key: (typeof DELIVERY_KEYS)[number]) =>
+      JSON.stringify(
+        key === 'seb_config_keys' || key === 'seb_browser_exam_keys' ? (test[key] ?? []) : (test[key] ?? null),
+      );
+    const changed = DELIVERY_KEYS.filter((key) => valueOf(before, key) !== valueOf(after, key));
     if (changed.length === 0) return undefined;
     const meta = requestMeta(call);
     const details: Record<string, unknown> = { test_id: after.id };
