@@ -33,6 +33,7 @@ import { questionRoutes } from './questions/routes';
 import { exportRoutes } from './exports/routes';
 import { testRoutes } from './exams/routes';
 import { attemptRoutes } from './attempts/routes';
+import { integrityRoutes } from './integrity/routes';
 import { attemptShown } from './attempts/service';
 import { analyticsRoutes } from './analytics/routes';
 import { gradingRoutes } from './grading/routes';
@@ -72,6 +73,7 @@ export function allRoutes(): RouteDefinition[] {
     ...questionRoutes,
     ...testRoutes,
     ...attemptRoutes,
+    ...integrityRoutes,
     ...sittingRoutes,
     ...analyticsRoutes,
     ...gradingRoutes,
@@ -203,7 +205,13 @@ export function createApp(config: RuntimeConfig): express.Express {
   app.use(
     cors({
       origin: config.corsOrigins,
-      allowedHeaders: ['Authorization', 'Content-Type', 'X-Attempt-Token'],
+      allowedHeaders: [
+        'Authorization',
+        'Content-Type',
+        'X-Attempt-Token',
+        'X-SafeExamBrowser-ConfigKeyHash',
+        'X-SafeExamBrowser-RequestHash',
+      ],
       exposedHeaders: [
         'X-RateLimit-Limit',
         'X-RateLimit-Remaining',

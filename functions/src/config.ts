@@ -1,4 +1,4 @@
-import { defineBoolean, defineInt, defineList } from 'firebase-functions/params';
+import { defineBoolean, defineInt, defineList, defineString } from 'firebase-functions/params';
 import type { Param } from 'firebase-functions/params';
 
 // Every tunable limit is a firebase-functions param: production takes the
@@ -105,6 +105,14 @@ export const params = {
       default: false,
       description:
         'Receiver and platform URLs may be http on a loopback address (127.0.0.1, localhost): the emulators only; never in production',
+    }),
+  ),
+  // Read where a Safe Exam Browser request's URL is rebuilt (http/sebRequest.ts), not through RuntimeConfig.
+  publicBaseUrl: defaulted(
+    defineString('PUBLIC_BASE_URL', {
+      default: '',
+      description:
+        'The public origin takers reach the API at (e.g. https://exams.example.org): the URL Safe Exam Browser hashes. Unset: the scheme and host Hosting forwards',
     }),
   ),
   exposeCostHeader: defaulted(

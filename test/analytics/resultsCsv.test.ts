@@ -26,6 +26,9 @@ import {
 } from '../exams/fixtures';
 import { essayTest } from '../grading/fixtures';
 
+/** The integrity columns of an attempt without events: each count and the total 0. */
+const NO_EVENTS = Array<string>(8).fill('0');
+
 // The results export over HTTP (Hosting → Functions emulator → Firestore
 // emulator). Attempts are taken through the API where their path matters and
 // written straight into Firestore, in attempts/rules.ts StoredAttempt's shape,
@@ -218,6 +221,7 @@ describe('GET /api/analytics/tests/{testId}/results.csv', function () {
       cleoDoc.submitted_at,
       'true',
       '',
+      ...NO_EVENTS,
       '1',
       '',
       '',
@@ -232,6 +236,7 @@ describe('GET /api/analytics/tests/{testId}/results.csv', function () {
       adaDoc.submitted_at,
       'false',
       '',
+      ...NO_EVENTS,
       '1',
       '0',
       '',
@@ -246,11 +251,26 @@ describe('GET /api/analytics/tests/{testId}/results.csv', function () {
       guestDoc.submitted_at,
       'false',
       '',
+      ...NO_EVENTS,
       '0',
       '2',
       '1',
     ]);
-    assert.deepEqual(rows[4], [danDoc.id, dan.uid, '', '0', '4', '0', danDoc.submitted_at, 'false', '', '', '', '0']);
+    assert.deepEqual(rows[4], [
+      danDoc.id,
+      dan.uid,
+      '',
+      '0',
+      '4',
+      '0',
+      danDoc.submitted_at,
+      'false',
+      '',
+      ...NO_EVENTS,
+      '',
+      '',
+      '0',
+    ]);
   });
 
   it('says pending for an attempt whose essay awaits its grade, with that essay’s cell and the percentage empty, and the grade once given', async () => {

@@ -63,6 +63,14 @@ describe('shortText and questionHeader', () => {
       'submitted_at',
       'auto_submitted',
       'grading',
+      'focus_lost_count',
+      'focus_back_count',
+      'paste_count',
+      'fullscreen_exit_count',
+      'offline_count',
+      'online_count',
+      'reload_count',
+      'integrity_events_total',
     ]);
   });
 });
@@ -98,10 +106,19 @@ describe('resultRow', () => {
       '2025-01-02T03:04:05.000Z',
       false,
       null,
+      ...[0, 0, 0, 0, 0, 0, 0, 0],
       1,
       2,
       null,
     ]);
+  });
+
+  it('counts the attempt’s integrity events per type and in all, beside its score (0 without events)', () => {
+    const counts = { focus_lost: 3, focus_back: 2, paste: 1, fullscreen_exit: 0, offline: 1, online: 1, reload: 0 };
+    const row = resultRow(attempt(), QUESTIONS, names, new Map([['a1', { total: 8, counts }]]));
+    const at = FIXED_COLUMNS.indexOf('focus_lost_count');
+    assert.deepEqual(row.slice(at, at + 8), [3, 2, 1, 0, 1, 1, 0, 8]);
+    assert.equal(row[FIXED_COLUMNS.indexOf('score')], 3);
   });
 
   it('keeps 0 for an answered wrong question and negative marks as numbers', () => {
@@ -204,8 +221,8 @@ describe('toCsv', () => {
     assert.ok(text.endsWith('\n'));
     assert.deepEqual(parsed(text), [
       headerRow(QUESTIONS),
-      ['a1', 's1', 'Ada Lovelace', '3', '4', '75', '2025-01-02T03:04:05.000Z', 'false', '', '1', '2', ''],
-      ['a1', 's1', 'Ada Lovelace', '3', '4', '75', '2025-01-02T03:04:05.000Z', 'true', '', '1', '2', ''],
+      ['a1', 's1', 'Ada Lovelace', '3', '4', '75', '2025-01-02T03:04:05.000Z', 'false', '', ...Array<string>(8).fill('0'), '1', '2', ''],
+      ['a1', 's1', 'Ada Lovelace', '3', '4', '75', '2025-01-02T03:04:05.000Z', 'true', '', ...Array<string>(8).fill('0'), '1', '2', ''],
     ]);
     assert.equal(await toCsv([]), '');
   });

@@ -42,6 +42,7 @@ const AUTHOR_FIELDS = [
   'question_count',
   'question_ids',
   'review_opens_at',
+  'seb_required',
   'shuffle',
   'status',
   'test_name',
@@ -225,6 +226,7 @@ describe('POST /api/tests', () => {
       attempt_cooldown_minutes: 0,
       review_opens_at: null,
       on_site_only: 0,
+      seb_required: false,
       pools: [],
     });
     assert.equal((await testDoc(m.tenant.clientId, id).get()).get('status'), 'draft');

@@ -19,6 +19,7 @@ import {
   PENDING_SWEEPS_QUERY,
 } from '../../functions/src/attempts/attemptQuery';
 import { auditQuerySpec } from '../../functions/src/audit/auditQuery';
+import { EVENT_TIMELINE_QUERY } from '../../functions/src/integrity/eventQuery';
 import { AUDIT_EVENT_TYPES } from '../../functions/src/audit/schemas';
 import { classMemberQuerySpec, classQuerySpec } from '../../functions/src/classes/classQuery';
 import { clientQuerySpec } from '../../functions/src/clients/clientQuery';
@@ -136,6 +137,8 @@ const shapes: Array<[string, QuerySpec]> = [
   ["attempts: a student's average percentage", studentAverageSpec('u', 'percentage')],
   ["attempts: a student's attempts pending grading, their scores", studentPendingSpec('u', 'score')],
   ["attempts: a student's attempts pending grading, their percentages", studentPendingSpec('u', 'percentage')],
+  // ---- integrity events
+  ["integrity_events: an attempt's timeline, by at", EVENT_TIMELINE_QUERY],
   // ---- grading
   ...combinations({ question_id: 'q' }).map(
     (f) => [`grading_queue ${JSON.stringify(f)}`, gradingQueueSpec(f)] as [string, QuerySpec],

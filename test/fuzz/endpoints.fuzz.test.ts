@@ -19,6 +19,7 @@ import { seeds as classes } from './seeds/classes';
 import { seeds as roster } from './seeds/roster';
 import { seeds as lti } from './seeds/lti';
 import { seeds as webhooks } from './seeds/webhooks';
+import { seeds as integrity } from './seeds/integrity';
 import type { FuzzRequest, FuzzSeed, FuzzSeedGroup, FuzzWorld } from './seeds/types';
 
 // Property-based fuzzing of every endpoint in the OpenAPI document, and of
@@ -46,6 +47,7 @@ const GROUPS: FuzzSeedGroup[] = [
   roster,
   lti,
   webhooks,
+  integrity,
 ];
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 const FUZZ_SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
@@ -396,7 +398,7 @@ async function send(server: InProcessApi, op: Operation, seed: FuzzRequest, muta
   );
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) for (const v of [value].flat()) search.append(name, v);
-  const headers: Record<string, string> = { 'X-Forwarded-For': freshIp() };
+  const headers: Record<string, string> = { 'X-Forwarded-For': freshIp(), ...seed.headers };
   if (token !== undefined) headers.Authorization = `Bearer ${token}`;
   if (attemptTokenHeader !== undefined) headers['X-Attempt-Token'] = attemptTokenHeader;
   let payload: string | undefined;

@@ -178,6 +178,14 @@ const SEED: Record<string, Record<string, unknown>> = {
     active: true,
   },
   [`clients/${ACME}/events/ev1`]: { id: 'ev1', client_id: ACME, type: 'attempt.submitted', fanned_out: true },
+  // An attempt's integrity events and their summary: what a proctor reads, through the API only.
+  [`clients/${ACME}/attempts/at1/integrity_events/0000000000000001`]: {
+    type: 'paste',
+    at: '2025-01-01T00:00:00.000Z',
+    client_seq: 1,
+    received_at: '2025-01-01T00:00:01.000Z',
+  },
+  [`clients/${ACME}/attempts/at1/integrity_summary/summary`]: { attempt_id: 'at1', total: 1, counts: { paste: 1 } },
   [`clients/${ACME}/deliveries/ev1~webhook-wh1`]: {
     id: 'ev1~webhook-wh1',
     client_id: ACME,
@@ -427,6 +435,12 @@ describe('firestore.rules', function () {
     [`clients/${ACME}/question_imports/imp1/chunks`, '0', 'staged import chunks (answer keys)'],
     ['share_codes/CODE2/seats', '0', 'share-code seats'],
     [`clients/${ACME}/tests/t1/versions/1/stats_shards`, '0', "a version's analytics sums"],
+    [
+      `clients/${ACME}/attempts/at1/integrity_events`,
+      '0000000000000001',
+      "an attempt's integrity events (its taker included)",
+    ],
+    [`clients/${ACME}/attempts/at1/integrity_summary`, 'summary', "an attempt's integrity counts"],
     [`clients/${ACME}/tests/t1/versions/1/class_stats`, 'k1~0', "a class's analytics sums"],
     [`clients/${ACME}/tests/t1/attempt_slots`, 'stuA', 'attempt slots'],
     [`clients/${ACME}/classes/c1/members`, 'stuA', "a class's members"],
@@ -443,6 +457,21 @@ describe('firestore.rules', function () {
       });
     });
   }
+
+  describe("an attempt's integrity events: no one writes them from a browser (only the API, which checks the taker)", () => {
+    it('no one can create an event or the summary, not even the taker or a super admin', async () => {
+      await deniedForAll((fs) =>
+        setDoc(doc(fs, `clients/${ACME}/attempts/at1/integrity_events/0000000000000002`), {
+          type: 'focus_back',
+          at: '2025-01-01T00:00:00.000Z',
+          client_seq: 2,
+        }),
+      );
+      await deniedForAll((fs) =>
+        setDoc(doc(fs, `clients/${ACME}/attempts/at1/integrity_summary/summary`), { total: 0 }),
+      );
+    });
+  });
 
   describe("a sitting's documents: no student, admin of the organization or guest reads or writes them from a browser", () => {
     const sittingDocs = [

@@ -28,6 +28,7 @@ const DELIVERY_REPLY_FIELDS = [
   'on_site_only',
   'opens_at',
   'review_opens_at',
+  'seb_required',
 ];
 
 let m: RoleMatrix;
@@ -92,6 +93,7 @@ describe('POST /api/tests (delivery settings)', () => {
       on_site_only: 0,
       opens_at: null,
       review_opens_at: null,
+      seb_required: false,
     });
   });
 

@@ -20,6 +20,8 @@ import {
   type ExportedAttempt,
 } from './resultsRows';
 import { analyticsTarget, assertClassFilter, frozenVersion } from './service';
+import { summariesOf } from '../integrity/store';
+import type { StoredIntegritySummary } from '../integrity/documents';
 import type { SumsScope } from './store';
 
 // The results export: a version's submitted attempts, oldest submission first,
@@ -49,6 +51,8 @@ const ROW_CELLS = 250_000;
 interface Page {
   attempts: ExportedAttempt[];
   displayNames: Map<string, string>;
+  /** The attempts' integrity events counted (absent: none). */
+  integrity: Map<string, StoredIntegritySummary>;
   /** The sort values of the page's last attempt when another page may follow. */
   after: [string, string] | null;
 }
@@ -79,9 +83,18 @@ async function readPage(at: SumsScope, after: [string, string] | null): Promise<
   // The document id is the attempt's id, whatever the stored copy says.
   const attempts = snap.docs.map((d) => ({ ...(d.data() as ExportedAttempt), id: d.id }));
   const last = snap.docs[snap.docs.length - 1];
+  // Names and integrity counts read beside each other: one round trip for the page.
+  const [names, integrity] = await Promise.all([
+    displayNames(at.clientId, attempts),
+    summariesOf(
+      at.clientId,
+      attempts.map((a) => a.id),
+    ),
+  ]);
   return {
     attempts,
-    displayNames: await displayNames(at.clientId, attempts),
+    displayNames: names,
+    integrity,
     after: last && snap.size === EXPORT_PAGE_SIZE ? [last.get('submitted_at') as string, last.id] : null,
   };
 }
@@ -124,7 +137,7 @@ async function* pageCsv(page: Page, columns: Array<{ id: string }>): AsyncGenera
   const perChunk = Math.max(1, Math.floor(ROW_CELLS / (FIXED_COLUMNS.length + columns.length)));
   for (let i = 0; i < page.attempts.length; i += perChunk) {
     yield await toCsv(
-      page.attempts.slice(i, i + perChunk).map((attempt) => resultRow(attempt, columns, page.displayNames)),
+      page.attempts.slice(i, i + perChunk).map((attempt) => resultRow(attempt, columns, page.displayNames, page.integrity)),
     );
   }
 }

@@ -1,12 +1,15 @@
 import { stringify } from 'csv-stringify';
 import type { StoredAttempt } from '../attempts/documents';
 import { percentageOf } from '../shared/scores';
+import { EVENT_TYPES, type StoredIntegritySummary } from '../integrity/documents';
 
 // Pure: the rows of a test version's results export and their CSV text. No
 // Firebase import (StoredAttempt is a type, erased when compiled).
 //
 // - Columns: attempt_id, student_id, student_name, score, total_marks,
-//   percentage, submitted_at, auto_submitted, grading, then one per question
+//   percentage, submitted_at, auto_submitted, grading, the integrity events
+//   counted per type (focus_lost_count, …, reload_count) and in all
+//   (integrity_events_total; 0 when none), then one per question
 //   the version's attempts can hold, in the version's order (its fixed
 //   questions, then every question of each pool), headed
 //   `Q<position> <question text>` (spacing collapsed, cut to
@@ -36,6 +39,8 @@ export const FIXED_COLUMNS = [
   'submitted_at',
   'auto_submitted',
   'grading',
+  ...EVENT_TYPES.map((type) => `${type}_count` as const),
+  'integrity_events_total',
 ] as const;
 
 export const QUESTION_HEADER_CHARS = 60;
@@ -134,7 +139,9 @@ export function resultRow(
   attempt: ExportedAttempt,
   questions: ReadonlyArray<{ id: string }>,
   displayNames: ReadonlyMap<string, string>,
+  integrity: ReadonlyMap<string, Pick<StoredIntegritySummary, 'total' | 'counts'>> = new Map(),
 ): Cell[] {
+  const events = integrity.get(attempt.id);
   const score = attempt.score ?? 0;
   const pending = attempt.grading === 'pending';
   const percentage = pending
@@ -160,6 +167,9 @@ export function resultRow(
     attempt.submitted_at ?? '',
     attempt.auto_submitted === true,
     attempt.grading ?? null,
+    // Events inform the reader; they are not part of the score.
+    ...EVENT_TYPES.map((type) => events?.counts?.[type] ?? 0),
+    events?.total ?? 0,
     ...cells,
   ];
 }

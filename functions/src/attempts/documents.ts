@@ -1,5 +1,6 @@
 import type { EssayGrade, QuestionResult } from './scoring';
 import type { AttemptStatus } from './schemas';
+import type { SebKeys } from '../integrity/seb';
 
 // Pure: the Firestore documents the attempts feature owns (where they live: firestore/paths.ts).
 
@@ -70,6 +71,11 @@ export interface StoredAttempt {
    * nothing more for it. Absent on attempts started before the setting (0).
    */
   on_site_only?: 0 | 1;
+  /**
+   * The test's Safe Exam Browser keys as they stood when the attempt started (or was last resumed): answers
+   * and submits by its taker must come from SEB with one of them. Absent or null: SEB not required.
+   */
+  seb?: SebKeys | null;
   /** Extra time granted while in progress: extension id → minutes (kept by id, so applying one twice extends once). */
   extensions?: Record<string, number>;
   /** The pool questions drawn at its start, pool after pool (absent: none); its questions are the version's fixed ones and these. */

@@ -4,6 +4,7 @@ import { pagedQuery, Pagination } from '../shared/pagination';
 import { isWellFormedText } from '../shared/text';
 import { DocumentId, QuestionId, ShareCodeText, TestId } from '../exams/schemas';
 import { AccessCodeInput } from '../sittingRules/deliverySchemas';
+import { IntegritySummary } from '../integrity/schemas';
 
 // Request and reply shapes of the attempts endpoints. No reply schema but
 // `ReviewedAttempt` names an answer key (`correct_answer`, `tolerance`, credits,
@@ -322,6 +323,9 @@ export const AttemptSummary = z
       .describe(
         'How many of its questions have a saved answer that is not blank, as scoring counts them (from the attempt document itself: no extra read)',
       ),
+    integrity: IntegritySummary.optional().describe(
+      'Its integrity events counted, and the last one (the live view): in an administrator’s list with test_id only',
+    ),
   })
   .meta({ id: 'AttemptSummary' });
 export type AttemptSummary = z.infer<typeof AttemptSummary>;

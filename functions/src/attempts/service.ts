@@ -9,7 +9,10 @@ import {
   attemptListScope,
   attemptStarter,
   reviewAccess,
+  sebBinds,
+  showsIntegrity,
   startChecksAssignment,
+  startChecksSeb,
   submitterOf,
   tokenIssuerRefusal,
   type AttemptTokenHolder,
@@ -60,6 +63,9 @@ import { requirePaper, shareCodeTarget } from './frozenReads';
 import * as listing from './listing';
 import * as starting from './starting';
 import { tokenOpens } from './tokens';
+import { sebRefusal } from '../integrity/seb';
+import { summariesOf } from '../integrity/store';
+import { summaryView } from '../integrity/eventRules';
 
 /** Who is acting on an attempt: a signed-in principal, or whoever holds an attempt token (`?attempt_token=`). */
 export type AttemptCaller = { principal: Principal; token?: undefined } | { principal?: Principal; token: string };
@@ -191,9 +197,15 @@ function authorizer(
 ): (attempt: StoredAttempt) => Promise<void> {
   const checks = startChecks(caller, attemptId);
   return async (attempt) => {
-    assertCanUseAttempt(policyCaller(caller, attempt, call), subject(attempt));
+    const policy = policyCaller(caller, attempt, call);
+    assertCanUseAttempt(policy, subject(attempt));
     await checks(attempt);
     await assertTakenOnSite({ onSiteOnly: attempt.on_site_only === 1, clientId: attempt.client_id }, call);
+    // Safe Exam Browser, with the keys the attempt started with: the taker's browser, not a proctor's.
+    if (sebBinds(policy)) {
+      const refusal = sebRefusal(attempt.seb, call.seb);
+      if (refusal) throw refusal;
+    }
   };
 }
 
@@ -234,6 +246,7 @@ export async function startAttempt(
         accessCode: input.access_code,
         checkOnSite: (sitting) => assertTakenOnSite(sitting, call),
         startedBy: principal.uid,
+        seb: startChecksSeb(starter) ? call.seb : null,
         tokenIssuedTo: { uid: principal.uid, role: principal.role },
         meta,
       };
@@ -250,6 +263,7 @@ export async function startAttempt(
         accessCode: starter.kind === 'for_student' ? null : input.access_code,
         checkOnSite: (sitting) => assertTakenOnSite(sitting, call),
         startedBy: principal.uid,
+        seb: startChecksSeb(starter) ? call.seb : null,
         tokenIssuedTo: { uid: principal.uid, role: principal.role },
         meta,
       };
@@ -424,6 +438,32 @@ export async function submitAttempt(
   });
 }
 
+// ---------------------------------------------------------------- integrity events
+
+/**
+ * The attempt a taker's page sends integrity events for, with every check a save makes (who, the
+ * token and its issuer's account, the organization, on site, Safe Exam Browser; a refused token
+ * counted), but no transaction on the attempt: one read, so events never contend with saves.
+ * Submitted, or past expires_at + 30 s → 409 (the attempt is not closed here: a save or the closer does).
+ */
+export async function attemptTakingEvents(
+  caller: AttemptCaller,
+  attemptId: string,
+  call: CallContext,
+): Promise<StoredAttempt> {
+  return countingRefusals(call, async () => {
+    const authorize = authorizer(caller, attemptId, call);
+    const found = await findAttempt(attemptId);
+    if (!found) throw notFound('Attempt not found');
+    await authorize(found.attempt);
+    if (found.attempt.status !== 'in_progress')
+      throw conflict('This attempt has been submitted; it takes no more integrity events');
+    if (isOverdue(found.attempt, Date.now()))
+      throw conflict('This attempt is past its deadline (expires_at + 30 s); it takes no more integrity events');
+    return found.attempt;
+  });
+}
+
 // ---------------------------------------------------------------- list
 
 /** The live view of one class: a test's attempts (test_id is needed), by a class of the listed organization. */
@@ -463,10 +503,25 @@ export async function listAttempts(
   // Reading an overdue attempt closes it first, in lists too; one that cannot be closed is listed as it stands.
   const nowMs = Date.now();
   const meta = requestMeta(call);
-  const current = await Promise.all(
-    data.map((a) => (isOverdue(a, nowMs) ? closedOrAsItStands(a, nowMs, meta, { backendFaults: 'keep' }) : a)),
-  );
-  return { data: current.map(listedSummaryOf), pagination };
+  // The live view of a test (an administrator's list with test_id): each attempt's integrity events counted, one read round trip.
+  const [current, integrity] = await Promise.all([
+    Promise.all(
+      data.map((a) => (isOverdue(a, nowMs) ? closedOrAsItStands(a, nowMs, meta, { backendFaults: 'keep' }) : a)),
+    ),
+    scope.scope === 'tenant' && showsIntegrity(principal) && query.test_id !== undefined
+      ? summariesOf(
+          scope.clientId,
+          data.map((a) => a.id),
+        )
+      : undefined,
+  ]);
+  return {
+    data: current.map((a) => ({
+      ...listedSummaryOf(a),
+      ...(integrity ? { integrity: summaryView(integrity.get(a.id)) } : {}),
+    })),
+    pagination,
+  };
 }
 
 // ---------------------------------------------------------------- scheduled

@@ -17,6 +17,7 @@ import type { Draw } from './draw';
 import type { AttemptSlot, StoredAttempt } from './documents';
 import { refusedCredential, TestMissing } from './refusals';
 import { isOverdue, questionOrder, type VersionForAttempt } from './rules';
+import { sebKeysOf, sebRefusal, sebRequired, type SebKeys, type SebRequest } from '../integrity/seb';
 
 // Pure: whether a start resumes, is refused or creates an attempt, and what it
 // writes. No Firebase import: starting.ts reads and writes, this decides.
@@ -49,6 +50,11 @@ export interface StartRequest {
   tokenHash: string;
   /** Whom that token goes to (kept beside its hash): the caller, taker or administrator. */
   tokenIssuedTo: NonNullable<StoredAttempt['token_issued_to']>;
+  /**
+   * The start's URL and Safe Exam Browser headers, checked when the test has SEB keys; null when an
+   * administrator starts for a student (policy: startChecksSeb): the proctor's browser is not the taker's.
+   */
+  seb: SebRequest | undefined | null;
 }
 
 /**
@@ -96,7 +102,12 @@ export interface ResumeWrites {
   attemptId: string;
   startedAt: string;
   expiresAt: string;
-  update: { token_hash: string; token_issued_to: NonNullable<StoredAttempt['token_issued_to']>; on_site_only: 0 | 1 };
+  update: {
+    token_hash: string;
+    token_issued_to: NonNullable<StoredAttempt['token_issued_to']>;
+    on_site_only: 0 | 1;
+    seb: SebKeys | null;
+  };
   audits: StartAudit[];
   /** Whose paper the reply shows: the running attempt's own. */
   paperOf: { client_id: string; test_id: string; version: number; drawn: string[] | undefined; key_revision: number };
@@ -148,6 +159,11 @@ export function decideStart(reads: StartReads, request: StartRequest, nowMs: num
   const onSiteOnly = test.on_site_only ?? 0;
   if (!reads.onSite) return { need: 'onSite' };
   if (reads.onSite.refusal) return { refusal: reads.onSite.refusal };
+  // So is Safe Exam Browser: a resume is a start, from the taker's browser.
+  const sebKeys = sebKeysOf(test);
+  const sebRefused = request.seb === null ? null : sebRefusal(sebKeys, request.seb);
+  if (sebRefused) return { refusal: sebRefused };
+  const attemptSeb = sebRequired(sebKeys) ? sebKeys : null;
   if (request.checkStudentProfile) {
     if (!reads.profile) return { refusal: notFound('No such student in this organization') };
     if (reads.profile.role !== 'student')
@@ -174,7 +190,12 @@ export function decideStart(reads: StartReads, request: StartRequest, nowMs: num
           startedAt: running.started_at,
           expiresAt: running.expires_at,
           // The test's on_site_only as it stands now: a resume brings the attempt in line with a change made since its start.
-          update: { token_hash: request.tokenHash, token_issued_to: request.tokenIssuedTo, on_site_only: onSiteOnly },
+          update: {
+            token_hash: request.tokenHash,
+            token_issued_to: request.tokenIssuedTo,
+            on_site_only: onSiteOnly,
+            seb: attemptSeb,
+          },
           audits: [
             {
               type: 'attempt_resumed',
@@ -267,6 +288,7 @@ export function decideStart(reads: StartReads, request: StartRequest, nowMs: num
     token_hash: request.tokenHash,
     token_issued_to: request.tokenIssuedTo,
     on_site_only: onSiteOnly,
+    ...(attemptSeb ? { seb: attemptSeb } : {}),
     submitted_by: null,
     score: null,
     total_marks: paper.total_marks,

@@ -18,6 +18,7 @@ import type { Accommodation, OverrideValues } from '../sittingRules/deadline';
 import type { AttemptSlot, StoredAttempt } from './documents';
 import { decideStart, type StartReads, type StartRequest } from './startDecision';
 import { hashAttemptToken, newAttemptToken } from './tokens';
+import type { SebRequest } from '../integrity/seb';
 
 // Starting an attempt: one transaction reads the test, the (test, student)
 // slot and, for a Guest, the share code and one seat shard together (one round
@@ -46,6 +47,8 @@ export interface StartPlan {
    */
   checkOnSite: (sitting: { onSiteOnly: boolean; clientId: string }) => Promise<void>;
   startedBy: string;
+  /** The start's URL and SEB headers (null: exempt, an administrator starting for a student). */
+  seb: SebRequest | undefined | null;
   /** Whom the attempt token goes to (kept with its hash): the caller. */
   tokenIssuedTo: NonNullable<StoredAttempt['token_issued_to']>;
   meta: AuditMeta;
@@ -147,6 +150,7 @@ async function startInTransaction(plan: StartPlan, { readRunning }: { readRunnin
       accessCode: plan.accessCode,
       startedBy: plan.startedBy,
       tokenIssuedTo: plan.tokenIssuedTo,
+      seb: plan.seb,
       readRunning,
       attemptId: newAttemptId(plan.clientId),
       tokenHash: hashAttemptToken(token),

@@ -543,6 +543,13 @@ export function attemptStarter(
  */
 export const startChecksAssignment = (starter: AttemptStarter): boolean => starter.kind === 'self';
 
+/**
+ * Whether a start checks Safe Exam Browser when the test requires it: a Student or a Guest starting for
+ * itself, from its own browser. An administrator starting for a student from the admin pages is not in SEB
+ * (as Moodle checks the browser of whoever starts); the taker's answers and submit are checked.
+ */
+export const startChecksSeb = (starter: AttemptStarter): boolean => starter.kind !== 'for_student';
+
 /** A class override names a class of the test's own organization: another's is 403 (unknown: 404, by the caller). */
 export function assertCanSetClassOverride(
   principal: Principal,
@@ -599,6 +606,31 @@ export function reviewAccess(
   if (!attempt.submitted) return 'never';
   if (isAdministrator(caller)) return 'always';
   return attempt.allowReview ? 'when_released' : 'never';
+}
+
+/**
+ * Whether Safe Exam Browser binds a caller of an attempt that requires it: its taker (a Student or Guest
+ * by its ID token) and any attempt-token holder (a token says nothing of whose browser holds it); not an
+ * administrator by its own ID token (a proctor closing a paper from the live view).
+ */
+export const sebBinds = (caller: Principal | AttemptTokenHolder): boolean => !isAdministrator(caller);
+
+/**
+ * Integrity events come from the taker's page: the taker by its ID token or any holder of the attempt's
+ * token. An administrator by its own ID token reads them (GET), it does not send them (403).
+ */
+export function assertCanSendIntegrityEvents(caller: Principal | AttemptTokenHolder): void {
+  if (isAdministrator(caller)) throw forbidden('Integrity events are sent by the taker’s page, not by an administrator');
+}
+
+/** Whether a caller sees integrity counts in an attempt list (the live view): administrators only. */
+export const showsIntegrity = (principal: Principal): boolean => isAdministratorRole(principal.role);
+
+/** An attempt's integrity events are read by the administrators of its organization (Super Admin any); never by its taker. */
+export function assertCanReadIntegrityEvents(caller: Principal, attempt: { clientId: string }): void {
+  if (caller.role === 'super_admin') return;
+  if (caller.role === 'client_admin') return assertTenantAccess(caller, attempt.clientId);
+  throw forbidden('An attempt’s integrity events are read by its organization’s administrators');
 }
 
 /**

@@ -33,6 +33,10 @@ export interface StoredTest {
   review_opens_at?: string | null;
   /** 1: started, answered and submitted only from the organization's registered networks (copied onto each attempt at its start). */
   on_site_only?: 0 | 1;
+  /** Write-only: Safe Exam Browser's Config Keys (lowercase hex SHA-256); any key here or below: SEB required (copied onto each attempt at its start). */
+  seb_config_keys?: string[];
+  /** Write-only: Safe Exam Browser's Browser Exam Keys. */
+  seb_browser_exam_keys?: string[];
   /** Random draws beside the fixed question_ids (absent on tests stored before pools: none). */
   pools?: TestPool[];
   /** The classes the test is assigned to ([]: open to the whole organization; absent on tests stored before classes: open). */

@@ -34,6 +34,7 @@ import { canonicalShareCode } from './shareCodeText';
 import * as store from './store';
 import { testChangeEffects } from './testChangeEffects';
 import { listAudience } from './audience';
+import { sebKeysOf, sebRequired } from '../integrity/seb';
 import type { StoredShareCode, StoredTest } from './documents';
 
 // ---------------------------------------------------------------- views
@@ -46,6 +47,7 @@ const deliveryView = (test: StoredTest) => ({
   attempt_cooldown_minutes: test.attempt_cooldown_minutes ?? 0,
   review_opens_at: test.review_opens_at ?? null,
   on_site_only: test.on_site_only ?? 0,
+  seb_required: sebRequired(sebKeysOf(test)),
 });
 
 /** The questions each attempt holds: the fixed ones and every pool's draw. */
@@ -55,6 +57,8 @@ const questionCount = (test: StoredTest): number =>
 export function authorView(test: StoredTest): Test {
   const {
     access_code_hash: _hash,
+    seb_config_keys: _sebConfig,
+    seb_browser_exam_keys: _sebBrowser,
     key_revisions: _revisions,
     audience: _audience,
     class_overrides: _classOverrides,
@@ -81,6 +85,8 @@ function studentView(test: StoredTest): StudentTest {
     pools: _pools,
     key_revisions: _revisions,
     access_code_hash: _hash,
+    seb_config_keys: _sebConfig,
+    seb_browser_exam_keys: _sebBrowser,
     // Whom it is assigned to, and the classes' overrides, are the authors' business.
     assigned_class_ids: _assigned,
     audience: _audience,
@@ -233,6 +239,9 @@ const deliveryDefaults = (
   review_opens_at: iso(input.review_opens_at) ?? null,
   on_site_only: input.on_site_only ?? 0,
   assigned_class_ids: input.assigned_class_ids ?? current?.assigned_class_ids ?? [],
+  // Write-only like the access code: a replace that does not send them keeps them.
+  seb_config_keys: input.seb_config_keys ?? current?.seb_config_keys ?? [],
+  seb_browser_exam_keys: input.seb_browser_exam_keys ?? current?.seb_browser_exam_keys ?? [],
 });
 
 /** 400 when the window, as it will stand, closes before it opens (naming the field sent). */
@@ -251,6 +260,8 @@ const DELIVERY_KEYS = [
   'attempt_cooldown_minutes',
   'review_opens_at',
   'on_site_only',
+  'seb_config_keys',
+  'seb_browser_exam_keys',
 ] as const;
 
 /**
@@ -261,14 +272,20 @@ const DELIVERY_KEYS = [
 function deliveryRecorder(principal: Principal, call: CallContext): store.DeliveryChangeRecorder {
   return (tx, before, after) => {
     recordAssignment(tx, principal, call, before, after);
-    const changed = DELIVERY_KEYS.filter(
-      (key) => JSON.stringify(before[key] ?? null) !== JSON.stringify(after[key] ?? null),
-    );
+    // An absent key list is an empty one: a test stored before SEB keys is not changed by gaining [].
+    const valueOf = (test: StoredTest, key: (typeof DELIVERY_KEYS)[number]) =>
+      JSON.stringify(
+        key === 'seb_config_keys' || key === 'seb_browser_exam_keys' ? (test[key] ?? []) : (test[key] ?? null),
+      );
+    const changed = DELIVERY_KEYS.filter((key) => valueOf(before, key) !== valueOf(after, key));
     if (changed.length === 0) return undefined;
     const meta = requestMeta(call);
     const details: Record<string, unknown> = { test_id: after.id };
     for (const key of changed) {
       if (key === 'access_code_hash') details.access_code = after.access_code_hash ? 'set' : 'cleared';
+      // The keys are write-only: the audit says how many there are, never which.
+      else if (key === 'seb_config_keys' || key === 'seb_browser_exam_keys')
+        details[key] = { from: (before[key] ?? []).length, to: (after[key] ?? []).length };
       else details[key] = { from: before[key] ?? null, to: after[key] ?? null };
     }
     addAudit(tx, meta, {
@@ -441,6 +458,8 @@ export async function patchTest(
       if (input.review_opens_at !== undefined) patched.review_opens_at = iso(input.review_opens_at);
       if (input.on_site_only !== undefined) patched.on_site_only = input.on_site_only;
       if (input.assigned_class_ids !== undefined) patched.assigned_class_ids = input.assigned_class_ids;
+      if (input.seb_config_keys !== undefined) patched.seb_config_keys = input.seb_config_keys;
+      if (input.seb_browser_exam_keys !== undefined) patched.seb_browser_exam_keys = input.seb_browser_exam_keys;
       assertWindow(patched, input);
       return patched;
     },

@@ -151,6 +151,26 @@ export const paths = {
     db.collection('clients').doc(clientId).collection('attempts').doc(attemptId),
   /** Every organization's attempts: an attempt is opened by id alone (a token holder, a Guest, a Super Admin). */
   allAttempts: () => db.collectionGroup('attempts'),
+  /** An attempt's integrity events (never `events`: that name is the outbox's, whose trigger listens on clients/{c}/events). */
+  integrityEvents: (clientId: string, attemptId: string) =>
+    db.collection('clients').doc(clientId).collection('attempts').doc(attemptId).collection('integrity_events'),
+  integrityEvent: (clientId: string, attemptId: string, eventId: string) =>
+    db
+      .collection('clients')
+      .doc(clientId)
+      .collection('attempts')
+      .doc(attemptId)
+      .collection('integrity_events')
+      .doc(eventId),
+  /** The counts and last event of an attempt's integrity events, written with them (never by a save). */
+  integritySummary: (clientId: string, attemptId: string) =>
+    db
+      .collection('clients')
+      .doc(clientId)
+      .collection('attempts')
+      .doc(attemptId)
+      .collection('integrity_summary')
+      .doc('summary'),
   /** One per (test, student): how many attempts it started and which is in progress, so starts never scan attempts. */
   attemptSlot: (clientId: string, testId: string, studentId: string) =>
     db.collection('clients').doc(clientId).collection('tests').doc(testId).collection('attempt_slots').doc(studentId),

@@ -7,6 +7,7 @@ import type { CallContext, UploadBody } from '../shared/callContext';
 import { badRequest, type ErrorCode } from '../shared/errors';
 import { ATTEMPT_TOKEN_HEADER, tokenOpenedNothing, usesAttemptToken } from './attemptToken';
 import { requestOrigin } from './requestContext';
+import { sebRequestOf } from './sebRequest';
 import { requestState } from './requestState';
 import { validate } from '../shared/validate';
 
@@ -152,6 +153,7 @@ function handle(route: RouteDefinition, { beforeHandler, runHandler, countRefuse
         ...requestOrigin(req),
         countRefusedCredential: () => countRefusedCredential(req, res),
         attemptTokenOpened: () => void (requestState(res).attemptTokenOpened = true),
+        seb: sebRequestOf(req),
       };
       const upload = route.upload ? uploadBody(req) : undefined;
       const baseUrl = `${forwarded(req, 'x-forwarded-proto') ?? req.protocol}://${forwarded(req, 'x-forwarded-host') ?? req.get('host')}`;

@@ -1,3 +1,4 @@
+import type { SebRequest } from '../integrity/seb';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 
@@ -23,6 +24,8 @@ export interface CallContext extends RequestOrigin {
   countRefusedCredential(): Promise<void>;
   /** The attempt token opened its attempt: the request is no refused credential for having carried it. */
   attemptTokenOpened(): void;
+  /** The request's public URL and Safe Exam Browser's headers, for a test that requires SEB (absent: none sent). */
+  seb?: SebRequest;
 }
 
 /** A multipart upload as a service reads it: its headers and its body, nothing else of the request. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_ID_LENGTH } from '../shared/ids';
 import { isWellFormedText } from '../shared/text';
+import { MAX_SEB_KEYS, SEB_KEY_PATTERN } from '../integrity/seb';
 
 // A test's delivery settings (when and how it is sat): not frozen by
 // publishing, so they are given on create and replace and changed by PATCH at
@@ -59,6 +60,28 @@ export const AccessCodeInput = z
   .max(ACCESS_CODE_MAX)
   .refine(isWellFormedText, 'Must be well-formed text (no lone surrogates)');
 
+/** A Safe Exam Browser key list: at most MAX_SEB_KEYS distinct lowercase-hex SHA-256 keys. */
+const sebKeyList = (what: string) =>
+  z
+    .array(z.string().regex(SEB_KEY_PATTERN, 'Must be 64 lowercase hexadecimal digits (a SHA-256 key as SEB shows it)'))
+    .max(MAX_SEB_KEYS)
+    .superRefine((keys, ctx) => {
+      if (new Set(keys).size !== keys.length) ctx.addIssue({ code: 'custom', message: 'Each key may appear once' });
+    })
+    .optional()
+    .describe(
+      `Write-only: up to ${MAX_SEB_KEYS} ${what} (64 lowercase hex digits each). With any Config Key or Browser Exam Key, the taker’s start, answers, events and submit must come from ` +
+        'Safe Exam Browser: X-SafeExamBrowser-ConfigKeyHash (against the Config Keys) or X-SafeExamBrowser-RequestHash (against the Browser Exam Keys) equal to SHA-256 hex of the request’s full URL (fragment removed) followed by a key; ' +
+        'else 403 "This test must be taken in Safe Exam Browser" (see docs/security.md#safe-exam-browser). Never answered (replies carry seb_required). [] clears the list; absent keeps it (on PUT too). ' +
+        'An attempt keeps the keys it started (or was last resumed) with',
+    )
+    .meta({ writeOnly: true });
+
+export const sebDeliveryFields = {
+  seb_config_keys: sebKeyList('Config Keys'),
+  seb_browser_exam_keys: sebKeyList('Browser Exam Keys'),
+};
+
 /** Delivery settings: not frozen by publishing; given on create and replace, changed by PATCH at any time. */
 export const deliveryFields = {
   opens_at: Instant('No new attempt starts before it')
@@ -105,6 +128,7 @@ export const deliveryFields = {
     })
     .optional()
     .describe(ASSIGNED_TEXT),
+  ...sebDeliveryFields,
 };
 
 /** closes_at after opens_at when both are sent (PATCH checks the stored values too). */
@@ -141,6 +165,11 @@ export const deliveryReplyFields = {
     .nullable()
     .describe('ISO 8601 UTC; with allow_review 1, takers see reviews from then. null: on submission'),
   on_site_only: Flag.describe(ON_SITE_ONLY_TEXT),
+  seb_required: z
+    .boolean()
+    .describe(
+      'true: the test has Safe Exam Browser keys; its takers start, answer and submit from SEB (the keys themselves are never answered)',
+    ),
 };
 
 /** Delivery settings only the test's authors see. */

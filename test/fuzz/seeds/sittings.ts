@@ -109,6 +109,8 @@ export const seeds: FuzzSeedGroup = {
         body: {
           opens_at: new Date(Date.now() - 86_400_000).toISOString(), closes_at: fromNow(40), access_code: 'fuzz-room-42',
           attempt_cooldown_minutes: 5, review_opens_at: fromNow(120), assigned_class_ids: [p.classId],
+          // Safe Exam Browser keys: fuzzed as fields; an empty list of browser exam keys leaves the attempts' starts free.
+          seb_config_keys: [], seb_browser_exam_keys: [],
         },
       }),
     },

@@ -15,6 +15,8 @@ export interface FuzzRequest {
   query?: Record<string, string>;
   /** A JSON body. */
   body?: Record<string, unknown>;
+  /** Further request headers (Safe Exam Browser's), sent as they are on every run. */
+  headers?: Record<string, string>;
   /** A multipart body instead of JSON: one part, as `curl -F field=@filename` would send it. */
   multipart?: { field: string; filename: string; contentType: string; content: string };
 }

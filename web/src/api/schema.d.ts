@@ -5571,6 +5571,232 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/attempts/{attemptId}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An attempt’s integrity events (its timeline)
+         * @description The events the taker’s page sent, in the order of their at (the page’s clock), then client_seq, a page at a time, with the counts per type and the last event. The administrators of the attempt’s organization (another organization’s → 403) and Super Admins; not its taker (403): they inform a proctor.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, from 1 (default 1); (page − 1) × limit may be at most 1000 */
+                    page?: number;
+                    /** @description Items per page, 1 to 100 */
+                    limit?: number;
+                    /** @description `pagination.next_cursor` of the previous page: the page after it, at any depth (send it without `page`) */
+                    cursor?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description An attempt id as POST /api/attempts answered it: the organization id, ".", then 22 random characters */
+                    attemptId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of the timeline, and the counts */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["IntegrityEventPage"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Send integrity events (the taker’s page)
+         * @description What the taker’s page saw: {events: [{type, at, client_seq}]}, 1 to 100 per request (more → 400). Types: focus_lost, focus_back, paste, fullscreen_exit, offline, online, reload (another → 400); at is the page’s clock, at most 5 minutes past the server’s (else 400). An event whose client_seq is already stored (or repeated in the request) is a duplicate: ignored, and counted in duplicates, so an offline queue can be replayed whole. An attempt keeps at most 2000 events: the request that would take it past → 409, nothing of it stored. Stored beside the attempt, never in it: sending events never grows the attempt nor delays its saves. They inform a proctor; they never change a score. Sent by the taker (its ID token, or the attempt token from either form, exactly as saves accept them, with the same checks: the organization active, the token’s account enabled, on site, Safe Exam Browser); an administrator by its own ID token → 403 (it reads them: GET). Another student’s attempt → 403, an unknown one → 404. After submission, or past expires_at + 30 s → 409.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description The attempt_token from POST /api/attempts: opens this attempt without an Authorization header */
+                    attempt_token?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description An attempt id as POST /api/attempts answered it: the organization id, ".", then 22 random characters */
+                    attemptId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PostIntegrityEvents"];
+                };
+            };
+            responses: {
+                /** @description What was stored, and the attempt’s counts as they now stand */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["IntegrityEventsStored"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tests/{testId}/overrides/{studentId}": {
         parameters: {
             query?: never;
@@ -9999,6 +10225,8 @@ export type components = {
             review_opens_at: string | null;
             /** @description 0 or 1 (default 0). 1: starting, answering and submitting are taken only from an address inside the test organization’s registered networks (GET/PUT /api/clients/{clientId}/networks); from any other address → 403 FORBIDDEN "This test can be taken only on site". Reading is never bound (administrators reading results, takers reading their attempt). An attempt keeps the value it started with: a change reaches attempts started, or resumed by starting again, after it */
             on_site_only: 0 | 1;
+            /** @description true: the test has Safe Exam Browser keys; its takers start, answer and submit from SEB (the keys themselves are never answered) */
+            seb_required: boolean;
             /** @description The classes the test is assigned to; []: open to the whole organization */
             assigned_class_ids: string[];
             question_ids: string[];
@@ -10052,6 +10280,8 @@ export type components = {
             review_opens_at: string | null;
             /** @description 0 or 1 (default 0). 1: starting, answering and submitting are taken only from an address inside the test organization’s registered networks (GET/PUT /api/clients/{clientId}/networks); from any other address → 403 FORBIDDEN "This test can be taken only on site". Reading is never bound (administrators reading results, takers reading their attempt). An attempt keeps the value it started with: a change reaches attempts started, or resumed by starting again, after it */
             on_site_only: 0 | 1;
+            /** @description true: the test has Safe Exam Browser keys; its takers start, answer and submit from SEB (the keys themselves are never answered) */
+            seb_required: boolean;
         };
         CreateTest: {
             test_name: string;
@@ -10120,6 +10350,10 @@ export type components = {
             on_site_only?: 0 | 1;
             /** @description The classes of the test’s organization the test is assigned to, each once, at most 50. [] (the default): open to every student of the organization. Otherwise a student lists, reads and starts it only when in one of them (anything else answers 404 as for a missing test); share codes and an administrator starting for a student are unaffected. Another organization’s class → 403; a class that does not exist → 400 naming it. Audited as test_assignment_changed */
             assigned_class_ids?: string[];
+            /** @description Write-only: up to 10 Config Keys (64 lowercase hex digits each). With any Config Key or Browser Exam Key, the taker’s start, answers, events and submit must come from Safe Exam Browser: X-SafeExamBrowser-ConfigKeyHash (against the Config Keys) or X-SafeExamBrowser-RequestHash (against the Browser Exam Keys) equal to SHA-256 hex of the request’s full URL (fragment removed) followed by a key; else 403 "This test must be taken in Safe Exam Browser" (see docs/security.md#safe-exam-browser). Never answered (replies carry seb_required). [] clears the list; absent keeps it (on PUT too). An attempt keeps the keys it started (or was last resumed) with */
+            seb_config_keys?: string[];
+            /** @description Write-only: up to 10 Browser Exam Keys (64 lowercase hex digits each). With any Config Key or Browser Exam Key, the taker’s start, answers, events and submit must come from Safe Exam Browser: X-SafeExamBrowser-ConfigKeyHash (against the Config Keys) or X-SafeExamBrowser-RequestHash (against the Browser Exam Keys) equal to SHA-256 hex of the request’s full URL (fragment removed) followed by a key; else 403 "This test must be taken in Safe Exam Browser" (see docs/security.md#safe-exam-browser). Never answered (replies carry seb_required). [] clears the list; absent keeps it (on PUT too). An attempt keeps the keys it started (or was last resumed) with */
+            seb_browser_exam_keys?: string[];
             /** @description Required for a Super Admin; a Client Admin may omit it */
             client_id?: string;
         };
@@ -10201,6 +10435,10 @@ export type components = {
             on_site_only?: 0 | 1;
             /** @description The classes of the test’s organization the test is assigned to, each once, at most 50. [] (the default): open to every student of the organization. Otherwise a student lists, reads and starts it only when in one of them (anything else answers 404 as for a missing test); share codes and an administrator starting for a student are unaffected. Another organization’s class → 403; a class that does not exist → 400 naming it. Audited as test_assignment_changed */
             assigned_class_ids?: string[];
+            /** @description Write-only: up to 10 Config Keys (64 lowercase hex digits each). With any Config Key or Browser Exam Key, the taker’s start, answers, events and submit must come from Safe Exam Browser: X-SafeExamBrowser-ConfigKeyHash (against the Config Keys) or X-SafeExamBrowser-RequestHash (against the Browser Exam Keys) equal to SHA-256 hex of the request’s full URL (fragment removed) followed by a key; else 403 "This test must be taken in Safe Exam Browser" (see docs/security.md#safe-exam-browser). Never answered (replies carry seb_required). [] clears the list; absent keeps it (on PUT too). An attempt keeps the keys it started (or was last resumed) with */
+            seb_config_keys?: string[];
+            /** @description Write-only: up to 10 Browser Exam Keys (64 lowercase hex digits each). With any Config Key or Browser Exam Key, the taker’s start, answers, events and submit must come from Safe Exam Browser: X-SafeExamBrowser-ConfigKeyHash (against the Config Keys) or X-SafeExamBrowser-RequestHash (against the Browser Exam Keys) equal to SHA-256 hex of the request’s full URL (fragment removed) followed by a key; else 403 "This test must be taken in Safe Exam Browser" (see docs/security.md#safe-exam-browser). Never answered (replies carry seb_required). [] clears the list; absent keeps it (on PUT too). An attempt keeps the keys it started (or was last resumed) with */
+            seb_browser_exam_keys?: string[];
         };
         /** @description Delivery settings only; a test’s content (questions, timer, marking) is changed with PUT on a draft */
         PatchTest: {
@@ -10227,6 +10465,10 @@ export type components = {
             on_site_only?: 0 | 1;
             /** @description The classes of the test’s organization the test is assigned to, each once, at most 50. [] (the default): open to every student of the organization. Otherwise a student lists, reads and starts it only when in one of them (anything else answers 404 as for a missing test); share codes and an administrator starting for a student are unaffected. Another organization’s class → 403; a class that does not exist → 400 naming it. Audited as test_assignment_changed */
             assigned_class_ids?: string[];
+            /** @description Write-only: up to 10 Config Keys (64 lowercase hex digits each). With any Config Key or Browser Exam Key, the taker’s start, answers, events and submit must come from Safe Exam Browser: X-SafeExamBrowser-ConfigKeyHash (against the Config Keys) or X-SafeExamBrowser-RequestHash (against the Browser Exam Keys) equal to SHA-256 hex of the request’s full URL (fragment removed) followed by a key; else 403 "This test must be taken in Safe Exam Browser" (see docs/security.md#safe-exam-browser). Never answered (replies carry seb_required). [] clears the list; absent keeps it (on PUT too). An attempt keeps the keys it started (or was last resumed) with */
+            seb_config_keys?: string[];
+            /** @description Write-only: up to 10 Browser Exam Keys (64 lowercase hex digits each). With any Config Key or Browser Exam Key, the taker’s start, answers, events and submit must come from Safe Exam Browser: X-SafeExamBrowser-ConfigKeyHash (against the Config Keys) or X-SafeExamBrowser-RequestHash (against the Browser Exam Keys) equal to SHA-256 hex of the request’s full URL (fragment removed) followed by a key; else 403 "This test must be taken in Safe Exam Browser" (see docs/security.md#safe-exam-browser). Never answered (replies carry seb_required). [] clears the list; absent keeps it (on PUT too). An attempt keeps the keys it started (or was last resumed) with */
+            seb_browser_exam_keys?: string[];
         };
         ShareCode: {
             code: string;
@@ -10357,6 +10599,32 @@ export type components = {
             pending_marks: number;
             /** @description How many of its questions have a saved answer that is not blank, as scoring counts them (from the attempt document itself: no extra read) */
             answered: number;
+            /** @description Its integrity events counted, and the last one (the live view): in an administrator’s list with test_id only */
+            integrity?: {
+                /** @description Events stored for the attempt (at most 2000) */
+                total: number;
+                /** @description Events stored, per type (0 when none) */
+                counts: {
+                    focus_lost: number;
+                    focus_back: number;
+                    paste: number;
+                    fullscreen_exit: number;
+                    offline: number;
+                    online: number;
+                    reload: number;
+                };
+                /** @description The latest event by at (then client_seq); null before any */
+                last_event: {
+                    /**
+                     * @description focus_lost (the tab hidden or the window blurred), focus_back, paste, fullscreen_exit, offline, online, reload
+                     * @enum {string}
+                     */
+                    type: "focus_lost" | "focus_back" | "paste" | "fullscreen_exit" | "offline" | "online" | "reload";
+                    /** @description ISO 8601 UTC */
+                    at: string;
+                    client_seq: number;
+                } | null;
+            };
         };
         ReviewedAttempt: {
             attempt_id: string;
@@ -10526,6 +10794,73 @@ export type components = {
             grading: "pending" | "complete" | null;
             /** @description The marks of the answered essays not graded yet (0 when none) */
             pending_marks: number;
+        };
+        IntegrityEventsStored: {
+            /** @description Events of this request that were new, now stored */
+            stored: number;
+            /** @description Events of this request ignored: their client_seq was already stored (or repeated in the request) */
+            duplicates: number;
+            summary: components["schemas"]["IntegritySummary"];
+        };
+        IntegritySummary: {
+            /** @description Events stored for the attempt (at most 2000) */
+            total: number;
+            /** @description Events stored, per type (0 when none) */
+            counts: {
+                focus_lost: number;
+                focus_back: number;
+                paste: number;
+                fullscreen_exit: number;
+                offline: number;
+                online: number;
+                reload: number;
+            };
+            /** @description The latest event by at (then client_seq); null before any */
+            last_event: {
+                /**
+                 * @description focus_lost (the tab hidden or the window blurred), focus_back, paste, fullscreen_exit, offline, online, reload
+                 * @enum {string}
+                 */
+                type: "focus_lost" | "focus_back" | "paste" | "fullscreen_exit" | "offline" | "online" | "reload";
+                /** @description ISO 8601 UTC */
+                at: string;
+                client_seq: number;
+            } | null;
+        };
+        PostIntegrityEvents: {
+            /** @description 1 to 100 events */
+            events: components["schemas"]["IntegrityEvent"][];
+        };
+        IntegrityEvent: {
+            /**
+             * @description focus_lost (the tab hidden or the window blurred), focus_back, paste, fullscreen_exit, offline, online, reload
+             * @enum {string}
+             */
+            type: "focus_lost" | "focus_back" | "paste" | "fullscreen_exit" | "offline" | "online" | "reload";
+            /**
+             * Format: date-time
+             * @description When it happened by the page’s clock: ISO 8601 with an offset, not more than 5 minutes past the server’s clock
+             */
+            at: string;
+            /** @description The page’s own counter for its events, unique per attempt: an event whose client_seq is already stored is a duplicate (a replayed offline queue), ignored */
+            client_seq: number;
+        };
+        IntegrityEventPage: {
+            data: components["schemas"]["IntegrityEventView"][];
+            summary: components["schemas"]["IntegritySummary"];
+            pagination: components["schemas"]["Pagination"];
+        };
+        IntegrityEventView: {
+            /**
+             * @description focus_lost (the tab hidden or the window blurred), focus_back, paste, fullscreen_exit, offline, online, reload
+             * @enum {string}
+             */
+            type: "focus_lost" | "focus_back" | "paste" | "fullscreen_exit" | "offline" | "online" | "reload";
+            /** @description ISO 8601 UTC, the page’s clock */
+            at: string;
+            client_seq: number;
+            /** @description ISO 8601 UTC, the server’s clock when it was stored */
+            received_at: string;
         };
         Override: {
             test_id: string;

@@ -1,0 +1,38 @@
+import type { Request } from 'express';
+import { params } from '../config';
+import { publicUrl, SEB_CONFIG_KEY_HEADER, SEB_REQUEST_HASH_HEADER, type SebRequest } from '../integrity/seb';
+
+// The URL a Safe Exam Browser request was made to, as the browser saw it: behind
+// Hosting the function receives the rewritten request, whose path and query are
+// the public ones but whose host is the function's. The public origin is
+// PUBLIC_BASE_URL when it is set (the authority: no header can move it); else
+// the scheme and host Hosting forwarded (X-Forwarded-Proto, X-Forwarded-Host),
+// else the request's own. See docs/security.md#safe-exam-browser.
+
+const first = (req: Request, name: string): string | undefined => req.get(name)?.split(',')[0].trim() || undefined;
+
+let configured: string | undefined;
+/** PUBLIC_BASE_URL, read once per instance ('' when unset). */
+function configuredBase(): string {
+  if (configured === undefined) {
+    try {
+      configured = params.publicBaseUrl.value().trim();
+    } catch {
+      configured = '';
+    }
+  }
+  return configured;
+}
+
+export function requestBase(req: Request): string {
+  const base = configuredBase();
+  if (base !== '') return base;
+  return `${first(req, 'x-forwarded-proto') ?? req.protocol}://${first(req, 'x-forwarded-host') ?? req.get('host') ?? ''}`;
+}
+
+/** The request's public URL and SEB's headers, as sent (checked where a test requires SEB). */
+export const sebRequestOf = (req: Request): SebRequest => ({
+  url: publicUrl(requestBase(req), req.originalUrl),
+  configKeyHash: req.get(SEB_CONFIG_KEY_HEADER),
+  requestHash: req.get(SEB_REQUEST_HASH_HEADER),
+});
