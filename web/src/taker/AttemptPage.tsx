@@ -9,6 +9,7 @@ import { QuestionView } from './QuestionView';
 import { Countdown } from './Countdown';
 import { secondsLeft } from './countdown';
 import { useDeadlineWatch } from './deadlineWatch';
+import { IntegrityRecorder, useIntegrityEvents } from './integrityEvents';
 
 type Attempt = Schemas['Attempt'] | Schemas['ReviewedAttempt'];
 type ReviewItem = Schemas['ReviewItem'];
@@ -165,6 +166,21 @@ function Taking({
     });
     return () => answerSync.stop();
   }, [api, attemptId, headers, attempt.answers, queue]);
+
+  const recorder = useMemo(
+    () =>
+      new IntegrityRecorder(queue, attemptId, (events) =>
+        unwrap(
+          api.POST('/api/attempts/{attemptId}/events', {
+            params: { path: { attemptId } },
+            headers,
+            body: { events },
+          }),
+        ),
+      ),
+    [api, attemptId, headers, queue],
+  );
+  useIntegrityEvents(timeUp ? null : recorder);
 
   const answer = (questionId: string, value: string) => {
     setAnswers((current) => ({ ...current, [questionId]: value }));

@@ -9,9 +9,23 @@ export interface PendingAnswer {
   client_seq: number;
 }
 
+/** What happened to the exam page (it left the tab, a paste…), for the proctor; kept until the service has it. */
+export interface PendingEvent {
+  attempt_id: string;
+  type: IntegrityEventType;
+  /** When it happened, by this browser's clock corrected to the service's. */
+  at: string;
+  /** Unique per attempt: the service ignores an event it already holds, so a replay counts once. */
+  client_seq: number;
+}
+
+export type IntegrityEventType =
+  'focus_lost' | 'focus_back' | 'paste' | 'fullscreen_exit' | 'offline' | 'online' | 'reload';
+
 interface QueueSchema {
   pending: { key: [string, string]; value: PendingAnswer; indexes: { by_attempt: string } };
   attempts: { key: string; value: { attempt_id: string; attempt: unknown } };
+  events: { key: [string, number]; value: PendingEvent; indexes: { by_attempt: string } };
 }
 
 /** One database per signed-in user, so no other session on this browser opens it; '' is the unscoped one of earlier builds. */
@@ -22,13 +36,20 @@ const databases = new Map<string, Promise<IDBPDatabase<QueueSchema>>>();
 function db(uid: string) {
   let database = databases.get(uid);
   if (!database) {
-    database = openDB<QueueSchema>(databaseName(uid), 1, {
-      upgrade(db) {
-        db.createObjectStore('pending', { keyPath: ['attempt_id', 'question_id'] }).createIndex(
-          'by_attempt',
-          'attempt_id',
-        );
-        db.createObjectStore('attempts', { keyPath: 'attempt_id' });
+    database = openDB<QueueSchema>(databaseName(uid), 2, {
+      upgrade(db, oldVersion) {
+        if (oldVersion < 1) {
+          db.createObjectStore('pending', { keyPath: ['attempt_id', 'question_id'] }).createIndex(
+            'by_attempt',
+            'attempt_id',
+          );
+          db.createObjectStore('attempts', { keyPath: 'attempt_id' });
+        }
+        if (oldVersion < 2)
+          db.createObjectStore('events', { keyPath: ['attempt_id', 'client_seq'] }).createIndex(
+            'by_attempt',
+            'attempt_id',
+          );
       },
       // Another tab removing this user's data: let it.
       blocking() {
@@ -54,6 +75,10 @@ export interface AnswerQueue {
   rememberAttempt(attemptId: string, attempt: unknown): Promise<void>;
   rememberedAttempt(attemptId: string): Promise<unknown>;
   forgetAttempts(): Promise<void>;
+  /** Integrity events go through the same queue: a student offline loses none of them. */
+  enqueueEvent(event: PendingEvent): Promise<void>;
+  pendingEvents(attemptId: string): Promise<PendingEvent[]>;
+  settleEvents(sent: PendingEvent[]): Promise<void>;
 }
 
 export function answerQueue(uid: string, live: () => boolean = () => true): AnswerQueue {
@@ -88,6 +113,18 @@ export function answerQueue(uid: string, live: () => boolean = () => true): Answ
     },
     async forgetAttempts() {
       if (live()) await (await db(uid)).clear('attempts');
+    },
+    async enqueueEvent(event) {
+      if (live()) await (await db(uid)).put('events', event);
+    },
+    async pendingEvents(attemptId) {
+      return live() ? (await db(uid)).getAllFromIndex('events', 'by_attempt', attemptId) : [];
+    },
+    async settleEvents(sent) {
+      if (!live()) return;
+      const tx = (await db(uid)).transaction('events', 'readwrite');
+      await Promise.all(sent.map((event) => tx.store.delete([event.attempt_id, event.client_seq])));
+      await tx.done;
     },
   };
 }

@@ -6,6 +6,7 @@ import { ErrorMessage, Field, Loading, useAction, useLoad } from '../../ui';
 import { Pager } from '../Pager';
 import { ClassFilter, useClassFilter } from '../classes/ClassFilter';
 import { useOrg } from '../org';
+import { AWAY_ALERT_MS, EVENT_LABELS, awayFor, countsText, durationText } from './integrity';
 
 const REFRESH_MS = 5_000;
 const PAGE_SIZE = 50;
@@ -133,6 +134,7 @@ export function LivePage() {
               <th scope="col">Taker</th>
               <th scope="col">Time left</th>
               <th scope="col">Answers saved</th>
+              <th scope="col">Integrity</th>
               <th scope="col">Extend</th>
               <th scope="col">Submit</th>
             </tr>
@@ -140,7 +142,7 @@ export function LivePage() {
           <tbody>
             {rows.length === 0 && (
               <tr>
-                <td colSpan={5}>
+                <td colSpan={6}>
                   {classId ? 'No attempt of this class is in progress.' : 'No attempt is in progress.'}
                 </td>
               </tr>
@@ -170,7 +172,11 @@ function AttemptRow({
   const { api } = useSession();
   const action = useAction();
   const [minutes, setMinutes] = useState('5');
+  const [timelineShown, setTimelineShown] = useState(false);
   const taker = takerOf(attempt);
+  const integrity = attempt.integrity;
+  const away = integrity ? awayFor(integrity, now) : undefined;
+  const alert = away !== undefined && away > AWAY_ALERT_MS;
   const attemptId = attempt.attempt_id;
 
   const extend = (e: React.FormEvent) => {
@@ -196,36 +202,102 @@ function AttemptRow({
   };
 
   return (
-    <tr>
-      <td>
-        {attempt.guest ? taker : <Link to={`/admin/students/${encodeURIComponent(attempt.student_id)}`}>{taker}</Link>}
-        <ErrorMessage error={action.error} />
-      </td>
-      <td className="countdown-cell">{timeLeft(attempt.expires_at, now)}</td>
-      <td>{attempt.answered}</td>
-      <td>
-        <form className="row" onSubmit={extend}>
-          <Field label={`Minutes for ${taker}`}>
-            <input
-              type="number"
-              min={1}
-              max={1440}
-              required
-              value={minutes}
-              onChange={(e) => setMinutes(e.target.value)}
-              size={4}
-            />
-          </Field>
-          <button type="submit" disabled={action.busy}>
-            Extend
+    <>
+      <tr className={alert ? 'away' : undefined}>
+        <td>
+          {attempt.guest ? (
+            taker
+          ) : (
+            <Link to={`/admin/students/${encodeURIComponent(attempt.student_id)}`}>{taker}</Link>
+          )}
+          <ErrorMessage error={action.error} />
+        </td>
+        <td className="countdown-cell">{timeLeft(attempt.expires_at, now)}</td>
+        <td>{attempt.answered}</td>
+        <td>
+          {alert && <p className="warning">Away from the test for {durationText(away)}</p>}
+          {integrity && integrity.total > 0 ? (
+            <>
+              <span>{countsText(integrity) || 'No irregularity'}</span>
+              {integrity.last_event && (
+                <span>
+                  {' '}
+                  · last: {EVENT_LABELS[integrity.last_event.type]}{' '}
+                  {durationText(Math.max(0, now - Date.parse(integrity.last_event.at)))} ago
+                </span>
+              )}{' '}
+              <button type="button" aria-expanded={timelineShown} onClick={() => setTimelineShown((v) => !v)}>
+                Timeline<span className="sr-only"> of {taker}</span>
+              </button>
+            </>
+          ) : (
+            'No events'
+          )}
+        </td>
+        <td>
+          <form className="row" onSubmit={extend}>
+            <Field label={`Minutes for ${taker}`}>
+              <input
+                type="number"
+                min={1}
+                max={1440}
+                required
+                value={minutes}
+                onChange={(e) => setMinutes(e.target.value)}
+                size={4}
+              />
+            </Field>
+            <button type="submit" disabled={action.busy}>
+              Extend
+            </button>
+          </form>
+        </td>
+        <td>
+          <button type="button" className="danger" disabled={action.busy} onClick={submit}>
+            Submit<span className="sr-only"> the attempt of {taker}</span>
           </button>
-        </form>
-      </td>
-      <td>
-        <button type="button" className="danger" disabled={action.busy} onClick={submit}>
-          Submit<span className="sr-only"> the attempt of {taker}</span>
-        </button>
-      </td>
-    </tr>
+        </td>
+      </tr>
+      {timelineShown && (
+        <tr>
+          <td colSpan={6}>
+            <Timeline attemptId={attemptId} taker={taker} />
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}
+
+/** The events of one attempt in the order they happened, as its page sent them. */
+function Timeline({ attemptId, taker }: { attemptId: string; taker: string }) {
+  const { api } = useSession();
+  const [page, setPage] = useState(1);
+  const events = useLoad(
+    () =>
+      unwrap(
+        api.GET('/api/attempts/{attemptId}/events', { params: { path: { attemptId }, query: { page, limit: 100 } } }),
+      ),
+    [api, attemptId, page],
+  );
+  const rows = events.data?.data ?? [];
+  return (
+    <section aria-label={`Timeline of ${taker}`}>
+      <ErrorMessage error={events.error} />
+      {!events.data && events.loading ? (
+        <Loading what={`Loading the timeline of ${taker}`} />
+      ) : rows.length === 0 ? (
+        <p>No events.</p>
+      ) : (
+        <ol className="timeline">
+          {rows.map((e) => (
+            <li key={e.client_seq}>
+              <time dateTime={e.at}>{new Date(e.at).toLocaleTimeString()}</time> {EVENT_LABELS[e.type]}
+            </li>
+          ))}
+        </ol>
+      )}
+      <Pager pagination={events.data?.pagination} page={page} onPage={setPage} what="events" />
+    </section>
   );
 }
