@@ -47,6 +47,17 @@ describe('sebAllows', () => {
     assert.ok(sebAllows(bek, { url: URL, configKeyHash: undefined, requestHash: expected }));
   });
 
+  it('passes the hash of the page the request came from (SEB’s JavaScript API), and of no other page', () => {
+    const page = 'https://exams.example.org/attempts/c1.abc';
+    const pageHash = createHash('sha256').update(`${page}${KEY}`).digest('hex');
+    const api = 'https://exams.example.org/api/attempts/c1.abc/answers';
+    assert.ok(sebAllows(keys, { url: api, pageUrl: page, configKeyHash: pageHash, requestHash: undefined }));
+    assert.ok(
+      !sebAllows(keys, { url: api, pageUrl: `${page}/other`, configKeyHash: pageHash, requestHash: undefined }),
+    );
+    assert.ok(!sebAllows(keys, { url: api, configKeyHash: pageHash, requestHash: undefined }));
+  });
+
   it('asks nothing without keys', () => {
     assert.equal(sebRequired({ config_keys: [], browser_exam_keys: [] }), false);
     assert.equal(sebRequired(null), false);

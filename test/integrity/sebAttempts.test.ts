@@ -72,6 +72,19 @@ describe('POST /api/attempts on a test that requires Safe Exam Browser', () => {
     assert.equal(res.status, 201, res.text);
   });
 
+  it('starts with the hash SEB’s JavaScript API gives the page it came from (its Referer, on the same origin only)', async () => {
+    const student = await createUser('student', m.tenant.clientId);
+    const page = `${BASE_URL}/`;
+    const hash = sha256(`${page}${CONFIG_KEY}`);
+    const elsewhere = await startAs(student.token, {
+      'X-SafeExamBrowser-ConfigKeyHash': sha256(`https://elsewhere.example/${CONFIG_KEY}`),
+      Referer: 'https://elsewhere.example/',
+    });
+    expectError(elsewhere, 403, 'FORBIDDEN');
+    const res = await startAs(student.token, { 'X-SafeExamBrowser-ConfigKeyHash': hash, Referer: page });
+    assert.equal(res.status, 201, res.text);
+  });
+
   it('starts with X-SafeExamBrowser-RequestHash = SHA-256(URL + Browser Exam Key)', async () => {
     const student = await createUser('student', m.tenant.clientId);
     const res = await startAs(student.token, {

@@ -1,6 +1,12 @@
 import type { Request } from 'express';
 import { params } from '../config';
-import { publicUrl, SEB_CONFIG_KEY_HEADER, SEB_REQUEST_HASH_HEADER, type SebRequest } from '../integrity/seb';
+import {
+  publicUrl,
+  SEB_CONFIG_KEY_HEADER,
+  SEB_REQUEST_HASH_HEADER,
+  withoutFragment,
+  type SebRequest,
+} from '../integrity/seb';
 
 // The URL a Safe Exam Browser request was made to, as the browser saw it: behind
 // Hosting the function receives the rewritten request, whose path and query are
@@ -30,9 +36,23 @@ export function requestBase(req: Request): string {
   return `${first(req, 'x-forwarded-proto') ?? req.protocol}://${first(req, 'x-forwarded-host') ?? req.get('host') ?? ''}`;
 }
 
-/** The request's public URL and SEB's headers, as sent (checked where a test requires SEB). */
-export const sebRequestOf = (req: Request): SebRequest => ({
-  url: publicUrl(requestBase(req), req.originalUrl),
-  configKeyHash: req.get(SEB_CONFIG_KEY_HEADER),
-  requestHash: req.get(SEB_REQUEST_HASH_HEADER),
-});
+/** The Referer when it is a page of the same public origin (never another site's page). */
+function sameOriginPage(req: Request, base: string): string | undefined {
+  const referer = req.get('referer');
+  if (!referer || !URL.canParse(referer) || !URL.canParse(base)) return undefined;
+  const page = new URL(referer);
+  return page.origin === new URL(base).origin ? withoutFragment(page.href) : undefined;
+}
+
+/** The request's public URL, the page it came from, and SEB's headers, as sent (checked where a test requires SEB). */
+export function sebRequestOf(req: Request): SebRequest {
+  const base = requestBase(req);
+  const configKeyHash = req.get(SEB_CONFIG_KEY_HEADER);
+  const requestHash = req.get(SEB_REQUEST_HASH_HEADER);
+  return {
+    url: publicUrl(base, req.originalUrl),
+    ...(configKeyHash !== undefined || requestHash !== undefined ? { pageUrl: sameOriginPage(req, base) } : {}),
+    configKeyHash,
+    requestHash,
+  };
+}

@@ -34,6 +34,12 @@ export const sebRequired = (keys: Partial<SebKeys> | null | undefined): boolean 
 /** What a request brings to the check: its public URL and SEB's headers (as sent, unchecked). */
 export interface SebRequest {
   url: string;
+  /**
+   * The page the request was sent from (its Referer, on the same public origin), when there is one: SEB's
+   * JavaScript API gives a page the hashes of its own URL, which a page that cannot have SEB add headers to
+   * its fetches sends instead (docs/security.md#safe-exam-browser).
+   */
+  pageUrl?: string;
   configKeyHash: string | undefined;
   requestHash: string | undefined;
 }
@@ -68,8 +74,9 @@ const sameHex = (a: string, b: string): boolean =>
  */
 export function sebAllows(keys: Partial<SebKeys> | null | undefined, request: SebRequest): boolean {
   if (!sebRequired(keys)) return true;
+  const urls = request.pageUrl === undefined ? [request.url] : [request.url, request.pageUrl];
   const matches = (header: string | undefined, list: string[] | undefined) =>
-    header !== undefined && (list ?? []).some((key) => sameHex(sebHash(request.url, key), header));
+    header !== undefined && (list ?? []).some((key) => urls.some((url) => sameHex(sebHash(url, key), header)));
   return matches(request.configKeyHash, keys?.config_keys) || matches(request.requestHash, keys?.browser_exam_keys);
 }
 

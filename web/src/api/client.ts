@@ -1,6 +1,7 @@
 import type { Auth } from 'firebase/auth';
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { components, paths } from './schema';
+import { sebGuarded, sebHeaders } from './seb';
 
 export type Schemas = components['schemas'];
 
@@ -51,6 +52,9 @@ export function createApi(auth: Auth) {
       const user = auth.currentUser;
       if (user && !request.headers.has('X-Attempt-Token'))
         request.headers.set('Authorization', `Bearer ${await user.getIdToken()}`);
+      if (sebGuarded(request.method, new URL(request.url).pathname))
+        for (const [name, value] of Object.entries(await sebHeaders()))
+          if (!request.headers.has(name)) request.headers.set(name, value);
       sentAt.set(request, Date.now());
       return request;
     },
