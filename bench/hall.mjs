@@ -30,6 +30,11 @@
 // queue is replayed as a client can today: single saves without client_seq, so a
 // late replay overwrites a newer answer; the run reports that as lost answers.
 //
+// Each page also sends its integrity events (HALL_EVENTS=0 leaves them out): a
+// glance away from the tab twice (focus_lost, then focus_back), an offline
+// student's offline/online in one batch once back; every event acknowledged must
+// be counted in its attempt's integrity summary.
+//
 // Measured: statuses per step (429s and 5xx: goal 0), lost answers (goal 0),
 // stale replays applied (goal 0), the analytics against a recomputation,
 // p50/p95/p99 of start, save, batch and submit, the deadline to the last attempt
@@ -52,6 +57,8 @@ const WITH_ACCESS_CODE = Math.min(30, STUDENTS);
 /** Seconds from the first start to closes_at. */
 const DEADLINE_S = Number(process.env.HALL_DEADLINE_S ?? 180);
 const CONTROL = process.env.HALL_CONTROL === '1';
+/** The pages' integrity events beside the answers (HALL_EVENTS=0: answers only, as before they existed). */
+const EVENTS = process.env.HALL_EVENTS !== '0';
 const HALL_IP = '203.0.113.7';
 const HALL_NETWORK = '203.0.113.0/24';
 const ADMIN_IP = '198.51.100.10';
@@ -280,8 +287,8 @@ async function runHall() {
       c.offline = c.index % 10 === 3;
       c.abandons = c.index % 10 === 7;
     }
-    const samples = { start: [], save: [], batch: [], submit: [] };
-    const limitsSeen = { start: new Set(), save: new Set(), batch: new Set(), submit: new Set() };
+    const samples = { start: [], save: [], batch: [], events: [], submit: [] };
+    const limitsSeen = { start: new Set(), save: new Set(), batch: new Set(), events: new Set(), submit: new Set() };
     const results = [];
     const cutoffMs = closesAtMs - 20_000; // a student still answering then submits what it has
     const busyBefore = await cpuBusy(2000);
@@ -319,6 +326,8 @@ async function runHall() {
           newest: {},
           refused: 0,
           cutShort: false,
+          eventsAcked: 0,
+          eventsRefused: 0,
         };
         results.push(r);
         await sleep(rand(0, 10_000));
@@ -381,6 +390,29 @@ async function runHall() {
           } else r.refused++;
           return res;
         };
+        // What the taker's page reports for the proctor (web/src/taker/integrityEvents.ts): each event sent as
+        // it happens; those of an offline student wait in its queue and go in one batch once it is back.
+        let eventSeq = 0;
+        const heldEvents = [];
+        const sendEvents = async (...types) => {
+          if (!EVENTS) return;
+          const events = [
+            ...heldEvents.splice(0),
+            ...types.map((type) => ({ type, at: new Date().toISOString(), client_seq: ++eventSeq })),
+          ];
+          const res = await sendAttempt('events', {
+            method: 'POST',
+            path: `/api/attempts/${r.attemptId}/events`,
+            body: { events },
+            token: bearer,
+            headers,
+          });
+          if (res.status === 200) r.eventsAcked += events.length;
+          else r.eventsRefused += events.length;
+        };
+        const holdEvent = (type) => {
+          if (EVENTS) heldEvents.push({ type, at: new Date().toISOString(), client_seq: ++eventSeq });
+        };
         const queue = [];
         let replayed = false;
         const replay = async () => {
@@ -420,6 +452,14 @@ async function runHall() {
           }
           await sleep(rand(1000, 2000));
           const qid = shown[position];
+          // A glance away from the tab twice in the sitting: left, then back a moment later.
+          if ((position === 3 || position === 11) && !(c.offline && position >= 4 && position < 10)) {
+            await sendEvents('focus_lost');
+            await sleep(rand(500, 1500));
+            await sendEvents('focus_back');
+          }
+          if (c.offline && position === 4) holdEvent('offline');
+          if (c.offline && position === 10) await sendEvents('online');
           if (c.offline && position >= 4 && position < 10) {
             queue.push(nextAnswer(qid));
             if (position === 6 || position === 9) queue.push(nextAnswer(shown[position - 2])); // revised while offline
@@ -467,6 +507,20 @@ async function runHall() {
     let acknowledged = 0;
     let lastClosedMs = 0;
     const problems = [];
+    // Every event acknowledged is counted in its attempt's integrity summary (none lost, none twice).
+    const summaries = EVENTS
+      ? await mapLimit(started, 20, (r) =>
+          adminDb.doc(`clients/${tenant.id}/attempts/${r.attemptId}/integrity_summary/summary`).get(),
+        )
+      : [];
+    let eventsAcked = 0;
+    let eventsLost = 0;
+    started.forEach((r, i) => {
+      if (!EVENTS) return;
+      eventsAcked += r.eventsAcked;
+      const total = summaries[i].data()?.total ?? 0;
+      if (total < r.eventsAcked) eventsLost += r.eventsAcked - total;
+    });
     started.forEach((r, i) => {
       const stored = snaps[i].data();
       if (stored.status !== 'submitted') notClosed++;
@@ -649,6 +703,9 @@ async function runHall() {
       lost_answers: lost,
       stale_reported: results.reduce((n, r) => n + r.stale.length, 0),
       stale_applied: staleApplied,
+      integrity_events: EVENTS
+        ? { acknowledged: eventsAcked, refused: results.reduce((n, r) => n + r.eventsRefused, 0), lost: eventsLost }
+        : null,
       not_closed: notClosed,
       closer: { ...closed, ms: closerMs },
       deadline_to_last_closed_s: lastClosedMs ? Number(((lastClosedMs - closesAtMs) / 1000).toFixed(1)) : null,
@@ -705,6 +762,7 @@ async function runHall() {
       if (serverErrors) failures.push(`${serverErrors} requests answered 5xx or not at all`);
       if (lost) failures.push(`${lost} acknowledged answers lost`);
       if (staleApplied) failures.push(`${staleApplied} stale replays applied`);
+      if (eventsLost) failures.push(`${eventsLost} acknowledged integrity events not stored`);
       if (started.length !== crowd.length) failures.push(`${crowd.length - started.length} takers could not start`);
     } else if (!too_many) failures.push('the control saw no 429: the hall was not limited by its address');
     result.failures = failures;
@@ -735,6 +793,10 @@ async function runHall() {
     out.push(
       `\nAnswers: ${acknowledged} acknowledged, ${result.answers_refused} refused, ${lost} lost; stale reported ${result.stale_reported}, applied ${staleApplied}. Could not start: ${result.could_not_start}. Guest tokens replaced by a retried start (resumed for the new one): ${result.guests_restarted_for_a_replaced_token}. Cut short by the deadline: ${result.cut_short_by_the_deadline}.`,
     );
+    if (EVENTS)
+      out.push(
+        `Integrity events: ${eventsAcked} acknowledged, ${result.integrity_events.refused} refused, ${eventsLost} not stored.`,
+      );
     out.push(
       `Deadline: closer ${JSON.stringify(closed)} in ${closerMs} ms; last attempt closed ${result.deadline_to_last_closed_s} s after closes_at (grace ${GRACE_S} s); still in progress: ${notClosed}.`,
     );
