@@ -74,9 +74,6 @@ export function routeGroups(): RouteGroup[] {
   return groups;
 }
 
-/** Every route the app mounts, every feature loaded. */
-export const allRoutes = (): Promise<RouteDefinition[]> => everyRoute(routeGroups());
-
 /** A receiver of the outbox, loaded when the outbox first plans or sends for it (never by the API's requests). */
 function lazyChannel(load: () => Promise<DeliveryChannel>): DeliveryChannel {
   return {
