@@ -3,10 +3,8 @@ import express, { type ErrorRequestHandler, type RequestHandler } from 'express'
 import helmet from 'helmet';
 import onHeaders from 'on-headers';
 import { recordLogin, recordTokenRejected } from './audit/service';
-import { auditRoutes } from './audit/routes';
 import { authenticate, awaitAccountCheck, awaitAuthorization, type AuthenticationEffects } from './http/authenticate';
 import { findClient } from './clients/store';
-import { clientRoutes } from './clients/routes';
 import type { RuntimeConfig } from './config';
 import { auth, db } from './firestore/db';
 import { costHeaderValue, installCostMeter } from './firestore/costMeter';
@@ -14,7 +12,7 @@ import { bodyGuard } from './http/bodyGuard';
 import { trustedProxy } from './http/clientIp';
 import { errorHandler, unknownRoute } from './http/errorHandler';
 import { requestContext, requestOrigin } from './http/requestContext';
-import { mountRoutes, type Guards, type RouteDefinition } from './http/route';
+import type { Guards, RouteDefinition } from './http/route';
 import { openApiRoutes } from './openapi/routes';
 import { deferBodyErrors } from './platform/frameworkBodyParser';
 import {
@@ -25,24 +23,11 @@ import {
   startIpCount,
   type RateLimiter,
 } from './rateLimit/middleware';
-import { userRoutes } from './users/routes';
 import { registeredNetworks } from './networks/registry';
-import { folderRoutes } from './folders/routes';
-import { classRoutes } from './classes/routes';
-import { questionRoutes } from './questions/routes';
-import { exportRoutes } from './exports/routes';
-import { testRoutes } from './exams/routes';
 import { attemptRoutes } from './attempts/routes';
 import { integrityRoutes } from './integrity/routes';
 import { attemptShown } from './attempts/service';
-import { analyticsRoutes } from './analytics/routes';
-import { gradingRoutes } from './grading/routes';
-import { regradingRoutes } from './regrading/routes';
-import { meRoute, sittingRoutes } from './sittings/routes';
-import { networkRoutes } from './networks/routes';
-import { mediaRoutes } from './media/routes';
-import { rosterRoutes } from './classes/rosterRoutes';
-import { ltiRoutes } from './lti/routes';
+import { meRoute } from './sittings/routes';
 import { recordScoreChange, recordScoreChanges } from './analytics/store';
 import { provideSubmissionEffects } from './attempts/submissionEffects';
 import { recordRegradeEvent, recordScoreEvent } from './outbox/events';
@@ -52,38 +37,52 @@ import { provideAttemptLookup } from './media/attemptLookup';
 import { provideLeaveClasses } from './users/classMemberships';
 import { leaveClasses } from './classes/store';
 import { recordSweep, runSweep } from './sittings/sweeps';
-import { webhookRoutes } from './webhooks/routes';
 import { provideDeliveryChannels } from './outbox/channels';
-import { ltiScoreChannel } from './lti/grades/scoreChannel';
-import { webhookChannel } from './webhooks/channel';
+import type { DeliveryChannel } from './outbox/documents';
+import { everyRoute, mountRouteGroups, type RouteGroup } from './http/routeGroups';
 
-/** Every route the app mounts; the OpenAPI document describes this same list. */
-export function allRoutes(): RouteDefinition[] {
-  const routes: RouteDefinition[] = [
-    ...openApiRoutes(() => routes),
-    ...clientRoutes,
-    ...networkRoutes,
-    meRoute,
-    ...userRoutes,
-    ...auditRoutes,
-    ...folderRoutes,
-    ...classRoutes,
+/**
+ * Every route the app mounts, in matching order; the OpenAPI document describes
+ * this same list. A taker's sitting (start, read, save, submit, /me, /health)
+ * is loaded with the app; every other feature loads with its first request
+ * (http/routeGroups.ts), so a cold instance answers a save without loading them.
+ */
+export function routeGroups(): RouteGroup[] {
+  const lazy = (segments: string[], load: () => Promise<RouteDefinition[]>): RouteGroup => ({ segments, load });
+  const groups: RouteGroup[] = [
+    { routes: openApiRoutes(() => everyRoute(groups)) },
+    lazy(['clients'], async () => (await import('./clients/routes')).clientRoutes),
+    lazy(['clients'], async () => (await import('./networks/routes')).networkRoutes),
+    { routes: [meRoute] },
+    lazy(['users'], async () => (await import('./users/routes')).userRoutes),
+    lazy(['audit-logs'], async () => (await import('./audit/routes')).auditRoutes),
+    lazy(['folders'], async () => (await import('./folders/routes')).folderRoutes),
+    lazy(['classes'], async () => (await import('./classes/routes')).classRoutes),
     // Before questionRoutes: /questions/export is not a question id.
-    ...exportRoutes,
-    ...questionRoutes,
-    ...testRoutes,
-    ...attemptRoutes,
-    ...integrityRoutes,
-    ...sittingRoutes,
-    ...analyticsRoutes,
-    ...gradingRoutes,
-    ...regradingRoutes,
-    ...mediaRoutes,
-    ...rosterRoutes,
-    ...ltiRoutes,
-    ...webhookRoutes,
+    lazy(['questions', 'tests'], async () => (await import('./exports/routes')).exportRoutes),
+    lazy(['questions'], async () => (await import('./questions/routes')).questionRoutes),
+    lazy(['tests'], async () => (await import('./exams/routes')).testRoutes),
+    { routes: attemptRoutes },
+    // Beside the answers: a taker's page sends its integrity events while it answers.
+    { routes: integrityRoutes },
+    lazy(['tests', 'users', 'attempts'], async () => (await import('./sittings/routes')).sittingRoutes),
+    lazy(['analytics'], async () => (await import('./analytics/routes')).analyticsRoutes),
+    lazy(['tests', 'attempts'], async () => (await import('./grading/routes')).gradingRoutes),
+    lazy(['tests'], async () => (await import('./regrading/routes')).regradingRoutes),
+    lazy(['media'], async () => (await import('./media/routes')).mediaRoutes),
+    lazy(['classes'], async () => (await import('./classes/rosterRoutes')).rosterRoutes),
+    lazy(['clients', 'lti'], async () => (await import('./lti/routes')).ltiRoutes),
+    lazy(['clients'], async () => (await import('./webhooks/routes')).webhookRoutes),
   ];
-  return routes;
+  return groups;
+}
+
+/** A receiver of the outbox, loaded when the outbox first plans or sends for it (never by the API's requests). */
+function lazyChannel(load: () => Promise<DeliveryChannel>): DeliveryChannel {
+  return {
+    plan: async (event) => (await load()).plan(event),
+    send: async (delivery) => (await load()).send(delivery),
+  };
 }
 
 /**
@@ -109,7 +108,10 @@ export function provideEffects(): void {
   provideAttemptLookup(attemptShown);
   provideLeaveClasses(leaveClasses);
   // The outbox's receivers: each plans an event's deliveries and sends one try (outbox/engine.ts).
-  provideDeliveryChannels({ webhook: webhookChannel, lti_score: ltiScoreChannel });
+  provideDeliveryChannels({
+    webhook: lazyChannel(async () => (await import('./webhooks/channel')).webhookChannel),
+    lti_score: lazyChannel(async () => (await import('./lti/grades/scoreChannel')).ltiScoreChannel),
+  });
 }
 
 /** The composition root: what authentication does to the audit log, the limiter and the clients. */
@@ -235,7 +237,7 @@ export function createApp(config: RuntimeConfig): express.Express {
   // An LTI platform posts forms (the login, the id_token).
   app.use(deferBodyErrors(express.urlencoded({ extended: false, limit: config.maxJsonBodyBytes })));
   app.use(bodyGuard(config));
-  app.use('/api', mountRoutes(allRoutes(), guards(limiter)));
+  app.use('/api', mountRouteGroups(routeGroups(), guards(limiter)));
   app.use(ipLimitFirst, unknownRoute);
   app.use(withIpLimit, errorHandler);
   return app;

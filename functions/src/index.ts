@@ -3,16 +3,32 @@ deferFrameworkBodyErrors();
 
 import { onRequest } from 'firebase-functions/v2/https';
 import type { Express } from 'express';
+import type { Domain } from 'node:domain';
 import { createApp, provideEffects } from './app';
 import { params, readConfig } from './config';
 import { onSchedule } from 'firebase-functions/v2/scheduler';
-import { closeOverdueAttempts as closeOverdue } from './attempts/service';
-import { resumeStaleSweeps } from './sittings/sweeps';
 import { onDocumentCreated } from 'firebase-functions/v2/firestore';
-import { fanOut, runDue } from './outbox/engine';
 import type { StoredEvent } from './outbox/documents';
 
+// Every function of this codebase loads this module, the api's instances
+// included: the other functions' work is imported inside their handlers, so
+// it never weighs on the api's cold start (bench/README.md).
+
 let app: Express | undefined;
+
+/**
+ * The Functions Framework runs each request inside a `domain` (deprecated in
+ * Node) so that an exception thrown outside any promise answers that request
+ * 500. While a domain is active, Node pairs every promise and callback the
+ * request creates with it and enters and leaves it around each: about a sixth
+ * of the CPU of a save under load (bench/README.md). The app answers its own errors
+ * (Express catches a handler's throw and rejection); an exception that escapes
+ * everything still reaches the framework's process handler, which answers 500
+ * and replaces the instance, as Node advises after an uncaught exception.
+ */
+function leaveRequestDomain(): void {
+  (process as NodeJS.Process & { domain?: Domain }).domain?.exit();
+}
 
 /** The whole API: Hosting rewrites /api/** here. */
 // cors: false because the app applies its own allowlist; firebase-functions would
@@ -33,6 +49,7 @@ export const api = onRequest(
   },
   (req, res) => {
     app ??= createApp(readConfig());
+    leaveRequestDomain();
     return app(req, res);
   },
 );
@@ -47,6 +64,8 @@ export const closeOverdueAttempts = onSchedule(
   { schedule: 'every 5 minutes', region: 'us-central1', timeoutSeconds: 300 },
   async () => {
     provideEffects();
+    const { resumeStaleSweeps } = await import('./sittings/sweeps');
+    const { closeOverdueAttempts: closeOverdue } = await import('./attempts/service');
     await resumeStaleSweeps(Date.now());
     await closeOverdue(Date.now(), 200);
   },
@@ -66,6 +85,7 @@ export const fanOutEvent = onDocumentCreated(
     const event = change.data?.data() as StoredEvent | undefined;
     if (!event) return;
     provideEffects();
+    const { fanOut } = await import('./outbox/engine');
     await fanOut(event, Date.now());
   },
 );
@@ -79,6 +99,7 @@ export const deliverDue = onSchedule(
   { schedule: 'every 1 minutes', region: 'us-central1', timeoutSeconds: 120 },
   async () => {
     provideEffects();
+    const { runDue } = await import('./outbox/engine');
     await runDue(Date.now());
   },
 );

@@ -4,10 +4,10 @@ import { defineRoute, type RouteDefinition } from '../http/route';
 /**
  * `mounted` is the app's whole route list, these two included: handed in by the
  * composition root (so this folder never imports the features), and read on the
- * first request, once the list is complete. The document is built once per app;
- * its generator loads with that first request, not in every cold instance.
+ * first request, once the list is complete (its lazy features loaded then). The document is built once per
+ * app; its generator loads with that first request, not in every cold instance.
  */
-export function openApiRoutes(mounted: () => RouteDefinition[]): RouteDefinition[] {
+export function openApiRoutes(mounted: () => Promise<RouteDefinition[]>): RouteDefinition[] {
   let document: unknown;
   return [
     defineRoute({
@@ -20,7 +20,7 @@ export function openApiRoutes(mounted: () => RouteDefinition[]): RouteDefinition
       handler: async () => {
         if (document === undefined) {
           const { openApiDocument } = await import('./document');
-          document ??= openApiDocument(mounted());
+          document ??= openApiDocument(await mounted());
         }
         return { status: 200, body: document };
       },

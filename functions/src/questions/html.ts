@@ -1,4 +1,11 @@
-import sanitizeHtml from 'sanitize-html';
+import type SanitizeHtml from 'sanitize-html';
+
+// Loaded on the first HTML sanitized (authoring, an import), not with the schemas: a taker's save reads these
+// schemas' helpers and never sanitizes, and the sanitizer (with its CSS and HTML parsers) weighs on a cold start.
+let sanitizer: typeof SanitizeHtml | undefined;
+const sanitizeHtml = (...args: Parameters<typeof SanitizeHtml>): string =>
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  (sanitizer ??= require('sanitize-html') as typeof SanitizeHtml)(...args);
 
 // Pure: the allow-list an HTML question text (and its feedback) is cut down to
 // before it is stored. What is stored is what every reader renders, so nothing

@@ -2,7 +2,6 @@ import { onDocumentWritten } from 'firebase-functions/v2/firestore';
 import { errorText, log } from '../../platform/log';
 import type { StoredLtiContext } from '../documents';
 import { MAX_ROSTER_TRIES, syncWanted } from './memberships';
-import { RosterPlatformFailure, syncRoster } from './rosterSync';
 
 // The course roster is read from a Firestore trigger on the course's document:
 // the launch that makes the course answers at once, and the sync runs beside it,
@@ -22,6 +21,8 @@ export const syncLtiRosterOnWrite = onDocumentWritten(
     const after = event.data?.after.data() as StoredLtiContext | undefined;
     if (!syncWanted(before, after)) return;
     const { clientId, contextKey } = event.params;
+    // Loaded here, not with the module: every function's instance (the api's too) loads the trigger's definition.
+    const { RosterPlatformFailure, syncRoster } = await import('./rosterSync');
     try {
       const result = await syncRoster(clientId, contextKey);
       if (result.status === 'given_up')
