@@ -8,7 +8,7 @@ import {
   uniqueName,
   type TestUser,
 } from '../support/fixtures';
-import { freshIp, get, post } from '../support/http';
+import { freshIp, get, patch, post } from '../support/http';
 import { browserPerTest, checkPage, openBrowser, signInAs } from './support/browser';
 import { createTestWith, DEMO_QUESTIONS } from './support/exams';
 
@@ -227,6 +227,47 @@ describe('web app: a Super Admin deactivates an organization', function () {
     } finally {
       await taker.close();
     }
+    assert.deepEqual(visitor.errors, []);
+  });
+
+  it('tells a student in the middle of an attempt that the answer was not saved, keeps it, and saves it once the organization is active again', async function () {
+    const tenant = await createTenant();
+    const test = await createTestWith(tenant);
+    const superAdmin = await createSuperAdmin();
+    const setActive = async (active_status: 0 | 1) => {
+      const res = await patch(
+        `/api/clients/${tenant.clientId}`,
+        { active_status },
+        { token: superAdmin.token, ip: freshIp() },
+      );
+      assert.equal(res.status, 200, res.text);
+    };
+    const visitor = browser();
+    const { page } = visitor;
+    await signInAs(page, tenant.student.email, tenant.student.password);
+    await page.getByRole('button', { name: `Start ${test.test_name}` }).click();
+    await page.getByRole('timer').waitFor();
+    const attemptId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+
+    await setActive(0);
+    await page
+      .getByRole('group', { name: /capital of France/ })
+      .getByLabel('Paris')
+      .check();
+    await page.getByRole('status').filter({ hasText: 'Not saved: Your organization is not active' }).waitFor();
+    await checkPage(page, this, 'answer refused while deactivated');
+
+    await setActive(1);
+    await page
+      .getByRole('group', { name: /Red Planet/ })
+      .getByLabel('Mars')
+      .check();
+    await page.getByText('All answers saved').waitFor();
+    const attempt = await get(`/api/attempts/${attemptId}`, { token: tenant.student.token, ip: freshIp() });
+    assert.deepEqual(attempt.body.answers.map((a: { student_answer: string }) => a.student_answer).sort(), [
+      'Mars',
+      'Paris',
+    ]);
     assert.deepEqual(visitor.errors, []);
   });
 });
