@@ -178,6 +178,9 @@ function Accommodations({ students }: { students: User[] }) {
     setPercent(String(current.data.extra_time_percent));
     setMinutes(String(current.data.extra_minutes));
   }, [current.data]);
+  // Until the chosen student's stored values are in, the fields would show (and a save would send) the previous ones,
+  // and what is typed meanwhile would be overwritten by them.
+  const loadingStudent = Boolean(uid) && current.loading;
   const action = useAction();
   const save = () =>
     action.run(async () => {
@@ -219,6 +222,7 @@ function Accommodations({ students }: { students: User[] }) {
               min="0"
               max="400"
               required
+              disabled={loadingStudent}
               value={percent}
               onChange={(e) => setPercent(e.target.value)}
             />
@@ -229,11 +233,12 @@ function Accommodations({ students }: { students: User[] }) {
               min="0"
               max="1440"
               required
+              disabled={loadingStudent}
               value={minutes}
               onChange={(e) => setMinutes(e.target.value)}
             />
           </Field>
-          <button type="submit" disabled={!uid || action.busy}>
+          <button type="submit" disabled={!uid || loadingStudent || action.busy}>
             Save accommodation
           </button>
         </div>
