@@ -75,7 +75,10 @@ const shapes: Array<[string, QuerySpec]> = [
   ...SEARCH_FIELDS.flatMap((field) => [
     ...combinations({ role: 'student', disabled: false }).map(
       (f) =>
-        [`users, search on ${field} ${JSON.stringify(f)}`, userSearchSpec('users', f, field, 'ad')] as [string, QuerySpec],
+        [`users, search on ${field} ${JSON.stringify(f)}`, userSearchSpec('users', f, field, 'ad')] as [
+          string,
+          QuerySpec,
+        ],
     ),
     ...combinations({ disabled: false }).map(
       (f) =>

@@ -13,12 +13,7 @@ export interface SearchKeys {
  * marks they leave dropped, lower case, spaces squeezed. "Zoë Ångström" → "zoe angstrom".
  */
 export function foldForSearch(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/\s+/g, ' ')
-    .trim();
+  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
 export function searchKeysOf(user: { email: string | null; display_name: string | null }): SearchKeys {

@@ -157,7 +157,10 @@ export async function listUsers(
 ) {
   if (principal.role === 'super_admin' && query.role === 'super_admin' && query.client_id === undefined) {
     if (query.q !== undefined)
-      return searchResult(await store.searchSuperAdmins({ disabled: query.disabled }, fold(query.q), page.limit), page.limit);
+      return searchResult(
+        await store.searchSuperAdmins({ disabled: query.disabled }, fold(query.q), page.limit),
+        page.limit,
+      );
     return store.listSuperAdmins({ disabled: query.disabled }, page);
   }
   const clientId = tenantScope(principal, query.client_id);
