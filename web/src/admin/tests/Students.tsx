@@ -157,6 +157,8 @@ function Accommodations({ clientId }: { clientId: string }) {
     setMinutes(String(current.data.extra_minutes));
   }, [current.data]);
   const action = useAction();
+  // The chosen student's current values are on their way: typing now would be overwritten by them.
+  const reading = Boolean(uid) && current.loading;
   const save = () =>
     action.run(async () => {
       setSaved('');
@@ -196,6 +198,7 @@ function Accommodations({ clientId }: { clientId: string }) {
               min="0"
               max="400"
               required
+              disabled={reading}
               value={percent}
               onChange={(e) => setPercent(e.target.value)}
             />
@@ -206,11 +209,12 @@ function Accommodations({ clientId }: { clientId: string }) {
               min="0"
               max="1440"
               required
+              disabled={reading}
               value={minutes}
               onChange={(e) => setMinutes(e.target.value)}
             />
           </Field>
-          <button type="submit" disabled={!uid || action.busy}>
+          <button type="submit" disabled={!uid || reading || action.busy}>
             Save accommodation
           </button>
         </div>
