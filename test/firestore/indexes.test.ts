@@ -32,7 +32,12 @@ import type { QuestionFilters } from '../../functions/src/questions/schemas';
 import { shareCodeQuerySpec } from '../../functions/src/exams/shareCodeQuery';
 import { overrideQuerySpec } from '../../functions/src/sittings/overrideQuery';
 import { studentTestQuerySpec, testQuerySpec } from '../../functions/src/exams/testQuery';
-import { superAdminQuerySpec, tenantUserQuerySpec } from '../../functions/src/users/userQuery';
+import {
+  SEARCH_FIELDS,
+  superAdminQuerySpec,
+  tenantUserQuerySpec,
+  userSearchSpec,
+} from '../../functions/src/users/userQuery';
 import {
   DUE_DELIVERIES_QUERY,
   PENDING_ORGANIZATIONS_QUERY,
@@ -67,6 +72,22 @@ const shapes: Array<[string, QuerySpec]> = [
   ...combinations({ disabled: false }).map(
     (f) => [`super_admins ${JSON.stringify(f)}`, superAdminQuerySpec(f)] as [string, QuerySpec],
   ),
+  ...SEARCH_FIELDS.flatMap((field) => [
+    ...combinations({ role: 'student', disabled: false }).map(
+      (f) =>
+        [`users, search on ${field} ${JSON.stringify(f)}`, userSearchSpec('users', f, field, 'ad')] as [
+          string,
+          QuerySpec,
+        ],
+    ),
+    ...combinations({ disabled: false }).map(
+      (f) =>
+        [`super_admins, search on ${field} ${JSON.stringify(f)}`, userSearchSpec('super_admins', f, field, 'ad')] as [
+          string,
+          QuerySpec,
+        ],
+    ),
+  ]),
   // ---- folders and questions
   ...combinations({ folder_id: 'f', difficulty: 'easy', question_type: 'numeric' }).map(
     (f) => [`questions ${JSON.stringify(f)}`, questionQuerySpec(f as QuestionFilters)] as [string, QuerySpec],
@@ -371,6 +392,17 @@ describe('isIndexed', () => {
   it('needs no composite index for one sort alone or equality filters alone', () => {
     assert.ok(isIndexed({ ...spec, equals: {} }, { indexes: [] }));
     assert.ok(isIndexed({ ...spec, orderBy: [] }, { indexes: [] }));
+  });
+
+  it('serves a prefix range only on the first sort field', () => {
+    const prefix: QuerySpec = { ...spec, startsWith: { field: 't', value: 'ad' } };
+    const index = file([
+      ['a', 'ASCENDING'],
+      ['b', 'ASCENDING'],
+      ['t', 'DESCENDING'],
+    ]);
+    assert.ok(isIndexed(prefix, index));
+    assert.ok(!isIndexed({ ...prefix, startsWith: { field: 'other', value: 'ad' } }, index));
   });
 
   describe('with array-contains-any', () => {

@@ -392,7 +392,15 @@ describe('POST /api/users', () => {
     });
     const profile = await profileDoc(res.body.uid, tenant.clientId).get();
     assert.ok(profile.exists, 'the profile document exists');
-    assert.deepEqual(profile.data(), res.body);
+    assert.deepEqual(
+      profile.data(),
+      {
+        ...res.body,
+        email_lower: res.body.email.toLowerCase(),
+        name_lower: res.body.display_name.toLowerCase(),
+      },
+      'the reply, and the search keys',
+    );
     assertAudit(await onlyAuditRecord(res.body.uid, 'user_created'), {
       event_type: 'user_created',
       user_id: res.body.uid,
@@ -735,7 +743,11 @@ describe('PATCH /api/users/{uid}', () => {
     assert.deepEqual(withoutTimes(res.body), { ...expectedUser(tenant.student), display_name: 'Grace Hopper' });
     assert.ok(res.body.updated_at > res.body.created_at, 'updated_at moves forward');
     assert.equal((await adminAuth.getUser(tenant.student.uid)).displayName, 'Grace Hopper');
-    assert.deepEqual((await profileDoc(tenant.student.uid, tenant.clientId).get()).data(), res.body);
+    assert.deepEqual(
+      (await profileDoc(tenant.student.uid, tenant.clientId).get()).data(),
+      { ...res.body, email_lower: res.body.email.toLowerCase(), name_lower: 'grace hopper' },
+      'the reply, and the search keys of the new name',
+    );
     const read = await get(`/api/users/${tenant.student.uid}`, { token: tenant.admin.token, ip });
     assert.deepEqual(read.body, res.body);
   });

@@ -23,10 +23,9 @@ const isoOf = (local: string) => new Date(local).toISOString();
  * how a page picks a student, so a different picker changes only this function.
  */
 async function chooseStudent(scope: Page | Locator, label: string, student: TestUser): Promise<void> {
-  const field = scope.getByLabel(label);
-  const option = field.locator('option', { hasText: student.email });
-  await option.waitFor({ state: 'attached' });
-  await field.selectOption({ label: (await option.textContent())! });
+  // The picker searches by name or email prefix (StudentCombobox): type the email, pick its match.
+  await scope.getByRole('combobox', { name: label }).pressSequentially(student.email);
+  await scope.getByRole('option', { name: new RegExp(student.email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) }).click();
 }
 
 const asAdmin = (tenant: Tenant) => ({ token: tenant.admin.token, ip: freshIp() });

@@ -16,6 +16,7 @@ import {
   type PageRequest,
 } from '../shared/pagination';
 import { activeEquals, type QuerySpec } from '../shared/querySpec';
+import { prefixRange } from '../shared/prefixRange';
 
 /** A collection, or a collection group (the same collection id under every parent). */
 export type Listable = CollectionReference | CollectionGroup;
@@ -25,6 +26,11 @@ export function buildQuery(collection: Listable, spec: QuerySpec): Query {
   for (const [field, value] of activeEquals(spec)) query = query.where(field, '==', value);
   if (spec.arrayContainsAny)
     query = query.where(spec.arrayContainsAny.field, 'array-contains-any', spec.arrayContainsAny.values);
+  if (spec.startsWith) {
+    const { start, end } = prefixRange(spec.startsWith.value);
+    query = query.where(spec.startsWith.field, '>=', start);
+    if (end !== undefined) query = query.where(spec.startsWith.field, '<', end);
+  }
   for (const { field, direction } of spec.orderBy) query = query.orderBy(field, direction);
   return query;
 }

@@ -9,6 +9,8 @@ export interface QuerySpec {
   equals: Record<string, FilterValue | undefined>;
   /** An array field holding any of these values (at most 30, Firestore's bound): served by an index entry with arrayConfig CONTAINS. */
   arrayContainsAny?: { field: string; values: readonly FilterValue[] };
+  /** Text starting with this (a range on the field): the field must be the first sort field, so the sort's index serves it. */
+  startsWith?: { field: string; value: string };
   orderBy: ReadonlyArray<{ field: string; direction: 'asc' | 'desc' }>;
 }
 
@@ -30,6 +32,7 @@ export const activeEquals = (spec: QuerySpec): Array<[string, FilterValue]> =>
  * the equality fields and the array field (CONTAINS) first, then the sort fields.
  */
 export function isIndexed(spec: QuerySpec, file: IndexFile): boolean {
+  if (spec.startsWith && spec.orderBy[0]?.field !== spec.startsWith.field) return false;
   const equalityFields = activeEquals(spec).map(([field]) => field);
   const arrayField = spec.arrayContainsAny?.field;
   if (equalityFields.length === 0 && arrayField === undefined && spec.orderBy.length <= 1) return true;

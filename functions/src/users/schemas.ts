@@ -48,10 +48,33 @@ export type UserChanges = z.infer<typeof UpdateUserBody>;
 
 export const UserParams = z.strictObject({ uid: Uid });
 
+export const MAX_SEARCH_LENGTH = 100;
+export const MAX_SEARCH_LIMIT = 50;
+
 export const ListUsersQuery = pagedQuery({
   client_id: ClientId.optional(),
   role: Role.optional(),
   disabled: queryBoolean.optional(),
+  q: z
+    .string()
+    .max(MAX_SEARCH_LENGTH)
+    .trim()
+    .min(1)
+    .optional()
+    .describe(
+      `Users whose email or display name starts with this, case and accents aside (1 to ${MAX_SEARCH_LENGTH} characters): ` +
+        `one page of at most \`limit\` (up to ${MAX_SEARCH_LIMIT}), by email, without page or cursor`,
+    ),
+}).superRefine((query, ctx) => {
+  if (query.q === undefined) return;
+  if (query.limit > MAX_SEARCH_LIMIT)
+    ctx.addIssue({ code: 'custom', path: ['limit'], message: `At most ${MAX_SEARCH_LIMIT} with q` });
+  if (query.page !== undefined || query.cursor !== undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: [query.page !== undefined ? 'page' : 'cursor'],
+      message: 'A search answers one page: type more of the name or email instead',
+    });
 });
 
 export const UserPage = z.object({ data: z.array(User), pagination: Pagination }).meta({ id: 'UserPage' });

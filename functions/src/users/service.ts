@@ -16,7 +16,9 @@ import { auth, db } from '../firestore/db';
 import { ALREADY_EXISTS, FAILED_PRECONDITION, hasStatus, NOT_FOUND } from '../firestore/statusCodes';
 import type { RequestOrigin } from '../shared/callContext';
 import { badRequest, conflict, notFound } from '../shared/errors';
-import type { PageRequest } from '../shared/pagination';
+import { pageInfo, type PageRequest } from '../shared/pagination';
+import type { StoredProfile } from './documents';
+import { foldForSearch, searchKeysOf } from './searchKeys';
 import { forgetAccount } from '../auth/accountCache';
 import { claimsFor, organizationFromClaims, roleFromClaims } from '../auth/claims';
 import { newProfile } from './profiles';
@@ -150,16 +152,32 @@ export async function readUser(principal: Principal, uid: string): Promise<User>
 
 export async function listUsers(
   principal: Principal,
-  query: { client_id?: string; role?: Role; disabled?: boolean },
+  query: { client_id?: string; role?: Role; disabled?: boolean; q?: string },
   page: PageRequest,
 ) {
   if (principal.role === 'super_admin' && query.role === 'super_admin' && query.client_id === undefined) {
+    if (query.q !== undefined)
+      return searchResult(
+        await store.searchSuperAdmins({ disabled: query.disabled }, fold(query.q), page.limit),
+        page.limit,
+      );
     return store.listSuperAdmins({ disabled: query.disabled }, page);
   }
   const clientId = tenantScope(principal, query.client_id);
   // A Client Admin's own organization exists (authentication checked it is active); a named one may not.
   if (principal.role === 'super_admin' && !(await findClient(clientId))) throw notFound('Client not found');
-  return store.listTenantUsers(clientId, { role: query.role, disabled: query.disabled }, page);
+  const filters = { role: query.role, disabled: query.disabled };
+  if (query.q !== undefined)
+    return searchResult(await store.searchTenantUsers(clientId, filters, fold(query.q), page.limit), page.limit);
+  return store.listTenantUsers(clientId, filters, page);
+}
+
+/** Text that folds to nothing (combining marks alone) would match everyone: it matches no one instead. */
+const fold = (q: string): string | null => foldForSearch(q) || null;
+
+/** A search is one page: its total is what it found (at most the limit), and there is no next one. */
+function searchResult(data: User[], limit: number) {
+  return { data, pagination: pageInfo(1, limit, data.length, null) };
 }
 
 const isPlatformRole = (role: Role | null) => role === 'super_admin';
@@ -229,8 +247,10 @@ export async function updateUser(
   // never end up telling different stories, and no privilege is granted unrecorded.
   const batch = db.batch();
   const ref = store.profileRef(uid, next.role, next.client_id);
-  if (ref && profile) batch.update(ref, next, { lastUpdateTime: profile.updateTime });
-  else if (ref) batch.create(ref, next);
+  // The search keys follow the name (and give a profile written before they existed its keys).
+  const stored: StoredProfile = { ...next, ...searchKeysOf(next) };
+  if (ref && profile) batch.update(ref, stored, { lastUpdateTime: profile.updateTime });
+  else if (ref) batch.create(ref, stored);
   const event = { actor: principal, userId: uid, clientId };
   const auditRefs = [];
   if (roleChanges) {

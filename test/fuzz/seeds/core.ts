@@ -35,7 +35,7 @@ export const seeds: FuzzSeedGroup = {
       operation: 'patch /api/clients/{clientId}',
       request: (w, p: Prepared) => ({ token: w.superAdmin.token, params: { clientId: p.client }, body: { address: '2 Fuzz Road' } }),
     },
-    { operation: 'get /api/users', request: (w) => ({ token: w.superAdmin.token, query: { client_id: w.tenant.clientId, role: 'student', disabled: 'false', limit: '5' } }) },
+    { operation: 'get /api/users', request: (w) => ({ token: w.superAdmin.token, query: { client_id: w.tenant.clientId, role: 'student', disabled: 'false', limit: '5', q: 'test st' } }) },
     {
       operation: 'post /api/users',
       request: (w) => ({

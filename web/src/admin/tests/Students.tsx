@@ -2,13 +2,16 @@ import { useEffect, useState } from 'react';
 import { unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, formatTime, Loading, useAction, useLoad } from '../../ui';
+import { personLabel, StudentCombobox } from '../StudentCombobox';
 import { fromLocalInput } from './time';
 
 type User = Schemas['User'];
-const userName = (u: User | undefined, uid: string) =>
-  u ? (u.display_name ? `${u.display_name} (${u.email ?? u.uid})` : (u.email ?? u.uid)) : uid;
+const userName = (u: User | undefined, uid: string) => (u ? personLabel(u) : uid);
 
-/** Per-student overrides of this test and standing accommodations of the organization's students. */
+/**
+ * Per-student overrides of this test and standing accommodations of the organization's students.
+ * A student is picked by name (a search); the first page of students only names the overrides listed.
+ */
 export function Students({ test }: { test: Schemas['Test'] }) {
   const { api } = useSession();
   const students = useLoad(
@@ -20,38 +23,13 @@ export function Students({ test }: { test: Schemas['Test'] }) {
   return (
     <>
       <ErrorMessage error={students.error} />
-      <Overrides testId={test.id} students={list} />
-      <Accommodations students={list} />
+      <Overrides testId={test.id} clientId={test.client_id} students={list} />
+      <Accommodations clientId={test.client_id} />
     </>
   );
 }
 
-function StudentPicker({
-  label,
-  students,
-  value,
-  onChange,
-}: {
-  label: string;
-  students: User[];
-  value: string;
-  onChange: (uid: string) => void;
-}) {
-  return (
-    <Field label={label}>
-      <select required value={value} onChange={(e) => onChange(e.target.value)}>
-        <option value="">Choose…</option>
-        {students.map((s) => (
-          <option key={s.uid} value={s.uid}>
-            {userName(s, s.uid)}
-          </option>
-        ))}
-      </select>
-    </Field>
-  );
-}
-
-function Overrides({ testId, students }: { testId: string; students: User[] }) {
+function Overrides({ testId, clientId, students }: { testId: string; clientId: string; students: User[] }) {
   const { api } = useSession();
   const overrides = useLoad(
     () => unwrap(api.GET('/api/tests/{testId}/overrides', { params: { path: { testId }, query: { limit: 100 } } })),
@@ -95,7 +73,7 @@ function Overrides({ testId, students }: { testId: string; students: User[] }) {
         }}
       >
         <div className="row">
-          <StudentPicker label="Student to override" students={students} value={studentId} onChange={setStudentId} />
+          <StudentCombobox label="Student to override" clientId={clientId} onChange={setStudentId} />
           <Field label="Their opening time">
             <input type="datetime-local" value={opensAt} onChange={(e) => setOpensAt(e.target.value)} />
           </Field>
@@ -108,7 +86,7 @@ function Overrides({ testId, students }: { testId: string; students: User[] }) {
           <Field label="Their attempts">
             <input type="number" min="1" value={maxAttempts} onChange={(e) => setMaxAttempts(e.target.value)} />
           </Field>
-          <button type="submit" disabled={action.busy}>
+          <button type="submit" disabled={!studentId || action.busy}>
             Set override
           </button>
         </div>
@@ -160,7 +138,7 @@ function Overrides({ testId, students }: { testId: string; students: User[] }) {
   );
 }
 
-function Accommodations({ students }: { students: User[] }) {
+function Accommodations({ clientId }: { clientId: string }) {
   const { api } = useSession();
   const [uid, setUid] = useState('');
   const [percent, setPercent] = useState('0');
@@ -178,10 +156,9 @@ function Accommodations({ students }: { students: User[] }) {
     setPercent(String(current.data.extra_time_percent));
     setMinutes(String(current.data.extra_minutes));
   }, [current.data]);
-  // Until the chosen student's stored values are in, the fields would show (and a save would send) the previous ones,
-  // and what is typed meanwhile would be overwritten by them.
-  const loadingStudent = Boolean(uid) && current.loading;
   const action = useAction();
+  // The chosen student's current values are on their way: typing now would be overwritten by them.
+  const reading = Boolean(uid) && current.loading;
   const save = () =>
     action.run(async () => {
       setSaved('');
@@ -207,10 +184,9 @@ function Accommodations({ students }: { students: User[] }) {
         }}
       >
         <div className="row">
-          <StudentPicker
+          <StudentCombobox
             label="Student"
-            students={students}
-            value={uid}
+            clientId={clientId}
             onChange={(v) => {
               setUid(v);
               setSaved('');
@@ -222,7 +198,7 @@ function Accommodations({ students }: { students: User[] }) {
               min="0"
               max="400"
               required
-              disabled={loadingStudent}
+              disabled={reading}
               value={percent}
               onChange={(e) => setPercent(e.target.value)}
             />
@@ -233,12 +209,12 @@ function Accommodations({ students }: { students: User[] }) {
               min="0"
               max="1440"
               required
-              disabled={loadingStudent}
+              disabled={reading}
               value={minutes}
               onChange={(e) => setMinutes(e.target.value)}
             />
           </Field>
-          <button type="submit" disabled={!uid || loadingStudent || action.busy}>
+          <button type="submit" disabled={!uid || reading || action.busy}>
             Save accommodation
           </button>
         </div>
