@@ -1,6 +1,6 @@
 import type { EssayGrade, QuestionResult } from './scoring';
 import type { AttemptStatus } from './schemas';
-import type { SebKeys } from '../integrity/seb';
+import type { SebKeys } from '../shared/seb';
 
 // Pure: the Firestore documents the attempts feature owns (where they live: firestore/paths.ts).
 

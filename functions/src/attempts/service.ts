@@ -63,7 +63,7 @@ import { requirePaper, shareCodeTarget } from './frozenReads';
 import * as listing from './listing';
 import * as starting from './starting';
 import { tokenOpens } from './tokens';
-import { sebRefusal } from '../integrity/seb';
+import { sebRefusal } from '../shared/seb';
 import { summariesOf } from '../integrity/store';
 import { summaryView } from '../integrity/eventRules';
 

@@ -17,7 +17,7 @@ import type { Draw } from './draw';
 import type { AttemptSlot, StoredAttempt } from './documents';
 import { refusedCredential, TestMissing } from './refusals';
 import { isOverdue, questionOrder, type VersionForAttempt } from './rules';
-import { sebKeysOf, sebRefusal, sebRequired, type SebKeys, type SebRequest } from '../integrity/seb';
+import { sebKeysOf, sebRefusal, sebRequired, type SebKeys, type SebRequest } from '../shared/seb';
 
 // Pure: whether a start resumes, is refused or creates an attempt, and what it
 // writes. No Firebase import: starting.ts reads and writes, this decides.

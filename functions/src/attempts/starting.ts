@@ -18,7 +18,7 @@ import type { Accommodation, OverrideValues } from '../sittingRules/deadline';
 import type { AttemptSlot, StoredAttempt } from './documents';
 import { decideStart, type StartReads, type StartRequest } from './startDecision';
 import { hashAttemptToken, newAttemptToken } from './tokens';
-import type { SebRequest } from '../integrity/seb';
+import type { SebRequest } from '../shared/seb';
 
 // Starting an attempt: one transaction reads the test, the (test, student)
 // slot and, for a Guest, the share code and one seat shard together (one round

@@ -34,7 +34,7 @@ import { canonicalShareCode } from './shareCodeText';
 import * as store from './store';
 import { testChangeEffects } from './testChangeEffects';
 import { listAudience } from './audience';
-import { sebKeysOf, sebRequired } from '../integrity/seb';
+import { sebKeysOf, sebRequired } from '../shared/seb';
 import type { StoredShareCode, StoredTest } from './documents';
 
 // ---------------------------------------------------------------- views

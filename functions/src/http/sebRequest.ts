@@ -6,7 +6,7 @@ import {
   SEB_REQUEST_HASH_HEADER,
   withoutFragment,
   type SebRequest,
-} from '../integrity/seb';
+} from '../shared/seb';
 
 // The URL a Safe Exam Browser request was made to, as the browser saw it: behind
 // Hosting the function receives the rewritten request, whose path and query are

@@ -1,4 +1,4 @@
-import type { SebRequest } from '../integrity/seb';
+import type { SebRequest } from './seb';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 

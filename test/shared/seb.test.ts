@@ -8,7 +8,7 @@ import {
   sebRefusal,
   sebRequired,
   withoutFragment,
-} from '../../functions/src/integrity/seb';
+} from '../../functions/src/shared/seb';
 
 // The check itself, pure: the vector is computed here with node:crypto, not with the module under test.
 

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { ApiError, badRequest, forbidden } from '../shared/errors';
+import { ApiError, badRequest, forbidden } from './errors';
 
 // Pure: Safe Exam Browser's request check, as Moodle makes it. SEB sends, with
 // each request, SHA-256 hex of the request's full URL (fragment removed)
