@@ -69,7 +69,7 @@ describe('POST /api/tests (delivery settings)', () => {
     assert.ok(!JSON.stringify(stored).includes(CODE), 'only a hash is stored');
   });
 
-  it('takes on_site_only 1 on create and shows it; a replace without it returns it to 0', async () => {
+  it('takes on_site_only 1 on create and shows it; a replace without it keeps it, with 0 turns it off', async () => {
     const q = await writeQuestion(m.tenant.clientId);
     const created = await post('/api/tests', { ...validTest([q.id]), on_site_only: 1 }, as(m.tenant.admin.token));
     assert.equal(created.status, 201, created.text);
@@ -79,7 +79,13 @@ describe('POST /api/tests (delivery settings)', () => {
       body: validTest([q.id]),
     });
     assert.equal(replaced.status, 200, replaced.text);
-    assert.equal(replaced.body.on_site_only, 0);
+    assert.equal(replaced.body.on_site_only, 1);
+    const off = await api('PUT', `/api/tests/${created.body.id}`, {
+      ...as(m.tenant.admin.token),
+      body: validTest([q.id], { on_site_only: 0 }),
+    });
+    assert.equal(off.status, 200, off.text);
+    assert.equal(off.body.on_site_only, 0);
   });
 
   it('defaults the delivery settings when none is sent: open, no code, no cooldown, review on submission', async () => {
@@ -410,7 +416,7 @@ describe('PATCH /api/tests/{testId}', () => {
 });
 
 describe('PUT /api/tests/{testId} (delivery settings)', () => {
-  it('keeps the stored access code when the body has no access_code, and replaces the other delivery settings', async () => {
+  it('keeps the stored access code when the body has no access_code', async () => {
     const q = await writeQuestion(m.tenant.clientId);
     const created = await post(
       '/api/tests',
@@ -426,9 +432,67 @@ describe('PUT /api/tests/{testId} (delivery settings)', () => {
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.test_name, 'Renamed');
     assert.equal(res.body.access_code_required, true);
-    assert.equal(res.body.attempt_cooldown_minutes, 0, 'absent from a replace: back to its default');
+    assert.equal(res.body.attempt_cooldown_minutes, 30, 'absent from a replace: kept');
     assertNoCode(res.text);
     assert.deepEqual((await storedTest(m.tenant.clientId, created.body.id)).access_code_hash, hashBefore);
+  });
+
+  it('keeps every delivery setting it is not sent, as stored, while replacing the content', async () => {
+    const q = await writeQuestion(m.tenant.clientId);
+    const settings = {
+      opens_at: '2030-05-01T10:00:00Z',
+      closes_at: '2030-05-01T12:00:30Z',
+      attempt_cooldown_minutes: 45,
+      review_opens_at: '2030-05-02T00:00:00Z',
+      on_site_only: 1,
+    };
+    const created = await post('/api/tests', { ...validTest([q.id]), ...settings }, as(m.tenant.admin.token));
+    assert.equal(created.status, 201, created.text);
+    const before = await storedTest(m.tenant.clientId, created.body.id);
+    const res = await api('PUT', `/api/tests/${created.body.id}`, {
+      ...as(m.tenant.admin.token),
+      body: validTest([q.id], { test_name: 'Content only', timer: 50 }),
+    });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.test_name, 'Content only');
+    assert.equal(res.body.timer, 50);
+    assert.deepEqual(Object.fromEntries(DELIVERY_REPLY_FIELDS.map((k) => [k, res.body[k]])), {
+      ...Object.fromEntries(DELIVERY_REPLY_FIELDS.map((k) => [k, created.body[k]])),
+      closes_at: '2030-05-01T12:00:30.000Z',
+    });
+    const after = await storedTest(m.tenant.clientId, created.body.id);
+    for (const key of [...Object.keys(settings), 'assigned_class_ids', 'seb_config_keys', 'seb_browser_exam_keys'])
+      assert.deepEqual(after[key], before[key], key);
+    const audit = (await auditOf(m.tenant.clientId, 'test_settings_changed')).filter(
+      (r: any) => r.details.test_id === created.body.id,
+    );
+    assert.deepEqual(audit, [], 'no delivery setting changed, so none is audited');
+  });
+
+  it('clears a kept setting only when sent null or 0, and checks the window as it would stand', async () => {
+    const q = await writeQuestion(m.tenant.clientId);
+    const created = await post(
+      '/api/tests',
+      { ...validTest([q.id]), opens_at: '2030-05-01T10:00:00Z', closes_at: '2030-05-01T12:00:00Z' },
+      as(m.tenant.admin.token),
+    );
+    const path = `/api/tests/${created.body.id}`;
+    const cleared = await api('PUT', path, {
+      ...as(m.tenant.admin.token),
+      body: validTest([q.id], { opens_at: null }),
+    });
+    assert.equal(cleared.status, 200, cleared.text);
+    assert.equal(cleared.body.opens_at, null);
+    assert.equal(cleared.body.closes_at, '2030-05-01T12:00:00.000Z');
+    // The stored closes_at, kept, is before this opens_at: the field sent is named.
+    expectValidation(
+      await api('PUT', path, {
+        ...as(m.tenant.admin.token),
+        body: validTest([q.id], { opens_at: '2030-06-01T00:00:00Z' }),
+      }),
+      ['body.opens_at'],
+    );
+    assert.equal((await storedTest(m.tenant.clientId, created.body.id)).opens_at, null, 'the refused replace left it');
   });
 
   it('replaces the access code when sent, and clears it with null', async () => {

@@ -89,7 +89,9 @@ const testRoutesList = [
     path: '/tests/{testId}',
     summary: 'Replace a draft’s fields',
     description:
-      'Replaces every editable field (absent optional fields return to their defaults); status, version and times are kept. ' +
+      'Replaces the content fields (absent optional ones return to their defaults) and keeps every delivery setting not sent ' +
+      '(opens_at, closes_at, access_code, attempt_cooldown_minutes, review_opens_at, on_site_only, assigned_class_ids, the SEB keys: null or [] clears one); ' +
+      'a window that closes before it opens, as it would stand, is 400 naming the field sent. Status, version and times are kept. ' +
       'Only a draft is edited: a published or archived test answers 409 (archive it, restore it to a draft, edit, and publish the next version; ' +
       'attempts keep the version they started on).',
     tag: 'Tests',

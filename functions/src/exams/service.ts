@@ -222,26 +222,30 @@ async function accessCodeHashOf(input: { access_code?: string | null }): Promise
   return input.access_code === null ? null : hashAccessCode(input.access_code);
 }
 
+/** What a create or a replace stores for one delivery setting: the value sent, else the stored one (a replace), else the default. */
+const sentOrKept = <T>(sent: T | undefined, stored: T | undefined, fallback: T): T =>
+  sent !== undefined ? sent : stored !== undefined ? stored : fallback;
+
 /**
- * Delivery settings as a create or a replace stores them: absent ones at their defaults; the access code
- * and the classes it is assigned to kept unless sent (a replace that forgot them must not open the test to
- * strangers or to the whole organization).
+ * Delivery settings as a create or a replace stores them. A create sets the absent ones to their
+ * defaults; a replace keeps every one it is not sent (null clears one that can be cleared), so a
+ * client that edits a draft's content cannot reopen a window, drop an access code or open the test to
+ * the whole organization by omission. PATCH changes them on any status.
  */
 const deliveryDefaults = (
   input: PatchTestInput,
   hash: AccessCodeHash | null | undefined,
   current: StoredTest | undefined,
 ) => ({
-  opens_at: iso(input.opens_at) ?? null,
-  closes_at: iso(input.closes_at) ?? null,
-  access_code_hash: hash === undefined ? (current?.access_code_hash ?? null) : hash,
-  attempt_cooldown_minutes: input.attempt_cooldown_minutes ?? 0,
-  review_opens_at: iso(input.review_opens_at) ?? null,
-  on_site_only: input.on_site_only ?? 0,
-  assigned_class_ids: input.assigned_class_ids ?? current?.assigned_class_ids ?? [],
-  // Write-only like the access code: a replace that does not send them keeps them.
-  seb_config_keys: input.seb_config_keys ?? current?.seb_config_keys ?? [],
-  seb_browser_exam_keys: input.seb_browser_exam_keys ?? current?.seb_browser_exam_keys ?? [],
+  opens_at: sentOrKept(iso(input.opens_at), current?.opens_at, null),
+  closes_at: sentOrKept(iso(input.closes_at), current?.closes_at, null),
+  access_code_hash: sentOrKept(hash, current?.access_code_hash, null),
+  attempt_cooldown_minutes: sentOrKept(input.attempt_cooldown_minutes, current?.attempt_cooldown_minutes, 0),
+  review_opens_at: sentOrKept(iso(input.review_opens_at), current?.review_opens_at, null),
+  on_site_only: sentOrKept(input.on_site_only, current?.on_site_only, 0),
+  assigned_class_ids: sentOrKept(input.assigned_class_ids, current?.assigned_class_ids, []),
+  seb_config_keys: sentOrKept(input.seb_config_keys, current?.seb_config_keys, []),
+  seb_browser_exam_keys: sentOrKept(input.seb_browser_exam_keys, current?.seb_browser_exam_keys, []),
 });
 
 /** 400 when the window, as it will stand, closes before it opens (naming the field sent). */
@@ -396,8 +400,8 @@ export async function createTest(principal: Principal, input: CreateTestInput): 
 }
 
 /**
- * PUT replaces every editable field of a draft (absent optional fields return to
- * their defaults). A published or archived test is not edited in place (409):
+ * PUT replaces every content field of a draft (absent optional ones return to
+ * their defaults) and keeps every delivery setting it is not sent. A published or archived test is not edited in place (409):
  * archive it, restore it to a draft, edit, and publish the next version.
  */
 export async function replaceTest(
@@ -419,7 +423,12 @@ export async function replaceTest(
   const { test: next, sweepId } = await store.replaceDraft(
     test.client_id,
     testId,
-    (current) => ({ ...current, ...editableFields(input), ...deliveryDefaults(input, hash, current), updated_at: now }),
+    (current) => {
+      const next = { ...current, ...editableFields(input), ...deliveryDefaults(input, hash, current), updated_at: now };
+      // A window sent half may close before the kept other half opens.
+      assertWindow(next, input);
+      return next;
+    },
     deliveryRecorder(principal, call),
   );
   if (sweepId) await testChangeEffects().runSweep(sweepId);

@@ -4,8 +4,8 @@ import { isWellFormedText } from '../shared/text';
 import { MAX_SEB_KEYS, SEB_KEY_PATTERN } from '../shared/seb';
 
 // A test's delivery settings (when and how it is sat): not frozen by
-// publishing, so they are given on create and replace and changed by PATCH at
-// any time. Imported by the tests' schemas; imports nothing of theirs.
+// publishing, so they are given on create (absent: the default) and replace
+// (absent: kept as stored) and changed by PATCH at any time. Imported by the tests' schemas; imports nothing of theirs.
 
 export const MAX_COOLDOWN_MINUTES = 10_080;
 export const ACCESS_CODE_MIN = 4;
@@ -20,7 +20,7 @@ const Flag = z.union([z.literal(0), z.literal(1)]);
 
 /** What on_site_only means, as the request and reply schemas describe it. */
 const ON_SITE_ONLY_TEXT =
-  '0 or 1 (default 0). 1: starting, answering and submitting are taken only from an address inside the test organization’s registered networks ' +
+  '0 or 1 (default 0 on create; absent keeps it on PUT and PATCH). 1: starting, answering and submitting are taken only from an address inside the test organization’s registered networks ' +
   '(GET/PUT /api/clients/{clientId}/networks); from any other address → 403 FORBIDDEN "This test can be taken only on site". Reading is never bound (administrators reading results, takers reading their attempt). ' +
   'An attempt keeps the value it started with: a change reaches attempts started, or resumed by starting again, after it';
 
@@ -82,18 +82,18 @@ export const sebDeliveryFields = {
   seb_browser_exam_keys: sebKeyList('Browser Exam Keys'),
 };
 
-/** Delivery settings: not frozen by publishing; given on create and replace, changed by PATCH at any time. */
+/** Delivery settings: not frozen by publishing; given on create and replace (absent: kept), changed by PATCH at any time. */
 export const deliveryFields = {
   opens_at: Instant('No new attempt starts before it')
     .nullable()
     .optional()
-    .describe('ISO 8601; no new attempt starts before it. null or absent: open'),
+    .describe('ISO 8601; no new attempt starts before it. null: open. Absent: open on create, kept on PUT and PATCH'),
   closes_at: Instant('No new attempt starts from it on, and attempts in progress end by it')
     .nullable()
     .optional()
     .describe(
       'ISO 8601, after opens_at: no new attempt starts from it on, and every attempt in progress ends by it (expires_at is the earlier of started_at + timer and closes_at). ' +
-        'Moving it recomputes the deadlines of the attempts in progress. null or absent: none',
+        'Moving it recomputes the deadlines of the attempts in progress. null: none. Absent: none on create, kept on PUT and PATCH',
     ),
   access_code: AccessCodeInput.nullable()
     .optional()
@@ -108,13 +108,13 @@ export const deliveryFields = {
     .max(MAX_COOLDOWN_MINUTES)
     .optional()
     .describe(
-      `0 to ${MAX_COOLDOWN_MINUTES}: the least time between a student’s last submitted attempt of the test and its next start (default 0)`,
+      `0 to ${MAX_COOLDOWN_MINUTES}: the least time between a student’s last submitted attempt of the test and its next start (default 0 on create; absent keeps it on PUT and PATCH)`,
     ),
   review_opens_at: Instant('Takers see their review from then')
     .nullable()
     .optional()
     .describe(
-      'ISO 8601: with allow_review 1, takers see their review only from then (administrators always). null or absent: on submission',
+      'ISO 8601: with allow_review 1, takers see their review only from then (administrators always). null: on submission. Absent: on submission on create, kept on PUT and PATCH',
     ),
   on_site_only: Flag.optional().describe(ON_SITE_ONLY_TEXT),
   assigned_class_ids: z

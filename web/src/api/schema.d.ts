@@ -4007,7 +4007,7 @@ export type paths = {
         };
         /**
          * Replace a draft’s fields
-         * @description Replaces every editable field (absent optional fields return to their defaults); status, version and times are kept. Only a draft is edited: a published or archived test answers 409 (archive it, restore it to a draft, edit, and publish the next version; attempts keep the version they started on).
+         * @description Replaces the content fields (absent optional ones return to their defaults) and keeps every delivery setting not sent (opens_at, closes_at, access_code, attempt_cooldown_minutes, review_opens_at, on_site_only, assigned_class_ids, the SEB keys: null or [] clears one); a window that closes before it opens, as it would stand, is 400 naming the field sent. Status, version and times are kept. Only a draft is edited: a published or archived test answers 409 (archive it, restore it to a draft, edit, and publish the next version; attempts keep the version they started on).
          */
         put: {
             parameters: {
@@ -10225,7 +10225,7 @@ export type components = {
             attempt_cooldown_minutes: number;
             /** @description ISO 8601 UTC; with allow_review 1, takers see reviews from then. null: on submission */
             review_opens_at: string | null;
-            /** @description 0 or 1 (default 0). 1: starting, answering and submitting are taken only from an address inside the test organization’s registered networks (GET/PUT /api/clients/{clientId}/networks); from any other address → 403 FORBIDDEN "This test can be taken only on site". Reading is never bound (administrators reading results, takers reading their attempt). An attempt keeps the value it started with: a change reaches attempts started, or resumed by starting again, after it */
+            /** @description 0 or 1 (default 0 on create; absent keeps it on PUT and PATCH). 1: starting, answering and submitting are taken only from an address inside the test organization’s registered networks (GET/PUT /api/clients/{clientId}/networks); from any other address → 403 FORBIDDEN "This test can be taken only on site". Reading is never bound (administrators reading results, takers reading their attempt). An attempt keeps the value it started with: a change reaches attempts started, or resumed by starting again, after it */
             on_site_only: 0 | 1;
             /** @description true: the test has Safe Exam Browser keys; its takers start, answer and submit from SEB (the keys themselves are never answered) */
             seb_required: boolean;
@@ -10280,7 +10280,7 @@ export type components = {
             attempt_cooldown_minutes: number;
             /** @description ISO 8601 UTC; with allow_review 1, takers see reviews from then. null: on submission */
             review_opens_at: string | null;
-            /** @description 0 or 1 (default 0). 1: starting, answering and submitting are taken only from an address inside the test organization’s registered networks (GET/PUT /api/clients/{clientId}/networks); from any other address → 403 FORBIDDEN "This test can be taken only on site". Reading is never bound (administrators reading results, takers reading their attempt). An attempt keeps the value it started with: a change reaches attempts started, or resumed by starting again, after it */
+            /** @description 0 or 1 (default 0 on create; absent keeps it on PUT and PATCH). 1: starting, answering and submitting are taken only from an address inside the test organization’s registered networks (GET/PUT /api/clients/{clientId}/networks); from any other address → 403 FORBIDDEN "This test can be taken only on site". Reading is never bound (administrators reading results, takers reading their attempt). An attempt keeps the value it started with: a change reaches attempts started, or resumed by starting again, after it */
             on_site_only: 0 | 1;
             /** @description true: the test has Safe Exam Browser keys; its takers start, answer and submit from SEB (the keys themselves are never answered) */
             seb_required: boolean;
@@ -10331,24 +10331,24 @@ export type components = {
             pools: components["schemas"]["TestPoolInput"][];
             /**
              * Format: date-time
-             * @description ISO 8601; no new attempt starts before it. null or absent: open
+             * @description ISO 8601; no new attempt starts before it. null: open. Absent: open on create, kept on PUT and PATCH
              */
             opens_at?: string | null;
             /**
              * Format: date-time
-             * @description ISO 8601, after opens_at: no new attempt starts from it on, and every attempt in progress ends by it (expires_at is the earlier of started_at + timer and closes_at). Moving it recomputes the deadlines of the attempts in progress. null or absent: none
+             * @description ISO 8601, after opens_at: no new attempt starts from it on, and every attempt in progress ends by it (expires_at is the earlier of started_at + timer and closes_at). Moving it recomputes the deadlines of the attempts in progress. null: none. Absent: none on create, kept on PUT and PATCH
              */
             closes_at?: string | null;
             /** @description Write-only, 4 to 64 characters: a taker starting a new attempt must send it (403 otherwise: a refused credential, docs/security.md#rate-limits). Stored as a salted hash and never answered (replies carry access_code_required). null clears it; absent keeps it (on PUT too) */
             access_code?: string | null;
-            /** @description 0 to 10080: the least time between a student’s last submitted attempt of the test and its next start (default 0) */
+            /** @description 0 to 10080: the least time between a student’s last submitted attempt of the test and its next start (default 0 on create; absent keeps it on PUT and PATCH) */
             attempt_cooldown_minutes?: number;
             /**
              * Format: date-time
-             * @description ISO 8601: with allow_review 1, takers see their review only from then (administrators always). null or absent: on submission
+             * @description ISO 8601: with allow_review 1, takers see their review only from then (administrators always). null: on submission. Absent: on submission on create, kept on PUT and PATCH
              */
             review_opens_at?: string | null;
-            /** @description 0 or 1 (default 0). 1: starting, answering and submitting are taken only from an address inside the test organization’s registered networks (GET/PUT /api/clients/{clientId}/networks); from any other address → 403 FORBIDDEN "This test can be taken only on site". Reading is never bound (administrators reading results, takers reading their attempt). An attempt keeps the value it started with: a change reaches attempts started, or resumed by starting again, after it */
+            /** @description 0 or 1 (default 0 on create; absent keeps it on PUT and PATCH). 1: starting, answering and submitting are taken only from an address inside the test organization’s registered networks (GET/PUT /api/clients/{clientId}/networks); from any other address → 403 FORBIDDEN "This test can be taken only on site". Reading is never bound (administrators reading results, takers reading their attempt). An attempt keeps the value it started with: a change reaches attempts started, or resumed by starting again, after it */
             on_site_only?: 0 | 1;
             /** @description The classes of the test’s organization the test is assigned to, each once, at most 50. [] (the default): open to every student of the organization. Otherwise a student lists, reads and starts it only when in one of them (anything else answers 404 as for a missing test); share codes and an administrator starting for a student are unaffected. Another organization’s class → 403; a class that does not exist → 400 naming it. Audited as test_assignment_changed */
             assigned_class_ids?: string[];
@@ -10416,24 +10416,24 @@ export type components = {
             pools: components["schemas"]["TestPoolInput"][];
             /**
              * Format: date-time
-             * @description ISO 8601; no new attempt starts before it. null or absent: open
+             * @description ISO 8601; no new attempt starts before it. null: open. Absent: open on create, kept on PUT and PATCH
              */
             opens_at?: string | null;
             /**
              * Format: date-time
-             * @description ISO 8601, after opens_at: no new attempt starts from it on, and every attempt in progress ends by it (expires_at is the earlier of started_at + timer and closes_at). Moving it recomputes the deadlines of the attempts in progress. null or absent: none
+             * @description ISO 8601, after opens_at: no new attempt starts from it on, and every attempt in progress ends by it (expires_at is the earlier of started_at + timer and closes_at). Moving it recomputes the deadlines of the attempts in progress. null: none. Absent: none on create, kept on PUT and PATCH
              */
             closes_at?: string | null;
             /** @description Write-only, 4 to 64 characters: a taker starting a new attempt must send it (403 otherwise: a refused credential, docs/security.md#rate-limits). Stored as a salted hash and never answered (replies carry access_code_required). null clears it; absent keeps it (on PUT too) */
             access_code?: string | null;
-            /** @description 0 to 10080: the least time between a student’s last submitted attempt of the test and its next start (default 0) */
+            /** @description 0 to 10080: the least time between a student’s last submitted attempt of the test and its next start (default 0 on create; absent keeps it on PUT and PATCH) */
             attempt_cooldown_minutes?: number;
             /**
              * Format: date-time
-             * @description ISO 8601: with allow_review 1, takers see their review only from then (administrators always). null or absent: on submission
+             * @description ISO 8601: with allow_review 1, takers see their review only from then (administrators always). null: on submission. Absent: on submission on create, kept on PUT and PATCH
              */
             review_opens_at?: string | null;
-            /** @description 0 or 1 (default 0). 1: starting, answering and submitting are taken only from an address inside the test organization’s registered networks (GET/PUT /api/clients/{clientId}/networks); from any other address → 403 FORBIDDEN "This test can be taken only on site". Reading is never bound (administrators reading results, takers reading their attempt). An attempt keeps the value it started with: a change reaches attempts started, or resumed by starting again, after it */
+            /** @description 0 or 1 (default 0 on create; absent keeps it on PUT and PATCH). 1: starting, answering and submitting are taken only from an address inside the test organization’s registered networks (GET/PUT /api/clients/{clientId}/networks); from any other address → 403 FORBIDDEN "This test can be taken only on site". Reading is never bound (administrators reading results, takers reading their attempt). An attempt keeps the value it started with: a change reaches attempts started, or resumed by starting again, after it */
             on_site_only?: 0 | 1;
             /** @description The classes of the test’s organization the test is assigned to, each once, at most 50. [] (the default): open to every student of the organization. Otherwise a student lists, reads and starts it only when in one of them (anything else answers 404 as for a missing test); share codes and an administrator starting for a student are unaffected. Another organization’s class → 403; a class that does not exist → 400 naming it. Audited as test_assignment_changed */
             assigned_class_ids?: string[];
@@ -10446,24 +10446,24 @@ export type components = {
         PatchTest: {
             /**
              * Format: date-time
-             * @description ISO 8601; no new attempt starts before it. null or absent: open
+             * @description ISO 8601; no new attempt starts before it. null: open. Absent: open on create, kept on PUT and PATCH
              */
             opens_at?: string | null;
             /**
              * Format: date-time
-             * @description ISO 8601, after opens_at: no new attempt starts from it on, and every attempt in progress ends by it (expires_at is the earlier of started_at + timer and closes_at). Moving it recomputes the deadlines of the attempts in progress. null or absent: none
+             * @description ISO 8601, after opens_at: no new attempt starts from it on, and every attempt in progress ends by it (expires_at is the earlier of started_at + timer and closes_at). Moving it recomputes the deadlines of the attempts in progress. null: none. Absent: none on create, kept on PUT and PATCH
              */
             closes_at?: string | null;
             /** @description Write-only, 4 to 64 characters: a taker starting a new attempt must send it (403 otherwise: a refused credential, docs/security.md#rate-limits). Stored as a salted hash and never answered (replies carry access_code_required). null clears it; absent keeps it (on PUT too) */
             access_code?: string | null;
-            /** @description 0 to 10080: the least time between a student’s last submitted attempt of the test and its next start (default 0) */
+            /** @description 0 to 10080: the least time between a student’s last submitted attempt of the test and its next start (default 0 on create; absent keeps it on PUT and PATCH) */
             attempt_cooldown_minutes?: number;
             /**
              * Format: date-time
-             * @description ISO 8601: with allow_review 1, takers see their review only from then (administrators always). null or absent: on submission
+             * @description ISO 8601: with allow_review 1, takers see their review only from then (administrators always). null: on submission. Absent: on submission on create, kept on PUT and PATCH
              */
             review_opens_at?: string | null;
-            /** @description 0 or 1 (default 0). 1: starting, answering and submitting are taken only from an address inside the test organization’s registered networks (GET/PUT /api/clients/{clientId}/networks); from any other address → 403 FORBIDDEN "This test can be taken only on site". Reading is never bound (administrators reading results, takers reading their attempt). An attempt keeps the value it started with: a change reaches attempts started, or resumed by starting again, after it */
+            /** @description 0 or 1 (default 0 on create; absent keeps it on PUT and PATCH). 1: starting, answering and submitting are taken only from an address inside the test organization’s registered networks (GET/PUT /api/clients/{clientId}/networks); from any other address → 403 FORBIDDEN "This test can be taken only on site". Reading is never bound (administrators reading results, takers reading their attempt). An attempt keeps the value it started with: a change reaches attempts started, or resumed by starting again, after it */
             on_site_only?: 0 | 1;
             /** @description The classes of the test’s organization the test is assigned to, each once, at most 50. [] (the default): open to every student of the organization. Otherwise a student lists, reads and starts it only when in one of them (anything else answers 404 as for a missing test); share codes and an administrator starting for a student are unaffected. Another organization’s class → 403; a class that does not exist → 400 naming it. Audited as test_assignment_changed */
             assigned_class_ids?: string[];

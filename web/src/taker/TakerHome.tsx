@@ -1,6 +1,6 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { unwrap, type Schemas } from '../api/client';
+import { serverNow, unwrap, type Schemas } from '../api/client';
 import { useSession } from '../session';
 import { ErrorMessage, Field, formatTime, Loading, useAction, useLoad } from '../ui';
 
@@ -77,11 +77,39 @@ export function TakerHome() {
   );
 }
 
-function windowText(test: Schemas['StudentTest']): string {
+function windowText(test: Schemas['StudentTest'], open: boolean): string {
+  const closes = test.closes_at ? `closes ${formatTime(test.closes_at)}` : '';
+  if (!open && test.opens_at) return `Opens at ${formatTime(test.opens_at)}${closes ? `, ${closes}` : ''}`;
   if (test.opens_at && test.closes_at) return `Open ${formatTime(test.opens_at)} to ${formatTime(test.closes_at)}`;
-  if (test.opens_at) return `Opens ${formatTime(test.opens_at)}`;
-  if (test.closes_at) return `Closes ${formatTime(test.closes_at)}`;
+  if (closes) return `Open now, ${closes}`;
   return 'Open now';
+}
+
+// setTimeout takes at most 2^31 - 1 ms (about 24.8 days): a longer wait is taken in steps.
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Whether the test's window has opened, on the server's clock (the API refuses a start before opens_at
+ * by its own clock, not the browser's); it turns true when opens_at passes, without a reload.
+ */
+function useOpened(opensAt: string | null): boolean {
+  const at = opensAt ? Date.parse(opensAt) : Number.NaN;
+  const [opened, setOpened] = useState(() => Number.isNaN(at) || serverNow() >= at);
+  useEffect(() => {
+    if (Number.isNaN(at)) {
+      setOpened(true);
+      return;
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const check = () => {
+      const left = at - serverNow();
+      setOpened(left <= 0);
+      if (left > 0) timer = setTimeout(check, Math.min(left, LONGEST_TIMER_MS));
+    };
+    check();
+    return () => clearTimeout(timer);
+  }, [at]);
+  return opened;
 }
 
 export function TestCard({ test, running }: { test: Schemas['StudentTest']; running?: Schemas['AttemptSummary'] }) {
@@ -89,6 +117,7 @@ export function TestCard({ test, running }: { test: Schemas['StudentTest']; runn
   const navigate = useNavigate();
   const [accessCode, setAccessCode] = useState('');
   const action = useAction();
+  const opened = useOpened(test.opens_at);
   const start = () =>
     action.run(async () => {
       const started = await unwrap(
@@ -102,13 +131,15 @@ export function TestCard({ test, running }: { test: Schemas['StudentTest']; runn
       <h2 id={headingId}>{test.test_name}</h2>
       {test.description ? <p>{test.description}</p> : null}
       <p>
-        {test.question_count} questions · {test.timer} minutes · {windowText(test)}
+        {test.question_count} questions · {test.timer} minutes · {windowText(test, opened)}
         {test.max_attempts ? ` · at most ${test.max_attempts} attempts` : ''}
       </p>
       {running ? (
         <button type="button" onClick={() => navigate(`/attempts/${encodeURIComponent(running.attempt_id)}`)}>
           Resume {test.test_name}
         </button>
+      ) : !opened ? (
+        <p className="note">You can start it once it opens: the button appears then.</p>
       ) : (
         <form
           onSubmit={(e) => {

@@ -8,6 +8,7 @@ import { Pager } from '../Pager';
 import { QuestionText } from '../../QuestionText';
 import { plainTextOf } from '../../questionHtml';
 import { ExportControl } from './ExportControl';
+import { Folders } from './Folders';
 
 const PAGE_SIZE = 20;
 
@@ -174,6 +175,16 @@ function Bank({ clientId }: { clientId: string }) {
           {notice}
         </p>
       )}
+      <Folders
+        clientId={clientId}
+        folders={folderList}
+        onChanged={(deletedId) => {
+          folders.reload();
+          // The bank filtered by a folder now deleted goes back to every folder.
+          if (deletedId && deletedId === folderId) filter(() => setFolderId(''));
+        }}
+        onShow={(id) => filter(() => setFolderId(id))}
+      />
       <section aria-labelledby="bank-heading">
         <h2 id="bank-heading">Questions</h2>
         <div className="row">

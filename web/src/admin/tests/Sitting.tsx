@@ -7,6 +7,9 @@ import { fromLocalInput, toLocalInput } from './time';
 
 type Test = Schemas['Test'];
 
+/** Whether an input's value names another instant than the stored one, as the input shows it (to the second). */
+const moved = (value: string, stored: string | null) => fromLocalInput(value) !== fromLocalInput(toLocalInput(stored));
+
 /** Delivery settings (PATCH, at any time) and extra time for everyone taking the test now. */
 export function SittingSettings({ test, onSaved }: { test: Test; onSaved: (test: Test) => void }) {
   const { api } = useSession();
@@ -28,18 +31,23 @@ export function SittingSettings({ test, onSaved }: { test: Test; onSaved: (test:
       setAccessCode('');
       onSaved(updated);
     });
-  const save = () =>
-    patch(
-      {
-        opens_at: fromLocalInput(opensAt),
-        closes_at: fromLocalInput(closesAt),
-        review_opens_at: fromLocalInput(reviewOpensAt),
-        attempt_cooldown_minutes: Number(cooldown || 0),
-        on_site_only: onSite ? 1 : 0,
-        ...(accessCode ? { access_code: accessCode } : {}),
-      },
-      'Sitting settings saved.',
-    );
+  // Only what the person changed is sent: an instant left alone keeps its stored value to the
+  // millisecond (the input shows seconds at most), so saving never moves closes_at and sweeps.
+  const save = () => {
+    const body: Schemas['PatchTest'] = {};
+    if (moved(opensAt, test.opens_at)) body.opens_at = fromLocalInput(opensAt);
+    if (moved(closesAt, test.closes_at)) body.closes_at = fromLocalInput(closesAt);
+    if (moved(reviewOpensAt, test.review_opens_at)) body.review_opens_at = fromLocalInput(reviewOpensAt);
+    if (Number(cooldown || 0) !== test.attempt_cooldown_minutes) body.attempt_cooldown_minutes = Number(cooldown || 0);
+    if ((onSite ? 1 : 0) !== test.on_site_only) body.on_site_only = onSite ? 1 : 0;
+    if (accessCode) body.access_code = accessCode;
+    if (Object.keys(body).length === 0) {
+      action.clear();
+      setSaved('Nothing changed: there is nothing to save.');
+      return;
+    }
+    void patch(body, 'Sitting settings saved.');
+  };
 
   return (
     <section className="card" aria-labelledby="sitting-heading">
@@ -47,18 +55,23 @@ export function SittingSettings({ test, onSaved }: { test: Test; onSaved: (test:
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          void save();
+          save();
         }}
       >
         <div className="row">
           <Field label="Opens at" hint="Empty: open now">
-            <input type="datetime-local" value={opensAt} onChange={(e) => setOpensAt(e.target.value)} />
+            <input type="datetime-local" step="1" value={opensAt} onChange={(e) => setOpensAt(e.target.value)} />
           </Field>
           <Field label="Closes at" hint="Empty: never closes">
-            <input type="datetime-local" value={closesAt} onChange={(e) => setClosesAt(e.target.value)} />
+            <input type="datetime-local" step="1" value={closesAt} onChange={(e) => setClosesAt(e.target.value)} />
           </Field>
           <Field label="Review opens at" hint="Empty: on submission">
-            <input type="datetime-local" value={reviewOpensAt} onChange={(e) => setReviewOpensAt(e.target.value)} />
+            <input
+              type="datetime-local"
+              step="1"
+              value={reviewOpensAt}
+              onChange={(e) => setReviewOpensAt(e.target.value)}
+            />
           </Field>
         </div>
         <div className="row">

@@ -33,7 +33,10 @@ const poolInput = (pool: PoolDraft): Schemas['TestPoolInput'] => ({
 });
 const drawOf = (pool: PoolDraft) => (Number.isFinite(Number(pool.draw)) ? Number(pool.draw) : 0);
 
-/** The body of PUT /api/tests/{id}: the test as it is, with `changes`; the delivery settings are kept as they are. */
+/**
+ * The body of PUT /api/tests/{id}: the test's content as it is, with `changes`. The delivery settings are
+ * not sent: PUT keeps them, and the sitting form (PATCH) is their one editor, so a save here never moves them.
+ */
 function replaceBody(test: Test, changes: Partial<Schemas['ReplaceTest']>): Schemas['ReplaceTest'] {
   return {
     test_name: test.test_name,
@@ -47,11 +50,6 @@ function replaceBody(test: Test, changes: Partial<Schemas['ReplaceTest']>): Sche
     max_attempts: test.max_attempts,
     negative_mark_ratio: test.negative_mark_ratio,
     folder_id: test.folder_id,
-    opens_at: test.opens_at,
-    closes_at: test.closes_at,
-    attempt_cooldown_minutes: test.attempt_cooldown_minutes,
-    review_opens_at: test.review_opens_at,
-    on_site_only: test.on_site_only,
     ...changes,
   };
 }

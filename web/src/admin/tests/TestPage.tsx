@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Link, useParams } from 'react-router';
-import { unwrap, type Schemas } from '../../api/client';
+import { Link, useNavigate, useParams } from 'react-router';
+import { ApiError, unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
 import { ErrorMessage, formatTime, Loading, useAction, useLoad } from '../../ui';
 import { ExportControl } from '../questions/ExportControl';
@@ -25,6 +25,7 @@ export function TestPage() {
     if (loaded.data) setTest(loaded.data);
   }, [loaded.data]);
   const action = useAction();
+  const navigate = useNavigate();
 
   if (loaded.error)
     return (
@@ -52,6 +53,22 @@ export function TestPage() {
             : await unwrap(api.POST('/api/tests/{testId}/restore', path));
       setTest(updated);
     });
+  const remove = () =>
+    action.run(async () => {
+      if (!confirm(`Delete the draft test "${test.test_name}"? This cannot be undone.`)) return;
+      try {
+        await unwrap(api.DELETE('/api/tests/{testId}', { params: { path: { testId: test.id } } }));
+      } catch (err) {
+        // A draft restored from an archive may have attempts, which keep it.
+        if (err instanceof ApiError && err.status === 409)
+          throw new Error(
+            `"${test.test_name}" has attempts, so it cannot be deleted: archive it instead (its results stay readable).`,
+            { cause: err },
+          );
+        throw err;
+      }
+      navigate('/admin/tests', { state: { deleted: test.test_name } });
+    });
   const base = `/admin/tests/${encodeURIComponent(test.id)}`;
 
   return (
@@ -77,6 +94,11 @@ export function TestPage() {
         {test.status === 'draft' && (
           <button type="button" disabled={action.busy} onClick={() => void move('publish')}>
             Publish
+          </button>
+        )}
+        {test.status === 'draft' && (
+          <button type="button" className="danger" disabled={action.busy} onClick={() => void remove()}>
+            Delete draft
           </button>
         )}
         {test.status !== 'archived' && (

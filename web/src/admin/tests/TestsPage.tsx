@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, formatTime, Loading, useAction, useLoad } from '../../ui';
@@ -35,8 +35,15 @@ function Tests({ clientId }: { clientId: string }) {
   // Administrators get the admin shape (TestPage); the student shape is for takers.
   const list = (tests.data?.data ?? []) as Schemas['Test'][];
   const pagination = tests.data?.pagination;
+  // The test page sends its name here after deleting a draft.
+  const deleted = (useLocation().state as { deleted?: string } | null)?.deleted;
   return (
     <>
+      {deleted && (
+        <p role="status" className="note">
+          Test "{deleted}" deleted.
+        </p>
+      )}
       <CreateTest clientId={clientId} />
       <section aria-labelledby="tests-heading">
         <h2 id="tests-heading">Tests of the organization</h2>
