@@ -25,7 +25,7 @@ import {
 } from './rateLimit/middleware';
 import { registeredNetworks } from './networks/registry';
 import { attemptRoutes } from './attempts/routes';
-import { integrityRoutes } from './integrity/routes';
+import { integrityRoutes } from './attempts/integrity/routes';
 import { attemptShown } from './attempts/service';
 import { meRoute } from './sittings/routes';
 import { recordScoreChange, recordScoreChanges } from './analytics/store';

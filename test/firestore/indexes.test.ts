@@ -19,7 +19,7 @@ import {
   PENDING_SWEEPS_QUERY,
 } from '../../functions/src/attempts/attemptQuery';
 import { auditQuerySpec } from '../../functions/src/audit/auditQuery';
-import { EVENT_TIMELINE_QUERY } from '../../functions/src/integrity/eventQuery';
+import { EVENT_TIMELINE_QUERY } from '../../functions/src/attempts/integrity/eventQuery';
 import { AUDIT_EVENT_TYPES } from '../../functions/src/audit/schemas';
 import { classMemberQuerySpec, classQuerySpec } from '../../functions/src/classes/classQuery';
 import { clientQuerySpec } from '../../functions/src/clients/clientQuery';

@@ -20,8 +20,8 @@ import {
   type ExportedAttempt,
 } from './resultsRows';
 import { analyticsTarget, assertClassFilter, frozenVersion } from './service';
-import { summariesOf } from '../integrity/store';
-import type { StoredIntegritySummary } from '../integrity/documents';
+import { summariesOf } from '../attempts/integrity/store';
+import type { StoredIntegritySummary } from '../attempts/integrity/documents';
 import type { SumsScope } from './store';
 
 // The results export: a version's submitted attempts, oldest submission first,
@@ -137,7 +137,9 @@ async function* pageCsv(page: Page, columns: Array<{ id: string }>): AsyncGenera
   const perChunk = Math.max(1, Math.floor(ROW_CELLS / (FIXED_COLUMNS.length + columns.length)));
   for (let i = 0; i < page.attempts.length; i += perChunk) {
     yield await toCsv(
-      page.attempts.slice(i, i + perChunk).map((attempt) => resultRow(attempt, columns, page.displayNames, page.integrity)),
+      page.attempts
+        .slice(i, i + perChunk)
+        .map((attempt) => resultRow(attempt, columns, page.displayNames, page.integrity)),
     );
   }
 }

@@ -4,7 +4,7 @@ import { pagedQuery, Pagination } from '../shared/pagination';
 import { isWellFormedText } from '../shared/text';
 import { DocumentId, QuestionId, ShareCodeText, TestId } from '../exams/schemas';
 import { AccessCodeInput } from '../sittingRules/deliverySchemas';
-import { IntegritySummary } from '../integrity/schemas';
+import { IntegritySummary } from './integrity/schemas';
 
 // Request and reply shapes of the attempts endpoints. No reply schema but
 // `ReviewedAttempt` names an answer key (`correct_answer`, `tolerance`, credits,

@@ -64,8 +64,8 @@ import * as listing from './listing';
 import * as starting from './starting';
 import { tokenOpens } from './tokens';
 import { sebRefusal } from '../shared/seb';
-import { summariesOf } from '../integrity/store';
-import { summaryView } from '../integrity/eventRules';
+import { summariesOf } from './integrity/store';
+import { summaryView } from './integrity/eventRules';
 
 /** Who is acting on an attempt: a signed-in principal, or whoever holds an attempt token (`?attempt_token=`). */
 export type AttemptCaller = { principal: Principal; token?: undefined } | { principal?: Principal; token: string };

@@ -1,8 +1,8 @@
 import { newAttemptId } from '../../../functions/src/attempts/attemptLookup';
 import type { StoredAttempt } from '../../../functions/src/attempts/documents';
 import { hashAttemptToken, newAttemptToken } from '../../../functions/src/attempts/tokens';
-import { emptyCounts } from '../../../functions/src/integrity/eventRules';
-import type { StoredIntegritySummary } from '../../../functions/src/integrity/documents';
+import { emptyCounts } from '../../../functions/src/attempts/integrity/eventRules';
+import type { StoredIntegritySummary } from '../../../functions/src/attempts/integrity/documents';
 import { adminDb } from '../../support/admin';
 import { publishedTest } from './attempts';
 import type { FuzzSeedGroup, FuzzWorld } from './types';

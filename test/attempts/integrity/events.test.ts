@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { expectError, expectValidation } from '../support/assertions';
-import { createRoleMatrix, createUser, signInAnonymously, type RoleMatrix } from '../support/fixtures';
-import { freshIp, get, post, type RequestOptions } from '../support/http';
-import { as } from '../exams/fixtures';
-import { attemptDoc, expire, publishTest, startOk, tokenQuery, writeShareCode } from '../attempts/fixtures';
+import { expectError, expectValidation } from '../../support/assertions';
+import { createRoleMatrix, createUser, signInAnonymously, type RoleMatrix } from '../../support/fixtures';
+import { freshIp, get, post, type RequestOptions } from '../../support/http';
+import { as } from '../../exams/fixtures';
+import { attemptDoc, expire, publishTest, startOk, tokenQuery, writeShareCode } from '../../attempts/fixtures';
 
 // Integrity events over HTTP (Hosting → Functions emulator → Firestore emulator):
 // sent by the taker's page, stored beside the attempt, read by administrators.

@@ -1,10 +1,10 @@
-import { assertCanReadIntegrityEvents, assertCanSendIntegrityEvents } from '../auth/policy';
-import type { Principal } from '../auth/principal';
-import { attemptTakingEvents, type AttemptCaller } from '../attempts/service';
-import { findAttempt } from '../attempts/attemptLookup';
-import type { CallContext } from '../shared/callContext';
-import { notFound } from '../shared/errors';
-import type { PageRequest } from '../shared/pagination';
+import { assertCanReadIntegrityEvents, assertCanSendIntegrityEvents } from '../../auth/policy';
+import type { Principal } from '../../auth/principal';
+import { attemptTakingEvents, type AttemptCaller } from '../service';
+import { findAttempt } from '../attemptLookup';
+import type { CallContext } from '../../shared/callContext';
+import { notFound } from '../../shared/errors';
+import type { PageRequest } from '../../shared/pagination';
 import { summaryView } from './eventRules';
 import type { PostEventsInput } from './schemas';
 import * as store from './store';

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { expectError, expectValidation } from '../support/assertions';
-import { BASE_URL } from '../support/env';
-import { createRoleMatrix, createUser, signInAnonymously, type RoleMatrix } from '../support/fixtures';
-import { freshIp, get, patch, post, type RequestOptions } from '../support/http';
-import { as } from '../exams/fixtures';
-import { publishTest, writeShareCode } from '../attempts/fixtures';
+import { expectError, expectValidation } from '../../support/assertions';
+import { BASE_URL } from '../../support/env';
+import { createRoleMatrix, createUser, signInAnonymously, type RoleMatrix } from '../../support/fixtures';
+import { freshIp, get, patch, post, type RequestOptions } from '../../support/http';
+import { as } from '../../exams/fixtures';
+import { publishTest, writeShareCode } from '../../attempts/fixtures';
 
 // Safe Exam Browser over HTTP: the expected header is computed here, independently
 // (node:crypto over the URL string this test builds), never with the service's code.

@@ -5,8 +5,8 @@ import {
   MAX_EVENTS_PER_ATTEMPT,
   planEvents,
   summaryView,
-} from '../../functions/src/integrity/eventRules';
-import type { StoredIntegritySummary } from '../../functions/src/integrity/documents';
+} from '../../../functions/src/attempts/integrity/eventRules';
+import type { StoredIntegritySummary } from '../../../functions/src/attempts/integrity/documents';
 
 const NOW = Date.parse('2025-03-01T10:00:00Z');
 const ev = (client_seq: number, type: any = 'focus_lost', at = '2025-03-01T09:59:00Z') => ({ type, at, client_seq });
