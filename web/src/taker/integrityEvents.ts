@@ -15,6 +15,7 @@ const RETRY_MS = 10_000;
  */
 export class IntegrityRecorder {
   private lastSeq = 0;
+  private lastAt = 0;
   private flushing: Promise<void> | null = null;
   private again = false;
 
@@ -27,10 +28,13 @@ export class IntegrityRecorder {
   async record(type: IntegrityEventType): Promise<void> {
     // Time-based, so a reloaded page still numbers above what it sent before.
     this.lastSeq = Math.max(this.lastSeq + 1, Date.now());
+    // On the service's clock (a page's own may be far off), never before the event recorded before it: the
+    // estimate of that clock moves with each reply, and the timeline is ordered by `at`.
+    this.lastAt = Math.max(this.lastAt + 1, serverNow());
     await this.queue.enqueueEvent({
       attempt_id: this.attemptId,
       type,
-      at: new Date(serverNow()).toISOString(),
+      at: new Date(this.lastAt).toISOString(),
       client_seq: this.lastSeq,
     });
     await this.flush();
