@@ -11,7 +11,7 @@
 // end appends it (TRUSTED_PROXY_HOPS=1). 20 students have accommodations; 30
 // take a second test of the same hall that needs an access code. Everyone starts
 // within 10 s and saves one answer every 1 to 2 s, 16 questions, each save with
-// its client_seq. A tenth go offline for six questions (revising two of them),
+// its client_seq (HALL_SAVE_EVERY_S=6-10 spaces the saves out). A tenth go offline for six questions (revising two of them),
 // come back, change one of those answers again online, and replay the queue
 // late, shuffled, in batches: the replayed versions older than what the server
 // holds must come back `stale` and never be applied. A tenth never submit: the
@@ -57,6 +57,8 @@ const WITH_ACCESS_CODE = Math.min(30, STUDENTS);
 /** Seconds from the first start to closes_at. */
 const DEADLINE_S = Number(process.env.HALL_DEADLINE_S ?? 180);
 const CONTROL = process.env.HALL_CONTROL === '1';
+/** Seconds between one student's saves, as "min-max" (1-2: a fast hall; 6-10: a hall saving every few seconds). */
+const SAVE_EVERY_MS = (process.env.HALL_SAVE_EVERY_S ?? '1-2').split('-').map((s) => Number(s) * 1000);
 /** The pages' integrity events beside the answers (HALL_EVENTS=0: answers only, as before they existed). */
 const EVENTS = process.env.HALL_EVENTS !== '0';
 const HALL_IP = '203.0.113.7';
@@ -450,7 +452,7 @@ async function runHall() {
             r.cutShort = true;
             break;
           }
-          await sleep(rand(1000, 2000));
+          await sleep(rand(SAVE_EVERY_MS[0], SAVE_EVERY_MS[1]));
           const qid = shown[position];
           // A glance away from the tab twice in the sitting: left, then back a moment later.
           if ((position === 3 || position === 11) && !(c.offline && position >= 4 && position < 10)) {
