@@ -221,8 +221,36 @@ describe('toCsv', () => {
     assert.ok(text.endsWith('\n'));
     assert.deepEqual(parsed(text), [
       headerRow(QUESTIONS),
-      ['a1', 's1', 'Ada Lovelace', '3', '4', '75', '2025-01-02T03:04:05.000Z', 'false', '', ...Array<string>(8).fill('0'), '1', '2', ''],
-      ['a1', 's1', 'Ada Lovelace', '3', '4', '75', '2025-01-02T03:04:05.000Z', 'true', '', ...Array<string>(8).fill('0'), '1', '2', ''],
+      [
+        'a1',
+        's1',
+        'Ada Lovelace',
+        '3',
+        '4',
+        '75',
+        '2025-01-02T03:04:05.000Z',
+        'false',
+        '',
+        ...Array<string>(8).fill('0'),
+        '1',
+        '2',
+        '',
+      ],
+      [
+        'a1',
+        's1',
+        'Ada Lovelace',
+        '3',
+        '4',
+        '75',
+        '2025-01-02T03:04:05.000Z',
+        'true',
+        '',
+        ...Array<string>(8).fill('0'),
+        '1',
+        '2',
+        '',
+      ],
     ]);
     assert.equal(await toCsv([]), '');
   });

@@ -286,7 +286,12 @@ describe('decideStart: an attempt already in progress', () => {
     );
     assert.ok('resume' in decision);
     assert.equal(decision.resume.attemptId, 'c1.old');
-    assert.deepEqual(decision.resume.update, { token_hash: 'hash', token_issued_to: admin, on_site_only: 1, seb: null });
+    assert.deepEqual(decision.resume.update, {
+      token_hash: 'hash',
+      token_issued_to: admin,
+      on_site_only: 1,
+      seb: null,
+    });
     assert.deepEqual(
       decision.resume.audits.map((a) => a.type),
       ['attempt_resumed'],

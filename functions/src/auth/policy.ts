@@ -620,7 +620,8 @@ export const sebBinds = (caller: Principal | AttemptTokenHolder): boolean => !is
  * token. An administrator by its own ID token reads them (GET), it does not send them (403).
  */
 export function assertCanSendIntegrityEvents(caller: Principal | AttemptTokenHolder): void {
-  if (isAdministrator(caller)) throw forbidden('Integrity events are sent by the taker’s page, not by an administrator');
+  if (isAdministrator(caller))
+    throw forbidden('Integrity events are sent by the taker’s page, not by an administrator');
 }
 
 /** Whether a caller sees integrity counts in an attempt list (the live view): administrators only. */
