@@ -149,14 +149,14 @@ function handle(route: RouteDefinition, { beforeHandler, runHandler, countRefuse
       checksPassed = true;
       // Authentication set the principal on every route but public ones and attempt-token requests, whose handlers do not rely on it.
       const principal = requestState(res).principal!;
+      const baseUrl = `${forwarded(req, 'x-forwarded-proto') ?? req.protocol}://${forwarded(req, 'x-forwarded-host') ?? req.get('host')}`;
       const call: CallContext = {
         ...requestOrigin(req),
         countRefusedCredential: () => countRefusedCredential(req, res),
         attemptTokenOpened: () => void (requestState(res).attemptTokenOpened = true),
-        seb: sebRequestOf(req),
+        seb: sebRequestOf(req, baseUrl),
       };
       const upload = route.upload ? uploadBody(req) : undefined;
-      const baseUrl = `${forwarded(req, 'x-forwarded-proto') ?? req.protocol}://${forwarded(req, 'x-forwarded-host') ?? req.get('host')}`;
       const reply = await runHandler(res, route.handler({ params, query, body, principal, call, upload, baseUrl }));
       if (reply.stream) return streamReply(res, reply.status, reply.stream);
       if (reply.redirect !== undefined) return res.redirect(reply.status, reply.redirect);

@@ -15,8 +15,6 @@ import {
 // the scheme and host Hosting forwarded (X-Forwarded-Proto, X-Forwarded-Host),
 // else the request's own. See docs/security.md#safe-exam-browser.
 
-const first = (req: Request, name: string): string | undefined => req.get(name)?.split(',')[0].trim() || undefined;
-
 let configured: string | undefined;
 /** PUBLIC_BASE_URL, read once per instance ('' when unset). */
 function configuredBase(): string {
@@ -30,12 +28,6 @@ function configuredBase(): string {
   return configured;
 }
 
-export function requestBase(req: Request): string {
-  const base = configuredBase();
-  if (base !== '') return base;
-  return `${first(req, 'x-forwarded-proto') ?? req.protocol}://${first(req, 'x-forwarded-host') ?? req.get('host') ?? ''}`;
-}
-
 /** The Referer when it is a page of the same public origin (never another site's page). */
 function sameOriginPage(req: Request, base: string): string | undefined {
   const referer = req.get('referer');
@@ -44,9 +36,13 @@ function sameOriginPage(req: Request, base: string): string | undefined {
   return page.origin === new URL(base).origin ? withoutFragment(page.href) : undefined;
 }
 
-/** The request's public URL, the page it came from, and SEB's headers, as sent (checked where a test requires SEB). */
-export function sebRequestOf(req: Request): SebRequest {
-  const base = requestBase(req);
+/**
+ * The request's public URL, the page it came from, and SEB's headers, as sent (checked where a test
+ * requires SEB). `forwardedOrigin` is the scheme and host Hosting forwarded, the route's own `baseUrl`:
+ * the origin when PUBLIC_BASE_URL is unset.
+ */
+export function sebRequestOf(req: Request, forwardedOrigin: string): SebRequest {
+  const base = configuredBase() || forwardedOrigin;
   const configKeyHash = req.get(SEB_CONFIG_KEY_HEADER);
   const requestHash = req.get(SEB_REQUEST_HASH_HEADER);
   return {
