@@ -27,7 +27,7 @@ describe('web app: a test that is not open yet, on the taker’s home', function
     const loadsBefore = loads;
 
     await card.getByRole('button', { name: `Start ${test.test_name}` }).waitFor({ timeout: 40_000 });
-    assert.ok(Date.now() >= Date.parse(opensAt) - 1_500, 'the button appeared at opens_at, not before');
+    assert.ok(Date.now() >= Date.parse(opensAt), 'the button appeared once opens_at had surely passed, not before');
     assert.equal(loads, loadsBefore, 'the page was not reloaded');
     assert.equal(await card.getByText('Opens at').count(), 0);
     await checkPage(page, this, 'open');

@@ -31,17 +31,25 @@ export class OfflineError extends Error {
  * Timers count down from the server's expires_at with it, never trusting the browser's clock alone.
  */
 const OFFSET_KEY = 'server-clock-offset-ms';
+const UNCERTAINTY_KEY = 'server-clock-uncertainty-ms';
 // The last offset learnt, so a reload while offline still counts on the server's clock.
 let clockOffsetMs = Number(localStorage.getItem(OFFSET_KEY)) || 0;
+let clockUncertaintyMs = Number(localStorage.getItem(UNCERTAINTY_KEY)) || 0;
+/** The server's clock as best estimated: what a countdown shows. */
 export const serverNow = () => Date.now() + clockOffsetMs;
+/** The earliest the server's clock can read now: a moment the API must already have reached (a window's opening). */
+export const serverNowAtLeast = () => serverNow() - clockUncertaintyMs;
 
 function learnClock(response: Response, sentAt: number): void {
   const date = Date.parse(response.headers.get('Date') ?? '');
   if (Number.isNaN(date)) return;
-  // The header has whole seconds: the server's clock was somewhere in [date, date + 1 s) while answering.
+  // The header has whole seconds: the server's clock was somewhere in [date, date + 1 s) while answering,
+  // at a moment between sending and receiving.
   const receivedAt = Date.now();
   clockOffsetMs = date + 500 - (sentAt + receivedAt) / 2;
+  clockUncertaintyMs = 500 + (receivedAt - sentAt) / 2;
   localStorage.setItem(OFFSET_KEY, String(Math.round(clockOffsetMs)));
+  localStorage.setItem(UNCERTAINTY_KEY, String(Math.ceil(clockUncertaintyMs)));
 }
 
 export function createApi(auth: Auth) {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { serverNow, unwrap, type Schemas } from '../api/client';
+import { serverNowAtLeast, unwrap, type Schemas } from '../api/client';
 import { useSession } from '../session';
 import { ErrorMessage, Field, formatTime, Loading, useAction, useLoad } from '../ui';
 
@@ -90,11 +90,11 @@ const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * Whether the test's window has opened, on the server's clock (the API refuses a start before opens_at
- * by its own clock, not the browser's); it turns true when opens_at passes, without a reload.
+ * by its own clock, not the browser's); it turns true when opens_at has surely passed there, without a reload.
  */
 function useOpened(opensAt: string | null): boolean {
   const at = opensAt ? Date.parse(opensAt) : Number.NaN;
-  const [opened, setOpened] = useState(() => Number.isNaN(at) || serverNow() >= at);
+  const [opened, setOpened] = useState(() => Number.isNaN(at) || serverNowAtLeast() >= at);
   useEffect(() => {
     if (Number.isNaN(at)) {
       setOpened(true);
@@ -102,7 +102,7 @@ function useOpened(opensAt: string | null): boolean {
     }
     let timer: ReturnType<typeof setTimeout> | undefined;
     const check = () => {
-      const left = at - serverNow();
+      const left = at - serverNowAtLeast();
       setOpened(left <= 0);
       if (left > 0) timer = setTimeout(check, Math.min(left, LONGEST_TIMER_MS));
     };
