@@ -5,11 +5,13 @@
 // FIREBASE_JSON (another emulator config, see scripts/isolated-config.mjs) and
 // API_BASE_URL move it off the default ports; START_TIMEOUT_SECONDS (default
 // 180) bounds the wait for the API.
+import { createWriteStream, mkdirSync } from 'node:fs';
 import { connect } from 'node:net';
+import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { buildFunctions, buildWeb, emulatorsStart } from './emulators.mjs';
-import { identityToolkitUrl } from './lib/emulatorAuth.mjs';
+import { buildFunctions, buildWeb, emulatorsStart, root } from './emulators.mjs';
+import { showAfterBanner } from './lib/emulatorOutput.mjs';
 import { DEMO_PROJECT, emulatorAddresses, seedDemo } from './seed.mjs';
 
 const timeoutSeconds = Number(process.env.START_TIMEOUT_SECONDS ?? 180);
@@ -63,7 +65,7 @@ if (busy.length > 0) {
 buildFunctions();
 buildWeb();
 
-// ── The emulators, their output passed through with a prefix ────────────────
+// ── The emulators: their output in a file, and on the terminal until the banner ──
 // The emulators get their own addresses from the config; a stray value in our
 // environment must not reach them.
 delete process.env.FIRESTORE_EMULATOR_HOST;
@@ -71,13 +73,20 @@ delete process.env.FIREBASE_AUTH_EMULATOR_HOST;
 const child = emulatorsStart(DEMO_PROJECT);
 const startedAt = Date.now();
 let emulatorsReady = false; // firebase-tools said so; until then the API cannot answer
+// Once the banner is out, a line per request would bury it: from then on only what went wrong shows.
+let bannerShown = false;
+const config = process.env.FIREBASE_JSON ? `-${basename(process.env.FIREBASE_JSON, '.json')}` : '';
+const logFile = join(root, '.emulators', `start-emulators${config}.log`);
+mkdirSync(join(root, '.emulators'), { recursive: true });
+const log = createWriteStream(logFile);
 for (const [stream, out] of [
   [child.stdout, process.stdout],
   [child.stderr, process.stderr],
 ]) {
   createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => {
     if (line.includes('All emulators ready')) emulatorsReady = true;
-    out.write(`[emulators] ${line}\n`);
+    log.write(`${line}\n`);
+    if (!bannerShown || showAfterBanner(line)) out.write(`[emulators] ${line}\n`);
   });
 }
 
@@ -101,7 +110,7 @@ childExit.then(({ code, signal }) => {
   }
   fail(
     `the emulators exited (${signal ?? `code ${code}`}) ${ready ? 'unexpectedly' : 'before the API came up'}. ` +
-      'See their output above, and firebase-debug.log.',
+      `See their output in ${logFile}, and firebase-debug.log.`,
   );
   process.exit(code || 1);
 });
@@ -181,12 +190,6 @@ const { client, accounts, tests } = seeded;
 const superAdmin = accounts.find((a) => a.role === 'super_admin');
 const clientAdmin = accounts.find((a) => a.role === 'client_admin');
 const pad = (text, width) => String(text).padEnd(width);
-const signInCommand = (account) => [
-  `TOKEN=$(curl -s '${identityToolkitUrl(addresses.auth, 'signInWithPassword')}' \\`,
-  `  -H 'Content-Type: application/json' \\`,
-  `  -d '{"email":"${account.email}","password":"${account.password}","returnSecureToken":true}' \\`,
-  `  | node -pe 'JSON.parse(require("fs").readFileSync(0, "utf8")).idToken')`,
-];
 const rule = '─'.repeat(78);
 
 say();
@@ -241,33 +244,39 @@ if (pooled) {
   );
 }
 say();
-say('Try it: sign in as the Super Admin, then call the API with the ID token:');
+say('Try it in bash or zsh, from this folder: the helpers of docs/walkthroughs.md (call waits out a 429),');
+say('then sign in as the Super Admin and call the API with the ID token:');
 say();
-for (const line of signInCommand(superAdmin)) say(`  ${line}`);
-say(`  curl -s -w '\\n' ${baseUrl}/api/me -H "Authorization: Bearer $TOKEN"`);
-say(`  curl -s -w '\\n' ${baseUrl}/api/clients -H "Authorization: Bearer $TOKEN"`);
+const moved = baseUrl !== 'http://127.0.0.1:5000' || authUrl !== 'http://127.0.0.1:9099/identitytoolkit.googleapis.com';
+if (moved) say(`  API=${baseUrl}/api AUTH=${authUrl}/v1`);
+say('  . examples/walkthrough.sh');
+say(`  TOKEN=$(signin ${superAdmin.email})`);
+say('  call /me -H "Authorization: Bearer $TOKEN"');
+say('  call /clients -H "Authorization: Bearer $TOKEN"');
 say();
 say(
   `As the Client Admin of ${client.name}: its users, the audit log of its organization, and the demo test's analytics:`,
 );
 say();
-for (const line of signInCommand(clientAdmin)) say(`  ${line}`);
-say(`  curl -s -w '\\n' ${baseUrl}/api/users -H "Authorization: Bearer $TOKEN"`);
-say(`  curl -s -w '\\n' '${baseUrl}/api/audit-logs?limit=5' -H "Authorization: Bearer $TOKEN"`);
-if (demoTest) say(`  curl -s -w '\\n' ${baseUrl}/api/analytics/tests/${demoTest.id} -H "Authorization: Bearer $TOKEN"`);
+say(`  TOKEN=$(signin ${clientAdmin.email})`);
+say('  call /users -H "Authorization: Bearer $TOKEN"');
+say(`  call '/audit-logs?limit=5' -H "Authorization: Bearer $TOKEN"`);
+if (demoTest) say(`  call /analytics/tests/${demoTest.id} -H "Authorization: Bearer $TOKEN"`);
 if (sitting) {
   say();
   say(
     `As ${accommodated.display_name}, from ${sitting.opens_at} on: its accommodation, then the sitting started with its access code (expires_at ${(100 + sitting.accommodation.extra_time_percent) / 100}x the timer after started_at):`,
   );
   say();
-  for (const line of signInCommand(accommodated)) say(`  ${line}`);
-  say(`  curl -s -w '\\n' ${baseUrl}/api/me -H "Authorization: Bearer $TOKEN"`);
-  say(
-    `  curl -s -w '\\n' ${baseUrl}/api/attempts -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\`,
-  );
+  say(`  TOKEN=$(signin ${accommodated.email})`);
+  say('  call /me -H "Authorization: Bearer $TOKEN"');
+  say(`  call /attempts -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\`);
   say(`    -d '{"test_id":"${sitting.id}","access_code":"${sitting.access_code}"}'`);
 }
 say();
+say('More in docs/walkthroughs.md.');
+say();
+say(`The emulators' log: ${logFile} (from here on, only their errors show below).`);
 say('Ctrl-C stops the emulators (the data lives in memory and is gone).');
 say(rule);
+bannerShown = true;

@@ -1,29 +1,9 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { adminDb } from '../support/admin';
-import { BASE_URL, PROJECT_ID } from '../support/env';
+import { seedDemo as seed } from '../support/demoSeed';
 import { expectError } from '../support/assertions';
 import { signIn } from '../support/fixtures';
 import { api, freshIp, get, post } from '../support/http';
-
-// The seed `npm start` runs, against the test emulators (a demo- project too).
-const run = promisify(execFile);
-const seed = () =>
-  run(
-    process.execPath,
-    [
-      '--input-type=module',
-      '-e',
-      `
-    const { seedDemo } = await import(${JSON.stringify(join(__dirname, '..', '..', 'scripts', 'seed.mjs'))});
-    const result = await seedDemo({ projectId: ${JSON.stringify(PROJECT_ID)}, baseUrl: ${JSON.stringify(BASE_URL)} });
-    console.log(JSON.stringify(result.tests));
-  `,
-    ],
-    { env: process.env },
-  );
 
 const testDoc = (testId: string) => adminDb.collection('clients').doc('demo-academy').collection('tests').doc(testId);
 const DAY_MS = 24 * 60 * 60_000;
