@@ -1,3 +1,4 @@
+import { SingleFlight } from './singleFlight';
 import { ApiError, OfflineError, type Schemas } from '../api/client';
 import type { AnswerQueue, PendingAnswer } from './answerQueue';
 
@@ -33,8 +34,10 @@ export async function sendBatches(queue: AnswerQueue, queued: PendingAnswer[], s
  * reports it stale, and the queue drops it).
  */
 export class AnswerSync {
-  private flushing: Promise<void> | null = null;
-  private again = false;
+  private readonly sending = new SingleFlight(
+    () => this.sendQueued(),
+    () => this.reportLeft(),
+  );
   private lastSeq = 0;
   private timer: ReturnType<typeof setInterval> | undefined;
   private readonly onOnline = () => void this.flush();
@@ -85,35 +88,30 @@ export class AnswerSync {
 
   /** Sends everything queued; resolves when the queue is empty or the network or service refused. */
   flush(): Promise<void> {
-    if (this.flushing) {
-      this.again = true;
-      return this.flushing;
-    }
-    this.flushing = this.drain().finally(() => {
-      this.flushing = null;
-    });
-    return this.flushing;
+    return this.sending.run();
   }
 
-  private async drain(): Promise<void> {
-    do {
-      this.again = false;
-      const queued = await this.pending();
-      if (queued.length === 0) {
-        this.onState({ kind: 'saved' });
-        return;
-      }
-      this.onState({ kind: 'saving', pending: queued.length });
-      try {
-        await sendBatches(this.queue, queued, this.send);
-      } catch (err) {
-        const left = (await this.pending()).length;
-        if (err instanceof OfflineError || (err instanceof ApiError && err.status === 503))
-          this.onState({ kind: 'offline', pending: left });
-        else this.onState({ kind: 'refused', pending: left, error: err as Error });
-        return;
-      }
-    } while (this.again);
+  /** One pass over the queued answers; false when it is done for now (nothing queued, offline or refused). */
+  private async sendQueued(): Promise<boolean> {
+    const queued = await this.pending();
+    if (queued.length === 0) {
+      this.onState({ kind: 'saved' });
+      return false;
+    }
+    this.onState({ kind: 'saving', pending: queued.length });
+    try {
+      await sendBatches(this.queue, queued, this.send);
+    } catch (err) {
+      const left = (await this.pending()).length;
+      if (err instanceof OfflineError || (err instanceof ApiError && err.status === 503))
+        this.onState({ kind: 'offline', pending: left });
+      else this.onState({ kind: 'refused', pending: left, error: err as Error });
+      return false;
+    }
+    return true;
+  }
+
+  private async reportLeft(): Promise<void> {
     const left = (await this.pending()).length;
     this.onState(left === 0 ? { kind: 'saved' } : { kind: 'saving', pending: left });
   }

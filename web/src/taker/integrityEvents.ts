@@ -1,3 +1,4 @@
+import { SingleFlight } from './singleFlight';
 import { useEffect } from 'react';
 import { ApiError, OfflineError, serverNow } from '../api/client';
 import type { AnswerQueue, IntegrityEventType, PendingEvent } from './answerQueue';
@@ -16,8 +17,7 @@ const RETRY_MS = 10_000;
 export class IntegrityRecorder {
   private lastSeq = 0;
   private lastAt = 0;
-  private flushing: Promise<void> | null = null;
-  private again = false;
+  private readonly sending = new SingleFlight(() => this.sendQueued());
 
   constructor(
     private readonly queue: AnswerQueue,
@@ -41,33 +41,25 @@ export class IntegrityRecorder {
   }
 
   flush(): Promise<void> {
-    if (this.flushing) {
-      this.again = true;
-      return this.flushing;
-    }
-    this.flushing = this.drain().finally(() => {
-      this.flushing = null;
-    });
-    return this.flushing;
+    return this.sending.run();
   }
 
-  private async drain(): Promise<void> {
-    do {
-      this.again = false;
-      const queued = (await this.queue.pendingEvents(this.attemptId)).sort((a, b) => a.client_seq - b.client_seq);
-      for (let i = 0; i < queued.length; i += BATCH) {
-        const batch = queued.slice(i, i + BATCH);
-        try {
-          await this.send(batch.map(({ type, at, client_seq }) => ({ type, at, client_seq })));
-        } catch (err) {
-          // Offline or briefly unavailable: kept, and sent again later. Refused (a closed attempt, the
-          // attempt's bound reached): nothing sent again would be taken, so they are dropped.
-          if (err instanceof OfflineError || (err instanceof ApiError && (err.status === 503 || err.status === 429)))
-            return;
-        }
-        await this.queue.settleEvents(batch);
+  /** One pass over the queued events; false when the network or the service is away (they stay queued). */
+  private async sendQueued(): Promise<boolean> {
+    const queued = (await this.queue.pendingEvents(this.attemptId)).sort((a, b) => a.client_seq - b.client_seq);
+    for (let i = 0; i < queued.length; i += BATCH) {
+      const batch = queued.slice(i, i + BATCH);
+      try {
+        await this.send(batch.map(({ type, at, client_seq }) => ({ type, at, client_seq })));
+      } catch (err) {
+        // Offline or briefly unavailable: kept, and sent again later. Refused (a closed attempt, the
+        // attempt's bound reached): nothing sent again would be taken, so they are dropped.
+        if (err instanceof OfflineError || (err instanceof ApiError && (err.status === 503 || err.status === 429)))
+          return false;
       }
-    } while (this.again);
+      await this.queue.settleEvents(batch);
+    }
+    return true;
   }
 }
 
