@@ -25,8 +25,14 @@ async function tryMe(page: Page): Promise<{ status: number; body: string; author
   };
 }
 
+/** Opens /docs and waits for Swagger UI to have read the document (slow on a busy machine: a large document). */
+async function openReference(page: Page): Promise<void> {
+  await page.goto('/docs');
+  await page.getByRole('form', { name: 'Sign in to try calls' }).waitFor({ timeout: 60_000 });
+}
+
 describe('web app: the API reference at /docs authorizes its calls', function () {
-  this.timeout(90_000);
+  this.timeout(180_000);
   const browser = browserPerTest();
   let student: TestUser;
   before(async () => {
@@ -35,7 +41,7 @@ describe('web app: the API reference at /docs authorizes its calls', function ()
 
   it('signs a reader in with email and password, sends its ID token with "Try it out" (GET /api/me answers 200), and signs out', async function () {
     const { page, errors } = browser();
-    await page.goto('/docs');
+    await openReference(page);
     const form = page.getByRole('form', { name: 'Sign in to try calls' });
     await form.getByLabel('Email').fill(student.email);
     await form.getByLabel('Password').fill(student.password);
@@ -69,7 +75,7 @@ describe('web app: the API reference at /docs authorizes its calls', function ()
 
   it('takes a pasted ID token under Authorize, in a dialog that passes axe, and sends it', async function () {
     const { page } = browser();
-    await page.goto('/docs');
+    await openReference(page);
     await page.getByRole('button', { name: 'Authorize', exact: true }).click();
     const token = page.getByRole('textbox', { name: 'Bearer token' });
     await token.waitFor();

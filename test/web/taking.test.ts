@@ -206,7 +206,8 @@ describe('web app: the API reference at /docs', function () {
     await page
       .getByRole('heading', { name: new RegExp(served.body.info.title) })
       .first()
-      .waitFor();
+      // Swagger UI reads the whole document first: slow on a busy machine.
+      .waitFor({ timeout: 60_000 });
     await page.getByText('/api/attempts/{attemptId}/answers').first().waitFor();
     await checkPage(page, this, 'api reference');
     assert.deepEqual(foreign, []);
