@@ -55,7 +55,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['web/**/*.{ts,tsx}', 'web/public/**/*.js'],
+    files: ['web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     // The rules of hooks and their dependency lists; the React Compiler's stricter rules (v7's

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleSizes, TAKER_BUDGET_BYTES } from '../../bench/lib/webBundleSizes.mjs';
 
@@ -24,6 +24,24 @@ describe('web app bundle', () => {
     for (const file of sizes.admin.files) {
       assert.ok(!sizes.taker.files.includes(file), file);
       assert.ok(!readFileSync(join(dist, 'sw.js'), 'utf8').includes(file), `sw.js precaches ${file}`);
+    }
+  });
+
+  it("keeps the API reference (Swagger UI and its sign-in) out of the app's files and out of what its service worker precaches", () => {
+    const reference = readdirSync(join(dist, 'docs', 'assets'));
+    assert.ok(
+      reference.some((file) => file.endsWith('.js')),
+      JSON.stringify(reference),
+    );
+    const worker = readFileSync(join(dist, 'sw.js'), 'utf8');
+    for (const file of reference) assert.ok(!worker.includes(file), `sw.js precaches docs/assets/${file}`);
+    for (const file of [...sizes.taker.files, ...sizes.admin.files]) {
+      assert.ok(!file.startsWith('docs/'), file);
+      // A class name of Swagger UI's operation list: its code in an app chunk would carry it.
+      assert.ok(
+        !readFileSync(join(dist, file), 'utf8').includes('opblock-summary-control'),
+        `${file} holds Swagger UI`,
+      );
     }
   });
 });

@@ -206,10 +206,10 @@ describe('web app: the API reference at /docs', function () {
     await page
       .getByRole('heading', { name: new RegExp(served.body.info.title) })
       .first()
-      .waitFor();
+      // Swagger UI reads the whole document first: slow on a busy machine.
+      .waitFor({ timeout: 60_000 });
     await page.getByText('/api/attempts/{attemptId}/answers').first().waitFor();
-    // Swagger UI's own markup nests its controls and colours its method badges below contrast (docs/web.md).
-    await checkPage(page, this, 'api reference', { knownViolations: ['nested-interactive', 'color-contrast'] });
+    await checkPage(page, this, 'api reference');
     assert.deepEqual(foreign, []);
   });
 });

@@ -1,5 +1,5 @@
 import { initializeApp } from 'firebase/app';
-import { connectAuthEmulator, getAuth, type Auth } from 'firebase/auth';
+import { browserSessionPersistence, connectAuthEmulator, getAuth, initializeAuth, type Auth } from 'firebase/auth';
 
 /**
  * Firebase Hosting serves the project's web config at /__/firebase/init.json, in
@@ -7,13 +7,17 @@ import { connectAuthEmulator, getAuth, type Auth } from 'firebase/auth';
  * A demo- project exists only on the emulators: there the Auth emulator's address
  * comes from the Hosting emulator's own init script (?useEmulator=true), which
  * names the emulators of the running suite, whatever ports it was given.
+ * `separate`: a Firebase app of its own whose session lives in its tab only (the API
+ * reference's), so signing in or out there never touches the web app's session and data.
  */
-export async function startFirebase(): Promise<Auth> {
+export async function startFirebase({ separate = false } = {}): Promise<Auth> {
   const config = await fetchJson('/__/firebase/init.json');
   const demo = typeof config.projectId === 'string' && config.projectId.startsWith('demo-');
   // Known before Auth starts: it restores the signed-in user at once, and must not reach the real service first.
   const emulator = demo ? await authEmulatorUrl() : null;
-  const auth = getAuth(initializeApp(config));
+  const auth = separate
+    ? initializeAuth(initializeApp(config, 'api-reference'), { persistence: browserSessionPersistence })
+    : getAuth(initializeApp(config));
   if (emulator) connectAuthEmulator(auth, emulator, { disableWarnings: true });
   return auth;
 }

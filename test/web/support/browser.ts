@@ -97,15 +97,9 @@ const fileSafe = (text: string) =>
 /**
  * Checks the page as it is now: no request of it went to Firestore, nothing refused by its
  * Content-Security-Policy (so every page, future ones too, runs under the policy Hosting serves), a screenshot under .screenshots/<test>/<name>.png, and
- * axe-core's automated accessibility check with no serious or critical violation
- * (but the `knownViolations` rule ids named by a page we do not write, each said in docs/web.md).
+ * axe-core's automated accessibility check with no serious or critical violation.
  */
-export async function checkPage(
-  page: Page,
-  test: Mocha.Context,
-  name: string,
-  { knownViolations = [] as string[] } = {},
-): Promise<void> {
+export async function checkPage(page: Page, test: Mocha.Context, name: string): Promise<void> {
   assert.deepEqual(visitors.get(page)?.firestoreRequests, [], `${name}: the page reached Firestore directly`);
   assert.deepEqual(visitors.get(page)?.cspViolations, [], `${name}: the page broke its Content-Security-Policy`);
   const folder = join(SCREENSHOTS, fileSafe(test.test?.fullTitle() ?? 'page'));
@@ -123,9 +117,7 @@ export async function checkPage(
         nodes: v.nodes.map((n: any) => ({ target: n.target })),
       }));
     });
-  const grave = violations.filter(
-    (v) => (v.impact === 'serious' || v.impact === 'critical') && !knownViolations.includes(v.id),
-  );
+  const grave = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   assert.deepEqual(
     grave.map((v) => `${v.impact} ${v.id}: ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`),
     [],
