@@ -18,7 +18,22 @@ const COMMA_FORMS: Array<[string, string]> = [
   ['00,123', '00.123'],
 ];
 const AMBIGUOUS = ['1,234', '12,345', '-999,000', '+1,000'];
-const NOT_NUMBERS = ['Rome', '', '   ', '1,', ',5', '1,2,3', '1.234,5', '1,5e3', '1 000', 'NaN', 'Infinity', '0x2A', '42abc', '1,41 cm'];
+const NOT_NUMBERS = [
+  'Rome',
+  '',
+  '   ',
+  '1,',
+  ',5',
+  '1,2,3',
+  '1.234,5',
+  '1,5e3',
+  '1 000',
+  'NaN',
+  'Infinity',
+  '0x2A',
+  '42abc',
+  '1,41 cm',
+];
 
 describe('shared/numberText parseNumberText', () => {
   it('reads a key in the point form only: a decimal comma is not a key', () => {
