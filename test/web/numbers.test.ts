@@ -93,7 +93,10 @@ describe('web app: numbers as people type them, and the review a student reads',
     assert.equal(await field.getAttribute('aria-invalid'), 'true');
     const describedBy = await field.getAttribute('aria-describedby');
     assert.ok(describedBy);
-    assert.match(await page.locator(`[id="${describedBy}"]`).innerText(), /not a number.*Not saved until it is a number/s);
+    assert.match(
+      await page.locator(`[id="${describedBy}"]`).innerText(),
+      /not a number.*Not saved until it is a number/s,
+    );
     await checkPage(page, this, 'numeric field with a word');
 
     await field.fill('1,234');
