@@ -3,7 +3,7 @@ import { adminDb } from '../support/admin';
 import { expectError, expectValidation, ISO_UTC } from '../support/assertions';
 import { auditRecordsFor, createRoleMatrix, createUser, signInAnonymously, type RoleMatrix } from '../support/fixtures';
 import { freshIp, get, post, type ApiResponse } from '../support/http';
-import { as } from '../exams/fixtures';
+import { as, writeQuestion } from '../exams/fixtures';
 import {
   attemptDoc,
   expire,
@@ -472,6 +472,40 @@ describe('POST /api/attempts/{attemptId}/submit', () => {
     await save('Spell cat', 'dog'); // -0.5
     const res = await post(`/api/attempts/${started.attempt_id}/submit`, undefined, as(student.token));
     assert.equal(res.body.score, 0, 'the total -0.5 is raised to 0');
+  });
+
+  it('scores a numeric answer with a decimal comma as its point form ("1,41" against 1.41 ± 0.01), keeps it as typed, and scores "1,234" and a word as wrong', async () => {
+    const numeric = await writeQuestion(m.tenant.clientId, {
+      question_text: 'Square root of 2',
+      question_type: 'numeric',
+      options: [],
+      correct_answer: '1.41',
+      tolerance: 0.01,
+      marks: 2,
+    });
+    const { test: commaTest } = await publishTest(m.tenant.admin.token, m.tenant.clientId, {
+      questions: [numeric],
+      extra: { allow_review: 1, negative_marking: 1, negative_mark_ratio: 0.25 },
+    });
+    const scoreOf = async (answer: string) => {
+      const student = await newStudent();
+      const started = await startOk(student.token, { test_id: commaTest.id });
+      const saved = await post(
+        `/api/attempts/${started.attempt_id}/answers`,
+        { question_id: numeric.id, student_answer: answer },
+        as(student.token),
+      );
+      assert.equal(saved.status, 200, saved.text);
+      assert.equal(saved.body.student_answer, answer, 'saved as sent');
+      const submitted = await post(`/api/attempts/${started.attempt_id}/submit`, undefined, as(student.token));
+      assert.equal(submitted.status, 200, submitted.text);
+      const read = await get(`/api/attempts/${started.attempt_id}`, as(student.token));
+      const [item] = read.body.review;
+      return { score: submitted.body.score, shown: item.student_answer, marks: item.marks_awarded };
+    };
+    assert.deepEqual(await scoreOf('1,41'), { score: 2, shown: '1,41', marks: 2 });
+    assert.deepEqual(await scoreOf('1,234'), { score: 0, shown: '1,234', marks: -0.5 });
+    assert.deepEqual(await scoreOf('Rome'), { score: 0, shown: 'Rome', marks: -0.5 });
   });
 
   it('refuses another student (403) and another organization’s admin (403); a guest submits with its token', async () => {

@@ -160,6 +160,30 @@ describe('attempts/scoring numeric', () => {
     assert.equal(mark(q({ question_type: 'numeric', correct_answer: '1000.1', tolerance: 0.1 }), '999.9999'), 0);
   });
 
+  it('scores an answer with a decimal comma exactly as its point form (1,41 against 1.41 ± 0.01)', () => {
+    const key = q({ question_type: 'numeric', correct_answer: '1.41', tolerance: 0.01 });
+    for (const answer of ['1,41', ' 1,40 ', '1,42', '+1,4149']) assert.equal(mark(key, answer), 2, answer);
+    assert.equal(mark(key, '1,43'), 0);
+    // At the boundary the comma form is the very double the point form is: both in, or both out.
+    const edge = q({ question_type: 'numeric', correct_answer: '1.1', tolerance: 0.1 });
+    assert.equal(mark(edge, '1,0'), mark(edge, '1.0'));
+    assert.equal(mark(q({ question_type: 'numeric', correct_answer: '0.30000000000000004' }), '0,3'), 2);
+  });
+
+  it('treats a comma that could group thousands as no number: "1,234" is wrong against 1.234 and against 1234', () => {
+    for (const key of ['1.234', '1234'])
+      assert.equal(mark(q({ question_type: 'numeric', correct_answer: key }), '1,234', negative), -0.5, key);
+  });
+
+  it('matches a decimal comma against numeric alternatives too', () => {
+    const question = q({
+      question_type: 'numeric',
+      correct_answer: '3.14',
+      alternatives: [{ answer: '3', credit: 50, tolerance: 0.05 }],
+    });
+    assert.equal(mark(question, '3,02'), 1);
+  });
+
   it('treats a non-numeric answer as wrong, not an error (thousands separators included)', () => {
     const thousand = q({ question_type: 'numeric', correct_answer: '1000' });
     for (const answer of ['1,000', '1 000', 'forty-two', 'NaN', 'Infinity', '0x2A', '42abc']) {

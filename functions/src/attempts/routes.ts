@@ -146,7 +146,8 @@ export const attemptRoutes: RouteDefinition[] = [
     description:
       'Scores the attempt once, in a transaction: a second (or concurrent) submit → 409 and the stored score is unchanged. Unanswered questions score 0; ' +
       'a wrong answer costs negative_mark_ratio × marks when negative_marking is 1; the total is never below 0. Multiple select is all-or-nothing. ' +
-      "A numeric answer is correct within the question's tolerance plus only the floating-point representation error of the parsed decimals (see tolerance). " +
+      "A numeric answer is correct within the question's tolerance plus only the floating-point representation error of the parsed decimals (see tolerance); " +
+      'it may use a decimal comma ("1,41" is 1.41) unless the comma could group thousands ("1,234" is no number, so wrong, as any answer that is no number). ' +
       'Only answers saved by expires_at + 30 s count. An attempt stopped by its test’s archive or its share code’s revocation is still submitted, with the answers saved so far. ' +
       'An attempt too large to be scored in one document (stored before attempts had a size budget) → 409 ' +
       'and stays as it is (while in progress, shortening answers makes room). ' +

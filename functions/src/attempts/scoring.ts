@@ -1,5 +1,5 @@
 import { comparable, exactComparable, OPTION_SEPARATOR } from '../questions/schemas';
-import { parseNumberText } from '../shared/numberText';
+import { parseNumberAnswer, parseNumberText } from '../shared/numberText';
 import { round4 } from '../shared/scores';
 
 // Pure: the marking scheme. No Firebase import; the submit transaction and the
@@ -25,6 +25,10 @@ import { round4 } from '../shared/scores';
 //   `exactComparable` instead (NFKC, trimmed, spacing collapsed, case kept), for the key and the alternatives.
 // - numeric: the answer must be a plain finite number ("+1.5", "-2", "1e3", ".5"; no thousands
 //   separators, no "NaN"/"Infinity", no hex), within `tolerance` (0 when null) of the key.
+//   An answer (not a key) may use a decimal comma instead of the point: digits, one comma, digits,
+//   no point and no exponent ("1,41", "-0,5", "1234,5"), read as the same text with a point, so
+//   "1,41" is exactly "1.41". A comma that could group thousands ("1,234": 1 to 3 digits not
+//   starting with 0, then exactly 3) is ambiguous, so not a number (wrong, as "1,000" always was).
 //   The only slack beyond the tolerance is the representation error of the parsed decimals:
 //   NUMERIC_ULPS units in the last place of the largest of |answer|, |key|, tolerance, i.e.
 //   4 × Number.EPSILON relative (about 9e-16). So 1.0 vs key 1.1 with tolerance 0.1 is correct,
@@ -118,7 +122,7 @@ function sameSet(a: Set<string>, b: Set<string>): boolean {
 }
 
 function numericCorrect(answer: string, key: string, tolerance: number | null): boolean {
-  const given = parseNumberText(answer);
+  const given = parseNumberAnswer(answer);
   const expected = parseNumberText(key);
   if (given === undefined || expected === undefined) return false;
   const allowed = Math.max(0, tolerance ?? 0);

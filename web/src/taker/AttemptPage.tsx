@@ -3,7 +3,8 @@ import { Link, useParams } from 'react-router';
 import { authorizedFetch, OfflineError, serverNow, unwrap, type Schemas } from '../api/client';
 import { MediaLoaderContext, QuestionText, type MediaLoader } from '../QuestionText';
 import { useSession } from '../session';
-import { ErrorMessage, Loading, useAction } from '../ui';
+import { ErrorMessage, Loading, plural, useAction } from '../ui';
+import { readNumberAnswer } from './numberAnswer';
 import { AnswerSync, type SyncState } from './answerSync';
 import { QuestionView } from './QuestionView';
 import { Countdown } from './Countdown';
@@ -209,6 +210,7 @@ function Taking({
           Time is up. Your saved answers will be scored.
         </p>
       )}
+      <ScoringRules details={attempt.test_details} />
       <ol className="questions">
         {questions.map((q, index) => (
           <li key={q.id}>
@@ -349,8 +351,10 @@ function SubmittedView({ attempt }: { attempt: Attempt }) {
                       <p>
                         {item.pending ? (
                           <strong>Awaiting grading</strong>
+                        ) : question ? (
+                          `${item.marks_awarded} of ${plural(question.marks, 'mark')}`
                         ) : (
-                          `${item.marks_awarded} of ${question?.marks ?? '?'} marks`
+                          plural(item.marks_awarded, 'mark')
                         )}
                       </p>
                       {item.feedback ? <p>Feedback: {item.feedback}</p> : null}
@@ -358,11 +362,16 @@ function SubmittedView({ attempt }: { attempt: Attempt }) {
                   ) : (
                     <>
                       <p>
-                        Your answer: {item.answered ? item.student_answer : <em>none</em>} —{' '}
-                        {item.correct ? 'correct' : 'not correct'}, {item.marks_awarded} marks
+                        Your answer:{' '}
+                        {item.answered ? (
+                          <EnteredAnswer answer={item.student_answer ?? ''} type={question?.question_type} />
+                        ) : (
+                          <em>none</em>
+                        )}{' '}
+                        — {item.correct ? 'correct' : 'not correct'}, {plural(item.marks_awarded, 'mark')}
                       </p>
                       <p>
-                        Correct answer: {item.correct_answer}
+                        Correct answer: {shownAnswer(item.correct_answer ?? '', question?.question_type)}
                         {item.tolerance ? ` (± ${item.tolerance})` : ''}
                         {item.case_sensitive ? ' (case matters)' : ''}
                       </p>
@@ -380,6 +389,44 @@ function SubmittedView({ attempt }: { attempt: Attempt }) {
       ) : null}
       <Link to="/">Back to your tests</Link>
     </main>
+  );
+}
+
+/** The scoring rules a taker should know before answering: negative marking, and its cost. */
+function ScoringRules({ details }: { details: Schemas['TestDetails'] }) {
+  if (details.negative_marking !== 1 || !(details.negative_mark_ratio > 0)) return null;
+  // Up to two decimals of a percent: a ratio of 1/3 reads 33.33%.
+  const percent = `${Number((details.negative_mark_ratio * 100).toFixed(2))}%`;
+  return (
+    <section className="note" aria-labelledby="rules-heading" data-testid="scoring-rules">
+      <h2 id="rules-heading">Scoring</h2>
+      <p>
+        Negative marking: a wrong answer costs {percent} of the question’s marks. An unanswered question costs nothing,
+        and your total never goes below 0.
+      </p>
+    </section>
+  );
+}
+
+/** A multiple select's options as a list ("Python, Rust"), not as the "|" the service stores them with. */
+const shownAnswer = (answer: string, type: string | undefined) =>
+  type === 'multiple_select'
+    ? answer
+        .split('|')
+        .filter((part) => part.trim() !== '')
+        .join(', ')
+    : answer;
+
+/** The answer as the taker entered it; a numeric one adds how it was read when that differs ("1,41", read as 1.41). */
+function EnteredAnswer({ answer, type }: { answer: string; type: string | undefined }) {
+  if (type !== 'numeric') return <>{shownAnswer(answer, type)}</>;
+  const reading = readNumberAnswer(answer);
+  return (
+    <>
+      {answer}
+      {reading.kind === 'number' && reading.decimal !== answer.trim() ? ` (read as ${reading.decimal})` : ''}
+      {reading.kind === 'ambiguous' || reading.kind === 'not_a_number' ? ' (not read as a number)' : ''}
+    </>
   );
 }
 
@@ -441,10 +488,5 @@ function KeyDetails({ item, options }: { item: ReviewItem; options: string[] }) 
 /** With essays not yet graded, the score so far is not the result. */
 function NotFinal({ attempt }: { attempt: { grading?: 'pending' | 'complete' | null; pending_marks?: number } }) {
   if (attempt.grading !== 'pending') return null;
-  const marks = attempt.pending_marks ?? 0;
-  return (
-    <p className="warning">
-      Score not final: {marks} {marks === 1 ? 'mark' : 'marks'} awaiting grading.
-    </p>
-  );
+  return <p className="warning">Score not final: {plural(attempt.pending_marks ?? 0, 'mark')} awaiting grading.</p>;
 }

@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Schemas } from '../api/client';
 import { QuestionText } from '../QuestionText';
+import { plural } from '../ui';
+import { numberProblem } from './numberAnswer';
 import { wordCount } from './wordCount';
 
 const TEXT_SAVE_DELAY_MS = 600;
@@ -23,9 +25,13 @@ export function QuestionView({
     <legend>
       <span className="qnum">{number}.</span>{' '}
       <QuestionText text={question.question_text} format={question.text_format} />{' '}
-      <span className="marks">
-        ({question.marks} {question.marks === 1 ? 'mark' : 'marks'})
-      </span>
+      <span className="marks">({plural(question.marks, 'mark')})</span>
+      {question.question_type === 'multiple_select' ? (
+        <>
+          {' '}
+          <span className="select-all">Select all that apply.</span>
+        </>
+      ) : null}
     </legend>
   );
   const name = `q-${question.id}`;
@@ -82,6 +88,7 @@ export function QuestionView({
         <fieldset disabled={disabled} className={className}>
           {legend}
           <TextAnswer
+            id={name}
             label={`Answer to question ${number}`}
             numeric={question.question_type === 'numeric'}
             essay={
@@ -98,14 +105,18 @@ export function QuestionView({
 /**
  * Saves after a pause in typing and when the field is left, not at every keystroke. An essay shows
  * its word count (and its limit); past the limit it is not sent, since the service would refuse it.
+ * A numeric entry that is no number (a word, "1,234") is not sent either, since it would score as
+ * wrong: the field says why, from the first pause or leaving the field until it reads as a number.
  */
 function TextAnswer({
+  id,
   label,
   numeric,
   essay,
   value,
   onAnswer,
 }: {
+  id: string;
   label: string;
   numeric: boolean;
   essay: { id: string; maxWords: number | null } | null;
@@ -113,6 +124,8 @@ function TextAnswer({
   onAnswer: (value: string) => void;
 }) {
   const [text, setText] = useState(value);
+  // Whether the entry has been checked (a pause, the field left) since it last read as a number.
+  const [checked, setChecked] = useState(value !== '');
   const saved = useRef(value);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => {
@@ -123,14 +136,17 @@ function TextAnswer({
     }
   }, [value]);
   const tooLong = (text: string) => essay !== null && essay.maxWords !== null && wordCount(text) > essay.maxWords;
+  const notNumber = (text: string) => (numeric ? numberProblem(text) : null);
   const commit = (next: string) => {
     clearTimeout(timer.current);
-    if (next === saved.current || tooLong(next)) return;
+    setChecked(true);
+    if (next === saved.current || tooLong(next) || notNumber(next) !== null) return;
     saved.current = next;
     onAnswer(next);
   };
   const change = (next: string) => {
     setText(next);
+    if (notNumber(next) === null) setChecked(false);
     clearTimeout(timer.current);
     timer.current = setTimeout(() => commit(next), TEXT_SAVE_DELAY_MS);
   };
@@ -140,7 +156,27 @@ function TextAnswer({
     onChange: (e: { target: { value: string } }) => change(e.target.value),
     onBlur: () => commit(text),
   };
-  if (!essay) return <input type="text" inputMode={numeric ? 'decimal' : 'text'} autoComplete="off" {...props} />;
+  if (!essay) {
+    const problem = checked ? notNumber(text) : null;
+    const errorId = `${id}-error`;
+    return (
+      <>
+        <input
+          type="text"
+          inputMode={numeric ? 'decimal' : 'text'}
+          autoComplete="off"
+          aria-invalid={problem !== null || undefined}
+          aria-describedby={problem !== null ? errorId : undefined}
+          {...props}
+        />
+        {numeric ? (
+          <p id={errorId} className="field-error" aria-live="polite" data-testid="number-error">
+            {problem !== null ? `${problem} Not saved until it is a number.` : ''}
+          </p>
+        ) : null}
+      </>
+    );
+  }
   const words = wordCount(text);
   const over = tooLong(text);
   return (
