@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { hashAccessCode } from '../../functions/src/sittingRules/accessCode';
 import { testDoc } from '../exams/fixtures';
 import { createTenant } from '../support/fixtures';
-import { freshIp, get } from '../support/http';
+import { freshIp, get, patch } from '../support/http';
 import { browserPerTest, checkPage, signInAs } from './support/browser';
 import { createTestWith } from './support/exams';
 
@@ -48,8 +48,8 @@ describe('web app: a student types the access code on the test’s card', functi
   it('shows the field before the test opens, takes the code in another case with spaces, and never receives the code', async function () {
     const tenant = await createTenant();
     const CODE = 'North-Wing-77';
-    const opensAt = new Date(Date.now() + 15_000).toISOString();
-    const test = await createTestWith(tenant, { settings: { access_code: CODE, opens_at: opensAt } });
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const test = await createTestWith(tenant, { settings: { access_code: CODE, opens_at: later } });
     const { page, errors } = browser();
     const received: string[] = [];
     page.on('response', async (response) => {
@@ -57,6 +57,14 @@ describe('web app: a student types the access code on the test’s card', functi
       received.push(await response.text().catch(() => ''));
     });
     await signInAs(page, tenant.student.email, tenant.student.password);
+    // Opening soon, set once the student is signed in: surely not open yet when the page shows it.
+    const soon = await patch(
+      `/api/tests/${test.id}`,
+      { opens_at: new Date(Date.now() + 30_000).toISOString() },
+      { token: tenant.admin.token, ip: freshIp() },
+    );
+    assert.equal(soon.status, 200, soon.text);
+    await page.reload();
     const card = page.getByRole('listitem', { name: test.test_name });
     const field = card.getByLabel(`Access code for ${test.test_name}`);
     await field.waitFor();
@@ -66,7 +74,7 @@ describe('web app: a student types the access code on the test’s card', functi
     await field.fill('  north-wing-77 ');
     await checkPage(page, this, 'code typed before the test opens');
 
-    await card.getByRole('button', { name: `Start ${test.test_name}` }).click({ timeout: 40_000 });
+    await card.getByRole('button', { name: `Start ${test.test_name}` }).click({ timeout: 90_000 });
     await page.getByRole('timer').waitFor();
     await checkPage(page, this, 'started');
     assert.ok(received.length > 0, 'the page read the API');
