@@ -50,7 +50,10 @@ describe('GET /api/tests/{testId} and GET /api/tests: the access code', () => {
     assertNoCode(read.text);
     const list = await get('/api/tests?limit=100', as(m.tenant.student.token));
     assert.equal(list.status, 200, list.text);
-    assert.ok(list.body.data.some((t: any) => t.id === test.id), 'the test is listed');
+    assert.ok(
+      list.body.data.some((t: any) => t.id === test.id),
+      'the test is listed',
+    );
     assertNoCode(list.text);
   });
 
@@ -73,9 +76,13 @@ describe('GET /api/tests/{testId} and GET /api/tests: the access code', () => {
 describe('POST /api/attempts: the access code compared as typed in a room', () => {
   it('starts a student who types it in another case with spaces around it, and refuses another code', async () => {
     const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId, { access_code: CODE });
-    const refused = await start((await newStudent()).token, { test_id: test.id, access_code: 'Hall-B-2031' }, {
-      ip: freshIp(),
-    });
+    const refused = await start(
+      (await newStudent()).token,
+      { test_id: test.id, access_code: 'Hall-B-2031' },
+      {
+        ip: freshIp(),
+      },
+    );
     expectError(refused, 403, 'FORBIDDEN');
     const started = await start((await newStudent()).token, { test_id: test.id, access_code: '  hall-b-2030 ' });
     assert.equal(started.status, 201, started.text);
@@ -116,7 +123,10 @@ describe('A code stored as a hash before codes were readable', () => {
   /** A published test whose code is stored the old way: a salted hash only. */
   async function legacyTest(code: string) {
     const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId);
-    await testDoc(m.tenant.clientId, test.id).update({ access_code: null, access_code_hash: await hashAccessCode(code) });
+    await testDoc(m.tenant.clientId, test.id).update({
+      access_code: null,
+      access_code_hash: await hashAccessCode(code),
+    });
     return test;
   }
 

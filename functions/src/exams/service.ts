@@ -292,7 +292,8 @@ function deliveryRecorder(principal: Principal, call: CallContext): store.Delive
     const details: Record<string, unknown> = { test_id: after.id };
     for (const key of changed) {
       // The code itself stays out of the log: only that it was set or cleared.
-      if (key === 'access_code' || key === 'access_code_hash') details.access_code = hasAccessCode(after) ? 'set' : 'cleared';
+      if (key === 'access_code' || key === 'access_code_hash')
+        details.access_code = hasAccessCode(after) ? 'set' : 'cleared';
       // The keys are write-only: the audit says how many there are, never which.
       else if (key === 'seb_config_keys' || key === 'seb_browser_exam_keys')
         details[key] = { from: (before[key] ?? []).length, to: (after[key] ?? []).length };
