@@ -264,7 +264,7 @@ export async function seedDemo({ projectId = DEMO_PROJECT, baseUrl } = {}) {
     const admin = accounts.find((a) => a.role === 'client_admin');
     const student = accounts.find((a) => a.uid === 'demo-student-1');
     const tests = baseUrl
-      ? await seedDemoExams({ baseUrl, authHost: process.env.FIREBASE_AUTH_EMULATOR_HOST, admin, student, db })
+      ? await seedDemoExams({ baseUrl, authHost: process.env.FIREBASE_AUTH_EMULATOR_HOST, admin, student })
       : [];
     return { projectId, client, clientChanged, accounts, tests };
   } finally {

@@ -237,6 +237,13 @@ describe('decideStart: refusals, in the order they are owed', () => {
     assert.ok(
       'start' in decideStart(reads({ test: locked, accessCodeMatches: true }), request({ accessCode: 'open' }), NOW),
     );
+    // A readable code asks the same way.
+    assert.deepEqual(
+      decideStart(reads({ test: test({ access_code: 'Room-12' }) }), request({ accessCode: 'x' }), NOW),
+      {
+        need: 'accessCode',
+      },
+    );
     // An administrator starting for a student is not asked for it.
     assert.ok('start' in decideStart(reads({ test: locked }), request({ accessCode: null }), NOW));
   });

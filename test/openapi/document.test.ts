@@ -204,20 +204,22 @@ describe('GET /api/openapi.json', () => {
     });
   }
 
-  it("answers a test with access_code_required, never its access code or the code's hash", () => {
+  it("answers a test with access_code_required, the code itself only to its admins (Test), never the code's hash", () => {
     for (const name of ['Test', 'StudentTest']) {
       const properties = doc.components.schemas[name].properties;
       assert.equal(properties.access_code_required.type, 'boolean', name);
       assert.ok(doc.components.schemas[name].required.includes('access_code_required'), name);
-      assert.equal(properties.access_code, undefined, name);
       assert.equal(properties.access_code_hash, undefined, name);
     }
+    assert.equal(doc.components.schemas.StudentTest.properties.access_code, undefined, 'never in a taker’s test');
+    assert.deepEqual(doc.components.schemas.Test.properties.access_code.type, ['string', 'null']);
+    assert.ok(doc.components.schemas.Test.required.includes('access_code'));
   });
 
-  it('takes access_code on create, replace and PATCH as a write-only field of 4 to 64 characters, or null to clear it', () => {
+  it('takes access_code on create, replace and PATCH as a field of 4 to 64 characters, or null to clear it', () => {
     for (const name of ['CreateTest', 'ReplaceTest', 'PatchTest']) {
       const field = doc.components.schemas[name].properties.access_code;
-      assert.equal(field.writeOnly, true, name);
+      assert.equal(field.writeOnly, undefined, name);
       assert.deepEqual(field.type, ['string', 'null'], name);
       assert.equal(field.minLength, 4, name);
       assert.equal(field.maxLength, 64, name);

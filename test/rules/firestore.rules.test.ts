@@ -128,12 +128,13 @@ const SEED: Record<string, Record<string, unknown>> = {
   [`clients/${ACME}/tests/t1/versions/1/stats_shards/0`]: { n: 3, score: { s: 5, ss: 11 } },
   [`clients/${ACME}/tests/t1/versions/1/class_stats/k1~0`]: { n: 2, score: { s: 3, ss: 5 } },
   [`clients/${ACME}/tests/t1/attempt_slots/stuA`]: { count: 1, in_progress: null },
-  // A sitting's documents: a test with an access code (its hash), a student's override and accommodation, their bounds' counters, a deadline sweep.
+  // A sitting's documents: a test with an access code (readable to its admins through the API only), a student's override and accommodation, their bounds' counters, a deadline sweep.
   [`clients/${ACME}/tests/t2`]: {
     test_name: 'Test 2',
     status: 'published',
     access_code_required: true,
-    access_code_hash: { algorithm: 'scrypt', n: 16384, r: 8, p: 1, salt: 'c2FsdA==', hash: 'aGFzaA==' },
+    access_code: 'Room-12',
+    access_code_hash: null,
   },
   [`clients/${ACME}/tests/t1/overrides/stuA`]: {
     test_id: 't1',

@@ -18,7 +18,7 @@ import {
 } from './httpFixtures';
 
 // A test's delivery settings over HTTP: given on create and replace, changed
-// by PATCH at any time, the access code write-only.
+// by PATCH at any time, the access code read back by admins only.
 
 const CODE = 'Hall-B-2030';
 const DELIVERY_REPLY_FIELDS = [
@@ -38,7 +38,7 @@ before(async function () {
   m = await createRoleMatrix();
 });
 
-/** No reply names the code, nor an access_code field (access_code_required aside). */
+/** A taker's reply: it names neither the code nor an access_code field (access_code_required aside). */
 function assertNoCode(text: string, code = CODE): void {
   assert.ok(!text.includes(code), `the code is not in the reply: ${text}`);
   assert.ok(!/"access_code"/.test(text), `no access_code field: ${text}`);
@@ -46,7 +46,7 @@ function assertNoCode(text: string, code = CODE): void {
 }
 
 describe('POST /api/tests (delivery settings)', () => {
-  it('creates a draft with every delivery setting: 201, instants in UTC, access_code_required true and never the code', async () => {
+  it('creates a draft with every delivery setting: 201, instants in UTC, access_code_required true and the code for its admin', async () => {
     const q = await writeQuestion(m.tenant.clientId);
     const body = {
       ...validTest([q.id]),
@@ -63,10 +63,10 @@ describe('POST /api/tests (delivery settings)', () => {
     assert.equal(res.body.review_opens_at, '2030-05-02T00:00:00.000Z');
     assert.equal(res.body.attempt_cooldown_minutes, 60);
     assert.equal(res.body.access_code_required, true);
-    assertNoCode(res.text);
+    assert.equal(res.body.access_code, CODE);
     const stored = await storedTest(m.tenant.clientId, res.body.id);
-    assert.equal(stored.access_code_hash.algorithm, 'scrypt');
-    assert.ok(!JSON.stringify(stored).includes(CODE), 'only a hash is stored');
+    assert.equal(stored.access_code, CODE);
+    assert.equal(stored.access_code_hash, null, 'no hash beside the readable code');
   });
 
   it('takes on_site_only 1 on create and shows it; a replace without it keeps it, with 0 turns it off', async () => {
@@ -192,7 +192,7 @@ describe('PATCH /api/tests/{testId}', () => {
     assert.equal(res.body.version, test.version);
     assert.equal(res.body.closes_at, closes);
     assert.equal(res.body.access_code_required, true);
-    assertNoCode(res.text);
+    assert.equal(res.body.access_code, CODE);
   });
 
   it('leaves every field absent from the body as it was', async () => {
@@ -252,19 +252,23 @@ describe('PATCH /api/tests/{testId}', () => {
     assert.equal(res.body.closes_at, null);
     assert.equal(res.body.review_opens_at, null);
     assert.equal(res.body.access_code_required, false);
-    assert.equal((await storedTest(m.tenant.clientId, test.id)).access_code_hash, null);
+    assert.equal(res.body.access_code, null);
+    assert.equal((await storedTest(m.tenant.clientId, test.id)).access_code, null);
   });
 
-  it('never answers the access code: not in PATCH, GET (author or student) nor the list', async () => {
+  it('answers the access code to the admins only: PATCH and GET for them, never GET nor the list for a student', async () => {
     const { test } = await sittingTest(admin.token, m.tenant.clientId);
     const patched = await patchTest(admin.token, test.id, { access_code: CODE });
-    assertNoCode(patched.text);
-    for (const token of [admin.token, m.tenant.student.token, m.superAdmin.token]) {
+    assert.equal(patched.body.access_code, CODE);
+    for (const token of [admin.token, m.superAdmin.token]) {
       const read = await get(`/api/tests/${test.id}`, as(token));
       assert.equal(read.status, 200, read.text);
-      assert.equal(read.body.access_code_required, true);
-      assertNoCode(read.text);
+      assert.equal(read.body.access_code, CODE);
     }
+    const read = await get(`/api/tests/${test.id}`, as(m.tenant.student.token));
+    assert.equal(read.status, 200, read.text);
+    assert.equal(read.body.access_code_required, true);
+    assertNoCode(read.text);
     const list = await get('/api/tests?limit=100', as(m.tenant.student.token));
     assert.equal(list.status, 200, list.text);
     assertNoCode(list.text);
@@ -424,7 +428,6 @@ describe('PUT /api/tests/{testId} (delivery settings)', () => {
       as(m.tenant.admin.token),
     );
     assert.equal(created.status, 201, created.text);
-    const hashBefore = (await storedTest(m.tenant.clientId, created.body.id)).access_code_hash;
     const res = await api('PUT', `/api/tests/${created.body.id}`, {
       ...as(m.tenant.admin.token),
       body: validTest([q.id], { test_name: 'Renamed' }),
@@ -433,8 +436,8 @@ describe('PUT /api/tests/{testId} (delivery settings)', () => {
     assert.equal(res.body.test_name, 'Renamed');
     assert.equal(res.body.access_code_required, true);
     assert.equal(res.body.attempt_cooldown_minutes, 30, 'absent from a replace: kept');
-    assertNoCode(res.text);
-    assert.deepEqual((await storedTest(m.tenant.clientId, created.body.id)).access_code_hash, hashBefore);
+    assert.equal(res.body.access_code, CODE);
+    assert.equal((await storedTest(m.tenant.clientId, created.body.id)).access_code, CODE);
   });
 
   it('keeps every delivery setting it is not sent, as stored, while replacing the content', async () => {
@@ -499,20 +502,20 @@ describe('PUT /api/tests/{testId} (delivery settings)', () => {
     const q = await writeQuestion(m.tenant.clientId);
     const created = await post('/api/tests', { ...validTest([q.id]), access_code: CODE }, as(m.tenant.admin.token));
     const path = `/api/tests/${created.body.id}`;
-    const hashBefore = (await storedTest(m.tenant.clientId, created.body.id)).access_code_hash;
     const replaced = await api('PUT', path, {
       ...as(m.tenant.admin.token),
       body: validTest([q.id], { access_code: 'another-code' }),
     });
     assert.equal(replaced.status, 200, replaced.text);
     assert.equal(replaced.body.access_code_required, true);
-    assertNoCode(replaced.text, 'another-code');
-    assert.notDeepEqual((await storedTest(m.tenant.clientId, created.body.id)).access_code_hash, hashBefore);
+    assert.equal(replaced.body.access_code, 'another-code');
+    assert.equal((await storedTest(m.tenant.clientId, created.body.id)).access_code, 'another-code');
     const cleared = await api('PUT', path, {
       ...as(m.tenant.admin.token),
       body: validTest([q.id], { access_code: null }),
     });
     assert.equal(cleared.status, 200, cleared.text);
     assert.equal(cleared.body.access_code_required, false);
+    assert.equal(cleared.body.access_code, null);
   });
 });

@@ -57,12 +57,12 @@ describe('web app: an administrator sets a test’s sitting settings', function 
     await sitting.getByLabel('Closes at').fill(closesAt);
     await sitting.getByLabel('Review opens at').fill(reviewOpensAt);
     await sitting.getByLabel('Cooldown between attempts (minutes)').fill('15');
-    await sitting.getByLabel('New access code').fill('hall-B-4821');
+    await sitting.getByLabel(/^Access code/).fill('hall-B-4821');
     await checkPage(page, this, 'sitting settings filled');
     await sitting.getByRole('button', { name: 'Save sitting settings' }).click();
     await sitting.getByRole('status').filter({ hasText: 'Sitting settings saved.' }).waitFor();
-    // The code is never shown again: the field empties and its hint says one is set.
-    await sitting.getByText('An access code is set; type a new one to replace it').waitFor();
+    // The code is shown to the admin, for the proctor to read out; the field empties for a new one.
+    await sitting.getByText('Access code: hall-B-4821').waitFor();
     assert.equal(await sitting.getByLabel('New access code').inputValue(), '');
     await checkPage(page, this, 'sitting settings saved');
 
@@ -74,7 +74,7 @@ describe('web app: an administrator sets a test’s sitting settings', function 
     assert.equal(saved.body.attempt_cooldown_minutes, 15);
     assert.equal(saved.body.access_code_required, true);
     assert.equal(saved.body.on_site_only, 0);
-    assert.equal('access_code' in saved.body, false);
+    assert.equal(saved.body.access_code, 'hall-B-4821');
 
     // A reload shows what the API holds, not what the form last had.
     await page.reload();

@@ -178,6 +178,7 @@ describe('webhook delivery through the Firestore trigger', () => {
     assert.equal(publishedBody.type, 'test.published');
     assert.equal(publishedBody.data.id, test.id);
     assert.equal(publishedBody.data.access_code_hash, undefined);
+    assert.equal(publishedBody.data.access_code, undefined, 'the room’s code stays out of integrations');
 
     const started = await startOk(tenant.student.token, { test_id: test.id });
     const submitted = await post(`/api/attempts/${started.attempt_id}/submit`, undefined, as(tenant.student.token));

@@ -46,17 +46,19 @@ export function App() {
 
 function Header() {
   const { me, user } = useSession();
+  // The API reference is for administrators and developers (and whoever has not signed in yet), not for takers.
+  const showsReference = !user || isAdmin(me);
   return (
     <header className="top">
       <Link to="/" className="brand">
         Exam
       </Link>
       <nav aria-label="Account">
-        <a href="/docs">API reference</a>
+        {showsReference && <a href="/docs">API reference</a>}
         {user && (
           <>
             <span className="who">
-              {me?.guest ? 'Guest' : (me?.email ?? user.email ?? 'Signed in')}
+              {me?.guest || user.isAnonymous ? user.displayName || 'Guest' : (me?.email ?? user.email ?? 'Signed in')}
               {me?.role ? ` · ${me.role.replace('_', ' ')}` : ''}
             </span>
             <SignOut />

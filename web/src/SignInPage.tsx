@@ -69,7 +69,7 @@ function PasswordSignIn() {
 
 /** A Guest: an anonymous sign-in, then the share code and a name start (or resume) the attempt. */
 function GuestEntry() {
-  const { auth, api } = useSession();
+  const { auth, api, nameGuest } = useSession();
   const navigate = useNavigate();
   const [shareCode, setShareCode] = useState('');
   const [name, setName] = useState('');
@@ -96,6 +96,7 @@ function GuestEntry() {
         }),
       );
       userData(auth.currentUser!.uid).attemptTokens.set(started.attempt_id, started.attempt_token);
+      await nameGuest(name.trim());
       navigate(`/attempts/${encodeURIComponent(started.attempt_id)}`);
     });
   };

@@ -1,5 +1,5 @@
 import type { Auth, User } from 'firebase/auth';
-import { onIdTokenChanged, signOut } from 'firebase/auth';
+import { onIdTokenChanged, signOut, updateProfile } from 'firebase/auth';
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
 import { OfflineError, unwrap, type Api, type Schemas } from './api/client';
 import { forgetOtherUsers, forgetUser, sendQueuedAnswers, setSignedInUser, userData, type UserData } from './localData';
@@ -21,12 +21,17 @@ export interface Session {
    * `loseUnsent`: the person must have been told they are lost.
    */
   signOut(options?: { loseUnsent?: boolean }): Promise<number>;
+  /**
+   * A Guest's name as it gave it at the start, kept as its anonymous account's display name
+   * (so the header shows it after a reload, and it goes with the account at sign-out).
+   */
+  nameGuest(name: string): Promise<void>;
 }
 
 const SessionContext = createContext<Session | null>(null);
 
 export function SessionProvider({ auth, api, children }: { auth: Auth; api: Api; children: ReactNode }) {
-  const [state, setState] = useState<Omit<Session, 'auth' | 'api' | 'data' | 'signOut'>>({
+  const [state, setState] = useState<Omit<Session, 'auth' | 'api' | 'data' | 'signOut' | 'nameGuest'>>({
     user: null,
     me: null,
     ready: false,
@@ -66,8 +71,20 @@ export function SessionProvider({ auth, api, children }: { auth: Auth; api: Api;
     },
     [api, auth, uid],
   );
+  const nameGuest = useCallback(
+    async (name: string) => {
+      const user = auth.currentUser;
+      if (!user?.isAnonymous || user.displayName === name) return;
+      // Only the header reads it: a failure (offline) leaves it saying "Guest".
+      await updateProfile(user, { displayName: name }).catch(() => undefined);
+      setState((current) => ({ ...current, user }));
+    },
+    [auth],
+  );
   return (
-    <SessionContext.Provider value={{ auth, api, ...state, data: uid ? userData(uid) : null, signOut: leave }}>
+    <SessionContext.Provider
+      value={{ auth, api, ...state, data: uid ? userData(uid) : null, signOut: leave, nameGuest }}
+    >
       {children}
     </SessionContext.Provider>
   );

@@ -3,6 +3,7 @@ import type { StoredShareCode, StoredTest } from '../exams/documents';
 import { keyRevisionOf } from '../exams/lifecycle';
 import { testOpenToStudent } from '../auth/policy';
 import { classOverridesFor, effectiveOverride } from '../sittingRules/classOverrides';
+import { hasAccessCode } from '../sittingRules/accessCode';
 import { badRequest, conflict, notFound } from '../shared/errors';
 import {
   cooldownEnds,
@@ -234,7 +235,7 @@ export function decideStart(reads: StartReads, request: StartRequest, nowMs: num
         `The next attempt on this test can start at ${cooldownEnd}, once the cooldown after the last one is over`,
       ),
     };
-  if (test.access_code_hash && request.accessCode !== null) {
+  if (hasAccessCode(test) && request.accessCode !== null) {
     if (request.accessCode === undefined)
       return { refusal: refusedCredential('FORBIDDEN', 'This test requires its access code: send access_code') };
     if (reads.accessCodeMatches === undefined) return { need: 'accessCode' };

@@ -190,7 +190,7 @@ async function startInTransaction(plan: StartPlan, { readRunning }: { readRunnin
           reads.running = existing<StoredAttempt>(runningSnap) ?? null;
           break;
         case 'accessCode':
-          reads.accessCodeMatches = await accessCodeMatches(test.access_code_hash!, plan.accessCode!);
+          reads.accessCodeMatches = await accessCodeMatches(test, plan.accessCode!);
           break;
         case 'paper': {
           const version = await requireVersion(

@@ -27,7 +27,9 @@ export interface StoredTest {
   // Delivery settings: never frozen into a version; PATCH changes them at any time (absent on tests stored before them).
   opens_at?: string | null;
   closes_at?: string | null;
-  /** Write-only: the access code as a salted hash (sittingRules/accessCode.ts); never in a reply. */
+  /** The access code as set (trimmed): in the admins' replies, never in a taker's (sittingRules/accessCode.ts). */
+  access_code?: string | null;
+  /** A code set before codes were readable: its salted hash only, still compared, never in a reply; cleared when a code is set or cleared. */
   access_code_hash?: AccessCodeHash | null;
   attempt_cooldown_minutes?: number;
   review_opens_at?: string | null;

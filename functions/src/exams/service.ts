@@ -15,7 +15,7 @@ import type { Principal } from '../auth/principal';
 import { addAudit } from '../audit/trail';
 import { requestMeta } from '../audit/service';
 import type { CallContext } from '../shared/callContext';
-import { hashAccessCode, type AccessCodeHash } from '../sittingRules/accessCode';
+import { hasAccessCode } from '../sittingRules/accessCode';
 import type { PatchTestInput } from '../sittingRules/deliverySchemas';
 import { findClient } from '../clients/store';
 import { badRequest, conflict, notFound, type ErrorDetail } from '../shared/errors';
@@ -39,11 +39,11 @@ import type { StoredShareCode, StoredTest } from './documents';
 
 // ---------------------------------------------------------------- views
 
-/** The delivery settings as replies carry them: the access code only as whether there is one. */
+/** The delivery settings as every reader sees them: the access code only as whether there is one. */
 const deliveryView = (test: StoredTest) => ({
   opens_at: test.opens_at ?? null,
   closes_at: test.closes_at ?? null,
-  access_code_required: Boolean(test.access_code_hash),
+  access_code_required: hasAccessCode(test),
   attempt_cooldown_minutes: test.attempt_cooldown_minutes ?? 0,
   review_opens_at: test.review_opens_at ?? null,
   on_site_only: test.on_site_only ?? 0,
@@ -56,6 +56,7 @@ const questionCount = (test: StoredTest): number =>
 
 export function authorView(test: StoredTest): Test {
   const {
+    access_code: _code,
     access_code_hash: _hash,
     seb_config_keys: _sebConfig,
     seb_browser_exam_keys: _sebBrowser,
@@ -73,6 +74,8 @@ export function authorView(test: StoredTest): Test {
   return {
     ...fields,
     ...deliveryView(test),
+    // The organization's admins read the code they set; a legacy hash-only code reads as null.
+    access_code: test.access_code ?? null,
     assigned_class_ids: test.assigned_class_ids ?? [],
     pools,
     question_count: questionCount(test),
@@ -84,6 +87,8 @@ function studentView(test: StoredTest): StudentTest {
     question_ids: _ids,
     pools: _pools,
     key_revisions: _revisions,
+    // Takers never receive the code: it is what they must bring.
+    access_code: _code,
     access_code_hash: _hash,
     seb_config_keys: _sebConfig,
     seb_browser_exam_keys: _sebBrowser,
@@ -216,12 +221,6 @@ const editableFields = (input: TestFieldsInput) => ({
 const iso = (text: string | null | undefined): string | null | undefined =>
   text ? new Date(text).toISOString() : text;
 
-/** The access code as stored: hashed; undefined when the input leaves it as it is. */
-async function accessCodeHashOf(input: { access_code?: string | null }): Promise<AccessCodeHash | null | undefined> {
-  if (input.access_code === undefined) return undefined;
-  return input.access_code === null ? null : hashAccessCode(input.access_code);
-}
-
 /** What a create or a replace stores for one delivery setting: the value sent, else the stored one (a replace), else the default. */
 const sentOrKept = <T>(sent: T | undefined, stored: T | undefined, fallback: T): T =>
   sent !== undefined ? sent : stored !== undefined ? stored : fallback;
@@ -232,14 +231,10 @@ const sentOrKept = <T>(sent: T | undefined, stored: T | undefined, fallback: T):
  * client that edits a draft's content cannot reopen a window, drop an access code or open the test to
  * the whole organization by omission. PATCH changes them on any status.
  */
-const deliveryDefaults = (
-  input: PatchTestInput,
-  hash: AccessCodeHash | null | undefined,
-  current: StoredTest | undefined,
-) => ({
+const deliveryDefaults = (input: PatchTestInput, current: StoredTest | undefined) => ({
   opens_at: sentOrKept(iso(input.opens_at), current?.opens_at, null),
   closes_at: sentOrKept(iso(input.closes_at), current?.closes_at, null),
-  access_code_hash: sentOrKept(hash, current?.access_code_hash, null),
+  ...accessCodeFields(input, current),
   attempt_cooldown_minutes: sentOrKept(input.attempt_cooldown_minutes, current?.attempt_cooldown_minutes, 0),
   review_opens_at: sentOrKept(iso(input.review_opens_at), current?.review_opens_at, null),
   on_site_only: sentOrKept(input.on_site_only, current?.on_site_only, 0),
@@ -247,6 +242,15 @@ const deliveryDefaults = (
   seb_config_keys: sentOrKept(input.seb_config_keys, current?.seb_config_keys, []),
   seb_browser_exam_keys: sentOrKept(input.seb_browser_exam_keys, current?.seb_browser_exam_keys, []),
 });
+
+/** The access code fields a write stores: a code sent (or null) replaces the stored one and any legacy hash. */
+function accessCodeFields(
+  input: { access_code?: string | null },
+  current: StoredTest | undefined,
+): Pick<StoredTest, 'access_code' | 'access_code_hash'> {
+  if (input.access_code !== undefined) return { access_code: input.access_code, access_code_hash: null };
+  return { access_code: current?.access_code ?? null, access_code_hash: current?.access_code_hash ?? null };
+}
 
 /** 400 when the window, as it will stand, closes before it opens (naming the field sent). */
 function assertWindow(test: StoredTest, sent: PatchTestInput): void {
@@ -260,6 +264,7 @@ function assertWindow(test: StoredTest, sent: PatchTestInput): void {
 const DELIVERY_KEYS = [
   'opens_at',
   'closes_at',
+  'access_code',
   'access_code_hash',
   'attempt_cooldown_minutes',
   'review_opens_at',
@@ -286,7 +291,9 @@ function deliveryRecorder(principal: Principal, call: CallContext): store.Delive
     const meta = requestMeta(call);
     const details: Record<string, unknown> = { test_id: after.id };
     for (const key of changed) {
-      if (key === 'access_code_hash') details.access_code = after.access_code_hash ? 'set' : 'cleared';
+      // The code itself stays out of the log: only that it was set or cleared.
+      if (key === 'access_code' || key === 'access_code_hash')
+        details.access_code = hasAccessCode(after) ? 'set' : 'cleared';
       // The keys are write-only: the audit says how many there are, never which.
       else if (key === 'seb_config_keys' || key === 'seb_browser_exam_keys')
         details[key] = { from: (before[key] ?? []).length, to: (after[key] ?? []).length };
@@ -388,7 +395,7 @@ export async function createTest(principal: Principal, input: CreateTestInput): 
     id: randomUUID(),
     client_id: clientId,
     ...editableFields(input),
-    ...deliveryDefaults(input, await accessCodeHashOf(input), undefined),
+    ...deliveryDefaults(input, undefined),
     status: 'draft',
     created_at: now,
     updated_at: now,
@@ -419,12 +426,11 @@ export async function replaceTest(
   }
   await checkReferences(test.client_id, input.question_ids, input.folder_id, input.pools, input.assigned_class_ids);
   const now = new Date().toISOString();
-  const hash = await accessCodeHashOf(input);
   const { test: next, sweepId } = await store.replaceDraft(
     test.client_id,
     testId,
     (current) => {
-      const next = { ...current, ...editableFields(input), ...deliveryDefaults(input, hash, current), updated_at: now };
+      const next = { ...current, ...editableFields(input), ...deliveryDefaults(input, current), updated_at: now };
       // A window sent half may close before the kept other half opens.
       assertWindow(next, input);
       return next;
@@ -449,10 +455,7 @@ export async function patchTest(
 ): Promise<Test> {
   const test = await requireTest(principal, testId);
   assertCanManageSitting(principal, test.client_id);
-  const [hash] = await Promise.all([
-    accessCodeHashOf(input),
-    input.assigned_class_ids ? checkReferences(test.client_id, [], null, [], input.assigned_class_ids) : undefined,
-  ]);
+  if (input.assigned_class_ids) await checkReferences(test.client_id, [], null, [], input.assigned_class_ids);
   const now = new Date().toISOString();
   const { test: next, sweepId } = await store.patchDelivery(
     test.client_id,
@@ -461,7 +464,7 @@ export async function patchTest(
       const patched: StoredTest = { ...current, updated_at: now };
       if (input.opens_at !== undefined) patched.opens_at = iso(input.opens_at);
       if (input.closes_at !== undefined) patched.closes_at = iso(input.closes_at);
-      if (hash !== undefined) patched.access_code_hash = hash;
+      if (input.access_code !== undefined) Object.assign(patched, accessCodeFields(input, current));
       if (input.attempt_cooldown_minutes !== undefined)
         patched.attempt_cooldown_minutes = input.attempt_cooldown_minutes;
       if (input.review_opens_at !== undefined) patched.review_opens_at = iso(input.review_opens_at);

@@ -60,6 +60,14 @@ export const AccessCodeInput = z
   .max(ACCESS_CODE_MAX)
   .refine(isWellFormedText, 'Must be well-formed text (no lone surrogates)');
 
+/** A code as an admin sets it: stored without its surrounding spaces, which no comparison counts. */
+const AccessCodeSetting = z
+  .string()
+  .trim()
+  .min(ACCESS_CODE_MIN)
+  .max(ACCESS_CODE_MAX)
+  .refine(isWellFormedText, 'Must be well-formed text (no lone surrogates)');
+
 /** A Safe Exam Browser key list: at most MAX_SEB_KEYS distinct lowercase-hex SHA-256 keys. */
 const sebKeyList = (what: string) =>
   z
@@ -95,13 +103,13 @@ export const deliveryFields = {
       'ISO 8601, after opens_at: no new attempt starts from it on, and every attempt in progress ends by it (expires_at is the earlier of started_at + timer and closes_at). ' +
         'Moving it recomputes the deadlines of the attempts in progress. null: none. Absent: none on create, kept on PUT and PATCH',
     ),
-  access_code: AccessCodeInput.nullable()
+  access_code: AccessCodeSetting.nullable()
     .optional()
     .describe(
-      `Write-only, ${ACCESS_CODE_MIN} to ${ACCESS_CODE_MAX} characters: a taker starting a new attempt must send it (403 otherwise: a refused credential, docs/security.md#rate-limits). ` +
-        'Stored as a salted hash and never answered (replies carry access_code_required). null clears it; absent keeps it (on PUT too)',
-    )
-    .meta({ writeOnly: true }),
+      `${ACCESS_CODE_MIN} to ${ACCESS_CODE_MAX} characters once surrounding spaces are removed: a taker starting a new attempt must send it, in any case, spaces around it ignored ` +
+        '(403 otherwise: a refused credential, docs/security.md#rate-limits). The organization’s administrators read it back (access_code in Test); takers never receive it ' +
+        '(their replies carry access_code_required). null clears it; absent keeps it (on PUT too)',
+    ),
   attempt_cooldown_minutes: z
     .int()
     .min(0)
@@ -174,6 +182,13 @@ export const deliveryReplyFields = {
 
 /** Delivery settings only the test's authors see. */
 export const authorDeliveryReplyFields = {
+  access_code: z
+    .string()
+    .nullable()
+    .describe(
+      'The access code as the organization’s administrators set it (never in a taker’s reply). null with access_code_required false: none; ' +
+        'null with access_code_required true: a code stored before codes were readable (a hash only), which still works: set it again to read it',
+    ),
   assigned_class_ids: z
     .array(z.string())
     .describe('The classes the test is assigned to; []: open to the whole organization'),

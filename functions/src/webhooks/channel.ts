@@ -33,7 +33,10 @@ async function attemptData(attemptId: string, clientId: string): Promise<Record<
 
 async function testData(clientId: string, testId: string): Promise<Record<string, unknown> | undefined> {
   const test = await findTest(clientId, testId);
-  return test ? (Test.parse(authorView(test)) as Record<string, unknown>) : undefined;
+  if (!test) return undefined;
+  // The code is for the people in the room, not for the organization's integrations.
+  const { access_code: _code, ...data } = Test.parse(authorView(test));
+  return data;
 }
 
 /** The largest body sent (and kept on the delivery, within Firestore's 1 MiB document). */

@@ -42,7 +42,11 @@ export default function AdminApp() {
           </nav>
           <main>
             <Routes>
-              <Route index element={<Navigate to="/admin/tests" replace />} />
+              {/* A Super Admin works across organizations: its landing page lists them (the tests need one chosen). */}
+              <Route
+                index
+                element={<Navigate to={me?.role === 'super_admin' ? '/admin/organizations' : '/admin/tests'} replace />}
+              />
               <Route path="tests" element={<TestsPage />} />
               <Route path="tests/:testId" element={<TestPage />} />
               <Route path="tests/:testId/live" element={<LivePage />} />

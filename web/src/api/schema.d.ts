@@ -10229,6 +10229,8 @@ export type components = {
             on_site_only: 0 | 1;
             /** @description true: the test has Safe Exam Browser keys; its takers start, answer and submit from SEB (the keys themselves are never answered) */
             seb_required: boolean;
+            /** @description The access code as the organization’s administrators set it (never in a taker’s reply). null with access_code_required false: none; null with access_code_required true: a code stored before codes were readable (a hash only), which still works: set it again to read it */
+            access_code: string | null;
             /** @description The classes the test is assigned to; []: open to the whole organization */
             assigned_class_ids: string[];
             question_ids: string[];
@@ -10339,7 +10341,7 @@ export type components = {
              * @description ISO 8601, after opens_at: no new attempt starts from it on, and every attempt in progress ends by it (expires_at is the earlier of started_at + timer and closes_at). Moving it recomputes the deadlines of the attempts in progress. null: none. Absent: none on create, kept on PUT and PATCH
              */
             closes_at?: string | null;
-            /** @description Write-only, 4 to 64 characters: a taker starting a new attempt must send it (403 otherwise: a refused credential, docs/security.md#rate-limits). Stored as a salted hash and never answered (replies carry access_code_required). null clears it; absent keeps it (on PUT too) */
+            /** @description 4 to 64 characters once surrounding spaces are removed: a taker starting a new attempt must send it, in any case, spaces around it ignored (403 otherwise: a refused credential, docs/security.md#rate-limits). The organization’s administrators read it back (access_code in Test); takers never receive it (their replies carry access_code_required). null clears it; absent keeps it (on PUT too) */
             access_code?: string | null;
             /** @description 0 to 10080: the least time between a student’s last submitted attempt of the test and its next start (default 0 on create; absent keeps it on PUT and PATCH) */
             attempt_cooldown_minutes?: number;
@@ -10424,7 +10426,7 @@ export type components = {
              * @description ISO 8601, after opens_at: no new attempt starts from it on, and every attempt in progress ends by it (expires_at is the earlier of started_at + timer and closes_at). Moving it recomputes the deadlines of the attempts in progress. null: none. Absent: none on create, kept on PUT and PATCH
              */
             closes_at?: string | null;
-            /** @description Write-only, 4 to 64 characters: a taker starting a new attempt must send it (403 otherwise: a refused credential, docs/security.md#rate-limits). Stored as a salted hash and never answered (replies carry access_code_required). null clears it; absent keeps it (on PUT too) */
+            /** @description 4 to 64 characters once surrounding spaces are removed: a taker starting a new attempt must send it, in any case, spaces around it ignored (403 otherwise: a refused credential, docs/security.md#rate-limits). The organization’s administrators read it back (access_code in Test); takers never receive it (their replies carry access_code_required). null clears it; absent keeps it (on PUT too) */
             access_code?: string | null;
             /** @description 0 to 10080: the least time between a student’s last submitted attempt of the test and its next start (default 0 on create; absent keeps it on PUT and PATCH) */
             attempt_cooldown_minutes?: number;
@@ -10454,7 +10456,7 @@ export type components = {
              * @description ISO 8601, after opens_at: no new attempt starts from it on, and every attempt in progress ends by it (expires_at is the earlier of started_at + timer and closes_at). Moving it recomputes the deadlines of the attempts in progress. null: none. Absent: none on create, kept on PUT and PATCH
              */
             closes_at?: string | null;
-            /** @description Write-only, 4 to 64 characters: a taker starting a new attempt must send it (403 otherwise: a refused credential, docs/security.md#rate-limits). Stored as a salted hash and never answered (replies carry access_code_required). null clears it; absent keeps it (on PUT too) */
+            /** @description 4 to 64 characters once surrounding spaces are removed: a taker starting a new attempt must send it, in any case, spaces around it ignored (403 otherwise: a refused credential, docs/security.md#rate-limits). The organization’s administrators read it back (access_code in Test); takers never receive it (their replies carry access_code_required). null clears it; absent keeps it (on PUT too) */
             access_code?: string | null;
             /** @description 0 to 10080: the least time between a student’s last submitted attempt of the test and its next start (default 0 on create; absent keeps it on PUT and PATCH) */
             attempt_cooldown_minutes?: number;

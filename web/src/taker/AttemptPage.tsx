@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { authorizedFetch, OfflineError, serverNow, unwrap, type Schemas } from '../api/client';
 import { MediaLoaderContext, QuestionText, type MediaLoader } from '../QuestionText';
 import { useSession } from '../session';
 import { ErrorMessage, Loading, plural, useAction } from '../ui';
 import { readNumberAnswer } from './numberAnswer';
 import { AnswerSync, type SyncState } from './answerSync';
+import { BackToTests } from './BackToTests';
 import { QuestionView } from './QuestionView';
 import { Countdown } from './Countdown';
 import { secondsLeft } from './countdown';
@@ -14,6 +15,17 @@ import { IntegrityRecorder, useIntegrityEvents } from './integrityEvents';
 
 type Attempt = Schemas['Attempt'] | Schemas['ReviewedAttempt'];
 type ReviewItem = Schemas['ReviewItem'];
+
+/**
+ * A ref whose element takes the focus when it first appears: the new content after a start
+ * (the test's heading) or a submit (the score), so a keyboard or screen-reader user goes on
+ * from there instead of from the top of the page or a button that is gone.
+ */
+function useFocusOnArrival<T extends HTMLElement>() {
+  const ref = useRef<T>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return ref;
+}
 
 /** Taking an attempt: start, resume after a reload or a closed tab, save, submit, then the score and the review. */
 export function AttemptPage() {
@@ -82,7 +94,7 @@ export function AttemptPage() {
       <main>
         <h1>Attempt</h1>
         <ErrorMessage error={loadError} />
-        <Link to="/">Back to your tests</Link>
+        <BackToTests />
       </main>
     );
   if (!attempt)
@@ -191,11 +203,14 @@ function Taking({
   const questions = attempt.test_details.questions;
   const unanswered = questions.filter((q) => !answers[q.id]).length;
   const locked = timeUp;
+  const heading = useFocusOnArrival<HTMLHeadingElement>();
 
   return (
     <main className="attempt">
       <div className="attempt-bar">
-        <h1>{attempt.test_details.test_name}</h1>
+        <h1 ref={heading} tabIndex={-1}>
+          {attempt.test_details.test_name}
+        </h1>
         <Countdown expiresAt={expiresAt} onTimeUp={() => setTimeUp(true)} />
         <SyncBadge state={sync} />
       </div>
@@ -320,10 +335,11 @@ function SubmitPanel({
 function SubmittedView({ attempt }: { attempt: Attempt }) {
   const review = 'review' in attempt ? attempt.review : undefined;
   const questions = new Map(attempt.test_details.questions.map((q) => [q.id, q]));
+  const score = useFocusOnArrival<HTMLParagraphElement>();
   return (
     <main>
       <h1>{attempt.test_details.test_name}</h1>
-      <p className="score" role="status">
+      <p className="score" role="status" ref={score} tabIndex={-1}>
         Your score: <strong>{attempt.score}</strong> of {attempt.total_marks}
         {attempt.submitted_by === 'deadline' ? ' (submitted when the time ran out)' : ''}
       </p>
@@ -387,7 +403,7 @@ function SubmittedView({ attempt }: { attempt: Attempt }) {
       ) : attempt.test_details.allow_review ? (
         <p>The review of your answers is not released yet.</p>
       ) : null}
-      <Link to="/">Back to your tests</Link>
+      <BackToTests />
     </main>
   );
 }

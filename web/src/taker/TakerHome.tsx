@@ -138,23 +138,29 @@ export function TestCard({ test, running }: { test: Schemas['StudentTest']; runn
         <button type="button" onClick={() => navigate(`/attempts/${encodeURIComponent(running.attempt_id)}`)}>
           Resume {test.test_name}
         </button>
-      ) : !opened ? (
-        <p className="note">You can start it once it opens: the button appears then.</p>
       ) : (
+        // The code can be typed while the test is not open yet: the proctor reads it out before the start.
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            void start();
+            if (opened) void start();
           }}
         >
           {test.access_code_required && (
-            <Field label={`Access code for ${test.test_name}`}>
+            <Field
+              label={`Access code for ${test.test_name}`}
+              hint="Your proctor gives it; capitals and spaces around it do not matter"
+            >
               <input required autoComplete="off" value={accessCode} onChange={(e) => setAccessCode(e.target.value)} />
             </Field>
           )}
-          <button type="submit" disabled={action.busy}>
-            Start {test.test_name}
-          </button>
+          {opened ? (
+            <button type="submit" disabled={action.busy}>
+              Start {test.test_name}
+            </button>
+          ) : (
+            <p className="note">You can start it once it opens: the button appears then.</p>
+          )}
         </form>
       )}
       <ErrorMessage error={action.error} />

@@ -79,11 +79,11 @@ export function SittingSettings({ test, onSaved }: { test: Test; onSaved: (test:
             <input type="number" min="0" max="10080" value={cooldown} onChange={(e) => setCooldown(e.target.value)} />
           </Field>
           <Field
-            label="New access code"
+            label={test.access_code_required ? 'New access code' : 'Access code'}
             hint={
               test.access_code_required
-                ? 'An access code is set; type a new one to replace it'
-                : 'No access code is set'
+                ? 'Type a new one to replace it. Takers may type it in any case'
+                : 'None yet: takers start without one. They may type it in any case'
             }
           >
             <input
@@ -95,6 +95,7 @@ export function SittingSettings({ test, onSaved }: { test: Test; onSaved: (test:
             />
           </Field>
         </div>
+        <CurrentAccessCode test={test} />
         <label className="option">
           <input type="checkbox" checked={onSite} onChange={(e) => setOnSite(e.target.checked)} /> On site only (the
           organization's networks)
@@ -123,6 +124,24 @@ export function SittingSettings({ test, onSaved }: { test: Test; onSaved: (test:
       <ExtendEveryone testId={test.id} />
     </section>
   );
+}
+
+/** The code the organization set, for the proctor to read out; never shown to takers (their replies do not carry it). */
+function CurrentAccessCode({ test }: { test: Test }) {
+  if (test.access_code)
+    return (
+      <p data-access-code>
+        Access code: <strong className="access-code">{test.access_code}</strong>
+      </p>
+    );
+  if (test.access_code_required)
+    return (
+      <p className="note" data-access-code>
+        An access code is set, but it was saved before codes could be shown: it still works. Type it again (or a new
+        one) to see it here.
+      </p>
+    );
+  return <p data-access-code>No access code is set.</p>;
 }
 
 function ExtendEveryone({ testId }: { testId: string }) {
