@@ -6,7 +6,6 @@ import { unwrap, type Api, type Schemas } from '../../api/client';
  */
 
 export type User = Schemas['User'];
-export type UserImportRow = Schemas['UserImportRow'];
 
 const org = (clientId: string, superAdmin: boolean) => (superAdmin ? { client_id: clientId } : {});
 
