@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { StoredClass } from '../../functions/src/classes/documents';
-import { rosterUid } from '../../functions/src/classes/rosterRows';
+import { rosterUid } from '../../functions/src/users/rosterRows';
 import { auth } from '../../functions/src/firestore/db';
 import { adminAuth, adminDb } from '../support/admin';
 import { authInternalError, failWrites } from '../support/faults';

@@ -36,6 +36,8 @@ const LAZY: string[] = [
   source('analytics/service'),
   source('analytics/resultsExport'),
   source('users/routes'),
+  source('users/importService'),
+  source('users/rosterAccounts'),
   source('folders/routes'),
   source('clients/routes'),
   source('networks/routes'),

@@ -17,6 +17,7 @@ import { seeds as grading } from './seeds/grading';
 import { seeds as media } from './seeds/media';
 import { seeds as classes } from './seeds/classes';
 import { seeds as roster } from './seeds/roster';
+import { seeds as users } from './seeds/users';
 import { seeds as lti } from './seeds/lti';
 import { seeds as webhooks } from './seeds/webhooks';
 import { seeds as integrity } from './seeds/integrity';
@@ -45,6 +46,7 @@ const GROUPS: FuzzSeedGroup[] = [
   media,
   classes,
   roster,
+  users,
   lti,
   webhooks,
   integrity,

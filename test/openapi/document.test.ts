@@ -19,6 +19,8 @@ const ENDPOINTS = [
   'put /api/clients/{clientId}/networks',
   'get /api/users',
   'post /api/users',
+  'post /api/users/import',
+  'post /api/users/{uid}/invitation',
   'get /api/users/{uid}',
   'patch /api/users/{uid}',
   'delete /api/users/{uid}',

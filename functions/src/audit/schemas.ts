@@ -12,6 +12,7 @@ export const AUDIT_EVENT_TYPES = [
   'user_disabled',
   'user_enabled',
   'user_deleted',
+  'invitation_issued',
   // ---- attempts
   'attempt_started',
   'attempt_resumed',

@@ -201,6 +201,14 @@ export function assertCanChangeUser(principal: Principal, target: UserSubject, c
   if (changes.client_id !== undefined) tenantScope(principal, changes.client_id, { field: 'body.client_id' });
 }
 
+/** An invitation link sets the account's password: whoever may set its password may invite it. */
+export const assertCanInviteUser = (principal: Principal, target: UserSubject): void =>
+  assertCanChangeUser(principal, target, { password: '' });
+
+/** The organization a roster of students is imported into: a Client Admin's own, the one a Super Admin names. */
+export const studentImportScope = (principal: Principal, requested: string | undefined): string =>
+  tenantScope(principal, requested, { field: 'query.client_id' });
+
 export function assertCanDeleteUser(principal: Principal, target: UserSubject): void {
   assertCanReadUser(principal, target);
   if (principal.role === 'student') throw forbidden('Students cannot delete user accounts');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_ID_LENGTH } from '../shared/ids';
+import { rosterImportOptions } from '../users/importSchemas';
 
 // The roster import's query and reply (also its OpenAPI schemas).
 
@@ -21,17 +22,7 @@ export const RosterParams = z.strictObject({
     .describe(`A class id, 1 to ${MAX_ID_LENGTH} characters`),
 });
 
-export const RosterQuery = z.strictObject({
-  mode: z
-    .enum(['all_or_nothing', 'partial'])
-    .default('all_or_nothing')
-    .describe('partial: add the valid rows and report the others'),
-  dry_run: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((v) => v === 'true')
-    .describe('true: check everything (the class’s bounds too) and write nothing'),
-});
+export const RosterQuery = z.strictObject(rosterImportOptions);
 export type RosterOptions = z.infer<typeof RosterQuery>;
 
 export const RosterRowReport = z

@@ -1,6 +1,13 @@
 import { defineRoute } from '../http/route';
 import { splitPageQuery } from '../shared/pagination';
-import { CreateUserBody, ListUsersQuery, UpdateUserBody, User, UserPage, UserParams } from './schemas';
+import {
+  ImportUsersQuery,
+  Invitation,
+  MAX_USER_IMPORT_BYTES,
+  MAX_USER_IMPORT_ROWS,
+  UserImportResult,
+} from './importSchemas';
+import { CreatedUser, CreateUserBody, ListUsersQuery, UpdateUserBody, User, UserPage, UserParams } from './schemas';
 import * as service from './service';
 
 const ADMINS = ['super_admin', 'client_admin'] as const;
@@ -26,16 +33,71 @@ export const userRoutes = [
     method: 'post',
     path: '/users',
     summary: 'Create a user',
-    description: 'A Client Admin creates client_admin or student accounts in its own organization; never super_admin.',
+    description:
+      'A Client Admin creates client_admin or student accounts in its own organization; never super_admin. ' +
+      'Without a password the account has none yet, and the reply carries invitation_link: the user chooses one there.',
     tag: 'Users',
     access: ADMINS,
     sensitive: true,
     body: CreateUserBody,
-    success: { status: 201, description: 'The new user', schema: User },
+    success: { status: 201, description: 'The new user', schema: CreatedUser },
     errors: ['NOT_FOUND', 'CONFLICT'],
     handler: async ({ principal, body, call }) => ({
       status: 201,
       body: await service.createUser(principal, body, call),
+    }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/users/import',
+    summary: 'Import the organization’s students from a CSV roster',
+    description:
+      'multipart/form-data with exactly one file part named "file": UTF-8 CSV (a BOM, CRLF, quoted fields and blank lines are fine), ' +
+      `at most ${MAX_USER_IMPORT_BYTES / (1024 * 1024)} MB (413) and ${MAX_USER_IMPORT_ROWS} rows (400). Header row: email, name (display_name is accepted for name), ` +
+      'and optionally password, any order, case aside. Emails are compared trimmed and in lower case; a repeated email is an error on its later rows. ' +
+      'An email with no account creates a student (the name is then required) with the row’s password (8 to 128 characters), or with none: ' +
+      'its row then carries invitation_link, a link to choose one, which the admin sends. A student of the organization is already_member ' +
+      '(left as it is, its password too); any other account (an administrator, or another organization’s user) is an error row that does not say which. ' +
+      'All or nothing by default: any error row answers 400 VALIDATION_ERROR carrying `rows` (the error rows) and nothing is written. ' +
+      '?mode=partial imports the valid rows and reports the others (400 when none is valid); ?dry_run=true checks everything and writes nothing. ' +
+      'Each student created is audited as user_created. A Client Admin imports into its own organization; a Super Admin names client_id.',
+    tag: 'Users',
+    access: ADMINS,
+    sensitive: true,
+    query: ImportUsersQuery,
+    upload: {
+      field: 'file',
+      description: 'The roster (UTF-8 CSV with the header email,name[,password]; at most 1 MB)',
+    },
+    success: {
+      status: 200,
+      description: 'What became of every row (for a dry run, what would)',
+      schema: UserImportResult,
+    },
+    errors: ['NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE'],
+    // The CSV parser and multipart reader load on first use, as for the other imports.
+    handler: async ({ principal, query, upload, call }) => {
+      const { importStudents } = await import('./importService');
+      return { status: 200, body: await importStudents(principal, query, upload!, call) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/users/{uid}/invitation',
+    summary: 'Make a new invitation link for a user',
+    description:
+      'A link for the user to choose a password (Firebase Auth’s password reset: valid 1 hour, one use), for an account created without one ' +
+      'or whose link expired. Whoever may set the user’s password may ask (a Client Admin for its students). A deactivated account → 409. ' +
+      'Audited as invitation_issued; the link is neither stored nor logged.',
+    tag: 'Users',
+    access: ADMINS,
+    sensitive: true,
+    params: UserParams,
+    success: { status: 200, description: 'The link', schema: Invitation },
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    handler: async ({ principal, params, call }) => ({
+      status: 200,
+      body: await service.inviteUser(principal, params.uid, call),
     }),
   }),
   defineRoute({

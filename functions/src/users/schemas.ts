@@ -24,13 +24,26 @@ export type User = z.infer<typeof User>;
 export const CreateUserBody = z
   .strictObject({
     email: z.email().max(254),
-    password,
+    password: password
+      .optional()
+      .describe('Without one, the account has no password and the reply carries an invitation_link to choose one'),
     display_name: displayName,
     role: Role,
     client_id: ClientId.optional().describe('Required for client_admin and student (a Client Admin may omit it)'),
   })
   .meta({ id: 'CreateUser' });
 export type CreateUserInput = z.infer<typeof CreateUserBody>;
+
+export const CreatedUser = User.extend({
+  invitation_link: z
+    .string()
+    .optional()
+    .describe(
+      'Only when no password was sent: a link (Firebase Auth’s password reset, valid 1 hour, one use) for the new user to choose a password. ' +
+        'Never stored nor audited: send it to the user yourself. Absent when it could not be made: POST /api/users/{uid}/invitation.',
+    ),
+}).meta({ id: 'CreatedUser' });
+export type CreatedUser = z.infer<typeof CreatedUser>;
 
 export const UpdateUserBody = z
   .strictObject({

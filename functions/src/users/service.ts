@@ -5,6 +5,7 @@ import { leaveClasses } from './classMemberships';
 import {
   assertCanChangeUser,
   assertCanDeleteUser,
+  assertCanInviteUser,
   assertCanReadUser,
   organizationForNewUser,
   tenantScope,
@@ -22,7 +23,9 @@ import { foldForSearch, searchKeysOf } from './searchKeys';
 import { forgetAccount } from '../auth/accountCache';
 import { claimsFor, organizationFromClaims, roleFromClaims } from '../auth/claims';
 import { newProfile } from './profiles';
-import type { CreateUserInput, User, UserChanges } from './schemas';
+import type { Invitation } from './importSchemas';
+import { invitationLink } from './invitations';
+import type { CreatedUser, CreateUserInput, User, UserChanges } from './schemas';
 import * as store from './store';
 
 // Auth holds identity (email, disabled, role claims); the profile document
@@ -74,7 +77,11 @@ async function requireUser(uid: string): Promise<{ user: User; record: UserRecor
   return { user: toUser(record, profile?.data), record, profile };
 }
 
-export async function createUser(principal: Principal, input: CreateUserInput, origin: RequestOrigin): Promise<User> {
+export async function createUser(
+  principal: Principal,
+  input: CreateUserInput,
+  origin: RequestOrigin,
+): Promise<CreatedUser> {
   if (input.role !== 'super_admin' && principal.role === 'super_admin' && input.client_id === undefined) {
     throw badRequest('client_id is required for this role', [{ path: 'body.client_id', message: 'Required' }]);
   }
@@ -84,7 +91,11 @@ export async function createUser(principal: Principal, input: CreateUserInput, o
   // 1. The account, with no claims: until step 3 it can do nothing but GET /api/me.
   let record: UserRecord;
   try {
-    record = await auth.createUser({ email: input.email, password: input.password, displayName: input.display_name });
+    record = await auth.createUser({
+      email: input.email,
+      displayName: input.display_name,
+      ...(input.password !== undefined ? { password: input.password } : {}),
+    });
   } catch (err) {
     throw translateAuthError(err);
   }
@@ -137,7 +148,34 @@ export async function createUser(principal: Principal, input: CreateUserInput, o
     ]);
     throw err;
   }
-  return user;
+  if (input.password !== undefined) return user;
+  // No password: the link to choose one. The account stands without it; a new link can be asked for.
+  try {
+    return { ...user, invitation_link: await invitationLink(user.email!) };
+  } catch (err) {
+    log.warn('An invitation link could not be made', { uid: user.uid, error: errorText(err) });
+    return user;
+  }
+}
+
+/**
+ * A new password-setting link for an account (one the API created without a password, or whose link
+ * expired). Recorded as invitation_issued; the link itself is never stored.
+ */
+export async function inviteUser(principal: Principal, uid: string, origin: RequestOrigin): Promise<Invitation> {
+  const { user } = await requireUser(uid);
+  assertCanInviteUser(principal, subject(user));
+  if (!user.email) throw conflict('This account has no email to send an invitation to');
+  if (user.disabled) throw conflict('This account is deactivated: reactivate it first');
+  const batch = db.batch();
+  addUserEventToBatch(batch, origin, {
+    type: 'invitation_issued',
+    actor: principal,
+    userId: uid,
+    clientId: user.client_id,
+  });
+  await batch.commit();
+  return { uid, email: user.email, invitation_link: await invitationLink(user.email) };
 }
 
 function logCleanupFailure(what: string, uid: string, err: unknown): void {

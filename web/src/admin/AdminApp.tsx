@@ -17,6 +17,7 @@ import { ImportPage } from './questions/ImportPage';
 import { QuestionsPage } from './questions/QuestionsPage';
 import { TestPage } from './tests/TestPage';
 import { TestsPage } from './tests/TestsPage';
+import { UsersPage } from './users/UsersPage';
 
 /** The admin pages: one chunk, loaded only when an administrator opens them. */
 export default function AdminApp() {
@@ -35,6 +36,7 @@ export default function AdminApp() {
             <NavLink to="/admin/tests">Tests</NavLink>
             <NavLink to="/admin/questions">Question bank</NavLink>
             <NavLink to="/admin/import">Import questions</NavLink>
+            <NavLink to="/admin/users">Users</NavLink>
             <NavLink to="/admin/classes">Classes</NavLink>
             <NavLink to="/admin/integrations">Integrations</NavLink>
             <NavLink to="/admin/audit">Audit log</NavLink>
@@ -55,6 +57,7 @@ export default function AdminApp() {
               <Route path="students/:studentId" element={<StudentPage />} />
               <Route path="questions" element={<QuestionsPage />} />
               <Route path="import" element={<ImportPage />} />
+              <Route path="users" element={<UsersPage />} />
               <Route path="classes" element={<ClassesPage />} />
               <Route path="classes/:classId" element={<ClassPage />} />
               <Route path="integrations" element={<IntegrationsPage />} />

@@ -920,7 +920,7 @@ export type paths = {
         put?: never;
         /**
          * Create a user
-         * @description A Client Admin creates client_admin or student accounts in its own organization; never super_admin.
+         * @description A Client Admin creates client_admin or student accounts in its own organization; never super_admin. Without a password the account has none yet, and the reply carries invitation_link: the user chooses one there.
          */
         post: {
             parameters: {
@@ -941,7 +941,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["User"];
+                        "application/json": components["schemas"]["CreatedUser"];
                     };
                 };
                 /** @description VALIDATION_ERROR */
@@ -991,6 +991,257 @@ export type paths = {
                 };
                 /** @description PAYLOAD_TOO_LARGE */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import the organization’s students from a CSV roster
+         * @description multipart/form-data with exactly one file part named "file": UTF-8 CSV (a BOM, CRLF, quoted fields and blank lines are fine), at most 1 MB (413) and 240 rows (400). Header row: email, name (display_name is accepted for name), and optionally password, any order, case aside. Emails are compared trimmed and in lower case; a repeated email is an error on its later rows. An email with no account creates a student (the name is then required) with the row’s password (8 to 128 characters), or with none: its row then carries invitation_link, a link to choose one, which the admin sends. A student of the organization is already_member (left as it is, its password too); any other account (an administrator, or another organization’s user) is an error row that does not say which. All or nothing by default: any error row answers 400 VALIDATION_ERROR carrying `rows` (the error rows) and nothing is written. ?mode=partial imports the valid rows and reports the others (400 when none is valid); ?dry_run=true checks everything and writes nothing. Each student created is audited as user_created. A Client Admin imports into its own organization; a Super Admin names client_id.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description The organization (a Super Admin names it; a Client Admin’s is its own) */
+                    client_id?: string;
+                    /** @description partial: import the valid rows and report the others */
+                    mode?: "all_or_nothing" | "partial";
+                    /** @description true: check everything and write nothing */
+                    dry_run?: "true" | "false";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description The roster (UTF-8 CSV with the header email,name[,password]; at most 1 MB)
+                         */
+                        file: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description What became of every row (for a dry run, what would) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UserImportResult"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{uid}/invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a new invitation link for a user
+         * @description A link for the user to choose a password (Firebase Auth’s password reset: valid 1 hour, one use), for an account created without one or whose link expired. Whoever may set the user’s password may ask (a Client Admin for its students). A deactivated account → 409. Audited as invitation_issued; the link is neither stored nor logged.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A user id (uid), 1 to 128 characters */
+                    uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The link */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Invitation"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description CONFLICT */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1346,7 +1597,7 @@ export type paths = {
                     cursor?: string;
                     /** @description A client id, 1 to 128 characters */
                     client_id?: string;
-                    event_type?: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "test_assignment_changed" | "class_override_set" | "class_override_deleted" | "networks_set" | "webhook_created" | "webhook_deleted" | "webhook_secret_rotated" | "webhook_disabled" | "webhook_delivery_resent" | "essay_graded" | "version_regraded" | "attempt_regraded" | "class_created" | "class_updated" | "class_deleted" | "class_member_added" | "class_member_removed" | "class_members_imported" | "lti_platform_registered" | "lti_platform_deleted";
+                    event_type?: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "invitation_issued" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "test_assignment_changed" | "class_override_set" | "class_override_deleted" | "networks_set" | "webhook_created" | "webhook_deleted" | "webhook_secret_rotated" | "webhook_disabled" | "webhook_delivery_resent" | "essay_graded" | "version_regraded" | "attempt_regraded" | "class_created" | "class_updated" | "class_deleted" | "class_member_added" | "class_member_removed" | "class_members_imported" | "lti_platform_registered" | "lti_platform_deleted";
                     /** @description A user id (uid), 1 to 128 characters */
                     user_id?: string;
                     success?: "true" | "false";
@@ -7862,9 +8113,9 @@ export type paths = {
         post: {
             parameters: {
                 query?: {
-                    /** @description partial: add the valid rows and report the others */
+                    /** @description partial: import the valid rows and report the others */
                     mode?: "all_or_nothing" | "partial";
-                    /** @description true: check everything (the class’s bounds too) and write nothing */
+                    /** @description true: check everything and write nothing */
                     dry_run?: "true" | "false";
                 };
                 header?: never;
@@ -9750,15 +10001,71 @@ export type components = {
             /** @description ISO 8601 UTC */
             updated_at: string;
         };
+        CreatedUser: {
+            uid: string;
+            email: string | null;
+            display_name: string | null;
+            /** @enum {string|null} */
+            role: "super_admin" | "client_admin" | "student" | null;
+            client_id: string | null;
+            disabled: boolean;
+            /** @description ISO 8601 UTC */
+            created_at: string;
+            /** @description ISO 8601 UTC */
+            updated_at: string;
+            /** @description Only when no password was sent: a link (Firebase Auth’s password reset, valid 1 hour, one use) for the new user to choose a password. Never stored nor audited: send it to the user yourself. Absent when it could not be made: POST /api/users/{uid}/invitation. */
+            invitation_link?: string;
+        };
         CreateUser: {
             /** Format: email */
             email: string;
-            password: string;
+            /** @description Without one, the account has no password and the reply carries an invitation_link to choose one */
+            password?: string;
             display_name: string;
             /** @enum {string} */
             role: "super_admin" | "client_admin" | "student";
             /** @description Required for client_admin and student (a Client Admin may omit it) */
             client_id?: string;
+        };
+        UserImportResult: {
+            client_id: string;
+            dry_run: boolean;
+            /** @enum {string} */
+            mode: "all_or_nothing" | "partial";
+            rows_total: number;
+            /** @description Student accounts created (dry run: that would be) */
+            created: number;
+            /** @description Rows naming a student the organization already has */
+            already_members: number;
+            /** @description Rows in error (only with mode=partial: otherwise the reply is a 400) */
+            failed: number;
+            /** @description Every row, in file order */
+            rows: components["schemas"]["UserImportRow"][];
+        };
+        UserImportRow: {
+            /** @description The file line of the row (the header is line 1) */
+            line: number;
+            /** @description As compared: trimmed, lower case */
+            email: string;
+            /** @description The name cell, trimmed; null when blank */
+            name: string | null;
+            /**
+             * @description created: a new student account made; already_member: already a student of the organization (nothing changed, its password neither); error: see message
+             * @enum {string}
+             */
+            status: "created" | "already_member" | "error";
+            /** @description The student’s uid (not on error rows) */
+            uid?: string;
+            /** @description On a created row without a password, once written (never in a dry run) */
+            invitation_link?: string;
+            /** @description Why the row cannot be imported (error rows), or why a created row has no invitation link */
+            message?: string;
+        };
+        Invitation: {
+            uid: string;
+            email: string;
+            /** @description Opens Firebase Auth’s page to choose a password, then the student signs in with it. Valid 1 hour and until used; POST /api/users/{uid}/invitation makes a new one. Never stored nor audited: send it to the student yourself. */
+            invitation_link: string;
         };
         UpdateUser: {
             display_name?: string;
@@ -9776,7 +10083,7 @@ export type components = {
         AuditLog: {
             id: string;
             /** @enum {string} */
-            event_type: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "test_assignment_changed" | "class_override_set" | "class_override_deleted" | "networks_set" | "webhook_created" | "webhook_deleted" | "webhook_secret_rotated" | "webhook_disabled" | "webhook_delivery_resent" | "essay_graded" | "version_regraded" | "attempt_regraded" | "class_created" | "class_updated" | "class_deleted" | "class_member_added" | "class_member_removed" | "class_members_imported" | "lti_platform_registered" | "lti_platform_deleted";
+            event_type: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "invitation_issued" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "test_assignment_changed" | "class_override_set" | "class_override_deleted" | "networks_set" | "webhook_created" | "webhook_deleted" | "webhook_secret_rotated" | "webhook_disabled" | "webhook_delivery_resent" | "essay_graded" | "version_regraded" | "attempt_regraded" | "class_created" | "class_updated" | "class_deleted" | "class_member_added" | "class_member_removed" | "class_members_imported" | "lti_platform_registered" | "lti_platform_deleted";
             /** @description The user the event is about; for a refused token, the uid it claimed (unverified) or "" */
             user_id: string;
             ip_address: string;

@@ -20,6 +20,7 @@ const EVENT_TYPES = Object.keys({
   user_disabled: 1,
   user_enabled: 1,
   user_deleted: 1,
+  invitation_issued: 1,
   attempt_started: 1,
   attempt_resumed: 1,
   share_code_redeemed: 1,

@@ -1,37 +1,73 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { ApiError, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
-import { ErrorMessage, Field, useAction } from '../../ui';
-import { importRoster, type RosterRow, type RosterStatus } from './classApi';
+import { ErrorMessage, Field, plural, useAction } from '../../ui';
+import { CopyValue } from '../integrations/formParts';
+import { saveFile } from '../questions/ExportControl';
+import { importRoster, type RosterStatus } from './classApi';
 
 type Mode = Schemas['RosterImportResult']['mode'];
 
+/** A row of either roster import's report: a class's, or the organization's (which may carry an invitation link). */
+export interface ImportRow {
+  line: number;
+  email: string;
+  name: string | null;
+  status: RosterStatus;
+  uid?: string;
+  message?: string;
+  invitation_link?: string;
+}
+
 interface Outcome {
   dryRun: boolean;
-  rows: RosterRow[];
+  rows: ImportRow[];
   /** The whole file refused (all or nothing, or nothing importable): nothing was written. */
   refused: boolean;
 }
 
-const STATUS_LABEL: Record<RosterStatus, string> = {
-  created: 'new student',
-  added: 'added',
-  already_member: 'already a member',
-  error: 'error',
-};
-
 // A refusal (400) carries the rows it refuses in the error body, which the client leaves untyped (Error.rows).
-const rowsOf = (value: unknown): RosterRow[] | undefined => (Array.isArray(value) ? (value as RosterRow[]) : undefined);
+const rowsOf = (value: unknown): ImportRow[] | undefined => (Array.isArray(value) ? (value as ImportRow[]) : undefined);
 
-const countOf = (rows: RosterRow[], status: RosterStatus) => rows.filter((r) => r.status === status).length;
+export const countOf = (rows: ImportRow[], status: RosterStatus) => rows.filter((r) => r.status === status).length;
+
+/** What one roster import is about: where it sends the file, and its words. */
+export interface RosterTarget {
+  /** The heading's and the inputs' id prefix (two imports never share a page, but stay apart anyway). */
+  id: string;
+  heading: string;
+  note: ReactNode;
+  statusLabel: Record<RosterStatus, string>;
+  summary: (rows: ImportRow[]) => string;
+  send: (file: File, opts: { partial: boolean; dryRun: boolean }) => Promise<{ rows: ImportRow[] }>;
+}
+
+/** A class's roster: its students are created in the organization if need be, and added to the class. */
+export function RosterImport({ classId, onImported }: { classId: string; onImported: () => void }) {
+  const { api } = useSession();
+  const target: RosterTarget = {
+    id: 'roster',
+    heading: 'Roster import',
+    note: (
+      <>
+        A CSV file with a header row <code>email,name</code>, UTF-8. Students who do not exist yet are created in the
+        organization; everyone is added to this class.
+      </>
+    ),
+    statusLabel: { created: 'new student', added: 'added', already_member: 'already a member', error: 'error' },
+    summary: (rows) =>
+      `${plural(countOf(rows, 'created'), 'new student')}, ${countOf(rows, 'added')} added, ${countOf(rows, 'already_member')} already in the class, ${countOf(rows, 'error')} with errors`,
+    send: (file, opts) => importRoster(api, classId, file, opts),
+  };
+  return <RosterImportForm target={target} onImported={onImported} />;
+}
 
 /**
  * A roster (CSV of email and name) checked, then imported: as the question import, *Check*
  * is a partial dry run (the one reply that reports every row), and the page says what the
  * chosen mode would do with the file.
  */
-export function RosterImport({ classId, onImported }: { classId: string; onImported: () => void }) {
-  const { api } = useSession();
+export function RosterImportForm({ target, onImported }: { target: RosterTarget; onImported: () => void }) {
   const [file, setFile] = useState<File | null>(null);
   const [mode, setMode] = useState<Mode>('all_or_nothing');
   const [outcome, setOutcome] = useState<Outcome | null>(null);
@@ -44,7 +80,7 @@ export function RosterImport({ classId, onImported }: { classId: string; onImpor
       if (!file) return;
       setOutcome(null);
       try {
-        const reply = await importRoster(api, classId, file, { partial: dryRun || mode === 'partial', dryRun });
+        const reply = await target.send(file, { partial: dryRun || mode === 'partial', dryRun });
         setOutcome({ dryRun, rows: reply.rows, refused: false });
         setChecked(dryRun ? choice : '');
         if (!dryRun) onImported();
@@ -62,16 +98,13 @@ export function RosterImport({ classId, onImported }: { classId: string; onImpor
   // The rows are in the table: the alert keeps only the message then.
   const shownError =
     action.error instanceof ApiError && outcome?.refused ? new Error(action.error.message) : action.error;
-  const created = countOf(rows, 'created');
-  const summary = `${created} new ${created === 1 ? 'student' : 'students'}, ${countOf(rows, 'added')} added, ${countOf(rows, 'already_member')} already in the class, ${errors} with errors`;
+  const summary = target.summary(rows);
+  const links = rows.filter((r) => r.invitation_link);
 
   return (
-    <section className="card" aria-labelledby="roster-heading">
-      <h2 id="roster-heading">Roster import</h2>
-      <p className="note">
-        A CSV file with a header row <code>email,name</code>, UTF-8. Students who do not exist yet are created in the
-        organization; everyone is added to this class.
-      </p>
+    <section className="card" aria-labelledby={`${target.id}-heading`}>
+      <h2 id={`${target.id}-heading`}>{target.heading}</h2>
+      <p className="note">{target.note}</p>
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -95,14 +128,19 @@ export function RosterImport({ classId, onImported }: { classId: string; onImpor
           <label className="option">
             <input
               type="radio"
-              name="roster-mode"
+              name={`${target.id}-mode`}
               checked={mode === 'all_or_nothing'}
               onChange={() => setMode('all_or_nothing')}
             />{' '}
             Import nothing (all or nothing)
           </label>
           <label className="option">
-            <input type="radio" name="roster-mode" checked={mode === 'partial'} onChange={() => setMode('partial')} />{' '}
+            <input
+              type="radio"
+              name={`${target.id}-mode`}
+              checked={mode === 'partial'}
+              onChange={() => setMode('partial')}
+            />{' '}
             Import the others (partial)
           </label>
         </fieldset>
@@ -132,14 +170,25 @@ export function RosterImport({ classId, onImported }: { classId: string; onImpor
       {wouldRefuse && (
         <div role="alert" className="error" data-testid="roster-summary">
           <p>
-            Check failed: all or nothing would refuse the file: {errors} {errors === 1 ? 'row has' : 'rows have'}{' '}
-            errors. Fix {errors === 1 ? 'it' : 'them'}, or choose partial to import the others.
+            Check failed: all or nothing would refuse the file: {plural(errors, 'row has', 'rows have')} errors. Fix{' '}
+            {errors === 1 ? 'it' : 'them'}, or choose partial to import the others.
           </p>
         </div>
       )}
       {outcome?.refused && (
         <p role="status" className="note" data-testid="roster-summary">
           {outcome.dryRun ? 'Check failed' : 'Nothing was imported'}: see the rows below.
+        </p>
+      )}
+      {links.length > 0 && (
+        <p className="row">
+          <span>
+            Send each new student its invitation link: it opens a page to choose a password, once, within an hour (after
+            that, <em>New invitation link</em> in the list makes another).
+          </span>
+          <button type="button" className="secondary" onClick={() => saveFile(linksCsv(links), 'invitations.csv')}>
+            Download the invitation links (CSV)
+          </button>
         </p>
       )}
       {rows.length > 0 && (
@@ -154,6 +203,7 @@ export function RosterImport({ classId, onImported }: { classId: string; onImpor
               <th scope="col">Name</th>
               <th scope="col">Status</th>
               <th scope="col">Message</th>
+              {links.length > 0 && <th scope="col">Invitation link</th>}
             </tr>
           </thead>
           <tbody>
@@ -164,10 +214,17 @@ export function RosterImport({ classId, onImported }: { classId: string; onImpor
                 <td>{r.name ?? '—'}</td>
                 <td>
                   <span className={`badge badge-${r.status === 'error' ? 'error' : 'ok'}`}>
-                    {STATUS_LABEL[r.status]}
+                    {target.statusLabel[r.status]}
                   </span>
                 </td>
                 <td>{r.message ?? ''}</td>
+                {links.length > 0 && (
+                  <td>
+                    {r.invitation_link ? (
+                      <CopyValue value={r.invitation_link} label={`the invitation link of ${r.email}`} />
+                    ) : null}
+                  </td>
+                )}
               </tr>
             ))}
           </tbody>
@@ -175,4 +232,11 @@ export function RosterImport({ classId, onImported }: { classId: string; onImpor
       )}
     </section>
   );
+}
+
+/** The new students' links as a CSV (email, name, link) for a mail merge. */
+function linksCsv(rows: ImportRow[]): Blob {
+  const cell = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
+  const lines = rows.map((r) => [r.email, r.name ?? '', r.invitation_link ?? ''].map(cell).join(','));
+  return new Blob([['email,name,invitation_link', ...lines].join('\r\n') + '\r\n'], { type: 'text/csv' });
 }

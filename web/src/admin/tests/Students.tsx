@@ -138,9 +138,11 @@ function Overrides({ testId, clientId, students }: { testId: string; clientId: s
   );
 }
 
-function Accommodations({ clientId }: { clientId: string }) {
+/** A student's standing accommodation: the one picked here by name, or `student` when the page has chosen it. */
+export function Accommodations({ clientId, student }: { clientId: string; student?: { uid: string; name: string } }) {
   const { api } = useSession();
-  const [uid, setUid] = useState('');
+  const [picked, setUid] = useState('');
+  const uid = student?.uid ?? picked;
   const [percent, setPercent] = useState('0');
   const [minutes, setMinutes] = useState('0');
   const [saved, setSaved] = useState('');
@@ -173,7 +175,7 @@ function Accommodations({ clientId }: { clientId: string }) {
     });
   return (
     <section className="card" aria-labelledby="accommodations-heading">
-      <h2 id="accommodations-heading">Accommodations</h2>
+      <h2 id="accommodations-heading">{student ? `Accommodation of ${student.name}` : 'Accommodations'}</h2>
       <p>
         <small>Standing extra time for a student, on every test of the organization.</small>
       </p>
@@ -184,14 +186,16 @@ function Accommodations({ clientId }: { clientId: string }) {
         }}
       >
         <div className="row">
-          <StudentCombobox
-            label="Student"
-            clientId={clientId}
-            onChange={(v) => {
-              setUid(v);
-              setSaved('');
-            }}
-          />
+          {!student && (
+            <StudentCombobox
+              label="Student"
+              clientId={clientId}
+              onChange={(v) => {
+                setUid(v);
+                setSaved('');
+              }}
+            />
+          )}
           <Field label="Extra time (%)">
             <input
               type="number"

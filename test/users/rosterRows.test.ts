@@ -8,7 +8,7 @@ import {
   rosterRow,
   rosterUid,
   type RosterHeader,
-} from '../../functions/src/classes/rosterRows';
+} from '../../functions/src/users/rosterRows';
 
 // Pure: a roster's CSV records → rows, the duplicates, the report; no emulator needed.
 

@@ -8,8 +8,15 @@ import { z } from 'zod';
 
 /** A roster's columns; `display_name` is accepted for `name` (the API's own word for it). */
 export const ROSTER_COLUMNS = ['email', 'name'] as const;
-export type RosterColumn = (typeof ROSTER_COLUMNS)[number];
-const ALIASES: Record<string, RosterColumn> = { email: 'email', name: 'name', display_name: 'name' };
+/** Columns a roster may have when its import takes them: a class roster takes none, the organization's `password`. */
+export type OptionalColumn = 'password';
+export type RosterColumn = (typeof ROSTER_COLUMNS)[number] | OptionalColumn;
+const ALIASES: Record<string, RosterColumn> = {
+  email: 'email',
+  name: 'name',
+  display_name: 'name',
+  password: 'password',
+};
 
 /** Each cell's column, in order; null for a blank trailing header cell (spreadsheets export those). */
 export type RosterHeader = Array<RosterColumn | null>;
@@ -17,6 +24,9 @@ export type RosterHeader = Array<RosterColumn | null>;
 const Email = z.email().max(254);
 /** As a user's display_name: 1 to 100 characters once trimmed. */
 export const MAX_NAME_LENGTH = 100;
+/** As a user's password (users/schemas.ts): 8 to 128 characters, taken as written (not trimmed). */
+export const MIN_PASSWORD_LENGTH = 8;
+export const MAX_PASSWORD_LENGTH = 128;
 
 export type RowStatus = 'created' | 'added' | 'already_member' | 'error';
 
@@ -30,13 +40,19 @@ export interface RosterReportRow {
   message?: string;
 }
 
-/** A data row as read: valid so far (its email and name checked), or an error with its message. */
+/**
+ * A data row as read: valid so far (its email, name and password checked), or an error with its message.
+ * `password` is there only when the row sets one; it never goes into a report.
+ */
 export type RosterRow =
-  | { ok: true; line: number; email: string; name: string | null }
+  | { ok: true; line: number; email: string; name: string | null; password?: string }
   | { ok: false; line: number; email: string; name: string | null; message: string };
 
-/** The columns a header row names, or why it is not a roster header. */
-export function parseRosterHeader(cells: string[]): { columns: RosterHeader } | { error: string } {
+/** The columns a header row names, or why it is not a roster header; `optional` lists the further columns it may have. */
+export function parseRosterHeader(
+  cells: string[],
+  optional: readonly OptionalColumn[] = [],
+): { columns: RosterHeader } | { error: string } {
   const names = cells.map((c) => c.trim().toLowerCase());
   let last = names.length;
   while (last > 0 && names[last - 1] === '') last--;
@@ -44,7 +60,8 @@ export function parseRosterHeader(cells: string[]): { columns: RosterHeader } | 
   const seen = new Set<RosterColumn>();
   const columns: RosterHeader = names.map((name, i) => {
     if (i >= last) return null;
-    const column = ALIASES[name];
+    const alias = ALIASES[name] as RosterColumn | undefined;
+    const column = alias && (ROSTER_COLUMNS as readonly string[]).concat(optional).includes(alias) ? alias : undefined;
     if (name === '') problems.push(`column ${i + 1} has no name`);
     else if (!column) problems.push(`unknown column "${cells[i].trim().slice(0, 40)}"`);
     else if (seen.has(column)) problems.push(`column "${column}" appears twice`);
@@ -53,17 +70,19 @@ export function parseRosterHeader(cells: string[]): { columns: RosterHeader } | 
   });
   const missing = ROSTER_COLUMNS.filter((c) => !seen.has(c));
   if (missing.length > 0) problems.push(`missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
+  const expected = ['email', 'name (or display_name)', ...optional.map((c) => `${c} (optional)`)].join(', ');
   if (problems.length > 0)
-    return {
-      error: `The header row (line 1) is not valid: ${problems.join('; ')}; expected email, name (or display_name)`,
-    };
+    return { error: `The header row (line 1) is not valid: ${problems.join('; ')}; expected ${expected}` };
   return { columns };
 }
 
 /** Emails compare as Firebase Auth compares them: case aside. */
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
-/** One data row (at `line`), checked on its own: a valid email, a name of at most 100 characters (blank: null). */
+/**
+ * One data row (at `line`), checked on its own: a valid email, a name of at most 100 characters (blank: null),
+ * and a password, when the column is there and the cell is not blank, of 8 to 128 characters.
+ */
 export function rosterRow(line: number, columns: RosterHeader, cells: string[]): RosterRow {
   const cell = (column: RosterColumn) => {
     const i = columns.indexOf(column);
@@ -82,7 +101,11 @@ export function rosterRow(line: number, columns: RosterHeader, cells: string[]):
   if (email === '') return fail('email is required');
   if (!Email.safeParse(email).success) return fail('email is not a valid email address');
   if (name !== null && name.length > MAX_NAME_LENGTH) return fail(`name is longer than ${MAX_NAME_LENGTH} characters`);
-  return { ok: true, line, email, name };
+  const password = cell('password');
+  if (password === '') return { ok: true, line, email, name };
+  if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH)
+    return fail(`password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters`);
+  return { ok: true, line, email, name, password };
 }
 
 /** Every row after the first with the same email is an error naming the line it repeats. */

@@ -1,0 +1,162 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import { adminAuth } from '../support/admin';
+import { AUTH_HOST } from '../support/env';
+import { createTenant, createUser, signIn, type TestUser } from '../support/fixtures';
+import { freshIp, get, post } from '../support/http';
+import { browserPerTest, checkPage, signInAs } from './support/browser';
+
+// The Users page: students added one by one (an invitation link or a password) and from a roster,
+// found by name, deactivated and reactivated, and given an accommodation. Each test signs in as an
+// administrator of its own: adding and importing are sensitive operations, counted per user.
+
+type Tenant = Awaited<ReturnType<typeof createTenant>>;
+
+const freshEmail = (tag: string) => `${tag}-${randomUUID().slice(0, 8)}@users-page.example`;
+
+/** Chooses a password through an invitation link as the student would (the Auth emulator's reset), then signs in. */
+async function acceptInvitation(link: string, email: string): Promise<string> {
+  const oobCode = new URL(link).searchParams.get('oobCode');
+  assert.ok(oobCode, `a code in ${link}`);
+  const res = await fetch(`http://${AUTH_HOST}/identitytoolkit.googleapis.com/v1/accounts:resetPassword?key=fake`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ oobCode, newPassword: 'chosen-by-the-student' }),
+  });
+  assert.equal(res.status, 200, await res.text());
+  return signIn(email, 'chosen-by-the-student');
+}
+
+async function openUsersPage(page: Page, admin: TestUser): Promise<void> {
+  page.on('dialog', (d) => void d.accept());
+  await signInAs(page, admin.email, admin.password);
+  await page.getByRole('link', { name: 'Users' }).click();
+  await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+  await page.getByTestId('students-count').waitFor();
+}
+
+describe('web app: the Users page', function () {
+  this.timeout(180_000);
+  const browser = browserPerTest();
+  let tenant: Tenant;
+  before(async () => {
+    tenant = await createTenant();
+  });
+
+  it('adds a student with an invitation link and one with a password, then checks a roster and imports it in partial mode', async function () {
+    const { page } = browser();
+    const admin = await createUser('client_admin', tenant.clientId);
+    await openUsersPage(page, admin);
+    await checkPage(page, this, 'users');
+
+    // One by one: an invitation link (the default), which leads the student to a sign-in.
+    const form = page.getByRole('form', { name: 'Add a student' });
+    const invited = freshEmail('invited');
+    await form.getByLabel('Email', { exact: true }).fill(invited);
+    await form.getByLabel('Name', { exact: true }).fill('Ines Invited');
+    await form.getByRole('button', { name: 'Add student' }).click();
+    const added = page.getByTestId('student-added');
+    await added.getByText(`Student Ines Invited (${invited}) added.`).waitFor();
+    const link = await added.locator('code').textContent();
+    await checkPage(page, this, 'student added with an invitation');
+    assert.ok(await acceptInvitation(link!, invited));
+
+    // A password the admin sets.
+    const withPassword = freshEmail('password');
+    await form.getByLabel('Email', { exact: true }).fill(withPassword);
+    await form.getByLabel('Name', { exact: true }).fill('Pablo Password');
+    await form.getByLabel('A password I set and give them').check();
+    await form.getByLabel(/^Password/).fill('set-by-the-admin');
+    await form.getByRole('button', { name: 'Add student' }).click();
+    await added.getByText(`Student Pablo Password (${withPassword}) added.`).waitFor();
+    assert.equal(await added.locator('code').count(), 0, 'no invitation link with a password');
+    assert.ok(await signIn(withPassword, 'set-by-the-admin'));
+    const students = page.getByRole('table', { name: 'Students of the organization' });
+    await students.getByRole('cell', { name: withPassword, exact: true }).waitFor();
+
+    // A roster: a new student with a password, one invited, one already there, a bad row.
+    const [rosterPassword, rosterInvited] = [freshEmail('roster-pw'), freshEmail('roster-inv')];
+    const roster = [
+      'email,name,password',
+      `${rosterPassword},Rita Roster,roster-password`,
+      `${rosterInvited},Ivo Roster,`,
+      `${tenant.student.email},Test student,`,
+      'not-an-email,Bad Row,',
+    ].join('\n');
+    await page
+      .getByLabel('Roster file')
+      .setInputFiles({ name: 'students.csv', mimeType: 'text/csv', buffer: Buffer.from(roster) });
+    await page.getByRole('button', { name: 'Check roster' }).click();
+    const rows = page.getByRole('table', { name: /Rows of the roster/ }).locator('tbody tr');
+    await rows.first().waitFor();
+    assert.deepEqual(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-status'))), [
+      'created',
+      'created',
+      'already_member',
+      'error',
+    ]);
+    await page.getByTestId('roster-summary').filter({ hasText: 'all or nothing would refuse the file' }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Import roster' }).isDisabled(), true);
+    await checkPage(page, this, 'roster checked');
+    assert.equal(await adminAuth.getUserByEmail(rosterPassword).catch(() => null), null, 'a check creates nobody');
+
+    await page.getByLabel('Import the others (partial)').check();
+    await page.getByRole('button', { name: 'Import roster' }).click();
+    await page.getByText(/^Imported: 2 new students, 1 already there, 1 with errors\.$/).waitFor();
+    const links = page.getByRole('table', { name: /Rows of the roster/ }).locator('code');
+    assert.equal(await links.count(), 1, 'one invitation link: the row without a password');
+    await page.getByRole('button', { name: 'Download the invitation links (CSV)' }).waitFor();
+    await checkPage(page, this, 'roster imported');
+    assert.ok(await signIn(rosterPassword, 'roster-password'));
+    assert.ok(await acceptInvitation((await links.first().textContent())!, rosterInvited));
+    await students.getByRole('cell', { name: rosterInvited, exact: true }).waitFor();
+  });
+
+  it('finds a student by name, deactivates and reactivates them, and sets their accommodation', async function () {
+    const { page } = browser();
+    const admin = await createUser('client_admin', tenant.clientId);
+    const email = freshEmail('zelda');
+    const made = await post(
+      '/api/users',
+      { email, display_name: 'Zelda Quillfeather', role: 'student', password: 'zelda-password' },
+      { token: admin.token, ip: freshIp() },
+    );
+    assert.equal(made.status, 201, made.text);
+    const uid: string = made.body.uid;
+    await openUsersPage(page, admin);
+
+    await page.getByLabel(/^Find by name or email/).fill('zelda quill');
+    await page
+      .getByTestId('students-count')
+      .filter({ hasText: /^1 student found\.$/ })
+      .waitFor();
+    const row = page.locator(`tr[data-uid="${uid}"]`);
+    await row.getByText('active', { exact: true }).waitFor();
+    await checkPage(page, this, 'found by name');
+    await page.getByLabel(/^Find by name or email/).fill('zzz-nobody');
+    await page.getByTestId('students-count').filter({ hasText: 'No student' }).waitFor();
+    await page.getByLabel(/^Find by name or email/).fill('Zelda');
+    await row.waitFor();
+
+    await row.getByRole('button', { name: /^Deactivate Zelda Quillfeather/ }).click();
+    await row.getByText('deactivated', { exact: true }).waitFor();
+    const read = async () => (await get(`/api/users/${uid}`, { token: admin.token, ip: freshIp() })).body;
+    assert.equal((await read()).disabled, true);
+    await checkPage(page, this, 'deactivated');
+    await row.getByRole('button', { name: /^Reactivate Zelda Quillfeather/ }).click();
+    await row.getByText('active', { exact: true }).waitFor();
+    assert.equal((await read()).disabled, false);
+
+    await row.getByRole('button', { name: /^Accommodation of Zelda Quillfeather/ }).click();
+    const editor = page.getByRole('region', { name: 'Accommodation of Zelda Quillfeather' });
+    await editor.getByLabel('Extra time (%)').fill('25');
+    await editor.getByLabel('Extra minutes').fill('10');
+    await editor.getByRole('button', { name: 'Save accommodation' }).click();
+    await editor.getByText('Accommodation saved.').waitFor();
+    await checkPage(page, this, 'accommodation saved');
+    const accommodation = await get(`/api/users/${uid}/accommodations`, { token: admin.token, ip: freshIp() });
+    assert.equal(accommodation.status, 200, accommodation.text);
+    assert.deepEqual([accommodation.body.extra_time_percent, accommodation.body.extra_minutes], [25, 10]);
+  });
+});
