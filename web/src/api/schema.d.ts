@@ -1346,7 +1346,7 @@ export type paths = {
                     cursor?: string;
                     /** @description A client id, 1 to 128 characters */
                     client_id?: string;
-                    event_type?: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "test_assignment_changed" | "class_override_set" | "class_override_deleted" | "networks_set" | "webhook_created" | "webhook_deleted" | "webhook_secret_rotated" | "webhook_disabled" | "webhook_delivery_resent" | "essay_graded" | "version_regraded" | "attempt_regraded" | "class_created" | "class_updated" | "class_deleted" | "class_member_added" | "class_member_removed" | "class_members_imported" | "lti_platform_registered" | "lti_platform_deleted";
+                    event_type?: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "test_assignment_changed" | "test_version_published" | "test_new_version_discarded" | "class_override_set" | "class_override_deleted" | "networks_set" | "webhook_created" | "webhook_deleted" | "webhook_secret_rotated" | "webhook_disabled" | "webhook_delivery_resent" | "essay_graded" | "version_regraded" | "attempt_regraded" | "class_created" | "class_updated" | "class_deleted" | "class_member_added" | "class_member_removed" | "class_members_imported" | "lti_platform_registered" | "lti_platform_deleted";
                     /** @description A user id (uid), 1 to 128 characters */
                     user_id?: string;
                     success?: "true" | "false";
@@ -4007,7 +4007,7 @@ export type paths = {
         };
         /**
          * Replace a draft’s fields
-         * @description Replaces the content fields (absent optional ones return to their defaults) and keeps every delivery setting not sent (opens_at, closes_at, access_code, attempt_cooldown_minutes, review_opens_at, on_site_only, assigned_class_ids, the SEB keys: null or [] clears one); a window that closes before it opens, as it would stand, is 400 naming the field sent. Status, version and times are kept. Only a draft is edited: a published or archived test answers 409 (archive it, restore it to a draft, edit, and publish the next version; attempts keep the version they started on).
+         * @description Replaces the content fields (absent optional ones return to their defaults) and keeps every delivery setting not sent (opens_at, closes_at, access_code, attempt_cooldown_minutes, review_opens_at, on_site_only, assigned_class_ids, the SEB keys: null or [] clears one); a window that closes before it opens, as it would stand, is 400 naming the field sent. Status, version and times are kept. Only a draft is edited: a published or archived test answers 409. A published test is edited as a new version (POST /tests/{testId}/new-version) while its live version stays live; an archived one is restored to a draft. Attempts keep the version they started on.
          */
         put: {
             parameters: {
@@ -4561,7 +4561,7 @@ export type paths = {
         put?: never;
         /**
          * Restore an archived test to a draft
-         * @description archived → draft, to be edited and published as the next version; from another state 409.
+         * @description archived → draft, to be edited and published as the next version; from another state 409. A new version left pending at the archive becomes the draft’s content.
          */
         post: {
             parameters: {
@@ -4658,6 +4658,548 @@ export type paths = {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tests/{testId}/new-version": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace the new version’s content
+         * @description Replaces the pending edit’s content fields, as PUT does a draft’s (absent optional ones return to their defaults). Delivery settings are not part of it: PATCH changes them on the live test at once. The live fields are untouched. 409 when no new version is open, or the test was archived meanwhile.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A test id, 1 to 128 letters, digits, "_" or "-" (not "__…__") */
+                    testId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["EditNewVersion"];
+                };
+            };
+            responses: {
+                /** @description The test, with its pending_edit as replaced */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Test"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /**
+         * Edit a published test as a new version
+         * @description Opens the next version of a published test as a copy of its live content (pending_edit in the reply). The live version stays live: students keep starting it and reading its fields until the new one is published. 409 on a draft (edited in place with PUT), an archived test, or one whose new version is already open.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A test id, 1 to 128 letters, digits, "_" or "-" (not "__…__") */
+                    testId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The test, with its pending_edit */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Test"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /**
+         * Discard the new version
+         * @description Drops the pending edit; the live version is untouched. 409 when none is open (published or discarded meanwhile). Audited as test_new_version_discarded.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A test id, 1 to 128 letters, digits, "_" or "-" (not "__…__") */
+                    testId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Discarded */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tests/{testId}/new-version/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish the new version
+         * @description Freezes the pending edit as version n+1 (with the bank’s questions as they are now) and makes it live, in one transaction: the test’s fields become it, status stays published, new starts take it, attempts in progress keep their version. Needs what a publish needs (else 400 naming it). 409 when no new version is open or the test is not published; of two publishes at once one wins and the other gets 409. Audited as test_version_published.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A test id, 1 to 128 letters, digits, "_" or "-" (not "__…__") */
+                    testId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The test with its new live version */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Test"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tests/{testId}/versions/{version}/bank-changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Bank questions changed since a version froze them
+         * @description The version’s fixed questions whose bank copy now differs from the frozen one (with the fields that differ), or was deleted. Students keep getting the frozen copy; publishing a new version freezes the bank’s. Pool questions are not compared. Costs one read of the version and one of each of its fixed questions.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A test id, 1 to 128 letters, digits, "_" or "-" (not "__…__") */
+                    testId: string;
+                    /** @description A published version of the test */
+                    version: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The changed questions */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["QuestionChanges"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -9776,7 +10318,7 @@ export type components = {
         AuditLog: {
             id: string;
             /** @enum {string} */
-            event_type: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "test_assignment_changed" | "class_override_set" | "class_override_deleted" | "networks_set" | "webhook_created" | "webhook_deleted" | "webhook_secret_rotated" | "webhook_disabled" | "webhook_delivery_resent" | "essay_graded" | "version_regraded" | "attempt_regraded" | "class_created" | "class_updated" | "class_deleted" | "class_member_added" | "class_member_removed" | "class_members_imported" | "lti_platform_registered" | "lti_platform_deleted";
+            event_type: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "test_assignment_changed" | "test_version_published" | "test_new_version_discarded" | "class_override_set" | "class_override_deleted" | "networks_set" | "webhook_created" | "webhook_deleted" | "webhook_secret_rotated" | "webhook_disabled" | "webhook_delivery_resent" | "essay_graded" | "version_regraded" | "attempt_regraded" | "class_created" | "class_updated" | "class_deleted" | "class_member_added" | "class_member_removed" | "class_members_imported" | "lti_platform_registered" | "lti_platform_deleted";
             /** @description The user the event is about; for a refused token, the uid it claimed (unverified) or "" */
             user_id: string;
             ip_address: string;
@@ -10233,6 +10775,28 @@ export type components = {
             assigned_class_ids: string[];
             question_ids: string[];
             pools: components["schemas"]["TestPool"][];
+            /** @description The next version being edited (POST /tests/{testId}/new-version), while the fields above stay the live version’s; null when none */
+            pending_edit: {
+                test_name: string;
+                timer: number | null;
+                shuffle: 0 | 1;
+                allow_review: 0 | 1;
+                negative_marking: 0 | 1;
+                folder_id: string | null;
+                question_ids: string[];
+                pools: components["schemas"]["TestPool"][];
+                question_count: number;
+                description: string | null;
+                max_attempts: number | null;
+                negative_mark_ratio: number;
+                /** @description The live version when the edit was opened */
+                base_version: number;
+                opened_by: string;
+                /** @description ISO 8601 UTC */
+                opened_at: string;
+                /** @description ISO 8601 UTC */
+                updated_at: string;
+            } | null;
         };
         TestPool: {
             folder_id: string;
@@ -10471,6 +11035,71 @@ export type components = {
             seb_config_keys?: string[];
             /** @description Write-only: up to 10 Browser Exam Keys (64 lowercase hex digits each). With any Config Key or Browser Exam Key, the taker’s start, answers, events and submit must come from Safe Exam Browser: X-SafeExamBrowser-ConfigKeyHash (against the Config Keys) or X-SafeExamBrowser-RequestHash (against the Browser Exam Keys) equal to SHA-256 hex of the request’s full URL (fragment removed) followed by a key; else 403 "This test must be taken in Safe Exam Browser" (see docs/security.md#safe-exam-browser). Never answered (replies carry seb_required). [] clears the list; absent keeps it (on PUT too). An attempt keeps the keys it started (or was last resumed) with */
             seb_browser_exam_keys?: string[];
+        };
+        EditNewVersion: {
+            test_name: string;
+            /** @description Minutes, 1 to 1440; required to publish */
+            timer?: number | null;
+            /**
+             * @description 1: questions and options are shuffled per attempt
+             * @default 0
+             */
+            shuffle: 0 | 1;
+            /**
+             * @description 1: a submitted attempt shows the answer keys
+             * @default 0
+             */
+            allow_review: 0 | 1;
+            /**
+             * @description 1: a wrong answer costs negative_mark_ratio of its marks
+             * @default 0
+             */
+            negative_marking: 0 | 1;
+            /**
+             * @description Questions of the same organization, in order, without repeats (at most 500)
+             * @default []
+             */
+            question_ids: string[];
+            description?: string | null;
+            /** @description Attempts per student; absent or null = unlimited */
+            max_attempts?: number | null;
+            /**
+             * @description Share of a question’s marks a wrong answer costs (0 to 1)
+             * @default 0.25
+             */
+            negative_mark_ratio: number;
+            /** @description A folder of the same organization */
+            folder_id?: string | null;
+            /**
+             * @description Random draws beside question_ids (at most 20): each attempt draws its own `draw` questions from each pool at start, never repeating a question, preferring those the student has not seen in its earlier attempts of the test. Publishing freezes each pool’s questions (a question also fixed, or in an earlier pool, belongs there only); a draw larger than its pool is refused then (400 naming the pool)
+             * @default []
+             */
+            pools: components["schemas"]["TestPoolInput"][];
+        };
+        QuestionChanges: {
+            test_id: string;
+            version: number;
+            /** @description When the version was published (ISO 8601 UTC) */
+            frozen_at: string;
+            /** @description The version’s fixed questions compared (pool questions are not) */
+            checked: number;
+            /** @description In the version’s order; empty when the bank still holds what was frozen */
+            changed: components["schemas"]["QuestionChange"][];
+        };
+        QuestionChange: {
+            question_id: string;
+            /** @description The frozen copy’s title */
+            title: string | null;
+            /** @description The frozen copy’s text */
+            question_text: string;
+            /** @enum {string} */
+            text_format: "plain" | "html";
+            /** @enum {string} */
+            change: "edited" | "deleted";
+            /** @description What differs from the frozen copy: question_text, options, correct_answer, marks, … */
+            fields: string[];
+            /** @description When the bank’s question was last written; null when deleted */
+            updated_at: string | null;
         };
         ShareCode: {
             code: string;
