@@ -231,6 +231,7 @@ describe('POST /api/tests', () => {
       on_site_only: 0,
       seb_required: false,
       pools: [],
+      pending_edit: null,
     });
     assert.equal((await testDoc(m.tenant.clientId, id).get()).get('status'), 'draft');
   });

@@ -101,7 +101,7 @@ export function changedFields(frozen: FrozenQuestion, current: FrozenQuestion): 
   return COMPARED_FIELDS.filter((field) => normalized(field, f[field]) !== normalized(field, c[field]));
 }
 
-export interface QuestionChange {
+export interface BankChange {
   question_id: string;
   /** The frozen copy's title, else its text: what the admin page names it by. */
   title: string | null;
@@ -117,8 +117,8 @@ export interface QuestionChange {
 export function bankChanges(
   frozen: readonly FrozenQuestion[],
   current: ReadonlyMap<string, { question: FrozenQuestion; updated_at: string }>,
-): QuestionChange[] {
-  return frozen.flatMap((q): QuestionChange[] => {
+): BankChange[] {
+  return frozen.flatMap((q): BankChange[] => {
     const base = {
       question_id: q.id,
       title: q.title ?? null,

@@ -1,12 +1,12 @@
 import { defineRoute, type RouteDefinition } from '../http/route';
 import { splitPageQuery } from '../shared/pagination';
 import {
+  BankChanges,
   CreateShareCodeBody,
   CreateTestBody,
   EditNewVersionBody,
   ListShareCodesQuery,
   ListTestsQuery,
-  QuestionChanges,
   ReplaceTestBody,
   ShareCode,
   ShareCodePage,
@@ -263,7 +263,7 @@ const newVersionRoutes = [
     tag: 'Tests',
     access: AUTHORS,
     params: TestVersionParams,
-    success: { status: 200, description: 'The changed questions', schema: QuestionChanges },
+    success: { status: 200, description: 'The changed questions', schema: BankChanges },
     errors: ['NOT_FOUND'],
     handler: async ({ principal, params }) => ({
       status: 200,

@@ -258,7 +258,7 @@ export const StudentTestPage = z
 export const TestPageReply = z.union([TestPage, StudentTestPage]);
 
 /** The bank's questions changed or deleted since a version froze them. */
-export const QuestionChange = z
+export const BankChange = z
   .object({
     question_id: z.string(),
     title: z.string().nullable().describe('The frozen copy’s title'),
@@ -270,19 +270,17 @@ export const QuestionChange = z
       .describe('What differs from the frozen copy: question_text, options, correct_answer, marks, …'),
     updated_at: z.string().nullable().describe('When the bank’s question was last written; null when deleted'),
   })
-  .meta({ id: 'QuestionChange' });
+  .meta({ id: 'BankChange' });
 
-export const QuestionChanges = z
+export const BankChanges = z
   .object({
     test_id: z.string(),
     version: z.number().int(),
     frozen_at: z.string().describe('When the version was published (ISO 8601 UTC)'),
     checked: z.number().int().describe('The version’s fixed questions compared (pool questions are not)'),
-    changed: z
-      .array(QuestionChange)
-      .describe('In the version’s order; empty when the bank still holds what was frozen'),
+    changed: z.array(BankChange).describe('In the version’s order; empty when the bank still holds what was frozen'),
   })
-  .meta({ id: 'QuestionChanges' });
+  .meta({ id: 'BankChanges' });
 
 // ---- share codes
 

@@ -5130,7 +5130,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["QuestionChanges"];
+                        "application/json": components["schemas"]["BankChanges"];
                     };
                 };
                 /** @description VALIDATION_ERROR */
@@ -11076,7 +11076,7 @@ export type components = {
              */
             pools: components["schemas"]["TestPoolInput"][];
         };
-        QuestionChanges: {
+        BankChanges: {
             test_id: string;
             version: number;
             /** @description When the version was published (ISO 8601 UTC) */
@@ -11084,9 +11084,9 @@ export type components = {
             /** @description The version’s fixed questions compared (pool questions are not) */
             checked: number;
             /** @description In the version’s order; empty when the bank still holds what was frozen */
-            changed: components["schemas"]["QuestionChange"][];
+            changed: components["schemas"]["BankChange"][];
         };
-        QuestionChange: {
+        BankChange: {
             question_id: string;
             /** @description The frozen copy’s title */
             title: string | null;
