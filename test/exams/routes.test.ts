@@ -37,6 +37,7 @@ const AUTHOR_FIELDS = [
   'negative_marking',
   'on_site_only',
   'opens_at',
+  'pending_edit',
   'pools',
   'published_at',
   'question_count',
@@ -52,7 +53,9 @@ const AUTHOR_FIELDS = [
 ];
 // Which questions a test holds, fixed or drawn, a student learns only by starting an attempt.
 // Whom it is assigned to is the authors' business too.
-const STUDENT_FIELDS = AUTHOR_FIELDS.filter((f) => f !== 'question_ids' && f !== 'pools' && f !== 'assigned_class_ids');
+const STUDENT_FIELDS = AUTHOR_FIELDS.filter(
+  (f) => f !== 'question_ids' && f !== 'pools' && f !== 'assigned_class_ids' && f !== 'pending_edit',
+);
 
 const put = (path: string, body: unknown, token?: string) => api('PUT', path, { ...as(token), body });
 const publish = (testId: string, token?: string) => post(`/api/tests/${testId}/publish`, undefined, as(token));
@@ -228,6 +231,7 @@ describe('POST /api/tests', () => {
       on_site_only: 0,
       seb_required: false,
       pools: [],
+      pending_edit: null,
     });
     assert.equal((await testDoc(m.tenant.clientId, id).get()).get('status'), 'draft');
   });

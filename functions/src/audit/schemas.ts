@@ -27,6 +27,9 @@ export const AUDIT_EVENT_TYPES = [
   'test_extended',
   // ---- classes: assignments and class overrides
   'test_assignment_changed',
+  // ---- a published test's next version
+  'test_version_published',
+  'test_new_version_discarded',
   'class_override_set',
   'class_override_deleted',
   // ---- the exam hall

@@ -55,6 +55,35 @@ export interface StoredTest {
   class_override_ids?: string[];
   /** Per published version ("1", "2", …): the revision its regrades brought it to (absent: 0). Read by every start. */
   key_revisions?: Record<string, number>;
+  /**
+   * The next version being edited while this one stays live (absent: none). The fields above stay the
+   * live version's until it is published (exams/newVersion.ts). Never in a student's reply.
+   */
+  pending_edit?: StoredPendingEdit | null;
+}
+
+/** What a version freezes of a test (and folder_id, which files it). */
+export type TestContent = Pick<
+  StoredTest,
+  | 'test_name'
+  | 'timer'
+  | 'shuffle'
+  | 'allow_review'
+  | 'negative_marking'
+  | 'folder_id'
+  | 'question_ids'
+  | 'description'
+  | 'max_attempts'
+  | 'negative_mark_ratio'
+> & { pools?: TestPool[] };
+
+/** A published test's next version as it is being edited: its content, and from which version it was opened. */
+export interface StoredPendingEdit extends TestContent {
+  pools: TestPool[];
+  base_version: number;
+  opened_by: string;
+  opened_at: string;
+  updated_at: string;
 }
 
 /** A class's override on a test, with who set it and when (the values alone decide: sittingRules/classOverrides.ts). */

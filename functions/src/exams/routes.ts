@@ -1,8 +1,10 @@
 import { defineRoute, type RouteDefinition } from '../http/route';
 import { splitPageQuery } from '../shared/pagination';
 import {
+  BankChanges,
   CreateShareCodeBody,
   CreateTestBody,
+  EditNewVersionBody,
   ListShareCodesQuery,
   ListTestsQuery,
   ReplaceTestBody,
@@ -13,6 +15,7 @@ import {
   TestPageReply,
   TestParams,
   TestReply,
+  TestVersionParams,
 } from './schemas';
 import { PatchTestBody } from '../sittingRules/deliverySchemas';
 import * as service from './service';
@@ -92,8 +95,8 @@ const testRoutesList = [
       'Replaces the content fields (absent optional ones return to their defaults) and keeps every delivery setting not sent ' +
       '(opens_at, closes_at, access_code, attempt_cooldown_minutes, review_opens_at, on_site_only, assigned_class_ids, the SEB keys: null or [] clears one); ' +
       'a window that closes before it opens, as it would stand, is 400 naming the field sent. Status, version and times are kept. ' +
-      'Only a draft is edited: a published or archived test answers 409 (archive it, restore it to a draft, edit, and publish the next version; ' +
-      'attempts keep the version they started on).',
+      'Only a draft is edited: a published or archived test answers 409. A published test is edited as a new version (POST /tests/{testId}/new-version) ' +
+      'while its live version stays live; an archived one is restored to a draft. Attempts keep the version they started on.',
     tag: 'Tests',
     access: AUTHORS,
     params: TestParams,
@@ -172,8 +175,101 @@ const testRoutesList = [
   moveRoute(
     'restore',
     'Restore an archived test to a draft',
-    'archived → draft, to be edited and published as the next version; from another state 409.',
+    'archived → draft, to be edited and published as the next version; from another state 409. A new version left pending at the archive becomes the draft’s content.',
   ),
+];
+
+const NEW_VERSION = '/tests/{testId}/new-version';
+
+const newVersionRoutes = [
+  defineRoute({
+    method: 'post',
+    path: NEW_VERSION,
+    summary: 'Edit a published test as a new version',
+    description:
+      'Opens the next version of a published test as a copy of its live content (pending_edit in the reply). The live version stays live: ' +
+      'students keep starting it and reading its fields until the new one is published. 409 on a draft (edited in place with PUT), an archived test, ' +
+      'or one whose new version is already open.',
+    tag: 'Tests',
+    access: AUTHORS,
+    params: TestParams,
+    success: { status: 201, description: 'The test, with its pending_edit', schema: Test },
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    handler: async ({ principal, params }) => ({
+      status: 201,
+      body: await service.openNewVersion(principal, params.testId),
+    }),
+  }),
+  defineRoute({
+    method: 'put',
+    path: NEW_VERSION,
+    summary: 'Replace the new version’s content',
+    description:
+      'Replaces the pending edit’s content fields, as PUT does a draft’s (absent optional ones return to their defaults). Delivery settings are not part of it: ' +
+      'PATCH changes them on the live test at once. The live fields are untouched. 409 when no new version is open, or the test was archived meanwhile.',
+    tag: 'Tests',
+    access: AUTHORS,
+    params: TestParams,
+    body: EditNewVersionBody,
+    success: { status: 200, description: 'The test, with its pending_edit as replaced', schema: Test },
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    handler: async ({ principal, params, body }) => ({
+      status: 200,
+      body: await service.editNewVersion(principal, params.testId, body),
+    }),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: NEW_VERSION,
+    summary: 'Discard the new version',
+    description:
+      'Drops the pending edit; the live version is untouched. 409 when none is open (published or discarded meanwhile). Audited as test_new_version_discarded.',
+    tag: 'Tests',
+    access: AUTHORS,
+    params: TestParams,
+    success: { status: 204, description: 'Discarded' },
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    handler: async ({ principal, params, call }) => {
+      await service.discardNewVersion(principal, params.testId, call);
+      return { status: 204 };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: `${NEW_VERSION}/publish`,
+    summary: 'Publish the new version',
+    description:
+      'Freezes the pending edit as version n+1 (with the bank’s questions as they are now) and makes it live, in one transaction: the test’s fields become it, ' +
+      'status stays published, new starts take it, attempts in progress keep their version. Needs what a publish needs (else 400 naming it). ' +
+      '409 when no new version is open or the test is not published; of two publishes at once one wins and the other gets 409. Audited as test_version_published.',
+    tag: 'Tests',
+    access: AUTHORS,
+    params: TestParams,
+    success: { status: 200, description: 'The test with its new live version', schema: Test },
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    handler: async ({ principal, params, call }) => ({
+      status: 200,
+      body: await service.publishNewVersion(principal, params.testId, call),
+    }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/tests/{testId}/versions/{version}/bank-changes',
+    summary: 'Bank questions changed since a version froze them',
+    description:
+      'The version’s fixed questions whose bank copy now differs from the frozen one (with the fields that differ), or was deleted. ' +
+      'Students keep getting the frozen copy; publishing a new version freezes the bank’s. Pool questions are not compared. ' +
+      'Costs one read of the version and one of each of its fixed questions.',
+    tag: 'Tests',
+    access: AUTHORS,
+    params: TestVersionParams,
+    success: { status: 200, description: 'The changed questions', schema: BankChanges },
+    errors: ['NOT_FOUND'],
+    handler: async ({ principal, params }) => ({
+      status: 200,
+      body: await service.versionBankChanges(principal, params.testId, params.version),
+    }),
+  }),
 ];
 
 const shareCodeRoutes = [
@@ -234,4 +330,4 @@ const shareCodeRoutes = [
   }),
 ];
 
-export const testRoutes: RouteDefinition[] = [...testRoutesList, ...shareCodeRoutes];
+export const testRoutes: RouteDefinition[] = [...testRoutesList, ...newVersionRoutes, ...shareCodeRoutes];

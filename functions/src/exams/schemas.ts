@@ -149,7 +149,31 @@ export const ReplaceTestBody = z
   .meta({ id: 'ReplaceTest' });
 export type TestFieldsInput = z.infer<typeof ReplaceTestBody>;
 
+/** The content of a published test's next version: the content fields of ReplaceTest, without delivery settings (PATCH changes those on the live test). */
+export const EditNewVersionBody = z
+  .strictObject({
+    test_name: testFields.test_name,
+    timer: testFields.timer,
+    shuffle: testFields.shuffle,
+    allow_review: testFields.allow_review,
+    negative_marking: testFields.negative_marking,
+    question_ids: testFields.question_ids,
+    description: testFields.description,
+    max_attempts: testFields.max_attempts,
+    negative_mark_ratio: testFields.negative_mark_ratio,
+    folder_id: testFields.folder_id,
+    pools: testFields.pools,
+  })
+  .superRefine(refineQuestionCount)
+  .meta({ id: 'EditNewVersion' });
+export type EditNewVersionInput = z.infer<typeof EditNewVersionBody>;
+
 export const TestParams = z.strictObject({ testId: TestId });
+
+export const TestVersionParams = z.strictObject({
+  testId: TestId,
+  version: z.coerce.number().int().min(1).max(1_000_000).describe('A published version of the test'),
+});
 
 export const ListTestsQuery = pagedQuery({
   client_id: ClientId.optional().describe('Required for a Super Admin'),
@@ -185,12 +209,37 @@ export const TestPool = z
   .object({ folder_id: z.string(), difficulty: z.enum(DIFFICULTIES).nullable(), draw: z.number().int() })
   .meta({ id: 'TestPool' });
 
+/** A published test's next version being edited: its content, kept beside the live version's until published. */
+export const PendingEdit = z
+  .object({
+    test_name: z.string(),
+    timer: z.number().int().nullable(),
+    shuffle: Flag,
+    allow_review: Flag,
+    negative_marking: Flag,
+    folder_id: z.string().nullable(),
+    question_ids: z.array(z.string()),
+    pools: z.array(TestPool),
+    question_count: z.number().int(),
+    description: z.string().nullable(),
+    max_attempts: z.number().int().nullable(),
+    negative_mark_ratio: z.number(),
+    base_version: z.number().int().describe('The live version when the edit was opened'),
+    opened_by: z.string(),
+    opened_at: z.string().describe('ISO 8601 UTC'),
+    updated_at: z.string().describe('ISO 8601 UTC'),
+  })
+  .meta({ id: 'PendingEdit' });
+
 export const Test = z
   .object({
     ...publicTestFields,
     ...authorDeliveryReplyFields,
     question_ids: z.array(z.string()),
     pools: z.array(TestPool),
+    pending_edit: PendingEdit.nullable().describe(
+      'The next version being edited (POST /tests/{testId}/new-version), while the fields above stay the live version’s; null when none',
+    ),
   })
   .meta({ id: 'Test' });
 export type Test = z.infer<typeof Test>;
@@ -207,6 +256,31 @@ export const StudentTestPage = z
   .object({ data: z.array(StudentTest), pagination: Pagination })
   .meta({ id: 'StudentTestPage' });
 export const TestPageReply = z.union([TestPage, StudentTestPage]);
+
+/** The bank's questions changed or deleted since a version froze them. */
+export const BankChange = z
+  .object({
+    question_id: z.string(),
+    title: z.string().nullable().describe('The frozen copy’s title'),
+    question_text: z.string().describe('The frozen copy’s text'),
+    text_format: z.enum(['plain', 'html']),
+    change: z.enum(['edited', 'deleted']),
+    fields: z
+      .array(z.string())
+      .describe('What differs from the frozen copy: question_text, options, correct_answer, marks, …'),
+    updated_at: z.string().nullable().describe('When the bank’s question was last written; null when deleted'),
+  })
+  .meta({ id: 'BankChange' });
+
+export const BankChanges = z
+  .object({
+    test_id: z.string(),
+    version: z.number().int(),
+    frozen_at: z.string().describe('When the version was published (ISO 8601 UTC)'),
+    checked: z.number().int().describe('The version’s fixed questions compared (pool questions are not)'),
+    changed: z.array(BankChange).describe('In the version’s order; empty when the bank still holds what was frozen'),
+  })
+  .meta({ id: 'BankChanges' });
 
 // ---- share codes
 

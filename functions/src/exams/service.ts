@@ -25,11 +25,13 @@ import {
   MAX_POOL_QUESTIONS,
   type CreateShareCodeInput,
   type CreateTestInput,
+  type EditNewVersionInput,
   type ShareCode,
   type StudentTest,
   type Test,
   type TestFieldsInput,
 } from './schemas';
+import { bankChanges, openPendingEdit, openRefusal, pendingRefusal, withoutPendingEdit } from './newVersion';
 import { canonicalShareCode } from './shareCodeText';
 import * as store from './store';
 import { testChangeEffects } from './testChangeEffects';
@@ -51,7 +53,7 @@ const deliveryView = (test: StoredTest) => ({
 });
 
 /** The questions each attempt holds: the fixed ones and every pool's draw. */
-const questionCount = (test: StoredTest): number =>
+const questionCount = (test: Pick<StoredTest, 'question_ids' | 'pools'>): number =>
   test.question_ids.length + (test.pools ?? []).reduce((sum, pool) => sum + pool.draw, 0);
 
 export function authorView(test: StoredTest): Test {
@@ -64,23 +66,29 @@ export function authorView(test: StoredTest): Test {
     audience: _audience,
     class_overrides: _classOverrides,
     class_override_ids: _classOverrideIds,
+    pending_edit: pending,
     ...fields
   } = test;
-  const pools = (test.pools ?? []).map((pool) => ({
-    folder_id: pool.folder_id,
-    difficulty: (pool.difficulty ?? null) as Test['pools'][number]['difficulty'],
-    draw: pool.draw,
-  }));
   return {
     ...fields,
     ...deliveryView(test),
     // The organization's admins read the code they set; a legacy hash-only code reads as null.
     access_code: test.access_code ?? null,
     assigned_class_ids: test.assigned_class_ids ?? [],
-    pools,
+    pools: poolsView(test.pools),
     question_count: questionCount(test),
+    pending_edit: pending
+      ? { ...pending, pools: poolsView(pending.pools), question_count: questionCount({ ...test, ...pending }) }
+      : null,
   };
 }
+
+const poolsView = (pools: StoredTest['pools']) =>
+  (pools ?? []).map((pool) => ({
+    folder_id: pool.folder_id,
+    difficulty: (pool.difficulty ?? null) as Test['pools'][number]['difficulty'],
+    draw: pool.draw,
+  }));
 
 function studentView(test: StoredTest): StudentTest {
   const {
@@ -97,6 +105,8 @@ function studentView(test: StoredTest): StudentTest {
     audience: _audience,
     class_overrides: _classOverrides,
     class_override_ids: _classOverrideIds,
+    // The next version being edited is the authors' until it is published.
+    pending_edit: _pending,
     ...publicFields
   } = test;
   return { ...publicFields, ...deliveryView(test), question_count: questionCount(test) };
@@ -421,7 +431,9 @@ export async function replaceTest(
   assertCanAuthorTests(principal, test.client_id);
   if (!isEditable(test.status)) {
     throw conflict(
-      `Only a draft can be edited; this test is ${test.status}. Archive it and restore it to a draft, then publish again as a new version`,
+      test.status === 'published'
+        ? 'Only a draft is edited in place; this test is published. Edit it as a new version (POST /api/tests/{testId}/new-version): the live version stays live until the new one is published'
+        : `Only a draft can be edited; this test is ${test.status}. Restore it to a draft, then publish again as a new version`,
     );
   }
   await checkReferences(test.client_id, input.question_ids, input.folder_id, input.pools, input.assigned_class_ids);
@@ -507,13 +519,16 @@ const applyMoveReason = (status: TestStatus): string => {
  * publish's transaction, which checks that the test did not change meanwhile.
  * A draw larger than its pool is 400 naming the pool, with nothing written.
  */
-async function freezeTestPools(test: StoredTest): Promise<store.FrozenPools> {
-  const pools = test.pools ?? [];
+async function freezeTestPools(
+  test: StoredTest,
+  content: Pick<StoredTest, 'pools' | 'question_ids' | 'updated_at'> = test,
+): Promise<store.FrozenPools> {
+  const pools = content.pools ?? [];
   // One more than the most a version freezes: a larger folder is refused without being read whole.
   const candidates = await Promise.all(
     pools.map((pool) => store.poolCandidates(test.client_id, pool, MAX_POOL_QUESTIONS + 1)),
   );
-  const planned = freezePools(pools, candidates, test.question_ids, MAX_POOL_QUESTIONS);
+  const planned = freezePools(pools, candidates, content.question_ids, MAX_POOL_QUESTIONS);
   const refuse = (problems: typeof planned.problems) =>
     badRequest(`This test cannot be published yet: ${problems.map((p) => p.message).join('; ')}`, problems);
   if (planned.problems.length > 0) throw refuse(planned.problems);
@@ -526,14 +541,14 @@ async function freezeTestPools(test: StoredTest): Promise<store.FrozenPools> {
   const { pools: kept, problems } = freezePools(
     pools,
     planned.pools.map((pool) => pool.question_ids.filter((id) => frozen.has(id))),
-    test.question_ids,
+    content.question_ids,
     MAX_POOL_QUESTIONS,
   );
   if (problems.length > 0) {
     await store.deletePoolFreeze(test.client_id, test.id, freezeId);
     throw refuse(problems);
   }
-  return { freezeId, pools: kept, testUpdatedAt: test.updated_at };
+  return { freezeId, pools: kept, testUpdatedAt: content.updated_at };
 }
 
 /**
@@ -564,6 +579,119 @@ export async function deleteTest(principal: Principal, testId: string): Promise<
   const test = await requireTest(principal, testId);
   assertCanAuthorTests(principal, test.client_id);
   await store.deleteTestWithoutAttempts(test.client_id, testId);
+}
+
+// ---------------------------------------------------------------- a new version, edited beside the live one
+
+/** The audit record of a pending edit published or discarded, in its transaction. */
+const pendingRecorder =
+  (principal: Principal, call: CallContext, type: 'test_version_published' | 'test_new_version_discarded') =>
+  (tx: Parameters<store.PendingEditRecorder>[0], before: StoredTest, after: StoredTest) =>
+    addAudit(tx, requestMeta(call), {
+      type,
+      userId: principal.uid,
+      clientId: after.client_id,
+      actorId: principal.uid,
+      details:
+        type === 'test_version_published'
+          ? { test_id: after.id, from_version: before.version, version: after.version }
+          : { test_id: after.id, version: before.version, opened_at: before.pending_edit?.opened_at ?? null },
+    });
+
+/**
+ * Opens the next version of a published test, as a copy of the live content kept beside it: the
+ * live version stays what students start and read until the edit is published. 409 on a draft
+ * (edited in place), an archived test, or one with an edit already open.
+ */
+export async function openNewVersion(principal: Principal, testId: string): Promise<Test> {
+  const test = await requireTest(principal, testId);
+  assertCanAuthorTests(principal, test.client_id);
+  const now = new Date().toISOString();
+  const next = await store.changePendingEdit(test.client_id, testId, (current) => {
+    const refusal = openRefusal(current);
+    if (refusal) throw conflict(refusal);
+    return { ...current, pending_edit: openPendingEdit(current, principal.uid, now) };
+  });
+  return authorView(next);
+}
+
+/** Replaces the pending edit's content (absent optional fields return to their defaults, as PUT of a draft). */
+export async function editNewVersion(principal: Principal, testId: string, input: EditNewVersionInput): Promise<Test> {
+  const test = await requireTest(principal, testId);
+  assertCanAuthorTests(principal, test.client_id);
+  const early = pendingRefusal(test, 'edit');
+  if (early) throw conflict(early);
+  await checkReferences(test.client_id, input.question_ids, input.folder_id, input.pools);
+  const now = new Date().toISOString();
+  const next = await store.changePendingEdit(test.client_id, testId, (current) => {
+    const refusal = pendingRefusal(current, 'edit');
+    if (refusal) throw conflict(refusal);
+    return { ...current, pending_edit: { ...current.pending_edit!, ...editableFields(input), updated_at: now } };
+  });
+  return authorView(next);
+}
+
+/** Drops the pending edit; the live version is untouched. */
+export async function discardNewVersion(principal: Principal, testId: string, call: CallContext): Promise<void> {
+  const test = await requireTest(principal, testId);
+  assertCanAuthorTests(principal, test.client_id);
+  await store.changePendingEdit(
+    test.client_id,
+    testId,
+    (current) => {
+      const refusal = pendingRefusal(current, 'discard');
+      if (refusal) throw conflict(refusal);
+      return withoutPendingEdit(current);
+    },
+    pendingRecorder(principal, call, 'test_new_version_discarded'),
+  );
+}
+
+/**
+ * Freezes the pending edit as version n+1 and makes it live at once (one transaction): new starts
+ * take it; attempts in progress keep the version they started on.
+ */
+export async function publishNewVersion(principal: Principal, testId: string, call: CallContext): Promise<Test> {
+  const test = await requireTest(principal, testId);
+  assertCanAuthorTests(principal, test.client_id);
+  const refusal = pendingRefusal(test, 'publish');
+  if (refusal) throw conflict(refusal);
+  const pending = test.pending_edit!;
+  const frozenPools = pending.pools.length > 0 ? await freezeTestPools(test, pending) : undefined;
+  try {
+    return authorView(
+      await store.publishPendingEdit(
+        test.client_id,
+        testId,
+        new Date().toISOString(),
+        principal.uid,
+        frozenPools,
+        pendingRecorder(principal, call, 'test_version_published'),
+      ),
+    );
+  } catch (err) {
+    if (frozenPools) await store.deletePoolFreeze(test.client_id, testId, frozenPools.freezeId);
+    throw err;
+  }
+}
+
+/**
+ * The version's fixed questions that the bank changed or deleted since it froze them: one read of the
+ * version and one round trip for its questions (at most the test's question count).
+ */
+export async function versionBankChanges(principal: Principal, testId: string, versionNumber: number) {
+  const test = await requireTest(principal, testId);
+  assertCanAuthorTests(principal, test.client_id);
+  assertHasVersion(test, versionNumber);
+  const read = await store.readVersionAndBank(test.client_id, testId, versionNumber);
+  if (!read) throw notFound(`Version ${versionNumber} of this test is not stored`);
+  return {
+    test_id: testId,
+    version: versionNumber,
+    frozen_at: read.version.published_at,
+    checked: read.version.questions.length,
+    changed: bankChanges(read.version.questions, read.bank),
+  };
 }
 
 // ---------------------------------------------------------------- share codes

@@ -10,8 +10,17 @@ import { badRequest, conflict, notFound } from '../shared/errors';
 import { errorText, log } from '../platform/log';
 import type { PageRequest } from '../shared/pagination';
 import { randomUUID } from 'node:crypto';
-import type { FrozenQuestion, StoredSeat, StoredShareCode, StoredTest, TestVersion, VersionPool } from './documents';
+import type {
+  FrozenQuestion,
+  StoredSeat,
+  StoredShareCode,
+  StoredTest,
+  TestContent,
+  TestVersion,
+  VersionPool,
+} from './documents';
 import { applyMove, isEditable, publishProblems, takesAttempts, type TestMove, type TestStatus } from './lifecycle';
+import { pendingRefusal, withPendingApplied } from './newVersion';
 import { seatShardCapacities } from './seats';
 import { shareCodeQuerySpec } from './shareCodeQuery';
 import { generateShareCode } from './shareCodeText';
@@ -241,7 +250,9 @@ export async function moveTest(
     const { ref, test } = await requireTestInTransaction(tx, clientId, testId);
     const outcome = applyMove(move, test.status);
     if (!outcome.ok) throw conflict(outcome.reason);
-    const next: StoredTest = withAudience({ ...test, status: outcome.next, updated_at: now });
+    // A restored draft is edited in place: a new version left pending when it was archived becomes its content.
+    const kept = outcome.next === 'draft' ? withPendingApplied(test) : test;
+    const next: StoredTest = withAudience({ ...kept, status: outcome.next, updated_at: now });
     tx.set(ref, next);
     return next;
   });
@@ -319,6 +330,65 @@ export interface FrozenPools {
 }
 
 /**
+ * Version `number` of the test, frozen from `content` and the bank's questions as they are now,
+ * read in the publishing transaction: 400 naming what stops it (no question, no timer, a question
+ * gone, too large). The caller creates it (never overwrites) with the test's own write.
+ */
+async function freezeVersion(
+  tx: Transaction,
+  clientId: string,
+  testId: string,
+  content: TestContent,
+  number: number,
+  now: string,
+  publishedBy: string,
+  frozenPools: FrozenPools | undefined,
+): Promise<{ ref: DocumentReference; version: TestVersion }> {
+  const questionRefs = content.question_ids.map((id) => paths.clientQuestion(clientId, id));
+  const snaps = questionRefs.length > 0 ? await tx.getAll(...questionRefs) : [];
+  const found = new Map(snaps.filter((s) => s.exists).map((s) => [s.id, s.data()!]));
+  const problems = publishProblems(content, new Set(found.keys()));
+  if (problems.length > 0) {
+    throw badRequest(`This test cannot be published yet: ${problems.map((p) => p.message).join('; ')}`, problems);
+  }
+  const questions = content.question_ids.map((id) => freeze(id, found.get(id)!));
+  const version: TestVersion = {
+    version: number,
+    test_id: testId,
+    client_id: clientId,
+    published_at: now,
+    published_by: publishedBy,
+    test: {
+      test_name: content.test_name,
+      timer: content.timer,
+      shuffle: content.shuffle,
+      allow_review: content.allow_review,
+      negative_marking: content.negative_marking,
+      description: content.description,
+      max_attempts: content.max_attempts,
+      negative_mark_ratio: content.negative_mark_ratio,
+      question_ids: content.question_ids,
+    },
+    questions,
+    total_marks: questions.reduce((sum, q) => sum + (typeof q.marks === 'number' ? q.marks : 0), 0),
+    pools: frozenPools?.pools ?? [],
+    pool_freeze_id: frozenPools?.freezeId ?? null,
+    revision: 0,
+  };
+  const versionRef = paths.testVersion(clientId, testId, number);
+  const size = documentSize(versionRef.path, version as unknown as Record<string, unknown>);
+  if (size > MAX_DOCUMENT_BYTES) {
+    throw badRequest('The test’s questions are too large to publish together; split it into smaller tests', [
+      {
+        path: 'question_ids',
+        message: `The frozen version would take ${size} bytes; at most ${MAX_DOCUMENT_BYTES} fit`,
+      },
+    ]);
+  }
+  return { ref: versionRef, version };
+}
+
+/**
  * draft → published, freezing version n+1, all in one transaction: the test,
  * its questions and the version number are read together, so two publishes at
  * once cannot both succeed (the second retries, finds the test published, and
@@ -338,48 +408,17 @@ export async function publishTest(
     if ((test.pools ?? []).length > 0 && (!frozenPools || frozenPools.testUpdatedAt !== test.updated_at)) {
       throw conflict('The test changed while its pools were being frozen; publish it again');
     }
-    const questionRefs = test.question_ids.map((id) => paths.clientQuestion(clientId, id));
-    const snaps = questionRefs.length > 0 ? await tx.getAll(...questionRefs) : [];
-    const found = new Map(snaps.filter((s) => s.exists).map((s) => [s.id, s.data()!]));
-    const problems = publishProblems(test, new Set(found.keys()));
-    if (problems.length > 0) {
-      throw badRequest(`This test cannot be published yet: ${problems.map((p) => p.message).join('; ')}`, problems);
-    }
     const number = (test.version ?? 0) + 1;
-    const questions = test.question_ids.map((id) => freeze(id, found.get(id)!));
-    const version: TestVersion = {
-      version: number,
-      test_id: testId,
-      client_id: clientId,
-      published_at: now,
-      published_by: publishedBy,
-      test: {
-        test_name: test.test_name,
-        timer: test.timer,
-        shuffle: test.shuffle,
-        allow_review: test.allow_review,
-        negative_marking: test.negative_marking,
-        description: test.description,
-        max_attempts: test.max_attempts,
-        negative_mark_ratio: test.negative_mark_ratio,
-        question_ids: test.question_ids,
-      },
-      questions,
-      total_marks: questions.reduce((sum, q) => sum + (typeof q.marks === 'number' ? q.marks : 0), 0),
-      pools: frozenPools?.pools ?? [],
-      pool_freeze_id: frozenPools?.freezeId ?? null,
-      revision: 0,
-    };
-    const versionRef = paths.testVersion(clientId, testId, number);
-    const size = documentSize(versionRef.path, version as unknown as Record<string, unknown>);
-    if (size > MAX_DOCUMENT_BYTES) {
-      throw badRequest('The test’s questions are too large to publish together; split it into smaller tests', [
-        {
-          path: 'question_ids',
-          message: `The frozen version would take ${size} bytes; at most ${MAX_DOCUMENT_BYTES} fit`,
-        },
-      ]);
-    }
+    const { ref: versionRef, version } = await freezeVersion(
+      tx,
+      clientId,
+      testId,
+      test,
+      number,
+      now,
+      publishedBy,
+      frozenPools,
+    );
     const next: StoredTest = withAudience({
       ...test,
       status: outcome.next,
@@ -393,6 +432,93 @@ export async function publishTest(
     recordEvent(tx, { clientId, type: 'test.published', testId, attempts: [] });
     return next;
   });
+}
+
+// ---------------------------------------------------------------- a new version, edited beside the live one
+
+/** What a change of the pending edit records in its own transaction (its audit record), given the test before and after. */
+export type PendingEditRecorder = (tx: Transaction, before: StoredTest, after: StoredTest) => void;
+
+/**
+ * Opens, edits or discards the pending edit in one transaction with the test: `change` refuses
+ * (409) from a state it does not fit, so of two changes at once the later sees the earlier's result.
+ * The test's live fields, status and version are left as they are.
+ */
+export async function changePendingEdit(
+  clientId: string,
+  testId: string,
+  change: (current: StoredTest) => StoredTest,
+  record?: PendingEditRecorder,
+): Promise<StoredTest> {
+  return db.runTransaction(async (tx) => {
+    const { ref, test } = await requireTestInTransaction(tx, clientId, testId);
+    const next = change(test);
+    if (next.pending_edit) await assertFolderInTransaction(tx, clientId, next.pending_edit.folder_id);
+    tx.set(ref, next);
+    record?.(tx, test, next);
+    return next;
+  });
+}
+
+/**
+ * The pending edit made live: version n+1 frozen from it and the bank's questions, the test's
+ * fields set to it and the edit removed, all in one transaction (status stays published).
+ * Two publishes at once cannot both succeed: the later retries, finds no pending edit, and gets 409.
+ */
+export async function publishPendingEdit(
+  clientId: string,
+  testId: string,
+  now: string,
+  publishedBy: string,
+  frozenPools: FrozenPools | undefined,
+  record: PendingEditRecorder,
+): Promise<StoredTest> {
+  return db.runTransaction(async (tx) => {
+    const { ref, test } = await requireTestInTransaction(tx, clientId, testId);
+    const refusal = pendingRefusal(test, 'publish');
+    if (refusal) throw conflict(refusal);
+    const pending = test.pending_edit!;
+    if (pending.pools.length > 0 && (!frozenPools || frozenPools.testUpdatedAt !== pending.updated_at)) {
+      throw conflict('The new version changed while its pools were being frozen; publish it again');
+    }
+    const number = (test.version ?? 0) + 1;
+    const [{ ref: versionRef, version }] = await Promise.all([
+      freezeVersion(tx, clientId, testId, pending, number, now, publishedBy, frozenPools),
+      assertFolderInTransaction(tx, clientId, pending.folder_id),
+    ]);
+    const next: StoredTest = withAudience({
+      ...withPendingApplied(test),
+      version: number,
+      published_at: now,
+      updated_at: now,
+    });
+    tx.create(versionRef, version);
+    tx.set(ref, next);
+    recordEvent(tx, { clientId, type: 'test.published', testId, attempts: [] });
+    record(tx, test, next);
+    return next;
+  });
+}
+
+/** A version as frozen, and the bank's questions of its fixed ones as they are now (one round trip for those). */
+export async function readVersionAndBank(
+  clientId: string,
+  testId: string,
+  number: number,
+): Promise<{ version: TestVersion; bank: Map<string, { question: FrozenQuestion; updated_at: string }> } | undefined> {
+  const snap = await paths.testVersion(clientId, testId, number).get();
+  if (!snap.exists) return undefined;
+  const version = snap.data() as TestVersion;
+  const ids = version.questions.map((q) => q.id);
+  const snaps = ids.length > 0 ? await db.getAll(...ids.map((id) => paths.clientQuestion(clientId, id))) : [];
+  const bank = new Map(
+    snaps
+      .filter((q) => q.exists)
+      .map(
+        (q) => [q.id, { question: freeze(q.id, q.data()!), updated_at: String(q.get('updated_at') ?? '') }] as const,
+      ),
+  );
+  return { version, bank };
 }
 
 /**

@@ -23,6 +23,12 @@ interface Prepared {
   archived: string;
   toDelete: string;
   code: string;
+  /** Published, for a new version to be opened. */
+  toOpen: string;
+  /** Published with a new version being edited: one to edit, one to publish, one to discard. */
+  editing: string;
+  toRepublish: string;
+  toDiscard: string;
   /** A class of the organization: created and replaced tests are assigned to it. */
   classId: string;
 }
@@ -47,7 +53,9 @@ async function writeFolder(clientId: string): Promise<string> {
   return id;
 }
 
-async function writeTest(clientId: string, questionIds: string[], status: StoredTest['status'], pools: StoredTest['pools'] = []): Promise<string> {
+async function writeTest(
+  clientId: string, questionIds: string[], status: StoredTest['status'], pools: StoredTest['pools'] = [], pending = false,
+): Promise<string> {
   const now = new Date().toISOString();
   const published = status !== 'draft';
   const test: StoredTest = {
@@ -56,7 +64,21 @@ async function writeTest(clientId: string, questionIds: string[], status: Stored
     created_at: now, updated_at: now, published_at: published ? now : null, version: published ? 1 : null, pools,
     assigned_class_ids: [], audience: ['*'],
   };
+  if (pending)
+    test.pending_edit = {
+      test_name: 'Fuzz next version', timer: 30, shuffle: 0, allow_review: 1, negative_marking: 0, folder_id: null, question_ids: questionIds,
+      description: null, max_attempts: null, negative_mark_ratio: 0.25, pools: [], base_version: 1, opened_by: 'fuzz', opened_at: now, updated_at: now,
+    };
   await clientRef(clientId).collection('tests').doc(test.id).set(test);
+  if (published) {
+    // Its version 1, frozen with its first question, so that a bank-changes run compares one.
+    const frozen = { id: questionIds[0], question_text: 'Fuzz question 1 as frozen', question_type: 'multiple_choice', options: ['A', 'B'], correct_answer: 'A', tolerance: null, max_words: null, marks: 1, difficulty: 'easy' };
+    await clientRef(clientId).collection('tests').doc(test.id).collection('versions').doc('1').set({
+      version: 1, test_id: test.id, client_id: clientId, published_at: now, published_by: 'fuzz',
+      test: { test_name: test.test_name, timer: 30, shuffle: 0, allow_review: 1, negative_marking: 0, description: null, max_attempts: null, negative_mark_ratio: 0.25, question_ids: [questionIds[0]] },
+      questions: [frozen], total_marks: 1, pools: [], pool_freeze_id: null, revision: 0,
+    });
+  }
   return test.id;
 }
 
@@ -92,8 +114,14 @@ export const seeds: FuzzSeedGroup = {
       writeTest(clientId, questionIds, 'archived'),
       writeTest(clientId, questionIds, 'draft'),
     ]);
+    const [toOpen, editing, toRepublish, toDiscard] = await Promise.all([
+      writeTest(clientId, questionIds, 'published'),
+      writeTest(clientId, questionIds, 'published', [], true),
+      writeTest(clientId, questionIds, 'published', [], true),
+      writeTest(clientId, questionIds, 'published', [], true),
+    ]);
     const [code, classId] = await Promise.all([writeShareCode(clientId, published, { max_uses: 50 }), writeClass(clientId)]);
-    return { questionIds, folderId, draft, toPublish, published, toArchive, archived, toDelete, code, classId };
+    return { questionIds, folderId, draft, toPublish, published, toArchive, archived, toDelete, code, classId, toOpen, editing, toRepublish, toDiscard };
   },
   seeds: [
     {
@@ -108,6 +136,20 @@ export const seeds: FuzzSeedGroup = {
     { operation: 'post /api/tests/{testId}/publish', request: (w, p: Prepared) => ({ token: w.tenant.admin.token, params: { testId: p.toPublish } }) },
     { operation: 'post /api/tests/{testId}/archive', request: (w, p: Prepared) => ({ token: w.tenant.admin.token, params: { testId: p.toArchive } }) },
     { operation: 'post /api/tests/{testId}/restore', request: (w, p: Prepared) => ({ token: w.tenant.admin.token, params: { testId: p.archived } }) },
+    { operation: 'post /api/tests/{testId}/new-version', request: (w, p: Prepared) => ({ token: w.tenant.admin.token, params: { testId: p.toOpen } }) },
+    {
+      operation: 'put /api/tests/{testId}/new-version',
+      request: (w, p: Prepared) => {
+        const { status: _status, opens_at: _o, closes_at: _c, access_code: _a, attempt_cooldown_minutes: _m, review_opens_at: _r, assigned_class_ids: _k, ...content } = testBody(p);
+        return { token: w.tenant.admin.token, params: { testId: p.editing }, body: content };
+      },
+    },
+    { operation: 'delete /api/tests/{testId}/new-version', request: (w, p: Prepared) => ({ token: w.tenant.admin.token, params: { testId: p.toDiscard } }) },
+    { operation: 'post /api/tests/{testId}/new-version/publish', request: (w, p: Prepared) => ({ token: w.tenant.admin.token, params: { testId: p.toRepublish } }) },
+    {
+      operation: 'get /api/tests/{testId}/versions/{version}/bank-changes',
+      request: (w, p: Prepared) => ({ token: w.tenant.admin.token, params: { testId: p.published, version: '1' } }),
+    },
     {
       operation: 'post /api/tests/{testId}/share-codes',
       request: (w, p: Prepared) => ({

@@ -920,7 +920,7 @@ export type paths = {
         put?: never;
         /**
          * Create a user
-         * @description A Client Admin creates client_admin or student accounts in its own organization; never super_admin. Without a password the account has none yet, and the reply carries invitation_link: the user chooses one there.
+         * @description A Client Admin creates client_admin or student accounts in its own organization; never super_admin.
          */
         post: {
             parameters: {
@@ -941,7 +941,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["CreatedUser"];
+                        "application/json": components["schemas"]["User"];
                     };
                 };
                 /** @description VALIDATION_ERROR */
@@ -991,257 +991,6 @@ export type paths = {
                 };
                 /** @description PAYLOAD_TOO_LARGE */
                 413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description RATE_LIMITED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description SERVER_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description SERVICE_UNAVAILABLE */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/users/import": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Import the organization’s students from a CSV roster
-         * @description multipart/form-data with exactly one file part named "file": UTF-8 CSV (a BOM, CRLF, quoted fields and blank lines are fine), at most 1 MB (413) and 240 rows (400). Header row: email, name (display_name is accepted for name), and optionally password, any order, case aside. Emails are compared trimmed and in lower case; a repeated email is an error on its later rows. An email with no account creates a student (the name is then required) with the row’s password (8 to 128 characters), or with none: its row then carries invitation_link, a link to choose one, which the admin sends. A student of the organization is already_member (left as it is, its password too); any other account (an administrator, or another organization’s user) is an error row that does not say which. All or nothing by default: any error row answers 400 VALIDATION_ERROR carrying `rows` (the error rows) and nothing is written. ?mode=partial imports the valid rows and reports the others (400 when none is valid); ?dry_run=true checks everything and writes nothing. Each student created is audited as user_created. A Client Admin imports into its own organization; a Super Admin names client_id.
-         */
-        post: {
-            parameters: {
-                query?: {
-                    /** @description The organization (a Super Admin names it; a Client Admin’s is its own) */
-                    client_id?: string;
-                    /** @description partial: import the valid rows and report the others */
-                    mode?: "all_or_nothing" | "partial";
-                    /** @description true: check everything and write nothing */
-                    dry_run?: "true" | "false";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "multipart/form-data": {
-                        /**
-                         * Format: binary
-                         * @description The roster (UTF-8 CSV with the header email,name[,password]; at most 1 MB)
-                         */
-                        file: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description What became of every row (for a dry run, what would) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["UserImportResult"];
-                    };
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description FORBIDDEN */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description CONFLICT */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description PAYLOAD_TOO_LARGE */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description RATE_LIMITED */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description SERVER_ERROR */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description SERVICE_UNAVAILABLE */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/users/{uid}/invitation": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Make a new invitation link for a user
-         * @description A link for the user to choose a password (Firebase Auth’s password reset: valid 1 hour, one use), for an account created without one or whose link expired. Whoever may set the user’s password may ask (a Client Admin for its students). A deactivated account → 409. Audited as invitation_issued; the link is neither stored nor logged.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description A user id (uid), 1 to 128 characters */
-                    uid: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The link */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Invitation"];
-                    };
-                };
-                /** @description VALIDATION_ERROR */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description UNAUTHORIZED */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description FORBIDDEN */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description NOT_FOUND */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description CONFLICT */
-                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1597,7 +1346,7 @@ export type paths = {
                     cursor?: string;
                     /** @description A client id, 1 to 128 characters */
                     client_id?: string;
-                    event_type?: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "invitation_issued" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "test_assignment_changed" | "class_override_set" | "class_override_deleted" | "networks_set" | "webhook_created" | "webhook_deleted" | "webhook_secret_rotated" | "webhook_disabled" | "webhook_delivery_resent" | "essay_graded" | "version_regraded" | "attempt_regraded" | "class_created" | "class_updated" | "class_deleted" | "class_member_added" | "class_member_removed" | "class_members_imported" | "lti_platform_registered" | "lti_platform_deleted";
+                    event_type?: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "test_assignment_changed" | "test_version_published" | "test_new_version_discarded" | "class_override_set" | "class_override_deleted" | "networks_set" | "webhook_created" | "webhook_deleted" | "webhook_secret_rotated" | "webhook_disabled" | "webhook_delivery_resent" | "essay_graded" | "version_regraded" | "attempt_regraded" | "class_created" | "class_updated" | "class_deleted" | "class_member_added" | "class_member_removed" | "class_members_imported" | "lti_platform_registered" | "lti_platform_deleted";
                     /** @description A user id (uid), 1 to 128 characters */
                     user_id?: string;
                     success?: "true" | "false";
@@ -4258,7 +4007,7 @@ export type paths = {
         };
         /**
          * Replace a draft’s fields
-         * @description Replaces the content fields (absent optional ones return to their defaults) and keeps every delivery setting not sent (opens_at, closes_at, access_code, attempt_cooldown_minutes, review_opens_at, on_site_only, assigned_class_ids, the SEB keys: null or [] clears one); a window that closes before it opens, as it would stand, is 400 naming the field sent. Status, version and times are kept. Only a draft is edited: a published or archived test answers 409 (archive it, restore it to a draft, edit, and publish the next version; attempts keep the version they started on).
+         * @description Replaces the content fields (absent optional ones return to their defaults) and keeps every delivery setting not sent (opens_at, closes_at, access_code, attempt_cooldown_minutes, review_opens_at, on_site_only, assigned_class_ids, the SEB keys: null or [] clears one); a window that closes before it opens, as it would stand, is 400 naming the field sent. Status, version and times are kept. Only a draft is edited: a published or archived test answers 409. A published test is edited as a new version (POST /tests/{testId}/new-version) while its live version stays live; an archived one is restored to a draft. Attempts keep the version they started on.
          */
         put: {
             parameters: {
@@ -4812,7 +4561,7 @@ export type paths = {
         put?: never;
         /**
          * Restore an archived test to a draft
-         * @description archived → draft, to be edited and published as the next version; from another state 409.
+         * @description archived → draft, to be edited and published as the next version; from another state 409. A new version left pending at the archive becomes the draft’s content.
          */
         post: {
             parameters: {
@@ -4909,6 +4658,548 @@ export type paths = {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tests/{testId}/new-version": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace the new version’s content
+         * @description Replaces the pending edit’s content fields, as PUT does a draft’s (absent optional ones return to their defaults). Delivery settings are not part of it: PATCH changes them on the live test at once. The live fields are untouched. 409 when no new version is open, or the test was archived meanwhile.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A test id, 1 to 128 letters, digits, "_" or "-" (not "__…__") */
+                    testId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["EditNewVersion"];
+                };
+            };
+            responses: {
+                /** @description The test, with its pending_edit as replaced */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Test"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /**
+         * Edit a published test as a new version
+         * @description Opens the next version of a published test as a copy of its live content (pending_edit in the reply). The live version stays live: students keep starting it and reading its fields until the new one is published. 409 on a draft (edited in place with PUT), an archived test, or one whose new version is already open.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A test id, 1 to 128 letters, digits, "_" or "-" (not "__…__") */
+                    testId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The test, with its pending_edit */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Test"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /**
+         * Discard the new version
+         * @description Drops the pending edit; the live version is untouched. 409 when none is open (published or discarded meanwhile). Audited as test_new_version_discarded.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A test id, 1 to 128 letters, digits, "_" or "-" (not "__…__") */
+                    testId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Discarded */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tests/{testId}/new-version/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish the new version
+         * @description Freezes the pending edit as version n+1 (with the bank’s questions as they are now) and makes it live, in one transaction: the test’s fields become it, status stays published, new starts take it, attempts in progress keep their version. Needs what a publish needs (else 400 naming it). 409 when no new version is open or the test is not published; of two publishes at once one wins and the other gets 409. Audited as test_version_published.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A test id, 1 to 128 letters, digits, "_" or "-" (not "__…__") */
+                    testId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The test with its new live version */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Test"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tests/{testId}/versions/{version}/bank-changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Bank questions changed since a version froze them
+         * @description The version’s fixed questions whose bank copy now differs from the frozen one (with the fields that differ), or was deleted. Students keep getting the frozen copy; publishing a new version freezes the bank’s. Pool questions are not compared. Costs one read of the version and one of each of its fixed questions.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A test id, 1 to 128 letters, digits, "_" or "-" (not "__…__") */
+                    testId: string;
+                    /** @description A published version of the test */
+                    version: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The changed questions */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BankChanges"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5718,7 +6009,7 @@ export type paths = {
         put?: never;
         /**
          * Submit an attempt
-         * @description Scores the attempt once, in a transaction: a second (or concurrent) submit → 409 and the stored score is unchanged. Unanswered questions score 0; a wrong answer costs negative_mark_ratio × marks when negative_marking is 1; the total is never below 0. Multiple select is all-or-nothing. A numeric answer is correct within the question's tolerance plus only the floating-point representation error of the parsed decimals (see tolerance); it may use a decimal comma ("1,41" is 1.41) unless the comma could group thousands ("1,234" is no number, so wrong, as any answer that is no number). Only answers saved by expires_at + 30 s count. An attempt stopped by its test’s archive or its share code’s revocation is still submitted, with the answers saved so far. An attempt too large to be scored in one document (stored before attempts had a size budget) → 409 and stays as it is (while in progress, shortening answers makes room). An administrator of the attempt’s organization may submit a taker’s attempt with its own token (a proctor closing a paper), or with the attempt token it received by starting the attempt for the student: submitted_by is then "admin", audited with the administrator as actor; the taker’s own submit is "taker", the service’s close past the deadline "deadline". No body. A Guest may send its attempt_token (from POST /api/attempts) as the header X-Attempt-Token, or as ?attempt_token=, instead of an Authorization header; a token of another attempt, or one replaced by a later start, is 403. Every way in checks who and where: with an attempt token, or a Guest’s ID token, the attempt’s organization must be active (else 403, as for bearer requests of a deactivated organization); with an attempt token, the account it was issued to (the taker’s, or the administrator’s who started the attempt, still with that role over the attempt’s organization) must still exist and be enabled (else 401, recorded as token_rejected: a refused credential, counted as docs/security.md#rate-limits says). A save or submit that loses to the same attempt’s other saves is run again for up to 20 s; past that → 503 with Retry-After, nothing written. The organization’s status is read on every request, as for bearer requests; the account is as Auth described it at most 60 s earlier.
+         * @description Scores the attempt once, in a transaction: a second (or concurrent) submit → 409 and the stored score is unchanged. Unanswered questions score 0; a wrong answer costs negative_mark_ratio × marks when negative_marking is 1; the total is never below 0. Multiple select is all-or-nothing. A numeric answer is correct within the question's tolerance plus only the floating-point representation error of the parsed decimals (see tolerance). Only answers saved by expires_at + 30 s count. An attempt stopped by its test’s archive or its share code’s revocation is still submitted, with the answers saved so far. An attempt too large to be scored in one document (stored before attempts had a size budget) → 409 and stays as it is (while in progress, shortening answers makes room). An administrator of the attempt’s organization may submit a taker’s attempt with its own token (a proctor closing a paper), or with the attempt token it received by starting the attempt for the student: submitted_by is then "admin", audited with the administrator as actor; the taker’s own submit is "taker", the service’s close past the deadline "deadline". No body. A Guest may send its attempt_token (from POST /api/attempts) as the header X-Attempt-Token, or as ?attempt_token=, instead of an Authorization header; a token of another attempt, or one replaced by a later start, is 403. Every way in checks who and where: with an attempt token, or a Guest’s ID token, the attempt’s organization must be active (else 403, as for bearer requests of a deactivated organization); with an attempt token, the account it was issued to (the taker’s, or the administrator’s who started the attempt, still with that role over the attempt’s organization) must still exist and be enabled (else 401, recorded as token_rejected: a refused credential, counted as docs/security.md#rate-limits says). A save or submit that loses to the same attempt’s other saves is run again for up to 20 s; past that → 503 with Retry-After, nothing written. The organization’s status is read on every request, as for bearer requests; the account is as Auth described it at most 60 s earlier.
          */
         post: {
             parameters: {
@@ -8113,9 +8404,9 @@ export type paths = {
         post: {
             parameters: {
                 query?: {
-                    /** @description partial: import the valid rows and report the others */
+                    /** @description partial: add the valid rows and report the others */
                     mode?: "all_or_nothing" | "partial";
-                    /** @description true: check everything and write nothing */
+                    /** @description true: check everything (the class’s bounds too) and write nothing */
                     dry_run?: "true" | "false";
                 };
                 header?: never;
@@ -10001,71 +10292,15 @@ export type components = {
             /** @description ISO 8601 UTC */
             updated_at: string;
         };
-        CreatedUser: {
-            uid: string;
-            email: string | null;
-            display_name: string | null;
-            /** @enum {string|null} */
-            role: "super_admin" | "client_admin" | "student" | null;
-            client_id: string | null;
-            disabled: boolean;
-            /** @description ISO 8601 UTC */
-            created_at: string;
-            /** @description ISO 8601 UTC */
-            updated_at: string;
-            /** @description Only when no password was sent: a link (Firebase Auth’s password reset, valid 1 hour, one use) for the new user to choose a password. Never stored nor audited: send it to the user yourself. Absent when it could not be made: POST /api/users/{uid}/invitation. */
-            invitation_link?: string;
-        };
         CreateUser: {
             /** Format: email */
             email: string;
-            /** @description Without one, the account has no password and the reply carries an invitation_link to choose one */
-            password?: string;
+            password: string;
             display_name: string;
             /** @enum {string} */
             role: "super_admin" | "client_admin" | "student";
             /** @description Required for client_admin and student (a Client Admin may omit it) */
             client_id?: string;
-        };
-        UserImportResult: {
-            client_id: string;
-            dry_run: boolean;
-            /** @enum {string} */
-            mode: "all_or_nothing" | "partial";
-            rows_total: number;
-            /** @description Student accounts created (dry run: that would be) */
-            created: number;
-            /** @description Rows naming a student the organization already has */
-            already_members: number;
-            /** @description Rows in error (only with mode=partial: otherwise the reply is a 400) */
-            failed: number;
-            /** @description Every row, in file order */
-            rows: components["schemas"]["UserImportRow"][];
-        };
-        UserImportRow: {
-            /** @description The file line of the row (the header is line 1) */
-            line: number;
-            /** @description As compared: trimmed, lower case */
-            email: string;
-            /** @description The name cell, trimmed; null when blank */
-            name: string | null;
-            /**
-             * @description created: a new student account made; already_member: already a student of the organization (nothing changed, its password neither); error: see message
-             * @enum {string}
-             */
-            status: "created" | "already_member" | "error";
-            /** @description The student’s uid (not on error rows) */
-            uid?: string;
-            /** @description On a created row without a password, once written (never in a dry run) */
-            invitation_link?: string;
-            /** @description Why the row cannot be imported (error rows), or why a created row has no invitation link */
-            message?: string;
-        };
-        Invitation: {
-            uid: string;
-            email: string;
-            /** @description Opens Firebase Auth’s page to choose a password, then the student signs in with it. Valid 1 hour and until used; POST /api/users/{uid}/invitation makes a new one. Never stored nor audited: send it to the student yourself. */
-            invitation_link: string;
         };
         UpdateUser: {
             display_name?: string;
@@ -10083,7 +10318,7 @@ export type components = {
         AuditLog: {
             id: string;
             /** @enum {string} */
-            event_type: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "invitation_issued" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "test_assignment_changed" | "class_override_set" | "class_override_deleted" | "networks_set" | "webhook_created" | "webhook_deleted" | "webhook_secret_rotated" | "webhook_disabled" | "webhook_delivery_resent" | "essay_graded" | "version_regraded" | "attempt_regraded" | "class_created" | "class_updated" | "class_deleted" | "class_member_added" | "class_member_removed" | "class_members_imported" | "lti_platform_registered" | "lti_platform_deleted";
+            event_type: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "test_assignment_changed" | "test_version_published" | "test_new_version_discarded" | "class_override_set" | "class_override_deleted" | "networks_set" | "webhook_created" | "webhook_deleted" | "webhook_secret_rotated" | "webhook_disabled" | "webhook_delivery_resent" | "essay_graded" | "version_regraded" | "attempt_regraded" | "class_created" | "class_updated" | "class_deleted" | "class_member_added" | "class_member_removed" | "class_members_imported" | "lti_platform_registered" | "lti_platform_deleted";
             /** @description The user the event is about; for a refused token, the uid it claimed (unverified) or "" */
             user_id: string;
             ip_address: string;
@@ -10536,12 +10771,32 @@ export type components = {
             on_site_only: 0 | 1;
             /** @description true: the test has Safe Exam Browser keys; its takers start, answer and submit from SEB (the keys themselves are never answered) */
             seb_required: boolean;
-            /** @description The access code as the organization’s administrators set it (never in a taker’s reply). null with access_code_required false: none; null with access_code_required true: a code stored before codes were readable (a hash only), which still works: set it again to read it */
-            access_code: string | null;
             /** @description The classes the test is assigned to; []: open to the whole organization */
             assigned_class_ids: string[];
             question_ids: string[];
             pools: components["schemas"]["TestPool"][];
+            /** @description The next version being edited (POST /tests/{testId}/new-version), while the fields above stay the live version’s; null when none */
+            pending_edit: {
+                test_name: string;
+                timer: number | null;
+                shuffle: 0 | 1;
+                allow_review: 0 | 1;
+                negative_marking: 0 | 1;
+                folder_id: string | null;
+                question_ids: string[];
+                pools: components["schemas"]["TestPool"][];
+                question_count: number;
+                description: string | null;
+                max_attempts: number | null;
+                negative_mark_ratio: number;
+                /** @description The live version when the edit was opened */
+                base_version: number;
+                opened_by: string;
+                /** @description ISO 8601 UTC */
+                opened_at: string;
+                /** @description ISO 8601 UTC */
+                updated_at: string;
+            } | null;
         };
         TestPool: {
             folder_id: string;
@@ -10648,7 +10903,7 @@ export type components = {
              * @description ISO 8601, after opens_at: no new attempt starts from it on, and every attempt in progress ends by it (expires_at is the earlier of started_at + timer and closes_at). Moving it recomputes the deadlines of the attempts in progress. null: none. Absent: none on create, kept on PUT and PATCH
              */
             closes_at?: string | null;
-            /** @description 4 to 64 characters once surrounding spaces are removed: a taker starting a new attempt must send it, in any case, spaces around it ignored (403 otherwise: a refused credential, docs/security.md#rate-limits). The organization’s administrators read it back (access_code in Test); takers never receive it (their replies carry access_code_required). null clears it; absent keeps it (on PUT too) */
+            /** @description Write-only, 4 to 64 characters: a taker starting a new attempt must send it (403 otherwise: a refused credential, docs/security.md#rate-limits). Stored as a salted hash and never answered (replies carry access_code_required). null clears it; absent keeps it (on PUT too) */
             access_code?: string | null;
             /** @description 0 to 10080: the least time between a student’s last submitted attempt of the test and its next start (default 0 on create; absent keeps it on PUT and PATCH) */
             attempt_cooldown_minutes?: number;
@@ -10733,7 +10988,7 @@ export type components = {
              * @description ISO 8601, after opens_at: no new attempt starts from it on, and every attempt in progress ends by it (expires_at is the earlier of started_at + timer and closes_at). Moving it recomputes the deadlines of the attempts in progress. null: none. Absent: none on create, kept on PUT and PATCH
              */
             closes_at?: string | null;
-            /** @description 4 to 64 characters once surrounding spaces are removed: a taker starting a new attempt must send it, in any case, spaces around it ignored (403 otherwise: a refused credential, docs/security.md#rate-limits). The organization’s administrators read it back (access_code in Test); takers never receive it (their replies carry access_code_required). null clears it; absent keeps it (on PUT too) */
+            /** @description Write-only, 4 to 64 characters: a taker starting a new attempt must send it (403 otherwise: a refused credential, docs/security.md#rate-limits). Stored as a salted hash and never answered (replies carry access_code_required). null clears it; absent keeps it (on PUT too) */
             access_code?: string | null;
             /** @description 0 to 10080: the least time between a student’s last submitted attempt of the test and its next start (default 0 on create; absent keeps it on PUT and PATCH) */
             attempt_cooldown_minutes?: number;
@@ -10763,7 +11018,7 @@ export type components = {
              * @description ISO 8601, after opens_at: no new attempt starts from it on, and every attempt in progress ends by it (expires_at is the earlier of started_at + timer and closes_at). Moving it recomputes the deadlines of the attempts in progress. null: none. Absent: none on create, kept on PUT and PATCH
              */
             closes_at?: string | null;
-            /** @description 4 to 64 characters once surrounding spaces are removed: a taker starting a new attempt must send it, in any case, spaces around it ignored (403 otherwise: a refused credential, docs/security.md#rate-limits). The organization’s administrators read it back (access_code in Test); takers never receive it (their replies carry access_code_required). null clears it; absent keeps it (on PUT too) */
+            /** @description Write-only, 4 to 64 characters: a taker starting a new attempt must send it (403 otherwise: a refused credential, docs/security.md#rate-limits). Stored as a salted hash and never answered (replies carry access_code_required). null clears it; absent keeps it (on PUT too) */
             access_code?: string | null;
             /** @description 0 to 10080: the least time between a student’s last submitted attempt of the test and its next start (default 0 on create; absent keeps it on PUT and PATCH) */
             attempt_cooldown_minutes?: number;
@@ -10780,6 +11035,71 @@ export type components = {
             seb_config_keys?: string[];
             /** @description Write-only: up to 10 Browser Exam Keys (64 lowercase hex digits each). With any Config Key or Browser Exam Key, the taker’s start, answers, events and submit must come from Safe Exam Browser: X-SafeExamBrowser-ConfigKeyHash (against the Config Keys) or X-SafeExamBrowser-RequestHash (against the Browser Exam Keys) equal to SHA-256 hex of the request’s full URL (fragment removed) followed by a key; else 403 "This test must be taken in Safe Exam Browser" (see docs/security.md#safe-exam-browser). Never answered (replies carry seb_required). [] clears the list; absent keeps it (on PUT too). An attempt keeps the keys it started (or was last resumed) with */
             seb_browser_exam_keys?: string[];
+        };
+        EditNewVersion: {
+            test_name: string;
+            /** @description Minutes, 1 to 1440; required to publish */
+            timer?: number | null;
+            /**
+             * @description 1: questions and options are shuffled per attempt
+             * @default 0
+             */
+            shuffle: 0 | 1;
+            /**
+             * @description 1: a submitted attempt shows the answer keys
+             * @default 0
+             */
+            allow_review: 0 | 1;
+            /**
+             * @description 1: a wrong answer costs negative_mark_ratio of its marks
+             * @default 0
+             */
+            negative_marking: 0 | 1;
+            /**
+             * @description Questions of the same organization, in order, without repeats (at most 500)
+             * @default []
+             */
+            question_ids: string[];
+            description?: string | null;
+            /** @description Attempts per student; absent or null = unlimited */
+            max_attempts?: number | null;
+            /**
+             * @description Share of a question’s marks a wrong answer costs (0 to 1)
+             * @default 0.25
+             */
+            negative_mark_ratio: number;
+            /** @description A folder of the same organization */
+            folder_id?: string | null;
+            /**
+             * @description Random draws beside question_ids (at most 20): each attempt draws its own `draw` questions from each pool at start, never repeating a question, preferring those the student has not seen in its earlier attempts of the test. Publishing freezes each pool’s questions (a question also fixed, or in an earlier pool, belongs there only); a draw larger than its pool is refused then (400 naming the pool)
+             * @default []
+             */
+            pools: components["schemas"]["TestPoolInput"][];
+        };
+        BankChanges: {
+            test_id: string;
+            version: number;
+            /** @description When the version was published (ISO 8601 UTC) */
+            frozen_at: string;
+            /** @description The version’s fixed questions compared (pool questions are not) */
+            checked: number;
+            /** @description In the version’s order; empty when the bank still holds what was frozen */
+            changed: components["schemas"]["BankChange"][];
+        };
+        BankChange: {
+            question_id: string;
+            /** @description The frozen copy’s title */
+            title: string | null;
+            /** @description The frozen copy’s text */
+            question_text: string;
+            /** @enum {string} */
+            text_format: "plain" | "html";
+            /** @enum {string} */
+            change: "edited" | "deleted";
+            /** @description What differs from the frozen copy: question_text, options, correct_answer, marks, … */
+            fields: string[];
+            /** @description When the bank’s question was last written; null when deleted */
+            updated_at: string | null;
         };
         ShareCode: {
             code: string;

@@ -32,6 +32,8 @@ const EVENT_TYPES = Object.keys({
   attempt_extended: 1,
   test_extended: 1,
   test_assignment_changed: 1,
+  test_version_published: 1,
+  test_new_version_discarded: 1,
   class_override_set: 1,
   class_override_deleted: 1,
   class_created: 1,

@@ -54,10 +54,21 @@ function replaceBody(test: Test, changes: Partial<Schemas['ReplaceTest']>): Sche
   };
 }
 
-/** A test's fields and its ordered questions: editable while it is a draft (PUT), read only otherwise. */
-export function TestContent({ test, onSaved }: { test: Test; onSaved: (test: Test) => void }) {
+/**
+ * A test's fields and its ordered questions: editable while it is a draft (PUT), read only otherwise.
+ * `saveWith` saves elsewhere instead (a published test's new version), and makes the form editable.
+ */
+export function TestContent({
+  test,
+  onSaved,
+  saveWith,
+}: {
+  test: Test;
+  onSaved: (test: Test) => void;
+  saveWith?: (body: Schemas['ReplaceTest']) => Promise<Test>;
+}) {
   const { api } = useSession();
-  const editable = test.status === 'draft';
+  const editable = saveWith !== undefined || test.status === 'draft';
   const action = useAction();
   const [saved, setSaved] = useState(false);
   const [name, setName] = useState(test.test_name);
@@ -114,21 +125,22 @@ export function TestContent({ test, onSaved }: { test: Test; onSaved: (test: Tes
   const save = () =>
     action.run(async () => {
       setSaved(false);
-      const updated = await unwrap(
-        api.PUT('/api/tests/{testId}', {
-          params: { path: { testId: test.id } },
-          body: replaceBody(test, {
-            test_name: name,
-            description: description || null,
-            timer: timer ? Number(timer) : null,
-            max_attempts: maxAttempts ? Number(maxAttempts) : null,
-            shuffle: shuffle ? 1 : 0,
-            allow_review: allowReview ? 1 : 0,
-            negative_marking: negative ? 1 : 0,
-            negative_mark_ratio: Number(ratio),
-            question_ids: ids,
-            pools: pools.map(poolInput),
-          }),
+      const put = (body: Schemas['ReplaceTest']) =>
+        saveWith
+          ? saveWith(body)
+          : unwrap(api.PUT('/api/tests/{testId}', { params: { path: { testId: test.id } }, body }));
+      const updated = await put(
+        replaceBody(test, {
+          test_name: name,
+          description: description || null,
+          timer: timer ? Number(timer) : null,
+          max_attempts: maxAttempts ? Number(maxAttempts) : null,
+          shuffle: shuffle ? 1 : 0,
+          allow_review: allowReview ? 1 : 0,
+          negative_marking: negative ? 1 : 0,
+          negative_mark_ratio: Number(ratio),
+          question_ids: ids,
+          pools: pools.map(poolInput),
         }),
       );
       setSaved(true);
@@ -143,7 +155,9 @@ export function TestContent({ test, onSaved }: { test: Test; onSaved: (test: Tes
     <section className="card" aria-labelledby="content-heading">
       <h2 id="content-heading">Content</h2>
       {!editable && (
-        <p className="note">Only a draft can be edited: restore an archived test to a draft to change it.</p>
+        <p className="note">
+          Only a draft is edited here: edit a published test as a new version, or restore an archived one to a draft.
+        </p>
       )}
       <form
         onSubmit={(e) => {

@@ -3,7 +3,9 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { ApiError, unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
 import { ErrorMessage, formatTime, Loading, useAction, useLoad } from '../../ui';
+import { useConfirm } from '../../ConfirmDialog';
 import { ExportControl } from '../questions/ExportControl';
+import { BankChanges } from './BankChanges';
 import { ShareCodes } from './ShareCodes';
 import { SittingSettings } from './Sitting';
 import { Students } from './Students';
@@ -26,6 +28,7 @@ export function TestPage() {
   }, [loaded.data]);
   const action = useAction();
   const navigate = useNavigate();
+  const confirmation = useConfirm();
 
   if (loaded.error)
     return (
@@ -44,6 +47,22 @@ export function TestPage() {
 
   const move = (to: 'publish' | 'archive' | 'restore') =>
     action.run(async () => {
+      if (
+        to === 'archive' &&
+        !(await confirmation.ask({
+          title: `Archive "${test.test_name}"?`,
+          body: (
+            <p>
+              Students can no longer start it, and attempts in progress take no more answers (they can still be
+              submitted). Results stay readable. Restoring makes it a draft, hidden from students until it is published
+              again.
+            </p>
+          ),
+          confirm: 'Archive',
+          danger: true,
+        }))
+      )
+        return;
       const path = { params: { path: { testId: test.id } } };
       const updated =
         to === 'publish'
@@ -55,7 +74,13 @@ export function TestPage() {
     });
   const remove = () =>
     action.run(async () => {
-      if (!confirm(`Delete the draft test "${test.test_name}"? This cannot be undone.`)) return;
+      const sure = await confirmation.ask({
+        title: `Delete "${test.test_name}"?`,
+        body: <p>The draft and its share codes go for good: this cannot be undone.</p>,
+        confirm: 'Delete',
+        danger: true,
+      });
+      if (!sure) return;
       try {
         await unwrap(api.DELETE('/api/tests/{testId}', { params: { path: { testId: test.id } } }));
       } catch (err) {
@@ -70,6 +95,29 @@ export function TestPage() {
       navigate('/admin/tests', { state: { deleted: test.test_name } });
     });
   const base = `/admin/tests/${encodeURIComponent(test.id)}`;
+  const path = { params: { path: { testId: test.id } } };
+  const pending = test.pending_edit;
+  const openNewVersion = () =>
+    action.run(async () => setTest(await unwrap(api.POST('/api/tests/{testId}/new-version', path))));
+  const publishNewVersion = () =>
+    action.run(async () => setTest(await unwrap(api.POST('/api/tests/{testId}/new-version/publish', path))));
+  const discardNewVersion = () =>
+    action.run(async () => {
+      const sure = await confirmation.ask({
+        title: `Discard version ${(test.version ?? 0) + 1}?`,
+        body: <p>Its changes are lost. Version {test.version} stays live, as it is.</p>,
+        confirm: 'Discard',
+        danger: true,
+      });
+      if (!sure) return;
+      await unwrap(api.DELETE('/api/tests/{testId}/new-version', path));
+      setTest((await unwrap(api.GET('/api/tests/{testId}', path))) as Test);
+    });
+  // While a new version is edited, the content form shows and saves it; the live fields stay as they are.
+  const contentView: Test = pending ? { ...test, ...pending } : test;
+  const savePending = pending
+    ? async (body: Schemas['EditNewVersion']) => unwrap(api.PUT('/api/tests/{testId}/new-version', { ...path, body }))
+    : undefined;
 
   return (
     <>
@@ -111,11 +159,44 @@ export function TestPage() {
             Restore to draft
           </button>
         )}
+        {test.status === 'published' && !pending && (
+          <button type="button" disabled={action.busy} onClick={() => void openNewVersion()}>
+            Edit as a new version
+          </button>
+        )}
       </div>
+      {pending && (
+        <section className="card" aria-labelledby="new-version-heading" data-testid="new-version">
+          <h2 id="new-version-heading">Version {(test.version ?? 0) + 1} is being edited</h2>
+          <p className="note">
+            Opened {formatTime(pending.opened_at)}
+            {test.status === 'published'
+              ? `. Students keep getting version ${test.version} until you publish this one; attempts in progress keep their version.`
+              : '. The test is archived: restoring it makes this edit the draft.'}
+          </p>
+          <div className="row">
+            {test.status === 'published' && (
+              <button type="button" disabled={action.busy} onClick={() => void publishNewVersion()}>
+                Publish version {(test.version ?? 0) + 1}
+              </button>
+            )}
+            <button type="button" className="danger" disabled={action.busy} onClick={() => void discardNewVersion()}>
+              Discard the new version
+            </button>
+          </div>
+        </section>
+      )}
       <ErrorMessage error={action.error} />
+      {confirmation.element}
+      <BankChanges key={`changes-${test.version}`} test={test} />
       <ExportControl path={`/api/tests/${encodeURIComponent(test.id)}/export`} baseName="test" />
       {/* Keyed by status: a move reloads the content form from the test as it now is. */}
-      <TestContent key={`content-${test.status}`} test={test} onSaved={setTest} />
+      <TestContent
+        key={`content-${test.status}-${pending ? pending.opened_at : 'live'}`}
+        test={contentView}
+        onSaved={setTest}
+        saveWith={savePending}
+      />
       <ShareCodes key={`codes-${test.status}`} test={test} />
       <SittingSettings test={test} onSaved={setTest} />
       <Students test={test} />
