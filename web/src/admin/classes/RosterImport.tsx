@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ApiError, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
-import { ErrorMessage, Field, useAction } from '../../ui';
+import { ErrorMessage, Field, ScrollTable, useAction } from '../../ui';
 import { importRoster, type RosterRow, type RosterStatus } from './classApi';
 
 type Mode = Schemas['RosterImportResult']['mode'];
@@ -143,7 +143,7 @@ export function RosterImport({ classId, onImported }: { classId: string; onImpor
         </p>
       )}
       {rows.length > 0 && (
-        <table className="report">
+        <ScrollTable label="Roster rows" className="report">
           <caption>
             {outcome?.refused ? 'Rows that cannot be imported' : 'Rows of the roster'} ({rows.length})
           </caption>
@@ -171,7 +171,7 @@ export function RosterImport({ classId, onImported }: { classId: string; onImpor
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       )}
     </section>
   );
