@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { createSuperAdmin, createTenant, createUser, uniqueName, type TestUser } from '../support/fixtures';
@@ -94,14 +95,18 @@ async function smallTargetsOf(page: Page): Promise<string[]> {
  */
 async function layoutProblemsOf(page: Page, test: Mocha.Context, name: string): Promise<string[]> {
   await checkPage(page, test, name);
+  return (await problemsOf(page)).map((p) => `${name}: ${p}`);
+}
+
+/** What does not fit or cannot be tapped on the page as it is (axe already loaded in it). */
+async function problemsOf(page: Page): Promise<string[]> {
   // tsx names the functions declared inside the evaluated code with a helper the page lacks.
   await page.evaluate('window.__name ??= (f) => f');
-  const problems = [
+  return [
     ...(await overflowsOf(page)).map((p) => `wider than the viewport: ${p}`),
     ...(await coveredControlsOf(page)).map((p) => `a tap cannot reach it: ${p}`),
     ...(await smallTargetsOf(page)).map((p) => `target too small: ${p}`),
   ];
-  return problems.map((p) => `${name}: ${p}`);
 }
 
 /** The same, failing at once. */
@@ -282,6 +287,29 @@ describe('web app: the pages on phones and tablets', function () {
       },
     },
   ];
+
+  it('finds what it looks for: a page too wide, a control laid under another, targets too small', async function () {
+    const { page } = browser();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.setContent(`
+      <main>
+        <p style="width: 500px">A paragraph wider than the phone.</p>
+        <div style="overflow-x: auto"><p style="width: 900px">Wide, but in a box of its own that scrolls.</p></div>
+        <button id="under">Under</button>
+        <div style="position: relative; top: -30px; height: 40px; background: #fff">A banner over the button</div>
+        <p><button style="padding: 0; width: 12px; height: 12px">a</button><button style="padding: 0; width: 12px; height: 12px">b</button></p>
+      </main>`);
+    await page.evaluate(readFileSync(createRequire(__filename).resolve('axe-core/axe.min.js'), 'utf8'));
+    const problems = await problemsOf(page);
+    assert.equal(problems.filter((p) => /wider than the viewport: the document is \d+ px wide/.test(p)).length, 1);
+    assert.equal(problems.filter((p) => /wider than the viewport: p "A paragraph wider/.test(p)).length, 1);
+    assert.ok(!problems.some((p) => /Wide, but in a box/.test(p)), problems.join('\n'));
+    assert.ok(
+      problems.some((p) => /a tap cannot reach it: button "Under" is under div "A banner/.test(p)),
+      problems.join('\n'),
+    );
+    assert.equal(problems.filter((p) => p.startsWith('target too small')).length, 2, problems.join('\n'));
+  });
 
   for (const width of WIDTHS) {
     it(`fits every admin page in ${width} px, each control tappable, tables scrolling in their own box`, async function () {
