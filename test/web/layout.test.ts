@@ -142,6 +142,8 @@ async function created(res: Promise<{ status: number; text: string; body: any }>
 describe('web app: the pages on phones and tablets', function () {
   this.timeout(600_000);
   const browser = browserPerTest();
+  // One test opens a dozen pages on fresh emulators: each route group's first call starts a function worker.
+  beforeEach(() => browser().context.setDefaultTimeout(60_000));
   let tenant: Tenant;
   let superAdmin: TestUser;
   let test: Awaited<ReturnType<typeof createTestWith>>;
