@@ -38,11 +38,13 @@ call() {
 }
 
 # json <JavaScript expression of v>: reads a JSON reply on stdin and prints the expression's value
-# (a string as it is, anything else as JSON). Nothing to read, or nothing found, says so and fails.
+# (a string as it is, anything else as JSON). Nothing found says so and fails; nothing to read (the
+# call before failed and said why) fails quietly.
 json() {
   node -e '
     const text = require("fs").readFileSync(0, "utf8");
-    if (!text.trim()) { console.error("(no reply to read: the call before failed)"); process.exit(1); }
+    // Nothing to read: the call before failed, and has said why.
+    if (!text.trim()) process.exit(1);
     const expression = process.argv[1];
     let value;
     try {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ComponentProps, type ReactNode } from 'react';
 import { ApiError } from './api/client';
 
 /** Every error from the API is shown as its message (and its details), never as a blank screen. */
@@ -90,3 +90,27 @@ export const formatTime = (iso: string | null | undefined) => (iso ? new Date(is
 
 /** "1 question", "2 questions": a count with its noun, singular for exactly one (pass the plural when it is not noun + s). */
 export const plural = (count: number, noun: string, nouns = `${noun}s`) => `${count} ${count === 1 ? noun : nouns}`;
+
+/**
+ * A table that scrolls sideways inside its own box when it is wider than the page (a phone), instead of
+ * widening the page. Its box is a labelled region, and focusable while it overflows, so a keyboard can
+ * scroll it too. Drop-in for `<table>`: its props go to the table.
+ */
+export function ScrollTable({ label, ...table }: { label: string } & ComponentProps<'table'>) {
+  const box = useRef<HTMLDivElement>(null);
+  const [overflows, setOverflows] = useState(false);
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const measure = () => setOverflows(element.scrollWidth > element.clientWidth + 1);
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    if (element.firstElementChild) observer.observe(element.firstElementChild);
+    return () => observer.disconnect();
+  }, []);
+  return (
+    <div ref={box} className="table-scroll" role="region" aria-label={label} tabIndex={overflows ? 0 : undefined}>
+      <table {...table} />
+    </div>
+  );
+}

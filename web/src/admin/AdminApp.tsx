@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { useCallback, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { Navigate, NavLink, Route, Routes } from 'react-router';
 import { authorizedFetch } from '../api/client';
 import { MediaLoaderContext, type MediaLoader } from '../QuestionText';
@@ -27,11 +27,36 @@ export default function AdminApp() {
     async (mediaId) => (await authorizedFetch(auth, `/api/media/${encodeURIComponent(mediaId)}`)).blob(),
     [auth],
   );
+  // On a narrow screen the side bar is a menu behind one button (styles.css shows it all on a wide one).
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const closeOnLink = (e: MouseEvent) => {
+    if ((e.target as Element).closest('a')) setMenuOpen(false);
+  };
+  const closeOnEscape = (e: KeyboardEvent) => {
+    if (e.key !== 'Escape' || !menuOpen) return;
+    setMenuOpen(false);
+    menuButton.current?.focus();
+  };
   return (
     <MediaLoaderContext value={loadMedia}>
       <OrgProvider>
         <div className="admin">
-          <nav aria-label="Administration" className="side">
+          <nav
+            aria-label="Administration"
+            className={menuOpen ? 'side open' : 'side'}
+            onClick={closeOnLink}
+            onKeyDown={closeOnEscape}
+          >
+            <button
+              type="button"
+              ref={menuButton}
+              className="menu-toggle secondary"
+              aria-expanded={menuOpen}
+              onClick={() => setMenuOpen(!menuOpen)}
+            >
+              Menu
+            </button>
             <OrgPicker />
             <NavLink to="/admin/tests">Tests</NavLink>
             <NavLink to="/admin/questions">Question bank</NavLink>

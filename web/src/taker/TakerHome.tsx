@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { serverNowAtLeast, unwrap, type Schemas } from '../api/client';
 import { useSession } from '../session';
-import { ErrorMessage, Field, formatTime, Loading, useAction, useLoad } from '../ui';
+import { ErrorMessage, Field, formatTime, Loading, ScrollTable, useAction, useLoad } from '../ui';
 
 /** A student's published tests with their windows, its attempts in progress and its results. */
 export function TakerHome() {
@@ -37,7 +37,7 @@ export function TakerHome() {
       {submitted.length > 0 && (
         <section aria-labelledby="results-heading">
           <h2 id="results-heading">Your results</h2>
-          <table>
+          <ScrollTable label="Your results">
             <thead>
               <tr>
                 <th scope="col">Test</th>
@@ -70,7 +70,7 @@ export function TakerHome() {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </ScrollTable>
         </section>
       )}
     </main>

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
-import { ErrorMessage, formatTime, Loading, useAction, useLoad } from '../../ui';
+import { ErrorMessage, formatTime, Loading, ScrollTable, useAction, useLoad } from '../../ui';
 import { Pager } from '../Pager';
 import { RegradeDialog } from '../grading/RegradeDialog';
 import { useOrg } from '../org';
@@ -186,7 +186,7 @@ function Distribution({ a }: { a: Schemas['TestAnalytics'] }) {
           title={`Score distribution of ${a.completed} submitted attempts, by percentage band`}
         />
       </div>
-      <table>
+      <ScrollTable label="Attempts per percentage band">
         <caption>Submitted attempts per percentage band</caption>
         <thead>
           <tr>
@@ -202,7 +202,7 @@ function Distribution({ a }: { a: Schemas['TestAnalytics'] }) {
             </tr>
           ))}
         </tbody>
-      </table>
+      </ScrollTable>
     </section>
   );
 }
@@ -213,7 +213,7 @@ function Difficulty({ a }: { a: Schemas['TestAnalytics'] }) {
   return (
     <section aria-labelledby="difficulty" className="card">
       <h2 id="difficulty">By difficulty label</h2>
-      <table>
+      <ScrollTable label="By difficulty label">
         <thead>
           <tr>
             <th scope="col">Difficulty</th>
@@ -234,7 +234,7 @@ function Difficulty({ a }: { a: Schemas['TestAnalytics'] }) {
             </tr>
           ))}
         </tbody>
-      </table>
+      </ScrollTable>
     </section>
   );
 }
@@ -254,7 +254,7 @@ function Questions({
         well the question separates strong from weak takers (× 100; below {WEAK_DISCRIMINATION} it hardly does). Flagged
         rows need a look.
       </p>
-      <table className="questions-table">
+      <ScrollTable label="Per question figures" className="questions-table">
         <thead>
           <tr>
             <th scope="col">#</th>
@@ -328,7 +328,7 @@ function Questions({
             );
           })}
         </tbody>
-      </table>
+      </ScrollTable>
     </section>
   );
 }
@@ -362,7 +362,7 @@ function Takers({ testId, classId }: { testId: string; classId: string }) {
       <h2 id="takers">Submitted attempts</h2>
       <ErrorMessage error={list.error} />
       {list.data && (
-        <table>
+        <ScrollTable label="Submitted attempts">
           <thead>
             <tr>
               <th scope="col">Taker</th>
@@ -394,7 +394,7 @@ function Takers({ testId, classId }: { testId: string; classId: string }) {
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       )}
       <Pager pagination={list.data?.pagination} page={page} onPage={setPage} what="submitted attempts" />
     </section>

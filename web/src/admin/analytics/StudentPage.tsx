@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { unwrap } from '../../api/client';
 import { useSession } from '../../session';
-import { ErrorMessage, formatTime, Loading, useLoad } from '../../ui';
+import { ErrorMessage, formatTime, Loading, ScrollTable, useLoad } from '../../ui';
 import { Pager } from '../Pager';
 import { useOrg } from '../org';
 
@@ -70,7 +70,7 @@ export function StudentPage() {
           </section>
           <section aria-labelledby="attempts">
             <h2 id="attempts">Submitted attempts</h2>
-            <table>
+            <ScrollTable label="Submitted attempts">
               <thead>
                 <tr>
                   <th scope="col">Test</th>
@@ -104,7 +104,7 @@ export function StudentPage() {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </ScrollTable>
             <Pager pagination={s.pagination} page={page} onPage={setPage} what="the student’s attempts" />
           </section>
         </>

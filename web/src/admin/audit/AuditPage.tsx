@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { unwrap } from '../../api/client';
 import type { paths } from '../../api/schema';
 import { useSession } from '../../session';
-import { ErrorMessage, Field, formatTime, Loading, useLoad } from '../../ui';
+import { ErrorMessage, Field, formatTime, Loading, ScrollTable, useLoad } from '../../ui';
 import { useOrg } from '../org';
 import { Pager } from '../Pager';
 
@@ -131,7 +131,7 @@ export function AuditPage() {
       <ErrorMessage error={logs.error} />
       {logs.loading && <Loading what="Loading the audit log" />}
       {logs.data && !logs.loading && (
-        <table>
+        <ScrollTable label="Audit records">
           <caption className="sr-only">Audit records, newest first</caption>
           <thead>
             <tr>
@@ -166,7 +166,7 @@ export function AuditPage() {
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       )}
       <Pager pagination={logs.data?.pagination} page={page} onPage={setPage} what="the audit log" />
     </>

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
-import { ErrorMessage, Field, formatTime, Loading, useAction, useLoad } from '../../ui';
+import { ErrorMessage, Field, formatTime, Loading, ScrollTable, useAction, useLoad } from '../../ui';
 import { useOrg } from '../org';
 import { Pager } from '../Pager';
 import { addMember, deleteClass, getClass, listMembers, removeMember, updateClass, type ClassInfo } from './classApi';
@@ -175,7 +175,7 @@ function Members({ cls, changes, onChanged }: { cls: ClassInfo; changes: number;
       {!members.data && members.loading ? (
         <Loading what="Loading the members" />
       ) : (
-        <table>
+        <ScrollTable label="Class members">
           <caption className="sr-only">Members of {cls.name}</caption>
           <thead>
             <tr>
@@ -215,7 +215,7 @@ function Members({ cls, changes, onChanged }: { cls: ClassInfo; changes: number;
               );
             })}
           </tbody>
-        </table>
+        </ScrollTable>
       )}
       <Pager pagination={members.data?.pagination} page={page} onPage={setPage} what="members" />
     </section>

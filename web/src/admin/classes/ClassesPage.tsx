@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../../api/client';
 import { useSession } from '../../session';
-import { ErrorMessage, Field, Loading, useAction, useLoad } from '../../ui';
+import { ErrorMessage, Field, Loading, ScrollTable, useAction, useLoad } from '../../ui';
 import { NeedsOrg } from '../org';
 import { Pager } from '../Pager';
 import { createClass, deleteClass, listClasses, orgQuery, type ClassInfo } from './classApi';
@@ -75,7 +75,7 @@ function ClassList({ clientId }: { clientId: string }) {
       {!classes.data && classes.loading ? (
         <Loading what="Loading the classes" />
       ) : (
-        <table>
+        <ScrollTable label="Classes of the organization">
           <caption className="sr-only">Classes of the organization</caption>
           <thead>
             <tr>
@@ -97,7 +97,7 @@ function ClassList({ clientId }: { clientId: string }) {
               <ClassRow key={c.id} cls={c} onDeleted={classes.reload} />
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       )}
       <Pager pagination={classes.data?.pagination} page={page} onPage={setPage} what="classes" />
     </>

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { ApiError, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
-import { ErrorMessage, Field, plural, useAction } from '../../ui';
+import { ErrorMessage, Field, plural, ScrollTable, useAction } from '../../ui';
 import { CopyValue } from '../integrations/formParts';
 import { saveFile } from '../questions/ExportControl';
 import { importRoster, type RosterStatus } from './classApi';
@@ -192,7 +192,7 @@ export function RosterImportForm({ target, onImported }: { target: RosterTarget;
         </p>
       )}
       {rows.length > 0 && (
-        <table className="report">
+        <ScrollTable label="Roster rows" className="report">
           <caption>
             {outcome?.refused ? 'Rows that cannot be imported' : 'Rows of the roster'} ({rows.length})
           </caption>
@@ -228,7 +228,7 @@ export function RosterImportForm({ target, onImported }: { target: RosterTarget;
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       )}
     </section>
   );

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
-import { ErrorMessage, Field, useAction } from '../../ui';
+import { ErrorMessage, Field, ScrollTable, useAction } from '../../ui';
 import { QuestionText, richFields } from '../../QuestionText';
 
 type Question = Pick<
@@ -171,7 +171,7 @@ export function RegradeDialog({
 function Changes({ result, caption }: { result: Result; caption: string }) {
   if (result.changed.length === 0) return null;
   return (
-    <table>
+    <ScrollTable label={caption}>
       <caption>{caption}</caption>
       <thead>
         <tr>
@@ -193,6 +193,6 @@ function Changes({ result, caption }: { result: Result; caption: string }) {
           </tr>
         ))}
       </tbody>
-    </table>
+    </ScrollTable>
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useSession } from '../../session';
-import { formatTime, Loading, useAction, useLoad } from '../../ui';
+import { formatTime, Loading, ScrollTable, useAction, useLoad } from '../../ui';
 import { Pager } from '../Pager';
 import { FormError } from './formParts';
 import {
@@ -39,7 +39,7 @@ export function Deliveries({ clientId, endpoint }: { clientId: string; endpoint:
       {!deliveries.data && deliveries.loading ? (
         <Loading what="Loading the deliveries" />
       ) : !deliveries.data ? null : (
-        <table>
+        <ScrollTable label={`Delivery list of ${endpoint.url}`}>
           <caption className="sr-only">Deliveries to {endpoint.url}, newest first</caption>
           <thead>
             <tr>
@@ -66,7 +66,7 @@ export function Deliveries({ clientId, endpoint }: { clientId: string; endpoint:
               <DeliveryRow key={d.id} clientId={clientId} endpoint={endpoint} delivery={d} />
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       )}
       <Pager
         pagination={deliveries.data?.pagination}

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useSession } from '../../session';
-import { Field, formatTime, Loading, useAction, useLoad } from '../../ui';
+import { Field, formatTime, Loading, ScrollTable, useAction, useLoad } from '../../ui';
 import { CopyValue, fieldProblems, FieldProblems, FormError } from './formParts';
 import {
   deleteLtiPlatform,
@@ -56,7 +56,7 @@ export function LtiPlatforms({ clientId }: { clientId: string }) {
       {!platforms.data && platforms.loading ? (
         <Loading what="Loading the LTI platforms" />
       ) : !platforms.data ? null : (
-        <table>
+        <ScrollTable label="Registered LTI platforms">
           <caption className="sr-only">Registered LTI platforms</caption>
           <thead>
             <tr>
@@ -88,7 +88,7 @@ export function LtiPlatforms({ clientId }: { clientId: string }) {
               />
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       )}
     </section>
   );

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { serverNow, unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
-import { ErrorMessage, Field, Loading, useAction, useLoad } from '../../ui';
+import { ErrorMessage, Field, Loading, ScrollTable, useAction, useLoad } from '../../ui';
 import { Pager } from '../Pager';
 import { ClassFilter, useClassFilter } from '../classes/ClassFilter';
 import { useOrg } from '../org';
@@ -127,7 +127,7 @@ export function LivePage() {
       {!attempts.data && attempts.loading ? (
         <Loading what="Loading the attempts in progress" />
       ) : (
-        <table>
+        <ScrollTable label="Attempts in progress">
           <caption className="sr-only">Attempts in progress</caption>
           <thead>
             <tr>
@@ -151,7 +151,7 @@ export function LivePage() {
               <AttemptRow key={a.attempt_id} attempt={a} now={now} onChanged={reload} onMessage={setMessage} />
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       )}
       <Pager pagination={attempts.data?.pagination} page={page} onPage={setPage} what="attempts in progress" />
     </>

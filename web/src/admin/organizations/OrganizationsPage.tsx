@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
-import { ErrorMessage, Field, formatTime, Loading, useAction, useLoad } from '../../ui';
+import { ErrorMessage, Field, formatTime, Loading, ScrollTable, useAction, useLoad } from '../../ui';
 import { Pager } from '../Pager';
 
 const EMPTY: Schemas['CreateClient'] = { name: '', address: '', logo_url: '' };
@@ -84,7 +84,7 @@ export function OrganizationsPage() {
       <ErrorMessage error={toggle.error} />
       {clients.loading && !clients.data && <Loading what="Loading the organizations" />}
       {clients.data && (
-        <table>
+        <ScrollTable label="Organizations">
           <caption className="sr-only">Organizations</caption>
           <thead>
             <tr>
@@ -121,7 +121,7 @@ export function OrganizationsPage() {
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       )}
       <Pager pagination={clients.data?.pagination} page={page} onPage={setPage} what="organizations" />
       {networksOf && <NetworksEditor key={networksOf.id} client={networksOf} onClose={() => setNetworksOf(null)} />}

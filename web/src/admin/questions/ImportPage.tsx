@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ApiError, unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
-import { ErrorMessage, Field, useAction, useLoad } from '../../ui';
+import { ErrorMessage, Field, ScrollTable, useAction, useLoad } from '../../ui';
 import { NeedsOrg } from '../org';
 import { QUESTION_TYPES } from './QuestionForm';
 
@@ -270,7 +270,7 @@ function Report({ items, rowErrors, heading }: { items: ReportItem[]; rowErrors:
       <p data-testid="report-counts">
         {count('ok')} ok · {count('error')} with errors · {count('unsupported')} unsupported · {warned} with warnings
       </p>
-      <table className="report">
+      <ScrollTable label="Questions of the file" className="report">
         <thead>
           <tr>
             <th scope="col">#</th>
@@ -321,7 +321,7 @@ function Report({ items, rowErrors, heading }: { items: ReportItem[]; rowErrors:
             );
           })}
         </tbody>
-      </table>
+      </ScrollTable>
       {unplaced.length > 0 && <RowErrors rowErrors={unplaced} />}
     </section>
   );
@@ -332,7 +332,7 @@ function RowErrors({ rowErrors }: { rowErrors: RowError[] }) {
   return (
     <section aria-labelledby="row-errors-heading">
       <h2 id="row-errors-heading">Problems in the file ({rowErrors.length})</h2>
-      <table>
+      <ScrollTable label="Problems in the file">
         <thead>
           <tr>
             <th scope="col">Line</th>
@@ -349,7 +349,7 @@ function RowErrors({ rowErrors }: { rowErrors: RowError[] }) {
             </tr>
           ))}
         </tbody>
-      </table>
+      </ScrollTable>
     </section>
   );
 }

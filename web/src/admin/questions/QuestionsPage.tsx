@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
-import { ErrorMessage, Field, Loading, useAction, useLoad } from '../../ui';
+import { ErrorMessage, Field, Loading, ScrollTable, useAction, useLoad } from '../../ui';
 import { NeedsOrg } from '../org';
 import { DIFFICULTIES, QUESTION_TYPES, QuestionForm, type Difficulty, type QuestionType } from './QuestionForm';
 import { Pager } from '../Pager';
@@ -233,7 +233,7 @@ function Bank({ clientId }: { clientId: string }) {
         {questions.loading && !questions.data ? <Loading what="Loading the questions" /> : null}
         {questions.data && questions.data.data.length === 0 ? <p>No question matches.</p> : null}
         {questions.data && questions.data.data.length > 0 && (
-          <table>
+          <ScrollTable label="Questions of the bank">
             <thead>
               <tr>
                 <th scope="col">Question</th>
@@ -285,7 +285,7 @@ function Bank({ clientId }: { clientId: string }) {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </ScrollTable>
         )}
         {pagination && pagination.pages > 1 && (
           <Pager pagination={pagination} page={page} onPage={setPage} what="questions" />

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import type { Schemas } from '../../api/client';
 import { useSession } from '../../session';
-import { ErrorMessage, Field, formatTime, Loading, useAction, useLoad } from '../../ui';
+import { ErrorMessage, Field, formatTime, Loading, ScrollTable, useAction, useLoad } from '../../ui';
 import {
   allClasses,
   classLabel,
@@ -186,7 +186,7 @@ export function ClassOverrides({ testId, classes }: { testId: string; classes: C
       {overrides.loading && !overrides.data ? <Loading what="Loading the class overrides" /> : null}
       {overrides.data && rows.length === 0 ? <p>No class override.</p> : null}
       {rows.length > 0 && (
-        <table>
+        <ScrollTable label="Class overrides set">
           <caption className="sr-only">Overrides per class</caption>
           <thead>
             <tr>
@@ -225,7 +225,7 @@ export function ClassOverrides({ testId, classes }: { testId: string; classes: C
               );
             })}
           </tbody>
-        </table>
+        </ScrollTable>
       )}
     </section>
   );

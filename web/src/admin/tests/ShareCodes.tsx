@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
-import { ErrorMessage, Field, formatTime, Loading, useAction, useLoad } from '../../ui';
+import { ErrorMessage, Field, formatTime, Loading, ScrollTable, useAction, useLoad } from '../../ui';
 import { fromLocalInput } from './time';
 
 /** Share codes of a published test: issue, copy, revoke. */
@@ -83,7 +83,7 @@ export function ShareCodes({ test }: { test: Schemas['Test'] }) {
       <ErrorMessage error={action.error ?? codes.error} />
       {codes.loading && !codes.data ? <Loading what="Loading the share codes" /> : null}
       {codes.data && codes.data.data.length > 0 && (
-        <table>
+        <ScrollTable label="Codes issued">
           <thead>
             <tr>
               <th scope="col">Code</th>
@@ -133,7 +133,7 @@ export function ShareCodes({ test }: { test: Schemas['Test'] }) {
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       )}
     </section>
   );

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
-import { ErrorMessage, Field, formatTime, Loading, useAction, useLoad } from '../../ui';
+import { ErrorMessage, Field, formatTime, Loading, ScrollTable, useAction, useLoad } from '../../ui';
 import { personLabel, StudentCombobox } from '../StudentCombobox';
 import { fromLocalInput } from './time';
 
@@ -98,7 +98,7 @@ function Overrides({ testId, clientId, students }: { testId: string; clientId: s
       {overrides.loading && !overrides.data ? <Loading what="Loading the overrides" /> : null}
       {overrides.data && overrides.data.data.length === 0 ? <p>No override.</p> : null}
       {overrides.data && overrides.data.data.length > 0 && (
-        <table>
+        <ScrollTable label="Student overrides set">
           <thead>
             <tr>
               <th scope="col">Student</th>
@@ -132,7 +132,7 @@ function Overrides({ testId, clientId, students }: { testId: string; clientId: s
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       )}
     </section>
   );

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
-import { ErrorMessage, Field, Loading, useAction, useLoad } from '../../ui';
+import { ErrorMessage, Field, Loading, ScrollTable, useAction, useLoad } from '../../ui';
 import { Pager } from '../Pager';
 import { QuestionText } from '../../QuestionText';
 import { plainTextOf } from '../../questionHtml';
@@ -268,7 +268,7 @@ export function TestContent({
           {bank.loading && !bank.data ? <Loading what="Loading the question bank" /> : null}
           {bank.data && bank.data.data.length === 0 ? <p>The bank is empty.</p> : null}
           {bank.data && bank.data.data.length > 0 && (
-            <table>
+            <ScrollTable label="Bank questions to add">
               <thead>
                 <tr>
                   <th scope="col">Question</th>
@@ -301,7 +301,7 @@ export function TestContent({
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </ScrollTable>
           )}
           {bank.data && bank.data.pagination.pages > 1 && (
             <Pager pagination={bank.data.pagination} page={bankPage} onPage={setBankPage} what="the question bank" />

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
-import { ErrorMessage, Field, formatTime, Loading, useAction, useLoad } from '../../ui';
+import { ErrorMessage, Field, formatTime, Loading, ScrollTable, useAction, useLoad } from '../../ui';
 import { NeedsOrg } from '../org';
 import { Pager } from '../Pager';
 
@@ -65,7 +65,7 @@ function Tests({ clientId }: { clientId: string }) {
         {tests.loading && !tests.data ? <Loading what="Loading the tests" /> : null}
         {tests.data && list.length === 0 ? <p>No test yet.</p> : null}
         {list.length > 0 && (
-          <table>
+          <ScrollTable label="Tests of the organization">
             <thead>
               <tr>
                 <th scope="col">Test</th>
@@ -88,7 +88,7 @@ function Tests({ clientId }: { clientId: string }) {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </ScrollTable>
         )}
         {pagination && pagination.pages > 1 && (
           <Pager pagination={pagination} page={page} onPage={setPage} what="tests" />

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { Api } from '../../api/client';
 import { useSession } from '../../session';
-import { ErrorMessage, Field, Loading, plural, useAction, useLoad } from '../../ui';
+import { ErrorMessage, Field, Loading, plural, ScrollTable, useAction, useLoad } from '../../ui';
 import { countOf, RosterImportForm, type RosterTarget } from '../classes/RosterImport';
 import { CopyValue } from '../integrations/formParts';
 import { NeedsOrg } from '../org';
@@ -84,7 +84,7 @@ function Students({ clientId }: { clientId: string }) {
                   : `${plural(rows.length, 'student')} found${rows.length === SEARCH_LIMIT ? ' (the first ones: type more)' : ''}.`
                 : plural(students.data?.pagination.total ?? 0, 'student')}
             </p>
-            <table>
+            <ScrollTable label="Students">
               <caption className="sr-only">Students of the organization</caption>
               <thead>
                 <tr>
@@ -106,7 +106,7 @@ function Students({ clientId }: { clientId: string }) {
                   <StudentRow key={u.uid} user={u} onChanged={changed} onChoose={() => setChosen(u)} />
                 ))}
               </tbody>
-            </table>
+            </ScrollTable>
             {!query && <Pager pagination={students.data?.pagination} page={page} onPage={setPage} what="students" />}
           </>
         )}
