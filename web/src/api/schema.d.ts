@@ -920,7 +920,7 @@ export type paths = {
         put?: never;
         /**
          * Create a user
-         * @description A Client Admin creates client_admin or student accounts in its own organization; never super_admin.
+         * @description A Client Admin creates client_admin or student accounts in its own organization; never super_admin. Without a password the account has none yet, and the reply carries invitation_link: the user chooses one there.
          */
         post: {
             parameters: {
@@ -941,7 +941,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["User"];
+                        "application/json": components["schemas"]["CreatedUser"];
                     };
                 };
                 /** @description VALIDATION_ERROR */
@@ -991,6 +991,257 @@ export type paths = {
                 };
                 /** @description PAYLOAD_TOO_LARGE */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import the organization’s students from a CSV roster
+         * @description multipart/form-data with exactly one file part named "file": UTF-8 CSV (a BOM, CRLF, quoted fields and blank lines are fine), at most 1 MB (413) and 240 rows (400). Header row: email, name (display_name is accepted for name), and optionally password, any order, case aside. Emails are compared trimmed and in lower case; a repeated email is an error on its later rows. An email with no account creates a student (the name is then required) with the row’s password (8 to 128 characters), or with none: its row then carries invitation_link, a link to choose one, which the admin sends. A student of the organization is already_member (left as it is, its password too); any other account (an administrator, or another organization’s user) is an error row that does not say which. All or nothing by default: any error row answers 400 VALIDATION_ERROR carrying `rows` (the error rows) and nothing is written. ?mode=partial imports the valid rows and reports the others (400 when none is valid); ?dry_run=true checks everything and writes nothing. Each student created is audited as user_created. A Client Admin imports into its own organization; a Super Admin names client_id.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description The organization (a Super Admin names it; a Client Admin’s is its own) */
+                    client_id?: string;
+                    /** @description partial: import the valid rows and report the others */
+                    mode?: "all_or_nothing" | "partial";
+                    /** @description true: check everything and write nothing */
+                    dry_run?: "true" | "false";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description The roster (UTF-8 CSV with the header email,name[,password]; at most 1 MB)
+                         */
+                        file: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description What became of every row (for a dry run, what would) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UserImportResult"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{uid}/invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a new invitation link for a user
+         * @description A link for the user to choose a password (Firebase Auth’s password reset: valid 1 hour, one use), for an account created without one or whose link expired. Whoever may set the user’s password may ask (a Client Admin for its students). A deactivated account → 409. Audited as invitation_issued; the link is neither stored nor logged.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A user id (uid), 1 to 128 characters */
+                    uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The link */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Invitation"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description CONFLICT */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1346,7 +1597,7 @@ export type paths = {
                     cursor?: string;
                     /** @description A client id, 1 to 128 characters */
                     client_id?: string;
-                    event_type?: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "test_assignment_changed" | "test_version_published" | "test_new_version_discarded" | "class_override_set" | "class_override_deleted" | "networks_set" | "webhook_created" | "webhook_deleted" | "webhook_secret_rotated" | "webhook_disabled" | "webhook_delivery_resent" | "essay_graded" | "version_regraded" | "attempt_regraded" | "class_created" | "class_updated" | "class_deleted" | "class_member_added" | "class_member_removed" | "class_members_imported" | "lti_platform_registered" | "lti_platform_deleted";
+                    event_type?: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "invitation_issued" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "test_assignment_changed" | "test_version_published" | "test_new_version_discarded" | "class_override_set" | "class_override_deleted" | "networks_set" | "webhook_created" | "webhook_deleted" | "webhook_secret_rotated" | "webhook_disabled" | "webhook_delivery_resent" | "essay_graded" | "version_regraded" | "attempt_regraded" | "class_created" | "class_updated" | "class_deleted" | "class_member_added" | "class_member_removed" | "class_members_imported" | "lti_platform_registered" | "lti_platform_deleted";
                     /** @description A user id (uid), 1 to 128 characters */
                     user_id?: string;
                     success?: "true" | "false";
@@ -6009,7 +6260,7 @@ export type paths = {
         put?: never;
         /**
          * Submit an attempt
-         * @description Scores the attempt once, in a transaction: a second (or concurrent) submit → 409 and the stored score is unchanged. Unanswered questions score 0; a wrong answer costs negative_mark_ratio × marks when negative_marking is 1; the total is never below 0. Multiple select is all-or-nothing. A numeric answer is correct within the question's tolerance plus only the floating-point representation error of the parsed decimals (see tolerance). Only answers saved by expires_at + 30 s count. An attempt stopped by its test’s archive or its share code’s revocation is still submitted, with the answers saved so far. An attempt too large to be scored in one document (stored before attempts had a size budget) → 409 and stays as it is (while in progress, shortening answers makes room). An administrator of the attempt’s organization may submit a taker’s attempt with its own token (a proctor closing a paper), or with the attempt token it received by starting the attempt for the student: submitted_by is then "admin", audited with the administrator as actor; the taker’s own submit is "taker", the service’s close past the deadline "deadline". No body. A Guest may send its attempt_token (from POST /api/attempts) as the header X-Attempt-Token, or as ?attempt_token=, instead of an Authorization header; a token of another attempt, or one replaced by a later start, is 403. Every way in checks who and where: with an attempt token, or a Guest’s ID token, the attempt’s organization must be active (else 403, as for bearer requests of a deactivated organization); with an attempt token, the account it was issued to (the taker’s, or the administrator’s who started the attempt, still with that role over the attempt’s organization) must still exist and be enabled (else 401, recorded as token_rejected: a refused credential, counted as docs/security.md#rate-limits says). A save or submit that loses to the same attempt’s other saves is run again for up to 20 s; past that → 503 with Retry-After, nothing written. The organization’s status is read on every request, as for bearer requests; the account is as Auth described it at most 60 s earlier.
+         * @description Scores the attempt once, in a transaction: a second (or concurrent) submit → 409 and the stored score is unchanged. Unanswered questions score 0; a wrong answer costs negative_mark_ratio × marks when negative_marking is 1; the total is never below 0. Multiple select is all-or-nothing. A numeric answer is correct within the question's tolerance plus only the floating-point representation error of the parsed decimals (see tolerance); it may use a decimal comma ("1,41" is 1.41) unless the comma could group thousands ("1,234" is no number, so wrong, as any answer that is no number). Only answers saved by expires_at + 30 s count. An attempt stopped by its test’s archive or its share code’s revocation is still submitted, with the answers saved so far. An attempt too large to be scored in one document (stored before attempts had a size budget) → 409 and stays as it is (while in progress, shortening answers makes room). An administrator of the attempt’s organization may submit a taker’s attempt with its own token (a proctor closing a paper), or with the attempt token it received by starting the attempt for the student: submitted_by is then "admin", audited with the administrator as actor; the taker’s own submit is "taker", the service’s close past the deadline "deadline". No body. A Guest may send its attempt_token (from POST /api/attempts) as the header X-Attempt-Token, or as ?attempt_token=, instead of an Authorization header; a token of another attempt, or one replaced by a later start, is 403. Every way in checks who and where: with an attempt token, or a Guest’s ID token, the attempt’s organization must be active (else 403, as for bearer requests of a deactivated organization); with an attempt token, the account it was issued to (the taker’s, or the administrator’s who started the attempt, still with that role over the attempt’s organization) must still exist and be enabled (else 401, recorded as token_rejected: a refused credential, counted as docs/security.md#rate-limits says). A save or submit that loses to the same attempt’s other saves is run again for up to 20 s; past that → 503 with Retry-After, nothing written. The organization’s status is read on every request, as for bearer requests; the account is as Auth described it at most 60 s earlier.
          */
         post: {
             parameters: {
@@ -8404,9 +8655,9 @@ export type paths = {
         post: {
             parameters: {
                 query?: {
-                    /** @description partial: add the valid rows and report the others */
+                    /** @description partial: import the valid rows and report the others */
                     mode?: "all_or_nothing" | "partial";
-                    /** @description true: check everything (the class’s bounds too) and write nothing */
+                    /** @description true: check everything and write nothing */
                     dry_run?: "true" | "false";
                 };
                 header?: never;
@@ -10292,15 +10543,71 @@ export type components = {
             /** @description ISO 8601 UTC */
             updated_at: string;
         };
+        CreatedUser: {
+            uid: string;
+            email: string | null;
+            display_name: string | null;
+            /** @enum {string|null} */
+            role: "super_admin" | "client_admin" | "student" | null;
+            client_id: string | null;
+            disabled: boolean;
+            /** @description ISO 8601 UTC */
+            created_at: string;
+            /** @description ISO 8601 UTC */
+            updated_at: string;
+            /** @description Only when no password was sent: a link (Firebase Auth’s password reset, valid 1 hour, one use) for the new user to choose a password. Never stored nor audited: send it to the user yourself. Absent when it could not be made: POST /api/users/{uid}/invitation. */
+            invitation_link?: string;
+        };
         CreateUser: {
             /** Format: email */
             email: string;
-            password: string;
+            /** @description Without one, the account has no password and the reply carries an invitation_link to choose one */
+            password?: string;
             display_name: string;
             /** @enum {string} */
             role: "super_admin" | "client_admin" | "student";
             /** @description Required for client_admin and student (a Client Admin may omit it) */
             client_id?: string;
+        };
+        UserImportResult: {
+            client_id: string;
+            dry_run: boolean;
+            /** @enum {string} */
+            mode: "all_or_nothing" | "partial";
+            rows_total: number;
+            /** @description Student accounts created (dry run: that would be) */
+            created: number;
+            /** @description Rows naming a student the organization already has */
+            already_members: number;
+            /** @description Rows in error (only with mode=partial: otherwise the reply is a 400) */
+            failed: number;
+            /** @description Every row, in file order */
+            rows: components["schemas"]["UserImportRow"][];
+        };
+        UserImportRow: {
+            /** @description The file line of the row (the header is line 1) */
+            line: number;
+            /** @description As compared: trimmed, lower case */
+            email: string;
+            /** @description The name cell, trimmed; null when blank */
+            name: string | null;
+            /**
+             * @description created: a new student account made; already_member: already a student of the organization (nothing changed, its password neither); error: see message
+             * @enum {string}
+             */
+            status: "created" | "already_member" | "error";
+            /** @description The student’s uid (not on error rows) */
+            uid?: string;
+            /** @description On a created row without a password, once written (never in a dry run) */
+            invitation_link?: string;
+            /** @description Why the row cannot be imported (error rows), or why a created row has no invitation link */
+            message?: string;
+        };
+        Invitation: {
+            uid: string;
+            email: string;
+            /** @description Opens Firebase Auth’s page to choose a password, then the student signs in with it. Valid 1 hour and until used; POST /api/users/{uid}/invitation makes a new one. Never stored nor audited: send it to the student yourself. */
+            invitation_link: string;
         };
         UpdateUser: {
             display_name?: string;
@@ -10318,7 +10625,7 @@ export type components = {
         AuditLog: {
             id: string;
             /** @enum {string} */
-            event_type: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "test_assignment_changed" | "test_version_published" | "test_new_version_discarded" | "class_override_set" | "class_override_deleted" | "networks_set" | "webhook_created" | "webhook_deleted" | "webhook_secret_rotated" | "webhook_disabled" | "webhook_delivery_resent" | "essay_graded" | "version_regraded" | "attempt_regraded" | "class_created" | "class_updated" | "class_deleted" | "class_member_added" | "class_member_removed" | "class_members_imported" | "lti_platform_registered" | "lti_platform_deleted";
+            event_type: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "invitation_issued" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "test_assignment_changed" | "test_version_published" | "test_new_version_discarded" | "class_override_set" | "class_override_deleted" | "networks_set" | "webhook_created" | "webhook_deleted" | "webhook_secret_rotated" | "webhook_disabled" | "webhook_delivery_resent" | "essay_graded" | "version_regraded" | "attempt_regraded" | "class_created" | "class_updated" | "class_deleted" | "class_member_added" | "class_member_removed" | "class_members_imported" | "lti_platform_registered" | "lti_platform_deleted";
             /** @description The user the event is about; for a refused token, the uid it claimed (unverified) or "" */
             user_id: string;
             ip_address: string;
@@ -10771,6 +11078,8 @@ export type components = {
             on_site_only: 0 | 1;
             /** @description true: the test has Safe Exam Browser keys; its takers start, answer and submit from SEB (the keys themselves are never answered) */
             seb_required: boolean;
+            /** @description The access code as the organization’s administrators set it (never in a taker’s reply). null with access_code_required false: none; null with access_code_required true: a code stored before codes were readable (a hash only), which still works: set it again to read it */
+            access_code: string | null;
             /** @description The classes the test is assigned to; []: open to the whole organization */
             assigned_class_ids: string[];
             question_ids: string[];
@@ -10903,7 +11212,7 @@ export type components = {
              * @description ISO 8601, after opens_at: no new attempt starts from it on, and every attempt in progress ends by it (expires_at is the earlier of started_at + timer and closes_at). Moving it recomputes the deadlines of the attempts in progress. null: none. Absent: none on create, kept on PUT and PATCH
              */
             closes_at?: string | null;
-            /** @description Write-only, 4 to 64 characters: a taker starting a new attempt must send it (403 otherwise: a refused credential, docs/security.md#rate-limits). Stored as a salted hash and never answered (replies carry access_code_required). null clears it; absent keeps it (on PUT too) */
+            /** @description 4 to 64 characters once surrounding spaces are removed: a taker starting a new attempt must send it, in any case, spaces around it ignored (403 otherwise: a refused credential, docs/security.md#rate-limits). The organization’s administrators read it back (access_code in Test); takers never receive it (their replies carry access_code_required). null clears it; absent keeps it (on PUT too) */
             access_code?: string | null;
             /** @description 0 to 10080: the least time between a student’s last submitted attempt of the test and its next start (default 0 on create; absent keeps it on PUT and PATCH) */
             attempt_cooldown_minutes?: number;
@@ -10988,7 +11297,7 @@ export type components = {
              * @description ISO 8601, after opens_at: no new attempt starts from it on, and every attempt in progress ends by it (expires_at is the earlier of started_at + timer and closes_at). Moving it recomputes the deadlines of the attempts in progress. null: none. Absent: none on create, kept on PUT and PATCH
              */
             closes_at?: string | null;
-            /** @description Write-only, 4 to 64 characters: a taker starting a new attempt must send it (403 otherwise: a refused credential, docs/security.md#rate-limits). Stored as a salted hash and never answered (replies carry access_code_required). null clears it; absent keeps it (on PUT too) */
+            /** @description 4 to 64 characters once surrounding spaces are removed: a taker starting a new attempt must send it, in any case, spaces around it ignored (403 otherwise: a refused credential, docs/security.md#rate-limits). The organization’s administrators read it back (access_code in Test); takers never receive it (their replies carry access_code_required). null clears it; absent keeps it (on PUT too) */
             access_code?: string | null;
             /** @description 0 to 10080: the least time between a student’s last submitted attempt of the test and its next start (default 0 on create; absent keeps it on PUT and PATCH) */
             attempt_cooldown_minutes?: number;
@@ -11018,7 +11327,7 @@ export type components = {
              * @description ISO 8601, after opens_at: no new attempt starts from it on, and every attempt in progress ends by it (expires_at is the earlier of started_at + timer and closes_at). Moving it recomputes the deadlines of the attempts in progress. null: none. Absent: none on create, kept on PUT and PATCH
              */
             closes_at?: string | null;
-            /** @description Write-only, 4 to 64 characters: a taker starting a new attempt must send it (403 otherwise: a refused credential, docs/security.md#rate-limits). Stored as a salted hash and never answered (replies carry access_code_required). null clears it; absent keeps it (on PUT too) */
+            /** @description 4 to 64 characters once surrounding spaces are removed: a taker starting a new attempt must send it, in any case, spaces around it ignored (403 otherwise: a refused credential, docs/security.md#rate-limits). The organization’s administrators read it back (access_code in Test); takers never receive it (their replies carry access_code_required). null clears it; absent keeps it (on PUT too) */
             access_code?: string | null;
             /** @description 0 to 10080: the least time between a student’s last submitted attempt of the test and its next start (default 0 on create; absent keeps it on PUT and PATCH) */
             attempt_cooldown_minutes?: number;
