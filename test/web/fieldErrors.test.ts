@@ -130,7 +130,7 @@ describe('web app: the test forms’ problems at their fields', function () {
       .getByText('Add at least one question from the bank below (or a random draw) before publishing.')
       .waitFor();
     assert.equal(
-      await problemOf(page.getByLabel('Timer (minutes)', { exact: true })),
+      await problemOf(page.getByRole('spinbutton', { name: 'Timer (minutes)', exact: true })),
       'Set a timer, in minutes, before publishing.',
     );
     await page

@@ -68,7 +68,7 @@ describe('web app: random draws from question pools', function () {
     await pool.getByLabel('Difficulty').selectOption({ label: 'Easy' });
     // More than the two easy questions the folder holds: refused at publishing.
     await pool.getByLabel('Questions drawn').fill('3');
-    await page.getByTestId('question-count').getByText('4', { exact: true }).waitFor();
+    await page.getByTestId('question-count').getByText('4 questions', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Save test' }).click();
     await page.getByText('Test saved.').waitFor();
     await page.getByRole('button', { name: 'Publish' }).click();
