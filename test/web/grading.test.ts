@@ -68,13 +68,13 @@ describe('web app: random draws from question pools', function () {
     await pool.getByLabel('Difficulty').selectOption({ label: 'Easy' });
     // More than the two easy questions the folder holds: refused at publishing.
     await pool.getByLabel('Questions drawn').fill('3');
-    await page.getByTestId('question-count').getByText('4', { exact: true }).waitFor();
+    await page.getByTestId('question-count').getByText('4 questions', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Save test' }).click();
     await page.getByText('Test saved.').waitFor();
     await page.getByRole('button', { name: 'Publish' }).click();
-    const refusal = page.getByRole('alert').filter({ hasText: 'pools.0' });
-    await refusal.waitFor();
-    assert.match(await refusal.innerText(), /Pool 1 draws 3 questions but holds 2/);
+    // The refusal names pools.0: shown in the pool's own group, in plain words.
+    await page.getByRole('alert').filter({ hasText: 'Not published: fix the field marked below (Pool 1).' }).waitFor();
+    await pool.getByText('This pool can draw at most 2').waitFor();
     await checkPage(page, this, 'publish refused for the pool');
 
     await pool.getByLabel('Questions drawn').fill('2');

@@ -1,8 +1,10 @@
 import { useState } from 'react';
 import { ApiError, unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
-import { ErrorMessage, Field, ScrollTable, useAction, useLoad } from '../../ui';
+import { ErrorMessage, Field, plural, ScrollTable, useAction, useLoad } from '../../ui';
 import { NeedsOrg } from '../org';
+import { CODED_VALUES, COLUMN_NOTES, CSV_COLUMNS, REQUIRED_COLUMNS, templateCsv } from './csvTemplate';
+import { saveFile } from './ExportControl';
 import { QUESTION_TYPES } from './QuestionForm';
 
 type RowError = Schemas['ImportRowError'];
@@ -48,7 +50,10 @@ function rowErrorsOf(details: ApiError['details']): RowError[] {
 const reportOf = (value: unknown): ReportItem[] | undefined =>
   Array.isArray(value) ? (value as ReportItem[]) : undefined;
 
-const questionsText = (n: number) => `${n} ${n === 1 ? 'question' : 'questions'}`;
+const questionsText = (n: number) => plural(n, 'question');
+
+/** The service's refusal without its advice to callers of the API ("send ?mode=partial"): the page offers a button. */
+const withoutApiAdvice = (message: string) => message.replace(/\s*\(send \?mode=partial[^)]*\)/, '');
 
 function Importer({ clientId }: { clientId: string }) {
   const { api } = useSession();
@@ -76,7 +81,7 @@ function Importer({ clientId }: { clientId: string }) {
   // A check is a partial dry run: the only reply that reports every question of the file (an
   // all-or-nothing refusal lists only the questions it refuses). The page then says what the
   // chosen mode would do with it.
-  const send = (dryRun: boolean) =>
+  const send = (dryRun: boolean, sentMode: Mode = mode) =>
     action.run(async () => {
       if (!file) return;
       setOutcome(null);
@@ -86,7 +91,7 @@ function Importer({ clientId }: { clientId: string }) {
       const query = {
         client_id: clientId,
         ...(format !== 'auto' ? { format } : {}),
-        ...(dryRun || mode === 'partial' ? { mode: 'partial' as const } : {}),
+        ...(dryRun || sentMode === 'partial' ? { mode: 'partial' as const } : {}),
         ...(folderId ? { folder_id: folderId } : {}),
         ...(dryRun ? { dry_run: 'true' as const } : {}),
       };
@@ -112,26 +117,33 @@ function Importer({ clientId }: { clientId: string }) {
 
   const error = action.error;
   // The problems are in the table: the alert keeps only the message then.
-  const shownError = error instanceof ApiError && outcome?.refused ? new Error(error.message) : error;
+  const shownError = error instanceof ApiError && outcome?.refused ? new Error(withoutApiAdvice(error.message)) : error;
   const reply = outcome?.reply;
   const items = reply?.questions ?? outcome?.refused?.questions ?? [];
   const rowErrors = reply?.errors ?? rowErrorsOf(outcome?.refused?.details ?? []);
   // A check that found questions all or nothing would refuse: nothing to import in that mode.
   const wouldRefuse = Boolean(outcome?.dryRun && reply && reply.failed > 0 && mode === 'all_or_nothing');
   const canImport = checked === choice && checked !== '' && !wouldRefuse;
+  // All or nothing refused (or would refuse) the file: one press imports the others instead.
+  const importOthers = () => {
+    setMode('partial');
+    void send(false, 'partial');
+  };
+  const othersButton = (count?: number) => (
+    <button type="button" disabled={!file || action.busy} onClick={importOthers}>
+      {count === undefined
+        ? 'Import the valid questions only (partial)'
+        : `Import the other ${questionsText(count)} (partial)`}
+    </button>
+  );
 
   return (
     <>
       <p className="note">
-        CSV, GIFT, Aiken, Moodle XML or QTI, UTF-8, at most 5 MB. A CSV file has a header row:{' '}
-        <code>question_text, question_type, options, correct_answer, marks, difficulty</code>, and optionally{' '}
-        <code>
-          folder_id, tolerance, max_words, title, text_format, feedback, option_feedback, option_credits, alternatives,
-          case_sensitive
-        </code>
-        ; options, option feedback and option credits are separated by <code>|</code>. Categories of GIFT and Moodle XML
-        (and QTI sections) become folders unless you choose one folder for all.
+        CSV, GIFT, Aiken, Moodle XML or QTI, UTF-8, at most 5 MB. Categories of GIFT and Moodle XML (and QTI sections)
+        become folders unless you choose one folder for all.
       </p>
+      <CsvColumns />
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -227,8 +239,9 @@ function Importer({ clientId }: { clientId: string }) {
         <div role="alert" className="error" data-testid="import-summary">
           <p>
             Check failed: all or nothing would refuse the file: {questionsText(reply.failed)} cannot be imported. Fix{' '}
-            {reply.failed === 1 ? 'it' : 'them'}, or choose partial to import the other {reply.imported}.
+            {reply.failed === 1 ? 'it' : 'them'} and check the file again, or import the others now.
           </p>
+          {reply.imported > 0 && othersButton(reply.imported)}
         </div>
       )}
       {outcome?.refused && (
@@ -240,6 +253,7 @@ function Importer({ clientId }: { clientId: string }) {
           .
         </p>
       )}
+      {outcome?.refused && !outcome.dryRun && mode === 'all_or_nothing' && <p>{othersButton()}</p>}
       {items.length > 0 ? (
         <Report
           items={items}
@@ -351,5 +365,62 @@ function RowErrors({ rowErrors }: { rowErrors: RowError[] }) {
         </tbody>
       </ScrollTable>
     </section>
+  );
+}
+
+/** The CSV columns, each with what it holds and, for a coded one, its allowed values; and the template to start from. */
+function CsvColumns() {
+  const required = new Set<string>(REQUIRED_COLUMNS);
+  return (
+    <>
+      <p>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => saveFile(new Blob([templateCsv()], { type: 'text/csv' }), 'questions-template.csv')}
+        >
+          Download the CSV template
+        </button>{' '}
+        every column, and an example of each question type.
+      </p>
+      <details className="csv-columns">
+        <summary>CSV columns and their allowed values</summary>
+        <p>
+          A CSV file starts with a header row naming its columns, in any order: the first six are required, the others
+          optional. Options, option feedback and option credits are separated by <code>|</code>.
+        </p>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Column</th>
+              <th scope="col">Required</th>
+              <th scope="col">What it holds</th>
+              <th scope="col">Allowed values</th>
+            </tr>
+          </thead>
+          <tbody>
+            {CSV_COLUMNS.map((column) => (
+              <tr key={column}>
+                <th scope="row">
+                  <code>{column}</code>
+                </th>
+                <td>{required.has(column) ? 'yes' : 'no'}</td>
+                <td>{COLUMN_NOTES[column]}</td>
+                <td data-testid={`allowed-${column}`}>
+                  {CODED_VALUES[column]
+                    ? CODED_VALUES[column].map((value, i) => (
+                        <span key={value}>
+                          {i > 0 ? ', ' : ''}
+                          <code>{value}</code>
+                        </span>
+                      ))
+                    : '—'}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
+    </>
   );
 }

@@ -1,6 +1,14 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { Schemas } from '../../api/client';
-import { Field } from '../../ui';
+import {
+  duplicateOption,
+  isNumberText,
+  problemsFrom,
+  noProblems,
+  type FieldLabels,
+  type Problems,
+} from '../../fieldErrors';
+import { CheckedField, formProblems, FormSummary, ProblemText } from '../../FormProblems';
 import { type TextFormat } from '../../QuestionText';
 
 type Question = Schemas['Question'];
@@ -120,12 +128,79 @@ function inputOf(d: Draft, clientId: string, question?: Question): Schemas['Ques
   }
 }
 
-/** Creates or edits one question of any type; `onSave` gets the body for POST or PUT. */
+/** The most options a question may have (the API's MAX_OPTIONS). */
+const MAX_OPTIONS = 10;
+
+const optionsOf = (d: Draft) =>
+  d.options
+    .split('\n')
+    .map((o) => o.trim())
+    .filter(Boolean);
+
+/** The form's fields by the body path they edit, with their labels (the correct answer's depends on the type). */
+function labelsOf(type: QuestionType): FieldLabels {
+  return {
+    question_type: 'Type',
+    question_text: 'Question text',
+    marks: 'Marks',
+    difficulty: 'Difficulty',
+    folder_id: 'Folder',
+    title: 'Title',
+    text_format: 'Text format',
+    feedback: 'General feedback',
+    ...(hasOptions(type) ? { options: 'Options' } : {}),
+    correct_answer:
+      type === 'multiple_choice' ? 'Correct option' : type === 'multiple_select' ? 'Correct options' : 'Correct answer',
+    ...(type === 'numeric' ? { tolerance: 'Tolerance' } : {}),
+    ...(type === 'essay' ? { max_words: 'Max words' } : {}),
+  };
+}
+
+/** What the form can tell before sending: the options, the key among them, a numeric key that is a number. */
+function checkDraft(d: Draft): Problems {
+  const options = optionsOf(d);
+  const choice = hasOptions(d.question_type);
+  const repeated = choice ? duplicateOption(options) : null;
+  const piped = choice ? options.find((o) => o.includes('|')) : undefined;
+  const chosen = options.filter((o) => d.correct_choices.includes(o));
+  return problemsFrom({
+    options: !choice
+      ? null
+      : repeated
+        ? `“${repeated.option}” is written twice (options ${repeated.first} and ${repeated.again}): make each option different.`
+        : piped !== undefined
+          ? `An option cannot contain “|”: rewrite “${piped}”.`
+          : options.length < 2
+            ? 'Write at least 2 options, one a line.'
+            : options.length > MAX_OPTIONS
+              ? `Write at most ${MAX_OPTIONS} options (there are ${options.length}).`
+              : null,
+    correct_answer:
+      d.question_type === 'multiple_choice'
+        ? d.correct_choice === ''
+          ? 'Choose the correct option.'
+          : !options.includes(d.correct_choice)
+            ? `“${d.correct_choice}” is no longer an option: choose the correct option again.`
+            : null
+        : d.question_type === 'multiple_select'
+          ? chosen.length === 0
+            ? 'Tick at least one correct option.'
+            : null
+          : d.question_type === 'numeric' && !isNumberText(d.correct_text)
+            ? /^\s*[+-]?\d+,\d+\s*$/.test(d.correct_text)
+              ? `Write the decimals with a point: ${d.correct_text.trim().replace(',', '.')}.`
+              : 'Write a number, such as 3.14 or -2 (digits, a point for decimals).'
+            : null,
+  });
+}
+
+/** Creates or edits one question of any type; `onSave` gets the body for POST or PUT, `error` is its refusal. */
 export function QuestionForm({
   question,
   folders,
   clientId,
   busy,
+  error,
   onSave,
   onCancel,
 }: {
@@ -133,28 +208,33 @@ export function QuestionForm({
   folders: Schemas['Folder'][];
   clientId: string;
   busy: boolean;
+  error?: unknown;
   onSave: (input: Schemas['QuestionInput']) => void;
   onCancel?: () => void;
 }) {
   const [d, setD] = useState<Draft>(() => draftOf(question));
+  const [local, setLocal] = useState<Problems>(noProblems);
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setD((prev) => ({ ...prev, [key]: value }));
-  const options = d.options
-    .split('\n')
-    .map((o) => o.trim())
-    .filter(Boolean);
+  const options = optionsOf(d);
   const heading = question ? 'Edit question' : 'New question';
+  const labels = labelsOf(d.question_type);
+  const problems = formProblems(local, error, labels);
+  const at = (field: string) => problems.fields[field];
+  const correctId = useId();
   return (
     <form
       className="card"
       aria-label={heading}
       onSubmit={(e) => {
         e.preventDefault();
-        onSave(inputOf(d, clientId, question));
+        const found = checkDraft(d);
+        setLocal(found);
+        if (Object.keys(found.fields).length === 0) onSave(inputOf(d, clientId, question));
       }}
     >
       <h2>{heading}</h2>
       <div className="row">
-        <Field label="Type">
+        <CheckedField label="Type" problems={at('question_type')}>
           <select value={d.question_type} onChange={(e) => set('question_type', e.target.value as QuestionType)}>
             {QUESTION_TYPES.map((t) => (
               <option key={t.value} value={t.value}>
@@ -162,8 +242,8 @@ export function QuestionForm({
               </option>
             ))}
           </select>
-        </Field>
-        <Field label="Marks">
+        </CheckedField>
+        <CheckedField label="Marks" problems={at('marks')}>
           <input
             type="number"
             min="0"
@@ -172,8 +252,8 @@ export function QuestionForm({
             value={d.marks}
             onChange={(e) => set('marks', e.target.value)}
           />
-        </Field>
-        <Field label="Difficulty">
+        </CheckedField>
+        <CheckedField label="Difficulty" problems={at('difficulty')}>
           <select value={d.difficulty} onChange={(e) => set('difficulty', e.target.value as Difficulty)}>
             {DIFFICULTIES.map((x) => (
               <option key={x} value={x}>
@@ -181,8 +261,8 @@ export function QuestionForm({
               </option>
             ))}
           </select>
-        </Field>
-        <Field label="Folder">
+        </CheckedField>
+        <CheckedField label="Folder" problems={at('folder_id')}>
           <select value={d.folder_id} onChange={(e) => set('folder_id', e.target.value)}>
             <option value="">No folder</option>
             {folders.map((f) => (
@@ -191,29 +271,29 @@ export function QuestionForm({
               </option>
             ))}
           </select>
-        </Field>
+        </CheckedField>
       </div>
       <div className="row">
-        <Field label="Title" hint="Optional: a name for the bank, not shown to takers">
+        <CheckedField label="Title" problems={at('title')} hint="Optional: a name for the bank, not shown to takers">
           <input value={d.title} maxLength={255} onChange={(e) => set('title', e.target.value)} />
-        </Field>
-        <Field label="Text format">
+        </CheckedField>
+        <CheckedField label="Text format" problems={at('text_format')}>
           <select value={d.text_format} onChange={(e) => set('text_format', e.target.value as TextFormat)}>
             <option value="plain">Plain text</option>
             <option value="html">HTML (sanitized)</option>
           </select>
-        </Field>
+        </CheckedField>
       </div>
-      <Field label="Question text">
+      <CheckedField label="Question text" problems={at('question_text')}>
         <textarea required rows={3} value={d.question_text} onChange={(e) => set('question_text', e.target.value)} />
-      </Field>
+      </CheckedField>
       {hasOptions(d.question_type) && (
-        <Field label="Options" hint="One option a line">
+        <CheckedField label="Options" problems={at('options')} hint="One option a line">
           <textarea rows={4} value={d.options} onChange={(e) => set('options', e.target.value)} />
-        </Field>
+        </CheckedField>
       )}
       {d.question_type === 'multiple_choice' && (
-        <Field label="Correct option">
+        <CheckedField label="Correct option" problems={at('correct_answer')}>
           <select value={d.correct_choice} onChange={(e) => set('correct_choice', e.target.value)}>
             <option value="">Choose…</option>
             {options.map((o) => (
@@ -222,16 +302,18 @@ export function QuestionForm({
               </option>
             ))}
           </select>
-        </Field>
+        </CheckedField>
       )}
       {d.question_type === 'multiple_select' && (
-        <fieldset>
+        <fieldset aria-describedby={at('correct_answer') ? correctId : undefined}>
           <legend>Correct options</legend>
           {options.length === 0 ? <p>Write the options first.</p> : null}
+          <ProblemText id={correctId} messages={at('correct_answer')} />
           {options.map((o) => (
             <label key={o} className="option">
               <input
                 type="checkbox"
+                aria-invalid={at('correct_answer') ? true : undefined}
                 checked={d.correct_choices.includes(o)}
                 onChange={(e) =>
                   set(
@@ -246,23 +328,24 @@ export function QuestionForm({
         </fieldset>
       )}
       {d.question_type === 'true_false' && (
-        <Field label="Correct answer">
+        <CheckedField label="Correct answer" problems={at('correct_answer')}>
           <select value={d.true_false} onChange={(e) => set('true_false', e.target.value as Draft['true_false'])}>
             <option value="True">True</option>
             <option value="False">False</option>
           </select>
-        </Field>
+        </CheckedField>
       )}
       {(d.question_type === 'short_answer' || d.question_type === 'numeric') && (
-        <Field
+        <CheckedField
           label="Correct answer"
+          problems={at('correct_answer')}
           hint={d.question_type === 'short_answer' ? 'Compared ignoring case and spacing' : 'A number, e.g. 3.14'}
         >
           <input required value={d.correct_text} onChange={(e) => set('correct_text', e.target.value)} />
-        </Field>
+        </CheckedField>
       )}
       {d.question_type === 'numeric' && (
-        <Field label="Tolerance" hint="Accepted absolute difference; empty for exact">
+        <CheckedField label="Tolerance" problems={at('tolerance')} hint="Accepted absolute difference; empty for exact">
           <input
             type="number"
             min="0"
@@ -270,11 +353,12 @@ export function QuestionForm({
             value={d.tolerance}
             onChange={(e) => set('tolerance', e.target.value)}
           />
-        </Field>
+        </CheckedField>
       )}
       {d.question_type === 'essay' && (
-        <Field
+        <CheckedField
           label="Max words"
+          problems={at('max_words')}
           hint={`Graded by a person. 1 to ${MAX_ESSAY_WORDS.toLocaleString('en')}; empty for no limit`}
         >
           <input
@@ -285,11 +369,16 @@ export function QuestionForm({
             value={d.max_words}
             onChange={(e) => set('max_words', e.target.value)}
           />
-        </Field>
+        </CheckedField>
       )}
-      <Field label="General feedback" hint="Optional: shown in the review once it is released">
+      <CheckedField
+        label="General feedback"
+        problems={at('feedback')}
+        hint="Optional: shown in the review once it is released"
+      >
         <textarea rows={2} value={d.feedback} onChange={(e) => set('feedback', e.target.value)} />
-      </Field>
+      </CheckedField>
+      <FormSummary error={error} problems={problems} labels={labels} />
       <div className="row">
         <button type="submit" disabled={busy}>
           {question ? 'Save question' : 'Create question'}

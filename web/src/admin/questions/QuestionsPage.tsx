@@ -149,6 +149,7 @@ function Bank({ clientId }: { clientId: string }) {
           folders={folderList}
           clientId={clientId}
           busy={action.busy}
+          error={action.error}
           onSave={save}
           onCancel={() => {
             setEditing(null);
@@ -169,7 +170,8 @@ function Bank({ clientId }: { clientId: string }) {
           </button>
         </p>
       )}
-      <ErrorMessage error={action.error} />
+      {/* The form shows its own refusal, each problem at its field. */}
+      {!editing && <ErrorMessage error={action.error} />}
       {notice && (
         <p role="status" className="note">
           {notice}

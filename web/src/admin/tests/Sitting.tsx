@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
-import { ErrorMessage, Field, useAction } from '../../ui';
+import { noProblems, problemsFrom, type FieldLabels, type Problems } from '../../fieldErrors';
+import { CheckedField, formProblems, FormSummary } from '../../FormProblems';
+import { ErrorMessage, Field, plural, useAction } from '../../ui';
 import { Audience, ClassOverrides, useClasses } from './ClassAccess';
 import { fromLocalInput, toLocalInput } from './time';
 
@@ -9,6 +11,15 @@ type Test = Schemas['Test'];
 
 /** Whether an input's value names another instant than the stored one, as the input shows it (to the second). */
 const moved = (value: string, stored: string | null) => fromLocalInput(value) !== fromLocalInput(toLocalInput(stored));
+
+/** The sitting form's fields by body path, with their labels. */
+const LABELS: FieldLabels = {
+  opens_at: 'Opens at',
+  closes_at: 'Closes at',
+  review_opens_at: 'Review opens at',
+  attempt_cooldown_minutes: 'Cooldown between attempts (minutes)',
+  access_code: 'New access code',
+};
 
 /** Delivery settings (PATCH, at any time) and extra time for everyone taking the test now. */
 export function SittingSettings({ test, onSaved }: { test: Test; onSaved: (test: Test) => void }) {
@@ -22,6 +33,9 @@ export function SittingSettings({ test, onSaved }: { test: Test; onSaved: (test:
   const [onSite, setOnSite] = useState(test.on_site_only === 1);
   const [accessCode, setAccessCode] = useState('');
   const classes = useClasses(test.client_id);
+  const [local, setLocal] = useState<Problems>(noProblems);
+  const problems = formProblems(local, action.error, LABELS);
+  const at = (field: keyof typeof LABELS) => problems.fields[field];
 
   const patch = (body: Schemas['PatchTest'], message: string) =>
     action.run(async () => {
@@ -34,6 +48,22 @@ export function SittingSettings({ test, onSaved }: { test: Test; onSaved: (test:
   // Only what the person changed is sent: an instant left alone keeps its stored value to the
   // millisecond (the input shows seconds at most), so saving never moves closes_at and sweeps.
   const save = () => {
+    // The window as it will stand (both inputs show it): closing before opening is said at once.
+    const opens = fromLocalInput(opensAt);
+    const closes = fromLocalInput(closesAt);
+    const found = problemsFrom({
+      closes_at:
+        opens !== null &&
+        closes !== null &&
+        Date.parse(closes) <= Date.parse(opens) &&
+        'Choose a closing time after the opening time (“Opens at”), or empty it to never close.',
+    });
+    setLocal(found);
+    if (Object.keys(found.fields).length > 0) {
+      action.clear();
+      setSaved('');
+      return;
+    }
     const body: Schemas['PatchTest'] = {};
     if (moved(opensAt, test.opens_at)) body.opens_at = fromLocalInput(opensAt);
     if (moved(closesAt, test.closes_at)) body.closes_at = fromLocalInput(closesAt);
@@ -59,27 +89,28 @@ export function SittingSettings({ test, onSaved }: { test: Test; onSaved: (test:
         }}
       >
         <div className="row">
-          <Field label="Opens at" hint="Empty: open now">
+          <CheckedField label="Opens at" hint="Empty: open now" problems={at('opens_at')}>
             <input type="datetime-local" step="1" value={opensAt} onChange={(e) => setOpensAt(e.target.value)} />
-          </Field>
-          <Field label="Closes at" hint="Empty: never closes">
+          </CheckedField>
+          <CheckedField label="Closes at" hint="Empty: never closes" problems={at('closes_at')}>
             <input type="datetime-local" step="1" value={closesAt} onChange={(e) => setClosesAt(e.target.value)} />
-          </Field>
-          <Field label="Review opens at" hint="Empty: on submission">
+          </CheckedField>
+          <CheckedField label="Review opens at" hint="Empty: on submission" problems={at('review_opens_at')}>
             <input
               type="datetime-local"
               step="1"
               value={reviewOpensAt}
               onChange={(e) => setReviewOpensAt(e.target.value)}
             />
-          </Field>
+          </CheckedField>
         </div>
         <div className="row">
-          <Field label="Cooldown between attempts (minutes)">
+          <CheckedField label="Cooldown between attempts (minutes)" problems={at('attempt_cooldown_minutes')}>
             <input type="number" min="0" max="10080" value={cooldown} onChange={(e) => setCooldown(e.target.value)} />
-          </Field>
-          <Field
+          </CheckedField>
+          <CheckedField
             label={test.access_code_required ? 'New access code' : 'Access code'}
+            problems={at('access_code')}
             hint={
               test.access_code_required
                 ? 'Type a new one to replace it. Takers may type it in any case'
@@ -93,7 +124,7 @@ export function SittingSettings({ test, onSaved }: { test: Test; onSaved: (test:
               value={accessCode}
               onChange={(e) => setAccessCode(e.target.value)}
             />
-          </Field>
+          </CheckedField>
         </div>
         <CurrentAccessCode test={test} />
         <label className="option">
@@ -117,7 +148,7 @@ export function SittingSettings({ test, onSaved }: { test: Test; onSaved: (test:
         </div>
       </form>
       {saved && <p role="status">{saved}</p>}
-      <ErrorMessage error={action.error} />
+      <FormSummary error={action.error} problems={problems} labels={LABELS} />
       <ErrorMessage error={classes.error} />
       <Audience test={test} classes={classes.data} onSaved={onSaved} />
       <ClassOverrides testId={test.id} classes={classes.data} />
@@ -182,7 +213,7 @@ function ExtendEveryone({ testId }: { testId: string }) {
       </div>
       {done != null && (
         <p role="status">
-          {done} attempts in progress received {minutes} more minutes.
+          {plural(done, 'attempt')} in progress received {plural(Number(minutes), 'more minute', 'more minutes')}.
         </p>
       )}
       <ErrorMessage error={action.error} />

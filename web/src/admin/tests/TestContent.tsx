@@ -1,7 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { unwrap, type Schemas } from '../../api/client';
+import { noProblems, problemsFrom, type FieldLabels, type Problems } from '../../fieldErrors';
+import { CheckedField, formProblems, FormSummary, ProblemText } from '../../FormProblems';
 import { useSession } from '../../session';
-import { ErrorMessage, Field, Loading, ScrollTable, useAction, useLoad } from '../../ui';
+import { ErrorMessage, Loading, plural, ScrollTable, useAction, useLoad } from '../../ui';
 import { Pager } from '../Pager';
 import { QuestionText } from '../../QuestionText';
 import { plainTextOf } from '../../questionHtml';
@@ -54,9 +56,38 @@ function replaceBody(test: Test, changes: Partial<Schemas['ReplaceTest']>): Sche
   };
 }
 
+/** The content form's fields by body path (a publish refusal names them too), with their labels. */
+function labelsOf(poolCount: number): FieldLabels {
+  const labels: FieldLabels = {
+    test_name: 'Test name',
+    timer: 'Timer (minutes)',
+    max_attempts: 'Attempts per student',
+    negative_mark_ratio: 'Negative mark ratio',
+    description: 'Description',
+    question_ids: 'Questions of the test',
+    pools: 'Random draws',
+  };
+  for (let i = 0; i < poolCount; i++) {
+    labels[`pools.${i}`] = `Pool ${i + 1}`;
+    labels[`pools.${i}.folder_id`] = `Pool ${i + 1}: Folder`;
+    labels[`pools.${i}.difficulty`] = `Pool ${i + 1}: Difficulty`;
+    labels[`pools.${i}.draw`] = `Pool ${i + 1}: Questions drawn`;
+  }
+  return labels;
+}
+
+/** The delivery-free content as the test holds it, for telling whether the form changed it. */
+const storedContent = (test: Test) =>
+  replaceBody(test, {
+    description: test.description || null,
+    pools: test.pools.map((p) => ({ folder_id: p.folder_id, difficulty: p.difficulty ?? null, draw: p.draw })),
+  });
+
 /**
  * A test's fields and its ordered questions: editable while it is a draft (PUT), read only otherwise.
- * `saveWith` saves elsewhere instead (a published test's new version), and makes the form editable.
+ * *Publish* is here, beside the content it publishes: with unsaved changes it saves them first.
+ * `saveWith` saves elsewhere instead (a published test's new version, published from its own card),
+ * and makes the form editable.
  */
 export function TestContent({
   test,
@@ -82,6 +113,14 @@ export function TestContent({
   const [ids, setIds] = useState<string[]>(test.question_ids);
   const [known, setKnown] = useState<Map<string, Question>>(new Map());
   const [pools, setPools] = useState<PoolDraft[]>(() => test.pools.map(draftOf));
+  const [local, setLocal] = useState<Problems>(noProblems);
+  // What the last press tried, for the alert's words: "Not saved" or "Not published".
+  const [pressed, setPressed] = useState<'save' | 'publish'>('save');
+  const labels = labelsOf(pools.length);
+  const problems = formProblems(local, action.error, labels);
+  const at = (field: string) => problems.fields[field];
+  const questionsId = useId();
+  const poolsId = useId();
 
   const [bankPage, setBankPage] = useState(1);
   const bank = useLoad(
@@ -122,30 +161,56 @@ export function TestContent({
       next.splice(index + by, 0, id);
       return next;
     });
-  const save = () =>
-    action.run(async () => {
+  const body = () =>
+    replaceBody(test, {
+      test_name: name,
+      description: description || null,
+      timer: timer ? Number(timer) : null,
+      max_attempts: maxAttempts ? Number(maxAttempts) : null,
+      shuffle: shuffle ? 1 : 0,
+      allow_review: allowReview ? 1 : 0,
+      negative_marking: negative ? 1 : 0,
+      negative_mark_ratio: Number(ratio),
+      question_ids: ids,
+      pools: pools.map(poolInput),
+    });
+  const dirty = editable && JSON.stringify(body()) !== JSON.stringify(storedContent(test));
+  const put = () =>
+    saveWith
+      ? saveWith(body())
+      : unwrap(api.PUT('/api/tests/{testId}', { params: { path: { testId: test.id } }, body: body() }));
+  const save = () => {
+    setPressed('save');
+    setLocal(noProblems);
+    return action.run(async () => {
       setSaved(false);
-      const put = (body: Schemas['ReplaceTest']) =>
-        saveWith
-          ? saveWith(body)
-          : unwrap(api.PUT('/api/tests/{testId}', { params: { path: { testId: test.id } }, body }));
-      const updated = await put(
-        replaceBody(test, {
-          test_name: name,
-          description: description || null,
-          timer: timer ? Number(timer) : null,
-          max_attempts: maxAttempts ? Number(maxAttempts) : null,
-          shuffle: shuffle ? 1 : 0,
-          allow_review: allowReview ? 1 : 0,
-          negative_marking: negative ? 1 : 0,
-          negative_mark_ratio: Number(ratio),
-          question_ids: ids,
-          pools: pools.map(poolInput),
-        }),
-      );
+      const updated = await put();
       setSaved(true);
       onSaved(updated);
     });
+  };
+  // What publishing needs that the form can see; the service checks the rest (a pool's folder holding enough).
+  const publish = () => {
+    setPressed('publish');
+    const found = problemsFrom({
+      question_ids:
+        ids.length === 0 &&
+        pools.length === 0 &&
+        'Add at least one question from the bank below (or a random draw) before publishing.',
+      timer: !timer && 'Set a timer, in minutes, before publishing.',
+    });
+    setLocal(found);
+    if (Object.keys(found.fields).length > 0) {
+      action.clear();
+      return;
+    }
+    return action.run(async () => {
+      setSaved(false);
+      // Unsaved changes are saved first: what is published is what the form shows.
+      if (dirty) onSaved(await put());
+      onSaved(await unwrap(api.POST('/api/tests/{testId}/publish', { params: { path: { testId: test.id } } })));
+    });
+  };
   const textOf = (id: string) => {
     const q = known.get(id);
     return q ? plainTextOf(q.question_text, q.text_format) : id;
@@ -168,16 +233,16 @@ export function TestContent({
         <fieldset disabled={!editable}>
           <legend>Test fields</legend>
           <div className="row">
-            <Field label="Test name">
+            <CheckedField label="Test name" problems={at('test_name')}>
               <input required value={name} onChange={(e) => setName(e.target.value)} />
-            </Field>
-            <Field label="Timer (minutes)">
+            </CheckedField>
+            <CheckedField label="Timer (minutes)" problems={at('timer')}>
               <input type="number" min="1" max="1440" value={timer} onChange={(e) => setTimer(e.target.value)} />
-            </Field>
-            <Field label="Attempts per student" hint="Empty: unlimited">
+            </CheckedField>
+            <CheckedField label="Attempts per student" problems={at('max_attempts')} hint="Empty: unlimited">
               <input type="number" min="1" value={maxAttempts} onChange={(e) => setMaxAttempts(e.target.value)} />
-            </Field>
-            <Field label="Negative mark ratio">
+            </CheckedField>
+            <CheckedField label="Negative mark ratio" problems={at('negative_mark_ratio')}>
               <input
                 type="number"
                 min="0"
@@ -186,11 +251,11 @@ export function TestContent({
                 value={ratio}
                 onChange={(e) => setRatio(e.target.value)}
               />
-            </Field>
+            </CheckedField>
           </div>
-          <Field label="Description">
+          <CheckedField label="Description" problems={at('description')}>
             <textarea rows={2} value={description} onChange={(e) => setDescription(e.target.value)} />
-          </Field>
+          </CheckedField>
           <label className="option">
             <input type="checkbox" checked={shuffle} onChange={(e) => setShuffle(e.target.checked)} /> Shuffle questions
             and options
@@ -204,7 +269,10 @@ export function TestContent({
             marking
           </label>
         </fieldset>
-        <h3>Questions of the test ({ids.length})</h3>
+        <h3 id={`${questionsId}-heading`} aria-describedby={at('question_ids') ? questionsId : undefined}>
+          Questions of the test ({ids.length})
+        </h3>
+        <ProblemText id={questionsId} messages={at('question_ids')} />
         <ErrorMessage error={missingError} />
         {ids.length === 0 ? (
           <p>No question yet{editable ? ': add some from the bank below.' : '.'}</p>
@@ -247,19 +315,45 @@ export function TestContent({
             ))}
           </ol>
         )}
-        <Pools clientId={test.client_id} pools={pools} onChange={setPools} editable={editable} />
+        <Pools
+          clientId={test.client_id}
+          pools={pools}
+          onChange={setPools}
+          editable={editable}
+          problems={problems}
+          problemsId={poolsId}
+        />
         <p data-testid="question-count">
-          Each attempt holds <strong>{ids.length + pools.reduce((sum, p) => sum + drawOf(p), 0)}</strong> questions:{' '}
-          {ids.length} fixed
+          Each attempt holds{' '}
+          <strong>{plural(ids.length + pools.reduce((sum, p) => sum + drawOf(p), 0), 'question')}</strong>: {ids.length}{' '}
+          fixed
           {pools.length > 0 ? ` and ${pools.reduce((sum, p) => sum + drawOf(p), 0)} drawn at random` : ''}.
         </p>
         {editable && (
-          <button type="submit" disabled={action.busy}>
-            Save test
-          </button>
+          <div className="row">
+            <button type="submit" disabled={action.busy}>
+              Save test
+            </button>
+            {/* A new version is published from its own card, which names the version. */}
+            {!saveWith && (
+              <button type="button" disabled={action.busy} onClick={() => void publish()}>
+                {dirty ? 'Save and publish' : 'Publish'}
+              </button>
+            )}
+          </div>
+        )}
+        {dirty && !saveWith && (
+          <p className="note" data-testid="unsaved">
+            Unsaved changes: <em>Save and publish</em> saves them, then publishes.
+          </p>
         )}
         {saved && <p role="status">Test saved.</p>}
-        <ErrorMessage error={action.error} />
+        <FormSummary
+          error={action.error}
+          problems={problems}
+          labels={labels}
+          not={pressed === 'publish' ? 'published' : 'saved'}
+        />
       </form>
       {editable && (
         <>
@@ -321,12 +415,17 @@ function Pools({
   pools,
   onChange,
   editable,
+  problems,
+  problemsId,
 }: {
   clientId: string;
   pools: PoolDraft[];
   onChange: (pools: PoolDraft[]) => void;
   editable: boolean;
+  problems: Problems;
+  problemsId: string;
 }) {
+  const at = (field: string) => problems.fields[field];
   const { api } = useSession();
   const folders = useLoad(
     () => unwrap(api.GET('/api/folders', { params: { query: { client_id: clientId, limit: 100 } } })),
@@ -340,7 +439,10 @@ function Pools({
     onChange([...pools, { key: nextPoolKey++, folder_id: list[0]?.id ?? '', difficulty: '', draw: '1' }]);
   return (
     <section aria-labelledby="pools-heading">
-      <h3 id="pools-heading">Random draws ({pools.length})</h3>
+      <h3 id="pools-heading" aria-describedby={at('pools') ? problemsId : undefined}>
+        Random draws ({pools.length})
+      </h3>
+      <ProblemText id={problemsId} messages={at('pools')} />
       <p className="note">
         Each attempt draws its own questions from every pool, preferring those the student has not seen before.
         Publishing freezes the pools’ questions.
@@ -348,9 +450,16 @@ function Pools({
       <ErrorMessage error={folders.error} />
       {pools.length === 0 && <p>No random draw{editable ? ': add one to draw questions from a folder.' : '.'}</p>}
       {pools.map((pool, i) => (
-        <fieldset key={pool.key} disabled={!editable} className="row" style={{ marginBottom: '.6rem' }}>
+        <fieldset
+          key={pool.key}
+          disabled={!editable}
+          className="row"
+          style={{ marginBottom: '.6rem' }}
+          aria-describedby={at(`pools.${i}`) ? `${problemsId}-${i}` : undefined}
+        >
           <legend>Pool {i + 1}</legend>
-          <Field label="Folder">
+          <ProblemText id={`${problemsId}-${i}`} messages={at(`pools.${i}`)} />
+          <CheckedField label="Folder" problems={at(`pools.${i}.folder_id`)}>
             <select required value={pool.folder_id} onChange={(e) => update(pool.key, { folder_id: e.target.value })}>
               <option value="" disabled>
                 Choose a folder…
@@ -364,8 +473,8 @@ function Pools({
                 </option>
               ))}
             </select>
-          </Field>
-          <Field label="Difficulty">
+          </CheckedField>
+          <CheckedField label="Difficulty" problems={at(`pools.${i}.difficulty`)}>
             <select
               value={pool.difficulty}
               onChange={(e) => update(pool.key, { difficulty: e.target.value as PoolDraft['difficulty'] })}
@@ -377,8 +486,8 @@ function Pools({
                 </option>
               ))}
             </select>
-          </Field>
-          <Field label="Questions drawn">
+          </CheckedField>
+          <CheckedField label="Questions drawn" problems={at(`pools.${i}.draw`)}>
             <input
               type="number"
               required
@@ -387,7 +496,7 @@ function Pools({
               value={pool.draw}
               onChange={(e) => update(pool.key, { draw: e.target.value })}
             />
-          </Field>
+          </CheckedField>
           {editable && (
             <button
               type="button"

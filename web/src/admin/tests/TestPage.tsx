@@ -45,7 +45,7 @@ export function TestPage() {
       </>
     );
 
-  const move = (to: 'publish' | 'archive' | 'restore') =>
+  const move = (to: 'archive' | 'restore') =>
     action.run(async () => {
       if (
         to === 'archive' &&
@@ -65,11 +65,9 @@ export function TestPage() {
         return;
       const path = { params: { path: { testId: test.id } } };
       const updated =
-        to === 'publish'
-          ? await unwrap(api.POST('/api/tests/{testId}/publish', path))
-          : to === 'archive'
-            ? await unwrap(api.POST('/api/tests/{testId}/archive', path))
-            : await unwrap(api.POST('/api/tests/{testId}/restore', path));
+        to === 'archive'
+          ? await unwrap(api.POST('/api/tests/{testId}/archive', path))
+          : await unwrap(api.POST('/api/tests/{testId}/restore', path));
       setTest(updated);
     });
   const remove = () =>
@@ -139,11 +137,7 @@ export function TestPage() {
         <Link to={`${base}/grading`}>Grade essays</Link>
       </nav>
       <div className="row moves">
-        {test.status === 'draft' && (
-          <button type="button" disabled={action.busy} onClick={() => void move('publish')}>
-            Publish
-          </button>
-        )}
+        {/* Publish is in the content form: it saves unsaved changes first. */}
         {test.status === 'draft' && (
           <button type="button" className="danger" disabled={action.busy} onClick={() => void remove()}>
             Delete draft

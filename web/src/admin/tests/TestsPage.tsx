@@ -2,7 +2,9 @@ import { useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
-import { ErrorMessage, Field, formatTime, Loading, ScrollTable, useAction, useLoad } from '../../ui';
+import { noProblems, type FieldLabels } from '../../fieldErrors';
+import { CheckedField, formProblems, FormSummary } from '../../FormProblems';
+import { ErrorMessage, Field, formatTime, Loading, plural, ScrollTable, useAction, useLoad } from '../../ui';
 import { NeedsOrg } from '../org';
 import { Pager } from '../Pager';
 
@@ -83,7 +85,7 @@ function Tests({ clientId }: { clientId: string }) {
                   </td>
                   <td>{t.status}</td>
                   <td>{t.question_count}</td>
-                  <td>{t.timer == null ? '—' : `${t.timer} min`}</td>
+                  <td>{t.timer == null ? '—' : plural(t.timer, 'minute')}</td>
                   <td>{formatTime(t.updated_at)}</td>
                 </tr>
               ))}
@@ -98,6 +100,9 @@ function Tests({ clientId }: { clientId: string }) {
   );
 }
 
+/** The new-test form's fields by body path, with their labels. */
+const CREATE_LABELS: FieldLabels = { test_name: 'Test name', timer: 'Timer (minutes)' };
+
 function CreateTest({ clientId }: { clientId: string }) {
   const { api } = useSession();
   const navigate = useNavigate();
@@ -107,6 +112,7 @@ function CreateTest({ clientId }: { clientId: string }) {
   const [shuffle, setShuffle] = useState(false);
   const [allowReview, setAllowReview] = useState(false);
   const [negative, setNegative] = useState(false);
+  const problems = formProblems(noProblems, action.error, CREATE_LABELS);
   const create = () =>
     action.run(async () => {
       const test = await unwrap(
@@ -137,12 +143,12 @@ function CreateTest({ clientId }: { clientId: string }) {
     >
       <h2 id="new-test-heading">New test</h2>
       <div className="row">
-        <Field label="Test name">
+        <CheckedField label="Test name" problems={problems.fields.test_name}>
           <input required value={name} onChange={(e) => setName(e.target.value)} />
-        </Field>
-        <Field label="Timer (minutes)">
+        </CheckedField>
+        <CheckedField label="Timer (minutes)" problems={problems.fields.timer}>
           <input type="number" min="1" max="1440" value={timer} onChange={(e) => setTimer(e.target.value)} />
-        </Field>
+        </CheckedField>
       </div>
       <label className="option">
         <input type="checkbox" checked={shuffle} onChange={(e) => setShuffle(e.target.checked)} /> Shuffle questions and
@@ -158,7 +164,7 @@ function CreateTest({ clientId }: { clientId: string }) {
       <button type="submit" disabled={action.busy}>
         Create test
       </button>
-      <ErrorMessage error={action.error} />
+      <FormSummary error={action.error} problems={problems} labels={CREATE_LABELS} not="created" />
     </form>
   );
 }
