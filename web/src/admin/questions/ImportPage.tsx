@@ -389,7 +389,7 @@ function CsvColumns() {
           A CSV file starts with a header row naming its columns, in any order: the first six are required, the others
           optional. Options, option feedback and option credits are separated by <code>|</code>.
         </p>
-        <table>
+        <ScrollTable label="CSV columns">
           <thead>
             <tr>
               <th scope="col">Column</th>
@@ -419,7 +419,7 @@ function CsvColumns() {
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       </details>
     </>
   );
