@@ -81,15 +81,17 @@ describe('docs/walkthroughs.md, pasted twice in a row into one shell', function 
       ],
       runs[0],
     );
-    // The second: the same, less the sitting's (it is open, and its attempts resume), plus the three steps
-    // that cannot be repeated, as the page says.
+    // The second: the same, less the sitting's (it is open, and its attempts resume), plus the steps that
+    // cannot be repeated, as the page says.
     assert.deepEqual(
       refusalsOf(runs[1]),
       [
+        '409 CONFLICT', // a client named "Second School" exists
         '409 CONFLICT', // the new student's email is taken
         '403 FORBIDDEN',
         '409 CONFLICT', // examples/questions.csv was imported already
-        '409 CONFLICT', // examples/bank.gift too
+        '409 CONFLICT', // examples/bank.gift too: its dry run
+        '409 CONFLICT', // and its import
         '403 FORBIDDEN',
       ],
       runs[1],
