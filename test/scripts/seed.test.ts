@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { adminDb } from '../support/admin';
-import { seedDemo as seed } from '../support/demoSeed';
+import { forgetDemoAcademy, seedDemo as seed } from '../support/demoSeed';
 import { expectError } from '../support/assertions';
 import { signIn } from '../support/fixtures';
 import { api, freshIp, get, post } from '../support/http';
@@ -14,6 +14,8 @@ const attemptsOfDemoAcademy = async () =>
 describe('the demo seed (npm start)', function () {
   // The takers' ~150 requests share one address: the seed waits out the rate limit (100 a minute) once.
   this.timeout(300_000);
+  // npm start seeds empty emulators: so does this, whatever another test (the walkthroughs) left.
+  before(() => forgetDemoAcademy());
 
   it('seeds a published test with shuffle and review on, questions of every type in a folder, and a usable share code', async () => {
     const [test] = JSON.parse((await seed()).stdout);

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { adminDb } from './admin';
 import { BASE_URL, PROJECT_ID } from './env';
 
 const run = promisify(execFile);
@@ -20,3 +21,9 @@ export const seedDemo = () =>
     ],
     { env: process.env },
   );
+
+/**
+ * Removes Demo Academy's data (its document and everything under it), as on the empty emulators
+ * `npm start` seeds: the walkthroughs' test adds tests and attempts to it.
+ */
+export const forgetDemoAcademy = () => adminDb.recursiveDelete(adminDb.collection('clients').doc('demo-academy'));
