@@ -19,9 +19,10 @@ export async function apiTypes(document) {
 async function writeFromBuiltFunctions() {
   process.env.GCLOUD_PROJECT ??= 'demo-exam';
   const functionsLib = new URL('../../functions/lib/', import.meta.url);
-  const { allRoutes } = await import(new URL('app.js', functionsLib).href);
+  const { routeGroups } = await import(new URL('app.js', functionsLib).href);
+  const { everyRoute } = await import(new URL('http/routeGroups.js', functionsLib).href);
   const { openApiDocument } = await import(new URL('openapi/document.js', functionsLib).href);
-  writeFileSync(SCHEMA_FILE, await apiTypes(openApiDocument(allRoutes())));
+  writeFileSync(SCHEMA_FILE, await apiTypes(openApiDocument(await everyRoute(routeGroups()))));
   console.log(`wrote ${SCHEMA_FILE}`);
 }
 
