@@ -35,9 +35,7 @@ export function StudentPage() {
   const p = profile.data;
   return (
     <>
-      <h1 title={studentId}>
-        {personName({ name: p?.display_name, email: p?.email, uid: studentId })}
-      </h1>
+      <h1 title={studentId}>{personName({ name: p?.display_name, email: p?.email, uid: studentId })}</h1>
       <ErrorMessage error={student.error} />
       {!s && student.loading && <Loading what="Loading the student’s results" />}
       {s && (

@@ -40,8 +40,10 @@ const SENTENCES: Record<AuditEventType, (p: Parts) => string> = {
   user_created: (p) => (p.byOther ? `${p.actor} added ${p.user}` : `${p.user} was added`),
   role_changed: (p) =>
     `${p.actor} changed the role of ${p.user}${text(p.details.to) ? ` to ${text(p.details.to)!.replace(/_/g, ' ')}` : ''}`,
-  password_changed: (p) => (p.byOther ? `${p.actor} set a new password for ${p.user}` : `${p.user} changed their password`),
-  profile_changed: (p) => (p.byOther ? `${p.actor} changed the profile of ${p.user}` : `${p.user} changed their profile`),
+  password_changed: (p) =>
+    p.byOther ? `${p.actor} set a new password for ${p.user}` : `${p.user} changed their password`,
+  profile_changed: (p) =>
+    p.byOther ? `${p.actor} changed the profile of ${p.user}` : `${p.user} changed their profile`,
   user_disabled: (p) => `${p.actor} deactivated ${p.user}`,
   user_enabled: (p) => `${p.actor} reactivated ${p.user}`,
   user_deleted: (p) => `${p.actor} deleted ${p.user}`,
