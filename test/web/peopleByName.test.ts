@@ -84,7 +84,7 @@ describe('web app: people by name', function () {
 
     await page.goto(`/admin/tests/${test.id}`);
     const overrides = page.getByRole('region', { name: 'Overrides per student' });
-    await overrides.getByRole('cell', { name: 'Ada Lovelace', exact: true }).waitFor();
+    await overrides.getByRole('cell', { name: `Ada Lovelace (${ada.email})`, exact: true }).waitFor();
     const codes = page.getByRole('region', { name: 'Share codes' });
     await codes.getByRole('cell', { name: 'Mary Somerville', exact: true }).waitFor();
     await checkPage(page, this, 'overrides and share codes');

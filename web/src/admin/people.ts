@@ -11,3 +11,7 @@ export interface NamedPerson {
 export const shortId = (uid: string) => (uid.length > 8 ? `${uid.slice(0, 8)}…` : uid);
 
 export const personName = ({ name, email, uid }: NamedPerson): string => name || email || shortId(uid);
+
+/** The name with the email that tells two of the same name apart, where a page lists many people. */
+export const personWithEmail = ({ name, email, uid }: NamedPerson): string =>
+  name && email ? `${name} (${email})` : personName({ name, email, uid });

@@ -6,7 +6,7 @@ import { ErrorMessage, Field, Loading, useAction, useLoad } from '../../ui';
 import { Pager } from '../Pager';
 import { ClassFilter, useClassFilter } from '../classes/ClassFilter';
 import { useOrg } from '../org';
-import { personName } from '../people';
+import { personWithEmail } from '../people';
 import { AWAY_ALERT_MS, EVENT_LABELS, awayFor, countsText, durationText } from './integrity';
 
 const REFRESH_MS = 5_000;
@@ -27,7 +27,7 @@ function timeLeft(expiresAt: string, now: number): string {
 const takerOf = (a: Schemas['AttemptSummary']) =>
   a.guest
     ? `${a.guest_name ?? 'Guest'} (guest)`
-    : personName({ name: a.student_name, email: a.student_email, uid: a.student_id });
+    : personWithEmail({ name: a.student_name, email: a.student_email, uid: a.student_id });
 
 /** A live view of a sitting: the test's attempts in progress, refreshed every 5 seconds, with extend and submit. */
 export function LivePage() {

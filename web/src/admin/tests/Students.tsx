@@ -4,14 +4,14 @@ import { useSession } from '../../session';
 import { ErrorMessage, Field, formatTime, Loading, useAction, useLoad } from '../../ui';
 import { personLabel, StudentCombobox } from '../StudentCombobox';
 import { fromLocalInput } from './time';
-import { personName } from '../people';
+import { personName, personWithEmail } from '../people';
 
 type User = Schemas['User'];
 type Override = Schemas['Override'];
 /** The reply's name first; a student of the first page of students, else a short id. */
 const userName = (u: User | undefined, o: Override) =>
   o.student_name || o.student_email
-    ? personName({ name: o.student_name, email: o.student_email, uid: o.student_id })
+    ? personWithEmail({ name: o.student_name, email: o.student_email, uid: o.student_id })
     : u
       ? personLabel(u)
       : personName({ uid: o.student_id });
