@@ -9,7 +9,9 @@ import { as, draftWithQuestions, publishedTest, shareCodeDoc } from './fixtures'
 // per user), so each test that writes does so as an administrator of its own.
 
 const CODE = /^[0-9ABCDEFGHJKMNPQRSTVWXYZ]{13}$/;
-const SHARE_CODE_FIELDS = ['code', 'created_at', 'expires_at', 'max_uses', 'revoked', 'test_id', 'uses'];
+const SHARE_CODE_FIELDS = ['code', 'created_at', 'created_by', 'expires_at', 'max_uses', 'revoked', 'test_id', 'uses'];
+/** A listed code also names who issued it. */
+const LISTED_SHARE_CODE_FIELDS = [...SHARE_CODE_FIELDS, 'created_by_email', 'created_by_name'].sort();
 
 let m: RoleMatrix;
 let testId: string;
@@ -43,6 +45,7 @@ describe('POST /api/tests/{testId}/share-codes', () => {
         max_uses: 500,
         uses: 0,
         revoked: false,
+        created_by: admin.uid,
       },
     );
     assert.match(res.body.created_at, ISO_UTC);
@@ -137,7 +140,7 @@ describe('GET /api/tests/{testId}/share-codes', () => {
       [...issued].reverse(),
     );
     for (const c of res.body.data) {
-      assert.deepEqual(Object.keys(c).sort(), SHARE_CODE_FIELDS);
+      assert.deepEqual(Object.keys(c).sort(), LISTED_SHARE_CODE_FIELDS);
       assert.equal(c.uses, 0);
     }
   });

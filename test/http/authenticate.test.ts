@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { adminAuth, adminDb } from '../support/admin';
-import { auditRecordsFor, createTenant, createUser, signIn, signInAnonymously } from '../support/fixtures';
+import {
+  auditRecordsFor,
+  createTenant,
+  createUser,
+  refreshIdToken,
+  signIn,
+  signInAnonymously,
+  signInWithRefreshToken,
+} from '../support/fixtures';
 import { freshIp, get, patch } from '../support/http';
 import {
   decodePayload,
@@ -186,6 +194,23 @@ describe('Audit log of authentication events', () => {
     assert.equal(login.timestamp, new Date(decodePayload(tenant.student.token).auth_time * 1000).toISOString());
     assert.match(login.ip_address, /^2001:db8:/);
     assert.ok(login.user_agent);
+  });
+
+  it('records no new login when a page is loaded again: the same token, or the same sign-in’s refreshed token', async () => {
+    const tenant = await createTenant();
+    const session = await signInWithRefreshToken(tenant.student.email, tenant.student.password);
+    // A page load reads with the token it kept; one an hour later with a refreshed one (same auth_time).
+    await get('/api/me', { token: session.idToken });
+    await get('/api/me', { token: session.idToken });
+    await sleep(1100);
+    const refreshed = await refreshIdToken(session.refreshToken);
+    assert.ok(refreshed);
+    assert.equal(decodePayload(refreshed).auth_time, decodePayload(session.idToken).auth_time);
+    assert.equal((await get('/api/me', { token: refreshed })).status, 200);
+    const logins = (await auditRecordsFor(tenant.student.uid, 'login')).filter(
+      (r) => r.timestamp === new Date(decodePayload(session.idToken).auth_time * 1000).toISOString(),
+    );
+    assert.equal(logins.length, 1);
   });
 
   it('records a new login for a new sign-in', async () => {

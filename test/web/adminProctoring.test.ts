@@ -42,7 +42,7 @@ describe('web app: the live view of a sitting', function () {
     const { page } = visitor;
     await signInAs(page, tenant.admin.email, tenant.admin.password);
     await page.goto(`/admin/tests/${test.id}/live`);
-    for (const s of students) await page.getByRole('row', { name: new RegExp(s.uid) }).waitFor();
+    for (const s of students) await page.getByRole('row', { name: new RegExp(s.email) }).waitFor();
 
     const form = page.getByRole('form', { name: 'Extend everyone' });
     await form.getByLabel('Minutes to give everyone').fill('7');
@@ -76,8 +76,8 @@ describe('web app: the live view of a sitting', function () {
     const { page } = visitor;
     await signInAs(page, tenant.admin.email, tenant.admin.password);
     await page.goto(`/admin/tests/${test.id}/live`);
-    const row = page.getByRole('row', { name: new RegExp(student.uid) });
-    const submit = row.getByRole('button', { name: `Submit the attempt of ${student.uid}` });
+    const row = page.getByRole('row', { name: new RegExp(student.email) });
+    const submit = row.getByRole('button', { name: `Submit the attempt of Test student (${student.email})` });
     await submit.waitFor();
 
     // Cancelled: nothing is sent, the attempt runs on.
@@ -87,14 +87,14 @@ describe('web app: the live view of a sitting', function () {
       void d.dismiss();
     });
     await submit.click();
-    assert.match(asked[0], new RegExp(`Submit the attempt of ${student.uid} now\\?`));
+    assert.ok(asked[0].includes(`Submit the attempt of Test student (${student.email}) now?`), asked[0]);
     assert.equal((await attemptAs(tenant, attemptId)).body.status, 'in_progress');
 
     page.once('dialog', (d) => void d.accept());
     await submit.click();
     await page
       .getByRole('status')
-      .filter({ hasText: `Submitted the attempt of ${student.uid}: 4 of 18.` })
+      .filter({ hasText: `Submitted the attempt of Test student (${student.email}): 4 of 18.` })
       .waitFor();
     // Reloaded, the view lists only attempts in progress: the row is gone.
     await row.waitFor({ state: 'detached' });

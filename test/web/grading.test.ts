@@ -212,7 +212,7 @@ describe('web app: regrading a question after a wrong key', function () {
   const browser = browserPerTest();
   let tenant: Tenant;
   let test: Awaited<ReturnType<typeof createTestWith>>;
-  let fixedBy: { uid: string; attemptId: string };
+  let fixedBy: { uid: string; email: string; attemptId: string };
   before(async () => {
     tenant = await createTenant();
     test = await createTestWith(tenant, {
@@ -248,7 +248,7 @@ describe('web app: regrading a question after a wrong key', function () {
         ip: freshIp(),
       });
       assert.equal(submitted.status, 200, submitted.text);
-      return { uid: student.uid, attemptId };
+      return { uid: student.uid, email: student.email, attemptId };
     };
     const [numericId, ironId] = test.question_ids;
     fixedBy = await sit([
@@ -295,7 +295,7 @@ describe('web app: regrading a question after a wrong key', function () {
     await dialog.getByRole('button', { name: 'Close' }).click();
     await dialog.waitFor({ state: 'detached' });
     // The submitted attempts are read again: the corrected score is listed.
-    await page.getByRole('row', { name: new RegExp(`Student ${fixedBy.uid} 3 of 3`) }).waitFor();
+    await page.getByRole('row', { name: new RegExp(`${fixedBy.email}\\) 3 of 3`) }).waitFor();
 
     const after = await get(`/api/attempts/${fixedBy.attemptId}`, { token: tenant.admin.token, ip: freshIp() });
     assert.equal(after.status, 200, after.text);

@@ -103,7 +103,7 @@ describe('web app: what the proctor sees of a taker’s page', function () {
 
     await signInAs(page, tenant.admin.email, tenant.admin.password);
     await page.goto(`/admin/tests/${test.id}/live`);
-    const row = page.getByRole('row', { name: new RegExp(student.uid) });
+    const row = page.getByRole('row', { name: new RegExp(student.email) });
     await row.waitFor();
     const cell = row.getByRole('cell').nth(3);
     assert.match(await cell.innerText(), /Away from the test for \d+ s/);

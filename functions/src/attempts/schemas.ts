@@ -323,6 +323,18 @@ export const AttemptSummary = z
       .describe(
         'How many of its questions have a saved answer that is not blank, as scoring counts them (from the attempt document itself: no extra read)',
       ),
+    student_name: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        'In an administrator’s list: the student’s display name from its profile (null: none, or a Guest, whose guest_name names it)',
+      ),
+    student_email: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('In an administrator’s list: the student’s email (null: none, or a Guest)'),
     integrity: IntegritySummary.optional().describe(
       'Its integrity events counted, and the last one (the live view): in an administrator’s list with test_id only',
     ),

@@ -66,6 +66,8 @@ import { tokenOpens } from './tokens';
 import { sebRefusal } from '../shared/seb';
 import { summariesOf } from './integrity/store';
 import { summaryView } from './integrity/eventRules';
+import { namesOf } from '../users/names';
+import { nameFields } from '../users/personName';
 
 /** Who is acting on an attempt: a signed-in principal, or whoever holds an attempt token (`?attempt_token=`). */
 export type AttemptCaller = { principal: Principal; token?: undefined } | { principal?: Principal; token: string };
@@ -504,20 +506,29 @@ export async function listAttempts(
   const nowMs = Date.now();
   const meta = requestMeta(call);
   // The live view of a test (an administrator's list with test_id): each attempt's integrity events counted, one read round trip.
-  const [current, integrity] = await Promise.all([
+  // An administrator's list names its students: one batched read of the page's profiles, beside the rest.
+  const named = scope.scope === 'tenant' && showsIntegrity(principal);
+  const [current, integrity, names] = await Promise.all([
     Promise.all(
       data.map((a) => (isOverdue(a, nowMs) ? closedOrAsItStands(a, nowMs, meta, { backendFaults: 'keep' }) : a)),
     ),
-    scope.scope === 'tenant' && showsIntegrity(principal) && query.test_id !== undefined
+    named && query.test_id !== undefined
       ? summariesOf(
           scope.clientId,
           data.map((a) => a.id),
+        )
+      : undefined,
+    named
+      ? namesOf(
+          scope.clientId,
+          data.filter((a) => !a.guest).map((a) => a.student_id),
         )
       : undefined,
   ]);
   return {
     data: current.map((a) => ({
       ...listedSummaryOf(a),
+      ...(names ? nameFields('student', names, a.guest ? null : a.student_id) : {}),
       ...(integrity ? { integrity: summaryView(integrity.get(a.id)) } : {}),
     })),
     pagination,

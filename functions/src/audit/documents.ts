@@ -1,6 +1,6 @@
-import type { AuditLog } from './schemas';
+import type { AuditRecord } from './schemas';
 
 // Pure: the Firestore documents the audit feature owns (where they live: firestore/paths.ts).
 
-/** audit_logs/{id}: exactly the reply's fields. */
-export type StoredAuditLog = AuditLog;
+/** audit_logs/{id}: the reply's fields but the names, which are read when a page is listed. */
+export type StoredAuditLog = AuditRecord;

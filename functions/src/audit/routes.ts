@@ -2,6 +2,7 @@ import { auditScope } from '../auth/policy';
 import { defineRoute } from '../http/route';
 import { splitPageQuery } from '../shared/pagination';
 import { AuditLogPage, ListAuditLogsQuery } from './schemas';
+import { withNames } from './names';
 import { listAuditRecords } from './store';
 
 export const auditRoutes = [
@@ -11,7 +12,9 @@ export const auditRoutes = [
     summary: 'Read the audit log',
     description:
       'Newest first. A Super Admin sees every record (client_id optional); a Client Admin sees its own organization’s. ' +
-      'Refused tokens belong to no organization, so only a Super Admin sees them.',
+      'Refused tokens belong to no organization, so only a Super Admin sees them. Each record carries the names of ' +
+      'the user and the actor (user_name, user_email, actor_name, actor_email) and of the test its details name ' +
+      '(test_name), read for the page in batches: null when unknown.',
     tag: 'Audit',
     access: ['super_admin', 'client_admin'],
     query: ListAuditLogsQuery,
@@ -19,7 +22,8 @@ export const auditRoutes = [
     handler: async ({ principal, query }) => {
       const { page, filters } = splitPageQuery(query);
       const client_id = auditScope(principal, filters.client_id);
-      return { status: 200, body: await listAuditRecords({ ...filters, client_id }, page) };
+      const { data, pagination } = await listAuditRecords({ ...filters, client_id }, page);
+      return { status: 200, body: { data: await withNames(data), pagination } };
     },
   }),
 ];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ClientId, Uid } from '../shared/ids';
 import { pagedQuery, Pagination, queryBoolean } from '../shared/pagination';
+import { nameSchemaFields } from '../users/personName';
 
 export const AUDIT_EVENT_TYPES = [
   'login',
@@ -57,27 +58,37 @@ export const AUDIT_EVENT_TYPES = [
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 
-export const AuditLog = z
-  .object({
-    id: z.string(),
-    event_type: z.enum(AUDIT_EVENT_TYPES),
-    user_id: z
-      .string()
-      .describe('The user the event is about; for a refused token, the uid it claimed (unverified) or ""'),
-    ip_address: z.string(),
-    success: z.boolean(),
-    timestamp: z.string().describe('ISO 8601 UTC'),
-    client_id: z
-      .string()
-      .nullable()
-      .describe('Organization of the user, when known from a verified token or the user record'),
-    actor_id: z.string().nullable().describe('Who performed a user-management event'),
-    reason: z.string().nullable().describe('Why a token was refused: expired, invalid, malformed, revoked or disabled'),
-    user_agent: z.string().nullable(),
-    request_id: z.string(),
-    details: z.record(z.string(), z.unknown()).nullable(),
-  })
-  .meta({ id: 'AuditLog' });
+/** A record as audit_logs keeps it. */
+const AuditRecord = z.object({
+  id: z.string(),
+  event_type: z.enum(AUDIT_EVENT_TYPES),
+  user_id: z
+    .string()
+    .describe('The user the event is about; for a refused token, the uid it claimed (unverified) or ""'),
+  ip_address: z.string(),
+  success: z.boolean(),
+  timestamp: z.string().describe('ISO 8601 UTC'),
+  client_id: z
+    .string()
+    .nullable()
+    .describe('Organization of the user, when known from a verified token or the user record'),
+  actor_id: z.string().nullable().describe('Who performed a user-management event'),
+  reason: z.string().nullable().describe('Why a token was refused: expired, invalid, malformed, revoked or disabled'),
+  user_agent: z.string().nullable(),
+  request_id: z.string(),
+  details: z.record(z.string(), z.unknown()).nullable(),
+});
+export type AuditRecord = z.infer<typeof AuditRecord>;
+
+/** A record as the API answers it: with the names of the people (and the test) it mentions, read for the page. */
+export const AuditLog = AuditRecord.extend({
+  ...nameSchemaFields('user', 'the user the event is about (not given for a refused token: its uid is unverified)'),
+  ...nameSchemaFields('actor', 'who performed it'),
+  test_name: z
+    .string()
+    .nullable()
+    .describe('The name of the test details.test_id names, when it names one that still exists; else null'),
+}).meta({ id: 'AuditLog' });
 export type AuditLog = z.infer<typeof AuditLog>;
 
 export const ListAuditLogsQuery = pagedQuery({

@@ -2,7 +2,8 @@ import type { DocumentReference, WriteBatch } from 'firebase-admin/firestore';
 import type { Principal } from '../auth/principal';
 import type { RequestOrigin } from '../shared/callContext';
 import type { TokenRejectionReason } from '../auth/tokenRejection';
-import type { AuditEventType, AuditLog } from './schemas';
+import type { AuditEventType } from './schemas';
+import type { StoredAuditLog } from './documents';
 import { paths } from '../firestore/paths';
 import { createAuditRecordOnce, newAuditRef, writeAuditRecord } from './store';
 
@@ -77,7 +78,7 @@ export function eventRecord(
     details: Record<string, unknown> | null;
   },
   meta: RequestMeta,
-): AuditLog {
+): StoredAuditLog {
   return {
     id,
     event_type: event.type,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ClientId, MAX_ID_LENGTH } from '../shared/ids';
+import { listedNameFields } from '../users/personName';
 import { pagedQuery, Pagination } from '../shared/pagination';
 import {
   authorDeliveryReplyFields,
@@ -321,6 +322,8 @@ export const ShareCode = z
     uses: z.number().int(),
     revoked: z.boolean(),
     created_at: z.string().describe('ISO 8601 UTC'),
+    created_by: z.string().describe('The uid of the administrator who issued it'),
+    ...listedNameFields('created_by', 'the administrator who issued it'),
   })
   .meta({ id: 'ShareCode' });
 export type ShareCode = z.infer<typeof ShareCode>;

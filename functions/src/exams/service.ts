@@ -38,6 +38,8 @@ import { testChangeEffects } from './testChangeEffects';
 import { listAudience } from './audience';
 import { sebKeysOf, sebRequired } from '../shared/seb';
 import type { StoredShareCode, StoredTest } from './documents';
+import { namesOf } from '../users/names';
+import { nameFields } from '../users/personName';
 
 // ---------------------------------------------------------------- views
 
@@ -704,6 +706,7 @@ const shareCodeView = (code: StoredShareCode, uses: number): ShareCode => ({
   uses,
   revoked: code.revoked,
   created_at: code.created_at,
+  created_by: code.created_by,
 });
 
 export async function createShareCode(
@@ -728,8 +731,22 @@ export async function listShareCodes(principal: Principal, testId: string, page:
   const test = await requireTest(principal, testId);
   assertCanManageShareCodes(principal, test.client_id);
   const { data, pagination } = await store.listShareCodes(test.client_id, testId, page);
-  const uses = await Promise.all(data.map((code) => store.usesOf(code.code)));
-  return { data: data.map((code, i) => shareCodeView(code, uses[i])), pagination };
+  // Who issued each code (an administrator of the organization, or a Super Admin): one batched read beside the uses.
+  const [uses, names] = await Promise.all([
+    Promise.all(data.map((code) => store.usesOf(code.code))),
+    namesOf(
+      test.client_id,
+      data.map((code) => code.created_by),
+      { superAdmins: true },
+    ),
+  ]);
+  return {
+    data: data.map((code, i) => ({
+      ...shareCodeView(code, uses[i]),
+      ...nameFields('created_by', names, code.created_by),
+    })),
+    pagination,
+  };
 }
 
 /**

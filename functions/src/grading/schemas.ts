@@ -15,7 +15,7 @@ export const GradingQueueQuery = pagedQuery({
   blind: queryBoolean
     .optional()
     .describe(
-      'true: leave out who wrote each answer (student_id and guest_name are null), so a grader is not swayed by names',
+      'true: leave out who wrote each answer (student_id, guest_name, student_name and student_email are null), so a grader is not swayed by names',
     ),
 });
 
@@ -27,6 +27,11 @@ export const GradingItem = z
     version: z.number().int(),
     student_id: z.string().nullable().describe('null when blind'),
     guest_name: z.string().nullable().describe('null when blind, or for a student'),
+    student_name: z
+      .string()
+      .nullable()
+      .describe('The student’s display name; null when blind, for a Guest, or unknown'),
+    student_email: z.string().nullable().describe('The student’s email; null when blind, for a Guest, or unknown'),
     question_text: z.string(),
     text_format: z.enum(['plain', 'html']).optional().describe('Present when question_text is (sanitized) HTML'),
     marks: z.number().describe('The question’s marks: a grade is 0 to these'),

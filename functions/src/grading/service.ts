@@ -8,6 +8,8 @@ import { badRequest, conflict, notFound } from '../shared/errors';
 import type { PageRequest } from '../shared/pagination';
 import type { GradedAttempt, GradeInput, GradingItem } from './schemas';
 import * as store from './store';
+import { namesOf } from '../users/names';
+import { nameFields } from '../users/personName';
 
 // Grading essays: the test's queue of ungraded answers, and a grade.
 
@@ -25,6 +27,13 @@ export async function gradingQueue(
     { question_id: filters.question_id },
     page,
   );
+  // Blind grading reads no names at all: nothing to leak.
+  const names = filters.blind
+    ? new Map()
+    : await namesOf(
+        test.client_id,
+        data.filter((item) => !item.guest_name).map((item) => item.student_id),
+      );
   const items: GradingItem[] = data.map((item) => ({
     attempt_id: item.attempt_id,
     question_id: item.question_id,
@@ -32,6 +41,7 @@ export async function gradingQueue(
     version: item.version,
     student_id: filters.blind ? null : item.student_id,
     guest_name: filters.blind ? null : item.guest_name,
+    ...nameFields('student', names, filters.blind || item.guest_name ? null : item.student_id),
     question_text: item.question_text,
     ...(item.text_format === 'html' ? { text_format: 'html' as const } : {}),
     marks: item.marks,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Uid } from '../shared/ids';
+import { listedNameFields } from '../users/personName';
 import { pagedQuery, Pagination } from '../shared/pagination';
 import { DocumentId, MAX_ATTEMPTS_LIMIT, MAX_TIMER_MINUTES, TestId } from '../exams/schemas';
 import { deliveryFields, refineWindow } from '../sittingRules/deliverySchemas';
@@ -55,6 +56,7 @@ export const Override = z
   .object({
     test_id: z.string(),
     student_id: z.string(),
+    ...listedNameFields('student', 'the student'),
     opens_at: z.string().nullable().optional().describe('Present when overridden; null: open any time'),
     closes_at: z.string().nullable().optional().describe('Present when overridden; null: no closing time'),
     timer: z.number().int().optional().describe('Present when overridden'),

@@ -13,6 +13,8 @@ import type { StoredAccommodation, StoredOverride } from './documents';
 import type { StoredClassOverride } from '../exams/documents';
 import type { Accommodation, ClassOverride, Override, PutAccommodationInput, PutOverrideInput } from './schemas';
 import * as store from './store';
+import { namesOf } from '../users/names';
+import { nameFields } from '../users/personName';
 import { findClassOwner } from '../classes/store';
 
 // A sitting's people and time: overrides per (test, student), standing
@@ -77,7 +79,11 @@ export async function listOverrides(principal: Principal, testId: string, page: 
   const test = await requireTest(principal, testId);
   assertCanManageSitting(principal, test.client_id);
   const { data, pagination } = await store.listOverrides(test.client_id, testId, page);
-  return { data: data.map(overrideView), pagination };
+  const names = await namesOf(
+    test.client_id,
+    data.map((o) => o.student_id),
+  );
+  return { data: data.map((o) => ({ ...overrideView(o), ...nameFields('student', names, o.student_id) })), pagination };
 }
 
 // ---------------------------------------------------------------- class overrides

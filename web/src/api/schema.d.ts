@@ -1584,7 +1584,7 @@ export type paths = {
         };
         /**
          * Read the audit log
-         * @description Newest first. A Super Admin sees every record (client_id optional); a Client Admin sees its own organization’s. Refused tokens belong to no organization, so only a Super Admin sees them.
+         * @description Newest first. A Super Admin sees every record (client_id optional); a Client Admin sees its own organization’s. Refused tokens belong to no organization, so only a Super Admin sees them. Each record carries the names of the user and the actor (user_name, user_email, actor_name, actor_email) and of the test its details name (test_name), read for the page in batches: null when unknown.
          */
         get: {
             parameters: {
@@ -8179,7 +8179,7 @@ export type paths = {
                     cursor?: string;
                     /** @description Only this essay question’s answers (grading question by question) */
                     question_id?: string;
-                    /** @description true: leave out who wrote each answer (student_id and guest_name are null), so a grader is not swayed by names */
+                    /** @description true: leave out who wrote each answer (student_id, guest_name, student_name and student_email are null), so a grader is not swayed by names */
                     blind?: "true" | "false";
                 };
                 header?: never;
@@ -10643,6 +10643,16 @@ export type components = {
             details: {
                 [key: string]: unknown;
             } | null;
+            /** @description The display name of the user the event is about (not given for a refused token: its uid is unverified), from their profile; null when unknown (show the email, then the uid) */
+            user_name: string | null;
+            /** @description The email of the user the event is about (not given for a refused token: its uid is unverified); null when unknown */
+            user_email: string | null;
+            /** @description The display name of who performed it, from their profile; null when unknown (show the email, then the uid) */
+            actor_name: string | null;
+            /** @description The email of who performed it; null when unknown */
+            actor_email: string | null;
+            /** @description The name of the test details.test_id names, when it names one that still exists; else null */
+            test_name: string | null;
         };
         FolderPage: {
             data: components["schemas"]["Folder"][];
@@ -11421,6 +11431,12 @@ export type components = {
             revoked: boolean;
             /** @description ISO 8601 UTC */
             created_at: string;
+            /** @description The uid of the administrator who issued it */
+            created_by: string;
+            /** @description In a list: the display name of the administrator who issued it, from their profile; null when unknown (show the email, then the uid) */
+            created_by_name?: string | null;
+            /** @description In a list: the email of the administrator who issued it; null when unknown */
+            created_by_email?: string | null;
         };
         CreateShareCode: {
             /**
@@ -11539,6 +11555,10 @@ export type components = {
             pending_marks: number;
             /** @description How many of its questions have a saved answer that is not blank, as scoring counts them (from the attempt document itself: no extra read) */
             answered: number;
+            /** @description In an administrator’s list: the student’s display name from its profile (null: none, or a Guest, whose guest_name names it) */
+            student_name?: string | null;
+            /** @description In an administrator’s list: the student’s email (null: none, or a Guest) */
+            student_email?: string | null;
             /** @description Its integrity events counted, and the last one (the live view): in an administrator’s list with test_id only */
             integrity?: {
                 /** @description Events stored for the attempt (at most 2000) */
@@ -11805,6 +11825,10 @@ export type components = {
         Override: {
             test_id: string;
             student_id: string;
+            /** @description In a list: the display name of the student, from their profile; null when unknown (show the email, then the uid) */
+            student_name?: string | null;
+            /** @description In a list: the email of the student; null when unknown */
+            student_email?: string | null;
             /** @description Present when overridden; null: open any time */
             opens_at?: string | null;
             /** @description Present when overridden; null: no closing time */
@@ -12040,6 +12064,10 @@ export type components = {
             student_id: string | null;
             /** @description null when blind, or for a student */
             guest_name: string | null;
+            /** @description The student’s display name; null when blind, for a Guest, or unknown */
+            student_name: string | null;
+            /** @description The student’s email; null when blind, for a Guest, or unknown */
+            student_email: string | null;
             question_text: string;
             /**
              * @description Present when question_text is (sanitized) HTML

@@ -9,6 +9,7 @@ import { useOrg } from '../org';
 import { ClassFilter, useClassFilter } from '../classes/ClassFilter';
 import { ScoreChart } from './ScoreChart';
 import { QuestionText, richFields } from '../../QuestionText';
+import { personWithEmail } from '../people';
 
 type QuestionAnalytics = Schemas['QuestionAnalytics'];
 
@@ -383,7 +384,9 @@ function Takers({ testId, classId }: { testId: string; classId: string }) {
                   {t.guest ? (
                     `${t.guest_name ?? 'Guest'} (guest)`
                   ) : (
-                    <Link to={`/admin/students/${encodeURIComponent(t.student_id)}`}>Student {t.student_id}</Link>
+                    <Link to={`/admin/students/${encodeURIComponent(t.student_id)}`}>
+                      {personWithEmail({ name: t.student_name, email: t.student_email, uid: t.student_id })}
+                    </Link>
                   )}
                 </td>
                 <td>

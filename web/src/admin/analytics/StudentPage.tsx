@@ -5,6 +5,7 @@ import { useSession } from '../../session';
 import { ErrorMessage, formatTime, Loading, ScrollTable, useLoad } from '../../ui';
 import { Pager } from '../Pager';
 import { useOrg } from '../org';
+import { personName } from '../people';
 
 const num = (n: number | null) => (n === null ? '—' : String(Number(n.toFixed(2))));
 const pct = (n: number | null) => (n === null ? '—' : `${Number(n.toFixed(1))}%`);
@@ -25,10 +26,16 @@ export function StudentPage() {
       ),
     [api, studentId, page, clientId],
   );
+  // The heading names the student; without a readable profile, a short id.
+  const profile = useLoad(
+    () => unwrap(api.GET('/api/users/{uid}', { params: { path: { uid: studentId } } })).catch(() => null),
+    [api, studentId],
+  );
   const s = student.data;
+  const p = profile.data;
   return (
     <>
-      <h1>Student {studentId}</h1>
+      <h1 title={studentId}>{personName({ name: p?.display_name, email: p?.email, uid: studentId })}</h1>
       <ErrorMessage error={student.error} />
       {!s && student.loading && <Loading what="Loading the student’s results" />}
       {s && (

@@ -5,55 +5,10 @@ import { useSession } from '../../session';
 import { ErrorMessage, Field, formatTime, Loading, ScrollTable, useLoad } from '../../ui';
 import { useOrg } from '../org';
 import { Pager } from '../Pager';
+import { describeEvent, EVENT_TYPES } from './auditText';
 
 type AuditQuery = NonNullable<paths['/api/audit-logs']['get']['parameters']['query']>;
 type EventType = NonNullable<AuditQuery['event_type']>;
-
-// Every event type the API knows: the Record makes the compiler check none is missing.
-const EVENT_TYPES = Object.keys({
-  login: 1,
-  token_rejected: 1,
-  user_created: 1,
-  role_changed: 1,
-  password_changed: 1,
-  profile_changed: 1,
-  user_disabled: 1,
-  user_enabled: 1,
-  user_deleted: 1,
-  invitation_issued: 1,
-  attempt_started: 1,
-  attempt_resumed: 1,
-  share_code_redeemed: 1,
-  attempt_submitted: 1,
-  test_settings_changed: 1,
-  override_set: 1,
-  override_deleted: 1,
-  accommodation_set: 1,
-  attempt_extended: 1,
-  test_extended: 1,
-  test_assignment_changed: 1,
-  test_version_published: 1,
-  test_new_version_discarded: 1,
-  class_override_set: 1,
-  class_override_deleted: 1,
-  class_created: 1,
-  class_updated: 1,
-  class_deleted: 1,
-  class_member_added: 1,
-  class_member_removed: 1,
-  class_members_imported: 1,
-  networks_set: 1,
-  essay_graded: 1,
-  version_regraded: 1,
-  attempt_regraded: 1,
-  lti_platform_registered: 1,
-  lti_platform_deleted: 1,
-  webhook_created: 1,
-  webhook_deleted: 1,
-  webhook_secret_rotated: 1,
-  webhook_disabled: 1,
-  webhook_delivery_resent: 1,
-} satisfies Record<EventType, 1>) as EventType[];
 
 interface Filters {
   event_type: EventType | '';
@@ -137,7 +92,6 @@ export function AuditPage() {
             <tr>
               <th scope="col">Time</th>
               <th scope="col">Event</th>
-              <th scope="col">User</th>
               <th scope="col">Outcome</th>
               <th scope="col">Address</th>
               <th scope="col">Details</th>
@@ -146,22 +100,41 @@ export function AuditPage() {
           <tbody>
             {logs.data.data.length === 0 && (
               <tr>
-                <td colSpan={6}>No record matches.</td>
+                <td colSpan={5}>No record matches.</td>
               </tr>
             )}
             {logs.data.data.map((r) => (
               <tr key={r.id} data-event-type={r.event_type}>
                 <td>{formatTime(r.timestamp)}</td>
-                <td>{r.event_type.replace(/_/g, ' ')}</td>
-                <td>
-                  <code>{r.user_id || '—'}</code>
-                  {r.actor_id && r.actor_id !== r.user_id ? <small> by {r.actor_id}</small> : null}
-                </td>
+                <td className="event">{describeEvent(r)}</td>
                 <td>{r.success ? 'Succeeded' : 'Failed'}</td>
-                <td>{r.ip_address}</td>
+                <td>{r.ip_address || '—'}</td>
                 <td className="details">
-                  {r.reason ? <span>Reason: {r.reason}. </span> : null}
-                  {r.details ? <code>{JSON.stringify(r.details)}</code> : null}
+                  {/* The raw record, for whoever asks: ids, the request, the event's own details. */}
+                  <details>
+                    <summary>Details</summary>
+                    <dl>
+                      <dt>Event</dt>
+                      <dd>{r.event_type}</dd>
+                      <dt>User id</dt>
+                      <dd>
+                        <code>{r.user_id || '—'}</code>
+                      </dd>
+                      {r.actor_id ? (
+                        <>
+                          <dt>By</dt>
+                          <dd>
+                            <code>{r.actor_id}</code>
+                          </dd>
+                        </>
+                      ) : null}
+                      <dt>Request</dt>
+                      <dd>
+                        <code>{r.request_id}</code>
+                      </dd>
+                    </dl>
+                    {r.details ? <pre>{JSON.stringify(r.details, null, 2)}</pre> : null}
+                  </details>
                 </td>
               </tr>
             ))}

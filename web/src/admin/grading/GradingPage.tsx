@@ -6,6 +6,7 @@ import { wordCount } from '../../taker/wordCount';
 import { ErrorMessage, Field, formatTime, Loading, useAction, useLoad } from '../../ui';
 import { QuestionText } from '../../QuestionText';
 import { plainTextOf } from '../../questionHtml';
+import { personName } from '../people';
 
 type Test = Schemas['Test'];
 type GradingItem = Schemas['GradingItem'];
@@ -175,7 +176,12 @@ function GradeItem({
       );
       onGraded(graded);
     });
-  const author = item.student_id ? `Student ${item.student_id}` : item.guest_name ? `${item.guest_name} (guest)` : null;
+  // Blind grading: the reply names nobody, so nobody is shown.
+  const author = item.guest_name
+    ? `${item.guest_name} (guest)`
+    : item.student_id
+      ? personName({ name: item.student_name, email: item.student_email, uid: item.student_id })
+      : null;
   return (
     <article className="card" aria-labelledby="item-heading">
       <h2 id="item-heading">

@@ -6,6 +6,7 @@ import { ErrorMessage, Field, Loading, ScrollTable, useAction, useLoad } from '.
 import { Pager } from '../Pager';
 import { ClassFilter, useClassFilter } from '../classes/ClassFilter';
 import { useOrg } from '../org';
+import { personWithEmail } from '../people';
 import { AWAY_ALERT_MS, EVENT_LABELS, awayFor, countsText, durationText } from './integrity';
 
 const REFRESH_MS = 5_000;
@@ -23,7 +24,10 @@ function timeLeft(expiresAt: string, now: number): string {
   return h > 0 ? `${h}:${mmss}` : mmss;
 }
 
-const takerOf = (a: Schemas['AttemptSummary']) => (a.guest ? `${a.guest_name ?? 'Guest'} (guest)` : a.student_id);
+const takerOf = (a: Schemas['AttemptSummary']) =>
+  a.guest
+    ? `${a.guest_name ?? 'Guest'} (guest)`
+    : personWithEmail({ name: a.student_name, email: a.student_email, uid: a.student_id });
 
 /** A live view of a sitting: the test's attempts in progress, refreshed every 5 seconds, with extend and submit. */
 export function LivePage() {

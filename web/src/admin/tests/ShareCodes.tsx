@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, formatTime, Loading, ScrollTable, useAction, useLoad } from '../../ui';
+import { personName } from '../people';
 import { fromLocalInput } from './time';
 
 /** Share codes of a published test: issue, copy, revoke. */
@@ -90,6 +91,7 @@ export function ShareCodes({ test }: { test: Schemas['Test'] }) {
               <th scope="col">Uses</th>
               <th scope="col">Expires</th>
               <th scope="col">Created</th>
+              <th scope="col">Created by</th>
               <th scope="col">
                 <span className="sr-only">Actions</span>
               </th>
@@ -108,6 +110,7 @@ export function ShareCodes({ test }: { test: Schemas['Test'] }) {
                 </td>
                 <td>{formatTime(c.expires_at)}</td>
                 <td>{formatTime(c.created_at)}</td>
+                <td>{personName({ name: c.created_by_name, email: c.created_by_email, uid: c.created_by })}</td>
                 <td>
                   {!c.revoked && (
                     <span className="row">

@@ -4,9 +4,17 @@ import { useSession } from '../../session';
 import { ErrorMessage, Field, formatTime, Loading, ScrollTable, useAction, useLoad } from '../../ui';
 import { personLabel, StudentCombobox } from '../StudentCombobox';
 import { fromLocalInput } from './time';
+import { personName, personWithEmail } from '../people';
 
 type User = Schemas['User'];
-const userName = (u: User | undefined, uid: string) => (u ? personLabel(u) : uid);
+type Override = Schemas['Override'];
+/** The reply's name first; a student of the first page of students, else a short id. */
+const userName = (u: User | undefined, o: Override) =>
+  o.student_name || o.student_email
+    ? personWithEmail({ name: o.student_name, email: o.student_email, uid: o.student_id })
+    : u
+      ? personLabel(u)
+      : personName({ uid: o.student_id });
 
 /**
  * Per-student overrides of this test and standing accommodations of the organization's students.
@@ -114,7 +122,7 @@ function Overrides({ testId, clientId, students }: { testId: string; clientId: s
           <tbody>
             {overrides.data.data.map((o) => (
               <tr key={o.student_id}>
-                <td>{userName(byId.get(o.student_id), o.student_id)}</td>
+                <td>{userName(byId.get(o.student_id), o)}</td>
                 <td>{o.opens_at === undefined ? 'test’s' : formatTime(o.opens_at)}</td>
                 <td>{o.closes_at === undefined ? 'test’s' : formatTime(o.closes_at)}</td>
                 <td>{o.timer === undefined ? 'test’s' : `${o.timer} min`}</td>
@@ -124,7 +132,7 @@ function Overrides({ testId, clientId, students }: { testId: string; clientId: s
                     type="button"
                     className="danger"
                     onClick={() => void remove(o.student_id)}
-                    aria-label={`Remove the override of ${userName(byId.get(o.student_id), o.student_id)}`}
+                    aria-label={`Remove the override of ${userName(byId.get(o.student_id), o)}`}
                   >
                     Remove
                   </button>
