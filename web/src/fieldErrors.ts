@@ -131,8 +131,6 @@ export function problemsFrom(checks: Record<string, string | null | undefined | 
   return { fields, rest: [] };
 }
 
-export const hasProblems = (p: Problems) => p.rest.length > 0 || Object.keys(p.fields).length > 0;
-
 /** The comparison the service makes of options (NFKC, trimmed, spacing collapsed, any case). */
 export const comparableOption = (value: string) => value.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
 
