@@ -66,8 +66,8 @@ import { tokenOpens } from './tokens';
 import { sebRefusal } from '../shared/seb';
 import { summariesOf } from './integrity/store';
 import { summaryView } from './integrity/eventRules';
-import { namesOf } from '../users/names';
-import { nameFields } from '../users/personName';
+import { namesOf } from '../people/names';
+import { nameFields } from '../people/personName';
 
 /** Who is acting on an attempt: a signed-in principal, or whoever holds an attempt token (`?attempt_token=`). */
 export type AttemptCaller = { principal: Principal; token?: undefined } | { principal?: Principal; token: string };

@@ -1,8 +1,8 @@
 import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
 import { isDocumentId } from '../shared/ids';
-import { namesOf } from '../users/names';
-import type { PersonName } from '../users/personName';
+import { namesOf } from '../people/names';
+import type { PersonName } from '../people/personName';
 import type { StoredAuditLog } from './documents';
 import { namedRecord } from './readable';
 import type { AuditLog } from './schemas';

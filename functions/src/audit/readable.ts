@@ -1,5 +1,5 @@
-import type { PersonName } from '../users/personName';
-import { nameFields } from '../users/personName';
+import type { PersonName } from '../people/personName';
+import { nameFields } from '../people/personName';
 import type { StoredAuditLog } from './documents';
 import type { AuditLog } from './schemas';
 

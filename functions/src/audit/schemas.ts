@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ClientId, Uid } from '../shared/ids';
 import { pagedQuery, Pagination, queryBoolean } from '../shared/pagination';
-import { nameSchemaFields } from '../users/personName';
+import { nameSchemaFields } from '../people/personName';
 
 export const AUDIT_EVENT_TYPES = [
   'login',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ClientId, MAX_ID_LENGTH } from '../shared/ids';
-import { listedNameFields } from '../users/personName';
+import { listedNameFields } from '../people/personName';
 import { pagedQuery, Pagination } from '../shared/pagination';
 import {
   authorDeliveryReplyFields,

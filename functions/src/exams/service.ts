@@ -38,8 +38,8 @@ import { testChangeEffects } from './testChangeEffects';
 import { listAudience } from './audience';
 import { sebKeysOf, sebRequired } from '../shared/seb';
 import type { StoredShareCode, StoredTest } from './documents';
-import { namesOf } from '../users/names';
-import { nameFields } from '../users/personName';
+import { namesOf } from '../people/names';
+import { nameFields } from '../people/personName';
 
 // ---------------------------------------------------------------- views
 

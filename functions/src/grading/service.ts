@@ -8,8 +8,8 @@ import { badRequest, conflict, notFound } from '../shared/errors';
 import type { PageRequest } from '../shared/pagination';
 import type { GradedAttempt, GradeInput, GradingItem } from './schemas';
 import * as store from './store';
-import { namesOf } from '../users/names';
-import { nameFields } from '../users/personName';
+import { namesOf } from '../people/names';
+import { nameFields } from '../people/personName';
 
 // Grading essays: the test's queue of ungraded answers, and a grade.
 

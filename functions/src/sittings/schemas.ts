@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Uid } from '../shared/ids';
-import { listedNameFields } from '../users/personName';
+import { listedNameFields } from '../people/personName';
 import { pagedQuery, Pagination } from '../shared/pagination';
 import { DocumentId, MAX_ATTEMPTS_LIMIT, MAX_TIMER_MINUTES, TestId } from '../exams/schemas';
 import { deliveryFields, refineWindow } from '../sittingRules/deliverySchemas';

@@ -13,8 +13,8 @@ import type { StoredAccommodation, StoredOverride } from './documents';
 import type { StoredClassOverride } from '../exams/documents';
 import type { Accommodation, ClassOverride, Override, PutAccommodationInput, PutOverrideInput } from './schemas';
 import * as store from './store';
-import { namesOf } from '../users/names';
-import { nameFields } from '../users/personName';
+import { namesOf } from '../people/names';
+import { nameFields } from '../people/personName';
 import { findClassOwner } from '../classes/store';
 
 // A sitting's people and time: overrides per (test, student), standing
