@@ -22,6 +22,7 @@ import {
 // Questions and folders are written straight into Firestore (fixtures.ts).
 
 const AUTHOR_FIELDS = [
+  'access_code',
   'access_code_required',
   'allow_review',
   'assigned_class_ids',
@@ -52,10 +53,9 @@ const AUTHOR_FIELDS = [
   'version',
 ];
 // Which questions a test holds, fixed or drawn, a student learns only by starting an attempt.
-// Whom it is assigned to is the authors' business too.
-const STUDENT_FIELDS = AUTHOR_FIELDS.filter(
-  (f) => f !== 'question_ids' && f !== 'pools' && f !== 'assigned_class_ids' && f !== 'pending_edit',
-);
+// Whom it is assigned to, a new version being edited and the access code are the authors' business too.
+const AUTHOR_ONLY = ['question_ids', 'pools', 'assigned_class_ids', 'pending_edit', 'access_code'];
+const STUDENT_FIELDS = AUTHOR_FIELDS.filter((f) => !AUTHOR_ONLY.includes(f));
 
 const put = (path: string, body: unknown, token?: string) => api('PUT', path, { ...as(token), body });
 const publish = (testId: string, token?: string) => post(`/api/tests/${testId}/publish`, undefined, as(token));
@@ -225,6 +225,7 @@ describe('POST /api/tests', () => {
       version: null,
       opens_at: null,
       closes_at: null,
+      access_code: null,
       access_code_required: false,
       attempt_cooldown_minutes: 0,
       review_opens_at: null,
