@@ -394,6 +394,14 @@ async function freezeVersion(
  * once cannot both succeed (the second retries, finds the test published, and
  * gets 409), and the version is created (never overwritten) besides.
  */
+
+/**
+ * Whether the pools frozen before the transaction are not those of the content it publishes: a freeze must
+ * be of this very content (its updated_at), and content with pools needs one. Content that lost its pools
+ * meanwhile must not publish the old freeze either.
+ */
+const poolFreezeStale = (pools: readonly unknown[], updatedAt: string, frozenPools: FrozenPools | undefined) =>
+  frozenPools ? frozenPools.testUpdatedAt !== updatedAt : pools.length > 0;
 export async function publishTest(
   clientId: string,
   testId: string,
@@ -405,7 +413,7 @@ export async function publishTest(
     const { ref, test } = await requireTestInTransaction(tx, clientId, testId);
     const outcome = applyMove('publish', test.status);
     if (!outcome.ok) throw conflict(outcome.reason);
-    if ((test.pools ?? []).length > 0 && (!frozenPools || frozenPools.testUpdatedAt !== test.updated_at)) {
+    if (poolFreezeStale(test.pools ?? [], test.updated_at, frozenPools)) {
       throw conflict('The test changed while its pools were being frozen; publish it again');
     }
     const number = (test.version ?? 0) + 1;
@@ -478,7 +486,7 @@ export async function publishPendingEdit(
     const refusal = pendingRefusal(test, 'publish');
     if (refusal) throw conflict(refusal);
     const pending = test.pending_edit!;
-    if (pending.pools.length > 0 && (!frozenPools || frozenPools.testUpdatedAt !== pending.updated_at)) {
+    if (poolFreezeStale(pending.pools, pending.updated_at, frozenPools)) {
       throw conflict('The new version changed while its pools were being frozen; publish it again');
     }
     const number = (test.version ?? 0) + 1;

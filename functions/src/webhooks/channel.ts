@@ -34,8 +34,9 @@ async function attemptData(attemptId: string, clientId: string): Promise<Record<
 async function testData(clientId: string, testId: string): Promise<Record<string, unknown> | undefined> {
   const test = await findTest(clientId, testId);
   if (!test) return undefined;
-  // The code is for the people in the room, not for the organization's integrations.
-  const { access_code: _code, ...data } = Test.parse(authorView(test));
+  // The code is for the people in the room, and a new version being edited is not published yet:
+  // neither is for the organization's integrations.
+  const { access_code: _code, pending_edit: _edit, ...data } = Test.parse(authorView(test));
   return data;
 }
 
