@@ -6,6 +6,7 @@ import {
   openPendingEdit,
   openRefusal,
   pendingRefusal,
+  poolFreezeStale,
   withoutPendingEdit,
   withPendingApplied,
 } from '../../functions/src/exams/newVersion';
@@ -116,5 +117,21 @@ describe('bankChanges', () => {
         ['c', 'deleted', [], null, null],
       ],
     );
+  });
+});
+
+describe('poolFreezeStale (a publish’s pools frozen before its transaction)', () => {
+  const at = '2026-11-26T08:00:00.000Z';
+  const later = '2026-11-26T08:00:01.000Z';
+  it('accepts a freeze of this very content, and no freeze for content without pools', () => {
+    assert.equal(poolFreezeStale([{}], at, { testUpdatedAt: at }), false);
+    assert.equal(poolFreezeStale([], at, undefined), false);
+  });
+  it('refuses content with pools and no freeze, and a freeze of content changed since', () => {
+    assert.equal(poolFreezeStale([{}], at, undefined), true);
+    assert.equal(poolFreezeStale([{}], later, { testUpdatedAt: at }), true);
+  });
+  it('refuses a freeze when the content lost its pools meanwhile, so the old pools are not published', () => {
+    assert.equal(poolFreezeStale([], later, { testUpdatedAt: at }), true);
   });
 });

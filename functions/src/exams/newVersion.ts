@@ -131,3 +131,14 @@ export function bankChanges(
     return fields.length === 0 ? [] : [{ ...base, change: 'edited', fields, updated_at: now.updated_at }];
   });
 }
+
+/**
+ * Whether the pools a publish froze before its transaction are not those of the content it publishes: a
+ * freeze must be of this very content (its updated_at), content with pools needs one, and content that lost
+ * its pools meanwhile must not publish the old freeze either.
+ */
+export const poolFreezeStale = (
+  pools: readonly unknown[],
+  updatedAt: string,
+  frozen: { testUpdatedAt: string } | undefined,
+): boolean => (frozen ? frozen.testUpdatedAt !== updatedAt : pools.length > 0);

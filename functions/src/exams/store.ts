@@ -20,7 +20,7 @@ import type {
   VersionPool,
 } from './documents';
 import { applyMove, isEditable, publishProblems, takesAttempts, type TestMove, type TestStatus } from './lifecycle';
-import { pendingRefusal, withPendingApplied } from './newVersion';
+import { pendingRefusal, poolFreezeStale, withPendingApplied } from './newVersion';
 import { seatShardCapacities } from './seats';
 import { shareCodeQuerySpec } from './shareCodeQuery';
 import { generateShareCode } from './shareCodeText';
@@ -395,13 +395,6 @@ async function freezeVersion(
  * gets 409), and the version is created (never overwritten) besides.
  */
 
-/**
- * Whether the pools frozen before the transaction are not those of the content it publishes: a freeze must
- * be of this very content (its updated_at), and content with pools needs one. Content that lost its pools
- * meanwhile must not publish the old freeze either.
- */
-const poolFreezeStale = (pools: readonly unknown[], updatedAt: string, frozenPools: FrozenPools | undefined) =>
-  frozenPools ? frozenPools.testUpdatedAt !== updatedAt : pools.length > 0;
 export async function publishTest(
   clientId: string,
   testId: string,
