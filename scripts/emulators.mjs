@@ -66,6 +66,16 @@ function ownTmpDir() {
   return dir;
 }
 
+/**
+ * Where a command keeps the emulators' own log: `.emulators/<kind>-emulators.log`, one per FIREBASE_JSON
+ * config, so runs on isolated ports keep theirs apart.
+ * @param {'test' | 'start'} kind
+ */
+export function emulatorLogFile(kind) {
+  const config = process.env.FIREBASE_JSON ? `-${basename(process.env.FIREBASE_JSON, '.json')}` : '';
+  return join(root, '.emulators', `${kind}-emulators${config}.log`);
+}
+
 export function emulatorEnv() {
   try {
     return { ...process.env, TMPDIR: ownTmpDir(), ...firestoreEmulatorEnv(), ...storageEmulatorEnv() };

@@ -7,10 +7,10 @@
 // 180) bounds the wait for the API.
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { connect } from 'node:net';
-import { basename, join } from 'node:path';
+import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { buildFunctions, buildWeb, emulatorsStart, root } from './emulators.mjs';
+import { buildFunctions, buildWeb, emulatorLogFile, emulatorsStart } from './emulators.mjs';
 import { showAfterBanner } from './lib/emulatorOutput.mjs';
 import { DEMO_PROJECT, emulatorAddresses, seedDemo } from './seed.mjs';
 
@@ -75,9 +75,8 @@ const startedAt = Date.now();
 let emulatorsReady = false; // firebase-tools said so; until then the API cannot answer
 // Once the banner is out, a line per request would bury it: from then on only what went wrong shows.
 let bannerShown = false;
-const config = process.env.FIREBASE_JSON ? `-${basename(process.env.FIREBASE_JSON, '.json')}` : '';
-const logFile = join(root, '.emulators', `start-emulators${config}.log`);
-mkdirSync(join(root, '.emulators'), { recursive: true });
+const logFile = emulatorLogFile('start');
+mkdirSync(dirname(logFile), { recursive: true });
 const log = createWriteStream(logFile);
 for (const [stream, out] of [
   [child.stdout, process.stdout],

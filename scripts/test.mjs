@@ -1,8 +1,7 @@
 // `npm test`: builds, starts the emulators (project demo-exam-test, so test
 // data never mixes with the `npm start` demo) and runs every mocha test.
 import { spawnSync } from 'node:child_process';
-import { basename, join } from 'node:path';
-import { buildFunctions, buildWeb, emulatorsExec, root } from './emulators.mjs';
+import { buildFunctions, buildWeb, emulatorLogFile, emulatorsExec, root } from './emulators.mjs';
 
 buildFunctions();
 buildWeb();
@@ -36,10 +35,8 @@ function runChecks() {
 // `npm test -- test/clients` runs a part; with no arguments, everything.
 const specs = process.argv.length > 2 ? process.argv.slice(2) : ['test/**/*.test.ts'];
 const quoted = specs.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-// The emulators' own log goes to .emulators/test-emulators.log (one per FIREBASE_JSON config, so
-// runs on isolated ports keep theirs apart); the terminal shows the test report.
-const config = process.env.FIREBASE_JSON ? `-${basename(process.env.FIREBASE_JSON, '.json')}` : '';
-const logFile = join(root, '.emulators', `test-emulators${config}.log`);
+// The emulators' own log goes to a file (emulatorLogFile); the terminal shows the test report.
+const logFile = emulatorLogFile('test');
 const code = await emulatorsExec('demo-exam-test', `npx mocha --recursive --extension ts ${quoted}`, {
   quiet: true,
   logFile,
