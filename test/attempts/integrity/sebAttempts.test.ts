@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { expectError, expectValidation } from '../../support/assertions';
 import { BASE_URL } from '../../support/env';
 import { createRoleMatrix, createUser, signInAnonymously, type RoleMatrix } from '../../support/fixtures';
-import { freshIp, get, patch, post, type RequestOptions } from '../../support/http';
+import { freshIp, get, patch, post, type ApiResponse, type RequestOptions } from '../../support/http';
 import { as } from '../../exams/fixtures';
 import { publishTest, writeShareCode } from '../../attempts/fixtures';
 
@@ -185,7 +185,7 @@ describe('The hash of a page (SEB’s JavaScript API) opens that page’s reques
     'X-SafeExamBrowser-ConfigKeyHash': sebHash(page, CONFIG_KEY),
     Referer: `${BASE_URL}${page}`,
   });
-  const refusedForSeb = (res: Awaited<ReturnType<typeof post>>) => {
+  const refusedForSeb = (res: ApiResponse) => {
     expectError(res, 403, 'FORBIDDEN');
     assert.equal(res.body.message, 'This test must be taken in Safe Exam Browser');
   };
