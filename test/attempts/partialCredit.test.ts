@@ -6,7 +6,7 @@ import { publishTest, startOk } from './fixtures';
 import { fromNow, MIN, patchTest, saveAnswer, submit } from '../sittings/httpFixtures';
 
 // A test whose questions carry the bank's optional fields, from POST /api/questions
-// to the review: partial credit scored, HTML and titles shown to the taker,
+// to the review: partial credit scored, HTML shown to the taker (titles never),
 // feedback held back until the review is released.
 
 let m: RoleMatrix;
@@ -68,12 +68,12 @@ describe('An attempt on questions with partial credit, HTML and feedback', () =>
     assert.equal(frozen.get(html.id).case_sensitive, true);
   });
 
-  it('shows the taker titles and sanitized HTML, never feedback or credits, while in progress', async () => {
+  it('shows the taker sanitized HTML, never a title, feedback or credits, while in progress', async () => {
     const { test, select, html } = await extrasTest({});
     const student = await createUser('student', m.tenant.clientId);
     const started = await startOk(student.token, { test_id: test.id });
     const questions = new Map<string, any>(started.test_details.questions.map((q: any) => [q.id, q]));
-    assert.equal(questions.get(select.id).title, 'Primes');
+    assert.equal(questions.get(select.id).title, undefined);
     assert.equal(questions.get(select.id).text_format, undefined);
     assert.equal(questions.get(html.id).text_format, 'html');
     assert.equal(questions.get(html.id).question_text, '<p>Formula of <b>table salt</b>?</p>');

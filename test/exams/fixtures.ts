@@ -15,6 +15,8 @@ export interface QuestionFixture {
   id: string;
   client_id: string;
   folder_id: string | null;
+  /** The bank's name for it (optional): never shown to takers. */
+  title?: string;
   question_text: string;
   question_type: 'multiple_choice' | 'multiple_select' | 'true_false' | 'short_answer' | 'numeric';
   options: string[];

@@ -19,6 +19,7 @@ let m: RoleMatrix;
 let picture: StoredMedia;
 let sound: StoredMedia;
 let unused: StoredMedia;
+let titled: StoredMedia; // named only in a question's title
 let shown: any; // a published test whose question shows `picture`; allow_review 1
 let hidden: any; // the same question, allow_review 0
 
@@ -54,13 +55,16 @@ before(async function () {
       { name: 'diagram.png', bytes: png(11) },
       { name: 'sound.ogg', bytes: wav() },
       { name: 'spare.png', bytes: png(12) },
+      { name: 'titled.png', bytes: png(13) },
     ],
     randomUUID(),
   );
   picture = stored.get('diagram.png')!;
   sound = stored.get('sound.ogg')!;
   unused = stored.get('spare.png')!;
+  titled = stored.get('titled.png')!;
   const question = await writeQuestion(m.tenant.clientId, {
+    title: `Shapes ${mediaUrl(titled.id)}`,
     question_text: `<p>Which shape?</p><img src="${mediaUrl(picture.id)}" alt="a shape">`,
     options: ['Square', 'Circle'],
     correct_answer: 'Square',
@@ -143,6 +147,17 @@ describe('GET /api/media/{mediaId}', () => {
       student.token,
     );
     expectError(res, 404, 'NOT_FOUND');
+  });
+
+  it('answers 404 for media named only in a question’s title, which takers never see, while taken and in a review', async () => {
+    const student = await createUser('student', m.tenant.clientId);
+    const attempt = await startOk(student.token, { test_id: shown.id });
+    const path = `/api/media/${titled.id}?attempt_id=${encodeURIComponent(attempt.attempt_id)}`;
+    expectError((await fetchMedia(path, student.token)).res, 404, 'NOT_FOUND');
+    const done = await post(`/api/attempts/${attempt.attempt_id}/submit`, undefined, as(student.token));
+    assert.equal(done.status, 200, done.text);
+    expectError((await fetchMedia(path, student.token)).res, 404, 'NOT_FOUND');
+    assert.equal((await fetchMedia(`/api/media/${titled.id}`, m.tenant.admin.token)).status, 200, 'the bank’s author');
   });
 
   it('refuses a Student another student’s attempt with 403, as the attempt endpoints do', async () => {

@@ -29,6 +29,11 @@ describe('media: questionShowsMedia', () => {
     assert.equal(questionShowsMedia(question({ feedback: img }), id, 'review'), true);
     assert.equal(questionShowsMedia(question({ option_feedback: ['', img] }), id, 'review'), true);
   });
+  it('does not show media named only in the title, which no taker sees, while taken nor in a review', () => {
+    assert.equal(questionShowsMedia(question({ title: img }), id, 'question'), false);
+    assert.equal(questionShowsMedia(question({ title: img }), id, 'review'), false);
+    assert.equal(questionShowsMedia(question({ title: img, feedback: img }), id, 'review'), true);
+  });
   it('does not take an id that merely begins another for it', () => {
     const longer = question({ question_text: `<img src="${mediaUrl(id)}0">` });
     assert.equal(questionShowsMedia(longer, id, 'question'), false);

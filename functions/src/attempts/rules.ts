@@ -202,12 +202,11 @@ export function scoredFields(
   };
 }
 
-/** The attempt's questions in its order, without answer keys. */
+/** The attempt's questions in its order, without answer keys and without titles (the bank's, never a taker's). */
 export function questionsForTaker(attemptId: string, version: VersionForAttempt): AttemptQuestion[] {
   const ordered = version.test.shuffle === 1 ? orderForAttempt(attemptId, version.questions) : version.questions;
   return ordered.map((q) => ({
     id: q.id,
-    ...(q.title ? { title: q.title } : {}),
     question_text: q.question_text,
     ...(q.text_format === 'html' ? { text_format: 'html' as const } : {}),
     question_type: q.question_type,

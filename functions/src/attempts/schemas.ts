@@ -135,11 +135,13 @@ export const ListAttemptsQuery = pagedQuery({
 
 // ---- replies
 
-/** A question as a test taker sees it: no correct_answer, no tolerance. */
+/**
+ * A question as a test taker sees it: no correct_answer, no tolerance, and no title (the bank's name for
+ * it, which may give the answer away): a field this schema does not name never leaves in a reply.
+ */
 export const AttemptQuestion = z
   .object({
     id: z.string(),
-    title: z.string().optional().describe('Present when the question has one'),
     question_text: z.string().describe('Sanitized HTML when text_format is html, else plain text'),
     text_format: z.enum(['plain', 'html']).optional().describe('Present when html; absent means plain'),
     question_type: z.string(),

@@ -205,7 +205,7 @@ function authorizer(
     await assertTakenOnSite({ onSiteOnly: attempt.on_site_only === 1, clientId: attempt.client_id }, call);
     // Safe Exam Browser, with the keys the attempt started with: the taker's browser, not a proctor's.
     if (sebBinds(policy)) {
-      const refusal = sebRefusal(attempt.seb, call.seb);
+      const refusal = sebRefusal(attempt.seb, call.seb, { attemptId });
       if (refusal) throw refusal;
     }
   };

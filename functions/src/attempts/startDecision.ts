@@ -162,7 +162,7 @@ export function decideStart(reads: StartReads, request: StartRequest, nowMs: num
   if (reads.onSite.refusal) return { refusal: reads.onSite.refusal };
   // So is Safe Exam Browser: a resume is a start, from the taker's browser.
   const sebKeys = sebKeysOf(test);
-  const sebRefused = request.seb === null ? null : sebRefusal(sebKeys, request.seb);
+  const sebRefused = request.seb === null ? null : sebRefusal(sebKeys, request.seb, { start: true });
   if (sebRefused) return { refusal: sebRefused };
   const attemptSeb = sebRequired(sebKeys) ? sebKeys : null;
   if (request.checkStudentProfile) {

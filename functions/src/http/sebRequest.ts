@@ -1,12 +1,6 @@
 import type { Request } from 'express';
 import { params } from '../config';
-import {
-  publicUrl,
-  SEB_CONFIG_KEY_HEADER,
-  SEB_REQUEST_HASH_HEADER,
-  withoutFragment,
-  type SebRequest,
-} from '../shared/seb';
+import { publicUrl, SEB_CONFIG_KEY_HEADER, SEB_REQUEST_HASH_HEADER, type SebRequest } from '../shared/seb';
 
 // The URL a Safe Exam Browser request was made to, as the browser saw it: behind
 // Hosting the function receives the rewritten request, whose path and query are
@@ -28,14 +22,6 @@ function configuredBase(): string {
   return configured;
 }
 
-/** The Referer when it is a page of the same public origin (never another site's page). */
-function sameOriginPage(req: Request, base: string): string | undefined {
-  const referer = req.get('referer');
-  if (!referer || !URL.canParse(referer) || !URL.canParse(base)) return undefined;
-  const page = new URL(referer);
-  return page.origin === new URL(base).origin ? withoutFragment(page.href) : undefined;
-}
-
 /**
  * The request's public URL, the page it came from, and SEB's headers, as sent (checked where a test
  * requires SEB). `forwardedOrigin` is the scheme and host Hosting forwarded, the route's own `baseUrl`:
@@ -47,7 +33,8 @@ export function sebRequestOf(req: Request, forwardedOrigin: string): SebRequest 
   const requestHash = req.get(SEB_REQUEST_HASH_HEADER);
   return {
     url: publicUrl(base, req.originalUrl),
-    ...(configKeyHash !== undefined || requestHash !== undefined ? { pageUrl: sameOriginPage(req, base) } : {}),
+    // Which page counts (its origin, its path) is the check's to decide: shared/seb.ts sebPageFits.
+    ...(configKeyHash !== undefined || requestHash !== undefined ? { pageUrl: req.get('referer') } : {}),
     configKeyHash,
     requestHash,
   };

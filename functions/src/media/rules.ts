@@ -15,8 +15,8 @@ export function organizationOfMediaId(mediaId: string): string | undefined {
 /** The URL a question's HTML uses for a media file. */
 export const mediaUrl = (mediaId: string): string => `/api/media/${mediaId}`;
 
-/** The parts of a question a taker sees while answering it: its title, its text and its options. */
-const TAKING_FIELDS = ['title', 'question_text', 'options'];
+/** The parts of a question a taker sees while answering it: its text and its options (never its title). */
+const TAKING_FIELDS = ['question_text', 'options'];
 
 function strings(value: unknown, out: string[]): string[] {
   if (typeof value === 'string') out.push(value);
@@ -28,12 +28,14 @@ function strings(value: unknown, out: string[]): string[] {
 /**
  * Whether `question` (a frozen question) shows the media: while the attempt is
  * being taken, in what the taker sees of it; in a released review, anywhere in
- * it (its feedback, its options' feedback too). The URL must end there, so one id
- * that begins another is not mistaken for it.
+ * it (its feedback, its options' feedback too) but its title. The URL must end
+ * there, so one id that begins another is not mistaken for it.
  */
 export function questionShowsMedia(question: object, mediaId: string, scope: 'question' | 'review'): boolean {
   const record = question as Record<string, unknown>;
-  const texts = scope === 'review' ? strings(record, []) : TAKING_FIELDS.flatMap((f) => strings(record[f], []));
+  // The title is the bank's name for the question: no reply to a taker carries it, not even a review.
+  const { title: _title, ...shown } = record;
+  const texts = scope === 'review' ? strings(shown, []) : TAKING_FIELDS.flatMap((f) => strings(record[f], []));
   const url = mediaUrl(mediaId);
   return texts.some((text) => {
     for (let at = text.indexOf(url); at >= 0; at = text.indexOf(url, at + 1)) {

@@ -35,9 +35,9 @@ export const sebRequired = (keys: Partial<SebKeys> | null | undefined): boolean 
 export interface SebRequest {
   url: string;
   /**
-   * The page the request was sent from (its Referer, on the same public origin), when there is one: SEB's
-   * JavaScript API gives a page the hashes of its own URL, which a page that cannot have SEB add headers to
-   * its fetches sends instead (docs/security.md#safe-exam-browser).
+   * The page the request says it was sent from (its Referer, as sent), when there is one: SEB's JavaScript
+   * API gives a page the hashes of its own URL, which a page that cannot have SEB add headers to its fetches
+   * sends instead (docs/security.md#safe-exam-browser). Counted only when sebPageFits.
    */
   pageUrl?: string;
   configKeyHash: string | undefined;
@@ -67,14 +67,50 @@ export const sebHash = (url: string, key: string): string =>
 const sameHex = (a: string, b: string): boolean =>
   a.length === b.length && timingSafeEqual(Buffer.from(a.toLowerCase()), Buffer.from(b.toLowerCase()));
 
+/** What a request bound to SEB does: start (or resume) an attempt, or act on the attempt `attemptId`. */
+export type SebAction = { start: true } | { attemptId: string };
+
+/** The web app's pages a start is made from: the student's home (both start forms) and an LMS launch's landing. */
+const START_PAGES: readonly string[] = ['/', '/lti'];
+/** The web app's page of one attempt: `/attempts/{id}`, the id in one path segment. */
+const ATTEMPT_PAGE = /^\/attempts\/([^/]+)$/;
+
+const decodedSegment = (segment: string): string | undefined => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Whether `pageUrl` is a page whose hashes count for `action`: on the request's own origin, and the page
+ * SEB's JavaScript API hashed for it in the web app — a start page for a start, the attempt's own page for
+ * anything done to that attempt (any query; `..` resolved and an encoded slash kept, as a browser does).
+ * So a hash seen on one page never opens another attempt, nor answers from the page every student shares.
+ */
+export function sebPageFits(action: SebAction, requestUrl: string, pageUrl: string): boolean {
+  if (!URL.canParse(pageUrl) || !URL.canParse(requestUrl)) return false;
+  const page = new URL(pageUrl);
+  if (page.origin !== new URL(requestUrl).origin) return false;
+  if ('start' in action) return START_PAGES.includes(page.pathname);
+  const segment = ATTEMPT_PAGE.exec(page.pathname)?.[1];
+  return segment !== undefined && decodedSegment(segment) === action.attemptId;
+}
+
 /**
  * Whether the request passes: either header equal to the hash of the URL with one of its keys (the
- * Config Key hash against the config keys, the request hash against the Browser Exam Keys). With no keys
- * nothing is asked. Headers are assumed well-formed (malformedSebHeaders first).
+ * Config Key hash against the config keys, the request hash against the Browser Exam Keys), or of the page
+ * it came from when that page fits `action`. With no keys nothing is asked. Headers are assumed
+ * well-formed (malformedSebHeaders first).
  */
-export function sebAllows(keys: Partial<SebKeys> | null | undefined, request: SebRequest): boolean {
+export function sebAllows(keys: Partial<SebKeys> | null | undefined, request: SebRequest, action: SebAction): boolean {
   if (!sebRequired(keys)) return true;
-  const urls = request.pageUrl === undefined ? [request.url] : [request.url, request.pageUrl];
+  const page = request.pageUrl;
+  const urls =
+    page !== undefined && sebPageFits(action, request.url, page)
+      ? [request.url, withoutFragment(new URL(page).href)]
+      : [request.url];
   const matches = (header: string | undefined, list: string[] | undefined) =>
     header !== undefined && (list ?? []).some((key) => urls.some((url) => sameHex(sebHash(url, key), header)));
   return matches(request.configKeyHash, keys?.config_keys) || matches(request.requestHash, keys?.browser_exam_keys);
@@ -88,11 +124,13 @@ export const publicUrl = (base: string, pathAndQuery: string): string => `${base
 
 /**
  * Why a request is refused for SEB (null: it passes): nothing is asked without keys; a header sent that is
- * not 64 hex digits → 400 naming it; no header, or none matching the URL with a key → 403.
+ * not 64 hex digits → 400 naming it; no header, or none matching the URL (or a page fitting `action`) with a
+ * key → 403.
  */
 export function sebRefusal(
   keys: Partial<SebKeys> | null | undefined,
   request: SebRequest | undefined,
+  action: SebAction,
 ): ApiError | null {
   if (!sebRequired(keys)) return null;
   if (!request) return forbidden(SEB_REFUSAL);
@@ -102,5 +140,5 @@ export function sebRefusal(
       'A Safe Exam Browser header must be 64 hexadecimal digits (a SHA-256 hash)',
       malformed.map((name) => ({ path: `header.${name}`, message: 'Must be 64 hexadecimal digits' })),
     );
-  return sebAllows(keys, request) ? null : forbidden(SEB_REFUSAL);
+  return sebAllows(keys, request, action) ? null : forbidden(SEB_REFUSAL);
 }

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { expectError, expectValidation } from '../../support/assertions';
 import { BASE_URL } from '../../support/env';
 import { createRoleMatrix, createUser, signInAnonymously, type RoleMatrix } from '../../support/fixtures';
-import { freshIp, get, patch, post, type RequestOptions } from '../../support/http';
+import { freshIp, get, patch, post, type ApiResponse, type RequestOptions } from '../../support/http';
 import { as } from '../../exams/fixtures';
 import { publishTest, writeShareCode } from '../../attempts/fixtures';
 
@@ -177,5 +177,72 @@ describe('POST /api/attempts on a test that requires Safe Exam Browser', () => {
     assert.equal(off.body.seb_required, false);
     const other = await createUser('student', m.tenant.clientId);
     assert.equal((await startAs(other.token, {}, { test_id: plain.id })).status, 201);
+  });
+});
+
+describe('The hash of a page (SEB’s JavaScript API) opens that page’s requests only', () => {
+  const pageHeaders = (page: string) => ({
+    'X-SafeExamBrowser-ConfigKeyHash': sebHash(page, CONFIG_KEY),
+    Referer: `${BASE_URL}${page}`,
+  });
+  const refusedForSeb = (res: ApiResponse) => {
+    expectError(res, 403, 'FORBIDDEN');
+    assert.equal(res.body.message, 'This test must be taken in Safe Exam Browser');
+  };
+  const started = async () => {
+    const student = await createUser('student', m.tenant.clientId);
+    const res = await startAs(student.token, pageHeaders('/'));
+    assert.equal(res.status, 201, res.text);
+    return { student, id: res.body.attempt_id as string, question: res.body.test_details.questions[0].id as string };
+  };
+
+  it('refuses answers and a submit with the home page’s hash, the same for every student (403)', async () => {
+    const { student, id, question } = await started();
+    const answer = { question_id: question, student_answer: 'x' };
+    refusedForSeb(
+      await post(`/api/attempts/${id}/answers`, answer, { ...as(student.token), headers: pageHeaders('/') }),
+    );
+    refusedForSeb(
+      await post(`/api/attempts/${id}/submit`, undefined, { ...as(student.token), headers: pageHeaders('/') }),
+    );
+    const still = await get(`/api/attempts/${id}`, as(student.token));
+    assert.equal(still.body.status, 'in_progress');
+    assert.deepEqual(still.body.answers, []);
+  });
+
+  it('refuses answers, events and a submit with another student’s attempt page hash (403)', async () => {
+    const mine = await started();
+    const theirs = await started();
+    const headers = pageHeaders(`/attempts/${encodeURIComponent(theirs.id)}`);
+    const options = { ...as(mine.student.token), headers };
+    const answer = { question_id: mine.question, student_answer: 'x' };
+    refusedForSeb(await post(`/api/attempts/${mine.id}/answers`, answer, options));
+    const ev = { events: [{ type: 'focus_lost', at: new Date().toISOString(), client_seq: 0 }] };
+    refusedForSeb(await post(`/api/attempts/${mine.id}/events`, ev, options));
+    refusedForSeb(await post(`/api/attempts/${mine.id}/submit`, undefined, options));
+    // A path trick naming the own page first, resolved to the other one.
+    const trick = `/attempts/${encodeURIComponent(mine.id)}/../${encodeURIComponent(theirs.id)}`;
+    const tricked = {
+      ...as(mine.student.token),
+      headers: { 'X-SafeExamBrowser-ConfigKeyHash': sebHash(trick, CONFIG_KEY), Referer: `${BASE_URL}${trick}` },
+    };
+    refusedForSeb(await post(`/api/attempts/${mine.id}/answers`, answer, tricked));
+  });
+
+  it('refuses a start with an attempt page’s hash (403)', async () => {
+    const { id } = await started();
+    const student = await createUser('student', m.tenant.clientId);
+    refusedForSeb(await startAs(student.token, pageHeaders(`/attempts/${encodeURIComponent(id)}`)));
+  });
+
+  it('takes answers, events and a submit with the attempt’s own page hash, as the web app sends it', async () => {
+    const { student, id, question } = await started();
+    const own = { ...as(student.token), headers: pageHeaders(`/attempts/${encodeURIComponent(id)}`) };
+    const saved = await post(`/api/attempts/${id}/answers`, { question_id: question, student_answer: 'x' }, own);
+    assert.equal(saved.status, 200, saved.text);
+    const ev = { events: [{ type: 'focus_lost', at: new Date().toISOString(), client_seq: 0 }] };
+    assert.equal((await post(`/api/attempts/${id}/events`, ev, own)).status, 200);
+    const done = await post(`/api/attempts/${id}/submit`, undefined, own);
+    assert.equal(done.status, 200, done.text);
   });
 });

@@ -11487,8 +11487,6 @@ export type components = {
         };
         AttemptQuestion: {
             id: string;
-            /** @description Present when the question has one */
-            title?: string;
             /** @description Sanitized HTML when text_format is html, else plain text */
             question_text: string;
             /**
