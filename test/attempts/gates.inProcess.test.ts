@@ -4,7 +4,7 @@ import { forgetAccountFacts } from '../../functions/src/http/authenticate';
 import { adminAuth } from '../support/admin';
 import { expectError } from '../support/assertions';
 import { authInternalError, duringFault, failReads, failWrites, replaceAuth } from '../support/faults';
-import { auditRecordsFor, createTenant, signInAnonymously } from '../support/fixtures';
+import { auditRecordsWritten, createTenant, signInAnonymously } from '../support/fixtures';
 import { api, freshIp, type RequestOptions } from '../support/http';
 import { startInProcessApi, type InProcessApi } from '../support/inProcessApi';
 import { attemptDoc, publishTest, seatsUsed, writeShareCode } from './fixtures';
@@ -143,7 +143,7 @@ describe('Attempts: a token an administrator received by starting for a student 
     expectError(await call('POST', tokenPath(started, '/submit'), at()), 401, 'UNAUTHORIZED');
     const stored = (await attemptDoc(tenant.clientId, started.attempt_id).get()).data()!;
     assert.deepEqual([stored.status, stored.answers, stored.submitted_by], ['in_progress', {}, null]);
-    const rejected = await auditRecordsFor(tenant.admin.uid, 'token_rejected');
+    const rejected = await auditRecordsWritten(tenant.admin.uid, 'token_rejected', 2);
     assert.deepEqual(
       rejected.map((r) => r.reason),
       ['revoked', 'revoked'],

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { adminAuth } from '../support/admin';
 import { expectError } from '../support/assertions';
-import { auditRecordsFor, createTenant, createUser, signInAnonymously } from '../support/fixtures';
+import { auditRecordsWritten, createTenant, createUser, signInAnonymously } from '../support/fixtures';
 import { del, freshIp, get, patch, post } from '../support/http';
 import { as, clientDoc } from '../exams/fixtures';
 import { attemptDoc, publishTest, startOk, tokenQuery, writeShareCode } from './fixtures';
@@ -133,7 +133,7 @@ describe('Attempts whose taker’s account was disabled or deleted', function ()
     );
     const stored = (await attemptDoc(tenant.clientId, started.attempt_id).get()).data()!;
     assert.deepEqual([stored.status, stored.answers], ['in_progress', {}], 'nothing was written');
-    const fromIp = (await auditRecordsFor(student.uid, 'token_rejected')).filter((r) => r.ip_address === ip);
+    const fromIp = (await auditRecordsWritten(student.uid, 'token_rejected', 4)).filter((r) => r.ip_address === ip);
     assert.deepEqual(
       fromIp.map((r) => r.reason),
       ['disabled', 'disabled', 'disabled'],
@@ -175,7 +175,7 @@ describe('Attempts whose taker’s account was disabled or deleted', function ()
     expectError(res, 401, 'UNAUTHORIZED');
     assert.match(res.body.message, /no longer exists/);
     assert.deepEqual(
-      (await auditRecordsFor(student.uid, 'token_rejected')).map((r) => r.reason),
+      (await auditRecordsWritten(student.uid, 'token_rejected', 1)).map((r) => r.reason),
       ['revoked'],
     );
   });

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { adminDb } from '../support/admin';
-import { createSuperAdmin, createTenant, createUser, signInAnonymously } from '../support/fixtures';
+import {
+  auditRecordsWritten,
+  createSuperAdmin,
+  createTenant,
+  createUser,
+  signInAnonymously,
+} from '../support/fixtures';
 import { expectValidation } from '../support/assertions';
 import { freshIp, get, type ApiResponse } from '../support/http';
 import { expired } from '../support/tokens';
@@ -18,6 +24,13 @@ describe('GET /api/audit-logs', () => {
       get('/api/me', { token: tenant.student.token }),
       get('/api/me', { token: other.admin.token }),
       get('/api/me', { ip: freshIp(), token: expired(tenant.student.token) }),
+    ]);
+    // Recorded beside the replies: the tests read them once they are there.
+    await Promise.all([
+      auditRecordsWritten(tenant.admin.uid, 'login', 1),
+      auditRecordsWritten(tenant.student.uid, 'login', 1),
+      auditRecordsWritten(other.admin.uid, 'login', 1),
+      auditRecordsWritten(tenant.student.uid, 'token_rejected', 1),
     ]);
   });
 

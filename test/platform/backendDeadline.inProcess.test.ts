@@ -2,10 +2,12 @@ import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import type { LogEntry } from '../../functions/src/platform/log';
 import { attemptDoc, publishTest } from '../attempts/fixtures';
-import { createTenant, createUser } from '../support/fixtures';
+import { adminDb } from '../support/admin';
+import { auditRecordsFor, auditRecordsWritten, createTenant, createUser, whenWritten } from '../support/fixtures';
 import { stallAuth, stallFirestore } from '../support/faults';
 import { freshIp, get, post, type ApiResponse, type RequestOptions } from '../support/http';
 import { startInProcessApi, type InProcessApi } from '../support/inProcessApi';
+import { decodePayload, expired } from '../support/tokens';
 
 // A Firestore or Auth call that does not answer (held below the SDK, as a
 // stalled backend holds it): the request is answered the documented 503 with
@@ -160,5 +162,100 @@ describe('a request whose Firestore or Auth call stalls', function () {
     assert.deepEqual(serverErrors(since), []);
     const attempts = await attemptDoc(tenant.clientId, 'x').parent.where('student_id', '==', student.uid).get();
     assert.equal(attempts.size, 0, 'no attempt started after the 503');
+  });
+});
+
+/** Lets a stall go after `ms` whatever the test does: a request the service would never answer still ends, late. */
+function healAfter(stall: { heal: () => void }, ms: number): () => void {
+  const timer = setTimeout(() => stall.heal(), ms);
+  return () => {
+    clearTimeout(timer);
+    stall.heal();
+  };
+}
+
+const loginId = (user: { uid: string; token: string }) => `login_${user.uid}_${decodePayload(user.token).auth_time}`;
+
+describe('bookkeeping records and Auth calls on the deadline', function () {
+  this.timeout(60_000);
+
+  it('answers a new sign-in’s first request 200 at once while its login record’s commit stalls, and writes the record once when Firestore answers', async () => {
+    const student = await createUser('student', tenant.clientId);
+    const stall = stallFirestore(/^audit_logs\//, ['commit']);
+    const heal = healAfter(stall, 12_000);
+    try {
+      const first = await timed(get('/api/me', at(student.token)));
+      assert.equal(first.res.status, 200, first.res.text);
+      assert.ok(first.ms < 2_000, `answered after ${Math.round(first.ms)} ms: the login record held the reply`);
+      // Another request of the same sign-in while the first record is still held writes no second one.
+      assert.equal((await get('/api/me', at(student.token))).status, 200);
+      assert.equal(stall.held(), 1, 'one login commit in flight for the sign-in');
+    } finally {
+      heal();
+    }
+    const logins = await auditRecordsWritten(student.uid, 'login', 1);
+    assert.deepEqual(
+      logins.map((r) => r.id),
+      [loginId(student)],
+    );
+    assert.equal((await get('/api/me', at(student.token))).status, 200);
+    await sleep(500);
+    assert.equal((await auditRecordsFor(student.uid, 'login')).length, 1, 'recorded once');
+  });
+
+  it('answers a refused token 401 at once while the token_rejected commit stalls; the record is written when Firestore answers', async () => {
+    const ip = freshIp();
+    const stall = stallFirestore(/^audit_logs\//, ['commit']);
+    const heal = healAfter(stall, 12_000);
+    try {
+      const refused = await timed(
+        get('/api/me', { ip, token: expired(tenant.student.token), baseUrl: server.baseUrl }),
+      );
+      assert.equal(refused.res.status, 401, refused.res.text);
+      assert.equal(refused.res.body.error, 'UNAUTHORIZED');
+      assert.ok(refused.ms < 2_000, `answered after ${Math.round(refused.ms)} ms: the record held the reply`);
+    } finally {
+      heal();
+    }
+    const fromIp = async () => (await adminDb.collection('audit_logs').where('ip_address', '==', ip).get()).docs;
+    assert.deepEqual(
+      (await whenWritten(1, fromIp)).map((d) => [d.data().event_type, d.data().reason]),
+      [['token_rejected', 'expired']],
+    );
+  });
+
+  it('answers a new sign-in’s first request 503 with Retry-After within 10 s while every Firestore call stalls; the login record is written once when Firestore answers', async () => {
+    const student = await createUser('student', tenant.clientId);
+    const since = server.logs.length;
+    const stall = stallFirestore(/./);
+    const heal = healAfter(stall, 15_000);
+    try {
+      assertDeadlineAnswer(await timed(get('/api/me', at(student.token))));
+    } finally {
+      heal();
+    }
+    const logins = await auditRecordsWritten(student.uid, 'login', 1);
+    assert.deepEqual(
+      logins.map((r) => r.id),
+      [loginId(student)],
+    );
+    assert.deepEqual(serverErrors(since), []);
+  });
+
+  it('answers an invitation whose password-reset link stalls in Auth 503 with Retry-After within 10 s', async () => {
+    const student = await createUser('student', tenant.clientId);
+    const since = server.logs.length;
+    const stall = stallAuth(/sendOobCode/);
+    const heal = healAfter(stall, 15_000);
+    try {
+      assertDeadlineAnswer(
+        await timed(post(`/api/users/${student.uid}/invitation`, undefined, at(tenant.admin.token))),
+      );
+      assert.equal(stall.held(), 1, 'the link’s request was held');
+    } finally {
+      heal();
+    }
+    await sleep(1_000);
+    assert.deepEqual(serverErrors(since), []);
   });
 });

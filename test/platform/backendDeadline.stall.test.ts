@@ -3,13 +3,15 @@ import { execFileSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { attemptDoc, publishTest } from '../attempts/fixtures';
 import { FIRESTORE_HOST } from '../support/env';
-import { createTenant, createUser } from '../support/fixtures';
+import { auditRecordsFor, auditRecordsWritten, createTenant, createUser } from '../support/fixtures';
 import { freshIp, get, post, type ApiResponse, type RequestOptions } from '../support/http';
+import { decodePayload } from '../support/tokens';
 
 // A real stall: the Firestore emulator of this run is stopped (SIGSTOP) for 20 s
 // while a taker saves and submits through the emulated function, then let go
 // (SIGCONT). Each request is answered the JSON 503 with Retry-After within 10 s,
-// and what it would have written is not there after the emulator resumes.
+// and what it would have written is not there after the emulator resumes; a new
+// sign-in's login record, which no reply waits for, is.
 // Kept to this one file: nothing else of the run talks to Firestore meanwhile.
 
 const STOPPED_MS = 20_000;
@@ -27,6 +29,28 @@ async function timed(request: Promise<ApiResponse>): Promise<{ res: ApiResponse;
   const started = performance.now();
   const res = await request;
   return { res, ms: performance.now() - started };
+}
+
+function assertDeadlineAnswer({ res, ms }: { res: ApiResponse; ms: number }): void {
+  assert.equal(res.status, 503, res.text);
+  assert.ok(ms < 10_000, `answered after ${Math.round(ms)} ms`);
+  assert.equal(res.body.error, 'SERVICE_UNAVAILABLE');
+  assert.equal(res.headers.get('retry-after'), '5');
+}
+
+/** Stops the Firestore emulator while `work` runs and for `ms` in all (from the stop), then lets it go. */
+async function whileStopped<T>(ms: number, work: () => Promise<T>): Promise<T> {
+  const pid = firestoreEmulatorPid();
+  const stoppedAt = performance.now();
+  process.kill(pid, 'SIGSTOP');
+  try {
+    const result = await work();
+    const rest = ms - (performance.now() - stoppedAt);
+    if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
+    return result;
+  } finally {
+    process.kill(pid, 'SIGCONT');
+  }
 }
 
 describe('the service while the Firestore emulator is stopped for 20 s', function () {
@@ -51,27 +75,14 @@ describe('the service while the Firestore emulator is stopped for 20 s', functio
   });
 
   it('answers a save and a submit the JSON 503 with Retry-After within 10 s; after the emulator resumes neither is written, and both go through when sent again', async () => {
-    const pid = firestoreEmulatorPid();
     const save = { question_id: questionIds[0], student_answer: 'during the stall', client_seq: 1 };
-    const stoppedAt = performance.now();
-    process.kill(pid, 'SIGSTOP');
-    let answers: Array<{ res: ApiResponse; ms: number }>;
-    try {
-      answers = await Promise.all([
+    const answers = await whileStopped(STOPPED_MS, () =>
+      Promise.all([
         timed(post(`/api/attempts/${attemptId}/answers`, save, as())),
         timed(post(`/api/attempts/${attemptId}/submit`, undefined, as())),
-      ]);
-      const rest = STOPPED_MS - (performance.now() - stoppedAt);
-      if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
-    } finally {
-      process.kill(pid, 'SIGCONT');
-    }
-    for (const { res, ms } of answers) {
-      assert.equal(res.status, 503, res.text);
-      assert.ok(ms < 10_000, `answered after ${Math.round(ms)} ms`);
-      assert.equal(res.body.error, 'SERVICE_UNAVAILABLE');
-      assert.equal(res.headers.get('retry-after'), '5');
-    }
+      ]),
+    );
+    for (const answer of answers) assertDeadlineAnswer(answer);
     console.log(
       `      (save ${answers[0].res.status} in ${Math.round(answers[0].ms)} ms, submit ${answers[1].res.status} in ${Math.round(answers[1].ms)} ms)`,
     );
@@ -89,5 +100,22 @@ describe('the service while the Firestore emulator is stopped for 20 s', functio
     const after = (await attemptDoc(tenant.clientId, attemptId).get()).data()!;
     assert.equal(after.answers[questionIds[0]].answer, 'during the stall');
     assert.equal(after.status, 'submitted');
+  });
+
+  it('answers a new sign-in’s first request the JSON 503 with Retry-After within 10 s; after the emulator resumes its login record is there, once', async () => {
+    // Signed in, and never used before the stop: its first request is the one that records the login.
+    const newcomer = await createUser('student', tenant.clientId);
+    const answer = await whileStopped(12_000, () => timed(get('/api/me', { token: newcomer.token, ip: freshIp() })));
+    assertDeadlineAnswer(answer);
+    console.log(`      (a new sign-in's GET /api/me ${answer.res.status} in ${Math.round(answer.ms)} ms)`);
+    const loginId = `login_${newcomer.uid}_${decodePayload(newcomer.token).auth_time}`;
+    assert.deepEqual(
+      (await auditRecordsWritten(newcomer.uid, 'login', 1)).map((r) => r.id),
+      [loginId],
+      'the login record, written when Firestore answered',
+    );
+    const again = await get('/api/me', { token: newcomer.token, ip: freshIp() });
+    assert.equal(again.status, 200, again.text);
+    assert.equal((await auditRecordsFor(newcomer.uid, 'login')).length, 1, 'the login is recorded once');
   });
 });

@@ -286,8 +286,11 @@ export function stallFirestore(
   };
 }
 
-/** The service's Auth client stops answering: its requests to the Auth backend are held, unsent, until healed. */
-export function stallAuth(): { held: () => number; heal: () => void } {
+/**
+ * The service's Auth client stops answering: its requests to the Auth backend
+ * (those whose URL matches `urls`, default every one) are held, unsent, until healed.
+ */
+export function stallAuth(urls = /./): { held: () => number; heal: () => void } {
   const client = (auth as unknown as { authRequestHandler: { httpClient: object } }).authRequestHandler.httpClient;
   let release: () => void = () => {};
   const released = new Promise<void>((resolve) => (release = resolve));
@@ -297,8 +300,10 @@ export function stallAuth(): { held: () => number; heal: () => void } {
     'send',
     (original) =>
       async function (this: unknown, ...args: unknown[]) {
-        held += 1;
-        await released;
+        if (urls.test((args[0] as { url?: string } | undefined)?.url ?? '')) {
+          held += 1;
+          await released;
+        }
         return original.apply(this, args);
       },
   );

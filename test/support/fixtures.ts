@@ -84,6 +84,23 @@ export async function auditRecordsFor(userId: string, eventType?: string) {
   return snap.docs.map((d) => d.data()).sort((a, b) => (a.timestamp < b.timestamp ? 1 : -1));
 }
 
+/**
+ * What `read` answers once it holds `count` items or more (else what it holds after 5 s):
+ * a login or a refused token is recorded beside its request's reply, not before it.
+ */
+export async function whenWritten<T>(count: number, read: () => Promise<T[]>): Promise<T[]> {
+  for (let tries = 0; tries < 50; tries += 1) {
+    const items = await read();
+    if (items.length >= count) return items;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return read();
+}
+
+/** auditRecordsFor, once there are `count` of them. */
+export const auditRecordsWritten = (userId: string, eventType: string, count: number) =>
+  whenWritten(count, () => auditRecordsFor(userId, eventType));
+
 /** Everyone who can knock on a tenant endpoint: a Super Admin, two organizations, a Guest and a user with no role. */
 export async function createRoleMatrix() {
   const [superAdmin, tenant, otherTenant, guest, noRole] = await Promise.all([

@@ -89,18 +89,7 @@ async function countingRefusals<T>(call: CallContext, work: () => Promise<T>): P
         log.error('Counting a refused credential failed; the refusal stands', { error: errorText(countErr) });
       }
     }
-    if (err instanceof RefusedAccount) {
-      try {
-        await recordTokenRejected(call, err.reason, err.uid);
-      } catch (recordErr) {
-        log.error('Recording a refused token failed; the refusal stands', {
-          event: 'token_rejected',
-          reason: err.reason,
-          claimed_uid: err.uid,
-          error: errorText(recordErr),
-        });
-      }
-    }
+    if (err instanceof RefusedAccount) recordTokenRejected(call, err.reason, err.uid);
     throw err;
   }
 }

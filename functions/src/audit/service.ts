@@ -6,6 +6,8 @@ import type { AuditEventType } from './schemas';
 import type { StoredAuditLog } from './documents';
 import { paths } from '../firestore/paths';
 import { createAuditRecordOnce, newAuditRef, writeAuditRecord } from './store';
+import { errorText, log } from '../platform/log';
+import { offTheDeadline } from '../platform/requestScope';
 
 export interface RequestMeta {
   ip_address: string;
@@ -19,16 +21,42 @@ export const requestMeta = (origin: RequestOrigin): RequestMeta => ({
   request_id: origin.requestId,
 });
 
-// Sign-ins this instance has already recorded; the deterministic document id
-// makes the record unique across instances, this only saves the round trip.
+/**
+ * Starts writing a record no reply waits for (a login, a refused token): beside
+ * the request and off its deadline, so a stalled audit log neither holds the
+ * reply nor answers it 503. A failure is logged at ERROR with the whole record,
+ * which the log then keeps instead. Resolves whether it was written; never rejects.
+ */
+function writeBeside(what: string, record: Omit<StoredAuditLog, 'id'>, write: () => Promise<void>): Promise<boolean> {
+  return offTheDeadline(write).then(
+    () => true,
+    (err: unknown) => {
+      log.error(`${what} failed; the request went on without it`, {
+        ...record,
+        event: record.event_type,
+        error: errorText(err),
+      });
+      return false;
+    },
+  );
+}
+
+// Sign-ins this instance has recorded, or is recording; the deterministic document id
+// makes the record unique across instances, this only saves the round trips.
 const recordedLogins = new Set<string>();
+const loginsUnderWay = new Set<string>();
 const MAX_REMEMBERED_LOGINS = 50_000;
 
-/** One `login` record per sign-in (uid + auth_time), however many requests the token makes. */
-export async function recordLogin(principal: Principal, origin: RequestOrigin): Promise<void> {
+/**
+ * One `login` record per sign-in (uid + auth_time), however many requests the
+ * token makes; written beside the request. One that failed is not remembered,
+ * so the sign-in's next request writes it again.
+ */
+export function recordLogin(principal: Principal, origin: RequestOrigin): void {
   const id = `login_${principal.uid}_${principal.authTime}`;
-  if (recordedLogins.has(id)) return;
-  await createAuditRecordOnce(id, {
+  if (recordedLogins.has(id) || loginsUnderWay.has(id)) return;
+  loginsUnderWay.add(id);
+  const record: Omit<StoredAuditLog, 'id'> = {
     event_type: 'login',
     user_id: principal.uid,
     success: true,
@@ -38,17 +66,22 @@ export async function recordLogin(principal: Principal, origin: RequestOrigin): 
     reason: null,
     details: { role: principal.role, guest: principal.guest, first_seen_at: new Date().toISOString() },
     ...requestMeta(origin),
+  };
+  void writeBeside('Recording a login', record, () => createAuditRecordOnce(id, record)).then((written) => {
+    loginsUnderWay.delete(id);
+    if (!written) return;
+    if (recordedLogins.size >= MAX_REMEMBERED_LOGINS) recordedLogins.clear();
+    recordedLogins.add(id);
   });
-  if (recordedLogins.size >= MAX_REMEMBERED_LOGINS) recordedLogins.clear();
-  recordedLogins.add(id);
 }
 
-export async function recordTokenRejected(
+/** A `token_rejected` record, written beside the request (the refusal does not wait for it). */
+export function recordTokenRejected(
   origin: RequestOrigin,
   reason: TokenRejectionReason,
   claimedUid: string | null,
-): Promise<void> {
-  await writeAuditRecord({
+): void {
+  const record: Omit<StoredAuditLog, 'id'> = {
     event_type: 'token_rejected',
     user_id: claimedUid ?? '',
     success: false,
@@ -59,7 +92,8 @@ export async function recordTokenRejected(
     reason,
     details: null,
     ...requestMeta(origin),
-  });
+  };
+  void writeBeside('Recording a refused token', record, () => writeAuditRecord(record));
 }
 
 /**

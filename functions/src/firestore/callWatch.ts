@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- it wraps SDK methods of every signature */
 import { Firestore, Query, Transaction, WriteBatch } from 'firebase-admin/firestore';
 import type { Auth } from 'firebase-admin/auth';
-import { AnsweredAtDeadline, beginCall, endCall } from '../platform/backendDeadline';
+import { AnsweredAtDeadline, beginCall, endCall, type BackendWatch, type Call } from '../platform/backendDeadline';
 import { log } from '../platform/log';
 import { currentRequestId, currentWatch } from '../platform/requestScope';
 
@@ -40,21 +40,37 @@ function track(target: object, method: string, decisive: (self: any) => boolean)
       endCall(watch, call);
       throw err;
     }
-    if (!result || typeof result.then !== 'function') {
-      endCall(watch, call);
-      return result;
-    }
-    return result.then(
-      (value: unknown) => {
-        endCall(watch, call);
-        return value;
-      },
-      (err: unknown) => {
-        endCall(watch, call);
-        throw err;
-      },
-    );
+    return endWhenSettled(watch, call, result);
   };
+}
+
+/** Ends the call when its result settles (at once if it is not a promise), passing the result on. */
+function endWhenSettled(watch: BackendWatch, call: Call, result: any): any {
+  if (!result || typeof result.then !== 'function') {
+    endCall(watch, call);
+    return result;
+  }
+  return result.then(
+    (value: unknown) => {
+      endCall(watch, call);
+      return value;
+    },
+    (err: unknown) => {
+      endCall(watch, call);
+      throw err;
+    },
+  );
+}
+
+/**
+ * Waits for work shared with other requests (a rate-limit flush, started by
+ * whichever request came first and run off every request's deadline) as for a
+ * read of this request's own: if it stalls, this request is answered at its deadline.
+ */
+export function waitOnDeadline<T>(shared: Promise<T>): Promise<T> {
+  const watch = currentWatch();
+  if (watch === undefined || watch.over || watch.abandoned) return shared;
+  return endWhenSettled(watch, beginCall(watch, false), shared);
 }
 
 function refuse(): Promise<never> {
@@ -62,8 +78,46 @@ function refuse(): Promise<never> {
   return Promise.reject(new AnsweredAtDeadline());
 }
 
+/**
+ * Every method of the Admin SDK's Auth, by what the deadline does with it.
+ * `decisive`: a change of an account (or of sign-in providers) whose outcome the
+ * reply reports: waited for while in flight, refused once the request was answered.
+ * `read`: everything else, answered at the deadline when it stalls and never
+ * refused; a token or a link made for a request answered 503 is just never delivered.
+ */
+export const AUTH_CALLS = {
+  verifyIdToken: 'read',
+  // verifyIdToken's revocation check (checkRevoked), through the instance as well.
+  verifyDecodedJWTNotRevokedOrDisabled: 'read',
+  verifySessionCookie: 'read',
+  _verifyAuthBlockingToken: 'read',
+  getUser: 'read',
+  getUsers: 'read',
+  getUserByEmail: 'read',
+  getUserByPhoneNumber: 'read',
+  getUserByProviderUid: 'read',
+  listUsers: 'read',
+  getProviderConfig: 'read',
+  listProviderConfigs: 'read',
+  createCustomToken: 'read',
+  createSessionCookie: 'read',
+  generatePasswordResetLink: 'read',
+  generateEmailVerificationLink: 'read',
+  generateVerifyAndChangeEmailLink: 'read',
+  generateSignInWithEmailLink: 'read',
+  createUser: 'decisive',
+  updateUser: 'decisive',
+  deleteUser: 'decisive',
+  deleteUsers: 'decisive',
+  importUsers: 'decisive',
+  setCustomUserClaims: 'decisive',
+  revokeRefreshTokens: 'decisive',
+  createProviderConfig: 'decisive',
+  updateProviderConfig: 'decisive',
+  deleteProviderConfig: 'decisive',
+} as const satisfies Record<string, 'read' | 'decisive'>;
+
 const read = () => false;
-const write = () => true;
 
 let installed = false;
 
@@ -79,15 +133,8 @@ export function installCallWatch(db: Firestore, auth: Auth): void {
   track(Transaction.prototype, 'getAll', read);
   // Every write path (set/create/update/delete, batches, transactions) commits through _commit.
   track(WriteBatch.prototype, '_commit', (batch) => !bookkeeping.has(batch));
-  for (const method of ['verifyIdToken', 'getUser', 'getUsers', 'getUserByEmail', 'createCustomToken'])
-    track(auth, method, read);
-  for (const method of [
-    'createUser',
-    'updateUser',
-    'deleteUser',
-    'deleteUsers',
-    'setCustomUserClaims',
-    'revokeRefreshTokens',
-  ])
-    track(auth, method, write);
+  for (const [method, kind] of Object.entries(AUTH_CALLS)) {
+    const decisive = kind === 'decisive';
+    track(auth, method, () => decisive);
+  }
 }

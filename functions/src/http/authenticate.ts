@@ -21,9 +21,10 @@ import {
  * (audit log, failure counting, client status) so that auth reaches for no feature.
  */
 export interface AuthenticationEffects {
-  /** Records the first request of a sign-in (uid + auth_time). */
-  recordLogin(principal: Principal, req: Request): Promise<void>;
-  recordTokenRejected(req: Request, reason: TokenRejectionReason, claimedUid: string | null): Promise<void>;
+  /** Starts recording the first request of a sign-in (uid + auth_time); no reply waits for it. */
+  recordLogin(principal: Principal, req: Request): void;
+  /** Starts recording a refused token; the 401 does not wait for it. */
+  recordTokenRejected(req: Request, reason: TokenRejectionReason, claimedUid: string | null): void;
   /**
    * Counts one refused credential against the caller's address and throws
    * RATE_LIMITED when, counted after its own increment, it is past the limit:
@@ -52,10 +53,9 @@ type Rejection = { reason: TokenRejectionReason; claimedUid: string | null };
 const checksRevocation = (method: string) => method !== 'GET' && method !== 'HEAD';
 
 /**
- * A write whose outcome must not depend on it (the audit of a refused token,
- * a failure count, a login record): if it fails, it is logged at ERROR with
- * what it would have written, and the request goes on. RATE_LIMITED and other
- * answers the effect itself decides still reach the caller.
+ * A write whose outcome must not depend on it (a failure count): if it fails,
+ * it is logged at ERROR with what it would have written, and the request goes
+ * on. RATE_LIMITED and other answers the effect itself decides still reach the caller.
  */
 async function failOpen(
   what: string,
@@ -134,12 +134,8 @@ export function authenticate(
       await failOpen('Counting a failed authentication', req, { reason: rejection.reason }, () =>
         effects.countFailedAuthentication(req, res),
       );
-      await failOpen(
-        'Recording a refused token',
-        req,
-        { event: 'token_rejected', reason: rejection.reason, claimed_uid: rejection.claimedUid },
-        () => effects.recordTokenRejected(req, rejection.reason, rejection.claimedUid),
-      );
+      // Past the count: a refusal answered 429 instead is no 401 to record.
+      effects.recordTokenRejected(req, rejection.reason, rejection.claimedUid);
     }
     throw unauthorized(REJECTION_MESSAGES[rejection.reason]);
   };
@@ -172,13 +168,11 @@ export function authenticate(
       if (!checksRevocation(req.method)) state.accountCheck = accountCheck;
     }
     if (access !== 'signed_in') assertRole(result, access);
-    // The login record and the organization's status are read and written
-    // beside whatever runs next (the sensitive-operation counter); the route
-    // waits for both before its handler (awaitAuthorization).
+    // The login record is bookkeeping: written beside the request, which never waits for it.
+    effects.recordLogin(result, req);
+    // The organization's status is read beside whatever runs next (the
+    // sensitive-operation counter); the route waits for it before its handler (awaitAuthorization).
     const gate = Promise.all([
-      failOpen('Recording a login', req, { event: 'login', uid: result.uid, auth_time: result.authTime }, () =>
-        effects.recordLogin(result, req),
-      ),
       access === 'signed_in' ? undefined : assertClientActive(result, effects),
       checksRevocation(req.method) ? accountCheck : undefined,
     ]).then(() => undefined);
@@ -194,7 +188,7 @@ async function assertClientActive(principal: Principal, effects: AuthenticationE
     throw forbidden('Your organization is not active');
 }
 
-/** Waits for what `authenticate` left running (the organization's status, the login record); throws its 403 or 503. */
+/** Waits for what `authenticate` left running (the organization's status, a write's account check); throws its 403 or 503. */
 export async function awaitAuthorization(res: Response): Promise<void> {
   await requestState(res).authorization;
 }

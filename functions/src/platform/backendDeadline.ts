@@ -18,7 +18,7 @@ export const STALL_MS = 8_000;
 /** How often the instance's one timer looks at the requests waiting on a backend. */
 export const SWEEP_EVERY_MS = 500;
 
-interface Call {
+export interface Call {
   readonly startedMs: number;
   /** A write whose outcome the reply reports (a commit, an Auth change): while it is in flight, the request waits. */
   readonly decisive: boolean;

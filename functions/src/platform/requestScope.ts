@@ -49,6 +49,16 @@ export const currentWatch = (): BackendWatch | undefined => storage.getStore()?.
 export const outsideRequestScope = <T>(work: () => T): T => storage.exit(work);
 
 /**
+ * Runs `work` in this request's scope (its id in logs, its cost) but off its
+ * deadline: a write no reply waits for (a login record, a rate-limit flush) is
+ * neither answered 503 when it stalls nor refused once the request was answered.
+ */
+export function offTheDeadline<T>(work: () => T): T {
+  const scope = storage.getStore();
+  return scope?.watch ? storage.run({ ...scope, watch: undefined }, work) : work();
+}
+
+/**
  * Reads a value once per request: the auth middleware and the handler often
  * need the same document. Outside a request it simply reads.
  */

@@ -11,6 +11,8 @@ import { registeredNetworks } from '../networks/registry';
 import { addressBucket } from './addressBucket';
 import { blockedKeys, type BlockedKeys } from './blockedKeys';
 import { addToCounters, addToManyCounters, type Counters } from './counterStore';
+import { waitOnDeadline } from '../firestore/callWatch';
+import { offTheDeadline } from '../platform/requestScope';
 import { LocalCounts } from './localCounts';
 import { counterKey, currentWindow, limitState, type LimitState, type Window } from './window';
 
@@ -208,7 +210,8 @@ const sleep = (ms: number) =>
 function flush(limits: Limits, key: string, window: Window): Promise<void> {
   const running = limits.flushes.get(key);
   if (running) return running;
-  const flushing = (async () => {
+  // Shared by every request that waits for it, so on none's deadline: each waiter puts its wait on its own.
+  const flushing = offTheDeadline(async () => {
     try {
       const delay = limits.counts.flushDelay(key, Date.now());
       if (delay > 0) await sleep(delay);
@@ -223,7 +226,7 @@ function flush(limits: Limits, key: string, window: Window): Promise<void> {
     } finally {
       limits.flushes.delete(key);
     }
-  })();
+  });
   limits.flushes.set(key, flushing);
   return flushing;
 }
@@ -260,7 +263,7 @@ async function countLocally(
     const decision = limits.counts.decide(key, limit, window.resetAtMs, now, { writesNothing });
     if (decision.kind === 'wait') {
       try {
-        await flush(limits, key, window);
+        await waitOnDeadline(flush(limits, key, window));
       } catch (err) {
         limits.counts.admitUncounted(key, window.resetAtMs, Date.now());
         throw err;
