@@ -498,7 +498,7 @@ Pi?,numeric,,3.14,1,easy,,,,,,3:50:0.2|3.1:25,`,
       });
     });
 
-    it('answers 5,000 bad rows with 400 listing the first 100 in file order and details_total 5000 (a reply under 64 KB), writing nothing', async () => {
+    it('answers 5,000 bad rows with 400 listing the first 100 details in file order and details_total 5000, the report of every row beside (a reply under 1 MB), writing nothing', async () => {
       const token = await admin();
       const rows = Array.from({ length: 5000 }, (_, i) => `Zero marks ${i} ${randomUUID()}?,short_answer,,a,0,easy`);
       await writesNothing(tenant.clientId, async () => {
@@ -511,7 +511,12 @@ Pi?,numeric,,3.14,1,easy,,,,,,3:50:0.2|3.1:25,`,
           res.body.details.map((d: any) => d.row),
           Array.from({ length: 100 }, (_, i) => i + 2),
         );
-        assert.ok(res.text.length < 64 * 1024, `reply of ${res.text.length} bytes`);
+        // The per-question report has every row, as the 201 would: a short line each.
+        assert.deepEqual(
+          res.body.questions.map((q: any) => [q.line, q.status]),
+          Array.from({ length: 5000 }, (_, i) => [i + 2, 'error']),
+        );
+        assert.ok(res.text.length < 1024 * 1024, `reply of ${res.text.length} bytes`);
       });
     });
   });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { adminDb } from '../support/admin';
 import { createTenant, createUser } from '../support/fixtures';
-import { get, post } from '../support/http';
+import { get, patch, post } from '../support/http';
 import { expectError } from '../support/assertions';
 import { multipartBody, postBytes } from '../support/multipart';
 
@@ -59,17 +59,22 @@ describe('POST /api/questions/import (GIFT, Aiken, Moodle XML, QTI)', function (
   });
 
   describe('a GIFT file', () => {
-    it('refuses the whole file by default for an unsupported question, reporting it by line and writing nothing', async () => {
+    it('refuses the whole file by default for an unsupported question, reporting every question by line and writing nothing', async () => {
       const before = (await questionsOf(t.clientId)).length;
       const res = await upload(await admin(t), 'bank.gift', tag() + GIFT);
       expectError(res, 400, 'VALIDATION_ERROR');
       assert.deepEqual(
         res.body.questions.map((q: any) => [q.index, q.title, q.status, q.question_type]),
-        [[3, 'Match', 'unsupported', null]],
+        [
+          [1, 'Speed of light', 'ok', 'numeric'],
+          [2, 'Planets', 'ok', 'multiple_select'],
+          [3, 'Match', 'unsupported', null],
+          [4, 'Water', 'ok', 'true_false'],
+        ],
         res.text,
       );
-      assert.match(res.body.questions[0].message, /matching/i);
-      assert.equal(res.body.questions[0].line, 12);
+      assert.match(res.body.questions[2].message, /matching/i);
+      assert.equal(res.body.questions[2].line, 12);
       assert.equal((await questionsOf(t.clientId)).length, before, 'nothing written');
     });
 
@@ -166,7 +171,10 @@ describe('POST /api/questions/import (GIFT, Aiken, Moodle XML, QTI)', function (
       expectError(res, 400, 'VALIDATION_ERROR');
       assert.deepEqual(
         res.body.questions.map((q: any) => [q.title, q.status]),
-        [['Bad', 'error']],
+        [
+          ['Bad', 'error'],
+          ['Good', 'ok'],
+        ],
       );
       assert.match(res.body.questions[0].message, /abc|number/i);
     });
@@ -188,6 +196,74 @@ describe('POST /api/questions/import (GIFT, Aiken, Moodle XML, QTI)', function (
     it('refuses a 6 MB file with 413', async () => {
       const res = await upload(await admin(t), 'big.gift', Buffer.alloc(6 * 1024 * 1024, 'a'));
       expectError(res, 413, 'PAYLOAD_TOO_LARGE');
+    });
+  });
+
+  describe('a refusal reports the whole file (the real files of other projects)', () => {
+    const interop = join(__dirname, '..', '..', '..', 'shared', 'fixtures', 'interop');
+    const csvWithABadRow = () =>
+      Buffer.concat([
+        readFileSync(join(__dirname, '..', '..', 'examples', 'questions.csv')),
+        Buffer.from('\nWhich is odd?,multiple_choice,1|2,3,1,easy,,\n'),
+      ]);
+    const files: Array<{ format: string; name: string; bytes: () => Buffer; query?: string }> = [
+      {
+        format: 'GIFT',
+        name: 'moodle__questions.gift.txt',
+        bytes: () => readFileSync(join(interop, 'gift', 'moodle__questions.gift.txt')),
+        query: 'format=gift',
+      },
+      {
+        format: 'Aiken',
+        name: 'moodle__aiken_errors.txt',
+        bytes: () => readFileSync(join(interop, 'aiken', 'moodle__aiken_errors.txt')),
+        query: 'format=aiken',
+      },
+      {
+        format: 'Moodle XML',
+        name: 'moodle__sample_questions_with_old_image_tag.xml',
+        bytes: () => readFileSync(join(interop, 'moodle-xml', 'moodle__sample_questions_with_old_image_tag.xml')),
+      },
+      {
+        format: 'QTI',
+        name: 'tao__qti20.zip',
+        bytes: () => readFileSync(join(interop, 'qti-package', 'tao__qti20.zip')),
+      },
+      { format: 'CSV', name: 'questions.csv', bytes: csvWithABadRow },
+    ];
+    for (const file of files) {
+      it(`${file.format}: the 400 lists every question in file order, the ok ones too, as the partial dry run does`, async () => {
+        const t9 = await createTenant();
+        const token = await admin(t9);
+        const query = file.query ? `${file.query}&` : '';
+        const refused = await upload(token, file.name, file.bytes(), file.query ?? '');
+        expectError(refused, 400, 'VALIDATION_ERROR');
+        const checked = await upload(token, file.name, file.bytes(), `${query}mode=partial&dry_run=true`);
+        assert.equal(checked.status, 201, checked.text);
+        assert.ok(
+          checked.body.questions.some((q: any) => q.status === 'ok') &&
+            checked.body.questions.some((q: any) => q.status !== 'ok'),
+          `the file mixes good and refused questions: ${checked.text}`,
+        );
+        assert.deepEqual(refused.body.questions, checked.body.questions);
+        assert.equal(refused.body.questions_total, undefined);
+        assert.equal((await questionsOf(t9.clientId)).length, 0, 'nothing written');
+      });
+    }
+  });
+
+  describe('a long category', () => {
+    it('makes a folder that can be renamed to its own name (at most 100 characters, as the folder API counts them)', async () => {
+      const t10 = await createTenant();
+      const token = await admin(t10);
+      const category = `Course/${'Chapter '.repeat(10)}/${'x'.repeat(98)}`;
+      const res = await upload(token, 'long.gift', `${tag()}$CATEGORY: ${category}\n\n::Q:: 1? {=1 ~2}\n`);
+      assert.equal(res.status, 201, res.text);
+      const [folder] = await foldersOf(t10.clientId);
+      assert.ok(folder.name.startsWith('… / '), folder.name);
+      const renamed = await patch(`/api/folders/${folder.id}`, { name: folder.name }, { token });
+      assert.equal(renamed.status, 200, renamed.text);
+      assert.equal(renamed.body.name, folder.name);
     });
   });
 

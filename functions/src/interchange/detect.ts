@@ -144,7 +144,8 @@ function xmlFormat(root: string | null, name: string): InterchangeFormat {
 
 /** A GIFT answer block: "{" then "}" (an essay), "=", "~", "#", "%" or T/F/TRUE/FALSE; not an escaped "\{". */
 const GIFT_BLOCK = /(?<!\\)\{\s*(?:\}|[=~#%]|(?:TRUE|FALSE|T|F)\s*[}#])/gi;
-const GIFT_MARK = /^\s*(?:\$CATEGORY:|::)/m;
+/** Spacing within the line only: `\s*` would run on over every blank line below, from every line start. */
+const GIFT_MARK = /^[^\S\n\r\u2028\u2029]*(?:\$CATEGORY:|::)/m;
 const AIKEN_ANSWER = /^[ \t]*ANSWER\s*:/gim;
 /** Lines that are no GIFT question's: // comments, and Aiken's option lines (an option may read "{}"). */
 const NOT_GIFT_TEXT = /^[ \t]*(?:\/\/|[A-Z][).]).*$/gm;

@@ -1,6 +1,7 @@
 import peggy from 'peggy';
 import { parseNumberText } from '../shared/numberText';
 import { GIFT_GRAMMAR } from './giftGrammar';
+import { hasMarkup, withoutSpans, withoutTags } from './markup';
 import { EXPORT_TAGS, isAllOrNothingCredits, readExportTags, type ExportTags } from './export/types';
 import {
   OPTION_SEPARATOR,
@@ -114,8 +115,7 @@ function splitBlocks(text: string): Block[] {
   const blocks: Block[] = [];
   let current: Block = { lines: [], lineNumbers: [], comments: [] };
   text.split(/\r\n|\n|\r/).forEach((raw, i) => {
-    // PHP's trim, as Moodle's: a no-break space is text, not blank.
-    const line = raw.replace(/^[ \t\v\f\0]+|[ \t\v\f\0]+$/g, '');
+    const line = phpTrim(raw);
     if (line === '') {
       if (current.lines.length > 0) blocks.push(current);
       current = { lines: [], lineNumbers: [], comments: [] };
@@ -127,6 +127,17 @@ function splitBlocks(text: string): Block[] {
   });
   if (current.lines.length > 0) blocks.push(current);
   return blocks;
+}
+
+const PHP_BLANK = new Set([' ', '\t', '\v', '\f', '\0']);
+
+/** PHP's trim, as Moodle's: a no-break space is text, not blank. A scan from each end, not a regex that backtracks through every run of spaces. */
+function phpTrim(line: string): string {
+  let start = 0;
+  let end = line.length;
+  while (start < end && PHP_BLANK.has(line[start])) start++;
+  while (end > start && PHP_BLANK.has(line[end - 1])) end--;
+  return line.slice(start, end);
 }
 
 /** Outside the grammar (category lines): the same escapes. */
@@ -200,8 +211,22 @@ function sourceType(q: GiftQuestion): string {
 }
 
 /** Moodle's tag syntax in comment lines: `[tag:name]`. */
-const blockTags = (block: Block): ExportTags =>
-  readExportTags(block.comments.flatMap((c) => [...c.matchAll(/\[tag:([^\]]*)\]/g)].map((m) => m[1])));
+const blockTags = (block: Block): ExportTags => readExportTags(block.comments.flatMap(tagNames));
+
+const TAG_OPEN = '[tag:';
+
+/** The names of a comment's `[tag:name]`s: each runs to the first "]" after it. */
+function tagNames(comment: string): string[] {
+  const names: string[] = [];
+  for (let at = comment.indexOf(TAG_OPEN); at >= 0; at = comment.indexOf(TAG_OPEN, at)) {
+    const end = comment.indexOf(']', at + TAG_OPEN.length);
+    // No "]" after this one: none after any later one either.
+    if (end < 0) break;
+    names.push(comment.slice(at + TAG_OPEN.length, end));
+    at = end + 1;
+  }
+  return names;
+}
 
 /** What the tags of our conventions say, applied to the draft; other tags are named as not carried. */
 function withTags(draft: QuestionDraft, tags: ExportTags, warnings: string[]): QuestionDraft {
@@ -559,8 +584,6 @@ interface Resolved {
   text: string;
 }
 
-const HAS_TAG = /<\/?[a-zA-Z][^>]*>|<!--/;
-
 /** The question text's format: ours has plain and html only. */
 function resolveFormat(t: Text, warn: Warn): Resolved {
   switch (t.format) {
@@ -572,7 +595,7 @@ function resolveFormat(t: Text, warn: Warn): Resolved {
       warn('The text is in Markdown ([markdown]): carried as plain text, its Markdown shown as written');
       return { format: 'plain', text: t.text };
     case 'moodle':
-      if (HAS_TAG.test(t.text)) {
+      if (hasMarkup(t.text)) {
         warn("The text is in Moodle's auto-format ([moodle]): carried as html, line breaks as <br>");
         return { format: 'html', text: t.text.replace(/\n/g, '<br>\n') };
       }
@@ -580,7 +603,7 @@ function resolveFormat(t: Text, warn: Warn): Resolved {
       return { format: 'plain', text: t.text };
     default:
       // Moodle's default is its auto-format, which shows HTML as HTML.
-      if (HAS_TAG.test(t.text)) {
+      if (hasMarkup(t.text)) {
         warn('The text names no format but holds HTML, which Moodle shows as HTML: carried as html');
         return { format: 'html', text: t.text.replace(/\n/g, '<br>\n') };
       }
@@ -591,7 +614,7 @@ function resolveFormat(t: Text, warn: Warn): Resolved {
 /** Feedback in the question's own format. */
 function carryFeedback(t: Text, target: 'plain' | 'html', what: string, warn: Warn): string {
   if (t.text === '') return '';
-  const own = t.format === 'html' || (t.format !== 'plain' && t.format !== 'markdown' && HAS_TAG.test(t.text));
+  const own = t.format === 'html' || (t.format !== 'plain' && t.format !== 'markdown' && hasMarkup(t.text));
   if (t.format === 'markdown') warn(`${what} is in Markdown: carried as plain text`);
   if (target === 'html') return own ? t.text : escapeHtml(t.text).replace(/\n/g, '<br>\n');
   if (!own) return t.text;
@@ -607,11 +630,8 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 
 /** Text of an HTML fragment; `lost` when there was markup (tags, comments) to lose. */
 function htmlToText(html: string): { text: string; lost: boolean } {
-  const lost = HAS_TAG.test(html);
-  const text = html
-    .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<[^>]*>/g, '')
+  const lost = hasMarkup(html);
+  const text = withoutTags(withoutSpans(html, '<!--', '-->').replace(/<br\s*\/?>/gi, '\n'))
     .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, name: string) => {
       if (name[0] === '#') {
         const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);

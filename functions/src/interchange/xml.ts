@@ -19,6 +19,8 @@ export type XmlChild = XmlElement | string;
 const DOCTYPE = /<!DOCTYPE/i;
 const ENTITY = /<!ENTITY/i;
 const ATTRS = ':@';
+/** Elements nested deeper are refused (the reader's own bound, named here so that the refusal can say it). */
+const MAX_XML_DEPTH = 100;
 
 const parser = new XMLParser({
   preserveOrder: true,
@@ -32,6 +34,7 @@ const parser = new XMLParser({
   cdataPropName: '#cdata',
   ignoreDeclaration: true,
   ignorePiTags: true,
+  maxNestedTags: MAX_XML_DEPTH,
 });
 
 type Ordered = Record<string, unknown>;
@@ -72,6 +75,21 @@ function toChildren(nodes: Ordered[], cdata = false): XmlChild[] {
   return children;
 }
 
+/** The reader's tree of well-formed XML; what the reader itself refuses (elements nested too deep) is a refusal of the file, not a crash. */
+function parseOrdered(text: string, where: string): Ordered[] {
+  try {
+    return parser.parse(text) as Ordered[];
+  } catch (err) {
+    const nested = /nested/i.test((err as Error).message);
+    throw new BankFileRefused(
+      nested
+        ? `${where}: elements are nested more than ${MAX_XML_DEPTH} deep`
+        : `${where}: not readable XML: ${(err as Error).message}`,
+      where,
+    );
+  }
+}
+
 /** Parses XML text into its root element, refusing DOCTYPE and entity declarations and malformed XML with BankFileRefused. */
 export function parseXml(text: string, where = 'the file'): XmlElement {
   if (DOCTYPE.test(text) || ENTITY.test(text))
@@ -82,7 +100,7 @@ export function parseXml(text: string, where = 'the file'): XmlElement {
   const valid = XMLValidator.validate(text);
   if (valid !== true)
     throw new BankFileRefused(`${where}: not well-formed XML at line ${valid.err.line}: ${valid.err.msg}`, where);
-  const root = toChildren(parser.parse(text) as Ordered[]).find((c): c is XmlElement => typeof c !== 'string');
+  const root = toChildren(parseOrdered(text, where)).find((c): c is XmlElement => typeof c !== 'string');
   if (!root) throw new BankFileRefused(`${where}: no root element`, where);
   return root;
 }

@@ -37,13 +37,8 @@ const ErrorBody = z
       .array(z.object({}).catchall(z.unknown()))
       .optional()
       .describe(
-        `POST /api/questions/import only: the report (ImportedQuestion) of the questions that cannot be imported, in file order, at most the first ${MAX_ERROR_DETAILS}`,
+        'POST /api/questions/import only: the per-question report (ImportedQuestion) of every question found, in file order, ok or not, as in the 201',
       ),
-    questions_total: z
-      .number()
-      .int()
-      .optional()
-      .describe(`Present only when questions lists the first ${MAX_ERROR_DETAILS} of more: how many there were`),
     rows: z
       .array(z.object({}).catchall(z.unknown()))
       .optional()

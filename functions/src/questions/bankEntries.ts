@@ -37,23 +37,34 @@ export type MediaPlan = ReadonlyMap<string, { id: string } | { refused: string }
 
 const FOLDER_SEPARATOR = ' / ';
 
-/** A category path as one folder name (folders are flat); a name past the limit keeps its last segments. */
+/** Stands for the segments left out of a name past the limit. */
+const CUT_MARK = `…${FOLDER_SEPARATOR}`;
+
+/** Characters as the API counts a name's (zod's max): code points, so a cut never splits a surrogate pair. */
+const characters = (text: string): string[] => [...text];
+
+/**
+ * A category path as one folder name (folders are flat), one the folder API
+ * accepts as it is: a path past the limit keeps its last segments after "… / ",
+ * the last one's end when even it alone is too long.
+ */
 export function folderNameOf(segments: readonly string[] | null): { name: string | null; warning?: string } {
   const parts = (segments ?? []).map((s) => s.trim()).filter((s) => s.length > 0);
   if (parts.length === 0) return { name: null };
   const whole = parts.join(FOLDER_SEPARATOR);
-  if (whole.length <= MAX_FOLDER_NAME) return { name: whole };
-  let kept = parts[parts.length - 1].slice(-(MAX_FOLDER_NAME - 2));
-  for (
-    let i = parts.length - 2;
-    i >= 0 && `…${FOLDER_SEPARATOR}${parts[i]}${FOLDER_SEPARATOR}${kept}`.length <= MAX_FOLDER_NAME;
-    i--
-  )
-    kept = `${parts[i]}${FOLDER_SEPARATOR}${kept}`;
-  const name = `…${FOLDER_SEPARATOR}${kept}`;
+  if (characters(whole).length <= MAX_FOLDER_NAME) return { name: whole };
+  const room = MAX_FOLDER_NAME - characters(CUT_MARK).length;
+  const last = characters(parts[parts.length - 1]);
+  let kept = last.slice(-room).join('').trimStart();
+  for (let i = parts.length - 2; i >= 0; i--) {
+    const longer = `${parts[i]}${FOLDER_SEPARATOR}${kept}`;
+    if (characters(longer).length > room) break;
+    kept = longer;
+  }
+  const name = `${CUT_MARK}${kept}`;
   return {
     name,
-    warning: `The category "${whole.slice(0, 200)}" is longer than ${MAX_FOLDER_NAME} characters: filed in folder "${name}"`,
+    warning: `The category "${characters(whole).slice(0, 200).join('')}" is longer than ${MAX_FOLDER_NAME} characters: filed in folder "${name}"`,
   };
 }
 

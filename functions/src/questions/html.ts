@@ -14,8 +14,9 @@ const sanitizeHtml = (...args: Parameters<typeof SanitizeHtml>): string =>
 
 /** Where a stored HTML text may take media from: our own media route (relative), or the web. */
 export const MEDIA_ROUTE = /^\/api\/media\/[A-Za-z0-9_.-]{1,300}$/;
-const WEB_URL = /^https?:\/\/[^\s/?#]+[^\s]*$/i;
-const LINK_URL = /^(https?:\/\/[^\s/?#]+[^\s]*|mailto:[^\s]+)$/i;
+// One host character, then anything but spacing: `[^\s/?#]+[^\s]*$` says the same but backtracks through every split of a long URL.
+const WEB_URL = /^https?:\/\/[^\s/?#][^\s]*$/i;
+const LINK_URL = /^(https?:\/\/[^\s/?#][^\s]*|mailto:[^\s]+)$/i;
 /** The import's placeholder for a file of the bank file (interchange/model.ts MEDIA_PLACEHOLDER). */
 const PLACEHOLDER = '@@PLUGINFILE@@';
 

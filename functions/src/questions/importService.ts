@@ -9,7 +9,7 @@ import { paths } from '../firestore/paths';
 import { requireClient } from '../folders/service';
 import { findFolder, findFolderIdsByName, findFolderOwner } from '../folders/store';
 import { normalizedFolderName, type Folder } from '../folders/schemas';
-import { badRequest, forbidden, MAX_ERROR_DETAILS, notFound } from '../shared/errors';
+import { badRequest, forbidden, notFound } from '../shared/errors';
 import { errorText, log } from '../platform/log';
 import { parseHeader, rowError, validateRow, type HeaderColumns, type RowResult } from './csvRows';
 import { readCsvRecords } from '../http/csvUpload';
@@ -252,19 +252,15 @@ function mediaToStore(
 }
 
 /**
- * 400 for the file as a whole. Beside the details, the report of the
- * questions that cannot be imported, in file order, bounded as details are
- * (a dry run with ?mode=partial reports every question).
+ * 400 for the file as a whole. Beside the details, the per-question report of
+ * every question found, in file order, ok or not, as the 201 has it: a teacher
+ * sees the whole file before choosing partial.
  */
 function refusedImport(message: string, entries: ImportEntry[]) {
-  const problems = entries.filter((e) => e.report.status !== 'ok').map((e) => e.report);
   return badRequest(
     message,
     entries.flatMap((e) => e.errors),
-    {
-      questions: problems.slice(0, MAX_ERROR_DETAILS),
-      ...(problems.length > MAX_ERROR_DETAILS ? { questions_total: problems.length } : {}),
-    },
+    { questions: entries.map((e) => e.report) },
   );
 }
 

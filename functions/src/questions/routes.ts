@@ -64,8 +64,8 @@ export const questionRoutes: RouteDefinition[] = [
       'content); .xml (Moodle XML or a QTI 2.1/3.0 item by its root element); .zip (a QTI content package with imsmanifest.xml). Every format is ' +
       'UTF-8 (a BOM and CRLF are fine); another encoding, a DOCTYPE or entity declaration, QTI 1.2, a zip over 50 MB unpacked or 1,000 entries or ' +
       'with a path leaving the package are refused whole (400). The reply lists every question found in `questions` (index, line or path, title, ' +
-      'question_type, status ok | error | unsupported, message, warnings); the 400 of an all-or-nothing refusal lists the questions that cannot be ' +
-      'imported (the first 100; a dry run with ?mode=partial lists every one). An unsupported type ' +
+      'question_type, status ok | error | unsupported, message, warnings), in file order; the 400 of an all-or-nothing refusal lists every one ' +
+      'too, the ok ones beside those that cannot be imported, as a dry run with ?mode=partial would. An unsupported type ' +
       '(matching, cloze, calculated, drag and drop, hotspot, description…) is never imported as something else, and what was carried ' +
       'imperfectly is a warning. Categories (GIFT $CATEGORY, Moodle XML category questions, QTI sections) become folders named by their path ' +
       'joined with " / ", found by name or created with the import; ?folder_id= files every question in one folder instead. Media the file ' +

@@ -28,8 +28,8 @@ type ImportReply = Schemas['QuestionImportResult'];
 interface Outcome {
   dryRun: boolean;
   reply?: ImportReply;
-  /** A 400 for the whole file: the questions that cannot be imported (the first 100 of `total`). */
-  refused?: { questions: ReportItem[]; total: number; details: ApiError['details'] };
+  /** A 400 for the whole file: every question of the file, those that cannot be imported among them. */
+  refused?: { questions: ReportItem[]; details: ApiError['details'] };
 }
 
 /** Import questions */
@@ -108,8 +108,7 @@ function Importer({ clientId }: { clientId: string }) {
       } catch (err) {
         const questions = err instanceof ApiError ? reportOf(err.body.questions) : undefined;
         if (err instanceof ApiError && (questions || rowErrorsOf(err.details).length > 0)) {
-          const total = typeof err.body.questions_total === 'number' ? err.body.questions_total : questions?.length;
-          setOutcome({ dryRun, refused: { questions: questions ?? [], total: total ?? 0, details: err.details } });
+          setOutcome({ dryRun, refused: { questions: questions ?? [], details: err.details } });
         }
         throw err;
       }
@@ -246,20 +245,12 @@ function Importer({ clientId }: { clientId: string }) {
       )}
       {outcome?.refused && (
         <p role="status" className="note" data-testid="import-summary">
-          {outcome.dryRun ? 'Check failed' : 'Nothing was imported'}: see the questions below
-          {outcome.refused.total > outcome.refused.questions.length
-            ? ` (the first ${outcome.refused.questions.length} of ${outcome.refused.total} that cannot be imported)`
-            : ''}
-          .
+          {outcome.dryRun ? 'Check failed' : 'Nothing was imported'}: see the questions below.
         </p>
       )}
       {outcome?.refused && !outcome.dryRun && mode === 'all_or_nothing' && <p>{othersButton()}</p>}
       {items.length > 0 ? (
-        <Report
-          items={items}
-          rowErrors={rowErrors}
-          heading={outcome?.refused ? 'Questions that cannot be imported' : 'Questions in the file'}
-        />
+        <Report items={items} rowErrors={rowErrors} />
       ) : (
         rowErrors.length > 0 && <RowErrors rowErrors={rowErrors} />
       )}
@@ -270,7 +261,7 @@ function Importer({ clientId }: { clientId: string }) {
 const typeLabel = (t: string | null | undefined) => (t ? (QUESTION_TYPES.find((x) => x.value === t)?.label ?? t) : '—');
 
 /** The per-question report: the questions of the file, their status, why, and what was carried imperfectly. */
-function Report({ items, rowErrors, heading }: { items: ReportItem[]; rowErrors: RowError[]; heading: string }) {
+function Report({ items, rowErrors }: { items: ReportItem[]; rowErrors: RowError[] }) {
   const count = (status: ReportItem['status']) => items.filter((i) => i.status === status).length;
   const warned = items.filter((i) => (i.warnings ?? []).length > 0).length;
   const lines = new Set(items.map((i) => i.line).filter((l): l is number => typeof l === 'number'));
@@ -278,9 +269,7 @@ function Report({ items, rowErrors, heading }: { items: ReportItem[]; rowErrors:
   const unplaced = rowErrors.filter((e) => !lines.has(e.row));
   return (
     <section aria-labelledby="report-heading">
-      <h2 id="report-heading">
-        {heading} ({items.length})
-      </h2>
+      <h2 id="report-heading">Questions in the file ({items.length})</h2>
       <p data-testid="report-counts">
         {count('ok')} ok · {count('error')} with errors · {count('unsupported')} unsupported · {warned} with warnings
       </p>
