@@ -435,8 +435,12 @@ describe('parseGift: the interop fixtures', function () {
 
   it('reads every GIFT file of the folder but the windows-1252 one (the decoder refuses that one)', () => {
     const files = readdirSync(dir).filter((f) => !f.endsWith('.json') && !f.includes('windows-1252'));
-    assert.equal(files.length, 8);
+    assert.equal(files.length, 9);
     for (const file of files) assert.doesNotThrow(() => parseGift(read(file)), file);
+  });
+
+  it('giftpegjs__categorySpecialCharacter.gift: a category alone, with a colon in its name, is no question and no error', () => {
+    assert.deepEqual(parseGift(read('giftpegjs__categorySpecialCharacter.gift')).items, []);
   });
 });
 

@@ -369,9 +369,13 @@ describe('moodleXml.parseMoodleXml on Moodle’s own import fixtures', function 
 
   it('covers every file of the folder', () => {
     assert.deepEqual(readdirSync(dir).sort(), [
+      'moodle-qtype_ddimageortext__testquestion.moodle.xml',
+      'moodle-qtype_ddmarker__testquestion.moodle.xml',
+      'moodle-qtype_ordering__testquestion.moodle.xml',
       'moodle__broken_cloze_questions.xml',
       'moodle__error_invalid_grades.xml',
       'moodle__html_chars_in_idnumbers.xml',
+      'moodle__multianswer-all-types.xml',
       'moodle__multichoice.xml',
       'moodle__nested_categories_with_questions.xml',
       'moodle__qtype_essay__testquestion.moodle.xml',
@@ -496,6 +500,22 @@ describe('moodleXml.parseMoodleXml on Moodle’s own import fixtures', function 
     assert.deepEqual(statuses(bank), ['matching:unsupported']);
     assert.match(bank.items[0].message!, /^Matching is not a question type we support/);
   });
+
+  for (const [file, type, name] of [
+    ['moodle-qtype_ordering__testquestion.moodle.xml', 'ordering', 'Ordering'],
+    ['moodle-qtype_ddmarker__testquestion.moodle.xml', 'ddmarker', 'Drag and drop markers'],
+    ['moodle-qtype_ddimageortext__testquestion.moodle.xml', 'ddimageortext', 'Drag and drop onto image'],
+    ['moodle__multianswer-all-types.xml', 'cloze', 'Cloze (multianswer)'],
+  ]) {
+    it(`${file}: ${type} unsupported, by name, never imported as something else`, () => {
+      const bank = moodle(file);
+      assert.deepEqual(statuses(bank), [`${type}:unsupported`]);
+      assert.equal(
+        bank.items[0].message,
+        `${name} is not a question type we support (Moodle type "${type}"): not imported`,
+      );
+    });
+  }
 });
 
 describe('moodleXml.parseMoodleXml: our export’s tags', () => {
