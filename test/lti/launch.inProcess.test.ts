@@ -234,6 +234,42 @@ describe('POST /api/lti/launch: every check', () => {
     await refused(res, 401, 'expired');
   });
 
+  it('refuses a token issued in the future (iat beyond a minute of clock skew), whatever its exp', async () => {
+    const nowS = Math.floor(Date.now() / 1000);
+    const res = await launch(base, platform, (nonce) =>
+      platform.sign(platform.resourceLink({ user: learner(), testId, nonce }), {
+        issuedAt: nowS + 365 * 86_400,
+        expiresIn: nowS + 400 * 86_400,
+      }),
+    );
+    await refused(res, 401, 'issued_in_future');
+    const slightlyAhead = await launch(base, platform, (nonce) =>
+      platform.sign(platform.resourceLink({ user: learner(), testId, nonce }), {
+        issuedAt: nowS + 30,
+        expiresIn: nowS + 330,
+      }),
+    );
+    assert.equal(slightlyAhead.status, 302, slightlyAhead.text);
+  });
+
+  it('refuses a token that lives longer than an hour (exp − iat), and takes one of exactly an hour', async () => {
+    const nowS = Math.floor(Date.now() / 1000);
+    const res = await launch(base, platform, (nonce) =>
+      platform.sign(platform.resourceLink({ user: learner(), testId, nonce }), {
+        issuedAt: nowS - 10,
+        expiresIn: nowS + 400 * 86_400,
+      }),
+    );
+    await refused(res, 401, 'lifetime_too_long');
+    const anHour = await launch(base, platform, (nonce) =>
+      platform.sign(platform.resourceLink({ user: learner(), testId, nonce }), {
+        issuedAt: nowS - 10,
+        expiresIn: nowS - 10 + 3600,
+      }),
+    );
+    assert.equal(anHour.status, 302, anHour.text);
+  });
+
   it('refuses a nonce that is not the login’s', async () => {
     const res = await launch(base, platform, () =>
       platform.sign(platform.resourceLink({ user: learner(), testId, nonce: 'made-up' })),
@@ -419,6 +455,37 @@ describe('POST /api/lti/launch: users, courses and tests', () => {
     assert.equal(res.status, 302, res.text);
     const uid = ltiUid(tenant.clientId, platform.issuer, user.sub);
     assert.equal((await adminAuth.getUser(uid)).email, undefined);
+  });
+
+  it('keeps the platform’s email claim apart when another account holds the address: neither account nor profile has it, lms_email shows it, a search by it finds nothing', async () => {
+    const taken = `superadmin-${randomUUID().slice(0, 8)}@demo.example`;
+    await adminAuth.createUser({ email: taken, password: 'correct-horse-battery' });
+    const user = learner({ email: taken });
+    const res = await linkLaunch(platform, { user });
+    assert.equal(res.status, 302, res.text);
+    const uid = ltiUid(tenant.clientId, platform.issuer, user.sub);
+    assert.equal((await adminAuth.getUser(uid)).email, undefined);
+    const profile = (await adminDb.doc(`clients/${tenant.clientId}/users/${uid}`).get()).data()!;
+    assert.equal(profile.email, '');
+    assert.equal(profile.email_lower, '');
+    assert.equal(profile.lms_email, taken);
+
+    const shown = await api('GET', `/api/users/${uid}`, as(tenant.admin.token));
+    assert.equal(shown.status, 200, shown.text);
+    assert.equal(shown.body.email, null, 'the account’s email: none');
+    assert.equal(shown.body.lms_email, taken);
+    const search = await api('GET', `/api/users?${new URLSearchParams({ q: taken })}`, as(tenant.admin.token));
+    assert.equal(search.status, 200, search.text);
+    assert.ok(!search.body.data.some((u: { uid: string }) => u.uid === uid), 'not found by the claimed address');
+
+    // An address the account does have is its email, and no claim is kept beside it.
+    const own = learner();
+    assert.equal((await linkLaunch(platform, { user: own })).status, 302);
+    const ownProfile = (
+      await adminDb.doc(`clients/${tenant.clientId}/users/${ltiUid(tenant.clientId, platform.issuer, own.sub)}`).get()
+    ).data()!;
+    assert.equal(ownProfile.email, own.email);
+    assert.equal(ownProfile.lms_email, undefined);
   });
 
   it('makes an Instructor a Client Admin only when the registration allows it', async () => {

@@ -46,7 +46,10 @@ export interface TestPlatform {
   pending: Map<string, (nonce: string) => Promise<string>>;
   registration(extra?: Record<string, unknown>): Record<string, unknown>;
   /** Signs as the platform (or with `key`, another platform's). */
-  sign(payload: JWTPayload, opts?: { key?: KeyLike; kid?: string; expiresIn?: string | number }): Promise<string>;
+  sign(
+    payload: JWTPayload,
+    opts?: { key?: KeyLike; kid?: string; expiresIn?: string | number; issuedAt?: number },
+  ): Promise<string>;
   resourceLink(opts: {
     user: LaunchUser;
     course?: Course | null;
@@ -130,7 +133,7 @@ export async function startPlatform(opts: { clientId?: string; deploymentId?: st
     async sign(payload, o = {}) {
       return new SignJWT(payload)
         .setProtectedHeader({ alg: 'RS256', kid: o.kid ?? kid, typ: 'JWT' })
-        .setIssuedAt()
+        .setIssuedAt(o.issuedAt)
         .setExpirationTime(o.expiresIn ?? '5m')
         .sign(o.key ?? privateKey);
     },

@@ -12,14 +12,14 @@ import * as examStore from '../exams/store';
 import type { StoredTest } from '../exams/documents';
 import { auth } from '../firestore/db';
 import type { CallContext, RequestOrigin } from '../shared/callContext';
-import { badRequest, conflict, forbidden, notFound } from '../shared/errors';
+import { ApiError, badRequest, conflict, forbidden, notFound } from '../shared/errors';
 import type { StoredProfile } from '../users/documents';
-import { newProfile } from '../users/profiles';
 import {
   CLAIM,
   contextKey,
   LTI_VERSION,
   platformPairKey,
+  ltiProfile,
   readLaunch,
   REFUSAL_TEXT,
   roleForNewUser,
@@ -182,9 +182,11 @@ async function launchUser(
   const role = roleForNewUser(person, platform.instructors_as_admins);
   const displayName = person.name ?? person.email ?? `LTI user ${person.sub.slice(0, 40)}`;
   let created = false;
+  let accountEmail: string | undefined;
   try {
     try {
       await auth.createUser({ uid, displayName, ...(person.email ? { email: person.email } : {}) });
+      accountEmail = person.email ?? undefined;
     } catch (err) {
       // The email belongs to another account (this organization's or another's), or Auth refuses it: this one goes without it.
       const code = (err as { code?: string }).code;
@@ -198,12 +200,14 @@ async function launchUser(
   }
   if (created) await auth.setCustomUserClaims(uid, claimsFor(role, clientId));
   const now = new Date().toISOString();
-  const profile: StoredProfile = newProfile(
-    { uid, email: person.email ?? '', display_name: displayName, role, client_id: clientId },
+  const account = created ? undefined : await auth.getUser(uid);
+  if (account) accountEmail = account.email;
+  const profile = ltiProfile(
+    { uid, display_name: displayName, role, client_id: clientId },
+    { account: accountEmail, claimed: person.email },
     now,
   );
-  if (!created) {
-    const account = await auth.getUser(uid);
+  if (account) {
     const claimed = account.customClaims?.role;
     if (claimed !== 'student' && claimed !== 'client_admin')
       await auth.setCustomUserClaims(uid, claimsFor(role, clientId));
@@ -298,8 +302,13 @@ async function assignToClass(clientId: string, test: StoredTest, classId: string
   );
 }
 
-const launchRefused = (reason: keyof typeof REFUSAL_TEXT) =>
-  badRequest(REFUSAL_TEXT[reason], [{ path: 'body.id_token', message: REFUSAL_TEXT[reason], reason }]);
+// A user the launch may not act for (a Learner deep linking) is forbidden; the rest are malformed launches.
+const launchRefused = (reason: keyof typeof REFUSAL_TEXT) => {
+  const details = [{ path: 'body.id_token', message: REFUSAL_TEXT[reason], reason }];
+  return reason === 'deep_linking_role'
+    ? new ApiError('FORBIDDEN', REFUSAL_TEXT[reason], details)
+    : badRequest(REFUSAL_TEXT[reason], details);
+};
 
 const testNotHere = () =>
   notFound('The linked test is not a published test of this organization; link a test again through deep linking');

@@ -17,6 +17,8 @@ export type TokenRefusal =
   | 'wrong_issuer'
   | 'wrong_audience'
   | 'expired'
+  | 'issued_in_future'
+  | 'lifetime_too_long'
   | 'nonce_mismatch'
   | 'nonce_reused'
   | 'state_mismatch'
@@ -28,6 +30,8 @@ const TOKEN_TEXT: Record<TokenRefusal, string> = {
   wrong_issuer: 'The id_token’s issuer (iss) is not the registered platform',
   wrong_audience: 'The id_token is not addressed to this tool (aud/azp is not the registered client_id)',
   expired: 'The id_token has expired',
+  issued_in_future: 'The id_token’s issue time (iat) is in the future; check the platform’s clock',
+  lifetime_too_long: 'The id_token lives longer than an hour (exp − iat); the tool takes short-lived launches only',
   nonce_mismatch: 'The id_token’s nonce is not the one this login sent',
   nonce_reused: 'The id_token’s nonce has been used already (a replayed launch)',
   state_mismatch: 'The state does not match a login in progress',
@@ -113,9 +117,27 @@ function verdict(err: unknown): ApiError {
   return serviceUnavailable('The platform’s JWKS is unreachable; retry the launch shortly');
 }
 
+/** The longest an id_token may live, exp − iat (Moodle's live a minute, Canvas's an hour). */
+export const MAX_ID_TOKEN_LIFETIME_S = 3600;
+/** The clock skew allowed between the platform and the tool. */
+const CLOCK_SKEW_S = 60;
+
+/**
+ * Pure: why a signed token's times are refused beyond its exp (jose checks that), or null. With the
+ * lifetime bounded and exp not passed, iat is never more than an hour and a minute old.
+ */
+export function issuedAtRefusal(times: { iat?: unknown; exp?: unknown }, nowS: number): TokenRefusal | null {
+  const { iat, exp } = times;
+  if (typeof iat !== 'number' || typeof exp !== 'number') return 'malformed';
+  if (iat > nowS + CLOCK_SKEW_S) return 'issued_in_future';
+  if (exp - iat > MAX_ID_TOKEN_LIFETIME_S) return 'lifetime_too_long';
+  return null;
+}
+
 /**
  * Checks the id_token against the platform: RS256 signature by a key of its JWKS, `iss`, `aud`
- * (and `azp` when `aud` names several), `exp` (a minute of clock skew), and the login's nonce.
+ * (and `azp` when `aud` names several), `exp` (a minute of clock skew), `iat` (not in the future, at most
+ * an hour before `exp`), and the login's nonce.
  */
 export async function verifyIdToken(
   idToken: string,
@@ -128,12 +150,14 @@ export async function verifyIdToken(
       issuer: platform.issuer,
       audience: platform.platform_client_id,
       algorithms: ['RS256', 'RS384', 'RS512', 'PS256', 'ES256'],
-      clockTolerance: 60,
+      clockTolerance: CLOCK_SKEW_S,
       requiredClaims: ['exp', 'iat'],
     }));
   } catch (err) {
     throw verdict(err);
   }
+  const timeRefusal = issuedAtRefusal(payload, Math.floor(Date.now() / 1000));
+  if (timeRefusal) throw refusedToken(timeRefusal);
   const aud = payload.aud;
   if (Array.isArray(aud) && aud.length > 1 && payload.azp !== platform.platform_client_id)
     throw refusedToken('wrong_audience');
