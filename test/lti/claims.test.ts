@@ -43,7 +43,10 @@ describe('lti/claims readLaunch', () => {
       [base({ [CLAIM.deploymentId]: 'd2' }), 'unknown_deployment'],
       [base({ sub: '' }), 'missing_sub'],
       [base({ [CLAIM.custom]: {} }), 'missing_test'],
-      [base({ [CLAIM.messageType]: 'LtiDeepLinkingRequest', [CLAIM.roles]: [INSTRUCTOR] }), 'missing_deep_link_return_url'],
+      [
+        base({ [CLAIM.messageType]: 'LtiDeepLinkingRequest', [CLAIM.roles]: [INSTRUCTOR] }),
+        'missing_deep_link_return_url',
+      ],
     ];
     for (const [payload, reason] of cases) assert.deepEqual(readLaunch(payload, ['d1']), { refusal: reason });
   });
@@ -72,8 +75,16 @@ describe('lti/claims readLaunch: who may deep link', () => {
     });
   const cases: Array<[string, unknown, 'deep_linking' | 'deep_linking_role']> = [
     ['an Instructor of the course', [INSTRUCTOR], 'deep_linking'],
-    ['an Administrator of the course', ['http://purl.imsglobal.org/vocab/lis/v2/membership#Administrator'], 'deep_linking'],
-    ['an Administrator of the institution', ['http://purl.imsglobal.org/vocab/lis/v2/institution/person#Administrator'], 'deep_linking'],
+    [
+      'an Administrator of the course',
+      ['http://purl.imsglobal.org/vocab/lis/v2/membership#Administrator'],
+      'deep_linking',
+    ],
+    [
+      'an Administrator of the institution',
+      ['http://purl.imsglobal.org/vocab/lis/v2/institution/person#Administrator'],
+      'deep_linking',
+    ],
     ['a Learner', ['http://purl.imsglobal.org/vocab/lis/v2/membership#Learner'], 'deep_linking_role'],
     ['a Mentor', ['http://purl.imsglobal.org/vocab/lis/v2/membership#Mentor'], 'deep_linking_role'],
     ['a user with no roles', [], 'deep_linking_role'],

@@ -5,12 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { ApiError } from '../../functions/src/shared/errors';
-import {
-  forgetKeySets,
-  issuedAtRefusal,
-  MAX_ID_TOKEN_LIFETIME_S,
-  verifyIdToken,
-} from '../../functions/src/lti/verify';
+import { forgetKeySets } from '../../functions/src/lti/keySets';
+import { issuedAtRefusal, MAX_ID_TOKEN_LIFETIME_S, verifyIdToken } from '../../functions/src/lti/verify';
 import { withoutEmulators } from './emulatorEnv';
 
 describe('verifyIdToken', () => {
@@ -63,7 +59,11 @@ describe('issuedAtRefusal', () => {
     ['iat beyond the minute of clock skew', { iat: now + 61, exp: now + 361 }, 'issued_in_future'],
     ['iat a year ahead, exp 400 days ahead', { iat: now + 365 * 86_400, exp: now + 400 * 86_400 }, 'issued_in_future'],
     ['a lifetime of exactly an hour', { iat: now - 100, exp: now - 100 + MAX_ID_TOKEN_LIFETIME_S }, null],
-    ['a lifetime of an hour and a second', { iat: now - 100, exp: now - 99 + MAX_ID_TOKEN_LIFETIME_S }, 'lifetime_too_long'],
+    [
+      'a lifetime of an hour and a second',
+      { iat: now - 100, exp: now - 99 + MAX_ID_TOKEN_LIFETIME_S },
+      'lifetime_too_long',
+    ],
     ['an old iat with an exp far ahead', { iat: now - 86_400, exp: now + 86_400 }, 'lifetime_too_long'],
     ['no iat', { exp: now + 300 }, 'malformed'],
     ['an iat that is not a number', { iat: 'now', exp: now + 300 }, 'malformed'],

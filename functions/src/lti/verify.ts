@@ -1,14 +1,10 @@
-import http from 'node:http';
-import https from 'node:https';
-import { createRemoteJWKSet, decodeJwt, errors, jwtVerify, type JWTPayload } from 'jose';
-import { ApiError, badRequest, serviceUnavailable } from '../shared/errors';
-import { guardedLookup, RefusedAddress } from '../webhooks/sender';
+import { decodeJwt, errors, jwtVerify, type JWTPayload } from 'jose';
+import { ApiError } from '../shared/errors';
 import { MAX_ID_TOKEN_LENGTH } from './claims';
-import { onEmulators } from './platformHttp';
+import { platformKeys } from './keySets';
 
 // The id_token's signature and registered claims, checked with jose against
-// the platform's JWKS. Each platform's key set is fetched once and kept (jose
-// caches it and refetches on an unknown kid, at most every 30 s).
+// the platform's JWKS (keySets.ts: read bounded, kept, read again for an unknown kid).
 
 /** Why a token is refused, named in the reply's details so a platform admin can tell which check failed. */
 export type TokenRefusal =
@@ -22,7 +18,9 @@ export type TokenRefusal =
   | 'nonce_mismatch'
   | 'nonce_reused'
   | 'state_mismatch'
-  | 'state_expired';
+  | 'state_expired'
+  | 'cookie_missing'
+  | 'cookie_mismatch';
 
 const TOKEN_TEXT: Record<TokenRefusal, string> = {
   malformed: 'The id_token is not a JWT',
@@ -36,11 +34,18 @@ const TOKEN_TEXT: Record<TokenRefusal, string> = {
   nonce_reused: 'The id_token’s nonce has been used already (a replayed launch)',
   state_mismatch: 'The state does not match a login in progress',
   state_expired: 'The login this launch answers has expired; launch again from the course',
+  cookie_missing:
+    'This browser did not send back the cookie its login set (it blocks this site’s cookies, or the activity opened inside the course’s page): open the activity in a new window, or allow cookies for this site, and launch again',
+  cookie_mismatch:
+    'This launch was started in another browser than the one it came back to; launch again from the course in this browser',
 };
+
+const refusalPath = (reason: TokenRefusal): string =>
+  reason.startsWith('state') ? 'body.state' : reason.startsWith('cookie') ? 'cookie.__session' : 'body.id_token';
 
 export const refusedToken = (reason: TokenRefusal): ApiError =>
   new ApiError(reason === 'malformed' ? 'VALIDATION_ERROR' : 'UNAUTHORIZED', TOKEN_TEXT[reason], [
-    { path: reason.startsWith('state') ? 'body.state' : 'body.id_token', message: TOKEN_TEXT[reason], reason },
+    { path: refusalPath(reason), message: TOKEN_TEXT[reason], reason },
   ]);
 
 /** The payload, unverified: only to refuse a token that is not even a JWT before any read. */
@@ -53,37 +58,9 @@ export function decodeIdToken(idToken: string): JWTPayload {
   }
 }
 
-const KEY_SETS_KEPT = 200;
-const keySets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
-
-function keySetOf(jwksUrl: string): ReturnType<typeof createRemoteJWKSet> {
-  let keySet = keySets.get(jwksUrl);
-  if (!keySet) {
-    if (keySets.size >= KEY_SETS_KEPT) keySets.delete(keySets.keys().next().value as string);
-    const url = new URL(jwksUrl);
-    // The address is checked where it is connected to: a name resolving to a private address is never fetched.
-    const lookup = guardedLookup(() => ({ allowLoopback: onEmulators() }));
-    keySet = createRemoteJWKSet(url, {
-      agent: url.protocol === 'https:' ? new https.Agent({ lookup }) : new http.Agent({ lookup }),
-      timeoutDuration: 5000,
-      cooldownDuration: 30_000,
-      cacheMaxAge: 10 * 60_000,
-    });
-    keySets.set(jwksUrl, keySet);
-  }
-  return keySet;
-}
-
-/** Forgets every cached key set (tests that change a platform's keys). */
-export const forgetKeySets = (): void => keySets.clear();
-
-const keySetUnreadable = () =>
-  badRequest('The platform’s JWKS (jwks_url) did not answer a JSON Web Key Set; check the registration', [
-    { path: 'jwks_url', message: 'Not a JSON Web Key Set', reason: 'jwks_invalid' },
-  ]);
-
-/** What jose's failure means for the caller: the token's fault (4xx), or the platform's key set down (503). */
+/** What a failure means for the caller: the token's fault (4xx), or the key set's (keySets.ts: 400 or 503). */
 function verdict(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
   if (err instanceof errors.JWTExpired) return refusedToken('expired');
   if (err instanceof errors.JWTClaimValidationFailed) {
     if (err.claim === 'iss') return refusedToken('wrong_issuer');
@@ -91,13 +68,6 @@ function verdict(err: unknown): ApiError {
     if (err.claim === 'exp' || err.claim === 'iat' || err.claim === 'nbf') return refusedToken('expired');
     return refusedToken('malformed');
   }
-  if (err instanceof errors.JWKSInvalid) return keySetUnreadable();
-  if (err instanceof RefusedAddress)
-    return badRequest('The platform’s JWKS (jwks_url) is not on a public address; check the registration', [
-      { path: 'jwks_url', message: err.message, reason: 'jwks_invalid' },
-    ]);
-  if (err instanceof errors.JWKSTimeout)
-    return serviceUnavailable('The platform’s JWKS did not answer in time; retry the launch shortly');
   if (
     err instanceof errors.JWSSignatureVerificationFailed ||
     err instanceof errors.JWKSNoMatchingKey ||
@@ -107,14 +77,9 @@ function verdict(err: unknown): ApiError {
     err instanceof errors.JWKInvalid
   )
     return refusedToken('bad_signature');
-  if (err instanceof errors.JWSInvalid || err instanceof errors.JWTInvalid) return refusedToken('malformed');
-  if (err instanceof errors.JOSEError) {
-    if (/parse .*as JSON/i.test(err.message)) return keySetUnreadable();
-    // Not 200 from the key set: the platform is down or moving.
-    return serviceUnavailable('The platform’s JWKS is unavailable; retry the launch shortly');
-  }
-  // A refused connection, a reset, a DNS failure.
-  return serviceUnavailable('The platform’s JWKS is unreachable; retry the launch shortly');
+  // Anything else jose refuses is a token it cannot read.
+  if (err instanceof errors.JOSEError) return refusedToken('malformed');
+  throw err;
 }
 
 /** The longest an id_token may live, exp − iat (Moodle's live a minute, Canvas's an hour). */
@@ -146,7 +111,7 @@ export async function verifyIdToken(
 ): Promise<JWTPayload> {
   let payload: JWTPayload;
   try {
-    ({ payload } = await jwtVerify(idToken, keySetOf(platform.jwks_url), {
+    ({ payload } = await jwtVerify(idToken, platformKeys(platform.jwks_url), {
       issuer: platform.issuer,
       audience: platform.platform_client_id,
       algorithms: ['RS256', 'RS384', 'RS512', 'PS256', 'ES256'],

@@ -104,7 +104,9 @@ describe('NRPS roster sync, from the trigger on a course’s first launch', () =
     const cydProfile = (await adminDb.doc(`clients/${tenant.clientId}/users/${uids[2]}`).get()).data()!;
     assert.equal(cydProfile.email, '');
     assert.equal(cydProfile.lms_email, existing.email.toLowerCase());
-    const cydMember = (await adminDb.doc(`clients/${tenant.clientId}/classes/${classId}/members/${uids[2]}`).get()).data()!;
+    const cydMember = (
+      await adminDb.doc(`clients/${tenant.clientId}/classes/${classId}/members/${uids[2]}`).get()
+    ).data()!;
     assert.equal(cydMember.email, '');
     const profile = (await adminDb.doc(`clients/${tenant.clientId}/users/${uids[0]}`).get()).data()!;
     assert.deepEqual(profile.class_ids, [classId]);
