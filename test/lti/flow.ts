@@ -17,6 +17,7 @@ export interface LoginResult {
   setCookie: string | null;
   /** What this browser sends back with its launch: the `name=value` of that cookie. */
   cookie: string;
+  cacheControl: string | null;
 }
 
 export async function login(
@@ -48,6 +49,7 @@ export async function login(
     nonce: location.searchParams.get('nonce')!,
     setCookie,
     cookie: setCookie?.split(';')[0] ?? '',
+    cacheControl: res.headers.get('cache-control'),
   };
 }
 

@@ -338,6 +338,8 @@ describe('POST /api/lti/launch: every check', () => {
     assert.match(first.setCookie!, /; Max-Age=600/);
     // Plain http (the emulators): no Secure, and the platform is on the same site.
     assert.match(first.setCookie!, /; SameSite=Lax/);
+    // Private, or Firebase Hosting drops the cookie on its way to the browser.
+    assert.match(first.cacheControl ?? '', /private/);
     const stored = JSON.stringify((await adminDb.doc(`lti_states/${first.state}`).get()).data());
     assert.ok(!stored.includes(first.cookie.split('=')[1]), 'the key itself is not stored');
     const second = await login(base, platform, {}, first.cookie);

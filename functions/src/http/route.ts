@@ -166,7 +166,11 @@ function handle(route: RouteDefinition, { beforeHandler, runHandler, countRefuse
         res,
         route.handler({ params, query, body, principal, call, upload, baseUrl, cookies }),
       );
-      if (reply.setCookie !== undefined) res.setHeader('Set-Cookie', reply.setCookie);
+      if (reply.setCookie !== undefined) {
+        res.setHeader('Set-Cookie', reply.setCookie);
+        // Hosting drops a function's Set-Cookie unless the reply is private (a CDN must never keep it).
+        res.setHeader('Cache-Control', 'private, no-store');
+      }
       if (reply.stream) return streamReply(res, reply.status, reply.stream);
       if (reply.redirect !== undefined) return res.redirect(reply.status, reply.redirect);
       const payload = outgoing(route, reply.body);
