@@ -43,7 +43,10 @@ describe('lti/claims readLaunch', () => {
       [base({ [CLAIM.deploymentId]: 'd2' }), 'unknown_deployment'],
       [base({ sub: '' }), 'missing_sub'],
       [base({ [CLAIM.custom]: {} }), 'missing_test'],
-      [base({ [CLAIM.messageType]: 'LtiDeepLinkingRequest' }), 'missing_deep_link_return_url'],
+      [
+        base({ [CLAIM.messageType]: 'LtiDeepLinkingRequest', [CLAIM.roles]: [INSTRUCTOR] }),
+        'missing_deep_link_return_url',
+      ],
     ];
     for (const [payload, reason] of cases) assert.deepEqual(readLaunch(payload, ['d1']), { refusal: reason });
   });
@@ -52,6 +55,7 @@ describe('lti/claims readLaunch', () => {
     const r = readLaunch(
       base({
         [CLAIM.messageType]: 'LtiDeepLinkingRequest',
+        [CLAIM.roles]: [INSTRUCTOR],
         [CLAIM.deepLinkingSettings]: { deep_link_return_url: 'https://lms/return', data: 'xyz' },
       }),
       ['d1'],
@@ -60,6 +64,38 @@ describe('lti/claims readLaunch', () => {
     assert.equal(r.launch.returnUrl, 'https://lms/return');
     assert.equal(r.launch.data, 'xyz');
   });
+});
+
+describe('lti/claims readLaunch: who may deep link', () => {
+  const deepLinking = (roles: unknown) =>
+    base({
+      [CLAIM.messageType]: 'LtiDeepLinkingRequest',
+      [CLAIM.deepLinkingSettings]: { deep_link_return_url: 'https://lms/return' },
+      [CLAIM.roles]: roles,
+    });
+  const cases: Array<[string, unknown, 'deep_linking' | 'deep_linking_role']> = [
+    ['an Instructor of the course', [INSTRUCTOR], 'deep_linking'],
+    [
+      'an Administrator of the course',
+      ['http://purl.imsglobal.org/vocab/lis/v2/membership#Administrator'],
+      'deep_linking',
+    ],
+    [
+      'an Administrator of the institution',
+      ['http://purl.imsglobal.org/vocab/lis/v2/institution/person#Administrator'],
+      'deep_linking',
+    ],
+    ['a Learner', ['http://purl.imsglobal.org/vocab/lis/v2/membership#Learner'], 'deep_linking_role'],
+    ['a Mentor', ['http://purl.imsglobal.org/vocab/lis/v2/membership#Mentor'], 'deep_linking_role'],
+    ['a user with no roles', [], 'deep_linking_role'],
+    ['a roles claim that is not a list', INSTRUCTOR, 'deep_linking_role'],
+  ];
+  for (const [who, roles, outcome] of cases)
+    it(`${outcome === 'deep_linking' ? 'opens' : 'refuses'} deep linking for ${who}`, () => {
+      const r = readLaunch(deepLinking(roles), ['d1']);
+      if (outcome === 'deep_linking') assert.ok('launch' in r && r.launch.kind === 'deep_linking', JSON.stringify(r));
+      else assert.deepEqual(r, { refusal: 'deep_linking_role' });
+    });
 });
 
 describe('lti/claims roleForNewUser', () => {

@@ -13,12 +13,18 @@ export interface LoginResult {
   location: URL;
   state: string;
   nonce: string;
+  /** The Set-Cookie the login answered (the browser's binding). */
+  setCookie: string | null;
+  /** What this browser sends back with its launch: the `name=value` of that cookie. */
+  cookie: string;
+  cacheControl: string | null;
 }
 
 export async function login(
   base: string,
   platform: TestPlatform,
   extra: Record<string, string> = {},
+  cookie?: string,
 ): Promise<LoginResult> {
   const query = new URLSearchParams({
     iss: platform.issuer,
@@ -31,30 +37,36 @@ export async function login(
   });
   const res = await fetch(`${base}/api/lti/login?${query}`, {
     redirect: 'manual',
-    headers: { 'X-Forwarded-For': freshIp() },
+    headers: { 'X-Forwarded-For': freshIp(), ...(cookie ? { Cookie: cookie } : {}) },
   });
   if (res.status !== 302) throw new Error(`login answered ${res.status}: ${await res.text()}`);
   const location = new URL(res.headers.get('location')!);
+  const setCookie = res.headers.get('set-cookie');
   return {
     status: res.status,
     location,
     state: location.searchParams.get('state')!,
     nonce: location.searchParams.get('nonce')!,
+    setCookie,
+    cookie: setCookie?.split(';')[0] ?? '',
+    cacheControl: res.headers.get('cache-control'),
   };
 }
 
+/** The launch's form post, with the cookie of the browser that logged in (`cookie`, as `login` answers it). */
 export async function postLaunch(
   base: string,
   form: Record<string, string>,
-  accept = 'application/json',
+  opts: { cookie?: string; accept?: string } = {},
 ): Promise<ApiResponse & { location: string | null }> {
   const res = await fetch(`${base}/api/lti/launch`, {
     method: 'POST',
     redirect: 'manual',
     headers: {
       'Content-Type': 'application/x-www-form-urlencoded',
-      Accept: accept,
+      Accept: opts.accept ?? 'application/json',
       'X-Forwarded-For': freshIp(),
+      ...(opts.cookie ? { Cookie: opts.cookie } : {}),
     },
     body: new URLSearchParams(form).toString(),
   });
@@ -75,9 +87,13 @@ export async function launch(
   build: (nonce: string) => Promise<string>,
   opts: { accept?: string; state?: (state: string) => string } = {},
 ) {
-  const { state, nonce } = await login(base, platform);
+  const { state, nonce, cookie } = await login(base, platform);
   const idToken = await build(nonce);
-  return postLaunch(base, { id_token: idToken, state: opts.state ? opts.state(state) : state }, opts.accept);
+  return postLaunch(
+    base,
+    { id_token: idToken, state: opts.state ? opts.state(state) : state },
+    { cookie, accept: opts.accept },
+  );
 }
 
 /** The fragment of the launch's redirect, as the web app reads it. */

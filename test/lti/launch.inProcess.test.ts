@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { generateKeyPair } from 'jose';
-import { forgetKeySets } from '../../functions/src/lti/verify';
+import { forgetKeySets } from '../../functions/src/lti/keySets';
 import { ltiUid } from '../../functions/src/lti/claims';
 import { adminAuth, adminDb } from '../support/admin';
 import { failReads } from '../support/faults';
@@ -40,6 +40,10 @@ const learner = (over: Partial<{ sub: string; name: string; email: string; roles
   ...over,
 });
 const course = () => ({ id: `course-${randomUUID()}`, title: 'Physics 101' });
+const refused = async (res: { status: number; body: any; text: string }, status: number, reason: string) => {
+  assert.equal(res.status, status, res.text);
+  assert.equal(res.body.details?.[0]?.reason, reason, res.text);
+};
 const linkLaunch = (
   p: TestPlatform,
   o: {
@@ -175,11 +179,6 @@ describe('GET /api/lti/login', () => {
 });
 
 describe('POST /api/lti/launch: every check', () => {
-  const refused = async (res: { status: number; body: any; text: string }, status: number, reason: string) => {
-    assert.equal(res.status, status, res.text);
-    assert.equal(res.body.details?.[0]?.reason, reason, res.text);
-  };
-
   it('refuses a bad signature (another key)', async () => {
     const { privateKey } = await generateKeyPair('RS256');
     const res = await launch(base, platform, (nonce) =>
@@ -234,6 +233,42 @@ describe('POST /api/lti/launch: every check', () => {
     await refused(res, 401, 'expired');
   });
 
+  it('refuses a token issued in the future (iat beyond a minute of clock skew), whatever its exp', async () => {
+    const nowS = Math.floor(Date.now() / 1000);
+    const res = await launch(base, platform, (nonce) =>
+      platform.sign(platform.resourceLink({ user: learner(), testId, nonce }), {
+        issuedAt: nowS + 365 * 86_400,
+        expiresIn: nowS + 400 * 86_400,
+      }),
+    );
+    await refused(res, 401, 'issued_in_future');
+    const slightlyAhead = await launch(base, platform, (nonce) =>
+      platform.sign(platform.resourceLink({ user: learner(), testId, nonce }), {
+        issuedAt: nowS + 30,
+        expiresIn: nowS + 330,
+      }),
+    );
+    assert.equal(slightlyAhead.status, 302, slightlyAhead.text);
+  });
+
+  it('refuses a token that lives longer than an hour (exp − iat), and takes one of exactly an hour', async () => {
+    const nowS = Math.floor(Date.now() / 1000);
+    const res = await launch(base, platform, (nonce) =>
+      platform.sign(platform.resourceLink({ user: learner(), testId, nonce }), {
+        issuedAt: nowS - 10,
+        expiresIn: nowS + 400 * 86_400,
+      }),
+    );
+    await refused(res, 401, 'lifetime_too_long');
+    const anHour = await launch(base, platform, (nonce) =>
+      platform.sign(platform.resourceLink({ user: learner(), testId, nonce }), {
+        issuedAt: nowS - 10,
+        expiresIn: nowS - 10 + 3600,
+      }),
+    );
+    assert.equal(anHour.status, 302, anHour.text);
+  });
+
   it('refuses a nonce that is not the login’s', async () => {
     const res = await launch(base, platform, () =>
       platform.sign(platform.resourceLink({ user: learner(), testId, nonce: 'made-up' })),
@@ -242,10 +277,10 @@ describe('POST /api/lti/launch: every check', () => {
   });
 
   it('refuses a launch replayed (the nonce and state used once)', async () => {
-    const { state, nonce } = await login(base, platform);
+    const { state, nonce, cookie } = await login(base, platform);
     const idToken = await platform.sign(platform.resourceLink({ user: learner(), course: null, testId, nonce }));
-    assert.equal((await postLaunch(base, { id_token: idToken, state })).status, 302);
-    await refused(await postLaunch(base, { id_token: idToken, state }), 401, 'state_mismatch');
+    assert.equal((await postLaunch(base, { id_token: idToken, state }, { cookie })).status, 302);
+    await refused(await postLaunch(base, { id_token: idToken, state }, { cookie }), 401, 'state_mismatch');
   });
 
   it('refuses a nonce used twice even under a new state', async () => {
@@ -253,11 +288,11 @@ describe('POST /api/lti/launch: every check', () => {
     const idToken = await platform.sign(
       platform.resourceLink({ user: learner(), course: null, testId, nonce: first.nonce }),
     );
-    assert.equal((await postLaunch(base, { id_token: idToken, state: first.state })).status, 302);
+    assert.equal((await postLaunch(base, { id_token: idToken, state: first.state }, first)).status, 302);
     // A second login whose stored nonce is made the same as the first's: only the nonce record stops it.
     const second = await login(base, platform);
     await adminDb.doc(`lti_states/${second.state}`).update({ nonce: first.nonce });
-    await refused(await postLaunch(base, { id_token: idToken, state: second.state }), 401, 'nonce_reused');
+    await refused(await postLaunch(base, { id_token: idToken, state: second.state }, second), 401, 'nonce_reused');
   });
 
   it('refuses a state that does not match a login', async () => {
@@ -273,10 +308,46 @@ describe('POST /api/lti/launch: every check', () => {
   });
 
   it('refuses an expired state', async () => {
-    const { state, nonce } = await login(base, platform);
+    const { state, nonce, cookie } = await login(base, platform);
     await adminDb.doc(`lti_states/${state}`).update({ expires_at_ms: Date.now() - 1 });
     const idToken = await platform.sign(platform.resourceLink({ user: learner(), testId, nonce }));
-    await refused(await postLaunch(base, { id_token: idToken, state }), 401, 'state_expired');
+    await refused(await postLaunch(base, { id_token: idToken, state }, { cookie }), 401, 'state_expired');
+  });
+
+  it('refuses a launch that comes back without the login’s browser cookie (cookie_missing, a page saying to open a new window) or with another browser’s (cookie_mismatch); the login’s own browser then launches', async () => {
+    const victim = await login(base, platform);
+    const attacker = await login(base, platform);
+    const idToken = await platform.sign(platform.resourceLink({ user: learner(), testId, nonce: attacker.nonce }));
+    const form = { id_token: idToken, state: attacker.state };
+    await refused(await postLaunch(base, form), 401, 'cookie_missing');
+    const page = await postLaunch(base, form, { accept: 'text/html' });
+    assert.equal(page.status, 401);
+    assert.match(page.text, /cookie_missing/);
+    assert.match(page.text, /new window/);
+    await refused(await postLaunch(base, form, { cookie: victim.cookie }), 401, 'cookie_mismatch');
+    await refused(await postLaunch(base, form, { cookie: '__session=not-ours' }), 401, 'cookie_missing');
+    // Nothing was consumed: the browser that logged in launches.
+    assert.equal((await postLaunch(base, form, { cookie: attacker.cookie })).status, 302);
+  });
+
+  it('sets the binding as an HttpOnly __session cookie on the LTI paths, keeps only its hash, and reuses a browser’s key so two launches at once both stand', async () => {
+    const first = await login(base, platform);
+    assert.match(first.setCookie ?? '', /^__session=[A-Za-z0-9_-]{43}; /);
+    assert.match(first.setCookie!, /; Path=\/api\/lti\/;/);
+    assert.match(first.setCookie!, /; HttpOnly/);
+    assert.match(first.setCookie!, /; Max-Age=600/);
+    // Plain http (the emulators): no Secure, and the platform is on the same site.
+    assert.match(first.setCookie!, /; SameSite=Lax/);
+    // Private, or Firebase Hosting drops the cookie on its way to the browser.
+    assert.match(first.cacheControl ?? '', /private/);
+    const stored = JSON.stringify((await adminDb.doc(`lti_states/${first.state}`).get()).data());
+    assert.ok(!stored.includes(first.cookie.split('=')[1]), 'the key itself is not stored');
+    const second = await login(base, platform, {}, first.cookie);
+    assert.equal(second.cookie, first.cookie);
+    for (const l of [first, second]) {
+      const idToken = await platform.sign(platform.resourceLink({ user: learner(), testId, nonce: l.nonce }));
+      assert.equal((await postLaunch(base, { id_token: idToken, state: l.state }, l)).status, 302);
+    }
   });
 
   it('refuses an unknown deployment', async () => {
@@ -345,9 +416,9 @@ describe('POST /api/lti/launch: every check', () => {
 
 describe('POST /api/lti/launch: bad input', () => {
   it('answers 400 to a malformed id_token and to an oversized one, writing nothing', async () => {
-    const { state } = await login(base, platform);
+    const { state, cookie } = await login(base, platform);
     for (const idToken of ['not-a-jwt', 'a.b.c', 'x'.repeat(20_000)]) {
-      const res = await postLaunch(base, { id_token: idToken, state });
+      const res = await postLaunch(base, { id_token: idToken, state }, { cookie });
       assert.equal(res.status, 400, res.text);
     }
     assert.ok((await adminDb.doc(`lti_states/${state}`).get()).exists, 'the state is still there');
@@ -375,17 +446,61 @@ describe('POST /api/lti/launch: bad input', () => {
     assert.equal((await linkLaunch(platform)).status, 302);
   });
 
+  it('refuses a JWKS body over 64 KB (400 jwks_too_large), reading no more of it', async () => {
+    forgetKeySets();
+    platform.jwksMode = 'huge';
+    const res = await linkLaunch(platform);
+    assert.equal(res.status, 400, res.text);
+    assert.equal(res.body.details[0].reason, 'jwks_too_large');
+    assert.match(res.body.message, /64 KB/);
+    forgetKeySets();
+  });
+
+  it('cuts a JWKS that trickles its body past 5 s (503), however soon its first byte came', async function () {
+    this.timeout(20_000);
+    forgetKeySets();
+    platform.jwksMode = 'trickle';
+    const started = Date.now();
+    const res = await linkLaunch(platform);
+    const ms = Date.now() - started;
+    assert.equal(res.status, 503, res.text);
+    assert.ok(res.headers.get('retry-after'));
+    assert.ok(ms < 7_500, `answered after ${ms} ms`);
+    forgetKeySets();
+  });
+
+  it('follows the platform’s key rotation: an unknown kid reads the JWKS again, at most once per 30 s', async () => {
+    const p = await startPlatform();
+    const t = await createTenant();
+    await register(t, p);
+    const test = await publishedTestOn(base, t.admin.token, t.clientId);
+    const go = () =>
+      launch(base, p, (nonce) => p.sign(p.resourceLink({ user: learner(), course: null, testId: test.id, nonce })));
+    assert.equal((await go()).status, 302);
+    assert.equal((await go()).status, 302);
+    assert.equal(p.jwksReads, 1, 'the key set is kept');
+    await p.rotateKeys();
+    const rotated = await go();
+    assert.equal(rotated.status, 302, rotated.text);
+    assert.equal(p.jwksReads, 2, 'read again for the new kid');
+    // Another unknown kid within the cooldown is not fetched for: the platform is not hammered by made-up kids.
+    await p.rotateKeys();
+    await refused(await go(), 401, 'bad_signature');
+    assert.equal(p.jwksReads, 2);
+    await p.close();
+  });
+
   it('answers 503 when Firestore fails, and nothing was launched', async () => {
-    const { state, nonce } = await login(base, platform);
+    const { state, nonce, cookie } = await login(base, platform);
     const idToken = await platform.sign(platform.resourceLink({ user: learner(), testId, nonce }));
     const heal = failReads(/lti_states/);
     try {
-      const res = await postLaunch(base, { id_token: idToken, state });
+      const res = await postLaunch(base, { id_token: idToken, state }, { cookie });
       assert.equal(res.status, 503, res.text);
     } finally {
       heal();
     }
-    assert.equal((await postLaunch(base, { id_token: idToken, state })).status, 302);
+    assert.equal((await postLaunch(base, { id_token: idToken, state }, { cookie })).status, 302);
   });
 });
 
@@ -419,6 +534,37 @@ describe('POST /api/lti/launch: users, courses and tests', () => {
     assert.equal(res.status, 302, res.text);
     const uid = ltiUid(tenant.clientId, platform.issuer, user.sub);
     assert.equal((await adminAuth.getUser(uid)).email, undefined);
+  });
+
+  it('keeps the platform’s email claim apart when another account holds the address: neither account nor profile has it, lms_email shows it, a search by it finds nothing', async () => {
+    const taken = `superadmin-${randomUUID().slice(0, 8)}@demo.example`;
+    await adminAuth.createUser({ email: taken, password: 'correct-horse-battery' });
+    const user = learner({ email: taken });
+    const res = await linkLaunch(platform, { user });
+    assert.equal(res.status, 302, res.text);
+    const uid = ltiUid(tenant.clientId, platform.issuer, user.sub);
+    assert.equal((await adminAuth.getUser(uid)).email, undefined);
+    const profile = (await adminDb.doc(`clients/${tenant.clientId}/users/${uid}`).get()).data()!;
+    assert.equal(profile.email, '');
+    assert.equal(profile.email_lower, '');
+    assert.equal(profile.lms_email, taken);
+
+    const shown = await api('GET', `/api/users/${uid}`, as(tenant.admin.token));
+    assert.equal(shown.status, 200, shown.text);
+    assert.equal(shown.body.email, null, 'the account’s email: none');
+    assert.equal(shown.body.lms_email, taken);
+    const search = await api('GET', `/api/users?${new URLSearchParams({ q: taken })}`, as(tenant.admin.token));
+    assert.equal(search.status, 200, search.text);
+    assert.ok(!search.body.data.some((u: { uid: string }) => u.uid === uid), 'not found by the claimed address');
+
+    // An address the account does have is its email, and no claim is kept beside it.
+    const own = learner();
+    assert.equal((await linkLaunch(platform, { user: own })).status, 302);
+    const ownProfile = (
+      await adminDb.doc(`clients/${tenant.clientId}/users/${ltiUid(tenant.clientId, platform.issuer, own.sub)}`).get()
+    ).data()!;
+    assert.equal(ownProfile.email, own.email);
+    assert.equal(ownProfile.lms_email, undefined);
   });
 
   it('makes an Instructor a Client Admin only when the registration allows it', async () => {

@@ -13,8 +13,11 @@ const LTI = 'https://purl.imsglobal.org/spec/lti/claim/';
 export const INSTRUCTOR = 'http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor';
 export const LEARNER = 'http://purl.imsglobal.org/vocab/lis/v2/membership#Learner';
 
-/** How the JWKS endpoint answers: its keys, an HTML page, a 503, or nothing at all (connection closed). */
-export type JwksMode = 'ok' | 'html' | 'down' | 'hang';
+/**
+ * How the JWKS endpoint answers: its keys, an HTML page, a 503, nothing at all (connection closed),
+ * its keys padded past 64 KB, or its keys a few bytes at a time over eight seconds.
+ */
+export type JwksMode = 'ok' | 'html' | 'down' | 'hang' | 'huge' | 'trickle';
 
 export interface LaunchUser {
   sub: string;
@@ -40,13 +43,18 @@ export interface TestPlatform {
   authLoginUrl: string;
   authTokenUrl: string;
   jwksMode: JwksMode;
+  /** How many times its JWKS was read. */
+  jwksReads: number;
   /** The authorization requests the tool sent (its login's redirect), newest last. */
   authRequests: URL[];
   /** What the authorization endpoint launches with next, per login_hint (the browser flow). */
   pending: Map<string, (nonce: string) => Promise<string>>;
   registration(extra?: Record<string, unknown>): Record<string, unknown>;
   /** Signs as the platform (or with `key`, another platform's). */
-  sign(payload: JWTPayload, opts?: { key?: KeyLike; kid?: string; expiresIn?: string | number }): Promise<string>;
+  sign(
+    payload: JWTPayload,
+    opts?: { key?: KeyLike; kid?: string; expiresIn?: string | number; issuedAt?: number },
+  ): Promise<string>;
   resourceLink(opts: {
     user: LaunchUser;
     course?: Course | null;
@@ -116,6 +124,7 @@ export async function startPlatform(opts: { clientId?: string; deploymentId?: st
     authLoginUrl: `${baseUrl}/auth`,
     authTokenUrl: `${baseUrl}/token`,
     jwksMode: 'ok',
+    jwksReads: 0,
     authRequests: [],
     pending: new Map(),
     registration: (extra = {}) => ({
@@ -130,7 +139,7 @@ export async function startPlatform(opts: { clientId?: string; deploymentId?: st
     async sign(payload, o = {}) {
       return new SignJWT(payload)
         .setProtectedHeader({ alg: 'RS256', kid: o.kid ?? kid, typ: 'JWT' })
-        .setIssuedAt()
+        .setIssuedAt(o.issuedAt)
         .setExpirationTime(o.expiresIn ?? '5m')
         .sign(o.key ?? privateKey);
     },
@@ -199,12 +208,31 @@ export async function startPlatform(opts: { clientId?: string; deploymentId?: st
   }
 
   routes.set('GET /jwks', async (_req, res) => {
+    platform.jwksReads++;
     if (platform.jwksMode === 'html')
       return void res.writeHead(200, { 'Content-Type': 'text/html' }).end('<html><body>Login</body></html>');
     if (platform.jwksMode === 'down') return void res.writeHead(503).end('down');
     if (platform.jwksMode === 'hang') return void res.socket?.destroy();
     const jwk: JWK = { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' };
-    res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ keys: [jwk] }));
+    if (platform.jwksMode === 'huge') {
+      // A valid key set, padded with keys of no use, past 64 KB.
+      const padding = Array.from({ length: 200 }, (_, i) => ({ ...jwk, kid: `padding-${i}` }));
+      return void res
+        .writeHead(200, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ keys: [jwk, ...padding] }));
+    }
+    const body = JSON.stringify({ keys: [jwk] });
+    if (platform.jwksMode === 'trickle') {
+      // The first byte at once, the rest spread over eight seconds: a bound on the first byte alone never ends it.
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      const step = Math.ceil(body.length / 40);
+      for (let at = 0; at < body.length && !res.destroyed; at += step) {
+        res.write(body.slice(at, at + step));
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      return void res.end();
+    }
+    res.writeHead(200, { 'Content-Type': 'application/json' }).end(body);
   });
 
   // The authorization endpoint: checks the tool's request as a platform would, then form-posts the id_token back.

@@ -7,7 +7,7 @@ import { api, freshIp } from '../support/http';
 import { startInProcessApi, type InProcessApi } from '../support/inProcessApi';
 import { publishedTestOn } from './fixtures';
 import { fragment, idTokenFor, launch } from './flow';
-import { INSTRUCTOR, startPlatform, type TestPlatform } from './platform';
+import { INSTRUCTOR, LEARNER, startPlatform, type TestPlatform } from './platform';
 
 // Registrations per organization, the tool's JWKS, and the deep-linking round
 // trip (the response JWT verified with the tool's own JWKS, as a platform does).
@@ -241,6 +241,39 @@ describe('Deep linking', () => {
       (await api('POST', `/api/lti/deep-linking/${f.session}`, as(token, { test_id: foreign.id }))).status,
       404,
     );
+    await p.close();
+  });
+
+  it('refuses a Learner’s deep-linking request (403 deep_linking_role, as a page to a browser): no session, no picker', async () => {
+    const p = await startPlatform();
+    const t = await createRoleMatrix();
+    const reg = await api('POST', platformsOf(t.tenant.clientId), as(t.tenant.admin.token, p.registration()));
+    assert.equal(reg.status, 201);
+    const sub = `learner-${Date.now()}`;
+    const asLearner = (accept?: string) =>
+      launch(
+        base,
+        p,
+        (nonce) =>
+          p.sign(
+            p.deepLinking({
+              user: { sub, name: 'Learner', roles: [LEARNER] },
+              course: { id: 'course-dl-learner', title: 'Deep course' },
+              nonce,
+            }),
+          ),
+        { accept },
+      );
+    const res = await asLearner();
+    assert.equal(res.status, 403, res.text);
+    assert.equal(res.body.error, 'FORBIDDEN');
+    assert.equal(res.body.details[0].reason, 'deep_linking_role');
+    const page = await asLearner('text/html');
+    assert.equal(page.status, 403);
+    assert.match(page.headers.get('content-type') ?? '', /text\/html/);
+    assert.match(page.text, /deep_linking_role/);
+    const sessions = await adminDb.collection('lti_deep_links').where('client_id', '==', t.tenant.clientId).get();
+    assert.equal(sessions.size, 0);
     await p.close();
   });
 });

@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { ApiError } from '../../functions/src/shared/errors';
-import { forgetKeySets, verifyIdToken } from '../../functions/src/lti/verify';
+import { forgetKeySets } from '../../functions/src/lti/keySets';
+import { issuedAtRefusal, MAX_ID_TOKEN_LIFETIME_S, verifyIdToken } from '../../functions/src/lti/verify';
 import { withoutEmulators } from './emulatorEnv';
 
 describe('verifyIdToken', () => {
@@ -48,4 +49,25 @@ describe('verifyIdToken', () => {
       server.close();
     }
   });
+});
+
+describe('issuedAtRefusal', () => {
+  const now = 1_800_000_000;
+  const cases: Array<[string, { iat?: unknown; exp?: unknown }, string | null]> = [
+    ['a token issued now for five minutes', { iat: now, exp: now + 300 }, null],
+    ['iat within the minute of clock skew ahead', { iat: now + 60, exp: now + 360 }, null],
+    ['iat beyond the minute of clock skew', { iat: now + 61, exp: now + 361 }, 'issued_in_future'],
+    ['iat a year ahead, exp 400 days ahead', { iat: now + 365 * 86_400, exp: now + 400 * 86_400 }, 'issued_in_future'],
+    ['a lifetime of exactly an hour', { iat: now - 100, exp: now - 100 + MAX_ID_TOKEN_LIFETIME_S }, null],
+    [
+      'a lifetime of an hour and a second',
+      { iat: now - 100, exp: now - 99 + MAX_ID_TOKEN_LIFETIME_S },
+      'lifetime_too_long',
+    ],
+    ['an old iat with an exp far ahead', { iat: now - 86_400, exp: now + 86_400 }, 'lifetime_too_long'],
+    ['no iat', { exp: now + 300 }, 'malformed'],
+    ['an iat that is not a number', { iat: 'now', exp: now + 300 }, 'malformed'],
+  ];
+  for (const [what, times, refusal] of cases)
+    it(`${refusal ?? 'takes'}: ${what}`, () => assert.equal(issuedAtRefusal(times, now), refusal));
 });

@@ -25,6 +25,8 @@ export interface Reply {
   stream?: { contentType: string; fileName?: string; write: (res: Response) => Promise<void> };
   /** A 302 to this location instead of a body (the LTI login and launch hand the browser on). */
   redirect?: string;
+  /** A Set-Cookie header (the LTI login binds its launch to the browser with `__session`). */
+  setCookie?: string;
 }
 
 export interface HandlerContext<P, Q, B> {
@@ -39,6 +41,8 @@ export interface HandlerContext<P, Q, B> {
   baseUrl?: string;
   /** The multipart body, on routes that declare `upload`. */
   upload?: UploadBody;
+  /** The request's Cookie header: behind Hosting, only `__session` ever reaches a function. */
+  cookies?: string;
 }
 
 export interface RouteDefinition<
@@ -157,7 +161,16 @@ function handle(route: RouteDefinition, { beforeHandler, runHandler, countRefuse
         seb: sebRequestOf(req, baseUrl),
       };
       const upload = route.upload ? uploadBody(req) : undefined;
-      const reply = await runHandler(res, route.handler({ params, query, body, principal, call, upload, baseUrl }));
+      const cookies = req.get('cookie');
+      const reply = await runHandler(
+        res,
+        route.handler({ params, query, body, principal, call, upload, baseUrl, cookies }),
+      );
+      if (reply.setCookie !== undefined) {
+        res.setHeader('Set-Cookie', reply.setCookie);
+        // Hosting drops a function's Set-Cookie unless the reply is private (a CDN must never keep it).
+        res.setHeader('Cache-Control', 'private, no-store');
+      }
       if (reply.stream) return streamReply(res, reply.status, reply.stream);
       if (reply.redirect !== undefined) return res.redirect(reply.status, reply.redirect);
       const payload = outgoing(route, reply.body);

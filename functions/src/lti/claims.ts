@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import type { StoredProfile } from '../users/documents';
+import { newProfile } from '../users/profiles';
 
 // Pure: what an LTI 1.3 id_token must carry once its signature, iss, aud, exp
 // and nonce have been checked (verify.ts), and what a launch takes from it.
@@ -42,6 +44,7 @@ export type LaunchRefusal =
   | 'unknown_deployment'
   | 'missing_sub'
   | 'missing_deep_link_return_url'
+  | 'deep_linking_role'
   | 'missing_test';
 
 export const REFUSAL_TEXT: Record<LaunchRefusal, string> = {
@@ -50,6 +53,8 @@ export const REFUSAL_TEXT: Record<LaunchRefusal, string> = {
   unknown_deployment: 'The launch names a deployment that is not registered for this platform',
   missing_sub: 'The launch does not name its user (sub)',
   missing_deep_link_return_url: 'The deep-linking request has no deep_link_return_url',
+  deep_linking_role:
+    'Only an Instructor or Administrator of the course may link a test (deep linking); open the activity as a student instead',
   missing_test: 'The link names no test (custom parameter test_id); link a test again through deep linking',
 };
 
@@ -148,6 +153,8 @@ export function readLaunch(
   const nrps = record(payload[CLAIM.nrps]);
   const membershipsUrl = httpUrl(nrps.context_memberships_url);
   if (type === DEEP_LINKING) {
+    // The picker lists every published test and assigns the choice to the course's class: a teacher's act.
+    if (!who.instructor) return { refusal: 'deep_linking_role' };
     const settings = record(payload[CLAIM.deepLinkingSettings]);
     const returnUrl = httpUrl(settings.deep_link_return_url);
     if (!returnUrl) return { refusal: 'missing_deep_link_return_url' };
@@ -179,6 +186,22 @@ export function readLaunch(
       membershipsUrl,
     },
   };
+}
+
+/**
+ * The profile of a platform user's new account. Its `email` is the address the Auth account really
+ * has (what sign-in, search and member lists use; empty when none); the platform's claim is kept
+ * apart as `lms_email` when it is not that address (another account holds it): shown as the
+ * platform's word, never an identity.
+ */
+export function ltiProfile(
+  account: { uid: string; display_name: string; role: 'client_admin' | 'student'; client_id: string },
+  emails: { account: string | undefined; claimed: string | null },
+  now: string,
+): StoredProfile {
+  const email = emails.account?.toLowerCase() ?? '';
+  const profile = newProfile({ ...account, email }, now);
+  return emails.claimed && emails.claimed !== email ? { ...profile, lms_email: emails.claimed } : profile;
 }
 
 /** The role a platform user gets when first seen: an Instructor is a Client Admin only where the registration says so. */

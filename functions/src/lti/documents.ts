@@ -83,6 +83,8 @@ export interface StoredLtiState {
   deployment_ids: string[];
   /** The target_link_uri the platform asked for (informational; the launch goes to the launch URL). */
   target_link_uri: string;
+  /** sha256 (hex) of the key the login set in the browser's `__session` cookie: the launch must bring the key back. */
+  browser_hash: string;
   /** ms since epoch after which the launch is refused. */
   expires_at_ms: number;
   created_at: string;

@@ -3,8 +3,8 @@ import https from 'node:https';
 import ipaddr from 'ipaddr.js';
 import { guardedLookup, RefusedAddress } from '../webhooks/sender';
 
-// No Firebase: the tool's own requests to an LTI platform's services
-// (its token endpoint, line items, memberships). Each is bounded in time and in
+// No Firebase: the tool's own requests to an LTI platform
+// (its key set, its token endpoint, line items, memberships). Each is bounded in time and in
 // the bytes read, follows no redirect, and goes only to an https URL on a
 // public address, except loopback on the emulators (the tests' platform).
 
@@ -21,6 +21,8 @@ export interface PlatformReply {
 }
 export interface PlatformFailure {
   status: null;
+  /** Why there was no answer: the address refused, no whole answer in time, an answer past maxBytes, the network. */
+  failure: 'refused' | 'timeout' | 'too_large' | 'network';
   error: string;
   ms: number;
 }
@@ -64,7 +66,8 @@ export function platformRequest(
   const started = Date.now();
   const ms = () => Date.now() - started;
   const problem = platformUrlProblem(url);
-  if (problem) return Promise.resolve({ status: null, error: `Refused to call ${url}: ${problem}`, ms: ms() });
+  if (problem)
+    return Promise.resolve({ status: null, failure: 'refused', error: `Refused to call ${url}: ${problem}`, ms: ms() });
   const timeoutMs = opts.timeoutMs ?? PLATFORM_TIMEOUT_MS;
   const maxBytes = opts.maxBytes ?? PLATFORM_MAX_BYTES;
   const target = new URL(url);
@@ -94,7 +97,13 @@ export function platformRequest(
         let size = 0;
         response.on('data', (chunk: Buffer) => {
           size += chunk.length;
-          if (size > maxBytes) return finish({ status: null, error: `The answer passed ${maxBytes} bytes`, ms: ms() });
+          if (size > maxBytes)
+            return finish({
+              status: null,
+              failure: 'too_large',
+              error: `The answer passed ${maxBytes} bytes`,
+              ms: ms(),
+            });
           chunks.push(chunk);
         });
         response.on('end', () => {
@@ -104,17 +113,18 @@ export function platformRequest(
           finish({ status: response.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString('utf8'), ms: ms() });
         });
         response.on('error', (err) =>
-          finish({ status: null, error: `Could not reach the platform: ${err.message}`, ms: ms() }),
+          finish({ status: null, failure: 'network', error: `Could not reach the platform: ${err.message}`, ms: ms() }),
         );
       },
     );
     const timer = setTimeout(
-      () => finish({ status: null, error: `No answer within ${timeoutMs / 1000} s`, ms: ms() }),
+      () => finish({ status: null, failure: 'timeout', error: `No answer within ${timeoutMs / 1000} s`, ms: ms() }),
       timeoutMs,
     );
     request.on('error', (err) =>
       finish({
         status: null,
+        failure: err instanceof RefusedAddress ? 'refused' : 'network',
         error:
           err instanceof RefusedAddress
             ? `Refused to call ${url}: ${err.message}`

@@ -12,14 +12,14 @@ import * as examStore from '../exams/store';
 import type { StoredTest } from '../exams/documents';
 import { auth } from '../firestore/db';
 import type { CallContext, RequestOrigin } from '../shared/callContext';
-import { badRequest, conflict, forbidden, notFound } from '../shared/errors';
+import { ApiError, badRequest, conflict, forbidden, notFound } from '../shared/errors';
 import type { StoredProfile } from '../users/documents';
-import { newProfile } from '../users/profiles';
 import {
   CLAIM,
   contextKey,
   LTI_VERSION,
   platformPairKey,
+  ltiProfile,
   readLaunch,
   REFUSAL_TEXT,
   roleForNewUser,
@@ -31,6 +31,7 @@ import {
 import type { StoredLtiContext, StoredLtiPlatform } from './documents';
 import type { LaunchInput, LoginInput, LtiPlatform, RegisterPlatformInput } from './schemas';
 import * as store from './store';
+import { browserCookie, browserKeyFor, browserKeyHash, browserKeyOf, browserRefusal } from './browserBinding';
 import { signAsTool } from './toolKeys';
 import { decodeIdToken, refusedToken, verifyIdToken } from './verify';
 
@@ -120,8 +121,15 @@ export async function deletePlatform(principal: Principal, clientId: string, pla
 
 // ---------------------------------------------------------------- login
 
-/** The OIDC login initiation: a state and nonce kept server side, then off to the platform's authorization endpoint. */
-export async function login(input: LoginInput, baseUrl: string): Promise<string> {
+/**
+ * The OIDC login initiation: a state and nonce kept server side, bound to this browser (the hash of
+ * the key its `__session` cookie gets), then off to the platform's authorization endpoint.
+ */
+export async function login(
+  input: LoginInput,
+  baseUrl: string,
+  cookies: string | undefined,
+): Promise<{ location: string; setCookie: string }> {
   const platform = await store.findPlatformForLogin(input.iss, input.client_id, input.registration);
   if (platform === 'ambiguous')
     throw badRequest('Several registrations have this issuer: the login must name client_id', [
@@ -134,6 +142,7 @@ export async function login(input: LoginInput, baseUrl: string): Promise<string>
     ]);
   const state = randomBytes(24).toString('base64url');
   const nonce = randomBytes(24).toString('base64url');
+  const browserKey = browserKeyFor(browserKeyOf(cookies));
   const now = Date.now();
   await store.insertState(state, {
     client_id: platform.client_id,
@@ -144,6 +153,7 @@ export async function login(input: LoginInput, baseUrl: string): Promise<string>
     deployment_ids: platform.deployment_ids,
     nonce,
     target_link_uri: input.target_link_uri,
+    browser_hash: browserKeyHash(browserKey),
     expires_at_ms: now + STATE_TTL_MS,
     created_at: new Date(now).toISOString(),
   });
@@ -161,7 +171,11 @@ export async function login(input: LoginInput, baseUrl: string): Promise<string>
   };
   if (input.lti_message_hint !== undefined) query.lti_message_hint = input.lti_message_hint;
   for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
-  return url.toString();
+  const setCookie = browserCookie(browserKey, {
+    secure: baseUrl.startsWith('https:'),
+    maxAgeS: STATE_TTL_MS / 1000,
+  });
+  return { location: url.toString(), setCookie };
 }
 
 // ---------------------------------------------------------------- launch
@@ -182,9 +196,11 @@ async function launchUser(
   const role = roleForNewUser(person, platform.instructors_as_admins);
   const displayName = person.name ?? person.email ?? `LTI user ${person.sub.slice(0, 40)}`;
   let created = false;
+  let accountEmail: string | undefined;
   try {
     try {
       await auth.createUser({ uid, displayName, ...(person.email ? { email: person.email } : {}) });
+      accountEmail = person.email ?? undefined;
     } catch (err) {
       // The email belongs to another account (this organization's or another's), or Auth refuses it: this one goes without it.
       const code = (err as { code?: string }).code;
@@ -198,12 +214,14 @@ async function launchUser(
   }
   if (created) await auth.setCustomUserClaims(uid, claimsFor(role, clientId));
   const now = new Date().toISOString();
-  const profile: StoredProfile = newProfile(
-    { uid, email: person.email ?? '', display_name: displayName, role, client_id: clientId },
+  const account = created ? undefined : await auth.getUser(uid);
+  if (account) accountEmail = account.email;
+  const profile = ltiProfile(
+    { uid, display_name: displayName, role, client_id: clientId },
+    { account: accountEmail, claimed: person.email },
     now,
   );
-  if (!created) {
-    const account = await auth.getUser(uid);
+  if (account) {
     const claimed = account.customClaims?.role;
     if (claimed !== 'student' && claimed !== 'client_admin')
       await auth.setCustomUserClaims(uid, claimsFor(role, clientId));
@@ -298,8 +316,13 @@ async function assignToClass(clientId: string, test: StoredTest, classId: string
   );
 }
 
-const launchRefused = (reason: keyof typeof REFUSAL_TEXT) =>
-  badRequest(REFUSAL_TEXT[reason], [{ path: 'body.id_token', message: REFUSAL_TEXT[reason], reason }]);
+// A user the launch may not act for (a Learner deep linking) is forbidden; the rest are malformed launches.
+const launchRefused = (reason: keyof typeof REFUSAL_TEXT) => {
+  const details = [{ path: 'body.id_token', message: REFUSAL_TEXT[reason], reason }];
+  return reason === 'deep_linking_role'
+    ? new ApiError('FORBIDDEN', REFUSAL_TEXT[reason], details)
+    : badRequest(REFUSAL_TEXT[reason], details);
+};
 
 const testNotHere = () =>
   notFound('The linked test is not a published test of this organization; link a test again through deep linking');
@@ -308,12 +331,15 @@ const testNotHere = () =>
  * The launch: the state consumed once, the id_token verified against the platform, then the
  * organization's user, the course's class and the test put in place. Answers where the browser goes.
  */
-export async function launch(input: LaunchInput, origin: RequestOrigin): Promise<string> {
+export async function launch(input: LaunchInput, origin: RequestOrigin, cookies: string | undefined): Promise<string> {
   decodeIdToken(input.id_token);
   const state = await store.findState(input.state);
   if (!state) throw refusedToken('state_mismatch');
-  // (A state without the registration's copy was written before the copy existed: log in again.)
-  if (state.expires_at_ms < Date.now() || !state.jwks_url) throw refusedToken('state_expired');
+  // (A state without the registration's copy or the browser's hash was written before they existed: log in again.)
+  if (state.expires_at_ms < Date.now() || !state.jwks_url || !state.browser_hash) throw refusedToken('state_expired');
+  // Only the browser that started the login may finish it: no one's launch signs another's browser in.
+  const notThisBrowser = browserRefusal(state.browser_hash, browserKeyOf(cookies));
+  if (notThisBrowser) throw refusedToken(notThisBrowser);
   // Verified with the registration as the login copied it: no read before the signature is checked.
   const payload = (await verifyIdToken(input.id_token, state, state.nonce)) as Record<string, unknown>;
   const read = readLaunch(payload, state.deployment_ids);

@@ -11,6 +11,12 @@ export const User = z
   .object({
     uid: z.string(),
     email: z.string().nullable(),
+    lms_email: z
+      .string()
+      .optional()
+      .describe(
+        'The email an LTI platform claims for this user when the account does not have it (another account holds that address): the platform’s word, unverified; never used to sign in or to search',
+      ),
     display_name: z.string().nullable(),
     role: Role.nullable(),
     client_id: z.string().nullable(),

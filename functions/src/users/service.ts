@@ -62,6 +62,7 @@ function toUser(record: UserRecord, profile: Partial<User> | undefined): User {
     disabled: record.disabled,
     created_at: profile?.created_at ?? new Date(record.metadata.creationTime).toISOString(),
     updated_at: profile?.updated_at ?? new Date(record.metadata.creationTime).toISOString(),
+    ...(profile?.lms_email ? { lms_email: profile.lms_email } : {}),
   };
 }
 

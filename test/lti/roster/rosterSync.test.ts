@@ -100,6 +100,14 @@ describe('NRPS roster sync, from the trigger on a course’s first launch', () =
     // An email another account holds (here a student made by a roster file) is not taken over: the platform user gets its own account.
     assert.equal(cyd.email, undefined);
     assert.equal(dee.email, undefined);
+    // Its profile and class membership show the address its account has (none), the platform's claim apart.
+    const cydProfile = (await adminDb.doc(`clients/${tenant.clientId}/users/${uids[2]}`).get()).data()!;
+    assert.equal(cydProfile.email, '');
+    assert.equal(cydProfile.lms_email, existing.email.toLowerCase());
+    const cydMember = (
+      await adminDb.doc(`clients/${tenant.clientId}/classes/${classId}/members/${uids[2]}`).get()
+    ).data()!;
+    assert.equal(cydMember.email, '');
     const profile = (await adminDb.doc(`clients/${tenant.clientId}/users/${uids[0]}`).get()).data()!;
     assert.deepEqual(profile.class_ids, [classId]);
     assert.equal(profile.role, 'student');

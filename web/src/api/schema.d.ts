@@ -9107,7 +9107,7 @@ export type paths = {
         };
         /**
          * LTI 1.3 login initiation (query)
-         * @description OIDC third-party initiated login (the platform’s "Initiate login URL"). Finds the registration by iss and client_id (client_id may be left out when one registration has the issuer), keeps a state and a nonce server side for 10 minutes, and answers 302 to the platform’s auth_login_url with scope=openid, response_type=id_token, response_mode=form_post, prompt=none, redirect_uri (the launch URL), login_hint, lti_message_hint, state and nonce. No bearer token. A browser gets errors as a page, an API client as JSON.
+         * @description OIDC third-party initiated login (the platform’s "Initiate login URL"). Finds the registration by iss and client_id (client_id may be left out when one registration has the issuer), keeps a state and a nonce server side for 10 minutes, and answers 302 to the platform’s auth_login_url with scope=openid, response_type=id_token, response_mode=form_post, prompt=none, redirect_uri (the launch URL), login_hint, lti_message_hint, state and nonce. It sets the cookie __session (HttpOnly, Path=/api/lti/, 10 minutes; Secure and SameSite=None over https) holding a random key whose hash the state keeps: the launch must come back with it (a browser that sends one keeps its key). No bearer token. A browser gets errors as a page, an API client as JSON.
          */
         get: {
             parameters: {
@@ -9186,7 +9186,7 @@ export type paths = {
         put?: never;
         /**
          * LTI 1.3 login initiation (form post)
-         * @description OIDC third-party initiated login (the platform’s "Initiate login URL"). Finds the registration by iss and client_id (client_id may be left out when one registration has the issuer), keeps a state and a nonce server side for 10 minutes, and answers 302 to the platform’s auth_login_url with scope=openid, response_type=id_token, response_mode=form_post, prompt=none, redirect_uri (the launch URL), login_hint, lti_message_hint, state and nonce. No bearer token. A browser gets errors as a page, an API client as JSON.
+         * @description OIDC third-party initiated login (the platform’s "Initiate login URL"). Finds the registration by iss and client_id (client_id may be left out when one registration has the issuer), keeps a state and a nonce server side for 10 minutes, and answers 302 to the platform’s auth_login_url with scope=openid, response_type=id_token, response_mode=form_post, prompt=none, redirect_uri (the launch URL), login_hint, lti_message_hint, state and nonce. It sets the cookie __session (HttpOnly, Path=/api/lti/, 10 minutes; Secure and SameSite=None over https) holding a random key whose hash the state keeps: the launch must come back with it (a browser that sends one keeps its key). No bearer token. A browser gets errors as a page, an API client as JSON.
          */
         post: {
             parameters: {
@@ -9282,7 +9282,7 @@ export type paths = {
         put?: never;
         /**
          * LTI 1.3 launch (the id_token form post)
-         * @description The state is consumed once; the id_token is verified against the platform’s JWKS: signature, iss, aud (azp when aud names several), exp, the login’s nonce (used once), a registered deployment_id, LTI version 1.3.0, sub, and message type LtiResourceLinkRequest or LtiDeepLinkingRequest. Each refusal names its check in details[0].reason: malformed, bad_signature, wrong_issuer, wrong_audience, expired, nonce_mismatch, nonce_reused, state_mismatch, state_expired, unknown_deployment, wrong_version, unknown_message_type, missing_sub, missing_test, jwks_invalid. A JWKS that is down answers 503 with Retry-After. Then the platform user becomes (or is found as) a user of the organization (a Student; an Instructor a Client Admin only when the registration has instructors_as_admins), the course a class (made on its first launch, the student added), the linked test assigned to that class; 302 to /lti#token=<custom token>&test_id=<id>, or for deep linking to /lti/deep-linking#session=<id>&token=<custom token>. A browser gets errors as a page, an API client as JSON.
+         * @description The state is consumed once, and only with the __session cookie its login set in this browser; the id_token is verified against the platform’s JWKS: signature, iss, aud (azp when aud names several), exp, iat (at most a minute ahead, at most an hour before exp), the login’s nonce (used once), a registered deployment_id, LTI version 1.3.0, sub, and message type LtiResourceLinkRequest or LtiDeepLinkingRequest (deep linking only from an Instructor or Administrator). Each refusal names its check in details[0].reason: malformed, bad_signature, wrong_issuer, wrong_audience, expired, issued_in_future, lifetime_too_long, nonce_mismatch, nonce_reused, state_mismatch, state_expired, cookie_missing, cookie_mismatch, unknown_deployment, wrong_version, unknown_message_type, missing_sub, missing_test, deep_linking_role (403), jwks_invalid, jwks_too_large. A JWKS that is down answers 503 with Retry-After. Then the platform user becomes (or is found as) a user of the organization (a Student; an Instructor a Client Admin only when the registration has instructors_as_admins), the course a class (made on its first launch, the student added), the linked test assigned to that class; 302 to /lti#token=<custom token>&test_id=<id>, or for deep linking to /lti/deep-linking#session=<id>&token=<custom token>. A browser gets errors as a page, an API client as JSON.
          */
         post: {
             parameters: {
@@ -10531,6 +10531,8 @@ export type components = {
         User: {
             uid: string;
             email: string | null;
+            /** @description The email an LTI platform claims for this user when the account does not have it (another account holds that address): the platform’s word, unverified; never used to sign in or to search */
+            lms_email?: string;
             display_name: string | null;
             /** @enum {string|null} */
             role: "super_admin" | "client_admin" | "student" | null;
@@ -10544,6 +10546,8 @@ export type components = {
         CreatedUser: {
             uid: string;
             email: string | null;
+            /** @description The email an LTI platform claims for this user when the account does not have it (another account holds that address): the platform’s word, unverified; never used to sign in or to search */
+            lms_email?: string;
             display_name: string | null;
             /** @enum {string|null} */
             role: "super_admin" | "client_admin" | "student" | null;

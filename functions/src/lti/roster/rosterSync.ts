@@ -6,7 +6,6 @@ import { addMembers } from '../../classes/store';
 import { auth, db } from '../../firestore/db';
 import { paths } from '../../firestore/paths';
 import { errorText, log } from '../../platform/log';
-import { newProfile } from '../../users/profiles';
 import type { StoredLtiContext, StoredLtiPlatform, StoredLtiUser } from '../documents';
 import { platformRequest } from '../platformHttp';
 import { forgetAccessToken, platformAccessToken } from '../platformToken';
@@ -24,7 +23,7 @@ import {
   type RosterMember,
   type RosterSyncState,
 } from './memberships';
-import { ltiUid, userKey } from '../claims';
+import { ltiProfile, ltiUid, userKey } from '../claims';
 
 // A course's roster, read once through NRPS when the course is first launched:
 // its Learners become students of the organization (the same accounts their
@@ -118,24 +117,27 @@ interface Student {
 /**
  * Makes the students' accounts, a few at a time, as a first launch makes them: uid derived from
  * the platform user, the email when no other account has it, the Student claims. An account a
- * concurrent launch has just made is the same student. Answers the uids this run made.
+ * concurrent launch has just made is the same student. Answers the accounts this run made, each
+ * with the email it really has.
  */
-async function createAccounts(clientId: string, students: Student[]): Promise<string[]> {
-  const made: string[] = [];
+async function createAccounts(clientId: string, students: Student[]): Promise<Map<string, string | undefined>> {
+  const made = new Map<string, string | undefined>();
   let next = 0;
   let failure: unknown;
   const worker = async () => {
     while (next < students.length && failure === undefined) {
       const { member, uid, displayName } = students[next++];
       try {
+        let email: string | undefined;
         try {
           await auth.createUser({ uid, displayName, ...(member.email ? { email: member.email } : {}) });
+          email = member.email ?? undefined;
         } catch (err) {
           // The email is another account's (a file roster's, another organization's): this one goes without it.
           if ((err as { code?: string }).code !== 'auth/email-already-exists') throw err;
           await auth.createUser({ uid, displayName });
         }
-        made.push(uid);
+        made.set(uid, email);
         await auth.setCustomUserClaims(uid, claimsFor('student', clientId));
       } catch (err) {
         if ((err as { code?: string }).code !== 'auth/uid-already-exists') failure ??= err;
@@ -144,7 +146,7 @@ async function createAccounts(clientId: string, students: Student[]): Promise<st
   };
   await Promise.all(Array.from({ length: Math.min(CREATION_CONCURRENCY, students.length) }, worker));
   if (failure !== undefined) {
-    await takeBack(clientId, made);
+    await takeBack(clientId, [...made.keys()]);
     throw failure;
   }
   return made;
@@ -224,27 +226,21 @@ async function enroll(clientId: string, contextKey: string, doc: ContextDoc, pla
     await addMembers(
       clientId,
       doc.class_id,
-      eligible.map((s) => ({
-        uid: s.uid,
-        email: s.member.email ?? '',
-        display_name: s.displayName,
-        // Used only when the student has no profile yet (made now, or by a launch not yet finished).
-        newProfile: newProfile(
-          {
-            uid: s.uid,
-            email: s.member.email ?? '',
-            display_name: s.displayName,
-            role: 'student',
-            client_id: clientId,
-          },
+      eligible.map((s) => {
+        // An account a concurrent launch made is not in either map: its own launch wrote its profile.
+        const profile = ltiProfile(
+          { uid: s.uid, display_name: s.displayName, role: 'student', client_id: clientId },
+          { account: accounts.get(s.uid)?.email ?? made.get(s.uid), claimed: s.member.email },
           now,
-        ),
-      })),
+        );
+        // The profile is used only when the student has none yet (made now, or by a launch not yet finished).
+        return { uid: s.uid, email: profile.email ?? '', display_name: s.displayName, newProfile: profile };
+      }),
       rosterMeta(contextKey),
       { actorId: null },
     );
   } catch (err) {
-    await takeBack(clientId, made);
+    await takeBack(clientId, [...made.keys()]);
     throw err;
   }
   await mapUsers(clientId, platform, doc.issuer, eligible, now);
