@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BankFileRefused, type ParsedBank, type ParsedItem } from '../../functions/src/interchange/model';
 import { parseMoodleXml } from '../../functions/src/interchange/moodleXml';
+import { importEntries } from '../../functions/src/questions/bankEntries';
 
 // Pure: a Moodle XML file → drafts, per-question report and media; no emulator needed.
 
@@ -530,5 +531,60 @@ describe('moodleXml.parseMoodleXml: our export’s tags', () => {
     assert.equal(q.tolerance, undefined);
     assert.deepEqual(q.alternatives, [{ answer: '5', credit: 0, tolerance: 0 }]);
     assert.deepEqual(bank.items[0].warnings, []);
+  });
+});
+
+describe('moodleXml.parseMoodleXml: text written as XHTML elements', () => {
+  const dot = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYPgPAAEDAQAIicLsAAAAAElFTkSuQmCC';
+  // Neither escaped nor CDATA: Moodle accepts a <text> whose HTML is elements of the XML.
+  const bank = parseMoodleXml(
+    '<quiz><question type="multichoice"><name><text>Primes</text></name>' +
+      '<questiontext format="html"><text><p>Which is <b>not</b> a prime?</p><img src="@@PLUGINFILE@@/dot.png" alt="a dot"/>' +
+      '<p>1 &lt; 2 &amp; <span/>x</p></text>' +
+      `<file name="dot.png" path="/" encoding="base64">${dot}</file></questiontext>` +
+      '<generalfeedback format="html"><text><p>Nine is <i>3 × 3</i>.</p></text></generalfeedback>' +
+      '<defaultgrade>1</defaultgrade><single>true</single>' +
+      '<answer fraction="100" format="html"><text><p><b>9</b></p></text><feedback format="html"><text><p>Yes, <em>3 × 3</em>.</p></text></feedback></answer>' +
+      '<answer fraction="0"><text>7</text></answer></question></quiz>',
+  );
+  const [item] = bank.items;
+
+  it('carries the markup as HTML, with its image as media, text escaped as XML escaped it', () => {
+    assert.equal(item.status, 'ok', item.message ?? '');
+    assert.equal(item.question!.text_format, 'html');
+    assert.equal(
+      item.question!.question_text,
+      '<p>Which is <b>not</b> a prime?</p><img src="@@PLUGINFILE@@/dot.png" alt="a dot"><p>1 &lt; 2 &amp; <span></span>x</p>',
+    );
+    assert.ok(startsWith(bank.media.get('dot.png')?.bytes, PNG));
+    assert.equal(item.question!.feedback, '<p>Nine is <i>3 × 3</i>.</p>');
+    assert.deepEqual(item.question!.option_feedback, ['<p>Yes, <em>3 × 3</em>.</p>', '']);
+  });
+
+  it('takes an option written as elements as its text, naming the formatting dropped', () => {
+    assert.deepEqual(item.question!.options, ['9', '7']);
+    assert.ok(item.warnings.includes('Option 1: its formatting (b) was dropped (options are plain text)'), item.warnings.join('\n'));
+  });
+});
+
+describe('moodleXml.parseMoodleXml → the import: XHTML elements sanitized as escaped HTML is', () => {
+  it('stores the markup the allow-list keeps, its media as /api/media/…, and warns of what was removed', () => {
+    const bank = parseMoodleXml(
+      '<quiz><question type="essay"><name><text>Unsafe</text></name>' +
+        '<questiontext format="html"><text><p onclick="steal()">Describe <u>this</u>:</p>' +
+        '<img src="@@PLUGINFILE@@/dot.png"/><script>alert(1)</script></text>' +
+        '<file name="dot.png" encoding="base64">iVBORw0KGgo=</file></questiontext>' +
+        '<defaultgrade>1</defaultgrade></question></quiz>',
+    );
+    const [entry] = importEntries(bank, new Map([['dot.png', { id: 'org-1.0b5e3c1a-1111-4c4c-8888-000000000001' }]]));
+    assert.equal(entry.report.status, 'ok', entry.report.message ?? '');
+    assert.equal(
+      entry.question!.question_text,
+      '<p>Describe <u>this</u>:</p><img src="/api/media/org-1.0b5e3c1a-1111-4c4c-8888-000000000001" />',
+    );
+    assert.ok(
+      entry.report.warnings.includes('Removed from the text: onclick attribute, <script>'),
+      entry.report.warnings.join('\n'),
+    );
   });
 });

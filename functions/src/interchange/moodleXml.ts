@@ -10,7 +10,7 @@ import {
   type ParsedItem,
   type QuestionDraft,
 } from './model';
-import { element, elements, localName, parseXml, textOf, type XmlElement } from './xml';
+import { element, elements, innerHtml, localName, parseXml, textOf, type XmlElement } from './xml';
 import { EXPORT_TAGS, isAllOrNothingCredits, isTitleFromText, readExportTags, type ExportTags } from './export/types';
 
 // Pure: a Moodle XML question bank (qformat_xml's `<quiz>`) read into drafts.
@@ -93,7 +93,7 @@ const SLASH = '\uE000';
 function categorySegments(question: XmlElement): string[] | null {
   const holder = element(question, 'category');
   if (!holder) return null;
-  const path = fieldText(holder).replace(/\/\//g, SLASH);
+  const path = plainFieldText(holder).replace(/\/\//g, SLASH);
   const segments = path
     .split('/')
     .map((s) => s.replaceAll(SLASH, '/').trim())
@@ -162,10 +162,20 @@ function readTitle(question: XmlElement): { raw: string | null; title: string | 
   };
 }
 
-/** The trimmed `<text>` of a field (Moodle trims it too), or the field's own text in very old files. */
+/**
+ * The trimmed `<text>` of a field (Moodle trims it too), or the field's own text in very old files.
+ * HTML written as elements of the XML (neither escaped nor CDATA, which Moodle accepts) is that
+ * markup, written back as HTML, so that it is carried (and sanitized) as escaped HTML is.
+ */
 function fieldText(field: XmlElement): string {
   const holder = element(field, 'text');
+  if (holder && elements(holder).length > 0) return innerHtml(holder).trim();
   return textOf(holder ?? field).trim();
+}
+
+/** A field that is a name rather than a text (a category path, a tag, a short answer): its text alone. */
+function plainFieldText(field: XmlElement): string {
+  return textOf(element(field, 'text') ?? field).trim();
 }
 
 /** One question being read: its warnings, what it leaves behind, and its files until they are committed. */
@@ -189,7 +199,7 @@ class QuestionReader {
   /** The question's tags, read by our export's conventions. */
   get tags(): ExportTags {
     const holder = this.child('tags');
-    this.readTags ??= readExportTags(holder ? elements(holder, 'tag').map(fieldText).filter(Boolean) : []);
+    this.readTags ??= readExportTags(holder ? elements(holder, 'tag').map(plainFieldText).filter(Boolean) : []);
     return this.readTags;
   }
 
@@ -512,7 +522,7 @@ const truefalse: Reader = (r) => {
   const feedback: FieldText[] = [r.field(undefined, format), r.field(undefined, format)];
   let byPosition = false;
   answers.forEach((answer, i) => {
-    let which = fieldText(answer);
+    let which = plainFieldText(answer);
     if (which !== 'true' && which !== 'false') {
       byPosition = true;
       which = i === 0 ? 'true' : 'false';
@@ -544,7 +554,7 @@ function keyAndAlternatives(
   const accepted: AlternativeAnswer[] = [];
   const lostFeedback: string[] = [];
   for (const answer of answers) {
-    const text = fieldText(answer.element);
+    const text = plainFieldText(answer.element);
     const feedbackHolder = element(answer.element, 'feedback');
     if (feedbackHolder && fieldText(feedbackHolder) !== '') lostFeedback.push(`"${text}"`);
     if (answer.credit < 0) {
