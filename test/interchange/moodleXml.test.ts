@@ -263,7 +263,6 @@ describe('moodleXml.parseMoodleXml: types we do not hold', () => {
         ['calculated', 'unsupported', undefined],
         ['ddwtos', 'unsupported', undefined],
         ['description', 'unsupported', undefined],
-        ['random', 'unsupported', undefined],
         ['wordselect', 'unsupported', undefined],
         ['(none)', 'error', undefined],
         ['constructor', 'unsupported', undefined],
@@ -274,8 +273,17 @@ describe('moodleXml.parseMoodleXml: types we do not hold', () => {
       'Cloze (multianswer) is not a question type we support (Moodle type "cloze"): not imported',
     );
     assert.match(bank.items[4].message!, /^Description \(a text shown among questions, not a question\)/);
-    assert.equal(bank.items[6].message, 'The question type "wordselect" is not one we support: not imported');
-    assert.equal(bank.items[7].message, 'This <question> has no type attribute');
+    assert.equal(bank.items[5].message, 'The question type "wordselect" is not one we support: not imported');
+    assert.equal(bank.items[6].message, 'This <question> has no type attribute');
+  });
+
+  it('reads a random question as the draw it is, noted on the first question of its category (here Moodle’s top)', () => {
+    assert.ok(
+      bank.items[0].warnings.includes(
+        'The category "top" draws 1 of its questions at random (Moodle random questions); all its 8 questions were imported in no folder',
+      ),
+      bank.items[0].warnings.join('\n'),
+    );
   });
 });
 
@@ -586,5 +594,64 @@ describe('moodleXml.parseMoodleXml → the import: XHTML elements sanitized as e
       entry.report.warnings.includes('Removed from the text: onclick attribute, <script>'),
       entry.report.warnings.join('\n'),
     );
+  });
+});
+
+describe('moodleXml.parseMoodleXml: random questions (a quiz’s draw from a category)', () => {
+  const category = (path: string) =>
+    `<question type="category"><category><text>$course$/top/${path}</text></category></question>`;
+  const truefalse = (text: string, tags = '') =>
+    `<question type="truefalse"><name><text>${text}</text></name><questiontext format="plain_text"><text>${text}</text></questiontext>` +
+    `<defaultgrade>1</defaultgrade><answer fraction="100"><text>true</text></answer><answer fraction="0"><text>false</text></answer>${tags}</question>`;
+  const random = (name: string, subcategories = '0') =>
+    `<question type="random"><name><text>${name}</text></name><questiontext format="html"><text>${subcategories}</text></questiontext>` +
+    '<generalfeedback format="html"><text></text></generalfeedback><defaultgrade>1</defaultgrade><penalty>0</penalty><hidden>0</hidden><idnumber></idnumber></question>';
+  const hard = '<tags><tag><text>difficulty:hard</text></tag></tags>';
+
+  it('is no question of its own: the draw is noted on the first question of its category, imported as a folder of all of them', () => {
+    const bank = parseMoodleXml(
+      `<quiz>${category('Fixed')}${truefalse('Fixed one')}${category('Pool')}${truefalse('A')}${truefalse('B')}${truefalse('C')}` +
+        `${random('Random (Pool) 1')}${random('Random (Pool) 2')}</quiz>`,
+    );
+    assert.deepEqual(
+      bank.items.map((i) => [i.title, i.status, i.category]),
+      [
+        ['Fixed one', 'ok', ['Fixed']],
+        ['A', 'ok', ['Pool']],
+        ['B', 'ok', ['Pool']],
+        ['C', 'ok', ['Pool']],
+      ],
+    );
+    assert.deepEqual(bank.items[1].warnings, [
+      'The category "Pool" draws 2 of its questions at random (Moodle random questions); it was imported as a folder of all its 3 questions',
+    ]);
+    assert.deepEqual(bank.items[0].warnings, []);
+  });
+
+  it('reads our export’s subcategory for a pool of one difficulty back as the pool’s folder', () => {
+    const bank = parseMoodleXml(
+      `<quiz>${category('Sets/hard')}${truefalse('H1', hard)}${truefalse('H2', hard)}${random('Random (Sets / hard) 1')}</quiz>`,
+    );
+    assert.deepEqual(
+      bank.items.map((i) => i.category),
+      [['Sets'], ['Sets']],
+    );
+    assert.deepEqual(bank.items[0].warnings, [
+      'The category "Sets" draws 1 of its hard questions at random (Moodle random questions in "Sets / hard", our export’s subcategory for a pool of one difficulty); it was imported as a folder of all its 2 questions',
+    ]);
+  });
+
+  it('keeps a Moodle category named like a difficulty, says when Moodle drew from subcategories too, and when the file holds none of the category’s questions', () => {
+    const bank = parseMoodleXml(
+      `<quiz>${category('Physics/hard')}${truefalse('P1')}${random('Any', '1')}${category('Elsewhere')}${random('Other')}</quiz>`,
+    );
+    assert.deepEqual(
+      bank.items.map((i) => i.category),
+      [['Physics', 'hard']],
+    );
+    assert.deepEqual(bank.items[0].warnings, [
+      'The category "Physics / hard" draws 1 of its questions at random (Moodle random questions), in Moodle from its subcategories too (a pool here draws from one folder); it was imported as a folder of its one question',
+      'The category "Elsewhere" draws 1 of its questions at random (Moodle random questions), but the file holds none of its questions: nothing was imported for it',
+    ]);
   });
 });
