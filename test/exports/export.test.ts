@@ -269,7 +269,10 @@ describe('GET /api/tests/{testId}/export', () => {
     );
     const notes = res.body.questions.flatMap((q: any) => q.warnings).filter((w: string) => /at random/.test(w));
     assert.equal(notes.length, 1, JSON.stringify(res.body.questions));
-    assert.match(notes[0], /^The category "Pool [0-9a-f]{6}" draws 2 of its hard questions at random .*all its 3 questions$/);
+    assert.match(
+      notes[0],
+      /^The category "Pool [0-9a-f]{6}" draws 2 of its hard questions at random .*all its 3 questions$/,
+    );
   });
 
   it('exports a QTI package whose test has a qti-selection section for the pool', async () => {

@@ -571,7 +571,10 @@ describe('moodleXml.parseMoodleXml: text written as XHTML elements', () => {
 
   it('takes an option written as elements as its text, naming the formatting dropped', () => {
     assert.deepEqual(item.question!.options, ['9', '7']);
-    assert.ok(item.warnings.includes('Option 1: its formatting (b) was dropped (options are plain text)'), item.warnings.join('\n'));
+    assert.ok(
+      item.warnings.includes('Option 1: its formatting (b) was dropped (options are plain text)'),
+      item.warnings.join('\n'),
+    );
   });
 });
 

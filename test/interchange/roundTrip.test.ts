@@ -540,7 +540,11 @@ describe('interchange round trip of a pooled test: Moodle XML gives back the poo
       category,
     ).exported;
   const fixed = [question('f1', 'Fixed one', null), question('f2', 'Fixed two', ['Chapter 1'])];
-  const pooled = [question('p1', 'Pool A', ['Pool']), question('p2', 'Pool B', ['Pool']), question('p3', 'Pool C', ['Pool'])];
+  const pooled = [
+    question('p1', 'Pool A', ['Pool']),
+    question('p2', 'Pool B', ['Pool']),
+    question('p3', 'Pool C', ['Pool']),
+  ];
   const hard = [question('h1', 'Hard A', ['Sets'], 'hard'), question('h2', 'Hard B', ['Sets'], 'hard')];
   const pools: ExportPool[] = [
     { category: ['Pool'], difficulty: null, draw: 2, question_ids: ['p1', 'p2', 'p3'] },

@@ -140,9 +140,7 @@ function noteDraw(draw: RandomDraw, items: ParsedItem[]): void {
   const folder = difficulty ? draw.category!.slice(0, -1) : draw.category;
   for (const member of members) member.category = folder;
   const drawn = `draws ${draw.count} of its ${difficulty ? `${difficulty} ` : ''}questions at random (Moodle random questions${
-    difficulty
-      ? ` in ${categoryLabel(draw.category)}, our export’s subcategory for a pool of one difficulty`
-      : ''
+    difficulty ? ` in ${categoryLabel(draw.category)}, our export’s subcategory for a pool of one difficulty` : ''
   })${draw.subcategories ? ', in Moodle from its subcategories too (a pool here draws from one folder)' : ''}`;
   const [first] = members;
   if (first) {

@@ -122,7 +122,22 @@ export function outerXml(node: XmlChild): string {
 }
 
 /** HTML's void elements: written without a closing tag (`<img …>`); any other element always has one. */
-export const VOID_ELEMENTS = new Set(['area', 'br', 'col', 'embed', 'hr', 'img', 'input', 'source', 'track', 'wbr', 'param']);
+export const VOID_ELEMENTS = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+]);
 
 /**
  * The children as HTML (for HTML written as XML elements, e.g. a Moodle XML `<text>`): an empty
