@@ -10,6 +10,7 @@ import { createRoleMatrix, createUser, type RoleMatrix } from '../support/fixtur
 import { freshIp, get } from '../support/http';
 import { as, clientDoc, createTestAs, validTest, writeFolder, writeQuestion } from '../exams/fixtures';
 import { zipEntries } from '../interchange/export/zipEntries';
+import { multipartBody, postBytes } from '../support/multipart';
 
 // The export endpoints over HTTP (Hosting → Functions emulator → Firestore
 // emulator). Questions and folders are written straight into Firestore in the
@@ -250,6 +251,28 @@ describe('GET /api/tests/{testId}/export', () => {
     assert.deepEqual(names.slice(2).sort(), ['Pooled 1', 'Pooled 2', 'Pooled 3']);
     assert.equal(questions.filter((q) => q.attrs.type === 'random').length, 2);
     assert.match(res.text, /\$course\$\/top\/Pool [0-9a-f]{6}\/hard/);
+  });
+
+  it('imports its Moodle XML export back whole (the default, all or nothing): the pool a folder of its category, its draw noted', async () => {
+    const xml = await get(`/api/tests/${testId}/export?format=moodle_xml`, as(await exporter(m.tenant.clientId)));
+    assert.equal(xml.status, 200, xml.text);
+    const form = multipartBody([
+      { field: 'file', filename: 'test.xml', contentType: 'application/xml', content: xml.text },
+    ]);
+    const res = await postBytes('/api/questions/import?dry_run=true', form.body, form.contentType, {
+      token: await exporter(m.tenant.clientId),
+    });
+    assert.equal(res.status, 201, res.text);
+    assert.deepEqual(
+      res.body.questions.map((q: any) => q.status),
+      ['ok', 'ok', 'ok', 'ok', 'ok'],
+    );
+    const notes = res.body.questions.flatMap((q: any) => q.warnings).filter((w: string) => /at random/.test(w));
+    assert.equal(notes.length, 1, JSON.stringify(res.body.questions));
+    assert.match(
+      notes[0],
+      /^The category "Pool [0-9a-f]{6}" draws 2 of its hard questions at random .*all its 3 questions$/,
+    );
   });
 
   it('exports a QTI package whose test has a qti-selection section for the pool', async () => {

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BankFileRefused, type ParsedBank, type ParsedItem } from '../../functions/src/interchange/model';
 import { parseMoodleXml } from '../../functions/src/interchange/moodleXml';
+import { importEntries } from '../../functions/src/questions/bankEntries';
 
 // Pure: a Moodle XML file → drafts, per-question report and media; no emulator needed.
 
@@ -262,7 +263,6 @@ describe('moodleXml.parseMoodleXml: types we do not hold', () => {
         ['calculated', 'unsupported', undefined],
         ['ddwtos', 'unsupported', undefined],
         ['description', 'unsupported', undefined],
-        ['random', 'unsupported', undefined],
         ['wordselect', 'unsupported', undefined],
         ['(none)', 'error', undefined],
         ['constructor', 'unsupported', undefined],
@@ -273,8 +273,17 @@ describe('moodleXml.parseMoodleXml: types we do not hold', () => {
       'Cloze (multianswer) is not a question type we support (Moodle type "cloze"): not imported',
     );
     assert.match(bank.items[4].message!, /^Description \(a text shown among questions, not a question\)/);
-    assert.equal(bank.items[6].message, 'The question type "wordselect" is not one we support: not imported');
-    assert.equal(bank.items[7].message, 'This <question> has no type attribute');
+    assert.equal(bank.items[5].message, 'The question type "wordselect" is not one we support: not imported');
+    assert.equal(bank.items[6].message, 'This <question> has no type attribute');
+  });
+
+  it('reads a random question as the draw it is, noted on the first question of its category (here Moodle’s top)', () => {
+    assert.ok(
+      bank.items[0].warnings.includes(
+        'The category "top" draws 1 of its questions at random (Moodle random questions); all its 8 questions were imported in no folder',
+      ),
+      bank.items[0].warnings.join('\n'),
+    );
   });
 });
 
@@ -550,5 +559,122 @@ describe('moodleXml.parseMoodleXml: our export’s tags', () => {
     assert.equal(q.tolerance, undefined);
     assert.deepEqual(q.alternatives, [{ answer: '5', credit: 0, tolerance: 0 }]);
     assert.deepEqual(bank.items[0].warnings, []);
+  });
+});
+
+describe('moodleXml.parseMoodleXml: text written as XHTML elements', () => {
+  const dot = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYPgPAAEDAQAIicLsAAAAAElFTkSuQmCC';
+  // Neither escaped nor CDATA: Moodle accepts a <text> whose HTML is elements of the XML.
+  const bank = parseMoodleXml(
+    '<quiz><question type="multichoice"><name><text>Primes</text></name>' +
+      '<questiontext format="html"><text><p>Which is <b>not</b> a prime?</p><img src="@@PLUGINFILE@@/dot.png" alt="a dot"/>' +
+      '<p>1 &lt; 2 &amp; <span/>x</p></text>' +
+      `<file name="dot.png" path="/" encoding="base64">${dot}</file></questiontext>` +
+      '<generalfeedback format="html"><text><p>Nine is <i>3 × 3</i>.</p></text></generalfeedback>' +
+      '<defaultgrade>1</defaultgrade><single>true</single>' +
+      '<answer fraction="100" format="html"><text><p><b>9</b></p></text><feedback format="html"><text><p>Yes, <em>3 × 3</em>.</p></text></feedback></answer>' +
+      '<answer fraction="0"><text>7</text></answer></question></quiz>',
+  );
+  const [item] = bank.items;
+
+  it('carries the markup as HTML, with its image as media, text escaped as XML escaped it', () => {
+    assert.equal(item.status, 'ok', item.message ?? '');
+    assert.equal(item.question!.text_format, 'html');
+    assert.equal(
+      item.question!.question_text,
+      '<p>Which is <b>not</b> a prime?</p><img src="@@PLUGINFILE@@/dot.png" alt="a dot"><p>1 &lt; 2 &amp; <span></span>x</p>',
+    );
+    assert.ok(startsWith(bank.media.get('dot.png')?.bytes, PNG));
+    assert.equal(item.question!.feedback, '<p>Nine is <i>3 × 3</i>.</p>');
+    assert.deepEqual(item.question!.option_feedback, ['<p>Yes, <em>3 × 3</em>.</p>', '']);
+  });
+
+  it('takes an option written as elements as its text, naming the formatting dropped', () => {
+    assert.deepEqual(item.question!.options, ['9', '7']);
+    assert.ok(
+      item.warnings.includes('Option 1: its formatting (b) was dropped (options are plain text)'),
+      item.warnings.join('\n'),
+    );
+  });
+});
+
+describe('moodleXml.parseMoodleXml → the import: XHTML elements sanitized as escaped HTML is', () => {
+  it('stores the markup the allow-list keeps, its media as /api/media/…, and warns of what was removed', () => {
+    const bank = parseMoodleXml(
+      '<quiz><question type="essay"><name><text>Unsafe</text></name>' +
+        '<questiontext format="html"><text><p onclick="steal()">Describe <u>this</u>:</p>' +
+        '<img src="@@PLUGINFILE@@/dot.png"/><script>alert(1)</script></text>' +
+        '<file name="dot.png" encoding="base64">iVBORw0KGgo=</file></questiontext>' +
+        '<defaultgrade>1</defaultgrade></question></quiz>',
+    );
+    const [entry] = importEntries(bank, new Map([['dot.png', { id: 'org-1.0b5e3c1a-1111-4c4c-8888-000000000001' }]]));
+    assert.equal(entry.report.status, 'ok', entry.report.message ?? '');
+    assert.equal(
+      entry.question!.question_text,
+      '<p>Describe <u>this</u>:</p><img src="/api/media/org-1.0b5e3c1a-1111-4c4c-8888-000000000001" />',
+    );
+    assert.ok(
+      entry.report.warnings.includes('Removed from the text: onclick attribute, <script>'),
+      entry.report.warnings.join('\n'),
+    );
+  });
+});
+
+describe('moodleXml.parseMoodleXml: random questions (a quiz’s draw from a category)', () => {
+  const category = (path: string) =>
+    `<question type="category"><category><text>$course$/top/${path}</text></category></question>`;
+  const truefalse = (text: string, tags = '') =>
+    `<question type="truefalse"><name><text>${text}</text></name><questiontext format="plain_text"><text>${text}</text></questiontext>` +
+    `<defaultgrade>1</defaultgrade><answer fraction="100"><text>true</text></answer><answer fraction="0"><text>false</text></answer>${tags}</question>`;
+  const random = (name: string, subcategories = '0') =>
+    `<question type="random"><name><text>${name}</text></name><questiontext format="html"><text>${subcategories}</text></questiontext>` +
+    '<generalfeedback format="html"><text></text></generalfeedback><defaultgrade>1</defaultgrade><penalty>0</penalty><hidden>0</hidden><idnumber></idnumber></question>';
+  const hard = '<tags><tag><text>difficulty:hard</text></tag></tags>';
+
+  it('is no question of its own: the draw is noted on the first question of its category, imported as a folder of all of them', () => {
+    const bank = parseMoodleXml(
+      `<quiz>${category('Fixed')}${truefalse('Fixed one')}${category('Pool')}${truefalse('A')}${truefalse('B')}${truefalse('C')}` +
+        `${random('Random (Pool) 1')}${random('Random (Pool) 2')}</quiz>`,
+    );
+    assert.deepEqual(
+      bank.items.map((i) => [i.title, i.status, i.category]),
+      [
+        ['Fixed one', 'ok', ['Fixed']],
+        ['A', 'ok', ['Pool']],
+        ['B', 'ok', ['Pool']],
+        ['C', 'ok', ['Pool']],
+      ],
+    );
+    assert.deepEqual(bank.items[1].warnings, [
+      'The category "Pool" draws 2 of its questions at random (Moodle random questions); it was imported as a folder of all its 3 questions',
+    ]);
+    assert.deepEqual(bank.items[0].warnings, []);
+  });
+
+  it('reads our export’s subcategory for a pool of one difficulty back as the pool’s folder', () => {
+    const bank = parseMoodleXml(
+      `<quiz>${category('Sets/hard')}${truefalse('H1', hard)}${truefalse('H2', hard)}${random('Random (Sets / hard) 1')}</quiz>`,
+    );
+    assert.deepEqual(
+      bank.items.map((i) => i.category),
+      [['Sets'], ['Sets']],
+    );
+    assert.deepEqual(bank.items[0].warnings, [
+      'The category "Sets" draws 1 of its hard questions at random (Moodle random questions in "Sets / hard", our export’s subcategory for a pool of one difficulty); it was imported as a folder of all its 2 questions',
+    ]);
+  });
+
+  it('keeps a Moodle category named like a difficulty, says when Moodle drew from subcategories too, and when the file holds none of the category’s questions', () => {
+    const bank = parseMoodleXml(
+      `<quiz>${category('Physics/hard')}${truefalse('P1')}${random('Any', '1')}${category('Elsewhere')}${random('Other')}</quiz>`,
+    );
+    assert.deepEqual(
+      bank.items.map((i) => i.category),
+      [['Physics', 'hard']],
+    );
+    assert.deepEqual(bank.items[0].warnings, [
+      'The category "Physics / hard" draws 1 of its questions at random (Moodle random questions), in Moodle from its subcategories too (a pool here draws from one folder); it was imported as a folder of its one question',
+      'The category "Elsewhere" draws 1 of its questions at random (Moodle random questions), but the file holds none of its questions: nothing was imported for it',
+    ]);
   });
 });

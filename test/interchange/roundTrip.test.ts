@@ -11,8 +11,12 @@ import {
   CATEGORY_SEPARATOR,
   MOODLE_GRADES,
   type ExportMedia,
+  type ExportPool,
   type ExportQuestion,
+  type ExportTest,
 } from '../../functions/src/interchange/export/types';
+import { parseMoodleXml } from '../../functions/src/interchange/moodleXml';
+import { parseQtiPackage } from '../../functions/src/interchange/qti';
 import { importEntries, type MediaPlan } from '../../functions/src/questions/bankEntries';
 import { normalizeQuestion, QuestionInput } from '../../functions/src/questions/schemas';
 
@@ -518,5 +522,70 @@ describe('interchange export of generated questions (no importer needed)', () =>
       }),
       { numRuns: 100 },
     );
+  });
+});
+
+describe('interchange round trip of a pooled test: Moodle XML gives back the pools QTI does', () => {
+  const question = (id: string, text: string, category: string[] | null, difficulty: 'medium' | 'hard' = 'medium') =>
+    store(
+      {
+        question_type: 'true_false',
+        question_text: text,
+        options: ['True', 'False'],
+        correct_answer: 'True',
+        marks: 1,
+        difficulty,
+      },
+      id,
+      category,
+    ).exported;
+  const fixed = [question('f1', 'Fixed one', null), question('f2', 'Fixed two', ['Chapter 1'])];
+  const pooled = [
+    question('p1', 'Pool A', ['Pool']),
+    question('p2', 'Pool B', ['Pool']),
+    question('p3', 'Pool C', ['Pool']),
+  ];
+  const hard = [question('h1', 'Hard A', ['Sets'], 'hard'), question('h2', 'Hard B', ['Sets'], 'hard')];
+  const pools: ExportPool[] = [
+    { category: ['Pool'], difficulty: null, draw: 2, question_ids: ['p1', 'p2', 'p3'] },
+    { category: ['Sets'], difficulty: 'hard', draw: 1, question_ids: ['h1', 'h2'] },
+  ];
+  const questions = [...fixed, ...pooled, ...hard];
+  const test: ExportTest = { id: 't1', title: 'Pooled', question_ids: ['f1', 'f2'], shuffle: false, pools };
+
+  /** The pools an import says it found: each noted draw's folder, count and the questions filed there. */
+  const poolsOf = (entries: ReturnType<typeof importEntries>) =>
+    entries.flatMap((e) =>
+      e.report.warnings.flatMap((w) => {
+        const drawn = /draws (\d+) of its/.exec(w);
+        if (!drawn) return [];
+        const members = entries.filter((m) => m.folderName === e.folderName).map((m) => m.question!.question_text);
+        return [{ folder: e.folderName, draw: Number(drawn[1]), questions: members.sort() }];
+      }),
+    );
+  const imported = async (bank: ParsedBank) => {
+    const entries = importEntries(bank, mediaPlan(bank));
+    assert.deepEqual(
+      entries.filter((e) => e.report.status !== 'ok').map((e) => e.report),
+      [],
+      'every question imports',
+    );
+    return entries;
+  };
+
+  it('imports the Moodle XML export whole, each pool’s category a folder with its draw noted, as the QTI export', async () => {
+    const moodle = await imported(parseMoodleXml(toMoodleXml(questions, MEDIA, pools)));
+    const qti = await imported(await parseQtiPackage(await toQtiPackage(questions, MEDIA, test)));
+    const expected = [
+      { folder: 'Pool', draw: 2, questions: ['Pool A', 'Pool B', 'Pool C'] },
+      { folder: 'Sets', draw: 1, questions: ['Hard A', 'Hard B'] },
+    ];
+    assert.deepEqual(poolsOf(moodle), expected);
+    assert.deepEqual(poolsOf(qti), expected);
+    for (const entries of [moodle, qti])
+      assert.deepEqual(
+        entries.map((e) => [e.question!.question_text, e.folderName, e.question!.difficulty]),
+        questions.map((q) => [q.question_text, q.category?.join(CATEGORY_SEPARATOR) ?? null, q.difficulty]),
+      );
   });
 });

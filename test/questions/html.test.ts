@@ -46,6 +46,19 @@ describe('questions/html sanitizeQuestionHtml', () => {
     assert.match(removed[0], /^link javascript:/i);
   });
 
+  it('keeps a link to our media route, of the id form the service makes, and no other relative link', () => {
+    const media = '/api/media/demo-academy.0b5e3c1a-1111-4c4c-8888-000000000001';
+    const { html, removed } = sanitizeQuestionHtml(
+      `<a href="${media}">Listen</a> <a href="/api/media/x">a</a> <a href="/api/media/${'demo.0b5e3c1a-1111-4c4c-8888-000000000001'}/../../users">b</a> ` +
+        `<a href="${media}?attempt_id=1">c</a> <a href="//evil.example${media}">d</a>`,
+    );
+    assert.equal(
+      html,
+      `<a href="${media}" rel="noopener noreferrer nofollow" target="_blank">Listen</a> <a>a</a> <a>b</a> <a>c</a> <a>d</a>`,
+    );
+    assert.equal(removed.length, 4);
+  });
+
   it('strips svg, iframe, object and style elements, and style attributes', () => {
     const { html, removed } = sanitizeQuestionHtml(
       '<p style="color:red">a</p><svg onload="alert(1)"><circle r="1"/></svg><iframe src="https://example.org"></iframe>' +

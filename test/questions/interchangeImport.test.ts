@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { adminDb } from '../support/admin';
 import { createTenant, createUser } from '../support/fixtures';
-import { get, patch, post } from '../support/http';
+import { freshIp, get, patch, post } from '../support/http';
+import { BASE_URL } from '../support/env';
+import { publishTest, startOk } from '../attempts/fixtures';
+import type { QuestionFixture } from '../exams/fixtures';
 import { expectError } from '../support/assertions';
 import { multipartBody, postBytes } from '../support/multipart';
 
@@ -364,6 +367,34 @@ describe('POST /api/questions/import (GIFT, Aiken, Moodle XML, QTI)', function (
       assert.match(res.body.questions[0].message, /x\.png/);
       assert.match(res.body.questions[1].message, /gone\.png/);
       assert.equal((await adminDb.collection(`clients/${t8.clientId}/media`).get()).size, 0);
+    });
+
+    it('Moodle’s multichoice.xml: its link to the mp3 kept as a link to /api/media/{id}, which a taker reads while the attempt holds the question and no other organization can', async function () {
+      const fixture = join(__dirname, '../../../shared/fixtures/interop/moodle-xml/moodle__multichoice.xml');
+      if (!existsSync(fixture)) this.skip();
+      const [t9, other] = await Promise.all([createTenant(), createTenant()]);
+      const token = await admin(t9);
+      const res = await upload(token, 'multichoice.xml', readFileSync(fixture));
+      assert.equal(res.status, 201, res.text);
+      const [doc] = (await adminDb.collection(`clients/${t9.clientId}/questions`).get()).docs;
+      const stored = { ...(doc.data() as QuestionFixture), id: doc.id };
+      const link = /<a href="\/api\/media\/([^"]+)"[^>]*>Listen to this greeting:<\/a>/.exec(stored.question_text);
+      assert.ok(link, stored.question_text);
+      const mediaId = link[1];
+      const { test } = await publishTest(token, t9.clientId, { questions: [stored] });
+      const student = await createUser('student', t9.clientId);
+      const attempt = await startOk(student.token, { test_id: test.id });
+      const read = (who: string, attemptId?: string) =>
+        fetch(`${BASE_URL}/api/media/${mediaId}${attemptId ? `?attempt_id=${encodeURIComponent(attemptId)}` : ''}`, {
+          headers: { Authorization: `Bearer ${who}`, 'X-Forwarded-For': freshIp() },
+        });
+      const heard = await read(student.token, attempt.attempt_id);
+      assert.equal(heard.status, 200, await heard.clone().text());
+      assert.equal(heard.headers.get('content-type'), 'audio/mpeg');
+      assert.deepEqual([...Buffer.from(await heard.arrayBuffer()).subarray(0, 3)], [0x49, 0x44, 0x33]); // "ID3"
+      const stranger = await createUser('student', other.clientId);
+      assert.equal((await read(stranger.token, attempt.attempt_id)).status, 403);
+      assert.equal((await read(await admin(other))).status, 404);
     });
 
     it('refuses a DOCTYPE (an XML bomb or an external entity) whole', async () => {

@@ -6,6 +6,7 @@ import { createTenant, uniqueName } from '../support/fixtures';
 import { freshIp, get, post } from '../support/http';
 import { browserPerTest, checkPage, openBrowser, signInAs } from './support/browser';
 import { createTestWith } from './support/exams';
+import { mp3 } from '../media/samples';
 
 type Tenant = Awaited<ReturnType<typeof createTenant>>;
 
@@ -197,6 +198,30 @@ describe('web app: question HTML for a student', function () {
     await page.getByRole('timer').waitFor();
   }
 
+  /** A published test of the questions, its review released: the created test's reply. */
+  async function publishWith(tenant: Tenant, testName: string, questionIds: string[]) {
+    const created = await post(
+      '/api/tests',
+      {
+        test_name: testName,
+        timer: 30,
+        shuffle: 0,
+        allow_review: 1,
+        negative_marking: 0,
+        status: 'draft',
+        question_ids: questionIds,
+      },
+      { token: tenant.admin.token, ip: freshIp() },
+    );
+    assert.equal(created.status, 201, created.text);
+    const published = await post(`/api/tests/${created.body.id}/publish`, undefined, {
+      token: tenant.admin.token,
+      ip: freshIp(),
+    });
+    assert.equal(published.status, 200, published.text);
+    return created;
+  }
+
   const pwned = (page: Page) => page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned);
 
   it('runs no script of a question created with <script> and onerror=, shows its sanitized text, then its feedback in the review', async function () {
@@ -306,6 +331,56 @@ describe('web app: question HTML for a student', function () {
       return img?.src.startsWith('blob:') && img.complete && img.naturalWidth === 2;
     }, alt);
 
+  it('plays a sound a Moodle XML question links to, in the attempt and in the review, the link kept as a download of it', async function () {
+    const tenant = await createTenant();
+    const tag = uniqueName('Sound');
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<quiz>
+  <question type="multichoice">
+    <name><text>${tag} greeting</text></name>
+    <questiontext format="html">
+      <text><![CDATA[<p><a href="@@PLUGINFILE@@/bonjour.mp3">Listen to this greeting:</a> ${tag}</p>]]></text>
+      <file name="bonjour.mp3" path="/" encoding="base64">${mp3().toString('base64')}</file>
+    </questiontext>
+    <defaultgrade>1</defaultgrade>
+    <single>true</single>
+    <shuffleanswers>0</shuffleanswers>
+    <answer fraction="100" format="plain_text"><text>French</text></answer>
+    <answer fraction="0" format="plain_text"><text>German</text></answer>
+  </question>
+</quiz>
+`;
+    const imported = await importFile(tenant, 'sound.xml', xml);
+    assert.equal(imported.status, 201, JSON.stringify(imported.body));
+    await publishWith(tenant, `${tag} test`, imported.body.question_ids);
+
+    /** The player before the link: its sound from a blob: URL, the link a download of the same URL. */
+    const soundShown = (page: Page) =>
+      page.waitForFunction(() => {
+        const link = document.querySelector<HTMLAnchorElement>('.qtext-html a');
+        const player = link?.previousElementSibling;
+        return (
+          player instanceof HTMLAudioElement &&
+          player.controls &&
+          player.src.startsWith('blob:') &&
+          link!.href === player.src &&
+          link!.hasAttribute('download') &&
+          link!.textContent === 'Listen to this greeting:'
+        );
+      });
+    const { page } = browser();
+    await startAttempt(page, tenant, `${tag} test`);
+    await soundShown(page);
+    await checkPage(page, this, 'sound in an attempt');
+    await page.getByLabel('French', { exact: true }).check();
+    await page.getByText('All answers saved').waitFor();
+    await page.getByRole('button', { name: 'Submit the test' }).click();
+    await page.getByRole('button', { name: 'Submit now' }).click();
+    await page.getByRole('heading', { name: 'Review' }).waitFor();
+    await soundShown(page);
+    await checkPage(page, this, 'sound in the review');
+  });
+
   it('shows an image imported with a Moodle XML file to the admin, a student (and in the review) and a guest, each with its own credentials', async function () {
     const tenant = await createTenant();
     const tag = uniqueName('Media');
@@ -336,25 +411,7 @@ describe('web app: question HTML for a student', function () {
     // The organization's id, a dot, then the file's own: the page must keep the whole id.
     const mediaId = /\/api\/media\/([^"?]+)"/.exec(stored.body.question_text)?.[1];
     assert.ok(mediaId?.startsWith(`${tenant.clientId}.`), stored.body.question_text);
-    const created = await post(
-      '/api/tests',
-      {
-        test_name: `${tag} test`,
-        timer: 30,
-        shuffle: 0,
-        allow_review: 1,
-        negative_marking: 0,
-        status: 'draft',
-        question_ids: imported.body.question_ids,
-      },
-      { token: tenant.admin.token, ip: freshIp() },
-    );
-    assert.equal(created.status, 201, created.text);
-    const published = await post(`/api/tests/${created.body.id}/publish`, undefined, {
-      token: tenant.admin.token,
-      ip: freshIp(),
-    });
-    assert.equal(published.status, 200, published.text);
+    const created = await publishWith(tenant, `${tag} test`, imported.body.question_ids);
     const issued = await post(
       `/api/tests/${created.body.id}/share-codes`,
       {},

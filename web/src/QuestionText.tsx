@@ -1,5 +1,5 @@
 import { createContext, useContext, useEffect, useMemo, useRef } from 'react';
-import { MEDIA_ATTRIBUTE, sanitizeQuestionHtml } from './questionHtml';
+import { MEDIA_ATTRIBUTE, MEDIA_LINK_ATTRIBUTE, sanitizeQuestionHtml } from './questionHtml';
 
 /** Fetches a media file (`GET /api/media/{id}`) with the reader's credentials. */
 export type MediaLoader = (mediaId: string) => Promise<Blob>;
@@ -38,13 +38,14 @@ function HtmlText({ html, block }: { html: string; block: boolean }) {
   useEffect(() => {
     const root = ref.current;
     if (!root || !load) return;
-    const elements = Array.from(root.querySelectorAll<HTMLElement>(`[${MEDIA_ATTRIBUTE}]`));
+    const elements = Array.from(root.querySelectorAll<HTMLElement>(`[${MEDIA_ATTRIBUTE}], [${MEDIA_LINK_ATTRIBUTE}]`));
     if (elements.length === 0) return;
     let live = true;
     const urls: string[] = [];
+    const players: HTMLAudioElement[] = [];
     const byId = new Map<string, HTMLElement[]>();
     for (const el of elements) {
-      const id = el.getAttribute(MEDIA_ATTRIBUTE)!;
+      const id = el.getAttribute(MEDIA_ATTRIBUTE) ?? el.getAttribute(MEDIA_LINK_ATTRIBUTE)!;
       byId.set(id, [...(byId.get(id) ?? []), el]);
     }
     for (const [id, targets] of byId) {
@@ -54,18 +55,23 @@ function HtmlText({ html, block }: { html: string; block: boolean }) {
           const url = URL.createObjectURL(blob);
           urls.push(url);
           for (const el of targets) {
+            if (el instanceof HTMLAnchorElement) {
+              players.push(...linkedMedia(el, url, blob.type));
+              continue;
+            }
             el.setAttribute('src', url);
             // A <source> is read by its <audio> when that loads, not when the source changes.
             if (el instanceof HTMLSourceElement && el.parentElement instanceof HTMLMediaElement)
               el.parentElement.load();
           }
         },
-        // Offline, or no longer readable: the image's alt text stands in for it.
+        // Offline, or no longer readable: the image's alt text stands in for it, a link's text for its file.
         () => undefined,
       );
     }
     return () => {
       live = false;
+      for (const player of players) player.remove();
       for (const url of urls) URL.revokeObjectURL(url);
     };
   }, [clean, load]);
@@ -77,6 +83,23 @@ function HtmlText({ html, block }: { html: string; block: boolean }) {
       dangerouslySetInnerHTML={{ __html: clean }}
     />
   );
+}
+
+/**
+ * A link to a media file, once fetched: a download of it (never a page that leads out of the
+ * exam), and for a sound a player before it, the link staying as the way to the file where the
+ * player cannot play it. Returns the player it added.
+ */
+function linkedMedia(link: HTMLAnchorElement, url: string, type: string): HTMLAudioElement[] {
+  link.href = url;
+  link.download = '';
+  if (!type.startsWith('audio/')) return [];
+  const player = document.createElement('audio');
+  player.controls = true;
+  player.src = url;
+  player.setAttribute('aria-label', link.textContent?.trim() || 'Audio');
+  link.before(player);
+  return [player];
 }
 
 /**

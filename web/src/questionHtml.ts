@@ -7,16 +7,17 @@ import createDOMPurify from 'dompurify';
  */
 const purify = createDOMPurify(window);
 
-// Formatting, lists, tables, images and audio. No links (a way out of an exam), no forms,
-// no style attributes (the page's policy refuses inline styles), no classes or ids (the
-// app's own look and names are not the text's to borrow).
+// Formatting, lists, tables, images and audio. No links (a way out of an exam) but to one of
+// our media files, no forms, no style attributes (the page's policy refuses inline styles), no
+// classes or ids (the app's own look and names are not the text's to borrow).
 const ALLOWED_TAGS = [
   'p', 'br', 'hr', 'div', 'span', 'strong', 'b', 'em', 'i', 'u', 's', 'sub', 'sup', 'small', 'mark',
   'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'code', 'ul', 'ol', 'li', 'dl', 'dt', 'dd',
   'table', 'caption', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'figure', 'figcaption',
-  'img', 'audio', 'source',
+  'img', 'audio', 'source', 'a',
 ]; // prettier-ignore
 const ALLOWED_ATTR = [
+  'href',
   'src',
   'alt',
   'title',
@@ -32,6 +33,8 @@ const ALLOWED_ATTR = [
 
 /** The attribute that names a media file in sanitized HTML, in place of its `src`. */
 export const MEDIA_ATTRIBUTE = 'data-media-id';
+/** The attribute that names the media file a link points to, in place of its `href`. */
+export const MEDIA_LINK_ATTRIBUTE = 'data-media-link';
 const MEDIA_PATH = /^\/api\/media\/([A-Za-z0-9_.-]{1,300})$/;
 
 /** The media id of `/api/media/{id}` (relative, or absolute on this origin); null for any other address. */
@@ -51,6 +54,13 @@ export function mediaIdOf(src: string): string | null {
 purify.addHook('afterSanitizeAttributes', (node) => {
   // An image the text does not describe is left out of what a screen reader reads, not read as a file name.
   if (node.nodeName === 'IMG' && !node.hasAttribute('alt')) node.setAttribute('alt', '');
+  // A link keeps only the media file it points to (QuestionText makes it a player or a download).
+  const href = node.getAttribute('href');
+  if (href !== null) {
+    node.removeAttribute('href');
+    const id = node.nodeName === 'A' ? mediaIdOf(href) : null;
+    if (id) node.setAttribute(MEDIA_LINK_ATTRIBUTE, id);
+  }
   const src = node.getAttribute('src');
   if (src === null) return;
   node.removeAttribute('src');
@@ -60,7 +70,19 @@ purify.addHook('afterSanitizeAttributes', (node) => {
 
 /** Question HTML as the page may show it: the allow-list above, no scripts, media by id only. */
 export function sanitizeQuestionHtml(html: string): string {
-  return purify.sanitize(html, { ALLOWED_TAGS, ALLOWED_ATTR, ALLOW_DATA_ATTR: false, ALLOW_ARIA_ATTR: false });
+  const fragment = purify.sanitize(html, {
+    ALLOWED_TAGS,
+    ALLOWED_ATTR,
+    ALLOW_DATA_ATTR: false,
+    ALLOW_ARIA_ATTR: false,
+    RETURN_DOM_FRAGMENT: true,
+  });
+  // Any other link leaves only its text: no element of the page leads out of it.
+  for (const link of Array.from(fragment.querySelectorAll(`a:not([${MEDIA_LINK_ATTRIBUTE}])`)))
+    link.replaceWith(...Array.from(link.childNodes));
+  const holder = document.createElement('div');
+  holder.append(fragment);
+  return holder.innerHTML;
 }
 
 /** A question's text as one line of plain text (for a button's name, a confirmation): HTML read inertly. */

@@ -10,7 +10,7 @@ import {
   type ParsedItem,
   type QuestionDraft,
 } from './model';
-import { element, elements, localName, parseXml, textOf, type XmlElement } from './xml';
+import { element, elements, innerHtml, localName, parseXml, textOf, type XmlElement } from './xml';
 import { EXPORT_TAGS, isAllOrNothingCredits, isTitleFromText, readExportTags, type ExportTags } from './export/types';
 
 // Pure: a Moodle XML question bank (qformat_xml's `<quiz>`) read into drafts.
@@ -45,7 +45,6 @@ const UNSUPPORTED = new Map<string, string>(
     ddimageortext: 'Drag and drop onto image',
     randomsamatch: 'Random short-answer matching',
     ordering: 'Ordering',
-    random: 'Random (a question drawn from a category when a quiz starts)',
     description: 'Description (a text shown among questions, not a question)',
     multichoiceset: 'All-or-nothing multiple choice',
   }),
@@ -74,6 +73,7 @@ export function parseMoodleXml(text: string): ParsedBank {
     throw new BankFileRefused(`Not a Moodle XML file: its root element is <${root.name}>, not <quiz>`);
   const media = new Map<string, MediaFile>();
   const items: ParsedItem[] = [];
+  const draws = new Map<string, RandomDraw>();
   let category: string[] | null = null;
   elements(root, 'question').forEach((question, i) => {
     const type = (question.attrs.type ?? '').trim();
@@ -81,9 +81,76 @@ export function parseMoodleXml(text: string): ParsedBank {
       category = categorySegments(question);
       return;
     }
+    if (type === 'random') {
+      addRandom(draws, question, category);
+      return;
+    }
     items.push(readItem(question, type, category, { index: i + 1, media }));
   });
+  for (const draw of draws.values()) noteDraw(draw, items);
   return { format: 'moodle_xml', items, media };
+}
+
+// A random question is a quiz's draw from its category, not a question: a pool here is a test's
+// (pools-essays-regrading.md), which a bank import cannot make. As a QTI section's selection is,
+// the draw is noted on the first question of its category, and the category becomes a folder
+// holding all of them: the folder a test's pool then draws from.
+
+/** The random questions of one category: how many (each draws one question), and how they were written. */
+interface RandomDraw {
+  category: string[] | null;
+  count: number;
+  /** Every one named as our export names them (`Random (<category>) <n>`). */
+  ours: boolean;
+  /** Moodle's questiontext "1": the draw takes the subcategories' questions too. */
+  subcategories: boolean;
+}
+
+/** A category as a note names it; no category is Moodle's own "top". */
+const categoryLabel = (category: readonly string[] | null): string => `"${category ? category.join(' / ') : 'top'}"`;
+
+function addRandom(draws: Map<string, RandomDraw>, question: XmlElement, category: string[] | null): void {
+  const key = JSON.stringify(category);
+  const draw = draws.get(key) ?? { category, count: 0, ours: true, subcategories: false };
+  const name = plainFieldText(element(question, 'name') ?? question);
+  draw.count += 1;
+  draw.ours &&= category !== null && name.startsWith(`Random (${category.join(' / ')}) `);
+  const text = element(question, 'questiontext');
+  draw.subcategories ||= text !== undefined && !['', '0'].includes(plainFieldText(text));
+  draws.set(key, draw);
+}
+
+const DIFFICULTIES = new Set(['easy', 'medium', 'hard']);
+
+/**
+ * The difficulty of a pool our export wrote as a subcategory named after it (a random question
+ * cannot filter by difficulty): only when the random questions are named as ours and every
+ * question of the category is of that difficulty.
+ */
+function exportedPoolDifficulty(draw: RandomDraw, members: readonly ParsedItem[]): string | undefined {
+  const last = draw.category?.[draw.category.length - 1];
+  if (!draw.ours || !last || !DIFFICULTIES.has(last) || draw.category!.length < 2) return undefined;
+  return members.length > 0 && members.every((m) => m.question?.difficulty === last) ? last : undefined;
+}
+
+function noteDraw(draw: RandomDraw, items: ParsedItem[]): void {
+  const key = JSON.stringify(draw.category);
+  const members = items.filter((i) => JSON.stringify(i.category) === key);
+  const difficulty = exportedPoolDifficulty(draw, members);
+  const folder = difficulty ? draw.category!.slice(0, -1) : draw.category;
+  for (const member of members) member.category = folder;
+  const drawn = `draws ${draw.count} of its ${difficulty ? `${difficulty} ` : ''}questions at random (Moodle random questions${
+    difficulty ? ` in ${categoryLabel(draw.category)}, our export’s subcategory for a pool of one difficulty` : ''
+  })${draw.subcategories ? ', in Moodle from its subcategories too (a pool here draws from one folder)' : ''}`;
+  const [first] = members;
+  if (first) {
+    const all = members.length === 1 ? 'its one question' : `all its ${members.length} questions`;
+    const imported = folder ? `it was imported as a folder of ${all}` : `${all} were imported in no folder`;
+    first.warnings.push(`The category ${categoryLabel(folder)} ${drawn}; ${imported}`);
+  } else
+    items[0]?.warnings.push(
+      `The category ${categoryLabel(folder)} ${drawn}, but the file holds none of its questions: nothing was imported for it`,
+    );
 }
 
 /** Stands for a literal slash while a category path is split (a private-use character no name has). */
@@ -93,7 +160,7 @@ const SLASH = '\uE000';
 function categorySegments(question: XmlElement): string[] | null {
   const holder = element(question, 'category');
   if (!holder) return null;
-  const path = fieldText(holder).replace(/\/\//g, SLASH);
+  const path = plainFieldText(holder).replace(/\/\//g, SLASH);
   const segments = path
     .split('/')
     .map((s) => s.replaceAll(SLASH, '/').trim())
@@ -162,10 +229,20 @@ function readTitle(question: XmlElement): { raw: string | null; title: string | 
   };
 }
 
-/** The trimmed `<text>` of a field (Moodle trims it too), or the field's own text in very old files. */
+/**
+ * The trimmed `<text>` of a field (Moodle trims it too), or the field's own text in very old files.
+ * HTML written as elements of the XML (neither escaped nor CDATA, which Moodle accepts) is that
+ * markup, written back as HTML, so that it is carried (and sanitized) as escaped HTML is.
+ */
 function fieldText(field: XmlElement): string {
   const holder = element(field, 'text');
+  if (holder && elements(holder).length > 0) return innerHtml(holder).trim();
   return textOf(holder ?? field).trim();
+}
+
+/** A field that is a name rather than a text (a category path, a tag, a short answer): its text alone. */
+function plainFieldText(field: XmlElement): string {
+  return textOf(element(field, 'text') ?? field).trim();
 }
 
 /** One question being read: its warnings, what it leaves behind, and its files until they are committed. */
@@ -189,7 +266,7 @@ class QuestionReader {
   /** The question's tags, read by our export's conventions. */
   get tags(): ExportTags {
     const holder = this.child('tags');
-    this.readTags ??= readExportTags(holder ? elements(holder, 'tag').map(fieldText).filter(Boolean) : []);
+    this.readTags ??= readExportTags(holder ? elements(holder, 'tag').map(plainFieldText).filter(Boolean) : []);
     return this.readTags;
   }
 
@@ -512,7 +589,7 @@ const truefalse: Reader = (r) => {
   const feedback: FieldText[] = [r.field(undefined, format), r.field(undefined, format)];
   let byPosition = false;
   answers.forEach((answer, i) => {
-    let which = fieldText(answer);
+    let which = plainFieldText(answer);
     if (which !== 'true' && which !== 'false') {
       byPosition = true;
       which = i === 0 ? 'true' : 'false';
@@ -544,7 +621,7 @@ function keyAndAlternatives(
   const accepted: AlternativeAnswer[] = [];
   const lostFeedback: string[] = [];
   for (const answer of answers) {
-    const text = fieldText(answer.element);
+    const text = plainFieldText(answer.element);
     const feedbackHolder = element(answer.element, 'feedback');
     if (feedbackHolder && fieldText(feedbackHolder) !== '') lostFeedback.push(`"${text}"`);
     if (answer.credit < 0) {

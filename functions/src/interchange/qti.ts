@@ -7,7 +7,7 @@ import {
   type ParsedItem,
   type QuestionDraft,
 } from './model';
-import { localName, parseXml, type XmlChild, type XmlElement } from './xml';
+import { localName, parseXml, VOID_ELEMENTS, type XmlChild, type XmlElement } from './xml';
 import { readZip } from './zip';
 import { isTitleFromText } from './export/types';
 
@@ -114,7 +114,6 @@ const MEDIA_ATTRS: Record<string, string[]> = {
 
 // ---- Item body as HTML ----------------------------------------------------
 
-const VOID = new Set(['area', 'br', 'col', 'embed', 'hr', 'img', 'input', 'source', 'track', 'wbr', 'param']);
 const BLOCK = new Set(['p', 'div', 'ul', 'ol', 'table', 'blockquote', 'pre', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'dl']);
 /** Dropped when what they held was taken out (the interaction, an image a lone file cannot carry). */
 const EMPTIED_WRAPPERS = new Set(['p', 'div', 'span', 'blockquote', 'figure', 'section']);
@@ -241,7 +240,7 @@ function elementHtml(el: XmlElement, ctx: HtmlContext): string {
   const name = localName(el).toLowerCase();
   const attrs = htmlAttrs(el, name, ctx);
   if (attrs === undefined) return '';
-  if (VOID.has(name)) return `<${name}${attrs}>`;
+  if (VOID_ELEMENTS.has(name)) return `<${name}${attrs}>`;
   const inner = childrenHtml(el, ctx);
   const hadContent = el.children.some((c) => typeof c !== 'string' || c.trim() !== '');
   if (EMPTIED_WRAPPERS.has(name) && hadContent && inner.trim() === '') return '';

@@ -138,3 +138,40 @@ export function outerXml(node: XmlChild): string {
     ? `<${node.name}${attrs}/>`
     : `<${node.name}${attrs}>${innerXml(node)}</${node.name}>`;
 }
+
+/** HTML's void elements: written without a closing tag (`<img …>`); any other element always has one. */
+export const VOID_ELEMENTS = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+]);
+
+/**
+ * The children as HTML (for HTML written as XML elements, e.g. a Moodle XML `<text>`): an empty
+ * element that is not void gets its closing tag, which an HTML parser needs (`<span/>` would open
+ * a span holding the rest); names lose their namespace prefix; namespace declarations are left out.
+ */
+export function innerHtml(parent: XmlElement): string {
+  return parent.children.map(outerHtml).join('');
+}
+
+function outerHtml(node: XmlChild): string {
+  if (typeof node === 'string') return escapeText(node);
+  const name = localName(node).toLowerCase();
+  const attrs = Object.entries(node.attrs)
+    .filter(([k]) => k !== 'xmlns' && !k.startsWith('xmlns:'))
+    .map(([k, v]) => ` ${k.slice(k.indexOf(':') + 1)}="${escapeAttr(v)}"`)
+    .join('');
+  return VOID_ELEMENTS.has(name) ? `<${name}${attrs}>` : `<${name}${attrs}>${innerHtml(node)}</${name}>`;
+}

@@ -1,4 +1,5 @@
 import type SanitizeHtml from 'sanitize-html';
+import { isMediaUrl } from '../media/rules';
 
 // Loaded on the first HTML sanitized (authoring, an import), not with the schemas: a taker's save reads these
 // schemas' helpers and never sanitizes, and the sanitizer (with its CSS and HTML parsers) weighs on a cold start.
@@ -107,8 +108,11 @@ export function sanitizeQuestionHtml(html: string): { html: string; removed: str
             continue;
           }
           if (name === 'href') {
-            if (!LINK_URL.test(value.trim())) {
-              removed.add(`link ${shortValue(value.trim())} (only http, https and mailto links are kept)`);
+            // A link to an imported sound or file (Moodle's `<a href="@@PLUGINFILE@@/x.mp3">`) is our media route.
+            if (!LINK_URL.test(value.trim()) && !isMediaUrl(value.trim())) {
+              removed.add(
+                `link ${shortValue(value.trim())} (only http, https, mailto and /api/media/… links are kept)`,
+              );
               continue;
             }
             kept.href = value.trim();

@@ -10782,7 +10782,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "multiple_choice";
-            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -10815,7 +10815,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "multiple_select";
-            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -10850,7 +10850,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "true_false";
-            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -10883,7 +10883,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "short_answer";
-            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -10918,7 +10918,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "numeric";
-            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -10953,7 +10953,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "essay";
-            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;

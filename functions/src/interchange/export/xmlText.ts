@@ -1,5 +1,6 @@
 import sanitizeHtml from 'sanitize-html';
 import { XMLValidator } from 'fast-xml-parser';
+import { VOID_ELEMENTS } from '../xml';
 
 // Pure: the one way the exporters write XML text. Every text and attribute
 // value passes through escapeText / escapeAttr; element strings are built by
@@ -60,22 +61,6 @@ export const comment = (text: string): string =>
     .replace(/-(?=-)/g, '- ')
     .replace(/-$/, '- ')} -->`;
 
-const VOID_ELEMENTS = [
-  'area',
-  'base',
-  'br',
-  'col',
-  'embed',
-  'hr',
-  'img',
-  'input',
-  'link',
-  'meta',
-  'param',
-  'source',
-  'track',
-  'wbr',
-];
 const BOOLEAN_ATTRIBUTES = new Set([
   'allowfullscreen',
   'autoplay',
@@ -108,7 +93,7 @@ export function toXhtml(html: string): { xhtml: string; ok: boolean } {
     allowedTags: false,
     allowedAttributes: false,
     allowVulnerableTags: true,
-    selfClosing: VOID_ELEMENTS,
+    selfClosing: [...VOID_ELEMENTS],
     transformTags: {
       '*': (tagName, attribs) => ({
         tagName,
