@@ -2,7 +2,7 @@ import { requestMeta } from '../audit/service';
 import { assertCanManageClass } from '../auth/policy';
 import type { Principal } from '../auth/principal';
 import { ALREADY_EXISTS, hasStatus, NOT_FOUND } from '../firestore/statusCodes';
-import { readUpload } from '../http/upload';
+import { receiveFile } from '../http/upload';
 import type { RequestOrigin, UploadBody } from '../shared/callContext';
 import { conflict, notFound } from '../shared/errors';
 import {
@@ -43,7 +43,8 @@ export async function importRoster(
   origin: RequestOrigin,
 ): Promise<RosterResult> {
   const clientId = await requireClass(principal, classId);
-  const rows = (await readUpload(upload, MAX_ROSTER_BYTES, (file) => readRosterFile(file, MAX_ROSTER_ROWS))).result;
+  const file = await receiveFile(upload, MAX_ROSTER_BYTES);
+  const rows = (await file.finish(readRosterFile(file, MAX_ROSTER_ROWS))).result;
 
   const valid = rows.filter((r): r is RosterRow & { ok: true } => r.ok);
   const accounts = await findAccounts(valid.map((r) => r.email));

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { parse } from 'csv-parse';
+import { parse, type Parser } from 'csv-parse';
 import { ApiError } from '../shared/errors';
 import { uploadError } from './upload';
 
@@ -21,96 +21,154 @@ export function recordStartLine(endLine: number, raw: string): number {
 /** The longest single record csv-parse buffers: far above any valid row, far below the file limit. */
 const MAX_RECORD_BYTES = 256 * 1024;
 
+const QUESTION_ROWS = { one: 'question', many: 'questions' };
+/** Records parsed ahead of the reader before the file is paused. */
+const RECORDS_AHEAD = 256;
+
 /**
- * Reads a file as UTF-8 CSV (BOM and CRLF allowed). The header record and
- * every data record go to `onRecord` in file order. Rejects with 400
- * (not UTF-8, malformed CSV, no rows, too many rows) as soon as that is known.
- * Resolves with the number of data rows. `rowNoun` names a row in the messages.
+ * A file's records as UTF-8 CSV (BOM and CRLF allowed), the header record
+ * first, in file order, as the reader asks for them. Throws 400 (not UTF-8,
+ * malformed CSV, no rows, too many rows) after the records read before the
+ * fault, as soon as that is known; a reader that stops early stops the read.
+ * `rowNoun` names a row in the messages.
  */
-export function readCsvRecords(
+export async function* csvRecords(
+  file: { filename: string | undefined; stream: Readable },
+  maxRows: number,
+  rowNoun: { one: string; many: string } = QUESTION_ROWS,
+): AsyncGenerator<CsvRecord, void, undefined> {
+  const queue: CsvRecord[] = [];
+  let outcome: { error: ApiError } | { end: true } | undefined;
+  let wake: (() => void) | undefined;
+  const settle = (settled: NonNullable<typeof outcome>) => {
+    if (outcome) return;
+    outcome = settled;
+    wake?.();
+  };
+  const csv = parse({
+    bom: true,
+    skip_empty_lines: true,
+    skip_records_with_empty_values: true, // a spreadsheet's blank rows export as ",,,,,"
+    relax_column_count: false,
+    record_delimiter: '\n',
+    info: true,
+    raw: true,
+    max_record_size: MAX_RECORD_BYTES,
+  });
+  const stop = () => {
+    csv.destroy();
+    file.stream.unpipe();
+    file.stream.resume();
+  };
+  const fail = (error: ApiError) => {
+    if (outcome) return;
+    stop();
+    settle({ error });
+  };
+  let records = 0;
+  csv.on('data', (entry: { record: string[]; info: { lines: number }; raw: string }) => {
+    if (outcome) return;
+    records++;
+    if (records - 1 > maxRows) {
+      return fail(uploadError(`The file has more than ${maxRows} ${rowNoun.one} rows; split it into smaller files`));
+    }
+    queue.push({ line: recordStartLine(entry.info.lines, entry.raw), cells: entry.record });
+    if (queue.length >= RECORDS_AHEAD) csv.pause();
+    wake?.();
+  });
+  csv.on('error', (err: Error & { lines?: number }) => {
+    const where = err.lines ? `line ${err.lines}: ` : '';
+    fail(uploadError(`The file is not valid CSV: ${where}${err.message.replace(/ at line \d+| on line \d+/, '')}`));
+  });
+  csv.on('end', () => {
+    if (outcome) return;
+    if (records === 0) return fail(uploadError('The file is empty'));
+    if (records === 1) return fail(uploadError(`The file has a header row but no ${rowNoun.many}`));
+    settle({ end: true });
+  });
+  feedCsv(file, csv, () => outcome !== undefined, fail);
+
+  try {
+    for (;;) {
+      const record = queue.shift();
+      if (record) {
+        if (queue.length === 0 && csv.isPaused()) csv.resume();
+        yield record;
+      } else if (!outcome) {
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = undefined;
+      } else if ('error' in outcome) {
+        throw outcome.error;
+      } else {
+        return;
+      }
+    }
+  } finally {
+    if (!outcome) fail(uploadError('The read stopped'));
+  }
+}
+
+/** Bytes → checked UTF-8 text with line ends made "\n" → csv-parse. */
+function feedCsv(
+  file: { filename: string | undefined; stream: Readable },
+  csv: Parser,
+  stopped: () => boolean,
+  fail: (error: ApiError) => void,
+): void {
+  const notUtf8 = () =>
+    uploadError(`The file "${file.filename ?? ''}" is not UTF-8 text (CSV expected)`.replace(' ""', ''));
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let pendingCR = false;
+  const feed = (text: string) => {
+    let normalized = (pendingCR ? '\r' : '') + text;
+    pendingCR = normalized.endsWith('\r');
+    if (pendingCR) normalized = normalized.slice(0, -1);
+    normalized = normalized.replace(/\r\n?/g, '\n');
+    if (normalized.includes('\u0000')) throw new Error('binary');
+    if (normalized.length > 0 && !csv.write(normalized)) {
+      file.stream.pause();
+      csv.once('drain', () => file.stream.resume());
+    }
+  };
+  file.stream.on('data', (chunk: Buffer) => {
+    if (stopped()) return;
+    try {
+      feed(decoder.decode(chunk, { stream: true }));
+    } catch {
+      fail(notUtf8());
+    }
+  });
+  file.stream.on('end', () => {
+    if (stopped()) return;
+    try {
+      feed(decoder.decode());
+      if (pendingCR) csv.write('\n');
+    } catch {
+      return fail(notUtf8());
+    }
+    csv.end();
+  });
+}
+
+/**
+ * Reads a file as csvRecords does, handing the header record and every data
+ * record to `onRecord` in file order (its error stops the read). Resolves with
+ * the number of data rows.
+ */
+export async function readCsvRecords(
   file: { filename: string | undefined; stream: Readable },
   maxRows: number,
   onRecord: (record: CsvRecord) => void,
-  rowNoun: { one: string; many: string } = { one: 'question', many: 'questions' },
+  rowNoun: { one: string; many: string } = QUESTION_ROWS,
 ): Promise<number> {
-  return new Promise<number>((resolve, reject) => {
-    let settled = false;
-    let records = 0;
-    const fail = (err: ApiError) => {
-      if (settled) return;
-      settled = true;
-      csv.destroy();
-      file.stream.unpipe();
-      file.stream.resume();
-      reject(err);
-    };
-    const csv = parse({
-      bom: true,
-      skip_empty_lines: true,
-      skip_records_with_empty_values: true, // a spreadsheet's blank rows export as ",,,,,"
-      relax_column_count: false,
-      record_delimiter: '\n',
-      info: true,
-      raw: true,
-      max_record_size: MAX_RECORD_BYTES,
-    });
-    csv.on('data', (entry: { record: string[]; info: { lines: number }; raw: string }) => {
-      if (settled) return;
-      records++;
-      if (records - 1 > maxRows) {
-        return fail(uploadError(`The file has more than ${maxRows} ${rowNoun.one} rows; split it into smaller files`));
-      }
-      try {
-        onRecord({ line: recordStartLine(entry.info.lines, entry.raw), cells: entry.record });
-      } catch (err) {
-        fail(err instanceof ApiError ? err : uploadError((err as Error).message));
-      }
-    });
-    csv.on('error', (err: Error & { lines?: number }) => {
-      const where = err.lines ? `line ${err.lines}: ` : '';
-      fail(uploadError(`The file is not valid CSV: ${where}${err.message.replace(/ at line \d+| on line \d+/, '')}`));
-    });
-    csv.on('end', () => {
-      if (settled) return;
-      if (records === 0) return fail(uploadError('The file is empty'));
-      if (records === 1) return fail(uploadError(`The file has a header row but no ${rowNoun.many}`));
-      settled = true;
-      resolve(records - 1);
-    });
-
-    // Bytes → checked UTF-8 text with line ends made "\n" → csv-parse.
-    const notUtf8 = () =>
-      uploadError(`The file "${file.filename ?? ''}" is not UTF-8 text (CSV expected)`.replace(' ""', ''));
-    const decoder = new TextDecoder('utf-8', { fatal: true });
-    let pendingCR = false;
-    const feed = (text: string) => {
-      let normalized = (pendingCR ? '\r' : '') + text;
-      pendingCR = normalized.endsWith('\r');
-      if (pendingCR) normalized = normalized.slice(0, -1);
-      normalized = normalized.replace(/\r\n?/g, '\n');
-      if (normalized.includes('\u0000')) throw new Error('binary');
-      if (normalized.length > 0 && !csv.write(normalized)) {
-        file.stream.pause();
-        csv.once('drain', () => file.stream.resume());
-      }
-    };
-    file.stream.on('data', (chunk: Buffer) => {
-      if (settled) return;
-      try {
-        feed(decoder.decode(chunk, { stream: true }));
-      } catch {
-        fail(notUtf8());
-      }
-    });
-    file.stream.on('end', () => {
-      if (settled) return;
-      try {
-        feed(decoder.decode());
-        if (pendingCR) csv.write('\n');
-      } catch {
-        return fail(notUtf8());
-      }
-      csv.end();
-    });
-  });
+  let records = 0;
+  for await (const record of csvRecords(file, maxRows, rowNoun)) {
+    records++;
+    try {
+      onRecord(record);
+    } catch (err) {
+      throw err instanceof ApiError ? err : uploadError((err as Error).message);
+    }
+  }
+  return records - 1;
 }

@@ -33,32 +33,46 @@ export const tooLarge = (maxBytes: number) =>
   );
 export const uploadError = (message: string) => badRequest(message, [{ path: FILE_FIELD, message }]);
 
+/** The upload's one file part, as it arrives. */
+export interface ReceivedFile extends UploadedFile {
+  /**
+   * The upload read to its end, with what the consumer read from `stream`
+   * (the reading the caller started): rejects with 400 (malformed upload,
+   * another part) or 413 (too large) as soon as that is known, having read no
+   * further; a reading's ApiError is the answer as it stands.
+   */
+  finish<T>(reading: Promise<T>): Promise<UploadRead<T>>;
+}
+
 /**
- * Reads the one file part named "file", handing its stream to `consume`.
- * Rejects with 400 (malformed upload, another part, no file) or 413 (too
- * large) as soon as that is known, having read no further; a consumer's
- * ApiError is the answer as it stands.
+ * The one file part named "file", once it begins: the caller reads its stream
+ * and hands that reading to `finish`. Rejects with 400 (not multipart, a field
+ * or another part first, no file) or 413 (declared too large) before any file.
  */
-export function readUpload<T>(
-  upload: UploadBody,
-  maxBytes: number,
-  consume: (file: UploadedFile) => Promise<T>,
-): Promise<UploadRead<T>> {
+export function receiveFile(upload: UploadBody, maxBytes: number): Promise<ReceivedFile> {
   if (!upload.multipart) {
     return Promise.reject(uploadError(`Send the file as multipart/form-data with one file part named "${FILE_FIELD}"`));
   }
   const declared = Number(upload.headers['content-length'] ?? 0);
   if (declared > maxBytes + ENVELOPE_BYTES) return Promise.reject(tooLarge(maxBytes));
 
-  return new Promise<UploadRead<T>>((resolve, reject) => {
+  return new Promise<ReceivedFile>((resolveFile, rejectFile) => {
     let settled = false;
     let source: Readable | undefined;
     let consumer: PassThrough | undefined;
     let fileSeen = false;
     let formClosed = false;
-    let consumed: { value: T } | undefined;
+    let consumed: { value: unknown } | undefined;
     let bytes = 0;
     const hash = createHash('sha256');
+    // Settled once the file began: by the first failure, or by the end of both the form and the reading.
+    let resolveRead!: (read: UploadRead<unknown>) => void;
+    let rejectRead!: (err: ApiError) => void;
+    const read = new Promise<UploadRead<unknown>>((resolve, reject) => {
+      resolveRead = resolve;
+      rejectRead = reject;
+    });
+    read.catch(() => undefined); // a failure before the reading is handed over is still its answer, later
 
     const fail = (err: ApiError) => {
       if (settled) return;
@@ -68,14 +82,25 @@ export function readUpload<T>(
         source.unpipe();
         source.resume(); // drain what the client is still sending, unread
       }
-      reject(err);
+      if (fileSeen) rejectRead(err);
+      else rejectFile(err);
     };
     const finishIfDone = () => {
       if (settled || !formClosed) return;
       if (!fileSeen) return fail(uploadError(`No file part named "${FILE_FIELD}" was sent`));
       if (!consumed) return;
       settled = true;
-      resolve({ result: consumed.value, sha256: hash.digest('hex'), bytes });
+      resolveRead({ result: consumed.value, sha256: hash.digest('hex'), bytes });
+    };
+    const finish = <T>(reading: Promise<T>): Promise<UploadRead<T>> => {
+      reading.then(
+        (value) => {
+          consumed = { value };
+          finishIfDone();
+        },
+        (err: unknown) => fail(err instanceof ApiError ? err : uploadError((err as Error).message)),
+      );
+      return read as Promise<UploadRead<T>>;
     };
 
     let form: busboy.Busboy;
@@ -108,13 +133,7 @@ export function readUpload<T>(
       file.on('error', (err: Error) => fail(uploadError(`The multipart body is malformed: ${err.message}`)));
       stream.on('error', () => undefined); // destroyed on failure; the failure is already the answer
       file.pipe(stream);
-      consume({ filename: info.filename || undefined, stream }).then(
-        (value) => {
-          consumed = { value };
-          finishIfDone();
-        },
-        (err: unknown) => fail(err instanceof ApiError ? err : uploadError((err as Error).message)),
-      );
+      resolveFile({ filename: info.filename || undefined, stream, finish });
     });
     form.on('field', (name) =>
       fail(

@@ -12,17 +12,10 @@ import { normalizedFolderName, type Folder } from '../folders/schemas';
 import { badRequest, forbidden, notFound } from '../shared/errors';
 import { errorText, log } from '../platform/log';
 import { parseHeader, rowError, validateRow, type HeaderColumns, type RowResult } from './csvRows';
-import { readCsvRecords } from '../http/csvUpload';
-import { readUpload, streamBytes, uploadError, type UploadedFile } from '../http/upload';
+import { csvRecords } from '../http/csvUpload';
+import { receiveFile, streamBytes, uploadError, type UploadedFile } from '../http/upload';
 import * as imports from './importStore';
-import {
-  MAX_IMPORT_BYTES,
-  MAX_IMPORT_ROWS,
-  normalizeQuestion,
-  type ImportResult,
-  type QuestionInput,
-  type RowError,
-} from './schemas';
+import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, normalizeQuestion, type ImportResult, type QuestionInput } from './schemas';
 import type { StoredQuestion } from './documents';
 import { importEntries, type ImportEntry, type MediaPlan } from './bankEntries';
 import { BankFileRefused, type InterchangeFormat, type ParsedBank } from '../interchange/model';
@@ -35,10 +28,11 @@ import { MAX_IMPORT_MEDIA_BYTES, sniffMedia } from '../media/mediaType';
 import { mediaUrl, newMediaId } from '../media/rules';
 import { removeMedia, storeMedia, type MediaFile } from '../media/store';
 import { MissingFolder } from './store';
+import { bankSizeRefusal, decideImport, type ImportMode, type ImportWrite, type ValidEntry } from './importDecision';
 
 export interface ImportOptions {
   client_id?: string;
-  mode: 'all_or_nothing' | 'partial';
+  mode: ImportMode;
   dry_run: boolean;
   format?: InterchangeFormat;
   folder_id?: string;
@@ -50,15 +44,15 @@ type ReadFile = { kind: 'csv'; rows: RowResult[] } | { kind: 'bank'; bank: Parse
 async function readCsvFile(file: UploadedFile): Promise<ReadFile> {
   let columns: HeaderColumns | undefined;
   const rows: RowResult[] = [];
-  await readCsvRecords(file, MAX_IMPORT_ROWS, (record) => {
+  for await (const record of csvRecords(file, MAX_IMPORT_ROWS)) {
     if (!columns) {
       const header = parseHeader(record.cells);
       if ('error' in header) throw badRequest(header.error, [{ path: 'row 1', message: header.error }]);
       columns = header.columns;
-      return;
+      continue;
     }
     rows.push(validateRow(record.line, columns, record.cells));
-  });
+  }
   return { kind: 'csv', rows };
 }
 
@@ -251,19 +245,28 @@ function mediaToStore(
   return files;
 }
 
-/**
- * 400 for the file as a whole. Beside the details, the per-question report of
- * every question found, in file order, ok or not, as the 201 has it: a teacher
- * sees the whole file before choosing partial.
- */
-function refusedImport(message: string, entries: ImportEntry[]) {
-  return badRequest(
-    message,
-    entries.flatMap((e) => e.errors),
-    { questions: entries.map((e) => e.report) },
-  );
+interface ReadEntries {
+  entries: ImportEntry[];
+  /** The media a bank file carries, to store beside the questions that show them. */
+  media: { bank: ParsedBank; plan: MediaPlan } | null;
 }
 
+/** The file's entries: CSV rows with the folders they name checked, or a bank's questions with its media planned. */
+async function entriesOf(principal: Principal, clientId: string, file: ReadFile): Promise<ReadEntries> {
+  if (file.kind === 'csv') {
+    const rows = await checkFolders(principal, clientId, file.rows);
+    return { entries: rows.map(csvEntry), media: null };
+  }
+  const refusal = bankSizeRefusal(file.bank.items.length);
+  if (refusal) throw refusal;
+  const plan = await planMedia(clientId, file.bank);
+  return { entries: importEntries(file.bank, plan), media: { bank: file.bank, plan } };
+}
+
+/**
+ * Reads the upload (the file's format read as it streams in), decides what it
+ * writes, and writes that.
+ */
 export async function importQuestions(
   principal: Principal,
   options: ImportOptions,
@@ -271,64 +274,30 @@ export async function importQuestions(
 ): Promise<ImportResult> {
   const clientId = questionBankScope(principal, options.client_id, 'query.client_id');
   await requireClient(clientId);
-  const read = await readUpload(upload, MAX_IMPORT_BYTES, (file) => readImportFile(file, options.format));
-  const file = read.result;
-
-  let entries: ImportEntry[];
-  let media: MediaPlan = new Map();
-  if (file.kind === 'csv') {
-    const rows = await checkFolders(principal, clientId, file.rows);
-    entries = rows.map(csvEntry);
-  } else {
-    if (file.bank.items.length > MAX_IMPORT_ROWS)
-      throw uploadError(
-        `The file has ${file.bank.items.length} questions, more than ${MAX_IMPORT_ROWS}; split it into smaller files`,
-      );
-    if (file.bank.items.length === 0) throw uploadError('The file holds no questions');
-    media = await planMedia(clientId, file.bank);
-    entries = importEntries(file.bank, media);
-  }
+  const file = await receiveFile(upload, MAX_IMPORT_BYTES);
+  const read = await file.finish(readImportFile(file, options.format));
+  const { entries, media } = await entriesOf(principal, clientId, read.result);
   const folders = await planFolders(principal, clientId, entries, options.folder_id);
-
-  const failedEntries = entries.filter((e) => e.report.status !== 'ok');
-  const failed = failedEntries.length;
-  const errors: RowError[] = failedEntries.flatMap((e) => e.errors);
-  const valid = entries.filter((e): e is ImportEntry & { question: QuestionInput } => e.question !== undefined);
-  const report = entries.map((e) => e.report);
-  const csv = file.kind === 'csv';
-  if (failed > 0 && options.mode === 'all_or_nothing') {
-    throw refusedImport(
-      csv
-        ? `${failed} of ${entries.length} rows are invalid; nothing was imported (send ?mode=partial to import the valid rows)`
-        : `${failed} of ${entries.length} questions cannot be imported; nothing was imported (send ?mode=partial to import the others)`,
-      entries,
-    );
-  }
-  if (valid.length === 0)
-    throw refusedImport(
-      csv
-        ? `None of the ${entries.length} rows is valid; nothing was imported`
-        : `None of the ${entries.length} questions can be imported; nothing was imported`,
-      entries,
-    );
-
   const importId = read.sha256;
-  if (options.dry_run) {
-    imports.assertNotImported(await imports.findImport(clientId, importId));
-    return {
-      import_id: null,
-      dry_run: true,
-      imported: valid.length,
-      failed,
-      errors,
-      question_ids: [],
-      questions: report,
-    };
-  }
+  const decision = decideImport(entries, {
+    csv: read.result.kind === 'csv',
+    mode: options.mode,
+    dryRun: options.dry_run,
+    earlier: options.dry_run ? await imports.findImport(clientId, importId) : undefined,
+  });
+  if ('refusal' in decision) throw decision.refusal;
+  if ('dryRun' in decision) return decision.dryRun;
+  return writeImport(principal, clientId, importId, decision.write, folders, media);
+}
 
-  const now = Date.now();
-  const createdAt = new Date(now).toISOString();
-  const questions: StoredQuestion[] = valid.map((e) => ({
+/** The questions as they will be stored, each in its folder, in file order. */
+function storedQuestions(
+  clientId: string,
+  valid: ValidEntry[],
+  folders: FolderPlan,
+  createdAt: string,
+): StoredQuestion[] {
+  return valid.map((e) => ({
     id: randomUUID(),
     client_id: clientId,
     folder_id: folders.folderOf(e),
@@ -336,18 +305,31 @@ export async function importQuestions(
     created_at: createdAt,
     updated_at: createdAt,
   }));
+}
+
+/** Claims the file, stores its media, stages and commits its questions, then publishes them (see importStore.ts). */
+async function writeImport(
+  principal: Principal,
+  clientId: string,
+  importId: string,
+  write: ImportWrite,
+  folders: FolderPlan,
+  media: ReadEntries['media'],
+): Promise<ImportResult> {
+  const now = Date.now();
+  const createdAt = new Date(now).toISOString();
+  const questions = storedQuestions(clientId, write.valid, folders, createdAt);
   const chunks = imports.chunkQuestions(questions);
   const folderIds = [...new Set(questions.flatMap((q) => (q.folder_id ? [q.folder_id] : [])))];
   const newFolders = folders.created.filter((f) => folderIds.includes(f.id));
   const existingFolderIds = folderIds.filter((id) => !newFolders.some((f) => f.id === id));
-  const mediaFiles =
-    file.kind === 'bank'
-      ? mediaToStore(
-          file.bank,
-          media,
-          valid.map((e) => e.question),
-        )
-      : [];
+  const mediaFiles = media
+    ? mediaToStore(
+        media.bank,
+        media.plan,
+        write.valid.map((e) => e.question),
+      )
+    : [];
 
   await imports.recoverStaleImports(clientId, now);
   const record = await imports.claimImport({
@@ -358,7 +340,7 @@ export async function importQuestions(
     pending_folder_ids: [],
     chunk_count: chunks.length,
     imported: questions.length,
-    failed,
+    failed: write.failed,
     created_by: principal.uid,
     created_at: createdAt,
     lease_expires_at: imports.leaseFrom(now),
@@ -390,9 +372,9 @@ export async function importQuestions(
     import_id: importId,
     dry_run: false,
     imported: questions.length,
-    failed,
-    errors,
+    failed: write.failed,
+    errors: write.errors,
     question_ids: questions.map((q) => q.id),
-    questions: report,
+    questions: write.report,
   };
 }

@@ -7,6 +7,7 @@ import type { Folder } from '../folders/schemas';
 import { conflict } from '../shared/errors';
 import { MissingFolder, toStoredQuestion } from './store';
 import type { ImportRecord, StoredImportChunk, StoredQuestion } from './documents';
+import { earlierImportRefusal } from './importDecision';
 
 // How an import of thousands of questions becomes visible all at once although
 // Firestore commits at most 500 writes together:
@@ -38,14 +39,6 @@ const CHUNKS_PER_COMMIT = 4;
 /** Batches committed at once while publishing. */
 const PARALLEL_COMMITS = 3;
 
-const alreadyImported = (record: ImportRecord) =>
-  conflict(
-    `This file was already imported (import ${record.id}, ${record.imported} questions, ${record.completed_at ?? record.created_at}); ` +
-      'change the file to import its questions again',
-  );
-const inProgress = (record: ImportRecord) =>
-  conflict(`An import of this file is in progress (import ${record.id}); retry in a few minutes`);
-
 export const leaseFrom = (now: number): string => new Date(now + LEASE_MS).toISOString();
 const leaseExpired = (record: ImportRecord, now: number): boolean =>
   record.lease_expires_at !== null && Date.parse(record.lease_expires_at) <= now;
@@ -76,9 +69,9 @@ export async function findImport(clientId: string, importId: string): Promise<Im
 }
 
 /** 409 when this file was imported before, or is being imported now. */
-export function assertNotImported(record: ImportRecord | undefined): void {
-  if (!record) return;
-  throw record.status === 'complete' ? alreadyImported(record) : inProgress(record);
+function assertNotImported(record: ImportRecord | undefined): void {
+  const refusal = earlierImportRefusal(record);
+  if (refusal) throw refusal;
 }
 
 /** Step 1: the record, created only if no import of this file exists (see recoverStaleImports for dead ones). */

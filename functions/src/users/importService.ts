@@ -5,7 +5,7 @@ import { findClient } from '../clients/store';
 import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
 import { ALREADY_EXISTS, hasStatus } from '../firestore/statusCodes';
-import { readUpload } from '../http/upload';
+import { receiveFile } from '../http/upload';
 import type { RequestOrigin, UploadBody } from '../shared/callContext';
 import { conflict, notFound } from '../shared/errors';
 import {
@@ -44,9 +44,8 @@ export async function importStudents(
   const clientId = studentImportScope(principal, options.client_id);
   // A Client Admin's own organization exists (authentication checked it is active); a named one may not.
   if (principal.role === 'super_admin' && !(await findClient(clientId))) throw notFound('Client not found');
-  const rows = (
-    await readUpload(upload, MAX_USER_IMPORT_BYTES, (file) => readRosterFile(file, MAX_USER_IMPORT_ROWS, ['password']))
-  ).result;
+  const file = await receiveFile(upload, MAX_USER_IMPORT_BYTES);
+  const rows = (await file.finish(readRosterFile(file, MAX_USER_IMPORT_ROWS, ['password']))).result;
 
   const valid = rows.filter((r): r is RosterRow & { ok: true } => r.ok);
   const accounts = await findAccounts(valid.map((r) => r.email));
