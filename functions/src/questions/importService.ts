@@ -2,7 +2,6 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { questionBankScope } from '../auth/policy';
 import type { Principal } from '../auth/principal';
-import type { UploadBody } from '../shared/callContext';
 import { isDocumentId } from '../shared/ids';
 import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
@@ -13,9 +12,9 @@ import { badRequest, forbidden, notFound } from '../shared/errors';
 import { errorText, log } from '../platform/log';
 import { parseHeader, rowError, validateRow, type HeaderColumns, type RowResult } from './csvRows';
 import { csvRecords } from '../http/csvUpload';
-import { receiveFile, streamBytes, uploadError, type UploadedFile } from '../http/upload';
+import { streamBytes, uploadError, type ReceivedFile, type UploadedFile } from '../http/upload';
 import * as imports from './importStore';
-import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, normalizeQuestion, type ImportResult, type QuestionInput } from './schemas';
+import { MAX_IMPORT_ROWS, normalizeQuestion, type ImportResult, type QuestionInput } from './schemas';
 import type { StoredQuestion } from './documents';
 import { importEntries, type ImportEntry, type MediaPlan } from './bankEntries';
 import { BankFileRefused, type InterchangeFormat, type ParsedBank } from '../interchange/model';
@@ -31,7 +30,6 @@ import { MissingFolder } from './store';
 import { bankSizeRefusal, decideImport, type ImportMode, type ImportWrite, type ValidEntry } from './importDecision';
 
 export interface ImportOptions {
-  client_id?: string;
   mode: ImportMode;
   dry_run: boolean;
   format?: InterchangeFormat;
@@ -263,18 +261,23 @@ async function entriesOf(principal: Principal, clientId: string, file: ReadFile)
   return { entries: importEntries(file.bank, plan), media: { bank: file.bank, plan } };
 }
 
+/** The organization whose bank the file goes into (a Super Admin names it); it must exist. Checked before the upload is read. */
+export async function importScope(principal: Principal, clientIdParam: string | undefined): Promise<string> {
+  const clientId = questionBankScope(principal, clientIdParam, 'query.client_id');
+  await requireClient(clientId);
+  return clientId;
+}
+
 /**
- * Reads the upload (the file's format read as it streams in), decides what it
+ * Reads the uploaded file (its format read as it streams in), decides what it
  * writes, and writes that.
  */
 export async function importQuestions(
   principal: Principal,
+  clientId: string,
   options: ImportOptions,
-  upload: UploadBody,
+  file: ReceivedFile,
 ): Promise<ImportResult> {
-  const clientId = questionBankScope(principal, options.client_id, 'query.client_id');
-  await requireClient(clientId);
-  const file = await receiveFile(upload, MAX_IMPORT_BYTES);
   const read = await file.finish(readImportFile(file, options.format));
   const { entries, media } = await entriesOf(principal, clientId, read.result);
   const folders = await planFolders(principal, clientId, entries, options.folder_id);

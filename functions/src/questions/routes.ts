@@ -7,6 +7,7 @@ import {
   ImportQuery,
   ImportResult,
   ListQuestionsQuery,
+  MAX_IMPORT_BYTES,
   MAX_IMPORT_ROWS,
   QuestionInput,
   QuestionPage,
@@ -93,10 +94,13 @@ export const questionRoutes: RouteDefinition[] = [
     success: { status: 201, description: 'What was imported (for a dry run, what would be)', schema: ImportResult },
     errors: ['NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE'],
     // A route that declares `upload` is always handed one. The import (CSV parser, multipart reader) loads on
-    // its first use: a cold instance that serves an exam never pays for it.
+    // its first use: a cold instance that serves an exam never pays for it. The organization is checked
+    // before the upload is read; the service is handed the file.
     handler: async ({ principal, query, upload }) => {
-      const { importQuestions } = await import('./importService');
-      return { status: 201, body: await importQuestions(principal, query, upload!) };
+      const [imports, { receiveFile }] = await Promise.all([import('./importService'), import('../http/upload')]);
+      const clientId = await imports.importScope(principal, query.client_id);
+      const file = await receiveFile(upload!, MAX_IMPORT_BYTES);
+      return { status: 201, body: await imports.importQuestions(principal, clientId, query, file) };
     },
   }),
   defineRoute({
