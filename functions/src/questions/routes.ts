@@ -97,10 +97,11 @@ export const questionRoutes: RouteDefinition[] = [
     // its first use: a cold instance that serves an exam never pays for it. The organization is checked
     // before the upload is read; the service is handed the file.
     handler: async ({ principal, query, upload }) => {
-      const [imports, { receiveFile }] = await Promise.all([import('./importService'), import('../http/upload')]);
-      const clientId = await imports.importScope(principal, query.client_id);
+      const { importScope, importQuestions } = await import('./importService');
+      const { receiveFile } = await import('../http/upload');
+      const clientId = await importScope(principal, query.client_id);
       const file = await receiveFile(upload!, MAX_IMPORT_BYTES);
-      return { status: 201, body: await imports.importQuestions(principal, clientId, query, file) };
+      return { status: 201, body: await importQuestions(principal, clientId, query, file) };
     },
   }),
   defineRoute({
