@@ -10,6 +10,7 @@ import type { ICruiseResult, IForbiddenRuleType } from 'dependency-cruiser';
 
 interface Layout {
   kernel: string[];
+  sideDoors?: string[];
   pure: string[];
   forbidden: { name: string }[];
 }
