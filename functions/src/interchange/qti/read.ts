@@ -6,10 +6,10 @@ import {
   type ParsedBank,
   type ParsedItem,
   type QuestionDraft,
-} from './model';
-import { localName, parseXml, VOID_ELEMENTS, type XmlChild, type XmlElement } from './xml';
-import { readZip } from './zip';
-import { isTitleFromText } from './export/types';
+} from '../model';
+import { localName, parseXml, VOID_ELEMENTS, type XmlChild, type XmlElement } from '../xml';
+import { readZip } from '../zip';
+import { isTitleFromText } from '../conventions';
 
 // Pure: QTI 2.1 and 3.0 items, alone or in a content package, as bank drafts.
 // The two versions differ mostly in spelling (`choiceInteraction` and

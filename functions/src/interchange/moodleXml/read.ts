@@ -1,5 +1,4 @@
-import sanitizeHtml from 'sanitize-html';
-import { parseNumberText } from '../shared/numberText';
+import { parseNumberText } from '../../shared/numberText';
 import {
   BankFileRefused,
   MEDIA_PLACEHOLDER,
@@ -9,9 +8,9 @@ import {
   type ParsedBank,
   type ParsedItem,
   type QuestionDraft,
-} from './model';
-import { element, elements, innerHtml, localName, parseXml, textOf, type XmlElement } from './xml';
-import { EXPORT_TAGS, isAllOrNothingCredits, isTitleFromText, readExportTags, type ExportTags } from './export/types';
+} from '../model';
+import { element, elements, innerHtml, localName, parseXml, textOf, type XmlElement } from '../xml';
+import { EXPORT_TAGS, isAllOrNothingCredits, isTitleFromText, readExportTags, type ExportTags, htmlLine, MOODLE_GRADES, moodleGradeOf } from '../conventions';
 
 // Pure: a Moodle XML question bank (qformat_xml's `<quiz>`) read into drafts.
 // Where Moodle would abort the whole file (an invalid grade) only that question
@@ -20,14 +19,6 @@ import { EXPORT_TAGS, isAllOrNothingCredits, isTitleFromText, readExportTags, ty
 // difficulty:…, untitled (the <name> was made from the text: no title),
 // all_or_nothing (a multiple_select whose grades stand for all-or-nothing
 // scoring: no option_credits); other tags are named as not carried.
-
-/** Moodle's grade list (question_bank::fraction_options_full), in percent; a file's grades must be one of them. */
-const MOODLE_GRADES = [
-  100, 90, 83.33333, 80, 75, 70, 66.66667, 60, 50, 40, 33.33333, 30, 25, 20, 16.66667, 14.28571, 12.5, 11.11111, 10, 5,
-  0,
-].flatMap((g) => (g === 0 ? [0] : [g, -g]));
-/** Moodle's own slack when it matches a grade (0.00001 of a fraction). */
-const GRADE_SLACK = 0.001;
 
 /** Types we cannot hold, by Moodle's name, as a person would call them. */
 const UNSUPPORTED = new Map<string, string>(
@@ -218,7 +209,7 @@ function readTitle(question: XmlElement): { raw: string | null; title: string | 
   if (!name) return { raw: null, title: null };
   const raw = fieldText(name);
   if (!/<[a-zA-Z/!]/.test(raw)) return { raw, title: raw || null };
-  const { text, formatting } = htmlToText(raw);
+  const { text, formatting } = htmlLine(raw);
   return {
     raw,
     title: text || null,
@@ -479,13 +470,13 @@ function gradedAnswers(r: QuestionReader): Answer[] {
   const answers = elements(r.question, 'answer').map((answer) => {
     const written = answer.attrs.fraction ?? (element(answer, 'fraction') ? textOf(element(answer, 'fraction')!) : '0');
     const value = Number(written.trim());
-    const snapped = MOODLE_GRADES.find((g) => Math.abs(g - value) < GRADE_SLACK);
+    const snapped = moodleGradeOf(value);
     if (snapped === undefined) invalid.push(Number.isFinite(value) ? String(value / 100) : `"${written}"`);
     return { element: answer, credit: snapped ?? 0 };
   });
   if (invalid.length > 0)
     throw new QuestionError(
-      `Grades (${invalid.join(', ')}) do not match grade options: Moodle accepts only ${MOODLE_GRADES.filter((g) => g >= 0).join(', ')} percent and their negatives`,
+      `Grades (${invalid.join(', ')}) do not match grade options: Moodle accepts only ${MOODLE_GRADES.join(', ')} percent and their negatives`,
     );
   if (answers.length === 0) throw new QuestionError('It has no answers');
   return answers;
@@ -558,7 +549,7 @@ function optionText(r: QuestionReader, answer: XmlElement, format: string, n: nu
   const answerFormat = answer.attrs.format?.trim() || format;
   let text = raw;
   if (!['plain_text', 'markdown', 'wiki_like'].includes(answerFormat)) {
-    const converted = htmlToText(answerFormat === 'moodle_auto_format' ? raw.replace(/\r?\n/g, ' ') : raw);
+    const converted = htmlLine(answerFormat === 'moodle_auto_format' ? raw.replace(/\r?\n/g, ' ') : raw);
     text = converted.text;
     const lost = converted.images.map(
       (image) => `its image ${safeDecode(image.src.replace(/^@@PLUGINFILE@@\//, '').replace(/\?.*$/, ''))}`,
@@ -762,33 +753,3 @@ const escapeHtml = (text: string): string =>
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;')
     .replace(/\r?\n/g, '<br />\n');
-
-/** Tags whose loss changes nothing a reader sees in one line of text. */
-const LAYOUT_TAGS = new Set(['p', 'br', 'div', 'span']);
-
-/** HTML as plain text: entities decoded, spacing collapsed; the images and the formatting it had. */
-export function htmlToText(html: string): {
-  text: string;
-  images: { src: string; alt: string }[];
-  formatting: string[];
-} {
-  const images: { src: string; alt: string }[] = [];
-  const formatting = new Set<string>();
-  const spaced = html.replace(/<br\s*\/?>|<\/(p|div|li|tr|td|th|h[1-6])>/gi, ' $&');
-  const escaped = sanitizeHtml(spaced, {
-    allowedTags: [],
-    allowedAttributes: {},
-    transformTags: {
-      '*': (tagName, attribs) => {
-        if (tagName === 'img') images.push({ src: attribs.src ?? '', alt: attribs.alt ?? '' });
-        else if (!LAYOUT_TAGS.has(tagName)) formatting.add(tagName);
-        return { tagName, attribs };
-      },
-    },
-  });
-  const text = escaped
-    .replace(/&(lt|gt|quot|amp);/g, (_, name: string) => ({ lt: '<', gt: '>', quot: '"', amp: '&' })[name] ?? '')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return { text, images, formatting: [...formatting] };
-}

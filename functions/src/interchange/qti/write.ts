@@ -1,20 +1,8 @@
 import { PassThrough, Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
-import {
-  CATEGORY_SEPARATOR,
-  correctOptions,
-  exportedTitle,
-  formatNumber,
-  isHtml,
-  mediaIdsIn,
-  mediaOfQuestion,
-  replaceMediaRefs,
-  safeFileName,
-  type ExportMedia,
-  type ExportQuestion,
-  type ExportTest,
-} from './types';
-import { comment, element, escapeText, hasNotXml, textElement, toXhtml, XML_DECLARATION } from './xmlText';
+import { isHtml, mediaIdsIn, mediaOfQuestion, replaceMediaRefs, safeFileName, type ExportMedia, type ExportQuestion, type ExportTest } from '../exportModel';
+import { CATEGORY_SEPARATOR, correctOptions, exportedTitle, formatNumber } from '../conventions';
+import { comment, element, escapeText, hasNotXml, textElement, toXhtml, XML_DECLARATION } from '../xmlText';
 
 // Pure (no Firebase): the bank's questions as a QTI 3.0 content package, a zip
 // holding imsmanifest.xml, one qti-assessment-item per question
