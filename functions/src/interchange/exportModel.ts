@@ -93,4 +93,3 @@ export function safeFileName(name: string): string {
     .trim();
   return cleaned.length > 0 ? cleaned.slice(0, 120) : 'file';
 }
-

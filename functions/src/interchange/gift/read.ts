@@ -2,13 +2,21 @@ import peggy from 'peggy';
 import { parseNumberText } from '../../shared/numberText';
 import { GIFT_GRAMMAR } from './grammar';
 import { hasMarkup } from '../markup';
-import { EXPORT_TAGS, isAllOrNothingCredits, readExportTags, type ExportTags, fixedPointText, htmlText } from '../conventions';
+import {
+  EXPORT_TAGS,
+  isAllOrNothingCredits,
+  readExportTags,
+  type ExportTags,
+  fixedPointText,
+  htmlText,
+} from '../conventions';
 import {
   OPTION_SEPARATOR,
   type AlternativeAnswer,
   type ParsedBank,
   type ParsedItem,
   type QuestionDraft,
+  Refusal,
 } from '../model';
 
 // Pure: a GIFT file (Moodle's text format) → ParsedBank. The file is cut into
@@ -75,16 +83,6 @@ interface GiftQuestion {
 let parser: peggy.Parser | undefined;
 /** Built on first use (about 20 ms), not at every cold start. */
 const giftParser = (): peggy.Parser => (parser ??= peggy.generate(GIFT_GRAMMAR));
-
-/** A question that cannot be carried: its message is the item's. */
-class Refusal extends Error {
-  constructor(
-    message: string,
-    readonly status: 'error' | 'unsupported' = 'error',
-  ) {
-    super(message);
-  }
-}
 
 export function parseGift(text: string): ParsedBank {
   const items: ParsedItem[] = [];

@@ -8,9 +8,19 @@ import {
   type ParsedBank,
   type ParsedItem,
   type QuestionDraft,
+  Refusal,
 } from '../model';
 import { element, elements, innerHtml, localName, parseXml, textOf, type XmlElement } from '../xml';
-import { EXPORT_TAGS, isAllOrNothingCredits, isTitleFromText, readExportTags, type ExportTags, htmlLine, MOODLE_GRADES, moodleGradeOf } from '../conventions';
+import {
+  EXPORT_TAGS,
+  isAllOrNothingCredits,
+  isTitleFromText,
+  readExportTags,
+  type ExportTags,
+  htmlLine,
+  MOODLE_GRADES,
+  moodleGradeOf,
+} from '../conventions';
 
 // Pure: a Moodle XML question bank (qformat_xml's `<quiz>`) read into drafts.
 // Where Moodle would abort the whole file (an invalid grade) only that question
@@ -40,9 +50,6 @@ const UNSUPPORTED = new Map<string, string>(
     multichoiceset: 'All-or-nothing multiple choice',
   }),
 );
-
-/** A question that cannot be carried: its message becomes the item's. */
-class QuestionError extends Error {}
 
 /** Text as one field of a question holds it, before the question's format is settled. */
 interface FieldText {
@@ -198,7 +205,7 @@ function readItem(question: XmlElement, type: string, category: string[] | null,
     reader.finish();
     return { ...base, status: 'ok', message: null, question: draft };
   } catch (error) {
-    if (!(error instanceof QuestionError)) throw error;
+    if (!(error instanceof Refusal)) throw error;
     return { ...named(), message: (title ? `"${title}": ` : '') + error.message };
   }
 }
@@ -300,7 +307,7 @@ class QuestionReader {
       const path = `${(file.attrs.path ?? '/').replace(/^\/+/, '')}${name}`;
       if (files.has(path)) continue; // Moodle keeps the first of two files of one path
       const encoding = (file.attrs.encoding ?? 'base64').trim();
-      if (encoding !== 'base64') throw new QuestionError(`The file ${path} is in encoding "${encoding}", not base64`);
+      if (encoding !== 'base64') throw new Refusal(`The file ${path} is in encoding "${encoding}", not base64`);
       files.set(path, decodeBase64(textOf(file), path));
     }
     for (const [path, bytes] of files) if (!this.questionFiles.has(path)) this.questionFiles.set(path, bytes);
@@ -325,7 +332,7 @@ class QuestionReader {
     return html.replace(/@@PLUGINFILE@@\/([^"'<>\s?#)]*)(\?[^"'<>\s#)]*)?/g, (_, raw: string) => {
       const path = safeDecode(raw).replace(/^\/+/, '');
       const bytes = field.files.get(path) ?? this.questionFiles.get(path);
-      if (!bytes) throw new QuestionError(`It refers to ${path}, which the file does not carry`);
+      if (!bytes) throw new Refusal(`It refers to ${path}, which the file does not carry`);
       this.keptFiles.set(path, true);
       // Percent-encoded so that the placeholder ends where the name does (the import decodes it back).
       return MEDIA_PLACEHOLDER + encodeURIComponent(this.mediaKey(path, bytes)).replace(/[!'()*]/g, percentEncoded);
@@ -475,10 +482,10 @@ function gradedAnswers(r: QuestionReader): Answer[] {
     return { element: answer, credit: snapped ?? 0 };
   });
   if (invalid.length > 0)
-    throw new QuestionError(
+    throw new Refusal(
       `Grades (${invalid.join(', ')}) do not match grade options: Moodle accepts only ${MOODLE_GRADES.join(', ')} percent and their negatives`,
     );
-  if (answers.length === 0) throw new QuestionError('It has no answers');
+  if (answers.length === 0) throw new Refusal('It has no answers');
   return answers;
 }
 
@@ -493,9 +500,9 @@ const multichoice: Reader = (r) => {
   noteChoiceSettings(r);
   if (single) {
     const full = answers.flatMap((a, i) => (a.credit === 100 ? [i] : []));
-    if (full.length === 0) throw new QuestionError('No answer is worth 100%: a single-answer question needs one');
+    if (full.length === 0) throw new Refusal('No answer is worth 100%: a single-answer question needs one');
     if (full.length > 1)
-      throw new QuestionError(
+      throw new Refusal(
         `${full.length} answers are worth 100%: a multiple choice question has exactly one correct option`,
       );
     const partial = answers.flatMap((a, i) =>
@@ -509,7 +516,7 @@ const multichoice: Reader = (r) => {
   }
   const positive = answers.reduce((sum, a) => sum + Math.max(a.credit, 0), 0);
   if (Math.abs(positive - 100) >= 0.5)
-    throw new QuestionError(`The positive grades add up to ${+positive.toFixed(5)}%, not 100%, as Moodle requires`);
+    throw new Refusal(`The positive grades add up to ${+positive.toFixed(5)}%, not 100%, as Moodle requires`);
   const correct = options.filter((_, i) => answers[i].credit > 0).join(OPTION_SEPARATOR);
   const credits = answers.map((a) => a.credit);
   let allOrNothing = false;
@@ -561,20 +568,20 @@ function optionText(r: QuestionReader, answer: XmlElement, format: string, n: nu
       );
     if (text === '' && converted.images.length > 0) {
       const alt = converted.images.map((i) => i.alt.trim()).find(Boolean);
-      if (!alt) throw new QuestionError(`Option ${n} is only an image, and options are plain text`);
+      if (!alt) throw new Refusal(`Option ${n} is only an image, and options are plain text`);
       r.warnings.push(`Option ${n} was only an image: its alt text "${alt}" is the option`);
       text = alt;
     }
   }
   if (text.includes(OPTION_SEPARATOR))
-    throw new QuestionError(`Option ${n} ("${text}") contains "${OPTION_SEPARATOR}", which an option cannot`);
+    throw new Refusal(`Option ${n} ("${text}") contains "${OPTION_SEPARATOR}", which an option cannot`);
   return text;
 }
 
 const truefalse: Reader = (r) => {
   const format = r.textFormat;
   const answers = elements(r.question, 'answer');
-  if (answers.length === 0) throw new QuestionError('It has no true and false answers');
+  if (answers.length === 0) throw new Refusal('It has no true and false answers');
   let trueIsCorrect: boolean | undefined;
   const verdicts = new Set<boolean>();
   const feedback: FieldText[] = [r.field(undefined, format), r.field(undefined, format)];
@@ -591,7 +598,7 @@ const truefalse: Reader = (r) => {
     feedback[which === 'true' ? 0 : 1] = r.field(element(answer, 'feedback'), format);
   });
   if (verdicts.size > 1)
-    throw new QuestionError('Its grades do not say whether true or false is correct (exactly one must be worth 100%)');
+    throw new Refusal('Its grades do not say whether true or false is correct (exactly one must be worth 100%)');
   if (byPosition)
     r.warnings.push(
       'Its answers are not named "true" and "false": the first was taken as true, the second as false, as Moodle does',
@@ -628,7 +635,7 @@ function keyAndAlternatives(
   if (lostFeedback.length > 0)
     r.warnings.push(`Feedback for the answers ${lostFeedback.join(', ')} is not carried (no per-answer feedback here)`);
   const keyAt = accepted.findIndex((a) => a.credit === 100);
-  if (keyAt < 0) throw new QuestionError('No answer is worth 100%, as Moodle requires');
+  if (keyAt < 0) throw new Refusal('No answer is worth 100%, as Moodle requires');
   const [key] = accepted.splice(keyAt, 1);
   return { key, alternatives: accepted };
 }
@@ -642,7 +649,7 @@ const shortanswer: Reader = (r) => {
         r.warnings.push(`The answer "${text}" (a wildcard worth 0%, there for its feedback) is not carried`);
         return undefined;
       }
-      throw new QuestionError(
+      throw new Refusal(
         `Answer "${text}" (${percent(answer.credit)}) uses Moodle's * wildcard, which cannot be matched here`,
       );
     }
@@ -660,13 +667,13 @@ const shortanswer: Reader = (r) => {
 const numerical: Reader = (r) => {
   const { key, alternatives } = keyAndAlternatives(r, (answer, text) => {
     if (text === '*' || text === '')
-      throw new QuestionError(`It accepts any answer (*) for ${percent(answer.credit)}, which cannot be carried`);
-    if (parseNumberText(text) === undefined) throw new QuestionError(`Answer "${text}" is not a number`);
+      throw new Refusal(`It accepts any answer (*) for ${percent(answer.credit)}, which cannot be carried`);
+    if (parseNumberText(text) === undefined) throw new Refusal(`Answer "${text}" is not a number`);
     // Moodle always writes <tolerance>; without one the answer has none (the bank's null, read as 0).
     const holder = element(answer.element, 'tolerance');
     if (!holder) return { answer: text, credit: answer.credit };
     const tolerance = Math.abs(Number(textOf(holder).trim() || 0));
-    if (!Number.isFinite(tolerance)) throw new QuestionError(`The tolerance of answer "${text}" is not a number`);
+    if (!Number.isFinite(tolerance)) throw new Refusal(`The tolerance of answer "${text}" is not a number`);
     return { answer: text, credit: answer.credit, tolerance };
   });
   const unitsHolder = r.child('units');
@@ -724,7 +731,7 @@ const READERS = new Map<string, Reader>(Object.entries({ multichoice, truefalse,
 function decodeBase64(text: string, name: string): Uint8Array {
   const compact = text.replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 === 1)
-    throw new QuestionError(`The file ${name} is not valid base64`);
+    throw new Refusal(`The file ${name} is not valid base64`);
   return new Uint8Array(Buffer.from(compact, 'base64'));
 }
 

@@ -1,6 +1,22 @@
 import { literalStars, moodleCategoryPath } from '../gift/write';
-import { isHtml, mediaIdsIn, replaceMediaRefs, safeFileName, type ExportMedia, type ExportPool, type ExportQuestion } from '../exportModel';
-import { CATEGORY_SEPARATOR, EXPORT_TAGS, exportedTitle, formatNumber, gradeChanges, moodleCredits, nearestMoodleGrade } from '../conventions';
+import {
+  isHtml,
+  mediaIdsIn,
+  replaceMediaRefs,
+  safeFileName,
+  type ExportMedia,
+  type ExportPool,
+  type ExportQuestion,
+} from '../exportModel';
+import {
+  CATEGORY_SEPARATOR,
+  EXPORT_TAGS,
+  exportedTitle,
+  formatNumber,
+  gradeChanges,
+  moodleCredits,
+  nearestMoodleGrade,
+} from '../conventions';
 import { comment, element, hasNotXml, htmlCharRefs, textElement, XML_DECLARATION } from '../xmlText';
 
 // Pure: the bank's questions as Moodle XML (`<quiz>`), the format Moodle's own

@@ -6,6 +6,7 @@ import {
   type ParsedBank,
   type ParsedItem,
   type QuestionDraft,
+  Refusal,
 } from '../model';
 import { localName, parseXml, VOID_ELEMENTS, type XmlChild, type XmlElement } from '../xml';
 import { readZip } from '../zip';
@@ -267,6 +268,8 @@ interface Mapping {
   upperBound?: number;
 }
 
+type MapEntry = Mapping['entries'][number];
+
 function mappingOf(declaration: XmlElement | undefined): Mapping | undefined {
   const mapping = declaration && kid(declaration, 'mapping');
   if (!mapping) return undefined;
@@ -484,59 +487,125 @@ function numericBranches(root: XmlElement): NumericBranch[] | undefined {
   return branches.length > 0 ? branches : undefined;
 }
 
-function unsupported(place: ItemPlace, title: string | null, sourceType: string, message: string): ItemResult {
+/** A report of an item that is not imported: an error, or of a kind the bank cannot hold. */
+function reportedItem(
+  place: ItemPlace,
+  title: string | null,
+  sourceType: string,
+  message: string,
+  status: 'error' | 'unsupported' = 'error',
+  warnings: Iterable<string> = [],
+): ParsedItem {
   return {
-    item: {
-      path: place.path,
-      title,
-      source_type: sourceType,
-      status: 'unsupported',
-      message,
-      warnings: [...place.notes],
-      category: place.category,
-    },
-    media: new Map(),
+    path: place.path,
+    title,
+    source_type: sourceType,
+    status,
+    message,
+    warnings: [...place.notes, ...warnings],
+    category: place.category,
   };
 }
 
-function failed(place: ItemPlace, title: string | null, sourceType: string, message: string, warnings: string[] = []) {
-  return {
-    item: {
-      path: place.path,
-      title,
-      source_type: sourceType,
-      status: 'error' as const,
-      message,
-      warnings: [...place.notes, ...warnings],
-      category: place.category,
-    },
-    media: new Map<string, MediaFile>(),
-  };
+/** What every interaction's reader is given: the item, its interaction and how the item scores it. */
+interface ItemReading {
+  root: XmlElement;
+  interaction: XmlElement;
+  declaration: XmlElement | undefined;
+  rules: ResponseRules;
+  mapping: Mapping | undefined;
+  /** Whether the response processing scores by the mapping. */
+  useMapping: boolean;
+  ctx: HtmlContext;
+  warnings: Set<string>;
+  /** The declared maximum score, when it is a positive number of marks. */
+  marks: number | undefined;
 }
 
-const SUPPORTED = new Set(['choiceInteraction', 'textEntryInteraction', 'extendedTextInteraction']);
+/** An interaction's part of the question: its fields of the draft, its marks, and the feedback it took. */
+interface InteractionPart {
+  draft: Partial<QuestionDraft>;
+  marks: number;
+  /** The options' feedback as read, in the order of option_feedback ([True, False] for a true/false). */
+  optionFeedback?: FieldContent[];
+  /** Modal feedback carried as a choice's own (not general feedback then). */
+  carried?: Set<XmlElement>;
+}
 
 /** One assessment item (2.1 or 3.0) as a parsed item. */
 function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
   const title = attr(root, 'title')?.trim() || null;
+  const warnings = new Set<string>();
+  let sourceType = localName(root);
+  try {
+    refuseChangingItem(root);
+    const body = kid(root, 'itemBody');
+    if (!body) throw new Refusal('The item has no item body');
+    const interaction = soleInteraction(body);
+    sourceType = localName(interaction);
+    const readInteraction = INTERACTIONS.get(qtiName(interaction));
+    if (!readInteraction) throw new Refusal(`${sourceType} is not a question type the bank supports`, 'unsupported');
+    const scoring = scoringOf(root, interaction, warnings);
+    if (kids(root, 'stylesheet').length > 0) warnings.add('The item stylesheet was not carried');
+    const ctx: HtmlContext = {
+      interaction,
+      replacement: '',
+      pkg: place.pkg,
+      warnings,
+      problems: [],
+      media: new Map(),
+      feedback: [],
+    };
+    const text = bodyText(body, interaction, ctx);
+    const marks = declaredMarks(root, warnings);
+    const part = readInteraction({ root, interaction, ...scoring, ctx, warnings, marks });
+    const general = generalFeedback(root, ctx, part.carried ?? new Set());
+    const question = itemDraft(title, place, text, part, general);
+    if (ctx.problems.length > 0) throw new Refusal(ctx.problems.join('; '));
+    if (text.content.html === '') throw new Refusal('The item has no text: its body holds only the interaction');
+    const warned = [...place.notes, ...warnings];
+    return {
+      item: {
+        path: place.path,
+        title,
+        source_type: sourceType,
+        status: 'ok',
+        message: null,
+        warnings: warned,
+        category: place.category,
+        question,
+      },
+      media: ctx.media,
+    };
+  } catch (error) {
+    if (!(error instanceof Refusal)) throw error;
+    const { message, status } = error;
+    return {
+      item: reportedItem(place, title, error.sourceType ?? sourceType, message, status, warnings),
+      media: new Map(),
+    };
+  }
+}
+
+/** An adaptive or a template item changes when delivered: not a fixed question the bank can hold. */
+function refuseChangingItem(root: XmlElement): void {
   if (isTrue(attr(root, 'adaptive')))
-    return unsupported(
-      place,
-      title,
-      'adaptive item',
+    throw new Refusal(
       'An adaptive item (adaptive="true") changes as it is answered; the bank holds only fixed questions',
+      'unsupported',
+      'adaptive item',
     );
   const template = kids(root).find((k) => ['templateDeclaration', 'templateProcessing'].includes(qtiName(k)));
   if (template)
-    return unsupported(
-      place,
-      title,
-      'template item',
+    throw new Refusal(
       `A template item (${localName(template)}) draws its values when delivered; the bank holds only fixed questions`,
+      'unsupported',
+      'template item',
     );
-  const body = kid(root, 'itemBody');
-  if (!body) return failed(place, title, localName(root), 'The item has no item body');
+}
 
+/** The body's one interaction: none, or more than one, is no question the bank can hold. */
+function soleInteraction(body: XmlElement): XmlElement {
   const interactions: XmlElement[] = [];
   const find = (el: XmlElement) => {
     for (const child of kids(el)) {
@@ -546,261 +615,65 @@ function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
   };
   find(body);
   if (interactions.length === 0)
-    return unsupported(
-      place,
-      title,
-      'no interaction',
+    throw new Refusal(
       'The item asks nothing (it has no interaction): the bank holds only questions',
+      'unsupported',
+      'no interaction',
     );
   if (interactions.length > 1)
-    return unsupported(
-      place,
-      title,
-      'composite item',
+    throw new Refusal(
       `A composite item (${interactions.map(localName).join(', ')}): the bank holds one answer per question`,
+      'unsupported',
+      'composite item',
     );
-  const interaction = interactions[0];
-  const sourceType = localName(interaction);
-  const kind = qtiName(interaction);
-  if (!SUPPORTED.has(kind))
-    return unsupported(place, title, sourceType, `${sourceType} is not a question type the bank supports`);
+  return interactions[0];
+}
 
-  const warnings = new Set<string>();
+/** The interaction's response declaration and how the response processing scores it. */
+function scoringOf(
+  root: XmlElement,
+  interaction: XmlElement,
+  warnings: Set<string>,
+): Pick<ItemReading, 'declaration' | 'rules' | 'mapping' | 'useMapping'> {
   const responseId = attr(interaction, 'responseIdentifier');
   const declaration = kids(root, 'responseDeclaration').find((d) => attr(d, 'identifier') === responseId);
-  if (!declaration && kind !== 'extendedTextInteraction')
-    return failed(place, title, sourceType, `No response declaration for "${responseId ?? ''}"`);
+  if (!declaration && qtiName(interaction) !== 'extendedTextInteraction')
+    throw new Refusal(`No response declaration for "${responseId ?? ''}"`);
   const rules = responseRules(root, warnings);
   const mapping = mappingOf(declaration);
   const useMapping = mapping !== undefined && (rules.scoring === 'map_response' || rules.scoring === 'none');
   if (mapping && !useMapping && rules.scoring === 'match_correct')
     warnings.add('The mapping is not used by the response processing (match_correct) and was not carried');
+  return { declaration, rules, mapping, useMapping };
+}
 
-  if (kids(root, 'stylesheet').length > 0) warnings.add('The item stylesheet was not carried');
-
-  // The text: the body with the interaction taken out and its prompt where it stood.
-  const ctx: HtmlContext = {
-    interaction,
-    replacement: '',
-    pkg: place.pkg,
-    warnings,
-    problems: [],
-    media: new Map(),
-    feedback: [],
-  };
-  const prompt = kid(interaction, 'prompt');
-  const promptHtml = promptBlock(prompt, ctx);
-  ctx.replacement = promptHtml;
+/** The question's text: the body with the interaction taken out and its prompt where it stood. */
+function bodyText(
+  body: XmlElement,
+  interaction: XmlElement,
+  ctx: HtmlContext,
+): { content: FieldContent; wrapped: boolean } {
+  ctx.replacement = promptBlock(kid(interaction, 'prompt'), ctx);
   // A text entry amid running text stays a visible blank there.
-  if (kind === 'textEntryInteraction') {
+  if (qtiName(interaction) === 'textEntryInteraction') {
     const parent = [...descendants(body)].find((d) => kids(d).includes(interaction)) ?? body;
     if (!holdsOnly(parent, interaction) && parent !== body) ctx.replacement = '_____';
   }
-  const bodyWrapper = wrapperAmong(body.children, (el) => el === interaction || holdsOnly(el, interaction));
-  const textContent: FieldContent = bodyWrapper
-    ? wrappedContent(bodyWrapper, ctx)
-    : { html: childrenHtml(body, ctx).trim() };
-  const questionText = textContent.html;
+  const wrapper = wrapperAmong(body.children, (el) => el === interaction || holdsOnly(el, interaction));
+  const content = wrapper ? wrappedContent(wrapper, ctx) : { html: childrenHtml(body, ctx).trim() };
+  return { content, wrapped: wrapper !== undefined };
+}
 
+/** The declared maximum score as marks, when it is a positive number. */
+function declaredMarks(root: XmlElement, warnings: Set<string>): number | undefined {
   const declared = declaredMaximum(root);
-  let marks = declared !== undefined && declared > 0 ? declared : undefined;
   if (declared !== undefined && declared <= 0)
     warnings.add(`The declared maximum score ${declared} is not a positive number of marks; 1 was used`);
+  return declared !== undefined && declared > 0 ? declared : undefined;
+}
 
-  const draft: Partial<QuestionDraft> & { question_text: string } = {
-    question_text: questionText,
-    text_format: 'html',
-    difficulty: place.difficulty ?? 'medium',
-  };
-  if (title !== null) draft.title = title;
-  /** Option feedback as read, in the options' order. */
-  let optionContents: FieldContent[] = [];
-  /** A true/false question's, in the order [True, False]. */
-  let trueFalseOrder: FieldContent[] = [];
-
-  /** Modal feedback already carried as a choice's own. */
-  const carried = new Set<XmlElement>();
-  const problem = (message: string) => failed(place, title, sourceType, message, [...warnings]);
-
-  if (kind === 'choiceInteraction') {
-    const choices = kids(interaction, 'simpleChoice');
-    const ids = choices.map((c) => attr(c, 'identifier') ?? '');
-    const options = choices.map((c, i) => optionText(c, i, warnings));
-    optionContents = choices.map((c) => {
-      const inlineFeedback = kid(c, 'feedbackInline');
-      return inlineFeedback ? fieldContent(inlineFeedback, ctx) : { html: '' };
-    });
-    // Modal feedback keyed by a choice (FEEDBACK set to the response) is that choice's feedback.
-    for (const m of kids(root, 'modalFeedback')) {
-      const at = ids.indexOf(attr(m, 'identifier') ?? '\0');
-      if (at >= 0 && attr(m, 'showHide') !== 'hide' && optionContents[at].html === '') {
-        optionContents[at] = fieldContent(m, ctx);
-        carried.add(m);
-      }
-    }
-    const optionFeedback = optionContents.map((f) => f.html);
-    const maxChoices = numberOf(attr(interaction, 'maxChoices')) ?? 1;
-    const correct = correctValues(declaration);
-    const byId = (id: string) => ids.indexOf(id);
-    const unknown = correct.filter((id) => byId(id) < 0);
-    if (unknown.length > 0) return problem(`The correct response names ${unknown.join(', ')}, which is not a choice`);
-    if (mapping) {
-      const strays = mapping.entries.filter((e) => byId(e.key) < 0).map((e) => e.key);
-      if (strays.length > 0) warnings.add(`Map entries for ${strays.join(', ')}, which are not choices, were ignored`);
-    }
-    const positive = useMapping && mapping ? mapping.entries.filter((e) => e.value > 0 && byId(e.key) >= 0) : [];
-
-    if (maxChoices === 1) {
-      let correctId = correct[0];
-      if (!correctId && positive.length > 0) correctId = [...positive].sort((a, b) => b.value - a.value)[0].key;
-      if (!correctId) return problem('The item has no correct response');
-      if (correct.length > 1) warnings.add('More than one correct response for a single choice: the first was used');
-      const top = positive.find((e) => e.key === correctId)?.value;
-      if (positive.some((e) => e.key !== correctId))
-        warnings.add('Partial credit for other choices was not carried: a single choice is right or wrong');
-      marks ??= top ?? 1;
-      const correctText = options[byId(correctId)];
-      if (isTrueFalse(options)) {
-        const order = options.map((o) => o.toLowerCase());
-        trueFalseOrder = ['true', 'false'].map((o) => optionContents[order.indexOf(o)]);
-        const feedback = trueFalseOrder.map((f) => f.html);
-        Object.assign(draft, {
-          question_type: 'true_false',
-          correct_answer: correctText.toLowerCase() === 'true' ? 'True' : 'False',
-          ...(feedback.some((f) => f !== '') ? { option_feedback: feedback } : {}),
-        });
-      } else
-        Object.assign(draft, {
-          question_type: 'multiple_choice',
-          options,
-          correct_answer: correctText,
-          ...(optionFeedback.some((f) => f !== '') ? { option_feedback: optionFeedback } : {}),
-        });
-    } else {
-      const correctIds = correct.length > 0 ? correct : positive.map((e) => e.key);
-      if (correctIds.length === 0) return problem('The item has no correct response');
-      const ordered = ids.filter((id) => correctIds.includes(id));
-      Object.assign(draft, {
-        question_type: 'multiple_select',
-        options,
-        correct_answer: ordered.map((id) => options[byId(id)]).join('|'),
-        ...(optionFeedback.some((f) => f !== '') ? { option_feedback: optionFeedback } : {}),
-      });
-      if (maxChoices > 1 && maxChoices < choices.length)
-        warnings.add(`At most ${maxChoices} choices could be selected in QTI; the bank does not limit the selection`);
-      if (useMapping && mapping) {
-        const total = positive.reduce((sum, e) => sum + e.value, 0);
-        if (total <= 0) return problem('The mapping gives no choice a positive score');
-        const values = ids.map((id) => mapping.entries.find((e) => e.key === id)?.value ?? mapping.defaultValue);
-        // Points as shares of the declared maximum (the bank's credit × marks) when they fit; else of the positives' total.
-        const byMarks =
-          marks !== undefined &&
-          (mapping.upperBound === undefined ? total <= marks : mapping.upperBound === marks) &&
-          values.every((v) => Math.abs(v) <= marks! + 1e-9);
-        const scale = byMarks ? marks! : total;
-        const credits = values.map((value) => (value / scale) * 100);
-        const kept = credits.map((c) => round5(Math.max(-100, c)));
-        draft.option_credits = kept;
-        const ceiling = mapping.upperBound !== undefined ? Math.min(mapping.upperBound, total) : total;
-        marks ??= ceiling;
-        if (!byMarks && Math.abs(total - marks) > 1e-9)
-          warnings.add(
-            `The mapped scores (positive entries totalling ${total}) were scaled to credits of the ${marks} marks`,
-          );
-        if (credits.some((c, i) => Math.abs(c - kept[i]) > 1e-9))
-          warnings.add('Option credits were rounded to 5 decimals or capped at −100');
-        if (mapping.defaultValue !== 0)
-          warnings.add(`The mapping's default value ${mapping.defaultValue} applies to every unmapped choice`);
-        if (kept.some((c) => c < 0) && (mapping.lowerBound === undefined || mapping.lowerBound < 0))
-          warnings.add('A total below 0 counts as 0 in the bank (the QTI mapping had no lower bound of 0)');
-      } else marks ??= 1;
-    }
-  } else if (kind === 'textEntryInteraction') {
-    const baseType = attr(declaration!, 'baseType') ?? 'string';
-    const numeric = baseType === 'float' || baseType === 'integer';
-    if (!numeric && baseType !== 'string')
-      return problem(`A text entry with base type "${baseType}" is not a question type the bank supports`);
-    const correct = correctValues(declaration);
-    const entries = useMapping && mapping ? mapping.entries.filter((e) => e.key.trim() !== '') : [];
-    const top = entries.reduce((max, e) => Math.max(max, e.value), 0);
-    let answer = correct[0];
-    if (answer === undefined && top > 0) answer = entries.find((e) => e.value === top)!.key;
-    if (answer === undefined || answer === '') return problem('The item has no correct response');
-    const alternatives: AlternativeAnswer[] = correct.slice(1).map((a) => ({ answer: a, credit: 100 }));
-    const dropped: string[] = [];
-    let rounded = false;
-    const correctEntry = entries.find((e) => e.key === answer);
-    // `match` compares strings exactly: without a mapping the answer is case-sensitive.
-    const caseSensitive = correctEntry?.caseSensitive ?? entries[0]?.caseSensitive ?? true;
-    // Compared case-insensitively, a spelling differing only in case is already the answer (or an earlier alternative).
-    const sameAs = (a: string, b: string) => (numeric || caseSensitive ? a === b : a.toLowerCase() === b.toLowerCase());
-    for (const e of entries) {
-      if (sameAs(e.key, answer) || correct.some((c) => sameAs(c, e.key))) continue;
-      if (alternatives.some((a) => sameAs(a.answer, e.key))) continue;
-      const credit = (e.value / top) * 100;
-      if (e.value >= 0) alternatives.push({ answer: e.key, credit: round5(credit) });
-      else if (e.value < 0) dropped.push(e.key);
-      rounded ||= e.value > 0 && Math.abs(round5(credit) - credit) > 1e-9;
-    }
-    if (dropped.length > 0)
-      warnings.add(`Negative scores for the answers ${dropped.join(', ')} were not carried: a wrong answer earns 0`);
-    marks ??= top > 0 ? (mapping?.upperBound !== undefined ? Math.min(mapping.upperBound, top) : top) : 1;
-    if (correctEntry && correctEntry.value < top)
-      warnings.add('The correct response scored less than another answer in the mapping; it earns the full marks');
-    if (rounded) warnings.add('Credits of further answers were rounded to 5 decimals');
-    if (numeric) {
-      if (numberOf(answer) === undefined) return problem(`The correct response "${answer}" is not a number`);
-      const badAlt = alternatives.find((a) => numberOf(a.answer) === undefined);
-      if (badAlt) return problem(`The mapped answer "${badAlt.answer}" is not a number`);
-      Object.assign(draft, { question_type: 'numeric', correct_answer: answer });
-      // Answers scored by branches comparing with `equal` (our export's): the key's and the others' with their tolerance.
-      const branches = entries.length === 0 && marks !== undefined ? numericBranches(root) : undefined;
-      const keyAt = branches?.findIndex((b) => b.score === 'max' && numberOf(b.answer) === numberOf(answer)) ?? -1;
-      const equal = branches && keyAt >= 0 ? branches[keyAt].equal : rules.equal;
-      const tolerance = toleranceOf(equal, numberOf(answer)!, warnings);
-      if (tolerance !== undefined) draft.tolerance = tolerance;
-      if (branches && keyAt >= 0) {
-        for (const [i, b] of branches.entries()) {
-          const value = numberOf(b.answer);
-          if (i === keyAt || value === undefined) continue;
-          const points = b.score === 'max' ? marks! : b.score;
-          if (points < 0 || points > marks!)
-            return problem(`The answer ${b.answer} scores ${points}, outside 0 to ${marks}`);
-          const credit = round5((points / marks!) * 100);
-          const own = toleranceOf(b.equal, value, warnings);
-          alternatives.push({ answer: b.answer, credit, ...(own !== undefined ? { tolerance: own } : {}) });
-        }
-      }
-    } else {
-      const flags = new Set(entries.map((e) => e.caseSensitive));
-      if (flags.size > 1)
-        warnings.add(
-          `Map entries differ in case sensitivity; the question is case-${caseSensitive ? 'sensitive' : 'insensitive'} throughout`,
-        );
-      Object.assign(draft, { question_type: 'short_answer', correct_answer: answer, case_sensitive: caseSensitive });
-    }
-    if (alternatives.length > 0) draft.alternatives = alternatives;
-    if (attr(interaction, 'patternMask')) warnings.add('The answer pattern (patternMask) was not carried');
-  } else {
-    Object.assign(draft, { question_type: 'essay' });
-    marks ??= 1;
-    const maxWords = interaction.attrs[MAX_WORDS_ATTRIBUTE];
-    if (maxWords !== undefined) {
-      const words = Number(maxWords);
-      if (Number.isInteger(words) && words > 0) draft.max_words = words;
-      else warnings.add(`${MAX_WORDS_ATTRIBUTE} "${maxWords}" is not a positive whole number: no word limit`);
-    }
-    const hints = ['expectedLength', 'expectedLines']
-      .map((a) => [a, attr(interaction, a)] as const)
-      .filter(([, v]) => v !== undefined);
-    if (hints.length > 0)
-      warnings.add(
-        `The answer box's size hint (${hints.map(([a, v]) => `${a} ${v}`).join(', ')}) was not carried: it is not a word limit`,
-      );
-    if (correctValues(declaration).length > 0) warnings.add('The model answer (correct response) was not carried');
-  }
-
-  // General feedback: modal feedback not already carried as a choice's, and feedback blocks of the body.
+/** General feedback: modal feedback not already carried as a choice's, and feedback blocks of the body. */
+function generalFeedback(root: XmlElement, ctx: HtmlContext, carried: Set<XmlElement>): FieldContent[] {
   const general: FieldContent[] = [];
   const always = alwaysSet(root);
   for (const m of kids(root, 'modalFeedback')) {
@@ -815,45 +688,316 @@ function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
       continue;
     }
     general.push({ html: heading ? `<p><strong>${escapeText(heading)}</strong></p>${content.html}` : content.html });
-    warnings.add(
+    ctx.warnings.add(
       `Modal feedback "${attr(m, 'identifier') ?? ''}" is shown in QTI only when ${attr(m, 'outcomeIdentifier') ?? 'an outcome'} ${attr(m, 'showHide') === 'hide' ? 'does not match' : 'matches'} it; it is carried as general feedback, shown in every released review`,
     );
   }
-  general.push(...ctx.feedback.map((html) => ({ html })));
-
-  // Plain text when our export wrapped every text as plain; else HTML throughout.
-  const fields = [textContent, ...general, ...optionContents.filter((f) => f.html !== '')];
-  const plain = bodyWrapper !== undefined && fields.every((f) => f.plain !== undefined);
-  const value = (f: FieldContent) => (plain ? f.plain! : f.html);
-  if (plain) {
-    draft.text_format = 'plain';
-    draft.question_text = textContent.plain!;
-  }
-  if (general.length > 0) draft.feedback = general.map(value).join('\n');
-  if (draft.option_feedback) {
-    const byOption = draft.question_type === 'true_false' ? trueFalseOrder : optionContents;
-    draft.option_feedback = byOption.map((f) => (f.html === '' ? '' : value(f)));
-  }
-  if (title !== null && textContent.untitled && isTitleFromText(title, draft as QuestionDraft)) delete draft.title;
-
-  draft.marks = marks;
-  const allWarnings = [...place.notes, ...warnings];
-  if (ctx.problems.length > 0) return failed(place, title, sourceType, ctx.problems.join('; '), [...warnings]);
-  if (questionText === '') return problem('The item has no text: its body holds only the interaction');
-  return {
-    item: {
-      path: place.path,
-      title,
-      source_type: sourceType,
-      status: 'ok',
-      message: null,
-      warnings: allWarnings,
-      category: place.category,
-      question: draft as QuestionDraft,
-    },
-    media: ctx.media,
-  };
+  return [...general, ...ctx.feedback.map((html) => ({ html }))];
 }
+
+/** The draft: the text and feedback in one format (plain when our export wrapped every text as plain, else HTML), the interaction's part between. */
+function itemDraft(
+  title: string | null,
+  place: ItemPlace,
+  text: { content: FieldContent; wrapped: boolean },
+  part: InteractionPart,
+  general: FieldContent[],
+): QuestionDraft {
+  const options = part.optionFeedback ?? [];
+  const fields = [text.content, ...general, ...options.filter((f) => f.html !== '')];
+  const plain = text.wrapped && fields.every((f) => f.plain !== undefined);
+  const value = (f: FieldContent) => (plain ? f.plain! : f.html);
+  const draft = {
+    question_text: plain ? text.content.plain! : text.content.html,
+    text_format: plain ? 'plain' : 'html',
+    difficulty: place.difficulty ?? 'medium',
+    ...(title !== null ? { title } : {}),
+    ...part.draft,
+    ...(part.draft.option_feedback ? { option_feedback: options.map((f) => (f.html === '' ? '' : value(f))) } : {}),
+    ...(general.length > 0 ? { feedback: general.map(value).join('\n') } : {}),
+    marks: part.marks,
+  } as QuestionDraft;
+  if (title !== null && text.content.untitled && isTitleFromText(title, draft)) delete draft.title;
+  return draft;
+}
+
+// ---- Interactions: each reads its own part of the question -----------------
+
+/** A choice interaction as read: its choices' ids, options and feedback, and what its declaration keys. */
+interface ChoiceReading {
+  ids: string[];
+  options: string[];
+  feedback: FieldContent[];
+  correct: string[];
+  /** The mapping's positive entries for choices, when the item scores by it. */
+  positive: MapEntry[];
+}
+
+/** A choice interaction: one choice (multiple choice, or true/false) or several (multiple select). */
+function choiceInteraction(item: ItemReading): InteractionPart {
+  const { mapping, warnings } = item;
+  const choices = kids(item.interaction, 'simpleChoice');
+  const ids = choices.map((c) => attr(c, 'identifier') ?? '');
+  const options = choices.map((c, i) => optionText(c, i, warnings));
+  const { feedback, carried } = choiceFeedback(item, choices, ids);
+  const maxChoices = numberOf(attr(item.interaction, 'maxChoices')) ?? 1;
+  const correct = correctValues(item.declaration);
+  const unknown = correct.filter((id) => !ids.includes(id));
+  if (unknown.length > 0) throw new Refusal(`The correct response names ${unknown.join(', ')}, which is not a choice`);
+  if (mapping) {
+    const strays = mapping.entries.filter((e) => !ids.includes(e.key)).map((e) => e.key);
+    if (strays.length > 0) warnings.add(`Map entries for ${strays.join(', ')}, which are not choices, were ignored`);
+  }
+  const positive = item.useMapping && mapping ? mapping.entries.filter((e) => e.value > 0 && ids.includes(e.key)) : [];
+  const reading: ChoiceReading = { ids, options, feedback, correct, positive };
+  const part = maxChoices === 1 ? singleChoice(item, reading) : multipleChoice(item, reading, maxChoices);
+  return { ...part, carried };
+}
+
+/** Each choice's feedback: its inline feedback, or else modal feedback keyed by it (FEEDBACK set to the response). */
+function choiceFeedback(
+  item: ItemReading,
+  choices: XmlElement[],
+  ids: string[],
+): { feedback: FieldContent[]; carried: Set<XmlElement> } {
+  const feedback = choices.map((c): FieldContent => {
+    const inline = kid(c, 'feedbackInline');
+    return inline ? fieldContent(inline, item.ctx) : { html: '' };
+  });
+  const carried = new Set<XmlElement>();
+  for (const m of kids(item.root, 'modalFeedback')) {
+    const at = ids.indexOf(attr(m, 'identifier') ?? '\0');
+    if (at >= 0 && attr(m, 'showHide') !== 'hide' && feedback[at].html === '') {
+      feedback[at] = fieldContent(m, item.ctx);
+      carried.add(m);
+    }
+  }
+  return { feedback, carried };
+}
+
+/** option_feedback when any option has some. */
+const withOptionFeedback = (feedback: FieldContent[]): Partial<QuestionDraft> =>
+  feedback.some((f) => f.html !== '') ? { option_feedback: feedback.map((f) => f.html) } : {};
+
+/** One choice: a true/false question when the options are True and False, else multiple choice. */
+function singleChoice(item: ItemReading, c: ChoiceReading): InteractionPart {
+  let correctId = c.correct[0];
+  if (!correctId && c.positive.length > 0) correctId = [...c.positive].sort((a, b) => b.value - a.value)[0].key;
+  if (!correctId) throw new Refusal('The item has no correct response');
+  if (c.correct.length > 1) item.warnings.add('More than one correct response for a single choice: the first was used');
+  const top = c.positive.find((e) => e.key === correctId)?.value;
+  if (c.positive.some((e) => e.key !== correctId))
+    item.warnings.add('Partial credit for other choices was not carried: a single choice is right or wrong');
+  const marks = item.marks ?? top ?? 1;
+  const correctText = c.options[c.ids.indexOf(correctId)];
+  if (!isTrueFalse(c.options)) {
+    const draft = { question_type: 'multiple_choice' as const, options: c.options, correct_answer: correctText };
+    return { draft: { ...draft, ...withOptionFeedback(c.feedback) }, marks, optionFeedback: c.feedback };
+  }
+  const order = c.options.map((o) => o.toLowerCase());
+  const feedback = ['true', 'false'].map((o) => c.feedback[order.indexOf(o)]);
+  const correctAnswer = correctText.toLowerCase() === 'true' ? 'True' : 'False';
+  const draft = {
+    question_type: 'true_false' as const,
+    correct_answer: correctAnswer,
+    ...withOptionFeedback(feedback),
+  };
+  return { draft, marks, optionFeedback: feedback };
+}
+
+/** Several choices: a multiple select, scored by its mapping's credits when the item scores by one. */
+function multipleChoice(item: ItemReading, c: ChoiceReading, maxChoices: number): InteractionPart {
+  const correctIds = c.correct.length > 0 ? c.correct : c.positive.map((e) => e.key);
+  if (correctIds.length === 0) throw new Refusal('The item has no correct response');
+  const ordered = c.ids.filter((id) => correctIds.includes(id));
+  const draft: Partial<QuestionDraft> = {
+    question_type: 'multiple_select',
+    options: c.options,
+    correct_answer: ordered.map((id) => c.options[c.ids.indexOf(id)]).join('|'),
+    ...withOptionFeedback(c.feedback),
+  };
+  if (maxChoices > 1 && maxChoices < c.ids.length)
+    item.warnings.add(`At most ${maxChoices} choices could be selected in QTI; the bank does not limit the selection`);
+  if (!item.useMapping || !item.mapping) return { draft, marks: item.marks ?? 1, optionFeedback: c.feedback };
+  const { credits, marks } = mappedCredits(item, item.mapping, c);
+  return { draft: { ...draft, option_credits: credits }, marks, optionFeedback: c.feedback };
+}
+
+/** A multiple select's credits from its mapping: points as shares of the declared maximum when they fit, else of the positives' total. */
+function mappedCredits(item: ItemReading, mapping: Mapping, c: ChoiceReading): { credits: number[]; marks: number } {
+  const { warnings } = item;
+  const declared = item.marks;
+  const total = c.positive.reduce((sum, e) => sum + e.value, 0);
+  if (total <= 0) throw new Refusal('The mapping gives no choice a positive score');
+  const values = c.ids.map((id) => mapping.entries.find((e) => e.key === id)?.value ?? mapping.defaultValue);
+  const byMarks =
+    declared !== undefined &&
+    (mapping.upperBound === undefined ? total <= declared : mapping.upperBound === declared) &&
+    values.every((v) => Math.abs(v) <= declared + 1e-9);
+  const scale = byMarks ? declared : total;
+  const credits = values.map((value) => (value / scale) * 100);
+  const kept = credits.map((credit) => round5(Math.max(-100, credit)));
+  const marks = declared ?? (mapping.upperBound !== undefined ? Math.min(mapping.upperBound, total) : total);
+  if (!byMarks && Math.abs(total - marks) > 1e-9)
+    warnings.add(
+      `The mapped scores (positive entries totalling ${total}) were scaled to credits of the ${marks} marks`,
+    );
+  if (credits.some((credit, i) => Math.abs(credit - kept[i]) > 1e-9))
+    warnings.add('Option credits were rounded to 5 decimals or capped at −100');
+  if (mapping.defaultValue !== 0)
+    warnings.add(`The mapping's default value ${mapping.defaultValue} applies to every unmapped choice`);
+  if (kept.some((credit) => credit < 0) && (mapping.lowerBound === undefined || mapping.lowerBound < 0))
+    warnings.add('A total below 0 counts as 0 in the bank (the QTI mapping had no lower bound of 0)');
+  return { credits: kept, marks };
+}
+
+/** A text entry as read: its answer, the further answers, and the mapping's entries it was scored by. */
+interface TextEntry {
+  answer: string;
+  alternatives: AlternativeAnswer[];
+  entries: MapEntry[];
+  caseSensitive: boolean;
+  marks: number;
+}
+
+/** A text entry: a numeric answer (float or integer) or a short answer (string). */
+function textEntryInteraction(item: ItemReading): InteractionPart {
+  const { mapping, warnings } = item;
+  const baseType = attr(item.declaration!, 'baseType') ?? 'string';
+  const numeric = baseType === 'float' || baseType === 'integer';
+  if (!numeric && baseType !== 'string')
+    throw new Refusal(`A text entry with base type "${baseType}" is not a question type the bank supports`);
+  const correct = correctValues(item.declaration);
+  const entries = item.useMapping && mapping ? mapping.entries.filter((e) => e.key.trim() !== '') : [];
+  const top = entries.reduce((max, e) => Math.max(max, e.value), 0);
+  let answer = correct[0];
+  if (answer === undefined && top > 0) answer = entries.find((e) => e.value === top)!.key;
+  if (answer === undefined || answer === '') throw new Refusal('The item has no correct response');
+  const correctEntry = entries.find((e) => e.key === answer);
+  // `match` compares strings exactly: without a mapping the answer is case-sensitive.
+  const caseSensitive = correctEntry?.caseSensitive ?? entries[0]?.caseSensitive ?? true;
+  // Compared case-insensitively, a spelling differing only in case is already the answer (or an earlier alternative).
+  const sameAs = (a: string, b: string) => (numeric || caseSensitive ? a === b : a.toLowerCase() === b.toLowerCase());
+  const { alternatives, rounded } = furtherAnswers(answer, correct, entries, top, sameAs, warnings);
+  const marks =
+    item.marks ?? (top > 0 ? (mapping?.upperBound !== undefined ? Math.min(mapping.upperBound, top) : top) : 1);
+  if (correctEntry && correctEntry.value < top)
+    warnings.add('The correct response scored less than another answer in the mapping; it earns the full marks');
+  if (rounded) warnings.add('Credits of further answers were rounded to 5 decimals');
+  const entry: TextEntry = { answer, alternatives, entries, caseSensitive, marks };
+  const part = numeric ? numericEntry(item, entry) : shortAnswerEntry(item, entry);
+  if (attr(item.interaction, 'patternMask')) warnings.add('The answer pattern (patternMask) was not carried');
+  return part;
+}
+
+/** Further answers: the other correct responses at full credit, then the mapping's others at their share of the top score. */
+function furtherAnswers(
+  answer: string,
+  correct: string[],
+  entries: MapEntry[],
+  top: number,
+  sameAs: (a: string, b: string) => boolean,
+  warnings: Set<string>,
+): { alternatives: AlternativeAnswer[]; rounded: boolean } {
+  const alternatives: AlternativeAnswer[] = correct.slice(1).map((a) => ({ answer: a, credit: 100 }));
+  const dropped: string[] = [];
+  let rounded = false;
+  for (const e of entries) {
+    if (sameAs(e.key, answer) || correct.some((c) => sameAs(c, e.key))) continue;
+    if (alternatives.some((a) => sameAs(a.answer, e.key))) continue;
+    const credit = (e.value / top) * 100;
+    if (e.value >= 0) alternatives.push({ answer: e.key, credit: round5(credit) });
+    else if (e.value < 0) dropped.push(e.key);
+    rounded ||= e.value > 0 && Math.abs(round5(credit) - credit) > 1e-9;
+  }
+  if (dropped.length > 0)
+    warnings.add(`Negative scores for the answers ${dropped.join(', ')} were not carried: a wrong answer earns 0`);
+  return { alternatives, rounded };
+}
+
+/** A numeric answer, with its tolerance and the further answers our export's branches score. */
+function numericEntry(item: ItemReading, e: TextEntry): InteractionPart {
+  if (numberOf(e.answer) === undefined) throw new Refusal(`The correct response "${e.answer}" is not a number`);
+  const badAlt = e.alternatives.find((a) => numberOf(a.answer) === undefined);
+  if (badAlt) throw new Refusal(`The mapped answer "${badAlt.answer}" is not a number`);
+  // Answers scored by branches comparing with `equal` (our export's): the key's and the others' with their tolerance.
+  const branches = e.entries.length === 0 ? numericBranches(item.root) : undefined;
+  const keyAt = branches?.findIndex((b) => b.score === 'max' && numberOf(b.answer) === numberOf(e.answer)) ?? -1;
+  const equal = branches && keyAt >= 0 ? branches[keyAt].equal : item.rules.equal;
+  const tolerance = toleranceOf(equal, numberOf(e.answer)!, item.warnings);
+  const scored = branches && keyAt >= 0 ? branchAnswers(branches, keyAt, e.marks, item.warnings) : [];
+  const alternatives = [...e.alternatives, ...scored];
+  const draft: Partial<QuestionDraft> = {
+    question_type: 'numeric',
+    correct_answer: e.answer,
+    ...(tolerance !== undefined ? { tolerance } : {}),
+    ...(alternatives.length > 0 ? { alternatives } : {}),
+  };
+  return { draft, marks: e.marks };
+}
+
+/** The further answers a numeric item's branches score (all but the key's), each with its own tolerance. */
+function branchAnswers(
+  branches: NumericBranch[],
+  keyAt: number,
+  marks: number,
+  warnings: Set<string>,
+): AlternativeAnswer[] {
+  const answers: AlternativeAnswer[] = [];
+  for (const [i, b] of branches.entries()) {
+    const value = numberOf(b.answer);
+    if (i === keyAt || value === undefined) continue;
+    const points = b.score === 'max' ? marks : b.score;
+    if (points < 0 || points > marks)
+      throw new Refusal(`The answer ${b.answer} scores ${points}, outside 0 to ${marks}`);
+    const credit = round5((points / marks) * 100);
+    const own = toleranceOf(b.equal, value, warnings);
+    answers.push({ answer: b.answer, credit, ...(own !== undefined ? { tolerance: own } : {}) });
+  }
+  return answers;
+}
+
+/** A short answer, case-sensitive as its mapping (or `match`) compares. */
+function shortAnswerEntry(item: ItemReading, e: TextEntry): InteractionPart {
+  const flags = new Set(e.entries.map((entry) => entry.caseSensitive));
+  if (flags.size > 1)
+    item.warnings.add(
+      `Map entries differ in case sensitivity; the question is case-${e.caseSensitive ? 'sensitive' : 'insensitive'} throughout`,
+    );
+  const draft: Partial<QuestionDraft> = {
+    question_type: 'short_answer',
+    correct_answer: e.answer,
+    case_sensitive: e.caseSensitive,
+    ...(e.alternatives.length > 0 ? { alternatives: e.alternatives } : {}),
+  };
+  return { draft, marks: e.marks };
+}
+
+/** An extended text: an essay, its word limit as our export writes it. */
+function extendedTextInteraction(item: ItemReading): InteractionPart {
+  const { interaction, warnings } = item;
+  const maxWords = interaction.attrs[MAX_WORDS_ATTRIBUTE];
+  const words = Number(maxWords);
+  const limited = maxWords !== undefined && Number.isInteger(words) && words > 0;
+  if (maxWords !== undefined && !limited)
+    warnings.add(`${MAX_WORDS_ATTRIBUTE} "${maxWords}" is not a positive whole number: no word limit`);
+  const hints = ['expectedLength', 'expectedLines']
+    .map((a) => [a, attr(interaction, a)] as const)
+    .filter(([, v]) => v !== undefined);
+  if (hints.length > 0)
+    warnings.add(
+      `The answer box's size hint (${hints.map(([a, v]) => `${a} ${v}`).join(', ')}) was not carried: it is not a word limit`,
+    );
+  if (correctValues(item.declaration).length > 0) warnings.add('The model answer (correct response) was not carried');
+  return { draft: { question_type: 'essay', ...(limited ? { max_words: words } : {}) }, marks: item.marks ?? 1 };
+}
+
+/** The interactions the bank holds, each by its reader. */
+const INTERACTIONS = new Map<string, (item: ItemReading) => InteractionPart>([
+  ['choiceInteraction', choiceInteraction],
+  ['textEntryInteraction', textEntryInteraction],
+  ['extendedTextInteraction', extendedTextInteraction],
+]);
 
 /** The tolerance a numeric item's `equal` comparison allows around the correct value. */
 function toleranceOf(equal: XmlElement | undefined, correct: number, warnings: Set<string>): number | undefined {
@@ -1004,14 +1148,14 @@ function testPlacements(
       const path = resolvePackagePath(sectionPath, href);
       if (!path) {
         const where = { path: `${sectionPath}: ${href}`, category: segments, notes: [] };
-        errors.push(failed(where, null, localName(child), `"${href}" is a path leaving the package`).item);
+        errors.push(reportedItem(where, null, localName(child), `"${href}" is a path leaving the package`));
       } else if (name === 'assessmentItemRef') {
         place(path, segments, notes);
         notes = [];
       } else {
         const ref = readPackageXml(files, path);
         if (typeof ref === 'string')
-          errors.push(failed({ path, category: segments, notes: [] }, null, localName(child), ref).item);
+          errors.push(reportedItem({ path, category: segments, notes: [] }, null, localName(child), ref));
         else if (qtiName(ref) === 'assessmentSection') walk(ref, path, segments, depth + 1);
       }
     }
@@ -1066,7 +1210,12 @@ export async function parseQtiPackage(bytes: Uint8Array): Promise<ParsedBank> {
       if (path) resources.push({ type, path, element: resource });
       else if (ITEM_RESOURCE.test(type) || TEST_RESOURCE.test(type))
         items.push(
-          failed({ path: href, category: null, notes: [] }, null, type, `"${href}" is a path leaving the package`).item,
+          reportedItem(
+            { path: href, category: null, notes: [] },
+            null,
+            type,
+            `"${href}" is a path leaving the package`,
+          ),
         );
     }
   }
@@ -1076,7 +1225,7 @@ export async function parseQtiPackage(bytes: Uint8Array): Promise<ParsedBank> {
   for (const test of resources.filter((r) => TEST_RESOURCE.test(r.type))) {
     const root = readPackageXml(files, test.path);
     if (typeof root === 'string') {
-      items.push(failed({ path: test.path, category: null, notes: [] }, null, 'assessmentTest', root).item);
+      items.push(reportedItem({ path: test.path, category: null, notes: [] }, null, 'assessmentTest', root));
       continue;
     }
     testPlacements(root, test.path, files, placements, items);
@@ -1099,13 +1248,17 @@ export async function parseQtiPackage(bytes: Uint8Array): Promise<ParsedBank> {
     };
     const root = readPackageXml(files, path);
     if (typeof root === 'string') {
-      items.push(failed(place, null, 'assessmentItem', root).item);
+      items.push(reportedItem(place, null, 'assessmentItem', root));
       continue;
     }
     if (qtiName(root) !== 'assessmentItem') {
       items.push(
-        failed(place, null, localName(root), `"${path}" is not an assessment item (its root is ${localName(root)})`)
-          .item,
+        reportedItem(
+          place,
+          null,
+          localName(root),
+          `"${path}" is not an assessment item (its root is ${localName(root)})`,
+        ),
       );
       continue;
     }

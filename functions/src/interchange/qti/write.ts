@@ -1,6 +1,15 @@
 import { PassThrough, Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
-import { isHtml, mediaIdsIn, mediaOfQuestion, replaceMediaRefs, safeFileName, type ExportMedia, type ExportQuestion, type ExportTest } from '../exportModel';
+import {
+  isHtml,
+  mediaIdsIn,
+  mediaOfQuestion,
+  replaceMediaRefs,
+  safeFileName,
+  type ExportMedia,
+  type ExportQuestion,
+  type ExportTest,
+} from '../exportModel';
 import { CATEGORY_SEPARATOR, correctOptions, exportedTitle, formatNumber } from '../conventions';
 import { comment, element, escapeText, hasNotXml, textElement, toXhtml, XML_DECLARATION } from '../xmlText';
 
