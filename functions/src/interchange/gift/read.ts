@@ -22,7 +22,7 @@ import {
 // Pure: a GIFT file (Moodle's text format) → ParsedBank. The file is cut into
 // questions the way Moodle cuts it (a blank line ends a question; a line
 // starting with // is a comment; lines are trimmed), each question is read by
-// the peggy grammar in giftGrammar.ts, and judged here, following Moodle's own
+// the peggy grammar in grammar.ts, and judged here, following Moodle's own
 // reader (question/format/gift/format.php) except where Moodle is silently
 // wrong: `{#abc}` is an error here, not "accept anything".
 //
@@ -49,7 +49,7 @@ import {
 //   $CATEGORY: a/b             → category ["a","b"] of the questions that follow (`//` in a name is a
 //                                literal "/"; a leading $course$/$cat$/$module$/$system$ and then `top`
 //                                are dropped: they name Moodle contexts, not folders)
-//   // [tag:x] comment lines   → Moodle's question tags. Our export's (export/types.ts EXPORT_TAGS):
+//   // [tag:x] comment lines   → Moodle's question tags. Our export's (conventions.ts EXPORT_TAGS):
 //                                difficulty:…, marks:…, max_words:… (essay), case_sensitive (short
 //                                answer), all_or_nothing (a multiple_select written with moodleCredits'
 //                                stand-in credits: read back without option_credits); others are warned

@@ -25,7 +25,7 @@ import {
 // Pure: a Moodle XML question bank (qformat_xml's `<quiz>`) read into drafts.
 // Where Moodle would abort the whole file (an invalid grade) only that question
 // is an error; what we cannot carry is named per question, never dropped quietly.
-// Tags of our export's conventions (export/types.ts EXPORT_TAGS) are read back:
+// Tags of our export's conventions (conventions.ts EXPORT_TAGS) are read back:
 // difficulty:…, untitled (the <name> was made from the text: no title),
 // all_or_nothing (a multiple_select whose grades stand for all-or-nothing
 // scoring: no option_credits); other tags are named as not carried.

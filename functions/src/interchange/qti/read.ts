@@ -33,7 +33,7 @@ import { INTERACTIONS, type InteractionPart, type ItemReading } from './interact
 // interactions) makes it unsupported by its own name; what is carried only in
 // part is a warning on it. QTI 1.2 is a different language and is refused.
 //
-// Our own export's conventions (export/qti.ts) are read back: a text wrapped in
+// Our own export's conventions (write.ts) are read back: a text wrapped in
 // an element with `data-text-format` (plain: its text, not HTML; html: its
 // content) and, on the question text's wrapper, `data-untitled` (the item's
 // title was made from the text: no title); `data-max-words` on an extended

@@ -30,7 +30,7 @@ import { comment, element, escapeText, hasNotXml, textElement, toXhtml, XML_DECL
 // question has none), true/false choices identified TRUE and FALSE, an essay's
 // word limit as `data-max-words`, the difficulty in the manifest's LOM
 // (educational/difficulty: easy, medium, difficult), a section titled "" for
-// questions in no folder. The importer (interchange/qti.ts) reads them back.
+// questions in no folder. The reader (qti/read.ts) reads them back.
 
 export const QTI_NS = 'http://www.imsglobal.org/xsd/imsqtiasi_v3p0';
 const QTI_XSD = 'https://purl.imsglobal.org/spec/qti/v3p0/schema/xsd/imsqti_asiv3p0_v1p0.xsd';
