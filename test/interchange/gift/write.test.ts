@@ -2,7 +2,17 @@ import assert from 'node:assert/strict';
 import { parse, type GIFTQuestion } from 'gift-pegjs';
 import { giftEscape, GiftWriter, toGift } from '../../../functions/src/interchange/gift/write';
 import type { ExportQuestion } from '../../../functions/src/interchange/exportModel';
-import { ALL, choice, essay, multi, multiAllOrNothing, numeric, numericExact, shortAnswer, trueFalse } from '../samples';
+import {
+  ALL,
+  choice,
+  essay,
+  multi,
+  multiAllOrNothing,
+  numeric,
+  numericExact,
+  shortAnswer,
+  trueFalse,
+} from '../samples';
 
 // Every exported GIFT file is parsed back with gift-pegjs (the GIFT grammar's
 // own parser): each type and field must come out as meant.

@@ -2,13 +2,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import {
-  CP_NS,
-  QTI_NS,
-  QtiPackageWriter,
-  TEST_PATH,
-  toQtiPackage,
-} from '../../../functions/src/interchange/qti/write';
+import { CP_NS, QTI_NS, QtiPackageWriter, TEST_PATH, toQtiPackage } from '../../../functions/src/interchange/qti/write';
 import type { ExportTest } from '../../../functions/src/interchange/exportModel';
 import { element, elements, innerXml, parseXml, textOf, type XmlElement } from '../../../functions/src/interchange/xml';
 import {
