@@ -9,7 +9,7 @@ import { BASE_URL } from '../support/env';
 import { createRoleMatrix, createUser, type RoleMatrix } from '../support/fixtures';
 import { freshIp, get } from '../support/http';
 import { as, clientDoc, createTestAs, validTest, writeFolder, writeQuestion } from '../exams/fixtures';
-import { zipEntries } from '../interchange/export/zipEntries';
+import { zipEntries } from '../interchange/zipEntries';
 import { multipartBody, postBytes } from '../support/multipart';
 
 // The export endpoints over HTTP (Hosting → Functions emulator → Firestore

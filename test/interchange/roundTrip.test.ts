@@ -2,21 +2,15 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parse as giftPegjs } from 'gift-pegjs';
 import { elements, parseXml } from '../../functions/src/interchange/xml';
-import { zipEntries } from './export/zipEntries';
+import { zipEntries } from './zipEntries';
 import type { ParsedBank } from '../../functions/src/interchange/model';
-import { toGift } from '../../functions/src/interchange/export/gift';
-import { toMoodleXml } from '../../functions/src/interchange/export/moodleXml';
-import { toQtiPackage } from '../../functions/src/interchange/export/qti';
-import {
-  CATEGORY_SEPARATOR,
-  MOODLE_GRADES,
-  type ExportMedia,
-  type ExportPool,
-  type ExportQuestion,
-  type ExportTest,
-} from '../../functions/src/interchange/export/types';
-import { parseMoodleXml } from '../../functions/src/interchange/moodleXml';
-import { parseQtiPackage } from '../../functions/src/interchange/qti';
+import { toGift } from '../../functions/src/interchange/gift/write';
+import { toMoodleXml } from '../../functions/src/interchange/moodleXml/write';
+import { toQtiPackage } from '../../functions/src/interchange/qti/write';
+import type { ExportMedia, ExportPool, ExportQuestion, ExportTest } from '../../functions/src/interchange/exportModel';
+import { CATEGORY_SEPARATOR, MOODLE_GRADES } from '../../functions/src/interchange/conventions';
+import { parseMoodleXml } from '../../functions/src/interchange/moodleXml/read';
+import { parseQtiPackage } from '../../functions/src/interchange/qti/read';
 import { importEntries, type MediaPlan } from '../../functions/src/questions/bankEntries';
 import { normalizeQuestion, QuestionInput } from '../../functions/src/questions/schemas';
 
@@ -426,14 +420,14 @@ const EXPORTS: Record<
   Format,
   { module: string; parser: string; write: (qs: ExportQuestion[]) => Promise<string | Buffer> }
 > = {
-  gift: { module: '../../functions/src/interchange/gift', parser: 'parseGift', write: async (qs) => toGift(qs) },
+  gift: { module: '../../functions/src/interchange/gift/read', parser: 'parseGift', write: async (qs) => toGift(qs) },
   moodle_xml: {
-    module: '../../functions/src/interchange/moodleXml',
+    module: '../../functions/src/interchange/moodleXml/read',
     parser: 'parseMoodleXml',
     write: async (qs) => toMoodleXml(qs, MEDIA),
   },
   qti: {
-    module: '../../functions/src/interchange/qti',
+    module: '../../functions/src/interchange/qti/read',
     parser: 'parseQtiPackage',
     write: (qs) => toQtiPackage(qs, MEDIA),
   },

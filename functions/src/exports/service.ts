@@ -1,11 +1,11 @@
 import type { Response } from 'express';
 import { assertCanAuthorTests, questionBankScope } from '../auth/policy';
 import type { Principal } from '../auth/principal';
-import type { ExportPool, ExportQuestion, ExportTest, ExportMediaFile } from '../interchange/export/types';
-import { mediaOfQuestion } from '../interchange/export/types';
-import { GiftWriter, giftPoolNotes } from '../interchange/export/gift';
-import { MoodleXmlWriter } from '../interchange/export/moodleXml';
-import { QtiPackageWriter } from '../interchange/export/qti';
+import type { ExportPool, ExportQuestion, ExportTest, ExportMediaFile } from '../interchange/exportModel';
+import { mediaOfQuestion } from '../interchange/exportModel';
+import { GiftWriter, giftPoolNotes } from '../interchange/gift/write';
+import { MoodleXmlWriter } from '../interchange/moodleXml/write';
+import { QtiPackageWriter } from '../interchange/qti/write';
 import type { Reply } from '../http/route';
 import { goneWatch, send } from '../http/streamWrite';
 import { freezePools } from '../exams/lifecycle';

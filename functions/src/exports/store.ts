@@ -2,7 +2,8 @@ import { FieldPath, type DocumentData, type Query } from 'firebase-admin/firesto
 import { db } from '../firestore/db';
 import { buildQuery } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';
-import { CATEGORY_SEPARATOR, type ExportQuestion } from '../interchange/export/types';
+import type { ExportQuestion } from '../interchange/exportModel';
+import { CATEGORY_SEPARATOR } from '../interchange/conventions';
 import { questionQuerySpec } from '../questions/questionQuery';
 import type { QuestionFilters } from '../questions/schemas';
 

@@ -106,3 +106,20 @@ export class BankFileRefused extends Error {
     this.name = 'BankFileRefused';
   }
 }
+
+/**
+ * One question of a file that cannot be carried, thrown by a reader and caught
+ * where the question is reported: its message becomes the item's, as an error
+ * or (a kind of question the bank cannot hold) unsupported. The item's source
+ * type when the refusal itself names it (QTI's "composite item").
+ */
+export class Refusal extends Error {
+  constructor(
+    message: string,
+    readonly status: 'error' | 'unsupported' = 'error',
+    readonly sourceType?: string,
+  ) {
+    super(message);
+    this.name = 'Refusal';
+  }
+}

@@ -2,14 +2,8 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import {
-  CP_NS,
-  QTI_NS,
-  QtiPackageWriter,
-  TEST_PATH,
-  toQtiPackage,
-} from '../../../functions/src/interchange/export/qti';
-import type { ExportTest } from '../../../functions/src/interchange/export/types';
+import { CP_NS, QTI_NS, QtiPackageWriter, TEST_PATH, toQtiPackage } from '../../../functions/src/interchange/qti/write';
+import type { ExportTest } from '../../../functions/src/interchange/exportModel';
 import { element, elements, innerXml, parseXml, textOf, type XmlElement } from '../../../functions/src/interchange/xml';
 import {
   ALL,
@@ -24,8 +18,8 @@ import {
   PNG,
   shortAnswer,
   trueFalse,
-} from './samples';
-import { zipEntries } from './zipEntries';
+} from '../samples';
+import { zipEntries } from '../zipEntries';
 
 // The QTI 3.0 package: read back with yauzl, each XML file with the project's
 // XML reader, and checked element by element.

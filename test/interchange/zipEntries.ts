@@ -1,8 +1,8 @@
-import type * as Yauzl from '../../../functions/node_modules/@types/yauzl';
+import type * as Yauzl from '../../functions/node_modules/@types/yauzl';
 
 // yauzl lives in functions/ (the import reads packages with it); its types too.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const yauzl: typeof Yauzl = require('../../../functions/node_modules/yauzl');
+const yauzl: typeof Yauzl = require('../../functions/node_modules/yauzl');
 
 /** Every entry of a zip, name → bytes, in the zip's order (yauzl, the reader the import uses). */
 export function zipEntries(zip: Buffer): Promise<Map<string, Buffer>> {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { mediaIdsIn, replaceMediaRefs } from '../../../functions/src/interchange/export/types';
-import { newMediaId } from '../../../functions/src/media/rules';
+import { mediaIdsIn, replaceMediaRefs } from '../../functions/src/interchange/exportModel';
+import { newMediaId } from '../../functions/src/media/rules';
 
 // What the writers take from a question's HTML: the media it refers to.
 

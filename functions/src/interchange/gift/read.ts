@@ -1,20 +1,28 @@
 import peggy from 'peggy';
-import { parseNumberText } from '../shared/numberText';
-import { GIFT_GRAMMAR } from './giftGrammar';
-import { hasMarkup, withoutSpans, withoutTags } from './markup';
-import { EXPORT_TAGS, isAllOrNothingCredits, readExportTags, type ExportTags } from './export/types';
+import { parseNumberText } from '../../shared/numberText';
+import { GIFT_GRAMMAR } from './grammar';
+import { hasMarkup } from '../markup';
+import {
+  EXPORT_TAGS,
+  isAllOrNothingCredits,
+  readExportTags,
+  type ExportTags,
+  fixedPointText,
+  htmlText,
+} from '../conventions';
 import {
   OPTION_SEPARATOR,
   type AlternativeAnswer,
   type ParsedBank,
   type ParsedItem,
   type QuestionDraft,
-} from './model';
+  Refusal,
+} from '../model';
 
 // Pure: a GIFT file (Moodle's text format) → ParsedBank. The file is cut into
 // questions the way Moodle cuts it (a blank line ends a question; a line
 // starting with // is a comment; lines are trimmed), each question is read by
-// the peggy grammar in giftGrammar.ts, and judged here, following Moodle's own
+// the peggy grammar in grammar.ts, and judged here, following Moodle's own
 // reader (question/format/gift/format.php) except where Moodle is silently
 // wrong: `{#abc}` is an error here, not "accept anything".
 //
@@ -41,7 +49,7 @@ import {
 //   $CATEGORY: a/b             → category ["a","b"] of the questions that follow (`//` in a name is a
 //                                literal "/"; a leading $course$/$cat$/$module$/$system$ and then `top`
 //                                are dropped: they name Moodle contexts, not folders)
-//   // [tag:x] comment lines   → Moodle's question tags. Our export's (export/types.ts EXPORT_TAGS):
+//   // [tag:x] comment lines   → Moodle's question tags. Our export's (conventions.ts EXPORT_TAGS):
 //                                difficulty:…, marks:…, max_words:… (essay), case_sensitive (short
 //                                answer), all_or_nothing (a multiple_select written with moodleCredits'
 //                                stand-in credits: read back without option_credits); others are warned
@@ -75,16 +83,6 @@ interface GiftQuestion {
 let parser: peggy.Parser | undefined;
 /** Built on first use (about 20 ms), not at every cold start. */
 const giftParser = (): peggy.Parser => (parser ??= peggy.generate(GIFT_GRAMMAR));
-
-/** A question that cannot be carried: its message is the item's. */
-class Refusal extends Error {
-  constructor(
-    message: string,
-    readonly status: 'error' | 'unsupported' = 'error',
-  ) {
-    super(message);
-  }
-}
 
 export function parseGift(text: string): ParsedBank {
   const items: ParsedItem[] = [];
@@ -518,18 +516,9 @@ function midpoint(low: string, high: string): { answer: string; tolerance: numbe
   const hi = scaled(b);
   // (lo + hi) / 2 and (hi − lo) / 2, exactly: times 5 at one more decimal place.
   return {
-    answer: decimalText((lo + hi) * 5n, scale + 1),
-    tolerance: Number(decimalText((hi - lo) * 5n, scale + 1)),
+    answer: fixedPointText((lo + hi) * 5n, scale + 1),
+    tolerance: Number(fixedPointText((hi - lo) * 5n, scale + 1)),
   };
-}
-
-function decimalText(value: bigint, scale: number): string {
-  const negative = value < 0n;
-  const digits = (negative ? -value : value).toString().padStart(scale + 1, '0');
-  const whole = digits.slice(0, digits.length - scale);
-  const fraction = digits.slice(digits.length - scale).replace(/0+$/, '');
-  const text = fraction === '' ? whole : `${whole}.${fraction}`;
-  return negative && text !== '0' ? `-${text}` : text;
 }
 
 /** The first answer worth 100% is the answer; every other one an alternative, in file order. */
@@ -569,7 +558,7 @@ function optionText(a: GiftAnswer, inherited: Format | null, what: string, warn:
   let text = a.text;
   if (format === 'markdown') warn(`${what} is written in Markdown: carried as plain text`);
   if (format !== 'plain' && format !== 'markdown') {
-    const plain = htmlToText(text);
+    const plain = htmlText(text);
     if (plain.lost) warn(`${what}: HTML markup removed (options are plain text)`);
     text = plain.text;
   }
@@ -618,27 +607,10 @@ function carryFeedback(t: Text, target: 'plain' | 'html', what: string, warn: Wa
   if (t.format === 'markdown') warn(`${what} is in Markdown: carried as plain text`);
   if (target === 'html') return own ? t.text : escapeHtml(t.text).replace(/\n/g, '<br>\n');
   if (!own) return t.text;
-  const plain = htmlToText(t.text);
+  const plain = htmlText(t.text);
   if (plain.lost) warn(`${what}: HTML markup removed (the question is plain text)`);
   return plain.text;
 }
 
 const escapeHtml = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
-
-/** Text of an HTML fragment; `lost` when there was markup (tags, comments) to lose. */
-function htmlToText(html: string): { text: string; lost: boolean } {
-  const lost = hasMarkup(html);
-  const text = withoutTags(withoutSpans(html, '<!--', '-->').replace(/<br\s*\/?>/gi, '\n'))
-    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, name: string) => {
-      if (name[0] === '#') {
-        const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-        return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
-      }
-      return ENTITIES[name.toLowerCase()] ?? entity;
-    })
-    .trim();
-  return { text, lost };
-}

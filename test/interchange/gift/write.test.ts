@@ -1,8 +1,18 @@
 import assert from 'node:assert/strict';
 import { parse, type GIFTQuestion } from 'gift-pegjs';
-import { giftEscape, GiftWriter, toGift } from '../../../functions/src/interchange/export/gift';
-import type { ExportQuestion } from '../../../functions/src/interchange/export/types';
-import { ALL, choice, essay, multi, multiAllOrNothing, numeric, numericExact, shortAnswer, trueFalse } from './samples';
+import { giftEscape, GiftWriter, toGift } from '../../../functions/src/interchange/gift/write';
+import type { ExportQuestion } from '../../../functions/src/interchange/exportModel';
+import {
+  ALL,
+  choice,
+  essay,
+  multi,
+  multiAllOrNothing,
+  numeric,
+  numericExact,
+  shortAnswer,
+  trueFalse,
+} from '../samples';
 
 // Every exported GIFT file is parsed back with gift-pegjs (the GIFT grammar's
 // own parser): each type and field must come out as meant.

@@ -1,4 +1,4 @@
-import { OPTION_SEPARATOR, type ParsedBank, type ParsedItem, type QuestionDraft } from './model';
+import { OPTION_SEPARATOR, type ParsedBank, type ParsedItem, type QuestionDraft } from '../model';
 
 // Pure: an Aiken file to a ParsedBank, read line by line as Moodle's
 // qformat_aiken reads it (the same errors, with the same words and line

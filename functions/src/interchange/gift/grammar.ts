@@ -2,7 +2,7 @@
 // lines already split, comment lines removed). It is lexical: it unescapes,
 // finds the title, the format tags, the answer block and its answers, weights
 // and feedback, and leaves every judgement (the type, whether a number is a
-// number) to gift.ts, so that a bad answer is reported in words, not as
+// number) to read.ts, so that a bad answer is reported in words, not as
 // "Expected ...". It accepts any text that has at most one balanced answer
 // block; braces are the only syntax errors.
 //

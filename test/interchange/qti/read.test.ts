@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { BankFileRefused, MEDIA_PLACEHOLDER, type ParsedItem } from '../../functions/src/interchange/model';
-import { parseQtiPackage, parseQtiXml } from '../../functions/src/interchange/qti';
-import { buildZip, type ZipContent } from './zipBuilder';
+import { BankFileRefused, MEDIA_PLACEHOLDER, type ParsedItem } from '../../../functions/src/interchange/model';
+import { parseQtiPackage, parseQtiXml } from '../../../functions/src/interchange/qti/read';
+import { buildZip, type ZipContent } from '../zipBuilder';
 
-const repoRoot = path.resolve(__dirname, '../..');
+const repoRoot = path.resolve(__dirname, '../../..');
 const FIXTURES = path.join(repoRoot, 'test/fixtures/interchange/qti');
 const fixture = (name: string) => readFileSync(path.join(FIXTURES, name), 'utf8');
 const only = (name: string): ParsedItem => {

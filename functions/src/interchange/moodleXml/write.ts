@@ -1,21 +1,23 @@
-import { literalStars, moodleCategoryPath } from './gift';
+import { literalStars, moodleCategoryPath } from '../gift/write';
+import {
+  isHtml,
+  mediaIdsIn,
+  replaceMediaRefs,
+  safeFileName,
+  type ExportMedia,
+  type ExportPool,
+  type ExportQuestion,
+} from '../exportModel';
 import {
   CATEGORY_SEPARATOR,
   EXPORT_TAGS,
   exportedTitle,
   formatNumber,
   gradeChanges,
-  isHtml,
-  mediaIdsIn,
   moodleCredits,
   nearestMoodleGrade,
-  replaceMediaRefs,
-  safeFileName,
-  type ExportMedia,
-  type ExportPool,
-  type ExportQuestion,
-} from './types';
-import { comment, element, hasNotXml, htmlCharRefs, textElement, XML_DECLARATION } from './xmlText';
+} from '../conventions';
+import { comment, element, hasNotXml, htmlCharRefs, textElement, XML_DECLARATION } from '../xmlText';
 
 // Pure: the bank's questions as Moodle XML (`<quiz>`), the format Moodle's own
 // question export writes. A category question starts each run of questions of

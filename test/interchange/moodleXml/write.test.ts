@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { toMoodleXml, MoodleXmlWriter } from '../../../functions/src/interchange/export/moodleXml';
+import { toMoodleXml, MoodleXmlWriter } from '../../../functions/src/interchange/moodleXml/write';
 import { element, elements, parseXml, textOf, type XmlElement } from '../../../functions/src/interchange/xml';
 import {
   ALL,
@@ -13,7 +13,7 @@ import {
   PNG,
   shortAnswer,
   trueFalse,
-} from './samples';
+} from '../samples';
 
 // The Moodle XML writer: every file is read back with the project's XML reader
 // (well-formed, no DOCTYPE) and checked element by element.

@@ -1,5 +1,4 @@
-import sanitizeHtml from 'sanitize-html';
-import { parseNumberText } from '../shared/numberText';
+import { parseNumberText } from '../../shared/numberText';
 import {
   BankFileRefused,
   MEDIA_PLACEHOLDER,
@@ -9,25 +8,27 @@ import {
   type ParsedBank,
   type ParsedItem,
   type QuestionDraft,
-} from './model';
-import { element, elements, innerHtml, localName, parseXml, textOf, type XmlElement } from './xml';
-import { EXPORT_TAGS, isAllOrNothingCredits, isTitleFromText, readExportTags, type ExportTags } from './export/types';
+  Refusal,
+} from '../model';
+import { element, elements, innerHtml, localName, parseXml, textOf, type XmlElement } from '../xml';
+import {
+  EXPORT_TAGS,
+  isAllOrNothingCredits,
+  isTitleFromText,
+  readExportTags,
+  type ExportTags,
+  htmlLine,
+  MOODLE_GRADES,
+  moodleGradeOf,
+} from '../conventions';
 
 // Pure: a Moodle XML question bank (qformat_xml's `<quiz>`) read into drafts.
 // Where Moodle would abort the whole file (an invalid grade) only that question
 // is an error; what we cannot carry is named per question, never dropped quietly.
-// Tags of our export's conventions (export/types.ts EXPORT_TAGS) are read back:
+// Tags of our export's conventions (conventions.ts EXPORT_TAGS) are read back:
 // difficulty:…, untitled (the <name> was made from the text: no title),
 // all_or_nothing (a multiple_select whose grades stand for all-or-nothing
 // scoring: no option_credits); other tags are named as not carried.
-
-/** Moodle's grade list (question_bank::fraction_options_full), in percent; a file's grades must be one of them. */
-const MOODLE_GRADES = [
-  100, 90, 83.33333, 80, 75, 70, 66.66667, 60, 50, 40, 33.33333, 30, 25, 20, 16.66667, 14.28571, 12.5, 11.11111, 10, 5,
-  0,
-].flatMap((g) => (g === 0 ? [0] : [g, -g]));
-/** Moodle's own slack when it matches a grade (0.00001 of a fraction). */
-const GRADE_SLACK = 0.001;
 
 /** Types we cannot hold, by Moodle's name, as a person would call them. */
 const UNSUPPORTED = new Map<string, string>(
@@ -49,9 +50,6 @@ const UNSUPPORTED = new Map<string, string>(
     multichoiceset: 'All-or-nothing multiple choice',
   }),
 );
-
-/** A question that cannot be carried: its message becomes the item's. */
-class QuestionError extends Error {}
 
 /** Text as one field of a question holds it, before the question's format is settled. */
 interface FieldText {
@@ -207,7 +205,7 @@ function readItem(question: XmlElement, type: string, category: string[] | null,
     reader.finish();
     return { ...base, status: 'ok', message: null, question: draft };
   } catch (error) {
-    if (!(error instanceof QuestionError)) throw error;
+    if (!(error instanceof Refusal)) throw error;
     return { ...named(), message: (title ? `"${title}": ` : '') + error.message };
   }
 }
@@ -218,7 +216,7 @@ function readTitle(question: XmlElement): { raw: string | null; title: string | 
   if (!name) return { raw: null, title: null };
   const raw = fieldText(name);
   if (!/<[a-zA-Z/!]/.test(raw)) return { raw, title: raw || null };
-  const { text, formatting } = htmlToText(raw);
+  const { text, formatting } = htmlLine(raw);
   return {
     raw,
     title: text || null,
@@ -309,7 +307,7 @@ class QuestionReader {
       const path = `${(file.attrs.path ?? '/').replace(/^\/+/, '')}${name}`;
       if (files.has(path)) continue; // Moodle keeps the first of two files of one path
       const encoding = (file.attrs.encoding ?? 'base64').trim();
-      if (encoding !== 'base64') throw new QuestionError(`The file ${path} is in encoding "${encoding}", not base64`);
+      if (encoding !== 'base64') throw new Refusal(`The file ${path} is in encoding "${encoding}", not base64`);
       files.set(path, decodeBase64(textOf(file), path));
     }
     for (const [path, bytes] of files) if (!this.questionFiles.has(path)) this.questionFiles.set(path, bytes);
@@ -334,7 +332,7 @@ class QuestionReader {
     return html.replace(/@@PLUGINFILE@@\/([^"'<>\s?#)]*)(\?[^"'<>\s#)]*)?/g, (_, raw: string) => {
       const path = safeDecode(raw).replace(/^\/+/, '');
       const bytes = field.files.get(path) ?? this.questionFiles.get(path);
-      if (!bytes) throw new QuestionError(`It refers to ${path}, which the file does not carry`);
+      if (!bytes) throw new Refusal(`It refers to ${path}, which the file does not carry`);
       this.keptFiles.set(path, true);
       // Percent-encoded so that the placeholder ends where the name does (the import decodes it back).
       return MEDIA_PLACEHOLDER + encodeURIComponent(this.mediaKey(path, bytes)).replace(/[!'()*]/g, percentEncoded);
@@ -479,15 +477,15 @@ function gradedAnswers(r: QuestionReader): Answer[] {
   const answers = elements(r.question, 'answer').map((answer) => {
     const written = answer.attrs.fraction ?? (element(answer, 'fraction') ? textOf(element(answer, 'fraction')!) : '0');
     const value = Number(written.trim());
-    const snapped = MOODLE_GRADES.find((g) => Math.abs(g - value) < GRADE_SLACK);
+    const snapped = moodleGradeOf(value);
     if (snapped === undefined) invalid.push(Number.isFinite(value) ? String(value / 100) : `"${written}"`);
     return { element: answer, credit: snapped ?? 0 };
   });
   if (invalid.length > 0)
-    throw new QuestionError(
-      `Grades (${invalid.join(', ')}) do not match grade options: Moodle accepts only ${MOODLE_GRADES.filter((g) => g >= 0).join(', ')} percent and their negatives`,
+    throw new Refusal(
+      `Grades (${invalid.join(', ')}) do not match grade options: Moodle accepts only ${MOODLE_GRADES.join(', ')} percent and their negatives`,
     );
-  if (answers.length === 0) throw new QuestionError('It has no answers');
+  if (answers.length === 0) throw new Refusal('It has no answers');
   return answers;
 }
 
@@ -502,9 +500,9 @@ const multichoice: Reader = (r) => {
   noteChoiceSettings(r);
   if (single) {
     const full = answers.flatMap((a, i) => (a.credit === 100 ? [i] : []));
-    if (full.length === 0) throw new QuestionError('No answer is worth 100%: a single-answer question needs one');
+    if (full.length === 0) throw new Refusal('No answer is worth 100%: a single-answer question needs one');
     if (full.length > 1)
-      throw new QuestionError(
+      throw new Refusal(
         `${full.length} answers are worth 100%: a multiple choice question has exactly one correct option`,
       );
     const partial = answers.flatMap((a, i) =>
@@ -518,7 +516,7 @@ const multichoice: Reader = (r) => {
   }
   const positive = answers.reduce((sum, a) => sum + Math.max(a.credit, 0), 0);
   if (Math.abs(positive - 100) >= 0.5)
-    throw new QuestionError(`The positive grades add up to ${+positive.toFixed(5)}%, not 100%, as Moodle requires`);
+    throw new Refusal(`The positive grades add up to ${+positive.toFixed(5)}%, not 100%, as Moodle requires`);
   const correct = options.filter((_, i) => answers[i].credit > 0).join(OPTION_SEPARATOR);
   const credits = answers.map((a) => a.credit);
   let allOrNothing = false;
@@ -558,7 +556,7 @@ function optionText(r: QuestionReader, answer: XmlElement, format: string, n: nu
   const answerFormat = answer.attrs.format?.trim() || format;
   let text = raw;
   if (!['plain_text', 'markdown', 'wiki_like'].includes(answerFormat)) {
-    const converted = htmlToText(answerFormat === 'moodle_auto_format' ? raw.replace(/\r?\n/g, ' ') : raw);
+    const converted = htmlLine(answerFormat === 'moodle_auto_format' ? raw.replace(/\r?\n/g, ' ') : raw);
     text = converted.text;
     const lost = converted.images.map(
       (image) => `its image ${safeDecode(image.src.replace(/^@@PLUGINFILE@@\//, '').replace(/\?.*$/, ''))}`,
@@ -570,20 +568,20 @@ function optionText(r: QuestionReader, answer: XmlElement, format: string, n: nu
       );
     if (text === '' && converted.images.length > 0) {
       const alt = converted.images.map((i) => i.alt.trim()).find(Boolean);
-      if (!alt) throw new QuestionError(`Option ${n} is only an image, and options are plain text`);
+      if (!alt) throw new Refusal(`Option ${n} is only an image, and options are plain text`);
       r.warnings.push(`Option ${n} was only an image: its alt text "${alt}" is the option`);
       text = alt;
     }
   }
   if (text.includes(OPTION_SEPARATOR))
-    throw new QuestionError(`Option ${n} ("${text}") contains "${OPTION_SEPARATOR}", which an option cannot`);
+    throw new Refusal(`Option ${n} ("${text}") contains "${OPTION_SEPARATOR}", which an option cannot`);
   return text;
 }
 
 const truefalse: Reader = (r) => {
   const format = r.textFormat;
   const answers = elements(r.question, 'answer');
-  if (answers.length === 0) throw new QuestionError('It has no true and false answers');
+  if (answers.length === 0) throw new Refusal('It has no true and false answers');
   let trueIsCorrect: boolean | undefined;
   const verdicts = new Set<boolean>();
   const feedback: FieldText[] = [r.field(undefined, format), r.field(undefined, format)];
@@ -600,7 +598,7 @@ const truefalse: Reader = (r) => {
     feedback[which === 'true' ? 0 : 1] = r.field(element(answer, 'feedback'), format);
   });
   if (verdicts.size > 1)
-    throw new QuestionError('Its grades do not say whether true or false is correct (exactly one must be worth 100%)');
+    throw new Refusal('Its grades do not say whether true or false is correct (exactly one must be worth 100%)');
   if (byPosition)
     r.warnings.push(
       'Its answers are not named "true" and "false": the first was taken as true, the second as false, as Moodle does',
@@ -637,7 +635,7 @@ function keyAndAlternatives(
   if (lostFeedback.length > 0)
     r.warnings.push(`Feedback for the answers ${lostFeedback.join(', ')} is not carried (no per-answer feedback here)`);
   const keyAt = accepted.findIndex((a) => a.credit === 100);
-  if (keyAt < 0) throw new QuestionError('No answer is worth 100%, as Moodle requires');
+  if (keyAt < 0) throw new Refusal('No answer is worth 100%, as Moodle requires');
   const [key] = accepted.splice(keyAt, 1);
   return { key, alternatives: accepted };
 }
@@ -651,7 +649,7 @@ const shortanswer: Reader = (r) => {
         r.warnings.push(`The answer "${text}" (a wildcard worth 0%, there for its feedback) is not carried`);
         return undefined;
       }
-      throw new QuestionError(
+      throw new Refusal(
         `Answer "${text}" (${percent(answer.credit)}) uses Moodle's * wildcard, which cannot be matched here`,
       );
     }
@@ -669,13 +667,13 @@ const shortanswer: Reader = (r) => {
 const numerical: Reader = (r) => {
   const { key, alternatives } = keyAndAlternatives(r, (answer, text) => {
     if (text === '*' || text === '')
-      throw new QuestionError(`It accepts any answer (*) for ${percent(answer.credit)}, which cannot be carried`);
-    if (parseNumberText(text) === undefined) throw new QuestionError(`Answer "${text}" is not a number`);
+      throw new Refusal(`It accepts any answer (*) for ${percent(answer.credit)}, which cannot be carried`);
+    if (parseNumberText(text) === undefined) throw new Refusal(`Answer "${text}" is not a number`);
     // Moodle always writes <tolerance>; without one the answer has none (the bank's null, read as 0).
     const holder = element(answer.element, 'tolerance');
     if (!holder) return { answer: text, credit: answer.credit };
     const tolerance = Math.abs(Number(textOf(holder).trim() || 0));
-    if (!Number.isFinite(tolerance)) throw new QuestionError(`The tolerance of answer "${text}" is not a number`);
+    if (!Number.isFinite(tolerance)) throw new Refusal(`The tolerance of answer "${text}" is not a number`);
     return { answer: text, credit: answer.credit, tolerance };
   });
   const unitsHolder = r.child('units');
@@ -733,7 +731,7 @@ const READERS = new Map<string, Reader>(Object.entries({ multichoice, truefalse,
 function decodeBase64(text: string, name: string): Uint8Array {
   const compact = text.replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 === 1)
-    throw new QuestionError(`The file ${name} is not valid base64`);
+    throw new Refusal(`The file ${name} is not valid base64`);
   return new Uint8Array(Buffer.from(compact, 'base64'));
 }
 
@@ -762,33 +760,3 @@ const escapeHtml = (text: string): string =>
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;')
     .replace(/\r?\n/g, '<br />\n');
-
-/** Tags whose loss changes nothing a reader sees in one line of text. */
-const LAYOUT_TAGS = new Set(['p', 'br', 'div', 'span']);
-
-/** HTML as plain text: entities decoded, spacing collapsed; the images and the formatting it had. */
-export function htmlToText(html: string): {
-  text: string;
-  images: { src: string; alt: string }[];
-  formatting: string[];
-} {
-  const images: { src: string; alt: string }[] = [];
-  const formatting = new Set<string>();
-  const spaced = html.replace(/<br\s*\/?>|<\/(p|div|li|tr|td|th|h[1-6])>/gi, ' $&');
-  const escaped = sanitizeHtml(spaced, {
-    allowedTags: [],
-    allowedAttributes: {},
-    transformTags: {
-      '*': (tagName, attribs) => {
-        if (tagName === 'img') images.push({ src: attribs.src ?? '', alt: attribs.alt ?? '' });
-        else if (!LAYOUT_TAGS.has(tagName)) formatting.add(tagName);
-        return { tagName, attribs };
-      },
-    },
-  });
-  const text = escaped
-    .replace(/&(lt|gt|quot|amp);/g, (_, name: string) => ({ lt: '<', gt: '>', quot: '"', amp: '&' })[name] ?? '')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return { text, images, formatting: [...formatting] };
-}

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseGift } from '../../functions/src/interchange/gift';
-import type { ParsedItem } from '../../functions/src/interchange/model';
+import { parseGift } from '../../../functions/src/interchange/gift/read';
+import type { ParsedItem } from '../../../functions/src/interchange/model';
 
 // Pure: GIFT text → ParsedBank, no emulator needed.
 
-const repoRoot = path.join(__dirname, '..', '..');
+const repoRoot = path.join(__dirname, '..', '..', '..');
 const ownFixtures = path.join(repoRoot, 'test', 'fixtures', 'interchange', 'gift');
 const interop = process.env.INTEROP_FIXTURES ?? path.resolve(repoRoot, '../shared/fixtures/interop');
 

@@ -1,67 +1,16 @@
-import type { Difficulty, QuestionType } from '../model';
-import type { AlternativeAnswer } from '../model';
+import sanitizeHtml from 'sanitize-html';
+import { hasMarkup, withoutSpans, withoutTags } from './markup';
+import type { ExportQuestion } from './exportModel';
+import type { Difficulty } from './model';
 
-// Pure: what the exporters take (the bank's stored questions, their media, a
-// test's structure) and the conventions every export format shares. No
-// Firebase here: the export service reads, these write.
-
-/** A bank question as stored, with its folder as category segments (the folder's name split on " / "). */
-export interface ExportQuestion {
-  id: string;
-  question_type: QuestionType;
-  question_text: string;
-  title?: string | null;
-  text_format?: 'plain' | 'html' | null;
-  options: string[];
-  /** multiple_select: the correct options joined by "|"; true_false: "True" or "False"; essay: "". */
-  correct_answer: string;
-  tolerance: number | null;
-  max_words: number | null;
-  marks: number;
-  difficulty: Difficulty;
-  /** General feedback, in the question's text_format. */
-  feedback?: string | null;
-  /** One per option ("" where an option has none), in the question's text_format. */
-  option_feedback?: string[] | null;
-  /** multiple_select partial credit: one per option, −100 to 100. */
-  option_credits?: number[] | null;
-  alternatives?: AlternativeAnswer[] | null;
-  case_sensitive?: boolean | null;
-  /** The folder's name split on " / "; null when the question is in no folder. */
-  category: string[] | null;
-}
-
-/** A media file a question's HTML refers to as `/api/media/{mediaId}`. */
-export interface ExportMediaFile {
-  name: string;
-  content_type: string;
-  bytes: Uint8Array;
-}
-
-/** mediaId → the file; a media id missing here keeps its `/api/media/…` reference. */
-export type ExportMedia = ReadonlyMap<string, ExportMediaFile>;
-
-/** A test's pool: `draw` questions drawn per attempt from `question_ids` (its folder, of one difficulty when named). */
-export interface ExportPool {
-  /** The pool folder's name split on " / ". */
-  category: string[];
-  difficulty: Difficulty | null;
-  draw: number;
-  question_ids: string[];
-}
-
-/** A test as a QTI assessment test carries it: its fixed questions in order, then its pools. */
-export interface ExportTest {
-  id: string;
-  title: string;
-  /** The fixed questions, in the test's order. */
-  question_ids: string[];
-  shuffle: boolean;
-  pools: ExportPool[];
-}
+// Pure: the conventions the readers and the writers share, each once: a
+// category's path, our tags, a question's title made from its text, Moodle's
+// grades, HTML as plain text, and numbers as decimal text.
 
 /** How a category's segments become a folder's name, and back. */
 export const CATEGORY_SEPARATOR = ' / ';
+
+// ---- Tags
 
 /**
  * Tags carry what GIFT cannot say natively (`// [tag:…]` comment lines, which Moodle
@@ -141,39 +90,7 @@ export function isAllOrNothingCredits(
   return written.length === credits.length && written.every((c, i) => Math.abs(c - credits[i]) < 0.01);
 }
 
-/** A stored media file as the bank's HTML refers to it: `/api/media/{mediaId}` (`<organization>.<uuid>`). */
-const MEDIA_REF = /\/api\/media\/([A-Za-z0-9_.-]{0,299}[A-Za-z0-9_-])/g;
-
-/** The media ids an HTML text refers to, in order of first mention. */
-export function mediaIdsIn(html: string): string[] {
-  return [...new Set([...html.matchAll(MEDIA_REF)].map((m) => m[1]))];
-}
-
-/** Every `/api/media/{id}` reference replaced by what `to` makes of the id (unchanged when it returns undefined). */
-export const replaceMediaRefs = (html: string, to: (mediaId: string) => string | undefined): string =>
-  html.replace(MEDIA_REF, (whole, id: string) => to(id) ?? whole);
-
-export const isHtml = (q: ExportQuestion): boolean => q.text_format === 'html';
-
-/** The media a question's HTML fields refer to (plain text is never rewritten). */
-export function mediaOfQuestion(q: ExportQuestion): string[] {
-  if (!isHtml(q)) return [];
-  return [...new Set(htmlFields(q).flatMap(mediaIdsIn))];
-}
-
-/** The question's texts that are HTML when its text_format is html: the text and the feedback. */
-const htmlFields = (q: ExportQuestion): string[] => [q.question_text, q.feedback ?? '', ...(q.option_feedback ?? [])];
-
-/** A file name safe inside a package or a Moodle file area: no path, no control or quoting characters. */
-export function safeFileName(name: string): string {
-  const base = name.split(/[\\/]/).pop() ?? '';
-  const cleaned = base
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f"<>|:*?@]/g, '_')
-    .replace(/^\.+/, '')
-    .trim();
-  return cleaned.length > 0 ? cleaned.slice(0, 120) : 'file';
-}
+// ---- Titles
 
 const TITLE_LENGTH = 60;
 
@@ -188,18 +105,9 @@ export function exportedTitle(q: Pick<ExportQuestion, 'title' | 'question_text' 
   return text.length <= TITLE_LENGTH ? text : `${text.slice(0, TITLE_LENGTH - 1).trimEnd()}…`;
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
-
 /** The text as one line of plain text: HTML's tags dropped and its entities decoded, spacing collapsed. */
 function textStart(q: Pick<ExportQuestion, 'question_text' | 'text_format'>): string {
-  const text =
-    q.text_format === 'html'
-      ? q.question_text.replace(/<[^>]*>/g, ' ').replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, name: string) => {
-          if (name[0] !== '#') return ENTITIES[name.toLowerCase()] ?? entity;
-          const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-          return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
-        })
-      : q.question_text;
+  const text = q.text_format === 'html' ? decodeEntities(q.question_text.replace(/<[^>]*>/g, ' ')) : q.question_text;
   return text.replace(/\s+/g, ' ').trim();
 }
 
@@ -262,6 +170,67 @@ export function gradeChanges(original: readonly number[], written: readonly numb
     .join(', ');
 }
 
+/** The Moodle grade a written grade (percent, either sign) stands for, within Moodle's own slack; undefined when none. */
+export function moodleGradeOf(value: number): number | undefined {
+  const grade = MOODLE_GRADES.find((g) => Math.abs(g - Math.abs(value)) < GRADE_SLACK);
+  return grade === undefined || grade === 0 || value >= 0 ? grade : -grade;
+}
+
+/** Moodle's own slack when it matches a grade (0.00001 of a fraction). */
+const GRADE_SLACK = 0.001;
+
+// ---- HTML as plain text
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
+
+/** HTML's character references decoded (named ones of ENTITIES, numeric ones); any other left as written. */
+function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, name: string) => {
+    if (name[0] !== '#') return ENTITIES[name.toLowerCase()] ?? entity;
+    const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
+  });
+}
+
+/** Text of an HTML fragment, its line breaks kept; `lost` when there was markup (tags, comments) to lose. */
+export function htmlText(html: string): { text: string; lost: boolean } {
+  const lost = hasMarkup(html);
+  const text = decodeEntities(withoutTags(withoutSpans(html, '<!--', '-->').replace(/<br\s*\/?>/gi, '\n'))).trim();
+  return { text, lost };
+}
+
+/** Tags whose loss changes nothing a reader sees in one line of text. */
+const LAYOUT_TAGS = new Set(['p', 'br', 'div', 'span']);
+
+/** HTML as one line of plain text (sanitize-html's reading): entities decoded, spacing collapsed; the images and the formatting it had. */
+export function htmlLine(html: string): {
+  text: string;
+  images: { src: string; alt: string }[];
+  formatting: string[];
+} {
+  const images: { src: string; alt: string }[] = [];
+  const formatting = new Set<string>();
+  const spaced = html.replace(/<br\s*\/?>|<\/(p|div|li|tr|td|th|h[1-6])>/gi, ' $&');
+  const escaped = sanitizeHtml(spaced, {
+    allowedTags: [],
+    allowedAttributes: {},
+    transformTags: {
+      '*': (tagName, attribs) => {
+        if (tagName === 'img') images.push({ src: attribs.src ?? '', alt: attribs.alt ?? '' });
+        else if (!LAYOUT_TAGS.has(tagName)) formatting.add(tagName);
+        return { tagName, attribs };
+      },
+    },
+  });
+  const text = escaped
+    .replace(/&(lt|gt|quot|amp);/g, (_, name: string) => ({ lt: '<', gt: '>', quot: '"', amp: '&' })[name] ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return { text, images, formatting: [...formatting] };
+}
+
+// ---- Numbers
+
 /** A number as decimal text (never an exponent), e.g. 1e-7 → "0.0000001". */
 export function formatNumber(n: number): string {
   const s = String(n);
@@ -280,4 +249,14 @@ export function decimalText(answer: string): string {
   if (/^[+-]?\d+(\.\d+)?$/.test(trimmed)) return trimmed;
   const n = Number(trimmed);
   return Number.isFinite(n) ? formatNumber(n) : trimmed;
+}
+
+/** A fixed-point value (`value` × 10^−`scale`) as decimal text, no trailing zeros: (125n, 2) → "1.25". */
+export function fixedPointText(value: bigint, scale: number): string {
+  const negative = value < 0n;
+  const digits = (negative ? -value : value).toString().padStart(scale + 1, '0');
+  const whole = digits.slice(0, digits.length - scale);
+  const fraction = digits.slice(digits.length - scale).replace(/0+$/, '');
+  const text = fraction === '' ? whole : `${whole}.${fraction}`;
+  return negative && text !== '0' ? `-${text}` : text;
 }

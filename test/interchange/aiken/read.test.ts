@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseAiken } from '../../functions/src/interchange/aiken';
-import { decodeBankText } from '../../functions/src/interchange/detect';
-import type { ParsedItem } from '../../functions/src/interchange/model';
+import { parseAiken } from '../../../functions/src/interchange/aiken/read';
+import { decodeBankText } from '../../../functions/src/interchange/detect';
+import type { ParsedItem } from '../../../functions/src/interchange/model';
 
 // Pure: Aiken text → ParsedBank, no emulator needed.
 
-const repoRoot = path.resolve(__dirname, '..', '..');
+const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const ownFixtures = path.join(repoRoot, 'test', 'fixtures', 'interchange', 'aiken');
 const interop = process.env.INTEROP_FIXTURES ?? path.resolve(repoRoot, '../shared/fixtures/interop');
 

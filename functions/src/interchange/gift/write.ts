@@ -1,16 +1,13 @@
+import { isHtml, mediaOfQuestion, type ExportPool, type ExportQuestion } from '../exportModel';
 import {
   CATEGORY_SEPARATOR,
   EXPORT_TAGS,
   decimalText,
   formatNumber,
   gradeChanges,
-  isHtml,
-  mediaOfQuestion,
   moodleCredits,
   nearestMoodleGrade,
-  type ExportPool,
-  type ExportQuestion,
-} from './types';
+} from '../conventions';
 
 // Pure: the bank's questions as GIFT (Moodle's text format). What GIFT cannot
 // say natively travels as `// [tag:…]` comment lines that Moodle keeps as

@@ -1,4 +1,4 @@
-import type { ExportMedia, ExportQuestion } from '../../../functions/src/interchange/export/types';
+import type { ExportMedia, ExportQuestion } from '../../functions/src/interchange/exportModel';
 
 // Questions of every type with every field, written for the exporters' tests.
 

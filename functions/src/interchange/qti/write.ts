@@ -1,10 +1,6 @@
 import { PassThrough, Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
 import {
-  CATEGORY_SEPARATOR,
-  correctOptions,
-  exportedTitle,
-  formatNumber,
   isHtml,
   mediaIdsIn,
   mediaOfQuestion,
@@ -13,8 +9,9 @@ import {
   type ExportMedia,
   type ExportQuestion,
   type ExportTest,
-} from './types';
-import { comment, element, escapeText, hasNotXml, textElement, toXhtml, XML_DECLARATION } from './xmlText';
+} from '../exportModel';
+import { CATEGORY_SEPARATOR, correctOptions, exportedTitle, formatNumber } from '../conventions';
+import { comment, element, escapeText, hasNotXml, textElement, toXhtml, XML_DECLARATION } from '../xmlText';
 
 // Pure (no Firebase): the bank's questions as a QTI 3.0 content package, a zip
 // holding imsmanifest.xml, one qti-assessment-item per question
@@ -33,7 +30,7 @@ import { comment, element, escapeText, hasNotXml, textElement, toXhtml, XML_DECL
 // question has none), true/false choices identified TRUE and FALSE, an essay's
 // word limit as `data-max-words`, the difficulty in the manifest's LOM
 // (educational/difficulty: easy, medium, difficult), a section titled "" for
-// questions in no folder. The importer (interchange/qti.ts) reads them back.
+// questions in no folder. The reader (qti/read.ts) reads them back.
 
 export const QTI_NS = 'http://www.imsglobal.org/xsd/imsqtiasi_v3p0';
 const QTI_XSD = 'https://purl.imsglobal.org/spec/qti/v3p0/schema/xsd/imsqti_asiv3p0_v1p0.xsd';

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { BankFileRefused, type ParsedBank, type ParsedItem } from '../../functions/src/interchange/model';
-import { parseMoodleXml } from '../../functions/src/interchange/moodleXml';
-import { importEntries } from '../../functions/src/questions/bankEntries';
+import { BankFileRefused, type ParsedBank, type ParsedItem } from '../../../functions/src/interchange/model';
+import { parseMoodleXml } from '../../../functions/src/interchange/moodleXml/read';
+import { importEntries } from '../../../functions/src/questions/bankEntries';
 
 // Pure: a Moodle XML file → drafts, per-question report and media; no emulator needed.
 
-const repoRoot = path.resolve(__dirname, '..', '..');
+const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const ownFixture = (name: string): ParsedBank =>
   parseMoodleXml(readFileSync(path.join(repoRoot, 'test/fixtures/interchange/moodle-xml', name), 'utf8'));
 const byTitle = (bank: ParsedBank, title: string): ParsedItem => {

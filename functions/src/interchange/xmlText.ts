@@ -1,6 +1,6 @@
 import sanitizeHtml from 'sanitize-html';
 import { XMLValidator } from 'fast-xml-parser';
-import { VOID_ELEMENTS } from '../xml';
+import { VOID_ELEMENTS } from './xml';
 
 // Pure: the one way the exporters write XML text. Every text and attribute
 // value passes through escapeText / escapeAttr; element strings are built by

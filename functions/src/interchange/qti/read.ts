@@ -1,0 +1,534 @@
+import {
+  BankFileRefused,
+  type MediaFile,
+  type ParsedBank,
+  type ParsedItem,
+  type QuestionDraft,
+  Refusal,
+} from '../model';
+import { localName, parseXml, type XmlElement } from '../xml';
+import { readZip } from '../zip';
+import { isTitleFromText } from '../conventions';
+import { attr, collapse, descendants, escapeText, isTrue, kid, kids, qtiName, textOf } from './elements';
+import {
+  type FieldContent,
+  type HtmlContext,
+  type PackageFiles,
+  childrenHtml,
+  fieldContent,
+  holdsOnly,
+  promptBlock,
+  resolvePackagePath,
+  wrappedContent,
+  wrapperAmong,
+} from './html';
+import { alwaysSet, declaredMaximum, mappingOf, responseRules } from './scoring';
+import { INTERACTIONS, type InteractionPart, type ItemReading } from './interactions';
+
+// Pure: QTI 2.1 and 3.0 items, alone or in a content package, as bank drafts.
+// The two versions differ mostly in spelling (`choiceInteraction` and
+// `maxChoices` in 2.1, `qti-choice-interaction` and `max-choices` in 3.0), so
+// every element is read by one canonical name and every attribute under either
+// spelling. What an item holds that the bank cannot (a hotspot, a template, two
+// interactions) makes it unsupported by its own name; what is carried only in
+// part is a warning on it. QTI 1.2 is a different language and is refused.
+//
+// Our own export's conventions (write.ts) are read back: a text wrapped in
+// an element with `data-text-format` (plain: its text, not HTML; html: its
+// content) and, on the question text's wrapper, `data-untitled` (the item's
+// title was made from the text: no title); `data-max-words` on an extended
+// text interaction; the difficulty in the manifest's LOM (any package's).
+
+const QTI12_REFUSED =
+  'QTI 1.2 (questestinterop, namespace ims_qtiasiv1p2) is not supported; export QTI 2.1 or 3.0 from the other system instead';
+
+function isQti12(root: XmlElement): boolean {
+  const local = localName(root);
+  return local === 'questestinterop' || Object.values(root.attrs).some((v) => /ims_qtiasiv1p/i.test(v));
+}
+
+// ---- Item -----------------------------------------------------------------
+
+interface ItemResult {
+  item: ParsedItem;
+  media: Map<string, MediaFile>;
+}
+
+interface ItemPlace {
+  path: string;
+  category: string[] | null;
+  pkg?: PackageFiles;
+  /** Notes about where it stands in a test (a selection, the test not imported). */
+  notes: string[];
+  /** The difficulty its manifest entry's LOM gives. */
+  difficulty?: QuestionDraft['difficulty'];
+}
+
+/** LOM's difficulty vocabulary (very easy … very difficult) as ours; what it cannot say exactly is warned. */
+function lomDifficulty(resource: XmlElement, warnings: string[]): QuestionDraft['difficulty'] | undefined {
+  const holder = [...descendants(resource)].find((d) => localName(d) === 'difficulty');
+  const value = holder && [...descendants(holder)].find((d) => localName(d) === 'value');
+  if (!value) return undefined;
+  const given = collapse(textOf(value)).toLowerCase();
+  const ours = (
+    { 'very easy': 'easy', easy: 'easy', medium: 'medium', difficult: 'hard', 'very difficult': 'hard' } as const
+  )[given as 'easy'];
+  if (ours === undefined) warnings.push(`The difficulty "${given}" (LOM) is not one of LOM's: medium was used`);
+  else if (given.startsWith('very ')) warnings.push(`The difficulty "${given}" (LOM) was carried as ${ours}`);
+  return ours;
+}
+
+/** A report of an item that is not imported: an error, or of a kind the bank cannot hold. */
+function reportedItem(
+  place: ItemPlace,
+  title: string | null,
+  sourceType: string,
+  message: string,
+  status: 'error' | 'unsupported' = 'error',
+  warnings: Iterable<string> = [],
+): ParsedItem {
+  return {
+    path: place.path,
+    title,
+    source_type: sourceType,
+    status,
+    message,
+    warnings: [...place.notes, ...warnings],
+    category: place.category,
+  };
+}
+
+/** One assessment item (2.1 or 3.0) as a parsed item. */
+function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
+  const title = attr(root, 'title')?.trim() || null;
+  const warnings = new Set<string>();
+  let sourceType = localName(root);
+  try {
+    refuseChangingItem(root);
+    const body = kid(root, 'itemBody');
+    if (!body) throw new Refusal('The item has no item body');
+    const interaction = soleInteraction(body);
+    sourceType = localName(interaction);
+    const readInteraction = INTERACTIONS.get(qtiName(interaction));
+    if (!readInteraction) throw new Refusal(`${sourceType} is not a question type the bank supports`, 'unsupported');
+    const scoring = scoringOf(root, interaction, warnings);
+    if (kids(root, 'stylesheet').length > 0) warnings.add('The item stylesheet was not carried');
+    const ctx: HtmlContext = {
+      interaction,
+      replacement: '',
+      pkg: place.pkg,
+      warnings,
+      problems: [],
+      media: new Map(),
+      feedback: [],
+    };
+    const text = bodyText(body, interaction, ctx);
+    const marks = declaredMarks(root, warnings);
+    const part = readInteraction({ root, interaction, ...scoring, ctx, warnings, marks });
+    const general = generalFeedback(root, ctx, part.carried ?? new Set());
+    const question = itemDraft(title, place, text, part, general);
+    if (ctx.problems.length > 0) throw new Refusal(ctx.problems.join('; '));
+    if (text.content.html === '') throw new Refusal('The item has no text: its body holds only the interaction');
+    const warned = [...place.notes, ...warnings];
+    return {
+      item: {
+        path: place.path,
+        title,
+        source_type: sourceType,
+        status: 'ok',
+        message: null,
+        warnings: warned,
+        category: place.category,
+        question,
+      },
+      media: ctx.media,
+    };
+  } catch (error) {
+    if (!(error instanceof Refusal)) throw error;
+    const { message, status } = error;
+    return {
+      item: reportedItem(place, title, error.sourceType ?? sourceType, message, status, warnings),
+      media: new Map(),
+    };
+  }
+}
+
+/** An adaptive or a template item changes when delivered: not a fixed question the bank can hold. */
+function refuseChangingItem(root: XmlElement): void {
+  if (isTrue(attr(root, 'adaptive')))
+    throw new Refusal(
+      'An adaptive item (adaptive="true") changes as it is answered; the bank holds only fixed questions',
+      'unsupported',
+      'adaptive item',
+    );
+  const template = kids(root).find((k) => ['templateDeclaration', 'templateProcessing'].includes(qtiName(k)));
+  if (template)
+    throw new Refusal(
+      `A template item (${localName(template)}) draws its values when delivered; the bank holds only fixed questions`,
+      'unsupported',
+      'template item',
+    );
+}
+
+/** The body's one interaction: none, or more than one, is no question the bank can hold. */
+function soleInteraction(body: XmlElement): XmlElement {
+  const interactions: XmlElement[] = [];
+  const find = (el: XmlElement) => {
+    for (const child of kids(el)) {
+      if (qtiName(child).endsWith('Interaction')) interactions.push(child);
+      else find(child);
+    }
+  };
+  find(body);
+  if (interactions.length === 0)
+    throw new Refusal(
+      'The item asks nothing (it has no interaction): the bank holds only questions',
+      'unsupported',
+      'no interaction',
+    );
+  if (interactions.length > 1)
+    throw new Refusal(
+      `A composite item (${interactions.map(localName).join(', ')}): the bank holds one answer per question`,
+      'unsupported',
+      'composite item',
+    );
+  return interactions[0];
+}
+
+/** The interaction's response declaration and how the response processing scores it. */
+function scoringOf(
+  root: XmlElement,
+  interaction: XmlElement,
+  warnings: Set<string>,
+): Pick<ItemReading, 'declaration' | 'rules' | 'mapping' | 'useMapping'> {
+  const responseId = attr(interaction, 'responseIdentifier');
+  const declaration = kids(root, 'responseDeclaration').find((d) => attr(d, 'identifier') === responseId);
+  if (!declaration && qtiName(interaction) !== 'extendedTextInteraction')
+    throw new Refusal(`No response declaration for "${responseId ?? ''}"`);
+  const rules = responseRules(root, warnings);
+  const mapping = mappingOf(declaration);
+  const useMapping = mapping !== undefined && (rules.scoring === 'map_response' || rules.scoring === 'none');
+  if (mapping && !useMapping && rules.scoring === 'match_correct')
+    warnings.add('The mapping is not used by the response processing (match_correct) and was not carried');
+  return { declaration, rules, mapping, useMapping };
+}
+
+/** The question's text: the body with the interaction taken out and its prompt where it stood. */
+function bodyText(
+  body: XmlElement,
+  interaction: XmlElement,
+  ctx: HtmlContext,
+): { content: FieldContent; wrapped: boolean } {
+  ctx.replacement = promptBlock(kid(interaction, 'prompt'), ctx);
+  // A text entry amid running text stays a visible blank there.
+  if (qtiName(interaction) === 'textEntryInteraction') {
+    const parent = [...descendants(body)].find((d) => kids(d).includes(interaction)) ?? body;
+    if (!holdsOnly(parent, interaction) && parent !== body) ctx.replacement = '_____';
+  }
+  const wrapper = wrapperAmong(body.children, (el) => el === interaction || holdsOnly(el, interaction));
+  const content = wrapper ? wrappedContent(wrapper, ctx) : { html: childrenHtml(body, ctx).trim() };
+  return { content, wrapped: wrapper !== undefined };
+}
+
+/** The declared maximum score as marks, when it is a positive number. */
+function declaredMarks(root: XmlElement, warnings: Set<string>): number | undefined {
+  const declared = declaredMaximum(root);
+  if (declared !== undefined && declared <= 0)
+    warnings.add(`The declared maximum score ${declared} is not a positive number of marks; 1 was used`);
+  return declared !== undefined && declared > 0 ? declared : undefined;
+}
+
+/** General feedback: modal feedback not already carried as a choice's, and feedback blocks of the body. */
+function generalFeedback(root: XmlElement, ctx: HtmlContext, carried: Set<XmlElement>): FieldContent[] {
+  const general: FieldContent[] = [];
+  const always = alwaysSet(root);
+  for (const m of kids(root, 'modalFeedback')) {
+    if (carried.has(m)) continue;
+    const content = fieldContent(m, ctx);
+    if (content.html === '') continue;
+    const heading = attr(m, 'title')?.trim();
+    const shown = attr(m, 'showHide') !== 'hide';
+    // Shown whatever the answer (its outcome set unconditionally): general feedback as it is.
+    if (shown && !heading && always.has(`${attr(m, 'outcomeIdentifier') ?? ''}\0${attr(m, 'identifier') ?? ''}`)) {
+      general.push(content);
+      continue;
+    }
+    general.push({ html: heading ? `<p><strong>${escapeText(heading)}</strong></p>${content.html}` : content.html });
+    ctx.warnings.add(
+      `Modal feedback "${attr(m, 'identifier') ?? ''}" is shown in QTI only when ${attr(m, 'outcomeIdentifier') ?? 'an outcome'} ${attr(m, 'showHide') === 'hide' ? 'does not match' : 'matches'} it; it is carried as general feedback, shown in every released review`,
+    );
+  }
+  return [...general, ...ctx.feedback.map((html) => ({ html }))];
+}
+
+/** The draft: the text and feedback in one format (plain when our export wrapped every text as plain, else HTML), the interaction's part between. */
+function itemDraft(
+  title: string | null,
+  place: ItemPlace,
+  text: { content: FieldContent; wrapped: boolean },
+  part: InteractionPart,
+  general: FieldContent[],
+): QuestionDraft {
+  const options = part.optionFeedback ?? [];
+  const fields = [text.content, ...general, ...options.filter((f) => f.html !== '')];
+  const plain = text.wrapped && fields.every((f) => f.plain !== undefined);
+  const value = (f: FieldContent) => (plain ? f.plain! : f.html);
+  const draft = {
+    question_text: plain ? text.content.plain! : text.content.html,
+    text_format: plain ? 'plain' : 'html',
+    difficulty: place.difficulty ?? 'medium',
+    ...(title !== null ? { title } : {}),
+    ...part.draft,
+    ...(part.draft.option_feedback ? { option_feedback: options.map((f) => (f.html === '' ? '' : value(f))) } : {}),
+    ...(general.length > 0 ? { feedback: general.map(value).join('\n') } : {}),
+    marks: part.marks,
+  } as QuestionDraft;
+  if (title !== null && text.content.untitled && isTitleFromText(title, draft)) delete draft.title;
+  return draft;
+}
+
+// ---- Files ----------------------------------------------------------------
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function decodeUtf8(bytes: Uint8Array): string | undefined {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A lone QTI item file (2.1 `assessmentItem`, 3.0 `qti-assessment-item`) as a bank of one question. */
+export function parseQtiXml(text: string, where?: string): ParsedBank {
+  const root = parseXml(text.replace(/^\uFEFF/, ''), where ?? 'the file');
+  if (isQti12(root)) throw new BankFileRefused(QTI12_REFUSED, where);
+  const name = qtiName(root);
+  if (name === 'assessmentTest' || name === 'manifest')
+    throw new BankFileRefused(
+      `${localName(root)} refers to item files: upload the whole content package (.zip) instead`,
+      where,
+    );
+  if (name !== 'assessmentItem')
+    throw new BankFileRefused(`Not a QTI item: the root element is ${localName(root)}`, where);
+  const { item, media } = parseItem(root, { path: where ?? localName(root), category: null, notes: [] });
+  return { format: 'qti', items: [item], media };
+}
+
+const ITEM_RESOURCE = /^imsqti_item_xmlv(2p0|2p1|2p2|3p0)$/i;
+const TEST_RESOURCE = /^imsqti_test_xmlv(2p1|2p2|3p0)$/i;
+const QTI12_RESOURCE = /^imsqti_xmlv1p|^imsqti_.*v1p/i;
+
+interface Placement {
+  category: string[] | null;
+  notes: string[];
+}
+
+/**
+ * Whether a test is only its items in sections: no time limits, shuffling,
+ * selection, branching, preconditions, rubrics, test feedback or session
+ * settings, linear navigation, nor outcome processing beyond summing SCORE.
+ */
+function isBareTest(test: XmlElement): boolean {
+  const CARRIES = new Set([
+    'timeLimits',
+    'selection',
+    'branchRule',
+    'preCondition',
+    'rubricBlock',
+    'testFeedback',
+    'itemSessionControl',
+    'testFeedbackRef',
+  ]);
+  const inside = [...descendants(test)];
+  if (inside.some((d) => CARRIES.has(qtiName(d)))) return false;
+  if (inside.some((d) => qtiName(d) === 'ordering' && isTrue(attr(d, 'shuffle')))) return false;
+  if (kids(test, 'testPart').some((p) => attr(p, 'navigationMode') === 'linear')) return false;
+  const processing = kids(test, 'outcomeProcessing');
+  if (processing.length === 0) return true;
+  const rules = kids(processing[0]);
+  if (processing.length > 1 || rules.length !== 1) return false;
+  const [sum] = kids(rules[0]);
+  const [variables] = sum ? kids(sum) : [];
+  if (!sum || !variables) return false;
+  return (
+    qtiName(rules[0]) === 'setOutcomeValue' &&
+    attr(rules[0], 'identifier') === 'SCORE' &&
+    qtiName(sum) === 'sum' &&
+    kids(sum).length === 1 &&
+    qtiName(variables) === 'testVariables' &&
+    attr(variables, 'variableIdentifier') === 'SCORE' &&
+    Object.keys(variables.attrs).every((a) => ['variable-identifier', 'variableIdentifier'].includes(a))
+  );
+}
+
+/** The items a test names, in its order, with the path of sections each stands in. */
+function testPlacements(
+  test: XmlElement,
+  testPath: string,
+  files: Map<string, Uint8Array>,
+  out: Map<string, Placement>,
+  errors: ParsedItem[],
+): void {
+  const testTitle = attr(test, 'title')?.trim() || attr(test, 'identifier') || testPath;
+  // A test that only groups its items into sections loses nothing when its items are imported.
+  let firstOfTest = !isBareTest(test);
+  const place = (path: string, category: string[], notes: string[]) => {
+    if (firstOfTest) {
+      notes.unshift(
+        `Only the items of the test "${testTitle}" are imported: the test itself (its order, timing and outcome processing) is not`,
+      );
+      firstOfTest = false;
+    }
+    const existing = out.get(path);
+    if (existing) {
+      existing.notes.push(`It is also in the section "${category.join(' / ')}"; it was imported once`);
+      return;
+    }
+    out.set(path, { category: category.length > 0 ? category : null, notes });
+  };
+  const walk = (section: XmlElement, sectionPath: string, parents: string[], depth: number) => {
+    if (depth > 20) return;
+    // A section titled "" stands for no folder (our export's, for questions in none); one without a title, by its identifier.
+    const title = attr(section, 'title');
+    const label = title !== undefined ? title.trim() : attr(section, 'identifier') || 'section';
+    const segments = label === '' ? parents : [...parents, label];
+    const selection = kid(section, 'selection');
+    let notes: string[] = [];
+    if (selection) {
+      const count = [...descendants(section)].filter((d) => qtiName(d) === 'assessmentItemRef').length;
+      notes.push(
+        `The section "${segments.join(' / ')}" draws ${attr(selection, 'select') ?? 'some'} of its items at random; it was imported as a folder of all its ${count} items`,
+      );
+    }
+    for (const child of kids(section)) {
+      const name = qtiName(child);
+      if (name === 'assessmentSection') {
+        walk(child, sectionPath, segments, depth + 1);
+        continue;
+      }
+      if (name !== 'assessmentItemRef' && name !== 'assessmentSectionRef') continue;
+      const href = attr(child, 'href') ?? '';
+      const path = resolvePackagePath(sectionPath, href);
+      if (!path) {
+        const where = { path: `${sectionPath}: ${href}`, category: segments, notes: [] };
+        errors.push(reportedItem(where, null, localName(child), `"${href}" is a path leaving the package`));
+      } else if (name === 'assessmentItemRef') {
+        place(path, segments, notes);
+        notes = [];
+      } else {
+        const ref = readPackageXml(files, path);
+        if (typeof ref === 'string')
+          errors.push(reportedItem({ path, category: segments, notes: [] }, null, localName(child), ref));
+        else if (qtiName(ref) === 'assessmentSection') walk(ref, path, segments, depth + 1);
+      }
+    }
+  };
+  for (const part of kids(test, 'testPart'))
+    for (const section of kids(part, 'assessmentSection')) walk(section, testPath, [], 0);
+}
+
+/** The XML of a file of the package, or why it cannot be read (a DOCTYPE or QTI 1.2 refuses the whole package). */
+function readPackageXml(files: Map<string, Uint8Array>, path: string): XmlElement | string {
+  const bytes = files.get(path);
+  if (!bytes) return `The manifest names "${path}", which the package does not contain`;
+  const text = decodeUtf8(bytes);
+  if (text === undefined) return `"${path}" is not UTF-8 text`;
+  let root: XmlElement;
+  try {
+    root = parseXml(text, path);
+  } catch (err) {
+    if (err instanceof BankFileRefused && !/<!DOCTYPE|<!ENTITY/i.test(text)) return err.message;
+    throw err;
+  }
+  if (isQti12(root)) throw new BankFileRefused(QTI12_REFUSED, path);
+  return root;
+}
+
+/** A QTI 3.0 (or 2.1) content package: the items its manifest lists, in the test's sections where a test names them. */
+export async function parseQtiPackage(bytes: Uint8Array): Promise<ParsedBank> {
+  const files = await readZip(bytes);
+  const manifestBytes = files.get('imsmanifest.xml');
+  if (!manifestBytes)
+    throw new BankFileRefused('The zip is not a QTI content package: it has no imsmanifest.xml at its root');
+  const manifestText = decodeUtf8(manifestBytes);
+  if (manifestText === undefined) throw new BankFileRefused('imsmanifest.xml is not UTF-8 text', 'imsmanifest.xml');
+  // The manifest is read by its elements and resource types, never by xsi:schemaLocation (exporters get it wrong).
+  const manifest = parseXml(manifestText, 'imsmanifest.xml');
+  if (qtiName(manifest) !== 'manifest')
+    throw new BankFileRefused(
+      `imsmanifest.xml is not a manifest: its root is ${localName(manifest)}`,
+      'imsmanifest.xml',
+    );
+
+  const resources: { type: string; path: string; element: XmlElement }[] = [];
+  const items: ParsedItem[] = [];
+  for (const group of kids(manifest, 'resources')) {
+    const groupBase = group.attrs['xml:base'] ?? '';
+    for (const resource of kids(group, 'resource')) {
+      const type = attr(resource, 'type') ?? '';
+      if (QTI12_RESOURCE.test(type)) throw new BankFileRefused(QTI12_REFUSED, 'imsmanifest.xml');
+      const href = attr(resource, 'href');
+      if (!href) continue;
+      const path = resolvePackagePath('', `${groupBase}${resource.attrs['xml:base'] ?? ''}${href}`);
+      if (path) resources.push({ type, path, element: resource });
+      else if (ITEM_RESOURCE.test(type) || TEST_RESOURCE.test(type))
+        items.push(
+          reportedItem(
+            { path: href, category: null, notes: [] },
+            null,
+            type,
+            `"${href}" is a path leaving the package`,
+          ),
+        );
+    }
+  }
+
+  const placements = new Map<string, Placement>();
+  const media = new Map<string, MediaFile>();
+  for (const test of resources.filter((r) => TEST_RESOURCE.test(r.type))) {
+    const root = readPackageXml(files, test.path);
+    if (typeof root === 'string') {
+      items.push(reportedItem({ path: test.path, category: null, notes: [] }, null, 'assessmentTest', root));
+      continue;
+    }
+    testPlacements(root, test.path, files, placements, items);
+  }
+  const order = [...placements.keys()];
+  for (const r of resources) if (ITEM_RESOURCE.test(r.type) && !placements.has(r.path)) order.push(r.path);
+  if (order.length === 0 && items.length === 0)
+    throw new BankFileRefused('The package lists no QTI 2.1 or 3.0 items in its manifest', 'imsmanifest.xml');
+
+  for (const path of order) {
+    const placement = placements.get(path) ?? { category: null, notes: [] };
+    const notes = [...placement.notes];
+    const resource = resources.find((r) => r.path === path && ITEM_RESOURCE.test(r.type));
+    const place: ItemPlace = {
+      path,
+      category: placement.category,
+      notes,
+      pkg: { files, itemPath: path },
+      difficulty: resource ? lomDifficulty(resource.element, notes) : undefined,
+    };
+    const root = readPackageXml(files, path);
+    if (typeof root === 'string') {
+      items.push(reportedItem(place, null, 'assessmentItem', root));
+      continue;
+    }
+    if (qtiName(root) !== 'assessmentItem') {
+      items.push(
+        reportedItem(
+          place,
+          null,
+          localName(root),
+          `"${path}" is not an assessment item (its root is ${localName(root)})`,
+        ),
+      );
+      continue;
+    }
+    const parsed = parseItem(root, place);
+    items.push(parsed.item);
+    if (parsed.item.status === 'ok') for (const [key, file] of parsed.media) media.set(key, file);
+  }
+  return { format: 'qti', items, media };
+}
