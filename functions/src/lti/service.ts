@@ -4,7 +4,7 @@ import { addAudit } from '../audit/trail';
 import { claimsFor } from '../auth/claims';
 import { assertCanManageLtiPlatforms, assertOrganizationActive, assertOwnsDeepLinkSession } from '../auth/policy';
 import type { Principal } from '../auth/principal';
-import { findClient } from '../clients/store';
+import { requireClient } from '../clients/service';
 import { MAX_CLASSES_PER_TEST } from '../classes/documents';
 import { classNameKey, type Class } from '../classes/schemas';
 import * as classStore from '../classes/store';
@@ -67,10 +67,6 @@ const toReply = (p: StoredLtiPlatform, baseUrl: string): LtiPlatform => ({
   updated_at: p.updated_at,
   tool: toolUrls(baseUrl, platformPairKey(p.issuer, p.platform_client_id)),
 });
-
-async function requireClient(clientId: string): Promise<void> {
-  if (!(await findClient(clientId))) throw notFound('Client not found');
-}
 
 // ---------------------------------------------------------------- registrations
 

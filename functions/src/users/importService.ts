@@ -1,13 +1,13 @@
 import { addUserEventToBatch } from '../audit/service';
 import { studentImportScope } from '../auth/policy';
 import type { Principal } from '../auth/principal';
-import { findClient } from '../clients/store';
+import { requireClient } from '../clients/service';
 import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
 import { ALREADY_EXISTS, hasStatus } from '../firestore/statusCodes';
 import { readUpload } from '../http/upload';
 import type { RequestOrigin, UploadBody } from '../shared/callContext';
-import { conflict, notFound } from '../shared/errors';
+import { conflict } from '../shared/errors';
 import {
   MAX_USER_IMPORT_BYTES,
   MAX_USER_IMPORT_ROWS,
@@ -43,7 +43,7 @@ export async function importStudents(
 ): Promise<UserImportResult> {
   const clientId = studentImportScope(principal, options.client_id);
   // A Client Admin's own organization exists (authentication checked it is active); a named one may not.
-  if (principal.role === 'super_admin' && !(await findClient(clientId))) throw notFound('Client not found');
+  if (principal.role === 'super_admin') await requireClient(clientId);
   const rows = (
     await readUpload(upload, MAX_USER_IMPORT_BYTES, (file) => readRosterFile(file, MAX_USER_IMPORT_ROWS, ['password']))
   ).result;

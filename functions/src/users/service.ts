@@ -12,7 +12,7 @@ import {
   type UserSubject,
 } from '../auth/policy';
 import type { Principal, Role } from '../auth/principal';
-import { findClient } from '../clients/store';
+import { requireClient } from '../clients/service';
 import { auth, db } from '../firestore/db';
 import { ALREADY_EXISTS, FAILED_PRECONDITION, hasStatus, NOT_FOUND } from '../firestore/statusCodes';
 import type { RequestOrigin } from '../shared/callContext';
@@ -87,7 +87,7 @@ export async function createUser(
     throw badRequest('client_id is required for this role', [{ path: 'body.client_id', message: 'Required' }]);
   }
   const clientId = organizationForNewUser(principal, input.role, input.client_id);
-  if (clientId && !(await findClient(clientId))) throw notFound('Client not found');
+  if (clientId) await requireClient(clientId);
 
   // 1. The account, with no claims: until step 3 it can do nothing but GET /api/me.
   let record: UserRecord;
@@ -204,7 +204,7 @@ export async function listUsers(
   }
   const clientId = tenantScope(principal, query.client_id);
   // A Client Admin's own organization exists (authentication checked it is active); a named one may not.
-  if (principal.role === 'super_admin' && !(await findClient(clientId))) throw notFound('Client not found');
+  if (principal.role === 'super_admin') await requireClient(clientId);
   const filters = { role: query.role, disabled: query.disabled };
   if (query.q !== undefined)
     return searchResult(await store.searchTenantUsers(clientId, filters, fold(query.q), page.limit), page.limit);
@@ -250,7 +250,7 @@ async function organizationAfter(user: User, changes: UserChanges): Promise<stri
   if (changes.client_id === undefined) {
     throw badRequest('client_id is required to give this role', [{ path: 'body.client_id', message: 'Required' }]);
   }
-  if (!(await findClient(changes.client_id))) throw notFound('Client not found');
+  await requireClient(changes.client_id);
   return changes.client_id;
 }
 
