@@ -14,6 +14,7 @@ import { auth } from '../firestore/db';
 import type { CallContext, RequestOrigin } from '../shared/callContext';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../shared/errors';
 import type { StoredProfile } from '../users/documents';
+import { provisionAccounts } from '../users/provisionAccounts';
 import {
   CLAIM,
   contextKey,
@@ -191,44 +192,36 @@ async function launchUser(
   // Never promoted later: the role is decided once, here, and claims of later launches do not change it.
   const role = roleForNewUser(person, platform.instructors_as_admins);
   const displayName = person.name ?? person.email ?? `LTI user ${person.sub.slice(0, 40)}`;
-  let created = false;
-  let accountEmail: string | undefined;
-  try {
-    try {
-      await auth.createUser({ uid, displayName, ...(person.email ? { email: person.email } : {}) });
-      accountEmail = person.email ?? undefined;
-    } catch (err) {
-      // The email belongs to another account (this organization's or another's), or Auth refuses it: this one goes without it.
-      const code = (err as { code?: string }).code;
-      if (code !== 'auth/email-already-exists' && code !== 'auth/invalid-email') throw err;
-      await auth.createUser({ uid, displayName });
-    }
-    created = true;
-  } catch (err) {
-    // A first launch that stopped after the account: the account is ours (its uid is derived from the user).
-    if ((err as { code?: string }).code !== 'auth/uid-already-exists') throw err;
-  }
-  if (created) await auth.setCustomUserClaims(uid, claimsFor(role, clientId));
-  const now = new Date().toISOString();
-  const account = created ? undefined : await auth.getUser(uid);
-  if (account) accountEmail = account.email;
-  const profile = ltiProfile(
-    { uid, display_name: displayName, role, client_id: clientId },
-    { account: accountEmail, claimed: person.email },
-    now,
-  );
-  if (account) {
-    const claimed = account.customClaims?.role;
-    if (claimed !== 'student' && claimed !== 'client_admin')
-      await auth.setCustomUserClaims(uid, claimsFor(role, clientId));
-    else profile.role = claimed;
-  }
-  return store.insertLtiUser(
+  const account = { uid, displayName, ...(person.email ? { email: person.email } : {}) };
+  return provisionAccounts([account], {
+    role,
     clientId,
-    profile,
-    { platform_id: platform.id, issuer: platform.issuer, sub: person.sub, uid, created_at: now },
-    META(origin),
-  );
+    // The email belongs to another account (this organization's or another's), or Auth refuses it: this one goes without it.
+    emailIfFree: true,
+    // A first launch that stopped after the account: the account is ours (its uid is derived from the user).
+    uidTakenIsSameAccount: true,
+    write: async ([provisioned]) => {
+      const now = new Date().toISOString();
+      const existing = provisioned.made ? undefined : await auth.getUser(uid);
+      const profile = ltiProfile(
+        { uid, display_name: displayName, role, client_id: clientId },
+        { account: existing ? existing.email : provisioned.email, claimed: person.email },
+        now,
+      );
+      if (existing) {
+        const claimed = existing.customClaims?.role;
+        if (claimed !== 'student' && claimed !== 'client_admin')
+          await auth.setCustomUserClaims(uid, claimsFor(role, clientId));
+        else profile.role = claimed;
+      }
+      return store.insertLtiUser(
+        clientId,
+        profile,
+        { platform_id: platform.id, issuer: platform.issuer, sub: person.sub, uid, created_at: now },
+        META(origin),
+      );
+    },
+  });
 }
 
 /** The class of the launch's course: found, or made with the course's title (made unique) and mapped. */

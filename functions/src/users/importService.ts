@@ -17,12 +17,11 @@ import {
 } from './importSchemas';
 import { invitationLinks } from './invitations';
 import {
-  createAccounts,
   findAccounts,
   planRow,
+  provisionStudents,
   readRosterFile,
   refusedRoster,
-  removeAccounts,
   type Member,
   type Plan,
 } from './rosterAccounts';
@@ -115,22 +114,22 @@ async function writeStudents(
   completed: Member[],
   origin: RequestOrigin,
 ): Promise<void> {
-  if (created.length > 0) await createAccounts(clientId, created);
-  const batch = db.batch();
-  for (const member of [...created, ...completed]) {
-    batch.create(paths.clientUser(clientId, member.uid), member.newProfile);
-    addUserEventToBatch(batch, origin, {
-      type: 'user_created',
-      actor: principal,
-      userId: member.uid,
-      clientId,
-      details: { role: 'student', source: 'roster' },
-    });
-  }
   try {
-    await batch.commit();
+    await provisionStudents(clientId, created, async () => {
+      const batch = db.batch();
+      for (const member of [...created, ...completed]) {
+        batch.create(paths.clientUser(clientId, member.uid), member.newProfile);
+        addUserEventToBatch(batch, origin, {
+          type: 'user_created',
+          actor: principal,
+          userId: member.uid,
+          clientId,
+          details: { role: 'student', source: 'roster' },
+        });
+      }
+      await batch.commit();
+    });
   } catch (err) {
-    await removeAccounts(clientId, created);
     if (hasStatus(err, ALREADY_EXISTS))
       throw conflict(
         'One of these students was created by another request meanwhile; nothing was imported, send the roster again',
