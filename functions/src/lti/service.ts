@@ -29,8 +29,9 @@ import {
   type LaunchContext,
   type LaunchPerson,
 } from './claims';
-import type { StoredLtiContext, StoredLtiPlatform } from './documents';
+import type { StoredLtiContext, StoredLtiPlatform, StoredLtiState } from './documents';
 import type { LaunchInput, LoginInput, LtiPlatform, RegisterPlatformInput } from './schemas';
+import { decideLaunch, type FirstLaunch, type LaunchRefusal } from './launchDecision';
 import * as store from './store';
 import { browserCookie, browserKeyFor, browserKeyHash, browserKeyOf, browserRefusal } from './browserBinding';
 import { signAsTool } from './toolKeys';
@@ -179,16 +180,14 @@ export async function login(
 
 const META = (origin: RequestOrigin) => requestMeta(origin);
 
-/** The organization's account for a platform user: found, or made (Auth account with its claims, then profile and mapping). */
+/** A platform user's new account in the organization (Auth account with its claims, then profile and mapping). */
 async function launchUser(
   clientId: string,
   platform: StoredLtiPlatform,
   person: LaunchPerson,
   uid: string,
-  found: StoredProfile | undefined,
   origin: RequestOrigin,
 ): Promise<StoredProfile> {
-  if (found) return found;
   // Never promoted later: the role is decided once, here, and claims of later launches do not change it.
   const role = roleForNewUser(person, platform.instructors_as_admins);
   const displayName = person.name ?? person.email ?? `LTI user ${person.sub.slice(0, 40)}`;
@@ -224,16 +223,14 @@ async function launchUser(
   });
 }
 
-/** The class of the launch's course: found, or made with the course's title (made unique) and mapped. */
+/** The class of the launch's first course: made with the course's title (made unique) and mapped. */
 async function courseClass(
   clientId: string,
   platform: StoredLtiPlatform,
   course: LaunchContext,
-  found: StoredLtiContext | undefined,
   membershipsUrl: string | null,
   origin: RequestOrigin,
 ): Promise<StoredLtiContext> {
-  if (found) return found;
   const candidates = [course.title, ...Array.from({ length: 9 }, (_, i) => `${course.title.slice(0, 94)} (${i + 2})`)];
   const taken = await store.takenClassNameKeys(
     clientId,
@@ -316,6 +313,39 @@ const launchRefused = (reason: keyof typeof REFUSAL_TEXT) => {
 const testNotHere = () =>
   notFound('The linked test is not a published test of this organization; link a test again through deep linking');
 
+/** The launch's one transaction: the state and nonce spent, what it found, and decideLaunch's verdict on it. */
+async function consume(stateId: string, state: StoredLtiState, request: Launch) {
+  try {
+    return await store.consumeLaunch(
+      {
+        state: stateId,
+        clientId: state.client_id,
+        platformId: state.platform_id,
+        issuer: state.issuer,
+        sub: request.person.sub,
+        nonce: state.nonce,
+        contextId: request.context?.id ?? null,
+        testId: request.kind === 'resource_link' ? request.testId : null,
+      },
+      (facts) => decideLaunch(request, facts, new Date().toISOString()),
+    );
+  } catch (err) {
+    if (err instanceof store.LaunchRefused) {
+      if (err.reason === 'state') throw refusedToken('state_mismatch');
+      if (err.reason === 'nonce') throw refusedToken('nonce_reused');
+      throw notFound('The platform of this login is no longer registered');
+    }
+    throw err;
+  }
+}
+
+function refuse(refusal: LaunchRefusal | null, facts: store.LaunchFacts): void {
+  if (refusal === 'unknown_deployment') throw launchRefused('unknown_deployment');
+  if (refusal === 'organization_inactive') assertOrganizationActive(facts.client, 'Client');
+  if (refusal === 'account_disabled') throw forbidden('This account is disabled in the organization');
+  if (refusal === 'test_not_here') throw testNotHere();
+}
+
 /**
  * The launch: the state consumed once, the id_token verified against the platform, then the
  * organization's user, the course's class and the test put in place. Answers where the browser goes.
@@ -336,59 +366,10 @@ export async function launch(input: LaunchInput, origin: RequestOrigin, cookies:
   const request: Launch = read.launch;
   const clientId = state.client_id;
 
-  let settled = false;
-  let facts: store.LaunchFacts;
-  try {
-    facts = await store.consumeLaunch(
-      {
-        state: input.state,
-        clientId,
-        platformId: state.platform_id,
-        issuer: state.issuer,
-        sub: request.person.sub,
-        nonce: state.nonce,
-        contextId: request.context?.id ?? null,
-        testId: request.kind === 'resource_link' ? request.testId : null,
-      },
-      (f, write) => {
-        // The registration as it stands now: deleted, or the deployment removed since the login, refuses.
-        if (!f.platform!.deployment_ids.includes(request.deploymentId)) return;
-        // A launch already in place (user, course, membership, assignment) completes in this transaction.
-        if (!f.profile || !f.mapping || f.client?.active_status !== 1) return;
-        if (request.context && !f.context) return;
-        if (f.context && request.membershipsUrl && f.context.memberships_url !== request.membershipsUrl)
-          write.membershipsUrl(request.membershipsUrl);
-        if (request.kind !== 'resource_link') return;
-        if (!f.test || f.test.status !== 'published') return;
-        const classId = f.context?.class_id;
-        const isStudent = f.profile.role === 'student';
-        if (classId && isStudent && !(f.profile.class_ids ?? []).includes(classId)) return;
-        if (classId && !(f.test.assigned_class_ids ?? []).includes(classId)) return;
-        if (isStudent && request.lineitem)
-          write.outcome(request.testId, {
-            platform_id: f.platform!.id,
-            lineitem: request.lineitem,
-            user_sub: request.person.sub,
-            updated_at: new Date().toISOString(),
-          });
-        settled = true;
-      },
-    );
-  } catch (err) {
-    if (err instanceof store.LaunchRefused) {
-      if (err.reason === 'state') throw refusedToken('state_mismatch');
-      if (err.reason === 'nonce') throw refusedToken('nonce_reused');
-      throw notFound('The platform of this login is no longer registered');
-    }
-    throw err;
-  }
-  const platform = facts.platform!;
-  if (!platform.deployment_ids.includes(request.deploymentId)) throw launchRefused('unknown_deployment');
-  assertOrganizationActive(facts.client, 'Client');
-  if (facts.profile?.disabled) throw forbidden('This account is disabled in the organization');
-  if (request.kind === 'resource_link' && (!facts.test || facts.test.status !== 'published')) throw testNotHere();
-
-  if (!settled) await completeLaunch(clientId, platform, request, facts, origin);
+  const { facts, decision } = await consume(input.state, state, request);
+  const platform = facts.platform;
+  refuse(decision.refusal, facts);
+  if (decision.firstLaunch) await completeLaunch(clientId, platform, request, facts, decision.firstLaunch, origin);
   const token = await auth.createCustomToken(facts.uid);
   if (request.kind === 'deep_linking') {
     const sessionId = randomBytes(24).toString('base64url');
@@ -427,19 +408,30 @@ async function completeLaunch(
   platform: StoredLtiPlatform,
   request: Launch,
   facts: store.LaunchFacts,
+  plan: FirstLaunch,
   origin: RequestOrigin,
 ): Promise<void> {
-  const profile = await launchUser(clientId, platform, request.person, facts.uid, facts.profile, origin);
+  const profile =
+    plan.user === 'reuse' ? facts.profile! : await launchUser(clientId, platform, request.person, facts.uid, origin);
   if (profile.disabled) throw forbidden('This account is disabled in the organization');
-  const context = request.context
-    ? await courseClass(clientId, platform, request.context, facts.context, request.membershipsUrl, origin)
-    : undefined;
-  if (context && profile.role === 'student' && !(profile.class_ids ?? []).includes(context.class_id)) {
+  const context =
+    plan.courseClass === 'reuse'
+      ? facts.context
+      : plan.courseClass === 'create'
+        ? await courseClass(clientId, platform, request.context!, request.membershipsUrl, origin)
+        : undefined;
+  // (A new account's role is known only now: one an earlier launch left keeps its own.)
+  if (
+    context &&
+    plan.membership === 'add' &&
+    profile.role === 'student' &&
+    !(profile.class_ids ?? []).includes(context.class_id)
+  ) {
     await classStore.addMember(clientId, context.class_id, profile.uid, { meta: META(origin), actorId: null });
   }
   if (request.kind !== 'resource_link') return;
   const test = facts.test!;
-  if (context) await assignToClass(clientId, test, context.class_id, origin);
+  if (context && plan.assignment === 'add') await assignToClass(clientId, test, context.class_id, origin);
   if (profile.role === 'student' && request.lineitem)
     await store.setOutcome(clientId, test.id, profile.uid, {
       platform_id: platform.id,
