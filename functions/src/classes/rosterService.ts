@@ -6,12 +6,11 @@ import { receiveFile } from '../http/upload';
 import type { RequestOrigin, UploadBody } from '../shared/callContext';
 import { conflict, notFound } from '../shared/errors';
 import {
-  createAccounts,
   findAccounts,
   planRow,
+  provisionStudents,
   readRosterFile,
   refusedRoster,
-  removeAccounts,
   type Plan,
 } from '../users/rosterAccounts';
 import { rosterCounts, rosterReport, type RosterRow, type RowOutcome } from '../users/rosterRows';
@@ -71,11 +70,11 @@ export async function importRoster(
   if (options.dry_run) {
     outcome = await addMembers(clientId, classId, members, meta, { dryRun: true, actorId: principal.uid });
   } else {
-    if (created.length > 0) await createAccounts(clientId, created);
     try {
-      outcome = await addMembers(clientId, classId, members, meta, { actorId: principal.uid });
+      outcome = await provisionStudents(clientId, created, () =>
+        addMembers(clientId, classId, members, meta, { actorId: principal.uid }),
+      );
     } catch (err) {
-      await removeAccounts(clientId, created);
       // A concurrent import created one of these students first, or has not finished creating one.
       if (hasStatus(err, ALREADY_EXISTS, NOT_FOUND))
         throw conflict(

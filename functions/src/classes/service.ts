@@ -3,7 +3,7 @@ import { requestMeta } from '../audit/service';
 import { organizationFromClaims, roleFromClaims } from '../auth/claims';
 import { assertCanManageClass, assertClassMemberCandidate, assertManagesClasses, classScope } from '../auth/policy';
 import type { Principal } from '../auth/principal';
-import { findClient } from '../clients/store';
+import { requireClient } from '../clients/service';
 import { auth } from '../firestore/db';
 import { errorText, log } from '../platform/log';
 import type { CallContext } from '../shared/callContext';
@@ -20,11 +20,6 @@ const auditOf = (principal: Principal, call: CallContext): store.ClassAudit => (
   meta: requestMeta(call),
   actorId: principal.uid,
 });
-
-/** 404 when a Super Admin names an organization that does not exist. */
-async function requireClient(clientId: string): Promise<void> {
-  if (!(await findClient(clientId))) throw notFound('Client not found');
-}
 
 /**
  * The organization owning a class id, once the caller may manage that class:

@@ -5,6 +5,11 @@ import { notFound } from '../shared/errors';
 import type { Client, ClientChanges } from './schemas';
 import * as store from './store';
 
+/** 404 when a caller (a Super Admin, say) names an organization that does not exist: one read. */
+export async function requireClient(clientId: string): Promise<void> {
+  if (!(await store.findClient(clientId))) throw notFound('Client not found');
+}
+
 export async function createClient(input: { name: string; address: string; logo_url: string }): Promise<Client> {
   const now = new Date().toISOString();
   const client: Client = { id: randomUUID(), ...input, active_status: 1, created_at: now, updated_at: now };

@@ -12,7 +12,7 @@ import { freezePools } from '../exams/lifecycle';
 import { MAX_POOL_QUESTIONS } from '../exams/schemas';
 import { requireTest } from '../exams/service';
 import { poolCandidates } from '../exams/store';
-import { requireClient } from '../folders/service';
+import { requireClient } from '../clients/service';
 import { findFolder } from '../folders/store';
 import { refuseFolder } from '../questions/service';
 import type { Difficulty } from '../questions/schemas';

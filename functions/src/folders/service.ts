@@ -1,16 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { assertCanManageQuestionBank, questionBankScope } from '../auth/policy';
 import type { Principal } from '../auth/principal';
-import { findClient } from '../clients/store';
+import { requireClient } from '../clients/service';
 import { notFound } from '../shared/errors';
 import type { PageRequest } from '../shared/pagination';
 import type { CreateFolderInput, Folder } from './schemas';
 import * as store from './store';
-
-/** 404 when a Super Admin names an organization that does not exist (read once per request). */
-export async function requireClient(clientId: string): Promise<void> {
-  if (!(await findClient(clientId))) throw notFound('Client not found');
-}
 
 /**
  * The organization owning a folder id: the caller's own when it is there (one

@@ -4,7 +4,7 @@ import { addAudit } from '../audit/trail';
 import { claimsFor } from '../auth/claims';
 import { assertCanManageLtiPlatforms, assertOrganizationActive, assertOwnsDeepLinkSession } from '../auth/policy';
 import type { Principal } from '../auth/principal';
-import { findClient } from '../clients/store';
+import { requireClient } from '../clients/service';
 import { MAX_CLASSES_PER_TEST } from '../classes/documents';
 import { classNameKey, type Class } from '../classes/schemas';
 import * as classStore from '../classes/store';
@@ -14,6 +14,7 @@ import { auth } from '../firestore/db';
 import type { CallContext, RequestOrigin } from '../shared/callContext';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../shared/errors';
 import type { StoredProfile } from '../users/documents';
+import { provisionAccounts } from '../users/provisionAccounts';
 import {
   CLAIM,
   contextKey,
@@ -28,8 +29,9 @@ import {
   type LaunchContext,
   type LaunchPerson,
 } from './claims';
-import type { StoredLtiContext, StoredLtiPlatform } from './documents';
+import type { StoredLtiContext, StoredLtiPlatform, StoredLtiState } from './documents';
 import type { LaunchInput, LoginInput, LtiPlatform, RegisterPlatformInput } from './schemas';
+import { decideLaunch, type FirstLaunch, type LaunchRefusal } from './launchDecision';
 import * as store from './store';
 import { browserCookie, browserKeyFor, browserKeyHash, browserKeyOf, browserRefusal } from './browserBinding';
 import { signAsTool } from './toolKeys';
@@ -67,10 +69,6 @@ const toReply = (p: StoredLtiPlatform, baseUrl: string): LtiPlatform => ({
   updated_at: p.updated_at,
   tool: toolUrls(baseUrl, platformPairKey(p.issuer, p.platform_client_id)),
 });
-
-async function requireClient(clientId: string): Promise<void> {
-  if (!(await findClient(clientId))) throw notFound('Client not found');
-}
 
 // ---------------------------------------------------------------- registrations
 
@@ -182,69 +180,57 @@ export async function login(
 
 const META = (origin: RequestOrigin) => requestMeta(origin);
 
-/** The organization's account for a platform user: found, or made (Auth account with its claims, then profile and mapping). */
+/** A platform user's new account in the organization (Auth account with its claims, then profile and mapping). */
 async function launchUser(
   clientId: string,
   platform: StoredLtiPlatform,
   person: LaunchPerson,
   uid: string,
-  found: StoredProfile | undefined,
   origin: RequestOrigin,
 ): Promise<StoredProfile> {
-  if (found) return found;
   // Never promoted later: the role is decided once, here, and claims of later launches do not change it.
   const role = roleForNewUser(person, platform.instructors_as_admins);
   const displayName = person.name ?? person.email ?? `LTI user ${person.sub.slice(0, 40)}`;
-  let created = false;
-  let accountEmail: string | undefined;
-  try {
-    try {
-      await auth.createUser({ uid, displayName, ...(person.email ? { email: person.email } : {}) });
-      accountEmail = person.email ?? undefined;
-    } catch (err) {
-      // The email belongs to another account (this organization's or another's), or Auth refuses it: this one goes without it.
-      const code = (err as { code?: string }).code;
-      if (code !== 'auth/email-already-exists' && code !== 'auth/invalid-email') throw err;
-      await auth.createUser({ uid, displayName });
-    }
-    created = true;
-  } catch (err) {
-    // A first launch that stopped after the account: the account is ours (its uid is derived from the user).
-    if ((err as { code?: string }).code !== 'auth/uid-already-exists') throw err;
-  }
-  if (created) await auth.setCustomUserClaims(uid, claimsFor(role, clientId));
-  const now = new Date().toISOString();
-  const account = created ? undefined : await auth.getUser(uid);
-  if (account) accountEmail = account.email;
-  const profile = ltiProfile(
-    { uid, display_name: displayName, role, client_id: clientId },
-    { account: accountEmail, claimed: person.email },
-    now,
-  );
-  if (account) {
-    const claimed = account.customClaims?.role;
-    if (claimed !== 'student' && claimed !== 'client_admin')
-      await auth.setCustomUserClaims(uid, claimsFor(role, clientId));
-    else profile.role = claimed;
-  }
-  return store.insertLtiUser(
+  const account = { uid, displayName, ...(person.email ? { email: person.email } : {}) };
+  return provisionAccounts([account], {
+    role,
     clientId,
-    profile,
-    { platform_id: platform.id, issuer: platform.issuer, sub: person.sub, uid, created_at: now },
-    META(origin),
-  );
+    // The email belongs to another account (this organization's or another's), or Auth refuses it: this one goes without it.
+    emailIfFree: true,
+    // A first launch that stopped after the account: the account is ours (its uid is derived from the user).
+    uidTakenIsSameAccount: true,
+    write: async ([provisioned]) => {
+      const now = new Date().toISOString();
+      const existing = provisioned.made ? undefined : await auth.getUser(uid);
+      const profile = ltiProfile(
+        { uid, display_name: displayName, role, client_id: clientId },
+        { account: existing ? existing.email : provisioned.email, claimed: person.email },
+        now,
+      );
+      if (existing) {
+        const claimed = existing.customClaims?.role;
+        if (claimed !== 'student' && claimed !== 'client_admin')
+          await auth.setCustomUserClaims(uid, claimsFor(role, clientId));
+        else profile.role = claimed;
+      }
+      return store.insertLtiUser(
+        clientId,
+        profile,
+        { platform_id: platform.id, issuer: platform.issuer, sub: person.sub, uid, created_at: now },
+        META(origin),
+      );
+    },
+  });
 }
 
-/** The class of the launch's course: found, or made with the course's title (made unique) and mapped. */
+/** The class of the launch's first course: made with the course's title (made unique) and mapped. */
 async function courseClass(
   clientId: string,
   platform: StoredLtiPlatform,
   course: LaunchContext,
-  found: StoredLtiContext | undefined,
   membershipsUrl: string | null,
   origin: RequestOrigin,
 ): Promise<StoredLtiContext> {
-  if (found) return found;
   const candidates = [course.title, ...Array.from({ length: 9 }, (_, i) => `${course.title.slice(0, 94)} (${i + 2})`)];
   const taken = await store.takenClassNameKeys(
     clientId,
@@ -327,6 +313,39 @@ const launchRefused = (reason: keyof typeof REFUSAL_TEXT) => {
 const testNotHere = () =>
   notFound('The linked test is not a published test of this organization; link a test again through deep linking');
 
+/** The launch's one transaction: the state and nonce spent, what it found, and decideLaunch's verdict on it. */
+async function consume(stateId: string, state: StoredLtiState, request: Launch) {
+  try {
+    return await store.consumeLaunch(
+      {
+        state: stateId,
+        clientId: state.client_id,
+        platformId: state.platform_id,
+        issuer: state.issuer,
+        sub: request.person.sub,
+        nonce: state.nonce,
+        contextId: request.context?.id ?? null,
+        testId: request.kind === 'resource_link' ? request.testId : null,
+      },
+      (facts) => decideLaunch(request, facts, new Date().toISOString()),
+    );
+  } catch (err) {
+    if (err instanceof store.LaunchRefused) {
+      if (err.reason === 'state') throw refusedToken('state_mismatch');
+      if (err.reason === 'nonce') throw refusedToken('nonce_reused');
+      throw notFound('The platform of this login is no longer registered');
+    }
+    throw err;
+  }
+}
+
+function refuse(refusal: LaunchRefusal | null, facts: store.LaunchFacts): void {
+  if (refusal === 'unknown_deployment') throw launchRefused('unknown_deployment');
+  if (refusal === 'organization_inactive') assertOrganizationActive(facts.client, 'Client');
+  if (refusal === 'account_disabled') throw forbidden('This account is disabled in the organization');
+  if (refusal === 'test_not_here') throw testNotHere();
+}
+
 /**
  * The launch: the state consumed once, the id_token verified against the platform, then the
  * organization's user, the course's class and the test put in place. Answers where the browser goes.
@@ -347,59 +366,10 @@ export async function launch(input: LaunchInput, origin: RequestOrigin, cookies:
   const request: Launch = read.launch;
   const clientId = state.client_id;
 
-  let settled = false;
-  let facts: store.LaunchFacts;
-  try {
-    facts = await store.consumeLaunch(
-      {
-        state: input.state,
-        clientId,
-        platformId: state.platform_id,
-        issuer: state.issuer,
-        sub: request.person.sub,
-        nonce: state.nonce,
-        contextId: request.context?.id ?? null,
-        testId: request.kind === 'resource_link' ? request.testId : null,
-      },
-      (f, write) => {
-        // The registration as it stands now: deleted, or the deployment removed since the login, refuses.
-        if (!f.platform!.deployment_ids.includes(request.deploymentId)) return;
-        // A launch already in place (user, course, membership, assignment) completes in this transaction.
-        if (!f.profile || !f.mapping || f.client?.active_status !== 1) return;
-        if (request.context && !f.context) return;
-        if (f.context && request.membershipsUrl && f.context.memberships_url !== request.membershipsUrl)
-          write.membershipsUrl(request.membershipsUrl);
-        if (request.kind !== 'resource_link') return;
-        if (!f.test || f.test.status !== 'published') return;
-        const classId = f.context?.class_id;
-        const isStudent = f.profile.role === 'student';
-        if (classId && isStudent && !(f.profile.class_ids ?? []).includes(classId)) return;
-        if (classId && !(f.test.assigned_class_ids ?? []).includes(classId)) return;
-        if (isStudent && request.lineitem)
-          write.outcome(request.testId, {
-            platform_id: f.platform!.id,
-            lineitem: request.lineitem,
-            user_sub: request.person.sub,
-            updated_at: new Date().toISOString(),
-          });
-        settled = true;
-      },
-    );
-  } catch (err) {
-    if (err instanceof store.LaunchRefused) {
-      if (err.reason === 'state') throw refusedToken('state_mismatch');
-      if (err.reason === 'nonce') throw refusedToken('nonce_reused');
-      throw notFound('The platform of this login is no longer registered');
-    }
-    throw err;
-  }
-  const platform = facts.platform!;
-  if (!platform.deployment_ids.includes(request.deploymentId)) throw launchRefused('unknown_deployment');
-  assertOrganizationActive(facts.client, 'Client');
-  if (facts.profile?.disabled) throw forbidden('This account is disabled in the organization');
-  if (request.kind === 'resource_link' && (!facts.test || facts.test.status !== 'published')) throw testNotHere();
-
-  if (!settled) await completeLaunch(clientId, platform, request, facts, origin);
+  const { facts, decision } = await consume(input.state, state, request);
+  const platform = facts.platform;
+  refuse(decision.refusal, facts);
+  if (decision.firstLaunch) await completeLaunch(clientId, platform, request, facts, decision.firstLaunch, origin);
   const token = await auth.createCustomToken(facts.uid);
   if (request.kind === 'deep_linking') {
     const sessionId = randomBytes(24).toString('base64url');
@@ -438,19 +408,30 @@ async function completeLaunch(
   platform: StoredLtiPlatform,
   request: Launch,
   facts: store.LaunchFacts,
+  plan: FirstLaunch,
   origin: RequestOrigin,
 ): Promise<void> {
-  const profile = await launchUser(clientId, platform, request.person, facts.uid, facts.profile, origin);
+  const profile =
+    plan.user === 'reuse' ? facts.profile! : await launchUser(clientId, platform, request.person, facts.uid, origin);
   if (profile.disabled) throw forbidden('This account is disabled in the organization');
-  const context = request.context
-    ? await courseClass(clientId, platform, request.context, facts.context, request.membershipsUrl, origin)
-    : undefined;
-  if (context && profile.role === 'student' && !(profile.class_ids ?? []).includes(context.class_id)) {
+  const context =
+    plan.courseClass === 'reuse'
+      ? facts.context
+      : plan.courseClass === 'create'
+        ? await courseClass(clientId, platform, request.context!, request.membershipsUrl, origin)
+        : undefined;
+  // (A new account's role is known only now: one an earlier launch left keeps its own.)
+  if (
+    context &&
+    plan.membership === 'add' &&
+    profile.role === 'student' &&
+    !(profile.class_ids ?? []).includes(context.class_id)
+  ) {
     await classStore.addMember(clientId, context.class_id, profile.uid, { meta: META(origin), actorId: null });
   }
   if (request.kind !== 'resource_link') return;
   const test = facts.test!;
-  if (context) await assignToClass(clientId, test, context.class_id, origin);
+  if (context && plan.assignment === 'add') await assignToClass(clientId, test, context.class_id, origin);
   if (profile.role === 'student' && request.lineitem)
     await store.setOutcome(clientId, test.id, profile.uid, {
       platform_id: platform.id,

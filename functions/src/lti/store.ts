@@ -19,6 +19,7 @@ import type {
   StoredLtiState,
   StoredLtiUser,
 } from './documents';
+import type { LaunchDecision, LaunchReads } from './launchDecision';
 import { MAX_PLATFORMS_PER_CLIENT } from './schemas';
 
 // Every LTI read and write. A launch that finds its user, course and test in
@@ -134,14 +135,8 @@ export async function findState(state: string): Promise<StoredLtiState | undefin
 }
 
 /** What the launch's transaction found: everything a later launch needs, in one read. */
-export interface LaunchFacts {
-  client: StoredClient | undefined;
-  platform: StoredLtiPlatform | undefined;
+export interface LaunchFacts extends LaunchReads {
   uid: string;
-  mapping: StoredLtiUser | undefined;
-  profile: StoredProfile | undefined;
-  context: StoredLtiContext | undefined;
-  test: StoredTest | undefined;
 }
 
 /** Refusals found inside the transaction: it commits nothing when the launch is refused. */
@@ -154,10 +149,10 @@ export class LaunchRefused extends Error {
 /**
  * The launch's one transaction: consumes the state (once), records the nonce (once), reads the
  * organization, the registration, the user's mapping and profile, the course's class and the test.
- * `settle` decides, from what was read, the writes that complete a launch already in place
- * (the outcome, the course's roster URL); it answers false when more work is needed after.
+ * `decide` (launchDecision.ts decideLaunch) says, from what was read, the writes that complete a
+ * launch already in place (the outcome, the course's roster URL); its decision is answered with the facts.
  */
-export async function consumeLaunch(
+export async function consumeLaunch<D extends LaunchWrites>(
   input: {
     state: string;
     clientId: string;
@@ -168,8 +163,8 @@ export async function consumeLaunch(
     contextId: string | null;
     testId: string | null;
   },
-  settle: (facts: LaunchFacts, write: LaunchWrites) => void,
-): Promise<LaunchFacts> {
+  decide: (facts: LaunchFacts) => D,
+): Promise<{ facts: LaunchFacts; decision: D }> {
   const { clientId, issuer } = input;
   const uid = ltiUid(clientId, issuer, input.sub);
   const now = Date.now();
@@ -193,32 +188,31 @@ export async function consumeLaunch(
     if (!state || state.expires_at_ms < now || state.client_id !== clientId || state.platform_id !== input.platformId)
       throw new LaunchRefused('state');
     if (at(1)!.exists) throw new LaunchRefused('nonce');
+    const platform = data<StoredLtiPlatform>(3);
+    if (!platform) throw new LaunchRefused('platform');
     const facts: LaunchFacts = {
       client: data<StoredClient>(2),
-      platform: data<StoredLtiPlatform>(3),
+      platform,
       uid,
       mapping: data<StoredLtiUser>(4),
       profile: data<StoredProfile>(5),
       context: data<StoredLtiContext>(6),
       test: data<StoredTest>(7),
     };
-    if (!facts.platform) throw new LaunchRefused('platform');
     tx.delete(refs[0]!);
     const nonceExpires = now + 24 * 3600_000;
     tx.create(refs[1]!, { expires_at_ms: nonceExpires, expires_at: ttl(nonceExpires) } satisfies StoredLtiNonce &
       object);
-    settle(facts, {
-      outcome: (testId, outcome) => tx.set(paths.clientLtiOutcome(clientId, testId, uid), outcome),
-      membershipsUrl: (url) => tx.update(refs[6]!, { memberships_url: url }),
-    });
-    return facts;
+    const decision = decide(facts);
+    if (decision.outcome)
+      tx.set(paths.clientLtiOutcome(clientId, decision.outcome.testId, uid), decision.outcome.outcome);
+    if (decision.membershipsUrl) tx.update(refs[6]!, { memberships_url: decision.membershipsUrl });
+    return { facts, decision };
   });
 }
 
-export interface LaunchWrites {
-  outcome(testId: string, outcome: StoredLtiOutcome): void;
-  membershipsUrl(url: string): void;
-}
+/** What the launch's transaction writes beyond the state and the nonce. */
+type LaunchWrites = Pick<LaunchDecision, 'membershipsUrl' | 'outcome'>;
 
 /** The user's profile and its mapping, created together (the Auth account is made just before). */
 export async function insertLtiUser(

@@ -5,7 +5,7 @@ import type { Principal } from '../auth/principal';
 import { isDocumentId } from '../shared/ids';
 import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
-import { requireClient } from '../folders/service';
+import { requireClient } from '../clients/service';
 import { findFolder, findFolderIdsByName, findFolderOwner } from '../folders/store';
 import { normalizedFolderName, type Folder } from '../folders/schemas';
 import { badRequest, forbidden, notFound } from '../shared/errors';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { assertCanManageQuestionBank, questionBankScope } from '../auth/policy';
 import type { Principal } from '../auth/principal';
-import { requireClient } from '../folders/service';
+import { requireClient } from '../clients/service';
 import { findFolderOwner, findFolder } from '../folders/store';
 import { badRequest, forbidden, notFound } from '../shared/errors';
 import { validate } from '../shared/validate';

@@ -1,13 +1,13 @@
 import { addUserEventToBatch } from '../audit/service';
 import { studentImportScope } from '../auth/policy';
 import type { Principal } from '../auth/principal';
-import { findClient } from '../clients/store';
+import { requireClient } from '../clients/service';
 import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
 import { ALREADY_EXISTS, hasStatus } from '../firestore/statusCodes';
 import { receiveFile } from '../http/upload';
 import type { RequestOrigin, UploadBody } from '../shared/callContext';
-import { conflict, notFound } from '../shared/errors';
+import { conflict } from '../shared/errors';
 import {
   MAX_USER_IMPORT_BYTES,
   MAX_USER_IMPORT_ROWS,
@@ -17,12 +17,11 @@ import {
 } from './importSchemas';
 import { invitationLinks } from './invitations';
 import {
-  createAccounts,
   findAccounts,
   planRow,
+  provisionStudents,
   readRosterFile,
   refusedRoster,
-  removeAccounts,
   type Member,
   type Plan,
 } from './rosterAccounts';
@@ -43,7 +42,7 @@ export async function importStudents(
 ): Promise<UserImportResult> {
   const clientId = studentImportScope(principal, options.client_id);
   // A Client Admin's own organization exists (authentication checked it is active); a named one may not.
-  if (principal.role === 'super_admin' && !(await findClient(clientId))) throw notFound('Client not found');
+  if (principal.role === 'super_admin') await requireClient(clientId);
   const file = await receiveFile(upload, MAX_USER_IMPORT_BYTES);
   const rows = (await file.finish(readRosterFile(file, MAX_USER_IMPORT_ROWS, ['password']))).result;
 
@@ -114,22 +113,22 @@ async function writeStudents(
   completed: Member[],
   origin: RequestOrigin,
 ): Promise<void> {
-  if (created.length > 0) await createAccounts(clientId, created);
-  const batch = db.batch();
-  for (const member of [...created, ...completed]) {
-    batch.create(paths.clientUser(clientId, member.uid), member.newProfile);
-    addUserEventToBatch(batch, origin, {
-      type: 'user_created',
-      actor: principal,
-      userId: member.uid,
-      clientId,
-      details: { role: 'student', source: 'roster' },
-    });
-  }
   try {
-    await batch.commit();
+    await provisionStudents(clientId, created, async () => {
+      const batch = db.batch();
+      for (const member of [...created, ...completed]) {
+        batch.create(paths.clientUser(clientId, member.uid), member.newProfile);
+        addUserEventToBatch(batch, origin, {
+          type: 'user_created',
+          actor: principal,
+          userId: member.uid,
+          clientId,
+          details: { role: 'student', source: 'roster' },
+        });
+      }
+      await batch.commit();
+    });
   } catch (err) {
-    await removeAccounts(clientId, created);
     if (hasStatus(err, ALREADY_EXISTS))
       throw conflict(
         'One of these students was created by another request meanwhile; nothing was imported, send the roster again',

@@ -1,13 +1,11 @@
 import type { UserRecord } from 'firebase-admin/auth';
-import { claimsFor, organizationFromClaims, roleFromClaims } from '../auth/claims';
-import { auth, db } from '../firestore/db';
-import { paths } from '../firestore/paths';
+import { organizationFromClaims, roleFromClaims } from '../auth/claims';
 import { readCsvRecords } from '../http/csvUpload';
 import type { UploadedFile } from '../http/upload';
-import { errorText, log } from '../platform/log';
 import { badRequest, conflict } from '../shared/errors';
 import type { StoredProfile } from './documents';
 import { newProfile } from './profiles';
+import { accountsOf, provisionAccounts, type AccountToMake } from './provisionAccounts';
 import {
   markDuplicates,
   parseRosterHeader,
@@ -21,10 +19,7 @@ import {
 
 // A roster's students as Auth knows them, for the two imports that read rosters (a class's and the
 // organization's): the file read into rows, every email looked up, the missing students' accounts
-// made (and taken back when what follows fails). The importer writes the profiles.
-
-/** Auth's getUsers takes at most this many identifiers per call. */
-const LOOKUP_BATCH = 100;
+// made through provisionAccounts (and taken back when what follows fails). The importer writes the profiles.
 
 /** Neutral on purpose: which organization the account belongs to, or whether it is an admin, is not the caller's to learn. */
 export const NOT_A_STUDENT_HERE = 'cannot be added: the account is not a student of this organization';
@@ -57,12 +52,9 @@ export async function readRosterFile(
 
 /** The existing accounts of these emails, by email (lower case). */
 export async function findAccounts(emails: string[]): Promise<Map<string, UserRecord>> {
-  const batches: string[][] = [];
-  for (let i = 0; i < emails.length; i += LOOKUP_BATCH) batches.push(emails.slice(i, i + LOOKUP_BATCH));
-  const results = await Promise.all(batches.map((batch) => auth.getUsers(batch.map((email) => ({ email })))));
   const found = new Map<string, UserRecord>();
-  for (const result of results)
-    for (const user of result.users) if (user.email) found.set(user.email.toLowerCase(), user);
+  for (const user of await accountsOf(emails.map((email) => ({ email }))))
+    if (user.email) found.set(user.email.toLowerCase(), user);
   return found;
 }
 
@@ -145,74 +137,28 @@ export function refusedRoster(message: string, report: RosterReportRow[]) {
   );
 }
 
-/** Accounts made at once: a roster of 500 new students is 1,000 Auth calls. */
-const ACCOUNT_CREATION_CONCURRENCY = 10;
-
 /**
- * Creates the accounts (with the row's password, or none), a few at a time; any refused → the others are
- * taken back. createUser (not the bulk importUsers, which replaces an account with the same uid and accepts
- * an email that is already taken) refuses an existing uid or email: of two imports racing to make one
- * student, one makes it and the other answers 409.
+ * The roster's new students' accounts (with the row's password, or none), then `write` (their profiles);
+ * any account refused, or the write failing → the accounts made are taken back. An account that another
+ * import made meanwhile (same uid or email) refuses the roster as a whole with 409.
  */
-export async function createAccounts(clientId: string, members: Member[]): Promise<void> {
-  const made: Member[] = [];
-  let refusal: unknown;
-  let next = 0;
-  const worker = async () => {
-    while (next < members.length && refusal === undefined) {
-      const member = members[next++];
-      try {
-        await auth.createUser({
-          uid: member.uid,
-          email: member.email,
-          displayName: member.display_name,
-          ...(member.password !== undefined ? { password: member.password } : {}),
-        });
-        made.push(member);
-        await auth.setCustomUserClaims(member.uid, claimsFor('student', clientId));
-      } catch (err) {
-        refusal ??= { err, member };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(ACCOUNT_CREATION_CONCURRENCY, members.length) }, worker));
-  if (refusal === undefined) return;
-  await removeAccounts(clientId, made);
-  const { err, member } = refusal as { err: { code?: string }; member: Member };
-  if (err.code === 'auth/uid-already-exists' || err.code === 'auth/email-already-exists')
-    throw conflict(
-      `An account for ${member.email} was created while this roster was imported; nothing was imported, send the roster again`,
-    );
-  throw err;
+export function provisionStudents<T>(clientId: string, created: Member[], write: () => Promise<T>): Promise<T> {
+  return provisionAccounts(
+    created.map((m) => ({
+      uid: m.uid,
+      email: m.email,
+      displayName: m.display_name,
+      ...(m.password !== undefined ? { password: m.password } : {}),
+    })),
+    { role: 'student', clientId, refused: madeMeanwhile, write },
+  );
 }
 
-/**
- * Takes back accounts this import created whose profile is not there: a concurrent import of
- * the same email (same uid) that committed keeps its account. Failures are logged, never thrown.
- */
-export async function removeAccounts(clientId: string, members: Member[]): Promise<void> {
-  if (members.length === 0) return;
-  try {
-    let uids = members.map((m) => m.uid);
-    try {
-      const profiles = await db.getAll(...uids.map((uid) => paths.clientUser(clientId, uid)));
-      uids = uids.filter((_, i) => !profiles[i].exists);
-    } catch {
-      // Firestore unreadable: the write did not commit either; take them all back.
-    }
-    if (uids.length > 0) {
-      const result = await auth.deleteUsers(uids);
-      if (result.failureCount > 0)
-        log.error('Roster import undone only in part: accounts without a profile left behind', {
-          clientId,
-          uids: result.errors.map((e) => uids[e.index]),
-        });
-    }
-  } catch (err) {
-    log.error('Roster import undone only in part: accounts without a profile left behind', {
-      clientId,
-      uids: members.map((m) => m.uid),
-      error: errorText(err),
-    });
-  }
+function madeMeanwhile(err: unknown, account: AccountToMake): unknown {
+  const code = (err as { code?: string }).code;
+  if (code === 'auth/uid-already-exists' || code === 'auth/email-already-exists')
+    return conflict(
+      `An account for ${account.email} was created while this roster was imported; nothing was imported, send the roster again`,
+    );
+  return err;
 }

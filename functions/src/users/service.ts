@@ -1,4 +1,5 @@
 import type { UserRecord } from 'firebase-admin/auth';
+import type { DocumentReference } from 'firebase-admin/firestore';
 import { errorText, log } from '../platform/log';
 import { addUserEventToBatch, requestMeta } from '../audit/service';
 import { leaveClasses } from './classMemberships';
@@ -12,7 +13,7 @@ import {
   type UserSubject,
 } from '../auth/policy';
 import type { Principal, Role } from '../auth/principal';
-import { findClient } from '../clients/store';
+import { requireClient } from '../clients/service';
 import { auth, db } from '../firestore/db';
 import { ALREADY_EXISTS, FAILED_PRECONDITION, hasStatus, NOT_FOUND } from '../firestore/statusCodes';
 import type { RequestOrigin } from '../shared/callContext';
@@ -23,6 +24,7 @@ import { foldForSearch, searchKeysOf } from './searchKeys';
 import { forgetAccount } from '../auth/accountCache';
 import { claimsFor, organizationFromClaims, roleFromClaims } from '../auth/claims';
 import { newProfile } from './profiles';
+import { provisionAccounts, type Provisioned } from './provisionAccounts';
 import type { Invitation } from './importSchemas';
 import { invitationLink } from './invitations';
 import type { CreatedUser, CreateUserInput, User, UserChanges } from './schemas';
@@ -87,68 +89,27 @@ export async function createUser(
     throw badRequest('client_id is required for this role', [{ path: 'body.client_id', message: 'Required' }]);
   }
   const clientId = organizationForNewUser(principal, input.role, input.client_id);
-  if (clientId && !(await findClient(clientId))) throw notFound('Client not found');
+  if (clientId) await requireClient(clientId);
 
   // 1. The account, with no claims: until step 3 it can do nothing but GET /api/me.
-  let record: UserRecord;
-  try {
-    record = await auth.createUser({
-      email: input.email,
-      displayName: input.display_name,
-      ...(input.password !== undefined ? { password: input.password } : {}),
-    });
-  } catch (err) {
-    throw translateAuthError(err);
-  }
-  const user = newProfile(
+  const { user } = await provisionAccounts(
+    [
+      {
+        email: input.email,
+        displayName: input.display_name,
+        ...(input.password !== undefined ? { password: input.password } : {}),
+      },
+    ],
     {
-      uid: record.uid,
-      email: record.email ?? input.email,
-      display_name: input.display_name,
       role: input.role,
-      client_id: clientId,
+      clientId,
+      refused: translateAuthError,
+      // 2. The profile and its user_created record, together.
+      write: ([account]) => recordUser(principal, account, input, clientId, origin),
+      // 3. Only then the privileges, which the record above already announces.
+      claimsAfterWrite: { undo: unrecord },
     },
-    new Date().toISOString(),
   );
-  // 2. The profile and its user_created record, together.
-  const ref = store.profileRef(user.uid, user.role, clientId)!;
-  const batch = db.batch();
-  batch.create(ref, user);
-  const auditRef = addUserEventToBatch(batch, origin, {
-    type: 'user_created',
-    actor: principal,
-    userId: user.uid,
-    clientId,
-    details: { role: user.role },
-  });
-  try {
-    await batch.commit();
-  } catch (err) {
-    await auth
-      .deleteUser(record.uid)
-      .catch((cleanupErr) => logCleanupFailure('unprivileged account left behind', record.uid, cleanupErr));
-    throw err;
-  }
-  // 3. Only now the privileges, which the record above already announces.
-  try {
-    await auth.setCustomUserClaims(record.uid, claimsFor(input.role, clientId));
-  } catch (err) {
-    // Take the account back. If that fails too, what is left is recorded and holds no role.
-    const undo = db.batch();
-    undo.delete(ref);
-    undo.delete(auditRef);
-    await Promise.all([
-      undo
-        .commit()
-        .catch((cleanupErr) =>
-          logCleanupFailure('profile and record left for an account without claims', record.uid, cleanupErr),
-        ),
-      auth
-        .deleteUser(record.uid)
-        .catch((cleanupErr) => logCleanupFailure('unprivileged account left behind', record.uid, cleanupErr)),
-    ]);
-    throw err;
-  }
   if (input.password !== undefined) return user;
   // No password: the link to choose one. The account stands without it; a new link can be asked for.
   try {
@@ -179,8 +140,49 @@ export async function inviteUser(principal: Principal, uid: string, origin: Requ
   return { uid, email: user.email, invitation_link: await invitationLink(user.email) };
 }
 
-function logCleanupFailure(what: string, uid: string, err: unknown): void {
-  log.error(`User creation undone only in part: ${what}`, { uid, error: errorText(err) });
+/** A new user's profile and its user_created record, in one batch. */
+async function recordUser(
+  principal: Principal,
+  account: Provisioned,
+  input: CreateUserInput,
+  clientId: string | null,
+  origin: RequestOrigin,
+) {
+  const user = newProfile(
+    {
+      uid: account.uid,
+      email: account.email ?? input.email,
+      display_name: input.display_name,
+      role: input.role,
+      client_id: clientId,
+    },
+    new Date().toISOString(),
+  );
+  const ref = store.profileRef(user.uid, user.role, clientId)!;
+  const batch = db.batch();
+  batch.create(ref, user);
+  const auditRef = addUserEventToBatch(batch, origin, {
+    type: 'user_created',
+    actor: principal,
+    userId: user.uid,
+    clientId,
+    details: { role: user.role },
+  });
+  await batch.commit();
+  return { user, ref, auditRef };
+}
+
+/** The claims were refused: the profile and its record go too. If that fails, what is left is recorded and holds no role. */
+async function unrecord(written: { user: { uid: string }; ref: DocumentReference; auditRef: DocumentReference }) {
+  const undo = db.batch();
+  undo.delete(written.ref);
+  undo.delete(written.auditRef);
+  await undo.commit().catch((err) =>
+    log.error('User creation undone only in part: profile and record left for an account without claims', {
+      uid: written.user.uid,
+      error: errorText(err),
+    }),
+  );
 }
 
 export async function readUser(principal: Principal, uid: string): Promise<User> {
@@ -204,7 +206,7 @@ export async function listUsers(
   }
   const clientId = tenantScope(principal, query.client_id);
   // A Client Admin's own organization exists (authentication checked it is active); a named one may not.
-  if (principal.role === 'super_admin' && !(await findClient(clientId))) throw notFound('Client not found');
+  if (principal.role === 'super_admin') await requireClient(clientId);
   const filters = { role: query.role, disabled: query.disabled };
   if (query.q !== undefined)
     return searchResult(await store.searchTenantUsers(clientId, filters, fold(query.q), page.limit), page.limit);
@@ -250,7 +252,7 @@ async function organizationAfter(user: User, changes: UserChanges): Promise<stri
   if (changes.client_id === undefined) {
     throw badRequest('client_id is required to give this role', [{ path: 'body.client_id', message: 'Required' }]);
   }
-  if (!(await findClient(changes.client_id))) throw notFound('Client not found');
+  await requireClient(changes.client_id);
   return changes.client_id;
 }
 

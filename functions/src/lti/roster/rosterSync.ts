@@ -1,11 +1,12 @@
 import type { UserRecord } from 'firebase-admin/auth';
 import type { AuditMeta } from '../../audit/trail';
-import { claimsFor, organizationFromClaims, roleFromClaims } from '../../auth/claims';
+import { organizationFromClaims, roleFromClaims } from '../../auth/claims';
 import { MAX_MEMBERS_PER_CLASS, type StoredClass } from '../../classes/documents';
 import { addMembers } from '../../classes/store';
-import { auth, db } from '../../firestore/db';
+import { db } from '../../firestore/db';
 import { paths } from '../../firestore/paths';
-import { errorText, log } from '../../platform/log';
+import { errorText } from '../../platform/log';
+import { accountsOf, provisionAccounts } from '../../users/provisionAccounts';
 import type { StoredLtiContext, StoredLtiPlatform, StoredLtiUser } from '../documents';
 import { platformRequest } from '../platformHttp';
 import { forgetAccessToken, platformAccessToken } from '../platformToken';
@@ -95,73 +96,15 @@ async function readRoster(platform: StoredLtiPlatform, url: string): Promise<Ros
   return members;
 }
 
-/** Auth's getUsers takes at most this many identifiers per call. */
-const LOOKUP_BATCH = 100;
-/** Accounts made at once. */
-const CREATION_CONCURRENCY = 10;
-
 /** The accounts that exist among these uids, by uid. */
 async function existingAccounts(uids: string[]): Promise<Map<string, UserRecord>> {
-  const batches: string[][] = [];
-  for (let i = 0; i < uids.length; i += LOOKUP_BATCH) batches.push(uids.slice(i, i + LOOKUP_BATCH));
-  const results = await Promise.all(batches.map((batch) => auth.getUsers(batch.map((uid) => ({ uid })))));
-  return new Map(results.flatMap((r) => r.users.map((u) => [u.uid, u] as const)));
+  return new Map((await accountsOf(uids.map((uid) => ({ uid })))).map((u) => [u.uid, u] as const));
 }
 
 interface Student {
   member: RosterMember;
   uid: string;
   displayName: string;
-}
-
-/**
- * Makes the students' accounts, a few at a time, as a first launch makes them: uid derived from
- * the platform user, the email when no other account has it, the Student claims. An account a
- * concurrent launch has just made is the same student. Answers the accounts this run made, each
- * with the email it really has.
- */
-async function createAccounts(clientId: string, students: Student[]): Promise<Map<string, string | undefined>> {
-  const made = new Map<string, string | undefined>();
-  let next = 0;
-  let failure: unknown;
-  const worker = async () => {
-    while (next < students.length && failure === undefined) {
-      const { member, uid, displayName } = students[next++];
-      try {
-        let email: string | undefined;
-        try {
-          await auth.createUser({ uid, displayName, ...(member.email ? { email: member.email } : {}) });
-          email = member.email ?? undefined;
-        } catch (err) {
-          // The email is another account's (a file roster's, another organization's): this one goes without it.
-          if ((err as { code?: string }).code !== 'auth/email-already-exists') throw err;
-          await auth.createUser({ uid, displayName });
-        }
-        made.set(uid, email);
-        await auth.setCustomUserClaims(uid, claimsFor('student', clientId));
-      } catch (err) {
-        if ((err as { code?: string }).code !== 'auth/uid-already-exists') failure ??= err;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CREATION_CONCURRENCY, students.length) }, worker));
-  if (failure !== undefined) {
-    await takeBack(clientId, [...made.keys()]);
-    throw failure;
-  }
-  return made;
-}
-
-/** Deletes accounts this run made that have no profile (the membership did not commit); logged, never thrown. */
-async function takeBack(clientId: string, uids: string[]): Promise<void> {
-  if (uids.length === 0) return;
-  try {
-    const profiles = await db.getAll(...uids.map((uid) => paths.clientUser(clientId, uid)));
-    const orphans = uids.filter((_, i) => !profiles[i].exists);
-    if (orphans.length > 0) await auth.deleteUsers(orphans);
-  } catch (err) {
-    log.error('LTI roster: accounts without a profile left behind', { clientId, uids, error: errorText(err) });
-  }
 }
 
 /** The issuer + sub → uid mappings not there yet (a launch's own, written meanwhile, stands). */
@@ -217,32 +160,43 @@ async function enroll(clientId: string, contextKey: string, doc: ContextDoc, pla
       role === null || (role === 'student' && organizationFromClaims(accounts.get(s.uid)?.customClaims) === clientId)
     );
   });
-  const made = await createAccounts(
-    clientId,
-    eligible.filter((s) => !accounts.has(s.uid)),
-  );
-  const now = new Date().toISOString();
-  try {
-    await addMembers(
+  // Made as a first launch makes them: uid derived from the platform user, the email when no other
+  // account has it, the Student claims; an account a concurrent launch has just made is the same student.
+  const toMake = eligible.filter((s) => !accounts.has(s.uid));
+  const now = await provisionAccounts(
+    toMake.map((s) => ({
+      uid: s.uid,
+      displayName: s.displayName,
+      ...(s.member.email ? { email: s.member.email } : {}),
+    })),
+    {
+      role: 'student',
       clientId,
-      doc.class_id,
-      eligible.map((s) => {
-        // An account a concurrent launch made is not in either map: its own launch wrote its profile.
-        const profile = ltiProfile(
-          { uid: s.uid, display_name: s.displayName, role: 'student', client_id: clientId },
-          { account: accounts.get(s.uid)?.email ?? made.get(s.uid), claimed: s.member.email },
-          now,
+      emailIfFree: true,
+      uidTakenIsSameAccount: true,
+      write: async (provisioned) => {
+        const made = new Map(provisioned.filter((p) => p.made).map((p) => [p.uid, p.email] as const));
+        const now = new Date().toISOString();
+        await addMembers(
+          clientId,
+          doc.class_id,
+          eligible.map((s) => {
+            // An account a concurrent launch made is not in either map: its own launch wrote its profile.
+            const profile = ltiProfile(
+              { uid: s.uid, display_name: s.displayName, role: 'student', client_id: clientId },
+              { account: accounts.get(s.uid)?.email ?? made.get(s.uid), claimed: s.member.email },
+              now,
+            );
+            // The profile is used only when the student has none yet (made now, or by a launch not yet finished).
+            return { uid: s.uid, email: profile.email ?? '', display_name: s.displayName, newProfile: profile };
+          }),
+          rosterMeta(contextKey),
+          { actorId: null },
         );
-        // The profile is used only when the student has none yet (made now, or by a launch not yet finished).
-        return { uid: s.uid, email: profile.email ?? '', display_name: s.displayName, newProfile: profile };
-      }),
-      rosterMeta(contextKey),
-      { actorId: null },
-    );
-  } catch (err) {
-    await takeBack(clientId, [...made.keys()]);
-    throw err;
-  }
+        return now;
+      },
+    },
+  );
   await mapUsers(clientId, platform, doc.issuer, eligible, now);
   return { learners: learners.length, enrolled: eligible.length, skipped: learners.length - eligible.length };
 }
