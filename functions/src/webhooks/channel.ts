@@ -5,8 +5,8 @@ import { Attempt } from '../attempts/schemas';
 import { Test } from '../exams/schemas';
 import { authorView } from '../exams/service';
 import { findTest } from '../exams/store';
+import { loopbackPolicy } from '../outbound/loopback';
 import type { DeliveryChannel, StoredDelivery, StoredEvent } from '../outbox/documents';
-import { reachPolicy } from './reach';
 import { postOnce } from './sender';
 import { disableGone } from './service';
 import { signedHeaders } from './signing';
@@ -105,7 +105,7 @@ export const webhookChannel: DeliveryChannel = {
       webhook.url,
       signedHeaders(delivery.message_id, delivery.payload, webhook.secrets, nowMs),
       delivery.payload,
-      reachPolicy(),
+      loopbackPolicy(),
     );
     const gone = result.code === 410;
     if (gone) await disableGone(delivery.client_id, webhookId, delivery.id);
