@@ -11,7 +11,7 @@ import type { Param } from 'firebase-functions/params';
  * Framework, Cloud Run without the CLI) the SDK reads an unset int as 0, an
  * unset boolean as false and an unset list by JSON-parsing `undefined` (it
  * throws). Every param below is defined through this, so every reader, here or
- * elsewhere (webhooks/reach.ts), gets the default.
+ * elsewhere (outbound/loopback.ts), gets the default.
  */
 function defaulted<T extends string | number | boolean | string[], P extends Param<T>>(param: P): P {
   const fallback = param.options.default;
@@ -99,7 +99,7 @@ export const params = {
       description: 'Largest JSON request body accepted, in KiB',
     }),
   ),
-  // Read where a URL is checked or connected to (webhooks/reach.ts), not through RuntimeConfig: the delivery runs without the app.
+  // Read where a URL is checked or connected to (outbound/loopback.ts), not through RuntimeConfig: the delivery runs without the app.
   allowLoopbackUrls: defaulted(
     defineBoolean('ALLOW_LOOPBACK_URLS', {
       default: false,

@@ -132,15 +132,13 @@ describe('lti/schemas platformUrlProblem', () => {
     assert.equal(platformUrlProblem('https://lms.example/jwks'), null);
     assert.equal(platformUrlProblem('http://lms.example/jwks'), 'Must be an https URL');
     assert.equal(platformUrlProblem('nope'), 'Not a URL');
-    const saved = process.env.FIRESTORE_EMULATOR_HOST;
-    delete process.env.FIRESTORE_EMULATOR_HOST;
-    const savedFn = process.env.FUNCTIONS_EMULATOR;
-    delete process.env.FUNCTIONS_EMULATOR;
+    const saved = process.env.ALLOW_LOOPBACK_URLS;
+    process.env.ALLOW_LOOPBACK_URLS = 'false';
     try {
       assert.match(platformUrlProblem('http://127.0.0.1:8000/jwks') ?? '', /emulators only/);
     } finally {
-      if (saved !== undefined) process.env.FIRESTORE_EMULATOR_HOST = saved;
-      if (savedFn !== undefined) process.env.FUNCTIONS_EMULATOR = savedFn;
+      if (saved === undefined) delete process.env.ALLOW_LOOPBACK_URLS;
+      else process.env.ALLOW_LOOPBACK_URLS = saved;
     }
   });
 });

@@ -9,6 +9,10 @@ import { exportJWK, generateKeyPair, SignJWT, type JWK, type JWTPayload, type Ke
 // the messages it launches with. Extra endpoints (a token endpoint, line
 // items) are added with `route`.
 
+// The tool calls this platform on loopback, as the functions on the emulators do (their .env sets
+// ALLOW_LOOPBACK_URLS): the same policy for the tool's code run in this process.
+process.env.ALLOW_LOOPBACK_URLS = 'true';
+
 const LTI = 'https://purl.imsglobal.org/spec/lti/claim/';
 export const INSTRUCTOR = 'http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor';
 export const LEARNER = 'http://purl.imsglobal.org/vocab/lis/v2/membership#Learner';

@@ -3,33 +3,8 @@ import { lookup } from 'node:dns/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
-import { platformRequest, platformUrlProblem } from '../../functions/src/lti/platformHttp';
-import { withoutEmulators } from './emulatorEnv';
-
-describe('platformUrlProblem', () => {
-  it('accepts an https URL on a public name or address', () => {
-    assert.equal(platformUrlProblem('https://lms.example/token', false), null);
-    assert.equal(platformUrlProblem('https://8.8.8.8/token', false), null);
-  });
-
-  it('refuses http, non-URLs and addresses that are not public, outside the emulators', () => {
-    assert.equal(platformUrlProblem('http://lms.example/token', false), 'not https');
-    assert.equal(platformUrlProblem('nope', false), 'not a URL');
-    for (const url of [
-      'https://127.0.0.1/x',
-      'https://localhost/x',
-      'https://10.0.0.1/x',
-      'https://[::1]/x',
-      'https://169.254.169.254/x',
-    ])
-      assert.equal(platformUrlProblem(url, false), 'not a public address', url);
-  });
-
-  it('allows loopback over http on the emulators only', () => {
-    assert.equal(platformUrlProblem('http://127.0.0.1:9000/token', true), null);
-    assert.equal(platformUrlProblem('http://10.0.0.1/x', true), 'not https');
-  });
-});
+import { platformRequest } from '../../functions/src/lti/platformHttp';
+import { withoutLoopback } from './loopbackEnv';
 
 describe('platformRequest', () => {
   it('does not call a name that resolves to a private address outside the emulators', async function () {
@@ -44,7 +19,7 @@ describe('platformRequest', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     try {
-      const reply = await withoutEmulators(() =>
+      const reply = await withoutLoopback(() =>
         platformRequest(`https://${name}:${port}/token`, { method: 'POST', headers: {}, body: '' }),
       );
       assert.equal(reply.status, null);

@@ -7,7 +7,7 @@ import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { ApiError } from '../../functions/src/shared/errors';
 import { forgetKeySets } from '../../functions/src/lti/keySets';
 import { issuedAtRefusal, MAX_ID_TOKEN_LIFETIME_S, verifyIdToken } from '../../functions/src/lti/verify';
-import { withoutEmulators } from './emulatorEnv';
+import { withoutLoopback } from './loopbackEnv';
 
 describe('verifyIdToken', () => {
   it('never fetches a JWKS from a name that resolves to a private address outside the emulators (400 jwks_invalid)', async function () {
@@ -34,7 +34,7 @@ describe('verifyIdToken', () => {
       .sign(privateKey);
     forgetKeySets();
     try {
-      const err = await withoutEmulators(() =>
+      const err = await withoutLoopback(() =>
         verifyIdToken(token, { issuer, platform_client_id: 'tool', jwks_url: `http://${name}:${port}/jwks` }, 'n').then(
           () => undefined,
           (e: unknown) => e,

@@ -3,7 +3,8 @@ import { lookup } from 'node:dns/promises';
 import { createServer, type Server } from 'node:http';
 import { hostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
-import { MAX_RESPONSE_BYTES, postOnce } from '../../functions/src/webhooks/sender';
+import { MAX_RESPONSE_BYTES } from '../../functions/src/outbound/sender';
+import { postOnce } from '../../functions/src/webhooks/sender';
 
 // One POST to a receiver, against local servers: the contract's bounds.
 

@@ -1,6 +1,7 @@
 import { createLocalJWKSet, errors, type JWTVerifyGetKey } from 'jose';
 import { badRequest, serviceUnavailable } from '../shared/errors';
-import { PLATFORM_MAX_BYTES, platformRequest } from './platformHttp';
+import { MAX_RESPONSE_BYTES } from '../outbound/sender';
+import { platformRequest } from './platformHttp';
 
 // The platforms' key sets (JWKS), read through the one bounded outbound reader (platformHttp.ts:
 // 64 KB, 5 s for the whole answer, no redirect, public addresses only) and kept per instance, as
@@ -47,14 +48,14 @@ async function readKeySet(jwksUrl: string): Promise<JWTVerifyGetKey> {
   const reply = await platformRequest(
     jwksUrl,
     { method: 'GET', headers: { accept: 'application/jwk-set+json, application/json' } },
-    { timeoutMs: JWKS_TIMEOUT_MS, maxBytes: PLATFORM_MAX_BYTES },
+    { timeoutMs: JWKS_TIMEOUT_MS, maxBytes: MAX_RESPONSE_BYTES },
   );
   if (reply.status === null) {
     if (reply.failure === 'refused')
       throw keySetInvalid(`The platform’s JWKS (jwks_url) is not on a public https address (${reply.error})`);
     if (reply.failure === 'too_large')
       throw badRequest(
-        `The platform’s JWKS (jwks_url) is larger than ${PLATFORM_MAX_BYTES / 1024} KB, the most the tool reads; check the registration`,
+        `The platform’s JWKS (jwks_url) is larger than ${MAX_RESPONSE_BYTES / 1024} KB, the most the tool reads; check the registration`,
         [{ path: 'jwks_url', message: reply.error, reason: 'jwks_too_large' }],
       );
     if (reply.failure === 'timeout')

@@ -1,9 +1,9 @@
-import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { TestId } from '../exams/schemas';
+import { checkOutboundUrl, type UrlProblem } from '../outbound/addressGuard';
+import { loopbackPolicy } from '../outbound/loopback';
 import { ClientId, MAX_ID_LENGTH } from '../shared/ids';
 import { MAX_ID_TOKEN_LENGTH } from './claims';
-import { onEmulators } from './platformHttp';
 
 // Pure: the LTI tool's request and reply shapes (docs/api.md "LTI 1.3").
 
@@ -11,26 +11,21 @@ export const MAX_PLATFORMS_PER_CLIENT = 20;
 export const MAX_DEPLOYMENTS = 20;
 const MAX_URL = 2000;
 
-const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/i;
-
-export function platformUrlProblem(text: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return 'Not a URL';
-  }
-  if (url.username || url.password) return 'A URL with credentials is not accepted';
-  const loopback = LOOPBACK.test(url.hostname);
+/** A refused platform URL, as registration says it. */
+const PLATFORM_URL_WORDS: Record<UrlProblem, string> = {
+  not_url: 'Not a URL',
+  credentials: 'A URL with credentials is not accepted',
   // Loopback and plain http are for the emulators only: a real platform is https.
-  if (loopback && !onEmulators()) return 'A loopback address is accepted on the emulators only';
+  loopback: 'A loopback address is accepted on the emulators only',
+  not_https: 'Must be an https URL',
   // The tool fetches these (keys, tokens): an address literal must be public (0.0.0.0, 10/8, 169.254/16, mapped v6 …).
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (!loopback && ipaddr.isValid(host) && ipaddr.process(host).range() !== 'unicast')
-    return 'Must reach a public address, not a private or reserved one';
-  if (url.protocol === 'https:') return null;
-  if (url.protocol === 'http:' && loopback) return null;
-  return 'Must be an https URL';
+  not_public: 'Must reach a public address, not a private or reserved one',
+};
+
+/** Why a platform's URL is not registered, or null: the one outbound URL check, under the one loopback policy. */
+export function platformUrlProblem(text: string): string | null {
+  const verdict = checkOutboundUrl(text, loopbackPolicy());
+  return verdict.ok ? null : PLATFORM_URL_WORDS[verdict.problem];
 }
 
 const platformUrl = (what: string) =>

@@ -1,9 +1,10 @@
-import type { DeliveryChannel, DeliveryTarget } from './documents';
+import type { DeliveryChannel } from './documents';
 
 // The kinds of receivers the engine delivers to, handed over by the composition
-// root (provideEffects in app.ts), so the outbox reaches for neither webhooks nor LTI.
+// root (provideEffects in app.ts) under the names their targets' `kind` carries:
+// the outbox knows no channel by name.
 
-export type DeliveryChannels = Partial<Record<DeliveryTarget['kind'], DeliveryChannel>>;
+export type DeliveryChannels = Partial<Record<string, DeliveryChannel>>;
 
 let provided: DeliveryChannels | undefined;
 

@@ -26,10 +26,26 @@ export interface StoredEvent {
   expires_at: Timestamp;
 }
 
-/** Where a delivery goes: an organization's webhook endpoint, or a score to an LTI platform's line item. */
-export type DeliveryTarget =
-  | { kind: 'webhook'; webhook_id: string }
-  | { kind: 'lti_score'; platform_id: string; lineitem: string; user_sub: string };
+/**
+ * Where a delivery goes, as its channel says it: `kind` is the name the channel is provided under
+ * (the engine sends through that channel), the other fields the channel's own, stored as it wrote them.
+ */
+export interface DeliveryTarget {
+  kind: string;
+  [field: string]: unknown;
+}
+
+/** One delivery a channel plans for an event. */
+export interface PlannedDelivery {
+  target: DeliveryTarget;
+  /** The exact body, the same on every try. */
+  payload: string;
+  /**
+   * The target's part of the delivery id, from the channel: the same target of the same event always
+   * gives the same key, two deliveries of one event (a regrade's attempts) two keys. [A-Za-z0-9_-], short.
+   */
+  key: string;
+}
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
@@ -48,7 +64,7 @@ export interface StoredDelivery {
   client_id: string;
   event_id: string;
   event_type: EventType;
-  /** The id a receiver sees (`webhook-id`): the same on every try, so a receiver can drop a repeat. */
+  /** The id a receiver sees: the same on every try, so a receiver can drop a repeat. */
   message_id: string;
   target: DeliveryTarget;
   /** The exact body sent, the same on every try. */
@@ -70,13 +86,10 @@ export interface StoredDelivery {
 
 /** What one kind of receiver needs: which deliveries an event makes for it, and how one try is sent. */
 export interface DeliveryChannel {
-  /**
-   * The deliveries this event makes (read what is needed: endpoints, line items); none when nobody listens.
-   * `key` tells apart two deliveries of one event to the same target (a regrade's attempts): [A-Za-z0-9_-], short.
-   */
-  plan(event: StoredEvent): Promise<Array<{ target: DeliveryTarget; payload: string; key?: string }>>;
+  /** The deliveries this event makes (read what is needed: its receivers); none when nobody listens. */
+  plan(event: StoredEvent): Promise<PlannedDelivery[]>;
   /** One try. A receiver's failure is an outcome, not a throw; a throw is our backend failing (tried again later). */
   send(
     delivery: StoredDelivery,
-  ): Promise<DeliveryTry & { /** The receiver said never again (a webhook's 410). */ gone?: boolean }>;
+  ): Promise<DeliveryTry & { /** The receiver said never again (a 410 Gone): the delivery ends. */ gone?: boolean }>;
 }

@@ -2,34 +2,21 @@ import { createHash } from 'node:crypto';
 import { Timestamp } from 'firebase-admin/firestore';
 import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
+import { ALREADY_EXISTS, hasStatus } from '../firestore/statusCodes';
 import { DUE_DELIVERIES_QUERY, PENDING_ORGANIZATIONS_QUERY, UNFANNED_EVENTS_QUERY } from './deliveryQuery';
-import type { DeliveryTarget, DeliveryTry, StoredDelivery, StoredEvent } from './documents';
+import type { DeliveryTry, PlannedDelivery, StoredDelivery, StoredEvent } from './documents';
 import { HISTORY_KEPT, LEASE_MS, type DeliveryState } from './retry';
 
 /** How long a delivery is kept (its TTL), from when it was made or last resent. */
 export const DELIVERY_KEPT_MS = 30 * 24 * 60 * 60_000;
-/** Firestore's code for a create() of a document that exists. */
-const ALREADY_EXISTS = 6;
 
 const digest = (text: string) => createHash('sha256').update(text).digest('base64url');
-
-/** A target's part of a delivery id: the same target of the same event always gives the same id. */
-export function targetKey(target: DeliveryTarget): string {
-  if (target.kind === 'webhook') return `webhook-${target.webhook_id}`;
-  return `lti-${digest(`${target.platform_id}\n${target.lineitem}\n${target.user_sub}`).slice(0, 32)}`;
-}
 
 /** `<eventId>~<target key>`: a fan-out run again makes the same ids, and create() refuses the second. */
 export const deliveryId = (eventId: string, key: string) => `${eventId}~${key}`;
 
-/** The `webhook-id` a receiver sees: from the delivery id, so it is the same on every try and every fan-out. */
+/** The message id a receiver sees: from the delivery id, so it is the same on every try and every fan-out. */
 export const messageIdOf = (id: string) => `msg_${digest(id).slice(0, 27)}`;
-
-export interface PlannedDelivery {
-  target: DeliveryTarget;
-  payload: string;
-  key?: string;
-}
 
 /**
  * Creates the event's deliveries, each under its deterministic id: those that
@@ -50,7 +37,7 @@ export async function createDeliveries(
   const made: StoredDelivery[] = [];
   const failures: unknown[] = [];
   const writes = planned.map(async (plan, index) => {
-    const id = deliveryId(event.id, plan.key ?? targetKey(plan.target));
+    const id = deliveryId(event.id, plan.key);
     const delivery: StoredDelivery = {
       id,
       client_id: event.client_id,
@@ -74,7 +61,7 @@ export async function createDeliveries(
       await writer.create(paths.clientDelivery(event.client_id, id), delivery);
       made.push(delivery);
     } catch (err) {
-      if ((err as { code?: number }).code !== ALREADY_EXISTS) failures.push(err);
+      if (!hasStatus(err, ALREADY_EXISTS)) failures.push(err);
     }
   });
   await writer.close();

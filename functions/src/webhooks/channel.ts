@@ -5,8 +5,8 @@ import { Attempt } from '../attempts/schemas';
 import { Test } from '../exams/schemas';
 import { authorView } from '../exams/service';
 import { findTest } from '../exams/store';
-import type { DeliveryChannel, StoredDelivery, StoredEvent } from '../outbox/documents';
-import { reachPolicy } from './reach';
+import { loopbackPolicy } from '../outbound/loopback';
+import type { DeliveryChannel, DeliveryTarget, StoredDelivery, StoredEvent } from '../outbox/documents';
 import { postOnce } from './sender';
 import { disableGone } from './service';
 import { signedHeaders } from './signing';
@@ -59,6 +59,20 @@ export function body(event: Pick<StoredEvent, 'type' | 'timestamp'>, data: Recor
 /** An attempt id as a delivery-id part: ids are document ids, any character but `/`, so an unusual one is hex-encoded. */
 const keyPart = (id: string) => (/^[A-Za-z0-9_-]{1,64}$/.test(id) ? id : Buffer.from(id).toString('hex').slice(0, 120));
 
+/** A webhook delivery's target, as stored (`target.webhook_id` is queried: webhookQuery.ts): the endpoint. */
+interface WebhookTarget extends DeliveryTarget {
+  kind: 'webhook';
+  webhook_id: string;
+}
+
+const targetOf = (webhookId: string): WebhookTarget => ({ kind: 'webhook', webhook_id: webhookId });
+const isWebhookTarget = (target: DeliveryTarget): target is WebhookTarget =>
+  target.kind === 'webhook' && typeof target.webhook_id === 'string';
+
+/** The delivery id's part for an endpoint (and an attempt, when an event has several): the same on every fan-out. */
+const keyOf = (webhookId: string, attemptId?: string) =>
+  attemptId === undefined ? `webhook-${webhookId}` : `webhook-${webhookId}-${keyPart(attemptId)}`;
+
 export const webhookChannel: DeliveryChannel = {
   /**
    * The organization's active endpoints subscribed to the event's type; one
@@ -74,7 +88,7 @@ export const webhookChannel: DeliveryChannel = {
       const data = await testData(event.client_id, event.test_id);
       if (!data) return [];
       const payload = body(event, data);
-      return endpoints.map((w) => ({ target: { kind: 'webhook' as const, webhook_id: w.id }, payload }));
+      return endpoints.map((w) => ({ target: targetOf(w.id), payload, key: keyOf(w.id) }));
     }
     const several = event.attempts.length > 1;
     const planned = [];
@@ -84,9 +98,9 @@ export const webhookChannel: DeliveryChannel = {
       const payload = body(event, data);
       for (const w of endpoints)
         planned.push({
-          target: { kind: 'webhook' as const, webhook_id: w.id },
+          target: targetOf(w.id),
           payload,
-          ...(several ? { key: `webhook-${w.id}-${keyPart(id)}` } : {}),
+          key: several ? keyOf(w.id, id) : keyOf(w.id),
         });
     }
     return planned;
@@ -94,7 +108,7 @@ export const webhookChannel: DeliveryChannel = {
 
   /** One signed POST. The endpoint is read at each try: a deleted or disabled one ends the delivery, a rotated secret signs. */
   async send(delivery: StoredDelivery) {
-    if (delivery.target.kind !== 'webhook') throw new Error('Not a webhook delivery');
+    if (!isWebhookTarget(delivery.target)) throw new Error('Not a webhook delivery');
     const webhookId = delivery.target.webhook_id;
     const webhook = await store.findWebhook(delivery.client_id, webhookId);
     const at = new Date().toISOString();
@@ -105,7 +119,7 @@ export const webhookChannel: DeliveryChannel = {
       webhook.url,
       signedHeaders(delivery.message_id, delivery.payload, webhook.secrets, nowMs),
       delivery.payload,
-      reachPolicy(),
+      loopbackPolicy(),
     );
     const gone = result.code === 410;
     if (gone) await disableGone(delivery.client_id, webhookId, delivery.id);

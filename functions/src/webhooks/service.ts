@@ -7,6 +7,8 @@ import type { AuditEventType } from '../audit/schemas';
 import { assertCanManageWebhooks } from '../auth/policy';
 import type { Principal } from '../auth/principal';
 import { findClient } from '../clients/store';
+import { addressAllowed, checkOutboundUrl } from '../outbound/addressGuard';
+import { loopbackPolicy } from '../outbound/loopback';
 import type { StoredDelivery } from '../outbox/documents';
 import { resent } from '../outbox/retry';
 import { DELIVERY_KEPT_MS } from '../outbox/store';
@@ -14,9 +16,7 @@ import type { CallContext } from '../shared/callContext';
 import { badRequest, notFound } from '../shared/errors';
 import { isDocumentId } from '../shared/ids';
 import type { PageInfo, PageRequest } from '../shared/pagination';
-import { addressAllowed, checkReceiverUrl } from './addressGuard';
 import type { StoredWebhook } from './documents';
-import { reachPolicy } from './reach';
 import type { CreateWebhookInput, Delivery, Webhook, WebhookWithSecret } from './schemas';
 import { newSecret, ROTATION_OVERLAP_MS, signingSecrets } from './signing';
 import * as store from './store';
@@ -80,8 +80,8 @@ const RESOLVE_TIMEOUT_MS = 3_000;
  * the address it connects to anyway.
  */
 async function checkUrl(text: string): Promise<string> {
-  const policy = reachPolicy();
-  const verdict = checkReceiverUrl(text, policy);
+  const policy = loopbackPolicy();
+  const verdict = checkOutboundUrl(text, policy);
   const refuse = (message: string) => badRequest(`url: ${message}`, [{ path: 'body.url', message }]);
   if (!verdict.ok) throw refuse(verdict.message);
   if (!verdict.literal) {

@@ -1,8 +1,15 @@
+import { createHash } from 'node:crypto';
 import type { DocumentReference, DocumentSnapshot } from 'firebase-admin/firestore';
 import type { StoredAttempt } from '../../attempts/documents';
 import { db } from '../../firestore/db';
 import { paths } from '../../firestore/paths';
-import type { DeliveryChannel, DeliveryTarget, StoredDelivery, StoredEvent } from '../../outbox/documents';
+import type {
+  DeliveryChannel,
+  DeliveryTarget,
+  PlannedDelivery,
+  StoredDelivery,
+  StoredEvent,
+} from '../../outbox/documents';
 import { readCache } from '../../shared/cache';
 import type { StoredLtiOutcome, StoredLtiPlatform } from '../documents';
 import { excerpt, platformRequest } from '../platformHttp';
@@ -22,6 +29,24 @@ const READ_CHUNK = 300;
 /** Registrations change rarely; a delivery to a deleted one is seen as such within this long. */
 const platforms = readCache<StoredLtiPlatform | undefined>({ max: 500, ttlMs: 30_000 });
 
+/** A score delivery's target, as stored: a user's score on a platform's line item. */
+interface ScoreTarget extends DeliveryTarget {
+  kind: 'lti_score';
+  platform_id: string;
+  lineitem: string;
+  user_sub: string;
+}
+
+const isScoreTarget = (target: DeliveryTarget): target is ScoreTarget =>
+  target.kind === 'lti_score' &&
+  typeof target.platform_id === 'string' &&
+  typeof target.lineitem === 'string' &&
+  typeof target.user_sub === 'string';
+
+/** The delivery id's part for a target: the same line item and user of one event always give the same one. */
+const keyOf = (target: ScoreTarget) =>
+  `lti-${createHash('sha256').update(`${target.platform_id}\n${target.lineitem}\n${target.user_sub}`).digest('base64url').slice(0, 32)}`;
+
 /** The documents at `refs`, read in parallel chunks (one round trip). */
 async function readAll(refs: DocumentReference[]): Promise<DocumentSnapshot[]> {
   if (refs.length === 0) return [];
@@ -30,7 +55,7 @@ async function readAll(refs: DocumentReference[]): Promise<DocumentSnapshot[]> {
   return (await Promise.all(chunks.map((chunk) => db.getAll(...chunk)))).flat();
 }
 
-async function plan(event: StoredEvent): Promise<Array<{ target: DeliveryTarget; payload: string }>> {
+async function plan(event: StoredEvent): Promise<PlannedDelivery[]> {
   if (!SCORE_EVENTS.has(event.type) || event.attempts.length === 0) return [];
   const clientId = event.client_id;
   // Everything is read under the event's own organization: another's outcomes are never seen.
@@ -43,15 +68,19 @@ async function plan(event: StoredEvent): Promise<Array<{ target: DeliveryTarget;
   const linked = attempts.flatMap((attempt, i) =>
     outcomeSnaps[i].exists ? [{ attempt, outcome: outcomeSnaps[i].data() as StoredLtiOutcome }] : [],
   );
-  return scoreTargets(linked).map(({ attempt, outcome }) => ({
-    target: {
+  return scoreTargets(linked).map(({ attempt, outcome }) => {
+    const target: ScoreTarget = {
       kind: 'lti_score',
       platform_id: outcome.platform_id,
       lineitem: outcome.lineitem,
       user_sub: outcome.user_sub,
-    },
-    payload: JSON.stringify(agsScore(attempt, outcome.user_sub, event.timestamp)),
-  }));
+    };
+    return {
+      target,
+      payload: JSON.stringify(agsScore(attempt, outcome.user_sub, event.timestamp)),
+      key: keyOf(target),
+    };
+  });
 }
 
 async function send(delivery: StoredDelivery) {
@@ -65,7 +94,7 @@ async function send(delivery: StoredDelivery) {
     ...extra,
   });
   const { target } = delivery;
-  if (target.kind !== 'lti_score') return outcome(null, `Not a score delivery (${target.kind})`, { gone: true });
+  if (!isScoreTarget(target)) return outcome(null, `Not a score delivery (${target.kind})`, { gone: true });
   // Our own Firestore failing throws from here, and the engine tries again later.
   const platform = await platforms.get(`${delivery.client_id}/${target.platform_id}`, async () => {
     const snap = await paths.clientLtiPlatform(delivery.client_id, target.platform_id).get();
