@@ -6,7 +6,7 @@ import { parseGift } from '../../functions/src/interchange/gift/read';
 import { BankFileRefused, type ParsedBank } from '../../functions/src/interchange/model';
 import { parseMoodleXml } from '../../functions/src/interchange/moodleXml/read';
 import { parseQtiXml } from '../../functions/src/interchange/qti/read';
-import { readCsvRecords } from '../../functions/src/http/csvUpload';
+import { readCsvRecords } from '../../functions/src/transfer/csvUpload';
 import { importEntries } from '../../functions/src/questions/bankEntries';
 import { parseHeader, validateRow, type HeaderColumns } from '../../functions/src/questions/csvRows';
 

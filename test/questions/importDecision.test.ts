@@ -8,7 +8,8 @@ import {
   type ImportCase,
   type ImportDecision,
 } from '../../functions/src/questions/importDecision';
-import { MAX_IMPORT_ROWS, type QuestionInput, type RowError } from '../../functions/src/questions/schemas';
+import { MAX_IMPORT_ROWS, type RowError } from '../../functions/src/questions/importSchemas';
+import type { QuestionInput } from '../../functions/src/questions/schemas';
 import { ApiError } from '../../functions/src/shared/errors';
 
 // decideImport alone: no emulator, no Firebase. What an upload writes (nothing,

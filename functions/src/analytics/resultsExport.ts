@@ -5,7 +5,7 @@ import { buildQuery } from '../firestore/pagedQuery';
 import { paths } from '../firestore/paths';
 import { notFound } from '../shared/errors';
 import type { Reply } from '../http/route';
-import { goneWatch, send } from '../http/streamWrite';
+import { goneWatch, send } from '../transfer/streamWrite';
 import { resultsExportSpec } from './analyticsQuery';
 import { universePositions, type VersionForAttempt } from '../attempts/rules';
 import { versionMissing } from '../attempts/frozenReads';

@@ -2,7 +2,7 @@ import { requestMeta } from '../audit/service';
 import { assertCanManageClass } from '../auth/policy';
 import type { Principal } from '../auth/principal';
 import { ALREADY_EXISTS, hasStatus, NOT_FOUND } from '../firestore/statusCodes';
-import { receiveFile } from '../http/upload';
+import { receiveFile } from '../transfer/upload';
 import type { RequestOrigin, UploadBody } from '../shared/callContext';
 import { conflict, notFound } from '../shared/errors';
 import {

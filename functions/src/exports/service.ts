@@ -7,7 +7,7 @@ import { GiftWriter, giftPoolNotes } from '../interchange/gift/write';
 import { MoodleXmlWriter } from '../interchange/moodleXml/write';
 import { QtiPackageWriter } from '../interchange/qti/write';
 import type { Reply } from '../http/route';
-import { goneWatch, send } from '../http/streamWrite';
+import { goneWatch, send } from '../transfer/streamWrite';
 import { freezePools } from '../exams/lifecycle';
 import { MAX_POOL_QUESTIONS } from '../exams/schemas';
 import { requireTest } from '../exams/service';

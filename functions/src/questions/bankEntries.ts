@@ -3,7 +3,8 @@ import { MEDIA_PLACEHOLDER, type ParsedBank, type ParsedItem, type QuestionDraft
 import { MAX_FOLDER_NAME } from '../folders/schemas';
 import { sanitizeQuestionHtml } from './html';
 import { mediaUrl } from '../media/rules';
-import { QuestionInput, type QuestionType, type RowError } from './schemas';
+import type { RowError } from './importSchemas';
+import { QuestionInput, type QuestionType } from './schemas';
 
 // Pure: what an import does with each question a bank file gave (GIFT, Aiken,
 // Moodle XML, QTI): its media references resolved, validated by the very

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { parseNumberText } from '../shared/numberText';
-import { OPTION_SEPARATOR, QuestionInput, type RowError } from './schemas';
+import type { RowError } from './importSchemas';
+import { OPTION_SEPARATOR, QuestionInput } from './schemas';
 
 // Pure: one CSV row to one question input, validated by the very schema that
 // validates POST /api/questions. Errors name the file's line, the column and

@@ -1,8 +1,9 @@
 import { badRequest, conflict, type ApiError } from '../shared/errors';
 import type { ImportEntry } from './bankEntries';
 import type { ImportRecord } from './documents';
-import { MAX_IMPORT_ROWS, type ImportResult, type QuestionInput, type RowError } from './schemas';
-import { uploadError } from '../http/upload';
+import { MAX_IMPORT_ROWS, type ImportResult, type RowError } from './importSchemas';
+import type { QuestionInput } from './schemas';
+import { uploadError } from '../transfer/upload';
 
 // Pure: what an upload writes, given what its file was read into, the mode
 // and the dry run. No Firebase import: importService.ts reads and writes, this

@@ -5,7 +5,7 @@ import { requireClient } from '../clients/service';
 import { db } from '../firestore/db';
 import { paths } from '../firestore/paths';
 import { ALREADY_EXISTS, hasStatus } from '../firestore/statusCodes';
-import { receiveFile } from '../http/upload';
+import { receiveFile } from '../transfer/upload';
 import type { RequestOrigin, UploadBody } from '../shared/callContext';
 import { conflict } from '../shared/errors';
 import {

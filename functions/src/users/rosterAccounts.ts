@@ -1,7 +1,7 @@
 import type { UserRecord } from 'firebase-admin/auth';
 import { organizationFromClaims, roleFromClaims } from '../auth/claims';
-import { readCsvRecords } from '../http/csvUpload';
-import type { UploadedFile } from '../http/upload';
+import { readCsvRecords } from '../transfer/csvUpload';
+import type { UploadedFile } from '../transfer/upload';
 import { badRequest, conflict } from '../shared/errors';
 import type { StoredProfile } from './documents';
 import { newProfile } from './profiles';

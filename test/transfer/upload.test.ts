@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { receiveFile, streamBytes } from '../../functions/src/http/upload';
+import { receiveFile, streamBytes } from '../../functions/src/transfer/upload';
 import type { UploadBody } from '../../functions/src/shared/callContext';
 import { ApiError, conflict } from '../../functions/src/shared/errors';
 import { multipartBody, type FilePart } from '../support/multipart';
 
 // Pure: the one file part of an upload, received and read to its end by the
-// caller, which hands http/upload its reading (no callback into the caller).
+// caller, which hands transfer/upload its reading (no callback into the caller).
 
 const KB = 1024;
 
@@ -31,7 +31,7 @@ async function refusal(promise: Promise<unknown>): Promise<{ status: number; mes
   assert.fail('expected a refusal');
 }
 
-describe('http/upload receiveFile', () => {
+describe('transfer/upload receiveFile', () => {
   for (const raw of [true, false]) {
     it(`gives the file, then the reading with the file's SHA-256 and size (${raw ? 'body read by the platform' : 'request stream'})`, async () => {
       const content = 'a,b\n1,2\n';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
-import { csvRecords, recordStartLine, type CsvRecord } from '../../functions/src/http/csvUpload';
+import { csvRecords, recordStartLine, type CsvRecord } from '../../functions/src/transfer/csvUpload';
 import { ApiError } from '../../functions/src/shared/errors';
 
 // Pure: where a CSV record starts in the file; the records as a reader pulls them.
