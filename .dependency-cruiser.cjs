@@ -14,19 +14,6 @@ const functionsLayout = {
   // door is loaded at cold start and they are not (the codemod lists them). Each is a folder to
   // split: its cold-start part and its lazy part.
   sideDoors: [
-    'folders/service.ts',
-    'transfer/csvUpload.ts',
-    'transfer/streamWrite.ts',
-    'transfer/upload.ts',
-    'interchange/aiken.ts',
-    'interchange/detect.ts',
-    'interchange/export/gift.ts',
-    'interchange/export/moodleXml.ts',
-    'interchange/export/qti.ts',
-    'interchange/export/types.ts',
-    'interchange/gift.ts',
-    'interchange/moodleXml.ts',
-    'interchange/qti.ts',
     'media/mediaType.ts',
     'media/store.ts',
     'outbox/documents.ts',

@@ -2,44 +2,46 @@ import cors from 'cors';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import onHeaders from 'on-headers';
-import { recordLogin, recordTokenRejected } from './audit/service';
-import { authenticate, awaitAccountCheck, awaitAuthorization, type AuthenticationEffects } from './http/authenticate';
-import { findClient } from './clients/store';
+import { recordLogin, recordTokenRejected } from './audit';
+import {
+  authenticate,
+  type AuthenticationEffects,
+  awaitAccountCheck,
+  awaitAuthorization,
+  bodyGuard,
+  errorHandler,
+  everyRoute,
+  type Guards,
+  mountRouteGroups,
+  requestContext,
+  requestOrigin,
+  type RouteDefinition,
+  type RouteGroup,
+  trustedProxy,
+  unknownRoute,
+} from './http';
+import { findClient } from './clients';
 import type { RuntimeConfig } from './config';
-import { auth, db } from './firestore/db';
-import { costHeaderValue, installCostMeter } from './firestore/costMeter';
-import { bodyGuard } from './http/bodyGuard';
-import { trustedProxy } from './http/clientIp';
-import { errorHandler, unknownRoute } from './http/errorHandler';
-import { requestContext, requestOrigin } from './http/requestContext';
-import type { Guards, RouteDefinition } from './http/route';
-import { openApiRoutes } from './openapi/routes';
-import { deferBodyErrors } from './platform/frameworkBodyParser';
+import { auth, costHeaderValue, db, installCostMeter } from './firestore';
+import { openApiRoutes } from './openapi';
+import { deferBodyErrors } from './platform';
 import {
   ipLimitPassed,
   rateLimiter,
+  type RateLimiter,
   startCountAs,
   startIdentifiedCount,
   startIpCount,
-  type RateLimiter,
-} from './rateLimit/middleware';
-import { registeredNetworks } from './networks/registry';
-import { attemptRoutes } from './attempts/routes';
-import { integrityRoutes } from './attempts/integrity/routes';
-import { attemptShown } from './attempts/service';
-import { meRoute } from './sittings/routes';
-import { recordScoreChange, recordScoreChanges } from './analytics/store';
-import { provideSubmissionEffects } from './attempts/submissionEffects';
-import { recordRegradeEvent, recordScoreEvent } from './outbox/events';
-import { stopOpenAttempts } from './attempts/stopStore';
-import { provideTestChangeEffects } from './exams/testChangeEffects';
-import { provideAttemptLookup } from './media/attemptLookup';
-import { provideLeaveClasses } from './users/classMemberships';
-import { leaveClasses } from './classes/store';
-import { recordSweep, runSweep } from './sittings/sweeps';
-import { provideDeliveryChannels } from './outbox/channels';
-import type { DeliveryChannel } from './outbox/documents';
-import { everyRoute, mountRouteGroups, type RouteGroup } from './http/routeGroups';
+} from './rateLimit';
+import { registeredNetworks } from './networks';
+import { attemptRoutes, attemptShown, integrityRoutes, provideSubmissionEffects, stopOpenAttempts } from './attempts';
+import { meRoute, recordSweep, runSweep } from './sittings';
+import { recordScoreChange, recordScoreChanges } from './analytics';
+import { type DeliveryChannel, provideDeliveryChannels, recordRegradeEvent, recordScoreEvent } from './outbox';
+import { provideTestChangeEffects } from './exams';
+import { provideAttemptLookup } from './media';
+import { provideLeaveClasses } from './users';
+import { leaveClasses } from './classes';
 
 /**
  * Every route the app mounts, in matching order; the OpenAPI document describes
@@ -51,28 +53,37 @@ export function routeGroups(): RouteGroup[] {
   const lazy = (segments: string[], load: () => Promise<RouteDefinition[]>): RouteGroup => ({ segments, load });
   const groups: RouteGroup[] = [
     { routes: openApiRoutes(() => everyRoute(groups)) },
-    lazy(['clients'], async () => (await import('./clients/routes')).clientRoutes),
-    lazy(['clients'], async () => (await import('./networks/routes')).networkRoutes),
+    lazy(['clients'], async () => (await import('./clients').then((door) => door.loadRoutes())).clientRoutes),
+    lazy(['clients'], async () => (await import('./networks').then((door) => door.loadRoutes())).networkRoutes),
     { routes: [meRoute] },
-    lazy(['users'], async () => (await import('./users/routes')).userRoutes),
-    lazy(['audit-logs'], async () => (await import('./audit/routes')).auditRoutes),
-    lazy(['folders'], async () => (await import('./folders/routes')).folderRoutes),
-    lazy(['classes'], async () => (await import('./classes/routes')).classRoutes),
+    lazy(['users'], async () => (await import('./users').then((door) => door.loadRoutes())).userRoutes),
+    lazy(['audit-logs'], async () => (await import('./audit').then((door) => door.loadRoutes())).auditRoutes),
+    lazy(['folders'], async () => (await import('./folders').then((door) => door.loadRoutes())).folderRoutes),
+    lazy(['classes'], async () => (await import('./classes').then((door) => door.loadRoutes())).classRoutes),
     // Before questionRoutes: /questions/export is not a question id.
-    lazy(['questions', 'tests'], async () => (await import('./exports/routes')).exportRoutes),
-    lazy(['questions'], async () => (await import('./questions/routes')).questionRoutes),
-    lazy(['tests'], async () => (await import('./exams/routes')).testRoutes),
+    lazy(
+      ['questions', 'tests'],
+      async () => (await import('./exports').then((door) => door.loadRoutes())).exportRoutes,
+    ),
+    lazy(['questions'], async () => (await import('./questions').then((door) => door.loadRoutes())).questionRoutes),
+    lazy(['tests'], async () => (await import('./exams').then((door) => door.loadRoutes())).testRoutes),
     { routes: attemptRoutes },
     // Beside the answers: a taker's page sends its integrity events while it answers.
     { routes: integrityRoutes },
-    lazy(['tests', 'users', 'attempts'], async () => (await import('./sittings/routes')).sittingRoutes),
-    lazy(['analytics'], async () => (await import('./analytics/routes')).analyticsRoutes),
-    lazy(['tests', 'attempts'], async () => (await import('./grading/routes')).gradingRoutes),
-    lazy(['tests'], async () => (await import('./regrading/routes')).regradingRoutes),
-    lazy(['media'], async () => (await import('./media/routes')).mediaRoutes),
-    lazy(['classes'], async () => (await import('./classes/rosterRoutes')).rosterRoutes),
-    lazy(['clients', 'lti'], async () => (await import('./lti/routes')).ltiRoutes),
-    lazy(['clients'], async () => (await import('./webhooks/routes')).webhookRoutes),
+    lazy(
+      ['tests', 'users', 'attempts'],
+      async () => (await import('./sittings').then((door) => door.loadRoutes())).sittingRoutes,
+    ),
+    lazy(['analytics'], async () => (await import('./analytics').then((door) => door.loadRoutes())).analyticsRoutes),
+    lazy(
+      ['tests', 'attempts'],
+      async () => (await import('./grading').then((door) => door.loadRoutes())).gradingRoutes,
+    ),
+    lazy(['tests'], async () => (await import('./regrading').then((door) => door.loadRoutes())).regradingRoutes),
+    lazy(['media'], async () => (await import('./media').then((door) => door.loadRoutes())).mediaRoutes),
+    lazy(['classes'], async () => (await import('./classes').then((door) => door.loadRosterRoutes())).rosterRoutes),
+    lazy(['clients', 'lti'], async () => (await import('./lti').then((door) => door.loadRoutes())).ltiRoutes),
+    lazy(['clients'], async () => (await import('./webhooks').then((door) => door.loadRoutes())).webhookRoutes),
   ];
   return groups;
 }
@@ -109,8 +120,10 @@ export function provideEffects(): void {
   provideLeaveClasses(leaveClasses);
   // The outbox's receivers: each plans an event's deliveries and sends one try (outbox/engine.ts).
   provideDeliveryChannels({
-    webhook: lazyChannel(async () => (await import('./webhooks/channel')).webhookChannel),
-    lti_score: lazyChannel(async () => (await import('./lti/grades/scoreChannel')).ltiScoreChannel),
+    webhook: lazyChannel(async () => (await import('./webhooks').then((door) => door.loadChannel())).webhookChannel),
+    lti_score: lazyChannel(
+      async () => (await import('./lti').then((door) => door.loadGradesScoreChannel())).ltiScoreChannel,
+    ),
   });
 }
 

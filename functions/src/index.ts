@@ -1,4 +1,4 @@
-import { deferFrameworkBodyErrors } from './platform/frameworkBodyParser';
+import { deferFrameworkBodyErrors } from './platform';
 deferFrameworkBodyErrors();
 
 import { onRequest } from 'firebase-functions/v2/https';
@@ -8,7 +8,7 @@ import { createApp, provideEffects } from './app';
 import { params, readConfig } from './config';
 import { onSchedule } from 'firebase-functions/v2/scheduler';
 import { onDocumentCreated } from 'firebase-functions/v2/firestore';
-import type { StoredEvent } from './outbox/documents';
+import type { StoredEvent } from './outbox';
 
 // Every function of this codebase loads this module, the api's instances
 // included: the other functions' work is imported inside their handlers, so
@@ -64,15 +64,15 @@ export const closeOverdueAttempts = onSchedule(
   { schedule: 'every 5 minutes', region: 'us-central1', timeoutSeconds: 300 },
   async () => {
     provideEffects();
-    const { resumeStaleSweeps } = await import('./sittings/sweeps');
-    const { closeOverdueAttempts: closeOverdue } = await import('./attempts/service');
+    const { resumeStaleSweeps } = await import('./sittings').then((door) => door.loadSweeps());
+    const { closeOverdueAttempts: closeOverdue } = await import('./attempts').then((door) => door.loadService());
     await resumeStaleSweeps(Date.now());
     await closeOverdue(Date.now(), 200);
   },
 );
 
 /** A course first launched from an LTI platform: its roster (NRPS) fills the course's class (lti/roster/). */
-export { syncLtiRosterOnWrite } from './lti/roster/rosterTrigger';
+export { syncLtiRosterOnWrite } from './lti';
 /**
  * An event written with its change (the outbox) is fanned out into deliveries
  * at once: one per receiver, under deterministic ids, tried at once and again
@@ -85,7 +85,7 @@ export const fanOutEvent = onDocumentCreated(
     const event = change.data?.data() as StoredEvent | undefined;
     if (!event) return;
     provideEffects();
-    const { fanOut } = await import('./outbox/engine');
+    const { fanOut } = await import('./outbox').then((door) => door.loadEngine());
     await fanOut(event, Date.now());
   },
 );
@@ -99,7 +99,7 @@ export const deliverDue = onSchedule(
   { schedule: 'every 1 minutes', region: 'us-central1', timeoutSeconds: 120 },
   async () => {
     provideEffects();
-    const { runDue } = await import('./outbox/engine');
+    const { runDue } = await import('./outbox').then((door) => door.loadEngine());
     await runDue(Date.now());
   },
 );

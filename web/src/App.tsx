@@ -2,14 +2,13 @@ import { lazy, Suspense, useState } from 'react';
 import { BrowserRouter, Link, Navigate, Route, Routes } from 'react-router';
 import { isAdmin, useSession } from './session';
 import { SignInPage } from './SignInPage';
-import { AttemptPage } from './taker/AttemptPage';
-import { TakerHome } from './taker/TakerHome';
-import { DeepLinkPicker } from './lti/DeepLinkPicker';
-import { LtiLanding } from './lti/LtiLanding';
+import { AttemptPage, TakerHome } from './taker';
+import { DeepLinkPicker, LtiLanding } from './lti';
 import { ErrorMessage, Loading, useAction } from './ui';
+import { loadAdminApp } from './admin';
 
 // Admin code is its own chunk: a taker's browser never downloads it.
-const AdminApp = lazy(() => import('./admin/AdminApp'));
+const AdminApp = lazy(() => loadAdminApp());
 
 export function App() {
   return (

@@ -1,5 +1,5 @@
 import { cloneElement, isValidElement, useId, type ReactElement, type ReactNode } from 'react';
-import { ApiError } from './api/client';
+import { ApiError } from './api';
 import { noProblems, plainMessage, problemsOf, type FieldLabels, type Problems } from './fieldErrors';
 import { ErrorMessage } from './ui';
 

@@ -1,7 +1,7 @@
 import { signInAnonymously, signInWithEmailAndPassword } from 'firebase/auth';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { unwrap } from './api/client';
+import { unwrap } from './api';
 import { userData } from './localData';
 import { useSession } from './session';
 import { ErrorMessage, Field, useAction } from './ui';

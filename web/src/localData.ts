@@ -1,6 +1,5 @@
-import { ApiError, OfflineError, unwrap, type Api, type Schemas } from './api/client';
-import { answerQueue, answerQueueOwners, deleteAnswerQueue, type AnswerQueue } from './taker/answerQueue';
-import { sendBatches } from './taker/answerSync';
+import { type Api, ApiError, OfflineError, type Schemas, unwrap } from './api';
+import { answerQueue, type AnswerQueue, answerQueueOwners, deleteAnswerQueue, sendBatches } from './taker';
 
 /*
  * What this browser keeps for a signed-in user: a Guest's attempt tokens and the last

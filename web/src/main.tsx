@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createApi } from './api/client';
+import { createApi } from './api';
 import { App } from './App';
 import { startFirebase } from './firebase';
 import { SessionProvider } from './session';

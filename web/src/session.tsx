@@ -1,7 +1,7 @@
 import type { Auth, User } from 'firebase/auth';
 import { onIdTokenChanged, signOut, updateProfile } from 'firebase/auth';
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
-import { OfflineError, unwrap, type Api, type Schemas } from './api/client';
+import { type Api, OfflineError, type Schemas, unwrap } from './api';
 import { forgetOtherUsers, forgetUser, sendQueuedAnswers, setSignedInUser, userData, type UserData } from './localData';
 
 export interface Session {

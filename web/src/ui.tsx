@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type ComponentProps, type ReactNode } from 'react';
-import { ApiError } from './api/client';
+import { ApiError } from './api';
 
 /** Every error from the API is shown as its message (and its details), never as a blank screen. */
 export function ErrorMessage({ error }: { error: unknown }) {

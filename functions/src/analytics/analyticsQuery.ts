@@ -1,5 +1,5 @@
-import { inClass } from '../attempts/attemptQuery';
-import type { QuerySpec } from '../shared/querySpec';
+import { inClass } from '../attempts';
+import type { QuerySpec } from '../shared';
 
 // Pure: the shapes of the analytics queries on clients/{c}/attempts. The index
 // test checks each against firestore.indexes.json (the emulator serves any query;

@@ -1,14 +1,17 @@
 import { FieldPath, type Query } from 'firebase-admin/firestore';
-import type { Principal } from '../auth/principal';
-import { db } from '../firestore/db';
-import { buildQuery } from '../firestore/pagedQuery';
-import { paths } from '../firestore/paths';
-import { notFound } from '../shared/errors';
-import type { Reply } from '../http/route';
-import { goneWatch, send } from '../transfer/streamWrite';
+import type { Principal } from '../auth';
+import { buildQuery, db, paths } from '../firestore';
+import { notFound } from '../shared';
+import type { Reply } from '../http';
+import { goneWatch, send } from '../transfer';
 import { resultsExportSpec } from './analyticsQuery';
-import { universePositions, type VersionForAttempt } from '../attempts/rules';
-import { versionMissing } from '../attempts/frozenReads';
+import {
+  type StoredIntegritySummary,
+  summariesOf,
+  universePositions,
+  type VersionForAttempt,
+  versionMissing,
+} from '../attempts';
 import {
   csvCells,
   EXPORTED_FIELDS,
@@ -20,8 +23,6 @@ import {
   type ExportedAttempt,
 } from './resultsRows';
 import { analyticsTarget, assertClassFilter, frozenVersion } from './service';
-import { summariesOf } from '../attempts/integrity/store';
-import type { StoredIntegritySummary } from '../attempts/integrity/documents';
 import type { SumsScope } from './store';
 
 // The results export: a version's submitted attempts, oldest submission first,

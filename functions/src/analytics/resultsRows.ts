@@ -1,7 +1,6 @@
 import { stringify } from 'csv-stringify';
-import type { StoredAttempt } from '../attempts/documents';
-import { percentageOf } from '../shared/scores';
-import { EVENT_TYPES, type StoredIntegritySummary } from '../attempts/integrity/documents';
+import { EVENT_TYPES, type StoredAttempt, type StoredIntegritySummary } from '../attempts';
+import { percentageOf } from '../shared';
 
 // Pure: the rows of a test version's results export and their CSV text. No
 // Firebase import (StoredAttempt is a type, erased when compiled).

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineRoute, type RouteDefinition } from '../http/route';
-import { splitPageQuery } from '../shared/pagination';
+import { defineRoute, type RouteDefinition } from '../http';
+import { splitPageQuery } from '../shared';
 import {
   AnalyticsQuery,
   RecomputeReply,

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { ClientId, Uid } from '../shared/ids';
-import { pagedQuery, Pagination } from '../shared/pagination';
-import { DocumentId, TestId } from '../exams/schemas';
+import { ClientId, pagedQuery, Pagination, Uid } from '../shared';
+import { DocumentId, TestId } from '../exams';
 
 // Request and reply shapes of the analytics endpoints. Every formula is in the
 // field's description (and so in the OpenAPI document); statistics.ts holds

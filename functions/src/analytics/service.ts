@@ -1,13 +1,15 @@
-import type { StoredAttempt } from '../attempts/documents';
-import { poolQuestions, versionOf } from '../attempts/frozenReads';
-import { paperOf, universePositions, type VersionForAttempt } from '../attempts/rules';
-import { classOrganization } from '../attempts/classFilter';
-import { assertCanFilterByClass, assertCanReadTestAnalytics } from '../auth/policy';
-import type { Principal } from '../auth/principal';
-import { conflict, notFound } from '../shared/errors';
-import type { StoredTest } from '../exams/documents';
-import { keyRevisionOf } from '../exams/lifecycle';
-import { assertHasVersion, requireTest } from '../exams/service';
+import {
+  classOrganization,
+  paperOf,
+  poolQuestions,
+  type StoredAttempt,
+  universePositions,
+  type VersionForAttempt,
+  versionOf,
+} from '../attempts';
+import { assertCanFilterByClass, assertCanReadTestAnalytics, type Principal } from '../auth';
+import { conflict, notFound } from '../shared';
+import { assertHasVersion, keyRevisionOf, requireTest, type StoredTest } from '../exams';
 import type { TestAnalytics } from './schemas';
 import { emptySums, sameSums, versionStatistics, type StatQuestion, type VersionSums } from './statistics';
 import * as store from './store';

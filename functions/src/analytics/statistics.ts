@@ -1,5 +1,5 @@
-import { comparable, OPTION_SEPARATOR } from '../questions/schemas';
-import { round4 } from '../shared/scores';
+import { comparable, OPTION_SEPARATOR } from '../questions';
+import { round4 } from '../shared';
 
 // Pure: what one submitted attempt adds to its test version's running sums,
 // and the statistics read back from those sums. No Firebase import; the

@@ -7,18 +7,13 @@ import {
   type Timestamp,
   type Transaction,
 } from 'firebase-admin/firestore';
-import { answersInTime } from '../attempts/rules';
-import type { StoredAttempt } from '../attempts/documents';
-import { db } from '../firestore/db';
-import { buildQuery } from '../firestore/pagedQuery';
-import { paths } from '../firestore/paths';
-import { ALREADY_EXISTS, FAILED_PRECONDITION, hasStatus, NOT_FOUND } from '../firestore/statusCodes';
-import { errorText, log } from '../platform/log';
-import { percentageOf } from '../shared/scores';
+import { answersInTime, type StoredAttempt, universePositions, type VersionForAttempt } from '../attempts';
+import { ALREADY_EXISTS, buildQuery, db, FAILED_PRECONDITION, hasStatus, NOT_FOUND, paths } from '../firestore';
+import { errorText, log } from '../platform';
+import { percentageOf } from '../shared';
 import { legacyScoreExtremeSpec, openAttemptsSpec, scoreExtremeSpec } from './analyticsQuery';
 import { classesOf, classOfShardId, sumsByClass } from './classSums';
 import type { StoredRecomputeLease, StoredStatsShard } from './documents';
-import { universePositions, type VersionForAttempt } from '../attempts/rules';
 import {
   addSums,
   emptySums,

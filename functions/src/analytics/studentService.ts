@@ -1,13 +1,8 @@
-import { organizationFromClaims } from '../auth/claims';
-import { studentAnalyticsScope } from '../auth/policy';
-import type { Principal } from '../auth/principal';
-import { findClient } from '../clients/store';
-import { auth } from '../firestore/db';
-import { badRequest, forbidden, notFound } from '../shared/errors';
-import { isDocumentId } from '../shared/ids';
-import type { PageRequest } from '../shared/pagination';
+import { organizationFromClaims, type Principal, studentAnalyticsScope } from '../auth';
+import { findClient } from '../clients';
+import { auth } from '../firestore';
+import { badRequest, forbidden, isDocumentId, notFound, type PageRequest, percentageOf, round4 } from '../shared';
 import type { StudentAnalytics } from './schemas';
-import { percentageOf, round4 } from '../shared/scores';
 import * as store from './studentStore';
 
 // A student's analytics in one organization. The figures are index

@@ -1,10 +1,7 @@
 import { AggregateField } from 'firebase-admin/firestore';
-import type { StoredAttempt } from '../attempts/documents';
-import { versionOf } from '../attempts/frozenReads';
-import { buildQuery, fetchPage } from '../firestore/pagedQuery';
-import { paths } from '../firestore/paths';
-import { isDocumentId } from '../shared/ids';
-import type { PageInfo, PageRequest } from '../shared/pagination';
+import { type StoredAttempt, versionOf } from '../attempts';
+import { buildQuery, fetchPage, paths } from '../firestore';
+import { isDocumentId, type PageInfo, type PageRequest } from '../shared';
 import { studentAttemptsSpec, studentBestSpec, studentPendingSpec, studentRowsSpec } from './analyticsQuery';
 
 // Firestore access for a student's analytics in one organization

@@ -1,10 +1,9 @@
 import { FieldPath } from 'firebase-admin/firestore';
-import { retryOnContention, type ContentionRetry } from '../firestore/contention';
-import { db } from '../firestore/db';
-import { ApiError, badRequest, conflict } from '../shared/errors';
+import { type ContentionRetry, db, retryOnContention } from '../firestore';
+import { ApiError, badRequest, conflict } from '../shared';
 import { requireAttemptInTransaction } from './attemptLookup';
 import { oneAttemptAtATime } from './attemptGate';
-import type { AuditMeta } from '../audit/trail';
+import type { AuditMeta } from '../audit';
 import { closeInTransaction } from './closing';
 import { judgeAnswers, type IncomingAnswer, type Judged } from './answerMerge';
 import { requirePaper } from './frozenReads';

@@ -1,4 +1,4 @@
-import { keyedGate } from '../shared/keyedGate';
+import { keyedGate } from '../shared';
 
 // Every transaction on one attempt document (its taker's saves and submit, a
 // deadline change reaching it, a close) runs alone in this instance: queued, a

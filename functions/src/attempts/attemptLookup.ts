@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { DocumentReference, Transaction } from 'firebase-admin/firestore';
-import { paths } from '../firestore/paths';
-import { notFound } from '../shared/errors';
-import { isDocumentId } from '../shared/ids';
+import { paths } from '../firestore';
+import { isDocumentId, notFound } from '../shared';
 import { organizationOfAttemptId } from './rules';
 import type { StoredAttempt } from './documents';
 

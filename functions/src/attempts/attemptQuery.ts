@@ -1,4 +1,4 @@
-import type { QuerySpec } from '../shared/querySpec';
+import type { QuerySpec } from '../shared';
 
 // Pure: the shape of the attempt listing, newest first. A tenant's list runs on
 // clients/{c}/attempts; a Guest's on every organization's attempts (a

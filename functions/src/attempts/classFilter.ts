@@ -1,6 +1,6 @@
-import { findClassOwner } from '../classes/store';
-import { paths } from '../firestore/paths';
-import { isDocumentId } from '../shared/ids';
+import { findClassOwner } from '../classes';
+import { paths } from '../firestore';
+import { isDocumentId } from '../shared';
 
 // Which organization holds a class named in a filter (?class_id= on the live
 // view, the analytics and the results export).

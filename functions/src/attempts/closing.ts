@@ -1,13 +1,11 @@
 import type { DocumentReference, DocumentSnapshot, Query, Transaction } from 'firebase-admin/firestore';
-import { db } from '../firestore/db';
-import { paths } from '../firestore/paths';
-import { isBackendFault } from '../platform/backendFaults';
-import { errorText, log } from '../platform/log';
-import { conflict } from '../shared/errors';
+import { db, paths } from '../firestore';
+import { errorText, isBackendFault, log } from '../platform';
+import { conflict } from '../shared';
 import { OVERDUE_QUERY } from './attemptQuery';
 import { requireAttemptInTransaction, type FoundAttempt } from './attemptLookup';
 import { oneAttemptAtATime } from './attemptGate';
-import { addAudit, SCHEDULER_META, type AuditMeta } from '../audit/trail';
+import { addAudit, type AuditMeta, SCHEDULER_META } from '../audit';
 import { requirePaper } from './frozenReads';
 import { fitsInOneDocument, GRACE_MS, gradingItems, isOverdue, submission } from './rules';
 import type { StoredAttempt } from './documents';

@@ -1,6 +1,6 @@
 import type { EssayGrade, QuestionResult } from './scoring';
 import type { AttemptStatus } from './schemas';
-import type { SebKeys } from '../shared/seb';
+import type { SebKeys } from '../shared';
 
 // Pure: the Firestore documents the attempts feature owns (where they live: firestore/paths.ts).
 

@@ -1,9 +1,7 @@
-import type { FrozenQuestion, StoredShareCode, TestVersion } from '../exams/documents';
-import { db } from '../firestore/db';
-import { paths } from '../firestore/paths';
-import { log } from '../platform/log';
-import { readCache } from '../shared/cache';
-import { type ApiError, serviceUnavailable } from '../shared/errors';
+import type { FrozenQuestion, StoredShareCode, TestVersion } from '../exams';
+import { db, paths } from '../firestore';
+import { log } from '../platform';
+import { type ApiError, readCache, serviceUnavailable } from '../shared';
 import type { StoredAttempt } from './documents';
 import { paperOf, type VersionForAttempt } from './rules';
 

@@ -1,7 +1,6 @@
 import type { CollectionReference } from 'firebase-admin/firestore';
-import { fetchPage } from '../firestore/pagedQuery';
-import { paths } from '../firestore/paths';
-import type { PageRequest } from '../shared/pagination';
+import { fetchPage, paths } from '../firestore';
+import type { PageRequest } from '../shared';
 import { attemptQuerySpec } from './attemptQuery';
 import type { StoredAttempt } from './documents';
 import type { AttemptStatus } from './schemas';

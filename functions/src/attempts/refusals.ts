@@ -1,4 +1,4 @@
-import { ApiError } from '../shared/errors';
+import { ApiError } from '../shared';
 
 // Pure: refusals of a credential the attempts handlers check themselves (a
 // share code, an attempt token, an access code). Each is counted toward the

@@ -1,7 +1,6 @@
-import type { Principal } from '../auth/principal';
-import { unauthorized } from '../shared/errors';
-import { defineRoute, type RouteDefinition } from '../http/route';
-import { splitPageQuery } from '../shared/pagination';
+import type { Principal } from '../auth';
+import { splitPageQuery, unauthorized } from '../shared';
+import { defineRoute, type RouteDefinition } from '../http';
 import { ATTEMPT_BUDGET_BYTES } from './rules';
 import {
   AttemptPage,

@@ -1,9 +1,7 @@
-import { documentSize, MAX_DOCUMENT_BYTES, valueSize } from '../exams/versionSize';
+import { documentSize, type FrozenQuestion, MAX_DOCUMENT_BYTES, type TestVersion, valueSize } from '../exams';
 import { isAnswer, scoreAttempt, type ScoringQuestion } from './scoring';
 import { orderForAttempt } from './shuffle';
-import { percentageOf } from '../shared/scores';
-import type { FrozenQuestion, TestVersion } from '../exams/documents';
-import { round4 } from '../shared/scores';
+import { percentageOf, round4 } from '../shared';
 import type { StopReason, StoredAnswer, StoredAttempt, StoredGradingItem, SubmittedBy } from './documents';
 import { MAX_ANSWER_LENGTH, type AttemptStatus, type AttemptQuestion, type TestDetails } from './schemas';
 

@@ -1,9 +1,15 @@
 import { z } from 'zod';
-import { ClientId, MAX_ATTEMPT_TOKEN_LENGTH, MAX_ID_LENGTH, Uid } from '../shared/ids';
-import { pagedQuery, Pagination } from '../shared/pagination';
-import { isWellFormedText } from '../shared/text';
-import { DocumentId, QuestionId, ShareCodeText, TestId } from '../exams/schemas';
-import { AccessCodeInput } from '../sittingRules/deliverySchemas';
+import {
+  ClientId,
+  isWellFormedText,
+  MAX_ATTEMPT_TOKEN_LENGTH,
+  MAX_ID_LENGTH,
+  pagedQuery,
+  Pagination,
+  Uid,
+} from '../shared';
+import { DocumentId, QuestionId, ShareCodeText, TestId } from '../exams';
+import { AccessCodeInput } from '../sittingRules';
 import { IntegritySummary } from './integrity/schemas';
 
 // Request and reply shapes of the attempts endpoints. No reply schema but

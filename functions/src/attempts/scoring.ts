@@ -1,6 +1,5 @@
-import { comparable, exactComparable, OPTION_SEPARATOR } from '../questions/schemas';
-import { parseNumberAnswer, parseNumberText } from '../shared/numberText';
-import { round4 } from '../shared/scores';
+import { comparable, exactComparable, OPTION_SEPARATOR } from '../questions';
+import { parseNumberAnswer, parseNumberText, round4 } from '../shared';
 
 // Pure: the marking scheme. No Firebase import; the submit transaction and the
 // overdue closer both call scoreAttempt on the frozen questions and the saved answers.

@@ -1,5 +1,5 @@
-import { recordTokenRejected, requestMeta } from '../audit/service';
-import { recentAccountFacts } from '../http/authenticate';
+import { type AuditMeta, recordTokenRejected, requestMeta } from '../audit';
+import { recentAccountFacts } from '../http';
 import {
   assertCanFilterByClass,
   assertCanUseAttempt,
@@ -8,6 +8,8 @@ import {
   attemptChecks,
   attemptListScope,
   attemptStarter,
+  type AttemptTokenHolder,
+  type Principal,
   reviewAccess,
   sebBinds,
   showsIntegrity,
@@ -15,20 +17,24 @@ import {
   startChecksSeb,
   submitterOf,
   tokenIssuerRefusal,
-  type AttemptTokenHolder,
-} from '../auth/policy';
-import type { Principal } from '../auth/principal';
+} from '../auth';
 import { classOrganization } from './classFilter';
-import type { Client } from '../clients/schemas';
-import { findClient } from '../clients/store';
-import { ApiError, badRequest, conflict, forbidden, notFound, serviceUnavailable } from '../shared/errors';
-import { isBackendFault } from '../platform/backendFaults';
-import { errorText, log } from '../platform/log';
-import type { CallContext } from '../shared/callContext';
-import { isDocumentId } from '../shared/ids';
-import type { PageRequest } from '../shared/pagination';
-import { canonicalShareCode } from '../exams/shareCodeText';
-import { registeredNetworks, type NetworkIndex } from '../networks/registry';
+import { type Client, findClient } from '../clients';
+import {
+  ApiError,
+  badRequest,
+  type CallContext,
+  conflict,
+  forbidden,
+  isDocumentId,
+  notFound,
+  type PageRequest,
+  sebRefusal,
+  serviceUnavailable,
+} from '../shared';
+import { errorText, isBackendFault, log } from '../platform';
+import { canonicalShareCode, findTest, type FrozenQuestion } from '../exams';
+import { type NetworkIndex, registeredNetworks } from '../networks';
 import { RefusedAccount, refusedCredential, RefusedCredential, TestMissing } from './refusals';
 import {
   isOverdue,
@@ -39,7 +45,6 @@ import {
   summaryOf,
   testDetails,
 } from './rules';
-import type { FrozenQuestion } from '../exams/documents';
 import type { StoredAttempt } from './documents';
 import type {
   Attempt,
@@ -54,20 +59,16 @@ import type {
   SubmittedAttempt,
 } from './schemas';
 import * as answering from './answering';
-import { findTest } from '../exams/store';
-import { reviewReleased } from '../sittingRules/deadline';
+import { reviewReleased } from '../sittingRules';
 import { attemptPath, findAttempt } from './attemptLookup';
-import type { AuditMeta } from '../audit/trail';
 import { closeIfOverdue, closeOverdue, type OverdueBatch } from './closing';
 import { requirePaper, shareCodeTarget } from './frozenReads';
 import * as listing from './listing';
 import * as starting from './starting';
 import { tokenOpens } from './tokens';
-import { sebRefusal } from '../shared/seb';
 import { summariesOf } from './integrity/store';
 import { summaryView } from './integrity/eventRules';
-import { namesOf } from '../people/names';
-import { nameFields } from '../people/personName';
+import { nameFields, namesOf } from '../people';
 
 /** Who is acting on an attempt: a signed-in principal, or whoever holds an attempt token (`?attempt_token=`). */
 export type AttemptCaller = { principal: Principal; token?: undefined } | { principal?: Principal; token: string };

@@ -1,24 +1,32 @@
-import type { AuditEventType } from '../audit/schemas';
-import type { StoredShareCode, StoredTest } from '../exams/documents';
-import { keyRevisionOf } from '../exams/lifecycle';
-import { testOpenToStudent } from '../auth/policy';
-import { classOverridesFor, effectiveOverride } from '../sittingRules/classOverrides';
-import { hasAccessCode } from '../sittingRules/accessCode';
-import { badRequest, conflict, notFound } from '../shared/errors';
+import type { AuditEventType } from '../audit';
+import { keyRevisionOf, type StoredShareCode, type StoredTest } from '../exams';
+import { testOpenToStudent } from '../auth';
 import {
+  type Accommodation,
+  classOverridesFor,
   cooldownEnds,
-  expiresAtMs,
   effective,
+  effectiveOverride,
+  expiresAtMs,
+  hasAccessCode,
+  type OverrideValues,
   startWindow,
   windowRefusal,
-  type Accommodation,
-  type OverrideValues,
-} from '../sittingRules/deadline';
+} from '../sittingRules';
+import {
+  badRequest,
+  conflict,
+  notFound,
+  type SebKeys,
+  sebKeysOf,
+  sebRefusal,
+  type SebRequest,
+  sebRequired,
+} from '../shared';
 import type { Draw } from './draw';
 import type { AttemptSlot, StoredAttempt } from './documents';
 import { refusedCredential, TestMissing } from './refusals';
 import { isOverdue, questionOrder, type VersionForAttempt } from './rules';
-import { sebKeysOf, sebRefusal, sebRequired, type SebKeys, type SebRequest } from '../shared/seb';
 
 // Pure: whether a start resumes, is refused or creates an attempt, and what it
 // writes. No Firebase import: starting.ts reads and writes, this decides.

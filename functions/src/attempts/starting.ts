@@ -1,24 +1,19 @@
 import { randomInt } from 'node:crypto';
 import type { DocumentReference, DocumentSnapshot, Transaction } from 'firebase-admin/firestore';
-import type { StoredClient } from '../clients/documents';
-import type { StoredSeat, StoredShareCode, StoredTest } from '../exams/documents';
-import { retryOnContention, type ContentionRetry } from '../firestore/contention';
-import { db } from '../firestore/db';
-import { paths } from '../firestore/paths';
-import { hasStatus, NOT_FOUND } from '../firestore/statusCodes';
+import type { StoredClient } from '../clients';
+import { keyRevisionOf, type StoredSeat, type StoredShareCode, type StoredTest } from '../exams';
+import { type ContentionRetry, db, hasStatus, NOT_FOUND, paths, retryOnContention } from '../firestore';
 import { newAttemptId, type FoundAttempt } from './attemptLookup';
-import { addAudit, type AuditMeta } from '../audit/trail';
+import { addAudit, type AuditMeta } from '../audit';
 import { closeInTransaction } from './closing';
 import { drawFromPools } from './draw';
 import { paperWith, requirePaper, requireVersion, type ShareCodeTarget } from './frozenReads';
-import { keyRevisionOf } from '../exams/lifecycle';
 import type { VersionForAttempt } from './rules';
-import { accessCodeMatches } from '../sittingRules/accessCode';
-import type { Accommodation, OverrideValues } from '../sittingRules/deadline';
+import { accessCodeMatches, type Accommodation, type OverrideValues } from '../sittingRules';
 import type { AttemptSlot, StoredAttempt } from './documents';
 import { decideStart, type StartReads, type StartRequest } from './startDecision';
 import { hashAttemptToken, newAttemptToken } from './tokens';
-import type { SebRequest } from '../shared/seb';
+import type { SebRequest } from '../shared';
 
 // Starting an attempt: one transaction reads the test, the (test, student)
 // slot and, for a Guest, the share code and one seat shard together (one round

@@ -1,7 +1,6 @@
 import type { QueryDocumentSnapshot } from 'firebase-admin/firestore';
-import { db } from '../firestore/db';
-import { paths } from '../firestore/paths';
-import { activeEquals } from '../shared/querySpec';
+import { db, paths } from '../firestore';
+import { activeEquals } from '../shared';
 import { openAttemptsOfSpec } from './attemptQuery';
 import type { StopReason } from './documents';
 

@@ -1,4 +1,4 @@
-import type { QuerySpec } from '../shared/querySpec';
+import type { QuerySpec } from '../shared';
 
 // Pure: the shape of every audit-log listing, newest first.
 export function auditQuerySpec(filters: {

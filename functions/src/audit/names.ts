@@ -1,8 +1,6 @@
-import { db } from '../firestore/db';
-import { paths } from '../firestore/paths';
-import { isDocumentId } from '../shared/ids';
-import { namesOf } from '../people/names';
-import type { PersonName } from '../people/personName';
+import { db, paths } from '../firestore';
+import { isDocumentId } from '../shared';
+import { namesOf, type PersonName } from '../people';
 import type { StoredAuditLog } from './documents';
 import { namedRecord } from './readable';
 import type { AuditLog } from './schemas';

@@ -1,5 +1,4 @@
-import type { PersonName } from '../people/personName';
-import { nameFields } from '../people/personName';
+import { nameFields, type PersonName } from '../people';
 import type { StoredAuditLog } from './documents';
 import type { AuditLog } from './schemas';
 

@@ -1,6 +1,6 @@
-import { auditScope } from '../auth/policy';
-import { defineRoute } from '../http/route';
-import { splitPageQuery } from '../shared/pagination';
+import { auditScope } from '../auth';
+import { defineRoute } from '../http';
+import { splitPageQuery } from '../shared';
 import { AuditLogPage, ListAuditLogsQuery } from './schemas';
 import { withNames } from './names';
 import { listAuditRecords } from './store';

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { ClientId, Uid } from '../shared/ids';
-import { pagedQuery, Pagination, queryBoolean } from '../shared/pagination';
-import { nameSchemaFields } from '../people/personName';
+import { ClientId, pagedQuery, Pagination, queryBoolean, Uid } from '../shared';
+import { nameSchemaFields } from '../people';
 
 export const AUDIT_EVENT_TYPES = [
   'login',

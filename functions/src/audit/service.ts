@@ -1,13 +1,11 @@
 import type { DocumentReference, WriteBatch } from 'firebase-admin/firestore';
-import type { Principal } from '../auth/principal';
-import type { RequestOrigin } from '../shared/callContext';
-import type { TokenRejectionReason } from '../auth/tokenRejection';
+import type { Principal, TokenRejectionReason } from '../auth';
+import type { RequestOrigin } from '../shared';
 import type { AuditEventType } from './schemas';
 import type { StoredAuditLog } from './documents';
-import { paths } from '../firestore/paths';
+import { paths } from '../firestore';
 import { createAuditRecordOnce, newAuditRef, writeAuditRecord } from './store';
-import { errorText, log } from '../platform/log';
-import { offTheDeadline } from '../platform/requestScope';
+import { errorText, log, offTheDeadline } from '../platform';
 
 export interface RequestMeta {
   ip_address: string;

@@ -1,8 +1,6 @@
 import type { DocumentReference } from 'firebase-admin/firestore';
-import { fetchPage } from '../firestore/pagedQuery';
-import { paths } from '../firestore/paths';
-import { ALREADY_EXISTS, hasStatus } from '../firestore/statusCodes';
-import type { PageRequest } from '../shared/pagination';
+import { ALREADY_EXISTS, fetchPage, hasStatus, paths } from '../firestore';
+import type { PageRequest } from '../shared';
 import { auditQuerySpec } from './auditQuery';
 import type { StoredAuditLog } from './documents';
 

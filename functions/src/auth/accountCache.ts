@@ -1,5 +1,5 @@
-import { auth } from '../firestore/db';
-import { readCache } from '../shared/cache';
+import { auth } from '../firestore';
+import { readCache } from '../shared';
 import { ACCOUNT_RECHECK_MS, type AccountFacts } from './accountStatus';
 
 const MAX_CACHED_ACCOUNTS = 10_000;

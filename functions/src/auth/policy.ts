@@ -1,4 +1,4 @@
-import { badRequest, forbidden, notFound } from '../shared/errors';
+import { badRequest, forbidden, notFound } from '../shared';
 import type { AccountFacts } from './accountStatus';
 import { organizationFromClaims, roleFromClaims } from './claims';
 import type { CallerRole, Principal, Role } from './principal';

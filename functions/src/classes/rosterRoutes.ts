@@ -1,4 +1,4 @@
-import { defineRoute, type RouteDefinition } from '../http/route';
+import { defineRoute, type RouteDefinition } from '../http';
 import { MAX_MEMBERS_PER_CLASS } from './documents';
 import { MAX_ROSTER_ROWS, RosterParams, RosterQuery, RosterResult } from './rosterSchemas';
 

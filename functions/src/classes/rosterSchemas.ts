@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_ID_LENGTH } from '../shared/ids';
+import { MAX_ID_LENGTH } from '../shared';
 import { rosterImportOptions } from '../users/importSchemas';
 
 // The roster import's query and reply (also its OpenAPI schemas).

@@ -1,10 +1,8 @@
-import { requestMeta } from '../audit/service';
-import { assertCanManageClass } from '../auth/policy';
-import type { Principal } from '../auth/principal';
-import { ALREADY_EXISTS, hasStatus, NOT_FOUND } from '../firestore/statusCodes';
-import { receiveFile } from '../transfer/upload';
-import type { RequestOrigin, UploadBody } from '../shared/callContext';
-import { conflict, notFound } from '../shared/errors';
+import { requestMeta } from '../audit';
+import { assertCanManageClass, type Principal } from '../auth';
+import { ALREADY_EXISTS, hasStatus, NOT_FOUND } from '../firestore';
+import { receiveFile } from '../transfer';
+import { conflict, notFound, type RequestOrigin, type UploadBody } from '../shared';
 import {
   findAccounts,
   planRow,

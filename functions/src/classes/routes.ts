@@ -1,6 +1,6 @@
-import { CLASS_MANAGERS } from '../auth/policy';
-import { defineRoute, type RouteDefinition } from '../http/route';
-import { splitPageQuery } from '../shared/pagination';
+import { CLASS_MANAGERS } from '../auth';
+import { defineRoute, type RouteDefinition } from '../http';
+import { splitPageQuery } from '../shared';
 import {
   MAX_CLASSES_PER_CLIENT,
   MAX_CLASSES_PER_STUDENT,

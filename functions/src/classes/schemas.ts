@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { ClientId, MAX_ID_LENGTH, Uid } from '../shared/ids';
-import { pagedQuery, Pagination } from '../shared/pagination';
+import { ClientId, MAX_ID_LENGTH, pagedQuery, Pagination, Uid } from '../shared';
 import { MAX_MEMBERS_PER_CLASS } from './documents';
 
 // Pure: what a class and its members are. A class groups an organization's students (a school's "9C").

@@ -1,14 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { requestMeta } from '../audit/service';
-import { organizationFromClaims, roleFromClaims } from '../auth/claims';
-import { assertCanManageClass, assertClassMemberCandidate, assertManagesClasses, classScope } from '../auth/policy';
-import type { Principal } from '../auth/principal';
-import { requireClient } from '../clients/service';
-import { auth } from '../firestore/db';
-import { errorText, log } from '../platform/log';
-import type { CallContext } from '../shared/callContext';
-import { badRequest, notFound } from '../shared/errors';
-import type { PageRequest } from '../shared/pagination';
+import { requestMeta } from '../audit';
+import {
+  assertCanManageClass,
+  assertClassMemberCandidate,
+  assertManagesClasses,
+  classScope,
+  organizationFromClaims,
+  type Principal,
+  roleFromClaims,
+} from '../auth';
+import { requireClient } from '../clients';
+import { auth } from '../firestore';
+import { errorText, log } from '../platform';
+import { badRequest, type CallContext, notFound, type PageRequest } from '../shared';
 import type { Class, ClassChanges, ClassMember, CreateClassInput } from './schemas';
 import * as store from './store';
 

@@ -1,14 +1,9 @@
 import { FieldPath, FieldValue, type DocumentSnapshot, type Transaction } from 'firebase-admin/firestore';
-import { addAudit, type AuditMeta } from '../audit/trail';
-import { assertClassMemberCandidate } from '../auth/policy';
-import { retryOnContention, type ContentionRetry } from '../firestore/contention';
-import { db } from '../firestore/db';
-import { fetchPage } from '../firestore/pagedQuery';
-import { paths } from '../firestore/paths';
-import { ApiError, badRequest, conflict, notFound } from '../shared/errors';
-import { isDocumentId } from '../shared/ids';
-import type { PageRequest } from '../shared/pagination';
-import type { StoredProfile } from '../users/documents';
+import { addAudit, type AuditMeta } from '../audit';
+import { assertClassMemberCandidate } from '../auth';
+import { type ContentionRetry, db, fetchPage, paths, retryOnContention } from '../firestore';
+import { ApiError, badRequest, conflict, isDocumentId, keyedGate, notFound, type PageRequest } from '../shared';
+import type { StoredProfile } from '../users';
 import { classMemberQuerySpec, classQuerySpec } from './classQuery';
 import {
   MAX_CLASSES_PER_CLIENT,
@@ -19,7 +14,6 @@ import {
   type StoredClassMember,
   type StoredClassName,
 } from './documents';
-import { keyedGate } from '../shared/keyedGate';
 import { classNameKey, normalizedClassName, type Class, type ClassChanges, type ClassMember } from './schemas';
 
 // Classes and their members. Every change of a class's membership is one

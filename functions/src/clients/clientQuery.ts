@@ -1,4 +1,4 @@
-import type { QuerySpec } from '../shared/querySpec';
+import type { QuerySpec } from '../shared';
 
 // Pure: the shape of the client listing, alphabetical.
 export const clientQuerySpec = (filters: { active_status?: number }): QuerySpec => ({

@@ -1,5 +1,5 @@
-import { defineRoute } from '../http/route';
-import { splitPageQuery } from '../shared/pagination';
+import { defineRoute } from '../http';
+import { splitPageQuery } from '../shared';
 import { Client, ClientList, ClientParams, CreateClientBody, ListClientsQuery, UpdateClientBody } from './schemas';
 import * as service from './service';
 

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { ClientId } from '../shared/ids';
-import { pagedQuery, Pagination } from '../shared/pagination';
+import { ClientId, pagedQuery, Pagination } from '../shared';
 
 const ActiveStatus = z.union([z.literal(0), z.literal(1)]).describe('1 = active, 0 = deactivated');
 const name = z.string().trim().min(1).max(200);

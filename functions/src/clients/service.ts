@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { assertCanChangeClient, assertCanReadClient } from '../auth/policy';
-import type { Principal } from '../auth/principal';
-import { notFound } from '../shared/errors';
+import { assertCanChangeClient, assertCanReadClient, type Principal } from '../auth';
+import { notFound } from '../shared';
 import type { Client, ClientChanges } from './schemas';
 import * as store from './store';
 

@@ -1,11 +1,6 @@
-import { fetchPage } from '../firestore/pagedQuery';
-import { db } from '../firestore/db';
-import { paths } from '../firestore/paths';
-import { ALREADY_EXISTS, hasStatus } from '../firestore/statusCodes';
-import { conflict, notFound } from '../shared/errors';
-import { forgetInRequest, readOncePerRequest } from '../platform/requestScope';
-import type { PageRequest } from '../shared/pagination';
-import { isDocumentId } from '../shared/ids';
+import { ALREADY_EXISTS, db, fetchPage, hasStatus, paths } from '../firestore';
+import { conflict, isDocumentId, notFound, type PageRequest } from '../shared';
+import { forgetInRequest, readOncePerRequest } from '../platform';
 import { clientQuerySpec } from './clientQuery';
 import type { StoredClient, StoredClientName } from './documents';
 import { clientNameKey, type ClientChanges } from './schemas';

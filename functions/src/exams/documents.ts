@@ -1,6 +1,5 @@
-import type { QuestionExtras } from '../questions/documents';
-import type { AccessCodeHash } from '../sittingRules/accessCode';
-import type { OverrideValues } from '../sittingRules/deadline';
+import type { QuestionExtras } from '../questions';
+import type { AccessCodeHash, OverrideValues } from '../sittingRules';
 import type { TestStatus } from './lifecycle';
 
 // Pure: the Firestore documents the exams feature owns (where they live: firestore/paths.ts).

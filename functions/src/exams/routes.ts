@@ -1,5 +1,5 @@
-import { defineRoute, type RouteDefinition } from '../http/route';
-import { splitPageQuery } from '../shared/pagination';
+import { defineRoute, type RouteDefinition } from '../http';
+import { splitPageQuery } from '../shared';
 import {
   BankChanges,
   CreateShareCodeBody,
@@ -17,7 +17,7 @@ import {
   TestReply,
   TestVersionParams,
 } from './schemas';
-import { PatchTestBody } from '../sittingRules/deliverySchemas';
+import { PatchTestBody } from '../sittingRules';
 import * as service from './service';
 
 const AUTHORS = ['super_admin', 'client_admin'] as const;

@@ -1,14 +1,8 @@
 import { z } from 'zod';
-import { ClientId, MAX_ID_LENGTH } from '../shared/ids';
-import { listedNameFields } from '../people/personName';
-import { pagedQuery, Pagination } from '../shared/pagination';
-import {
-  authorDeliveryReplyFields,
-  deliveryFields,
-  deliveryReplyFields,
-  refineWindow,
-} from '../sittingRules/deliverySchemas';
-import { DIFFICULTIES } from '../questions/schemas';
+import { ClientId, MAX_ID_LENGTH, pagedQuery, Pagination } from '../shared';
+import { listedNameFields } from '../people';
+import { authorDeliveryReplyFields, deliveryFields, deliveryReplyFields, refineWindow } from '../sittingRules';
+import { DIFFICULTIES } from '../questions';
 import { TEST_STATUSES } from './lifecycle';
 import { MAX_SHARE_CODE_INPUT, SHARE_CODE_ALPHABET, SHARE_CODE_LENGTH } from './shareCodeText';
 

@@ -5,21 +5,26 @@ import {
   assertCanManageSitting,
   assertCanReadTest,
   assertSameOrganizationReferences,
+  type Principal,
   tenantScope,
   testListScope,
   testViewFor,
   testVisibilityNeedsClasses,
   testVisibleTo,
-} from '../auth/policy';
-import type { Principal } from '../auth/principal';
-import { addAudit } from '../audit/trail';
-import { requestMeta } from '../audit/service';
-import type { CallContext } from '../shared/callContext';
-import { hasAccessCode } from '../sittingRules/accessCode';
-import type { PatchTestInput } from '../sittingRules/deliverySchemas';
-import { findClient } from '../clients/store';
-import { badRequest, conflict, notFound, type ErrorDetail } from '../shared/errors';
-import type { PageRequest } from '../shared/pagination';
+} from '../auth';
+import { addAudit, requestMeta } from '../audit';
+import {
+  badRequest,
+  type CallContext,
+  conflict,
+  type ErrorDetail,
+  notFound,
+  type PageRequest,
+  sebKeysOf,
+  sebRequired,
+} from '../shared';
+import { hasAccessCode, type PatchTestInput } from '../sittingRules';
+import { findClient } from '../clients';
 import { applyMove, freezePools, isEditable, type TestStatus } from './lifecycle';
 import {
   MAX_POOL_QUESTIONS,
@@ -36,10 +41,8 @@ import { canonicalShareCode } from './shareCodeText';
 import * as store from './store';
 import { testChangeEffects } from './testChangeEffects';
 import { listAudience } from './audience';
-import { sebKeysOf, sebRequired } from '../shared/seb';
 import type { StoredShareCode, StoredTest } from './documents';
-import { namesOf } from '../people/names';
-import { nameFields } from '../people/personName';
+import { nameFields, namesOf } from '../people';
 
 // ---------------------------------------------------------------- views
 

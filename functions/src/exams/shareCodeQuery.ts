@@ -1,4 +1,4 @@
-import type { QuerySpec } from '../shared/querySpec';
+import type { QuerySpec } from '../shared';
 
 // Pure: the shape of a test's share-code listing, newest first.
 export const shareCodeQuerySpec = (filters: { client_id: string; test_id: string }): QuerySpec => ({

@@ -1,14 +1,10 @@
 import { AggregateField, type DocumentData, type DocumentReference, type Transaction } from 'firebase-admin/firestore';
-import { db } from '../firestore/db';
-import { findFolderOwner, findFolderInTransaction } from '../folders/store';
-import { fetchPage } from '../firestore/pagedQuery';
-import { paths } from '../firestore/paths';
-import { recordEvent } from '../outbox/events';
-import { toStoredQuestion } from '../questions/store';
-import { ALREADY_EXISTS, hasStatus } from '../firestore/statusCodes';
-import { badRequest, conflict, notFound } from '../shared/errors';
-import { errorText, log } from '../platform/log';
-import type { PageRequest } from '../shared/pagination';
+import { ALREADY_EXISTS, db, fetchPage, hasStatus, paths } from '../firestore';
+import { findFolderInTransaction, findFolderOwner } from '../folders';
+import { recordEvent } from '../outbox';
+import { toStoredQuestion } from '../questions';
+import { badRequest, conflict, notFound, type PageRequest } from '../shared';
+import { errorText, log } from '../platform';
 import { randomUUID } from 'node:crypto';
 import type {
   FrozenQuestion,

@@ -1,5 +1,5 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import type { AuditMeta } from '../audit/trail';
+import type { AuditMeta } from '../audit';
 
 /**
  * What a change of a test does to the attempts taken on it (a moved closes_at

@@ -1,4 +1,4 @@
-import type { QuerySpec } from '../shared/querySpec';
+import type { QuerySpec } from '../shared';
 
 // Pure: the shape of the test listing, newest first.
 export const testQuerySpec = (filters: { status?: string; folder_id?: string }): QuerySpec => ({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { QUESTION_BANK_ROLES } from '../auth/policy';
-import { defineRoute, type RouteDefinition } from '../http/route';
-import { TestParams } from '../exams/schemas';
+import { QUESTION_BANK_ROLES } from '../auth';
+import { defineRoute, type RouteDefinition } from '../http';
+import { TestParams } from '../exams';
 import { ExportQuestionsQuery, ExportTestQuery, MAX_EXPORT_QUESTIONS } from './schemas';
 
 const FORMATS =

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ClientId } from '../shared/ids';
-import { DIFFICULTIES, FolderIdRef, QUESTION_TYPES } from '../questions/schemas';
+import { ClientId } from '../shared';
+import { DIFFICULTIES, FolderIdRef, QUESTION_TYPES } from '../questions';
 
 // Pure: the export endpoints' queries.
 

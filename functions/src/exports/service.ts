@@ -1,24 +1,26 @@
 import type { Response } from 'express';
-import { assertCanAuthorTests, questionBankScope } from '../auth/policy';
-import type { Principal } from '../auth/principal';
-import type { ExportPool, ExportQuestion, ExportTest, ExportMediaFile } from '../interchange/exportModel';
-import { mediaOfQuestion } from '../interchange/exportModel';
-import { GiftWriter, giftPoolNotes } from '../interchange/gift/write';
-import { MoodleXmlWriter } from '../interchange/moodleXml/write';
-import { QtiPackageWriter } from '../interchange/qti/write';
-import type { Reply } from '../http/route';
-import { goneWatch, send } from '../transfer/streamWrite';
-import { freezePools } from '../exams/lifecycle';
-import { MAX_POOL_QUESTIONS } from '../exams/schemas';
-import { requireTest } from '../exams/service';
-import { poolCandidates } from '../exams/store';
-import { requireClient } from '../clients/service';
-import { findFolder } from '../folders/store';
+import { assertCanAuthorTests, type Principal, questionBankScope } from '../auth';
+import {
+  type ExportMediaFile,
+  type ExportPool,
+  type ExportQuestion,
+  type ExportTest,
+  giftPoolNotes,
+  GiftWriter,
+  mediaOfQuestion,
+  MoodleXmlWriter,
+  QtiPackageWriter,
+} from '../interchange';
+import type { Reply } from '../http';
+import { goneWatch, send } from '../transfer';
+import { freezePools, MAX_POOL_QUESTIONS, poolCandidates, requireTest } from '../exams';
+import { requireClient } from '../clients';
+import { findFolder } from '../folders';
 import { refuseFolder } from '../questions/service';
-import type { Difficulty } from '../questions/schemas';
-import { badRequest } from '../shared/errors';
+import type { Difficulty } from '../questions';
+import { badRequest } from '../shared';
 import { readMedia } from '../media/store';
-import { organizationOfMediaId } from '../media/rules';
+import { organizationOfMediaId } from '../media';
 import { MAX_EXPORT_QUESTIONS, type ExportFormat, type ExportQuestionsQuery } from './schemas';
 import * as store from './store';
 

@@ -1,11 +1,7 @@
 import { FieldPath, type DocumentData, type Query } from 'firebase-admin/firestore';
-import { db } from '../firestore/db';
-import { buildQuery } from '../firestore/pagedQuery';
-import { paths } from '../firestore/paths';
-import type { ExportQuestion } from '../interchange/exportModel';
-import { CATEGORY_SEPARATOR } from '../interchange/conventions';
-import { questionQuerySpec } from '../questions/questionQuery';
-import type { QuestionFilters } from '../questions/schemas';
+import { buildQuery, db, paths } from '../firestore';
+import { CATEGORY_SEPARATOR, type ExportQuestion } from '../interchange';
+import { type QuestionFilters, questionQuerySpec } from '../questions';
 
 // The export's reads: questions a page at a time (a cursor, never an offset),
 // their folders' names a page at a time, and a test's questions by id.

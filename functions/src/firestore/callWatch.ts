@@ -1,9 +1,16 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- it wraps SDK methods of every signature */
 import { Firestore, Query, Transaction, WriteBatch } from 'firebase-admin/firestore';
 import type { Auth } from 'firebase-admin/auth';
-import { AnsweredAtDeadline, beginCall, endCall, type BackendWatch, type Call } from '../platform/backendDeadline';
-import { log } from '../platform/log';
-import { currentRequestId, currentWatch } from '../platform/requestScope';
+import {
+  AnsweredAtDeadline,
+  type BackendWatch,
+  beginCall,
+  type Call,
+  currentRequestId,
+  currentWatch,
+  endCall,
+  log,
+} from '../platform';
 
 // Puts every Firestore and Auth call of a request on its deadline
 // (platform/backendDeadline.ts). Always installed, so each wrapper costs one

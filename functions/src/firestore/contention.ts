@@ -1,4 +1,4 @@
-import { isContention } from '../platform/backendFaults';
+import { isContention } from '../platform';
 
 // Transactions on one busy document (an attempt its taker is saving to) lose to
 // one another: Firestore aborts one, or closes it under a lock wait, and the

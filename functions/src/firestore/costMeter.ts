@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- it wraps SDK methods of every signature */
 import { Firestore, Query, Transaction, WriteBatch } from 'firebase-admin/firestore';
 import type { Auth } from 'firebase-admin/auth';
-import { currentCost } from '../platform/requestScope';
+import { currentCost } from '../platform';
 
 // Counts Firestore reads, writes and round trips, and Auth calls, per request by
 // wrapping the SDK's entry points. Installed only when EXPOSE_COST_HEADER is on

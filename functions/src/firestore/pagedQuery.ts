@@ -5,18 +5,19 @@ import {
   type DocumentData,
   type Query,
 } from 'firebase-admin/firestore';
-import { badRequest } from '../shared/errors';
 import {
+  activeEquals,
+  badRequest,
+  type CursorValue,
   decodeCursor,
   encodeCursor,
   isDocumentPath,
   pageInfo,
-  type CursorValue,
   type PageInfo,
   type PageRequest,
-} from '../shared/pagination';
-import { activeEquals, type QuerySpec } from '../shared/querySpec';
-import { prefixRange } from '../shared/prefixRange';
+  prefixRange,
+  type QuerySpec,
+} from '../shared';
 
 /** A collection, or a collection group (the same collection id under every parent). */
 export type Listable = CollectionReference | CollectionGroup;

@@ -1,6 +1,6 @@
-import { QUESTION_BANK_ROLES } from '../auth/policy';
-import { defineRoute, type RouteDefinition } from '../http/route';
-import { splitPageQuery } from '../shared/pagination';
+import { QUESTION_BANK_ROLES } from '../auth';
+import { defineRoute, type RouteDefinition } from '../http';
+import { splitPageQuery } from '../shared';
 import { CreateFolderBody, Folder, FolderPage, FolderParams, ListFoldersQuery, RenameFolderBody } from './schemas';
 import * as service from './service';
 

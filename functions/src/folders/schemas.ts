@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { ClientId, MAX_ID_LENGTH } from '../shared/ids';
-import { pagedQuery, Pagination } from '../shared/pagination';
+import { ClientId, MAX_ID_LENGTH, pagedQuery, Pagination } from '../shared';
 
 // Pure: what a folder is. A folder groups an organization's tests and questions.
 

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { assertCanManageQuestionBank, questionBankScope } from '../auth/policy';
-import type { Principal } from '../auth/principal';
-import { requireClient } from '../clients/service';
-import { notFound } from '../shared/errors';
-import type { PageRequest } from '../shared/pagination';
+import { assertCanManageQuestionBank, type Principal, questionBankScope } from '../auth';
+import { requireClient } from '../clients';
+import { notFound, type PageRequest } from '../shared';
 import type { CreateFolderInput, Folder } from './schemas';
 import * as store from './store';
 

@@ -1,11 +1,6 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { isDocumentId } from '../shared/ids';
-import { db } from '../firestore/db';
-import { fetchPage } from '../firestore/pagedQuery';
-import { paths } from '../firestore/paths';
-import { ALREADY_EXISTS, hasStatus } from '../firestore/statusCodes';
-import { conflict, notFound } from '../shared/errors';
-import type { PageRequest } from '../shared/pagination';
+import { conflict, isDocumentId, notFound, type PageRequest } from '../shared';
+import { ALREADY_EXISTS, db, fetchPage, hasStatus, paths } from '../firestore';
 import type { StoredFolder, StoredFolderName } from './documents';
 import { folderQuerySpec } from './folderQuery';
 import { folderNameKey, normalizedFolderName, type Folder } from './schemas';

@@ -1,7 +1,6 @@
-import type { AuditEventType } from '../audit/schemas';
-import type { StoredAttempt } from '../attempts/documents';
-import { fitsInOneDocument, scoredFields, type VersionForAttempt } from '../attempts/rules';
-import { ApiError } from '../shared/errors';
+import type { AuditEventType } from '../audit';
+import { fitsInOneDocument, scoredFields, type StoredAttempt, type VersionForAttempt } from '../attempts';
+import { ApiError } from '../shared';
 
 // Pure: what a grade does to an attempt. No Firebase import: grading/store.ts
 // reads the attempt and its paper, and writes what this answers.

@@ -1,4 +1,4 @@
-import type { QuerySpec } from '../shared/querySpec';
+import type { QuerySpec } from '../shared';
 
 // Pure: the shape of a test's grading queue, oldest submission first.
 export const gradingQueueSpec = (filters: { question_id?: string }): QuerySpec => ({

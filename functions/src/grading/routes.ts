@@ -1,5 +1,5 @@
-import { defineRoute, type RouteDefinition } from '../http/route';
-import { splitPageQuery } from '../shared/pagination';
+import { defineRoute, type RouteDefinition } from '../http';
+import { splitPageQuery } from '../shared';
 import {
   GradeBody,
   GradedAttempt,

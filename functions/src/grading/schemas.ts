@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { AttemptId } from '../attempts/schemas';
-import { QuestionId, TestId } from '../exams/schemas';
-import { pagedQuery, Pagination, queryBoolean } from '../shared/pagination';
-import { isWellFormedText } from '../shared/text';
+import { AttemptId } from '../attempts';
+import { QuestionId, TestId } from '../exams';
+import { isWellFormedText, pagedQuery, Pagination, queryBoolean } from '../shared';
 
 // Request and reply shapes of grading essays: the test's queue and a grade.
 

@@ -1,15 +1,11 @@
-import { findAttempt } from '../attempts/attemptLookup';
-import { requestMeta } from '../audit/service';
-import { assertCanGrade } from '../auth/policy';
-import type { Principal } from '../auth/principal';
-import { requireTest } from '../exams/service';
-import type { CallContext } from '../shared/callContext';
-import { badRequest, conflict, notFound } from '../shared/errors';
-import type { PageRequest } from '../shared/pagination';
+import { findAttempt } from '../attempts';
+import { requestMeta } from '../audit';
+import { assertCanGrade, type Principal } from '../auth';
+import { requireTest } from '../exams';
+import { badRequest, type CallContext, conflict, notFound, type PageRequest } from '../shared';
 import type { GradedAttempt, GradeInput, GradingItem } from './schemas';
 import * as store from './store';
-import { namesOf } from '../people/names';
-import { nameFields } from '../people/personName';
+import { nameFields, namesOf } from '../people';
 
 // Grading essays: the test's queue of ungraded answers, and a grade.
 

@@ -1,14 +1,8 @@
-import { db } from '../firestore/db';
-import { fetchPage } from '../firestore/pagedQuery';
-import { paths } from '../firestore/paths';
-import { addAudit, type AuditMeta } from '../audit/trail';
-import type { StoredAttempt, StoredGradingItem } from '../attempts/documents';
-import { requirePaper } from '../attempts/frozenReads';
-import { notFound } from '../shared/errors';
-import { submissionEffects } from '../attempts/submissionEffects';
-import type { PageRequest } from '../shared/pagination';
-import type { StoredTest } from '../exams/documents';
-import { keyRevisionOf } from '../exams/lifecycle';
+import { db, fetchPage, paths } from '../firestore';
+import { addAudit, type AuditMeta } from '../audit';
+import { requirePaper, type StoredAttempt, type StoredGradingItem, submissionEffects } from '../attempts';
+import { notFound, type PageRequest } from '../shared';
+import { keyRevisionOf, type StoredTest } from '../exams';
 import { decideGrade, type Grade } from './gradeDecision';
 import { gradingQueueSpec } from './gradingQuery';
 

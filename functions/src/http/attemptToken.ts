@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { ApiError } from '../shared/errors';
+import { ApiError } from '../shared';
 import { requestState } from './requestState';
 
 // A Guest's way into its attempt: the attempt token, sent as the header

@@ -1,20 +1,23 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { errorText, log } from '../platform/log';
-import { auth } from '../firestore/db';
-import { recentAccountFacts } from '../auth/accountCache';
-import { requestState } from './requestState';
-import { ApiError, forbidden, serviceUnavailable, unauthorized } from '../shared/errors';
-import { isTokenProblem } from '../platform/backendFaults';
-import { accountVerdict, needsAccountCheck, revocationVerdict } from '../auth/accountStatus';
-import { assertRole, type Access } from '../auth/policy';
-import { principalFromClaims, type Principal } from '../auth/principal';
+import { errorText, isTokenProblem, log } from '../platform';
+import { auth } from '../firestore';
 import {
+  type Access,
+  accountVerdict,
+  assertRole,
   claimedClientId,
   claimedUid,
-  rejectionReason,
+  needsAccountCheck,
+  type Principal,
+  principalFromClaims,
+  recentAccountFacts,
   REJECTION_MESSAGES,
+  rejectionReason,
+  revocationVerdict,
   type TokenRejectionReason,
-} from '../auth/tokenRejection';
+} from '../auth';
+import { requestState } from './requestState';
+import { ApiError, forbidden, serviceUnavailable, unauthorized } from '../shared';
 
 /**
  * What authentication does to the rest of the service, handed to it by the app
@@ -111,7 +114,7 @@ async function verifiedPrincipal(
 
 // ------------------------------------------------------------ account re-check
 
-export { forgetAccountFacts, recentAccountFacts } from '../auth/accountCache';
+export { forgetAccountFacts, recentAccountFacts } from '../auth';
 
 // ------------------------------------------------------------ the middleware
 

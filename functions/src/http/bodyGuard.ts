@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { RuntimeConfig } from '../config';
-import type { DeferredBodyError, WithDeferredBodyError } from '../platform/frameworkBodyParser';
-import { ApiError, badRequest } from '../shared/errors';
+import type { DeferredBodyError, WithDeferredBodyError } from '../platform';
+import { ApiError, badRequest } from '../shared';
 
 /**
  * The one verdict on a body a parser could not read. Fixed messages only: the parser's own

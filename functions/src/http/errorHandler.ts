@@ -1,10 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { errorText, log } from '../platform/log';
-import { isBackendFault } from '../platform/backendFaults';
-import { ApiError, badRequest, notFound, serviceUnavailable } from '../shared/errors';
+import { AnsweredAtDeadline, currentRequestId, errorText, isBackendFault, log } from '../platform';
+import { ApiError, badRequest, notFound, serviceUnavailable } from '../shared';
 import { bodyParseError } from './bodyGuard';
-import { currentRequestId } from '../platform/requestScope';
-import { AnsweredAtDeadline } from '../platform/backendDeadline';
 import { answeredAtDeadline } from './requestContext';
 
 type ErrorPage = (error: { status: number; message: string; reason?: string }) => string;

@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { watchRequest, type DeadlineAnswer } from '../platform/backendDeadline';
-import { log } from '../platform/log';
-import { currentRequestId, runInRequestScope } from '../platform/requestScope';
-import { serviceUnavailable } from '../shared/errors';
-import type { RequestOrigin } from '../shared/callContext';
+import { currentRequestId, type DeadlineAnswer, log, runInRequestScope, watchRequest } from '../platform';
+import { type RequestOrigin, serviceUnavailable } from '../shared';
 import { clientIp } from './clientIp';
 
 // Cloud Run forwards the trace id; reusing it ties our logs to the platform's request log.

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
-import type { Principal } from '../auth/principal';
-import type { ApiError } from '../shared/errors';
+import type { Principal } from '../auth';
+import type { ApiError } from '../shared';
 
 /**
  * Everything the middleware of one request leaves for its later steps, typed

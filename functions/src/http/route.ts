@@ -1,15 +1,12 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
-import { errorText, log } from '../platform/log';
-import type { Access } from '../auth/policy';
-import type { Principal } from '../auth/principal';
-import type { CallContext, UploadBody } from '../shared/callContext';
-import { badRequest, type ErrorCode } from '../shared/errors';
+import { errorText, log } from '../platform';
+import type { Access, Principal } from '../auth';
+import { badRequest, type CallContext, type ErrorCode, type UploadBody, validate } from '../shared';
 import { ATTEMPT_TOKEN_HEADER, tokenOpenedNothing, usesAttemptToken } from './attemptToken';
 import { requestOrigin } from './requestContext';
 import { sebRequestOf } from './sebRequest';
 import { requestState } from './requestState';
-import { validate } from '../shared/validate';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 

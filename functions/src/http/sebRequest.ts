@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { params } from '../config';
-import { publicUrl, SEB_CONFIG_KEY_HEADER, SEB_REQUEST_HASH_HEADER, type SebRequest } from '../shared/seb';
+import { publicUrl, SEB_CONFIG_KEY_HEADER, SEB_REQUEST_HASH_HEADER, type SebRequest } from '../shared';
 
 // The URL a Safe Exam Browser request was made to, as the browser saw it: behind
 // Hosting the function receives the rewritten request, whose path and query are

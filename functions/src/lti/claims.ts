@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { StoredProfile } from '../users/documents';
-import { newProfile } from '../users/profiles';
+import { newProfile, type StoredProfile } from '../users';
 
 // Pure: what an LTI 1.3 id_token must carry once its signature, iss, aud, exp
 // and nonce have been checked (verify.ts), and what a launch takes from it.

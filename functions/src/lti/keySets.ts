@@ -1,6 +1,6 @@
 import { createLocalJWKSet, errors, type JWTVerifyGetKey } from 'jose';
-import { badRequest, serviceUnavailable } from '../shared/errors';
-import { MAX_RESPONSE_BYTES } from '../outbound/sender';
+import { badRequest, serviceUnavailable } from '../shared';
+import { MAX_RESPONSE_BYTES } from '../outbound';
 import { platformRequest } from './platformHttp';
 
 // The platforms' key sets (JWKS), read through the one bounded outbound reader (platformHttp.ts:

@@ -1,6 +1,6 @@
-import type { StoredClient } from '../clients/documents';
-import type { StoredTest } from '../exams/documents';
-import type { StoredProfile } from '../users/documents';
+import type { StoredClient } from '../clients';
+import type { StoredTest } from '../exams';
+import type { StoredProfile } from '../users';
 import type { Launch } from './claims';
 import type { StoredLtiContext, StoredLtiOutcome, StoredLtiPlatform, StoredLtiUser } from './documents';
 

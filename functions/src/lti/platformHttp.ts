@@ -1,5 +1,4 @@
-import type { UrlProblem } from '../outbound/addressGuard';
-import { sendOnce, type OutboundFailure, type OutboundReply, type OutboundRequest } from '../outbound/sender';
+import { type OutboundFailure, type OutboundReply, type OutboundRequest, sendOnce, type UrlProblem } from '../outbound';
 
 // No Firebase: the tool's own requests to an LTI platform (its key set, its
 // token endpoint, line items, memberships), through the one outbound sender:

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { TestId } from '../exams/schemas';
-import { checkOutboundUrl, type UrlProblem } from '../outbound/addressGuard';
-import { loopbackPolicy } from '../outbound/loopback';
-import { ClientId, MAX_ID_LENGTH } from '../shared/ids';
+import { TestId } from '../exams';
+import { checkOutboundUrl, loopbackPolicy, type UrlProblem } from '../outbound';
+import { ClientId, MAX_ID_LENGTH } from '../shared';
 import { MAX_ID_TOKEN_LENGTH } from './claims';
 
 // Pure: the LTI tool's request and reply shapes (docs/api.md "LTI 1.3").

@@ -1,20 +1,18 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { requestMeta } from '../audit/service';
-import { addAudit } from '../audit/trail';
-import { claimsFor } from '../auth/claims';
-import { assertCanManageLtiPlatforms, assertOrganizationActive, assertOwnsDeepLinkSession } from '../auth/policy';
-import type { Principal } from '../auth/principal';
-import { requireClient } from '../clients/service';
-import { MAX_CLASSES_PER_TEST } from '../classes/documents';
-import { classNameKey, type Class } from '../classes/schemas';
-import * as classStore from '../classes/store';
-import * as examStore from '../exams/store';
-import type { StoredTest } from '../exams/documents';
-import { auth } from '../firestore/db';
-import type { CallContext, RequestOrigin } from '../shared/callContext';
-import { ApiError, badRequest, conflict, forbidden, notFound } from '../shared/errors';
-import type { StoredProfile } from '../users/documents';
-import { provisionAccounts } from '../users/provisionAccounts';
+import { addAudit, requestMeta } from '../audit';
+import {
+  assertCanManageLtiPlatforms,
+  assertOrganizationActive,
+  assertOwnsDeepLinkSession,
+  claimsFor,
+  type Principal,
+} from '../auth';
+import { requireClient } from '../clients';
+import { addMember, type Class, classNameKey, createClass, deleteClass, MAX_CLASSES_PER_TEST } from '../classes';
+import { findTest, listTests, patchDelivery, type StoredTest } from '../exams';
+import { auth } from '../firestore';
+import { ApiError, badRequest, type CallContext, conflict, forbidden, notFound, type RequestOrigin } from '../shared';
+import { provisionAccounts, type StoredProfile } from '../users';
 import {
   CLAIM,
   contextKey,
@@ -248,7 +246,7 @@ async function courseClass(
     updated_at: now,
   };
   const audit = { meta: META(origin), actorId: null };
-  await classStore.createClass(cls, audit);
+  await createClass(cls, audit);
   const key = contextKey(platform.issuer, course.id);
   const { context, created } = await store.insertContext(clientId, key, {
     platform_id: platform.id,
@@ -261,7 +259,7 @@ async function courseClass(
     created_at: now,
   });
   // A concurrent first launch from the same course mapped it first: its class stands, ours goes.
-  if (!created) await classStore.deleteClass(clientId, cls.id, audit).catch(() => undefined);
+  if (!created) await deleteClass(clientId, cls.id, audit).catch(() => undefined);
   return context;
 }
 
@@ -273,7 +271,7 @@ async function assignToClass(clientId: string, test: StoredTest, classId: string
       `The test is assigned to ${MAX_CLASSES_PER_TEST} classes, the most it may be; it cannot be linked to another course`,
     );
   const now = new Date().toISOString();
-  await examStore.patchDelivery(
+  await patchDelivery(
     clientId,
     test.id,
     (current) => ({
@@ -427,7 +425,7 @@ async function completeLaunch(
     profile.role === 'student' &&
     !(profile.class_ids ?? []).includes(context.class_id)
   ) {
-    await classStore.addMember(clientId, context.class_id, profile.uid, { meta: META(origin), actorId: null });
+    await addMember(clientId, context.class_id, profile.uid, { meta: META(origin), actorId: null });
   }
   if (request.kind !== 'resource_link') return;
   const test = facts.test!;
@@ -453,7 +451,7 @@ async function requireSession(principal: Principal, sessionId: string) {
 
 export async function deepLinkTests(principal: Principal, sessionId: string) {
   const session = await requireSession(principal, sessionId);
-  const { data } = await examStore.listTests(session.client_id, { status: 'published' }, { page: 1, limit: 100 });
+  const { data } = await listTests(session.client_id, { status: 'published' }, { page: 1, limit: 100 });
   return {
     data: data.map((t) => ({
       id: t.id,
@@ -469,7 +467,7 @@ export async function deepLinkChoose(principal: Principal, sessionId: string, te
   const session = await requireSession(principal, sessionId);
   const [platform, test] = await Promise.all([
     store.findPlatform(session.client_id, session.platform_id),
-    examStore.findTest(session.client_id, testId),
+    findTest(session.client_id, testId),
   ]);
   if (!platform) throw notFound('The platform of this session is no longer registered');
   if (!test || test.status !== 'published') throw testNotHere();

@@ -1,13 +1,10 @@
 import { Timestamp, type DocumentSnapshot } from 'firebase-admin/firestore';
-import { addAudit, type AuditMeta } from '../audit/trail';
-import { db } from '../firestore/db';
-import { paths } from '../firestore/paths';
-import { ALREADY_EXISTS, hasStatus } from '../firestore/statusCodes';
-import { conflict, notFound } from '../shared/errors';
-import { isDocumentId } from '../shared/ids';
-import type { StoredClient } from '../clients/documents';
-import type { StoredTest } from '../exams/documents';
-import type { StoredProfile } from '../users/documents';
+import { addAudit, type AuditMeta } from '../audit';
+import { ALREADY_EXISTS, db, hasStatus, paths } from '../firestore';
+import { conflict, isDocumentId, notFound } from '../shared';
+import type { StoredClient } from '../clients';
+import type { StoredTest } from '../exams';
+import type { StoredProfile } from '../users';
 import { contextKey, ltiUid, nonceKey, platformPairKey, userKey } from './claims';
 import type {
   StoredLtiContext,

@@ -1,7 +1,6 @@
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK, type JWTPayload, type KeyLike } from 'jose';
-import { db } from '../firestore/db';
-import { paths } from '../firestore/paths';
-import { readCache } from '../shared/cache';
+import { db, paths } from '../firestore';
+import { readCache } from '../shared';
 
 // The tool's RS256 keys, one set for the whole deployment: the newest signs
 // (deep-linking responses, the client assertions that buy AGS and NRPS

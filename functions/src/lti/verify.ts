@@ -1,5 +1,5 @@
 import { decodeJwt, errors, jwtVerify, type JWTPayload } from 'jose';
-import { ApiError } from '../shared/errors';
+import { ApiError } from '../shared';
 import { MAX_ID_TOKEN_LENGTH } from './claims';
 import { platformKeys } from './keySets';
 

@@ -1,5 +1,5 @@
-import type { Principal } from '../auth/principal';
-import type { CallContext } from '../shared/callContext';
+import type { Principal } from '../auth';
+import type { CallContext } from '../shared';
 
 // What an attempt shows its caller, asked of the attempts feature (which
 // provides the answer from app.ts): media is served by the attempt's rules

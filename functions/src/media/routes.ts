@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRoute, type RouteDefinition } from '../http/route';
+import { defineRoute, type RouteDefinition } from '../http';
 import { MediaParams, MediaQuery } from './schemas';
 import { serveMedia } from './service';
 

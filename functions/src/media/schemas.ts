@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_ATTEMPT_TOKEN_LENGTH, MAX_ID_LENGTH } from '../shared/ids';
+import { MAX_ATTEMPT_TOKEN_LENGTH, MAX_ID_LENGTH } from '../shared';
 import type { MediaContentType } from './mediaType';
 
 /** clients/{clientId}/media/{mediaId}: a stored media file's record. Server side only. */

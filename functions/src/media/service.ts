@@ -1,9 +1,6 @@
-import { attemptMediaScope, mediaAccess } from '../auth/policy';
-import type { Principal } from '../auth/principal';
+import { attemptMediaScope, mediaAccess, type Principal } from '../auth';
 import { shownAttempt, type MediaAttemptCaller } from './attemptLookup';
-import type { CallContext } from '../shared/callContext';
-import { notFound } from '../shared/errors';
-import { isDocumentId } from '../shared/ids';
+import { type CallContext, isDocumentId, notFound } from '../shared';
 import { organizationOfMediaId, questionShowsMedia } from './rules';
 import type { StoredMedia } from './schemas';
 import { readMedia } from './store';

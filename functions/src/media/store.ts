@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import { getApp } from 'firebase-admin/app';
 import type { Storage } from 'firebase-admin/storage';
-import { db } from '../firestore/db';
-import { paths } from '../firestore/paths';
-import { errorText, log } from '../platform/log';
-import { badRequest, serviceUnavailable } from '../shared/errors';
+import { db, paths } from '../firestore';
+import { errorText, log } from '../platform';
+import { badRequest, serviceUnavailable } from '../shared';
 import { MAX_IMPORT_MEDIA_BYTES, sniffMedia } from './mediaType';
 import { newMediaId } from './rules';
 import type { StoredMedia } from './schemas';

@@ -1,5 +1,5 @@
 import type { Timestamp } from 'firebase-admin/firestore';
-import { errorText, log } from '../platform/log';
+import { errorText, log } from '../platform';
 import { NetworkSet, parseNetwork } from './cidr';
 import { networksChangedSince, type NetworksChange } from './store';
 

@@ -1,4 +1,4 @@
-import { defineRoute, type RouteDefinition } from '../http/route';
+import { defineRoute, type RouteDefinition } from '../http';
 import { MIN_IPV4_PREFIX, MIN_IPV6_PREFIX } from './cidr';
 import { MAX_NETWORKS, Networks, NetworksParams, PutNetworksBody } from './schemas';
 import * as service from './service';

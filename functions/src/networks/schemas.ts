@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ClientId } from '../shared/ids';
+import { ClientId } from '../shared';
 import { MIN_IPV4_PREFIX, MIN_IPV6_PREFIX, parseNetwork } from './cidr';
 
 // Request and reply shapes of an organization's registered networks.

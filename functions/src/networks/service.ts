@@ -1,9 +1,7 @@
-import { addUserEventToBatch } from '../audit/service';
-import { assertCanManageNetworks } from '../auth/policy';
-import type { Principal } from '../auth/principal';
-import { findClient } from '../clients/store';
-import type { CallContext } from '../shared/callContext';
-import { notFound } from '../shared/errors';
+import { addUserEventToBatch } from '../audit';
+import { assertCanManageNetworks, type Principal } from '../auth';
+import { findClient } from '../clients';
+import { type CallContext, notFound } from '../shared';
 import { applyLocally } from './registry';
 import type { Networks } from './schemas';
 import * as store from './store';

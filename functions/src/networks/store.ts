@@ -1,6 +1,5 @@
 import { FieldValue, Timestamp, type WriteBatch } from 'firebase-admin/firestore';
-import { db } from '../firestore/db';
-import { paths } from '../firestore/paths';
+import { db, paths } from '../firestore';
 import type { StoredNetworks } from './documents';
 import { NETWORKS_CHANGED_QUERY } from './networkQuery';
 

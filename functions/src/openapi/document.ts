@@ -1,7 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import type { RouteDefinition } from '../http/route';
-import { ERROR_STATUS, MAX_ERROR_DETAILS, MAX_ERROR_TEXT, type ErrorCode } from '../shared/errors';
+import type { RouteDefinition } from '../http';
+import { ERROR_STATUS, type ErrorCode, MAX_ERROR_DETAILS, MAX_ERROR_TEXT } from '../shared';
 
 const ErrorBody = z
   .object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRoute, type RouteDefinition } from '../http/route';
+import { defineRoute, type RouteDefinition } from '../http';
 
 /**
  * `mounted` is the app's whole route list, these two included: handed in by the

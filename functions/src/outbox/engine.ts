@@ -1,4 +1,4 @@
-import { errorText, log } from '../platform/log';
+import { errorText, log } from '../platform';
 import { deliveryChannels } from './channels';
 import type { DeliveryTry, StoredDelivery, StoredEvent } from './documents';
 import {

@@ -1,5 +1,5 @@
 import { Timestamp, type Transaction } from 'firebase-admin/firestore';
-import { paths } from '../firestore/paths';
+import { paths } from '../firestore';
 import { eventOfScoreChange, type ScoredAttempt } from './attemptEvents';
 import type { EventType, StoredEvent } from './documents';
 

@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Timestamp } from 'firebase-admin/firestore';
-import { db } from '../firestore/db';
-import { paths } from '../firestore/paths';
-import { ALREADY_EXISTS, hasStatus } from '../firestore/statusCodes';
+import { ALREADY_EXISTS, db, hasStatus, paths } from '../firestore';
 import { DUE_DELIVERIES_QUERY, PENDING_ORGANIZATIONS_QUERY, UNFANNED_EVENTS_QUERY } from './deliveryQuery';
 import type { DeliveryTry, PlannedDelivery, StoredDelivery, StoredEvent } from './documents';
 import { HISTORY_KEPT, LEASE_MS, type DeliveryState } from './retry';

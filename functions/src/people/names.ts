@@ -1,7 +1,6 @@
 import type { DocumentData, DocumentReference } from 'firebase-admin/firestore';
-import { db } from '../firestore/db';
-import { paths } from '../firestore/paths';
-import { isDocumentId } from '../shared/ids';
+import { db, paths } from '../firestore';
+import { isDocumentId } from '../shared';
 import { type PersonName, NO_NAME } from './personName';
 
 /**

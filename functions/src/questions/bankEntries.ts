@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import { MEDIA_PLACEHOLDER, type ParsedBank, type ParsedItem, type QuestionDraft } from '../interchange/model';
-import { MAX_FOLDER_NAME } from '../folders/schemas';
+import { MEDIA_PLACEHOLDER, type ParsedBank, type ParsedItem, type QuestionDraft } from '../interchange';
+import { MAX_FOLDER_NAME } from '../folders';
 import { sanitizeQuestionHtml } from './html';
-import { mediaUrl } from '../media/rules';
+import { mediaUrl } from '../media';
 import type { RowError } from './importSchemas';
 import { QuestionInput, type QuestionType } from './schemas';
 

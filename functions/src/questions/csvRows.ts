@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { parseNumberText } from '../shared/numberText';
+import { parseNumberText } from '../shared';
 import type { RowError } from './importSchemas';
 import { OPTION_SEPARATOR, QuestionInput } from './schemas';
 

@@ -1,5 +1,5 @@
 import type SanitizeHtml from 'sanitize-html';
-import { isMediaUrl } from '../media/rules';
+import { isMediaUrl } from '../media';
 
 // Loaded on the first HTML sanitized (authoring, an import), not with the schemas: a taker's save reads these
 // schemas' helpers and never sanitizes, and the sanitizer (with its CSS and HTML parsers) weighs on a cold start.

@@ -1,9 +1,9 @@
-import { badRequest, conflict, type ApiError } from '../shared/errors';
+import { type ApiError, badRequest, conflict } from '../shared';
 import type { ImportEntry } from './bankEntries';
 import type { ImportRecord } from './documents';
 import { MAX_IMPORT_ROWS, type ImportResult, type RowError } from './importSchemas';
 import type { QuestionInput } from './schemas';
-import { uploadError } from '../transfer/upload';
+import { uploadError } from '../transfer';
 
 // Pure: what an upload writes, given what its file was read into, the mode
 // and the dry run. No Firebase import: importService.ts reads and writes, this

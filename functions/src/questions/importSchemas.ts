@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { INTERCHANGE_FORMATS } from '../interchange/model';
-import { ClientId } from '../shared/ids';
+import { INTERCHANGE_FORMATS } from '../interchange';
+import { ClientId } from '../shared';
 import { FolderIdRef, QUESTION_TYPES } from './schemas';
 
 // The question import's query and report, apart from the question schemas: a cold instance

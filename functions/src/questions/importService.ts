@@ -1,31 +1,33 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { questionBankScope } from '../auth/policy';
-import type { Principal } from '../auth/principal';
-import { isDocumentId } from '../shared/ids';
-import { db } from '../firestore/db';
-import { paths } from '../firestore/paths';
-import { requireClient } from '../clients/service';
-import { findFolder, findFolderIdsByName, findFolderOwner } from '../folders/store';
-import { normalizedFolderName, type Folder } from '../folders/schemas';
-import { badRequest, forbidden, notFound } from '../shared/errors';
-import { errorText, log } from '../platform/log';
+import { type Principal, questionBankScope } from '../auth';
+import { badRequest, forbidden, isDocumentId, notFound } from '../shared';
+import { db, paths } from '../firestore';
+import { requireClient } from '../clients';
+import { findFolder, findFolderIdsByName, findFolderOwner, type Folder, normalizedFolderName } from '../folders';
+import { errorText, log } from '../platform';
 import { parseHeader, rowError, validateRow, type HeaderColumns, type RowResult } from './csvRows';
-import { csvRecords } from '../transfer/csvUpload';
-import { streamBytes, uploadError, type ReceivedFile, type UploadedFile } from '../transfer/upload';
+import { csvRecords, type ReceivedFile, streamBytes, type UploadedFile, uploadError } from '../transfer';
 import * as imports from './importStore';
 import { MAX_IMPORT_ROWS, type ImportResult } from './importSchemas';
 import { normalizeQuestion, type QuestionInput } from './schemas';
 import type { StoredQuestion } from './documents';
 import { importEntries, type ImportEntry, type MediaPlan } from './bankEntries';
-import { BankFileRefused, type InterchangeFormat, type ParsedBank } from '../interchange/model';
-import { decodeBankText, detectFormat, FORMAT_LABELS } from '../interchange/detect';
-import { parseGift } from '../interchange/gift/read';
-import { parseAiken } from '../interchange/aiken/read';
-import { parseMoodleXml } from '../interchange/moodleXml/read';
-import { parseQtiPackage, parseQtiXml } from '../interchange/qti/read';
+import {
+  BankFileRefused,
+  decodeBankText,
+  detectFormat,
+  FORMAT_LABELS,
+  type InterchangeFormat,
+  parseAiken,
+  type ParsedBank,
+  parseGift,
+  parseMoodleXml,
+  parseQtiPackage,
+  parseQtiXml,
+} from '../interchange';
 import { MAX_IMPORT_MEDIA_BYTES, sniffMedia } from '../media/mediaType';
-import { mediaUrl, newMediaId } from '../media/rules';
+import { mediaUrl, newMediaId } from '../media';
 import { removeMedia, storeMedia, type MediaFile } from '../media/store';
 import { MissingFolder } from './store';
 import { bankSizeRefusal, decideImport, type ImportMode, type ImportWrite, type ValidEntry } from './importDecision';

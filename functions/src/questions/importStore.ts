@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { FieldValue } from 'firebase-admin/firestore';
-import { db } from '../firestore/db';
-import { paths } from '../firestore/paths';
-import { createFoldersInTransaction, findFolderInTransaction } from '../folders/store';
-import type { Folder } from '../folders/schemas';
-import { conflict } from '../shared/errors';
+import { db, paths } from '../firestore';
+import { createFoldersInTransaction, findFolderInTransaction, type Folder } from '../folders';
+import { conflict } from '../shared';
 import { MissingFolder, toStoredQuestion } from './store';
 import type { ImportRecord, StoredImportChunk, StoredQuestion } from './documents';
 import { earlierImportRefusal } from './importDecision';

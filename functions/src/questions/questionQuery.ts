@@ -1,4 +1,4 @@
-import type { QuerySpec } from '../shared/querySpec';
+import type { QuerySpec } from '../shared';
 import type { QuestionFilters } from './schemas';
 
 // Pure: the shape of the question listing, newest first (the document id breaks ties).

@@ -1,6 +1,6 @@
-import { QUESTION_BANK_ROLES } from '../auth/policy';
-import { defineRoute, type RouteDefinition } from '../http/route';
-import { splitPageQuery } from '../shared/pagination';
+import { QUESTION_BANK_ROLES } from '../auth';
+import { defineRoute, type RouteDefinition } from '../http';
+import { splitPageQuery } from '../shared';
 import { REQUIRED_COLUMNS, OPTIONAL_COLUMNS } from './csvRows';
 import { ImportQuery, ImportResult, MAX_IMPORT_BYTES, MAX_IMPORT_ROWS } from './importSchemas';
 import {
@@ -95,7 +95,7 @@ export const questionRoutes: RouteDefinition[] = [
     // before the upload is read; the service is handed the file.
     handler: async ({ principal, query, upload }) => {
       const { importScope, importQuestions } = await import('./importService');
-      const { receiveFile } = await import('../transfer/upload');
+      const { receiveFile } = await import('../transfer').then((door) => door.loadUpload());
       const clientId = await importScope(principal, query.client_id);
       const file = await receiveFile(upload!, MAX_IMPORT_BYTES);
       return { status: 201, body: await importQuestions(principal, clientId, query, file) };

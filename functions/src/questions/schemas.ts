@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { ClientId, MAX_ID_LENGTH } from '../shared/ids';
-import { parseNumberText } from '../shared/numberText';
-import { pagedQuery, Pagination } from '../shared/pagination';
+import { ClientId, MAX_ID_LENGTH, pagedQuery, Pagination, parseNumberText } from '../shared';
 import type { QuestionExtras, StoredQuestion } from './documents';
 import { isBlankHtml, sanitizeQuestionHtml, unresolvedMedia } from './html';
 

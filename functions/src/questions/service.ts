@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { assertCanManageQuestionBank, questionBankScope } from '../auth/policy';
-import type { Principal } from '../auth/principal';
-import { requireClient } from '../clients/service';
-import { findFolderOwner, findFolder } from '../folders/store';
-import { badRequest, forbidden, notFound } from '../shared/errors';
-import { validate } from '../shared/validate';
-import { errorText, log } from '../platform/log';
-import type { PageRequest } from '../shared/pagination';
+import { assertCanManageQuestionBank, type Principal, questionBankScope } from '../auth';
+import { requireClient } from '../clients';
+import { findFolder, findFolderOwner } from '../folders';
+import { badRequest, forbidden, notFound, type PageRequest, validate } from '../shared';
+import { errorText, log } from '../platform';
 import {
   adminQuestion,
   applyChanges,

@@ -1,12 +1,7 @@
 import type { DocumentData } from 'firebase-admin/firestore';
-import { isDocumentId } from '../shared/ids';
-import { db } from '../firestore/db';
-import { fetchPage } from '../firestore/pagedQuery';
-import { paths } from '../firestore/paths';
-import { hasStatus, NOT_FOUND } from '../firestore/statusCodes';
-import { findFolderInTransaction } from '../folders/store';
-import { notFound } from '../shared/errors';
-import type { PageRequest } from '../shared/pagination';
+import { isDocumentId, notFound, type PageRequest } from '../shared';
+import { db, fetchPage, hasStatus, NOT_FOUND, paths } from '../firestore';
+import { findFolderInTransaction } from '../folders';
 import { questionQuerySpec } from './questionQuery';
 import type { QuestionExtras, StoredQuestion } from './documents';
 import { EXTRA_FIELDS, type QuestionFilters } from './schemas';

@@ -1,7 +1,5 @@
 import { FieldValue, Timestamp } from 'firebase-admin/firestore';
-import { db } from '../firestore/db';
-import { bookkeepingWrite } from '../firestore/callWatch';
-import { paths } from '../firestore/paths';
+import { bookkeepingWrite, db, paths } from '../firestore';
 import { WINDOW_MS, type Window } from './window';
 
 export type CounterField = 'requests' | 'auth_failures';

@@ -1,18 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { errorText, log } from '../platform/log';
+import { errorText, isBackendFault, log, offTheDeadline } from '../platform';
 import type { RuntimeConfig } from '../config';
-import { attemptTokenOf, usesAttemptToken } from '../http/attemptToken';
-import { clientIp } from '../http/clientIp';
-import { requestState } from '../http/requestState';
-import { ApiError } from '../shared/errors';
-import { isBackendFault } from '../platform/backendFaults';
-import { registeredNetworks } from '../networks/registry';
+import { attemptTokenOf, clientIp, requestState, usesAttemptToken } from '../http';
+import { ApiError } from '../shared';
+import { registeredNetworks } from '../networks';
 import { addressBucket } from './addressBucket';
 import { blockedKeys, type BlockedKeys } from './blockedKeys';
 import { addToCounters, addToManyCounters, type Counters } from './counterStore';
-import { waitOnDeadline } from '../firestore/callWatch';
-import { offTheDeadline } from '../platform/requestScope';
+import { waitOnDeadline } from '../firestore';
 import { LocalCounts } from './localCounts';
 import { counterKey, currentWindow, limitState, type LimitState, type Window } from './window';
 

@@ -1,8 +1,6 @@
-import type { FrozenQuestion } from '../exams/documents';
-import type { StoredAlternative } from '../questions/documents';
-import { EXTRA_FIELDS, normalizeQuestion, QuestionInput } from '../questions/schemas';
-import type { ErrorDetail } from '../shared/errors';
-import { round4 } from '../shared/scores';
+import type { FrozenQuestion } from '../exams';
+import { EXTRA_FIELDS, normalizeQuestion, QuestionInput, type StoredAlternative } from '../questions';
+import { type ErrorDetail, round4 } from '../shared';
 
 // Pure: a correction of a frozen question (its key, tolerance, marks, option
 // credits, alternatives or case sensitivity), validated as the bank validates a

@@ -1,4 +1,4 @@
-import { defineRoute, type RouteDefinition } from '../http/route';
+import { defineRoute, type RouteDefinition } from '../http';
 import { RegradeBody, RegradeParams, RegradeReply } from './schemas';
 import * as service from './service';
 import { REGRADE_PAGE } from './store';

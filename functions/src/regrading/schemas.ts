@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { QuestionId, TestId } from '../exams/schemas';
-import { MAX_ALTERNATIVES, MAX_OPTIONS, MAX_OPTION_LENGTH } from '../questions/schemas';
+import { QuestionId, TestId } from '../exams';
+import { MAX_ALTERNATIVES, MAX_OPTION_LENGTH, MAX_OPTIONS } from '../questions';
 
 // Request and reply shapes of regrading a published version after a key fix.
 

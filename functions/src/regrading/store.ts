@@ -1,15 +1,16 @@
 import { FieldPath } from 'firebase-admin/firestore';
-import { addAudit, type AuditMeta } from '../audit/trail';
-import type { StoredAttempt } from '../attempts/documents';
-import { scoredFields, type VersionForAttempt } from '../attempts/rules';
-import { submissionEffects } from '../attempts/submissionEffects';
-import type { FrozenQuestion, StoredTest, TestVersion } from '../exams/documents';
-import { keyRevisionOf } from '../exams/lifecycle';
-import { db } from '../firestore/db';
-import { paths } from '../firestore/paths';
-import { documentSize, MAX_DOCUMENT_BYTES } from '../exams/versionSize';
-import { ApiError, conflict, notFound } from '../shared/errors';
-import { round4 } from '../shared/scores';
+import { addAudit, type AuditMeta } from '../audit';
+import { scoredFields, type StoredAttempt, submissionEffects, type VersionForAttempt } from '../attempts';
+import {
+  documentSize,
+  type FrozenQuestion,
+  keyRevisionOf,
+  MAX_DOCUMENT_BYTES,
+  type StoredTest,
+  type TestVersion,
+} from '../exams';
+import { db, paths } from '../firestore';
+import { ApiError, conflict, notFound, round4 } from '../shared';
 import { sameKey } from './correction';
 
 // Firestore access for a regrade: the correction of the frozen question (one

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { MAX_ID_LENGTH } from '../shared/ids';
-import { isWellFormedText } from '../shared/text';
-import { MAX_SEB_KEYS, SEB_KEY_PATTERN } from '../shared/seb';
+import { isWellFormedText, MAX_ID_LENGTH, MAX_SEB_KEYS, SEB_KEY_PATTERN } from '../shared';
 
 // A test's delivery settings (when and how it is sat): not frozen by
 // publishing, so they are given on create (absent: the default) and replace

@@ -1,4 +1,4 @@
-import type { Accommodation, OverrideValues } from '../sittingRules/deadline';
+import type { Accommodation, OverrideValues } from '../sittingRules';
 
 // Pure: the Firestore documents the sittings feature owns (where they live: firestore/paths.ts).
 

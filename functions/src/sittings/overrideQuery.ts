@@ -1,4 +1,4 @@
-import type { QuerySpec } from '../shared/querySpec';
+import type { QuerySpec } from '../shared';
 
 // Pure: the shape of a test's overrides listing, by student id (one automatic single-field index).
 export const overrideQuerySpec = (): QuerySpec => ({

@@ -1,9 +1,9 @@
-import { defineRoute, type RouteDefinition } from '../http/route';
-import { splitPageQuery } from '../shared/pagination';
-import { AttemptParams } from '../attempts/schemas';
-import { TestParams } from '../exams/schemas';
-import { Me } from '../users/schemas';
-import { MAX_CLASSES_PER_TEST } from '../classes/documents';
+import { defineRoute, type RouteDefinition } from '../http';
+import { splitPageQuery } from '../shared';
+import { AttemptParams } from '../attempts';
+import { TestParams } from '../exams';
+import { Me } from '../users';
+import { MAX_CLASSES_PER_TEST } from '../classes';
 import {
   Accommodation,
   AccommodationParams,

@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { Uid } from '../shared/ids';
-import { listedNameFields } from '../people/personName';
-import { pagedQuery, Pagination } from '../shared/pagination';
-import { DocumentId, MAX_ATTEMPTS_LIMIT, MAX_TIMER_MINUTES, TestId } from '../exams/schemas';
-import { deliveryFields, refineWindow } from '../sittingRules/deliverySchemas';
-import { MAX_CLASSES_PER_TEST } from '../classes/documents';
+import { pagedQuery, Pagination, Uid } from '../shared';
+import { listedNameFields } from '../people';
+import { DocumentId, MAX_ATTEMPTS_LIMIT, MAX_TIMER_MINUTES, TestId } from '../exams';
+import { deliveryFields, refineWindow } from '../sittingRules';
+import { MAX_CLASSES_PER_TEST } from '../classes';
 
 // Request and reply shapes of a sitting's people and time: overrides per
 // student, standing accommodations, and extra time on running attempts.

@@ -1,21 +1,23 @@
 import * as deadlines from './sweeps';
-import { requestMeta } from '../audit/service';
-import { assertCanManageSitting, assertCanSetClassOverride } from '../auth/policy';
-import type { Principal } from '../auth/principal';
-import { requireTest } from '../exams/service';
-import { isBackendFault } from '../platform/backendFaults';
-import { errorText, log } from '../platform/log';
-import type { CallContext } from '../shared/callContext';
-import { ApiError, badRequest, conflict, notFound, serviceUnavailable } from '../shared/errors';
-import type { PageRequest } from '../shared/pagination';
-import { readUser } from '../users/service';
+import { requestMeta } from '../audit';
+import { assertCanManageSitting, assertCanSetClassOverride, type Principal } from '../auth';
+import { requireTest, type StoredClassOverride } from '../exams';
+import { errorText, isBackendFault, log } from '../platform';
+import {
+  ApiError,
+  badRequest,
+  type CallContext,
+  conflict,
+  notFound,
+  type PageRequest,
+  serviceUnavailable,
+} from '../shared';
+import { readUser } from '../users';
 import type { StoredAccommodation, StoredOverride } from './documents';
-import type { StoredClassOverride } from '../exams/documents';
 import type { Accommodation, ClassOverride, Override, PutAccommodationInput, PutOverrideInput } from './schemas';
 import * as store from './store';
-import { namesOf } from '../people/names';
-import { nameFields } from '../people/personName';
-import { findClassOwner } from '../classes/store';
+import { nameFields, namesOf } from '../people';
+import { findClassOwner } from '../classes';
 
 // A sitting's people and time: overrides per (test, student), standing
 // accommodations per student, and extra time on running attempts. Every

@@ -7,26 +7,33 @@ import {
   type Transaction,
 } from 'firebase-admin/firestore';
 import { randomUUID } from 'node:crypto';
-import type { StoredTest } from '../exams/documents';
-import { db } from '../firestore/db';
-import { paths } from '../firestore/paths';
-import { retryOnContention } from '../firestore/contention';
-import { isBackendFault } from '../platform/backendFaults';
-import { errorText, log } from '../platform/log';
-import { conflict } from '../shared/errors';
-import { activeEquals } from '../shared/querySpec';
-import { expiresAtMs, extensionMinutes, type Accommodation, type OverrideValues } from '../sittingRules/deadline';
-import { classOverridesFor, effectiveOverride } from '../sittingRules/classOverrides';
+import type { StoredTest } from '../exams';
+import { db, paths, retryOnContention } from '../firestore';
+import { errorText, isBackendFault, log } from '../platform';
+import { activeEquals, conflict } from '../shared';
+import {
+  type Accommodation,
+  classOverridesFor,
+  effectiveOverride,
+  expiresAtMs,
+  extensionMinutes,
+  type OverrideValues,
+} from '../sittingRules';
 import type { StoredAccommodation, StoredOverride, StoredSweep, SweepReason } from './documents';
 import { MAX_EXTENSIONS_PER_ATTEMPT } from './schemas';
-import { openAttemptsOfSpec, PENDING_SWEEPS_QUERY } from '../attempts/attemptQuery';
-import { requireAttemptInTransaction, type FoundAttempt } from '../attempts/attemptLookup';
-import { oneAttemptAtATime } from '../attempts/attemptGate';
-import { addAudit, type AuditMeta } from '../audit/trail';
-import { closeInTransaction } from '../attempts/closing';
-import { requireVersion } from '../attempts/frozenReads';
-import { isOverdue } from '../attempts/rules';
-import type { AttemptSlot, StoredAttempt } from '../attempts/documents';
+import {
+  type AttemptSlot,
+  closeInTransaction,
+  type FoundAttempt,
+  isOverdue,
+  oneAttemptAtATime,
+  openAttemptsOfSpec,
+  PENDING_SWEEPS_QUERY,
+  requireAttemptInTransaction,
+  requireVersion,
+  type StoredAttempt,
+} from '../attempts';
+import { addAudit, type AuditMeta } from '../audit';
 
 // An attempt's deadline follows the settings in force while it runs: a moved
 // closes_at, an override, an accommodation, an extension. Each attempt is

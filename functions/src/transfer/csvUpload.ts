@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { parse, type Parser } from 'csv-parse';
-import { ApiError } from '../shared/errors';
+import { ApiError } from '../shared';
 import { uploadError } from './upload';
 
 // No Firebase here: a file's bytes streamed into csv-parse, each record handed

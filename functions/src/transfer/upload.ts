@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { PassThrough, type Readable } from 'node:stream';
 import busboy from 'busboy';
-import type { UploadBody } from '../shared/callContext';
-import { ApiError, badRequest } from '../shared/errors';
+import { ApiError, badRequest, type UploadBody } from '../shared';
 
 // No Firebase here: the one file part of a multipart/form-data upload, read
 // through busboy with its size limit enforced while the bytes arrive (not

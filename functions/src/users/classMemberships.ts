@@ -1,4 +1,4 @@
-import type { AuditMeta } from '../audit/trail';
+import type { AuditMeta } from '../audit';
 
 // What a user's deletion, or its leaving the student role, does to the classes it
 // belongs to, asked of the classes feature (provided by app.ts): classes reads users'

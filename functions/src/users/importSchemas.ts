@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ClientId } from '../shared/ids';
+import { ClientId } from '../shared';
 
 // The organization's roster import (POST /api/users/import) and the invitation links: query, replies
 // (also their OpenAPI schemas). The mode and dry-run options are the class roster's too.

@@ -1,13 +1,9 @@
-import { addUserEventToBatch } from '../audit/service';
-import { studentImportScope } from '../auth/policy';
-import type { Principal } from '../auth/principal';
-import { requireClient } from '../clients/service';
-import { db } from '../firestore/db';
-import { paths } from '../firestore/paths';
-import { ALREADY_EXISTS, hasStatus } from '../firestore/statusCodes';
-import { receiveFile } from '../transfer/upload';
-import type { RequestOrigin, UploadBody } from '../shared/callContext';
-import { conflict } from '../shared/errors';
+import { addUserEventToBatch } from '../audit';
+import { type Principal, studentImportScope } from '../auth';
+import { requireClient } from '../clients';
+import { ALREADY_EXISTS, db, hasStatus, paths } from '../firestore';
+import { receiveFile } from '../transfer';
+import { conflict, type RequestOrigin, type UploadBody } from '../shared';
 import {
   MAX_USER_IMPORT_BYTES,
   MAX_USER_IMPORT_ROWS,

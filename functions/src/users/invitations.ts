@@ -1,5 +1,5 @@
-import { auth } from '../firestore/db';
-import { errorText, log } from '../platform/log';
+import { auth } from '../firestore';
+import { errorText, log } from '../platform';
 
 // An invitation is a password-setting link: Firebase Auth's password reset for an account that has
 // no password yet. The service never sends mail; the reply carries the link and the admin sends it.

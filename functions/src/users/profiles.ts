@@ -1,4 +1,4 @@
-import type { Role } from '../auth/principal';
+import type { Role } from '../auth';
 import type { StoredProfile } from './documents';
 import { searchKeysOf } from './searchKeys';
 

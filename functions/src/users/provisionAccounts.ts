@@ -1,8 +1,7 @@
 import type { UserIdentifier, UserRecord } from 'firebase-admin/auth';
-import { claimsFor } from '../auth/claims';
-import type { Role } from '../auth/principal';
-import { auth, db } from '../firestore/db';
-import { errorText, log } from '../platform/log';
+import { claimsFor, type Role } from '../auth';
+import { auth, db } from '../firestore';
+import { errorText, log } from '../platform';
 import { profileRef } from './store';
 
 // Every new account of the backend is made here: the Auth account, its role's claims, and then the

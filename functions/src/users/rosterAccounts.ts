@@ -1,8 +1,7 @@
 import type { UserRecord } from 'firebase-admin/auth';
-import { organizationFromClaims, roleFromClaims } from '../auth/claims';
-import { readCsvRecords } from '../transfer/csvUpload';
-import type { UploadedFile } from '../transfer/upload';
-import { badRequest, conflict } from '../shared/errors';
+import { organizationFromClaims, roleFromClaims } from '../auth';
+import { readCsvRecords, type UploadedFile } from '../transfer';
+import { badRequest, conflict } from '../shared';
 import type { StoredProfile } from './documents';
 import { newProfile } from './profiles';
 import { accountsOf, provisionAccounts, type AccountToMake } from './provisionAccounts';

@@ -1,5 +1,5 @@
-import { defineRoute } from '../http/route';
-import { splitPageQuery } from '../shared/pagination';
+import { defineRoute } from '../http';
+import { splitPageQuery } from '../shared';
 import {
   ImportUsersQuery,
   Invitation,

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { ROLES } from '../auth/principal';
-import { pagedQuery, Pagination, queryBoolean } from '../shared/pagination';
-import { ClientId, Uid } from '../shared/ids';
+import { ROLES } from '../auth';
+import { ClientId, pagedQuery, Pagination, queryBoolean, Uid } from '../shared';
 
 const Role = z.enum(ROLES);
 const displayName = z.string().trim().min(1).max(100);

@@ -1,28 +1,28 @@
 import type { UserRecord } from 'firebase-admin/auth';
 import type { DocumentReference } from 'firebase-admin/firestore';
-import { errorText, log } from '../platform/log';
-import { addUserEventToBatch, requestMeta } from '../audit/service';
+import { errorText, log } from '../platform';
+import { addUserEventToBatch, requestMeta } from '../audit';
 import { leaveClasses } from './classMemberships';
 import {
   assertCanChangeUser,
   assertCanDeleteUser,
   assertCanInviteUser,
   assertCanReadUser,
+  claimsFor,
+  forgetAccount,
   organizationForNewUser,
+  organizationFromClaims,
+  type Principal,
+  type Role,
+  roleFromClaims,
   tenantScope,
   type UserSubject,
-} from '../auth/policy';
-import type { Principal, Role } from '../auth/principal';
-import { requireClient } from '../clients/service';
-import { auth, db } from '../firestore/db';
-import { ALREADY_EXISTS, FAILED_PRECONDITION, hasStatus, NOT_FOUND } from '../firestore/statusCodes';
-import type { RequestOrigin } from '../shared/callContext';
-import { badRequest, conflict, notFound } from '../shared/errors';
-import { pageInfo, type PageRequest } from '../shared/pagination';
+} from '../auth';
+import { requireClient } from '../clients';
+import { ALREADY_EXISTS, auth, db, FAILED_PRECONDITION, hasStatus, NOT_FOUND } from '../firestore';
+import { badRequest, conflict, notFound, pageInfo, type PageRequest, type RequestOrigin } from '../shared';
 import type { StoredProfile } from './documents';
 import { foldForSearch, searchKeysOf } from './searchKeys';
-import { forgetAccount } from '../auth/accountCache';
-import { claimsFor, organizationFromClaims, roleFromClaims } from '../auth/claims';
 import { newProfile } from './profiles';
 import { provisionAccounts, type Provisioned } from './provisionAccounts';
 import type { Invitation } from './importSchemas';

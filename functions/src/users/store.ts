@@ -1,8 +1,7 @@
 import type { CollectionReference, DocumentReference, Timestamp } from 'firebase-admin/firestore';
-import { buildQuery, fetchPage } from '../firestore/pagedQuery';
-import { paths } from '../firestore/paths';
-import type { Role } from '../auth/principal';
-import type { PageRequest } from '../shared/pagination';
+import { buildQuery, fetchPage, paths } from '../firestore';
+import type { Role } from '../auth';
+import type { PageRequest } from '../shared';
 import type { StoredProfile } from './documents';
 import type { User } from './schemas';
 import { SEARCH_FIELDS, superAdminQuerySpec, tenantUserQuerySpec, userSearchSpec } from './userQuery';

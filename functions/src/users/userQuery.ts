@@ -1,4 +1,4 @@
-import type { QuerySpec } from '../shared/querySpec';
+import type { QuerySpec } from '../shared';
 
 // Pure: the shapes of the user listings, by email.
 export const tenantUserQuerySpec = (filters: { role?: string; disabled?: boolean }): QuerySpec => ({

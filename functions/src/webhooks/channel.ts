@@ -1,12 +1,7 @@
-import { findAttempt } from '../attempts/attemptLookup';
-import { requirePaper } from '../attempts/frozenReads';
-import { savedAnswers, summaryOf, testDetails } from '../attempts/rules';
-import { Attempt } from '../attempts/schemas';
-import { Test } from '../exams/schemas';
-import { authorView } from '../exams/service';
-import { findTest } from '../exams/store';
-import { loopbackPolicy } from '../outbound/loopback';
-import type { DeliveryChannel, DeliveryTarget, StoredDelivery, StoredEvent } from '../outbox/documents';
+import { Attempt, findAttempt, requirePaper, savedAnswers, summaryOf, testDetails } from '../attempts';
+import { authorView, findTest, Test } from '../exams';
+import { loopbackPolicy } from '../outbound';
+import type { DeliveryChannel, DeliveryTarget, StoredDelivery, StoredEvent } from '../outbox';
 import { postOnce } from './sender';
 import { disableGone } from './service';
 import { signedHeaders } from './signing';

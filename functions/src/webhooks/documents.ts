@@ -1,4 +1,4 @@
-import type { EventType } from '../outbox/documents';
+import type { EventType } from '../outbox';
 
 /** A signing secret; one rotated out keeps signing until `expires_at`. */
 export interface WebhookSecret {

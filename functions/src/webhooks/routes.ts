@@ -1,4 +1,4 @@
-import { defineRoute, type RouteDefinition } from '../http/route';
+import { defineRoute, type RouteDefinition } from '../http';
 import { EVENT_TYPES } from '../outbox/documents';
 import { MAX_TRIES } from '../outbox/retry';
 import {

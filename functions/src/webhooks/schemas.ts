@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '../outbox/documents';
-import { ClientId, MAX_ID_LENGTH } from '../shared/ids';
-import { Pagination, pagedQuery, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../shared/pagination';
+import { ClientId, DEFAULT_PAGE_LIMIT, MAX_ID_LENGTH, MAX_PAGE_LIMIT, pagedQuery, Pagination } from '../shared';
 
 // Request and reply shapes of an organization's webhook endpoints and their deliveries.
 

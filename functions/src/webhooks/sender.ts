@@ -1,5 +1,4 @@
-import type { ReachPolicy } from '../outbound/addressGuard';
-import { sendOnce } from '../outbound/sender';
+import { type ReachPolicy, sendOnce } from '../outbound';
 
 // One signed POST to a receiver, through the one outbound sender (its bounds:
 // 15 s, no redirect followed, at most 64 KB of the answer read): only the

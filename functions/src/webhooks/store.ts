@@ -1,10 +1,7 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { db } from '../firestore/db';
-import { fetchPage } from '../firestore/pagedQuery';
-import { paths } from '../firestore/paths';
-import type { StoredDelivery } from '../outbox/documents';
-import type { PageInfo, PageRequest } from '../shared/pagination';
-import { conflict } from '../shared/errors';
+import { db, fetchPage, paths } from '../firestore';
+import type { StoredDelivery } from '../outbox';
+import { conflict, type PageInfo, type PageRequest } from '../shared';
 import type { StoredWebhook } from './documents';
 import { MAX_WEBHOOKS } from './schemas';
 import { deliveriesOfWebhookSpec } from './webhookQuery';

@@ -1,4 +1,4 @@
-import type { QuerySpec } from '../shared/querySpec';
+import type { QuerySpec } from '../shared';
 
 // Pure: the shape of an endpoint's delivery list, which the index test checks against firestore.indexes.json.
 

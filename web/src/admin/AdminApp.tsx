@@ -1,6 +1,6 @@
 import { useCallback, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { Navigate, NavLink, Route, Routes } from 'react-router';
-import { authorizedFetch } from '../api/client';
+import { authorizedFetch } from '../api';
 import { MediaLoaderContext, type MediaLoader } from '../QuestionText';
 import { useSession } from '../session';
 import { AnalyticsPage } from './analytics/AnalyticsPage';

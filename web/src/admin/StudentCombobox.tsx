@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { unwrap, type Schemas } from '../api/client';
+import { type Schemas, unwrap } from '../api';
 import { useSession } from '../session';
 
 type User = Schemas['User'];

@@ -1,5 +1,5 @@
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
-import { unwrap } from '../api/client';
+import { unwrap } from '../api';
 import { useSession } from '../session';
 import { ErrorMessage, Field } from '../ui';
 

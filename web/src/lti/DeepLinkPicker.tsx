@@ -1,6 +1,6 @@
 import { signInWithCustomToken } from 'firebase/auth';
 import { useEffect, useRef, useState } from 'react';
-import { unwrap } from '../api/client';
+import { unwrap } from '../api';
 import { useSession } from '../session';
 import { ErrorMessage, Loading, useAction, useLoad } from '../ui';
 import { takeFragment } from './launchFragment';

@@ -1,9 +1,9 @@
 import { signInWithCustomToken } from 'firebase/auth';
 import { useEffect, useState } from 'react';
 import { Navigate } from 'react-router';
-import { unwrap, type Schemas } from '../api/client';
+import { type Schemas, unwrap } from '../api';
 import { isAdmin, useSession } from '../session';
-import { TestCard } from '../taker/TakerHome';
+import { TestCard } from '../taker';
 import { ErrorMessage, Loading, useLoad } from '../ui';
 import { takeFragment } from './launchFragment';
 

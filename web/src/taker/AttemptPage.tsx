@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useParams } from 'react-router';
-import { authorizedFetch, OfflineError, serverNow, unwrap, type Schemas } from '../api/client';
+import { authorizedFetch, OfflineError, type Schemas, serverNow, unwrap } from '../api';
 import { MediaLoaderContext, QuestionText, type MediaLoader } from '../QuestionText';
 import { useSession } from '../session';
 import { ErrorMessage, Loading, plural, useAction } from '../ui';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { serverNow } from '../api/client';
+import { serverNow } from '../api';
 import { describeLeft, formatClock, markCrossed, secondsLeft } from './countdown';
 
 /**

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { Schemas } from '../api/client';
+import type { Schemas } from '../api';
 import { QuestionText } from '../QuestionText';
 import { plural } from '../ui';
 import { numberProblem } from './numberAnswer';

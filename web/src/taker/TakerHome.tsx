@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { serverNowAtLeast, unwrap, type Schemas } from '../api/client';
+import { type Schemas, serverNowAtLeast, unwrap } from '../api';
 import { useSession } from '../session';
 import { ErrorMessage, Field, formatTime, Loading, ScrollTable, useAction, useLoad } from '../ui';
 

@@ -1,5 +1,5 @@
 import { SingleFlight } from './singleFlight';
-import { ApiError, OfflineError, type Schemas } from '../api/client';
+import { ApiError, OfflineError, type Schemas } from '../api';
 import type { AnswerQueue, PendingAnswer } from './answerQueue';
 
 export type SyncState =

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { serverNow } from '../api/client';
+import { serverNow } from '../api';
 import { secondsLeft } from './countdown';
 
 /** How often an open attempt reads its deadline again: a hall of 300 pages is 10 light reads a second. */

@@ -1,6 +1,6 @@
 import { SingleFlight } from './singleFlight';
 import { useEffect } from 'react';
-import { ApiError, OfflineError, serverNow } from '../api/client';
+import { ApiError, OfflineError, serverNow } from '../api';
 import type { AnswerQueue, IntegrityEventType, PendingEvent } from './answerQueue';
 
 type SendEvents = (events: Array<Pick<PendingEvent, 'type' | 'at' | 'client_seq'>>) => Promise<unknown>;

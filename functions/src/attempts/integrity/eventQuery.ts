@@ -1,4 +1,4 @@
-import type { QuerySpec } from '../../shared/querySpec';
+import type { QuerySpec } from '../../shared';
 
 // Pure: an attempt's timeline, by the page's clock; ties (and the page's own order) by the document id,
 // the client_seq in 16 digits. One sort field on one collection: served by Firestore's single-field index.

@@ -1,9 +1,8 @@
-import type { Principal } from '../../auth/principal';
-import { defineRoute, type RouteDefinition } from '../../http/route';
+import type { Principal } from '../../auth';
+import { defineRoute, type RouteDefinition } from '../../http';
 import type { AttemptCaller } from '../service';
 import { AttemptParams, AttemptTokenQuery } from '../schemas';
-import { splitPageQuery } from '../../shared/pagination';
-import { unauthorized } from '../../shared/errors';
+import { splitPageQuery, unauthorized } from '../../shared';
 import { FUTURE_TOLERANCE_MS, MAX_EVENTS_PER_ATTEMPT, MAX_EVENTS_PER_REQUEST } from './eventRules';
 import { EventPage, ListEventsQuery, PostEventsBody, PostEventsReply } from './schemas';
 import * as service from './service';

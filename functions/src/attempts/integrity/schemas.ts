@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pagedQuery, Pagination } from '../../shared/pagination';
+import { pagedQuery, Pagination } from '../../shared';
 import { EVENT_TYPES } from './documents';
 import { FUTURE_TOLERANCE_MS, MAX_EVENTS_PER_ATTEMPT, MAX_EVENTS_PER_REQUEST } from './eventRules';
 

@@ -1,10 +1,7 @@
-import { assertCanReadIntegrityEvents, assertCanSendIntegrityEvents } from '../../auth/policy';
-import type { Principal } from '../../auth/principal';
+import { assertCanReadIntegrityEvents, assertCanSendIntegrityEvents, type Principal } from '../../auth';
 import { attemptTakingEvents, type AttemptCaller } from '../service';
 import { findAttempt } from '../attemptLookup';
-import type { CallContext } from '../../shared/callContext';
-import { notFound } from '../../shared/errors';
-import type { PageRequest } from '../../shared/pagination';
+import { type CallContext, notFound, type PageRequest } from '../../shared';
 import { summaryView } from './eventRules';
 import type { PostEventsInput } from './schemas';
 import * as store from './store';

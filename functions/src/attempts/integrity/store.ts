@@ -1,10 +1,5 @@
-import { retryOnContention, type ContentionRetry } from '../../firestore/contention';
-import { db } from '../../firestore/db';
-import { fetchPage } from '../../firestore/pagedQuery';
-import { paths } from '../../firestore/paths';
-import { conflict } from '../../shared/errors';
-import type { PageRequest } from '../../shared/pagination';
-import { keyedGate } from '../../shared/keyedGate';
+import { type ContentionRetry, db, fetchPage, paths, retryOnContention } from '../../firestore';
+import { conflict, keyedGate, type PageRequest } from '../../shared';
 import type { StoredIntegrityEvent, StoredIntegritySummary } from './documents';
 import { EVENT_TIMELINE_QUERY } from './eventQuery';
 import { eventId, MAX_EVENTS_PER_ATTEMPT, planEvents, type IncomingEvent } from './eventRules';

@@ -1,5 +1,5 @@
 import peggy from 'peggy';
-import { parseNumberText } from '../../shared/numberText';
+import { parseNumberText } from '../../shared';
 import { GIFT_GRAMMAR } from './grammar';
 import { hasMarkup } from '../markup';
 import {

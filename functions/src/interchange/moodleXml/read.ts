@@ -1,4 +1,4 @@
-import { parseNumberText } from '../../shared/numberText';
+import { parseNumberText } from '../../shared';
 import {
   BankFileRefused,
   MEDIA_PLACEHOLDER,

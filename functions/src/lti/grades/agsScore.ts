@@ -1,4 +1,4 @@
-import type { StoredAttempt } from '../../attempts/documents';
+import type { StoredAttempt } from '../../attempts';
 
 // Pure: the score an LTI platform's line item receives for an attempt (LTI
 // Assignment and Grade Services 2.0, the score publish service), and where it goes.

@@ -1,16 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { DocumentReference, DocumentSnapshot } from 'firebase-admin/firestore';
-import type { StoredAttempt } from '../../attempts/documents';
-import { db } from '../../firestore/db';
-import { paths } from '../../firestore/paths';
-import type {
-  DeliveryChannel,
-  DeliveryTarget,
-  PlannedDelivery,
-  StoredDelivery,
-  StoredEvent,
-} from '../../outbox/documents';
-import { readCache } from '../../shared/cache';
+import type { StoredAttempt } from '../../attempts';
+import { db, paths } from '../../firestore';
+import type { DeliveryChannel, DeliveryTarget, PlannedDelivery, StoredDelivery, StoredEvent } from '../../outbox';
+import { readCache } from '../../shared';
 import type { StoredLtiOutcome, StoredLtiPlatform } from '../documents';
 import { excerpt, platformRequest } from '../platformHttp';
 import { forgetAccessToken, platformAccessToken } from '../platformToken';

@@ -1,4 +1,4 @@
-import type { StoredAttempt } from '../../attempts/documents';
+import type { StoredAttempt } from '../../attempts';
 import type { StoredLtiOutcome } from '../documents';
 
 // Pure: which attempt's score each line item and user receives for one event.

@@ -1,12 +1,10 @@
 import type { UserRecord } from 'firebase-admin/auth';
-import type { AuditMeta } from '../../audit/trail';
-import { organizationFromClaims, roleFromClaims } from '../../auth/claims';
-import { MAX_MEMBERS_PER_CLASS, type StoredClass } from '../../classes/documents';
-import { addMembers } from '../../classes/store';
-import { db } from '../../firestore/db';
-import { paths } from '../../firestore/paths';
-import { errorText } from '../../platform/log';
-import { accountsOf, provisionAccounts } from '../../users/provisionAccounts';
+import type { AuditMeta } from '../../audit';
+import { organizationFromClaims, roleFromClaims } from '../../auth';
+import { addMembers, MAX_MEMBERS_PER_CLASS, type StoredClass } from '../../classes';
+import { db, paths } from '../../firestore';
+import { errorText } from '../../platform';
+import { accountsOf, provisionAccounts } from '../../users';
 import type { StoredLtiContext, StoredLtiPlatform, StoredLtiUser } from '../documents';
 import { platformRequest } from '../platformHttp';
 import { forgetAccessToken, platformAccessToken } from '../platformToken';

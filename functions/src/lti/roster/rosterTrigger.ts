@@ -1,5 +1,5 @@
 import { onDocumentWritten } from 'firebase-functions/v2/firestore';
-import { errorText, log } from '../../platform/log';
+import { errorText, log } from '../../platform';
 import type { StoredLtiContext } from '../documents';
 import { MAX_ROSTER_TRIES, syncWanted } from './memberships';
 

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { unwrap, type Schemas } from '../../api/client';
+import { type Schemas, unwrap } from '../../api';
 import { useSession } from '../../session';
 import { ErrorMessage, formatTime, Loading, ScrollTable, useAction, useLoad } from '../../ui';
 import { Pager } from '../Pager';

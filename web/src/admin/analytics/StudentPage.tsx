@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { unwrap } from '../../api/client';
+import { unwrap } from '../../api';
 import { useSession } from '../../session';
 import { ErrorMessage, formatTime, Loading, ScrollTable, useLoad } from '../../ui';
 import { Pager } from '../Pager';

@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { unwrap } from '../../api/client';
-import type { paths } from '../../api/schema';
+import { type paths, unwrap } from '../../api';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, formatTime, Loading, ScrollTable, useLoad } from '../../ui';
 import { useOrg } from '../org';

@@ -1,4 +1,4 @@
-import type { Schemas } from '../../api/client';
+import type { Schemas } from '../../api';
 import { plural } from '../../ui';
 import { personName, shortId } from '../people';
 

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { ApiError, type Schemas } from '../../api/client';
+import { ApiError, type Schemas } from '../../api';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, plural, ScrollTable, useAction } from '../../ui';
 import { CopyValue } from '../integrations/formParts';

@@ -1,5 +1,4 @@
-import { unwrap, type Api, type Schemas } from '../../api/client';
-import type { paths } from '../../api/schema';
+import { type Api, type paths, type Schemas, unwrap } from '../../api';
 
 /**
  * The class calls the pages make, in one place. Each is one request through the typed client,

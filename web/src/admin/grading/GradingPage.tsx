@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { unwrap, type Api, type Schemas } from '../../api/client';
+import { type Api, type Schemas, unwrap } from '../../api';
 import { useSession } from '../../session';
-import { wordCount } from '../../taker/wordCount';
+import { wordCount } from '../../taker';
 import { ErrorMessage, Field, formatTime, Loading, useAction, useLoad } from '../../ui';
 import { QuestionText } from '../../QuestionText';
 import { plainTextOf } from '../../questionHtml';

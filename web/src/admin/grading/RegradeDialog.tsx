@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { unwrap, type Schemas } from '../../api/client';
+import { type Schemas, unwrap } from '../../api';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, ScrollTable, useAction } from '../../ui';
 import { QuestionText, richFields } from '../../QuestionText';

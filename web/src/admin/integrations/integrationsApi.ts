@@ -1,4 +1,4 @@
-import { unwrap, type Api, type Schemas } from '../../api/client';
+import { type Api, type Schemas, unwrap } from '../../api';
 
 /**
  * The integration calls the pages make (webhook endpoints, their deliveries, LTI platforms), in one place,

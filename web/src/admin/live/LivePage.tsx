@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { serverNow, unwrap, type Schemas } from '../../api/client';
+import { type Schemas, serverNow, unwrap } from '../../api';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, Loading, ScrollTable, useAction, useLoad } from '../../ui';
 import { Pager } from '../Pager';

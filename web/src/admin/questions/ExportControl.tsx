@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { authorizedFetch } from '../../api/client';
+import { authorizedFetch } from '../../api';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, useAction } from '../../ui';
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ApiError, unwrap, type Schemas } from '../../api/client';
+import { ApiError, type Schemas, unwrap } from '../../api';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, plural, ScrollTable, useAction, useLoad } from '../../ui';
 import { NeedsOrg } from '../org';

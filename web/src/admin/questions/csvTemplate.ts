@@ -1,4 +1,4 @@
-import type { components } from '../../api/schema';
+import type { components } from '../../api';
 
 // Pure: the CSV import's columns as the page describes them, and the template it offers. The
 // service's own list (functions/src/questions/csvRows.ts) cannot be bundled into the web app, so

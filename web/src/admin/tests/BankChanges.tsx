@@ -1,4 +1,4 @@
-import { unwrap, type Schemas } from '../../api/client';
+import { type Schemas, unwrap } from '../../api';
 import { useSession } from '../../session';
 import { ErrorMessage, formatTime, plural, useLoad } from '../../ui';
 import { plainTextOf } from '../../questionHtml';

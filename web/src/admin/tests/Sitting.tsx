@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { unwrap, type Schemas } from '../../api/client';
+import { type Schemas, unwrap } from '../../api';
 import { useSession } from '../../session';
 import { noProblems, problemsFrom, type FieldLabels, type Problems } from '../../fieldErrors';
 import { CheckedField, formProblems, FormSummary } from '../../FormProblems';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { unwrap, type Schemas } from '../../api/client';
+import { type Schemas, unwrap } from '../../api';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, formatTime, Loading, ScrollTable, useAction, useLoad } from '../../ui';
 import { personLabel, StudentCombobox } from '../StudentCombobox';

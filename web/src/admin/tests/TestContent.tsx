@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import { unwrap, type Schemas } from '../../api/client';
+import { type Schemas, unwrap } from '../../api';
 import { noProblems, problemsFrom, type FieldLabels, type Problems } from '../../fieldErrors';
 import { CheckedField, formProblems, FormSummary, ProblemText } from '../../FormProblems';
 import { useSession } from '../../session';

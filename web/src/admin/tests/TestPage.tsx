@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ApiError, unwrap, type Schemas } from '../../api/client';
+import { ApiError, type Schemas, unwrap } from '../../api';
 import { useSession } from '../../session';
 import { ErrorMessage, formatTime, Loading, useAction, useLoad } from '../../ui';
 import { useConfirm } from '../../ConfirmDialog';

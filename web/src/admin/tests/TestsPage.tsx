@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { unwrap, type Schemas } from '../../api/client';
+import { type Schemas, unwrap } from '../../api';
 import { useSession } from '../../session';
 import { noProblems, type FieldLabels } from '../../fieldErrors';
 import { CheckedField, formProblems, FormSummary } from '../../FormProblems';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { Api } from '../../api/client';
+import type { Api } from '../../api';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, Loading, plural, ScrollTable, useAction, useLoad } from '../../ui';
 import { countOf, RosterImportForm, type RosterTarget } from '../classes/RosterImport';

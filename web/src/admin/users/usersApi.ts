@@ -1,4 +1,4 @@
-import { unwrap, type Api, type Schemas } from '../../api/client';
+import { type Api, type Schemas, unwrap } from '../../api';
 
 /**
  * The calls the Users page makes, each one request through the typed client. `client_id` is sent

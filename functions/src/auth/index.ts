@@ -1,0 +1,68 @@
+// Front door of auth/: who the caller is and what it may do: claims, the principal, every authorization decision (policy).
+// What other folders may use; nothing else of this folder is imported from outside.
+export { forgetAccount, forgetAccountFacts, recentAccountFacts } from './accountCache';
+export { accountVerdict, needsAccountCheck, revocationVerdict } from './accountStatus';
+export { claimsFor, organizationFromClaims, roleFromClaims } from './claims';
+export {
+  CLASS_MANAGERS,
+  QUESTION_BANK_ROLES,
+  assertCanAuthorTests,
+  assertCanChangeClient,
+  assertCanChangeUser,
+  assertCanDeleteUser,
+  assertCanFilterByClass,
+  assertCanGrade,
+  assertCanInviteUser,
+  assertCanManageClass,
+  assertCanManageLtiPlatforms,
+  assertCanManageNetworks,
+  assertCanManageQuestionBank,
+  assertCanManageShareCodes,
+  assertCanManageSitting,
+  assertCanManageWebhooks,
+  assertCanReadClient,
+  assertCanReadIntegrityEvents,
+  assertCanReadTest,
+  assertCanReadTestAnalytics,
+  assertCanReadUser,
+  assertCanRegrade,
+  assertCanSendIntegrityEvents,
+  assertCanSetClassOverride,
+  assertCanUseAttempt,
+  assertClassMemberCandidate,
+  assertManagesClasses,
+  assertOnSite,
+  assertOrganizationActive,
+  assertOwnsDeepLinkSession,
+  assertRole,
+  assertSameOrganizationReferences,
+  attemptChecks,
+  attemptListScope,
+  attemptMediaScope,
+  attemptStarter,
+  auditScope,
+  classScope,
+  mediaAccess,
+  organizationForNewUser,
+  questionBankScope,
+  reviewAccess,
+  sebBinds,
+  showsIntegrity,
+  startChecksAssignment,
+  startChecksSeb,
+  studentAnalyticsScope,
+  studentImportScope,
+  submitterOf,
+  tenantScope,
+  testListScope,
+  testOpenToStudent,
+  testViewFor,
+  testVisibilityNeedsClasses,
+  testVisibleTo,
+  tokenIssuerRefusal,
+} from './policy';
+export type { Access, AttemptTokenHolder, UserSubject } from './policy';
+export { ROLES, principalFromClaims } from './principal';
+export type { Principal, Role } from './principal';
+export { REJECTION_MESSAGES, claimedClientId, claimedUid, rejectionReason } from './tokenRejection';
+export type { TokenRejectionReason } from './tokenRejection';

@@ -1,0 +1,8 @@
+// Front door of clients/: organizations (clients): their documents, and requireClient for every feature that names one.
+// What other folders may use; nothing else of this folder is imported from outside.
+export type { StoredClient } from './documents';
+export { Client } from './schemas';
+export { requireClient } from './service';
+export { findClient } from './store';
+/** Loaded when called, not with this door: it is kept off the cold start. */
+export const loadRoutes = () => import('./routes');

@@ -1,0 +1,4 @@
+// Front door of exports/: bank and test exports, streamed through the interchange writers.
+// What other folders may use; nothing else of this folder is imported from outside.
+/** Loaded when called, not with this door: it is kept off the cold start. */
+export const loadRoutes = () => import('./routes');
