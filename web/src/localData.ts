@@ -1,5 +1,4 @@
 import { type Api, ApiError, OfflineError, type Schemas, unwrap } from './api';
-import { answerQueue, type AnswerQueue, answerQueueOwners, deleteAnswerQueue, sendBatches } from './taker';
 
 /*
  * What this browser keeps for a signed-in user: a Guest's attempt tokens and the last
@@ -10,7 +9,33 @@ import { answerQueue, type AnswerQueue, answerQueueOwners, deleteAnswerQueue, se
  */
 
 let signedInUid: string | null = null;
-const isSignedIn = (uid: string) => signedInUid === uid;
+/** Whether `uid` is the user signed in now: once not, its data is neither read nor written. */
+export const isSignedIn = (uid: string) => signedInUid === uid;
+
+/** One user's answer queue, as much of it as signing in and out needs. */
+export interface QueuedAnswers {
+  /** Every attempt with answers still queued. */
+  attemptsWithPending(): Promise<string[]>;
+  /** How many answers of the attempt are still queued. */
+  pendingCount(attemptId: string): Promise<number>;
+  /** Sends the attempt's queued answers with `post`, batch by batch; throws what refused a batch. */
+  send(attemptId: string, post: (answers: Array<Schemas['SaveAnswer']>) => Promise<unknown>): Promise<void>;
+  /** Lets the attempt's queued answers go: nobody can send them any more. */
+  drop(attemptId: string): Promise<void>;
+  forgetAttempts(): Promise<void>;
+}
+
+/**
+ * The answer queues this browser keeps. The taker owns them; the composition (main.tsx) hands
+ * them to the session, so this module keeps no taker code.
+ */
+export interface AnswerStore {
+  /** A user's queue; once `live()` is false it neither reads nor writes. */
+  queue(uid: string, live?: () => boolean): QueuedAnswers;
+  /** The users (by uid; '' for the unscoped queue of earlier builds) with a queue in this browser. */
+  owners(): Promise<string[]>;
+  remove(uid: string): Promise<void>;
+}
 
 // '' is the owner of the unscoped keys of earlier builds (`attempt-token:<attempt id>`).
 const tokenKey = (uid: string, attemptId: string) =>
@@ -23,7 +48,6 @@ export interface UserData {
   attemptTokens: { get(attemptId: string): string | null; set(attemptId: string, token: string): void };
   /** Who this user was when last online, for a reload without network. */
   me: { get(): Schemas['Me'] | null; set(me: Schemas['Me']): void };
-  answers: AnswerQueue;
 }
 
 const scopes = new Map<string, UserData>();
@@ -42,7 +66,6 @@ export function userData(uid: string): UserData {
         },
         set: (me) => isSignedIn(uid) && localStorage.setItem(meKey(uid), JSON.stringify(me)),
       },
-      answers: answerQueue(uid, () => isSignedIn(uid)),
     };
     scopes.set(uid, scope);
   }
@@ -76,10 +99,10 @@ function storedOwners(): string[] {
 type Sent = 'sent' | 'offline' | 'refused';
 
 /** Sends one attempt's queued answers as the taker's page does; a token sends them as its Guest. */
-async function sendAttempt(api: Api, queue: AnswerQueue, attemptId: string, token: string | null): Promise<Sent> {
+async function sendAttempt(api: Api, queue: QueuedAnswers, attemptId: string, token: string | null): Promise<Sent> {
   const headers = token ? { 'X-Attempt-Token': token } : undefined;
   try {
-    await sendBatches(queue, await queue.pending(attemptId), (answers) =>
+    await queue.send(attemptId, (answers) =>
       unwrap(
         api.POST('/api/attempts/{attemptId}/answers', { params: { path: { attemptId } }, headers, body: { answers } }),
       ),
@@ -94,22 +117,23 @@ async function sendAttempt(api: Api, queue: AnswerQueue, attemptId: string, toke
 }
 
 /** Sends what the signed-in user has queued; resolves with how many answers are still not on the service. */
-export async function sendQueuedAnswers(api: Api, uid: string): Promise<number> {
-  const { answers, attemptTokens } = userData(uid);
+export async function sendQueuedAnswers(api: Api, store: AnswerStore, uid: string): Promise<number> {
+  const { attemptTokens } = userData(uid);
+  const answers = store.queue(uid, () => isSignedIn(uid));
   let left = 0;
   for (const attemptId of await answers.attemptsWithPending()) {
     await sendAttempt(api, answers, attemptId, attemptTokens.get(attemptId));
-    left += (await answers.pending(attemptId)).length;
+    left += await answers.pendingCount(attemptId);
   }
   return left;
 }
 
 /** Signing out: removes every token, queued answer, cached attempt and profile of this user from the browser. */
-export async function forgetUser(uid: string): Promise<void> {
+export async function forgetUser(store: AnswerStore, uid: string): Promise<void> {
   if (signedInUid === uid) signedInUid = null;
   for (const { key } of tokenKeysOf(uid)) localStorage.removeItem(key);
   localStorage.removeItem(meKey(uid));
-  await deleteAnswerQueue(uid);
+  await store.remove(uid);
 }
 
 /**
@@ -120,27 +144,27 @@ export async function forgetUser(uid: string): Promise<void> {
  * under its uid. Nothing else of theirs stays: tokens, cached attempts, profiles.
  */
 let forgetting: Promise<void> = Promise.resolve();
-export function forgetOtherUsers(api: Api, uid: string): Promise<void> {
+export function forgetOtherUsers(api: Api, store: AnswerStore, uid: string): Promise<void> {
   forgetting = forgetting.then(async () => {
-    const owners = new Set([...storedOwners(), ...(await answerQueueOwners())]);
+    const owners = new Set([...storedOwners(), ...(await store.owners())]);
     owners.delete(uid);
-    for (const owner of owners) await forgetOther(api, owner).catch(() => undefined);
+    for (const owner of owners) await forgetOther(api, store, owner).catch(() => undefined);
   });
   return forgetting;
 }
 
-async function forgetOther(api: Api, owner: string): Promise<void> {
+async function forgetOther(api: Api, store: AnswerStore, owner: string): Promise<void> {
   localStorage.removeItem(meKey(owner));
-  const queue = answerQueue(owner);
+  const queue = store.queue(owner);
   const queued = new Set(await queue.attemptsWithPending());
   for (const { key, attemptId } of tokenKeysOf(owner)) {
     const token = localStorage.getItem(key);
     const kept = queued.has(attemptId) && (await sendAttempt(api, queue, attemptId, token)) === 'offline';
     if (kept) continue;
     // Sent, or refused for good (the attempt is over): nobody could send these answers again.
-    for (const answer of await queue.pending(attemptId)) await queue.settle([answer]);
+    await queue.drop(attemptId);
     localStorage.removeItem(key);
   }
-  if ((await queue.attemptsWithPending()).length === 0) await deleteAnswerQueue(owner);
+  if ((await queue.attemptsWithPending()).length === 0) await store.remove(owner);
   else await queue.forgetAttempts();
 }

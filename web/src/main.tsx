@@ -4,6 +4,7 @@ import { createApi } from './api';
 import { App } from './App';
 import { startFirebase } from './firebase';
 import { SessionProvider } from './session';
+import { answerStore } from './taker';
 import './styles.css';
 
 const root = createRoot(document.getElementById('root')!);
@@ -11,7 +12,7 @@ startFirebase().then(
   (auth) =>
     root.render(
       <StrictMode>
-        <SessionProvider auth={auth} api={createApi(auth)}>
+        <SessionProvider auth={auth} api={createApi(auth)} answers={answerStore}>
           <App />
         </SessionProvider>
       </StrictMode>,

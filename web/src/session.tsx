@@ -2,7 +2,15 @@ import type { Auth, User } from 'firebase/auth';
 import { onIdTokenChanged, signOut, updateProfile } from 'firebase/auth';
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
 import { type Api, OfflineError, type Schemas, unwrap } from './api';
-import { forgetOtherUsers, forgetUser, sendQueuedAnswers, setSignedInUser, userData, type UserData } from './localData';
+import {
+  forgetOtherUsers,
+  forgetUser,
+  sendQueuedAnswers,
+  setSignedInUser,
+  userData,
+  type AnswerStore,
+  type UserData,
+} from './localData';
 
 export interface Session {
   auth: Auth;
@@ -13,7 +21,7 @@ export interface Session {
   /** Whether the first auth state (persisted in IndexedDB) has been read. */
   ready: boolean;
   error: Error | null;
-  /** What this browser keeps for the signed-in user (tokens, answer queue); null while signed out. */
+  /** What this browser keeps for the signed-in user (tokens, profile); null while signed out. */
   data: UserData | null;
   /**
    * Sends the queued answers, then signs out and removes everything the session kept in
@@ -30,7 +38,18 @@ export interface Session {
 
 const SessionContext = createContext<Session | null>(null);
 
-export function SessionProvider({ auth, api, children }: { auth: Auth; api: Api; children: ReactNode }) {
+/** `answers`: the answer queues this browser keeps, sent or removed as users sign in and out. */
+export function SessionProvider({
+  auth,
+  api,
+  answers,
+  children,
+}: {
+  auth: Auth;
+  api: Api;
+  answers: AnswerStore;
+  children: ReactNode;
+}) {
   const [state, setState] = useState<Omit<Session, 'auth' | 'api' | 'data' | 'signOut' | 'nameGuest'>>({
     user: null,
     me: null,
@@ -44,7 +63,7 @@ export function SessionProvider({ auth, api, children }: { auth: Auth; api: Api;
         setSignedInUser(user?.uid ?? null);
         if (!user) return setState({ user: null, me: null, ready: true, error: null });
         // Another session on this browser that ended without signing out leaves nothing for this one.
-        void forgetOtherUsers(api, user.uid);
+        void forgetOtherUsers(api, answers, user.uid);
         const data = userData(user.uid);
         try {
           const me = await unwrap(api.GET('/api/me'));
@@ -57,19 +76,19 @@ export function SessionProvider({ auth, api, children }: { auth: Auth; api: Api;
           else setState({ user, me: null, ready: true, error: error as Error });
         }
       }),
-    [auth, api],
+    [auth, api, answers],
   );
   const uid = state.user?.uid;
   const leave = useCallback(
     async ({ loseUnsent = false } = {}) => {
       if (!uid) return 0;
-      const left = await sendQueuedAnswers(api, uid);
+      const left = await sendQueuedAnswers(api, answers, uid);
       if (left > 0 && !loseUnsent) return left;
-      await forgetUser(uid);
+      await forgetUser(answers, uid);
       await signOut(auth);
       return 0;
     },
-    [api, auth, uid],
+    [answers, api, auth, uid],
   );
   const nameGuest = useCallback(
     async (name: string) => {

@@ -6,6 +6,7 @@ import { useSession } from '../session';
 import { ErrorMessage, Loading, plural, useAction } from '../ui';
 import { readNumberAnswer } from './numberAnswer';
 import { AnswerSync, type SyncState } from './answerSync';
+import { signedInQueue } from './answerQueue';
 import { BackToTests } from './BackToTests';
 import { QuestionView } from './QuestionView';
 import { Countdown } from './Countdown';
@@ -30,9 +31,10 @@ function useFocusOnArrival<T extends HTMLElement>() {
 /** Taking an attempt: start, resume after a reload or a closed tab, save, submit, then the score and the review. */
 export function AttemptPage() {
   const { attemptId = '' } = useParams();
-  const { api, auth, data } = useSession();
+  const { api, auth, data, user } = useSession();
   // Within <SignedIn>: there is a user, and only its own tokens and cached attempts are read.
-  const { attemptTokens, answers: queue } = data!;
+  const { attemptTokens } = data!;
+  const queue = signedInQueue(user!.uid);
   const token = attemptTokens.get(attemptId);
   const headers = useMemo(() => (token ? { 'X-Attempt-Token': token } : undefined), [token]);
   const [attempt, setAttempt] = useState<Attempt | null>(null);
@@ -136,8 +138,8 @@ function Taking({
   offlineCopy: boolean;
   onSubmitted: () => Promise<void>;
 }) {
-  const { api, data } = useSession();
-  const queue = data!.answers;
+  const { api, user } = useSession();
+  const queue = signedInQueue(user!.uid);
   const attemptId = attempt.attempt_id;
   const [answers, setAnswers] = useState<Record<string, string>>(() =>
     Object.fromEntries(attempt.answers.map((a) => [a.question_id, a.student_answer])),

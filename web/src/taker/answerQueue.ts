@@ -1,4 +1,5 @@
 import { deleteDB, openDB, type IDBPDatabase } from 'idb';
+import { isSignedIn } from '../localData';
 
 /** An answer given in this browser and not yet confirmed by the service. */
 export interface PendingAnswer {
@@ -127,6 +128,17 @@ export function answerQueue(uid: string, live: () => boolean = () => true): Answ
       await tx.done;
     },
   };
+}
+
+const signedInQueues = new Map<string, AnswerQueue>();
+/** The queue of the user signed in now: one per user, which stops reading and writing once that user has signed out. */
+export function signedInQueue(uid: string): AnswerQueue {
+  let queue = signedInQueues.get(uid);
+  if (!queue) {
+    queue = answerQueue(uid, () => isSignedIn(uid));
+    signedInQueues.set(uid, queue);
+  }
+  return queue;
 }
 
 /** Removes a user's queue and cached attempts from this browser. */

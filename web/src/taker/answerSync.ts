@@ -1,6 +1,7 @@
 import { SingleFlight } from './singleFlight';
 import { ApiError, OfflineError, type Schemas } from '../api';
-import type { AnswerQueue, PendingAnswer } from './answerQueue';
+import type { AnswerStore } from '../localData';
+import { answerQueue, answerQueueOwners, deleteAnswerQueue, type AnswerQueue, type PendingAnswer } from './answerQueue';
 
 export type SyncState =
   | { kind: 'saved' }
@@ -26,6 +27,24 @@ export async function sendBatches(queue: AnswerQueue, queued: PendingAnswer[], s
     await queue.settle(batch);
   }
 }
+
+/** The taker's queues as the session signs users in and out with them (composed in main.tsx). */
+export const answerStore: AnswerStore = {
+  queue(uid, live) {
+    const queue = answerQueue(uid, live);
+    return {
+      attemptsWithPending: () => queue.attemptsWithPending(),
+      pendingCount: async (attemptId) => (await queue.pending(attemptId)).length,
+      send: async (attemptId, post) => sendBatches(queue, await queue.pending(attemptId), post),
+      async drop(attemptId) {
+        for (const answer of await queue.pending(attemptId)) await queue.settle([answer]);
+      },
+      forgetAttempts: () => queue.forgetAttempts(),
+    };
+  },
+  owners: answerQueueOwners,
+  remove: deleteAnswerQueue,
+};
 
 /**
  * Every answer goes to the IndexedDB queue first, then to the service in

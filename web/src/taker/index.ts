@@ -1,8 +1,6 @@
 // Front door of taker/: the taker's pages: the home, an attempt, its offline answer queue.
 // What other folders may use; nothing else of this folder is imported from outside.
-export { answerQueue, answerQueueOwners, deleteAnswerQueue } from './answerQueue';
-export type { AnswerQueue } from './answerQueue';
-export { sendBatches } from './answerSync';
+export { answerStore } from './answerSync';
 export { AttemptPage } from './AttemptPage';
 export { TakerHome, TestCard } from './TakerHome';
 export { wordCount } from './wordCount';
