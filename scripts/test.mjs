@@ -32,12 +32,14 @@ function runChecks() {
     }
   }
 }
-// `npm test -- test/clients` runs a part; with no arguments, everything.
-const specs = process.argv.length > 2 ? process.argv.slice(2) : ['test/**/*.test.ts'];
+// `npm test -- test/clients` runs a part; with no arguments, everything. scripts/testGroups.mjs
+// splits the files into what runs alone and what runs in parallel, and ends with the timing report.
+const specs = process.argv.slice(2);
 const quoted = specs.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
 // The emulators' own log goes to a file (emulatorLogFile); the terminal shows the test report.
 const logFile = emulatorLogFile('test');
-const code = await emulatorsExec('demo-exam-test', `npx mocha --recursive --extension ts ${quoted}`, {
+process.env.TEST_TIMING_FILE ??= logFile.replace(/-emulators([^/]*)\.log$/, '-timing$1.jsonl');
+const code = await emulatorsExec('demo-exam-test', `node scripts/testGroups.mjs ${quoted}`, {
   quiet: true,
   logFile,
 });
