@@ -6,4 +6,8 @@ export const FIRESTORE_HOST = process.env.FIRESTORE_EMULATOR_HOST ?? '127.0.0.1:
 
 process.env.FIREBASE_AUTH_EMULATOR_HOST = AUTH_HOST;
 process.env.FIRESTORE_EMULATOR_HOST = FIRESTORE_HOST;
+// The service's code run in this process reads its params as the functions' .env.demo-exam-test sets
+// them: the emulators' receivers and platforms listen on loopback. A test file run alone (or in a
+// worker of its own) gets it too, not only after another file set it.
+process.env.ALLOW_LOOPBACK_URLS ??= 'true';
 export const HUB_HOST = process.env.FIREBASE_EMULATOR_HUB ?? '127.0.0.1:4400';
