@@ -82,7 +82,9 @@ function mocha(files, { parallel = false, buffered = false } = {}) {
 
 const specs = process.argv.length > 2 ? process.argv.slice(2) : ['test'];
 const files = [...new Set(specs.flatMap(testFiles))];
-const alone = files.filter((f) => ALONE.includes(f));
+// The browser tests share one Chromium per process (test/web/support/browser.ts), which a file's
+// last hook closes: in a reused parallel worker the next file found it closed. They run alone.
+const alone = files.filter((f) => ALONE.includes(f) || f.startsWith('test/web/'));
 const demo = DEMO_ACADEMY.filter((f) => files.includes(f));
 const rest = files.filter((f) => !alone.includes(f) && !demo.includes(f));
 if (timingFile) writeFileSync(timingFile, '');
