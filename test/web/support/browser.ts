@@ -30,8 +30,12 @@ function sharedBrowser(): Promise<Browser> {
   });
   return browser;
 }
+// Loaded once per process: under mocha --parallel a worker runs file after file, and this hook
+// closes the browser after its first; the next file then launches its own (closed as the worker exits).
 after(async () => {
-  if (browser) await (await browser).close();
+  const closing = browser;
+  browser = undefined;
+  if (closing) await (await closing).close();
 });
 
 export interface Visitor {
