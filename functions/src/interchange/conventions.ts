@@ -170,6 +170,18 @@ export function gradeChanges(original: readonly number[], written: readonly numb
     .join(', ');
 }
 
+/** An answer's alternatives as Moodle grades, and what that rounding changed (both writers note it). */
+export function alternativeGrades(alternatives: readonly { credit: number }[]): { grades: number[]; changed: string } {
+  const grades = alternatives.map((a) => nearestMoodleGrade(a.credit));
+  return {
+    grades,
+    changed: gradeChanges(
+      alternatives.map((a) => a.credit),
+      grades,
+    ),
+  };
+}
+
 /** The Moodle grade a written grade (percent, either sign) stands for, within Moodle's own slack; undefined when none. */
 export function moodleGradeOf(value: number): number | undefined {
   const grade = MOODLE_GRADES.find((g) => Math.abs(g - Math.abs(value)) < GRADE_SLACK);

@@ -6,7 +6,7 @@ import {
   formatNumber,
   gradeChanges,
   moodleCredits,
-  nearestMoodleGrade,
+  alternativeGrades,
 } from '../conventions';
 
 // Pure: the bank's questions as GIFT (Moodle's text format). What GIFT cannot
@@ -110,11 +110,7 @@ function answersOf(q: ExportQuestion): { body: string; notes: string[] } {
     }
     case 'short_answer': {
       const alternatives = q.alternatives ?? [];
-      const grades = alternatives.map((a) => nearestMoodleGrade(a.credit));
-      const changed = gradeChanges(
-        alternatives.map((a) => a.credit),
-        grades,
-      );
+      const { grades, changed } = alternativeGrades(alternatives);
       // A short answer's answers are never format-marked in Moodle: only a leading % needs the explicit weight.
       const answer = (text: string, grade: number | null) =>
         `\t=${grade !== null || text.startsWith('%') ? weight(grade ?? 100) : ''}${inAnswers(literalStars(text))}`;
@@ -128,11 +124,7 @@ function answersOf(q: ExportQuestion): { body: string; notes: string[] } {
         `${decimalText(answer)}${tolerance === null || tolerance === undefined ? '' : `:${formatNumber(tolerance)}`}`;
       const alternatives = q.alternatives ?? [];
       if (alternatives.length === 0) return { body: `#${value(q.correct_answer, q.tolerance)}`, notes: [] };
-      const grades = alternatives.map((a) => nearestMoodleGrade(a.credit));
-      const changed = gradeChanges(
-        alternatives.map((a) => a.credit),
-        grades,
-      );
+      const { grades, changed } = alternativeGrades(alternatives);
       return {
         body: `#\n\t=${value(q.correct_answer, q.tolerance)}\n${alternatives
           .map((a, i) => `\t=${weight(grades[i])}${value(a.answer, a.tolerance)}`)

@@ -15,7 +15,7 @@ import {
   formatNumber,
   gradeChanges,
   moodleCredits,
-  nearestMoodleGrade,
+  alternativeGrades,
 } from '../conventions';
 import { comment, element, hasNotXml, htmlCharRefs, textElement, XML_DECLARATION } from '../xmlText';
 
@@ -153,11 +153,7 @@ function typeBody(q: ExportQuestion, files: Map<string, string>, media: ExportMe
       };
     case 'short_answer': {
       const alternatives = q.alternatives ?? [];
-      const grades = alternatives.map((a) => nearestMoodleGrade(a.credit));
-      const changed = gradeChanges(
-        alternatives.map((a) => a.credit),
-        grades,
-      );
+      const { grades, changed } = alternativeGrades(alternatives);
       return {
         type: 'shortanswer',
         body:
@@ -169,11 +165,7 @@ function typeBody(q: ExportQuestion, files: Map<string, string>, media: ExportMe
     }
     case 'numeric': {
       const alternatives = q.alternatives ?? [];
-      const grades = alternatives.map((a) => nearestMoodleGrade(a.credit));
-      const changed = gradeChanges(
-        alternatives.map((a) => a.credit),
-        grades,
-      );
+      const { grades, changed } = alternativeGrades(alternatives);
       const tolerance = (t: number | null | undefined) =>
         t === null || t === undefined ? '' : textElement('tolerance', formatNumber(t));
       return {
