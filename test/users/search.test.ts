@@ -134,6 +134,8 @@ describe('GET /api/users?q= (search by the start of an email or a name)', functi
     ['q=', 'query.q'],
     ['q=%20%20%20', 'query.q'],
     [`q=${'a'.repeat(101)}`, 'query.q'],
+    // 50 characters that fold to 900: the folded text keeps the bound.
+    [`q=${encodeURIComponent('\uFDFA'.repeat(50))}`, 'query.q'],
     ['q=ada&limit=51', 'query.limit'],
     ['q=ada&page=2', 'query.page'],
     ['q=ada&cursor=abc', 'query.cursor'],
@@ -145,6 +147,12 @@ describe('GET /api/users?q= (search by the start of an email or a name)', functi
 
   it('accepts q of 100 characters', async () => {
     const res = await search(`q=${'a'.repeat(100)}`, m.tenant.admin.token);
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(uids(res), []);
+  });
+
+  it('accepts a character that folds to 18 (U+FDFA), 5 of them folding to 90', async () => {
+    const res = await search(`q=${encodeURIComponent('\uFDFA'.repeat(5))}`, m.tenant.admin.token);
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(uids(res), []);
   });

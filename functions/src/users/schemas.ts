@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ROLES } from '../auth';
 import { ClientId, pagedQuery, Pagination, queryBoolean, Uid } from '../shared';
+import { foldForSearch } from './searchKeys';
 
 const Role = z.enum(ROLES);
 const displayName = z.string().trim().min(1).max(100);
@@ -78,9 +79,14 @@ export const ListUsersQuery = pagedQuery({
     .max(MAX_SEARCH_LENGTH)
     .trim()
     .min(1)
+    // Folding takes compatibility forms apart, and one character can become 18 ("ﷺ"): the folded
+    // text is what is queried, so it keeps the same bound.
+    .refine((q) => foldForSearch(q).length <= MAX_SEARCH_LENGTH, {
+      message: `At most ${MAX_SEARCH_LENGTH} characters once case and accents are set aside`,
+    })
     .optional()
     .describe(
-      `Users whose email or display name starts with this, case and accents aside (1 to ${MAX_SEARCH_LENGTH} characters): ` +
+      `Users whose email or display name starts with this, case and accents aside (1 to ${MAX_SEARCH_LENGTH} characters, before and after that folding): ` +
         `one page of at most \`limit\` (up to ${MAX_SEARCH_LIMIT}), by email, without page or cursor`,
     ),
 }).superRefine((query, ctx) => {
