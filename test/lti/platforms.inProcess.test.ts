@@ -116,17 +116,28 @@ describe('POST /api/clients/{clientId}/lti/platforms', () => {
 
   it('bounds an organization to 20 platforms (409 beyond)', async () => {
     const t = m.otherTenant;
-    const sends = Array.from({ length: 22 }, (_, i) =>
-      api(
-        'POST',
-        platformsOf(t.clientId),
-        as(t.admin.token, platform.registration({ client_id: `bound-${i}-${Math.random()}` })),
-      ),
+    // 22 at once on one counter: a transaction that lost to the others too often is answered 503, and its client
+    // sends it again, as any client of a 503 would. Every request ends 201 or 409, and exactly 20 are 201.
+    const register = async (i: number): Promise<number[]> => {
+      const tries: number[] = [];
+      do {
+        const res = await api(
+          'POST',
+          platformsOf(t.clientId),
+          as(t.admin.token, platform.registration({ client_id: `bound-${i}-${Math.random()}` })),
+        );
+        tries.push(res.status);
+      } while (tries.at(-1) === 503 && tries.length < 10);
+      return tries;
+    };
+    const tries = await Promise.all(Array.from({ length: 22 }, (_, i) => register(i)));
+    const statuses = tries.map((statusesOfOne) => statusesOfOne.at(-1));
+    assert.ok(
+      tries.flat().every((s) => s === 201 || s === 409 || s === 503),
+      tries.join(' | '),
     );
-    const statuses = [];
-    for (const s of sends) statuses.push((await s).status);
-    assert.equal(statuses.filter((s) => s === 201).length, 20, statuses.join());
-    assert.ok(statuses.filter((s) => s !== 201).every((s) => s === 409 || s === 503));
+    assert.equal(statuses.filter((s) => s === 201).length, 20, tries.join(' | '));
+    assert.equal(statuses.filter((s) => s === 409).length, 2, tries.join(' | '));
     const list = await api('GET', platformsOf(t.clientId), as(t.admin.token));
     assert.equal(list.body.data.length, 20);
   });
