@@ -1,36 +1,54 @@
 // `npm test`: builds, starts the emulators (project demo-exam-test, so test
 // data never mixes with the `npm start` demo) and runs every mocha test.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { buildFunctions, buildWeb, emulatorLogFile, emulatorsExec, root } from './emulators.mjs';
 
 buildFunctions();
 buildWeb();
 // TEST_CHECKS=skip (for a part run while working) leaves the checks below to the whole run.
-if (process.env.TEST_CHECKS !== 'skip') runChecks();
+if (process.env.TEST_CHECKS !== 'skip') await runChecks();
 
-function runChecks() {
-  // tsx runs the tests without looking at their types; tsc does, before anything starts. The benches
-  // are JavaScript under `// @ts-check`: the same check keeps them honest.
-  for (const project of ['test/tsconfig.json', 'bench/tsconfig.json']) {
-    const typecheck = spawnSync('npx', ['tsc', '-p', project], { cwd: root, stdio: 'inherit' });
-    if (typecheck.status !== 0) process.exit(typecheck.status ?? 1);
-  }
-  // Unused exports and files (knip.jsonc) fail the run too: dead code is found while it is still small.
-  const unused = spawnSync('npx', ['knip'], { cwd: root, stdio: 'inherit' });
-  if (unused.status !== 0) process.exit(unused.status ?? 1);
-  // Lint (eslint.config.mjs) and format (.prettierrc.json) are part of the test: `npm run format` fixes the latter.
-  for (const [tool, ...args] of [
-    ['eslint', '.'],
-    ['prettier', '--check', '--log-level', 'warn', '.'],
-  ]) {
-    const check = spawnSync('npx', [tool, ...args], { cwd: root, stdio: 'inherit' });
-    if (check.status !== 0) {
-      console.error(
-        `${tool} found problems${tool === 'prettier' ? ': `npm run format` rewrites the files listed above' : ''}`,
-      );
-      process.exit(check.status ?? 1);
+/**
+ * The checks before any test, two at a time (this machine has two cores); each one's output is
+ * held and shown only when it fails, so two never interleave.
+ * - tsx runs the tests without looking at their types; tsc does. The benches are JavaScript under
+ *   `// @ts-check`: the same check keeps them honest.
+ * - Unused exports and files (knip.jsonc): dead code is found while it is still small.
+ * - Lint (eslint.config.mjs) and format (.prettierrc.json): `npm run format` fixes the latter.
+ */
+async function runChecks() {
+  const checks = [
+    ['eslint', ['.']],
+    ['prettier', ['--check', '--log-level', 'warn', '.'], 'npm run format rewrites the files listed above'],
+    ['tsc', ['-p', 'test/tsconfig.json']],
+    ['tsc', ['-p', 'bench/tsconfig.json']],
+    ['knip', []],
+  ];
+  const failures = [];
+  const lane = async () => {
+    for (let check = checks.shift(); check; check = checks.shift()) {
+      const [tool, args, hint] = check;
+      const result = await run('npx', [tool, ...args]);
+      if (result.code === 0) continue;
+      failures.push(`${tool} ${args.join(' ')} found problems${hint ? `: ${hint}` : ''}`);
+      process.stderr.write(result.output);
     }
-  }
+  };
+  await Promise.all([lane(), lane()]);
+  if (failures.length === 0) return;
+  for (const failure of failures) console.error(failure);
+  process.exit(1);
+}
+
+/** @returns {Promise<{ code: number, output: string }>} */
+function run(command, args) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('exit', (code) => resolve({ code: code ?? 1, output }));
+  });
 }
 // `npm test -- test/clients` runs a part; with no arguments, everything. scripts/testGroups.mjs
 // splits the files into what runs alone and what runs in parallel, and ends with the timing report.
