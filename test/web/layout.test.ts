@@ -90,7 +90,7 @@ async function smallTargetsOf(page: Page): Promise<string[]> {
 }
 
 /**
- * The page at its width: axe, CSP, screenshot (checkPage), then what does not fit or cannot be tapped,
+ * The page at its width: axe and CSP (checkPage), then what does not fit or cannot be tapped,
  * each named with the page, so one run lists every page's problems.
  */
 async function layoutProblemsOf(page: Page, test: Mocha.Context, name: string): Promise<string[]> {

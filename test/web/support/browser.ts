@@ -8,8 +8,10 @@ import { freshIp } from '../../support/http';
 
 // The browser tests drive Debian's Chromium (installed by .ci/run), never a browser a tool downloads.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** Where each test leaves a screenshot of every page it visits, for a person to look at. */
+/** Where a failed test leaves a screenshot of where it stopped, and with SCREENSHOTS=1 each test one of every page it visits, for a person to look at. */
 export const SCREENSHOTS = join(__dirname, '..', '..', '..', '.screenshots');
+// A full-page screenshot costs Chromium a quarter to half a second, 166 pages a run: only when asked.
+const EVERY_PAGE = process.env.SCREENSHOTS === '1';
 const AXE_SOURCE = readFileSync(createRequire(__filename).resolve('axe-core/axe.min.js'), 'utf8');
 
 let browser: Promise<Browser> | undefined;
@@ -100,15 +102,17 @@ const fileSafe = (text: string) =>
 
 /**
  * Checks the page as it is now: no request of it went to Firestore, nothing refused by its
- * Content-Security-Policy (so every page, future ones too, runs under the policy Hosting serves), a screenshot under .screenshots/<test>/<name>.png, and
+ * Content-Security-Policy (so every page, future ones too, runs under the policy Hosting serves), with SCREENSHOTS=1 a screenshot under .screenshots/<test>/<name>.png, and
  * axe-core's automated accessibility check with no serious or critical violation.
  */
 export async function checkPage(page: Page, test: Mocha.Context, name: string): Promise<void> {
   assert.deepEqual(visitors.get(page)?.firestoreRequests, [], `${name}: the page reached Firestore directly`);
   assert.deepEqual(visitors.get(page)?.cspViolations, [], `${name}: the page broke its Content-Security-Policy`);
-  const folder = join(SCREENSHOTS, fileSafe(test.test?.fullTitle() ?? 'page'));
-  mkdirSync(folder, { recursive: true });
-  await page.screenshot({ path: join(folder, `${fileSafe(name)}.png`), fullPage: true });
+  if (EVERY_PAGE) {
+    const folder = join(SCREENSHOTS, fileSafe(test.test?.fullTitle() ?? 'page'));
+    mkdirSync(folder, { recursive: true });
+    await page.screenshot({ path: join(folder, `${fileSafe(name)}.png`), fullPage: true });
+  }
   // Evaluated, not added as an inline <script>, which the page's policy refuses.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   const violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: unknown }> }> =
