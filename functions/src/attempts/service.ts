@@ -19,7 +19,7 @@ import {
   tokenIssuerRefusal,
 } from '../auth';
 import { classOrganization } from './classFilter';
-import { type Client, findClient } from '../clients';
+import { type Client, findClient, requireClient } from '../clients';
 import {
   ApiError,
   badRequest,
@@ -479,8 +479,7 @@ export async function listAttempts(
   call: CallContext,
 ) {
   const scope = attemptListScope(principal, query);
-  if (scope.scope === 'tenant' && principal.role === 'super_admin' && !(await findClient(scope.clientId)))
-    throw notFound('Client not found');
+  if (scope.scope === 'tenant' && principal.role === 'super_admin') await requireClient(scope.clientId);
   if (query.class_id !== undefined && scope.scope === 'tenant')
     await checkClassFilter(principal, scope.clientId, query);
   const filters = {

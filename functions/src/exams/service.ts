@@ -24,7 +24,7 @@ import {
   sebRequired,
 } from '../shared';
 import { hasAccessCode, type PatchTestInput } from '../sittingRules';
-import { findClient } from '../clients';
+import { requireClient } from '../clients';
 import { applyMove, freezePools, isEditable, type TestStatus } from './lifecycle';
 import {
   MAX_POOL_QUESTIONS,
@@ -148,7 +148,7 @@ export function assertHasVersion(test: StoredTest, version: number): void {
 
 /** A client a Super Admin names must exist; a tenant user's own organization does (authentication checked it). */
 async function assertClientExists(principal: Principal, clientId: string): Promise<void> {
-  if (principal.role === 'super_admin' && !(await findClient(clientId))) throw notFound('Client not found');
+  if (principal.role === 'super_admin') await requireClient(clientId);
 }
 
 const OWNER_LOOKUP_LIMIT = 30;

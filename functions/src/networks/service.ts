@@ -1,7 +1,7 @@
 import { addUserEventToBatch } from '../audit';
 import { assertCanManageNetworks, type Principal } from '../auth';
-import { findClient } from '../clients';
-import { type CallContext, notFound } from '../shared';
+import { requireClient } from '../clients';
+import type { CallContext } from '../shared';
 import { applyLocally } from './registry';
 import type { Networks } from './schemas';
 import * as store from './store';
@@ -11,7 +11,7 @@ import * as store from './store';
 
 /** 404 for an organization that does not exist, whoever asks; 403 for another organization's, by the policy. */
 async function requireOrganization(principal: Principal, clientId: string): Promise<void> {
-  if (!(await findClient(clientId))) throw notFound('Client not found');
+  await requireClient(clientId);
   assertCanManageNetworks(principal, clientId);
 }
 

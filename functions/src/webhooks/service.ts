@@ -3,7 +3,7 @@ import { lookup } from 'node:dns/promises';
 import { Timestamp, type Transaction } from 'firebase-admin/firestore';
 import { addAudit, type AuditEventType, type AuditMeta, requestMeta } from '../audit';
 import { assertCanManageWebhooks, type Principal } from '../auth';
-import { findClient } from '../clients';
+import { requireClient } from '../clients';
 import { addressAllowed, checkOutboundUrl, loopbackPolicy } from '../outbound';
 import type { StoredDelivery } from '../outbox';
 import { resent } from '../outbox/retry';
@@ -20,7 +20,7 @@ import * as store from './store';
 
 /** 404 for an organization that does not exist, whoever asks; 403 for another organization's, by the policy. */
 async function requireOrganization(principal: Principal, clientId: string): Promise<void> {
-  if (!(await findClient(clientId))) throw notFound('Client not found');
+  await requireClient(clientId);
   assertCanManageWebhooks(principal, clientId);
 }
 
