@@ -19,8 +19,8 @@ const ALONE = [
   'test/platform/backendDeadline.stall.test.ts',
   // runDue with the clock moved on delivers and retries every organization's due deliveries,
   // other files' webhooks included; the burst also asserts how long its submits take.
-  'test/outbox/engine.inProcess.test.ts',
-  'test/outbox/burst.inProcess.test.ts',
+  'test/delivery/engine.inProcess.test.ts',
+  'test/delivery/burst.inProcess.test.ts',
   // resumeStaleSweeps with the clock moved on finishes every organization's stale sweeps.
   'test/sittings/sweeps.inProcess.test.ts',
   'test/sittings/faults.inProcess.test.ts',

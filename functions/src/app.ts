@@ -118,7 +118,7 @@ export function provideEffects(): void {
   provideTestChangeEffects({ recordSweep, runSweep, stopOpenAttempts });
   provideAttemptLookup(attemptShown);
   provideLeaveClasses(leaveClasses);
-  // The outbox's receivers: each plans an event's deliveries and sends one try (outbox/engine.ts).
+  // The outbox's receivers: each plans an event's deliveries and sends one try (delivery/engine.ts).
   provideDeliveryChannels({
     webhook: lazyChannel(async () => (await import('./webhooks').then((door) => door.loadChannel())).webhookChannel),
     lti_score: lazyChannel(

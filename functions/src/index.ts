@@ -85,21 +85,21 @@ export const fanOutEvent = onDocumentCreated(
     const event = change.data?.data() as StoredEvent | undefined;
     if (!event) return;
     provideEffects();
-    const { fanOut } = await import('./outbox').then((door) => door.loadEngine());
+    const { fanOut } = await import('./delivery');
     await fanOut(event, Date.now());
   },
 );
 
 /**
  * Every minute: fans out events whose trigger was lost, then tries every due
- * delivery, organizations in turn (outbox/retry.ts RUNNER_LIMITS bound one
+ * delivery, organizations in turn (delivery/retry.ts RUNNER_LIMITS bound one
  * organization's share, so its backlog never holds up another's).
  */
 export const deliverDue = onSchedule(
   { schedule: 'every 1 minutes', region: 'us-central1', timeoutSeconds: 120 },
   async () => {
     provideEffects();
-    const { runDue } = await import('./outbox').then((door) => door.loadEngine());
+    const { runDue } = await import('./delivery');
     await runDue(Date.now());
   },
 );

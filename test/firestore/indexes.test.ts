@@ -42,7 +42,7 @@ import {
   DUE_DELIVERIES_QUERY,
   PENDING_ORGANIZATIONS_QUERY,
   UNFANNED_EVENTS_QUERY,
-} from '../../functions/src/outbox/deliveryQuery';
+} from '../../functions/src/delivery/deliveryQuery';
 import { deliveriesOfWebhookSpec } from '../../functions/src/webhooks/webhookQuery';
 
 // The emulator serves any query; production refuses one without its index.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_ID_LENGTH } from '../shared';
-import { rosterImportOptions } from '../users/importSchemas';
+import { rosterImportOptions } from '../users';
 
 // The roster import's query and reply (also its OpenAPI schemas).
 

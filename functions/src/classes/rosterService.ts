@@ -3,15 +3,7 @@ import { assertCanManageClass, type Principal } from '../auth';
 import { ALREADY_EXISTS, hasStatus, NOT_FOUND } from '../firestore';
 import { receiveFile } from '../transfer';
 import { conflict, notFound, type RequestOrigin, type UploadBody } from '../shared';
-import {
-  findAccounts,
-  planRow,
-  provisionStudents,
-  readRosterFile,
-  refusedRoster,
-  type Plan,
-} from '../users/rosterAccounts';
-import { rosterCounts, rosterReport, type RosterRow, type RowOutcome } from '../users/rosterRows';
+import { loadRosterAccounts, loadRosterRows, type Plan, type RosterRow, type RowOutcome } from '../users';
 import { MAX_ROSTER_BYTES, MAX_ROSTER_ROWS, type RosterOptions, type RosterResult } from './rosterSchemas';
 import { addMembers, findClass, findClassOwner } from './store';
 
@@ -39,6 +31,8 @@ export async function importRoster(
   upload: UploadBody,
   origin: RequestOrigin,
 ): Promise<RosterResult> {
+  const { findAccounts, planRow, provisionStudents, readRosterFile, refusedRoster } = await loadRosterAccounts();
+  const { rosterCounts, rosterReport } = await loadRosterRows();
   const clientId = await requireClass(principal, classId);
   const file = await receiveFile(upload, MAX_ROSTER_BYTES);
   const rows = (await file.finish(readRosterFile(file, MAX_ROSTER_ROWS))).result;

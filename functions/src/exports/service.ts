@@ -16,11 +16,9 @@ import { goneWatch, send } from '../transfer';
 import { freezePools, MAX_POOL_QUESTIONS, poolCandidates, requireTest } from '../exams';
 import { requireClient } from '../clients';
 import { findFolder } from '../folders';
-import { refuseFolder } from '../questions/service';
-import type { Difficulty } from '../questions';
+import { loadService, type Difficulty } from '../questions';
 import { badRequest } from '../shared';
-import { readMedia } from '../media/store';
-import { organizationOfMediaId } from '../media';
+import { loadStore, organizationOfMediaId } from '../media';
 import { MAX_EXPORT_QUESTIONS, type ExportFormat, type ExportQuestionsQuery } from './schemas';
 import * as store from './store';
 
@@ -67,6 +65,7 @@ async function withCategories(
 /** The media one question refers to (of its own organization), those still stored; another keeps its link. */
 async function mediaFile(clientId: string, mediaId: string): Promise<ExportMediaFile | undefined> {
   if (organizationOfMediaId(mediaId) !== clientId) return undefined;
+  const { readMedia } = await loadStore();
   const found = await readMedia(clientId, mediaId);
   return found && { name: found.doc.name, content_type: found.doc.content_type, bytes: found.bytes };
 }
@@ -178,8 +177,10 @@ const fileDate = () => new Date().toISOString().slice(0, 10);
 export async function exportQuestions(principal: Principal, query: ExportQuestionsQuery): Promise<Stream> {
   const clientId = questionBankScope(principal, query.client_id, 'query.client_id');
   await requireClient(clientId);
-  if (query.folder_id !== undefined && !(await findFolder(clientId, query.folder_id)))
+  if (query.folder_id !== undefined && !(await findFolder(clientId, query.folder_id))) {
+    const { refuseFolder } = await loadService();
     await refuseFolder(principal, clientId, query.folder_id, 'query.folder_id');
+  }
   const filters = { folder_id: query.folder_id, difficulty: query.difficulty, question_type: query.question_type };
   const [count, first] = await Promise.all([
     store.countQuestions(clientId, filters),

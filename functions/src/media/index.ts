@@ -2,5 +2,10 @@
 // What other folders may use; nothing else of this folder is imported from outside.
 export { provideAttemptLookup } from './attemptLookup';
 export { isMediaUrl, mediaUrl, newMediaId, organizationOfMediaId } from './rules';
+export type { MediaFile } from './store';
 /** Loaded when called, not with this door: it is kept off the cold start. */
 export const loadRoutes = () => import('./routes');
+/** Loaded when called, not with this door: it is kept off the cold start. */
+export const loadMediaType = () => import('./mediaType');
+/** Loaded when called, not with this door: it is kept off the cold start. */
+export const loadStore = () => import('./store');

@@ -1,4 +1,4 @@
-import type { EventType } from './documents';
+import type { EventType } from './events';
 
 // Pure: which event a score written to an attempt makes.
 

@@ -1,11 +1,9 @@
 import type { Timestamp } from 'firebase-admin/firestore';
+import type { EventType } from './events';
 
 // The outbox: what happened, recorded in the same transaction as the change
 // (an event), and what must be sent because of it (a delivery per receiver),
 // each delivery tried and retried on its own until it lands or is given up.
-
-export const EVENT_TYPES = ['attempt.submitted', 'attempt.graded', 'attempt.regraded', 'test.published'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
 
 /** clients/{c}/events/{eventId}: one change worth telling others about. Written with the change, never after it. */
 export interface StoredEvent {

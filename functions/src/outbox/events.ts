@@ -1,7 +1,14 @@
 import { Timestamp, type Transaction } from 'firebase-admin/firestore';
 import { paths } from '../firestore';
 import { eventOfScoreChange, type ScoredAttempt } from './attemptEvents';
-import type { EventType, StoredEvent } from './documents';
+import type { StoredEvent } from './documents';
+
+/**
+ * The events there are. Here, not in documents.ts (types only, never loaded), because the door
+ * exports the list (webhooks' schemas read it) and the door is loaded at cold start.
+ */
+export const EVENT_TYPES = ['attempt.submitted', 'attempt.graded', 'attempt.regraded', 'test.published'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
 
 const EVENT_KEPT_MS = 30 * 24 * 60 * 60_000;
 

@@ -1,14 +1,14 @@
-// Front door of outbox/: events recorded with their change and delivered through the channels the composition root provides.
+// Front door of outbox/: events recorded with their change, and the channels the composition root provides for their deliveries (delivery/ sends them).
 // What other folders may use; nothing else of this folder is imported from outside.
-export { provideDeliveryChannels } from './channels';
+export { deliveryChannels, provideDeliveryChannels } from './channels';
 export type {
   DeliveryChannel,
+  DeliveryStatus,
   DeliveryTarget,
-  EventType,
+  DeliveryTry,
   PlannedDelivery,
   StoredDelivery,
   StoredEvent,
 } from './documents';
-export { recordEvent, recordRegradeEvent, recordScoreEvent } from './events';
-/** Loaded when called, not with this door: it is kept off the cold start. */
-export const loadEngine = () => import('./engine');
+export { EVENT_TYPES, recordEvent, recordRegradeEvent, recordScoreEvent } from './events';
+export type { EventType } from './events';

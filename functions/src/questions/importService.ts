@@ -26,9 +26,7 @@ import {
   parseQtiPackage,
   parseQtiXml,
 } from '../interchange';
-import { MAX_IMPORT_MEDIA_BYTES, sniffMedia } from '../media/mediaType';
-import { mediaUrl, newMediaId } from '../media';
-import { removeMedia, storeMedia, type MediaFile } from '../media/store';
+import { loadMediaType, loadStore, mediaUrl, newMediaId, type MediaFile } from '../media';
 import { MissingFolder } from './store';
 import { bankSizeRefusal, decideImport, type ImportMode, type ImportWrite, type ValidEntry } from './importDecision';
 
@@ -206,6 +204,7 @@ function csvEntry(row: RowResult, i: number): ImportEntry {
  * a dry run stops after this.
  */
 async function planMedia(clientId: string, bank: ParsedBank): Promise<MediaPlan> {
+  const { MAX_IMPORT_MEDIA_BYTES, sniffMedia } = await loadMediaType();
   const plan = new Map<string, { id: string } | { refused: string }>();
   const idBySha = new Map<string, string>();
   let total = 0;
@@ -322,6 +321,7 @@ async function writeImport(
   folders: FolderPlan,
   media: ReadEntries['media'],
 ): Promise<ImportResult> {
+  const { removeMedia, storeMedia } = await loadStore();
   const now = Date.now();
   const createdAt = new Date(now).toISOString();
   const questions = storedQuestions(clientId, write.valid, folders, createdAt);

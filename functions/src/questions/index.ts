@@ -20,3 +20,5 @@ export type { Difficulty, QuestionFilters } from './schemas';
 export { toStoredQuestion } from './store';
 /** Loaded when called, not with this door: it is kept off the cold start. */
 export const loadRoutes = () => import('./routes');
+/** Loaded when called, not with this door: it is kept off the cold start. */
+export const loadService = () => import('./service');

@@ -1,21 +1,9 @@
 import { z } from 'zod';
 import { ClientId } from '../shared';
+import { rosterImportOptions } from './schemas';
 
 // The organization's roster import (POST /api/users/import) and the invitation links: query, replies
-// (also their OpenAPI schemas). The mode and dry-run options are the class roster's too.
-
-/** Every roster import's options: all or nothing or partial, and a dry run. */
-export const rosterImportOptions = {
-  mode: z
-    .enum(['all_or_nothing', 'partial'])
-    .default('all_or_nothing')
-    .describe('partial: import the valid rows and report the others'),
-  dry_run: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((v) => v === 'true')
-    .describe('true: check everything and write nothing'),
-};
+// (also their OpenAPI schemas). The mode and dry-run options are in schemas.ts, the class roster's too.
 
 /** A file of this many rows is far bigger than any roster that fits in the row bound. */
 export const MAX_USER_IMPORT_BYTES = 1024 * 1024;

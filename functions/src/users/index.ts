@@ -4,7 +4,13 @@ export { provideLeaveClasses } from './classMemberships';
 export type { StoredProfile } from './documents';
 export { newProfile } from './profiles';
 export { accountsOf, provisionAccounts } from './provisionAccounts';
-export { Me } from './schemas';
+export type { Plan } from './rosterAccounts';
+export type { RosterRow, RowOutcome } from './rosterRows';
+export { Me, rosterImportOptions } from './schemas';
 export { readUser } from './service';
 /** Loaded when called, not with this door: it is kept off the cold start. */
 export const loadRoutes = () => import('./routes');
+/** Loaded when called, not with this door: it is kept off the cold start. */
+export const loadRosterAccounts = () => import('./rosterAccounts');
+/** Loaded when called, not with this door: it is kept off the cold start. */
+export const loadRosterRows = () => import('./rosterRows');

@@ -121,3 +121,19 @@ export const Me = z
       ),
   })
   .meta({ id: 'Me' });
+
+/**
+ * Every roster import's options: all or nothing or partial, and a dry run. Here, with what the door
+ * exports at cold start, so the class roster's schemas read them without loading the imports.
+ */
+export const rosterImportOptions = {
+  mode: z
+    .enum(['all_or_nothing', 'partial'])
+    .default('all_or_nothing')
+    .describe('partial: import the valid rows and report the others'),
+  dry_run: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true')
+    .describe('true: check everything and write nothing'),
+};

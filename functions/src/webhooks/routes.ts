@@ -1,6 +1,6 @@
 import { defineRoute, type RouteDefinition } from '../http';
-import { EVENT_TYPES } from '../outbox/documents';
-import { MAX_TRIES } from '../outbox/retry';
+import { MAX_TRIES } from '../delivery';
+import { EVENT_TYPES } from '../outbox';
 import {
   CreateWebhookBody,
   Delivery,

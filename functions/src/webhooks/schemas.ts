@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_TYPES } from '../outbox/documents';
+import { EVENT_TYPES } from '../outbox';
 import { ClientId, DEFAULT_PAGE_LIMIT, MAX_ID_LENGTH, MAX_PAGE_LIMIT, pagedQuery, Pagination } from '../shared';
 
 // Request and reply shapes of an organization's webhook endpoints and their deliveries.

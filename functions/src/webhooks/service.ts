@@ -6,8 +6,7 @@ import { assertCanManageWebhooks, type Principal } from '../auth';
 import { requireClient } from '../clients';
 import { addressAllowed, checkOutboundUrl, loopbackPolicy } from '../outbound';
 import type { StoredDelivery } from '../outbox';
-import { resent } from '../outbox/retry';
-import { DELIVERY_KEPT_MS } from '../outbox/store';
+import { DELIVERY_KEPT_MS, resent } from '../delivery';
 import { badRequest, type CallContext, isDocumentId, notFound, type PageInfo, type PageRequest } from '../shared';
 import type { StoredWebhook } from './documents';
 import type { CreateWebhookInput, Delivery, Webhook, WebhookWithSecret } from './schemas';
@@ -16,7 +15,7 @@ import * as store from './store';
 
 // An organization's webhook endpoints: registered, listed, deleted, their
 // secret rotated, their deliveries listed and resent. Delivery itself is the
-// outbox's (outbox/engine.ts) through this feature's channel (channel.ts).
+// outbox's (delivery/engine.ts) through this feature's channel (channel.ts).
 
 /** 404 for an organization that does not exist, whoever asks; 403 for another organization's, by the policy. */
 async function requireOrganization(principal: Principal, clientId: string): Promise<void> {

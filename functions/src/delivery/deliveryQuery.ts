@@ -1,4 +1,4 @@
-// Pure: the shapes of the outbox's queries, which the index test checks
+// Pure: the shapes of the delivery engine's queries, which the index test checks
 // against firestore.indexes.json (the emulator serves any query without one).
 
 /** The runner's walk over organizations with a pending delivery: every organization's deliveries, status ==, by client_id. */

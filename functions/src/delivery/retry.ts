@@ -1,4 +1,4 @@
-import type { DeliveryStatus, DeliveryTry } from './documents';
+import type { DeliveryStatus, DeliveryTry } from '../outbox';
 
 // Pure: what a try's outcome does to its delivery, and in which order the
 // runner takes the due ones. No Firebase here, so every decision is tested with

@@ -1,6 +1,5 @@
 import { errorText, log } from '../platform';
-import { deliveryChannels } from './channels';
-import type { DeliveryTry, StoredDelivery, StoredEvent } from './documents';
+import { deliveryChannels, type DeliveryTry, type StoredDelivery, type StoredEvent } from '../outbox';
 import {
   afterBackendFailure,
   afterTry,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Timestamp } from 'firebase-admin/firestore';
 import { ALREADY_EXISTS, db, hasStatus, paths } from '../firestore';
 import { DUE_DELIVERIES_QUERY, PENDING_ORGANIZATIONS_QUERY, UNFANNED_EVENTS_QUERY } from './deliveryQuery';
-import type { DeliveryTry, PlannedDelivery, StoredDelivery, StoredEvent } from './documents';
+import type { DeliveryTry, PlannedDelivery, StoredDelivery, StoredEvent } from '../outbox';
 import { HISTORY_KEPT, LEASE_MS, type DeliveryState } from './retry';
 
 /** How long a delivery is kept (its TTL), from when it was made or last resent. */

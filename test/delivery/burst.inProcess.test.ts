@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { provideEffects } from '../../functions/src/app';
 import type { StoredDelivery } from '../../functions/src/outbox/documents';
-import { runDue } from '../../functions/src/outbox/engine';
+import { runDue } from '../../functions/src/delivery/engine';
 import { newSecret } from '../../functions/src/webhooks/signing';
 import { publishTest } from '../attempts/fixtures';
 import { as } from '../exams/fixtures';

@@ -8,7 +8,7 @@ import {
   RETRY_DELAYS_MS,
   roundRobin,
   runFairly,
-} from '../../functions/src/outbox/retry';
+} from '../../functions/src/delivery/retry';
 
 // Pure retry decisions of the outbox, with an explicit clock.
 
