@@ -5,7 +5,7 @@ import { ErrorMessage, Field, Loading, plural, ScrollTable, useAction, useLoad }
 import { countOf, RosterImportForm, type RosterTarget } from '../classes/RosterImport';
 import { CopyValue } from '../integrations/formParts';
 import { NeedsOrg } from '../org';
-import { Pager } from '../Pager';
+import { Pager } from '../shared';
 import { personLabel } from '../StudentCombobox';
 import { Accommodations } from '../tests/Students';
 import {
