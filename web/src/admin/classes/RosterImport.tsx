@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { ApiError, type Schemas } from '../../api';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, plural, ScrollTable, useAction } from '../../ui';
-import { CopyValue } from '../integrations/formParts';
+import { CopyValue } from '../shared';
 import { saveFile } from '../questions/ExportControl';
 import { importRoster, type RosterStatus } from './classApi';
 

@@ -1,2 +1,3 @@
 // Front door of admin/shared/: the parts every admin page uses, each written once.
+export { COPY_FAILED, CopyValue, useCopy } from './CopyValue';
 export { Pager } from './Pager';
