@@ -1,3 +1,4 @@
 // Front door of admin/shared/: the parts every admin page uses, each written once.
+export { Accommodations } from './Accommodations';
 export { COPY_FAILED, CopyValue, useCopy } from './CopyValue';
 export { Pager } from './Pager';
