@@ -3,8 +3,7 @@ import { type Schemas, unwrap } from '../../api';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, formatTime, Loading, ScrollTable, useAction, useLoad } from '../../ui';
 import { personName } from '../people';
-import { COPY_FAILED, useCopy } from '../shared';
-import { fromLocalInput } from './time';
+import { COPY_FAILED, fromLocalInput, useCopy } from '../shared';
 
 /** Share codes of a published test: issue, copy, revoke. */
 export function ShareCodes({ test }: { test: Schemas['Test'] }) {
