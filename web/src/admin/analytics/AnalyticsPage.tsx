@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router';
 import { type Schemas, unwrap } from '../../api';
 import { useSession } from '../../session';
 import { ErrorMessage, formatTime, Loading, ScrollTable, useAction, useLoad } from '../../ui';
-import { Pager } from '../Pager';
+import { Pager } from '../shared';
 import { RegradeDialog } from '../grading/RegradeDialog';
 import { useOrg } from '../org';
 import { ClassFilter, useClassFilter } from '../classes/ClassFilter';

@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router';
 import { unwrap } from '../../api';
 import { useSession } from '../../session';
 import { ErrorMessage, formatTime, Loading, ScrollTable, useLoad } from '../../ui';
-import { Pager } from '../Pager';
+import { Pager } from '../shared';
 import { useOrg } from '../org';
 import { personName } from '../people';
 

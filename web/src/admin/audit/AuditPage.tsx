@@ -3,7 +3,7 @@ import { type paths, unwrap } from '../../api';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, formatTime, Loading, ScrollTable, useLoad } from '../../ui';
 import { useOrg } from '../org';
-import { Pager } from '../Pager';
+import { Pager } from '../shared';
 import { describeEvent, EVENT_TYPES } from './auditText';
 
 type AuditQuery = NonNullable<paths['/api/audit-logs']['get']['parameters']['query']>;

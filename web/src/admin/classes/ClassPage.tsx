@@ -4,7 +4,7 @@ import { type Schemas, unwrap } from '../../api';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, formatTime, Loading, ScrollTable, useAction, useLoad } from '../../ui';
 import { useOrg } from '../org';
-import { Pager } from '../Pager';
+import { Pager } from '../shared';
 import { addMember, deleteClass, getClass, listMembers, removeMember, updateClass, type ClassInfo } from './classApi';
 import { DeleteRefusal } from './ClassesPage';
 import { RosterImport } from './RosterImport';

@@ -4,7 +4,7 @@ import { ApiError } from '../../api';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, Loading, ScrollTable, useAction, useLoad } from '../../ui';
 import { NeedsOrg } from '../org';
-import { Pager } from '../Pager';
+import { Pager } from '../shared';
 import { createClass, deleteClass, listClasses, orgQuery, type ClassInfo } from './classApi';
 
 const PAGE_SIZE = 20;

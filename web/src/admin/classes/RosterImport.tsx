@@ -2,7 +2,16 @@ import { useState, type ReactNode } from 'react';
 import { ApiError, type Schemas } from '../../api';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, plural, ScrollTable, useAction } from '../../ui';
-import { CopyValue } from '../integrations/formParts';
+import {
+  CheckAndImport,
+  choiceOf,
+  CopyValue,
+  importGate,
+  ImportModes,
+  messageOnly,
+  RefusedNote,
+  sentPartial,
+} from '../shared';
 import { saveFile } from '../questions/ExportControl';
 import { importRoster, type RosterStatus } from './classApi';
 
@@ -73,14 +82,14 @@ export function RosterImportForm({ target, onImported }: { target: RosterTarget;
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [checked, setChecked] = useState('');
   const action = useAction();
-  const choice = file ? [file.name, file.size, file.lastModified].join('\u0000') : '';
+  const choice = choiceOf(file);
 
   const send = (dryRun: boolean) =>
     action.run(async () => {
       if (!file) return;
       setOutcome(null);
       try {
-        const reply = await target.send(file, { partial: dryRun || mode === 'partial', dryRun });
+        const reply = await target.send(file, { partial: sentPartial(dryRun, mode), dryRun });
         setOutcome({ dryRun, rows: reply.rows, refused: false });
         setChecked(dryRun ? choice : '');
         if (!dryRun) onImported();
@@ -93,11 +102,9 @@ export function RosterImportForm({ target, onImported }: { target: RosterTarget;
 
   const rows = outcome?.rows ?? [];
   const errors = countOf(rows, 'error');
-  const wouldRefuse = Boolean(outcome?.dryRun && !outcome.refused && errors > 0 && mode === 'all_or_nothing');
-  const canImport = checked !== '' && checked === choice && !wouldRefuse;
-  // The rows are in the table: the alert keeps only the message then.
-  const shownError =
-    action.error instanceof ApiError && outcome?.refused ? new Error(action.error.message) : action.error;
+  const gate = importGate(outcome && { ...outcome, failed: errors }, mode, checked, choice);
+  const { wouldRefuse } = gate;
+  const shownError = messageOnly(action.error, Boolean(outcome?.refused));
   const summary = target.summary(rows);
   const links = rows.filter((r) => r.invitation_link);
 
@@ -123,42 +130,13 @@ export function RosterImportForm({ target, onImported }: { target: RosterTarget;
             }}
           />
         </Field>
-        <fieldset className="modes">
-          <legend>When some rows cannot be imported</legend>
-          <label className="option">
-            <input
-              type="radio"
-              name={`${target.id}-mode`}
-              checked={mode === 'all_or_nothing'}
-              onChange={() => setMode('all_or_nothing')}
-            />{' '}
-            Import nothing (all or nothing)
-          </label>
-          <label className="option">
-            <input
-              type="radio"
-              name={`${target.id}-mode`}
-              checked={mode === 'partial'}
-              onChange={() => setMode('partial')}
-            />{' '}
-            Import the others (partial)
-          </label>
-        </fieldset>
-        <div className="row">
-          <button type="submit" disabled={!file || action.busy}>
-            Check roster
-          </button>
-          <button
-            type="button"
-            disabled={!file || action.busy || !canImport}
-            title={
-              wouldRefuse ? 'All or nothing would refuse this file' : !canImport ? 'Check the file first' : undefined
-            }
-            onClick={() => void send(false)}
-          >
-            Import roster
-          </button>
-        </div>
+        <ImportModes name={`${target.id}-mode`} what="rows" mode={mode} onChange={setMode} />
+        <CheckAndImport
+          labels={{ check: 'Check roster', import: 'Import roster' }}
+          ready={Boolean(file) && !action.busy}
+          gate={gate}
+          onImport={() => void send(false)}
+        />
       </form>
       {action.busy && <p role="status">Sending the roster…</p>}
       <ErrorMessage error={shownError} />
@@ -175,11 +153,7 @@ export function RosterImportForm({ target, onImported }: { target: RosterTarget;
           </p>
         </div>
       )}
-      {outcome?.refused && (
-        <p role="status" className="note" data-testid="roster-summary">
-          {outcome.dryRun ? 'Check failed' : 'Nothing was imported'}: see the rows below.
-        </p>
-      )}
+      {outcome?.refused && <RefusedNote dryRun={outcome.dryRun} what="rows" testId="roster-summary" />}
       {links.length > 0 && (
         <p className="row">
           <span>

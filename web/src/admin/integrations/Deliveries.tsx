@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useSession } from '../../session';
 import { formatTime, Loading, ScrollTable, useAction, useLoad } from '../../ui';
-import { Pager } from '../Pager';
+import { Pager } from '../shared';
 import { FormError } from './formParts';
 import {
   listDeliveries,

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useSession } from '../../session';
 import { Field, formatTime, Loading, ScrollTable, useAction, useLoad } from '../../ui';
-import { CopyValue, fieldProblems, FieldProblems, FormError } from './formParts';
+import { CopyValue } from '../shared';
+import { fieldProblems, FieldProblems, FormError } from './formParts';
 import {
   deleteLtiPlatform,
   listLtiPlatforms,

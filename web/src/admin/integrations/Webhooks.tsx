@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { useSession } from '../../session';
 import { Field, formatTime, Loading, useAction, useLoad } from '../../ui';
 import { Deliveries } from './Deliveries';
-import { CopyValue, fieldProblems, FieldProblems, FormError } from './formParts';
+import { CopyValue } from '../shared';
+import { fieldProblems, FieldProblems, FormError } from './formParts';
 import {
   createWebhook,
   deleteWebhook,

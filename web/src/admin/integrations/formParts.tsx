@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { ApiError } from '../../api';
 import { ErrorMessage } from '../../ui';
 
@@ -33,25 +32,4 @@ export function FormError({ error, fields }: { error: unknown; fields: string[] 
   const rest = error.details.filter((d) => !d.path || !fields.some((f) => names(d.path, f)));
   const shown = new ApiError(error.status, error.code, error.message, rest, error.body);
   return <ErrorMessage error={shown} />;
-}
-
-/** A value to paste elsewhere, with a button that copies it and says so. */
-export function CopyValue({ value, label, testId }: { value: string; label: string; testId?: string }) {
-  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
-  const copy = () =>
-    navigator.clipboard.writeText(value).then(
-      () => setState('copied'),
-      () => setState('failed'),
-    );
-  return (
-    <span className="copy-value">
-      <code data-testid={testId}>{value}</code>{' '}
-      <button type="button" className="secondary" onClick={() => void copy()}>
-        Copy<span className="sr-only"> {label}</span>
-      </button>{' '}
-      <span role="status">
-        {state === 'copied' ? 'Copied.' : state === 'failed' ? 'Could not copy: select the text and copy it.' : ''}
-      </span>
-    </span>
-  );
 }

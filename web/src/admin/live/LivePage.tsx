@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router';
 import { type Schemas, serverNow, unwrap } from '../../api';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, Loading, ScrollTable, useAction, useLoad } from '../../ui';
-import { Pager } from '../Pager';
+import { Pager } from '../shared';
 import { ClassFilter, useClassFilter } from '../classes/ClassFilter';
 import { useOrg } from '../org';
 import { personWithEmail } from '../people';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { type Schemas, unwrap } from '../../api';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, formatTime, Loading, ScrollTable, useAction, useLoad } from '../../ui';
-import { Pager } from '../Pager';
+import { Pager } from '../shared';
 
 const EMPTY: Schemas['CreateClient'] = { name: '', address: '', logo_url: '' };
 

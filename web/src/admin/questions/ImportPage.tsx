@@ -3,13 +3,22 @@ import { ApiError, type Schemas, unwrap } from '../../api';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, plural, ScrollTable, useAction, useLoad } from '../../ui';
 import { NeedsOrg } from '../org';
+import {
+  CheckAndImport,
+  choiceOf,
+  importGate,
+  ImportModes,
+  type ImportMode,
+  messageOnly,
+  RefusedNote,
+  sentPartial,
+} from '../shared';
 import { CODED_VALUES, COLUMN_NOTES, CSV_COLUMNS, REQUIRED_COLUMNS, templateCsv } from './csvTemplate';
 import { saveFile } from './ExportControl';
 import { QUESTION_TYPES } from './QuestionForm';
 
 type RowError = Schemas['ImportRowError'];
 type Format = 'auto' | 'csv' | 'gift' | 'aiken' | 'moodle_xml' | 'qti';
-type Mode = 'all_or_nothing' | 'partial';
 
 const FORMATS: Array<{ value: Format; label: string }> = [
   { value: 'auto', label: 'Auto (from the file name)' },
@@ -59,7 +68,7 @@ function Importer({ clientId }: { clientId: string }) {
   const { api } = useSession();
   const [file, setFile] = useState<File | null>(null);
   const [format, setFormat] = useState<Format>('auto');
-  const [mode, setMode] = useState<Mode>('all_or_nothing');
+  const [mode, setMode] = useState<ImportMode>('all_or_nothing');
   const [folderId, setFolderId] = useState('');
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   // The file and options the last check was of: "Import" commits exactly what was checked.
@@ -70,7 +79,7 @@ function Importer({ clientId }: { clientId: string }) {
     [api, clientId],
   );
   // The mode is not part of it: a check reports every question, whichever mode then imports.
-  const choice = file ? [file.name, file.size, file.lastModified, format, folderId].join('\u0000') : '';
+  const choice = choiceOf(file, format, folderId);
 
   const reset = () => {
     setOutcome(null);
@@ -81,7 +90,7 @@ function Importer({ clientId }: { clientId: string }) {
   // A check is a partial dry run: the only reply that reports every question of the file (an
   // all-or-nothing refusal lists only the questions it refuses). The page then says what the
   // chosen mode would do with it.
-  const send = (dryRun: boolean, sentMode: Mode = mode) =>
+  const send = (dryRun: boolean, sentMode: ImportMode = mode) =>
     action.run(async () => {
       if (!file) return;
       setOutcome(null);
@@ -91,7 +100,7 @@ function Importer({ clientId }: { clientId: string }) {
       const query = {
         client_id: clientId,
         ...(format !== 'auto' ? { format } : {}),
-        ...(dryRun || sentMode === 'partial' ? { mode: 'partial' as const } : {}),
+        ...(sentPartial(dryRun, sentMode) ? { mode: 'partial' as const } : {}),
         ...(folderId ? { folder_id: folderId } : {}),
         ...(dryRun ? { dry_run: 'true' as const } : {}),
       };
@@ -115,14 +124,18 @@ function Importer({ clientId }: { clientId: string }) {
     });
 
   const error = action.error;
-  // The problems are in the table: the alert keeps only the message then.
-  const shownError = error instanceof ApiError && outcome?.refused ? new Error(withoutApiAdvice(error.message)) : error;
+  const shownError = messageOnly(error, Boolean(outcome?.refused), withoutApiAdvice);
   const reply = outcome?.reply;
   const items = reply?.questions ?? outcome?.refused?.questions ?? [];
   const rowErrors = reply?.errors ?? rowErrorsOf(outcome?.refused?.details ?? []);
   // A check that found questions all or nothing would refuse: nothing to import in that mode.
-  const wouldRefuse = Boolean(outcome?.dryRun && reply && reply.failed > 0 && mode === 'all_or_nothing');
-  const canImport = checked === choice && checked !== '' && !wouldRefuse;
+  const gate = importGate(
+    outcome && { dryRun: outcome.dryRun, refused: !reply, failed: reply?.failed ?? 0 },
+    mode,
+    checked,
+    choice,
+  );
+  const { wouldRefuse } = gate;
   // All or nothing refused (or would refuse) the file: one press imports the others instead.
   const importOthers = () => {
     setMode('partial');
@@ -192,37 +205,13 @@ function Importer({ clientId }: { clientId: string }) {
             </select>
           </Field>
         </div>
-        <fieldset className="modes">
-          <legend>When some questions cannot be imported</legend>
-          <label className="option">
-            <input
-              type="radio"
-              name="import-mode"
-              checked={mode === 'all_or_nothing'}
-              onChange={() => setMode('all_or_nothing')}
-            />{' '}
-            Import nothing (all or nothing)
-          </label>
-          <label className="option">
-            <input type="radio" name="import-mode" checked={mode === 'partial'} onChange={() => setMode('partial')} />{' '}
-            Import the others (partial)
-          </label>
-        </fieldset>
-        <div className="row">
-          <button type="submit" disabled={!file || action.busy}>
-            Check file
-          </button>
-          <button
-            type="button"
-            disabled={!file || action.busy || !canImport}
-            title={
-              wouldRefuse ? 'All or nothing would refuse this file' : !canImport ? 'Check the file first' : undefined
-            }
-            onClick={() => void send(false)}
-          >
-            Import
-          </button>
-        </div>
+        <ImportModes name="import-mode" what="questions" mode={mode} onChange={setMode} />
+        <CheckAndImport
+          labels={{ check: 'Check file', import: 'Import' }}
+          ready={Boolean(file) && !action.busy}
+          gate={gate}
+          onImport={() => void send(false)}
+        />
       </form>
       <ErrorMessage error={folders.error} />
       {action.busy && <p role="status">Sending the file…</p>}
@@ -243,11 +232,7 @@ function Importer({ clientId }: { clientId: string }) {
           {reply.imported > 0 && othersButton(reply.imported)}
         </div>
       )}
-      {outcome?.refused && (
-        <p role="status" className="note" data-testid="import-summary">
-          {outcome.dryRun ? 'Check failed' : 'Nothing was imported'}: see the questions below.
-        </p>
-      )}
+      {outcome?.refused && <RefusedNote dryRun={outcome.dryRun} what="questions" testId="import-summary" />}
       {outcome?.refused && !outcome.dryRun && mode === 'all_or_nothing' && <p>{othersButton()}</p>}
       {items.length > 0 ? (
         <Report items={items} rowErrors={rowErrors} />

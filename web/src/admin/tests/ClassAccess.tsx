@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import type { Schemas } from '../../api';
 import { useSession } from '../../session';
-import { ErrorMessage, Field, formatTime, Loading, ScrollTable, useAction, useLoad } from '../../ui';
+import { ErrorMessage, Field, Loading, ScrollTable, useAction, useLoad } from '../../ui';
 import {
   allClasses,
   classLabel,
@@ -12,9 +12,8 @@ import {
   putClassOverride,
   setAssignment,
   type ClassInfo,
-  type OverrideValues,
 } from '../classes/classApi';
-import { fromLocalInput } from './time';
+import { OverrideCells, OverrideColumns, OverrideFields, useOverrideInputs } from '../shared';
 
 type Test = Schemas['Test'];
 
@@ -107,28 +106,18 @@ export function Audience({
   );
 }
 
-const valueOr = (value: unknown, shown: string) => (value === undefined ? 'test’s' : shown);
-
 /** A window, timer or attempts for every member of a class; a student's own override still wins. */
 export function ClassOverrides({ testId, classes }: { testId: string; classes: ClassInfo[] | undefined }) {
   const { api } = useSession();
   const overrides = useLoad(() => listClassOverrides(api, testId), [api, testId]);
   const action = useAction();
   const [classId, setClassId] = useState('');
-  const [opensAt, setOpensAt] = useState('');
-  const [closesAt, setClosesAt] = useState('');
-  const [timer, setTimer] = useState('');
-  const [maxAttempts, setMaxAttempts] = useState('');
+  const form = useOverrideInputs();
   const names = new Map((classes ?? []).map((c) => [c.id, classLabel(c)]));
 
   const put = () =>
     action.run(async () => {
-      const body: OverrideValues = {};
-      if (opensAt) body.opens_at = fromLocalInput(opensAt);
-      if (closesAt) body.closes_at = fromLocalInput(closesAt);
-      if (timer) body.timer = Number(timer);
-      if (maxAttempts) body.max_attempts = Number(maxAttempts);
-      await putClassOverride(api, testId, classId, body);
+      await putClassOverride(api, testId, classId, form.body());
       overrides.reload();
     });
   const remove = (id: string) =>
@@ -165,18 +154,7 @@ export function ClassOverrides({ testId, classes }: { testId: string; classes: C
               ))}
             </select>
           </Field>
-          <Field label="Class opening time">
-            <input type="datetime-local" value={opensAt} onChange={(e) => setOpensAt(e.target.value)} />
-          </Field>
-          <Field label="Class closing time">
-            <input type="datetime-local" value={closesAt} onChange={(e) => setClosesAt(e.target.value)} />
-          </Field>
-          <Field label="Class timer (minutes)">
-            <input type="number" min="1" max="1440" value={timer} onChange={(e) => setTimer(e.target.value)} />
-          </Field>
-          <Field label="Class attempts">
-            <input type="number" min="1" value={maxAttempts} onChange={(e) => setMaxAttempts(e.target.value)} />
-          </Field>
+          <OverrideFields who="Class" form={form} />
           <button type="submit" disabled={!classId || action.busy}>
             Set class override
           </button>
@@ -191,10 +169,7 @@ export function ClassOverrides({ testId, classes }: { testId: string; classes: C
           <thead>
             <tr>
               <th scope="col">Class</th>
-              <th scope="col">Opens</th>
-              <th scope="col">Closes</th>
-              <th scope="col">Timer</th>
-              <th scope="col">Attempts</th>
+              <OverrideColumns />
               <th scope="col">
                 <span className="sr-only">Actions</span>
               </th>
@@ -206,10 +181,7 @@ export function ClassOverrides({ testId, classes }: { testId: string; classes: C
               return (
                 <tr key={o.class_id}>
                   <td>{name}</td>
-                  <td>{valueOr(o.opens_at, formatTime(o.opens_at))}</td>
-                  <td>{valueOr(o.closes_at, formatTime(o.closes_at))}</td>
-                  <td>{valueOr(o.timer, `${o.timer} min`)}</td>
-                  <td>{valueOr(o.max_attempts, String(o.max_attempts ?? 'unlimited'))}</td>
+                  <OverrideCells override={o} />
                   <td>
                     <button
                       type="button"

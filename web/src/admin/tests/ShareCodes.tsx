@@ -3,7 +3,7 @@ import { type Schemas, unwrap } from '../../api';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, formatTime, Loading, ScrollTable, useAction, useLoad } from '../../ui';
 import { personName } from '../people';
-import { fromLocalInput } from './time';
+import { COPY_FAILED, fromLocalInput, useCopy } from '../shared';
 
 /** Share codes of a published test: issue, copy, revoke. */
 export function ShareCodes({ test }: { test: Schemas['Test'] }) {
@@ -19,7 +19,7 @@ export function ShareCodes({ test }: { test: Schemas['Test'] }) {
   const [expiresAt, setExpiresAt] = useState('');
   const [maxUses, setMaxUses] = useState('');
   const [issued, setIssued] = useState<Schemas['ShareCode'] | null>(null);
-  const [copied, setCopied] = useState('');
+  const clipboard = useCopy();
 
   const issue = () =>
     action.run(async () => {
@@ -40,11 +40,6 @@ export function ShareCodes({ test }: { test: Schemas['Test'] }) {
       );
       if (issued?.code === code) setIssued(null);
       codes.reload();
-    });
-  const copy = (code: string) =>
-    action.run(async () => {
-      await navigator.clipboard.writeText(code);
-      setCopied(code);
     });
 
   return (
@@ -75,12 +70,13 @@ export function ShareCodes({ test }: { test: Schemas['Test'] }) {
       {issued && (
         <p className="note" role="status">
           New share code: <strong data-testid="issued-code">{issued.code}</strong>{' '}
-          <button type="button" className="secondary" onClick={() => void copy(issued.code)}>
+          <button type="button" className="secondary" onClick={() => void clipboard.copy(issued.code)}>
             Copy
           </button>
         </p>
       )}
-      {copied && <p role="status">Copied {copied}.</p>}
+      {clipboard.state.outcome === 'copied' && <p role="status">Copied {clipboard.state.value}.</p>}
+      {clipboard.state.outcome === 'failed' && <p role="status">{COPY_FAILED}</p>}
       <ErrorMessage error={action.error ?? codes.error} />
       {codes.loading && !codes.data ? <Loading what="Loading the share codes" /> : null}
       {codes.data && codes.data.data.length > 0 && (
@@ -117,7 +113,7 @@ export function ShareCodes({ test }: { test: Schemas['Test'] }) {
                       <button
                         type="button"
                         className="secondary"
-                        onClick={() => void copy(c.code)}
+                        onClick={() => void clipboard.copy(c.code)}
                         aria-label={`Copy ${c.code}`}
                       >
                         Copy

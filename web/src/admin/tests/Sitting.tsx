@@ -5,7 +5,7 @@ import { noProblems, problemsFrom, type FieldLabels, type Problems } from '../..
 import { CheckedField, formProblems, FormSummary } from '../../FormProblems';
 import { ErrorMessage, Field, plural, useAction } from '../../ui';
 import { Audience, ClassOverrides, useClasses } from './ClassAccess';
-import { fromLocalInput, toLocalInput } from './time';
+import { fromLocalInput, toLocalInput } from '../shared';
 
 type Test = Schemas['Test'];
 

@@ -1,10 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { type Schemas, unwrap } from '../../api';
 import { useSession } from '../../session';
-import { ErrorMessage, Field, formatTime, Loading, ScrollTable, useAction, useLoad } from '../../ui';
+import { ErrorMessage, Loading, ScrollTable, useAction, useLoad } from '../../ui';
 import { personLabel, StudentCombobox } from '../StudentCombobox';
-import { fromLocalInput } from './time';
 import { personName, personWithEmail } from '../people';
+import { Accommodations, OverrideCells, OverrideColumns, OverrideFields, useOverrideInputs } from '../shared';
 
 type User = Schemas['User'];
 type Override = Schemas['Override'];
@@ -45,21 +45,16 @@ function Overrides({ testId, clientId, students }: { testId: string; clientId: s
   );
   const action = useAction();
   const [studentId, setStudentId] = useState('');
-  const [opensAt, setOpensAt] = useState('');
-  const [closesAt, setClosesAt] = useState('');
-  const [timer, setTimer] = useState('');
-  const [maxAttempts, setMaxAttempts] = useState('');
+  const form = useOverrideInputs();
   const byId = new Map(students.map((s) => [s.uid, s]));
 
   const put = () =>
     action.run(async () => {
-      const body: Schemas['PutOverride'] = {};
-      if (opensAt) body.opens_at = fromLocalInput(opensAt);
-      if (closesAt) body.closes_at = fromLocalInput(closesAt);
-      if (timer) body.timer = Number(timer);
-      if (maxAttempts) body.max_attempts = Number(maxAttempts);
       await unwrap(
-        api.PUT('/api/tests/{testId}/overrides/{studentId}', { params: { path: { testId, studentId } }, body }),
+        api.PUT('/api/tests/{testId}/overrides/{studentId}', {
+          params: { path: { testId, studentId } },
+          body: form.body(),
+        }),
       );
       overrides.reload();
     });
@@ -82,18 +77,7 @@ function Overrides({ testId, clientId, students }: { testId: string; clientId: s
       >
         <div className="row">
           <StudentCombobox label="Student to override" clientId={clientId} onChange={setStudentId} />
-          <Field label="Their opening time">
-            <input type="datetime-local" value={opensAt} onChange={(e) => setOpensAt(e.target.value)} />
-          </Field>
-          <Field label="Their closing time">
-            <input type="datetime-local" value={closesAt} onChange={(e) => setClosesAt(e.target.value)} />
-          </Field>
-          <Field label="Their timer (minutes)">
-            <input type="number" min="1" max="1440" value={timer} onChange={(e) => setTimer(e.target.value)} />
-          </Field>
-          <Field label="Their attempts">
-            <input type="number" min="1" value={maxAttempts} onChange={(e) => setMaxAttempts(e.target.value)} />
-          </Field>
+          <OverrideFields who="Their" form={form} />
           <button type="submit" disabled={!studentId || action.busy}>
             Set override
           </button>
@@ -110,10 +94,7 @@ function Overrides({ testId, clientId, students }: { testId: string; clientId: s
           <thead>
             <tr>
               <th scope="col">Student</th>
-              <th scope="col">Opens</th>
-              <th scope="col">Closes</th>
-              <th scope="col">Timer</th>
-              <th scope="col">Attempts</th>
+              <OverrideColumns />
               <th scope="col">
                 <span className="sr-only">Actions</span>
               </th>
@@ -123,10 +104,7 @@ function Overrides({ testId, clientId, students }: { testId: string; clientId: s
             {overrides.data.data.map((o) => (
               <tr key={o.student_id}>
                 <td>{userName(byId.get(o.student_id), o)}</td>
-                <td>{o.opens_at === undefined ? 'test’s' : formatTime(o.opens_at)}</td>
-                <td>{o.closes_at === undefined ? 'test’s' : formatTime(o.closes_at)}</td>
-                <td>{o.timer === undefined ? 'test’s' : `${o.timer} min`}</td>
-                <td>{o.max_attempts === undefined ? 'test’s' : (o.max_attempts ?? 'unlimited')}</td>
+                <OverrideCells override={o} />
                 <td>
                   <button
                     type="button"
@@ -142,102 +120,6 @@ function Overrides({ testId, clientId, students }: { testId: string; clientId: s
           </tbody>
         </ScrollTable>
       )}
-    </section>
-  );
-}
-
-/** A student's standing accommodation: the one picked here by name, or `student` when the page has chosen it. */
-export function Accommodations({ clientId, student }: { clientId: string; student?: { uid: string; name: string } }) {
-  const { api } = useSession();
-  const [picked, setUid] = useState('');
-  const uid = student?.uid ?? picked;
-  const [percent, setPercent] = useState('0');
-  const [minutes, setMinutes] = useState('0');
-  const [saved, setSaved] = useState('');
-  const current = useLoad(
-    () =>
-      uid
-        ? unwrap(api.GET('/api/users/{uid}/accommodations', { params: { path: { uid } } }))
-        : Promise.resolve(undefined),
-    [api, uid],
-  );
-  useEffect(() => {
-    if (!current.data) return;
-    setPercent(String(current.data.extra_time_percent));
-    setMinutes(String(current.data.extra_minutes));
-  }, [current.data]);
-  const action = useAction();
-  // The chosen student's current values are on their way: typing now would be overwritten by them.
-  const reading = Boolean(uid) && current.loading;
-  const save = () =>
-    action.run(async () => {
-      setSaved('');
-      await unwrap(
-        api.PUT('/api/users/{uid}/accommodations', {
-          params: { path: { uid } },
-          body: { extra_time_percent: Number(percent), extra_minutes: Number(minutes) },
-        }),
-      );
-      setSaved('Accommodation saved.');
-      current.reload();
-    });
-  return (
-    <section className="card" aria-labelledby="accommodations-heading">
-      <h2 id="accommodations-heading">{student ? `Accommodation of ${student.name}` : 'Accommodations'}</h2>
-      <p>
-        <small>Standing extra time for a student, on every test of the organization.</small>
-      </p>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          void save();
-        }}
-      >
-        <div className="row">
-          {!student && (
-            <StudentCombobox
-              label="Student"
-              clientId={clientId}
-              onChange={(v) => {
-                setUid(v);
-                setSaved('');
-              }}
-            />
-          )}
-          <Field label="Extra time (%)">
-            <input
-              type="number"
-              min="0"
-              max="400"
-              required
-              disabled={reading}
-              value={percent}
-              onChange={(e) => setPercent(e.target.value)}
-            />
-          </Field>
-          <Field label="Extra minutes">
-            <input
-              type="number"
-              min="0"
-              max="1440"
-              required
-              disabled={reading}
-              value={minutes}
-              onChange={(e) => setMinutes(e.target.value)}
-            />
-          </Field>
-          <button type="submit" disabled={!uid || reading || action.busy}>
-            Save accommodation
-          </button>
-        </div>
-      </form>
-      {current.data?.updated_at ? (
-        <p>
-          <small>Last set {formatTime(current.data.updated_at)}.</small>
-        </p>
-      ) : null}
-      {saved && <p role="status">{saved}</p>}
-      <ErrorMessage error={action.error ?? current.error} />
     </section>
   );
 }

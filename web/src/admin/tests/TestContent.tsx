@@ -4,7 +4,7 @@ import { noProblems, problemsFrom, type FieldLabels, type Problems } from '../..
 import { CheckedField, formProblems, FormSummary, ProblemText } from '../../FormProblems';
 import { useSession } from '../../session';
 import { ErrorMessage, Loading, plural, ScrollTable, useAction, useLoad } from '../../ui';
-import { Pager } from '../Pager';
+import { Pager } from '../shared';
 import { QuestionText } from '../../QuestionText';
 import { plainTextOf } from '../../questionHtml';
 

@@ -6,7 +6,7 @@ import { noProblems, type FieldLabels } from '../../fieldErrors';
 import { CheckedField, formProblems, FormSummary } from '../../FormProblems';
 import { ErrorMessage, Field, formatTime, Loading, plural, ScrollTable, useAction, useLoad } from '../../ui';
 import { NeedsOrg } from '../org';
-import { Pager } from '../Pager';
+import { Pager } from '../shared';
 
 type Status = Schemas['Test']['status'];
 const PAGE_SIZE = 20;

@@ -3,11 +3,9 @@ import type { Api } from '../../api';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, Loading, plural, ScrollTable, useAction, useLoad } from '../../ui';
 import { countOf, RosterImportForm, type RosterTarget } from '../classes/RosterImport';
-import { CopyValue } from '../integrations/formParts';
+import { Accommodations, CopyValue, Pager } from '../shared';
 import { NeedsOrg } from '../org';
-import { Pager } from '../Pager';
 import { personLabel } from '../StudentCombobox';
-import { Accommodations } from '../tests/Students';
 import {
   createStudent,
   findStudents,

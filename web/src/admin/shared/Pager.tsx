@@ -1,4 +1,4 @@
-import type { Schemas } from '../api';
+import type { Schemas } from '../../api';
 
 /** Previous / next page buttons under a paginated table, with where the list stands. */
 export function Pager({
