@@ -117,6 +117,12 @@ describe('GET /api/tests', () => {
     expectError(await list(`?client_id=${randomUUID()}`, m.superAdmin.token), 404, 'NOT_FOUND');
   });
 
+  it('answers 404 NOT_FOUND to a Super Admin naming a client id that names no document ("a/b"), with a folder_id too', async () => {
+    // The folder's read beside the organization's check once answered 500 building a path from it.
+    expectError(await list('?client_id=a%2Fb', m.superAdmin.token), 404, 'NOT_FOUND');
+    expectError(await list(`?client_id=a%2Fb&folder_id=${randomUUID()}`, m.superAdmin.token), 404, 'NOT_FOUND');
+  });
+
   it('answers 403 FORBIDDEN to a Client Admin or Student naming another organization', async () => {
     expectError(await list(`?client_id=${m.otherTenant.clientId}`, tenant.admin.token), 403, 'FORBIDDEN');
     expectError(await list(`?client_id=${m.otherTenant.clientId}`, tenant.student.token), 403, 'FORBIDDEN');

@@ -18,6 +18,7 @@ import {
   type CallContext,
   conflict,
   type ErrorDetail,
+  isDocumentId,
   notFound,
   type PageRequest,
   sebKeysOf,
@@ -363,6 +364,9 @@ export async function listTests(
   page: PageRequest,
 ) {
   const scope = testListScope(principal, query);
+  // A Super Admin's client_id that names no document is no organization: 404 here, before the
+  // reads beside the organization's check build paths from it (a folder read would fail first).
+  if (!isDocumentId(scope.clientId)) throw notFound('Client not found');
   // A student's classes are read beside the other checks: its list is then one query.
   const [classIds] = await Promise.all([
     scope.byClasses ? store.studentClassIds(scope.clientId, principal.uid) : Promise.resolve([]),

@@ -834,7 +834,7 @@ export type paths = {
                     client_id?: string;
                     role?: "super_admin" | "client_admin" | "student";
                     disabled?: "true" | "false";
-                    /** @description Users whose email or display name starts with this, case and accents aside (1 to 100 characters): one page of at most `limit` (up to 50), by email, without page or cursor */
+                    /** @description Users whose email or display name starts with this, case and accents aside (1 to 100 characters, before and after that folding): one page of at most `limit` (up to 50), by email, without page or cursor */
                     q?: string;
                 };
                 header?: never;
