@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import fc from 'fast-check';
 import { ERROR_STATUS } from '../../functions/src/shared/errors';
 import { createRoleMatrix } from '../support/fixtures';
@@ -417,10 +418,36 @@ async function send(server: InProcessApi, op: Operation, seed: FuzzRequest, muta
   }
   const url = `${server.baseUrl}${path}${search.size > 0 ? `?${search}` : ''}`;
   const res = await fetch(url, { method: op.method, headers, body: payload });
-  return { status: res.status, contentType: res.headers.get('content-type') ?? '', text: await res.text() };
+  // The request line and headers as sent, give or take the few the client adds (Host, Connection, lengths).
+  const headBytes =
+    Buffer.byteLength(`${op.method} ${url.slice(server.baseUrl.length)} HTTP/1.1\r\n`) +
+    Object.entries(headers).reduce((sum, [name, value]) => sum + Buffer.byteLength(`${name}: ${value}\r\n`), 0);
+  return {
+    status: res.status,
+    contentType: res.headers.get('content-type') ?? '',
+    text: await res.text(),
+    headBytes,
+  };
 }
 
-function assertDocumentedAnswer(answer: { status: number; contentType: string; text: string }, context: string): void {
+/**
+ * A request whose request line and headers pass the HTTP server's limit (Node's 16 KB, as in the
+ * Functions Framework) never reaches the app: the server itself answers 431 with no body. Below
+ * the limit, with a margin for the headers the client adds, every answer is the app's.
+ */
+const HEAD_LIMIT_BYTES = http.maxHeaderSize;
+const HEAD_MARGIN_BYTES = 512;
+
+function assertDocumentedAnswer(
+  answer: { status: number; contentType: string; text: string; headBytes?: number },
+  context: string,
+): void {
+  const head = answer.headBytes ?? 0;
+  if (head > HEAD_LIMIT_BYTES) {
+    assert.deepEqual([answer.status, answer.text], [431, ''], `${context}: ${head} bytes of head → the server's 431`);
+    return;
+  }
+  if (answer.status === 431 && head > HEAD_LIMIT_BYTES - HEAD_MARGIN_BYTES) return;
   assert.ok(answer.status < 500, `${context} → ${answer.status} ${answer.text.slice(0, 300)}`);
   if (answer.status < 400) return;
   assert.match(answer.contentType, /application\/json/, `${context}: an error is JSON`);
