@@ -2,10 +2,8 @@
 // overlap does not, and the rest runs TEST_JOBS files at a time (mocha --parallel: each file in a
 // worker process of its own, so in-process tests that patch the SDK stay apart, and each worker
 // has its own default X-Forwarded-For address, test/support/http.ts):
-// 1. alone: files that reach past their own data or hold wall-clock budgets (see ALONE), one
-//    after another;
-// 2. waiting: files that mostly wait on the clock (see WAITING), side by side;
-// 3. then together: the Demo Academy files in order (they share that organization) beside the
+// 1. alone: files that reach past their own data (see ALONE), one after another;
+// 2. then together: the Demo Academy files in order (they share that organization) beside the
 //    rest in parallel.
 // Each file's wall time goes to the timing report (test/support/timing.ts, scripts/testTiming.mjs).
 import { spawn } from 'node:child_process';
@@ -28,8 +26,12 @@ const ALONE = [
   'test/sittings/faults.inProcess.test.ts',
   // Runs the deliverDue schedule's handler: every organization's due deliveries.
   'test/functions/index.test.ts',
-  // Time budgets that the other files' load would eat: CPU-time ratios, and 50 requests at once each
-  // within the 8 s backend deadline.
+  // "Refused within 60 s" is asserted to 63 s of wall time: load from other files must not eat the margin.
+  'test/attempts/gates.test.ts',
+  'test/console/consoleActions.test.ts',
+  // Time budgets that the other files' load would eat: an answer within 10 s, 7.5 s, 5 s or 30 s,
+  // CPU-time ratios, and 50 requests at once each within the 8 s backend deadline.
+  'test/platform/backendDeadline.inProcess.test.ts',
   'test/interchange/linearTime.test.ts',
   'test/interchange/zip.test.ts',
   'test/lti/launch.inProcess.test.ts',
@@ -39,25 +41,9 @@ const ALONE = [
   // token read's 1 sequential round trip seen as 2, its two reads side by side timed one after the other).
   'test/analytics/classFilters.test.ts',
   'test/attempts/cost.test.ts',
-  // Forty requests at once each inside its backend deadline; a counter of the current minute, which
-  // counts one by one only while no other file's requests reach the instance.
+  // Forty requests at once each inside its backend deadline; a counter of the current minute.
   'test/attempts/concurrency.inProcess.test.ts',
   'test/rateLimit/rateLimit.test.ts',
-];
-
-/**
- * Files that spend most of their time waiting on the clock, so they run beside one another after
- * the alone group, and beside nothing else: the load of the other files would eat their margins.
- * Each makes its own organizations, accounts and addresses, and the little each sends between
- * waits fits the others' margins.
- */
-const WAITING = [
-  // "Refused within 60 s" is asserted to 63 s of wall time: the rest is a minute of polling.
-  'test/attempts/gates.test.ts',
-  'test/console/consoleActions.test.ts',
-  // An answer within 10 s, 7.5 s, 5 s or 30 s while its own process stalls the SDK: mostly waiting
-  // for its stalls to end; the two files above send a request a second or two at most.
-  'test/platform/backendDeadline.inProcess.test.ts',
 ];
 
 /** Files that seed and remove the fixed Demo Academy organization: one at a time, in this order. */
@@ -80,11 +66,11 @@ function testFiles(spec) {
  * One mocha run; resolves with its exit code and wall time. With `buffered`, its report is held
  * and printed whole at the end, so two runs side by side do not interleave their lines.
  * @param {string[]} files
- * @param {{ parallel?: boolean, buffered?: boolean, jobs?: number }} options
+ * @param {{ parallel?: boolean, buffered?: boolean }} options
  */
-function mocha(files, { parallel = false, buffered = false, jobs: workers = jobs } = {}) {
+function mocha(files, { parallel = false, buffered = false } = {}) {
   const args = ['mocha', '--extension', 'ts', '--require', 'test/support/timing.ts'];
-  if (parallel) args.push('--parallel', '--jobs', String(workers));
+  if (parallel) args.push('--parallel', '--jobs', String(jobs));
   const startedAt = Date.now();
   return new Promise((resolve) => {
     if (files.length === 0) return resolve({ code: 0, ms: 0, output: '' });
@@ -102,13 +88,11 @@ function mocha(files, { parallel = false, buffered = false, jobs: workers = jobs
 const specs = process.argv.length > 2 ? process.argv.slice(2) : ['test'];
 const files = [...new Set(specs.flatMap(testFiles))];
 const alone = files.filter((f) => ALONE.includes(f));
-const waiting = files.filter((f) => WAITING.includes(f));
 const demo = DEMO_ACADEMY.filter((f) => files.includes(f));
-const rest = files.filter((f) => !alone.includes(f) && !waiting.includes(f) && !demo.includes(f));
+const rest = files.filter((f) => !alone.includes(f) && !demo.includes(f));
 if (timingFile) writeFileSync(timingFile, '');
 
 const first = await mocha(alone);
-const waited = await mocha(waiting, { parallel: waiting.length > 1, jobs: waiting.length });
 const [demoRun, restRun] = await Promise.all([
   mocha(demo, { buffered: rest.length > 0 }),
   mocha(rest, { parallel: rest.length > 1 && jobs > 1 }),
@@ -117,8 +101,7 @@ if (demoRun.output) process.stdout.write(`\nDemo Academy files:\n${demoRun.outpu
 if (timingFile)
   reportTiming(timingFile, [
     { name: 'alone', files: alone.length, jobs: 1, ms: first.ms },
-    { name: 'waiting', files: waiting.length, jobs: Math.max(1, waiting.length), ms: waited.ms },
     { name: 'demo', files: demo.length, jobs: 1, ms: demoRun.ms },
     { name: 'parallel', files: rest.length, jobs, ms: restRun.ms },
   ]);
-process.exit(first.code || waited.code || demoRun.code || restRun.code);
+process.exit(first.code || demoRun.code || restRun.code);
