@@ -26,7 +26,9 @@ const ALONE = [
   'test/sittings/faults.inProcess.test.ts',
   // Runs the deliverDue schedule's handler: every organization's due deliveries.
   'test/functions/index.test.ts',
-  // "Refused within 60 s" is asserted to 63 s of wall time: load from other files must not eat the margin.
+  // "Refused within 60 s" is asserted to 63 s of wall time: load from other files must not eat the
+  // margin, and only one Functions emulator instance may serve them (concurrent requests start a
+  // second, which describes the account on its own clock: seen beside each other, 200 for 401).
   'test/attempts/gates.test.ts',
   'test/console/consoleActions.test.ts',
   // Time budgets that the other files' load would eat: an answer within 10 s, 7.5 s, 5 s or 30 s,
