@@ -1,7 +1,7 @@
 // `npm test`: builds, starts the emulators (project demo-exam-test, so test
 // data never mixes with the `npm start` demo) and runs every mocha test.
-import { spawn } from 'node:child_process';
-import { buildFunctions, buildWeb, emulatorLogFile, emulatorsExec, root } from './emulators.mjs';
+import { buildFunctions, buildWeb, emulatorLogFile, emulatorsExec } from './emulators.mjs';
+import { run } from './run.mjs';
 
 buildFunctions();
 buildWeb();
@@ -28,7 +28,7 @@ async function runChecks() {
   const lane = async () => {
     for (let check = checks.shift(); check; check = checks.shift()) {
       const [tool, args, hint] = check;
-      const result = await run('npx', [tool, ...args]);
+      const result = await run('npx', [tool, ...args], { held: true });
       if (result.code === 0) continue;
       failures.push(`${tool} ${args.join(' ')} found problems${hint ? `: ${hint}` : ''}`);
       process.stderr.write(result.output);
@@ -40,16 +40,6 @@ async function runChecks() {
   process.exit(1);
 }
 
-/** @returns {Promise<{ code: number, output: string }>} */
-function run(command, args) {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    child.on('exit', (code) => resolve({ code: code ?? 1, output }));
-  });
-}
 // `npm test -- test/clients` runs a part; with no arguments, everything. scripts/testGroups.mjs
 // splits the files into what runs alone and what runs in parallel, and ends with the timing report.
 const specs = process.argv.slice(2);

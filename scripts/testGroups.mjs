@@ -6,9 +6,9 @@
 // 2. then together: the Demo Academy files in order (they share that organization) beside the
 //    rest in parallel.
 // Each file's wall time goes to the timing report (test/support/timing.ts, scripts/testTiming.mjs).
-import { spawn } from 'node:child_process';
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { run } from './run.mjs';
 import { reportTiming } from './testTiming.mjs';
 
 const root = join(import.meta.dirname, '..');
@@ -73,18 +73,8 @@ function testFiles(spec) {
 function mocha(files, { parallel = false, buffered = false } = {}) {
   const args = ['mocha', '--extension', 'ts', '--require', 'test/support/timing.ts'];
   if (parallel) args.push('--parallel', '--jobs', String(jobs));
-  const startedAt = Date.now();
-  return new Promise((resolve) => {
-    if (files.length === 0) return resolve({ code: 0, ms: 0, output: '' });
-    const child = spawn('npx', [...args, ...files], {
-      cwd: root,
-      stdio: ['ignore', buffered ? 'pipe' : 'inherit', buffered ? 'pipe' : 'inherit'],
-    });
-    let output = '';
-    child.stdout?.on('data', (chunk) => (output += chunk));
-    child.stderr?.on('data', (chunk) => (output += chunk));
-    child.on('exit', (code) => resolve({ code: code ?? 1, ms: Date.now() - startedAt, output }));
-  });
+  if (files.length === 0) return Promise.resolve({ code: 0, ms: 0, output: '' });
+  return run('npx', [...args, ...files], { held: buffered });
 }
 
 const specs = process.argv.length > 2 ? process.argv.slice(2) : ['test'];
