@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { provideEffects } from '../../functions/src/app';
 import type { StoredDelivery } from '../../functions/src/outbox/documents';
 import { runDue } from '../../functions/src/delivery/engine';
@@ -10,6 +9,7 @@ import { adminDb } from '../support/admin';
 import { createTenant, createUser, type TestUser } from '../support/fixtures';
 import { post } from '../support/http';
 import { startInProcessApi, type InProcessApi } from '../support/inProcessApi';
+import { storedWebhook } from '../webhooks/fixtures';
 import { startReceiver, type Receiver } from '../webhooks/receiver';
 
 // 1,000 submits in a minute: every one delivered, none lost, none answered 2xx
@@ -41,21 +41,7 @@ describe('outbox under a burst of submits', function () {
     const tenant = await createTenant();
     const secret = newSecret();
     receiver.secrets.push(secret);
-    const now = new Date().toISOString();
-    const hookId = randomUUID();
-    await adminDb.doc(`clients/${tenant.clientId}/webhooks/${hookId}`).set({
-      id: hookId,
-      client_id: tenant.clientId,
-      url: receiver.url,
-      events: ['attempt.submitted'],
-      description: null,
-      active: true,
-      disabled_reason: null,
-      secrets: [{ secret, expires_at: null }],
-      created_at: now,
-      updated_at: now,
-      created_by: 'fixture',
-    });
+    await storedWebhook(tenant.clientId, receiver.url, { secret });
     const { test } = await publishTest(tenant.admin.token, tenant.clientId, { count: 2 });
     const students: TestUser[] = [];
     for (let i = 0; i < STUDENTS; i += 10)

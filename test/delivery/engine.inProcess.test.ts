@@ -6,13 +6,13 @@ import { runDue } from '../../functions/src/delivery/engine';
 import { LEASE_MS } from '../../functions/src/delivery/retry';
 import { messageIdOf } from '../../functions/src/delivery/store';
 import type { StoredWebhook } from '../../functions/src/webhooks/documents';
-import { newSecret } from '../../functions/src/webhooks/signing';
 import { publishTest, startOk } from '../attempts/fixtures';
 import { as } from '../exams/fixtures';
 import { adminDb } from '../support/admin';
 import { loggedDuring } from '../support/faults';
 import { createTenant } from '../support/fixtures';
 import { post } from '../support/http';
+import { storedWebhook } from '../webhooks/fixtures';
 import { startReceiver, type Receiver } from '../webhooks/receiver';
 
 // The delivery engine against the emulators. The Functions emulator's Firestore
@@ -24,24 +24,8 @@ process.env.ALLOW_LOOPBACK_URLS = 'true';
 
 type Tenant = Awaited<ReturnType<typeof createTenant>>;
 
-async function addWebhook(clientId: string, url: string, events: StoredWebhook['events'] = ['attempt.submitted']) {
-  const now = new Date().toISOString();
-  const webhook: StoredWebhook = {
-    id: randomUUID(),
-    client_id: clientId,
-    url,
-    events,
-    description: null,
-    active: true,
-    disabled_reason: null,
-    secrets: [{ secret: newSecret(), expires_at: null }],
-    created_at: now,
-    updated_at: now,
-    created_by: 'fixture',
-  };
-  await adminDb.doc(`clients/${clientId}/webhooks/${webhook.id}`).set(webhook);
-  return webhook;
-}
+const addWebhook = (clientId: string, url: string, events?: StoredWebhook['events']) =>
+  storedWebhook(clientId, url, { events });
 
 async function submitOne(tenant: Tenant, testId: string, baseUrl?: string): Promise<string> {
   const started = await startOk(tenant.student.token, { test_id: testId }, baseUrl ? { baseUrl } : {});

@@ -8,11 +8,10 @@ import { claimAndTry } from '../../functions/src/delivery/engine';
 import { MAX_TRIES } from '../../functions/src/delivery/retry';
 import { messageIdOf } from '../../functions/src/delivery/store';
 import type { CallContext } from '../../functions/src/shared/callContext';
-import type { StoredWebhook } from '../../functions/src/webhooks/documents';
 import { resendDelivery } from '../../functions/src/webhooks/service';
-import { newSecret } from '../../functions/src/webhooks/signing';
 import { adminDb } from '../support/admin';
 import { createClientDoc } from '../support/fixtures';
+import { storedWebhook } from './fixtures';
 import { startReceiver, type Receiver } from './receiver';
 
 // A resend against the emulators, in-process, beside the engine's own tries:
@@ -25,20 +24,7 @@ const DAY_MS = 24 * 3_600_000;
 
 async function endpointWithDelivery(clientId: string, url: string, state: Partial<StoredDelivery>) {
   const now = new Date().toISOString();
-  const webhook: StoredWebhook = {
-    id: randomUUID(),
-    client_id: clientId,
-    url,
-    events: ['attempt.submitted'],
-    description: null,
-    active: true,
-    disabled_reason: null,
-    secrets: [{ secret: newSecret(), expires_at: null }],
-    created_at: now,
-    updated_at: now,
-    created_by: 'fixture',
-  };
-  await adminDb.doc(`clients/${clientId}/webhooks/${webhook.id}`).set(webhook);
+  const webhook = await storedWebhook(clientId, url);
   const id = `evt-${randomUUID()}~webhook-${webhook.id}`;
   const delivery: StoredDelivery = {
     id,
