@@ -749,7 +749,19 @@ describe('analytics under attack (review)', function () {
         Promise.all(attempts.map((id, i) => post(`/api/attempts/${id}/submit`, undefined, at(racers[i].token)))),
         Promise.all([closeOverdue(Date.now(), 200), closeOverdue(Date.now(), 200)]),
       ]);
-      assert.deepEqual(statusesOf(starts), [201], starts.map((r) => r.text).join('\n'));
+      // Forty-two transactions on one test's sums can pass the 8 s backend deadline on a slow
+      // emulator: that start answers the documented 503, and the client's retry either starts it
+      // (201) or finds the attempt the first try made (200, resumed). Never a second attempt.
+      for (const [i, r] of starts.entries()) {
+        if (r.status !== 503) continue;
+        expectError(r, 503, 'SERVICE_UNAVAILABLE');
+        starts[i] = await post('/api/attempts', { test_id: t3.id }, at(racers[i].token));
+        assert.ok([200, 201].includes(starts[i].status), starts[i].text);
+      }
+      assert.ok(
+        starts.every((r) => r.status === 201 || (r.status === 200 && r.body.resumed === true)),
+        starts.map((r) => r.text).join('\n'),
+      );
       for (const r of submits) assert.ok([200, 409].includes(r.status), r.text);
       const { kept, repaired } = await keptAndRepaired(tenant.admin.token, t3.id);
       assert.equal(repaired.changed, false, 'double or lost count');
