@@ -2,7 +2,7 @@
 // overlap does not, and the rest runs TEST_JOBS files at a time (mocha --parallel: each file in a
 // worker process of its own, so in-process tests that patch the SDK stay apart, and each worker
 // has its own default X-Forwarded-For address, test/support/http.ts):
-// 1. alone: files that reach past their own data (see ALONE), one after another;
+// 1. alone: files that reach past their own data or time (see ALONE), step by step;
 // 2. then together: the Demo Academy files in order (they share that organization) beside the
 //    rest in parallel.
 // Each file's wall time goes to the timing report (test/support/timing.ts, scripts/testTiming.mjs).
@@ -13,40 +13,56 @@ import { reportTiming } from './testTiming.mjs';
 
 const root = join(import.meta.dirname, '..');
 
-/** Files run with nothing else running, and why. */
+/**
+ * Files run while no other group runs, and why: step by step, each step one lane of files one after
+ * another, or two lanes side by side (`beside`) where neither can disturb the other.
+ */
 const ALONE = [
   // SIGSTOPs the Firestore and Auth emulators: every other file's requests would stall with them.
-  'test/platform/backendDeadline.stall.test.ts',
-  // runDue with the clock moved on delivers and retries every organization's due deliveries,
-  // other files' webhooks included; the burst also asserts how long its submits take.
-  'test/delivery/engine.inProcess.test.ts',
-  'test/delivery/burst.inProcess.test.ts',
-  // resumeStaleSweeps with the clock moved on finishes every organization's stale sweeps.
-  'test/sittings/sweeps.inProcess.test.ts',
-  'test/sittings/faults.inProcess.test.ts',
-  // Runs the deliverDue schedule's handler: every organization's due deliveries.
-  'test/functions/index.test.ts',
-  // "Refused within 60 s" is asserted to 63 s of wall time: load from other files must not eat the
-  // margin, and only one Functions emulator instance may serve them (concurrent requests start a
-  // second, which describes the account on its own clock: seen beside each other, 200 for 401).
-  'test/attempts/gates.test.ts',
-  'test/console/consoleActions.test.ts',
-  // Time budgets that the other files' load would eat: an answer within 10 s, 7.5 s, 5 s or 30 s,
-  // CPU-time ratios, and 50 requests at once each within the 8 s backend deadline.
-  'test/platform/backendDeadline.inProcess.test.ts',
-  'test/interchange/linearTime.test.ts',
-  'test/interchange/zip.test.ts',
-  'test/lti/launch.inProcess.test.ts',
-  'test/attempts/submitContention.inProcess.test.ts',
-  'test/analytics/attacks.test.ts',
-  // Count round trips, which a slow emulator splits differently (seen: 8 instead of 7 under load; a
-  // token read's 1 sequential round trip seen as 2, its two reads side by side timed one after the other).
-  'test/analytics/classFilters.test.ts',
-  'test/attempts/cost.test.ts',
-  // Forty requests at once each inside its backend deadline; a counter of the current minute.
-  'test/attempts/concurrency.inProcess.test.ts',
-  'test/rateLimit/rateLimit.test.ts',
+  ['test/platform/backendDeadline.stall.test.ts'],
+  beside(
+    // "Refused within 60 s" is asserted to 63 s of wall time: load from other files must not eat the
+    // margin, and these two must not overlap each other (side by side they got 200 where 401 was due,
+    // each making the Functions emulator start instances for the other's requests).
+    ['test/attempts/gates.test.ts', 'test/console/consoleActions.test.ts'],
+    // Mostly waiting, light on the machine, and creating nothing the lane beside reads: runDue with the
+    // clock moved on and the deliverDue schedule's handler deliver every organization's due deliveries
+    // (the lane beside makes none); the faults are patched into this process's own SDK.
+    [
+      'test/delivery/engine.inProcess.test.ts',
+      'test/sittings/faults.inProcess.test.ts',
+      'test/functions/index.test.ts',
+    ],
+  ),
+  // 1,000 submits in a minute, delivered by the trigger and runDue (every organization's deliveries);
+  // asserts how long its submits take.
+  ['test/delivery/burst.inProcess.test.ts'],
+  [
+    // resumeStaleSweeps with the clock moved on finishes every organization's stale sweeps; its
+    // 1,000 seeded attempts would load the 60 s lane above.
+    'test/sittings/sweeps.inProcess.test.ts',
+    // Time budgets that the other files' load would eat: an answer within 10 s, 7.5 s, 5 s or 30 s,
+    // CPU-time ratios, and 50 requests at once each within the 8 s backend deadline.
+    'test/platform/backendDeadline.inProcess.test.ts',
+    'test/interchange/linearTime.test.ts',
+    'test/interchange/zip.test.ts',
+    'test/lti/launch.inProcess.test.ts',
+    'test/attempts/submitContention.inProcess.test.ts',
+    'test/analytics/attacks.test.ts',
+    // Count round trips, which a slow emulator splits differently (seen: 8 instead of 7 under load; a
+    // token read's 1 sequential round trip seen as 2, its two reads side by side timed one after the other).
+    'test/analytics/classFilters.test.ts',
+    'test/attempts/cost.test.ts',
+    // Forty requests at once each inside its backend deadline; a counter of the current minute.
+    'test/attempts/concurrency.inProcess.test.ts',
+    'test/rateLimit/rateLimit.test.ts',
+  ],
 ];
+
+/** A step of lanes run side by side. @param {...string[]} lanes */
+function beside(...lanes) {
+  return { lanes };
+}
 
 /** Files that seed and remove the fixed Demo Academy organization: one at a time, in this order. */
 const DEMO_ACADEMY = ['test/scripts/seed.test.ts', 'test/examples/walkthroughs.test.ts'];
@@ -77,14 +93,39 @@ function mocha(files, { parallel = false, buffered = false } = {}) {
   return run('npx', [...args, ...files], { held: buffered });
 }
 
+/**
+ * The alone group: its steps one after another, a step's lanes side by side, each lane's files in one
+ * mocha run. Lanes beside the first hold their report and print it when the step ends.
+ * @param {string[]} files
+ */
+async function runAlone(files) {
+  const startedAt = Date.now();
+  let code = 0;
+  for (const step of ALONE) {
+    const lanes = (Array.isArray(step) ? [step] : step.lanes)
+      .map((lane) => lane.filter((f) => files.includes(f)))
+      .filter((lane) => lane.length > 0);
+    const runs = await Promise.all(lanes.map((lane, i) => mocha(lane, { buffered: i > 0 })));
+    for (const { output } of runs) if (output) process.stdout.write(`\nBeside the files above:\n${output}`);
+    code ||= runs.find((r) => r.code !== 0)?.code ?? 0;
+  }
+  return { code, ms: Date.now() - startedAt };
+}
+
+// The longest files first (browsers, the fuzz test), so the parallel group does not end on one
+// long file running while the other job has nothing left.
+const LONG_FIRST = ['test/fuzz/', 'test/web/'];
+const longFirst = (f) => (LONG_FIRST.some((prefix) => f.startsWith(prefix)) ? 0 : 1);
+
 const specs = process.argv.length > 2 ? process.argv.slice(2) : ['test'];
 const files = [...new Set(specs.flatMap(testFiles))];
-const alone = files.filter((f) => ALONE.includes(f));
+const aloneFiles = ALONE.flatMap((step) => (Array.isArray(step) ? step : step.lanes.flat()));
+const alone = files.filter((f) => aloneFiles.includes(f));
 const demo = DEMO_ACADEMY.filter((f) => files.includes(f));
-const rest = files.filter((f) => !alone.includes(f) && !demo.includes(f));
+const rest = files.filter((f) => !alone.includes(f) && !demo.includes(f)).sort((a, b) => longFirst(a) - longFirst(b));
 if (timingFile) writeFileSync(timingFile, '');
 
-const first = await mocha(alone);
+const first = await runAlone(alone);
 const [demoRun, restRun] = await Promise.all([
   mocha(demo, { buffered: rest.length > 0 }),
   mocha(rest, { parallel: rest.length > 1 && jobs > 1 }),
@@ -92,7 +133,7 @@ const [demoRun, restRun] = await Promise.all([
 if (demoRun.output) process.stdout.write(`\nDemo Academy files:\n${demoRun.output}`);
 if (timingFile)
   reportTiming(timingFile, [
-    { name: 'alone', files: alone.length, jobs: 1, ms: first.ms },
+    { name: 'alone', files: alone.length, jobs: 'up to 2', ms: first.ms },
     { name: 'demo', files: demo.length, jobs: 1, ms: demoRun.ms },
     { name: 'parallel', files: rest.length, jobs, ms: restRun.ms },
   ]);

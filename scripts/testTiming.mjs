@@ -13,7 +13,7 @@ const folderOf = (file) => {
 
 /**
  * @param {string} linesFile TEST_TIMING_FILE
- * @param {{ name: string, files: number, jobs: number, ms: number }[]} groups how the run was split
+ * @param {{ name: string, files: number, jobs: number | string, ms: number }[]} groups how the run was split (jobs: files at a time)
  */
 export function reportTiming(linesFile, groups) {
   if (!existsSync(linesFile)) return;
