@@ -8,14 +8,15 @@ const root = join(import.meta.dirname, '..');
 /**
  * @param {string} command
  * @param {string[]} args
- * @param {{ held?: boolean }} [options]
+ * @param {{ held?: boolean, env?: Record<string, string> }} [options] `env`: added to this process's environment
  * @returns {Promise<{ code: number, ms: number, output: string }>}
  */
-export function run(command, args, { held = false } = {}) {
+export function run(command, args, { held = false, env = {} } = {}) {
   const startedAt = Date.now();
   return new Promise((resolve) => {
     const child = spawn(command, args, {
       cwd: root,
+      env: { ...process.env, ...env },
       stdio: ['ignore', held ? 'pipe' : 'inherit', held ? 'pipe' : 'inherit'],
     });
     let output = '';

@@ -22,18 +22,18 @@ const ALONE = [
   ['test/platform/backendDeadline.stall.test.ts'],
   beside(
     // "Refused within 60 s" is asserted to 63 s of wall time: load from other files must not eat the
-    // margin, and these two must not overlap each other (side by side they got 200 where 401 was due,
-    // each making the Functions emulator start instances for the other's requests).
+    // margin, and no other file may send requests to the emulated function meanwhile (seen twice:
+    // 200 where 401 was due, once these two overlapped, once beside files that set up through it).
     ['test/attempts/gates.test.ts', 'test/console/consoleActions.test.ts'],
-    // Mostly waiting, light on the machine, and creating nothing the lane beside reads: runDue with the
-    // clock moved on and the deliverDue schedule's handler deliver every organization's due deliveries
-    // (the lane beside makes none); the faults are patched into this process's own SDK.
-    [
-      'test/delivery/engine.inProcess.test.ts',
-      'test/sittings/faults.inProcess.test.ts',
-      'test/functions/index.test.ts',
-    ],
+    // In-process only (their requests go to an app in their own process, which an unreachable
+    // API_BASE_URL enforces), light, and making nothing the lane beside reads: the faults are patched
+    // into this process's SDK; the deliverDue schedule's handler delivers every organization's due
+    // deliveries, and the lane beside makes none.
+    inProcessOnly(['test/sittings/faults.inProcess.test.ts', 'test/functions/index.test.ts']),
   ),
+  // runDue with the clock moved on delivers and retries every organization's due deliveries, other
+  // files' webhooks included.
+  ['test/delivery/engine.inProcess.test.ts'],
   // 1,000 submits in a minute, delivered by the trigger and runDue (every organization's deliveries);
   // asserts how long its submits take.
   ['test/delivery/burst.inProcess.test.ts'],
@@ -51,7 +51,9 @@ const ALONE = [
     'test/analytics/attacks.test.ts',
     // Count round trips, which a slow emulator splits differently (seen: 8 instead of 7 under load; a
     // token read's 1 sequential round trip seen as 2, its two reads side by side timed one after the other).
+    // Also per-instance caches: a second instance reads what the first had cached.
     'test/analytics/classFilters.test.ts',
+    'test/analytics/testAnalyticsCost.test.ts',
     'test/attempts/cost.test.ts',
     // Forty requests at once each inside its backend deadline; a counter of the current minute.
     'test/attempts/concurrency.inProcess.test.ts',
@@ -59,9 +61,16 @@ const ALONE = [
   ],
 ];
 
-/** A step of lanes run side by side. @param {...string[]} lanes */
+/**
+ * A step of lanes run side by side. @param {...(string[] | { files: string[], env: Record<string, string> })} lanes
+ */
 function beside(...lanes) {
-  return { lanes };
+  return { lanes: lanes.map((lane) => (Array.isArray(lane) ? { files: lane, env: {} } : lane)) };
+}
+
+/** A lane whose files may not send a request to the emulated function: the discard port refuses any. */
+function inProcessOnly(files) {
+  return { files, env: { API_BASE_URL: 'http://127.0.0.1:9' } };
 }
 
 /** Files that seed and remove the fixed Demo Academy organization: one at a time, in this order. */
@@ -84,13 +93,13 @@ function testFiles(spec) {
  * One mocha run; resolves with its exit code and wall time. With `buffered`, its report is held
  * and printed whole at the end, so two runs side by side do not interleave their lines.
  * @param {string[]} files
- * @param {{ parallel?: boolean, buffered?: boolean }} options
+ * @param {{ parallel?: boolean, buffered?: boolean, env?: Record<string, string> }} options
  */
-function mocha(files, { parallel = false, buffered = false } = {}) {
+function mocha(files, { parallel = false, buffered = false, env = {} } = {}) {
   const args = ['mocha', '--extension', 'ts', '--require', 'test/support/timing.ts'];
   if (parallel) args.push('--parallel', '--jobs', String(jobs));
   if (files.length === 0) return Promise.resolve({ code: 0, ms: 0, output: '' });
-  return run('npx', [...args, ...files], { held: buffered });
+  return run('npx', [...args, ...files], { held: buffered, env });
 }
 
 /**
@@ -102,10 +111,10 @@ async function runAlone(files) {
   const startedAt = Date.now();
   let code = 0;
   for (const step of ALONE) {
-    const lanes = (Array.isArray(step) ? [step] : step.lanes)
-      .map((lane) => lane.filter((f) => files.includes(f)))
-      .filter((lane) => lane.length > 0);
-    const runs = await Promise.all(lanes.map((lane, i) => mocha(lane, { buffered: i > 0 })));
+    const lanes = (Array.isArray(step) ? [{ files: step, env: {} }] : step.lanes)
+      .map((lane) => ({ ...lane, files: lane.files.filter((f) => files.includes(f)) }))
+      .filter((lane) => lane.files.length > 0);
+    const runs = await Promise.all(lanes.map((lane, i) => mocha(lane.files, { buffered: i > 0, env: lane.env })));
     for (const { output } of runs) if (output) process.stdout.write(`\nBeside the files above:\n${output}`);
     code ||= runs.find((r) => r.code !== 0)?.code ?? 0;
   }
@@ -119,7 +128,7 @@ const longFirst = (f) => (LONG_FIRST.some((prefix) => f.startsWith(prefix)) ? 0 
 
 const specs = process.argv.length > 2 ? process.argv.slice(2) : ['test'];
 const files = [...new Set(specs.flatMap(testFiles))];
-const aloneFiles = ALONE.flatMap((step) => (Array.isArray(step) ? step : step.lanes.flat()));
+const aloneFiles = ALONE.flatMap((step) => (Array.isArray(step) ? step : step.lanes.flatMap((lane) => lane.files)));
 const alone = files.filter((f) => aloneFiles.includes(f));
 const demo = DEMO_ACADEMY.filter((f) => files.includes(f));
 const rest = files.filter((f) => !alone.includes(f) && !demo.includes(f)).sort((a, b) => longFirst(a) - longFirst(b));

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { expectError } from '../support/assertions';
-import { createTenant, createUser, signInAnonymously, type TestUser } from '../support/fixtures';
+import { createTenant, createUser, signInAnonymously } from '../support/fixtures';
 import { get, post, type ApiResponse } from '../support/http';
 import { as, clientDoc, draftWithQuestions } from '../exams/fixtures';
 import { expire, mixedQuestions, publishTest, RIGHT, startOk, writeShareCode } from '../attempts/fixtures';
+import { analytics, take } from './fixtures';
 
 // GET /api/analytics/tests/{testId} and its repair, through the emulators with
 // real tokens. The statistics themselves are unit-tested on a worked example
@@ -12,27 +13,8 @@ import { expire, mixedQuestions, publishTest, RIGHT, startOk, writeShareCode } f
 
 type Tenant = Awaited<ReturnType<typeof createTenant>>;
 
-const analytics = (token: string, testId: string, query = ''): Promise<ApiResponse> =>
-  get(`/api/analytics/tests/${testId}${query}`, as(token));
 const recompute = (token: string, testId: string, query = ''): Promise<ApiResponse> =>
   post(`/api/analytics/tests/${testId}/recompute${query}`, undefined, as(token));
-
-/** Starts, answers (question text → answer) and submits as `student`; answers the score. */
-async function take(student: TestUser, testId: string, answers: Record<string, string>): Promise<number> {
-  const started = await startOk(student.token, { test_id: testId });
-  for (const q of started.test_details.questions as Array<{ id: string; question_text: string }>) {
-    if (answers[q.question_text] === undefined) continue;
-    const saved = await post(
-      `/api/attempts/${started.attempt_id}/answers`,
-      { question_id: q.id, student_answer: answers[q.question_text] },
-      as(student.token),
-    );
-    assert.equal(saved.status, 200, saved.text);
-  }
-  const submitted = await post(`/api/attempts/${started.attempt_id}/submit`, undefined, as(student.token));
-  assert.equal(submitted.status, 200, submitted.text);
-  return submitted.body.score;
-}
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
@@ -296,34 +278,5 @@ describe('POST /api/analytics/tests/{testId}/recompute', function () {
     expectError(await recompute(other.admin.token, test.id), 403, 'FORBIDDEN');
     expectError(await recompute(tenant.student.token, test.id), 403, 'FORBIDDEN');
     expectError(await recompute(tenant.admin.token, test.id, '?version=9'), 404, 'NOT_FOUND');
-  });
-});
-
-describe('GET /api/analytics/tests/{testId}: cost (X-Debug-Cost)', function () {
-  this.timeout(120_000);
-
-  const cost = (res: ApiResponse): Record<string, number> =>
-    Object.fromEntries(
-      (res.headers.get('x-debug-cost') ?? '')
-        .split(';')
-        .map((part) => part.trim().split('='))
-        .map(([k, v]) => [k, Number(v)]),
-    );
-
-  it('reads the same documents in the same round trips with 1 submitted attempt and with 12: no attempt is read', async () => {
-    const tenant = await createTenant();
-    const figures: Array<Record<string, number>> = [];
-    for (const takers of [1, 12]) {
-      const { test } = await publishTest(tenant.admin.token, tenant.clientId, { count: 3 });
-      const students = await Promise.all(Array.from({ length: takers }, () => createUser('student', tenant.clientId)));
-      for (const [i, s] of students.entries())
-        await take(s, test.id, { 'Question 1': i % 2 ? 'A' : 'B', 'Question 2': 'A' });
-      await analytics(tenant.admin.token, test.id); // the frozen version is read once per instance, then cached
-      const res = await analytics(tenant.admin.token, test.id);
-      assert.equal(res.body.completed, takers);
-      const { reads, round_trips, sequential_round_trips } = cost(res);
-      figures.push({ reads, round_trips, sequential_round_trips });
-    }
-    assert.deepEqual(figures[1], figures[0], JSON.stringify(figures));
   });
 });

@@ -69,7 +69,7 @@ export const RIGHT: Record<string, string> = {
 export async function publishTest(
   adminToken: string,
   clientId: string,
-  opts: { questions?: QuestionFixture[]; count?: number; extra?: Record<string, unknown> } = {},
+  opts: { questions?: QuestionFixture[]; count?: number; extra?: Record<string, unknown>; baseUrl?: string } = {},
 ): Promise<{ test: any; questions: QuestionFixture[] }> {
   const questions =
     opts.questions ??
@@ -84,8 +84,9 @@ export async function publishTest(
       questions.map((q) => q.id),
       { shuffle: 0, ...opts.extra },
     ),
+    { baseUrl: opts.baseUrl },
   );
-  const res = await post(`/api/tests/${draft.id}/publish`, undefined, as(adminToken));
+  const res = await post(`/api/tests/${draft.id}/publish`, undefined, { ...as(adminToken), baseUrl: opts.baseUrl });
   if (res.status !== 200) throw new Error(`publishing failed: ${res.status} ${res.text}`);
   return { test: res.body, questions };
 }

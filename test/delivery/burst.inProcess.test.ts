@@ -23,7 +23,7 @@ const SUBMITS = Number(process.env.WEBHOOKS_BURST ?? 1000);
 const STUDENTS = 50;
 const SPREAD_MS = 60_000;
 
-describe('outbox under a burst of submits', function () {
+describe('deliveries under a burst of submits', function () {
   this.timeout(15 * 60_000);
   let server: InProcessApi;
   let receiver: Receiver;

@@ -50,7 +50,7 @@ async function until<T>(check: () => Promise<T | undefined>, timeoutMs = 30_000)
   }
 }
 
-describe('outbox delivery engine', function () {
+describe('the delivery engine', function () {
   this.timeout(120_000);
   let receivers: Receiver[] = [];
   const receiver = async (respond?: Parameters<typeof startReceiver>[0]) => {

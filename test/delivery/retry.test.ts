@@ -20,7 +20,7 @@ const failed = (code: number | null = 500): DeliveryTry => ({
   ms: 1,
 });
 
-describe('outbox retry: afterTry', () => {
+describe('delivery retry: afterTry', () => {
   it('follows 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then gives up after the 8th try', () => {
     assert.deepEqual(RETRY_DELAYS_MS, [5e3, 3e5, 18e5, 72e5, 18e6, 36e6, 36e6]);
     let state = { tries: 0, history: [] as DeliveryTry[], round_tries: 0 };
@@ -69,7 +69,7 @@ describe('outbox retry: afterTry', () => {
   });
 });
 
-describe('outbox retry: roundRobin and runFairly', () => {
+describe('delivery retry: roundRobin and runFairly', () => {
   it('takes one of each organization in turn', () => {
     assert.deepEqual(roundRobin([['a1', 'a2', 'a3'], ['b1'], ['c1', 'c2']]), ['a1', 'b1', 'c1', 'a2', 'c2', 'a3']);
   });

@@ -76,8 +76,8 @@ export const validTest = (questionIds: string[], extra: Record<string, unknown> 
   ...extra,
 });
 
-export async function createTestAs(token: string, body: Record<string, unknown>): Promise<any> {
-  const res = await post('/api/tests', body, as(token));
+export async function createTestAs(token: string, body: Record<string, unknown>, o: RequestOptions = {}): Promise<any> {
+  const res = await post('/api/tests', body, { ...as(token), ...o });
   if (res.status !== 201) throw new Error(`creating a test failed: ${res.status} ${res.text}`);
   return res.body;
 }

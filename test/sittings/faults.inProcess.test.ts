@@ -31,7 +31,11 @@ const call = (method: string, path: string, token: string, body?: unknown): Prom
   api(method, path, { token, body, ip: freshIp(), baseUrl: server.baseUrl });
 
 async function running(opts: { extra?: Record<string, unknown> } = {}) {
-  const { test } = await publishTest(tenant.admin.token, tenant.clientId, { count: 1, extra: opts.extra });
+  const { test } = await publishTest(tenant.admin.token, tenant.clientId, {
+    count: 1,
+    extra: opts.extra,
+    baseUrl: server.baseUrl,
+  });
   const student = await createUser('student', tenant.clientId);
   const res = await call('POST', '/api/attempts', student.token, {
     test_id: test.id,
@@ -284,6 +288,7 @@ describe('POST /api/attempts on a test with an access code, with Firestore faili
       const { test } = await publishTest(tenant.admin.token, tenant.clientId, {
         count: 1,
         extra: { access_code: CODE },
+        baseUrl: server.baseUrl,
       });
       const student = await createUser('student', tenant.clientId);
       const { result } = await duringFault(

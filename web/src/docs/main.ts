@@ -56,6 +56,8 @@ function wire(auth: Auth) {
       return;
     }
     void user.getIdToken().then((token) => {
+      // A sign-out while the token was on its way must not bring it back into Swagger UI.
+      if (auth.currentUser?.uid !== user.uid) return;
       ui.preauthorizeApiKey(BEARER, token);
       authorized = true;
       status.textContent = 'Signed in.';
