@@ -9,7 +9,7 @@ const functionsLayout = {
   // The kernel: what every feature may use, and which uses no feature.
   kernel: ['shared', 'platform', 'firestore', 'outbound', 'transfer', 'types', 'config.ts'],
   // Pure: plain logic over plain data, on the kernel only, no Firebase.
-  pure: ['sittingRules', 'interchange', 'scoring'],
+  pure: ['sittingRules', 'interchange', 'scoring', 'questionTypes'],
   // Side doors: files imported directly from outside their folder. None: a door loaded at cold start
   // gives what a cold start must not load as a loader (`loadStore()`: `import('./store')` when called).
   sideDoors: [],

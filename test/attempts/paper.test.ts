@@ -7,9 +7,9 @@ import {
   paperOf,
   scoredFields,
   universePositions,
-  wordCount,
   type VersionForAttempt,
 } from '../../functions/src/attempts/rules';
+import { wordCount } from '../../functions/src/questionTypes/essay/module';
 import { MAX_ANSWER_LENGTH, MAX_ESSAY_ANSWER_LENGTH } from '../../functions/src/attempts/schemas';
 import type { FrozenQuestion } from '../../functions/src/exams/documents';
 

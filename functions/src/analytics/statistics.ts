@@ -1,4 +1,4 @@
-import { comparable, OPTION_SEPARATOR } from '../questions';
+import { comparable, questionTypeOf } from '../questionTypes';
 import { round4 } from '../shared';
 
 // Pure: what one submitted attempt adds to its test version's running sums,
@@ -109,7 +109,7 @@ export function bandOf(score: number, totalMarks: number): number {
 /** The option keys an answer chose: option positions ("0", "1", …), or "x" for a choice matching no option. Empty for free-text types. */
 export function chosenOptions(question: Pick<StatQuestion, 'question_type' | 'options'>, answer: string): string[] {
   if (question.options.length === 0) return [];
-  const parts = question.question_type === 'multiple_select' ? answer.split(OPTION_SEPARATOR) : [answer];
+  const parts = questionTypeOf(question.question_type).answerParts(answer);
   const keys = new Set<string>();
   for (const part of parts) {
     const wanted = comparable(part);

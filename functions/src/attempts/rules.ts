@@ -1,6 +1,7 @@
 import { documentSize, type FrozenQuestion, MAX_DOCUMENT_BYTES, type TestVersion, valueSize } from '../exams';
 import { isAnswer, scoreAttempt, type ScoringQuestion } from './scoring';
 import { orderForAttempt } from './shuffle';
+import { questionTypeOf } from '../questionTypes';
 import { percentageOf, round4 } from '../shared';
 import type { StopReason, StoredAnswer, StoredAttempt, StoredGradingItem, SubmittedBy } from './documents';
 import { MAX_ANSWER_LENGTH, type AttemptStatus, type AttemptQuestion, type TestDetails } from './schemas';
@@ -200,6 +201,10 @@ export function scoredFields(
   };
 }
 
+/** The fields beside the options a question's type shows a taker (an essay's word limit). */
+const takerFields = (q: FrozenQuestion): Partial<Pick<FrozenQuestion, 'tolerance' | 'max_words'>> =>
+  Object.fromEntries(questionTypeOf(q.question_type).takerFields.map((field) => [field, q[field] ?? null]));
+
 /** The attempt's questions in its order, without answer keys and without titles (the bank's, never a taker's). */
 export function questionsForTaker(attemptId: string, version: VersionForAttempt): AttemptQuestion[] {
   const ordered = version.test.shuffle === 1 ? orderForAttempt(attemptId, version.questions) : version.questions;
@@ -210,7 +215,7 @@ export function questionsForTaker(attemptId: string, version: VersionForAttempt)
     question_type: q.question_type,
     options: [...q.options],
     marks: q.marks,
-    ...(q.question_type === 'essay' ? { max_words: q.max_words ?? null } : {}),
+    ...takerFields(q),
   }));
 }
 
@@ -293,7 +298,7 @@ export function reviewOf(attempt: StoredAttempt, version: VersionForAttempt) {
   return attempt.question_order.map((id) => {
     const result = results.get(id);
     const key = keys.get(id);
-    const essay = key?.question_type === 'essay';
+    const type = key ? questionTypeOf(key.question_type) : undefined;
     return {
       ...(key ? keyExtras(key, shown.get(id) ?? key.options) : {}),
       question_id: id,
@@ -301,10 +306,10 @@ export function reviewOf(attempt: StoredAttempt, version: VersionForAttempt) {
       answered: result?.answered ?? false,
       correct: result?.correct ?? false,
       marks_awarded: result?.marks_awarded ?? 0,
-      correct_answer: essay ? null : (key?.correct_answer ?? ''),
+      correct_answer: key && type ? type.shownKey(key) : '',
       tolerance: key?.tolerance ?? null,
       pending: result?.pending === true,
-      feedback: essay ? (attempt.grades?.[id]?.feedback ?? null) : null,
+      feedback: type?.marking === 'person' ? (attempt.grades?.[id]?.feedback ?? null) : null,
     };
   });
 }
@@ -357,9 +362,6 @@ export function gradingItems(attempt: StoredAttempt, paper: VersionForAttempt): 
   });
 }
 
-/** Words as an essay's max_words counts them: runs of characters between white space. */
-export const wordCount = (text: string): number => text.split(/\s+/u).filter((word) => word.length > 0).length;
-
 /**
  * What is wrong with answers for their questions' types: an answer longer
  * than its type takes (an essay's 10,000 characters, any other's 2,000), or an
@@ -373,15 +375,11 @@ export function answerProblems(
   return answers.flatMap((answer, index) => {
     const question = questions.get(answer.question_id);
     if (!question) return [];
-    if (question.question_type !== 'essay') {
-      return answer.student_answer.length > MAX_ANSWER_LENGTH
-        ? [{ index, message: `At most ${MAX_ANSWER_LENGTH} characters for a ${question.question_type} question` }]
-        : [];
-    }
-    const limit = question.max_words ?? null;
-    const words = wordCount(answer.student_answer);
-    return limit !== null && words > limit
-      ? [{ index, message: `This essay takes at most ${limit} words; the answer has ${words}` }]
-      : [];
+    const message = questionTypeOf(question.question_type).answerProblem(
+      answer.student_answer,
+      question,
+      MAX_ANSWER_LENGTH,
+    );
+    return message === undefined ? [] : [{ index, message }];
   });
 }

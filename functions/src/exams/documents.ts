@@ -1,4 +1,4 @@
-import type { QuestionExtras } from '../questions';
+import type { QuestionExtras } from '../questionTypes';
 import type { AccessCodeHash, OverrideValues } from '../sittingRules';
 import type { TestStatus } from './lifecycle';
 

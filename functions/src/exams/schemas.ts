@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ClientId, MAX_ID_LENGTH, pagedQuery, Pagination } from '../shared';
 import { listedNameFields } from '../people';
 import { authorDeliveryReplyFields, deliveryFields, deliveryReplyFields, refineWindow } from '../sittingRules';
-import { DIFFICULTIES } from '../questions';
+import { DIFFICULTIES } from '../questionTypes';
 import { TEST_STATUSES } from './lifecycle';
 import { MAX_SHARE_CODE_INPUT, SHARE_CODE_ALPHABET, SHARE_CODE_LENGTH } from './shareCodeText';
 

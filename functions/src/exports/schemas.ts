@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ClientId } from '../shared';
-import { DIFFICULTIES, FolderIdRef, QUESTION_TYPES } from '../questions';
+import { DIFFICULTIES, FolderIdRef, QUESTION_TYPES } from '../questionTypes';
 
 // Pure: the export endpoints' queries.
 

@@ -2,6 +2,7 @@ import { findAttempt } from '../attempts';
 import { requestMeta } from '../audit';
 import { assertCanGrade, type Principal } from '../auth';
 import { requireTest } from '../exams';
+import { questionTypeOf } from '../questionTypes';
 import { badRequest, type CallContext, conflict, notFound, type PageRequest } from '../shared';
 import type { GradedAttempt, GradeInput, GradingItem } from './schemas';
 import * as store from './store';
@@ -77,7 +78,7 @@ export async function gradeAttempt(
     check: (stored, question) => {
       if (stored.status !== 'submitted')
         throw conflict('This attempt is still in progress: essays are graded once it is submitted');
-      if (!question || question.question_type !== 'essay')
+      if (!question || questionTypeOf(question.question_type).marking !== 'person')
         throw badRequest('This question is not an essay of this attempt', questionPath);
       const result = (stored.results ?? []).find((r) => r.question_id === input.question_id);
       if (!result?.answered) throw conflict('This essay was not answered: it earns 0 and needs no grade');

@@ -15,12 +15,6 @@ export function organizationOfMediaId(mediaId: string): string | undefined {
 /** The URL a question's HTML uses for a media file. */
 export const mediaUrl = (mediaId: string): string => `/api/media/${mediaId}`;
 
-/** A media URL as mediaUrl writes it for an id newMediaId made: an organization id (a slug or a uuid), ".", a uuid. */
-const MEDIA_URL = /^\/api\/media\/[A-Za-z0-9_-]{1,128}\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** Whether `url` is exactly the URL of one of our media files: the one relative address a question may link to. */
-export const isMediaUrl = (url: string): boolean => MEDIA_URL.test(url);
-
 /** The parts of a question a taker sees while answering it: its text and its options (never its title). */
 const TAKING_FIELDS = ['question_text', 'options'];
 

@@ -1,10 +1,9 @@
 import type { z } from 'zod';
 import { MEDIA_PLACEHOLDER, type ParsedBank, type ParsedItem, type QuestionDraft } from '../interchange';
 import { MAX_FOLDER_NAME } from '../folders';
-import { sanitizeQuestionHtml } from './html';
+import { QuestionInput, type QuestionType, sanitizeQuestionHtml } from '../questionTypes';
 import { mediaUrl } from '../media';
 import type { RowError } from './importSchemas';
-import { QuestionInput, type QuestionType } from './schemas';
 
 // Pure: what an import does with each question a bank file gave (GIFT, Aiken,
 // Moodle XML, QTI): its media references resolved, validated by the very

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { parseNumberText } from '../shared';
 import type { RowError } from './importSchemas';
-import { OPTION_SEPARATOR, QuestionInput } from './schemas';
+import { isQuestionType, OPTION_SEPARATOR, QuestionInput, questionTypeOf } from '../questionTypes';
 
 // Pure: one CSV row to one question input, validated by the very schema that
 // validates POST /api/questions. Errors name the file's line, the column and
@@ -60,13 +60,13 @@ const numberOrText = (cell: string): number | string => parseNumberText(cell) ??
 const booleanOrText = (cell: string): boolean | string =>
   cell.toLowerCase() === 'true' ? true : cell.toLowerCase() === 'false' ? false : cell;
 
-/** Where an `alternatives` entry's answer ends: `answer:credit`, or `answer:credit:tolerance` for numeric (the answer may hold ":"). */
+/** Where an `alternatives` entry's answer ends: `answer:credit`, or `answer:credit:tolerance` for a numeric key (the answer may hold ":"). */
 const ALTERNATIVE = /^(.*):([^:]*)$/s;
 const NUMERIC_ALTERNATIVE = /^(.*):([^:]*):([^:]*)$/s;
 
 /**
  * An `alternatives` cell: entries separated by "|", each `answer:credit`
- * (numeric: `answer:credit` or `answer:credit:tolerance`), the answer split off
+ * (a numeric key's: `answer:credit` or `answer:credit:tolerance`), the answer split off
  * at the last colons so it may itself contain ":". An entry of another shape is
  * kept as text, for the schema to name.
  */
@@ -105,7 +105,10 @@ export function rowFields(columns: HeaderColumns, cells: string[]): Record<strin
     else fields[column] = cell;
   });
   if (typeof fields.alternatives === 'string')
-    fields.alternatives = parseAlternatives(fields.alternatives, fields.question_type === 'numeric');
+    fields.alternatives = parseAlternatives(
+      fields.alternatives,
+      isQuestionType(fields.question_type) && questionTypeOf(fields.question_type).numericKey,
+    );
   return fields;
 }
 

@@ -1,54 +1,19 @@
-import type { Difficulty, QuestionType, TextFormat } from './schemas';
+import type { QuestionExtras, QuestionType, TypedFields } from '../questionTypes';
 
 // Pure: the Firestore documents the questions feature owns (where they live: firestore/paths.ts).
 
-/** A further accepted answer of a short_answer or numeric question. */
-export interface StoredAlternative {
-  answer: string;
-  /** 0 to 100: the share of the marks it earns. */
-  credit: number;
-  /** numeric only: its own accepted difference (absent: 0). */
-  tolerance?: number;
-}
-
 /**
- * The optional fields of a question: each stored only when set (absent on
- * questions stored before them, and meaning the old behaviour), never as null.
+ * A question as stored in clients/{clientId}/questions/{id}: exactly these fields; those its
+ * type decides (questionTypes/stored.ts: the core fields every question has, the optional ones).
  */
-export interface QuestionExtras {
-  title?: string;
-  /** Stored only as 'html' (sanitized question_text, feedback and option_feedback); absent: plain. */
-  text_format?: TextFormat;
-  /** General feedback, shown in a released review. */
-  feedback?: string;
-  /** One per option, in the options' order ("" for none). */
-  option_feedback?: string[];
-  /** multiple_select partial credit: one per option, −100 to 100. */
-  option_credits?: number[];
-  /** short_answer and numeric: further accepted answers. */
-  alternatives?: StoredAlternative[];
-  /** short_answer: stored only as true. */
-  case_sensitive?: boolean;
-}
-
-/** A question as stored in clients/{clientId}/questions/{id}: exactly these fields. */
-export type StoredQuestion = QuestionExtras & {
-  id: string;
-  client_id: string;
-  folder_id: string | null;
-  question_text: string;
-  question_type: QuestionType;
-  options: string[];
-  /** Empty for an essay (graded by a person; replies say null). */
-  correct_answer: string;
-  tolerance: number | null;
-  /** Essays only: the most words an answer may have (null: no limit, and for every other type). */
-  max_words: number | null;
-  marks: number;
-  difficulty: Difficulty;
-  created_at: string;
-  updated_at: string;
-};
+export type StoredQuestion = QuestionExtras &
+  TypedFields<QuestionType> & {
+    id: string;
+    client_id: string;
+    folder_id: string | null;
+    created_at: string;
+    updated_at: string;
+  };
 
 export type ImportStatus = 'staging' | 'committed' | 'complete';
 

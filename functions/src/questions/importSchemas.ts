@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { INTERCHANGE_FORMATS } from '../interchange';
 import { ClientId } from '../shared';
-import { FolderIdRef, QUESTION_TYPES } from './schemas';
+import { FolderIdRef, QUESTION_TYPES } from '../questionTypes';
 
 // The question import's query and report, apart from the question schemas: a cold instance
 // loads those (scoring needs them) and none of the interchange formats this names.

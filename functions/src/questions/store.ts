@@ -3,7 +3,8 @@ import { isDocumentId, notFound, type PageRequest } from '../shared';
 import { db, fetchPage, hasStatus, NOT_FOUND, paths } from '../firestore';
 import { findFolderInTransaction } from '../folders';
 import { questionQuerySpec } from './questionQuery';
-import type { QuestionExtras, StoredQuestion } from './documents';
+import type { QuestionExtras } from '../questionTypes';
+import type { StoredQuestion } from './documents';
 import { EXTRA_FIELDS, type QuestionFilters } from './schemas';
 
 const questionNotFound = () => notFound('Question not found');

@@ -1,5 +1,6 @@
 import type { FrozenQuestion } from '../exams';
-import { EXTRA_FIELDS, normalizeQuestion, QuestionInput, type StoredAlternative } from '../questions';
+import { EXTRA_FIELDS, normalizeQuestion } from '../questions';
+import { QuestionInput, questionTypeOf, type StoredAlternative, typesTaking, type TypedField } from '../questionTypes';
 import { type ErrorDetail, round4 } from '../shared';
 
 // Pure: a correction of a frozen question (its key, tolerance, marks, option
@@ -18,38 +19,28 @@ export interface Correction {
   case_sensitive?: boolean | null;
 }
 
-/** The corrected fields beyond the key, and the question types that may have each. */
-const TYPED_FIELDS = {
-  option_credits: {
-    types: ['multiple_select'],
-    message: 'option_credits is allowed only for multiple_select questions',
-  },
-  alternatives: {
-    types: ['short_answer', 'numeric'],
-    message: 'alternatives is allowed only for short_answer and numeric questions',
-  },
-  case_sensitive: { types: ['short_answer'], message: 'case_sensitive is allowed only for short_answer questions' },
-} as const;
+/** The refusal of a field the question's type does not take, naming the types that do. */
+const onlyFor = (field: TypedField): string =>
+  `${field} is allowed only for ${typesTaking(field).join(' and ')} questions`;
 
-/** The fields of a frozen question that scoring reads, beside the key, tolerance and marks. */
+/** The fields of a frozen question that scoring reads, beside the key, tolerance and marks: only some types take each. */
 const SCORED_EXTRAS = ['option_credits', 'alternatives', 'case_sensitive'] as const;
 
 export type Corrected = { ok: true; question: FrozenQuestion } | { ok: false; message: string; details: ErrorDetail[] };
 
 /** The frozen question as corrected, or why the correction does not make a valid question of its type. */
 export function correctQuestion(frozen: FrozenQuestion, correction: Correction): Corrected {
-  if (frozen.question_type === 'essay') {
-    return {
-      ok: false,
-      message:
-        'An essay has no key: it is graded by a person, and its grades are changed with POST /api/attempts/{attemptId}/grades',
-      details: [{ path: 'body.question_id', message: 'An essay' }],
-    };
+  const type = questionTypeOf(frozen.question_type);
+  if (type.regradeRefusal) {
+    const { message, detail } = type.regradeRefusal;
+    return { ok: false, message, details: [{ path: 'body.question_id', message: detail }] };
   }
-  for (const [field, rule] of Object.entries(TYPED_FIELDS)) {
-    const sent = correction[field as keyof typeof TYPED_FIELDS];
-    if (sent !== undefined && sent !== null && !(rule.types as readonly string[]).includes(frozen.question_type))
-      return { ok: false, message: rule.message, details: [{ path: `body.${field}`, message: rule.message }] };
+  for (const field of SCORED_EXTRAS) {
+    const sent = correction[field];
+    if (sent !== undefined && sent !== null && !type.extras.includes(field)) {
+      const message = onlyFor(field);
+      return { ok: false, message, details: [{ path: `body.${field}`, message }] };
+    }
   }
   const input: Record<string, unknown> = {
     question_type: frozen.question_type,
@@ -67,11 +58,14 @@ export function correctQuestion(frozen: FrozenQuestion, correction: Correction):
   }
   const tolerance = correction.tolerance !== undefined ? correction.tolerance : frozen.tolerance;
   if (tolerance !== null && tolerance !== undefined) input.tolerance = tolerance;
-  if (frozen.question_type !== 'numeric' && correction.tolerance !== undefined && correction.tolerance !== null) {
+  if (!type.ownFields.includes('tolerance') && correction.tolerance !== undefined && correction.tolerance !== null) {
+    const types = typesTaking('tolerance').join(' and ');
     return {
       ok: false,
-      message: 'tolerance is allowed only for numeric questions',
-      details: [{ path: 'body.tolerance', message: 'Numeric questions only' }],
+      message: onlyFor('tolerance'),
+      details: [
+        { path: 'body.tolerance', message: `${types.charAt(0).toUpperCase()}${types.slice(1)} questions only` },
+      ],
     };
   }
   const parsed = QuestionInput.safeParse(input);
@@ -101,12 +95,11 @@ export function correctQuestion(frozen: FrozenQuestion, correction: Correction):
   return { ok: true, question };
 }
 
-/** Whether the correction leaves the frozen question as it is (a regrade sent again). */
+/** Whether the correction leaves the frozen question as it is (a regrade sent again): the same in every field its type's scoring reads. */
 export const sameKey = (a: FrozenQuestion, b: FrozenQuestion): boolean =>
-  a.correct_answer === b.correct_answer &&
-  (a.tolerance ?? null) === (b.tolerance ?? null) &&
-  a.marks === b.marks &&
-  SCORED_EXTRAS.every((field) => JSON.stringify(a[field] ?? null) === JSON.stringify(b[field] ?? null));
+  questionTypeOf(a.question_type).keyFields.every(
+    (field) => JSON.stringify(a[field] ?? null) === JSON.stringify(b[field] ?? null),
+  );
 
 /** `questions` with `corrected` in place of the question of the same id, and their total. */
 export function withCorrection<Q extends { id: string; marks: number }>(

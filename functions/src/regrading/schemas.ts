@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { QuestionId, TestId } from '../exams';
-import { MAX_ALTERNATIVES, MAX_OPTION_LENGTH, MAX_OPTIONS } from '../questions';
+import { MAX_ALTERNATIVES, MAX_OPTION_LENGTH, MAX_OPTIONS } from '../questionTypes';
 
 // Request and reply shapes of regrading a published version after a key fix.
 

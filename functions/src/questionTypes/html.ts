@@ -1,5 +1,4 @@
 import type SanitizeHtml from 'sanitize-html';
-import { isMediaUrl } from '../media';
 
 // Loaded on the first HTML sanitized (authoring, an import), not with the schemas: a taker's save reads these
 // schemas' helpers and never sanitizes, and the sanitizer (with its CSS and HTML parsers) weighs on a cold start.
@@ -18,6 +17,10 @@ export const MEDIA_ROUTE = /^\/api\/media\/[A-Za-z0-9_.-]{1,300}$/;
 // One host character, then anything but spacing: `[^\s/?#]+[^\s]*$` says the same but backtracks through every split of a long URL.
 const WEB_URL = /^https?:\/\/[^\s/?#][^\s]*$/i;
 const LINK_URL = /^(https?:\/\/[^\s/?#][^\s]*|mailto:[^\s]+)$/i;
+/** A media URL as media/rules.ts mediaUrl writes it for an id newMediaId made: an organization id (a slug or a uuid), ".", a uuid. */
+const MEDIA_URL = /^\/api\/media\/[A-Za-z0-9_-]{1,128}\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** Whether `url` is exactly the URL of one of our media files: the one relative address a question may link to. */
+const isMediaUrl = (url: string): boolean => MEDIA_URL.test(url);
 /** The import's placeholder for a file of the bank file (interchange/model.ts MEDIA_PLACEHOLDER). */
 const PLACEHOLDER = '@@PLUGINFILE@@';
 

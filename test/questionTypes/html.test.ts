@@ -4,7 +4,7 @@ import {
   isBlankHtml,
   sanitizeQuestionHtml,
   unresolvedMedia,
-} from '../../functions/src/questions/html';
+} from '../../functions/src/questionTypes/html';
 
 // Pure: the allow-list HTML question texts are cut down to on write.
 

@@ -1,0 +1,41 @@
+import { oneAnswer } from '../answers';
+import type { QuestionTypeModule } from '../module';
+import { EssayInput, normalizeEssay } from './schema';
+
+// Graded by a person. An answered essay earns the marks its grade gives (0 to its marks, never negative)
+// and is `pending` until graded; an unanswered one earns 0 and needs no grade. It has no key: nothing to
+// compare an answer with, nothing to regrade.
+
+/** Words as an essay's max_words counts them: runs of characters between white space. */
+export const wordCount = (text: string): number => text.split(/\s+/u).filter((word) => word.length > 0).length;
+
+export const essay: QuestionTypeModule<'essay', typeof EssayInput> = {
+  name: 'essay',
+  input: EssayInput,
+  options: 'none',
+  extras: [],
+  ownFields: ['max_words'],
+  numericKey: false,
+  normalize: normalizeEssay,
+  normalizeExtras: () => ({}),
+  marking: 'person',
+  // Never compared with a key: scoring takes its grade.
+  mark: () => ({ wrong: true }),
+  // Its length is the request's (10,000 characters); its words are its own.
+  answerProblem: (answer, question) => {
+    const limit = question.max_words ?? null;
+    const words = wordCount(answer);
+    return limit !== null && words > limit
+      ? `This essay takes at most ${limit} words; the answer has ${words}`
+      : undefined;
+  },
+  answerParts: oneAnswer,
+  shownKey: () => null,
+  takerFields: ['max_words'],
+  keyFields: ['marks'],
+  regradeRefusal: {
+    message:
+      'An essay has no key: it is graded by a person, and its grades are changed with POST /api/attempts/{attemptId}/grades',
+    detail: 'An essay',
+  },
+};

@@ -1,0 +1,33 @@
+// Front door of questionTypes/: the question types, one folder each, and the registry the rest asks.
+// What other folders may use; nothing else of this folder is imported from outside.
+export { MAX_ESSAY_WORDS } from './essay/schema';
+export {
+  Alternative,
+  DIFFICULTIES,
+  FolderIdRef,
+  HTML_INPUT_FACTOR,
+  MAX_ALTERNATIVES,
+  MAX_FEEDBACK,
+  MAX_HTML_QUESTION_TEXT,
+  MAX_OPTION_FEEDBACK,
+  MAX_OPTION_LENGTH,
+  MAX_OPTIONS,
+  MAX_TITLE,
+  OPTION_SEPARATOR,
+  TEXT_FORMATS,
+  comparable,
+  storedText,
+} from './fields';
+export type { Difficulty } from './fields';
+export { sanitizeQuestionHtml } from './html';
+export type { KeyedQuestion, QuestionTypeModule, TypedField } from './module';
+export {
+  QUESTION_TYPES,
+  QUESTION_TYPE_MODULES,
+  QuestionInput,
+  isQuestionType,
+  questionTypeOf,
+  typesTaking,
+} from './registry';
+export type { QuestionType } from './registry';
+export type { QuestionExtras, StoredAlternative, TypedFields } from './stored';

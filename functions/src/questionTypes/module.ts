@@ -1,0 +1,96 @@
+import type { z } from 'zod';
+import type { QuestionExtras, StoredAlternative, TypedFields } from './stored';
+
+// Pure: what a question type is made of. Each type is one folder holding one
+// QuestionTypeModule; registry.ts lists them, and the rest of the code asks the
+// registry rather than naming a type. A new concern of every type (its mappings to
+// and from the bank file formats, say) is a new part here, which the registry's
+// test then asks of every type.
+
+/** The optional fields some types take beyond those of every type (title, text_format, feedback). */
+export type TypedExtra = Extract<
+  keyof QuestionExtras,
+  'option_feedback' | 'option_credits' | 'alternatives' | 'case_sensitive'
+>;
+/** The core fields some types set and every other stores as null. */
+export type OwnField = 'tolerance' | 'max_words';
+/** A field a type may take or not: what a refusal of it names. */
+export type TypedField = TypedExtra | OwnField;
+
+/** The parts of a question (as stored or frozen) that its type's scoring reads. */
+export interface KeyedQuestion {
+  question_type: string;
+  options: string[];
+  correct_answer: string;
+  tolerance: number | null;
+  marks: number;
+  option_credits?: number[] | null;
+  alternatives?: ReadonlyArray<StoredAlternative> | null;
+  case_sensitive?: boolean | null;
+}
+
+/** The fields of a frozen question a regrade compares to tell a changed key from the same one sent again. */
+export type KeyField = 'correct_answer' | 'tolerance' | 'marks' | 'option_credits' | 'alternatives' | 'case_sensitive';
+
+/** What a non-blank answer earns: a share of the marks (0 to 1), or `wrong` (which negative marking charges). */
+export type Marking = { share: number } | { wrong: true };
+
+/** Why a regrade of a question of this type is refused, whatever it corrects (null: its key may be corrected). */
+export interface RegradeRefusal {
+  message: string;
+  detail: string;
+}
+
+/**
+ * One question type: its schema, how it is stored, scored, counted, shown and regraded.
+ * Every part is present on every type (test/questionTypes/registry.test.ts), so a caller
+ * asks without knowing which type it has.
+ */
+export interface QuestionTypeModule<Name extends string = string, Input extends z.ZodType = z.ZodType> {
+  /** Its question_type. */
+  readonly name: Name;
+
+  // ---- authoring
+  /** Its create schema (a strict object whose question_type is `name`): one member of the registry's union. */
+  readonly input: Input;
+  /** Where its options come from: the author's, its own fixed ones (an author's option feedback does not fit them), or none. */
+  readonly options: 'authored' | 'fixed' | 'none';
+  /** The optional fields it takes beyond those of every type. */
+  readonly extras: ReadonlyArray<TypedExtra>;
+  /** The core fields it sets beside correct_answer (stored null on every other type). */
+  readonly ownFields: ReadonlyArray<OwnField>;
+  /** Its key and alternatives are numbers (an alternative may carry its own tolerance): how a CSV cell of alternatives is read. */
+  readonly numericKey: boolean;
+  /** The core fields of a validated question as stored: options and answers spelled as the options are. */
+  normalize(input: z.output<Input>): TypedFields<Name>;
+  /** The extras of its own (among `extras`, but option_feedback) as stored: only those set. */
+  normalizeExtras(input: z.output<Input>): Pick<QuestionExtras, 'option_credits' | 'alternatives' | 'case_sensitive'>;
+
+  // ---- marking
+  /** 'key': scored against its answer key when submitted; 'person': graded by a person (no key, nothing to regrade). */
+  readonly marking: 'key' | 'person';
+  /** What a non-blank answer earns against its key, partial credit included. */
+  mark(question: KeyedQuestion, answer: string): Marking;
+  /** Why a taker's answer cannot be saved for a question of this type (too long, too many words), or undefined. */
+  answerProblem(
+    answer: string,
+    question: { question_type: string; max_words?: number | null },
+    maxLength: number,
+  ): string | undefined;
+
+  // ---- analytics
+  /** The choices an answer names, as analytics counts them per option (one part for a single-answer type). */
+  answerParts(answer: string): string[];
+
+  // ---- replies and reviews
+  /** Its key as an administrator's reply and a released review show it (null: it has none). */
+  shownKey(question: { correct_answer: string }): string | null;
+  /** The core fields beside the options a taker sees while answering. */
+  readonly takerFields: ReadonlyArray<OwnField>;
+
+  // ---- regrading
+  /** The fields of a frozen question its scoring reads: a regrade that changes none of them changes nothing. */
+  readonly keyFields: ReadonlyArray<KeyField>;
+  /** Why its questions are never regraded, or null. */
+  readonly regradeRefusal: RegradeRefusal | null;
+}

@@ -1,0 +1,48 @@
+import type { Difficulty, TextFormat } from './fields';
+
+// Pure: the fields of a stored question that its type decides (questions/documents.ts
+// StoredQuestion adds the ids, the folder and the dates the bank keeps).
+
+/** A further accepted answer of a question whose type takes alternatives. */
+export interface StoredAlternative {
+  answer: string;
+  /** 0 to 100: the share of the marks it earns. */
+  credit: number;
+  /** Numeric keys only: its own accepted difference (absent: 0). */
+  tolerance?: number;
+}
+
+/**
+ * The optional fields of a question: each stored only when set (absent on
+ * questions stored before them, and meaning the old behaviour), never as null.
+ */
+export interface QuestionExtras {
+  title?: string;
+  /** Stored only as 'html' (sanitized question_text, feedback and option_feedback); absent: plain. */
+  text_format?: TextFormat;
+  /** General feedback, shown in a released review. */
+  feedback?: string;
+  /** One per option, in the options' order ("" for none). */
+  option_feedback?: string[];
+  /** Partial credit of a type that takes it: one per option, −100 to 100. */
+  option_credits?: number[];
+  /** Further accepted answers of a type that takes them. */
+  alternatives?: StoredAlternative[];
+  /** Stored only as true, by a type that compares text case for case. */
+  case_sensitive?: boolean;
+}
+
+/** The core fields a type's normalize writes: every stored question has them all. */
+export interface TypedFields<Name extends string = string> {
+  question_text: string;
+  question_type: Name;
+  options: string[];
+  /** Empty for a type graded by a person (replies say null). */
+  correct_answer: string;
+  /** A numeric key's accepted difference (null on every other type). */
+  tolerance: number | null;
+  /** The most words an answer may have, on a type that counts them (null: no limit, and on every other type). */
+  max_words: number | null;
+  marks: number;
+  difficulty: Difficulty;
+}

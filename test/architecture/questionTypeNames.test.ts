@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { QUESTION_TYPES } from '../../functions/src/questionTypes';
+
+// A question type is named only in its own folder (functions/src/questionTypes/): everything else
+// asks the registry. A string literal that is a type's name, anywhere else in functions/src, is a
+// switch on a type waiting to be missed by the next one.
+
+const source = join(__dirname, '..', '..', 'functions', 'src');
+
+/** Folders that still name types, each with why: to be emptied, not added to. */
+const ALLOWED: Record<string, string> = {
+  'interchange/':
+    'the bank file readers and writers map types to GIFT, Moodle XML, QTI and Aiken; their mappings move into the types next',
+};
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return tsFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Each `file:line: literal` naming a type as a whole string literal ('essay', "numeric", `true_false`). */
+function namings(root: string, skip: (file: string) => boolean): string[] {
+  const literal = new RegExp(`(['"\`])(${QUESTION_TYPES.join('|')})\\1`, 'g');
+  return tsFiles(root).flatMap((path) => {
+    const file = relative(root, path).split('\\').join('/');
+    if (skip(file)) return [];
+    return readFileSync(path, 'utf8')
+      .split('\n')
+      .flatMap((line, i) => [...line.matchAll(literal)].map((m) => `${file}:${i + 1}: ${m[0]}`));
+  });
+}
+
+describe('question type names', () => {
+  it('no file of functions/src outside questionTypes/ names a type (but the allowed folders)', () => {
+    const found = namings(
+      source,
+      (file) => file.startsWith('questionTypes/') || Object.keys(ALLOWED).some((folder) => file.startsWith(folder)),
+    );
+    assert.deepEqual(found, [], `ask the registry (questionTypes/) instead:\n${found.join('\n')}`);
+  });
+
+  it('the allowed folders still name types (an emptied one leaves the list)', () => {
+    for (const folder of Object.keys(ALLOWED))
+      assert.ok(
+        namings(join(source, folder), () => false).length > 0,
+        `${folder} names no type any more: take it off ALLOWED`,
+      );
+  });
+
+  it('the check finds a naming where there is one', () => {
+    assert.ok(namings(join(source, 'questionTypes'), () => false).length >= QUESTION_TYPES.length);
+  });
+});
