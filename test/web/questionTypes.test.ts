@@ -52,6 +52,7 @@ describe('web questionTypes: the registry of question types', () => {
       const views = readFileSync(join(typesRoot, folder, 'views.tsx'), 'utf8');
       assert.match(views, new RegExp(`export const ${folder}Module: QuestionTypeModule = `), `${folder}/views.tsx`);
       assert.match(door, new RegExp(`import \\{ ${folder}Module \\} from './${folder}/views';`), folder);
+      assert.match(door, new RegExp(`\\b${type}: ${folder}Module,`), folder);
     }
   });
 
