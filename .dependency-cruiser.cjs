@@ -59,7 +59,14 @@ const webLayout = {
   kernel: ['api'],
   sideDoors: [],
   pure: [],
-  forbidden: [],
+  forbidden: [
+    {
+      name: 'question-types-below-pages',
+      from: ['questionTypes'],
+      to: ['taker', 'admin', 'lti'],
+      comment: 'the pages ask the question types, never the reverse',
+    },
+  ],
 };
 
 const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

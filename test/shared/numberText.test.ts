@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { parseNumberAnswer, parseNumberText } from '../../functions/src/shared/numberText';
-import { readNumberAnswer } from '../../web/src/taker/numberAnswer';
+import { readNumberAnswer } from '../../web/src/questionTypes/numeric/numberAnswer';
 
 // Pure: how a numeric key and a taker's numeric answer are read, no emulator needed.
 
@@ -68,7 +68,7 @@ describe('shared/numberText parseNumberAnswer', () => {
   });
 });
 
-describe('web taker/numberAnswer readNumberAnswer', () => {
+describe('web questionTypes/numeric/numberAnswer readNumberAnswer', () => {
   it('reads every entry as the service scores it, so the field refuses exactly what would score as no number', () => {
     const entries = [...DOT_FORMS, ...COMMA_FORMS.map(([comma]) => comma), ...AMBIGUOUS, ...NOT_NUMBERS];
     for (const text of entries) {

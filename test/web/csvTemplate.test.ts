@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { readCsvRecords, type CsvRecord } from '../../functions/src/transfer/csvUpload';
 import { OPTIONAL_COLUMNS, parseHeader, REQUIRED_COLUMNS, validateRow } from '../../functions/src/questions/csvRows';
 import { DIFFICULTIES, QUESTION_TYPES, TEXT_FORMATS } from '../../functions/src/questions/schemas';
-import { CODED_VALUES, CSV_COLUMNS, templateCsv } from '../../web/src/admin/questions/csvTemplate';
+import { CODED_VALUES, CSV_COLUMNS, templateCsv } from '../../web/src/questionTypes/csvTemplate';
 
 async function records(text: string): Promise<CsvRecord[]> {
   const out: CsvRecord[] = [];

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { authorizedFetch, OfflineError, type Schemas, serverNow, unwrap } from '../api';
+import { chosenOptions, reviewOf } from '../questionTypes';
 import { MediaLoaderContext, QuestionText, type MediaLoader } from '../QuestionText';
 import { useSession } from '../session';
 import { ErrorMessage, Loading, plural, useAction } from '../ui';
-import { readNumberAnswer } from './numberAnswer';
 import { AnswerSync, type SyncState } from './answerSync';
 import { signedInQueue } from './answerQueue';
 import { BackToTests } from './BackToTests';
@@ -352,50 +352,11 @@ function SubmittedView({ attempt }: { attempt: Attempt }) {
           <ol className="questions">
             {review.map((item) => {
               const question = questions.get(item.question_id);
-              const essay = question?.question_type === 'essay' || item.correct_answer === null;
+              const { markedByPerson, Review } = reviewOf(question?.question_type, item);
               return (
-                <li key={item.question_id} className={essay ? undefined : item.correct ? 'right' : 'wrong'}>
+                <li key={item.question_id} className={markedByPerson ? undefined : item.correct ? 'right' : 'wrong'}>
                   <QuestionText text={question?.question_text ?? ''} format={question?.text_format} block />
-                  {essay ? (
-                    <>
-                      <p>
-                        Your answer:{' '}
-                        {item.answered ? (
-                          <span style={{ whiteSpace: 'pre-wrap' }}>{item.student_answer}</span>
-                        ) : (
-                          <em>none</em>
-                        )}
-                      </p>
-                      <p>
-                        {item.pending ? (
-                          <strong>Awaiting grading</strong>
-                        ) : question ? (
-                          `${item.marks_awarded} of ${plural(question.marks, 'mark')}`
-                        ) : (
-                          plural(item.marks_awarded, 'mark')
-                        )}
-                      </p>
-                      {item.feedback ? <p>Feedback: {item.feedback}</p> : null}
-                    </>
-                  ) : (
-                    <>
-                      <p>
-                        Your answer:{' '}
-                        {item.answered ? (
-                          <EnteredAnswer answer={item.student_answer ?? ''} type={question?.question_type} />
-                        ) : (
-                          <em>none</em>
-                        )}{' '}
-                        — {item.correct ? 'correct' : 'not correct'}, {plural(item.marks_awarded, 'mark')}
-                      </p>
-                      <p>
-                        Correct answer: {shownAnswer(item.correct_answer ?? '', question?.question_type)}
-                        {item.tolerance ? ` (± ${item.tolerance})` : ''}
-                        {item.case_sensitive ? ' (case matters)' : ''}
-                      </p>
-                      <KeyDetails item={item} options={question?.options ?? []} />
-                    </>
-                  )}
+                  <Review item={item} question={question} />
                   <QuestionFeedback item={item} question={question} />
                 </li>
               );
@@ -426,28 +387,6 @@ function ScoringRules({ details }: { details: Schemas['TestDetails'] }) {
   );
 }
 
-/** A multiple select's options as a list ("Python, Rust"), not as the "|" the service stores them with. */
-const shownAnswer = (answer: string, type: string | undefined) =>
-  type === 'multiple_select'
-    ? answer
-        .split('|')
-        .filter((part) => part.trim() !== '')
-        .join(', ')
-    : answer;
-
-/** The answer as the taker entered it; a numeric one adds how it was read when that differs ("1,41", read as 1.41). */
-function EnteredAnswer({ answer, type }: { answer: string; type: string | undefined }) {
-  if (type !== 'numeric') return <>{shownAnswer(answer, type)}</>;
-  const reading = readNumberAnswer(answer);
-  return (
-    <>
-      {answer}
-      {reading.kind === 'number' && reading.decimal !== answer.trim() ? ` (read as ${reading.decimal})` : ''}
-      {reading.kind === 'ambiguous' || reading.kind === 'not_a_number' ? ' (not read as a number)' : ''}
-    </>
-  );
-}
-
 /**
  * A released review's feedback, as the review item carries it (`feedback` there is an essay
  * grader's): the feedback on each option the taker chose, then the question's general
@@ -455,9 +394,7 @@ function EnteredAnswer({ answer, type }: { answer: string; type: string | undefi
  */
 function QuestionFeedback({ item, question }: { item: ReviewItem; question: Schemas['AttemptQuestion'] | undefined }) {
   const answer = item.answered ? item.student_answer : null;
-  const chosen = new Set(
-    answer === null ? [] : question?.question_type === 'multiple_select' ? answer.split('|') : [answer],
-  );
+  const chosen = new Set(answer === null ? [] : chosenOptions(question?.question_type, answer));
   // Option feedback is in this attempt's option order, as the question's options are.
   const onChosen = (question?.options ?? [])
     .map((option, i) => ({ option, feedback: item.option_feedback?.[i] }))
@@ -477,29 +414,6 @@ function QuestionFeedback({ item, question }: { item: ReviewItem; question: Sche
         </div>
       ) : null}
     </div>
-  );
-}
-
-const percent = (credit: number) => `${credit < 0 ? '−' : ''}${Math.abs(credit)}%`;
-
-/** The rest of a released key: further accepted answers and their credit, a multiple select's credit per option. */
-function KeyDetails({ item, options }: { item: ReviewItem; options: string[] }) {
-  const alternatives = item.alternatives ?? [];
-  const credits = item.option_credits ?? [];
-  return (
-    <>
-      {alternatives.length > 0 && (
-        <p>
-          Also accepted:{' '}
-          {alternatives
-            .map((a) => `${a.answer}${a.tolerance ? ` (± ${a.tolerance})` : ''} for ${percent(a.credit)}`)
-            .join('; ')}
-        </p>
-      )}
-      {credits.length > 0 && (
-        <p>Credit per option: {options.map((option, i) => `${option} ${percent(credits[i] ?? 0)}`).join('; ')}</p>
-      )}
-    </>
   );
 }
 

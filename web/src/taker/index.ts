@@ -3,4 +3,3 @@
 export { answerStore } from './answerSync';
 export { AttemptPage } from './AttemptPage';
 export { TakerHome, TestCard } from './TakerHome';
-export { wordCount } from './wordCount';

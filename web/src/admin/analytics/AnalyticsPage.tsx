@@ -9,6 +9,7 @@ import { useOrg } from '../org';
 import { ClassFilter, useClassFilter } from '../classes/ClassFilter';
 import { ScoreChart } from './ScoreChart';
 import { QuestionText, richFields } from '../../QuestionText';
+import { findQuestionType } from '../../questionTypes';
 import { personWithEmail } from '../people';
 
 type QuestionAnalytics = Schemas['QuestionAnalytics'];
@@ -311,7 +312,7 @@ function Questions({
                 <td>{flags.length > 0 ? flags.join('; ') : 'None'}</td>
                 {onRegrade && (
                   <td>
-                    {q.question_type === 'essay' ? (
+                    {findQuestionType(q.question_type)?.markedByPerson ? (
                       <small>Graded by a person</small>
                     ) : (
                       <button

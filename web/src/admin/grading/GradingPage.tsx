@@ -2,32 +2,36 @@ import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { type Api, type Schemas, unwrap } from '../../api';
 import { useSession } from '../../session';
-import { wordCount } from '../../taker';
 import { ErrorMessage, Field, formatTime, Loading, useAction, useLoad } from '../../ui';
 import { QuestionText } from '../../QuestionText';
 import { plainTextOf } from '../../questionHtml';
+import { TYPES_MARKED_BY_PERSON, wordCount } from '../../questionTypes';
 import { personName } from '../people';
 
 type Test = Schemas['Test'];
 type GradingItem = Schemas['GradingItem'];
 
-/** The bank's essays that the test holds, fixed or in one of its pools: the choices of the question filter. */
+/**
+ * The bank's questions marked by a person (essays) that the test holds, fixed or in one of its pools:
+ * the choices of the question filter.
+ */
 async function essaysOf(api: Api, test: Test): Promise<Array<{ id: string; text: string }>> {
   const found = new Map<string, string>();
-  for (let page = 1; page <= 10; page++) {
-    const listed = await unwrap(
-      api.GET('/api/questions', {
-        params: { query: { client_id: test.client_id, question_type: 'essay', page, limit: 100 } },
-      }),
-    );
-    for (const q of listed.data) {
-      const pooled = test.pools.some(
-        (p) => p.folder_id === q.folder_id && (p.difficulty === null || p.difficulty === q.difficulty),
+  for (const questionType of TYPES_MARKED_BY_PERSON)
+    for (let page = 1; page <= 10; page++) {
+      const listed = await unwrap(
+        api.GET('/api/questions', {
+          params: { query: { client_id: test.client_id, question_type: questionType, page, limit: 100 } },
+        }),
       );
-      if (test.question_ids.includes(q.id) || pooled) found.set(q.id, plainTextOf(q.question_text, q.text_format));
+      for (const q of listed.data) {
+        const pooled = test.pools.some(
+          (p) => p.folder_id === q.folder_id && (p.difficulty === null || p.difficulty === q.difficulty),
+        );
+        if (test.question_ids.includes(q.id) || pooled) found.set(q.id, plainTextOf(q.question_text, q.text_format));
+      }
+      if (page >= listed.pagination.pages) break;
     }
-    if (page >= listed.pagination.pages) break;
-  }
   return [...found].map(([id, text]) => ({ id, text }));
 }
 

@@ -3,20 +3,13 @@ import { type Schemas, unwrap } from '../../api';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, ScrollTable, useAction } from '../../ui';
 import { QuestionText, richFields } from '../../QuestionText';
+import { findQuestionType } from '../../questionTypes';
 
 type Question = Pick<
   Schemas['QuestionAnalytics'],
   'question_id' | 'question_text' | 'question_type' | 'marks' | 'position' | 'option_counts'
 >;
 type Result = Schemas['RegradeResult'];
-
-const KEY_HINTS: Record<string, string> = {
-  multiple_choice: 'The right option’s text',
-  multiple_select: 'The right options’ texts joined by "|"',
-  true_false: 'True or False',
-  numeric: 'A number',
-  short_answer: 'The accepted answer',
-};
 
 const pct = (n: number) => `${Number(n.toFixed(1))}%`;
 
@@ -52,7 +45,8 @@ export function RegradeDialog({
     if (element && !element.open) element.showModal();
   }, []);
 
-  const numeric = question.question_type === 'numeric';
+  const questionType = findQuestionType(question.question_type);
+  const toleranceInKey = questionType?.toleranceInKey === true;
   const inputs = JSON.stringify([answer, tolerance, marks]);
   const send = (dryRun: boolean) =>
     action.run(async () => {
@@ -62,7 +56,7 @@ export function RegradeDialog({
           body: {
             question_id: question.question_id,
             ...(answer.trim() ? { correct_answer: answer.trim() } : {}),
-            ...(numeric && tolerance.trim() ? { tolerance: Number(tolerance) } : {}),
+            ...(toleranceInKey && tolerance.trim() ? { tolerance: Number(tolerance) } : {}),
             ...(marks.trim() ? { marks: Number(marks) } : {}),
             dry_run: dryRun,
           },
@@ -120,11 +114,11 @@ export function RegradeDialog({
           <div className="row">
             <Field
               label="New correct answer"
-              hint={`${KEY_HINTS[question.question_type] ?? 'As the bank takes it'}${options.length > 0 ? `: ${options.join(', ')}` : ''}`}
+              hint={`${questionType?.regradeKeyHint ?? 'As the bank takes it'}${options.length > 0 ? `: ${options.join(', ')}` : ''}`}
             >
               <input value={answer} onChange={(e) => setAnswer(e.target.value)} autoComplete="off" />
             </Field>
-            {numeric && (
+            {toleranceInKey && (
               <Field label="New tolerance">
                 <input
                   type="number"

@@ -13,9 +13,15 @@ import {
   RefusedNote,
   sentPartial,
 } from '../shared';
-import { CODED_VALUES, COLUMN_NOTES, CSV_COLUMNS, REQUIRED_COLUMNS, templateCsv } from './csvTemplate';
 import { saveFile } from './ExportControl';
-import { QUESTION_TYPES } from './QuestionForm';
+import {
+  CODED_VALUES,
+  COLUMN_NOTES,
+  CSV_COLUMNS,
+  findQuestionType,
+  REQUIRED_COLUMNS,
+  templateCsv,
+} from '../../questionTypes';
 
 type RowError = Schemas['ImportRowError'];
 type Format = 'auto' | 'csv' | 'gift' | 'aiken' | 'moodle_xml' | 'qti';
@@ -243,7 +249,7 @@ function Importer({ clientId }: { clientId: string }) {
   );
 }
 
-const typeLabel = (t: string | null | undefined) => (t ? (QUESTION_TYPES.find((x) => x.value === t)?.label ?? t) : '—');
+const typeLabel = (t: string | null | undefined) => (t ? (findQuestionType(t)?.label ?? t) : '—');
 
 /** The per-question report: the questions of the file, their status, why, and what was carried imperfectly. */
 function Report({ items, rowErrors }: { items: ReportItem[]; rowErrors: RowError[] }) {

@@ -1,45 +1,33 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import type { Schemas } from '../../api';
+import { duplicateOption, problemsFrom, noProblems, type FieldLabels, type Problems } from '../../fieldErrors';
+import { CheckedField, formProblems, FormSummary } from '../../FormProblems';
 import {
-  duplicateOption,
-  isNumberText,
-  problemsFrom,
-  noProblems,
-  type FieldLabels,
-  type Problems,
-} from '../../fieldErrors';
-import { CheckedField, formProblems, FormSummary, ProblemText } from '../../FormProblems';
+  QUESTION_TYPES,
+  questionTypeOf,
+  type KeyDraft,
+  type QuestionType,
+  type QuestionTypeModule,
+} from '../../questionTypes';
 import { type TextFormat } from '../../QuestionText';
 
 type Question = Schemas['Question'];
-export type QuestionType = Question['question_type'];
 export type Difficulty = Question['difficulty'];
-
-export const QUESTION_TYPES: Array<{ value: QuestionType; label: string }> = [
-  { value: 'multiple_choice', label: 'Multiple choice' },
-  { value: 'multiple_select', label: 'Multiple select' },
-  { value: 'true_false', label: 'True / false' },
-  { value: 'short_answer', label: 'Short answer' },
-  { value: 'numeric', label: 'Numeric' },
-  { value: 'essay', label: 'Essay' },
-];
-/** The most an essay's "Max words" may be (the API's MAX_ESSAY_WORDS). */
-const MAX_ESSAY_WORDS = 10_000;
 export const DIFFICULTIES: Difficulty[] = ['easy', 'medium', 'hard'];
 
-const hasOptions = (type: QuestionType) => type === 'multiple_choice' || type === 'multiple_select';
+/** The most options a question may have (the API's MAX_OPTIONS). */
+const MAX_OPTIONS = 10;
+
+const optionsOf = (d: Draft) =>
+  d.options
+    .split('\n')
+    .map((o) => o.trim())
+    .filter(Boolean);
 
 /** What the form edits: the question's fields as text, turned into a QuestionInput on save. */
-interface Draft {
+interface Draft extends KeyDraft {
   question_type: QuestionType;
   question_text: string;
-  options: string;
-  correct_choice: string;
-  correct_choices: string[];
-  correct_text: string;
-  true_false: 'True' | 'False';
-  tolerance: string;
-  max_words: string;
   marks: string;
   difficulty: Difficulty;
   folder_id: string;
@@ -54,15 +42,16 @@ const KEPT_WITH_OPTIONS = ['option_feedback', 'option_credits'] as const;
 const KEPT_WITH_TYPE = ['alternatives', 'case_sensitive'] as const;
 
 function draftOf(q?: Question): Draft {
-  const type = q?.question_type ?? 'multiple_choice';
+  const questionType = questionTypeOf(q?.question_type ?? QUESTION_TYPES[0].type);
   return {
-    question_type: type,
+    question_type: questionType.type,
     question_text: q?.question_text ?? '',
-    options: hasOptions(type) ? (q?.options ?? []).join('\n') : '',
-    correct_choice: type === 'multiple_choice' ? (q?.correct_answer ?? '') : '',
-    correct_choices: type === 'multiple_select' ? (q?.correct_answer ?? '').split('|').filter(Boolean) : [],
-    correct_text: type === 'short_answer' || type === 'numeric' ? (q?.correct_answer ?? '') : '',
-    true_false: q && type === 'true_false' && (q.correct_answer ?? '').toLowerCase() === 'false' ? 'False' : 'True',
+    options: questionType.hasOptions ? (q?.options ?? []).join('\n') : '',
+    correct_choice: '',
+    correct_choices: [],
+    correct_text: '',
+    truth: 'True',
+    ...(q ? questionType.keyDraftOf(q) : {}),
     tolerance: q?.tolerance == null ? '' : String(q.tolerance),
     max_words: q?.max_words == null ? '' : String(q.max_words),
     marks: q ? String(q.marks) : '1',
@@ -86,10 +75,8 @@ function keptOf(d: Draft, options: string[], q?: Question): Record<string, unkno
 }
 
 function inputOf(d: Draft, clientId: string, question?: Question): Schemas['QuestionInput'] {
-  const options = d.options
-    .split('\n')
-    .map((o) => o.trim())
-    .filter(Boolean);
+  const questionType = questionTypeOf(d.question_type);
+  const options = optionsOf(d);
   const base = {
     question_text: d.question_text,
     marks: Number(d.marks),
@@ -100,45 +87,13 @@ function inputOf(d: Draft, clientId: string, question?: Question): Schemas['Ques
     ...(d.title.trim() ? { title: d.title.trim() } : {}),
     ...(d.text_format === 'html' ? { text_format: 'html' as const } : {}),
     ...(d.feedback.trim() ? { feedback: d.feedback } : {}),
-    ...keptOf(d, hasOptions(d.question_type) ? options : (question?.options ?? []), question),
+    ...keptOf(d, questionType.hasOptions ? options : (question?.options ?? []), question),
   };
-  switch (d.question_type) {
-    case 'multiple_choice':
-      return { ...base, question_type: 'multiple_choice', options, correct_answer: d.correct_choice };
-    case 'multiple_select':
-      return {
-        ...base,
-        question_type: 'multiple_select',
-        options,
-        correct_answer: options.filter((o) => d.correct_choices.includes(o)).join('|'),
-      };
-    case 'true_false':
-      return { ...base, question_type: 'true_false', options: ['True', 'False'], correct_answer: d.true_false };
-    case 'short_answer':
-      return { ...base, question_type: 'short_answer', correct_answer: d.correct_text };
-    case 'numeric':
-      return {
-        ...base,
-        question_type: 'numeric',
-        correct_answer: d.correct_text,
-        tolerance: d.tolerance.trim() === '' ? null : Number(d.tolerance),
-      };
-    case 'essay':
-      return { ...base, question_type: 'essay', max_words: d.max_words.trim() === '' ? null : Number(d.max_words) };
-  }
+  return { ...base, ...questionType.bodyOf(d, options) };
 }
 
-/** The most options a question may have (the API's MAX_OPTIONS). */
-const MAX_OPTIONS = 10;
-
-const optionsOf = (d: Draft) =>
-  d.options
-    .split('\n')
-    .map((o) => o.trim())
-    .filter(Boolean);
-
-/** The form's fields by the body path they edit, with their labels (the correct answer's depends on the type). */
-function labelsOf(type: QuestionType): FieldLabels {
+/** The form's fields by the body path they edit, with their labels (the key's are its type's). */
+function labelsOf(questionType: QuestionTypeModule): FieldLabels {
   return {
     question_type: 'Type',
     question_text: 'Question text',
@@ -148,21 +103,19 @@ function labelsOf(type: QuestionType): FieldLabels {
     title: 'Title',
     text_format: 'Text format',
     feedback: 'General feedback',
-    ...(hasOptions(type) ? { options: 'Options' } : {}),
-    correct_answer:
-      type === 'multiple_choice' ? 'Correct option' : type === 'multiple_select' ? 'Correct options' : 'Correct answer',
-    ...(type === 'numeric' ? { tolerance: 'Tolerance' } : {}),
-    ...(type === 'essay' ? { max_words: 'Max words' } : {}),
+    ...(questionType.hasOptions ? { options: 'Options' } : {}),
+    correct_answer: questionType.keyLabel,
+    ...questionType.keyFieldLabels,
   };
 }
 
-/** What the form can tell before sending: the options, the key among them, a numeric key that is a number. */
+/** What the form can tell before sending: the options, and the key as its type checks it. */
 function checkDraft(d: Draft): Problems {
+  const questionType = questionTypeOf(d.question_type);
   const options = optionsOf(d);
-  const choice = hasOptions(d.question_type);
+  const choice = questionType.hasOptions;
   const repeated = choice ? duplicateOption(options) : null;
   const piped = choice ? options.find((o) => o.includes('|')) : undefined;
-  const chosen = options.filter((o) => d.correct_choices.includes(o));
   return problemsFrom({
     options: !choice
       ? null
@@ -175,22 +128,7 @@ function checkDraft(d: Draft): Problems {
             : options.length > MAX_OPTIONS
               ? `Write at most ${MAX_OPTIONS} options (there are ${options.length}).`
               : null,
-    correct_answer:
-      d.question_type === 'multiple_choice'
-        ? d.correct_choice === ''
-          ? 'Choose the correct option.'
-          : !options.includes(d.correct_choice)
-            ? `“${d.correct_choice}” is no longer an option: choose the correct option again.`
-            : null
-        : d.question_type === 'multiple_select'
-          ? chosen.length === 0
-            ? 'Tick at least one correct option.'
-            : null
-          : d.question_type === 'numeric' && !isNumberText(d.correct_text)
-            ? /^\s*[+-]?\d+,\d+\s*$/.test(d.correct_text)
-              ? `Write the decimals with a point: ${d.correct_text.trim().replace(',', '.')}.`
-              : 'Write a number, such as 3.14 or -2 (digits, a point for decimals).'
-            : null,
+    correct_answer: questionType.keyProblem(d, options),
   });
 }
 
@@ -215,12 +153,13 @@ export function QuestionForm({
   const [d, setD] = useState<Draft>(() => draftOf(question));
   const [local, setLocal] = useState<Problems>(noProblems);
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setD((prev) => ({ ...prev, [key]: value }));
+  const setKey = <K extends keyof KeyDraft>(key: K, value: KeyDraft[K]) => setD((prev) => ({ ...prev, [key]: value }));
   const options = optionsOf(d);
   const heading = question ? 'Edit question' : 'New question';
-  const labels = labelsOf(d.question_type);
+  const questionType = questionTypeOf(d.question_type);
+  const labels = labelsOf(questionType);
   const problems = formProblems(local, error, labels);
   const at = (field: string) => problems.fields[field];
-  const correctId = useId();
   return (
     <form
       className="card"
@@ -237,7 +176,7 @@ export function QuestionForm({
         <CheckedField label="Type" problems={at('question_type')}>
           <select value={d.question_type} onChange={(e) => set('question_type', e.target.value as QuestionType)}>
             {QUESTION_TYPES.map((t) => (
-              <option key={t.value} value={t.value}>
+              <option key={t.type} value={t.type}>
                 {t.label}
               </option>
             ))}
@@ -287,90 +226,12 @@ export function QuestionForm({
       <CheckedField label="Question text" problems={at('question_text')}>
         <textarea required rows={3} value={d.question_text} onChange={(e) => set('question_text', e.target.value)} />
       </CheckedField>
-      {hasOptions(d.question_type) && (
+      {questionType.hasOptions && (
         <CheckedField label="Options" problems={at('options')} hint="One option a line">
           <textarea rows={4} value={d.options} onChange={(e) => set('options', e.target.value)} />
         </CheckedField>
       )}
-      {d.question_type === 'multiple_choice' && (
-        <CheckedField label="Correct option" problems={at('correct_answer')}>
-          <select value={d.correct_choice} onChange={(e) => set('correct_choice', e.target.value)}>
-            <option value="">Choose…</option>
-            {options.map((o) => (
-              <option key={o} value={o}>
-                {o}
-              </option>
-            ))}
-          </select>
-        </CheckedField>
-      )}
-      {d.question_type === 'multiple_select' && (
-        <fieldset aria-describedby={at('correct_answer') ? correctId : undefined}>
-          <legend>Correct options</legend>
-          {options.length === 0 ? <p>Write the options first.</p> : null}
-          <ProblemText id={correctId} messages={at('correct_answer')} />
-          {options.map((o) => (
-            <label key={o} className="option">
-              <input
-                type="checkbox"
-                aria-invalid={at('correct_answer') ? true : undefined}
-                checked={d.correct_choices.includes(o)}
-                onChange={(e) =>
-                  set(
-                    'correct_choices',
-                    e.target.checked ? [...d.correct_choices, o] : d.correct_choices.filter((c) => c !== o),
-                  )
-                }
-              />{' '}
-              {o}
-            </label>
-          ))}
-        </fieldset>
-      )}
-      {d.question_type === 'true_false' && (
-        <CheckedField label="Correct answer" problems={at('correct_answer')}>
-          <select value={d.true_false} onChange={(e) => set('true_false', e.target.value as Draft['true_false'])}>
-            <option value="True">True</option>
-            <option value="False">False</option>
-          </select>
-        </CheckedField>
-      )}
-      {(d.question_type === 'short_answer' || d.question_type === 'numeric') && (
-        <CheckedField
-          label="Correct answer"
-          problems={at('correct_answer')}
-          hint={d.question_type === 'short_answer' ? 'Compared ignoring case and spacing' : 'A number, e.g. 3.14'}
-        >
-          <input required value={d.correct_text} onChange={(e) => set('correct_text', e.target.value)} />
-        </CheckedField>
-      )}
-      {d.question_type === 'numeric' && (
-        <CheckedField label="Tolerance" problems={at('tolerance')} hint="Accepted absolute difference; empty for exact">
-          <input
-            type="number"
-            min="0"
-            step="any"
-            value={d.tolerance}
-            onChange={(e) => set('tolerance', e.target.value)}
-          />
-        </CheckedField>
-      )}
-      {d.question_type === 'essay' && (
-        <CheckedField
-          label="Max words"
-          problems={at('max_words')}
-          hint={`Graded by a person. 1 to ${MAX_ESSAY_WORDS.toLocaleString('en')}; empty for no limit`}
-        >
-          <input
-            type="number"
-            min="1"
-            max={MAX_ESSAY_WORDS}
-            step="1"
-            value={d.max_words}
-            onChange={(e) => set('max_words', e.target.value)}
-          />
-        </CheckedField>
-      )}
+      <questionType.views.AuthorKey draft={d} options={options} set={setKey} problemsAt={at} />
       <CheckedField
         label="General feedback"
         problems={at('feedback')}

@@ -3,7 +3,8 @@ import { type Schemas, unwrap } from '../../api';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, Loading, ScrollTable, useAction, useLoad } from '../../ui';
 import { NeedsOrg } from '../org';
-import { DIFFICULTIES, QUESTION_TYPES, QuestionForm, type Difficulty, type QuestionType } from './QuestionForm';
+import { DIFFICULTIES, QuestionForm, type Difficulty } from './QuestionForm';
+import { QUESTION_TYPES, questionTypeOf, type QuestionType } from '../../questionTypes';
 import { Pager } from '../shared';
 import { QuestionText } from '../../QuestionText';
 import { plainTextOf } from '../../questionHtml';
@@ -21,8 +22,6 @@ export function QuestionsPage() {
     </>
   );
 }
-
-const typeLabel = (t: QuestionType) => QUESTION_TYPES.find((x) => x.value === t)?.label ?? t;
 
 /** How buttons and confirmations name a question: its title, else its text as plain text. */
 const nameOf = (q: Schemas['Question']) => q.title || plainTextOf(q.question_text, q.text_format);
@@ -48,7 +47,7 @@ function QuestionCell({ question: q }: { question: Schemas['Question'] }) {
         </>
       ) : null}
       <QuestionText text={q.question_text} format={q.text_format} />
-      {q.options.length > 0 && q.question_type !== 'true_false' ? (
+      {q.options.length > 0 && questionTypeOf(q.question_type).fixedOptions === null ? (
         <>
           <br />
           <small>{q.options.join(' · ')}</small>
@@ -204,7 +203,7 @@ function Bank({ clientId }: { clientId: string }) {
             <select value={type} onChange={(e) => filter(() => setType(e.target.value as QuestionType | ''))}>
               <option value="">All types</option>
               {QUESTION_TYPES.map((t) => (
-                <option key={t.value} value={t.value}>
+                <option key={t.type} value={t.type}>
                   {t.label}
                 </option>
               ))}
@@ -255,7 +254,7 @@ function Bank({ clientId }: { clientId: string }) {
                   <td>
                     <QuestionCell question={q} />
                   </td>
-                  <td>{typeLabel(q.question_type)}</td>
+                  <td>{questionTypeOf(q.question_type).label}</td>
                   <td>{answerOf(q)}</td>
                   <td>{q.marks}</td>
                   <td>{q.difficulty}</td>

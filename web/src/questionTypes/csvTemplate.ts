@@ -1,8 +1,10 @@
-import type { components } from '../../api';
+import type { components } from '../api';
+import { DEFINITIONS, TYPE_NAMES } from './definitions';
 
-// Pure: the CSV import's columns as the page describes them, and the template it offers. The
-// service's own list (functions/src/questions/csvRows.ts) cannot be bundled into the web app, so
-// test/web/csvTemplate.test.ts proves this header equals it and every example row passes its checks.
+// Pure: the CSV import's columns as the page describes them, and the template it offers, with each
+// type's example row from its definition. The service's own list (functions/src/questions/csvRows.ts)
+// cannot be bundled into the web app, so test/web/csvTemplate.test.ts proves this header equals it
+// and every example row passes its checks.
 
 type Question = components['schemas']['Question'];
 
@@ -30,20 +32,12 @@ export type CsvColumn = (typeof REQUIRED_COLUMNS)[number] | (typeof OPTIONAL_COL
 export const CSV_COLUMNS: readonly CsvColumn[] = [...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS];
 
 // Records keyed by the API's own unions: a value the service adds that is missing here is a type error.
-const TYPES: Record<Question['question_type'], true> = {
-  multiple_choice: true,
-  multiple_select: true,
-  true_false: true,
-  short_answer: true,
-  numeric: true,
-  essay: true,
-};
 const DIFFICULTIES: Record<Question['difficulty'], true> = { easy: true, medium: true, hard: true };
 const TEXT_FORMATS: Record<NonNullable<Question['text_format']>, true> = { plain: true, html: true };
 
 /** The columns whose cells take one of a few words, and those words. */
 export const CODED_VALUES: Partial<Record<CsvColumn, readonly string[]>> = {
-  question_type: Object.keys(TYPES),
+  question_type: TYPE_NAMES,
   difficulty: Object.keys(DIFFICULTIES),
   text_format: Object.keys(TEXT_FORMATS),
   case_sensitive: ['true', 'false'],
@@ -70,67 +64,12 @@ export const COLUMN_NOTES: Record<CsvColumn, string> = {
   case_sensitive: 'Short answer: true when case matters',
 };
 
-/** Example rows, one a type, each valid as the service checks it. */
-const EXAMPLES: Array<Partial<Record<CsvColumn, string>>> = [
-  {
-    question_text: 'What is the capital of France?',
-    question_type: 'multiple_choice',
-    options: 'Paris|Rome|Madrid',
-    correct_answer: 'Paris',
-    marks: '1',
-    difficulty: 'easy',
-    title: 'Capital of France',
-    option_feedback: 'Right.|Rome is the capital of Italy.|Madrid is the capital of Spain.',
-  },
-  {
-    question_text: 'Which numbers are prime?',
-    question_type: 'multiple_select',
-    options: '2|3|4|6',
-    correct_answer: '2|3',
-    marks: '2',
-    difficulty: 'medium',
-    option_credits: '50|50|-50|-50',
-  },
-  {
-    question_text: 'Water boils at 100 °C at sea level.',
-    question_type: 'true_false',
-    correct_answer: 'True',
-    marks: '1',
-    difficulty: 'easy',
-    feedback: 'At standard pressure, yes.',
-  },
-  {
-    question_text: 'The chemical symbol of sodium?',
-    question_type: 'short_answer',
-    correct_answer: 'Na',
-    marks: '1',
-    difficulty: 'medium',
-    alternatives: 'Sodium:50',
-    case_sensitive: 'true',
-  },
-  {
-    question_text: 'The square root of 2, to two decimals?',
-    question_type: 'numeric',
-    correct_answer: '1.41',
-    marks: '1',
-    difficulty: 'medium',
-    tolerance: '0.01',
-  },
-  {
-    question_text: 'Explain how <b>photosynthesis</b> stores energy.',
-    question_type: 'essay',
-    marks: '5',
-    difficulty: 'hard',
-    max_words: '300',
-    text_format: 'html',
-  },
-];
-
 /** A cell as CSV writes it: quoted when it holds a comma, a quote or a line break. */
 const cell = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 
 /** The template: the header with every column, and an example row of each question type. */
 export function templateCsv(): string {
-  const rows = [CSV_COLUMNS.join(','), ...EXAMPLES.map((row) => CSV_COLUMNS.map((c) => cell(row[c] ?? '')).join(','))];
+  const examples = TYPE_NAMES.map((type) => DEFINITIONS[type].csvExample);
+  const rows = [CSV_COLUMNS.join(','), ...examples.map((row) => CSV_COLUMNS.map((c) => cell(row[c] ?? '')).join(','))];
   return `${rows.join('\r\n')}\r\n`;
 }

@@ -1,0 +1,38 @@
+import type { TakerInputProps } from './module';
+
+/** One option of the question's, as radio buttons: the answer is the option's text. */
+export const OneChoice = ({ question, name, value, onAnswer }: TakerInputProps) => (
+  <ChoiceInputs
+    kind="radio"
+    name={name}
+    options={question.options}
+    isChosen={(option) => value === option}
+    onToggle={onAnswer}
+  />
+);
+
+/** The options of a question as radio buttons (one answer) or checkboxes (several), each in its label. */
+export function ChoiceInputs({
+  kind,
+  name,
+  options,
+  isChosen,
+  onToggle,
+}: {
+  kind: 'radio' | 'checkbox';
+  name: string;
+  options: string[];
+  isChosen: (option: string) => boolean;
+  onToggle: (option: string) => void;
+}) {
+  return (
+    <>
+      {options.map((option) => (
+        <label key={option} className="option">
+          <input type={kind} name={name} value={option} checked={isChosen(option)} onChange={() => onToggle(option)} />{' '}
+          {option}
+        </label>
+      ))}
+    </>
+  );
+}

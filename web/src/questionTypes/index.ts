@@ -1,0 +1,71 @@
+// Front door of questionTypes/: the registry of question types, one module per type (its folder), which
+// the taker's page, the question form, the bank, the import, the review, grading and regrading ask
+// instead of naming a type. What other folders may use; nothing else of this folder is imported from outside.
+import type { ComponentType } from 'react';
+import { TYPE_NAMES } from './definitions';
+import { essayModule } from './essay/views';
+import type { QuestionType, QuestionTypeModule, ReviewProps, TakerInputProps } from './module';
+import { multipleChoiceModule } from './multipleChoice/views';
+import { multipleSelectModule } from './multipleSelect/views';
+import { numericModule } from './numeric/views';
+import { MarkedReview, StoredAnswerReview } from './review';
+import { shortAnswerModule } from './shortAnswer/views';
+import { trueFalseModule } from './trueFalse/views';
+import { TextLineInput } from './typedAnswer';
+
+export { CODED_VALUES, COLUMN_NOTES, CSV_COLUMNS, REQUIRED_COLUMNS, templateCsv } from './csvTemplate';
+export { wordCount } from './essay/wordCount';
+export type { KeyDraft, QuestionType, QuestionTypeModule } from './module';
+
+const MODULES: { readonly [T in QuestionType]: QuestionTypeModule } = {
+  multiple_choice: multipleChoiceModule,
+  multiple_select: multipleSelectModule,
+  true_false: trueFalseModule,
+  short_answer: shortAnswerModule,
+  numeric: numericModule,
+  essay: essayModule,
+};
+
+/** Every type, in the order the pages list them; the first is a new question's. */
+export const QUESTION_TYPES: readonly QuestionTypeModule[] = TYPE_NAMES.map((type) => MODULES[type]);
+
+/** The module of a type the API names. */
+export const questionTypeOf = (type: QuestionType): QuestionTypeModule => MODULES[type];
+
+/** The module of a type named by a reply that types it as any text (analytics, an import's report); undefined when unknown. */
+export const findQuestionType = (type: string | null | undefined): QuestionTypeModule | undefined =>
+  QUESTION_TYPES.find((questionType) => questionType.type === type);
+
+/** The types whose answers a person marks: the grading queue's. */
+export const TYPES_MARKED_BY_PERSON: readonly QuestionType[] = QUESTION_TYPES.filter((m) => m.markedByPerson).map(
+  (m) => m.type,
+);
+
+/** How a taker answers a question: by its type's input, or, for a type this app does not know, a line of text. */
+export function takerPartsOf(type: string): {
+  legendNote: string | null;
+  TakerInput: ComponentType<TakerInputProps>;
+} {
+  const questionType = findQuestionType(type);
+  return questionType
+    ? { legendNote: questionType.legendNote, TakerInput: questionType.views.TakerInput }
+    : { legendNote: null, TakerInput: TextLineInput };
+}
+
+/**
+ * How a released review shows an answer: by its type's view. An answer with no key was marked by a
+ * person, whatever its type; one of a type this app does not know is shown as stored.
+ */
+export function reviewOf(
+  type: string | undefined,
+  item: ReviewProps['item'],
+): { markedByPerson: boolean; Review: ComponentType<ReviewProps> } {
+  const questionType = findQuestionType(type);
+  if (questionType?.markedByPerson) return { markedByPerson: true, Review: questionType.views.Review };
+  if (item.correct_answer === null) return { markedByPerson: true, Review: MarkedReview };
+  return { markedByPerson: false, Review: questionType?.views.Review ?? StoredAnswerReview };
+}
+
+/** The options an answer chose, for their feedback in the review; an answer of a type this app does not know is one. */
+export const chosenOptions = (type: string | undefined, answer: string): string[] =>
+  findQuestionType(type)?.chosenOptions(answer) ?? [answer];
