@@ -68,6 +68,9 @@ function beside(...lanes) {
   return { lanes: lanes.map((lane) => (Array.isArray(lane) ? { files: lane, env: {} } : lane)) };
 }
 
+/** A step's lanes: a plain list of files is one lane. */
+const lanesOf = (step) => (Array.isArray(step) ? [{ files: step, env: {} }] : step.lanes);
+
 /** A lane whose files may not send a request to the emulated function: the discard port refuses any. */
 function inProcessOnly(files) {
   return { files, env: { API_BASE_URL: 'http://127.0.0.1:9' } };
@@ -111,7 +114,7 @@ async function runAlone(files) {
   const startedAt = Date.now();
   let code = 0;
   for (const step of ALONE) {
-    const lanes = (Array.isArray(step) ? [{ files: step, env: {} }] : step.lanes)
+    const lanes = lanesOf(step)
       .map((lane) => ({ ...lane, files: lane.files.filter((f) => files.includes(f)) }))
       .filter((lane) => lane.files.length > 0);
     const runs = await Promise.all(lanes.map((lane, i) => mocha(lane.files, { buffered: i > 0, env: lane.env })));
@@ -128,7 +131,7 @@ const longFirst = (f) => (LONG_FIRST.some((prefix) => f.startsWith(prefix)) ? 0 
 
 const specs = process.argv.length > 2 ? process.argv.slice(2) : ['test'];
 const files = [...new Set(specs.flatMap(testFiles))];
-const aloneFiles = ALONE.flatMap((step) => (Array.isArray(step) ? step : step.lanes.flatMap((lane) => lane.files)));
+const aloneFiles = ALONE.flatMap((step) => lanesOf(step).flatMap((lane) => lane.files));
 const alone = files.filter((f) => aloneFiles.includes(f));
 const demo = DEMO_ACADEMY.filter((f) => files.includes(f));
 const rest = files.filter((f) => !alone.includes(f) && !demo.includes(f)).sort((a, b) => longFirst(a) - longFirst(b));
