@@ -5,16 +5,17 @@
 // too; this finishes the ones nobody writes. Idempotent: a test already right is left
 // alone, so running it again (or after a crash) writes nothing more.
 //
-//   node scripts/backfill-audience.mjs [--project my-project] [--dry-run]
+//   node scripts/backfill-audience.mjs [--project my-project] [--client <organization id>] [--dry-run]
 //
 // Production: Application Default Credentials (`gcloud auth application-default
 // login`, or GOOGLE_APPLICATION_CREDENTIALS), project from --project or GCLOUD_PROJECT.
 // Emulators: set FIRESTORE_EMULATOR_HOST (the project then defaults to demo-exam).
 import { runBackfill } from './lib/backfill.mjs';
 
-const USAGE = `Usage: node scripts/backfill-audience.mjs [--project <project id>] [--dry-run]
+const USAGE = `Usage: node scripts/backfill-audience.mjs [--project <project id>] [--client <organization id>] [--dry-run]
 
   --project  Firebase project id (default: GCLOUD_PROJECT; demo-exam against the emulator)
+  --client   only this organization's tests (default: every organization's)
   --dry-run  count the tests that need it, write nothing
 
 Against production it uses Application Default Credentials. Against the local
@@ -28,8 +29,9 @@ const same = (a, b) => Array.isArray(a) && a.length === b.length && a.every((v, 
 await runBackfill({
   name: 'backfill-audience',
   usage: USAGE,
-  // Every organization's tests.
-  sources: (db) => [db.collectionGroup('tests')],
+  // One organization's tests, or every organization's.
+  sources: (db, clientId) =>
+    clientId ? [db.collection('clients').doc(clientId).collection('tests')] : [db.collectionGroup('tests')],
   fields: ['assigned_class_ids', 'audience'],
   changeOf: (doc) => {
     const stored = doc.get('assigned_class_ids');

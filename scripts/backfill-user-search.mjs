@@ -4,16 +4,17 @@
 // nobody writes. Idempotent: a profile already right is left alone, so running it
 // again (or after a crash) writes nothing more.
 //
-//   node scripts/backfill-user-search.mjs [--project my-project] [--dry-run]
+//   node scripts/backfill-user-search.mjs [--project my-project] [--client <organization id>] [--dry-run]
 //
 // Production: Application Default Credentials (`gcloud auth application-default
 // login`, or GOOGLE_APPLICATION_CREDENTIALS), project from --project or GCLOUD_PROJECT.
 // Emulators: set FIRESTORE_EMULATOR_HOST (the project then defaults to demo-exam).
 import { runBackfill } from './lib/backfill.mjs';
 
-const USAGE = `Usage: node scripts/backfill-user-search.mjs [--project <project id>] [--dry-run]
+const USAGE = `Usage: node scripts/backfill-user-search.mjs [--project <project id>] [--client <organization id>] [--dry-run]
 
   --project  Firebase project id (default: GCLOUD_PROJECT; demo-exam against the emulator)
+  --client   only this organization's profiles (default: every organization's, and the Super Admins')
   --dry-run  count the profiles that need it, write nothing
 
 Against production it uses Application Default Credentials. Against the local
@@ -28,8 +29,11 @@ const main = () =>
   runBackfill({
     name: 'backfill-user-search',
     usage: USAGE,
-    // Every organization's users (a collection group), then the Super Admins.
-    sources: (db) => [db.collectionGroup('users'), db.collection('super_admins')],
+    // One organization's users; else every organization's (a collection group), then the Super Admins.
+    sources: (db, clientId) =>
+      clientId
+        ? [db.collection('clients').doc(clientId).collection('users')]
+        : [db.collectionGroup('users'), db.collection('super_admins')],
     fields: ['email', 'display_name', 'email_lower', 'name_lower'],
     changeOf: (doc) => {
       const keys = { email_lower: fold(doc.get('email')), name_lower: fold(doc.get('display_name')) };

@@ -1,4 +1,4 @@
-// The frame every one-off backfill shares: its arguments (--project, --dry-run), the project it may
+// The frame every one-off backfill shares: its arguments (--project, --client, --dry-run), the project it may
 // write (an emulator-only demo- project only on the emulator), and a pass over documents a page at a
 // time, by path, reading only the fields it needs and writing only what a document lacks.
 import { parseArgs } from 'node:util';
@@ -11,11 +11,13 @@ const PAGE = 300;
  * @param {{
  *   name: string,
  *   usage: string,
- *   sources: (db: import('firebase-admin/firestore').Firestore) => import('firebase-admin/firestore').Query[],
+ *   sources: (db: import('firebase-admin/firestore').Firestore, clientId?: string) => import('firebase-admin/firestore').Query[],
  *   fields: string[],
  *   changeOf: (doc: import('firebase-admin/firestore').QueryDocumentSnapshot) => Record<string, unknown> | null,
  *   report: (counts: { seen: number, written: number, dryRun: boolean, projectId: string }) => string,
- * }} backfill `changeOf` answers the fields to update (null: the document is right already)
+ * }} backfill `changeOf` answers the fields to update (null: the document is right already); `sources`
+ *   answers one organization's documents when `--client` names it (a large project can go one
+ *   organization at a time), every organization's otherwise
  */
 export async function runBackfill({ name, usage, sources, fields, changeOf, report }) {
   const usageError = (message) => {
@@ -25,7 +27,12 @@ export async function runBackfill({ name, usage, sources, fields, changeOf, repo
   let args;
   try {
     args = parseArgs({
-      options: { project: { type: 'string' }, 'dry-run': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        project: { type: 'string' },
+        client: { type: 'string' },
+        'dry-run': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
       allowPositionals: false,
     }).values;
   } catch (err) {
@@ -38,6 +45,8 @@ export async function runBackfill({ name, usage, sources, fields, changeOf, repo
   const emulated = Boolean(process.env.FIRESTORE_EMULATOR_HOST);
   const projectId = args.project ?? process.env.GCLOUD_PROJECT ?? (emulated ? 'demo-exam' : undefined);
   if (!projectId) usageError('name the project: --project <project id> (or set GCLOUD_PROJECT)');
+  if (args.client !== undefined && !/^[^/]{1,1500}$/.test(args.client))
+    usageError('--client takes an organization id (no "/")');
   if (!emulated && projectId.startsWith('demo-'))
     usageError(`"${projectId}" is an emulator-only project; set FIRESTORE_EMULATOR_HOST`);
 
@@ -47,7 +56,7 @@ export async function runBackfill({ name, usage, sources, fields, changeOf, repo
   let seen = 0;
   let written = 0;
   try {
-    for (const source of sources(db)) {
+    for (const source of sources(db, args.client)) {
       let cursor;
       for (;;) {
         let query = source

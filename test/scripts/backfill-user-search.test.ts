@@ -45,7 +45,37 @@ describe('node scripts/backfill-user-search.mjs (profiles stored before the sear
     assert.equal(stored.email_lower, tenant.student.email.toLowerCase());
     assert.deepEqual(await find(), [tenant.student.uid]);
 
-    const again = await backfill();
+    // Run again over this organization only: other tests write profiles beside it meanwhile.
+    const again = await backfill('--client', tenant.clientId);
     assert.match(again.stdout, / 0 given search keys/);
+  });
+
+  it('with --client, reads and writes that organization’s profiles only', async function () {
+    this.timeout(60_000);
+    const [mine, other] = await Promise.all([createTenant(), createTenant()]);
+    const strip = (t: typeof mine) =>
+      adminDb
+        .collection('clients')
+        .doc(t.clientId)
+        .collection('users')
+        .doc(t.student.uid)
+        .update({ email_lower: FieldValue.delete(), name_lower: FieldValue.delete() });
+    await Promise.all([strip(mine), strip(other)]);
+    const scoped = await backfill('--client', mine.clientId);
+    assert.match(scoped.stdout, / 1 given search keys/);
+    const lowered = async (t: typeof mine) =>
+      (await adminDb.collection('clients').doc(t.clientId).collection('users').doc(t.student.uid).get()).get(
+        'name_lower',
+      );
+    assert.equal(await lowered(mine), 'test student');
+    assert.equal(await lowered(other), undefined);
+  });
+
+  it('refuses an organization id with a "/" (exit 2, the usage)', async () => {
+    await assert.rejects(backfill('--client', 'a/b'), (err: { code: number; stderr: string }) => {
+      assert.equal(err.code, 2);
+      assert.match(err.stderr, /--client takes an organization id/);
+      return true;
+    });
   });
 });
