@@ -5,10 +5,16 @@ import type { AlternativeAnswer, Difficulty, QuestionType } from './model';
 // the export service reads, the writers write. The conventions the readers
 // share with the writers are in conventions.ts.
 
+/** The types every writer can write so far; the types with parts are written by the formats that hold them. */
+export type WrittenType = Extract<
+  QuestionType,
+  'multiple_choice' | 'multiple_select' | 'true_false' | 'short_answer' | 'numeric' | 'essay'
+>;
+
 /** A bank question as stored, with its folder as category segments (the folder's name split on " / "). */
 export interface ExportQuestion {
   id: string;
-  question_type: QuestionType;
+  question_type: WrittenType;
   question_text: string;
   title?: string | null;
   text_format?: 'plain' | 'html' | null;

@@ -3,7 +3,17 @@
 // qti) returns a ParsedBank; every exporter takes the bank's questions back.
 
 /** The bank's question types and difficulties (questions/schemas.ts validates them): spelled here so that the parsers depend on nothing of the bank's. */
-export type QuestionType = 'multiple_choice' | 'multiple_select' | 'true_false' | 'short_answer' | 'numeric' | 'essay';
+export type QuestionType =
+  | 'multiple_choice'
+  | 'multiple_select'
+  | 'true_false'
+  | 'short_answer'
+  | 'numeric'
+  | 'essay'
+  | 'matching'
+  | 'ordering'
+  | 'gap_fill'
+  | 'hottext';
 export type Difficulty = 'easy' | 'medium' | 'hard';
 
 /** Joins options in a multiple_select answer key (questions/schemas.ts), so no option may contain it. */
@@ -56,6 +66,31 @@ export interface QuestionDraft {
   alternatives?: AlternativeAnswer[];
   /** short_answer only: compare case-sensitively. */
   case_sensitive?: boolean;
+  /** matching: the texts to match, and for each the option that matches it (docs/question-types.md). */
+  stems?: string[];
+  matches?: string[];
+  /** ordering (options in the right order): all_or_nothing (absent) or partial. */
+  ordering_score?: 'all_or_nothing' | 'partial';
+  /** gap_fill: one per `[[n]]` in the text, gap n at index n − 1. */
+  gaps?: GapDraft[];
+  /** gap_fill: the chips of its drag gaps, and whether one may fill several gaps. */
+  drag_options?: string[];
+  drag_reusable?: boolean;
+  /** hottext: the most phrases a taker may choose. */
+  max_choices?: number;
+}
+
+/** One gap of a gap_fill question (docs/question-types.md). */
+export interface GapDraft {
+  kind: 'text' | 'numeric' | 'select' | 'drag';
+  /** Accepted answers: credit 0 to 100 (at least one 100); tolerance for numeric only. */
+  answers: AlternativeAnswer[];
+  /** select only: the drop-down's choices. */
+  options?: string[];
+  /** text only. */
+  case_sensitive?: boolean;
+  /** Its share of the marks (absent: 1). */
+  weight?: number;
 }
 
 export type ItemStatus = 'ok' | 'error' | 'unsupported';
