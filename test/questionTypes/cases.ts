@@ -3,8 +3,8 @@ import type { KeyedQuestion, QuestionTypeModule } from '../../functions/src/ques
 
 // The table every type's marking test is: a question, an answer, what it earns.
 
-/** What an answer earns: full marks (1), a share, or wrong. */
-export type Earned = number | 'wrong';
+/** What an answer earns: full marks (1), a share, wrong, or a share with a wrong share (a type with parts). */
+export type Earned = number | 'wrong' | { share: number; wrong?: number };
 
 export type MarkingCase = [title: string, question: Partial<KeyedQuestion>, answer: string, earned: Earned];
 
@@ -22,7 +22,9 @@ export function assertMarking(type: QuestionTypeModule, key: Partial<KeyedQuesti
         ...over,
       };
       const marking = type.mark(question, answer);
-      assert.deepEqual(marking, earned === 'wrong' ? { wrong: true } : { share: earned }, `${title}: ${answer}`);
+      const expected =
+        earned === 'wrong' ? { share: 0, wrong: 1 } : typeof earned === 'number' ? { share: earned } : earned;
+      assert.deepEqual(marking, expected, `${title}: ${answer}`);
     });
   }
 }

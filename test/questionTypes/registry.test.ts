@@ -27,7 +27,9 @@ const PARTS: Record<keyof QuestionTypeModule, (value: unknown) => boolean> = {
   answerProblem: (v) => typeof v === 'function',
   answerParts: (v) => typeof v === 'function',
   shownKey: (v) => typeof v === 'function',
-  takerFields: Array.isArray,
+  takerView: (v) => typeof v === 'function',
+  derivesKey: (v) => typeof v === 'boolean',
+  inputWithKey: (v) => typeof v === 'function',
   keyFields: Array.isArray,
   regradeRefusal: (v) =>
     v === null || (typeof v === 'object' && typeof (v as { message?: unknown }).message === 'string'),
@@ -41,6 +43,16 @@ const VALID: Record<string, Record<string, unknown>> = {
   short_answer: { correct_answer: 'Hugo' },
   numeric: { correct_answer: '3.14', tolerance: 0.01 },
   essay: { max_words: 300 },
+  matching: { stems: ['France', 'Italy'], options: ['Paris', 'Rome', 'Oslo'], matches: ['Paris', 'Rome'] },
+  ordering: { options: ['one', 'two', 'three'] },
+  gap_fill: {
+    question_text: '[[1]] is the capital of [[2]].',
+    gaps: [
+      { kind: 'select', options: ['Paris', 'Rome'], answers: [{ answer: 'Paris', credit: 100 }] },
+      { kind: 'text', answers: [{ answer: 'France', credit: 100 }] },
+    ],
+  },
+  hottext: { question_text: 'Choose the verb: the [[cat]] [[sleeps]].', correct_answer: 'sleeps' },
 };
 const base = { question_text: 'Q?', marks: 1, difficulty: 'easy' };
 
@@ -70,6 +82,14 @@ describe('questionTypes/registry', () => {
       assert.equal(type.shownKey(stored) === null, type.marking === 'person');
     });
 
+    it(`${type.name}: its stored key, sent back as its key, is the question it was (what an edit and a regrade start from)`, () => {
+      const body = { ...base, question_type: type.name, ...VALID[type.name] };
+      const stored = type.normalize(type.input.parse(body));
+      const { correct_answer: _sent, ...withoutKey } = body as Record<string, unknown>;
+      const again = type.normalize(type.input.parse(type.inputWithKey(withoutKey, stored.correct_answer)));
+      assert.deepEqual(again, stored);
+    });
+
     it(`${type.name}: a type graded by a person is refused a regrade; one with a key is not`, () => {
       assert.equal(type.regradeRefusal !== null, type.marking === 'person');
       assert.ok(!type.keyFields.includes('correct_answer') || type.marking === 'key');
@@ -78,9 +98,8 @@ describe('questionTypes/registry', () => {
 
   it('knows its names, and throws on a name it does not hold', () => {
     assert.ok(QUESTION_TYPES.every(isQuestionType));
-    for (const name of ['', 'Essay', 'matching', 42, undefined])
-      assert.equal(isQuestionType(name), false, String(name));
-    assert.throws(() => questionTypeOf('matching'), /Unknown question type "matching"/);
+    for (const name of ['', 'Essay', 'cloze', 42, undefined]) assert.equal(isQuestionType(name), false, String(name));
+    assert.throws(() => questionTypeOf('cloze'), /Unknown question type "cloze"/);
   });
 
   it('names the types that take a field, in its order', () => {
@@ -90,5 +109,7 @@ describe('questionTypes/registry', () => {
     assert.deepEqual(typesTaking('option_feedback'), ['multiple_choice', 'multiple_select', 'true_false']);
     assert.deepEqual(typesTaking('tolerance'), ['numeric']);
     assert.deepEqual(typesTaking('max_words'), ['essay']);
+    assert.deepEqual(typesTaking('gaps'), ['gap_fill']);
+    assert.deepEqual(typesTaking('stems'), ['matching']);
   });
 });

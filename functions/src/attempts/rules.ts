@@ -201,10 +201,6 @@ export function scoredFields(
   };
 }
 
-/** The fields beside the options a question's type shows a taker (an essay's word limit). */
-const takerFields = (q: FrozenQuestion): Partial<Pick<FrozenQuestion, 'tolerance' | 'max_words'>> =>
-  Object.fromEntries(questionTypeOf(q.question_type).takerFields.map((field) => [field, q[field] ?? null]));
-
 /** The attempt's questions in its order, without answer keys and without titles (the bank's, never a taker's). */
 export function questionsForTaker(attemptId: string, version: VersionForAttempt): AttemptQuestion[] {
   const ordered = version.test.shuffle === 1 ? orderForAttempt(attemptId, version.questions) : version.questions;
@@ -213,9 +209,9 @@ export function questionsForTaker(attemptId: string, version: VersionForAttempt)
     question_text: q.question_text,
     ...(q.text_format === 'html' ? { text_format: 'html' as const } : {}),
     question_type: q.question_type,
-    options: [...q.options],
     marks: q.marks,
-    ...takerFields(q),
+    // Its options and its type's fields (an essay's word limit, a matching's stems), never its key.
+    ...questionTypeOf(q.question_type).takerView(q, attemptId),
   }));
 }
 

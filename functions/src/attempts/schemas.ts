@@ -8,6 +8,7 @@ import {
   Pagination,
   Uid,
 } from '../shared';
+import { TAKER_FIELDS } from '../questionTypes';
 import { DocumentId, QuestionId, ShareCodeText, TestId } from '../exams';
 import { AccessCodeInput } from '../sittingRules';
 import { IntegritySummary } from './integrity/schemas';
@@ -153,12 +154,7 @@ export const AttemptQuestion = z
     question_type: z.string(),
     options: z.array(z.string()).describe('In this attempt’s order (plain text)'),
     marks: z.number(),
-    max_words: z
-      .number()
-      .int()
-      .nullable()
-      .optional()
-      .describe('Essays only: the most words the answer may have (null: no limit)'),
+    ...TAKER_FIELDS,
   })
   .meta({ id: 'AttemptQuestion' });
 export type AttemptQuestion = z.infer<typeof AttemptQuestion>;

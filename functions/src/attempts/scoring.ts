@@ -95,10 +95,11 @@ export function scoreAttempt(
       return { question_id: question.id, answered: true, correct: awarded >= question.marks, marks_awarded: awarded };
     }
     const earned = type.mark(question, answer);
-    const marksAwarded = round4('wrong' in earned ? -ratio * question.marks : earned.share * question.marks);
+    const wrong = earned.wrong ?? 0;
+    const marksAwarded = round4((earned.share - ratio * wrong) * question.marks);
     sum += marksAwarded;
     // Full marks as rounded: 3 × 33.33333 % of 1 mark is the mark.
-    const correct = !('wrong' in earned) && (earned.share >= 1 || marksAwarded >= round4(question.marks));
+    const correct = wrong === 0 && (earned.share >= 1 || marksAwarded >= round4(question.marks));
     return { question_id: question.id, answered: true, correct, marks_awarded: marksAwarded };
   });
   return {

@@ -82,6 +82,13 @@ export const COMPARED_FIELDS = [
   'option_credits',
   'alternatives',
   'case_sensitive',
+  'stems',
+  'matches',
+  'ordering_score',
+  'gaps',
+  'drag_options',
+  'drag_reusable',
+  'max_choices',
 ] as const;
 export type ComparedField = (typeof COMPARED_FIELDS)[number];
 
@@ -89,7 +96,8 @@ export type ComparedField = (typeof COMPARED_FIELDS)[number];
 function normalized(field: ComparedField, value: unknown): string {
   if (value === undefined || value === null || value === '') return 'null';
   if (field === 'text_format' && value === 'plain') return 'null';
-  if (field === 'case_sensitive' && value === false) return 'null';
+  if ((field === 'case_sensitive' || field === 'drag_reusable') && value === false) return 'null';
+  if (field === 'ordering_score' && value === 'all_or_nothing') return 'null';
   if (Array.isArray(value) && value.length === 0 && field !== 'options') return 'null';
   return JSON.stringify(value);
 }

@@ -1,6 +1,6 @@
 import { parseNumberAnswer, parseNumberText } from '../shared';
 import { comparable, exactComparable, OPTION_SEPARATOR } from './fields';
-import type { KeyedQuestion, Marking, QuestionTypeModule } from './module';
+import type { KeyedQuestion, Marking, QuestionTypeModule, ShownQuestion, TakerView } from './module';
 
 // Pure: how answers are compared with keys, shared by the types that read them
 // alike (attempts/scoring.ts states the marking scheme these serve).
@@ -53,15 +53,18 @@ export function bestAlternative(
   return Math.min(100, best) / 100;
 }
 
+/** A wrong answer: nothing earned, the whole of it wrong. */
+export const WRONG: Marking = { share: 0, wrong: 1 };
+
 /** The key's full marks, else the best alternative's share, else wrong: the marking of a type that takes alternatives. */
 export function keyOrAlternative(correct: boolean, partial: () => number): Marking {
   if (correct) return { share: 1 };
   const share = partial();
-  return share > 0 ? { share } : { wrong: true };
+  return share > 0 ? { share } : WRONG;
 }
 
 /** All or nothing: the marking of a type with no partial credit. */
-export const allOrNothing = (correct: boolean): Marking => (correct ? { share: 1 } : { wrong: true });
+export const allOrNothing = (correct: boolean): Marking => (correct ? { share: 1 } : WRONG);
 
 /** The answer's length within the limit of every type whose answers are short. */
 export const characterLimit = (
@@ -77,6 +80,15 @@ export const oneAnswer = (answer: string): string[] => [answer];
 /** A type's key as replies show it: every keyed type shows it as stored. */
 export const keyAsStored = (question: { correct_answer: string }): string => question.correct_answer;
 
+/** The key of a type whose author writes it: correct_answer. */
+export const keyAsCorrectAnswer = (input: Record<string, unknown>, key: string): Record<string, unknown> => ({
+  ...input,
+  correct_answer: key,
+});
+
+/** What a taker sees of most types: the options, in the attempt's order. */
+export const optionsAsStored = (question: ShownQuestion): TakerView => ({ options: [...question.options] });
+
 /** The parts a type scored against a short key has unless it says otherwise: no field of its own, answers up to the limit, its key shown as stored. */
 export const SHORT_KEYED = {
   ownFields: [],
@@ -85,6 +97,8 @@ export const SHORT_KEYED = {
   answerProblem: characterLimit,
   answerParts: oneAnswer,
   shownKey: keyAsStored,
-  takerFields: [],
+  takerView: optionsAsStored,
+  derivesKey: false,
+  inputWithKey: keyAsCorrectAnswer,
   regradeRefusal: null,
 } as const satisfies Partial<QuestionTypeModule>;

@@ -177,14 +177,16 @@ export const refuseUnknownKeys = {
   },
 };
 
-export function checkDistinct(options: string[], ctx: Ctx): void {
+/** No two options alike (compared as options are); `at` is the options' path (absent: options). */
+export function checkDistinct(options: string[], ctx: Ctx, ...at: Array<string | number>): void {
   const seen = new Map<string, number>();
+  const path = at.length > 0 ? at : ['options'];
   options.forEach((o, i) => {
     const key = comparable(o);
     if (seen.has(key))
       ctx.addIssue({
         code: 'custom',
-        path: ['options', i],
+        path: [...path, i],
         message: `Duplicates option ${seen.get(key)! + 1} ("${o}")`,
       });
     else seen.set(key, i);

@@ -30,4 +30,7 @@ export {
   typesTaking,
 } from './registry';
 export type { QuestionType } from './registry';
-export type { QuestionExtras, StoredAlternative, TypedFields } from './stored';
+export type { QuestionExtras, StoredAlternative, StoredGap, TypedFields } from './stored';
+export { GAP_KINDS } from './stored';
+export { TAKER_FIELDS } from './takerFields';
+export { MAX_HOTTEXTS, MAX_MATCHING_OPTIONS, TYPED_CHANGES, TYPED_REPLY_FIELDS } from './typedFields';

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { QuestionExtras, StoredAlternative, TypedFields } from './stored';
+import type { TakerExtras } from './takerFields';
 
 // Pure: what a question type is made of. Each type is one folder holding one
 // QuestionTypeModule; registry.ts lists them, and the rest of the code asks the
@@ -8,10 +9,7 @@ import type { QuestionExtras, StoredAlternative, TypedFields } from './stored';
 // test then asks of every type.
 
 /** The optional fields some types take beyond those of every type (title, text_format, feedback). */
-export type TypedExtra = Extract<
-  keyof QuestionExtras,
-  'option_feedback' | 'option_credits' | 'alternatives' | 'case_sensitive'
->;
+export type TypedExtra = Exclude<keyof QuestionExtras, 'title' | 'text_format' | 'feedback'>;
 /** The core fields some types set and every other stores as null. */
 export type OwnField = 'tolerance' | 'max_words';
 /** A field a type may take or not: what a refusal of it names. */
@@ -27,13 +25,43 @@ export interface KeyedQuestion {
   option_credits?: number[] | null;
   alternatives?: ReadonlyArray<StoredAlternative> | null;
   case_sensitive?: boolean | null;
+  matches?: ReadonlyArray<string> | null;
+  ordering_score?: QuestionExtras['ordering_score'] | null;
+  gaps?: QuestionExtras['gaps'] | null;
 }
 
 /** The fields of a frozen question a regrade compares to tell a changed key from the same one sent again. */
-export type KeyField = 'correct_answer' | 'tolerance' | 'marks' | 'option_credits' | 'alternatives' | 'case_sensitive';
+export type KeyField =
+  | 'correct_answer'
+  | 'tolerance'
+  | 'marks'
+  | 'option_credits'
+  | 'alternatives'
+  | 'case_sensitive'
+  | 'matches'
+  | 'ordering_score'
+  | 'gaps';
 
-/** What a non-blank answer earns: a share of the marks (0 to 1), or `wrong` (which negative marking charges). */
-export type Marking = { share: number } | { wrong: true };
+/**
+ * What a non-blank answer earns: a share of the marks (0 to 1), and the share of the marks answered
+ * wrongly (absent: none), which negative marking charges: all of them for a wrong answer, the wrong
+ * parts' share for a type with parts.
+ */
+export interface Marking {
+  share: number;
+  wrong?: number;
+}
+
+/** What a taker is shown of a question beside its text: its options and its type's fields, never its key. */
+export type TakerView = { options: string[] } & TakerExtras;
+
+/** A question as frozen, as far as a taker's view of it reads. */
+export type ShownQuestion = {
+  id: string;
+  options: string[];
+  tolerance: number | null;
+  max_words?: number | null;
+} & Pick<QuestionExtras, 'stems' | 'gaps' | 'drag_options' | 'drag_reusable' | 'max_choices'>;
 
 /** Why a regrade of a question of this type is refused, whatever it corrects (null: its key may be corrected). */
 export interface RegradeRefusal {
@@ -64,7 +92,17 @@ export interface QuestionTypeModule<Name extends string = string, Input extends 
   /** The core fields of a validated question as stored: options and answers spelled as the options are. */
   normalize(input: z.output<Input>): TypedFields<Name>;
   /** The extras of its own (among `extras`, but option_feedback) as stored: only those set. */
-  normalizeExtras(input: z.output<Input>): Pick<QuestionExtras, 'option_credits' | 'alternatives' | 'case_sensitive'>;
+  normalizeExtras(
+    input: z.output<Input>,
+  ): Omit<QuestionExtras, 'title' | 'text_format' | 'feedback' | 'option_feedback'>;
+
+  /**
+   * Whether its key is derived from fields of its own (a matching's `matches`): then correct_answer is
+   * never sent, only stored and shown.
+   */
+  readonly derivesKey: boolean;
+  /** An author's input with `key` (written as correct_answer is stored) as its key: how a stored or corrected key is sent back through the schema. */
+  inputWithKey(input: Record<string, unknown>, key: string): Record<string, unknown>;
 
   // ---- marking
   /** 'key': scored against its answer key when submitted; 'person': graded by a person (no key, nothing to regrade). */
@@ -74,7 +112,7 @@ export interface QuestionTypeModule<Name extends string = string, Input extends 
   /** Why a taker's answer cannot be saved for a question of this type (too long, too many words), or undefined. */
   answerProblem(
     answer: string,
-    question: { question_type: string; max_words?: number | null },
+    question: { question_type: string; max_words?: number | null; max_choices?: number | null },
     maxLength: number,
   ): string | undefined;
 
@@ -85,8 +123,8 @@ export interface QuestionTypeModule<Name extends string = string, Input extends 
   // ---- replies and reviews
   /** Its key as an administrator's reply and a released review show it (null: it has none). */
   shownKey(question: { correct_answer: string }): string | null;
-  /** The core fields beside the options a taker sees while answering. */
-  readonly takerFields: ReadonlyArray<OwnField>;
+  /** What a taker sees of it beside its text (options in the attempt's order: `seed` orders a type's own items). */
+  takerView(question: ShownQuestion, seed: string): TakerView;
 
   // ---- regrading
   /** The fields of a frozen question its scoring reads: a regrade that changes none of them changes nothing. */

@@ -1,16 +1,31 @@
 import { z } from 'zod';
 import { essay } from './essay/module';
+import { gapFill } from './gapFill/module';
+import { hottext } from './hottext/module';
+import { matching } from './matching/module';
 import type { QuestionTypeModule, TypedField } from './module';
 import { multipleChoice } from './multipleChoice/module';
 import { multipleSelect } from './multipleSelect/module';
 import { numeric } from './numeric/module';
+import { ordering } from './ordering/module';
 import { shortAnswer } from './shortAnswer/module';
 import { trueFalse } from './trueFalse/module';
 
 // Pure: the registry of question types, the one list the rest of the code asks.
 // A new type is a new folder and one entry here.
 
-const MODULES = [multipleChoice, multipleSelect, trueFalse, shortAnswer, numeric, essay] as const;
+const MODULES = [
+  multipleChoice,
+  multipleSelect,
+  trueFalse,
+  shortAnswer,
+  numeric,
+  essay,
+  matching,
+  ordering,
+  gapFill,
+  hottext,
+] as const;
 type Modules = typeof MODULES;
 /** Of a tuple of modules, the tuple of their `part`s (mapped over a type parameter, so a tuple stays one). */
 type Each<T extends readonly unknown[], Part extends string> = {

@@ -30,6 +30,36 @@ export interface QuestionExtras {
   alternatives?: StoredAlternative[];
   /** Stored only as true, by a type that compares text case for case. */
   case_sensitive?: boolean;
+  /** matching: the texts to match, in order. */
+  stems?: string[];
+  /** matching: per stem, the option that matches it (spelled as the option is). */
+  matches?: string[];
+  /** ordering: stored only when partial. */
+  ordering_score?: 'all_or_nothing' | 'partial';
+  /** gap_fill: one per [[n]], gap n at index n − 1. */
+  gaps?: StoredGap[];
+  /** gap_fill: the chips of its drag gaps. */
+  drag_options?: string[];
+  /** gap_fill: stored only as true, a chip may fill several gaps. */
+  drag_reusable?: boolean;
+  /** hottext: the most phrases a taker may choose (absent: no limit). */
+  max_choices?: number;
+}
+
+export const GAP_KINDS = ['text', 'numeric', 'select', 'drag'] as const;
+export type GapKind = (typeof GAP_KINDS)[number];
+
+/** One gap of a gap_fill question as stored: only the fields its kind takes. */
+export interface StoredGap {
+  kind: GapKind;
+  /** Accepted answers, the first with full credit first. */
+  answers: StoredAlternative[];
+  /** select: the drop-down's choices. */
+  options?: string[];
+  /** text: stored only as true. */
+  case_sensitive?: boolean;
+  /** Its share of the marks (stored always, 1 by default). */
+  weight: number;
 }
 
 /** The core fields a type's normalize writes: every stored question has them all. */

@@ -12,8 +12,12 @@ import {
   MAX_OPTION_FEEDBACK,
   MAX_OPTION_LENGTH,
   MAX_OPTIONS,
+  MAX_HOTTEXTS,
+  MAX_MATCHING_OPTIONS,
   MAX_TITLE,
   QUESTION_TYPES,
+  TYPED_CHANGES,
+  TYPED_REPLY_FIELDS,
   QuestionInput,
   type QuestionExtras,
   type QuestionType,
@@ -55,11 +59,11 @@ export const UpdateQuestionBody = z
     question_type: z.enum(QUESTION_TYPES).optional(),
     options: z
       .array(z.string().max(MAX_OPTION_LENGTH * 2))
-      .max(MAX_OPTIONS * 2)
+      .max(MAX_MATCHING_OPTIONS * 2)
       .optional(),
     correct_answer: z
       .string()
-      .max(MAX_OPTIONS * (MAX_OPTION_LENGTH + 1))
+      .max(MAX_HOTTEXTS * (MAX_OPTION_LENGTH + 1))
       .optional(),
     tolerance: z.number().nullable().optional(),
     max_words: z.number().nullable().optional(),
@@ -93,6 +97,7 @@ export const UpdateQuestionBody = z
       .nullable()
       .optional(),
     case_sensitive: z.boolean().nullable().optional(),
+    ...TYPED_CHANGES,
   })
   .refine((body) => Object.keys(body).length > 0, { message: 'Send at least one field to change' })
   .meta({
@@ -115,7 +120,20 @@ export const EXTRA_FIELDS = [
   'option_credits',
   'alternatives',
   'case_sensitive',
+  'stems',
+  'matches',
+  'ordering_score',
+  'gaps',
+  'drag_options',
+  'drag_reusable',
+  'max_choices',
 ] as const satisfies ReadonlyArray<keyof QuestionExtras>;
+
+/** The optional fields that belong to some types only: what a change of type drops unless sent. */
+const TYPED_EXTRAS = EXTRA_FIELDS.filter(
+  (field): field is Exclude<(typeof EXTRA_FIELDS)[number], 'title' | 'text_format' | 'feedback'> =>
+    field !== 'title' && field !== 'text_format' && field !== 'feedback',
+);
 
 /** The question without its optional fields: what a replace starts from, so that fields not sent are cleared. */
 export function withoutExtras<Q extends QuestionExtras>(q: Q): Omit<Q, keyof QuestionExtras> {
@@ -150,18 +168,19 @@ export function normalizeQuestion(input: QuestionInput): TypedFields<QuestionTyp
 
 /** The question as its author wrote it (the input PUT would take): the base a PATCH is applied to. */
 export function questionAsInput(q: StoredQuestion): Record<string, unknown> {
+  const type = questionTypeOf(q.question_type);
   const input: Record<string, unknown> = {
     question_type: q.question_type,
     question_text: q.question_text,
-    options: q.options,
-    correct_answer: q.correct_answer,
+    // A type without authored or fixed options derives them (a hottext's phrases) or has none.
+    ...(type.options !== 'none' ? { options: q.options } : {}),
     marks: q.marks,
     difficulty: q.difficulty,
     folder_id: q.folder_id,
   };
-  for (const field of questionTypeOf(q.question_type).ownFields) if (q[field] !== null) input[field] = q[field];
+  for (const field of type.ownFields) if (q[field] !== null) input[field] = q[field];
   for (const field of EXTRA_FIELDS) if (q[field] !== undefined) input[field] = q[field];
-  return input;
+  return type.inputWithKey(input, q.correct_answer);
 }
 
 /** The question an author means by these changes, as a PUT body: fields that no longer fit a changed type are dropped. */
@@ -182,11 +201,16 @@ function dropWhatDoesNotFit(
 ): void {
   if (changes.options === undefined && next.options !== 'authored') delete merged.options;
   // A type graded by a person has no answer key, and its empty one is no answer key for another type.
-  if (changes.correct_answer === undefined && (next.marking === 'person' || was.marking === 'person'))
+  // A type graded by a person has no answer key, and its empty one is no answer key for another type;
+  // a key derived from a type's own fields is no correct_answer for another.
+  if (
+    changes.correct_answer === undefined &&
+    (next.marking === 'person' || was.marking === 'person' || next.derivesKey || was.derivesKey)
+  )
     delete merged.correct_answer;
   if (changes.tolerance === undefined) delete merged.tolerance;
   if (changes.max_words === undefined) delete merged.max_words;
-  for (const field of ['option_feedback', 'option_credits', 'alternatives', 'case_sensitive'] as const) {
+  for (const field of TYPED_EXTRAS) {
     if (changes[field] !== undefined) continue;
     // A type with options of its own: feedback written for other options does not fit them.
     const fitsOptions = field !== 'option_feedback' || (next.options !== 'fixed' && was.options !== 'fixed');
@@ -241,6 +265,7 @@ export const AdminQuestion = z
       .optional()
       .describe('short_answer, numeric: further accepted answers; absent: none'),
     case_sensitive: z.boolean().optional().describe('short_answer: present (true) when compared case for case'),
+    ...TYPED_REPLY_FIELDS,
   })
   .meta({ id: 'Question' });
 export type AdminQuestion = z.infer<typeof AdminQuestion>;

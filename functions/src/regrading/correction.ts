@@ -26,6 +26,9 @@ const onlyFor = (field: TypedField): string =>
 /** The fields of a frozen question that scoring reads, beside the key, tolerance and marks: only some types take each. */
 const SCORED_EXTRAS = ['option_credits', 'alternatives', 'case_sensitive'] as const;
 
+/** The fields of a type with parts that its key lives in, set anew from the corrected key. */
+const DERIVED_KEY_FIELDS = ['matches', 'gaps'] as const;
+
 export type Corrected = { ok: true; question: FrozenQuestion } | { ok: false; message: string; details: ErrorDetail[] };
 
 /** The frozen question as corrected, or why the correction does not make a valid question of its type. */
@@ -42,15 +45,16 @@ export function correctQuestion(frozen: FrozenQuestion, correction: Correction):
       return { ok: false, message, details: [{ path: `body.${field}`, message }] };
     }
   }
-  const input: Record<string, unknown> = {
+  const base: Record<string, unknown> = {
     question_type: frozen.question_type,
     question_text: frozen.question_text,
-    options: frozen.options,
-    correct_answer: correction.correct_answer ?? frozen.correct_answer,
+    ...(type.options !== 'none' ? { options: frozen.options } : {}),
     marks: correction.marks ?? frozen.marks,
     difficulty: frozen.difficulty,
   };
-  for (const field of EXTRA_FIELDS) if (frozen[field] !== undefined) input[field] = frozen[field];
+  for (const field of EXTRA_FIELDS) if (frozen[field] !== undefined) base[field] = frozen[field];
+  // The key as correct_answer writes it, into the type's own fields where it derives it from them.
+  const input = type.inputWithKey(base, correction.correct_answer ?? frozen.correct_answer);
   for (const field of SCORED_EXTRAS) {
     const sent = correction[field];
     if (sent === null) delete input[field];
@@ -88,7 +92,7 @@ export function correctQuestion(frozen: FrozenQuestion, correction: Correction):
     marks: normal.marks,
   };
   // Set when the corrected question has them, absent otherwise (never undefined: Firestore refuses it).
-  for (const field of SCORED_EXTRAS) {
+  for (const field of [...SCORED_EXTRAS, ...DERIVED_KEY_FIELDS]) {
     if (normal[field] !== undefined) Object.assign(question, { [field]: normal[field] });
     else delete question[field];
   }

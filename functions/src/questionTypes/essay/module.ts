@@ -1,4 +1,4 @@
-import { oneAnswer } from '../answers';
+import { keyAsCorrectAnswer, oneAnswer, WRONG } from '../answers';
 import type { QuestionTypeModule } from '../module';
 import { EssayInput, normalizeEssay } from './schema';
 
@@ -18,9 +18,11 @@ export const essay: QuestionTypeModule<'essay', typeof EssayInput> = {
   numericKey: false,
   normalize: normalizeEssay,
   normalizeExtras: () => ({}),
+  derivesKey: false,
+  inputWithKey: keyAsCorrectAnswer,
   marking: 'person',
   // Never compared with a key: scoring takes its grade.
-  mark: () => ({ wrong: true }),
+  mark: () => WRONG,
   // Its length is the request's (10,000 characters); its words are its own.
   answerProblem: (answer, question) => {
     const limit = question.max_words ?? null;
@@ -31,7 +33,7 @@ export const essay: QuestionTypeModule<'essay', typeof EssayInput> = {
   },
   answerParts: oneAnswer,
   shownKey: () => null,
-  takerFields: ['max_words'],
+  takerView: (question) => ({ options: [...question.options], max_words: question.max_words ?? null }),
   keyFields: ['marks'],
   regradeRefusal: {
     message:

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { GAP_KINDS } from './stored';
+
+// Pure: the fields a taker may be shown beside a question's text and options, each only by the
+// types that show it (its module's takerView). A reply names exactly these: nothing else of a
+// stored question, its key least of all, can reach a taker.
+
+export const TAKER_FIELDS = {
+  max_words: z
+    .number()
+    .int()
+    .nullable()
+    .optional()
+    .describe('Essays only: the most words the answer may have (null: no limit)'),
+  stems: z
+    .array(z.string())
+    .optional()
+    .describe('matching only: the texts to match, in order; the answer gives one option per stem'),
+  gaps: z
+    .array(
+      z.object({
+        kind: z.enum(GAP_KINDS),
+        options: z.array(z.string()).optional().describe('select only: the drop-down’s choices'),
+      }),
+    )
+    .optional()
+    .describe('gap_fill only: gap n (written [[n]] in the text) at index n − 1, its kind and a select’s choices'),
+  drag_options: z.array(z.string()).optional().describe('gap_fill with drag gaps: the chips to place in them'),
+  drag_reusable: z.boolean().optional().describe('gap_fill with drag gaps: true when a chip may fill several gaps'),
+  max_choices: z
+    .number()
+    .int()
+    .nullable()
+    .optional()
+    .describe('hottext only: the most phrases a taker may choose (null: no limit)'),
+};
+
+/** The fields as a type's takerView sets them. */
+export type TakerExtras = { [K in keyof typeof TAKER_FIELDS]?: z.output<(typeof TAKER_FIELDS)[K]> };

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { Alternative, MAX_ALTERNATIVES, MAX_MARKS, MAX_OPTION_LENGTH } from './fields';
+import { MAX_DRAG_OPTIONS, MAX_GAP_OPTIONS, MAX_GAPS } from './gapFill/schema';
+import { MAX_HOTTEXTS } from './hottext/schema';
+import { MAX_MATCHING_OPTIONS, MAX_STEMS } from './matching/schema';
+import { ORDERING_SCORES } from './ordering/schema';
+import { GAP_KINDS } from './stored';
+
+// Pure: the fields of the types with parts as an administrator's reply shows them, and as a PATCH
+// may send them (bounded loosely: the question as changed is then checked by its type's schema).
+
+const StoredGap = z
+  .object({
+    kind: z.enum(GAP_KINDS),
+    answers: z.array(Alternative),
+    options: z.array(z.string()).optional(),
+    case_sensitive: z.boolean().optional(),
+    weight: z.number(),
+  })
+  .meta({
+    id: 'StoredGap',
+    description: 'A gap as stored: its answers (the first full-credit one is the key), a select’s options, its weight',
+  });
+
+export const TYPED_REPLY_FIELDS = {
+  stems: z.array(z.string()).optional().describe('matching: the texts to match'),
+  matches: z.array(z.string()).optional().describe('matching: per stem, the option that matches it'),
+  ordering_score: z
+    .enum(ORDERING_SCORES)
+    .optional()
+    .describe('ordering: present (partial) when scored by the longest ordered subset'),
+  gaps: z.array(StoredGap).optional().describe('gap_fill: gap n ([[n]] in the text) at index n − 1'),
+  drag_options: z.array(z.string()).optional().describe('gap_fill: the chips of its drag gaps'),
+  drag_reusable: z.boolean().optional().describe('gap_fill: present (true) when a chip may fill several gaps'),
+  max_choices: z.number().int().optional().describe('hottext: the most phrases a taker may choose; absent: no limit'),
+};
+
+const text = z.string().max(MAX_OPTION_LENGTH * 2);
+
+export const TYPED_CHANGES = {
+  stems: z
+    .array(text)
+    .max(MAX_STEMS * 2)
+    .nullable()
+    .optional(),
+  matches: z
+    .array(text)
+    .max(MAX_STEMS * 2)
+    .nullable()
+    .optional(),
+  ordering_score: z.enum(ORDERING_SCORES).nullable().optional(),
+  gaps: z
+    .array(
+      z.strictObject({
+        kind: z.enum(GAP_KINDS),
+        answers: z.array(Alternative).max(MAX_ALTERNATIVES * 2),
+        options: z
+          .array(text)
+          .max(MAX_GAP_OPTIONS * 2)
+          .optional(),
+        case_sensitive: z.boolean().optional(),
+        weight: z
+          .number()
+          .max(MAX_MARKS * 2)
+          .optional(),
+      }),
+    )
+    .max(MAX_GAPS * 2)
+    .nullable()
+    .optional(),
+  drag_options: z
+    .array(text)
+    .max(MAX_DRAG_OPTIONS * 2)
+    .nullable()
+    .optional(),
+  drag_reusable: z.boolean().nullable().optional(),
+  max_choices: z
+    .number()
+    .max(MAX_HOTTEXTS * 2)
+    .nullable()
+    .optional(),
+};
+
+export { MAX_HOTTEXTS, MAX_MATCHING_OPTIONS };
