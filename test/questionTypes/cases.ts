@@ -21,7 +21,7 @@ export function assertMarking(type: QuestionTypeModule, key: Partial<KeyedQuesti
         ...key,
         ...over,
       };
-      const marking = type.mark(question, answer);
+      const marking = type.mark(question, answer, 'attempt-1');
       const expected =
         earned === 'wrong' ? { share: 0, wrong: 1 } : typeof earned === 'number' ? { share: earned } : earned;
       assert.deepEqual(marking, expected, `${title}: ${answer}`);

@@ -53,6 +53,15 @@ const VALID: Record<string, Record<string, unknown>> = {
     ],
   },
   hottext: { question_text: 'Choose the verb: the [[cat]] [[sleeps]].', correct_answer: 'sleeps' },
+  calculated: {
+    question_text: 'What is {a} × {b}?',
+    variables: [
+      { name: 'a', min: 1, max: 9, decimals: 0 },
+      { name: 'b', min: 1, max: 9, decimals: 1 },
+    ],
+    formula: '{a} * {b}',
+    tolerance: 0.01,
+  },
 };
 const base = { question_text: 'Q?', marks: 1, difficulty: 'easy' };
 
@@ -107,7 +116,7 @@ describe('questionTypes/registry', () => {
     assert.deepEqual(typesTaking('alternatives'), ['short_answer', 'numeric']);
     assert.deepEqual(typesTaking('case_sensitive'), ['short_answer']);
     assert.deepEqual(typesTaking('option_feedback'), ['multiple_choice', 'multiple_select', 'true_false']);
-    assert.deepEqual(typesTaking('tolerance'), ['numeric']);
+    assert.deepEqual(typesTaking('tolerance'), ['numeric', 'calculated']);
     assert.deepEqual(typesTaking('max_words'), ['essay']);
     assert.deepEqual(typesTaking('gaps'), ['gap_fill']);
     assert.deepEqual(typesTaking('stems'), ['matching']);

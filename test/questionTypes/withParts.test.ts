@@ -4,6 +4,7 @@ import { startOk } from '../attempts/fixtures';
 import { expectValidation } from '../support/assertions';
 import { createTenant, createUser } from '../support/fixtures';
 import { get, patch, post } from '../support/http';
+import { drawValues } from '../../functions/src/questionTypes/calculated/formula';
 
 // The types with parts through the API, on the emulators: written and read by an administrator,
 // taken by a student who sees no key, scored per part, reviewed with the key, regraded
@@ -193,5 +194,45 @@ describe('question types with parts through the API', function () {
       as(tenant.admin.token),
     );
     expectValidation(refused, ['body.matches.1']);
+  });
+
+  it('draws a calculated question’s values per attempt: the taker sees them in the text, the review its own right answer', async () => {
+    const body = {
+      question_type: 'calculated',
+      question_text: 'A car drives {d} km in {t} h. Its speed in km/h?',
+      marks: 2,
+      difficulty: 'medium',
+      variables: [
+        { name: 'd', min: 10, max: 100, decimals: 0 },
+        { name: 't', min: 1, max: 4, decimals: 1 },
+      ],
+      formula: 'd / t',
+      tolerance: 0.01,
+      tolerance_type: 'relative',
+    };
+    const created = await post('/api/questions', body, as(tenant.admin.token));
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.body.correct_answer, 'd / t');
+    expectValidation(await post('/api/questions', { ...body, formula: 'd / (t - 1)' }, as(tenant.admin.token)), [
+      'body.formula',
+    ]);
+    const draft = await createTestAs(tenant.admin.token, validTest([created.body.id], { shuffle: 0, allow_review: 1 }));
+    assert.equal((await post(`/api/tests/${draft.id}/publish`, undefined, as(tenant.admin.token))).status, 200);
+    const student = await createUser('student', tenant.clientId);
+    const started = await startOk(student.token, { test_id: draft.id });
+    const values = drawValues(body.variables, `calculated:${started.attempt_id}:${created.body.id}`);
+    const [shown] = started.test_details.questions;
+    assert.equal(shown.question_text, `A car drives ${values.d} km in ${values.t.toFixed(1)} h. Its speed in km/h?`);
+    const right = values.d / values.t;
+    const saved = await post(
+      `/api/attempts/${started.attempt_id}/answers`,
+      { question_id: created.body.id, student_answer: (right * 1.005).toFixed(4) },
+      as(student.token),
+    );
+    assert.equal(saved.status, 200, saved.text);
+    const submitted = await post(`/api/attempts/${started.attempt_id}/submit`, undefined, as(student.token));
+    assert.equal(submitted.body.score, 2, 'within 1 % of the right answer');
+    const [item] = (await get(`/api/attempts/${started.attempt_id}`, as(student.token))).body.review;
+    assert.ok(Math.abs(Number(item.correct_answer) - right) < 1e-9, item.correct_answer);
   });
 });

@@ -134,7 +134,7 @@ describe('questions/schemas essays', () => {
     }
     assert.deepEqual(
       issues({ ...essay, tolerance: 1 }).map((i) => i.message),
-      ['tolerance is allowed only for numeric questions'],
+      ['tolerance is allowed only for numeric and calculated questions'],
     );
   });
 });

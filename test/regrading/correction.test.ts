@@ -72,7 +72,7 @@ describe('regrading/correction correctQuestion: tolerance', () => {
       const result = refused(question, { tolerance: 0.1 });
       assert.deepEqual(
         result.details,
-        [{ path: 'body.tolerance', message: 'Numeric questions only' }],
+        [{ path: 'body.tolerance', message: 'Numeric and calculated questions only' }],
         question.question_type,
       );
     }

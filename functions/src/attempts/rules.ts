@@ -173,7 +173,7 @@ export function submission(
  * the grades its essays have: what a submit, a grade and a regrade write.
  */
 export function scoredFields(
-  attempt: Pick<StoredAttempt, 'answers' | 'expires_at' | 'grades' | 'revision'>,
+  attempt: Pick<StoredAttempt, 'id' | 'answers' | 'expires_at' | 'grades' | 'revision'>,
   paper: VersionForAttempt,
 ) {
   const grades = Object.fromEntries(
@@ -182,7 +182,11 @@ export function scoredFields(
   const scored = scoreAttempt(
     paper.questions as ScoringQuestion[],
     answersInTime(attempt),
-    { negativeMarking: paper.test.negative_marking === 1, negativeMarkRatio: paper.test.negative_mark_ratio },
+    {
+      negativeMarking: paper.test.negative_marking === 1,
+      negativeMarkRatio: paper.test.negative_mark_ratio,
+      seed: attempt.id,
+    },
     grades,
   );
   // While an essay waits for its grade the score is not final: no percentage, and no final_score (the
@@ -302,7 +306,7 @@ export function reviewOf(attempt: StoredAttempt, version: VersionForAttempt) {
       answered: result?.answered ?? false,
       correct: result?.correct ?? false,
       marks_awarded: result?.marks_awarded ?? 0,
-      correct_answer: key && type ? type.shownKey(key) : '',
+      correct_answer: key && type ? type.shownKey(key, attempt.id) : '',
       tolerance: key?.tolerance ?? null,
       pending: result?.pending === true,
       feedback: type?.marking === 'person' ? (attempt.grades?.[id]?.feedback ?? null) : null,

@@ -30,6 +30,8 @@ export interface ScoringQuestion extends KeyedQuestion {
 export interface ScoringRules {
   negativeMarking: boolean;
   negativeMarkRatio: number;
+  /** The attempt's seed (its id): what a type that draws per attempt (a calculated's values) draws from. */
+  seed?: string;
 }
 
 export interface QuestionResult {
@@ -94,7 +96,7 @@ export function scoreAttempt(
       sum += awarded;
       return { question_id: question.id, answered: true, correct: awarded >= question.marks, marks_awarded: awarded };
     }
-    const earned = type.mark(question, answer);
+    const earned = type.mark(question, answer, rules.seed ?? '');
     const wrong = earned.wrong ?? 0;
     const marksAwarded = round4((earned.share - ratio * wrong) * question.marks);
     sum += marksAwarded;

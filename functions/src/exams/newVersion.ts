@@ -89,6 +89,8 @@ export const COMPARED_FIELDS = [
   'drag_options',
   'drag_reusable',
   'max_choices',
+  'variables',
+  'tolerance_type',
 ] as const;
 export type ComparedField = (typeof COMPARED_FIELDS)[number];
 
@@ -98,6 +100,7 @@ function normalized(field: ComparedField, value: unknown): string {
   if (field === 'text_format' && value === 'plain') return 'null';
   if ((field === 'case_sensitive' || field === 'drag_reusable') && value === false) return 'null';
   if (field === 'ordering_score' && value === 'all_or_nothing') return 'null';
+  if (field === 'tolerance_type' && value === 'absolute') return 'null';
   if (Array.isArray(value) && value.length === 0 && field !== 'options') return 'null';
   return JSON.stringify(value);
 }

@@ -166,7 +166,7 @@ export const refuseUnknownKeys = {
   error: (issue: z.core.$ZodRawIssue) => {
     if (issue.code !== 'unrecognized_keys') return undefined;
     const keys = issue.keys as string[];
-    if (keys.includes('tolerance')) return 'tolerance is allowed only for numeric questions';
+    if (keys.includes('tolerance')) return 'tolerance is allowed only for numeric and calculated questions';
     if (keys.includes('max_words')) return 'max_words is allowed only for essays';
     if (keys.includes('option_credits')) return 'option_credits is allowed only for multiple_select questions';
     if (keys.includes('alternatives')) return 'alternatives is allowed only for short_answer and numeric questions';

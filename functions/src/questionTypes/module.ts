@@ -17,6 +17,8 @@ export type TypedField = TypedExtra | OwnField;
 
 /** The parts of a question (as stored or frozen) that its type's scoring reads. */
 export interface KeyedQuestion {
+  /** Present on a question of a paper: what a type that draws per attempt draws for. */
+  id?: string;
   question_type: string;
   options: string[];
   correct_answer: string;
@@ -28,6 +30,8 @@ export interface KeyedQuestion {
   matches?: ReadonlyArray<string> | null;
   ordering_score?: QuestionExtras['ordering_score'] | null;
   gaps?: QuestionExtras['gaps'] | null;
+  variables?: QuestionExtras['variables'] | null;
+  tolerance_type?: QuestionExtras['tolerance_type'] | null;
 }
 
 /** The fields of a frozen question a regrade compares to tell a changed key from the same one sent again. */
@@ -40,7 +44,9 @@ export type KeyField =
   | 'case_sensitive'
   | 'matches'
   | 'ordering_score'
-  | 'gaps';
+  | 'gaps'
+  | 'tolerance_type'
+  | 'variables';
 
 /**
  * What a non-blank answer earns: a share of the marks (0 to 1), and the share of the marks answered
@@ -53,15 +59,16 @@ export interface Marking {
 }
 
 /** What a taker is shown of a question beside its text: its options and its type's fields, never its key. */
-export type TakerView = { options: string[] } & TakerExtras;
+export type TakerView = { options: string[]; question_text?: string } & TakerExtras;
 
 /** A question as frozen, as far as a taker's view of it reads. */
 export type ShownQuestion = {
   id: string;
+  question_text: string;
   options: string[];
   tolerance: number | null;
   max_words?: number | null;
-} & Pick<QuestionExtras, 'stems' | 'gaps' | 'drag_options' | 'drag_reusable' | 'max_choices'>;
+} & Pick<QuestionExtras, 'stems' | 'gaps' | 'drag_options' | 'drag_reusable' | 'max_choices' | 'variables'>;
 
 /** Why a regrade of a question of this type is refused, whatever it corrects (null: its key may be corrected). */
 export interface RegradeRefusal {
@@ -107,8 +114,8 @@ export interface QuestionTypeModule<Name extends string = string, Input extends 
   // ---- marking
   /** 'key': scored against its answer key when submitted; 'person': graded by a person (no key, nothing to regrade). */
   readonly marking: 'key' | 'person';
-  /** What a non-blank answer earns against its key, partial credit included. */
-  mark(question: KeyedQuestion, answer: string): Marking;
+  /** What a non-blank answer earns against its key, partial credit included (`seed`: the attempt's, for a type that draws per attempt). */
+  mark(question: KeyedQuestion, answer: string, seed: string): Marking;
   /** Why a taker's answer cannot be saved for a question of this type (too long, too many words), or undefined. */
   answerProblem(
     answer: string,
@@ -121,8 +128,8 @@ export interface QuestionTypeModule<Name extends string = string, Input extends 
   answerParts(answer: string): string[];
 
   // ---- replies and reviews
-  /** Its key as an administrator's reply and a released review show it (null: it has none). */
-  shownKey(question: { correct_answer: string }): string | null;
+  /** Its key as an administrator's reply and (with the attempt's `seed`) a released review show it (null: it has none). */
+  shownKey(question: KeyedQuestion, seed?: string): string | null;
   /** What a taker sees of it beside its text (options in the attempt's order: `seed` orders a type's own items). */
   takerView(question: ShownQuestion, seed: string): TakerView;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { calculated } from './calculated/module';
 import { essay } from './essay/module';
 import { gapFill } from './gapFill/module';
 import { hottext } from './hottext/module';
@@ -25,6 +26,7 @@ const MODULES = [
   ordering,
   gapFill,
   hottext,
+  calculated,
 ] as const;
 type Modules = typeof MODULES;
 /** Of a tuple of modules, the tuple of their `part`s (mapped over a type parameter, so a tuple stays one). */

@@ -44,6 +44,18 @@ export interface QuestionExtras {
   drag_reusable?: boolean;
   /** hottext: the most phrases a taker may choose (absent: no limit). */
   max_choices?: number;
+  /** calculated: the variables drawn per attempt. */
+  variables?: StoredVariable[];
+  /** calculated: stored only when relative (tolerance a share of the right answer). */
+  tolerance_type?: 'absolute' | 'relative';
+}
+
+/** A calculated question's variable: drawn uniform in [min, max] with `decimals` decimals. */
+export interface StoredVariable {
+  name: string;
+  min: number;
+  max: number;
+  decimals: number;
 }
 
 export const GAP_KINDS = ['text', 'numeric', 'select', 'drag'] as const;

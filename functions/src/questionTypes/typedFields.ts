@@ -5,6 +5,7 @@ import { MAX_HOTTEXTS } from './hottext/schema';
 import { MAX_MATCHING_OPTIONS, MAX_STEMS } from './matching/schema';
 import { ORDERING_SCORES } from './ordering/schema';
 import { GAP_KINDS } from './stored';
+import { MAX_FORMULA, MAX_VARIABLES, TOLERANCE_TYPES } from './calculated/schema';
 
 // Pure: the fields of the types with parts as an administrator's reply shows them, and as a PATCH
 // may send them (bounded loosely: the question as changed is then checked by its type's schema).
@@ -33,6 +34,14 @@ export const TYPED_REPLY_FIELDS = {
   drag_options: z.array(z.string()).optional().describe('gap_fill: the chips of its drag gaps'),
   drag_reusable: z.boolean().optional().describe('gap_fill: present (true) when a chip may fill several gaps'),
   max_choices: z.number().int().optional().describe('hottext: the most phrases a taker may choose; absent: no limit'),
+  variables: z
+    .array(z.object({ name: z.string(), min: z.number(), max: z.number(), decimals: z.number().int() }))
+    .optional()
+    .describe('calculated: the variables drawn per attempt'),
+  tolerance_type: z
+    .enum(TOLERANCE_TYPES)
+    .optional()
+    .describe('calculated: present (relative) when tolerance is a share of the right answer'),
 };
 
 const text = z.string().max(MAX_OPTION_LENGTH * 2);
@@ -79,6 +88,16 @@ export const TYPED_CHANGES = {
     .max(MAX_HOTTEXTS * 2)
     .nullable()
     .optional(),
+  variables: z
+    .array(z.object({ name: z.string().max(40), min: z.number(), max: z.number(), decimals: z.number() }))
+    .max(MAX_VARIABLES * 2)
+    .nullable()
+    .optional(),
+  formula: z
+    .string()
+    .max(MAX_FORMULA * 2)
+    .optional(),
+  tolerance_type: z.enum(TOLERANCE_TYPES).nullable().optional(),
 };
 
 export { MAX_HOTTEXTS, MAX_MATCHING_OPTIONS };

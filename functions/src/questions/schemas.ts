@@ -127,6 +127,8 @@ export const EXTRA_FIELDS = [
   'drag_options',
   'drag_reusable',
   'max_choices',
+  'variables',
+  'tolerance_type',
 ] as const satisfies ReadonlyArray<keyof QuestionExtras>;
 
 /** The optional fields that belong to some types only: what a change of type drops unless sent. */
@@ -172,8 +174,8 @@ export function questionAsInput(q: StoredQuestion): Record<string, unknown> {
   const input: Record<string, unknown> = {
     question_type: q.question_type,
     question_text: q.question_text,
-    // A type without authored or fixed options derives them (a hottext's phrases) or has none.
-    ...(type.options !== 'none' ? { options: q.options } : {}),
+    // A type that takes no options but stores some derives them (a hottext's phrases, from its text).
+    ...(type.options !== 'none' || q.options.length === 0 ? { options: q.options } : {}),
     marks: q.marks,
     difficulty: q.difficulty,
     folder_id: q.folder_id,
@@ -208,6 +210,9 @@ function dropWhatDoesNotFit(
     (next.marking === 'person' || was.marking === 'person' || next.derivesKey || was.derivesKey)
   )
     delete merged.correct_answer;
+  // The fields a type derives its key from (a matching's matches, a calculated's formula) fit no other type.
+  for (const field of Object.keys(was.inputWithKey({}, '[]')))
+    if (field !== 'options' && changes[field as keyof QuestionChanges] === undefined) delete merged[field];
   if (changes.tolerance === undefined) delete merged.tolerance;
   if (changes.max_words === undefined) delete merged.max_words;
   for (const field of TYPED_EXTRAS) {

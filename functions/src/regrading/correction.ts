@@ -48,7 +48,8 @@ export function correctQuestion(frozen: FrozenQuestion, correction: Correction):
   const base: Record<string, unknown> = {
     question_type: frozen.question_type,
     question_text: frozen.question_text,
-    ...(type.options !== 'none' ? { options: frozen.options } : {}),
+    // A type that takes no options but stores some derives them (a hottext's phrases, from its text).
+    ...(type.options !== 'none' || frozen.options.length === 0 ? { options: frozen.options } : {}),
     marks: correction.marks ?? frozen.marks,
     difficulty: frozen.difficulty,
   };

@@ -35,7 +35,7 @@ export { prefixRange } from './prefixRange';
 export { activeEquals } from './querySpec';
 export type { QuerySpec } from './querySpec';
 export { percentageOf, round4 } from './scores';
-export { shuffled } from './shuffle';
+export { seededFractions, shuffled } from './shuffle';
 export {
   MAX_SEB_KEYS,
   SEB_CONFIG_KEY_HEADER,

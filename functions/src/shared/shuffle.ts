@@ -41,3 +41,9 @@ export function shuffled<T>(items: readonly T[], seed: string): T[] {
   }
   return copy;
 }
+
+/** `count` numbers in [0, 1), the same for the same seed: a draw that every read repeats. */
+export function seededFractions(seed: string, count: number): number[] {
+  const next = seededRandom(seed);
+  return Array.from({ length: count }, () => next() / 0x1_0000_0000);
+}

@@ -1,0 +1,60 @@
+import { allOrNothing, characterLimit, numericCorrect } from '../answers';
+import type { KeyedQuestion, Marking, QuestionTypeModule, ShownQuestion } from '../module';
+import { calculatedExtras, CalculatedInput, normalizeCalculated } from './schema';
+import { drawValues, evaluateFormula } from './formula';
+
+// A number from a formula. Its variables are drawn for each attempt from the attempt's seed (its
+// id) and the question's id, so every read of the attempt shows the same values and its scoring
+// meets them again without storing them. The right answer is the formula's value for those values;
+// an answer within the tolerance of it (absolute, or relative: a share of it) earns the marks, as
+// a numeric answer does (a decimal comma read as a point), anything else is wrong.
+
+/** The values an attempt draws for the question. */
+const valuesFor = (question: { id?: string; variables?: KeyedQuestion['variables'] }, seed: string) =>
+  drawValues(question.variables ?? [], `calculated:${seed}:${question.id ?? ''}`);
+
+/** The right answer for an attempt: the formula's value (NaN when it has none). */
+const rightAnswer = (question: KeyedQuestion, seed: string): number =>
+  evaluateFormula(question.correct_answer, valuesFor(question, seed));
+
+/** A value as the review shows it: twelve significant digits, no float noise. */
+const shown = (value: number): string => String(Number(value.toPrecision(12)));
+
+function mark(question: KeyedQuestion, answer: string, seed: string): Marking {
+  const expected = rightAnswer(question, seed);
+  if (Number.isNaN(expected)) return allOrNothing(false);
+  const tolerance = Math.max(0, question.tolerance ?? 0);
+  const allowed = question.tolerance_type === 'relative' ? Math.abs(expected) * tolerance : tolerance;
+  return allOrNothing(numericCorrect(answer, String(expected), allowed));
+}
+
+/** The text with each `{name}` written as the attempt's value, with the variable's decimals. */
+function textWithValues(question: ShownQuestion, seed: string): string {
+  const values = valuesFor(question, seed);
+  const decimals = new Map((question.variables ?? []).map((v) => [v.name, v.decimals]));
+  return question.question_text.replace(/\{([A-Za-z]\w*)\}/g, (mark, name: string) =>
+    name in values ? values[name].toFixed(decimals.get(name) ?? 0) : mark,
+  );
+}
+
+export const calculated: QuestionTypeModule<'calculated', typeof CalculatedInput> = {
+  name: 'calculated',
+  input: CalculatedInput,
+  options: 'none',
+  extras: ['variables', 'tolerance_type'],
+  ownFields: ['tolerance'],
+  numericKey: true,
+  normalize: normalizeCalculated,
+  normalizeExtras: calculatedExtras,
+  derivesKey: true,
+  inputWithKey: (input, key) => ({ ...input, formula: key }),
+  marking: 'key',
+  mark,
+  answerProblem: characterLimit,
+  answerParts: (answer) => [answer],
+  // An attempt's review shows its own right answer; elsewhere (the bank) the formula.
+  shownKey: (question, seed) => (seed === undefined ? question.correct_answer : shown(rightAnswer(question, seed))),
+  takerView: (question, seed) => ({ options: [], question_text: textWithValues(question, seed) }),
+  keyFields: ['correct_answer', 'tolerance', 'marks', 'tolerance_type', 'variables'],
+  regradeRefusal: null,
+};

@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import { seededFractions } from '../../shared';
+import { checkTexts, common, type Ctx, extras, MAX_TOLERANCE, storedBase } from '../fields';
+import type { QuestionExtras, TypedFields } from '../stored';
+import { evaluateFormula, formulaProblem, type Variable } from './formula';
+
+export const MAX_VARIABLES = 10;
+export const MAX_FORMULA = 500;
+export const TOLERANCE_TYPES = ['absolute', 'relative'] as const;
+/** How many draws a formula is tried on before it is stored: every corner of the ranges is among them. */
+const TRIAL_DRAWS = 64;
+
+const VariableInput = z
+  .strictObject({
+    name: z
+      .string()
+      .regex(/^[A-Za-z][A-Za-z0-9_]{0,19}$/, 'A letter, then up to 19 letters, digits or "_"')
+      .refine((name) => name !== 'pi' && name !== 'e', 'pi and e are constants'),
+    min: z.number().min(-1e9).max(1e9),
+    max: z.number().min(-1e9).max(1e9),
+    decimals: z.number().int().min(0).max(6).describe('The decimals a drawn value has (0: whole numbers)'),
+  })
+  .meta({ id: 'CalculatedVariable' });
+
+const refuseOthers = {
+  error: (issue: z.core.$ZodRawIssue) =>
+    issue.code === 'unrecognized_keys'
+      ? `Not taken by a calculated question: ${(issue.keys as string[]).join(', ')} (its key is formula)`
+      : undefined,
+};
+
+export const CalculatedInput = z
+  .strictObject(
+    {
+      question_type: z.literal('calculated'),
+      ...common,
+      ...extras,
+      variables: z
+        .array(VariableInput)
+        .min(1)
+        .max(MAX_VARIABLES)
+        .describe(
+          'Drawn once per attempt (the same on every read), each uniform in [min, max] with its decimals; written {name} in the text',
+        ),
+      formula: z
+        .string()
+        .trim()
+        .min(1)
+        .max(MAX_FORMULA)
+        .describe(
+          'The right answer in terms of the variables (a or {a}): numbers, + - * / ^ %, brackets, pi, e and abs sqrt cbrt exp log log10 log2 pow min max round floor ceil sin cos tan asin acos atan atan2 sinh cosh tanh sign; a finite number for every draw',
+        ),
+      tolerance: z
+        .number()
+        .min(0)
+        .max(MAX_TOLERANCE)
+        .nullable()
+        .optional()
+        .describe('The accepted difference (absent: 0)'),
+      tolerance_type: z
+        .enum(TOLERANCE_TYPES)
+        .nullable()
+        .optional()
+        .describe(
+          'absolute (the default): tolerance is a difference; relative: a share of the right answer (0.01 = 1 %)',
+        ),
+    },
+    refuseOthers,
+  )
+  .superRefine((q, ctx) => {
+    checkTexts(q, ctx);
+    checkVariables(q.variables, ctx);
+    const problem = formulaProblem(
+      q.formula,
+      q.variables.map((v) => v.name),
+    );
+    if (problem) ctx.addIssue({ code: 'custom', path: ['formula'], message: problem });
+    else checkDraws(q.formula, q.variables, ctx);
+  })
+  .meta({
+    id: 'CalculatedQuestionInput',
+    description: 'A number from a formula over variables drawn per attempt (docs/question-types.md)',
+  });
+
+type CalculatedInput = z.output<typeof CalculatedInput>;
+
+function checkVariables(variables: Variable[], ctx: Ctx): void {
+  const seen = new Set<string>();
+  variables.forEach((v, i) => {
+    if (v.min > v.max) ctx.addIssue({ code: 'custom', path: ['variables', i, 'max'], message: 'Must be at least min' });
+    if (seen.has(v.name))
+      ctx.addIssue({ code: 'custom', path: ['variables', i, 'name'], message: `"${v.name}" is named twice` });
+    seen.add(v.name);
+  });
+}
+
+/** The draws a formula is tried on: every variable at its min, at its max, and seeded draws between. */
+function trialDraws(variables: Variable[]): Array<Record<string, number>> {
+  const corner = (pick: (v: Variable) => number) => Object.fromEntries(variables.map((v) => [v.name, pick(v)]));
+  const between = Array.from({ length: TRIAL_DRAWS }, (_, k) => {
+    const fractions = seededFractions(`trial:${k}`, variables.length);
+    return Object.fromEntries(
+      variables.map((v, i) => [v.name, Number((v.min + fractions[i] * (v.max - v.min)).toFixed(v.decimals))]),
+    );
+  });
+  return [corner((v) => v.min), corner((v) => v.max), ...between];
+}
+
+/** A formula that is no finite number for some draw (a division by zero) is refused, naming the draw. */
+function checkDraws(formula: string, variables: Variable[], ctx: Ctx): void {
+  const bad = trialDraws(variables).find((values) => Number.isNaN(evaluateFormula(formula, values)));
+  if (bad)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['formula'],
+      message: `Is not a finite number for ${Object.entries(bad)
+        .map(([name, value]) => `${name} = ${value}`)
+        .join(', ')}: every draw must give one`,
+    });
+}
+
+/** Stored with the formula as its key. */
+export const normalizeCalculated = (input: CalculatedInput): TypedFields<'calculated'> => ({
+  ...storedBase(input),
+  question_type: input.question_type,
+  options: [],
+  correct_answer: input.formula,
+  tolerance: input.tolerance ?? null,
+});
+
+export const calculatedExtras = (input: CalculatedInput): Pick<QuestionExtras, 'variables' | 'tolerance_type'> => ({
+  variables: input.variables.map(({ name, min, max, decimals }) => ({ name, min, max, decimals })),
+  ...(input.tolerance_type === 'relative' ? { tolerance_type: 'relative' as const } : {}),
+});
