@@ -22,7 +22,7 @@ const PARTS: Record<keyof QuestionTypeModule, (value: unknown) => boolean> = {
   numericKey: (v) => typeof v === 'boolean',
   normalize: (v) => typeof v === 'function',
   normalizeExtras: (v) => typeof v === 'function',
-  marking: (v) => v === 'key' || v === 'person',
+  marking: (v) => v === 'key' || v === 'person' || v === 'none',
   mark: (v) => typeof v === 'function',
   answerProblem: (v) => typeof v === 'function',
   answerParts: (v) => typeof v === 'function',
@@ -62,6 +62,7 @@ const VALID: Record<string, Record<string, unknown>> = {
     formula: '{a} * {b}',
     tolerance: 0.01,
   },
+  description: { question_text: 'Read the passage below, then answer questions 3 to 5.', marks: 0 },
 };
 const base = { question_text: 'Q?', marks: 1, difficulty: 'easy' };
 
@@ -88,7 +89,7 @@ describe('questionTypes/registry', () => {
       assert.deepEqual(type.input.parse(body), QuestionInput.parse(body));
       const stored = type.normalize(type.input.parse(body));
       assert.equal(stored.question_type, type.name);
-      assert.equal(type.shownKey(stored) === null, type.marking === 'person');
+      assert.equal(type.shownKey(stored) === null, type.marking !== 'key');
     });
 
     it(`${type.name}: its stored key, sent back as its key, is the question it was (what an edit and a regrade start from)`, () => {
@@ -99,8 +100,8 @@ describe('questionTypes/registry', () => {
       assert.deepEqual(again, stored);
     });
 
-    it(`${type.name}: a type graded by a person is refused a regrade; one with a key is not`, () => {
-      assert.equal(type.regradeRefusal !== null, type.marking === 'person');
+    it(`${type.name}: a type without a key (graded by a person, or no answer at all) is refused a regrade; one with a key is not`, () => {
+      assert.equal(type.regradeRefusal !== null, type.marking !== 'key');
       assert.ok(!type.keyFields.includes('correct_answer') || type.marking === 'key');
     });
   }

@@ -235,4 +235,46 @@ describe('question types with parts through the API', function () {
     const [item] = (await get(`/api/attempts/${started.attempt_id}`, as(student.token))).body.review;
     assert.ok(Math.abs(Number(item.correct_answer) - right) < 1e-9, item.correct_answer);
   });
+
+  it('shows a description with no answer and no marks: a save for it is refused, the total leaves it out, analytics hold', async () => {
+    const passage = await post(
+      '/api/questions',
+      { question_type: 'description', question_text: 'Read: Paris is the capital of France.', difficulty: 'easy' },
+      as(tenant.admin.token),
+    );
+    assert.equal(passage.status, 201, passage.text);
+    assert.equal(passage.body.marks, 0);
+    assert.equal(passage.body.correct_answer, null);
+    expectValidation(
+      await post(
+        '/api/questions',
+        { question_type: 'description', question_text: 'x', difficulty: 'easy', marks: 2 },
+        as(tenant.admin.token),
+      ),
+      ['body.marks'],
+    );
+    const draft = await createTestAs(
+      tenant.admin.token,
+      validTest([passage.body.id, ids.matching], { shuffle: 0, allow_review: 1 }),
+    );
+    assert.equal((await post(`/api/tests/${draft.id}/publish`, undefined, as(tenant.admin.token))).status, 200);
+    const student = await createUser('student', tenant.clientId);
+    const started = await startOk(student.token, { test_id: draft.id });
+    assert.equal(started.test_details.total_marks, 3);
+    assert.equal(started.test_details.questions[0].question_type, 'description');
+    const path = `/api/attempts/${started.attempt_id}/answers`;
+    expectValidation(
+      await post(path, { question_id: passage.body.id, student_answer: 'read it' }, as(student.token)),
+      [],
+      ['A description takes no answer'],
+    );
+    await post(path, { question_id: ids.matching, student_answer: '["Paris","Rome","Oslo"]' }, as(student.token));
+    const submitted = await post(`/api/attempts/${started.attempt_id}/submit`, undefined, as(student.token));
+    assert.equal(submitted.body.score, 3);
+    assert.equal(submitted.body.total_marks, 3);
+    const analytics = await get(`/api/analytics/tests/${draft.id}`, as(tenant.admin.token));
+    assert.equal(analytics.status, 200, analytics.text);
+    const described = analytics.body.questions.find((q: any) => q.question_id === passage.body.id);
+    assert.equal(described.facility_index, null);
+  });
 });

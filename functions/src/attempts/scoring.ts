@@ -85,7 +85,8 @@ export function scoreAttempt(
     const answer = answerFor(answers, question.id);
     const type = questionTypeOf(question.question_type);
     if (type.marking === 'person') gradedByPerson++;
-    if (answer === undefined) return { question_id: question.id, answered: false, correct: false, marks_awarded: 0 };
+    if (answer === undefined || type.marking === 'none')
+      return { question_id: question.id, answered: false, correct: false, marks_awarded: 0 };
     if (type.marking === 'person') {
       const grade = Object.prototype.hasOwnProperty.call(grades, question.id) ? grades[question.id] : undefined;
       if (!grade) {

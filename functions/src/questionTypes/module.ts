@@ -112,8 +112,8 @@ export interface QuestionTypeModule<Name extends string = string, Input extends 
   inputWithKey(input: Record<string, unknown>, key: string): Record<string, unknown>;
 
   // ---- marking
-  /** 'key': scored against its answer key when submitted; 'person': graded by a person (no key, nothing to regrade). */
-  readonly marking: 'key' | 'person';
+  /** 'key': scored against its answer key when submitted; 'person': graded by a person (no key, nothing to regrade); 'none': no answer, no marks (a description). */
+  readonly marking: 'key' | 'person' | 'none';
   /** What a non-blank answer earns against its key, partial credit included (`seed`: the attempt's, for a type that draws per attempt). */
   mark(question: KeyedQuestion, answer: string, seed: string): Marking;
   /** Why a taker's answer cannot be saved for a question of this type (too long, too many words), or undefined. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { calculated } from './calculated/module';
+import { description } from './description/module';
 import { essay } from './essay/module';
 import { gapFill } from './gapFill/module';
 import { hottext } from './hottext/module';
@@ -27,6 +28,7 @@ const MODULES = [
   gapFill,
   hottext,
   calculated,
+  description,
 ] as const;
 type Modules = typeof MODULES;
 /** Of a tuple of modules, the tuple of their `part`s (mapped over a type parameter, so a tuple stays one). */

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { checkTexts, common, extras, storedBase } from '../fields';
+import type { TypedFields } from '../stored';
+
+const refuseOthers = {
+  error: (issue: z.core.$ZodRawIssue) =>
+    issue.code === 'unrecognized_keys'
+      ? `Not taken by a description: ${(issue.keys as string[]).join(', ')} (it has no answer and no key)`
+      : undefined,
+};
+
+export const DescriptionInput = z
+  .strictObject(
+    {
+      question_type: z.literal('description'),
+      ...common,
+      ...extras,
+      marks: z.literal(0).optional().describe('A description has no marks (absent or 0)'),
+    },
+    refuseOthers,
+  )
+  .superRefine((q, ctx) => checkTexts(q, ctx))
+  .meta({
+    id: 'DescriptionQuestionInput',
+    description: 'Text and media with no answer and no marks: instructions, a reading passage (docs/question-types.md)',
+  });
+
+type DescriptionInput = z.output<typeof DescriptionInput>;
+
+/** Stored with no options, no key and no marks. */
+export const normalizeDescription = (input: DescriptionInput): TypedFields<'description'> => ({
+  ...storedBase({ ...input, marks: 0 }),
+  question_type: input.question_type,
+  options: [],
+  correct_answer: '',
+  tolerance: null,
+});
