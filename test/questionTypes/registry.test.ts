@@ -62,6 +62,14 @@ const VALID: Record<string, Record<string, unknown>> = {
     formula: '{a} * {b}',
     tolerance: 0.01,
   },
+  hotspot: {
+    image: { src: '/api/media/c1.abc', width: 400, height: 300 },
+    areas: [
+      { shape: 'circle', coords: [100, 100, 20], correct: true },
+      { shape: 'rect', coords: [200, 50, 260, 120], correct: false },
+    ],
+    select: 'areas',
+  },
   description: { question_text: 'Read the passage below, then answer questions 3 to 5.', marks: 0 },
 };
 const base = { question_text: 'Q?', marks: 1, difficulty: 'easy' };

@@ -277,4 +277,53 @@ describe('question types with parts through the API', function () {
     const described = analytics.body.questions.find((q: any) => q.question_id === passage.body.id);
     assert.equal(described.facility_index, null);
   });
+
+  it('asks a hotspot on an image: the taker placing points sees no area, the points are scored by the areas', async () => {
+    const body = {
+      question_type: 'hotspot',
+      question_text: 'Place a point on each railway station',
+      marks: 2,
+      difficulty: 'medium',
+      image: { src: `/api/media/${tenant.clientId}.map`, width: 400, height: 300, alt: 'A town map' },
+      areas: [
+        { shape: 'circle', coords: [144, 84, 10], correct: true, label: 'North station' },
+        { shape: 'rect', coords: [180, 170, 210, 190], correct: true, label: 'Central' },
+        { shape: 'circle', coords: [322, 213, 10], correct: false, label: 'University' },
+      ],
+      select: 'points',
+      max_points: 3,
+    };
+    const created = await post('/api/questions', body, as(tenant.admin.token));
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.body.correct_answer, '["1","2"]');
+    expectValidation(
+      await post(
+        '/api/questions',
+        { ...body, areas: [{ shape: 'circle', coords: [395, 84, 10], correct: true }] },
+        as(tenant.admin.token),
+      ),
+      ['body.areas.0.coords'],
+    );
+    const draft = await createTestAs(tenant.admin.token, validTest([created.body.id], { shuffle: 0, allow_review: 1 }));
+    assert.equal((await post(`/api/tests/${draft.id}/publish`, undefined, as(tenant.admin.token))).status, 200);
+    const student = await createUser('student', tenant.clientId);
+    const started = await startOk(student.token, { test_id: draft.id });
+    const [shown] = started.test_details.questions;
+    assert.deepEqual(shown.image, body.image);
+    assert.equal(shown.select, 'points');
+    assert.equal(shown.areas, undefined, 'no area is shown to a taker placing points');
+    const path = `/api/attempts/${started.attempt_id}/answers`;
+    expectValidation(
+      await post(
+        path,
+        { question_id: created.body.id, student_answer: '["1,1","2,2","3,3","4,4"]' },
+        as(student.token),
+      ),
+      [],
+      ['at most 3 points'],
+    );
+    await post(path, { question_id: created.body.id, student_answer: '["145,85","322,213"]' }, as(student.token));
+    const submitted = await post(`/api/attempts/${started.attempt_id}/submit`, undefined, as(student.token));
+    assert.equal(submitted.body.score, 1, 'one station of two');
+  });
 });

@@ -91,6 +91,10 @@ export const COMPARED_FIELDS = [
   'max_choices',
   'variables',
   'tolerance_type',
+  'image',
+  'areas',
+  'select',
+  'max_points',
 ] as const;
 export type ComparedField = (typeof COMPARED_FIELDS)[number];
 

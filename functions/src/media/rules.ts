@@ -15,8 +15,8 @@ export function organizationOfMediaId(mediaId: string): string | undefined {
 /** The URL a question's HTML uses for a media file. */
 export const mediaUrl = (mediaId: string): string => `/api/media/${mediaId}`;
 
-/** The parts of a question a taker sees while answering it: its text and its options (never its title). */
-const TAKING_FIELDS = ['question_text', 'options'];
+/** The parts of a question a taker sees while answering it: its text, its options and its image (never its title). */
+const TAKING_FIELDS = ['question_text', 'options', 'image'];
 
 function strings(value: unknown, out: string[]): string[] {
   if (typeof value === 'string') out.push(value);

@@ -32,6 +32,8 @@ export interface KeyedQuestion {
   gaps?: QuestionExtras['gaps'] | null;
   variables?: QuestionExtras['variables'] | null;
   tolerance_type?: QuestionExtras['tolerance_type'] | null;
+  areas?: QuestionExtras['areas'] | null;
+  select?: QuestionExtras['select'] | null;
 }
 
 /** The fields of a frozen question a regrade compares to tell a changed key from the same one sent again. */
@@ -46,7 +48,9 @@ export type KeyField =
   | 'ordering_score'
   | 'gaps'
   | 'tolerance_type'
-  | 'variables';
+  | 'variables'
+  | 'areas'
+  | 'select';
 
 /**
  * What a non-blank answer earns: a share of the marks (0 to 1), and the share of the marks answered
@@ -68,7 +72,19 @@ export type ShownQuestion = {
   options: string[];
   tolerance: number | null;
   max_words?: number | null;
-} & Pick<QuestionExtras, 'stems' | 'gaps' | 'drag_options' | 'drag_reusable' | 'max_choices' | 'variables'>;
+} & Pick<
+  QuestionExtras,
+  | 'stems'
+  | 'gaps'
+  | 'drag_options'
+  | 'drag_reusable'
+  | 'max_choices'
+  | 'variables'
+  | 'image'
+  | 'areas'
+  | 'select'
+  | 'max_points'
+>;
 
 /** Why a regrade of a question of this type is refused, whatever it corrects (null: its key may be corrected). */
 export interface RegradeRefusal {
@@ -119,7 +135,12 @@ export interface QuestionTypeModule<Name extends string = string, Input extends 
   /** Why a taker's answer cannot be saved for a question of this type (too long, too many words), or undefined. */
   answerProblem(
     answer: string,
-    question: { question_type: string; max_words?: number | null; max_choices?: number | null },
+    question: {
+      question_type: string;
+      max_words?: number | null;
+      max_choices?: number | null;
+      max_points?: number | null;
+    },
     maxLength: number,
   ): string | undefined;
 

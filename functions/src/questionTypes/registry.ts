@@ -3,6 +3,7 @@ import { calculated } from './calculated/module';
 import { description } from './description/module';
 import { essay } from './essay/module';
 import { gapFill } from './gapFill/module';
+import { hotspot } from './hotspot/module';
 import { hottext } from './hottext/module';
 import { matching } from './matching/module';
 import type { QuestionTypeModule, TypedField } from './module';
@@ -28,6 +29,7 @@ const MODULES = [
   gapFill,
   hottext,
   calculated,
+  hotspot,
   description,
 ] as const;
 type Modules = typeof MODULES;

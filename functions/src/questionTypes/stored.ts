@@ -48,6 +48,28 @@ export interface QuestionExtras {
   variables?: StoredVariable[];
   /** calculated: stored only when relative (tolerance a share of the right answer). */
   tolerance_type?: 'absolute' | 'relative';
+  /** hotspot: the image its areas are drawn on, and their frame. */
+  image?: StoredImage;
+  /** hotspot: its areas, in the image's pixels. */
+  areas?: StoredArea[];
+  /** hotspot: whether a taker chooses areas or places points. */
+  select?: 'areas' | 'points';
+  /** hotspot with points: the most a taker may place. */
+  max_points?: number;
+}
+
+export interface StoredImage {
+  src: string;
+  width: number;
+  height: number;
+  alt?: string;
+}
+
+export interface StoredArea {
+  shape: 'circle' | 'rect' | 'poly';
+  coords: number[];
+  correct: boolean;
+  label?: string;
 }
 
 /** A calculated question's variable: drawn uniform in [min, max] with `decimals` decimals. */

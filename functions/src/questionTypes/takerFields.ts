@@ -33,6 +33,30 @@ export const TAKER_FIELDS = {
     .nullable()
     .optional()
     .describe('hottext only: the most phrases a taker may choose (null: no limit)'),
+  image: z
+    .object({ src: z.string(), width: z.number().int(), height: z.number().int(), alt: z.string().optional() })
+    .optional()
+    .describe('hotspot only: the image (its width and height are the frame of coordinates)'),
+  select: z
+    .enum(['areas', 'points'])
+    .optional()
+    .describe('hotspot only: areas: choose among `areas`; points: place up to max_points points on the image'),
+  areas: z
+    .array(
+      z.object({
+        shape: z.enum(['circle', 'rect', 'poly']),
+        coords: z.array(z.number()),
+        label: z.string().optional(),
+      }),
+    )
+    .optional()
+    .describe('hotspot choosing areas only: the areas to choose among (never which are correct)'),
+  max_points: z
+    .number()
+    .int()
+    .nullable()
+    .optional()
+    .describe('hotspot placing points only: the most points the answer may place'),
 };
 
 /** The fields as a type's takerView sets them. */

@@ -5,6 +5,7 @@ import { MAX_HOTTEXTS } from './hottext/schema';
 import { MAX_MATCHING_OPTIONS, MAX_STEMS } from './matching/schema';
 import { ORDERING_SCORES } from './ordering/schema';
 import { GAP_KINDS } from './stored';
+import { HOTSPOT_SELECTS, MAX_AREAS, MAX_POINTS } from './hotspot/schema';
 import { MAX_FORMULA, MAX_VARIABLES, TOLERANCE_TYPES } from './calculated/schema';
 
 // Pure: the fields of the types with parts as an administrator's reply shows them, and as a PATCH
@@ -42,6 +43,23 @@ export const TYPED_REPLY_FIELDS = {
     .enum(TOLERANCE_TYPES)
     .optional()
     .describe('calculated: present (relative) when tolerance is a share of the right answer'),
+  image: z
+    .object({ src: z.string(), width: z.number().int(), height: z.number().int(), alt: z.string().optional() })
+    .optional()
+    .describe('hotspot: the image and its frame'),
+  areas: z
+    .array(
+      z.object({
+        shape: z.enum(['circle', 'rect', 'poly']),
+        coords: z.array(z.number()),
+        correct: z.boolean(),
+        label: z.string().optional(),
+      }),
+    )
+    .optional()
+    .describe('hotspot: its areas in the image’s pixels'),
+  select: z.enum(HOTSPOT_SELECTS).optional().describe('hotspot: areas or points'),
+  max_points: z.number().int().optional().describe('hotspot with points: the most a taker may place'),
 };
 
 const text = z.string().max(MAX_OPTION_LENGTH * 2);
@@ -98,6 +116,28 @@ export const TYPED_CHANGES = {
     .max(MAX_FORMULA * 2)
     .optional(),
   tolerance_type: z.enum(TOLERANCE_TYPES).nullable().optional(),
+  image: z
+    .object({ src: z.string().max(2000), width: z.number(), height: z.number(), alt: z.string().max(1000).optional() })
+    .nullable()
+    .optional(),
+  areas: z
+    .array(
+      z.object({
+        shape: z.string().max(20),
+        coords: z.array(z.number()).max(120),
+        correct: z.boolean(),
+        label: z.string().max(1000).optional(),
+      }),
+    )
+    .max(MAX_AREAS * 2)
+    .nullable()
+    .optional(),
+  select: z.enum(HOTSPOT_SELECTS).nullable().optional(),
+  max_points: z
+    .number()
+    .max(MAX_POINTS * 2)
+    .nullable()
+    .optional(),
 };
 
 export { MAX_HOTTEXTS, MAX_MATCHING_OPTIONS };

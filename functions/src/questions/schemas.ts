@@ -129,6 +129,10 @@ export const EXTRA_FIELDS = [
   'max_choices',
   'variables',
   'tolerance_type',
+  'image',
+  'areas',
+  'select',
+  'max_points',
 ] as const satisfies ReadonlyArray<keyof QuestionExtras>;
 
 /** The optional fields that belong to some types only: what a change of type drops unless sent. */

@@ -27,7 +27,7 @@ const onlyFor = (field: TypedField): string =>
 const SCORED_EXTRAS = ['option_credits', 'alternatives', 'case_sensitive'] as const;
 
 /** The fields of a type with parts that its key lives in, set anew from the corrected key. */
-const DERIVED_KEY_FIELDS = ['matches', 'gaps'] as const;
+const DERIVED_KEY_FIELDS = ['matches', 'gaps', 'areas'] as const;
 
 export type Corrected = { ok: true; question: FrozenQuestion } | { ok: false; message: string; details: ErrorDetail[] };
 
