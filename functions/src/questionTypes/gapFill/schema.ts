@@ -66,10 +66,10 @@ export const GapFillInput = z
         .describe('Gap n, written [[n]] in question_text (each number exactly once), at index n − 1'),
       drag_options: z
         .array(option)
-        .min(2)
+        .min(1)
         .max(MAX_DRAG_OPTIONS)
         .optional()
-        .describe('The chips of the drag gaps: required with one, distinct, every drag gap’s answers among them'),
+        .describe('The chips of the drag gaps (1 or more): required with one, distinct, every drag gap’s answers among them'),
       drag_reusable: z.boolean().optional().describe('true: a chip may fill several gaps (default: each chip once)'),
     },
     refuseOthers,
