@@ -14,17 +14,19 @@
 // someone else: FIREBASE_JSON=firebase.<name>.json npm run bench:hotpath.
 // Knobs: HOTPATH_STUDENTS (50), HOTPATH_ROUNDS (1: attempts per student, one
 // after the other), HOTPATH_AUTH (bearer: the student's ID token on every call;
-// token: the attempt_token after the start).
+// token: the attempt_token after the start), HOTPATH_BANK (classic: 16 questions of the six first
+// types; six40: 40 of those six; mixed40: 40 of every type, a description among them).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { questionBank, savedAnswers } from './lib/examContent.mjs';
+import { bankOf, savedAnswers } from './lib/examContent.mjs';
 import { freePort } from './lib/ports.mjs';
 
 const STUDENTS = Number(process.env.HOTPATH_STUDENTS ?? 50);
 const ROUNDS = Number(process.env.HOTPATH_ROUNDS ?? 1);
 const AUTH_MODE = process.env.HOTPATH_AUTH === 'token' ? 'token' : 'bearer';
+const BANK = process.env.HOTPATH_BANK ?? 'classic';
 // HOTPATH_SHARED_IP=1: the whole class behind one address (a school's NAT), its limit raised by the
 // bench params: the shared counter must hold with no contention errors and count every request exactly.
 const SHARED_IP = process.env.HOTPATH_SHARED_IP === '1' ? '2001:db8:7:5c00::1' : null;
@@ -89,7 +91,7 @@ async function runHotpath() {
         throw new Error(`POST ${path}: ${res.status} ${res.text.slice(0, 500)}`);
       return res.json;
     };
-    const bank = questionBank(RUN_ID);
+    const bank = bankOf(RUN_ID, BANK);
     const created = [];
     for (const q of bank) created.push({ ...q, id: (await post('/api/questions', q.body)).id });
     const byId = new Map(created.map((q) => [q.id, q]));
@@ -105,14 +107,14 @@ async function runHotpath() {
     });
     await post(`/api/tests/${test.id}/publish`, undefined);
     log(`published test ${test.id} with ${created.length} questions (shuffle 1, negative marking 0.25)`);
-    const scoringQuestions = created.map((q) => ({
-      id: q.id,
-      question_type: q.body.question_type,
-      options: q.body.options ?? [],
-      correct_answer: q.body.correct_answer,
-      tolerance: q.body.tolerance ?? null,
-      marks: q.body.marks,
-    }));
+    // Scored as stored (the admin's reply has every field a type's scoring reads), as the service freezes them.
+    const scoringQuestions = [];
+    for (const q of created) {
+      const res = await call({ path: `/api/questions/${q.id}`, token: admin.token, ip: admin.ip });
+      if (res.status !== 200) throw new Error(`GET /api/questions/${q.id}: ${res.status}`);
+      scoringQuestions.push({ ...res.json, correct_answer: res.json.correct_answer ?? '' });
+    }
+    const answered = created.filter((q) => q.answers !== null);
     const rules = { negativeMarking: true, negativeMarkRatio: 0.25 };
 
     // ---- warm-up: modules loaded, the Firestore channel open (not measured)
@@ -127,7 +129,7 @@ async function runHotpath() {
     // ---- the hot path: every student at once (after noting how busy the machine already is)
     const busyBefore = await cpuBusy(2000);
     log(
-      `hot path: ${STUDENTS} students x ${ROUNDS} round(s): start, ${created.length} answers, submit (auth: ${AUTH_MODE})`,
+      `hot path: ${STUDENTS} students x ${ROUNDS} round(s): start, ${answered.length} answers, submit (auth: ${AUTH_MODE}, bank ${BANK})`,
     );
     const samples = { start: [], answer: [], submit: [] };
     const expected = { start: 201, answer: 200, submit: 200 };
@@ -155,7 +157,9 @@ async function runHotpath() {
           const echoed = {}; // what the 200 said was saved, for the read-back
           const shown = details?.questions ?? [];
           for (const question of shown) {
-            const answer = byId.get(question.id)?.answers(student.index + round) ?? 'unknown question';
+            const answers = byId.get(question.id)?.answers;
+            if (answers === null) continue; // a description takes no answer
+            const answer = answers?.(student.index + round) ?? 'unknown question';
             const res = await call({
               method: 'POST',
               path: `/api/attempts/${attemptId}/answers${auth.query}`,
@@ -220,7 +224,7 @@ async function runHotpath() {
       }
       if (a.shown !== created.length && problems.length < 5)
         problems.push(`attempt ${a.attemptId} showed ${a.shown} questions, not ${created.length}`);
-      for (const q of created) {
+      for (const q of answered) {
         if (a.echoed[q.id] === undefined) refusedAnswers++;
         else if (saved[q.id] !== a.echoed[q.id]) {
           lostAnswers++;
@@ -231,7 +235,7 @@ async function runHotpath() {
         }
       }
       if (a.submitStatus !== 200) continue;
-      const want = scoreAttempt(scoringQuestions, a.sent, rules);
+      const want = scoreAttempt(scoringQuestions, a.sent, { ...rules, seed: a.attemptId });
       const stored = res.json?.score;
       if (a.submit?.score !== want.score || stored !== want.score || a.submit?.total_marks !== want.total_marks) {
         scoreMismatches++;
@@ -295,7 +299,8 @@ async function runHotpath() {
       read_back: readStep,
       list: listStep,
       errors,
-      answers_expected: STUDENTS * ROUNDS * created.length,
+      bank: BANK,
+      answers_expected: STUDENTS * ROUNDS * answered.length,
       lost_answers: lostAnswers,
       refused_answers: refusedAnswers,
       unreadable_attempts: unreadable,
@@ -338,7 +343,7 @@ async function runHotpath() {
 
     const out = ['\n# Exam hot path on the Functions Framework'];
     out.push(
-      `\n${STUDENTS} students x ${ROUNDS} round(s), ${created.length} questions, all at once; ${hotRequests} requests in ${result.wall_s} s = **${result.requests_per_s} req/s held** on ${cpus().length} cores (the emulators share them; ${Math.round(busyBefore * 100)}% busy before the start).\n`,
+      `\n${STUDENTS} students x ${ROUNDS} round(s), ${created.length} questions (bank ${BANK}), all at once; ${hotRequests} requests in ${result.wall_s} s = **${result.requests_per_s} req/s held** on ${cpus().length} cores (the emulators share them; ${Math.round(busyBefore * 100)}% busy before the start).\n`,
     );
     out.push(
       table(
@@ -358,7 +363,7 @@ async function runHotpath() {
       ),
     );
     out.push(
-      `\nErrors: ${errors}. Lost answers (accepted with 200, not read back): ${lostAnswers} of ${attempts.length * created.length} in ${attempts.length} attempts, every attempt read back; refused answers: ${refusedAnswers}. Scores differing from scoring.ts: ${scoreMismatches}.`,
+      `\nErrors: ${errors}. Lost answers (accepted with 200, not read back): ${lostAnswers} of ${attempts.length * answered.length} in ${attempts.length} attempts, every attempt read back; refused answers: ${refusedAnswers}. Scores differing from scoring.ts: ${scoreMismatches}.`,
     );
     if (result.shared_ip)
       out.push(
@@ -371,7 +376,7 @@ async function runHotpath() {
     for (const p of problems) out.push(`- ${p}`);
     console.log(out.join('\n'));
 
-    const file = join(root, '.bench', 'hotpath.json');
+    const file = join(root, '.bench', BANK === 'classic' ? 'hotpath.json' : `hotpath-${BANK}.json`);
     mkdirSync(join(root, '.bench'), { recursive: true });
     writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
     writeFileSync(join(root, '.bench', 'hotpath-api.log'), api.output());

@@ -66,6 +66,40 @@ const QUESTION_SHAPES: Record<string, (folderId: string) => Record<string, unkno
   ShortAnswerQuestionInput: (folderId) => ({ ...validQuestion(folderId), question_type: 'short_answer', options: [], correct_answer: 'cat' }),
   NumericQuestionInput: (folderId) => ({ ...validQuestion(folderId), question_type: 'numeric', options: [], correct_answer: '3.14', tolerance: 0.01 }),
   EssayQuestionInput: (folderId) => ({ ...validQuestion(folderId), question_type: 'essay', options: [], correct_answer: '', max_words: 250 }),
+  MatchingQuestionInput: (folderId) => ({
+    question_type: 'matching', question_text: 'Match', marks: 2, difficulty: 'easy', folder_id: folderId,
+    stems: ['France', 'Italy'], options: ['Paris', 'Rome', 'Oslo'], matches: ['Paris', 'Rome'],
+  }),
+  OrderingQuestionInput: (folderId) => ({
+    question_type: 'ordering', question_text: 'Order', marks: 2, difficulty: 'easy', folder_id: folderId,
+    options: ['one', 'two', 'three'], ordering_score: 'partial',
+  }),
+  GapFillQuestionInput: (folderId) => ({
+    question_type: 'gap_fill', question_text: 'The [[1]] is [[2]] at [[3]].', marks: 3, difficulty: 'easy', folder_id: folderId,
+    gaps: [
+      { kind: 'drag', answers: [{ answer: 'sky', credit: 100 }] },
+      { kind: 'select', options: ['blue', 'green'], answers: [{ answer: 'blue', credit: 100 }] },
+      { kind: 'numeric', answers: [{ answer: '12', credit: 100, tolerance: 1 }], weight: 2 },
+    ],
+    drag_options: ['sky', 'sea'], drag_reusable: false,
+  }),
+  HottextQuestionInput: (folderId) => ({
+    question_type: 'hottext', question_text: 'The [[cat]] [[sleeps]].', marks: 1, difficulty: 'easy', folder_id: folderId,
+    correct_answer: 'sleeps', max_choices: 1,
+  }),
+  CalculatedQuestionInput: (folderId) => ({
+    question_type: 'calculated', question_text: '{a} + {b}?', marks: 1, difficulty: 'easy', folder_id: folderId,
+    variables: [{ name: 'a', min: 1, max: 9, decimals: 0 }, { name: 'b', min: 0, max: 1, decimals: 2 }],
+    formula: 'a + b', tolerance: 0.01, tolerance_type: 'absolute',
+  }),
+  HotspotQuestionInput: (folderId) => ({
+    question_type: 'hotspot', question_text: 'Click', marks: 1, difficulty: 'easy', folder_id: folderId,
+    image: { src: '/api/media/x.y', width: 100, height: 100, alt: 'a square' },
+    areas: [{ shape: 'circle', coords: [50, 50, 10], correct: true, label: 'centre' }], select: 'points', max_points: 2,
+  }),
+  DescriptionQuestionInput: (folderId) => ({
+    question_type: 'description', question_text: 'Read this.', marks: 0, difficulty: 'easy', folder_id: folderId,
+  }),
 };
 
 export const seeds: FuzzSeedGroup = {
