@@ -26,6 +26,8 @@ const PARTS: Record<keyof QuestionTypeModule, (value: unknown) => boolean> = {
   mark: (v) => typeof v === 'function',
   answerProblem: (v) => typeof v === 'function',
   answerParts: (v) => typeof v === 'function',
+  partLabels: (v) => typeof v === 'function',
+  partOutcomes: (v) => typeof v === 'function',
   shownKey: (v) => typeof v === 'function',
   takerView: (v) => typeof v === 'function',
   derivesKey: (v) => typeof v === 'boolean',

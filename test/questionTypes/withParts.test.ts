@@ -276,6 +276,15 @@ describe('question types with parts through the API', function () {
     assert.equal(analytics.status, 200, analytics.text);
     const described = analytics.body.questions.find((q: any) => q.question_id === passage.body.id);
     assert.equal(described.facility_index, null);
+    const matched = analytics.body.questions.find((q: any) => q.question_id === ids.matching);
+    assert.deepEqual(
+      matched.parts.map((p: any) => [p.label, p.times_answered, p.facility_index]),
+      [
+        ['France', 1, 1],
+        ['Italy', 1, 1],
+        ['Norway', 1, 1],
+      ],
+    );
   });
 
   it('asks a hotspot on an image: the taker placing points sees no area, the points are scored by the areas', async () => {

@@ -34,6 +34,27 @@ const OptionCount = z.object({
   count: z.number().int().describe('Submitted attempts whose counted answer chose this option'),
 });
 
+const PartAnalytics = z
+  .object({
+    label: z.string().describe('The part: a stem, "Gap n", an item, an area’s label, or "Error"'),
+    times_answered: z.number().int().describe('Submitted attempts that answered this part'),
+    facility_index: nullableNumber(
+      'Σ the share of the part earned / the attempts that saw the question; null when none did',
+    ),
+    option_counts: z
+      .array(OptionCount)
+      .nullable()
+      .describe(
+        'How often each of the part’s choices was made (a stem’s options, a gap’s, the error bands); null when it has none',
+      ),
+    other_choices: z
+      .number()
+      .int()
+      .nullable()
+      .describe('Answers to the part matching none of its choices; null when it has none'),
+  })
+  .meta({ id: 'PartAnalytics' });
+
 export const QuestionAnalytics = z
   .object({
     position: z.number().int().describe('1-based position in the version (before any per-attempt shuffle)'),
@@ -83,6 +104,12 @@ export const QuestionAnalytics = z
       .int()
       .nullable()
       .describe('Choices matching none of the options; null for short answer and numeric questions'),
+    parts: z
+      .array(PartAnalytics)
+      .optional()
+      .describe(
+        'Types with parts only: per part (a matching’s stem, a gap, an ordering’s item in its place, a hotspot’s correct area, a calculated answer’s error band) its figures',
+      ),
   })
   .meta({ id: 'QuestionAnalytics' });
 

@@ -1,4 +1,4 @@
-import { comparable, questionTypeOf } from '../questionTypes';
+import { comparable, type KeyedQuestion, type QuestionExtras, questionTypeOf } from '../questionTypes';
 import { round4 } from '../shared';
 
 // Pure: what one submitted attempt adds to its test version's running sums,
@@ -42,6 +42,11 @@ export interface QuestionSums {
   n?: number;
   t?: number;
   tt?: number;
+  /**
+   * A type with parts (questionTypes' partOutcomes), per part i: `a<i>` answered, `r<i>` Σ the share
+   * of the part earned, `o<i>_<j>` choice j made (`o<i>_x`: none of the part's choices).
+   */
+  p?: Record<string, number>;
 }
 
 /**
@@ -68,8 +73,8 @@ export interface VersionSums {
   pc?: number;
 }
 
-/** The parts of a frozen question the statistics need. */
-export interface StatQuestion {
+/** The parts of a frozen question the statistics need (the key's fields too, which a type with parts reads). */
+export type StatQuestion = {
   id: string;
   question_text: string;
   text_format?: 'plain' | 'html';
@@ -77,7 +82,10 @@ export interface StatQuestion {
   options: string[];
   marks: number;
   difficulty: string;
-}
+} & { correct_answer?: string; tolerance?: number | null } & QuestionExtras;
+
+/** A question as its type's scoring reads it: the key's fields it may lack (an old test's) as none. */
+const keyed = (question: StatQuestion): KeyedQuestion => ({ correct_answer: '', tolerance: null, ...question });
 
 /** What the scoring recorded for one question of a submitted attempt (version order). */
 export interface ScoredQuestion {
@@ -95,6 +103,8 @@ export interface SubmittedAttemptFacts {
   results: ScoredQuestion[];
   /** The answers that counted (saved in time), by question id. */
   answers: Record<string, string>;
+  /** The attempt's id: what a type that draws per attempt (a calculated's values) draws from. */
+  seed?: string;
 }
 
 export const BAND_COUNT = 10;
@@ -171,9 +181,26 @@ export function submissionContribution(
       o: options,
     };
     if (pooled) Object.assign(item, { n: 1, t: total, tt: total * total });
+    if (result?.answered && typeof answer === 'string') {
+      const parts = partSums(question, answer, facts.seed ?? '');
+      if (parts) item.p = parts;
+    }
     add.q[String(positionOf(question.id, i))] = item;
   });
   return add;
+}
+
+/** What an answer adds to its question's per-part sums (only non-zero entries), or undefined for a type without parts. */
+function partSums(question: StatQuestion, answer: string, seed: string): Record<string, number> | undefined {
+  const outcomes = questionTypeOf(question.question_type).partOutcomes(keyed(question), answer, seed);
+  if (!outcomes) return undefined;
+  const sums: Record<string, number> = {};
+  outcomes.forEach((part, i) => {
+    if (part.answered) sums[`a${i}`] = 1;
+    if (part.earned !== 0) sums[`r${i}`] = part.earned;
+    if (part.answered && part.choice !== undefined) sums[`o${i}_${part.choice >= 0 ? part.choice : OTHER_OPTION}`] = 1;
+  });
+  return sums;
 }
 
 /** Every number of `sums` negated: what taking an attempt's contribution back adds. */
@@ -206,6 +233,7 @@ export function addSums(a: VersionSums, b: Partial<VersionSums>): VersionSums {
       st: had.st + (add.st ?? 0),
       o: addRecords(had.o ?? {}, add.o ?? {}),
     };
+    if (had.p !== undefined || add.p !== undefined) q[key].p = addRecords(had.p ?? {}, add.p ?? {});
     // A shard may hold t and tt of a question without its n (an increment carries only what changed).
     if ([had.n, had.t, had.tt, add.n, add.t, add.tt].some((v) => v !== undefined)) {
       Object.assign(q[key], {
@@ -265,6 +293,16 @@ export interface QuestionStatistics {
   mean_mark: number | null;
   facility_index: number | null;
   discrimination_index: number | null;
+  option_counts: OptionCount[] | null;
+  other_choices: number | null;
+  /** A type with parts only: each part's figures. */
+  parts?: PartStatistics[];
+}
+
+export interface PartStatistics {
+  label: string;
+  times_answered: number;
+  facility_index: number | null;
   option_counts: OptionCount[] | null;
   other_choices: number | null;
 }
@@ -368,6 +406,7 @@ export function versionStatistics(
         ? question.options.map((option, j) => ({ option, count: item.o?.[String(j)] ?? 0 }))
         : null,
       other_choices: hasOptions ? (item.o?.[OTHER_OPTION] ?? 0) : null,
+      ...partFigures(question, item.p ?? {}, seen),
     };
   });
   for (const figures of Object.values(difficulty))
@@ -396,6 +435,21 @@ export function versionStatistics(
     cronbach_alpha: pooled ? null : maybe(cronbachAlpha(sums, questions.length)),
     difficulty_analysis: difficulty,
     questions: items,
+  };
+}
+
+/** Each part's figures of a type with parts (facility over the attempts that saw the question, as the question's is). */
+function partFigures(question: StatQuestion, sums: Record<string, number>, seen: number): { parts?: PartStatistics[] } {
+  const labels = questionTypeOf(question.question_type).partLabels(keyed(question));
+  if (!labels) return {};
+  return {
+    parts: labels.map(({ label, choices }, i) => ({
+      label,
+      times_answered: sums[`a${i}`] ?? 0,
+      facility_index: seen > 0 ? maybe((sums[`r${i}`] ?? 0) / seen) : null,
+      option_counts: choices ? choices.map((option, j) => ({ option, count: sums[`o${i}_${j}`] ?? 0 })) : null,
+      other_choices: choices ? (sums[`o${i}_${OTHER_OPTION}`] ?? 0) : null,
+    })),
   };
 }
 

@@ -217,9 +217,13 @@ export async function inProgressCount(at: SumsScope): Promise<number> {
 
 /** The facts of a stored submitted attempt, as its submit recorded them. */
 export function factsOf(
-  attempt: Pick<StoredAttempt, 'score' | 'total_marks' | 'auto_submitted' | 'results' | 'answers' | 'expires_at'>,
+  attempt: Pick<
+    StoredAttempt,
+    'id' | 'score' | 'total_marks' | 'auto_submitted' | 'results' | 'answers' | 'expires_at'
+  >,
 ): SubmittedAttemptFacts {
   return {
+    seed: attempt.id,
     score: attempt.score ?? 0,
     total_marks: attempt.total_marks,
     automatic: attempt.auto_submitted === true,
@@ -229,6 +233,7 @@ export function factsOf(
 }
 
 const RECOMPUTE_FIELDS = [
+  'id',
   'status',
   'score',
   'final_score',

@@ -96,6 +96,8 @@ export const SHORT_KEYED = {
   marking: 'key',
   answerProblem: characterLimit,
   answerParts: oneAnswer,
+  partLabels: () => null,
+  partOutcomes: () => null,
   shownKey: keyAsStored,
   takerView: optionsAsStored,
   derivesKey: false,

@@ -30,6 +30,8 @@ export interface KeyedQuestion {
   matches?: ReadonlyArray<string> | null;
   ordering_score?: QuestionExtras['ordering_score'] | null;
   gaps?: QuestionExtras['gaps'] | null;
+  stems?: ReadonlyArray<string> | null;
+  drag_options?: ReadonlyArray<string> | null;
   variables?: QuestionExtras['variables'] | null;
   tolerance_type?: QuestionExtras['tolerance_type'] | null;
   areas?: QuestionExtras['areas'] | null;
@@ -85,6 +87,19 @@ export type ShownQuestion = {
   | 'select'
   | 'max_points'
 >;
+
+/** One part of an answer as analytics counts it: answered or not, the share of the part earned, the choice it made (an index into its part's choices, -1 for none of them). */
+export interface PartOutcome {
+  answered: boolean;
+  earned: number;
+  choice?: number;
+}
+
+/** What analytics calls a part of a question, and the choices it counts within it (null: none to count). */
+export interface PartLabel {
+  label: string;
+  choices: string[] | null;
+}
 
 /** Why a regrade of a question of this type is refused, whatever it corrects (null: its key may be corrected). */
 export interface RegradeRefusal {
@@ -147,10 +162,14 @@ export interface QuestionTypeModule<Name extends string = string, Input extends 
   // ---- analytics
   /** The choices an answer names, as analytics counts them per option (one part for a single-answer type). */
   answerParts(answer: string): string[];
+  /** Its parts as analytics names them (a matching's stems, a gap fill's gaps…), or null for a type without parts. */
+  partLabels(question: KeyedQuestion): PartLabel[] | null;
+  /** How an answer did on each part, in partLabels' order (null: the type has no parts). */
+  partOutcomes(question: KeyedQuestion, answer: string, seed: string): PartOutcome[] | null;
 
   // ---- replies and reviews
   /** Its key as an administrator's reply and (with the attempt's `seed`) a released review show it (null: it has none). */
-  shownKey(question: KeyedQuestion, seed?: string): string | null;
+  shownKey(question: Partial<KeyedQuestion> & { correct_answer: string }, seed?: string): string | null;
   /** What a taker sees of it beside its text (options in the attempt's order: `seed` orders a type's own items). */
   takerView(question: ShownQuestion, seed: string): TakerView;
 

@@ -159,7 +159,7 @@ describe('questionTypes/gapFill schema', () => {
 
   it('shows a taker each gap’s kind and a select’s choices, never its answers', () => {
     const stored = gapFill.normalizeExtras(gapFill.input.parse(valid));
-    const view = gapFill.takerView({ id: 'q', options: [], tolerance: null, ...stored }, 'seed');
+    const view = gapFill.takerView({ id: 'q', question_text: 'x', options: [], tolerance: null, ...stored }, 'seed');
     assert.deepEqual(view, {
       options: [],
       gaps: [{ kind: 'drag' }, { kind: 'select', options: ['Paris', 'Lyon'] }, { kind: 'numeric' }],

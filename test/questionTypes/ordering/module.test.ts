@@ -58,7 +58,12 @@ describe('questionTypes/ordering schema and view', () => {
   ]);
 
   it('shows a taker the items shuffled the same way on every read, whatever the test’s shuffle', () => {
-    const question = { id: 'q1', options: ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'], tolerance: null };
+    const question = {
+      id: 'q1',
+      question_text: 'Order',
+      options: ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'],
+      tolerance: null,
+    };
     const first = ordering.takerView(question, 'attempt-1');
     assert.deepEqual(ordering.takerView(question, 'attempt-1'), first);
     assert.deepEqual([...first.options].sort(), question.options);

@@ -1,5 +1,6 @@
 import { allOrNothing, characterLimit, numericCorrect } from '../answers';
-import type { KeyedQuestion, Marking, QuestionTypeModule, ShownQuestion } from '../module';
+import type { KeyedQuestion, Marking, PartOutcome, QuestionTypeModule, ShownQuestion } from '../module';
+import { parseNumberAnswer } from '../../shared';
 import { calculatedExtras, CalculatedInput, normalizeCalculated } from './schema';
 import { drawValues, evaluateFormula } from './formula';
 
@@ -14,11 +15,24 @@ const valuesFor = (question: { id?: string; variables?: KeyedQuestion['variables
   drawValues(question.variables ?? [], `calculated:${seed}:${question.id ?? ''}`);
 
 /** The right answer for an attempt: the formula's value (NaN when it has none). */
-const rightAnswer = (question: KeyedQuestion, seed: string): number =>
+const rightAnswer = (question: Pick<KeyedQuestion, 'id' | 'correct_answer' | 'variables'>, seed: string): number =>
   evaluateFormula(question.correct_answer, valuesFor(question, seed));
 
 /** A value as the review shows it: twelve significant digits, no float noise. */
 const shown = (value: number): string => String(Number(value.toPrecision(12)));
+
+/** How far answers fall from the right one, as analytics counts them: the bands of the one part of a calculated question. */
+const ERROR_BANDS = ['within the tolerance', 'within 1 %', 'within 10 %', 'further', 'not a number'];
+
+/** The answer's error band for the attempt's right answer. */
+function errorOutcome(question: KeyedQuestion, answer: string, seed: string): PartOutcome {
+  const right = mark(question, answer, seed).share === 1;
+  const given = parseNumberAnswer(answer);
+  const expected = rightAnswer(question, seed);
+  const relative = given === undefined ? Number.NaN : Math.abs(given - expected) / Math.max(Math.abs(expected), 1e-300);
+  const choice = right ? 0 : Number.isNaN(relative) ? 4 : relative <= 0.01 ? 1 : relative <= 0.1 ? 2 : 3;
+  return { answered: answer.trim().length > 0, earned: right ? 1 : 0, choice };
+}
 
 function mark(question: KeyedQuestion, answer: string, seed: string): Marking {
   const expected = rightAnswer(question, seed);
@@ -52,6 +66,8 @@ export const calculated: QuestionTypeModule<'calculated', typeof CalculatedInput
   mark,
   answerProblem: characterLimit,
   answerParts: (answer) => [answer],
+  partLabels: () => [{ label: 'Error', choices: [...ERROR_BANDS] }],
+  partOutcomes: (question, answer, seed) => [errorOutcome(question, answer, seed)],
   // An attempt's review shows its own right answer; elsewhere (the bank) the formula.
   shownKey: (question, seed) => (seed === undefined ? question.correct_answer : shown(rightAnswer(question, seed))),
   takerView: (question, seed) => ({ options: [], question_text: textWithValues(question, seed) }),

@@ -21,6 +21,8 @@ export const description: QuestionTypeModule<'description', typeof DescriptionIn
   mark: () => ({ share: 0 }),
   answerProblem: () => 'A description takes no answer',
   answerParts: () => [],
+  partLabels: () => null,
+  partOutcomes: () => null,
   shownKey: () => null,
   takerView: optionsAsStored,
   keyFields: [],

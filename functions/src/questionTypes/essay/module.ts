@@ -32,6 +32,8 @@ export const essay: QuestionTypeModule<'essay', typeof EssayInput> = {
       : undefined;
   },
   answerParts: oneAnswer,
+  partLabels: () => null,
+  partOutcomes: () => null,
   shownKey: () => null,
   takerView: (question) => ({ options: [...question.options], max_words: question.max_words ?? null }),
   keyFields: ['marks'],

@@ -1,6 +1,6 @@
 import { numericCorrect } from '../answers';
 import { comparable, exactComparable } from '../fields';
-import type { KeyedQuestion, Marking, QuestionTypeModule } from '../module';
+import type { KeyedQuestion, Marking, PartOutcome, QuestionTypeModule } from '../module';
 import { PARTS_ANSWERED, partsMarking, readKey, readParts } from '../parts';
 import type { StoredGap } from '../stored';
 import { gapFillExtras, GapFillInput, normalizeGapFill } from './schema';
@@ -29,16 +29,29 @@ function matches(gap: StoredGap, part: string, accepted: { answer: string; toler
 const gapShare = (gap: StoredGap, part: string): number =>
   Math.min(100, Math.max(0, ...gap.answers.filter((a) => matches(gap, part, a)).map((a) => a.credit))) / 100;
 
-function mark(question: KeyedQuestion, answer: string): Marking {
+/** The choices a gap's part is counted among: a select's options, the drag chips, none for typed gaps. */
+const gapChoices = (question: KeyedQuestion, gap: StoredGap): readonly string[] | null =>
+  gap.kind === 'select' ? (gap.options ?? []) : gap.kind === 'drag' ? (question.drag_options ?? []) : null;
+
+/** Each gap as answered: the share it earned and the choice it made. */
+function outcomes(question: KeyedQuestion, answer: string): PartOutcome[] {
   const gaps = question.gaps ?? [];
   const given = readParts(answer, gaps.length);
-  if (!given) return { share: 0 };
-  return partsMarking(
-    gaps.map((gap, i) => {
-      const part = given[i].trim();
-      return { weight: gap.weight, answered: part.length > 0, earned: part.length > 0 ? gapShare(gap, part) : 0 };
-    }),
-  );
+  return gaps.map((gap, i) => {
+    const part = given?.[i].trim() ?? '';
+    const choices = gapChoices(question, gap);
+    return {
+      answered: part.length > 0,
+      earned: part.length > 0 ? gapShare(gap, part) : 0,
+      ...(choices ? { choice: choices.findIndex((c) => comparable(c) === comparable(part)) } : {}),
+    };
+  });
+}
+
+function mark(question: KeyedQuestion, answer: string): Marking {
+  const gaps = question.gaps ?? [];
+  if (!readParts(answer, gaps.length)) return { share: 0 };
+  return partsMarking(outcomes(question, answer).map((part, i) => ({ ...part, weight: gaps[i].weight })));
 }
 
 /** The gaps with each first full-credit answer made the key's part for it ("" keeps the gap's own). */
@@ -73,6 +86,12 @@ export const gapFill: QuestionTypeModule<'gap_fill', typeof GapFillInput> = {
       : { ...input, correct_answer: key };
   },
   mark,
+  partLabels: (question) =>
+    (question.gaps ?? []).map((gap, i) => {
+      const choices = gapChoices(question, gap);
+      return { label: `Gap ${i + 1}`, choices: choices ? [...choices] : null };
+    }),
+  partOutcomes: outcomes,
   takerView: (question) => ({
     options: [],
     gaps: (question.gaps ?? []).map((gap) => ({

@@ -69,7 +69,9 @@ export const GapFillInput = z
         .min(1)
         .max(MAX_DRAG_OPTIONS)
         .optional()
-        .describe('The chips of the drag gaps (1 or more): required with one, distinct, every drag gap’s answers among them'),
+        .describe(
+          'The chips of the drag gaps (1 or more): required with one, distinct, every drag gap’s answers among them',
+        ),
       drag_reusable: z.boolean().optional().describe('true: a chip may fill several gaps (default: each chip once)'),
     },
     refuseOthers,

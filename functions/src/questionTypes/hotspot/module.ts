@@ -1,5 +1,5 @@
 import { characterLimit } from '../answers';
-import type { KeyedQuestion, Marking, QuestionTypeModule } from '../module';
+import type { KeyedQuestion, Marking, PartOutcome, QuestionTypeModule } from '../module';
 import { answeredParts, MAX_PARTS_ANSWER, readKey } from '../parts';
 import { contains, readPoint } from './geometry';
 import { hotspotExtras, HotspotInput, normalizeHotspot } from './schema';
@@ -40,6 +40,18 @@ function markPoints(question: KeyedQuestion, picks: string[]): Marking {
   return wrong > 0 ? { share, wrong } : { share };
 }
 
+/** Each correct area as answered: chosen, or holding a point. */
+function outcomes(question: KeyedQuestion, answer: string): PartOutcome[] {
+  const picks = readKey(answer) ?? [];
+  const points = picks.map(readPoint).filter((p) => p !== undefined);
+  const chosen = new Set(picks.map((p) => p.trim()));
+  return (question.areas ?? []).flatMap((area, i) => {
+    if (!area.correct) return [];
+    const hit = question.select === 'points' ? points.some((p) => contains(area, p)) : chosen.has(String(i + 1));
+    return [{ answered: picks.length > 0, earned: hit ? 1 : 0 }];
+  });
+}
+
 function mark(question: KeyedQuestion, answer: string): Marking {
   const picks = readKey(answer);
   if (!picks) return { share: 0 };
@@ -74,6 +86,11 @@ export const hotspot: QuestionTypeModule<'hotspot', typeof HotspotInput> = {
       : characterLimit(answer, question, MAX_PARTS_ANSWER);
   },
   answerParts: answeredParts,
+  partLabels: (question) =>
+    (question.areas ?? []).flatMap((area, i) =>
+      area.correct ? [{ label: area.label ?? `Area ${i + 1}`, choices: null }] : [],
+    ),
+  partOutcomes: outcomes,
   shownKey: (question) => question.correct_answer,
   // Areas are shown only to choose among; points are placed on the bare image.
   takerView: (question) => ({

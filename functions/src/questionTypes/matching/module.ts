@@ -1,5 +1,5 @@
 import { comparable } from '../fields';
-import type { KeyedQuestion, Marking, QuestionTypeModule } from '../module';
+import type { KeyedQuestion, Marking, PartOutcome, QuestionTypeModule } from '../module';
 import { PARTS_ANSWERED, partsMarking, readKey, readParts } from '../parts';
 import { MatchingInput, matchingExtras, normalizeMatching } from './schema';
 
@@ -8,17 +8,21 @@ import { MatchingInput, matchingExtras, normalizeMatching } from './schema';
 // marks × right stems ÷ stems, as Moodle's match question grades (grade_response); negative marking
 // charges the stems answered wrongly. An answer that cannot be read earns nothing and is not charged.
 
-function mark(question: KeyedQuestion, answer: string): Marking {
+/** Each stem as answered: right or not, and the option chosen for it. */
+function outcomes(question: KeyedQuestion, answer: string): PartOutcome[] | undefined {
   const key = readKey(question.correct_answer);
-  if (!key) return { share: 0 };
-  const given = readParts(answer, key.length);
-  if (!given) return { share: 0 };
-  return partsMarking(
-    key.map((match, i) => {
-      const part = given[i].trim();
-      return { weight: 1, answered: part.length > 0, earned: comparable(part) === comparable(match) ? 1 : 0 };
-    }),
-  );
+  const given = key && readParts(answer, key.length);
+  if (!key || !given) return undefined;
+  const options = question.options.map(comparable);
+  return key.map((match, i) => {
+    const part = comparable(given[i]);
+    return { answered: part.length > 0, earned: part === comparable(match) ? 1 : 0, choice: options.indexOf(part) };
+  });
+}
+
+function mark(question: KeyedQuestion, answer: string): Marking {
+  const parts = outcomes(question, answer);
+  return parts ? partsMarking(parts.map((part) => ({ ...part, weight: 1 }))) : { share: 0 };
 }
 
 export const matching: QuestionTypeModule<'matching', typeof MatchingInput> = {
@@ -35,6 +39,13 @@ export const matching: QuestionTypeModule<'matching', typeof MatchingInput> = {
     return parts ? { ...input, matches: parts } : { ...input, correct_answer: key };
   },
   mark,
+  partLabels: (question) =>
+    (readKey(question.correct_answer) ?? []).map((_, i) => ({
+      label: question.stems?.[i] ?? `Stem ${i + 1}`,
+      choices: [...question.options],
+    })),
+  partOutcomes: (question, answer) =>
+    outcomes(question, answer) ?? (readKey(question.correct_answer) ?? []).map(() => ({ answered: false, earned: 0 })),
   takerView: (question) => ({ options: [...question.options], stems: [...(question.stems ?? [])] }),
   keyFields: ['correct_answer', 'marks'],
 };

@@ -65,6 +65,16 @@ export const ordering: QuestionTypeModule<'ordering', typeof OrderingInput> = {
     return parts ? { ...input, options: parts } : { ...input, correct_answer: key };
   },
   mark,
+  // Per item: whether it stands at its own place (the figure a teacher reads, whatever the scoring).
+  partLabels: (question) => (readKey(question.correct_answer) ?? []).map((item) => ({ label: item, choices: null })),
+  partOutcomes: (question, answer) => {
+    const key = readKey(question.correct_answer) ?? [];
+    const given = readParts(answer, key.length);
+    return key.map((item, i) => ({
+      answered: given !== undefined && given.some((g) => comparable(g) === comparable(item)),
+      earned: given !== undefined && comparable(given[i]) === comparable(item) ? 1 : 0,
+    }));
+  },
   // Always shuffled, whatever the test's shuffle: the right order is the key.
   takerView: (question, seed) => ({ options: shuffled(question.options, `ordering:${seed}:${question.id}`) }),
   keyFields: ['correct_answer', 'marks', 'ordering_score'],
