@@ -476,7 +476,7 @@ function assertDocumentedAnswer(
 // ---------------------------------------------------------------- the test
 
 describe('fuzz: hostile values at every parameter and body field of every endpoint', function () {
-  this.timeout(600_000);
+  this.timeout(900_000);
   let server: InProcessApi;
   let world: FuzzWorld;
   let operations: Operation[];
