@@ -287,6 +287,121 @@ describe('moodleXml.parseMoodleXml: types we do not hold', () => {
   });
 });
 
+describe('moodleXml.parseMoodleXml: the types with parts', () => {
+  const bank = ownFixture('parts.xml');
+  const item = (title: string) => byTitle(bank, title);
+
+  it('reports each by its Moodle type: the ones that map imported, the broken ones errors saying what is wrong', () => {
+    assert.deepEqual(
+      bank.items.map((i) => [i.title, i.source_type, i.status]),
+      [
+        ['Sentence', 'gapselect', 'ok'],
+        ['Chips', 'ddwtos', 'ok'],
+        ['Capitals', 'matching', 'ok'],
+        ['No answer', 'matching', 'error'],
+        ['Whole order', 'ordering', 'ok'],
+        ['Contiguous', 'ordering', 'ok'],
+        ['Halves', 'multianswer', 'ok'],
+        ['Weightless', 'cloze', 'error'],
+        ['Unknown kind', 'cloze', 'error'],
+        ['Star', 'cloze', 'error'],
+        ['Too far', 'gapselect', 'error'],
+        ['Lonely group', 'gapselect', 'error'],
+        ['Read this', 'description', 'unsupported'],
+      ],
+    );
+  });
+
+  it('gapselect: gaps renumbered in text order, each a drop-down of its answer’s group', () => {
+    const q = item('Sentence').question!;
+    assert.equal(q.question_text, '<p>The [[1]] sat on the [[2]]; the [[3]] sat too.</p>');
+    assert.deepEqual(q.gaps, [
+      { kind: 'select', answers: [{ answer: 'cat', credit: 100 }], options: ['cat', 'dog'] },
+      { kind: 'select', answers: [{ answer: 'mat', credit: 100 }], options: ['mat', 'rug'] },
+      { kind: 'select', answers: [{ answer: 'dog', credit: 100 }], options: ['cat', 'dog'] },
+    ]);
+    assert.equal(q.marks, 3);
+    assert.deepEqual(item('Sentence').category, ['Parts']);
+  });
+
+  it('ddwtos: drag gaps over all the choices, reusable when one is infinite, groups and partial infinity named', () => {
+    const chips = item('Chips');
+    assert.deepEqual(chips.question!.gaps, [
+      { kind: 'drag', answers: [{ answer: 'Cherry', credit: 100 }] },
+      { kind: 'drag', answers: [{ answer: 'Banana', credit: 100 }] },
+      { kind: 'drag', answers: [{ answer: 'Cherry', credit: 100 }] },
+    ]);
+    assert.deepEqual(chips.question!.drag_options, ['Banana', 'Cherry', 'Plum']);
+    assert.equal(chips.question!.drag_reusable, true);
+    assert.deepEqual(chips.warnings, [
+      "The choices' groups are not carried: here any chip may be dropped into any gap",
+      '1 of the 3 choices may be used more than once in Moodle; here every chip may',
+    ]);
+  });
+
+  it('matching: HTML stems as text, the answer of a text-less subquestion a distractor; a stem without an answer an error', () => {
+    const q = item('Capitals').question!;
+    assert.deepEqual([q.stems, q.options, q.matches], [
+      ['France & Paris', 'Italy & Paris'],
+      ['Yes', 'No', 'Maybe'],
+      ['Yes', 'No'],
+    ]);
+    assert.equal(item('No answer').message, '"No answer": Subquestion 1 ("Alone") has no answer');
+  });
+
+  it('ordering: items in fraction order; ALL_OR_NOTHING whole, a numbered grading type by its name, a subset shown named', () => {
+    assert.deepEqual(item('Whole order').question!.options, ['one', 'two', 'three']);
+    assert.equal(item('Whole order').question!.ordering_score, 'all_or_nothing');
+    assert.deepEqual(item('Whole order').warnings, []);
+    const contiguous = item('Contiguous');
+    assert.equal(contiguous.question!.ordering_score, 'partial');
+    assert.deepEqual(contiguous.warnings, [
+      'Moodle shows takers 2 of the items (selecttype RANDOM); here every item is shown',
+      "Scored by the longest ordered subset (items in the right relative order, not necessarily adjacent, ÷ items): Moodle's longest contiguous subset counts only items next to each other",
+    ]);
+  });
+
+  it('cloze in plain text: weights, escapes, a MULTIRESPONSE whose best choice is raised to 100%, a 0% catch-all left out', () => {
+    const halves = item('Halves');
+    assert.equal(halves.question!.question_text, 'Pick [[1]] and type [[2]] and [[3]].');
+    assert.deepEqual(halves.question!.gaps, [
+      {
+        kind: 'select',
+        answers: [
+          { answer: 'red', credit: 100 },
+          { answer: 'blue', credit: 100 },
+        ],
+        options: ['red', 'blue', 'green'],
+        weight: 2,
+      },
+      { kind: 'text', answers: [{ answer: 'a}b~c', credit: 100 }] },
+      { kind: 'numeric', answers: [{ answer: '2', credit: 100, tolerance: 0.5 }] },
+    ]);
+    assert.deepEqual(halves.warnings, [
+      'Gap 1 (MR): Moodle lets several choices be ticked; here it is a drop-down where one is chosen, each right choice ("red", "blue") accepted, the best (50%) for 100%',
+      'Gap 1 (MR): "green" (-50%) cannot take marks away here: they score 0',
+      "The answers' feedback of gap 3 is not carried (gaps have no per-answer feedback)",
+    ]);
+  });
+
+  it('names what is wrong: a weight of 0, a subquestion type cloze has not, a credited wildcard, a gap naming no choice, a group of one', () => {
+    assert.deepEqual(
+      ['Weightless', 'Unknown kind', 'Star', 'Too far', 'Lonely group'].map((t) => item(t).message),
+      [
+        '"Weightless": Gap 1 (SA) has weight 0: a gap\'s weight must be more than 0',
+        '"Unknown kind": Gap 1 (ESSAY): "ESSAY" is not a subquestion type of Moodle\'s cloze',
+        '"Star": Gap 1 (SA): the answer "*" uses Moodle\'s * wildcard, not carried',
+        '"Too far": The gap [[3]] names no choice (there are 2)',
+        '"Lonely group": Gap 1 ("dog"): its group 2 has one choice, a drop-down needs two',
+      ],
+    );
+  });
+
+  it('still refuses a description by name (text with no answer)', () => {
+    assert.match(item('Read this').message!, /^Description \(a text shown among questions, not a question\) is not a question type we support/);
+  });
+});
+
 describe('moodleXml.parseMoodleXml: media', () => {
   const bank = ownFixture('media.xml');
   const blue = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYPgPAAEDAQAIicLsAAAAAElFTkSuQmCC';
