@@ -794,8 +794,9 @@ const ordering: Reader = (r) => {
     r.warnings.push(
       `Moodle shows takers ${r.value('selectcount') ?? 'some'} of the items (selecttype ${selecttype}); here every item is shown`,
     );
+  // Items are listed one under another here, as Moodle's VERTICAL layout (0 in older files) does.
   const layout = r.value('layouttype');
-  if (layout) r.notCarried.push(`layout ${layout}`);
+  if (layout && !['VERTICAL', '0'].includes(layout.toUpperCase())) r.notCarried.push(`layout ${layout}`);
   r.noteCombinedFeedback();
   return assemble(r, { question_type: 'ordering', options, ordering_score: orderingScore(r) });
 };
