@@ -46,7 +46,12 @@ describe('parseGift', () => {
       marks: 1,
       difficulty: 'medium',
       // Each stem in its own format as text; "= -> Amazon", without a stem, a distractor.
-      stems: ['The longest river in France.', 'It flows through Cairo.', 'It crosses Vienna.', 'It runs through London.'],
+      stems: [
+        'The longest river in France.',
+        'It flows through Cairo.',
+        'It crosses Vienna.',
+        'It runs through London.',
+      ],
       options: ['Loire', 'Nile', 'Danube', 'Thames', 'Amazon'],
       matches: ['Loire', 'Nile', 'Danube', 'Thames'],
     });

@@ -33,8 +33,16 @@ describe('moodleXml/cloze gapsOfText: an embedded answer as a gap', () => {
       '{1:MCVS:x~=y}',
       { kind: 'select', options: ['x', 'y'], answers: [{ answer: 'y', credit: 100 }] },
     ],
-    ['SHORTANSWER: typed text', '{1:SHORTANSWER:=Paris}', { kind: 'text', answers: [{ answer: 'Paris', credit: 100 }] }],
-    ['SA with no weight given: weight 1', '{:SA:=Paris}', { kind: 'text', answers: [{ answer: 'Paris', credit: 100 }] }],
+    [
+      'SHORTANSWER: typed text',
+      '{1:SHORTANSWER:=Paris}',
+      { kind: 'text', answers: [{ answer: 'Paris', credit: 100 }] },
+    ],
+    [
+      'SA with no weight given: weight 1',
+      '{:SA:=Paris}',
+      { kind: 'text', answers: [{ answer: 'Paris', credit: 100 }] },
+    ],
     [
       'SHORTANSWER_C and MWC: case-sensitive',
       '{1:MWC:=Rome}',
@@ -53,7 +61,7 @@ describe('moodleXml/cloze gapsOfText: an embedded answer as a gap', () => {
       },
     ],
     [
-      "escapes: \\} \\~ \\# \\/ \\\" \\\\ are the characters",
+      'escapes: \\} \\~ \\# \\/ \\" \\\\ are the characters',
       '{1:SA:=a\\}b\\~c\\#d\\/e\\"f\\\\g}',
       { kind: 'text', answers: [{ answer: 'a}b~c#d/e"f\\g', credit: 100 }] },
     ],

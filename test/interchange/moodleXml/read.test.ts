@@ -341,11 +341,14 @@ describe('moodleXml.parseMoodleXml: the types with parts', () => {
 
   it('matching: HTML stems as text, the answer of a text-less subquestion a distractor; a stem without an answer an error', () => {
     const q = item('Capitals').question!;
-    assert.deepEqual([q.stems, q.options, q.matches], [
-      ['France & Paris', 'Italy & Paris'],
-      ['Yes', 'No', 'Maybe'],
-      ['Yes', 'No'],
-    ]);
+    assert.deepEqual(
+      [q.stems, q.options, q.matches],
+      [
+        ['France & Paris', 'Italy & Paris'],
+        ['Yes', 'No', 'Maybe'],
+        ['Yes', 'No'],
+      ],
+    );
     assert.equal(item('No answer').message, '"No answer": Subquestion 1 ("Alone") has no answer');
   });
 
@@ -398,7 +401,10 @@ describe('moodleXml.parseMoodleXml: the types with parts', () => {
   });
 
   it('still refuses a description by name (text with no answer)', () => {
-    assert.match(item('Read this').message!, /^Description \(a text shown among questions, not a question\) is not a question type we support/);
+    assert.match(
+      item('Read this').message!,
+      /^Description \(a text shown among questions, not a question\) is not a question type we support/,
+    );
   });
 });
 
@@ -613,7 +619,10 @@ describe('moodleXml.parseMoodleXml on Moodle’s own import fixtures', function 
         ['text', 'Paris'],
       ],
     );
-    assert.match(cloze.question_text, /The capital of France is \[\[5\]\]\.<br \/> <img src="@@PLUGINFILE@@\/moodle\.png" \/>$/);
+    assert.match(
+      cloze.question_text,
+      /The capital of France is \[\[5\]\]\.<br \/> <img src="@@PLUGINFILE@@\/moodle\.png" \/>$/,
+    );
     const mcq = bank.items[1].question!;
     assert.match(mcq.question_text, / <img src="@@PLUGINFILE@@\/moodle\.png" \/>$/);
     assert.deepEqual(mcq.options, ['wrong answer', 'another wrong answer', 'right answer']);

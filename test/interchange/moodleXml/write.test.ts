@@ -263,18 +263,24 @@ describe('interchange/export/moodleXml toMoodleXml: the types with parts', () =>
 
   it('notes that a matching question’s options are listed matches first, when they were not', () => {
     const xml = toMoodleXml([{ ...matching, options: ['Berlin', 'Madrid', 'Paris', 'Rome'] }]);
-    assert.match(xml, /<!-- the options' order is not carried: Moodle lists the subquestions' answers \(matches first, then distractors\) -->/);
+    assert.match(
+      xml,
+      /<!-- the options' order is not carried: Moodle lists the subquestions' answers \(matches first, then distractors\) -->/,
+    );
   });
 
   it('writes an ordering question with its items in order as fractions 1…n and its grading type, noting the plugin', () => {
     const xml = toMoodleXml([ordering, orderingPartial]);
     const [whole, partial] = questionsOf(xml).filter((q) => q.attrs.type === 'ordering');
-    assert.deepEqual(answers(whole).map((a) => [a.fraction, a.text]), [
-      ['1', 'Mercury'],
-      ['2', 'Venus'],
-      ['3', 'Earth'],
-      ['4', 'Mars'],
-    ]);
+    assert.deepEqual(
+      answers(whole).map((a) => [a.fraction, a.text]),
+      [
+        ['1', 'Mercury'],
+        ['2', 'Venus'],
+        ['3', 'Earth'],
+        ['4', 'Mars'],
+      ],
+    );
     assert.equal(text(whole, 'gradingtype'), 'ALL_OR_NOTHING');
     assert.equal(text(partial, 'gradingtype'), 'LONGEST_ORDERED_SUBSET');
     assert.match(xml, /<!-- ordering is Moodle's qtype_ordering plugin, not core/);

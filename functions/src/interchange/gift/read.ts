@@ -395,17 +395,25 @@ function matching(answers: GiftAnswer[], inherited: Format | null, warn: Warn): 
     .forEach((a, i) => {
       const arrow = a.text.indexOf(ARROW);
       if (a.prefix !== '=' || arrow < 0)
-        throw new Refusal(`Answer ${i + 1} ("${a.text.trim()}") is not a pair "=stem -> match", as a matching question's are`);
+        throw new Refusal(
+          `Answer ${i + 1} ("${a.text.trim()}") is not a pair "=stem -> match", as a matching question's are`,
+        );
       if (a.weight !== null || hasFeedback(a)) ignored.push(`answer ${i + 1}`);
       const stem = optionText({ ...a, text: a.text.slice(0, arrow) }, inherited, `Stem ${i + 1}`, warn);
-      const option = optionText({ ...a, format: 'plain', text: a.text.slice(arrow + ARROW.length) }, null, `Match ${i + 1}`, warn);
+      const option = optionText(
+        { ...a, format: 'plain', text: a.text.slice(arrow + ARROW.length) },
+        null,
+        `Match ${i + 1}`,
+        warn,
+      );
       if (option === '') throw new Refusal(`Answer ${i + 1} ("${a.text.trim()}") has no match after "->"`);
       if (!options.includes(option)) options.push(option);
       if (stem === '') return;
       stems.push(stem);
       matches.push(option);
     });
-  if (ignored.length > 0) warn(`Weights and feedback of a matching question's pairs are not carried (${ignored.join(', ')})`);
+  if (ignored.length > 0)
+    warn(`Weights and feedback of a matching question's pairs are not carried (${ignored.join(', ')})`);
   if (stems.length === 0) throw new Refusal('No pair has a stem to match');
   return { question_type: 'matching', stems, options, matches };
 }

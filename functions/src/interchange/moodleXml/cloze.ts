@@ -25,19 +25,46 @@ interface EmbeddedAnswer {
 /**
  * Every `{n:TYPE:…}` of a text, in order. Braces whose second part is not a
  * word (`{a}`, `{}`) are text; `{1:MULTICHOICE}` is found with no body, to be
- * reported rather than shown as text.
+ * reported rather than shown as text. One pass: a body never closed means no
+ * later one is (every body starts after a ":", where the escapes line up).
  */
 function embeddedAnswers(text: string): EmbeddedAnswer[] {
-  return [...text.matchAll(EMBEDDED)].map((m) => ({
-    source: m[0],
-    at: m.index,
-    weight: m[1],
-    type: m[2],
-    body: m[3],
-  }));
+  const found: EmbeddedAnswer[] = [];
+  for (let at = text.indexOf('{'); at >= 0; at = text.indexOf('{', at + 1)) {
+    const header = HEADER.exec(text.slice(at, at + HEADER_REACH));
+    if (!header) continue;
+    const start = at + header[0].length;
+    if (header[3] === '}') {
+      found.push({ source: text.slice(at, start), at, weight: header[1], type: header[2], body: undefined });
+      at = start - 1;
+      continue;
+    }
+    const close = closingBrace(text, start);
+    if (close < 0) break;
+    found.push({
+      source: text.slice(at, close + 1),
+      at,
+      weight: header[1],
+      type: header[2],
+      body: text.slice(start, close),
+    });
+    at = close;
+  }
+  return found;
 }
 
-const EMBEDDED = /\{(\d*):([A-Za-z_]+)(?::((?:\\.|[^\\}])*))?\}/g;
+/** `{weight:TYPE` and then `:` (a body follows) or `}` (none); looked for within a short reach of the brace. */
+const HEADER = /^\{(\d{0,9}):([A-Za-z_]{1,40})([:}])/;
+const HEADER_REACH = 60;
+
+/** The first `}` from `from` not escaped by a backslash, or −1. */
+function closingBrace(text: string, from: number): number {
+  for (let i = from; i < text.length; i += 1) {
+    if (text[i] === '\\') i += 1;
+    else if (text[i] === '}') return i;
+  }
+  return -1;
+}
 
 /** Moodle's subquestion types, by every spelling it accepts, as the kind of gap each becomes. */
 const SUBQUESTION_KINDS: Record<string, 'select' | 'text' | 'text_c' | 'numeric' | 'multiresponse'> = {
@@ -50,9 +77,10 @@ const SUBQUESTION_KINDS: Record<string, 'select' | 'text' | 'text_c' | 'numeric'
   ...Object.fromEntries(['SHORTANSWER_C', 'SAC', 'MWC'].map((t) => [t, 'text_c'])),
   ...Object.fromEntries(['NUMERICAL', 'NM'].map((t) => [t, 'numeric'])),
   ...Object.fromEntries(
-    ['MULTIRESPONSE', 'MR', 'MULTIRESPONSE_H', 'MRH', 'MULTIRESPONSE_S', 'MRS', 'MULTIRESPONSE_HS', 'MRHS'].map(
-      (t) => [t, 'multiresponse'],
-    ),
+    ['MULTIRESPONSE', 'MR', 'MULTIRESPONSE_H', 'MRH', 'MULTIRESPONSE_S', 'MRS', 'MULTIRESPONSE_HS', 'MRHS'].map((t) => [
+      t,
+      'multiresponse',
+    ]),
   ),
 };
 
@@ -263,7 +291,8 @@ export function embeddedAnswerOf(
   const answerText = (text: string) => escapeCloze(html ? escapeHtmlText(text) : text);
   const written = gap.weight ?? 1;
   const weight = Math.max(1, Math.round(written));
-  if (weight !== written) notes.push(`gap ${n}: weight ${formatNumber(written)} written as ${weight} (Moodle's are whole numbers)`);
+  if (weight !== written)
+    notes.push(`gap ${n}: weight ${formatNumber(written)} written as ${weight} (Moodle's are whole numbers)`);
   const credits = new Map(gap.answers.map((a) => [a.answer, a.credit]));
   const choice = (o: string) => (credits.has(o) && credits.get(o)! > 0 ? grade(credits.get(o)!) : '') + answerText(o);
   let type: string;
@@ -285,7 +314,10 @@ export function embeddedAnswerOf(
     case 'numeric':
       type = 'NUMERICAL';
       body = gap.answers
-        .map((a) => `${grade(a.credit)}${a.answer.trim()}${a.tolerance === undefined ? '' : `:${formatNumber(a.tolerance)}`}`)
+        .map(
+          (a) =>
+            `${grade(a.credit)}${a.answer.trim()}${a.tolerance === undefined ? '' : `:${formatNumber(a.tolerance)}`}`,
+        )
         .join('~');
       break;
   }

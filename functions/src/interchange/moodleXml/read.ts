@@ -857,7 +857,9 @@ const gapselect: Reader = (r) => {
   const gaps = places.map((choice, i): GapDraft => {
     const options = [...new Set(choices.filter((c) => c.group === choice.group).map((c) => c.text))];
     if (options.length < 2)
-      throw new Refusal(`Gap ${i + 1} ("${choice.text}"): its group ${choice.group} has one choice, a drop-down needs two`);
+      throw new Refusal(
+        `Gap ${i + 1} ("${choice.text}"): its group ${choice.group} has one choice, a drop-down needs two`,
+      );
     return { kind: 'select', answers: [{ answer: choice.text, credit: 100 }], options };
   });
   return { ...draft, gaps };
@@ -869,8 +871,7 @@ const ddwtos: Reader = (r) => {
   r.noteCombinedFeedback();
   const draft = assemble(r, { question_type: 'gap_fill' }, [], rewrite);
   const dragOptions = [...new Set(choices.map((c) => c.text))];
-  if (dragOptions.length < choices.length)
-    r.warnings.push('Choices of the same text are one chip here');
+  if (dragOptions.length < choices.length) r.warnings.push('Choices of the same text are one chip here');
   if (new Set(choices.map((c) => c.group)).size > 1)
     r.warnings.push("The choices' groups are not carried: here any chip may be dropped into any gap");
   const infinite = choices.filter((c) => c.infinite).length;

@@ -238,7 +238,11 @@ function matchingBody(q: ExportQuestion): Written {
   const stems = q.stems ?? [];
   const matches = q.matches ?? [];
   const subquestion = (stem: string, answer: string) =>
-    element('subquestion', { format: 'plain_text' }, textElement('text', stem) + element('answer', {}, textElement('text', answer)));
+    element(
+      'subquestion',
+      { format: 'plain_text' },
+      textElement('text', stem) + element('answer', {}, textElement('text', answer)),
+    );
   const distractors = q.options.filter((o) => !matches.includes(o));
   const listed = [...new Set([...matches, ...distractors])];
   return {
