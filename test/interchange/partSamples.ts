@@ -72,7 +72,7 @@ export const gapFill: ExportQuestion = {
       kind: 'text',
       answers: [
         { answer: 'wet', credit: 100 },
-        { answer: 'damp', credit: 50 },
+        { answer: 'da*mp', credit: 50 },
       ],
     },
     {

@@ -66,6 +66,11 @@ describe('moodleXml/cloze gapsOfText: an embedded answer as a gap', () => {
       { kind: 'text', answers: [{ answer: 'a}b~c#d/e"f\\g', credit: 100 }] },
     ],
     [
+      'an escaped star \\* is a literal one',
+      '{1:SA:=a\\\\*b}',
+      { kind: 'text', answers: [{ answer: 'a*b', credit: 100 }] },
+    ],
+    [
       'a 0% answer (there for its feedback) and a 0% * are left out',
       '{1:SA:=yes~no#wrong~*#anything else}',
       { kind: 'text', answers: [{ answer: 'yes', credit: 100 }] },
@@ -153,6 +158,13 @@ describe('moodleXml/cloze embeddedAnswerOf: a gap as an embedded answer', () => 
       },
       false,
       '{1:SHORTANSWER:=a~%50%b}',
+      [],
+    ],
+    [
+      'a star written as Moodle’s literal one (\\* escaped: \\\\*), never its wildcard',
+      { kind: 'text', answers: [{ answer: 'a*b', credit: 100 }] },
+      false,
+      '{1:SHORTANSWER:=a\\\\*b}',
       [],
     ],
     [

@@ -349,6 +349,9 @@ describe('moodleXml.parseMoodleXml: the types with parts', () => {
         ['Yes', 'No'],
       ],
     );
+    assert.deepEqual(item('Capitals').warnings, [
+      'Subquestion 1: its formatting (i) was dropped (stems are plain text)',
+    ]);
     assert.equal(item('No answer').message, '"No answer": Subquestion 1 ("Alone") has no answer');
   });
 

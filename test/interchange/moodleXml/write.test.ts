@@ -291,7 +291,7 @@ describe('interchange/export/moodleXml toMoodleXml: the types with parts', () =>
     assert.equal(q.attrs.type, 'cloze');
     assert.equal(
       text(q, 'questiontext'),
-      'Water is {1:SHORTANSWER:=wet~%50%damp} and boils at {2:NUMERICAL:=100:0.5~%25%212} °C, written {1:SHORTANSWER_C:=H2O}, in the {3:MULTICHOICE:%50%solid~=liquid~gas} state.',
+      'Water is {1:SHORTANSWER:=wet~%50%da\\\\*mp} and boils at {2:NUMERICAL:=100:0.5~%25%212} °C, written {1:SHORTANSWER_C:=H2O}, in the {3:MULTICHOICE:%50%solid~=liquid~gas} state.',
     );
   });
 

@@ -1,5 +1,6 @@
 import { parseNumberText } from '../../shared';
 import { formatNumber, htmlLine } from '../conventions';
+import { literalStars } from '../gift/write';
 import { Refusal, type AlternativeAnswer, type GapDraft } from '../model';
 
 // Pure: Moodle's embedded answers (qtype_multianswer, "cloze"), read into gaps
@@ -242,7 +243,11 @@ function typedAnswers(alternatives: Alternative[], what: string, warnings: strin
 const textGap =
   (caseSensitive: boolean): GapReader =>
   (alternatives, what, warnings) => {
-    const answers = accepted(typedAnswers(alternatives, what, warnings), what);
+    // A short answer's `\*` is a literal star (a bare one, Moodle's wildcard, is refused above).
+    const answers = accepted(typedAnswers(alternatives, what, warnings), what).map((a) => ({
+      ...a,
+      answer: a.answer.replace(/\\\*/g, '*'),
+    }));
     return caseSensitive ? { kind: 'text', answers, case_sensitive: true } : { kind: 'text', answers };
   };
 
@@ -309,7 +314,7 @@ export function embeddedAnswerOf(
       break;
     case 'text':
       type = gap.case_sensitive ? 'SHORTANSWER_C' : 'SHORTANSWER';
-      body = gap.answers.map((a) => grade(a.credit) + answerText(a.answer)).join('~');
+      body = gap.answers.map((a) => grade(a.credit) + answerText(literalStars(a.answer))).join('~');
       break;
     case 'numeric':
       type = 'NUMERICAL';

@@ -549,7 +549,14 @@ function noteChoiceSettings(r: QuestionReader): void {
 }
 
 /** An option (or a stem, an item: `what`) as plain text: HTML turned to text, saying what was lost; a "|" cannot be stored. */
-function optionText(r: QuestionReader, answer: XmlElement, format: string, what: string): string {
+function optionText(
+  r: QuestionReader,
+  answer: XmlElement,
+  format: string,
+  what: string,
+  /** What such texts are, for messages. */
+  kind = 'options',
+): string {
   const raw = fieldText(answer);
   const answerFormat = answer.attrs.format?.trim() || format;
   let text = raw;
@@ -562,11 +569,11 @@ function optionText(r: QuestionReader, answer: XmlElement, format: string, what:
     if (converted.formatting.length > 0) lost.push(`its formatting (${converted.formatting.join(', ')})`);
     if (lost.length > 0)
       r.warnings.push(
-        `${what}: ${lost.join(' and ')} ${lost.length > 1 ? 'were' : 'was'} dropped (options are plain text)`,
+        `${what}: ${lost.join(' and ')} ${lost.length > 1 ? 'were' : 'was'} dropped (${kind} are plain text)`,
       );
     if (text === '' && converted.images.length > 0) {
       const alt = converted.images.map((i) => i.alt.trim()).find(Boolean);
-      if (!alt) throw new Refusal(`${what} is only an image, and options are plain text`);
+      if (!alt) throw new Refusal(`${what} is only an image, and ${kind} are plain text`);
       r.warnings.push(`${what} was only an image: its alt text "${alt}" is the option`);
       text = alt;
     }
@@ -734,7 +741,7 @@ const matching: Reader = (r) => {
   elements(r.question, 'subquestion').forEach((sub, i) => {
     const answer = element(sub, 'answer');
     const option = answer ? optionText(r, answer, 'plain_text', `The answer of subquestion ${i + 1}`) : '';
-    const stem = optionText(r, sub, r.textFormat, `Subquestion ${i + 1}`);
+    const stem = optionText(r, sub, r.textFormat, `Subquestion ${i + 1}`, 'stems');
     if (option === '') {
       if (stem !== '') throw new Refusal(`Subquestion ${i + 1} ("${stem}") has no answer`);
       return;
@@ -788,7 +795,7 @@ const ordering: Reader = (r) => {
   });
   if (answers.length === 0) throw new Refusal('It has no items to order');
   answers.sort((a, b) => a.position - b.position || a.i - b.i);
-  const options = answers.map((a) => optionText(r, a.element, r.textFormat, `Item ${a.i + 1}`));
+  const options = answers.map((a) => optionText(r, a.element, r.textFormat, `Item ${a.i + 1}`, 'items'));
   const selecttype = r.value('selecttype');
   if (selecttype && selecttype.toUpperCase() !== 'ALL' && selecttype !== '0')
     r.warnings.push(
@@ -821,7 +828,7 @@ interface GapChoice {
 
 function gapChoices(r: QuestionReader, tag: string): GapChoice[] {
   const choices = elements(r.question, tag).map((choice, i) => ({
-    text: optionText(r, choice, r.textFormat, `Choice ${i + 1}`),
+    text: optionText(r, choice, r.textFormat, `Choice ${i + 1}`, 'choices'),
     group: textOf(element(choice, 'group') ?? choice).trim() || '1',
     infinite: element(choice, 'infinite') !== undefined,
   }));

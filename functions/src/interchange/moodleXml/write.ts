@@ -287,7 +287,14 @@ export function moodleQuestion(q: ExportQuestion, media: ExportMedia): string {
         .filter((id) => !media.has(id))
     : [];
   if (missing.length > 0) notes.push(`media not found, left as links: ${[...new Set(missing)].join(', ')}`);
-  const plainTexts = [q.title ?? '', ...q.options, q.correct_answer, ...(q.alternatives ?? []).map((a) => a.answer)];
+  const plainTexts = [
+    q.title ?? '',
+    ...q.options,
+    q.correct_answer,
+    ...(q.alternatives ?? []).map((a) => a.answer),
+    ...(q.stems ?? []),
+    ...(q.gaps ?? []).flatMap((g) => g.answers.map((a) => a.answer)),
+  ];
   if (!isHtml(q)) plainTexts.push(q.question_text, q.feedback ?? '', ...(q.option_feedback ?? []));
   if (plainTexts.some(hasNotXml)) notes.push('control characters XML cannot hold were written as U+FFFD');
   const tagNames = [`${EXPORT_TAGS.difficulty}${q.difficulty}`];
