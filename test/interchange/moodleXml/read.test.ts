@@ -708,6 +708,10 @@ describe('moodleXml.parseMoodleXml on Moodle’s own import fixtures', function 
       gaps.reduce((sum, g) => sum + (g.weight ?? 1), 0),
       18,
     );
+    assert.equal(q.marks, 18);
+    assert.ok(
+      item.warnings.includes("No defaultgrade: marks 18, the sum of its gaps' weights, as Moodle scores a cloze"),
+    );
     for (let n = 1; n <= 16; n += 1) assert.equal(q.question_text.split(`[[${n}]]`).length, 2, `[[${n}]] once`);
     assert.match(q.question_text, /Water freezes at 0°C and \[\[11\]\] Farenheit/);
     assert.deepEqual(gaps[0], {

@@ -286,8 +286,13 @@ describe('interchange/export/moodleXml toMoodleXml: the types with parts', () =>
     assert.match(xml, /<!-- ordering is Moodle's qtype_ordering plugin, not core/);
   });
 
-  it('writes a gap_fill as a cloze, each gap an embedded answer with its weight', () => {
-    const q = only(toMoodleXml([gapFill]));
+  it('writes a gap_fill as a cloze, each gap an embedded answer with its weight, noting marks Moodle will not keep', () => {
+    const xml = toMoodleXml([gapFill]);
+    assert.match(
+      xml,
+      /<!-- Moodle scores a cloze out of the sum of its gaps' weights \(7\), not its defaultgrade \(2\) -->/,
+    );
+    const q = only(xml);
     assert.equal(q.attrs.type, 'cloze');
     assert.equal(
       text(q, 'questiontext'),

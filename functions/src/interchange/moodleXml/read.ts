@@ -409,6 +409,8 @@ function assemble(
   optionFeedback: FieldText[] = [],
   /** The question text as the type reads it (a cloze's embedded answers become its gaps). */
   rewriteText: (text: FieldText) => string = (text) => text.text,
+  /** The marks without a defaultgrade (asked once the text is read), and why they are those. */
+  defaultMarks: () => DefaultMarks = () => ({ marks: 1, why: '' }),
 ): QuestionDraft {
   const format = r.textFormat;
   const read = r.field(r.child('questiontext'), 'html');
@@ -425,7 +427,7 @@ function assemble(
     ...draft,
     question_text: questionText,
     text_format: html ? 'html' : 'plain',
-    marks: readMarks(r),
+    marks: readMarks(r, defaultMarks()),
     difficulty: 'medium',
   };
   const general = asDraft(feedback);
@@ -451,16 +453,23 @@ function legacyImage(r: QuestionReader): string | undefined {
   return MEDIA_PLACEHOLDER + encodeURIComponent(path);
 }
 
-function readMarks(r: QuestionReader): number {
+interface DefaultMarks {
+  marks: number;
+  /** Said after the marks in the warning ('' for the plain default). */
+  why: string;
+}
+
+function readMarks(r: QuestionReader, fallback: DefaultMarks): number {
   const given = r.value('defaultgrade');
   const marks = given === undefined || given === '' ? undefined : Number(given);
   if (marks !== undefined && Number.isFinite(marks) && marks > 0) return marks;
+  const instead = `marks ${fallback.marks}${fallback.why}`;
   r.warnings.push(
     given === undefined || given === ''
-      ? 'No defaultgrade: marks 1'
-      : `defaultgrade ${given} is not a positive number of marks: marks 1`,
+      ? `No defaultgrade: ${instead}`
+      : `defaultgrade ${given} is not a positive number of marks: ${instead}`,
   );
-  return 1;
+  return fallback.marks;
 }
 
 interface Answer {
@@ -811,11 +820,21 @@ const ordering: Reader = (r) => {
 /** Moodle's cloze (`multianswer`): each embedded answer is a gap (cloze.ts). */
 const cloze: Reader = (r) => {
   let gaps: GapDraft[] = [];
-  const draft = assemble(r, { question_type: 'gap_fill' }, [], (text) => {
-    const read = gapsOfText(text.text, text.html, r.warnings);
-    gaps = read.gaps;
-    return read.text;
-  });
+  // Moodle scores a cloze out of the sum of its gaps' weights.
+  const draft = assemble(
+    r,
+    { question_type: 'gap_fill' },
+    [],
+    (text) => {
+      const read = gapsOfText(text.text, text.html, r.warnings);
+      gaps = read.gaps;
+      return read.text;
+    },
+    () => ({
+      marks: gaps.reduce((sum, gap) => sum + (gap.weight ?? 1), 0),
+      why: ", the sum of its gaps' weights, as Moodle scores a cloze",
+    }),
+  );
   return { ...draft, gaps };
 };
 

@@ -270,6 +270,11 @@ function clozeBody(q: ExportQuestion): Written {
     return written.text;
   });
   if (order.some((n, i) => n !== i + 1)) notes.push('the gaps are numbered in the order of the text when read back');
+  const weights = gaps.reduce((sum, g) => sum + Math.max(1, Math.round(g.weight ?? 1)), 0);
+  if (weights !== q.marks)
+    notes.push(
+      `Moodle scores a cloze out of the sum of its gaps' weights (${weights}), not its defaultgrade (${formatNumber(q.marks)})`,
+    );
   if (gaps.some((g) => g.kind === 'drag') && !q.drag_reusable)
     notes.push('each chip used once is not carried: a drop-down may repeat a choice');
   return { body: '', notes, text };
