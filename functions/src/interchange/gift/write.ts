@@ -5,6 +5,7 @@ import {
   decimalText,
   formatNumber,
   gradeChanges,
+  matchingDistractors,
   moodleCredits,
   alternativeGrades,
 } from '../conventions';
@@ -159,15 +160,12 @@ function matchingAnswers(q: ExportQuestion): { body: string; notes: string[] } |
   const matches = q.matches ?? [];
   if (stems.some((s) => s.includes(ARROW)))
     return { cannot: 'a matching question with "->" in a stem, which GIFT reads as the end of the stem' };
-  const distractors = q.options.filter((o) => !matches.includes(o));
-  const listed = [...new Set([...matches, ...distractors])];
+  const { distractors, reordered } = matchingDistractors(q);
   const pair = (stem: string, option: string) =>
     `\t=${stem === '' ? '' : answerText(q, stem)} -> ${giftEscape(option)}`;
   return {
     body: [...stems.map((s, i) => pair(s, matches[i] ?? '')), ...distractors.map((d) => pair('', d))].join('\n'),
-    notes: listed.every((o, i) => o === q.options[i])
-      ? []
-      : ["the options' order is not carried: GIFT lists the matches, then the distractors"],
+    notes: reordered ? ["the options' order is not carried: GIFT lists the matches, then the distractors"] : [],
   };
 }
 

@@ -15,6 +15,7 @@ import {
   exportedTitle,
   formatNumber,
   gradeChanges,
+  matchingDistractors,
   moodleCredits,
   alternativeGrades,
 } from '../conventions';
@@ -243,16 +244,15 @@ function matchingBody(q: ExportQuestion): Written {
       { format: 'plain_text' },
       textElement('text', stem) + element('answer', {}, textElement('text', answer)),
     );
-  const distractors = q.options.filter((o) => !matches.includes(o));
-  const listed = [...new Set([...matches, ...distractors])];
+  const { distractors, reordered } = matchingDistractors(q);
   return {
     body:
       textElement('shuffleanswers', 'true') +
       stems.map((stem, i) => subquestion(stem, matches[i] ?? '')).join('') +
       distractors.map((d) => subquestion('', d)).join(''),
-    notes: listed.every((o, i) => o === q.options[i])
-      ? []
-      : ["the options' order is not carried: Moodle lists the subquestions' answers (matches first, then distractors)"],
+    notes: reordered
+      ? ["the options' order is not carried: Moodle lists the subquestions' answers (matches first, then distractors)"]
+      : [],
   };
 }
 
