@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import {
+  matchingDistractors,
   decimalText,
   exportedTitle,
   fixedPointText,
@@ -81,4 +82,18 @@ describe('interchange/conventions HTML as text', () => {
     assert.equal(isTitleFromText(exportedTitle(q), q), true);
     assert.equal(isTitleFromText('Another name', q), false);
   });
+});
+
+describe('conventions.matchingDistractors: a matching question’s options as GIFT and Moodle XML list them', () => {
+  const cases: Array<[string, string[], string[], { distractors: string[]; reordered: boolean }]> = [
+    ['matches in order, no distractor', ['a', 'b'], ['a', 'b'], { distractors: [], reordered: false }],
+    ['matches then a distractor', ['a', 'b', 'x'], ['a', 'b'], { distractors: ['x'], reordered: false }],
+    ['an option matched twice listed once', ['a', 'x'], ['a', 'a'], { distractors: ['x'], reordered: false }],
+    ['a distractor first: reordered', ['x', 'a', 'b'], ['a', 'b'], { distractors: ['x'], reordered: true }],
+    ['matches out of the stems’ order: reordered', ['b', 'a'], ['a', 'b'], { distractors: [], reordered: true }],
+  ];
+  for (const [name, options, matches, expected] of cases)
+    it(name, () => {
+      assert.deepEqual(matchingDistractors({ options, matches }), expected);
+    });
 });

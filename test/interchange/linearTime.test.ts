@@ -121,6 +121,11 @@ const giftQuestion = (i: number) => `::Q${i}:: What is ${i} + 1? {=${i + 1} ~${i
 const moodleQuestion = (text: string, i = 0) =>
   `<question type="multichoice"><name><text>Q${i}</text></name><questiontext format="html"><text>${text}</text></questiontext>` +
   `<answer fraction="100"><text>a</text></answer><answer fraction="0"><text>b</text></answer><single>true</single></question>`;
+const clozeQuestion = (text: string) =>
+  `<question type="cloze"><name><text>C</text></name><questiontext format="html"><text>${text}</text></questiontext></question>`;
+const gapselectQuestion = (text: string) =>
+  `<question type="gapselect"><name><text>G</text></name><questiontext format="html"><text>${text}</text></questiontext>` +
+  `<selectoption><text>a</text><group>1</group></selectoption><selectoption><text>b</text><group>1</group></selectoption></question>`;
 const moodle = (body: string) => `<?xml version="1.0" encoding="UTF-8"?>\n<quiz>${body}</quiz>`;
 const qti = (body: string) =>
   `<?xml version="1.0" encoding="UTF-8"?><assessmentItem xmlns="http://www.imsglobal.org/xsd/imsqti_v2p1" identifier="i" title="t">` +
@@ -180,6 +185,16 @@ const FORMATS: Format[] = [
         (size) => moodle(moodleQuestion(`${'<b>'.repeat(size / 7)}x${'</b>'.repeat(size / 7)}`)),
       ],
       ['spacing in a tag', (size) => moodle(`<question${fill(' ', size)}/>`)],
+      ...runsOf(
+        ['{1:SA:', '{', '{1:MC:=a~', '\\', '~', '#', '%50%', '[[1]]', '{1:SA}'],
+        (run) => moodle(clozeQuestion(xmlEscaped(`${run}x {1:SA:=a~b#c}`))),
+        'a cloze text of',
+      ),
+      ...runsOf(
+        ['[[', '[[1', '[[1]]'],
+        (run) => moodle(gapselectQuestion(xmlEscaped(`${run}x`))),
+        'a gapselect text of',
+      ),
     ],
   },
   {

@@ -191,6 +191,23 @@ export function moodleGradeOf(value: number): number | undefined {
 /** Moodle's own slack when it matches a grade (0.00001 of a fraction). */
 const GRADE_SLACK = 0.001;
 
+// ---- Matching
+
+/**
+ * A matching question's options as GIFT and Moodle XML list them: the matches
+ * (in the stems' order), then the distractors (the options no stem matches);
+ * `reordered` when that is not the options' own order, which then is lost.
+ */
+export function matchingDistractors(q: Pick<ExportQuestion, 'options' | 'matches'>): {
+  distractors: string[];
+  reordered: boolean;
+} {
+  const matches = q.matches ?? [];
+  const distractors = q.options.filter((o) => !matches.includes(o));
+  const listed = [...new Set([...matches, ...distractors])];
+  return { distractors, reordered: listed.some((o, i) => o !== q.options[i]) };
+}
+
 // ---- HTML as plain text
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };

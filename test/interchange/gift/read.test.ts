@@ -22,13 +22,13 @@ const ok = (item: ParsedItem) => {
 };
 
 describe('parseGift', () => {
-  it('reads each GIFT kind, refuses matching by name, and starts each question on its own line', () => {
+  it('reads each GIFT kind and starts each question on its own line', () => {
     const items = own('types.gift');
     assert.deepEqual(
       items.map((i) => [i.line, i.title, i.source_type, i.status]),
       [
         [4, 'Diary', 'Essay', 'ok'],
-        [7, 'Rivers', 'Matching', 'unsupported'],
+        [7, 'Rivers', 'Matching', 'ok'],
         [16, 'Planet', 'MC', 'ok'],
         [24, 'Primes', 'MC', 'ok'],
         [33, 'Dice', 'Numerical', 'ok'],
@@ -38,8 +38,24 @@ describe('parseGift', () => {
         [50, 'Dup title', 'TF', 'ok'],
       ],
     );
-    assert.match(items[1].message!, /Matching/);
-    assert.equal(items[1].question, undefined);
+    assert.deepEqual(ok(items[1]), {
+      question_type: 'matching',
+      title: 'Rivers',
+      question_text: 'Pair each <i>river</i> with its country.',
+      text_format: 'html',
+      marks: 1,
+      difficulty: 'medium',
+      // Each stem in its own format as text; "= -> Amazon", without a stem, a distractor.
+      stems: [
+        'The longest river in France.',
+        'It flows through Cairo.',
+        'It crosses Vienna.',
+        'It runs through London.',
+      ],
+      options: ['Loire', 'Nile', 'Danube', 'Thames', 'Amazon'],
+      matches: ['Loire', 'Nile', 'Danube', 'Thames'],
+    });
+    assert.deepEqual(items[1].warnings, ['Stem 4 is written in Markdown: carried as plain text']);
     assert.deepEqual(ok(items[0]), {
       question_type: 'essay',
       question_text: 'Describe your weekend.',
@@ -126,7 +142,7 @@ describe('parseGift', () => {
     assert.deepEqual(
       items.map((i) => [i.title, i.status, i.category]),
       [
-        ['Capitals', 'unsupported', ['Sample questions']],
+        ['Capitals', 'ok', ['Sample questions']],
         ['Anthem', 'ok', ['Sample questions']],
         ['Learner', 'ok', ['Sample questions']],
         ['Acronym', 'ok', ['Sample questions']],
@@ -285,14 +301,14 @@ describe('parseGift: the interop fixtures', function () {
     }
   });
 
-  it('moodle__questions.gift.txt: 9 questions, matching refused by name, the rest carried', () => {
+  it('moodle__questions.gift.txt: 9 questions, all carried, matching with its distractor', () => {
     const items = parseGift(read('moodle__questions.gift.txt')).items;
     assert.equal(items.length, 9);
     assert.deepEqual(
       items.map((i) => [i.title, i.source_type, i.status, i.question?.question_type]),
       [
         ['Q8', 'Essay', 'ok', 'essay'],
-        ['Moodle activities', 'Matching', 'unsupported', undefined],
+        ['Moodle activities', 'Matching', 'ok', 'matching'],
         ['Q2', 'MC', 'ok', 'multiple_choice'],
         ['colours', 'MC', 'ok', 'multiple_select'],
         ['Q5', 'Numerical', 'ok', 'numeric'],
@@ -302,7 +318,9 @@ describe('parseGift: the interop fixtures', function () {
         ['2-08 TSL', 'TF', 'ok', 'true_false'],
       ],
     );
-    const [, , q2, colours, q5, short, q1, t, tTrue] = items.map((i) => i.question);
+    const [, activities, q2, colours, q5, short, q1, t, tTrue] = items.map((i) => i.question);
+    assert.deepEqual(activities!.options, ['Forum', 'Choice', 'Database', 'Wiki', 'Chat']);
+    assert.deepEqual(activities!.matches, ['Forum', 'Choice', 'Database', 'Wiki']);
     assert.deepEqual(q2!.option_feedback, ['right; good!', "wrong, it's yellow", "wrong, it's yellow"]);
     assert.deepEqual(colours!.option_credits, [50, -100, 50, -100]);
     assert.equal(colours!.correct_answer, 'yellow|off-beige');
@@ -319,12 +337,45 @@ describe('parseGift: the interop fixtures', function () {
     assert.equal(tTrue!.correct_answer, 'True');
   });
 
-  it('moodle__questions_in_category.gift.txt: 4 questions in "Default for New Features", matching refused', () => {
+  it('moodle__examples.gift.txt: all 43 questions import, the 3 matching ones with their pairs', () => {
+    const items = parseGift(read('moodle__examples.gift.txt')).items;
+    assert.equal(items.length, 43);
+    assert.deepEqual(
+      items.filter((i) => i.status !== 'ok').map((i) => [i.line, i.message]),
+      [],
+    );
+    const count = (type: string) => items.filter((i) => i.question!.question_type === type).length;
+    assert.deepEqual(
+      ['multiple_choice', 'multiple_select', 'short_answer', 'numeric', 'true_false', 'matching'].map(count),
+      [16, 2, 9, 8, 5, 3],
+    );
+    const matching = items.filter((i) => i.question!.question_type === 'matching').map((i) => i.question!);
+    assert.deepEqual(
+      matching.map((q) => [q.stems, q.matches]),
+      [
+        [
+          ['subquestion1', 'subquestion2', 'subquestion3'],
+          ['subanswer1', 'subanswer2', 'subanswer3'],
+        ],
+        [
+          ['Canada', 'Italy', 'Japan', 'India'],
+          ['Ottawa', 'Rome', 'Tokyo', 'New Delhi'],
+        ],
+        [
+          ['Canada', 'Italy', 'Japan'],
+          ['Ottawa', 'Rome', 'Tokyo'],
+        ],
+      ],
+    );
+    for (const q of matching) assert.deepEqual(q.options, q.matches);
+  });
+
+  it('moodle__questions_in_category.gift.txt: 4 questions in "Default for New Features", matching carried', () => {
     const items = parseGift(read('moodle__questions_in_category.gift.txt')).items;
     assert.deepEqual(
       items.map((i) => [i.title, i.status, i.category]),
       [
-        ['Moodle activities', 'unsupported', ['Default for New Features']],
+        ['Moodle activities', 'ok', ['Default for New Features']],
         ['Greeting', 'ok', ['Default for New Features']],
         ['Moodle user', 'ok', ['Default for New Features']],
         ['Moodle acronym', 'ok', ['Default for New Features']],

@@ -13,6 +13,8 @@ import {
   shortAnswer,
   trueFalse,
 } from '../samples';
+import { expectedDraft, gapFill, hottext, matching, matchingHtml, ordering } from '../partSamples';
+import { parseGift } from '../../../functions/src/interchange/gift/read';
 
 // Every exported GIFT file is parsed back with gift-pegjs (the GIFT grammar's
 // own parser): each type and field must come out as meant.
@@ -185,4 +187,58 @@ describe('interchange/export/gift toGift', () => {
   it('escapes \\ ~ = # { } : and line ends', () => {
     assert.equal(giftEscape('a\\b~c=d#e{f}g:h\r\ni\nj'), 'a\\\\b\\~c\\=d\\#e\\{f\\}g\\:h\\ni\\nj');
   });
+});
+
+describe('interchange/export/gift toGift: the types with parts', () => {
+  it('writes a matching question as =stem -> match pairs, a distractor as "= -> option"', () => {
+    const text = toGift([matching]);
+    assert.match(
+      text,
+      /::Capitals::\[plain\]Match each country with its capital\.\{\n\t=France -> Paris\n\t=Italy -> Rome\n\t=Spain -> Madrid\n\t= -> Berlin\n\t####Berlin is in Germany\.\n\}/,
+    );
+    const q = one(matching);
+    assert.equal(q.type, 'Matching');
+    assert.deepEqual(
+      q.matchPairs.map((p: any) => [p.subquestion.text, p.subanswer]),
+      [
+        ['France', 'Paris'],
+        ['Italy', 'Rome'],
+        ['Spain', 'Madrid'],
+        ['', 'Berlin'],
+      ],
+    );
+  });
+
+  it('writes a comment, not a question, for what GIFT cannot say: ordering, gap_fill, hottext, a stem holding "->"', () => {
+    const text = toGift([ordering, gapFill, hottext, { ...matching, stems: ['a -> b', 'c', 'd'] }]);
+    assert.deepEqual(
+      text.split('\n').filter((l) => l.startsWith('// not exported')),
+      [
+        '// not exported: "Planets" is an ordering question, which GIFT cannot say',
+        '// not exported: "Water" is a gap-fill question, which GIFT cannot say (its one answer block is one gap)',
+        '// not exported: "Verbs" is a hottext question, which GIFT cannot say',
+        '// not exported: "Capitals" is a matching question with "->" in a stem, which GIFT reads as the end of the stem',
+      ],
+    );
+    assert.deepEqual(parsed(text), []);
+  });
+
+  it('notes that a matching question’s options are listed matches first, when they were not', () => {
+    assert.match(
+      toGift([{ ...matching, options: ['Berlin', 'Madrid', 'Paris', 'Rome'] }]),
+      /\/\/ the options' order is not carried: GIFT lists the matches, then the distractors\n/,
+    );
+  });
+});
+
+describe('GIFT round trip of matching: exported, then read, gives the same question', () => {
+  for (const q of [matching, matchingHtml]) {
+    it(q.title!, () => {
+      const [item] = parseGift(toGift([q])).items;
+      assert.equal(item.status, 'ok', item.message ?? '');
+      assert.deepEqual(item.question, expectedDraft(q));
+      assert.deepEqual(item.category, q.category);
+      assert.deepEqual(item.warnings, []);
+    });
+  }
 });

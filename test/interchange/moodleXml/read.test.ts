@@ -258,10 +258,10 @@ describe('moodleXml.parseMoodleXml: types we do not hold', () => {
     assert.deepEqual(
       bank.items.map((i) => [i.source_type, i.status, i.question]),
       [
-        ['matching', 'unsupported', undefined],
-        ['cloze', 'unsupported', undefined],
+        ['ddmarker', 'unsupported', undefined],
+        ['ddimageortext', 'unsupported', undefined],
         ['calculated', 'unsupported', undefined],
-        ['ddwtos', 'unsupported', undefined],
+        ['calculatedmulti', 'unsupported', undefined],
         ['description', 'unsupported', undefined],
         ['wordselect', 'unsupported', undefined],
         ['(none)', 'error', undefined],
@@ -270,7 +270,7 @@ describe('moodleXml.parseMoodleXml: types we do not hold', () => {
     );
     assert.equal(
       bank.items[1].message,
-      'Cloze (multianswer) is not a question type we support (Moodle type "cloze"): not imported',
+      'Drag and drop onto image is not a question type we support (Moodle type "ddimageortext"): not imported',
     );
     assert.match(bank.items[4].message!, /^Description \(a text shown among questions, not a question\)/);
     assert.equal(bank.items[5].message, 'The question type "wordselect" is not one we support: not imported');
@@ -283,6 +283,130 @@ describe('moodleXml.parseMoodleXml: types we do not hold', () => {
         'The category "top" draws 1 of its questions at random (Moodle random questions); all its 8 questions were imported in no folder',
       ),
       bank.items[0].warnings.join('\n'),
+    );
+  });
+});
+
+describe('moodleXml.parseMoodleXml: the types with parts', () => {
+  const bank = ownFixture('parts.xml');
+  const item = (title: string) => byTitle(bank, title);
+
+  it('reports each by its Moodle type: the ones that map imported, the broken ones errors saying what is wrong', () => {
+    assert.deepEqual(
+      bank.items.map((i) => [i.title, i.source_type, i.status]),
+      [
+        ['Sentence', 'gapselect', 'ok'],
+        ['Chips', 'ddwtos', 'ok'],
+        ['Capitals', 'matching', 'ok'],
+        ['No answer', 'matching', 'error'],
+        ['Whole order', 'ordering', 'ok'],
+        ['Contiguous', 'ordering', 'ok'],
+        ['Halves', 'multianswer', 'ok'],
+        ['Weightless', 'cloze', 'error'],
+        ['Unknown kind', 'cloze', 'error'],
+        ['Star', 'cloze', 'error'],
+        ['Too far', 'gapselect', 'error'],
+        ['Lonely group', 'gapselect', 'error'],
+        ['Read this', 'description', 'unsupported'],
+      ],
+    );
+  });
+
+  it('gapselect: gaps renumbered in text order, each a drop-down of its answer’s group', () => {
+    const q = item('Sentence').question!;
+    assert.equal(q.question_text, '<p>The [[1]] sat on the [[2]]; the [[3]] sat too.</p>');
+    assert.deepEqual(q.gaps, [
+      { kind: 'select', answers: [{ answer: 'cat', credit: 100 }], options: ['cat', 'dog'] },
+      { kind: 'select', answers: [{ answer: 'mat', credit: 100 }], options: ['mat', 'rug'] },
+      { kind: 'select', answers: [{ answer: 'dog', credit: 100 }], options: ['cat', 'dog'] },
+    ]);
+    assert.equal(q.marks, 3);
+    assert.deepEqual(item('Sentence').category, ['Parts']);
+  });
+
+  it('ddwtos: drag gaps over all the choices, reusable when one is infinite, groups and partial infinity named', () => {
+    const chips = item('Chips');
+    assert.deepEqual(chips.question!.gaps, [
+      { kind: 'drag', answers: [{ answer: 'Cherry', credit: 100 }] },
+      { kind: 'drag', answers: [{ answer: 'Banana', credit: 100 }] },
+      { kind: 'drag', answers: [{ answer: 'Cherry', credit: 100 }] },
+    ]);
+    assert.deepEqual(chips.question!.drag_options, ['Banana', 'Cherry', 'Plum']);
+    assert.equal(chips.question!.drag_reusable, true);
+    assert.deepEqual(chips.warnings, [
+      "The choices' groups are not carried: here any chip may be dropped into any gap",
+      '1 of the 3 choices may be used more than once in Moodle; here every chip may',
+    ]);
+  });
+
+  it('matching: HTML stems as text, the answer of a text-less subquestion a distractor; a stem without an answer an error', () => {
+    const q = item('Capitals').question!;
+    assert.deepEqual(
+      [q.stems, q.options, q.matches],
+      [
+        ['France & Paris', 'Italy & Paris'],
+        ['Yes', 'No', 'Maybe'],
+        ['Yes', 'No'],
+      ],
+    );
+    assert.deepEqual(item('Capitals').warnings, [
+      'Subquestion 1: its formatting (i) was dropped (stems are plain text)',
+    ]);
+    assert.equal(item('No answer').message, '"No answer": Subquestion 1 ("Alone") has no answer');
+  });
+
+  it('ordering: items in fraction order; ALL_OR_NOTHING whole, a numbered grading type by its name, a subset shown named', () => {
+    assert.deepEqual(item('Whole order').question!.options, ['one', 'two', 'three']);
+    assert.equal(item('Whole order').question!.ordering_score, 'all_or_nothing');
+    assert.deepEqual(item('Whole order').warnings, []);
+    const contiguous = item('Contiguous');
+    assert.equal(contiguous.question!.ordering_score, 'partial');
+    assert.deepEqual(contiguous.warnings, [
+      'Moodle shows takers 2 of the items (selecttype RANDOM); here every item is shown',
+      "Scored by the longest ordered subset (items in the right relative order, not necessarily adjacent, ÷ items): Moodle's longest contiguous subset counts only items next to each other",
+    ]);
+  });
+
+  it('cloze in plain text: weights, escapes, a MULTIRESPONSE whose best choice is raised to 100%, a 0% catch-all left out', () => {
+    const halves = item('Halves');
+    assert.equal(halves.question!.question_text, 'Pick [[1]] and type [[2]] and [[3]].');
+    assert.deepEqual(halves.question!.gaps, [
+      {
+        kind: 'select',
+        answers: [
+          { answer: 'red', credit: 100 },
+          { answer: 'blue', credit: 100 },
+        ],
+        options: ['red', 'blue', 'green'],
+        weight: 2,
+      },
+      { kind: 'text', answers: [{ answer: 'a}b~c', credit: 100 }] },
+      { kind: 'numeric', answers: [{ answer: '2', credit: 100, tolerance: 0.5 }] },
+    ]);
+    assert.deepEqual(halves.warnings, [
+      'Gap 1 (MR): Moodle lets several choices be ticked; here it is a drop-down where one is chosen, each right choice ("red", "blue") accepted, the best (50%) for 100%',
+      'Gap 1 (MR): "green" (-50%) cannot take marks away here: they score 0',
+      "The answers' feedback of gap 3 is not carried (gaps have no per-answer feedback)",
+    ]);
+  });
+
+  it('names what is wrong: a weight of 0, a subquestion type cloze has not, a credited wildcard, a gap naming no choice, a group of one', () => {
+    assert.deepEqual(
+      ['Weightless', 'Unknown kind', 'Star', 'Too far', 'Lonely group'].map((t) => item(t).message),
+      [
+        '"Weightless": Gap 1 (SA) has weight 0: a gap\'s weight must be more than 0',
+        '"Unknown kind": Gap 1 (ESSAY): "ESSAY" is not a subquestion type of Moodle\'s cloze',
+        '"Star": Gap 1 (SA): the answer "*" uses Moodle\'s * wildcard, not carried',
+        '"Too far": The gap [[3]] names no choice (there are 2)',
+        '"Lonely group": Gap 1 ("dog"): its group 2 has one choice, a drop-down needs two',
+      ],
+    );
+  });
+
+  it('still refuses a description by name (text with no answer)', () => {
+    assert.match(
+      item('Read this').message!,
+      /^Description \(a text shown among questions, not a question\) is not a question type we support/,
     );
   });
 });
@@ -438,13 +562,30 @@ describe('moodleXml.parseMoodleXml on Moodle’s own import fixtures', function 
     );
   });
 
-  it('broken_cloze_questions.xml: all 5 cloze questions unsupported, by name', () => {
+  it('broken_cloze_questions.xml: each of the 5 cloze questions an error saying what is wrong, the file still read', () => {
     const bank = moodle('moodle__broken_cloze_questions.xml');
-    assert.equal(bank.items.length, 5);
-    for (const item of bank.items) {
-      assert.equal(item.status, 'unsupported');
-      assert.match(item.message!, /^Cloze \(multianswer\) is not a question type we support/);
-    }
+    assert.deepEqual(
+      bank.items.map((i) => [i.status, i.message]),
+      [
+        [
+          'error',
+          '"Multianswer question without subquestions": Its text has no embedded answers ({1:SHORTANSWER:=…}): a cloze question needs at least one',
+        ],
+        ['error', '"Multichoice subquestion without choices": Gap 1 (MULTICHOICE) has no answers ({1:MULTICHOICE})'],
+        [
+          'error',
+          '"Multichoice subquestion with only one choice": Gap 1 (MULTICHOICE) has only 1 choice: a drop-down needs two',
+        ],
+        [
+          'error',
+          '"Multichoice subquestion with no completely correct answer": Gap 1 (MULTICHOICE): no answer is worth 100%',
+        ],
+        [
+          'error',
+          '"Numerical subquestion with buggy answer": Gap 1 (NUMERICAL): "zero" is not a number (or a number:tolerance)',
+        ],
+      ],
+    );
   });
 
   it('nested_categories_with_questions.xml: 5 questions, each in its nested category', () => {
@@ -466,9 +607,25 @@ describe('moodleXml.parseMoodleXml on Moodle’s own import fixtures', function 
     assert.match(notCarried(bank.items[0]), /idnumber "T & F"/);
   });
 
-  it('sample_questions_with_old_image_tag.xml: the cloze unsupported, the multichoice with its old image carried', () => {
+  it('sample_questions_with_old_image_tag.xml: the cloze as a gap fill, the multichoice with its old image carried', () => {
     const bank = moodle('moodle__sample_questions_with_old_image_tag.xml');
-    assert.deepEqual(statuses(bank), ['cloze:unsupported', 'multichoice:ok']);
+    assert.deepEqual(statuses(bank), ['cloze:ok', 'multichoice:ok']);
+    const cloze = bank.items[0].question!;
+    assert.equal(cloze.question_type, 'gap_fill');
+    assert.deepEqual(
+      cloze.gaps!.map((g) => [g.kind, g.answers[0].answer]),
+      [
+        ['select', 'California'],
+        ['select', 'Arizona'],
+        ['select', 'California'],
+        ['select', 'Arizona'],
+        ['text', 'Paris'],
+      ],
+    );
+    assert.match(
+      cloze.question_text,
+      /The capital of France is \[\[5\]\]\.<br \/> <img src="@@PLUGINFILE@@\/moodle\.png" \/>$/,
+    );
     const mcq = bank.items[1].question!;
     assert.match(mcq.question_text, / <img src="@@PLUGINFILE@@\/moodle\.png" \/>$/);
     assert.deepEqual(mcq.options, ['wrong answer', 'another wrong answer', 'right answer']);
@@ -504,17 +661,134 @@ describe('moodleXml.parseMoodleXml on Moodle’s own import fixtures', function 
     assert.match(bank.items[0].warnings.join('\n'), /Feedback for the answers "frog", "toad", "\*" is not carried/);
   });
 
-  it('qtype_match testquestion: matching unsupported, by name', () => {
+  it('qtype_match testquestion: 1 matching question, frog/cat/newt, the text-less subquestion’s "insect" a distractor', () => {
     const bank = moodle('moodle__qtype_match__testquestion.moodle.xml');
-    assert.deepEqual(statuses(bank), ['matching:unsupported']);
-    assert.match(bank.items[0].message!, /^Matching is not a question type we support/);
+    assert.deepEqual(statuses(bank), ['matching:ok']);
+    const q = bank.items[0].question!;
+    assert.equal(q.question_type, 'matching');
+    assert.deepEqual(q.stems, ['frog', 'cat', 'newt']);
+    assert.deepEqual(q.options, ['amphibian', 'mammal', 'insect']);
+    assert.deepEqual(q.matches, ['amphibian', 'mammal', 'amphibian']);
+    assert.equal(q.feedback, 'General feedback.');
+    // shuffleanswers is ignored without a word: the bank shuffles what it shows.
+    assert.ok(!bank.items[0].warnings.some((w) => w.includes('shuffle')));
+  });
+
+  it('qtype_ordering testquestion: 1 ordering question, 6 items in fraction order, ABSOLUTE_POSITION scored partial with a warning', () => {
+    const bank = moodle('moodle-qtype_ordering__testquestion.moodle.xml');
+    assert.deepEqual(statuses(bank), ['ordering:ok']);
+    const item = bank.items[0];
+    assert.equal(item.title, 'dd-ordering 1');
+    assert.deepEqual(item.category, ['Test questions']);
+    assert.equal(item.question!.question_text, 'Put these words in order.');
+    assert.deepEqual(item.question!.options, ['Modular', 'Object', 'Oriented', 'Dynamic', 'Learning', 'Environment']);
+    assert.equal(item.question!.ordering_score, 'partial');
+    assert.ok(
+      item.warnings.includes(
+        "Scored by the longest ordered subset (items in the right relative order, not necessarily adjacent, ÷ items): Moodle's grading type ABSOLUTE_POSITION scores the order its own way",
+      ),
+    );
+    assert.match(notCarried(item), /layout HORIZONTAL.*idnumber "dd1"/);
+  });
+
+  it('multianswer-all-types.xml: 1 gap-fill question with 16 gaps, weights summing to 18', () => {
+    const bank = moodle('moodle__multianswer-all-types.xml');
+    assert.deepEqual(statuses(bank), ['cloze:ok']);
+    const item = bank.items[0];
+    const q = item.question!;
+    assert.equal(item.title, 'All CLOZE types in one question');
+    assert.equal(q.question_type, 'gap_fill');
+    const gaps = q.gaps!;
+    assert.equal(gaps.length, 16);
+    assert.deepEqual(
+      gaps.map((g) => g.kind),
+      [...Array(10).fill('select'), 'numeric', 'numeric', 'numeric', 'text', 'text', 'text'],
+    );
+    assert.equal(
+      gaps.reduce((sum, g) => sum + (g.weight ?? 1), 0),
+      18,
+    );
+    assert.equal(q.marks, 18);
+    assert.ok(
+      item.warnings.includes("No defaultgrade: marks 18, the sum of its gaps' weights, as Moodle scores a cloze"),
+    );
+    for (let n = 1; n <= 16; n += 1) assert.equal(q.question_text.split(`[[${n}]]`).length, 2, `[[${n}]] once`);
+    assert.match(q.question_text, /Water freezes at 0°C and \[\[11\]\] Farenheit/);
+    assert.deepEqual(gaps[0], {
+      kind: 'select',
+      answers: [{ answer: '50 B.C.', credit: 100 }],
+      options: ['200 B.C.', '50 B.C.', '50 A.C.', '200 A.C.'],
+    });
+    // MULTIRESPONSE: a drop-down accepting each right choice, said in a warning.
+    assert.deepEqual(gaps[6], {
+      kind: 'select',
+      answers: [
+        { answer: 'Marge', credit: 100 },
+        { answer: 'Lisa', credit: 100 },
+      ],
+      options: ['Marge', 'Fred', 'Lisa', 'Anna'],
+    });
+    assert.deepEqual(gaps[7].answers, [
+      { answer: 'blue hair', credit: 100 },
+      { answer: 'being a soccer mom', credit: 50 },
+    ]);
+    assert.ok(
+      item.warnings.includes(
+        'Gap 7 (MULTIRESPONSE): Moodle lets several choices be ticked; here it is a drop-down where one is chosen, each right choice ("Marge", "Lisa") accepted',
+      ),
+    );
+    assert.deepEqual(gaps.slice(10, 13), [
+      { kind: 'numeric', answers: [{ answer: '32', credit: 100, tolerance: 0 }] },
+      {
+        kind: 'numeric',
+        answers: [
+          { answer: '212', credit: 100, tolerance: 0 },
+          { answer: '212', credit: 50, tolerance: 10 },
+        ],
+      },
+      {
+        kind: 'numeric',
+        weight: 3,
+        answers: [
+          { answer: '1701', credit: 100, tolerance: 0 },
+          { answer: '1701', credit: 66, tolerance: 20 },
+          { answer: '1701', credit: 33, tolerance: 50 },
+        ],
+      },
+    ]);
+    assert.deepEqual(gaps.slice(13), [
+      { kind: 'text', answers: [{ answer: 'Fahrenheit', credit: 100 }] },
+      {
+        kind: 'text',
+        case_sensitive: true,
+        // H<sub>2</sub>O as text is the next answer's H2O: one answer.
+        answers: [{ answer: 'H2O', credit: 100 }],
+      },
+      {
+        kind: 'text',
+        answers: [
+          { answer: 'Whisky', credit: 100 },
+          { answer: 'Whiskey', credit: 100 },
+          { answer: 'Wiskey', credit: 50 },
+          { answer: 'Wisky', credit: 25 },
+        ],
+      },
+    ]);
+    assert.ok(
+      item.warnings.includes(
+        'Gap 15 (SHORTANSWER_C): the markup of the answer "H<sub>2</sub>O" was dropped (answers are plain text)',
+      ),
+    );
+    assert.ok(
+      item.warnings.includes(
+        "The answers' feedback of gaps 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 is not carried (gaps have no per-answer feedback)",
+      ),
+    );
   });
 
   for (const [file, type, name] of [
-    ['moodle-qtype_ordering__testquestion.moodle.xml', 'ordering', 'Ordering'],
     ['moodle-qtype_ddmarker__testquestion.moodle.xml', 'ddmarker', 'Drag and drop markers'],
     ['moodle-qtype_ddimageortext__testquestion.moodle.xml', 'ddimageortext', 'Drag and drop onto image'],
-    ['moodle__multianswer-all-types.xml', 'cloze', 'Cloze (multianswer)'],
   ]) {
     it(`${file}: ${type} unsupported, by name, never imported as something else`, () => {
       const bank = moodle(file);

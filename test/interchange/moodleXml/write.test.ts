@@ -14,6 +14,18 @@ import {
   shortAnswer,
   trueFalse,
 } from '../samples';
+import {
+  expectedDraft,
+  gapFill,
+  gapFillDrag,
+  gapFillHtml,
+  hottext,
+  matching,
+  matchingHtml,
+  ordering,
+  orderingPartial,
+} from '../partSamples';
+import { parseMoodleXml } from '../../../functions/src/interchange/moodleXml/read';
 
 // The Moodle XML writer: every file is read back with the project's XML reader
 // (well-formed, no DOCTYPE) and checked element by element.
@@ -232,4 +244,93 @@ describe('interchange/export/moodleXml toMoodleXml', () => {
     const q = only(toMoodleXml([{ ...numericExact, question_text: 'a < b & "c" ]]> \u0001 \r\n' }]));
     assert.equal(text(q, 'questiontext'), 'a < b & "c" ]]> \ufffd \n');
   });
+});
+
+describe('interchange/export/moodleXml toMoodleXml: the types with parts', () => {
+  it('writes a matching question as Moodle’s matching: each stem with its match, a distractor as a subquestion without text', () => {
+    const q = only(toMoodleXml([matching]));
+    assert.equal(q.attrs.type, 'matching');
+    assert.deepEqual(
+      elements(q, 'subquestion').map((s) => [s.attrs.format, text(s, 'text') ?? '', text(s, 'answer')]),
+      [
+        ['plain_text', 'France', 'Paris'],
+        ['plain_text', 'Italy', 'Rome'],
+        ['plain_text', 'Spain', 'Madrid'],
+        ['plain_text', '', 'Berlin'],
+      ],
+    );
+  });
+
+  it('notes that a matching question’s options are listed matches first, when they were not', () => {
+    const xml = toMoodleXml([{ ...matching, options: ['Berlin', 'Madrid', 'Paris', 'Rome'] }]);
+    assert.match(
+      xml,
+      /<!-- the options' order is not carried: Moodle lists the subquestions' answers \(matches first, then distractors\) -->/,
+    );
+  });
+
+  it('writes an ordering question with its items in order as fractions 1…n and its grading type, noting the plugin', () => {
+    const xml = toMoodleXml([ordering, orderingPartial]);
+    const [whole, partial] = questionsOf(xml).filter((q) => q.attrs.type === 'ordering');
+    assert.deepEqual(
+      answers(whole).map((a) => [a.fraction, a.text]),
+      [
+        ['1', 'Mercury'],
+        ['2', 'Venus'],
+        ['3', 'Earth'],
+        ['4', 'Mars'],
+      ],
+    );
+    assert.equal(text(whole, 'gradingtype'), 'ALL_OR_NOTHING');
+    assert.equal(text(partial, 'gradingtype'), 'LONGEST_ORDERED_SUBSET');
+    assert.match(xml, /<!-- ordering is Moodle's qtype_ordering plugin, not core/);
+  });
+
+  it('writes a gap_fill as a cloze, each gap an embedded answer with its weight, noting marks Moodle will not keep', () => {
+    const xml = toMoodleXml([gapFill]);
+    assert.match(
+      xml,
+      /<!-- Moodle scores a cloze out of the sum of its gaps' weights \(7\), not its defaultgrade \(2\) -->/,
+    );
+    const q = only(xml);
+    assert.equal(q.attrs.type, 'cloze');
+    assert.equal(
+      text(q, 'questiontext'),
+      'Water is {1:SHORTANSWER:=wet~%50%da\\\\*mp} and boils at {2:NUMERICAL:=100:0.5~%25%212} °C, written {1:SHORTANSWER_C:=H2O}, in the {3:MULTICHOICE:%50%solid~=liquid~gas} state.',
+    );
+  });
+
+  it('writes a drag gap as a drop-down of the chips, and says so', () => {
+    const xml = toMoodleXml([gapFillDrag]);
+    assert.equal(
+      text(only(xml), 'questiontext'),
+      '{1:MULTICHOICE:=Banana~Cherry~Plum} is yellow, {1:MULTICHOICE:Banana~=Cherry~Plum} is red.',
+    );
+    assert.match(xml, /<!-- gap 1: a drag gap written as a drop-down of the chips \(a cloze has no drag\) -->/);
+    assert.match(xml, /<!-- each chip used once is not carried: a drop-down may repeat a choice -->/);
+  });
+
+  it('writes no question for a hottext, a comment naming what it cannot carry in its place', () => {
+    const xml = toMoodleXml([hottext, ordering]);
+    assert.deepEqual(
+      questionsOf(xml).map((q) => q.attrs.type),
+      ['category', 'ordering'],
+    );
+    assert.match(
+      xml,
+      /<!-- not exported: "Verbs" is a hottext question \(phrases chosen in the text\), which no Moodle core type holds -->/,
+    );
+  });
+});
+
+describe('Moodle XML round trip of the types with parts: exported, then read, gives the same question', () => {
+  for (const q of [matching, matchingHtml, ordering, orderingPartial, gapFill, gapFillHtml]) {
+    it(`${q.question_type}: ${q.title}`, () => {
+      const [item] = parseMoodleXml(toMoodleXml([q])).items;
+      assert.equal(item.status, 'ok', item.message ?? '');
+      assert.deepEqual(item.question, expectedDraft(q));
+      assert.deepEqual(item.category, q.category);
+      assert.deepEqual(item.warnings, []);
+    });
+  }
 });

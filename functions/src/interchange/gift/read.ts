@@ -55,7 +55,10 @@ import {
 //                                stand-in credits: read back without option_credits); others are warned
 // feedback and option_feedback are written in the question's text_format.
 // Options (and short answers) are plain text: markup in them is removed, with a warning.
-// Refused per question: matching (`->`), descriptions (no answer block), a `*` wildcard in an
+//   {=a -> x =b -> y = -> z}   → matching: stems [a, b], options [x, y, z] (z, without a stem, a
+//                                distractor), matches [x, y]; the stems in the question's format
+//                                turned to text, the matches plain.
+// Refused per question: descriptions (no answer block), a `*` wildcard in an
 // answer worth credit, a number that is not a number, weights that cannot reach 100%.
 
 type Format = 'html' | 'moodle' | 'plain' | 'markdown';
@@ -252,8 +255,6 @@ function draftOf(q: GiftQuestion, item: ParsedItem, tags: ExportTags): QuestionD
   const warn = (message: string) => item.warnings.push(message);
   if (item.source_type === 'Description')
     throw new Refusal('A description (text with no answer block) is not a question: not imported', 'unsupported');
-  if (item.source_type === 'Matching')
-    throw new Refusal('Matching questions (answers with "->") are not a type we support', 'unsupported');
   const block = q.block!;
 
   // Moodle's text: the block taken out, or "_____" in its place when text follows it.
@@ -290,6 +291,8 @@ function draftOf(q: GiftQuestion, item: ParsedItem, tags: ExportTags): QuestionD
       return { ...draft, ...choice(block.answers, inherited, feedbackText, warn, tags.allOrNothing === true) };
     case 'Numerical':
       return { ...draft, ...numeric(block.answers, warn) };
+    case 'Matching':
+      return { ...draft, ...matching(block.answers, inherited, warn) };
     default:
       return { ...draft, ...shortAnswer(block.answers, inherited, warn) };
   }
@@ -377,6 +380,45 @@ function choice(
     ...withFeedback,
   };
 }
+
+/**
+ * `=stem -> option` pairs, split at the first "->" as Moodle does: the stem in the question's
+ * format turned to text, the option plain; a pair without a stem is a distractor.
+ */
+function matching(answers: GiftAnswer[], inherited: Format | null, warn: Warn): Partial<QuestionDraft> {
+  const stems: string[] = [];
+  const matches: string[] = [];
+  const options: string[] = [];
+  const ignored: string[] = [];
+  answers
+    .filter((a, i) => !(i === 0 && isBlankFirst(a)))
+    .forEach((a, i) => {
+      const arrow = a.text.indexOf(ARROW);
+      if (a.prefix !== '=' || arrow < 0)
+        throw new Refusal(
+          `Answer ${i + 1} ("${a.text.trim()}") is not a pair "=stem -> match", as a matching question's are`,
+        );
+      if (a.weight !== null || hasFeedback(a)) ignored.push(`answer ${i + 1}`);
+      const stem = optionText({ ...a, text: a.text.slice(0, arrow) }, inherited, `Stem ${i + 1}`, warn);
+      const option = optionText(
+        { ...a, format: 'plain', text: a.text.slice(arrow + ARROW.length) },
+        null,
+        `Match ${i + 1}`,
+        warn,
+      );
+      if (option === '') throw new Refusal(`Answer ${i + 1} ("${a.text.trim()}") has no match after "->"`);
+      if (!options.includes(option)) options.push(option);
+      if (stem === '') return;
+      stems.push(stem);
+      matches.push(option);
+    });
+  if (ignored.length > 0)
+    warn(`Weights and feedback of a matching question's pairs are not carried (${ignored.join(', ')})`);
+  if (stems.length === 0) throw new Refusal('No pair has a stem to match');
+  return { question_type: 'matching', stems, options, matches };
+}
+
+const ARROW = '->';
 
 /** Hundredths of a percent, the positive ones adding up to exactly 100 (largest remainders). */
 function roundCredits(credits: number[]): number[] {

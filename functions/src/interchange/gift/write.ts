@@ -5,6 +5,7 @@ import {
   decimalText,
   formatNumber,
   gradeChanges,
+  matchingDistractors,
   moodleCredits,
   alternativeGrades,
 } from '../conventions';
@@ -73,7 +74,12 @@ function tagLine(q: ExportQuestion): string {
   return `// ${tags.map((t) => `[tag:${t}]`).join(' ')}`;
 }
 
-function answersOf(q: ExportQuestion): { body: string; notes: string[] } {
+/** What GIFT cannot say: why, for the comment written in the question's place. */
+interface Unwritable {
+  cannot: string;
+}
+
+function answersOf(q: ExportQuestion): { body: string; notes: string[] } | Unwritable {
   const optionFeedback = (i: number) => feedbackText(q.option_feedback?.[i]);
   switch (q.question_type) {
     case 'multiple_choice':
@@ -134,12 +140,43 @@ function answersOf(q: ExportQuestion): { body: string; notes: string[] } {
     }
     case 'essay':
       return { body: '', notes: [] };
+    case 'matching':
+      return matchingAnswers(q);
+    case 'ordering':
+      return { cannot: 'an ordering question, which GIFT cannot say' };
+    case 'gap_fill':
+      return { cannot: 'a gap-fill question, which GIFT cannot say (its one answer block is one gap)' };
+    case 'hottext':
+      return { cannot: 'a hottext question, which GIFT cannot say' };
   }
+}
+
+/**
+ * `=stem -> match` per stem, then `=-> option` for each option no stem matches (Moodle's
+ * distractor). Moodle splits at the first "->", so a stem holding one cannot be written.
+ */
+function matchingAnswers(q: ExportQuestion): { body: string; notes: string[] } | Unwritable {
+  const stems = q.stems ?? [];
+  const matches = q.matches ?? [];
+  if (stems.some((s) => s.includes(ARROW)))
+    return { cannot: 'a matching question with "->" in a stem, which GIFT reads as the end of the stem' };
+  const { distractors, reordered } = matchingDistractors(q);
+  const pair = (stem: string, option: string) =>
+    `\t=${stem === '' ? '' : answerText(q, stem)} -> ${giftEscape(option)}`;
+  return {
+    body: [...stems.map((s, i) => pair(s, matches[i] ?? '')), ...distractors.map((d) => pair('', d))].join('\n'),
+    notes: reordered ? ["the options' order is not carried: GIFT lists the matches, then the distractors"] : [],
+  };
 }
 
 /** One question as a GIFT block (comment lines, then the question), without the blank line after it. */
 export function giftQuestion(q: ExportQuestion): string {
-  const { body, notes } = answersOf(q);
+  const written = answersOf(q);
+  if ('cannot' in written) {
+    const which = q.title ? `"${q.title.replace(/\s+/g, ' ')}"` : `question ${q.id}`;
+    return `// not exported: ${which} is ${written.cannot}`;
+  }
+  const { body, notes } = written;
   const lines = [...notes, ...arrowNote(q)].map((n) => `// ${n}`);
   if (mediaOfQuestion(q).length > 0)
     lines.push('// media: GIFT cannot carry files; the images and sounds stay links to /api/media/… on this platform');

@@ -4,12 +4,14 @@ import {
   MEDIA_PLACEHOLDER,
   OPTION_SEPARATOR,
   type AlternativeAnswer,
+  type GapDraft,
   type MediaFile,
   type ParsedBank,
   type ParsedItem,
   type QuestionDraft,
   Refusal,
 } from '../model';
+import { gapsOfText } from './cloze';
 import { element, elements, innerHtml, localName, parseXml, textOf, type XmlElement } from '../xml';
 import {
   EXPORT_TAGS,
@@ -33,19 +35,12 @@ import {
 /** Types we cannot hold, by Moodle's name, as a person would call them. */
 const UNSUPPORTED = new Map<string, string>(
   Object.entries({
-    matching: 'Matching',
-    match: 'Matching',
-    cloze: 'Cloze (multianswer)',
-    multianswer: 'Cloze (multianswer)',
     calculated: 'Calculated',
     calculatedsimple: 'Simple calculated',
     calculatedmulti: 'Calculated multichoice',
-    ddwtos: 'Drag and drop into text',
-    gapselect: 'Select missing words',
     ddmarker: 'Drag and drop markers',
     ddimageortext: 'Drag and drop onto image',
     randomsamatch: 'Random short-answer matching',
-    ordering: 'Ordering',
     description: 'Description (a text shown among questions, not a question)',
     multichoiceset: 'All-or-nothing multiple choice',
   }),
@@ -412,9 +407,14 @@ function assemble(
   r: QuestionReader,
   draft: Omit<QuestionDraft, 'question_text' | 'marks' | 'difficulty'>,
   optionFeedback: FieldText[] = [],
+  /** The question text as the type reads it (a cloze's embedded answers become its gaps). */
+  rewriteText: (text: FieldText) => string = (text) => text.text,
+  /** The marks without a defaultgrade (asked once the text is read), and why they are those. */
+  defaultMarks: () => DefaultMarks = () => ({ marks: 1, why: '' }),
 ): QuestionDraft {
   const format = r.textFormat;
-  const text = r.field(r.child('questiontext'), 'html');
+  const read = r.field(r.child('questiontext'), 'html');
+  const text = { ...read, text: rewriteText(read) };
   const legacy = legacyImage(r);
   const feedback = r.field(r.child('generalfeedback'), format);
   const fields = [text, feedback, ...optionFeedback];
@@ -427,7 +427,7 @@ function assemble(
     ...draft,
     question_text: questionText,
     text_format: html ? 'html' : 'plain',
-    marks: readMarks(r),
+    marks: readMarks(r, defaultMarks()),
     difficulty: 'medium',
   };
   const general = asDraft(feedback);
@@ -453,16 +453,23 @@ function legacyImage(r: QuestionReader): string | undefined {
   return MEDIA_PLACEHOLDER + encodeURIComponent(path);
 }
 
-function readMarks(r: QuestionReader): number {
+interface DefaultMarks {
+  marks: number;
+  /** Said after the marks in the warning ('' for the plain default). */
+  why: string;
+}
+
+function readMarks(r: QuestionReader, fallback: DefaultMarks): number {
   const given = r.value('defaultgrade');
   const marks = given === undefined || given === '' ? undefined : Number(given);
   if (marks !== undefined && Number.isFinite(marks) && marks > 0) return marks;
+  const instead = `marks ${fallback.marks}${fallback.why}`;
   r.warnings.push(
     given === undefined || given === ''
-      ? 'No defaultgrade: marks 1'
-      : `defaultgrade ${given} is not a positive number of marks: marks 1`,
+      ? `No defaultgrade: ${instead}`
+      : `defaultgrade ${given} is not a positive number of marks: ${instead}`,
   );
-  return 1;
+  return fallback.marks;
 }
 
 interface Answer {
@@ -494,7 +501,7 @@ const percent = (credit: number): string => `${credit}%`;
 const multichoice: Reader = (r) => {
   const format = r.textFormat;
   const answers = gradedAnswers(r);
-  const options = answers.map((a, i) => optionText(r, a.element, format, i + 1));
+  const options = answers.map((a, i) => optionText(r, a.element, format, `Option ${i + 1}`));
   const feedback = answers.map((a) => r.field(element(a.element, 'feedback'), format));
   const single = !['false', '0', ''].includes(r.value('single') ?? 'true');
   noteChoiceSettings(r);
@@ -550,8 +557,15 @@ function noteChoiceSettings(r: QuestionReader): void {
   r.noteCombinedFeedback();
 }
 
-/** An option as plain text: HTML turned to text, saying what was lost; a "|" cannot be stored. */
-function optionText(r: QuestionReader, answer: XmlElement, format: string, n: number): string {
+/** An option (or a stem, an item: `what`) as plain text: HTML turned to text, saying what was lost; a "|" cannot be stored. */
+function optionText(
+  r: QuestionReader,
+  answer: XmlElement,
+  format: string,
+  what: string,
+  /** What such texts are, for messages. */
+  kind = 'options',
+): string {
   const raw = fieldText(answer);
   const answerFormat = answer.attrs.format?.trim() || format;
   let text = raw;
@@ -564,17 +578,17 @@ function optionText(r: QuestionReader, answer: XmlElement, format: string, n: nu
     if (converted.formatting.length > 0) lost.push(`its formatting (${converted.formatting.join(', ')})`);
     if (lost.length > 0)
       r.warnings.push(
-        `Option ${n}: ${lost.join(' and ')} ${lost.length > 1 ? 'were' : 'was'} dropped (options are plain text)`,
+        `${what}: ${lost.join(' and ')} ${lost.length > 1 ? 'were' : 'was'} dropped (${kind} are plain text)`,
       );
     if (text === '' && converted.images.length > 0) {
       const alt = converted.images.map((i) => i.alt.trim()).find(Boolean);
-      if (!alt) throw new Refusal(`Option ${n} is only an image, and options are plain text`);
-      r.warnings.push(`Option ${n} was only an image: its alt text "${alt}" is the option`);
+      if (!alt) throw new Refusal(`${what} is only an image, and ${kind} are plain text`);
+      r.warnings.push(`${what} was only an image: its alt text "${alt}" is the option`);
       text = alt;
     }
   }
   if (text.includes(OPTION_SEPARATOR))
-    throw new Refusal(`Option ${n} ("${text}") contains "${OPTION_SEPARATOR}", which an option cannot`);
+    throw new Refusal(`${what} ("${text}") contains "${OPTION_SEPARATOR}", which an option cannot`);
   return text;
 }
 
@@ -726,7 +740,191 @@ const essay: Reader = (r) => {
   return assemble(r, draft);
 };
 
-const READERS = new Map<string, Reader>(Object.entries({ multichoice, truefalse, shortanswer, numerical, essay }));
+// ---- The types with parts (docs/question-types.md)
+
+/** Moodle's `matching` (qtype_match): a subquestion without text is a distractor; the answers are plain text. */
+const matching: Reader = (r) => {
+  const stems: string[] = [];
+  const matches: string[] = [];
+  const options: string[] = [];
+  elements(r.question, 'subquestion').forEach((sub, i) => {
+    const answer = element(sub, 'answer');
+    const option = answer ? optionText(r, answer, 'plain_text', `The answer of subquestion ${i + 1}`) : '';
+    const stem = optionText(r, sub, r.textFormat, `Subquestion ${i + 1}`, 'stems');
+    if (option === '') {
+      if (stem !== '') throw new Refusal(`Subquestion ${i + 1} ("${stem}") has no answer`);
+      return;
+    }
+    if (!options.includes(option)) options.push(option);
+    if (stem === '') return;
+    stems.push(stem);
+    matches.push(option);
+  });
+  if (stems.length === 0) throw new Refusal('It has no subquestions with text to match');
+  r.noteCombinedFeedback();
+  return assemble(r, { question_type: 'matching', stems, options, matches });
+};
+
+/** qtype_ordering's grading types, by the numbers older versions wrote. */
+const ORDERING_GRADING = [
+  'ALL_OR_NOTHING',
+  'ABSOLUTE_POSITION',
+  'RELATIVE_NEXT_EXCLUDE_LAST',
+  'RELATIVE_NEXT_INCLUDE_LAST',
+  'RELATIVE_ONE_PREVIOUS_AND_NEXT',
+  'RELATIVE_ALL_PREVIOUS_AND_NEXT',
+  'LONGEST_ORDERED_SUBSET',
+  'LONGEST_CONTIGUOUS_SUBSET',
+  'RELATIVE_TO_CORRECT',
+];
+
+/** Moodle's grading type as ours: all or nothing, or else the longest ordered subset, saying what differs. */
+function orderingScore(r: QuestionReader): 'all_or_nothing' | 'partial' {
+  const written = r.value('gradingtype') ?? '';
+  const grading = /^-?\d+$/.test(written) ? (ORDERING_GRADING[Number(written) + 1] ?? written) : written.toUpperCase();
+  if (grading === 'ALL_OR_NOTHING') return 'all_or_nothing';
+  if (grading === 'LONGEST_ORDERED_SUBSET') return 'partial';
+  const how =
+    grading === 'LONGEST_CONTIGUOUS_SUBSET'
+      ? "Moodle's longest contiguous subset counts only items next to each other"
+      : grading === ''
+        ? 'the file names no grading type'
+        : `Moodle's grading type ${grading} scores the order its own way`;
+  r.warnings.push(
+    `Scored by the longest ordered subset (items in the right relative order, not necessarily adjacent, ÷ items): ${how}`,
+  );
+  return 'partial';
+}
+
+/** qtype_ordering: the items in the right order (by their `fraction`, which is the position), scored whole or in part. */
+const ordering: Reader = (r) => {
+  const answers = elements(r.question, 'answer').map((element, i) => {
+    const position = Number(element.attrs.fraction ?? i + 1);
+    return { element, i, position: Number.isFinite(position) ? position : i + 1 };
+  });
+  if (answers.length === 0) throw new Refusal('It has no items to order');
+  answers.sort((a, b) => a.position - b.position || a.i - b.i);
+  const options = answers.map((a) => optionText(r, a.element, r.textFormat, `Item ${a.i + 1}`, 'items'));
+  const selecttype = r.value('selecttype');
+  if (selecttype && selecttype.toUpperCase() !== 'ALL' && selecttype !== '0')
+    r.warnings.push(
+      `Moodle shows takers ${r.value('selectcount') ?? 'some'} of the items (selecttype ${selecttype}); here every item is shown`,
+    );
+  // Items are listed one under another here, as Moodle's VERTICAL layout (0 in older files) does.
+  const layout = r.value('layouttype');
+  if (layout && !['VERTICAL', '0'].includes(layout.toUpperCase())) r.notCarried.push(`layout ${layout}`);
+  r.noteCombinedFeedback();
+  return assemble(r, { question_type: 'ordering', options, ordering_score: orderingScore(r) });
+};
+
+/** Moodle's cloze (`multianswer`): each embedded answer is a gap (cloze.ts). */
+const cloze: Reader = (r) => {
+  let gaps: GapDraft[] = [];
+  // Moodle scores a cloze out of the sum of its gaps' weights.
+  const draft = assemble(
+    r,
+    { question_type: 'gap_fill' },
+    [],
+    (text) => {
+      const read = gapsOfText(text.text, text.html, r.warnings);
+      gaps = read.gaps;
+      return read.text;
+    },
+    () => ({
+      marks: gaps.reduce((sum, gap) => sum + (gap.weight ?? 1), 0),
+      why: ", the sum of its gaps' weights, as Moodle scores a cloze",
+    }),
+  );
+  return { ...draft, gaps };
+};
+
+/** A choice of gapselect (`selectoption`) or ddwtos (`dragbox`): its text, its group, and whether it may be used again. */
+interface GapChoice {
+  text: string;
+  group: string;
+  infinite: boolean;
+}
+
+function gapChoices(r: QuestionReader, tag: string): GapChoice[] {
+  const choices = elements(r.question, tag).map((choice, i) => ({
+    text: optionText(r, choice, r.textFormat, `Choice ${i + 1}`, 'choices'),
+    group: textOf(element(choice, 'group') ?? choice).trim() || '1',
+    infinite: element(choice, 'infinite') !== undefined,
+  }));
+  if (choices.length === 0) throw new Refusal(`It has no choices (<${tag}>)`);
+  return choices;
+}
+
+/** gapselect and ddwtos: `[[n]]` in the text is a gap whose answer is choice n; renumbered `[[1]]`… in text order. */
+function placedChoices(
+  r: QuestionReader,
+  tag: string,
+): { choices: GapChoice[]; places: GapChoice[]; rewrite: (text: FieldText) => string } {
+  const choices = gapChoices(r, tag);
+  const places: GapChoice[] = [];
+  const rewrite = (text: FieldText) => {
+    const numbered = text.text.replace(/\[\[(\d+)\]\]/g, (_whole, n: string) => {
+      const choice = choices[Number(n) - 1];
+      if (!choice) throw new Refusal(`The gap [[${n}]] names no choice (there are ${choices.length})`);
+      places.push(choice);
+      return `[[${places.length}]]`;
+    });
+    if (places.length === 0) throw new Refusal('Its text has no gaps ([[1]], [[2]]…)');
+    return numbered;
+  };
+  return { choices, places, rewrite };
+}
+
+/** Moodle's gapselect ("Select missing words"): each gap a drop-down of the choices of its answer's group. */
+const gapselect: Reader = (r) => {
+  const { choices, places, rewrite } = placedChoices(r, 'selectoption');
+  r.noteCombinedFeedback();
+  const draft = assemble(r, { question_type: 'gap_fill' }, [], rewrite);
+  const gaps = places.map((choice, i): GapDraft => {
+    const options = [...new Set(choices.filter((c) => c.group === choice.group).map((c) => c.text))];
+    if (options.length < 2)
+      throw new Refusal(
+        `Gap ${i + 1} ("${choice.text}"): its group ${choice.group} has one choice, a drop-down needs two`,
+      );
+    return { kind: 'select', answers: [{ answer: choice.text, credit: 100 }], options };
+  });
+  return { ...draft, gaps };
+};
+
+/** Moodle's ddwtos ("Drag and drop into text"): drag gaps over one set of chips. */
+const ddwtos: Reader = (r) => {
+  const { choices, places, rewrite } = placedChoices(r, 'dragbox');
+  r.noteCombinedFeedback();
+  const draft = assemble(r, { question_type: 'gap_fill' }, [], rewrite);
+  const dragOptions = [...new Set(choices.map((c) => c.text))];
+  if (dragOptions.length < choices.length) r.warnings.push('Choices of the same text are one chip here');
+  if (new Set(choices.map((c) => c.group)).size > 1)
+    r.warnings.push("The choices' groups are not carried: here any chip may be dropped into any gap");
+  const infinite = choices.filter((c) => c.infinite).length;
+  if (infinite > 0 && infinite < choices.length)
+    r.warnings.push(
+      `${infinite} of the ${choices.length} choices may be used more than once in Moodle; here every chip may`,
+    );
+  const gaps = places.map((choice): GapDraft => ({ kind: 'drag', answers: [{ answer: choice.text, credit: 100 }] }));
+  return { ...draft, gaps, drag_options: dragOptions, ...(infinite > 0 ? { drag_reusable: true } : {}) };
+};
+
+const READERS = new Map<string, Reader>(
+  Object.entries({
+    multichoice,
+    truefalse,
+    shortanswer,
+    numerical,
+    essay,
+    matching,
+    match: matching,
+    ordering,
+    cloze,
+    multianswer: cloze,
+    gapselect,
+    ddwtos,
+  }),
+);
 
 function decodeBase64(text: string, name: string): Uint8Array {
   const compact = text.replace(/\s+/g, '');

@@ -1,4 +1,5 @@
 import { literalStars, moodleCategoryPath } from '../gift/write';
+import { embeddedAnswerOf } from './cloze';
 import {
   isHtml,
   mediaIdsIn,
@@ -14,6 +15,7 @@ import {
   exportedTitle,
   formatNumber,
   gradeChanges,
+  matchingDistractors,
   moodleCredits,
   alternativeGrades,
 } from '../conventions';
@@ -105,9 +107,20 @@ function answer(
 interface Written {
   body: string;
   notes: string[];
+  /** The question text as the type writes it (a cloze's gaps as embedded answers), when not as stored. */
+  text?: string;
 }
 
-function typeBody(q: ExportQuestion, files: Map<string, string>, media: ExportMedia): Written & { type: string } {
+/** A question the format cannot hold: why, for the comment written in its place. */
+interface Unwritable {
+  cannot: string;
+}
+
+function typeBody(
+  q: ExportQuestion,
+  files: Map<string, string>,
+  media: ExportMedia,
+): (Written & { type: string }) | Unwritable {
   const feedbackOf = (i: number) => q.option_feedback?.[i] ?? '';
   const choiceExtras =
     textElement('shuffleanswers', 'true') +
@@ -197,20 +210,96 @@ function typeBody(q: ExportQuestion, files: Map<string, string>, media: ExportMe
           element('responsetemplate', { format: 'html' }, textElement('text', '')),
         notes: [],
       };
+    case 'matching':
+      return { type: 'matching', ...matchingBody(q) };
+    case 'ordering':
+      return {
+        type: 'ordering',
+        body:
+          textElement('layouttype', 'VERTICAL') +
+          textElement('selecttype', 'ALL') +
+          textElement('selectcount', '0') +
+          textElement('gradingtype', q.ordering_score === 'partial' ? 'LONGEST_ORDERED_SUBSET' : 'ALL_OR_NOTHING') +
+          textElement('showgrading', 'SHOW') +
+          // The items in the right order: Moodle's fraction is the position.
+          q.options
+            .map((o, i) => element('answer', { fraction: String(i + 1), format: 'plain_text' }, textElement('text', o)))
+            .join(''),
+        notes: ["ordering is Moodle's qtype_ordering plugin, not core: a Moodle without it refuses this question"],
+      };
+    case 'gap_fill':
+      return { type: 'cloze', ...clozeBody(q) };
+    case 'hottext':
+      return { cannot: 'a hottext question (phrases chosen in the text), which no Moodle core type holds' };
   }
+}
+
+/** The stems with their matches, then each option no stem matches as a subquestion without text (Moodle's distractor). */
+function matchingBody(q: ExportQuestion): Written {
+  const stems = q.stems ?? [];
+  const matches = q.matches ?? [];
+  const subquestion = (stem: string, answer: string) =>
+    element(
+      'subquestion',
+      { format: 'plain_text' },
+      textElement('text', stem) + element('answer', {}, textElement('text', answer)),
+    );
+  const { distractors, reordered } = matchingDistractors(q);
+  return {
+    body:
+      textElement('shuffleanswers', 'true') +
+      stems.map((stem, i) => subquestion(stem, matches[i] ?? '')).join('') +
+      distractors.map((d) => subquestion('', d)).join(''),
+    notes: reordered
+      ? ["the options' order is not carried: Moodle lists the subquestions' answers (matches first, then distractors)"]
+      : [],
+  };
+}
+
+/** The text with each `[[n]]` written as gap n's embedded answer. */
+function clozeBody(q: ExportQuestion): Written {
+  const notes: string[] = [];
+  const gaps = q.gaps ?? [];
+  const order: number[] = [];
+  const text = q.question_text.replace(/\[\[(\d+)\]\]/g, (whole, n: string) => {
+    const gap = gaps[Number(n) - 1];
+    if (!gap) return whole;
+    order.push(Number(n));
+    const written = embeddedAnswerOf(gap, Number(n), isHtml(q), q.drag_options ?? []);
+    notes.push(...written.notes);
+    return written.text;
+  });
+  if (order.some((n, i) => n !== i + 1)) notes.push('the gaps are numbered in the order of the text when read back');
+  const weights = gaps.reduce((sum, g) => sum + Math.max(1, Math.round(g.weight ?? 1)), 0);
+  if (weights !== q.marks)
+    notes.push(
+      `Moodle scores a cloze out of the sum of its gaps' weights (${weights}), not its defaultgrade (${formatNumber(q.marks)})`,
+    );
+  if (gaps.some((g) => g.kind === 'drag') && !q.drag_reusable)
+    notes.push('each chip used once is not carried: a drop-down may repeat a choice');
+  return { body: '', notes, text };
 }
 
 /** One `<question>` (with comments before it for what was rounded). */
 export function moodleQuestion(q: ExportQuestion, media: ExportMedia): string {
   const files = fileNames(q, media);
-  const { type, body, notes } = typeBody(q, files, media);
+  const written = typeBody(q, files, media);
+  if ('cannot' in written) return `  ${comment(`not exported: "${exportedTitle(q)}" is ${written.cannot}`)}\n`;
+  const { type, body, notes } = written;
   const missing = isHtml(q)
     ? [q.question_text, q.feedback ?? '', ...(q.option_feedback ?? [])]
         .flatMap(mediaIdsIn)
         .filter((id) => !media.has(id))
     : [];
   if (missing.length > 0) notes.push(`media not found, left as links: ${[...new Set(missing)].join(', ')}`);
-  const plainTexts = [q.title ?? '', ...q.options, q.correct_answer, ...(q.alternatives ?? []).map((a) => a.answer)];
+  const plainTexts = [
+    q.title ?? '',
+    ...q.options,
+    q.correct_answer,
+    ...(q.alternatives ?? []).map((a) => a.answer),
+    ...(q.stems ?? []),
+    ...(q.gaps ?? []).flatMap((g) => g.answers.map((a) => a.answer)),
+  ];
   if (!isHtml(q)) plainTexts.push(q.question_text, q.feedback ?? '', ...(q.option_feedback ?? []));
   if (plainTexts.some(hasNotXml)) notes.push('control characters XML cannot hold were written as U+FFFD');
   const tagNames = [`${EXPORT_TAGS.difficulty}${q.difficulty}`];
@@ -226,7 +315,7 @@ export function moodleQuestion(q: ExportQuestion, media: ExportMedia): string {
       'question',
       { type },
       element('name', {}, textElement('text', exportedTitle(q))) +
-        formattedText('questiontext', q, q.question_text, files, media) +
+        formattedText('questiontext', q, written.text ?? q.question_text, files, media) +
         formattedText('generalfeedback', q, q.feedback ?? '', files, media) +
         textElement('defaultgrade', formatNumber(q.marks)) +
         textElement('penalty', '0') +
