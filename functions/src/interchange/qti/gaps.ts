@@ -1,0 +1,165 @@
+import { type AlternativeAnswer, type GapDraft, type QuestionDraft, Refusal } from '../model';
+import { localName, type XmlElement } from '../xml';
+import { attr, descendants, escapeText, kids, numberOf, qtiName, round5 } from './elements';
+import { type HtmlContext, promptBlock } from './html';
+import { type InteractionPart, type ItemReading } from './interactions';
+import { distinctTexts } from './parts';
+import { type MapEntry, correctValues } from './scoring';
+
+// Pure: an item body whose interactions are gaps in its text (text entries,
+// inline choices, a gap match's gaps, a single choice among them) as one
+// gap_fill question: each gap `[[n]]` in text order, its key from the
+// correct response or the mapping (a mapped value a share of the best).
+
+/** The interactions that can be a gap of a gap_fill. */
+export const GAP_INTERACTIONS = new Set([
+  'textEntryInteraction',
+  'inlineChoiceInteraction',
+  'gapMatchInteraction',
+  'choiceInteraction',
+]);
+
+/** Whether the interaction can be a gap (a choice only when one is chosen). */
+export const isGapInteraction = (interaction: XmlElement): boolean =>
+  GAP_INTERACTIONS.has(qtiName(interaction)) &&
+  (qtiName(interaction) !== 'choiceInteraction' || (numberOf(attr(interaction, 'maxChoices')) ?? 1) === 1);
+
+/** The gaps one interaction gives, by the element that stands for each in the text. */
+interface InteractionGaps {
+  gaps: Map<XmlElement, GapDraft>;
+  dragOptions?: string[];
+  reusable?: boolean;
+}
+
+const positiveEntries = (item: ItemReading): MapEntry[] =>
+  item.useMapping || correctValues(item.declaration).length === 0
+    ? (item.mapping?.entries ?? []).filter((e) => e.value > 0)
+    : [];
+
+/** Accepted answers: the correct keys at full credit, then the mapping's others as a share of the best. */
+function keyedAnswers(
+  correct: string[],
+  entries: MapEntry[],
+  answerOf: (key: string) => string | undefined,
+  what: string,
+): AlternativeAnswer[] {
+  const top = entries.reduce((max, e) => Math.max(max, e.value), 0);
+  const keys = correct.length > 0 ? correct : entries.filter((e) => e.value === top).map((e) => e.key);
+  const answers: AlternativeAnswer[] = [];
+  const add = (key: string, credit: number) => {
+    const answer = answerOf(key);
+    if (answer === undefined) throw new Refusal(`${what}: the key names "${key}", which is not one of its choices`);
+    if (!answers.some((a) => a.answer === answer)) answers.push({ answer, credit });
+  };
+  keys.forEach((k) => add(k, 100));
+  for (const e of entries) if (!keys.includes(e.key)) add(e.key, round5((e.value / top) * 100));
+  if (answers.length === 0) throw new Refusal(`${what} has no correct response`);
+  return answers;
+}
+
+const named = (item: ItemReading) =>
+  `The ${localName(item.interaction)} "${attr(item.interaction, 'responseIdentifier') ?? ''}"`;
+
+/** A text entry: a typed text (case-sensitive as its mapping or `match` compares) or a number. */
+function textEntryGap(item: ItemReading): InteractionGaps {
+  const baseType = (item.declaration && attr(item.declaration, 'baseType')) ?? 'string';
+  const numeric = baseType === 'float' || baseType === 'integer';
+  if (!numeric && baseType !== 'string')
+    throw new Refusal(`${named(item)} has base type "${baseType}", which no gap takes`);
+  const entries = positiveEntries(item).filter((e) => e.key.trim() !== '');
+  const answers = keyedAnswers(correctValues(item.declaration), entries, (k) => k, named(item));
+  if (numeric) {
+    const bad = answers.find((a) => numberOf(a.answer) === undefined);
+    if (bad) throw new Refusal(`${named(item)}: its answer "${bad.answer}" is not a number`);
+    return { gaps: new Map([[item.interaction, { kind: 'numeric', answers }]]) };
+  }
+  const caseSensitive =
+    entries.find((e) => e.key === answers[0].answer)?.caseSensitive ?? entries[0]?.caseSensitive ?? true;
+  if (attr(item.interaction, 'patternMask')) item.warnings.add('The answer pattern (patternMask) was not carried');
+  return { gaps: new Map([[item.interaction, { kind: 'text', answers, case_sensitive: caseSensitive }]]) };
+}
+
+/** Choices offered in a drop-down: an inline choice, or a single choice among gaps. */
+function selectGap(item: ItemReading, choiceName: string): InteractionGaps {
+  const choices = kids(item.interaction, choiceName);
+  const ids = choices.map((c) => attr(c, 'identifier') ?? '');
+  const options = distinctTexts(choices, item.warnings);
+  const answers = keyedAnswers(
+    correctValues(item.declaration),
+    positiveEntries(item),
+    (key) => options[ids.indexOf(key)],
+    named(item),
+  );
+  return { gaps: new Map([[item.interaction, { kind: 'select', answers, options }]]) };
+}
+
+const inlineChoiceGap = (item: ItemReading) => selectGap(item, 'inlineChoice');
+
+function choiceGap(item: ItemReading): InteractionGaps {
+  item.warnings.add(`${named(item)} became a drop-down gap of the text`);
+  return selectGap(item, 'simpleChoice');
+}
+
+/** A gap match: each gap a drag gap, its answers the texts the key pairs with it. */
+function gapMatchGaps(item: ItemReading): InteractionGaps {
+  const chips = kids(item.interaction, 'gapText');
+  if (kids(item.interaction, 'gapImg').length > 0)
+    throw new Refusal(`${named(item)} drags images, which a gap cannot hold`, 'unsupported');
+  const chipIds = chips.map((c) => attr(c, 'identifier') ?? '');
+  const dragOptions = distinctTexts(chips, item.warnings);
+  const gapElements = [...descendants(item.interaction)].filter((d) => qtiName(d) === 'gap');
+  if (gapElements.length === 0) throw new Refusal(`${named(item)} has no gap`);
+  const given = correctValues(item.declaration).map((v) => v.trim().split(/\s+/));
+  const entries = positiveEntries(item).map((e) => ({ ...e, pair: e.key.trim().split(/\s+/) }));
+  const gaps = new Map<XmlElement, GapDraft>();
+  for (const gap of gapElements) {
+    const gapId = attr(gap, 'identifier') ?? '';
+    const forGap = (pair: string[]) => pair.length === 2 && pair[1] === gapId;
+    const answers = keyedAnswers(
+      given.filter(forGap).map((p) => p[0]),
+      entries.filter((e) => forGap(e.pair)).map((e) => ({ ...e, key: e.pair[0] })),
+      (key) => dragOptions[chipIds.indexOf(key)],
+      `${named(item)}, gap "${gapId}"`,
+    );
+    gaps.set(gap, { kind: 'drag', answers });
+  }
+  // matchMax 1 is once; 0 (unlimited) or more, several times.
+  const reusable = chips.map((c) => (numberOf(attr(c, 'matchMax')) ?? 1) !== 1);
+  if (reusable.some(Boolean) && !reusable.every(Boolean))
+    item.warnings.add('Some chips could be used several times and others once; in the bank every chip may be reused');
+  return { gaps, dragOptions, reusable: reusable.some(Boolean) };
+}
+
+const GAP_READERS: Record<string, (item: ItemReading) => InteractionGaps> = {
+  textEntryInteraction: textEntryGap,
+  inlineChoiceInteraction: inlineChoiceGap,
+  gapMatchInteraction: gapMatchGaps,
+  choiceInteraction: choiceGap,
+};
+
+/** What stands for gap n in the text: its marker, after its prompt for a choice (a block of its own). */
+function gapMark(element: XmlElement, n: number, ctx: HtmlContext): { html: string; text: string } {
+  const marker = `[[${n}]]`;
+  if (qtiName(element) !== 'choiceInteraction') return { html: escapeText(marker), text: marker };
+  return { html: `${promptBlock(kids(element, 'prompt')[0], ctx)}<p>${marker}</p>`, text: marker };
+}
+
+/** The body's gap interactions as one gap_fill: gaps numbered in text order, marked in the text. */
+export function gapFill(body: XmlElement, readings: ItemReading[], ctx: HtmlContext, marks?: number): InteractionPart {
+  const gaps = new Map<XmlElement, GapDraft>();
+  const drags: InteractionGaps[] = [];
+  for (const reading of readings) {
+    const read = GAP_READERS[qtiName(reading.interaction)](reading);
+    for (const [element, gap] of read.gaps) gaps.set(element, gap);
+    if (read.dragOptions) drags.push(read);
+  }
+  if (drags.length > 1) throw new Refusal('The item has two gap matches: a question has one set of chips');
+  const ordered = [...descendants(body)].filter((d) => gaps.has(d));
+  ordered.forEach((element, i) => ctx.marked?.set(element, gapMark(element, i + 1, ctx)));
+  const draft: Partial<QuestionDraft> = {
+    question_type: 'gap_fill',
+    gaps: ordered.map((element) => gaps.get(element)!),
+    ...(drags[0] ? { drag_options: drags[0].dragOptions, drag_reusable: drags[0].reusable } : {}),
+  };
+  return { draft, marks: marks ?? readings.length };
+}
