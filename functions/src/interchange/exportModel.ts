@@ -1,4 +1,4 @@
-import type { AlternativeAnswer, Difficulty, QuestionType } from './model';
+import type { AlternativeAnswer, Difficulty, GapDraft, QuestionType } from './model';
 
 // Pure: what the writers take (the bank's stored questions, their media, a
 // test's structure) and the media references they rewrite. No Firebase here:
@@ -6,10 +6,7 @@ import type { AlternativeAnswer, Difficulty, QuestionType } from './model';
 // share with the writers are in conventions.ts.
 
 /** The types every writer can write so far; the types with parts are written by the formats that hold them. */
-export type WrittenType = Extract<
-  QuestionType,
-  'multiple_choice' | 'multiple_select' | 'true_false' | 'short_answer' | 'numeric' | 'essay'
->;
+export type WrittenType = QuestionType;
 
 /** A bank question as stored, with its folder as category segments (the folder's name split on " / "). */
 export interface ExportQuestion {
@@ -33,6 +30,13 @@ export interface ExportQuestion {
   option_credits?: number[] | null;
   alternatives?: AlternativeAnswer[] | null;
   case_sensitive?: boolean | null;
+  stems?: string[] | null;
+  matches?: string[] | null;
+  ordering_score?: 'all_or_nothing' | 'partial' | null;
+  gaps?: GapDraft[] | null;
+  drag_options?: string[] | null;
+  drag_reusable?: boolean | null;
+  max_choices?: number | null;
   /** The folder's name split on " / "; null when the question is in no folder. */
   category: string[] | null;
 }

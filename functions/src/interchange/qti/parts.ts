@@ -175,6 +175,13 @@ function orderInteraction(item: ItemReading): InteractionPart {
   return { draft, marks: item.marks ?? 1 };
 }
 
+/** Whether the mapping is the bank's own hottext score (our export's): a right phrase marks ÷ right phrases, a wrong one as much less. */
+function isHottextScoring(item: ItemReading, ids: string[], keys: string[]): boolean {
+  const share = (item.marks ?? 1) / keys.length;
+  const value = (id: string) => item.mapping?.entries.find((e) => e.key === id)?.value ?? item.mapping?.defaultValue;
+  return ids.every((id) => Math.abs((value(id) ?? 0) - (keys.includes(id) ? share : -share)) < 1e-9);
+}
+
 /** Hot texts: each phrase marked `[[phrase]]` in the text, the key the correct phrases. */
 function hottextInteraction(item: ItemReading): InteractionPart {
   const hottexts = [...descendants(item.interaction)].filter((d) => qtiName(d) === 'hottext');
@@ -193,7 +200,7 @@ function hottextInteraction(item: ItemReading): InteractionPart {
     const marker = `[[${phrases[i]}]]`;
     item.ctx.marked?.set(h, { html: escapeText(marker), text: marker });
   }
-  if (item.useMapping)
+  if (item.useMapping && !isHottextScoring(item, ids, keys))
     item.warnings.add("The mapping's scores were not carried: the bank scores right phrases chosen less wrong ones");
   const maxChoices = numberOf(attr(item.interaction, 'maxChoices')) ?? 1;
   const draft: Partial<QuestionDraft> = {
