@@ -419,6 +419,50 @@ describe('QTI 3.0 round trip of the types with parts: written, read back equal',
       },
     },
     {
+      name: 'gap_fill of numeric gaps only, weighted 1 and 3',
+      q: {
+        ...base,
+        id: 'g3',
+        question_type: 'gap_fill',
+        question_text: '[[2]] + [[1]]',
+        options: [],
+        gaps: [
+          { kind: 'numeric', answers: [{ answer: '1701', credit: 100 }], weight: 3 },
+          {
+            kind: 'numeric',
+            answers: [
+              { answer: '32', credit: 100 },
+              { answer: '0', credit: 50, tolerance: 2 },
+            ],
+          },
+        ],
+        correct_answer: '["1701","32"]',
+      },
+    },
+    {
+      name: 'gap_fill of reusable drag gaps only',
+      q: {
+        ...base,
+        id: 'g4',
+        question_type: 'gap_fill',
+        question_text: 'Hot [[1]], hotter [[2]].',
+        options: [],
+        gaps: [
+          { kind: 'drag', answers: [{ answer: 'fire', credit: 100 }] },
+          {
+            kind: 'drag',
+            answers: [
+              { answer: 'fire', credit: 100 },
+              { answer: 'sun', credit: 50 },
+            ],
+          },
+        ],
+        drag_options: ['fire', 'sun', 'ice'],
+        drag_reusable: true,
+        correct_answer: '["fire","fire"]',
+      },
+    },
+    {
       name: 'hottext with two right phrases and a limit',
       q: {
         ...base,

@@ -11,8 +11,11 @@ import { type MapEntry, correctValues, gapBranches, toleranceOf } from './scorin
 // gap_fill question: each gap `[[n]]` in text order, its key from the
 // correct response or the mapping (a mapped value a share of the best).
 
+/** On each gap of our export: its number in the question (`[[n]]`), which text order need not be. */
+export const GAP_NUMBER_ATTRIBUTE = 'data-gap';
+
 /** The interactions that can be a gap of a gap_fill. */
-export const GAP_INTERACTIONS = new Set([
+const GAP_INTERACTIONS = new Set([
   'textEntryInteraction',
   'inlineChoiceInteraction',
   'gapMatchInteraction',
@@ -171,6 +174,17 @@ function gapMark(element: XmlElement, n: number, ctx: HtmlContext): { html: stri
   return { html: `${promptBlock(kids(element, 'prompt')[0], ctx)}<p>${marker}</p>`, text: marker };
 }
 
+/** The gaps by their numbers: our export's when each has one of 1…n, else in text order. */
+function numbered(inText: XmlElement[]): XmlElement[] {
+  const numbers = inText.map((element) => Number(element.attrs[GAP_NUMBER_ATTRIBUTE]));
+  const sorted = [...numbers].sort((a, b) => a - b);
+  if (!sorted.every((n, i) => n === i + 1)) return inText;
+  return inText
+    .map((element, i) => ({ element, n: numbers[i] }))
+    .sort((a, b) => a.n - b.n)
+    .map((g) => g.element);
+}
+
 /** The gaps in order, weighted as their best scores stand to the least when every gap has one and they differ. */
 function weighted(ordered: XmlElement[], gaps: Map<XmlElement, GapDraft>, tops: Map<XmlElement, number>): GapDraft[] {
   const scores = ordered.map((element) => tops.get(element) ?? 0);
@@ -194,7 +208,7 @@ export function gapFill(body: XmlElement, readings: ItemReading[], ctx: HtmlCont
     if (read.dragOptions) drags.push(read);
   }
   if (drags.length > 1) throw new Refusal('The item has two gap matches: a question has one set of chips');
-  const ordered = [...descendants(body)].filter((d) => gaps.has(d));
+  const ordered = numbered([...descendants(body)].filter((d) => gaps.has(d)));
   ordered.forEach((element, i) => ctx.marked?.set(element, gapMark(element, i + 1, ctx)));
   const draft: Partial<QuestionDraft> = {
     question_type: 'gap_fill',

@@ -76,7 +76,7 @@ export interface HtmlContext {
 }
 
 /** What a marked element becomes: its HTML in an HTML text, its marker (`[[1]]`, `[[phrase]]`) in a plain one. */
-export interface TextMark {
+interface TextMark {
   html: string;
   text: string;
 }

@@ -13,6 +13,7 @@ import {
 } from '../exportModel';
 import type { AlternativeAnswer, GapDraft } from '../model';
 import { ORDERING_SCORE_ATTRIBUTE } from './parts';
+import { GAP_NUMBER_ATTRIBUTE } from './gaps';
 import { CATEGORY_SEPARATOR, correctOptions, exportedTitle, formatNumber } from '../conventions';
 import { comment, element, escapeText, hasNotXml, textElement, toXhtml, XML_DECLARATION } from '../xmlText';
 
@@ -422,7 +423,10 @@ function gapParts(q: ExportQuestion, gap: GapDraft, n: number): ItemParts {
         { identifier: response, cardinality: 'single', 'base-type': 'float' },
         correctResponse([first.answer.trim()]),
       ),
-      interaction: element('qti-text-entry-interaction', { 'response-identifier': response }),
+      interaction: element('qti-text-entry-interaction', {
+        'response-identifier': response,
+        [GAP_NUMBER_ATTRIBUTE]: String(n),
+      }),
       processing: addNumeric(response, gap.answers, points),
     };
   if (gap.kind === 'select') {
@@ -440,7 +444,7 @@ function gapParts(q: ExportQuestion, gap: GapDraft, n: number): ItemParts {
       ),
       interaction: element(
         'qti-inline-choice-interaction',
-        { 'response-identifier': response, shuffle: 'false' },
+        { 'response-identifier': response, shuffle: 'false', [GAP_NUMBER_ATTRIBUTE]: String(n) },
         options.map((o) => element('qti-inline-choice', { identifier: id(o) }, escapeText(o))).join(''),
       ),
       processing: addMapped(response),
@@ -457,7 +461,10 @@ function gapParts(q: ExportQuestion, gap: GapDraft, n: number): ItemParts {
           gap.case_sensitive === true,
         ),
     ),
-    interaction: element('qti-text-entry-interaction', { 'response-identifier': response }),
+    interaction: element('qti-text-entry-interaction', {
+      'response-identifier': response,
+      [GAP_NUMBER_ATTRIBUTE]: String(n),
+    }),
     processing: addMapped(response),
   };
 }
@@ -516,7 +523,9 @@ function gapFillItem(
     xml.replace(GAP_MARK, (whole, n: string) => {
       const gap = gaps[Number(n) - 1];
       if (!gap) return whole;
-      return gap.kind === 'drag' ? element('qti-gap', { identifier: `G${n}` }) : typed[Number(n) - 1]!.interaction;
+      return gap.kind === 'drag'
+        ? element('qti-gap', { identifier: `G${n}`, [GAP_NUMBER_ATTRIBUTE]: n })
+        : typed[Number(n) - 1]!.interaction;
     });
   const text = textBlock(q, q.question_text, media, notes, 'div', wrapper, fill);
   const parts = typed.filter((p): p is ItemParts => p !== undefined);
