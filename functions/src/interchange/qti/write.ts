@@ -253,8 +253,8 @@ const essayItem = (q: ExportQuestion): ItemParts => ({
   processing: '',
 });
 
-/** SCORE: the mapping's points over the response (bounded by the mapping), 0 without one. */
-const mappingOf = (q: ExportQuestion, entries: Array<[string, number]>, caseSensitive?: boolean) =>
+/** A qti-mapping of these keys to points, its total bounded by 0 and the marks. */
+const mappingElement = (q: ExportQuestion, entries: Array<[string, number]>, caseSensitive?: boolean) =>
   element(
     'qti-mapping',
     { 'default-value': '0', 'lower-bound': '0', 'upper-bound': formatNumber(q.marks) },
@@ -289,7 +289,7 @@ function matchingItem(q: ExportQuestion): ItemParts {
       'qti-response-declaration',
       { identifier: 'RESPONSE', cardinality: 'multiple', 'base-type': 'directedPair' },
       correctResponse(pairs) +
-        mappingOf(
+        mappingElement(
           q,
           pairs.map((p) => [p, share]),
         ),
@@ -354,7 +354,7 @@ function hottextItem(
       'qti-response-declaration',
       { identifier: 'RESPONSE', cardinality: q.max_choices === 1 ? 'single' : 'multiple', 'base-type': 'identifier' },
       correctResponse(rightIds) +
-        mappingOf(
+        mappingElement(
           q,
           ids.map((id) => [id, rightIds.includes(id) ? share : -share]),
         ),
@@ -437,7 +437,7 @@ function gapParts(q: ExportQuestion, gap: GapDraft, n: number): ItemParts {
         'qti-response-declaration',
         { identifier: response, cardinality: 'single', 'base-type': 'identifier' },
         correctResponse([id(first.answer)]) +
-          mappingOf(
+          mappingElement(
             q,
             gap.answers.map((a) => [id(a.answer), points(a.credit)]),
           ),
@@ -455,7 +455,7 @@ function gapParts(q: ExportQuestion, gap: GapDraft, n: number): ItemParts {
       'qti-response-declaration',
       { identifier: response, cardinality: 'single', 'base-type': 'string' },
       correctResponse([first.answer]) +
-        mappingOf(
+        mappingElement(
           q,
           gap.answers.map((a) => [a.answer, points(a.credit)]),
           gap.case_sensitive === true,
@@ -487,7 +487,7 @@ function dragParts(q: ExportQuestion): Omit<ItemParts, 'interaction'> & { chips:
     declarations: element(
       'qti-response-declaration',
       { identifier: DRAG_RESPONSE, cardinality: 'multiple', 'base-type': 'directedPair' },
-      correctResponse(correct) + mappingOf(q, pairs),
+      correctResponse(correct) + mappingElement(q, pairs),
     ),
     processing: addMapped(DRAG_RESPONSE),
     chips: chips
@@ -545,13 +545,13 @@ function gapFillItem(
 
 /** Each type's writer of its declarations, interaction and response processing. */
 const ITEM_WRITERS: Record<WrittenType, PartsWriter> = {
-  multiple_choice: (q, media, notes) => choiceItem(q, media, notes),
-  multiple_select: (q, media, notes) => choiceItem(q, media, notes),
-  true_false: (q, media, notes) => choiceItem(q, media, notes),
-  short_answer: (q) => textEntryItem(q),
-  numeric: (q) => numericItem(q),
-  essay: (q) => essayItem(q),
-  matching: (q) => matchingItem(q),
+  multiple_choice: choiceItem,
+  multiple_select: choiceItem,
+  true_false: choiceItem,
+  short_answer: textEntryItem,
+  numeric: numericItem,
+  essay: essayItem,
+  matching: matchingItem,
   ordering: (q, _media, notes) => orderingItem(q, notes),
   gap_fill: gapFillItem,
   hottext: hottextItem,
