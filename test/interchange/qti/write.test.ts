@@ -510,6 +510,34 @@ describe('QTI 3.0 round trip of the types with parts: written, read back equal',
       }).filter(([, v]) => v !== undefined && v !== null),
     );
 
+  it('writes each as its QTI 3.0 interaction: match, order, text entries / inline choices / gap match, hot text', async () => {
+    const interactions = async (q: ExportQuestion) => {
+      const entries = await zipEntries(await toQtiPackage([q]));
+      const root = xmlOf(entries, `items/q-${q.id}.xml`);
+      const names = new Set<string>();
+      const walk = (e: XmlElement) => {
+        for (const c of elements(e)) {
+          if (c.name.endsWith('-interaction') || c.name === 'qti-gap' || c.name === 'qti-hottext') names.add(c.name);
+          walk(c);
+        }
+      };
+      walk(root);
+      return [...names].sort();
+    };
+    const byId = (id: string) => CASES.find((c) => c.q.id === id)!.q;
+    assert.deepEqual(await interactions(byId('m1')), ['qti-match-interaction']);
+    assert.deepEqual(await interactions(byId('o1')), ['qti-order-interaction']);
+    assert.deepEqual(await interactions(byId('g1')), ['qti-inline-choice-interaction', 'qti-text-entry-interaction']);
+    assert.deepEqual(await interactions(byId('g2')), [
+      'qti-gap',
+      'qti-gap-match-interaction',
+      'qti-text-entry-interaction',
+    ]);
+    assert.deepEqual(await interactions(byId('h1')), ['qti-hottext', 'qti-hottext-interaction']);
+    const mixed = (await zipEntries(await toQtiPackage([byId('g2')]))).get('items/q-g2.xml')!.toString('utf8');
+    assert.match(mixed, /<!-- text entries and drop-downs stand inside the gap match/);
+  });
+
   for (const { name, q } of CASES)
     it(name, async () => {
       const bank = await parseQtiPackage(await toQtiPackage([q]));
