@@ -182,7 +182,7 @@ function isHottextScoring(item: ItemReading, ids: string[], keys: string[]): boo
   return ids.every((id) => Math.abs((value(id) ?? 0) - (keys.includes(id) ? share : -share)) < 1e-9);
 }
 
-/** Hot texts: each phrase marked `[[phrase]]` in the text, the key the correct phrases. */
+/** Hot texts: each phrase marked `[[phrase]]` in the text (the bank derives its options from them), the key the correct phrases. */
 function hottextInteraction(item: ItemReading): InteractionPart {
   const hottexts = [...descendants(item.interaction)].filter((d) => qtiName(d) === 'hottext');
   const ids = hottexts.map((h) => attr(h, 'identifier') ?? '');
@@ -205,7 +205,6 @@ function hottextInteraction(item: ItemReading): InteractionPart {
   const maxChoices = numberOf(attr(item.interaction, 'maxChoices')) ?? 1;
   const draft: Partial<QuestionDraft> = {
     question_type: 'hottext',
-    options: phrases,
     correct_answer: ids
       .filter((id) => keys.includes(id))
       .map((id) => phrases[ids.indexOf(id)])
