@@ -141,18 +141,23 @@ describe('parseQtiXml', () => {
     assert.match(template.message!, /qti-template-declaration/);
   });
 
-  it('reports two interactions in one item as an unsupported composite item', () => {
+  it('reports two interactions that are not gaps of one text as an unsupported composite item', () => {
     const xml = item21(`<responseDeclaration identifier="R1" cardinality="single" baseType="string"/>
       <responseDeclaration identifier="R2" cardinality="single" baseType="string"/>
-      <itemBody><p>One <textEntryInteraction responseIdentifier="R1"/> two <textEntryInteraction responseIdentifier="R2"/></p></itemBody>`);
+      <itemBody><p>One <textEntryInteraction responseIdentifier="R1"/></p><extendedTextInteraction responseIdentifier="R2"/></itemBody>`);
     const [item] = parseQtiXml(xml).items;
     assert.equal(item.status, 'unsupported');
     assert.equal(item.source_type, 'composite item');
-    assert.match(item.message!, /textEntryInteraction, textEntryInteraction/);
+    assert.match(item.message!, /textEntryInteraction, extendedTextInteraction/);
   });
 
-  it('names every other interaction as unsupported (gap match, order, inline choice, upload…)', () => {
-    for (const name of ['gapMatchInteraction', 'orderInteraction', 'inlineChoiceInteraction', 'uploadInteraction']) {
+  it('names the interactions no type holds as unsupported (hotspot, select point, graphic gap match, upload…)', () => {
+    for (const name of [
+      'hotspotInteraction',
+      'selectPointInteraction',
+      'graphicGapMatchInteraction',
+      'uploadInteraction',
+    ]) {
       const xml = item21(`<itemBody><${name} responseIdentifier="R"/></itemBody>`);
       const [item] = parseQtiXml(xml).items;
       assert.equal(item.status, 'unsupported', name);
@@ -450,6 +455,165 @@ describe('QTI interop fixtures (../shared/fixtures/interop)', () => {
     assert.equal(q.question_type, 'essay');
     assert.equal(q.marks, 25);
     assert.match(q.question_text, /<b>Write an abstract about the life of this historical figure\.<\/b>/);
+  });
+
+  const one = (name: string): ParsedItem => {
+    const bank = parseQtiXml(read(name), name);
+    assert.equal(bank.items.length, 1);
+    return bank.items[0];
+  };
+  const ok = (name: string) => {
+    const item = one(name);
+    assert.equal(item.status, 'ok', item.message ?? '');
+    return { item, q: item.question! };
+  };
+  const phrasesIn = (text: string) => [...text.matchAll(/\[\[(.+?)\]\]/g)].map((m) => m[1]);
+  const answersOf = (q: { gaps?: Array<{ answers: Array<{ answer: string }> }> }) =>
+    q.gaps!.map((g) => g.answers.map((a) => a.answer));
+
+  it('qti21/tao__sample-history.xml: an order interaction, an ordering of 5 scored whole', () => {
+    const { q } = ok('qti21/tao__sample-history.xml');
+    assert.equal(q.question_type, 'ordering');
+    assert.deepEqual(q.options, ['Prehistory', 'Antiquity', 'Middle Ages', 'Modern Era', 'Contemporary Era']);
+    assert.equal(q.ordering_score, 'all_or_nothing');
+    assert.match(q.question_text, /major periods[\s\S]*Validate/);
+  });
+
+  it('qti21/tao__sample-planet-moon.xml: an association read as directed pairs, a matching of 3 planets to their moons', () => {
+    const { item, q } = ok('qti21/tao__sample-planet-moon.xml');
+    assert.equal(q.question_type, 'matching');
+    assert.deepEqual(q.stems, ['Earth', 'Jupiter', 'Neptune']);
+    assert.deepEqual(q.options, ['Moon', 'Ganymede', 'Triton']);
+    assert.deepEqual(q.matches, ['Moon', 'Ganymede', 'Triton']);
+    assert.equal(q.marks, 4);
+    assert.ok(item.warnings.some((w) => /directed pairs/.test(w)));
+    assert.ok(item.warnings.some((w) => /scored unequally/.test(w)));
+  });
+
+  it('qti21/tao__multiple.xml and tao__item8math.xml: a choice beside a match or an association, reported as a composite item', () => {
+    for (const name of ['qti21/tao__multiple.xml', 'qti21/tao__item8math.xml']) {
+      const item = one(name);
+      assert.equal(item.status, 'unsupported', name);
+      assert.equal(item.source_type, 'composite item');
+      assert.match(item.message!, /choiceInteraction, (matchInteraction|associateInteraction)/);
+    }
+  });
+
+  it('qti21/tao__multi-input.xml: a choice, an inline choice, a text entry and a gap match as one gap_fill of 6 gaps', () => {
+    const { item, q } = ok('qti21/tao__multi-input.xml');
+    assert.equal(q.question_type, 'gap_fill');
+    assert.equal(item.title, 'Legend');
+    assert.deepEqual(
+      q.gaps!.map((g) => g.kind),
+      ['select', 'select', 'text', 'drag', 'drag', 'drag'],
+    );
+    assert.deepEqual(answersOf(q), [
+      ['Some people are afraid of a woman who walks around at night as a ghost.'],
+      ['Marion'],
+      ['wicked king'],
+      ['family'],
+      ['castle'],
+      ['horse'],
+    ]);
+    assert.deepEqual(q.gaps![1].options, ['Please choose...', 'Marine', 'Maureen', 'Marion']);
+    assert.deepEqual(q.drag_options, ['family', 'castle', 'sword', 'horse']);
+    assert.equal(q.drag_reusable, false);
+    assert.equal(q.marks, 4);
+    for (const n of [1, 2, 3, 4, 5, 6]) assert.equal(q.question_text.split(`[[${n}]]`).length, 2, `[[${n}]] once`);
+    assert.match(
+      q.question_text,
+      /Why are some people afraid[\s\S]*\[\[1\]\][\s\S]*whose name was \[\[2\]\], became angry with the \[\[3\]\]/,
+    );
+    assert.match(q.question_text, /He killed her \[\[4\]\] and burned her \[\[5\]\], then jumped on her \[\[6\]\]/);
+    assert.ok(item.warnings.some((w) => /RESPONSE1" became a drop-down gap/.test(w)));
+  });
+
+  it('qti21/tao__hottext.xml: 5 hot texts, the key "includes", one choice', () => {
+    const { q } = ok('qti21/tao__hottext.xml');
+    assert.equal(q.question_type, 'hottext');
+    assert.deepEqual(phrasesIn(q.question_text), ['who bought', 'includes', 'at least', 'whose', 'No error.']);
+    assert.equal(q.correct_answer, 'includes');
+    assert.equal(q.max_choices, 1);
+    assert.match(q.question_text, /Olympic Games \[\[who bought\]\][\s\S]*\[\[No error\.\]\]/);
+  });
+
+  it('qti21: select point, an upload beside a keyless text entry, and no interaction, each reported by name', () => {
+    const selectPoint = one('qti21/tao__qti_selectpoint.xml');
+    assert.equal(selectPoint.status, 'unsupported');
+    assert.equal(selectPoint.source_type, 'selectPointInteraction');
+    const upload = one('qti21/tao__upload_composite.xml');
+    assert.equal(upload.status, 'unsupported');
+    assert.match(upload.message!, /uploadInteraction, textEntryInteraction/);
+    const table = one('qti21/tao__tableNoInteractions.xml');
+    assert.equal(table.status, 'unsupported');
+    assert.equal(table.source_type, 'no interaction');
+  });
+
+  it('qti30/longsight-qti3__match-reference.xml: the one keyed stem A matched to "Target 1", B left out with a warning', () => {
+    const { item, q } = ok('qti30/longsight-qti3__match-reference.xml');
+    assert.equal(q.question_type, 'matching');
+    assert.deepEqual(q.stems, ['A']);
+    assert.deepEqual(q.options, ['Target 1', 'Target 2']);
+    assert.deepEqual(q.matches, ['Target 1']);
+    assert.ok(item.warnings.some((w) => /"B" has no pair in the key/.test(w)));
+  });
+
+  it('qti30/longsight-qti3__order-reference.xml: an ordering A, B', () => {
+    const { q } = ok('qti30/longsight-qti3__order-reference.xml');
+    assert.equal(q.question_type, 'ordering');
+    assert.deepEqual(q.options, ['A', 'B']);
+  });
+
+  it('qti30/longsight-qti3__gapMatch-reference.xml: a gap_fill of one drag gap, key "A"', () => {
+    const { q } = ok('qti30/longsight-qti3__gapMatch-reference.xml');
+    assert.equal(q.question_type, 'gap_fill');
+    assert.deepEqual(q.gaps, [{ kind: 'drag', answers: [{ answer: 'A', credit: 100 }] }]);
+    assert.deepEqual(q.drag_options, ['A']);
+    assert.match(q.question_text, /\[\[1\]\]/);
+  });
+
+  it('qti30/longsight-qti3__hottext-reference.xml: 3 hot texts, the key "response declaration", its prompt kept', () => {
+    const { q } = ok('qti30/longsight-qti3__hottext-reference.xml');
+    assert.equal(q.question_type, 'hottext');
+    assert.deepEqual(phrasesIn(q.question_text), [
+      'response declaration',
+      'outcome declaration',
+      'template declaration',
+    ]);
+    assert.equal(q.correct_answer, 'response declaration');
+    assert.match(q.question_text, /<p>Select the phrase[^<]*<\/p>/);
+  });
+
+  it('qti30: hotspot, upload and the malformed graphic gap match reported by name, never a crash', () => {
+    for (const [name, type] of [
+      ['qti30/longsight-qti3__hotspot-reference.xml', 'qti-hotspot-interaction'],
+      ['qti30/longsight-qti3__upload-reference.xml', 'qti-upload-interaction'],
+      ['qti30/longsight-qti3__graphicGapMatch-reference.xml', 'qti-graphic-gap-match-interaction'],
+    ]) {
+      const item = one(name);
+      assert.equal(item.status, 'unsupported', name);
+      assert.equal(item.source_type, type);
+    }
+  });
+
+  it('qti-package/tao__qti20.zip: QTI 2.0 items read, the astronomy association a matching, the shuttle a single choice', async () => {
+    const bank = await parseQtiPackage(readFileSync(path.join(interop, 'qti-package/tao__qti20.zip')));
+    assert.deepEqual(
+      bank.items.map((i) => [i.status, i.question?.question_type]),
+      [
+        ['ok', 'matching'],
+        ['ok', 'multiple_choice'],
+      ],
+    );
+    assert.deepEqual(bank.items[0].question!.matches, ['Moon', 'Ganymede', 'Triton']);
+    assert.equal(bank.items[1].question!.correct_answer, 'Atlantis');
+  });
+
+  it('qti-package/tao__importablepassagepxml.zip: a passage without a manifest, refused whole', async () => {
+    await refusedAsync(
+      async () => parseQtiPackage(readFileSync(path.join(interop, 'qti-package/tao__importablepassagepxml.zip'))),
+      /no imsmanifest\.xml/,
+    );
   });
 
   it('qti12/*: refused whole, naming QTI 1.2', () => {

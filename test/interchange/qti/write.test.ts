@@ -3,7 +3,8 @@ import { once } from 'node:events';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { CP_NS, QTI_NS, QtiPackageWriter, TEST_PATH, toQtiPackage } from '../../../functions/src/interchange/qti/write';
-import type { ExportTest } from '../../../functions/src/interchange/exportModel';
+import type { ExportQuestion, ExportTest } from '../../../functions/src/interchange/exportModel';
+import { parseQtiPackage } from '../../../functions/src/interchange/qti/read';
 import { element, elements, innerXml, parseXml, textOf, type XmlElement } from '../../../functions/src/interchange/xml';
 import {
   ALL,
@@ -311,4 +312,239 @@ describe('interchange/export/qti toQtiPackage', () => {
     await ended;
     assert.ok(held < 20 * 1024 * 1024, `${(held / 1024 / 1024).toFixed(1)} MB of file bytes held`);
   });
+});
+
+describe('QTI 3.0 round trip of the types with parts: written, read back equal', () => {
+  const base = {
+    tolerance: null,
+    max_words: null,
+    marks: 4,
+    difficulty: 'easy' as const,
+    category: null,
+    title: 'Parts',
+  };
+  const CASES: Array<{ name: string; q: ExportQuestion }> = [
+    {
+      name: 'matching (a distractor option, an option matched twice)',
+      q: {
+        ...base,
+        id: 'm1',
+        question_type: 'matching',
+        question_text: 'Match each country with its capital.',
+        stems: ['Canada', 'Italy', 'Vatican & co'],
+        options: ['Ottawa', 'Rome', 'Paris <old>'],
+        matches: ['Ottawa', 'Rome', 'Rome'],
+        correct_answer: '["Ottawa","Rome","Rome"]',
+      },
+    },
+    {
+      name: 'ordering, all or nothing',
+      q: {
+        ...base,
+        id: 'o1',
+        question_type: 'ordering',
+        question_text: 'Put the periods in order.',
+        options: ['Prehistory', 'Antiquity', 'Middle Ages'],
+        ordering_score: 'all_or_nothing',
+        correct_answer: '["Prehistory","Antiquity","Middle Ages"]',
+      },
+    },
+    {
+      name: 'ordering, partial (carried as data-ordering-score)',
+      q: {
+        ...base,
+        id: 'o2',
+        question_type: 'ordering',
+        text_format: 'html',
+        question_text: '<p>Order <b>these</b>.</p>',
+        options: ['one', 'two', 'three', 'four'],
+        ordering_score: 'partial',
+        correct_answer: '["one","two","three","four"]',
+      },
+    },
+    {
+      name: 'gap_fill with text, numeric and select gaps, weights and further answers',
+      q: {
+        ...base,
+        id: 'g1',
+        question_type: 'gap_fill',
+        question_text: 'Water is [[1]] and boils at [[2]] °C; its formula is [[3]].',
+        options: [],
+        gaps: [
+          {
+            kind: 'select',
+            answers: [
+              { answer: 'wet', credit: 100 },
+              { answer: 'damp', credit: 50 },
+            ],
+            options: ['dry', 'wet', 'damp'],
+          },
+          {
+            kind: 'numeric',
+            answers: [
+              { answer: '100', credit: 100, tolerance: 0.5 },
+              { answer: '212', credit: 25 },
+            ],
+            weight: 2,
+          },
+          {
+            kind: 'text',
+            answers: [
+              { answer: 'H2O', credit: 100 },
+              { answer: 'h2o', credit: 50 },
+            ],
+            case_sensitive: true,
+          },
+        ],
+        correct_answer: '["wet","100","H2O"]',
+      },
+    },
+    {
+      name: 'gap_fill with drag gaps (a distractor chip) beside a typed one, in HTML',
+      q: {
+        ...base,
+        id: 'g2',
+        question_type: 'gap_fill',
+        text_format: 'html',
+        question_text: '<p>He killed her [[1]] and burned her [[2]]; the king was [[3]].</p>',
+        options: [],
+        gaps: [
+          { kind: 'drag', answers: [{ answer: 'family', credit: 100 }] },
+          { kind: 'drag', answers: [{ answer: 'castle', credit: 100 }] },
+          { kind: 'text', answers: [{ answer: 'wicked', credit: 100 }], case_sensitive: false },
+        ],
+        drag_options: ['family', 'castle', 'sword'],
+        drag_reusable: false,
+        correct_answer: '["family","castle","wicked"]',
+      },
+    },
+    {
+      name: 'gap_fill of numeric gaps only, weighted 1 and 3',
+      q: {
+        ...base,
+        id: 'g3',
+        question_type: 'gap_fill',
+        question_text: '[[2]] + [[1]]',
+        options: [],
+        gaps: [
+          { kind: 'numeric', answers: [{ answer: '1701', credit: 100 }], weight: 3 },
+          {
+            kind: 'numeric',
+            answers: [
+              { answer: '32', credit: 100 },
+              { answer: '0', credit: 50, tolerance: 2 },
+            ],
+          },
+        ],
+        correct_answer: '["1701","32"]',
+      },
+    },
+    {
+      name: 'gap_fill of reusable drag gaps only',
+      q: {
+        ...base,
+        id: 'g4',
+        question_type: 'gap_fill',
+        question_text: 'Hot [[1]], hotter [[2]].',
+        options: [],
+        gaps: [
+          { kind: 'drag', answers: [{ answer: 'fire', credit: 100 }] },
+          {
+            kind: 'drag',
+            answers: [
+              { answer: 'fire', credit: 100 },
+              { answer: 'sun', credit: 50 },
+            ],
+          },
+        ],
+        drag_options: ['fire', 'sun', 'ice'],
+        drag_reusable: true,
+        correct_answer: '["fire","fire"]',
+      },
+    },
+    {
+      name: 'hottext with two right phrases and a limit',
+      q: {
+        ...base,
+        id: 'h1',
+        question_type: 'hottext',
+        question_text: 'Sponsors [[who bought]] time [[includes]] firms [[whose]] names & marks.',
+        options: ['who bought', 'includes', 'whose'],
+        correct_answer: 'includes|whose',
+        max_choices: 2,
+      },
+    },
+    {
+      name: 'hottext in HTML, no limit',
+      q: {
+        ...base,
+        id: 'h2',
+        question_type: 'hottext',
+        text_format: 'html',
+        question_text: '<p>A [[response declaration]] and an <i>[[outcome declaration]]</i>.</p>',
+        options: ['response declaration', 'outcome declaration'],
+        correct_answer: 'response declaration',
+      },
+    },
+  ];
+
+  /** The fields a draft carries back, as the question has them (absent when null). */
+  const carried = (q: ExportQuestion) =>
+    Object.fromEntries(
+      Object.entries({
+        question_type: q.question_type,
+        question_text: q.question_text,
+        text_format: q.text_format ?? 'plain',
+        title: q.title,
+        marks: q.marks,
+        difficulty: q.difficulty,
+        // The bank derives a hottext's options from its text and stores a gap fill's as none.
+        options: ['gap_fill', 'hottext'].includes(q.question_type) ? undefined : q.options,
+        correct_answer: q.question_type === 'hottext' ? q.correct_answer : undefined,
+        stems: q.stems,
+        matches: q.matches,
+        ordering_score: q.ordering_score,
+        gaps: q.gaps,
+        drag_options: q.drag_options,
+        drag_reusable: q.drag_reusable,
+        max_choices: q.max_choices,
+      }).filter(([, v]) => v !== undefined && v !== null),
+    );
+
+  it('writes each as its QTI 3.0 interaction: match, order, text entries / inline choices / gap match, hot text', async () => {
+    const interactions = async (q: ExportQuestion) => {
+      const entries = await zipEntries(await toQtiPackage([q]));
+      const root = xmlOf(entries, `items/q-${q.id}.xml`);
+      const names = new Set<string>();
+      const walk = (e: XmlElement) => {
+        for (const c of elements(e)) {
+          if (c.name.endsWith('-interaction') || c.name === 'qti-gap' || c.name === 'qti-hottext') names.add(c.name);
+          walk(c);
+        }
+      };
+      walk(root);
+      return [...names].sort();
+    };
+    const byId = (id: string) => CASES.find((c) => c.q.id === id)!.q;
+    assert.deepEqual(await interactions(byId('m1')), ['qti-match-interaction']);
+    assert.deepEqual(await interactions(byId('o1')), ['qti-order-interaction']);
+    assert.deepEqual(await interactions(byId('g1')), ['qti-inline-choice-interaction', 'qti-text-entry-interaction']);
+    assert.deepEqual(await interactions(byId('g2')), [
+      'qti-gap',
+      'qti-gap-match-interaction',
+      'qti-text-entry-interaction',
+    ]);
+    assert.deepEqual(await interactions(byId('h1')), ['qti-hottext', 'qti-hottext-interaction']);
+    const mixed = (await zipEntries(await toQtiPackage([byId('g2')]))).get('items/q-g2.xml')!.toString('utf8');
+    assert.match(mixed, /<!-- text entries and drop-downs stand inside the gap match/);
+  });
+
+  for (const { name, q } of CASES)
+    it(name, async () => {
+      const bank = await parseQtiPackage(await toQtiPackage([q]));
+      const [item] = bank.items;
+      assert.equal(item.status, 'ok', item.message ?? '');
+      assert.deepEqual(item.warnings, []);
+      assert.deepEqual(item.question, carried(q));
+    });
 });

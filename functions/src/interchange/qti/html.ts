@@ -1,6 +1,6 @@
 import { MEDIA_PLACEHOLDER, type MediaFile } from '../model';
 import { localName, VOID_ELEMENTS, type XmlChild, type XmlElement } from '../xml';
-import { attr, escapeAttr, escapeText, isTrue, kids, qtiName, textOf } from './elements';
+import { attr, escapeAttr, escapeText, isTrue, kids, qtiName } from './elements';
 
 // Pure: an item's body and feedback as the bank's HTML: QTI's own elements
 // taken out or carried as text, a package's media made placeholders, and our
@@ -64,6 +64,8 @@ export interface HtmlContext {
   /** The interaction the body is read around, and what takes its place. */
   interaction?: XmlElement;
   replacement: string;
+  /** Elements of the body that stand for a part of the question (a gap, a hot text): what the text shows in their place. */
+  marked?: Map<XmlElement, TextMark>;
   pkg?: PackageFiles;
   warnings: Set<string>;
   /** Why the item cannot be imported (a file the package lacks). */
@@ -71,6 +73,12 @@ export interface HtmlContext {
   media: Map<string, MediaFile>;
   /** Conditional blocks found in the body (feedback), carried as general feedback. */
   feedback: string[];
+}
+
+/** What a marked element becomes: its HTML in an HTML text, its marker (`[[1]]`, `[[phrase]]`) in a plain one. */
+interface TextMark {
+  html: string;
+  text: string;
 }
 
 /** True when the element holds nothing but the interaction (and blank text): it goes with it. */
@@ -147,6 +155,16 @@ function qtiElementHtml(el: XmlElement, ctx: HtmlContext): string {
     case 'contentBody':
     case 'prompt':
       return childrenHtml(el, ctx);
+    // Interactions whose content is the text itself: their gaps and hot texts are marked.
+    case 'gapMatchInteraction':
+    case 'hottextInteraction':
+      return el.children
+        .map((c) =>
+          typeof c === 'string' ? escapeText(c) : qtiName(c) === 'prompt' ? promptBlock(c, ctx) : elementHtml(c, ctx),
+        )
+        .join('');
+    case 'gapText':
+      return '';
     case 'rubricBlock': {
       const view = attr(el, 'view');
       ctx.warnings.add(`A rubric block${view ? ` (for ${view})` : ''} was not carried: the bank has no place for it`);
@@ -170,6 +188,8 @@ function qtiElementHtml(el: XmlElement, ctx: HtmlContext): string {
 }
 
 function elementHtml(el: XmlElement, ctx: HtmlContext): string {
+  const mark = ctx.marked?.get(el);
+  if (mark) return mark.html;
   if (ctx.interaction && (el === ctx.interaction || holdsOnly(el, ctx.interaction))) return ctx.replacement;
   if (isQtiElement(el)) return qtiElementHtml(el, ctx);
   const name = localName(el).toLowerCase();
@@ -223,10 +243,19 @@ const plainAsHtml = (text: string) => escapeText(text).replace(/\r?\n/g, '<br>\n
 export function wrappedContent(wrapper: XmlElement, ctx: HtmlContext): FieldContent {
   const untitled = isTrue(wrapper.attrs[UNTITLED_ATTRIBUTE]);
   if (wrapper.attrs[TEXT_FORMAT_ATTRIBUTE]?.trim() === 'plain') {
-    const plain = textOf(wrapper);
+    const plain = markedText(wrapper, ctx);
     return { plain, html: plainAsHtml(plain), untitled };
   }
   return { html: childrenHtml(wrapper, ctx).trim(), untitled };
+}
+
+/** An element's text with its marked elements as their markers (and a gap match's chips left out). */
+function markedText(node: XmlChild, ctx: HtmlContext): string {
+  if (typeof node === 'string') return node;
+  const mark = ctx.marked?.get(node);
+  if (mark) return mark.text;
+  if (qtiName(node) === 'gapText') return '';
+  return node.children.map((c) => markedText(c, ctx)).join('');
 }
 
 /** A feedback element's content (through a content body), unwrapped when our export wrapped it. */

@@ -19,21 +19,24 @@ import {
 /** On an extended text interaction: our export's word limit. */
 const MAX_WORDS_ATTRIBUTE = 'data-max-words';
 
-/** An option as the bank holds it: plain text (an image stands for its alt text). */
-function optionText(choice: XmlElement, index: number, warnings: Set<string>): string {
+/** An option as the bank holds it: plain text (an image stands for its alt text when the choice has no text of its own). */
+export function optionText(choice: XmlElement, index: number, warnings: Set<string>): string {
   const lost: string[] = [];
-  const walk = (node: XmlChild): string => {
+  const walk = (node: XmlChild, images: boolean): string => {
     if (typeof node === 'string') return node;
     const name = qtiName(node);
     if (name === 'feedbackInline') return '';
-    lost.push(localName(node));
-    if (localName(node) === 'img') return attr(node, 'alt') ?? '';
-    return node.children.map(walk).join('');
+    if (images) lost.push(localName(node));
+    if (localName(node) === 'img') return images ? (attr(node, 'alt') ?? '') : '';
+    return node.children.map((c) => walk(c, images)).join('');
   };
-  const text = collapse(choice.children.map(walk).join(''));
+  // An image with a caption (TAO's planets) is its caption, not its alt text and the caption.
+  const own = collapse(choice.children.map((c) => walk(c, false)).join(''));
+  const text = own !== '' ? own : collapse(choice.children.map((c) => walk(c, true)).join(''));
+  if (own !== '') choice.children.forEach((c) => walk(c, true));
   if (lost.length > 0)
     warnings.add(
-      `Option ${index + 1}: its markup (${[...new Set(lost)].join(', ')}) was dropped; options are plain text${lost.includes('img') ? ' (an image became its alt text)' : ''}`,
+      `Option ${index + 1}: its markup (${[...new Set(lost)].join(', ')}) was dropped; options are plain text${lost.includes('img') ? (own !== '' ? ' (an image was dropped: its caption was kept)' : ' (an image became its alt text)') : ''}`,
     );
   return text;
 }

@@ -24,6 +24,8 @@ import {
 } from './html';
 import { alwaysSet, declaredMaximum, mappingOf, responseRules } from './scoring';
 import { INTERACTIONS, type InteractionPart, type ItemReading } from './interactions';
+import { PART_INTERACTIONS } from './parts';
+import { gapFill, isGapInteraction } from './gaps';
 
 // Pure: QTI 2.1 and 3.0 items, alone or in a content package, as bank drafts.
 // The two versions differ mostly in spelling (`choiceInteraction` and
@@ -107,24 +109,32 @@ function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
     refuseChangingItem(root);
     const body = kid(root, 'itemBody');
     if (!body) throw new Refusal('The item has no item body');
-    const interaction = soleInteraction(body);
-    sourceType = localName(interaction);
-    const readInteraction = INTERACTIONS.get(qtiName(interaction));
-    if (!readInteraction) throw new Refusal(`${sourceType} is not a question type the bank supports`, 'unsupported');
-    const scoring = scoringOf(root, interaction, warnings);
+    const interactions = bodyInteractions(body);
+    sourceType = interactions.map(localName).join(' + ');
     if (kids(root, 'stylesheet').length > 0) warnings.add('The item stylesheet was not carried');
     const ctx: HtmlContext = {
-      interaction,
       replacement: '',
+      marked: new Map(),
       pkg: place.pkg,
       warnings,
       problems: [],
       media: new Map(),
       feedback: [],
     };
-    const text = bodyText(body, interaction, ctx);
     const marks = declaredMarks(root, warnings);
-    const part = readInteraction({ root, interaction, ...scoring, ctx, warnings, marks });
+    const reading = (interaction: XmlElement): ItemReading => ({
+      root,
+      interaction,
+      ...scoringOf(root, interaction, warnings),
+      ctx,
+      warnings,
+      marks,
+    });
+    // The interaction read apart from the text: the text is read with it taken out (and its prompt in its place).
+    const apart = interactions.length === 1 && !isGapFill(interactions) ? interactions[0] : undefined;
+    if (apart && !TEXT_HOLDING.has(qtiName(apart))) ctx.interaction = apart;
+    const part = apart ? readerOf(apart)(reading(apart)) : gapFill(body, interactions.map(reading), ctx, marks);
+    const text = bodyText(body, ctx);
     const general = generalFeedback(root, ctx, part.carried ?? new Set());
     const question = itemDraft(title, place, text, part, general);
     if (ctx.problems.length > 0) throw new Refusal(ctx.problems.join('; '));
@@ -153,6 +163,26 @@ function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
   }
 }
 
+/** The readers of an interaction read on its own. */
+const READERS = new Map([...INTERACTIONS, ...PART_INTERACTIONS]);
+
+/** Interactions whose content is the question's text (its hot texts, its gaps). */
+const TEXT_HOLDING = new Set(['hottextInteraction', 'gapMatchInteraction']);
+
+function readerOf(interaction: XmlElement): (item: ItemReading) => InteractionPart {
+  const read = READERS.get(qtiName(interaction));
+  if (!read) throw new Refusal(`${localName(interaction)} is not a question type the bank supports`, 'unsupported');
+  return read;
+}
+
+/** Whether the interactions are the gaps of one text: several gaps, or an inline choice or a gap match alone (a text entry alone is a short answer). */
+function isGapFill(interactions: XmlElement[]): boolean {
+  if (!interactions.every(isGapInteraction)) return false;
+  return (
+    interactions.length > 1 || ['inlineChoiceInteraction', 'gapMatchInteraction'].includes(qtiName(interactions[0]))
+  );
+}
+
 /** An adaptive or a template item changes when delivered: not a fixed question the bank can hold. */
 function refuseChangingItem(root: XmlElement): void {
   if (isTrue(attr(root, 'adaptive')))
@@ -170,13 +200,14 @@ function refuseChangingItem(root: XmlElement): void {
     );
 }
 
-/** The body's one interaction: none, or more than one, is no question the bank can hold. */
-function soleInteraction(body: XmlElement): XmlElement {
+/** The body's interactions in text order (a gap match's content searched too: our export's text entries stand amid its gaps). None, or several that are not gaps of one text, is no question the bank can hold. */
+function bodyInteractions(body: XmlElement): XmlElement[] {
   const interactions: XmlElement[] = [];
   const find = (el: XmlElement) => {
     for (const child of kids(el)) {
-      if (qtiName(child).endsWith('Interaction')) interactions.push(child);
-      else find(child);
+      const name = qtiName(child);
+      if (name.endsWith('Interaction')) interactions.push(child);
+      if (!name.endsWith('Interaction') || name === 'gapMatchInteraction') find(child);
     }
   };
   find(body);
@@ -186,13 +217,13 @@ function soleInteraction(body: XmlElement): XmlElement {
       'unsupported',
       'no interaction',
     );
-  if (interactions.length > 1)
+  if (interactions.length > 1 && !isGapFill(interactions))
     throw new Refusal(
-      `A composite item (${interactions.map(localName).join(', ')}): the bank holds one answer per question`,
+      `A composite item (${interactions.map(localName).join(', ')}): the bank holds one answer per question, or gaps of one text`,
       'unsupported',
       'composite item',
     );
-  return interactions[0];
+  return interactions;
 }
 
 /** The interaction's response declaration and how the response processing scores it. */
@@ -213,21 +244,29 @@ function scoringOf(
   return { declaration, rules, mapping, useMapping };
 }
 
-/** The question's text: the body with the interaction taken out and its prompt where it stood. */
-function bodyText(
-  body: XmlElement,
-  interaction: XmlElement,
-  ctx: HtmlContext,
-): { content: FieldContent; wrapped: boolean } {
-  ctx.replacement = promptBlock(kid(interaction, 'prompt'), ctx);
-  // A text entry amid running text stays a visible blank there.
-  if (qtiName(interaction) === 'textEntryInteraction') {
-    const parent = [...descendants(body)].find((d) => kids(d).includes(interaction)) ?? body;
-    if (!holdsOnly(parent, interaction) && parent !== body) ctx.replacement = '_____';
+/** The question's text: the body with the interaction taken out and its prompt where it stood, or its parts marked. */
+function bodyText(body: XmlElement, ctx: HtmlContext): { content: FieldContent; wrapped: boolean } {
+  const interaction = ctx.interaction;
+  if (interaction) {
+    ctx.replacement = promptBlock(kid(interaction, 'prompt'), ctx);
+    // A text entry amid running text stays a visible blank there.
+    if (qtiName(interaction) === 'textEntryInteraction') {
+      const parent = [...descendants(body)].find((d) => kids(d).includes(interaction)) ?? body;
+      if (!holdsOnly(parent, interaction) && parent !== body) ctx.replacement = '_____';
+    }
   }
-  const wrapper = wrapperAmong(body.children, (el) => el === interaction || holdsOnly(el, interaction));
+  const skip = (el: XmlElement) => interaction !== undefined && (el === interaction || holdsOnly(el, interaction));
+  const wrapper = wrapperAmong(body.children, skip) ?? wrapperInHolder(body);
   const content = wrapper ? wrappedContent(wrapper, ctx) : { html: childrenHtml(body, ctx).trim() };
   return { content, wrapped: wrapper !== undefined };
+}
+
+/** Our export's text wrapper inside the body's only element, an interaction holding the text (hot texts, a gap match). */
+function wrapperInHolder(body: XmlElement): XmlElement | undefined {
+  const [holder, ...more] = kids(body);
+  if (!holder || more.length > 0 || !TEXT_HOLDING.has(qtiName(holder))) return undefined;
+  if (body.children.some((c) => typeof c === 'string' && c.trim() !== '')) return undefined;
+  return wrapperAmong(holder.children, (el) => ['gapText', 'prompt'].includes(qtiName(el)));
 }
 
 /** The declared maximum score as marks, when it is a positive number. */

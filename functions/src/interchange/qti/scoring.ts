@@ -158,3 +158,29 @@ export function toleranceOf(equal: XmlElement | undefined, correct: number, warn
     warnings.add('A tolerance excluding its bounds was carried as including them');
   return t;
 }
+
+/** A numeric gap's answer as our export scores it: a branch adding its points to SCORE when the response equals it. */
+export interface GapBranch {
+  answer: string;
+  equal: XmlElement;
+  points: number;
+}
+
+/** The branches, in any response condition, that compare this response with `equal` and add a number to SCORE. */
+export function gapBranches(root: XmlElement, responseId: string): GapBranch[] {
+  const rp = kid(root, 'responseProcessing');
+  const branches: GapBranch[] = [];
+  for (const condition of rp ? kids(rp, 'responseCondition') : [])
+    for (const branch of kids(condition)) {
+      const [test, set] = kids(branch);
+      if (!test || !set || qtiName(test) !== 'equal' || qtiName(set) !== 'setOutcomeValue') continue;
+      const operands = kids(test);
+      const value = operands.find((o) => qtiName(o) === 'baseValue');
+      const names = operands.some((o) => qtiName(o) === 'variable' && attr(o, 'identifier') === responseId);
+      const [sum] = kids(set);
+      const added = sum && qtiName(sum) === 'sum' ? kids(sum).find((o) => qtiName(o) === 'baseValue') : undefined;
+      const points = added ? numberOf(textOf(added)) : undefined;
+      if (value && names && points !== undefined) branches.push({ answer: textOf(value).trim(), equal: test, points });
+    }
+  return branches;
+}

@@ -9,7 +9,11 @@ import {
   type ExportMedia,
   type ExportQuestion,
   type ExportTest,
+  type WrittenType,
 } from '../exportModel';
+import type { AlternativeAnswer, GapDraft } from '../model';
+import { ORDERING_SCORE_ATTRIBUTE } from './parts';
+import { GAP_NUMBER_ATTRIBUTE } from './gaps';
 import { CATEGORY_SEPARATOR, correctOptions, exportedTitle, formatNumber } from '../conventions';
 import { comment, element, escapeText, hasNotXml, textElement, toXhtml, XML_DECLARATION } from '../xmlText';
 
@@ -69,23 +73,35 @@ function textBlock(
   notes: string[],
   tag = 'div',
   extra: Record<string, string> = {},
+  /** Writes the text's markers (`[[1]]`, `[[phrase]]`) as the interactions they stand for, in the written XML. */
+  fill: (xml: string) => string = (xml) => xml,
 ): string {
   if (hasNotXml(text)) notes.push('control characters XML cannot hold were written as U+FFFD');
-  if (!isHtml(q)) return element(tag, { [TEXT_FORMAT_ATTRIBUTE]: 'plain', ...extra }, escapeText(text));
+  if (!isHtml(q)) return element(tag, { [TEXT_FORMAT_ATTRIBUTE]: 'plain', ...extra }, fill(escapeText(text)));
   const relative = replaceMediaRefs(text, (id) => {
     const file = media.get(id);
     return file ? mediaHref(id, file.name) : undefined;
   });
   const { xhtml, ok } = toXhtml(relative);
   if (!ok) notes.push('the HTML could not be written as XHTML: it is carried as text');
-  return element(tag, { [TEXT_FORMAT_ATTRIBUTE]: 'html', ...extra }, xhtml);
+  return element(tag, { [TEXT_FORMAT_ATTRIBUTE]: 'html', ...extra }, fill(xhtml));
 }
 
 interface ItemParts {
   declarations: string;
   interaction: string;
   processing: string;
+  /** The interaction holds the question's text (hot texts, gaps): the body is the interaction alone. */
+  holdsText?: boolean;
 }
+
+/** What writes an item's parts: the question, its media, the notes, and the question text's wrapper attributes. */
+type PartsWriter = (
+  q: ExportQuestion,
+  media: ExportMedia,
+  notes: string[],
+  wrapper: Record<string, string>,
+) => ItemParts;
 
 function choiceItem(q: ExportQuestion, media: ExportMedia, notes: string[]): ItemParts {
   const trueFalse = q.question_type === 'true_false';
@@ -237,17 +253,315 @@ const essayItem = (q: ExportQuestion): ItemParts => ({
   processing: '',
 });
 
+/** A qti-mapping of these keys to points, its total bounded by 0 and the marks. */
+const mappingElement = (q: ExportQuestion, entries: Array<[string, number]>, caseSensitive?: boolean) =>
+  element(
+    'qti-mapping',
+    { 'default-value': '0', 'lower-bound': '0', 'upper-bound': formatNumber(q.marks) },
+    entries
+      .map(([key, value]) =>
+        element('qti-map-entry', {
+          'map-key': key,
+          'mapped-value': formatNumber(value),
+          'case-sensitive': caseSensitive === undefined ? undefined : String(caseSensitive),
+        }),
+      )
+      .join(''),
+  );
+
+const correctResponse = (values: string[]) =>
+  element('qti-correct-response', {}, values.map((v) => textElement('qti-value', v)).join(''));
+
+/** Matching: stems S1… against options O1…; each right pair earns its stem's share of the marks (map_response). */
+function matchingItem(q: ExportQuestion): ItemParts {
+  const stems = q.stems ?? [];
+  const matches = q.matches ?? [];
+  const pairs = stems.map((_, i) => `S${i + 1} O${q.options.indexOf(matches[i]) + 1}`);
+  const share = stems.length > 0 ? q.marks / stems.length : 0;
+  const choice = (prefix: string, matchMax: number) => (text: string, i: number) =>
+    element(
+      'qti-simple-associable-choice',
+      { identifier: `${prefix}${i + 1}`, 'match-max': String(matchMax) },
+      escapeText(text),
+    );
+  return {
+    declarations: element(
+      'qti-response-declaration',
+      { identifier: 'RESPONSE', cardinality: 'multiple', 'base-type': 'directedPair' },
+      correctResponse(pairs) +
+        mappingElement(
+          q,
+          pairs.map((p) => [p, share]),
+        ),
+    ),
+    interaction: element(
+      'qti-match-interaction',
+      { 'response-identifier': 'RESPONSE', shuffle: 'false', 'max-associations': String(stems.length) },
+      element('qti-simple-match-set', {}, stems.map(choice('S', 1)).join('')) +
+        element('qti-simple-match-set', {}, q.options.map(choice('O', stems.length)).join('')),
+    ),
+    processing: mappedScore(),
+  };
+}
+
+/** Ordering: the items in the right order as the correct response (shown shuffled); the whole order earns the marks. */
+function orderingItem(q: ExportQuestion, notes: string[]): ItemParts {
+  const ids = q.options.map((_, i) => `C${i + 1}`);
+  const partial = q.ordering_score === 'partial';
+  if (partial)
+    notes.push(
+      `QTI's templates score a whole order: partial credit (the longest ordered subset) is carried as ${ORDERING_SCORE_ATTRIBUTE}`,
+    );
+  return {
+    declarations: element(
+      'qti-response-declaration',
+      { identifier: 'RESPONSE', cardinality: 'ordered', 'base-type': 'identifier' },
+      correctResponse(ids),
+    ),
+    interaction: element(
+      'qti-order-interaction',
+      {
+        'response-identifier': 'RESPONSE',
+        shuffle: 'true',
+        [ORDERING_SCORE_ATTRIBUTE]: partial ? 'partial' : undefined,
+      },
+      q.options.map((o, i) => element('qti-simple-choice', { identifier: ids[i] }, escapeText(o))).join(''),
+    ),
+    processing: matchScore(),
+  };
+}
+
+/** A marked phrase `[[phrase]]` of a hottext text (escaped or not alike: the brackets are not). */
+const PHRASE_MARK = /\[\[(.+?)\]\]/g;
+
+/** Hot texts: each `[[phrase]]` a qti-hottext; a right phrase earns marks ÷ right phrases, a wrong one costs as much, 0 at least. */
+function hottextItem(
+  q: ExportQuestion,
+  media: ExportMedia,
+  notes: string[],
+  wrapper: Record<string, string>,
+): ItemParts {
+  const phrases = [...q.question_text.matchAll(PHRASE_MARK)].map((m) => m[1]);
+  const right = correctOptions(q);
+  const ids = phrases.map((_, i) => `H${i + 1}`);
+  const rightIds = ids.filter((_, i) => right.has(phrases[i]));
+  const share = rightIds.length > 0 ? q.marks / rightIds.length : 0;
+  let at = 0;
+  const fill = (xml: string) =>
+    xml.replace(PHRASE_MARK, (_, phrase: string) => element('qti-hottext', { identifier: ids[at++] }, phrase));
+  return {
+    declarations: element(
+      'qti-response-declaration',
+      { identifier: 'RESPONSE', cardinality: q.max_choices === 1 ? 'single' : 'multiple', 'base-type': 'identifier' },
+      correctResponse(rightIds) +
+        mappingElement(
+          q,
+          ids.map((id) => [id, rightIds.includes(id) ? share : -share]),
+        ),
+    ),
+    interaction: element(
+      'qti-hottext-interaction',
+      { 'response-identifier': 'RESPONSE', 'max-choices': String(q.max_choices ?? 0) },
+      textBlock(q, q.question_text, media, notes, 'div', wrapper, fill),
+    ),
+    processing: mappedScore(),
+    holdsText: true,
+  };
+}
+
+/** A gap's points: its weight's share of the marks, times an answer's credit. */
+function gapPoints(q: ExportQuestion): (gap: GapDraft, credit: number) => number {
+  const total = (q.gaps ?? []).reduce((sum, g) => sum + (g.weight ?? 1), 0);
+  return (gap, credit) => (total > 0 ? (q.marks * (gap.weight ?? 1) * credit) / total / 100 : 0);
+}
+
+const gapResponse = (n: number) => `RESPONSE_${n}`;
+const DRAG_RESPONSE = 'RESPONSE';
+
+/** SCORE plus a response's mapped points, when it was answered. */
+const addMapped = (response: string) =>
+  element(
+    'qti-response-condition',
+    {},
+    element(
+      'qti-response-if',
+      {},
+      element('qti-not', {}, element('qti-is-null', {}, variable(response))) +
+        setScore(element('qti-sum', {}, variable('SCORE') + element('qti-map-response', { identifier: response }))),
+    ),
+  );
+
+/** SCORE plus a numeric gap's points for the first of its answers (best first) the response equals within tolerance. */
+function addNumeric(response: string, answers: AlternativeAnswer[], points: (credit: number) => number): string {
+  const branches = [...answers]
+    .sort((a, b) => b.credit - a.credit)
+    .map((a, i) =>
+      element(
+        i === 0 ? 'qti-response-if' : 'qti-response-else-if',
+        {},
+        element(
+          'qti-equal',
+          a.tolerance
+            ? { 'tolerance-mode': 'absolute', tolerance: `${formatNumber(a.tolerance)} ${formatNumber(a.tolerance)}` }
+            : { 'tolerance-mode': 'exact' },
+          variable(response) + element('qti-base-value', { 'base-type': 'float' }, escapeText(a.answer.trim())),
+        ) + setScore(element('qti-sum', {}, variable('SCORE') + float(points(a.credit)))),
+      ),
+    );
+  return element('qti-response-condition', {}, branches.join(''));
+}
+
+/** One typed or drop-down gap: its declaration, its interaction, its scoring. */
+function gapParts(q: ExportQuestion, gap: GapDraft, n: number): ItemParts {
+  const response = gapResponse(n);
+  const points = (credit: number) => gapPoints(q)(gap, credit);
+  const first = gap.answers.find((a) => a.credit === 100) ?? gap.answers[0];
+  if (gap.kind === 'numeric')
+    return {
+      declarations: element(
+        'qti-response-declaration',
+        { identifier: response, cardinality: 'single', 'base-type': 'float' },
+        correctResponse([first.answer.trim()]),
+      ),
+      interaction: element('qti-text-entry-interaction', {
+        'response-identifier': response,
+        [GAP_NUMBER_ATTRIBUTE]: String(n),
+      }),
+      processing: addNumeric(response, gap.answers, points),
+    };
+  if (gap.kind === 'select') {
+    const options = gap.options ?? [];
+    const id = (text: string) => `G${n}_C${options.indexOf(text) + 1}`;
+    return {
+      declarations: element(
+        'qti-response-declaration',
+        { identifier: response, cardinality: 'single', 'base-type': 'identifier' },
+        correctResponse([id(first.answer)]) +
+          mappingElement(
+            q,
+            gap.answers.map((a) => [id(a.answer), points(a.credit)]),
+          ),
+      ),
+      interaction: element(
+        'qti-inline-choice-interaction',
+        { 'response-identifier': response, shuffle: 'false', [GAP_NUMBER_ATTRIBUTE]: String(n) },
+        options.map((o) => element('qti-inline-choice', { identifier: id(o) }, escapeText(o))).join(''),
+      ),
+      processing: addMapped(response),
+    };
+  }
+  return {
+    declarations: element(
+      'qti-response-declaration',
+      { identifier: response, cardinality: 'single', 'base-type': 'string' },
+      correctResponse([first.answer]) +
+        mappingElement(
+          q,
+          gap.answers.map((a) => [a.answer, points(a.credit)]),
+          gap.case_sensitive === true,
+        ),
+    ),
+    interaction: element('qti-text-entry-interaction', {
+      'response-identifier': response,
+      [GAP_NUMBER_ATTRIBUTE]: String(n),
+    }),
+    processing: addMapped(response),
+  };
+}
+
+/** The drag gaps as one gap match: chips T1…, gaps G1… by their number; a chip in a gap earns that answer's points. */
+function dragParts(q: ExportQuestion): Omit<ItemParts, 'interaction'> & { chips: string } {
+  const chips = q.drag_options ?? [];
+  const points = gapPoints(q);
+  const pairs = (q.gaps ?? []).flatMap((gap, i) =>
+    gap.kind === 'drag'
+      ? gap.answers.map((a): [string, number] => [`T${chips.indexOf(a.answer) + 1} G${i + 1}`, points(gap, a.credit)])
+      : [],
+  );
+  const correct = (q.gaps ?? []).flatMap((gap, i) => {
+    const first = gap.answers.find((a) => a.credit === 100) ?? gap.answers[0];
+    return gap.kind === 'drag' && first ? [`T${chips.indexOf(first.answer) + 1} G${i + 1}`] : [];
+  });
+  const matchMax = q.drag_reusable ? '0' : '1';
+  return {
+    declarations: element(
+      'qti-response-declaration',
+      { identifier: DRAG_RESPONSE, cardinality: 'multiple', 'base-type': 'directedPair' },
+      correctResponse(correct) + mappingElement(q, pairs),
+    ),
+    processing: addMapped(DRAG_RESPONSE),
+    chips: chips
+      .map((c, i) => element('qti-gap-text', { identifier: `T${i + 1}`, 'match-max': matchMax }, escapeText(c)))
+      .join(''),
+  };
+}
+
+/** A gap number `[[n]]` in the text. */
+const GAP_MARK = /\[\[(\d+)\]\]/g;
+
+/**
+ * Gap fill: each `[[n]]` of the text its interaction (a text entry, an inline
+ * choice, a gap of one gap match holding the text when any gap is a drag),
+ * SCORE the sum of each gap's points (its weight's share of the marks × the
+ * answer's credit).
+ */
+function gapFillItem(
+  q: ExportQuestion,
+  media: ExportMedia,
+  notes: string[],
+  wrapper: Record<string, string>,
+): ItemParts {
+  const gaps = q.gaps ?? [];
+  const typed = gaps.map((gap, i) => (gap.kind === 'drag' ? undefined : gapParts(q, gap, i + 1)));
+  const hasDrag = gaps.some((g) => g.kind === 'drag');
+  const drag = hasDrag ? dragParts(q) : undefined;
+  if (hasDrag && typed.some(Boolean))
+    notes.push(
+      'text entries and drop-downs stand inside the gap match with its gaps, which the QTI schema does not allow',
+    );
+  const fill = (xml: string) =>
+    xml.replace(GAP_MARK, (whole, n: string) => {
+      const gap = gaps[Number(n) - 1];
+      if (!gap) return whole;
+      return gap.kind === 'drag'
+        ? element('qti-gap', { identifier: `G${n}`, [GAP_NUMBER_ATTRIBUTE]: n })
+        : typed[Number(n) - 1]!.interaction;
+    });
+  const text = textBlock(q, q.question_text, media, notes, 'div', wrapper, fill);
+  const parts = typed.filter((p): p is ItemParts => p !== undefined);
+  return {
+    declarations: parts.map((p) => p.declarations).join('') + (drag?.declarations ?? ''),
+    interaction: drag
+      ? element(
+          'qti-gap-match-interaction',
+          { 'response-identifier': DRAG_RESPONSE, shuffle: 'false' },
+          drag.chips + text,
+        )
+      : text,
+    processing: setScore(float(0)) + parts.map((p) => p.processing).join('') + (drag?.processing ?? ''),
+    holdsText: true,
+  };
+}
+
+/** Each type's writer of its declarations, interaction and response processing. */
+const ITEM_WRITERS: Record<WrittenType, PartsWriter> = {
+  multiple_choice: choiceItem,
+  multiple_select: choiceItem,
+  true_false: choiceItem,
+  short_answer: textEntryItem,
+  numeric: numericItem,
+  essay: essayItem,
+  matching: matchingItem,
+  ordering: (q, _media, notes) => orderingItem(q, notes),
+  gap_fill: gapFillItem,
+  hottext: hottextItem,
+};
+
 /** One question as a qti-assessment-item document. */
 export function qtiItem(q: ExportQuestion, media: ExportMedia): string {
   const notes: string[] = [];
-  const parts =
-    q.question_type === 'short_answer'
-      ? textEntryItem(q)
-      : q.question_type === 'numeric'
-        ? numericItem(q)
-        : q.question_type === 'essay'
-          ? essayItem(q)
-          : choiceItem(q, media, notes);
+  const untitled: Record<string, string> = q.title ? {} : { [UNTITLED_ATTRIBUTE]: 'true' };
+  const parts = ITEM_WRITERS[q.question_type](q, media, notes, untitled);
   const essay = q.question_type === 'essay';
   const general = q.feedback
     ? element(
@@ -256,11 +570,12 @@ export function qtiItem(q: ExportQuestion, media: ExportMedia): string {
         element('qti-content-body', {}, textBlock(q, q.feedback, media, notes)),
       )
     : '';
-  const untitled: Record<string, string> = q.title ? {} : { [UNTITLED_ATTRIBUTE]: 'true' };
   const body = element(
     'qti-item-body',
     {},
-    textBlock(q, q.question_text, media, notes, 'div', untitled) + parts.interaction,
+    parts.holdsText
+      ? parts.interaction
+      : textBlock(q, q.question_text, media, notes, 'div', untitled) + parts.interaction,
   );
   const declarations =
     parts.declarations +
