@@ -1,4 +1,4 @@
-import type { AlternativeAnswer, Difficulty, GapDraft, QuestionType } from './model';
+import type { AlternativeAnswer, Difficulty, GapDraft, QuestionDraft, QuestionType } from './model';
 
 // Pure: what the writers take (the bank's stored questions, their media, a
 // test's structure) and the media references they rewrite. No Firebase here:
@@ -37,6 +37,12 @@ export interface ExportQuestion {
   drag_options?: string[] | null;
   drag_reusable?: boolean | null;
   max_choices?: number | null;
+  variables?: QuestionDraft['variables'] | null;
+  tolerance_type?: 'absolute' | 'relative' | null;
+  image?: QuestionDraft['image'] | null;
+  areas?: QuestionDraft['areas'] | null;
+  select?: 'areas' | 'points' | null;
+  max_points?: number | null;
   /** The folder's name split on " / "; null when the question is in no folder. */
   category: string[] | null;
 }

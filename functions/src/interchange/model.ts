@@ -13,7 +13,10 @@ export type QuestionType =
   | 'matching'
   | 'ordering'
   | 'gap_fill'
-  | 'hottext';
+  | 'hottext'
+  | 'calculated'
+  | 'hotspot'
+  | 'description';
 export type Difficulty = 'easy' | 'medium' | 'hard';
 
 /** Joins options in a multiple_select answer key (questions/schemas.ts), so no option may contain it. */
@@ -78,6 +81,15 @@ export interface QuestionDraft {
   drag_reusable?: boolean;
   /** hottext: the most phrases a taker may choose. */
   max_choices?: number;
+  /** calculated: the variables drawn per attempt, the formula of the right answer, how its tolerance reads. */
+  variables?: Array<{ name: string; min: number; max: number; decimals: number }>;
+  formula?: string;
+  tolerance_type?: 'absolute' | 'relative';
+  /** hotspot: the image (its frame), the areas, whether a taker chooses areas or places points. */
+  image?: { src: string; width: number; height: number; alt?: string };
+  areas?: Array<{ shape: 'circle' | 'rect' | 'poly'; coords: number[]; correct: boolean; label?: string }>;
+  select?: 'areas' | 'points';
+  max_points?: number;
 }
 
 /** One gap of a gap_fill question (docs/question-types.md). */

@@ -148,6 +148,12 @@ function answersOf(q: ExportQuestion): { body: string; notes: string[] } | Unwri
       return { cannot: 'a gap-fill question, which GIFT cannot say (its one answer block is one gap)' };
     case 'hottext':
       return { cannot: 'a hottext question, which GIFT cannot say' };
+    case 'calculated':
+      return { cannot: 'a calculated question, which GIFT cannot say (its variables and formula)' };
+    case 'hotspot':
+      return { cannot: 'a hotspot question, which GIFT cannot say (an image and its areas)' };
+    case 'description':
+      return { cannot: 'a description, which this export does not write in GIFT yet' };
   }
 }
 

@@ -231,6 +231,12 @@ function typeBody(
       return { type: 'cloze', ...clozeBody(q) };
     case 'hottext':
       return { cannot: 'a hottext question (phrases chosen in the text), which no Moodle core type holds' };
+    case 'description':
+      return { type: 'description', body: '', notes: [] };
+    case 'calculated':
+      return { cannot: 'a calculated question, whose variables and formula this export does not write yet' };
+    case 'hotspot':
+      return { cannot: 'a hotspot question, which this export does not write as ddmarker yet' };
   }
 }
 

@@ -555,6 +555,16 @@ const ITEM_WRITERS: Record<WrittenType, PartsWriter> = {
   ordering: (q, _media, notes) => orderingItem(q, notes),
   gap_fill: gapFillItem,
   hottext: hottextItem,
+  // Text and media only: an item with no interaction.
+  description: () => ({ declarations: '', interaction: '', processing: '' }),
+  calculated: (_q, _media, notes) => {
+    notes.push('not exported: a calculated question, whose variables and formula this export does not write yet');
+    return { declarations: '', interaction: '', processing: '' };
+  },
+  hotspot: (_q, _media, notes) => {
+    notes.push('not exported: a hotspot question, whose image and areas this export does not write yet');
+    return { declarations: '', interaction: '', processing: '' };
+  },
 };
 
 /** One question as a qti-assessment-item document. */
