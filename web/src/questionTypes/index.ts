@@ -4,16 +4,21 @@
 import type { ComponentType } from 'react';
 import { TYPE_NAMES } from './definitions';
 import { essayModule } from './essay/views';
+import { gapFillModule } from './gapFill/views';
+import { hottextModule } from './hottext/views';
+import { matchingModule } from './matching/views';
 import type { QuestionType, QuestionTypeModule, ReviewProps, TakerInputProps } from './module';
 import { multipleChoiceModule } from './multipleChoice/views';
 import { multipleSelectModule } from './multipleSelect/views';
 import { numericModule } from './numeric/views';
+import { orderingModule } from './ordering/views';
 import { MarkedReview, StoredAnswerReview } from './review';
 import { shortAnswerModule } from './shortAnswer/views';
 import { trueFalseModule } from './trueFalse/views';
 import { TextLineInput } from './typedAnswer';
 
 export { CODED_VALUES, COLUMN_NOTES, CSV_COLUMNS, REQUIRED_COLUMNS, templateCsv } from './csvTemplate';
+export { EMPTY_KEY_DRAFT } from './definitions';
 export { wordCount } from './essay/wordCount';
 export type { KeyDraft, QuestionType, QuestionTypeModule } from './module';
 
@@ -24,6 +29,10 @@ const MODULES: { readonly [T in QuestionType]: QuestionTypeModule } = {
   short_answer: shortAnswerModule,
   numeric: numericModule,
   essay: essayModule,
+  matching: matchingModule,
+  ordering: orderingModule,
+  gap_fill: gapFillModule,
+  hottext: hottextModule,
 };
 
 /** Every type, in the order the pages list them; the first is a new question's. */
@@ -44,12 +53,17 @@ export const TYPES_MARKED_BY_PERSON: readonly QuestionType[] = QUESTION_TYPES.fi
 /** How a taker answers a question: by its type's input, or, for a type this app does not know, a line of text. */
 export function takerPartsOf(type: string): {
   legendNote: string | null;
+  textInAnswer: boolean;
   TakerInput: ComponentType<TakerInputProps>;
 } {
   const questionType = findQuestionType(type);
   return questionType
-    ? { legendNote: questionType.legendNote, TakerInput: questionType.views.TakerInput }
-    : { legendNote: null, TakerInput: TextLineInput };
+    ? {
+        legendNote: questionType.legendNote,
+        textInAnswer: questionType.textInAnswer,
+        TakerInput: questionType.views.TakerInput,
+      }
+    : { legendNote: null, textInAnswer: false, TakerInput: TextLineInput };
 }
 
 /**
