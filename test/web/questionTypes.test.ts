@@ -2,7 +2,16 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { DEFINITIONS, EMPTY_KEY_DRAFT, TYPE_NAMES } from '../../web/src/questionTypes/definitions';
-import { EMPTY_GAP } from '../../web/src/questionTypes/gapFill/definition';
+import { answerOfLine, EMPTY_GAP, sameGapAnswer } from '../../web/src/questionTypes/gapFill/definition';
+import { moved } from '../../web/src/questionTypes/ordering/definition';
+import {
+  answerOfParts,
+  GAP_MARK,
+  pairedParts,
+  partsOf,
+  PHRASE_MARK,
+  segmentsOf,
+} from '../../web/src/questionTypes/parts';
 import type { GapDraft, KeyDraft, QuestionType, QuestionTypeDefinition } from '../../web/src/questionTypes/module';
 
 // Pure: the web app's question type modules, no browser. A type's views (React) are held to their
@@ -590,4 +599,83 @@ describe('web questionTypes: the registry of question types', () => {
     walk(web);
     assert.deepEqual(found, []);
   });
+});
+
+describe('web questionTypes: answers with parts and marked texts', () => {
+  const parts: Array<[string, string, number, string[]]> = [
+    ['a blank answer is every part blank', '', 3, ['', '', '']],
+    ['an answer holds one string per part', '["Paris","","Rome"]', 3, ['Paris', '', 'Rome']],
+    ['an answer of another length is every part blank', '["Paris"]', 2, ['', '']],
+    ['an answer that is no JSON array of strings is every part blank', '[1,2]', 2, ['', '']],
+    ['an answer that is no JSON is every part blank', 'Paris', 1, ['']],
+  ];
+  for (const [name, answer, count, expected] of parts)
+    it(`parts: ${name}`, () => assert.deepEqual(partsOf(answer, count), expected));
+
+  it('an answer whose every part is blank is unanswered (""), any other the JSON array text', () => {
+    assert.equal(answerOfParts(['', '']), '');
+    assert.equal(answerOfParts(['Paris', '']), '["Paris",""]');
+  });
+
+  it('splits a text at its gaps and at its phrases, numbering the marks in the text’s order', () => {
+    assert.deepEqual(segmentsOf('a [[2]] b [[1]]', GAP_MARK), [
+      { text: 'a ' },
+      { mark: 0, inner: '2' },
+      { text: ' b ' },
+      { mark: 1, inner: '1' },
+    ]);
+    assert.deepEqual(segmentsOf('[[quick]] fox', PHRASE_MARK), [{ mark: 0, inner: 'quick' }, { text: ' fox' }]);
+    assert.deepEqual(segmentsOf('[[x]] is no gap', GAP_MARK), [{ text: '[[x]] is no gap' }]);
+  });
+
+  it('pairs an answer’s parts with the key’s, a part right only when given and agreeing', () => {
+    assert.deepEqual(
+      pairedParts({ student_answer: '["Paris",""]', correct_answer: '["Paris","Rome"]' }, (i) => `Gap ${i + 1}`),
+      [
+        { label: 'Gap 1', answer: 'Paris', key: 'Paris', right: true },
+        { label: 'Gap 2', answer: '', key: 'Rome', right: false },
+      ],
+    );
+    assert.deepEqual(
+      pairedParts({ student_answer: 'unreadable', correct_answer: '["a"]' }, () => 'Part'),
+      [{ label: 'Part', answer: '', key: 'a', right: false }],
+    );
+  });
+
+  it('moves an item, the others keeping their order', () => {
+    assert.deepEqual(moved(['a', 'b', 'c'], 2, 1), ['a', 'c', 'b']);
+    assert.deepEqual(moved(['a', 'b', 'c'], 0, 1), ['b', 'a', 'c']);
+  });
+
+  const lines: Array<[string, string, GapDraft['kind'], string, object]> = [
+    ['an answer alone earns full credit', 'Paris', 'text', '', { answer: 'Paris', credit: 100 }],
+    ['"answer | credit" names its credit', 'Lyon | 50', 'text', '', { answer: 'Lyon', credit: 50 }],
+    ['a "|" not followed by a number is the answer’s', 'a|b', 'text', '', { answer: 'a|b', credit: 100 }],
+    [
+      'a numeric answer takes the gap’s tolerance',
+      '3.14',
+      'numeric',
+      '0.01',
+      { answer: '3.14', credit: 100, tolerance: 0.01 },
+    ],
+    [
+      'a numeric answer may name its own',
+      '3 | 50 | 0.5',
+      'numeric',
+      '0.01',
+      { answer: '3', credit: 50, tolerance: 0.5 },
+    ],
+    ['a tolerance of 0 is left out', '3', 'numeric', '0', { answer: '3', credit: 100 }],
+  ];
+  for (const [name, line, kind, tolerance, expected] of lines)
+    it(`gap answer line: ${name}`, () =>
+      assert.deepEqual(answerOfLine(line, { ...EMPTY_GAP, kind, tolerance }), expected));
+
+  const same: Array<[string, string, string, GapDraft['kind'], boolean]> = [
+    ['a number by its value, a decimal comma read', '3,50', '3.5', 'numeric', true],
+    ['a typed text ignoring case and spacing', ' paris  ', 'Paris', 'text', true],
+    ['a choice exactly', 'paris', 'Paris', 'select', false],
+  ];
+  for (const [name, answer, key, kind, expected] of same)
+    it(`gap review: ${name}`, () => assert.equal(sameGapAnswer(answer, key, kind), expected));
 });
