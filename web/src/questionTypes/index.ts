@@ -1,13 +1,13 @@
 // Front door of questionTypes/: the registry of question types, one module per type (its folder), which
 // the taker's page, the question form, the bank, the import, the review, grading and regrading ask
 // instead of naming a type. What other folders may use; nothing else of this folder is imported from outside.
-import type { ComponentType } from 'react';
+import { createElement, type ComponentType } from 'react';
 import { TYPE_NAMES } from './definitions';
 import { essayModule } from './essay/views';
 import { gapFillModule } from './gapFill/views';
 import { hottextModule } from './hottext/views';
 import { matchingModule } from './matching/views';
-import type { QuestionType, QuestionTypeModule, ReviewProps, TakerInputProps } from './module';
+import type { QuestionType, QuestionTypeModule, ReviewProps, TakerInputLoader, TakerInputProps } from './module';
 import { multipleChoiceModule } from './multipleChoice/views';
 import { multipleSelectModule } from './multipleSelect/views';
 import { numericModule } from './numeric/views';
@@ -50,6 +50,27 @@ export const TYPES_MARKED_BY_PERSON: readonly QuestionType[] = QUESTION_TYPES.fi
   (m) => m.type,
 );
 
+type TakerInput = ComponentType<TakerInputProps>;
+const isLoader = (input: TakerInput | TakerInputLoader): input is TakerInputLoader => 'load' in input;
+
+/** The taker inputs loaded so far of the types whose taker code loads only when a test holds them. */
+const LOADED = new Map<string, TakerInput>();
+
+/**
+ * Loads the taker inputs of these types whose code loads only when a test holds them, awaited with
+ * the attempt before its questions are first shown (offline, from the service worker's precache).
+ */
+export async function loadTakerInputs(types: readonly string[]): Promise<void> {
+  const loading = [...new Set(types)].map(async (type) => {
+    const input = findQuestionType(type)?.views.TakerInput;
+    if (input && isLoader(input) && !LOADED.has(type)) LOADED.set(type, await input.load());
+  });
+  await Promise.all(loading);
+}
+
+/** What stands for an input not loaded yet: never seen, the attempt's page awaiting `loadTakerInputs` first. */
+const NotLoaded = () => createElement('p', null, 'Loading…');
+
 /** How a taker answers a question: by its type's input, or, for a type this app does not know, a line of text. */
 export function takerPartsOf(type: string): {
   legendNote: string | null;
@@ -61,7 +82,9 @@ export function takerPartsOf(type: string): {
     ? {
         legendNote: questionType.legendNote,
         textInAnswer: questionType.textInAnswer,
-        TakerInput: questionType.views.TakerInput,
+        TakerInput: isLoader(questionType.views.TakerInput)
+          ? (LOADED.get(type) ?? NotLoaded)
+          : questionType.views.TakerInput,
       }
     : { legendNote: null, textInAnswer: false, TakerInput: TextLineInput };
 }

@@ -134,17 +134,22 @@ export interface ReviewProps {
   question: AttemptQuestion | undefined;
 }
 
+/** A taker's input whose code loads only when a test holds its type: a chunk of its own, loaded with the attempt. */
+export interface TakerInputLoader {
+  load: () => Promise<ComponentType<TakerInputProps>>;
+}
+
 /** A type's React parts. */
 export interface QuestionTypeViews {
-  TakerInput: ComponentType<TakerInputProps>;
+  TakerInput: ComponentType<TakerInputProps> | TakerInputLoader;
   AuthorKey: ComponentType<AuthorKeyProps>;
   Review: ComponentType<ReviewProps>;
 }
 
 /**
  * A whole question type. Its views are bundled with the pages that ask for them; a type whose
- * taker code should load only when a test holds it would hold a loader here instead, awaited
- * with the attempt before the questions are first shown.
+ * taker code should load only when a test holds it holds a loader for its `TakerInput` instead,
+ * awaited with the attempt before the questions are first shown (`loadTakerInputs`).
  */
 export interface QuestionTypeModule extends QuestionTypeDefinition {
   views: QuestionTypeViews;

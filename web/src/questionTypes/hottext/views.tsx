@@ -1,58 +1,9 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { CheckedField, ProblemText } from '../../FormProblems';
-import { MarkedText } from '../markedText';
-import type { AuthorKeyProps, QuestionTypeModule, ReviewProps, TakerInputProps } from '../module';
-import { PHRASE_MARK, phrasesOf } from '../parts';
+import type { AuthorKeyProps, QuestionTypeModule, ReviewProps } from '../module';
+import { phrasesOf } from '../parts';
 import { PartsReview } from '../partsReview';
-import { chosenPhrases, hottext, joinPhrases } from './definition';
-
-/**
- * The text with each phrase a toggle button (`aria-pressed`). At the most a taker may choose, a
- * further phrase is not chosen and the live region says why; the buttons stay in the tab order.
- */
-function TakerInput({ question, name, value, onAnswer }: TakerInputProps) {
-  const phrases = question.options;
-  const chosen = new Set(chosenPhrases(value));
-  const most = question.max_choices ?? null;
-  const [said, setSaid] = useState('');
-  const toggle = (phrase: string) => {
-    const next = new Set(chosen);
-    if (next.has(phrase)) next.delete(phrase);
-    else if (most !== null && next.size >= most) {
-      setSaid(`You may choose at most ${most}: unchoose one first.`);
-      return;
-    } else next.add(phrase);
-    setSaid(`${next.size} chosen${most !== null ? ` of at most ${most}` : ''}.`);
-    onAnswer(joinPhrases(phrases, (p) => next.has(p)));
-  };
-  return (
-    <>
-      <MarkedText
-        text={question.question_text}
-        format={question.text_format}
-        mark={PHRASE_MARK}
-        render={(k, inner) => {
-          const phrase = phrases[k] ?? inner.trim();
-          const pressed = chosen.has(phrase);
-          return (
-            <button
-              type="button"
-              id={`${name}-${k}`}
-              className="hottext"
-              aria-pressed={pressed}
-              onClick={() => toggle(phrase)}
-            >
-              {phrase}
-            </button>
-          );
-        }}
-      />
-      <p aria-live="polite" className="hint">
-        {said || (most !== null ? `Choose at most ${most}.` : '')}
-      </p>
-    </>
-  );
-}
+import { chosenPhrases, hottext } from './definition';
 
 /** The phrases the text marks, each ticked when right, and the most a taker may choose. */
 function AuthorKey({ draft, set, problemsAt }: AuthorKeyProps) {
@@ -118,4 +69,11 @@ const Review = (props: ReviewProps) => {
   );
 };
 
-export const hottextModule: QuestionTypeModule = { ...hottext, views: { TakerInput, AuthorKey, Review } };
+export const hottextModule: QuestionTypeModule = {
+  ...hottext,
+  views: {
+    TakerInput: { load: () => import('./takerInput').then((m) => m.TakerInput) },
+    AuthorKey,
+    Review,
+  },
+};

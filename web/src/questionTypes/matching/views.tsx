@@ -1,33 +1,9 @@
 import { useId } from 'react';
 import { CheckedField, ProblemText } from '../../FormProblems';
-import type { AuthorKeyProps, KeyDraft, QuestionTypeModule, ReviewProps, TakerInputProps } from '../module';
-import { answerOfParts, pairedParts, partsOf } from '../parts';
+import type { AuthorKeyProps, KeyDraft, QuestionTypeModule, ReviewProps } from '../module';
+import { pairedParts } from '../parts';
 import { PartsReview } from '../partsReview';
 import { matching } from './definition';
-
-/** Per stem, a drop-down of the options (blank first: not answered), labelled by the stem. */
-function TakerInput({ question, name, value, onAnswer }: TakerInputProps) {
-  const stems = question.stems ?? [];
-  const parts = partsOf(value, stems.length);
-  const choose = (i: number, option: string) => onAnswer(answerOfParts(parts.map((p, j) => (j === i ? option : p))));
-  return (
-    <div className="parts">
-      {stems.map((stem, i) => (
-        <div key={i} className="part">
-          <label htmlFor={`${name}-${i}`}>{stem}</label>{' '}
-          <select id={`${name}-${i}`} value={parts[i]} onChange={(e) => choose(i, e.target.value)}>
-            <option value="">—</option>
-            {question.options.map((option) => (
-              <option key={option} value={option}>
-                {option}
-              </option>
-            ))}
-          </select>
-        </div>
-      ))}
-    </div>
-  );
-}
 
 // A new question starts with two rows to fill in: the fewest stems a matching has.
 const FEWEST_STEMS = 2;
@@ -100,4 +76,11 @@ const Review = (props: ReviewProps) => {
   );
 };
 
-export const matchingModule: QuestionTypeModule = { ...matching, views: { TakerInput, AuthorKey, Review } };
+export const matchingModule: QuestionTypeModule = {
+  ...matching,
+  views: {
+    TakerInput: { load: () => import('./takerInput').then((m) => m.TakerInput) },
+    AuthorKey,
+    Review,
+  },
+};
