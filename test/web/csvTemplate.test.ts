@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { readCsvRecords, type CsvRecord } from '../../functions/src/transfer/csvUpload';
 import { OPTIONAL_COLUMNS, parseHeader, REQUIRED_COLUMNS, validateRow } from '../../functions/src/questions/csvRows';
 import { DIFFICULTIES, QUESTION_TYPES, TEXT_FORMATS } from '../../functions/src/questions/schemas';
-import { CODED_VALUES, CSV_COLUMNS, templateCsv } from '../../web/src/questionTypes/csvTemplate';
+import { CODED_VALUES, COLUMN_NOTES, CSV_COLUMNS, templateCsv } from '../../web/src/questionTypes/csvTemplate';
 
 async function records(text: string): Promise<CsvRecord[]> {
   const out: CsvRecord[] = [];
@@ -21,8 +21,15 @@ describe('web csvTemplate: the import page’s CSV template', () => {
     assert.ok(header.cells.includes('max_words'));
   });
 
-  it('lists the allowed values of each coded column as the service’s enums', () => {
-    assert.deepEqual(CODED_VALUES.question_type, [...QUESTION_TYPES]);
+  // A CSV row has no columns for stems, matches or gaps (a hottext's phrases are in its text): those types are left out of the template,
+  // and the service refuses such a row (it names what is missing).
+  const NOT_IN_A_ROW = ['matching', 'ordering', 'gap_fill', 'calculated'];
+
+  it('lists the allowed values of each coded column as the service’s enums, the types a row cannot hold left out', () => {
+    assert.deepEqual(
+      CODED_VALUES.question_type,
+      QUESTION_TYPES.filter((t) => !NOT_IN_A_ROW.includes(t)),
+    );
     assert.deepEqual(CODED_VALUES.difficulty, [...DIFFICULTIES]);
     assert.deepEqual(CODED_VALUES.text_format, [...TEXT_FORMATS]);
     assert.deepEqual(CODED_VALUES.case_sensitive, ['true', 'false']);
@@ -37,6 +44,34 @@ describe('web csvTemplate: the import page’s CSV template', () => {
       assert.ok(result.ok, JSON.stringify(result));
       return result.question.question_type;
     });
-    assert.deepEqual(types, [...QUESTION_TYPES]);
+    assert.deepEqual(
+      types,
+      QUESTION_TYPES.filter((t) => !NOT_IN_A_ROW.includes(t)),
+    );
+  });
+
+  it('names the types a row cannot hold in the question_type column’s note, and the service refuses such a row', async () => {
+    assert.match(COLUMN_NOTES.question_type, /Matching, Ordering, Gap fill: not in a CSV row/);
+    const [header] = await records(templateCsv());
+    const parsed = parseHeader(header.cells);
+    assert.ok('columns' in parsed);
+    for (const type of ['matching', 'ordering', 'gap_fill']) {
+      const cells = header.cells.map((column) =>
+        column === 'question_type'
+          ? type
+          : column === 'question_text'
+            ? 'Q [[1]] [[a]]'
+            : column === 'marks'
+              ? '1'
+              : column === 'difficulty'
+                ? 'easy'
+                : column === 'options'
+                  ? 'a|b'
+                  : column === 'correct_answer'
+                    ? 'a'
+                    : '',
+      );
+      assert.equal(validateRow(2, parsed.columns, cells).ok, false, type);
+    }
   });
 });

@@ -37,43 +37,7 @@ function HtmlText({ html, block }: { html: string; block: boolean }) {
   const ref = useRef<HTMLElement>(null);
   useEffect(() => {
     const root = ref.current;
-    if (!root || !load) return;
-    const elements = Array.from(root.querySelectorAll<HTMLElement>(`[${MEDIA_ATTRIBUTE}], [${MEDIA_LINK_ATTRIBUTE}]`));
-    if (elements.length === 0) return;
-    let live = true;
-    const urls: string[] = [];
-    const players: HTMLAudioElement[] = [];
-    const byId = new Map<string, HTMLElement[]>();
-    for (const el of elements) {
-      const id = el.getAttribute(MEDIA_ATTRIBUTE) ?? el.getAttribute(MEDIA_LINK_ATTRIBUTE)!;
-      byId.set(id, [...(byId.get(id) ?? []), el]);
-    }
-    for (const [id, targets] of byId) {
-      load(id).then(
-        (blob) => {
-          if (!live) return;
-          const url = URL.createObjectURL(blob);
-          urls.push(url);
-          for (const el of targets) {
-            if (el instanceof HTMLAnchorElement) {
-              players.push(...linkedMedia(el, url, blob.type));
-              continue;
-            }
-            el.setAttribute('src', url);
-            // A <source> is read by its <audio> when that loads, not when the source changes.
-            if (el instanceof HTMLSourceElement && el.parentElement instanceof HTMLMediaElement)
-              el.parentElement.load();
-          }
-        },
-        // Offline, or no longer readable: the image's alt text stands in for it, a link's text for its file.
-        () => undefined,
-      );
-    }
-    return () => {
-      live = false;
-      for (const player of players) player.remove();
-      for (const url of urls) URL.revokeObjectURL(url);
-    };
+    return root && load ? loadMediaIn(root, load) : undefined;
   }, [clean, load]);
   const Tag = block ? 'div' : 'span';
   return (
@@ -83,6 +47,48 @@ function HtmlText({ html, block }: { html: string; block: boolean }) {
       dangerouslySetInnerHTML={{ __html: clean }}
     />
   );
+}
+
+/**
+ * Fetches the media files sanitized HTML under `root` names, with the reader's credentials, and
+ * shows them from blob URLs; returns what revokes them when the text leaves the page.
+ */
+export function loadMediaIn(root: HTMLElement, load: MediaLoader): (() => void) | undefined {
+  const elements = Array.from(root.querySelectorAll<HTMLElement>(`[${MEDIA_ATTRIBUTE}], [${MEDIA_LINK_ATTRIBUTE}]`));
+  if (elements.length === 0) return undefined;
+  let live = true;
+  const urls: string[] = [];
+  const players: HTMLAudioElement[] = [];
+  const byId = new Map<string, HTMLElement[]>();
+  for (const el of elements) {
+    const id = el.getAttribute(MEDIA_ATTRIBUTE) ?? el.getAttribute(MEDIA_LINK_ATTRIBUTE)!;
+    byId.set(id, [...(byId.get(id) ?? []), el]);
+  }
+  for (const [id, targets] of byId) {
+    load(id).then(
+      (blob) => {
+        if (!live) return;
+        const url = URL.createObjectURL(blob);
+        urls.push(url);
+        for (const el of targets) {
+          if (el instanceof HTMLAnchorElement) {
+            players.push(...linkedMedia(el, url, blob.type));
+            continue;
+          }
+          el.setAttribute('src', url);
+          // A <source> is read by its <audio> when that loads, not when the source changes.
+          if (el instanceof HTMLSourceElement && el.parentElement instanceof HTMLMediaElement) el.parentElement.load();
+        }
+      },
+      // Offline, or no longer readable: the image's alt text stands in for it, a link's text for its file.
+      () => undefined,
+    );
+  }
+  return () => {
+    live = false;
+    for (const player of players) player.remove();
+    for (const url of urls) URL.revokeObjectURL(url);
+  };
 }
 
 /**

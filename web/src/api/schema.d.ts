@@ -2992,7 +2992,7 @@ export type paths = {
                     /** @description A folder of the same organization */
                     folder_id?: string;
                     difficulty?: "easy" | "medium" | "hard";
-                    question_type?: "multiple_choice" | "multiple_select" | "true_false" | "short_answer" | "numeric" | "essay";
+                    question_type?: "multiple_choice" | "multiple_select" | "true_false" | "short_answer" | "numeric" | "essay" | "matching" | "ordering" | "gap_fill" | "hottext" | "calculated";
                 };
                 header?: never;
                 path?: never;
@@ -3219,7 +3219,7 @@ export type paths = {
                     /** @description A folder of the same organization */
                     folder_id?: string;
                     difficulty?: "easy" | "medium" | "hard";
-                    question_type?: "multiple_choice" | "multiple_select" | "true_false" | "short_answer" | "numeric" | "essay";
+                    question_type?: "multiple_choice" | "multiple_select" | "true_false" | "short_answer" | "numeric" | "essay" | "matching" | "ordering" | "gap_fill" | "hottext" | "calculated";
                 };
                 header?: never;
                 path?: never;
@@ -10740,7 +10740,7 @@ export type components = {
              */
             text_format?: "plain" | "html";
             /** @enum {string} */
-            question_type: "multiple_choice" | "multiple_select" | "true_false" | "short_answer" | "numeric" | "essay";
+            question_type: "multiple_choice" | "multiple_select" | "true_false" | "short_answer" | "numeric" | "essay" | "matching" | "ordering" | "gap_fill" | "hottext" | "calculated";
             options: string[];
             marks: number;
             /** @enum {string} */
@@ -10765,6 +10765,35 @@ export type components = {
             alternatives?: components["schemas"]["AlternativeAnswer"][];
             /** @description short_answer: present (true) when compared case for case */
             case_sensitive?: boolean;
+            /** @description matching: the texts to match */
+            stems?: string[];
+            /** @description matching: per stem, the option that matches it */
+            matches?: string[];
+            /**
+             * @description ordering: present (partial) when scored by the longest ordered subset
+             * @enum {string}
+             */
+            ordering_score?: "all_or_nothing" | "partial";
+            /** @description gap_fill: gap n ([[n]] in the text) at index n − 1 */
+            gaps?: components["schemas"]["StoredGap"][];
+            /** @description gap_fill: the chips of its drag gaps */
+            drag_options?: string[];
+            /** @description gap_fill: present (true) when a chip may fill several gaps */
+            drag_reusable?: boolean;
+            /** @description hottext: the most phrases a taker may choose; absent: no limit */
+            max_choices?: number;
+            /** @description calculated: the variables drawn per attempt */
+            variables?: {
+                name: string;
+                min: number;
+                max: number;
+                decimals: number;
+            }[];
+            /**
+             * @description calculated: present (relative) when tolerance is a share of the right answer
+             * @enum {string}
+             */
+            tolerance_type?: "absolute" | "relative";
         };
         /** @description A further accepted answer and the share of the marks it earns */
         AlternativeAnswer: {
@@ -10774,7 +10803,16 @@ export type components = {
             /** @description numeric only: its own accepted difference (absent: 0) */
             tolerance?: number;
         };
-        QuestionInput: components["schemas"]["MultipleChoiceQuestionInput"] | components["schemas"]["MultipleSelectQuestionInput"] | components["schemas"]["TrueFalseQuestionInput"] | components["schemas"]["ShortAnswerQuestionInput"] | components["schemas"]["NumericQuestionInput"] | components["schemas"]["EssayQuestionInput"];
+        /** @description A gap as stored: its answers (the first full-credit one is the key), a select’s options, its weight */
+        StoredGap: {
+            /** @enum {string} */
+            kind: "text" | "numeric" | "select" | "drag";
+            answers: components["schemas"]["AlternativeAnswer"][];
+            options?: string[];
+            case_sensitive?: boolean;
+            weight: number;
+        };
+        QuestionInput: components["schemas"]["MultipleChoiceQuestionInput"] | components["schemas"]["MultipleSelectQuestionInput"] | components["schemas"]["TrueFalseQuestionInput"] | components["schemas"]["ShortAnswerQuestionInput"] | components["schemas"]["NumericQuestionInput"] | components["schemas"]["EssayQuestionInput"] | components["schemas"]["MatchingQuestionInput"] | components["schemas"]["OrderingQuestionInput"] | components["schemas"]["GapFillQuestionInput"] | components["schemas"]["HottextQuestionInput"] | components["schemas"]["CalculatedQuestionInput"];
         /** @description One correct option */
         MultipleChoiceQuestionInput: {
             /**
@@ -10979,6 +11017,197 @@ export type components = {
             /** @description Essays only: the most words an answer may have, 1 to 10000 (absent or null: no limit beyond the answer's 10,000 characters) */
             max_words?: number | null;
         };
+        /** @description Stems matched to options (docs/question-types.md); scored per stem: marks × right stems ÷ stems */
+        MatchingQuestionInput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            question_type: "matching";
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            question_text: string;
+            /** @description Greater than 0, at most 1000 */
+            marks: number;
+            /** @enum {string} */
+            difficulty: "easy" | "medium" | "hard";
+            /** @description A folder of the same organization */
+            folder_id?: string | null;
+            /** @description The organization: required for a Super Admin creating a question, otherwise optional and must be the caller’s (never a CSV column) */
+            client_id?: string;
+            /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
+            title?: string | null;
+            /**
+             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @enum {string|null}
+             */
+            text_format?: "plain" | "html" | null;
+            /** @description General feedback, shown to takers only in a released review: at most 5000 characters (html: sanitized as question_text is, at most 5000 once sanitized); "" is none */
+            feedback?: string | null;
+            /** @description 2 to 20 distinct texts to match, each 1 to 500 characters */
+            stems: string[];
+            /** @description 2 to 30 distinct options without "|": every match and any distractors, shown in this order */
+            options: string[];
+            /** @description One per stem, in the stems’ order: the option that matches it (an option may match several stems) */
+            matches: string[];
+        };
+        /** @description Items to put in order (docs/question-types.md) */
+        OrderingQuestionInput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            question_type: "ordering";
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            question_text: string;
+            /** @description Greater than 0, at most 1000 */
+            marks: number;
+            /** @enum {string} */
+            difficulty: "easy" | "medium" | "hard";
+            /** @description A folder of the same organization */
+            folder_id?: string | null;
+            /** @description The organization: required for a Super Admin creating a question, otherwise optional and must be the caller’s (never a CSV column) */
+            client_id?: string;
+            /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
+            title?: string | null;
+            /**
+             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @enum {string|null}
+             */
+            text_format?: "plain" | "html" | null;
+            /** @description General feedback, shown to takers only in a released review: at most 5000 characters (html: sanitized as question_text is, at most 5000 once sanitized); "" is none */
+            feedback?: string | null;
+            /** @description 2 to 20 distinct items without "|", in the right order (takers see them shuffled) */
+            options: string[];
+            /**
+             * @description all_or_nothing (the default): the whole order or nothing. partial: the longest run of items in the right relative order ÷ items (Moodle’s longest ordered subset)
+             * @enum {string|null}
+             */
+            ordering_score?: "all_or_nothing" | "partial" | null;
+        };
+        /** @description A text with numbered gaps [[1]], [[2]]… (docs/question-types.md) */
+        GapFillQuestionInput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            question_type: "gap_fill";
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            question_text: string;
+            /** @description Greater than 0, at most 1000 */
+            marks: number;
+            /** @enum {string} */
+            difficulty: "easy" | "medium" | "hard";
+            /** @description A folder of the same organization */
+            folder_id?: string | null;
+            /** @description The organization: required for a Super Admin creating a question, otherwise optional and must be the caller’s (never a CSV column) */
+            client_id?: string;
+            /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
+            title?: string | null;
+            /**
+             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @enum {string|null}
+             */
+            text_format?: "plain" | "html" | null;
+            /** @description General feedback, shown to takers only in a released review: at most 5000 characters (html: sanitized as question_text is, at most 5000 once sanitized); "" is none */
+            feedback?: string | null;
+            /** @description Gap n, written [[n]] in question_text (each number exactly once), at index n − 1 */
+            gaps: components["schemas"]["Gap"][];
+            /** @description The chips of the drag gaps: required with one, distinct, every drag gap’s answers among them */
+            drag_options?: string[];
+            /** @description true: a chip may fill several gaps (default: each chip once) */
+            drag_reusable?: boolean;
+        };
+        Gap: {
+            /**
+             * @description text, numeric, select (a drop-down of its options) or drag (a chip of drag_options)
+             * @enum {string}
+             */
+            kind: "text" | "numeric" | "select" | "drag";
+            /** @description Accepted answers with their credit (at least one 100); tolerance for numeric gaps only */
+            answers: components["schemas"]["AlternativeAnswer"][];
+            /** @description select only: 2 to 20 distinct choices, every accepted answer among them */
+            options?: string[];
+            /** @description text only: compared case for case */
+            case_sensitive?: boolean;
+            /** @description Its share of the marks (absent: 1) */
+            weight?: number;
+        };
+        /** @description Choose phrases marked [[like this]] in the text (docs/question-types.md) */
+        HottextQuestionInput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            question_type: "hottext";
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            question_text: string;
+            /** @description Greater than 0, at most 1000 */
+            marks: number;
+            /** @enum {string} */
+            difficulty: "easy" | "medium" | "hard";
+            /** @description A folder of the same organization */
+            folder_id?: string | null;
+            /** @description The organization: required for a Super Admin creating a question, otherwise optional and must be the caller’s (never a CSV column) */
+            client_id?: string;
+            /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
+            title?: string | null;
+            /**
+             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @enum {string|null}
+             */
+            text_format?: "plain" | "html" | null;
+            /** @description General feedback, shown to takers only in a released review: at most 5000 characters (html: sanitized as question_text is, at most 5000 once sanitized); "" is none */
+            feedback?: string | null;
+            /** @description The right phrases, as marked in the text, joined by "|" (one or more) */
+            correct_answer: string;
+            /** @description The most phrases a taker may choose (absent or null: no limit); at least the right phrases’ count */
+            max_choices?: number | null;
+        };
+        /** @description A number from a formula over variables drawn per attempt (docs/question-types.md) */
+        CalculatedQuestionInput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            question_type: "calculated";
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            question_text: string;
+            /** @description Greater than 0, at most 1000 */
+            marks: number;
+            /** @enum {string} */
+            difficulty: "easy" | "medium" | "hard";
+            /** @description A folder of the same organization */
+            folder_id?: string | null;
+            /** @description The organization: required for a Super Admin creating a question, otherwise optional and must be the caller’s (never a CSV column) */
+            client_id?: string;
+            /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
+            title?: string | null;
+            /**
+             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @enum {string|null}
+             */
+            text_format?: "plain" | "html" | null;
+            /** @description General feedback, shown to takers only in a released review: at most 5000 characters (html: sanitized as question_text is, at most 5000 once sanitized); "" is none */
+            feedback?: string | null;
+            /** @description Drawn once per attempt (the same on every read), each uniform in [min, max] with its decimals; written {name} in the text */
+            variables: components["schemas"]["CalculatedVariable"][];
+            /** @description The right answer in terms of the variables (a or {a}): numbers, + - * / ^ %, brackets, pi, e and abs sqrt cbrt exp log log10 log2 pow min max round floor ceil sin cos tan asin acos atan atan2 sinh cosh tanh sign; a finite number for every draw */
+            formula: string;
+            /** @description The accepted difference (absent: 0) */
+            tolerance?: number | null;
+            /**
+             * @description absolute (the default): tolerance is a difference; relative: a share of the right answer (0.01 = 1 %)
+             * @enum {string|null}
+             */
+            tolerance_type?: "absolute" | "relative" | null;
+        };
+        CalculatedVariable: {
+            name: string;
+            min: number;
+            max: number;
+            /** @description The decimals a drawn value has (0: whole numbers) */
+            decimals: number;
+        };
         QuestionImportResult: {
             /** @description The import record (the file’s SHA-256); null for a dry run */
             import_id: string | null;
@@ -11014,7 +11243,7 @@ export type components = {
              * @description The bank’s type it became, or null
              * @enum {string|null}
              */
-            question_type: "multiple_choice" | "multiple_select" | "true_false" | "short_answer" | "numeric" | "essay" | null;
+            question_type: "multiple_choice" | "multiple_select" | "true_false" | "short_answer" | "numeric" | "essay" | "matching" | "ordering" | "gap_fill" | "hottext" | "calculated" | null;
             /**
              * @description ok: imported (or would be); error: invalid, with message; unsupported: a type this bank does not have, named in message
              * @enum {string}
@@ -11028,7 +11257,7 @@ export type components = {
         UpdateQuestion: {
             question_text?: string;
             /** @enum {string} */
-            question_type?: "multiple_choice" | "multiple_select" | "true_false" | "short_answer" | "numeric" | "essay";
+            question_type?: "multiple_choice" | "multiple_select" | "true_false" | "short_answer" | "numeric" | "essay" | "matching" | "ordering" | "gap_fill" | "hottext" | "calculated";
             options?: string[];
             correct_answer?: string;
             tolerance?: number | null;
@@ -11045,6 +11274,30 @@ export type components = {
             option_credits?: number[] | null;
             alternatives?: components["schemas"]["AlternativeAnswer"][] | null;
             case_sensitive?: boolean | null;
+            stems?: string[] | null;
+            matches?: string[] | null;
+            /** @enum {string|null} */
+            ordering_score?: "all_or_nothing" | "partial" | null;
+            gaps?: {
+                /** @enum {string} */
+                kind: "text" | "numeric" | "select" | "drag";
+                answers: components["schemas"]["AlternativeAnswer"][];
+                options?: string[];
+                case_sensitive?: boolean;
+                weight?: number;
+            }[] | null;
+            drag_options?: string[] | null;
+            drag_reusable?: boolean | null;
+            max_choices?: number | null;
+            variables?: {
+                name: string;
+                min: number;
+                max: number;
+                decimals: number;
+            }[] | null;
+            formula?: string;
+            /** @enum {string|null} */
+            tolerance_type?: "absolute" | "relative" | null;
         };
         TestPage: {
             data: components["schemas"]["Test"][];
@@ -11502,6 +11755,21 @@ export type components = {
             marks: number;
             /** @description Essays only: the most words the answer may have (null: no limit) */
             max_words?: number | null;
+            /** @description matching only: the texts to match, in order; the answer gives one option per stem */
+            stems?: string[];
+            /** @description gap_fill only: gap n (written [[n]] in the text) at index n − 1, its kind and a select’s choices */
+            gaps?: {
+                /** @enum {string} */
+                kind: "text" | "numeric" | "select" | "drag";
+                /** @description select only: the drop-down’s choices */
+                options?: string[];
+            }[];
+            /** @description gap_fill with drag gaps: the chips to place in them */
+            drag_options?: string[];
+            /** @description gap_fill with drag gaps: true when a chip may fill several gaps */
+            drag_reusable?: boolean;
+            /** @description hottext only: the most phrases a taker may choose (null: no limit) */
+            max_choices?: number | null;
         };
         StartAttempt: {
             /** @description The published test to take; a Guest sends share_code instead */

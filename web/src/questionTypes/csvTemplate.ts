@@ -35,9 +35,16 @@ export const CSV_COLUMNS: readonly CsvColumn[] = [...REQUIRED_COLUMNS, ...OPTION
 const DIFFICULTIES: Record<Question['difficulty'], true> = { easy: true, medium: true, hard: true };
 const TEXT_FORMATS: Record<NonNullable<Question['text_format']>, true> = { plain: true, html: true };
 
+/** The types a CSV row can hold (their key fits its columns), in the pages' order. */
+const CSV_TYPES = TYPE_NAMES.filter((type) => DEFINITIONS[type].csvExample !== null);
+/** The types a CSV row cannot hold, by their names in the pages. */
+const NOT_IN_CSV = TYPE_NAMES.filter((type) => DEFINITIONS[type].csvExample === null).map(
+  (type) => DEFINITIONS[type].label,
+);
+
 /** The columns whose cells take one of a few words, and those words. */
 export const CODED_VALUES: Partial<Record<CsvColumn, readonly string[]>> = {
-  question_type: TYPE_NAMES,
+  question_type: CSV_TYPES,
   difficulty: Object.keys(DIFFICULTIES),
   text_format: Object.keys(TEXT_FORMATS),
   case_sensitive: ['true', 'false'],
@@ -46,10 +53,10 @@ export const CODED_VALUES: Partial<Record<CsvColumn, readonly string[]>> = {
 /** What each column holds, in a line. */
 export const COLUMN_NOTES: Record<CsvColumn, string> = {
   question_text: 'The question as the student reads it',
-  question_type: 'One of the values listed',
+  question_type: `One of the values listed (${NOT_IN_CSV.join(', ')}: not in a CSV row, import them as Moodle XML, GIFT or QTI)`,
   options: 'Multiple choice and select: the options separated by |; empty for the other types',
   correct_answer:
-    'The correct option; for multiple select the correct options separated by |; True or False; the answer or the number; empty for an essay',
+    'The correct option; for multiple select the correct options separated by |; True or False; the answer or the number; empty for an essay; for a hottext the right phrases (marked [[like this]] in the text) separated by |',
   marks: 'A number greater than 0, at most 1000',
   difficulty: 'One of the values listed',
   folder_id: 'The id of one of the organization’s folders; empty for none',
@@ -69,7 +76,7 @@ const cell = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g
 
 /** The template: the header with every column, and an example row of each question type. */
 export function templateCsv(): string {
-  const examples = TYPE_NAMES.map((type) => DEFINITIONS[type].csvExample);
+  const examples = CSV_TYPES.map((type) => DEFINITIONS[type].csvExample ?? {});
   const rows = [CSV_COLUMNS.join(','), ...examples.map((row) => CSV_COLUMNS.map((c) => cell(row[c] ?? '')).join(','))];
   return `${rows.join('\r\n')}\r\n`;
 }

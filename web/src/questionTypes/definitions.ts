@@ -1,8 +1,12 @@
-import type { QuestionType, QuestionTypeDefinition } from './module';
+import type { KeyDraft, QuestionType, QuestionTypeDefinition } from './module';
 import { essay } from './essay/definition';
+import { gapFill } from './gapFill/definition';
+import { hottext } from './hottext/definition';
+import { matching } from './matching/definition';
 import { multipleChoice } from './multipleChoice/definition';
 import { multipleSelect } from './multipleSelect/definition';
 import { numeric } from './numeric/definition';
+import { ordering } from './ordering/definition';
 import { shortAnswer } from './shortAnswer/definition';
 import { trueFalse } from './trueFalse/definition';
 
@@ -17,7 +21,29 @@ export const DEFINITIONS: { readonly [T in QuestionType]: QuestionTypeDefinition
   short_answer: shortAnswer,
   numeric,
   essay,
+  matching,
+  ordering,
+  gap_fill: gapFill,
+  hottext,
 };
 
 /** The API's names of the types, in the pages' order. */
 export const TYPE_NAMES = Object.keys(DEFINITIONS) as QuestionType[];
+
+/** A new question's key, whatever its type: the draft every type reads what fits it from. */
+export const EMPTY_KEY_DRAFT: KeyDraft = {
+  options: '',
+  correct_choice: '',
+  correct_choices: [],
+  correct_text: '',
+  truth: 'True',
+  tolerance: '',
+  max_words: '',
+  question_text: '',
+  matches: [],
+  ordering_score: 'all_or_nothing',
+  gaps: [],
+  drag_options: '',
+  drag_reusable: false,
+  max_choices: '',
+};

@@ -1,19 +1,24 @@
 // Front door of questionTypes/: the registry of question types, one module per type (its folder), which
 // the taker's page, the question form, the bank, the import, the review, grading and regrading ask
 // instead of naming a type. What other folders may use; nothing else of this folder is imported from outside.
-import type { ComponentType } from 'react';
+import { createElement, type ComponentType } from 'react';
 import { TYPE_NAMES } from './definitions';
 import { essayModule } from './essay/views';
-import type { QuestionType, QuestionTypeModule, ReviewProps, TakerInputProps } from './module';
+import { gapFillModule } from './gapFill/views';
+import { hottextModule } from './hottext/views';
+import { matchingModule } from './matching/views';
+import type { QuestionType, QuestionTypeModule, ReviewProps, TakerInputLoader, TakerInputProps } from './module';
 import { multipleChoiceModule } from './multipleChoice/views';
 import { multipleSelectModule } from './multipleSelect/views';
 import { numericModule } from './numeric/views';
+import { orderingModule } from './ordering/views';
 import { MarkedReview, StoredAnswerReview } from './review';
 import { shortAnswerModule } from './shortAnswer/views';
 import { trueFalseModule } from './trueFalse/views';
 import { TextLineInput } from './typedAnswer';
 
 export { CODED_VALUES, COLUMN_NOTES, CSV_COLUMNS, REQUIRED_COLUMNS, templateCsv } from './csvTemplate';
+export { EMPTY_KEY_DRAFT } from './definitions';
 export { wordCount } from './essay/wordCount';
 export type { KeyDraft, QuestionType, QuestionTypeModule } from './module';
 
@@ -24,6 +29,10 @@ const MODULES: { readonly [T in QuestionType]: QuestionTypeModule } = {
   short_answer: shortAnswerModule,
   numeric: numericModule,
   essay: essayModule,
+  matching: matchingModule,
+  ordering: orderingModule,
+  gap_fill: gapFillModule,
+  hottext: hottextModule,
 };
 
 /** Every type, in the order the pages list them; the first is a new question's. */
@@ -41,15 +50,43 @@ export const TYPES_MARKED_BY_PERSON: readonly QuestionType[] = QUESTION_TYPES.fi
   (m) => m.type,
 );
 
+type TakerInput = ComponentType<TakerInputProps>;
+const isLoader = (input: TakerInput | TakerInputLoader): input is TakerInputLoader => 'load' in input;
+
+/** The taker inputs loaded so far of the types whose taker code loads only when a test holds them. */
+const LOADED = new Map<string, TakerInput>();
+
+/**
+ * Loads the taker inputs of these types whose code loads only when a test holds them, awaited with
+ * the attempt before its questions are first shown (offline, from the service worker's precache).
+ */
+export async function loadTakerInputs(types: readonly string[]): Promise<void> {
+  const loading = [...new Set(types)].map(async (type) => {
+    const input = findQuestionType(type)?.views.TakerInput;
+    if (input && isLoader(input) && !LOADED.has(type)) LOADED.set(type, await input.load());
+  });
+  await Promise.all(loading);
+}
+
+/** What stands for an input not loaded yet: never seen, the attempt's page awaiting `loadTakerInputs` first. */
+const NotLoaded = () => createElement('p', null, 'Loading…');
+
 /** How a taker answers a question: by its type's input, or, for a type this app does not know, a line of text. */
 export function takerPartsOf(type: string): {
   legendNote: string | null;
+  textInAnswer: boolean;
   TakerInput: ComponentType<TakerInputProps>;
 } {
   const questionType = findQuestionType(type);
   return questionType
-    ? { legendNote: questionType.legendNote, TakerInput: questionType.views.TakerInput }
-    : { legendNote: null, TakerInput: TextLineInput };
+    ? {
+        legendNote: questionType.legendNote,
+        textInAnswer: questionType.textInAnswer,
+        TakerInput: isLoader(questionType.views.TakerInput)
+          ? (LOADED.get(type) ?? NotLoaded)
+          : questionType.views.TakerInput,
+      }
+    : { legendNote: null, textInAnswer: false, TakerInput: TextLineInput };
 }
 
 /**

@@ -12,8 +12,27 @@ type QuestionInput = Schemas['QuestionInput'];
 type AttemptQuestion = Schemas['AttemptQuestion'];
 type ReviewItem = Schemas['ReviewItem'];
 
-/** The API's name of a question type. */
-export type QuestionType = Question['question_type'];
+/**
+ * The service's types this app does not edit yet: a question of one is listed and answered as a
+ * type the app does not know (a line of text), never edited as another type.
+ */
+type NotInThisApp = 'calculated';
+
+/** The API's name of a question type this app has a module for. */
+export type QuestionType = Exclude<Question['question_type'], NotInThisApp>;
+
+/** A gap of a gap fill as the form edits it, as text. */
+export interface GapDraft {
+  kind: 'text' | 'numeric' | 'select' | 'drag';
+  /** The accepted answers, one a line: `answer`, or `answer | credit` (numeric: `answer | credit | tolerance`). */
+  answers: string;
+  /** A select gap's choices, one a line. */
+  options: string;
+  /** A numeric gap's tolerance, for the answers that name none. */
+  tolerance: string;
+  case_sensitive: boolean;
+  weight: string;
+}
 
 /**
  * The answer key as the question form edits it, as text. One shape for every type, so that
@@ -28,6 +47,18 @@ export interface KeyDraft {
   truth: 'True' | 'False';
   tolerance: string;
   max_words: string;
+  /** The question's text, read by the types whose parts are marked in it (gaps, phrases). */
+  question_text: string;
+  /** A matching's stems, each with the option that matches it. */
+  matches: { stem: string; match: string }[];
+  ordering_score: 'all_or_nothing' | 'partial';
+  /** A gap fill's gaps, gap n at index n − 1. */
+  gaps: GapDraft[];
+  /** A gap fill's chips, one a line. */
+  drag_options: string;
+  drag_reusable: boolean;
+  /** A hottext's most chosen phrases; empty for no limit. */
+  max_choices: string;
 }
 
 /** The fields every question has, which the form fills in whatever the type. */
@@ -44,6 +75,10 @@ export interface QuestionTypeDefinition {
   label: string;
   /** Whether the author writes its options, one a line. */
   hasOptions: boolean;
+  /** The most options the author may write (the API's limit for the type); 0 when they write none. */
+  maxOptions: number;
+  /** Whether its taker's input shows the question's text (its gaps, its phrases), so the legend does not repeat it. */
+  textInAnswer: boolean;
   /** The options every question of the type has, not written by the author nor listed in the bank; null when none. */
   fixedOptions: readonly string[] | null;
   /** Said after the question in the taker's legend (its group's accessible name); null when nothing. */
@@ -68,8 +103,8 @@ export interface QuestionTypeDefinition {
   regradeKeyHint: string | null;
   /** Whether its key takes a tolerance, which the regrade dialog then offers to change. */
   toleranceInKey: boolean;
-  /** Its example row of the CSV template, valid as the import checks it. */
-  csvExample: Readonly<Partial<Record<CsvColumn, string>>>;
+  /** Its example row of the CSV template, valid as the import checks it; null when a CSV row cannot hold its key. */
+  csvExample: Readonly<Partial<Record<CsvColumn, string>>> | null;
 }
 
 /** The taker's control for an answer, inside the question's fieldset (its legend is the page's). */
@@ -99,17 +134,22 @@ export interface ReviewProps {
   question: AttemptQuestion | undefined;
 }
 
+/** A taker's input whose code loads only when a test holds its type: a chunk of its own, loaded with the attempt. */
+export interface TakerInputLoader {
+  load: () => Promise<ComponentType<TakerInputProps>>;
+}
+
 /** A type's React parts. */
 export interface QuestionTypeViews {
-  TakerInput: ComponentType<TakerInputProps>;
+  TakerInput: ComponentType<TakerInputProps> | TakerInputLoader;
   AuthorKey: ComponentType<AuthorKeyProps>;
   Review: ComponentType<ReviewProps>;
 }
 
 /**
  * A whole question type. Its views are bundled with the pages that ask for them; a type whose
- * taker code should load only when a test holds it would hold a loader here instead, awaited
- * with the attempt before the questions are first shown.
+ * taker code should load only when a test holds it holds a loader for its `TakerInput` instead,
+ * awaited with the attempt before the questions are first shown (`loadTakerInputs`).
  */
 export interface QuestionTypeModule extends QuestionTypeDefinition {
   views: QuestionTypeViews;

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { authorizedFetch, OfflineError, type Schemas, serverNow, unwrap } from '../api';
-import { chosenOptions, reviewOf } from '../questionTypes';
+import { chosenOptions, loadTakerInputs, reviewOf } from '../questionTypes';
 import { MediaLoaderContext, QuestionText, type MediaLoader } from '../QuestionText';
 import { useSession } from '../session';
 import { ErrorMessage, Loading, plural, useAction } from '../ui';
@@ -67,6 +67,7 @@ export function AttemptPage() {
   const load = useCallback(async () => {
     try {
       const read = await readAttempt();
+      await loadTakerInputs(read.test_details.questions.map((q) => q.question_type));
       setAttempt(read);
       setExpiresAt(read.expires_at);
       setOfflineCopy(false);
@@ -74,11 +75,16 @@ export function AttemptPage() {
     } catch (err) {
       const copy =
         err instanceof OfflineError ? ((await queue.rememberedAttempt(attemptId)) as Attempt | undefined) : undefined;
-      if (copy) {
-        setAttempt(copy);
-        setExpiresAt(copy.expires_at);
-        setOfflineCopy(true);
-      } else setLoadError(err);
+      if (!copy) return setLoadError(err);
+      try {
+        // Offline, the types' code comes from the service worker's precache, as the page's did.
+        await loadTakerInputs(copy.test_details.questions.map((q) => q.question_type));
+      } catch (failure) {
+        return setLoadError(failure);
+      }
+      setAttempt(copy);
+      setExpiresAt(copy.expires_at);
+      setOfflineCopy(true);
     }
   }, [attemptId, queue, readAttempt]);
   useEffect(() => void load(), [load]);

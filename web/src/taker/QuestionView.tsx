@@ -17,14 +17,19 @@ export function QuestionView({
   disabled: boolean;
   onAnswer: (value: string) => void;
 }) {
-  const { legendNote, TakerInput } = takerPartsOf(question.question_type);
+  const { legendNote, textInAnswer, TakerInput } = takerPartsOf(question.question_type);
   // HTML text has blocks (paragraphs, images) that a legend drawn on the border cannot hold.
   const className = question.text_format === 'html' ? 'rich' : undefined;
   return (
     <fieldset disabled={disabled} className={className}>
       <legend>
         <span className="qnum">{number}.</span>{' '}
-        <QuestionText text={question.question_text} format={question.text_format} />{' '}
+        {/* A text whose gaps or phrases are the answer is shown once, by the answer's controls. */}
+        {textInAnswer ? null : (
+          <>
+            <QuestionText text={question.question_text} format={question.text_format} />{' '}
+          </>
+        )}
         <span className="marks">({plural(question.marks, 'mark')})</span>
         {legendNote !== null ? (
           <>

@@ -3,6 +3,8 @@ import type { Schemas } from '../../api';
 import { duplicateOption, problemsFrom, noProblems, type FieldLabels, type Problems } from '../../fieldErrors';
 import { CheckedField, formProblems, FormSummary } from '../../FormProblems';
 import {
+  EMPTY_KEY_DRAFT,
+  findQuestionType,
   QUESTION_TYPES,
   questionTypeOf,
   type KeyDraft,
@@ -14,9 +16,6 @@ import { type TextFormat } from '../../QuestionText';
 type Question = Schemas['Question'];
 export type Difficulty = Question['difficulty'];
 export const DIFFICULTIES: Difficulty[] = ['easy', 'medium', 'hard'];
-
-/** The most options a question may have (the API's MAX_OPTIONS). */
-const MAX_OPTIONS = 10;
 
 const optionsOf = (d: Draft) =>
   d.options
@@ -42,15 +41,13 @@ const KEPT_WITH_OPTIONS = ['option_feedback', 'option_credits'] as const;
 const KEPT_WITH_TYPE = ['alternatives', 'case_sensitive'] as const;
 
 function draftOf(q?: Question): Draft {
-  const questionType = questionTypeOf(q?.question_type ?? QUESTION_TYPES[0].type);
+  // The bank offers no edit of a type this app has no module for.
+  const questionType = findQuestionType(q?.question_type) ?? QUESTION_TYPES[0];
   return {
+    ...EMPTY_KEY_DRAFT,
     question_type: questionType.type,
     question_text: q?.question_text ?? '',
     options: questionType.hasOptions ? (q?.options ?? []).join('\n') : '',
-    correct_choice: '',
-    correct_choices: [],
-    correct_text: '',
-    truth: 'True',
     ...(q ? questionType.keyDraftOf(q) : {}),
     tolerance: q?.tolerance == null ? '' : String(q.tolerance),
     max_words: q?.max_words == null ? '' : String(q.max_words),
@@ -125,8 +122,8 @@ function checkDraft(d: Draft): Problems {
           ? `An option cannot contain “|”: rewrite “${piped}”.`
           : options.length < 2
             ? 'Write at least 2 options, one a line.'
-            : options.length > MAX_OPTIONS
-              ? `Write at most ${MAX_OPTIONS} options (there are ${options.length}).`
+            : options.length > questionType.maxOptions
+              ? `Write at most ${questionType.maxOptions} options (there are ${options.length}).`
               : null,
     correct_answer: questionType.keyProblem(d, options),
   });

@@ -4,7 +4,7 @@ import { useSession } from '../../session';
 import { ErrorMessage, Field, Loading, ScrollTable, useAction, useLoad } from '../../ui';
 import { NeedsOrg } from '../org';
 import { DIFFICULTIES, QuestionForm, type Difficulty } from './QuestionForm';
-import { QUESTION_TYPES, questionTypeOf, type QuestionType } from '../../questionTypes';
+import { findQuestionType, QUESTION_TYPES, type QuestionType } from '../../questionTypes';
 import { Pager } from '../shared';
 import { QuestionText } from '../../QuestionText';
 import { plainTextOf } from '../../questionHtml';
@@ -47,7 +47,7 @@ function QuestionCell({ question: q }: { question: Schemas['Question'] }) {
         </>
       ) : null}
       <QuestionText text={q.question_text} format={q.text_format} />
-      {q.options.length > 0 && questionTypeOf(q.question_type).fixedOptions === null ? (
+      {q.options.length > 0 && (findQuestionType(q.question_type)?.fixedOptions ?? null) === null ? (
         <>
           <br />
           <small>{q.options.join(' · ')}</small>
@@ -254,7 +254,7 @@ function Bank({ clientId }: { clientId: string }) {
                   <td>
                     <QuestionCell question={q} />
                   </td>
-                  <td>{questionTypeOf(q.question_type).label}</td>
+                  <td>{findQuestionType(q.question_type)?.label ?? q.question_type}</td>
                   <td>{answerOf(q)}</td>
                   <td>{q.marks}</td>
                   <td>{q.difficulty}</td>
@@ -264,6 +264,8 @@ function Bank({ clientId }: { clientId: string }) {
                       <button
                         type="button"
                         className="secondary"
+                        // A type this app has no form for is not edited here, never as another type.
+                        disabled={!findQuestionType(q.question_type)}
                         onClick={() => {
                           setNotice('');
                           action.clear();

@@ -14,6 +14,8 @@ export const essay: QuestionTypeDefinition = {
   type: 'essay',
   label: 'Essay',
   hasOptions: false,
+  maxOptions: 0,
+  textInAnswer: false,
   fixedOptions: null,
   legendNote: null,
   markedByPerson: true,

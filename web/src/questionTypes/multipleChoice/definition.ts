@@ -6,6 +6,8 @@ export const multipleChoice: QuestionTypeDefinition = {
   type: 'multiple_choice',
   label: 'Multiple choice',
   hasOptions: true,
+  maxOptions: 10,
+  textInAnswer: false,
   fixedOptions: null,
   legendNote: null,
   markedByPerson: false,

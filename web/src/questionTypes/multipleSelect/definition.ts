@@ -15,6 +15,8 @@ export const multipleSelect: QuestionTypeDefinition = {
   type: 'multiple_select',
   label: 'Multiple select',
   hasOptions: true,
+  maxOptions: 10,
+  textInAnswer: false,
   fixedOptions: null,
   legendNote: 'Select all that apply.',
   markedByPerson: false,

@@ -9,6 +9,8 @@ export const numeric: QuestionTypeDefinition = {
   type: 'numeric',
   label: 'Numeric',
   hasOptions: false,
+  maxOptions: 0,
+  textInAnswer: false,
   fixedOptions: null,
   legendNote: null,
   markedByPerson: false,

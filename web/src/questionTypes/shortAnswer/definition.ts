@@ -6,6 +6,8 @@ export const shortAnswer: QuestionTypeDefinition = {
   type: 'short_answer',
   label: 'Short answer',
   hasOptions: false,
+  maxOptions: 0,
+  textInAnswer: false,
   fixedOptions: null,
   legendNote: null,
   markedByPerson: false,

@@ -9,6 +9,8 @@ export const trueFalse: QuestionTypeDefinition = {
   type: 'true_false',
   label: 'True / false',
   hasOptions: false,
+  maxOptions: 0,
+  textInAnswer: false,
   fixedOptions: TRUE_FALSE,
   legendNote: null,
   markedByPerson: false,

@@ -1,0 +1,154 @@
+import assert from 'node:assert/strict';
+import type { Locator, Page } from 'playwright-core';
+import { createTenant } from '../support/fixtures';
+import { freshIp, get } from '../support/http';
+import { browserPerTest, checkPage, signInAs } from './support/browser';
+import { createTestWith } from './support/exams';
+
+// The types with parts, answered by keyboard alone: a drop-down per stem, items moved by buttons,
+// a control at each gap, phrases as toggle buttons; every part kept in the one saved answer.
+
+const QUESTIONS = [
+  {
+    question_text: 'Match each country with its capital',
+    question_type: 'matching',
+    marks: 2,
+    difficulty: 'easy',
+    stems: ['France', 'Italy'],
+    options: ['Paris', 'Rome', 'Oslo'],
+    matches: ['Paris', 'Rome'],
+  },
+  {
+    question_text: 'Put the planets in order from the Sun',
+    question_type: 'ordering',
+    marks: 1,
+    difficulty: 'easy',
+    options: ['Mercury', 'Venus', 'Earth'],
+  },
+  {
+    question_text: 'France’s capital is [[1]], pi is [[2]], [[3]] is red, [[4]] is ours and [[5]] circles it.',
+    question_type: 'gap_fill',
+    marks: 5,
+    difficulty: 'easy',
+    gaps: [
+      { kind: 'text', answers: [{ answer: 'Paris', credit: 100 }] },
+      { kind: 'numeric', answers: [{ answer: '3.14', credit: 100, tolerance: 0.01 }] },
+      { kind: 'select', answers: [{ answer: 'Mars', credit: 100 }], options: ['Mars', 'Venus'] },
+      { kind: 'drag', answers: [{ answer: 'Earth', credit: 100 }] },
+      { kind: 'drag', answers: [{ answer: 'Moon', credit: 100 }] },
+    ],
+    drag_options: ['Earth', 'Moon', 'Sun'],
+  },
+  {
+    question_text: '<p>The quick brown [[fox]] <em>[[jumps]]</em> over the lazy [[dog]].</p>',
+    text_format: 'html',
+    question_type: 'hottext',
+    marks: 2,
+    difficulty: 'easy',
+    correct_answer: 'fox|dog',
+    max_choices: 2,
+  },
+];
+
+/** The items of an ordering as the list shows them now. */
+const orderOf = async (group: Locator) =>
+  (await group.getByRole('listitem').allInnerTexts()).map((text) => text.replace(/\s*Move up\s*Move down\s*$/, ''));
+
+/** Presses a control with the keyboard: focus, then Enter. */
+async function press(page: Page, control: Locator) {
+  await control.focus();
+  await page.keyboard.press('Enter');
+}
+
+describe('web app: a student answers the types with parts', function () {
+  this.timeout(180_000);
+  const browser = browserPerTest();
+  let made: { tenant: Awaited<ReturnType<typeof createTenant>>; test: Awaited<ReturnType<typeof createTestWith>> };
+  before(async () => {
+    const tenant = await createTenant();
+    made = { tenant, test: await createTestWith(tenant, { questions: QUESTIONS }) };
+  });
+
+  it('answers each by keyboard, finds every part after a reload, and reads a review per part', async function () {
+    const visitor = browser();
+    const { page } = visitor;
+    const { tenant, test } = made;
+    await signInAs(page, tenant.student.email, tenant.student.password);
+    await page.getByRole('button', { name: `Start ${test.test_name}` }).click();
+    await page.getByRole('timer').waitFor();
+
+    const matching = page.getByRole('group', { name: /Match each country/ });
+    await matching.getByLabel('France').selectOption('Paris');
+    await matching.getByLabel('Italy').selectOption('Oslo');
+
+    const ordering = page.getByRole('group', { name: /planets in order/ });
+    await ordering.getByText('Not answered yet').waitFor();
+    const right = ['Mercury', 'Venus', 'Earth'];
+    for (const [target, item] of right.entries())
+      while ((await orderOf(ordering)).indexOf(item) > target)
+        await press(page, ordering.getByRole('button', { name: `Move up: ${item}` }));
+    assert.deepEqual(await orderOf(ordering), right);
+    // The order is said, and the focus stays on the moved item's buttons.
+    await ordering.getByText(/is now \d of 3\./).waitFor();
+
+    const gaps = page.getByRole('group', { name: /Fill in each gap/ });
+    await gaps.getByRole('textbox', { name: 'Gap 1' }).fill('paris');
+    await gaps.getByRole('textbox', { name: 'Gap 2' }).fill('3,14');
+    await gaps.getByRole('textbox', { name: 'Gap 2' }).blur();
+    await gaps.getByRole('combobox', { name: 'Gap 3' }).selectOption('Mars');
+    await gaps.getByRole('combobox', { name: 'Gap 4' }).selectOption('Earth');
+    // Each chip fills one gap: the one in gap 4 is not offered in gap 5.
+    assert.equal(
+      await gaps.getByRole('combobox', { name: 'Gap 5' }).getByRole('option', { name: 'Earth' }).isDisabled(),
+      true,
+    );
+    await gaps.getByRole('combobox', { name: 'Gap 5' }).selectOption('Moon');
+
+    const phrases = page.getByRole('group', { name: /Choose the phrases/ });
+    for (const phrase of ['fox', 'jumps', 'dog']) await press(page, phrases.getByRole('button', { name: phrase }));
+    await phrases.getByText('You may choose at most 2: unchoose one first.').waitFor();
+    assert.equal(await phrases.getByRole('button', { name: 'dog' }).getAttribute('aria-pressed'), 'false');
+    await press(page, phrases.getByRole('button', { name: 'jumps' }));
+    await press(page, phrases.getByRole('button', { name: 'dog' }));
+    await page.getByText('All answers saved').waitFor();
+    await checkPage(page, this, 'attempt with parts');
+
+    await page.reload();
+    await page.getByRole('timer').waitFor();
+    assert.equal(await matching.getByLabel('Italy').inputValue(), 'Oslo');
+    assert.deepEqual(await orderOf(ordering), right);
+    assert.equal(await gaps.getByRole('textbox', { name: 'Gap 2' }).inputValue(), '3,14');
+    assert.equal(await phrases.getByRole('button', { name: 'fox' }).getAttribute('aria-pressed'), 'true');
+    const attemptId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+    const res = await get(`/api/attempts/${attemptId}`, { token: tenant.student.token, ip: freshIp() });
+    assert.equal(res.status, 200, res.text);
+    const saved = Object.fromEntries(
+      res.body.answers.map((a: { question_id: string; student_answer: string }) => [a.question_id, a.student_answer]),
+    );
+    assert.deepEqual(
+      test.question_ids.map((id) => saved[id]),
+      ['["Paris","Oslo"]', '["Mercury","Venus","Earth"]', '["paris","3,14","Mars","Earth","Moon"]', 'fox|dog'],
+    );
+
+    await page.getByRole('button', { name: 'Submit the test' }).click();
+    await page.getByRole('button', { name: 'Submit now' }).click();
+    await page.getByText(/Your score:/).waitFor();
+    assert.match(await page.getByText(/Your score:/).innerText(), /Your score: 9 of 10/);
+    const matches = page.getByRole('table', { name: 'Your matches' });
+    assert.deepEqual(await matches.getByRole('row', { name: /Italy/ }).getByRole('cell').allInnerTexts(), [
+      'Oslo',
+      'Rome',
+      'wrong',
+    ]);
+    assert.deepEqual(
+      await matches
+        .getByRole('row', { name: /France/ })
+        .getByRole('cell')
+        .allInnerTexts(),
+      ['Paris', 'Paris', 'right'],
+    );
+    await page.getByRole('table', { name: 'Your gaps' }).waitFor();
+    await checkPage(page, this, 'review with parts');
+    assert.deepEqual(visitor.errors, []);
+  });
+});
