@@ -2992,7 +2992,7 @@ export type paths = {
                     /** @description A folder of the same organization */
                     folder_id?: string;
                     difficulty?: "easy" | "medium" | "hard";
-                    question_type?: "multiple_choice" | "multiple_select" | "true_false" | "short_answer" | "numeric" | "essay" | "matching" | "ordering" | "gap_fill" | "hottext" | "calculated";
+                    question_type?: "multiple_choice" | "multiple_select" | "true_false" | "short_answer" | "numeric" | "essay" | "matching" | "ordering" | "gap_fill" | "hottext" | "calculated" | "hotspot" | "description";
                 };
                 header?: never;
                 path?: never;
@@ -3219,7 +3219,7 @@ export type paths = {
                     /** @description A folder of the same organization */
                     folder_id?: string;
                     difficulty?: "easy" | "medium" | "hard";
-                    question_type?: "multiple_choice" | "multiple_select" | "true_false" | "short_answer" | "numeric" | "essay" | "matching" | "ordering" | "gap_fill" | "hottext" | "calculated";
+                    question_type?: "multiple_choice" | "multiple_select" | "true_false" | "short_answer" | "numeric" | "essay" | "matching" | "ordering" | "gap_fill" | "hottext" | "calculated" | "hotspot" | "description";
                 };
                 header?: never;
                 path?: never;
@@ -10740,7 +10740,7 @@ export type components = {
              */
             text_format?: "plain" | "html";
             /** @enum {string} */
-            question_type: "multiple_choice" | "multiple_select" | "true_false" | "short_answer" | "numeric" | "essay" | "matching" | "ordering" | "gap_fill" | "hottext" | "calculated";
+            question_type: "multiple_choice" | "multiple_select" | "true_false" | "short_answer" | "numeric" | "essay" | "matching" | "ordering" | "gap_fill" | "hottext" | "calculated" | "hotspot" | "description";
             options: string[];
             marks: number;
             /** @enum {string} */
@@ -10794,6 +10794,28 @@ export type components = {
              * @enum {string}
              */
             tolerance_type?: "absolute" | "relative";
+            /** @description hotspot: the image and its frame */
+            image?: {
+                src: string;
+                width: number;
+                height: number;
+                alt?: string;
+            };
+            /** @description hotspot: its areas in the image’s pixels */
+            areas?: {
+                /** @enum {string} */
+                shape: "circle" | "rect" | "poly";
+                coords: number[];
+                correct: boolean;
+                label?: string;
+            }[];
+            /**
+             * @description hotspot: areas or points
+             * @enum {string}
+             */
+            select?: "areas" | "points";
+            /** @description hotspot with points: the most a taker may place */
+            max_points?: number;
         };
         /** @description A further accepted answer and the share of the marks it earns */
         AlternativeAnswer: {
@@ -10812,7 +10834,7 @@ export type components = {
             case_sensitive?: boolean;
             weight: number;
         };
-        QuestionInput: components["schemas"]["MultipleChoiceQuestionInput"] | components["schemas"]["MultipleSelectQuestionInput"] | components["schemas"]["TrueFalseQuestionInput"] | components["schemas"]["ShortAnswerQuestionInput"] | components["schemas"]["NumericQuestionInput"] | components["schemas"]["EssayQuestionInput"] | components["schemas"]["MatchingQuestionInput"] | components["schemas"]["OrderingQuestionInput"] | components["schemas"]["GapFillQuestionInput"] | components["schemas"]["HottextQuestionInput"] | components["schemas"]["CalculatedQuestionInput"];
+        QuestionInput: components["schemas"]["MultipleChoiceQuestionInput"] | components["schemas"]["MultipleSelectQuestionInput"] | components["schemas"]["TrueFalseQuestionInput"] | components["schemas"]["ShortAnswerQuestionInput"] | components["schemas"]["NumericQuestionInput"] | components["schemas"]["EssayQuestionInput"] | components["schemas"]["MatchingQuestionInput"] | components["schemas"]["OrderingQuestionInput"] | components["schemas"]["GapFillQuestionInput"] | components["schemas"]["HottextQuestionInput"] | components["schemas"]["CalculatedQuestionInput"] | components["schemas"]["HotspotQuestionInput"] | components["schemas"]["DescriptionQuestionInput"];
         /** @description One correct option */
         MultipleChoiceQuestionInput: {
             /**
@@ -11112,7 +11134,7 @@ export type components = {
             feedback?: string | null;
             /** @description Gap n, written [[n]] in question_text (each number exactly once), at index n − 1 */
             gaps: components["schemas"]["Gap"][];
-            /** @description The chips of the drag gaps: required with one, distinct, every drag gap’s answers among them */
+            /** @description The chips of the drag gaps (1 or more): required with one, distinct, every drag gap’s answers among them */
             drag_options?: string[];
             /** @description true: a chip may fill several gaps (default: each chip once) */
             drag_reusable?: boolean;
@@ -11208,6 +11230,93 @@ export type components = {
             /** @description The decimals a drawn value has (0: whole numbers) */
             decimals: number;
         };
+        /** @description Areas of an image to choose, or to place points in (docs/question-types.md) */
+        HotspotQuestionInput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            question_type: "hotspot";
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            question_text: string;
+            /** @description Greater than 0, at most 1000 */
+            marks: number;
+            /** @enum {string} */
+            difficulty: "easy" | "medium" | "hard";
+            /** @description A folder of the same organization */
+            folder_id?: string | null;
+            /** @description The organization: required for a Super Admin creating a question, otherwise optional and must be the caller’s (never a CSV column) */
+            client_id?: string;
+            /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
+            title?: string | null;
+            /**
+             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @enum {string|null}
+             */
+            text_format?: "plain" | "html" | null;
+            /** @description General feedback, shown to takers only in a released review: at most 5000 characters (html: sanitized as question_text is, at most 5000 once sanitized); "" is none */
+            feedback?: string | null;
+            image: components["schemas"]["HotspotImage"];
+            /** @description The areas, at least one correct */
+            areas: components["schemas"]["HotspotArea"][];
+            /**
+             * @description areas: the taker chooses among the areas (shown); points: the taker places points (areas not shown)
+             * @enum {string}
+             */
+            select: "areas" | "points";
+            /** @description points only: the most points a taker may place (absent: as many as the correct areas) */
+            max_points?: number | null;
+        };
+        HotspotImage: {
+            /** @description /api/media/{mediaId} (a stored image) or an http(s) URL */
+            src: string;
+            /** @description The image’s width in pixels: the frame of the areas’ coordinates */
+            width: number;
+            /** @description Its height in pixels */
+            height: number;
+            /** @description What the image shows, for a screen reader */
+            alt?: string;
+        };
+        HotspotArea: {
+            /** @enum {string} */
+            shape: "circle" | "rect" | "poly";
+            /** @description In the image’s pixels: circle x, y, r; rect x1, y1, x2, y2; poly x1, y1, x2, y2, x3, y3… */
+            coords: number[];
+            /** @description Whether choosing it (or placing a point in it) is right */
+            correct: boolean;
+            /** @description Its name, for a screen reader and the review */
+            label?: string;
+        };
+        /** @description Text and media with no answer and no marks: instructions, a reading passage (docs/question-types.md) */
+        DescriptionQuestionInput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            question_type: "description";
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            question_text: string;
+            /**
+             * @description A description has no marks (absent or 0)
+             * @enum {number}
+             */
+            marks?: 0;
+            /** @enum {string} */
+            difficulty: "easy" | "medium" | "hard";
+            /** @description A folder of the same organization */
+            folder_id?: string | null;
+            /** @description The organization: required for a Super Admin creating a question, otherwise optional and must be the caller’s (never a CSV column) */
+            client_id?: string;
+            /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
+            title?: string | null;
+            /**
+             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @enum {string|null}
+             */
+            text_format?: "plain" | "html" | null;
+            /** @description General feedback, shown to takers only in a released review: at most 5000 characters (html: sanitized as question_text is, at most 5000 once sanitized); "" is none */
+            feedback?: string | null;
+        };
         QuestionImportResult: {
             /** @description The import record (the file’s SHA-256); null for a dry run */
             import_id: string | null;
@@ -11243,7 +11352,7 @@ export type components = {
              * @description The bank’s type it became, or null
              * @enum {string|null}
              */
-            question_type: "multiple_choice" | "multiple_select" | "true_false" | "short_answer" | "numeric" | "essay" | "matching" | "ordering" | "gap_fill" | "hottext" | "calculated" | null;
+            question_type: "multiple_choice" | "multiple_select" | "true_false" | "short_answer" | "numeric" | "essay" | "matching" | "ordering" | "gap_fill" | "hottext" | "calculated" | "hotspot" | "description" | null;
             /**
              * @description ok: imported (or would be); error: invalid, with message; unsupported: a type this bank does not have, named in message
              * @enum {string}
@@ -11257,7 +11366,7 @@ export type components = {
         UpdateQuestion: {
             question_text?: string;
             /** @enum {string} */
-            question_type?: "multiple_choice" | "multiple_select" | "true_false" | "short_answer" | "numeric" | "essay" | "matching" | "ordering" | "gap_fill" | "hottext" | "calculated";
+            question_type?: "multiple_choice" | "multiple_select" | "true_false" | "short_answer" | "numeric" | "essay" | "matching" | "ordering" | "gap_fill" | "hottext" | "calculated" | "hotspot" | "description";
             options?: string[];
             correct_answer?: string;
             tolerance?: number | null;
@@ -11298,6 +11407,21 @@ export type components = {
             formula?: string;
             /** @enum {string|null} */
             tolerance_type?: "absolute" | "relative" | null;
+            image?: {
+                src: string;
+                width: number;
+                height: number;
+                alt?: string;
+            } | null;
+            areas?: {
+                shape: string;
+                coords: number[];
+                correct: boolean;
+                label?: string;
+            }[] | null;
+            /** @enum {string|null} */
+            select?: "areas" | "points" | null;
+            max_points?: number | null;
         };
         TestPage: {
             data: components["schemas"]["Test"][];
@@ -11770,6 +11894,27 @@ export type components = {
             drag_reusable?: boolean;
             /** @description hottext only: the most phrases a taker may choose (null: no limit) */
             max_choices?: number | null;
+            /** @description hotspot only: the image (its width and height are the frame of coordinates) */
+            image?: {
+                src: string;
+                width: number;
+                height: number;
+                alt?: string;
+            };
+            /**
+             * @description hotspot only: areas: choose among `areas`; points: place up to max_points points on the image
+             * @enum {string}
+             */
+            select?: "areas" | "points";
+            /** @description hotspot choosing areas only: the areas to choose among (never which are correct) */
+            areas?: {
+                /** @enum {string} */
+                shape: "circle" | "rect" | "poly";
+                coords: number[];
+                label?: string;
+            }[];
+            /** @description hotspot placing points only: the most points the answer may place */
+            max_points?: number | null;
         };
         StartAttempt: {
             /** @description The published test to take; a Guest sends share_code instead */
@@ -12268,6 +12413,24 @@ export type components = {
                 count: number;
             }[] | null;
             /** @description Choices matching none of the options; null for short answer and numeric questions */
+            other_choices: number | null;
+            /** @description Types with parts only: per part (a matching’s stem, a gap, an ordering’s item in its place, a hotspot’s correct area, a calculated answer’s error band) its figures */
+            parts?: components["schemas"]["PartAnalytics"][];
+        };
+        PartAnalytics: {
+            /** @description The part: a stem, "Gap n", an item, an area’s label, or "Error" */
+            label: string;
+            /** @description Submitted attempts that answered this part */
+            times_answered: number;
+            /** @description Σ the share of the part earned / the attempts that saw the question; null when none did */
+            facility_index: number | null;
+            /** @description How often each of the part’s choices was made (a stem’s options, a gap’s, the error bands); null when it has none */
+            option_counts: {
+                option: string;
+                /** @description Submitted attempts whose counted answer chose this option */
+                count: number;
+            }[] | null;
+            /** @description Answers to the part matching none of its choices; null when it has none */
             other_choices: number | null;
         };
         AnalyticsRecompute: {

@@ -16,7 +16,7 @@ type ReviewItem = Schemas['ReviewItem'];
  * The service's types this app does not edit yet: a question of one is listed and answered as a
  * type the app does not know (a line of text), never edited as another type.
  */
-type NotInThisApp = 'calculated';
+type NotInThisApp = 'calculated' | 'hotspot' | 'description';
 
 /** The API's name of a question type this app has a module for. */
 export type QuestionType = Exclude<Question['question_type'], NotInThisApp>;
@@ -66,7 +66,7 @@ type CommonField =
   'question_text' | 'marks' | 'difficulty' | 'folder_id' | 'client_id' | 'title' | 'text_format' | 'feedback';
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** What a type adds to the common fields of a question's body: its name and its key. */
-export type KeyBody = DistributiveOmit<QuestionInput, CommonField>;
+export type KeyBody = DistributiveOmit<Exclude<QuestionInput, { question_type: NotInThisApp }>, CommonField>;
 
 /** A type's pure parts: data and functions over plain values, tested in node. */
 export interface QuestionTypeDefinition {
