@@ -254,15 +254,15 @@ describe('moodleXml.parseMoodleXml: short answer, numerical, essay', () => {
 describe('moodleXml.parseMoodleXml: types we do not hold', () => {
   const bank = ownFixture('unsupported.xml');
 
-  it('reports each as unsupported by its Moodle name, never as another type', () => {
+  it('reports each as unsupported by its Moodle name, never as another type (a description is one now)', () => {
     assert.deepEqual(
-      bank.items.map((i) => [i.source_type, i.status, i.question]),
+      bank.items.map((i) => [i.source_type, i.status, i.question?.question_type]),
       [
         ['ddmarker', 'unsupported', undefined],
         ['ddimageortext', 'unsupported', undefined],
         ['calculated', 'unsupported', undefined],
         ['calculatedmulti', 'unsupported', undefined],
-        ['description', 'unsupported', undefined],
+        ['description', 'ok', 'description'],
         ['wordselect', 'unsupported', undefined],
         ['(none)', 'error', undefined],
         ['constructor', 'unsupported', undefined],
@@ -272,7 +272,7 @@ describe('moodleXml.parseMoodleXml: types we do not hold', () => {
       bank.items[1].message,
       'Drag and drop onto image is not a question type we support (Moodle type "ddimageortext"): not imported',
     );
-    assert.match(bank.items[4].message!, /^Description \(a text shown among questions, not a question\)/);
+    assert.equal(bank.items[4].message, null);
     assert.equal(bank.items[5].message, 'The question type "wordselect" is not one we support: not imported');
     assert.equal(bank.items[6].message, 'This <question> has no type attribute');
   });
@@ -307,7 +307,7 @@ describe('moodleXml.parseMoodleXml: the types with parts', () => {
         ['Star', 'cloze', 'error'],
         ['Too far', 'gapselect', 'error'],
         ['Lonely group', 'gapselect', 'error'],
-        ['Read this', 'description', 'unsupported'],
+        ['Read this', 'description', 'ok'],
       ],
     );
   });
@@ -403,11 +403,12 @@ describe('moodleXml.parseMoodleXml: the types with parts', () => {
     );
   });
 
-  it('still refuses a description by name (text with no answer)', () => {
-    assert.match(
-      item('Read this').message!,
-      /^Description \(a text shown among questions, not a question\) is not a question type we support/,
-    );
+  it('imports a description as its text, with no answer and no marks (whatever its defaultgrade)', () => {
+    const read = item('Read this');
+    assert.equal(read.question?.question_type, 'description');
+    assert.equal(read.question?.marks, 0);
+    assert.equal(read.question?.correct_answer, undefined);
+    assert.ok(!read.warnings.some((w) => /defaultgrade/.test(w)), read.warnings.join('; '));
   });
 });
 

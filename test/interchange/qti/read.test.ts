@@ -537,7 +537,7 @@ describe('QTI interop fixtures (../shared/fixtures/interop)', () => {
     assert.match(q.question_text, /Olympic Games \[\[who bought\]\][\s\S]*\[\[No error\.\]\]/);
   });
 
-  it('qti21: select point, an upload beside a keyless text entry, and no interaction, each reported by name', () => {
+  it('qti21: select point and an upload beside a keyless text entry reported by name; an item with no interaction a description', () => {
     const selectPoint = one('qti21/tao__qti_selectpoint.xml');
     assert.equal(selectPoint.status, 'unsupported');
     assert.equal(selectPoint.source_type, 'selectPointInteraction');
@@ -545,8 +545,15 @@ describe('QTI interop fixtures (../shared/fixtures/interop)', () => {
     assert.equal(upload.status, 'unsupported');
     assert.match(upload.message!, /uploadInteraction, textEntryInteraction/);
     const table = one('qti21/tao__tableNoInteractions.xml');
-    assert.equal(table.status, 'unsupported');
+    assert.equal(table.status, 'ok');
     assert.equal(table.source_type, 'no interaction');
+    assert.equal(table.question?.question_type, 'description');
+    assert.equal(table.question?.marks, 0);
+    assert.match(table.question!.question_text, /<table/);
+    assert.ok(
+      table.warnings.some((w) => /declares 5 responses but asks for none/.test(w)),
+      table.warnings.join('; '),
+    );
   });
 
   it('qti30/longsight-qti3__match-reference.xml: the one keyed stem A matched to "Target 1", B left out with a warning', () => {

@@ -41,7 +41,6 @@ const UNSUPPORTED = new Map<string, string>(
     ddmarker: 'Drag and drop markers',
     ddimageortext: 'Drag and drop onto image',
     randomsamatch: 'Random short-answer matching',
-    description: 'Description (a text shown among questions, not a question)',
     multichoiceset: 'All-or-nothing multiple choice',
   }),
 );
@@ -457,9 +456,15 @@ interface DefaultMarks {
   marks: number;
   /** Said after the marks in the warning ('' for the plain default). */
   why: string;
+  /** The marks whatever defaultgrade says (a description has none). */
+  fixed?: boolean;
 }
 
+/** A description's marks: none, whatever its defaultgrade (Moodle writes 0). */
+const NO_MARKS: DefaultMarks = { marks: 0, why: '', fixed: true };
+
 function readMarks(r: QuestionReader, fallback: DefaultMarks): number {
+  if (fallback.fixed) return fallback.marks;
   const given = r.value('defaultgrade');
   const marks = given === undefined || given === '' ? undefined : Number(given);
   if (marks !== undefined && Number.isFinite(marks) && marks > 0) return marks;
@@ -909,8 +914,12 @@ const ddwtos: Reader = (r) => {
   return { ...draft, gaps, drag_options: dragOptions, ...(infinite > 0 ? { drag_reusable: true } : {}) };
 };
 
+/** Text and media shown among the questions: no answer, no marks. */
+const description: Reader = (r) => assemble(r, { question_type: 'description' }, [], undefined, () => NO_MARKS);
+
 const READERS = new Map<string, Reader>(
   Object.entries({
+    description,
     multichoice,
     truefalse,
     shortanswer,

@@ -110,7 +110,7 @@ function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
     const body = kid(root, 'itemBody');
     if (!body) throw new Refusal('The item has no item body');
     const interactions = bodyInteractions(body);
-    sourceType = interactions.map(localName).join(' + ');
+    sourceType = interactions.length > 0 ? interactions.map(localName).join(' + ') : 'no interaction';
     if (kids(root, 'stylesheet').length > 0) warnings.add('The item stylesheet was not carried');
     const ctx: HtmlContext = {
       replacement: '',
@@ -133,7 +133,12 @@ function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
     // The interaction read apart from the text: the text is read with it taken out (and its prompt in its place).
     const apart = interactions.length === 1 && !isGapFill(interactions) ? interactions[0] : undefined;
     if (apart && !TEXT_HOLDING.has(qtiName(apart))) ctx.interaction = apart;
-    const part = apart ? readerOf(apart)(reading(apart)) : gapFill(body, interactions.map(reading), ctx, marks);
+    const part =
+      interactions.length === 0
+        ? descriptionPart(root, warnings)
+        : apart
+          ? readerOf(apart)(reading(apart))
+          : gapFill(body, interactions.map(reading), ctx, marks);
     const text = bodyText(body, ctx);
     const general = generalFeedback(root, ctx, part.carried ?? new Set());
     const question = itemDraft(title, place, text, part, general);
@@ -200,7 +205,7 @@ function refuseChangingItem(root: XmlElement): void {
     );
 }
 
-/** The body's interactions in text order (a gap match's content searched too: our export's text entries stand amid its gaps). None, or several that are not gaps of one text, is no question the bank can hold. */
+/** The body's interactions in text order (a gap match's content searched too: our export's text entries stand amid its gaps). None is a description; several that are not gaps of one text, no question the bank can hold. */
 function bodyInteractions(body: XmlElement): XmlElement[] {
   const interactions: XmlElement[] = [];
   const find = (el: XmlElement) => {
@@ -211,12 +216,6 @@ function bodyInteractions(body: XmlElement): XmlElement[] {
     }
   };
   find(body);
-  if (interactions.length === 0)
-    throw new Refusal(
-      'The item asks nothing (it has no interaction): the bank holds only questions',
-      'unsupported',
-      'no interaction',
-    );
   if (interactions.length > 1 && !isGapFill(interactions))
     throw new Refusal(
       `A composite item (${interactions.map(localName).join(', ')}): the bank holds one answer per question, or gaps of one text`,
@@ -301,6 +300,16 @@ function generalFeedback(root: XmlElement, ctx: HtmlContext, carried: Set<XmlEle
 }
 
 /** The draft: the text and feedback in one format (plain when our export wrapped every text as plain, else HTML), the interaction's part between. */
+/** An item that asks nothing (instructions, a passage): a description, its declared responses named as not carried. */
+function descriptionPart(root: XmlElement, warnings: Set<string>): InteractionPart {
+  const declared = kids(root, 'responseDeclaration').length;
+  if (declared > 0)
+    warnings.add(
+      `It declares ${declared} response${declared === 1 ? '' : 's'} but asks for none (no interaction): imported as a description, with no answer and no marks`,
+    );
+  return { draft: { question_type: 'description' }, marks: 0 };
+}
+
 function itemDraft(
   title: string | null,
   place: ItemPlace,
