@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { QuestionInput } from '../../../functions/src/questionTypes';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BankFileRefused, type ParsedBank, type ParsedItem } from '../../../functions/src/interchange/model';
@@ -260,7 +261,7 @@ describe('moodleXml.parseMoodleXml: types we do not hold', () => {
       [
         ['ddmarker', 'unsupported', undefined],
         ['ddimageortext', 'unsupported', undefined],
-        ['calculated', 'unsupported', undefined],
+        ['calculated', 'error', undefined],
         ['calculatedmulti', 'unsupported', undefined],
         ['description', 'ok', 'description'],
         ['wordselect', 'unsupported', undefined],
@@ -951,5 +952,45 @@ describe('moodleXml.parseMoodleXml: random questions (a quiz’s draw from a cat
       'The category "Physics / hard" draws 1 of its questions at random (Moodle random questions), in Moodle from its subcategories too (a pool here draws from one folder); it was imported as a folder of its one question',
       'The category "Elsewhere" draws 1 of its questions at random (Moodle random questions), but the file holds none of its questions: nothing was imported for it',
     ]);
+  });
+});
+
+describe('moodleXml.parseMoodleXml: calculated questions (our own fixture, as qformat_xml writes them)', () => {
+  const bank = ownFixture('calculated.xml');
+  const byName = (title: string) => bank.items.find((i) => i.title === title)!;
+
+  it('reads calculated and simple calculated as our calculated: wildcards as variables, the 100% formula, its tolerance', () => {
+    const speed = byName('Speed').question!;
+    assert.equal(speed.question_type, 'calculated');
+    assert.deepEqual(speed.variables, [
+      { name: 'd', min: 10, max: 500, decimals: 0 },
+      { name: 't', min: 1, max: 8, decimals: 1 },
+    ]);
+    assert.equal(speed.formula, '{d} / {t}');
+    assert.equal(speed.tolerance, 0.01);
+    assert.equal(speed.tolerance_type, 'relative');
+    assert.equal(speed.marks, 2);
+    const area = byName('Area').question!;
+    assert.equal(area.formula, 'pi() * pow({r}, 2)');
+    assert.equal(area.tolerance_type, 'absolute');
+    for (const draft of [speed, area]) {
+      const parsed = QuestionInput.safeParse(draft);
+      assert.ok(parsed.success, JSON.stringify(parsed.error?.issues));
+    }
+  });
+
+  it('names what differs: a dataset becomes its range, units are not carried', () => {
+    assert.ok(
+      byName('Speed').warnings.some((w) =>
+        /\{d\}: Moodle picks among its 2 stored values; here each attempt draws one from 10 to 500/.test(w),
+      ),
+    );
+    assert.ok(byName('Area').warnings.some((w) => /units are not carried/.test(w)));
+  });
+
+  it('refuses one without datasets or with a wildcard that cannot be a variable, saying why', () => {
+    assert.equal(byName('No datasets').status, 'error');
+    assert.match(byName('No datasets').message!, /defines no wildcard/);
+    assert.match(byName('Bad wildcard').message!, /\{x-y\} cannot be a variable/);
   });
 });

@@ -12,6 +12,7 @@ import {
   Refusal,
 } from '../model';
 import { gapsOfText } from './cloze';
+import { keyOf, variablesOf } from './calculated';
 import { element, elements, innerHtml, localName, parseXml, textOf, type XmlElement } from '../xml';
 import {
   EXPORT_TAGS,
@@ -35,8 +36,6 @@ import {
 /** Types we cannot hold, by Moodle's name, as a person would call them. */
 const UNSUPPORTED = new Map<string, string>(
   Object.entries({
-    calculated: 'Calculated',
-    calculatedsimple: 'Simple calculated',
     calculatedmulti: 'Calculated multichoice',
     ddmarker: 'Drag and drop markers',
     ddimageortext: 'Drag and drop onto image',
@@ -914,12 +913,25 @@ const ddwtos: Reader = (r) => {
   return { ...draft, gaps, drag_options: dragOptions, ...(infinite > 0 ? { drag_reusable: true } : {}) };
 };
 
+/** A formula over wildcards drawn per attempt (calculated, simple calculated): its datasets become ranges. */
+const calculated: Reader = (r) => {
+  const variables = variablesOf(r.question, r.warnings);
+  const key = keyOf(gradedAnswers(r), r.warnings);
+  const units = r.child('units');
+  if (units && elements(units, 'unit').length > 0)
+    r.warnings.push('Its units are not carried: answers are plain numbers here');
+  if (r.value('synchronize') === '1') r.notCarried.push('datasets shared with other questions (synchronize)');
+  return assemble(r, { question_type: 'calculated', variables, ...key });
+};
+
 /** Text and media shown among the questions: no answer, no marks. */
 const description: Reader = (r) => assemble(r, { question_type: 'description' }, [], undefined, () => NO_MARKS);
 
 const READERS = new Map<string, Reader>(
   Object.entries({
     description,
+    calculated,
+    calculatedsimple: calculated,
     multichoice,
     truefalse,
     shortanswer,
