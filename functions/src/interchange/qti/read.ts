@@ -24,6 +24,7 @@ import {
 } from './html';
 import { alwaysSet, declaredMaximum, mappingOf, responseRules } from './scoring';
 import { INTERACTIONS, type InteractionPart, type ItemReading } from './interactions';
+import { GRAPHIC_INTERACTIONS } from './graphics';
 import { PART_INTERACTIONS } from './parts';
 import { gapFill, isGapInteraction } from './gaps';
 
@@ -139,7 +140,8 @@ function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
         : apart
           ? readerOf(apart)(reading(apart))
           : gapFill(body, interactions.map(reading), ctx, marks);
-    const text = bodyText(body, ctx);
+    const read = bodyText(body, ctx);
+    const text = read.content.html === '' && part.fallbackText ? fallbackText(read, part.fallbackText, warnings) : read;
     const general = generalFeedback(root, ctx, part.carried ?? new Set());
     const question = itemDraft(title, place, text, part, general);
     if (ctx.problems.length > 0) throw new Refusal(ctx.problems.join('; '));
@@ -169,7 +171,7 @@ function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
 }
 
 /** The readers of an interaction read on its own. */
-const READERS = new Map([...INTERACTIONS, ...PART_INTERACTIONS]);
+const READERS = new Map([...INTERACTIONS, ...PART_INTERACTIONS, ...GRAPHIC_INTERACTIONS]);
 
 /** Interactions whose content is the question's text (its hot texts, its gaps). */
 const TEXT_HOLDING = new Set(['hottextInteraction', 'gapMatchInteraction']);
@@ -300,6 +302,16 @@ function generalFeedback(root: XmlElement, ctx: HtmlContext, carried: Set<XmlEle
 }
 
 /** The draft: the text and feedback in one format (plain when our export wrapped every text as plain, else HTML), the interaction's part between. */
+/** The text a graphic interaction asks by when the item has none, said in a warning. */
+function fallbackText(
+  read: ReturnType<typeof bodyText>,
+  text: string,
+  warnings: Set<string>,
+): ReturnType<typeof bodyText> {
+  warnings.add(`The item has no text beside its image: "${text}" is its text`);
+  return { ...read, content: { ...read.content, html: text, plain: text } };
+}
+
 /** An item that asks nothing (instructions, a passage): a description, its declared responses named as not carried. */
 function descriptionPart(root: XmlElement, warnings: Set<string>): InteractionPart {
   const declared = kids(root, 'responseDeclaration').length;
