@@ -259,7 +259,7 @@ describe('moodleXml.parseMoodleXml: types we do not hold', () => {
     assert.deepEqual(
       bank.items.map((i) => [i.source_type, i.status, i.question?.question_type]),
       [
-        ['ddmarker', 'unsupported', undefined],
+        ['ddmarker', 'error', undefined],
         ['ddimageortext', 'unsupported', undefined],
         ['calculated', 'error', undefined],
         ['calculatedmulti', 'unsupported', undefined],
@@ -788,8 +788,32 @@ describe('moodleXml.parseMoodleXml on Moodle’s own import fixtures', function 
     );
   });
 
+  it('moodle-qtype_ddmarker__testquestion.moodle.xml: a hotspot placing points on the map, its 4 drop zones the correct areas', () => {
+    const bank = moodle('moodle-qtype_ddmarker__testquestion.moodle.xml');
+    assert.deepEqual(statuses(bank), ['ddmarker:ok']);
+    const [item] = bank.items;
+    const q = item.question!;
+    assert.equal(q.question_type, 'hotspot');
+    assert.equal(q.select, 'points');
+    assert.equal(q.max_points, 4);
+    assert.match(q.image!.src, /^@@PLUGINFILE@@\/mkmap\.png$/);
+    assert.ok(q.image!.width > 322 && q.image!.height > 302, JSON.stringify(q.image));
+    assert.deepEqual(
+      q.areas!.map((a) => [a.shape, a.coords, a.correct, a.label]),
+      [
+        ['circle', [322, 213, 10], true, 'OU'],
+        ['circle', [144, 84, 10], true, 'Railway station'],
+        ['circle', [195, 180, 10], true, 'Railway station'],
+        ['circle', [267, 302, 10], true, 'Railway station'],
+      ],
+    );
+    assert.ok(startsWith(bank.media.get('mkmap.png')?.bytes, PNG), 'the map carried as media');
+    assert.ok(item.warnings.some((w) => /markers \(OU, Railway station\) are not carried/.test(w)));
+    const parsed = QuestionInput.safeParse({ ...q, image: { ...q.image, src: '/api/media/c.map' } });
+    assert.ok(parsed.success, JSON.stringify(parsed.error?.issues));
+  });
+
   for (const [file, type, name] of [
-    ['moodle-qtype_ddmarker__testquestion.moodle.xml', 'ddmarker', 'Drag and drop markers'],
     ['moodle-qtype_ddimageortext__testquestion.moodle.xml', 'ddimageortext', 'Drag and drop onto image'],
   ]) {
     it(`${file}: ${type} unsupported, by name, never imported as something else`, () => {

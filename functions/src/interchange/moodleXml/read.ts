@@ -13,6 +13,8 @@ import {
 } from '../model';
 import { gapsOfText } from './cloze';
 import { keyOf, variablesOf } from './calculated';
+import { dropZones } from './ddmarker';
+import { imageDimensions } from '../imageSize';
 import { element, elements, innerHtml, localName, parseXml, textOf, type XmlElement } from '../xml';
 import {
   EXPORT_TAGS,
@@ -37,7 +39,6 @@ import {
 const UNSUPPORTED = new Map<string, string>(
   Object.entries({
     calculatedmulti: 'Calculated multichoice',
-    ddmarker: 'Drag and drop markers',
     ddimageortext: 'Drag and drop onto image',
     randomsamatch: 'Random short-answer matching',
     multichoiceset: 'All-or-nothing multiple choice',
@@ -305,6 +306,16 @@ class QuestionReader {
     }
     for (const [path, bytes] of files) if (!this.questionFiles.has(path)) this.questionFiles.set(path, bytes);
     return files;
+  }
+
+  /** The question's own file (a drag-and-drop question's background): its media placeholder and bytes. */
+  backgroundImage(): { src: string; bytes: Uint8Array } | undefined {
+    const files = this.readFiles(this.question);
+    const [path, bytes] = [...files][0] ?? [];
+    if (path === undefined || bytes === undefined) return undefined;
+    const field: FieldText = { text: '', html: true, files };
+    this.keep(field);
+    return { src: this.resolveMedia(field, `@@PLUGINFILE@@/${encodeURIComponent(path)}`), bytes };
   }
 
   /** A file referred to by the old `<image>` tag, as Moodle 1.9 wrote it. */
@@ -924,6 +935,27 @@ const calculated: Reader = (r) => {
   return assemble(r, { question_type: 'calculated', variables, ...key });
 };
 
+/** Markers dropped on an image: a hotspot placing points, its drop zones the correct areas. */
+const ddmarker: Reader = (r) => {
+  const background = r.backgroundImage();
+  if (!background) throw new Refusal('It has no background image');
+  const size = imageDimensions(background.bytes);
+  if (!size) throw new Refusal('Its background image is not an image whose size can be read');
+  const { areas, maxPoints, markers } = dropZones(r.question);
+  r.warnings.push(
+    `Its markers (${markers.join(', ')}) are not carried: a point placed in any drop zone counts, whichever marker Moodle expects there`,
+  );
+  if (r.child('showmisplaced')) r.notCarried.push('highlighting misplaced markers');
+  r.noteCombinedFeedback();
+  return assemble(r, {
+    question_type: 'hotspot',
+    image: { src: background.src, ...size },
+    areas,
+    select: 'points',
+    max_points: maxPoints,
+  });
+};
+
 /** Text and media shown among the questions: no answer, no marks. */
 const description: Reader = (r) => assemble(r, { question_type: 'description' }, [], undefined, () => NO_MARKS);
 
@@ -932,6 +964,7 @@ const READERS = new Map<string, Reader>(
     description,
     calculated,
     calculatedsimple: calculated,
+    ddmarker,
     multichoice,
     truefalse,
     shortanswer,
