@@ -106,6 +106,9 @@ function prepareDraft(draft: QuestionDraft, media: MediaPlan, warnings: string[]
   if (draft.feedback !== undefined) prepared.feedback = prepare(draft.feedback, 'feedback');
   if (draft.option_feedback !== undefined)
     prepared.option_feedback = draft.option_feedback.map((f, i) => prepare(f, `feedback of option ${i + 1}`));
+  // An image asked on (a hotspot's) is a media reference too.
+  if (draft.image !== undefined)
+    prepared.image = { ...draft.image, src: resolveMedia(draft.image.src, media, problems) };
   return prepared;
 }
 

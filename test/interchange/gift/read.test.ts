@@ -224,7 +224,7 @@ describe('parseGift', () => {
     assert.deepEqual(
       items.map((i) => [i.line, i.title, i.status]),
       [
-        [3, null, 'unsupported'],
+        [3, null, 'ok'],
         [5, 'Pipe', 'error'],
         [7, 'Open', 'error'],
         [9, 'Twice', 'error'],
@@ -234,9 +234,10 @@ describe('parseGift', () => {
         [17, 'Fine', 'ok'],
       ],
     );
-    const [description, pipe, open, twice, wild, sum, two] = items.map((i) => i.message!);
+    const [, pipe, open, twice, wild, sum, two] = items.map((i) => i.message!);
     assert.equal(items[0].source_type, 'Description');
-    assert.match(description, /description/);
+    assert.equal(items[0].question?.question_type, 'description');
+    assert.equal(items[0].question?.marks, 0);
     assert.match(pipe, /"a\|b".*"\|"/);
     assert.match(open, /line 7.*not closed/);
     assert.match(twice, /second answer block/);

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { QuestionInput } from '../../../functions/src/questionTypes';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BankFileRefused, type ParsedBank, type ParsedItem } from '../../../functions/src/interchange/model';
@@ -254,15 +255,15 @@ describe('moodleXml.parseMoodleXml: short answer, numerical, essay', () => {
 describe('moodleXml.parseMoodleXml: types we do not hold', () => {
   const bank = ownFixture('unsupported.xml');
 
-  it('reports each as unsupported by its Moodle name, never as another type', () => {
+  it('reports each as unsupported by its Moodle name, never as another type (a description is one now)', () => {
     assert.deepEqual(
-      bank.items.map((i) => [i.source_type, i.status, i.question]),
+      bank.items.map((i) => [i.source_type, i.status, i.question?.question_type]),
       [
-        ['ddmarker', 'unsupported', undefined],
+        ['ddmarker', 'error', undefined],
         ['ddimageortext', 'unsupported', undefined],
-        ['calculated', 'unsupported', undefined],
+        ['calculated', 'error', undefined],
         ['calculatedmulti', 'unsupported', undefined],
-        ['description', 'unsupported', undefined],
+        ['description', 'ok', 'description'],
         ['wordselect', 'unsupported', undefined],
         ['(none)', 'error', undefined],
         ['constructor', 'unsupported', undefined],
@@ -272,7 +273,7 @@ describe('moodleXml.parseMoodleXml: types we do not hold', () => {
       bank.items[1].message,
       'Drag and drop onto image is not a question type we support (Moodle type "ddimageortext"): not imported',
     );
-    assert.match(bank.items[4].message!, /^Description \(a text shown among questions, not a question\)/);
+    assert.equal(bank.items[4].message, null);
     assert.equal(bank.items[5].message, 'The question type "wordselect" is not one we support: not imported');
     assert.equal(bank.items[6].message, 'This <question> has no type attribute');
   });
@@ -307,7 +308,7 @@ describe('moodleXml.parseMoodleXml: the types with parts', () => {
         ['Star', 'cloze', 'error'],
         ['Too far', 'gapselect', 'error'],
         ['Lonely group', 'gapselect', 'error'],
-        ['Read this', 'description', 'unsupported'],
+        ['Read this', 'description', 'ok'],
       ],
     );
   });
@@ -403,11 +404,12 @@ describe('moodleXml.parseMoodleXml: the types with parts', () => {
     );
   });
 
-  it('still refuses a description by name (text with no answer)', () => {
-    assert.match(
-      item('Read this').message!,
-      /^Description \(a text shown among questions, not a question\) is not a question type we support/,
-    );
+  it('imports a description as its text, with no answer and no marks (whatever its defaultgrade)', () => {
+    const read = item('Read this');
+    assert.equal(read.question?.question_type, 'description');
+    assert.equal(read.question?.marks, 0);
+    assert.equal(read.question?.correct_answer, undefined);
+    assert.ok(!read.warnings.some((w) => /defaultgrade/.test(w)), read.warnings.join('; '));
   });
 });
 
@@ -786,8 +788,32 @@ describe('moodleXml.parseMoodleXml on Moodle’s own import fixtures', function 
     );
   });
 
+  it('moodle-qtype_ddmarker__testquestion.moodle.xml: a hotspot placing points on the map, its 4 drop zones the correct areas', () => {
+    const bank = moodle('moodle-qtype_ddmarker__testquestion.moodle.xml');
+    assert.deepEqual(statuses(bank), ['ddmarker:ok']);
+    const [item] = bank.items;
+    const q = item.question!;
+    assert.equal(q.question_type, 'hotspot');
+    assert.equal(q.select, 'points');
+    assert.equal(q.max_points, 4);
+    assert.match(q.image!.src, /^@@PLUGINFILE@@\/mkmap\.png$/);
+    assert.ok(q.image!.width > 322 && q.image!.height > 302, JSON.stringify(q.image));
+    assert.deepEqual(
+      q.areas!.map((a) => [a.shape, a.coords, a.correct, a.label]),
+      [
+        ['circle', [322, 213, 10], true, 'OU'],
+        ['circle', [144, 84, 10], true, 'Railway station'],
+        ['circle', [195, 180, 10], true, 'Railway station'],
+        ['circle', [267, 302, 10], true, 'Railway station'],
+      ],
+    );
+    assert.ok(startsWith(bank.media.get('mkmap.png')?.bytes, PNG), 'the map carried as media');
+    assert.ok(item.warnings.some((w) => /markers \(OU, Railway station\) are not carried/.test(w)));
+    const parsed = QuestionInput.safeParse({ ...q, image: { ...q.image, src: '/api/media/c.map' } });
+    assert.ok(parsed.success, JSON.stringify(parsed.error?.issues));
+  });
+
   for (const [file, type, name] of [
-    ['moodle-qtype_ddmarker__testquestion.moodle.xml', 'ddmarker', 'Drag and drop markers'],
     ['moodle-qtype_ddimageortext__testquestion.moodle.xml', 'ddimageortext', 'Drag and drop onto image'],
   ]) {
     it(`${file}: ${type} unsupported, by name, never imported as something else`, () => {
@@ -950,5 +976,45 @@ describe('moodleXml.parseMoodleXml: random questions (a quiz’s draw from a cat
       'The category "Physics / hard" draws 1 of its questions at random (Moodle random questions), in Moodle from its subcategories too (a pool here draws from one folder); it was imported as a folder of its one question',
       'The category "Elsewhere" draws 1 of its questions at random (Moodle random questions), but the file holds none of its questions: nothing was imported for it',
     ]);
+  });
+});
+
+describe('moodleXml.parseMoodleXml: calculated questions (our own fixture, as qformat_xml writes them)', () => {
+  const bank = ownFixture('calculated.xml');
+  const byName = (title: string) => bank.items.find((i) => i.title === title)!;
+
+  it('reads calculated and simple calculated as our calculated: wildcards as variables, the 100% formula, its tolerance', () => {
+    const speed = byName('Speed').question!;
+    assert.equal(speed.question_type, 'calculated');
+    assert.deepEqual(speed.variables, [
+      { name: 'd', min: 10, max: 500, decimals: 0 },
+      { name: 't', min: 1, max: 8, decimals: 1 },
+    ]);
+    assert.equal(speed.formula, '{d} / {t}');
+    assert.equal(speed.tolerance, 0.01);
+    assert.equal(speed.tolerance_type, 'relative');
+    assert.equal(speed.marks, 2);
+    const area = byName('Area').question!;
+    assert.equal(area.formula, 'pi() * pow({r}, 2)');
+    assert.equal(area.tolerance_type, 'absolute');
+    for (const draft of [speed, area]) {
+      const parsed = QuestionInput.safeParse(draft);
+      assert.ok(parsed.success, JSON.stringify(parsed.error?.issues));
+    }
+  });
+
+  it('names what differs: a dataset becomes its range, units are not carried', () => {
+    assert.ok(
+      byName('Speed').warnings.some((w) =>
+        /\{d\}: Moodle picks among its 2 stored values; here each attempt draws one from 10 to 500/.test(w),
+      ),
+    );
+    assert.ok(byName('Area').warnings.some((w) => /units are not carried/.test(w)));
+  });
+
+  it('refuses one without datasets or with a wildcard that cannot be a variable, saying why', () => {
+    assert.equal(byName('No datasets').status, 'error');
+    assert.match(byName('No datasets').message!, /defines no wildcard/);
+    assert.match(byName('Bad wildcard').message!, /\{x-y\} cannot be a variable/);
   });
 });

@@ -124,11 +124,14 @@ describe('parseQtiXml', () => {
     assert.ok(item.warnings.some((w) => /rubric block \(for scorer\)/.test(w)));
   });
 
-  it('reports a hotspot, an adaptive item and a template item as unsupported by their own names', () => {
+  it('reports a lone hotspot item as an error (its image needs the package), an adaptive item and a template item as unsupported by their own names', () => {
     const hotspot = only('hotspot.xml');
-    assert.equal(hotspot.status, 'unsupported');
+    assert.equal(hotspot.status, 'error');
     assert.equal(hotspot.source_type, 'qti-hotspot-interaction');
-    assert.match(hotspot.message!, /qti-hotspot-interaction is not a question type/);
+    assert.match(
+      hotspot.message!,
+      /Its image "..\/images\/sign.png" cannot be carried: a lone item file holds no media/,
+    );
     assert.equal(hotspot.question, undefined);
 
     const adaptive = only('adaptive.xml');
@@ -151,13 +154,57 @@ describe('parseQtiXml', () => {
     assert.match(item.message!, /textEntryInteraction, extendedTextInteraction/);
   });
 
-  it('names the interactions no type holds as unsupported (hotspot, select point, graphic gap match, upload…)', () => {
-    for (const name of [
-      'hotspotInteraction',
-      'selectPointInteraction',
-      'graphicGapMatchInteraction',
-      'uploadInteraction',
-    ]) {
+  it('makes a hotspot or select point without an image an error saying so', () => {
+    for (const name of ['hotspotInteraction', 'selectPointInteraction']) {
+      const [item] = parseQtiXml(
+        item21(
+          `<responseDeclaration identifier="R" cardinality="single" baseType="identifier"/><itemBody><p>Where?</p><${name} responseIdentifier="R"/></itemBody>`,
+        ),
+      ).items;
+      assert.equal(item.status, 'error', name);
+      assert.match(item.message!, /It has no image/);
+    }
+  });
+
+  it('reads a hotspot interaction as a hotspot choosing areas, and a select point as one placing points', () => {
+    const hotspot = item21(`<responseDeclaration identifier="R" cardinality="multiple" baseType="identifier">
+        <correctResponse><value>A</value><value>C</value></correctResponse></responseDeclaration>
+      <itemBody><p>Where are the lakes?</p><hotspotInteraction responseIdentifier="R" maxChoices="2">
+        <object data="https://example.org/map.png" type="image/png" width="300" height="200">A map</object>
+        <hotspotChoice identifier="A" shape="circle" coords="50,50,20" hotspotLabel="West lake"/>
+        <hotspotChoice identifier="B" shape="rect" coords="100,20,160,80"/>
+        <hotspotChoice identifier="C" shape="poly" coords="200,100,260,100,230,160,200,100"/>
+        <hotspotChoice identifier="D" shape="ellipse" coords="150,150,30,20"/>
+      </hotspotInteraction></itemBody>`);
+    const [item] = parseQtiXml(hotspot).items;
+    assert.equal(item.status, 'ok', item.message ?? '');
+    const q = item.question!;
+    assert.deepEqual(q.image, { src: 'https://example.org/map.png', width: 300, height: 200, alt: 'A map' });
+    assert.equal(q.select, 'areas');
+    assert.deepEqual(
+      q.areas!.map((a) => [a.shape, a.coords.length, a.correct, a.label ?? null]),
+      [
+        ['circle', 3, true, 'West lake'],
+        ['rect', 4, false, null],
+        ['poly', 6, true, null],
+        ['poly', 32, false, null],
+      ],
+    );
+    assert.ok(item.warnings.some((w) => /ellipse is carried as a polygon/.test(w)));
+    const point = item21(`<responseDeclaration identifier="R" cardinality="single" baseType="point">
+        <correctResponse><value>40 60</value></correctResponse></responseDeclaration>
+      <itemBody><selectPointInteraction responseIdentifier="R" maxChoices="2">
+        <object data="https://example.org/ear.png" width="200" height="300"/></selectPointInteraction></itemBody>`);
+    const [placed] = parseQtiXml(point).items;
+    assert.equal(placed.status, 'ok', placed.message ?? '');
+    assert.deepEqual(placed.question!.areas, [{ shape: 'circle', coords: [40, 60, 5], correct: true }]);
+    assert.equal(placed.question!.max_points, 2);
+    assert.equal(placed.question!.question_text, 'Place your answer on the image.');
+    assert.ok(placed.warnings.some((w) => /circles of 5 px/.test(w)));
+  });
+
+  it('names the interactions no type holds as unsupported (graphic gap match, upload…)', () => {
+    for (const name of ['graphicGapMatchInteraction', 'uploadInteraction']) {
       const xml = item21(`<itemBody><${name} responseIdentifier="R"/></itemBody>`);
       const [item] = parseQtiXml(xml).items;
       assert.equal(item.status, 'unsupported', name);
@@ -309,7 +356,7 @@ describe('parseQtiPackage', () => {
     const summary = bank.items.map((i) => [i.path, i.status, i.category?.join(' / ') ?? null]);
     assert.deepEqual(summary, [
       ['items/choice.xml', 'ok', 'Road signs'],
-      ['items/hotspot.xml', 'unsupported', 'Road signs'],
+      ['items/hotspot.xml', 'ok', 'Road signs'],
       ['items/choice-multiple.xml', 'ok', 'Numbers'],
       ['items/adaptive.xml', 'unsupported', 'Numbers'],
       ['items/template.xml', 'unsupported', 'Numbers'],
@@ -323,7 +370,7 @@ describe('parseQtiPackage', () => {
   it('reads the manifest by its resource types, not by its wrong xsi:schemaLocation', async () => {
     assert.match(fixture('imsmanifest.xml'), /schemaLocation="http:\/\/www\.imsglobal\.org\/xsd\/imsqti_v2p1 /);
     const bank = await parseQtiPackage(await fixturePackage());
-    assert.equal(bank.items.filter((i) => i.status === 'ok').length, 5);
+    assert.equal(bank.items.filter((i) => i.status === 'ok').length, 6);
   });
 
   it('carries the image an item refers to as media, the HTML pointing at it by its package path', async () => {
@@ -373,7 +420,7 @@ describe('parseQtiPackage', () => {
     const broken = bank.items.find((i) => i.path === 'items/numeric.xml')!;
     assert.equal(broken.status, 'error');
     assert.match(broken.message!, /not well-formed/);
-    assert.equal(bank.items.filter((i) => i.status === 'ok').length, 4);
+    assert.equal(bank.items.filter((i) => i.status === 'ok').length, 5);
   });
 
   it('refuses the whole package for a DOCTYPE in any item', async () => {
@@ -537,16 +584,27 @@ describe('QTI interop fixtures (../shared/fixtures/interop)', () => {
     assert.match(q.question_text, /Olympic Games \[\[who bought\]\][\s\S]*\[\[No error\.\]\]/);
   });
 
-  it('qti21: select point, an upload beside a keyless text entry, and no interaction, each reported by name', () => {
+  it('qti21: a select point a hotspot placing points, an upload beside a keyless text entry reported by name, an item with no interaction a description', () => {
     const selectPoint = one('qti21/tao__qti_selectpoint.xml');
-    assert.equal(selectPoint.status, 'unsupported');
+    assert.equal(selectPoint.status, 'ok');
     assert.equal(selectPoint.source_type, 'selectPointInteraction');
+    // An area-only key (its mapping's circle), the image by its absolute (unfetchable) URL.
+    assert.deepEqual(selectPoint.question!.areas, [{ shape: 'circle', coords: [96, 346, 54], correct: true }]);
+    assert.equal(selectPoint.question!.image!.width, 227);
+    assert.equal(selectPoint.question!.select, 'points');
     const upload = one('qti21/tao__upload_composite.xml');
     assert.equal(upload.status, 'unsupported');
     assert.match(upload.message!, /uploadInteraction, textEntryInteraction/);
     const table = one('qti21/tao__tableNoInteractions.xml');
-    assert.equal(table.status, 'unsupported');
+    assert.equal(table.status, 'ok');
     assert.equal(table.source_type, 'no interaction');
+    assert.equal(table.question?.question_type, 'description');
+    assert.equal(table.question?.marks, 0);
+    assert.match(table.question!.question_text, /<table/);
+    assert.ok(
+      table.warnings.some((w) => /declares 5 responses but asks for none/.test(w)),
+      table.warnings.join('; '),
+    );
   });
 
   it('qti30/longsight-qti3__match-reference.xml: the one keyed stem A matched to "Target 1", B left out with a warning', () => {
@@ -584,9 +642,11 @@ describe('QTI interop fixtures (../shared/fixtures/interop)', () => {
     assert.match(q.question_text, /<p>Select the phrase[^<]*<\/p>/);
   });
 
-  it('qti30: hotspot, upload and the malformed graphic gap match reported by name, never a crash', () => {
+  it('qti30: the hotspot reference an error (its SVG image needs a package, and SVG is no medium here), upload and the malformed graphic gap match reported by name, never a crash', () => {
+    const hotspot = one('qti30/longsight-qti3__hotspot-reference.xml');
+    assert.equal(hotspot.status, 'error');
+    assert.match(hotspot.message!, /hotspot-flow.svg/);
     for (const [name, type] of [
-      ['qti30/longsight-qti3__hotspot-reference.xml', 'qti-hotspot-interaction'],
       ['qti30/longsight-qti3__upload-reference.xml', 'qti-upload-interaction'],
       ['qti30/longsight-qti3__graphicGapMatch-reference.xml', 'qti-graphic-gap-match-interaction'],
     ]) {

@@ -58,7 +58,8 @@ import {
 //   {=a -> x =b -> y = -> z}   → matching: stems [a, b], options [x, y, z] (z, without a stem, a
 //                                distractor), matches [x, y]; the stems in the question's format
 //                                turned to text, the matches plain.
-// Refused per question: descriptions (no answer block), a `*` wildcard in an
+// Text with no answer block is a description (no answer, no marks).
+// Refused per question: a `*` wildcard in an
 // answer worth credit, a number that is not a number, weights that cannot reach 100%.
 
 type Format = 'html' | 'moodle' | 'plain' | 'markdown';
@@ -251,10 +252,22 @@ function withTags(draft: QuestionDraft, tags: ExportTags, warnings: string[]): Q
   return result;
 }
 
+/** Text with no answer block: a description, shown among the questions with no answer and no marks. */
+function description(q: GiftQuestion, item: ParsedItem): QuestionDraft {
+  const text = resolveFormat({ format: q.stem.format, text: q.stem.text.trim() }, (m) => item.warnings.push(m));
+  return {
+    question_type: 'description',
+    question_text: text.text,
+    text_format: text.format,
+    marks: 0,
+    difficulty: 'medium',
+    ...(item.title !== null ? { title: item.title } : {}),
+  };
+}
+
 function draftOf(q: GiftQuestion, item: ParsedItem, tags: ExportTags): QuestionDraft {
   const warn = (message: string) => item.warnings.push(message);
-  if (item.source_type === 'Description')
-    throw new Refusal('A description (text with no answer block) is not a question: not imported', 'unsupported');
+  if (item.source_type === 'Description') return description(q, item);
   const block = q.block!;
 
   // Moodle's text: the block taken out, or "_____" in its place when text follows it.

@@ -12,6 +12,9 @@ import {
   Refusal,
 } from '../model';
 import { gapsOfText } from './cloze';
+import { keyOf, variablesOf } from './calculated';
+import { dropZones } from './ddmarker';
+import { imageDimensions } from '../imageSize';
 import { element, elements, innerHtml, localName, parseXml, textOf, type XmlElement } from '../xml';
 import {
   EXPORT_TAGS,
@@ -35,13 +38,9 @@ import {
 /** Types we cannot hold, by Moodle's name, as a person would call them. */
 const UNSUPPORTED = new Map<string, string>(
   Object.entries({
-    calculated: 'Calculated',
-    calculatedsimple: 'Simple calculated',
     calculatedmulti: 'Calculated multichoice',
-    ddmarker: 'Drag and drop markers',
     ddimageortext: 'Drag and drop onto image',
     randomsamatch: 'Random short-answer matching',
-    description: 'Description (a text shown among questions, not a question)',
     multichoiceset: 'All-or-nothing multiple choice',
   }),
 );
@@ -309,6 +308,16 @@ class QuestionReader {
     return files;
   }
 
+  /** The question's own file (a drag-and-drop question's background): its media placeholder and bytes. */
+  backgroundImage(): { src: string; bytes: Uint8Array } | undefined {
+    const files = this.readFiles(this.question);
+    const [path, bytes] = [...files][0] ?? [];
+    if (path === undefined || bytes === undefined) return undefined;
+    const field: FieldText = { text: '', html: true, files };
+    this.keep(field);
+    return { src: this.resolveMedia(field, `@@PLUGINFILE@@/${encodeURIComponent(path)}`), bytes };
+  }
+
   /** A file referred to by the old `<image>` tag, as Moodle 1.9 wrote it. */
   addLegacyImage(name: string, bytes: Uint8Array): string {
     const path = name.replace(/\//g, '_');
@@ -457,9 +466,15 @@ interface DefaultMarks {
   marks: number;
   /** Said after the marks in the warning ('' for the plain default). */
   why: string;
+  /** The marks whatever defaultgrade says (a description has none). */
+  fixed?: boolean;
 }
 
+/** A description's marks: none, whatever its defaultgrade (Moodle writes 0). */
+const NO_MARKS: DefaultMarks = { marks: 0, why: '', fixed: true };
+
 function readMarks(r: QuestionReader, fallback: DefaultMarks): number {
+  if (fallback.fixed) return fallback.marks;
   const given = r.value('defaultgrade');
   const marks = given === undefined || given === '' ? undefined : Number(given);
   if (marks !== undefined && Number.isFinite(marks) && marks > 0) return marks;
@@ -909,8 +924,47 @@ const ddwtos: Reader = (r) => {
   return { ...draft, gaps, drag_options: dragOptions, ...(infinite > 0 ? { drag_reusable: true } : {}) };
 };
 
+/** A formula over wildcards drawn per attempt (calculated, simple calculated): its datasets become ranges. */
+const calculated: Reader = (r) => {
+  const variables = variablesOf(r.question, r.warnings);
+  const key = keyOf(gradedAnswers(r), r.warnings);
+  const units = r.child('units');
+  if (units && elements(units, 'unit').length > 0)
+    r.warnings.push('Its units are not carried: answers are plain numbers here');
+  if (r.value('synchronize') === '1') r.notCarried.push('datasets shared with other questions (synchronize)');
+  return assemble(r, { question_type: 'calculated', variables, ...key });
+};
+
+/** Markers dropped on an image: a hotspot placing points, its drop zones the correct areas. */
+const ddmarker: Reader = (r) => {
+  const background = r.backgroundImage();
+  if (!background) throw new Refusal('It has no background image');
+  const size = imageDimensions(background.bytes);
+  if (!size) throw new Refusal('Its background image is not an image whose size can be read');
+  const { areas, maxPoints, markers } = dropZones(r.question);
+  r.warnings.push(
+    `Its markers (${markers.join(', ')}) are not carried: a point placed in any drop zone counts, whichever marker Moodle expects there`,
+  );
+  if (r.child('showmisplaced')) r.notCarried.push('highlighting misplaced markers');
+  r.noteCombinedFeedback();
+  return assemble(r, {
+    question_type: 'hotspot',
+    image: { src: background.src, ...size },
+    areas,
+    select: 'points',
+    max_points: maxPoints,
+  });
+};
+
+/** Text and media shown among the questions: no answer, no marks. */
+const description: Reader = (r) => assemble(r, { question_type: 'description' }, [], undefined, () => NO_MARKS);
+
 const READERS = new Map<string, Reader>(
   Object.entries({
+    description,
+    calculated,
+    calculatedsimple: calculated,
+    ddmarker,
     multichoice,
     truefalse,
     shortanswer,

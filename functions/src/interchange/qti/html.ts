@@ -95,7 +95,7 @@ export function holdsOnly(el: XmlElement, interaction: XmlElement): boolean {
 }
 
 /** The reference made a media placeholder (a package file), kept (a URL), or undefined when the element must go. */
-function mediaReference(value: string, element: string, ctx: HtmlContext): string | undefined {
+export function mediaReference(value: string, element: string, ctx: HtmlContext): string | undefined {
   const ref = value.trim();
   if (ref === '' || ref.startsWith('#') || EXTERNAL.test(ref)) return value;
   if (!ctx.pkg) {

@@ -71,6 +71,8 @@ export interface InteractionPart {
   optionFeedback?: FieldContent[];
   /** Modal feedback carried as a choice's own (not general feedback then). */
   carried?: Set<XmlElement>;
+  /** The question's text when the item has none (a graphic interaction asks by its image). */
+  fallbackText?: string;
 }
 
 /** A choice interaction as read: its choices' ids, options and feedback, and what its declaration keys. */

@@ -24,6 +24,7 @@ import {
 } from './html';
 import { alwaysSet, declaredMaximum, mappingOf, responseRules } from './scoring';
 import { INTERACTIONS, type InteractionPart, type ItemReading } from './interactions';
+import { GRAPHIC_INTERACTIONS } from './graphics';
 import { PART_INTERACTIONS } from './parts';
 import { gapFill, isGapInteraction } from './gaps';
 
@@ -110,7 +111,7 @@ function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
     const body = kid(root, 'itemBody');
     if (!body) throw new Refusal('The item has no item body');
     const interactions = bodyInteractions(body);
-    sourceType = interactions.map(localName).join(' + ');
+    sourceType = interactions.length > 0 ? interactions.map(localName).join(' + ') : 'no interaction';
     if (kids(root, 'stylesheet').length > 0) warnings.add('The item stylesheet was not carried');
     const ctx: HtmlContext = {
       replacement: '',
@@ -133,8 +134,14 @@ function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
     // The interaction read apart from the text: the text is read with it taken out (and its prompt in its place).
     const apart = interactions.length === 1 && !isGapFill(interactions) ? interactions[0] : undefined;
     if (apart && !TEXT_HOLDING.has(qtiName(apart))) ctx.interaction = apart;
-    const part = apart ? readerOf(apart)(reading(apart)) : gapFill(body, interactions.map(reading), ctx, marks);
-    const text = bodyText(body, ctx);
+    const part =
+      interactions.length === 0
+        ? descriptionPart(root, warnings)
+        : apart
+          ? readerOf(apart)(reading(apart))
+          : gapFill(body, interactions.map(reading), ctx, marks);
+    const read = bodyText(body, ctx);
+    const text = read.content.html === '' && part.fallbackText ? fallbackText(read, part.fallbackText, warnings) : read;
     const general = generalFeedback(root, ctx, part.carried ?? new Set());
     const question = itemDraft(title, place, text, part, general);
     if (ctx.problems.length > 0) throw new Refusal(ctx.problems.join('; '));
@@ -164,7 +171,7 @@ function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
 }
 
 /** The readers of an interaction read on its own. */
-const READERS = new Map([...INTERACTIONS, ...PART_INTERACTIONS]);
+const READERS = new Map([...INTERACTIONS, ...PART_INTERACTIONS, ...GRAPHIC_INTERACTIONS]);
 
 /** Interactions whose content is the question's text (its hot texts, its gaps). */
 const TEXT_HOLDING = new Set(['hottextInteraction', 'gapMatchInteraction']);
@@ -200,7 +207,7 @@ function refuseChangingItem(root: XmlElement): void {
     );
 }
 
-/** The body's interactions in text order (a gap match's content searched too: our export's text entries stand amid its gaps). None, or several that are not gaps of one text, is no question the bank can hold. */
+/** The body's interactions in text order (a gap match's content searched too: our export's text entries stand amid its gaps). None is a description; several that are not gaps of one text, no question the bank can hold. */
 function bodyInteractions(body: XmlElement): XmlElement[] {
   const interactions: XmlElement[] = [];
   const find = (el: XmlElement) => {
@@ -211,12 +218,6 @@ function bodyInteractions(body: XmlElement): XmlElement[] {
     }
   };
   find(body);
-  if (interactions.length === 0)
-    throw new Refusal(
-      'The item asks nothing (it has no interaction): the bank holds only questions',
-      'unsupported',
-      'no interaction',
-    );
   if (interactions.length > 1 && !isGapFill(interactions))
     throw new Refusal(
       `A composite item (${interactions.map(localName).join(', ')}): the bank holds one answer per question, or gaps of one text`,
@@ -301,6 +302,26 @@ function generalFeedback(root: XmlElement, ctx: HtmlContext, carried: Set<XmlEle
 }
 
 /** The draft: the text and feedback in one format (plain when our export wrapped every text as plain, else HTML), the interaction's part between. */
+/** The text a graphic interaction asks by when the item has none, said in a warning. */
+function fallbackText(
+  read: ReturnType<typeof bodyText>,
+  text: string,
+  warnings: Set<string>,
+): ReturnType<typeof bodyText> {
+  warnings.add(`The item has no text beside its image: "${text}" is its text`);
+  return { ...read, content: { ...read.content, html: text, plain: text } };
+}
+
+/** An item that asks nothing (instructions, a passage): a description, its declared responses named as not carried. */
+function descriptionPart(root: XmlElement, warnings: Set<string>): InteractionPart {
+  const declared = kids(root, 'responseDeclaration').length;
+  if (declared > 0)
+    warnings.add(
+      `It declares ${declared} response${declared === 1 ? '' : 's'} but asks for none (no interaction): imported as a description, with no answer and no marks`,
+    );
+  return { draft: { question_type: 'description' }, marks: 0 };
+}
+
 function itemDraft(
   title: string | null,
   place: ItemPlace,

@@ -1,0 +1,130 @@
+import { type QuestionDraft, Refusal } from '../model';
+import { attr, collapse, kid, kids, numberOf, qtiName, textOf } from './elements';
+import { mediaReference } from './html';
+import { type InteractionPart, type ItemReading } from './interactions';
+import { correctValues } from './scoring';
+
+// Pure: the graphic interactions that map onto a hotspot question: a hotspot interaction (areas of an
+// image to choose) and a select point interaction (points to place, scored by its area mapping). The
+// image is the interaction's <object>, whose width and height are the frame of the coordinates.
+
+type Area = NonNullable<QuestionDraft['areas']>[number];
+
+/** The interaction's image (an <object data> or, in QTI 3, an <img src>): its source (a package file as a media placeholder), its frame, its alt text. */
+function imageOf(item: ItemReading): NonNullable<QuestionDraft['image']> {
+  const holder = kids(item.interaction).find((k) => ['object', 'img'].includes(qtiName(k)));
+  const data = holder && (attr(holder, 'data') ?? attr(holder, 'src'));
+  if (!holder || !data) throw new Refusal('It has no image (an <object> or <img> to place its areas on)');
+  const width = numberOf(attr(holder, 'width'));
+  const height = numberOf(attr(holder, 'height'));
+  if (!width || !height)
+    throw new Refusal(`Its image "${data}" gives no width and height: its areas have no frame to stand in`);
+  const src = mediaReference(data, 'image', item.ctx);
+  if (src === undefined) throw new Refusal(`Its image "${data}" cannot be carried: a lone item file holds no media`);
+  const alt = collapse(attr(holder, 'alt') ?? textOf(holder));
+  return {
+    src,
+    width: Math.round(width),
+    height: Math.round(height),
+    ...(alt ? { alt: alt.slice(0, 500) } : {}),
+  };
+}
+
+/** An ellipse as the polygon of 16 points on it (our areas are circles, rectangles and polygons). */
+function ellipseAsPolygon([x, y, hr, vr]: number[]): number[] {
+  return Array.from({ length: 16 }, (_, k) => {
+    const angle = (2 * Math.PI * k) / 16;
+    return [Math.round(x + hr * Math.cos(angle)), Math.round(y + vr * Math.sin(angle))];
+  }).flat();
+}
+
+/** A QTI shape and coordinates as an area of ours, or undefined for `default` (the whole image). */
+function areaOf(
+  shape: string | undefined,
+  coords: string | undefined,
+  warnings: Set<string>,
+): Omit<Area, 'correct'> | undefined {
+  const numbers = (coords ?? '').split(',').map((c) => Number(c.trim()));
+  if (numbers.some((n) => !Number.isFinite(n))) throw new Refusal(`The coordinates "${coords}" are not numbers`);
+  switch (shape) {
+    case 'circle':
+    case 'rect':
+      return { shape, coords: numbers };
+    case 'poly': {
+      // QTI (as HTML) may repeat the first point at the end.
+      const closed = numbers.length >= 8 && numbers[0] === numbers.at(-2) && numbers[1] === numbers.at(-1);
+      return { shape: 'poly', coords: closed ? numbers.slice(0, -2) : numbers };
+    }
+    case 'ellipse':
+      warnings.add('An ellipse is carried as a polygon of 16 points on it');
+      return { shape: 'poly', coords: ellipseAsPolygon(numbers) };
+    case 'default':
+      warnings.add('An area covering the whole image (shape default) is not carried');
+      return undefined;
+    default:
+      throw new Refusal(`The shape "${shape}" is not one the bank holds (circle, rect, poly)`);
+  }
+}
+
+/** A hotspot interaction: its choices are the areas, the key the correct ones (or those its mapping credits). */
+function hotspotInteraction(item: ItemReading): InteractionPart {
+  const image = imageOf(item);
+  const choices = kids(item.interaction).filter((k) => qtiName(k) === 'hotspotChoice');
+  const given = correctValues(item.declaration);
+  const keys = given.length > 0 ? given : (item.mapping?.entries ?? []).filter((e) => e.value > 0).map((e) => e.key);
+  if (keys.length === 0) throw new Refusal('The item has no correct response');
+  const areas = choices.flatMap((choice): Area[] => {
+    const area = areaOf(attr(choice, 'shape'), attr(choice, 'coords'), item.warnings);
+    const label = collapse(attr(choice, 'hotspotLabel') ?? textOf(choice));
+    return area
+      ? [
+          {
+            ...area,
+            correct: keys.includes(attr(choice, 'identifier') ?? ''),
+            ...(label ? { label: label.slice(0, 500) } : {}),
+          },
+        ]
+      : [];
+  });
+  if (item.useMapping)
+    item.warnings.add("The mapping's scores were not carried: the bank scores right areas chosen less wrong ones");
+  return {
+    draft: { question_type: 'hotspot', image, areas, select: 'areas' },
+    marks: item.marks ?? 1,
+    fallbackText: 'Choose on the image.',
+  };
+}
+
+/** A select point interaction: the areas its area mapping credits (or a small circle round each correct point). */
+function selectPointInteraction(item: ItemReading): InteractionPart {
+  const image = imageOf(item);
+  const mapping = item.declaration && kid(item.declaration, 'areaMapping');
+  const entries = mapping ? kids(mapping).filter((k) => qtiName(k) === 'areaMapEntry') : [];
+  let areas: Area[] = entries.flatMap((entry): Area[] => {
+    const area = areaOf(attr(entry, 'shape'), attr(entry, 'coords'), item.warnings);
+    return area ? [{ ...area, correct: (numberOf(attr(entry, 'mappedValue')) ?? 0) > 0 }] : [];
+  });
+  if (areas.length === 0) {
+    const points = correctValues(item.declaration).map((p) => p.trim().split(/\s+/).map(Number));
+    if (points.length === 0 || points.some((p) => p.length !== 2 || p.some((n) => !Number.isFinite(n))))
+      throw new Refusal('The item has neither an area mapping nor correct points');
+    item.warnings.add('Its correct points are carried as circles of 5 px round them (it has no area mapping)');
+    areas = points.map(([x, y]) => ({ shape: 'circle', coords: [x, y, 5], correct: true }));
+  }
+  const correct = areas.filter((a) => a.correct).length;
+  const maxChoices = numberOf(attr(item.interaction, 'maxChoices')) ?? 1;
+  const draft: Partial<QuestionDraft> = {
+    question_type: 'hotspot',
+    image,
+    areas,
+    select: 'points',
+    max_points: Math.max(correct, maxChoices > 0 ? maxChoices : correct),
+  };
+  return { draft, marks: item.marks ?? 1, fallbackText: 'Place your answer on the image.' };
+}
+
+/** The interactions of this file, each by its reader. */
+export const GRAPHIC_INTERACTIONS = new Map<string, (item: ItemReading) => InteractionPart>([
+  ['hotspotInteraction', hotspotInteraction],
+  ['selectPointInteraction', selectPointInteraction],
+]);
