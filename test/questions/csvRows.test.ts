@@ -152,7 +152,7 @@ describe('csvRows.validateRow', () => {
       tolerance.errors.map((e) => e.path),
       ['row 4.tolerance'],
     );
-    const type = validateRow(5, columns(), ['Q', 'matching', '', 'a', '1', 'easy']);
+    const type = validateRow(5, columns(), ['Q', 'cloze', '', 'a', '1', 'easy']);
     assert.ok(!type.ok);
     assert.deepEqual(
       type.errors.map((e) => e.path),

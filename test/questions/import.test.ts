@@ -263,7 +263,7 @@ Pi?,numeric,,3.14,1,easy,,,,,,3:50:0.2|3.1:25,`,
       'Zero marks?,short_answer,,a,0,easy',
       '"Multi',
       'line?",multiple_choice,a|b,c,1,easy',
-      'Bad type?,matching,,a,1,easy',
+      'Bad type?,cloze,,a,1,easy',
       'Bad difficulty?,true_false,,True,1,extreme',
       'Tolerance on text?,short_answer,,a,1,easy',
     ].join('\n');

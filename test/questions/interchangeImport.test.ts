@@ -11,6 +11,7 @@ import { publishTest, startOk } from '../attempts/fixtures';
 import type { QuestionFixture } from '../exams/fixtures';
 import { expectError } from '../support/assertions';
 import { multipartBody, postBytes } from '../support/multipart';
+import { buildZip } from '../interchange/zipBuilder';
 
 // POST /api/questions/import with the bank formats other systems export:
 // GIFT, Aiken, Moodle XML and QTI, over real HTTP. Each file here is our own;
@@ -44,10 +45,10 @@ const GIFT = `$CATEGORY: $course$/Science/Physics
   ~%-100%Mars#No, rocky.
 }
 
-::Match:: Match the capitals. {
-  =France -> Paris
-  =Spain -> Madrid
+::Moons:: How many moons has Mars? {
+  #two
 }
+
 
 $CATEGORY: $course$/Science/Chemistry
 
@@ -62,7 +63,7 @@ describe('POST /api/questions/import (GIFT, Aiken, Moodle XML, QTI)', function (
   });
 
   describe('a GIFT file', () => {
-    it('refuses the whole file by default for an unsupported question, reporting every question by line and writing nothing', async () => {
+    it('refuses the whole file by default for a question it cannot import, reporting every question by line and writing nothing', async () => {
       const before = (await questionsOf(t.clientId)).length;
       const res = await upload(await admin(t), 'bank.gift', tag() + GIFT);
       expectError(res, 400, 'VALIDATION_ERROR');
@@ -71,12 +72,12 @@ describe('POST /api/questions/import (GIFT, Aiken, Moodle XML, QTI)', function (
         [
           [1, 'Speed of light', 'ok', 'numeric'],
           [2, 'Planets', 'ok', 'multiple_select'],
-          [3, 'Match', 'unsupported', null],
+          [3, 'Moons', 'error', null],
           [4, 'Water', 'ok', 'true_false'],
         ],
         res.text,
       );
-      assert.match(res.body.questions[2].message, /matching/i);
+      assert.match(res.body.questions[2].message, /"two" is not a number/);
       assert.equal(res.body.questions[2].line, 12);
       assert.equal((await questionsOf(t.clientId)).length, before, 'nothing written');
     });
@@ -89,7 +90,7 @@ describe('POST /api/questions/import (GIFT, Aiken, Moodle XML, QTI)', function (
         [
           [1, 4, 'Speed of light', 'ok', 'numeric'],
           [2, 6, 'Planets', 'ok', 'multiple_select'],
-          [3, 12, 'Match', 'unsupported', null],
+          [3, 12, 'Moons', 'error', null],
           [4, 19, 'Water', 'ok', 'true_false'],
         ],
         res.text,
@@ -204,16 +205,40 @@ describe('POST /api/questions/import (GIFT, Aiken, Moodle XML, QTI)', function (
 
   describe('a refusal reports the whole file (the real files of other projects)', () => {
     const interop = join(__dirname, '..', '..', '..', 'shared', 'fixtures', 'interop');
+    // Each real file with one question the bank refuses added, so that it mixes good and refused ones.
+    const giftWithABadQuestion = () =>
+      Buffer.concat([
+        readFileSync(join(interop, 'gift', 'moodle__questions.gift.txt')),
+        Buffer.from('\n\n::Bad count:: How many? {#many}\n'),
+      ]);
+    const moodleWithAnUnsupportedQuestion = () =>
+      Buffer.from(
+        readFileSync(join(interop, 'moodle-xml', 'moodle__sample_questions_with_old_image_tag.xml'), 'utf8').replace(
+          '</quiz>',
+          '<question type="ddimageortext"><name><text>Onto the image</text></name><questiontext><text>Drag the labels.</text></questiontext></question></quiz>',
+        ),
+      );
+    // TAO's own items, packaged: an ordering the bank takes and a choice beside a match, which it cannot.
+    const taoPackage = () =>
+      buildZip({
+        'imsmanifest.xml': `<?xml version="1.0" encoding="UTF-8"?>
+<manifest xmlns="http://www.imsglobal.org/xsd/imscp_v1p1" identifier="tao-items"><organizations/><resources>
+<resource identifier="history" type="imsqti_item_xmlv2p1" href="items/history.xml"><file href="items/history.xml"/></resource>
+<resource identifier="multiple" type="imsqti_item_xmlv2p1" href="items/multiple.xml"><file href="items/multiple.xml"/></resource>
+</resources></manifest>`,
+        'items/history.xml': readFileSync(join(interop, 'qti21', 'tao__sample-history.xml')),
+        'items/multiple.xml': readFileSync(join(interop, 'qti21', 'tao__multiple.xml')),
+      });
     const csvWithABadRow = () =>
       Buffer.concat([
         readFileSync(join(__dirname, '..', '..', 'examples', 'questions.csv')),
         Buffer.from('\nWhich is odd?,multiple_choice,1|2,3,1,easy,,\n'),
       ]);
-    const files: Array<{ format: string; name: string; bytes: () => Buffer; query?: string }> = [
+    const files: Array<{ format: string; name: string; bytes: () => Buffer | Promise<Buffer>; query?: string }> = [
       {
         format: 'GIFT',
         name: 'moodle__questions.gift.txt',
-        bytes: () => readFileSync(join(interop, 'gift', 'moodle__questions.gift.txt')),
+        bytes: giftWithABadQuestion,
         query: 'format=gift',
       },
       {
@@ -225,12 +250,12 @@ describe('POST /api/questions/import (GIFT, Aiken, Moodle XML, QTI)', function (
       {
         format: 'Moodle XML',
         name: 'moodle__sample_questions_with_old_image_tag.xml',
-        bytes: () => readFileSync(join(interop, 'moodle-xml', 'moodle__sample_questions_with_old_image_tag.xml')),
+        bytes: moodleWithAnUnsupportedQuestion,
       },
       {
         format: 'QTI',
-        name: 'tao__qti20.zip',
-        bytes: () => readFileSync(join(interop, 'qti-package', 'tao__qti20.zip')),
+        name: 'tao-items.zip',
+        bytes: taoPackage,
       },
       { format: 'CSV', name: 'questions.csv', bytes: csvWithABadRow },
     ];
@@ -239,9 +264,10 @@ describe('POST /api/questions/import (GIFT, Aiken, Moodle XML, QTI)', function (
         const t9 = await createTenant();
         const token = await admin(t9);
         const query = file.query ? `${file.query}&` : '';
-        const refused = await upload(token, file.name, file.bytes(), file.query ?? '');
+        const bytes = await file.bytes();
+        const refused = await upload(token, file.name, bytes, file.query ?? '');
         expectError(refused, 400, 'VALIDATION_ERROR');
-        const checked = await upload(token, file.name, file.bytes(), `${query}mode=partial&dry_run=true`);
+        const checked = await upload(token, file.name, bytes, `${query}mode=partial&dry_run=true`);
         assert.equal(checked.status, 201, checked.text);
         assert.ok(
           checked.body.questions.some((q: any) => q.status === 'ok') &&
@@ -271,15 +297,15 @@ describe('POST /api/questions/import (GIFT, Aiken, Moodle XML, QTI)', function (
   });
 
   describe('examples/bank.gift (the walkthrough’s file)', () => {
-    it('imports five questions into their category folders in partial mode, refusing the matching one by name', async () => {
+    it('imports six questions (a matching among them) into their category folders in partial mode, refusing the one whose answer is not a number', async () => {
       const t0 = await createTenant();
       const file = readFileSync(join(__dirname, '..', '..', 'examples', 'bank.gift'));
       const res = await upload(await admin(t0), 'bank.gift', file, 'mode=partial');
       assert.equal(res.status, 201, res.text);
-      assert.deepEqual([res.body.imported, res.body.failed], [5, 1]);
+      assert.deepEqual([res.body.imported, res.body.failed], [6, 1]);
       assert.deepEqual(
         res.body.questions.filter((q: any) => q.status !== 'ok').map((q: any) => [q.line, q.title, q.status]),
-        [[20, 'Pairs', 'unsupported']],
+        [[26, 'Moons', 'error']],
       );
       assert.deepEqual((await foldersOf(t0.clientId)).map((f) => f.name).sort(), [
         'Science / Chemistry',

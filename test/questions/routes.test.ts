@@ -174,7 +174,7 @@ describe('POST /api/questions', () => {
   });
 
   const invalid: Array<[string, Record<string, unknown>, string[]]> = [
-    ['an unknown question_type', { ...samples.short_answer, question_type: 'matching' }, ['body.question_type']],
+    ['an unknown question_type', { ...samples.short_answer, question_type: 'cloze' }, ['body.question_type']],
     ['marks of 0', { ...samples.short_answer, marks: 0 }, ['body.marks']],
     ['marks above 1000', { ...samples.short_answer, marks: 1001 }, ['body.marks']],
     ['marks as text', { ...samples.short_answer, marks: '1' }, ['body.marks']],
@@ -342,7 +342,7 @@ describe('GET /api/questions', () => {
     expectValidation(await get('/api/questions?difficulty=extreme', { token: tenant.admin.token, ip }), [
       'query.difficulty',
     ]);
-    expectValidation(await get('/api/questions?question_type=matching', { token: tenant.admin.token, ip }), [
+    expectValidation(await get('/api/questions?question_type=cloze', { token: tenant.admin.token, ip }), [
       'query.question_type',
     ]);
     expectValidation(await get('/api/questions?limit=101', { token: tenant.admin.token, ip }), ['query.limit']);

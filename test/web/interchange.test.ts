@@ -57,7 +57,7 @@ describe('web app: an admin imports a GIFT file', function () {
   this.timeout(180_000);
   const browser = browserPerTest();
 
-  it('shows the dry run per question (ok, unsupported, warnings), then imports the ok questions in partial mode', async function () {
+  it('shows the dry run per question (ok, error, warnings), then imports the ok questions in partial mode', async function () {
     const tenant = await createTenant();
     const tag = uniqueName('Gift').replace(' ', '');
     // A unique file (the import is idempotent by content): two questions it takes, one it must refuse by name,
@@ -72,7 +72,7 @@ describe('web app: an admin imports a GIFT file', function () {
       '',
       `::${tag} sky::The sky is blue on a clear day.{T}`,
       '',
-      `::${tag} match::Match each country with its capital.{=France -> Paris =Italy -> Rome =Spain -> Madrid}`,
+      `::${tag} moons::How many moons has Mars?{#two}`,
       '',
     ].join('\n');
 
@@ -84,9 +84,9 @@ describe('web app: an admin imports a GIFT file', function () {
     assert.ok(Array.isArray(report), `no per-question report: ${JSON.stringify(partial.body)}`);
     assert.deepEqual(
       report.map((q) => q.status),
-      ['ok', 'ok', 'ok', 'unsupported'],
+      ['ok', 'ok', 'ok', 'error'],
     );
-    assert.match(report[3].message, /match/i);
+    assert.match(report[3].message, /"two" is not a number/);
     assert.ok(
       report.some((q) => q.warnings.length > 0),
       'the file is meant to carry something imperfectly',
@@ -111,8 +111,8 @@ describe('web app: an admin imports a GIFT file', function () {
       .waitFor();
     assert.equal(await page.getByRole('button', { name: 'Import', exact: true }).isDisabled(), true);
     assertReportShown(await reportRows(page), report);
-    await page.getByText('3 ok · 0 with errors · 1 unsupported').waitFor();
-    for (const status of ['ok', 'unsupported'])
+    await page.getByText('3 ok · 1 with errors · 0 unsupported').waitFor();
+    for (const status of ['ok', 'error'])
       assert.ok(await page.locator(`table.report .badge-${status}`).first().isVisible(), status);
     await checkPage(page, this, 'gift dry run');
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { drawValues, evaluateFormula, formulaProblem } from '../../../functions/src/questionTypes/calculated/formula';
 import { calculated } from '../../../functions/src/questionTypes/calculated/module';
-import type { KeyedQuestion } from '../../../functions/src/questionTypes';
+import { QuestionInput, type KeyedQuestion } from '../../../functions/src/questionTypes';
 import { assertRefusals } from '../refusals';
 
 // Pure: a calculated question: values drawn per attempt (the same on every read), the formula's
@@ -114,4 +114,20 @@ describe('questionTypes/calculated schema', () => {
     ['a variable called pi', { variables: [{ ...valid.variables[0], name: 'pi' }] }, 'variables.0.name', /constants/],
     ['a correct_answer (its key is formula)', { correct_answer: '3' }, '', /its key is formula/],
   ]);
+});
+
+describe('questionTypes/calculated schema, with fields that failed their own checks', () => {
+  it('refuses decimals out of range with 400-worthy issues, never a throw (zod still runs the refinement)', () => {
+    for (const decimals of [-1, 1e308, 2.5, Number.NaN]) {
+      const parsed = QuestionInput.safeParse({
+        ...valid,
+        variables: [{ ...valid.variables[0], decimals }, valid.variables[1]],
+      });
+      assert.equal(parsed.success, false, String(decimals));
+      assert.ok(
+        parsed.error!.issues.some((i) => i.path.join('.') === 'variables.0.decimals'),
+        String(decimals),
+      );
+    }
+  });
 });

@@ -110,13 +110,17 @@ export interface Variable {
   decimals: number;
 }
 
+/** Decimals as toFixed takes them: 0 to 6 (a schema's refinement meets values that failed their own check). */
+export const decimalsOf = (decimals: number): number =>
+  Number.isFinite(decimals) ? Math.min(6, Math.max(0, Math.round(decimals))) : 0;
+
 /** Each variable's value for a draw: uniform in [min, max], rounded to its decimals, the same for the same seed. */
 export function drawValues(variables: readonly Variable[], seed: string): Record<string, number> {
   const numbers = seededFractions(seed, variables.length);
   return Object.fromEntries(
     variables.map((v, i) => {
       const raw = v.min + numbers[i] * (v.max - v.min);
-      const value = Number(raw.toFixed(v.decimals));
+      const value = Number(raw.toFixed(decimalsOf(v.decimals)));
       return [v.name, Math.min(v.max, Math.max(v.min, value))];
     }),
   );

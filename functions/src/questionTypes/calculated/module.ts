@@ -2,7 +2,7 @@ import { allOrNothing, characterLimit, numericCorrect } from '../answers';
 import type { KeyedQuestion, Marking, PartOutcome, QuestionTypeModule, ShownQuestion } from '../module';
 import { parseNumberAnswer } from '../../shared';
 import { calculatedExtras, CalculatedInput, normalizeCalculated } from './schema';
-import { drawValues, evaluateFormula } from './formula';
+import { decimalsOf, drawValues, evaluateFormula } from './formula';
 
 // A number from a formula. Its variables are drawn for each attempt from the attempt's seed (its
 // id) and the question's id, so every read of the attempt shows the same values and its scoring
@@ -47,7 +47,7 @@ function textWithValues(question: ShownQuestion, seed: string): string {
   const values = valuesFor(question, seed);
   const decimals = new Map((question.variables ?? []).map((v) => [v.name, v.decimals]));
   return question.question_text.replace(/\{([A-Za-z]\w*)\}/g, (mark, name: string) =>
-    name in values ? values[name].toFixed(decimals.get(name) ?? 0) : mark,
+    name in values ? values[name].toFixed(decimalsOf(decimals.get(name) ?? 0)) : mark,
   );
 }
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { seededFractions } from '../../shared';
 import { checkTexts, common, type Ctx, extras, MAX_TOLERANCE, storedBase } from '../fields';
 import type { QuestionExtras, TypedFields } from '../stored';
-import { evaluateFormula, formulaProblem, type Variable } from './formula';
+import { decimalsOf, evaluateFormula, formulaProblem, type Variable } from './formula';
 
 export const MAX_VARIABLES = 10;
 export const MAX_FORMULA = 500;
@@ -100,7 +100,10 @@ function trialDraws(variables: Variable[]): Array<Record<string, number>> {
   const between = Array.from({ length: TRIAL_DRAWS }, (_, k) => {
     const fractions = seededFractions(`trial:${k}`, variables.length);
     return Object.fromEntries(
-      variables.map((v, i) => [v.name, Number((v.min + fractions[i] * (v.max - v.min)).toFixed(v.decimals))]),
+      variables.map((v, i) => [
+        v.name,
+        Number((v.min + fractions[i] * (v.max - v.min)).toFixed(decimalsOf(v.decimals))),
+      ]),
     );
   });
   return [corner((v) => v.min), corner((v) => v.max), ...between];
