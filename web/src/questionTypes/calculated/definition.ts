@@ -6,7 +6,7 @@ import type { KeyDraft, QuestionTypeDefinition, VariableDraft } from '../module'
 // attempt's values into the text the taker reads and scores the number against that attempt's answer.
 
 /** The names a formula may use besides its variables (the service's allow-list, docs/question-types.md). */
-export const FORMULA_NAMES = [
+const FORMULA_NAMES = [
   'pi',
   'e',
   'abs',
