@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { DEFINITIONS, EMPTY_KEY_DRAFT, TYPE_NAMES } from '../../web/src/questionTypes/definitions';
+import { FORMULA_HINT } from '../../web/src/questionTypes/calculated/definition';
 import { answerOfLine, EMPTY_GAP, sameGapAnswer } from '../../web/src/questionTypes/gapFill/definition';
 import {
   answerOfPicks,
@@ -1044,5 +1045,14 @@ describe('web questionTypes: a hotspot’s picks and its image', () => {
   it('names an area by its label, else by its number', () => {
     assert.equal(areaName({ label: 'Lake' }, 1), 'Lake');
     assert.equal(areaName({}, 2), 'Area 2');
+  });
+});
+
+describe('web questionTypes: a calculated’s formula', () => {
+  it('may use what the service’s allow-list holds, as docs/question-types.md lists it', () => {
+    const docs = readFileSync(join(__dirname, '..', '..', 'docs', 'question-types.md'), 'utf8');
+    const listed = /`pi`, `e` and the functions `([a-z0-9 ]+)`/.exec(docs);
+    assert.ok(listed, 'docs/question-types.md lists a formula’s functions');
+    assert.ok(FORMULA_HINT.endsWith(`pi e ${listed[1]}`), FORMULA_HINT);
   });
 });

@@ -2,6 +2,7 @@ import { CheckedField } from '../../FormProblems';
 import type { AuthorKeyProps, KeyDraft, QuestionTypeModule, ReviewProps, VariableDraft } from '../module';
 import { enteredNumber } from '../numeric/numberInput';
 import { KeyedReview } from '../review';
+import { ToleranceField } from '../typedKey';
 import { calculated, EMPTY_VARIABLE, FORMULA_HINT, variablesFor } from './definition';
 
 const VARIABLE_FIELDS: Array<[keyof VariableDraft, string, string]> = [
@@ -80,19 +81,7 @@ function AuthorKey(props: AuthorKeyProps) {
         <input required value={draft.formula} onChange={(e) => set('formula', e.target.value)} />
       </CheckedField>
       <div className="row">
-        <CheckedField
-          label="Tolerance"
-          problems={problemsAt('tolerance')}
-          hint="The accepted difference; empty for exact"
-        >
-          <input
-            type="number"
-            min="0"
-            step="any"
-            value={draft.tolerance}
-            onChange={(e) => set('tolerance', e.target.value)}
-          />
-        </CheckedField>
+        <ToleranceField {...props} hint="The accepted difference; empty for exact" />
         <CheckedField label="Tolerance type" problems={problemsAt('tolerance_type')}>
           <select
             value={draft.tolerance_type}

@@ -157,6 +157,10 @@ function PointsInput({ question, image, name, value, onAnswer }: PartProps) {
       setY('');
     }
   };
+  const axes = [
+    { axis: 'X', text: x, setText: setX, most: image.width },
+    { axis: 'Y', text: y, setText: setY, most: image.height },
+  ];
   const remove = (i: number) => {
     setSaid(`Point ${i + 1} removed.`);
     onAnswer(answerOfPicks(points.filter((_, j) => j !== i)));
@@ -195,30 +199,20 @@ function PointsInput({ question, image, name, value, onAnswer }: PartProps) {
         </ol>
       )}
       <div className="row" role="group" aria-label="Add a point">
-        <label>
-          X{' '}
-          <input
-            id={`${name}-x`}
-            type="number"
-            min="0"
-            max={image.width}
-            step="1"
-            value={x}
-            onChange={(e) => setX(e.target.value)}
-          />
-        </label>
-        <label>
-          Y{' '}
-          <input
-            id={`${name}-y`}
-            type="number"
-            min="0"
-            max={image.height}
-            step="1"
-            value={y}
-            onChange={(e) => setY(e.target.value)}
-          />
-        </label>
+        {axes.map(({ axis, text, setText, most }) => (
+          <label key={axis}>
+            {axis}{' '}
+            <input
+              id={`${name}-${axis}`}
+              type="number"
+              min="0"
+              max={most}
+              step="1"
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+            />
+          </label>
+        ))}
         <button type="button" onClick={addTyped}>
           Add a point
         </button>
