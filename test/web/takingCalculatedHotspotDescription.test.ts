@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { createTenant, uniqueName } from '../support/fixtures';
 import { freshIp, get } from '../support/http';
-import { browserPerTest, checkPage, signInAs } from './support/browser';
+import { browserPerTest, checkPage, press, savedAnswersOf, signInAs } from './support/browser';
 import { createTestWith, importFile } from './support/exams';
 
 // A description (read, never answered), a calculated (a number typed, a decimal comma allowed) and a
@@ -79,12 +79,6 @@ const questionsWith = (src: string) => [
   },
 ];
 
-/** Presses a control with the keyboard: focus, then Enter. */
-async function press(page: Page, control: Locator) {
-  await control.focus();
-  await page.keyboard.press('Enter');
-}
-
 /** Whether every hotspot image on the page shows its fetched file (a blob: URL). */
 const imagesShown = (page: Page) =>
   page.waitForFunction(() =>
@@ -146,12 +140,7 @@ describe('web app: a student reads a description and answers a calculated and ho
     assert.equal(await calculated.getByRole('textbox', { name: 'Answer to question 1' }).inputValue(), answer);
     assert.equal(await areas.getByRole('button', { name: 'Top left' }).getAttribute('aria-pressed'), 'true');
     await points.getByRole('button', { name: 'Remove point 1' }).waitFor();
-    const attemptId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
-    const res = await get(`/api/attempts/${attemptId}`, { token: tenant.student.token, ip: freshIp() });
-    assert.equal(res.status, 200, res.text);
-    const saved = Object.fromEntries(
-      res.body.answers.map((a: { question_id: string; student_answer: string }) => [a.question_id, a.student_answer]),
-    );
+    const saved = await savedAnswersOf(page, tenant.student.token);
     assert.deepEqual(
       test.question_ids.map((id) => saved[id]),
       [undefined, answer, '["1"]', '["50,40"]'],
