@@ -111,7 +111,7 @@ export const calculated: QuestionTypeDefinition = {
     formula: q.correct_answer ?? '',
     tolerance_type: q.tolerance_type ?? 'absolute',
   }),
-  keyLabel: 'Formula',
+  keyLabel: 'Variables and formula',
   keyFieldLabels: {
     formula: 'Formula',
     variables: 'Variables',

@@ -10,11 +10,11 @@ const SHAPES: Array<[AreaDraft['shape'], string, string]> = [
   ['poly', 'Polygon', 'x1, y1, x2, y2, x3, y3…'],
 ];
 
-const IMAGE_FIELDS: Array<[keyof ImageDraft, string, string, string | undefined]> = [
-  ['src', 'Image address', 'text', 'An uploaded file’s /api/media/… address, or an http(s) URL'],
-  ['width', 'Image width', 'number', 'In pixels: the frame of the areas’ coordinates'],
-  ['height', 'Image height', 'number', 'In pixels'],
-  ['alt', 'Image description', 'text', 'What the image shows, for a screen reader'],
+const IMAGE_FIELDS: Array<[keyof ImageDraft, string, string | undefined]> = [
+  ['src', 'text', 'An uploaded file’s /api/media/… address, or an http(s) URL'],
+  ['width', 'number', 'In pixels: the frame of the areas’ coordinates'],
+  ['height', 'number', 'In pixels'],
+  ['alt', 'text', 'What the image shows, for a screen reader'],
 ];
 
 /** One area's row: its shape, its coordinates as a comma list, whether it is correct, its label. */
@@ -74,9 +74,19 @@ function AuthorKey({ draft, set, problemsAt }: AuthorKeyProps) {
     <>
       <fieldset>
         <legend>Image</legend>
+        {problemsAt('image') ? (
+          <p className="field-error" role="alert">
+            {problemsAt('image')?.join(' ')}
+          </p>
+        ) : null}
         <div className="row">
-          {IMAGE_FIELDS.map(([field, label, type, hint]) => (
-            <CheckedField key={field} label={label} problems={problemsAt(`image.${field}`)} hint={hint}>
+          {IMAGE_FIELDS.map(([field, type, hint]) => (
+            <CheckedField
+              key={field}
+              label={hotspot.keyFieldLabels[`image.${field}`]}
+              problems={problemsAt(`image.${field}`)}
+              hint={hint}
+            >
               <input
                 type={type}
                 required={field !== 'alt'}
