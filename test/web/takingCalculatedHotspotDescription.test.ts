@@ -127,7 +127,7 @@ describe('web app: a student reads a description and answers a calculated and ho
     await points.getByRole('spinbutton', { name: 'X' }).fill('50');
     await points.getByRole('spinbutton', { name: 'Y' }).fill('40');
     await press(page, points.getByRole('button', { name: 'Add a point' }));
-    await points.getByText('point (50, 40)').waitFor();
+    await points.getByRole('listitem').filter({ hasText: 'point (50, 40)' }).waitFor();
     await points.getByRole('spinbutton', { name: 'X' }).fill('150');
     await points.getByRole('spinbutton', { name: 'Y' }).fill('150');
     await press(page, points.getByRole('button', { name: 'Add a point' }));
