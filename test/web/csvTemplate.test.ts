@@ -21,9 +21,9 @@ describe('web csvTemplate: the import page’s CSV template', () => {
     assert.ok(header.cells.includes('max_words'));
   });
 
-  // A CSV row has no columns for stems, matches or gaps (a hottext's phrases are in its text): those types are left out of the template,
-  // and the service refuses such a row (it names what is missing).
-  const NOT_IN_A_ROW = ['matching', 'ordering', 'gap_fill', 'calculated'];
+  // A CSV row has no columns for stems, matches, gaps, variables or an image's areas (a hottext's phrases are in its text):
+  // those types are left out of the template, and the service refuses such a row (it names what is missing).
+  const NOT_IN_A_ROW = ['matching', 'ordering', 'gap_fill', 'calculated', 'hotspot'];
 
   it('lists the allowed values of each coded column as the service’s enums, the types a row cannot hold left out', () => {
     assert.deepEqual(
@@ -51,7 +51,7 @@ describe('web csvTemplate: the import page’s CSV template', () => {
   });
 
   it('names the types a row cannot hold in the question_type column’s note, and the service refuses such a row', async () => {
-    assert.match(COLUMN_NOTES.question_type, /Matching, Ordering, Gap fill: not in a CSV row/);
+    assert.match(COLUMN_NOTES.question_type, /Matching, Ordering, Gap fill, Calculated, Hotspot: not in a CSV row/);
     const [header] = await records(templateCsv());
     const parsed = parseHeader(header.cells);
     assert.ok('columns' in parsed);

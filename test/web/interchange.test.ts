@@ -1,31 +1,13 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { BASE_URL } from '../support/env';
 import { createTenant, uniqueName } from '../support/fixtures';
 import { freshIp, get, post } from '../support/http';
 import { browserPerTest, checkPage, openBrowser, signInAs } from './support/browser';
-import { createTestWith } from './support/exams';
+import { createTestWith, importFile } from './support/exams';
 import { mp3 } from '../media/samples';
 
 type Tenant = Awaited<ReturnType<typeof createTenant>>;
-
-/** POST /api/questions/import as the admin: the status and the JSON body (a 201 reply or the error). */
-async function importFile(
-  tenant: Tenant,
-  name: string,
-  content: string,
-  query: Record<string, string> = {},
-): Promise<{ status: number; body: any }> {
-  const form = new FormData();
-  form.append('file', new Blob([content]), name);
-  const res = await fetch(`${BASE_URL}/api/questions/import?${new URLSearchParams(query)}`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${tenant.admin.token}`, 'X-Forwarded-For': freshIp() },
-    body: form,
-  });
-  return { status: res.status, body: await res.json() };
-}
 
 async function bankOf(tenant: Tenant): Promise<Array<Record<string, any>>> {
   const res = await get('/api/questions?limit=100', { token: tenant.admin.token, ip: freshIp() });

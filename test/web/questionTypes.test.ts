@@ -2,7 +2,16 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { DEFINITIONS, EMPTY_KEY_DRAFT, TYPE_NAMES } from '../../web/src/questionTypes/definitions';
+import { FORMULA_HINT } from '../../web/src/questionTypes/calculated/definition';
 import { answerOfLine, EMPTY_GAP, sameGapAnswer } from '../../web/src/questionTypes/gapFill/definition';
+import {
+  answerOfPicks,
+  areaName,
+  boxOf,
+  imagePixel,
+  picksOf,
+  pointText,
+} from '../../web/src/questionTypes/hotspot/definition';
 import { moved } from '../../web/src/questionTypes/ordering/definition';
 import {
   answerOfParts,
@@ -22,15 +31,12 @@ import type { GapDraft, KeyDraft, QuestionType, QuestionTypeDefinition } from '.
 const web = join(__dirname, '..', '..', 'web', 'src');
 const typesRoot = join(web, 'questionTypes');
 
-/** The types the service has and this app does not edit yet (their questions are answered as a line of text). */
-const NOT_IN_THIS_APP = ['calculated'];
-
 /** The question types the API names, as the web app's generated types spell them. */
 function apiTypes(): string[] {
   const schema = readFileSync(join(web, 'api', 'schema.d.ts'), 'utf8');
   const union = /\bquestion_type: ((?:"[a-z_]+"(?: \| )?)+);/.exec(schema);
   assert.ok(union, 'schema.d.ts names the question types');
-  return [...union[1].matchAll(/"([a-z_]+)"/g)].map((m) => m[1]).filter((t) => !NOT_IN_THIS_APP.includes(t));
+  return [...union[1].matchAll(/"([a-z_]+)"/g)].map((m) => m[1]);
 }
 
 /** multiple_choice → multipleChoice: the folder of a type. */
@@ -70,6 +76,7 @@ describe('web questionTypes: the registry of question types', () => {
       textInAnswer: 'boolean',
       fixedOptions: 'object',
       legendNote: 'object',
+      takesAnswer: 'boolean',
       markedByPerson: 'boolean',
       chosenOptions: 'function',
       shownAnswer: 'function',
@@ -97,7 +104,9 @@ describe('web questionTypes: the registry of question types', () => {
       const row = DEFINITIONS[type].csvExample;
       if (row !== null) assert.equal(row.question_type, type, `${type}'s CSV row names its type`);
       assert.equal(DEFINITIONS[type].hasOptions, DEFINITIONS[type].maxOptions > 0, type);
-      assert.equal(DEFINITIONS[type].regradeKeyHint === null, DEFINITIONS[type].markedByPerson, type);
+      // Nothing to regrade: marked by a person, or no answer at all.
+      const noKey = DEFINITIONS[type].markedByPerson || !DEFINITIONS[type].takesAnswer;
+      assert.equal(DEFINITIONS[type].regradeKeyHint === null, noKey, type);
     }
     const labels = TYPE_NAMES.map((type) => DEFINITIONS[type].label);
     assert.equal(new Set(labels).size, labels.length, 'labels tell the types apart');
@@ -266,6 +275,90 @@ describe('web questionTypes: the registry of question types', () => {
       [],
       { question_type: 'hottext', correct_answer: 'a', max_choices: null },
     ],
+    [
+      'a calculated sends its variables as numbers (empty decimals: 0), its formula, tolerance and its type',
+      'calculated',
+      {
+        variables: [
+          { name: ' a ', min: '1', max: '10', decimals: '' },
+          { name: 'b', min: '0.5', max: '2.5', decimals: '1' },
+        ],
+        formula: ' {a} * b ',
+        tolerance: '0.01',
+        tolerance_type: 'relative',
+      },
+      [],
+      {
+        question_type: 'calculated',
+        variables: [
+          { name: 'a', min: 1, max: 10, decimals: 0 },
+          { name: 'b', min: 0.5, max: 2.5, decimals: 1 },
+        ],
+        formula: '{a} * b',
+        tolerance: 0.01,
+        tolerance_type: 'relative',
+      },
+    ],
+    [
+      'a calculated with no tolerance sends null, absolute by default',
+      'calculated',
+      { variables: [{ name: 'x', min: '0', max: '1', decimals: '2' }], formula: 'x' },
+      [],
+      {
+        question_type: 'calculated',
+        variables: [{ name: 'x', min: 0, max: 1, decimals: 2 }],
+        formula: 'x',
+        tolerance: null,
+        tolerance_type: 'absolute',
+      },
+    ],
+    [
+      'a hotspot choosing areas sends its image, its areas (coordinates as numbers) and no most points',
+      'hotspot',
+      {
+        image: { src: ' /api/media/m1 ', width: '400', height: '300', alt: ' A map ' },
+        areas: [
+          { shape: 'rect', coords: '10, 20, 110, 120', correct: true, label: ' Lake ' },
+          { shape: 'circle', coords: '200 150 30', correct: false, label: '' },
+        ],
+        select: 'areas',
+        max_points: '3',
+      },
+      [],
+      {
+        question_type: 'hotspot',
+        image: { src: '/api/media/m1', width: 400, height: 300, alt: 'A map' },
+        areas: [
+          { shape: 'rect', coords: [10, 20, 110, 120], correct: true, label: 'Lake' },
+          { shape: 'circle', coords: [200, 150, 30], correct: false },
+        ],
+        select: 'areas',
+      },
+    ],
+    [
+      'a hotspot placing points sends its most points, null when empty',
+      'hotspot',
+      {
+        image: { src: 'https://example.org/map.png', width: '40', height: '30', alt: '' },
+        areas: [{ shape: 'poly', coords: '0,0, 10,0, 5,10', correct: true, label: '' }],
+        select: 'points',
+      },
+      [],
+      {
+        question_type: 'hotspot',
+        image: { src: 'https://example.org/map.png', width: 40, height: 30 },
+        areas: [{ shape: 'poly', coords: [0, 0, 10, 0, 5, 10], correct: true }],
+        select: 'points',
+        max_points: null,
+      },
+    ],
+    [
+      'a description sends its type alone: no key and no marks',
+      'description',
+      {},
+      [],
+      { question_type: 'description' },
+    ],
   ];
   for (const [name, type, draft, options, body] of bodies)
     it(`body: ${name}`, () => assert.deepEqual(DEFINITIONS[type].bodyOf(key(draft), options), body));
@@ -364,6 +457,50 @@ describe('web questionTypes: the registry of question types', () => {
       { correct_answer: 'a', max_choices: null },
       { correct_choices: ['a'], max_choices: '' },
     ],
+    [
+      'a calculated’s formula is its stored key, with its variables and tolerance type',
+      'calculated',
+      {
+        correct_answer: '{a} * b',
+        variables: [{ name: 'a', min: 1, max: 10, decimals: 0 }],
+        tolerance_type: 'relative',
+      },
+      {
+        variables: [{ name: 'a', min: '1', max: '10', decimals: '0' }],
+        formula: '{a} * b',
+        tolerance_type: 'relative',
+      },
+    ],
+    [
+      'a calculated’s tolerance is absolute when absent',
+      'calculated',
+      { correct_answer: 'x', variables: [] },
+      { variables: [], formula: 'x', tolerance_type: 'absolute' },
+    ],
+    [
+      'a hotspot’s image, areas (coordinates as a comma list), select and most points',
+      'hotspot',
+      {
+        correct_answer: '["1"]',
+        image: { src: '/api/media/m1', width: 400, height: 300 },
+        areas: [
+          { shape: 'rect', coords: [10, 20, 110, 120], correct: true, label: 'Lake' },
+          { shape: 'circle', coords: [200, 150, 30], correct: false },
+        ],
+        select: 'points',
+        max_points: 2,
+      },
+      {
+        image: { src: '/api/media/m1', width: '400', height: '300', alt: '' },
+        areas: [
+          { shape: 'rect', coords: '10, 20, 110, 120', correct: true, label: 'Lake' },
+          { shape: 'circle', coords: '200, 150, 30', correct: false, label: '' },
+        ],
+        select: 'points',
+        max_points: '2',
+      },
+    ],
+    ['a description has no key', 'description', { correct_answer: null }, {}],
   ];
   for (const [name, type, stored, draft] of drafts)
     it(`draft: ${name}`, () => assert.deepEqual(DEFINITIONS[type].keyDraftOf(question(stored)), draft));
@@ -552,6 +689,173 @@ describe('web questionTypes: the registry of question types', () => {
       [],
       null,
     ],
+    [
+      'a calculated’s variable is named as the service reads names',
+      'calculated',
+      { variables: [{ name: '2x', min: '0', max: '1', decimals: '' }], formula: 'x' },
+      [],
+      'Variable 1: name it with a letter, then letters, digits or _ (not pi or e).',
+    ],
+    [
+      'a calculated’s variable is not pi',
+      'calculated',
+      { variables: [{ name: 'pi', min: '0', max: '1', decimals: '' }], formula: 'pi' },
+      [],
+      'Variable 1: name it with a letter, then letters, digits or _ (not pi or e).',
+    ],
+    [
+      'a calculated’s min is at most its max',
+      'calculated',
+      { variables: [{ name: 'a', min: '5', max: '1', decimals: '' }], formula: 'a' },
+      [],
+      'Variable a: its min is at most its max.',
+    ],
+    [
+      'a calculated’s min and max are numbers',
+      'calculated',
+      { variables: [{ name: 'a', min: '', max: '1', decimals: '' }], formula: 'a' },
+      [],
+      'Variable a: its min and max are numbers.',
+    ],
+    [
+      'a calculated’s decimals are 0 to 6',
+      'calculated',
+      { variables: [{ name: 'a', min: '0', max: '1', decimals: '7' }], formula: 'a' },
+      [],
+      'Variable a: its decimals are a whole number from 0 to 6.',
+    ],
+    [
+      'a calculated’s variables have different names',
+      'calculated',
+      {
+        variables: [
+          { name: 'a', min: '0', max: '1', decimals: '' },
+          { name: 'a', min: '0', max: '1', decimals: '' },
+        ],
+        formula: 'a',
+      },
+      [],
+      'The variable a is named twice: make each name different.',
+    ],
+    [
+      'a new calculated needs its variable named',
+      'calculated',
+      { formula: '1' },
+      [],
+      'Variable 1: name it with a letter, then letters, digits or _ (not pi or e).',
+    ],
+    [
+      'a calculated needs a formula',
+      'calculated',
+      { variables: [{ name: 'a', min: '0', max: '1', decimals: '' }], formula: ' ' },
+      [],
+      'Write the formula of the right answer.',
+    ],
+    [
+      'a calculated’s formula names only its variables and the allowed functions',
+      'calculated',
+      { variables: [{ name: 'a', min: '0', max: '1', decimals: '' }], formula: 'sqrt({a}) + eval(b)' },
+      [],
+      'The formula names “eval”, which is no variable nor an allowed function.',
+    ],
+    [
+      'a calculated’s formula may use numbers with exponents, pi, e and the functions',
+      'calculated',
+      {
+        variables: [{ name: 'a_1', min: '0', max: '1', decimals: '2' }],
+        formula: '1e3 * {a_1} ^ 2 + atan2(pi, e) % 2.5',
+      },
+      [],
+      null,
+    ],
+    [
+      'a hotspot’s image is a media address or an http(s) URL',
+      'hotspot',
+      { image: { src: 'javascript:alert(1)', width: '10', height: '10', alt: '' } },
+      [],
+      'The image is a /api/media/… address or an http(s) URL.',
+    ],
+    [
+      'a hotspot’s image has whole pixel sides',
+      'hotspot',
+      { image: { src: '/api/media/m1', width: '10.5', height: '10', alt: '' } },
+      [],
+      'The image’s width and height are whole pixels, 1 to 10000.',
+    ],
+    [
+      'a hotspot needs an area',
+      'hotspot',
+      { image: { src: '/api/media/m1', width: '10', height: '10', alt: '' } },
+      [],
+      'Add at least one area.',
+    ],
+    [
+      'a hotspot’s circle takes x, y, r',
+      'hotspot',
+      {
+        image: { src: '/api/media/m1', width: '10', height: '10', alt: '' },
+        areas: [{ shape: 'circle', coords: '1, 2', correct: true, label: '' }],
+      },
+      [],
+      'Area 1: a circle takes x, y, r.',
+    ],
+    [
+      'a hotspot’s coordinates are numbers',
+      'hotspot',
+      {
+        image: { src: '/api/media/m1', width: '10', height: '10', alt: '' },
+        areas: [{ shape: 'rect', coords: '1, 2, x, 4', correct: true, label: '' }],
+      },
+      [],
+      'Area 1: its coordinates are numbers, separated by commas.',
+    ],
+    [
+      'a hotspot’s polygon takes 3 points',
+      'hotspot',
+      {
+        image: { src: '/api/media/m1', width: '10', height: '10', alt: '' },
+        areas: [{ shape: 'poly', coords: '1, 2, 3, 4', correct: true, label: '' }],
+      },
+      [],
+      'Area 1: a poly takes 3 points or more: x1, y1, x2, y2, x3, y3….',
+    ],
+    [
+      'a hotspot ticks a correct area',
+      'hotspot',
+      {
+        image: { src: '/api/media/m1', width: '10', height: '10', alt: '' },
+        areas: [{ shape: 'rect', coords: '1, 2, 3, 4', correct: false, label: '' }],
+      },
+      [],
+      'Tick at least one correct area.',
+    ],
+    [
+      'a hotspot placing points allows a point per correct area',
+      'hotspot',
+      {
+        image: { src: '/api/media/m1', width: '10', height: '10', alt: '' },
+        areas: [
+          { shape: 'rect', coords: '1, 2, 3, 4', correct: true, label: '' },
+          { shape: 'circle', coords: '5, 5, 1', correct: true, label: '' },
+        ],
+        select: 'points',
+        max_points: '1',
+      },
+      [],
+      'The most points a taker may place is a whole number from 2 (the correct areas) to 20.',
+    ],
+    [
+      'a hotspot with an image and a correct area is fine',
+      'hotspot',
+      {
+        image: { src: 'https://example.org/a.png', width: '10', height: '10', alt: '' },
+        areas: [{ shape: 'rect', coords: '1, 2, 3, 4', correct: true, label: '' }],
+        select: 'points',
+      },
+      [],
+      null,
+    ],
+    ['a description is not checked', 'description', {}, [], null],
   ];
   for (const [name, type, draft, options, problem] of problems)
     it(`key problem: ${name}`, () => assert.equal(DEFINITIONS[type].keyProblem(key(draft), options), problem));
@@ -573,6 +877,18 @@ describe('web questionTypes: the registry of question types', () => {
     ['an ordering shows its order', 'ordering', '["b","a"]', 'b → a', []],
     ['a gap fill shows its parts as a list', 'gap_fill', '["Paris","3.14"]', 'Paris, 3.14', []],
     ['a hottext shows its phrases as a list', 'hottext', 'quick|jumps', 'quick, jumps', ['quick', 'jumps']],
+    ['a calculated answer shows as typed', 'calculated', '3,5', '3,5', ['3,5']],
+    [
+      'a calculated right answer is a number as text',
+      'calculated',
+      '12.3456789012',
+      '12.3456789012',
+      ['12.3456789012'],
+    ],
+    ['a hotspot’s areas are said by their numbers', 'hotspot', '["1","3"]', 'Area 1, Area 3', []],
+    ['a hotspot’s points are said as points', 'hotspot', '["120,45","3,4"]', 'point (120, 45), point (3, 4)', []],
+    ['a hotspot answer that cannot be read shows nothing', 'hotspot', 'Area 1', '', []],
+    ['a description has no answer to show', 'description', '', '', []],
   ];
   for (const [name, type, answer, shown, chosen] of answers)
     it(`review: ${name}`, () => {
@@ -581,7 +897,12 @@ describe('web questionTypes: the registry of question types', () => {
     });
 
   it('is the only place in web/src that names a type (the generated API types aside)', () => {
-    const names = new RegExp(`['"\`](${TYPE_NAMES.join('|')})['"\`]`);
+    // A type whose name is also a word other fields use (a webhook's description) counts only where a type is meant.
+    const words = ['description'];
+    const quoted = (types: string[]) => `['"\`](${types.join('|')})['"\`]`;
+    const names = new RegExp(
+      `${quoted(TYPE_NAMES.filter((t) => !words.includes(t)))}|(?:[!=]==?|case|question_type:?)\\s*${quoted(words)}`,
+    );
     const found: string[] = [];
     const walk = (dir: string) => {
       for (const entry of readdirSync(dir)) {
@@ -678,4 +999,60 @@ describe('web questionTypes: answers with parts and marked texts', () => {
   ];
   for (const [name, answer, key, kind, expected] of same)
     it(`gap review: ${name}`, () => assert.equal(sameGapAnswer(answer, key, kind), expected));
+});
+
+describe('web questionTypes: a hotspot’s picks and its image', () => {
+  it('reads an answer’s picks (blank ones dropped), none when it cannot be read', () => {
+    assert.deepEqual(picksOf('["2","","120,45"]'), ['2', '120,45']);
+    assert.deepEqual(picksOf(''), []);
+    assert.deepEqual(picksOf('2'), []);
+  });
+
+  it('writes the picks as a JSON array text, "" (unanswered) when none', () => {
+    assert.equal(answerOfPicks(['1', '3']), '["1","3"]');
+    assert.equal(answerOfPicks([]), '');
+  });
+
+  it('writes a point in whole pixels of the image', () => assert.equal(pointText(120.4, 44.6), '120,45'));
+
+  const pixels: Array<[string, number, number, number, number]> = [
+    ['a click on the drawn image is scaled back to the image’s pixels', 100, 200, 400, 200],
+    ['a click past the edge stays within the image', 210, 200, 400, 400],
+    ['a click before the edge is 0', -3, 200, 400, 0],
+  ];
+  for (const [name, at, drawn, natural, expected] of pixels)
+    it(`pixel: ${name}`, () => assert.equal(imagePixel(at, drawn, natural), expected));
+
+  const boxes: Array<[string, Parameters<typeof boxOf>[0], ReturnType<typeof boxOf>]> = [
+    [
+      'a circle’s box is its centre ± r',
+      { shape: 'circle', coords: [50, 40, 10] },
+      { left: 40, top: 30, width: 20, height: 20 },
+    ],
+    [
+      'a rect’s box is its corners, in any order',
+      { shape: 'rect', coords: [110, 120, 10, 20] },
+      { left: 10, top: 20, width: 100, height: 100 },
+    ],
+    [
+      'a poly’s box holds its points',
+      { shape: 'poly', coords: [0, 10, 30, 0, 20, 40] },
+      { left: 0, top: 0, width: 30, height: 40 },
+    ],
+  ];
+  for (const [name, area, box] of boxes) it(`box: ${name}`, () => assert.deepEqual(boxOf(area), box));
+
+  it('names an area by its label, else by its number', () => {
+    assert.equal(areaName({ label: 'Lake' }, 1), 'Lake');
+    assert.equal(areaName({}, 2), 'Area 2');
+  });
+});
+
+describe('web questionTypes: a calculated’s formula', () => {
+  it('may use what the service’s allow-list holds, as docs/question-types.md lists it', () => {
+    const docs = readFileSync(join(__dirname, '..', '..', 'docs', 'question-types.md'), 'utf8');
+    const listed = /`pi`, `e` and the functions `([a-z0-9 ]+)`/.exec(docs);
+    assert.ok(listed, 'docs/question-types.md lists a formula’s functions');
+    assert.ok(FORMULA_HINT.endsWith(`pi e ${listed[1]}`), FORMULA_HINT);
+  });
 });

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { createTenant } from '../support/fixtures';
-import { freshIp, get } from '../support/http';
-import { browserPerTest, checkPage, signInAs } from './support/browser';
+import { browserPerTest, checkPage, press, savedAnswersOf, signInAs } from './support/browser';
 import { createTestWith } from './support/exams';
 
 // The types with parts, answered by keyboard alone: a drop-down per stem, items moved by buttons,
@@ -53,12 +52,6 @@ const QUESTIONS = [
 /** The items of an ordering as the list shows them now. */
 const orderOf = async (group: Locator) =>
   (await group.getByRole('listitem').allInnerTexts()).map((text) => text.replace(/\s*Move up\s*Move down\s*$/, ''));
-
-/** Presses a control with the keyboard: focus, then Enter. */
-async function press(page: Page, control: Locator) {
-  await control.focus();
-  await page.keyboard.press('Enter');
-}
 
 describe('web app: a student answers the types with parts', function () {
   this.timeout(180_000);
@@ -119,12 +112,7 @@ describe('web app: a student answers the types with parts', function () {
     assert.deepEqual(await orderOf(ordering), right);
     assert.equal(await gaps.getByRole('textbox', { name: 'Gap 2' }).inputValue(), '3,14');
     assert.equal(await phrases.getByRole('button', { name: 'fox' }).getAttribute('aria-pressed'), 'true');
-    const attemptId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
-    const res = await get(`/api/attempts/${attemptId}`, { token: tenant.student.token, ip: freshIp() });
-    assert.equal(res.status, 200, res.text);
-    const saved = Object.fromEntries(
-      res.body.answers.map((a: { question_id: string; student_answer: string }) => [a.question_id, a.student_answer]),
-    );
+    const saved = await savedAnswersOf(page, tenant.student.token);
     assert.deepEqual(
       test.question_ids.map((id) => saved[id]),
       ['["Paris","Oslo"]', '["Mercury","Venus","Earth"]', '["paris","3,14","Mars","Earth","Moon"]', 'fox|dog'],

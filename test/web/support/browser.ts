@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { BASE_URL, FIRESTORE_HOST } from '../../support/env';
-import { freshIp } from '../../support/http';
+import { freshIp, get } from '../../support/http';
 
 // The browser tests drive Debian's Chromium (installed by .ci/run), never a browser a tool downloads.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -153,4 +153,20 @@ export function browserPerTest(): () => Visitor {
     await visitor?.close();
   });
   return () => visitor!;
+}
+
+/** Presses a control with the keyboard: focus, then Enter. */
+export async function press(page: Page, control: Locator): Promise<void> {
+  await control.focus();
+  await page.keyboard.press('Enter');
+}
+
+/** The answers the service holds for the attempt the page shows, by question id. */
+export async function savedAnswersOf(page: Page, token: string): Promise<Record<string, string>> {
+  const attemptId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+  const res = await get(`/api/attempts/${attemptId}`, { token, ip: freshIp() });
+  assert.equal(res.status, 200, res.text);
+  return Object.fromEntries(
+    res.body.answers.map((a: { question_id: string; student_answer: string }) => [a.question_id, a.student_answer]),
+  );
 }

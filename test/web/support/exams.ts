@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { DEMO_QUESTIONS } from '../../../scripts/seed-exams.mjs';
 import { createTenant, uniqueName } from '../../support/fixtures';
+import { BASE_URL } from '../../support/env';
 import { freshIp, post } from '../../support/http';
 
 type Tenant = Awaited<ReturnType<typeof createTenant>>;
@@ -42,6 +43,23 @@ export async function createTestWith(
     assert.equal(published.status, 200, published.text);
   }
   return { id: created.body.id, test_name, question_ids };
+}
+
+/** POST /api/questions/import as the admin: the status and the JSON body (a 201 reply or the error). */
+export async function importFile(
+  tenant: Tenant,
+  name: string,
+  content: string,
+  query: Record<string, string> = {},
+): Promise<{ status: number; body: any }> {
+  const form = new FormData();
+  form.append('file', new Blob([content]), name);
+  const res = await fetch(`${BASE_URL}/api/questions/import?${new URLSearchParams(query)}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${tenant.admin.token}`, 'X-Forwarded-For': freshIp() },
+    body: form,
+  });
+  return { status: res.status, body: await res.json() };
 }
 
 /** An organization and a published test of the demo questions, made once for the enclosing describe. */

@@ -56,8 +56,8 @@ export const COLUMN_NOTES: Record<CsvColumn, string> = {
   question_type: `One of the values listed (${NOT_IN_CSV.join(', ')}: not in a CSV row, import them as Moodle XML, GIFT or QTI)`,
   options: 'Multiple choice and select: the options separated by |; empty for the other types',
   correct_answer:
-    'The correct option; for multiple select the correct options separated by |; True or False; the answer or the number; empty for an essay; for a hottext the right phrases (marked [[like this]] in the text) separated by |',
-  marks: 'A number greater than 0, at most 1000',
+    'The correct option; for multiple select the correct options separated by |; True or False; the answer or the number; empty for an essay or a description; for a hottext the right phrases (marked [[like this]] in the text) separated by |',
+  marks: 'A number greater than 0, at most 1000; empty for a description (it has no marks)',
   difficulty: 'One of the values listed',
   folder_id: 'The id of one of the organization’s folders; empty for none',
   tolerance: 'Numeric only: the accepted difference, such as 0.01',

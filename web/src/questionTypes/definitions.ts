@@ -1,6 +1,9 @@
 import type { KeyDraft, QuestionType, QuestionTypeDefinition } from './module';
+import { calculated } from './calculated/definition';
+import { description } from './description/definition';
 import { essay } from './essay/definition';
 import { gapFill } from './gapFill/definition';
+import { hotspot } from './hotspot/definition';
 import { hottext } from './hottext/definition';
 import { matching } from './matching/definition';
 import { multipleChoice } from './multipleChoice/definition';
@@ -25,6 +28,9 @@ export const DEFINITIONS: { readonly [T in QuestionType]: QuestionTypeDefinition
   ordering,
   gap_fill: gapFill,
   hottext,
+  calculated,
+  hotspot,
+  description,
 };
 
 /** The API's names of the types, in the pages' order. */
@@ -46,4 +52,11 @@ export const EMPTY_KEY_DRAFT: KeyDraft = {
   drag_options: '',
   drag_reusable: false,
   max_choices: '',
+  variables: [],
+  formula: '',
+  tolerance_type: 'absolute',
+  image: { src: '', width: '', height: '', alt: '' },
+  areas: [],
+  select: 'areas',
+  max_points: '',
 };

@@ -3,8 +3,11 @@
 // instead of naming a type. What other folders may use; nothing else of this folder is imported from outside.
 import { createElement, type ComponentType } from 'react';
 import { TYPE_NAMES } from './definitions';
+import { calculatedModule } from './calculated/views';
+import { descriptionModule } from './description/views';
 import { essayModule } from './essay/views';
 import { gapFillModule } from './gapFill/views';
+import { hotspotModule } from './hotspot/views';
 import { hottextModule } from './hottext/views';
 import { matchingModule } from './matching/views';
 import type { QuestionType, QuestionTypeModule, ReviewProps, TakerInputLoader, TakerInputProps } from './module';
@@ -33,6 +36,9 @@ const MODULES: { readonly [T in QuestionType]: QuestionTypeModule } = {
   ordering: orderingModule,
   gap_fill: gapFillModule,
   hottext: hottextModule,
+  calculated: calculatedModule,
+  hotspot: hotspotModule,
+  description: descriptionModule,
 };
 
 /** Every type, in the order the pages list them; the first is a new question's. */
@@ -44,6 +50,9 @@ export const questionTypeOf = (type: QuestionType): QuestionTypeModule => MODULE
 /** The module of a type named by a reply that types it as any text (analytics, an import's report); undefined when unknown. */
 export const findQuestionType = (type: string | null | undefined): QuestionTypeModule | undefined =>
   QUESTION_TYPES.find((questionType) => questionType.type === type);
+
+/** Whether a question of this type takes an answer (a description does not); a type this app does not know does. */
+export const takesAnswer = (type: string | undefined): boolean => findQuestionType(type)?.takesAnswer ?? true;
 
 /** The types whose answers a person marks: the grading queue's. */
 export const TYPES_MARKED_BY_PERSON: readonly QuestionType[] = QUESTION_TYPES.filter((m) => m.markedByPerson).map(
@@ -90,17 +99,19 @@ export function takerPartsOf(type: string): {
 }
 
 /**
- * How a released review shows an answer: by its type's view. An answer with no key was marked by a
- * person, whatever its type; one of a type this app does not know is shown as stored.
+ * How a released review shows an answer: by its type's view, and whether it is judged right or
+ * wrong by a key. An answer with no key was marked by a person, whatever its type; one of a type
+ * this app does not know is shown as stored; a question that takes no answer is judged by nothing.
  */
 export function reviewOf(
   type: string | undefined,
   item: ReviewProps['item'],
-): { markedByPerson: boolean; Review: ComponentType<ReviewProps> } {
+): { keyed: boolean; Review: ComponentType<ReviewProps> } {
   const questionType = findQuestionType(type);
-  if (questionType?.markedByPerson) return { markedByPerson: true, Review: questionType.views.Review };
-  if (item.correct_answer === null) return { markedByPerson: true, Review: MarkedReview };
-  return { markedByPerson: false, Review: questionType?.views.Review ?? StoredAnswerReview };
+  if (questionType && (questionType.markedByPerson || !questionType.takesAnswer))
+    return { keyed: false, Review: questionType.views.Review };
+  if (item.correct_answer === null) return { keyed: false, Review: MarkedReview };
+  return { keyed: true, Review: questionType?.views.Review ?? StoredAnswerReview };
 }
 
 /** The options an answer chose, for their feedback in the review; an answer of a type this app does not know is one. */

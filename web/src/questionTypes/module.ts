@@ -12,14 +12,8 @@ type QuestionInput = Schemas['QuestionInput'];
 type AttemptQuestion = Schemas['AttemptQuestion'];
 type ReviewItem = Schemas['ReviewItem'];
 
-/**
- * The service's types this app does not edit yet: a question of one is listed and answered as a
- * type the app does not know (a line of text), never edited as another type.
- */
-type NotInThisApp = 'calculated' | 'hotspot' | 'description';
-
-/** The API's name of a question type this app has a module for. */
-export type QuestionType = Exclude<Question['question_type'], NotInThisApp>;
+/** The API's name of a question type. */
+export type QuestionType = Question['question_type'];
 
 /** A gap of a gap fill as the form edits it, as text. */
 export interface GapDraft {
@@ -32,6 +26,30 @@ export interface GapDraft {
   tolerance: string;
   case_sensitive: boolean;
   weight: string;
+}
+
+/** A calculated question's variable as the form edits it, as text. */
+export interface VariableDraft {
+  name: string;
+  min: string;
+  max: string;
+  decimals: string;
+}
+
+/** A hotspot's area as the form edits it: its coordinates as a comma list. */
+export interface AreaDraft {
+  shape: 'circle' | 'rect' | 'poly';
+  coords: string;
+  correct: boolean;
+  label: string;
+}
+
+/** A hotspot's image as the form edits it, as text. */
+export interface ImageDraft {
+  src: string;
+  width: string;
+  height: string;
+  alt: string;
 }
 
 /**
@@ -59,6 +77,15 @@ export interface KeyDraft {
   drag_reusable: boolean;
   /** A hottext's most chosen phrases; empty for no limit. */
   max_choices: string;
+  /** A calculated question's variables, its formula (its stored key) and how its tolerance reads. */
+  variables: VariableDraft[];
+  formula: string;
+  tolerance_type: 'absolute' | 'relative';
+  /** A hotspot's image, its areas, what the taker does and the most points placed (empty: as many as the correct areas). */
+  image: ImageDraft;
+  areas: AreaDraft[];
+  select: 'areas' | 'points';
+  max_points: string;
 }
 
 /** The fields every question has, which the form fills in whatever the type. */
@@ -66,7 +93,7 @@ type CommonField =
   'question_text' | 'marks' | 'difficulty' | 'folder_id' | 'client_id' | 'title' | 'text_format' | 'feedback';
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** What a type adds to the common fields of a question's body: its name and its key. */
-export type KeyBody = DistributiveOmit<Exclude<QuestionInput, { question_type: NotInThisApp }>, CommonField>;
+export type KeyBody = DistributiveOmit<QuestionInput, CommonField>;
 
 /** A type's pure parts: data and functions over plain values, tested in node. */
 export interface QuestionTypeDefinition {
@@ -83,6 +110,8 @@ export interface QuestionTypeDefinition {
   fixedOptions: readonly string[] | null;
   /** Said after the question in the taker's legend (its group's accessible name); null when nothing. */
   legendNote: string | null;
+  /** Whether a taker answers it: a description is read only (no input, no marks, nothing saved or regraded). */
+  takesAnswer: boolean;
   /** Marked by a person rather than by a key: nothing to regrade, and the grading queue holds its answers. */
   markedByPerson: boolean;
   /** The options an answer chose, for their feedback in the review. */

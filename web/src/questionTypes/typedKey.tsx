@@ -9,3 +9,18 @@ export function TypedKey({ draft, set, problemsAt, hint }: AuthorKeyProps & { hi
     </CheckedField>
   );
 }
+
+/** The question form's field for a key's tolerance: the accepted difference, empty for exact. */
+export function ToleranceField({ draft, set, problemsAt, hint }: AuthorKeyProps & { hint: string }) {
+  return (
+    <CheckedField label="Tolerance" problems={problemsAt('tolerance')} hint={hint}>
+      <input
+        type="number"
+        min="0"
+        step="any"
+        value={draft.tolerance}
+        onChange={(e) => set('tolerance', e.target.value)}
+      />
+    </CheckedField>
+  );
+}

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { authorizedFetch, OfflineError, type Schemas, serverNow, unwrap } from '../api';
-import { chosenOptions, loadTakerInputs, reviewOf } from '../questionTypes';
+import { chosenOptions, loadTakerInputs, reviewOf, takesAnswer } from '../questionTypes';
 import { MediaLoaderContext, QuestionText, type MediaLoader } from '../QuestionText';
 import { useSession } from '../session';
 import { ErrorMessage, Loading, plural, useAction } from '../ui';
@@ -209,7 +209,9 @@ function Taking({
   };
 
   const questions = attempt.test_details.questions;
-  const unanswered = questions.filter((q) => !answers[q.id]).length;
+  // A description takes no answer: it is neither numbered nor unanswered.
+  const answerable = questions.filter((q) => takesAnswer(q.question_type));
+  const unanswered = answerable.filter((q) => !answers[q.id]).length;
   const locked = timeUp;
   const heading = useFocusOnArrival<HTMLHeadingElement>();
 
@@ -235,11 +237,11 @@ function Taking({
       )}
       <ScoringRules details={attempt.test_details} />
       <ol className="questions">
-        {questions.map((q, index) => (
+        {questions.map((q) => (
           <li key={q.id}>
             <QuestionView
               question={q}
-              number={index + 1}
+              number={answerable.indexOf(q) + 1}
               value={answers[q.id] ?? ''}
               disabled={locked}
               onAnswer={(value) => answer(q.id, value)}
@@ -358,9 +360,9 @@ function SubmittedView({ attempt }: { attempt: Attempt }) {
           <ol className="questions">
             {review.map((item) => {
               const question = questions.get(item.question_id);
-              const { markedByPerson, Review } = reviewOf(question?.question_type, item);
+              const { keyed, Review } = reviewOf(question?.question_type, item);
               return (
-                <li key={item.question_id} className={markedByPerson ? undefined : item.correct ? 'right' : 'wrong'}>
+                <li key={item.question_id} className={keyed ? (item.correct ? 'right' : 'wrong') : undefined}>
                   <QuestionText text={question?.question_text ?? ''} format={question?.text_format} block />
                   <Review item={item} question={question} />
                   <QuestionFeedback item={item} question={question} />

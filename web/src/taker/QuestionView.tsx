@@ -1,9 +1,9 @@
 import type { Schemas } from '../api';
-import { takerPartsOf } from '../questionTypes';
+import { takerPartsOf, takesAnswer } from '../questionTypes';
 import { QuestionText } from '../QuestionText';
 import { plural } from '../ui';
 
-/** One question, answered by the control its type calls for. */
+/** One question, answered by the control its type calls for; a description is its text alone, unnumbered and with no marks. */
 export function QuestionView({
   question,
   number,
@@ -17,6 +17,12 @@ export function QuestionView({
   disabled: boolean;
   onAnswer: (value: string) => void;
 }) {
+  if (!takesAnswer(question.question_type))
+    return (
+      <div className="passage">
+        <QuestionText text={question.question_text} format={question.text_format} block />
+      </div>
+    );
   const { legendNote, textInAnswer, TakerInput } = takerPartsOf(question.question_type);
   // HTML text has blocks (paragraphs, images) that a legend drawn on the border cannot hold.
   const className = question.text_format === 'html' ? 'rich' : undefined;

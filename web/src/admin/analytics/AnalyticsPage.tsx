@@ -314,6 +314,8 @@ function Questions({
                   <td>
                     {findQuestionType(q.question_type)?.markedByPerson ? (
                       <small>Graded by a person</small>
+                    ) : findQuestionType(q.question_type)?.takesAnswer === false ? (
+                      <small>No answer to regrade</small>
                     ) : (
                       <button
                         type="button"

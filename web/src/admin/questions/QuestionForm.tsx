@@ -76,7 +76,8 @@ function inputOf(d: Draft, clientId: string, question?: Question): Schemas['Ques
   const options = optionsOf(d);
   const base = {
     question_text: d.question_text,
-    marks: Number(d.marks),
+    // A type that takes no answer has no marks: none are sent.
+    ...(questionType.takesAnswer ? { marks: Number(d.marks) } : {}),
     difficulty: d.difficulty,
     folder_id: d.folder_id || null,
     client_id: clientId,
@@ -86,7 +87,8 @@ function inputOf(d: Draft, clientId: string, question?: Question): Schemas['Ques
     ...(d.feedback.trim() ? { feedback: d.feedback } : {}),
     ...keptOf(d, questionType.hasOptions ? options : (question?.options ?? []), question),
   };
-  return { ...base, ...questionType.bodyOf(d, options) };
+  // The union cannot tell marks present from absent by the type's name: the type's module says.
+  return { ...base, ...questionType.bodyOf(d, options) } as Schemas['QuestionInput'];
 }
 
 /** The form's fields by the body path they edit, with their labels (the key's are its type's). */
@@ -179,16 +181,18 @@ export function QuestionForm({
             ))}
           </select>
         </CheckedField>
-        <CheckedField label="Marks" problems={at('marks')}>
-          <input
-            type="number"
-            min="0"
-            step="any"
-            required
-            value={d.marks}
-            onChange={(e) => set('marks', e.target.value)}
-          />
-        </CheckedField>
+        {questionType.takesAnswer && (
+          <CheckedField label="Marks" problems={at('marks')}>
+            <input
+              type="number"
+              min="0"
+              step="any"
+              required
+              value={d.marks}
+              onChange={(e) => set('marks', e.target.value)}
+            />
+          </CheckedField>
+        )}
         <CheckedField label="Difficulty" problems={at('difficulty')}>
           <select value={d.difficulty} onChange={(e) => set('difficulty', e.target.value as Difficulty)}>
             {DIFFICULTIES.map((x) => (

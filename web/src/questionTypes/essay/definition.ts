@@ -18,6 +18,7 @@ export const essay: QuestionTypeDefinition = {
   textInAnswer: false,
   fixedOptions: null,
   legendNote: null,
+  takesAnswer: true,
   markedByPerson: true,
   chosenOptions: oneChoice,
   shownAnswer: asStored,

@@ -115,6 +115,7 @@ export const gapFill: QuestionTypeDefinition = {
   textInAnswer: true,
   fixedOptions: null,
   legendNote: 'Fill in each gap.',
+  takesAnswer: true,
   markedByPerson: false,
   chosenOptions: () => [],
   shownAnswer: (answer) => anyPartsOf(answer).join(', '),

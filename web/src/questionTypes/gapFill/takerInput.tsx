@@ -2,12 +2,9 @@
 import { useRef } from 'react';
 import { MarkedText } from '../markedText';
 import type { TakerInputProps } from '../module';
-import { numberProblem } from '../numeric/numberAnswer';
+import { NUMBER_CHECK } from '../numeric/numberAnswer';
 import { answerOfParts, GAP_MARK, partsOf } from '../parts';
 import { TypedLine } from '../typedAnswer';
-
-// A numeric gap's entry that is no number is not sent: it would score as wrong.
-const NUMBER_CHECK = { problemOf: numberProblem, unsaved: 'Not saved until it is a number.', testId: 'number-error' };
 
 /**
  * The text with a control at each gap: a typed line ("Gap n"), a drop-down of a select gap's

@@ -32,6 +32,7 @@ export const hottext: QuestionTypeDefinition = {
   textInAnswer: true,
   fixedOptions: null,
   legendNote: 'Choose the phrases in the text.',
+  takesAnswer: true,
   markedByPerson: false,
   chosenOptions: chosenPhrases,
   shownAnswer: (answer) => chosenPhrases(answer).join(', '),

@@ -25,6 +25,7 @@ export const matching: QuestionTypeDefinition = {
   textInAnswer: false,
   fixedOptions: null,
   legendNote: 'Choose the match of each item.',
+  takesAnswer: true,
   markedByPerson: false,
   chosenOptions: (answer) => anyPartsOf(answer).filter(Boolean),
   shownAnswer: (answer) => anyPartsOf(answer).join(', '),

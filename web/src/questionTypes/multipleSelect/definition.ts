@@ -19,6 +19,7 @@ export const multipleSelect: QuestionTypeDefinition = {
   textInAnswer: false,
   fixedOptions: null,
   legendNote: 'Select all that apply.',
+  takesAnswer: true,
   markedByPerson: false,
   chosenOptions: choicesOf,
   // A list ("Python, Rust"), not the "|" the service stores.

@@ -13,6 +13,7 @@ export const numeric: QuestionTypeDefinition = {
   textInAnswer: false,
   fixedOptions: null,
   legendNote: null,
+  takesAnswer: true,
   markedByPerson: false,
   chosenOptions: oneChoice,
   shownAnswer: asStored,

@@ -34,3 +34,10 @@ export function numberProblem(text: string): string | null {
     return 'This is not a number. Write digits, with a point or a comma for decimals (3.5 or 3,5), and no units.';
   return null;
 }
+
+/** A typed number's check: an entry that is no number is not sent, since it would score as wrong. */
+export const NUMBER_CHECK = {
+  problemOf: numberProblem,
+  unsaved: 'Not saved until it is a number.',
+  testId: 'number-error',
+};

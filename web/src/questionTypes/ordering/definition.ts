@@ -10,6 +10,7 @@ export const ordering: QuestionTypeDefinition = {
   textInAnswer: false,
   fixedOptions: null,
   legendNote: 'Put the items in order.',
+  takesAnswer: true,
   markedByPerson: false,
   // An order chooses every item: no option's feedback is more the taker's than another's.
   chosenOptions: () => [],

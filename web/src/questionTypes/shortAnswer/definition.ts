@@ -10,6 +10,7 @@ export const shortAnswer: QuestionTypeDefinition = {
   textInAnswer: false,
   fixedOptions: null,
   legendNote: null,
+  takesAnswer: true,
   markedByPerson: false,
   chosenOptions: oneChoice,
   shownAnswer: asStored,

@@ -13,6 +13,7 @@ export const trueFalse: QuestionTypeDefinition = {
   textInAnswer: false,
   fixedOptions: TRUE_FALSE,
   legendNote: null,
+  takesAnswer: true,
   markedByPerson: false,
   chosenOptions: oneChoice,
   shownAnswer: asStored,
