@@ -178,6 +178,14 @@ export const refuseUnknownKeys = {
 };
 
 /** No two options alike (compared as options are); `at` is the options' path (absent: options). */
+/** A type's refusal of fields it does not take: "Not taken by <what>: <keys> (<why>)". */
+export const refuseFieldsNotTaken = (what: string, why: string) => ({
+  error: (issue: z.core.$ZodRawIssue) =>
+    issue.code === 'unrecognized_keys'
+      ? `Not taken by ${what}: ${(issue.keys as string[]).join(', ')} (${why})`
+      : undefined,
+});
+
 export function checkDistinct(options: string[], ctx: Ctx, ...at: Array<string | number>): void {
   const seen = new Map<string, number>();
   const path = at.length > 0 ? at : ['options'];

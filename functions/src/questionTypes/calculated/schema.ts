@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { seededFractions } from '../../shared';
-import { checkTexts, common, type Ctx, extras, MAX_TOLERANCE, storedBase } from '../fields';
+import { checkTexts, common, type Ctx, extras, refuseFieldsNotTaken, MAX_TOLERANCE, storedBase } from '../fields';
 import type { QuestionExtras, TypedFields } from '../stored';
 import { decimalsOf, evaluateFormula, formulaProblem, type Variable } from './formula';
 
@@ -22,12 +22,7 @@ const VariableInput = z
   })
   .meta({ id: 'CalculatedVariable' });
 
-const refuseOthers = {
-  error: (issue: z.core.$ZodRawIssue) =>
-    issue.code === 'unrecognized_keys'
-      ? `Not taken by a calculated question: ${(issue.keys as string[]).join(', ')} (its key is formula)`
-      : undefined,
-};
+const refuseOthers = refuseFieldsNotTaken('a calculated question', 'its key is formula');
 
 export const CalculatedInput = z
   .strictObject(

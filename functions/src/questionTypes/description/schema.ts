@@ -1,13 +1,8 @@
 import { z } from 'zod';
-import { checkTexts, common, extras, storedBase } from '../fields';
+import { checkTexts, common, extras, refuseFieldsNotTaken, storedBase } from '../fields';
 import type { TypedFields } from '../stored';
 
-const refuseOthers = {
-  error: (issue: z.core.$ZodRawIssue) =>
-    issue.code === 'unrecognized_keys'
-      ? `Not taken by a description: ${(issue.keys as string[]).join(', ')} (it has no answer and no key)`
-      : undefined,
-};
+const refuseOthers = refuseFieldsNotTaken('a description', 'it has no answer and no key');
 
 export const DescriptionInput = z
   .strictObject(

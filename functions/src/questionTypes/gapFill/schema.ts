@@ -8,6 +8,7 @@ import {
   comparable,
   type Ctx,
   extras,
+  refuseFieldsNotTaken,
   MAX_ALTERNATIVES,
   MAX_MARKS,
   option,
@@ -46,12 +47,7 @@ const Gap = z
   .meta({ id: 'Gap' });
 type Gap = z.output<typeof Gap>;
 
-const refuseOthers = {
-  error: (issue: z.core.$ZodRawIssue) =>
-    issue.code === 'unrecognized_keys'
-      ? `Not taken by a gap_fill question: ${(issue.keys as string[]).join(', ')} (its key is in gaps)`
-      : undefined,
-};
+const refuseOthers = refuseFieldsNotTaken('a gap_fill question', 'its key is in gaps');
 
 export const GapFillInput = z
   .strictObject(

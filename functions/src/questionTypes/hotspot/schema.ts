@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkTexts, common, type Ctx, extras, MAX_OPTION_LENGTH, storedBase } from '../fields';
+import { checkTexts, common, type Ctx, extras, refuseFieldsNotTaken, MAX_OPTION_LENGTH, storedBase } from '../fields';
 import { partsText } from '../parts';
 import type { QuestionExtras, TypedFields } from '../stored';
 import { insideImage, shapeProblem, SHAPES } from './geometry';
@@ -43,12 +43,7 @@ const AreaInput = z
   })
   .meta({ id: 'HotspotArea' });
 
-const refuseOthers = {
-  error: (issue: z.core.$ZodRawIssue) =>
-    issue.code === 'unrecognized_keys'
-      ? `Not taken by a hotspot question: ${(issue.keys as string[]).join(', ')} (its key is in areas)`
-      : undefined,
-};
+const refuseOthers = refuseFieldsNotTaken('a hotspot question', 'its key is in areas');
 
 export const HotspotInput = z
   .strictObject(

@@ -5,6 +5,7 @@ import {
   comparable,
   type Ctx,
   extras,
+  refuseFieldsNotTaken,
   MAX_OPTION_LENGTH,
   OPTION_SEPARATOR,
   storedBase,
@@ -20,12 +21,10 @@ const PHRASE_MARK = /\[\[([^[\]]+)\]\]/g;
 /** The phrases marked in a text, in its order, trimmed. */
 export const phrasesOf = (text: string): string[] => [...text.matchAll(PHRASE_MARK)].map((m) => m[1].trim());
 
-const refuseOthers = {
-  error: (issue: z.core.$ZodRawIssue) =>
-    issue.code === 'unrecognized_keys'
-      ? `Not taken by a hottext question: ${(issue.keys as string[]).join(', ')} (its phrases are marked [[like this]] in question_text)`
-      : undefined,
-};
+const refuseOthers = refuseFieldsNotTaken(
+  'a hottext question',
+  'its phrases are marked [[like this]] in question_text',
+);
 
 export const HottextInput = z
   .strictObject(

@@ -5,6 +5,7 @@ import {
   common,
   comparable,
   extras,
+  refuseFieldsNotTaken,
   MAX_OPTION_LENGTH,
   option,
   storedBase,
@@ -16,12 +17,7 @@ export const MIN_STEMS = 2;
 export const MAX_STEMS = 20;
 export const MAX_MATCHING_OPTIONS = 30;
 
-const refuseOthers = {
-  error: (issue: z.core.$ZodRawIssue) =>
-    issue.code === 'unrecognized_keys'
-      ? `Not taken by a matching question: ${(issue.keys as string[]).join(', ')} (its key is matches: one option per stem)`
-      : undefined,
-};
+const refuseOthers = refuseFieldsNotTaken('a matching question', 'its key is matches: one option per stem');
 
 export const MatchingInput = z
   .strictObject(

@@ -1,17 +1,12 @@
 import { z } from 'zod';
-import { checkDistinct, checkTexts, common, extras, option, storedBase } from '../fields';
+import { checkDistinct, checkTexts, common, extras, refuseFieldsNotTaken, option, storedBase } from '../fields';
 import { partsText } from '../parts';
 import type { QuestionExtras, TypedFields } from '../stored';
 
 export const MAX_ORDERING_ITEMS = 20;
 export const ORDERING_SCORES = ['all_or_nothing', 'partial'] as const;
 
-const refuseOthers = {
-  error: (issue: z.core.$ZodRawIssue) =>
-    issue.code === 'unrecognized_keys'
-      ? `Not taken by an ordering question: ${(issue.keys as string[]).join(', ')} (its key is the order of its options)`
-      : undefined,
-};
+const refuseOthers = refuseFieldsNotTaken('an ordering question', 'its key is the order of its options');
 
 export const OrderingInput = z
   .strictObject(
