@@ -24,7 +24,8 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { crc32, deflateSync } from 'node:zlib';
-import { parseCost } from './lib/http.mjs';
+import { multipart, parseCost } from './lib/http.mjs';
+import { peakWatch } from './lib/memory.mjs';
 import { freePort } from './lib/ports.mjs';
 
 const QUESTIONS = 5_000;
@@ -134,58 +135,6 @@ function moodleXmlWithImages(target, runId) {
   }
   parts.push('</quiz>\n');
   return parts.join('');
-}
-
-/** A multipart/form-data body with one file part named "file". */
-function multipart(filename, content) {
-  const boundary = `----bench-${randomBytes(8).toString('hex')}`;
-  const body = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-    ),
-    Buffer.from(content),
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { body, contentType: `multipart/form-data; boundary=${boundary}` };
-}
-
-/** The process's resident memory now and its peak since the last reset, in MB (Linux /proc). */
-function memoryOf(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (key) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
-  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
-}
-
-/**
- * Watches a process's peak resident memory over one request: its growth above what it held before.
- * Writing 5 to /proc/<pid>/clear_refs resets the kernel's peak (VmHWM) to the present size; where that
- * write is refused or has no effect, VmRSS is sampled every 20 ms instead (a peak between samples is missed).
- */
-function peakWatch(pid) {
-  const before = memoryOf(pid);
-  let reset = false;
-  try {
-    writeFileSync(`/proc/${pid}/clear_refs`, '5');
-    const now = memoryOf(pid);
-    reset = now.peakMb <= now.rssMb + 1;
-  } catch {
-    // not permitted here: sampled below
-  }
-  let sampled = before.rssMb;
-  const timer = reset
-    ? undefined
-    : setInterval(() => {
-        sampled = Math.max(sampled, memoryOf(pid).rssMb);
-      }, 20);
-  return {
-    method: reset ? 'VmHWM reset through clear_refs' : 'VmRSS sampled every 20 ms (clear_refs refused)',
-    /** The growth in MB. */
-    stop() {
-      clearInterval(timer);
-      const after = memoryOf(pid);
-      return Math.max(0, (reset ? after.peakMb : Math.max(sampled, after.rssMb)) - before.rssMb);
-    },
-  };
 }
 
 /**

@@ -24,6 +24,7 @@ const EMULATORS_OF = {
   'bench/pools.mjs': 'auth,firestore',
   'bench/regrade.mjs': 'auth,firestore',
   'bench/interchange.mjs': 'auth,firestore,storage',
+  'bench/importScale.mjs': 'auth,firestore,storage',
   'bench/classes.mjs': 'auth,firestore',
   'bench/lti.mjs': 'auth,firestore',
   // The Firestore trigger runs in the Functions emulator, beside the API it delivers for.

@@ -1,4 +1,5 @@
 // @ts-check
+import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { BASE_URL } from './env.mjs';
 
@@ -87,4 +88,17 @@ export async function call({
       error: err.message ?? String(err),
     };
   }
+}
+
+/** A multipart/form-data body with one file part named "file". */
+export function multipart(filename, content) {
+  const boundary = `----bench-${randomBytes(8).toString('hex')}`;
+  const body = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
+    Buffer.from(content),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { body, contentType: `multipart/form-data; boundary=${boundary}` };
 }
