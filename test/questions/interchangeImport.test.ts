@@ -218,16 +218,20 @@ describe('POST /api/questions/import (GIFT, Aiken, Moodle XML, QTI)', function (
           '<question type="ddimageortext"><name><text>Onto the image</text></name><questiontext><text>Drag the labels.</text></questiontext></question></quiz>',
         ),
       );
-    // TAO's own items, packaged: an ordering the bank takes and a choice beside a match, which it cannot.
+    // TAO's own ordering, packaged beside a drawing item, which no type here can hold.
     const taoPackage = () =>
       buildZip({
         'imsmanifest.xml': `<?xml version="1.0" encoding="UTF-8"?>
 <manifest xmlns="http://www.imsglobal.org/xsd/imscp_v1p1" identifier="tao-items"><organizations/><resources>
 <resource identifier="history" type="imsqti_item_xmlv2p1" href="items/history.xml"><file href="items/history.xml"/></resource>
-<resource identifier="multiple" type="imsqti_item_xmlv2p1" href="items/multiple.xml"><file href="items/multiple.xml"/></resource>
+<resource identifier="drawing" type="imsqti_item_xmlv2p1" href="items/drawing.xml"><file href="items/drawing.xml"/></resource>
 </resources></manifest>`,
         'items/history.xml': readFileSync(join(interop, 'qti21', 'tao__sample-history.xml')),
-        'items/multiple.xml': readFileSync(join(interop, 'qti21', 'tao__multiple.xml')),
+        'items/drawing.xml': `<?xml version="1.0" encoding="UTF-8"?>
+<assessmentItem xmlns="http://www.imsglobal.org/xsd/imsqti_v2p1" identifier="drawing" title="Draw" adaptive="false" timeDependent="false">
+<responseDeclaration identifier="RESPONSE" cardinality="single" baseType="file"/>
+<itemBody><p>Draw a triangle.</p><drawingInteraction responseIdentifier="RESPONSE"><object type="image/png" data="canvas.png"/></drawingInteraction></itemBody>
+</assessmentItem>`,
       });
     const csvWithABadRow = () =>
       Buffer.concat([

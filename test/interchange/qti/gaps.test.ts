@@ -3,8 +3,9 @@ import type { ParsedItem } from '../../../functions/src/interchange/model';
 import { parseQtiXml } from '../../../functions/src/interchange/qti/read';
 
 // The gaps of one text (text entries, inline choices, a gap match, a single
-// choice among them) as one gap_fill: numbered in text order, each keyed by
-// its correct response or its mapping (a mapped value a share of the best).
+// choice, a match or an association among them) as one gap_fill: numbered in
+// text order, each keyed by its correct response or its mapping (a mapped
+// value a share of the best); a match's stems each a drop-down gap.
 
 const QTI21 = 'xmlns="http://www.imsglobal.org/xsd/imsqti_v2p1"';
 
@@ -43,6 +44,7 @@ describe('QTI gaps of one text as a gap_fill', () => {
     expect: Record<string, unknown>;
     error?: RegExp;
     status?: string;
+    warnings?: RegExp;
   }> = [
     {
       name: 'an inline choice alone: one select gap, its choices the options',
@@ -134,14 +136,74 @@ describe('QTI gaps of one text as a gap_fill', () => {
       error: /The textEntryInteraction "R2" has no correct response/,
     },
     {
-      name: 'a choice of several among gaps: a composite item, unsupported',
+      name: 'a choice of several whose key is one, among gaps: a drop-down gap (said so)',
       read: () =>
         item(
           [
             { id: 'R1', baseType: 'string', key: ['a'] },
             { id: 'R2', baseType: 'identifier', cardinality: 'multiple', key: ['c'] },
           ],
-          `<p>${entry('R1')}</p><choiceInteraction responseIdentifier="R2" maxChoices="0"><simpleChoice identifier="c">c</simpleChoice></choiceInteraction>`,
+          `<p>${entry('R1')}</p><choiceInteraction responseIdentifier="R2" maxChoices="0"><simpleChoice identifier="c">c</simpleChoice><simpleChoice identifier="d">d</simpleChoice></choiceInteraction>`,
+        ),
+      expect: {
+        question_type: 'gap_fill',
+        question_text: '<p>[[1]]</p><p>[[2]]</p>',
+        gaps: [
+          { kind: 'text', answers: [{ answer: 'a', credit: 100 }], case_sensitive: true },
+          { kind: 'select', answers: [{ answer: 'c', credit: 100 }], options: ['c', 'd'] },
+        ],
+        marks: 2,
+      },
+      warnings: /let the taker tick several choices; its key is one/,
+    },
+    {
+      name: 'a match beside a choice: after its prompt, each stem with a drop-down gap of the other set',
+      read: () =>
+        item(
+          [
+            { id: 'R1', baseType: 'identifier', key: ['y'] },
+            { id: 'R2', baseType: 'directedPair', cardinality: 'multiple', key: ['F P', 'I R'] },
+          ],
+          `<choiceInteraction responseIdentifier="R1" maxChoices="1"><prompt>Is it?</prompt><simpleChoice identifier="y">yes</simpleChoice><simpleChoice identifier="n">no</simpleChoice></choiceInteraction>` +
+            `<matchInteraction responseIdentifier="R2" maxAssociations="2"><prompt>Capitals</prompt><simpleMatchSet><simpleAssociableChoice identifier="F" matchMax="1">France</simpleAssociableChoice><simpleAssociableChoice identifier="I" matchMax="1">Italy</simpleAssociableChoice></simpleMatchSet>` +
+            `<simpleMatchSet><simpleAssociableChoice identifier="P" matchMax="1">Paris</simpleAssociableChoice><simpleAssociableChoice identifier="R" matchMax="1">Rome</simpleAssociableChoice><simpleAssociableChoice identifier="B" matchMax="1">Berlin</simpleAssociableChoice></simpleMatchSet></matchInteraction>`,
+        ),
+      expect: {
+        question_type: 'gap_fill',
+        question_text: '<p>Is it?</p><p>[[1]]</p><p>Capitals</p><ul><li>France [[2]]</li><li>Italy [[3]]</li></ul>',
+        gaps: [
+          { kind: 'select', answers: [{ answer: 'yes', credit: 100 }], options: ['yes', 'no'] },
+          { kind: 'select', options: ['Paris', 'Rome', 'Berlin'], answers: [{ answer: 'Paris', credit: 100 }] },
+          { kind: 'select', options: ['Paris', 'Rome', 'Berlin'], answers: [{ answer: 'Rome', credit: 100 }] },
+        ],
+        marks: 2,
+      },
+      warnings: /The matchInteraction "R2" became a drop-down gap for each of its stems/,
+    },
+    {
+      name: 'a match beside an order: a composite item, unsupported',
+      read: () =>
+        item(
+          [
+            { id: 'R1', baseType: 'identifier', cardinality: 'ordered', key: ['a', 'b'] },
+            { id: 'R2', baseType: 'directedPair', cardinality: 'multiple', key: ['F P'] },
+          ],
+          `<orderInteraction responseIdentifier="R1"><simpleChoice identifier="a">a</simpleChoice><simpleChoice identifier="b">b</simpleChoice></orderInteraction>` +
+            `<matchInteraction responseIdentifier="R2"><simpleMatchSet><simpleAssociableChoice identifier="F" matchMax="1">France</simpleAssociableChoice></simpleMatchSet><simpleMatchSet><simpleAssociableChoice identifier="P" matchMax="1">Paris</simpleAssociableChoice></simpleMatchSet></matchInteraction>`,
+        ),
+      expect: {},
+      status: 'unsupported',
+      error: /composite item \(orderInteraction, matchInteraction\)|orderInteraction, matchInteraction/,
+    },
+    {
+      name: 'a choice of several whose key is several among gaps: a composite item, unsupported',
+      read: () =>
+        item(
+          [
+            { id: 'R1', baseType: 'string', key: ['a'] },
+            { id: 'R2', baseType: 'identifier', cardinality: 'multiple', key: ['c', 'd'] },
+          ],
+          `<p>${entry('R1')}</p><choiceInteraction responseIdentifier="R2" maxChoices="0"><simpleChoice identifier="c">c</simpleChoice><simpleChoice identifier="d">d</simpleChoice></choiceInteraction>`,
         ),
       expect: {},
       status: 'unsupported',
@@ -171,5 +233,10 @@ describe('QTI gaps of one text as a gap_fill', () => {
       assert.equal(parsed.status, 'ok', parsed.message ?? '');
       const q = parsed.question as unknown as Record<string, unknown>;
       for (const [field, value] of Object.entries(c.expect)) assert.deepEqual(q[field], value, field);
+      if (c.warnings)
+        assert.ok(
+          parsed.warnings.some((w) => c.warnings!.test(w)),
+          parsed.warnings.join('; '),
+        );
     });
 });

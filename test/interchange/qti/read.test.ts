@@ -537,13 +537,40 @@ describe('QTI interop fixtures (../shared/fixtures/interop)', () => {
     assert.ok(item.warnings.some((w) => /scored unequally/.test(w)));
   });
 
-  it('qti21/tao__multiple.xml and tao__item8math.xml: a choice beside a match or an association, reported as a composite item', () => {
-    for (const name of ['qti21/tao__multiple.xml', 'qti21/tao__item8math.xml']) {
-      const item = one(name);
-      assert.equal(item.status, 'unsupported', name);
-      assert.equal(item.source_type, 'composite item');
-      assert.match(item.message!, /choiceInteraction, (matchInteraction|associateInteraction)/);
-    }
+  it('qti21/tao__multiple.xml: a choice of several whose key is one, beside a match, as one gap_fill: a drop-down, then one per stem with a pair in the key', () => {
+    const { item, q } = ok('qti21/tao__multiple.xml');
+    assert.equal(item.source_type, 'choiceInteraction + matchInteraction');
+    assert.equal(q.question_type, 'gap_fill');
+    assert.deepEqual(
+      q.gaps!.map((g) => [g.kind, g.answers.map((a) => a.answer), g.options]),
+      [
+        ['select', ['choice #1'], ['choice #1', 'choice #2', 'choice #3', 'choice #4', 'choice #5']],
+        ['select', ['choice #1'], ['choice #1', 'choice #2', 'choice #3', 'choice #4']],
+      ],
+    );
+    assert.match(q.question_text, /<li>choice #1 \[\[2\]\]<\/li>/);
+    for (const said of [
+      /let the taker tick several choices/,
+      /"choice #2" has no pair in the key/,
+      /became a drop-down gap for each of its stems/,
+    ])
+      assert.ok(
+        item.warnings.some((w) => said.test(w)),
+        item.warnings.join('; '),
+      );
+  });
+
+  it('qti21/tao__item8math.xml: a choice beside an association as one gap_fill, the association read as directed pairs', () => {
+    const { item, q } = ok('qti21/tao__item8math.xml');
+    assert.equal(q.question_type, 'gap_fill');
+    assert.deepEqual(
+      q.gaps!.map((g) => [g.kind, g.answers.map((a) => a.answer)]),
+      [
+        ['select', ['A']],
+        ['select', ['B']],
+      ],
+    );
+    assert.ok(item.warnings.some((w) => /directed pairs/.test(w)));
   });
 
   it('qti21/tao__multi-input.xml: a choice, an inline choice, a text entry and a gap match as one gap_fill of 6 gaps', () => {

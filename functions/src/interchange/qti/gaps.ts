@@ -3,33 +3,53 @@ import { localName, type XmlElement } from '../xml';
 import { attr, descendants, escapeText, kids, numberOf, qtiName, round5 } from './elements';
 import { type HtmlContext, promptBlock } from './html';
 import { type InteractionPart, type ItemReading } from './interactions';
-import { distinctTexts } from './parts';
+import { distinctTexts, PART_INTERACTIONS } from './parts';
 import { type MapEntry, correctValues, gapBranches, toleranceOf } from './scoring';
 
 // Pure: an item body whose interactions are gaps in its text (text entries,
-// inline choices, a gap match's gaps, a single choice among them) as one
-// gap_fill question: each gap `[[n]]` in text order, its key from the
-// correct response or the mapping (a mapped value a share of the best).
+// inline choices, a gap match's gaps, a single choice, a match or an
+// association among them) as one gap_fill question: each gap `[[n]]` in text
+// order, its key from the correct response or the mapping (a mapped value a
+// share of the best). A match among other gaps is a drop-down gap per stem.
 
 /** On each gap of our export: its number in the question (`[[n]]`), which text order need not be. */
 export const GAP_NUMBER_ATTRIBUTE = 'data-gap';
 
-/** The interactions that can be a gap of a gap_fill. */
+/** The interactions that can be gaps of a gap_fill (a match or an association beside others, a gap per stem). */
 const GAP_INTERACTIONS = new Set([
   'textEntryInteraction',
   'inlineChoiceInteraction',
   'gapMatchInteraction',
   'choiceInteraction',
+  'matchInteraction',
+  'associateInteraction',
 ]);
 
-/** Whether the interaction can be a gap (a choice only when one is chosen). */
-export const isGapInteraction = (interaction: XmlElement): boolean =>
+/** A choice's one correct value, when its key is one choice (whatever it lets the taker tick). */
+const oneCorrectChoice = (root: XmlElement, interaction: XmlElement): boolean => {
+  const id = attr(interaction, 'responseIdentifier');
+  const declaration = kids(root, 'responseDeclaration').find((d) => attr(d, 'identifier') === id);
+  return correctValues(declaration).length === 1;
+};
+
+/** Whether the interaction can be a gap: a choice only when one is chosen, or its key is one choice. */
+export const isGapInteraction = (root: XmlElement, interaction: XmlElement): boolean =>
   GAP_INTERACTIONS.has(qtiName(interaction)) &&
-  (qtiName(interaction) !== 'choiceInteraction' || (numberOf(attr(interaction, 'maxChoices')) ?? 1) === 1);
+  (qtiName(interaction) !== 'choiceInteraction' ||
+    (numberOf(attr(interaction, 'maxChoices')) ?? 1) === 1 ||
+    oneCorrectChoice(root, interaction));
+
+/** A gap that one element stands for among several (a match's stem), with the text it answers. */
+interface StemGap {
+  stem: string;
+  gap: GapDraft;
+}
 
 /** The gaps one interaction gives, by the element that stands for each in the text. */
 interface InteractionGaps {
   gaps: Map<XmlElement, GapDraft>;
+  /** The gaps an element stands for when it stands for several: a match's stems, in order. */
+  stemGaps?: Map<XmlElement, StemGap[]>;
   /** Each gap's best score, where a mapping or branches give one (its weight, read back). */
   tops?: Map<XmlElement, number>;
   dragOptions?: string[];
@@ -124,6 +144,10 @@ const inlineChoiceGap = (item: ItemReading) => selectGap(item, 'inlineChoice');
 
 function choiceGap(item: ItemReading): InteractionGaps {
   item.warnings.add(`${named(item)} became a drop-down gap of the text`);
+  if ((numberOf(attr(item.interaction, 'maxChoices')) ?? 1) !== 1)
+    item.warnings.add(
+      `${named(item)} let the taker tick several choices; its key is one, which the drop-down asks for`,
+    );
   return selectGap(item, 'simpleChoice');
 }
 
@@ -160,22 +184,52 @@ function gapMatchGaps(item: ItemReading): InteractionGaps {
   return { gaps, tops, dragOptions, reusable: reusable.some(Boolean) };
 }
 
+/** A match or an association beside other gaps, read as a matching is: each stem a drop-down of the options, its match the answer. */
+function stemGaps(item: ItemReading): InteractionGaps {
+  const { draft } = PART_INTERACTIONS.get(qtiName(item.interaction))!(item);
+  const options = draft.options ?? [];
+  item.warnings.add(`${named(item)} became a drop-down gap for each of its stems`);
+  const stems = (draft.stems ?? []).map((stem, i): StemGap => ({
+    stem,
+    gap: { kind: 'select', options, answers: [{ answer: draft.matches![i], credit: 100 }] },
+  }));
+  return { gaps: new Map(), stemGaps: new Map([[item.interaction, stems]]) };
+}
+
 const GAP_READERS: Record<string, (item: ItemReading) => InteractionGaps> = {
   textEntryInteraction: textEntryGap,
   inlineChoiceInteraction: inlineChoiceGap,
   gapMatchInteraction: gapMatchGaps,
   choiceInteraction: choiceGap,
+  matchInteraction: stemGaps,
+  associateInteraction: stemGaps,
 };
 
-/** What stands for gap n in the text: its marker, after its prompt for a choice (a block of its own). */
-function gapMark(element: XmlElement, n: number, ctx: HtmlContext): { html: string; text: string } {
-  const marker = `[[${n}]]`;
-  if (qtiName(element) !== 'choiceInteraction') return { html: escapeText(marker), text: marker };
-  return { html: `${promptBlock(kids(element, 'prompt')[0], ctx)}<p>${marker}</p>`, text: marker };
+/** A gap in the question's order: the element that stands for it, its best score where one is given, its stem. */
+interface Slot {
+  gap: GapDraft;
+  top: number;
+  stem?: string;
 }
 
-/** The gaps by their numbers: our export's when each has one of 1…n, else in text order. */
-function numbered(inText: XmlElement[]): XmlElement[] {
+/**
+ * What stands in the text for the gaps from n on: a marker; a choice's prompt then its marker; a
+ * match's prompt then each stem with its marker (blocks of their own).
+ */
+function gapMark(element: XmlElement, slots: Slot[], n: number, ctx: HtmlContext): { html: string; text: string } {
+  const markers = slots.map((_, i) => `[[${n + i}]]`);
+  const prompt = () => promptBlock(kids(element, 'prompt')[0], ctx);
+  if (slots.some((slot) => slot.stem !== undefined)) {
+    const items = slots.map((slot, i) => `<li>${escapeText(slot.stem ?? '')} ${markers[i]}</li>`);
+    return { html: `${prompt()}<ul>${items.join('')}</ul>`, text: markers.join(' ') };
+  }
+  if (qtiName(element) !== 'choiceInteraction') return { html: escapeText(markers[0]), text: markers[0] };
+  return { html: `${prompt()}<p>${markers[0]}</p>`, text: markers[0] };
+}
+
+/** The gaps by their numbers: our export's when each element stands for one gap and has one of 1…n, else in text order. */
+function numbered(inText: XmlElement[], slots: Map<XmlElement, Slot[]>): XmlElement[] {
+  if (inText.some((element) => slots.get(element)!.length !== 1)) return inText;
   const numbers = inText.map((element) => Number(element.attrs[GAP_NUMBER_ATTRIBUTE]));
   const sorted = [...numbers].sort((a, b) => a - b);
   if (!sorted.every((n, i) => n === i + 1)) return inText;
@@ -186,33 +240,43 @@ function numbered(inText: XmlElement[]): XmlElement[] {
 }
 
 /** The gaps in order, weighted as their best scores stand to the least when every gap has one and they differ. */
-function weighted(ordered: XmlElement[], gaps: Map<XmlElement, GapDraft>, tops: Map<XmlElement, number>): GapDraft[] {
-  const scores = ordered.map((element) => tops.get(element) ?? 0);
-  const least = Math.min(...scores);
-  if (least <= 0 || scores.every((score) => Math.abs(score - least) < 1e-9)) return ordered.map((e) => gaps.get(e)!);
-  return ordered.map((element, i) => {
-    const weight = round5(scores[i] / least);
-    return weight === 1 ? gaps.get(element)! : { ...gaps.get(element)!, weight };
+function weighted(slots: Slot[]): GapDraft[] {
+  const least = Math.min(...slots.map((slot) => slot.top));
+  if (least <= 0 || slots.every((slot) => Math.abs(slot.top - least) < 1e-9)) return slots.map((slot) => slot.gap);
+  return slots.map(({ gap, top }) => {
+    const weight = round5(top / least);
+    return weight === 1 ? gap : { ...gap, weight };
   });
 }
 
 /** The body's gap interactions as one gap_fill: gaps numbered in text order, marked in the text. */
 export function gapFill(body: XmlElement, readings: ItemReading[], ctx: HtmlContext, marks?: number): InteractionPart {
-  const gaps = new Map<XmlElement, GapDraft>();
-  const tops = new Map<XmlElement, number>();
+  const slots = new Map<XmlElement, Slot[]>();
   const drags: InteractionGaps[] = [];
   for (const reading of readings) {
     const read = GAP_READERS[qtiName(reading.interaction)](reading);
-    for (const [element, gap] of read.gaps) gaps.set(element, gap);
-    for (const [element, top] of read.tops ?? []) tops.set(element, top);
+    for (const [element, gap] of read.gaps) slots.set(element, [{ gap, top: read.tops?.get(element) ?? 0 }]);
+    for (const [element, stems] of read.stemGaps ?? [])
+      slots.set(
+        element,
+        stems.map(({ stem, gap }) => ({ gap, top: 0, stem })),
+      );
     if (read.dragOptions) drags.push(read);
   }
   if (drags.length > 1) throw new Refusal('The item has two gap matches: a question has one set of chips');
-  const ordered = numbered([...descendants(body)].filter((d) => gaps.has(d)));
-  ordered.forEach((element, i) => ctx.marked?.set(element, gapMark(element, i + 1, ctx)));
+  const ordered = numbered(
+    [...descendants(body)].filter((d) => slots.has(d)),
+    slots,
+  );
+  let next = 1;
+  for (const element of ordered) {
+    const own = slots.get(element)!;
+    ctx.marked?.set(element, gapMark(element, own, next, ctx));
+    next += own.length;
+  }
   const draft: Partial<QuestionDraft> = {
     question_type: 'gap_fill',
-    gaps: weighted(ordered, gaps, tops),
+    gaps: weighted(ordered.flatMap((element) => slots.get(element)!)),
     ...(drags[0] ? { drag_options: drags[0].dragOptions, drag_reusable: drags[0].reusable } : {}),
   };
   return { draft, marks: marks ?? readings.length };

@@ -110,7 +110,7 @@ function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
     refuseChangingItem(root);
     const body = kid(root, 'itemBody');
     if (!body) throw new Refusal('The item has no item body');
-    const interactions = bodyInteractions(body);
+    const interactions = bodyInteractions(root, body);
     sourceType = interactions.length > 0 ? interactions.map(localName).join(' + ') : 'no interaction';
     if (kids(root, 'stylesheet').length > 0) warnings.add('The item stylesheet was not carried');
     const ctx: HtmlContext = {
@@ -132,7 +132,7 @@ function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
       marks,
     });
     // The interaction read apart from the text: the text is read with it taken out (and its prompt in its place).
-    const apart = interactions.length === 1 && !isGapFill(interactions) ? interactions[0] : undefined;
+    const apart = interactions.length === 1 && !isGapFill(root, interactions) ? interactions[0] : undefined;
     if (apart && !TEXT_HOLDING.has(qtiName(apart))) ctx.interaction = apart;
     const part =
       interactions.length === 0
@@ -183,8 +183,8 @@ function readerOf(interaction: XmlElement): (item: ItemReading) => InteractionPa
 }
 
 /** Whether the interactions are the gaps of one text: several gaps, or an inline choice or a gap match alone (a text entry alone is a short answer). */
-function isGapFill(interactions: XmlElement[]): boolean {
-  if (!interactions.every(isGapInteraction)) return false;
+function isGapFill(root: XmlElement, interactions: XmlElement[]): boolean {
+  if (!interactions.every((interaction) => isGapInteraction(root, interaction))) return false;
   return (
     interactions.length > 1 || ['inlineChoiceInteraction', 'gapMatchInteraction'].includes(qtiName(interactions[0]))
   );
@@ -208,7 +208,7 @@ function refuseChangingItem(root: XmlElement): void {
 }
 
 /** The body's interactions in text order (a gap match's content searched too: our export's text entries stand amid its gaps). None is a description; several that are not gaps of one text, no question the bank can hold. */
-function bodyInteractions(body: XmlElement): XmlElement[] {
+function bodyInteractions(root: XmlElement, body: XmlElement): XmlElement[] {
   const interactions: XmlElement[] = [];
   const find = (el: XmlElement) => {
     for (const child of kids(el)) {
@@ -218,7 +218,7 @@ function bodyInteractions(body: XmlElement): XmlElement[] {
     }
   };
   find(body);
-  if (interactions.length > 1 && !isGapFill(interactions))
+  if (interactions.length > 1 && !isGapFill(root, interactions))
     throw new Refusal(
       `A composite item (${interactions.map(localName).join(', ')}): the bank holds one answer per question, or gaps of one text`,
       'unsupported',
