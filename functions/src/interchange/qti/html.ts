@@ -1,6 +1,6 @@
 import { MEDIA_PLACEHOLDER, type MediaFile } from '../model';
 import { localName, VOID_ELEMENTS, type XmlChild, type XmlElement } from '../xml';
-import { attr, escapeAttr, escapeText, isTrue, kids, qtiName } from './elements';
+import { attr, collapse, escapeAttr, escapeText, isTrue, kids, qtiName, textOf } from './elements';
 
 // Pure: an item's body and feedback as the bank's HTML: QTI's own elements
 // taken out or carried as text, a package's media made placeholders, and our
@@ -187,12 +187,46 @@ function qtiElementHtml(el: XmlElement, ctx: HtmlContext): string {
   }
 }
 
+/** What an `<object>` shows, by its type (else its file's extension): the element that plays it here. */
+const OBJECT_KINDS: Array<[RegExp, 'img' | 'audio' | 'video']> = [
+  [/^image\/(png|jpeg|gif|webp)$|\.(png|jpe?g|gif|webp)$/i, 'img'],
+  [/^audio\/(mpeg|mp3|ogg|wav|x-wav)$|\.(mp3|ogg|oga|opus|wav)$/i, 'audio'],
+  [/^video\/(mp4|webm)$|\.(mp4|m4v|webm)$/i, 'video'],
+];
+
+/**
+ * An `<object>`: the image, sound or video it holds as the element that shows it here, its text the
+ * image's alt; else (a type no page here plays, a file a lone item cannot carry) its fallback, the
+ * content inside it, which may be another object: QTI's nested objects, the first that can be shown.
+ */
+function objectHtml(el: XmlElement, ctx: HtmlContext): string {
+  const data = attr(el, 'data')?.trim() ?? '';
+  const type = attr(el, 'type')?.trim() ?? '';
+  const kind = OBJECT_KINDS.find(([pattern]) => pattern.test(type) || pattern.test(data))?.[1];
+  const fallback = () => childrenHtml(el, ctx);
+  if (!kind || data === '') {
+    ctx.warnings.add(
+      `An object (${type || data || 'no type'}) that no page here shows was replaced by its fallback content`,
+    );
+    return fallback();
+  }
+  const src = mediaReference(data, kind === 'img' ? 'image' : kind, ctx);
+  if (src === undefined) return fallback();
+  const size = ['width', 'height']
+    .filter((k) => /^\d+$/.test(attr(el, k)?.trim() ?? ''))
+    .map((k) => ` ${k}="${attr(el, k)!.trim()}"`)
+    .join('');
+  if (kind === 'img') return `<img src="${escapeAttr(src)}" alt="${escapeAttr(collapse(textOf(el)))}"${size}>`;
+  return `<${kind} controls src="${escapeAttr(src)}"${size}></${kind}>`;
+}
+
 function elementHtml(el: XmlElement, ctx: HtmlContext): string {
   const mark = ctx.marked?.get(el);
   if (mark) return mark.html;
   if (ctx.interaction && (el === ctx.interaction || holdsOnly(el, ctx.interaction))) return ctx.replacement;
   if (isQtiElement(el)) return qtiElementHtml(el, ctx);
   const name = localName(el).toLowerCase();
+  if (name === 'object') return objectHtml(el, ctx);
   const attrs = htmlAttrs(el, name, ctx);
   if (attrs === undefined) return '';
   if (VOID_ELEMENTS.has(name)) return `<${name}${attrs}>`;
