@@ -14,6 +14,8 @@ import {
 import { gapsOfText } from './cloze';
 import { keyOf, variablesOf } from './calculated';
 import { dropZones } from './ddmarker';
+import { dropBoxes } from './ddimageortext';
+import { labelledImageDraft, PLACED_ON_IMAGE } from '../labelledImage';
 import { imageDimensions } from '../imageSize';
 import { element, elements, innerHtml, localName, parseXml, textOf, type XmlElement } from '../xml';
 import {
@@ -39,7 +41,6 @@ import {
 const UNSUPPORTED = new Map<string, string>(
   Object.entries({
     calculatedmulti: 'Calculated multichoice',
-    ddimageortext: 'Drag and drop onto image',
     randomsamatch: 'Random short-answer matching',
     multichoiceset: 'All-or-nothing multiple choice',
   }),
@@ -200,7 +201,7 @@ function readItem(question: XmlElement, type: string, category: string[] | null,
     return { ...base, status: 'ok', message: null, question: draft };
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
-    return { ...named(), message: (title ? `"${title}": ` : '') + error.message };
+    return { ...named(), status: error.status, message: (title ? `"${title}": ` : '') + error.message };
   }
 }
 
@@ -309,13 +310,13 @@ class QuestionReader {
   }
 
   /** The question's own file (a drag-and-drop question's background): its media placeholder and bytes. */
-  backgroundImage(): { src: string; bytes: Uint8Array } | undefined {
+  backgroundImage(): { src: string; path: string; bytes: Uint8Array } | undefined {
     const files = this.readFiles(this.question);
     const [path, bytes] = [...files][0] ?? [];
     if (path === undefined || bytes === undefined) return undefined;
     const field: FieldText = { text: '', html: true, files };
     this.keep(field);
-    return { src: this.resolveMedia(field, `@@PLUGINFILE@@/${encodeURIComponent(path)}`), bytes };
+    return { src: this.resolveMedia(field, `@@PLUGINFILE@@/${encodeURIComponent(path)}`), path, bytes };
   }
 
   /** A file referred to by the old `<image>` tag, as Moodle 1.9 wrote it. */
@@ -956,6 +957,23 @@ const ddmarker: Reader = (r) => {
   });
 };
 
+/** Labels dropped on an image: a gap fill, the image in its text and a drag gap per drop box (labelledImage.ts). */
+const ddimageortext: Reader = (r) => {
+  const background = r.backgroundImage();
+  if (!background) throw new Refusal('It has no background image');
+  const size = imageDimensions(background.bytes);
+  const { zones, labels, reusable } = dropBoxes(r.question, r.warnings);
+  let placed: ReturnType<typeof labelledImageDraft> | undefined;
+  const draft = assemble(r, { question_type: 'gap_fill' }, [], (text) => {
+    const src = `${MEDIA_PLACEHOLDER}${encodeURIComponent(background.path)}`;
+    placed = labelledImageDraft(text.text, { src, ...size }, zones, labels, reusable);
+    return placed.question_text;
+  });
+  r.warnings.push(PLACED_ON_IMAGE);
+  r.noteCombinedFeedback();
+  return { ...draft, ...placed!, question_text: draft.question_text };
+};
+
 /** Text and media shown among the questions: no answer, no marks. */
 const description: Reader = (r) => assemble(r, { question_type: 'description' }, [], undefined, () => NO_MARKS);
 
@@ -965,6 +983,7 @@ const READERS = new Map<string, Reader>(
     calculated,
     calculatedsimple: calculated,
     ddmarker,
+    ddimageortext,
     multichoice,
     truefalse,
     shortanswer,
