@@ -1,7 +1,7 @@
 import { FieldPath, type DocumentData, type Query } from 'firebase-admin/firestore';
 import { buildQuery, db, paths } from '../firestore';
 import { CATEGORY_SEPARATOR, type ExportQuestion } from '../interchange';
-import { type QuestionFilters, questionQuerySpec } from '../questions';
+import { EXTRA_FIELDS, type QuestionFilters, questionQuerySpec } from '../questions';
 
 // The export's reads: questions a page at a time (a cursor, never an offset),
 // their folders' names a page at a time, and a test's questions by id.
@@ -28,8 +28,26 @@ export function exportedFields(d: DocumentData): Omit<ExportQuestion, 'category'
     option_credits: d.option_credits ?? null,
     alternatives: d.alternatives ?? null,
     case_sensitive: d.case_sensitive ?? null,
+    ...typedExtras(d),
   };
 }
+
+/** The fields the types with parts keep (a matching's stems, a hotspot's image…), each as stored when set. */
+function typedExtras(d: DocumentData): Partial<ExportQuestion> {
+  const fields = EXTRA_FIELDS.filter((f) => !ON_EVERY_TYPE.has(f) && d[f] !== undefined && d[f] !== null);
+  return Object.fromEntries(fields.map((f) => [f, d[f]]));
+}
+
+/** The optional fields exportedFields reads by name. */
+const ON_EVERY_TYPE = new Set<string>([
+  'title',
+  'text_format',
+  'feedback',
+  'option_feedback',
+  'option_credits',
+  'alternatives',
+  'case_sensitive',
+]);
 
 export type Exported = ReturnType<typeof exportedFields>;
 
