@@ -38,6 +38,7 @@ export interface ExportQuestion {
   drag_reusable?: boolean | null;
   max_choices?: number | null;
   variables?: QuestionDraft['variables'] | null;
+  choices?: QuestionDraft['choices'] | null;
   tolerance_type?: 'absolute' | 'relative' | null;
   image?: QuestionDraft['image'] | null;
   areas?: QuestionDraft['areas'] | null;

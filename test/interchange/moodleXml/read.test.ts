@@ -255,14 +255,14 @@ describe('moodleXml.parseMoodleXml: short answer, numerical, essay', () => {
 describe('moodleXml.parseMoodleXml: types we do not hold', () => {
   const bank = ownFixture('unsupported.xml');
 
-  it('reports each as unsupported by its Moodle name, never as another type (a description and a drag and drop onto image are ones now)', () => {
+  it('reports each as unsupported by its Moodle name, never as another type (a description, a drag and drop onto image and a calculated multichoice are ones now)', () => {
     assert.deepEqual(
       bank.items.map((i) => [i.source_type, i.status, i.question?.question_type]),
       [
         ['ddmarker', 'error', undefined],
         ['ddimageortext', 'error', undefined],
         ['calculated', 'error', undefined],
-        ['calculatedmulti', 'unsupported', undefined],
+        ['calculatedmulti', 'error', undefined],
         ['description', 'ok', 'description'],
         ['wordselect', 'unsupported', undefined],
         ['(none)', 'error', undefined],

@@ -12,7 +12,7 @@ import {
   Refusal,
 } from '../model';
 import { gapsOfText } from './cloze';
-import { keyOf, variablesOf } from './calculated';
+import { choicesOf, keyOf, variablesOf } from './calculated';
 import { dropZones } from './ddmarker';
 import { dropBoxes } from './ddimageortext';
 import { labelledImageDraft, PLACED_ON_IMAGE } from '../labelledImage';
@@ -40,7 +40,6 @@ import {
 /** Types we cannot hold, by Moodle's name, as a person would call them. */
 const UNSUPPORTED = new Map<string, string>(
   Object.entries({
-    calculatedmulti: 'Calculated multichoice',
     randomsamatch: 'Random short-answer matching',
     multichoiceset: 'All-or-nothing multiple choice',
   }),
@@ -927,13 +926,28 @@ const ddwtos: Reader = (r) => {
 
 /** A formula over wildcards drawn per attempt (calculated, simple calculated): its datasets become ranges. */
 const calculated: Reader = (r) => {
-  const variables = variablesOf(r.question, r.warnings);
+  const variables = variablesOf(r.question, r.warnings, r.tags.drawnFromRange);
   const key = keyOf(gradedAnswers(r), r.warnings);
   const units = r.child('units');
   if (units && elements(units, 'unit').length > 0)
     r.warnings.push('Its units are not carried: answers are plain numbers here');
   if (r.value('synchronize') === '1') r.notCarried.push('datasets shared with other questions (synchronize)');
   return assemble(r, { question_type: 'calculated', variables, ...key });
+};
+
+/** A choice among formulas' values (calculated multichoice): calculated with choices, its datasets ranges as calculated's. */
+const calculatedmulti: Reader = (r) => {
+  const variables = variablesOf(r.question, r.warnings, r.tags.drawnFromRange);
+  const single = !['false', '0'].includes(r.value('single') ?? 'true');
+  const { choices, formula } = choicesOf(gradedAnswers(r), single, r.warnings);
+  const withFeedback = elements(r.question, 'answer').some((a) => {
+    const feedback = element(a, 'feedback');
+    return feedback !== undefined && fieldText(feedback) !== '';
+  });
+  if (withFeedback) r.notCarried.push("the answers' feedback");
+  if (r.value('synchronize') === '1') r.notCarried.push('datasets shared with other questions (synchronize)');
+  noteChoiceSettings(r);
+  return assemble(r, { question_type: 'calculated', variables, formula, choices });
 };
 
 /** Markers dropped on an image: a hotspot placing points, its drop zones the correct areas. */
@@ -943,9 +957,10 @@ const ddmarker: Reader = (r) => {
   const size = imageDimensions(background.bytes);
   if (!size) throw new Refusal('Its background image is not an image whose size can be read');
   const { areas, maxPoints, markers } = dropZones(r.question);
-  r.warnings.push(
-    `Its markers (${markers.join(', ')}) are not carried: a point placed in any drop zone counts, whichever marker Moodle expects there`,
-  );
+  if (!r.tags.anyMarker)
+    r.warnings.push(
+      `Its markers (${markers.join(', ')}) are not carried: a point placed in any drop zone counts, whichever marker Moodle expects there`,
+    );
   if (r.child('showmisplaced')) r.notCarried.push('highlighting misplaced markers');
   r.noteCombinedFeedback();
   return assemble(r, {
@@ -982,6 +997,7 @@ const READERS = new Map<string, Reader>(
     description,
     calculated,
     calculatedsimple: calculated,
+    calculatedmulti,
     ddmarker,
     ddimageortext,
     multichoice,

@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import type { ExportMedia, ExportQuestion } from '../../functions/src/interchange/exportModel';
+import type { ParsedBank } from '../../functions/src/interchange/model';
+import { importEntries, type MediaPlan } from '../../functions/src/questions/bankEntries';
+import { normalizeQuestion, QuestionInput } from '../../functions/src/questions/schemas';
+
+// Test helper: a question as POST /api/questions stores it and as the export reads it, and a bank
+// file read back through what the import does (media resolved, the schema), stored again, so that
+// a round trip compares stored questions field for field.
+
+/** The bytes of a PNG of this size (its header: all image-size reads). */
+export function pngOfSize(width: number, height: number): Uint8Array {
+  const header = Buffer.alloc(33);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(header, 0);
+  header.writeUInt32BE(13, 8);
+  header.write('IHDR', 12, 'latin1');
+  header.writeUInt32BE(width, 16);
+  header.writeUInt32BE(height, 20);
+  header.set([8, 6, 0, 0, 0], 24);
+  return new Uint8Array(header);
+}
+
+export const IMAGE_ID = 'org-1.0b5e3c1a-1111-4c4c-8888-0000000000aa';
+export const MEDIA: ExportMedia = new Map([
+  [IMAGE_ID, { name: 'map.png', content_type: 'image/png', bytes: pngOfSize(400, 300) }],
+]);
+
+/** The question as the bank stores it, and as the export reads it (absent fields null). */
+export function stored(input: Record<string, unknown>, id = 'q1'): { stored: unknown; exported: ExportQuestion } {
+  const parsed = QuestionInput.safeParse(input);
+  assert.ok(parsed.success, JSON.stringify(parsed.error?.issues));
+  const question = normalizeQuestion(parsed.data);
+  return {
+    stored: question,
+    exported: { id, category: null, title: null, feedback: null, ...question } as unknown as ExportQuestion,
+  };
+}
+
+/** The bank's questions stored again: each file of it stored under the id of the export's media with its bytes. */
+export function storedAgain(
+  bank: ParsedBank,
+  media: ExportMedia = MEDIA,
+): { questions: unknown[]; warnings: string[][] } {
+  const plan: MediaPlan = new Map(
+    [...bank.media].map(([name, file]) => {
+      const same = [...media].find(([, m]) => Buffer.from(m.bytes).equals(Buffer.from(file.bytes)));
+      return [name, same ? { id: same[0] } : { refused: `no media has the bytes of ${name}` }];
+    }),
+  );
+  const entries = importEntries(bank, plan);
+  assert.deepEqual(
+    entries.filter((e) => e.report.status !== 'ok').map((e) => e.report),
+    [],
+    'every question imports',
+  );
+  return {
+    questions: entries.map((e) => normalizeQuestion(e.question!)),
+    warnings: entries.map((e) => e.report.warnings),
+  };
+}
