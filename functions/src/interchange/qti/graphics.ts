@@ -12,6 +12,9 @@ import { labelledImageDraft, type PlacedImage, PLACED_ON_IMAGE, zoneAt } from '.
 
 type Area = NonNullable<QuestionDraft['areas']>[number];
 
+/** On an area map entry: our export's label of the area (QTI's entries have none). */
+export const AREA_LABEL_ATTRIBUTE = 'data-label';
+
 /** The interaction's image (an <object data> or, in QTI 3, an <img src>): its source (a package file as a media placeholder), its size as given, its alt text. */
 function imageSource(item: ItemReading): PlacedImage & { data: string } {
   const holder = kids(item.interaction).find((k) => ['object', 'img'].includes(qtiName(k)));
@@ -94,13 +97,22 @@ function hotspotInteraction(item: ItemReading): InteractionPart {
         ]
       : [];
   });
-  if (item.useMapping)
+  if (item.useMapping && !isRightLessWrong(item, keys))
     item.warnings.add("The mapping's scores were not carried: the bank scores right areas chosen less wrong ones");
   return {
     draft: { question_type: 'hotspot', image, areas, select: 'areas' },
     marks: item.marks ?? 1,
     fallbackText: 'Choose on the image.',
   };
+}
+
+/** Whether the mapping scores as the bank does (our export's): each right area its share, each wrong one as much less, at least 0. */
+function isRightLessWrong(item: ItemReading, keys: readonly string[]): boolean {
+  const mapping = item.mapping;
+  if (!mapping || keys.length === 0 || mapping.lowerBound !== 0 || mapping.defaultValue !== 0) return false;
+  const share = (item.marks ?? 1) / keys.length;
+  const close = (a: number, b: number) => Math.abs(a - b) < 1e-6 * Math.max(1, Math.abs(b));
+  return mapping.entries.every((e) => close(e.value, keys.includes(e.key) ? share : -share));
 }
 
 /** A select point interaction: the areas its area mapping credits (or a small circle round each correct point). */
@@ -110,7 +122,16 @@ function selectPointInteraction(item: ItemReading): InteractionPart {
   const entries = mapping ? kids(mapping).filter((k) => qtiName(k) === 'areaMapEntry') : [];
   let areas: Area[] = entries.flatMap((entry): Area[] => {
     const area = areaOf(attr(entry, 'shape'), attr(entry, 'coords'), item.warnings);
-    return area ? [{ ...area, correct: (numberOf(attr(entry, 'mappedValue')) ?? 0) > 0 }] : [];
+    const label = collapse(entry.attrs[AREA_LABEL_ATTRIBUTE] ?? '');
+    return area
+      ? [
+          {
+            ...area,
+            correct: (numberOf(attr(entry, 'mappedValue')) ?? 0) > 0,
+            ...(label ? { label: label.slice(0, 500) } : {}),
+          },
+        ]
+      : [];
   });
   if (areas.length === 0) {
     const points = correctValues(item.declaration).map((p) => p.trim().split(/\s+/).map(Number));

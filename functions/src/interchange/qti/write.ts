@@ -14,6 +14,7 @@ import {
 import type { AlternativeAnswer, GapDraft } from '../model';
 import { ORDERING_SCORE_ATTRIBUTE } from './parts';
 import { GAP_NUMBER_ATTRIBUTE } from './gaps';
+import { AREA_LABEL_ATTRIBUTE } from './graphics';
 import { CATEGORY_SEPARATOR, correctOptions, exportedTitle, formatNumber } from '../conventions';
 import { comment, element, escapeText, hasNotXml, textElement, toXhtml, XML_DECLARATION } from '../xmlText';
 
@@ -543,6 +544,95 @@ function gapFillItem(
   };
 }
 
+/** A hotspot's image as the interaction shows it: a package file referred to relatively, else its URL. */
+function hotspotImage(q: ExportQuestion, media: ExportMedia, notes: string[]): string {
+  const image = q.image!;
+  const [id] = mediaIdsIn(image.src);
+  const file = id === undefined ? undefined : media.get(id);
+  if (id !== undefined && !file) notes.push(`media not found, left as a link: ${id}`);
+  return element('img', {
+    src: file ? mediaHref(id!, file.name) : image.src,
+    alt: image.alt ?? '',
+    width: String(image.width),
+    height: String(image.height),
+  });
+}
+
+/** An area's QTI shape and coordinates (ours are QTI's own: circle, rect, poly). */
+const shapeOf = (area: NonNullable<ExportQuestion['areas']>[number]) => ({
+  shape: area.shape,
+  coords: area.coords.map(formatNumber).join(','),
+});
+
+/**
+ * A hotspot: choosing areas is a hotspot interaction, each right area earning its share and each
+ * wrong one as much less (bounded at 0, the bank's score); placing points is a select point
+ * interaction scored by its area mapping (each correct area once, map_response_point), its other
+ * areas mapped to 0 so that they come back.
+ */
+function hotspotItem(q: ExportQuestion, media: ExportMedia, notes: string[]): ItemParts {
+  const areas = q.areas ?? [];
+  const ids = areas.map((_, i) => `A${i + 1}`);
+  const correct = ids.filter((_, i) => areas[i].correct);
+  const share = correct.length > 0 ? q.marks / correct.length : 0;
+  const image = hotspotImage(q, media, notes);
+  if (q.select === 'points') {
+    const mapping = element(
+      'qti-area-mapping',
+      { 'default-value': '0', 'lower-bound': '0', 'upper-bound': formatNumber(q.marks) },
+      areas
+        .map((a) =>
+          element('qti-area-map-entry', {
+            ...shapeOf(a),
+            'mapped-value': formatNumber(a.correct ? share : 0),
+            [AREA_LABEL_ATTRIBUTE]: a.label || undefined,
+          }),
+        )
+        .join(''),
+    );
+    return {
+      declarations: element(
+        'qti-response-declaration',
+        { identifier: 'RESPONSE', cardinality: 'multiple', 'base-type': 'point' },
+        mapping,
+      ),
+      interaction: element(
+        'qti-select-point-interaction',
+        { 'response-identifier': 'RESPONSE', 'max-choices': String(q.max_points ?? correct.length) },
+        image,
+      ),
+      processing: element(
+        'qti-response-condition',
+        {},
+        element('qti-response-if', {}, element('qti-is-null', {}, variable('RESPONSE')) + setScore(float(0))) +
+          element('qti-response-else', {}, setScore(element('qti-map-response-point', { identifier: 'RESPONSE' }))),
+      ),
+    };
+  }
+  const choices = areas
+    .map((a, i) =>
+      element('qti-hotspot-choice', { identifier: ids[i], ...shapeOf(a), 'hotspot-label': a.label || undefined }),
+    )
+    .join('');
+  return {
+    declarations: element(
+      'qti-response-declaration',
+      { identifier: 'RESPONSE', cardinality: 'multiple', 'base-type': 'identifier' },
+      correctResponse(correct) +
+        mappingElement(
+          q,
+          ids.map((id) => [id, correct.includes(id) ? share : -share]),
+        ),
+    ),
+    interaction: element(
+      'qti-hotspot-interaction',
+      { 'response-identifier': 'RESPONSE', 'max-choices': '0' },
+      image + choices,
+    ),
+    processing: mappedScore(),
+  };
+}
+
 /** Each type's writer of its declarations, interaction and response processing. */
 const ITEM_WRITERS: Record<WrittenType, PartsWriter> = {
   multiple_choice: choiceItem,
@@ -558,13 +648,14 @@ const ITEM_WRITERS: Record<WrittenType, PartsWriter> = {
   // Text and media only: an item with no interaction.
   description: () => ({ declarations: '', interaction: '', processing: '' }),
   calculated: (_q, _media, notes) => {
-    notes.push('not exported: a calculated question, whose variables and formula this export does not write yet');
+    // QTI draws values only in a template item, its formula an expression tree of QTI operators
+    // (a translation of every function of ours), which few players and no importer of ours read.
+    notes.push(
+      'not exported: a calculated question, whose values drawn per attempt QTI says only in a template item (templateDeclaration, templateProcessing), which this export does not write',
+    );
     return { declarations: '', interaction: '', processing: '' };
   },
-  hotspot: (_q, _media, notes) => {
-    notes.push('not exported: a hotspot question, whose image and areas this export does not write yet');
-    return { declarations: '', interaction: '', processing: '' };
-  },
+  hotspot: hotspotItem,
 };
 
 /** One question as a qti-assessment-item document. */
@@ -643,9 +734,7 @@ export function qtiItem(q: ExportQuestion, media: ExportMedia): string {
 
 /** The media a question's item refers to that the package carries. */
 function itemMedia(q: ExportQuestion, media: ExportMedia): Array<{ id: string; path: string; bytes: Uint8Array }> {
-  if (!isHtml(q)) return [];
-  const ids = new Set([q.question_text, q.feedback ?? '', ...(q.option_feedback ?? [])].flatMap(mediaIdsIn));
-  return [...ids].flatMap((id) => {
+  return mediaOfQuestion(q).flatMap((id) => {
     const file = media.get(id);
     return file ? [{ id, path: mediaPath(id, file.name), bytes: file.bytes }] : [];
   });
