@@ -15,39 +15,16 @@ export function exportedFields(d: DocumentData): Omit<ExportQuestion, 'category'
     folder_id: d.folder_id ?? null,
     question_type: d.question_type,
     question_text: d.question_text,
-    title: d.title ?? null,
-    text_format: d.text_format ?? null,
     options: d.options ?? [],
     correct_answer: d.correct_answer ?? '',
     tolerance: d.tolerance ?? null,
     max_words: d.max_words ?? null,
     marks: d.marks,
     difficulty: d.difficulty,
-    feedback: d.feedback ?? null,
-    option_feedback: d.option_feedback ?? null,
-    option_credits: d.option_credits ?? null,
-    alternatives: d.alternatives ?? null,
-    case_sensitive: d.case_sensitive ?? null,
-    ...typedExtras(d),
+    // Every optional field a type keeps (a feedback, a matching's stems, a hotspot's image…), null when not set.
+    ...Object.fromEntries(EXTRA_FIELDS.map((field) => [field, d[field] ?? null])),
   };
 }
-
-/** The fields the types with parts keep (a matching's stems, a hotspot's image…), each as stored when set. */
-function typedExtras(d: DocumentData): Partial<ExportQuestion> {
-  const fields = EXTRA_FIELDS.filter((f) => !ON_EVERY_TYPE.has(f) && d[f] !== undefined && d[f] !== null);
-  return Object.fromEntries(fields.map((f) => [f, d[f]]));
-}
-
-/** The optional fields exportedFields reads by name. */
-const ON_EVERY_TYPE = new Set<string>([
-  'title',
-  'text_format',
-  'feedback',
-  'option_feedback',
-  'option_credits',
-  'alternatives',
-  'case_sensitive',
-]);
 
 export type Exported = ReturnType<typeof exportedFields>;
 
