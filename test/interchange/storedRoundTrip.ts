@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { crc32, deflateSync } from 'node:zlib';
 import type { ExportMedia, ExportQuestion } from '../../functions/src/interchange/exportModel';
 import type { ParsedBank } from '../../functions/src/interchange/model';
 import { importEntries, type MediaPlan } from '../../functions/src/questions/bankEntries';
@@ -8,16 +9,32 @@ import { normalizeQuestion, QuestionInput } from '../../functions/src/questions/
 // file read back through what the import does (media resolved, the schema), stored again, so that
 // a round trip compares stored questions field for field.
 
-/** The bytes of a PNG of this size (its header: all image-size reads). */
+/** A PNG chunk: its length, type, data and CRC. */
+function chunk(type: string, data: Buffer): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write(type, 4, 'latin1');
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
+  return Buffer.concat([head, data, crc]);
+}
+
+/** A whole grey PNG of this size (a media file the bank's sniffing and image-size both read). */
 export function pngOfSize(width: number, height: number): Uint8Array {
-  const header = Buffer.alloc(33);
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(header, 0);
-  header.writeUInt32BE(13, 8);
-  header.write('IHDR', 12, 'latin1');
-  header.writeUInt32BE(width, 16);
-  header.writeUInt32BE(height, 20);
-  header.set([8, 6, 0, 0, 0], 24);
-  return new Uint8Array(header);
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 0, 0, 0, 0], 8);
+  const rows = Buffer.alloc((width + 1) * height, 0x80);
+  for (let y = 0; y < height; y++) rows[y * (width + 1)] = 0;
+  return new Uint8Array(
+    Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      chunk('IHDR', header),
+      chunk('IDAT', deflateSync(rows)),
+      chunk('IEND', Buffer.alloc(0)),
+    ]),
+  );
 }
 
 export const IMAGE_ID = 'org-1.0b5e3c1a-1111-4c4c-8888-0000000000aa';

@@ -633,8 +633,21 @@ function hotspotItem(q: ExportQuestion, media: ExportMedia, notes: string[]): It
   };
 }
 
+/**
+ * The types QTI gets no item for, and why (said in a comment of the test): an item read back as
+ * something else (a description) would be worse than none. A calculated question's values are drawn
+ * per attempt, which QTI says only in a template item (templateDeclaration, templateProcessing, the
+ * formula an expression tree of QTI operators), which this export does not write and few players run.
+ */
+const NOT_WRITTEN = {
+  calculated: 'a calculated question, whose values drawn per attempt QTI says only in a template item',
+} as const;
+
+const notWritten = (q: ExportQuestion): string | undefined =>
+  (NOT_WRITTEN as Partial<Record<WrittenType, string>>)[q.question_type];
+
 /** Each type's writer of its declarations, interaction and response processing. */
-const ITEM_WRITERS: Record<WrittenType, PartsWriter> = {
+const ITEM_WRITERS: Record<Exclude<WrittenType, keyof typeof NOT_WRITTEN>, PartsWriter> = {
   multiple_choice: choiceItem,
   multiple_select: choiceItem,
   true_false: choiceItem,
@@ -647,19 +660,11 @@ const ITEM_WRITERS: Record<WrittenType, PartsWriter> = {
   hottext: hottextItem,
   // Text and media only: an item with no interaction.
   description: () => ({ declarations: '', interaction: '', processing: '' }),
-  calculated: (_q, _media, notes) => {
-    // QTI draws values only in a template item, its formula an expression tree of QTI operators
-    // (a translation of every function of ours), which few players and no importer of ours read.
-    notes.push(
-      'not exported: a calculated question, whose values drawn per attempt QTI says only in a template item (templateDeclaration, templateProcessing), which this export does not write',
-    );
-    return { declarations: '', interaction: '', processing: '' };
-  },
   hotspot: hotspotItem,
 };
 
-/** One question as a qti-assessment-item document. */
-export function qtiItem(q: ExportQuestion, media: ExportMedia): string {
+/** One question (of a type QTI holds: not NOT_WRITTEN's) as a qti-assessment-item document. */
+function qtiItem(q: ExportQuestion & { question_type: keyof typeof ITEM_WRITERS }, media: ExportMedia): string {
   const notes: string[] = [];
   const untitled: Record<string, string> = q.title ? {} : { [UNTITLED_ATTRIBUTE]: 'true' };
   const parts = ITEM_WRITERS[q.question_type](q, media, notes, untitled);
@@ -816,6 +821,8 @@ export class QtiPackageWriter {
   private readonly categoryOf = new Map<string, string>();
   /** mediaId → the name its file was written under. */
   private readonly mediaNames = new Map<string, string>();
+  /** What was left out and why: comments of the test. */
+  private readonly notWritten: string[] = [];
   private queued = 0;
   private waiting: Array<() => void> = [];
 
@@ -845,6 +852,11 @@ export class QtiPackageWriter {
   async add(questions: readonly ExportQuestion[], media: ExportMedia): Promise<void> {
     for (const q of questions) {
       if (this.categoryOf.has(q.id)) continue;
+      const cannot = notWritten(q);
+      if (cannot) {
+        this.notWritten.push(`not exported: "${exportedTitle(q)}" is ${cannot}`);
+        continue;
+      }
       // Media already in the package are referred to by the name they were written under.
       const known = new Map(media);
       for (const id of mediaOfQuestion(q)) {
@@ -853,7 +865,7 @@ export class QtiPackageWriter {
       }
       media = known;
       const files = itemMedia(q, media);
-      this.addEntry(qtiItem(q, media), itemPath(q.id), true);
+      this.addEntry(qtiItem(q as Parameters<typeof qtiItem>[0], media), itemPath(q.id), true);
       // A file several questions share is in the package once.
       for (const file of files)
         if (!this.mediaNames.has(file.id)) {
@@ -899,7 +911,11 @@ export class QtiPackageWriter {
           test.shuffle,
         )
       : assessmentTest('question-bank', 'Question bank', this.categoryRuns([...this.categoryOf.keys()]), false);
-    this.zip.addBuffer(Buffer.from(testXml, 'utf8'), TEST_PATH, { mtime: EPOCH });
+    const noted = testXml.replace(
+      XML_DECLARATION,
+      XML_DECLARATION + this.notWritten.map((n) => `${comment(n)}\n`).join(''),
+    );
+    this.zip.addBuffer(Buffer.from(noted, 'utf8'), TEST_PATH, { mtime: EPOCH });
     const dependencies = [...this.categoryOf.keys()].map((id) =>
       element('dependency', { identifierref: itemIdentifier(id) }),
     );
