@@ -6,7 +6,7 @@ import { BASE_URL } from '../support/env';
 import { createTenant, createUser } from '../support/fixtures';
 import { freshIp } from '../support/http';
 import { multipartBody, postBytes } from '../support/multipart';
-import { IMAGE_ID, MEDIA, stored } from '../interchange/storedRoundTrip';
+import { HOTSPOT_ON_MAP, MEDIA, stored } from '../interchange/storedRoundTrip';
 import { zipEntries } from '../interchange/zipEntries';
 
 // Through the API (Hosting → Functions → Firestore and Storage emulators): a bank of a hotspot (its
@@ -47,19 +47,7 @@ function comparable(q: FirebaseFirestore.DocumentData): Record<string, unknown> 
 const byText = (a: Record<string, unknown>, b: Record<string, unknown>) =>
   String(a.question_text).localeCompare(String(b.question_text));
 
-const hotspot = stored({
-  question_type: 'hotspot',
-  question_text: 'Mark the stations.',
-  title: 'Stations',
-  marks: 3,
-  difficulty: 'medium',
-  image: { src: `/api/media/${IMAGE_ID}`, width: 400, height: 300 },
-  select: 'points',
-  areas: [
-    { shape: 'circle', coords: [322, 213, 10], correct: true, label: 'Station' },
-    { shape: 'rect', coords: [10, 20, 110, 70], correct: true, label: 'Park' },
-  ],
-});
+const hotspot = stored({ ...HOTSPOT_ON_MAP, title: 'Stations' });
 const calculated = stored(
   {
     question_type: 'calculated',

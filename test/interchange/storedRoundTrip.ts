@@ -75,3 +75,18 @@ export function storedAgain(
     warnings: entries.map((e) => e.report.warnings),
   };
 }
+
+/** A hotspot placing points on the map of MEDIA: labelled correct areas of every shape (ddmarker's zones). */
+export const HOTSPOT_ON_MAP = {
+  question_type: 'hotspot',
+  question_text: 'Mark the stations on the map.',
+  marks: 3,
+  difficulty: 'medium',
+  image: { src: `/api/media/${IMAGE_ID}`, width: 400, height: 300 },
+  select: 'points',
+  areas: [
+    { shape: 'circle', coords: [322, 213, 10], correct: true, label: 'Station' },
+    { shape: 'rect', coords: [10, 20, 110, 70], correct: true, label: 'Station' },
+    { shape: 'poly', coords: [200, 200, 250, 200, 225, 240], correct: true, label: 'Park' },
+  ],
+};

@@ -1,24 +1,10 @@
 import assert from 'node:assert/strict';
 import { parseMoodleXml } from '../../../functions/src/interchange/moodleXml/read';
 import { toMoodleXml } from '../../../functions/src/interchange/moodleXml/write';
-import { IMAGE_ID, MEDIA, stored, storedAgain } from '../storedRoundTrip';
+import { HOTSPOT_ON_MAP as hotspot, MEDIA, stored, storedAgain } from '../storedRoundTrip';
 
 // A hotspot written as Moodle's drag-and-drop markers (its image the background, each correct area a
 // drop zone expecting the marker of its label) and read back as the hotspot it was.
-
-const hotspot = {
-  question_type: 'hotspot',
-  question_text: 'Mark the stations on the map.',
-  marks: 3,
-  difficulty: 'medium',
-  image: { src: `/api/media/${IMAGE_ID}`, width: 400, height: 300 },
-  select: 'points',
-  areas: [
-    { shape: 'circle', coords: [322, 213, 10], correct: true, label: 'Station' },
-    { shape: 'rect', coords: [10, 20, 110, 70], correct: true, label: 'Station' },
-    { shape: 'poly', coords: [200, 200, 250, 200, 225, 240], correct: true, label: 'Park' },
-  ],
-};
 
 describe('moodleXml ddmarker written from a hotspot', () => {
   it('carries the image as the background file, one marker per label with its copies, each area a drop zone', () => {
