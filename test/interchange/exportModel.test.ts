@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mediaIdsIn, replaceMediaRefs } from '../../functions/src/interchange/exportModel';
+import { mediaIdsIn, mediaOfQuestion, replaceMediaRefs } from '../../functions/src/interchange/exportModel';
 import { newMediaId } from '../../functions/src/media/rules';
 
 // What the writers take from a question's HTML: the media it refers to.
@@ -12,6 +12,37 @@ describe('interchange/export/types mediaIdsIn', () => {
     assert.equal(
       replaceMediaRefs(html, (found) => (found === id ? '@@PLUGINFILE@@/a.png' : undefined)),
       '<p><img src="@@PLUGINFILE@@/a.png" alt="a"><audio><source src="@@PLUGINFILE@@/a.png"></audio></p>',
+    );
+  });
+});
+
+describe('interchange/exportModel mediaOfQuestion', () => {
+  const base = {
+    id: 'q1',
+    question_text: 'Where is the heart?',
+    options: [],
+    correct_answer: '[1]',
+    tolerance: null,
+    max_words: null,
+    marks: 1,
+    difficulty: 'easy' as const,
+    category: null,
+  };
+  it('gathers a hotspot’s image, whatever its text format, with the media of its HTML', () => {
+    const [image, inText] = [newMediaId('org-1'), newMediaId('org-1')];
+    const hotspot = {
+      ...base,
+      question_type: 'hotspot' as const,
+      image: { src: `/api/media/${image}`, width: 4, height: 3 },
+    };
+    assert.deepEqual(mediaOfQuestion(hotspot), [image]);
+    assert.deepEqual(
+      mediaOfQuestion({ ...hotspot, text_format: 'html', question_text: `<p><img src="/api/media/${inText}"></p>` }),
+      [inText, image],
+    );
+    assert.deepEqual(
+      mediaOfQuestion({ ...hotspot, image: { src: 'https://example.org/a.png', width: 4, height: 3 } }),
+      [],
     );
   });
 });

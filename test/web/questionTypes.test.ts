@@ -300,6 +300,29 @@ describe('web questionTypes: the registry of question types', () => {
       },
     ],
     [
+      'a calculated with choices sends them (credits as numbers, empty decimals left out), its formula the full-credit one’s when empty',
+      'calculated',
+      {
+        variables: [{ name: 'x', min: '0', max: '1', decimals: '2' }],
+        calculated_choices: [
+          { formula: ' x + 1 ', credit: '0', decimals: '' },
+          { formula: 'x', credit: '100', decimals: '2' },
+        ],
+      },
+      [],
+      {
+        question_type: 'calculated',
+        variables: [{ name: 'x', min: 0, max: 1, decimals: 2 }],
+        formula: 'x',
+        tolerance: null,
+        tolerance_type: 'absolute',
+        choices: [
+          { formula: 'x + 1', credit: 0 },
+          { formula: 'x', credit: 100, decimals: 2 },
+        ],
+      },
+    ],
+    [
       'a calculated with no tolerance sends null, absolute by default',
       'calculated',
       { variables: [{ name: 'x', min: '0', max: '1', decimals: '2' }], formula: 'x' },
@@ -469,13 +492,35 @@ describe('web questionTypes: the registry of question types', () => {
         variables: [{ name: 'a', min: '1', max: '10', decimals: '0' }],
         formula: '{a} * b',
         tolerance_type: 'relative',
+        calculated_choices: [],
+      },
+    ],
+    [
+      'a calculated’s choices as text (no decimals: empty)',
+      'calculated',
+      {
+        correct_answer: 'a',
+        variables: [],
+        choices: [
+          { formula: 'a', credit: 100, decimals: 1 },
+          { formula: 'a + 1', credit: 0 },
+        ],
+      },
+      {
+        variables: [],
+        formula: 'a',
+        tolerance_type: 'absolute',
+        calculated_choices: [
+          { formula: 'a', credit: '100', decimals: '1' },
+          { formula: 'a + 1', credit: '0', decimals: '' },
+        ],
       },
     ],
     [
       'a calculated’s tolerance is absolute when absent',
       'calculated',
       { correct_answer: 'x', variables: [] },
-      { variables: [], formula: 'x', tolerance_type: 'absolute' },
+      { variables: [], formula: 'x', tolerance_type: 'absolute', calculated_choices: [] },
     ],
     [
       'a hotspot’s image, areas (coordinates as a comma list), select and most points',
@@ -702,6 +747,45 @@ describe('web questionTypes: the registry of question types', () => {
       { variables: [{ name: 'pi', min: '0', max: '1', decimals: '' }], formula: 'pi' },
       [],
       'Variable 1: name it with a letter, then letters, digits or _ (not pi or e).',
+    ],
+    [
+      'a calculated’s choices are two or more',
+      'calculated',
+      {
+        variables: [{ name: 'a', min: '0', max: '1', decimals: '' }],
+        formula: 'a',
+        calculated_choices: [{ formula: 'a', credit: '100', decimals: '' }],
+      },
+      [],
+      'Write 2 to 10 choices, or none.',
+    ],
+    [
+      'a calculated’s choice credits are 0 to 100',
+      'calculated',
+      {
+        variables: [{ name: 'a', min: '0', max: '1', decimals: '' }],
+        formula: 'a',
+        calculated_choices: [
+          { formula: 'a', credit: '100', decimals: '' },
+          { formula: 'a + 1', credit: '150', decimals: '' },
+        ],
+      },
+      [],
+      'Choice 2: its credit is from 0 to 100.',
+    ],
+    [
+      'a calculated’s formula is that of a full-credit choice',
+      'calculated',
+      {
+        variables: [{ name: 'a', min: '0', max: '1', decimals: '' }],
+        formula: 'a * 2',
+        calculated_choices: [
+          { formula: 'a', credit: '100', decimals: '' },
+          { formula: 'a + 1', credit: '0', decimals: '' },
+        ],
+      },
+      [],
+      'The formula is that of a choice with credit 100: the key a review shows.',
     ],
     [
       'a calculated’s min is at most its max',

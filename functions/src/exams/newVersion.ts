@@ -90,6 +90,7 @@ export const COMPARED_FIELDS = [
   'drag_reusable',
   'max_choices',
   'variables',
+  'choices',
   'tolerance_type',
   'image',
   'areas',

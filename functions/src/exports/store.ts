@@ -1,7 +1,7 @@
 import { FieldPath, type DocumentData, type Query } from 'firebase-admin/firestore';
 import { buildQuery, db, paths } from '../firestore';
 import { CATEGORY_SEPARATOR, type ExportQuestion } from '../interchange';
-import { type QuestionFilters, questionQuerySpec } from '../questions';
+import { EXTRA_FIELDS, type QuestionFilters, questionQuerySpec } from '../questions';
 
 // The export's reads: questions a page at a time (a cursor, never an offset),
 // their folders' names a page at a time, and a test's questions by id.
@@ -15,19 +15,14 @@ export function exportedFields(d: DocumentData): Omit<ExportQuestion, 'category'
     folder_id: d.folder_id ?? null,
     question_type: d.question_type,
     question_text: d.question_text,
-    title: d.title ?? null,
-    text_format: d.text_format ?? null,
     options: d.options ?? [],
     correct_answer: d.correct_answer ?? '',
     tolerance: d.tolerance ?? null,
     max_words: d.max_words ?? null,
     marks: d.marks,
     difficulty: d.difficulty,
-    feedback: d.feedback ?? null,
-    option_feedback: d.option_feedback ?? null,
-    option_credits: d.option_credits ?? null,
-    alternatives: d.alternatives ?? null,
-    case_sensitive: d.case_sensitive ?? null,
+    // Every optional field a type keeps (a feedback, a matching's stems, a hotspot's image…), null when not set.
+    ...Object.fromEntries(EXTRA_FIELDS.map((field) => [field, d[field] ?? null])),
   };
 }
 

@@ -34,6 +34,10 @@ export const EXPORT_TAGS = {
   allOrNothing: 'all_or_nothing',
   /** (Moodle XML only: GIFT writes no title for a question without one) the <name> was made from the text. */
   untitled: 'untitled',
+  /** (Moodle XML only) a calculated question whose dataset items were drawn from the ranges it keeps: the ranges are the question. */
+  drawnFromRange: 'drawn_from_range',
+  /** (Moodle XML only) a ddmarker written for a hotspot placing points: a point in any zone counts, whatever its marker. */
+  anyMarker: 'any_marker',
 } as const;
 
 /** What a file's tags say in our conventions, and the tags that say something else (not carried). */
@@ -44,6 +48,8 @@ export interface ExportTags {
   caseSensitive?: boolean;
   allOrNothing?: boolean;
   untitled?: boolean;
+  drawnFromRange?: boolean;
+  anyMarker?: boolean;
   /** Tags of no convention of ours, as written. */
   others: string[];
   /** Tags of ours whose value is not one (e.g. `difficulty:extreme`), as written. */
@@ -72,6 +78,8 @@ export function readExportTags(tags: readonly string[]): ExportTags {
     } else if (lower === EXPORT_TAGS.caseSensitive) out.caseSensitive = true;
     else if (lower === EXPORT_TAGS.allOrNothing) out.allOrNothing = true;
     else if (lower === EXPORT_TAGS.untitled) out.untitled = true;
+    else if (lower === EXPORT_TAGS.drawnFromRange) out.drawnFromRange = true;
+    else if (lower === EXPORT_TAGS.anyMarker) out.anyMarker = true;
     else if (tag !== '') out.others.push(tag);
   }
   return out;

@@ -38,6 +38,7 @@ export interface ExportQuestion {
   drag_reusable?: boolean | null;
   max_choices?: number | null;
   variables?: QuestionDraft['variables'] | null;
+  choices?: QuestionDraft['choices'] | null;
   tolerance_type?: 'absolute' | 'relative' | null;
   image?: QuestionDraft['image'] | null;
   areas?: QuestionDraft['areas'] | null;
@@ -90,10 +91,10 @@ export const replaceMediaRefs = (html: string, to: (mediaId: string) => string |
 
 export const isHtml = (q: ExportQuestion): boolean => q.text_format === 'html';
 
-/** The media a question's HTML fields refer to (plain text is never rewritten). */
+/** The media a question's HTML fields refer to (plain text is never rewritten), and a hotspot's image. */
 export function mediaOfQuestion(q: ExportQuestion): string[] {
-  if (!isHtml(q)) return [];
-  return [...new Set(htmlFields(q).flatMap(mediaIdsIn))];
+  const html = isHtml(q) ? htmlFields(q).flatMap(mediaIdsIn) : [];
+  return [...new Set([...html, ...mediaIdsIn(q.image?.src ?? '')])];
 }
 
 /** The question's texts that are HTML when its text_format is html: the text and the feedback. */

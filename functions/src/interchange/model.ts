@@ -84,6 +84,8 @@ export interface QuestionDraft {
   /** calculated: the variables drawn per attempt, the formula of the right answer, how its tolerance reads. */
   variables?: Array<{ name: string; min: number; max: number; decimals: number }>;
   formula?: string;
+  /** calculated with choices: formulas shown as values, each with its credit (and the decimals it is shown with). */
+  choices?: Array<{ formula: string; credit: number; decimals?: number }>;
   tolerance_type?: 'absolute' | 'relative';
   /** hotspot: the image (its frame), the areas, whether a taker chooses areas or places points. */
   image?: { src: string; width: number; height: number; alt?: string };

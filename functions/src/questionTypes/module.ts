@@ -33,6 +33,7 @@ export interface KeyedQuestion {
   stems?: ReadonlyArray<string> | null;
   drag_options?: ReadonlyArray<string> | null;
   variables?: QuestionExtras['variables'] | null;
+  choices?: QuestionExtras['choices'] | null;
   tolerance_type?: QuestionExtras['tolerance_type'] | null;
   areas?: QuestionExtras['areas'] | null;
   select?: QuestionExtras['select'] | null;
@@ -51,6 +52,7 @@ export type KeyField =
   | 'gaps'
   | 'tolerance_type'
   | 'variables'
+  | 'choices'
   | 'areas'
   | 'select';
 
@@ -82,6 +84,7 @@ export type ShownQuestion = {
   | 'drag_reusable'
   | 'max_choices'
   | 'variables'
+  | 'choices'
   | 'image'
   | 'areas'
   | 'select'

@@ -46,6 +46,8 @@ export interface QuestionExtras {
   max_choices?: number;
   /** calculated: the variables drawn per attempt. */
   variables?: StoredVariable[];
+  /** calculated with choices: the formulas shown as values, each with its credit. */
+  choices?: StoredCalculatedChoice[];
   /** calculated: stored only when relative (tolerance a share of the right answer). */
   tolerance_type?: 'absolute' | 'relative';
   /** hotspot: the image its areas are drawn on, and their frame. */
@@ -78,6 +80,13 @@ export interface StoredVariable {
   min: number;
   max: number;
   decimals: number;
+}
+
+/** A calculated question's choice: a formula over its variables, shown as its value (with `decimals`, when set), earning `credit` (0 to 100). */
+export interface StoredCalculatedChoice {
+  formula: string;
+  credit: number;
+  decimals?: number;
 }
 
 export const GAP_KINDS = ['text', 'numeric', 'select', 'drag'] as const;

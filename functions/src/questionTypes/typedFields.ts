@@ -6,7 +6,7 @@ import { MAX_MATCHING_OPTIONS, MAX_STEMS } from './matching/schema';
 import { ORDERING_SCORES } from './ordering/schema';
 import { GAP_KINDS } from './stored';
 import { HOTSPOT_SELECTS, MAX_AREAS, MAX_POINTS } from './hotspot/schema';
-import { MAX_FORMULA, MAX_VARIABLES, TOLERANCE_TYPES } from './calculated/schema';
+import { MAX_CHOICES, MAX_FORMULA, MAX_VARIABLES, TOLERANCE_TYPES } from './calculated/schema';
 
 // Pure: the fields of the types with parts as an administrator's reply shows them, and as a PATCH
 // may send them (bounded loosely: the question as changed is then checked by its type's schema).
@@ -39,6 +39,10 @@ export const TYPED_REPLY_FIELDS = {
     .array(z.object({ name: z.string(), min: z.number(), max: z.number(), decimals: z.number().int() }))
     .optional()
     .describe('calculated: the variables drawn per attempt'),
+  choices: z
+    .array(z.object({ formula: z.string(), credit: z.number(), decimals: z.number().int().optional() }))
+    .optional()
+    .describe('calculated with choices: each a formula shown as its value, with its credit'),
   tolerance_type: z
     .enum(TOLERANCE_TYPES)
     .optional()
@@ -114,6 +118,11 @@ export const TYPED_CHANGES = {
   formula: z
     .string()
     .max(MAX_FORMULA * 2)
+    .optional(),
+  choices: z
+    .array(z.object({ formula: z.string().max(MAX_FORMULA * 2), credit: z.number(), decimals: z.number().optional() }))
+    .max(MAX_CHOICES * 2)
+    .nullable()
     .optional(),
   tolerance_type: z.enum(TOLERANCE_TYPES).nullable().optional(),
   image: z

@@ -128,6 +128,7 @@ export const EXTRA_FIELDS = [
   'drag_reusable',
   'max_choices',
   'variables',
+  'choices',
   'tolerance_type',
   'image',
   'areas',

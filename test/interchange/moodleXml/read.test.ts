@@ -255,24 +255,21 @@ describe('moodleXml.parseMoodleXml: short answer, numerical, essay', () => {
 describe('moodleXml.parseMoodleXml: types we do not hold', () => {
   const bank = ownFixture('unsupported.xml');
 
-  it('reports each as unsupported by its Moodle name, never as another type (a description is one now)', () => {
+  it('reports each as unsupported by its Moodle name, never as another type (a description, a drag and drop onto image and a calculated multichoice are ones now)', () => {
     assert.deepEqual(
       bank.items.map((i) => [i.source_type, i.status, i.question?.question_type]),
       [
         ['ddmarker', 'error', undefined],
-        ['ddimageortext', 'unsupported', undefined],
+        ['ddimageortext', 'error', undefined],
         ['calculated', 'error', undefined],
-        ['calculatedmulti', 'unsupported', undefined],
+        ['calculatedmulti', 'error', undefined],
         ['description', 'ok', 'description'],
         ['wordselect', 'unsupported', undefined],
         ['(none)', 'error', undefined],
         ['constructor', 'unsupported', undefined],
       ],
     );
-    assert.equal(
-      bank.items[1].message,
-      'Drag and drop onto image is not a question type we support (Moodle type "ddimageortext"): not imported',
-    );
+    assert.equal(bank.items[1].message, '"Onto image": It has no background image');
     assert.equal(bank.items[4].message, null);
     assert.equal(bank.items[5].message, 'The question type "wordselect" is not one we support: not imported');
     assert.equal(bank.items[6].message, 'This <question> has no type attribute');
@@ -812,19 +809,6 @@ describe('moodleXml.parseMoodleXml on Moodle’s own import fixtures', function 
     const parsed = QuestionInput.safeParse({ ...q, image: { ...q.image, src: '/api/media/c.map' } });
     assert.ok(parsed.success, JSON.stringify(parsed.error?.issues));
   });
-
-  for (const [file, type, name] of [
-    ['moodle-qtype_ddimageortext__testquestion.moodle.xml', 'ddimageortext', 'Drag and drop onto image'],
-  ]) {
-    it(`${file}: ${type} unsupported, by name, never imported as something else`, () => {
-      const bank = moodle(file);
-      assert.deepEqual(statuses(bank), [`${type}:unsupported`]);
-      assert.equal(
-        bank.items[0].message,
-        `${name} is not a question type we support (Moodle type "${type}"): not imported`,
-      );
-    });
-  }
 });
 
 describe('moodleXml.parseMoodleXml: our export’s tags', () => {

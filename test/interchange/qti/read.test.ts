@@ -203,8 +203,8 @@ describe('parseQtiXml', () => {
     assert.ok(placed.warnings.some((w) => /circles of 5 px/.test(w)));
   });
 
-  it('names the interactions no type holds as unsupported (graphic gap match, upload…)', () => {
-    for (const name of ['graphicGapMatchInteraction', 'uploadInteraction']) {
+  it('names the interactions no type holds as unsupported (slider, upload…)', () => {
+    for (const name of ['sliderInteraction', 'uploadInteraction']) {
       const xml = item21(`<itemBody><${name} responseIdentifier="R"/></itemBody>`);
       const [item] = parseQtiXml(xml).items;
       assert.equal(item.status, 'unsupported', name);
@@ -669,18 +669,19 @@ describe('QTI interop fixtures (../shared/fixtures/interop)', () => {
     assert.match(q.question_text, /<p>Select the phrase[^<]*<\/p>/);
   });
 
-  it('qti30: the hotspot reference an error (its SVG image needs a package, and SVG is no medium here), upload and the malformed graphic gap match reported by name, never a crash', () => {
+  it('qti30: the hotspot reference an error (its SVG image needs a package, and SVG is no medium here), upload reported by name and the malformed graphic gap match as malformed, never a crash', () => {
     const hotspot = one('qti30/longsight-qti3__hotspot-reference.xml');
     assert.equal(hotspot.status, 'error');
     assert.match(hotspot.message!, /hotspot-flow.svg/);
-    for (const [name, type] of [
-      ['qti30/longsight-qti3__upload-reference.xml', 'qti-upload-interaction'],
-      ['qti30/longsight-qti3__graphicGapMatch-reference.xml', 'qti-graphic-gap-match-interaction'],
-    ]) {
+    for (const [name, type] of [['qti30/longsight-qti3__upload-reference.xml', 'qti-upload-interaction']]) {
       const item = one(name);
       assert.equal(item.status, 'unsupported', name);
       assert.equal(item.source_type, type);
     }
+    const malformed = one('qti30/longsight-qti3__graphicGapMatch-reference.xml');
+    assert.equal(malformed.status, 'error');
+    assert.equal(malformed.source_type, 'qti-graphic-gap-match-interaction');
+    assert.match(malformed.message!, /^A malformed graphic gap match: it places its labels in text gaps \(qti-gap\)/);
   });
 
   it('qti-package/tao__qti20.zip: QTI 2.0 items read, the astronomy association a matching, the shuttle a single choice', async () => {

@@ -10789,6 +10789,12 @@ export type components = {
                 max: number;
                 decimals: number;
             }[];
+            /** @description calculated with choices: each a formula shown as its value, with its credit */
+            choices?: {
+                formula: string;
+                credit: number;
+                decimals?: number;
+            }[];
             /**
              * @description calculated: present (relative) when tolerance is a share of the right answer
              * @enum {string}
@@ -11215,6 +11221,8 @@ export type components = {
             variables: components["schemas"]["CalculatedVariable"][];
             /** @description The right answer in terms of the variables (a or {a}): numbers, + - * / ^ %, brackets, pi, e and abs sqrt cbrt exp log log10 log2 pow min max round floor ceil sin cos tan asin acos atan atan2 sinh cosh tanh sign; a finite number for every draw */
             formula: string;
+            /** @description Calculated with choices (Moodle calculatedmulti): the taker chooses among these values, in an order of the attempt, and earns the chosen one’s credit; formula is the one with full credit */
+            choices?: components["schemas"]["CalculatedChoice"][] | null;
             /** @description The accepted difference (absent: 0) */
             tolerance?: number | null;
             /**
@@ -11229,6 +11237,14 @@ export type components = {
             max: number;
             /** @description The decimals a drawn value has (0: whole numbers) */
             decimals: number;
+        };
+        CalculatedChoice: {
+            /** @description A formula over the variables, as `formula` is written; shown to the taker as its value */
+            formula: string;
+            /** @description The share of the marks choosing it earns, 0 to 100 */
+            credit: number;
+            /** @description The decimals its value is shown with (absent: up to twelve significant digits) */
+            decimals?: number;
         };
         /** @description Areas of an image to choose, or to place points in (docs/question-types.md) */
         HotspotQuestionInput: {
@@ -11405,6 +11421,11 @@ export type components = {
                 decimals: number;
             }[] | null;
             formula?: string;
+            choices?: {
+                formula: string;
+                credit: number;
+                decimals?: number;
+            }[] | null;
             /** @enum {string|null} */
             tolerance_type?: "absolute" | "relative" | null;
             image?: {

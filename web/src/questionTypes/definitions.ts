@@ -55,6 +55,7 @@ export const EMPTY_KEY_DRAFT: KeyDraft = {
   variables: [],
   formula: '',
   tolerance_type: 'absolute',
+  calculated_choices: [],
   image: { src: '', width: '', height: '', alt: '' },
   areas: [],
   select: 'areas',

@@ -36,6 +36,13 @@ export interface VariableDraft {
   decimals: string;
 }
 
+/** A calculated question's choice as the form edits it, as text: a formula shown as its value, its credit, its decimals. */
+export interface ChoiceDraft {
+  formula: string;
+  credit: string;
+  decimals: string;
+}
+
 /** A hotspot's area as the form edits it: its coordinates as a comma list. */
 export interface AreaDraft {
   shape: 'circle' | 'rect' | 'poly';
@@ -81,6 +88,8 @@ export interface KeyDraft {
   variables: VariableDraft[];
   formula: string;
   tolerance_type: 'absolute' | 'relative';
+  /** A calculated question's choices, shown as their values to choose among (none: the number is typed). */
+  calculated_choices: ChoiceDraft[];
   /** A hotspot's image, its areas, what the taker does and the most points placed (empty: as many as the correct areas). */
   image: ImageDraft;
   areas: AreaDraft[];

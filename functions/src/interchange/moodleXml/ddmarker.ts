@@ -1,5 +1,7 @@
+import type { ExportQuestion } from '../exportModel';
 import { Refusal, type QuestionDraft } from '../model';
 import { element, elements, textOf, type XmlElement } from '../xml';
+import { element as xml, textElement } from '../xmlText';
 
 // Pure: a Moodle drag-and-drop markers question's drop zones as a hotspot's areas, in the background
 // image's pixels: a circle "x,y;r", a rectangle "x,y;w,h" (its top left corner and size), a polygon
@@ -53,4 +55,65 @@ export function dropZones(question: XmlElement): { areas: Area[]; maxPoints: num
   if (drops.length === 0) throw new Refusal('It has no drop zones');
   const areas = drops.map((drop) => areaOf(drop, markers.get(textOf(element(drop, 'choice') ?? drop).trim())?.text));
   return { areas, maxPoints: Math.min(20, drops.length), markers: [...markers.values()].map((m) => m.text) };
+}
+
+// ---- Written: a hotspot as Moodle's drag-and-drop markers
+
+/** A correct area's zone as Moodle writes it: circle "x,y;r", rectangle "x,y;w,h", polygon "x1,y1;x2,y2;…". */
+function zoneOf(area: Area): { shape: string; coords: string } {
+  const [x1, y1, x2, y2] = area.coords;
+  if (area.shape === 'circle') return { shape: 'circle', coords: `${x1},${y1};${area.coords[2]}` };
+  if (area.shape === 'rect') return { shape: 'rectangle', coords: `${x1},${y1};${x2 - x1},${y2 - y1}` };
+  const pairs: string[] = [];
+  for (let i = 0; i + 1 < area.coords.length; i += 2) pairs.push(`${area.coords[i]},${area.coords[i + 1]}`);
+  return { shape: 'polygon', coords: pairs.join(';') };
+}
+
+/**
+ * A hotspot's body as ddmarker: the image its background file (`file`: the element carrying it),
+ * each correct area a drop zone expecting the marker of its label (one marker per label, as many
+ * copies as its zones; an area without a label is marked "Point n"); what ddmarker cannot say noted.
+ */
+export function ddmarkerBody(q: ExportQuestion, file: string): { body: string; notes: string[] } {
+  const areas = q.areas ?? [];
+  const correct = areas.map((a, i) => ({ area: a, n: i + 1 })).filter((a) => a.area.correct);
+  const labelOf = (a: { area: Area; n: number }) => a.area.label ?? `Point ${a.n}`;
+  const markers = [...new Set(correct.map(labelOf))];
+  const drags = markers
+    .map((text, i) =>
+      xml(
+        'drag',
+        {},
+        textElement('no', String(i + 1)) +
+          textElement('text', text) +
+          textElement('noofdrags', String(correct.filter((a) => labelOf(a) === text).length)),
+      ),
+    )
+    .join('');
+  const drops = correct
+    .map((a, i) => {
+      const zone = zoneOf(a.area);
+      return xml(
+        'drop',
+        {},
+        textElement('no', String(i + 1)) +
+          textElement('shape', zone.shape) +
+          textElement('coords', zone.coords) +
+          textElement('choice', String(markers.indexOf(labelOf(a)) + 1)),
+      );
+    })
+    .join('');
+  const notes: string[] = [];
+  if (q.select === 'areas')
+    notes.push('choosing among shown areas is written as placing markers on the image (ddmarker shows no areas)');
+  if (correct.length < areas.length)
+    notes.push(
+      `${areas.length - correct.length} area(s) that are not correct are not carried: ddmarker has only drop zones`,
+    );
+  if (correct.some((a) => a.area.label === undefined))
+    notes.push('areas without a label are marked "Point n" (a marker needs a text)');
+  if (q.image?.alt) notes.push("the image's alt text is not carried: a ddmarker background has none");
+  if (q.select === 'points' && q.max_points && q.max_points !== Math.min(20, correct.length))
+    notes.push(`ddmarker places one marker per drop zone, not ${q.max_points} points`);
+  return { body: file + drags + drops, notes };
 }

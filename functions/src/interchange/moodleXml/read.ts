@@ -12,8 +12,10 @@ import {
   Refusal,
 } from '../model';
 import { gapsOfText } from './cloze';
-import { keyOf, variablesOf } from './calculated';
+import { choicesOf, keyOf, variablesOf } from './calculated';
 import { dropZones } from './ddmarker';
+import { dropBoxes } from './ddimageortext';
+import { labelledImageDraft, PLACED_ON_IMAGE } from '../labelledImage';
 import { imageDimensions } from '../imageSize';
 import { element, elements, innerHtml, localName, parseXml, textOf, type XmlElement } from '../xml';
 import {
@@ -38,8 +40,6 @@ import {
 /** Types we cannot hold, by Moodle's name, as a person would call them. */
 const UNSUPPORTED = new Map<string, string>(
   Object.entries({
-    calculatedmulti: 'Calculated multichoice',
-    ddimageortext: 'Drag and drop onto image',
     randomsamatch: 'Random short-answer matching',
     multichoiceset: 'All-or-nothing multiple choice',
   }),
@@ -200,7 +200,7 @@ function readItem(question: XmlElement, type: string, category: string[] | null,
     return { ...base, status: 'ok', message: null, question: draft };
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
-    return { ...named(), message: (title ? `"${title}": ` : '') + error.message };
+    return { ...named(), status: error.status, message: (title ? `"${title}": ` : '') + error.message };
   }
 }
 
@@ -309,13 +309,13 @@ class QuestionReader {
   }
 
   /** The question's own file (a drag-and-drop question's background): its media placeholder and bytes. */
-  backgroundImage(): { src: string; bytes: Uint8Array } | undefined {
+  backgroundImage(): { src: string; path: string; bytes: Uint8Array } | undefined {
     const files = this.readFiles(this.question);
     const [path, bytes] = [...files][0] ?? [];
     if (path === undefined || bytes === undefined) return undefined;
     const field: FieldText = { text: '', html: true, files };
     this.keep(field);
-    return { src: this.resolveMedia(field, `@@PLUGINFILE@@/${encodeURIComponent(path)}`), bytes };
+    return { src: this.resolveMedia(field, `@@PLUGINFILE@@/${encodeURIComponent(path)}`), path, bytes };
   }
 
   /** A file referred to by the old `<image>` tag, as Moodle 1.9 wrote it. */
@@ -926,13 +926,28 @@ const ddwtos: Reader = (r) => {
 
 /** A formula over wildcards drawn per attempt (calculated, simple calculated): its datasets become ranges. */
 const calculated: Reader = (r) => {
-  const variables = variablesOf(r.question, r.warnings);
+  const variables = variablesOf(r.question, r.warnings, r.tags.drawnFromRange);
   const key = keyOf(gradedAnswers(r), r.warnings);
   const units = r.child('units');
   if (units && elements(units, 'unit').length > 0)
     r.warnings.push('Its units are not carried: answers are plain numbers here');
   if (r.value('synchronize') === '1') r.notCarried.push('datasets shared with other questions (synchronize)');
   return assemble(r, { question_type: 'calculated', variables, ...key });
+};
+
+/** A choice among formulas' values (calculated multichoice): calculated with choices, its datasets ranges as calculated's. */
+const calculatedmulti: Reader = (r) => {
+  const variables = variablesOf(r.question, r.warnings, r.tags.drawnFromRange);
+  const single = !['false', '0'].includes(r.value('single') ?? 'true');
+  const { choices, formula } = choicesOf(gradedAnswers(r), single, r.warnings);
+  const withFeedback = elements(r.question, 'answer').some((a) => {
+    const feedback = element(a, 'feedback');
+    return feedback !== undefined && fieldText(feedback) !== '';
+  });
+  if (withFeedback) r.notCarried.push("the answers' feedback");
+  if (r.value('synchronize') === '1') r.notCarried.push('datasets shared with other questions (synchronize)');
+  noteChoiceSettings(r);
+  return assemble(r, { question_type: 'calculated', variables, formula, choices });
 };
 
 /** Markers dropped on an image: a hotspot placing points, its drop zones the correct areas. */
@@ -942,9 +957,10 @@ const ddmarker: Reader = (r) => {
   const size = imageDimensions(background.bytes);
   if (!size) throw new Refusal('Its background image is not an image whose size can be read');
   const { areas, maxPoints, markers } = dropZones(r.question);
-  r.warnings.push(
-    `Its markers (${markers.join(', ')}) are not carried: a point placed in any drop zone counts, whichever marker Moodle expects there`,
-  );
+  if (!r.tags.anyMarker)
+    r.warnings.push(
+      `Its markers (${markers.join(', ')}) are not carried: a point placed in any drop zone counts, whichever marker Moodle expects there`,
+    );
   if (r.child('showmisplaced')) r.notCarried.push('highlighting misplaced markers');
   r.noteCombinedFeedback();
   return assemble(r, {
@@ -956,6 +972,23 @@ const ddmarker: Reader = (r) => {
   });
 };
 
+/** Labels dropped on an image: a gap fill, the image in its text and a drag gap per drop box (labelledImage.ts). */
+const ddimageortext: Reader = (r) => {
+  const background = r.backgroundImage();
+  if (!background) throw new Refusal('It has no background image');
+  const size = imageDimensions(background.bytes);
+  const { zones, labels, reusable } = dropBoxes(r.question, r.warnings);
+  let placed: ReturnType<typeof labelledImageDraft> | undefined;
+  const draft = assemble(r, { question_type: 'gap_fill' }, [], (text) => {
+    const src = `${MEDIA_PLACEHOLDER}${encodeURIComponent(background.path)}`;
+    placed = labelledImageDraft(text.text, { src, ...size }, zones, labels, reusable);
+    return placed.question_text;
+  });
+  r.warnings.push(PLACED_ON_IMAGE);
+  r.noteCombinedFeedback();
+  return { ...draft, ...placed!, question_text: draft.question_text };
+};
+
 /** Text and media shown among the questions: no answer, no marks. */
 const description: Reader = (r) => assemble(r, { question_type: 'description' }, [], undefined, () => NO_MARKS);
 
@@ -964,7 +997,9 @@ const READERS = new Map<string, Reader>(
     description,
     calculated,
     calculatedsimple: calculated,
+    calculatedmulti,
     ddmarker,
+    ddimageortext,
     multichoice,
     truefalse,
     shortanswer,

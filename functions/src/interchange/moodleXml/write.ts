@@ -1,5 +1,7 @@
 import { literalStars, moodleCategoryPath } from '../gift/write';
 import { embeddedAnswerOf } from './cloze';
+import { calculatedBody } from './calculated';
+import { ddmarkerBody } from './ddmarker';
 import {
   isHtml,
   mediaIdsIn,
@@ -234,10 +236,24 @@ function typeBody(
     case 'description':
       return { type: 'description', body: '', notes: [] };
     case 'calculated':
-      return { cannot: 'a calculated question, whose variables and formula this export does not write yet' };
+      return calculatedBody(q);
     case 'hotspot':
-      return { cannot: 'a hotspot question, which this export does not write as ddmarker yet' };
+      return hotspotBody(q, media);
   }
+}
+
+/** A hotspot as ddmarker, its image the background file it carries; one whose image is no stored file cannot be. */
+function hotspotBody(q: ExportQuestion, media: ExportMedia): (Written & { type: string }) | Unwritable {
+  const [id] = mediaIdsIn(q.image?.src ?? '');
+  const file = id === undefined ? undefined : media.get(id);
+  if (!file)
+    return { cannot: 'a hotspot question whose image is not a stored media file (ddmarker carries its background)' };
+  const background = element(
+    'file',
+    { name: safeFileName(file.name), path: '/', encoding: 'base64' },
+    Buffer.from(file.bytes).toString('base64'),
+  );
+  return { type: 'ddmarker', ...ddmarkerBody(q, background) };
 }
 
 /** The stems with their matches, then each option no stem matches as a subquestion without text (Moodle's distractor). */
@@ -312,6 +328,8 @@ export function moodleQuestion(q: ExportQuestion, media: ExportMedia): string {
   if (!q.title) tagNames.push(EXPORT_TAGS.untitled);
   if (q.question_type === 'multiple_select' && q.option_credits?.length !== q.options.length)
     tagNames.push(EXPORT_TAGS.allOrNothing);
+  if (q.question_type === 'calculated') tagNames.push(EXPORT_TAGS.drawnFromRange);
+  if (q.question_type === 'hotspot') tagNames.push(EXPORT_TAGS.anyMarker);
   if (q.title && /<[a-zA-Z/!]/.test(q.title))
     notes.push("the title reads as HTML: Moodle's names are plain text, from which it strips tags");
   const tags = element('tags', {}, tagNames.map((t) => element('tag', {}, textElement('text', t))).join(''));

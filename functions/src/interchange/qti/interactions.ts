@@ -73,6 +73,8 @@ export interface InteractionPart {
   carried?: Set<XmlElement>;
   /** The question's text when the item has none (a graphic interaction asks by its image). */
   fallbackText?: string;
+  /** HTML the interaction adds after the item's text (labels placed on an image: the image and its zones): the text is HTML then. */
+  textAfter?: string;
 }
 
 /** A choice interaction as read: its choices' ids, options and feedback, and what its declaration keys. */

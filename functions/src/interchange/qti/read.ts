@@ -331,10 +331,10 @@ function itemDraft(
 ): QuestionDraft {
   const options = part.optionFeedback ?? [];
   const fields = [text.content, ...general, ...options.filter((f) => f.html !== '')];
-  const plain = text.wrapped && fields.every((f) => f.plain !== undefined);
+  const plain = text.wrapped && !part.textAfter && fields.every((f) => f.plain !== undefined);
   const value = (f: FieldContent) => (plain ? f.plain! : f.html);
   const draft = {
-    question_text: plain ? text.content.plain! : text.content.html,
+    question_text: plain ? text.content.plain! : text.content.html + (part.textAfter ?? ''),
     text_format: plain ? 'plain' : 'html',
     difficulty: place.difficulty ?? 'medium',
     ...(title !== null ? { title } : {}),

@@ -55,6 +55,7 @@ export function responseRules(root: XmlElement, warnings: Set<string>): Response
         .split('/')
         .pop() ?? template;
     if (name === 'match_correct' || name === 'map_response') return { scoring: name };
+    if (name === 'map_response_point') return { scoring: 'map_response' };
     warnings.add(
       `The response processing template "${name}" was not carried; the standard key (the correct response) was used`,
     );
@@ -65,7 +66,8 @@ export function responseRules(root: XmlElement, warnings: Set<string>): Response
   if (rules.length === 0) return { scoring: 'none' };
   const inside = rules.flatMap((r) => [r, ...descendants(r)]).map((d) => ({ el: d, name: qtiName(d) }));
   const equal = inside.find((d) => d.name === 'equal')?.el;
-  if (inside.some((d) => d.name === 'mapResponse')) return { scoring: 'map_response', equal };
+  if (inside.some((d) => d.name === 'mapResponse' || d.name === 'mapResponsePoint'))
+    return { scoring: 'map_response', equal };
   if (equal) return { scoring: 'match_correct', equal };
   if (inside.some((d) => d.name === 'match') && inside.some((d) => d.name === 'correct'))
     return { scoring: 'match_correct' };

@@ -14,6 +14,7 @@ import {
 import type { AlternativeAnswer, GapDraft } from '../model';
 import { ORDERING_SCORE_ATTRIBUTE } from './parts';
 import { GAP_NUMBER_ATTRIBUTE } from './gaps';
+import { AREA_LABEL_ATTRIBUTE } from './graphics';
 import { CATEGORY_SEPARATOR, correctOptions, exportedTitle, formatNumber } from '../conventions';
 import { comment, element, escapeText, hasNotXml, textElement, toXhtml, XML_DECLARATION } from '../xmlText';
 
@@ -543,8 +544,110 @@ function gapFillItem(
   };
 }
 
+/** A hotspot's image as the interaction shows it: a package file referred to relatively, else its URL. */
+function hotspotImage(q: ExportQuestion, media: ExportMedia, notes: string[]): string {
+  const image = q.image!;
+  const [id] = mediaIdsIn(image.src);
+  const file = id === undefined ? undefined : media.get(id);
+  if (id !== undefined && !file) notes.push(`media not found, left as a link: ${id}`);
+  return element('img', {
+    src: file ? mediaHref(id!, file.name) : image.src,
+    alt: image.alt ?? '',
+    width: String(image.width),
+    height: String(image.height),
+  });
+}
+
+/** An area's QTI shape and coordinates (ours are QTI's own: circle, rect, poly). */
+const shapeOf = (area: NonNullable<ExportQuestion['areas']>[number]) => ({
+  shape: area.shape,
+  coords: area.coords.map(formatNumber).join(','),
+});
+
+/**
+ * A hotspot: choosing areas is a hotspot interaction, each right area earning its share and each
+ * wrong one as much less (bounded at 0, the bank's score); placing points is a select point
+ * interaction scored by its area mapping (each correct area once, map_response_point), its other
+ * areas mapped to 0 so that they come back.
+ */
+function hotspotItem(q: ExportQuestion, media: ExportMedia, notes: string[]): ItemParts {
+  const areas = q.areas ?? [];
+  const ids = areas.map((_, i) => `A${i + 1}`);
+  const correct = ids.filter((_, i) => areas[i].correct);
+  const share = correct.length > 0 ? q.marks / correct.length : 0;
+  const image = hotspotImage(q, media, notes);
+  if (q.select === 'points') {
+    const mapping = element(
+      'qti-area-mapping',
+      { 'default-value': '0', 'lower-bound': '0', 'upper-bound': formatNumber(q.marks) },
+      areas
+        .map((a) =>
+          element('qti-area-map-entry', {
+            ...shapeOf(a),
+            'mapped-value': formatNumber(a.correct ? share : 0),
+            [AREA_LABEL_ATTRIBUTE]: a.label || undefined,
+          }),
+        )
+        .join(''),
+    );
+    return {
+      declarations: element(
+        'qti-response-declaration',
+        { identifier: 'RESPONSE', cardinality: 'multiple', 'base-type': 'point' },
+        mapping,
+      ),
+      interaction: element(
+        'qti-select-point-interaction',
+        { 'response-identifier': 'RESPONSE', 'max-choices': String(q.max_points ?? correct.length) },
+        image,
+      ),
+      processing: element(
+        'qti-response-condition',
+        {},
+        element('qti-response-if', {}, element('qti-is-null', {}, variable('RESPONSE')) + setScore(float(0))) +
+          element('qti-response-else', {}, setScore(element('qti-map-response-point', { identifier: 'RESPONSE' }))),
+      ),
+    };
+  }
+  const choices = areas
+    .map((a, i) =>
+      element('qti-hotspot-choice', { identifier: ids[i], ...shapeOf(a), 'hotspot-label': a.label || undefined }),
+    )
+    .join('');
+  return {
+    declarations: element(
+      'qti-response-declaration',
+      { identifier: 'RESPONSE', cardinality: 'multiple', 'base-type': 'identifier' },
+      correctResponse(correct) +
+        mappingElement(
+          q,
+          ids.map((id) => [id, correct.includes(id) ? share : -share]),
+        ),
+    ),
+    interaction: element(
+      'qti-hotspot-interaction',
+      { 'response-identifier': 'RESPONSE', 'max-choices': '0' },
+      image + choices,
+    ),
+    processing: mappedScore(),
+  };
+}
+
+/**
+ * The types QTI gets no item for, and why (said in a comment of the test): an item read back as
+ * something else (a description) would be worse than none. A calculated question's values are drawn
+ * per attempt, which QTI says only in a template item (templateDeclaration, templateProcessing, the
+ * formula an expression tree of QTI operators), which this export does not write and few players run.
+ */
+const NOT_WRITTEN = {
+  calculated: 'a calculated question, whose values drawn per attempt QTI says only in a template item',
+} as const;
+
+const notWritten = (q: ExportQuestion): string | undefined =>
+  (NOT_WRITTEN as Partial<Record<WrittenType, string>>)[q.question_type];
+
 /** Each type's writer of its declarations, interaction and response processing. */
-const ITEM_WRITERS: Record<WrittenType, PartsWriter> = {
+const ITEM_WRITERS: Record<Exclude<WrittenType, keyof typeof NOT_WRITTEN>, PartsWriter> = {
   multiple_choice: choiceItem,
   multiple_select: choiceItem,
   true_false: choiceItem,
@@ -557,18 +660,11 @@ const ITEM_WRITERS: Record<WrittenType, PartsWriter> = {
   hottext: hottextItem,
   // Text and media only: an item with no interaction.
   description: () => ({ declarations: '', interaction: '', processing: '' }),
-  calculated: (_q, _media, notes) => {
-    notes.push('not exported: a calculated question, whose variables and formula this export does not write yet');
-    return { declarations: '', interaction: '', processing: '' };
-  },
-  hotspot: (_q, _media, notes) => {
-    notes.push('not exported: a hotspot question, whose image and areas this export does not write yet');
-    return { declarations: '', interaction: '', processing: '' };
-  },
+  hotspot: hotspotItem,
 };
 
-/** One question as a qti-assessment-item document. */
-export function qtiItem(q: ExportQuestion, media: ExportMedia): string {
+/** One question (of a type QTI holds: not NOT_WRITTEN's) as a qti-assessment-item document. */
+function qtiItem(q: ExportQuestion & { question_type: keyof typeof ITEM_WRITERS }, media: ExportMedia): string {
   const notes: string[] = [];
   const untitled: Record<string, string> = q.title ? {} : { [UNTITLED_ATTRIBUTE]: 'true' };
   const parts = ITEM_WRITERS[q.question_type](q, media, notes, untitled);
@@ -643,9 +739,7 @@ export function qtiItem(q: ExportQuestion, media: ExportMedia): string {
 
 /** The media a question's item refers to that the package carries. */
 function itemMedia(q: ExportQuestion, media: ExportMedia): Array<{ id: string; path: string; bytes: Uint8Array }> {
-  if (!isHtml(q)) return [];
-  const ids = new Set([q.question_text, q.feedback ?? '', ...(q.option_feedback ?? [])].flatMap(mediaIdsIn));
-  return [...ids].flatMap((id) => {
+  return mediaOfQuestion(q).flatMap((id) => {
     const file = media.get(id);
     return file ? [{ id, path: mediaPath(id, file.name), bytes: file.bytes }] : [];
   });
@@ -727,6 +821,8 @@ export class QtiPackageWriter {
   private readonly categoryOf = new Map<string, string>();
   /** mediaId → the name its file was written under. */
   private readonly mediaNames = new Map<string, string>();
+  /** What was left out and why: comments of the test. */
+  private readonly notWritten: string[] = [];
   private queued = 0;
   private waiting: Array<() => void> = [];
 
@@ -756,6 +852,11 @@ export class QtiPackageWriter {
   async add(questions: readonly ExportQuestion[], media: ExportMedia): Promise<void> {
     for (const q of questions) {
       if (this.categoryOf.has(q.id)) continue;
+      const cannot = notWritten(q);
+      if (cannot) {
+        this.notWritten.push(`not exported: "${exportedTitle(q)}" is ${cannot}`);
+        continue;
+      }
       // Media already in the package are referred to by the name they were written under.
       const known = new Map(media);
       for (const id of mediaOfQuestion(q)) {
@@ -764,7 +865,7 @@ export class QtiPackageWriter {
       }
       media = known;
       const files = itemMedia(q, media);
-      this.addEntry(qtiItem(q, media), itemPath(q.id), true);
+      this.addEntry(qtiItem(q as Parameters<typeof qtiItem>[0], media), itemPath(q.id), true);
       // A file several questions share is in the package once.
       for (const file of files)
         if (!this.mediaNames.has(file.id)) {
@@ -810,7 +911,11 @@ export class QtiPackageWriter {
           test.shuffle,
         )
       : assessmentTest('question-bank', 'Question bank', this.categoryRuns([...this.categoryOf.keys()]), false);
-    this.zip.addBuffer(Buffer.from(testXml, 'utf8'), TEST_PATH, { mtime: EPOCH });
+    const noted = testXml.replace(
+      XML_DECLARATION,
+      XML_DECLARATION + this.notWritten.map((n) => `${comment(n)}\n`).join(''),
+    );
+    this.zip.addBuffer(Buffer.from(noted, 'utf8'), TEST_PATH, { mtime: EPOCH });
     const dependencies = [...this.categoryOf.keys()].map((id) =>
       element('dependency', { identifierref: itemIdentifier(id) }),
     );

@@ -44,7 +44,8 @@ let mathjs: MathModule | undefined;
 const math = (): MathModule => (mathjs ??= require('mathjs/number') as MathModule);
 
 /** A formula as written (Moodle's `{a}` placeholders and `pi()` read as `a` and `pi`), ready to parse. */
-const plain = (formula: string): string => formula.replace(/\{([A-Za-z]\w*)\}/g, '$1').replace(/\bpi\(\)/g, 'pi');
+export const plainFormula = (formula: string): string =>
+  formula.replace(/\{([A-Za-z]\w*)\}/g, '$1').replace(/\bpi\(\)/g, 'pi');
 
 /** Why a node may not be in a formula, or undefined when it may. */
 function nodeProblem(node: MathNode, variables: ReadonlySet<string>): string | undefined {
@@ -77,7 +78,7 @@ function nodeProblem(node: MathNode, variables: ReadonlySet<string>): string | u
 export function formulaProblem(formula: string, variables: readonly string[]): string | undefined {
   let root: MathNode;
   try {
-    root = math().parse(plain(formula));
+    root = math().parse(plainFormula(formula));
   } catch (err) {
     return `Does not parse: ${(err as Error).message}`;
   }
@@ -95,7 +96,7 @@ export function formulaProblem(formula: string, variables: readonly string[]): s
 export function evaluateFormula(formula: string, values: Readonly<Record<string, number>>): number {
   try {
     const value: unknown = math()
-      .compile(plain(formula))
+      .compile(plainFormula(formula))
       .evaluate({ ...values });
     return typeof value === 'number' && Number.isFinite(value) ? value : Number.NaN;
   } catch {

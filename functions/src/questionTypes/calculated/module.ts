@@ -3,6 +3,7 @@ import type { KeyedQuestion, Marking, PartOutcome, QuestionTypeModule, ShownQues
 import { parseNumberAnswer } from '../../shared';
 import { calculatedExtras, CalculatedInput, normalizeCalculated } from './schema';
 import { decimalsOf, drawValues, evaluateFormula } from './formula';
+import { choiceMark, choiceTexts, keyChoiceText, shownChoices, valueText } from './choices';
 
 // A number from a formula. Its variables are drawn for each attempt from the attempt's seed (its
 // id) and the question's id, so every read of the attempt shows the same values and its scoring
@@ -19,7 +20,7 @@ const rightAnswer = (question: Pick<KeyedQuestion, 'id' | 'correct_answer' | 'va
   evaluateFormula(question.correct_answer, valuesFor(question, seed));
 
 /** A value as the review shows it: twelve significant digits, no float noise. */
-const shown = (value: number): string => String(Number(value.toPrecision(12)));
+const shown = (value: number): string => valueText(value);
 
 /** How far answers fall from the right one, as analytics counts them: the bands of the one part of a calculated question. */
 const ERROR_BANDS = ['within the tolerance', 'within 1 %', 'within 10 %', 'further', 'not a number'];
@@ -35,6 +36,7 @@ function errorOutcome(question: KeyedQuestion, answer: string, seed: string): Pa
 }
 
 function mark(question: KeyedQuestion, answer: string, seed: string): Marking {
+  if (question.choices?.length) return choiceMark(question.choices, valuesFor(question, seed), answer);
   const expected = rightAnswer(question, seed);
   if (Number.isNaN(expected)) return allOrNothing(false);
   const tolerance = Math.max(0, question.tolerance ?? 0);
@@ -55,7 +57,7 @@ export const calculated: QuestionTypeModule<'calculated', typeof CalculatedInput
   name: 'calculated',
   input: CalculatedInput,
   options: 'none',
-  extras: ['variables', 'tolerance_type'],
+  extras: ['variables', 'choices', 'tolerance_type'],
   ownFields: ['tolerance'],
   numericKey: true,
   normalize: normalizeCalculated,
@@ -69,8 +71,18 @@ export const calculated: QuestionTypeModule<'calculated', typeof CalculatedInput
   partLabels: () => [{ label: 'Error', choices: [...ERROR_BANDS] }],
   partOutcomes: (question, answer, seed) => [errorOutcome(question, answer, seed)],
   // An attempt's review shows its own right answer; elsewhere (the bank) the formula.
-  shownKey: (question, seed) => (seed === undefined ? question.correct_answer : shown(rightAnswer(question, seed))),
-  takerView: (question, seed) => ({ options: [], question_text: textWithValues(question, seed) }),
-  keyFields: ['correct_answer', 'tolerance', 'marks', 'tolerance_type', 'variables'],
+  shownKey: (question, seed) =>
+    seed === undefined
+      ? question.correct_answer
+      : question.choices?.length
+        ? (keyChoiceText(question.choices, valuesFor(question, seed)) ?? '')
+        : shown(rightAnswer(question, seed)),
+  takerView: (question, seed) => ({
+    options: question.choices?.length
+      ? shownChoices(choiceTexts(question.choices, valuesFor(question, seed)), seed, question.id)
+      : [],
+    question_text: textWithValues(question, seed),
+  }),
+  keyFields: ['correct_answer', 'tolerance', 'marks', 'tolerance_type', 'variables', 'choices'],
   regradeRefusal: null,
 };

@@ -1,6 +1,6 @@
 import { isNumberText } from '../../fieldErrors';
 import { asStored, oneChoice } from '../answerText';
-import type { KeyDraft, QuestionTypeDefinition, VariableDraft } from '../module';
+import type { ChoiceDraft, KeyDraft, QuestionTypeDefinition, VariableDraft } from '../module';
 
 // A formula over variables drawn per attempt. The stored key is the formula; the service writes each
 // attempt's values into the text the taker reads and scores the number against that attempt's answer.
@@ -70,6 +70,39 @@ function variableProblem(v: VariableDraft, n: number): string | null {
   return null;
 }
 
+/** A choice the author has not filled in yet. */
+export const EMPTY_CHOICE: ChoiceDraft = { formula: '', credit: '0', decimals: '' };
+
+const MAX_CHOICES = 10;
+
+const choiceOf = (c: ChoiceDraft) => ({
+  formula: c.formula.trim(),
+  credit: Number(c.credit),
+  ...(c.decimals.trim() === '' ? {} : { decimals: Number(c.decimals) }),
+});
+
+/** The formula of the key: as written, else that of the first choice with full credit. */
+const keyFormula = (draft: KeyDraft): string =>
+  draft.formula.trim() || (draft.calculated_choices.find((c) => Number(c.credit) === 100)?.formula.trim() ?? '');
+
+/** What is wrong with the choices, or null (none: the number is typed). */
+function choicesProblem(draft: KeyDraft, formula: string): string | null {
+  const choices = draft.calculated_choices;
+  if (choices.length === 0) return null;
+  if (choices.length < 2 || choices.length > MAX_CHOICES) return `Write 2 to ${MAX_CHOICES} choices, or none.`;
+  for (const [i, c] of choices.entries()) {
+    if (c.formula.trim() === '') return `Choice ${i + 1}: write its formula.`;
+    const credit = Number(c.credit);
+    if (!isNumberText(c.credit) || credit < 0 || credit > 100) return `Choice ${i + 1}: its credit is from 0 to 100.`;
+    const decimals = Number(c.decimals);
+    if (c.decimals.trim() !== '' && (!Number.isInteger(decimals) || decimals < 0 || decimals > MAX_DECIMALS))
+      return `Choice ${i + 1}: its decimals are a whole number from 0 to ${MAX_DECIMALS}, or empty.`;
+  }
+  const full = choices.filter((c) => Number(c.credit) === 100).map((c) => c.formula.trim());
+  if (!full.includes(formula)) return 'The formula is that of a choice with credit 100: the key a review shows.';
+  return null;
+}
+
 /** What the form can tell about the variables and the formula before sending; the service tries every draw. */
 function calculatedProblem(draft: KeyDraft): string | null {
   const variables = variablesFor(draft);
@@ -81,8 +114,10 @@ function calculatedProblem(draft: KeyDraft): string | null {
   const names = variables.map((v) => v.name.trim());
   const twice = names.find((name, i) => names.indexOf(name) !== i);
   if (twice !== undefined) return `The variable ${twice} is named twice: make each name different.`;
-  const formula = draft.formula.trim();
+  const formula = keyFormula(draft);
   if (formula === '') return 'Write the formula of the right answer.';
+  const choices = choicesProblem(draft, formula);
+  if (choices) return choices;
   const allowed = new Set<string>([...names, ...FORMULA_NAMES]);
   const unknown = [...formula.matchAll(FORMULA_NAME)].map((m) => m[0]).find((name) => !allowed.has(name));
   return unknown === undefined ? null : `The formula names “${unknown}”, which is no variable nor an allowed function.`;
@@ -110,6 +145,11 @@ export const calculated: QuestionTypeDefinition = {
     })),
     formula: q.correct_answer ?? '',
     tolerance_type: q.tolerance_type ?? 'absolute',
+    calculated_choices: (q.choices ?? []).map((c) => ({
+      formula: c.formula,
+      credit: String(c.credit),
+      decimals: c.decimals === undefined ? '' : String(c.decimals),
+    })),
   }),
   keyLabel: 'Variables and formula',
   keyFieldLabels: {
@@ -117,14 +157,16 @@ export const calculated: QuestionTypeDefinition = {
     variables: 'Variables',
     tolerance: 'Tolerance',
     tolerance_type: 'Tolerance type',
+    choices: 'Choices',
   },
   keyProblem: calculatedProblem,
   bodyOf: (draft) => ({
     question_type: 'calculated',
     variables: variablesFor(draft).map(variableOf),
-    formula: draft.formula.trim(),
+    formula: keyFormula(draft),
     tolerance: draft.tolerance.trim() === '' ? null : Number(draft.tolerance),
     tolerance_type: draft.tolerance_type,
+    ...(draft.calculated_choices.length > 0 ? { choices: draft.calculated_choices.map(choiceOf) } : {}),
   }),
   regradeKeyHint: 'A formula in terms of the variables',
   toleranceInKey: true,
