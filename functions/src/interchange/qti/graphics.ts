@@ -7,7 +7,8 @@ import { correctValues } from './scoring';
 import { labelledImageDraft, type PlacedImage, PLACED_ON_IMAGE, zoneAt } from '../labelledImage';
 
 // Pure: the graphic interactions that map onto a hotspot question: a hotspot interaction (areas of an
-// image to choose) and a select point interaction (points to place, scored by its area mapping). The
+// image to choose), a select point interaction (points to place, scored by its area mapping) and a
+// position object interaction (an object placed on its stage's image, read as points placed). The
 // image is the interaction's <object>, whose width and height are the frame of the coordinates.
 
 type Area = NonNullable<QuestionDraft['areas']>[number];
@@ -15,9 +16,12 @@ type Area = NonNullable<QuestionDraft['areas']>[number];
 /** On an area map entry: our export's label of the area (QTI's entries have none). */
 export const AREA_LABEL_ATTRIBUTE = 'data-label';
 
-/** The interaction's image (an <object data> or, in QTI 3, an <img src>): its source (a package file as a media placeholder), its size as given, its alt text. */
-function imageSource(item: ItemReading): PlacedImage & { data: string } {
-  const holder = kids(item.interaction).find((k) => ['object', 'img'].includes(qtiName(k)));
+/**
+ * The interaction's image (an <object data> or, in QTI 3, an <img src>; a position object's is its
+ * stage's): its source (a package file as a media placeholder), its size as given, its alt text.
+ */
+function imageSource(item: ItemReading, within: XmlElement = item.interaction): PlacedImage & { data: string } {
+  const holder = kids(within).find((k) => ['object', 'img'].includes(qtiName(k)));
   const data = holder && (attr(holder, 'data') ?? attr(holder, 'src'));
   if (!holder || !data) throw new Refusal('It has no image (an <object> or <img> to place its areas on)');
   const width = numberOf(attr(holder, 'width'));
@@ -34,8 +38,8 @@ function imageSource(item: ItemReading): PlacedImage & { data: string } {
 }
 
 /** The image as a hotspot's: its width and height are the frame its areas stand in. */
-function imageOf(item: ItemReading): NonNullable<QuestionDraft['image']> {
-  const { data, width, height, ...image } = imageSource(item);
+function imageOf(item: ItemReading, within?: XmlElement): NonNullable<QuestionDraft['image']> {
+  const { data, width, height, ...image } = imageSource(item, within);
   if (!width || !height)
     throw new Refusal(`Its image "${data}" gives no width and height: its areas have no frame to stand in`);
   return { ...image, width, height };
@@ -116,8 +120,27 @@ function isRightLessWrong(item: ItemReading, keys: readonly string[]): boolean {
 }
 
 /** A select point interaction: the areas its area mapping credits (or a small circle round each correct point). */
-function selectPointInteraction(item: ItemReading): InteractionPart {
-  const image = imageOf(item);
+const selectPointInteraction = (item: ItemReading): InteractionPart => pointsOn(item, imageOf(item));
+
+/**
+ * A position object interaction: an object to place on its stage's image, scored as points placed
+ * (its area mapping, or circles round the correct points): points placed on the stage's image here.
+ */
+function positionObjectInteraction(item: ItemReading): InteractionPart {
+  const stage = [...descendants(item.root)].find(
+    (d) => qtiName(d) === 'positionObjectStage' && kids(d).includes(item.interaction),
+  );
+  if (!stage) throw new Refusal('Its position object stage (the image to place on) is missing');
+  const placed = kids(item.interaction).find((k) => ['object', 'img'].includes(qtiName(k)));
+  const what = placed && collapse(attr(placed, 'alt') ?? (textOf(placed) || (attr(placed, 'data') ?? '')));
+  item.warnings.add(
+    `The object to place${what ? ` (${what})` : ''} is not carried: the taker places points on the image instead`,
+  );
+  return pointsOn(item, imageOf(item, stage));
+}
+
+/** Points to place on an image: the areas the area mapping credits (or a small circle round each correct point). */
+function pointsOn(item: ItemReading, image: NonNullable<QuestionDraft['image']>): InteractionPart {
   const mapping = item.declaration && kid(item.declaration, 'areaMapping');
   const entries = mapping ? kids(mapping).filter((k) => qtiName(k) === 'areaMapEntry') : [];
   let areas: Area[] = entries.flatMap((entry): Area[] => {
@@ -216,5 +239,6 @@ function labelOf(label: XmlElement, index: number, warnings: Set<string>): strin
 export const GRAPHIC_INTERACTIONS = new Map<string, (item: ItemReading) => InteractionPart>([
   ['hotspotInteraction', hotspotInteraction],
   ['selectPointInteraction', selectPointInteraction],
+  ['positionObjectInteraction', positionObjectInteraction],
   ['graphicGapMatchInteraction', graphicGapMatchInteraction],
 ]);

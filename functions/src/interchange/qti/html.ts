@@ -165,6 +165,9 @@ function qtiElementHtml(el: XmlElement, ctx: HtmlContext): string {
         .join('');
     case 'gapText':
       return '';
+    // Its image is the question's (a hotspot's), its object the points the taker places.
+    case 'positionObjectStage':
+      return '';
     case 'rubricBlock': {
       const view = attr(el, 'view');
       ctx.warnings.add(`A rubric block${view ? ` (for ${view})` : ''} was not carried: the bank has no place for it`);
