@@ -41,15 +41,16 @@ export function TakerInput({ question, name, value, onAnswer }: TakerInputProps)
     window.addEventListener('keydown', cancel);
     return () => window.removeEventListener('keydown', cancel);
   }, [drag]);
-  /** The order `next` answered, `item` said at its new place and its button focused. */
-  const settle = (next: string[], item: string) => {
+  /** The order `next` answered, `item` said at its new place and its `way` button focused. */
+  const settle = (next: string[], item: string, way: 'up' | 'down') => {
     const to = next.indexOf(item);
     // At either end one of its buttons is disabled: the other keeps the focus.
-    focusNext.current = to === 0 ? `${name}-down-${to}` : `${name}-up-${to}`;
+    const kept = to === 0 ? 'down' : to === next.length - 1 ? 'up' : way;
+    focusNext.current = `${name}-${kept}-${to}`;
     setSaid(`“${item}” is now ${to + 1} of ${next.length}.`);
     onAnswer(answerOfParts(next));
   };
-  const move = (from: number, to: number) => settle(moved(items, from, to), items[from]);
+  const move = (from: number, to: number) => settle(moved(items, from, to), items[from], to < from ? 'up' : 'down');
 
   const startDrag = (e: PointerEvent<HTMLLIElement>, item: string) => {
     const target = e.target as HTMLElement;
@@ -72,7 +73,7 @@ export function TakerInput({ question, name, value, onAnswer }: TakerInputProps)
   const drop = () => {
     if (!drag) return;
     setDrag(null);
-    if (drag.order.some((item, i) => item !== items[i])) settle(drag.order, drag.item);
+    if (drag.order.some((item, i) => item !== items[i])) settle(drag.order, drag.item, 'up');
   };
 
   const order = drag?.order ?? items;
