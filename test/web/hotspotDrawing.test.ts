@@ -40,7 +40,13 @@ describe('web questionTypes: drawing a hotspot’s areas', () => {
   const moves: Array<[string, Parameters<typeof movedCoords>[0], number, number, number[]]> = [
     ['a rectangle moves both corners', { shape: 'rect', coords: [10, 10, 50, 30] }, 5, -3, [15, 7, 55, 27]],
     ['a circle moves its centre and keeps its radius', { shape: 'circle', coords: [50, 50, 10] }, 20, 10, [70, 60, 10]],
-    ['a polygon moves every point', { shape: 'poly', coords: [10, 10, 30, 10, 20, 30] }, 1, 2, [11, 12, 31, 12, 21, 32]],
+    [
+      'a polygon moves every point',
+      { shape: 'poly', coords: [10, 10, 30, 10, 20, 30] },
+      1,
+      2,
+      [11, 12, 31, 12, 21, 32],
+    ],
     ['an area stops at the right edge', { shape: 'rect', coords: [150, 10, 190, 30] }, 50, 0, [160, 10, 200, 30]],
     ['an area stops at the top edge', { shape: 'circle', coords: [50, 20, 10] }, 0, -40, [50, 10, 10]],
   ];

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { DEMO_QUESTIONS } from '../../../scripts/seed-exams.mjs';
 import { createTenant, uniqueName } from '../../support/fixtures';
 import { BASE_URL } from '../../support/env';
-import { freshIp, post } from '../../support/http';
+import { freshIp, get, post } from '../../support/http';
 
 type Tenant = Awaited<ReturnType<typeof createTenant>>;
 
@@ -60,6 +60,37 @@ export async function importFile(
     body: form,
   });
   return { status: res.status, body: await res.json() };
+}
+
+// A 2×2 red PNG, stored by importing a Moodle XML question that shows it (the one way a test stores a file).
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEUlEQVR4nGP4z8DwnwGMgRQAH+4D/dJQfRoAAAAASUVORK5CYII=';
+
+/** A small image stored in the organization's media: its media id (its address is /api/media/<id>). */
+export async function storedImage(tenant: Tenant): Promise<string> {
+  const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<quiz>
+  <question type="multichoice">
+    <name><text>${uniqueName('Dot')}</text></name>
+    <questiontext format="html">
+      <text><![CDATA[<p>What colour is the dot?</p><p><img src="@@PLUGINFILE@@/dot.png" alt="the dot"></p>]]></text>
+      <file name="dot.png" path="/" encoding="base64">${PNG}</file>
+    </questiontext>
+    <defaultgrade>1</defaultgrade>
+    <single>true</single>
+    <answer fraction="100" format="plain_text"><text>Red</text></answer>
+    <answer fraction="0" format="plain_text"><text>Blue</text></answer>
+  </question>
+</quiz>
+`;
+  const imported = await importFile(tenant, 'dot.xml', xml);
+  assert.equal(imported.status, 201, JSON.stringify(imported.body));
+  const stored = await get(`/api/questions/${imported.body.question_ids[0]}`, {
+    token: tenant.admin.token,
+    ip: freshIp(),
+  });
+  const mediaId = /\/api\/media\/([^"?]+)"/.exec(stored.body.question_text)?.[1];
+  assert.ok(mediaId, stored.body.question_text);
+  return mediaId;
 }
 
 /** An organization and a published test of the demo questions, made once for the enclosing describe. */

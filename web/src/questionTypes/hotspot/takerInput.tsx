@@ -1,16 +1,7 @@
 // Loaded only when a test holds the type (its module's loader), with the attempt.
 import { useState } from 'react';
 import type { TakerInputProps } from '../module';
-import {
-  answerOfPicks,
-  areaName,
-  boxOf,
-  MAX_POINTS,
-  picksOf,
-  pointOf,
-  pointText,
-  shownPick,
-} from './definition';
+import { answerOfPicks, areaName, boxOf, MAX_POINTS, picksOf, pointOf, pointText, shownPick } from './definition';
 import { Picture, share } from './picture';
 
 type Image = NonNullable<TakerInputProps['question']['image']>;

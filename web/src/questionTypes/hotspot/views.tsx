@@ -140,11 +140,7 @@ function AuthorKey({ draft, set, problemsAt }: AuthorKeyProps) {
           <p className="hint">Fill in the image’s address, width and height to draw the areas on it.</p>
         ) : (
           <Suspense fallback={<p className="hint">Loading the drawing tool…</p>}>
-            <AreaDrawing
-              image={imageOf(draft.image)}
-              areas={areas}
-              onAreas={(next) => set('areas', next)}
-            />
+            <AreaDrawing image={imageOf(draft.image)} areas={areas} onAreas={(next) => set('areas', next)} />
           </Suspense>
         )}
         {areas.map((area, i) => (
