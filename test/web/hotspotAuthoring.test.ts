@@ -16,6 +16,8 @@ const [WIDTH, HEIGHT] = [300, 300];
 
 /** The drawing surface: where a share of the image's sides is on the page, and the image pixel there. */
 async function surface(form: Locator) {
+  // The mouse moves in the viewport: the image is brought into it first.
+  await form.locator('svg.hotspot-canvas').scrollIntoViewIfNeeded();
   const box = await form.locator('svg.hotspot-canvas').boundingBox();
   assert.ok(box);
   const at = (x: number, y: number) => ({ x: box.x + (x / WIDTH) * box.width, y: box.y + (y / HEIGHT) * box.height });
