@@ -2,32 +2,15 @@ import assert from 'node:assert/strict';
 import { createTenant, createUser } from '../support/fixtures';
 import { freshIp, post } from '../support/http';
 import { browserPerTest, checkPage, signInAs } from './support/browser';
-import { createTestWith, DEMO_QUESTIONS } from './support/exams';
+import { createTestWith, DEMO_QUESTIONS, QUESTIONS_WITH_PARTS } from './support/exams';
 
 // The analytics page's figures per part: a table per question with parts, a row per part (its
 // answers, its facility, the choices made), none for a question without parts.
 
 type Tenant = Awaited<ReturnType<typeof createTenant>>;
 
-const QUESTIONS = [
-  {
-    question_text: 'Match each country with its capital',
-    question_type: 'matching',
-    marks: 2,
-    difficulty: 'easy',
-    stems: ['France', 'Italy'],
-    options: ['Paris', 'Rome', 'Oslo'],
-    matches: ['Paris', 'Rome'],
-  },
-  {
-    question_text: 'Put the planets in order from the Sun',
-    question_type: 'ordering',
-    marks: 1,
-    difficulty: 'easy',
-    options: ['Mercury', 'Venus', 'Earth'],
-  },
-  DEMO_QUESTIONS[0],
-];
+// A matching (France → Paris, Italy → Rome), an ordering (Mercury, Venus, Earth) and a question without parts.
+const QUESTIONS = [...QUESTIONS_WITH_PARTS.slice(0, 2), DEMO_QUESTIONS[0]];
 
 /** A new student of the organization answers the test's questions so, and submits. */
 async function sitAndSubmit(tenant: Tenant, testId: string, questionIds: string[], answers: string[]): Promise<void> {

@@ -1,24 +1,15 @@
 import assert from 'node:assert/strict';
 import type { Locator, Page } from 'playwright-core';
 import { createTenant } from '../support/fixtures';
-import { browserPerTest, checkPage, press, savedAnswersOf, signInAs } from './support/browser';
-import { createTestWith } from './support/exams';
+import { browserPerTest, checkPage, orderOf, press, savedAnswersOf, signInAs } from './support/browser';
+import { createTestWith, QUESTIONS_WITH_PARTS } from './support/exams';
 
 // An ordering's items dragged by a mouse and by a touch on their handle, an unfinished drag put back
 // by Escape, and the buttons kept as the way without dragging: the moved item's button keeps the
 // focus and its new place is said.
 
-const ORDERING = {
-  question_text: 'Put the planets in order from the Sun',
-  question_type: 'ordering',
-  marks: 1,
-  difficulty: 'easy',
-  options: ['Mercury', 'Venus', 'Earth'],
-};
-
-/** The items of an ordering as the list shows them now. */
-const orderOf = async (group: Locator) =>
-  (await group.getByRole('listitem').allInnerTexts()).map((text) => text.replace(/\s*Move up\s*Move down\s*$/, ''));
+// The ordering of the types with parts: Mercury, Venus, Earth.
+const ORDERING = QUESTIONS_WITH_PARTS[1];
 
 /** The centre of an item's drag handle, and the point just inside the top of the list. */
 async function dragPoints(group: Locator, item: string) {

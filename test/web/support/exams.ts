@@ -62,6 +62,49 @@ export async function importFile(
   return { status: res.status, body: await res.json() };
 }
 
+/** One question of each type with parts but the newest: a matching, an ordering, a gap fill and a hottext. */
+export const QUESTIONS_WITH_PARTS = [
+  {
+    question_text: 'Match each country with its capital',
+    question_type: 'matching',
+    marks: 2,
+    difficulty: 'easy',
+    stems: ['France', 'Italy'],
+    options: ['Paris', 'Rome', 'Oslo'],
+    matches: ['Paris', 'Rome'],
+  },
+  {
+    question_text: 'Put the planets in order from the Sun',
+    question_type: 'ordering',
+    marks: 1,
+    difficulty: 'easy',
+    options: ['Mercury', 'Venus', 'Earth'],
+  },
+  {
+    question_text: 'France’s capital is [[1]], pi is [[2]], [[3]] is red, [[4]] is ours and [[5]] circles it.',
+    question_type: 'gap_fill',
+    marks: 5,
+    difficulty: 'easy',
+    gaps: [
+      { kind: 'text', answers: [{ answer: 'Paris', credit: 100 }] },
+      { kind: 'numeric', answers: [{ answer: '3.14', credit: 100, tolerance: 0.01 }] },
+      { kind: 'select', answers: [{ answer: 'Mars', credit: 100 }], options: ['Mars', 'Venus'] },
+      { kind: 'drag', answers: [{ answer: 'Earth', credit: 100 }] },
+      { kind: 'drag', answers: [{ answer: 'Moon', credit: 100 }] },
+    ],
+    drag_options: ['Earth', 'Moon', 'Sun'],
+  },
+  {
+    question_text: '<p>The quick brown [[fox]] <em>[[jumps]]</em> over the lazy [[dog]].</p>',
+    text_format: 'html',
+    question_type: 'hottext',
+    marks: 2,
+    difficulty: 'easy',
+    correct_answer: 'fox|dog',
+    max_choices: 2,
+  },
+];
+
 // A 2×2 red PNG, stored by importing a Moodle XML question that shows it (the one way a test stores a file).
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEUlEQVR4nGP4z8DwnwGMgRQAH+4D/dJQfRoAAAAASUVORK5CYII=';
 
