@@ -55,7 +55,8 @@ export default defineConfig({
         clientsClaim: true,
         skipWaiting: true,
         globPatterns: ['index.html', 'assets/*.{js,css}'],
-        globIgnores: ['**/AdminApp-*'],
+        // The hotspot's drawing tool is the question form's, loaded from the registry as a chunk of its own.
+        globIgnores: ['**/AdminApp-*', '**/areaDrawing-*'],
         navigateFallback: '/index.html',
         navigateFallbackDenylist: [/^\/api\//, /^\/docs/, /^\/__\//],
       },

@@ -12,7 +12,7 @@ import {
   picksOf,
   pointText,
 } from '../../web/src/questionTypes/hotspot/definition';
-import { moved } from '../../web/src/questionTypes/ordering/definition';
+import { dropIndexOf, moved } from '../../web/src/questionTypes/ordering/definition';
 import {
   answerOfParts,
   GAP_MARK,
@@ -1051,6 +1051,18 @@ describe('web questionTypes: answers with parts and marked texts', () => {
     assert.deepEqual(moved(['a', 'b', 'c'], 2, 1), ['a', 'c', 'b']);
     assert.deepEqual(moved(['a', 'b', 'c'], 0, 1), ['b', 'a', 'c']);
   });
+
+  // Items drawn 20 pixels high, their centres at 10, 30, 50: where a dragged item lands.
+  const drops: Array<[string, number, number, number]> = [
+    ['above every other item, first', 2, 5, 0],
+    ['past the middle of the item above it, before that item', 2, 25, 1],
+    ['short of the middle of the item above it, in its own place', 2, 35, 2],
+    ['past the middle of the item below it, after that item', 0, 31, 1],
+    ['below every other item, last', 0, 90, 2],
+    ['over its own centre, in its own place', 1, 30, 1],
+  ];
+  for (const [name, from, y, expected] of drops)
+    it(`drops a dragged item ${name}`, () => assert.equal(dropIndexOf([10, 30, 50], from, y), expected));
 
   const lines: Array<[string, string, GapDraft['kind'], string, object]> = [
     ['an answer alone earns full credit', 'Paris', 'text', '', { answer: 'Paris', credit: 100 }],

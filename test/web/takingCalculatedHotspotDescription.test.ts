@@ -1,44 +1,13 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { createTenant, uniqueName } from '../support/fixtures';
-import { freshIp, get } from '../support/http';
+import { createTenant } from '../support/fixtures';
 import { browserPerTest, checkPage, press, savedAnswersOf, signInAs } from './support/browser';
-import { createTestWith, importFile } from './support/exams';
+import { createTestWith, storedImage } from './support/exams';
 
 // A description (read, never answered), a calculated (a number typed, a decimal comma allowed) and a
 // hotspot choosing areas and placing points, answered by keyboard alone: the areas as toggle buttons
 // in a list below the image, a point typed as X and Y. The image is a stored media file, fetched with
 // the attempt's credentials.
-
-// A 2×2 red PNG, stored by importing a Moodle XML question that shows it (the one way a test stores a file).
-const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEUlEQVR4nGP4z8DwnwGMgRQAH+4D/dJQfRoAAAAASUVORK5CYII=';
-
-async function storedImage(tenant: Awaited<ReturnType<typeof createTenant>>): Promise<string> {
-  const xml = `<?xml version="1.0" encoding="UTF-8"?>
-<quiz>
-  <question type="multichoice">
-    <name><text>${uniqueName('Dot')}</text></name>
-    <questiontext format="html">
-      <text><![CDATA[<p>What colour is the dot?</p><p><img src="@@PLUGINFILE@@/dot.png" alt="the dot"></p>]]></text>
-      <file name="dot.png" path="/" encoding="base64">${PNG}</file>
-    </questiontext>
-    <defaultgrade>1</defaultgrade>
-    <single>true</single>
-    <answer fraction="100" format="plain_text"><text>Red</text></answer>
-    <answer fraction="0" format="plain_text"><text>Blue</text></answer>
-  </question>
-</quiz>
-`;
-  const imported = await importFile(tenant, 'dot.xml', xml);
-  assert.equal(imported.status, 201, JSON.stringify(imported.body));
-  const stored = await get(`/api/questions/${imported.body.question_ids[0]}`, {
-    token: tenant.admin.token,
-    ip: freshIp(),
-  });
-  const mediaId = /\/api\/media\/([^"?]+)"/.exec(stored.body.question_text)?.[1];
-  assert.ok(mediaId, stored.body.question_text);
-  return mediaId;
-}
 
 const questionsWith = (src: string) => [
   {

@@ -1,57 +1,10 @@
 import assert from 'node:assert/strict';
-import type { Locator } from 'playwright-core';
 import { createTenant } from '../support/fixtures';
-import { browserPerTest, checkPage, press, savedAnswersOf, signInAs } from './support/browser';
-import { createTestWith } from './support/exams';
+import { browserPerTest, checkPage, orderOf, press, savedAnswersOf, signInAs } from './support/browser';
+import { createTestWith, QUESTIONS_WITH_PARTS } from './support/exams';
 
 // The types with parts, answered by keyboard alone: a drop-down per stem, items moved by buttons,
 // a control at each gap, phrases as toggle buttons; every part kept in the one saved answer.
-
-const QUESTIONS = [
-  {
-    question_text: 'Match each country with its capital',
-    question_type: 'matching',
-    marks: 2,
-    difficulty: 'easy',
-    stems: ['France', 'Italy'],
-    options: ['Paris', 'Rome', 'Oslo'],
-    matches: ['Paris', 'Rome'],
-  },
-  {
-    question_text: 'Put the planets in order from the Sun',
-    question_type: 'ordering',
-    marks: 1,
-    difficulty: 'easy',
-    options: ['Mercury', 'Venus', 'Earth'],
-  },
-  {
-    question_text: 'France’s capital is [[1]], pi is [[2]], [[3]] is red, [[4]] is ours and [[5]] circles it.',
-    question_type: 'gap_fill',
-    marks: 5,
-    difficulty: 'easy',
-    gaps: [
-      { kind: 'text', answers: [{ answer: 'Paris', credit: 100 }] },
-      { kind: 'numeric', answers: [{ answer: '3.14', credit: 100, tolerance: 0.01 }] },
-      { kind: 'select', answers: [{ answer: 'Mars', credit: 100 }], options: ['Mars', 'Venus'] },
-      { kind: 'drag', answers: [{ answer: 'Earth', credit: 100 }] },
-      { kind: 'drag', answers: [{ answer: 'Moon', credit: 100 }] },
-    ],
-    drag_options: ['Earth', 'Moon', 'Sun'],
-  },
-  {
-    question_text: '<p>The quick brown [[fox]] <em>[[jumps]]</em> over the lazy [[dog]].</p>',
-    text_format: 'html',
-    question_type: 'hottext',
-    marks: 2,
-    difficulty: 'easy',
-    correct_answer: 'fox|dog',
-    max_choices: 2,
-  },
-];
-
-/** The items of an ordering as the list shows them now. */
-const orderOf = async (group: Locator) =>
-  (await group.getByRole('listitem').allInnerTexts()).map((text) => text.replace(/\s*Move up\s*Move down\s*$/, ''));
 
 describe('web app: a student answers the types with parts', function () {
   this.timeout(180_000);
@@ -59,7 +12,7 @@ describe('web app: a student answers the types with parts', function () {
   let made: { tenant: Awaited<ReturnType<typeof createTenant>>; test: Awaited<ReturnType<typeof createTestWith>> };
   before(async () => {
     const tenant = await createTenant();
-    made = { tenant, test: await createTestWith(tenant, { questions: QUESTIONS }) };
+    made = { tenant, test: await createTestWith(tenant, { questions: QUESTIONS_WITH_PARTS }) };
   });
 
   it('answers each by keyboard, finds every part after a reload, and reads a review per part', async function () {

@@ -170,3 +170,7 @@ export async function savedAnswersOf(page: Page, token: string): Promise<Record<
     res.body.answers.map((a: { question_id: string; student_answer: string }) => [a.question_id, a.student_answer]),
   );
 }
+
+/** The items of an ordering as the list shows them now. */
+export const orderOf = async (group: Locator) =>
+  (await group.getByRole('listitem').allInnerTexts()).map((text) => text.replace(/\s*Move up\s*Move down\s*$/, ''));

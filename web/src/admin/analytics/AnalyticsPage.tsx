@@ -75,6 +75,7 @@ export function AnalyticsPage() {
           <Distribution a={a} />
           <Difficulty a={a} />
           <Questions questions={a.questions} onRegrade={a.version === null ? undefined : setRegrading} />
+          <Parts questions={a.questions} />
           <Takers key={`${regrades}-${classId}`} testId={testId} classId={classId} />
         </>
       )}
@@ -296,18 +297,7 @@ function Questions({
                 <td>{num(q.facility_index)}</td>
                 <td>{num(q.discrimination_index, 1)}</td>
                 <td>
-                  {q.option_counts ? (
-                    <ul className="plain">
-                      {q.option_counts.map((o) => (
-                        <li key={o.option}>
-                          {o.option}: {o.count}
-                        </li>
-                      ))}
-                      {q.other_choices ? <li>Other: {q.other_choices}</li> : null}
-                    </ul>
-                  ) : (
-                    '—'
-                  )}
+                  <ChoiceCounts counted={q} />
                 </td>
                 <td>{flags.length > 0 ? flags.join('; ') : 'None'}</td>
                 {onRegrade && (
@@ -333,6 +323,67 @@ function Questions({
           })}
         </tbody>
       </ScrollTable>
+    </section>
+  );
+}
+
+/** How often each choice was made, and the answers matching none; a dash when there are no choices. */
+function ChoiceCounts({ counted }: { counted: Pick<QuestionAnalytics, 'option_counts' | 'other_choices'> }) {
+  if (!counted.option_counts) return <>—</>;
+  return (
+    <ul className="plain">
+      {counted.option_counts.map((o) => (
+        <li key={o.option}>
+          {o.option}: {o.count}
+        </li>
+      ))}
+      {counted.other_choices ? <li>Other: {counted.other_choices}</li> : null}
+    </ul>
+  );
+}
+
+/**
+ * Per question with parts (a matching's stems, the gaps, an ordering's items, a hotspot's correct
+ * areas, a calculated answer's distance from the right one), a table with a row per part: how
+ * often it was answered, its facility and the choices made, as the question's own row shows them.
+ */
+function Parts({ questions }: { questions: QuestionAnalytics[] }) {
+  const withParts = questions.filter((q) => q.parts && q.parts.length > 0);
+  if (withParts.length === 0) return null;
+  return (
+    <section aria-labelledby="per-part" className="card">
+      <h2 id="per-part">Per part</h2>
+      <p className="note">
+        Facility of a part: the share of it earned over the attempts that saw the question (an ordering’s item counts
+        when it stands in its own place, whatever the scoring).
+      </p>
+      {withParts.map((q) => (
+        <ScrollTable key={q.question_id} label={`Parts of question ${q.position}`} className="parts-table">
+          <caption>
+            Question {q.position}: <QuestionText text={q.question_text} format={richFields(q).text_format} />
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Part</th>
+              <th scope="col">Answered</th>
+              <th scope="col">Facility</th>
+              <th scope="col">Choices made</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(q.parts ?? []).map((part, i) => (
+              <tr key={i}>
+                <th scope="row">{part.label}</th>
+                <td>{part.times_answered}</td>
+                <td>{num(part.facility_index)}</td>
+                <td>
+                  <ChoiceCounts counted={part} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </ScrollTable>
+      ))}
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import type { Schemas } from '../../api';
-import type { AreaDraft, KeyDraft, QuestionTypeDefinition } from '../module';
+import type { AreaDraft, ImageDraft, KeyDraft, QuestionTypeDefinition } from '../module';
 import { anyPartsOf } from '../parts';
 
 // Areas of an image. The answer is a JSON array text with one string per pick: an area's number from
@@ -66,14 +66,14 @@ export function shownPick(pick: string): string {
 }
 
 /** Coordinates as written: numbers separated by commas (or spaces). */
-const coordsOf = (text: string): number[] =>
+export const coordsOf = (text: string): number[] =>
   text
     .split(/[\s,]+/)
     .filter(Boolean)
     .map(Number);
 
 /** Why the coordinates do not make the shape, or null (the service's shapeProblem). */
-function shapeProblem(shape: AreaDraft['shape'], coords: number[]): string | null {
+export function shapeProblem(shape: AreaDraft['shape'], coords: number[]): string | null {
   const n = coords.length;
   if (coords.some((c) => !Number.isFinite(c))) return 'its coordinates are numbers, separated by commas';
   if (shape === 'circle') return n !== 3 ? 'a circle takes x, y, r' : coords[2] > 0 ? null : 'a circle’s r is above 0';
@@ -84,7 +84,8 @@ function shapeProblem(shape: AreaDraft['shape'], coords: number[]): string | nul
 const wholeIn = (text: string, least: number, most: number): boolean =>
   Number.isInteger(Number(text)) && text.trim() !== '' && Number(text) >= least && Number(text) <= most;
 
-function imageProblem(draft: KeyDraft): string | null {
+/** Why the image's address or size is not one the service takes, or null. */
+export function imageProblem(draft: Pick<KeyDraft, 'image'>): string | null {
   if (!IMAGE_SOURCE.test(draft.image.src.trim())) return 'The image is a /api/media/… address or an http(s) URL.';
   if (!wholeIn(draft.image.width, 1, MAX_SIDE) || !wholeIn(draft.image.height, 1, MAX_SIDE))
     return `The image’s width and height are whole pixels, 1 to ${MAX_SIDE}.`;
@@ -106,6 +107,14 @@ function areasProblem(draft: KeyDraft): string | null {
   return null;
 }
 
+/** The image as the API's body holds it. */
+export const imageOf = (image: ImageDraft): Schemas['HotspotImage'] => ({
+  src: image.src.trim(),
+  width: Number(image.width),
+  height: Number(image.height),
+  ...(image.alt.trim() ? { alt: image.alt.trim() } : {}),
+});
+
 /** An area as the API's body holds it. */
 const areaOf = (area: AreaDraft): Area => ({
   shape: area.shape,
@@ -114,10 +123,13 @@ const areaOf = (area: AreaDraft): Area => ({
   ...(area.label.trim() ? { label: area.label.trim() } : {}),
 });
 
+/** Coordinates as the form writes them. */
+export const coordsText = (coords: readonly number[]): string => coords.join(', ');
+
 /** A stored area as the form edits it. */
 const areaDraftOf = (area: Area): AreaDraft => ({
   shape: area.shape,
-  coords: area.coords.join(', '),
+  coords: coordsText(area.coords),
   correct: area.correct,
   label: area.label ?? '',
 });
@@ -160,12 +172,7 @@ export const hotspot: QuestionTypeDefinition = {
   keyProblem: (draft) => imageProblem(draft) ?? areasProblem(draft),
   bodyOf: (draft) => ({
     question_type: 'hotspot',
-    image: {
-      src: draft.image.src.trim(),
-      width: Number(draft.image.width),
-      height: Number(draft.image.height),
-      ...(draft.image.alt.trim() ? { alt: draft.image.alt.trim() } : {}),
-    },
+    image: imageOf(draft.image),
     areas: draft.areas.map(areaOf),
     select: draft.select,
     ...(draft.select === 'points'

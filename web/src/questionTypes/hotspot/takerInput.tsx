@@ -1,70 +1,11 @@
 // Loaded only when a test holds the type (its module's loader), with the attempt.
-import { useContext, useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
-import { MEDIA_ATTRIBUTE, mediaIdOf } from '../../questionHtml';
-import { loadMediaIn, MediaLoaderContext } from '../../QuestionText';
+import { useState } from 'react';
 import type { TakerInputProps } from '../module';
-import {
-  answerOfPicks,
-  areaName,
-  boxOf,
-  imagePixel,
-  MAX_POINTS,
-  picksOf,
-  pointOf,
-  pointText,
-  shownPick,
-} from './definition';
+import { answerOfPicks, areaName, boxOf, MAX_POINTS, picksOf, pointOf, pointText, shownPick } from './definition';
+import { Picture, share } from './picture';
 
 type Image = NonNullable<TakerInputProps['question']['image']>;
 type PartProps = TakerInputProps & { image: Image };
-
-/** A length in the image's pixels as a share of its side: what stands over the image scales with it. */
-const share = (part: number, whole: number) => `${(part / whole) * 100}%`;
-
-/**
- * The question's image, scaled to the page at its own proportions, with what stands over it. A
- * stored image is fetched with the reader's credentials, as a question text's media are; a click
- * on it (when `onPick`) is a point in the image's own pixels.
- */
-function Picture({
-  image,
-  onPick,
-  children,
-}: {
-  image: Image;
-  onPick?: (x: number, y: number) => void;
-  children: ReactNode;
-}) {
-  const load = useContext(MediaLoaderContext);
-  const ref = useRef<HTMLDivElement>(null);
-  const mediaId = mediaIdOf(image.src);
-  useEffect(() => {
-    const root = ref.current;
-    return root && load && mediaId ? loadMediaIn(root, load) : undefined;
-  }, [load, mediaId]);
-  const click = (e: MouseEvent<HTMLImageElement>) => {
-    // A fieldset disabled (time up) disables its buttons, not a click on an image.
-    if (!onPick || e.currentTarget.closest('fieldset')?.disabled) return;
-    const box = e.currentTarget.getBoundingClientRect();
-    onPick(
-      imagePixel(e.clientX - box.left, box.width, image.width),
-      imagePixel(e.clientY - box.top, box.height, image.height),
-    );
-  };
-  return (
-    <div ref={ref} className="hotspot-image" style={{ maxWidth: image.width }}>
-      <img
-        {...(mediaId ? { [MEDIA_ATTRIBUTE]: mediaId } : { src: image.src })}
-        alt={image.alt || 'The question’s image'}
-        width={image.width}
-        height={image.height}
-        className={onPick ? 'hotspot-target' : undefined}
-        onClick={click}
-      />
-      {children}
-    </div>
-  );
-}
 
 /**
  * Each area a toggle button (`aria-pressed`) over the image where it lies, for a pointer, and the

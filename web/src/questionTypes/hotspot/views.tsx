@@ -1,8 +1,12 @@
+import { lazy, Suspense } from 'react';
 import { CheckedField } from '../../FormProblems';
 import type { AreaDraft, AuthorKeyProps, ImageDraft, KeyDraft, QuestionTypeModule, ReviewProps } from '../module';
 import { PartsReview } from '../partsReview';
 import { KeyedReview } from '../review';
-import { areaName, EMPTY_AREA, hotspot, picksOf } from './definition';
+import { areaName, EMPTY_AREA, hotspot, imageOf, imageProblem, picksOf } from './definition';
+
+// Only an author drawing areas needs it: a chunk of its own, out of the taker's first load.
+const AreaDrawing = lazy(() => import('./areaDrawing').then((m) => ({ default: m.AreaDrawing })));
 
 const SHAPES: Array<[AreaDraft['shape'], string, string]> = [
   ['rect', 'Rectangle', 'x1, y1, x2, y2'],
@@ -59,8 +63,9 @@ function AreaFields({
 }
 
 /**
- * The image (its address and size), what the taker does, and the areas as rows of coordinates in
- * the image's pixels: no drawing tool yet.
+ * The image (its address and size), what the taker does, and the areas: drawn on the image once
+ * its address and size are read, and as rows of coordinates in the image's pixels (the way by
+ * keyboard, and for exact numbers), the two in step.
  */
 function AuthorKey({ draft, set, problemsAt }: AuthorKeyProps) {
   const areas = draft.areas;
@@ -131,6 +136,13 @@ function AuthorKey({ draft, set, problemsAt }: AuthorKeyProps) {
             {problems.join(' ')}
           </p>
         ) : null}
+        {imageProblem(draft) ? (
+          <p className="hint">Fill in the image’s address, width and height to draw the areas on it.</p>
+        ) : (
+          <Suspense fallback={<p className="hint">Loading the drawing tool…</p>}>
+            <AreaDrawing image={imageOf(draft.image)} areas={areas} onAreas={(next) => set('areas', next)} />
+          </Suspense>
+        )}
         {areas.map((area, i) => (
           <AreaFields
             key={i}

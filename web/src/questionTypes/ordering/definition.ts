@@ -36,3 +36,11 @@ export function moved<T>(items: readonly T[], from: number, to: number): T[] {
   next.splice(to, 0, items[from]);
   return next;
 }
+
+/**
+ * Where a dragged item lands: the place among the others of the pointer's height `y`, given each
+ * item's centre as drawn now (`centres`, the dragged one's at `from` left out), so a pointer past
+ * an item's middle passes it.
+ */
+export const dropIndexOf = (centres: readonly number[], from: number, y: number): number =>
+  centres.filter((centre, i) => i !== from && centre < y).length;
