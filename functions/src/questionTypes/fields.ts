@@ -117,7 +117,7 @@ export const extras = {
     .nullable()
     .optional()
     .describe(
-      'plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text',
+      'plain (the default): question_text, feedback and options are shown as written. html: they are HTML, sanitized on write (see question_text), MathML kept and TeX \\( \\), $$ $$, \\[ \\] made MathML; options, stems, matches and a gap’s choices too (each at most 500 characters once sanitized, a "|" stored as &#124;), so an option may be an image',
     ),
   feedback: optionalText(MAX_FEEDBACK, 'General feedback, shown to takers only in a released review')
     .nullable()

@@ -55,7 +55,8 @@ import {
 //                                answer), all_or_nothing (a multiple_select written with moodleCredits'
 //                                stand-in credits: read back without option_credits); others are warned
 // feedback and option_feedback are written in the question's text_format.
-// Options (and short answers) are plain text: markup in them is removed, with a warning.
+// Short answers are plain text: markup in them is removed, with a warning. An [html] question's
+// options and stems are HTML when they show more than text (an image, a formula), else escaped text.
 //   {=a -> x =b -> y = -> z}   → matching: stems [a, b], options [x, y, z] (z, without a stem, a
 //                                distractor), matches [x, y]; the stems in the question's format
 //                                turned to text, the matches plain.

@@ -9,6 +9,7 @@ import { useOrg } from '../org';
 import { ClassFilter, useClassFilter } from '../classes/ClassFilter';
 import { ScoreChart } from './ScoreChart';
 import { QuestionText, richFields } from '../../QuestionText';
+import { choiceLabelOf } from '../../questionHtml';
 import { findQuestionType } from '../../questionTypes';
 import { personWithEmail } from '../people';
 
@@ -29,7 +30,9 @@ function flagsOf(q: QuestionAnalytics): string[] {
   if (q.facility_index !== null && q.facility_index <= TOO_HARD) flags.push('Too hard');
   if (q.discrimination_index !== null && q.discrimination_index < WEAK_DISCRIMINATION)
     flags.push('Does not separate strong from weak');
-  const unused = (q.option_counts ?? []).filter((o) => o.count === 0).map((o) => o.option);
+  const unused = (q.option_counts ?? [])
+    .filter((o) => o.count === 0)
+    .map((o) => choiceLabelOf(o.option, richFields(q).text_format));
   if (unused.length > 0 && q.times_answered >= DISTRACTOR_MIN_ANSWERS) flags.push(`Never chosen: ${unused.join(', ')}`);
   return flags;
 }
@@ -297,10 +300,10 @@ function Questions({
                 <td>{num(q.discrimination_index, 1)}</td>
                 <td>
                   {q.option_counts ? (
-                    <ul className="plain">
+                    <ul className="plain option-counts">
                       {q.option_counts.map((o) => (
                         <li key={o.option}>
-                          {o.option}: {o.count}
+                          <QuestionText text={o.option} format={richFields(q).text_format} />: {o.count}
                         </li>
                       ))}
                       {q.other_choices ? <li>Other: {q.other_choices}</li> : null}

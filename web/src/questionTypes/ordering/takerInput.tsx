@@ -1,5 +1,7 @@
 // Loaded only when a test holds the type (its module's loader), with the attempt.
 import { useEffect, useRef, useState } from 'react';
+import { QuestionText } from '../../QuestionText';
+import { choiceLabelOf } from '../../questionHtml';
 import type { TakerInputProps } from '../module';
 import { answerOfParts, partsOf } from '../parts';
 import { moved } from './definition';
@@ -14,6 +16,7 @@ export function TakerInput({ question, name, value, onAnswer }: TakerInputProps)
   const given = partsOf(value, shown.length);
   const answered = value !== '' && given.every((item) => shown.includes(item));
   const items = answered ? given : shown;
+  const nameOf = (item: string) => choiceLabelOf(item, question.text_format);
   const [said, setSaid] = useState('');
   // The button to keep focus on once its item has moved (the list is drawn again around it).
   const focusNext = useRef<string | null>(null);
@@ -26,7 +29,7 @@ export function TakerInput({ question, name, value, onAnswer }: TakerInputProps)
     const next = moved(items, from, to);
     const last = to === 0 || to === items.length - 1;
     focusNext.current = last ? otherId : buttonId;
-    setSaid(`“${items[from]}” is now ${to + 1} of ${items.length}.`);
+    setSaid(`“${nameOf(items[from])}” is now ${to + 1} of ${items.length}.`);
     onAnswer(answerOfParts(next));
   };
   return (
@@ -37,12 +40,12 @@ export function TakerInput({ question, name, value, onAnswer }: TakerInputProps)
           const down = `${name}-down-${i}`;
           return (
             <li key={item}>
-              <span>{item}</span>{' '}
+              <QuestionText text={item} format={question.text_format} />{' '}
               <button
                 type="button"
                 id={up}
                 className="secondary"
-                aria-label={`Move up: ${item}`}
+                aria-label={`Move up: ${nameOf(item)}`}
                 disabled={i === 0}
                 onClick={() => move(i, i - 1, `${name}-up-${i - 1}`, `${name}-down-${i - 1}`)}
               >
@@ -52,7 +55,7 @@ export function TakerInput({ question, name, value, onAnswer }: TakerInputProps)
                 type="button"
                 id={down}
                 className="secondary"
-                aria-label={`Move down: ${item}`}
+                aria-label={`Move down: ${nameOf(item)}`}
                 disabled={i === items.length - 1}
                 onClick={() => move(i, i + 1, `${name}-down-${i + 1}`, `${name}-up-${i + 1}`)}
               >
