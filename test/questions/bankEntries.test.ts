@@ -135,6 +135,22 @@ describe('questions/bankEntries importEntries: HTML options and mathematics', ()
     assert.deepEqual(entry.report.warnings, []);
   });
 
+  it('QTI: a formula option holding "|" (an absolute value) is stored with &#124;, since "|" joins options in an answer', () => {
+    const abs = '<m:math><m:mo>|</m:mo><m:mi>x</m:mi><m:mo>|</m:mo></m:math>';
+    const [entry] = importEntries(
+      parseQtiXml(
+        qti(
+          '<choiceInteraction responseIdentifier="RESPONSE" maxChoices="1"><prompt>Which is never negative?</prompt>' +
+            `<simpleChoice identifier="A">${abs}</simpleChoice><simpleChoice identifier="B">x</simpleChoice></choiceInteraction>`,
+        ),
+      ),
+      new Map(),
+    );
+    assert.equal(entry.report.status, 'ok', entry.report.message ?? '');
+    assert.equal(choiceOf(entry).options[0], '<math><mo>&#124;</mo><mi>x</mi><mo>&#124;</mo></math>');
+    assert.equal(normalizeQuestion(entry.question!).correct_answer, choiceOf(entry).options[0]);
+  });
+
   it('qti-package/tao__qti20.zip: the astronomy matching keeps its six image options, each a media file', async function () {
     const file = path.join(interop, 'qti-package/tao__qti20.zip');
     if (!existsSync(file)) this.skip();

@@ -109,7 +109,9 @@ function prepareDraft(draft: QuestionDraft, media: MediaPlan, warnings: string[]
     if (removed.length > 0) warnings.push(`Removed from the ${field}: ${[...new Set(removed)].join(', ')}`);
     return clean;
   };
-  const prepareAll = (texts: string[], what: string) => texts.map((text, i) => prepare(text, `${what} ${i + 1}`));
+  // An option's "|" (a formula's |x|) is stored &#124;, as the schema stores it: "|" joins options in an answer.
+  const prepareAll = (texts: string[], what: string) =>
+    texts.map((text, i) => prepare(text, `${what} ${i + 1}`).replaceAll('|', '&#124;'));
   const key = (text: string) => (html ? resolveMedia(text, media, problems) : text);
   const prepared: Record<string, unknown> = { ...draft, question_text: prepare(draft.question_text, 'text') };
   if (draft.feedback !== undefined) prepared.feedback = prepare(draft.feedback, 'feedback');

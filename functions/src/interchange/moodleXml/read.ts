@@ -609,8 +609,9 @@ function optionText(
   const answerFormat = answer.attrs.format?.trim() || format;
   let text = raw;
   const rich = TEXT_FORMATS.includes(answerFormat) ? undefined : richOptionOf(r, answer, answerFormat, raw);
-  if (rich !== undefined) text = rich;
-  else if (!TEXT_FORMATS.includes(answerFormat)) {
+  // HTML's "|" is stored &#124; (the bank's schema writes it so).
+  if (rich !== undefined) return rich;
+  if (!TEXT_FORMATS.includes(answerFormat)) {
     const converted = htmlLine(answerFormat === 'moodle_auto_format' ? raw.replace(/\r?\n/g, ' ') : raw);
     text = converted.text;
     const lost = converted.images.map(
