@@ -46,7 +46,7 @@ export const questionText = z
   .describe(
     `plain: 1 to ${MAX_QUESTION_TEXT} characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, ` +
       'table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), ' +
-      'img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, ' +
+      'img src alt width height, audio src controls, source src type, MathML Core (math, mrow, mi, mn, mo, mfrac, msqrt, msup, msub, mtable…; TeX \\( \\), $$ $$, \\[ \\] made MathML); media sources /api/media/{mediaId} or http(s) URLs; no style, ' +
       `no event handlers, no script, iframe, svg, object or data: URLs), at most ${MAX_HTML_QUESTION_TEXT} characters once sanitized ` +
       `(${MAX_HTML_QUESTION_TEXT * HTML_INPUT_FACTOR} as sent), and not blank once sanitized`,
   );

@@ -10842,7 +10842,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "multiple_choice";
-            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type, MathML Core (math, mrow, mi, mn, mo, mfrac, msqrt, msup, msub, mtable…; TeX \( \), $$ $$, \[ \] made MathML); media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -10855,7 +10855,7 @@ export type components = {
             /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
             title?: string | null;
             /**
-             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @description plain (the default): question_text, feedback and options are shown as written. html: they are HTML, sanitized on write (see question_text), MathML kept and TeX \( \), $$ $$, \[ \] made MathML; options, stems, matches and a gap’s choices too (each at most 500 characters once sanitized, a "|" stored as &#124;), so an option may be an image
              * @enum {string|null}
              */
             text_format?: "plain" | "html" | null;
@@ -10875,7 +10875,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "multiple_select";
-            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type, MathML Core (math, mrow, mi, mn, mo, mfrac, msqrt, msup, msub, mtable…; TeX \( \), $$ $$, \[ \] made MathML); media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -10888,7 +10888,7 @@ export type components = {
             /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
             title?: string | null;
             /**
-             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @description plain (the default): question_text, feedback and options are shown as written. html: they are HTML, sanitized on write (see question_text), MathML kept and TeX \( \), $$ $$, \[ \] made MathML; options, stems, matches and a gap’s choices too (each at most 500 characters once sanitized, a "|" stored as &#124;), so an option may be an image
              * @enum {string|null}
              */
             text_format?: "plain" | "html" | null;
@@ -10910,7 +10910,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "true_false";
-            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type, MathML Core (math, mrow, mi, mn, mo, mfrac, msqrt, msup, msub, mtable…; TeX \( \), $$ $$, \[ \] made MathML); media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -10923,7 +10923,7 @@ export type components = {
             /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
             title?: string | null;
             /**
-             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @description plain (the default): question_text, feedback and options are shown as written. html: they are HTML, sanitized on write (see question_text), MathML kept and TeX \( \), $$ $$, \[ \] made MathML; options, stems, matches and a gap’s choices too (each at most 500 characters once sanitized, a "|" stored as &#124;), so an option may be an image
              * @enum {string|null}
              */
             text_format?: "plain" | "html" | null;
@@ -10943,7 +10943,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "short_answer";
-            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type, MathML Core (math, mrow, mi, mn, mo, mfrac, msqrt, msup, msub, mtable…; TeX \( \), $$ $$, \[ \] made MathML); media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -10956,7 +10956,7 @@ export type components = {
             /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
             title?: string | null;
             /**
-             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @description plain (the default): question_text, feedback and options are shown as written. html: they are HTML, sanitized on write (see question_text), MathML kept and TeX \( \), $$ $$, \[ \] made MathML; options, stems, matches and a gap’s choices too (each at most 500 characters once sanitized, a "|" stored as &#124;), so an option may be an image
              * @enum {string|null}
              */
             text_format?: "plain" | "html" | null;
@@ -10978,7 +10978,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "numeric";
-            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type, MathML Core (math, mrow, mi, mn, mo, mfrac, msqrt, msup, msub, mtable…; TeX \( \), $$ $$, \[ \] made MathML); media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -10991,7 +10991,7 @@ export type components = {
             /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
             title?: string | null;
             /**
-             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @description plain (the default): question_text, feedback and options are shown as written. html: they are HTML, sanitized on write (see question_text), MathML kept and TeX \( \), $$ $$, \[ \] made MathML; options, stems, matches and a gap’s choices too (each at most 500 characters once sanitized, a "|" stored as &#124;), so an option may be an image
              * @enum {string|null}
              */
             text_format?: "plain" | "html" | null;
@@ -11013,7 +11013,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "essay";
-            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type, MathML Core (math, mrow, mi, mn, mo, mfrac, msqrt, msup, msub, mtable…; TeX \( \), $$ $$, \[ \] made MathML); media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -11026,7 +11026,7 @@ export type components = {
             /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
             title?: string | null;
             /**
-             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @description plain (the default): question_text, feedback and options are shown as written. html: they are HTML, sanitized on write (see question_text), MathML kept and TeX \( \), $$ $$, \[ \] made MathML; options, stems, matches and a gap’s choices too (each at most 500 characters once sanitized, a "|" stored as &#124;), so an option may be an image
              * @enum {string|null}
              */
             text_format?: "plain" | "html" | null;
@@ -11046,7 +11046,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "matching";
-            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type, MathML Core (math, mrow, mi, mn, mo, mfrac, msqrt, msup, msub, mtable…; TeX \( \), $$ $$, \[ \] made MathML); media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -11059,7 +11059,7 @@ export type components = {
             /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
             title?: string | null;
             /**
-             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @description plain (the default): question_text, feedback and options are shown as written. html: they are HTML, sanitized on write (see question_text), MathML kept and TeX \( \), $$ $$, \[ \] made MathML; options, stems, matches and a gap’s choices too (each at most 500 characters once sanitized, a "|" stored as &#124;), so an option may be an image
              * @enum {string|null}
              */
             text_format?: "plain" | "html" | null;
@@ -11079,7 +11079,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "ordering";
-            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type, MathML Core (math, mrow, mi, mn, mo, mfrac, msqrt, msup, msub, mtable…; TeX \( \), $$ $$, \[ \] made MathML); media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -11092,7 +11092,7 @@ export type components = {
             /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
             title?: string | null;
             /**
-             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @description plain (the default): question_text, feedback and options are shown as written. html: they are HTML, sanitized on write (see question_text), MathML kept and TeX \( \), $$ $$, \[ \] made MathML; options, stems, matches and a gap’s choices too (each at most 500 characters once sanitized, a "|" stored as &#124;), so an option may be an image
              * @enum {string|null}
              */
             text_format?: "plain" | "html" | null;
@@ -11113,7 +11113,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "gap_fill";
-            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type, MathML Core (math, mrow, mi, mn, mo, mfrac, msqrt, msup, msub, mtable…; TeX \( \), $$ $$, \[ \] made MathML); media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -11126,7 +11126,7 @@ export type components = {
             /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
             title?: string | null;
             /**
-             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @description plain (the default): question_text, feedback and options are shown as written. html: they are HTML, sanitized on write (see question_text), MathML kept and TeX \( \), $$ $$, \[ \] made MathML; options, stems, matches and a gap’s choices too (each at most 500 characters once sanitized, a "|" stored as &#124;), so an option may be an image
              * @enum {string|null}
              */
             text_format?: "plain" | "html" | null;
@@ -11161,7 +11161,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "hottext";
-            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type, MathML Core (math, mrow, mi, mn, mo, mfrac, msqrt, msup, msub, mtable…; TeX \( \), $$ $$, \[ \] made MathML); media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -11174,7 +11174,7 @@ export type components = {
             /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
             title?: string | null;
             /**
-             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @description plain (the default): question_text, feedback and options are shown as written. html: they are HTML, sanitized on write (see question_text), MathML kept and TeX \( \), $$ $$, \[ \] made MathML; options, stems, matches and a gap’s choices too (each at most 500 characters once sanitized, a "|" stored as &#124;), so an option may be an image
              * @enum {string|null}
              */
             text_format?: "plain" | "html" | null;
@@ -11192,7 +11192,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "calculated";
-            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type, MathML Core (math, mrow, mi, mn, mo, mfrac, msqrt, msup, msub, mtable…; TeX \( \), $$ $$, \[ \] made MathML); media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -11205,7 +11205,7 @@ export type components = {
             /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
             title?: string | null;
             /**
-             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @description plain (the default): question_text, feedback and options are shown as written. html: they are HTML, sanitized on write (see question_text), MathML kept and TeX \( \), $$ $$, \[ \] made MathML; options, stems, matches and a gap’s choices too (each at most 500 characters once sanitized, a "|" stored as &#124;), so an option may be an image
              * @enum {string|null}
              */
             text_format?: "plain" | "html" | null;
@@ -11237,7 +11237,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "hotspot";
-            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type, MathML Core (math, mrow, mi, mn, mo, mfrac, msqrt, msup, msub, mtable…; TeX \( \), $$ $$, \[ \] made MathML); media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -11250,7 +11250,7 @@ export type components = {
             /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
             title?: string | null;
             /**
-             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @description plain (the default): question_text, feedback and options are shown as written. html: they are HTML, sanitized on write (see question_text), MathML kept and TeX \( \), $$ $$, \[ \] made MathML; options, stems, matches and a gap’s choices too (each at most 500 characters once sanitized, a "|" stored as &#124;), so an option may be an image
              * @enum {string|null}
              */
             text_format?: "plain" | "html" | null;
@@ -11294,7 +11294,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "description";
-            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type, MathML Core (math, mrow, mi, mn, mo, mfrac, msqrt, msup, msub, mtable…; TeX \( \), $$ $$, \[ \] made MathML); media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /**
              * @description A description has no marks (absent or 0)
@@ -11310,7 +11310,7 @@ export type components = {
             /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
             title?: string | null;
             /**
-             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @description plain (the default): question_text, feedback and options are shown as written. html: they are HTML, sanitized on write (see question_text), MathML kept and TeX \( \), $$ $$, \[ \] made MathML; options, stems, matches and a gap’s choices too (each at most 500 characters once sanitized, a "|" stored as &#124;), so an option may be an image
              * @enum {string|null}
              */
             text_format?: "plain" | "html" | null;

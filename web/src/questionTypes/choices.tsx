@@ -1,4 +1,5 @@
 import { QuestionText, type TextFormat } from '../QuestionText';
+import { choiceLabelOf } from '../questionHtml';
 import type { TakerInputProps } from './module';
 
 /** One option of the question's, as radio buttons: the answer is the option's text. */
@@ -33,7 +34,15 @@ export function ChoiceInputs({
     <>
       {options.map((option) => (
         <label key={option} className="option">
-          <input type={kind} name={name} value={option} checked={isChosen(option)} onChange={() => onToggle(option)} />{' '}
+          <input
+            type={kind}
+            name={name}
+            value={option}
+            // An HTML option's name said as text: a formula or an image alone names no control otherwise.
+            aria-label={format === 'html' ? choiceLabelOf(option, format) : undefined}
+            checked={isChosen(option)}
+            onChange={() => onToggle(option)}
+          />{' '}
           <QuestionText text={option} format={format} />
         </label>
       ))}

@@ -30,7 +30,13 @@ export function TakerInput({ question, name, value, onAnswer }: TakerInputProps)
           <label htmlFor={`${name}-${i}`}>
             <QuestionText text={stem} format={question.text_format} />
           </label>{' '}
-          <select id={`${name}-${i}`} value={parts[i]} onChange={(e) => choose(i, e.target.value)}>
+          <select
+            id={`${name}-${i}`}
+            // A stem that is a formula or an image alone names its drop-down as text too.
+            aria-label={html ? choiceLabelOf(stem, 'html') : undefined}
+            value={parts[i]}
+            onChange={(e) => choose(i, e.target.value)}
+          >
             <option value="">—</option>
             {question.options.map((option, k) => (
               <option key={option} value={option}>
