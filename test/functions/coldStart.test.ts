@@ -74,6 +74,7 @@ const LAZY: string[] = [
     'peggy',
     'sanitize-html',
     'standardwebhooks',
+    'temml',
     'yauzl',
     'yazl',
   ].map(pkg),

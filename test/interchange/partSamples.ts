@@ -34,10 +34,11 @@ export const matchingHtml: ExportQuestion = {
   title: 'Symbols',
   question_text: '<p>Match the <b>symbols</b> &amp; their names.</p>',
   text_format: 'html',
-  stems: ['< & >', 'a ~ b = c', '#{x}: "y"'],
-  options: ['angle & ampersand', 'tilde: equals', 'hash {braces}'],
-  matches: ['angle & ampersand', 'tilde: equals', 'hash {braces}'],
-  correct_answer: '["angle & ampersand","tilde: equals","hash {braces}"]',
+  // An html question's stems and options are HTML.
+  stems: ['&lt; &amp; &gt;', 'a ~ b = c', '#{x}: "y"'],
+  options: ['angle &amp; ampersand', 'tilde: equals', 'hash {braces}'],
+  matches: ['angle &amp; ampersand', 'tilde: equals', 'hash {braces}'],
+  correct_answer: '["angle &amp; ampersand","tilde: equals","hash {braces}"]',
 };
 
 export const ordering: ExportQuestion = {

@@ -115,10 +115,12 @@ const decimal = fc
   .tuple(fc.integer({ min: -100_000, max: 100_000 }), fc.constantFrom(0, 1, 2, 3))
   .map(([n, places]) => (n / 10 ** places).toFixed(places));
 const tolerance = fc.integer({ min: 0, max: 10_000 }).map((n) => n / 100);
-/** Options: distinct however compared (trimmed, case folded), none with "|". */
-const options = (min: number) =>
+/** An option of an html question: text written as HTML, or an image (with its alt text or none). */
+const htmlOption = fc.oneof({ weight: 3, arbitrary: line(3).map(escapeHtml) }, { weight: 1, arbitrary: image });
+/** Options: distinct however compared (trimmed, case folded), none with "|"; HTML in an html question. */
+const options = (min: number, format: 'plain' | 'html') =>
   fc.uniqueArray(
-    line(3).filter((o) => !o.includes('|')),
+    (format === 'html' ? htmlOption : line(3)).filter((o) => !o.includes('|')),
     {
       minLength: min,
       maxLength: 6,
@@ -183,7 +185,7 @@ const choiceQuestion = (limits: Limits) =>
     fc
       .tuple(
         common(limits),
-        options(2),
+        options(2, format),
         fc.nat(),
         optionalFeedback(format),
         fc.boolean(),
@@ -208,7 +210,7 @@ const multiQuestion = (limits: Limits) =>
     fc
       .tuple(
         common(limits),
-        options(2),
+        options(2, format),
         optionalFeedback(format),
         format === 'html' ? htmlText : plainText,
         fc.boolean(),

@@ -84,6 +84,62 @@ describe('questions/html sanitizeQuestionHtml', () => {
   });
 });
 
+describe('questions/html sanitizeQuestionHtml: MathML', () => {
+  // [what, HTML written, HTML stored, what is said removed]
+  const cases: Array<[string, string, string, string[]]> = [
+    [
+      'MathML Core elements and their attributes are kept as they are',
+      '<p>E = <math display="block"><mi>m</mi><msup><mi mathvariant="normal">c</mi><mn>2</mn></msup></math></p>',
+      '<p>E = <math display="block"><mi>m</mi><msup><mi mathvariant="normal">c</mi><mn>2</mn></msup></math></p>',
+      [],
+    ],
+    [
+      'fractions, roots, scripts, tables, operators that stretch',
+      '<math><mfrac linethickness="0"><mn>1</mn><msqrt><mi>x</mi></msqrt></mfrac><mroot><mi>y</mi><mn>3</mn></mroot>' +
+        '<msubsup><mi>a</mi><mi>i</mi><mn>2</mn></msubsup><mtable><mtr><mtd><mo stretchy="false">(</mo></mtd></mtr></mtable></math>',
+      '<math><mfrac linethickness="0"><mn>1</mn><msqrt><mi>x</mi></msqrt></mfrac><mroot><mi>y</mi><mn>3</mn></mroot>' +
+        '<msubsup><mi>a</mi><mi>i</mi><mn>2</mn></msubsup><mtable><mtr><mtd><mo stretchy="false">(</mo></mtd></mtr></mtable></math>',
+      [],
+    ],
+    [
+      'a QTI item’s prefixed m:math is kept unprefixed, its namespace declaration dropped without a word',
+      '<m:math xmlns:m="http://www.w3.org/1998/Math/MathML"><m:mrow><m:mi>x</m:mi><m:mo>=</m:mo><m:mn>2</m:mn></m:mrow></m:math>',
+      '<math><mrow><mi>x</mi><mo>=</mo><mn>2</mn></mrow></math>',
+      [],
+    ],
+    [
+      'empty elements closed with /> (as XHTML writes them) stay empty',
+      '<math><mmultiscripts><mi>X</mi><none/><mi>a</mi><mprescripts/><mi>b</mi><none/></mmultiscripts><mspace width="1em"/></math>',
+      '<math><mmultiscripts><mi>X</mi><none /><mi>a</mi><mprescripts /><mi>b</mi><none /></mmultiscripts><mspace width="1em" /></math>',
+      [],
+    ],
+    [
+      'no href, event handler, style or class on MathML',
+      '<math><mi href="javascript:alert(1)" onclick="x()" style="color:red" class="c">x</mi></math>',
+      '<math><mi>x</mi></math>',
+      ['href attribute', 'onclick attribute', 'style attribute', 'class attribute'],
+    ],
+    [
+      'an annotation (the TeX) is kept; an annotation-xml (HTML inside a formula) goes whole',
+      '<math><semantics><mi>x</mi><annotation encoding="application/x-tex">x</annotation>' +
+        '<annotation-xml encoding="text/html"><p onclick="x()">x</p></annotation-xml></semantics></math>',
+      '<math><semantics><mi>x</mi><annotation encoding="application/x-tex">x</annotation></semantics></math>',
+      ['<annotation-xml>'],
+    ],
+    [
+      'MathML elements outside Core (maction, which runs on a click) lose their tag and keep their text',
+      '<math><maction actiontype="toggle"><mi>a</mi><mi>b</mi></maction></math>',
+      '<math><mi>a</mi><mi>b</mi></math>',
+      ['<maction>'],
+    ],
+  ];
+  for (const [what, written, stored, removed] of cases)
+    it(what, () => {
+      assert.deepEqual(sanitizeQuestionHtml(written), { html: stored, removed });
+      assert.equal(sanitizeQuestionHtml(stored).html, stored, 'sanitized again, the same');
+    });
+});
+
 describe('questions/html helpers', () => {
   it('isAllowedMediaSource: our media route and http(s) URLs only', () => {
     assert.ok(isAllowedMediaSource('/api/media/abc-1_2'));

@@ -15,6 +15,10 @@ const ALLOWED_TAGS = [
   'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'code', 'ul', 'ol', 'li', 'dl', 'dt', 'dd',
   'table', 'caption', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'figure', 'figcaption',
   'img', 'audio', 'source', 'a',
+  // MathML Core, which the browser draws with no script: formulas as the service stores them.
+  'math', 'semantics', 'annotation', 'mrow', 'mi', 'mn', 'mo', 'ms', 'mtext', 'mspace', 'msub', 'msup',
+  'msubsup', 'mfrac', 'msqrt', 'mroot', 'mover', 'munder', 'munderover', 'mmultiscripts', 'mprescripts',
+  'none', 'mtable', 'mtr', 'mtd', 'mstyle', 'mpadded', 'mphantom', 'merror', 'menclose',
 ]; // prettier-ignore
 const ALLOWED_ATTR = [
   'href',
@@ -29,7 +33,12 @@ const ALLOWED_ATTR = [
   'controls',
   'lang',
   'dir',
-];
+  // MathML's presentation attributes (none runs anything or styles the page).
+  'display', 'displaystyle', 'scriptlevel', 'mathvariant', 'mathsize', 'mathcolor', 'mathbackground', 'encoding',
+  'form', 'fence', 'separator', 'stretchy', 'symmetric', 'largeop', 'movablelimits', 'lspace', 'rspace',
+  'minsize', 'maxsize', 'linethickness', 'depth', 'voffset', 'accent', 'accentunder', 'notation',
+  'columnalign', 'rowalign', 'columnspacing', 'rowspacing', 'columnlines', 'rowlines', 'columnspan', 'frame',
+]; // prettier-ignore
 
 /** The attribute that names a media file in sanitized HTML, in place of its `src`. */
 export const MEDIA_ATTRIBUTE = 'data-media-id';
@@ -83,6 +92,21 @@ export function sanitizeQuestionHtml(html: string): string {
   const holder = document.createElement('div');
   holder.append(fragment);
   return holder.innerHTML;
+}
+
+/**
+ * An option of an html question as one line of text, for a drop-down's entry or a button's name: its
+ * text, and for an image its alt text (an option that is only an image is named by it).
+ */
+export function choiceLabelOf(text: string, format?: string | null): string {
+  if (format !== 'html') return text;
+  const template = document.createElement('template');
+  template.innerHTML = sanitizeQuestionHtml(text);
+  for (const image of Array.from(template.content.querySelectorAll('img')))
+    image.replaceWith(` ${image.getAttribute('alt') ?? ''} `);
+  // A formula is read by its annotation (its TeX) no more than once: the drawn part's text is enough.
+  for (const annotation of Array.from(template.content.querySelectorAll('annotation'))) annotation.remove();
+  return (template.content.textContent ?? '').replace(/\s+/g, ' ').trim();
 }
 
 /** A question's text as one line of plain text (for a button's name, a confirmation): HTML read inertly. */

@@ -97,8 +97,16 @@ export function mediaOfQuestion(q: ExportQuestion): string[] {
   return [...new Set([...html, ...mediaIdsIn(q.image?.src ?? '')])];
 }
 
-/** The question's texts that are HTML when its text_format is html: the text and the feedback. */
-const htmlFields = (q: ExportQuestion): string[] => [q.question_text, q.feedback ?? '', ...(q.option_feedback ?? [])];
+/** The question's texts that are HTML when its text_format is html: the text, the feedback, the options, stems and choices. */
+export const htmlFields = (q: ExportQuestion): string[] => [
+  q.question_text,
+  q.feedback ?? '',
+  ...(q.option_feedback ?? []),
+  ...q.options,
+  ...(q.stems ?? []),
+  ...(q.drag_options ?? []),
+  ...(q.gaps ?? []).flatMap((gap) => gap.options ?? []),
+];
 
 /** A file name safe inside a package or a Moodle file area: no path, no control or quoting characters. */
 export function safeFileName(name: string): string {

@@ -88,6 +88,8 @@ const BOOLEAN_ATTRIBUTES = new Set([
  * characters. `ok` is false when the result still is not well-formed (it is
  * then the text with its markup escaped, so the file stays valid).
  */
+const MATHML_NAMESPACE = 'http://www.w3.org/1998/Math/MathML';
+
 export function toXhtml(html: string): { xhtml: string; ok: boolean } {
   const xhtml = sanitizeHtml(xmlSafe(html), {
     allowedTags: false,
@@ -97,9 +99,13 @@ export function toXhtml(html: string): { xhtml: string; ok: boolean } {
     transformTags: {
       '*': (tagName, attribs) => ({
         tagName,
-        attribs: Object.fromEntries(
-          Object.entries(attribs).map(([k, v]) => [k, v === '' && BOOLEAN_ATTRIBUTES.has(k) ? k : v]),
-        ),
+        attribs: {
+          // HTML puts <math> in MathML's namespace by itself; XML must be told.
+          ...(tagName === 'math' ? { xmlns: MATHML_NAMESPACE } : {}),
+          ...Object.fromEntries(
+            Object.entries(attribs).map(([k, v]) => [k, v === '' && BOOLEAN_ATTRIBUTES.has(k) ? k : v]),
+          ),
+        },
       }),
     },
   }).replace(/\r\n?/g, '\n');

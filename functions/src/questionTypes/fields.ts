@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ClientId, MAX_ID_LENGTH, parseNumberText } from '../shared';
 import { isBlankHtml, sanitizeQuestionHtml, unresolvedMedia } from './html';
+import { texToMathMl } from './tex';
 import type { StoredAlternative } from './stored';
 
 // Pure: the fields every question type's schema shares (its text, options, marks,
@@ -45,7 +46,7 @@ export const questionText = z
   .describe(
     `plain: 1 to ${MAX_QUESTION_TEXT} characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, ` +
       'table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), ' +
-      'img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, ' +
+      'img src alt width height, audio src controls, source src type, MathML Core (math, mrow, mi, mn, mo, mfrac, msqrt, msup, msub, mtable…; TeX \\( \\), $$ $$, \\[ \\] made MathML); media sources /api/media/{mediaId} or http(s) URLs; no style, ' +
       `no event handlers, no script, iframe, svg, object or data: URLs), at most ${MAX_HTML_QUESTION_TEXT} characters once sanitized ` +
       `(${MAX_HTML_QUESTION_TEXT * HTML_INPUT_FACTOR} as sent), and not blank once sanitized`,
   );
@@ -116,7 +117,7 @@ export const extras = {
     .nullable()
     .optional()
     .describe(
-      'plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text',
+      'plain (the default): question_text, feedback and options are shown as written. html: they are HTML, sanitized on write (see question_text), MathML kept and TeX \\( \\), $$ $$, \\[ \\] made MathML; options, stems, matches and a gap’s choices too (each at most 500 characters once sanitized, a "|" stored as &#124;), so an option may be an image',
     ),
   feedback: optionalText(MAX_FEEDBACK, 'General feedback, shown to takers only in a released review')
     .nullable()
@@ -201,9 +202,65 @@ export function checkDistinct(options: string[], ctx: Ctx, ...at: Array<string |
   });
 }
 
-/** The text as stored: HTML sanitized, plain text as sent (the schema trimmed it). */
+/** HTML as stored: its TeX made MathML (TeX that cannot be read kept as written), then sanitized. */
+const storedHtml = (html: string): string => sanitizeQuestionHtml(texToMathMl(html).html).html;
+
+/** The text as stored: HTML sanitized (its TeX made MathML), plain text as sent (the schema trimmed it). */
 export const storedText = (text: string, format: TextFormat | null | undefined): string =>
-  format === 'html' ? sanitizeQuestionHtml(text).html : text;
+  format === 'html' ? storedHtml(text) : text;
+
+/**
+ * An option (a stem, a match, a gap's choice) as stored: in an html question, HTML as the text is
+ * (an option that is only an image stays an image), its `|` written `&#124;` since `|` joins
+ * options in an answer; otherwise as sent.
+ */
+export const storedOption = (text: string, format: TextFormat | null | undefined): string =>
+  format === 'html' ? storedHtml(text).replaceAll(OPTION_SEPARATOR, '&#124;') : text;
+
+export const storedOptions = (texts: readonly string[], format: TextFormat | null | undefined): string[] =>
+  texts.map((text) => storedOption(text, format));
+
+/**
+ * Options (or stems) as they will be stored, checked: in an html question each shows something once
+ * sanitized and fits MAX_OPTION_LENGTH as stored; none is twice (compared as stored: two images
+ * with different sources differ). Returns them as stored, for the checks of the key.
+ */
+export function checkOptions(
+  texts: readonly string[],
+  format: TextFormat | null | undefined,
+  ctx: Ctx,
+  ...at: Array<string | number>
+): string[] {
+  const stored = storedOptions(texts, format);
+  const path = at.length > 0 ? at : ['options'];
+  checkShown(stored, format, ctx, path);
+  checkDistinct(stored, ctx, ...path);
+  return stored;
+}
+
+/** In an html question, each of these texts (as stored) shows something and fits MAX_OPTION_LENGTH. */
+export function checkShown(
+  stored: readonly string[],
+  format: TextFormat | null | undefined,
+  ctx: Ctx,
+  path: Array<string | number>,
+): void {
+  if (format === 'html')
+    stored.forEach((text, i) => {
+      if (isBlankHtml(text))
+        ctx.addIssue({
+          code: 'custom',
+          path: [...path, i],
+          message: 'Shows nothing once sanitized (no text, image or sound is left)',
+        });
+      else if (text.length > MAX_OPTION_LENGTH)
+        ctx.addIssue({
+          code: 'custom',
+          path: [...path, i],
+          message: `At most ${MAX_OPTION_LENGTH} characters once sanitized (it has ${text.length})`,
+        });
+    });
+}
 
 type TextFields = {
   question_text: string;

@@ -60,6 +60,74 @@ const ALLOWED_TAGS = [
   'source',
 ];
 
+/**
+ * MathML Core's elements (what browsers render with no script): a formula written in MathML, or
+ * made from TeX on write, is kept. annotation-xml is left out: it may hold HTML of its own.
+ */
+const MATHML_TAGS = [
+  'math',
+  'semantics',
+  'annotation',
+  'mrow',
+  'mi',
+  'mn',
+  'mo',
+  'ms',
+  'mtext',
+  'mspace',
+  'msub',
+  'msup',
+  'msubsup',
+  'mfrac',
+  'msqrt',
+  'mroot',
+  'mover',
+  'munder',
+  'munderover',
+  'mmultiscripts',
+  'mprescripts',
+  'none',
+  'mtable',
+  'mtr',
+  'mtd',
+  'mstyle',
+  'mpadded',
+  'mphantom',
+  'merror',
+  // Not in MathML Core, but what TeX's \overline, \cancel and \boxed become: a browser without it shows its content.
+  'menclose',
+];
+
+/** MathML Core's presentation attributes: no href, no event handler, no style, no class. */
+const MATHML_COMMON = ['dir', 'displaystyle', 'scriptlevel', 'mathvariant', 'mathsize', 'mathcolor', 'mathbackground'];
+const MATHML_ATTRIBUTES: Record<string, string[]> = {
+  math: ['display', 'alttext'],
+  annotation: ['encoding'],
+  mo: [
+    'form',
+    'fence',
+    'separator',
+    'stretchy',
+    'symmetric',
+    'largeop',
+    'movablelimits',
+    'lspace',
+    'rspace',
+    'minsize',
+    'maxsize',
+  ],
+  mfrac: ['linethickness'],
+  menclose: ['notation'],
+  mspace: ['width', 'height', 'depth'],
+  mpadded: ['width', 'height', 'depth', 'lspace', 'voffset'],
+  mover: ['accent'],
+  munder: ['accentunder'],
+  munderover: ['accent', 'accentunder'],
+  mtable: ['columnalign', 'rowalign', 'columnspacing', 'rowspacing', 'columnlines', 'rowlines', 'frame'],
+  mtr: ['columnalign', 'rowalign'],
+  mtd: ['columnspan', 'rowspan', 'columnalign', 'rowalign'],
+};
+
 const ALLOWED_ATTRIBUTES: Record<string, string[]> = {
   a: ['href', 'rel', 'target'],
   img: ['src', 'alt', 'width', 'height'],
@@ -67,7 +135,22 @@ const ALLOWED_ATTRIBUTES: Record<string, string[]> = {
   source: ['src', 'type'],
   th: ['colspan', 'rowspan'],
   td: ['colspan', 'rowspan'],
+  ...Object.fromEntries(MATHML_TAGS.map((tag) => [tag, [...MATHML_COMMON, ...(MATHML_ATTRIBUTES[tag] ?? [])]])),
 };
+
+/** A MathML annotation-xml (the formula in HTML or in content MathML, another reading of it): gone whole. */
+const ANNOTATION_XML = /<([\w.-]+:)?annotation-xml\b[\s\S]*?<\/([\w.-]+:)?annotation-xml\s*>/gi;
+
+const TAGS = [...ALLOWED_TAGS, ...MATHML_TAGS];
+
+/** A QTI item's MathML is namespaced (`<m:math xmlns:m=…>`): the same element unprefixed, as HTML writes it. */
+const unprefixed = (tagName: string): string => {
+  const local = tagName.replace(/^[a-z][\w.-]*:/i, '');
+  return MATHML_TAGS.includes(local) ? local : tagName;
+};
+
+/** A namespace declaration says nothing once the element is unprefixed: dropped without a word. */
+const isNamespaceDeclaration = (name: string): boolean => name === 'xmlns' || name.startsWith('xmlns:');
 
 const MEDIA_TAGS = new Set(['img', 'audio', 'source']);
 
@@ -83,21 +166,28 @@ const shortValue = (value: string): string => (value.length > 40 ? `${value.slic
  */
 export function sanitizeQuestionHtml(html: string): { html: string; removed: string[] } {
   const removed = new Set<string>();
-  const clean = sanitizeHtml(html, {
-    allowedTags: ALLOWED_TAGS,
+  const withoutAnnotations = html.replace(ANNOTATION_XML, () => {
+    removed.add('<annotation-xml>');
+    return '';
+  });
+  const clean = sanitizeHtml(withoutAnnotations, {
+    allowedTags: TAGS,
     allowedAttributes: ALLOWED_ATTRIBUTES,
     allowedSchemes: ['http', 'https', 'mailto'],
     allowedSchemesByTag: { img: ['http', 'https'], audio: ['http', 'https'], source: ['http', 'https'] },
     allowProtocolRelative: false,
     disallowedTagsMode: 'discard',
-    selfClosing: ['br', 'img', 'source'],
+    selfClosing: ['br', 'img', 'source', 'mspace', 'mprescripts', 'none'],
+    // XHTML (a QTI item's) closes its empty MathML elements with `/>`.
+    parser: { recognizeSelfClosing: true },
     // An image or a sound whose source was removed shows nothing: gone with it.
     exclusiveFilter: (frame) => (frame.tag === 'img' || frame.tag === 'source') && !frame.attribs.src,
     // Whatever the sanitizer's defaults, these never carry text worth keeping.
     nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'title', 'template'],
     transformTags: {
-      '*': (tagName, attribs) => {
-        if (!ALLOWED_TAGS.includes(tagName)) {
+      '*': (written, attribs) => {
+        const tagName = unprefixed(written);
+        if (!TAGS.includes(tagName)) {
           removed.add(`<${tagName}>`);
           return { tagName, attribs };
         }
@@ -105,7 +195,7 @@ export function sanitizeQuestionHtml(html: string): { html: string; removed: str
         const kept: Record<string, string> = {};
         for (const [name, value] of Object.entries(attribs)) {
           // Replaced below: a link's rel and target are ours.
-          if (tagName === 'a' && (name === 'rel' || name === 'target')) continue;
+          if ((tagName === 'a' && (name === 'rel' || name === 'target')) || isNamespaceDeclaration(name)) continue;
           if (!allowed.includes(name)) {
             removed.add(`${name} attribute`);
             continue;

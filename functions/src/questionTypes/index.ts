@@ -20,6 +20,7 @@ export {
 } from './fields';
 export type { Difficulty } from './fields';
 export { sanitizeQuestionHtml } from './html';
+export { texToMathMl } from './tex';
 export type { KeyedQuestion, QuestionTypeModule, TypedField } from './module';
 export {
   QUESTION_TYPES,

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { MEDIA_PLACEHOLDER, type ParsedBank, type ParsedItem, type QuestionDraft } from '../interchange';
 import { MAX_FOLDER_NAME } from '../folders';
-import { QuestionInput, type QuestionType, sanitizeQuestionHtml } from '../questionTypes';
+import { QuestionInput, type QuestionType, sanitizeQuestionHtml, texToMathMl } from '../questionTypes';
 import { mediaUrl } from '../media';
 import type { RowError } from './importSchemas';
 
@@ -92,20 +92,48 @@ function resolveMedia(text: string, media: MediaPlan, problems: string[]): strin
   });
 }
 
-/** The draft as POST /api/questions takes it: media resolved, HTML sanitized (with a warning for what was removed). */
+/**
+ * The draft as POST /api/questions takes it: media resolved, HTML's TeX made MathML and the HTML
+ * sanitized (with a warning for TeX that could not be read and for what was removed). In an html
+ * question the options, stems and choices are HTML too; a key naming them has its media resolved,
+ * the schema spelling it as they are stored.
+ */
 function prepareDraft(draft: QuestionDraft, media: MediaPlan, warnings: string[], problems: string[]) {
   const html = draft.text_format === 'html';
   const prepare = (text: string, field: string): string => {
     const resolved = resolveMedia(text, media, problems);
     if (!html) return resolved;
-    const { html: clean, removed } = sanitizeQuestionHtml(resolved);
+    const math = texToMathMl(resolved);
+    warnings.push(...math.problems.map((problem) => `In the ${field}: ${problem}`));
+    const { html: clean, removed } = sanitizeQuestionHtml(math.html);
     if (removed.length > 0) warnings.push(`Removed from the ${field}: ${[...new Set(removed)].join(', ')}`);
     return clean;
   };
+  // An option's "|" (a formula's |x|) is stored &#124;, as the schema stores it: "|" joins options in an answer.
+  const prepareAll = (texts: string[], what: string) =>
+    texts.map((text, i) => prepare(text, `${what} ${i + 1}`).replaceAll('|', '&#124;'));
+  const key = (text: string) => (html ? resolveMedia(text, media, problems) : text);
   const prepared: Record<string, unknown> = { ...draft, question_text: prepare(draft.question_text, 'text') };
   if (draft.feedback !== undefined) prepared.feedback = prepare(draft.feedback, 'feedback');
   if (draft.option_feedback !== undefined)
     prepared.option_feedback = draft.option_feedback.map((f, i) => prepare(f, `feedback of option ${i + 1}`));
+  if (html) {
+    if (draft.options !== undefined) prepared.options = prepareAll(draft.options, 'option');
+    if (draft.stems !== undefined) prepared.stems = prepareAll(draft.stems, 'stem');
+    if (draft.drag_options !== undefined) prepared.drag_options = prepareAll(draft.drag_options, 'drag option');
+    if (draft.correct_answer !== undefined) prepared.correct_answer = key(draft.correct_answer);
+    if (draft.matches !== undefined) prepared.matches = draft.matches.map(key);
+    if (draft.gaps !== undefined)
+      prepared.gaps = draft.gaps.map((gap, i) =>
+        gap.kind === 'select' || gap.kind === 'drag'
+          ? {
+              ...gap,
+              ...(gap.options ? { options: prepareAll(gap.options, `choice of gap ${i + 1}, option`) } : {}),
+              answers: gap.answers.map((a) => ({ ...a, answer: key(a.answer) })),
+            }
+          : gap,
+      );
+  }
   // An image asked on (a hotspot's) is a media reference too.
   if (draft.image !== undefined)
     prepared.image = { ...draft.image, src: resolveMedia(draft.image.src, media, problems) };

@@ -58,17 +58,17 @@ describe('interchange/export/gift toGift', () => {
     );
   });
 
-  it('writes a multiple_choice with its title, HTML text, escapes, one = answer, plain-marked options, per-option and general feedback', () => {
+  it('writes a multiple_choice with its title, HTML text, escapes, one = answer, html-marked options (HTML as the text is), per-option and general feedback', () => {
     const q = one(choice);
     assert.equal(q.title, 'Focal: length');
     assert.deepEqual(q.stem, { format: 'html', text: choice.question_text });
     assert.deepEqual(
       q.choices.map((c: any) => [c.isCorrect, c.weight, c.text.format, c.text.text, c.feedback?.text ?? null]),
       [
-        [true, null, 'plain', 'Convex', 'Right: it bends light inwards'],
-        [false, null, 'plain', 'Concave', 'No: it spreads light'],
-        [false, null, 'plain', '%50 of both', null],
-        [false, null, 'plain', '[html]<b>neither</b>', 'No'],
+        [true, null, 'html', 'Convex', 'Right: it bends light inwards'],
+        [false, null, 'html', 'Concave', 'No: it spreads light'],
+        [false, null, 'html', '%50 of both', null],
+        [false, null, 'html', '[html]<b>neither</b>', 'No'],
       ],
     );
     assert.deepEqual(q.globalFeedback, { format: 'html', text: choice.feedback });

@@ -44,14 +44,14 @@ describe('moodleXml.parseMoodleXml: choice questions', () => {
     for (const item of bank.items) assert.deepEqual(item.category, ['Science', 'Chemistry']);
   });
 
-  it('reads single=true as multiple_choice: options as text, the 100% answer correct, feedback per option', () => {
+  it('reads single=true as multiple_choice: options as HTML where they say more than text, the 100% answer correct, feedback per option', () => {
     const item = byTitle(bank, 'Water formula');
     assert.equal(item.source_type, 'multichoice');
     assert.deepEqual(item.question, {
       question_type: 'multiple_choice',
       title: 'Water formula',
-      options: ['H2O', 'HO & H', 'CO2'],
-      correct_answer: 'H2O',
+      options: ['H<sub>2</sub>O', 'HO &amp; H', '<img src="@@PLUGINFILE@@/blue.png" alt=""> CO<sub>2</sub>'],
+      correct_answer: 'H<sub>2</sub>O',
       question_text:
         '<p>Which formula names the molecule shown? <img src="@@PLUGINFILE@@/red_dot.png" alt="a red dot"></p>',
       text_format: 'html',
@@ -62,16 +62,11 @@ describe('moodleXml.parseMoodleXml: choice questions', () => {
     });
   });
 
-  it('carries the question text image as media under its URL-decoded name made safe, and drops an option image with a warning', () => {
+  it('carries the question text image and an option image as media under their URL-decoded names made safe', () => {
     const item = byTitle(bank, 'Water formula');
-    assert.deepEqual([...bank.media.keys()], ['red_dot.png']);
+    assert.deepEqual([...bank.media.keys()], ['blue.png', 'red_dot.png']);
     assert.ok(startsWith(bank.media.get('red_dot.png')?.bytes, PNG));
-    assert.ok(item.warnings.includes('Option 1: its formatting (sub) was dropped (options are plain text)'));
-    assert.ok(
-      item.warnings.includes(
-        'Option 3: its image blue.png and its formatting (sub) were dropped (options are plain text)',
-      ),
-    );
+    assert.ok(!item.warnings.some((w) => w.startsWith('Option ')));
   });
 
   it('warns that partial credit cannot be given in a single-answer question', () => {
@@ -337,19 +332,17 @@ describe('moodleXml.parseMoodleXml: the types with parts', () => {
     ]);
   });
 
-  it('matching: HTML stems as text, the answer of a text-less subquestion a distractor; a stem without an answer an error', () => {
+  it('matching: HTML stems as HTML where they say more than text, the answer of a text-less subquestion a distractor; a stem without an answer an error', () => {
     const q = item('Capitals').question!;
     assert.deepEqual(
       [q.stems, q.options, q.matches],
       [
-        ['France & Paris', 'Italy & Paris'],
+        ['France &amp; <i>Paris</i>', 'Italy &amp; Paris'],
         ['Yes', 'No', 'Maybe'],
         ['Yes', 'No'],
       ],
     );
-    assert.deepEqual(item('Capitals').warnings, [
-      'Subquestion 1: its formatting (i) was dropped (stems are plain text)',
-    ]);
+    assert.deepEqual(item('Capitals').warnings, []);
     assert.equal(item('No answer').message, '"No answer": Subquestion 1 ("Alone") has no answer');
   });
 
@@ -519,18 +512,28 @@ describe('moodleXml.parseMoodleXml on Moodle’s own import fixtures', function 
     ]);
   });
 
-  it('multichoice.xml: 1 question, its mp3 as media, the flags of its options dropped with a warning each', () => {
+  it('multichoice.xml: 1 question, its mp3 and the flags of its options as media, the options images with their text', () => {
     const bank = moodle('moodle__multichoice.xml');
     assert.deepEqual(statuses(bank), ['multichoice:ok']);
     const [item] = bank.items;
     assert.deepEqual(item.category, ['Default for testhead', 'Multichoice']);
     assert.equal(item.question?.question_type, 'multiple_choice');
-    assert.deepEqual(item.question?.options, ['English', 'French', 'German', 'Danish']);
-    assert.equal(item.question?.correct_answer, 'French');
+    const flag = (file: string, alt: string, text: string) =>
+      `<img src="@@PLUGINFILE@@/${file}" alt="${alt}" width="30" height="20" /> ${text}`;
+    assert.deepEqual(item.question?.options, [
+      flag('flag-uk.jpg', 'British Flag', 'English'),
+      flag('flag-france.jpg', 'French flag', 'French'),
+      flag('flag-german.jpg', 'German flag', 'German'),
+      flag('flag-denmark.jpg', 'Denmark flag', 'Danish'),
+    ]);
+    assert.equal(item.question?.correct_answer, flag('flag-france.jpg', 'French flag', 'French'));
     assert.match(item.question!.question_text, /<a href="@@PLUGINFILE@@\/bonjour\.mp3">/);
-    assert.deepEqual([...bank.media.keys()], ['bonjour.mp3']);
+    assert.deepEqual(
+      [...bank.media.keys()],
+      ['flag-uk.jpg', 'flag-france.jpg', 'flag-german.jpg', 'flag-denmark.jpg', 'bonjour.mp3'],
+    );
     assert.ok(startsWith(bank.media.get('bonjour.mp3')?.bytes, [0x49, 0x44, 0x33])); // "ID3"
-    assert.equal(item.warnings.filter((w) => /^Option \d: its image flag-.*\.jpg was dropped/.test(w)).length, 4);
+    assert.ok(!item.warnings.some((w) => /^Option \d/.test(w)));
     assert.deepEqual(item.question?.option_feedback, [
       '<p>Sorry, listen again.</p>',
       '<p>Yes, well done!</p>',
@@ -873,12 +876,9 @@ describe('moodleXml.parseMoodleXml: text written as XHTML elements', () => {
     assert.deepEqual(item.question!.option_feedback, ['<p>Yes, <em>3 × 3</em>.</p>', '']);
   });
 
-  it('takes an option written as elements as its text, naming the formatting dropped', () => {
-    assert.deepEqual(item.question!.options, ['9', '7']);
-    assert.ok(
-      item.warnings.includes('Option 1: its formatting (b) was dropped (options are plain text)'),
-      item.warnings.join('\n'),
-    );
+  it('takes an option written as elements as its HTML', () => {
+    assert.deepEqual(item.question!.options, ['<b>9</b>', '7']);
+    assert.ok(!item.warnings.some((w) => w.startsWith('Option ')), item.warnings.join('\n'));
   });
 });
 

@@ -272,11 +272,29 @@ describe('parseQtiXml', () => {
     assert.match(item.message!, /names Z, which is not a choice/);
   });
 
-  it('makes options plain text, warning about the markup it drops', () => {
-    const xml = CHOICE21('1', ['A']).replace('>Alpha<', '><b>Al</b>pha<');
+  it('keeps an option that says more than its text (formatting, a formula) as HTML, and one that is only a paragraph as its text', () => {
+    const xml = CHOICE21('1', ['A'])
+      .replace('>Alpha<', '><b>Al</b>pha<')
+      .replace(
+        '>Beta<',
+        '><p><m:math xmlns:m="http://www.w3.org/1998/Math/MathML"><m:msup><m:mi>x</m:mi><m:mn>2</m:mn></m:msup></m:math></p><',
+      )
+      .replace('>Gamma<', '><p>Gamma</p><');
     const [item] = parseQtiXml(xml).items;
-    assert.equal(item.question!.options![0], 'Alpha');
-    assert.ok(item.warnings.some((w) => /Option 1: its markup \(b\) was dropped/.test(w)));
+    assert.equal(item.question!.text_format, 'html');
+    assert.deepEqual(item.question!.options, [
+      '<b>Al</b>pha',
+      '<math><msup><mi>x</mi><mn>2</mn></msup></math>',
+      'Gamma',
+    ]);
+    assert.ok(!item.warnings.some((w) => /Option [12]:/.test(w)));
+  });
+
+  it('makes an image option of a lone item file its alt text, saying the image was left out', () => {
+    const xml = CHOICE21('1', ['A']).replace('>Alpha<', '><img src="flags/fr.png" alt="France"/><');
+    const [item] = parseQtiXml(xml).items;
+    assert.equal(item.question!.options![0], 'France');
+    assert.ok(item.warnings.some((w) => /became its alt text/.test(w)));
   });
 
   it('reads case-insensitive map entries as a case-insensitive short answer, without alternatives the answer already covers', () => {
@@ -693,7 +711,22 @@ describe('QTI interop fixtures (../shared/fixtures/interop)', () => {
         ['ok', 'multiple_choice'],
       ],
     );
-    assert.deepEqual(bank.items[0].question!.matches, ['Moon', 'Ganymede', 'Triton']);
+    // Its options are images the package carries, each with its caption: HTML options, the images media.
+    const astronomy = bank.items[0].question!;
+    assert.equal(astronomy.text_format, 'html');
+    assert.deepEqual(
+      astronomy.matches!.map((m) => /<img src="@@PLUGINFILE@@\/[^"]+\/img\/(\w+)\.png" alt="(\w+)">/.exec(m)?.slice(1)),
+      [
+        ['moon', 'Moon'],
+        ['ganymede', 'Ganymede'],
+        ['triton', 'triton'],
+      ],
+    );
+    assert.deepEqual(
+      astronomy.stems!.map((m) => /img\/(\w+)\.png/.exec(m)?.[1]),
+      ['earth', 'jupiter', 'neptune'],
+    );
+    assert.ok([...bank.media.keys()].some((k) => k.endsWith('img/earth.png')));
     assert.equal(bank.items[1].question!.correct_answer, 'Atlantis');
   });
 

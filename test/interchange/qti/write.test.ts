@@ -116,9 +116,11 @@ describe('interchange/export/qti toQtiPackage', () => {
         ['C1', 'Convex'],
         ['C2', 'Concave'],
         ['C3', '%50 of both'],
-        ['C4', '[html]<b>neither</b>'],
+        ['C4', '[html]'],
       ],
     );
+    // An html question's option is HTML: written as XHTML.
+    assert.match(innerXml(choices[3]), /^\[html\]<b>neither<\/b>/);
     assert.deepEqual(
       choices.map((c) => (find(c, 'qti-feedback-inline')[0] ? textOf(find(c, 'qti-feedback-inline')[0]) : '')),
       choice.option_feedback,

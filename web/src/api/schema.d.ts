@@ -10848,7 +10848,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "multiple_choice";
-            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type, MathML Core (math, mrow, mi, mn, mo, mfrac, msqrt, msup, msub, mtable…; TeX \( \), $$ $$, \[ \] made MathML); media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -10861,7 +10861,7 @@ export type components = {
             /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
             title?: string | null;
             /**
-             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @description plain (the default): question_text, feedback and options are shown as written. html: they are HTML, sanitized on write (see question_text), MathML kept and TeX \( \), $$ $$, \[ \] made MathML; options, stems, matches and a gap’s choices too (each at most 500 characters once sanitized, a "|" stored as &#124;), so an option may be an image
              * @enum {string|null}
              */
             text_format?: "plain" | "html" | null;
@@ -10881,7 +10881,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "multiple_select";
-            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type, MathML Core (math, mrow, mi, mn, mo, mfrac, msqrt, msup, msub, mtable…; TeX \( \), $$ $$, \[ \] made MathML); media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -10894,7 +10894,7 @@ export type components = {
             /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
             title?: string | null;
             /**
-             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @description plain (the default): question_text, feedback and options are shown as written. html: they are HTML, sanitized on write (see question_text), MathML kept and TeX \( \), $$ $$, \[ \] made MathML; options, stems, matches and a gap’s choices too (each at most 500 characters once sanitized, a "|" stored as &#124;), so an option may be an image
              * @enum {string|null}
              */
             text_format?: "plain" | "html" | null;
@@ -10916,7 +10916,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "true_false";
-            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type, MathML Core (math, mrow, mi, mn, mo, mfrac, msqrt, msup, msub, mtable…; TeX \( \), $$ $$, \[ \] made MathML); media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -10929,7 +10929,7 @@ export type components = {
             /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
             title?: string | null;
             /**
-             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @description plain (the default): question_text, feedback and options are shown as written. html: they are HTML, sanitized on write (see question_text), MathML kept and TeX \( \), $$ $$, \[ \] made MathML; options, stems, matches and a gap’s choices too (each at most 500 characters once sanitized, a "|" stored as &#124;), so an option may be an image
              * @enum {string|null}
              */
             text_format?: "plain" | "html" | null;
@@ -10949,7 +10949,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "short_answer";
-            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type, MathML Core (math, mrow, mi, mn, mo, mfrac, msqrt, msup, msub, mtable…; TeX \( \), $$ $$, \[ \] made MathML); media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -10962,7 +10962,7 @@ export type components = {
             /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
             title?: string | null;
             /**
-             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @description plain (the default): question_text, feedback and options are shown as written. html: they are HTML, sanitized on write (see question_text), MathML kept and TeX \( \), $$ $$, \[ \] made MathML; options, stems, matches and a gap’s choices too (each at most 500 characters once sanitized, a "|" stored as &#124;), so an option may be an image
              * @enum {string|null}
              */
             text_format?: "plain" | "html" | null;
@@ -10984,7 +10984,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "numeric";
-            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type, MathML Core (math, mrow, mi, mn, mo, mfrac, msqrt, msup, msub, mtable…; TeX \( \), $$ $$, \[ \] made MathML); media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -10997,7 +10997,7 @@ export type components = {
             /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
             title?: string | null;
             /**
-             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @description plain (the default): question_text, feedback and options are shown as written. html: they are HTML, sanitized on write (see question_text), MathML kept and TeX \( \), $$ $$, \[ \] made MathML; options, stems, matches and a gap’s choices too (each at most 500 characters once sanitized, a "|" stored as &#124;), so an option may be an image
              * @enum {string|null}
              */
             text_format?: "plain" | "html" | null;
@@ -11019,7 +11019,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "essay";
-            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type, MathML Core (math, mrow, mi, mn, mo, mfrac, msqrt, msup, msub, mtable…; TeX \( \), $$ $$, \[ \] made MathML); media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -11032,7 +11032,7 @@ export type components = {
             /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
             title?: string | null;
             /**
-             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @description plain (the default): question_text, feedback and options are shown as written. html: they are HTML, sanitized on write (see question_text), MathML kept and TeX \( \), $$ $$, \[ \] made MathML; options, stems, matches and a gap’s choices too (each at most 500 characters once sanitized, a "|" stored as &#124;), so an option may be an image
              * @enum {string|null}
              */
             text_format?: "plain" | "html" | null;
@@ -11052,7 +11052,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "matching";
-            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type, MathML Core (math, mrow, mi, mn, mo, mfrac, msqrt, msup, msub, mtable…; TeX \( \), $$ $$, \[ \] made MathML); media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -11065,7 +11065,7 @@ export type components = {
             /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
             title?: string | null;
             /**
-             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @description plain (the default): question_text, feedback and options are shown as written. html: they are HTML, sanitized on write (see question_text), MathML kept and TeX \( \), $$ $$, \[ \] made MathML; options, stems, matches and a gap’s choices too (each at most 500 characters once sanitized, a "|" stored as &#124;), so an option may be an image
              * @enum {string|null}
              */
             text_format?: "plain" | "html" | null;
@@ -11085,7 +11085,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "ordering";
-            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type, MathML Core (math, mrow, mi, mn, mo, mfrac, msqrt, msup, msub, mtable…; TeX \( \), $$ $$, \[ \] made MathML); media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -11098,7 +11098,7 @@ export type components = {
             /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
             title?: string | null;
             /**
-             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @description plain (the default): question_text, feedback and options are shown as written. html: they are HTML, sanitized on write (see question_text), MathML kept and TeX \( \), $$ $$, \[ \] made MathML; options, stems, matches and a gap’s choices too (each at most 500 characters once sanitized, a "|" stored as &#124;), so an option may be an image
              * @enum {string|null}
              */
             text_format?: "plain" | "html" | null;
@@ -11119,7 +11119,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "gap_fill";
-            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type, MathML Core (math, mrow, mi, mn, mo, mfrac, msqrt, msup, msub, mtable…; TeX \( \), $$ $$, \[ \] made MathML); media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -11132,7 +11132,7 @@ export type components = {
             /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
             title?: string | null;
             /**
-             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @description plain (the default): question_text, feedback and options are shown as written. html: they are HTML, sanitized on write (see question_text), MathML kept and TeX \( \), $$ $$, \[ \] made MathML; options, stems, matches and a gap’s choices too (each at most 500 characters once sanitized, a "|" stored as &#124;), so an option may be an image
              * @enum {string|null}
              */
             text_format?: "plain" | "html" | null;
@@ -11167,7 +11167,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "hottext";
-            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type, MathML Core (math, mrow, mi, mn, mo, mfrac, msqrt, msup, msub, mtable…; TeX \( \), $$ $$, \[ \] made MathML); media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -11180,7 +11180,7 @@ export type components = {
             /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
             title?: string | null;
             /**
-             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @description plain (the default): question_text, feedback and options are shown as written. html: they are HTML, sanitized on write (see question_text), MathML kept and TeX \( \), $$ $$, \[ \] made MathML; options, stems, matches and a gap’s choices too (each at most 500 characters once sanitized, a "|" stored as &#124;), so an option may be an image
              * @enum {string|null}
              */
             text_format?: "plain" | "html" | null;
@@ -11198,7 +11198,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "calculated";
-            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type, MathML Core (math, mrow, mi, mn, mo, mfrac, msqrt, msup, msub, mtable…; TeX \( \), $$ $$, \[ \] made MathML); media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -11211,7 +11211,7 @@ export type components = {
             /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
             title?: string | null;
             /**
-             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @description plain (the default): question_text, feedback and options are shown as written. html: they are HTML, sanitized on write (see question_text), MathML kept and TeX \( \), $$ $$, \[ \] made MathML; options, stems, matches and a gap’s choices too (each at most 500 characters once sanitized, a "|" stored as &#124;), so an option may be an image
              * @enum {string|null}
              */
             text_format?: "plain" | "html" | null;
@@ -11253,7 +11253,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "hotspot";
-            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type, MathML Core (math, mrow, mi, mn, mo, mfrac, msqrt, msup, msub, mtable…; TeX \( \), $$ $$, \[ \] made MathML); media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /** @description Greater than 0, at most 1000 */
             marks: number;
@@ -11266,7 +11266,7 @@ export type components = {
             /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
             title?: string | null;
             /**
-             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @description plain (the default): question_text, feedback and options are shown as written. html: they are HTML, sanitized on write (see question_text), MathML kept and TeX \( \), $$ $$, \[ \] made MathML; options, stems, matches and a gap’s choices too (each at most 500 characters once sanitized, a "|" stored as &#124;), so an option may be an image
              * @enum {string|null}
              */
             text_format?: "plain" | "html" | null;
@@ -11310,7 +11310,7 @@ export type components = {
              * @enum {string}
              */
             question_type: "description";
-            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type; media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
+            /** @description plain: 1 to 2000 characters. html: sanitized on write to an allow-list (p, br, b, i, em, strong, u, sub, sup, ul, ol, li, span, div, table, thead, tbody, tr, th, td, pre, code, blockquote, h1–h6, a href (http, https, mailto, or exactly /api/media/{mediaId}; rel and target set by the service), img src alt width height, audio src controls, source src type, MathML Core (math, mrow, mi, mn, mo, mfrac, msqrt, msup, msub, mtable…; TeX \( \), $$ $$, \[ \] made MathML); media sources /api/media/{mediaId} or http(s) URLs; no style, no event handlers, no script, iframe, svg, object or data: URLs), at most 20000 characters once sanitized (50000 as sent), and not blank once sanitized */
             question_text: string;
             /**
              * @description A description has no marks (absent or 0)
@@ -11326,7 +11326,7 @@ export type components = {
             /** @description A short name for the question, at most 255 characters (null, absent or "": none) */
             title?: string | null;
             /**
-             * @description plain (the default): question_text and feedback are shown as written. html: they are HTML, sanitized on write (see question_text); options stay plain text
+             * @description plain (the default): question_text, feedback and options are shown as written. html: they are HTML, sanitized on write (see question_text), MathML kept and TeX \( \), $$ $$, \[ \] made MathML; options, stems, matches and a gap’s choices too (each at most 500 characters once sanitized, a "|" stored as &#124;), so an option may be an image
              * @enum {string|null}
              */
             text_format?: "plain" | "html" | null;

@@ -1,3 +1,4 @@
+import { QuestionText, type TextFormat } from '../QuestionText';
 import { plural } from '../ui';
 import type { ReviewProps } from './module';
 import type { ReviewedPart } from './parts';
@@ -9,7 +10,18 @@ const shownPart = (part: string) => (part === '' ? '(blank)' : part);
  * An answer with parts: a table with a row per part, the taker's part beside the key's and
  * "right" or "wrong" in words (never colour alone), then the marks of the whole.
  */
-export function PartsReview({ item, caption, parts }: ReviewProps & { caption: string; parts: ReviewedPart[] }) {
+export function PartsReview({
+  item,
+  caption,
+  parts,
+  format,
+}: ReviewProps & {
+  caption: string;
+  parts: ReviewedPart[];
+  /** html: the parts are options and stems of an html question, shown as HTML. */
+  format?: TextFormat | null;
+}) {
+  const shown = (part: string) => (part === '' ? shownPart(part) : <QuestionText text={part} format={format} />);
   return (
     <>
       <table className="parts-review">
@@ -25,9 +37,9 @@ export function PartsReview({ item, caption, parts }: ReviewProps & { caption: s
         <tbody>
           {parts.map((part, i) => (
             <tr key={i}>
-              <th scope="row">{part.label}</th>
-              <td>{shownPart(part.answer)}</td>
-              <td>{shownPart(part.key)}</td>
+              <th scope="row">{shown(part.label)}</th>
+              <td>{shown(part.answer)}</td>
+              <td>{shown(part.key)}</td>
               <td>{part.right ? 'right' : 'wrong'}</td>
             </tr>
           ))}

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { Schemas } from '../api';
+import { QuestionText } from '../QuestionText';
 import { plural } from '../ui';
 import { asStored } from './answerText';
 import type { ReviewProps } from './module';
@@ -37,7 +38,7 @@ export function KeyedReview({
   question,
   entered,
   shown,
-}: ReviewProps & { entered: (answer: string) => ReactNode; shown: (answer: string) => string }) {
+}: ReviewProps & { entered: (answer: string) => ReactNode; shown: (answer: string) => ReactNode }) {
   return (
     <>
       <p>
@@ -76,6 +77,14 @@ function KeyDetails({ item, options }: { item: ReviewItem; options: string[] }) 
     </>
   );
 }
+
+/** The review of a choice among options: the option chosen and the key as the options are shown (HTML in an html question). */
+export const ChoiceReview = (props: ReviewProps & { shownAs?: (answer: string) => string }) => {
+  const show = (answer: string) => (
+    <QuestionText text={(props.shownAs ?? asStored)(answer)} format={props.question?.text_format} />
+  );
+  return <KeyedReview {...props} entered={show} shown={show} />;
+};
 
 /** The review of a type whose answers and keys are shown as stored. */
 export const StoredAnswerReview = (props: ReviewProps) => (

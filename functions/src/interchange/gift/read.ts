@@ -2,6 +2,7 @@ import peggy from 'peggy';
 import { parseNumberText } from '../../shared';
 import { GIFT_GRAMMAR } from './grammar';
 import { hasMarkup } from '../markup';
+import { richOption, withHtmlChoices } from '../richOptions';
 import {
   EXPORT_TAGS,
   isAllOrNothingCredits,
@@ -54,7 +55,8 @@ import {
 //                                answer), all_or_nothing (a multiple_select written with moodleCredits'
 //                                stand-in credits: read back without option_credits); others are warned
 // feedback and option_feedback are written in the question's text_format.
-// Options (and short answers) are plain text: markup in them is removed, with a warning.
+// Short answers are plain text: markup in them is removed, with a warning. An [html] question's
+// options and stems are HTML when they show more than text (an image, a formula), else escaped text.
 //   {=a -> x =b -> y = -> z}   → matching: stems [a, b], options [x, y, z] (z, without a stem, a
 //                                distractor), matches [x, y]; the stems in the question's format
 //                                turned to text, the matches plain.
@@ -286,6 +288,8 @@ function draftOf(q: GiftQuestion, item: ParsedItem, tags: ExportTags): QuestionD
     difficulty: 'medium',
   };
   if (item.title !== null) draft.title = item.title;
+  // The options and stems kept as HTML (an html question's others are escaped text).
+  const rich = new Set<string>();
   // Answers and feedback take the question's format unless they name their own, as in Moodle.
   const inherited = q.stem.format;
   const feedbackText = (t: Text, what: string): string =>
@@ -301,11 +305,14 @@ function draftOf(q: GiftQuestion, item: ParsedItem, tags: ExportTags): QuestionD
     case 'TF':
       return { ...draft, ...trueFalse(block.answers[0], feedbackText) };
     case 'MC':
-      return { ...draft, ...choice(block.answers, inherited, feedbackText, warn, tags.allOrNothing === true) };
+      return withHtmlChoices(
+        { ...draft, ...choice(block.answers, inherited, feedbackText, warn, tags.allOrNothing === true, rich) },
+        rich,
+      );
     case 'Numerical':
       return { ...draft, ...numeric(block.answers, warn) };
     case 'Matching':
-      return { ...draft, ...matching(block.answers, inherited, warn) };
+      return withHtmlChoices({ ...draft, ...matching(block.answers, inherited, warn, rich) }, rich);
     default:
       return { ...draft, ...shortAnswer(block.answers, inherited, warn) };
   }
@@ -337,9 +344,10 @@ function choice(
   feedbackText: FeedbackOf,
   warn: Warn,
   allOrNothing: boolean,
+  rich: Set<string>,
 ): Partial<QuestionDraft> {
   const given = answers.filter((a, i) => !(i === 0 && isBlankFirst(a)));
-  const options = given.map((a, i) => optionText(a, inherited, `Option ${i + 1}`, warn));
+  const options = given.map((a, i) => optionText(a, inherited, `Option ${i + 1}`, warn, rich));
   const feedback = given.map((a, i) =>
     a.feedback.length === 0
       ? ''
@@ -398,7 +406,12 @@ function choice(
  * `=stem -> option` pairs, split at the first "->" as Moodle does: the stem in the question's
  * format turned to text, the option plain; a pair without a stem is a distractor.
  */
-function matching(answers: GiftAnswer[], inherited: Format | null, warn: Warn): Partial<QuestionDraft> {
+function matching(
+  answers: GiftAnswer[],
+  inherited: Format | null,
+  warn: Warn,
+  rich: Set<string>,
+): Partial<QuestionDraft> {
   const stems: string[] = [];
   const matches: string[] = [];
   const options: string[] = [];
@@ -412,7 +425,7 @@ function matching(answers: GiftAnswer[], inherited: Format | null, warn: Warn): 
           `Answer ${i + 1} ("${a.text.trim()}") is not a pair "=stem -> match", as a matching question's are`,
         );
       if (a.weight !== null || hasFeedback(a)) ignored.push(`answer ${i + 1}`);
-      const stem = optionText({ ...a, text: a.text.slice(0, arrow) }, inherited, `Stem ${i + 1}`, warn);
+      const stem = optionText({ ...a, text: a.text.slice(0, arrow) }, inherited, `Stem ${i + 1}`, warn, rich);
       const option = optionText(
         { ...a, format: 'plain', text: a.text.slice(arrow + ARROW.length) },
         null,
@@ -607,9 +620,25 @@ function weightOf(raw: string, what: string): number {
 
 const quoteList = (values: string[]): string => values.map((v) => `"${v}"`).join(', ');
 
-/** An option or short answer: plain text on one line, without our separator. */
-function optionText(a: GiftAnswer, inherited: Format | null, what: string, warn: Warn): string {
+/**
+ * An option or short answer: plain text on one line, without our separator; an option (or a stem,
+ * `mayBeHtml`) of an [html] question stays HTML when it says more than its text (an image, a formula).
+ */
+function optionText(
+  a: GiftAnswer,
+  inherited: Format | null,
+  what: string,
+  warn: Warn,
+  /** Where an option kept as HTML is noted; absent: always text (a short answer). */
+  rich?: Set<string>,
+): string {
   const format = a.format ?? inherited;
+  const html = rich && inherited === 'html' && format === 'html' ? richOption(a.text) : undefined;
+  // HTML's "|" is stored &#124; (the bank's schema writes it so).
+  if (html !== undefined) {
+    rich!.add(html);
+    return html;
+  }
   let text = a.text;
   if (format === 'markdown') warn(`${what} is written in Markdown: carried as plain text`);
   if (format !== 'plain' && format !== 'markdown') {

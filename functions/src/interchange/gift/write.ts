@@ -5,6 +5,7 @@ import {
   decimalText,
   formatNumber,
   gradeChanges,
+  htmlLine,
   matchingDistractors,
   moodleCredits,
   alternativeGrades,
@@ -31,15 +32,16 @@ export const moodleCategoryPath = (segments: readonly string[]): string =>
 const format = (q: ExportQuestion) => (isHtml(q) ? 'html' : 'plain');
 
 /**
- * An answer as written after `=`/`~` and an optional weight. Options are plain
- * text: in an HTML question they are marked [plain] (Moodle would otherwise read
- * them as HTML), as is one whose text would read as a weight or a format marker.
+ * An answer as written after `=`/`~` and an optional weight. An html question's options and stems
+ * are HTML, marked [html]; a plain question's are plain text, marked [plain] where the text would
+ * read as a weight or a format marker.
  */
 function answerText(q: ExportQuestion, text: string): string {
+  if (isHtml(q)) return `[html]${inAnswers(text)}`;
   // "->" between the braces makes a matching question: an option holding it is written as HTML, its ">" as "&gt;".
   if (text.includes(ARROW))
     return `[html]${giftEscape(text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'))}`;
-  const needsMarker = isHtml(q) || text.startsWith('%') || FORMAT_MARKER.test(text);
+  const needsMarker = text.startsWith('%') || FORMAT_MARKER.test(text);
   return `${needsMarker ? '[plain]' : ''}${giftEscape(text)}`;
 }
 
@@ -167,11 +169,21 @@ function matchingAnswers(q: ExportQuestion): { body: string; notes: string[] } |
   if (stems.some((s) => s.includes(ARROW)))
     return { cannot: 'a matching question with "->" in a stem, which GIFT reads as the end of the stem' };
   const { distractors, reordered } = matchingDistractors(q);
+  const notes: string[] = [];
+  // GIFT's matches are plain text: an html question's is written as its text.
+  const matchText = (option: string): string => {
+    if (!isHtml(q)) return option;
+    const line = htmlLine(option);
+    if (line.images.length > 0 || line.formatting.length > 0)
+      notes.push(`the option "${line.text}" is written as its text: GIFT's matches are plain text`);
+    return line.text;
+  };
   const pair = (stem: string, option: string) =>
-    `\t=${stem === '' ? '' : answerText(q, stem)} -> ${giftEscape(option)}`;
+    `\t=${stem === '' ? '' : answerText(q, stem)} -> ${giftEscape(matchText(option))}`;
+  if (reordered) notes.push("the options' order is not carried: GIFT lists the matches, then the distractors");
   return {
     body: [...stems.map((s, i) => pair(s, matches[i] ?? '')), ...distractors.map((d) => pair('', d))].join('\n'),
-    notes: reordered ? ["the options' order is not carried: GIFT lists the matches, then the distractors"] : [],
+    notes,
   };
 }
 

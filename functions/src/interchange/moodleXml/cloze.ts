@@ -299,7 +299,8 @@ export function embeddedAnswerOf(
   if (weight !== written)
     notes.push(`gap ${n}: weight ${formatNumber(written)} written as ${weight} (Moodle's are whole numbers)`);
   const credits = new Map(gap.answers.map((a) => [a.answer, a.credit]));
-  const choice = (o: string) => (credits.has(o) && credits.get(o)! > 0 ? grade(credits.get(o)!) : '') + answerText(o);
+  // A choice of an html question is HTML already.
+  const choice = (o: string) => (credits.has(o) && credits.get(o)! > 0 ? grade(credits.get(o)!) : '') + escapeCloze(o);
   let type: string;
   let body: string;
   switch (gap.kind) {

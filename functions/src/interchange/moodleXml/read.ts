@@ -17,6 +17,7 @@ import { dropZones } from './ddmarker';
 import { dropBoxes } from './ddimageortext';
 import { labelledImageDraft, PLACED_ON_IMAGE } from '../labelledImage';
 import { imageDimensions } from '../imageSize';
+import { richOption, withHtmlChoices } from '../richOptions';
 import { element, elements, innerHtml, localName, parseXml, textOf, type XmlElement } from '../xml';
 import {
   EXPORT_TAGS,
@@ -246,6 +247,8 @@ class QuestionReader {
   private readonly pending = new Map<string, MediaFile>();
   /** The files of the fields kept, so one carried but never referred to is named. */
   private readonly keptFiles = new Map<string, boolean>();
+  /** The options read as HTML (the others were read as text). */
+  readonly richOptions = new Set<string>();
 
   constructor(
     readonly question: XmlElement,
@@ -432,13 +435,16 @@ function assemble(
   const asDraft = (f: FieldText): string => (html ? r.resolveMedia(f, f.html ? f.text : escapeHtml(f.text)) : f.text);
   let questionText = asDraft(text);
   if (legacy) questionText += ` <img src="${r.resolveMedia(text, legacy)}" />`;
-  const result: QuestionDraft = {
-    ...draft,
-    question_text: questionText,
-    text_format: html ? 'html' : 'plain',
-    marks: readMarks(r, defaultMarks()),
-    difficulty: 'medium',
-  };
+  const result: QuestionDraft = withHtmlChoices(
+    {
+      ...draft,
+      question_text: questionText,
+      text_format: html ? 'html' : 'plain',
+      marks: readMarks(r, defaultMarks()),
+      difficulty: 'medium',
+    },
+    r.richOptions,
+  );
   const general = asDraft(feedback);
   if (general !== '') result.feedback = general;
   if (optionFeedback.some((f) => f.text !== '')) result.option_feedback = optionFeedback.map(asDraft);
@@ -572,7 +578,25 @@ function noteChoiceSettings(r: QuestionReader): void {
   r.noteCombinedFeedback();
 }
 
-/** An option (or a stem, an item: `what`) as plain text: HTML turned to text, saying what was lost; a "|" cannot be stored. */
+/** Moodle's formats whose text is not HTML. */
+const TEXT_FORMATS = ['plain_text', 'markdown', 'wiki_like'];
+
+/**
+ * An option (or a stem, an item: `what`) of an html question as HTML when it says more than its text
+ * (an image, a formula, formatting), its files carried as the question text's are.
+ */
+function richOptionOf(r: QuestionReader, answer: XmlElement, answerFormat: string, raw: string): string | undefined {
+  if (TEXT_FORMATS.includes(r.textFormat)) return undefined;
+  const html = richOption(answerFormat === 'moodle_auto_format' ? raw.replace(/\r?\n/g, ' ') : raw);
+  if (html === undefined) return undefined;
+  const field = r.field(answer, answerFormat);
+  r.keep(field);
+  const option = r.resolveMedia(field, html);
+  r.richOptions.add(option);
+  return option;
+}
+
+/** An option (or a stem, an item: `what`): HTML when it says more than its text in an html question, else plain text (HTML turned to text, saying what was lost); a "|" cannot be stored. */
 function optionText(
   r: QuestionReader,
   answer: XmlElement,
@@ -584,7 +608,10 @@ function optionText(
   const raw = fieldText(answer);
   const answerFormat = answer.attrs.format?.trim() || format;
   let text = raw;
-  if (!['plain_text', 'markdown', 'wiki_like'].includes(answerFormat)) {
+  const rich = TEXT_FORMATS.includes(answerFormat) ? undefined : richOptionOf(r, answer, answerFormat, raw);
+  // HTML's "|" is stored &#124; (the bank's schema writes it so).
+  if (rich !== undefined) return rich;
+  if (!TEXT_FORMATS.includes(answerFormat)) {
     const converted = htmlLine(answerFormat === 'moodle_auto_format' ? raw.replace(/\r?\n/g, ' ') : raw);
     text = converted.text;
     const lost = converted.images.map(

@@ -3,6 +3,7 @@ import { embeddedAnswerOf } from './cloze';
 import { calculatedBody } from './calculated';
 import { ddmarkerBody } from './ddmarker';
 import {
+  htmlFields,
   isHtml,
   mediaIdsIn,
   replaceMediaRefs,
@@ -17,6 +18,7 @@ import {
   exportedTitle,
   formatNumber,
   gradeChanges,
+  htmlLine,
   matchingDistractors,
   moodleCredits,
   alternativeGrades,
@@ -47,7 +49,7 @@ function fileNames(q: ExportQuestion, media: ExportMedia): Map<string, string> {
   const names = new Map<string, string>();
   if (!isHtml(q)) return names;
   const taken = new Set<string>();
-  const ids = [q.question_text, q.feedback ?? '', ...(q.option_feedback ?? [])].flatMap(mediaIdsIn);
+  const ids = htmlFields(q).flatMap(mediaIdsIn);
   for (const id of ids) {
     const file = media.get(id);
     if (!file || names.has(id)) continue;
@@ -74,6 +76,11 @@ function formattedText(
   extra = '',
 ): string {
   if (!isHtml(q)) return element(tag, { format: 'plain_text' }, textElement('text', text) + extra);
+  return element(tag, { format: 'html' }, htmlContent(text, files, media) + extra);
+}
+
+/** HTML's `<text>`, its media rewritten to @@PLUGINFILE@@ and carried as `<file>` elements after it. */
+function htmlContent(text: string, files: Map<string, string>, media: ExportMedia): string {
   const used = mediaIdsIn(text).filter((id) => files.has(id));
   const rewritten = replaceMediaRefs(htmlCharRefs(text), (id) =>
     files.has(id) ? `${MEDIA_PLACEHOLDER}${rawUrlEncode(files.get(id)!)}` : undefined,
@@ -87,7 +94,21 @@ function formattedText(
       ),
     )
     .join('');
-  return element(tag, { format: 'html' }, textElement('text', rewritten) + fileElements + extra);
+  return textElement('text', rewritten) + fileElements;
+}
+
+/** An option's `<answer>`: HTML (with its files) in an html question, else plain text. */
+function optionAnswer(
+  q: ExportQuestion,
+  attrs: Record<string, string>,
+  text: string,
+  files: Map<string, string>,
+  media: ExportMedia,
+  extra = '',
+): string {
+  return isHtml(q)
+    ? element('answer', { ...attrs, format: 'html' }, htmlContent(text, files, media) + extra)
+    : element('answer', { ...attrs, format: 'plain_text' }, textElement('text', text) + extra);
 }
 
 function answer(
@@ -99,6 +120,15 @@ function answer(
   media: ExportMedia,
   extra = '',
 ): string {
+  if (q.question_type === 'multiple_choice' || q.question_type === 'multiple_select')
+    return optionAnswer(
+      q,
+      { fraction: fraction(credit) },
+      text,
+      files,
+      media,
+      formattedText('feedback', q, feedback, files, media) + extra,
+    );
   return element(
     'answer',
     { fraction: fraction(credit), format: 'plain_text' },
@@ -213,7 +243,7 @@ function typeBody(
         notes: [],
       };
     case 'matching':
-      return { type: 'matching', ...matchingBody(q) };
+      return { type: 'matching', ...matchingBody(q, files, media) };
     case 'ordering':
       return {
         type: 'ordering',
@@ -224,9 +254,7 @@ function typeBody(
           textElement('gradingtype', q.ordering_score === 'partial' ? 'LONGEST_ORDERED_SUBSET' : 'ALL_OR_NOTHING') +
           textElement('showgrading', 'SHOW') +
           // The items in the right order: Moodle's fraction is the position.
-          q.options
-            .map((o, i) => element('answer', { fraction: String(i + 1), format: 'plain_text' }, textElement('text', o)))
-            .join(''),
+          q.options.map((o, i) => optionAnswer(q, { fraction: String(i + 1) }, o, files, media)).join(''),
         notes: ["ordering is Moodle's qtype_ordering plugin, not core: a Moodle without it refuses this question"],
       };
     case 'gap_fill':
@@ -257,24 +285,31 @@ function hotspotBody(q: ExportQuestion, media: ExportMedia): (Written & { type: 
 }
 
 /** The stems with their matches, then each option no stem matches as a subquestion without text (Moodle's distractor). */
-function matchingBody(q: ExportQuestion): Written {
+function matchingBody(q: ExportQuestion, files: Map<string, string>, media: ExportMedia): Written {
   const stems = q.stems ?? [];
   const matches = q.matches ?? [];
+  const notes: string[] = [];
+  // Moodle's stems take its text formats; its answers are plain text, so an HTML option is written as its text.
+  const answerText = (answer: string): string => {
+    if (!isHtml(q)) return answer;
+    const line = htmlLine(answer);
+    if (line.images.length > 0 || line.formatting.length > 0)
+      notes.push(`the option "${line.text}" is written as its text: Moodle's match answers are plain text`);
+    return line.text;
+  };
   const subquestion = (stem: string, answer: string) =>
-    element(
-      'subquestion',
-      { format: 'plain_text' },
-      textElement('text', stem) + element('answer', {}, textElement('text', answer)),
-    );
+    formattedText('subquestion', q, stem, files, media, element('answer', {}, textElement('text', answerText(answer))));
   const { distractors, reordered } = matchingDistractors(q);
+  if (reordered)
+    notes.push(
+      "the options' order is not carried: Moodle lists the subquestions' answers (matches first, then distractors)",
+    );
   return {
     body:
       textElement('shuffleanswers', 'true') +
       stems.map((stem, i) => subquestion(stem, matches[i] ?? '')).join('') +
       distractors.map((d) => subquestion('', d)).join(''),
-    notes: reordered
-      ? ["the options' order is not carried: Moodle lists the subquestions' answers (matches first, then distractors)"]
-      : [],
+    notes,
   };
 }
 
@@ -309,7 +344,7 @@ export function moodleQuestion(q: ExportQuestion, media: ExportMedia): string {
   if ('cannot' in written) return `  ${comment(`not exported: "${exportedTitle(q)}" is ${written.cannot}`)}\n`;
   const { type, body, notes } = written;
   const missing = isHtml(q)
-    ? [q.question_text, q.feedback ?? '', ...(q.option_feedback ?? [])]
+    ? htmlFields(q)
         .flatMap(mediaIdsIn)
         .filter((id) => !media.has(id))
     : [];

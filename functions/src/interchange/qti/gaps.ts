@@ -126,7 +126,7 @@ function numericGap(item: ItemReading, keyed: AlternativeAnswer[]): InteractionG
 function selectGap(item: ItemReading, choiceName: string): InteractionGaps {
   const choices = kids(item.interaction, choiceName);
   const ids = choices.map((c) => attr(c, 'identifier') ?? '');
-  const options = distinctTexts(choices, item.warnings);
+  const options = distinctTexts(choices, item.warnings, item.ctx);
   const entries = positiveEntries(item);
   const answers = keyedAnswers(
     correctValues(item.declaration),
@@ -157,7 +157,7 @@ function gapMatchGaps(item: ItemReading): InteractionGaps {
   if (kids(item.interaction, 'gapImg').length > 0)
     throw new Refusal(`${named(item)} drags images, which a gap cannot hold`, 'unsupported');
   const chipIds = chips.map((c) => attr(c, 'identifier') ?? '');
-  const dragOptions = distinctTexts(chips, item.warnings);
+  const dragOptions = distinctTexts(chips, item.warnings, item.ctx);
   const gapElements = [...descendants(item.interaction)].filter((d) => qtiName(d) === 'gap');
   if (gapElements.length === 0) throw new Refusal(`${named(item)} has no gap`);
   const given = correctValues(item.declaration).map((v) => v.trim().split(/\s+/));

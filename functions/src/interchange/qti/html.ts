@@ -73,6 +73,8 @@ export interface HtmlContext {
   media: Map<string, MediaFile>;
   /** Conditional blocks found in the body (feedback), carried as general feedback. */
   feedback: string[];
+  /** The options read as HTML (the others were read as text). */
+  richOptions?: Set<string>;
 }
 
 /** What a marked element becomes: its HTML in an HTML text, its marker (`[[1]]`, `[[phrase]]`) in a plain one. */

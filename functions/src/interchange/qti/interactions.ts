@@ -1,7 +1,8 @@
 import { type AlternativeAnswer, type QuestionDraft, Refusal } from '../model';
 import { localName, type XmlChild, type XmlElement } from '../xml';
 import { attr, collapse, kid, kids, numberOf, qtiName, round5 } from './elements';
-import { type FieldContent, type HtmlContext, fieldContent } from './html';
+import { richOption } from '../richOptions';
+import { type FieldContent, type HtmlContext, childrenHtml, fieldContent } from './html';
 import {
   type MapEntry,
   type Mapping,
@@ -19,8 +20,14 @@ import {
 /** On an extended text interaction: our export's word limit. */
 const MAX_WORDS_ATTRIBUTE = 'data-max-words';
 
-/** An option as the bank holds it: plain text (an image stands for its alt text when the choice has no text of its own). */
-export function optionText(choice: XmlElement, index: number, warnings: Set<string>): string {
+/**
+ * An option as the bank holds it: HTML when it shows what text cannot (an image the item carries,
+ * a formula, formatting), else plain text (an image it cannot carry stands for its alt text when the
+ * choice has no text of its own).
+ */
+export function optionText(choice: XmlElement, index: number, warnings: Set<string>, ctx?: HtmlContext): string {
+  const html = ctx && choiceHtml(choice, ctx);
+  if (html !== undefined) return html;
   const lost: string[] = [];
   const walk = (node: XmlChild, images: boolean): string => {
     if (typeof node === 'string') return node;
@@ -39,6 +46,22 @@ export function optionText(choice: XmlElement, index: number, warnings: Set<stri
       `Option ${index + 1}: its markup (${[...new Set(lost)].join(', ')}) was dropped; options are plain text${lost.includes('img') ? (own !== '' ? ' (an image was dropped: its caption was kept)' : ' (an image became its alt text)') : ''}`,
     );
   return text;
+}
+
+/** The choice's HTML (its inline feedback left out) when it says more than its text; media it refers to is carried. */
+function choiceHtml(choice: XmlElement, ctx: HtmlContext): string | undefined {
+  const shown = {
+    ...choice,
+    children: choice.children.filter((c) => typeof c === 'string' || qtiName(c) !== 'feedbackInline'),
+  };
+  // Read on a copy of the context: what an image left out warns of is said once, by the plain reading.
+  const trial: HtmlContext = { ...ctx, warnings: new Set(), problems: [], media: new Map() };
+  const html = richOption(childrenHtml(shown, trial));
+  if (html === undefined || trial.problems.length > 0) return undefined;
+  for (const warning of trial.warnings) ctx.warnings.add(warning);
+  for (const [key, file] of trial.media) ctx.media.set(key, file);
+  (ctx.richOptions ??= new Set()).add(html);
+  return html;
 }
 
 const isTrueFalse = (options: string[]) =>
@@ -92,7 +115,7 @@ function choiceInteraction(item: ItemReading): InteractionPart {
   const { mapping, warnings } = item;
   const choices = kids(item.interaction, 'simpleChoice');
   const ids = choices.map((c) => attr(c, 'identifier') ?? '');
-  const options = choices.map((c, i) => optionText(c, i, warnings));
+  const options = choices.map((c, i) => optionText(c, i, warnings, item.ctx));
   const { feedback, carried } = choiceFeedback(item, choices, ids);
   const maxChoices = numberOf(attr(item.interaction, 'maxChoices')) ?? 1;
   const correct = correctValues(item.declaration);

@@ -1,6 +1,7 @@
 import { type QuestionDraft, Refusal } from '../model';
 import { type XmlElement } from '../xml';
 import { attr, collapse, descendants, escapeText, kids, numberOf, qtiName, textOf } from './elements';
+import type { HtmlContext } from './html';
 import { type InteractionPart, type ItemReading, optionText } from './interactions';
 import { correctValues } from './scoring';
 
@@ -12,8 +13,8 @@ import { correctValues } from './scoring';
 export const ORDERING_SCORE_ATTRIBUTE = 'data-ordering-score';
 
 /** The choices' texts, made distinct: a repeated text (image-only choices alike in their alt text) takes its image's file name, else a number. */
-export function distinctTexts(choices: XmlElement[], warnings: Set<string>): string[] {
-  const texts = choices.map((c, i) => optionText(c, i, warnings));
+export function distinctTexts(choices: XmlElement[], warnings: Set<string>, ctx?: HtmlContext): string[] {
+  const texts = choices.map((c, i) => optionText(c, i, warnings, ctx));
   const seen = new Set<string>();
   return texts.map((text, i) => {
     if (!seen.has(text)) {
@@ -99,8 +100,8 @@ function matchInteraction(item: ItemReading): InteractionPart {
   const optionChoices = kids(second, 'simpleAssociableChoice');
   const stemIds = stemChoices.map((c) => attr(c, 'identifier') ?? '');
   const optionIds = optionChoices.map((c) => attr(c, 'identifier') ?? '');
-  const stemTexts = distinctTexts(stemChoices, item.warnings);
-  const options = distinctTexts(optionChoices, item.warnings);
+  const stemTexts = distinctTexts(stemChoices, item.warnings, item.ctx);
+  const options = distinctTexts(optionChoices, item.warnings, item.ctx);
   const pairs = keyPairs(item);
   const stray = pairs.find(([s, o]) => !stemIds.includes(s) || !optionIds.includes(o));
   if (stray)
@@ -127,7 +128,7 @@ function matchInteraction(item: ItemReading): InteractionPart {
 function associateInteraction(item: ItemReading): InteractionPart {
   const choices = kids(item.interaction, 'simpleAssociableChoice');
   const ids = choices.map((c) => attr(c, 'identifier') ?? '');
-  const texts = distinctTexts(choices, item.warnings);
+  const texts = distinctTexts(choices, item.warnings, item.ctx);
   const pairs = keyPairs(item);
   const stray = pairs.flat().find((id) => !ids.includes(id));
   if (stray) throw new Refusal(`The key names "${stray}", which is not a choice`);
@@ -154,7 +155,7 @@ function associateInteraction(item: ItemReading): InteractionPart {
 function orderInteraction(item: ItemReading): InteractionPart {
   const choices = kids(item.interaction, 'simpleChoice');
   const ids = choices.map((c) => attr(c, 'identifier') ?? '');
-  const texts = distinctTexts(choices, item.warnings);
+  const texts = distinctTexts(choices, item.warnings, item.ctx);
   const order = correctValues(item.declaration);
   if (order.length === 0) throw new Refusal('The item has no correct response');
   const stray = order.find((id) => !ids.includes(id));

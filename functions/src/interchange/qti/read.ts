@@ -1,3 +1,4 @@
+import { withHtmlChoices } from '../richOptions';
 import {
   BankFileRefused,
   type MediaFile,
@@ -143,7 +144,7 @@ function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
     const read = bodyText(body, ctx);
     const text = read.content.html === '' && part.fallbackText ? fallbackText(read, part.fallbackText, warnings) : read;
     const general = generalFeedback(root, ctx, part.carried ?? new Set());
-    const question = itemDraft(title, place, text, part, general);
+    const question = withHtmlChoices(itemDraft(title, place, text, part, general), ctx.richOptions ?? new Set());
     if (ctx.problems.length > 0) throw new Refusal(ctx.problems.join('; '));
     if (text.content.html === '') throw new Refusal('The item has no text: its body holds only the interaction');
     const warned = [...place.notes, ...warnings];

@@ -15,7 +15,7 @@ import type { AlternativeAnswer, GapDraft } from '../model';
 import { ORDERING_SCORE_ATTRIBUTE } from './parts';
 import { GAP_NUMBER_ATTRIBUTE } from './gaps';
 import { AREA_LABEL_ATTRIBUTE } from './graphics';
-import { CATEGORY_SEPARATOR, correctOptions, exportedTitle, formatNumber } from '../conventions';
+import { CATEGORY_SEPARATOR, correctOptions, exportedTitle, formatNumber, htmlLine } from '../conventions';
 import { comment, element, escapeText, hasNotXml, textElement, toXhtml, XML_DECLARATION } from '../xmlText';
 
 // Pure (no Firebase): the bank's questions as a QTI 3.0 content package, a zip
@@ -79,13 +79,31 @@ function textBlock(
 ): string {
   if (hasNotXml(text)) notes.push('control characters XML cannot hold were written as U+FFFD');
   if (!isHtml(q)) return element(tag, { [TEXT_FORMAT_ATTRIBUTE]: 'plain', ...extra }, fill(escapeText(text)));
-  const relative = replaceMediaRefs(text, (id) => {
+  return element(tag, { [TEXT_FORMAT_ATTRIBUTE]: 'html', ...extra }, fill(xhtmlOf(text, media, notes)));
+}
+
+/** HTML as XHTML with its media made relative (as text, with a note, when it cannot be). */
+function xhtmlOf(html: string, media: ExportMedia, notes: string[]): string {
+  const relative = replaceMediaRefs(html, (id) => {
     const file = media.get(id);
     return file ? mediaHref(id, file.name) : undefined;
   });
   const { xhtml, ok } = toXhtml(relative);
   if (!ok) notes.push('the HTML could not be written as XHTML: it is carried as text');
-  return element(tag, { [TEXT_FORMAT_ATTRIBUTE]: 'html', ...extra }, fill(xhtml));
+  return xhtml;
+}
+
+/** A choice's content: an html question's option as XHTML (an image stays an image), else its text. */
+const choiceContent = (q: ExportQuestion, option: string, media: ExportMedia, notes: string[]): string =>
+  isHtml(q) ? xhtmlOf(option, media, notes) : escapeText(option);
+
+/** An inline choice's or a gap text's content, which QTI makes text only: an html option's text. */
+function inlineChoiceText(q: ExportQuestion, option: string, notes: string[]): string {
+  if (!isHtml(q)) return escapeText(option);
+  const line = htmlLine(option);
+  if (line.images.length > 0 || line.formatting.length > 0)
+    notes.push(`the choice "${line.text}" is written as its text: QTI's inline choices and gap texts hold text only`);
+  return escapeText(line.text);
 }
 
 interface ItemParts {
@@ -128,7 +146,7 @@ function choiceItem(q: ExportQuestion, media: ExportMedia, notes: string[]): Ite
       element(
         'qti-simple-choice',
         { identifier: ids[i] },
-        escapeText(o) +
+        choiceContent(q, o, media, notes) +
           (feedback[i]
             ? element(
                 'qti-feedback-inline',
@@ -274,7 +292,7 @@ const correctResponse = (values: string[]) =>
   element('qti-correct-response', {}, values.map((v) => textElement('qti-value', v)).join(''));
 
 /** Matching: stems S1… against options O1…; each right pair earns its stem's share of the marks (map_response). */
-function matchingItem(q: ExportQuestion): ItemParts {
+function matchingItem(q: ExportQuestion, media: ExportMedia, notes: string[]): ItemParts {
   const stems = q.stems ?? [];
   const matches = q.matches ?? [];
   const pairs = stems.map((_, i) => `S${i + 1} O${q.options.indexOf(matches[i]) + 1}`);
@@ -283,7 +301,7 @@ function matchingItem(q: ExportQuestion): ItemParts {
     element(
       'qti-simple-associable-choice',
       { identifier: `${prefix}${i + 1}`, 'match-max': String(matchMax) },
-      escapeText(text),
+      choiceContent(q, text, media, notes),
     );
   return {
     declarations: element(
@@ -306,7 +324,7 @@ function matchingItem(q: ExportQuestion): ItemParts {
 }
 
 /** Ordering: the items in the right order as the correct response (shown shuffled); the whole order earns the marks. */
-function orderingItem(q: ExportQuestion, notes: string[]): ItemParts {
+function orderingItem(q: ExportQuestion, media: ExportMedia, notes: string[]): ItemParts {
   const ids = q.options.map((_, i) => `C${i + 1}`);
   const partial = q.ordering_score === 'partial';
   if (partial)
@@ -326,7 +344,9 @@ function orderingItem(q: ExportQuestion, notes: string[]): ItemParts {
         shuffle: 'true',
         [ORDERING_SCORE_ATTRIBUTE]: partial ? 'partial' : undefined,
       },
-      q.options.map((o, i) => element('qti-simple-choice', { identifier: ids[i] }, escapeText(o))).join(''),
+      q.options
+        .map((o, i) => element('qti-simple-choice', { identifier: ids[i] }, choiceContent(q, o, media, notes)))
+        .join(''),
     ),
     processing: matchScore(),
   };
@@ -413,7 +433,7 @@ function addNumeric(response: string, answers: AlternativeAnswer[], points: (cre
 }
 
 /** One typed or drop-down gap: its declaration, its interaction, its scoring. */
-function gapParts(q: ExportQuestion, gap: GapDraft, n: number): ItemParts {
+function gapParts(q: ExportQuestion, gap: GapDraft, n: number, notes: string[]): ItemParts {
   const response = gapResponse(n);
   const points = (credit: number) => gapPoints(q)(gap, credit);
   const first = gap.answers.find((a) => a.credit === 100) ?? gap.answers[0];
@@ -446,7 +466,7 @@ function gapParts(q: ExportQuestion, gap: GapDraft, n: number): ItemParts {
       interaction: element(
         'qti-inline-choice-interaction',
         { 'response-identifier': response, shuffle: 'false', [GAP_NUMBER_ATTRIBUTE]: String(n) },
-        options.map((o) => element('qti-inline-choice', { identifier: id(o) }, escapeText(o))).join(''),
+        options.map((o) => element('qti-inline-choice', { identifier: id(o) }, inlineChoiceText(q, o, notes))).join(''),
       ),
       processing: addMapped(response),
     };
@@ -471,7 +491,7 @@ function gapParts(q: ExportQuestion, gap: GapDraft, n: number): ItemParts {
 }
 
 /** The drag gaps as one gap match: chips T1…, gaps G1… by their number; a chip in a gap earns that answer's points. */
-function dragParts(q: ExportQuestion): Omit<ItemParts, 'interaction'> & { chips: string } {
+function dragParts(q: ExportQuestion, notes: string[]): Omit<ItemParts, 'interaction'> & { chips: string } {
   const chips = q.drag_options ?? [];
   const points = gapPoints(q);
   const pairs = (q.gaps ?? []).flatMap((gap, i) =>
@@ -492,7 +512,9 @@ function dragParts(q: ExportQuestion): Omit<ItemParts, 'interaction'> & { chips:
     ),
     processing: addMapped(DRAG_RESPONSE),
     chips: chips
-      .map((c, i) => element('qti-gap-text', { identifier: `T${i + 1}`, 'match-max': matchMax }, escapeText(c)))
+      .map((c, i) =>
+        element('qti-gap-text', { identifier: `T${i + 1}`, 'match-max': matchMax }, inlineChoiceText(q, c, notes)),
+      )
       .join(''),
   };
 }
@@ -513,9 +535,9 @@ function gapFillItem(
   wrapper: Record<string, string>,
 ): ItemParts {
   const gaps = q.gaps ?? [];
-  const typed = gaps.map((gap, i) => (gap.kind === 'drag' ? undefined : gapParts(q, gap, i + 1)));
+  const typed = gaps.map((gap, i) => (gap.kind === 'drag' ? undefined : gapParts(q, gap, i + 1, notes)));
   const hasDrag = gaps.some((g) => g.kind === 'drag');
-  const drag = hasDrag ? dragParts(q) : undefined;
+  const drag = hasDrag ? dragParts(q, notes) : undefined;
   if (hasDrag && typed.some(Boolean))
     notes.push(
       'text entries and drop-downs stand inside the gap match with its gaps, which the QTI schema does not allow',
@@ -655,7 +677,7 @@ const ITEM_WRITERS: Record<Exclude<WrittenType, keyof typeof NOT_WRITTEN>, Parts
   numeric: numericItem,
   essay: essayItem,
   matching: matchingItem,
-  ordering: (q, _media, notes) => orderingItem(q, notes),
+  ordering: orderingItem,
   gap_fill: gapFillItem,
   hottext: hottextItem,
   // Text and media only: an item with no interaction.

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { parseNumberText } from '../../shared';
 import {
   Alternative,
-  checkDistinct,
+  checkOptions,
   checkTexts,
   common,
   comparable,
@@ -14,6 +14,9 @@ import {
   option,
   storedText,
   storedBase,
+  storedOption,
+  storedOptions,
+  type TextFormat,
 } from '../fields';
 import { partsText } from '../parts';
 import { GAP_KINDS, type QuestionExtras, type StoredGap, type TypedFields } from '../stored';
@@ -75,7 +78,8 @@ export const GapFillInput = z
   .superRefine((q, ctx) => {
     checkTexts(q, ctx);
     checkGapMarks(storedText(q.question_text, q.text_format), q.gaps.length, ctx);
-    q.gaps.forEach((gap, i) => checkGap(gap, i, q.drag_options, ctx));
+    const dragOptions = q.drag_options && checkOptions(q.drag_options, q.text_format, ctx, 'drag_options');
+    q.gaps.forEach((gap, i) => checkGap(gap, i, dragOptions, q.text_format, ctx));
     const drags = q.gaps.some((gap) => gap.kind === 'drag');
     if (drags && !q.drag_options)
       ctx.addIssue({ code: 'custom', path: ['drag_options'], message: 'Required when a gap is a drag gap' });
@@ -85,7 +89,6 @@ export const GapFillInput = z
         path: [q.drag_options ? 'drag_options' : 'drag_reusable'],
         message: 'Allowed only when a gap is a drag gap',
       });
-    if (q.drag_options) checkDistinct(q.drag_options, ctx, 'drag_options');
   })
   .meta({
     id: 'GapFillQuestionInput',
@@ -114,7 +117,14 @@ function checkGapMarks(text: string, count: number, ctx: Ctx): void {
       ctx.addIssue({ code: 'custom', path: ['question_text'], message: `Gap ${n} is not in the text: write [[${n}]]` });
 }
 
-function checkGap(gap: Gap, i: number, dragOptions: string[] | undefined, ctx: Ctx): void {
+/** A gap checked; `dragOptions` as stored. */
+function checkGap(
+  gap: Gap,
+  i: number,
+  dragOptions: string[] | undefined,
+  format: TextFormat | null | undefined,
+  ctx: Ctx,
+): void {
   const at = (...path: Array<string | number>) => ['gaps', i, ...path];
   const issue = (path: Array<string | number>, message: string) => ctx.addIssue({ code: 'custom', path, message });
   if (!gap.answers.some((a) => a.credit === 100)) issue(at('answers'), 'At least one answer must have credit 100');
@@ -122,15 +132,15 @@ function checkGap(gap: Gap, i: number, dragOptions: string[] | undefined, ctx: C
   if (gap.kind !== 'select' && gap.options) issue(at('options'), 'Allowed only for a select gap');
   if (gap.kind !== 'text' && gap.case_sensitive !== undefined)
     issue(at('case_sensitive'), 'Allowed only for a text gap');
-  if (gap.options) checkDistinct(gap.options, ctx, ...at('options'));
-  const choices = gap.kind === 'select' ? gap.options : gap.kind === 'drag' ? dragOptions : undefined;
+  const options = gap.options && checkOptions(gap.options, format, ctx, ...at('options'));
+  const choices = gap.kind === 'select' ? options : gap.kind === 'drag' ? dragOptions : undefined;
   const known = choices && new Set(choices.map(comparable));
   gap.answers.forEach((a, j) => {
     if (gap.kind === 'numeric' && parseNumberText(a.answer) === undefined)
       issue(at('answers', j, 'answer'), 'Must be a finite number, e.g. "3.14"');
     if (gap.kind !== 'numeric' && a.tolerance !== undefined)
       issue(at('answers', j, 'tolerance'), 'Allowed only for a numeric gap');
-    if (known && !known.has(comparable(a.answer)))
+    if (known && !known.has(comparable(storedOption(a.answer, format))))
       issue(
         at('answers', j, 'answer'),
         `"${a.answer}" is not one of the ${gap.kind === 'select' ? 'gap’s options' : 'drag_options'}`,
@@ -142,17 +152,20 @@ function checkGap(gap: Gap, i: number, dragOptions: string[] | undefined, ctx: C
 const spelled = (choices: string[] | undefined, answer: string): string =>
   choices?.find((c) => comparable(c) === comparable(answer)) ?? answer;
 
-/** A gap as stored: only the fields its kind takes, answers spelled as its choices, its weight always. */
-function storedGap(gap: Gap, dragOptions: string[] | undefined): StoredGap {
-  const choices = gap.kind === 'select' ? gap.options : gap.kind === 'drag' ? dragOptions : undefined;
+/** A gap as stored: only the fields its kind takes, answers spelled as its choices (as stored), its weight always. */
+function storedGap(gap: Gap, input: GapFillInput): StoredGap {
+  const format = input.text_format;
+  const options = gap.options && storedOptions(gap.options, format);
+  const dragOptions = input.drag_options && storedOptions(input.drag_options, format);
+  const choices = gap.kind === 'select' ? options : gap.kind === 'drag' ? dragOptions : undefined;
   return {
     kind: gap.kind,
     answers: gap.answers.map((a) => ({
-      answer: spelled(choices, a.answer),
+      answer: choices ? spelled(choices, storedOption(a.answer, format)) : a.answer,
       credit: a.credit,
       ...(gap.kind === 'numeric' && a.tolerance !== undefined ? { tolerance: a.tolerance } : {}),
     })),
-    ...(gap.kind === 'select' ? { options: gap.options } : {}),
+    ...(gap.kind === 'select' ? { options } : {}),
     ...(gap.kind === 'text' && gap.case_sensitive === true ? { case_sensitive: true } : {}),
     weight: gap.weight ?? 1,
   };
@@ -167,7 +180,7 @@ export function normalizeGapFill(input: GapFillInput): TypedFields<'gap_fill'> {
     ...storedBase(input),
     question_type: input.question_type,
     options: [],
-    correct_answer: gapKey(input.gaps.map((gap) => storedGap(gap, input.drag_options))),
+    correct_answer: gapKey(input.gaps.map((gap) => storedGap(gap, input))),
     tolerance: null,
   };
 }
@@ -175,7 +188,7 @@ export function normalizeGapFill(input: GapFillInput): TypedFields<'gap_fill'> {
 export const gapFillExtras = (
   input: GapFillInput,
 ): Pick<QuestionExtras, 'gaps' | 'drag_options' | 'drag_reusable'> => ({
-  gaps: input.gaps.map((gap) => storedGap(gap, input.drag_options)),
-  ...(input.drag_options ? { drag_options: input.drag_options } : {}),
+  gaps: input.gaps.map((gap) => storedGap(gap, input)),
+  ...(input.drag_options ? { drag_options: storedOptions(input.drag_options, input.text_format) } : {}),
   ...(input.drag_reusable === true ? { drag_reusable: true } : {}),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
-  checkDistinct,
+  checkOptions,
+  checkShown,
   checkTexts,
   common,
   comparable,
@@ -9,6 +10,8 @@ import {
   MAX_OPTION_LENGTH,
   option,
   storedBase,
+  storedOption,
+  storedOptions,
 } from '../fields';
 import { partsText } from '../parts';
 import type { QuestionExtras, TypedFields } from '../stored';
@@ -45,9 +48,11 @@ export const MatchingInput = z
   )
   .superRefine((q, ctx) => {
     checkTexts(q, ctx);
-    checkDistinct(q.options, ctx);
+    const options = checkOptions(q.options, q.text_format, ctx);
+    const storedStems = storedOptions(q.stems, q.text_format);
+    checkShown(storedStems, q.text_format, ctx, ['stems']);
     const stems = new Map<string, number>();
-    q.stems.forEach((stem, i) => {
+    storedStems.forEach((stem, i) => {
       const seen = stems.get(comparable(stem));
       if (seen !== undefined)
         ctx.addIssue({ code: 'custom', path: ['stems', i], message: `Duplicates stem ${seen + 1} ("${stem}")` });
@@ -59,9 +64,9 @@ export const MatchingInput = z
         path: ['matches'],
         message: `Must have one match per stem (${q.stems.length}); it has ${q.matches.length}`,
       });
-    const options = new Set(q.options.map(comparable));
+    const known = new Set(options.map(comparable));
     q.matches.forEach((match, i) => {
-      if (!options.has(comparable(match)))
+      if (!known.has(comparable(storedOption(match, q.text_format))))
         ctx.addIssue({ code: 'custom', path: ['matches', i], message: `"${match}" is not one of the options` });
     });
   })
@@ -76,18 +81,24 @@ type MatchingInput = z.output<typeof MatchingInput>;
 const asOption = (options: string[], match: string): string =>
   options.find((o) => comparable(o) === comparable(match)) ?? match;
 
+/** The matches spelled as the options are stored. */
+const storedMatches = (input: MatchingInput): string[] => {
+  const options = storedOptions(input.options, input.text_format);
+  return input.matches.map((m) => asOption(options, storedOption(m, input.text_format)));
+};
+
 /** Stored with its matches spelled as the options are, and the key as their JSON array text. */
 export function normalizeMatching(input: MatchingInput): TypedFields<'matching'> {
   return {
     ...storedBase(input),
     question_type: input.question_type,
-    options: input.options,
-    correct_answer: partsText(input.matches.map((m) => asOption(input.options, m))),
+    options: storedOptions(input.options, input.text_format),
+    correct_answer: partsText(storedMatches(input)),
     tolerance: null,
   };
 }
 
 export const matchingExtras = (input: MatchingInput): Pick<QuestionExtras, 'stems' | 'matches'> => ({
-  stems: input.stems,
-  matches: input.matches.map((m) => asOption(input.options, m)),
+  stems: storedOptions(input.stems, input.text_format),
+  matches: storedMatches(input),
 });

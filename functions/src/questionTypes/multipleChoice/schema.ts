@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
   answer,
-  checkDistinct,
+  checkOptions,
   checkTexts,
   choiceOptions,
   common,
@@ -11,6 +11,8 @@ import {
   optionFeedback,
   refuseUnknownKeys,
   storedBase,
+  storedOption,
+  storedOptions,
 } from '../fields';
 import type { TypedFields } from '../stored';
 
@@ -28,20 +30,21 @@ export const MultipleChoiceInput = z
   )
   .superRefine((q, ctx) => {
     checkTexts(q, ctx, q.options.length);
-    checkDistinct(q.options, ctx);
-    if (!inOptions(q.options, q.correct_answer))
+    const options = checkOptions(q.options, q.text_format, ctx);
+    if (!inOptions(options, storedOption(q.correct_answer, q.text_format)))
       ctx.addIssue({ code: 'custom', path: ['correct_answer'], message: 'Must be one of the options' });
   })
   .meta({ id: 'MultipleChoiceQuestionInput', description: 'One correct option' });
 
-/** Stored with the key spelled as its option is. */
+/** Stored with the key spelled as its option is (HTML options as stored). */
 export function normalizeMultipleChoice(input: z.output<typeof MultipleChoiceInput>): TypedFields<'multiple_choice'> {
+  const options = storedOptions(input.options, input.text_format);
+  const key = storedOption(input.correct_answer, input.text_format);
   return {
     ...storedBase(input),
     question_type: input.question_type,
-    options: input.options,
-    correct_answer:
-      input.options.find((o) => comparable(o) === comparable(input.correct_answer)) ?? input.correct_answer.trim(),
+    options,
+    correct_answer: options.find((o) => comparable(o) === comparable(key)) ?? key.trim(),
     tolerance: null,
   };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  checkDistinct,
+  checkOptions,
   checkTexts,
   choiceOptions,
   common,
@@ -15,6 +15,8 @@ import {
   optionFeedback,
   refuseUnknownKeys,
   storedBase,
+  storedOption,
+  storedOptions,
 } from '../fields';
 import type { QuestionExtras, TypedFields } from '../stored';
 
@@ -76,19 +78,19 @@ export const MultipleSelectInput = z
   )
   .superRefine((q, ctx) => {
     checkTexts(q, ctx, q.options.length);
-    checkDistinct(q.options, ctx);
-    const chosen = q.correct_answer.split(OPTION_SEPARATOR).map((a) => a.trim());
+    const options = checkOptions(q.options, q.text_format, ctx);
+    const chosen = q.correct_answer.split(OPTION_SEPARATOR).map((a) => storedOption(a.trim(), q.text_format));
     const seen = new Set<string>();
     for (const a of chosen) {
       if (a.length === 0)
         ctx.addIssue({ code: 'custom', path: ['correct_answer'], message: 'Contains an empty choice' });
-      else if (!inOptions(q.options, a))
+      else if (!inOptions(options, a))
         ctx.addIssue({ code: 'custom', path: ['correct_answer'], message: `"${a}" is not one of the options` });
       else if (seen.has(comparable(a)))
         ctx.addIssue({ code: 'custom', path: ['correct_answer'], message: `"${a}" is named twice` });
       seen.add(comparable(a));
     }
-    checkCredits(q, ctx);
+    checkCredits({ ...q, options, correct_answer: chosen.join(OPTION_SEPARATOR) }, ctx);
   })
   .meta({
     id: 'MultipleSelectQuestionInput',
@@ -99,12 +101,15 @@ type MultipleSelectInput = z.output<typeof MultipleSelectInput>;
 
 /** Stored with the key's options in the options' order, each spelled as its option is. */
 export function normalizeMultipleSelect(input: MultipleSelectInput): TypedFields<'multiple_select'> {
-  const chosen = new Set(input.correct_answer.split(OPTION_SEPARATOR).map((a) => comparable(a)));
+  const options = storedOptions(input.options, input.text_format);
+  const chosen = new Set(
+    input.correct_answer.split(OPTION_SEPARATOR).map((a) => comparable(storedOption(a.trim(), input.text_format))),
+  );
   return {
     ...storedBase(input),
     question_type: input.question_type,
-    options: input.options,
-    correct_answer: input.options.filter((o) => chosen.has(comparable(o))).join(OPTION_SEPARATOR),
+    options,
+    correct_answer: options.filter((o) => chosen.has(comparable(o))).join(OPTION_SEPARATOR),
     tolerance: null,
   };
 }

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { checkDistinct, checkTexts, common, extras, refuseFieldsNotTaken, option, storedBase } from '../fields';
+import {
+  checkOptions,
+  checkTexts,
+  common,
+  extras,
+  refuseFieldsNotTaken,
+  option,
+  storedBase,
+  storedOptions,
+} from '../fields';
 import { partsText } from '../parts';
 import type { QuestionExtras, TypedFields } from '../stored';
 
@@ -33,20 +42,23 @@ export const OrderingInput = z
   )
   .superRefine((q, ctx) => {
     checkTexts(q, ctx);
-    checkDistinct(q.options, ctx);
+    checkOptions(q.options, q.text_format, ctx);
   })
   .meta({ id: 'OrderingQuestionInput', description: 'Items to put in order (docs/question-types.md)' });
 
 type OrderingInput = z.output<typeof OrderingInput>;
 
 /** Stored with its items in the right order, and the key as their JSON array text. */
-export const normalizeOrdering = (input: OrderingInput): TypedFields<'ordering'> => ({
-  ...storedBase(input),
-  question_type: input.question_type,
-  options: input.options,
-  correct_answer: partsText(input.options),
-  tolerance: null,
-});
+export function normalizeOrdering(input: OrderingInput): TypedFields<'ordering'> {
+  const options = storedOptions(input.options, input.text_format);
+  return {
+    ...storedBase(input),
+    question_type: input.question_type,
+    options,
+    correct_answer: partsText(options),
+    tolerance: null,
+  };
+}
 
 export const orderingExtras = (input: OrderingInput): Pick<QuestionExtras, 'ordering_score'> =>
   input.ordering_score === 'partial' ? { ordering_score: 'partial' } : {};

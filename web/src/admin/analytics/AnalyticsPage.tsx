@@ -9,6 +9,7 @@ import { useOrg } from '../org';
 import { ClassFilter, useClassFilter } from '../classes/ClassFilter';
 import { ScoreChart } from './ScoreChart';
 import { QuestionText, richFields } from '../../QuestionText';
+import { choiceLabelOf } from '../../questionHtml';
 import { findQuestionType } from '../../questionTypes';
 import { personWithEmail } from '../people';
 
@@ -29,7 +30,9 @@ function flagsOf(q: QuestionAnalytics): string[] {
   if (q.facility_index !== null && q.facility_index <= TOO_HARD) flags.push('Too hard');
   if (q.discrimination_index !== null && q.discrimination_index < WEAK_DISCRIMINATION)
     flags.push('Does not separate strong from weak');
-  const unused = (q.option_counts ?? []).filter((o) => o.count === 0).map((o) => o.option);
+  const unused = (q.option_counts ?? [])
+    .filter((o) => o.count === 0)
+    .map((o) => choiceLabelOf(o.option, richFields(q).text_format));
   if (unused.length > 0 && q.times_answered >= DISTRACTOR_MIN_ANSWERS) flags.push(`Never chosen: ${unused.join(', ')}`);
   return flags;
 }
@@ -297,7 +300,7 @@ function Questions({
                 <td>{num(q.facility_index)}</td>
                 <td>{num(q.discrimination_index, 1)}</td>
                 <td>
-                  <ChoiceCounts counted={q} />
+                  <ChoiceCounts counted={q} format={richFields(q).text_format} />
                 </td>
                 <td>{flags.length > 0 ? flags.join('; ') : 'None'}</td>
                 {onRegrade && (
@@ -328,13 +331,19 @@ function Questions({
 }
 
 /** How often each choice was made, and the answers matching none; a dash when there are no choices. */
-function ChoiceCounts({ counted }: { counted: Pick<QuestionAnalytics, 'option_counts' | 'other_choices'> }) {
+function ChoiceCounts({
+  counted,
+  format,
+}: {
+  counted: Pick<QuestionAnalytics, 'option_counts' | 'other_choices'>;
+  format: ReturnType<typeof richFields>['text_format'];
+}) {
   if (!counted.option_counts) return <>—</>;
   return (
-    <ul className="plain">
+    <ul className="plain option-counts">
       {counted.option_counts.map((o) => (
         <li key={o.option}>
-          {o.option}: {o.count}
+          <QuestionText text={o.option} format={format} />: {o.count}
         </li>
       ))}
       {counted.other_choices ? <li>Other: {counted.other_choices}</li> : null}
@@ -373,11 +382,13 @@ function Parts({ questions }: { questions: QuestionAnalytics[] }) {
           <tbody>
             {(q.parts ?? []).map((part, i) => (
               <tr key={i}>
-                <th scope="row">{part.label}</th>
+                <th scope="row">
+                  <QuestionText text={part.label} format={richFields(q).text_format} />
+                </th>
                 <td>{part.times_answered}</td>
                 <td>{num(part.facility_index)}</td>
                 <td>
-                  <ChoiceCounts counted={part} />
+                  <ChoiceCounts counted={part} format={richFields(q).text_format} />
                 </td>
               </tr>
             ))}

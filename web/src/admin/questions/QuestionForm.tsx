@@ -11,7 +11,7 @@ import {
   type QuestionType,
   type QuestionTypeModule,
 } from '../../questionTypes';
-import { type TextFormat } from '../../QuestionText';
+import { QuestionText, type TextFormat } from '../../QuestionText';
 
 type Question = Schemas['Question'];
 export type Difficulty = Question['difficulty'];
@@ -228,9 +228,26 @@ export function QuestionForm({
         <textarea required rows={3} value={d.question_text} onChange={(e) => set('question_text', e.target.value)} />
       </CheckedField>
       {questionType.hasOptions && (
-        <CheckedField label="Options" problems={at('options')} hint="One option a line">
+        <CheckedField
+          label="Options"
+          problems={at('options')}
+          hint={
+            d.text_format === 'html'
+              ? 'One option a line, in HTML like the text (an image, a formula: MathML, or TeX \\( \\) made MathML when saved)'
+              : 'One option a line'
+          }
+        >
           <textarea rows={4} value={d.options} onChange={(e) => set('options', e.target.value)} />
         </CheckedField>
+      )}
+      {questionType.hasOptions && d.text_format === 'html' && options.length > 0 && (
+        <ul className="plain option-counts" aria-label="Options as takers see them">
+          {options.map((o) => (
+            <li key={o}>
+              <QuestionText text={o} format="html" />
+            </li>
+          ))}
+        </ul>
       )}
       <questionType.views.AuthorKey draft={d} options={options} set={setKey} problemsAt={at} />
       <CheckedField

@@ -1,5 +1,6 @@
 // Loaded only when a test holds the type (its module's loader), with the attempt.
 import { useRef } from 'react';
+import { choiceLabelOf } from '../../questionHtml';
 import { MarkedText } from '../markedText';
 import type { TakerInputProps } from '../module';
 import { NUMBER_CHECK } from '../numeric/numberAnswer';
@@ -48,7 +49,7 @@ export function TakerInput({ question, name, value, onAnswer }: TakerInputProps)
         <option value="">—</option>
         {choices.map((choice) => (
           <option key={choice} value={choice} disabled={gap.kind === 'drag' && usedElsewhere(choice, i)}>
-            {choice}
+            {choiceLabelOf(choice, question.text_format)}
           </option>
         ))}
       </select>

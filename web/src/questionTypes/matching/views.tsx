@@ -72,6 +72,7 @@ const Review = (props: ReviewProps) => {
       {...props}
       caption="Your matches"
       parts={pairedParts(props.item, (i) => stems[i] ?? `Item ${i + 1}`)}
+      format={props.question?.text_format}
     />
   );
 };

@@ -1,7 +1,7 @@
 import { CheckedField } from '../../FormProblems';
 import { OneChoice } from '../choices';
 import type { AuthorKeyProps, QuestionTypeModule } from '../module';
-import { StoredAnswerReview } from '../review';
+import { ChoiceReview } from '../review';
 import { multipleChoice } from './definition';
 
 function AuthorKey({ draft, options, set, problemsAt }: AuthorKeyProps) {
@@ -21,5 +21,5 @@ function AuthorKey({ draft, options, set, problemsAt }: AuthorKeyProps) {
 
 export const multipleChoiceModule: QuestionTypeModule = {
   ...multipleChoice,
-  views: { TakerInput: OneChoice, AuthorKey, Review: StoredAnswerReview },
+  views: { TakerInput: OneChoice, AuthorKey, Review: ChoiceReview },
 };

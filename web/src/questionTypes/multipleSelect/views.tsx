@@ -2,7 +2,7 @@ import { useId } from 'react';
 import { ProblemText } from '../../FormProblems';
 import { ChoiceInputs } from '../choices';
 import type { AuthorKeyProps, QuestionTypeModule, ReviewProps, TakerInputProps } from '../module';
-import { KeyedReview } from '../review';
+import { ChoiceReview } from '../review';
 import { choicesOf, joinChoices, multipleSelect } from './definition';
 
 function TakerInput({ question, name, value, onAnswer }: TakerInputProps) {
@@ -18,6 +18,7 @@ function TakerInput({ question, name, value, onAnswer }: TakerInputProps) {
       kind="checkbox"
       name={name}
       options={question.options}
+      format={question.text_format}
       isChosen={(option) => chosen.has(option)}
       onToggle={toggle}
     />
@@ -52,8 +53,6 @@ function AuthorKey({ draft, options, set, problemsAt }: AuthorKeyProps) {
   );
 }
 
-const Review = (props: ReviewProps) => (
-  <KeyedReview {...props} entered={multipleSelect.shownAnswer} shown={multipleSelect.shownAnswer} />
-);
+const Review = (props: ReviewProps) => <ChoiceReview {...props} shownAs={multipleSelect.shownAnswer} />;
 
 export const multipleSelectModule: QuestionTypeModule = { ...multipleSelect, views: { TakerInput, AuthorKey, Review } };

@@ -1,5 +1,7 @@
 // Loaded only when a test holds the type (its module's loader), with the attempt.
 import { useEffect, useRef, useState, type PointerEvent } from 'react';
+import { QuestionText } from '../../QuestionText';
+import { choiceLabelOf } from '../../questionHtml';
 import type { TakerInputProps } from '../module';
 import { answerOfParts, partsOf } from '../parts';
 import { dropIndexOf, moved } from './definition';
@@ -22,6 +24,7 @@ export function TakerInput({ question, name, value, onAnswer }: TakerInputProps)
   const given = partsOf(value, shown.length);
   const answered = value !== '' && given.every((item) => shown.includes(item));
   const items = answered ? given : shown;
+  const nameOf = (item: string) => choiceLabelOf(item, question.text_format);
   const [said, setSaid] = useState('');
   const [drag, setDrag] = useState<Drag | null>(null);
   const list = useRef<HTMLOListElement>(null);
@@ -47,7 +50,7 @@ export function TakerInput({ question, name, value, onAnswer }: TakerInputProps)
     // At either end one of its buttons is disabled: the other keeps the focus.
     const kept = to === 0 ? 'down' : to === next.length - 1 ? 'up' : way;
     focusNext.current = `${name}-${kept}-${to}`;
-    setSaid(`“${item}” is now ${to + 1} of ${next.length}.`);
+    setSaid(`“${nameOf(item)}” is now ${to + 1} of ${next.length}.`);
     onAnswer(answerOfParts(next));
   };
   const move = (from: number, to: number) => settle(moved(items, from, to), items[from], to < from ? 'up' : 'down');
@@ -93,12 +96,12 @@ export function TakerInput({ question, name, value, onAnswer }: TakerInputProps)
             onPointerCancel={() => setDrag(null)}
           >
             <span className="ordering-handle" aria-hidden="true" />
-            <span>{item}</span>{' '}
+            <QuestionText text={item} format={question.text_format} />{' '}
             <button
               type="button"
               id={`${name}-up-${i}`}
               className="secondary"
-              aria-label={`Move up: ${item}`}
+              aria-label={`Move up: ${nameOf(item)}`}
               disabled={i === 0}
               onClick={() => move(i, i - 1)}
             >
@@ -108,7 +111,7 @@ export function TakerInput({ question, name, value, onAnswer }: TakerInputProps)
               type="button"
               id={`${name}-down-${i}`}
               className="secondary"
-              aria-label={`Move down: ${item}`}
+              aria-label={`Move down: ${nameOf(item)}`}
               disabled={i === order.length - 1}
               onClick={() => move(i, i + 1)}
             >

@@ -25,7 +25,12 @@ function AuthorKey({ draft, set, problemsAt }: AuthorKeyProps) {
 
 /** Per position, the item the taker put there beside the right one. */
 const Review = (props: ReviewProps) => (
-  <PartsReview {...props} caption="Your order" parts={pairedParts(props.item, (i) => `Position ${i + 1}`)} />
+  <PartsReview
+    {...props}
+    caption="Your order"
+    parts={pairedParts(props.item, (i) => `Position ${i + 1}`)}
+    format={props.question?.text_format}
+  />
 );
 
 export const orderingModule: QuestionTypeModule = {
