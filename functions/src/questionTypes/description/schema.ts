@@ -11,6 +11,10 @@ export const DescriptionInput = z
       ...common,
       ...extras,
       marks: z.literal(0).optional().describe('A description has no marks (absent or 0)'),
+      passage_id: z
+        .null({ error: 'A description is itself a passage: it cannot name one' })
+        .optional()
+        .describe('A description names no passage (absent or null)'),
     },
     refuseOthers,
   )
