@@ -28,6 +28,7 @@ export function exportedFields(d: DocumentData): Omit<ExportQuestion, 'category'
     option_credits: d.option_credits ?? null,
     alternatives: d.alternatives ?? null,
     case_sensitive: d.case_sensitive ?? null,
+    passage_id: d.passage_id ?? null,
   };
 }
 
