@@ -8,7 +8,8 @@ import { ErrorMessage, Loading, plural, useAction } from '../ui';
 import { AnswerSync, type SyncState } from './answerSync';
 import { signedInQueue } from './answerQueue';
 import { BackToTests } from './BackToTests';
-import { QuestionView } from './QuestionView';
+import { PassageView, QuestionView } from './QuestionView';
+import { passageRuns } from './passages';
 import { Countdown } from './Countdown';
 import { secondsLeft } from './countdown';
 import { useDeadlineWatch } from './deadlineWatch';
@@ -237,17 +238,27 @@ function Taking({
       )}
       <ScoringRules details={attempt.test_details} />
       <ol className="questions">
-        {questions.map((q) => (
-          <li key={q.id}>
-            <QuestionView
-              question={q}
-              number={answerable.indexOf(q) + 1}
-              value={answers[q.id] ?? ''}
-              disabled={locked}
-              onAnswer={(value) => answer(q.id, value)}
-            />
-          </li>
-        ))}
+        {passageRuns(questions, attempt.test_details.passages).map((run) => {
+          const item = (q: (typeof questions)[number]) => (
+            <li key={q.id}>
+              <QuestionView
+                question={q}
+                number={answerable.indexOf(q) + 1}
+                value={answers[q.id] ?? ''}
+                disabled={locked}
+                onAnswer={(value) => answer(q.id, value)}
+              />
+            </li>
+          );
+          if (!run.passage) return item(run.questions[0]);
+          const numbers = run.questions.map((q) => answerable.indexOf(q) + 1).filter((n) => n > 0);
+          return (
+            <li key={`passage-${run.passage.id}`} className="passage-run">
+              <PassageView passage={run.passage} numbers={numbers} />
+              <ol className="questions">{run.questions.map(item)}</ol>
+            </li>
+          );
+        })}
       </ol>
       {!locked && (
         <SubmitPanel

@@ -14,8 +14,10 @@ export const DescriptionInput = z
       options: noOptions,
       marks: z.literal(0).optional().describe('A description has no marks (absent or 0)'),
       passage_id: z
-        .null({ error: 'A description is itself a passage: it cannot name one' })
+        .string()
+        .nullable()
         .optional()
+        .refine((id) => id === null || id === undefined, 'A description is itself a passage: it cannot name one')
         .describe('A description names no passage (absent or null)'),
     },
     refuseOthers,
