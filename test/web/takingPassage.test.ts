@@ -67,7 +67,9 @@ describe('web app: a student reads a passage beside the questions that share it'
     assert.ok(Math.abs(wide.passage.y - wide.question.y) < 40, JSON.stringify(wide));
     const order = await page.evaluate(() => {
       const passage = document.querySelector('.passage-aside')!;
-      const question = [...document.querySelectorAll('fieldset legend')].find((l) => /fox run/.test(l.textContent!))!;
+      const question = Array.from(document.querySelectorAll('fieldset legend')).find((l) =>
+        /fox run/.test(l.textContent!),
+      )!;
       return passage.compareDocumentPosition(question) & Node.DOCUMENT_POSITION_FOLLOWING;
     });
     assert.ok(order, 'the passage is read before its questions');
