@@ -87,5 +87,15 @@ describe('web app: a student reads a passage beside the questions that share it'
     const scrollsSideways = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
     assert.equal(scrollsSideways, false);
     await checkPage(page, this, 'attempt with a passage above its questions');
+
+    // The review shows the passage once, folded, with the first of its questions.
+    await page.getByRole('button', { name: 'Submit the test' }).click();
+    await page.getByRole('button', { name: 'Submit now' }).click();
+    await page.getByText(/Your score:/).waitFor();
+    const review = page.getByRole('region', { name: 'Review' });
+    assert.equal(await review.locator('details.passage-review').count(), 1);
+    await review.getByText('Passage', { exact: true }).click();
+    await review.getByText('across the frozen field at dawn').waitFor();
+    await checkPage(page, this, 'review with a passage');
   });
 });

@@ -356,6 +356,9 @@ function SubmitPanel({
 function SubmittedView({ attempt }: { attempt: Attempt }) {
   const review = 'review' in attempt ? attempt.review : undefined;
   const questions = new Map(attempt.test_details.questions.map((q) => [q.id, q]));
+  const passages = new Map((attempt.test_details.passages ?? []).map((p) => [p.id, p]));
+  // Each passage is shown with the first of its questions the review lists.
+  const passageShown = new Set<string>();
   const score = useFocusOnArrival<HTMLParagraphElement>();
   return (
     <main>
@@ -372,8 +375,17 @@ function SubmittedView({ attempt }: { attempt: Attempt }) {
             {review.map((item) => {
               const question = questions.get(item.question_id);
               const { keyed, Review } = reviewOf(question?.question_type, item);
+              const passage = question?.passage_id ? passages.get(question.passage_id) : undefined;
+              const showPassage = passage !== undefined && !passageShown.has(passage.id);
+              if (passage) passageShown.add(passage.id);
               return (
                 <li key={item.question_id} className={keyed ? (item.correct ? 'right' : 'wrong') : undefined}>
+                  {showPassage ? (
+                    <details className="passage-review">
+                      <summary>Passage</summary>
+                      <QuestionText text={passage.question_text} format={passage.text_format} block />
+                    </details>
+                  ) : null}
                   <QuestionText text={question?.question_text ?? ''} format={question?.text_format} block />
                   <Review item={item} question={question} />
                   <QuestionFeedback item={item} question={question} />
