@@ -1,10 +1,16 @@
 import { documentSize, type FrozenQuestion, MAX_DOCUMENT_BYTES, type TestVersion, valueSize } from '../exams';
 import { isAnswer, scoreAttempt, type ScoringQuestion } from './scoring';
-import { orderForAttempt } from './shuffle';
+import { orderForAttempt, passageBlocks } from './shuffle';
 import { questionTypeOf } from '../questionTypes';
 import { percentageOf, round4 } from '../shared';
 import type { StopReason, StoredAnswer, StoredAttempt, StoredGradingItem, SubmittedBy } from './documents';
-import { MAX_ANSWER_LENGTH, type AttemptStatus, type AttemptQuestion, type TestDetails } from './schemas';
+import {
+  MAX_ANSWER_LENGTH,
+  type AttemptPassage,
+  type AttemptStatus,
+  type AttemptQuestion,
+  type TestDetails,
+} from './schemas';
 
 // Pure: the rules of an attempt's life (deadline, grace, closing, what the
 // taker sees), shared by the request handlers and the scheduled closer. No
@@ -99,7 +105,7 @@ export const fitsInOneDocument = (path: string, submitted: StoredAttempt): boole
 
 /** The frozen version as attempts use it: the parts of exams/documents.ts TestVersion read here. */
 export type VersionForAttempt = Pick<TestVersion, 'version' | 'test_id' | 'test' | 'questions' | 'total_marks'> &
-  Partial<Pick<TestVersion, 'pools' | 'pool_freeze_id' | 'revision'>> & {
+  Partial<Pick<TestVersion, 'pools' | 'pool_freeze_id' | 'revision' | 'passages'>> & {
     /** On an attempt's paper: how many of `questions` are the version's fixed ones (the rest were drawn). Absent: all. */
     fixed_count?: number;
   };
@@ -205,21 +211,38 @@ export function scoredFields(
   };
 }
 
+/** The attempt's questions in its order: shuffled when the test says so, those sharing a passage together either way. */
+const inAttemptOrder = (attemptId: string, version: VersionForAttempt): FrozenQuestion[] =>
+  version.test.shuffle === 1 ? orderForAttempt(attemptId, version.questions) : passageBlocks(version.questions).flat();
+
 /** The attempt's questions in its order, without answer keys and without titles (the bank's, never a taker's). */
 export function questionsForTaker(attemptId: string, version: VersionForAttempt): AttemptQuestion[] {
-  const ordered = version.test.shuffle === 1 ? orderForAttempt(attemptId, version.questions) : version.questions;
-  return ordered.map((q) => ({
+  const passages = new Set((version.passages ?? []).map((p) => p.id));
+  return inAttemptOrder(attemptId, version).map((q) => ({
     id: q.id,
     question_text: q.question_text,
     ...(q.text_format === 'html' ? { text_format: 'html' as const } : {}),
     question_type: q.question_type,
     marks: q.marks,
+    // A passage the version froze: one it could not (gone before the publish) is not named.
+    ...(q.passage_id && passages.has(q.passage_id) ? { passage_id: q.passage_id } : {}),
     // Its options and its type's fields (an essay's word limit, a matching's stems), never its key.
     ...questionTypeOf(q.question_type).takerView(q, attemptId),
   }));
 }
 
+/** The passages the attempt's questions name, each once, in the order its questions first name them. */
+export function passagesForTaker(version: VersionForAttempt, questions: readonly AttemptQuestion[]): AttemptPassage[] {
+  const byId = new Map((version.passages ?? []).map((p) => [p.id, p]));
+  const named = [...new Set(questions.flatMap((q) => (q.passage_id ? [q.passage_id] : [])))];
+  return named.flatMap((id) => {
+    const passage = byId.get(id);
+    return passage ? [passage] : [];
+  });
+}
+
 export function testDetails(attemptId: string, version: VersionForAttempt): TestDetails {
+  const questions = questionsForTaker(attemptId, version);
   return {
     test_id: version.test_id,
     version: version.version,
@@ -233,13 +256,14 @@ export function testDetails(attemptId: string, version: VersionForAttempt): Test
     max_attempts: version.test.max_attempts ?? null,
     question_count: version.questions.length,
     total_marks: version.total_marks,
-    questions: questionsForTaker(attemptId, version),
+    questions,
+    passages: passagesForTaker(version, questions),
   };
 }
 
 /** The question ids in this attempt's order. */
 export const questionOrder = (attemptId: string, version: VersionForAttempt): string[] =>
-  (version.test.shuffle === 1 ? orderForAttempt(attemptId, version.questions) : version.questions).map((q) => q.id);
+  inAttemptOrder(attemptId, version).map((q) => q.id);
 
 /** Who submitted: stored since sittings; before, an automatic close was the deadline's and any other its taker's. */
 export function submittedBy(

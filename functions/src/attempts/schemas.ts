@@ -154,10 +154,24 @@ export const AttemptQuestion = z
     question_type: z.string(),
     options: z.array(z.string()).describe('In this attempt’s order (plain text)'),
     marks: z.number(),
+    passage_id: z
+      .string()
+      .optional()
+      .describe('The passage shown beside it: one of test_details.passages (absent: none)'),
     ...TAKER_FIELDS,
   })
   .meta({ id: 'AttemptQuestion' });
 export type AttemptQuestion = z.infer<typeof AttemptQuestion>;
+
+/** A passage as a taker sees it: a text shown once beside the questions that name it, as the version froze it. */
+export const AttemptPassage = z
+  .object({
+    id: z.string(),
+    question_text: z.string().describe('Sanitized HTML when text_format is html, else plain text'),
+    text_format: z.enum(['html']).optional().describe('Present when html; absent means plain'),
+  })
+  .meta({ id: 'AttemptPassage' });
+export type AttemptPassage = z.infer<typeof AttemptPassage>;
 
 const Flag = z.union([z.literal(0), z.literal(1)]);
 
@@ -177,7 +191,12 @@ export const TestDetails = z
     total_marks: z.number().describe('This attempt’s own total (with pools, the drawn questions’ marks)'),
     questions: z
       .array(AttemptQuestion)
-      .describe('In this attempt’s order (shuffled per attempt when shuffle is 1, the same on every read)'),
+      .describe(
+        'In this attempt’s order (shuffled per attempt when shuffle is 1, the same on every read); the questions sharing a passage stand together',
+      ),
+    passages: z
+      .array(AttemptPassage)
+      .describe('The passages its questions name (passage_id), each once, in the order first named ([]: none)'),
   })
   .meta({ id: 'TestDetails' });
 export type TestDetails = z.infer<typeof TestDetails>;

@@ -33,7 +33,7 @@ import {
   serviceUnavailable,
 } from '../shared';
 import { errorText, isBackendFault, log } from '../platform';
-import { canonicalShareCode, findTest, type FrozenQuestion } from '../exams';
+import { canonicalShareCode, findTest, type FrozenPassage, type FrozenQuestion } from '../exams';
 import { type NetworkIndex, registeredNetworks } from '../networks';
 import { RefusedAccount, refusedCredential, RefusedCredential, TestMissing } from './refusals';
 import {
@@ -556,8 +556,8 @@ export async function closeOverdueAttempts(
 /** An attempt's questions as its caller may see them now; see attemptShown. */
 export interface ShownAttempt {
   clientId: string;
-  /** The paper's questions: the version's fixed ones and those the attempt drew. */
-  questions: FrozenQuestion[];
+  /** The paper's questions (the version's fixed ones and those the attempt drew), and the passages they name. */
+  questions: Array<FrozenQuestion | FrozenPassage>;
   /** In progress and before its deadline. */
   taking: boolean;
   /** Submitted, and its review open to this caller (as GET /attempts/{id} decides showing `review`). */
@@ -590,7 +590,8 @@ export async function attemptShown(caller: AttemptCaller, attemptId: string, cal
         reviewReleased((await findTest(attempt.client_id, attempt.test_id))?.review_opens_at, Date.now()));
     return {
       clientId: attempt.client_id,
-      questions: paper.questions,
+      // A passage's media is shown as its questions' are.
+      questions: [...paper.questions, ...(paper.passages ?? [])],
       taking: attempt.status === 'in_progress' && !isOverdue(attempt, Date.now()),
       reviewOpen,
     };

@@ -122,6 +122,14 @@ export interface FrozenQuestion extends QuestionExtras {
   max_words?: number | null;
 }
 
+/** A passage (a description its questions name by passage_id) as frozen into a version: what a taker is shown of it. */
+export interface FrozenPassage {
+  id: string;
+  question_text: string;
+  /** Present when its text is HTML. */
+  text_format?: 'html';
+}
+
 /**
  * clients/{clientId}/tests/{testId}/versions/{n}: the test as published, with
  * its questions in order and their answer keys. Starting an attempt reads this
@@ -152,6 +160,8 @@ export interface TestVersion {
   /** The pools, frozen; each pool's questions are documents of pool_freezes/{pool_freeze_id}/questions. */
   pools?: VersionPool[];
   pool_freeze_id?: string | null;
+  /** The passages its questions (fixed and pooled) name, each once, as they stood at the publish (absent: none). */
+  passages?: FrozenPassage[];
   /** Raised by each regrade that changed a frozen question (absent: 0): caches older than an attempt's key_revision are read again. */
   revision?: number;
 }

@@ -2,6 +2,7 @@
 // What other folders may use; nothing else of this folder is imported from outside.
 export { audienceOf } from './audience';
 export type {
+  FrozenPassage,
   FrozenQuestion,
   StoredClassOverride,
   StoredSeat,

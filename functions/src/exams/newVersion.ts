@@ -78,6 +78,7 @@ export const COMPARED_FIELDS = [
   'title',
   'text_format',
   'feedback',
+  'passage_id',
   'option_feedback',
   'option_credits',
   'alternatives',

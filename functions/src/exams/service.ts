@@ -541,7 +541,7 @@ async function freezeTestPools(
   const refuse = (problems: typeof planned.problems) =>
     badRequest(`This test cannot be published yet: ${problems.map((p) => p.message).join('; ')}`, problems);
   if (planned.problems.length > 0) throw refuse(planned.problems);
-  const { freezeId, frozen } = await store.writePoolFreeze(
+  const { freezeId, frozen, passageIds } = await store.writePoolFreeze(
     test.client_id,
     test.id,
     planned.pools.flatMap((pool) => pool.question_ids),
@@ -557,7 +557,7 @@ async function freezeTestPools(
     await store.deletePoolFreeze(test.client_id, test.id, freezeId);
     throw refuse(problems);
   }
-  return { freezeId, pools: kept, testUpdatedAt: content.updated_at };
+  return { freezeId, pools: kept, passageIds, testUpdatedAt: content.updated_at };
 }
 
 /**

@@ -3,10 +3,11 @@ import { ALREADY_EXISTS, db, fetchPage, hasStatus, paths } from '../firestore';
 import { findFolderInTransaction, findFolderOwner } from '../folders';
 import { recordEvent } from '../outbox';
 import { toStoredQuestion } from '../questions';
-import { badRequest, conflict, notFound, type PageRequest } from '../shared';
+import { badRequest, conflict, isDocumentId, notFound, type PageRequest } from '../shared';
 import { errorText, log } from '../platform';
 import { randomUUID } from 'node:crypto';
 import type {
+  FrozenPassage,
   FrozenQuestion,
   StoredSeat,
   StoredShareCode,
@@ -17,6 +18,7 @@ import type {
 } from './documents';
 import { applyMove, isEditable, publishProblems, takesAttempts, type TestMove, type TestStatus } from './lifecycle';
 import { pendingRefusal, poolFreezeStale, withPendingApplied } from './newVersion';
+import { frozenPassage, namedPassageIds } from './passages';
 import { seatShardCapacities } from './seats';
 import { shareCodeQuerySpec } from './shareCodeQuery';
 import { generateShareCode } from './shareCodeText';
@@ -292,20 +294,23 @@ export async function writePoolFreeze(
   clientId: string,
   testId: string,
   ids: readonly string[],
-): Promise<{ freezeId: string; frozen: Set<string> }> {
+): Promise<{ freezeId: string; frozen: Set<string>; passageIds: string[] }> {
   const freezeId = randomUUID();
   const frozen = new Set<string>();
+  const passageIds = new Set<string>();
   for (let i = 0; i < ids.length; i += IN_BATCH) {
     const snaps = await db.getAll(...ids.slice(i, i + IN_BATCH).map((id) => paths.clientQuestion(clientId, id)));
     const batch = db.batch();
     for (const snap of snaps) {
       if (!snap.exists) continue;
-      batch.create(paths.poolFrozenQuestion(clientId, testId, freezeId, snap.id), freeze(snap.id, snap.data()!));
+      const question = freeze(snap.id, snap.data()!);
+      batch.create(paths.poolFrozenQuestion(clientId, testId, freezeId, snap.id), question);
       frozen.add(snap.id);
+      if (question.passage_id) passageIds.add(question.passage_id);
     }
     await batch.commit();
   }
-  return { freezeId, frozen };
+  return { freezeId, frozen, passageIds: [...passageIds] };
 }
 
 /** A freeze that no version names (its publish failed): removed, best effort (what is left is never read). */
@@ -321,8 +326,25 @@ export async function deletePoolFreeze(clientId: string, testId: string, freezeI
 export interface FrozenPools {
   freezeId: string;
   pools: VersionPool[];
+  /** The passages the pools' questions name (the version freezes them with the fixed questions' own). */
+  passageIds?: string[];
   /** The test as it stood when the pools were read: a publish finding it changed since refuses (409). */
   testUpdatedAt: string;
+}
+
+/** The passages `questions` name, as the bank holds them now (read in the publishing transaction); one that is gone or no passage is left out. */
+async function freezePassages(
+  tx: Transaction,
+  clientId: string,
+  questions: ReadonlyArray<{ passage_id?: string }>,
+): Promise<FrozenPassage[]> {
+  const ids = namedPassageIds(questions).filter(isDocumentId);
+  if (ids.length === 0) return [];
+  const snaps = await tx.getAll(...ids.map((id) => paths.clientQuestion(clientId, id)));
+  return snaps.flatMap((snap) => {
+    const passage = frozenPassage(snap.exists ? freeze(snap.id, snap.data()!) : undefined);
+    return passage ? [passage] : [];
+  });
 }
 
 /**
@@ -348,6 +370,10 @@ async function freezeVersion(
     throw badRequest(`This test cannot be published yet: ${problems.map((p) => p.message).join('; ')}`, problems);
   }
   const questions = content.question_ids.map((id) => freeze(id, found.get(id)!));
+  const passages = await freezePassages(tx, clientId, [
+    ...questions,
+    ...(frozenPools?.passageIds ?? []).map((id) => ({ passage_id: id })),
+  ]);
   const version: TestVersion = {
     version: number,
     test_id: testId,
@@ -369,6 +395,7 @@ async function freezeVersion(
     total_marks: questions.reduce((sum, q) => sum + (typeof q.marks === 'number' ? q.marks : 0), 0),
     pools: frozenPools?.pools ?? [],
     pool_freeze_id: frozenPools?.freezeId ?? null,
+    ...(passages.length > 0 ? { passages } : {}),
     revision: 0,
   };
   const versionRef = paths.testVersion(clientId, testId, number);

@@ -167,6 +167,12 @@ async function writeQti(plan: Plan, res: Response): Promise<void> {
     if (gone()) return;
     await writer.add([q], media);
   }
+  // The passages the questions name that the export did not select are written beside them.
+  const passages = await store.questionsByIds(plan.clientId, writer.missingPassages());
+  for (const { folder_id: _folder, ...passage } of passages) {
+    const q = { ...passage, category: null };
+    writer.addPassages([q], await mediaFor(plan.clientId, q));
+  }
   writer.finish(plan.test);
   await ended;
 }

@@ -297,3 +297,7 @@ export function fixedPointText(value: bigint, scale: number): string {
   const text = fraction === '' ? whole : `${whole}.${fraction}`;
   return negative && text !== '0' ? `-${text}` : text;
 }
+
+/** The note of a question shown beside a passage, in a format (GIFT, Moodle XML) with no link between questions. */
+export const PASSAGE_NOT_CARRIED =
+  'passage: this format cannot link a question to the description it is shown beside (QTI 3 can)';

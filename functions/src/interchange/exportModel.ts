@@ -44,6 +44,8 @@ export interface ExportQuestion {
   areas?: QuestionDraft['areas'] | null;
   select?: 'areas' | 'points' | null;
   max_points?: number | null;
+  /** The description shown beside it (a reading passage); QTI writes it as a stimulus its item refers to. */
+  passage_id?: string | null;
   /** The folder's name split on " / "; null when the question is in no folder. */
   category: string[] | null;
 }

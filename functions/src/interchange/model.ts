@@ -92,6 +92,10 @@ export interface QuestionDraft {
   areas?: Array<{ shape: 'circle' | 'rect' | 'poly'; coords: number[]; correct: boolean; label?: string }>;
   select?: 'areas' | 'points';
   max_points?: number;
+  /** A description that items of the file name as their passage: the key they name it by (its path in a package). */
+  passage_key?: string;
+  /** The passage_key of the description this question is shown beside; the import makes it the passage_id. */
+  passage_ref?: string;
 }
 
 /** One gap of a gap_fill question (docs/question-types.md). */

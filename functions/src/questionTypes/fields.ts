@@ -122,6 +122,16 @@ export const extras = {
   feedback: optionalText(MAX_FEEDBACK, 'General feedback, shown to takers only in a released review')
     .nullable()
     .optional(),
+  passage_id: z
+    .string()
+    .trim()
+    .min(1)
+    .max(MAX_ID_LENGTH)
+    .nullable()
+    .optional()
+    .describe(
+      'A description of the same organization shown beside this question (a reading passage, shared by the questions naming it); null or absent: none',
+    ),
 };
 
 export const optionFeedback = z

@@ -9,7 +9,7 @@ import type { TakerExtras } from './takerFields';
 // test then asks of every type.
 
 /** The optional fields some types take beyond those of every type (title, text_format, feedback). */
-export type TypedExtra = Exclude<keyof QuestionExtras, 'title' | 'text_format' | 'feedback'>;
+export type TypedExtra = Exclude<keyof QuestionExtras, 'title' | 'text_format' | 'feedback' | 'passage_id'>;
 /** The core fields some types set and every other stores as null. */
 export type OwnField = 'tolerance' | 'max_words';
 /** A field a type may take or not: what a refusal of it names. */
@@ -135,7 +135,7 @@ export interface QuestionTypeModule<Name extends string = string, Input extends 
   /** The extras of its own (among `extras`, but option_feedback) as stored: only those set. */
   normalizeExtras(
     input: z.output<Input>,
-  ): Omit<QuestionExtras, 'title' | 'text_format' | 'feedback' | 'option_feedback'>;
+  ): Omit<QuestionExtras, 'title' | 'text_format' | 'feedback' | 'option_feedback' | 'passage_id'>;
 
   /**
    * Whether its key is derived from fields of its own (a matching's `matches`): then correct_answer is

@@ -22,6 +22,8 @@ export interface QuestionExtras {
   text_format?: TextFormat;
   /** General feedback, shown in a released review. */
   feedback?: string;
+  /** The description shown beside it (a reading passage), of the same organization; never on a description. */
+  passage_id?: string;
   /** One per option, in the options' order ("" for none). */
   option_feedback?: string[];
   /** Partial credit of a type that takes it: one per option, −100 to 100. */

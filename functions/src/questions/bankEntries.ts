@@ -30,6 +30,10 @@ export interface ImportEntry {
   /** The folder its category names (segments joined by " / "), or null. */
   folderName: string | null;
   errors: RowError[];
+  /** A description the file's other questions name as their passage: the key they name it by. */
+  passageKey?: string;
+  /** The passageKey of the description this question is shown beside (its passage_id once both are stored). */
+  passageRef?: string;
 }
 
 /** What became of each media file the bank carries: the id it will be stored under, or why it is refused. */
@@ -98,7 +102,12 @@ function resolveMedia(text: string, media: MediaPlan, problems: string[]): strin
  * question the options, stems and choices are HTML too; a key naming them has its media resolved,
  * the schema spelling it as they are stored.
  */
-function prepareDraft(draft: QuestionDraft, media: MediaPlan, warnings: string[], problems: string[]) {
+function prepareDraft(
+  { passage_key: _key, passage_ref: _ref, ...draft }: QuestionDraft,
+  media: MediaPlan,
+  warnings: string[],
+  problems: string[],
+) {
   const html = draft.text_format === 'html';
   const prepare = (text: string, field: string): string => {
     const resolved = resolveMedia(text, media, problems);
@@ -145,7 +154,7 @@ const issueText = (issue: z.core.$ZodIssue): string =>
 
 /** The report and the validated question of each item, in file order. */
 export function importEntries(bank: ParsedBank, media: MediaPlan): ImportEntry[] {
-  return bank.items.map((item: ParsedItem, i): ImportEntry => {
+  const entries = bank.items.map((item: ParsedItem, i): ImportEntry => {
     const where = item.line !== undefined ? { line: item.line } : item.path !== undefined ? { path: item.path } : {};
     const warnings = [...item.warnings];
     const folder = folderNameOf(item.category);
@@ -183,6 +192,23 @@ export function importEntries(bank: ParsedBank, media: MediaPlan): ImportEntry[]
       question: parsed.data,
       folderName: folder.name,
       errors: [],
+      ...(item.question.passage_key ? { passageKey: item.question.passage_key } : {}),
+      ...(item.question.passage_ref ? { passageRef: item.question.passage_ref } : {}),
     };
+  });
+  return linkPassages(entries);
+}
+
+/**
+ * Each question's passage among the file's descriptions that are imported: one that is not (refused,
+ * or not in the file) is a warning, and the question is imported without it.
+ */
+export function linkPassages(entries: ImportEntry[]): ImportEntry[] {
+  const imported = new Set(entries.flatMap((e) => (e.question && e.passageKey ? [e.passageKey] : [])));
+  return entries.map((e) => {
+    if (!e.passageRef || imported.has(e.passageRef)) return e;
+    const { passageRef, ...rest } = e;
+    const warning = `Its passage "${passageRef}" is not imported: the question is imported without it`;
+    return { ...rest, report: { ...rest.report, warnings: [...rest.report.warnings, warning] } };
   });
 }

@@ -302,14 +302,21 @@ function storedQuestions(
   folders: FolderPlan,
   createdAt: string,
 ): StoredQuestion[] {
-  return valid.map((e) => ({
-    id: randomUUID(),
-    client_id: clientId,
-    folder_id: folders.folderOf(e),
-    ...normalizeQuestion(e.question),
-    created_at: createdAt,
-    updated_at: createdAt,
-  }));
+  const ids = valid.map(() => randomUUID());
+  // A description the file's questions name as their passage: its id is their passage_id.
+  const passageIds = new Map(valid.flatMap((e, i) => (e.passageKey ? [[e.passageKey, ids[i]] as const] : [])));
+  return valid.map((e, i) => {
+    const passageId = e.passageRef ? passageIds.get(e.passageRef) : undefined;
+    return {
+      id: ids[i],
+      client_id: clientId,
+      folder_id: folders.folderOf(e),
+      ...normalizeQuestion(e.question),
+      ...(passageId ? { passage_id: passageId } : {}),
+      created_at: createdAt,
+      updated_at: createdAt,
+    };
+  });
 }
 
 /** Claims the file, stores its media, stages and commits its questions, then publishes them (see importStore.ts). */

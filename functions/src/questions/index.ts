@@ -1,5 +1,6 @@
 // Front door of questions/: the question bank: questions, their schemas and HTML, the import.
 // What other folders may use; nothing else of this folder is imported from outside.
+export { isPassageType } from './passages';
 export { questionQuerySpec } from './questionQuery';
 export { EXTRA_FIELDS, normalizeQuestion } from './schemas';
 export type { QuestionFilters } from './schemas';

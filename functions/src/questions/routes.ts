@@ -128,7 +128,7 @@ export const questionRoutes: RouteDefinition[] = [
     params: QuestionParams,
     body: QuestionInput,
     success: { status: 200, description: 'The question as replaced', schema: AdminQuestion },
-    errors: ['NOT_FOUND'],
+    errors: ['NOT_FOUND', 'CONFLICT'],
     handler: async ({ principal, params, body }) => ({
       status: 200,
       body: await service.replaceQuestion(principal, params.questionId, body),
@@ -147,7 +147,7 @@ export const questionRoutes: RouteDefinition[] = [
     params: QuestionParams,
     body: UpdateQuestionBody,
     success: { status: 200, description: 'The question as changed', schema: AdminQuestion },
-    errors: ['NOT_FOUND'],
+    errors: ['NOT_FOUND', 'CONFLICT'],
     handler: async ({ principal, params, body }) => ({
       status: 200,
       body: await service.updateQuestion(principal, params.questionId, body),
@@ -159,12 +159,13 @@ export const questionRoutes: RouteDefinition[] = [
     summary: 'Delete a question',
     description:
       'Published tests keep the version they froze; a draft test that still names the question cannot be published until it is removed from it. ' +
+      'A description that other questions name as their passage is not deleted (409): they name another passage or none first. ' +
       WHO,
     tag: 'Questions',
     access: QUESTION_BANK_ROLES,
     params: QuestionParams,
     success: { status: 204, description: 'Deleted' },
-    errors: ['NOT_FOUND'],
+    errors: ['NOT_FOUND', 'CONFLICT'],
     handler: async ({ principal, params }) => {
       await service.deleteQuestion(principal, params.questionId);
       return { status: 204 };

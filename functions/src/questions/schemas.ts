@@ -97,6 +97,11 @@ export const UpdateQuestionBody = z
       .nullable()
       .optional(),
     case_sensitive: z.boolean().nullable().optional(),
+    passage_id: z
+      .string()
+      .max(MAX_ID_LENGTH * 2)
+      .nullable()
+      .optional(),
     ...TYPED_CHANGES,
   })
   .refine((body) => Object.keys(body).length > 0, { message: 'Send at least one field to change' })
@@ -107,7 +112,7 @@ export const UpdateQuestionBody = z
       "Changing question_type drops what the new type cannot have (options, tolerance, max_words, an essay's empty correct_answer or the " +
       'correct_answer of a question made an essay, option_feedback, option_credits, alternatives, case_sensitive) unless sent. ' +
       'Changing options keeps option_feedback and option_credits by position: send them too when the options change. ' +
-      'Send folder_id, tolerance, max_words, title, text_format, feedback, option_feedback, option_credits, alternatives or case_sensitive null to clear them.',
+      'Send folder_id, tolerance, max_words, title, text_format, feedback, option_feedback, option_credits, alternatives, case_sensitive or passage_id null to clear them.',
   });
 export type QuestionChanges = z.infer<typeof UpdateQuestionBody>;
 
@@ -116,6 +121,7 @@ export const EXTRA_FIELDS = [
   'title',
   'text_format',
   'feedback',
+  'passage_id',
   'option_feedback',
   'option_credits',
   'alternatives',
@@ -136,10 +142,13 @@ export const EXTRA_FIELDS = [
   'max_points',
 ] as const satisfies ReadonlyArray<keyof QuestionExtras>;
 
+/** The optional fields every type may have (but a description its passage_id). */
+const COMMON_EXTRAS = ['title', 'text_format', 'feedback', 'passage_id'] as const;
+
 /** The optional fields that belong to some types only: what a change of type drops unless sent. */
 const TYPED_EXTRAS = EXTRA_FIELDS.filter(
-  (field): field is Exclude<(typeof EXTRA_FIELDS)[number], 'title' | 'text_format' | 'feedback'> =>
-    field !== 'title' && field !== 'text_format' && field !== 'feedback',
+  (field): field is Exclude<(typeof EXTRA_FIELDS)[number], (typeof COMMON_EXTRAS)[number]> =>
+    !(COMMON_EXTRAS as readonly string[]).includes(field),
 );
 
 /** The question without its optional fields: what a replace starts from, so that fields not sent are cleared. */
@@ -158,6 +167,7 @@ function normalizeExtras(input: QuestionInput): QuestionExtras {
   const extras: QuestionExtras = {};
   if (input.title) extras.title = input.title;
   if (format === 'html') extras.text_format = 'html';
+  if (input.passage_id) extras.passage_id = input.passage_id;
   const feedback = input.feedback ? storedText(input.feedback, format) : '';
   if (feedback) extras.feedback = feedback;
   // Judged once sanitized: feedback that sanitizes to nothing everywhere is none.
@@ -220,6 +230,8 @@ function dropWhatDoesNotFit(
     if (field !== 'options' && changes[field as keyof QuestionChanges] === undefined) delete merged[field];
   if (changes.tolerance === undefined) delete merged.tolerance;
   if (changes.max_words === undefined) delete merged.max_words;
+  // A question with no answer (a description) is a passage itself: it names none.
+  if (changes.passage_id === undefined && next.marking === 'none') delete merged.passage_id;
   for (const field of TYPED_EXTRAS) {
     if (changes[field] !== undefined) continue;
     // A type with options of its own: feedback written for other options does not fit them.
@@ -275,6 +287,7 @@ export const AdminQuestion = z
       .optional()
       .describe('short_answer, numeric: further accepted answers; absent: none'),
     case_sensitive: z.boolean().optional().describe('short_answer: present (true) when compared case for case'),
+    passage_id: z.string().optional().describe('The description shown beside it (a reading passage); absent: none'),
     ...TYPED_REPLY_FIELDS,
   })
   .meta({ id: 'Question' });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { assertCanManageQuestionBank, type Principal, questionBankScope } from '../auth';
 import { requireClient } from '../clients';
 import { findFolder, findFolderOwner } from '../folders';
-import { badRequest, forbidden, notFound, type PageRequest, validate } from '../shared';
+import { badRequest, conflict, forbidden, notFound, type PageRequest, validate } from '../shared';
 import { errorText, log } from '../platform';
 import {
   adminQuestion,
@@ -17,6 +17,7 @@ import {
 } from './schemas';
 import type { StoredQuestion } from './documents';
 import { recoverStaleImports } from './importStore';
+import { isPassageType, namedPassageRefusal, passageRefusal } from './passages';
 import * as store from './store';
 
 /**
@@ -50,6 +51,35 @@ async function withFolderCheck<T>(principal: Principal, clientId: string, write:
     if (err instanceof store.MissingFolder) return refuseFolder(principal, clientId, err.folderId, 'body.folder_id');
     throw err;
   }
+}
+
+/** 400 at body.passage_id when `passageId` names no description of the organization that `questionId` may show beside it. */
+async function assertPassage(
+  clientId: string,
+  passageId: string | null | undefined,
+  questionId?: string,
+): Promise<void> {
+  if (!passageId) return;
+  const refusal = passageRefusal(await store.findQuestion(clientId, passageId), questionId);
+  if (refusal) throw badRequest(`passage_id: ${refusal}`, [{ path: 'body.passage_id', message: refusal }]);
+}
+
+/** The most question ids a refusal to drop a passage names. */
+const NAMED_SHOWN = 4;
+
+/** 409 when `question`, a passage still named by other questions, would be deleted or made a question that asks something. */
+async function assertNotNamedPassage(
+  question: { client_id: string; id: string; question_type: string },
+  action: 'delete' | 'retype',
+  nextType?: string,
+): Promise<void> {
+  if (!isPassageType(question.question_type)) return;
+  if (action === 'retype' && (nextType === undefined || isPassageType(nextType))) return;
+  const refusal = namedPassageRefusal(
+    await store.questionsNamingPassage(question.client_id, question.id, NAMED_SHOWN),
+    action,
+  );
+  if (refusal) throw conflict(refusal);
 }
 
 /** The question, from the caller's own organization (one read) or found across organizations: 403 when another's, 404 when none. */
@@ -101,6 +131,7 @@ export async function createQuestion(principal: Principal, input: QuestionInput)
     created_at: now,
     updated_at: now,
   };
+  await assertPassage(clientId, question.passage_id, question.id);
   await withFolderCheck(principal, clientId, () => store.insertQuestion(question));
   return adminQuestion(question);
 }
@@ -121,6 +152,10 @@ export async function replaceQuestion(
 ): Promise<AdminQuestion> {
   const question = await readQuestion(principal, questionId);
   assertSameOrganization(question, input.client_id);
+  await Promise.all([
+    assertPassage(question.client_id, input.passage_id, questionId),
+    assertNotNamedPassage(question, 'retype', input.question_type),
+  ]);
   const now = new Date().toISOString();
   const replaced = await withFolderCheck(principal, question.client_id, () =>
     store.updateQuestion(question.client_id, questionId, (current) => ({
@@ -139,6 +174,10 @@ export async function updateQuestion(
   changes: QuestionChanges,
 ): Promise<AdminQuestion> {
   const question = await readQuestion(principal, questionId);
+  await Promise.all([
+    assertPassage(question.client_id, changes.passage_id, questionId),
+    assertNotNamedPassage(question, 'retype', changes.question_type),
+  ]);
   const now = new Date().toISOString();
   const updated = await withFolderCheck(principal, question.client_id, () =>
     store.updateQuestion(question.client_id, questionId, (current) => {
@@ -156,5 +195,6 @@ export async function updateQuestion(
 
 export async function deleteQuestion(principal: Principal, questionId: string): Promise<void> {
   const question = await readQuestion(principal, questionId);
+  await assertNotNamedPassage(question, 'delete');
   await store.deleteQuestion(question.client_id, questionId);
 }

@@ -54,6 +54,12 @@ export async function findQuestionAnywhere(questionId: string): Promise<StoredQu
   return snap.empty ? undefined : toStoredQuestion(snap.docs[0].data());
 }
 
+/** Up to `limit` ids of the organization's questions that name `passageId` as their passage (one query, ids only). */
+export async function questionsNamingPassage(clientId: string, passageId: string, limit: number): Promise<string[]> {
+  const snap = await paths.clientQuestions(clientId).where('passage_id', '==', passageId).select().limit(limit).get();
+  return snap.docs.map((d) => d.id);
+}
+
 /** Creates the question; one filed in a folder is created in a transaction that reads the folder (see deleteFolder). */
 export async function insertQuestion(question: StoredQuestion): Promise<void> {
   const ref = paths.clientQuestion(question.client_id, question.id);

@@ -3711,6 +3711,15 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description PAYLOAD_TOO_LARGE */
                 413: {
                     headers: {
@@ -3752,7 +3761,7 @@ export type paths = {
         post?: never;
         /**
          * Delete a question
-         * @description Published tests keep the version they froze; a draft test that still names the question cannot be published until it is removed from it. The question bank is for administrators: Students and Guests get 403 on every question endpoint (they see questions only inside attempts, without answer keys). Replies carry the answer key (correct_answer, tolerance; an essay has none: correct_answer null, and its optional max_words). A question of another organization answers 403, an unknown one 404.
+         * @description Published tests keep the version they froze; a draft test that still names the question cannot be published until it is removed from it. A description that other questions name as their passage is not deleted (409): they name another passage or none first. The question bank is for administrators: Students and Guests get 403 on every question endpoint (they see questions only inside attempts, without answer keys). Replies carry the answer key (correct_answer, tolerance; an essay has none: correct_answer null, and its optional max_words). A question of another organization answers 403, an unknown one 404.
          */
         delete: {
             parameters: {
@@ -3802,6 +3811,15 @@ export type paths = {
                 };
                 /** @description NOT_FOUND */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description CONFLICT */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3898,6 +3916,15 @@ export type paths = {
                 };
                 /** @description NOT_FOUND */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description CONFLICT */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -10765,6 +10792,8 @@ export type components = {
             alternatives?: components["schemas"]["AlternativeAnswer"][];
             /** @description short_answer: present (true) when compared case for case */
             case_sensitive?: boolean;
+            /** @description The description shown beside it (a reading passage); absent: none */
+            passage_id?: string;
             /** @description matching: the texts to match */
             stems?: string[];
             /** @description matching: per stem, the option that matches it */
@@ -10867,6 +10896,8 @@ export type components = {
             text_format?: "plain" | "html" | null;
             /** @description General feedback, shown to takers only in a released review: at most 5000 characters (html: sanitized as question_text is, at most 5000 once sanitized); "" is none */
             feedback?: string | null;
+            /** @description A description of the same organization shown beside this question (a reading passage, shared by the questions naming it); null or absent: none */
+            passage_id?: string | null;
             /** @description 2 to 10 distinct options (compared trimmed and case-insensitively), each 1 to 500 characters without "|" */
             options: string[];
             /** @description Exactly one of the options */
@@ -10900,6 +10931,8 @@ export type components = {
             text_format?: "plain" | "html" | null;
             /** @description General feedback, shown to takers only in a released review: at most 5000 characters (html: sanitized as question_text is, at most 5000 once sanitized); "" is none */
             feedback?: string | null;
+            /** @description A description of the same organization shown beside this question (a reading passage, shared by the questions naming it); null or absent: none */
+            passage_id?: string | null;
             /** @description 2 to 10 distinct options (compared trimmed and case-insensitively), each 1 to 500 characters without "|" */
             options: string[];
             /** @description One per option, in the options' order ("" where an option has none), each at most 1000 characters (html as question_text is when text_format is html); shown to takers only in a released review */
@@ -10935,6 +10968,8 @@ export type components = {
             text_format?: "plain" | "html" | null;
             /** @description General feedback, shown to takers only in a released review: at most 5000 characters (html: sanitized as question_text is, at most 5000 once sanitized); "" is none */
             feedback?: string | null;
+            /** @description A description of the same organization shown beside this question (a reading passage, shared by the questions naming it); null or absent: none */
+            passage_id?: string | null;
             /** @description One per option, in the options' order ("" where an option has none), each at most 1000 characters (html as question_text is when text_format is html); shown to takers only in a released review */
             option_feedback?: string[] | null;
             /** @description Absent, or exactly ["True", "False"] */
@@ -10968,6 +11003,8 @@ export type components = {
             text_format?: "plain" | "html" | null;
             /** @description General feedback, shown to takers only in a released review: at most 5000 characters (html: sanitized as question_text is, at most 5000 once sanitized); "" is none */
             feedback?: string | null;
+            /** @description A description of the same organization shown beside this question (a reading passage, shared by the questions naming it); null or absent: none */
+            passage_id?: string | null;
             /** @description Absent or empty */
             options?: string[];
             /** @description Compared with a student answer trimmed, with spacing collapsed and case ignored (case kept when case_sensitive) */
@@ -11003,6 +11040,8 @@ export type components = {
             text_format?: "plain" | "html" | null;
             /** @description General feedback, shown to takers only in a released review: at most 5000 characters (html: sanitized as question_text is, at most 5000 once sanitized); "" is none */
             feedback?: string | null;
+            /** @description A description of the same organization shown beside this question (a reading passage, shared by the questions naming it); null or absent: none */
+            passage_id?: string | null;
             /** @description Absent or empty */
             options?: string[];
             /** @description Up to 20 further accepted answers. An answer matching correct_answer earns the marks; otherwise the best matching alternative earns credit % of them (an answer earning some credit never costs negative marks; one earning none is wrong) */
@@ -11038,6 +11077,8 @@ export type components = {
             text_format?: "plain" | "html" | null;
             /** @description General feedback, shown to takers only in a released review: at most 5000 characters (html: sanitized as question_text is, at most 5000 once sanitized); "" is none */
             feedback?: string | null;
+            /** @description A description of the same organization shown beside this question (a reading passage, shared by the questions naming it); null or absent: none */
+            passage_id?: string | null;
             /** @description Absent or empty */
             options?: string[];
             /** @description Absent or empty: an essay is graded by a person */
@@ -11071,6 +11112,8 @@ export type components = {
             text_format?: "plain" | "html" | null;
             /** @description General feedback, shown to takers only in a released review: at most 5000 characters (html: sanitized as question_text is, at most 5000 once sanitized); "" is none */
             feedback?: string | null;
+            /** @description A description of the same organization shown beside this question (a reading passage, shared by the questions naming it); null or absent: none */
+            passage_id?: string | null;
             /** @description 2 to 20 distinct texts to match, each 1 to 500 characters */
             stems: string[];
             /** @description 2 to 30 distinct options without "|": every match and any distractors, shown in this order */
@@ -11104,6 +11147,8 @@ export type components = {
             text_format?: "plain" | "html" | null;
             /** @description General feedback, shown to takers only in a released review: at most 5000 characters (html: sanitized as question_text is, at most 5000 once sanitized); "" is none */
             feedback?: string | null;
+            /** @description A description of the same organization shown beside this question (a reading passage, shared by the questions naming it); null or absent: none */
+            passage_id?: string | null;
             /** @description 2 to 20 distinct items without "|", in the right order (takers see them shuffled) */
             options: string[];
             /**
@@ -11138,6 +11183,8 @@ export type components = {
             text_format?: "plain" | "html" | null;
             /** @description General feedback, shown to takers only in a released review: at most 5000 characters (html: sanitized as question_text is, at most 5000 once sanitized); "" is none */
             feedback?: string | null;
+            /** @description A description of the same organization shown beside this question (a reading passage, shared by the questions naming it); null or absent: none */
+            passage_id?: string | null;
             /** @description Gap n, written [[n]] in question_text (each number exactly once), at index n − 1 */
             gaps: components["schemas"]["Gap"][];
             /** @description The chips of the drag gaps (1 or more): required with one, distinct, every drag gap’s answers among them */
@@ -11186,6 +11233,8 @@ export type components = {
             text_format?: "plain" | "html" | null;
             /** @description General feedback, shown to takers only in a released review: at most 5000 characters (html: sanitized as question_text is, at most 5000 once sanitized); "" is none */
             feedback?: string | null;
+            /** @description A description of the same organization shown beside this question (a reading passage, shared by the questions naming it); null or absent: none */
+            passage_id?: string | null;
             /** @description The right phrases, as marked in the text, joined by "|" (one or more) */
             correct_answer: string;
             /** @description The most phrases a taker may choose (absent or null: no limit); at least the right phrases’ count */
@@ -11217,6 +11266,8 @@ export type components = {
             text_format?: "plain" | "html" | null;
             /** @description General feedback, shown to takers only in a released review: at most 5000 characters (html: sanitized as question_text is, at most 5000 once sanitized); "" is none */
             feedback?: string | null;
+            /** @description A description of the same organization shown beside this question (a reading passage, shared by the questions naming it); null or absent: none */
+            passage_id?: string | null;
             /** @description Drawn once per attempt (the same on every read), each uniform in [min, max] with its decimals; written {name} in the text */
             variables: components["schemas"]["CalculatedVariable"][];
             /** @description The right answer in terms of the variables (a or {a}): numbers, + - * / ^ %, brackets, pi, e and abs sqrt cbrt exp log log10 log2 pow min max round floor ceil sin cos tan asin acos atan atan2 sinh cosh tanh sign; a finite number for every draw */
@@ -11272,6 +11323,8 @@ export type components = {
             text_format?: "plain" | "html" | null;
             /** @description General feedback, shown to takers only in a released review: at most 5000 characters (html: sanitized as question_text is, at most 5000 once sanitized); "" is none */
             feedback?: string | null;
+            /** @description A description of the same organization shown beside this question (a reading passage, shared by the questions naming it); null or absent: none */
+            passage_id?: string | null;
             image: components["schemas"]["HotspotImage"];
             /** @description The areas, at least one correct */
             areas: components["schemas"]["HotspotArea"][];
@@ -11332,6 +11385,10 @@ export type components = {
             text_format?: "plain" | "html" | null;
             /** @description General feedback, shown to takers only in a released review: at most 5000 characters (html: sanitized as question_text is, at most 5000 once sanitized); "" is none */
             feedback?: string | null;
+            /** @description A description names no passage (absent or null) */
+            passage_id?: string | null;
+            /** @description Absent or empty */
+            options?: string[];
         };
         QuestionImportResult: {
             /** @description The import record (the file’s SHA-256); null for a dry run */
@@ -11378,7 +11435,7 @@ export type components = {
             /** @description What was carried imperfectly (a weight rounded, a format flag ignored…) */
             warnings: string[];
         };
-        /** @description The fields to change; the question as changed must then be a valid question of its (possibly new) type, checked as PUT would. Changing question_type drops what the new type cannot have (options, tolerance, max_words, an essay's empty correct_answer or the correct_answer of a question made an essay, option_feedback, option_credits, alternatives, case_sensitive) unless sent. Changing options keeps option_feedback and option_credits by position: send them too when the options change. Send folder_id, tolerance, max_words, title, text_format, feedback, option_feedback, option_credits, alternatives or case_sensitive null to clear them. */
+        /** @description The fields to change; the question as changed must then be a valid question of its (possibly new) type, checked as PUT would. Changing question_type drops what the new type cannot have (options, tolerance, max_words, an essay's empty correct_answer or the correct_answer of a question made an essay, option_feedback, option_credits, alternatives, case_sensitive) unless sent. Changing options keeps option_feedback and option_credits by position: send them too when the options change. Send folder_id, tolerance, max_words, title, text_format, feedback, option_feedback, option_credits, alternatives, case_sensitive or passage_id null to clear them. */
         UpdateQuestion: {
             question_text?: string;
             /** @enum {string} */
@@ -11399,6 +11456,7 @@ export type components = {
             option_credits?: number[] | null;
             alternatives?: components["schemas"]["AlternativeAnswer"][] | null;
             case_sensitive?: boolean | null;
+            passage_id?: string | null;
             stems?: string[] | null;
             matches?: string[] | null;
             /** @enum {string|null} */
@@ -11882,8 +11940,10 @@ export type components = {
             question_count: number;
             /** @description This attempt’s own total (with pools, the drawn questions’ marks) */
             total_marks: number;
-            /** @description In this attempt’s order (shuffled per attempt when shuffle is 1, the same on every read) */
+            /** @description In this attempt’s order (shuffled per attempt when shuffle is 1, the same on every read); the questions sharing a passage stand together */
             questions: components["schemas"]["AttemptQuestion"][];
+            /** @description The passages its questions name (passage_id), each once, in the order first named ([]: none) */
+            passages: components["schemas"]["AttemptPassage"][];
         };
         AttemptQuestion: {
             id: string;
@@ -11898,6 +11958,8 @@ export type components = {
             /** @description In this attempt’s order (plain text) */
             options: string[];
             marks: number;
+            /** @description The passage shown beside it: one of test_details.passages (absent: none) */
+            passage_id?: string;
             /** @description Essays only: the most words the answer may have (null: no limit) */
             max_words?: number | null;
             /** @description matching only: the texts to match, in order; the answer gives one option per stem */
@@ -11936,6 +11998,16 @@ export type components = {
             }[];
             /** @description hotspot placing points only: the most points the answer may place */
             max_points?: number | null;
+        };
+        AttemptPassage: {
+            id: string;
+            /** @description Sanitized HTML when text_format is html, else plain text */
+            question_text: string;
+            /**
+             * @description Present when html; absent means plain
+             * @enum {string}
+             */
+            text_format?: "html";
         };
         StartAttempt: {
             /** @description The published test to take; a Guest sends share_code instead */

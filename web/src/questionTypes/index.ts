@@ -54,6 +54,9 @@ export const findQuestionType = (type: string | null | undefined): QuestionTypeM
 /** Whether a question of this type takes an answer (a description does not); a type this app does not know does. */
 export const takesAnswer = (type: string | undefined): boolean => findQuestionType(type)?.takesAnswer ?? true;
 
+/** The types that take no answer: a question of one may be another's passage (its text shown beside it). */
+export const PASSAGE_TYPES: readonly QuestionType[] = QUESTION_TYPES.filter((m) => !m.takesAnswer).map((m) => m.type);
+
 /** The types whose answers a person marks: the grading queue's. */
 export const TYPES_MARKED_BY_PERSON: readonly QuestionType[] = QUESTION_TYPES.filter((m) => m.markedByPerson).map(
   (m) => m.type,

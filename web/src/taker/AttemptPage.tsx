@@ -8,7 +8,8 @@ import { ErrorMessage, Loading, plural, useAction } from '../ui';
 import { AnswerSync, type SyncState } from './answerSync';
 import { signedInQueue } from './answerQueue';
 import { BackToTests } from './BackToTests';
-import { QuestionView } from './QuestionView';
+import { PassageView, QuestionView } from './QuestionView';
+import { passageRuns } from './passages';
 import { Countdown } from './Countdown';
 import { secondsLeft } from './countdown';
 import { useDeadlineWatch } from './deadlineWatch';
@@ -237,17 +238,27 @@ function Taking({
       )}
       <ScoringRules details={attempt.test_details} />
       <ol className="questions">
-        {questions.map((q) => (
-          <li key={q.id}>
-            <QuestionView
-              question={q}
-              number={answerable.indexOf(q) + 1}
-              value={answers[q.id] ?? ''}
-              disabled={locked}
-              onAnswer={(value) => answer(q.id, value)}
-            />
-          </li>
-        ))}
+        {passageRuns(questions, attempt.test_details.passages).map((run) => {
+          const item = (q: (typeof questions)[number]) => (
+            <li key={q.id}>
+              <QuestionView
+                question={q}
+                number={answerable.indexOf(q) + 1}
+                value={answers[q.id] ?? ''}
+                disabled={locked}
+                onAnswer={(value) => answer(q.id, value)}
+              />
+            </li>
+          );
+          if (!run.passage) return item(run.questions[0]);
+          const numbers = run.questions.map((q) => answerable.indexOf(q) + 1).filter((n) => n > 0);
+          return (
+            <li key={`passage-${run.passage.id}`} className="passage-run">
+              <PassageView passage={run.passage} numbers={numbers} />
+              <ol className="questions">{run.questions.map(item)}</ol>
+            </li>
+          );
+        })}
       </ol>
       {!locked && (
         <SubmitPanel
@@ -345,6 +356,9 @@ function SubmitPanel({
 function SubmittedView({ attempt }: { attempt: Attempt }) {
   const review = 'review' in attempt ? attempt.review : undefined;
   const questions = new Map(attempt.test_details.questions.map((q) => [q.id, q]));
+  const passages = new Map((attempt.test_details.passages ?? []).map((p) => [p.id, p]));
+  // Each passage is shown with the first of its questions the review lists.
+  const passageShown = new Set<string>();
   const score = useFocusOnArrival<HTMLParagraphElement>();
   return (
     <main>
@@ -361,8 +375,17 @@ function SubmittedView({ attempt }: { attempt: Attempt }) {
             {review.map((item) => {
               const question = questions.get(item.question_id);
               const { keyed, Review } = reviewOf(question?.question_type, item);
+              const passage = question?.passage_id ? passages.get(question.passage_id) : undefined;
+              const showPassage = passage !== undefined && !passageShown.has(passage.id);
+              if (passage) passageShown.add(passage.id);
               return (
                 <li key={item.question_id} className={keyed ? (item.correct ? 'right' : 'wrong') : undefined}>
+                  {showPassage ? (
+                    <details className="passage-review">
+                      <summary>Passage</summary>
+                      <QuestionText text={passage.question_text} format={passage.text_format} block />
+                    </details>
+                  ) : null}
                   <QuestionText text={question?.question_text ?? ''} format={question?.text_format} block />
                   <Review item={item} question={question} />
                   <QuestionFeedback item={item} question={question} />

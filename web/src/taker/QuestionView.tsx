@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import type { Schemas } from '../api';
 import { takerPartsOf, takesAnswer } from '../questionTypes';
 import { QuestionText } from '../QuestionText';
@@ -52,5 +53,20 @@ export function QuestionView({
         onAnswer={onAnswer}
       />
     </fieldset>
+  );
+}
+
+/** A passage, once beside the questions that share it: a region named by its heading, read before them. */
+export function PassageView({ passage, numbers }: { passage: Schemas['AttemptPassage']; numbers: number[] }) {
+  const headingId = useId();
+  const first = numbers[0];
+  const last = numbers[numbers.length - 1];
+  const which =
+    first === undefined ? '' : first === last ? ` for question ${first}` : ` for questions ${first}–${last}`;
+  return (
+    <section className="passage-aside" aria-labelledby={headingId}>
+      <h2 id={headingId}>Passage{which}</h2>
+      <QuestionText text={passage.question_text} format={passage.text_format} block />
+    </section>
   );
 }

@@ -9,6 +9,7 @@ import {
   matchingDistractors,
   moodleCredits,
   alternativeGrades,
+  PASSAGE_NOT_CARRIED,
 } from '../conventions';
 
 // Pure: the bank's questions as GIFT (Moodle's text format). What GIFT cannot
@@ -198,6 +199,7 @@ export function giftQuestion(q: ExportQuestion): string {
   const lines = [...notes, ...arrowNote(q)].map((n) => `// ${n}`);
   if (mediaOfQuestion(q).length > 0)
     lines.push('// media: GIFT cannot carry files; the images and sounds stay links to /api/media/… on this platform');
+  if (q.passage_id) lines.push(`// ${PASSAGE_NOT_CARRIED}`);
   lines.push(tagLine(q));
   const title = q.title ? `::${giftEscape(q.title)}::` : '';
   const general = generalFeedback(q);

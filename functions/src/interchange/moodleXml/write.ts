@@ -22,6 +22,7 @@ import {
   matchingDistractors,
   moodleCredits,
   alternativeGrades,
+  PASSAGE_NOT_CARRIED,
 } from '../conventions';
 import { comment, element, hasNotXml, htmlCharRefs, textElement, XML_DECLARATION } from '../xmlText';
 
@@ -349,6 +350,7 @@ export function moodleQuestion(q: ExportQuestion, media: ExportMedia): string {
         .filter((id) => !media.has(id))
     : [];
   if (missing.length > 0) notes.push(`media not found, left as links: ${[...new Set(missing)].join(', ')}`);
+  if (q.passage_id) notes.push(PASSAGE_NOT_CARRIED);
   const plainTexts = [
     q.title ?? '',
     ...q.options,

@@ -99,6 +99,7 @@ export function holdsOnly(el: XmlElement, interaction: XmlElement): boolean {
 /** The reference made a media placeholder (a package file), kept (a URL), or undefined when the element must go. */
 export function mediaReference(value: string, element: string, ctx: HtmlContext): string | undefined {
   const ref = value.trim();
+  if (INLINE_IMAGE.test(ref)) return inlineImage(ref, ctx);
   if (ref === '' || ref.startsWith('#') || EXTERNAL.test(ref)) return value;
   if (!ctx.pkg) {
     ctx.warnings.add(
@@ -125,6 +126,22 @@ export function mediaReference(value: string, element: string, ctx: HtmlContext)
     )
     .join('/');
   return MEDIA_PLACEHOLDER + encoded;
+}
+
+/** An image written into the file as a data: URL (TAO's passages carry theirs so). */
+const INLINE_IMAGE = /^data:image\/(png|jpeg|gif|webp);base64,([A-Za-z0-9+/=\s]+)$/i;
+
+/** An inline image made a media file of its own (the bank serves no data: URLs), named after the file holding it. */
+function inlineImage(ref: string, ctx: HtmlContext): string | undefined {
+  const [, type, data] = INLINE_IMAGE.exec(ref)!;
+  const compact = data.replace(/\s+/g, '');
+  if (compact.length % 4 === 1) {
+    ctx.warnings.add('An inline image that is not valid base64 was left out');
+    return undefined;
+  }
+  const name = `${ctx.pkg?.itemPath ?? 'item'}-image-${ctx.media.size + 1}.${type.toLowerCase() === 'jpeg' ? 'jpg' : type.toLowerCase()}`;
+  ctx.media.set(name, { name, bytes: new Uint8Array(Buffer.from(compact, 'base64')) });
+  return MEDIA_PLACEHOLDER + encodeURIComponent(name);
 }
 
 function htmlAttrs(el: XmlElement, name: string, ctx: HtmlContext): string | undefined {

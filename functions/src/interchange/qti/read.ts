@@ -28,6 +28,14 @@ import { INTERACTIONS, type InteractionPart, type ItemReading } from './interact
 import { GRAPHIC_INTERACTIONS } from './graphics';
 import { PART_INTERACTIONS } from './parts';
 import { gapFill, isGapInteraction } from './gaps';
+import {
+  extraPassageWarning,
+  isPassageRoot,
+  missingPassageWarning,
+  passageItem,
+  STIMULUS_RESOURCE,
+  stimulusRefs,
+} from './passages';
 
 // Pure: QTI 2.1 and 3.0 items, alone or in a content package, as bank drafts.
 // The two versions differ mostly in spelling (`choiceInteraction` and
@@ -373,6 +381,14 @@ export function parseQtiXml(text: string, where?: string): ParsedBank {
   if (name !== 'assessmentItem')
     throw new BankFileRefused(`Not a QTI item: the root element is ${localName(root)}`, where);
   const { item, media } = parseItem(root, { path: where ?? localName(root), category: null, notes: [] });
+  if (item.status === 'ok')
+    for (const { href } of stimulusRefs(root, ''))
+      item.warnings.push(
+        missingPassageWarning(
+          href,
+          'is a file beside it, which a lone item file cannot carry (import the content package to bring it)',
+        ),
+      );
   return { format: 'qti', items: [item], media };
 }
 
@@ -510,8 +526,7 @@ function readPackageXml(files: Map<string, Uint8Array>, path: string): XmlElemen
 export async function parseQtiPackage(bytes: Uint8Array): Promise<ParsedBank> {
   const files = await readZip(bytes);
   const manifestBytes = files.get('imsmanifest.xml');
-  if (!manifestBytes)
-    throw new BankFileRefused('The zip is not a QTI content package: it has no imsmanifest.xml at its root');
+  if (!manifestBytes) return passagesOnly(files);
   const manifestText = decodeUtf8(manifestBytes);
   if (manifestText === undefined) throw new BankFileRefused('imsmanifest.xml is not UTF-8 text', 'imsmanifest.xml');
   // The manifest is read by its elements and resource types, never by xsi:schemaLocation (exporters get it wrong).
@@ -557,8 +572,10 @@ export async function parseQtiPackage(bytes: Uint8Array): Promise<ParsedBank> {
   }
   const order = [...placements.keys()];
   for (const r of resources) if (ITEM_RESOURCE.test(r.type) && !placements.has(r.path)) order.push(r.path);
-  if (order.length === 0 && items.length === 0)
+  const stimuli = resources.filter((r) => STIMULUS_RESOURCE.test(r.type)).map((r) => r.path);
+  if (order.length === 0 && items.length === 0 && stimuli.length === 0)
     throw new BankFileRefused('The package lists no QTI 2.1 or 3.0 items in its manifest', 'imsmanifest.xml');
+  const passages = new Passages(files, items, media);
 
   for (const path of order) {
     const placement = placements.get(path) ?? { category: null, notes: [] };
@@ -588,6 +605,86 @@ export async function parseQtiPackage(bytes: Uint8Array): Promise<ParsedBank> {
       continue;
     }
     const parsed = parseItem(root, place);
+    // The passages it names come before it, each once.
+    if (parsed.item.status === 'ok') passages.link(root, parsed.item, place);
+    items.push(parsed.item);
+    if (parsed.item.status === 'ok') for (const [key, file] of parsed.media) media.set(key, file);
+  }
+  // A passage no item names is a description of its own.
+  for (const path of stimuli) passages.read(path, null);
+  return { format: 'qti', items, media };
+}
+
+/** The passages of a package, each read once (where an item first names it) into the bank's items. */
+class Passages {
+  /** Path → whether it was read into a description (false: it could not be). */
+  private readonly done = new Map<string, { ok: boolean; why?: string }>();
+
+  constructor(
+    private readonly files: Map<string, Uint8Array>,
+    private readonly items: ParsedItem[],
+    private readonly media: Map<string, MediaFile>,
+  ) {}
+
+  /** The passage at `path` as a description, added to the items if not yet read: whether it could be, and why not. */
+  read(path: string, category: string[] | null): { ok: boolean; why?: string } {
+    const known = this.done.get(path);
+    if (known) return known;
+    const root = readPackageXml(this.files, path);
+    let outcome: { ok: boolean; why?: string };
+    if (typeof root === 'string') {
+      this.items.push(reportedItem({ path, category, notes: [] }, null, 'assessmentStimulus', root));
+      outcome = { ok: false, why: 'could not be read' };
+    } else if (!isPassageRoot(root)) {
+      outcome = { ok: false, why: `is not a passage (its root is ${localName(root)})` };
+    } else {
+      const parsed = passageItem(root, path, { files: this.files, itemPath: path }, category);
+      this.items.push(parsed.item);
+      for (const [key, file] of parsed.media) this.media.set(key, file);
+      outcome = parsed.item.status === 'ok' ? { ok: true } : { ok: false, why: 'could not be imported' };
+    }
+    this.done.set(path, outcome);
+    return outcome;
+  }
+
+  /** The item's first passage made its passage_ref; what cannot be is a warning on it. */
+  link(root: XmlElement, item: ParsedItem, place: ItemPlace): void {
+    let linked = false;
+    for (const { href, path } of stimulusRefs(root, place.path)) {
+      if (path === null) {
+        item.warnings.push(missingPassageWarning(href, 'is a path leaving the package'));
+        continue;
+      }
+      if (!this.files.has(path)) {
+        item.warnings.push(missingPassageWarning(href, 'is not in the package'));
+        continue;
+      }
+      const read = this.read(path, place.category);
+      if (!read.ok) item.warnings.push(missingPassageWarning(href, read.why ?? 'could not be imported'));
+      else if (linked) item.warnings.push(extraPassageWarning(href));
+      else {
+        item.question!.passage_ref = path;
+        linked = true;
+      }
+    }
+  }
+}
+
+/**
+ * A zip with no manifest is no content package; one holding only passages (TAO exports a passage
+ * so: a div in the QTI namespace) gives them as descriptions. Anything else is refused whole.
+ */
+function passagesOnly(files: Map<string, Uint8Array>): ParsedBank {
+  const refused = () =>
+    new BankFileRefused('The zip is not a QTI content package: it has no imsmanifest.xml at its root');
+  const paths = [...files.keys()].filter((p) => p.toLowerCase().endsWith('.xml'));
+  const roots = paths.map((p) => [p, readPackageXml(files, p)] as const);
+  if (roots.length === 0 || roots.some(([, root]) => typeof root === 'string' || !isPassageRoot(root))) throw refused();
+  const items: ParsedItem[] = [];
+  const media = new Map<string, MediaFile>();
+  for (const [path, root] of roots) {
+    const parsed = passageItem(root as XmlElement, path, { files, itemPath: path }, null);
+    parsed.item.warnings.push('A passage with no item (the zip has no manifest): imported as a description');
     items.push(parsed.item);
     if (parsed.item.status === 'ok') for (const [key, file] of parsed.media) media.set(key, file);
   }

@@ -57,6 +57,10 @@ export const LOM_DIFFICULTY = { easy: 'easy', medium: 'medium', hard: 'difficult
 /** An NCName-safe identifier for a question (items, resources and item refs share it). */
 export const itemIdentifier = (questionId: string): string => `q-${questionId.replace(/[^A-Za-z0-9_.-]/g, '_')}`;
 export const itemPath = (questionId: string): string => `items/${itemIdentifier(questionId)}.xml`;
+/** A passage (a description questions name) as a stimulus beside the items, so its media are referred to alike. */
+export const stimulusIdentifier = (questionId: string): string => `s-${questionId.replace(/[^A-Za-z0-9_.-]/g, '_')}`;
+const stimulusFile = (questionId: string): string => `${stimulusIdentifier(questionId)}.xml`;
+export const stimulusPath = (questionId: string): string => `items/${stimulusFile(questionId)}`;
 /** A media file's path in the package; items refer to it relative to items/. */
 export const mediaPath = (mediaId: string, name: string): string => `items/${mediaHref(mediaId, name)}`;
 const mediaHref = (mediaId: string, name: string) => `media/${mediaId}/${safeFileName(name)}`;
@@ -698,6 +702,13 @@ function qtiItem(q: ExportQuestion & { question_type: keyof typeof ITEM_WRITERS 
         element('qti-content-body', {}, textBlock(q, q.feedback, media, notes)),
       )
     : '';
+  const passage = q.passage_id
+    ? element('qti-assessment-stimulus-ref', {
+        identifier: stimulusIdentifier(q.passage_id),
+        href: stimulusFile(q.passage_id),
+        title: 'Passage',
+      })
+    : '';
   const body = element(
     'qti-item-body',
     {},
@@ -753,7 +764,30 @@ function qtiItem(q: ExportQuestion & { question_type: keyof typeof ITEM_WRITERS 
         adaptive: 'false',
         'time-dependent': 'false',
       },
-      declarations + body + (processing ? element('qti-response-processing', {}, processing) : '') + general,
+      declarations + passage + body + (processing ? element('qti-response-processing', {}, processing) : '') + general,
+    ) +
+    '\n'
+  );
+}
+
+/** A passage (a description its items name) as a qti-assessment-stimulus document. */
+export function qtiStimulus(q: ExportQuestion, media: ExportMedia): string {
+  const notes: string[] = [];
+  const untitled: Record<string, string> = q.title ? {} : { [UNTITLED_ATTRIBUTE]: 'true' };
+  const body = element('qti-stimulus-body', {}, textBlock(q, q.question_text, media, notes, 'div', untitled));
+  return (
+    XML_DECLARATION +
+    [...new Set(notes)].map((n) => `${comment(n)}\n`).join('') +
+    element(
+      'qti-assessment-stimulus',
+      {
+        xmlns: QTI_NS,
+        'xmlns:xsi': XSI_NS,
+        'xsi:schemaLocation': `${QTI_NS} ${QTI_XSD}`,
+        identifier: stimulusIdentifier(q.id),
+        title: exportedTitle(q),
+      },
+      body,
     ) +
     '\n'
   );
@@ -845,6 +879,10 @@ export class QtiPackageWriter {
   private readonly mediaNames = new Map<string, string>();
   /** What was left out and why: comments of the test. */
   private readonly notWritten: string[] = [];
+  /** The passages the questions written name. */
+  private readonly named = new Set<string>();
+  /** Descriptions, written at finish(), with the media their documents refer to. */
+  private readonly held = new Map<string, { q: ExportQuestion; media: ExportMedia }>();
   private queued = 0;
   private waiting: Array<() => void> = [];
 
@@ -870,7 +908,10 @@ export class QtiPackageWriter {
     });
   }
 
-  /** Adds the questions' items and media; resolves once the zip has room for more. */
+  /**
+   * Adds the questions' items and media; resolves once the zip has room for more. A description's
+   * document waits for finish(): it is a stimulus if a question names it as its passage, else an item.
+   */
   async add(questions: readonly ExportQuestion[], media: ExportMedia): Promise<void> {
     for (const q of questions) {
       if (this.categoryOf.has(q.id)) continue;
@@ -879,24 +920,60 @@ export class QtiPackageWriter {
         this.notWritten.push(`not exported: "${exportedTitle(q)}" is ${cannot}`);
         continue;
       }
-      // Media already in the package are referred to by the name they were written under.
-      const known = new Map(media);
-      for (const id of mediaOfQuestion(q)) {
-        const name = this.mediaNames.get(id);
-        if (name !== undefined && !known.has(id)) known.set(id, { name, content_type: '', bytes: new Uint8Array() });
+      media = this.writeMedia(q, media);
+      if (q.passage_id) this.named.add(q.passage_id);
+      if (q.question_type === 'description') this.held.set(q.id, { q, media });
+      else {
+        const files = itemMedia(q, media);
+        this.addEntry(qtiItem(q as Parameters<typeof qtiItem>[0], media), itemPath(q.id), true);
+        this.resources.push(resourceXml(q, files));
       }
-      media = known;
-      const files = itemMedia(q, media);
-      this.addEntry(qtiItem(q as Parameters<typeof qtiItem>[0], media), itemPath(q.id), true);
-      // A file several questions share is in the package once.
-      for (const file of files)
-        if (!this.mediaNames.has(file.id)) {
-          this.mediaNames.set(file.id, media.get(file.id)!.name);
-          this.addEntry(file.bytes, file.path, false);
-        }
-      this.resources.push(resourceXml(q, files));
       this.categoryOf.set(q.id, (q.category ?? []).join(CATEGORY_SEPARATOR));
       while (this.queued > MAX_QUEUED) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+  }
+
+  /** The passages questions named that add() was not given (the export reads them and gives them to addPassages). */
+  missingPassages(): string[] {
+    return [...this.named].filter((id) => !this.held.has(id));
+  }
+
+  /** Passages the questions name that are not themselves exported: written as stimuli only. */
+  addPassages(passages: readonly ExportQuestion[], media: ExportMedia): void {
+    for (const q of passages) if (!this.held.has(q.id)) this.held.set(q.id, { q, media: this.writeMedia(q, media) });
+  }
+
+  /** The question's media files not yet in the package, written; the media map its document refers to them by. */
+  private writeMedia(q: ExportQuestion, given: ExportMedia): ExportMedia {
+    // Media already in the package are referred to by the name they were written under.
+    const known = new Map(given);
+    for (const id of mediaOfQuestion(q)) {
+      const name = this.mediaNames.get(id);
+      if (name !== undefined && !known.has(id)) known.set(id, { name, content_type: '', bytes: new Uint8Array() });
+    }
+    // A file several questions share is in the package once.
+    for (const file of itemMedia(q, known))
+      if (!this.mediaNames.has(file.id)) {
+        this.mediaNames.set(file.id, known.get(file.id)!.name);
+        this.addEntry(file.bytes, file.path, false);
+      }
+    return known;
+  }
+
+  /** The descriptions held back: each a stimulus if a question names it, else an item like any question. */
+  private writeHeld(): void {
+    for (const { q, media } of this.held.values()) {
+      const files = itemMedia(q, media);
+      if (this.named.has(q.id)) {
+        this.addEntry(qtiStimulus(q, media), stimulusPath(q.id), true);
+        this.resources.push(stimulusResourceXml(q, files));
+        // A passage is shown beside its questions, not asked on its own.
+        this.categoryOf.delete(q.id);
+      } else {
+        // A description, which has a writer.
+        this.addEntry(qtiItem(q as Parameters<typeof qtiItem>[0], media), itemPath(q.id), true);
+        this.resources.push(resourceXml(q, files));
+      }
     }
   }
 
@@ -918,6 +995,7 @@ export class QtiPackageWriter {
    * order, then a section per pool with its draw as qti-selection. A bank export's: every question by category.
    */
   finish(test?: ExportTest): void {
+    this.writeHeld();
     const testXml = test
       ? assessmentTest(
           `test-${test.id.replace(/[^A-Za-z0-9_.-]/g, '_')}`,
@@ -956,6 +1034,14 @@ export class QtiPackageWriter {
 // Entries carry a fixed date: the same questions make the same package.
 const EPOCH = new Date(Date.UTC(2000, 0, 1));
 
+function stimulusResourceXml(q: ExportQuestion, files: Array<{ path: string }>): string {
+  return element(
+    'resource',
+    { identifier: stimulusIdentifier(q.id), type: 'imsqti_stimulus_xmlv3p0', href: stimulusPath(q.id) },
+    element('file', { href: stimulusPath(q.id) }) + files.map((f) => element('file', { href: f.path })).join(''),
+  );
+}
+
 function resourceXml(q: ExportQuestion, files: Array<{ path: string }>): string {
   const lom = element(
     'imsmd:lom',
@@ -975,7 +1061,8 @@ function resourceXml(q: ExportQuestion, files: Array<{ path: string }>): string 
     { identifier: itemIdentifier(q.id), type: 'imsqti_item_xmlv3p0', href: itemPath(q.id) },
     element('metadata', {}, lom) +
       element('file', { href: itemPath(q.id) }) +
-      files.map((f) => element('file', { href: f.path })).join(''),
+      files.map((f) => element('file', { href: f.path })).join('') +
+      (q.passage_id ? element('dependency', { identifierref: stimulusIdentifier(q.passage_id) }) : ''),
   );
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkTexts, common, extras, refuseFieldsNotTaken, storedBase } from '../fields';
+import { checkTexts, common, extras, noOptions, refuseFieldsNotTaken, storedBase } from '../fields';
 import type { TypedFields } from '../stored';
 
 const refuseOthers = refuseFieldsNotTaken('a description', 'it has no answer and no key');
@@ -10,7 +10,15 @@ export const DescriptionInput = z
       question_type: z.literal('description'),
       ...common,
       ...extras,
+      // Absent or empty: a stored description's [] comes back through a PATCH.
+      options: noOptions,
       marks: z.literal(0).optional().describe('A description has no marks (absent or 0)'),
+      passage_id: z
+        .string()
+        .nullable()
+        .optional()
+        .refine((id) => id === null || id === undefined, 'A description is itself a passage: it cannot name one')
+        .describe('A description names no passage (absent or null)'),
     },
     refuseOthers,
   )

@@ -12,6 +12,7 @@ import {
   type QuestionTypeModule,
 } from '../../questionTypes';
 import { QuestionText, type TextFormat } from '../../QuestionText';
+import { plainTextOf } from '../../questionHtml';
 
 type Question = Schemas['Question'];
 export type Difficulty = Question['difficulty'];
@@ -33,6 +34,8 @@ interface Draft extends KeyDraft {
   title: string;
   text_format: TextFormat;
   feedback: string;
+  /** The passage shown beside it ('' for none). */
+  passage_id: string;
 }
 
 // What the form does not edit but must not lose on a save (PUT replaces the question):
@@ -57,7 +60,14 @@ function draftOf(q?: Question): Draft {
     title: q?.title ?? '',
     text_format: q?.text_format ?? 'plain',
     feedback: q?.feedback ?? '',
+    passage_id: q?.passage_id ?? '',
   };
+}
+
+/** How the passage picker names a passage: its title, else the start of its text. */
+function passageName(p: Schemas['Question']): string {
+  const text = p.title || plainTextOf(p.question_text, p.text_format);
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
 
 /** The fields of `q` the form keeps as they are, when the draft still fits them. */
@@ -85,6 +95,8 @@ function inputOf(d: Draft, clientId: string, question?: Question): Schemas['Ques
     ...(d.title.trim() ? { title: d.title.trim() } : {}),
     ...(d.text_format === 'html' ? { text_format: 'html' as const } : {}),
     ...(d.feedback.trim() ? { feedback: d.feedback } : {}),
+    // A question that asks nothing is a passage itself: it names none.
+    ...(questionType.takesAnswer && d.passage_id ? { passage_id: d.passage_id } : {}),
     ...keptOf(d, questionType.hasOptions ? options : (question?.options ?? []), question),
   };
   // The union cannot tell marks present from absent by the type's name: the type's module says.
@@ -102,6 +114,7 @@ function labelsOf(questionType: QuestionTypeModule): FieldLabels {
     title: 'Title',
     text_format: 'Text format',
     feedback: 'General feedback',
+    passage_id: 'Passage',
     ...(questionType.hasOptions ? { options: 'Options' } : {}),
     correct_answer: questionType.keyLabel,
     ...questionType.keyFieldLabels,
@@ -135,6 +148,7 @@ function checkDraft(d: Draft): Problems {
 export function QuestionForm({
   question,
   folders,
+  passages = [],
   clientId,
   busy,
   error,
@@ -143,6 +157,8 @@ export function QuestionForm({
 }: {
   question?: Question;
   folders: Schemas['Folder'][];
+  /** The bank's passages (questions that ask nothing), one of which a question may be shown beside. */
+  passages?: Schemas['Question'][];
   clientId: string;
   busy: boolean;
   error?: unknown;
@@ -224,6 +240,28 @@ export function QuestionForm({
           </select>
         </CheckedField>
       </div>
+      {questionType.takesAnswer && (
+        <CheckedField
+          label="Passage"
+          problems={at('passage_id')}
+          hint="Optional: a description shown beside this question (once for all the questions that share it)"
+        >
+          <select value={d.passage_id} onChange={(e) => set('passage_id', e.target.value)}>
+            <option value="">No passage</option>
+            {passages
+              .filter((p) => p.id !== question?.id)
+              .map((p) => (
+                <option key={p.id} value={p.id}>
+                  {passageName(p)}
+                </option>
+              ))}
+            {/* A passage past the first page of the list is still shown as chosen. */}
+            {d.passage_id && !passages.some((p) => p.id === d.passage_id) ? (
+              <option value={d.passage_id}>{d.passage_id}</option>
+            ) : null}
+          </select>
+        </CheckedField>
+      )}
       <CheckedField label="Question text" problems={at('question_text')}>
         <textarea required rows={3} value={d.question_text} onChange={(e) => set('question_text', e.target.value)} />
       </CheckedField>

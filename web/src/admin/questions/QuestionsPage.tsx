@@ -4,7 +4,7 @@ import { useSession } from '../../session';
 import { ErrorMessage, Field, Loading, ScrollTable, useAction, useLoad } from '../../ui';
 import { NeedsOrg } from '../org';
 import { DIFFICULTIES, QuestionForm, type Difficulty } from './QuestionForm';
-import { findQuestionType, QUESTION_TYPES, type QuestionType } from '../../questionTypes';
+import { findQuestionType, PASSAGE_TYPES, QUESTION_TYPES, type QuestionType } from '../../questionTypes';
 import { Pager } from '../shared';
 import { QuestionText } from '../../QuestionText';
 import { plainTextOf } from '../../questionHtml';
@@ -108,6 +108,18 @@ function Bank({ clientId }: { clientId: string }) {
       ),
     [api, clientId, page, folderId, type, difficulty],
   );
+  // The passages a question may be shown beside, read when the form opens (the first 100).
+  const passages = useLoad(
+    () =>
+      editing
+        ? unwrap(
+            api.GET('/api/questions', {
+              params: { query: { client_id: clientId, question_type: PASSAGE_TYPES[0], limit: 100 } },
+            }),
+          )
+        : Promise.resolve(undefined),
+    [api, clientId, editing !== null],
+  );
   const folderList = folders.data?.data ?? [];
   const folderName = (id: string | null) => (id ? (folderList.find((f) => f.id === id)?.name ?? id) : '—');
 
@@ -146,6 +158,7 @@ function Bank({ clientId }: { clientId: string }) {
           key={editing === 'new' ? 'new' : editing.id}
           question={editing === 'new' ? undefined : editing}
           folders={folderList}
+          passages={passages.data?.data ?? []}
           clientId={clientId}
           busy={action.busy}
           error={action.error}
