@@ -133,6 +133,8 @@ export const EXTRA_FIELDS = [
   'areas',
   'select',
   'max_points',
+  'attachments',
+  'attachments_required',
 ] as const satisfies ReadonlyArray<keyof QuestionExtras>;
 
 /** The optional fields that belong to some types only: what a change of type drops unless sent. */
