@@ -49,7 +49,7 @@ export interface MediaFile {
 export interface StoreMediaResult {
   /** By file name: the record stored for it (identical files of one import share one). */
   stored: Map<string, StoredMedia>;
-  /** Files refused, with why (not an allowed type by their content, empty, over 2 MB). */
+  /** Files refused, with why (not an allowed type by their content, empty, over 2 MB, a video over 20 MB). */
   refused: Array<{ name: string; reason: string }>;
 }
 

@@ -57,6 +57,7 @@ const ALLOWED_TAGS = [
   'a',
   'img',
   'audio',
+  'video',
   'source',
 ];
 
@@ -64,12 +65,13 @@ const ALLOWED_ATTRIBUTES: Record<string, string[]> = {
   a: ['href', 'rel', 'target'],
   img: ['src', 'alt', 'width', 'height'],
   audio: ['src', 'controls'],
+  video: ['src', 'controls', 'width', 'height'],
   source: ['src', 'type'],
   th: ['colspan', 'rowspan'],
   td: ['colspan', 'rowspan'],
 };
 
-const MEDIA_TAGS = new Set(['img', 'audio', 'source']);
+const MEDIA_TAGS = new Set(['img', 'audio', 'video', 'source']);
 
 /** Whether `src` may be stored as a media source: /api/media/{id} or an http(s) URL. */
 export const isAllowedMediaSource = (src: string): boolean => MEDIA_ROUTE.test(src.trim()) || WEB_URL.test(src.trim());
@@ -87,7 +89,12 @@ export function sanitizeQuestionHtml(html: string): { html: string; removed: str
     allowedTags: ALLOWED_TAGS,
     allowedAttributes: ALLOWED_ATTRIBUTES,
     allowedSchemes: ['http', 'https', 'mailto'],
-    allowedSchemesByTag: { img: ['http', 'https'], audio: ['http', 'https'], source: ['http', 'https'] },
+    allowedSchemesByTag: {
+      img: ['http', 'https'],
+      audio: ['http', 'https'],
+      video: ['http', 'https'],
+      source: ['http', 'https'],
+    },
     allowProtocolRelative: false,
     disallowedTagsMode: 'discard',
     selfClosing: ['br', 'img', 'source'],
@@ -150,9 +157,9 @@ export function unresolvedMedia(html: string): string[] {
   return [...found];
 }
 
-/** Whether sanitized HTML shows nothing: no text, and no image or sound. */
+/** Whether sanitized HTML shows nothing: no text, and no image, sound or video. */
 export function isBlankHtml(html: string): boolean {
-  if (/<(img|audio)\b/i.test(html)) return false;
+  if (/<(img|audio|video)\b/i.test(html)) return false;
   const text = html
     .replace(/<[^>]*>/g, '')
     .replace(/&nbsp;|&#160;|&#xa0;/gi, ' ')
