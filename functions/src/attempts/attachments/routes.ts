@@ -72,8 +72,8 @@ export const attachmentRoutes: RouteDefinition[] = [
     description:
       'To the attempt’s taker (its ID token or the attempt token) and to the administrators of its organization (a Super Admin any), at any time; ' +
       'anyone else, another organization’s administrator included, → 404, as for a file that does not exist. ' +
-      'Served as the type its content was found to be, as a download (Content-Disposition: attachment), with X-Content-Type-Options: nosniff, ' +
-      'Content-Security-Policy: sandbox and Cache-Control: private, no-store. Cloud Storage unavailable → 503.' +
+      'Served as the type its content was found to be, as a download (Content-Disposition: attachment), with X-Content-Type-Options: nosniff ' +
+      'and Cache-Control: private, no-store. Cloud Storage unavailable → 503.' +
       TOKEN_NOTE,
     tag: 'Attempts',
     access: TAKERS,
@@ -104,8 +104,6 @@ export const attachmentRoutes: RouteDefinition[] = [
           fileName: file.name,
           write: async (res) => {
             res.setHeader('X-Content-Type-Options', 'nosniff');
-            // Opened by itself, a file runs nothing: a PDF's script, or a page that is not one, stays inert.
-            res.setHeader('Content-Security-Policy', 'sandbox');
             res.setHeader('Cache-Control', 'private, no-store');
             res.setHeader('Content-Length', String(bytes.byteLength));
             res.write(bytes);
