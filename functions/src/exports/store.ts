@@ -21,6 +21,8 @@ export function exportedFields(d: DocumentData): Omit<ExportQuestion, 'category'
     correct_answer: d.correct_answer ?? '',
     tolerance: d.tolerance ?? null,
     max_words: d.max_words ?? null,
+    attachments: d.attachments ?? null,
+    attachments_required: d.attachments_required ?? null,
     marks: d.marks,
     difficulty: d.difficulty,
     feedback: d.feedback ?? null,

@@ -43,6 +43,9 @@ export interface ExportQuestion {
   areas?: QuestionDraft['areas'] | null;
   select?: 'areas' | 'points' | null;
   max_points?: number | null;
+  /** essay: the most files a taker may attach, and the fewest it must (absent or null: none). */
+  attachments?: number | null;
+  attachments_required?: number | null;
   /** The folder's name split on " / "; null when the question is in no folder. */
   category: string[] | null;
 }
