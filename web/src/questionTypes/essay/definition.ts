@@ -27,8 +27,8 @@ export const essay: QuestionTypeDefinition = {
   chosenOptions: oneChoice,
   shownAnswer: asStored,
   keyDraftOf: (q) => ({
-    attachments: q.attachments ? String(q.attachments) : '',
-    attachments_required: q.attachments_required ? String(q.attachments_required) : '',
+    ...(q.attachments ? { attachments: String(q.attachments) } : {}),
+    ...(q.attachments_required ? { attachments_required: String(q.attachments_required) } : {}),
   }),
   keyLabel: 'Correct answer',
   keyFieldLabels: {
@@ -37,11 +37,14 @@ export const essay: QuestionTypeDefinition = {
     attachments_required: 'Files the student must attach',
   },
   keyProblem: () => null,
+  // Files only when it takes some: an essay without them is as it always was.
   bodyOf: (draft) => ({
     question_type: 'essay',
     max_words: countOrNull(draft.max_words),
-    attachments: countOrNull(draft.attachments),
-    attachments_required: countOrNull(draft.attachments_required),
+    ...(countOrNull(draft.attachments) ? { attachments: countOrNull(draft.attachments) } : {}),
+    ...(countOrNull(draft.attachments_required)
+      ? { attachments_required: countOrNull(draft.attachments_required) }
+      : {}),
   }),
   regradeKeyHint: null,
   toleranceInKey: false,
