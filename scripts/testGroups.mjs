@@ -57,6 +57,7 @@ const ALONE = [
     'test/attempts/cost.test.ts',
     // Forty requests at once each inside its backend deadline; a counter of the current minute.
     'test/attempts/concurrency.inProcess.test.ts',
+    'test/attempts/attachments/concurrency.inProcess.test.ts',
     'test/rateLimit/rateLimit.test.ts',
   ],
 ];

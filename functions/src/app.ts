@@ -34,7 +34,14 @@ import {
   startIpCount,
 } from './rateLimit';
 import { registeredNetworks } from './networks';
-import { attemptRoutes, attemptShown, integrityRoutes, provideSubmissionEffects, stopOpenAttempts } from './attempts';
+import {
+  attachmentRoutes,
+  attemptRoutes,
+  attemptShown,
+  integrityRoutes,
+  provideSubmissionEffects,
+  stopOpenAttempts,
+} from './attempts';
 import { meRoute, recordSweep, runSweep } from './sittings';
 import { recordScoreChange, recordScoreChanges } from './analytics';
 import { type DeliveryChannel, provideDeliveryChannels, recordRegradeEvent, recordScoreEvent } from './outbox';
@@ -70,6 +77,8 @@ export function routeGroups(): RouteGroup[] {
     { routes: attemptRoutes },
     // Beside the answers: a taker's page sends its integrity events while it answers.
     { routes: integrityRoutes },
+    // A taker's files beside its answers (their service loads with the first file).
+    { routes: attachmentRoutes },
     lazy(
       ['tests', 'users', 'attempts'],
       async () => (await import('./sittings').then((door) => door.loadRoutes())).sittingRoutes,

@@ -101,6 +101,13 @@ describe('changedFields', () => {
     assert.deepEqual(changedFields(question(), question({ max_words: null, title: '' })), []);
     assert.deepEqual(changedFields(question(), question({ text_format: 'html' })), ['text_format']);
   });
+  it('names an essay’s files taken or required as a change (a taker is shown them)', () => {
+    assert.deepEqual(changedFields(question(), question({ attachments: 2, attachments_required: 1 })), [
+      'attachments',
+      'attachments_required',
+    ]);
+    assert.deepEqual(changedFields(question({ attachments: 2 }), question({ attachments: 2 })), []);
+  });
 });
 
 describe('bankChanges', () => {

@@ -47,12 +47,14 @@ interface Limits {
    * comment. (Moodle XML's HTML carries them as HTML references.)
    */
   noControls: boolean;
+  /** An essay's attachments: GIFT has no way to say them (Moodle XML and QTI do). */
+  attachments: boolean;
 }
 
 const LIMITS: Record<Format, Limits> = {
-  gift: { moodleGrades: true, plainNames: false, noControls: false },
-  moodle_xml: { moodleGrades: true, plainNames: true, noControls: false },
-  qti: { moodleGrades: false, plainNames: false, noControls: true },
+  gift: { moodleGrades: true, plainNames: false, noControls: false, attachments: false },
+  moodle_xml: { moodleGrades: true, plainNames: true, noControls: false, attachments: true },
+  qti: { moodleGrades: false, plainNames: false, noControls: true, attachments: true },
 };
 
 // ---- generators: questions as POST /api/questions takes them
@@ -321,14 +323,20 @@ const essayQuestion = (limits: Limits) =>
         fc.option(fc.integer({ min: 1, max: 10_000 }), { nil: null }),
         optionalFeedback(format),
         format === 'html' ? htmlText : plainText,
+        limits.attachments
+          ? fc
+              .integer({ min: 0, max: 5 })
+              .chain((most) => fc.tuple(fc.constant(most), fc.integer({ min: 0, max: most })))
+          : fc.constant([0, 0] as const),
       )
-      .map(([c, maxWords, feedback, text]) => ({
+      .map(([c, maxWords, feedback, text, [attachments, required]]) => ({
         ...c,
         question_type: 'essay' as const,
         text_format: format,
         question_text: text,
         max_words: maxWords,
         feedback,
+        ...(attachments > 0 ? { attachments, attachments_required: required } : {}),
       })),
   );
 

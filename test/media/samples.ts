@@ -94,3 +94,34 @@ export function ogg(): Buffer {
 
 export const svg = (): Buffer =>
   Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', 'utf8');
+
+function isoBox(type: string, body: Buffer): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(8 + body.length);
+  head.write(type, 4, 'ascii');
+  return Buffer.concat([head, body]);
+}
+
+/** The start of an MP4: its ftyp box (brand isom) and an empty box after it. */
+export const mp4 = (): Buffer =>
+  Buffer.concat([
+    isoBox('ftyp', Buffer.concat([Buffer.from('isom'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2avc1mp41')])),
+    isoBox('free', Buffer.alloc(8)),
+  ]);
+
+/** The start of a WebM: an EBML header whose DocType is webm, then a Segment. */
+export function webm(): Buffer {
+  const header = Buffer.concat([
+    Buffer.from([0x42, 0x86, 0x81, 0x01, 0x42, 0x82, 0x84]),
+    Buffer.from('webm', 'ascii'),
+    Buffer.from([0x42, 0x87, 0x81, 0x04, 0x42, 0x85, 0x81, 0x02]),
+  ]);
+  return Buffer.concat([
+    Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x80 | header.length]),
+    header,
+    Buffer.from([0x18, 0x53, 0x80, 0x67, 0x01, 0, 0, 0, 0, 0, 0, 0]),
+  ]);
+}
+
+/** A one-page PDF, as small as a PDF may be. */
+export const pdf = (): Buffer => Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n', 'latin1');

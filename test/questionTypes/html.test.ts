@@ -15,8 +15,23 @@ describe('questions/html sanitizeQuestionHtml', () => {
       '<ul><li>one</li></ul><ol><li>two</li></ol><blockquote>q</blockquote><pre><code>let a = 1;</code></pre>' +
       '<table><thead><tr><th>h</th></tr></thead><tbody><tr><td colspan="2">c</td></tr></tbody></table>' +
       '<div><span>s</span></div><img src="/api/media/m_1" alt="a map" width="200" height="100" />' +
-      '<audio controls src="/api/media/sound"><source src="https://example.org/a.ogg" type="audio/ogg" /></audio>';
+      '<audio controls src="/api/media/sound"><source src="https://example.org/a.ogg" type="audio/ogg" /></audio>' +
+      '<video controls width="320" height="180"><source src="/api/media/c1.film" type="video/mp4" /></video>';
     assert.deepEqual(sanitizeQuestionHtml(html), { html, removed: [] });
+  });
+
+  it('keeps a video from our media route with its controls, and strips what would play it by itself or run script', () => {
+    const { html, removed } = sanitizeQuestionHtml(
+      '<video controls autoplay poster="javascript:x()" onplay="x()"><source src="javascript:alert(1)" /><source src="/api/media/c1.v" type="video/webm" /></video>',
+    );
+    assert.equal(html, '<video controls><source src="/api/media/c1.v" type="video/webm" /></video>');
+    assert.deepEqual(removed, [
+      'autoplay attribute',
+      'poster attribute',
+      'onplay attribute',
+      'source source javascript:alert(1) (only /api/media/… and http(s) URLs are kept)',
+    ]);
+    assert.equal(isBlankHtml(html), false);
   });
 
   it('strips <script> with its content, and says so', () => {

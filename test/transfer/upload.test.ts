@@ -54,6 +54,13 @@ describe('transfer/upload receiveFile', () => {
     });
   });
 
+  it('takes a file of exactly the limit, and refuses one byte more', async () => {
+    const atLimit = await receiveFile(uploadOf([csvPart(Buffer.alloc(4 * KB, 'x'))]), 4 * KB);
+    assert.equal((await atLimit.finish(streamBytes(atLimit.stream))).bytes, 4 * KB);
+    const over = await receiveFile(uploadOf([csvPart(Buffer.alloc(4 * KB + 1, 'x'))]), 4 * KB);
+    assert.equal((await refusal(over.finish(streamBytes(over.stream)))).status, 413);
+  });
+
   it("answers a reading's ApiError as it stands, and any other failure as a 400 on the file", async () => {
     const first = await receiveFile(uploadOf([csvPart('x')]), 64 * KB);
     assert.deepEqual(await refusal(first.finish(Promise.reject(conflict('taken')))), { status: 409, message: 'taken' });

@@ -158,6 +158,13 @@ describe('web questionTypes: the registry of question types', () => {
     ['an essay sends its word limit', 'essay', { max_words: '300' }, [], { question_type: 'essay', max_words: 300 }],
     ['an essay with no limit sends null', 'essay', {}, [], { question_type: 'essay', max_words: null }],
     [
+      'an essay taking files sends how many it takes and requires',
+      'essay',
+      { attachments: '3', attachments_required: '1' },
+      [],
+      { question_type: 'essay', max_words: null, attachments: 3, attachments_required: 1 },
+    ],
+    [
       'a matching sends its options, its stems and their matches in the stems’ order (blank rows dropped)',
       'matching',
       {
@@ -404,6 +411,12 @@ describe('web questionTypes: the registry of question types', () => {
     ['a short answer’s key is typed', 'short_answer', { correct_answer: 'Na' }, { correct_text: 'Na' }],
     ['a numeric key is typed', 'numeric', { correct_answer: '1.41' }, { correct_text: '1.41' }],
     ['an essay has no key', 'essay', { correct_answer: null }, {}],
+    [
+      'an essay’s files are its counts',
+      'essay',
+      { correct_answer: null, attachments: 2, attachments_required: 1 },
+      { attachments: '2', attachments_required: '1' },
+    ],
     [
       'a matching’s key is a row per stem with its match',
       'matching',

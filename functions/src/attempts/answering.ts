@@ -20,7 +20,7 @@ import type { StoredAttempt } from './documents';
  * answers 503 for the taker's own traffic. Past the budget the loss is a 503
  * with Retry-After, with nothing written.
  */
-const TAKER_CONTENTION: ContentionRetry = { retries: 8, budgetMs: 20_000 };
+export const TAKER_CONTENTION: ContentionRetry = { retries: 8, budgetMs: 20_000 };
 
 export type SaveOutcome =
   { closed: false; savedAt: string; judged: Judged[] } | { closed: true; attempt: StoredAttempt };

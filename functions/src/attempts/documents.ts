@@ -42,6 +42,8 @@ export interface StoredAttempt {
   submitted_by?: SubmittedBy | null;
   /** questionId → the last answer saved for it. Updated one field path at a time. */
   answers: Record<string, StoredAnswer>;
+  /** questionId → the files its taker attached to that essay, in the order attached (absent: none). Its bytes are in Cloud Storage. */
+  attachments?: Record<string, StoredAttachment[]>;
   /** The question ids in this attempt's order (the order is also a pure function of the id: shuffle.ts). */
   question_order: string[];
   /** SHA-256 of the current attempt token (hex); a new start of the same attempt replaces it. */
@@ -92,6 +94,19 @@ export interface StoredAttempt {
   revision?: number;
 }
 
+/** A file a taker attached to an essay: its bytes at paths.attachmentObject(client, attempt, id). */
+export interface StoredAttachment {
+  id: string;
+  /** The file's name as the taker's browser gave it, made safe to show (attachments/rules.ts attachmentName); never used to decide its type. */
+  name: string;
+  /** What its content was found to be (never the sender's word). */
+  content_type: 'application/pdf' | 'image/png' | 'image/jpeg';
+  size: number;
+  /** Hex SHA-256 of the bytes. */
+  sha256: string;
+  uploaded_at: string;
+}
+
 export interface StoredGrade extends EssayGrade {
   feedback: string | null;
   graded_by: string;
@@ -113,6 +128,8 @@ export interface StoredGradingItem {
   marks: number;
   max_words: number | null;
   student_answer: string;
+  /** The files attached to the answer (absent: none, and on items queued before attachments). */
+  attachments?: StoredAttachment[];
   submitted_at: string;
 }
 

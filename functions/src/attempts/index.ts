@@ -12,6 +12,8 @@ export { EVENT_TYPES } from './integrity/documents';
 export type { StoredIntegritySummary } from './integrity/documents';
 export { integrityRoutes } from './integrity/routes';
 export { summariesOf } from './integrity/store';
+export { attachmentRoutes } from './attachments/routes';
+export { attachmentView } from './attachments/rules';
 export { attemptRoutes } from './routes';
 export {
   answersInTime,
@@ -25,6 +27,7 @@ export {
   universePositions,
 } from './rules';
 export type { VersionForAttempt } from './rules';
+export { Attachment } from './schemas';
 export { Attempt, AttemptId, AttemptParams } from './schemas';
 export { attemptShown } from './service';
 export { stopOpenAttempts } from './stopStore';

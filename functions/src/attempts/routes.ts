@@ -17,16 +17,16 @@ import {
 } from './schemas';
 import * as service from './service';
 
-const TAKERS = ['super_admin', 'client_admin', 'student', 'guest'] as const;
+export const TAKERS = ['super_admin', 'client_admin', 'student', 'guest'] as const;
 
 /** The attempt token wins when both are sent: it names one attempt exactly. */
-function callerOf(principal: Principal | undefined, token: string | undefined): service.AttemptCaller {
+export function callerOf(principal: Principal | undefined, token: string | undefined): service.AttemptCaller {
   if (token !== undefined) return { principal, token };
   if (!principal) throw unauthorized('Missing Authorization header (or ?attempt_token=)');
   return { principal };
 }
 
-const TOKEN_NOTE =
+export const TOKEN_NOTE =
   ' A Guest may send its attempt_token (from POST /api/attempts) as the header X-Attempt-Token, or as ?attempt_token=, instead of an Authorization header; a token of another attempt, or one replaced by a later start, is 403.' +
   ' Every way in checks who and where: with an attempt token, or a Guest’s ID token, the attempt’s organization must be active (else 403, as for bearer requests of a deactivated organization);' +
   ' with an attempt token, the account it was issued to (the taker’s, or the administrator’s who started the attempt, still with that role over the attempt’s organization) must still exist and be enabled (else 401, recorded as token_rejected: a refused credential, counted as docs/security.md#rate-limits says).' +

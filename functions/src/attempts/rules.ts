@@ -143,13 +143,24 @@ export const graceEndsMs = (expiresAtIso: string): number => Date.parse(expiresA
 export const isOverdue = (attempt: { status: AttemptStatus; expires_at: string }, nowMs: number): boolean =>
   attempt.status === 'in_progress' && nowMs > graceEndsMs(attempt.expires_at);
 
-/** The answers that count: saved (server clock) by the deadline. Saving refuses later ones; this makes sure. */
-export function answersInTime(attempt: Pick<StoredAttempt, 'answers' | 'expires_at'>): Record<string, string> {
+/**
+ * The answers that count: saved (server clock) by the deadline. Saving refuses later ones; this makes sure.
+ * An essay answered with files and no text counts as answered (a person grades it): its answer is
+ * then the files' count in words, which only says it is not blank.
+ */
+export function answersInTime(
+  attempt: Pick<StoredAttempt, 'answers' | 'expires_at' | 'attachments'>,
+): Record<string, string> {
   const graceEnds = graceEndsMs(attempt.expires_at);
   const counted: Record<string, string> = {};
   for (const [questionId, saved] of Object.entries(attempt.answers ?? {})) {
     if (saved && typeof saved.answer === 'string' && Date.parse(saved.saved_at) <= graceEnds)
       counted[questionId] = saved.answer;
+  }
+  for (const [questionId, files] of Object.entries(attempt.attachments ?? {})) {
+    const inTime = files.filter((file) => Date.parse(file.uploaded_at) <= graceEnds).length;
+    if (inTime > 0 && !isAnswer(counted[questionId]))
+      counted[questionId] = `(${inTime} attached file${inTime === 1 ? '' : 's'})`;
   }
   return counted;
 }
@@ -179,7 +190,7 @@ export function submission(
  * the grades its essays have: what a submit, a grade and a regrade write.
  */
 export function scoredFields(
-  attempt: Pick<StoredAttempt, 'id' | 'answers' | 'expires_at' | 'grades' | 'revision'>,
+  attempt: Pick<StoredAttempt, 'id' | 'answers' | 'attachments' | 'expires_at' | 'grades' | 'revision'>,
   paper: VersionForAttempt,
 ) {
   const grades = Object.fromEntries(
@@ -380,6 +391,7 @@ export function gradingItems(attempt: StoredAttempt, paper: VersionForAttempt): 
         marks: question.marks,
         max_words: question.max_words ?? null,
         student_answer: attempt.answers?.[question.id]?.answer ?? '',
+        ...(attempt.attachments?.[question.id]?.length ? { attachments: attempt.attachments[question.id] } : {}),
         submitted_at: attempt.submitted_at ?? attempt.expires_at,
       },
     ];

@@ -369,9 +369,31 @@ export const AttemptPage = z
   .object({ data: z.array(AttemptSummary), pagination: Pagination })
   .meta({ id: 'AttemptPage' });
 
+/** A file a taker attached to an essay (attachments/): listed with the attempt, its bytes read at its url. */
+export const Attachment = z
+  .object({
+    id: z.string(),
+    question_id: z.string().describe('The essay whose answer it is attached to'),
+    name: z.string().describe('The file’s name as the taker’s browser gave it, made safe to show (never its type)'),
+    content_type: z
+      .enum(['application/pdf', 'image/png', 'image/jpeg'])
+      .describe('What its content was found to be (the name and the declared type are never believed)'),
+    size: z.number().int().describe('Bytes'),
+    uploaded_at: z.string().describe('ISO 8601 UTC'),
+    url: z
+      .string()
+      .describe(
+        'Where its bytes are read (GET, with the caller’s Authorization header or the attempt token): its taker and the organization’s administrators',
+      ),
+  })
+  .meta({ id: 'Attachment', description: 'A file a taker attached to an essay' });
+
 const attemptFields = {
   ...summaryFields,
   answers: z.array(StoredAnswerView).describe('Every saved answer, in the attempt’s question order'),
+  attachments: z
+    .array(Attachment)
+    .describe('The files attached to essays’ answers, in the attempt’s question order, then as attached'),
   test_details: TestDetails,
 };
 

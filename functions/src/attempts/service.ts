@@ -2,6 +2,7 @@ import { type AuditMeta, recordTokenRejected, requestMeta } from '../audit';
 import { recentAccountFacts } from '../http';
 import {
   assertCanFilterByClass,
+  assertCanReadAttachments,
   assertCanUseAttempt,
   assertOnSite,
   assertOrganizationActive,
@@ -69,6 +70,7 @@ import { tokenOpens } from './tokens';
 import { summariesOf } from './integrity/store';
 import { summaryView } from './integrity/eventRules';
 import { nameFields, namesOf } from '../people';
+import { attachmentViews } from './attachments/rules';
 
 /** Who is acting on an attempt: a signed-in principal, or whoever holds an attempt token (`?attempt_token=`). */
 export type AttemptCaller = { principal: Principal; token?: undefined } | { principal?: Principal; token: string };
@@ -78,7 +80,7 @@ export type AttemptCaller = { principal: Principal; token?: undefined } | { prin
  * code) is counted first (docs/security.md#rate-limits), which turns it into
  * 429 past the limit.
  */
-async function countingRefusals<T>(call: CallContext, work: () => Promise<T>): Promise<T> {
+export async function countingRefusals<T>(call: CallContext, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
@@ -182,7 +184,7 @@ async function assertTakenOnSite(sitting: { onSiteOnly: boolean; clientId: strin
  * stood at the attempt's start, kept on the attempt, so nothing more is read)
  * is answered and submitted from the organization's networks only.
  */
-function authorizer(
+export function authorizer(
   caller: AttemptCaller,
   attemptId: string,
   call: CallContext,
@@ -334,6 +336,7 @@ export async function readAttempt(
     const view: Attempt = {
       ...summaryOf(attempt),
       answers: savedAnswers(attempt),
+      attachments: attachmentViews(attempt),
       test_details: testDetails(attempt.id, version),
     };
     const access = reviewAccess(policy, {
@@ -595,5 +598,27 @@ export async function attemptShown(caller: AttemptCaller, attemptId: string, cal
       taking: attempt.status === 'in_progress' && !isOverdue(attempt, Date.now()),
       reviewOpen,
     };
+  });
+}
+
+// ---------------------------------------------------------------- what an attempt holds (attached files)
+
+/**
+ * The attempt, for a reader of its attached files: the checks of reading it (who, the token, the
+ * organization, the taker's account; a refused token counted), its taker or its organization's
+ * administrators only, anyone else 404 (policy: assertCanReadAttachments). Closes nothing.
+ */
+export async function attemptForReading(
+  caller: AttemptCaller,
+  attemptId: string,
+  call: CallContext,
+): Promise<StoredAttempt> {
+  return countingRefusals(call, async () => {
+    const checks = startChecks(caller, attemptId);
+    const found = await findAttempt(attemptId);
+    if (!found) throw notFound('Attachment not found');
+    assertCanReadAttachments(policyCaller(caller, found.attempt, call), subject(found.attempt));
+    await checks(found.attempt);
+    return found.attempt;
   });
 }

@@ -6,6 +6,7 @@ export { claimsFor, organizationFromClaims, roleFromClaims } from './claims';
 export {
   CLASS_MANAGERS,
   QUESTION_BANK_ROLES,
+  assertCanAttachFiles,
   assertCanAuthorTests,
   assertCanChangeClient,
   assertCanChangeUser,
@@ -20,6 +21,7 @@ export {
   assertCanManageShareCodes,
   assertCanManageSitting,
   assertCanManageWebhooks,
+  assertCanReadAttachments,
   assertCanReadClient,
   assertCanReadIntegrityEvents,
   assertCanReadTest,

@@ -696,6 +696,30 @@ export function attemptMediaScope(attempt: { taking: boolean; reviewOpen: boolea
   return attempt.reviewOpen ? 'review' : null;
 }
 
+// ---------------------------------------------------------------- files attached to an essay
+
+/**
+ * Files are attached to an essay by its taker (its ID token, or the attempt token in either form, as
+ * saves accept them); an administrator by its own ID token → 403: it reads them, it does not write them.
+ */
+export function assertCanAttachFiles(caller: Principal | AttemptTokenHolder): void {
+  if (isAdministrator(caller))
+    throw forbidden('Files are attached by the attempt’s taker, not by an administrator by its own token');
+}
+
+/**
+ * An attempt's attached files are read by its taker and by the administrators of its organization (a
+ * Super Admin any). Anyone else is told nothing, not even that the attempt exists: 404, as for a file
+ * that does not exist (another organization's attempt included).
+ */
+export function assertCanReadAttachments(caller: Principal | AttemptTokenHolder, attempt: AttemptSubject): void {
+  try {
+    assertCanUseAttempt(caller, attempt);
+  } catch {
+    throw notFound('Attachment not found');
+  }
+}
+
 // ---------------------------------------------------------------- grading and regrading
 
 /**

@@ -97,6 +97,8 @@ export const COMPARED_FIELDS = [
   'areas',
   'select',
   'max_points',
+  'attachments',
+  'attachments_required',
 ] as const;
 export type ComparedField = (typeof COMPARED_FIELDS)[number];
 

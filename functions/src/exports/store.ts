@@ -19,6 +19,8 @@ export function exportedFields(d: DocumentData): Omit<ExportQuestion, 'category'
     correct_answer: d.correct_answer ?? '',
     tolerance: d.tolerance ?? null,
     max_words: d.max_words ?? null,
+    attachments: d.attachments ?? null,
+    attachments_required: d.attachments_required ?? null,
     marks: d.marks,
     difficulty: d.difficulty,
     // Every optional field a type keeps (a feedback, a matching's stems, a hotspot's image…), null when not set.

@@ -101,6 +101,9 @@ export const paths = {
     db.collection('clients').doc(clientId).collection('media').doc(mediaId),
   /** Where a media file's bytes are in the bucket: beside its record's path, so an organization's files share one prefix. */
   mediaObject: (clientId: string, mediaId: string) => `clients/${clientId}/media/${mediaId}`,
+  /** Where a file a taker attached to an essay is in the bucket (its record is in the attempt): under its attempt's path. */
+  attachmentObject: (clientId: string, attemptId: string, attachmentId: string) =>
+    `clients/${clientId}/attempts/${attemptId}/attachments/${attachmentId}`,
   // ---- tests, frozen versions and share codes
   clientTests: (clientId: string) => db.collection('clients').doc(clientId).collection('tests'),
   clientTest: (clientId: string, testId: string) =>

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AttemptId } from '../attempts';
+import { Attachment, AttemptId } from '../attempts';
 import { QuestionId, TestId } from '../exams';
 import { isWellFormedText, pagedQuery, Pagination, queryBoolean } from '../shared';
 
@@ -36,6 +36,7 @@ export const GradingItem = z
     marks: z.number().describe('The question’s marks: a grade is 0 to these'),
     max_words: z.number().int().nullable(),
     student_answer: z.string(),
+    attachments: z.array(Attachment).describe('The files attached to the answer (its url serves their bytes)'),
     submitted_at: z.string().describe('ISO 8601 UTC; the queue is oldest first'),
   })
   .meta({ id: 'GradingItem' });

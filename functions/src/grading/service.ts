@@ -1,4 +1,4 @@
-import { findAttempt } from '../attempts';
+import { attachmentView, findAttempt } from '../attempts';
 import { requestMeta } from '../audit';
 import { assertCanGrade, type Principal } from '../auth';
 import { requireTest } from '../exams';
@@ -44,6 +44,7 @@ export async function gradingQueue(
     marks: item.marks,
     max_words: item.max_words,
     student_answer: item.student_answer,
+    attachments: (item.attachments ?? []).map((file) => attachmentView(item.attempt_id, item.question_id, file)),
     submitted_at: item.submitted_at,
   }));
   return { data: items, pagination };

@@ -10,6 +10,9 @@ import type { Difficulty } from './model';
 /** How a category's segments become a folder's name, and back. */
 export const CATEGORY_SEPARATOR = ' / ';
 
+/** The most files an essay takes beside its text (the bank's own limit, which checks every draft again). */
+export const MAX_ESSAY_ATTACHMENTS = 5;
+
 // ---- Tags
 
 /**

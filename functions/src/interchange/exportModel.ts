@@ -46,6 +46,9 @@ export interface ExportQuestion {
   max_points?: number | null;
   /** The description shown beside it (a reading passage); QTI writes it as a stimulus its item refers to. */
   passage_id?: string | null;
+  /** essay: the most files a taker may attach, and the fewest it must (absent or null: none). */
+  attachments?: number | null;
+  attachments_required?: number | null;
   /** The folder's name split on " / "; null when the question is in no folder. */
   category: string[] | null;
 }

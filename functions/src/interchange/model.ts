@@ -60,6 +60,9 @@ export interface QuestionDraft {
   difficulty: Difficulty;
   tolerance?: number;
   max_words?: number;
+  /** essay: the most files a taker may attach, and the fewest it must (docs/question-types.md). */
+  attachments?: number;
+  attachments_required?: number;
   /** General feedback, shown in a released review. */
   feedback?: string;
   /** One per option, in the options' order ("" where an option has none). */

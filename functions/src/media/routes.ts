@@ -7,10 +7,10 @@ export const mediaRoutes: RouteDefinition[] = [
   defineRoute({
     method: 'get',
     path: '/media/{mediaId}',
-    summary: 'A question’s image or audio',
+    summary: 'A question’s image, audio or video',
     description:
       'The bytes of a media file a question’s HTML refers to (/api/media/<id>), with the type its content was found to be when stored ' +
-      '(image/png, image/jpeg, image/gif, image/webp, audio/mpeg, audio/ogg or audio/wav), X-Content-Type-Options: nosniff, Content-Disposition: inline and Cache-Control: private, max-age=300. ' +
+      '(image/png, image/jpeg, image/gif, image/webp, audio/mpeg, audio/ogg, audio/wav, video/mp4 or video/webm), X-Content-Type-Options: nosniff, Content-Disposition: inline and Cache-Control: private, max-age=300. ' +
       'Super Admin any organization’s, Client Admin its own (another organization’s → 404). ' +
       'Students and Guests send attempt_id (without it → 403): the attempt must be theirs (as GET /attempts/{id} decides, attempt_token accepted the same way) and one of its questions must show the media: ' +
       'while the attempt is being taken, in the question’s text or options; once submitted and its review is open to the caller (allow_review and the release date, as for `review`), anywhere in the question, feedback included. ' +

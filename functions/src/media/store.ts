@@ -49,7 +49,7 @@ export interface MediaFile {
 export interface StoreMediaResult {
   /** By file name: the record stored for it (identical files of one import share one). */
   stored: Map<string, StoredMedia>;
-  /** Files refused, with why (not an allowed type by their content, empty, over 2 MB). */
+  /** Files refused, with why (not an allowed type by their content, empty, over 2 MB, a video over 20 MB). */
   refused: Array<{ name: string; reason: string }>;
 }
 
@@ -187,5 +187,36 @@ export async function readMedia(
     return { doc: snap.data() as StoredMedia, bytes };
   } catch (err) {
     throw storageFault('reading media', err, { object: paths.mediaObject(clientId, mediaId) });
+  }
+}
+
+// ---- one file's bytes under a name of the caller's (a taker's attached file), stored like media
+
+/** Writes one file's bytes (the object first: its record is written after, by its owner). Storage failing → 503, logged. */
+export async function writeFileObject(name: string, bytes: Uint8Array, contentType: string): Promise<void> {
+  try {
+    const target = await bucket();
+    await target.file(name).save(Buffer.from(bytes), { resumable: false, contentType });
+  } catch (err) {
+    throw storageFault('writing a file', err, { object: name });
+  }
+}
+
+/** One file's bytes. Storage failing (or the object gone that a record names) → 503, logged. */
+export async function readFileObject(name: string): Promise<Buffer> {
+  try {
+    const [bytes] = await (await bucket()).file(name).download();
+    return bytes;
+  } catch (err) {
+    throw storageFault('reading a file', err, { object: name });
+  }
+}
+
+/** Removes one file's bytes; a failure is logged (bytes without a record are never served) and not thrown. */
+export async function removeFileObject(name: string): Promise<void> {
+  try {
+    await (await bucket()).file(name).delete({ ignoreNotFound: true });
+  } catch (err) {
+    log.error('Removing a stored file failed; it is left without a record', { object: name, error: errorText(err) });
   }
 }

@@ -57,6 +57,7 @@ const ALLOWED_TAGS = [
   'a',
   'img',
   'audio',
+  'video',
   'source',
 ];
 
@@ -132,6 +133,7 @@ const ALLOWED_ATTRIBUTES: Record<string, string[]> = {
   a: ['href', 'rel', 'target'],
   img: ['src', 'alt', 'width', 'height'],
   audio: ['src', 'controls'],
+  video: ['src', 'controls', 'width', 'height'],
   source: ['src', 'type'],
   th: ['colspan', 'rowspan'],
   td: ['colspan', 'rowspan'],
@@ -152,7 +154,7 @@ const unprefixed = (tagName: string): string => {
 /** A namespace declaration says nothing once the element is unprefixed: dropped without a word. */
 const isNamespaceDeclaration = (name: string): boolean => name === 'xmlns' || name.startsWith('xmlns:');
 
-const MEDIA_TAGS = new Set(['img', 'audio', 'source']);
+const MEDIA_TAGS = new Set(['img', 'audio', 'video', 'source']);
 
 /** Whether `src` may be stored as a media source: /api/media/{id} or an http(s) URL. */
 export const isAllowedMediaSource = (src: string): boolean => MEDIA_ROUTE.test(src.trim()) || WEB_URL.test(src.trim());
@@ -174,7 +176,12 @@ export function sanitizeQuestionHtml(html: string): { html: string; removed: str
     allowedTags: TAGS,
     allowedAttributes: ALLOWED_ATTRIBUTES,
     allowedSchemes: ['http', 'https', 'mailto'],
-    allowedSchemesByTag: { img: ['http', 'https'], audio: ['http', 'https'], source: ['http', 'https'] },
+    allowedSchemesByTag: {
+      img: ['http', 'https'],
+      audio: ['http', 'https'],
+      video: ['http', 'https'],
+      source: ['http', 'https'],
+    },
     allowProtocolRelative: false,
     disallowedTagsMode: 'discard',
     selfClosing: ['br', 'img', 'source', 'mspace', 'mprescripts', 'none'],
@@ -240,9 +247,9 @@ export function unresolvedMedia(html: string): string[] {
   return [...found];
 }
 
-/** Whether sanitized HTML shows nothing: no text, and no image or sound. */
+/** Whether sanitized HTML shows nothing: no text, and no image, sound or video. */
 export function isBlankHtml(html: string): boolean {
-  if (/<(img|audio)\b/i.test(html)) return false;
+  if (/<(img|audio|video)\b/i.test(html)) return false;
   const text = html
     .replace(/<[^>]*>/g, '')
     .replace(/&nbsp;|&#160;|&#xa0;/gi, ' ')

@@ -89,6 +89,8 @@ export type ShownQuestion = {
   | 'areas'
   | 'select'
   | 'max_points'
+  | 'attachments'
+  | 'attachments_required'
 >;
 
 /** One part of an answer as analytics counts it: answered or not, the share of the part earned, the choice it made (an index into its part's choices, -1 for none of them). */

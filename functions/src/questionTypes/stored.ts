@@ -60,6 +60,10 @@ export interface QuestionExtras {
   select?: 'areas' | 'points';
   /** hotspot with points: the most a taker may place. */
   max_points?: number;
+  /** essay: the most files a taker may attach (stored only when 1 or more). */
+  attachments?: number;
+  /** essay with attachments: the fewest files a taker must attach (stored only when 1 or more). */
+  attachments_required?: number;
 }
 
 export interface StoredImage {

@@ -12,6 +12,18 @@ export const TAKER_FIELDS = {
     .nullable()
     .optional()
     .describe('Essays only: the most words the answer may have (null: no limit)'),
+  attachments: z
+    .number()
+    .int()
+    .optional()
+    .describe(
+      'Essays that take files only: the most files the taker may attach (POST /api/attempts/{attemptId}/answers/{questionId}/attachments)',
+    ),
+  attachments_required: z
+    .number()
+    .int()
+    .optional()
+    .describe('Essays that take files only: the fewest files the taker is asked to attach (0: none required)'),
   stems: z
     .array(z.string())
     .optional()

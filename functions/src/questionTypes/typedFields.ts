@@ -7,6 +7,7 @@ import { ORDERING_SCORES } from './ordering/schema';
 import { GAP_KINDS } from './stored';
 import { HOTSPOT_SELECTS, MAX_AREAS, MAX_POINTS } from './hotspot/schema';
 import { MAX_CHOICES, MAX_FORMULA, MAX_VARIABLES, TOLERANCE_TYPES } from './calculated/schema';
+import { MAX_ESSAY_ATTACHMENTS } from './essay/schema';
 
 // Pure: the fields of the types with parts as an administrator's reply shows them, and as a PATCH
 // may send them (bounded loosely: the question as changed is then checked by its type's schema).
@@ -64,6 +65,12 @@ export const TYPED_REPLY_FIELDS = {
     .describe('hotspot: its areas in the image’s pixels'),
   select: z.enum(HOTSPOT_SELECTS).optional().describe('hotspot: areas or points'),
   max_points: z.number().int().optional().describe('hotspot with points: the most a taker may place'),
+  attachments: z.number().int().optional().describe('essay: the most files a taker may attach; absent: none'),
+  attachments_required: z
+    .number()
+    .int()
+    .optional()
+    .describe('essay with attachments: the fewest files a taker is asked to attach; absent: none'),
 };
 
 const text = z.string().max(MAX_OPTION_LENGTH * 2);
@@ -145,6 +152,16 @@ export const TYPED_CHANGES = {
   max_points: z
     .number()
     .max(MAX_POINTS * 2)
+    .nullable()
+    .optional(),
+  attachments: z
+    .number()
+    .max(MAX_ESSAY_ATTACHMENTS * 2)
+    .nullable()
+    .optional(),
+  attachments_required: z
+    .number()
+    .max(MAX_ESSAY_ATTACHMENTS * 2)
     .nullable()
     .optional(),
 };

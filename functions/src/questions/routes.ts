@@ -67,7 +67,7 @@ export const questionRoutes: RouteDefinition[] = [
       '(matching, cloze, calculated, drag and drop, hotspot, description…) is never imported as something else, and what was carried ' +
       'imperfectly is a warning. Categories (GIFT $CATEGORY, Moodle XML category questions, QTI sections) become folders named by their path ' +
       'joined with " / ", found by name or created with the import; ?folder_id= files every question in one folder instead. Media the file ' +
-      'carries (Moodle XML base64 files, a package’s files: png, jpeg, gif, webp, mp3, ogg, wav checked by content; at most 2 MB each and 20 MB ' +
+      'carries (Moodle XML base64 files, a package’s files: png, jpeg, gif, webp, mp3, ogg, wav, mp4, webm checked by content; at most 2 MB each (a video 20 MB) and 20 MB ' +
       'per import) are stored with the questions and served by GET /api/media/{mediaId}. ' +
       `CSV: multipart/form-data with exactly one file part named "file": UTF-8 CSV (a BOM, CRLF line ends, quoted fields with commas, quotes and ` +
       `line breaks, blank lines and blank spreadsheet rows are fine), at most 5 MB (413 PAYLOAD_TOO_LARGE) and ${MAX_IMPORT_ROWS} rows (400). ` +

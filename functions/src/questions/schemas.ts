@@ -140,6 +140,8 @@ export const EXTRA_FIELDS = [
   'areas',
   'select',
   'max_points',
+  'attachments',
+  'attachments_required',
 ] as const satisfies ReadonlyArray<keyof QuestionExtras>;
 
 /** The optional fields every type may have (but a description its passage_id). */

@@ -106,7 +106,8 @@ export function receiveFile(upload: UploadBody, maxBytes: number): Promise<Recei
     try {
       form = busboy({
         headers: upload.headers,
-        limits: { fileSize: maxBytes, files: 1, fields: 0, headerPairs: 16, fieldNameSize: 100 },
+        // busboy calls a file of exactly fileSize bytes truncated: one byte more, so the limit itself is taken.
+        limits: { fileSize: maxBytes + 1, files: 1, fields: 0, headerPairs: 16, fieldNameSize: 100 },
       });
     } catch (err) {
       return fail(uploadError(`Not a valid multipart/form-data request: ${(err as Error).message}`));

@@ -153,6 +153,12 @@ describe('interchange/export/gift toGift', () => {
     assert.equal(q.globalFeedback.text, essay.feedback);
   });
 
+  it('says above an essay taking files that GIFT cannot say them, and the question still parses', () => {
+    const text = toGift([{ ...essay, attachments: 2 }]);
+    assert.match(text, /\/\/ its 2 attached files \(GIFT cannot say them\): not written/);
+    assert.equal(one({ ...essay, attachments: 2 }).type, 'Essay');
+  });
+
   it('keeps media as /api/media links (GIFT has no files) and says so above the question', () => {
     const text = toGift([choice]);
     assert.match(text, /\/\/ media: GIFT cannot carry files/);

@@ -216,12 +216,14 @@ describe('moodleXml.parseMoodleXml: short answer, numerical, essay', () => {
     assert.equal(byTitle(bank, 'Not a number').message, '"Not a number": Answer "twelve" is not a number');
   });
 
-  it('reads an essay’s maxwordlimit as max_words, markdown as plain text, and warns of what essays here lack', () => {
+  it('reads an essay’s maxwordlimit as max_words, its attachments, markdown as plain text, and warns of what essays here lack', () => {
     const item = byTitle(bank, 'Seasons');
     assert.deepEqual(item.question, {
       question_type: 'essay',
       title: 'Seasons',
       max_words: 300,
+      attachments: 2,
+      attachments_required: 1,
       question_text: 'Explain *why* there are seasons.',
       text_format: 'plain',
       marks: 10,
@@ -229,7 +231,7 @@ describe('moodleXml.parseMoodleXml: short answer, numerical, essay', () => {
       feedback: 'Tilt <not> distance.',
     });
     assert.deepEqual(item.warnings, [
-      'It takes 2 attachments (1 required), which answers here cannot carry',
+      'Its attachments may be any type of file in Moodle; here they are PDF, PNG or JPEG only',
       'Its information for graders is not carried (feedback is shown to students, so it is not put there)',
       'Text in markdown format was carried as plain text, not rendered',
       'Not carried: a minimum of 50 words; response template',
@@ -245,6 +247,52 @@ describe('moodleXml.parseMoodleXml: short answer, numerical, essay', () => {
     assert.ok(item.warnings.includes('defaultgrade 0 is not a positive number of marks: marks 1'));
     assert.equal(item.category, null);
   });
+});
+
+describe('moodleXml.parseMoodleXml: an essay’s attachments', () => {
+  const essayWith = (fields: string) =>
+    parseMoodleXml(
+      `<quiz><question type="essay"><name><text>Upload</text></name><questiontext format="plain_text"><text>Show your work</text></questiontext>` +
+        `<defaultgrade>2</defaultgrade><responseformat>plain</responseformat>${fields}</question></quiz>`,
+    ).items[0];
+  const cases: Array<[title: string, fields: string, question: Record<string, number>, warnings: string[]]> = [
+    ['none', '<attachments>0</attachments>', {}, []],
+    [
+      '2, 1 required, of our types',
+      '<attachments>2</attachments><attachmentsrequired>1</attachmentsrequired><filetypeslist>.pdf,.png,.jpg,.jpeg</filetypeslist>',
+      { attachments: 2, attachments_required: 1 },
+      [],
+    ],
+    [
+      'any number (-1): our 5',
+      '<attachments>-1</attachments><filetypeslist>.pdf</filetypeslist>',
+      { attachments: 5 },
+      ['It takes any number of attachments; 5, the most an essay takes here, were carried'],
+    ],
+    [
+      '7: our 5, and 6 required: 5',
+      '<attachments>7</attachments><attachmentsrequired>6</attachmentsrequired><filetypeslist>.png</filetypeslist>',
+      { attachments: 5, attachments_required: 5 },
+      ['It takes 7 attachments; 5, the most an essay takes here, were carried'],
+    ],
+    [
+      'file types we do not take',
+      '<attachments>1</attachments><filetypeslist>.docx, .pdf, document</filetypeslist>',
+      { attachments: 1 },
+      ['Its attachments may be .docx, document in Moodle; here they are PDF, PNG or JPEG only'],
+    ],
+  ];
+  for (const [title, fields, question, warnings] of cases)
+    it(title, () => {
+      const item = essayWith(fields);
+      assert.equal(item.status, 'ok', item.message ?? '');
+      const { attachments, attachments_required } = item.question!;
+      assert.deepEqual(
+        Object.fromEntries(Object.entries({ attachments, attachments_required }).filter(([, v]) => v !== undefined)),
+        question,
+      );
+      assert.deepEqual(item.warnings, warnings);
+    });
 });
 
 describe('moodleXml.parseMoodleXml: types we do not hold', () => {

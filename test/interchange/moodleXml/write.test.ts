@@ -200,6 +200,16 @@ describe('interchange/export/moodleXml toMoodleXml', () => {
     );
   });
 
+  it('writes an essay’s attachments, those required and the file types they may be; none when it takes none', () => {
+    const q = only(toMoodleXml([{ ...essay, attachments: 3, attachments_required: 2 }], media));
+    assert.equal(text(q, 'attachments'), '3');
+    assert.equal(text(q, 'attachmentsrequired'), '2');
+    assert.equal(text(q, 'filetypeslist'), '.pdf,.png,.jpg,.jpeg');
+    const plain = only(toMoodleXml([essay], media));
+    assert.equal(text(plain, 'attachments'), '0');
+    assert.equal(element(plain, 'filetypeslist'), undefined);
+  });
+
   it('keeps a reference to media it was not given, and says so', () => {
     const xml = toMoodleXml([choice]);
     assert.match(xml, /<!-- media not found, left as links: img1, img2 -->/);

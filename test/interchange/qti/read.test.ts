@@ -203,13 +203,68 @@ describe('parseQtiXml', () => {
     assert.ok(placed.warnings.some((w) => /circles of 5 px/.test(w)));
   });
 
-  it('names the interactions no type holds as unsupported (slider, upload…)', () => {
-    for (const name of ['sliderInteraction', 'uploadInteraction']) {
+  it('names the interactions no type holds as unsupported (slider, drawing…)', () => {
+    for (const name of ['sliderInteraction', 'drawingInteraction']) {
       const xml = item21(`<itemBody><${name} responseIdentifier="R"/></itemBody>`);
       const [item] = parseQtiXml(xml).items;
       assert.equal(item.status, 'unsupported', name);
       assert.equal(item.source_type, name);
     }
+  });
+
+  describe('an upload: an essay taking files', () => {
+    const upload = (
+      attrs = '',
+      declaration = '<responseDeclaration identifier="F" cardinality="single" baseType="file"/>',
+    ) =>
+      parseQtiXml(
+        item21(
+          `${declaration}<itemBody><p>Scan your drawing.</p><uploadInteraction responseIdentifier="F"${attrs}/></itemBody>`,
+        ),
+      ).items[0];
+    const cases: Array<[title: string, attrs: string, fields: Record<string, number>, warnings: string[]]> = [
+      ['one file, by default', '', { attachments: 1 }, []],
+      [
+        'our count of files and of those required',
+        ' data-attachments="4" data-attachments-required="2"',
+        { attachments: 4, attachments_required: 2 },
+        [],
+      ],
+      ['a count past 5 is one file', ' data-attachments="9"', { attachments: 1 }, []],
+      ['a PDF asked for', ' type="application/pdf"', { attachments: 1 }, []],
+      [
+        'a spreadsheet asked for',
+        ' type="application/vnd.ms-excel"',
+        { attachments: 1 },
+        ['The upload asks for application/vnd.ms-excel; files attached here are PDF, PNG or JPEG'],
+      ],
+    ];
+    for (const [title, attrs, fields, warnings] of cases)
+      it(title, () => {
+        const read = upload(attrs);
+        assert.equal(read.status, 'ok', read.message ?? '');
+        assert.equal(read.question!.question_type, 'essay');
+        const { attachments, attachments_required } = read.question!;
+        assert.deepEqual(
+          Object.fromEntries(Object.entries({ attachments, attachments_required }).filter(([, v]) => v !== undefined)),
+          fields,
+        );
+        assert.deepEqual(read.warnings, warnings);
+      });
+
+    it('an upload with no response declaration is still an essay taking a file', () =>
+      assert.equal(upload('', '').question?.attachments, 1));
+
+    it('an upload beside a choice is a composite the bank cannot hold', () => {
+      const [read] = parseQtiXml(
+        item21(
+          `<responseDeclaration identifier="F" cardinality="single" baseType="file"/><responseDeclaration identifier="C" cardinality="single" baseType="identifier"/>` +
+            `<itemBody><uploadInteraction responseIdentifier="F"/><choiceInteraction responseIdentifier="C" maxChoices="1"><simpleChoice identifier="A">A</simpleChoice></choiceInteraction></itemBody>`,
+        ),
+      ).items;
+      assert.equal(read.status, 'unsupported');
+      assert.match(read.message!, /uploadInteraction, choiceInteraction/);
+    });
   });
 
   it('reads a QTI 2.1 multiple response with a mapping, scaling credits and saying so', () => {
@@ -629,7 +684,7 @@ describe('QTI interop fixtures (../shared/fixtures/interop)', () => {
     assert.match(q.question_text, /Olympic Games \[\[who bought\]\][\s\S]*\[\[No error\.\]\]/);
   });
 
-  it('qti21: a select point a hotspot placing points, an upload beside a keyless text entry reported by name, an item with no interaction a description', () => {
+  it('qti21: a select point a hotspot placing points, an upload beside a keyless text entry one essay taking a file, an item with no interaction a description', () => {
     const selectPoint = one('qti21/tao__qti_selectpoint.xml');
     assert.equal(selectPoint.status, 'ok');
     assert.equal(selectPoint.source_type, 'selectPointInteraction');
@@ -638,8 +693,13 @@ describe('QTI interop fixtures (../shared/fixtures/interop)', () => {
     assert.equal(selectPoint.question!.image!.width, 227);
     assert.equal(selectPoint.question!.select, 'points');
     const upload = one('qti21/tao__upload_composite.xml');
-    assert.equal(upload.status, 'unsupported');
-    assert.match(upload.message!, /uploadInteraction, textEntryInteraction/);
+    assert.equal(upload.status, 'ok', upload.message ?? '');
+    assert.equal(upload.question!.question_type, 'essay');
+    assert.equal(upload.question!.attachments, 1);
+    assert.match(upload.question!.question_text, /Build a spreadsheet[\s\S]*nut centres: _____%<\/p>$/);
+    assert.deepEqual(upload.warnings, [
+      'The text entry "RESPONSE_P" beside the upload was merged into the essay: its answer is written in the essay\'s text',
+    ]);
     const table = one('qti21/tao__tableNoInteractions.xml');
     assert.equal(table.status, 'ok');
     assert.equal(table.source_type, 'no interaction');
@@ -687,15 +747,32 @@ describe('QTI interop fixtures (../shared/fixtures/interop)', () => {
     assert.match(q.question_text, /<p>Select the phrase[^<]*<\/p>/);
   });
 
-  it('qti30: the hotspot reference an error (its SVG image needs a package, and SVG is no medium here), upload reported by name and the malformed graphic gap match as malformed, never a crash', () => {
+  it('qti30/longsight-qti3__upload-reference.xml: one essay taking a file, its correct response "upload.txt" no key', () => {
+    const upload = one('qti30/longsight-qti3__upload-reference.xml');
+    assert.equal(upload.status, 'ok', upload.message ?? '');
+    assert.equal(upload.source_type, 'qti-upload-interaction');
+    assert.deepEqual(
+      { ...upload.question, question_text: undefined },
+      {
+        question_type: 'essay',
+        title: 'upload-reference',
+        question_text: undefined,
+        text_format: 'html',
+        attachments: 1,
+        marks: 1,
+        difficulty: 'medium',
+      },
+    );
+    assert.match(upload.question!.question_text, /<p>Upload a short implementation note[^<]*<\/p>$/);
+    assert.deepEqual(upload.warnings, [
+      'The correct response of the upload (upload.txt) names a file, not a key: it was not carried',
+    ]);
+  });
+
+  it('qti30: the hotspot reference an error (its SVG image needs a package, and SVG is no medium here) and the malformed graphic gap match as malformed, never a crash', () => {
     const hotspot = one('qti30/longsight-qti3__hotspot-reference.xml');
     assert.equal(hotspot.status, 'error');
     assert.match(hotspot.message!, /hotspot-flow.svg/);
-    for (const [name, type] of [['qti30/longsight-qti3__upload-reference.xml', 'qti-upload-interaction']]) {
-      const item = one(name);
-      assert.equal(item.status, 'unsupported', name);
-      assert.equal(item.source_type, type);
-    }
     const malformed = one('qti30/longsight-qti3__graphicGapMatch-reference.xml');
     assert.equal(malformed.status, 'error');
     assert.equal(malformed.source_type, 'qti-graphic-gap-match-interaction');

@@ -210,6 +210,20 @@ describe('interchange/export/qti toQtiPackage', () => {
     assert.ok(entries.has('items/media/snd1/tone.ogg'));
   });
 
+  it('writes an essay taking files as its extended text and an upload beside it, its count of files on the upload', async () => {
+    const { item } = await itemOf({ ...essay, attachments: 3, attachments_required: 1 });
+    assert.equal(find(item, 'qti-extended-text-interaction').length, 1);
+    const [upload] = find(item, 'qti-upload-interaction');
+    assert.deepEqual(upload.attrs, {
+      'response-identifier': 'FILE',
+      'data-attachments': '3',
+      'data-attachments-required': '1',
+    });
+    const file = find(item, 'qti-response-declaration').find((d) => d.attrs.identifier === 'FILE')!;
+    assert.equal(file.attrs['base-type'], 'file');
+    assert.equal(find((await itemOf(essay)).item, 'qti-upload-interaction').length, 0);
+  });
+
   it('marks the text of a question without a title data-untitled (the item’s title is made from it)', async () => {
     const wrapper = async (q: typeof choice) => elements(element((await itemOf(q)).item, 'qti-item-body')!)[0].attrs;
     assert.deepEqual(await wrapper({ ...trueFalse, title: null }), {

@@ -133,3 +133,19 @@ export async function authorizedFetch(
     body as Record<string, unknown>,
   );
 }
+
+/** Fetches a file with the reader's credentials (as authorizedFetch) and hands it to the browser as a download named `name`. */
+export async function downloadFile(
+  auth: Auth,
+  url: string,
+  name: string,
+  headers: Record<string, string> = {},
+): Promise<void> {
+  const objectUrl = URL.createObjectURL(await (await authorizedFetch(auth, url, headers)).blob());
+  const link = document.createElement('a');
+  link.href = objectUrl;
+  link.download = name;
+  link.click();
+  // Long enough for the browser to begin the download.
+  setTimeout(() => URL.revokeObjectURL(objectUrl), 60_000);
+}

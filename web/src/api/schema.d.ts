@@ -3419,7 +3419,7 @@ export type paths = {
         put?: never;
         /**
          * Import questions from a CSV, GIFT, Aiken, Moodle XML or QTI file
-         * @description The format is ?format= (csv, gift, aiken, moodle_xml, qti) or else the file’s name and content: .csv; .gift; .txt (GIFT or Aiken by content); .xml (Moodle XML or a QTI 2.1/3.0 item by its root element); .zip (a QTI content package with imsmanifest.xml). Every format is UTF-8 (a BOM and CRLF are fine); another encoding, a DOCTYPE or entity declaration, QTI 1.2, a zip over 50 MB unpacked or 1,000 entries or with a path leaving the package are refused whole (400). The reply lists every question found in `questions` (index, line or path, title, question_type, status ok | error | unsupported, message, warnings), in file order; the 400 of an all-or-nothing refusal lists every one too, the ok ones beside those that cannot be imported, as a dry run with ?mode=partial would. An unsupported type (matching, cloze, calculated, drag and drop, hotspot, description…) is never imported as something else, and what was carried imperfectly is a warning. Categories (GIFT $CATEGORY, Moodle XML category questions, QTI sections) become folders named by their path joined with " / ", found by name or created with the import; ?folder_id= files every question in one folder instead. Media the file carries (Moodle XML base64 files, a package’s files: png, jpeg, gif, webp, mp3, ogg, wav checked by content; at most 2 MB each and 20 MB per import) are stored with the questions and served by GET /api/media/{mediaId}. CSV: multipart/form-data with exactly one file part named "file": UTF-8 CSV (a BOM, CRLF line ends, quoted fields with commas, quotes and line breaks, blank lines and blank spreadsheet rows are fine), at most 5 MB (413 PAYLOAD_TOO_LARGE) and 5000 rows (400). Header row: question_text, question_type, options, correct_answer, marks, difficulty, optionally folder_id, tolerance, max_words, title, text_format, feedback, option_feedback, option_credits, alternatives, case_sensitive, in any order; options, option_feedback and option_credits separated by "|"; alternatives as "answer:credit" entries (numeric: "answer:credit" or "answer:credit:tolerance") separated by "|"; case_sensitive true or false. Each row is checked exactly as POST /api/questions checks a body. All or nothing by default: any invalid row answers 400 VALIDATION_ERROR whose details list every problem (row = the file line, field, message, path "row <line>.<field>") and nothing is written. ?mode=partial writes the valid rows and reports the others; ?dry_run=true checks everything and writes nothing. The import becomes visible whole: a failure (or a crash) before its commit point leaves nothing, one after it is finished by the next import. A file is identified by its SHA-256 per organization: sending a file that was already imported answers 409 CONFLICT naming the earlier import (change the file to import its questions again), as does a second upload while the first is still running. A Super Admin names client_id in the query. The question bank is for administrators: Students and Guests get 403 on every question endpoint (they see questions only inside attempts, without answer keys). Replies carry the answer key (correct_answer, tolerance; an essay has none: correct_answer null, and its optional max_words). A question of another organization answers 403, an unknown one 404.
+         * @description The format is ?format= (csv, gift, aiken, moodle_xml, qti) or else the file’s name and content: .csv; .gift; .txt (GIFT or Aiken by content); .xml (Moodle XML or a QTI 2.1/3.0 item by its root element); .zip (a QTI content package with imsmanifest.xml). Every format is UTF-8 (a BOM and CRLF are fine); another encoding, a DOCTYPE or entity declaration, QTI 1.2, a zip over 50 MB unpacked or 1,000 entries or with a path leaving the package are refused whole (400). The reply lists every question found in `questions` (index, line or path, title, question_type, status ok | error | unsupported, message, warnings), in file order; the 400 of an all-or-nothing refusal lists every one too, the ok ones beside those that cannot be imported, as a dry run with ?mode=partial would. An unsupported type (matching, cloze, calculated, drag and drop, hotspot, description…) is never imported as something else, and what was carried imperfectly is a warning. Categories (GIFT $CATEGORY, Moodle XML category questions, QTI sections) become folders named by their path joined with " / ", found by name or created with the import; ?folder_id= files every question in one folder instead. Media the file carries (Moodle XML base64 files, a package’s files: png, jpeg, gif, webp, mp3, ogg, wav, mp4, webm checked by content; at most 2 MB each (a video 20 MB) and 20 MB per import) are stored with the questions and served by GET /api/media/{mediaId}. CSV: multipart/form-data with exactly one file part named "file": UTF-8 CSV (a BOM, CRLF line ends, quoted fields with commas, quotes and line breaks, blank lines and blank spreadsheet rows are fine), at most 5 MB (413 PAYLOAD_TOO_LARGE) and 5000 rows (400). Header row: question_text, question_type, options, correct_answer, marks, difficulty, optionally folder_id, tolerance, max_words, title, text_format, feedback, option_feedback, option_credits, alternatives, case_sensitive, in any order; options, option_feedback and option_credits separated by "|"; alternatives as "answer:credit" entries (numeric: "answer:credit" or "answer:credit:tolerance") separated by "|"; case_sensitive true or false. Each row is checked exactly as POST /api/questions checks a body. All or nothing by default: any invalid row answers 400 VALIDATION_ERROR whose details list every problem (row = the file line, field, message, path "row <line>.<field>") and nothing is written. ?mode=partial writes the valid rows and reports the others; ?dry_run=true checks everything and writes nothing. The import becomes visible whole: a failure (or a crash) before its commit point leaves nothing, one after it is finished by the next import. A file is identified by its SHA-256 per organization: sending a file that was already imported answers 409 CONFLICT naming the earlier import (change the file to import its questions again), as does a second upload while the first is still running. A Super Admin names client_id in the query. The question bank is for administrators: Students and Guests get 403 on every question endpoint (they see questions only inside attempts, without answer keys). Replies carry the answer key (correct_answer, tolerance; an essay has none: correct_answer null, and its optional max_words). A question of another organization answers 403, an unknown one 404.
          */
         post: {
             parameters: {
@@ -6619,6 +6619,361 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/attempts/{attemptId}/answers/{questionId}/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attach a file to an essay’s answer
+         * @description multipart/form-data with exactly one file part named "file": a PDF, PNG or JPEG (decided by its content: a file named .pdf that is not one → 400) of at most 10 MB (more → 413). Only to an essay that takes files (its attachments, shown with the question; another question → 400, one not in the attempt → 404), at most its attachments per answer and 100 per attempt (past them → 409, however many uploads race: the count is decided in one transaction on the attempt), while the attempt is in progress and before expires_at + 30 s (after → 409; a stopped attempt → 409 too). Sent by the taker (its ID token or the attempt token, with the checks a save makes); an administrator by its own ID token → 403. The bytes are stored first, then the record; on failure nothing is left (Cloud Storage unavailable → 503 with Retry-After). An answer with files and no text counts as answered: it is graded by a person. A Guest may send its attempt_token (from POST /api/attempts) as the header X-Attempt-Token, or as ?attempt_token=, instead of an Authorization header; a token of another attempt, or one replaced by a later start, is 403. Every way in checks who and where: with an attempt token, or a Guest’s ID token, the attempt’s organization must be active (else 403, as for bearer requests of a deactivated organization); with an attempt token, the account it was issued to (the taker’s, or the administrator’s who started the attempt, still with that role over the attempt’s organization) must still exist and be enabled (else 401, recorded as token_rejected: a refused credential, counted as docs/security.md#rate-limits says). A save or submit that loses to the same attempt’s other saves is run again for up to 20 s; past that → 503 with Retry-After, nothing written. The organization’s status is read on every request, as for bearer requests; the account is as Auth described it at most 60 s earlier.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description The attempt_token from POST /api/attempts: opens this attempt without an Authorization header */
+                    attempt_token?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description An attempt id as POST /api/attempts answered it: the organization id, ".", then 22 random characters */
+                    attemptId: string;
+                    /** @description A question id, 1 to 128 letters, digits, "_" or "-" (not "__…__") */
+                    questionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description The file: PDF, PNG or JPEG, at most 10 MB
+                         */
+                        file: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The file as attached */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Attachment"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/attempts/{attemptId}/answers/{questionId}/attachments/{attachmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An attached file’s bytes
+         * @description To the attempt’s taker (its ID token or the attempt token) and to the administrators of its organization (a Super Admin any), at any time; anyone else, another organization’s administrator included, → 404, as for a file that does not exist. Served as the type its content was found to be, as a download (Content-Disposition: attachment), with X-Content-Type-Options: nosniff and Cache-Control: private, no-store. Cloud Storage unavailable → 503. A Guest may send its attempt_token (from POST /api/attempts) as the header X-Attempt-Token, or as ?attempt_token=, instead of an Authorization header; a token of another attempt, or one replaced by a later start, is 403. Every way in checks who and where: with an attempt token, or a Guest’s ID token, the attempt’s organization must be active (else 403, as for bearer requests of a deactivated organization); with an attempt token, the account it was issued to (the taker’s, or the administrator’s who started the attempt, still with that role over the attempt’s organization) must still exist and be enabled (else 401, recorded as token_rejected: a refused credential, counted as docs/security.md#rate-limits says). A save or submit that loses to the same attempt’s other saves is run again for up to 20 s; past that → 503 with Retry-After, nothing written. The organization’s status is read on every request, as for bearer requests; the account is as Auth described it at most 60 s earlier.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The attempt_token from POST /api/attempts: opens this attempt without an Authorization header */
+                    attempt_token?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description An attempt id as POST /api/attempts answered it: the organization id, ".", then 22 random characters */
+                    attemptId: string;
+                    /** @description A question id, 1 to 128 letters, digits, "_" or "-" (not "__…__") */
+                    questionId: string;
+                    /** @description The id the upload answered */
+                    attachmentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file’s bytes */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/pdf": string;
+                        "image/png": string;
+                        "image/jpeg": string;
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Remove a file from an essay’s answer
+         * @description While the attempt is in progress (after → 409), by its taker as an upload is sent. An unknown file → 404. The record goes first, then the bytes. A Guest may send its attempt_token (from POST /api/attempts) as the header X-Attempt-Token, or as ?attempt_token=, instead of an Authorization header; a token of another attempt, or one replaced by a later start, is 403. Every way in checks who and where: with an attempt token, or a Guest’s ID token, the attempt’s organization must be active (else 403, as for bearer requests of a deactivated organization); with an attempt token, the account it was issued to (the taker’s, or the administrator’s who started the attempt, still with that role over the attempt’s organization) must still exist and be enabled (else 401, recorded as token_rejected: a refused credential, counted as docs/security.md#rate-limits says). A save or submit that loses to the same attempt’s other saves is run again for up to 20 s; past that → 503 with Retry-After, nothing written. The organization’s status is read on every request, as for bearer requests; the account is as Auth described it at most 60 s earlier.
+         */
+        delete: {
+            parameters: {
+                query?: {
+                    /** @description The attempt_token from POST /api/attempts: opens this attempt without an Authorization header */
+                    attempt_token?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description An attempt id as POST /api/attempts answered it: the organization id, ".", then 22 random characters */
+                    attemptId: string;
+                    /** @description A question id, 1 to 128 letters, digits, "_" or "-" (not "__…__") */
+                    questionId: string;
+                    /** @description The id the upload answered */
+                    attachmentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Removed */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tests/{testId}/overrides/{studentId}": {
         parameters: {
             query?: never;
@@ -8564,8 +8919,8 @@ export type paths = {
             cookie?: never;
         };
         /**
-         * A question’s image or audio
-         * @description The bytes of a media file a question’s HTML refers to (/api/media/<id>), with the type its content was found to be when stored (image/png, image/jpeg, image/gif, image/webp, audio/mpeg, audio/ogg or audio/wav), X-Content-Type-Options: nosniff, Content-Disposition: inline and Cache-Control: private, max-age=300. Super Admin any organization’s, Client Admin its own (another organization’s → 404). Students and Guests send attempt_id (without it → 403): the attempt must be theirs (as GET /attempts/{id} decides, attempt_token accepted the same way) and one of its questions must show the media: while the attempt is being taken, in the question’s text or options; once submitted and its review is open to the caller (allow_review and the release date, as for `review`), anywhere in the question, feedback included. Otherwise → 404, as for media that does not exist. Cloud Storage unavailable → 503 with Retry-After.
+         * A question’s image, audio or video
+         * @description The bytes of a media file a question’s HTML refers to (/api/media/<id>), with the type its content was found to be when stored (image/png, image/jpeg, image/gif, image/webp, audio/mpeg, audio/ogg, audio/wav, video/mp4 or video/webm), X-Content-Type-Options: nosniff, Content-Disposition: inline and Cache-Control: private, max-age=300. Super Admin any organization’s, Client Admin its own (another organization’s → 404). Students and Guests send attempt_id (without it → 403): the attempt must be theirs (as GET /attempts/{id} decides, attempt_token accepted the same way) and one of its questions must show the media: while the attempt is being taken, in the question’s text or options; once submitted and its review is open to the caller (allow_review and the release date, as for `review`), anywhere in the question, feedback included. Otherwise → 404, as for media that does not exist. Cloud Storage unavailable → 503 with Retry-After.
          */
         get: {
             parameters: {
@@ -10851,6 +11206,10 @@ export type components = {
             select?: "areas" | "points";
             /** @description hotspot with points: the most a taker may place */
             max_points?: number;
+            /** @description essay: the most files a taker may attach; absent: none */
+            attachments?: number;
+            /** @description essay with attachments: the fewest files a taker is asked to attach; absent: none */
+            attachments_required?: number;
         };
         /** @description A further accepted answer and the share of the marks it earns */
         AlternativeAnswer: {
@@ -11051,7 +11410,7 @@ export type components = {
             /** @description Accepted absolute difference (default 0); numeric questions only. An answer is correct when |answer − correct_answer| ≤ tolerance + 4 × 2^-52 × max(|answer|, |correct_answer|, tolerance): beyond the tolerance only the floating-point representation error of the parsed decimals is forgiven (about 9e-16 relative), so with tolerance 0, 4294967300 is wrong for 4294967296 and 1.1e-12 wrong for 1e-12. */
             tolerance?: number | null;
         };
-        /** @description A free-text answer (up to 10,000 characters) graded by a person: no options, no correct_answer */
+        /** @description A free-text answer (up to 10,000 characters) graded by a person, with up to 5 attached files when it takes them: no options, no correct_answer */
         EssayQuestionInput: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -11085,6 +11444,10 @@ export type components = {
             correct_answer?: string;
             /** @description Essays only: the most words an answer may have, 1 to 10000 (absent or null: no limit beyond the answer's 10,000 characters) */
             max_words?: number | null;
+            /** @description The most files (PDF, PNG or JPEG, 10 MB each) a taker may attach to the answer, 0 to 5 (absent, null or 0: none) */
+            attachments?: number | null;
+            /** @description The fewest files the taker is asked to attach, 0 to attachments (absent, null or 0: none required) */
+            attachments_required?: number | null;
         };
         /** @description Stems matched to options (docs/question-types.md); scored per stem: marks × right stems ÷ stems */
         MatchingQuestionInput: {
@@ -11501,6 +11864,8 @@ export type components = {
             /** @enum {string|null} */
             select?: "areas" | "points" | null;
             max_points?: number | null;
+            attachments?: number | null;
+            attachments_required?: number | null;
         };
         TestPage: {
             data: components["schemas"]["Test"][];
@@ -11962,6 +12327,10 @@ export type components = {
             passage_id?: string;
             /** @description Essays only: the most words the answer may have (null: no limit) */
             max_words?: number | null;
+            /** @description Essays that take files only: the most files the taker may attach (POST /api/attempts/{attemptId}/answers/{questionId}/attachments) */
+            attachments?: number;
+            /** @description Essays that take files only: the fewest files the taker is asked to attach (0: none required) */
+            attachments_required?: number;
             /** @description matching only: the texts to match, in order; the answer gives one option per stem */
             stems?: string[];
             /** @description gap_fill only: gap n (written [[n]] in the text) at index n − 1, its kind and a select’s choices */
@@ -12128,6 +12497,8 @@ export type components = {
             pending_marks: number;
             /** @description Every saved answer, in the attempt’s question order */
             answers: components["schemas"]["StoredAnswer"][];
+            /** @description The files attached to essays’ answers, in the attempt’s question order, then as attached */
+            attachments: components["schemas"]["Attachment"][];
             test_details: components["schemas"]["TestDetails"];
             /** @description Per question, in the attempt’s order: the answer, whether it was right, the key */
             review: components["schemas"]["ReviewItem"][];
@@ -12139,6 +12510,25 @@ export type components = {
             saved_at: string;
             /** @description The client_seq stored for the question, when a save sent one: a client that lost its counter goes on from it */
             client_seq?: number;
+        };
+        /** @description A file a taker attached to an essay */
+        Attachment: {
+            id: string;
+            /** @description The essay whose answer it is attached to */
+            question_id: string;
+            /** @description The file’s name as the taker’s browser gave it, made safe to show (never its type) */
+            name: string;
+            /**
+             * @description What its content was found to be (the name and the declared type are never believed)
+             * @enum {string}
+             */
+            content_type: "application/pdf" | "image/png" | "image/jpeg";
+            /** @description Bytes */
+            size: number;
+            /** @description ISO 8601 UTC */
+            uploaded_at: string;
+            /** @description Where its bytes are read (GET, with the caller’s Authorization header or the attempt token): its taker and the organization’s administrators */
+            url: string;
         };
         ReviewItem: {
             question_id: string;
@@ -12204,6 +12594,8 @@ export type components = {
             pending_marks: number;
             /** @description Every saved answer, in the attempt’s question order */
             answers: components["schemas"]["StoredAnswer"][];
+            /** @description The files attached to essays’ answers, in the attempt’s question order, then as attached */
+            attachments: components["schemas"]["Attachment"][];
             test_details: components["schemas"]["TestDetails"];
         };
         SequencedAnswer: {
@@ -12602,6 +12994,8 @@ export type components = {
             marks: number;
             max_words: number | null;
             student_answer: string;
+            /** @description The files attached to the answer (its url serves their bytes) */
+            attachments: components["schemas"]["Attachment"][];
             /** @description ISO 8601 UTC; the queue is oldest first */
             submitted_at: string;
         };

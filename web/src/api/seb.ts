@@ -37,4 +37,4 @@ export async function sebHeaders(): Promise<Record<string, string>> {
 
 /** Requests that SEB guards: starting, answering, events and submitting an attempt. */
 export const sebGuarded = (method: string, path: string): boolean =>
-  method === 'POST' && /^\/api\/attempts(\/[^/]+\/(answers|events|submit))?$/.test(path);
+  method === 'POST' && /^\/api\/attempts(\/[^/]+\/(answers|events|submit|answers\/[^/]+\/attachments))?$/.test(path);

@@ -45,6 +45,8 @@ export const EMPTY_KEY_DRAFT: KeyDraft = {
   truth: 'True',
   tolerance: '',
   max_words: '',
+  attachments: '',
+  attachments_required: '',
   question_text: '',
   matches: [],
   ordering_score: 'all_or_nothing',

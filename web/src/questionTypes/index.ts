@@ -22,8 +22,9 @@ import { TextLineInput } from './typedAnswer';
 
 export { CODED_VALUES, COLUMN_NOTES, CSV_COLUMNS, REQUIRED_COLUMNS, templateCsv } from './csvTemplate';
 export { EMPTY_KEY_DRAFT } from './definitions';
+export { AttachmentLinks } from './essay/attachedFiles';
 export { wordCount } from './essay/wordCount';
-export type { KeyDraft, QuestionType, QuestionTypeModule } from './module';
+export type { AnswerFiles, KeyDraft, QuestionType, QuestionTypeModule } from './module';
 
 const MODULES: { readonly [T in QuestionType]: QuestionTypeModule } = {
   multiple_choice: multipleChoiceModule,

@@ -11,6 +11,7 @@ type Question = Schemas['Question'];
 type QuestionInput = Schemas['QuestionInput'];
 type AttemptQuestion = Schemas['AttemptQuestion'];
 type ReviewItem = Schemas['ReviewItem'];
+type Attachment = Schemas['Attachment'];
 
 /** The API's name of a question type. */
 export type QuestionType = Question['question_type'];
@@ -72,6 +73,9 @@ export interface KeyDraft {
   truth: 'True' | 'False';
   tolerance: string;
   max_words: string;
+  /** An essay's most files a taker may attach, and the fewest it must; empty for none. */
+  attachments: string;
+  attachments_required: string;
   /** The question's text, read by the types whose parts are marked in it (gaps, phrases). */
   question_text: string;
   /** A matching's stems, each with the option that matches it. */
@@ -145,6 +149,19 @@ export interface QuestionTypeDefinition {
   csvExample: Readonly<Partial<Record<CsvColumn, string>>> | null;
 }
 
+/**
+ * The files a taker attached to its answer, and how it attaches more: given by the attempt's page
+ * for a question that takes files. Each call sends at once (files need the network, unlike text).
+ */
+export interface AnswerFiles {
+  list: readonly Attachment[];
+  /** Rejects with the service's refusal, or OfflineError. */
+  attach: (file: File) => Promise<void>;
+  remove: (attachmentId: string) => Promise<void>;
+  /** Fetches a file with the reader's credentials and hands it to the browser. */
+  open: (attachment: Attachment) => Promise<void>;
+}
+
 /** The taker's control for an answer, inside the question's fieldset (its legend is the page's). */
 export interface TakerInputProps {
   question: AttemptQuestion;
@@ -154,6 +171,8 @@ export interface TakerInputProps {
   label: string;
   value: string;
   onAnswer: (value: string) => void;
+  /** Its attached files, when the question takes files. */
+  files?: AnswerFiles;
 }
 
 /** The question form's fields for the key, below its options. */

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { authorizedFetch, OfflineError, type Schemas, serverNow, unwrap } from '../api';
-import { chosenOptions, loadTakerInputs, reviewOf, takesAnswer } from '../questionTypes';
+import { AttachmentLinks, chosenOptions, loadTakerInputs, reviewOf, takesAnswer } from '../questionTypes';
+import { openAttachment, useAnswerFiles } from './answerFiles';
 import { MediaLoaderContext, QuestionText, type MediaLoader } from '../QuestionText';
 import { useSession } from '../session';
 import { ErrorMessage, Loading, plural, useAction } from '../ui';
@@ -115,7 +116,7 @@ export function AttemptPage() {
   return (
     <MediaLoaderContext value={loadMedia}>
       {attempt.status === 'submitted' ? (
-        <SubmittedView attempt={attempt} />
+        <SubmittedView attempt={attempt} headers={headers} />
       ) : (
         <Taking
           attempt={attempt}
@@ -145,9 +146,10 @@ function Taking({
   offlineCopy: boolean;
   onSubmitted: () => Promise<void>;
 }) {
-  const { api, user } = useSession();
+  const { api, auth, user } = useSession();
   const queue = signedInQueue(user!.uid);
   const attemptId = attempt.attempt_id;
+  const files = useAnswerFiles(api, auth, attemptId, attempt.attachments, headers);
   const [answers, setAnswers] = useState<Record<string, string>>(() =>
     Object.fromEntries(attempt.answers.map((a) => [a.question_id, a.student_answer])),
   );
@@ -212,7 +214,8 @@ function Taking({
   const questions = attempt.test_details.questions;
   // A description takes no answer: it is neither numbered nor unanswered.
   const answerable = questions.filter((q) => takesAnswer(q.question_type));
-  const unanswered = answerable.filter((q) => !answers[q.id]).length;
+  // An essay answered with files alone is answered.
+  const unanswered = answerable.filter((q) => !answers[q.id] && !files.all.some((f) => f.question_id === q.id)).length;
   const locked = timeUp;
   const heading = useFocusOnArrival<HTMLHeadingElement>();
 
@@ -247,6 +250,7 @@ function Taking({
                 value={answers[q.id] ?? ''}
                 disabled={locked}
                 onAnswer={(value) => answer(q.id, value)}
+                files={q.attachments ? files.filesOf(q.id) : undefined}
               />
             </li>
           );
@@ -353,7 +357,8 @@ function SubmitPanel({
   );
 }
 
-function SubmittedView({ attempt }: { attempt: Attempt }) {
+function SubmittedView({ attempt, headers }: { attempt: Attempt; headers?: Record<string, string> }) {
+  const { auth } = useSession();
   const review = 'review' in attempt ? attempt.review : undefined;
   const questions = new Map(attempt.test_details.questions.map((q) => [q.id, q]));
   const passages = new Map((attempt.test_details.passages ?? []).map((p) => [p.id, p]));
@@ -388,6 +393,10 @@ function SubmittedView({ attempt }: { attempt: Attempt }) {
                   ) : null}
                   <QuestionText text={question?.question_text ?? ''} format={question?.text_format} block />
                   <Review item={item} question={question} />
+                  <AttachmentLinks
+                    files={(attempt.attachments ?? []).filter((f) => f.question_id === item.question_id)}
+                    open={(file) => openAttachment(auth, file, headers)}
+                  />
                   <QuestionFeedback item={item} question={question} />
                 </li>
               );

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import type { Schemas } from '../api';
-import { takerPartsOf, takesAnswer } from '../questionTypes';
+import { type AnswerFiles, takerPartsOf, takesAnswer } from '../questionTypes';
 import { QuestionText } from '../QuestionText';
 import { plural } from '../ui';
 
@@ -11,12 +11,15 @@ export function QuestionView({
   value,
   disabled,
   onAnswer,
+  files,
 }: {
   question: Schemas['AttemptQuestion'];
   number: number;
   value: string;
   disabled: boolean;
   onAnswer: (value: string) => void;
+  /** Its attached files, when it takes files. */
+  files?: AnswerFiles;
 }) {
   if (!takesAnswer(question.question_type))
     return (
@@ -51,6 +54,7 @@ export function QuestionView({
         label={`Answer to question ${number}`}
         value={value}
         onAnswer={onAnswer}
+        files={files}
       />
     </fieldset>
   );

@@ -142,7 +142,12 @@ function answersOf(q: ExportQuestion): { body: string; notes: string[] } | Unwri
       };
     }
     case 'essay':
-      return { body: '', notes: [] };
+      return {
+        body: '',
+        notes: q.attachments
+          ? [`its ${q.attachments} attached file${q.attachments === 1 ? '' : 's'} (GIFT cannot say them): not written`]
+          : [],
+      };
     case 'matching':
       return matchingAnswers(q);
     case 'ordering':

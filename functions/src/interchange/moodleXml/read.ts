@@ -26,6 +26,7 @@ import {
   readExportTags,
   type ExportTags,
   htmlLine,
+  MAX_ESSAY_ATTACHMENTS,
   MOODLE_GRADES,
   moodleGradeOf,
 } from '../conventions';
@@ -751,6 +752,43 @@ const numerical: Reader = (r) => {
   return assemble(r, draft);
 };
 
+/** The file types an essay's attachments may be here, as Moodle's filetypeslist names them. */
+const ATTACHMENT_FILE_TYPES = new Set([
+  '.pdf',
+  '.png',
+  '.jpg',
+  '.jpeg',
+  '.jpe',
+  'application/pdf',
+  'image/png',
+  'image/jpeg',
+]);
+
+/**
+ * An essay's attachments: Moodle's count (-1: any number) within our 0 to 5, its required count within
+ * that; the file types it names that are not PDF, PNG or JPEG (or none named: any) are said not carried.
+ */
+function essayAttachments(r: QuestionReader): Pick<QuestionDraft, 'attachments' | 'attachments_required'> {
+  const given = Number(r.value('attachments') ?? 0);
+  if (!Number.isInteger(given) || given === 0) return {};
+  const most = given < 0 || given > MAX_ESSAY_ATTACHMENTS ? MAX_ESSAY_ATTACHMENTS : given;
+  if (most !== given)
+    r.warnings.push(
+      `It takes ${given < 0 ? 'any number of' : given} attachments; ${MAX_ESSAY_ATTACHMENTS}, the most an essay takes here, were carried`,
+    );
+  const required = Math.max(0, Math.min(most, Number(r.value('attachmentsrequired') ?? 0) || 0));
+  const types = (r.value('filetypeslist') ?? '')
+    .split(/[\s,;]+/u)
+    .map((t) => t.trim().toLowerCase())
+    .filter(Boolean);
+  const others = types.filter((t) => !ATTACHMENT_FILE_TYPES.has(t));
+  if (types.length === 0 || others.length > 0)
+    r.warnings.push(
+      `Its attachments may be ${types.length === 0 ? 'any type of file' : others.join(', ')} in Moodle; here they are PDF, PNG or JPEG only`,
+    );
+  return required > 0 ? { attachments: most, attachments_required: required } : { attachments: most };
+}
+
 const essay: Reader = (r) => {
   const draft: Omit<QuestionDraft, 'question_text' | 'marks' | 'difficulty'> = { question_type: 'essay' };
   const max = r.value('maxwordlimit');
@@ -767,11 +805,7 @@ const essay: Reader = (r) => {
   if (r.value('responserequired') === '1') r.notCarried.push('response required');
   const lines = r.value('responsefieldlines');
   if (lines) r.notCarried.push(`${lines} response lines`);
-  const attachments = Number(r.value('attachments') ?? 0);
-  if (attachments !== 0)
-    r.warnings.push(
-      `It takes ${attachments < 0 ? 'any number of' : attachments} attachment${attachments === 1 ? '' : 's'} (${r.value('attachmentsrequired') ?? 0} required), which answers here cannot carry`,
-    );
+  Object.assign(draft, essayAttachments(r));
   const graderInfo = r.child('graderinfo');
   if (graderInfo && fieldText(graderInfo) !== '')
     r.warnings.push(

@@ -35,6 +35,8 @@ import { comment, element, hasNotXml, htmlCharRefs, textElement, XML_DECLARATION
 // questions in their category.
 
 const MEDIA_PLACEHOLDER = '@@PLUGINFILE@@/';
+/** An essay's attachments may be these, in Moodle's filetypeslist words. */
+const ESSAY_FILE_TYPES = '.pdf,.png,.jpg,.jpeg';
 
 const fraction = (credit: number) => formatNumber(credit);
 
@@ -237,8 +239,9 @@ function typeBody(
           textElement('responserequired', '0') +
           textElement('minwordlimit', '') +
           textElement('maxwordlimit', q.max_words ? String(q.max_words) : '') +
-          textElement('attachments', '0') +
-          textElement('attachmentsrequired', '0') +
+          textElement('attachments', String(q.attachments ?? 0)) +
+          textElement('attachmentsrequired', String(q.attachments_required ?? 0)) +
+          (q.attachments ? textElement('filetypeslist', ESSAY_FILE_TYPES) : '') +
           element('graderinfo', { format: 'html' }, textElement('text', '')) +
           element('responsetemplate', { format: 'html' }, textElement('text', '')),
         notes: [],

@@ -1,3 +1,4 @@
+import { MAX_ESSAY_ATTACHMENTS } from '../conventions';
 import { type AlternativeAnswer, type QuestionDraft, Refusal } from '../model';
 import { localName, type XmlChild, type XmlElement } from '../xml';
 import { attr, collapse, kid, kids, numberOf, qtiName, round5 } from './elements';
@@ -19,6 +20,9 @@ import {
 
 /** On an extended text interaction: our export's word limit. */
 const MAX_WORDS_ATTRIBUTE = 'data-max-words';
+/** On an upload interaction: our export's count of files an essay takes, and of those it requires. */
+const ATTACHMENTS_ATTRIBUTE = 'data-attachments';
+const ATTACHMENTS_REQUIRED_ATTRIBUTE = 'data-attachments-required';
 
 /**
  * An option as the bank holds it: HTML when it shows what text cannot (an image the item carries,
@@ -369,9 +373,66 @@ function extendedTextInteraction(item: ItemReading): InteractionPart {
   return { draft: { question_type: 'essay', ...(limited ? { max_words: words } : {}) }, marks: item.marks ?? 1 };
 }
 
+/** A count our export wrote on an upload (whole, 0 to 5), or undefined. */
+function countAttribute(interaction: XmlElement, name: string): number | undefined {
+  const value = Number(interaction.attrs[name]);
+  return Number.isInteger(value) && value >= 0 && value <= MAX_ESSAY_ATTACHMENTS ? value : undefined;
+}
+
+/** The file types the bank takes as attachments, as an upload's `type` may name them. */
+const ATTACHMENT_TYPES = new Set(['application/pdf', 'image/png', 'image/jpeg']);
+
+/**
+ * An upload: an essay taking a file (our export's count of files, else one), graded by a person. Its
+ * correct response names a file, which is no key; a `type` other than PDF, PNG or JPEG is said not carried.
+ */
+function uploadInteraction(item: ItemReading): InteractionPart {
+  const { interaction, warnings } = item;
+  const attachments = countAttribute(interaction, ATTACHMENTS_ATTRIBUTE) || 1;
+  const required = Math.min(attachments, countAttribute(interaction, ATTACHMENTS_REQUIRED_ATTRIBUTE) ?? 0);
+  const named = correctValues(item.declaration);
+  if (named.length > 0)
+    warnings.add(
+      `The correct response of the upload (${named.join(', ')}) names a file, not a key: it was not carried`,
+    );
+  const type = attr(interaction, 'type')?.trim();
+  if (type && !type.split(/\s+/u).every((t) => ATTACHMENT_TYPES.has(t.toLowerCase())))
+    warnings.add(`The upload asks for ${type}; files attached here are PDF, PNG or JPEG`);
+  return {
+    draft: {
+      question_type: 'essay',
+      attachments,
+      ...(required > 0 ? { attachments_required: required } : {}),
+    },
+    marks: item.marks ?? 1,
+  };
+}
+
+/**
+ * An upload beside text entries (our export's extended text and upload; TAO's upload beside a blank):
+ * one essay taking files, whose text holds what the entries asked. An extended text gives its word
+ * limit; a text entry is merged into the essay's text, and said so.
+ */
+export function essayWithUpload(upload: ItemReading, entries: readonly ItemReading[]): InteractionPart {
+  const part = uploadInteraction(upload);
+  for (const entry of entries) {
+    if (qtiName(entry.interaction) === 'extendedTextInteraction') {
+      const written = extendedTextInteraction(entry);
+      part.draft = { ...written.draft, ...part.draft };
+      continue;
+    }
+    const id = attr(entry.interaction, 'responseIdentifier') ?? '';
+    upload.warnings.add(
+      `The text entry "${id}" beside the upload was merged into the essay: its answer is written in the essay's text${correctValues(entry.declaration).length > 0 ? ' (its key was not carried)' : ''}`,
+    );
+  }
+  return part;
+}
+
 /** The interactions the bank holds, each by its reader. */
 export const INTERACTIONS = new Map<string, (item: ItemReading) => InteractionPart>([
   ['choiceInteraction', choiceInteraction],
   ['textEntryInteraction', textEntryInteraction],
   ['extendedTextInteraction', extendedTextInteraction],
+  ['uploadInteraction', uploadInteraction],
 ]);

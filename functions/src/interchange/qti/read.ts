@@ -24,7 +24,7 @@ import {
   wrapperAmong,
 } from './html';
 import { alwaysSet, declaredMaximum, mappingOf, responseRules } from './scoring';
-import { INTERACTIONS, type InteractionPart, type ItemReading } from './interactions';
+import { essayWithUpload, INTERACTIONS, type InteractionPart, type ItemReading } from './interactions';
 import { GRAPHIC_INTERACTIONS } from './graphics';
 import { PART_INTERACTIONS } from './parts';
 import { gapFill, isGapInteraction } from './gaps';
@@ -141,14 +141,17 @@ function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
       marks,
     });
     // The interaction read apart from the text: the text is read with it taken out (and its prompt in its place).
-    const apart = interactions.length === 1 && !isGapFill(root, interactions) ? interactions[0] : undefined;
+    const upload = uploadAmongEntries(interactions);
+    const apart = interactions.length === 1 && !isGapFill(root, interactions) ? interactions[0] : upload;
     if (apart && !TEXT_HOLDING.has(qtiName(apart))) ctx.interaction = apart;
     const part =
       interactions.length === 0
         ? descriptionPart(root, warnings)
-        : apart
-          ? readerOf(apart)(reading(apart))
-          : gapFill(body, interactions.map(reading), ctx, marks);
+        : upload
+          ? essayWithUpload(reading(upload), mergedEntries(interactions, upload, ctx).map(reading))
+          : apart
+            ? readerOf(apart)(reading(apart))
+            : gapFill(body, interactions.map(reading), ctx, marks);
     const read = bodyText(body, ctx);
     const text = read.content.html === '' && part.fallbackText ? fallbackText(read, part.fallbackText, warnings) : read;
     const general = generalFeedback(root, ctx, part.carried ?? new Set());
@@ -179,6 +182,19 @@ function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
   }
 }
 
+/**
+ * The text entries beside an upload, each marked in the text by what stands in its place: nothing for
+ * an extended text (the essay's own box), a blank for a text entry amid running text.
+ */
+function mergedEntries(interactions: XmlElement[], upload: XmlElement, ctx: HtmlContext): XmlElement[] {
+  const entries = interactions.filter((i) => i !== upload);
+  for (const entry of entries) {
+    const blank = qtiName(entry) === 'textEntryInteraction' ? '_____' : '';
+    ctx.marked!.set(entry, { html: blank, text: blank });
+  }
+  return entries;
+}
+
 /** The readers of an interaction read on its own. */
 const READERS = new Map([...INTERACTIONS, ...PART_INTERACTIONS, ...GRAPHIC_INTERACTIONS]);
 
@@ -197,6 +213,16 @@ function isGapFill(root: XmlElement, interactions: XmlElement[]): boolean {
   return (
     interactions.length > 1 || ['inlineChoiceInteraction', 'gapMatchInteraction'].includes(qtiName(interactions[0]))
   );
+}
+
+/** The interactions an upload may stand beside in one essay: the texts it is written in. */
+const ESSAY_ENTRIES = new Set(['extendedTextInteraction', 'textEntryInteraction']);
+
+/** The one upload of an item whose other interactions are text entries (one essay taking files), or undefined. */
+function uploadAmongEntries(interactions: XmlElement[]): XmlElement | undefined {
+  const uploads = interactions.filter((i) => qtiName(i) === 'uploadInteraction');
+  if (interactions.length < 2 || uploads.length !== 1) return undefined;
+  return interactions.every((i) => i === uploads[0] || ESSAY_ENTRIES.has(qtiName(i))) ? uploads[0] : undefined;
 }
 
 /** An adaptive or a template item changes when delivered: not a fixed question the bank can hold. */
@@ -227,7 +253,7 @@ function bodyInteractions(root: XmlElement, body: XmlElement): XmlElement[] {
     }
   };
   find(body);
-  if (interactions.length > 1 && !isGapFill(root, interactions))
+  if (interactions.length > 1 && !isGapFill(root, interactions) && !uploadAmongEntries(interactions))
     throw new Refusal(
       `A composite item (${interactions.map(localName).join(', ')}): the bank holds one answer per question, or gaps of one text`,
       'unsupported',
@@ -244,7 +270,7 @@ function scoringOf(
 ): Pick<ItemReading, 'declaration' | 'rules' | 'mapping' | 'useMapping'> {
   const responseId = attr(interaction, 'responseIdentifier');
   const declaration = kids(root, 'responseDeclaration').find((d) => attr(d, 'identifier') === responseId);
-  if (!declaration && qtiName(interaction) !== 'extendedTextInteraction')
+  if (!declaration && !['extendedTextInteraction', 'uploadInteraction'].includes(qtiName(interaction)))
     throw new Refusal(`No response declaration for "${responseId ?? ''}"`);
   const rules = responseRules(root, warnings);
   const mapping = mappingOf(declaration);
@@ -265,7 +291,10 @@ function bodyText(body: XmlElement, ctx: HtmlContext): { content: FieldContent; 
       if (!holdsOnly(parent, interaction) && parent !== body) ctx.replacement = '_____';
     }
   }
-  const skip = (el: XmlElement) => interaction !== undefined && (el === interaction || holdsOnly(el, interaction));
+  // An entry merged into the question (an extended text beside an upload) stands outside the text's wrapper too.
+  const merged = (el: XmlElement) => qtiName(el).endsWith('Interaction') && ctx.marked?.has(el) === true;
+  const skip = (el: XmlElement) =>
+    merged(el) || (interaction !== undefined && (el === interaction || holdsOnly(el, interaction)));
   const wrapper = wrapperAmong(body.children, skip) ?? wrapperInHolder(body);
   const content = wrapper ? wrappedContent(wrapper, ctx) : { html: childrenHtml(body, ctx).trim() };
   return { content, wrapped: wrapper !== undefined };

@@ -33,7 +33,7 @@ import { comment, element, escapeText, hasNotXml, textElement, toXhtml, XML_DECL
 // wrapper (`data-text-format`: plain text is not HTML), `data-untitled` on the
 // question text's wrapper when the item's title was made from the text (the
 // question has none), true/false choices identified TRUE and FALSE, an essay's
-// word limit as `data-max-words`, the difficulty in the manifest's LOM
+// word limit as `data-max-words` and its files as an upload's `data-attachments`, the difficulty in the manifest's LOM
 // (educational/difficulty: easy, medium, difficult), a section titled "" for
 // questions in no folder. The reader (qti/read.ts) reads them back.
 
@@ -48,6 +48,9 @@ const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
 /** The attribute on the text's wrapper saying whether it was plain text or HTML. */
 export const TEXT_FORMAT_ATTRIBUTE = 'data-text-format';
 export const MAX_WORDS_ATTRIBUTE = 'data-max-words';
+/** On an essay's upload interaction: how many files it takes, and how many it requires. */
+const ATTACHMENTS_ATTRIBUTE = 'data-attachments';
+const ATTACHMENTS_REQUIRED_ATTRIBUTE = 'data-attachments-required';
 /** On the question text's wrapper: the item's title is exportedTitle's, made from the text. */
 export const UNTITLED_ATTRIBUTE = 'data-untitled';
 export const TRUE_FALSE_IDS = ['TRUE', 'FALSE'] as const;
@@ -263,16 +266,25 @@ function numericItem(q: ExportQuestion): ItemParts {
   };
 }
 
+/** An essay: an extended text, and when it takes files an upload beside it (its count of files ours). */
 const essayItem = (q: ExportQuestion): ItemParts => ({
-  declarations: element('qti-response-declaration', {
-    identifier: 'RESPONSE',
-    cardinality: 'single',
-    'base-type': 'string',
-  }),
-  interaction: element('qti-extended-text-interaction', {
-    'response-identifier': 'RESPONSE',
-    [MAX_WORDS_ATTRIBUTE]: q.max_words ?? undefined,
-  }),
+  declarations:
+    element('qti-response-declaration', { identifier: 'RESPONSE', cardinality: 'single', 'base-type': 'string' }) +
+    (q.attachments
+      ? element('qti-response-declaration', { identifier: 'FILE', cardinality: 'single', 'base-type': 'file' })
+      : ''),
+  interaction:
+    element('qti-extended-text-interaction', {
+      'response-identifier': 'RESPONSE',
+      [MAX_WORDS_ATTRIBUTE]: q.max_words ?? undefined,
+    }) +
+    (q.attachments
+      ? element('qti-upload-interaction', {
+          'response-identifier': 'FILE',
+          [ATTACHMENTS_ATTRIBUTE]: q.attachments,
+          [ATTACHMENTS_REQUIRED_ATTRIBUTE]: q.attachments_required || undefined,
+        })
+      : ''),
   processing: '',
 });
 

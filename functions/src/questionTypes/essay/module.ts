@@ -1,6 +1,6 @@
 import { keyAsCorrectAnswer, oneAnswer, WRONG } from '../answers';
 import type { QuestionTypeModule } from '../module';
-import { EssayInput, normalizeEssay } from './schema';
+import { EssayInput, essayExtras, normalizeEssay } from './schema';
 
 // Graded by a person. An answered essay earns the marks its grade gives (0 to its marks, never negative)
 // and is `pending` until graded; an unanswered one earns 0 and needs no grade. It has no key: nothing to
@@ -13,11 +13,11 @@ export const essay: QuestionTypeModule<'essay', typeof EssayInput> = {
   name: 'essay',
   input: EssayInput,
   options: 'none',
-  extras: [],
+  extras: ['attachments', 'attachments_required'],
   ownFields: ['max_words'],
   numericKey: false,
   normalize: normalizeEssay,
-  normalizeExtras: () => ({}),
+  normalizeExtras: essayExtras,
   derivesKey: false,
   inputWithKey: keyAsCorrectAnswer,
   marking: 'person',
@@ -35,7 +35,14 @@ export const essay: QuestionTypeModule<'essay', typeof EssayInput> = {
   partLabels: () => null,
   partOutcomes: () => null,
   shownKey: () => null,
-  takerView: (question) => ({ options: [...question.options], max_words: question.max_words ?? null }),
+  // A taker must know how many files it may attach (and must), before it tries.
+  takerView: (question) => ({
+    options: [...question.options],
+    max_words: question.max_words ?? null,
+    ...(question.attachments
+      ? { attachments: question.attachments, attachments_required: question.attachments_required ?? 0 }
+      : {}),
+  }),
   keyFields: ['marks'],
   regradeRefusal: {
     message:

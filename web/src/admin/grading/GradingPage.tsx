@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { type Api, type Schemas, unwrap } from '../../api';
+import { type Api, downloadFile, type Schemas, unwrap } from '../../api';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, formatTime, Loading, useAction, useLoad } from '../../ui';
 import { QuestionText } from '../../QuestionText';
 import { plainTextOf } from '../../questionHtml';
-import { TYPES_MARKED_BY_PERSON, wordCount } from '../../questionTypes';
+import { AttachmentLinks, TYPES_MARKED_BY_PERSON, wordCount } from '../../questionTypes';
 import { personName } from '../people';
 
 type Test = Schemas['Test'];
@@ -165,7 +165,7 @@ function GradeItem({
   onGraded: (graded: Schemas['GradedAttempt']) => void;
   onMove: (by: number) => void;
 }) {
-  const { api } = useSession();
+  const { api, auth } = useSession();
   const action = useAction();
   const [marks, setMarks] = useState('');
   const [feedback, setFeedback] = useState('');
@@ -209,6 +209,7 @@ function GradeItem({
         {words} {words === 1 ? 'word' : 'words'}
         {item.max_words !== null ? ` (at most ${item.max_words})` : ''}
       </p>
+      <AttachmentLinks files={item.attachments ?? []} open={(file) => downloadFile(auth, file.url, file.name)} />
       <form
         aria-label="Grade this answer"
         onSubmit={(e) => {

@@ -15,6 +15,8 @@ const FIELD_WORDS: Record<string, string> = {
   marks: 'marks',
   difficulty: 'difficulty',
   max_words: 'word limit',
+  attachments: 'files it takes',
+  attachments_required: 'files it requires',
   title: 'title',
   text_format: 'text format',
   feedback: 'feedback',

@@ -4,6 +4,10 @@ import { wordCount } from './wordCount';
 
 /** The most an essay's "Max words" may be (the API's MAX_ESSAY_WORDS). */
 export const MAX_ESSAY_WORDS = 10_000;
+/** The most files an essay may take (the API's MAX_ESSAY_ATTACHMENTS). */
+export const MAX_ESSAY_ATTACHMENTS = 5;
+
+const countOrNull = (text: string): number | null => (text.trim() === '' ? null : Number(text));
 
 /** Whether an answer has more words than the essay allows (null: no limit). */
 export const overWordLimit = (text: string, maxWords: number | null): boolean =>
@@ -22,13 +26,25 @@ export const essay: QuestionTypeDefinition = {
   markedByPerson: true,
   chosenOptions: oneChoice,
   shownAnswer: asStored,
-  keyDraftOf: () => ({}),
+  keyDraftOf: (q) => ({
+    ...(q.attachments ? { attachments: String(q.attachments) } : {}),
+    ...(q.attachments_required ? { attachments_required: String(q.attachments_required) } : {}),
+  }),
   keyLabel: 'Correct answer',
-  keyFieldLabels: { max_words: 'Max words' },
+  keyFieldLabels: {
+    max_words: 'Max words',
+    attachments: 'Files the student may attach',
+    attachments_required: 'Files the student must attach',
+  },
   keyProblem: () => null,
+  // Files only when it takes some: an essay without them is as it always was.
   bodyOf: (draft) => ({
     question_type: 'essay',
-    max_words: draft.max_words.trim() === '' ? null : Number(draft.max_words),
+    max_words: countOrNull(draft.max_words),
+    ...(countOrNull(draft.attachments) ? { attachments: countOrNull(draft.attachments) } : {}),
+    ...(countOrNull(draft.attachments_required)
+      ? { attachments_required: countOrNull(draft.attachments_required) }
+      : {}),
   }),
   regradeKeyHint: null,
   toleranceInKey: false,
