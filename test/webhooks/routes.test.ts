@@ -192,6 +192,7 @@ describe('webhook delivery through the Firestore trigger', () => {
     assert.equal(body.data.attempt_id, started.attempt_id);
     assert.equal(body.data.status, 'submitted');
     assert.equal(body.data.revision, 1);
+    assert.deepEqual(body.data.attachments, [], 'the files attached, as the attempt shows them (none here)');
     assert.equal(body.data.review, undefined, 'no review, so no answer keys');
     assert.ok(!/correct_answer|"answer_key"|"correct"/.test(attemptMessage.body), 'no key anywhere in the body');
 

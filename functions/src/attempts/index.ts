@@ -30,6 +30,7 @@ export type { VersionForAttempt } from './rules';
 export { Attachment } from './schemas';
 export { Attempt, AttemptId, AttemptParams } from './schemas';
 export { attemptShown } from './service';
+export { attemptView } from './view';
 export { stopOpenAttempts } from './stopStore';
 export { provideSubmissionEffects, submissionEffects } from './submissionEffects';
 /** Loaded when called, not with this door: it is kept off the cold start. */

@@ -37,15 +37,7 @@ import { errorText, isBackendFault, log } from '../platform';
 import { canonicalShareCode, findTest, type FrozenPassage, type FrozenQuestion } from '../exams';
 import { type NetworkIndex, registeredNetworks } from '../networks';
 import { RefusedAccount, refusedCredential, RefusedCredential, TestMissing } from './refusals';
-import {
-  isOverdue,
-  listedSummaryOf,
-  organizationOfAttemptId,
-  reviewOf,
-  savedAnswers,
-  summaryOf,
-  testDetails,
-} from './rules';
+import { isOverdue, listedSummaryOf, organizationOfAttemptId, reviewOf, testDetails } from './rules';
 import type { StoredAttempt } from './documents';
 import type {
   Attempt,
@@ -70,7 +62,7 @@ import { tokenOpens } from './tokens';
 import { summariesOf } from './integrity/store';
 import { summaryView } from './integrity/eventRules';
 import { nameFields, namesOf } from '../people';
-import { attachmentViews } from './attachments/rules';
+import { attemptView } from './view';
 
 /** Who is acting on an attempt: a signed-in principal, or whoever holds an attempt token (`?attempt_token=`). */
 export type AttemptCaller = { principal: Principal; token?: undefined } | { principal?: Principal; token: string };
@@ -333,12 +325,7 @@ export async function readAttempt(
       ? await closedOrAsItStands(found.attempt, nowMs, requestMeta(call), { backendFaults: 'throw' })
       : found.attempt;
     const version = await requirePaper(attempt);
-    const view: Attempt = {
-      ...summaryOf(attempt),
-      answers: savedAnswers(attempt),
-      attachments: attachmentViews(attempt),
-      test_details: testDetails(attempt.id, version),
-    };
+    const view: Attempt = attemptView(attempt, version);
     const access = reviewAccess(policy, {
       submitted: attempt.status === 'submitted',
       allowReview: version.test.allow_review === 1,

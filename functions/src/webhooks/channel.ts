@@ -1,4 +1,4 @@
-import { Attempt, findAttempt, requirePaper, savedAnswers, summaryOf, testDetails } from '../attempts';
+import { Attempt, attemptView, findAttempt, requirePaper } from '../attempts';
 import { authorView, findTest, Test } from '../exams';
 import { loopbackPolicy } from '../outbound';
 import type { DeliveryChannel, DeliveryTarget, StoredDelivery, StoredEvent } from '../outbox';
@@ -18,11 +18,7 @@ async function attemptData(attemptId: string, clientId: string): Promise<Record<
   const { attempt } = found;
   const version = await requirePaper(attempt);
   // The reply's own schema: a field it does not declare (a key, a hash) never leaves.
-  const shown = Attempt.parse({
-    ...summaryOf(attempt),
-    answers: savedAnswers(attempt),
-    test_details: testDetails(attempt.id, version),
-  });
+  const shown = Attempt.parse(attemptView(attempt, version));
   return { ...shown, revision: attempt.revision ?? 0 };
 }
 
