@@ -12,14 +12,17 @@ async function tryMe(page: Page): Promise<{ status: number; body: string; author
   }
   const tryOut = operation.getByRole('button', { name: 'Try it out' });
   if (await tryOut.isVisible()) await tryOut.click();
-  const [request] = await Promise.all([
+  const [request, response] = await Promise.all([
     page.waitForRequest((r) => new URL(r.url()).pathname === '/api/me'),
+    page.waitForResponse((r) => new URL(r.url()).pathname === '/api/me'),
     operation.getByRole('button', { name: 'Execute' }).click(),
   ]);
+  // The panel of an earlier call stays until this one's is drawn: wait for the status this call got.
   const live = operation.locator('.live-responses-table .response');
-  await live.waitFor();
+  const shown = live.locator('.response-col_status', { hasText: String(response.status()) });
+  await shown.waitFor();
   return {
-    status: Number((await live.locator('.response-col_status').innerText()).trim()),
+    status: Number((await shown.innerText()).trim()),
     body: await live.locator('.response-col_description pre').first().innerText(),
     authorization: await request.headerValue('authorization').then((v) => v ?? undefined),
   };
