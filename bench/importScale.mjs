@@ -22,7 +22,6 @@ import { performance } from 'node:perf_hooks';
 import { multipart } from './lib/http.mjs';
 import { peakWatch } from './lib/memory.mjs';
 import { MOODLE_TYPES, moodleMixedBank, qtiPackage } from './lib/mixedBanks.mjs';
-import { freePort } from './lib/ports.mjs';
 
 const MOODLE_SIZES = [1_250, 2_500, 5_000];
 const QTI_SIZES = [
@@ -51,10 +50,9 @@ const COLUMNS = [
 ];
 
 async function runImportScale() {
-  const { PROJECT_ID, AUTH_HOST, FIRESTORE_HOST, storageHost } = await import('./lib/env.mjs');
   const { createUser, seedClients, RUN_ID } = await import('./lib/seed.mjs');
   const { table, verdict } = await import('./lib/report.mjs');
-  const { callAt, paramsEnv, root, startFramework } = await import('./lib/framework.mjs');
+  const { callAt, root, startApiWithStorage } = await import('./lib/framework.mjs');
   const { cpuBusy } = await import('./lib/guard.mjs');
   const { compiledFunctions } = await import('../scripts/functions-lib.mjs');
   const { parseMoodleXml } = compiledFunctions('interchange/moodleXml/read.js');
@@ -65,26 +63,11 @@ async function runImportScale() {
   const failures = [];
   let api;
   try {
-    const STORAGE_HOST = storageHost();
     const busy = await cpuBusy(2000);
     log(`CPU busy before the start: ${Math.round(busy * 100)}% of ${cpus().length} CPU(s); run ${RUN_ID}`);
-    api = await startFramework({
-      target: 'api',
-      source: join(root, 'functions'),
-      port: await freePort(),
-      env: {
-        ...paramsEnv(PROJECT_ID),
-        FIRESTORE_EMULATOR_HOST: FIRESTORE_HOST,
-        FIREBASE_AUTH_EMULATOR_HOST: AUTH_HOST,
-        FIREBASE_STORAGE_EMULATOR_HOST: STORAGE_HOST,
-        STORAGE_EMULATOR_HOST: `http://${STORAGE_HOST}`,
-        GCLOUD_PROJECT: PROJECT_ID,
-      },
-      readyPath: '/api/health',
-      logPrefix: 'api',
-    });
-    const pid = api.pid;
-    if (pid === undefined) throw new Error('the framework has no pid');
+    const started = await startApiWithStorage();
+    api = started.api;
+    const { pid } = started;
     const tenants = await seedClients(MOODLE_SIZES.length + QTI_SIZES.length, 'import-scale');
     let memoryMethod = '';
 

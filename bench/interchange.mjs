@@ -19,14 +19,13 @@
 // Alone: `npm run bench:interchange`. Beside someone else: FIREBASE_JSON=firebase.<name>.json.
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { crc32, deflateSync } from 'node:zlib';
 import { multipart, parseCost } from './lib/http.mjs';
 import { peakWatch } from './lib/memory.mjs';
-import { freePort } from './lib/ports.mjs';
 
 const QUESTIONS = 5_000;
 const CATEGORIES = 20;
@@ -177,10 +176,10 @@ function download(baseUrl, path, { token, ip }, timeoutMs) {
 }
 
 async function runInterchange() {
-  const { PROJECT_ID, AUTH_HOST, FIRESTORE_HOST, storageHost } = await import('./lib/env.mjs');
+  const { PROJECT_ID } = await import('./lib/env.mjs');
   const { adminDb, createUser, seedClients, RUN_ID } = await import('./lib/seed.mjs');
   const { table, verdict } = await import('./lib/report.mjs');
-  const { callAt, paramsEnv, root, startFramework } = await import('./lib/framework.mjs');
+  const { callAt, root, startApiWithStorage } = await import('./lib/framework.mjs');
   const { cpuBusy } = await import('./lib/guard.mjs');
   const { compiledFunctions } = await import('../scripts/functions-lib.mjs');
   // The service's own parsers read each export back (here, not in the serving process).
@@ -195,30 +194,11 @@ async function runInterchange() {
   const warnings = [];
   let api;
   try {
-    // The bench is about media too: without the Storage emulator it has nothing to measure.
-    const STORAGE_HOST = storageHost();
     const busy = await cpuBusy(2000);
     log(`CPU busy before the start: ${Math.round(busy * 100)}% of ${cpus().length} CPU(s); run ${RUN_ID}`);
-    api = await startFramework({
-      target: 'api',
-      source: join(root, 'functions'),
-      port: await freePort(),
-      env: {
-        ...paramsEnv(PROJECT_ID),
-        FIRESTORE_EMULATOR_HOST: FIRESTORE_HOST,
-        FIREBASE_AUTH_EMULATOR_HOST: AUTH_HOST,
-        FIREBASE_STORAGE_EMULATOR_HOST: STORAGE_HOST,
-        STORAGE_EMULATOR_HOST: `http://${STORAGE_HOST}`,
-        GCLOUD_PROJECT: PROJECT_ID,
-      },
-      readyPath: '/api/health',
-      logPrefix: 'api',
-    });
-    const pid = api.pid;
-    if (pid === undefined) throw new Error('the framework has no pid');
-    const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
-    if (!environ.includes(`FIREBASE_STORAGE_EMULATOR_HOST=${STORAGE_HOST}`))
-      throw new Error('the serving process did not get FIREBASE_STORAGE_EMULATOR_HOST');
+    const started = await startApiWithStorage();
+    api = started.api;
+    const { pid, storageHost: STORAGE_HOST } = started;
     log(`Storage emulator at ${STORAGE_HOST}; serving process ${pid}`);
     // One organization for the 5,000 GIFT questions (exported whole afterwards), one for the images,
     // one for the 5 MB GIFT file (an export takes at most 5,000 questions: the first bank must stay at that).

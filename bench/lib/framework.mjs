@@ -193,3 +193,41 @@ export async function measureCpu(server, { count, concurrency, request }) {
     statuses,
   };
 }
+
+/**
+ * The built `api` function on the framework against the Auth, Firestore and Storage emulators (the
+ * import benches: media go to Storage), checked to have the Storage host in its environment.
+ * @returns {Promise<{ api: Awaited<ReturnType<typeof startFramework>>, pid: number, storageHost: string }>}
+ */
+export async function startApiWithStorage() {
+  const { PROJECT_ID, AUTH_HOST, FIRESTORE_HOST, storageHost } = await import('./env.mjs');
+  const { freePort } = await import('./ports.mjs');
+  // Without the Storage emulator an import of media has nothing to measure.
+  const STORAGE_HOST = storageHost();
+  const api = await startFramework({
+    target: 'api',
+    source: join(root, 'functions'),
+    port: await freePort(),
+    env: {
+      ...paramsEnv(PROJECT_ID),
+      FIRESTORE_EMULATOR_HOST: FIRESTORE_HOST,
+      FIREBASE_AUTH_EMULATOR_HOST: AUTH_HOST,
+      FIREBASE_STORAGE_EMULATOR_HOST: STORAGE_HOST,
+      STORAGE_EMULATOR_HOST: `http://${STORAGE_HOST}`,
+      GCLOUD_PROJECT: PROJECT_ID,
+    },
+    readyPath: '/api/health',
+    logPrefix: 'api',
+  });
+  const pid = api.pid;
+  if (pid === undefined) {
+    await api.stop();
+    throw new Error('the framework has no pid');
+  }
+  const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+  if (!environ.includes(`FIREBASE_STORAGE_EMULATOR_HOST=${STORAGE_HOST}`)) {
+    await api.stop();
+    throw new Error('the serving process did not get FIREBASE_STORAGE_EMULATOR_HOST');
+  }
+  return { api, pid, storageHost: STORAGE_HOST };
+}
