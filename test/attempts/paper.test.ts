@@ -12,21 +12,11 @@ import {
 import { wordCount } from '../../functions/src/questionTypes/essay/module';
 import { MAX_ANSWER_LENGTH, MAX_ESSAY_ANSWER_LENGTH } from '../../functions/src/attempts/schemas';
 import type { FrozenQuestion } from '../../functions/src/exams/documents';
+import { frozenQuestion as frozen } from '../exams/frozenQuestion';
 
 // Pure: an attempt's paper (its version with the questions it drew) and the
 // rules that score it, queue its essays and check its answers, no emulator needed.
 
-const frozen = (id: string, over: Partial<FrozenQuestion> = {}): FrozenQuestion => ({
-  id,
-  question_text: `Text of ${id}`,
-  question_type: 'true_false',
-  options: ['True', 'False'],
-  correct_answer: 'True',
-  tolerance: null,
-  marks: 1,
-  difficulty: 'easy',
-  ...over,
-});
 const essay = (id: string, over: Partial<FrozenQuestion> = {}): FrozenQuestion =>
   frozen(id, { question_type: 'essay', options: [], correct_answer: '', marks: 5, max_words: null, ...over });
 

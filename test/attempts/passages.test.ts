@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { orderForAttempt, passageBlocks } from '../../functions/src/attempts/shuffle';
 import { shuffled } from '../../functions/src/shared/shuffle';
 import { questionOrder, testDetails, type VersionForAttempt } from '../../functions/src/attempts/rules';
-import type { FrozenQuestion } from '../../functions/src/exams/documents';
+import { frozenQuestion } from '../exams/frozenQuestion';
 
 // Pure: an attempt's questions that share a passage stay together, shuffled or not, and the
 // passage reaches the taker once (docs/question-types.md, "Passages").
@@ -59,17 +59,7 @@ describe('attempts/shuffle orderForAttempt with passages', () => {
 });
 
 describe('attempts/rules: the taker is given each passage once', () => {
-  const frozen = (id: string, over: Partial<FrozenQuestion> = {}): FrozenQuestion => ({
-    id,
-    question_text: `Text of ${id}`,
-    question_type: 'true_false',
-    options: ['True', 'False'],
-    correct_answer: 'True',
-    tolerance: null,
-    marks: 1,
-    difficulty: 'easy',
-    ...over,
-  });
+  const frozen = frozenQuestion;
   const version = (shuffle: 0 | 1, passages: VersionForAttempt['passages']): VersionForAttempt => ({
     version: 1,
     test_id: 't1',

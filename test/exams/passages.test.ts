@@ -1,20 +1,8 @@
 import assert from 'node:assert/strict';
 import { frozenPassage, namedPassageIds } from '../../functions/src/exams/passages';
-import type { FrozenQuestion } from '../../functions/src/exams/documents';
+import { frozenQuestion as question } from './frozenQuestion';
 
 // Pure: the passages a version freezes beside its questions (docs/question-types.md, "Passages").
-
-const question = (id: string, over: Partial<FrozenQuestion> = {}): FrozenQuestion => ({
-  id,
-  question_text: `Text of ${id}`,
-  question_type: 'true_false',
-  options: ['True', 'False'],
-  correct_answer: 'True',
-  tolerance: null,
-  marks: 1,
-  difficulty: 'easy',
-  ...over,
-});
 
 describe('exams/passages', () => {
   it('namedPassageIds: each passage once, in the order first named; questions with none name none', () => {
