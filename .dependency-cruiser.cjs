@@ -10,6 +10,9 @@ const functionsLayout = {
   kernel: ['shared', 'platform', 'firestore', 'outbound', 'transfer', 'types', 'config.ts'],
   // Pure: plain logic over plain data, on the kernel only, no Firebase.
   pure: ['sittingRules', 'interchange', 'scoring', 'questionTypes'],
+  // Pure folders a pure folder builds on: a question type's bank file mappings are written with the
+  // formats' own kits (interchange/), which in turn know no type.
+  pureBelow: { questionTypes: ['interchange'] },
   // Side doors: files imported directly from outside their folder. None: a door loaded at cold start
   // gives what a cold start must not load as a loader (`loadStore()`: `import('./store')` when called).
   sideDoors: [],
@@ -116,13 +119,23 @@ function rulesFor(root, layout) {
     });
   if (layout.pure.length > 0)
     rules.push(
-      {
-        name: 'pure-imports-kernel-only',
-        severity: 'error',
-        comment: `a pure folder (${layout.pure.join(', ')}) imports only itself and the kernel`,
-        from: { path: `^${r}/(${layout.pure.map(escaped).join('|')})/` },
-        to: { path: `^${r}/`, pathNot: [`^${r}/$1/`, under(root, layout.kernel)] },
-      },
+      ...layout.pure.map((folder) => {
+        const below = layout.pureBelow?.[folder] ?? [];
+        return {
+          name: 'pure-imports-kernel-only',
+          severity: 'error',
+          comment: `a pure folder (${layout.pure.join(', ')}) imports only itself, the kernel and the pure folders it builds on`,
+          from: { path: `^${r}/${escaped(folder)}/` },
+          to: {
+            path: `^${r}/`,
+            pathNot: [
+              `^${r}/${escaped(folder)}/`,
+              under(root, layout.kernel),
+              ...(below.length ? [under(root, below)] : []),
+            ],
+          },
+        };
+      }),
       {
         name: 'pure-no-firebase',
         severity: 'error',

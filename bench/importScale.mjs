@@ -55,8 +55,8 @@ async function runImportScale() {
   const { callAt, root, startApiWithStorage } = await import('./lib/framework.mjs');
   const { cpuBusy } = await import('./lib/guard.mjs');
   const { compiledFunctions } = await import('../scripts/functions-lib.mjs');
-  const { parseMoodleXml } = compiledFunctions('interchange/moodleXml/read.js');
-  const { parseQtiPackage } = compiledFunctions('interchange/qti/read.js');
+  const { parseMoodleXml } = compiledFunctions('questionTypes/bankFormats.js');
+  const { parseQtiPackage } = compiledFunctions('questionTypes/bankFormats.js');
 
   const started = Date.now();
   const log = (line) => console.log(`[import-scale +${((Date.now() - started) / 1000).toFixed(0)}s] ${line}`);

@@ -183,9 +183,9 @@ async function runInterchange() {
   const { cpuBusy } = await import('./lib/guard.mjs');
   const { compiledFunctions } = await import('../scripts/functions-lib.mjs');
   // The service's own parsers read each export back (here, not in the serving process).
-  const { parseGift } = compiledFunctions('interchange/gift/read.js');
-  const { parseMoodleXml } = compiledFunctions('interchange/moodleXml/read.js');
-  const { parseQtiXml } = compiledFunctions('interchange/qti/read.js');
+  const { parseGift } = compiledFunctions('questionTypes/bankFormats.js');
+  const { parseMoodleXml } = compiledFunctions('questionTypes/bankFormats.js');
+  const { parseQtiXml } = compiledFunctions('questionTypes/bankFormats.js');
   const { readZip } = compiledFunctions('interchange/zip.js');
 
   const started = Date.now();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { toMoodleXml } from '../../functions/src/interchange/moodleXml/write';
+import { toMoodleXml } from '../../functions/src/questionTypes/bankFormats';
 import { adminDb } from '../support/admin';
 import { BASE_URL } from '../support/env';
 import { createTenant, createUser } from '../support/fixtures';

@@ -54,6 +54,8 @@ const LAZY: string[] = [
   source('lti/verify'),
   source('lti/grades/'),
   source('lti/roster/rosterSync'),
+  source('questionTypes/bankFormats'),
+  source('questionTypes/formats/'),
   source('interchange/gift/'),
   source('interchange/qti/'),
   source('interchange/moodleXml/'),

@@ -1,11 +1,8 @@
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
-import { parseAiken } from '../../functions/src/interchange/aiken/read';
+import { parseAiken, parseGift, parseMoodleXml, parseQtiXml } from '../../functions/src/questionTypes/bankFormats';
 import { decodeBankText, detectFormat } from '../../functions/src/interchange/detect';
-import { parseGift } from '../../functions/src/interchange/gift/read';
 import { BankFileRefused, type ParsedBank } from '../../functions/src/interchange/model';
-import { parseMoodleXml } from '../../functions/src/interchange/moodleXml/read';
-import { parseQtiXml } from '../../functions/src/interchange/qti/read';
 import { readCsvRecords } from '../../functions/src/transfer/csvUpload';
 import { importEntries } from '../../functions/src/questions/bankEntries';
 import { parseHeader, validateRow, type HeaderColumns } from '../../functions/src/questions/csvRows';

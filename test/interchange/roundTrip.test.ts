@@ -4,13 +4,15 @@ import { parse as giftPegjs } from 'gift-pegjs';
 import { elements, parseXml } from '../../functions/src/interchange/xml';
 import { zipEntries } from './zipEntries';
 import type { ParsedBank } from '../../functions/src/interchange/model';
-import { toGift } from '../../functions/src/interchange/gift/write';
-import { toMoodleXml } from '../../functions/src/interchange/moodleXml/write';
-import { toQtiPackage } from '../../functions/src/interchange/qti/write';
+import {
+  parseMoodleXml,
+  parseQtiPackage,
+  toGift,
+  toMoodleXml,
+  toQtiPackage,
+} from '../../functions/src/questionTypes/bankFormats';
 import type { ExportMedia, ExportPool, ExportQuestion, ExportTest } from '../../functions/src/interchange/exportModel';
 import { CATEGORY_SEPARATOR, MOODLE_GRADES } from '../../functions/src/interchange/conventions';
-import { parseMoodleXml } from '../../functions/src/interchange/moodleXml/read';
-import { parseQtiPackage } from '../../functions/src/interchange/qti/read';
 import { importEntries, type MediaPlan } from '../../functions/src/questions/bankEntries';
 import { normalizeQuestion, QuestionInput } from '../../functions/src/questions/schemas';
 
@@ -430,14 +432,18 @@ const EXPORTS: Record<
   Format,
   { module: string; parser: string; write: (qs: ExportQuestion[]) => Promise<string | Buffer> }
 > = {
-  gift: { module: '../../functions/src/interchange/gift/read', parser: 'parseGift', write: async (qs) => toGift(qs) },
+  gift: {
+    module: '../../functions/src/questionTypes/bankFormats',
+    parser: 'parseGift',
+    write: async (qs) => toGift(qs),
+  },
   moodle_xml: {
-    module: '../../functions/src/interchange/moodleXml/read',
+    module: '../../functions/src/questionTypes/bankFormats',
     parser: 'parseMoodleXml',
     write: async (qs) => toMoodleXml(qs, MEDIA),
   },
   qti: {
-    module: '../../functions/src/interchange/qti/read',
+    module: '../../functions/src/questionTypes/bankFormats',
     parser: 'parseQtiPackage',
     write: (qs) => toQtiPackage(qs, MEDIA),
   },

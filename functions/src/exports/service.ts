@@ -5,11 +5,7 @@ import {
   type ExportPool,
   type ExportQuestion,
   type ExportTest,
-  giftPoolNotes,
-  GiftWriter,
   mediaOfQuestion,
-  MoodleXmlWriter,
-  QtiPackageWriter,
 } from '../interchange';
 import type { Reply } from '../http';
 import { goneWatch, send } from '../transfer';
@@ -17,7 +13,7 @@ import { freezePools, MAX_POOL_QUESTIONS, poolCandidates, requireTest } from '..
 import { requireClient } from '../clients';
 import { findFolder } from '../folders';
 import { loadService } from '../questions';
-import type { Difficulty } from '../questionTypes';
+import { type Difficulty, loadBankFormats } from '../questionTypes';
 import { badRequest } from '../shared';
 import { loadStore, organizationOfMediaId } from '../media';
 import { MAX_EXPORT_QUESTIONS, type ExportFormat, type ExportQuestionsQuery } from './schemas';
@@ -136,6 +132,7 @@ function streamOf(plan: Plan): Stream {
 
 async function writeText(plan: Plan, res: Response): Promise<void> {
   const gone = goneWatch(res);
+  const { GiftWriter, giftPoolNotes, MoodleXmlWriter } = await loadBankFormats();
   if (plan.format === 'gift') {
     const writer = new GiftWriter(giftPoolNotes(plan.pools));
     // GIFT carries no files: a page is written whole.
@@ -152,6 +149,7 @@ async function writeText(plan: Plan, res: Response): Promise<void> {
 
 async function writeQti(plan: Plan, res: Response): Promise<void> {
   const gone = goneWatch(res);
+  const { QtiPackageWriter } = await loadBankFormats();
   const writer = new QtiPackageWriter();
   const ended = new Promise<void>((resolve, reject) => {
     writer.output.on('end', resolve);

@@ -19,6 +19,8 @@ export {
   storedText,
 } from './fields';
 export type { Difficulty } from './fields';
+/** The bank file formats (GIFT, Aiken, Moodle XML, QTI) with every type's mappings: parsers and writers. */
+export const loadBankFormats = () => import('./bankFormats');
 export { sanitizeQuestionHtml } from './html';
 export { texToMathMl } from './tex';
 export type { KeyedQuestion, QuestionTypeModule, TypedField } from './module';

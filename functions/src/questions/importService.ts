@@ -19,13 +19,9 @@ import {
   detectFormat,
   FORMAT_LABELS,
   type InterchangeFormat,
-  parseAiken,
   type ParsedBank,
-  parseGift,
-  parseMoodleXml,
-  parseQtiPackage,
-  parseQtiXml,
 } from '../interchange';
+import { loadBankFormats } from '../questionTypes';
 import { loadMediaType, loadStore, mediaUrl, newMediaId, type MediaFile } from '../media';
 import { MissingFolder } from './store';
 import { bankSizeRefusal, decideImport, type ImportMode, type ImportWrite, type ValidEntry } from './importDecision';
@@ -62,16 +58,17 @@ async function readImportFile(file: UploadedFile, explicit: InterchangeFormat | 
   try {
     const format = detectFormat({ filename: file.filename, bytes, explicit });
     if (format === 'csv') return readCsvFile({ filename: file.filename, stream: Readable.from([bytes]) });
-    if (format === 'qti' && isZip(bytes)) return { kind: 'bank', bank: await parseQtiPackage(bytes) };
+    const formats = await loadBankFormats();
+    if (format === 'qti' && isZip(bytes)) return { kind: 'bank', bank: await formats.parseQtiPackage(bytes) };
     const text = decodeBankText(bytes, FORMAT_LABELS[format]);
     const bank =
       format === 'gift'
-        ? parseGift(text)
+        ? formats.parseGift(text)
         : format === 'aiken'
-          ? parseAiken(text)
+          ? formats.parseAiken(text)
           : format === 'moodle_xml'
-            ? parseMoodleXml(text)
-            : parseQtiXml(text);
+            ? formats.parseMoodleXml(text)
+            : formats.parseQtiXml(text);
     return { kind: 'bank', bank };
   } catch (err) {
     if (err instanceof BankFileRefused) throw uploadError(err.message);

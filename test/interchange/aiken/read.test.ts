@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseAiken } from '../../../functions/src/interchange/aiken/read';
+import { parseAiken } from '../../../functions/src/questionTypes/bankFormats';
 import { decodeBankText } from '../../../functions/src/interchange/detect';
 import type { ParsedItem } from '../../../functions/src/interchange/model';
 

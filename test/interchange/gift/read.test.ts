@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseGift } from '../../../functions/src/interchange/gift/read';
+import { parseGift } from '../../../functions/src/questionTypes/bankFormats';
 import type { ParsedItem } from '../../../functions/src/interchange/model';
 
 // Pure: GIFT text → ParsedBank, no emulator needed.

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { parse, type GIFTQuestion } from 'gift-pegjs';
-import { giftEscape, GiftWriter, toGift } from '../../../functions/src/interchange/gift/write';
+import { giftEscape } from '../../../functions/src/interchange/gift/write';
+import { GiftWriter, parseGift, toGift } from '../../../functions/src/questionTypes/bankFormats';
 import type { ExportQuestion } from '../../../functions/src/interchange/exportModel';
 import {
   ALL,
@@ -14,7 +15,6 @@ import {
   trueFalse,
 } from '../samples';
 import { expectedDraft, gapFill, hottext, matching, matchingHtml, ordering } from '../partSamples';
-import { parseGift } from '../../../functions/src/interchange/gift/read';
 
 // Every exported GIFT file is parsed back with gift-pegjs (the GIFT grammar's
 // own parser): each type and field must come out as meant.

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import { parseMoodleXml } from '../../../functions/src/interchange/moodleXml/read';
+import { parseMoodleXml, toMoodleXml } from '../../../functions/src/questionTypes/bankFormats';
 import { moodleFormula } from '../../../functions/src/interchange/moodleXml/calculated';
-import { toMoodleXml } from '../../../functions/src/interchange/moodleXml/write';
 import { stored, storedAgain } from '../storedRoundTrip';
 
 // Moodle's calculated, simple calculated and calculated multichoice: read as calculated (with choices

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { QuestionInput } from '../../../functions/src/questionTypes';
-import { parseMoodleXml } from '../../../functions/src/interchange/moodleXml/read';
+import { parseMoodleXml } from '../../../functions/src/questionTypes/bankFormats';
 
 // Moodle's drag and drop onto image: the labels placed on the image as a gap fill, one drag gap per
 // drop box, so that which label goes where (the key) is kept (docs/question-types.md).

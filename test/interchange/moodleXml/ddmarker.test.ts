@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { parseMoodleXml } from '../../../functions/src/interchange/moodleXml/read';
-import { toMoodleXml } from '../../../functions/src/interchange/moodleXml/write';
+import { parseMoodleXml, toMoodleXml } from '../../../functions/src/questionTypes/bankFormats';
 import { HOTSPOT_ON_MAP as hotspot, MEDIA, stored, storedAgain } from '../storedRoundTrip';
 
 // A hotspot written as Moodle's drag-and-drop markers (its image the background, each correct area a

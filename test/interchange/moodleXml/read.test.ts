@@ -3,7 +3,7 @@ import { QuestionInput } from '../../../functions/src/questionTypes';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BankFileRefused, type ParsedBank, type ParsedItem } from '../../../functions/src/interchange/model';
-import { parseMoodleXml } from '../../../functions/src/interchange/moodleXml/read';
+import { parseMoodleXml } from '../../../functions/src/questionTypes/bankFormats';
 import { importEntries } from '../../../functions/src/questions/bankEntries';
 
 // Pure: a Moodle XML file → drafts, per-question report and media; no emulator needed.

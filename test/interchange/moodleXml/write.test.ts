@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { toMoodleXml, MoodleXmlWriter } from '../../../functions/src/interchange/moodleXml/write';
+import { MoodleXmlWriter, parseMoodleXml, toMoodleXml } from '../../../functions/src/questionTypes/bankFormats';
 import { element, elements, parseXml, textOf, type XmlElement } from '../../../functions/src/interchange/xml';
 import {
   ALL,
@@ -25,7 +25,6 @@ import {
   ordering,
   orderingPartial,
 } from '../partSamples';
-import { parseMoodleXml } from '../../../functions/src/interchange/moodleXml/read';
 
 // The Moodle XML writer: every file is read back with the project's XML reader
 // (well-formed, no DOCTYPE) and checked element by element.

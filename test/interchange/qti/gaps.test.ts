@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { ParsedItem } from '../../../functions/src/interchange/model';
-import { parseQtiXml } from '../../../functions/src/interchange/qti/read';
+import { parseQtiXml } from '../../../functions/src/questionTypes/bankFormats';
 
 // The gaps of one text (text entries, inline choices, a gap match, a single
 // choice, a match or an association among them) as one gap_fill: numbered in

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { QuestionInput } from '../../../functions/src/questionTypes';
 import { MEDIA_PLACEHOLDER } from '../../../functions/src/interchange/model';
-import { parseQtiPackage, parseQtiXml } from '../../../functions/src/interchange/qti/read';
+import { parseQtiPackage, parseQtiXml } from '../../../functions/src/questionTypes/bankFormats';
 import { buildZip } from '../zipBuilder';
 
 // QTI's graphic gap match: labels placed on an image's associable hotspots, read as a gap fill of

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { parseQtiPackage, parseQtiXml } from '../../../functions/src/interchange/qti/read';
+import { parseQtiPackage, parseQtiXml } from '../../../functions/src/questionTypes/bankFormats';
 import { buildZip } from '../zipBuilder';
 
 // An <object> in an item's text: the image, sound or video it holds becomes the element that

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { ParsedItem } from '../../../functions/src/interchange/model';
-import { parseQtiXml } from '../../../functions/src/interchange/qti/read';
+import { parseQtiXml } from '../../../functions/src/questionTypes/bankFormats';
 
 // Match, associate, order and hot text interactions as matching, ordering and
 // hottext questions: what the key gives, and what a mapping scored that the

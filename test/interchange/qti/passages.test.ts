@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ExportQuestion } from '../../../functions/src/interchange/exportModel';
-import { parseQtiPackage, parseQtiXml } from '../../../functions/src/interchange/qti/read';
-import { toQtiPackage } from '../../../functions/src/interchange/qti/write';
+import { parseQtiPackage, parseQtiXml, toQtiPackage } from '../../../functions/src/questionTypes/bankFormats';
 import { buildZip } from '../zipBuilder';
 
 // Passages in QTI (docs/question-types.md, "Passages"): a QTI 3 item's qti-assessment-stimulus-ref

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { QuestionInput } from '../../../functions/src/questionTypes';
-import { parseQtiXml } from '../../../functions/src/interchange/qti/read';
+import { parseQtiXml } from '../../../functions/src/questionTypes/bankFormats';
 
 // QTI's position object: an object (an airport's icon) placed on its stage's image (a map), scored
 // by an area mapping of where it belongs: read as a hotspot of points placed on the stage's image,

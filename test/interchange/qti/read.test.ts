@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BankFileRefused, MEDIA_PLACEHOLDER, type ParsedItem } from '../../../functions/src/interchange/model';
-import { parseQtiPackage, parseQtiXml } from '../../../functions/src/interchange/qti/read';
+import { parseQtiPackage, parseQtiXml } from '../../../functions/src/questionTypes/bankFormats';
 import { buildZip, type ZipContent } from '../zipBuilder';
 
 const repoRoot = path.resolve(__dirname, '../../..');

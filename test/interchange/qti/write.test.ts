@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { CP_NS, QTI_NS, QtiPackageWriter, TEST_PATH, toQtiPackage } from '../../../functions/src/interchange/qti/write';
+import { CP_NS, QTI_NS, TEST_PATH } from '../../../functions/src/interchange/qti/write';
+import { parseQtiPackage, QtiPackageWriter, toQtiPackage } from '../../../functions/src/questionTypes/bankFormats';
 import type { ExportQuestion, ExportTest } from '../../../functions/src/interchange/exportModel';
-import { parseQtiPackage } from '../../../functions/src/interchange/qti/read';
 import { element, elements, innerXml, parseXml, textOf, type XmlElement } from '../../../functions/src/interchange/xml';
 import {
   ALL,

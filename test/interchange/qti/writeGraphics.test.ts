@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { parseQtiPackage } from '../../../functions/src/interchange/qti/read';
-import { toQtiPackage } from '../../../functions/src/interchange/qti/write';
+import { parseQtiPackage, toQtiPackage } from '../../../functions/src/questionTypes/bankFormats';
 import { IMAGE_ID, MEDIA, stored, storedAgain } from '../storedRoundTrip';
 import { zipEntries } from '../zipEntries';
 
