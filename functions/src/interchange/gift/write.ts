@@ -162,6 +162,8 @@ function answersOf(q: ExportQuestion): { body: string; notes: string[] } | Unwri
       return { cannot: 'a hotspot question, which GIFT cannot say (an image and its areas)' };
     case 'description':
       return { cannot: 'a description, which this export does not write in GIFT yet' };
+    default:
+      return { cannot: `a question of type ${q.question_type}, which this export does not know` };
   }
 }
 

@@ -271,6 +271,8 @@ function typeBody(
       return calculatedBody(q);
     case 'hotspot':
       return hotspotBody(q, media);
+    default:
+      return { cannot: `a question of type ${q.question_type}, which this export does not know` };
   }
 }
 
