@@ -33,6 +33,7 @@ const PARTS: Record<keyof QuestionTypeModule, (value: unknown) => boolean> = {
   derivesKey: (v) => typeof v === 'boolean',
   inputWithKey: (v) => typeof v === 'function',
   keyFields: Array.isArray,
+  htmlOptions: (v) => v === null || v === 'one' || v === 'several' || v === 'apart',
   regradeRefusal: (v) =>
     v === null || (typeof v === 'object' && typeof (v as { message?: unknown }).message === 'string'),
 };

@@ -22,24 +22,37 @@ export function richOption(html: string): string | undefined {
 
 const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** The types whose options (stems, choices) are HTML in an html question. */
-const HTML_CHOICE_TYPES = new Set(['multiple_choice', 'multiple_select', 'matching', 'ordering', 'gap_fill']);
+/** How a type's options are HTML in an html question (questionTypes' QuestionTypeModule.htmlOptions). */
+export type HtmlOptions = 'one' | 'several' | 'apart' | null;
+
+/**
+ * Interim, until every format's reader is given its types' facts: the types whose options are HTML
+ * in an html question, as their modules say (htmlOptions).
+ */
+export const htmlOptionsOf = (type: string): HtmlOptions =>
+  type === 'multiple_choice'
+    ? 'one'
+    : type === 'multiple_select'
+      ? 'several'
+      : ['matching', 'ordering', 'gap_fill'].includes(type)
+        ? 'apart'
+        : null;
 
 /**
  * An html question's options, stems, matches, key and gap choices as HTML: the ones a reader kept
  * as HTML (`rich`) as they are, the others (read as text) escaped, so that text such as "x < y"
- * is not read as markup.
+ * is not read as markup. `options` says how its type holds them (null: as text).
  */
-export function withHtmlChoices(draft: QuestionDraft, rich: ReadonlySet<string>): QuestionDraft {
-  if (draft.text_format !== 'html' || !HTML_CHOICE_TYPES.has(draft.question_type)) return draft;
+export function withHtmlChoices(draft: QuestionDraft, rich: ReadonlySet<string>, options: HtmlOptions): QuestionDraft {
+  if (draft.text_format !== 'html' || options === null) return draft;
   const html = (text: string): string => (rich.has(text) ? text : escapeHtml(text));
   const all = (texts: string[] | undefined) => texts?.map(html);
   const key =
     draft.correct_answer === undefined
       ? undefined
-      : draft.question_type === 'multiple_select'
+      : options === 'several'
         ? draft.correct_answer.split(OPTION_SEPARATOR).map(html).join(OPTION_SEPARATOR)
-        : draft.question_type === 'multiple_choice'
+        : options === 'one'
           ? html(draft.correct_answer)
           : draft.correct_answer;
   const result: QuestionDraft = { ...draft };

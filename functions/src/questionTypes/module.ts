@@ -66,6 +66,9 @@ export interface Marking {
   wrong?: number;
 }
 
+/** How a type's options are HTML in an html question (QuestionTypeModule.htmlOptions). */
+export type HtmlOptions = 'one' | 'several' | 'apart' | null;
+
 /** What a taker is shown of a question beside its text: its options and its type's fields, never its key. */
 export type TakerView = { options: string[]; question_text?: string } & TakerExtras;
 
@@ -146,6 +149,12 @@ export interface QuestionTypeModule<Name extends string = string, Input extends 
   readonly derivesKey: boolean;
   /** An author's input with `key` (written as correct_answer is stored) as its key: how a stored or corrected key is sent back through the schema. */
   inputWithKey(input: Record<string, unknown>, key: string): Record<string, unknown>;
+  /**
+   * Whether an html question of it holds its options (stems, matches, gap choices) as HTML, and how its
+   * key names them: 'one' option, 'several' joined by "|", or 'apart' (a key of its own, left as it is);
+   * null: its options are text whatever the question's format (true/false's, hot text's phrases).
+   */
+  readonly htmlOptions: HtmlOptions;
 
   // ---- marking
   /** 'key': scored against its answer key when submitted; 'person': graded by a person (no key, nothing to regrade); 'none': no answer, no marks (a description). */

@@ -2,7 +2,7 @@ import peggy from 'peggy';
 import { parseNumberText } from '../../shared';
 import { GIFT_GRAMMAR } from './grammar';
 import { hasMarkup } from '../markup';
-import { richOption, withHtmlChoices } from '../richOptions';
+import { htmlOptionsOf, richOption, withHtmlChoices } from '../richOptions';
 import {
   EXPORT_TAGS,
   isAllOrNothingCredits,
@@ -254,6 +254,10 @@ function withTags(draft: QuestionDraft, tags: ExportTags, warnings: string[]): Q
   return result;
 }
 
+/** The draft's options as HTML the way its type holds them (an html question's). */
+const withHtmlAsTyped = (draft: QuestionDraft, rich: ReadonlySet<string>): QuestionDraft =>
+  withHtmlChoices(draft, rich, htmlOptionsOf(draft.question_type));
+
 /** Text with no answer block: a description, shown among the questions with no answer and no marks. */
 function description(q: GiftQuestion, item: ParsedItem): QuestionDraft {
   const text = resolveFormat({ format: q.stem.format, text: q.stem.text.trim() }, (m) => item.warnings.push(m));
@@ -305,14 +309,14 @@ function draftOf(q: GiftQuestion, item: ParsedItem, tags: ExportTags): QuestionD
     case 'TF':
       return { ...draft, ...trueFalse(block.answers[0], feedbackText) };
     case 'MC':
-      return withHtmlChoices(
+      return withHtmlAsTyped(
         { ...draft, ...choice(block.answers, inherited, feedbackText, warn, tags.allOrNothing === true, rich) },
         rich,
       );
     case 'Numerical':
       return { ...draft, ...numeric(block.answers, warn) };
     case 'Matching':
-      return withHtmlChoices({ ...draft, ...matching(block.answers, inherited, warn, rich) }, rich);
+      return withHtmlAsTyped({ ...draft, ...matching(block.answers, inherited, warn, rich) }, rich);
     default:
       return { ...draft, ...shortAnswer(block.answers, inherited, warn) };
   }

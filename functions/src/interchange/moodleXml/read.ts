@@ -17,7 +17,7 @@ import { dropZones } from './ddmarker';
 import { dropBoxes } from './ddimageortext';
 import { labelledImageDraft, PLACED_ON_IMAGE } from '../labelledImage';
 import { imageDimensions } from '../imageSize';
-import { richOption, withHtmlChoices } from '../richOptions';
+import { htmlOptionsOf, richOption, withHtmlChoices } from '../richOptions';
 import { element, elements, innerHtml, localName, parseXml, textOf, type XmlElement } from '../xml';
 import {
   EXPORT_TAGS,
@@ -445,6 +445,7 @@ function assemble(
       difficulty: 'medium',
     },
     r.richOptions,
+    htmlOptionsOf(draft.question_type),
   );
   const general = asDraft(feedback);
   if (general !== '') result.feedback = general;

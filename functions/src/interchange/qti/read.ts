@@ -1,4 +1,4 @@
-import { withHtmlChoices } from '../richOptions';
+import { htmlOptionsOf, withHtmlChoices } from '../richOptions';
 import {
   BankFileRefused,
   type MediaFile,
@@ -155,7 +155,8 @@ function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
     const read = bodyText(body, ctx);
     const text = read.content.html === '' && part.fallbackText ? fallbackText(read, part.fallbackText, warnings) : read;
     const general = generalFeedback(root, ctx, part.carried ?? new Set());
-    const question = withHtmlChoices(itemDraft(title, place, text, part, general), ctx.richOptions ?? new Set());
+    const drafted = itemDraft(title, place, text, part, general);
+    const question = withHtmlChoices(drafted, ctx.richOptions ?? new Set(), htmlOptionsOf(drafted.question_type));
     if (ctx.problems.length > 0) throw new Refusal(ctx.problems.join('; '));
     if (text.content.html === '') throw new Refusal('The item has no text: its body holds only the interaction');
     const warned = [...place.notes, ...warnings];

@@ -83,6 +83,7 @@ export const calculated: QuestionTypeModule<'calculated', typeof CalculatedInput
       : [],
     question_text: textWithValues(question, seed),
   }),
+  htmlOptions: null,
   keyFields: ['correct_answer', 'tolerance', 'marks', 'tolerance_type', 'variables', 'choices'],
   regradeRefusal: null,
 };

@@ -25,6 +25,7 @@ export const description: QuestionTypeModule<'description', typeof DescriptionIn
   partOutcomes: () => null,
   shownKey: () => null,
   takerView: optionsAsStored,
+  htmlOptions: null,
   keyFields: [],
   regradeRefusal: {
     message: 'A description has no answer and no marks: there is nothing to regrade',

@@ -43,6 +43,7 @@ export const essay: QuestionTypeModule<'essay', typeof EssayInput> = {
       ? { attachments: question.attachments, attachments_required: question.attachments_required ?? 0 }
       : {}),
   }),
+  htmlOptions: null,
   keyFields: ['marks'],
   regradeRefusal: {
     message:

@@ -101,5 +101,6 @@ export const gapFill: QuestionTypeModule<'gap_fill', typeof GapFillInput> = {
     ...(question.drag_options ? { drag_options: [...question.drag_options] } : {}),
     ...(question.drag_options ? { drag_reusable: question.drag_reusable === true } : {}),
   }),
+  htmlOptions: 'apart',
   keyFields: ['correct_answer', 'marks', 'gaps'],
 };

@@ -107,6 +107,7 @@ export const hotspot: QuestionTypeModule<'hotspot', typeof HotspotInput> = {
           })),
         }),
   }),
+  htmlOptions: null,
   keyFields: ['correct_answer', 'marks', 'areas', 'select'],
   regradeRefusal: null,
 };

@@ -36,5 +36,6 @@ export const hottext: QuestionTypeModule<'hottext', typeof HottextInput> = {
   },
   answerParts: (answer) => answer.split(OPTION_SEPARATOR),
   takerView: (question) => ({ options: [...question.options], max_choices: question.max_choices ?? null }),
+  htmlOptions: null,
   keyFields: ['correct_answer', 'marks'],
 };

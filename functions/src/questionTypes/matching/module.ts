@@ -47,5 +47,6 @@ export const matching: QuestionTypeModule<'matching', typeof MatchingInput> = {
   partOutcomes: (question, answer) =>
     outcomes(question, answer) ?? (readKey(question.correct_answer) ?? []).map(() => ({ answered: false, earned: 0 })),
   takerView: (question) => ({ options: [...question.options], stems: [...(question.stems ?? [])] }),
+  htmlOptions: 'apart',
   keyFields: ['correct_answer', 'marks'],
 };

@@ -18,5 +18,6 @@ export const multipleChoice: QuestionTypeModule<'multiple_choice', typeof Multip
   normalize: normalizeMultipleChoice,
   normalizeExtras: () => ({}),
   mark: (question, answer) => allOrNothing(isCorrect(question, answer)),
+  htmlOptions: 'one',
   keyFields: ['correct_answer', 'marks'],
 };

@@ -44,5 +44,6 @@ export const multipleSelect: QuestionTypeModule<'multiple_select', typeof Multip
   normalizeExtras: multipleSelectExtras,
   mark,
   answerParts: (answer) => answer.split(OPTION_SEPARATOR),
+  htmlOptions: 'several',
   keyFields: ['correct_answer', 'marks', 'option_credits'],
 };

@@ -35,5 +35,6 @@ export const numeric: QuestionTypeModule<'numeric', typeof NumericInput> = {
         numericCorrect(answer, alternative.answer, alternative.tolerance ?? 0),
       ),
     ),
+  htmlOptions: null,
   keyFields: ['correct_answer', 'tolerance', 'marks', 'alternatives'],
 };

@@ -77,5 +77,6 @@ export const ordering: QuestionTypeModule<'ordering', typeof OrderingInput> = {
   },
   // Always shuffled, whatever the test's shuffle: the right order is the key.
   takerView: (question, seed) => ({ options: shuffled(question.options, `ordering:${seed}:${question.id}`) }),
+  htmlOptions: 'apart',
   keyFields: ['correct_answer', 'marks', 'ordering_score'],
 };

@@ -23,5 +23,6 @@ export const shortAnswer: QuestionTypeModule<'short_answer', typeof ShortAnswerI
     keyOrAlternative(isCorrect(question, answer), () =>
       bestAlternative(question, (alternative) => sameText(question, answer, alternative.answer)),
     ),
+  htmlOptions: null,
   keyFields: ['correct_answer', 'marks', 'alternatives', 'case_sensitive'],
 };

@@ -19,5 +19,6 @@ export const trueFalse: QuestionTypeModule<'true_false', typeof TrueFalseInput> 
   normalize: normalizeTrueFalse,
   normalizeExtras: () => ({}),
   mark: (question, answer) => allOrNothing(isCorrect(question, answer)),
+  htmlOptions: null,
   keyFields: ['correct_answer', 'marks'],
 };
