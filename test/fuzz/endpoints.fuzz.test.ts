@@ -168,6 +168,11 @@ interface Operation {
   bodyFields: string[];
   /** Opens with X-Attempt-Token as well as with a bearer token. */
   attemptTokenHeader: boolean;
+  /**
+   * Another shape of the same operation comes first and sweeps what every shape shares: the path,
+   * the query, the tokens, the whole body, and the body fields whose schema is the same in every shape.
+   */
+  sharedWithFirstShape?: { bodyFields: Set<string> };
 }
 
 /** One operation per shape of its body: a body that is one of several shapes is fuzzed in each, from a seed of its own. */
@@ -178,6 +183,22 @@ function operationsOf(doc: any): Operation[] {
       const items = property.type === 'array' ? resolve(property.items) : undefined;
       return [name, ...Object.keys(items?.properties ?? {}).map((field) => `${name}.0.${field}`)];
     });
+  const schemasOf = (body: any): Map<string, string> =>
+    new Map(
+      fieldsOf(body).map((field) => {
+        const [name, , inner] = field.split('.');
+        const property = body.properties[name];
+        const schema = inner ? resolve(property.items).properties[inner] : property;
+        return [field, JSON.stringify(resolve(schema))];
+      }),
+    );
+  /** The fields every shape holds with the same schema: one shape's sweep of them is every shape's. */
+  const sameInEvery = (bodies: any[]): Set<string> => {
+    const [first, ...others] = bodies.map(schemasOf);
+    return new Set(
+      [...first].filter(([field, schema]) => others.every((o) => o.get(field) === schema)).map(([f]) => f),
+    );
+  };
   const ops: Operation[] = [];
   for (const [path, item] of Object.entries<any>(doc.paths)) {
     for (const [method, op] of Object.entries<any>(item)) {
@@ -187,7 +208,8 @@ function operationsOf(doc: any): Operation[] {
       const shapes = members
         ? members.map((member) => ({ shape: member.$ref?.split('/').pop() ?? 'unnamed', body: resolve(member) }))
         : [{ shape: undefined, body: resolve(schema) }];
-      for (const { shape, body } of shapes) {
+      const shared = members ? { bodyFields: sameInEvery(shapes.map((s) => s.body)) } : undefined;
+      for (const [i, { shape, body }] of shapes.entries()) {
         const key = `${method} ${path}`;
         ops.push({
           key,
@@ -201,6 +223,7 @@ function operationsOf(doc: any): Operation[] {
           attemptTokenHeader: (op.security ?? []).some(
             (alternative: Record<string, unknown>) => 'attemptToken' in alternative,
           ),
+          ...(i > 0 && shared ? { sharedWithFirstShape: shared } : {}),
         });
       }
     }
@@ -317,8 +340,20 @@ const FORGED_CURSORS = [
   Buffer.from('[1,"\\ud800","z"]').toString('base64url'),
 ];
 
-/** Every part of the request, broken with every classic value: a sweep no random run can miss. */
+/**
+ * Every part of the request, broken with every classic value: a sweep no random run can miss. A
+ * body's second shape sweeps only what is its own (Operation.sharedWithFirstShape).
+ */
 function sweep(op: Operation, seed: FuzzRequest): Mutation[] {
+  const shared = op.sharedWithFirstShape;
+  if (!shared) return sweepAll(op, seed);
+  const own = op.bodyFields.filter((name) => !shared.bodyFields.has(name));
+  const all: Mutation[] = [];
+  for (const value of CLASSIC_JSON) for (const name of own) all.push({ part: 'body', name, value });
+  return all;
+}
+
+function sweepAll(op: Operation, seed: FuzzRequest): Mutation[] {
   const all: Mutation[] = [];
   for (const value of CLASSIC_TEXT) {
     for (const name of op.pathParams) all.push({ part: 'path', name, value });
@@ -546,7 +581,8 @@ describe('fuzz: hostile values at every parameter and body field of every endpoi
       if (!entry) continue;
       const state = prepared.get(entry.group);
       const seed = entry.seed.request(world, state);
-      if (!seed.body && !seed.multipart) continue;
+      // A body that cannot be read has no shape: the first shape's sweep is every shape's.
+      if ((!seed.body && !seed.multipart) || op.sharedWithFirstShape) continue;
       for (const value of UNREADABLE_BODIES) {
         // The bare app parses JSON only; other types go on to the route, which the sweep above covers.
         for (const target of value.json ? [framework, server] : [framework]) {
