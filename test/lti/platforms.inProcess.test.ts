@@ -114,10 +114,10 @@ describe('POST /api/clients/{clientId}/lti/platforms', () => {
     }
   });
 
-  it('bounds an organization to 20 platforms (409 beyond)', async () => {
+  it('bounds an organization to 20 platforms (409 beyond), also when the last ones race', async () => {
     const t = m.otherTenant;
-    // 22 at once on one counter: a transaction that lost to the others too often is answered 503, and its client
-    // sends it again, as any client of a 503 would. Every request ends 201 or 409, and exactly 20 are 201.
+    // A transaction that lost to the others too often is answered 503, and its client sends it again, as any
+    // client of a 503 would.
     const register = async (i: number): Promise<number[]> => {
       const tries: number[] = [];
       do {
@@ -130,13 +130,23 @@ describe('POST /api/clients/{clientId}/lti/platforms', () => {
       } while (tries.at(-1) === 503 && tries.length < 10);
       return tries;
     };
-    const tries = await Promise.all(Array.from({ length: 22 }, (_, i) => register(i)));
-    const statuses = tries.map((statusesOfOne) => statusesOfOne.at(-1));
+    // 16 one after another, then 6 at once on the one counter: 4 fit. (22 at once held the emulator's locks so
+    // long that other files' requests beside it timed out.)
+    const first = [];
+    for (let i = 0; i < 16; i++) first.push(await register(i));
+    const racing = await Promise.all(Array.from({ length: 6 }, (_, i) => register(16 + i)));
+    const tries = [...first, ...racing];
     assert.ok(
       tries.flat().every((s) => s === 201 || s === 409 || s === 503),
       tries.join(' | '),
     );
-    assert.equal(statuses.filter((s) => s === 201).length, 20, tries.join(' | '));
+    assert.deepEqual(
+      first.map((statuses) => statuses.at(-1)),
+      Array(16).fill(201),
+      tries.join(' | '),
+    );
+    const statuses = racing.map((statusesOfOne) => statusesOfOne.at(-1));
+    assert.equal(statuses.filter((s) => s === 201).length, 4, tries.join(' | '));
     assert.equal(statuses.filter((s) => s === 409).length, 2, tries.join(' | '));
     const list = await api('GET', platformsOf(t.clientId), as(t.admin.token));
     assert.equal(list.body.data.length, 20);
