@@ -10,8 +10,9 @@ export type { ExportMediaFile, ExportPool, ExportQuestion, ExportTest } from './
 export { BankFileRefused, INTERCHANGE_FORMATS, MEDIA_PLACEHOLDER } from './model';
 export type { InterchangeFormat, ParsedBank, ParsedItem, QuestionDraft } from './model';
 
-// Aiken.
-export { parseAiken } from './aiken/read';
+// Aiken: its reader, given the type its questions become.
+export { readAiken } from './aiken/read';
+export type { AikenType } from './aiken/read';
 
 // GIFT.
 export { parseGift } from './gift/read';
