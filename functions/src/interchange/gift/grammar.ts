@@ -36,7 +36,7 @@ Close
 
 Body
   = _ feedback:GeneralFeedback? &"}" { return { kind: "empty", answers: [], feedback: feedback ?? null }; }
-  / _ "#" answers:AnswerList feedback:GeneralFeedback? { return { kind: "numeric", answers, feedback: feedback ?? null }; }
+  / _ "#" answers:AnswerList feedback:GeneralFeedback? { return { kind: "numerical", answers, feedback: feedback ?? null }; }
   / answers:AnswerList feedback:GeneralFeedback? { return { kind: "answers", answers, feedback: feedback ?? null }; }
 
 AnswerList

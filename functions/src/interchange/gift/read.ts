@@ -75,7 +75,7 @@ interface GiftAnswer extends Text {
   feedback: Text[];
 }
 interface GiftBlock {
-  kind: 'empty' | 'numeric' | 'answers';
+  kind: 'empty' | 'numerical' | 'answers';
   answers: GiftAnswer[];
   feedback: Text | null;
 }
@@ -204,7 +204,7 @@ function sourceType(q: GiftQuestion): string {
   const block = q.block;
   if (block === null) return 'Description';
   if (block.kind === 'empty') return 'Essay';
-  if (block.kind === 'numeric') return 'Numerical';
+  if (block.kind === 'numerical') return 'Numerical';
   const answers = block.answers;
   if (answers.some((a) => a.prefix === '~')) return 'MC';
   if (answers.some((a) => a.prefix === '=') && answers.some((a) => a.text.includes('->'))) return 'Matching';
