@@ -14,9 +14,8 @@ export type { InterchangeFormat, ParsedBank, ParsedItem, QuestionDraft } from '.
 export { readAiken } from './aiken/read';
 export type { AikenType } from './aiken/read';
 
-// GIFT.
-export { parseGift } from './gift/read';
-export { GiftWriter, giftPoolNotes, toGift } from './gift/write';
+// GIFT: its reader, writer and what the types' mappings are written with, as one namespace.
+export * as gift from './gift/kit';
 
 // Moodle XML.
 export { parseMoodleXml } from './moodleXml/read';
