@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { ExportQuestion } from '../../functions/src/interchange/exportModel';
-import { giftQuestion } from '../../functions/src/interchange/gift/write';
+import { giftQuestion } from '../../functions/src/questionTypes/formats/gift';
 import { moodleQuestion } from '../../functions/src/interchange/moodleXml/write';
 
 // GIFT and Moodle XML have no link from a question to its passage: the export says so on the

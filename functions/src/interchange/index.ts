@@ -10,12 +10,12 @@ export type { ExportMediaFile, ExportPool, ExportQuestion, ExportTest } from './
 export { BankFileRefused, INTERCHANGE_FORMATS, MEDIA_PLACEHOLDER } from './model';
 export type { InterchangeFormat, ParsedBank, ParsedItem, QuestionDraft } from './model';
 
-// Aiken.
-export { parseAiken } from './aiken/read';
+// Aiken: its reader, given the type its questions become.
+export { readAiken } from './aiken/read';
+export type { AikenType } from './aiken/read';
 
-// GIFT.
-export { parseGift } from './gift/read';
-export { GiftWriter, giftPoolNotes, toGift } from './gift/write';
+// GIFT: its reader, writer and what the types' mappings are written with, as one namespace.
+export * as gift from './gift/kit';
 
 // Moodle XML.
 export { parseMoodleXml } from './moodleXml/read';

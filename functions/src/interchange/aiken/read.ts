@@ -4,7 +4,8 @@ import { OPTION_SEPARATOR, type ParsedBank, type ParsedItem, type QuestionDraft 
 // qformat_aiken reads it (the same errors, with the same words and line
 // numbers), so that a file Moodle imports imports the same here. Where Moodle
 // would build a broken question or drop one silently, this reports an error
-// on that question instead.
+// on that question instead. What a question becomes is the type's it is given
+// (AikenType: a single-answer choice, questionTypes/formats/aiken.ts).
 //
 //   Question text
 //   A) First option          (or "A. First option", or "A)First option")
@@ -15,6 +16,13 @@ import { OPTION_SEPARATOR, type ParsedBank, type ParsedItem, type QuestionDraft 
 const OPTION = /^([A-Z])[).][ \t]?(.*)$/;
 /** The answer line. Moodle wants exactly "ANSWER:"; "Answer :" means the same and is taken too. */
 const ANSWER = /^ANSWER\s*:(.*)$/i;
+
+/** The question type Aiken's questions become, as the reader is given it. */
+export interface AikenType {
+  readonly name: string;
+  /** Its fields from a question's options and the one its ANSWER line names. */
+  choice(options: string[], answer: string): Partial<QuestionDraft>;
+}
 
 interface OpenQuestion {
   line: number;
@@ -29,7 +37,7 @@ function errorItem(line: number, message: string, sourceType = SOURCE_TYPE): Par
 }
 
 /** The finished question, or the first reason it cannot be one. */
-function closeQuestion(open: OpenQuestion, answerText: string, answerLine: number): ParsedItem {
+function closeQuestion(open: OpenQuestion, answerText: string, answerLine: number, type: AikenType): ParsedItem {
   if (open.options.length < 2)
     return errorItem(open.line, `Question must have at least 2 answers on line ${answerLine}`);
   const letter = answerText.trim().charAt(0).toUpperCase();
@@ -66,11 +74,13 @@ function closeQuestion(open: OpenQuestion, answerText: string, answerLine: numbe
     );
 
   const question: QuestionDraft = {
-    question_type: 'multiple_choice',
+    question_type: type.name,
     question_text: open.textLines.join('\n'),
     text_format: 'plain',
-    options: open.options.map((o) => o.text),
-    correct_answer: chosen[0].text,
+    ...type.choice(
+      open.options.map((o) => o.text),
+      chosen[0].text,
+    ),
     marks: 1,
     difficulty: 'medium',
   };
@@ -90,9 +100,10 @@ function closeQuestion(open: OpenQuestion, answerText: string, answerLine: numbe
  * Reads an Aiken file (already decoded; a BOM and CR line ends are tolerated).
  * Every question found, good or not, is an item in file order; an option or
  * ANSWER line outside any question is an item of its own (source_type 'aiken',
- * no question). Text is plain: `<b>` and `&` stay as written.
+ * no question). Text is plain: `<b>` and `&` stay as written. Each question
+ * becomes one of `type`.
  */
-export function parseAiken(text: string): ParsedBank {
+export function readAiken(text: string, type: AikenType): ParsedBank {
   const items: ParsedItem[] = [];
   const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
   let open: OpenQuestion | null = null;
@@ -118,7 +129,7 @@ export function parseAiken(text: string): ParsedBank {
         items.push(errorItem(line, `Question not started on line ${line}`, 'aiken'));
         return;
       }
-      items.push(closeQuestion(open, answer[1], line));
+      items.push(closeQuestion(open, answer[1], line, type));
       open = null;
       return;
     }

@@ -36,7 +36,7 @@ Close
 
 Body
   = _ feedback:GeneralFeedback? &"}" { return { kind: "empty", answers: [], feedback: feedback ?? null }; }
-  / _ "#" answers:AnswerList feedback:GeneralFeedback? { return { kind: "numeric", answers, feedback: feedback ?? null }; }
+  / _ "#" answers:AnswerList feedback:GeneralFeedback? { return { kind: "numerical", answers, feedback: feedback ?? null }; }
   / answers:AnswerList feedback:GeneralFeedback? { return { kind: "answers", answers, feedback: feedback ?? null }; }
 
 AnswerList
@@ -81,3 +81,36 @@ Escaped
 _
   = [ \t\r\n]*
 `;
+
+// What the grammar gives, as read.ts and the types' readers read it.
+
+/** A format marker: `[html]`, `[moodle]`, `[plain]`, `[markdown]`. */
+export type GiftFormat = 'html' | 'moodle' | 'plain' | 'markdown';
+
+/** A text and the format it names (null: none, it takes its question's). */
+export interface GiftText {
+  format: GiftFormat | null;
+  text: string;
+}
+
+/** One answer of a block: its prefix ("=" right, "~" other), weight, text and feedback. */
+export interface GiftAnswer extends GiftText {
+  prefix: '=' | '~' | null;
+  weight: string | null;
+  feedback: GiftText[];
+}
+
+/** An answer block: `{}` (empty), `{#...}` (numerical) or `{...}` (answers), and its general feedback. */
+export interface GiftBlock {
+  kind: 'empty' | 'numerical' | 'answers';
+  answers: GiftAnswer[];
+  feedback: GiftText | null;
+}
+
+/** One question: its title, its text before the block, the block (none: a description), the text after it. */
+export interface GiftQuestion {
+  title: string | null;
+  stem: GiftText;
+  block: GiftBlock | null;
+  tail: string;
+}
