@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { parseMoodleXml, toMoodleXml } from '../../../functions/src/questionTypes/bankFormats';
-import { moodleFormula } from '../../../functions/src/interchange/moodleXml/calculated';
+import { moodleFormula } from '../../../functions/src/questionTypes/calculated/moodleXml';
 import { stored, storedAgain } from '../storedRoundTrip';
 
 // Moodle's calculated, simple calculated and calculated multichoice: read as calculated (with choices
