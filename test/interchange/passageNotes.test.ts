@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { ExportQuestion } from '../../functions/src/interchange/exportModel';
 import { giftQuestion } from '../../functions/src/questionTypes/formats/gift';
-import { moodleQuestion } from '../../functions/src/interchange/moodleXml/write';
+import { moodleQuestion } from '../../functions/src/questionTypes/formats/moodleXml';
 
 // GIFT and Moodle XML have no link from a question to its passage: the export says so on the
 // question, which is written as ever (docs/question-types.md, "Passages").

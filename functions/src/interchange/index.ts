@@ -17,9 +17,37 @@ export type { AikenType } from './aiken/read';
 // GIFT: its reader, writer and what the types' mappings are written with, as one namespace.
 export * as gift from './gift/kit';
 
-// Moodle XML.
-export { parseMoodleXml } from './moodleXml/read';
-export { MoodleXmlWriter, toMoodleXml } from './moodleXml/write';
+// Moodle XML: the format's kit, read and written through the table of the types' mappings it is
+// given (questionTypes/formats/moodleXml.ts), and what a type's mapping is written with.
+export { readMoodleXml } from './moodleXml/read';
+export { MoodleXmlFileWriter, moodleQuestion, writeMoodleXml } from './moodleXml/write';
+export { moodleXmlTypes } from './moodleXml/types';
+export type { MoodleReader, MoodleWriter, MoodleWritten, MoodleXmlMapping, MoodleXmlTypes } from './moodleXml/types';
+export { percent } from './moodleXml/questionReader';
+export type { DefaultMarks, FieldText, GradedAnswer, QuestionReader, TypedDraft } from './moodleXml/questionReader';
+export type { QuestionWriter } from './moodleXml/questionWriter';
+// What the types' Moodle XML mappings use of the formats' shared kit.
+export {
+  alternativeGrades,
+  EXPORT_TAGS,
+  formatNumber,
+  gradeChanges,
+  htmlLine,
+  isAllOrNothingCredits,
+  matchingDistractors,
+  MAX_ESSAY_ATTACHMENTS,
+  moodleCredits,
+  nearestMoodleGrade,
+} from './conventions';
+export { literalStars } from './gift/write';
+export { imageDimensions } from './imageSize';
+export { labelledImageDraft, PLACED_ON_IMAGE, zoneAt } from './labelledImage';
+export type { DropZone } from './labelledImage';
+export { Refusal } from './model';
+export type { AlternativeAnswer, GapDraft } from './model';
+export { element, elements, textOf } from './xml';
+export type { XmlElement } from './xml';
+export { element as xmlElement, textElement } from './xmlText';
 
 // QTI.
 export { parseQtiPackage, parseQtiXml } from './qti/read';

@@ -1,7 +1,13 @@
-import { htmlLine } from '../conventions';
-import { type DropZone, zoneAt } from '../labelledImage';
-import { Refusal } from '../model';
-import { element, elements, textOf, type XmlElement } from '../xml';
+import {
+  element,
+  elements,
+  htmlLine,
+  Refusal,
+  textOf,
+  zoneAt,
+  type DropZone,
+  type XmlElement,
+} from '../../interchange';
 
 // Pure: a Moodle drag-and-drop onto image question's drags and drop boxes (labelledImage.ts makes
 // them a gap fill). A drag is a text (its line breaks, written <br/>, become spaces) or an image,

@@ -1,11 +1,25 @@
+import {
+  element,
+  elements,
+  EXPORT_TAGS,
+  formatNumber,
+  gradeChanges,
+  nearestMoodleGrade,
+  Refusal,
+  textElement,
+  textOf,
+  xmlElement as xml,
+  type ExportQuestion,
+  type MoodleReader,
+  type MoodleWritten,
+  type MoodleXmlMapping,
+  type QuestionDraft,
+  type XmlElement,
+} from '../../interchange';
 import { seededFractions } from '../../shared';
-import { element, elements, textOf, type XmlElement } from '../xml';
-import { formatNumber, gradeChanges, nearestMoodleGrade } from '../conventions';
-import type { ExportQuestion } from '../exportModel';
-import { Refusal, type QuestionDraft } from '../model';
-import { element as xml, textElement } from '../xmlText';
 
-// Pure: a Moodle calculated or simple calculated question's key as our calculated question holds it.
+// A calculated question in Moodle XML: Moodle's calculated and simple calculated (a formula), and its
+// calculated multichoice (a choice among formulas' values); written as calculated or calculatedmulti.
 // Moodle keeps each wildcard's dataset (a range, and the values it drew from it, which every attempt
 // picks among); we draw each attempt's values from the range itself, so a dataset becomes its range,
 // said in a warning. Tolerance types: 1 relative, 2 nominal (absolute), 3 geometric (read as relative).
@@ -41,7 +55,7 @@ function variableOf(definition: XmlElement, warnings: string[], drawnFromRange: 
 }
 
 /** The variables of the question's dataset definitions, in their order (`drawnFromRange`: our export's, its stored values drawn from the ranges). */
-export function variablesOf(question: XmlElement, warnings: string[], drawnFromRange = false): Variable[] {
+function variablesOf(question: XmlElement, warnings: string[], drawnFromRange = false): Variable[] {
   const holder = element(question, 'dataset_definitions');
   const definitions = holder ? elements(holder, 'dataset_definition') : [];
   if (definitions.length === 0) throw new Refusal('It defines no wildcard (no dataset definitions)');
@@ -49,7 +63,7 @@ export function variablesOf(question: XmlElement, warnings: string[], drawnFromR
 }
 
 /** The key of its answer worth 100%: formula, tolerance and how the tolerance reads. */
-export function keyOf(
+function keyOf(
   answers: ReadonlyArray<{ element: XmlElement; credit: number }>,
   warnings: string[],
 ): Pick<QuestionDraft, 'formula' | 'tolerance' | 'tolerance_type'> {
@@ -113,7 +127,7 @@ function choiceDecimals(answer: XmlElement, n: number, warnings: string[]): numb
  * multiple-answer one (`single` 0) is read as one choice (its best answer raised to 100%, warned);
  * a negative grade earns 0 here (warned).
  */
-export function choicesOf(
+function choicesOf(
   answers: ReadonlyArray<{ element: XmlElement; credit: number }>,
   single: boolean,
   warnings: string[],
@@ -139,6 +153,32 @@ export function choicesOf(
   if (!key) throw new Refusal('No answer is worth 100%, as Moodle requires');
   return { choices, formula: key.formula };
 }
+
+/** A formula over wildcards drawn per attempt (calculated, simple calculated): its datasets become ranges. */
+const calculated: MoodleReader = (r) => {
+  const variables = variablesOf(r.question, r.warnings, r.tags.drawnFromRange);
+  const key = keyOf(r.gradedAnswers(), r.warnings);
+  const units = r.child('units');
+  if (units && elements(units, 'unit').length > 0)
+    r.warnings.push('Its units are not carried: answers are plain numbers here');
+  if (r.value('synchronize') === '1') r.notCarried.push('datasets shared with other questions (synchronize)');
+  return r.assemble({ question_type: 'calculated', variables, ...key });
+};
+
+/** A choice among formulas' values (calculated multichoice): calculated with choices, its datasets ranges as calculated's. */
+const calculatedmulti: MoodleReader = (r) => {
+  const variables = variablesOf(r.question, r.warnings, r.tags.drawnFromRange);
+  const single = !['false', '0'].includes(r.value('single') ?? 'true');
+  const { choices, formula } = choicesOf(r.gradedAnswers(), single, r.warnings);
+  const withFeedback = elements(r.question, 'answer').some((a) => {
+    const feedback = element(a, 'feedback');
+    return feedback !== undefined && r.fieldText(feedback) !== '';
+  });
+  if (withFeedback) r.notCarried.push("the answers' feedback");
+  if (r.value('synchronize') === '1') r.notCarried.push('datasets shared with other questions (synchronize)');
+  r.noteChoiceSettings();
+  return r.assemble({ question_type: 'calculated', variables, formula, choices });
+};
 
 // ---- Written: our calculated question as Moodle's calculated (or calculated multichoice with choices)
 
@@ -214,7 +254,7 @@ function calculatedAnswer(
 }
 
 /** The type, the body after the common fields, and the notes of what Moodle will read otherwise. */
-export function calculatedBody(q: ExportQuestion): { type: string; body: string; notes: string[] } {
+function calculatedBody(q: ExportQuestion): Omit<MoodleWritten, 'tags'> {
   const variables = q.variables ?? [];
   const names = variables.map((v) => v.name);
   const choices = q.choices ?? [];
@@ -256,3 +296,9 @@ export function calculatedBody(q: ExportQuestion): { type: string; body: string;
     .join('');
   return { type: 'calculatedmulti', body: settings(true) + answers + datasets, notes };
 }
+
+export const calculatedMoodleXml: MoodleXmlMapping = {
+  reads: { calculated, calculatedsimple: calculated, calculatedmulti },
+  // Its stored values are drawn from the ranges, which the tag says so that they are read back as ranges.
+  write: ({ q }) => ({ ...calculatedBody(q), tags: [EXPORT_TAGS.drawnFromRange] }),
+};

@@ -1,7 +1,12 @@
+import {
+  formatNumber,
+  htmlLine,
+  literalStars,
+  Refusal,
+  type AlternativeAnswer,
+  type GapDraft,
+} from '../../interchange';
 import { parseNumberText } from '../../shared';
-import { formatNumber, htmlLine } from '../conventions';
-import { literalStars } from '../gift/write';
-import { Refusal, type AlternativeAnswer, type GapDraft } from '../model';
 
 // Pure: Moodle's embedded answers (qtype_multianswer, "cloze"), read into gaps
 // and written from them. One embedded answer is `{weight:TYPE:alternatives}`,

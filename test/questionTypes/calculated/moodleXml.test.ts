@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { parseMoodleXml, toMoodleXml } from '../../../functions/src/questionTypes/bankFormats';
-import { moodleFormula } from '../../../functions/src/interchange/moodleXml/calculated';
-import { stored, storedAgain } from '../storedRoundTrip';
+import { moodleFormula } from '../../../functions/src/questionTypes/calculated/moodleXml';
+import { stored, storedAgain } from '../../interchange/storedRoundTrip';
 
 // Moodle's calculated, simple calculated and calculated multichoice: read as calculated (with choices
 // for the multichoice), written back as Moodle writes them, and read back equal.

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { parseMoodleXml, toMoodleXml } from '../../../functions/src/questionTypes/bankFormats';
-import { HOTSPOT_ON_MAP as hotspot, MEDIA, stored, storedAgain } from '../storedRoundTrip';
+import { HOTSPOT_ON_MAP as hotspot, MEDIA, stored, storedAgain } from '../../interchange/storedRoundTrip';
 
 // A hotspot written as Moodle's drag-and-drop markers (its image the background, each correct area a
 // drop zone expecting the marker of its label) and read back as the hotspot it was.

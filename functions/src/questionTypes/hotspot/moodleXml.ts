@@ -1,9 +1,22 @@
-import type { ExportQuestion } from '../exportModel';
-import { Refusal, type QuestionDraft } from '../model';
-import { element, elements, textOf, type XmlElement } from '../xml';
-import { element as xml, textElement } from '../xmlText';
+import {
+  element,
+  elements,
+  EXPORT_TAGS,
+  imageDimensions,
+  Refusal,
+  textElement,
+  textOf,
+  xmlElement as xml,
+  type ExportQuestion,
+  type MoodleReader,
+  type MoodleWriter,
+  type MoodleXmlMapping,
+  type QuestionDraft,
+  type XmlElement,
+} from '../../interchange';
 
-// Pure: a Moodle drag-and-drop markers question's drop zones as a hotspot's areas, in the background
+// A hotspot in Moodle XML: Moodle's drag-and-drop markers (ddmarker), its background the image.
+// A Moodle drag-and-drop markers question's drop zones as a hotspot's areas, in the background
 // image's pixels: a circle "x,y;r", a rectangle "x,y;w,h" (its top left corner and size), a polygon
 // "x1,y1;x2,y2;…". Each zone expects one of the markers; a hotspot placing points has no markers,
 // so a point in any zone counts (said in a warning by the reader).
@@ -49,13 +62,35 @@ function markersOf(question: XmlElement): Map<string, { text: string; copies: nu
 }
 
 /** Every drop zone as a correct area labelled by the marker it expects, and the points a taker may place. */
-export function dropZones(question: XmlElement): { areas: Area[]; maxPoints: number; markers: string[] } {
+function dropZones(question: XmlElement): { areas: Area[]; maxPoints: number; markers: string[] } {
   const markers = markersOf(question);
   const drops = elements(question, 'drop');
   if (drops.length === 0) throw new Refusal('It has no drop zones');
   const areas = drops.map((drop) => areaOf(drop, markers.get(textOf(element(drop, 'choice') ?? drop).trim())?.text));
   return { areas, maxPoints: Math.min(20, drops.length), markers: [...markers.values()].map((m) => m.text) };
 }
+
+/** Markers dropped on an image: a hotspot placing points, its drop zones the correct areas. */
+const ddmarker: MoodleReader = (r) => {
+  const background = r.backgroundImage();
+  if (!background) throw new Refusal('It has no background image');
+  const size = imageDimensions(background.bytes);
+  if (!size) throw new Refusal('Its background image is not an image whose size can be read');
+  const { areas, maxPoints, markers } = dropZones(r.question);
+  if (!r.tags.anyMarker)
+    r.warnings.push(
+      `Its markers (${markers.join(', ')}) are not carried: a point placed in any drop zone counts, whichever marker Moodle expects there`,
+    );
+  if (r.child('showmisplaced')) r.notCarried.push('highlighting misplaced markers');
+  r.noteCombinedFeedback();
+  return r.assemble({
+    question_type: 'hotspot',
+    image: { src: background.src, ...size },
+    areas,
+    select: 'points',
+    max_points: maxPoints,
+  });
+};
 
 // ---- Written: a hotspot as Moodle's drag-and-drop markers
 
@@ -74,7 +109,7 @@ function zoneOf(area: Area): { shape: string; coords: string } {
  * each correct area a drop zone expecting the marker of its label (one marker per label, as many
  * copies as its zones; an area without a label is marked "Point n"); what ddmarker cannot say noted.
  */
-export function ddmarkerBody(q: ExportQuestion, file: string): { body: string; notes: string[] } {
+function ddmarkerBody(q: ExportQuestion, file: string): { body: string; notes: string[] } {
   const areas = q.areas ?? [];
   const correct = areas.map((a, i) => ({ area: a, n: i + 1 })).filter((a) => a.area.correct);
   const labelOf = (a: { area: Area; n: number }) => a.area.label ?? `Point ${a.n}`;
@@ -117,3 +152,14 @@ export function ddmarkerBody(q: ExportQuestion, file: string): { body: string; n
     notes.push(`ddmarker places one marker per drop zone, not ${q.max_points} points`);
   return { body: file + drags + drops, notes };
 }
+
+/** A hotspot as ddmarker, its image the background file it carries; one whose image is no stored file cannot be. */
+const write: MoodleWriter = (w) => {
+  const background = w.backgroundFile(w.q.image?.src ?? '');
+  if (!background)
+    return { cannot: 'a hotspot question whose image is not a stored media file (ddmarker carries its background)' };
+  // Its markers are not carried: the tag says a point in any drop zone counts, as it does here.
+  return { type: 'ddmarker', ...ddmarkerBody(w.q, background), tags: [EXPORT_TAGS.anyMarker] };
+};
+
+export const hotspotMoodleXml: MoodleXmlMapping = { reads: { ddmarker }, write };

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { embeddedAnswerOf, gapsOfText } from '../../../functions/src/interchange/moodleXml/cloze';
+import { embeddedAnswerOf, gapsOfText } from '../../../functions/src/questionTypes/gapFill/cloze';
 import { Refusal, type GapDraft } from '../../../functions/src/interchange/model';
 
 // Pure: Moodle's embedded answers ({weight:TYPE:alternatives}) read into gaps and written from them.
