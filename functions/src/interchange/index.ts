@@ -21,6 +21,9 @@ export { GiftWriter, giftPoolNotes, toGift } from './gift/write';
 export { parseMoodleXml } from './moodleXml/read';
 export { MoodleXmlWriter, toMoodleXml } from './moodleXml/write';
 
-// QTI.
+// QTI: the packages, given the types (questionTypes/formats/qti.ts binds them), and the kit each
+// type's mapping (questionTypes/<type>/qti.ts) is written with.
 export { parseQtiPackage, parseQtiXml } from './qti/read';
-export { QtiPackageWriter, toQtiPackage } from './qti/write';
+export { QtiPackageWriter, writeQtiPackage } from './qti/write';
+export type { QtiMapping, QtiTypes } from './qti/port';
+export * as qtiWriting from './qti/writingKit';
