@@ -23,7 +23,8 @@ export { MoodleXmlWriter, toMoodleXml } from './moodleXml/write';
 
 // QTI: the packages, given the types (questionTypes/formats/qti.ts binds them), and the kit each
 // type's mapping (questionTypes/<type>/qti.ts) is written with.
-export { parseQtiPackage, parseQtiXml } from './qti/read';
+export { readQtiPackage, readQtiXml } from './qti/read';
 export { QtiPackageWriter, writeQtiPackage } from './qti/write';
 export type { QtiMapping, QtiTypes } from './qti/port';
+export * as qtiReading from './qti/readingKit';
 export * as qtiWriting from './qti/writingKit';

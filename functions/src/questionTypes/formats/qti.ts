@@ -1,10 +1,12 @@
 import {
-  parseQtiPackage,
-  parseQtiXml,
   QtiPackageWriter as PackageWriter,
+  readQtiPackage,
+  readQtiXml,
   writeQtiPackage,
   type ExportQuestion,
   type ExportTest,
+  type ParsedBank,
+  type qtiReading,
   type qtiWriting,
   type QtiMapping,
   type QtiTypes,
@@ -44,11 +46,22 @@ export const QTI_MAPPINGS: ReadonlyArray<QtiMapping> = [
   descriptionQti,
 ];
 
-/** The one mapping of `mappings` that `has` something, or a thrown bug. */
+/** The one mapping that `has` something, or a thrown bug. */
 function theOne(mappings: ReadonlyArray<QtiMapping>, has: (m: QtiMapping) => boolean, what: string): QtiMapping {
   const found = mappings.filter(has);
   if (found.length !== 1) throw new Error(`QTI needs one type ${what}, and ${found.length} are`);
   return found[0];
+}
+
+/** Each interaction's reader, from the types that read it: a second reader of one is a thrown bug. */
+function readersOf(mappings: ReadonlyArray<QtiMapping>): QtiTypes['readers'] {
+  const readers = new Map<string, InteractionReader>();
+  for (const m of mappings)
+    for (const [interaction, reader] of Object.entries(m.readers ?? {})) {
+      if (readers.has(interaction)) throw new Error(`Two QTI readers of ${interaction}`);
+      readers.set(interaction, reader);
+    }
+  return readers;
 }
 
 /** The table the QTI reader and writer are given: each type's mapping, with the facts its module states. */
@@ -59,12 +72,24 @@ function qtiTypes(mappings: ReadonlyArray<QtiMapping>): QtiTypes {
       return [m.type, { write: m.write, scoredByPerson: type.marking === 'person', htmlOptions: type.htmlOptions }];
     }),
   );
-  return { byName, passageType: theOne(mappings, (m) => m.passage === true, 'of passages').type };
+  return {
+    readers: readersOf(mappings),
+    composites: mappings.flatMap((m) => (m.composite ? [m.composite] : [])),
+    noInteraction: theOne(mappings, (m) => m.noInteraction !== undefined, 'of items with no interaction')
+      .noInteraction!,
+    byName,
+    passageType: theOne(mappings, (m) => m.passage === true, 'of passages').type,
+  };
 }
 
 const QTI_TYPES = qtiTypes(QTI_MAPPINGS);
+type InteractionReader = qtiReading.InteractionReader;
 
-export { parseQtiPackage, parseQtiXml };
+/** A lone QTI item file (2.1 or 3.0) as a bank of one question. */
+export const parseQtiXml = (text: string, where?: string): ParsedBank => readQtiXml(QTI_TYPES, text, where);
+
+/** A QTI 3.0 (or 2.1) content package: the items its manifest lists, in its test's sections. */
+export const parseQtiPackage = (bytes: Uint8Array): Promise<ParsedBank> => readQtiPackage(QTI_TYPES, bytes);
 
 /** A QTI 3.0 package written question by question (a streamed export), each as its type's mapping writes it. */
 export class QtiPackageWriter extends PackageWriter {

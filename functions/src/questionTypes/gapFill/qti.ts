@@ -1,9 +1,36 @@
-import { qtiWriting, type ExportQuestion, type QtiMapping } from '../../interchange';
+import { qtiReading, qtiWriting, type ExportQuestion, type QtiMapping } from '../../interchange';
 import { gapFill } from './module';
+import { GAP_NUMBER_ATTRIBUTE, gapFillPart, isGapInteraction } from './qtiGaps';
 
 // A gap fill in QTI: each gap an interaction in the text (a text entry, an inline choice, or a gap
-// of one gap match holding the text when any gap is a drag), numbered as the question numbers it.
+// of one gap match holding the text when any gap is a drag), numbered as the question numbers it
+// (qtiGaps.ts reads them back). A graphic gap match, labels placed on an image, is one too.
 
+const {
+  PLACED_ON_IMAGE,
+  Refusal,
+  attr,
+  collapse,
+  correctValues,
+  descendants,
+  imageSource,
+  kids,
+  labelledImageDraft,
+  numberOf,
+  optionText,
+  qtiName,
+  textOf,
+  zoneAt,
+} = qtiReading;
+type CompositeReader = qtiReading.CompositeReader;
+type InteractionPart = qtiReading.InteractionPart;
+type InteractionReader = qtiReading.InteractionReader;
+type ItemReading = qtiReading.ItemReading;
+type XmlElement = qtiReading.XmlElement;
+type AlternativeAnswer = qtiWriting.AlternativeAnswer;
+type ExportMedia = qtiWriting.ExportMedia;
+type GapDraft = qtiWriting.GapDraft;
+type ItemParts = qtiWriting.ItemParts;
 const {
   correctResponse,
   element,
@@ -16,15 +43,82 @@ const {
   textBlock,
   variable,
 } = qtiWriting;
-type AlternativeAnswer = qtiWriting.AlternativeAnswer;
-type ExportMedia = qtiWriting.ExportMedia;
-type GapDraft = qtiWriting.GapDraft;
-type ItemParts = qtiWriting.ItemParts;
+
+// ---- Reading
+
+/**
+ * A graphic gap match: labels (gap images, or gap texts as QTI 3 allows) placed on the image's
+ * associable hotspots, keyed label → hotspot; a gap fill as Moodle's drag and drop onto image is
+ * (labelledImage.ts). One that places its labels in text gaps (`gap`) or has no associable hotspot is
+ * malformed: reported so, never read as something else.
+ */
+function graphicGapMatchInteraction(item: ItemReading): InteractionPart {
+  const inside = [...descendants(item.interaction)].map(qtiName);
+  const hotspots = kids(item.interaction, 'associableHotspot');
+  if (inside.includes('gap') || hotspots.length === 0)
+    throw new Refusal(
+      `A malformed graphic gap match: ${inside.includes('gap') ? 'it places its labels in text gaps (qti-gap), which belong to a gap match, and ' : ''}it has no associable hotspots on its image to place them on, as QTI requires`,
+    );
+  const labelled = kids(item.interaction).filter((k) => ['gapImg', 'gapText'].includes(qtiName(k)));
+  if (labelled.length === 0) throw new Refusal('It has no labels to place (gap images)');
+  const labels = new Map(labelled.map((l, i) => [attr(l, 'identifier') ?? '', labelOf(l, i, item.warnings)]));
+  const image = imageSource(item);
+  const key = new Map(
+    correctValues(item.declaration).map((pair) => {
+      const [label, hotspot] = pair.trim().split(/\s+/);
+      return [hotspot, label] as const;
+    }),
+  );
+  if (key.size === 0) throw new Refusal('The item has no correct response');
+  const zones = hotspots.flatMap((h, i) => {
+    const label = labels.get(key.get(attr(h, 'identifier') ?? '') ?? '');
+    if (label === undefined) return [];
+    const [x = 0, y = 0] = (attr(h, 'coords') ?? '').split(',').map((c) => Math.round(Number(c.trim())));
+    const own = collapse(attr(h, 'hotspotLabel') ?? '');
+    return [{ name: own ? `Box ${i + 1} (${own})` : zoneAt(i + 1, x, y), answer: label }];
+  });
+  const unkeyed = hotspots.length - zones.length;
+  if (unkeyed > 0)
+    item.warnings.add(
+      `${unkeyed} hotspot${unkeyed === 1 ? '' : 's'} without a label in the key ${unkeyed === 1 ? 'is' : 'are'} left out`,
+    );
+  const reusable = labelled.some((l) => (numberOf(attr(l, 'matchMax')) ?? 1) !== 1);
+  const { question_text: placed, ...draft } = labelledImageDraft('', image, zones, [...labels.values()], reusable);
+  item.warnings.add(PLACED_ON_IMAGE);
+  if (item.useMapping)
+    item.warnings.add("The mapping's scores were not carried: each label placed right earns its share");
+  return {
+    draft: { question_type: gapFill.name, ...draft },
+    marks: item.marks ?? 1,
+    textAfter: placed,
+    fallbackText: 'Place each label in its box on the image.',
+  };
+}
+
+/** A label as text: a gap text's own, a gap image's `objectLabel` or its image's alt text (warned). */
+function labelOf(label: XmlElement, index: number, warnings: Set<string>): string {
+  if (qtiName(label) === 'gapText') return optionText(label, index, warnings);
+  const image = [...descendants(label)].find((d) => ['img', 'object'].includes(qtiName(d)));
+  const text = collapse(attr(label, 'objectLabel') ?? attr(image ?? label, 'alt') ?? textOf(image ?? label));
+  if (text === '')
+    throw new Refusal(`Label ${index + 1} is an image without alt text: a label here is a text`, 'unsupported');
+  warnings.add(`The image labels are carried as their text (labels here are texts)`);
+  return text;
+}
+
+/** A lone inline choice or gap match: the gaps of its text, one gap or a gap match's. */
+const oneGapInteraction: InteractionReader = {
+  read: (item) => gapFillPart(item.body, [item], item.ctx, item.marks),
+  inText: true,
+};
+
+/** Several interactions that can each be a gap: the gaps of one text. */
+const gapsOfText: CompositeReader = {
+  holds: (root, interactions) => interactions.every((interaction) => isGapInteraction(root, interaction)),
+  read: ({ body, interactions, reading, ctx, marks }) => gapFillPart(body, interactions.map(reading), ctx, marks),
+};
 
 // ---- Writing
-
-/** On each gap of our export: its number in the question (`[[n]]`), which text order need not be. */
-export const GAP_NUMBER_ATTRIBUTE = 'data-gap';
 
 /** A gap's points: its weight's share of the marks, times an answer's credit. */
 function gapPoints(q: ExportQuestion): (gap: GapDraft, credit: number) => number {
@@ -202,4 +296,13 @@ function gapFillItem(
   };
 }
 
-export const gapFillQti: QtiMapping = { type: gapFill.name, write: gapFillItem };
+export const gapFillQti: QtiMapping = {
+  type: gapFill.name,
+  readers: {
+    inlineChoiceInteraction: oneGapInteraction,
+    gapMatchInteraction: oneGapInteraction,
+    graphicGapMatchInteraction: { read: graphicGapMatchInteraction },
+  },
+  composite: gapsOfText,
+  write: gapFillItem,
+};
