@@ -20,8 +20,6 @@ function descriptionPart(root: XmlElement, warnings: Set<string>): InteractionPa
   return { draft: { question_type: description.name }, marks: 0 };
 }
 
-// ---- Writing
-
 export const descriptionQti: QtiMapping = {
   type: description.name,
   noInteraction: descriptionPart,
