@@ -49,6 +49,10 @@ export { element, elements, textOf } from './xml';
 export type { XmlElement } from './xml';
 export { element as xmlElement, textElement } from './xmlText';
 
-// QTI.
-export { parseQtiPackage, parseQtiXml } from './qti/read';
-export { QtiPackageWriter, toQtiPackage } from './qti/write';
+// QTI: the packages, given the types (questionTypes/formats/qti.ts binds them), and the kit each
+// type's mapping (questionTypes/<type>/qti.ts) is written with.
+export { readQtiPackage, readQtiXml } from './qti/read';
+export { QtiPackageWriter, writeQtiPackage } from './qti/write';
+export type { QtiMapping, QtiTypes } from './qti/port';
+export * as qtiReading from './qti/readingKit';
+export * as qtiWriting from './qti/writingKit';

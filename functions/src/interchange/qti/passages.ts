@@ -40,6 +40,8 @@ export function passageItem(
   path: string,
   pkg: PackageFiles | undefined,
   category: string[] | null,
+  /** The type a passage is read as (a description). */
+  passageType: string,
 ): { item: ParsedItem; media: Map<string, MediaFile> } {
   const warnings = new Set<string>();
   const ctx: HtmlContext = {
@@ -69,7 +71,7 @@ export function passageItem(
   if (content.html === '') return { item: report('The passage has no text'), media: new Map() };
   const plain = content.plain !== undefined;
   const question: QuestionDraft = {
-    question_type: 'description',
+    question_type: passageType,
     question_text: plain ? content.plain! : content.html,
     text_format: plain ? 'plain' : 'html',
     marks: 0,

@@ -1,4 +1,4 @@
-import { htmlOptionsOf, withHtmlChoices } from '../richOptions';
+import { withHtmlChoices } from '../richOptions';
 import {
   BankFileRefused,
   type MediaFile,
@@ -24,10 +24,8 @@ import {
   wrapperAmong,
 } from './html';
 import { alwaysSet, declaredMaximum, mappingOf, responseRules } from './scoring';
-import { essayWithUpload, INTERACTIONS, type InteractionPart, type ItemReading } from './interactions';
-import { GRAPHIC_INTERACTIONS } from './graphics';
-import { PART_INTERACTIONS } from './parts';
-import { gapFill, isGapInteraction } from './gaps';
+import type { InteractionPart, ItemReading } from './interactions';
+import type { InteractionReader, ItemInteractions, QtiTypes } from './port';
 import {
   extraPassageWarning,
   isPassageRoot,
@@ -41,15 +39,18 @@ import {
 // The two versions differ mostly in spelling (`choiceInteraction` and
 // `maxChoices` in 2.1, `qti-choice-interaction` and `max-choices` in 3.0), so
 // every element is read by one canonical name and every attribute under either
-// spelling. What an item holds that the bank cannot (a hotspot, a template, two
-// interactions) makes it unsupported by its own name; what is carried only in
-// part is a warning on it. QTI 1.2 is a different language and is refused.
+// spelling. Each interaction is read by the reader the types given have for it
+// (questionTypes/<type>/qti.ts), several of one item by the one that reads them
+// together. What an item holds that the bank cannot (a slider, a template, two
+// interactions no type reads together) makes it unsupported by its own name;
+// what is carried only in part is a warning on it. QTI 1.2 is a different
+// language and is refused.
 //
 // Our own export's conventions (write.ts) are read back: a text wrapped in
 // an element with `data-text-format` (plain: its text, not HTML; html: its
 // content) and, on the question text's wrapper, `data-untitled` (the item's
-// title was made from the text: no title); `data-max-words` on an extended
-// text interaction; the difficulty in the manifest's LOM (any package's).
+// title was made from the text: no title); the types' own (`data-max-words`
+// on an extended text…); the difficulty in the manifest's LOM (any package's).
 
 const QTI12_REFUSED =
   'QTI 1.2 (questestinterop, namespace ims_qtiasiv1p2) is not supported; export QTI 2.1 or 3.0 from the other system instead';
@@ -111,7 +112,7 @@ function reportedItem(
 }
 
 /** One assessment item (2.1 or 3.0) as a parsed item. */
-function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
+function parseItem(types: QtiTypes, root: XmlElement, place: ItemPlace): ItemResult {
   const title = attr(root, 'title')?.trim() || null;
   const warnings = new Set<string>();
   let sourceType = localName(root);
@@ -119,7 +120,7 @@ function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
     refuseChangingItem(root);
     const body = kid(root, 'itemBody');
     if (!body) throw new Refusal('The item has no item body');
-    const interactions = bodyInteractions(root, body);
+    const interactions = bodyInteractions(types, root, body);
     sourceType = interactions.length > 0 ? interactions.map(localName).join(' + ') : 'no interaction';
     if (kids(root, 'stylesheet').length > 0) warnings.add('The item stylesheet was not carried');
     const ctx: HtmlContext = {
@@ -134,29 +135,23 @@ function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
     const marks = declaredMarks(root, warnings);
     const reading = (interaction: XmlElement): ItemReading => ({
       root,
+      body,
       interaction,
-      ...scoringOf(root, interaction, warnings),
+      ...scoringOf(types, root, interaction, warnings),
       ctx,
       warnings,
       marks,
     });
-    // The interaction read apart from the text: the text is read with it taken out (and its prompt in its place).
-    const upload = uploadAmongEntries(interactions);
-    const apart = interactions.length === 1 && !isGapFill(root, interactions) ? interactions[0] : upload;
-    if (apart && !TEXT_HOLDING.has(qtiName(apart))) ctx.interaction = apart;
     const part =
       interactions.length === 0
-        ? descriptionPart(root, warnings)
-        : upload
-          ? essayWithUpload(reading(upload), mergedEntries(interactions, upload, ctx).map(reading))
-          : apart
-            ? readerOf(apart)(reading(apart))
-            : gapFill(body, interactions.map(reading), ctx, marks);
+        ? types.noInteraction(root, warnings)
+        : interactionsPart(types, root, { body, interactions, reading, ctx, marks });
     const read = bodyText(body, ctx);
     const text = read.content.html === '' && part.fallbackText ? fallbackText(read, part.fallbackText, warnings) : read;
     const general = generalFeedback(root, ctx, part.carried ?? new Set());
     const drafted = itemDraft(title, place, text, part, general);
-    const question = withHtmlChoices(drafted, ctx.richOptions ?? new Set(), htmlOptionsOf(drafted.question_type));
+    const htmlOptions = types.byName.get(drafted.question_type)?.htmlOptions ?? null;
+    const question = withHtmlChoices(drafted, ctx.richOptions ?? new Set(), htmlOptions);
     if (ctx.problems.length > 0) throw new Refusal(ctx.problems.join('; '));
     if (text.content.html === '') throw new Refusal('The item has no text: its body holds only the interaction');
     const warned = [...place.notes, ...warnings];
@@ -184,46 +179,30 @@ function parseItem(root: XmlElement, place: ItemPlace): ItemResult {
 }
 
 /**
- * The text entries beside an upload, each marked in the text by what stands in its place: nothing for
- * an extended text (the essay's own box), a blank for a text entry amid running text.
+ * The part one interaction, or several read as one question, give. An interaction is read apart
+ * from the text (the text is read with it taken out, its prompt in its place) unless it stands in it.
  */
-function mergedEntries(interactions: XmlElement[], upload: XmlElement, ctx: HtmlContext): XmlElement[] {
-  const entries = interactions.filter((i) => i !== upload);
-  for (const entry of entries) {
-    const blank = qtiName(entry) === 'textEntryInteraction' ? '_____' : '';
-    ctx.marked!.set(entry, { html: blank, text: blank });
+function interactionsPart(types: QtiTypes, root: XmlElement, item: ItemInteractions): InteractionPart {
+  const { interactions, ctx } = item;
+  if (interactions.length === 1) {
+    const reader = readerOf(types, interactions[0]);
+    if (!reader.inText) ctx.interaction = interactions[0];
+    return reader.read(item.reading(interactions[0]));
   }
-  return entries;
+  // bodyInteractions refused the interactions no composite holds.
+  const composite = types.composites.find((c) => c.holds(root, interactions))!;
+  const apart = composite.apart?.(interactions);
+  if (apart) ctx.interaction = apart;
+  return composite.read(item);
 }
-
-/** The readers of an interaction read on its own. */
-const READERS = new Map([...INTERACTIONS, ...PART_INTERACTIONS, ...GRAPHIC_INTERACTIONS]);
 
 /** Interactions whose content is the question's text (its hot texts, its gaps). */
 const TEXT_HOLDING = new Set(['hottextInteraction', 'gapMatchInteraction']);
 
-function readerOf(interaction: XmlElement): (item: ItemReading) => InteractionPart {
-  const read = READERS.get(qtiName(interaction));
-  if (!read) throw new Refusal(`${localName(interaction)} is not a question type the bank supports`, 'unsupported');
-  return read;
-}
-
-/** Whether the interactions are the gaps of one text: several gaps, or an inline choice or a gap match alone (a text entry alone is a short answer). */
-function isGapFill(root: XmlElement, interactions: XmlElement[]): boolean {
-  if (!interactions.every((interaction) => isGapInteraction(root, interaction))) return false;
-  return (
-    interactions.length > 1 || ['inlineChoiceInteraction', 'gapMatchInteraction'].includes(qtiName(interactions[0]))
-  );
-}
-
-/** The interactions an upload may stand beside in one essay: the texts it is written in. */
-const ESSAY_ENTRIES = new Set(['extendedTextInteraction', 'textEntryInteraction']);
-
-/** The one upload of an item whose other interactions are text entries (one essay taking files), or undefined. */
-function uploadAmongEntries(interactions: XmlElement[]): XmlElement | undefined {
-  const uploads = interactions.filter((i) => qtiName(i) === 'uploadInteraction');
-  if (interactions.length < 2 || uploads.length !== 1) return undefined;
-  return interactions.every((i) => i === uploads[0] || ESSAY_ENTRIES.has(qtiName(i))) ? uploads[0] : undefined;
+function readerOf(types: QtiTypes, interaction: XmlElement): InteractionReader {
+  const reader = types.readers.get(qtiName(interaction));
+  if (!reader) throw new Refusal(`${localName(interaction)} is not a question type the bank supports`, 'unsupported');
+  return reader;
 }
 
 /** An adaptive or a template item changes when delivered: not a fixed question the bank can hold. */
@@ -243,8 +222,8 @@ function refuseChangingItem(root: XmlElement): void {
     );
 }
 
-/** The body's interactions in text order (a gap match's content searched too: our export's text entries stand amid its gaps). None is a description; several that are not gaps of one text, no question the bank can hold. */
-function bodyInteractions(root: XmlElement, body: XmlElement): XmlElement[] {
+/** The body's interactions in text order (a gap match's content searched too: our export's text entries stand amid its gaps). None asks nothing; several that no type reads together, no question the bank can hold. */
+function bodyInteractions(types: QtiTypes, root: XmlElement, body: XmlElement): XmlElement[] {
   const interactions: XmlElement[] = [];
   const find = (el: XmlElement) => {
     for (const child of kids(el)) {
@@ -254,7 +233,7 @@ function bodyInteractions(root: XmlElement, body: XmlElement): XmlElement[] {
     }
   };
   find(body);
-  if (interactions.length > 1 && !isGapFill(root, interactions) && !uploadAmongEntries(interactions))
+  if (interactions.length > 1 && !types.composites.some((c) => c.holds(root, interactions)))
     throw new Refusal(
       `A composite item (${interactions.map(localName).join(', ')}): the bank holds one answer per question, or gaps of one text`,
       'unsupported',
@@ -265,13 +244,14 @@ function bodyInteractions(root: XmlElement, body: XmlElement): XmlElement[] {
 
 /** The interaction's response declaration and how the response processing scores it. */
 function scoringOf(
+  types: QtiTypes,
   root: XmlElement,
   interaction: XmlElement,
   warnings: Set<string>,
 ): Pick<ItemReading, 'declaration' | 'rules' | 'mapping' | 'useMapping'> {
   const responseId = attr(interaction, 'responseIdentifier');
   const declaration = kids(root, 'responseDeclaration').find((d) => attr(d, 'identifier') === responseId);
-  if (!declaration && !['extendedTextInteraction', 'uploadInteraction'].includes(qtiName(interaction)))
+  if (!declaration && !types.readers.get(qtiName(interaction))?.keyless)
     throw new Refusal(`No response declaration for "${responseId ?? ''}"`);
   const rules = responseRules(root, warnings);
   const mapping = mappingOf(declaration);
@@ -351,16 +331,6 @@ function fallbackText(
   return { ...read, content: { ...read.content, html: text, plain: text } };
 }
 
-/** An item that asks nothing (instructions, a passage): a description, its declared responses named as not carried. */
-function descriptionPart(root: XmlElement, warnings: Set<string>): InteractionPart {
-  const declared = kids(root, 'responseDeclaration').length;
-  if (declared > 0)
-    warnings.add(
-      `It declares ${declared} response${declared === 1 ? '' : 's'} but asks for none (no interaction): imported as a description, with no answer and no marks`,
-    );
-  return { draft: { question_type: 'description' }, marks: 0 };
-}
-
 function itemDraft(
   title: string | null,
   place: ItemPlace,
@@ -398,8 +368,8 @@ function decodeUtf8(bytes: Uint8Array): string | undefined {
   }
 }
 
-/** A lone QTI item file (2.1 `assessmentItem`, 3.0 `qti-assessment-item`) as a bank of one question. */
-export function parseQtiXml(text: string, where?: string): ParsedBank {
+/** A lone QTI item file (2.1 `assessmentItem`, 3.0 `qti-assessment-item`) as a bank of one question of `types`. */
+export function readQtiXml(types: QtiTypes, text: string, where?: string): ParsedBank {
   const root = parseXml(text.replace(/^\uFEFF/, ''), where ?? 'the file');
   if (isQti12(root)) throw new BankFileRefused(QTI12_REFUSED, where);
   const name = qtiName(root);
@@ -410,7 +380,7 @@ export function parseQtiXml(text: string, where?: string): ParsedBank {
     );
   if (name !== 'assessmentItem')
     throw new BankFileRefused(`Not a QTI item: the root element is ${localName(root)}`, where);
-  const { item, media } = parseItem(root, { path: where ?? localName(root), category: null, notes: [] });
+  const { item, media } = parseItem(types, root, { path: where ?? localName(root), category: null, notes: [] });
   if (item.status === 'ok')
     for (const { href } of stimulusRefs(root, ''))
       item.warnings.push(
@@ -552,11 +522,11 @@ function readPackageXml(files: Map<string, Uint8Array>, path: string): XmlElemen
   return root;
 }
 
-/** A QTI 3.0 (or 2.1) content package: the items its manifest lists, in the test's sections where a test names them. */
-export async function parseQtiPackage(bytes: Uint8Array): Promise<ParsedBank> {
+/** A QTI 3.0 (or 2.1) content package: the items its manifest lists, in the test's sections where a test names them, as questions of `types`. */
+export async function readQtiPackage(types: QtiTypes, bytes: Uint8Array): Promise<ParsedBank> {
   const files = await readZip(bytes);
   const manifestBytes = files.get('imsmanifest.xml');
-  if (!manifestBytes) return passagesOnly(files);
+  if (!manifestBytes) return passagesOnly(files, types.passageType);
   const manifestText = decodeUtf8(manifestBytes);
   if (manifestText === undefined) throw new BankFileRefused('imsmanifest.xml is not UTF-8 text', 'imsmanifest.xml');
   // The manifest is read by its elements and resource types, never by xsi:schemaLocation (exporters get it wrong).
@@ -605,7 +575,7 @@ export async function parseQtiPackage(bytes: Uint8Array): Promise<ParsedBank> {
   const stimuli = resources.filter((r) => STIMULUS_RESOURCE.test(r.type)).map((r) => r.path);
   if (order.length === 0 && items.length === 0 && stimuli.length === 0)
     throw new BankFileRefused('The package lists no QTI 2.1 or 3.0 items in its manifest', 'imsmanifest.xml');
-  const passages = new Passages(files, items, media);
+  const passages = new Passages(files, items, media, types.passageType);
 
   for (const path of order) {
     const placement = placements.get(path) ?? { category: null, notes: [] };
@@ -634,7 +604,7 @@ export async function parseQtiPackage(bytes: Uint8Array): Promise<ParsedBank> {
       );
       continue;
     }
-    const parsed = parseItem(root, place);
+    const parsed = parseItem(types, root, place);
     // The passages it names come before it, each once.
     if (parsed.item.status === 'ok') passages.link(root, parsed.item, place);
     items.push(parsed.item);
@@ -654,6 +624,8 @@ class Passages {
     private readonly files: Map<string, Uint8Array>,
     private readonly items: ParsedItem[],
     private readonly media: Map<string, MediaFile>,
+    /** The type a passage is read as. */
+    private readonly passageType: string,
   ) {}
 
   /** The passage at `path` as a description, added to the items if not yet read: whether it could be, and why not. */
@@ -668,7 +640,7 @@ class Passages {
     } else if (!isPassageRoot(root)) {
       outcome = { ok: false, why: `is not a passage (its root is ${localName(root)})` };
     } else {
-      const parsed = passageItem(root, path, { files: this.files, itemPath: path }, category);
+      const parsed = passageItem(root, path, { files: this.files, itemPath: path }, category, this.passageType);
       this.items.push(parsed.item);
       for (const [key, file] of parsed.media) this.media.set(key, file);
       outcome = parsed.item.status === 'ok' ? { ok: true } : { ok: false, why: 'could not be imported' };
@@ -704,7 +676,7 @@ class Passages {
  * A zip with no manifest is no content package; one holding only passages (TAO exports a passage
  * so: a div in the QTI namespace) gives them as descriptions. Anything else is refused whole.
  */
-function passagesOnly(files: Map<string, Uint8Array>): ParsedBank {
+function passagesOnly(files: Map<string, Uint8Array>, passageType: string): ParsedBank {
   const refused = () =>
     new BankFileRefused('The zip is not a QTI content package: it has no imsmanifest.xml at its root');
   const paths = [...files.keys()].filter((p) => p.toLowerCase().endsWith('.xml'));
@@ -713,7 +685,7 @@ function passagesOnly(files: Map<string, Uint8Array>): ParsedBank {
   const items: ParsedItem[] = [];
   const media = new Map<string, MediaFile>();
   for (const [path, root] of roots) {
-    const parsed = passageItem(root as XmlElement, path, { files, itemPath: path }, null);
+    const parsed = passageItem(root as XmlElement, path, { files, itemPath: path }, null, passageType);
     parsed.item.warnings.push('A passage with no item (the zip has no manifest): imported as a description');
     items.push(parsed.item);
     if (parsed.item.status === 'ok') for (const [key, file] of parsed.media) media.set(key, file);

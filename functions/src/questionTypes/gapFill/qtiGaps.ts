@@ -1,16 +1,36 @@
-import { type AlternativeAnswer, type GapDraft, type QuestionDraft, Refusal } from '../model';
-import { localName, type XmlElement } from '../xml';
-import { attr, descendants, escapeText, kids, numberOf, qtiName, round5 } from './elements';
-import { type HtmlContext, promptBlock } from './html';
-import { type InteractionPart, type ItemReading } from './interactions';
-import { distinctTexts, PART_INTERACTIONS } from './parts';
-import { type MapEntry, correctValues, gapBranches, toleranceOf } from './scoring';
+import { qtiReading } from '../../interchange';
+import { associateInteraction, matchInteraction } from '../matching/qti';
+import { gapFill } from './module';
 
-// Pure: an item body whose interactions are gaps in its text (text entries,
-// inline choices, a gap match's gaps, a single choice, a match or an
-// association among them) as one gap_fill question: each gap `[[n]]` in text
-// order, its key from the correct response or the mapping (a mapped value a
-// share of the best). A match among other gaps is a drop-down gap per stem.
+// The gaps of a text in QTI: an item body whose interactions are gaps in its text (text entries,
+// inline choices, a gap match's gaps, a single choice, a match or an association among them) as
+// one gap_fill question: each gap `[[n]]` in text order, its key from the correct response or the
+// mapping (a mapped value a share of the best). A match among other gaps is a drop-down gap per stem.
+
+const {
+  Refusal,
+  attr,
+  correctValues,
+  descendants,
+  distinctTexts,
+  escapeText,
+  gapBranches,
+  kids,
+  localName,
+  numberOf,
+  promptBlock,
+  qtiName,
+  round5,
+  toleranceOf,
+} = qtiReading;
+type AlternativeAnswer = qtiReading.AlternativeAnswer;
+type GapDraft = qtiReading.GapDraft;
+type HtmlContext = qtiReading.HtmlContext;
+type InteractionPart = qtiReading.InteractionPart;
+type ItemReading = qtiReading.ItemReading;
+type MapEntry = qtiReading.MapEntry;
+type QuestionDraft = qtiReading.QuestionDraft;
+type XmlElement = qtiReading.XmlElement;
 
 /** On each gap of our export: its number in the question (`[[n]]`), which text order need not be. */
 export const GAP_NUMBER_ATTRIBUTE = 'data-gap';
@@ -185,8 +205,8 @@ function gapMatchGaps(item: ItemReading): InteractionGaps {
 }
 
 /** A match or an association beside other gaps, read as a matching is: each stem a drop-down of the options, its match the answer. */
-function stemGaps(item: ItemReading): InteractionGaps {
-  const { draft } = PART_INTERACTIONS.get(qtiName(item.interaction))!(item);
+function stemGaps(item: ItemReading, readMatching: (item: ItemReading) => InteractionPart): InteractionGaps {
+  const { draft } = readMatching(item);
   const options = draft.options ?? [];
   item.warnings.add(`${named(item)} became a drop-down gap for each of its stems`);
   const stems = (draft.stems ?? []).map((stem, i): StemGap => ({
@@ -201,8 +221,8 @@ const GAP_READERS: Record<string, (item: ItemReading) => InteractionGaps> = {
   inlineChoiceInteraction: inlineChoiceGap,
   gapMatchInteraction: gapMatchGaps,
   choiceInteraction: choiceGap,
-  matchInteraction: stemGaps,
-  associateInteraction: stemGaps,
+  matchInteraction: (item) => stemGaps(item, matchInteraction),
+  associateInteraction: (item) => stemGaps(item, associateInteraction),
 };
 
 /** A gap in the question's order: the element that stands for it, its best score where one is given, its stem. */
@@ -250,7 +270,12 @@ function weighted(slots: Slot[]): GapDraft[] {
 }
 
 /** The body's gap interactions as one gap_fill: gaps numbered in text order, marked in the text. */
-export function gapFill(body: XmlElement, readings: ItemReading[], ctx: HtmlContext, marks?: number): InteractionPart {
+export function gapFillPart(
+  body: XmlElement,
+  readings: ItemReading[],
+  ctx: HtmlContext,
+  marks?: number,
+): InteractionPart {
   const slots = new Map<XmlElement, Slot[]>();
   const drags: InteractionGaps[] = [];
   for (const reading of readings) {
@@ -275,7 +300,7 @@ export function gapFill(body: XmlElement, readings: ItemReading[], ctx: HtmlCont
     next += own.length;
   }
   const draft: Partial<QuestionDraft> = {
-    question_type: 'gap_fill',
+    question_type: gapFill.name,
     gaps: weighted(ordered.flatMap((element) => slots.get(element)!)),
     ...(drags[0] ? { drag_options: drags[0].dragOptions, drag_reusable: drags[0].reusable } : {}),
   };
