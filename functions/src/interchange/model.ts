@@ -114,7 +114,7 @@ export interface ParsedItem {
   /** XML, zip: where it is, e.g. `question[3]` or `items/q1.xml`. */
   path?: string;
   title: string | null;
-  /** The source's own name for its type (`multichoice`, `matching`, `choiceInteraction`…), for messages. */
+  /** The source's own name for its type (`multichoice`, `match`, `choiceInteraction`…), for messages. */
   source_type: string;
   status: ItemStatus;
   /** Why it is an error or unsupported; null when ok. */

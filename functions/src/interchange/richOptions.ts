@@ -26,19 +26,6 @@ const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace
 export type HtmlOptions = 'one' | 'several' | 'apart' | null;
 
 /**
- * Interim, until every format's reader is given its types' facts: the types whose options are HTML
- * in an html question, as their modules say (htmlOptions).
- */
-export const htmlOptionsOf = (type: string): HtmlOptions =>
-  type === 'multiple_choice'
-    ? 'one'
-    : type === 'multiple_select'
-      ? 'several'
-      : ['matching', 'ordering', 'gap_fill'].includes(type)
-        ? 'apart'
-        : null;
-
-/**
  * An html question's options, stems, matches, key and gap choices as HTML: the ones a reader kept
  * as HTML (`rich`) as they are, the others (read as text) escaped, so that text such as "x < y"
  * is not read as markup. `options` says how its type holds them (null: as text).
