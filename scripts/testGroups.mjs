@@ -80,7 +80,9 @@ function inProcessOnly(files) {
 /** Files that seed and remove the fixed Demo Academy organization: one at a time, in this order. */
 const DEMO_ACADEMY = ['test/scripts/seed.test.ts', 'test/examples/walkthroughs.test.ts'];
 
-const jobs = Number(process.env.TEST_JOBS ?? 2);
+// Three at a time on two cores: most files wait on the emulators and on each other's round trips, so two
+// left the machine idle a third of the time; three keep it busy (docs/operations.md, "Test suite's time").
+const jobs = Number(process.env.TEST_JOBS ?? 3);
 const timingFile = process.env.TEST_TIMING_FILE;
 
 /** The test files a spec names: a file, or every *.test.ts under a folder. */
