@@ -7,7 +7,7 @@ import { uploadError } from './upload';
 // on as soon as it is parsed, the row limit enforced as the rows arrive.
 
 export interface CsvRecord {
-  /** The file line the record starts on (the header is line 1). */
+  /** The file line the record starts on (the header is line 1), as FileLines counts lines. */
   line: number;
   cells: string[];
 }
@@ -16,6 +16,48 @@ export interface CsvRecord {
 export function recordStartLine(endLine: number, raw: string): number {
   const content = raw.replace(/^\n+/, '').replace(/\n$/, '');
   return endLine - (content.match(/\n/g)?.length ?? 0);
+}
+
+/**
+ * The file's lines as a spreadsheet (Excel, LibreOffice, Google Sheets) and a
+ * line-numbering editor count them, beside csv-parse's count. The parser is fed
+ * every line end as "\n" and counts each one. A line ends at LF, at CRLF and at
+ * a lone CR between records (a classic Mac file); a lone CR inside a quoted
+ * cell is text of that cell (made "\n" there too), not a line end: each is
+ * noted as the text is fed, and `fileLine` takes those before a line off.
+ * Quotes are followed by parity: a file with a quote inside an unquoted cell is
+ * refused by the parser anyway.
+ */
+class FileLines {
+  private quoted = false;
+  /** Line ends fed to the parser so far. */
+  private fed = 0;
+  /** The parser's lines that follow a lone CR inside a quoted cell, in file order. */
+  private readonly textBreaks: number[] = [];
+
+  /** Notes `text` before it is fed: raw line ends, any CR at its end known to be lone (no LF follows it). */
+  note(text: string): void {
+    for (const match of text.matchAll(/["\r\n]/g)) {
+      const at = match.index;
+      if (text[at] === '"') this.quoted = !this.quoted;
+      else if (text[at] === '\n') this.fed++;
+      else if (text[at + 1] !== '\n') {
+        this.fed++;
+        if (this.quoted) this.textBreaks.push(this.fed + 1);
+      }
+    }
+  }
+
+  /** The file line of the parser's line `parserLine`. */
+  fileLine(parserLine: number): number {
+    let [low, high] = [0, this.textBreaks.length];
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (this.textBreaks[mid] <= parserLine) low = mid + 1;
+      else high = mid;
+    }
+    return parserLine - low;
+  }
 }
 
 /** The longest single record csv-parse buffers: far above any valid row, far below the file limit. */
@@ -72,12 +114,13 @@ export async function* csvRecords(
     if (records - 1 > maxRows) {
       return fail(uploadError(`The file has more than ${maxRows} ${rowNoun.one} rows; split it into smaller files`));
     }
-    queue.push({ line: recordStartLine(entry.info.lines, entry.raw), cells: entry.record });
+    queue.push({ line: lines.fileLine(recordStartLine(entry.info.lines, entry.raw)), cells: entry.record });
     if (queue.length >= RECORDS_AHEAD) csv.pause();
     wake?.();
   });
-  csv.on('error', (err: Error & { lines?: number }) => {
-    const where = err.lines ? `line ${err.lines}: ` : '';
+  csv.on('error', (err: Error & { lines?: number; raw?: string }) => {
+    // The line the faulty record starts on, as for a record.
+    const where = err.lines ? `line ${lines.fileLine(recordStartLine(err.lines, err.raw ?? ''))}: ` : '';
     fail(uploadError(`The file is not valid CSV: ${where}${err.message.replace(/ at line \d+| on line \d+/, '')}`));
   });
   csv.on('end', () => {
@@ -86,7 +129,8 @@ export async function* csvRecords(
     if (records === 1) return fail(uploadError(`The file has a header row but no ${rowNoun.many}`));
     settle({ end: true });
   });
-  feedCsv(file, csv, () => outcome !== undefined, fail);
+  const lines = new FileLines();
+  feedCsv(file, csv, lines, () => outcome !== undefined, fail);
 
   try {
     for (;;) {
@@ -108,10 +152,11 @@ export async function* csvRecords(
   }
 }
 
-/** Bytes → checked UTF-8 text with line ends made "\n" → csv-parse. */
+/** Bytes → checked UTF-8 text with line ends made "\n" (and noted in `lines`) → csv-parse. */
 function feedCsv(
   file: { filename: string | undefined; stream: Readable },
   csv: Parser,
+  lines: FileLines,
   stopped: () => boolean,
   fail: (error: ApiError) => void,
 ): void {
@@ -123,6 +168,7 @@ function feedCsv(
     let normalized = (pendingCR ? '\r' : '') + text;
     pendingCR = normalized.endsWith('\r');
     if (pendingCR) normalized = normalized.slice(0, -1);
+    lines.note(normalized);
     normalized = normalized.replace(/\r\n?/g, '\n');
     if (normalized.includes('\u0000')) throw new Error('binary');
     if (normalized.length > 0 && !csv.write(normalized)) {
@@ -142,7 +188,10 @@ function feedCsv(
     if (stopped()) return;
     try {
       feed(decoder.decode());
-      if (pendingCR) csv.write('\n');
+      if (pendingCR) {
+        lines.note('\r');
+        csv.write('\n');
+      }
     } catch {
       return fail(notUtf8());
     }
