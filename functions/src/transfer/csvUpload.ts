@@ -12,6 +12,8 @@ export interface CsvRecord {
   cells: string[];
 }
 
+const [QUOTE, CR, LF] = ['"', '\r', '\n'].map((c) => c.charCodeAt(0));
+
 /** The line a record starts on, from the line it ends on and its raw text (which may begin with skipped blank lines). */
 export function recordStartLine(endLine: number, raw: string): number {
   const content = raw.replace(/^\n+/, '').replace(/\n$/, '');
@@ -19,14 +21,16 @@ export function recordStartLine(endLine: number, raw: string): number {
 }
 
 /**
- * The file's lines as a spreadsheet (Excel, LibreOffice, Google Sheets) and a
- * line-numbering editor count them, beside csv-parse's count. The parser is fed
- * every line end as "\n" and counts each one. A line ends at LF, at CRLF and at
- * a lone CR between records (a classic Mac file); a lone CR inside a quoted
- * cell is text of that cell (made "\n" there too), not a line end: each is
- * noted as the text is fed, and `fileLine` takes those before a line off.
- * Quotes are followed by parity: a file with a quote inside an unquoted cell is
- * refused by the parser anyway.
+ * The file's lines as a teacher finds them, beside csv-parse's count (the
+ * parser is fed every line end as "\n" and counts each one). LF and CRLF end a
+ * line wherever they are, as an editor and `grep -n` count them (a quoted cell
+ * with a line break spans lines). A lone CR ends a line only between records,
+ * where a spreadsheet (Excel, LibreOffice, Google Sheets) reads it as a row end
+ * (a classic Mac file); inside a quoted cell it is the cell's text, shown in
+ * the cell and counted by no line-counting tool but a few editors, so it ends
+ * no line (the cell holds it as "\n", as before). Each such CR is noted as the
+ * text is fed, and `fileLine` takes those before a line off. Quotes are
+ * followed by parity: a quote inside an unquoted cell is refused by the parser.
  */
 class FileLines {
   private quoted = false;
@@ -35,13 +39,13 @@ class FileLines {
   /** The parser's lines that follow a lone CR inside a quoted cell, in file order. */
   private readonly textBreaks: number[] = [];
 
-  /** Notes `text` before it is fed: raw line ends, any CR at its end known to be lone (no LF follows it). */
+  /** Notes `text` before it is fed, its line ends as they are in the file (a CR at its end is known lone: no LF follows). */
   note(text: string): void {
-    for (const match of text.matchAll(/["\r\n]/g)) {
-      const at = match.index;
-      if (text[at] === '"') this.quoted = !this.quoted;
-      else if (text[at] === '\n') this.fed++;
-      else if (text[at + 1] !== '\n') {
+    for (let at = 0; at < text.length; at++) {
+      const code = text.charCodeAt(at);
+      if (code === QUOTE) this.quoted = !this.quoted;
+      else if (code === LF) this.fed++;
+      else if (code === CR && text.charCodeAt(at + 1) !== LF) {
         this.fed++;
         if (this.quoted) this.textBreaks.push(this.fed + 1);
       }
@@ -87,6 +91,7 @@ export async function* csvRecords(
     outcome = settled;
     wake?.();
   };
+  const lines = new FileLines();
   const csv = parse({
     bom: true,
     skip_empty_lines: true,
@@ -129,7 +134,6 @@ export async function* csvRecords(
     if (records === 1) return fail(uploadError(`The file has a header row but no ${rowNoun.many}`));
     settle({ end: true });
   });
-  const lines = new FileLines();
   feedCsv(file, csv, lines, () => outcome !== undefined, fail);
 
   try {
