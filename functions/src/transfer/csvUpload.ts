@@ -7,15 +7,61 @@ import { uploadError } from './upload';
 // on as soon as it is parsed, the row limit enforced as the rows arrive.
 
 export interface CsvRecord {
-  /** The file line the record starts on (the header is line 1). */
+  /** The file line the record starts on (the header is line 1), as FileLines counts lines. */
   line: number;
   cells: string[];
 }
+
+const [QUOTE, CR, LF] = ['"', '\r', '\n'].map((c) => c.charCodeAt(0));
 
 /** The line a record starts on, from the line it ends on and its raw text (which may begin with skipped blank lines). */
 export function recordStartLine(endLine: number, raw: string): number {
   const content = raw.replace(/^\n+/, '').replace(/\n$/, '');
   return endLine - (content.match(/\n/g)?.length ?? 0);
+}
+
+/**
+ * The file's lines as a teacher finds them, beside csv-parse's count (the
+ * parser is fed every line end as "\n" and counts each one). LF and CRLF end a
+ * line wherever they are, as an editor and `grep -n` count them (a quoted cell
+ * with a line break spans lines). A lone CR ends a line only between records,
+ * where a spreadsheet (Excel, LibreOffice, Google Sheets) reads it as a row end
+ * (a classic Mac file); inside a quoted cell it is the cell's text, shown in
+ * the cell and counted by no line-counting tool but a few editors, so it ends
+ * no line (the cell holds it as "\n", as before). Each such CR is noted as the
+ * text is fed, and `fileLine` takes those before a line off. Quotes are
+ * followed by parity: a quote inside an unquoted cell is refused by the parser.
+ */
+class FileLines {
+  private quoted = false;
+  /** Line ends fed to the parser so far. */
+  private fed = 0;
+  /** The parser's lines that follow a lone CR inside a quoted cell, in file order. */
+  private readonly textBreaks: number[] = [];
+
+  /** Notes `text` before it is fed, its line ends as they are in the file (a CR at its end is known lone: no LF follows). */
+  note(text: string): void {
+    for (let at = 0; at < text.length; at++) {
+      const code = text.charCodeAt(at);
+      if (code === QUOTE) this.quoted = !this.quoted;
+      else if (code === LF) this.fed++;
+      else if (code === CR && text.charCodeAt(at + 1) !== LF) {
+        this.fed++;
+        if (this.quoted) this.textBreaks.push(this.fed + 1);
+      }
+    }
+  }
+
+  /** The file line of the parser's line `parserLine`. */
+  fileLine(parserLine: number): number {
+    let [low, high] = [0, this.textBreaks.length];
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (this.textBreaks[mid] <= parserLine) low = mid + 1;
+      else high = mid;
+    }
+    return parserLine - low;
+  }
 }
 
 /** The longest single record csv-parse buffers: far above any valid row, far below the file limit. */
@@ -45,6 +91,7 @@ export async function* csvRecords(
     outcome = settled;
     wake?.();
   };
+  const lines = new FileLines();
   const csv = parse({
     bom: true,
     skip_empty_lines: true,
@@ -72,12 +119,13 @@ export async function* csvRecords(
     if (records - 1 > maxRows) {
       return fail(uploadError(`The file has more than ${maxRows} ${rowNoun.one} rows; split it into smaller files`));
     }
-    queue.push({ line: recordStartLine(entry.info.lines, entry.raw), cells: entry.record });
+    queue.push({ line: lines.fileLine(recordStartLine(entry.info.lines, entry.raw)), cells: entry.record });
     if (queue.length >= RECORDS_AHEAD) csv.pause();
     wake?.();
   });
-  csv.on('error', (err: Error & { lines?: number }) => {
-    const where = err.lines ? `line ${err.lines}: ` : '';
+  csv.on('error', (err: Error & { lines?: number; raw?: string }) => {
+    // The line the faulty record starts on, as for a record.
+    const where = err.lines ? `line ${lines.fileLine(recordStartLine(err.lines, err.raw ?? ''))}: ` : '';
     fail(uploadError(`The file is not valid CSV: ${where}${err.message.replace(/ at line \d+| on line \d+/, '')}`));
   });
   csv.on('end', () => {
@@ -86,7 +134,7 @@ export async function* csvRecords(
     if (records === 1) return fail(uploadError(`The file has a header row but no ${rowNoun.many}`));
     settle({ end: true });
   });
-  feedCsv(file, csv, () => outcome !== undefined, fail);
+  feedCsv(file, csv, lines, () => outcome !== undefined, fail);
 
   try {
     for (;;) {
@@ -108,10 +156,11 @@ export async function* csvRecords(
   }
 }
 
-/** Bytes → checked UTF-8 text with line ends made "\n" → csv-parse. */
+/** Bytes → checked UTF-8 text with line ends made "\n" (and noted in `lines`) → csv-parse. */
 function feedCsv(
   file: { filename: string | undefined; stream: Readable },
   csv: Parser,
+  lines: FileLines,
   stopped: () => boolean,
   fail: (error: ApiError) => void,
 ): void {
@@ -123,6 +172,7 @@ function feedCsv(
     let normalized = (pendingCR ? '\r' : '') + text;
     pendingCR = normalized.endsWith('\r');
     if (pendingCR) normalized = normalized.slice(0, -1);
+    lines.note(normalized);
     normalized = normalized.replace(/\r\n?/g, '\n');
     if (normalized.includes('\u0000')) throw new Error('binary');
     if (normalized.length > 0 && !csv.write(normalized)) {
@@ -142,7 +192,10 @@ function feedCsv(
     if (stopped()) return;
     try {
       feed(decoder.decode());
-      if (pendingCR) csv.write('\n');
+      if (pendingCR) {
+        lines.note('\r');
+        csv.write('\n');
+      }
     } catch {
       return fail(notUtf8());
     }

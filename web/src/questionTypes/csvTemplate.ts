@@ -1,4 +1,5 @@
 import type { components } from '../api';
+import { csvText } from '../csv';
 import { DEFINITIONS, TYPE_NAMES } from './definitions';
 
 // Pure: the CSV import's columns as the page describes them, and the template it offers, with each
@@ -71,12 +72,8 @@ export const COLUMN_NOTES: Record<CsvColumn, string> = {
   case_sensitive: 'Short answer: true when case matters',
 };
 
-/** A cell as CSV writes it: quoted when it holds a comma, a quote or a line break. */
-const cell = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
-
-/** The template: the header with every column, and an example row of each question type. */
+/** The template: the header with every column, and an example row of each question type, by the app's CSV rule. */
 export function templateCsv(): string {
   const examples = CSV_TYPES.map((type) => DEFINITIONS[type].csvExample ?? {});
-  const rows = [CSV_COLUMNS.join(','), ...examples.map((row) => CSV_COLUMNS.map((c) => cell(row[c] ?? '')).join(','))];
-  return `${rows.join('\r\n')}\r\n`;
+  return csvText([CSV_COLUMNS, ...examples.map((row) => CSV_COLUMNS.map((c) => row[c] ?? ''))]);
 }

@@ -14,6 +14,7 @@ import {
 } from '../shared';
 import { saveFile } from '../questions/ExportControl';
 import { importRoster, type RosterStatus } from './classApi';
+import { invitationsCsv } from './invitationsCsv';
 
 type Mode = Schemas['RosterImportResult']['mode'];
 
@@ -160,7 +161,11 @@ export function RosterImportForm({ target, onImported }: { target: RosterTarget;
             Send each new student its invitation link: it opens a page to choose a password, once, within an hour (after
             that, <em>New invitation link</em> in the list makes another).
           </span>
-          <button type="button" className="secondary" onClick={() => saveFile(linksCsv(links), 'invitations.csv')}>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => saveFile(new Blob([invitationsCsv(links)], { type: 'text/csv' }), 'invitations.csv')}
+          >
             Download the invitation links (CSV)
           </button>
         </p>
@@ -206,11 +211,4 @@ export function RosterImportForm({ target, onImported }: { target: RosterTarget;
       )}
     </section>
   );
-}
-
-/** The new students' links as a CSV (email, name, link) for a mail merge. */
-function linksCsv(rows: ImportRow[]): Blob {
-  const cell = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
-  const lines = rows.map((r) => [r.email, r.name ?? '', r.invitation_link ?? ''].map(cell).join(','));
-  return new Blob([['email,name,invitation_link', ...lines].join('\r\n') + '\r\n'], { type: 'text/csv' });
 }
