@@ -173,7 +173,7 @@ export function resultRow(
   ];
 }
 
-/** The one rule every CSV written is written by: the service's here, the web app's in web/src/csv.ts (its copy, held to this by test/web/csv.test.ts). */
+/** The one rule every CSV written is written by: the service's here, the web app's in web/src/csv.ts (the same options, held to this by test/web/csv.test.ts). */
 export const CSV_OPTIONS = {
   bom: false,
   escape_formulas: true,
