@@ -3,7 +3,8 @@ import { Readable } from 'node:stream';
 import { readCsvRecords, type CsvRecord } from '../../functions/src/transfer/csvUpload';
 import { OPTIONAL_COLUMNS, parseHeader, REQUIRED_COLUMNS, validateRow } from '../../functions/src/questions/csvRows';
 import { DIFFICULTIES, QUESTION_TYPES, TEXT_FORMATS } from '../../functions/src/questions/schemas';
-import { CODED_VALUES, COLUMN_NOTES, CSV_COLUMNS, templateCsv } from '../../web/src/questionTypes/csvTemplate';
+import { csvText } from '../../web/src/csv';
+import { CODED_VALUES, COLUMN_NOTES, CSV_COLUMNS, templateRows } from '../../web/src/questionTypes/csvTemplate';
 
 async function records(text: string): Promise<CsvRecord[]> {
   const out: CsvRecord[] = [];
@@ -16,7 +17,7 @@ async function records(text: string): Promise<CsvRecord[]> {
 describe('web csvTemplate: the import page’s CSV template', () => {
   it('has the columns the service parses, in its order, max_words included', async () => {
     assert.deepEqual(CSV_COLUMNS, [...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS]);
-    const [header] = await records(templateCsv());
+    const [header] = await records(csvText(templateRows()));
     assert.deepEqual(header.cells, [...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS]);
     assert.ok(header.cells.includes('max_words'));
   });
@@ -36,7 +37,7 @@ describe('web csvTemplate: the import page’s CSV template', () => {
   });
 
   it('has one example row of each question type, each valid as the import checks it', async () => {
-    const [header, ...rows] = await records(templateCsv());
+    const [header, ...rows] = await records(csvText(templateRows()));
     const parsed = parseHeader(header.cells);
     assert.ok('columns' in parsed, JSON.stringify(parsed));
     const types = rows.map((row) => {
@@ -52,7 +53,7 @@ describe('web csvTemplate: the import page’s CSV template', () => {
 
   it('names the types a row cannot hold in the question_type column’s note, and the service refuses such a row', async () => {
     assert.match(COLUMN_NOTES.question_type, /Matching, Ordering, Gap fill, Calculated, Hotspot: not in a CSV row/);
-    const [header] = await records(templateCsv());
+    const [header] = await records(csvText(templateRows()));
     const parsed = parseHeader(header.cells);
     assert.ok('columns' in parsed);
     for (const type of ['matching', 'ordering', 'gap_fill']) {

@@ -1,5 +1,4 @@
 import type { components } from '../api';
-import { csvText } from '../csv';
 import { DEFINITIONS, TYPE_NAMES } from './definitions';
 
 // Pure: the CSV import's columns as the page describes them, and the template it offers, with each
@@ -72,8 +71,11 @@ export const COLUMN_NOTES: Record<CsvColumn, string> = {
   case_sensitive: 'Short answer: true when case matters',
 };
 
-/** The template: the header with every column, and an example row of each question type, by the app's CSV rule. */
-export function templateCsv(): string {
+/**
+ * The template's rows: the header with every column, and an example row of each question type. The
+ * admin page writes them by the app's CSV rule (web/src/csv.ts), which a taker's page never loads.
+ */
+export function templateRows(): string[][] {
   const examples = CSV_TYPES.map((type) => DEFINITIONS[type].csvExample ?? {});
-  return csvText([CSV_COLUMNS, ...examples.map((row) => CSV_COLUMNS.map((c) => row[c] ?? ''))]);
+  return [[...CSV_COLUMNS], ...examples.map((row) => CSV_COLUMNS.map((c) => row[c] ?? ''))];
 }

@@ -20,7 +20,7 @@ import { shortAnswerModule } from './shortAnswer/views';
 import { trueFalseModule } from './trueFalse/views';
 import { TextLineInput } from './typedAnswer';
 
-export { CODED_VALUES, COLUMN_NOTES, CSV_COLUMNS, REQUIRED_COLUMNS, templateCsv } from './csvTemplate';
+export { CODED_VALUES, COLUMN_NOTES, CSV_COLUMNS, REQUIRED_COLUMNS, templateRows } from './csvTemplate';
 export { EMPTY_KEY_DRAFT } from './definitions';
 export { AttachmentLinks } from './essay/attachedFiles';
 export { wordCount } from './essay/wordCount';

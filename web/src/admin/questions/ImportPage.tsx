@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { ApiError, type Schemas, unwrap } from '../../api';
 import { useSession } from '../../session';
+import { csvText } from '../../csv';
 import { ErrorMessage, Field, plural, ScrollTable, useAction, useLoad } from '../../ui';
 import { NeedsOrg } from '../org';
 import {
@@ -20,7 +21,7 @@ import {
   CSV_COLUMNS,
   findQuestionType,
   REQUIRED_COLUMNS,
-  templateCsv,
+  templateRows,
 } from '../../questionTypes';
 
 type RowError = Schemas['ImportRowError'];
@@ -357,7 +358,7 @@ function CsvColumns() {
         <button
           type="button"
           className="secondary"
-          onClick={() => saveFile(new Blob([templateCsv()], { type: 'text/csv' }), 'questions-template.csv')}
+          onClick={() => saveFile(new Blob([csvText(templateRows())], { type: 'text/csv' }), 'questions-template.csv')}
         >
           Download the CSV template
         </button>{' '}
