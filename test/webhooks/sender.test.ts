@@ -72,6 +72,19 @@ describe('webhook sender: postOnce', () => {
     await endless.close();
   });
 
+  it('counts a 2xx when its status arrives, however slowly its body follows (a byte a second)', async () => {
+    const trickling = await serve((_req, res) => {
+      res.writeHead(200);
+      res.flushHeaders();
+      const drip = setInterval(() => res.write('x'), 1_000);
+      res.on('close', () => clearInterval(drip));
+    });
+    const result = await postOnce(trickling.url, {}, '{}', emulators);
+    assert.deepEqual([result.code, result.error], [200, null]);
+    assert.ok(result.ms < 2_000, `counted after ${result.ms} ms`);
+    await trickling.close();
+  });
+
   it('refuses at connect time a name that resolves to loopback outside the emulators, sending nothing', async function () {
     // This machine's own name: nothing in the URL says loopback, only its DNS answer does (as a rebinding would).
     const name = hostname();
