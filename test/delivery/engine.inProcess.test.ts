@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { provideEffects } from '../../functions/src/app';
-import type { StoredDelivery } from '../../functions/src/outbox/documents';
-import { runDue } from '../../functions/src/delivery/engine';
+import type { StoredDelivery, StoredEvent } from '../../functions/src/outbox/documents';
+import { fanOut, runDue } from '../../functions/src/delivery/engine';
 import { LEASE_MS } from '../../functions/src/delivery/retry';
 import { messageIdOf } from '../../functions/src/delivery/store';
 import type { StoredWebhook } from '../../functions/src/webhooks/documents';
@@ -224,6 +224,48 @@ describe('the delivery engine', function () {
     await Promise.all([runDue(nowMs + LEASE_MS + 1_000), runDue(nowMs + LEASE_MS + 1_000)]);
     assert.equal(rx.received.length, 1, 'two runners at once: one try');
     assert.deepEqual(rx.received[0].verifiedWith, [0]);
+  });
+
+  it('fans each event out on its own: one organization’s hanging receiver does not hold up another’s first try', async () => {
+    // Production's shape: every event is its own invocation of fanOutEvent, run side by side (80 at
+    // once on an instance, more instances beside it), so here the two fan-outs run at once in one
+    // process. The Functions emulator's trigger cannot show this: the Firestore emulator hands it
+    // the events one at a time (docs/integrations.md).
+    const [hung, quiet] = await Promise.all([createTenant(), createTenant()]);
+    const hanging = await receiver(() => ({ status: 204, delayMs: 60_000 }));
+    const fast = await receiver(() => 204);
+    const published = async (tenant: Tenant) => {
+      const { test } = await publishTest(tenant.admin.token, tenant.clientId);
+      // The publish's own event, fanned out by the trigger while the organization had no endpoint.
+      return until(async () => {
+        const snap = await adminDb
+          .collection(`clients/${tenant.clientId}/events`)
+          .where('test_id', '==', test.id)
+          .where('type', '==', 'test.published')
+          .get();
+        const event = snap.docs[0]?.data() as StoredEvent | undefined;
+        return event?.fanned_out ? event : undefined;
+      }, 90_000);
+    };
+    const [hungEvent, quietEvent] = await Promise.all([published(hung), published(quiet)]);
+    await Promise.all([
+      addWebhook(hung.clientId, hanging.url, ['test.published']),
+      addWebhook(quiet.clientId, fast.url, ['test.published']),
+    ]);
+    const hungFanOut = fanOut(hungEvent);
+    await until(async () => (hanging.arrived() > 0 ? true : undefined), 10_000);
+    const started = Date.now();
+    const quietFanOut = fanOut(quietEvent);
+    await fast.waitFor(1, 10_000);
+    const waited = Date.now() - started;
+    assert.equal(fast.accepted.length, 1);
+    assert.ok(waited < 5_000, `the quiet organization waited ${waited} ms`);
+    assert.equal((await quietFanOut).created, 1);
+    const [delivered] = await deliveriesOf(quiet.clientId);
+    assert.equal(delivered.status, 'delivered');
+    assert.equal(hanging.accepted.length, 0, 'the other one still hangs');
+    await hanging.close();
+    await hungFanOut;
   });
 
   it('takes organizations in turn: one with a hanging backlog does not delay another’s delivery', async () => {

@@ -84,6 +84,64 @@ describe('outbound sender: sendOnce', () => {
     await local.close();
   });
 
+  it('answers the status as it arrives when only the status counts, and lets go of a body that trickles', async () => {
+    // Headers at once, then a byte a second for 20 s: longer than the whole bound.
+    let closedAt: number | undefined;
+    const local = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.flushHeaders();
+      let sent = 0;
+      const drip = setInterval(() => (sent++ < 20 ? res.write('x') : (clearInterval(drip), res.end())), 1_000);
+      res.on('close', () => {
+        clearInterval(drip);
+        closedAt = Date.now();
+      });
+    });
+    const started = Date.now();
+    const reply = await sendOnce(
+      local.url,
+      { method: 'POST', headers: {}, body: '{}' },
+      { policy: emulators, read: 'status' },
+    );
+    assert.equal(reply.status, 200, 'counted by its status, not cut as a timeout');
+    assert.ok(reply.ms < 2_000, `answered after ${reply.ms} ms`);
+    assert.equal(reply.status !== null && reply.body, '');
+    // The sender hung up: the receiver sees its connection closed, long before its body would end.
+    for (let i = 0; i < 40 && closedAt === undefined; i += 1) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(closedAt !== undefined && closedAt - started < 3_000, 'the sender stopped reading the body');
+    await local.close();
+  });
+
+  it('still times out, when only the status counts, a receiver whose status does not come in time', async () => {
+    // The request read, then nothing: no status line.
+    const local = await serve((req) => void req.resume());
+    const failed = failureOf(
+      await sendOnce(
+        local.url,
+        { method: 'POST', headers: {}, body: '{}' },
+        { policy: emulators, read: 'status', timeoutMs: 300 },
+      ),
+    );
+    assert.equal(failed.failure, 'timeout');
+    assert.ok(failed.ms >= 290 && failed.ms < 2_000, String(failed.ms));
+    await local.close();
+  });
+
+  it('bounds the whole exchange when the body is read: a body that trickles past the bound is a timeout', async () => {
+    const local = await serve((_req, res) => {
+      res.writeHead(200);
+      res.flushHeaders();
+      const drip = setInterval(() => res.write('x'), 100);
+      res.on('close', () => clearInterval(drip));
+    });
+    const failed = failureOf(
+      await sendOnce(local.url, { method: 'GET', headers: {} }, { policy: emulators, timeoutMs: 500 }),
+    );
+    assert.equal(failed.failure, 'timeout');
+    assert.ok(failed.ms >= 490 && failed.ms < 2_000, String(failed.ms));
+    await local.close();
+  });
+
   it('refuses a URL the address guard refuses, connecting to nothing', async () => {
     const local = await serve((_req, res) => res.end());
     const failed = failureOf(await sendOnce(local.url, { method: 'GET', headers: {} }, { policy: production }));

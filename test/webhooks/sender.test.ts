@@ -54,7 +54,7 @@ describe('webhook sender: postOnce', () => {
     await slow.close();
   });
 
-  it('reads at most 64 KB of an answer, however long it goes on', async () => {
+  it('reads none of an answer’s body, however long it goes on: the 2xx counts and the connection is closed', async () => {
     const chunk = Buffer.alloc(16 * 1024, 'x');
     let written = 0;
     const endless = await serve((_req, res) => {
@@ -70,6 +70,19 @@ describe('webhook sender: postOnce', () => {
     assert.equal(result.error, null);
     assert.ok(written < 50 * MAX_RESPONSE_BYTES, 'stopped reading long before the end');
     await endless.close();
+  });
+
+  it('counts a 2xx when its status arrives, however slowly its body follows (a byte a second)', async () => {
+    const trickling = await serve((_req, res) => {
+      res.writeHead(200);
+      res.flushHeaders();
+      const drip = setInterval(() => res.write('x'), 1_000);
+      res.on('close', () => clearInterval(drip));
+    });
+    const result = await postOnce(trickling.url, {}, '{}', emulators);
+    assert.deepEqual([result.code, result.error], [200, null]);
+    assert.ok(result.ms < 2_000, `counted after ${result.ms} ms`);
+    await trickling.close();
   });
 
   it('refuses at connect time a name that resolves to loopback outside the emulators, sending nothing', async function () {

@@ -8,13 +8,16 @@ import { loopbackPolicy } from './loopback';
 // The one way the backend calls out (a webhook's receiver, an LTI platform):
 // the URL checked, the address it connects to checked at connect time (a name
 // that resolves to a private address, even one that changed since it was
-// checked, is refused before a byte is sent), a time bound on the whole
-// exchange, no redirect followed, a bound on the bytes of the answer read.
-// Each caller words the outcome its own way.
+// checked, is refused before a byte is sent), a time bound, no redirect
+// followed, a bound on the bytes of the answer read. Each caller words the
+// outcome its own way.
 
-/** How long one call may take, reading its answer included. */
+/**
+ * How long one call may take: until its whole answer is read when the body counts (an LTI
+ * platform's token, its scores reply), until its status arrives when only that counts (a webhook).
+ */
 export const SEND_TIMEOUT_MS = 15_000;
-/** The most of an answer read. */
+/** The most of an answer's body read (when it is read at all). */
 export const MAX_RESPONSE_BYTES = 64 * 1024;
 
 export interface OutboundRequest {
@@ -27,8 +30,9 @@ export interface OutboundOptions {
   timeoutMs?: number;
   maxBytes?: number;
   /**
-   * 'body' (the default): the answer is read whole, one past maxBytes is a failure.
-   * 'status': only the status counts; reading stops at maxBytes and the body is not kept.
+   * 'body' (the default): the answer is read whole within the time bound, one past maxBytes is a failure.
+   * 'status': only the status counts: the answer is taken when its status and headers arrive, and
+   * the connection is closed then, no byte of its body read (one that trickles holds nothing up).
    */
   read?: 'body' | 'status';
   /** Where the call may go; by default the deployment's (ALLOW_LOOPBACK_URLS). */
@@ -45,7 +49,10 @@ export interface OutboundReply {
 
 export interface OutboundFailure {
   status: null;
-  /** Why there was no answer: the address refused, no whole answer in time, an answer past maxBytes, the network. */
+  /**
+   * Why there was no answer: the address refused, no answer in time (no whole one when the body
+   * is read, no status when only it counts), an answer past maxBytes, the network.
+   */
   failure: 'refused' | 'timeout' | 'too_large' | 'network';
   /** A refused URL's problem (a refused address at connect time has none). */
   problem?: UrlProblem;
@@ -139,13 +146,15 @@ export function sendOnce(
             body: Buffer.concat(chunks).toString('utf8'),
             ms: ms(),
           });
+        if (!keepBody) {
+          // The status is what counts, and it is here: the answer is taken now and the
+          // connection closed (finish), whatever the body would have been or however slowly.
+          answer();
+          response.destroy();
+          return;
+        }
         response.on('data', (chunk: Buffer) => {
           size += chunk.length;
-          if (!keepBody) {
-            // Enough read: the status is what counts, a huge answer is not our problem.
-            if (size >= maxBytes) answer();
-            return;
-          }
           if (size > maxBytes)
             return finish({
               status: null,
@@ -156,9 +165,7 @@ export function sendOnce(
           chunks.push(chunk);
         });
         response.on('end', answer);
-        response.on('error', (err) =>
-          keepBody ? finish({ status: null, failure: 'network', detail: err.message, ms: ms() }) : answer(),
-        );
+        response.on('error', (err) => finish({ status: null, failure: 'network', detail: err.message, ms: ms() }));
       },
     );
     const timer = setTimeout(

@@ -1,8 +1,10 @@
 import { type ReachPolicy, sendOnce } from '../outbound';
 
 // One signed POST to a receiver, through the one outbound sender (its bounds:
-// 15 s, no redirect followed, at most 64 KB of the answer read): only the
-// receiver's status counts, worded for the delivery's history.
+// 15 s for the status to arrive, no redirect followed): only the receiver's
+// status counts, so it is taken when it arrives and the connection closed,
+// no byte of the body read (a 2xx whose body trickles is delivered at once).
+// Worded for the delivery's history.
 
 export interface PostResult {
   /** The receiver's status, null when there was none. */
@@ -22,7 +24,7 @@ export async function postOnce(
   headers: Record<string, string>,
   body: string,
   policy: ReachPolicy,
-  limits: { timeoutMs?: number; maxResponseBytes?: number } = {},
+  limits: { timeoutMs?: number } = {},
 ): Promise<PostResult> {
   const reply = await sendOnce(
     urlText,
@@ -31,7 +33,7 @@ export async function postOnce(
       headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'exam-webhooks/1' },
       body,
     },
-    { policy, read: 'status', timeoutMs: limits.timeoutMs, maxBytes: limits.maxResponseBytes },
+    { policy, read: 'status', timeoutMs: limits.timeoutMs },
   );
   if (reply.status !== null)
     return { code: reply.status, error: statusError(reply.status, reply.headers.get('location')), ms: reply.ms };
