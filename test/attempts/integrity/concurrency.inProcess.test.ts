@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { EVENT_TYPES } from '../../../functions/src/attempts/integrity/documents';
 import { expectError } from '../../support/assertions';
+import { failReads, failWrites } from '../../support/faults';
 import { startApiInstances, type ApiInstances } from '../../support/apiInstances';
 import { createTenant, createUser } from '../../support/fixtures';
 import { freshIp, post, type ApiResponse, type RequestOptions } from '../../support/http';
@@ -10,8 +11,11 @@ import { attemptDoc, publishTest } from '../fixtures';
 // instances (this process and a child; the Functions emulator runs one request at a time per
 // worker, so nothing would race there), each request to the next instance in turn. Only the
 // events' own transaction can hold "after submission → 409" across them: a check made before it
-// lets a batch land after the submit. With the events' transaction not reading the attempt's slot
-// (attempts/integrity/store.ts), events are stored after submitted_at in every round.
+// lets a batch land after the submit. Without the events' transaction deciding by the attempt's
+// slot (attempts/integrity/store.ts), hundreds of events are stored after submitted_at in the first
+// round; without the submit reading the summary (attempts/answering.ts), a batch lands between the
+// submit's clock and its commit. And the transaction that decides stays whole: Firestore failing
+// under it is a 503 with nothing written.
 
 let instances: ApiInstances;
 let tenant: Awaited<ReturnType<typeof createTenant>>;
@@ -98,5 +102,26 @@ describe('integrity events under truly concurrent requests', function () {
     // Not asserted (timing decides), but reported: how many requests lost the race to the submit.
     console.log(`      (${refused} of ${ROUNDS * REQUESTS} event requests arrived after the submit and were refused)`);
     console.log(seen.map((line) => `      ${line}`).join('\n'));
+  });
+
+  it('answers 503 and stores nothing when Firestore fails under the events’ transaction: the slot unread, the commit refused', async () => {
+    const { test } = await publishTest(tenant.admin.token, tenant.clientId, { count: 2 });
+    const student = await createUser('student', tenant.clientId);
+    // This process's instance: the faults are injected into its own Firestore client.
+    const here = { token: student.token, ip: freshIp(), baseUrl: instances.first.baseUrl };
+    const started = await post('/api/attempts', { test_id: test.id }, here);
+    assert.equal(started.status, 201, started.text);
+    const attempt = attemptDoc(tenant.clientId, started.body.attempt_id);
+    const path = `/api/attempts/${started.body.attempt_id}/events`;
+    for (const fail of [() => failReads(/attempt_slots\//), () => failWrites(/integrity_summary\//)]) {
+      const heal = fail();
+      const res = await post(path, { events: eventsOf(0) }, here).finally(heal);
+      expectError(res, 503, 'SERVICE_UNAVAILABLE');
+      assert.equal((await attempt.collection('integrity_events').count().get()).data().count, 0);
+      assert.equal((await attempt.collection('integrity_summary').doc('summary').get()).exists, false);
+    }
+    const healed = await post(path, { events: eventsOf(0) }, here);
+    assert.equal(healed.status, 200, healed.text);
+    assert.equal(healed.body.stored, PER_REQUEST);
   });
 });
