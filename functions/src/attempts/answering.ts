@@ -1,5 +1,5 @@
 import { FieldPath } from 'firebase-admin/firestore';
-import { type ContentionRetry, db, retryOnContention } from '../firestore';
+import { type ContentionRetry, db, paths, retryOnContention } from '../firestore';
 import { ApiError, badRequest, conflict } from '../shared';
 import { requireAttemptInTransaction } from './attemptLookup';
 import { oneAttemptAtATime } from './attemptGate';
@@ -141,7 +141,12 @@ export async function submitAttempt(
     () =>
       oneAttemptAtATime(attemptId, () =>
         db.runTransaction(async (tx) => {
-          const found = await requireAttemptInTransaction(tx, attemptId);
+          // The attempt's integrity summary is read with it (nothing more to wait for): an events batch
+          // committed before this read was received before submitted_at, taken after it; one committing
+          // after it conflicts with this submit, and finds the slot it frees (integrity/store.ts).
+          const found = await requireAttemptInTransaction(tx, attemptId, (clientId, id) => [
+            paths.integritySummary(clientId, id),
+          ]);
           await authorize(found.attempt);
           if (found.attempt.status !== 'in_progress') throw conflict('This attempt has already been submitted');
           const nowMs = Date.now();

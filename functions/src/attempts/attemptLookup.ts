@@ -38,9 +38,20 @@ export async function findAttempt(attemptId: string): Promise<FoundAttempt | und
   return snap.exists ? { ref, attempt: snap.data() as StoredAttempt } : undefined;
 }
 
-export async function requireAttemptInTransaction(tx: Transaction, attemptId: string): Promise<FoundAttempt> {
+/**
+ * The attempt, read in `tx` (404 when there is none). `beside` names documents of the attempt's
+ * organization read with it, in the same round trip, for what reading them in the transaction
+ * does (a batch writing one of them after this read conflicts with the transaction), not for what
+ * they hold.
+ */
+export async function requireAttemptInTransaction(
+  tx: Transaction,
+  attemptId: string,
+  beside?: (clientId: string, attemptId: string) => DocumentReference[],
+): Promise<FoundAttempt> {
   const ref = attemptRef(attemptId);
-  const snap = ref ? await tx.get(ref) : undefined;
+  const also = ref && beside ? beside(organizationOfAttemptId(attemptId)!, attemptId) : [];
+  const snap = !ref ? undefined : also.length > 0 ? (await tx.getAll(ref, ...also))[0] : await tx.get(ref);
   if (!ref || !snap?.exists) throw notFound('Attempt not found');
   return { ref, attempt: snap.data() as StoredAttempt };
 }

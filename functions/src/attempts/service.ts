@@ -60,7 +60,7 @@ import * as listing from './listing';
 import * as starting from './starting';
 import { tokenOpens } from './tokens';
 import { summariesOf } from './integrity/store';
-import { summaryView } from './integrity/eventRules';
+import { EVENTS_AFTER_DEADLINE, EVENTS_AFTER_SUBMISSION, summaryView } from './integrity/eventRules';
 import { nameFields, namesOf } from '../people';
 import { attemptView } from './view';
 
@@ -438,10 +438,9 @@ export async function attemptTakingEvents(
     const found = await findAttempt(attemptId);
     if (!found) throw notFound('Attempt not found');
     await authorize(found.attempt);
-    if (found.attempt.status !== 'in_progress')
-      throw conflict('This attempt has been submitted; it takes no more integrity events');
-    if (isOverdue(found.attempt, Date.now()))
-      throw conflict('This attempt is past its deadline (expires_at + 30 s); it takes no more integrity events');
+    // Refused here without a transaction when already closed; the events' own transaction decides the race (integrity/store.ts).
+    if (found.attempt.status !== 'in_progress') throw conflict(EVENTS_AFTER_SUBMISSION);
+    if (isOverdue(found.attempt, Date.now())) throw conflict(EVENTS_AFTER_DEADLINE);
     return found.attempt;
   });
 }

@@ -40,7 +40,7 @@ import { addAudit, type AuditMeta } from '../audit';
 // brought in line in a transaction on itself that reads those settings, so
 // saves and submits landing at the same moment are serialized with it, and
 // applying a change twice (a sweep resumed after a crash) changes nothing.
-// Save and submit read only the attempt: its expires_at is already the deadline.
+// Save and submit read no deadline source: the attempt's expires_at is already the deadline.
 
 /** The settings an attempt's deadline depends on, as one transaction read them. */
 export interface DeadlineSources {

@@ -1,5 +1,5 @@
 import { newAttemptId } from '../../../functions/src/attempts/attemptLookup';
-import type { StoredAttempt } from '../../../functions/src/attempts/documents';
+import type { AttemptSlot, StoredAttempt } from '../../../functions/src/attempts/documents';
 import { hashAttemptToken, newAttemptToken } from '../../../functions/src/attempts/tokens';
 import { emptyCounts } from '../../../functions/src/attempts/integrity/eventRules';
 import type { StoredIntegritySummary } from '../../../functions/src/attempts/integrity/documents';
@@ -8,7 +8,8 @@ import { publishedTest } from './attempts';
 import type { FuzzSeedGroup, FuzzWorld } from './types';
 
 // Seeds for integrity events. Attempts in progress written straight into
-// Firestore, taking turns: one taking events (each run's client_seq new), one
+// Firestore, taking turns: one taking events (each run's client_seq new; the
+// slot of its test and student names it in progress, as a start writes it), one
 // whose summary already holds 2,000 events (409, or duplicates), one submitted
 // (409), and one that requires Safe Exam Browser, sent SEB headers that are
 // absent, too short, not hex, or well-formed but wrong (400 or 403).
@@ -25,6 +26,7 @@ const SEB_HEADERS: Array<Record<string, string>> = [
 interface Taking {
   id: string;
   token: string;
+  stored: StoredAttempt;
 }
 
 interface Prepared {
@@ -53,7 +55,7 @@ async function attempt(
     total_marks: questionIds.length, results: null, ...fields,
   };
   await adminDb.collection('clients').doc(clientId).collection('attempts').doc(id).set(stored);
-  return { id, token };
+  return { id, token, stored };
 }
 
 export const seeds: FuzzSeedGroup = {
@@ -71,6 +73,11 @@ export const seeds: FuzzSeedGroup = {
       attempt_id: full.id, total: 2_000, counts: { ...emptyCounts(), focus_lost: 2_000 }, last_event: null, updated_at: new Date().toISOString(),
     };
     await adminDb.collection('clients').doc(clientId).collection('attempts').doc(full.id).collection('integrity_summary').doc('summary').set(summary);
+    const slot: AttemptSlot = {
+      test_id: testId, student_id: student, client_id: clientId, count: 4,
+      in_progress: { attempt_id: taking.id, version: 1, started_at: taking.stored.started_at, expires_at: taking.stored.expires_at },
+    };
+    await adminDb.collection('clients').doc(clientId).collection('tests').doc(testId).collection('attempt_slots').doc(student).set(slot);
     return { taking, full, submitted, seb, turns: 0, seq: 0 };
   },
   seeds: [

@@ -13,6 +13,11 @@ export const MAX_EVENTS_PER_ATTEMPT = 2_000;
 /** How far past the server's clock an event's `at` may be: a page's clock runs a little ahead at most. */
 export const FUTURE_TOLERANCE_MS = 5 * 60_000;
 
+/** The 409s of an attempt that takes no more events (api.md: after submission, or past expires_at + 30 s). */
+export const EVENTS_AFTER_SUBMISSION = 'This attempt has been submitted; it takes no more integrity events';
+export const EVENTS_AFTER_DEADLINE =
+  'This attempt is past its deadline (expires_at + 30 s); it takes no more integrity events';
+
 export interface IncomingEvent {
   type: EventType;
   at: string;

@@ -12,7 +12,7 @@ import * as store from './store';
 export async function postEvents(caller: AttemptCaller, attemptId: string, input: PostEventsInput, call: CallContext) {
   if (caller.token === undefined) assertCanSendIntegrityEvents(caller.principal);
   const attempt = await attemptTakingEvents(caller, attemptId, call);
-  const recorded = await store.recordEvents(attempt.client_id, attempt.id, input.events);
+  const recorded = await store.recordEvents(attempt, input.events);
   return { stored: recorded.stored, duplicates: recorded.duplicates, summary: summaryView(recorded.summary) };
 }
 
