@@ -191,9 +191,7 @@ function apiClient(baseUrl, token) {
       if (res.status === 429 && waits < MAX_RATE_LIMIT_WAITS) {
         const seconds = Number(res.headers.get('retry-after')) || 5;
         if (Date.now() >= waitingUntil) {
-          process.stderr.write(
-            `seed: the local address's rate limit is reached; waiting ${seconds} s\n`,
-          );
+          process.stderr.write(`seed: the local address's rate limit is reached; waiting ${seconds} s\n`);
           waitingUntil = Date.now() + seconds * 1000;
         }
         await sleep(seconds * 1000 + 200);
