@@ -52,6 +52,10 @@ export const questionTypeOf = (type: QuestionType): QuestionTypeModule => MODULE
 export const findQuestionType = (type: string | null | undefined): QuestionTypeModule | undefined =>
   QUESTION_TYPES.find((questionType) => questionType.type === type);
 
+/** The words a page shows for a type ("True/false", "Multiple choice"); a type this app does not know, its name with spaces. */
+export const typeLabel = (type: string | null | undefined): string =>
+  findQuestionType(type)?.label ?? (type ?? '').replace(/_/g, ' ');
+
 /** Whether a question of this type takes an answer (a description does not); a type this app does not know does. */
 export const takesAnswer = (type: string | undefined): boolean => findQuestionType(type)?.takesAnswer ?? true;
 

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { type Schemas, unwrap } from '../../api';
 import { useSession } from '../../session';
-import { ErrorMessage, formatTime, Loading, ScrollTable, useAction, useLoad } from '../../ui';
+import { ErrorMessage, formatTime, Loading, marksText, ScrollTable, useAction, useLoad } from '../../ui';
 import { Pager } from '../shared';
 import { RegradeDialog } from '../grading/RegradeDialog';
 import { useOrg } from '../org';
@@ -10,7 +10,7 @@ import { ClassFilter, useClassFilter } from '../classes/ClassFilter';
 import { ScoreChart } from './ScoreChart';
 import { QuestionText, richFields } from '../../QuestionText';
 import { choiceLabelOf } from '../../questionHtml';
-import { findQuestionType } from '../../questionTypes';
+import { findQuestionType, typeLabel } from '../../questionTypes';
 import { personWithEmail } from '../people';
 
 type QuestionAnalytics = Schemas['QuestionAnalytics'];
@@ -290,7 +290,7 @@ function Questions({
                   <QuestionText text={q.question_text} format={richFields(q).text_format} />
                   <br />
                   <small>
-                    {q.question_type.replace(/_/g, ' ')} · {q.marks} marks
+                    {typeLabel(q.question_type)} · {marksText(q.marks)}
                   </small>
                 </td>
                 <td>{q.difficulty}</td>

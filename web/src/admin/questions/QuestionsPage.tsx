@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { type Schemas, unwrap } from '../../api';
 import { useSession } from '../../session';
-import { ErrorMessage, Field, Loading, ScrollTable, useAction, useLoad } from '../../ui';
+import { ErrorMessage, Field, Loading, marksText, ScrollTable, useAction, useLoad } from '../../ui';
 import { NeedsOrg } from '../org';
 import { DIFFICULTIES, QuestionForm, type Difficulty } from './QuestionForm';
-import { findQuestionType, PASSAGE_TYPES, QUESTION_TYPES, type QuestionType } from '../../questionTypes';
+import { findQuestionType, PASSAGE_TYPES, QUESTION_TYPES, type QuestionType, typeLabel } from '../../questionTypes';
 import { Pager } from '../shared';
 import { QuestionText } from '../../QuestionText';
 import { plainTextOf } from '../../questionHtml';
@@ -267,9 +267,9 @@ function Bank({ clientId }: { clientId: string }) {
                   <td>
                     <QuestionCell question={q} />
                   </td>
-                  <td>{findQuestionType(q.question_type)?.label ?? q.question_type}</td>
+                  <td>{typeLabel(q.question_type)}</td>
                   <td>{answerOf(q)}</td>
-                  <td>{q.marks}</td>
+                  <td>{marksText(q.marks)}</td>
                   <td>{q.difficulty}</td>
                   <td>{folderName(q.folder_id)}</td>
                   <td>
