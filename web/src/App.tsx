@@ -61,7 +61,7 @@ function Header() {
               {me?.guest || user.isAnonymous
                 ? user.displayName || 'Guest'
                 : user.displayName || (me?.email ?? user.email ?? 'Signed in')}
-              {me?.role ? ` · ${me.role.replace('_', ' ')}` : ''}
+              {me?.role ? <span className="role"> · {me.role.replace('_', ' ')}</span> : null}
             </span>
             <SignOut />
           </>

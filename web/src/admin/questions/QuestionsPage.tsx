@@ -247,7 +247,7 @@ function Bank({ clientId }: { clientId: string }) {
         {questions.loading && !questions.data ? <Loading what="Loading the questions" /> : null}
         {questions.data && questions.data.data.length === 0 ? <p>No question matches.</p> : null}
         {questions.data && questions.data.data.length > 0 && (
-          <ScrollTable label="Questions of the bank">
+          <ScrollTable label="Questions of the bank" className="stacked">
             <thead>
               <tr>
                 <th scope="col">Question</th>
@@ -267,11 +267,11 @@ function Bank({ clientId }: { clientId: string }) {
                   <td>
                     <QuestionCell question={q} />
                   </td>
-                  <td>{typeLabel(q.question_type)}</td>
-                  <td>{answerOf(q)}</td>
-                  <td>{marksText(q.marks)}</td>
-                  <td>{q.difficulty}</td>
-                  <td>{folderName(q.folder_id)}</td>
+                  <td data-label="Type">{typeLabel(q.question_type)}</td>
+                  <td data-label="Answer">{answerOf(q)}</td>
+                  <td data-label="Marks">{marksText(q.marks)}</td>
+                  <td data-label="Difficulty">{q.difficulty}</td>
+                  <td data-label="Folder">{folderName(q.folder_id)}</td>
                   <td>
                     <div className="row">
                       <button
