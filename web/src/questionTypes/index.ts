@@ -21,7 +21,7 @@ import { trueFalseModule } from './trueFalse/views';
 import { TextLineInput } from './typedAnswer';
 
 export { CODED_VALUES, COLUMN_NOTES, CSV_COLUMNS, REQUIRED_COLUMNS, templateRows } from './csvTemplate';
-export { EMPTY_KEY_DRAFT } from './definitions';
+export { EMPTY_KEY_DRAFT, typeLabel } from './definitions';
 export { AttachmentLinks } from './essay/attachedFiles';
 export { wordCount } from './essay/wordCount';
 export type { AnswerFiles, KeyDraft, QuestionType, QuestionTypeModule } from './module';
@@ -51,10 +51,6 @@ export const questionTypeOf = (type: QuestionType): QuestionTypeModule => MODULE
 /** The module of a type named by a reply that types it as any text (analytics, an import's report); undefined when unknown. */
 export const findQuestionType = (type: string | null | undefined): QuestionTypeModule | undefined =>
   QUESTION_TYPES.find((questionType) => questionType.type === type);
-
-/** The words a page shows for a type ("True/false", "Multiple choice"); a type this app does not know, its name with spaces. */
-export const typeLabel = (type: string | null | undefined): string =>
-  findQuestionType(type)?.label ?? (type ?? '').replace(/_/g, ' ');
 
 /** Whether a question of this type takes an answer (a description does not); a type this app does not know does. */
 export const takesAnswer = (type: string | undefined): boolean => findQuestionType(type)?.takesAnswer ?? true;
