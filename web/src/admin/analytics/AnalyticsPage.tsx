@@ -5,6 +5,7 @@ import { useSession } from '../../session';
 import { ErrorMessage, formatTime, Loading, marksText, ScrollTable, useAction, useLoad } from '../../ui';
 import { Pager } from '../shared';
 import { RegradeDialog } from '../grading/RegradeDialog';
+import { numbered } from './numbering';
 import { useOrg } from '../org';
 import { ClassFilter, useClassFilter } from '../classes/ClassFilter';
 import { ScoreChart } from './ScoreChart';
@@ -40,14 +41,6 @@ function flagsOf(q: QuestionAnalytics): string[] {
 const num = (n: number | null | undefined, digits = 2) =>
   n === null || n === undefined ? '—' : String(Number(n.toFixed(digits)));
 const pct = (n: number | null | undefined) => (n === null || n === undefined ? '—' : `${num(n, 1)}%`);
-
-/**
- * The questions numbered as a student meets them: the reply's position of a pool question is its place
- * among every question its pool could draw (a draw of 2 from 5 shows as #8 and #11), so the page numbers
- * the rows, which come in the version's order (the fixed questions, then the pools'), one after another.
- */
-export const numbered = (questions: readonly QuestionAnalytics[]): QuestionAnalytics[] =>
-  questions.map((q, index) => ({ ...q, position: index + 1 }));
 
 /** Analytics of a test: headline figures, the score distribution, the questions, the CSV of results and the students. */
 export function AnalyticsPage() {
