@@ -1,7 +1,7 @@
 import { stringify } from 'csv-stringify';
 import { EVENT_TYPES, type StoredAttempt, type StoredIntegritySummary } from '../attempts';
 import { htmlLine } from '../interchange';
-import { percentageOf } from '../shared';
+import { localTime, percentageOf } from '../shared';
 
 // Pure: the rows of a test version's results export and their CSV text. No
 // Firebase import (StoredAttempt is a type, erased when compiled).
@@ -145,30 +145,6 @@ export const questionHeaders = (questions: ReadonlyArray<ExportedQuestion>, firs
 
 export function headerRow(questions: ReadonlyArray<ExportedQuestion>, timeZone = 'UTC'): string[] {
   return [...fixedColumns(timeZone), ...questionHeaders(questions)];
-}
-
-const zoneFormats = new Map<string, Intl.DateTimeFormat>();
-/** `iso` as the organization's wall clock, `2026-03-02 09:14:05` (the zone is in the column's header); empty when absent or unreadable. */
-export function localTime(iso: string | null | undefined, timeZone: string): string {
-  if (!iso) return '';
-  const at = Date.parse(iso);
-  if (!Number.isFinite(at)) return '';
-  let format = zoneFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    });
-    zoneFormats.set(timeZone, format);
-  }
-  const part = Object.fromEntries(format.formatToParts(at).map((p) => [p.type, p.value]));
-  return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute}:${part.second}`;
 }
 
 /**

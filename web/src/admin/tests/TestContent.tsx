@@ -322,7 +322,9 @@ export function TestContent({
         )}
         <Pools
           clientId={test.client_id}
-          fixedMarks={ids.reduce((sum, id) => sum + (known.get(id)?.marks ?? 0), 0)}
+          fixedMarks={
+            ids.every((id) => known.has(id)) ? ids.reduce((sum, id) => sum + known.get(id)!.marks, 0) : undefined
+          }
           pools={pools}
           onChange={setPools}
           editable={editable}
@@ -387,7 +389,8 @@ function Pools({
   problemsId,
 }: {
   clientId: string;
-  fixedMarks: number;
+  /** The chosen questions' marks, once every one is read. */
+  fixedMarks: number | undefined;
   pools: PoolDraft[];
   onChange: (pools: PoolDraft[]) => void;
   editable: boolean;
@@ -415,13 +418,17 @@ function Pools({
       else next.delete(key);
       return next;
     });
-  const totals = pools.reduce(
-    (sum, pool) => {
-      const range = drawRange(drawOf(pool), marksOf.get(pool.key) ?? []);
-      return { min: sum.min + range.min, max: sum.max + range.max };
-    },
-    { min: fixedMarks, max: fixedMarks },
-  );
+  // The test's totals only once every part is read: a half-read sum would name a wrong range.
+  const totals =
+    fixedMarks === undefined || pools.some((pool) => !marksOf.has(pool.key))
+      ? undefined
+      : pools.reduce(
+          (sum, pool) => {
+            const range = drawRange(drawOf(pool), marksOf.get(pool.key)!);
+            return { min: sum.min + range.min, max: sum.max + range.max };
+          },
+          { min: fixedMarks, max: fixedMarks },
+        );
   return (
     <section aria-labelledby="pools-heading">
       <h3 id="pools-heading" aria-describedby={at('pools') ? problemsId : undefined}>
@@ -488,7 +495,7 @@ function Pools({
               pool={pool}
               index={i}
               editable={editable}
-              totals={{ min: round4(totals.min), max: round4(totals.max) }}
+              totals={totals && { min: round4(totals.min), max: round4(totals.max) }}
               onMarks={(marks) => report(pool.key, marks)}
             />
           )}
@@ -537,7 +544,7 @@ function PoolMarksNote({
   pool: PoolDraft;
   index: number;
   editable: boolean;
-  totals: { min: number; max: number };
+  totals: { min: number; max: number } | undefined;
   onMarks: (marks: number[] | undefined) => void;
 }) {
   const { api } = useSession();
@@ -584,11 +591,9 @@ function PoolMarksNote({
   return (
     <div className="warning" role="note" aria-label={`Pool ${index + 1}: marks differ`}>
       <p>
-        <strong>
-          Students may get different totals: {totals.min} to {totals.max} marks.
-        </strong>{' '}
-        This pool’s questions are worth {[...distinct].sort((a, b) => a - b).join(', ')} marks, and each attempt draws
-        its own.
+        <strong>Students may get different totals{totals ? `: ${totals.min} to ${totals.max} marks` : ''}.</strong> This
+        pool’s questions are worth {[...distinct].sort((a, b) => a - b).join(', ')} marks, and each attempt draws its
+        own.
       </p>
       {editable && (
         <button type="button" className="secondary" onClick={makeEqual} disabled={action.busy}>
