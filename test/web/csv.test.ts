@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { stringify } from 'csv-stringify/sync';
+import { stringify } from '../../functions/node_modules/csv-stringify/dist/cjs/sync.cjs';
 import { CSV_OPTIONS } from '../../functions/src/analytics/resultsRows';
 import { invitationsCsv } from '../../web/src/admin/classes/invitationsCsv';
 import { csvText } from '../../web/src/csv';
