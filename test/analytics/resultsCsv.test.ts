@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { FieldValue } from 'firebase-admin/firestore';
 import { EventEmitter } from 'node:events';
 import { parse } from '../../functions/node_modules/csv-parse/dist/cjs/sync.cjs';
 import { EXPORT_PAGE_SIZE, resultsCsv } from '../../functions/src/analytics/resultsExport';
@@ -8,6 +9,7 @@ import type { StoredAttempt } from '../../functions/src/attempts/documents';
 import type { Principal } from '../../functions/src/auth/principal';
 import type { Reply } from '../../functions/src/http/route';
 import { adminDb } from '../support/admin';
+import { BASE_URL } from '../support/env';
 import { expectError } from '../support/assertions';
 import { createRoleMatrix, createUser, signInAnonymously, type RoleMatrix } from '../support/fixtures';
 import { failReads, duringFault } from '../support/faults';
@@ -43,7 +45,21 @@ const readCsv = (testId: string, token: string | undefined, query = '') => get(c
 
 /** The export counts against the strict per-user limit (10 a minute): each export here is made by a fresh administrator of the tenant. */
 const exporter = async (): Promise<string> => (await createUser('client_admin', m.tenant.clientId)).token;
-const rowsOf = (res: ApiResponse): string[][] => parse(res.text);
+// The reply's text has lost its byte order mark (fetch's UTF-8 decoding drops it): the bytes are read where it matters.
+const rowsOf = (res: ApiResponse): string[][] => parse(res.text, { bom: true });
+/** The columns the export had before it named classes, emails, candidate numbers and local times: most checks here are about the rest. */
+const NEW_COLUMNS = ['student_email', 'classes', 'candidate_number', 'Started (UTC)', 'Submitted (UTC)'];
+const withoutNew = (row: string[]): string[] =>
+  row.filter((_, i) => !NEW_COLUMNS.includes((FIXED_COLUMNS as readonly string[])[i] ?? ''));
+const col = (name: string) => (FIXED_COLUMNS as readonly string[]).indexOf(name);
+/** The export's bytes as sent. */
+async function csvBytes(testId: string, token: string): Promise<Buffer> {
+  const res = await fetch(`${BASE_URL}${csvPath(testId)}`, {
+    headers: { Authorization: `Bearer ${token}`, 'X-Forwarded-For': freshIp() },
+  });
+  assert.equal(res.status, 200);
+  return Buffer.from(await res.arrayBuffer());
+}
 
 function expectCsv(res: ApiResponse): string[][] {
   assert.equal(res.status, 200, res.text);
@@ -191,13 +207,13 @@ describe('GET /api/analytics/tests/{testId}/results.csv', function () {
     const res = await readCsv(test.id, await exporter());
     const rows = expectCsv(res);
     expectAttachment(res, `results-${test.id}-v1.csv`);
-    assert.ok(!res.text.startsWith('\uFEFF'), 'no byte order mark');
     assert.deepEqual(rows[0], [
       ...FIXED_COLUMNS,
-      'Q1 Capital of France?',
-      'Q2 Spell cat',
-      `Q3 A long question ${'x'.repeat(43)}…`,
+      'Q1 · Capital of France?',
+      'Q2 · Spell cat',
+      `Q3 · A long question ${'x'.repeat(43)}…`,
     ]);
+    for (const row of rows) row.splice(0, row.length, ...withoutNew(row));
     assert.equal(rows.length, 5, res.text);
 
     const stored = await Promise.all(
@@ -289,7 +305,7 @@ describe('GET /api/analytics/tests/{testId}/results.csv', function () {
     assert.equal(rows[1][column(rows, 'grading')], 'pending');
     assert.equal(rows[1][column(rows, 'score')], '2', 'the marks so far, which the cells add up to');
     assert.equal(rows[1][column(rows, 'percentage')], '', 'no percentage until the score is final');
-    assert.deepEqual(rows[1].slice(-2), ['2', ''], 'the ungraded essay’s cell is empty, not 0');
+    assert.deepEqual(rows[1].slice(-2), ['2', 'awaiting grading'], 'the ungraded essay’s cell says so, not 0');
 
     assert.equal(
       (
@@ -338,28 +354,93 @@ describe('GET /api/analytics/tests/{testId}/results.csv', function () {
 
     const rows = expectCsv(await readCsv(draft.id, await exporter()));
     const questionColumns = rows[0].slice(rows[0].indexOf('auto_submitted') + 1).filter((name) => /^Q\d+ /.test(name));
-    assert.deepEqual(questionColumns, ['Q1 Fixed', ...poolIds.map((id, i) => `Q${i + 2} ${texts.get(id)}`)]);
+    assert.deepEqual(questionColumns, ['Q1 · Fixed', ...poolIds.map((id, i) => `Q${i + 2} · ${texts.get(id)}`)]);
     const first = rows[0].length - questionColumns.length;
     assert.equal(rows.length, 4);
     for (const row of rows.slice(1)) {
       const attempt = attempts.find((a) => a.id === row[0])!;
       const stored = (await attemptDoc(clientId, attempt.id).get()).data()!;
       const cells = row.slice(first);
-      const sum = cells.reduce((total, cell) => total + (cell === '' ? 0 : Number(cell)), 0);
+      // As a spreadsheet's SUM reads them: text and empty cells count for nothing.
+      const sum = cells.reduce((total, cell) => total + (/^-?[\d.]+$/.test(cell) ? Number(cell) : 0), 0);
       assert.equal(sum, stored.score, `the cells of ${row[0]} add up to its score`);
       assert.equal(row[rows[0].indexOf('score')], String(stored.score));
       poolIds.forEach((id, i) => {
-        if (!attempt.drawn.includes(id)) assert.equal(cells[i + 1], '', `${id} was not drawn: empty`);
+        if (!attempt.drawn.includes(id)) assert.equal(cells[i + 1], 'not drawn', `${id} was not drawn: it says so`);
       });
       assert.equal(cells[0], '5');
-      assert.notEqual(cells[1 + poolIds.indexOf(attempt.drawn[0])], '', 'the drawn question answered has its marks');
+      assert.match(cells[1 + poolIds.indexOf(attempt.drawn[0])], /^\d/, 'the drawn question answered has its marks');
+      assert.equal(
+        cells[1 + poolIds.indexOf(attempt.drawn[1])],
+        '',
+        'the drawn question left blank is empty, not "not drawn"',
+      );
+    }
+  });
+
+  it('is a gradebook a spreadsheet opens: a BOM and CRLF, plain-text headers, name, email, classes, candidate number, times in the organization’s zone', async () => {
+    const { clientId } = m.tenant;
+    const html = await writeQuestion(clientId, {
+      question_text: '<p>Testing Iota Question &amp; Zo&euml;</p>',
+      text_format: 'html',
+      marks: 2,
+    } as Partial<QuestionFixture>);
+    const plain = await writeQuestion(clientId, { question_text: 'Second', marks: 1 });
+    const { test } = await publishTest(m.tenant.admin.token, clientId, { questions: [html, plain] });
+    const zoe = await createUser('student', clientId);
+    await clientDoc(clientId)
+      .collection('users')
+      .doc(zoe.uid)
+      .update({ display_name: 'Zoë Peña', candidate_number: 'C-017', class_ids: [] });
+    const klass = clientDoc(clientId).collection('classes').doc();
+    await klass.set({ id: klass.id, client_id: clientId, name: '9C Français', code: null, member_count: 1 });
+    const attemptId = await submitted(zoe.token, { test_id: test.id }, [[html.id, 'Paris']]);
+    // The class the student was in when the attempt started: written on the attempt as the start would.
+    await attemptDoc(clientId, attemptId).update({ class_ids: [klass.id] });
+    const before = (await clientDoc(clientId).get()).data()!;
+    await clientDoc(clientId).update({ time_zone: 'Europe/Paris' });
+    try {
+      const bytes = await csvBytes(test.id, await exporter());
+      assert.deepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'a UTF-8 byte order mark first');
+      const text = bytes.toString('utf8');
+      assert.ok(text.includes('Zoë Peña'), 'the name in UTF-8');
+      assert.equal(text.split('\r\n').length, 3, 'header and one row, each ended by CRLF');
+      assert.ok(!/[^\r]\n/.test(text), 'no bare LF');
+      const rows: string[][] = parse(text, { bom: true });
+      const header = rows[0];
+      assert.deepEqual(header.slice(-2), ['Q1 · Testing Iota Question & Zoë', 'Q2 · Second']);
+      assert.ok(
+        header.includes('Started (Europe/Paris)') && header.includes('Submitted (Europe/Paris)'),
+        header.join(),
+      );
+      const row = rows[1];
+      const cell = (name: string) => row[header.indexOf(name)];
+      const stored = (await attemptDoc(clientId, attemptId).get()).data()!;
+      assert.equal(cell('student_name'), 'Zoë Peña');
+      assert.equal(cell('student_email'), zoe.email);
+      assert.equal(cell('classes'), '9C Français');
+      assert.equal(cell('candidate_number'), 'C-017');
+      const paris = (iso: string) =>
+        new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Paris', dateStyle: 'short', timeStyle: 'medium' })
+          .format(new Date(iso))
+          .replace(',', '');
+      assert.equal(cell('Submitted (Europe/Paris)'), paris(stored.submitted_at));
+      assert.equal(cell('Started (Europe/Paris)'), paris(stored.started_at));
+      assert.equal(cell('submitted_at'), stored.submitted_at, 'the UTC instant is kept for programs');
+      assert.deepEqual(
+        row.slice(-2),
+        [String(stored.results[0].marks_awarded), ''],
+        'the unanswered question is empty',
+      );
+    } finally {
+      await clientDoc(clientId).update({ time_zone: before.time_zone ?? FieldValue.delete() });
     }
   });
 
   it('answers only the header for a published test nobody has submitted yet', async () => {
     const { test } = await oneQuestionTest();
     const rows = expectCsv(await readCsv(test.id, await exporter()));
-    assert.deepEqual(rows, [[...FIXED_COLUMNS, 'Q1 Only question']]);
+    assert.deepEqual(rows, [[...FIXED_COLUMNS, 'Q1 · Only question']]);
   });
 
   it('neutralises a name beginning with =, +, -, @, tab or carriage return with a leading quote, as csv-stringify does', async () => {
@@ -446,7 +527,7 @@ describe('GET /api/analytics/tests/{testId}/results.csv', function () {
     for (const row of rows) {
       const a = byId.get(row[0])!;
       assert.equal(row[2], a.guest ? a.guest_name : 'Test student');
-      assert.equal(row[3], String(a.score));
+      assert.equal(row[col('score')], String(a.score));
       assert.equal(row[FIXED_COLUMNS.length], a.score ? String(a.score) : '');
     }
   });
@@ -478,16 +559,16 @@ describe('GET /api/analytics/tests/{testId}/results.csv', function () {
     assert.deepEqual(
       expectCsv(latest).map((r) => [r[0], ...r.slice(FIXED_COLUMNS.length)]),
       [
-        ['attempt_id', 'Q1 First edition question', 'Q2 Second edition question'],
+        ['attempt_id', 'Q1 · First edition question', 'Q2 · Second edition question'],
         [v2Attempt, '', '3'],
       ],
     );
     const v1 = await readCsv(test.id, await exporter(), '?version=1');
     expectAttachment(v1, `results-${test.id}-v1.csv`);
     assert.deepEqual(
-      expectCsv(v1).map((r) => [r[0], r[4], ...r.slice(FIXED_COLUMNS.length)]),
+      expectCsv(v1).map((r) => [r[0], r[col('total_marks')], ...r.slice(FIXED_COLUMNS.length)]),
       [
-        ['attempt_id', 'total_marks', 'Q1 First edition question'],
+        ['attempt_id', 'total_marks', 'Q1 · First edition question'],
         [v1Attempt, '1', '1'],
       ],
     );

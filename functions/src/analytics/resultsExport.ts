@@ -12,15 +12,19 @@ import {
   type VersionForAttempt,
   versionMissing,
 } from '../attempts';
+import { findClient } from '../clients';
 import {
+  CSV_BOM,
   csvCells,
   EXPORTED_FIELDS,
-  FIXED_COLUMNS,
+  fixedColumns,
   questionHeaders,
   resultRow,
   studentsToName,
   toCsv,
   type ExportedAttempt,
+  type ExportedPerson,
+  type RowContext,
 } from './resultsRows';
 import { analyticsTarget, assertClassFilter, frozenVersion } from './service';
 import type { SumsScope } from './store';
@@ -51,7 +55,7 @@ const ROW_CELLS = 250_000;
 
 interface Page {
   attempts: ExportedAttempt[];
-  displayNames: Map<string, string>;
+  people: Map<string, ExportedPerson>;
   /** The attempts' integrity events counted (absent: none). */
   integrity: Map<string, StoredIntegritySummary>;
   /** The sort values of the page's last attempt when another page may follow. */
@@ -64,20 +68,51 @@ function exportQuery(at: SumsScope): Query {
     .select(...EXPORTED_FIELDS);
 }
 
-/** The display names of the page's (non-guest) students: one read for all of them. */
-async function displayNames(clientId: string, attempts: ExportedAttempt[]): Promise<Map<string, string>> {
+const textOf = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** The page's (non-guest) students as the row names them: one read for all of them, only the fields named. */
+async function peopleOf(clientId: string, attempts: ExportedAttempt[]): Promise<Map<string, ExportedPerson>> {
   const uids = studentsToName(attempts);
-  const names = new Map<string, string>();
-  if (uids.length === 0) return names;
-  const snaps = await db.getAll(...uids.map((uid) => paths.clientUser(clientId, uid)), { fieldMask: ['display_name'] });
+  const people = new Map<string, ExportedPerson>();
+  if (uids.length === 0) return people;
+  const snaps = await db.getAll(...uids.map((uid) => paths.clientUser(clientId, uid)), {
+    fieldMask: ['display_name', 'email', 'candidate_number'],
+  });
   for (const snap of snaps) {
-    const name = snap.exists ? snap.get('display_name') : undefined;
-    if (typeof name === 'string') names.set(snap.id, name);
+    if (!snap.exists) continue;
+    people.set(snap.id, {
+      name: textOf(snap.get('display_name')),
+      email: textOf(snap.get('email')),
+      candidate_number: textOf(snap.get('candidate_number')),
+    });
   }
-  return names;
+  return people;
 }
 
-async function readPage(at: SumsScope, after: [string, string] | null): Promise<Page> {
+/**
+ * Class names for the rows, each class read once per export however many rows name it: the classes a page
+ * names that no earlier page did, in one read beside the page's people. A class since deleted names nothing.
+ */
+async function readClassNames(
+  clientId: string,
+  attempts: ExportedAttempt[],
+  audience: readonly string[],
+  known: Map<string, string | null>,
+): Promise<void> {
+  const assigned = new Set(audience);
+  const ids = [...new Set(attempts.flatMap((a) => (a.guest === true ? [] : (a.class_ids ?? []))))].filter(
+    (id) => !known.has(id) && (assigned.size === 0 || assigned.has(id)),
+  );
+  if (ids.length === 0) return;
+  const snaps = await db.getAll(...ids.map((id) => paths.clientClass(clientId, id)), { fieldMask: ['name'] });
+  for (const snap of snaps) known.set(snap.id, snap.exists ? textOf(snap.get('name')) || null : null);
+}
+
+async function readPage(
+  at: SumsScope,
+  after: [string, string] | null,
+  classes: { audience: readonly string[]; known: Map<string, string | null> },
+): Promise<Page> {
   let query = exportQuery(at);
   if (after) query = query.startAfter(...after);
   const snap = await query.limit(EXPORT_PAGE_SIZE).get();
@@ -85,16 +120,17 @@ async function readPage(at: SumsScope, after: [string, string] | null): Promise<
   const attempts = snap.docs.map((d) => ({ ...(d.data() as ExportedAttempt), id: d.id }));
   const last = snap.docs[snap.docs.length - 1];
   // Names and integrity counts read beside each other: one round trip for the page.
-  const [names, integrity] = await Promise.all([
-    displayNames(at.clientId, attempts),
+  const [people, integrity] = await Promise.all([
+    peopleOf(at.clientId, attempts),
     summariesOf(
       at.clientId,
       attempts.map((a) => a.id),
     ),
+    readClassNames(at.clientId, attempts, classes.audience, classes.known),
   ]);
   return {
     attempts,
-    displayNames: names,
+    people,
     integrity,
     after: last && snap.size === EXPORT_PAGE_SIZE ? [last.get('submitted_at') as string, last.id] : null,
   };
@@ -112,36 +148,54 @@ async function* headerPieces(
   clientId: string,
   frozen: VersionForAttempt,
   columns: Array<{ id: string }>,
+  timeZone: string,
 ): AsyncGenerator<string> {
   const fixed = frozen.questions.length;
-  const end = (from: number) => (from >= columns.length ? '\n' : '');
-  yield `${await csvCells([...FIXED_COLUMNS, ...questionHeaders(frozen.questions, 1)])}${end(fixed)}`;
+  const end = (from: number) => (from >= columns.length ? '\r\n' : '');
+  yield `${CSV_BOM}${await csvCells([...fixedColumns(timeZone), ...questionHeaders(frozen.questions, 1)])}${end(fixed)}`;
   const freezeId = frozen.pool_freeze_id;
   for (let from = fixed; from < columns.length; from += HEADER_CHUNK) {
     if (!freezeId) throw versionMissing(clientId, frozen.test_id, frozen.version);
     const ids = columns.slice(from, from + HEADER_CHUNK).map((c) => c.id);
     const snaps = await db.getAll(
       ...ids.map((id) => paths.poolFrozenQuestion(clientId, frozen.test_id, freezeId, id)),
-      { fieldMask: ['question_text'] },
+      { fieldMask: ['question_text', 'title', 'text_format'] },
     );
     if (snaps.some((snap) => !snap.exists)) throw versionMissing(clientId, frozen.test_id, frozen.version);
     const texts = snaps.map((snap, i) => ({
       id: ids[i],
-      question_text: (snap.get('question_text') as string | undefined) ?? '',
+      question_text: textOf(snap.get('question_text')),
+      title: textOf(snap.get('title')),
+      text_format: textOf(snap.get('text_format')),
     }));
     yield `,${await csvCells(questionHeaders(texts, from + 1))}${end(from + HEADER_CHUNK)}`;
   }
 }
 
 /** A page's rows as CSV text, a few rows at a time (ROW_CELLS cells). */
-async function* pageCsv(page: Page, columns: Array<{ id: string }>): AsyncGenerator<string> {
-  const perChunk = Math.max(1, Math.floor(ROW_CELLS / (FIXED_COLUMNS.length + columns.length)));
+async function* pageCsv(
+  page: Page,
+  columns: Array<{ id: string }>,
+  context: Omit<RowContext, 'people'>,
+): AsyncGenerator<string> {
+  const perChunk = Math.max(1, Math.floor(ROW_CELLS / (fixedColumns('UTC').length + columns.length)));
+  const rowContext: RowContext = { ...context, people: page.people };
   for (let i = 0; i < page.attempts.length; i += perChunk) {
     yield await toCsv(
-      page.attempts
-        .slice(i, i + perChunk)
-        .map((attempt) => resultRow(attempt, columns, page.displayNames, page.integrity)),
+      page.attempts.slice(i, i + perChunk).map((attempt) => resultRow(attempt, columns, rowContext, page.integrity)),
     );
+  }
+}
+
+/** The organization's time zone: an IANA name its admins set, UTC until they do (or when one stored no longer reads). */
+export function zoneOf(client: { time_zone?: string } | undefined): string {
+  const zone = client?.time_zone;
+  if (!zone) return 'UTC';
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return zone;
+  } catch {
+    return 'UTC';
   }
 }
 
@@ -159,23 +213,35 @@ export async function resultsCsv(
   }
   // With a class, its students' attempts only (their classes at start): the same query with class_ids.
   const at: SumsScope = { clientId: test.client_id, testId: test.id, version, classId };
-  const [frozen, first] = await Promise.all([frozenVersion(test, version), readPage(at, null), classChecked]);
+  const audience = test.assigned_class_ids ?? [];
+  const known = new Map<string, string | null>();
+  const classes = { audience, known };
+  const [frozen, first, client] = await Promise.all([
+    frozenVersion(test, version),
+    readPage(at, null, classes),
+    findClient(test.client_id),
+    classChecked,
+  ]);
   const columns = columnIds(frozen);
+  const timeZone = zoneOf(client);
+  const classNames = new Map<string, string>();
+  const context = { timeZone, audience, classNames };
   let firstPage: Page | undefined = first;
   return {
     contentType: 'text/csv; charset=utf-8',
     fileName: `results-${test.id}-v${version}${classId === undefined ? '' : `-class-${classId}`}.csv`,
     write: async (res) => {
       const gone = goneWatch(res);
-      for await (const piece of headerPieces(test.client_id, frozen, columns))
+      for await (const piece of headerPieces(test.client_id, frozen, columns, timeZone))
         if (!(await send(res, piece, gone))) return;
       let page: Page | undefined = firstPage;
       firstPage = undefined;
       while (page) {
         const { after } = page;
-        for await (const text of pageCsv(page, columns)) if (!(await send(res, text, gone))) return;
+        for (const [id, name] of known) if (name !== null) classNames.set(id, name);
+        for await (const text of pageCsv(page, columns, context)) if (!(await send(res, text, gone))) return;
         page = undefined; // written: only the next page is held while it is read
-        if (after) page = await readPage(at, after);
+        if (after) page = await readPage(at, after, classes);
       }
     },
   };

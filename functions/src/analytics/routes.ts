@@ -68,10 +68,12 @@ export const analyticsRoutes: RouteDefinition[] = [
     path: '/analytics/tests/{testId}/results.csv',
     summary: 'Results of a test version as CSV',
     description:
-      'One row per submitted attempt, oldest submission first, streamed: attempt_id, student_id, student_name, score, total_marks, percentage, submitted_at, auto_submitted, ' +
-      'grading (pending while an essay waits for its grade: score is then the marks so far and percentage is empty; complete once graded; empty without essays), ' +
-      'then one column per question the version’s attempts can hold (the fixed ones, then every frozen question of each pool, in the version’s order) with the marks awarded, ' +
-      'so a row’s cells add up to its score: empty when unanswered, not drawn by the attempt, or an essay not yet graded. ' +
+      'A gradebook: UTF-8 with a byte order mark, records ended by CRLF. One row per submitted attempt, oldest submission first, streamed: attempt_id, student_id, student_name, ' +
+      'student_email (empty for a Guest), classes (the student’s classes at its start, of the test’s audience, by name, "; "-joined), candidate_number (the school-issued one on the profile), ' +
+      'score, total_marks (the attempt’s own), percentage, "Started (<zone>)" and "Submitted (<zone>)" (the organization’s time_zone, e.g. 2026-03-02 09:14:05; UTC until set), submitted_at (ISO 8601 UTC), auto_submitted, ' +
+      'grading (pending while an essay waits for its grade: score is then the marks so far and percentage is empty; complete once graded; empty without essays), the integrity events counted, ' +
+      'then one column per question the version’s attempts can hold (the fixed ones, then every frozen question of each pool, in the version’s order), headed "Q4 · <title or plain text>", with the marks awarded, ' +
+      'so a row’s numbers add up to its score: "not drawn" when the attempt never drew it, "awaiting grading" for an essay not yet graded, empty when drawn and unanswered. ' +
       'Safe to open in a spreadsheet: a cell beginning with =, +, -, @, tab or carriage return is prefixed with a quote (csv-stringify’s formula escaping). ' +
       'Super Admin any test, Client Admin its organization’s; ?version= as for the analytics; ?class_id= keeps the attempts of one class’s students only (as for the analytics: another organization’s class → 403, none → 404). ' +
       'It reads every submitted attempt of the version (of the class), so it counts against the strict per-user limit.',

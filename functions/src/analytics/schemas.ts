@@ -135,7 +135,19 @@ export const TestAnalytics = z
       .nullable()
       .describe('The frozen version the figures describe; null when the test was never published'),
     latest_version: z.number().int().nullable().describe('The latest published version; pick another with ?version='),
-    total_marks: z.number().nullable(),
+    total_marks: z
+      .number()
+      .nullable()
+      .describe(
+        'The most an attempt of this version can score: the fixed questions’ marks plus, per pool, its draw’s largest marks (= total_marks_max)',
+      ),
+    total_marks_min: z
+      .number()
+      .nullable()
+      .describe(
+        'The least total an attempt can have: the fixed marks plus, per pool, the sum of its draw’s smallest marks; equal to total_marks_max unless a pool mixes marks',
+      ),
+    total_marks_max: z.number().nullable().describe('The largest total an attempt can have (see total_marks_min)'),
     question_count: z
       .number()
       .int()

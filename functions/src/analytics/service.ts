@@ -9,7 +9,15 @@ import {
 } from '../attempts';
 import { assertCanFilterByClass, assertCanReadTestAnalytics, type Principal } from '../auth';
 import { conflict, notFound } from '../shared';
-import { assertHasVersion, keyRevisionOf, requireTest, type StoredTest } from '../exams';
+import {
+  assertHasVersion,
+  keyRevisionOf,
+  requireTest,
+  totalMarksRange,
+  versionPoolMarks,
+  type MarksRange,
+  type StoredTest,
+} from '../exams';
 import type { TestAnalytics } from './schemas';
 import { emptySums, sameSums, versionStatistics, type StatQuestion, type VersionSums } from './statistics';
 import * as store from './store';
@@ -104,10 +112,31 @@ export async function papersFor(
       : frozen;
 }
 
+/**
+ * The totals the version's attempts can have (exams/totals.ts): from the marks the version keeps beside its
+ * pools' ids; a version frozen before it kept them reads its pool questions once (the instance's cache).
+ */
+export async function marksRangeOf(test: StoredTest, frozen: VersionForAttempt): Promise<MarksRange> {
+  const pools = frozen.pools ?? [];
+  const kept = versionPoolMarks(pools);
+  if (kept) return totalMarksRange(frozen.total_marks, kept);
+  const questions = await poolQuestions(
+    frozen,
+    test.client_id,
+    pools.flatMap((pool) => pool.question_ids),
+  );
+  const marks = new Map(questions.map((q) => [q.id, typeof q.marks === 'number' ? q.marks : 0]));
+  return totalMarksRange(
+    frozen.total_marks,
+    pools.map((pool) => ({ draw: pool.draw, marks: pool.question_ids.map((id) => marks.get(id) ?? 0) })),
+  );
+}
+
 function compose(
   { classId }: { classId?: string },
   test: StoredTest,
   frozen: VersionForAttempt | undefined,
+  range: MarksRange | undefined,
   sums: VersionSums,
   extremes: { highest: number | null; lowest: number | null },
   inProgress: number,
@@ -125,7 +154,10 @@ function compose(
     ...(classId === undefined ? {} : { class_id: classId }),
     version: frozen?.version ?? null,
     latest_version: test.version,
-    total_marks: frozen?.total_marks ?? null,
+    // The most an attempt can score: with pools of differing marks, the highest score can pass the least total.
+    total_marks: range?.max ?? null,
+    total_marks_min: range?.min ?? null,
+    total_marks_max: range?.max ?? null,
     question_count: questions.length + draws,
     ...versionStatistics(sums, listed.questions, frozen?.total_marks ?? 0, inProgress, {
       pooled: isPooled(frozen),
@@ -150,7 +182,7 @@ export async function testAnalytics(
   const classChecked = assertClassFilter(principal, test, classId);
   if (version === null) {
     await classChecked;
-    return compose({ classId }, test, undefined, emptySums(), { highest: null, lowest: null }, 0);
+    return compose({ classId }, test, undefined, undefined, emptySums(), { highest: null, lowest: null }, 0);
   }
   const at: store.SumsScope = { clientId: test.client_id, testId: test.id, version, classId };
   const [frozen] = await Promise.all([frozenVersion(test, version), classChecked]);
@@ -159,11 +191,12 @@ export async function testAnalytics(
     store.scoreExtremes(at),
     store.inProgressCount(at),
   ]);
-  const [listed, checked] = await Promise.all([
+  const [listed, checked, range] = await Promise.all([
     listedQuestions(test, frozen, sums),
     store.withLegacyExtremes(at, extremes, sums.n),
+    marksRangeOf(test, frozen),
   ]);
-  return compose(at, test, frozen, sums, checked, inProgress, listed);
+  return compose(at, test, frozen, range, sums, checked, inProgress, listed);
 }
 
 /**
@@ -200,6 +233,15 @@ export async function recomputeTestAnalytics(
     version,
     attempts_read: attempts,
     changed: !sameSums(before, after) || classesChanged,
-    analytics: compose({}, test, frozen, after, extremes, inProgress, await listedQuestions(test, frozen, after)),
+    analytics: compose(
+      {},
+      test,
+      frozen,
+      await marksRangeOf(test, frozen),
+      after,
+      extremes,
+      inProgress,
+      await listedQuestions(test, frozen, after),
+    ),
   };
 }

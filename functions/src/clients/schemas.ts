@@ -6,6 +6,22 @@ const ActiveStatus = z.union([z.literal(0), z.literal(1)]).describe('1 = active,
 const name = z.string().trim().min(1).max(200);
 const address = z.string().trim().min(1).max(500);
 const logoUrl = z.url({ protocol: /^https$/, hostname: z.regexes.domain, error: 'Must be an https URL' }).max(2048);
+/** Whether this runtime knows `zone` as an IANA time zone (what Intl.DateTimeFormat accepts). */
+const knownZone = (zone: string): boolean => {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+};
+const timeZone = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .refine(knownZone, { message: 'Must be an IANA time zone, e.g. Europe/Paris' })
+  .describe('The organization’s IANA time zone (e.g. Europe/Paris): the results CSV writes times in it, naming it');
 
 export const Client = z
   .object({
@@ -14,6 +30,7 @@ export const Client = z
     address: z.string(),
     logo_url: z.string(),
     active_status: ActiveStatus,
+    time_zone: z.string().optional().describe('The organization’s IANA time zone; absent: UTC'),
     created_at: z.string().describe('ISO 8601 UTC'),
     updated_at: z.string().describe('ISO 8601 UTC'),
   })
@@ -28,6 +45,7 @@ export const UpdateClientBody = z
     address: address.optional(),
     logo_url: logoUrl.optional(),
     active_status: ActiveStatus.optional(),
+    time_zone: timeZone.optional(),
   })
   .refine((body) => Object.keys(body).length > 0, { message: 'Send at least one field to change' })
   .meta({ id: 'UpdateClient' });

@@ -101,6 +101,11 @@ export interface TestPool {
 /** A pool as a version froze it: the ids of the questions it draws from (disjoint from the fixed ones and the other pools'). */
 export interface VersionPool extends TestPool {
   question_ids: string[];
+  /**
+   * Each frozen question's marks, in question_ids' order, kept by every regrade that changes them: the totals
+   * an attempt can draw (exams/totals.ts) come from the version alone. Absent on versions published before.
+   */
+  question_marks?: number[];
 }
 
 /**

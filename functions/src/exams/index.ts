@@ -26,6 +26,7 @@ export { assertHasVersion, authorView, requireTest } from './service';
 export { canonicalShareCode } from './shareCodeText';
 export { findTest, listTests, patchDelivery, poolCandidates } from './store';
 export { provideTestChangeEffects } from './testChangeEffects';
+export { rangeText, totalMarksRange, versionPoolMarks, type MarksRange, type PoolMarks } from './totals';
 export { MAX_DOCUMENT_BYTES, documentSize, valueSize } from './versionSize';
 /** Loaded when called, not with this door: it is kept off the cold start. */
 export const loadRoutes = () => import('./routes');

@@ -557,7 +557,12 @@ async function freezeTestPools(
     await store.deletePoolFreeze(test.client_id, test.id, freezeId);
     throw refuse(problems);
   }
-  return { freezeId, pools: kept, passageIds, testUpdatedAt: content.updated_at };
+  return {
+    freezeId,
+    pools: kept.map((pool) => ({ ...pool, question_marks: pool.question_ids.map((id) => frozen.get(id) ?? 0) })),
+    passageIds,
+    testUpdatedAt: content.updated_at,
+  };
 }
 
 /**

@@ -294,9 +294,10 @@ export async function writePoolFreeze(
   clientId: string,
   testId: string,
   ids: readonly string[],
-): Promise<{ freezeId: string; frozen: Set<string>; passageIds: string[] }> {
+): Promise<{ freezeId: string; frozen: Map<string, number>; passageIds: string[] }> {
   const freezeId = randomUUID();
-  const frozen = new Set<string>();
+  // Each frozen id with its marks: the version keeps them beside the ids, so its totals need no read of the freeze.
+  const frozen = new Map<string, number>();
   const passageIds = new Set<string>();
   for (let i = 0; i < ids.length; i += IN_BATCH) {
     const snaps = await db.getAll(...ids.slice(i, i + IN_BATCH).map((id) => paths.clientQuestion(clientId, id)));
@@ -305,7 +306,7 @@ export async function writePoolFreeze(
       if (!snap.exists) continue;
       const question = freeze(snap.id, snap.data()!);
       batch.create(paths.poolFrozenQuestion(clientId, testId, freezeId, snap.id), question);
-      frozen.add(snap.id);
+      frozen.set(snap.id, typeof question.marks === 'number' ? question.marks : 0);
       if (question.passage_id) passageIds.add(question.passage_id);
     }
     await batch.commit();

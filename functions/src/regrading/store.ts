@@ -99,7 +99,15 @@ export async function applyCorrection(
       tx.update(versionRef, { questions: next.questions, total_marks: next.total_marks, revision });
     } else {
       tx.set(poolRef!, corrected);
-      tx.update(versionRef, { revision });
+      // The version keeps its pool questions' marks beside their ids (the totals it can give): kept in step.
+      const pools = (version.pools ?? []).map((pool) => {
+        const at = pool.question_ids.indexOf(questionId);
+        if (at < 0 || !pool.question_marks || pool.question_marks[at] === corrected.marks) return pool;
+        return { ...pool, question_marks: pool.question_marks.map((m, i) => (i === at ? corrected.marks : m)) };
+      });
+      const marksMoved = pools.some((pool, i) => pool !== version.pools![i]);
+      next.pools = pools;
+      tx.update(versionRef, marksMoved ? { revision, pools } : { revision });
     }
     tx.update(paths.clientTest(clientId, testId), new FieldPath('key_revisions', String(versionNumber)), revision);
     addAudit(tx, audit.meta, {

@@ -1,4 +1,4 @@
-// Front door of shared/: errors, validation, ids, pagination, text and numbers: the vocabulary every feature shares.
+// Front door of shared/: errors, validation, ids, pagination, text, numbers and wall clocks: the vocabulary every feature shares.
 // What other folders may use; nothing else of this folder is imported from outside.
 export { readCache } from './cache';
 export type { CallContext, RequestOrigin, UploadBody } from './callContext';
@@ -49,3 +49,4 @@ export {
 export type { SebKeys, SebRequest } from './seb';
 export { isWellFormedText } from './text';
 export { validate } from './validate';
+export { localTime } from './wallClock';

@@ -6,6 +6,20 @@ import { foldForSearch } from './searchKeys';
 const Role = z.enum(ROLES);
 const displayName = z.string().trim().min(1).max(100);
 const password = z.string().min(8, 'Must be at least 8 characters').max(128);
+/**
+ * The number the school issued the student for exams (its candidate or exam number), as the school writes it.
+ * Not the anonymous per-attempt number blind marking gives: that one belongs to an attempt, this one to the person.
+ * Not unique: schools reuse and share numbering (per year, per exam board), so the service does not police it.
+ */
+export const CandidateNumber = z
+  .string()
+  .trim()
+  .min(1)
+  .max(32)
+  .regex(/^[\p{L}\p{N}][\p{L}\p{N} ./_-]*$/u, 'Letters, digits, spaces and . / _ - only')
+  .describe(
+    'The school-issued candidate (exam) number, shown in the results CSV; short text, not unique. Not an anonymous marking number',
+  );
 
 export const User = z
   .object({
@@ -18,6 +32,7 @@ export const User = z
         'The email an LTI platform claims for this user when the account does not have it (another account holds that address): the platform’s word, unverified; never used to sign in or to search',
       ),
     display_name: z.string().nullable(),
+    candidate_number: z.string().optional().describe('The school-issued candidate number, when one was set'),
     role: Role.nullable(),
     client_id: z.string().nullable(),
     disabled: z.boolean(),
@@ -54,6 +69,9 @@ export type CreatedUser = z.infer<typeof CreatedUser>;
 export const UpdateUserBody = z
   .strictObject({
     display_name: displayName.optional(),
+    candidate_number: CandidateNumber.nullable()
+      .optional()
+      .describe('The school-issued candidate number; null clears it'),
     role: Role.optional(),
     disabled: z.boolean().optional(),
     password: password.optional(),

@@ -1,5 +1,5 @@
 import type { UserRecord } from 'firebase-admin/auth';
-import type { DocumentReference } from 'firebase-admin/firestore';
+import { FieldValue, type DocumentReference } from 'firebase-admin/firestore';
 import { errorText, log } from '../platform';
 import { addUserEventToBatch, requestMeta } from '../audit';
 import { leaveClasses } from './classMemberships';
@@ -65,6 +65,7 @@ function toUser(record: UserRecord, profile: Partial<User> | undefined): User {
     created_at: profile?.created_at ?? new Date(record.metadata.creationTime).toISOString(),
     updated_at: profile?.updated_at ?? new Date(record.metadata.creationTime).toISOString(),
     ...(profile?.lms_email ? { lms_email: profile.lms_email } : {}),
+    ...(profile?.candidate_number ? { candidate_number: profile.candidate_number } : {}),
   };
 }
 
@@ -273,8 +274,11 @@ export async function updateUser(
     ]);
   }
 
+  const { candidate_number: _dropped, ...kept } = user;
+  const candidateNumber = changes.candidate_number === undefined ? user.candidate_number : changes.candidate_number;
   const next: User = {
-    ...user,
+    ...kept,
+    ...(candidateNumber ? { candidate_number: candidateNumber } : {}),
     display_name: changes.display_name ?? user.display_name,
     role: changes.role ?? user.role,
     client_id: clientId,
@@ -290,7 +294,9 @@ export async function updateUser(
   const ref = store.profileRef(uid, next.role, next.client_id);
   // The search keys follow the name (and give a profile written before they existed its keys).
   const stored: StoredProfile = { ...next, ...searchKeysOf(next) };
-  if (ref && profile) batch.update(ref, stored, { lastUpdateTime: profile.updateTime });
+  // A cleared candidate number is removed from the profile (the update merges the fields it names).
+  const cleared = changes.candidate_number === null ? { candidate_number: FieldValue.delete() } : {};
+  if (ref && profile) batch.update(ref, { ...stored, ...cleared }, { lastUpdateTime: profile.updateTime });
   else if (ref) batch.create(ref, stored);
   const event = { actor: principal, userId: uid, clientId };
   const auditRefs = [];
@@ -314,6 +320,15 @@ export async function updateUser(
   }
   if (changes.password !== undefined)
     auditRefs.push(addUserEventToBatch(batch, origin, { ...event, type: 'password_changed' }));
+  if (changes.candidate_number !== undefined && (changes.candidate_number ?? undefined) !== user.candidate_number) {
+    auditRefs.push(
+      addUserEventToBatch(batch, origin, {
+        ...event,
+        type: 'profile_changed',
+        details: { candidate_number: { from: user.candidate_number ?? null, to: changes.candidate_number } },
+      }),
+    );
+  }
   if (changes.display_name !== undefined && changes.display_name !== user.display_name) {
     auditRefs.push(
       addUserEventToBatch(batch, origin, {

@@ -10852,6 +10852,8 @@ export type components = {
             logo_url: string;
             /** @description 1 = active, 0 = deactivated */
             active_status: 0 | 1;
+            /** @description The organization’s IANA time zone; absent: UTC */
+            time_zone?: string;
             /** @description ISO 8601 UTC */
             created_at: string;
             /** @description ISO 8601 UTC */
@@ -10880,6 +10882,8 @@ export type components = {
             logo_url?: string;
             /** @description 1 = active, 0 = deactivated */
             active_status?: 0 | 1;
+            /** @description The organization’s IANA time zone (e.g. Europe/Paris): the results CSV writes times in it, naming it */
+            time_zone?: string;
         };
         Networks: {
             /** @description Canonical CIDR prefixes, in the order they were sent */
@@ -10916,6 +10920,8 @@ export type components = {
             /** @description The email an LTI platform claims for this user when the account does not have it (another account holds that address): the platform’s word, unverified; never used to sign in or to search */
             lms_email?: string;
             display_name: string | null;
+            /** @description The school-issued candidate number, when one was set */
+            candidate_number?: string;
             /** @enum {string|null} */
             role: "super_admin" | "client_admin" | "student" | null;
             client_id: string | null;
@@ -10931,6 +10937,8 @@ export type components = {
             /** @description The email an LTI platform claims for this user when the account does not have it (another account holds that address): the platform’s word, unverified; never used to sign in or to search */
             lms_email?: string;
             display_name: string | null;
+            /** @description The school-issued candidate number, when one was set */
+            candidate_number?: string;
             /** @enum {string|null} */
             role: "super_admin" | "client_admin" | "student" | null;
             client_id: string | null;
@@ -10995,6 +11003,8 @@ export type components = {
         };
         UpdateUser: {
             display_name?: string;
+            /** @description The school-issued candidate number; null clears it */
+            candidate_number?: string | null;
             /** @enum {string} */
             role?: "super_admin" | "client_admin" | "student";
             disabled?: boolean;
@@ -12818,7 +12828,12 @@ export type components = {
             version: number | null;
             /** @description The latest published version; pick another with ?version= */
             latest_version: number | null;
+            /** @description The most an attempt of this version can score: the fixed questions’ marks plus, per pool, its draw’s largest marks (= total_marks_max) */
             total_marks: number | null;
+            /** @description The least total an attempt can have: the fixed marks plus, per pool, the sum of its draw’s smallest marks; equal to total_marks_max unless a pool mixes marks */
+            total_marks_min: number | null;
+            /** @description The largest total an attempt can have (see total_marks_min) */
+            total_marks_max: number | null;
             /** @description The questions each attempt holds (the fixed ones and every pool’s draw) */
             question_count: number;
             /** @description Attempts started on the version: completed + pending_grading + in_progress */

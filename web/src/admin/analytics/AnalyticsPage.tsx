@@ -108,7 +108,13 @@ function Headline({ a }: { a: Schemas['TestAnalytics'] }) {
         : `${a.version}${a.latest_version !== null && a.latest_version !== a.version ? ` (latest ${a.latest_version})` : ''}`,
     ],
     ['Questions', String(a.question_count)],
-    ['Total marks', num(a.total_marks)],
+    // With pools of differing marks each attempt has its own total: the range the version can give.
+    [
+      'Total marks',
+      a.total_marks_min != null && a.total_marks_max != null && a.total_marks_min !== a.total_marks_max
+        ? `${num(a.total_marks_min)}–${num(a.total_marks_max)}`
+        : num(a.total_marks),
+    ],
     ['Attempts', String(a.total_attempts)],
     ['Submitted', String(a.completed)],
     ['Awaiting grading', String(a.pending_grading)],

@@ -33,6 +33,28 @@ const poolInput = (pool: PoolDraft): Schemas['TestPoolInput'] => ({
 });
 const drawOf = (pool: PoolDraft) => (Number.isFinite(Number(pool.draw)) ? Number(pool.draw) : 0);
 
+const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
+/**
+ * The least and the most a pool's draw gives: the sum of its `draw` smallest and largest marks (as the
+ * service's exams/totals.ts counts a version's totals).
+ */
+export function drawRange(draw: number, marks: readonly number[]): { min: number; max: number } {
+  const sorted = [...marks].sort((a, b) => a - b);
+  const n = Math.max(0, Math.min(draw, sorted.length));
+  const sum = (xs: number[]) => round4(xs.reduce((t, x) => t + x, 0));
+  return { min: sum(sorted.slice(0, n)), max: sum(sorted.slice(sorted.length - n)) };
+}
+
+/** The marks most of the pool's questions have (the larger on a tie): what "make equal" proposes. */
+function usualMarks(marks: readonly number[]): number {
+  const counts = new Map<number, number>();
+  for (const m of marks) counts.set(m, (counts.get(m) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]?.[0] ?? 1;
+}
+
+/** The bank's questions a pool draws from (its folder, of its difficulty), every page. */
+type PoolQuestion = { id: string; marks: number };
+
 /**
  * The body of PUT /api/tests/{id}: the test's content as it is, with `changes`. The delivery settings are
  * not sent: PUT keeps them, and the sitting form (PATCH) is their one editor, so a save here never moves them.
@@ -300,6 +322,9 @@ export function TestContent({
         )}
         <Pools
           clientId={test.client_id}
+          fixedMarks={
+            ids.every((id) => known.has(id)) ? ids.reduce((sum, id) => sum + known.get(id)!.marks, 0) : undefined
+          }
           pools={pools}
           onChange={setPools}
           editable={editable}
@@ -356,6 +381,7 @@ export function TestContent({
  */
 function Pools({
   clientId,
+  fixedMarks,
   pools,
   onChange,
   editable,
@@ -363,6 +389,8 @@ function Pools({
   problemsId,
 }: {
   clientId: string;
+  /** The chosen questions' marks, once every one is read. */
+  fixedMarks: number | undefined;
   pools: PoolDraft[];
   onChange: (pools: PoolDraft[]) => void;
   editable: boolean;
@@ -381,6 +409,26 @@ function Pools({
     onChange(pools.map((p) => (p.key === key ? { ...p, ...changes } : p)));
   const add = () =>
     onChange([...pools, { key: nextPoolKey++, folder_id: list[0]?.id ?? '', difficulty: '', draw: '1' }]);
+  // Each pool's questions' marks, by the pool's key, as its note loads them: the test's totals are summed here.
+  const [marksOf, setMarksOf] = useState<Map<number, number[]>>(new Map());
+  const report = (key: number, marks: number[] | undefined) =>
+    setMarksOf((current) => {
+      const next = new Map(current);
+      if (marks) next.set(key, marks);
+      else next.delete(key);
+      return next;
+    });
+  // The test's totals only once every part is read: a half-read sum would name a wrong range.
+  const totals =
+    fixedMarks === undefined || pools.some((pool) => !marksOf.has(pool.key))
+      ? undefined
+      : pools.reduce(
+          (sum, pool) => {
+            const range = drawRange(drawOf(pool), marksOf.get(pool.key)!);
+            return { min: sum.min + range.min, max: sum.max + range.max };
+          },
+          { min: fixedMarks, max: fixedMarks },
+        );
   return (
     <section aria-labelledby="pools-heading">
       <h3 id="pools-heading" aria-describedby={at('pools') ? problemsId : undefined}>
@@ -441,6 +489,16 @@ function Pools({
               onChange={(e) => update(pool.key, { draw: e.target.value })}
             />
           </CheckedField>
+          {pool.folder_id && (
+            <PoolMarksNote
+              clientId={clientId}
+              pool={pool}
+              index={i}
+              editable={editable}
+              totals={totals && { min: round4(totals.min), max: round4(totals.max) }}
+              onMarks={(marks) => report(pool.key, marks)}
+            />
+          )}
           {editable && (
             <button
               type="button"
@@ -464,5 +522,85 @@ function Pools({
         </p>
       )}
     </section>
+  );
+}
+
+/**
+ * Beside a pool: a warning when its questions' marks differ (two students can then get different totals),
+ * with the test's totals the draws can give, and the offer to make them equal. Making them equal sets each of
+ * the pool's bank questions to one value through the question API (PATCH marks), the way an author would one by
+ * one: the next publish freezes them equal, and a version already published keeps what it froze (a regrade
+ * changes that one).
+ */
+function PoolMarksNote({
+  clientId,
+  pool,
+  index,
+  editable,
+  totals,
+  onMarks,
+}: {
+  clientId: string;
+  pool: PoolDraft;
+  index: number;
+  editable: boolean;
+  totals: { min: number; max: number } | undefined;
+  onMarks: (marks: number[] | undefined) => void;
+}) {
+  const { api } = useSession();
+  const action = useAction();
+  const questions = useLoad(async (): Promise<PoolQuestion[]> => {
+    const all: PoolQuestion[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 50; page++) {
+      const reply = await unwrap(
+        api.GET('/api/questions', {
+          params: {
+            query: {
+              client_id: clientId,
+              folder_id: pool.folder_id,
+              ...(pool.difficulty ? { difficulty: pool.difficulty } : {}),
+              limit: 100,
+              ...(cursor ? { cursor } : {}),
+            },
+          },
+        }),
+      );
+      all.push(...reply.data.map((q) => ({ id: q.id, marks: q.marks })));
+      if (!reply.pagination.next_cursor) break;
+      cursor = reply.pagination.next_cursor;
+    }
+    return all;
+  }, [api, clientId, pool.folder_id, pool.difficulty]);
+  const marks = questions.data?.map((q) => q.marks);
+  const marksKey = marks?.join(',');
+  useEffect(() => onMarks(marks), [marksKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(() => () => onMarks(undefined), []); // eslint-disable-line react-hooks/exhaustive-deps
+  if (!questions.data) return <ErrorMessage error={questions.error} />;
+  const distinct = new Set(marks);
+  if (distinct.size < 2) return null;
+  const each = usualMarks(marks!);
+  const makeEqual = () =>
+    action.run(async () => {
+      for (const q of questions.data!.filter((q) => q.marks !== each))
+        await unwrap(
+          api.PATCH('/api/questions/{questionId}', { params: { path: { questionId: q.id } }, body: { marks: each } }),
+        );
+      questions.reload();
+    });
+  return (
+    <div className="warning" role="note" aria-label={`Pool ${index + 1}: marks differ`}>
+      <p>
+        <strong>Students may get different totals{totals ? `: ${totals.min} to ${totals.max} marks` : ''}.</strong> This
+        pool’s questions are worth {[...distinct].sort((a, b) => a - b).join(', ')} marks, and each attempt draws its
+        own.
+      </p>
+      {editable && (
+        <button type="button" className="secondary" onClick={makeEqual} disabled={action.busy}>
+          Make every question of pool {index + 1} worth {each} marks
+        </button>
+      )}
+      <ErrorMessage error={action.error} />
+    </div>
   );
 }
