@@ -187,6 +187,106 @@ describe('GET and DELETE /api/clients/{clientId}/lti/platforms', () => {
   });
 });
 
+describe('PATCH /api/clients/{clientId}/lti/platforms/{platformId}', () => {
+  /** A login naming `deployment`, its redirect to the platform not followed (the login's answer is what counts). */
+  const loginWithDeployment = async (p: TestPlatform, deployment: string) => {
+    const query = new URLSearchParams({
+      iss: p.issuer,
+      login_hint: 'h',
+      target_link_uri: `${base}/api/lti/launch`,
+      client_id: p.clientId,
+      lti_deployment_id: deployment,
+    });
+    const res = await fetch(`${base}/api/lti/login?${query}`, {
+      redirect: 'manual',
+      headers: { accept: 'application/json', 'X-Forwarded-For': freshIp() },
+    });
+    const text = await res.text();
+    return { status: res.status, text, body: res.status === 302 ? null : JSON.parse(text) };
+  };
+
+  it('changes what was sent, keeps the rest, and the next login takes it; audited naming the fields', async () => {
+    const p = await startPlatform();
+    const created = await api('POST', platformsOf(m.tenant.clientId), as(m.tenant.admin.token, p.registration()));
+    assert.equal(created.status, 201, created.text);
+    const path = `${platformsOf(m.tenant.clientId)}/${created.body.id}`;
+    const before = await loginWithDeployment(p, 'added-later');
+    assert.equal(before.status, 400, before.text);
+    assert.equal(before.body.details[0].reason, 'unknown_deployment');
+
+    const res = await api(
+      'PATCH',
+      path,
+      as(m.tenant.admin.token, {
+        name: 'Moodle of the school',
+        deployment_ids: [p.deploymentId, 'added-later'],
+        instructors_as_admins: true,
+      }),
+    );
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.name, 'Moodle of the school');
+    assert.deepEqual(res.body.deployment_ids, [p.deploymentId, 'added-later']);
+    assert.equal(res.body.instructors_as_admins, true);
+    assert.equal(res.body.issuer, p.issuer, 'kept');
+    assert.equal(res.body.auth_login_url, created.body.auth_login_url, 'kept');
+    assert.deepEqual(res.body.tool, created.body.tool, 'the same login URL: the pair is unchanged');
+    assert.ok(res.body.updated_at > created.body.updated_at);
+    const stored = (await adminDb.doc(`clients/${m.tenant.clientId}/lti_platforms/${created.body.id}`).get()).data()!;
+    assert.equal(stored.name, 'Moodle of the school');
+    const after = await loginWithDeployment(p, 'added-later');
+    assert.equal(after.status, 302, `the new deployment logs in: ${after.text}`);
+
+    const audit = await adminDb
+      .collection('audit_logs')
+      .where('event_type', '==', 'lti_platform_updated')
+      .where('client_id', '==', m.tenant.clientId)
+      .get();
+    const record = audit.docs.map((d) => d.data()).find((r) => r.details.platform_id === created.body.id);
+    assert.deepEqual(record?.details.fields, ['deployment_ids', 'instructors_as_admins', 'name']);
+    await p.close();
+  });
+
+  it('refuses the pair (issuer, client_id), nothing to change, and a private URL (400), leaving the registration as it was', async () => {
+    const p = await startPlatform();
+    const created = await api('POST', platformsOf(m.tenant.clientId), as(m.tenant.admin.token, p.registration()));
+    const path = `${platformsOf(m.tenant.clientId)}/${created.body.id}`;
+    for (const body of [
+      { issuer: 'https://other.example' },
+      { client_id: 'another' },
+      {},
+      { jwks_url: 'https://10.0.0.1/jwks' },
+      { jwks_url: 'http://lms.example/jwks' },
+      { deployment_ids: [] },
+      { deployment_ids: ['a', 'a'] },
+      { name: 'ok', auth_token_url: 'not a url' },
+    ]) {
+      const res = await api('PATCH', path, as(m.tenant.admin.token, body));
+      assert.equal(res.status, 400, `${JSON.stringify(body)}: ${res.text}`);
+      assert.equal(res.body.error, 'VALIDATION_ERROR');
+    }
+    const stored = (await adminDb.doc(`clients/${m.tenant.clientId}/lti_platforms/${created.body.id}`).get()).data()!;
+    assert.equal(stored.updated_at, created.body.updated_at, 'nothing written');
+    await p.close();
+  });
+
+  it('keeps to its organization: another organization’s path 403, its platform id in ours 404, students 403, an unknown id 404', async () => {
+    const p = await startPlatform();
+    const created = await api('POST', platformsOf(m.tenant.clientId), as(m.tenant.admin.token, p.registration()));
+    const body = { name: 'Taken over' };
+    const statusOf = async (clientId: string, token: string, id = created.body.id) =>
+      (await api('PATCH', `${platformsOf(clientId)}/${id}`, as(token, body))).status;
+    assert.equal(await statusOf(m.otherTenant.clientId, m.tenant.admin.token), 403);
+    assert.equal(await statusOf(m.otherTenant.clientId, m.otherTenant.admin.token), 404);
+    assert.equal(await statusOf(m.tenant.clientId, m.otherTenant.admin.token), 403);
+    assert.equal(await statusOf(m.tenant.clientId, m.tenant.student.token), 403);
+    assert.equal(await statusOf(m.tenant.clientId, m.tenant.admin.token, 'no-such-platform'), 404);
+    const stored = (await adminDb.doc(`clients/${m.tenant.clientId}/lti_platforms/${created.body.id}`).get()).data()!;
+    assert.notEqual(stored.name, 'Taken over');
+    assert.equal(await statusOf(m.tenant.clientId, m.superAdmin.token), 200, 'a Super Admin may');
+    await p.close();
+  });
+});
+
 describe('GET /api/lti/jwks', () => {
   it('publishes RS256 public keys only', async () => {
     const res = await api('GET', '/api/lti/jwks', { baseUrl: base, ip: freshIp() });

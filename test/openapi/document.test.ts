@@ -94,6 +94,7 @@ const ENDPOINTS = [
   'post /api/classes/{classId}/roster',
   'post /api/clients/{clientId}/lti/platforms',
   'get /api/clients/{clientId}/lti/platforms',
+  'patch /api/clients/{clientId}/lti/platforms/{platformId}',
   'delete /api/clients/{clientId}/lti/platforms/{platformId}',
   'get /api/lti/login',
   'post /api/lti/login',

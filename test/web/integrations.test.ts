@@ -213,7 +213,7 @@ describe('web app: an admin registers the organization’s LTI platforms', funct
     tenant = await createTenant();
   });
 
-  it('registers an LTI platform, shows the tool URLs to paste into the platform, and deletes it', async function () {
+  it('registers an LTI platform, shows the tool URLs and what else to turn on in the platform, edits it, and deletes it', async function () {
     const visitor = browser();
     const { page } = visitor;
     page.on('dialog', (d) => void d.accept());
@@ -253,6 +253,35 @@ describe('web app: an admin registers the organization’s LTI platforms', funct
     for (const key of ['login_url', 'launch_url', 'jwks_url', 'deep_linking_url']) {
       assert.match((await tool.getByTestId(`tool-${key}`).textContent()) ?? '', /^https?:\/\/.+\/api\/lti\//);
     }
+
+    // The platform's own login URL stays on its row, after the registration's notice is gone.
+    assert.equal(await row.getByTestId('platform-login-url').textContent(), platform.tool.login_url);
+    const checklist = page.getByRole('region', { name: 'Also turn on in the platform' });
+    for (const item of ['Grade passback', 'Rosters', 'Deep linking', 'Names and emails shared'])
+      await checklist.getByText(item).first().waitFor();
+    await checklist.getByText(/Share launcher’s email with tool: Always/).waitFor();
+
+    // Edited: a deployment added, Instructors no longer admins; the pair is shown, not editable.
+    await row.getByRole('button', { name: 'Edit the platform School Moodle' }).click();
+    const edit = page.getByRole('form', { name: 'Edit the platform School Moodle' });
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.textContent),
+      'Edit School Moodle',
+      'the focus moves to the form',
+    );
+    assert.equal(await edit.getByLabel('Issuer').count(), 0);
+    await edit.getByLabel('Deployment IDs').fill('1\n2\n3');
+    await edit.getByLabel('Instructors become admins').uncheck();
+    await checkPage(page, this, 'platform edit');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await edit.waitFor({ state: 'detached' });
+    await row.getByText('Take tests as students').waitFor();
+    const edited = (
+      await get(`/api/clients/${tenant.clientId}/lti/platforms`, { token: tenant.admin.token, ip: freshIp() })
+    ).body.data.find((p: { issuer: string }) => p.issuer === issuer);
+    assert.deepEqual(edited.deployment_ids, ['1', '2', '3']);
+    assert.equal(edited.instructors_as_admins, false);
+    assert.equal(edited.tool.login_url, platform.tool.login_url, 'the login URL is the same');
 
     // The same pair again is refused, and the refusal is shown.
     await form.getByLabel('Issuer').fill(issuer);

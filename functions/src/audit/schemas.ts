@@ -53,6 +53,7 @@ export const AUDIT_EVENT_TYPES = [
   'class_members_imported',
   // ---- integrations: LTI
   'lti_platform_registered',
+  'lti_platform_updated',
   'lti_platform_deleted',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

@@ -15,6 +15,7 @@ import {
   PlatformParams,
   PlatformsParams,
   RegisterPlatformBody,
+  UpdatePlatformBody,
 } from './schemas';
 import * as service from './service';
 import { rotateToolKey, toolJwks } from './toolKeys';
@@ -70,6 +71,26 @@ export const ltiRoutes: RouteDefinition[] = [
     handler: async ({ principal, params, baseUrl }) => ({
       status: 200,
       body: await service.listPlatforms(principal, params.clientId, origin(baseUrl)),
+    }),
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/clients/{clientId}/lti/platforms/{platformId}',
+    summary: 'Edit an LTI platform registration',
+    description:
+      'Changes its name, deployment ids, the platform’s URLs or whether Instructors become admins; a field left out keeps its value. ' +
+      'The issuer and client_id name the registration and cannot change: another pair is another registration (register it, delete this one). ' +
+      `Launches take the new values from the next login. Audited as lti_platform_updated, naming the fields sent. ${WHO}`,
+    tag: 'Integrations',
+    access: ADMINS,
+    sensitive: true,
+    params: PlatformParams,
+    body: UpdatePlatformBody,
+    success: { status: 200, description: 'The registration as stored', schema: LtiPlatform },
+    errors: ['NOT_FOUND'],
+    handler: async ({ principal, params, body, call, baseUrl }) => ({
+      status: 200,
+      body: await service.updatePlatform(principal, params.clientId, params.platformId, body, call, origin(baseUrl)),
     }),
   }),
   defineRoute({

@@ -41,27 +41,54 @@ const platformUrl = (what: string) =>
 
 const text255 = z.string().trim().min(1).max(255);
 
+/** What a registration holds besides its (issuer, client_id) pair, which names it: the fields an edit may change. */
+const platformSettings = {
+  deployment_ids: z
+    .array(text255)
+    .min(1)
+    .max(MAX_DEPLOYMENTS)
+    .refine((ids) => new Set(ids).size === ids.length, { message: 'Deployment ids must be distinct' })
+    .describe(`1 to ${MAX_DEPLOYMENTS} distinct deployment ids`),
+  auth_login_url: platformUrl('OIDC authorization endpoint'),
+  auth_token_url: platformUrl('OAuth token endpoint (AGS, NRPS)'),
+  jwks_url: platformUrl('JWKS'),
+  name: z.string().trim().min(1).max(100).optional().describe('A label, 1 to 100 characters (default: the issuer)'),
+  instructors_as_admins: z
+    .boolean()
+    .optional()
+    .describe('An Instructor launch makes a Client Admin (default false: Instructors launch as Students)'),
+};
+
 export const RegisterPlatformBody = z
   .strictObject({
     issuer: platformUrl('issuer (iss)'),
     client_id: text255.describe('The OAuth client id the platform gave the tool'),
-    deployment_ids: z
-      .array(text255)
-      .min(1)
-      .max(MAX_DEPLOYMENTS)
-      .refine((ids) => new Set(ids).size === ids.length, { message: 'Deployment ids must be distinct' })
-      .describe(`1 to ${MAX_DEPLOYMENTS} distinct deployment ids`),
-    auth_login_url: platformUrl('OIDC authorization endpoint'),
-    auth_token_url: platformUrl('OAuth token endpoint (AGS, NRPS)'),
-    jwks_url: platformUrl('JWKS'),
-    name: z.string().trim().min(1).max(100).optional().describe('A label, 1 to 100 characters (default: the issuer)'),
-    instructors_as_admins: z
-      .boolean()
-      .optional()
-      .describe('An Instructor launch makes a Client Admin (default false: Instructors launch as Students)'),
+    ...platformSettings,
   })
   .meta({ id: 'RegisterLtiPlatform' });
 export type RegisterPlatformInput = z.infer<typeof RegisterPlatformBody>;
+
+/** The fields an edit may change; issuer and client_id name the registration (another pair is another registration). */
+export const EDITABLE_PLATFORM_FIELDS = [
+  'deployment_ids',
+  'auth_login_url',
+  'auth_token_url',
+  'jwks_url',
+  'name',
+  'instructors_as_admins',
+] as const;
+
+export const UpdatePlatformBody = z
+  .strictObject({
+    ...platformSettings,
+    deployment_ids: platformSettings.deployment_ids.optional(),
+    auth_login_url: platformSettings.auth_login_url.optional(),
+    auth_token_url: platformSettings.auth_token_url.optional(),
+    jwks_url: platformSettings.jwks_url.optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, { message: 'Send at least one field to change' })
+  .meta({ id: 'UpdateLtiPlatform' });
+export type UpdatePlatformInput = z.infer<typeof UpdatePlatformBody>;
 
 export const ToolUrls = z
   .object({

@@ -28,7 +28,7 @@ import {
   type LaunchPerson,
 } from './claims';
 import type { StoredLtiContext, StoredLtiPlatform, StoredLtiState } from './documents';
-import type { LaunchInput, LoginInput, LtiPlatform, RegisterPlatformInput } from './schemas';
+import type { LaunchInput, LoginInput, LtiPlatform, RegisterPlatformInput, UpdatePlatformInput } from './schemas';
 import { decideLaunch, type FirstLaunch, type LaunchRefusal } from './launchDecision';
 import * as store from './store';
 import { browserCookie, browserKeyFor, browserKeyHash, browserKeyOf, browserRefusal } from './browserBinding';
@@ -107,6 +107,20 @@ export async function listPlatforms(principal: Principal, clientId: string, base
   assertCanManageLtiPlatforms(principal, clientId);
   await requireClient(clientId);
   return { data: (await store.listPlatforms(clientId)).map((p) => toReply(p, baseUrl)) };
+}
+
+export async function updatePlatform(
+  principal: Principal,
+  clientId: string,
+  platformId: string,
+  input: UpdatePlatformInput,
+  call: CallContext,
+  baseUrl: string,
+): Promise<LtiPlatform> {
+  assertCanManageLtiPlatforms(principal, clientId);
+  await requireClient(clientId);
+  const updated = await store.updatePlatform(clientId, platformId, input, requestMeta(call), principal.uid);
+  return toReply(updated, baseUrl);
 }
 
 export async function deletePlatform(principal: Principal, clientId: string, platformId: string, call: CallContext) {

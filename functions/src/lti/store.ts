@@ -17,7 +17,7 @@ import type {
   StoredLtiUser,
 } from './documents';
 import type { LaunchDecision, LaunchReads } from './launchDecision';
-import { MAX_PLATFORMS_PER_CLIENT } from './schemas';
+import { type EDITABLE_PLATFORM_FIELDS, MAX_PLATFORMS_PER_CLIENT } from './schemas';
 
 // Every LTI read and write. A launch that finds its user, course and test in
 // place is one read of its state and one transaction (consumeLaunch); a first
@@ -80,6 +80,44 @@ export async function deletePlatform(clientId: string, platformId: string, meta:
       actorId,
       details: { platform_id: platformId, issuer: platform.issuer, client_id: platform.platform_client_id },
     });
+  });
+}
+
+/**
+ * Writes `changes` to a registration in one transaction with its audit record, and answers it as stored.
+ * Its pair (issuer, client_id) is not among them: the key entry and launches under way are untouched.
+ */
+export async function updatePlatform(
+  clientId: string,
+  platformId: string,
+  changes: Partial<Pick<StoredLtiPlatform, (typeof EDITABLE_PLATFORM_FIELDS)[number]>>,
+  meta: AuditMeta,
+  actorId: string,
+): Promise<StoredLtiPlatform> {
+  if (!isDocumentId(platformId)) throw notFound('Platform not found');
+  const ref = paths.clientLtiPlatform(clientId, platformId);
+  return db.runTransaction(async (tx) => {
+    const snap = await tx.get(ref);
+    if (!snap.exists) throw notFound('Platform not found');
+    const updated: StoredLtiPlatform = {
+      ...(snap.data() as StoredLtiPlatform),
+      ...changes,
+      updated_at: new Date().toISOString(),
+    };
+    tx.set(ref, updated);
+    addAudit(tx, meta, {
+      type: 'lti_platform_updated',
+      userId: actorId,
+      clientId,
+      actorId,
+      details: {
+        platform_id: platformId,
+        issuer: updated.issuer,
+        client_id: updated.platform_client_id,
+        fields: Object.keys(changes).sort(),
+      },
+    });
+    return updated;
   });
 }
 

@@ -14,6 +14,8 @@ interface Prepared {
   client: string;
   admin: string;
   platformId: string;
+  /** A registration of `client` of its own, which the edit's fuzz may change at will. */
+  editedPlatformId: string;
   issuer: string;
   platformClientId: string;
   authUrl: string;
@@ -45,6 +47,21 @@ export const seeds: FuzzSeedGroup = {
       created_at: now,
       updated_at: now,
     });
+    const editedPlatformId = randomUUID();
+    await adminDb.doc(`clients/${client}/lti_platforms/${editedPlatformId}`).set({
+      id: editedPlatformId,
+      client_id: client,
+      issuer: `https://edited-${editedPlatformId.slice(0, 8)}.example`,
+      platform_client_id: randomUUID(),
+      deployment_ids: ['1'],
+      auth_login_url: 'https://lms.example/auth',
+      auth_token_url: 'https://lms.example/token',
+      jwks_url: 'https://lms.example/jwks',
+      name: 'Edited by the fuzz',
+      instructors_as_admins: false,
+      created_at: now,
+      updated_at: now,
+    });
     const { platformPairKey } = await import('../../../functions/src/lti/claims');
     await adminDb.doc(`lti_platform_keys/${platformPairKey(issuer, platform.clientId)}`).set({
       client_id: w.tenant.clientId,
@@ -70,6 +87,7 @@ export const seeds: FuzzSeedGroup = {
       client,
       admin: admin.token,
       platformId,
+      editedPlatformId,
       issuer,
       platformClientId: platform.clientId,
       authUrl: `${platform.baseUrl}/ok`,
@@ -98,6 +116,21 @@ export const seeds: FuzzSeedGroup = {
     {
       operation: 'get /api/clients/{clientId}/lti/platforms',
       request: (_w, p: Prepared) => ({ token: p.admin, params: { clientId: p.client } }),
+    },
+    {
+      operation: 'patch /api/clients/{clientId}/lti/platforms/{platformId}',
+      request: (_w, p: Prepared) => ({
+        token: p.admin,
+        params: { clientId: p.client, platformId: p.editedPlatformId },
+        body: {
+          name: 'Moodle of the school',
+          deployment_ids: ['1', '2'],
+          auth_login_url: 'https://lms.example/auth2',
+          auth_token_url: 'https://lms.example/token2',
+          jwks_url: 'https://lms.example/jwks2',
+          instructors_as_admins: true,
+        },
+      }),
     },
     {
       operation: 'delete /api/clients/{clientId}/lti/platforms/{platformId}',

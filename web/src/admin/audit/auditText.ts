@@ -95,6 +95,7 @@ const SENTENCES: Record<AuditEventType, (p: Parts) => string> = {
   },
   lti_platform_registered: (p) =>
     `${p.actor} registered the LTI platform ${text(p.details.name) ?? text(p.details.issuer) ?? ''}`.trimEnd(),
+  lti_platform_updated: (p) => `${p.actor} edited the LTI platform ${text(p.details.issuer) ?? ''}`.trimEnd(),
   lti_platform_deleted: (p) => `${p.actor} removed an LTI platform`,
 };
 

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useSession } from '../../session';
 import { Field, formatTime, Loading, ScrollTable, useAction, useLoad } from '../../ui';
 import { CopyValue } from '../shared';
@@ -7,6 +7,7 @@ import {
   deleteLtiPlatform,
   listLtiPlatforms,
   registerLtiPlatform,
+  updateLtiPlatform,
   type LtiPlatform,
   type LtiToolUrls,
 } from './integrationsApi';
@@ -31,6 +32,7 @@ export function LtiPlatforms({ clientId }: { clientId: string }) {
   const { api } = useSession();
   const platforms = useLoad(() => listLtiPlatforms(api, clientId), [api, clientId]);
   const [registered, setRegistered] = useState<LtiPlatform | null>(null);
+  const [editing, setEditing] = useState<LtiPlatform | null>(null);
   const rows = platforms.data ?? [];
   return (
     <section aria-labelledby="lti-heading">
@@ -45,6 +47,7 @@ export function LtiPlatforms({ clientId }: { clientId: string }) {
         heading={registered ? `Tool URLs for ${registered.name || registered.issuer}` : 'Tool URLs'}
         justRegistered={registered !== null}
       />
+      <PlatformChecklist />
       <RegisterPlatform
         clientId={clientId}
         full={rows.length >= MAX_PLATFORMS}
@@ -82,14 +85,27 @@ export function LtiPlatforms({ clientId }: { clientId: string }) {
                 key={p.id}
                 clientId={clientId}
                 platform={p}
+                onEdit={() => setEditing(p)}
                 onDeleted={() => {
                   if (registered?.id === p.id) setRegistered(null);
+                  if (editing?.id === p.id) setEditing(null);
                   platforms.reload();
                 }}
               />
             ))}
           </tbody>
         </ScrollTable>
+      )}
+      {editing && (
+        <EditPlatform
+          key={editing.id}
+          clientId={clientId}
+          platform={editing}
+          onDone={(saved) => {
+            setEditing(null);
+            if (saved) platforms.reload();
+          }}
+        />
       )}
     </section>
   );
@@ -138,6 +154,60 @@ function ToolUrls({ tool, heading, justRegistered }: { tool: LtiToolUrls; headin
           </div>
         ))}
       </dl>
+    </section>
+  );
+}
+
+/**
+ * What a platform must also have turned on for the tool to do its whole job, each with where Moodle and
+ * Canvas keep it: without them a launch still works, but scores, rosters, test picking or names do not.
+ */
+const CHECKLIST: Array<{ what: string; why: string; moodle: string; canvas: string }> = [
+  {
+    what: 'Grade passback (Assignment and Grade Services, AGS)',
+    why: 'each submitted attempt’s score is sent to the course’s gradebook, and again after a regrade',
+    moodle:
+      'Services: IMS LTI Assignment and Grade Services: “Use this service for grade sync and column management”; Privacy: Accept grades from the tool.',
+    canvas:
+      'LTI Advantage Services: “Can create and view assignment data in the gradebook associated with the tool” and “Can create and update submission results for assignments associated with the tool”.',
+  },
+  {
+    what: 'Rosters (Names and Role Provisioning Services, NRPS)',
+    why: 'a course’s students are brought into its class before they launch',
+    moodle:
+      'Services: IMS LTI Names and Role Provisioning: “Use this service to retrieve members’ information as per privacy settings”.',
+    canvas: 'LTI Advantage Services: “Can retrieve user data associated with the context the tool is installed in”.',
+  },
+  {
+    what: 'Deep linking',
+    why: 'a teacher picks which test an activity opens, from the course',
+    moodle: 'Tool settings: Supports Deep Linking (Content-Item Message), with the Content Selection URL above.',
+    canvas:
+      'Placements: Link Selection and Assignment Selection, message type LtiDeepLinkingRequest, with the deep linking URL above.',
+  },
+  {
+    what: 'Names and emails shared',
+    why: 'students appear by name in the live view, grading and results, and find their account by email',
+    moodle: 'Privacy: Share launcher’s name with tool and Share launcher’s email with tool: Always.',
+    canvas: 'Additional Settings: Privacy Level: Public.',
+  },
+];
+
+function PlatformChecklist() {
+  return (
+    <section className="card" aria-labelledby="lti-checklist-heading">
+      <h3 id="lti-checklist-heading">Also turn on in the platform</h3>
+      <ol>
+        {CHECKLIST.map((item) => (
+          <li key={item.what}>
+            <strong>{item.what}</strong>: {item.why}.
+            <br />
+            <small>Moodle: {item.moodle}</small>
+            <br />
+            <small>Canvas: {item.canvas}</small>
+          </li>
+        ))}
+      </ol>
     </section>
   );
 }
@@ -291,10 +361,12 @@ function RegisterPlatform({
 function PlatformRow({
   clientId,
   platform,
+  onEdit,
   onDeleted,
 }: {
   clientId: string;
   platform: LtiPlatform;
+  onEdit: () => void;
   onDeleted: () => void;
 }) {
   const { api } = useSession();
@@ -317,6 +389,9 @@ function PlatformRow({
           </>
         )}
         <code>{platform.issuer}</code>
+        <br />
+        <small>Its login URL: </small>
+        <CopyValue value={platform.tool.login_url} label={`the login URL of ${label}`} testId="platform-login-url" />
         <FormError error={action.error} fields={[]} />
       </td>
       <td>
@@ -332,10 +407,124 @@ function PlatformRow({
       <td>{platform.instructors_as_admins ? 'Become admins' : 'Take tests as students'}</td>
       <td>{formatTime(platform.created_at)}</td>
       <td>
-        <button type="button" className="danger" disabled={action.busy} onClick={remove}>
-          Delete<span className="sr-only"> the platform {label}</span>
-        </button>
+        <span className="inline-actions">
+          <button type="button" className="secondary" onClick={onEdit}>
+            Edit<span className="sr-only"> the platform {label}</span>
+          </button>
+          <button type="button" className="danger" disabled={action.busy} onClick={remove}>
+            Delete<span className="sr-only"> the platform {label}</span>
+          </button>
+        </span>
       </td>
     </tr>
+  );
+}
+
+/** The fields an edit may change: the issuer and client id name the registration (another pair is another registration). */
+const EDITABLE_FIELDS = TEXT_FIELDS.filter((f) => f.key !== 'issuer' && f.key !== 'client_id');
+
+const formOf = (p: LtiPlatform): PlatformForm => ({
+  name: p.name,
+  issuer: p.issuer,
+  client_id: p.client_id,
+  deployment_ids: p.deployment_ids.join('\n'),
+  auth_login_url: p.auth_login_url,
+  auth_token_url: p.auth_token_url,
+  jwks_url: p.jwks_url,
+});
+
+/** A registration's settings, sent as the fields that changed (PATCH): the issuer and client id are shown, not edited. */
+function EditPlatform({
+  clientId,
+  platform,
+  onDone,
+}: {
+  clientId: string;
+  platform: LtiPlatform;
+  onDone: (saved: boolean) => void;
+}) {
+  const { api } = useSession();
+  const save = useAction();
+  const [form, setForm] = useState<PlatformForm>(() => formOf(platform));
+  const [instructorsAsAdmins, setInstructorsAsAdmins] = useState(platform.instructors_as_admins);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // The form opens below the table: the focus goes to it, as it does to a dialog.
+  useEffect(() => heading.current?.focus(), []);
+  const label = platform.name || platform.issuer;
+  const set = (key: keyof PlatformForm, value: string) => setForm((f) => ({ ...f, [key]: value }));
+  const before = formOf(platform);
+  const changes = {
+    ...(form.name.trim() && form.name.trim() !== before.name ? { name: form.name.trim() } : {}),
+    ...(form.deployment_ids !== before.deployment_ids ? { deployment_ids: deploymentIds(form.deployment_ids) } : {}),
+    ...(form.auth_login_url.trim() !== before.auth_login_url ? { auth_login_url: form.auth_login_url.trim() } : {}),
+    ...(form.auth_token_url.trim() !== before.auth_token_url ? { auth_token_url: form.auth_token_url.trim() } : {}),
+    ...(form.jwks_url.trim() !== before.jwks_url ? { jwks_url: form.jwks_url.trim() } : {}),
+    ...(instructorsAsAdmins !== platform.instructors_as_admins ? { instructors_as_admins: instructorsAsAdmins } : {}),
+  };
+  const unchanged = Object.keys(changes).length === 0;
+  const submit = () =>
+    save.run(async () => {
+      await updateLtiPlatform(api, clientId, platform.id, changes);
+      onDone(true);
+    });
+  return (
+    <form
+      className="card long-hints"
+      aria-label={`Edit the platform ${label}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      <h3 ref={heading} tabIndex={-1}>
+        Edit {label}
+      </h3>
+      <p className="note">
+        Issuer <code>{platform.issuer}</code>, client id <code>{platform.client_id}</code>: these name the registration.
+        A platform with another pair is registered anew.
+      </p>
+      <div className="columns">
+        {EDITABLE_FIELDS.map((f) => (
+          <Field key={f.key} label={f.label} hint={f.hint}>
+            {f.key === 'deployment_ids' ? (
+              <textarea
+                rows={2}
+                required
+                value={form[f.key]}
+                aria-invalid={fieldProblems(save.error, f.key).length > 0 || undefined}
+                onChange={(e) => set(f.key, e.target.value)}
+              />
+            ) : (
+              <input
+                type={f.type ?? 'text'}
+                required={f.key !== 'name'}
+                maxLength={f.key === 'name' ? 100 : undefined}
+                value={form[f.key]}
+                aria-invalid={fieldProblems(save.error, f.key).length > 0 || undefined}
+                onChange={(e) => set(f.key, e.target.value)}
+              />
+            )}
+            <FieldProblems error={save.error} field={f.key} />
+          </Field>
+        ))}
+      </div>
+      <label className="option">
+        <input
+          type="checkbox"
+          checked={instructorsAsAdmins}
+          onChange={(e) => setInstructorsAsAdmins(e.target.checked)}
+        />{' '}
+        Instructors become admins
+      </label>
+      <p className="row">
+        <button type="submit" disabled={save.busy || unchanged}>
+          Save changes
+        </button>
+        <button type="button" className="secondary" onClick={() => onDone(false)}>
+          Cancel
+        </button>
+      </p>
+      <FormError error={save.error} fields={[...PLATFORM_FIELDS]} />
+    </form>
   );
 }

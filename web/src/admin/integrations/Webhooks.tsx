@@ -113,7 +113,10 @@ function NewWebhook({
       }}
     >
       <h3>New endpoint</h3>
-      <Field label="Endpoint URL" hint="https, on a public address">
+      <Field
+        label="Endpoint URL"
+        hint="https, on a public address. On the emulators (local work) the loopback is accepted too: http://127.0.0.1 or http://localhost, for a receiver on the same machine."
+      >
         <input
           type="url"
           required

@@ -16,6 +16,7 @@ export type DeliveryStatus = WebhookDelivery['status'];
 export type LtiPlatform = Schemas['LtiPlatform'];
 export type LtiToolUrls = Schemas['LtiToolUrls'];
 export type RegisterLtiPlatform = Schemas['RegisterLtiPlatform'];
+export type UpdateLtiPlatform = Schemas['UpdateLtiPlatform'];
 
 // ---- webhooks
 
@@ -58,6 +59,14 @@ export const listLtiPlatforms = async (api: Api, clientId: string) =>
 
 export const registerLtiPlatform = (api: Api, clientId: string, body: RegisterLtiPlatform) =>
   unwrap(api.POST('/api/clients/{clientId}/lti/platforms', { params: { path: { clientId } }, body }));
+
+export const updateLtiPlatform = (api: Api, clientId: string, platformId: string, body: UpdateLtiPlatform) =>
+  unwrap(
+    api.PATCH('/api/clients/{clientId}/lti/platforms/{platformId}', {
+      params: { path: { clientId, platformId } },
+      body,
+    }),
+  );
 
 export const deleteLtiPlatform = (api: Api, clientId: string, platformId: string) =>
   unwrap(
