@@ -4,5 +4,8 @@ export type { StoredClient } from './documents';
 export { Client } from './schemas';
 export { requireClient } from './service';
 export { findClient } from './store';
+export { findDomain } from './domainStore';
+export { domainOfEmail } from './domains';
+export type { StoredEmailDomain } from './documents';
 /** Loaded when called, not with this door: it is kept off the cold start. */
 export const loadRoutes = () => import('./routes');
