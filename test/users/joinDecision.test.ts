@@ -78,7 +78,7 @@ const cases: [string, JoinFacts, (d: JoinDecision) => void][] = [
   [
     'another organization’s roster of a domain bound to B is refused',
     facts({ roster: roster('A'), domainClient: 'B' }),
-    refused(/bound elsewhere/),
+    refused(/bound to another organization/),
   ],
   [
     'a Client Admin’s profile is taken over with a verified email',
@@ -106,6 +106,11 @@ const cases: [string, JoinFacts, (d: JoinDecision) => void][] = [
     'a repeated call of a roster member answers member',
     facts({}, { role: 'student', clientId: 'A' }),
     is({ kind: 'member', uid: 'new', role: 'student', clientId: 'A', via: 'roster' }),
+  ],
+  [
+    'an account Firebase merged into another organization’s roster of a domain bound to B is refused',
+    facts({ domainClient: 'B' }, { uid: 'roster', role: 'student', clientId: 'A' }),
+    refused(/bound to another organization/),
   ],
   [
     'a member of a deactivated organization is refused',

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { assertCanChangeClient, assertCanReadClient, type Principal } from '../auth';
 import { requestMeta } from '../audit';
-import { badRequest, notFound, type RequestOrigin } from '../shared';
+import { badRequest, isDocumentId, notFound, type RequestOrigin } from '../shared';
 import type { StoredEmailDomain } from './documents';
 import * as domainStore from './domainStore';
 import { domainVerdict, normalizeDomain } from './domains';
@@ -72,5 +72,9 @@ export async function unbindEmailDomain(
   raw: string,
   call: RequestOrigin,
 ): Promise<void> {
-  await domainStore.unbindDomain(clientId, normalizeDomain(raw), principal.uid, requestMeta(call));
+  // What is no domain was never bound: 404, as any domain this organization does not hold.
+  const verdict = domainVerdict(raw);
+  const domain = verdict.ok ? verdict.domain : normalizeDomain(raw);
+  if (!isDocumentId(domain)) throw notFound('This organization has no such email domain');
+  await domainStore.unbindDomain(clientId, domain, principal.uid, requestMeta(call));
 }

@@ -38,6 +38,11 @@ export type JoinDecision =
 const NOT_REGISTERED = (email: string) =>
   `${email} is not registered with any school here; ask your school to add you to its roster, or to bind its email domain`;
 
+const boundElsewhere = (email: string): JoinDecision => ({
+  kind: 'refuse',
+  message: `${email} is an address of a school whose email domain is bound to another organization; ask your school`,
+});
+
 export function joinDecision(facts: JoinFacts): JoinDecision {
   const { caller, roster, domainClient, active } = facts;
   if (!SCHOOL_PROVIDERS.includes(caller.provider as SchoolProvider))
@@ -53,6 +58,7 @@ export function joinDecision(facts: JoinFacts): JoinDecision {
   if (caller.role !== null) {
     if (caller.role === 'super_admin' || caller.clientId === null)
       return { kind: 'refuse', message: 'A Super Admin signs in with email and password' };
+    if (domainClient !== null && caller.clientId !== domainClient) return boundElsewhere(caller.email);
     return (
       refuseInactive(caller.clientId) ?? {
         kind: 'member',
@@ -70,11 +76,7 @@ export function joinDecision(facts: JoinFacts): JoinDecision {
     if (roster.role === 'super_admin' || roster.clientId === null)
       return { kind: 'refuse', message: 'A Super Admin signs in with email and password' };
     // A bound domain speaks for its organization: another organization's roster cannot capture its addresses.
-    if (domainClient !== null && roster.clientId !== domainClient)
-      return {
-        kind: 'refuse',
-        message: `${caller.email} belongs to a school whose email domain is bound elsewhere; ask your school`,
-      };
+    if (domainClient !== null && roster.clientId !== domainClient) return boundElsewhere(caller.email);
     return (
       refuseInactive(roster.clientId) ?? {
         kind: 'link',
