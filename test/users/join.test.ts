@@ -9,7 +9,7 @@ import { expectError } from '../support/assertions';
 import { decodePayload } from '../support/tokens';
 
 // A first sign-in with a school's Google or Microsoft account, through the Auth emulator's own provider
-// sign-in (accounts:signInWithIdp with a fake id_token), then POST /api/me/join as the web app calls it.
+// sign-in (accounts:signInWithIdp with a fake id_token), then POST /api/users/me/join as the web app calls it.
 
 const uniqueDomain = () => `school-${randomUUID().slice(0, 8)}.example.edu`;
 
@@ -30,9 +30,9 @@ const google = (email: string, verified = true) =>
 const microsoft = (email: string, verified = true) =>
   signInWithIdp(AUTH_HOST, 'microsoft.com', { sub: `m-${randomUUID()}`, email, email_verified: verified });
 
-const join = (token: string, ip = freshIp()) => post('/api/me/join', undefined, { token, ip });
+const join = (token: string, ip = freshIp()) => post('/api/users/me/join', undefined, { token, ip });
 
-describe('POST /api/me/join: signing in with a school account', () => {
+describe('POST /api/users/me/join: signing in with a school account', () => {
   it('an account of a bound domain joins that organization as a student, recorded once', async () => {
     const { clientId } = await createTenant();
     const domain = uniqueDomain();

@@ -76,7 +76,7 @@ export const clientRoutes = [
     path: '/clients/{clientId}/domains',
     summary: "List an organization's email domains",
     description:
-      'The email domains bound to the organization: a first sign-in with a Google or Microsoft account of one of them joins it as a student (see POST /me/join).',
+      'The email domains bound to the organization: a first sign-in with a Google or Microsoft account of one of them joins it as a student (see POST /users/me/join).',
     tag: 'Clients',
     access: ['super_admin'],
     params: ClientParams,

@@ -148,7 +148,7 @@ export const userRoutes = [
   }),
   defineRoute({
     method: 'post',
-    path: '/me/join',
+    path: '/users/me/join',
     summary: 'Join with a school account',
     description:
       'Called right after a first Google or Microsoft sign-in of an account with no role. Matched on the email the provider verified only: a roster profile of that email is taken over (a Client Admin’s too; never a Super Admin’s), else an email of a domain bound to an organization joins it as a student. A roster profile in another organization than the one the email’s domain is bound to is refused. No profile and no bound domain: 403, never a new organization. Repeatable; audited once (user_joined).',
