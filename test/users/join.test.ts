@@ -141,6 +141,20 @@ describe('POST /api/users/me/join: signing in with a school account', () => {
     expectError(res, 403, 'FORBIDDEN');
   });
 
+  it('a token of an account since deleted (the one a takeover removes) is refused, not an error', async () => {
+    const { clientId } = await createTenant();
+    const domain = uniqueDomain();
+    await bind(clientId, domain);
+    const session = await google(`gil@${domain}`);
+    await adminAuth.deleteUser(session.uid);
+    const res = await join(session.idToken);
+    expectError(res, 403, 'FORBIDDEN');
+    assert.equal(
+      (await adminDb.collection('clients').doc(clientId).collection('users').doc(session.uid).get()).exists,
+      false,
+    );
+  });
+
   it('an anonymous Guest cannot join', async () => {
     const { signInAnonymously } = await import('../support/fixtures');
     expectError(await join((await signInAnonymously()).token), 403, 'FORBIDDEN');

@@ -27,8 +27,19 @@ async function accountOfEmail(email: string, caller: string): Promise<UserRecord
   }
 }
 
+/** The account as Auth has it now; a token of an account since deleted (the empty one a takeover removed) is 403. */
+async function currentAccount(uid: string): Promise<UserRecord> {
+  try {
+    return await auth.getUser(uid);
+  } catch (err) {
+    if (authCode(err) === 'auth/user-not-found')
+      throw forbidden('This sign-in belongs to an account that no longer exists; sign in again');
+    throw err;
+  }
+}
+
 export async function joinWithSchoolAccount(principal: Principal, origin: RequestOrigin): Promise<JoinResult> {
-  const record = await auth.getUser(principal.uid);
+  const record = await currentAccount(principal.uid);
   const email = record.email ?? null;
   const domain = email ? domainOfEmail(email) : null;
   const [other, binding] = await Promise.all([
