@@ -3,7 +3,8 @@ import { addUserEventToBatch } from '../audit';
 import { claimsFor, forgetAccount, organizationFromClaims, type Principal, roleFromClaims } from '../auth';
 import { domainOfEmail, findClient, findDomain } from '../clients';
 import { ALREADY_EXISTS, auth, db, hasStatus } from '../firestore';
-import { forbidden, type RequestOrigin } from '../shared';
+import { isBackendFault } from '../platform';
+import { conflict, forbidden, type RequestOrigin } from '../shared';
 import { joinDecision, type JoinDecision } from './joinDecision';
 import { newProfile } from './profiles';
 import type { JoinResult } from './schemas';
@@ -115,15 +116,21 @@ async function carryOut(
       // this runs again.
       await auth.deleteUser(record.uid);
       forgetAccount(record.uid);
-      await auth.updateUser(decision.rosterUid, {
-        emailVerified: true,
-        providerToLink: {
-          providerId: provider,
-          uid: identity.uid,
-          email: identity.email ?? record.email!,
-          displayName: identity.displayName ?? record.displayName ?? undefined,
-        },
-      });
+      try {
+        await auth.updateUser(decision.rosterUid, {
+          emailVerified: true,
+          providerToLink: {
+            providerId: provider,
+            uid: identity.uid,
+            email: identity.email ?? record.email!,
+            displayName: identity.displayName ?? record.displayName ?? undefined,
+          },
+        });
+      } catch (err) {
+        // Auth down is a 503; Auth refusing (the profile holds another account of this provider) is the caller's 409.
+        if (isBackendFault(err)) throw err;
+        throw conflict('Your school profile is already linked to another account of this provider; ask your school');
+      }
       await recordJoin(principal, origin, decision.rosterUid, decision.clientId, provider, 'roster', undefined);
       return { outcome: 'linked', role: decision.role, client_id: decision.clientId, sign_in_again: true };
     }

@@ -156,6 +156,7 @@ export const userRoutes = [
     access: 'signed_in',
     sensitive: true,
     success: { status: 200, description: 'The role the account now holds', schema: JoinResult },
+    errors: ['CONFLICT'],
     handler: async ({ principal, call }) => ({ status: 200, body: await joinWithSchoolAccount(principal, call) }),
   }),
 ];
