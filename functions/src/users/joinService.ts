@@ -1,10 +1,17 @@
 import type { UserRecord } from 'firebase-admin/auth';
 import { addUserEventToBatch } from '../audit';
-import { claimsFor, forgetAccount, organizationFromClaims, type Principal, roleFromClaims } from '../auth';
+import {
+  claimsFor,
+  forgetAccount,
+  organizationFromClaims,
+  type Principal,
+  REJECTION_MESSAGES,
+  roleFromClaims,
+} from '../auth';
 import { domainOfEmail, findClient, findDomain } from '../clients';
 import { ALREADY_EXISTS, auth, db, hasStatus } from '../firestore';
 import { isBackendFault } from '../platform';
-import { conflict, forbidden, type RequestOrigin } from '../shared';
+import { conflict, forbidden, type RequestOrigin, unauthorized } from '../shared';
 import { joinDecision, type JoinDecision } from './joinDecision';
 import { newProfile } from './profiles';
 import type { JoinResult } from './schemas';
@@ -28,13 +35,16 @@ async function accountOfEmail(email: string, caller: string): Promise<UserRecord
   }
 }
 
-/** The account as Auth has it now; a token of an account since deleted (the empty one a takeover removed) is 403. */
+/**
+ * The account as Auth has it now. A token of an account since deleted (the empty one a takeover removed) is
+ * the 401 every endpoint gives it: the token check usually says so first, this when its cached view of the
+ * account is older than the deletion.
+ */
 async function currentAccount(uid: string): Promise<UserRecord> {
   try {
     return await auth.getUser(uid);
   } catch (err) {
-    if (authCode(err) === 'auth/user-not-found')
-      throw forbidden('This sign-in belongs to an account that no longer exists; sign in again');
+    if (authCode(err) === 'auth/user-not-found') throw unauthorized(REJECTION_MESSAGES.revoked);
     throw err;
   }
 }
