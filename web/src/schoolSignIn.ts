@@ -5,7 +5,6 @@ import {
   signInWithPopup,
   type Auth,
   type AuthCredential,
-  type User,
 } from 'firebase/auth';
 import { ApiError } from './api';
 
@@ -14,8 +13,6 @@ import { ApiError } from './api';
 // comes back: a taker's first load never carries it.
 
 export type SchoolProvider = 'google.com' | 'microsoft.com';
-
-export const SCHOOL_PROVIDERS: SchoolProvider[] = ['google.com', 'microsoft.com'];
 
 /** The popup's credential, kept for a sign-in again without a second popup (the roster's account took it). */
 let lastCredential: AuthCredential | null = null;
@@ -53,9 +50,6 @@ export async function signInWithSchool(auth: Auth, id: SchoolProvider): Promise<
     throw err;
   }
 }
-
-export const isSchoolAccount = (user: User | null) =>
-  !!user && user.providerData.some((p) => SCHOOL_PROVIDERS.includes(p.providerId as SchoolProvider));
 
 /**
  * Joins the school the account's verified email belongs to, then reads the new role: a token refresh, or a
