@@ -28,6 +28,8 @@ function emulatorConfigArgs() {
     for (const header of headers) {
       if (header.key !== 'Content-Security-Policy') continue;
       header.value = header.value.replace(/(^|;)(\s*connect-src[^;]*)/, `$1$2 ${authOrigin}`);
+      // The provider sign-in's popup talks to the Auth emulator's own frame (emulator/auth/iframe).
+      header.value = header.value.replace(/(^|;)(\s*frame-src[^;]*)/, `$1$2 ${authOrigin}`);
     }
   }
   const file = `${basename(configFile, '.json')}.emulators.json`;

@@ -58,6 +58,7 @@ const ALONE = [
     // Forty requests at once each inside its backend deadline; a counter of the current minute.
     'test/attempts/concurrency.inProcess.test.ts',
     'test/attempts/attachments/concurrency.inProcess.test.ts',
+    'test/users/schoolSignIn.concurrency.inProcess.test.ts',
     'test/rateLimit/rateLimit.test.ts',
   ],
 ];

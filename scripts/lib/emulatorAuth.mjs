@@ -110,3 +110,24 @@ export async function refreshIdToken(authHost, refreshToken) {
   }
   return (await res.json()).id_token;
 }
+
+/**
+ * A Google or Microsoft sign-in (accounts:signInWithIdp), as the client SDK makes it after the provider's
+ * popup: the emulator takes an unsigned id_token of JSON claims as the provider's answer. With one account
+ * per email (the emulator's default), a verified email lands on the account that already holds it.
+ * `needConfirmation` is the emulator's auth/account-exists-with-different-credential.
+ * @param {string} authHost
+ * @param {'google.com' | 'microsoft.com'} providerId
+ * @param {{ sub: string, email?: string, email_verified?: boolean, name?: string }} claims
+ * @returns {Promise<Session & { needConfirmation: boolean, isNewUser: boolean }>}
+ */
+export async function signInWithIdp(authHost, providerId, claims) {
+  const postBody = new URLSearchParams({ id_token: JSON.stringify(claims), providerId }).toString();
+  const json = await identityCall(authHost, 'signInWithIdp', {
+    postBody,
+    requestUri: 'http://localhost',
+    returnIdpCredential: true,
+    returnSecureToken: true,
+  });
+  return { ...sessionOf(json), needConfirmation: json.needConfirmation === true, isNewUser: json.isNewUser === true };
+}

@@ -23,6 +23,7 @@ import { seeds as lti } from './seeds/lti';
 import { seeds as webhooks } from './seeds/webhooks';
 import { seeds as integrity } from './seeds/integrity';
 import { seeds as attachments } from './seeds/attachments';
+import { seeds as domains } from './seeds/domains';
 import type { FuzzRequest, FuzzSeed, FuzzSeedGroup, FuzzWorld } from './seeds/types';
 
 // Property-based fuzzing of every endpoint in the OpenAPI document, and of
@@ -53,6 +54,7 @@ const GROUPS: FuzzSeedGroup[] = [
   webhooks,
   integrity,
   attachments,
+  domains,
 ];
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 const FUZZ_SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;

@@ -110,6 +110,7 @@ const SEED: Record<string, Record<string, unknown>> = {
   'super_admins/sa1': { uid: 'sa1', email: 'sa1@root.test' },
   'super_admins/sa2': { uid: 'sa2', email: 'sa2@root.test' },
   'client_names/acme': { client_id: ACME },
+  'email_domains/acme.example.edu': { domain: 'acme.example.edu', client_id: ACME },
   'audit_logs/log1': { action: 'client.create', actor: 'sa1' },
   'rate_limits/key1': { count: 1 },
   // Frozen test versions (answer keys), share codes and their seats, import staging, name guards.
@@ -385,6 +386,7 @@ describe('firestore.rules', function () {
     ['audit_logs', 'audit_logs/log1', 'audit records'],
     ['rate_limits', 'rate_limits/key1', 'rate limit counters'],
     ['client_names', 'client_names/acme', 'client name guards'],
+    ['email_domains', 'email_domains/acme.example.edu', 'the email domains bound to organizations'],
     ['share_codes', 'share_codes/CODE2', 'share codes (redeemed through the API only)'],
     ['deadline_sweeps', 'deadline_sweeps/sw1', 'deadline sweeps (who changed a deadline, from which address)'],
   ];
@@ -626,6 +628,7 @@ describe('firestore.rules', function () {
       `clients/${ACME}/question_imports/imp2`,
       'super_admins/stuA',
       'client_names/initech',
+      'email_domains/initech.example.edu',
       'audit_logs/log2',
       'rate_limits/key2',
     ];

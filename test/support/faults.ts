@@ -143,6 +143,23 @@ export function failReads(paths: RegExp): () => void {
 }
 
 /**
+ * A transaction's `get` of a document or a query on paths that match fails (failReads catches a
+ * transaction's getAll only: its `get` reaches the reader below the SDK's entry points).
+ */
+export function failTransactionGets(paths: RegExp): () => void {
+  return patch(
+    transactionProto,
+    'get',
+    (original) =>
+      function (this: unknown, refOrQuery: any) {
+        const path = typeof refOrQuery?.path === 'string' ? refOrQuery.path : collectionPath(refOrQuery);
+        if (paths.test(path)) return Promise.reject(firestoreUnavailable());
+        return original.call(this, refOrQuery);
+      },
+  );
+}
+
+/**
  * Holds the result of the first query on a matching collection path for `ms`
  * before handing it back (inside a transaction too: both reach Query._get).
  * `reached` resolves once that query has read, so a test can act in the window
@@ -190,7 +207,8 @@ export function countQueries(paths: RegExp): { queries: number; documents: numbe
 
 /** The service's Auth client answers `method` with `fail()` (or whatever `replacement` does). */
 export function replaceAuth(
-  method: 'verifyIdToken' | 'getUser' | 'createUser' | 'setCustomUserClaims' | 'deleteUser' | 'updateUser',
+  method:
+    'verifyIdToken' | 'getUser' | 'getUserByEmail' | 'createUser' | 'setCustomUserClaims' | 'deleteUser' | 'updateUser',
   replacement: (original: AnyFn) => AnyFn,
 ): () => void {
   return patch(auth, method, (original) => replacement(original.bind(auth)));

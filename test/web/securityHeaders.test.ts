@@ -36,11 +36,14 @@ const FIREBASE_AUTH = [
 const PAGES = ['/', '/admin/tests', '/attempts/some-attempt', '/docs'];
 
 describe('Hosting: the security headers of the pages', () => {
-  it('firebase.json allows scripts, styles and frames of our own origin only, connections to it and to Firebase Auth, and no local address', () => {
+  it("firebase.json allows scripts, styles and frames of our own origin only (and Firebase Auth's popup frame and its loader), connections to it and to Firebase Auth, and no local address", () => {
     const text = productionPolicy();
     const policy = parsePolicy(text);
     assert.deepEqual(policy.get('default-src'), ["'self'"]);
-    assert.deepEqual(policy.get('script-src'), ["'self'"]);
+    // Google's loader of the frame the provider sign-in's popup answers through (Firebase Auth's popup flow),
+    // and that frame on the project's auth domain.
+    assert.deepEqual(policy.get('script-src'), ["'self'", 'https://apis.google.com']);
+    assert.deepEqual(policy.get('frame-src'), ["'self'", 'https://*.firebaseapp.com']);
     assert.deepEqual(policy.get('style-src'), ["'self'"]);
     assert.deepEqual(policy.get('object-src'), ["'none'"]);
     assert.deepEqual(policy.get('base-uri'), ["'self'"]);
@@ -61,6 +64,7 @@ describe('Hosting: the security headers of the pages', () => {
       const served = parsePolicy(res.headers.get('content-security-policy'));
       const expected = parsePolicy(productionPolicy());
       expected.set('connect-src', [...expected.get('connect-src')!, `http://${AUTH_HOST}`]);
+      expected.set('frame-src', [...expected.get('frame-src')!, `http://${AUTH_HOST}`]);
       assert.deepEqual(served, expected);
     });
   }

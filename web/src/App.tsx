@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { BrowserRouter, Link, Navigate, Route, Routes } from 'react-router';
 import { isAdmin, useSession } from './session';
-import { SignInPage } from './SignInPage';
+import { isSchoolAccount, SchoolJoin, SignInPage } from './SignInPage';
 import { AttemptPage, TakerHome } from './taker';
 import { DeepLinkPicker, LtiLanding } from './lti';
 import { ErrorMessage, Loading, useAction } from './ui';
@@ -120,6 +120,7 @@ function Home() {
       </main>
     );
   if (isAdmin(me)) return <Navigate to="/admin" replace />;
+  if (me && me.role === null && isSchoolAccount(user)) return <SchoolJoin />;
   return <TakerHome />;
 }
 

@@ -1,5 +1,5 @@
-import { signInAnonymously, signInWithEmailAndPassword } from 'firebase/auth';
-import { useState, type FormEvent } from 'react';
+import { signInAnonymously, signInWithEmailAndPassword, type User } from 'firebase/auth';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { unwrap } from './api';
 import { userData } from './localData';
@@ -11,6 +11,7 @@ export function SignInPage() {
     <main className="signin">
       <h1>Welcome</h1>
       <div className="columns">
+        <SchoolSignIn />
         <PasswordSignIn />
         <GuestEntry />
       </div>
@@ -120,5 +121,64 @@ function GuestEntry() {
         <ErrorMessage error={action.error} />
       </form>
     </section>
+  );
+}
+
+/** The school's own accounts (Google Workspace, Microsoft 365): loaded with the first click, not with the page. */
+function SchoolSignIn() {
+  const { auth } = useSession();
+  const action = useAction();
+  const start = (id: 'google.com' | 'microsoft.com') =>
+    void action.run(async () => {
+      const { signInWithSchool } = await import('./schoolSignIn');
+      await signInWithSchool(auth, id);
+    });
+  return (
+    <section aria-labelledby="school-heading" className="card">
+      <h2 id="school-heading">Sign in with your school account</h2>
+      <p>If your school uses Google or Microsoft accounts, sign in with the one it gave you.</p>
+      <button type="button" disabled={action.busy} onClick={() => start('google.com')}>
+        Sign in with Google
+      </button>{' '}
+      <button type="button" disabled={action.busy} onClick={() => start('microsoft.com')}>
+        Sign in with Microsoft
+      </button>
+      <ErrorMessage error={action.error} />
+    </section>
+  );
+}
+
+/** Signed in with a school's Google or Microsoft account (the role comes from joining the school). */
+export const isSchoolAccount = (user: User | null) =>
+  !!user && user.providerData.some((p) => p.providerId === 'google.com' || p.providerId === 'microsoft.com');
+
+/**
+ * A school account with no role yet: joins its school (POST /api/users/me/join) once, then the session reads
+ * the new role. A refusal says why in the service's words, with a way out.
+ */
+export function SchoolJoin() {
+  const { auth, signOut } = useSession();
+  const action = useAction();
+  const [tried, setTried] = useState(false);
+  useEffect(() => {
+    if (tried) return;
+    setTried(true);
+    void action.run(async () => (await import('./schoolSignIn')).joinSchool(auth));
+  }, [action, auth, tried]);
+  return (
+    <main className="signin">
+      <h1>Welcome</h1>
+      {action.error ? (
+        <section className="card" aria-labelledby="join-heading">
+          <h2 id="join-heading">You cannot sign in yet</h2>
+          <ErrorMessage error={action.error} />
+          <button type="button" onClick={() => void signOut()}>
+            Sign out
+          </button>
+        </section>
+      ) : (
+        <p role="status">Finding your school…</p>
+      )}
+    </main>
   );
 }

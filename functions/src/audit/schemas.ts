@@ -13,6 +13,10 @@ export const AUDIT_EVENT_TYPES = [
   'user_enabled',
   'user_deleted',
   'invitation_issued',
+  'user_joined',
+  // ---- organizations: email domains signing in with a school's accounts
+  'email_domain_bound',
+  'email_domain_unbound',
   // ---- attempts
   'attempt_started',
   'attempt_resumed',

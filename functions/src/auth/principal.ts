@@ -12,6 +12,8 @@ export interface Principal {
   clientId: string | null;
   guest: boolean;
   authTime: number;
+  /** How this token was signed in (`password`, `google.com`, `microsoft.com`, …): joining with a school account reads it. */
+  signInProvider?: string;
 }
 
 export interface TokenClaims {
@@ -24,7 +26,12 @@ export interface TokenClaims {
 }
 
 export function principalFromClaims(claims: TokenClaims): Principal {
-  const base = { uid: claims.uid, email: claims.email ?? null, authTime: claims.auth_time };
+  const base = {
+    uid: claims.uid,
+    email: claims.email ?? null,
+    authTime: claims.auth_time,
+    ...(claims.firebase?.sign_in_provider ? { signInProvider: claims.firebase.sign_in_provider } : {}),
+  };
   if (claims.firebase?.sign_in_provider === 'anonymous') {
     return { ...base, role: 'guest', clientId: null, guest: true };
   }

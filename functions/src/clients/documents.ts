@@ -9,3 +9,11 @@ export type StoredClient = Client;
 export interface StoredClientName {
   client_id: string;
 }
+
+/** email_domains/{domain}: the claim that binds a normalized email domain to one organization. */
+export interface StoredEmailDomain {
+  domain: string;
+  client_id: string;
+  created_at: string;
+  created_by: string;
+}

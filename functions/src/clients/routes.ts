@@ -1,6 +1,17 @@
 import { defineRoute } from '../http';
 import { splitPageQuery } from '../shared';
-import { Client, ClientList, ClientParams, CreateClientBody, ListClientsQuery, UpdateClientBody } from './schemas';
+import {
+  BindDomainBody,
+  Client,
+  ClientList,
+  ClientParams,
+  CreateClientBody,
+  DomainParams,
+  EmailDomain,
+  EmailDomainList,
+  ListClientsQuery,
+  UpdateClientBody,
+} from './schemas';
 import * as service from './service';
 
 export const clientRoutes = [
@@ -59,5 +70,57 @@ export const clientRoutes = [
       status: 200,
       body: await service.changeClient(principal, params.clientId, body),
     }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/clients/{clientId}/domains',
+    summary: "List an organization's email domains",
+    description:
+      'The email domains bound to the organization: a first sign-in with a Google or Microsoft account of one of them joins it as a student (see POST /users/me/join).',
+    tag: 'Clients',
+    access: ['super_admin'],
+    params: ClientParams,
+    success: { status: 200, description: 'Its domains, by domain', schema: EmailDomainList },
+    errors: ['NOT_FOUND'],
+    handler: async ({ params }) => ({ status: 200, body: await service.listEmailDomains(params.clientId) }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/clients/{clientId}/domains',
+    summary: 'Bind an email domain to an organization',
+    description:
+      'A domain belongs to one organization on the whole platform: claimed once, atomically. Binding it again to the organization holding it answers 200; to another, 409. Not a domain, or a public mail service (gmail.com, outlook.com, yahoo.*, …), is 400. Audited (email_domain_bound).',
+    tag: 'Clients',
+    access: ['super_admin'],
+    sensitive: true,
+    params: ClientParams,
+    body: BindDomainBody,
+    success: {
+      status: 201,
+      description: 'The domain, bound (200 when it was already bound here)',
+      schema: EmailDomain,
+    },
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    handler: async ({ principal, params, body, call }) => {
+      const { domain, created } = await service.bindEmailDomain(principal, params.clientId, body.domain, call);
+      return { status: created ? 201 : 200, body: domain };
+    },
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/clients/{clientId}/domains/{domain}',
+    summary: 'Unbind an email domain',
+    description:
+      'Accounts that joined through it stay members; new sign-ins of the domain are refused until it is bound again. Audited (email_domain_unbound).',
+    tag: 'Clients',
+    access: ['super_admin'],
+    sensitive: true,
+    params: DomainParams,
+    success: { status: 204, description: 'Unbound' },
+    errors: ['NOT_FOUND'],
+    handler: async ({ principal, params, call }) => {
+      await service.unbindEmailDomain(principal, params.clientId, params.domain, call);
+      return { status: 204 };
+    },
   }),
 ];

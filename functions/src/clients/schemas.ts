@@ -70,3 +70,30 @@ export const normalizedClientName = (value: string): string =>
  */
 export const clientNameKey = (value: string): string =>
   createHash('sha256').update(normalizedClientName(value), 'utf8').digest('hex');
+
+export const EmailDomain = z
+  .object({
+    domain: z.string().describe('Normalized: lower case, IDNA in ASCII (xn--…)'),
+    client_id: z.string(),
+    created_at: z.string().describe('ISO 8601 UTC'),
+  })
+  .meta({ id: 'EmailDomain' });
+export type EmailDomain = z.infer<typeof EmailDomain>;
+
+export const EmailDomainList = z
+  .object({ domains: z.array(EmailDomain).describe('By domain; at most MAX_DOMAINS_PER_CLIENT') })
+  .meta({ id: 'EmailDomainList' });
+
+export const BindDomainBody = z
+  .strictObject({
+    domain: z
+      .string()
+      .min(1)
+      .max(300)
+      .describe(
+        'An email domain (school.example.edu); trimmed, lower-cased, IDNA to ASCII. Public mail services (gmail.com, outlook.com, …) are refused.',
+      ),
+  })
+  .meta({ id: 'BindDomain' });
+
+export const DomainParams = z.strictObject({ clientId: ClientId, domain: z.string().min(1).max(300) });

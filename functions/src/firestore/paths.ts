@@ -6,6 +6,9 @@ export const paths = {
   clients: () => db.collection('clients'),
   client: (clientId: string) => db.collection('clients').doc(clientId),
   clientName: (nameKey: string) => db.collection('client_names').doc(nameKey),
+  /** One document per email domain (normalized) on the platform: the claim that binds it to one organization. */
+  emailDomains: () => db.collection('email_domains'),
+  emailDomain: (domain: string) => db.collection('email_domains').doc(domain),
   clientUsers: (clientId: string) => db.collection('clients').doc(clientId).collection('users'),
   clientUser: (clientId: string, uid: string) => db.collection('clients').doc(clientId).collection('users').doc(uid),
   superAdmins: () => db.collection('super_admins'),

@@ -9,6 +9,8 @@ import {
 } from './importSchemas';
 import { CreatedUser, CreateUserBody, ListUsersQuery, UpdateUserBody, User, UserPage, UserParams } from './schemas';
 import * as service from './service';
+import { joinWithSchoolAccount } from './joinService';
+import { JoinResult } from './schemas';
 
 const ADMINS = ['super_admin', 'client_admin'] as const;
 
@@ -143,5 +145,18 @@ export const userRoutes = [
       await service.deleteUser(principal, params.uid, call);
       return { status: 204 };
     },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/users/me/join',
+    summary: 'Join with a school account',
+    description:
+      'Called right after a first Google or Microsoft sign-in of an account with no role. Matched on the email the provider verified only: a roster profile of that email is taken over (a Client Admin’s too; never a Super Admin’s), else an email of a domain bound to an organization joins it as a student. A roster profile in another organization than the one the email’s domain is bound to is refused. No profile and no bound domain: 403, never a new organization. Repeatable; audited once (user_joined).',
+    tag: 'Users',
+    access: 'signed_in',
+    sensitive: true,
+    success: { status: 200, description: 'The role the account now holds', schema: JoinResult },
+    errors: ['CONFLICT'],
+    handler: async ({ principal, call }) => ({ status: 200, body: await joinWithSchoolAccount(principal, call) }),
   }),
 ];

@@ -155,3 +155,21 @@ export const rosterImportOptions = {
     .transform((v) => v === 'true')
     .describe('true: check everything and write nothing'),
 };
+
+export const JoinResult = z
+  .object({
+    outcome: z
+      .enum(['joined', 'member', 'linked'])
+      .describe(
+        'joined: a new student of the organization its email domain is bound to; member: the account already held its role (a roster profile Firebase merged it into, or an earlier join); linked: the provider identity now belongs to the roster’s account, and this new account is gone',
+      ),
+    role: z.enum(ROLES),
+    client_id: z.string(),
+    sign_in_again: z
+      .boolean()
+      .describe(
+        'true: sign in again with the same credential (signInWithCredential, no second popup) to reach the roster’s account; false: refresh the ID token to read the new claims',
+      ),
+  })
+  .meta({ id: 'JoinResult' });
+export type JoinResult = z.infer<typeof JoinResult>;

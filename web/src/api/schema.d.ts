@@ -519,6 +519,326 @@ export type paths = {
         };
         trace?: never;
     };
+    "/api/clients/{clientId}/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an organization's email domains
+         * @description The email domains bound to the organization: a first sign-in with a Google or Microsoft account of one of them joins it as a student (see POST /users/me/join).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A client id, 1 to 128 characters */
+                    clientId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Its domains, by domain */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EmailDomainList"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Bind an email domain to an organization
+         * @description A domain belongs to one organization on the whole platform: claimed once, atomically. Binding it again to the organization holding it answers 200; to another, 409. Not a domain, or a public mail service (gmail.com, outlook.com, yahoo.*, …), is 400. Audited (email_domain_bound).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A client id, 1 to 128 characters */
+                    clientId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["BindDomain"];
+                };
+            };
+            responses: {
+                /** @description The domain, bound (200 when it was already bound here) */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EmailDomain"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/clients/{clientId}/domains/{domain}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Unbind an email domain
+         * @description Accounts that joined through it stay members; new sign-ins of the domain are refused until it is bound again. Audited (email_domain_unbound).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A client id, 1 to 128 characters */
+                    clientId: string;
+                    domain: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Unbound */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/clients/{clientId}/networks": {
         parameters: {
             query?: never;
@@ -1575,6 +1895,99 @@ export type paths = {
         };
         trace?: never;
     };
+    "/api/users/me/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join with a school account
+         * @description Called right after a first Google or Microsoft sign-in of an account with no role. Matched on the email the provider verified only: a roster profile of that email is taken over (a Client Admin’s too; never a Super Admin’s), else an email of a domain bound to an organization joins it as a student. A roster profile in another organization than the one the email’s domain is bound to is refused. No profile and no bound domain: 403, never a new organization. Repeatable; audited once (user_joined).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The role the account now holds */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["JoinResult"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/audit-logs": {
         parameters: {
             query?: never;
@@ -1597,7 +2010,7 @@ export type paths = {
                     cursor?: string;
                     /** @description A client id, 1 to 128 characters */
                     client_id?: string;
-                    event_type?: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "invitation_issued" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "test_assignment_changed" | "test_version_published" | "test_new_version_discarded" | "class_override_set" | "class_override_deleted" | "networks_set" | "webhook_created" | "webhook_deleted" | "webhook_secret_rotated" | "webhook_disabled" | "webhook_delivery_resent" | "essay_graded" | "version_regraded" | "attempt_regraded" | "class_created" | "class_updated" | "class_deleted" | "class_member_added" | "class_member_removed" | "class_members_imported" | "lti_platform_registered" | "lti_platform_updated" | "lti_platform_deleted";
+                    event_type?: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "invitation_issued" | "user_joined" | "email_domain_bound" | "email_domain_unbound" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "test_assignment_changed" | "test_version_published" | "test_new_version_discarded" | "class_override_set" | "class_override_deleted" | "networks_set" | "webhook_created" | "webhook_deleted" | "webhook_secret_rotated" | "webhook_disabled" | "webhook_delivery_resent" | "essay_graded" | "version_regraded" | "attempt_regraded" | "class_created" | "class_updated" | "class_deleted" | "class_member_added" | "class_member_removed" | "class_members_imported" | "lti_platform_registered" | "lti_platform_updated" | "lti_platform_deleted";
                     /** @description A user id (uid), 1 to 128 characters */
                     user_id?: string;
                     success?: "true" | "false";
@@ -10989,6 +11402,21 @@ export type components = {
             /** @description The organization’s IANA time zone (e.g. Europe/Paris): the results CSV writes times in it, naming it */
             time_zone?: string;
         };
+        EmailDomainList: {
+            /** @description By domain; at most MAX_DOMAINS_PER_CLIENT */
+            domains: components["schemas"]["EmailDomain"][];
+        };
+        EmailDomain: {
+            /** @description Normalized: lower case, IDNA in ASCII (xn--…) */
+            domain: string;
+            client_id: string;
+            /** @description ISO 8601 UTC */
+            created_at: string;
+        };
+        BindDomain: {
+            /** @description An email domain (school.example.edu); trimmed, lower-cased, IDNA to ASCII. Public mail services (gmail.com, outlook.com, …) are refused. */
+            domain: string;
+        };
         Networks: {
             /** @description Canonical CIDR prefixes, in the order they were sent */
             networks: string[];
@@ -11116,6 +11544,18 @@ export type components = {
             /** @description Only with `role`, when giving a first role to a user who has none (e.g. one who signed up on its own) */
             client_id?: string;
         };
+        JoinResult: {
+            /**
+             * @description joined: a new student of the organization its email domain is bound to; member: the account already held its role (a roster profile Firebase merged it into, or an earlier join); linked: the provider identity now belongs to the roster’s account, and this new account is gone
+             * @enum {string}
+             */
+            outcome: "joined" | "member" | "linked";
+            /** @enum {string} */
+            role: "super_admin" | "client_admin" | "student";
+            client_id: string;
+            /** @description true: sign in again with the same credential (signInWithCredential, no second popup) to reach the roster’s account; false: refresh the ID token to read the new claims */
+            sign_in_again: boolean;
+        };
         AuditLogPage: {
             data: components["schemas"]["AuditLog"][];
             pagination: components["schemas"]["Pagination"];
@@ -11123,7 +11563,7 @@ export type components = {
         AuditLog: {
             id: string;
             /** @enum {string} */
-            event_type: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "invitation_issued" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "test_assignment_changed" | "test_version_published" | "test_new_version_discarded" | "class_override_set" | "class_override_deleted" | "networks_set" | "webhook_created" | "webhook_deleted" | "webhook_secret_rotated" | "webhook_disabled" | "webhook_delivery_resent" | "essay_graded" | "version_regraded" | "attempt_regraded" | "class_created" | "class_updated" | "class_deleted" | "class_member_added" | "class_member_removed" | "class_members_imported" | "lti_platform_registered" | "lti_platform_updated" | "lti_platform_deleted";
+            event_type: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "invitation_issued" | "user_joined" | "email_domain_bound" | "email_domain_unbound" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "test_assignment_changed" | "test_version_published" | "test_new_version_discarded" | "class_override_set" | "class_override_deleted" | "networks_set" | "webhook_created" | "webhook_deleted" | "webhook_secret_rotated" | "webhook_disabled" | "webhook_delivery_resent" | "essay_graded" | "version_regraded" | "attempt_regraded" | "class_created" | "class_updated" | "class_deleted" | "class_member_added" | "class_member_removed" | "class_members_imported" | "lti_platform_registered" | "lti_platform_updated" | "lti_platform_deleted";
             /** @description The user the event is about; for a refused token, the uid it claimed (unverified) or "" */
             user_id: string;
             ip_address: string;

@@ -48,6 +48,10 @@ const SENTENCES: Record<AuditEventType, (p: Parts) => string> = {
   user_enabled: (p) => `${p.actor} reactivated ${p.user}`,
   user_deleted: (p) => `${p.actor} deleted ${p.user}`,
   invitation_issued: (p) => `${p.actor} made an invitation link for ${p.user}`,
+  user_joined: (p) =>
+    `${p.user} joined with a ${text(p.details.provider) === 'microsoft.com' ? 'Microsoft' : 'Google'} school account`,
+  email_domain_bound: (p) => `${p.actor} bound the email domain ${text(p.details.domain) ?? ''}`,
+  email_domain_unbound: (p) => `${p.actor} unbound the email domain ${text(p.details.domain) ?? ''}`,
   attempt_started: (p) => (p.byOther ? `${p.actor} started ${p.test} for ${p.user}` : `${p.user} started ${p.test}`),
   attempt_resumed: (p) => (p.byOther ? `${p.actor} resumed ${p.test} for ${p.user}` : `${p.user} resumed ${p.test}`),
   share_code_redeemed: (p) =>

@@ -3,16 +3,18 @@ import { type Schemas, unwrap } from '../../api';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, formatTime, Loading, ScrollTable, useAction, useLoad } from '../../ui';
 import { Pager } from '../shared';
+import { DomainsEditor } from './DomainsEditor';
 
 const EMPTY: Schemas['CreateClient'] = { name: '', address: '', logo_url: '' };
 
-/** Super Admin: the organizations, a new one, activation, and each one's exam-hall networks. */
+/** Super Admin: the organizations, a new one, activation, and each one's exam-hall networks and email domains. */
 export function OrganizationsPage() {
   const { api, me } = useSession();
   const [page, setPage] = useState(1);
   const [form, setForm] = useState(EMPTY);
   const [message, setMessage] = useState('');
   const [networksOf, setNetworksOf] = useState<Schemas['Client'] | null>(null);
+  const [domainsOf, setDomainsOf] = useState<Schemas['Client'] | null>(null);
   const create = useAction();
   const toggle = useAction();
   const isSuper = me?.role === 'super_admin';
@@ -117,6 +119,9 @@ export function OrganizationsPage() {
                   <button type="button" className="secondary" onClick={() => setNetworksOf(c)}>
                     Networks<span className="sr-only"> of {c.name}</span>
                   </button>
+                  <button type="button" className="secondary" onClick={() => setDomainsOf(c)}>
+                    Email domains<span className="sr-only"> of {c.name}</span>
+                  </button>
                 </td>
               </tr>
             ))}
@@ -125,6 +130,7 @@ export function OrganizationsPage() {
       )}
       <Pager pagination={clients.data?.pagination} page={page} onPage={setPage} what="organizations" />
       {networksOf && <NetworksEditor key={networksOf.id} client={networksOf} onClose={() => setNetworksOf(null)} />}
+      {domainsOf && <DomainsEditor key={domainsOf.id} client={domainsOf} onClose={() => setDomainsOf(null)} />}
     </>
   );
 }
