@@ -232,7 +232,9 @@ function AttemptRow({
           )}
           <ErrorMessage error={action.error} />
         </td>
-        <td className="countdown-cell" data-label="Time left">{timeLeft(attempt.expires_at, now)}</td>
+        <td className="countdown-cell" data-label="Time left">
+          {timeLeft(attempt.expires_at, now)}
+        </td>
         <td data-label="Answers saved">{attempt.answered}</td>
         <td data-label="Integrity">
           {alert && <p className="warning">Away from the test for {durationText(away)}</p>}
