@@ -4,6 +4,7 @@ import { createRoleMatrix, createUser, signInAnonymously, type RoleMatrix } from
 import { get } from '../support/http';
 import { as } from '../exams/fixtures';
 import { startOk, writeShareCode } from '../attempts/fixtures';
+import { addMember, writeClass } from '../exams/classFixtures';
 import {
   auditOf,
   backdate,
@@ -215,5 +216,75 @@ describe('POST /api/tests/{testId}/extend', () => {
 
   it('answers 404 for a test that does not exist', async () => {
     expectError(await extendTest(m.tenant.admin.token, 'no-such-test', { minutes: 5 }), 404, 'NOT_FOUND');
+  });
+
+  describe('with class_id', () => {
+    it('extends only the attempts that started in the class, audited with the class', async () => {
+      const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId);
+      const [inClass, outside] = await Promise.all([newStudent(), newStudent()]);
+      const cls = await writeClass(m.tenant.clientId);
+      await addMember(m.tenant.clientId, cls.id, inClass);
+      const [mine, theirs] = await Promise.all([
+        startOk(inClass.token, { test_id: test.id }),
+        startOk(outside.token, { test_id: test.id }),
+      ]);
+      const res = await extendTest(m.tenant.admin.token, test.id, { minutes: 7, class_id: cls.id });
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(res.body, { extended: 1 });
+      assert.equal(
+        msBetween(mine.expires_at, (await storedAttempt(m.tenant.clientId, mine.attempt_id)).expires_at),
+        7 * MIN,
+      );
+      assert.equal((await storedAttempt(m.tenant.clientId, theirs.attempt_id)).expires_at, theirs.expires_at);
+      const [sitting] = (await auditOf(m.tenant.clientId, 'test_extended')).filter(
+        (r) => r.details.test_id === test.id,
+      );
+      assert.equal(sitting.details.class_id, cls.id);
+      const perAttempt = (await auditOf(m.tenant.clientId, 'attempt_extended')).filter(
+        (r) => r.details.test_id === test.id,
+      );
+      assert.deepEqual(
+        perAttempt.map((r) => [r.details.attempt_id, r.details.class_id]),
+        [[mine.attempt_id, cls.id]],
+      );
+    });
+
+    it('extends the members of a class the test is not assigned to (open to the organization)', async () => {
+      const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId);
+      const student = await newStudent();
+      const cls = await writeClass(m.tenant.clientId);
+      await addMember(m.tenant.clientId, cls.id, student);
+      const started = await startOk(student.token, { test_id: test.id });
+      const res = await extendTest(m.tenant.admin.token, test.id, { minutes: 4, class_id: cls.id });
+      assert.deepEqual(res.body, { extended: 1 }, res.text);
+      assert.equal(
+        msBetween(started.expires_at, (await storedAttempt(m.tenant.clientId, started.attempt_id)).expires_at),
+        4 * MIN,
+      );
+    });
+
+    it('answers 404 for another organization’s class and for a class that does not exist, extending nothing', async () => {
+      const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId);
+      const started = await startOk((await newStudent()).token, { test_id: test.id });
+      const theirs = await writeClass(m.otherTenant.clientId);
+      for (const classId of [theirs.id, 'nosuchclass'])
+        expectError(
+          await extendTest(m.tenant.admin.token, test.id, { minutes: 5, class_id: classId }),
+          404,
+          'NOT_FOUND',
+        );
+      assert.equal((await storedAttempt(m.tenant.clientId, started.attempt_id)).expires_at, started.expires_at);
+      assert.equal(
+        (await auditOf(m.tenant.clientId, 'test_extended')).filter((r) => r.details.test_id === test.id).length,
+        0,
+      );
+    });
+
+    it('answers 400 naming body.class_id for an id that cannot name a document', async () => {
+      const { test } = await sittingTest(m.tenant.admin.token, m.tenant.clientId);
+      expectValidation(await extendTest(m.tenant.admin.token, test.id, { minutes: 5, class_id: 'a/b' }), [
+        'body.class_id',
+      ]);
+    });
   });
 });

@@ -42,6 +42,8 @@ export interface StoredSweep {
   student_id: string | null;
   /** A sitting-wide extension: these minutes for every attempt in progress created before this sweep was. */
   extension_minutes: number | null;
+  /** A class's extension: only the attempts that started in this class (absent or null: every attempt of the test). */
+  class_id?: string | null;
   reason: SweepReason;
   by: string;
   pending: boolean;

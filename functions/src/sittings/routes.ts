@@ -13,6 +13,7 @@ import {
   ExtendBody,
   ExtendedAttempt,
   ExtendedTest,
+  ExtendTestBody,
   ListOverridesQuery,
   MAX_ACCOMMODATIONS_PER_CLIENT,
   MAX_EXTENSIONS_PER_ATTEMPT,
@@ -231,17 +232,19 @@ export const sittingRoutes: RouteDefinition[] = [
       'What a proctor presses when the fire alarm goes off: every attempt in progress of the test, started before the press, gets the minutes once ' +
       '(kept by the extension’s id on each attempt, so a sweep resumed after a crash never gives them twice); saves and submits landing at the same moment are kept. ' +
       'Answers when all are extended. Audited as test_extended, and attempt_extended per attempt. Should an outage cut it short, the answer is 503 saying the extension is ' +
-      'recorded: the scheduled closer finishes it, and pressing again would extend again. Sensitive: counts against the strict per-user limit.',
+      'recorded: the scheduled closer finishes it, and pressing again would extend again. Sensitive: counts against the strict per-user limit. ' +
+      'With class_id, only the attempts that started in that class (the live view’s class filter); a class not of the test’s organization → 404, one the test is not assigned to is fine. ' +
+      'Audited with the class_id.',
     tag: 'Sittings',
     access: ADMINS,
     sensitive: true,
     params: TestParams,
-    body: ExtendBody,
+    body: ExtendTestBody,
     success: { status: 200, description: 'How many attempts received the time', schema: ExtendedTest },
     errors: ['NOT_FOUND'],
     handler: async ({ principal, params, body, call }) => ({
       status: 200,
-      body: await service.extendTest(principal, params.testId, body.minutes, call),
+      body: await service.extendTest(principal, params.testId, body.minutes, call, body.class_id),
     }),
   }),
 ];

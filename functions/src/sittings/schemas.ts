@@ -127,6 +127,17 @@ export const ExtendBody = z
   .strictObject({ minutes: z.int().min(1).max(MAX_EXTENSION_MINUTES).describe(`1 to ${MAX_EXTENSION_MINUTES}`) })
   .meta({ id: 'Extend' });
 
+export const ExtendTestBody = z
+  .strictObject({
+    minutes: z.int().min(1).max(MAX_EXTENSION_MINUTES).describe(`1 to ${MAX_EXTENSION_MINUTES}`),
+    class_id: DocumentId('class')
+      .optional()
+      .describe(
+        'Only the attempts of this class’s students (the classes an attempt started in, as the live view’s class filter shows them); absent: every attempt in progress',
+      ),
+  })
+  .meta({ id: 'ExtendTest' });
+
 export const ExtendedAttempt = z
   .object({ attempt_id: z.string(), expires_at: z.string().describe('The new deadline, ISO 8601 UTC') })
   .meta({ id: 'ExtendedAttempt' });

@@ -265,6 +265,7 @@ export async function extendTest(
   testId: string,
   minutes: number,
   call: CallContext,
+  classId?: string,
 ): Promise<{ extended: number }> {
   const test = await requireTest(principal, testId);
   assertCanManageSitting(principal, test.client_id);
@@ -272,6 +273,7 @@ export async function extendTest(
     clientId: test.client_id,
     testId,
     minutes,
+    classId,
     by: principal.uid,
     meta: requestMeta(call),
   });

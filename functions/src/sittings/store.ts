@@ -312,23 +312,35 @@ export async function writeAccommodation(write: {
 
 // ---------------------------------------------------------------- extensions
 
-/** Records a sitting-wide extension (its sweep and its audit record) on an existing test, in one transaction. */
+/**
+ * Records a sitting-wide extension (its sweep and its audit record) on an existing test, in one
+ * transaction; with a class, only that class's attempts: a class that is not the test's
+ * organization's is 404, as any unknown id (a class the test is not assigned to is fine).
+ */
 export async function recordTestExtension(write: {
   clientId: string;
   testId: string;
   minutes: number;
+  classId?: string;
   by: string;
   meta: AuditMeta;
 }): Promise<string> {
+  const { classId } = write;
+  if (classId !== undefined && !isDocumentId(classId)) throw notFound(`Class not found: ${classId}`);
   return db.runTransaction(async (tx) => {
-    const testSnap = await tx.get(paths.clientTest(write.clientId, write.testId));
+    const [testSnap, classSnap] = await tx.getAll(
+      paths.clientTest(write.clientId, write.testId),
+      ...(classId !== undefined ? [paths.clientClass(write.clientId, classId)] : []),
+    );
     if (!testSnap.exists) throw notFound('Test not found');
+    if (classSnap && !classSnap.exists) throw notFound(`Class not found: ${classId}`);
     const sweepId = recordSweep(
       tx,
       {
         clientId: write.clientId,
         testId: write.testId,
         extensionMinutes: write.minutes,
+        classId,
         reason: 'test_extended',
         by: write.by,
         meta: write.meta,
@@ -340,7 +352,12 @@ export async function recordTestExtension(write: {
       userId: write.by,
       clientId: write.clientId,
       actorId: write.by,
-      details: { test_id: write.testId, minutes: write.minutes, sweep_id: sweepId },
+      details: {
+        test_id: write.testId,
+        minutes: write.minutes,
+        sweep_id: sweepId,
+        ...(classId !== undefined ? { class_id: classId } : {}),
+      },
     });
     return sweepId;
   });

@@ -21,6 +21,7 @@ import {
 } from '../sittingRules';
 import type { StoredAccommodation, StoredOverride, StoredSweep, SweepReason } from './documents';
 import { MAX_EXTENSIONS_PER_ATTEMPT } from './schemas';
+import { extensionReach } from './extensionReach';
 import {
   type AttemptSlot,
   closeInTransaction,
@@ -201,6 +202,8 @@ export interface SweepTarget {
   studentId?: string;
   /** A sitting-wide extension: these minutes for every attempt in progress created before the sweep. */
   extensionMinutes?: number;
+  /** A class's extension: only the attempts that started in this class. */
+  classId?: string;
   reason: SweepReason;
   by: string;
   meta: AuditMeta;
@@ -214,6 +217,7 @@ export function recordSweep(tx: Transaction, target: SweepTarget, now: string): 
     test_id: target.testId ?? null,
     student_id: target.studentId ?? null,
     extension_minutes: target.extensionMinutes ?? null,
+    ...(target.classId !== undefined ? { class_id: target.classId } : {}),
     reason: target.reason,
     by: target.by,
     pending: true,
@@ -266,18 +270,22 @@ async function sweepOneOnce(
     const found: FoundAttempt = { ref: doc.ref, attempt: attemptSnap.data() as StoredAttempt };
     let extension: ApplyOptions['extension'];
     if (sweep.extension_minutes !== null) {
-      // Started after the extension was pressed (commit order, by Firestore's own clock): not this sitting's.
-      if (attemptSnap.createTime!.toMillis() > sweepCreated.toMillis())
-        return { outcome: 'not_concerned', extended: false };
       const held = found.attempt.extensions ?? {};
-      // At its bound already: a sitting-wide extension passes it by (logged) rather than failing the whole sweep for ever.
-      if (held[sweepId] === undefined && Object.keys(held).length >= MAX_EXTENSIONS_PER_ATTEMPT) {
+      const reach = extensionReach({
+        attemptCreatedMs: attemptSnap.createTime!.toMillis(),
+        sweepCreatedMs: sweepCreated.toMillis(),
+        classId: sweep.class_id ?? null,
+        attemptClassIds: found.attempt.class_ids,
+        holdsIt: held[sweepId] !== undefined,
+        held: Object.keys(held).length,
+        max: MAX_EXTENSIONS_PER_ATTEMPT,
+      });
+      if (reach === 'at_bound')
         log.warn('An attempt at its bound of extensions did not receive a sitting-wide one', {
           path: doc.ref.path,
           sweep: sweepId,
         });
-        return { outcome: 'not_concerned', extended: false };
-      }
+      if (reach !== 'extend') return { outcome: 'not_concerned', extended: false };
       extension = { id: sweepId, minutes: sweep.extension_minutes };
     }
     const change = await applyDeadline(tx, found, sourcesFrom(sourceSnaps), {
@@ -297,6 +305,7 @@ async function sweepOneOnce(
           minutes: sweep.extension_minutes,
           expires_at: change.attempt.expires_at,
           sweep_id: sweepId,
+          ...(sweep.class_id ? { class_id: sweep.class_id } : {}),
         },
       });
     }

@@ -8394,7 +8394,7 @@ export type paths = {
         put?: never;
         /**
          * Give every attempt in progress of a test extra time
-         * @description What a proctor presses when the fire alarm goes off: every attempt in progress of the test, started before the press, gets the minutes once (kept by the extension’s id on each attempt, so a sweep resumed after a crash never gives them twice); saves and submits landing at the same moment are kept. Answers when all are extended. Audited as test_extended, and attempt_extended per attempt. Should an outage cut it short, the answer is 503 saying the extension is recorded: the scheduled closer finishes it, and pressing again would extend again. Sensitive: counts against the strict per-user limit.
+         * @description What a proctor presses when the fire alarm goes off: every attempt in progress of the test, started before the press, gets the minutes once (kept by the extension’s id on each attempt, so a sweep resumed after a crash never gives them twice); saves and submits landing at the same moment are kept. Answers when all are extended. Audited as test_extended, and attempt_extended per attempt. Should an outage cut it short, the answer is 503 saying the extension is recorded: the scheduled closer finishes it, and pressing again would extend again. Sensitive: counts against the strict per-user limit. With class_id, only the attempts that started in that class (the live view’s class filter); a class not of the test’s organization → 404, one the test is not assigned to is fine. Audited with the class_id.
          */
         post: {
             parameters: {
@@ -8408,7 +8408,7 @@ export type paths = {
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["Extend"];
+                    "application/json": components["schemas"]["ExtendTest"];
                 };
             };
             responses: {
@@ -13360,6 +13360,12 @@ export type components = {
         ExtendedTest: {
             /** @description Attempts in progress that received the extra time */
             extended: number;
+        };
+        ExtendTest: {
+            /** @description 1 to 1440 */
+            minutes: number;
+            /** @description Only the attempts of this class’s students (the classes an attempt started in, as the live view’s class filter shows them); absent: every attempt in progress */
+            class_id?: string;
         };
         TestAnalytics: {
             test_id: string;

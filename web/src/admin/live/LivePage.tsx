@@ -5,6 +5,7 @@ import { useSession } from '../../session';
 import { ErrorMessage, Field, Loading, ScrollTable, useAction, useLoad } from '../../ui';
 import { Pager } from '../shared';
 import { ClassFilter, useClassFilter } from '../classes/ClassFilter';
+import { classLabel } from '../classes/classApi';
 import { useOrg } from '../org';
 import { personWithEmail } from '../people';
 import { AWAY_ALERT_MS, EVENT_LABELS, awayFor, countsText, durationText } from './integrity';
@@ -40,6 +41,14 @@ export function LivePage() {
   const [message, setMessage] = useState('');
   const everyone = useAction();
   const [everyoneMinutes, setEveryoneMinutes] = useState('5');
+
+  // The class chosen in the filter, for the extend button's words ("Extend class 9C").
+  const chosenClass = useLoad(
+    () =>
+      classId ? unwrap(api.GET('/api/classes/{classId}', { params: { path: { classId } } })) : Promise.resolve(null),
+    [api, classId],
+  );
+  const className = classId ? (chosenClass.data ? classLabel(chosenClass.data) : classId) : '';
 
   const test = useLoad(() => unwrap(api.GET('/api/tests/{testId}', { params: { path: { testId } } })), [api, testId]);
   const clientParam = me?.role === 'super_admin' && clientId ? { client_id: clientId } : {};
@@ -79,10 +88,13 @@ export function LivePage() {
       const r = await unwrap(
         api.POST('/api/tests/{testId}/extend', {
           params: { path: { testId } },
-          body: { minutes: Number(everyoneMinutes) },
+          // With a class chosen in the filter, only that class's attempts (those the table shows).
+          body: { minutes: Number(everyoneMinutes), ...(classId ? { class_id: classId } : {}) },
         }),
       );
-      setMessage(`Extended ${r.extended} attempt${r.extended === 1 ? '' : 's'} by ${everyoneMinutes} minutes.`);
+      setMessage(
+        `Extended ${r.extended} attempt${r.extended === 1 ? '' : 's'}${className ? ` of class ${className}` : ''} by ${everyoneMinutes} minutes.`,
+      );
       reload();
     });
   };
@@ -100,8 +112,12 @@ export function LivePage() {
         Attempts in progress, refreshed every 5 seconds. Time left is counted on the server’s clock.
       </p>
 
-      <form className="row card" onSubmit={extendEveryone} aria-label="Extend everyone">
-        <Field label="Minutes to give everyone">
+      <form
+        className="row card"
+        onSubmit={extendEveryone}
+        aria-label={className ? `Extend class ${className}` : 'Extend everyone'}
+      >
+        <Field label={className ? `Minutes to give class ${className}` : 'Minutes to give everyone'}>
           <input
             type="number"
             min={1}
@@ -112,7 +128,7 @@ export function LivePage() {
           />
         </Field>
         <button type="submit" disabled={everyone.busy}>
-          Extend everyone
+          {className ? `Extend class ${className}` : 'Extend everyone'}
         </button>
       </form>
       <ErrorMessage error={everyone.error} />
@@ -131,7 +147,7 @@ export function LivePage() {
       {!attempts.data && attempts.loading ? (
         <Loading what="Loading the attempts in progress" />
       ) : (
-        <ScrollTable label="Attempts in progress">
+        <ScrollTable label="Attempts in progress" className="stacked">
           <caption className="sr-only">Attempts in progress</caption>
           <thead>
             <tr>
@@ -208,7 +224,7 @@ function AttemptRow({
   return (
     <>
       <tr className={alert ? 'away' : undefined}>
-        <td>
+        <td data-label="Taker">
           {attempt.guest ? (
             taker
           ) : (
@@ -216,9 +232,11 @@ function AttemptRow({
           )}
           <ErrorMessage error={action.error} />
         </td>
-        <td className="countdown-cell">{timeLeft(attempt.expires_at, now)}</td>
-        <td>{attempt.answered}</td>
-        <td>
+        <td className="countdown-cell" data-label="Time left">
+          {timeLeft(attempt.expires_at, now)}
+        </td>
+        <td data-label="Answers saved">{attempt.answered}</td>
+        <td data-label="Integrity">
           {alert && <p className="warning">Away from the test for {durationText(away)}</p>}
           {integrity && integrity.total > 0 ? (
             <>
@@ -238,7 +256,7 @@ function AttemptRow({
             'No events'
           )}
         </td>
-        <td>
+        <td data-label="Extend">
           <form className="row" onSubmit={extend}>
             <Field label={`Minutes for ${taker}`}>
               <input
@@ -256,7 +274,7 @@ function AttemptRow({
             </button>
           </form>
         </td>
-        <td>
+        <td data-label="Submit">
           <button type="button" className="danger" disabled={action.busy} onClick={submit}>
             Submit<span className="sr-only"> the attempt of {taker}</span>
           </button>
