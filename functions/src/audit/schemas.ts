@@ -13,6 +13,8 @@ export const AUDIT_EVENT_TYPES = [
   'user_enabled',
   'user_deleted',
   'invitation_issued',
+  'invitation_revoked',
+  'invitation_redeemed',
   // ---- attempts
   'attempt_started',
   'attempt_resumed',

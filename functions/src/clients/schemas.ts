@@ -7,6 +7,19 @@ const name = z.string().trim().min(1).max(200);
 const address = z.string().trim().min(1).max(500);
 const logoUrl = z.url({ protocol: /^https$/, hostname: z.regexes.domain, error: 'Must be an https URL' }).max(2048);
 
+export const DEFAULT_INVITATION_DAYS = 7;
+const MIN_INVITATION_DAYS = 1;
+const MAX_INVITATION_DAYS = 30;
+const InvitationDays = z
+  .number()
+  .int()
+  .min(MIN_INVITATION_DAYS)
+  .max(MAX_INVITATION_DAYS)
+  .describe(
+    `How many days an invitation link lasts (${MIN_INVITATION_DAYS} to ${MAX_INVITATION_DAYS}; ${DEFAULT_INVITATION_DAYS} when never set). ` +
+      'Set by the organization’s Client Admin or a Super Admin; links already issued keep their expiry.',
+  );
+
 export const Client = z
   .object({
     id: z.string(),
@@ -14,11 +27,13 @@ export const Client = z
     address: z.string(),
     logo_url: z.string(),
     active_status: ActiveStatus,
+    invitation_days: InvitationDays.default(DEFAULT_INVITATION_DAYS),
     created_at: z.string().describe('ISO 8601 UTC'),
     updated_at: z.string().describe('ISO 8601 UTC'),
   })
   .meta({ id: 'Client' });
-export type Client = z.infer<typeof Client>;
+/** As stored and built: invitation_days only once set (the reply fills in the default). */
+export type Client = z.input<typeof Client>;
 
 export const CreateClientBody = z.strictObject({ name, address, logo_url: logoUrl }).meta({ id: 'CreateClient' });
 
@@ -28,6 +43,7 @@ export const UpdateClientBody = z
     address: address.optional(),
     logo_url: logoUrl.optional(),
     active_status: ActiveStatus.optional(),
+    invitation_days: InvitationDays.optional(),
   })
   .refine((body) => Object.keys(body).length > 0, { message: 'Send at least one field to change' })
   .meta({ id: 'UpdateClient' });
