@@ -10920,6 +10920,8 @@ export type components = {
             role: "super_admin" | "client_admin" | "student" | null;
             client_id: string | null;
             disabled: boolean;
+            /** @description Whether the account has a way to sign in: a password, a linked provider (google.com, microsoft.com…) or a sign-in before; false for a student a roster created without a password, until it redeems its invitation. Read from Auth (disabled is said apart). */
+            can_sign_in?: boolean;
             /** @description ISO 8601 UTC */
             created_at: string;
             /** @description ISO 8601 UTC */
@@ -11103,6 +11105,8 @@ export type components = {
             display_name: string;
             /** @description ISO 8601 UTC */
             added_at: string;
+            /** @description In the member list: whether the student has a way to sign in (a password, a linked provider, or a sign-in before), read from Auth; false = "cannot sign in yet": POST /api/classes/{classId}/invitations */
+            can_sign_in?: boolean;
         };
         QuestionPage: {
             data: components["schemas"]["Question"][];

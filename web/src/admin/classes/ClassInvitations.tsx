@@ -1,0 +1,67 @@
+import { useState } from 'react';
+import { postJson, type InvitationBatch } from '../../invitationApi';
+import { useSession } from '../../session';
+import { ErrorMessage, plural, useAction } from '../../ui';
+import { saveFile } from '../questions/ExportControl';
+import { invitationRowsCsv, invitationSheetHtml } from './invitationSheet';
+
+/**
+ * "Invitations for students who cannot sign in yet": new links for them (each revokes that
+ * student's previous link), then the CSV and the printable sheet of those links.
+ */
+export function ClassInvitations({
+  classId,
+  className,
+  cannotSignIn,
+}: {
+  classId: string;
+  className: string;
+  cannotSignIn: number;
+}) {
+  const { auth } = useSession();
+  const action = useAction();
+  const [batch, setBatch] = useState<InvitationBatch | null>(null);
+  const issue = () =>
+    action.run(async () => {
+      const idToken = await auth.currentUser!.getIdToken();
+      setBatch(await postJson<InvitationBatch>(`/api/classes/${encodeURIComponent(classId)}/invitations`, {}, idToken));
+    });
+  const print = () => {
+    const sheet = window.open('', '_blank');
+    if (!sheet || !batch) return;
+    sheet.document.write(invitationSheetHtml(batch.rows, className));
+    sheet.document.close();
+    sheet.focus();
+    sheet.print();
+  };
+  return (
+    <div className="row" data-testid="class-invitations">
+      <button type="button" onClick={() => void issue()} disabled={action.busy || cannotSignIn === 0}>
+        Invitations for students who cannot sign in yet
+      </button>
+      {batch && (
+        <>
+          <span role="status">
+            {plural(batch.rows.length, 'new link')} (older links of these students stop working).
+          </span>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() =>
+              saveFile(
+                new Blob([invitationRowsCsv(batch.rows, className)], { type: 'text/csv;charset=utf-8' }),
+                'invitations.csv',
+              )
+            }
+          >
+            Download the links (CSV)
+          </button>
+          <button type="button" className="secondary" onClick={print}>
+            Printable sheet
+          </button>
+        </>
+      )}
+      <ErrorMessage error={action.error} />
+    </div>
+  );
+}
