@@ -5,17 +5,38 @@ import { ErrorMessage, plural, useAction } from '../../ui';
 import { saveFile } from '../questions/ExportControl';
 import { invitationRowsCsv, invitationSheetHtml } from './invitationSheet';
 
-/**
- * "Invitations for students who cannot sign in yet": new links for them (each revokes that
- * student's previous link), then the CSV and the printable sheet of those links.
- */
-export function ClassInvitations({
+/** The class page's action: the class's members who cannot sign in yet. */
+export const ClassInvitations = ({
   classId,
   className,
   cannotSignIn,
 }: {
   classId: string;
   className: string;
+  cannotSignIn: number;
+}) => (
+  <InvitationsAction
+    path={`/api/classes/${encodeURIComponent(classId)}/invitations`}
+    body={{}}
+    group={className}
+    cannotSignIn={cannotSignIn}
+  />
+);
+
+/**
+ * "Invitations for students who cannot sign in yet": new links for them (each revokes that
+ * student's previous link), then the CSV and the printable sheet of those links.
+ */
+export function InvitationsAction({
+  path,
+  body,
+  group,
+  cannotSignIn,
+}: {
+  path: string;
+  body: unknown;
+  /** What the slips name as the class (the class's name, or the organization's page). */
+  group: string;
   cannotSignIn: number;
 }) {
   const { auth } = useSession();
@@ -24,18 +45,18 @@ export function ClassInvitations({
   const issue = () =>
     action.run(async () => {
       const idToken = await auth.currentUser!.getIdToken();
-      setBatch(await postJson<InvitationBatch>(`/api/classes/${encodeURIComponent(classId)}/invitations`, {}, idToken));
+      setBatch(await postJson<InvitationBatch>(path, body, idToken));
     });
   const print = () => {
     const sheet = window.open('', '_blank');
     if (!sheet || !batch) return;
-    sheet.document.write(invitationSheetHtml(batch.rows, className));
+    sheet.document.write(invitationSheetHtml(batch.rows, group));
     sheet.document.close();
     sheet.focus();
     sheet.print();
   };
   return (
-    <div className="row" data-testid="class-invitations">
+    <div className="row" data-testid="invitations-action">
       <button type="button" onClick={() => void issue()} disabled={action.busy || cannotSignIn === 0}>
         Invitations for students who cannot sign in yet
       </button>
@@ -49,7 +70,7 @@ export function ClassInvitations({
             className="secondary"
             onClick={() =>
               saveFile(
-                new Blob([invitationRowsCsv(batch.rows, className)], { type: 'text/csv;charset=utf-8' }),
+                new Blob([invitationRowsCsv(batch.rows, group)], { type: 'text/csv;charset=utf-8' }),
                 'invitations.csv',
               )
             }

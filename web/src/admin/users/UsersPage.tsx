@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { Api } from '../../api';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, Loading, plural, ScrollTable, useAction, useLoad } from '../../ui';
+import { InvitationsAction } from '../classes/ClassInvitations';
 import { countOf, RosterImportForm, type RosterTarget } from '../classes/RosterImport';
 import { Accommodations, CopyValue, Pager } from '../shared';
 import { NeedsOrg } from '../org';
@@ -82,6 +83,16 @@ function Students({ clientId }: { clientId: string }) {
                   : `${plural(rows.length, 'student')} found${rows.length === SEARCH_LIMIT ? ' (the first ones: type more)' : ''}.`
                 : plural(students.data?.pagination.total ?? 0, 'student')}
             </p>
+            <InvitationsAction
+              path="/api/users/invitations"
+              body={{
+                uids: rows.filter((u) => u.can_sign_in === false).map((u) => u.uid),
+                only_cannot_sign_in: true,
+                ...(superAdmin && clientId ? { client_id: clientId } : {}),
+              }}
+              group="—"
+              cannotSignIn={rows.filter((u) => u.can_sign_in === false).length}
+            />
             <ScrollTable label="Students">
               <caption className="sr-only">Students of the organization</caption>
               <thead>
