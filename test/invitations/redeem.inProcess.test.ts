@@ -33,6 +33,16 @@ async function invited() {
   return { uid: res.body.uid as string, email, token: new URL(res.body.invitation_link).hash.slice('#token='.length) };
 }
 
+/** What `read` answers once it equals `expected`, or its last answer after 15 s (the hold is given back beside the 503). */
+async function eventually<T>(read: () => Promise<T>, expected: T): Promise<T> {
+  let last = await read();
+  for (let i = 0; i < 30 && JSON.stringify(last) !== JSON.stringify(expected); i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    last = await read();
+  }
+  return last;
+}
+
 const stateOf = async (uid: string) =>
   (await adminDb.collection('invitations').where('uid', '==', uid).get()).docs.map((d) => d.get('status'));
 
@@ -48,7 +58,8 @@ describe('POST /api/invitations/redeem under contention and faults', function ()
     );
     const ok = answers.filter((a) => a.status === 200);
     assert.equal(ok.length, 1, answers.map((a) => a.status).join(','));
-    assert.deepEqual([...new Set(answers.filter((a) => a.status !== 200).map((a) => a.status))], [409]);
+    // The others are refused: 409 (used, or held by the winner), or 503 when a loaded emulator gave up a lock wait (nothing written).
+    for (const a of answers.filter((x) => x.status !== 200)) assert.ok([409, 503].includes(a.status), a.text);
     assert.deepEqual(await stateOf(student.uid), ['used']);
     const winner = answers.indexOf(ok[0]);
     assert.ok(await signIn(student.email, `password-number-${winner}`), 'the winner’s password is the one set');
@@ -62,8 +73,8 @@ describe('POST /api/invitations/redeem under contention and faults', function ()
 
   it('Firestore refusing the final write: 503, the link still good, and the retry succeeds', async () => {
     const student = await invited();
-    // The hold commits; the write that marks it used fails (once); the hold is given back.
-    const heal = failWrites(/invitations\//, { skip: 1, times: 1 });
+    // The hold commits; the write that marks it used (the only one touching the user's holder) fails; the hold is given back.
+    const heal = failWrites(/invitation_holders\//);
     let res: ApiResponse;
     try {
       res = await call('POST', '/api/invitations/redeem', { token: student.token, password: 'first-try-password' });
@@ -71,7 +82,7 @@ describe('POST /api/invitations/redeem under contention and faults', function ()
       heal();
     }
     assert.equal(res.status, 503, res.text);
-    assert.deepEqual(await stateOf(student.uid), ['live']);
+    assert.deepEqual(await eventually(() => stateOf(student.uid), ['live']), ['live']);
     const retry = await call('POST', '/api/invitations/redeem', {
       token: student.token,
       password: 'second-try-password',
@@ -90,7 +101,7 @@ describe('POST /api/invitations/redeem under contention and faults', function ()
       heal();
     }
     assert.equal(res.status, 503, res.text);
-    assert.deepEqual(await stateOf(student.uid), ['live']);
+    assert.deepEqual(await eventually(() => stateOf(student.uid), ['live']), ['live']);
     const preview = await call('POST', '/api/invitations/preview', { token: student.token });
     assert.equal(preview.status, 200, preview.text);
   });

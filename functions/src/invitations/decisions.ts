@@ -8,7 +8,7 @@ import type { StoredInvitation } from './documents';
  */
 export const REDEEM_HOLD_MS = 30_000;
 
-export type InvitationState = 'live' | 'redeeming' | 'used' | 'revoked' | 'expired';
+type InvitationState = 'live' | 'redeeming' | 'used' | 'revoked' | 'expired';
 
 export function invitationState(inv: Pick<StoredInvitation, 'status' | 'expires_at' | 'held_until'>, now: Date) {
   if (inv.status === 'used') return 'used';

@@ -7,7 +7,6 @@ export {
   IssueClassInvitationsBody,
   IssueInvitationsBody,
   InvitationBatch,
-  IssuedInvitation,
   invitationLinkText,
   MAX_INVITATIONS_PER_CALL,
 } from './schemas';

@@ -28,7 +28,7 @@ const CONCURRENT_CHANGE = [NOT_FOUND, ALREADY_EXISTS, FAILED_PRECONDITION];
 const AUTH_LOOKUP_BATCH = 100;
 
 /** Auth's records of these uids, 100 a call (Auth's bound for getUsers). */
-export async function accountRecords(uids: readonly string[]): Promise<Map<string, UserRecord>> {
+async function accountRecords(uids: readonly string[]): Promise<Map<string, UserRecord>> {
   const records = new Map<string, UserRecord>();
   const unique = [...new Set(uids)];
   const chunks = [];
