@@ -67,7 +67,6 @@ function toUser(record: UserRecord, profile: Partial<User> | undefined): User {
     created_at: profile?.created_at ?? new Date(record.metadata.creationTime).toISOString(),
     updated_at: profile?.updated_at ?? new Date(record.metadata.creationTime).toISOString(),
     ...(profile?.lms_email ? { lms_email: profile.lms_email } : {}),
-    can_sign_in: canSignIn(record),
   };
 }
 
@@ -216,9 +215,10 @@ async function unrecord(written: { user: { uid: string }; ref: DocumentReference
 }
 
 export async function readUser(principal: Principal, uid: string): Promise<User> {
-  const { user } = await requireUser(uid);
+  const { user, record } = await requireUser(uid);
   assertCanReadUser(principal, subject(user));
-  return user;
+  // Said in the reply only, never stored with the profile: Auth is where it is true.
+  return { ...user, can_sign_in: canSignIn(record) };
 }
 
 export async function listUsers(
