@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { invitationRowsCsv, invitationSheetHtml } from '../../web/src/admin/classes/invitationSheet';
+import { invitationRowsCsv } from '../../web/src/admin/classes/invitationSheet';
 
-// Pure: the invitations CSV (UTF-8 BOM for Excel, the app's CSV rule) and the printable sheet.
+// Pure: the invitations CSV (UTF-8 BOM for Excel, the app's CSV rule).
 
 const rows = [
   {
@@ -30,17 +30,5 @@ describe('the invitations CSV', () => {
   });
   it('escapes a name a spreadsheet would evaluate', () => {
     assert.ok(invitationRowsCsv(rows, '9C').includes(`"'=HYPERLINK(""x"")"`));
-  });
-});
-
-describe('the printable sheet', () => {
-  it('has one slip per student with name, class and link, cut lines, an A4 page, and escapes what it shows', () => {
-    const html = invitationSheetHtml(rows, '9C <b>');
-    assert.equal(html.match(/<section class="slip">/g)?.length, 2);
-    assert.ok(html.includes('size: A4'));
-    assert.ok(html.includes('dashed'));
-    assert.ok(html.includes('Zoë Ålund'));
-    assert.ok(html.includes('https://x.example/invitation#token=abc'));
-    assert.ok(html.includes('9C &lt;b&gt;') && !html.includes('9C <b>'));
   });
 });

@@ -35,7 +35,7 @@ describe('web app: invitation links', function () {
     const made = await post('/api/classes', { name, code: null }, { token: tenant.admin.token, ip: freshIp() });
     for (const uid of [student.uid, tenant.student.uid])
       await api('PUT', `/api/classes/${made.body.id}/members/${uid}`, { token: tenant.admin.token, ip: freshIp() });
-    const { page, context } = browser();
+    const { page } = browser();
     await signInAs(page, tenant.admin.email, tenant.admin.password);
     await page.goto(`/admin/classes/${encodeURIComponent(made.body.id)}`);
     await page.getByRole('cell', { name: student.email, exact: true }).waitFor();
@@ -51,13 +51,14 @@ describe('web app: invitation links', function () {
     const csv = await (await import('node:fs/promises')).readFile((await download.path())!, 'utf8');
     assert.ok(csv.startsWith('\uFEFFname,email,class,invitation_link,expires_at\n'), csv.slice(0, 80));
     assert.ok(csv.includes(`Zoë Invitée,${student.email},${name},`));
-    const [sheet] = await Promise.all([
-      context.waitForEvent('page'),
-      page.getByRole('button', { name: 'Printable sheet' }).click(),
-    ]);
-    await sheet.locator('.slip').first().waitFor();
-    assert.equal(await sheet.locator('.slip').count(), 1);
-    assert.match((await sheet.locator('.slip').textContent()) ?? '', /\/invitation#token=/);
+    // The printable sheet: the slips under the action, alone on the printed page (the print stylesheet).
+    const slips = page.getByRole('region', { name: 'Invitation slips' });
+    assert.equal(await slips.locator('.slip').count(), 1);
+    assert.match((await slips.locator('.slip').textContent()) ?? '', /Zoë Invitée[\s\S]*\/invitation#token=/);
+    await page.emulateMedia({ media: 'print' });
+    assert.equal(await page.getByRole('heading', { level: 1 }).first().isVisible(), false, 'only the slips print');
+    assert.ok(await slips.isVisible());
+    await page.emulateMedia({ media: 'screen' });
   });
 
   it('a student opens its link, chooses a password and lands signed in; the used link then says so', async function () {

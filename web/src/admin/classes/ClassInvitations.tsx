@@ -3,7 +3,7 @@ import { postJson, type InvitationBatch } from '../../invitationApi';
 import { useSession } from '../../session';
 import { ErrorMessage, plural, useAction } from '../../ui';
 import { saveFile } from '../questions/ExportControl';
-import { invitationRowsCsv, invitationSheetHtml } from './invitationSheet';
+import { invitationRowsCsv } from './invitationSheet';
 
 /** The class page's action: the class's members who cannot sign in yet. */
 export const ClassInvitations = ({
@@ -47,14 +47,6 @@ export function InvitationsAction({
       const idToken = await auth.currentUser!.getIdToken();
       setBatch(await postJson<InvitationBatch>(path, body, idToken));
     });
-  const print = () => {
-    const sheet = window.open('', '_blank');
-    if (!sheet || !batch) return;
-    sheet.document.write(invitationSheetHtml(batch.rows, group));
-    sheet.document.close();
-    sheet.focus();
-    sheet.print();
-  };
   return (
     <div className="row" data-testid="invitations-action">
       <button type="button" onClick={() => void issue()} disabled={action.busy || cannotSignIn === 0}>
@@ -77,12 +69,28 @@ export function InvitationsAction({
           >
             Download the links (CSV)
           </button>
-          <button type="button" className="secondary" onClick={print}>
+          <button type="button" className="secondary" onClick={() => window.print()}>
             Printable sheet
           </button>
         </>
       )}
       <ErrorMessage error={action.error} />
+      {batch && batch.rows.length > 0 && (
+        // The sheet the print stylesheet keeps alone on the page (styles.css: .invitation-sheet).
+        <div className="invitation-sheet" aria-label="Invitation slips" role="region">
+          {batch.rows.map((r) => (
+            <section className="slip" key={r.uid}>
+              <h3>{r.name ?? r.email}</h3>
+              <p>
+                Class: {group} · {r.email}
+              </p>
+              <p>Open this link to choose your password (it works once):</p>
+              <p className="slip-link">{r.link}</p>
+              <p>Valid until {new Date(r.expires_at).toLocaleDateString()}</p>
+            </section>
+          ))}
+        </div>
+      )}
     </div>
   );
 }
