@@ -11,7 +11,7 @@ import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildFunctions, buildWeb, emulatorLogFile, emulatorsStart } from './emulators.mjs';
-import { showAfterBanner } from './lib/emulatorOutput.mjs';
+import { showOnTerminal } from './lib/emulatorOutput.mjs';
 import { DEMO_PROJECT, emulatorAddresses, seedDemo } from './seed.mjs';
 
 const timeoutSeconds = Number(process.env.START_TIMEOUT_SECONDS ?? 180);
@@ -65,7 +65,9 @@ if (busy.length > 0) {
 buildFunctions();
 buildWeb();
 
-// ── The emulators: their output in a file, and on the terminal until the banner ──
+// ── The emulators: their output in a file; on the terminal only what went wrong ──
+// (firebase-tools' own start-up table and a line per seeding request would bury the banner,
+// which names every address itself.)
 // The emulators get their own addresses from the config; a stray value in our
 // environment must not reach them.
 delete process.env.FIRESTORE_EMULATOR_HOST;
@@ -73,9 +75,8 @@ delete process.env.FIREBASE_AUTH_EMULATOR_HOST;
 const child = emulatorsStart(DEMO_PROJECT);
 const startedAt = Date.now();
 let emulatorsReady = false; // firebase-tools said so; until then the API cannot answer
-// Once the banner is out, a line per request would bury it: from then on only what went wrong shows.
-let bannerShown = false;
 const logFile = emulatorLogFile('start');
+say(`Starting the emulators (their whole log: ${logFile}) ...`);
 mkdirSync(dirname(logFile), { recursive: true });
 const log = createWriteStream(logFile);
 for (const [stream, out] of [
@@ -85,7 +86,7 @@ for (const [stream, out] of [
   createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => {
     if (line.includes('All emulators ready')) emulatorsReady = true;
     log.write(`${line}\n`);
-    if (!bannerShown || showAfterBanner(line)) out.write(`[emulators] ${line}\n`);
+    if (showOnTerminal(line)) out.write(`[emulators] ${line}\n`);
   });
 }
 
@@ -174,6 +175,7 @@ while (!ready) {
 }
 
 // ── Seed, then tell the user how to use it ──────────────────────────────────
+say(`The API answers (${Math.round((Date.now() - startedAt) / 1000)} s); seeding the demo data ...`);
 process.env.FIRESTORE_EMULATOR_HOST = addresses.firestore;
 process.env.FIREBASE_AUTH_EMULATOR_HOST = addresses.auth;
 let seeded;
@@ -275,7 +277,6 @@ if (sitting) {
 say();
 say('More in docs/walkthroughs.md.');
 say();
-say(`The emulators' log: ${logFile} (from here on, only their errors show below).`);
+say(`The emulators' log: ${logFile} (only their errors show below).`);
 say('Ctrl-C stops the emulators (the data lives in memory and is gone).');
 say(rule);
-bannerShown = true;

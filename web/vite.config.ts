@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { build, defineConfig, type Plugin } from 'vite';
-import { VitePWA } from 'vite-plugin-pwa';
+import { serviceWorker } from './serviceWorkerPlugin';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
 
@@ -46,21 +46,9 @@ export default defineConfig({
     apiReference(),
     // A service worker keeps the taker's app shell, so a reload while the network is down still
     // opens the attempt (its questions and queued answers live in IndexedDB). Admin chunks
-    // are not precached: a taker's browser never downloads them.
-    VitePWA({
-      registerType: 'autoUpdate',
-      injectRegister: 'script-defer',
-      manifest: false,
-      workbox: {
-        clientsClaim: true,
-        skipWaiting: true,
-        globPatterns: ['index.html', 'assets/*.{js,css}'],
-        // The hotspot's drawing tool is the question form's, loaded from the registry as a chunk of its own.
-        globIgnores: ['**/AdminApp-*', '**/areaDrawing-*'],
-        navigateFallback: '/index.html',
-        navigateFallbackDenylist: [/^\/api\//, /^\/docs/, /^\/__\//],
-      },
-    }),
+    // are not precached: a taker's browser never downloads them. The hotspot's drawing tool is
+    // the question form's, loaded from the registry as a chunk of its own.
+    serviceWorker({ adminOnly: [/\/AdminApp-/, /\/areaDrawing-/] }),
   ],
   build: {
     outDir: 'dist',

@@ -99,5 +99,11 @@ describe('docs/walkthroughs.md, pasted twice in a row into one shell', function 
     // Both runs reached their ends: the guest's submitted attempt and its review.
     assert.equal([...stdout.matchAll(/"status":"submitted","score":2,"total_marks":/g)].length, 2);
     assert.equal(code, 0);
+    // The second run found the first run's test: students see one "My first exam", not two.
+    const admin = await signIn('admin@demo-academy.example', DEMO_PASSWORD);
+    const tests = await get('/api/tests?limit=100', { token: admin });
+    assert.equal(tests.status, 200);
+    const named = tests.body.data.filter((t: { test_name: string }) => t.test_name === 'My first exam');
+    assert.equal(named.length, 1, JSON.stringify(named));
   });
 });

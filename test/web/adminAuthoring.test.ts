@@ -208,7 +208,7 @@ describe('web app: an admin writes questions in the bank', function () {
       await form.getByRole('group', { name: 'Correct options' }).getByLabel('2', { exact: true }).check();
       await form.getByRole('group', { name: 'Correct options' }).getByLabel('4', { exact: true }).check();
     });
-    await create('True / false', 'Ice floats on water.', async () => {
+    await create('True/false', 'Ice floats on water.', async () => {
       await form.getByLabel('Correct answer').selectOption('True');
     });
     await create('Short answer', 'Symbol for sodium?', async () => {

@@ -16,6 +16,14 @@ describe('web app bundle', () => {
     assert.ok(sizes.taker.gzipBytes <= TAKER_BUDGET_BYTES, `${sizes.taker.gzipBytes} bytes`);
   });
 
+  it('precaches the app shell: index.html and every file a taker loads, each type’s input included', () => {
+    const worker = readFileSync(join(dist, 'sw.js'), 'utf8');
+    assert.match(worker, /index\.html/);
+    for (const file of [...sizes.taker.files, ...sizes.takerTypes.files])
+      assert.ok(worker.includes(file), `sw.js does not precache ${file}`);
+    assert.match(readFileSync(join(dist, 'index.html'), 'utf8'), /<script src="\/registerSW\.js" defer><\/script>/);
+  });
+
   it('keeps the admin pages out of what a taker loads, and out of what its service worker precaches', () => {
     assert.ok(
       sizes.admin.files.some((file) => /AdminApp-/.test(file)),

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { DEFINITIONS, EMPTY_KEY_DRAFT, TYPE_NAMES } from '../../web/src/questionTypes/definitions';
+import { DEFINITIONS, EMPTY_KEY_DRAFT, TYPE_NAMES, typeLabel } from '../../web/src/questionTypes/definitions';
+import { marksText, plural } from '../../web/src/words';
 import { FORMULA_HINT } from '../../web/src/questionTypes/calculated/definition';
 import { answerOfLine, EMPTY_GAP, sameGapAnswer } from '../../web/src/questionTypes/gapFill/definition';
 import {
@@ -1163,5 +1164,31 @@ describe('web questionTypes: a calculated’s formula', () => {
     const listed = /`pi`, `e` and the functions `([a-z0-9 ]+)`/.exec(docs);
     assert.ok(listed, 'docs/question-types.md lists a formula’s functions');
     assert.ok(FORMULA_HINT.endsWith(`pi e ${listed[1]}`), FORMULA_HINT);
+  });
+});
+
+describe('web questionTypes: the words a page says for a type and a count', () => {
+  const labels: Array<[string | null, string]> = [
+    ['true_false', 'True/false'],
+    ['multiple_choice', 'Multiple choice'],
+    ['short_answer', 'Short answer'],
+    ['gap_fill', 'Gap fill'],
+    ['a_future_type', 'a future type'],
+    ['constructor', 'constructor'],
+    [null, ''],
+  ];
+  for (const [type, words] of labels) it(`${type} is said “${words}”`, () => assert.equal(typeLabel(type), words));
+
+  const counts: Array<[number, string]> = [
+    [1, '1 mark'],
+    [2, '2 marks'],
+    [0, '0 marks'],
+    [0.5, '0.5 marks'],
+    [-0.25, '-0.25 marks'],
+  ];
+  for (const [marks, words] of counts) it(`${marks} is “${words}”`, () => assert.equal(marksText(marks), words));
+  it('a plural that is not noun + s', () => {
+    assert.equal(plural(1, 'row has', 'rows have'), '1 row has');
+    assert.equal(plural(3, 'row has', 'rows have'), '3 rows have');
   });
 });

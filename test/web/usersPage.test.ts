@@ -159,7 +159,20 @@ describe('web app: the Users page', function () {
     await row.getByText('active', { exact: true }).waitFor();
     assert.equal((await read()).disabled, false);
 
-    await row.getByRole('button', { name: /^Accommodation of Zelda Quillfeather/ }).click();
+    // The editor opens as a dialog over the row (not below the whole table), the focus inside it;
+    // Escape shuts it and the focus is back on the button that opened it.
+    const opener = row.getByRole('button', { name: /^Accommodation of Zelda Quillfeather/ });
+    await opener.click();
+    const dialog = page.getByRole('dialog', { name: 'Accommodation of Zelda Quillfeather' });
+    await dialog.waitFor();
+    assert.ok(await dialog.evaluate((d) => d.contains(document.activeElement)), 'the focus is in the dialog');
+    const box = (await dialog.boundingBox())!;
+    const viewport = page.viewportSize()!;
+    assert.ok(box.y >= 0 && box.y + box.height <= viewport.height, 'the dialog is on screen');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    assert.ok(await opener.evaluate((b) => b === document.activeElement), 'the focus is back on its button');
+    await opener.click();
     const editor = page.getByRole('region', { name: 'Accommodation of Zelda Quillfeather' });
     await editor.getByLabel('Extra time (%)').fill('25');
     await editor.getByLabel('Extra minutes').fill('10');

@@ -58,9 +58,12 @@ function Header() {
         {showsReference && <a href="/docs">API reference</a>}
         {user && (
           <>
-            <span className="who">
-              {me?.guest || user.isAnonymous ? user.displayName || 'Guest' : (me?.email ?? user.email ?? 'Signed in')}
-              {me?.role ? ` · ${me.role.replace('_', ' ')}` : ''}
+            {/* The name a person is called by; the email (what the account signs in with) as its title, or shown when there is no name. */}
+            <span className="who" title={user.isAnonymous ? undefined : (me?.email ?? user.email ?? undefined)}>
+              {me?.guest || user.isAnonymous
+                ? user.displayName || 'Guest'
+                : user.displayName || (me?.email ?? user.email ?? 'Signed in')}
+              {me?.role ? <span className="role"> · {me.role.replace('_', ' ')}</span> : null}
             </span>
             <SignOut />
           </>

@@ -88,8 +88,7 @@ export function Field({ label, children, hint }: { label: string; children: Reac
 
 export const formatTime = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
 
-/** "1 question", "2 questions": a count with its noun, singular for exactly one (pass the plural when it is not noun + s). */
-export const plural = (count: number, noun: string, nouns = `${noun}s`) => `${count} ${count === 1 ? noun : nouns}`;
+export { marksText, plural } from './words';
 
 /**
  * A table that scrolls sideways inside its own box when it is wider than the page (a phone), instead of

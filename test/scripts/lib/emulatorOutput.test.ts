@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { showAfterBanner } from '../../../scripts/lib/emulatorOutput.mjs';
+import { showOnTerminal } from '../../../scripts/lib/emulatorOutput.mjs';
 
-describe('showAfterBanner (what npm start still shows of the emulators once its banner is out)', () => {
+describe('showOnTerminal (what npm start shows of the emulators on the terminal)', () => {
   it('keeps a function’s error and firebase-tools’ own failures and warnings', () => {
     for (const line of [
       '>  {"severity":"ERROR","message":"Unhandled error","error":"boom"}',
@@ -10,7 +10,7 @@ describe('showAfterBanner (what npm start still shows of the emulators once its 
       '⚠  functions: The Cloud Firestore emulator is not running, so calls to Firestore will affect production.',
       '!!  functions: Your function timed out after ~60s.',
     ])
-      assert.equal(showAfterBanner(line), true, line);
+      assert.equal(showOnTerminal(line), true, line);
   });
 
   it('drops the per-request log, worker starts, lesser function logs and known harmless notices', () => {
@@ -22,7 +22,10 @@ describe('showAfterBanner (what npm start still shows of the emulators once its 
       '>  {"severity":"INFO","message":"request"}',
       '⚠  functions: Your requested "node" version "22" doesn\'t match your global version "20". Using node@20 from host.',
       '⚠  emulators: firebase-tools will drop support for Java version < 21 soon in firebase-tools@15.',
+      '⚠  firestore: Env variable override detected. Using firestore emulator at /work/main/.emulators/firestore-emulator-launcher.jar',
+      '⚠  emulators: The Emulator UI is not starting because none of the running emulators have a UI component.',
+      '✔  functions: Loaded functions definitions from source: api, closeOverdueAttempts',
     ])
-      assert.equal(showAfterBanner(line), false, line);
+      assert.equal(showOnTerminal(line), false, line);
   });
 });

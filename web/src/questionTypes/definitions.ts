@@ -36,6 +36,10 @@ export const DEFINITIONS: { readonly [T in QuestionType]: QuestionTypeDefinition
 /** The API's names of the types, in the pages' order. */
 export const TYPE_NAMES = Object.keys(DEFINITIONS) as QuestionType[];
 
+/** The words a page shows for a type ("True/false", "Multiple choice"); a type this app does not know, its name with spaces. */
+export const typeLabel = (type: string | null | undefined): string =>
+  type && Object.hasOwn(DEFINITIONS, type) ? DEFINITIONS[type as QuestionType].label : (type ?? '').replace(/_/g, ' ');
+
 /** A new question's key, whatever its type: the draft every type reads what fits it from. */
 export const EMPTY_KEY_DRAFT: KeyDraft = {
   options: '',

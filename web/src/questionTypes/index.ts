@@ -21,7 +21,7 @@ import { trueFalseModule } from './trueFalse/views';
 import { TextLineInput } from './typedAnswer';
 
 export { CODED_VALUES, COLUMN_NOTES, CSV_COLUMNS, REQUIRED_COLUMNS, templateRows } from './csvTemplate';
-export { EMPTY_KEY_DRAFT } from './definitions';
+export { EMPTY_KEY_DRAFT, typeLabel } from './definitions';
 export { AttachmentLinks } from './essay/attachedFiles';
 export { wordCount } from './essay/wordCount';
 export type { AnswerFiles, KeyDraft, QuestionType, QuestionTypeModule } from './module';

@@ -5,7 +5,7 @@ import { AttachmentLinks, chosenOptions, loadTakerInputs, reviewOf, takesAnswer 
 import { openAttachment, useAnswerFiles } from './answerFiles';
 import { MediaLoaderContext, QuestionText, type MediaLoader } from '../QuestionText';
 import { useSession } from '../session';
-import { ErrorMessage, Loading, plural, useAction } from '../ui';
+import { ErrorMessage, Loading, marksText, useAction } from '../ui';
 import { AnswerSync, type SyncState } from './answerSync';
 import { signedInQueue } from './answerQueue';
 import { BackToTests } from './BackToTests';
@@ -460,5 +460,5 @@ function QuestionFeedback({ item, question }: { item: ReviewItem; question: Sche
 /** With essays not yet graded, the score so far is not the result. */
 function NotFinal({ attempt }: { attempt: { grading?: 'pending' | 'complete' | null; pending_marks?: number } }) {
   if (attempt.grading !== 'pending') return null;
-  return <p className="warning">Score not final: {plural(attempt.pending_marks ?? 0, 'mark')} awaiting grading.</p>;
+  return <p className="warning">Score not final: {marksText(attempt.pending_marks ?? 0)} awaiting grading.</p>;
 }

@@ -2,7 +2,7 @@ import { useId } from 'react';
 import type { Schemas } from '../api';
 import { type AnswerFiles, takerPartsOf, takesAnswer } from '../questionTypes';
 import { QuestionText } from '../QuestionText';
-import { plural } from '../ui';
+import { marksText } from '../ui';
 
 /** One question, answered by the control its type calls for; a description is its text alone, unnumbered and with no marks. */
 export function QuestionView({
@@ -40,7 +40,7 @@ export function QuestionView({
             <QuestionText text={question.question_text} format={question.text_format} />{' '}
           </>
         )}
-        <span className="marks">({plural(question.marks, 'mark')})</span>
+        <span className="marks">({marksText(question.marks)})</span>
         {legendNote !== null ? (
           <>
             {' '}

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { type Schemas, serverNowAtLeast, unwrap } from '../api';
 import { useSession } from '../session';
-import { ErrorMessage, Field, formatTime, Loading, ScrollTable, useAction, useLoad } from '../ui';
+import { ErrorMessage, Field, formatTime, Loading, marksText, ScrollTable, useAction, useLoad } from '../ui';
 
 /** A student's published tests with their windows, its attempts in progress and its results. */
 export function TakerHome() {
@@ -59,7 +59,7 @@ export function TakerHome() {
                       <>
                         <br />
                         <small className="warning">
-                          Score not final: {a.pending_marks} {a.pending_marks === 1 ? 'mark' : 'marks'} awaiting grading
+                          Score not final: {marksText(a.pending_marks ?? 0)} awaiting grading
                         </small>
                       </>
                     ) : null}

@@ -2,15 +2,16 @@ import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { type Schemas, unwrap } from '../../api';
 import { useSession } from '../../session';
-import { ErrorMessage, formatTime, Loading, ScrollTable, useAction, useLoad } from '../../ui';
+import { ErrorMessage, formatTime, Loading, marksText, ScrollTable, useAction, useLoad } from '../../ui';
 import { Pager } from '../shared';
 import { RegradeDialog } from '../grading/RegradeDialog';
+import { numbered } from './numbering';
 import { useOrg } from '../org';
 import { ClassFilter, useClassFilter } from '../classes/ClassFilter';
 import { ScoreChart } from './ScoreChart';
 import { QuestionText, richFields } from '../../QuestionText';
 import { choiceLabelOf } from '../../questionHtml';
-import { findQuestionType } from '../../questionTypes';
+import { findQuestionType, typeLabel } from '../../questionTypes';
 import { personWithEmail } from '../people';
 
 type QuestionAnalytics = Schemas['QuestionAnalytics'];
@@ -77,8 +78,8 @@ export function AnalyticsPage() {
           <CsvDownload testId={testId} testName={a.test_name} classId={classId} />
           <Distribution a={a} />
           <Difficulty a={a} />
-          <Questions questions={a.questions} onRegrade={a.version === null ? undefined : setRegrading} />
-          <Parts questions={a.questions} />
+          <Questions questions={numbered(a.questions)} onRegrade={a.version === null ? undefined : setRegrading} />
+          <Parts questions={numbered(a.questions)} />
           <Takers key={`${regrades}-${classId}`} testId={testId} classId={classId} />
         </>
       )}
@@ -290,7 +291,7 @@ function Questions({
                   <QuestionText text={q.question_text} format={richFields(q).text_format} />
                   <br />
                   <small>
-                    {q.question_type.replace(/_/g, ' ')} · {q.marks} marks
+                    {typeLabel(q.question_type)} · {marksText(q.marks)}
                   </small>
                 </td>
                 <td>{q.difficulty}</td>

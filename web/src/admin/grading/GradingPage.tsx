@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { type Api, downloadFile, type Schemas, unwrap } from '../../api';
 import { useSession } from '../../session';
-import { ErrorMessage, Field, formatTime, Loading, useAction, useLoad } from '../../ui';
+import { ErrorMessage, Field, formatTime, Loading, marksText, useAction, useLoad } from '../../ui';
 import { QuestionText } from '../../QuestionText';
 import { plainTextOf } from '../../questionHtml';
 import { AttachmentLinks, TYPES_MARKED_BY_PERSON, wordCount } from '../../questionTypes';
@@ -122,11 +122,10 @@ export function GradingPage() {
       </section>
       {done && (
         <p role="status" className="note">
-          Grade saved ({done.marks} {done.marks === 1 ? 'mark' : 'marks'}). The attempt’s score is now {done.score} of{' '}
-          {done.total_marks}
+          Grade saved ({marksText(done.marks)}). The attempt’s score is now {done.score} of {done.total_marks}
           {done.grading === 'complete'
             ? ' (final: every essay is graded).'
-            : ` (${done.pending_marks} marks still awaiting grading).`}
+            : ` (${marksText(done.pending_marks)} still awaiting grading).`}
         </p>
       )}
       <ErrorMessage error={queue.error} />
@@ -195,7 +194,7 @@ function GradeItem({
         <strong>
           <QuestionText text={item.question_text} format={item.text_format} />
         </strong>{' '}
-        ({item.marks} {item.marks === 1 ? 'mark' : 'marks'})
+        ({marksText(item.marks)})
       </p>
       <p>
         Submitted {formatTime(item.submitted_at)}

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { type Schemas, unwrap } from '../../api';
 import { useSession } from '../../session';
-import { ErrorMessage, Field, ScrollTable, useAction } from '../../ui';
+import { ErrorMessage, Field, marksText, ScrollTable, useAction } from '../../ui';
 import { QuestionText, richFields } from '../../QuestionText';
-import { findQuestionType } from '../../questionTypes';
+import { findQuestionType, typeLabel } from '../../questionTypes';
 
 type Question = Pick<
   Schemas['QuestionAnalytics'],
@@ -88,7 +88,7 @@ export function RegradeDialog({
       <p>
         <QuestionText text={question.question_text} format={richFields(question).text_format} />{' '}
         <small>
-          ({question.question_type.replace(/_/g, ' ')} · {question.marks} marks · version {version})
+          ({typeLabel(question.question_type)} · {marksText(question.marks)} · version {version})
         </small>
       </p>
       {applied ? (

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { type Schemas, unwrap } from '../../api';
 import { useSession } from '../../session';
-import { ErrorMessage, Field, Loading, ScrollTable, useAction, useLoad } from '../../ui';
+import { ErrorMessage, Field, Loading, marksText, ScrollTable, useAction, useLoad } from '../../ui';
 import { NeedsOrg } from '../org';
 import { DIFFICULTIES, QuestionForm, type Difficulty } from './QuestionForm';
-import { findQuestionType, PASSAGE_TYPES, QUESTION_TYPES, type QuestionType } from '../../questionTypes';
+import { findQuestionType, PASSAGE_TYPES, QUESTION_TYPES, type QuestionType, typeLabel } from '../../questionTypes';
 import { Pager } from '../shared';
 import { QuestionText } from '../../QuestionText';
 import { plainTextOf } from '../../questionHtml';
@@ -247,7 +247,7 @@ function Bank({ clientId }: { clientId: string }) {
         {questions.loading && !questions.data ? <Loading what="Loading the questions" /> : null}
         {questions.data && questions.data.data.length === 0 ? <p>No question matches.</p> : null}
         {questions.data && questions.data.data.length > 0 && (
-          <ScrollTable label="Questions of the bank">
+          <ScrollTable label="Questions of the bank" className="stacked">
             <thead>
               <tr>
                 <th scope="col">Question</th>
@@ -267,11 +267,11 @@ function Bank({ clientId }: { clientId: string }) {
                   <td>
                     <QuestionCell question={q} />
                   </td>
-                  <td>{findQuestionType(q.question_type)?.label ?? q.question_type}</td>
-                  <td>{answerOf(q)}</td>
-                  <td>{q.marks}</td>
-                  <td>{q.difficulty}</td>
-                  <td>{folderName(q.folder_id)}</td>
+                  <td data-label="Type">{typeLabel(q.question_type)}</td>
+                  <td data-label="Answer">{answerOf(q)}</td>
+                  <td data-label="Marks">{marksText(q.marks)}</td>
+                  <td data-label="Difficulty">{q.difficulty}</td>
+                  <td data-label="Folder">{folderName(q.folder_id)}</td>
                   <td>
                     <div className="row">
                       <button

@@ -3,15 +3,13 @@ import { type Schemas, unwrap } from '../../api';
 import { noProblems, problemsFrom, type FieldLabels, type Problems } from '../../fieldErrors';
 import { CheckedField, formProblems, FormSummary, ProblemText } from '../../FormProblems';
 import { useSession } from '../../session';
-import { ErrorMessage, Loading, plural, ScrollTable, useAction, useLoad } from '../../ui';
-import { Pager } from '../shared';
-import { QuestionText } from '../../QuestionText';
+import { ErrorMessage, plural, useAction, useLoad } from '../../ui';
+import { BankPicker } from './BankPicker';
 import { plainTextOf } from '../../questionHtml';
 
 type Test = Schemas['Test'];
 type Question = Schemas['Question'];
 type Difficulty = NonNullable<Schemas['TestPoolInput']['difficulty']>;
-const BANK_PAGE = 50;
 const DIFFICULTIES: Difficulty[] = ['easy', 'medium', 'hard'];
 
 /** A pool as the form holds it: the draw as typed, the difficulty '' for any. */
@@ -122,21 +120,6 @@ export function TestContent({
   const questionsId = useId();
   const poolsId = useId();
 
-  const [bankPage, setBankPage] = useState(1);
-  const bank = useLoad(
-    () =>
-      editable
-        ? unwrap(
-            api.GET('/api/questions', {
-              params: { query: { client_id: test.client_id, page: bankPage, limit: BANK_PAGE } },
-            }),
-          )
-        : Promise.resolve(undefined),
-    [api, test.client_id, bankPage, editable],
-  );
-  useEffect(() => {
-    if (bank.data) setKnown((prev) => new Map([...prev, ...bank.data!.data.map((q) => [q.id, q] as const)]));
-  }, [bank.data]);
   // The chosen questions not on the bank's page: read one by one, for their text.
   const [missingError, setMissingError] = useState<unknown>(null);
   useEffect(() => {
@@ -356,51 +339,12 @@ export function TestContent({
         />
       </form>
       {editable && (
-        <>
-          <h3>Add from the bank</h3>
-          <ErrorMessage error={bank.error} />
-          {bank.loading && !bank.data ? <Loading what="Loading the question bank" /> : null}
-          {bank.data && bank.data.data.length === 0 ? <p>The bank is empty.</p> : null}
-          {bank.data && bank.data.data.length > 0 && (
-            <ScrollTable label="Bank questions to add">
-              <thead>
-                <tr>
-                  <th scope="col">Question</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Marks</th>
-                  <th scope="col">
-                    <span className="sr-only">Add</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {bank.data.data.map((q) => (
-                  <tr key={q.id}>
-                    <td>
-                      <QuestionText text={q.question_text} format={q.text_format} />
-                    </td>
-                    <td>{q.question_type}</td>
-                    <td>{q.marks}</td>
-                    <td>
-                      <button
-                        type="button"
-                        className="secondary"
-                        disabled={ids.includes(q.id)}
-                        onClick={() => setIds([...ids, q.id])}
-                        aria-label={`${ids.includes(q.id) ? 'Added' : 'Add'}: ${plainTextOf(q.question_text, q.text_format)}`}
-                      >
-                        {ids.includes(q.id) ? 'Added' : 'Add'}
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </ScrollTable>
-          )}
-          {bank.data && bank.data.pagination.pages > 1 && (
-            <Pager pagination={bank.data.pagination} page={bankPage} onPage={setBankPage} what="the question bank" />
-          )}
-        </>
+        <BankPicker
+          clientId={test.client_id}
+          chosen={ids}
+          onAdd={(id) => setIds((prev) => (prev.includes(id) ? prev : [...prev, id]))}
+          onLoaded={(questions) => setKnown((prev) => new Map([...prev, ...questions.map((q) => [q.id, q] as const)]))}
+        />
       )}
     </section>
   );

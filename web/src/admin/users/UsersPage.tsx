@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Api } from '../../api';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, Loading, plural, ScrollTable, useAction, useLoad } from '../../ui';
@@ -44,6 +44,8 @@ function Students({ clientId }: { clientId: string }) {
   const [text, setText] = useState('');
   const [query, setQuery] = useState('');
   const [chosen, setChosen] = useState<User | null>(null);
+  // The button that opened the accommodation's dialog: the focus goes back to it when the dialog closes.
+  const opener = useRef<HTMLElement | null>(null);
   // The search waits for a pause in typing; a blank one is the paged list.
   useEffect(() => {
     const timer = setTimeout(() => setQuery(text.trim()), PAUSE_MS);
@@ -112,7 +114,15 @@ function Students({ clientId }: { clientId: string }) {
                   </tr>
                 )}
                 {rows.map((u) => (
-                  <StudentRow key={u.uid} user={u} onChanged={changed} onChoose={() => setChosen(u)} />
+                  <StudentRow
+                    key={u.uid}
+                    user={u}
+                    onChanged={changed}
+                    onChoose={(button) => {
+                      opener.current = button;
+                      setChosen(u);
+                    }}
+                  />
                 ))}
               </tbody>
             </ScrollTable>
@@ -121,17 +131,68 @@ function Students({ clientId }: { clientId: string }) {
         )}
       </section>
       {chosen && (
-        <Accommodations
+        <AccommodationDialog
           key={chosen.uid}
           clientId={clientId}
           student={{ uid: chosen.uid, name: chosen.display_name ?? chosen.email ?? chosen.uid }}
+          onClose={() => {
+            setChosen(null);
+            opener.current?.focus();
+          }}
         />
       )}
     </>
   );
 }
 
-function StudentRow({ user, onChanged, onChoose }: { user: User; onChanged: (u: User) => void; onChoose: () => void }) {
+/**
+ * A student's accommodation in a modal <dialog>, opened over the row's button rather than below the
+ * whole table (off-screen on a long list): the focus moves into it, Escape or Close shuts it, and the
+ * page puts the focus back on the button that opened it.
+ */
+function AccommodationDialog({
+  clientId,
+  student,
+  onClose,
+}: {
+  clientId: string;
+  student: { uid: string; name: string };
+  onClose: () => void;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const close = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+    // Its fields are disabled while the student's values are read: the Close button always takes the focus.
+    close.current?.focus();
+  }, []);
+  return (
+    <dialog
+      ref={dialog}
+      className="confirm accommodation-dialog"
+      aria-label={`Accommodation of ${student.name}`}
+      onClose={onClose}
+    >
+      <Accommodations clientId={clientId} student={student} />
+      <form method="dialog" className="row">
+        <button ref={close} type="submit" className="secondary">
+          Close
+        </button>
+      </form>
+    </dialog>
+  );
+}
+
+function StudentRow({
+  user,
+  onChanged,
+  onChoose,
+}: {
+  user: User;
+  onChanged: (u: User) => void;
+  onChoose: (button: HTMLElement) => void;
+}) {
   const { api } = useSession();
   const action = useAction();
   const [link, setLink] = useState('');
@@ -163,7 +224,7 @@ function StudentRow({ user, onChanged, onChoose }: { user: User; onChanged: (u: 
       </td>
       <td>
         <div className="row">
-          <button type="button" className="secondary" onClick={onChoose}>
+          <button type="button" className="secondary" onClick={(e) => onChoose(e.currentTarget)}>
             Accommodation<span className="sr-only"> of {personLabel(user)}</span>
           </button>
           <button

@@ -7,7 +7,7 @@ const TRUE_FALSE = ['True', 'False'];
 /** True or False. */
 export const trueFalse: QuestionTypeDefinition = {
   type: 'true_false',
-  label: 'True / false',
+  label: 'True/false',
   hasOptions: false,
   maxOptions: 0,
   textInAnswer: false,
