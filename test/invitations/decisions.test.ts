@@ -62,13 +62,20 @@ describe('expiryOf', () => {
 });
 
 describe('canSignIn', () => {
-  const none = { providerData: [], metadata: { lastSignInTime: null } };
+  const none = { providerData: [], metadata: { lastRefreshTime: null } };
   const cases: Array<[string, Parameters<typeof canSignIn>[0], boolean]> = [
     ['a roster’s student with no password, no provider, never signed in cannot', none, false],
     ['an account with a password can', { ...none, providerData: [{ providerId: 'password' }] }, true],
     ['an account linked to Google can', { ...none, providerData: [{ providerId: 'google.com' }] }, true],
     ['an account linked to Microsoft can', { ...none, providerData: [{ providerId: 'microsoft.com' }] }, true],
-    ['an account that signed in before can', { ...none, metadata: { lastSignInTime: NOW.toUTCString() } }, true],
+    ['an account that signed in before can', { ...none, metadata: { lastRefreshTime: NOW.toUTCString() } }, true],
+    [
+      'a roster’s student stamped with a lastSignInTime at creation (the Auth emulator does), never active, cannot',
+      { ...none, metadata: { lastSignInTime: NOW.toUTCString(), lastRefreshTime: null } } as Parameters<
+        typeof canSignIn
+      >[0],
+      false,
+    ],
   ];
   for (const [what, record, expected] of cases) it(what, () => assert.equal(canSignIn(record), expected));
 });

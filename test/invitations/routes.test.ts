@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { adminDb } from '../support/admin';
+import { adminAuth, adminDb } from '../support/admin';
 import { expectError } from '../support/assertions';
 import { auditRecordsFor, createTenant, createUser, signIn } from '../support/fixtures';
+import { AUTH_HOST } from '../support/env';
+import { identityToolkitUrl } from '../../scripts/lib/emulatorAuth.mjs';
 import { api, del, get, patch, post } from '../support/http';
 
 // Invitation links over real HTTP: issued one by one, for many, for a class; previewed, redeemed
@@ -85,6 +87,50 @@ describe('invitation links: preview and redeem', () => {
     const res = await post('/api/invitations/redeem', { token: tokenOf(student.link), password: 'a-new-password' });
     assert.equal(res.status, 403, res.text);
     assert.equal(res.body.details[0].reason, 'account_disabled');
+  });
+});
+
+describe('can_sign_in, read from Auth', () => {
+  const canSignIn = async (uid: string, token: string) => {
+    const res = await get(`/api/users/${uid}`, { token });
+    assert.equal(res.status, 200, res.text);
+    return res.body.can_sign_in as boolean;
+  };
+
+  it('a student made without a password cannot, until its link sets one', async () => {
+    const token = await admin(tenant);
+    const student = await invitedStudent(tenant, token);
+    // The Auth emulator stamps lastSignInTime at creation: the reply must not take that for a sign-in.
+    assert.equal(await canSignIn(student.uid, token), false);
+    const redeemed = await post('/api/invitations/redeem', {
+      token: tokenOf(student.link),
+      password: 'a-new-password',
+    });
+    assert.equal(redeemed.status, 200, redeemed.text);
+    assert.equal(await canSignIn(student.uid, token), true);
+  });
+
+  it('a student who signs in with Google can, with no password', async () => {
+    const token = await admin(tenant);
+    const student = await invitedStudent(tenant, token);
+    const sub = `google-${randomUUID()}`;
+    await adminAuth.updateUser(student.uid, {
+      providerToLink: { providerId: 'google.com', uid: sub, email: student.email },
+    });
+    // The emulator's Google sign-in of that account, as the web app's popup ends.
+    const idToken = JSON.stringify({ sub, email: student.email, email_verified: true });
+    const res = await fetch(identityToolkitUrl(AUTH_HOST, 'signInWithIdp'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        requestUri: 'http://localhost',
+        returnSecureToken: true,
+        postBody: `id_token=${encodeURIComponent(idToken)}&providerId=google.com`,
+      }),
+    });
+    assert.equal(res.status, 200);
+    assert.equal(((await res.json()) as { localId: string }).localId, student.uid);
+    assert.equal(await canSignIn(student.uid, token), true);
   });
 });
 

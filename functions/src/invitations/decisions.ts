@@ -37,13 +37,15 @@ export const expiryOf = (now: Date, days: number): string => new Date(now.getTim
 
 /**
  * Whether an account has a way to sign in: a linked provider (a password, google.com,
- * microsoft.com…) or a sign-in already behind it. Read from Auth: a roster's student created
- * without a password has neither.
+ * microsoft.com…) or a sign-in already behind it (a custom token's, from a launch). Read from
+ * Auth: a roster's student created without a password has neither. A sign-in is read from
+ * lastRefreshTime (null while the account was never active), not lastSignInTime: the Auth
+ * emulator stamps the latter at creation, on accounts nobody ever signed in to.
  */
 export function canSignIn(record: {
   providerData: ReadonlyArray<{ providerId: string }>;
-  metadata: { lastSignInTime?: string | null };
+  metadata: { lastRefreshTime?: string | null };
   passwordHash?: string;
 }): boolean {
-  return record.providerData.length > 0 || Boolean(record.metadata.lastSignInTime) || Boolean(record.passwordHash);
+  return record.providerData.length > 0 || Boolean(record.metadata.lastRefreshTime) || Boolean(record.passwordHash);
 }
