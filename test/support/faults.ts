@@ -190,7 +190,7 @@ export function countQueries(paths: RegExp): { queries: number; documents: numbe
 
 /** The service's Auth client answers `method` with `fail()` (or whatever `replacement` does). */
 export function replaceAuth(
-  method: 'verifyIdToken' | 'getUser' | 'createUser' | 'setCustomUserClaims' | 'deleteUser' | 'updateUser',
+  method: 'verifyIdToken' | 'getUser' | 'getUsers' | 'createUser' | 'setCustomUserClaims' | 'deleteUser' | 'updateUser',
   replacement: (original: AnyFn) => AnyFn,
 ): () => void {
   return patch(auth, method, (original) => replacement(original.bind(auth)));
