@@ -1,7 +1,7 @@
 import { signInWithEmailAndPassword } from 'firebase/auth';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { postJson, refusalOf } from './invitationApi';
+import { previewInvitation, redeemInvitation, refusalOf } from './invitationApi';
 import { useSession } from './session';
 import { ErrorMessage, Field, Loading, useAction } from './ui';
 
@@ -19,16 +19,12 @@ const REASONS: Record<string, string> = {
   organization_inactive: 'Your school’s account is deactivated. Ask your school.',
 };
 
-interface Preview {
-  email: string;
-  display_name: string | null;
-  expires_at: string;
-}
+type Preview = Awaited<ReturnType<typeof previewInvitation>>;
 
 const tokenFromHash = () => new URLSearchParams(window.location.hash.slice(1)).get('token') ?? '';
 
 export function InvitationPage() {
-  const { auth } = useSession();
+  const { auth, api } = useSession();
   const navigate = useNavigate();
   const [token] = useState(tokenFromHash);
   const [preview, setPreview] = useState<Preview | null>(null);
@@ -41,19 +37,19 @@ export function InvitationPage() {
   useEffect(() => {
     if (window.location.hash) window.history.replaceState(null, '', window.location.pathname);
     if (!token) return;
-    postJson<Preview>('/api/invitations/preview', { token }).then(setPreview, (err: unknown) => {
+    previewInvitation(api, token).then(setPreview, (err: unknown) => {
       const reason = refusalOf(err);
       if (reason) setRefusal(reason);
       else setLoadError(err);
     });
-  }, [token]);
+  }, [api, token]);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     void action.run(async () => {
       if (password !== again) throw new Error('The two passwords differ.');
       try {
-        const { email } = await postJson<{ email: string }>('/api/invitations/redeem', { token, password });
+        const { email } = await redeemInvitation(api, token, password);
         await signInWithEmailAndPassword(auth, email, password);
         navigate('/', { replace: true });
       } catch (err) {

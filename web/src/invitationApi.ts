@@ -1,43 +1,31 @@
-import { ApiError, OfflineError } from './api';
+import { ApiError, type Api, type Schemas, unwrap } from './api';
 
-// The invitation calls with no typed client yet: the public preview and redeem (no Authorization:
-// the token in the body, never in a URL), and the bulk issues with the admin's ID token.
-// TODO once web/src/api/schema.d.ts is regenerated from the OpenAPI document: the typed client.
+/**
+ * The invitation calls, each one request through the typed client with the API's own shapes
+ * (schema.d.ts). Preview and redeem are public: the token travels in the body, never in a URL.
+ */
 
-export interface IssuedInvitation {
-  uid: string;
-  name: string | null;
-  email: string;
-  link: string;
-  expires_at: string;
-}
-export interface InvitationBatch {
-  client_id: string;
-  rows: IssuedInvitation[];
-  skipped: Array<{ uid: string; reason: string }>;
-}
+export type IssuedInvitation = Schemas['IssuedInvitation'];
+export type InvitationBatch = Schemas['InvitationBatch'];
 
-export async function postJson<T>(path: string, body: unknown, idToken?: string): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(idToken ? { authorization: `Bearer ${idToken}` } : {}) },
-      body: JSON.stringify(body),
-    });
-  } catch {
-    throw new OfflineError();
-  }
-  const reply = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-  if (response.ok) return reply as T;
-  throw new ApiError(
-    response.status,
-    (reply.error as string | undefined) ?? 'SERVER_ERROR',
-    (reply.message as string | undefined) ?? `The service answered ${response.status}`,
-    (reply.details as ApiError['details'] | undefined) ?? [],
-    reply,
+export const previewInvitation = (api: Api, token: string) =>
+  unwrap(api.POST('/api/invitations/preview', { body: { token } }));
+
+export const redeemInvitation = (api: Api, token: string, password: string) =>
+  unwrap(api.POST('/api/invitations/redeem', { body: { token, password } }));
+
+/** Links for these students of the organization (client_id only from a Super Admin). */
+export const inviteStudents = (api: Api, body: Schemas['IssueInvitations']) =>
+  unwrap(api.POST('/api/users/invitations', { body }));
+
+/** Links for the class's members who cannot sign in yet. */
+export const inviteClass = (api: Api, classId: string) =>
+  unwrap(
+    api.POST('/api/classes/{classId}/invitations', {
+      params: { path: { classId } },
+      body: { only_cannot_sign_in: true },
+    }),
   );
-}
 
 /** Why a link cannot be used, as the service names it (details[0].reason), or undefined. */
 export const refusalOf = (err: unknown): string | undefined =>

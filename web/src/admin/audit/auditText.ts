@@ -48,6 +48,8 @@ const SENTENCES: Record<AuditEventType, (p: Parts) => string> = {
   user_enabled: (p) => `${p.actor} reactivated ${p.user}`,
   user_deleted: (p) => `${p.actor} deleted ${p.user}`,
   invitation_issued: (p) => `${p.actor} made an invitation link for ${p.user}`,
+  invitation_revoked: (p) => `${p.actor} withdrew the invitation link of ${p.user}`,
+  invitation_redeemed: (p) => `${p.user} chose a password with their invitation link`,
   attempt_started: (p) => (p.byOther ? `${p.actor} started ${p.test} for ${p.user}` : `${p.user} started ${p.test}`),
   attempt_resumed: (p) => (p.byOther ? `${p.actor} resumed ${p.test} for ${p.user}` : `${p.user} resumed ${p.test}`),
   share_code_redeemed: (p) =>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { postJson, type InvitationBatch } from '../../invitationApi';
+import type { Api } from '../../api';
+import { inviteClass, type InvitationBatch } from '../../invitationApi';
 import { useSession } from '../../session';
 import { ErrorMessage, plural, useAction } from '../../ui';
 import { saveFile } from '../questions/ExportControl';
@@ -14,42 +15,33 @@ export const ClassInvitations = ({
   classId: string;
   className: string;
   cannotSignIn: number;
-}) => (
-  <InvitationsAction
-    path={`/api/classes/${encodeURIComponent(classId)}/invitations`}
-    body={{}}
-    group={className}
-    cannotSignIn={cannotSignIn}
-  />
-);
+}) => <InvitationsAction issue={(api) => inviteClass(api, classId)} group={className} cannotSignIn={cannotSignIn} />;
 
 /**
  * "Invitations for students who cannot sign in yet": new links for them (each revokes that
  * student's previous link), then the CSV and the printable sheet of those links.
  */
 export function InvitationsAction({
-  path,
-  body,
+  issue,
   group,
   cannotSignIn,
 }: {
-  path: string;
-  body: unknown;
+  /** The request that makes the links (the class's, or the listed students'). */
+  issue: (api: Api) => Promise<InvitationBatch>;
   /** What the slips name as the class (the class's name, or the organization's page). */
   group: string;
   cannotSignIn: number;
 }) {
-  const { auth } = useSession();
+  const { api } = useSession();
   const action = useAction();
   const [batch, setBatch] = useState<InvitationBatch | null>(null);
-  const issue = () =>
+  const make = () =>
     action.run(async () => {
-      const idToken = await auth.currentUser!.getIdToken();
-      setBatch(await postJson<InvitationBatch>(path, body, idToken));
+      setBatch(await issue(api));
     });
   return (
     <div className="row" data-testid="invitations-action">
-      <button type="button" onClick={() => void issue()} disabled={action.busy || cannotSignIn === 0}>
+      <button type="button" onClick={() => void make()} disabled={action.busy || cannotSignIn === 0}>
         Invitations for students who cannot sign in yet
       </button>
       {batch && (
