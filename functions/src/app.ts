@@ -64,6 +64,10 @@ export function routeGroups(): RouteGroup[] {
     lazy(['clients'], async () => (await import('./networks').then((door) => door.loadRoutes())).networkRoutes),
     { routes: [meRoute] },
     lazy(['users'], async () => (await import('./users').then((door) => door.loadRoutes())).userRoutes),
+    lazy(
+      ['invitations'],
+      async () => (await import('./invitations').then((door) => door.loadRoutes())).invitationRoutes,
+    ),
     lazy(['audit-logs'], async () => (await import('./audit').then((door) => door.loadRoutes())).auditRoutes),
     lazy(['folders'], async () => (await import('./folders').then((door) => door.loadRoutes())).folderRoutes),
     lazy(['classes'], async () => (await import('./classes').then((door) => door.loadRoutes())).classRoutes),

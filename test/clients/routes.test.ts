@@ -17,7 +17,16 @@ import { awayFromWindowEdge } from '../support/windows';
 // POST /api/clients is sensitive (10 per minute per user), so tests that create
 // clients use a Super Admin of their own; every test speaks from its own IP.
 
-const CLIENT_FIELDS = ['active_status', 'address', 'created_at', 'id', 'logo_url', 'name', 'updated_at'];
+const CLIENT_FIELDS = [
+  'active_status',
+  'address',
+  'created_at',
+  'id',
+  'invitation_days',
+  'logo_url',
+  'name',
+  'updated_at',
+];
 
 function assertClient(body: any): void {
   assert.deepEqual(Object.keys(body).sort(), CLIENT_FIELDS, JSON.stringify(body));

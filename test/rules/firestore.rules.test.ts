@@ -113,6 +113,9 @@ const SEED: Record<string, Record<string, unknown>> = {
   'email_domains/acme.example.edu': { domain: 'acme.example.edu', client_id: ACME },
   'audit_logs/log1': { action: 'client.create', actor: 'sa1' },
   'rate_limits/key1': { count: 1 },
+  // Invitation links (by the digest of their secret) and each user's live one.
+  'invitations/d1': { uid: 'stuA', client_id: ACME, email: 'a@acme.test', status: 'live' },
+  'invitation_holders/stuA': { digest: 'd1', client_id: ACME },
   // Frozen test versions (answer keys), share codes and their seats, import staging, name guards.
   [`clients/${ACME}/tests/t1/versions/1`]: { questions: [{ correct_answer: '4' }] },
   [`clients/${ACME}/folder_names/folder`]: { folder_id: 'f1' },
@@ -389,6 +392,8 @@ describe('firestore.rules', function () {
     ['email_domains', 'email_domains/acme.example.edu', 'the email domains bound to organizations'],
     ['share_codes', 'share_codes/CODE2', 'share codes (redeemed through the API only)'],
     ['deadline_sweeps', 'deadline_sweeps/sw1', 'deadline sweeps (who changed a deadline, from which address)'],
+    ['invitations', 'invitations/d1', 'invitation links (redeemed through the API only)'],
+    ['invitation_holders', 'invitation_holders/stuA', 'each user’s live invitation'],
   ];
   for (const [name, path, what] of serviceCollections) {
     describe(`${name}: no one can read ${what}, not even a super admin`, () => {
@@ -631,6 +636,8 @@ describe('firestore.rules', function () {
       'email_domains/initech.example.edu',
       'audit_logs/log2',
       'rate_limits/key2',
+      'invitations/d2',
+      'invitation_holders/stuB',
     ];
 
     for (const path of creations) {

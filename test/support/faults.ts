@@ -208,7 +208,14 @@ export function countQueries(paths: RegExp): { queries: number; documents: numbe
 /** The service's Auth client answers `method` with `fail()` (or whatever `replacement` does). */
 export function replaceAuth(
   method:
-    'verifyIdToken' | 'getUser' | 'getUserByEmail' | 'createUser' | 'setCustomUserClaims' | 'deleteUser' | 'updateUser',
+    | 'verifyIdToken'
+    | 'getUser'
+    | 'getUsers'
+    | 'getUserByEmail'
+    | 'createUser'
+    | 'setCustomUserClaims'
+    | 'deleteUser'
+    | 'updateUser',
   replacement: (original: AnyFn) => AnyFn,
 ): () => void {
   return patch(auth, method, (original) => replacement(original.bind(auth)));

@@ -26,8 +26,11 @@ type Tenant = Awaited<ReturnType<typeof createTenant>>;
 
 const USER_FIELDS = ['client_id', 'created_at', 'disabled', 'display_name', 'email', 'role', 'uid', 'updated_at'];
 
+/** A user as replied; reads (GET one, the list) add can_sign_in, from Auth. */
 function assertUser(body: any): void {
-  assert.deepEqual(Object.keys(body).sort(), USER_FIELDS, JSON.stringify(body));
+  const keys = Object.keys(body).filter((k) => k !== 'can_sign_in');
+  assert.deepEqual(keys.sort(), USER_FIELDS, JSON.stringify(body));
+  if ('can_sign_in' in body) assert.equal(typeof body.can_sign_in, 'boolean');
   assert.equal(typeof body.uid, 'string');
   assert.equal(typeof body.disabled, 'boolean');
   assert.match(body.created_at, ISO_UTC);

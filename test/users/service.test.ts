@@ -21,6 +21,8 @@ const asPrincipal = (user: { uid: string; clientId: string | null }, role: Princ
   authTime: 0,
 });
 const request: RequestOrigin = { ip: '2001:db8:77::1', userAgent: null, requestId: 'none' };
+/** Where the web app is served: the base of an invitation link (unused here: every account gets a password). */
+const BASE_URL = 'http://127.0.0.1:5000';
 
 describe('users service: two changes to one user at the same moment', () => {
   it('lets one win and refuses the other with CONFLICT, so Auth and the profile agree', async () => {
@@ -178,7 +180,7 @@ describe('users service: creating a user when a step fails', () => {
     });
     try {
       const { result } = await loggedDuring(() =>
-        createUser_(asPrincipal(tenant.admin, 'client_admin'), body, request).then(
+        createUser_(asPrincipal(tenant.admin, 'client_admin'), body, request, BASE_URL).then(
           () => 'created',
           (err) => err,
         ),
@@ -205,7 +207,7 @@ describe('users service: creating a user when a step fails', () => {
     let entries;
     try {
       ({ entries } = await loggedDuring(() =>
-        createUser_(asPrincipal(tenant.admin, 'client_admin'), body, request).catch(() => undefined),
+        createUser_(asPrincipal(tenant.admin, 'client_admin'), body, request, BASE_URL).catch(() => undefined),
       ));
     } finally {
       healClaims();
@@ -239,7 +241,7 @@ describe('users service: creating a user when a step fails', () => {
       return original(uid, claims);
     });
     try {
-      await createUser_(asPrincipal(tenant.admin, 'client_admin'), body, request);
+      await createUser_(asPrincipal(tenant.admin, 'client_admin'), body, request, BASE_URL);
     } finally {
       heal();
     }

@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { adminAuth } from '../support/admin';
-import { AUTH_HOST } from '../support/env';
 import { createTenant, createUser, signIn, type TestUser } from '../support/fixtures';
 import { freshIp, get, post } from '../support/http';
 import { browserPerTest, checkPage, signInAs } from './support/browser';
@@ -16,16 +15,12 @@ type Tenant = Awaited<ReturnType<typeof createTenant>>;
 
 const freshEmail = (tag: string) => `${tag}-${randomUUID().slice(0, 8)}@users-page.example`;
 
-/** Chooses a password through an invitation link as the student would (the Auth emulator's reset), then signs in. */
+/** Chooses a password through an invitation link as the student's invitation page does (its #token redeemed), then signs in. */
 async function acceptInvitation(link: string, email: string): Promise<string> {
-  const oobCode = new URL(link).searchParams.get('oobCode');
-  assert.ok(oobCode, `a code in ${link}`);
-  const res = await fetch(`http://${AUTH_HOST}/identitytoolkit.googleapis.com/v1/accounts:resetPassword?key=fake`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ oobCode, newPassword: 'chosen-by-the-student' }),
-  });
-  assert.equal(res.status, 200, await res.text());
+  const token = new URLSearchParams(new URL(link).hash.slice(1)).get('token');
+  assert.ok(token, `a token in ${link}`);
+  const res = await post('/api/invitations/redeem', { token, password: 'chosen-by-the-student' }, { ip: freshIp() });
+  assert.equal(res.status, 200, res.text);
   return signIn(email, 'chosen-by-the-student');
 }
 

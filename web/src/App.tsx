@@ -2,6 +2,7 @@ import { lazy, Suspense, useState } from 'react';
 import { BrowserRouter, Link, Navigate, Route, Routes } from 'react-router';
 import { isAdmin, useSession } from './session';
 import { isSchoolAccount, SchoolJoin, SignInPage } from './SignInPage';
+import { InvitationPage } from './InvitationPage';
 import { AttemptPage, TakerHome } from './taker';
 import { DeepLinkPicker, LtiLanding } from './lti';
 import { ErrorMessage, Loading, useAction } from './ui';
@@ -17,6 +18,7 @@ export function App() {
       <Routes>
         <Route path="/" element={<Home />} />
         <Route path="/lti" element={<LtiLanding />} />
+        <Route path="/invitation" element={<InvitationPage />} />
         <Route path="/lti/deep-linking" element={<DeepLinkPicker />} />
         <Route path="/attempts/:attemptId" element={<SignedIn>{<AttemptPage />}</SignedIn>} />
         <Route

@@ -17,6 +17,8 @@ export const AUDIT_EVENT_TYPES = [
   // ---- organizations: email domains signing in with a school's accounts
   'email_domain_bound',
   'email_domain_unbound',
+  'invitation_revoked',
+  'invitation_redeemed',
   // ---- attempts
   'attempt_started',
   'attempt_resumed',

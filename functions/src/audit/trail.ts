@@ -20,7 +20,7 @@ export function addAudit(
   event: {
     type: AuditEventType;
     userId: string;
-    clientId: string;
+    clientId: string | null;
     actorId: string | null;
     details: Record<string, unknown>;
   },

@@ -19,6 +19,7 @@ import {
   ListClassMembersQuery,
   UpdateClassBody,
 } from './schemas';
+import { InvitationBatch, IssueClassInvitationsBody, MAX_INVITATIONS_PER_CALL } from '../invitations';
 import * as service from './service';
 
 const WHO =
@@ -118,6 +119,26 @@ export const classRoutes: RouteDefinition[] = [
       const { page } = splitPageQuery(query);
       return { status: 200, body: await service.listMembers(principal, params.classId, page) };
     },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/classes/{classId}/invitations',
+    summary: 'Invitation links for a class’s students who cannot sign in yet',
+    description:
+      `A new link for each member (by default only those who cannot sign in yet: no password, no linked provider, never signed in), revoking its previous one; ` +
+      `up to ${MAX_MEMBERS_PER_CLASS} members, written ${MAX_INVITATIONS_PER_CALL} a batch. Disabled members, and those skipped by only_cannot_sign_in, are listed in skipped. ` +
+      `Rows (uid, name, email, link, expires_at) make the CSV and the printable sheet. Each link is audited as invitation_issued. ${WHO}`,
+    tag: 'Classes',
+    access: CLASS_MANAGERS,
+    sensitive: true,
+    params: ClassParams,
+    body: IssueClassInvitationsBody,
+    success: { status: 200, description: 'The links, by email, and who got none', schema: InvitationBatch },
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    handler: async ({ principal, params, body, call, baseUrl }) => ({
+      status: 200,
+      body: await service.inviteMembers(principal, params.classId, body, call, baseUrl ?? ''),
+    }),
   }),
   defineRoute({
     method: 'put',

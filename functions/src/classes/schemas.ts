@@ -71,6 +71,12 @@ export const ClassMember = z
     email: z.string().describe('As on the student’s profile when it was added'),
     display_name: z.string().describe('As on the student’s profile when it was added'),
     added_at: z.string().describe('ISO 8601 UTC'),
+    can_sign_in: z
+      .boolean()
+      .optional()
+      .describe(
+        'In the member list: whether the student has a way to sign in (a password, a linked provider, or a sign-in before), read from Auth; false = "cannot sign in yet": POST /api/classes/{classId}/invitations',
+      ),
   })
   .meta({ id: 'ClassMember' });
 export type ClassMember = z.infer<typeof ClassMember>;

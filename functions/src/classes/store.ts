@@ -92,6 +92,12 @@ export async function listMembers(clientId: string, classId: string, page: PageR
   return { data: (docs as StoredClassMember[]).map(toMember), pagination };
 }
 
+/** Every member's uid (a class holds at most MAX_MEMBERS_PER_CLASS): one query, ids only. */
+export async function memberUids(clientId: string, classId: string): Promise<string[]> {
+  const snap = await paths.classMembers(clientId, classId).select().get();
+  return snap.docs.map((d) => d.id);
+}
+
 // ---------------------------------------------------------------- the class itself
 
 /**

@@ -1,7 +1,7 @@
 // Front door of clients/: organizations (clients): their documents, their email domains (one organization each: the claims in `email_domains`), and requireClient for every feature that names one.
 // What other folders may use; nothing else of this folder is imported from outside.
 export type { StoredClient } from './documents';
-export { Client } from './schemas';
+export { Client, DEFAULT_INVITATION_DAYS } from './schemas';
 export { requireClient } from './service';
 export { findClient } from './store';
 export { findDomain } from './domainStore';

@@ -23,6 +23,19 @@ const timeZone = z
   .refine(knownZone, { message: 'Must be an IANA time zone, e.g. Europe/Paris' })
   .describe('The organization’s IANA time zone (e.g. Europe/Paris): the results CSV writes times in it, naming it');
 
+export const DEFAULT_INVITATION_DAYS = 7;
+const MIN_INVITATION_DAYS = 1;
+const MAX_INVITATION_DAYS = 30;
+const InvitationDays = z
+  .number()
+  .int()
+  .min(MIN_INVITATION_DAYS)
+  .max(MAX_INVITATION_DAYS)
+  .describe(
+    `How many days an invitation link lasts (${MIN_INVITATION_DAYS} to ${MAX_INVITATION_DAYS}; ${DEFAULT_INVITATION_DAYS} when never set). ` +
+      'Set by the organization’s Client Admin or a Super Admin; links already issued keep their expiry.',
+  );
+
 export const Client = z
   .object({
     id: z.string(),
@@ -31,11 +44,13 @@ export const Client = z
     logo_url: z.string(),
     active_status: ActiveStatus,
     time_zone: z.string().optional().describe('The organization’s IANA time zone; absent: UTC'),
+    invitation_days: InvitationDays.default(DEFAULT_INVITATION_DAYS),
     created_at: z.string().describe('ISO 8601 UTC'),
     updated_at: z.string().describe('ISO 8601 UTC'),
   })
   .meta({ id: 'Client' });
-export type Client = z.infer<typeof Client>;
+/** As stored and built: invitation_days only once set (the reply fills in the default). */
+export type Client = z.input<typeof Client>;
 
 export const CreateClientBody = z.strictObject({ name, address, logo_url: logoUrl }).meta({ id: 'CreateClient' });
 
@@ -46,6 +61,7 @@ export const UpdateClientBody = z
     logo_url: logoUrl.optional(),
     active_status: ActiveStatus.optional(),
     time_zone: timeZone.optional(),
+    invitation_days: InvitationDays.optional(),
   })
   .refine((body) => Object.keys(body).length > 0, { message: 'Send at least one field to change' })
   .meta({ id: 'UpdateClient' });

@@ -19,6 +19,9 @@ export const paths = {
   /** An organization's registered networks (one document), and every organization's at once for each instance's registry. */
   clientNetworks: (clientId: string) => db.collection('clients').doc(clientId).collection('networks').doc('registered'),
   allNetworks: () => db.collectionGroup('networks'),
+  // ---- invitation links: by the digest of their secret, and each user's one live link
+  invitation: (digest: string) => db.collection('invitations').doc(digest),
+  invitationHolder: (uid: string) => db.collection('invitation_holders').doc(uid),
   // ---- classes
   clientClasses: (clientId: string) => db.collection('clients').doc(clientId).collection('classes'),
   clientClass: (clientId: string, classId: string) =>

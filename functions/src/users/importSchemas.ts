@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ClientId } from '../shared';
+import { invitationLinkText } from '../invitations';
 import { rosterImportOptions } from './schemas';
 
 // The organization's roster import (POST /api/users/import) and the invitation links: query, replies
@@ -19,13 +20,8 @@ export const ImportUsersQuery = z.strictObject({
 });
 export type ImportUsersOptions = z.infer<typeof ImportUsersQuery>;
 
-/** A password-setting link (Firebase Auth's password reset), for the admin to send to the student. */
-const invitationLink = z
-  .string()
-  .describe(
-    'Opens Firebase Auth’s page to choose a password, then the student signs in with it. Valid 1 hour and until used; ' +
-      'POST /api/users/{uid}/invitation makes a new one. Never stored nor audited: send it to the student yourself.',
-  );
+/** An invitation link of our own (invitations/), for the admin to send to the student. */
+const invitationLink = z.string().describe(invitationLinkText);
 
 export const UserImportRow = z
   .object({
@@ -64,6 +60,11 @@ export const UserImportResult = z
 export type UserImportResult = z.infer<typeof UserImportResult>;
 
 export const Invitation = z
-  .object({ uid: z.string(), email: z.string(), invitation_link: invitationLink })
+  .object({
+    uid: z.string(),
+    email: z.string(),
+    invitation_link: invitationLink,
+    expires_at: z.string().optional().describe('ISO 8601 UTC: when the link stops working'),
+  })
   .meta({ id: 'Invitation' });
 export type Invitation = z.infer<typeof Invitation>;

@@ -35,6 +35,7 @@ export async function importStudents(
   options: ImportUsersOptions,
   upload: UploadBody,
   origin: RequestOrigin,
+  baseUrl: string,
 ): Promise<UserImportResult> {
   const clientId = studentImportScope(principal, options.client_id);
   // A Client Admin's own organization exists (authentication checked it is active); a named one may not.
@@ -66,14 +67,20 @@ export async function importStudents(
   if (!options.dry_run) {
     const created = members.filter((m) => m.createAccount);
     await writeStudents(principal, clientId, created, await withoutProfile(clientId, members), origin);
-    links = await invitationLinks(created.filter((m) => m.password === undefined).map((m) => m.email));
+    const invitees = created.filter((m) => m.password === undefined);
+    links = await invitationLinks(
+      principal,
+      invitees.map((m) => ({ uid: m.uid, email: m.email, display_name: m.display_name, client_id: clientId })),
+      origin,
+      baseUrl,
+    );
   }
 
   const invited = new Set(members.filter((m) => m.createAccount && m.password === undefined).map((m) => m.uid));
   // The report above says only created, already_member or error here: no row is "added" to anything.
   const rowsOut = (report as UserImportRow[]).map((r): UserImportRow => {
     if (options.dry_run || r.status !== 'created' || !invited.has(r.uid!)) return r;
-    const link = links.get(r.email);
+    const link = links.get(r.uid!);
     return link ? { ...r, invitation_link: link } : { ...r, message: NO_LINK };
   });
   const count = (status: UserImportRow['status']) => rowsOut.filter((r) => r.status === status).length;

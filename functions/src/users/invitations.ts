@@ -1,30 +1,42 @@
-import { auth } from '../firestore';
+import type { Principal } from '../auth';
+import { type InvitationTarget, loadService, MAX_INVITATIONS_PER_CALL } from '../invitations';
 import { errorText, log } from '../platform';
+import type { RequestOrigin } from '../shared';
 
-// An invitation is a password-setting link: Firebase Auth's password reset for an account that has
-// no password yet. The service never sends mail; the reply carries the link and the admin sends it.
-// It is a credential for the account while it lasts (1 hour, one use), so it is never stored or logged.
+// The users feature's invitations: links of our own (invitations/), valid for the organization's
+// invitation_days, one use, revocable; never Firebase's one-hour reset link. The reply carries the
+// link and the admin sends it: the service keeps only its digest.
 
-/** The link for this email's account. */
-export const invitationLink = (email: string): Promise<string> => auth.generatePasswordResetLink(email);
+/** One link for one account; the link and when it ends. */
+export async function invitationFor(
+  actor: Principal,
+  target: InvitationTarget,
+  origin: RequestOrigin,
+  baseUrl: string,
+): Promise<{ link: string; expires_at: string }> {
+  const [row] = await (await loadService()).issueInvitations(actor, [target], origin, baseUrl);
+  return row;
+}
 
-/** Links made at once: Auth's rate for generating them is per project. */
-const LINK_CONCURRENCY = 5;
-
-/** A link per email, made a few at a time; an email whose link could not be made is left out (and logged). */
-export async function invitationLinks(emails: string[]): Promise<Map<string, string>> {
+/** A link per target, by uid, a hundred a batch; a batch that fails is left out (and logged): a new link can be asked for. */
+export async function invitationLinks(
+  actor: Principal,
+  targets: InvitationTarget[],
+  origin: RequestOrigin,
+  baseUrl: string,
+): Promise<Map<string, string>> {
+  const { issueInvitations } = await loadService();
   const links = new Map<string, string>();
-  let next = 0;
-  const worker = async () => {
-    while (next < emails.length) {
-      const email = emails[next++];
-      try {
-        links.set(email, await invitationLink(email));
-      } catch (err) {
-        log.warn('An invitation link could not be made', { error: errorText(err) });
-      }
+  for (let i = 0; i < targets.length; i += MAX_INVITATIONS_PER_CALL) {
+    try {
+      const rows = await issueInvitations(actor, targets.slice(i, i + MAX_INVITATIONS_PER_CALL), origin, baseUrl);
+      for (const row of rows) links.set(row.uid, row.link);
+    } catch (err) {
+      log.warn('Invitation links could not be made', {
+        count: Math.min(MAX_INVITATIONS_PER_CALL, targets.length - i),
+        error: errorText(err),
+      });
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(LINK_CONCURRENCY, emails.length) }, worker));
+  }
   return links;
 }

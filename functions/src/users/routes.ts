@@ -8,6 +8,7 @@ import {
   UserImportResult,
 } from './importSchemas';
 import { CreatedUser, CreateUserBody, ListUsersQuery, UpdateUserBody, User, UserPage, UserParams } from './schemas';
+import { InvitationBatch, IssueInvitationsBody, MAX_INVITATIONS_PER_CALL } from '../invitations';
 import * as service from './service';
 import { joinWithSchoolAccount } from './joinService';
 import { JoinResult } from './schemas';
@@ -44,9 +45,9 @@ export const userRoutes = [
     body: CreateUserBody,
     success: { status: 201, description: 'The new user', schema: CreatedUser },
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async ({ principal, body, call }) => ({
+    handler: async ({ principal, body, call, baseUrl }) => ({
       status: 201,
-      body: await service.createUser(principal, body, call),
+      body: await service.createUser(principal, body, call, baseUrl ?? ''),
     }),
   }),
   defineRoute({
@@ -78,29 +79,66 @@ export const userRoutes = [
     },
     errors: ['NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE'],
     // The CSV parser and multipart reader load on first use, as for the other imports.
-    handler: async ({ principal, query, upload, call }) => {
+    handler: async ({ principal, query, upload, call, baseUrl }) => {
       const { importStudents } = await import('./importService');
-      return { status: 200, body: await importStudents(principal, query, upload!, call) };
+      return { status: 200, body: await importStudents(principal, query, upload!, call, baseUrl ?? '') };
     },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/users/invitations',
+    summary: 'Invitation links for many students at once',
+    description:
+      `Up to ${MAX_INVITATIONS_PER_CALL} students of one organization (a Client Admin’s own; a Super Admin names client_id): a new link each, revoking its previous one. ` +
+      'A uid that is no student of the organization (another organization’s included) answers 404 naming it, and no link is made. ' +
+      'Disabled accounts, and with only_cannot_sign_in those that can already sign in, are listed in skipped. ' +
+      'Each link is audited as invitation_issued (never the link). For a whole class: POST /api/classes/{classId}/invitations.',
+    tag: 'Users',
+    access: ADMINS,
+    sensitive: true,
+    body: IssueInvitationsBody,
+    success: { status: 200, description: 'The links, by email, and who got none', schema: InvitationBatch },
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    handler: async ({ principal, body, call, baseUrl }) => ({
+      status: 200,
+      body: await service.inviteStudents(principal, body, call, baseUrl ?? ''),
+    }),
   }),
   defineRoute({
     method: 'post',
     path: '/users/{uid}/invitation',
     summary: 'Make a new invitation link for a user',
     description:
-      'A link for the user to choose a password (Firebase Auth’s password reset: valid 1 hour, one use), for an account created without one ' +
-      'or whose link expired. Whoever may set the user’s password may ask (a Client Admin for its students). A deactivated account → 409. ' +
-      'Audited as invitation_issued; the link is neither stored nor logged.',
+      'A link for the user to choose a password (valid for the organization’s invitation_days, default 7; one use), for an account created without one ' +
+      'or whose link expired; it revokes the user’s previous link. Whoever may set the user’s password may ask (a Client Admin for its students). A deactivated account → 409. ' +
+      'Audited as invitation_issued; the service keeps only a digest of the link.',
     tag: 'Users',
     access: ADMINS,
     sensitive: true,
     params: UserParams,
     success: { status: 200, description: 'The link', schema: Invitation },
     errors: ['NOT_FOUND', 'CONFLICT'],
-    handler: async ({ principal, params, call }) => ({
+    handler: async ({ principal, params, call, baseUrl }) => ({
       status: 200,
-      body: await service.inviteUser(principal, params.uid, call),
+      body: await service.inviteUser(principal, params.uid, call, baseUrl ?? ''),
     }),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/users/{uid}/invitation',
+    summary: 'Revoke a user’s invitation link',
+    description:
+      'The user’s live link stops working at once (its holder is told it was withdrawn). 404 when it has none. Whoever may invite the user may revoke. Audited as invitation_revoked.',
+    tag: 'Users',
+    access: ADMINS,
+    sensitive: true,
+    params: UserParams,
+    success: { status: 204, description: 'Revoked' },
+    errors: ['NOT_FOUND'],
+    handler: async ({ principal, params, call }) => {
+      await service.revokeUserInvitation(principal, params.uid, call);
+      return { status: 204 };
+    },
   }),
   defineRoute({
     method: 'get',

@@ -36,6 +36,12 @@ export const User = z
     role: Role.nullable(),
     client_id: z.string().nullable(),
     disabled: z.boolean(),
+    can_sign_in: z
+      .boolean()
+      .optional()
+      .describe(
+        'Whether the account has a way to sign in: a password, a linked provider (google.com, microsoft.com…) or a sign-in before; false for a student a roster created without a password, until it redeems its invitation. Read from Auth (disabled is said apart).',
+      ),
     created_at: z.string().describe('ISO 8601 UTC'),
     updated_at: z.string().describe('ISO 8601 UTC'),
   })
@@ -60,8 +66,8 @@ export const CreatedUser = User.extend({
     .string()
     .optional()
     .describe(
-      'Only when no password was sent: a link (Firebase Auth’s password reset, valid 1 hour, one use) for the new user to choose a password. ' +
-        'Never stored nor audited: send it to the user yourself. Absent when it could not be made: POST /api/users/{uid}/invitation.',
+      'Only when no password was sent: an invitation link (valid for the organization’s invitation_days, default 7; one use) for the new user to choose a password. ' +
+        'Only its digest is kept: send it to the user yourself. Absent when it could not be made: POST /api/users/{uid}/invitation.',
     ),
 }).meta({ id: 'CreatedUser' });
 export type CreatedUser = z.infer<typeof CreatedUser>;

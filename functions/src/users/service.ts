@@ -15,6 +15,7 @@ import {
   type Principal,
   type Role,
   roleFromClaims,
+  studentImportScope,
   tenantScope,
   type UserSubject,
 } from '../auth';
@@ -26,7 +27,8 @@ import { foldForSearch, searchKeysOf } from './searchKeys';
 import { newProfile } from './profiles';
 import { provisionAccounts, type Provisioned } from './provisionAccounts';
 import type { Invitation } from './importSchemas';
-import { invitationLink } from './invitations';
+import { canSignIn, loadService as loadInvitations } from '../invitations';
+import { invitationFor } from './invitations';
 import type { CreatedUser, CreateUserInput, User, UserChanges } from './schemas';
 import * as store from './store';
 
@@ -85,6 +87,7 @@ export async function createUser(
   principal: Principal,
   input: CreateUserInput,
   origin: RequestOrigin,
+  baseUrl: string,
 ): Promise<CreatedUser> {
   if (input.role !== 'super_admin' && principal.role === 'super_admin' && input.client_id === undefined) {
     throw badRequest('client_id is required for this role', [{ path: 'body.client_id', message: 'Required' }]);
@@ -114,7 +117,8 @@ export async function createUser(
   if (input.password !== undefined) return user;
   // No password: the link to choose one. The account stands without it; a new link can be asked for.
   try {
-    return { ...user, invitation_link: await invitationLink(user.email!) };
+    const target = { uid: user.uid, email: user.email!, display_name: user.display_name, client_id: clientId };
+    return { ...user, invitation_link: (await invitationFor(principal, target, origin, baseUrl)).link };
   } catch (err) {
     log.warn('An invitation link could not be made', { uid: user.uid, error: errorText(err) });
     return user;
@@ -122,23 +126,48 @@ export async function createUser(
 }
 
 /**
- * A new password-setting link for an account (one the API created without a password, or whose link
- * expired). Recorded as invitation_issued; the link itself is never stored.
+ * A new invitation link for an account (one the API created without a password, or whose link
+ * expired), revoking its previous one. Recorded as invitation_issued; the service keeps only its digest.
  */
-export async function inviteUser(principal: Principal, uid: string, origin: RequestOrigin): Promise<Invitation> {
+export async function inviteUser(
+  principal: Principal,
+  uid: string,
+  origin: RequestOrigin,
+  baseUrl: string,
+): Promise<Invitation> {
   const { user } = await requireUser(uid);
   assertCanInviteUser(principal, subject(user));
   if (!user.email) throw conflict('This account has no email to send an invitation to');
   if (user.disabled) throw conflict('This account is deactivated: reactivate it first');
-  const batch = db.batch();
-  addUserEventToBatch(batch, origin, {
-    type: 'invitation_issued',
-    actor: principal,
-    userId: uid,
-    clientId: user.client_id,
-  });
-  await batch.commit();
-  return { uid, email: user.email, invitation_link: await invitationLink(user.email) };
+  const target = { uid, email: user.email, display_name: user.display_name, client_id: user.client_id };
+  const { link, expires_at } = await invitationFor(principal, target, origin, baseUrl);
+  return { uid, email: user.email, invitation_link: link, expires_at };
+}
+
+/** Revokes the user's live invitation link: whoever may invite it may. */
+export async function revokeUserInvitation(principal: Principal, uid: string, origin: RequestOrigin): Promise<void> {
+  const { user } = await requireUser(uid);
+  assertCanInviteUser(principal, subject(user));
+  await (await loadInvitations()).revokeInvitation(principal, uid, user.client_id, origin);
+}
+
+/** Links for many students of one organization (POST /api/users/invitations). */
+export async function inviteStudents(
+  principal: Principal,
+  body: { uids: string[]; client_id?: string; only_cannot_sign_in: boolean },
+  origin: RequestOrigin,
+  baseUrl: string,
+) {
+  const clientId = studentImportScope(principal, body.client_id);
+  if (principal.role === 'super_admin') await requireClient(clientId);
+  return (await loadInvitations()).inviteStudents(
+    principal,
+    clientId,
+    body.uids,
+    { onlyCannotSignIn: body.only_cannot_sign_in, strict: true },
+    origin,
+    baseUrl,
+  );
 }
 
 /** A new user's profile and its user_created record, in one batch. */
@@ -187,9 +216,10 @@ async function unrecord(written: { user: { uid: string }; ref: DocumentReference
 }
 
 export async function readUser(principal: Principal, uid: string): Promise<User> {
-  const { user } = await requireUser(uid);
+  const { user, record } = await requireUser(uid);
   assertCanReadUser(principal, subject(user));
-  return user;
+  // Said in the reply only, never stored with the profile: Auth is where it is true.
+  return { ...user, can_sign_in: canSignIn(record) };
 }
 
 export async function listUsers(
@@ -210,8 +240,19 @@ export async function listUsers(
   if (principal.role === 'super_admin') await requireClient(clientId);
   const filters = { role: query.role, disabled: query.disabled };
   if (query.q !== undefined)
-    return searchResult(await store.searchTenantUsers(clientId, filters, fold(query.q), page.limit), page.limit);
-  return store.listTenantUsers(clientId, filters, page);
+    return withSignIn(
+      searchResult(await store.searchTenantUsers(clientId, filters, fold(query.q), page.limit), page.limit),
+    );
+  return withSignIn(await store.listTenantUsers(clientId, filters, page));
+}
+
+/**
+ * Each user of a page with can_sign_in, read from Auth: one getUsers call per 100 users (a page is at
+ * most that), beside nothing else, so a page costs one more round trip and no Firestore read.
+ */
+async function withSignIn<T extends { data: User[] }>(page: T): Promise<T> {
+  const states = await (await loadInvitations()).signInStates(page.data.map((u) => u.uid));
+  return { ...page, data: page.data.map((u) => ({ ...u, can_sign_in: states.get(u.uid) ?? false })) };
 }
 
 /** Text that folds to nothing (combining marks alone) would match everyone: it matches no one instead. */

@@ -78,6 +78,10 @@ export const seeds: FuzzSeedGroup = {
       request: (w, p: Prepared) => ({ token: w.tenant.admin.token, params: { classId: p.classId }, query: { limit: '5' } }),
     },
     {
+      operation: 'post /api/classes/{classId}/invitations',
+      request: (w, p: Prepared) => ({ token: w.tenant.admin.token, params: { classId: p.classId }, body: {} }),
+    },
+    {
       operation: 'put /api/classes/{classId}/members/{uid}',
       request: (w, p: Prepared) => ({ token: w.tenant.admin.token, params: { classId: p.classId, uid: p.studentUid } }),
     },

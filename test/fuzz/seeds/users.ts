@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { adminAuth, adminDb } from '../../support/admin';
+import { digestOf, newSecret } from '../../../functions/src/invitations/tokens';
 import { createUser } from '../../support/fixtures';
 import type { FuzzSeedGroup, FuzzWorld } from './types';
 
@@ -10,6 +11,8 @@ import type { FuzzSeedGroup, FuzzWorld } from './types';
 interface Prepared {
   newEmail: string;
   invitee: string;
+  /** The secret of a link written for the invitee (its digest stored, as the service does). */
+  secret: string;
 }
 
 const roster = (w: FuzzWorld, p: Prepared) => ({
@@ -22,7 +25,18 @@ const roster = (w: FuzzWorld, p: Prepared) => ({
 export const seeds: FuzzSeedGroup = {
   async prepare(world): Promise<Prepared> {
     const invitee = await createUser('student', world.tenant.clientId);
-    return { newEmail: `fuzz-users-${randomUUID().slice(0, 8)}@roster.example`, invitee: invitee.uid };
+    const secret = newSecret();
+    await adminDb.doc(`invitations/${digestOf(secret)}`).set({
+      uid: invitee.uid,
+      client_id: world.tenant.clientId,
+      email: invitee.email,
+      display_name: 'Invitee',
+      status: 'live',
+      issued_at: new Date().toISOString(),
+      issued_by: world.tenant.admin.uid,
+      expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+    return { newEmail: `fuzz-users-${randomUUID().slice(0, 8)}@roster.example`, invitee: invitee.uid, secret };
   },
   seeds: [
     {
@@ -32,6 +46,23 @@ export const seeds: FuzzSeedGroup = {
     {
       operation: 'post /api/users/{uid}/invitation',
       request: (w, p: Prepared) => ({ token: w.tenant.admin.token, params: { uid: p.invitee } }),
+    },
+    {
+      operation: 'post /api/users/invitations',
+      request: (w, p: Prepared) => ({ token: w.tenant.admin.token, body: { uids: [p.invitee], only_cannot_sign_in: false } }),
+    },
+    {
+      operation: 'delete /api/users/{uid}/invitation',
+      request: (w, p: Prepared) => ({ token: w.tenant.admin.token, params: { uid: p.invitee } }),
+    },
+    {
+      // No bearer: the token is the credential (a link revoked or used by an earlier seed answers 409).
+      operation: 'post /api/invitations/preview',
+      request: (_w, p: Prepared) => ({ body: { token: p.secret } }),
+    },
+    {
+      operation: 'post /api/invitations/redeem',
+      request: (_w, p: Prepared) => ({ body: { token: p.secret, password: 'fuzz-chosen-password' } }),
     },
   ],
   afterRuns: (w, p: Prepared) => [

@@ -1490,6 +1490,130 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/users/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invitation links for many students at once
+         * @description Up to 100 students of one organization (a Client Admin’s own; a Super Admin names client_id): a new link each, revoking its previous one. A uid that is no student of the organization (another organization’s included) answers 404 naming it, and no link is made. Disabled accounts, and with only_cannot_sign_in those that can already sign in, are listed in skipped. Each link is audited as invitation_issued (never the link). For a whole class: POST /api/classes/{classId}/invitations.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["IssueInvitations"];
+                };
+            };
+            responses: {
+                /** @description The links, by email, and who got none */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["InvitationBatch"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/{uid}/invitation": {
         parameters: {
             query?: never;
@@ -1501,7 +1625,7 @@ export type paths = {
         put?: never;
         /**
          * Make a new invitation link for a user
-         * @description A link for the user to choose a password (Firebase Auth’s password reset: valid 1 hour, one use), for an account created without one or whose link expired. Whoever may set the user’s password may ask (a Client Admin for its students). A deactivated account → 409. Audited as invitation_issued; the link is neither stored nor logged.
+         * @description A link for the user to choose a password (valid for the organization’s invitation_days, default 7; one use), for an account created without one or whose link expired; it revokes the user’s previous link. Whoever may set the user’s password may ask (a Client Admin for its students). A deactivated account → 409. Audited as invitation_issued; the service keeps only a digest of the link.
          */
         post: {
             parameters: {
@@ -1598,7 +1722,94 @@ export type paths = {
                 };
             };
         };
-        delete?: never;
+        /**
+         * Revoke a user’s invitation link
+         * @description The user’s live link stops working at once (its holder is told it was withdrawn). 404 when it has none. Whoever may invite the user may revoke. Audited as invitation_revoked.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A user id (uid), 1 to 128 characters */
+                    uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Revoked */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -1988,6 +2199,218 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/invitations/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read an invitation link before choosing a password
+         * @description No Authorization: the token (from the link’s #fragment) is the credential, sent in the body so no log or Referer sees it. Answers whose account it opens and until when; nothing changes. An unknown link is 404 (counted, like a refused sign-in, toward the address’s lock-out: 429 past it); the link’s holder learns why it cannot be used: 409 CONFLICT with details[0].reason expired, used, revoked or redeeming (another redemption is under way), 403 FORBIDDEN with account_disabled or organization_inactive.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["InvitationToken"];
+                };
+            };
+            responses: {
+                /** @description The invitation */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["InvitationPreview"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invitations/redeem": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Choose a password with an invitation link
+         * @description No Authorization. Sets the account’s password and uses the link up, once: of many redemptions at once exactly one succeeds, the others 409. Then sign in with the email answered and this password. Audited as invitation_redeemed (never with the token). Firestore or Auth failing answers 503 and the link stays good: send it again. An unknown link is 404 (counted, like a refused sign-in, toward the address’s lock-out: 429 past it); the link’s holder learns why it cannot be used: 409 CONFLICT with details[0].reason expired, used, revoked or redeeming (another redemption is under way), 403 FORBIDDEN with account_disabled or organization_inactive.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RedeemInvitation"];
+                };
+            };
+            responses: {
+                /** @description The account, its password set */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RedeemedInvitation"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/audit-logs": {
         parameters: {
             query?: never;
@@ -2010,7 +2433,7 @@ export type paths = {
                     cursor?: string;
                     /** @description A client id, 1 to 128 characters */
                     client_id?: string;
-                    event_type?: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "invitation_issued" | "user_joined" | "email_domain_bound" | "email_domain_unbound" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "test_assignment_changed" | "test_version_published" | "test_new_version_discarded" | "class_override_set" | "class_override_deleted" | "networks_set" | "webhook_created" | "webhook_deleted" | "webhook_secret_rotated" | "webhook_disabled" | "webhook_delivery_resent" | "essay_graded" | "version_regraded" | "attempt_regraded" | "class_created" | "class_updated" | "class_deleted" | "class_member_added" | "class_member_removed" | "class_members_imported" | "lti_platform_registered" | "lti_platform_updated" | "lti_platform_deleted";
+                    event_type?: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "invitation_issued" | "user_joined" | "email_domain_bound" | "email_domain_unbound" | "invitation_revoked" | "invitation_redeemed" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "test_assignment_changed" | "test_version_published" | "test_new_version_discarded" | "class_override_set" | "class_override_deleted" | "networks_set" | "webhook_created" | "webhook_deleted" | "webhook_secret_rotated" | "webhook_disabled" | "webhook_delivery_resent" | "essay_graded" | "version_regraded" | "attempt_regraded" | "class_created" | "class_updated" | "class_deleted" | "class_member_added" | "class_member_removed" | "class_members_imported" | "lti_platform_registered" | "lti_platform_updated" | "lti_platform_deleted";
                     /** @description A user id (uid), 1 to 128 characters */
                     user_id?: string;
                     success?: "true" | "false";
@@ -3173,6 +3596,133 @@ export type paths = {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/classes/{classId}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invitation links for a class’s students who cannot sign in yet
+         * @description A new link for each member (by default only those who cannot sign in yet: no password, no linked provider, never signed in), revoking its previous one; up to 500 members, written 100 a batch. Disabled members, and those skipped by only_cannot_sign_in, are listed in skipped. Rows (uid, name, email, link, expires_at) make the CSV and the printable sheet. Each link is audited as invitation_issued. The organization’s Client Admin and Super Admins only: Students and Guests get 403. A class of another organization answers 403, an unknown one 404.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A class id, 1 to 128 characters */
+                    classId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["IssueClassInvitations"];
+                };
+            };
+            responses: {
+                /** @description The links, by email, and who got none */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["InvitationBatch"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -11371,6 +11921,11 @@ export type components = {
             active_status: 0 | 1;
             /** @description The organization’s IANA time zone; absent: UTC */
             time_zone?: string;
+            /**
+             * @description How many days an invitation link lasts (1 to 30; 7 when never set). Set by the organization’s Client Admin or a Super Admin; links already issued keep their expiry.
+             * @default 7
+             */
+            invitation_days: number;
             /** @description ISO 8601 UTC */
             created_at: string;
             /** @description ISO 8601 UTC */
@@ -11401,6 +11956,8 @@ export type components = {
             active_status?: 0 | 1;
             /** @description The organization’s IANA time zone (e.g. Europe/Paris): the results CSV writes times in it, naming it */
             time_zone?: string;
+            /** @description How many days an invitation link lasts (1 to 30; 7 when never set). Set by the organization’s Client Admin or a Super Admin; links already issued keep their expiry. */
+            invitation_days?: number;
         };
         EmailDomainList: {
             /** @description By domain; at most MAX_DOMAINS_PER_CLIENT */
@@ -11458,6 +12015,8 @@ export type components = {
             role: "super_admin" | "client_admin" | "student" | null;
             client_id: string | null;
             disabled: boolean;
+            /** @description Whether the account has a way to sign in: a password, a linked provider (google.com, microsoft.com…) or a sign-in before; false for a student a roster created without a password, until it redeems its invitation. Read from Auth (disabled is said apart). */
+            can_sign_in?: boolean;
             /** @description ISO 8601 UTC */
             created_at: string;
             /** @description ISO 8601 UTC */
@@ -11475,11 +12034,13 @@ export type components = {
             role: "super_admin" | "client_admin" | "student" | null;
             client_id: string | null;
             disabled: boolean;
+            /** @description Whether the account has a way to sign in: a password, a linked provider (google.com, microsoft.com…) or a sign-in before; false for a student a roster created without a password, until it redeems its invitation. Read from Auth (disabled is said apart). */
+            can_sign_in?: boolean;
             /** @description ISO 8601 UTC */
             created_at: string;
             /** @description ISO 8601 UTC */
             updated_at: string;
-            /** @description Only when no password was sent: a link (Firebase Auth’s password reset, valid 1 hour, one use) for the new user to choose a password. Never stored nor audited: send it to the user yourself. Absent when it could not be made: POST /api/users/{uid}/invitation. */
+            /** @description Only when no password was sent: an invitation link (valid for the organization’s invitation_days, default 7; one use) for the new user to choose a password. Only its digest is kept: send it to the user yourself. Absent when it could not be made: POST /api/users/{uid}/invitation. */
             invitation_link?: string;
         };
         CreateUser: {
@@ -11527,11 +12088,49 @@ export type components = {
             /** @description Why the row cannot be imported (error rows), or why a created row has no invitation link */
             message?: string;
         };
+        InvitationBatch: {
+            client_id: string;
+            /** @description One new link per student, by email */
+            rows: components["schemas"]["IssuedInvitation"][];
+            /** @description Students given no link, and why */
+            skipped: components["schemas"]["SkippedInvitation"][];
+        };
+        IssuedInvitation: {
+            uid: string;
+            /** @description The student’s display name */
+            name: string | null;
+            email: string;
+            /** @description A link to the web app’s invitation page (its secret in the #fragment, never sent to a server): the student chooses a password there and is signed in. One use; valid for the organization’s invitation_days (default 7); a new link for the same student revokes this one. The service keeps only a digest of it: send it to the student yourself. */
+            link: string;
+            /** @description ISO 8601 UTC */
+            expires_at: string;
+        };
+        SkippedInvitation: {
+            uid: string;
+            /**
+             * @description can_sign_in: the account can already sign in (only_cannot_sign_in); disabled: deactivated; no_email
+             * @enum {string}
+             */
+            reason: "can_sign_in" | "disabled" | "no_email";
+        };
+        IssueInvitations: {
+            /** @description 1 to 100 students of the organization (repeats count once) */
+            uids: string[];
+            /** @description The organization (a Super Admin names it; a Client Admin’s is its own) */
+            client_id?: string;
+            /**
+             * @description true: skip the students who can already sign in (a password, a linked provider, or a sign-in before)
+             * @default false
+             */
+            only_cannot_sign_in: boolean;
+        };
         Invitation: {
             uid: string;
             email: string;
-            /** @description Opens Firebase Auth’s page to choose a password, then the student signs in with it. Valid 1 hour and until used; POST /api/users/{uid}/invitation makes a new one. Never stored nor audited: send it to the student yourself. */
+            /** @description A link to the web app’s invitation page (its secret in the #fragment, never sent to a server): the student chooses a password there and is signed in. One use; valid for the organization’s invitation_days (default 7); a new link for the same student revokes this one. The service keeps only a digest of it: send it to the student yourself. */
             invitation_link: string;
+            /** @description ISO 8601 UTC: when the link stops working */
+            expires_at?: string;
         };
         UpdateUser: {
             display_name?: string;
@@ -11556,6 +12155,28 @@ export type components = {
             /** @description true: sign in again with the same credential (signInWithCredential, no second popup) to reach the roster’s account; false: refresh the ID token to read the new claims */
             sign_in_again: boolean;
         };
+        InvitationPreview: {
+            email: string;
+            display_name: string | null;
+            /** @description ISO 8601 UTC: after this the link is refused */
+            expires_at: string;
+        };
+        InvitationToken: {
+            /** @description The secret from the link’s fragment (#token=…) */
+            token: string;
+        };
+        RedeemedInvitation: {
+            uid: string;
+            /** @description Sign in with this email and the password just chosen */
+            email: string;
+            display_name: string | null;
+        };
+        RedeemInvitation: {
+            /** @description The secret from the link’s fragment (#token=…) */
+            token: string;
+            /** @description The new password, 8 to 128 characters */
+            password: string;
+        };
         AuditLogPage: {
             data: components["schemas"]["AuditLog"][];
             pagination: components["schemas"]["Pagination"];
@@ -11563,7 +12184,7 @@ export type components = {
         AuditLog: {
             id: string;
             /** @enum {string} */
-            event_type: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "invitation_issued" | "user_joined" | "email_domain_bound" | "email_domain_unbound" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "test_assignment_changed" | "test_version_published" | "test_new_version_discarded" | "class_override_set" | "class_override_deleted" | "networks_set" | "webhook_created" | "webhook_deleted" | "webhook_secret_rotated" | "webhook_disabled" | "webhook_delivery_resent" | "essay_graded" | "version_regraded" | "attempt_regraded" | "class_created" | "class_updated" | "class_deleted" | "class_member_added" | "class_member_removed" | "class_members_imported" | "lti_platform_registered" | "lti_platform_updated" | "lti_platform_deleted";
+            event_type: "login" | "token_rejected" | "user_created" | "role_changed" | "password_changed" | "profile_changed" | "user_disabled" | "user_enabled" | "user_deleted" | "invitation_issued" | "user_joined" | "email_domain_bound" | "email_domain_unbound" | "invitation_revoked" | "invitation_redeemed" | "attempt_started" | "attempt_resumed" | "share_code_redeemed" | "attempt_submitted" | "test_settings_changed" | "override_set" | "override_deleted" | "accommodation_set" | "attempt_extended" | "test_extended" | "test_assignment_changed" | "test_version_published" | "test_new_version_discarded" | "class_override_set" | "class_override_deleted" | "networks_set" | "webhook_created" | "webhook_deleted" | "webhook_secret_rotated" | "webhook_disabled" | "webhook_delivery_resent" | "essay_graded" | "version_regraded" | "attempt_regraded" | "class_created" | "class_updated" | "class_deleted" | "class_member_added" | "class_member_removed" | "class_members_imported" | "lti_platform_registered" | "lti_platform_updated" | "lti_platform_deleted";
             /** @description The user the event is about; for a refused token, the uid it claimed (unverified) or "" */
             user_id: string;
             ip_address: string;
@@ -11657,6 +12278,15 @@ export type components = {
             display_name: string;
             /** @description ISO 8601 UTC */
             added_at: string;
+            /** @description In the member list: whether the student has a way to sign in (a password, a linked provider, or a sign-in before), read from Auth; false = "cannot sign in yet": POST /api/classes/{classId}/invitations */
+            can_sign_in?: boolean;
+        };
+        IssueClassInvitations: {
+            /**
+             * @description true (the default): only the members who cannot sign in yet; false: every member
+             * @default true
+             */
+            only_cannot_sign_in: boolean;
         };
         QuestionPage: {
             data: components["schemas"]["Question"][];

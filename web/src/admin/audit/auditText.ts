@@ -52,6 +52,8 @@ const SENTENCES: Record<AuditEventType, (p: Parts) => string> = {
     `${p.user} joined with a ${text(p.details.provider) === 'microsoft.com' ? 'Microsoft' : 'Google'} school account`,
   email_domain_bound: (p) => `${p.actor} bound the email domain ${text(p.details.domain) ?? ''}`,
   email_domain_unbound: (p) => `${p.actor} unbound the email domain ${text(p.details.domain) ?? ''}`,
+  invitation_revoked: (p) => `${p.actor} withdrew the invitation link of ${p.user}`,
+  invitation_redeemed: (p) => `${p.user} chose a password with their invitation link`,
   attempt_started: (p) => (p.byOther ? `${p.actor} started ${p.test} for ${p.user}` : `${p.user} started ${p.test}`),
   attempt_resumed: (p) => (p.byOther ? `${p.actor} resumed ${p.test} for ${p.user}` : `${p.user} resumed ${p.test}`),
   share_code_redeemed: (p) =>

@@ -2,12 +2,13 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { type Schemas, unwrap } from '../../api';
 import { useSession } from '../../session';
-import { ErrorMessage, Field, formatTime, Loading, ScrollTable, useAction, useLoad } from '../../ui';
+import { ErrorMessage, Field, formatTime, Loading, plural, ScrollTable, useAction, useLoad } from '../../ui';
 import { useOrg } from '../org';
 import { Pager } from '../shared';
 import { addMember, deleteClass, getClass, listMembers, removeMember, updateClass, type ClassInfo } from './classApi';
 import { DeleteRefusal } from './ClassesPage';
 import { RosterImport } from './RosterImport';
+import { ClassInvitations } from './ClassInvitations';
 
 const MEMBERS_PAGE = 25;
 
@@ -136,6 +137,7 @@ function Members({ cls, changes, onChanged }: { cls: ClassInfo; changes: number;
     });
 
   const rows = members.data?.data ?? [];
+  const cannotSignIn = rows.filter((m) => m.can_sign_in === false).length;
   return (
     <section className="card" aria-labelledby="members-heading">
       <h2 id="members-heading">Members</h2>
@@ -171,6 +173,8 @@ function Members({ cls, changes, onChanged }: { cls: ClassInfo; changes: number;
       <p role="status" aria-live="polite">
         {message}
       </p>
+      <p data-testid="cannot-sign-in-count">{plural(cannotSignIn, 'student')} on this page cannot sign in yet.</p>
+      <ClassInvitations classId={cls.id} className={cls.name} cannotSignIn={cannotSignIn} />
       <ErrorMessage error={members.error} />
       {!members.data && members.loading ? (
         <Loading what="Loading the members" />
@@ -182,6 +186,7 @@ function Members({ cls, changes, onChanged }: { cls: ClassInfo; changes: number;
               <th scope="col">Student</th>
               <th scope="col">Email</th>
               <th scope="col">Added</th>
+              <th scope="col">Sign-in</th>
               <th scope="col">
                 <span className="sr-only">Actions</span>
               </th>
@@ -190,7 +195,7 @@ function Members({ cls, changes, onChanged }: { cls: ClassInfo; changes: number;
           <tbody>
             {rows.length === 0 && (
               <tr>
-                <td colSpan={4}>No member yet.</td>
+                <td colSpan={5}>No member yet.</td>
               </tr>
             )}
             {rows.map((m) => {
@@ -200,6 +205,7 @@ function Members({ cls, changes, onChanged }: { cls: ClassInfo; changes: number;
                   <td>{m.display_name || '—'}</td>
                   <td>{m.email}</td>
                   <td>{formatTime(m.added_at)}</td>
+                  <td>{m.can_sign_in === false ? <strong>Cannot sign in yet</strong> : 'Can sign in'}</td>
                   <td>
                     <button
                       type="button"

@@ -158,8 +158,8 @@ export function RosterImportForm({ target, onImported }: { target: RosterTarget;
       {links.length > 0 && (
         <p className="row">
           <span>
-            Send each new student its invitation link: it opens a page to choose a password, once, within an hour (after
-            that, <em>New invitation link</em> in the list makes another).
+            Send each new student its invitation link: it opens a page to choose a password, once, within your
+            organization’s invitation days (after that, <em>New invitation link</em> in the list makes another).
           </span>
           <button
             type="button"

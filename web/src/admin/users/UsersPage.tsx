@@ -2,6 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import type { Api } from '../../api';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, Loading, plural, ScrollTable, useAction, useLoad } from '../../ui';
+import { InvitationsAction } from '../classes/ClassInvitations';
+import { inviteStudents } from '../../invitationApi';
 import { countOf, RosterImportForm, type RosterTarget } from '../classes/RosterImport';
 import { Accommodations, CopyValue, Pager } from '../shared';
 import { NeedsOrg } from '../org';
@@ -84,6 +86,17 @@ function Students({ clientId }: { clientId: string }) {
                   : `${plural(rows.length, 'student')} found${rows.length === SEARCH_LIMIT ? ' (the first ones: type more)' : ''}.`
                 : plural(students.data?.pagination.total ?? 0, 'student')}
             </p>
+            <InvitationsAction
+              issue={(client) =>
+                inviteStudents(client, {
+                  uids: rows.filter((u) => u.can_sign_in === false).map((u) => u.uid),
+                  only_cannot_sign_in: true,
+                  ...(superAdmin && clientId ? { client_id: clientId } : {}),
+                })
+              }
+              group="—"
+              cannotSignIn={rows.filter((u) => u.can_sign_in === false).length}
+            />
             <ScrollTable label="Students">
               <caption className="sr-only">Students of the organization</caption>
               <thead>
@@ -290,7 +303,7 @@ function AddStudent({ clientId, superAdmin, onAdded }: { clientId: string; super
             checked={signIn === 'invitation'}
             onChange={() => setSignIn('invitation')}
           />{' '}
-          An invitation link they choose a password with (valid an hour)
+          An invitation link they choose a password with (valid a week, or the days your organization set; used once)
         </label>
         <label className="option">
           <input type="radio" name="sign-in" checked={signIn === 'password'} onChange={() => setSignIn('password')} /> A
