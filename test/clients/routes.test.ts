@@ -1,3 +1,4 @@
+import { DEFAULT_INVITATION_DAYS } from '../../functions/src/clients';
 import assert from 'node:assert/strict';
 import { adminDb } from '../support/admin';
 import {
@@ -27,6 +28,9 @@ const CLIENT_FIELDS = [
   'name',
   'updated_at',
 ];
+
+/** A fixture's organization as the API answers it: the invitation days it was given none of are the default. */
+const asReplied = (client: object) => ({ invitation_days: DEFAULT_INVITATION_DAYS, ...client });
 
 function assertClient(body: any): void {
   assert.deepEqual(Object.keys(body).sort(), CLIENT_FIELDS, JSON.stringify(body));
@@ -106,7 +110,7 @@ describe('GET /api/clients', () => {
     for (const tenant of [m.tenant, m.otherTenant]) {
       assert.deepEqual(
         clients.find((c) => c.id === tenant.clientId),
-        tenant.client,
+        asReplied(tenant.client),
         'each client as stored',
       );
     }
@@ -412,20 +416,20 @@ describe('GET /api/clients/{clientId}', () => {
       const res = await read(tenant.clientId, m.superAdmin.token);
       assert.equal(res.status, 200, res.text);
       assertClient(res.body);
-      assert.deepEqual(res.body, tenant.client);
+      assert.deepEqual(res.body, asReplied(tenant.client));
     }
   });
 
   it('answers a Client Admin 200 with its own organization', async () => {
     const res = await read(m.tenant.clientId, m.tenant.admin.token);
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body, m.tenant.client);
+    assert.deepEqual(res.body, asReplied(m.tenant.client));
   });
 
   it('answers a Student 200 with its own organization', async () => {
     const res = await read(m.tenant.clientId, m.tenant.student.token);
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body, m.tenant.client);
+    assert.deepEqual(res.body, asReplied(m.tenant.client));
   });
 
   it('answers 403 FORBIDDEN to a Client Admin asking for another organization', async () => {
@@ -495,7 +499,7 @@ describe('PATCH /api/clients/{clientId}', () => {
     assertClient(res.body);
     assert.deepEqual(
       { ...res.body, updated_at: undefined },
-      { ...tenant.client, ...input, updated_at: undefined },
+      { ...asReplied(tenant.client), ...input, updated_at: undefined },
       'only the fields sent changed',
     );
     assert.equal(res.body.created_at, tenant.client.created_at);

@@ -38,6 +38,7 @@ function assertUser(body: any): void {
 }
 
 /** The user as the API shows it, for a fixture user. */
+/** A fixture's user as a read answers it: it has a password, so it can sign in. */
 const expectedUser = (u: TestUser) => ({
   uid: u.uid,
   email: u.email,
@@ -45,6 +46,7 @@ const expectedUser = (u: TestUser) => ({
   role: u.role,
   client_id: u.clientId,
   disabled: false,
+  can_sign_in: true,
 });
 const withoutTimes = (body: any) => {
   const { created_at, updated_at, ...rest } = body;
@@ -422,7 +424,7 @@ describe('POST /api/users', () => {
       accommodation: null,
     });
     const read = await get(`/api/users/${res.body.uid}`, { token: tenant.admin.token, ip });
-    assert.deepEqual(read.body, res.body);
+    assert.deepEqual(read.body, { ...res.body, can_sign_in: true }, 'a read adds whether it can sign in');
   });
 
   it('lets a Super Admin create another Super Admin, who belongs to no organization', async () => {
@@ -739,7 +741,9 @@ describe('PATCH /api/users/{uid}', () => {
     const res = await change(tenant.student.uid, { display_name: 'Grace Hopper' }, tenant.admin.token);
     assert.equal(res.status, 200, res.text);
     assertUser(res.body);
-    assert.deepEqual(withoutTimes(res.body), { ...expectedUser(tenant.student), display_name: 'Grace Hopper' });
+    // A change answers the user as written: whether it can sign in is a read's (from Auth).
+    const { can_sign_in: _read, ...written } = expectedUser(tenant.student);
+    assert.deepEqual(withoutTimes(res.body), { ...written, display_name: 'Grace Hopper' });
     assert.ok(res.body.updated_at > res.body.created_at, 'updated_at moves forward');
     assert.equal((await adminAuth.getUser(tenant.student.uid)).displayName, 'Grace Hopper');
     assert.deepEqual(
@@ -748,7 +752,7 @@ describe('PATCH /api/users/{uid}', () => {
       'the reply, and the search keys of the new name',
     );
     const read = await get(`/api/users/${tenant.student.uid}`, { token: tenant.admin.token, ip });
-    assert.deepEqual(read.body, res.body);
+    assert.deepEqual(read.body, { ...res.body, can_sign_in: true }, 'a read adds whether it can sign in');
   });
 
   it('changes a role: 200, a role_changed record, the old token refused with 401 on a write, and a fresh sign-in carrying the new role', async () => {
