@@ -47,8 +47,9 @@ export default defineConfig({
     // A service worker keeps the taker's app shell, so a reload while the network is down still
     // opens the attempt (its questions and queued answers live in IndexedDB). Admin chunks
     // are not precached: a taker's browser never downloads them. The hotspot's drawing tool is
-    // the question form's, loaded from the registry as a chunk of its own.
-    serviceWorker({ adminOnly: [/\/AdminApp-/, /\/areaDrawing-/] }),
+    // the question form's, loaded from the registry as a chunk of its own. Signing in with a
+    // school's account needs the network (the provider's popup): its chunk is not precached either.
+    serviceWorker({ adminOnly: [/\/AdminApp-/, /\/areaDrawing-/, /\/schoolSignIn-/] }),
   ],
   build: {
     outDir: 'dist',

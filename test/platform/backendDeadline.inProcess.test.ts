@@ -243,16 +243,17 @@ describe('bookkeeping records and Auth calls on the deadline', function () {
     assert.deepEqual(serverErrors(since), []);
   });
 
-  it('answers an invitation whose password-reset link stalls in Auth 503 with Retry-After within 10 s', async () => {
+  it('answers an invitation whose account lookup stalls in Auth 503 with Retry-After within 10 s', async () => {
     const student = await createUser('student', tenant.clientId);
     const since = server.logs.length;
-    const stall = stallAuth(/sendOobCode/);
+    // The link is ours (a digest in Firestore); the account it is for is read from Auth first.
+    const stall = stallAuth(/accounts:lookup/);
     const heal = healAfter(stall, 15_000);
     try {
       assertDeadlineAnswer(
         await timed(post(`/api/users/${student.uid}/invitation`, undefined, at(tenant.admin.token))),
       );
-      assert.equal(stall.held(), 1, 'the link’s request was held');
+      assert.ok(stall.held() >= 1, 'the account’s lookup was held');
     } finally {
       heal();
     }

@@ -79,7 +79,7 @@ describe('email domains with Firestore or Auth failing', function () {
   it('binding: the claims cannot be read → 503, not a 409 or a 201', async () => {
     const domain = uniqueDomain();
     const { result } = await duringFault(
-      () => failTransactionGets(/^email_domains/),
+      () => failReads(/^email_domains/),
       () => call('POST', `/api/clients/${clientId}/domains`, superAdmin.token, { domain }),
     );
     expectUnavailable(result);

@@ -59,7 +59,9 @@ describe('GET /api/users?q= (search by the start of an email or a name)', functi
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(uids(res), [adamant, ada], 'by email: adamant@ before countess@');
     assert.deepEqual(res.body.pagination, { page: 1, limit: 20, total: 2, pages: 1, next_cursor: null });
+    // A list says whether each user can sign in yet (from Auth).
     assert.deepEqual(Object.keys(res.body.data[0]).sort(), [
+      'can_sign_in',
       'client_id',
       'created_at',
       'disabled',

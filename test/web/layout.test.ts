@@ -409,7 +409,7 @@ describe('web app: the pages on phones and tablets', function () {
     const { page } = browser();
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto('/');
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.getByRole('heading', { name: 'Sign in', exact: true }).waitFor();
     await checkLayout(page, this, 'sign-in 390');
 
     const student = await createUser('student', tenant.clientId);

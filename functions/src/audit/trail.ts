@@ -1,4 +1,4 @@
-import type { Transaction } from 'firebase-admin/firestore';
+import type { Transaction, WriteBatch } from 'firebase-admin/firestore';
 import type { AuditEventType } from './schemas';
 import { eventRecord, type RequestMeta } from './service';
 import { newAuditRef } from './store';
@@ -14,8 +14,9 @@ export const SCHEDULER_META: AuditMeta = {
   request_id: 'close-overdue-attempts',
 };
 
+/** The record lands with the change it records: in its transaction, or its batch when the change needs no read. */
 export function addAudit(
-  tx: Transaction,
+  tx: Transaction | WriteBatch,
   meta: AuditMeta,
   event: {
     type: AuditEventType;
