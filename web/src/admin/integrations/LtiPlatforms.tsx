@@ -264,6 +264,47 @@ const TEXT_FIELDS: Array<{ key: keyof PlatformForm; label: string; hint: string;
   },
 ];
 
+/** The registration's text fields, each with its hint and the API's refusal under it: the register form's and the edit's. */
+function PlatformFields({
+  fields,
+  form,
+  error,
+  onChange,
+}: {
+  fields: typeof TEXT_FIELDS;
+  form: PlatformForm;
+  error: unknown;
+  onChange: (key: keyof PlatformForm, value: string) => void;
+}) {
+  return (
+    <div className="columns">
+      {fields.map((f) => (
+        <Field key={f.key} label={f.label} hint={f.hint}>
+          {f.key === 'deployment_ids' ? (
+            <textarea
+              rows={2}
+              required
+              value={form[f.key]}
+              aria-invalid={fieldProblems(error, f.key).length > 0 || undefined}
+              onChange={(e) => onChange(f.key, e.target.value)}
+            />
+          ) : (
+            <input
+              type={f.type ?? 'text'}
+              required={f.key !== 'name'}
+              maxLength={f.key === 'name' ? 100 : undefined}
+              value={form[f.key]}
+              aria-invalid={fieldProblems(error, f.key).length > 0 || undefined}
+              onChange={(e) => onChange(f.key, e.target.value)}
+            />
+          )}
+          <FieldProblems error={error} field={f.key} />
+        </Field>
+      ))}
+    </div>
+  );
+}
+
 const deploymentIds = (text: string) =>
   text
     .split(/[\n,]/)
@@ -311,31 +352,7 @@ function RegisterPlatform({
       }}
     >
       <h3>Register a platform</h3>
-      <div className="columns">
-        {TEXT_FIELDS.map((f) => (
-          <Field key={f.key} label={f.label} hint={f.hint}>
-            {f.key === 'deployment_ids' ? (
-              <textarea
-                rows={2}
-                required
-                value={form[f.key]}
-                aria-invalid={fieldProblems(register.error, f.key).length > 0 || undefined}
-                onChange={(e) => set(f.key, e.target.value)}
-              />
-            ) : (
-              <input
-                type={f.type ?? 'text'}
-                required={f.key !== 'name'}
-                maxLength={f.key === 'name' ? 100 : undefined}
-                value={form[f.key]}
-                aria-invalid={fieldProblems(register.error, f.key).length > 0 || undefined}
-                onChange={(e) => set(f.key, e.target.value)}
-              />
-            )}
-            <FieldProblems error={register.error} field={f.key} />
-          </Field>
-        ))}
-      </div>
+      <PlatformFields fields={TEXT_FIELDS} form={form} error={register.error} onChange={set} />
       <label className="option">
         <input
           type="checkbox"
@@ -483,31 +500,7 @@ function EditPlatform({
         Issuer <code>{platform.issuer}</code>, client id <code>{platform.client_id}</code>: these name the registration.
         A platform with another pair is registered anew.
       </p>
-      <div className="columns">
-        {EDITABLE_FIELDS.map((f) => (
-          <Field key={f.key} label={f.label} hint={f.hint}>
-            {f.key === 'deployment_ids' ? (
-              <textarea
-                rows={2}
-                required
-                value={form[f.key]}
-                aria-invalid={fieldProblems(save.error, f.key).length > 0 || undefined}
-                onChange={(e) => set(f.key, e.target.value)}
-              />
-            ) : (
-              <input
-                type={f.type ?? 'text'}
-                required={f.key !== 'name'}
-                maxLength={f.key === 'name' ? 100 : undefined}
-                value={form[f.key]}
-                aria-invalid={fieldProblems(save.error, f.key).length > 0 || undefined}
-                onChange={(e) => set(f.key, e.target.value)}
-              />
-            )}
-            <FieldProblems error={save.error} field={f.key} />
-          </Field>
-        ))}
-      </div>
+      <PlatformFields fields={EDITABLE_FIELDS} form={form} error={save.error} onChange={set} />
       <label className="option">
         <input
           type="checkbox"
