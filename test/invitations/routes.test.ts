@@ -5,7 +5,7 @@ import { expectError } from '../support/assertions';
 import { auditRecordsFor, createTenant, createUser, signIn } from '../support/fixtures';
 import { AUTH_HOST } from '../support/env';
 import { identityToolkitUrl } from '../../scripts/lib/emulatorAuth.mjs';
-import { api, del, get, patch, post } from '../support/http';
+import { api, del, freshIp, get, patch, post } from '../support/http';
 
 // Invitation links over real HTTP: issued one by one, for many, for a class; previewed, redeemed
 // once, revoked, expired (by the stored expiry, not by waiting), and the attacker's cases.
@@ -14,6 +14,14 @@ type Tenant = Awaited<ReturnType<typeof createTenant>>;
 const freshEmail = () => `invited-${randomUUID().slice(0, 12)}@invitations.example`;
 const admin = async (t: Tenant) => (await createUser('client_admin', t.clientId)).token;
 const tokenOf = (link: string) => new URL(link).hash.replace(/^#token=/, '');
+
+// Every refused token counts against its address's failed authentications: each test
+// previews and redeems from an address of its own, so one test's refusals never lock out the next.
+let caller = freshIp();
+beforeEach(() => {
+  caller = freshIp();
+});
+const fromCaller = (path: string, body: unknown) => post(path, body, { ip: caller });
 
 /** A student made without a password, and its first link. */
 async function invitedStudent(t: Tenant, token: string) {
@@ -35,18 +43,22 @@ describe('invitation links: preview and redeem', () => {
     const student = await invitedStudent(tenant, token);
     const secret = tokenOf(student.link);
     assert.match(secret, /^[A-Za-z0-9_-]{43}$/);
-    const preview = await post('/api/invitations/preview', { token: secret });
+    const preview = await fromCaller('/api/invitations/preview', { token: secret });
     assert.equal(preview.status, 200, preview.text);
     assert.equal(preview.body.email, student.email);
     assert.equal(preview.body.display_name, 'Zoë Invited');
     const days = (Date.parse(preview.body.expires_at) - Date.now()) / 86_400_000;
     assert.ok(days > 6.9 && days <= 7, String(days));
-    const redeemed = await post('/api/invitations/redeem', { token: secret, password: 'a-new-password' });
+    const redeemed = await fromCaller('/api/invitations/redeem', { token: secret, password: 'a-new-password' });
     assert.equal(redeemed.status, 200, redeemed.text);
     assert.equal(redeemed.body.uid, student.uid);
     assert.ok(await signIn(student.email, 'a-new-password'));
-    expectError(await post('/api/invitations/redeem', { token: secret, password: 'another-one' }), 409, 'CONFLICT');
-    const used = await post('/api/invitations/preview', { token: secret });
+    expectError(
+      await fromCaller('/api/invitations/redeem', { token: secret, password: 'another-one' }),
+      409,
+      'CONFLICT',
+    );
+    const used = await fromCaller('/api/invitations/preview', { token: secret });
     assert.equal(used.status, 409);
     assert.equal(used.body.details[0].reason, 'used');
     const records = await auditRecordsFor(student.uid, 'invitation_redeemed');
@@ -60,16 +72,19 @@ describe('invitation links: preview and redeem', () => {
     const student = await invitedStudent(tenant, await admin(tenant));
     const stored = await adminDb.collection('invitations').where('uid', '==', student.uid).get();
     await stored.docs[0].ref.update({ expires_at: new Date(Date.now() - 1000).toISOString() });
-    const res = await post('/api/invitations/redeem', { token: tokenOf(student.link), password: 'a-new-password' });
+    const res = await fromCaller('/api/invitations/redeem', {
+      token: tokenOf(student.link),
+      password: 'a-new-password',
+    });
     assert.equal(res.status, 409, res.text);
     assert.equal(res.body.details[0].reason, 'expired');
   });
 
   it('a guessed or malformed token is 404, saying nothing of any account', async () => {
     for (const token of ['A'.repeat(43), 'short', '../invitations/x'])
-      expectError(await post('/api/invitations/preview', { token }), 404, 'NOT_FOUND');
+      expectError(await fromCaller('/api/invitations/preview', { token }), 404, 'NOT_FOUND');
     expectError(
-      await post('/api/invitations/redeem', { token: 'A'.repeat(43), password: 'a-new-password' }),
+      await fromCaller('/api/invitations/redeem', { token: 'A'.repeat(43), password: 'a-new-password' }),
       404,
       'NOT_FOUND',
     );
@@ -79,12 +94,15 @@ describe('invitation links: preview and redeem', () => {
     const token = await admin(tenant);
     const student = await invitedStudent(tenant, token);
     expectError(
-      await post('/api/invitations/redeem', { token: tokenOf(student.link), password: 'short' }),
+      await fromCaller('/api/invitations/redeem', { token: tokenOf(student.link), password: 'short' }),
       400,
       'VALIDATION_ERROR',
     );
     assert.equal((await patch(`/api/users/${student.uid}`, { disabled: true }, { token })).status, 200);
-    const res = await post('/api/invitations/redeem', { token: tokenOf(student.link), password: 'a-new-password' });
+    const res = await fromCaller('/api/invitations/redeem', {
+      token: tokenOf(student.link),
+      password: 'a-new-password',
+    });
     assert.equal(res.status, 403, res.text);
     assert.equal(res.body.details[0].reason, 'account_disabled');
   });
@@ -102,7 +120,7 @@ describe('can_sign_in, read from Auth', () => {
     const student = await invitedStudent(tenant, token);
     // The Auth emulator stamps lastSignInTime at creation: the reply must not take that for a sign-in.
     assert.equal(await canSignIn(student.uid, token), false);
-    const redeemed = await post('/api/invitations/redeem', {
+    const redeemed = await fromCaller('/api/invitations/redeem', {
       token: tokenOf(student.link),
       password: 'a-new-password',
     });
@@ -141,10 +159,10 @@ describe('issuing and revoking', () => {
     const again = await post(`/api/users/${student.uid}/invitation`, undefined, { token });
     assert.equal(again.status, 200, again.text);
     assert.ok(again.body.expires_at);
-    const old = await post('/api/invitations/preview', { token: tokenOf(student.link) });
+    const old = await fromCaller('/api/invitations/preview', { token: tokenOf(student.link) });
     assert.equal(old.body.details[0].reason, 'revoked');
     assert.equal((await del(`/api/users/${student.uid}/invitation`, { token })).status, 204);
-    const gone = await post('/api/invitations/preview', { token: tokenOf(again.body.invitation_link) });
+    const gone = await fromCaller('/api/invitations/preview', { token: tokenOf(again.body.invitation_link) });
     assert.equal(gone.body.details[0].reason, 'revoked');
     expectError(await del(`/api/users/${student.uid}/invitation`, { token }), 404, 'NOT_FOUND');
     assert.equal((await auditRecordsFor(student.uid, 'invitation_revoked')).length, 1);
@@ -208,7 +226,7 @@ describe('issuing and revoking', () => {
     assert.equal(set.status, 200, set.text);
     assert.equal(set.body.invitation_days, 2);
     const student = await invitedStudent(tenant, token);
-    const preview = await post('/api/invitations/preview', { token: tokenOf(student.link) });
+    const preview = await fromCaller('/api/invitations/preview', { token: tokenOf(student.link) });
     const days = (Date.parse(preview.body.expires_at) - Date.now()) / 86_400_000;
     assert.ok(days > 1.9 && days <= 2, String(days));
     await patch(`/api/clients/${tenant.clientId}`, { invitation_days: 7 }, { token });
