@@ -30,6 +30,9 @@ describe('web app: a student answers the types with parts', function () {
     const ordering = page.getByRole('group', { name: /planets in order/ });
     await ordering.getByText('Not answered yet').waitFor();
     const right = ['Mercury', 'Venus', 'Earth'];
+    // The shuffle deals the right order one time in six: a move away from it first, so a move is always said.
+    if ((await orderOf(ordering)).join() === right.join())
+      await press(page, ordering.getByRole('button', { name: 'Move down: Mercury' }));
     for (const [target, item] of right.entries())
       while ((await orderOf(ordering)).indexOf(item) > target)
         await press(page, ordering.getByRole('button', { name: `Move up: ${item}` }));

@@ -1,6 +1,6 @@
 import type { createRoleMatrix } from '../../support/fixtures';
 
-// How an endpoint joins the fuzz test (test/fuzz/endpoints.fuzz.test.ts): a
+// How an endpoint joins the fuzz test (test/fuzz/endpointFuzz.ts, run in the shards of test/fuzz/groups.ts): a
 // valid request for it, which the fuzzer then breaks one field at a time with
 // hostile values. Every operation in the OpenAPI document must have a seed.
 

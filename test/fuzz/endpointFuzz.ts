@@ -6,24 +6,6 @@ import { createRoleMatrix } from '../support/fixtures';
 import { freshIp } from '../support/http';
 import { startInProcessApi, type InProcessApi } from '../support/inProcessApi';
 import { expectNoInternals, UNREADABLE_BODIES, type BodyCase } from '../support/unreadableBodies';
-import { seeds as core } from './seeds/core';
-import { seeds as foldersAndQuestions } from './seeds/foldersAndQuestions';
-import { seeds as testsAndShareCodes } from './seeds/testsAndShareCodes';
-import { seeds as attempts } from './seeds/attempts';
-import { seeds as analytics } from './seeds/analytics';
-import { seeds as sittings } from './seeds/sittings';
-import { seeds as classOverrides } from './seeds/classOverrides';
-import { seeds as networks } from './seeds/networks';
-import { seeds as grading } from './seeds/grading';
-import { seeds as media } from './seeds/media';
-import { seeds as classes } from './seeds/classes';
-import { seeds as roster } from './seeds/roster';
-import { seeds as users } from './seeds/users';
-import { seeds as lti } from './seeds/lti';
-import { seeds as webhooks } from './seeds/webhooks';
-import { seeds as integrity } from './seeds/integrity';
-import { seeds as attachments } from './seeds/attachments';
-import { seeds as domains } from './seeds/domains';
 import type { FuzzRequest, FuzzSeed, FuzzSeedGroup, FuzzWorld } from './seeds/types';
 
 // Property-based fuzzing of every endpoint in the OpenAPI document, and of
@@ -36,26 +18,6 @@ import type { FuzzRequest, FuzzSeed, FuzzSeedGroup, FuzzWorld } from './seeds/ty
 // with rate limits lifted so that every run reaches the handler.
 // FUZZ_RUNS sets the runs per endpoint; FUZZ_SEED replays a failure.
 
-const GROUPS: FuzzSeedGroup[] = [
-  core,
-  foldersAndQuestions,
-  testsAndShareCodes,
-  attempts,
-  analytics,
-  sittings,
-  classOverrides,
-  networks,
-  grading,
-  media,
-  classes,
-  roster,
-  users,
-  lti,
-  webhooks,
-  integrity,
-  attachments,
-  domains,
-];
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 const FUZZ_SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
 
@@ -514,127 +476,125 @@ function assertDocumentedAnswer(
 
 // ---------------------------------------------------------------- the test
 
-describe('fuzz: hostile values at every parameter and body field of every endpoint', function () {
-  this.timeout(900_000);
-  let server: InProcessApi;
-  let world: FuzzWorld;
-  let operations: Operation[];
-  const prepared = new Map<FuzzSeedGroup, unknown>();
-  const seedFor = new Map<string, { seed: FuzzSeed; group: FuzzSeedGroup }>();
-  for (const group of GROUPS)
-    for (const seed of group.seeds)
-      seedFor.set(seed.shape ? `${seed.operation} ${seed.shape}` : seed.operation, { seed, group });
+/** The operations the app's OpenAPI document names, one per shape of a body that has several. */
+export async function documentedOperations(server: InProcessApi): Promise<Operation[]> {
+  return operationsOf(await (await fetch(`${server.baseUrl}/api/openapi.json`)).json());
+}
 
-  let framework: InProcessApi;
-  const unlimited = {
-    ratePerMinute: 1_000_000,
-    sensitivePerMinute: 1_000_000,
-    authFailuresPerMinute: 1_000_000,
-    authFailuresPerNetworkAddressPerMinute: 1_000_000,
-  };
+/** What a seed answers for: its operation, and its body's shape when the body has several. */
+export const seedKeyOf = (seed: FuzzSeed) => (seed.shape ? `${seed.operation} ${seed.shape}` : seed.operation);
 
-  before(async () => {
-    server = await startInProcessApi(unlimited);
-    // Production's path: the Functions Framework's body parsers read the body before the app.
-    framework = await startInProcessApi(unlimited, { framework: true });
-    world = await createRoleMatrix();
-    for (const group of GROUPS) prepared.set(group, await group.prepare(world));
-    operations = operationsOf(await (await fetch(`${server.baseUrl}/api/openapi.json`)).json());
-  });
-  after(() => Promise.all([server.close(), framework.close()]));
+/**
+ * Fuzzes the operations these groups seed (each shard file takes a share of the groups, so that the
+ * shards run side by side), each shard against an app and a role matrix of its own.
+ */
+export function fuzzEndpoints(part: string, groups: FuzzSeedGroup[]): void {
+  describe(`fuzz (${part}): hostile values at every parameter and body field of every endpoint`, function () {
+    this.timeout(900_000);
+    let server: InProcessApi;
+    let world: FuzzWorld;
+    let operations: Operation[];
+    const prepared = new Map<FuzzSeedGroup, unknown>();
+    const seedFor = new Map<string, { seed: FuzzSeed; group: FuzzSeedGroup }>();
+    for (const group of groups) for (const seed of group.seeds) seedFor.set(seedKeyOf(seed), { seed, group });
 
-  it('has a seed for every operation in the OpenAPI document (for each shape of a body that has several), and none for an operation it lacks', () => {
-    const documented = operations.map((op) => op.seedKey).sort();
-    assert.deepEqual(
-      documented.filter((key) => !seedFor.has(key)),
-      [],
-      'operations without a fuzz seed',
-    );
-    assert.deepEqual(
-      [...seedFor.keys()].filter((key) => !documented.includes(key)),
-      [],
-      'seeds for operations that do not exist',
-    );
-  });
+    let framework: InProcessApi;
+    const unlimited = {
+      ratePerMinute: 1_000_000,
+      sensitivePerMinute: 1_000_000,
+      authFailuresPerMinute: 1_000_000,
+      authFailuresPerNetworkAddressPerMinute: 1_000_000,
+    };
 
-  it('answers every field broken with each classic hostile value below 500, with the documented error body', async () => {
-    const failures: string[] = [];
-    for (const op of operations) {
-      const entry = seedFor.get(op.seedKey);
-      if (!entry) continue; // reported by the coverage test above
-      const state = prepared.get(entry.group);
-      for (const mutation of sweep(op, entry.seed.request(world, state))) {
-        const answer = await send(server, op, entry.seed.request(world, state), mutation);
-        try {
-          assertDocumentedAnswer(answer, `${op.seedKey} with ${describeMutation(mutation)}`);
-        } catch (err) {
-          failures.push((err as Error).message.split('\n')[0]);
-        }
-      }
-    }
-    assert.deepEqual(failures, []);
-  });
+    before(async () => {
+      server = await startInProcessApi(unlimited);
+      // Production's path: the Functions Framework's body parsers read the body before the app.
+      framework = await startInProcessApi(unlimited, { framework: true });
+      world = await createRoleMatrix();
+      for (const group of groups) prepared.set(group, await group.prepare(world));
+      operations = await documentedOperations(server);
+    });
+    after(() => Promise.all([server.close(), framework.close()]));
 
-  it('answers every unreadable body (bad Content-Encoding or charset, over-deep or over-long form) on every endpoint that takes a body with its one documented error, no stack, through the Functions Framework and bare', async () => {
-    const failures: string[] = [];
-    let swept = 0;
-    for (const op of operations) {
-      const entry = seedFor.get(op.seedKey);
-      if (!entry) continue;
-      const state = prepared.get(entry.group);
-      const seed = entry.seed.request(world, state);
-      // A body that cannot be read has no shape: the first shape's sweep is every shape's.
-      if ((!seed.body && !seed.multipart) || op.sharedWithFirstShape) continue;
-      for (const value of UNREADABLE_BODIES) {
-        // The bare app parses JSON only; other types go on to the route, which the sweep above covers.
-        for (const target of value.json ? [framework, server] : [framework]) {
-          const context = `${op.seedKey} with ${describeMutation({ part: 'unreadableBody', value })}${target === framework ? ' (framework)' : ' (bare)'}`;
-          const answer = await send(target, op, entry.seed.request(world, state), { part: 'unreadableBody', value });
-          swept += 1;
+    it('answers every field broken with each classic hostile value below 500, with the documented error body', async () => {
+      const failures: string[] = [];
+      for (const op of operations) {
+        const entry = seedFor.get(op.seedKey);
+        if (!entry) continue; // another shard's (seedCoverage.test.ts: each operation has one seed)
+        const state = prepared.get(entry.group);
+        for (const mutation of sweep(op, entry.seed.request(world, state))) {
+          const answer = await send(server, op, entry.seed.request(world, state), mutation);
           try {
-            assertDocumentedAnswer(answer, context);
-            assert.equal(answer.status, value.status, `${context} → ${answer.status} ${answer.text.slice(0, 300)}`);
-            assert.equal(JSON.parse(answer.text).error, value.code, context);
-            expectNoInternals(answer);
+            assertDocumentedAnswer(answer, `${op.seedKey} with ${describeMutation(mutation)}`);
           } catch (err) {
             failures.push((err as Error).message.split('\n')[0]);
           }
         }
       }
-    }
-    assert.ok(swept > 0, 'some endpoint takes a body');
-    assert.deepEqual(failures, []);
-  });
+      assert.deepEqual(failures, []);
+    });
 
-  it('answers random hostile requests below 500, with the documented error body', async () => {
-    for (const op of operations) {
-      const entry = seedFor.get(op.seedKey);
-      if (!entry) continue;
-      const state = prepared.get(entry.group);
-      await fc.assert(
-        fc.asyncProperty(mutations(op, entry.seed.request(world, state)), async (mutation) => {
-          const answer = await send(server, op, entry.seed.request(world, state), mutation);
-          assertDocumentedAnswer(answer, `${op.seedKey} with ${describeMutation(mutation)}`);
-        }),
-        { numRuns: RUNS, seed: FUZZ_SEED, endOnFailure: true },
-      );
-    }
-  });
-
-  // Last: after every run above, answered or refused, and a few valid requests sent as a client would carry on,
-  // nothing a request started is left half done or inconsistent.
-  it('leaves nothing half done in what the seeds prepared (each group’s own checks, after its valid requests once more)', async () => {
-    const problems: string[] = [];
-    for (const group of GROUPS) {
-      const state = prepared.get(group);
-      for (const { operation, request } of group.afterRuns?.(world, state) ?? []) {
-        const op = operations.find((o) => o.seedKey === operation);
-        assert.ok(op, `no operation ${operation}`);
-        const answer = await send(server, op, request, { part: 'none' });
-        assert.ok(answer.status < 400, `${operation} after the runs → ${answer.status} ${answer.text.slice(0, 300)}`);
+    it('answers every unreadable body (bad Content-Encoding or charset, over-deep or over-long form) on every endpoint that takes a body with its one documented error, no stack, through the Functions Framework and bare', async () => {
+      const failures: string[] = [];
+      let swept = 0;
+      for (const op of operations) {
+        const entry = seedFor.get(op.seedKey);
+        if (!entry) continue;
+        const state = prepared.get(entry.group);
+        const seed = entry.seed.request(world, state);
+        // A body that cannot be read has no shape: the first shape's sweep is every shape's.
+        if ((!seed.body && !seed.multipart) || op.sharedWithFirstShape) continue;
+        for (const value of UNREADABLE_BODIES) {
+          // The bare app parses JSON only; other types go on to the route, which the sweep above covers.
+          for (const target of value.json ? [framework, server] : [framework]) {
+            const context = `${op.seedKey} with ${describeMutation({ part: 'unreadableBody', value })}${target === framework ? ' (framework)' : ' (bare)'}`;
+            const answer = await send(target, op, entry.seed.request(world, state), { part: 'unreadableBody', value });
+            swept += 1;
+            try {
+              assertDocumentedAnswer(answer, context);
+              assert.equal(answer.status, value.status, `${context} → ${answer.status} ${answer.text.slice(0, 300)}`);
+              assert.equal(JSON.parse(answer.text).error, value.code, context);
+              expectNoInternals(answer);
+            } catch (err) {
+              failures.push((err as Error).message.split('\n')[0]);
+            }
+          }
+        }
       }
-      if (group.problems) problems.push(...(await group.problems(world, state)));
-    }
-    assert.deepEqual(problems, []);
+      assert.ok(swept > 0, 'some endpoint takes a body');
+      assert.deepEqual(failures, []);
+    });
+
+    it('answers random hostile requests below 500, with the documented error body', async () => {
+      for (const op of operations) {
+        const entry = seedFor.get(op.seedKey);
+        if (!entry) continue;
+        const state = prepared.get(entry.group);
+        await fc.assert(
+          fc.asyncProperty(mutations(op, entry.seed.request(world, state)), async (mutation) => {
+            const answer = await send(server, op, entry.seed.request(world, state), mutation);
+            assertDocumentedAnswer(answer, `${op.seedKey} with ${describeMutation(mutation)}`);
+          }),
+          { numRuns: RUNS, seed: FUZZ_SEED, endOnFailure: true },
+        );
+      }
+    });
+
+    // Last: after every run above, answered or refused, and a few valid requests sent as a client would carry on,
+    // nothing a request started is left half done or inconsistent.
+    it('leaves nothing half done in what the seeds prepared (each group’s own checks, after its valid requests once more)', async () => {
+      const problems: string[] = [];
+      for (const group of groups) {
+        const state = prepared.get(group);
+        for (const { operation, request } of group.afterRuns?.(world, state) ?? []) {
+          const op = operations.find((o) => o.seedKey === operation);
+          assert.ok(op, `no operation ${operation}`);
+          const answer = await send(server, op, request, { part: 'none' });
+          assert.ok(answer.status < 400, `${operation} after the runs → ${answer.status} ${answer.text.slice(0, 300)}`);
+        }
+        if (group.problems) problems.push(...(await group.problems(world, state)));
+      }
+      assert.deepEqual(problems, []);
+    });
   });
-});
+}

@@ -1,0 +1,4 @@
+import { fuzzEndpoints } from './endpointFuzz';
+import { SHARDS } from './groups';
+
+fuzzEndpoints('people and integrations', SHARDS.peopleAndIntegrations);
