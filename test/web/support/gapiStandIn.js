@@ -12,7 +12,6 @@
   var replies = {};
   /** Handlers registered per peer window: a message names its type, the handler's answer goes back. */
   var peers = [];
-  var ready = [];
 
   function peerOf(win) {
     for (var i = 0; i < peers.length; i++) if (peers[i].win === win) return peers[i];
@@ -20,7 +19,7 @@
   }
 
   function channel(win) {
-    var peer = { win: win, handlers: {}, pending: {}, onReady: [] };
+    var peer = { win: win, handlers: {}, pending: {}, ready: false, onReady: [] };
     peers.push(peer);
     return {
       peer: peer,
@@ -43,12 +42,13 @@
     var message = event.data;
     if (!message || message.tag !== TAG) return;
     if (message.kind === 'ready') {
-      var waiting = peerOf(event.source);
-      if (waiting)
-        waiting.onReady.splice(0).forEach(function (resolve) {
-          resolve();
-        });
-      else ready.push(event.source);
+      // The iframe's page loads after open() made its peer: a ready always finds it.
+      var loaded = peerOf(event.source);
+      if (!loaded) return;
+      loaded.ready = true;
+      loaded.onReady.splice(0).forEach(function (resolve) {
+        resolve();
+      });
       return;
     }
     if (message.kind === 'reply') {
@@ -91,11 +91,8 @@
       },
       ping: function (callback) {
         return new Promise(function (resolve) {
-          var seen = ready.indexOf(element.contentWindow);
-          if (seen >= 0) {
-            ready.splice(seen, 1);
-            resolve();
-          } else link.peer.onReady.push(resolve);
+          if (link.peer.ready) resolve();
+          else link.peer.onReady.push(resolve);
         }).then(function () {
           if (callback) callback();
         });
