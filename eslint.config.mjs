@@ -41,6 +41,11 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
   },
   {
+    // A script the browser tests serve to Chromium in place of one from the network.
+    files: ['test/web/support/*.js'],
+    languageOptions: { sourceType: 'script', globals: { ...globals.browser } },
+  },
+  {
     // CommonJS on purpose: the benchmark's bare-Express floor function and the write tap loaded with --require.
     files: ['**/*.cjs', 'bench/floorFunction/**/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },

@@ -13,6 +13,7 @@ import {
   assertCanReadUser,
   assertCanSetClassOverride,
   assertCanUseAttempt,
+  assertCanWatchSitting,
   assertOnSite,
   assertOrganizationActive,
   assertRole,
@@ -249,6 +250,22 @@ describe('policy: assertCanManageSitting', () => {
   it('refuses a Guest', () => throwsCode(() => assertCanManageSitting(principal('guest'), 'acme'), 'FORBIDDEN'));
   it('refuses a user with no role', () =>
     throwsCode(() => assertCanManageSitting(principal(null, 'acme'), 'acme'), 'FORBIDDEN'));
+});
+
+describe('policy: assertCanWatchSitting (the live view: attempts in progress, who has not started)', () => {
+  const cases: Array<[string, Principal, string, 'allowed' | 'FORBIDDEN']> = [
+    ['a Client Admin, its own organization’s test', admin, 'acme', 'allowed'],
+    ['a Client Admin, another organization’s test', admin, 'globex', 'FORBIDDEN'],
+    ['a Super Admin, any organization’s test', superAdmin, 'globex', 'allowed'],
+    ['a Student, even its own organization’s test', student, 'acme', 'FORBIDDEN'],
+    ['a Guest', principal('guest'), 'acme', 'FORBIDDEN'],
+    ['a user with no role', principal(null, 'acme'), 'acme', 'FORBIDDEN'],
+  ];
+  for (const [who, caller, clientId, expected] of cases)
+    it(`${expected === 'allowed' ? 'lets' : 'refuses'} ${who}`, () =>
+      expected === 'allowed'
+        ? assert.doesNotThrow(() => assertCanWatchSitting(caller, { clientId }))
+        : throwsCode(() => assertCanWatchSitting(caller, { clientId }), expected));
 });
 
 describe('policy: reviewAccess', () => {

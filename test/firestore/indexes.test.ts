@@ -31,6 +31,7 @@ import { questionQuerySpec } from '../../functions/src/questions/questionQuery';
 import type { QuestionFilters } from '../../functions/src/questions/schemas';
 import { shareCodeQuerySpec } from '../../functions/src/exams/shareCodeQuery';
 import { overrideQuerySpec } from '../../functions/src/sittings/overrideQuery';
+import { audienceQuerySpecs } from '../../functions/src/sittings/audienceQuery';
 import { studentTestQuerySpec, testQuerySpec } from '../../functions/src/exams/testQuery';
 import {
   SEARCH_FIELDS,
@@ -125,6 +126,13 @@ const shapes: Array<[string, QuerySpec]> = [
   ],
   ['overrides of one test, by student id', overrideQuerySpec()],
   ['deadline_sweeps left pending (resumed by the scheduled closer)', PENDING_SWEEPS_QUERY],
+  // ---- who has not started: the audience's profiles, by uid
+  ...audienceQuerySpecs([], undefined).map(
+    (spec) => ["users: an organization's students, by uid (not started)", spec] as [string, QuerySpec],
+  ),
+  ...audienceQuerySpecs(['a', 'b'], undefined).map(
+    (spec) => ["users: the members of a test's classes, by uid (not started)", spec] as [string, QuerySpec],
+  ),
   // ---- analytics
   ["attempts: a version's highest score", scoreExtremeSpec({ testId: 't', version: 1 }, 'desc')],
   ["attempts: a version's lowest score", scoreExtremeSpec({ testId: 't', version: 1 }, 'asc')],
@@ -205,6 +213,20 @@ describe('firestore.indexes.json', () => {
       const override = overrides.find((o) => o.collectionGroup === 'tests' && o.fieldPath === field);
       assert.ok(!override || override.indexes.some((i) => i.arrayConfig === 'CONTAINS'), field);
     }
+  });
+
+  // Who has not started reads students' profiles by role, or by class_ids (array-contains-any), ordered by uid alone:
+  // the automatic single-field indexes serve both, unless an override takes one away.
+  it('keeps the automatic single-field indexes on users.role and users.class_ids (who has not started)', () => {
+    const overrides = (
+      indexFile as unknown as {
+        fieldOverrides: Array<{ collectionGroup: string; fieldPath: string; indexes: Array<{ arrayConfig?: string }> }>;
+      }
+    ).fieldOverrides;
+    const roleOverride = overrides.find((o) => o.collectionGroup === 'users' && o.fieldPath === 'role');
+    assert.ok(!roleOverride || roleOverride.indexes.length > 0, 'users.role');
+    const classOverride = overrides.find((o) => o.collectionGroup === 'users' && o.fieldPath === 'class_ids');
+    assert.ok(!classOverride || classOverride.indexes.some((i) => i.arrayConfig === 'CONTAINS'), 'users.class_ids');
   });
 
   it("does not index the analytics shards' per-question sums (never queried; keeps each submit's write small)", () => {

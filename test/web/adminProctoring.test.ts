@@ -8,7 +8,7 @@ import {
   uniqueName,
   type TestUser,
 } from '../support/fixtures';
-import { freshIp, get, patch, post } from '../support/http';
+import { api, freshIp, get, patch, post } from '../support/http';
 import { browserPerTest, checkPage, openBrowser, signInAs } from './support/browser';
 import { createTestWith, DEMO_QUESTIONS } from './support/exams';
 
@@ -57,6 +57,40 @@ describe('web app: the live view of a sitting', function () {
       const after = await attemptAs(tenant, id);
       assert.equal(Date.parse(after.body.expires_at) - Date.parse(before[i]), 7 * 60_000, `attempt ${i + 1}`);
     }
+    assert.deepEqual(visitor.errors, []);
+  });
+
+  it('lists under Not started the assigned student who has not started, and nobody once both have', async function () {
+    const [first, second] = await Promise.all([1, 2].map(() => createUser('student', tenant.clientId)));
+    const asAdmin = () => ({ token: tenant.admin.token, ip: freshIp() });
+    const cls = await post('/api/classes', { name: uniqueName('Class'), code: null }, asAdmin());
+    assert.equal(cls.status, 201, cls.text);
+    for (const s of [first, second]) {
+      const added = await api('PUT', `/api/classes/${cls.body.id}/members/${s.uid}`, asAdmin());
+      assert.equal(added.status, 200, added.text);
+    }
+    const assigned = await createTestWith(tenant, { settings: { assigned_class_ids: [cls.body.id] } });
+    await startAs(first, assigned.id);
+    const visitor = browser();
+    const { page } = visitor;
+    await signInAs(page, tenant.admin.email, tenant.admin.password);
+    await page.goto(`/admin/tests/${assigned.id}/live`);
+    await page.getByRole('row', { name: new RegExp(first.email) }).waitFor();
+    const waiting = page
+      .getByRole('region', { name: 'Not started (1)' })
+      .getByRole('list', { name: 'Students who have not started' })
+      .getByRole('listitem');
+    await waiting.filter({ hasText: `Test student (${second.email})` }).waitFor();
+    assert.equal(await waiting.count(), 1, 'only the student who has not started');
+    await checkPage(page, this, 'live view with one student not started');
+
+    // The second starts: the next refresh (every 5 s) lists its attempt, and nobody under Not started.
+    await startAs(second, assigned.id);
+    await page.getByRole('row', { name: new RegExp(second.email) }).waitFor({ timeout: 15_000 });
+    await page
+      .getByRole('region', { name: 'Not started (0)' })
+      .getByText('Nobody is still to start.')
+      .waitFor({ timeout: 15_000 });
     assert.deepEqual(visitor.errors, []);
   });
 

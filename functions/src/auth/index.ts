@@ -31,6 +31,7 @@ export {
   assertCanSendIntegrityEvents,
   assertCanSetClassOverride,
   assertCanUseAttempt,
+  assertCanWatchSitting,
   assertClassMemberCandidate,
   assertManagesClasses,
   assertOnSite,

@@ -320,6 +320,16 @@ export function assertCanManageSitting(principal: Principal, clientId: string): 
   assertTenantAccess(principal, clientId);
 }
 
+/**
+ * The live view of a sitting: its attempts in progress (GET /attempts with test_id, attemptListScope
+ * for an administrator) and who of its audience has not started (GET /tests/{testId}/not-started):
+ * a Super Admin any test's, a Client Admin its organization's. Students and Guests never (403).
+ */
+export function assertCanWatchSitting(principal: Principal, test: { clientId: string }): void {
+  assertRole(principal, TEST_AUTHORS);
+  assertTenantAccess(principal, test.clientId);
+}
+
 /** Authors see a test whole (question_ids included); students see its public fields. */
 export const testViewFor = (principal: Principal): 'author' | 'student' =>
   principal.role === 'super_admin' || principal.role === 'client_admin' ? 'author' : 'student';

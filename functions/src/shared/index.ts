@@ -20,6 +20,7 @@ export { keyedGate } from './keyedGate';
 export { parseNumberAnswer, parseNumberText } from './numberText';
 export {
   DEFAULT_PAGE_LIMIT,
+  MAX_CURSOR_LENGTH,
   MAX_PAGE_LIMIT,
   Pagination,
   decodeCursor,

@@ -17,7 +17,10 @@ import {
   ListOverridesQuery,
   MAX_ACCOMMODATIONS_PER_CLIENT,
   MAX_EXTENSIONS_PER_ATTEMPT,
+  MAX_NOT_STARTED_LIMIT,
   MAX_OVERRIDES_PER_TEST,
+  NotStartedPage,
+  NotStartedQuery,
   Override,
   OverrideParams,
   OverridePage,
@@ -168,6 +171,27 @@ export const sittingRoutes: RouteDefinition[] = [
       await service.deleteClassOverride(principal, params.testId, params.classId, call);
       return { status: 204 };
     },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/tests/{testId}/not-started',
+    summary: 'List who has not started a test',
+    description:
+      'The live view’s other half: the students of the test’s audience who have not started it (no attempt ever, in progress or submitted: the test has no attempt slot for them). ' +
+      'The audience is the members of the classes the test is assigned to (a student in two of them once), or every student of the organization when it is assigned to none; Guests never. ' +
+      'With class_id (the live view’s class filter), only those of them in that class. By uid, paged by cursor: each page reads the next `limit` students of the audience ' +
+      `(1 to ${MAX_NOT_STARTED_LIMIT}, default 50) and lists those who have not started, so a page may hold fewer than limit, even none, and still carry a next_cursor. ` +
+      'Administrators of the test’s organization (Super Admin any), as for the live view’s attempts; another organization’s test → 403, none → 404.',
+    tag: 'Sittings',
+    access: ADMINS,
+    params: TestParams,
+    query: NotStartedQuery,
+    success: { status: 200, description: 'A page of the students who have not started', schema: NotStartedPage },
+    errors: ['NOT_FOUND'],
+    handler: async ({ principal, params, query }) => ({
+      status: 200,
+      body: await service.listNotStarted(principal, params.testId, query),
+    }),
   }),
   defineRoute({
     method: 'get',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pagedQuery, Pagination, Uid } from '../shared';
+import { MAX_CURSOR_LENGTH, pagedQuery, Pagination, Uid } from '../shared';
 import { listedNameFields } from '../people';
 import { DocumentId, MAX_ATTEMPTS_LIMIT, MAX_TIMER_MINUTES, TestId } from '../exams';
 import { deliveryFields, refineWindow } from '../sittingRules';
@@ -145,3 +145,63 @@ export const ExtendedAttempt = z
 export const ExtendedTest = z
   .object({ extended: z.number().int().describe('Attempts in progress that received the extra time') })
   .meta({ id: 'ExtendedTest' });
+
+// ---- who has not started
+
+export const DEFAULT_NOT_STARTED_LIMIT = 50;
+export const MAX_NOT_STARTED_LIMIT = 200;
+
+export const NotStartedQuery = z.strictObject({
+  class_id: DocumentId('class')
+    .optional()
+    .describe(
+      'The live view’s class filter: only the audience’s students in this class (a class of the test’s organization; another organization’s → 403, none → 404). ' +
+        'A class the test is not assigned to is not refused: it answers those of its students who are in one of the classes the test is assigned to (usually none)',
+    ),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_NOT_STARTED_LIMIT)
+    .default(DEFAULT_NOT_STARTED_LIMIT)
+    .describe(
+      `Students of the audience read for this page, 1 to ${MAX_NOT_STARTED_LIMIT}: the page lists those of them who have not started, so it may hold fewer (even none) and still have a next_cursor`,
+    ),
+  cursor: z
+    .string()
+    .min(1)
+    .max(MAX_CURSOR_LENGTH)
+    .optional()
+    .describe('`next_cursor` of the previous page: the page after it'),
+});
+
+export const NotStartedStudent = z
+  .object({
+    uid: z.string(),
+    display_name: z.string().nullable().describe('From the student’s profile; null when it has none'),
+    email: z.string().nullable(),
+    candidate_number: z.string().optional().describe('The school-issued candidate number, when one was set'),
+    class_ids: z
+      .array(z.string())
+      .describe(
+        'The student’s classes of the audience: of a test assigned to classes, those of them it is in; else all its classes',
+      ),
+  })
+  .meta({ id: 'NotStartedStudent' });
+
+export const NotStartedPage = z
+  .object({
+    data: z
+      .array(NotStartedStudent)
+      .describe('By uid; at most `limit`, fewer when some of the students read have started'),
+    next_cursor: z
+      .string()
+      .nullable()
+      .describe('Pass as `cursor` for the next page; null when the audience has been read to its end'),
+  })
+  .meta({
+    id: 'NotStartedPage',
+    description:
+      'A page of the students of the test’s audience who have not started it. No total: counting them would read the whole audience',
+  });
+export type NotStartedPage = z.infer<typeof NotStartedPage>;

@@ -1,6 +1,13 @@
 import * as deadlines from './sweeps';
 import { requestMeta } from '../audit';
-import { assertCanManageSitting, assertCanSetClassOverride, type Principal } from '../auth';
+import {
+  assertCanFilterByClass,
+  assertCanManageSitting,
+  assertCanSetClassOverride,
+  assertCanWatchSitting,
+  type Principal,
+} from '../auth';
+import { classOrganization } from '../attempts';
 import { requireTest, type StoredClassOverride } from '../exams';
 import { errorText, isBackendFault, log } from '../platform';
 import {
@@ -8,13 +15,24 @@ import {
   badRequest,
   type CallContext,
   conflict,
+  decodeCursor,
+  encodeCursor,
   notFound,
   type PageRequest,
   serviceUnavailable,
 } from '../shared';
 import { readUser } from '../users';
 import type { StoredAccommodation, StoredOverride } from './documents';
-import type { Accommodation, ClassOverride, Override, PutAccommodationInput, PutOverrideInput } from './schemas';
+import type {
+  Accommodation,
+  ClassOverride,
+  NotStartedPage,
+  Override,
+  PutAccommodationInput,
+  PutOverrideInput,
+} from './schemas';
+import { audienceQuerySpecs } from './audienceQuery';
+import { audiencePage, inAudience, notStarted } from './notStarted';
 import * as store from './store';
 import { nameFields, namesOf } from '../people';
 import { findClassOwner } from '../classes';
@@ -307,4 +325,51 @@ export async function extendTest(
       `The extension of ${minutes} minutes is recorded and reaches every attempt in progress within minutes (sweep ${sweepId}); do not extend again, or it is given twice`,
     );
   }
+}
+
+// ---------------------------------------------------------------- who has not started
+
+/**
+ * A page of the test's audience (the members of its classes, or the organization's
+ * students) who have not started it, for the live view. Bounded whatever the
+ * audience: at most `limit + 1` profiles per query (two queries at most), then one
+ * getAll of their slots. The cursor is the last uid read, so a page filtered down to
+ * few (or none) still walks on.
+ */
+export async function listNotStarted(
+  principal: Principal,
+  testId: string,
+  query: { class_id?: string; limit: number; cursor?: string },
+): Promise<NotStartedPage> {
+  const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor, 0);
+  if (query.cursor !== undefined && cursor === undefined) {
+    throw badRequest('cursor is not valid for this list', [
+      { path: 'query.cursor', message: 'Not a cursor from this list; start again from the first page' },
+    ]);
+  }
+  const test = await requireTest(principal, testId);
+  const clientId = test.client_id;
+  assertCanWatchSitting(principal, { clientId });
+  const classId = query.class_id;
+  if (classId !== undefined) {
+    assertCanFilterByClass(principal, { clientId, classId, classClientId: await classOrganization(clientId, classId) });
+  }
+  const assignedClassIds = test.assigned_class_ids ?? [];
+  const answers = await store.readAudience(
+    clientId,
+    audienceQuerySpecs(assignedClassIds, classId),
+    cursor?.after[0] as string | undefined,
+    query.limit,
+  );
+  const { profiles, more } = audiencePage(answers, query.limit);
+  const started = await store.startedOf(
+    clientId,
+    testId,
+    profiles.filter((p) => inAudience(p, assignedClassIds, classId)).map((p) => p.uid),
+  );
+  const last = profiles[profiles.length - 1];
+  return {
+    data: notStarted({ profiles, started, assignedClassIds, classId }),
+    next_cursor: more && last ? encodeCursor({ page: (cursor?.page ?? 0) + 1, after: [last.uid] }) : null,
+  };
 }

@@ -4,10 +4,11 @@ import { applyDeadline, recordSweep, sourcesFrom, type DeadlineChange, type Dead
 import type { AttemptSlot, FoundAttempt, StoredAttempt } from '../attempts';
 import { audienceOf, type StoredClassOverride, type StoredTest } from '../exams';
 import { MAX_CLASSES_PER_TEST } from '../classes';
-import { db, fetchPage, paths } from '../firestore';
-import { badRequest, conflict, isDocumentId, notFound, type PageRequest } from '../shared';
+import { buildQuery, db, fetchPage, paths } from '../firestore';
+import { badRequest, conflict, isDocumentId, notFound, type PageRequest, type QuerySpec } from '../shared';
 import { startWindow } from '../sittingRules';
 import type { StoredAccommodation, StoredCount, StoredOverride } from './documents';
+import type { AudienceProfile } from './notStarted';
 import { overrideQuerySpec } from './overrideQuery';
 import { MAX_ACCOMMODATIONS_PER_CLIENT, MAX_OVERRIDES_PER_TEST } from './schemas';
 
@@ -371,4 +372,40 @@ export async function recordTestExtension(write: {
     });
     return sweepId;
   });
+}
+
+// ---------------------------------------------------------------- who has not started
+
+const AUDIENCE_FIELDS = ['role', 'display_name', 'email', 'candidate_number', 'class_ids'];
+
+/**
+ * The audience's profiles after `afterUid` (by uid), for each query at most `limit + 1`
+ * and only the fields a page shows: the queries run in parallel, one round trip.
+ */
+export async function readAudience(
+  clientId: string,
+  specs: readonly QuerySpec[],
+  afterUid: string | undefined,
+  limit: number,
+): Promise<AudienceProfile[][]> {
+  const snaps = await Promise.all(
+    specs.map((spec) => {
+      let query = buildQuery(paths.clientUsers(clientId), spec).orderBy(FieldPath.documentId());
+      if (afterUid !== undefined) query = query.startAfter(afterUid);
+      return query
+        .limit(limit + 1)
+        .select(...AUDIENCE_FIELDS)
+        .get();
+    }),
+  );
+  return snaps.map((snap) => snap.docs.map((doc) => ({ ...doc.data(), uid: doc.id })));
+}
+
+/** Of these students, those whose attempt slot on the test exists (they started it): one getAll. */
+export async function startedOf(clientId: string, testId: string, uids: readonly string[]): Promise<Set<string>> {
+  if (uids.length === 0) return new Set();
+  const snaps = await db.getAll(...uids.map((uid) => paths.attemptSlot(clientId, testId, uid)), {
+    fieldMask: ['count'],
+  });
+  return new Set(snaps.filter((snap) => snap.exists).map((snap) => snap.id));
 }

@@ -134,6 +134,11 @@ export const seeds: FuzzSeedGroup = {
       request: (w, p: Prepared) => ({ token: w.tenant.admin.token, params: { testId: p.deleteTest, studentId: p.deleteStudent } }),
     },
     {
+      // Who has not started: the override test is open to the organization, read with the live view's class filter.
+      operation: 'get /api/tests/{testId}/not-started',
+      request: (w, p: Prepared) => ({ token: w.tenant.admin.token, params: { testId: p.overrideTest }, query: { class_id: p.classId, limit: '5' } }),
+    },
+    {
       operation: 'get /api/users/{uid}/accommodations',
       request: (w, p: Prepared) => ({ token: w.tenant.admin.token, params: { uid: p.accommodationStudent } }),
     },

@@ -8590,6 +8590,118 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/tests/{testId}/not-started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List who has not started a test
+         * @description The live view’s other half: the students of the test’s audience who have not started it (no attempt ever, in progress or submitted: the test has no attempt slot for them). The audience is the members of the classes the test is assigned to (a student in two of them once), or every student of the organization when it is assigned to none; Guests never. With class_id (the live view’s class filter), only those of them in that class. By uid, paged by cursor: each page reads the next `limit` students of the audience (1 to 200, default 50) and lists those who have not started, so a page may hold fewer than limit, even none, and still carry a next_cursor. Administrators of the test’s organization (Super Admin any), as for the live view’s attempts; another organization’s test → 403, none → 404.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The live view’s class filter: only the audience’s students in this class (a class of the test’s organization; another organization’s → 403, none → 404). A class the test is not assigned to is not refused: it answers those of its students who are in one of the classes the test is assigned to (usually none) */
+                    class_id?: string;
+                    /** @description Students of the audience read for this page, 1 to 200: the page lists those of them who have not started, so it may hold fewer (even none) and still have a next_cursor */
+                    limit?: number;
+                    /** @description `next_cursor` of the previous page: the page after it */
+                    cursor?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description A test id, 1 to 128 letters, digits, "_" or "-" (not "__…__") */
+                    testId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of the students who have not started */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NotStartedPage"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVER_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/{uid}/accommodations": {
         parameters: {
             query?: never;
@@ -13976,6 +14088,23 @@ export type components = {
         ClassOverrideList: {
             /** @description By class id; a test holds at most 50, so one page holds them all */
             data: components["schemas"]["ClassOverride"][];
+        };
+        /** @description A page of the students of the test’s audience who have not started it. No total: counting them would read the whole audience */
+        NotStartedPage: {
+            /** @description By uid; at most `limit`, fewer when some of the students read have started */
+            data: components["schemas"]["NotStartedStudent"][];
+            /** @description Pass as `cursor` for the next page; null when the audience has been read to its end */
+            next_cursor: string | null;
+        };
+        NotStartedStudent: {
+            uid: string;
+            /** @description From the student’s profile; null when it has none */
+            display_name: string | null;
+            email: string | null;
+            /** @description The school-issued candidate number, when one was set */
+            candidate_number?: string;
+            /** @description The student’s classes of the audience: of a test assigned to classes, those of them it is in; else all its classes */
+            class_ids: string[];
         };
         /** @description A student’s standing extra time on every test of its organization: effective timer = ceil(timer × 60 × (1 + extra_time_percent / 100)) s + extra_minutes × 60 s */
         Accommodation: {

@@ -9,6 +9,7 @@ import { classLabel } from '../classes/classApi';
 import { useOrg } from '../org';
 import { personWithEmail } from '../people';
 import { AWAY_ALERT_MS, EVENT_LABELS, awayFor, countsText, durationText } from './integrity';
+import { NotStarted } from './NotStarted';
 
 const REFRESH_MS = 5_000;
 const PAGE_SIZE = 50;
@@ -30,7 +31,10 @@ const takerOf = (a: Schemas['AttemptSummary']) =>
     ? `${a.guest_name ?? 'Guest'} (guest)`
     : personWithEmail({ name: a.student_name, email: a.student_email, uid: a.student_id });
 
-/** A live view of a sitting: the test's attempts in progress, refreshed every 5 seconds, with extend and submit. */
+/**
+ * A live view of a sitting: the test's attempts in progress, refreshed every 5 seconds, with extend and submit,
+ * and who of its audience has not started, refreshed with them.
+ */
 export function LivePage() {
   const { testId = '' } = useParams();
   const { api, me } = useSession();
@@ -72,9 +76,14 @@ export function LivePage() {
     [api, testId, page, clientId, classId],
   );
   const { reload } = attempts;
+  // Each refresh of the attempts reads who has not started again too.
+  const [refreshes, setRefreshes] = useState(0);
 
   useEffect(() => {
-    const refresh = setInterval(reload, REFRESH_MS);
+    const refresh = setInterval(() => {
+      reload();
+      setRefreshes((n) => n + 1);
+    }, REFRESH_MS);
     const tick = setInterval(() => setNow(serverNow()), 1_000);
     return () => {
       clearInterval(refresh);
@@ -109,7 +118,8 @@ export function LivePage() {
       </p>
       <ErrorMessage error={test.error} />
       <p className="note">
-        Attempts in progress, refreshed every 5 seconds. Time left is counted on the server’s clock.
+        Attempts in progress, and below them who has not started, refreshed every 5 seconds. Time left is counted on the
+        server’s clock.
       </p>
 
       <form
@@ -174,6 +184,7 @@ export function LivePage() {
         </ScrollTable>
       )}
       <Pager pagination={attempts.data?.pagination} page={page} onPage={setPage} what="attempts in progress" />
+      <NotStarted testId={testId} classId={classId} refresh={refreshes} />
     </>
   );
 }
