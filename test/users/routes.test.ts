@@ -555,6 +555,15 @@ describe('GET /api/users and GET /api/users/{uid}: a student’s classes and ext
           updated_at: now,
         });
       }
+      // The organization's own student too, so that every student a page may hold has extra time.
+      batch.set(adminDb.collection('clients').doc(t.clientId).collection('accommodations').doc(t.student.uid), {
+        student_id: t.student.uid,
+        client_id: t.clientId,
+        extra_time_percent: 50,
+        extra_minutes: 0,
+        set_by: 'test',
+        updated_at: now,
+      });
       await batch.commit();
       const res = await get('/api/users?role=student&limit=10', { token: t.admin.token, ip: freshIp() });
       assert.equal(res.status, 200, res.text);
