@@ -42,12 +42,12 @@ import {
   provideSubmissionEffects,
   stopOpenAttempts,
 } from './attempts';
-import { meRoute, recordSweep, runSweep } from './sittings';
+import { meRoute, recordSweep, runSweep, standingAccommodations } from './sittings';
 import { recordScoreChange, recordScoreChanges } from './analytics';
 import { type DeliveryChannel, provideDeliveryChannels, recordRegradeEvent, recordScoreEvent } from './outbox';
 import { provideTestChangeEffects } from './exams';
 import { provideAttemptLookup } from './media';
-import { provideLeaveClasses } from './users';
+import { provideLeaveClasses, provideStandingAccommodations } from './users';
 import { leaveClasses } from './classes';
 
 /**
@@ -131,6 +131,8 @@ export function provideEffects(): void {
   provideTestChangeEffects({ recordSweep, runSweep, stopOpenAttempts });
   provideAttemptLookup(attemptShown);
   provideLeaveClasses(leaveClasses);
+  // The Users list's students with their standing extra time, which sittings/ keeps.
+  provideStandingAccommodations(standingAccommodations);
   // The outbox's receivers: each plans an event's deliveries and sends one try (delivery/engine.ts).
   provideDeliveryChannels({
     webhook: lazyChannel(async () => (await import('./webhooks').then((door) => door.loadChannel())).webhookChannel),

@@ -14,7 +14,8 @@ import {
   type RoleMatrix,
   type TestUser,
 } from '../support/fixtures';
-import { freshIp, get, patch, post, del } from '../support/http';
+import { api, freshIp, get, patch, post, del, type ApiResponse } from '../support/http';
+import { newProfile } from '../../functions/src/users/profiles';
 import { expectError, expectValidation, ISO_UTC } from '../support/assertions';
 import { awayFromWindowEdge } from '../support/windows';
 
@@ -26,19 +27,29 @@ type Tenant = Awaited<ReturnType<typeof createTenant>>;
 
 const USER_FIELDS = ['client_id', 'created_at', 'disabled', 'display_name', 'email', 'role', 'uid', 'updated_at'];
 
-/** A user as replied; reads (GET one, the list) add can_sign_in, from Auth. */
+/** What a read (GET one, the list) adds: can_sign_in, from Auth, and a student's classes and extra time. */
+const READ_FIELDS = ['can_sign_in', 'class_ids', 'accommodation'];
+
+/** A user as replied; reads add can_sign_in, and for a student class_ids and accommodation (both or neither). */
 function assertUser(body: any): void {
-  const keys = Object.keys(body).filter((k) => k !== 'can_sign_in');
+  const keys = Object.keys(body).filter((k) => !READ_FIELDS.includes(k));
   assert.deepEqual(keys.sort(), USER_FIELDS, JSON.stringify(body));
   if ('can_sign_in' in body) assert.equal(typeof body.can_sign_in, 'boolean');
+  assert.equal('class_ids' in body, 'accommodation' in body, JSON.stringify(body));
+  if ('class_ids' in body) {
+    assert.equal(body.role, 'student', 'only a student has classes and extra time');
+    assert.ok(Array.isArray(body.class_ids) && body.class_ids.every((id: unknown) => typeof id === 'string'));
+  }
   assert.equal(typeof body.uid, 'string');
   assert.equal(typeof body.disabled, 'boolean');
   assert.match(body.created_at, ISO_UTC);
   assert.match(body.updated_at, ISO_UTC);
 }
 
-/** The user as the API shows it, for a fixture user. */
-/** A fixture's user as a read answers it: it has a password, so it can sign in. */
+/**
+ * A fixture's user as a read answers it: it has a password, so it can sign in; a student of no
+ * class and with no accommodation says so.
+ */
 const expectedUser = (u: TestUser) => ({
   uid: u.uid,
   email: u.email,
@@ -47,11 +58,23 @@ const expectedUser = (u: TestUser) => ({
   client_id: u.clientId,
   disabled: false,
   can_sign_in: true,
+  ...(u.role === 'student' ? { class_ids: [], accommodation: null } : {}),
 });
 const withoutTimes = (body: any) => {
   const { created_at, updated_at, ...rest } = body;
   return rest;
 };
+
+/** X-Debug-Cost's figures (the emulator runs with EXPOSE_COST_HEADER). */
+function cost(res: ApiResponse): Record<string, number> {
+  const header = res.headers.get('x-debug-cost') ?? '';
+  return Object.fromEntries(
+    header
+      .split(';')
+      .map((part) => part.trim().split('='))
+      .map(([k, v]) => [k, Number(v)]),
+  );
+}
 
 const newEmail = (prefix = 'new') => `${prefix}-${randomUUID().slice(0, 12)}@test.example`;
 const PASSWORD = 'a-long-enough-password';
@@ -360,6 +383,202 @@ describe('GET /api/users', () => {
   });
 });
 
+describe('GET /api/users and GET /api/users/{uid}: a student’s classes and extra time', function () {
+  this.timeout(60_000);
+  let tenant: Tenant;
+  let other: Tenant;
+  let superAdmin: TestUser;
+  /** In two classes, with no accommodation. */
+  let inTwo: TestUser;
+  /** In no class, with +50%. */
+  let extra: TestUser;
+  let classIds: string[];
+  let otherClassId: string;
+  let ip: string;
+
+  const newClass = async (t: Tenant) => {
+    const res = await post('/api/classes', { name: `Class ${randomUUID().slice(0, 8)}` }, { token: t.admin.token, ip });
+    assert.equal(res.status, 201, res.text);
+    return res.body.id as string;
+  };
+  const join = async (t: Tenant, classId: string, uid: string) => {
+    const res = await api('PUT', `/api/classes/${classId}/members/${uid}`, { token: t.admin.token, ip });
+    assert.equal(res.status, 200, res.text);
+  };
+  const setExtra = async (t: Tenant, uid: string, percent: number, minutes: number) => {
+    const res = await api('PUT', `/api/users/${uid}/accommodations`, {
+      token: t.admin.token,
+      ip,
+      body: { extra_time_percent: percent, extra_minutes: minutes },
+    });
+    assert.equal(res.status, 200, res.text);
+  };
+  const listOf = async (query: string, token: string) => {
+    const res = await get(`/api/users${query}`, { token, ip: freshIp() });
+    assert.equal(res.status, 200, res.text);
+    res.body.data.forEach(assertUser);
+    return new Map<string, any>(res.body.data.map((u: any) => [u.uid, u]));
+  };
+
+  before(async () => {
+    ip = freshIp();
+    [tenant, other, superAdmin] = await Promise.all([createTenant(), createTenant(), createSuperAdmin()]);
+    [inTwo, extra] = await Promise.all([
+      createUser('student', tenant.clientId),
+      createUser('student', tenant.clientId),
+    ]);
+    classIds = (await Promise.all([newClass(tenant), newClass(tenant)])).sort();
+    otherClassId = await newClass(other);
+    for (const classId of classIds) await join(tenant, classId, inTwo.uid);
+    await join(other, otherClassId, other.student.uid);
+    await setExtra(tenant, extra.uid, 50, 0);
+    await setExtra(other, other.student.uid, 25, 5);
+  });
+
+  it('lists a student in two classes with both class ids, and a student with +50% with it', async () => {
+    const users = await listOf('?role=student', tenant.admin.token);
+    assert.deepEqual(
+      { classes: [...users.get(inTwo.uid).class_ids].sort(), accommodation: users.get(inTwo.uid).accommodation },
+      { classes: classIds, accommodation: null },
+    );
+    assert.deepEqual(
+      { classes: users.get(extra.uid).class_ids, accommodation: users.get(extra.uid).accommodation },
+      { classes: [], accommodation: { extra_time_percent: 50, extra_minutes: 0 } },
+    );
+    assert.deepEqual(
+      { classes: users.get(tenant.student.uid).class_ids, accommodation: users.get(tenant.student.uid).accommodation },
+      { classes: [], accommodation: null },
+      'a student of no class and no extra time says both',
+    );
+  });
+
+  it('gives a non-student neither field (absent, not null), even with classes left on its profile', async () => {
+    // What a failed leaving of the classes would leave on a former student's profile.
+    await profileDoc(tenant.admin.uid, tenant.clientId).update({ class_ids: [classIds[0]] });
+    const users = await listOf('', tenant.admin.token);
+    const admin = users.get(tenant.admin.uid);
+    assert.equal(admin.role, 'client_admin');
+    assert.equal('class_ids' in admin, false, JSON.stringify(admin));
+    assert.equal('accommodation' in admin, false, JSON.stringify(admin));
+    const one = await get(`/api/users/${tenant.admin.uid}`, { token: tenant.admin.token, ip: freshIp() });
+    assert.equal(one.status, 200, one.text);
+    assert.deepEqual(withoutTimes(one.body), expectedUser(tenant.admin));
+    const admins = await listOf('?role=super_admin&limit=100', superAdmin.token);
+    assert.ok([...admins.values()].every((u) => !('class_ids' in u) && !('accommodation' in u)));
+  });
+
+  it('never shows another organization’s classes or extra time', async () => {
+    const users = await listOf('', tenant.admin.token);
+    const shown = [...users.values()].flatMap((u) => u.class_ids ?? []);
+    assert.ok(!shown.includes(otherClassId), JSON.stringify(shown));
+    assert.ok(!users.has(other.student.uid));
+    // Its own organization's list, for a Super Admin, shows them.
+    const theirs = await listOf(`?client_id=${other.clientId}`, superAdmin.token);
+    assert.deepEqual(
+      { classes: theirs.get(other.student.uid).class_ids, accommodation: theirs.get(other.student.uid).accommodation },
+      { classes: [otherClassId], accommodation: { extra_time_percent: 25, extra_minutes: 5 } },
+    );
+    // Nor through the read of one user, which stays the other organization's (403).
+    expectError(
+      await get(`/api/users/${other.student.uid}`, { token: tenant.admin.token, ip: freshIp() }),
+      403,
+      'FORBIDDEN',
+    );
+  });
+
+  it('says the same in the search (q) and in GET /api/users/{uid}, to an administrator and to the student itself', async () => {
+    const found = await listOf(`?q=${encodeURIComponent(extra.email)}`, tenant.admin.token);
+    assert.deepEqual(found.get(extra.uid).accommodation, { extra_time_percent: 50, extra_minutes: 0 });
+    for (const [user, token] of [
+      [inTwo, tenant.admin.token],
+      [extra, tenant.admin.token],
+      [inTwo, inTwo.token],
+      [extra, superAdmin.token],
+    ] as const) {
+      const res = await get(`/api/users/${user.uid}`, { token, ip: freshIp() });
+      assert.equal(res.status, 200, res.text);
+      assertUser(res.body);
+      const listed = (await listOf('?role=student', tenant.admin.token)).get(user.uid);
+      assert.deepEqual(
+        { classes: [...res.body.class_ids].sort(), accommodation: res.body.accommodation },
+        { classes: [...listed.class_ids].sort(), accommodation: listed.accommodation },
+      );
+    }
+  });
+
+  it('follows a change of the accommodation and of the classes at once', async () => {
+    const student = await createUser('student', tenant.clientId);
+    await setExtra(tenant, student.uid, 100, 30);
+    await join(tenant, classIds[1], student.uid);
+    let shown = (await listOf('?role=student', tenant.admin.token)).get(student.uid);
+    assert.deepEqual(
+      { classes: shown.class_ids, accommodation: shown.accommodation },
+      { classes: [classIds[1]], accommodation: { extra_time_percent: 100, extra_minutes: 30 } },
+    );
+    await setExtra(tenant, student.uid, 0, 0);
+    const left = await del(`/api/classes/${classIds[1]}/members/${student.uid}`, { token: tenant.admin.token, ip });
+    assert.equal(left.status, 204, left.text);
+    shown = (await listOf('?role=student', tenant.admin.token)).get(student.uid);
+    assert.deepEqual(
+      { classes: shown.class_ids, accommodation: shown.accommodation },
+      { classes: [], accommodation: null },
+    );
+  });
+
+  it('reads a page’s accommodations together: the same reads and round trips with 12 students and with 60, all with extra time', async () => {
+    const figures: Array<Record<string, number>> = [];
+    for (const size of [12, 60]) {
+      const t = await createTenant();
+      const batch = adminDb.batch();
+      const now = new Date().toISOString();
+      for (let i = 0; i < size; i++) {
+        const uid = `p-${randomUUID()}`;
+        batch.set(
+          profileDoc(uid, t.clientId),
+          newProfile(
+            {
+              uid,
+              email: `x-${String(i).padStart(3, '0')}@cost.example`,
+              display_name: `X ${i}`,
+              role: 'student',
+              client_id: t.clientId,
+            },
+            now,
+          ),
+        );
+        batch.set(adminDb.collection('clients').doc(t.clientId).collection('accommodations').doc(uid), {
+          student_id: uid,
+          client_id: t.clientId,
+          extra_time_percent: 50,
+          extra_minutes: 0,
+          set_by: 'test',
+          updated_at: now,
+        });
+      }
+      // The organization's own student too, so that every student a page may hold has extra time.
+      batch.set(adminDb.collection('clients').doc(t.clientId).collection('accommodations').doc(t.student.uid), {
+        student_id: t.student.uid,
+        client_id: t.clientId,
+        extra_time_percent: 50,
+        extra_minutes: 0,
+        set_by: 'test',
+        updated_at: now,
+      });
+      await batch.commit();
+      const res = await get('/api/users?role=student&limit=10', { token: t.admin.token, ip: freshIp() });
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.data.length, 10);
+      assert.ok(res.body.data.every((u: any) => u.accommodation?.extra_time_percent === 50));
+      figures.push(cost(res));
+    }
+    const [small, large] = figures;
+    assert.ok(Number.isFinite(small.reads), JSON.stringify(figures));
+    assert.deepEqual([large.reads, large.round_trips], [small.reads, small.round_trips], JSON.stringify(figures));
+    // A page of 10 profiles, their 10 accommodations, and what every list reads (its count, the organization, limits).
+    assert.ok(large.reads <= 10 + 10 + 6, JSON.stringify(large));
+  });
+});
+
 describe('POST /api/users', () => {
   let m: RoleMatrix;
   let tenant: Tenant;
@@ -424,7 +643,11 @@ describe('POST /api/users', () => {
       accommodation: null,
     });
     const read = await get(`/api/users/${res.body.uid}`, { token: tenant.admin.token, ip });
-    assert.deepEqual(read.body, { ...res.body, can_sign_in: true }, 'a read adds whether it can sign in');
+    assert.deepEqual(
+      read.body,
+      { ...res.body, can_sign_in: true, class_ids: [], accommodation: null },
+      'a read adds whether it can sign in, and a student’s classes and extra time',
+    );
   });
 
   it('lets a Super Admin create another Super Admin, who belongs to no organization', async () => {
@@ -741,8 +964,8 @@ describe('PATCH /api/users/{uid}', () => {
     const res = await change(tenant.student.uid, { display_name: 'Grace Hopper' }, tenant.admin.token);
     assert.equal(res.status, 200, res.text);
     assertUser(res.body);
-    // A change answers the user as written: whether it can sign in is a read's (from Auth).
-    const { can_sign_in: _read, ...written } = expectedUser(tenant.student);
+    // A change answers the user as written: whether it can sign in (from Auth), its classes and extra time are a read's.
+    const { can_sign_in: _read, class_ids: _classes, accommodation: _extra, ...written } = expectedUser(tenant.student);
     assert.deepEqual(withoutTimes(res.body), { ...written, display_name: 'Grace Hopper' });
     assert.ok(res.body.updated_at > res.body.created_at, 'updated_at moves forward');
     assert.equal((await adminAuth.getUser(tenant.student.uid)).displayName, 'Grace Hopper');
@@ -752,7 +975,11 @@ describe('PATCH /api/users/{uid}', () => {
       'the reply, and the search keys of the new name',
     );
     const read = await get(`/api/users/${tenant.student.uid}`, { token: tenant.admin.token, ip });
-    assert.deepEqual(read.body, { ...res.body, can_sign_in: true }, 'a read adds whether it can sign in');
+    assert.deepEqual(
+      read.body,
+      { ...res.body, can_sign_in: true, class_ids: [], accommodation: null },
+      'a read adds whether it can sign in, and a student’s classes and extra time',
+    );
   });
 
   it('changes a role: 200, a role_changed record, the old token refused with 401 on a write, and a fresh sign-in carrying the new role', async () => {

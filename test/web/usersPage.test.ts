@@ -4,11 +4,12 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { adminAuth } from '../support/admin';
 import { createTenant, createUser, signIn, type TestUser } from '../support/fixtures';
-import { freshIp, get, post } from '../support/http';
+import { api, freshIp, get, post } from '../support/http';
 import { browserPerTest, checkPage, signInAs } from './support/browser';
 
 // The Users page: students added one by one (an invitation link or a password) and from a roster,
-// found by name, deactivated and reactivated, and given an accommodation. Each test signs in as an
+// found by name, their classes and extra time shown in the list (on a phone too), deactivated and
+// reactivated, and given an accommodation. Each test signs in as an
 // administrator of its own: adding and importing are sensitive operations, counted per user.
 
 type Tenant = Awaited<ReturnType<typeof createTenant>>;
@@ -119,7 +120,7 @@ describe('web app: the Users page', function () {
     await students.getByRole('cell', { name: rosterInvited, exact: true }).waitFor();
   });
 
-  it('finds a student by name, deactivates and reactivates them, and sets their accommodation', async function () {
+  it('finds a student by name, shows their classes and extra time, deactivates and reactivates them, and sets their accommodation', async function () {
     const { page } = browser();
     const admin = await createUser('client_admin', tenant.clientId);
     const email = freshEmail('zelda');
@@ -130,6 +131,23 @@ describe('web app: the Users page', function () {
     );
     assert.equal(made.status, 201, made.text);
     const uid: string = made.body.uid;
+    // Two classes (one with a code) and +50%, set through the API.
+    const tag = randomUUID().slice(0, 6);
+    for (const body of [{ name: `Maths ${tag}`, code: '9M' }, { name: `Art ${tag}` }]) {
+      const made = await post('/api/classes', body, { token: admin.token, ip: freshIp() });
+      assert.equal(made.status, 201, made.text);
+      const joined = await api('PUT', `/api/classes/${made.body.id}/members/${uid}`, {
+        token: admin.token,
+        ip: freshIp(),
+      });
+      assert.equal(joined.status, 200, joined.text);
+    }
+    const extra = await api('PUT', `/api/users/${uid}/accommodations`, {
+      token: admin.token,
+      ip: freshIp(),
+      body: { extra_time_percent: 50, extra_minutes: 0 },
+    });
+    assert.equal(extra.status, 200, extra.text);
     await openUsersPage(page, admin);
 
     await page.getByLabel(/^Find by name or email/).fill('zelda quill');
@@ -139,6 +157,20 @@ describe('web app: the Users page', function () {
       .waitFor();
     const row = page.locator(`tr[data-uid="${uid}"]`);
     await row.getByText('active', { exact: true }).waitFor();
+    // The classes by name (the class list's labels, by name), the extra time as a teacher reads it.
+    const classesCell = row.getByTestId('classes');
+    const extraCell = row.getByTestId('extra-time');
+    await classesCell.filter({ hasText: `Art ${tag}, Maths ${tag} (9M)` }).waitFor();
+    assert.equal(await extraCell.textContent(), '+50%');
+    const students = page.getByRole('table', { name: 'Students of the organization' });
+    assert.deepEqual(await students.locator('thead th').evaluateAll((ths) => ths.map((th) => th.textContent)), [
+      'Name',
+      'Email',
+      'Classes',
+      'Extra time',
+      'Status',
+      'Actions',
+    ]);
     await checkPage(page, this, 'found by name');
     await page.getByLabel(/^Find by name or email/).fill('zzz-nobody');
     await page.getByTestId('students-count').filter({ hasText: 'No student' }).waitFor();
@@ -154,21 +186,33 @@ describe('web app: the Users page', function () {
     await row.getByText('active', { exact: true }).waitFor();
     assert.equal((await read()).disabled, false);
 
-    // The editor opens as a dialog over the row (not below the whole table), the focus inside it;
-    // Escape shuts it and the focus is back on the button that opened it.
+    // The editor opens as a dialog over the row (not below the whole table), the focus inside it,
+    // on its first field once the student's values are in; Escape shuts it and the focus is back on
+    // the button that opened it.
     const opener = row.getByRole('button', { name: /^Accommodation of Zelda Quillfeather/ });
     await opener.click();
     const dialog = page.getByRole('dialog', { name: 'Accommodation of Zelda Quillfeather' });
     await dialog.waitFor();
     assert.ok(await dialog.evaluate((d) => d.contains(document.activeElement)), 'the focus is in the dialog');
+    const firstField = dialog.getByLabel('Extra time (%)');
+    await page.waitForFunction((field) => field === document.activeElement, await firstField.elementHandle());
+    assert.equal(await firstField.inputValue(), '50', 'its current value, read before it takes the focus');
     const box = (await dialog.boundingBox())!;
     const viewport = page.viewportSize()!;
     assert.ok(box.y >= 0 && box.y + box.height <= viewport.height, 'the dialog is on screen');
+    const onScreen = await firstField.evaluate((field) => {
+      const r = field.getBoundingClientRect();
+      return (
+        r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight && r.left >= 0 && r.right <= window.innerWidth
+      );
+    });
+    assert.ok(onScreen, 'the focused field is in the viewport');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     assert.ok(await opener.evaluate((b) => b === document.activeElement), 'the focus is back on its button');
     await opener.click();
     const editor = page.getByRole('region', { name: 'Accommodation of Zelda Quillfeather' });
+    await page.waitForFunction((field) => field === document.activeElement, await firstField.elementHandle());
     await editor.getByLabel('Extra time (%)').fill('25');
     await editor.getByLabel('Extra minutes').fill('10');
     await editor.getByRole('button', { name: 'Save accommodation' }).click();
@@ -177,5 +221,30 @@ describe('web app: the Users page', function () {
     const accommodation = await get(`/api/users/${uid}/accommodations`, { token: admin.token, ip: freshIp() });
     assert.equal(accommodation.status, 200, accommodation.text);
     assert.deepEqual([accommodation.body.extra_time_percent, accommodation.body.extra_minutes], [25, 10]);
+    // The list says the new extra time; Close gives the focus back too.
+    await extraCell.filter({ hasText: /^\+25%, \+10 min$/ }).waitFor();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    assert.ok(await opener.evaluate((b) => b === document.activeElement), 'the focus is back on its button');
+
+    // On a phone the table is a card per student: its classes and extra time are on screen, named.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await row.scrollIntoViewIfNeeded();
+    for (const [cell, label] of [
+      [classesCell, 'Classes'],
+      [extraCell, 'Extra time'],
+    ] as const) {
+      const shown = await cell.evaluate((td) => {
+        const r = td.getBoundingClientRect();
+        return {
+          // Stacked: a line of the card, its column's name written before it.
+          stacked: getComputedStyle(td).display === 'block' && getComputedStyle(td, '::before').content !== 'none',
+          label: td.getAttribute('data-label'),
+          fits: r.width > 0 && r.left >= 0 && r.right <= document.documentElement.clientWidth,
+        };
+      });
+      assert.deepEqual(shown, { stacked: true, label, fits: true }, label);
+    }
+    await checkPage(page, this, 'classes and extra time on a phone');
   });
 });

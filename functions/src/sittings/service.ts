@@ -229,6 +229,23 @@ export async function ownAccommodation(
   return stored ? { extra_time_percent: stored.extra_time_percent, extra_minutes: stored.extra_minutes } : null;
 }
 
+/**
+ * The standing accommodations of a page of students of the organization (the Users list's), by uid:
+ * one getAll. The caller has already read them as users it may see.
+ */
+export async function standingAccommodations(
+  clientId: string,
+  uids: readonly string[],
+): Promise<Map<string, { extra_time_percent: number; extra_minutes: number }>> {
+  const held = await store.findAccommodations(clientId, uids);
+  return new Map(
+    [...held].map(([uid, stored]) => [
+      uid,
+      { extra_time_percent: stored.extra_time_percent, extra_minutes: stored.extra_minutes },
+    ]),
+  );
+}
+
 export async function putAccommodation(
   principal: Principal,
   uid: string,

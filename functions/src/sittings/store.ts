@@ -244,6 +244,16 @@ export async function findAccommodation(clientId: string, studentId: string): Pr
   return snap.exists ? (snap.data() as StoredAccommodation) : undefined;
 }
 
+/** The accommodations of these students that have one, by student id: one getAll, whatever their number. */
+export async function findAccommodations(
+  clientId: string,
+  studentIds: readonly string[],
+): Promise<Map<string, StoredAccommodation>> {
+  if (studentIds.length === 0) return new Map();
+  const snaps = await db.getAll(...studentIds.map((id) => paths.accommodation(clientId, id)));
+  return new Map(snaps.filter((s) => s.exists).map((s) => [s.id, s.data() as StoredAccommodation]));
+}
+
 /**
  * Sets a student's accommodation (0 and 0 deletes it), with its audit record
  * and, when it changed, a sweep of the student's attempts in progress, in one

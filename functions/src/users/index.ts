@@ -8,6 +8,7 @@ export type { Plan } from './rosterAccounts';
 export type { RosterRow, RowOutcome } from './rosterRows';
 export { Me, rosterImportOptions } from './schemas';
 export { readUser } from './service';
+export { provideStandingAccommodations } from './standingAccommodations';
 /** Loaded when called, not with this door: it is kept off the cold start. */
 export const loadRoutes = () => import('./routes');
 /** Loaded when called, not with this door: it is kept off the cold start. */

@@ -21,7 +21,9 @@ export const userRoutes = [
     path: '/users',
     summary: 'List users of an organization',
     description:
-      'A Super Admin names client_id (404 when no such client exists; or role=super_admin to list Super Admins); a Client Admin sees its own organization.',
+      'A Super Admin names client_id (404 when no such client exists; or role=super_admin to list Super Admins); a Client Admin sees its own organization. ' +
+      'Each student also carries class_ids (its classes, [] when none) and accommodation (its standing extra time, null when none), read with the page ' +
+      '(one read of the page’s accommodations together; should it fail, 503, never a page without them); other roles carry neither.',
     tag: 'Users',
     access: ADMINS,
     query: ListUsersQuery,
@@ -144,13 +146,14 @@ export const userRoutes = [
     method: 'get',
     path: '/users/{uid}',
     summary: 'Read a user',
-    description: 'A Student may read only itself.',
+    description:
+      'A Student may read only itself. A student’s reply also says its classes (class_ids) and its standing accommodation (accommodation, null when none), as the list does.',
     tag: 'Users',
     access: ['super_admin', 'client_admin', 'student'],
     params: UserParams,
     success: { status: 200, description: 'The user', schema: User },
     errors: ['NOT_FOUND'],
-    handler: async ({ principal, params }) => ({ status: 200, body: await service.readUser(principal, params.uid) }),
+    handler: async ({ principal, params }) => ({ status: 200, body: await service.showUser(principal, params.uid) }),
   }),
   defineRoute({
     method: 'patch',

@@ -21,6 +21,12 @@ export const CandidateNumber = z
     'The school-issued candidate (exam) number, shown in the results CSV; short text, not unique. Not an anonymous marking number',
   );
 
+/** A student's standing extra time (GET /api/users/{uid}/accommodations without student_id and updated_at). */
+const StandingAccommodation = z.object({
+  extra_time_percent: z.number().int(),
+  extra_minutes: z.number().int(),
+});
+
 export const User = z
   .object({
     uid: z.string(),
@@ -44,6 +50,17 @@ export const User = z
       ),
     created_at: z.string().describe('ISO 8601 UTC'),
     updated_at: z.string().describe('ISO 8601 UTC'),
+    class_ids: z
+      .array(z.string())
+      .optional()
+      .describe(
+        'A student’s classes in its organization, by id (empty when none); reads only (the list and GET /api/users/{uid}), absent for every other role',
+      ),
+    accommodation: StandingAccommodation.nullable()
+      .optional()
+      .describe(
+        'A student’s standing extra time on every test of its organization (as GET /api/users/{uid}/accommodations sets it), null when none; reads only, absent for every other role',
+      ),
   })
   .meta({ id: 'User' });
 export type User = z.infer<typeof User>;
@@ -137,12 +154,9 @@ export const Me = z
       .describe('null until an administrator assigns one'),
     client_id: z.string().nullable(),
     guest: z.boolean(),
-    accommodation: z
-      .object({ extra_time_percent: z.number().int(), extra_minutes: z.number().int() })
-      .nullable()
-      .describe(
-        'A student’s standing extra time on every test of its organization; null when none (and for every other role)',
-      ),
+    accommodation: StandingAccommodation.nullable().describe(
+      'A student’s standing extra time on every test of its organization; null when none (and for every other role)',
+    ),
   })
   .meta({ id: 'Me' });
 

@@ -3,6 +3,7 @@ import { FieldValue, type DocumentReference } from 'firebase-admin/firestore';
 import { errorText, log } from '../platform';
 import { addUserEventToBatch, requestMeta } from '../audit';
 import { leaveClasses } from './classMemberships';
+import { standingAccommodations } from './standingAccommodations';
 import {
   assertCanChangeUser,
   assertCanDeleteUser,
@@ -222,6 +223,33 @@ export async function readUser(principal: Principal, uid: string): Promise<User>
   return { ...user, can_sign_in: canSignIn(record) };
 }
 
+/**
+ * GET /api/users/{uid}: the user as readUser answers it and, for a student, its classes (from its
+ * profile, already read) and its standing accommodation (one more read), as the list says them.
+ */
+export async function showUser(principal: Principal, uid: string): Promise<User> {
+  const { user, record, profile } = await requireUser(uid);
+  assertCanReadUser(principal, subject(user));
+  const [shown] = await withStudentDetails(user.client_id, [
+    { ...user, can_sign_in: canSignIn(record), class_ids: profile?.data.class_ids },
+  ]);
+  return shown!;
+}
+
+/**
+ * Each student of a page with its classes (its profile's class_ids, [] when none) and its standing
+ * accommodation (null when none): the page's accommodations are one getAll, whatever the page's size,
+ * and a read that fails fails the whole reply (503), never a page without them. Every other role has neither.
+ */
+async function withStudentDetails(clientId: string | null, users: StoredProfile[]): Promise<User[]> {
+  const students = users.filter((u) => u.role === 'student').map((u) => u.uid);
+  const held = clientId && students.length > 0 ? await standingAccommodations(clientId, students) : new Map();
+  // The search keys go with the reply's schema; class_ids left on a former student's profile go here.
+  return users.map(({ class_ids, ...user }) =>
+    user.role === 'student' ? { ...user, class_ids: class_ids ?? [], accommodation: held.get(user.uid) ?? null } : user,
+  );
+}
+
 export async function listUsers(
   principal: Principal,
   query: { client_id?: string; role?: Role; disabled?: boolean; q?: string },
@@ -239,27 +267,34 @@ export async function listUsers(
   // A Client Admin's own organization exists (authentication checked it is active); a named one may not.
   if (principal.role === 'super_admin') await requireClient(clientId);
   const filters = { role: query.role, disabled: query.disabled };
-  if (query.q !== undefined)
-    return withSignIn(
-      searchResult(await store.searchTenantUsers(clientId, filters, fold(query.q), page.limit), page.limit),
-    );
-  return withSignIn(await store.listTenantUsers(clientId, filters, page));
+  const found =
+    query.q !== undefined
+      ? searchResult(await store.searchTenantUsers(clientId, filters, fold(query.q), page.limit), page.limit)
+      : await store.listTenantUsers(clientId, filters, page);
+  return withSignIn(clientId, found);
 }
 
 /**
  * Each user of a page with can_sign_in, read from Auth: one getUsers call per 100 users (a page is at
- * most that), beside nothing else, so a page costs one more round trip and no Firestore read.
+ * most that), so a page costs one more round trip; beside it, in parallel, its students' classes and
+ * accommodations (withStudentDetails: one getAll).
  */
-async function withSignIn<T extends { data: User[] }>(page: T): Promise<T> {
-  const states = await (await loadInvitations()).signInStates(page.data.map((u) => u.uid));
-  return { ...page, data: page.data.map((u) => ({ ...u, can_sign_in: states.get(u.uid) ?? false })) };
+async function withSignIn<T extends { data: StoredProfile[] }>(
+  clientId: string,
+  page: T,
+): Promise<Omit<T, 'data'> & { data: User[] }> {
+  const [states, data] = await Promise.all([
+    loadInvitations().then((invitations) => invitations.signInStates(page.data.map((u) => u.uid))),
+    withStudentDetails(clientId, page.data),
+  ]);
+  return { ...page, data: data.map((u) => ({ ...u, can_sign_in: states.get(u.uid) ?? false })) };
 }
 
 /** Text that folds to nothing (combining marks alone) would match everyone: it matches no one instead. */
 const fold = (q: string): string | null => foldForSearch(q) || null;
 
 /** A search is one page: its total is what it found (at most the limit), and there is no next one. */
-function searchResult(data: User[], limit: number) {
+function searchResult<T>(data: T[], limit: number) {
   return { data, pagination: pageInfo(1, limit, data.length, null) };
 }
 

@@ -32,7 +32,7 @@ export async function listTenantUsers(
   page: PageRequest,
 ) {
   const { docs, pagination } = await fetchPage(paths.clientUsers(clientId), tenantUserQuerySpec(filters), page);
-  return { data: docs as User[], pagination };
+  return { data: docs as StoredProfile[], pagination };
 }
 
 export async function listSuperAdmins(filters: { disabled?: boolean }, page: PageRequest) {
@@ -62,7 +62,7 @@ async function searchUsers(
   filters: { role?: Role; disabled?: boolean },
   folded: string | null,
   limit: number,
-): Promise<User[]> {
+): Promise<StoredProfile[]> {
   if (folded === null) return [];
   const snaps = await Promise.all(
     SEARCH_FIELDS.map((field) =>
@@ -71,8 +71,8 @@ async function searchUsers(
         .get(),
     ),
   );
-  const byUid = new Map<string, User>();
-  for (const snap of snaps) for (const doc of snap.docs) byUid.set(doc.id, doc.data() as User);
+  const byUid = new Map<string, StoredProfile>();
+  for (const snap of snaps) for (const doc of snap.docs) byUid.set(doc.id, doc.data() as StoredProfile);
   return [...byUid.values()]
     .sort((a, b) => compareText(a.email ?? '', b.email ?? '') || compareText(a.uid, b.uid))
     .slice(0, limit);

@@ -1139,7 +1139,7 @@ export type paths = {
         };
         /**
          * List users of an organization
-         * @description A Super Admin names client_id (404 when no such client exists; or role=super_admin to list Super Admins); a Client Admin sees its own organization.
+         * @description A Super Admin names client_id (404 when no such client exists; or role=super_admin to list Super Admins); a Client Admin sees its own organization. Each student also carries class_ids (its classes, [] when none) and accommodation (its standing extra time, null when none), read with the page (one read of the page’s accommodations together; should it fail, 503, never a page without them); other roles carry neither.
          */
         get: {
             parameters: {
@@ -1824,7 +1824,7 @@ export type paths = {
         };
         /**
          * Read a user
-         * @description A Student may read only itself.
+         * @description A Student may read only itself. A student’s reply also says its classes (class_ids) and its standing accommodation (accommodation, null when none), as the list does.
          */
         get: {
             parameters: {
@@ -12133,6 +12133,13 @@ export type components = {
             created_at: string;
             /** @description ISO 8601 UTC */
             updated_at: string;
+            /** @description A student’s classes in its organization, by id (empty when none); reads only (the list and GET /api/users/{uid}), absent for every other role */
+            class_ids?: string[];
+            /** @description A student’s standing extra time on every test of its organization (as GET /api/users/{uid}/accommodations sets it), null when none; reads only, absent for every other role */
+            accommodation?: {
+                extra_time_percent: number;
+                extra_minutes: number;
+            } | null;
         };
         CreatedUser: {
             uid: string;
@@ -12152,6 +12159,13 @@ export type components = {
             created_at: string;
             /** @description ISO 8601 UTC */
             updated_at: string;
+            /** @description A student’s classes in its organization, by id (empty when none); reads only (the list and GET /api/users/{uid}), absent for every other role */
+            class_ids?: string[];
+            /** @description A student’s standing extra time on every test of its organization (as GET /api/users/{uid}/accommodations sets it), null when none; reads only, absent for every other role */
+            accommodation?: {
+                extra_time_percent: number;
+                extra_minutes: number;
+            } | null;
             /** @description Only when no password was sent: an invitation link (valid for the organization’s invitation_days, default 7; one use) for the new user to choose a password. Only its digest is kept: send it to the user yourself. Absent when it could not be made: POST /api/users/{uid}/invitation. */
             invitation_link?: string;
         };

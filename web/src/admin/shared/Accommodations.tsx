@@ -1,12 +1,28 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { unwrap } from '../../api';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, formatTime, useAction, useLoad } from '../../ui';
 import { StudentCombobox } from '../StudentCombobox';
 
-/** A student's standing accommodation: the one picked here by name, or `student` when the page has chosen it. */
-export function Accommodations({ clientId, student }: { clientId: string; student?: { uid: string; name: string } }) {
+/**
+ * A student's standing accommodation: the one picked here by name, or `student` when the page has chosen it.
+ * With `focusFirst`, its first field takes the focus once the student's values are in (it is disabled until
+ * then); `onSaved` hears of each save.
+ */
+export function Accommodations({
+  clientId,
+  student,
+  focusFirst = false,
+  onSaved,
+}: {
+  clientId: string;
+  student?: { uid: string; name: string };
+  focusFirst?: boolean;
+  onSaved?: () => void;
+}) {
   const { api } = useSession();
+  const first = useRef<HTMLInputElement>(null);
+  const focused = useRef(false);
   const [picked, setUid] = useState('');
   const uid = student?.uid ?? picked;
   const [percent, setPercent] = useState('0');
@@ -27,6 +43,11 @@ export function Accommodations({ clientId, student }: { clientId: string; studen
   const action = useAction();
   // The chosen student's current values are on their way: typing now would be overwritten by them.
   const reading = Boolean(uid) && current.loading;
+  useEffect(() => {
+    if (!focusFirst || focused.current || reading || (!current.data && !current.error)) return;
+    focused.current = true;
+    first.current?.focus();
+  }, [focusFirst, reading, current.data, current.error]);
   const save = () =>
     action.run(async () => {
       setSaved('');
@@ -38,6 +59,7 @@ export function Accommodations({ clientId, student }: { clientId: string; studen
       );
       setSaved('Accommodation saved.');
       current.reload();
+      onSaved?.();
     });
   return (
     <section className="card" aria-labelledby="accommodations-heading">
@@ -64,6 +86,7 @@ export function Accommodations({ clientId, student }: { clientId: string; studen
           )}
           <Field label="Extra time (%)">
             <input
+              ref={first}
               type="number"
               min="0"
               max="400"

@@ -3,6 +3,7 @@ import type { Api } from '../../api';
 import { useSession } from '../../session';
 import { ErrorMessage, Field, Loading, plural, ScrollTable, useAction, useLoad } from '../../ui';
 import { InvitationsAction } from '../classes/ClassInvitations';
+import { allClasses, classLabel, orgQuery } from '../classes/classApi';
 import { inviteStudents } from '../../invitationApi';
 import { countOf, RosterImportForm, type RosterTarget } from '../classes/RosterImport';
 import { Accommodations, CopyValue, Pager } from '../shared';
@@ -59,6 +60,9 @@ function Students({ clientId }: { clientId: string }) {
         : listStudents(api, clientId, superAdmin, page, PAGE_SIZE),
     [api, clientId, superAdmin, query, page],
   );
+  // Every class of the organization (a few pages at most), to name each student's classes.
+  const classes = useLoad(() => allClasses(api, orgQuery(clientId, superAdmin)), [api, clientId, superAdmin]);
+  const classNames = classes.data ? new Map(classes.data.map((c) => [c.id, classLabel(c)])) : undefined;
   const rows = students.data?.data ?? [];
   const changed = (user?: User) => {
     students.reload();
@@ -74,7 +78,7 @@ function Students({ clientId }: { clientId: string }) {
         <Field label="Find by name or email" hint="The start of a name or of an email, case and accents aside">
           <input type="search" value={text} maxLength={100} onChange={(e) => setText(e.target.value)} />
         </Field>
-        <ErrorMessage error={students.error} />
+        <ErrorMessage error={students.error ?? classes.error} />
         {!students.data && students.loading ? (
           <Loading what="Loading the students" />
         ) : (
@@ -97,12 +101,14 @@ function Students({ clientId }: { clientId: string }) {
               group="—"
               cannotSignIn={rows.filter((u) => u.can_sign_in === false).length}
             />
-            <ScrollTable label="Students">
+            <ScrollTable label="Students" className="stacked">
               <caption className="sr-only">Students of the organization</caption>
               <thead>
                 <tr>
                   <th scope="col">Name</th>
                   <th scope="col">Email</th>
+                  <th scope="col">Classes</th>
+                  <th scope="col">Extra time</th>
                   <th scope="col">Status</th>
                   <th scope="col">
                     <span className="sr-only">Actions</span>
@@ -112,13 +118,14 @@ function Students({ clientId }: { clientId: string }) {
               <tbody>
                 {!query && rows.length === 0 && (
                   <tr>
-                    <td colSpan={4}>No student yet.</td>
+                    <td colSpan={6}>No student yet.</td>
                   </tr>
                 )}
                 {rows.map((u) => (
                   <StudentRow
                     key={u.uid}
                     user={u}
+                    classNames={classNames}
                     onChanged={changed}
                     onChoose={(button) => {
                       opener.current = button;
@@ -137,6 +144,7 @@ function Students({ clientId }: { clientId: string }) {
           key={chosen.uid}
           clientId={clientId}
           student={{ uid: chosen.uid, name: chosen.display_name ?? chosen.email ?? chosen.uid }}
+          onSaved={() => students.reload()}
           onClose={() => {
             setChosen(null);
             opener.current?.focus();
@@ -149,16 +157,19 @@ function Students({ clientId }: { clientId: string }) {
 
 /**
  * A student's accommodation in a modal <dialog>, opened over the row's button rather than below the
- * whole table (off-screen on a long list): the focus moves into it, Escape or Close shuts it, and the
- * page puts the focus back on the button that opened it.
+ * whole table (off-screen on a long list): the focus moves into it, to its first field once the
+ * student's values are in; Escape or Close shuts it, and the page puts the focus back on the button
+ * that opened it. A save reloads the list, whose Extra time column says it.
  */
 function AccommodationDialog({
   clientId,
   student,
+  onSaved,
   onClose,
 }: {
   clientId: string;
   student: { uid: string; name: string };
+  onSaved: () => void;
   onClose: () => void;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -166,7 +177,7 @@ function AccommodationDialog({
   useEffect(() => {
     const element = dialog.current;
     if (element && !element.open) element.showModal();
-    // Its fields are disabled while the student's values are read: the Close button always takes the focus.
+    // Its fields are disabled while the student's values are read: the Close button holds the focus until then.
     close.current?.focus();
   }, []);
   return (
@@ -176,7 +187,7 @@ function AccommodationDialog({
       aria-label={`Accommodation of ${student.name}`}
       onClose={onClose}
     >
-      <Accommodations clientId={clientId} student={student} />
+      <Accommodations clientId={clientId} student={student} focusFirst onSaved={onSaved} />
       <form method="dialog" className="row">
         <button ref={close} type="submit" className="secondary">
           Close
@@ -186,12 +197,34 @@ function AccommodationDialog({
   );
 }
 
+/** A student's extra time as the list says it: "+50%", "+10 min", both, or "—" for none. */
+function extraTimeText(accommodation: User['accommodation']): string {
+  const parts = [
+    accommodation?.extra_time_percent ? `+${accommodation.extra_time_percent}%` : '',
+    accommodation?.extra_minutes ? `+${accommodation.extra_minutes} min` : '',
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join(', ') : '—';
+}
+
+/**
+ * A student's classes by name, as the organization's class list names them (while it is read: "…").
+ * An id it does not list is a class being deleted: it is left out.
+ */
+function classesText(classIds: readonly string[] | undefined, names: Map<string, string> | undefined): string {
+  if (!classIds || classIds.length === 0) return '—';
+  if (!names) return '…';
+  const known = classIds.flatMap((id) => names.get(id) ?? []).sort((a, b) => a.localeCompare(b));
+  return known.length > 0 ? known.join(', ') : '—';
+}
+
 function StudentRow({
   user,
+  classNames,
   onChanged,
   onChoose,
 }: {
   user: User;
+  classNames: Map<string, string> | undefined;
   onChanged: (u: User) => void;
   onChoose: (button: HTMLElement) => void;
 }) {
@@ -209,7 +242,7 @@ function StudentRow({
     });
   return (
     <tr data-uid={user.uid}>
-      <td>
+      <td data-label="Name">
         {user.display_name ?? '—'}
         <ErrorMessage error={action.error} />
         {link && (
@@ -218,8 +251,14 @@ function StudentRow({
           </p>
         )}
       </td>
-      <td>{user.email ?? '—'}</td>
-      <td>
+      <td data-label="Email">{user.email ?? '—'}</td>
+      <td data-label="Classes" data-testid="classes">
+        {classesText(user.class_ids, classNames)}
+      </td>
+      <td data-label="Extra time" data-testid="extra-time">
+        {extraTimeText(user.accommodation)}
+      </td>
+      <td data-label="Status">
         <span className={`badge badge-${user.disabled ? 'error' : 'ok'}`}>
           {user.disabled ? 'deactivated' : 'active'}
         </span>
