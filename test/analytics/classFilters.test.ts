@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { parse } from 'csv-parse/sync';
 import { expectError } from '../support/assertions';
 import { createTenant, createUser, type TestUser } from '../support/fixtures';
-import { get, post, type ApiResponse } from '../support/http';
+import { get, post, debugCost } from '../support/http';
 import { as } from '../exams/fixtures';
 import { attemptDoc, publishTest, startOk } from '../attempts/fixtures';
 import { writeClass } from './classFixtures';
@@ -13,14 +13,6 @@ import { writeClass } from './classFixtures';
 // (class_ids); here they are written on the attempt directly after it starts.
 
 type Tenant = Awaited<ReturnType<typeof createTenant>>;
-
-const cost = (res: ApiResponse): Record<string, number> =>
-  Object.fromEntries(
-    (res.headers.get('x-debug-cost') ?? '')
-      .split(';')
-      .map((part) => part.trim().split('='))
-      .map(([k, v]) => [k, Number(v)]),
-  );
 
 /** Starts as `student`, records `classes` on the attempt, answers Question 1 and submits unless `open`. */
 async function take(
@@ -215,7 +207,7 @@ describe('GET /api/analytics/tests/{testId}?class_id=: cost (X-Debug-Cost)', fun
       await get(path, as(reader.token)); // the frozen version is read once per instance, then cached
       const res = await get(path, as(reader.token));
       assert.equal(res.body.completed, takers);
-      const { reads, round_trips, sequential_round_trips } = cost(res);
+      const { reads, round_trips, sequential_round_trips } = debugCost(res);
       figures.push({ reads, round_trips, sequential_round_trips });
     }
     assert.deepEqual(figures[1], figures[0], JSON.stringify(figures));

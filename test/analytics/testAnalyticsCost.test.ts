@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { publishTest } from '../attempts/fixtures';
 import { createTenant, createUser } from '../support/fixtures';
-import type { ApiResponse } from '../support/http';
+import { debugCost } from '../support/http';
 import { analytics, take } from './fixtures';
 
 // The cost of a test's analytics does not grow with its attempts. Run alone (scripts/testGroups.mjs):
@@ -9,14 +9,6 @@ import { analytics, take } from './fixtures';
 
 describe('GET /api/analytics/tests/{testId}: cost (X-Debug-Cost)', function () {
   this.timeout(120_000);
-
-  const cost = (res: ApiResponse): Record<string, number> =>
-    Object.fromEntries(
-      (res.headers.get('x-debug-cost') ?? '')
-        .split(';')
-        .map((part) => part.trim().split('='))
-        .map(([k, v]) => [k, Number(v)]),
-    );
 
   it('reads the same documents in the same round trips with 1 submitted attempt and with 12: no attempt is read', async () => {
     const tenant = await createTenant();
@@ -29,7 +21,7 @@ describe('GET /api/analytics/tests/{testId}: cost (X-Debug-Cost)', function () {
       await analytics(tenant.admin.token, test.id); // the frozen version is read once per instance, then cached
       const res = await analytics(tenant.admin.token, test.id);
       assert.equal(res.body.completed, takers);
-      const { reads, round_trips, sequential_round_trips } = cost(res);
+      const { reads, round_trips, sequential_round_trips } = debugCost(res);
       figures.push({ reads, round_trips, sequential_round_trips });
     }
     assert.deepEqual(figures[1], figures[0], JSON.stringify(figures));

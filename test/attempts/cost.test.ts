@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createTenant, createUser } from '../support/fixtures';
-import { freshIp, get, post, type ApiResponse } from '../support/http';
+import { freshIp, get, post, debugCost } from '../support/http';
 import { as } from '../exams/fixtures';
 import { publishTest, startOk, tokenQuery } from './fixtures';
 
@@ -8,16 +8,6 @@ import { publishTest, startOk, tokenQuery } from './fixtures';
 // emulator runs with EXPOSE_COST_HEADER): `sequential_round_trips` is the
 // longest chain of round trips the request waited for one after another (rate
 // limiter, client check, the handler's own); `round_trips` counts them all.
-
-function cost(res: ApiResponse): Record<string, number> {
-  const header = res.headers.get('x-debug-cost') ?? '';
-  return Object.fromEntries(
-    header
-      .split(';')
-      .map((part) => part.trim().split('='))
-      .map(([k, v]) => [k, Number(v)]),
-  );
-}
 
 // The hot path's budgets of Firestore round trips, everything included (the per-IP limiter, the client's active check, the strict limiter on a start).
 const BUDGET = { start: 3, save: 3, submit: 3, readByToken: 2, readSignedIn: 2 };
@@ -47,11 +37,11 @@ describe('the exam hot path: Firestore round trips per request (X-Debug-Cost)', 
       const submitted = await post(`/api/attempts/${id}/submit`, undefined, as(tenant.student.token));
       for (const r of [saved, readByToken, readSignedIn, submitted]) assert.equal(r.status, 200, r.text);
       const steps = {
-        start: cost(started),
-        save: cost(saved),
-        submit: cost(submitted),
-        readByToken: cost(readByToken),
-        readSignedIn: cost(readSignedIn),
+        start: debugCost(started),
+        save: debugCost(saved),
+        submit: debugCost(submitted),
+        readByToken: debugCost(readByToken),
+        readSignedIn: debugCost(readSignedIn),
       };
       figures[count] = Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, v.sequential_round_trips]));
       const reads = Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, v.reads]));
@@ -90,7 +80,10 @@ describe('the exam hot path: Firestore round trips per request (X-Debug-Cost)', 
         ip: freshIp(),
       });
       for (const r of [saved, submitted]) assert.equal(r.status, 200, r.text);
-      figures.push({ save: cost(saved).sequential_round_trips, submit: cost(submitted).sequential_round_trips });
+      figures.push({
+        save: debugCost(saved).sequential_round_trips,
+        submit: debugCost(submitted).sequential_round_trips,
+      });
     }
     assert.ok(Math.min(...figures.map((f) => f.save)) <= BUDGET.save, JSON.stringify(figures));
     assert.ok(Math.min(...figures.map((f) => f.submit)) <= BUDGET.submit, JSON.stringify(figures));

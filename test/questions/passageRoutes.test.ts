@@ -3,7 +3,7 @@ import { as, createTestAs, validTest } from '../exams/fixtures';
 import { startOk } from '../attempts/fixtures';
 import { expectError, expectValidation } from '../support/assertions';
 import { createTenant, createUser } from '../support/fixtures';
-import { del, freshIp, get, patch, post, type ApiResponse } from '../support/http';
+import { del, freshIp, get, patch, post, debugCost } from '../support/http';
 import { BASE_URL } from '../support/env';
 import { multipartBody, postBytes } from '../support/multipart';
 
@@ -26,9 +26,6 @@ const trueFalse = (text: string, extra: Record<string, unknown> = {}) => ({
   difficulty: 'easy',
   ...extra,
 });
-
-const reads = (res: ApiResponse): number =>
-  Number(/(?:^|;)\s*reads=(\d+)/.exec(res.headers.get('x-debug-cost') ?? '')?.[1] ?? NaN);
 
 describe('passages through the API', function () {
   this.timeout(60_000);
@@ -156,10 +153,10 @@ describe('passages through the API', function () {
     const readWith = await readTwice(withPassage.attempt_id, student.token);
     const readWithout = await readTwice(without.attempt_id, other.token);
     assert.equal(readWith.status, 200);
-    assert.ok(reads(readWith) > 0, 'the emulator reports the cost (X-Debug-Cost)');
+    assert.ok(debugCost(readWith).reads > 0, 'the emulator reports the cost (X-Debug-Cost)');
     assert.ok(
-      reads(readWith) <= reads(readWithout),
-      `${reads(readWith)} reads with a passage, ${reads(readWithout)} without`,
+      debugCost(readWith).reads <= debugCost(readWithout).reads,
+      `${debugCost(readWith).reads} reads with a passage, ${debugCost(readWithout).reads} without`,
     );
   });
 

@@ -8,7 +8,7 @@ import {
   type RoleMatrix,
   type TestUser,
 } from '../support/fixtures';
-import { get, type ApiResponse } from '../support/http';
+import { debugCost, get, type ApiResponse } from '../support/http';
 import { as } from '../exams/fixtures';
 import { addMember, writeClass } from '../exams/classFixtures';
 import { startOk, writeShareCode } from '../attempts/fixtures';
@@ -49,10 +49,6 @@ async function walk(token: string, testId: string, query: string): Promise<{ uid
   } while (cursor);
   return { uids, pages };
 }
-
-/** Reads the request made, from X-Debug-Cost (the emulator exposes it). */
-const readsOf = (res: ApiResponse): number =>
-  Number(/reads=(\d+)/.exec(res.headers.get('x-debug-cost') ?? '')?.[1] ?? NaN);
 
 describe('GET /api/tests/{testId}/not-started', function () {
   this.timeout(60_000);
@@ -191,11 +187,14 @@ describe('GET /api/tests/{testId}/not-started', function () {
     it('reads about limit profiles and their slots per page, whatever the audience', async () => {
       const page = await notStarted(tenant.admin.token, test.id, '?limit=2');
       const whole = await notStarted(tenant.admin.token, test.id, '?limit=200');
-      const pageReads = readsOf(page);
+      const pageReads = debugCost(page).reads;
       assert.ok(Number.isFinite(pageReads), `X-Debug-Cost: ${page.headers.get('x-debug-cost')}`);
       // The test, the organization and the limiter, then limit + 1 profiles and limit slots.
       assert.ok(pageReads <= 12, `reads for a page of 2: ${pageReads}`);
-      assert.ok(readsOf(whole) - pageReads >= students.length - 3, 'a longer page reads more: the page is what costs');
+      assert.ok(
+        debugCost(whole).reads - pageReads >= students.length - 3,
+        'a longer page reads more: the page is what costs',
+      );
     });
 
     it('lets a Super Admin read another organization’s test', async () => {

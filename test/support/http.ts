@@ -8,6 +8,16 @@ export interface ApiResponse<T = any> {
   text: string;
 }
 
+/** X-Debug-Cost's figures by name (reads, round_trips, …): the emulator runs the API with EXPOSE_COST_HEADER. */
+export function debugCost(res: ApiResponse): Record<string, number> {
+  return Object.fromEntries(
+    (res.headers.get('x-debug-cost') ?? '')
+      .split(';')
+      .map((part) => part.trim().split('='))
+      .map(([k, v]) => [k, Number(v)]),
+  );
+}
+
 export interface RequestOptions {
   token?: string;
   body?: unknown;

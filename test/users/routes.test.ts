@@ -14,7 +14,7 @@ import {
   type RoleMatrix,
   type TestUser,
 } from '../support/fixtures';
-import { api, freshIp, get, patch, post, del, type ApiResponse } from '../support/http';
+import { api, freshIp, get, patch, post, del, debugCost } from '../support/http';
 import { newProfile } from '../../functions/src/users/profiles';
 import { expectError, expectValidation, ISO_UTC } from '../support/assertions';
 import { awayFromWindowEdge } from '../support/windows';
@@ -64,17 +64,6 @@ const withoutTimes = (body: any) => {
   const { created_at, updated_at, ...rest } = body;
   return rest;
 };
-
-/** X-Debug-Cost's figures (the emulator runs with EXPOSE_COST_HEADER). */
-function cost(res: ApiResponse): Record<string, number> {
-  const header = res.headers.get('x-debug-cost') ?? '';
-  return Object.fromEntries(
-    header
-      .split(';')
-      .map((part) => part.trim().split('='))
-      .map(([k, v]) => [k, Number(v)]),
-  );
-}
 
 const newEmail = (prefix = 'new') => `${prefix}-${randomUUID().slice(0, 12)}@test.example`;
 const PASSWORD = 'a-long-enough-password';
@@ -569,7 +558,7 @@ describe('GET /api/users and GET /api/users/{uid}: a student’s classes and ext
       assert.equal(res.status, 200, res.text);
       assert.equal(res.body.data.length, 10);
       assert.ok(res.body.data.every((u: any) => u.accommodation?.extra_time_percent === 50));
-      figures.push(cost(res));
+      figures.push(debugCost(res));
     }
     const [small, large] = figures;
     assert.ok(Number.isFinite(small.reads), JSON.stringify(figures));

@@ -5,7 +5,7 @@ import type { Role } from '../../functions/src/auth/principal';
 import { newProfile } from '../../functions/src/users/profiles';
 import { adminDb } from '../support/admin';
 import { createRoleMatrix, createSuperAdmin, createTenant, type RoleMatrix } from '../support/fixtures';
-import { freshIp, get, patch, post, type ApiResponse } from '../support/http';
+import { freshIp, get, patch, post, debugCost, type ApiResponse } from '../support/http';
 import { expectError, expectValidation } from '../support/assertions';
 
 // Searching an organization's users by the start of their email or name
@@ -21,17 +21,6 @@ async function person(clientId: string, name: string, email: string, role: Role 
 }
 
 const tag = () => randomUUID().slice(0, 8);
-
-/** X-Debug-Cost's figures (the emulator runs with EXPOSE_COST_HEADER). */
-function cost(res: ApiResponse): Record<string, number> {
-  const header = res.headers.get('x-debug-cost') ?? '';
-  return Object.fromEntries(
-    header
-      .split(';')
-      .map((part) => part.trim().split('='))
-      .map(([k, v]) => [k, Number(v)]),
-  );
-}
 
 describe('GET /api/users?q= (search by the start of an email or a name)', function () {
   this.timeout(60_000);
@@ -219,7 +208,7 @@ describe('GET /api/users?q=: limits and cost', function () {
       const res = await get('/api/users?q=kim&limit=10', { token: tenant.admin.token, ip: freshIp() });
       assert.equal(res.status, 200, res.text);
       assert.equal(res.body.data.length, 10);
-      const figures = cost(res);
+      const figures = debugCost(res);
       assert.ok(Number.isFinite(figures.reads), `X-Debug-Cost: ${res.headers.get('x-debug-cost')}`);
       reads.push(figures.reads);
     }
